@@ -1,0 +1,157 @@
+//! Errors a user reads: a message tied to a place in a workflow file.
+//!
+//! Every failure that can be traced to the workflow text carries the file,
+//! the byte span of the offending text and (when known) the step, so it can
+//! be printed as `file:line:col` with the text underlined.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A byte range in a workflow file (not in an expression string: the parser
+/// maps expression offsets back to the file, so spans are always absolute).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// The text of a workflow file, shared by every diagnostic that points into it.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(&self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// One user-facing error.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub file: SourceFile,
+    pub span: Option<Span>,
+    /// The step the error belongs to, when there is one.
+    pub step: Option<String>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: &SourceFile, span: Option<Span>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.clone(),
+            span,
+            step: None,
+            message: message.into(),
+        }
+    }
+
+    pub fn in_step(mut self, step: impl Into<String>) -> Diagnostic {
+        self.step = Some(step.into());
+        self
+    }
+
+    /// `path:line:col`, or just the path when there is no span.
+    pub fn location(&self) -> String {
+        match self.span {
+            Some(span) => {
+                let (line, col) = self.file.line_col(span.start);
+                format!("{}:{}:{}", self.file.path.display(), line, col)
+            }
+            None => self.file.path.display().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// ```text
+    /// error: non-conformable arguments: 3x4 %*% 5x6
+    ///   --> work.toml:7:5 (step `p`)
+    ///    |
+    ///  7 | p = "a %*% b"
+    ///    |      ^^^^^^^
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "error: {}", self.message)?;
+        write!(f, "  --> {}", self.location())?;
+        if let Some(step) = &self.step {
+            write!(f, " (step `{step}`)")?;
+        }
+        writeln!(f)?;
+        let Some(span) = self.span else {
+            return Ok(());
+        };
+        let text = &self.file.text;
+        let (line, col) = self.file.line_col(span.start);
+        let line_text = text.lines().nth(line - 1).unwrap_or("");
+        let gutter = line.to_string().len();
+        // Underline at most to the end of the first line of the span.
+        let width = text
+            .get(span.start..span.end.min(text.len()))
+            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
+            .max(1);
+        let width = width.min(line_text.chars().count().saturating_sub(col - 1).max(1));
+        writeln!(f, "{:gutter$} |", "")?;
+        writeln!(f, "{line} | {line_text}")?;
+        writeln!(f, "{:gutter$} | {}{}", "", " ".repeat(col - 1), "^".repeat(width))
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let f = SourceFile::new("w.toml", "a = 1\nbb = \"x\"\n");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(6), (2, 1));
+        assert_eq!(f.line_col(11), (2, 6));
+    }
+
+    #[test]
+    fn display_underlines_the_span() {
+        let f = SourceFile::new("w.toml", "[steps]\np = \"a %*% b\"\n");
+        let d = Diagnostic::new(&f, Some(Span::new(13, 20)), "non-conformable").in_step("p");
+        let text = d.to_string();
+        assert!(text.contains("w.toml:2:6 (step `p`)"), "{text}");
+        assert!(text.contains("2 | p = \"a %*% b\""), "{text}");
+        assert!(text.contains("  |      ^^^^^^^\n"), "{text}");
+    }
+}

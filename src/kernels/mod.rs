@@ -1,0 +1,154 @@
+//! The built-in functions: pure kernels, values in, values out.
+//!
+//! Each function is a [`Kernel`]: its R formals, a shape rule (types in,
+//! type out, run before anything executes) and an evaluator. Operators are
+//! kernels too, registered under R's own names (`"+"`, `"%*%"`, `":"`), as in
+//! R where `a + b` is `"+"(a, b)`. Kernels do no I/O beyond what their R
+//! counterpart does (`read.csv`), no threading policy and no progress.
+
+pub mod args;
+pub mod index;
+pub mod rng;
+pub mod types;
+pub mod value;
+
+mod arith;
+mod clustering;
+mod data;
+mod htest;
+mod linalg;
+mod lm;
+pub mod nmath;
+mod summary;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+pub use args::{ArgError, Args};
+pub use rng::Rng;
+pub use types::Type;
+pub use value::Value;
+
+/// A formal parameter. `"..."` collects every unmatched argument.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    /// Must be supplied (R would fail with "argument is missing").
+    pub required: bool,
+}
+
+pub const fn req(name: &'static str) -> Param {
+    Param {
+        name,
+        required: true,
+    }
+}
+
+pub const fn opt(name: &'static str) -> Param {
+    Param {
+        name,
+        required: false,
+    }
+}
+
+pub const DOTS: Param = opt("...");
+
+/// What a shape rule may consult besides its arguments.
+pub struct ShapeCtx<'a> {
+    /// Relative paths (`read.csv`) resolve against this directory.
+    pub base_dir: &'a Path,
+}
+
+/// What an evaluator may use besides its arguments.
+pub struct Ctx<'a> {
+    /// The random stream this evaluation draws from (R's `.Random.seed`).
+    pub rng: &'a mut Rng,
+    pub base_dir: &'a Path,
+    /// Set when the run is cancelled; long kernels (`spin`) poll it.
+    pub cancel: &'a AtomicBool,
+}
+
+/// A kernel's failure: R's message (without R's "Error in f(x) :" prefix).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelError(pub String);
+
+impl KernelError {
+    pub fn new(msg: impl Into<String>) -> KernelError {
+        KernelError(msg.into())
+    }
+}
+
+impl std::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+pub type ShapeFn = fn(&Args<Type>, &ShapeCtx) -> Result<Type, ArgError>;
+pub type EvalFn = fn(&Args<Value>, &mut Ctx) -> Result<Value, KernelError>;
+
+/// One built-in function.
+#[derive(Clone, Copy)]
+pub struct Kernel {
+    pub name: &'static str,
+    pub params: &'static [Param],
+    /// Draws from the random stream: such steps run in file order.
+    pub random: bool,
+    pub shape: ShapeFn,
+    pub eval: EvalFn,
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("name", &self.name).finish()
+    }
+}
+
+/// Every built-in function, by R name.
+pub struct Registry {
+    kernels: HashMap<&'static str, Kernel>,
+}
+
+impl Registry {
+    fn add(&mut self, k: Kernel) {
+        let previous = self.kernels.insert(k.name, k);
+        debug_assert!(previous.is_none(), "kernel {} registered twice", k.name);
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.get(name)
+    }
+
+    /// All names, sorted (for "did you mean" and `--help`).
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut v: Vec<_> = self.kernels.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// The process-wide registry, built once.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut r = Registry {
+            kernels: HashMap::new(),
+        };
+        for k in arith::KERNELS
+            .iter()
+            .chain(data::KERNELS)
+            .chain(summary::KERNELS)
+            .chain(linalg::KERNELS)
+            .chain(clustering::KERNELS)
+            .chain(htest::KERNELS)
+            .chain(lm::KERNELS)
+        {
+            r.add(*k);
+        }
+        r
+    })
+}

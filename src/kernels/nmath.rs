@@ -1,0 +1,1 @@
+//! Ports of R's nmath: distribution functions with R's accuracy.

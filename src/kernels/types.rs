@@ -1,0 +1,236 @@
+//! Static types with shapes: what shape inference knows about a value before
+//! anything runs. The cost models read these sizes, so a plan can be
+//! predicted from the file alone.
+//!
+//! `None` in a dimension means "not known until run time". Small constant
+//! numbers and strings are carried (`value`), because sizes are written as
+//! expressions (`rnorm(1200 * 1200)`, `1:N`) and options as strings
+//! (`method = "ward.D2"`) that shape rules must check.
+
+/// Largest constant vector carried through inference; larger constants are
+/// only known by length.
+pub const MAX_CONST_LEN: usize = 4096;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Null,
+    Num {
+        len: Option<usize>,
+        value: Option<Vec<f64>>,
+    },
+    Mat {
+        rows: Option<usize>,
+        cols: Option<usize>,
+    },
+    Complex {
+        len: Option<usize>,
+    },
+    ComplexMat {
+        rows: Option<usize>,
+        cols: Option<usize>,
+    },
+    Str {
+        len: Option<usize>,
+        value: Option<Vec<String>>,
+    },
+    Bool {
+        len: Option<usize>,
+        value: Option<Vec<bool>>,
+    },
+    /// A classed result object with named fields (`htest`, `eigen`, …).
+    Record {
+        class: String,
+        fields: Vec<(String, Type)>,
+    },
+    /// An unnamed list, e.g. a loop's value, whose elements share a type.
+    List {
+        len: Option<usize>,
+        elem: Box<Type>,
+    },
+    Formula {
+        response: Option<Box<Type>>,
+        terms: Vec<(String, Type)>,
+        intercept: bool,
+    },
+    /// Nothing is known (e.g. a field of a list whose type is unknown).
+    Any,
+}
+
+impl Type {
+    /// A numeric vector of known length, value unknown.
+    pub fn num(len: usize) -> Type {
+        Type::Num {
+            len: Some(len),
+            value: None,
+        }
+    }
+
+    /// A numeric vector of unknown length.
+    pub fn num_unknown() -> Type {
+        Type::Num {
+            len: None,
+            value: None,
+        }
+    }
+
+    /// A constant numeric vector (its value kept only if small).
+    pub fn num_const(v: Vec<f64>) -> Type {
+        let len = v.len();
+        Type::Num {
+            len: Some(len),
+            value: (len <= MAX_CONST_LEN).then_some(v),
+        }
+    }
+
+    pub fn scalar_const(x: f64) -> Type {
+        Type::num_const(vec![x])
+    }
+
+    pub fn mat(rows: usize, cols: usize) -> Type {
+        Type::Mat {
+            rows: Some(rows),
+            cols: Some(cols),
+        }
+    }
+
+    pub fn str_const(s: &str) -> Type {
+        Type::Str {
+            len: Some(1),
+            value: Some(vec![s.to_string()]),
+        }
+    }
+
+    pub fn record(class: &str, fields: Vec<(&str, Type)>) -> Type {
+        Type::Record {
+            class: class.to_string(),
+            fields: fields
+                .into_iter()
+                .map(|(n, t)| (n.to_string(), t))
+                .collect(),
+        }
+    }
+
+    /// R's `length(x)`, when known.
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            Type::Null => Some(0),
+            Type::Num { len, .. }
+            | Type::Complex { len }
+            | Type::Str { len, .. }
+            | Type::Bool { len, .. }
+            | Type::List { len, .. } => *len,
+            Type::Mat { rows, cols } | Type::ComplexMat { rows, cols } => Some((*rows)? * (*cols)?),
+            Type::Record { fields, .. } => Some(fields.len()),
+            Type::Formula { .. } => Some(3),
+            Type::Any => None,
+        }
+    }
+
+    /// `(rows, cols)` of a matrix; `None` for non-matrices.
+    pub fn dims(&self) -> Option<(Option<usize>, Option<usize>)> {
+        match self {
+            Type::Mat { rows, cols } | Type::ComplexMat { rows, cols } => Some((*rows, *cols)),
+            _ => None,
+        }
+    }
+
+    /// The constant numbers, when known (numbers and logicals).
+    pub fn const_nums(&self) -> Option<Vec<f64>> {
+        match self {
+            Type::Num { value, .. } => value.clone(),
+            Type::Bool { value, .. } => value
+                .as_ref()
+                .map(|v| v.iter().map(|&b| f64::from(u8::from(b))).collect()),
+            _ => None,
+        }
+    }
+
+    /// The constant single number, when known.
+    pub fn const_scalar(&self) -> Option<f64> {
+        match self.const_nums() {
+            Some(v) if v.len() == 1 => Some(v[0]),
+            _ => None,
+        }
+    }
+
+    /// The constant single string, when known.
+    pub fn const_str(&self) -> Option<&str> {
+        match self {
+            Type::Str {
+                value: Some(v), ..
+            } if v.len() == 1 => Some(&v[0]),
+            _ => None,
+        }
+    }
+
+    /// Numeric data: a numeric vector, a matrix or a logical vector (or unknown).
+    pub fn is_numeric(&self) -> bool {
+        matches!(
+            self,
+            Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::Any
+        )
+    }
+
+    /// The same type with constant values forgotten (sizes kept).
+    pub fn without_value(&self) -> Type {
+        match self {
+            Type::Num { len, .. } => Type::Num {
+                len: *len,
+                value: None,
+            },
+            Type::Str { len, .. } => Type::Str {
+                len: *len,
+                value: None,
+            },
+            Type::Bool { len, .. } => Type::Bool {
+                len: *len,
+                value: None,
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// `x$name` on a record type.
+    pub fn field(&self, name: &str) -> Option<&Type> {
+        match self {
+            Type::Record { fields, .. } => {
+                if let Some((_, t)) = fields.iter().find(|(n, _)| n == name) {
+                    return Some(t);
+                }
+                let mut partial = fields.iter().filter(|(n, _)| n.starts_with(name));
+                match (partial.next(), partial.next()) {
+                    (Some((_, t)), None) => Some(t),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A short description for `flowcast check`: `num[1]`, `mat[1200x1200]`,
+    /// `htest`, `list[1200] of num[1]`.
+    pub fn describe(&self) -> String {
+        fn d(n: Option<usize>) -> String {
+            n.map_or_else(|| "?".to_string(), |n| n.to_string())
+        }
+        match self {
+            Type::Null => "NULL".into(),
+            Type::Num { len, value } => match value {
+                Some(v) if v.len() == 1 => format!("num[1] = {}", v[0]),
+                _ => format!("num[{}]", d(*len)),
+            },
+            Type::Mat { rows, cols } => format!("mat[{}x{}]", d(*rows), d(*cols)),
+            Type::Complex { len } => format!("cplx[{}]", d(*len)),
+            Type::ComplexMat { rows, cols } => format!("cplx mat[{}x{}]", d(*rows), d(*cols)),
+            Type::Str { len, value } => match value {
+                Some(v) if v.len() == 1 => format!("chr[1] = {:?}", v[0]),
+                _ => format!("chr[{}]", d(*len)),
+            },
+            Type::Bool { len, .. } => format!("lgl[{}]", d(*len)),
+            Type::Record { class, .. } => class.clone(),
+            Type::List { len, elem } => format!("list[{}] of {}", d(*len), elem.describe()),
+            Type::Formula { .. } => "formula".into(),
+            Type::Any => "?".into(),
+        }
+    }
+}

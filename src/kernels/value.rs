@@ -1,0 +1,197 @@
+//! Run-time values: what a step evaluates to, R's data model reduced to what
+//! the built-in functions need.
+//!
+//! R has no scalars: a number is a numeric vector of length one. Integers are
+//! stored as `f64` (every value R prints as an integer is exact in `f64`), and
+//! NA is R's own NaN payload so it survives arithmetic the way R's does.
+
+use nalgebra::DMatrix;
+use num_complex::Complex64;
+
+/// R's `NA_real_`: a NaN whose low word is 1954.
+pub const NA: f64 = f64::from_bits(0x7FF0_0000_0000_07A2);
+
+/// True for R's NA (not for other NaNs).
+pub fn is_na(x: f64) -> bool {
+    x.is_nan() && (x.to_bits() & 0xFFFF_FFFF) == 1954
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    /// A numeric vector (a scalar is a vector of length one).
+    Num(Vec<f64>),
+    /// A numeric matrix, column-major like R.
+    Mat(DMatrix<f64>),
+    Complex(Vec<Complex64>),
+    ComplexMat(DMatrix<Complex64>),
+    Str(Vec<String>),
+    /// R's logical vector (NA logicals are not supported).
+    Bool(Vec<bool>),
+    /// A generic vector: a loop's result, or an R object with named fields
+    /// and a class (`htest`, `eigen`, `svd`, `qr`, `prcomp`, `dist`,
+    /// `hclust`, `kmeans`, `lm`).
+    List(List),
+    /// A model formula with its variables already evaluated.
+    Formula(Formula),
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct List {
+    pub class: Option<String>,
+    /// Field names, when the list is named (then `names.len() == items.len()`).
+    pub names: Option<Vec<String>>,
+    pub items: Vec<Value>,
+}
+
+impl List {
+    /// A named list with a class: R's S3 result objects.
+    pub fn record(class: &str, fields: Vec<(&str, Value)>) -> List {
+        let (names, items) = fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
+        List {
+            class: Some(class.to_string()),
+            names: Some(names),
+            items,
+        }
+    }
+
+    /// An unnamed list (a loop's value when iterations are not all scalars).
+    pub fn sequence(items: Vec<Value>) -> List {
+        List {
+            class: None,
+            names: None,
+            items,
+        }
+    }
+
+    /// `x$name`: exact match first, then R's unique partial match.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        let names = self.names.as_ref()?;
+        if let Some(i) = names.iter().position(|n| n == name) {
+            return self.items.get(i);
+        }
+        let mut partial = names.iter().enumerate().filter(|(_, n)| n.starts_with(name));
+        match (partial.next(), partial.next()) {
+            (Some((i, _)), None) => self.items.get(i),
+            _ => None,
+        }
+    }
+}
+
+/// `y ~ x1 + x2` after evaluation: the response and each term's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    pub response: Option<Box<Value>>,
+    /// Each term's label (its source text, as R prints it) and value.
+    pub terms: Vec<(String, Value)>,
+    /// False after `- 1` or `+ 0`.
+    pub intercept: bool,
+}
+
+impl Value {
+    pub fn scalar(x: f64) -> Value {
+        Value::Num(vec![x])
+    }
+
+    pub fn string(s: &str) -> Value {
+        Value::Str(vec![s.to_string()])
+    }
+
+    /// R's `class(x)`-like name used in error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NULL",
+            Value::Num(v) if v.len() == 1 => "number",
+            Value::Num(_) => "numeric vector",
+            Value::Mat(_) => "matrix",
+            Value::Complex(_) => "complex vector",
+            Value::ComplexMat(_) => "complex matrix",
+            Value::Str(_) => "character",
+            Value::Bool(_) => "logical",
+            Value::List(_) => "list",
+            Value::Formula(_) => "formula",
+        }
+    }
+
+    /// R's `length(x)`.
+    pub fn len(&self) -> usize {
+        match self {
+            Value::Null => 0,
+            Value::Num(v) => v.len(),
+            Value::Mat(m) => m.len(),
+            Value::Complex(v) => v.len(),
+            Value::ComplexMat(m) => m.len(),
+            Value::Str(v) => v.len(),
+            Value::Bool(v) => v.len(),
+            Value::List(l) => l.items.len(),
+            Value::Formula(_) => 3,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The numbers of a numeric vector or matrix (column-major), logicals as
+    /// 0/1; `None` for anything else.
+    pub fn as_f64_slice(&self) -> Option<std::borrow::Cow<'_, [f64]>> {
+        use std::borrow::Cow;
+        match self {
+            Value::Num(v) => Some(Cow::Borrowed(v)),
+            Value::Mat(m) => Some(Cow::Borrowed(m.as_slice())),
+            Value::Bool(v) => Some(Cow::Owned(
+                v.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The single number of a length-one numeric or logical value.
+    pub fn as_scalar(&self) -> Option<f64> {
+        match self {
+            Value::Num(v) if v.len() == 1 => Some(v[0]),
+            Value::Mat(m) if m.len() == 1 => Some(m[0]),
+            Value::Bool(v) if v.len() == 1 => Some(if v[0] { 1.0 } else { 0.0 }),
+            _ => None,
+        }
+    }
+
+    /// Approximate heap size, for the communication model and reports.
+    pub fn bytes(&self) -> usize {
+        match self {
+            Value::Null | Value::Bool(_) => self.len(),
+            Value::Num(_) | Value::Mat(_) => 8 * self.len(),
+            Value::Complex(_) | Value::ComplexMat(_) => 16 * self.len(),
+            Value::Str(v) => v.iter().map(String::len).sum(),
+            Value::List(l) => l.items.iter().map(Value::bytes).sum(),
+            Value::Formula(f) => {
+                f.terms.iter().map(|(_, v)| v.bytes()).sum::<usize>()
+                    + f.response.as_ref().map_or(0, |r| r.bytes())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn na_is_a_nan_but_not_every_nan_is_na() {
+        assert!(NA.is_nan());
+        assert!(is_na(NA));
+        assert!(!is_na(f64::NAN));
+        assert!(!is_na(1.0));
+    }
+
+    #[test]
+    fn field_partial_match_must_be_unique() {
+        let l = List::record(
+            "htest",
+            vec![("statistic", Value::scalar(1.0)), ("p.value", Value::scalar(0.5))],
+        );
+        assert_eq!(l.field("p.value"), Some(&Value::scalar(0.5)));
+        assert_eq!(l.field("p"), Some(&Value::scalar(0.5)));
+        assert_eq!(l.field("x"), None);
+    }
+}

@@ -1,0 +1,238 @@
+//! The validated workflow: what the parser hands to the graph.
+//!
+//! Every node carries an absolute [`Span`] into the workflow file, so any
+//! later stage (shape inference, evaluation) can point at the text.
+
+use std::path::PathBuf;
+
+use crate::diagnostic::{SourceFile, Span};
+
+/// A parsed and validated workflow file.
+#[derive(Clone, Debug)]
+pub struct Workflow {
+    pub file: SourceFile,
+    /// `[workflow] name`, defaulting to the file's stem.
+    pub name: String,
+    /// `[workflow] seed`: the same numbers as `set.seed(seed)` in R.
+    pub seed: Option<i64>,
+    pub processors: Option<usize>,
+    /// `[workflow] scheduler`, as written (validated against the known names).
+    pub scheduler: Option<String>,
+    /// `[workflow] out`, relative to the workflow file's directory.
+    pub out: Option<PathBuf>,
+    /// Steps in the order they stand in the file (which is the order random
+    /// steps draw from the seed's stream).
+    pub steps: Vec<Step>,
+}
+
+impl Workflow {
+    /// The directory relative paths in the workflow are resolved against.
+    pub fn base_dir(&self) -> PathBuf {
+        match self.file.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    pub fn step(&self, name: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.name == name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub name: String,
+    /// The key in `[steps]`.
+    pub name_span: Span,
+    pub body: StepBody,
+}
+
+#[derive(Clone, Debug)]
+pub enum StepBody {
+    Expr(Expr),
+    Loop(Loop),
+}
+
+/// `{ for = "i in 1:N", do = "body" }`: a do-all loop.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub var: String,
+    pub var_span: Span,
+    /// The range expression after `in`, e.g. `1:N`.
+    pub range: Expr,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Num(f64),
+    Str(String),
+    /// `TRUE`, `FALSE`, `T`, `F`.
+    Bool(bool),
+    /// `NULL`.
+    Null,
+    /// `NA`.
+    Na,
+    /// A name; R names may contain dots (`p.value`, `my.data`).
+    Name(String),
+    /// `f(a, b = c)`. Operators are not calls here; see [`ExprKind::Binary`].
+    Call {
+        func: String,
+        func_span: Span,
+        args: Vec<Arg>,
+    },
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `x[i]`, `x[i, ]`, `x[, j]`, `x[i, j]`: `None` is an empty index.
+    Index {
+        target: Box<Expr>,
+        indices: Vec<Option<Expr>>,
+    },
+    /// `x[[i]]`.
+    Index2 {
+        target: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `x$name`.
+    Field {
+        target: Box<Expr>,
+        name: String,
+        name_span: Span,
+    },
+    /// `lhs ~ rhs` (lhs optional: `~ x`).
+    Formula {
+        lhs: Option<Box<Expr>>,
+        rhs: Box<Expr>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg {
+    /// `name = value`, or positional.
+    pub name: Option<String>,
+    pub value: Expr,
+    /// The whole argument, name included.
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    MatMul,
+    /// `a:b`
+    Range,
+}
+
+impl BinaryOp {
+    /// The R function the operator calls; also its kernel's registry name.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Pow => "^",
+            BinaryOp::MatMul => "%*%",
+            BinaryOp::Range => ":",
+        }
+    }
+}
+
+impl Expr {
+    /// Calls `f` on every name this expression reads (not function names,
+    /// not `$` field names, not argument names).
+    pub fn visit_names(&self, f: &mut impl FnMut(&str, Span)) {
+        match &self.kind {
+            ExprKind::Name(n) => f(n, self.span),
+            ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Na => {}
+            ExprKind::Call { args, .. } => args.iter().for_each(|a| a.value.visit_names(f)),
+            ExprKind::Unary { expr, .. } => expr.visit_names(f),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.visit_names(f);
+                rhs.visit_names(f);
+            }
+            ExprKind::Index { target, indices } => {
+                target.visit_names(f);
+                indices.iter().flatten().for_each(|e| e.visit_names(f));
+            }
+            ExprKind::Index2 { target, index } => {
+                target.visit_names(f);
+                index.visit_names(f);
+            }
+            ExprKind::Field { target, .. } => target.visit_names(f),
+            ExprKind::Formula { lhs, rhs } => {
+                if let Some(l) = lhs {
+                    l.visit_names(f);
+                }
+                rhs.visit_names(f);
+            }
+        }
+    }
+
+    /// Calls `f` on every function called, with the span of its name.
+    pub fn visit_calls(&self, f: &mut impl FnMut(&str, Span)) {
+        match &self.kind {
+            ExprKind::Call {
+                func,
+                func_span,
+                args,
+            } => {
+                f(func, *func_span);
+                args.iter().for_each(|a| a.value.visit_calls(f));
+            }
+            ExprKind::Name(_)
+            | ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Na => {}
+            ExprKind::Unary { expr, .. } => expr.visit_calls(f),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.visit_calls(f);
+                rhs.visit_calls(f);
+            }
+            ExprKind::Index { target, indices } => {
+                target.visit_calls(f);
+                indices.iter().flatten().for_each(|e| e.visit_calls(f));
+            }
+            ExprKind::Index2 { target, index } => {
+                target.visit_calls(f);
+                index.visit_calls(f);
+            }
+            ExprKind::Field { target, .. } => target.visit_calls(f),
+            ExprKind::Formula { lhs, rhs } => {
+                if let Some(l) = lhs {
+                    l.visit_calls(f);
+                }
+                rhs.visit_calls(f);
+            }
+        }
+    }
+}

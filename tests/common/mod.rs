@@ -1,0 +1,79 @@
+//! Shared helpers for the integration tests: calling kernels directly,
+//! loading the R fixtures, comparing numbers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use flowcast::kernels::{registry, Args, Ctx, KernelError, Rng, Value};
+
+/// Calls built-in `name` with (name, value) arguments, as `name(...)` in a
+/// workflow would, drawing random numbers from `set.seed(seed)`.
+pub fn call_seeded(
+    name: &str,
+    args: Vec<(Option<&str>, Value)>,
+    seed: i64,
+) -> Result<Value, KernelError> {
+    let kernel = registry()
+        .get(name)
+        .unwrap_or_else(|| panic!("no kernel named {name}"));
+    let given = args
+        .into_iter()
+        .map(|(n, v)| (n.map(str::to_string), v))
+        .collect();
+    let args = Args::match_call(kernel.name, kernel.params, given)
+        .map_err(|e| KernelError::new(e.message))?;
+    let mut rng = Rng::from_seed(seed);
+    let cancel = AtomicBool::new(false);
+    let mut ctx = Ctx {
+        rng: &mut rng,
+        base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
+        cancel: &cancel,
+    };
+    (kernel.eval)(&args, &mut ctx)
+}
+
+pub fn call(name: &str, args: Vec<(Option<&str>, Value)>) -> Result<Value, KernelError> {
+    call_seeded(name, args, 42)
+}
+
+/// Positional argument.
+pub fn pos(v: Value) -> (Option<&'static str>, Value) {
+    (None, v)
+}
+
+/// Named argument.
+pub fn named(n: &'static str, v: Value) -> (Option<&'static str>, Value) {
+    (Some(n), v)
+}
+
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/r")
+}
+
+/// A fixture written by `tests/fixtures/r/<name>.R`.
+pub fn fixture(name: &str) -> serde_json::Value {
+    let path = fixtures_dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Relative closeness with an absolute floor for values near zero.
+pub fn close(a: f64, b: f64, rel: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a == b {
+        return true;
+    }
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300) || (a - b).abs() <= rel * 1e-3
+}
+
+#[track_caller]
+pub fn assert_all_close(actual: &[f64], expected: &[f64], rel: f64) {
+    assert_eq!(actual.len(), expected.len(), "length differs");
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert!(close(*a, *e, rel), "element {i}: got {a:e}, R gives {e:e}");
+    }
+}
