@@ -1,0 +1,1 @@
+//! R's `qnorm` (Wichura's AS 241), which `rnorm` uses by inversion.
