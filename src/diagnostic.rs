@@ -127,7 +127,13 @@ impl fmt::Display for Diagnostic {
         let width = width.min(line_text.chars().count().saturating_sub(col - 1).max(1));
         writeln!(f, "{:gutter$} |", "")?;
         writeln!(f, "{line} | {line_text}")?;
-        writeln!(f, "{:gutter$} | {}{}", "", " ".repeat(col - 1), "^".repeat(width))
+        writeln!(
+            f,
+            "{:gutter$} | {}{}",
+            "",
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        )
     }
 }
 

@@ -27,6 +27,28 @@ impl ArgError {
     }
 }
 
+/// What a matched argument holds: a `Type` during shape inference, a
+/// borrowed `&Value` during evaluation (values are shared between tasks and
+/// loop iterations, so a call must not copy a 10 MB matrix to read it).
+pub trait ArgValue {
+    type Target: ?Sized;
+    fn target(&self) -> &Self::Target;
+}
+
+impl ArgValue for Type {
+    type Target = Type;
+    fn target(&self) -> &Type {
+        self
+    }
+}
+
+impl ArgValue for &Value {
+    type Target = Value;
+    fn target(&self) -> &Value {
+        self
+    }
+}
+
 /// The arguments of one call, matched to the kernel's formals.
 #[derive(Clone, Debug)]
 pub struct Args<T> {
@@ -157,19 +179,9 @@ impl<T> Args<T> {
         self.slots.get(fi?)?.as_ref()
     }
 
-    /// The value supplied for formal `name`, if any.
-    pub fn get(&self, name: &str) -> Option<&T> {
-        self.slot(name).map(|(v, _)| v)
-    }
-
     /// Whether formal `name` was supplied.
     pub fn has(&self, name: &str) -> bool {
         self.slot(name).is_some()
-    }
-
-    /// Arguments collected by `...`, in call order.
-    pub fn dots(&self) -> impl Iterator<Item = (Option<&str>, &T)> {
-        self.dots.iter().map(|(n, v, _)| (n.as_deref(), v))
     }
 
     /// An error pointing at the argument supplied for `name` (or at the call).
@@ -189,6 +201,18 @@ impl<T> Args<T> {
     }
 }
 
+impl<T: ArgValue> Args<T> {
+    /// The value supplied for formal `name`, if any.
+    pub fn get(&self, name: &str) -> Option<&T::Target> {
+        self.slot(name).map(|(v, _)| v.target())
+    }
+
+    /// Arguments collected by `...`, in call order.
+    pub fn dots(&self) -> impl Iterator<Item = (Option<&str>, &T::Target)> {
+        self.dots.iter().map(|(n, v, _)| (n.as_deref(), v.target()))
+    }
+}
+
 impl Args<Type> {
     /// The type of formal `name`, or `Type::Any`-free absence.
     pub fn ty(&self, name: &str) -> Option<&Type> {
@@ -197,7 +221,11 @@ impl Args<Type> {
 
     /// A constant scalar argument, or `default` when absent; an error when
     /// present but not a known single number.
-    pub fn const_scalar_or(&self, name: &str, default: Option<f64>) -> Result<Option<f64>, ArgError> {
+    pub fn const_scalar_or(
+        &self,
+        name: &str,
+        default: Option<f64>,
+    ) -> Result<Option<f64>, ArgError> {
         match self.get(name) {
             None => Ok(default),
             Some(Type::Any) => Ok(None),
@@ -215,12 +243,10 @@ impl Args<Type> {
     }
 }
 
-impl Args<Value> {
+impl Args<&Value> {
     fn require(&self, name: &str) -> Result<&Value, KernelError> {
         self.get(name).ok_or_else(|| {
-            KernelError::new(format!(
-                "argument \"{name}\" is missing, with no default"
-            ))
+            KernelError::new(format!("argument \"{name}\" is missing, with no default"))
         })
     }
 
@@ -292,6 +318,13 @@ mod tests {
     static C: &[Param] = &[DOTS];
     static PR: &[Param] = &[req("x"), opt("center"), opt("scale.")];
 
+    impl ArgValue for i32 {
+        type Target = i32;
+        fn target(&self) -> &i32 {
+            self
+        }
+    }
+
     fn named(n: &str, v: i32) -> (Option<String>, i32) {
         (Some(n.to_string()), v)
     }
@@ -322,8 +355,12 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_argument() {
-        let e = Args::match_call("prcomp", PR, vec![(None, 0), (None, 1), (None, 2), (None, 3)])
-            .unwrap_err();
+        let e = Args::match_call(
+            "prcomp",
+            PR,
+            vec![(None, 0), (None, 1), (None, 2), (None, 3)],
+        )
+        .unwrap_err();
         assert_eq!(e.arg, Some(3));
         let e = Args::match_call("prcomp", PR, vec![named("center", 1)]).unwrap_err();
         assert_eq!(e.arg, None);

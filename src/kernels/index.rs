@@ -51,7 +51,10 @@ pub fn field_type(x: &Type, name: &str) -> Result<Type, IndexError> {
         Type::Any | Type::List { .. } => Ok(Type::Any),
         other => Err((
             None,
-            format!("$ operator is invalid for atomic vectors ({})", other.describe()),
+            format!(
+                "$ operator is invalid for atomic vectors ({})",
+                other.describe()
+            ),
         )),
     }
 }

@@ -26,7 +26,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-pub use args::{ArgError, Args};
+pub use args::{ArgError, ArgValue, Args};
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
@@ -89,7 +89,8 @@ impl std::fmt::Display for KernelError {
 impl std::error::Error for KernelError {}
 
 pub type ShapeFn = fn(&Args<Type>, &ShapeCtx) -> Result<Type, ArgError>;
-pub type EvalFn = fn(&Args<Value>, &mut Ctx) -> Result<Value, KernelError>;
+/// Evaluates a call; arguments are borrowed (see [`ArgValue`]).
+pub type EvalFn = fn(&Args<&Value>, &mut Ctx) -> Result<Value, KernelError>;
 
 /// One built-in function.
 #[derive(Clone, Copy)]

@@ -156,9 +156,7 @@ impl Type {
     /// The constant single string, when known.
     pub fn const_str(&self) -> Option<&str> {
         match self {
-            Type::Str {
-                value: Some(v), ..
-            } if v.len() == 1 => Some(&v[0]),
+            Type::Str { value: Some(v), .. } if v.len() == 1 => Some(&v[0]),
             _ => None,
         }
     }

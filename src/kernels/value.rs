@@ -70,7 +70,10 @@ impl List {
         if let Some(i) = names.iter().position(|n| n == name) {
             return self.items.get(i);
         }
-        let mut partial = names.iter().enumerate().filter(|(_, n)| n.starts_with(name));
+        let mut partial = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.starts_with(name));
         match (partial.next(), partial.next()) {
             (Some((i, _)), None) => self.items.get(i),
             _ => None,
@@ -188,7 +191,10 @@ mod tests {
     fn field_partial_match_must_be_unique() {
         let l = List::record(
             "htest",
-            vec![("statistic", Value::scalar(1.0)), ("p.value", Value::scalar(0.5))],
+            vec![
+                ("statistic", Value::scalar(1.0)),
+                ("p.value", Value::scalar(0.5)),
+            ],
         );
         assert_eq!(l.field("p.value"), Some(&Value::scalar(0.5)));
         assert_eq!(l.field("p"), Some(&Value::scalar(0.5)));

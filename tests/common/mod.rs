@@ -18,7 +18,7 @@ pub fn call_seeded(
         .get(name)
         .unwrap_or_else(|| panic!("no kernel named {name}"));
     let given = args
-        .into_iter()
+        .iter()
         .map(|(n, v)| (n.map(str::to_string), v))
         .collect();
     let args = Args::match_call(kernel.name, kernel.params, given)
