@@ -3,6 +3,10 @@
 //! One pipeline, one direction: [`workflow`] (parse, validate) → [`graph`]
 //! (dependences, shapes) → cost → sched → [`exec`] (run, events) → report.
 
+pub mod cli;
 pub mod diagnostic;
+pub mod exec;
+pub mod graph;
 pub mod kernels;
+pub mod report;
 pub mod workflow;

@@ -1,0 +1,267 @@
+//! Command-line arguments and dispatch; exit codes: 0 success, 1 a step
+//! failed, 2 the workflow (or the command line) is invalid.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+
+use crate::diagnostic::Diagnostic;
+use crate::exec::{self, RunOptions, RunReport, StepError};
+use crate::graph::{self, TaskGraph};
+use crate::report::{json as out_json, progress::Progress, table};
+use crate::workflow::{self, Workflow};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "flowcast",
+    version,
+    about = "Run statistical workflows on every core",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// A workflow file to run (same as `flowcast run FILE`).
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Validate a workflow and print its task graph with inferred shapes.
+    Check {
+        file: PathBuf,
+    },
+    /// Run a workflow.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args, Debug, Default)]
+pub struct RunArgs {
+    pub file: PathBuf,
+    /// Print progress and a summary instead of opening the terminal UI.
+    #[arg(long)]
+    pub headless: bool,
+    /// Write each step's value as DIR/<step>.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON document instead of the summary table.
+    #[arg(long)]
+    pub json: bool,
+    /// Number of workers (default: [workflow] processors, else all cores).
+    #[arg(short = 'p', long = "processors", value_name = "N")]
+    pub processors: Option<usize>,
+    /// Seed for the random stream (default: [workflow] seed, else random).
+    #[arg(long)]
+    pub seed: Option<i64>,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Check { file }) => check(&file),
+        Some(Command::Run(args)) => run(&args),
+        None => match cli.file {
+            Some(file) => run(&RunArgs {
+                file,
+                ..RunArgs::default()
+            }),
+            None => {
+                eprintln!("usage: flowcast <WORKFLOW.toml> | flowcast check FILE | flowcast run FILE --headless\n(try `flowcast --help`)");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// Loads and analyses a workflow, printing every diagnostic on failure.
+fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
+    let print = |errors: Vec<Diagnostic>| {
+        for e in &errors {
+            eprintln!("{e}");
+        }
+        let n = errors.len();
+        eprintln!("{n} error{} in {}", if n == 1 { "" } else { "s" }, path.display());
+        ExitCode::from(2)
+    };
+    let wf = workflow::load(path).map_err(print)?;
+    let graph = graph::build(&wf).map_err(print)?;
+    Ok((wf, graph))
+}
+
+fn check(path: &Path) -> ExitCode {
+    let (wf, graph) = match analyse(path) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    println!(
+        "workflow `{}` ({}): {} steps{}",
+        wf.name,
+        wf.file.path.display(),
+        graph.tasks.len(),
+        wf.seed.map(|s| format!(", seed {s}")).unwrap_or_default()
+    );
+    let rows: Vec<[String; 5]> = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            let deps: Vec<&str> = t.deps.iter().map(|&d| graph.tasks[d].name.as_str()).collect();
+            let mut ty = t.ty.describe();
+            if let Some(it) = &t.iterations {
+                ty.push_str(&format!("  ({} iterations)", it.len()));
+            }
+            [
+                t.name.clone(),
+                t.kind.as_str().into(),
+                t.function.clone(),
+                if deps.is_empty() { "-".into() } else { deps.join(", ") },
+                ty,
+            ]
+        })
+        .collect();
+    let header = ["step", "kind", "function", "depends on", "type"];
+    let mut w: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for r in &rows {
+        for (wi, c) in w.iter_mut().zip(r) {
+            *wi = (*wi).max(c.chars().count());
+        }
+    }
+    let print_row = |r: &[&str]| {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i + 1 == r.len() { c.to_string() } else { format!("{c:<width$}", width = w[i]) })
+            .collect();
+        println!("  {}", line.join("  ").trim_end());
+    };
+    print_row(&header);
+    for r in &rows {
+        print_row(&r.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    ExitCode::SUCCESS
+}
+
+fn run(args: &RunArgs) -> ExitCode {
+    let (wf, graph) = match analyse(&args.file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let workers = args
+        .processors
+        .or(wf.processors)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if workers == 0 {
+        eprintln!("error: -p must be at least 1");
+        return ExitCode::from(2);
+    }
+    let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
+    let progress = Progress::new(&graph);
+    let cancel = AtomicBool::new(false);
+    let opts = RunOptions { workers, seed };
+    let report = match exec::run(&wf, &graph, &opts, &|e| progress.on_event(&e), &cancel) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    progress.finish();
+
+    for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
+        if let Err(StepError::Failed { message, span }) = &o.value {
+            eprintln!("{}", Diagnostic::new(&wf.file, Some(*span), message.clone()).in_step(&t.name));
+        }
+    }
+    let out_dir = args
+        .out
+        .clone()
+        .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
+    let mut write_failed = false;
+    if let Some(dir) = &out_dir {
+        if let Err(e) = write_out(dir, &graph, &report) {
+            eprintln!("error: {e}");
+            write_failed = true;
+        }
+    }
+    if args.json {
+        println!("{}", run_json(&wf, &graph, &report));
+    } else {
+        print!("{}", table::render(&graph, &report));
+        if let Some(dir) = &out_dir {
+            if !write_failed {
+                println!("values written to {}", dir.display());
+            }
+        }
+    }
+    if report.failed() || write_failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes `DIR/<step>.json` for every step that has a value.
+fn write_out(dir: &Path, graph: &TaskGraph, report: &RunReport) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
+        if let Ok(v) = &o.value {
+            let path = dir.join(format!("{}.json", t.name));
+            let text = out_json::to_json(v).to_string();
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn run_json(wf: &Workflow, graph: &TaskGraph, report: &RunReport) -> serde_json::Value {
+    let steps: serde_json::Map<String, serde_json::Value> = graph
+        .tasks
+        .iter()
+        .zip(&report.outcomes)
+        .map(|(t, o)| {
+            let mut s = json!({
+                "kind": t.kind.as_str(),
+                "function": t.function,
+                "worker": o.worker,
+                "start_s": o.start.as_secs_f64(),
+                "end_s": o.end.as_secs_f64(),
+                "actual_s": o.seconds(),
+            });
+            match &o.value {
+                Ok(v) => {
+                    s["status"] = json!("ok");
+                    s["value"] = out_json::to_json_summary(v);
+                }
+                Err(StepError::Failed { message, .. }) => {
+                    s["status"] = json!("failed");
+                    s["error"] = json!(message);
+                }
+                Err(StepError::Skipped { reason }) => {
+                    s["status"] = json!("skipped");
+                    s["error"] = json!(reason);
+                }
+            }
+            (t.name.clone(), s)
+        })
+        .collect();
+    json!({
+        "workflow": wf.name,
+        "file": wf.file.path.display().to_string(),
+        "seed": report.seed,
+        "workers": report.workers,
+        "makespan_s": report.makespan.as_secs_f64(),
+        "failed": report.failed(),
+        "steps": steps,
+    })
+}
+
+/// A seed for runs that name none, like R's time-based default; it is
+/// printed with the results so the run can be repeated.
+fn random_seed() -> i64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    i64::from(nanos % 1_000_000) + i64::from(std::process::id() % 1000) * 1_000_000
+}

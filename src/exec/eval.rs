@@ -1,0 +1,146 @@
+//! The expression evaluator: one step's expression, given the values of the
+//! steps it reads. Values of other steps are borrowed, never copied.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::diagnostic::{SourceFile, Span};
+use crate::graph::formula_terms;
+use crate::kernels::value::{Formula, NA};
+use crate::kernels::{index, registry, Args, Ctx, Value};
+use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
+
+/// A failure while evaluating: where and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// The names an expression can read: other steps' values and, inside a
+/// loop body, the loop variable.
+pub struct Scope<'a> {
+    pub steps: &'a HashMap<String, Arc<Value>>,
+    pub local: Option<(&'a str, &'a Value)>,
+}
+
+impl Scope<'_> {
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        match self.local {
+            Some((n, v)) if n == name => Some(v),
+            _ => self.steps.get(name).map(|v| &**v),
+        }
+    }
+}
+
+/// Evaluates `e`. `file` is only used to label formula terms.
+pub fn eval<'s>(
+    e: &Expr,
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Cow<'s, Value>, EvalError> {
+    let err = |span: Span, message: String| EvalError { span, message };
+    Ok(match &e.kind {
+        ExprKind::Num(x) => Cow::Owned(Value::scalar(*x)),
+        ExprKind::Str(s) => Cow::Owned(Value::string(s)),
+        ExprKind::Bool(b) => Cow::Owned(Value::Bool(vec![*b])),
+        ExprKind::Null => Cow::Owned(Value::Null),
+        ExprKind::Na => Cow::Owned(Value::scalar(NA)),
+        ExprKind::Name(n) => Cow::Borrowed(
+            scope
+                .lookup(n)
+                .ok_or_else(|| err(e.span, format!("object `{n}` not found")))?,
+        ),
+        ExprKind::Call {
+            func,
+            func_span,
+            args,
+        } => {
+            let values = args
+                .iter()
+                .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            Cow::Owned(call(func, *func_span, e.span, args, &values, ctx)?)
+        }
+        ExprKind::Unary { op, expr } => {
+            let v = eval(expr, scope, ctx, file)?;
+            let name = match op {
+                UnaryOp::Neg => "-",
+                UnaryOp::Plus => "+",
+            };
+            Cow::Owned(call(name, e.span, e.span, &[], &[(None, v)], ctx)?)
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            let l = eval(lhs, scope, ctx, file)?;
+            let r = eval(rhs, scope, ctx, file)?;
+            Cow::Owned(call(op.symbol(), e.span, e.span, &[], &[(None, l), (None, r)], ctx)?)
+        }
+        ExprKind::Index { target, indices } => {
+            let t = eval(target, scope, ctx, file)?;
+            let idx = indices
+                .iter()
+                .map(|i| {
+                    i.as_ref()
+                        .map(|i| eval(i, scope, ctx, file).map(Cow::into_owned))
+                        .transpose()
+                })
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            Cow::Owned(index::index(&t, &idx).map_err(|k| err(e.span, k.0))?)
+        }
+        ExprKind::Index2 { target, index: i } => {
+            let t = eval(target, scope, ctx, file)?;
+            let iv = eval(i, scope, ctx, file)?;
+            Cow::Owned(index::index2(&t, &iv).map_err(|k| err(e.span, k.0))?)
+        }
+        ExprKind::Field { target, name, .. } => {
+            let t = eval(target, scope, ctx, file)?;
+            Cow::Owned(index::field(&t, name).map_err(|k| err(e.span, k.0))?)
+        }
+        ExprKind::Formula { lhs, rhs } => {
+            let response = match lhs {
+                Some(l) => Some(Box::new(eval(l, scope, ctx, file)?.into_owned())),
+                None => None,
+            };
+            let (terms, intercept) = formula_terms(rhs);
+            let terms = terms
+                .into_iter()
+                .map(|t| {
+                    let label = crate::graph::term_label(file, t.span);
+                    Ok((label, eval(t, scope, ctx, file)?.into_owned()))
+                })
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            Cow::Owned(Value::Formula(Formula {
+                response,
+                terms,
+                intercept,
+            }))
+        }
+    })
+}
+
+/// Calls kernel `func` on already evaluated arguments. `args` are the
+/// written arguments (for error spans); operators pass none.
+fn call(
+    func: &str,
+    func_span: Span,
+    call_span: Span,
+    args: &[Arg],
+    values: &[(Option<String>, Cow<Value>)],
+    ctx: &mut Ctx,
+) -> Result<Value, EvalError> {
+    let kernel = registry().get(func).ok_or_else(|| EvalError {
+        span: func_span,
+        message: format!("could not find function `{func}`"),
+    })?;
+    let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+    let matched = Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
+        span: e.arg.and_then(|i| args.get(i)).map_or(call_span, |a| a.span),
+        message: e.message,
+    })?;
+    (kernel.eval)(&matched, ctx).map_err(|e| EvalError {
+        span: call_span,
+        message: e.0,
+    })
+}

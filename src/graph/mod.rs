@@ -1,0 +1,399 @@
+//! Dependence analysis: a validated [`Workflow`] becomes a [`TaskGraph`], the
+//! paper's task precedence graph, with every step's type and shape inferred
+//! before anything runs.
+//!
+//! Order in the file does not matter for data: a step depends on the steps
+//! whose names it reads. It matters for randomness: steps that draw random
+//! numbers share one stream, consumed in file order exactly as R running the
+//! file top to bottom would, so each random step is chained after the
+//! previous one ([`Task::rng_after`]).
+
+mod shape;
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::kernels::{registry, ShapeCtx, Type};
+use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
+
+pub use shape::{formula_terms, infer, loop_range, term_label};
+
+/// Index of a task in [`TaskGraph::tasks`].
+pub type TaskId = usize;
+
+/// What a step is, for display and for the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskKind {
+    /// Creates data (random draws, literals, `matrix`, `read.csv`, ...).
+    Data,
+    /// A function call on other steps' values.
+    Call,
+    /// A do-all loop: its iterations are independent tasks.
+    Loop,
+}
+
+impl TaskKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::Data => "data",
+            TaskKind::Call => "call",
+            TaskKind::Loop => "loop",
+        }
+    }
+}
+
+/// One step of the workflow as a node of the task graph.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub id: TaskId,
+    /// The step's name (unique).
+    pub name: String,
+    pub kind: TaskKind,
+    /// The steps whose values this task reads, in file order.
+    pub deps: Vec<TaskId>,
+    /// The random step before this one in the file, when this step draws from
+    /// the shared stream: an ordering edge that carries no value.
+    pub rng_after: Option<TaskId>,
+    /// Draws from the shared random stream (loops draw from their own
+    /// per-iteration streams and are never `random`).
+    pub random: bool,
+    /// The outermost function (the loop body's, for loops): what the cost
+    /// model is keyed by.
+    pub function: String,
+    /// The inferred type and shape of the step's value.
+    pub ty: Type,
+    /// For loops, the iteration values of the loop variable.
+    pub iterations: Option<Vec<f64>>,
+}
+
+/// The task precedence graph of a workflow.
+#[derive(Clone, Debug)]
+pub struct TaskGraph {
+    /// Tasks in file order (`tasks[i].id == i`).
+    pub tasks: Vec<Task>,
+}
+
+impl TaskGraph {
+    pub fn task(&self, name: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+
+    /// Tasks that read `id`'s value.
+    pub fn dependents(&self, id: TaskId) -> impl Iterator<Item = &Task> {
+        self.tasks.iter().filter(move |t| t.deps.contains(&id))
+    }
+
+    /// Every predecessor of a task, value and ordering edges alike.
+    pub fn predecessors(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
+        let t = &self.tasks[id];
+        t.deps.iter().copied().chain(t.rng_after)
+    }
+
+    /// Task ids in an order where every predecessor comes first.
+    pub fn topological_order(&self) -> Vec<TaskId> {
+        topo_order(self.tasks.len(), |i| self.predecessors(i).collect())
+            .unwrap_or_else(|_| (0..self.tasks.len()).collect())
+    }
+}
+
+/// Functions whose calls create data rather than transform it.
+const DATA_FUNCTIONS: &[&str] = &[
+    "rnorm", "runif", "sample", "matrix", "array", "c", "seq", "seq_len", "read.csv",
+];
+
+/// Analyses a workflow: names, functions, cycles, then types. Returns every
+/// error found (one per step at most), never panics.
+pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
+    let file = &wf.file;
+    let index: HashMap<&str, TaskId> = wf
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let mut errors = Vec::new();
+
+    // 1. Names and functions.
+    let mut deps: Vec<Vec<TaskId>> = Vec::with_capacity(wf.steps.len());
+    for step in &wf.steps {
+        let mut reads = Vec::new();
+        let mut first_error: Option<Diagnostic> = None;
+        let local = match &step.body {
+            StepBody::Loop(l) => Some(l.var.as_str()),
+            StepBody::Expr(_) => None,
+        };
+        for expr in step_exprs(&step.body) {
+            expr.visit_names(&mut |name, span| {
+                if Some(name) == local {
+                    return;
+                }
+                match index.get(name) {
+                    Some(&id) => {
+                        if !reads.contains(&id) {
+                            reads.push(id);
+                        }
+                    }
+                    None if first_error.is_none() => {
+                        let mut msg = format!("object `{name}` not found");
+                        if let Some(s) = closest(name, index.keys().copied()) {
+                            msg.push_str(&format!(" (did you mean `{s}`?)"));
+                        }
+                        first_error = Some(Diagnostic::new(file, Some(span), msg));
+                    }
+                    None => {}
+                }
+            });
+            expr.visit_calls(&mut |func, span| {
+                if registry().get(func).is_none() && first_error.is_none() {
+                    let mut msg = format!("could not find function `{func}`");
+                    if let Some(s) = closest(func, registry().names().into_iter()) {
+                        msg.push_str(&format!(" (did you mean `{s}`?)"));
+                    }
+                    first_error = Some(Diagnostic::new(file, Some(span), msg));
+                }
+            });
+        }
+        if let Some(e) = first_error {
+            errors.push(e.in_step(&step.name));
+        }
+        reads.sort_unstable();
+        deps.push(reads);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // 2. Cycles.
+    let order = match topo_order(wf.steps.len(), |i| deps[i].clone()) {
+        Ok(order) => order,
+        Err(cycle) => {
+            let names: Vec<&str> = cycle.iter().map(|&i| wf.steps[i].name.as_str()).collect();
+            let first = &wf.steps[cycle[0]];
+            let msg = if names.len() == 2 && names[0] == names[1] {
+                format!("step `{}` reads its own value", names[0])
+            } else {
+                format!("dependence cycle: {}", names.join(" → "))
+            };
+            return Err(vec![Diagnostic::new(file, Some(first.name_span), msg).in_step(&first.name)]);
+        }
+    };
+
+    // 3. Types, in dependence order; a step whose input failed is not checked
+    // again (its error is already reported).
+    let base_dir = wf.base_dir();
+    let ctx = ShapeCtx { base_dir: &base_dir };
+    let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
+    let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
+    for &i in &order {
+        let step = &wf.steps[i];
+        if deps[i].iter().any(|&d| types[d].is_none()) {
+            continue;
+        }
+        let mut env: HashMap<&str, Type> = deps[i]
+            .iter()
+            .filter_map(|&d| Some((wf.steps[d].name.as_str(), types[d].clone()?)))
+            .collect();
+        let result = match &step.body {
+            StepBody::Expr(e) => infer(e, &env, file, &ctx),
+            StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
+                env.insert(l.var.as_str(), Type::num(1));
+                let body = infer(&l.body, &env, file, &ctx)?;
+                let n = values.len();
+                iterations[i] = Some(values);
+                Ok(match body {
+                    Type::Num { len: Some(1), .. } => Type::num(n),
+                    elem => Type::List {
+                        len: Some(n),
+                        elem: Box::new(elem.without_value()),
+                    },
+                })
+            }),
+        };
+        match result {
+            Ok(t) => types[i] = Some(t),
+            Err(d) => errors.push(d.in_step(&step.name)),
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.map_or(0, |s| s.start));
+        return Err(errors);
+    }
+
+    // 4. Tasks, with the random-stream chain in file order.
+    let mut previous_random: Option<TaskId> = None;
+    let tasks = wf
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let (kind, random, function) = match &step.body {
+                StepBody::Loop(l) => (TaskKind::Loop, false, top_function(&l.body)),
+                StepBody::Expr(e) => {
+                    let function = top_function(e);
+                    let kind = if DATA_FUNCTIONS.contains(&function.as_str())
+                        || !matches!(
+                            e.kind,
+                            ExprKind::Call { .. }
+                                | ExprKind::Binary { .. }
+                                | ExprKind::Index { .. }
+                                | ExprKind::Index2 { .. }
+                                | ExprKind::Field { .. }
+                        ) {
+                        TaskKind::Data
+                    } else {
+                        TaskKind::Call
+                    };
+                    (kind, draws_random(e), function)
+                }
+            };
+            let rng_after = if random {
+                std::mem::replace(&mut previous_random, Some(i))
+            } else {
+                None
+            };
+            Task {
+                id: i,
+                name: step.name.clone(),
+                kind,
+                deps: deps[i].clone(),
+                rng_after,
+                random,
+                function,
+                ty: types[i].take().unwrap_or(Type::Any),
+                iterations: iterations[i].take(),
+            }
+        })
+        .collect();
+    Ok(TaskGraph { tasks })
+}
+
+fn step_exprs(body: &StepBody) -> Vec<&Expr> {
+    match body {
+        StepBody::Expr(e) => vec![e],
+        StepBody::Loop(l) => vec![&l.range, &l.body],
+    }
+}
+
+/// Whether evaluating `e` draws from the random stream.
+fn draws_random(e: &Expr) -> bool {
+    let mut random = false;
+    e.visit_calls(&mut |f, _| {
+        random |= registry().get(f).is_some_and(|k| k.random);
+    });
+    random
+}
+
+/// The function a step is "about": its outermost call or operator.
+fn top_function(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Call { func, .. } => func.clone(),
+        ExprKind::Binary { op, .. } => op.symbol().to_string(),
+        ExprKind::Unary { .. } => "-".to_string(),
+        ExprKind::Index { .. } => "[".to_string(),
+        ExprKind::Index2 { .. } => "[[".to_string(),
+        ExprKind::Field { .. } => "$".to_string(),
+        ExprKind::Formula { .. } => "~".to_string(),
+        _ => "literal".to_string(),
+    }
+}
+
+/// Kahn's algorithm over `n` nodes given each node's predecessors; on a cycle,
+/// returns one cycle as a path that starts and ends at the same node.
+fn topo_order(n: usize, preds: impl Fn(usize) -> Vec<usize>) -> Result<Vec<usize>, Vec<usize>> {
+    let preds: Vec<Vec<usize>> = (0..n).map(preds).collect();
+    let mut indegree: Vec<usize> = preds.iter().map(Vec::len).collect();
+    let mut succs = vec![Vec::new(); n];
+    for (i, ps) in preds.iter().enumerate() {
+        for &p in ps {
+            succs[p].push(i);
+        }
+    }
+    let mut ready: std::collections::VecDeque<usize> = (0..n).filter(|&i| indegree[i] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(i) = ready.pop_front() {
+        order.push(i);
+        for &s in &succs[i] {
+            indegree[s] -= 1;
+            if indegree[s] == 0 {
+                ready.push_back(s);
+            }
+        }
+    }
+    if order.len() == n {
+        return Ok(order);
+    }
+    // Every node left has a predecessor left: walk predecessors until a node
+    // repeats, which closes a cycle. Start from the first such node in file
+    // order so the report is stable.
+    let start = (0..n).find(|&i| indegree[i] > 0).unwrap_or(0);
+    let mut path = vec![start];
+    let mut seen = vec![None; n];
+    seen[start] = Some(0);
+    let mut cur = start;
+    loop {
+        let Some(&next) = preds[cur].iter().find(|&&p| indegree[p] > 0) else {
+            return Err(vec![start, start]);
+        };
+        if let Some(pos) = seen[next] {
+            let mut cycle: Vec<usize> = path[pos..].to_vec();
+            cycle.reverse(); // predecessors were walked: show data flow order
+            cycle.push(cycle[0]);
+            return Err(cycle);
+        }
+        seen[next] = Some(path.len());
+        path.push(next);
+        cur = next;
+    }
+}
+
+/// The candidate closest to `name` by edit distance, when close enough to be
+/// a likely typo.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Points a diagnostic at `span` in `file` (used by shape inference).
+pub(crate) fn diag(file: &SourceFile, span: Span, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(file, Some(span), msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topo_order_reports_a_cycle_in_flow_order() {
+        // 0 <- 1 <- 2 <- 0 (preds)
+        let preds = [vec![2], vec![0], vec![1]];
+        let cycle = topo_order(3, |i| preds[i].clone()).unwrap_err();
+        assert_eq!(cycle.first(), cycle.last());
+        assert_eq!(cycle.len(), 4);
+    }
+
+    #[test]
+    fn closest_finds_typos_only() {
+        let names = ["friedman.test", "wilcox.test", "mean"];
+        assert_eq!(closest("fredman.test", names.into_iter()), Some("friedman.test"));
+        assert_eq!(closest("zzz", names.into_iter()), None);
+    }
+}

@@ -1,0 +1,241 @@
+//! Shape inference: the type and dimensions of every expression, from the
+//! file alone, using each kernel's shape rule. Small constants are folded on
+//! the way (`1200 * 1200`, `1:nrow(a)`), because sizes are written as
+//! expressions.
+
+use std::collections::HashMap;
+
+use super::diag;
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::kernels::{index, registry, ArgError, Args, ShapeCtx, Type};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// The type of `e` given the types of the names it reads.
+pub fn infer(
+    e: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<Type, Diagnostic> {
+    let ty = match &e.kind {
+        ExprKind::Num(x) => Type::scalar_const(*x),
+        ExprKind::Str(s) => Type::str_const(s),
+        ExprKind::Bool(b) => Type::Bool {
+            len: Some(1),
+            value: Some(vec![*b]),
+        },
+        ExprKind::Null => Type::Null,
+        ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
+        ExprKind::Name(n) => env
+            .get(n.as_str())
+            .cloned()
+            .ok_or_else(|| diag(file, e.span, format!("object `{n}` not found")))?,
+        ExprKind::Call {
+            func,
+            func_span,
+            args,
+        } => {
+            let typed = args
+                .iter()
+                .map(|a| Ok((a.name.clone(), infer(&a.value, env, file, ctx)?)))
+                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            call(func, *func_span, e.span, args, typed, file, ctx)?
+        }
+        ExprKind::Unary { op, expr } => {
+            let t = infer(expr, env, file, ctx)?;
+            let name = match op {
+                UnaryOp::Neg => "-",
+                UnaryOp::Plus => "+",
+            };
+            let arg = [Arg {
+                name: None,
+                value: (**expr).clone(),
+                span: expr.span,
+            }];
+            call(name, e.span, e.span, &arg, vec![(None, t)], file, ctx)?
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            let l = infer(lhs, env, file, ctx)?;
+            let r = infer(rhs, env, file, ctx)?;
+            let args = [
+                Arg {
+                    name: None,
+                    value: (**lhs).clone(),
+                    span: lhs.span,
+                },
+                Arg {
+                    name: None,
+                    value: (**rhs).clone(),
+                    span: rhs.span,
+                },
+            ];
+            call(op.symbol(), e.span, e.span, &args, vec![(None, l), (None, r)], file, ctx)?
+        }
+        ExprKind::Index { target, indices } => {
+            let t = infer(target, env, file, ctx)?;
+            let idx = indices
+                .iter()
+                .map(|i| i.as_ref().map(|i| infer(i, env, file, ctx)).transpose())
+                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            index::index_type(&t, &idx).map_err(|(at, msg)| {
+                let span = at
+                    .and_then(|k| indices.get(k).cloned().flatten())
+                    .map_or(e.span, |i| i.span);
+                diag(file, span, msg)
+            })?
+        }
+        ExprKind::Index2 { target, index: i } => {
+            let t = infer(target, env, file, ctx)?;
+            let it = infer(i, env, file, ctx)?;
+            index::index2_type(&t, &it).map_err(|(at, msg)| {
+                diag(file, if at.is_some() { i.span } else { e.span }, msg)
+            })?
+        }
+        ExprKind::Field {
+            target,
+            name,
+            name_span,
+        } => {
+            let t = infer(target, env, file, ctx)?;
+            index::field_type(&t, name).map_err(|(_, msg)| diag(file, *name_span, msg))?
+        }
+        ExprKind::Formula { lhs, rhs } => {
+            let response = lhs
+                .as_ref()
+                .map(|l| infer(l, env, file, ctx).map(Box::new))
+                .transpose()?;
+            let (terms, intercept) = formula_terms(rhs);
+            let terms = terms
+                .into_iter()
+                .map(|t| Ok((term_label(file, t.span), infer(t, env, file, ctx)?)))
+                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            Type::Formula {
+                response,
+                terms,
+                intercept,
+            }
+        }
+    };
+    Ok(ty)
+}
+
+/// Matches and checks a call; errors point at the offending argument.
+fn call(
+    func: &str,
+    func_span: Span,
+    call_span: Span,
+    args: &[Arg],
+    typed: Vec<(Option<String>, Type)>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<Type, Diagnostic> {
+    let kernel = registry()
+        .get(func)
+        .ok_or_else(|| diag(file, func_span, format!("could not find function `{func}`")))?;
+    let at = |e: ArgError| {
+        let span = e.arg.and_then(|i| args.get(i)).map_or(call_span, |a| a.span);
+        diag(file, span, e.message)
+    };
+    let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
+    (kernel.shape)(&matched, ctx).map_err(at)
+}
+
+/// Splits a formula's right-hand side into its terms: `x1 + x2 - 1` gives
+/// `[x1, x2]` without intercept. `+ 0` also removes the intercept.
+pub fn formula_terms(rhs: &Expr) -> (Vec<&Expr>, bool) {
+    fn is_const(e: &Expr, v: f64) -> bool {
+        matches!(e.kind, ExprKind::Num(x) if x == v)
+    }
+    fn walk<'a>(e: &'a Expr, terms: &mut Vec<&'a Expr>, intercept: &mut bool) {
+        match &e.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                lhs,
+                rhs,
+            } => {
+                walk(lhs, terms, intercept);
+                if is_const(rhs, 0.0) {
+                    *intercept = false;
+                } else if is_const(rhs, 1.0) {
+                    *intercept = true;
+                } else {
+                    walk(rhs, terms, intercept);
+                }
+            }
+            ExprKind::Binary {
+                op: BinaryOp::Sub,
+                lhs,
+                rhs,
+            } if is_const(rhs, 1.0) => {
+                walk(lhs, terms, intercept);
+                *intercept = false;
+            }
+            _ if is_const(e, 0.0) => *intercept = false,
+            _ if is_const(e, 1.0) => {}
+            _ => terms.push(e),
+        }
+    }
+    let mut terms = Vec::new();
+    let mut intercept = true;
+    walk(rhs, &mut terms, &mut intercept);
+    (terms, intercept)
+}
+
+/// A term's label as R prints it: its source text.
+pub fn term_label(file: &SourceFile, span: Span) -> String {
+    file.text
+        .get(span.start..span.end)
+        .map_or_else(|| "x".to_string(), |s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The iteration values of a loop's range: known at analysis time, integer
+/// and non-empty.
+pub fn loop_range(
+    range: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<Vec<f64>, Diagnostic> {
+    // `a:b` is computed directly, so long ranges need not be carried as
+    // constants through inference.
+    let values = if let ExprKind::Binary {
+        op: BinaryOp::Range,
+        lhs,
+        rhs,
+    } = &range.kind
+    {
+        let from = infer(lhs, env, file, ctx)?.const_scalar();
+        let to = infer(rhs, env, file, ctx)?.const_scalar();
+        match (from, to) {
+            (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
+                let n = (b - a).abs().floor() as usize + 1;
+                if n > 100_000_000 {
+                    return Err(diag(file, range.span, format!("loop range has {n} iterations, more than flowcast supports")));
+                }
+                let step = if b >= a { 1.0 } else { -1.0 };
+                Some((0..n).map(|k| a + step * k as f64).collect())
+            }
+            _ => None,
+        }
+    } else {
+        infer(range, env, file, ctx)?.const_nums()
+    };
+    let Some(values) = values else {
+        return Err(diag(
+            file,
+            range.span,
+            "loop range must be known before the run (constants, or sizes of other steps)",
+        ));
+    };
+    if values.is_empty() {
+        return Err(diag(file, range.span, "loop range is empty"));
+    }
+    if let Some(bad) = values.iter().find(|v| !v.is_finite() || v.fract() != 0.0) {
+        return Err(diag(
+            file,
+            range.span,
+            format!("loop range must be integers, but it contains {bad}"),
+        ));
+    }
+    Ok(values)
+}

@@ -1,0 +1,140 @@
+//! The summary printed after a headless run: one row per step with its
+//! kind, status, worker, time and value (numbers in full, large objects as
+//! their shape).
+
+use std::fmt::Write;
+
+use crate::exec::{RunReport, StepError};
+use crate::graph::TaskGraph;
+use crate::kernels::value::is_na;
+use crate::kernels::Value;
+
+/// A number as R users read it, with every digit that matters.
+pub fn format_number(x: f64) -> String {
+    if is_na(x) {
+        "NA".into()
+    } else if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Inf" } else { "-Inf" }.into()
+    } else {
+        format!("{x}")
+    }
+}
+
+fn numbers(v: &[f64], limit: usize) -> String {
+    let mut s: Vec<String> = v.iter().take(limit).map(|&x| format_number(x)).collect();
+    if v.len() > limit {
+        s.push("…".into());
+    }
+    s.join(" ")
+}
+
+/// One line describing a value: small ones in full, large ones by shape.
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Num(x) if x.len() == 1 => format_number(x[0]),
+        Value::Num(x) if x.len() <= 6 => format!("[{}]", numbers(x, 6)),
+        Value::Num(x) => format!("num[{}] {}", x.len(), numbers(x, 4)),
+        Value::Mat(m) => format!("mat[{}x{}]", m.nrows(), m.ncols()),
+        Value::Complex(z) => format!("cplx[{}]", z.len()),
+        Value::ComplexMat(m) => format!("cplx mat[{}x{}]", m.nrows(), m.ncols()),
+        Value::Str(s) if s.len() == 1 => format!("{:?}", s[0]),
+        Value::Str(s) => format!("chr[{}]", s.len()),
+        Value::Bool(b) if b.len() == 1 => if b[0] { "TRUE" } else { "FALSE" }.into(),
+        Value::Bool(b) => format!("lgl[{}]", b.len()),
+        Value::List(l) => match (&l.class, &l.names) {
+            (Some(class), Some(names)) => {
+                let fields: Vec<String> = names
+                    .iter()
+                    .zip(&l.items)
+                    .filter(|(n, _)| class != "htest" || !matches!(n.as_str(), "method" | "alternative" | "data.name"))
+                    .map(|(n, v)| match v {
+                        Value::Num(x) if x.len() <= 3 => format!("{n} = {}", numbers(x, 3)),
+                        Value::Str(s) if s.len() == 1 => format!("{n} = {:?}", s[0]),
+                        other => format!("{n} = {}", short_shape(other)),
+                    })
+                    .collect();
+                let method = l
+                    .field("method")
+                    .and_then(|m| match m {
+                        Value::Str(s) if class == "htest" => s.first().cloned(),
+                        _ => None,
+                    })
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default();
+                format!("{class}: {}{method}", fields.join(", "))
+            }
+            _ => format!("list[{}]", l.items.len()),
+        },
+        Value::Formula(_) => "formula".into(),
+    }
+}
+
+fn short_shape(v: &Value) -> String {
+    match v {
+        Value::Num(x) => format!("num[{}]", x.len()),
+        Value::List(l) => format!("list[{}]", l.items.len()),
+        other => describe(other),
+    }
+}
+
+/// The whole table, plus a closing line with the makespan.
+pub fn render(graph: &TaskGraph, report: &RunReport) -> String {
+    let rows: Vec<[String; 6]> = graph
+        .tasks
+        .iter()
+        .zip(&report.outcomes)
+        .map(|(t, o)| {
+            let (status, value) = match &o.value {
+                Ok(v) => ("ok", describe(v)),
+                Err(StepError::Failed { message, .. }) => ("FAILED", message.clone()),
+                Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
+            };
+            [
+                t.name.clone(),
+                t.kind.as_str().to_string(),
+                status.to_string(),
+                o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
+                if o.value.is_ok() { format!("{:.3}", o.seconds()) } else { "-".into() },
+                value,
+            ]
+        })
+        .collect();
+    let header = ["step", "kind", "status", "worker", "time (s)", "value"];
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r.iter()).take(5) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: &[&str], out: &mut String| {
+        for (i, c) in cells.iter().enumerate() {
+            if i == 5 {
+                out.push_str(c);
+            } else if i == 4 {
+                let _ = write!(out, "{c:>w$}  ", w = widths[i]);
+            } else {
+                let _ = write!(out, "{c:<w$}  ", w = widths[i]);
+            }
+        }
+        out.push('\n');
+    };
+    line(&header, &mut out);
+    for r in &rows {
+        line(&r.iter().map(String::as_str).collect::<Vec<_>>(), &mut out);
+    }
+    let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
+    let _ = writeln!(
+        out,
+        "\n{} steps, {} failed or skipped; makespan {:.3} s on {} workers (seed {})",
+        rows.len(),
+        failed,
+        report.makespan.as_secs_f64(),
+        report.workers,
+        report.seed
+    );
+    out
+}
