@@ -1,0 +1,163 @@
+//! The `flowcast` binary end to end: shipped workflows check and run, bad
+//! workflows fail with file:line:col and exit status 2, failures stay local.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn flowcast(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flowcast"))
+        .args(args)
+        .output()
+        .expect("run flowcast")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn shipped_workflows() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflows");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 3, "expected the shipped workflows in {}", dir.display());
+    v
+}
+
+/// Writes `body` to a fresh workflow file and returns (dir guard, path).
+fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, body).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn every_shipped_workflow_passes_check() {
+    for wf in shipped_workflows() {
+        let out = flowcast(&["check", wf.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{} failed check:\n{}",
+            wf.display(),
+            text(&out.stderr)
+        );
+        assert!(text(&out.stdout).contains("step"), "{}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn every_shipped_workflow_runs_headless() {
+    for wf in shipped_workflows() {
+        let out = flowcast(&["run", wf.to_str().unwrap(), "--headless", "--json", "-p", "2"]);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{} failed:\n{}\n{}",
+            wf.display(),
+            stdout,
+            text(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(doc["failed"], false);
+        assert_eq!(doc["workers"], 2);
+        for (name, step) in doc["steps"].as_object().unwrap() {
+            assert_eq!(step["status"], "ok", "{}: step {name}: {step}", wf.display());
+        }
+    }
+}
+
+/// Runs `check` on a bad workflow; returns stderr after asserting exit 2.
+fn check_fails(body: &str) -> String {
+    let (_dir, path) = workflow_file(body);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr:\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn analysis_errors_name_file_line_and_column() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("[steps]\na = \"rnorm(10\"\n", "w.toml:2:", "parse"),
+        ("[steps]\na = \"b + 1\"\n", "w.toml:2:6", "`b`"),
+        ("[steps]\na = \"1\"\nb = 2 = 3\n", "w.toml:3:", ""),
+        ("[workflow]\nsceduler = \"emcp\"\n[steps]\na = \"1\"\n", "w.toml:2:1", "scheduler"),
+        ("[steps]\na = \"b\"\nb = \"a\"\n", "w.toml:2:1", "cycle"),
+        ("[steps]\na = \"fredman.test(1)\"\n", "w.toml:2:6", "friedman.test"),
+        ("[steps]\na = \"mean()\"\n", "w.toml:2:6", "missing"),
+        (
+            "[steps]\na = \"matrix(0, 3, 4)\"\nb = \"matrix(0, 5, 6)\"\np = \"a %*% b\"\n",
+            "w.toml:4:6",
+            "non-conformable",
+        ),
+        (
+            "[steps]\nx = \"matrix(0, 5, 3)\"\nr = \"x[7, ]\"\n",
+            "w.toml:3:8",
+            "subscript out of bounds",
+        ),
+        ("[steps]\nb = { for = \"i in 1:0.5\", do = \"i\" }\n", "w.toml:2:", "integer"),
+        ("[steps]\nb = { for = \"i in c()\", do = \"i\" }\n", "w.toml:2:", "empty"),
+    ];
+    for (body, location, needle) in cases {
+        let err = check_fails(body);
+        assert!(err.contains(location), "expected {location} in:\n{err}\nfor:\n{body}");
+        assert!(err.contains(needle), "expected {needle:?} in:\n{err}\nfor:\n{body}");
+        assert!(err.contains('^'), "no caret in:\n{err}");
+    }
+}
+
+#[test]
+fn a_failing_step_fails_alone() {
+    let (_dir, path) = workflow_file(
+        "[steps]\nm = \"matrix(0, 2, 2)\"\ninv = \"solve(m)\"\nuse = \"inv %*% m\"\nok = \"mean(c(1, 2, 3))\"\n",
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "--json", "-p", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(doc["steps"]["inv"]["status"], "failed");
+    assert!(doc["steps"]["inv"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("exactly singular"));
+    assert_eq!(doc["steps"]["use"]["status"], "skipped");
+    assert_eq!(doc["steps"]["ok"]["status"], "ok");
+    assert_eq!(doc["steps"]["ok"]["value"], 2);
+    assert!(text(&out.stderr).contains("w.toml:3:"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn out_writes_one_json_file_per_step() {
+    let (dir, path) = workflow_file(
+        "[workflow]\nseed = 42\n[steps]\nx = \"rnorm(5)\"\nm = \"matrix(1:6, 2, 3)\"\n",
+    );
+    let out_dir = dir.path().join("values");
+    let out = flowcast(&[
+        "run",
+        path.to_str().unwrap(),
+        "--headless",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let x: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("x.json")).unwrap()).unwrap();
+    let x: Vec<f64> = x.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    // set.seed(42); rnorm(5) in R.
+    assert_eq!(
+        x,
+        [
+            1.370_958_447_146_668_5,
+            -0.564_698_171_396_088_7,
+            0.363_128_411_337_339_2,
+            0.632_862_604_961_040_4,
+            0.404_268_323_140_999
+        ]
+    );
+    let m = std::fs::read_to_string(out_dir.join("m.json")).unwrap();
+    assert_eq!(m, r#"{"dim":[2,3],"data":[1,2,3,4,5,6]}"#);
+}
