@@ -31,9 +31,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Validate a workflow and print its task graph with inferred shapes.
-    Check {
-        file: PathBuf,
-    },
+    Check { file: PathBuf },
     /// Run a workflow.
     Run(RunArgs),
 }
@@ -83,7 +81,11 @@ fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
             eprintln!("{e}");
         }
         let n = errors.len();
-        eprintln!("{n} error{} in {}", if n == 1 { "" } else { "s" }, path.display());
+        eprintln!(
+            "{n} error{} in {}",
+            if n == 1 { "" } else { "s" },
+            path.display()
+        );
         ExitCode::from(2)
     };
     let wf = workflow::load(path).map_err(print)?;
@@ -107,7 +109,11 @@ fn check(path: &Path) -> ExitCode {
         .tasks
         .iter()
         .map(|t| {
-            let deps: Vec<&str> = t.deps.iter().map(|&d| graph.tasks[d].name.as_str()).collect();
+            let deps: Vec<&str> = t
+                .deps
+                .iter()
+                .map(|&d| graph.tasks[d].name.as_str())
+                .collect();
             let mut ty = t.ty.describe();
             if let Some(it) = &t.iterations {
                 ty.push_str(&format!("  ({} iterations)", it.len()));
@@ -116,7 +122,11 @@ fn check(path: &Path) -> ExitCode {
                 t.name.clone(),
                 t.kind.as_str().into(),
                 t.function.clone(),
-                if deps.is_empty() { "-".into() } else { deps.join(", ") },
+                if deps.is_empty() {
+                    "-".into()
+                } else {
+                    deps.join(", ")
+                },
                 ty,
             ]
         })
@@ -132,7 +142,13 @@ fn check(path: &Path) -> ExitCode {
         let line: Vec<String> = r
             .iter()
             .enumerate()
-            .map(|(i, c)| if i + 1 == r.len() { c.to_string() } else { format!("{c:<width$}", width = w[i]) })
+            .map(|(i, c)| {
+                if i + 1 == r.len() {
+                    c.to_string()
+                } else {
+                    format!("{c:<width$}", width = w[i])
+                }
+            })
             .collect();
         println!("  {}", line.join("  ").trim_end());
     };
@@ -171,7 +187,10 @@ fn run(args: &RunArgs) -> ExitCode {
 
     for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
         if let Err(StepError::Failed { message, span }) = &o.value {
-            eprintln!("{}", Diagnostic::new(&wf.file, Some(*span), message.clone()).in_step(&t.name));
+            eprintln!(
+                "{}",
+                Diagnostic::new(&wf.file, Some(*span), message.clone()).in_step(&t.name)
+            );
         }
     }
     let out_dir = args
@@ -209,7 +228,8 @@ fn write_out(dir: &Path, graph: &TaskGraph, report: &RunReport) -> Result<(), St
         if let Ok(v) = &o.value {
             let path = dir.join(format!("{}.json", t.name));
             let text = out_json::to_json(v).to_string();
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
     Ok(())

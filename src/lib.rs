@@ -9,4 +9,5 @@ pub mod exec;
 pub mod graph;
 pub mod kernels;
 pub mod report;
+pub mod sched;
 pub mod workflow;

@@ -23,7 +23,11 @@ fn shipped_workflows() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     v.sort();
-    assert!(v.len() >= 3, "expected the shipped workflows in {}", dir.display());
+    assert!(
+        v.len() >= 3,
+        "expected the shipped workflows in {}",
+        dir.display()
+    );
     v
 }
 
@@ -52,7 +56,14 @@ fn every_shipped_workflow_passes_check() {
 #[test]
 fn every_shipped_workflow_runs_headless() {
     for wf in shipped_workflows() {
-        let out = flowcast(&["run", wf.to_str().unwrap(), "--headless", "--json", "-p", "2"]);
+        let out = flowcast(&[
+            "run",
+            wf.to_str().unwrap(),
+            "--headless",
+            "--json",
+            "-p",
+            "2",
+        ]);
         let stdout = text(&out.stdout);
         assert!(
             out.status.success(),
@@ -65,7 +76,12 @@ fn every_shipped_workflow_runs_headless() {
         assert_eq!(doc["failed"], false);
         assert_eq!(doc["workers"], 2);
         for (name, step) in doc["steps"].as_object().unwrap() {
-            assert_eq!(step["status"], "ok", "{}: step {name}: {step}", wf.display());
+            assert_eq!(
+                step["status"],
+                "ok",
+                "{}: step {name}: {step}",
+                wf.display()
+            );
         }
     }
 }
@@ -86,9 +102,17 @@ fn analysis_errors_name_file_line_and_column() {
         ("[steps]\na = \"rnorm(10\"\n", "w.toml:2:", "parse"),
         ("[steps]\na = \"b + 1\"\n", "w.toml:2:6", "`b`"),
         ("[steps]\na = \"1\"\nb = 2 = 3\n", "w.toml:3:", ""),
-        ("[workflow]\nsceduler = \"emcp\"\n[steps]\na = \"1\"\n", "w.toml:2:1", "scheduler"),
+        (
+            "[workflow]\nsceduler = \"emcp\"\n[steps]\na = \"1\"\n",
+            "w.toml:2:1",
+            "scheduler",
+        ),
         ("[steps]\na = \"b\"\nb = \"a\"\n", "w.toml:2:1", "cycle"),
-        ("[steps]\na = \"fredman.test(1)\"\n", "w.toml:2:6", "friedman.test"),
+        (
+            "[steps]\na = \"fredman.test(1)\"\n",
+            "w.toml:2:6",
+            "friedman.test",
+        ),
         ("[steps]\na = \"mean()\"\n", "w.toml:2:6", "missing"),
         (
             "[steps]\na = \"matrix(0, 3, 4)\"\nb = \"matrix(0, 5, 6)\"\np = \"a %*% b\"\n",
@@ -100,13 +124,27 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:3:8",
             "subscript out of bounds",
         ),
-        ("[steps]\nb = { for = \"i in 1:0.5\", do = \"i\" }\n", "w.toml:2:", "integer"),
-        ("[steps]\nb = { for = \"i in c()\", do = \"i\" }\n", "w.toml:2:", "empty"),
+        (
+            "[steps]\nb = { for = \"i in 1:0.5\", do = \"i\" }\n",
+            "w.toml:2:",
+            "integer",
+        ),
+        (
+            "[steps]\nb = { for = \"i in c()\", do = \"i\" }\n",
+            "w.toml:2:",
+            "empty",
+        ),
     ];
     for (body, location, needle) in cases {
         let err = check_fails(body);
-        assert!(err.contains(location), "expected {location} in:\n{err}\nfor:\n{body}");
-        assert!(err.contains(needle), "expected {needle:?} in:\n{err}\nfor:\n{body}");
+        assert!(
+            err.contains(location),
+            "expected {location} in:\n{err}\nfor:\n{body}"
+        );
+        assert!(
+            err.contains(needle),
+            "expected {needle:?} in:\n{err}\nfor:\n{body}"
+        );
         assert!(err.contains('^'), "no caret in:\n{err}");
     }
 }
@@ -116,7 +154,14 @@ fn a_failing_step_fails_alone() {
     let (_dir, path) = workflow_file(
         "[steps]\nm = \"matrix(0, 2, 2)\"\ninv = \"solve(m)\"\nuse = \"inv %*% m\"\nok = \"mean(c(1, 2, 3))\"\n",
     );
-    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "--json", "-p", "2"]);
+    let out = flowcast(&[
+        "run",
+        path.to_str().unwrap(),
+        "--headless",
+        "--json",
+        "-p",
+        "2",
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let doc: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(doc["steps"]["inv"]["status"], "failed");
@@ -127,7 +172,11 @@ fn a_failing_step_fails_alone() {
     assert_eq!(doc["steps"]["use"]["status"], "skipped");
     assert_eq!(doc["steps"]["ok"]["status"], "ok");
     assert_eq!(doc["steps"]["ok"]["value"], 2);
-    assert!(text(&out.stderr).contains("w.toml:3:"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("w.toml:3:"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -146,7 +195,12 @@ fn out_writes_one_json_file_per_step() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let x: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("x.json")).unwrap()).unwrap();
-    let x: Vec<f64> = x.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let x: Vec<f64> = x
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     // set.seed(42); rnorm(5) in R.
     let r: Vec<f64> = [
         "1.37095844714666848",

@@ -75,7 +75,14 @@ pub fn eval<'s>(
         ExprKind::Binary { op, lhs, rhs } => {
             let l = eval(lhs, scope, ctx, file)?;
             let r = eval(rhs, scope, ctx, file)?;
-            Cow::Owned(call(op.symbol(), e.span, e.span, &[], &[(None, l), (None, r)], ctx)?)
+            Cow::Owned(call(
+                op.symbol(),
+                e.span,
+                e.span,
+                &[],
+                &[(None, l), (None, r)],
+                ctx,
+            )?)
         }
         ExprKind::Index { target, indices } => {
             let t = eval(target, scope, ctx, file)?;
@@ -136,7 +143,10 @@ fn call(
     })?;
     let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
     let matched = Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
-        span: e.arg.and_then(|i| args.get(i)).map_or(call_span, |a| a.span),
+        span: e
+            .arg
+            .and_then(|i| args.get(i))
+            .map_or(call_span, |a| a.span),
         message: e.message,
     })?;
     (kernel.eval)(&matched, ctx).map_err(|e| EvalError {

@@ -158,7 +158,10 @@ pub fn run(
         }
     });
     let makespan = runner.started.elapsed();
-    let state = runner.state.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let state = runner
+        .state
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
     let outcomes = state
         .outcomes
         .into_iter()
@@ -275,11 +278,18 @@ impl<'a> Runner<'a> {
                     local: None,
                 };
                 if task.random {
-                    let mut rng = self.shared_rng.lock().unwrap_or_else(PoisonError::into_inner);
-                    self.eval_with(&mut rng, |ctx| eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned()))
+                    let mut rng = self
+                        .shared_rng
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    self.eval_with(&mut rng, |ctx| {
+                        eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
+                    })
                 } else {
                     let mut rng = Rng::from_seed(self.seed);
-                    self.eval_with(&mut rng, |ctx| eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned()))
+                    self.eval_with(&mut rng, |ctx| {
+                        eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
+                    })
                 }
             }
             StepBody::Loop(l) => self.run_loop(id, l, inputs),

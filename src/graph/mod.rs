@@ -174,14 +174,18 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             } else {
                 format!("dependence cycle: {}", names.join(" → "))
             };
-            return Err(vec![Diagnostic::new(file, Some(first.name_span), msg).in_step(&first.name)]);
+            return Err(vec![
+                Diagnostic::new(file, Some(first.name_span), msg).in_step(&first.name)
+            ]);
         }
     };
 
     // 3. Types, in dependence order; a step whose input failed is not checked
     // again (its error is already reported).
     let base_dir = wf.base_dir();
-    let ctx = ShapeCtx { base_dir: &base_dir };
+    let ctx = ShapeCtx {
+        base_dir: &base_dir,
+    };
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
     for &i in &order {
@@ -308,7 +312,8 @@ fn topo_order(n: usize, preds: impl Fn(usize) -> Vec<usize>) -> Result<Vec<usize
             succs[p].push(i);
         }
     }
-    let mut ready: std::collections::VecDeque<usize> = (0..n).filter(|&i| indegree[i] == 0).collect();
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| indegree[i] == 0).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(i) = ready.pop_front() {
         order.push(i);
@@ -393,7 +398,10 @@ mod tests {
     #[test]
     fn closest_finds_typos_only() {
         let names = ["friedman.test", "wilcox.test", "mean"];
-        assert_eq!(closest("fredman.test", names.into_iter()), Some("friedman.test"));
+        assert_eq!(
+            closest("fredman.test", names.into_iter()),
+            Some("friedman.test")
+        );
         assert_eq!(closest("zzz", names.into_iter()), None);
     }
 }

@@ -69,7 +69,15 @@ pub fn infer(
                     span: rhs.span,
                 },
             ];
-            call(op.symbol(), e.span, e.span, &args, vec![(None, l), (None, r)], file, ctx)?
+            call(
+                op.symbol(),
+                e.span,
+                e.span,
+                &args,
+                vec![(None, l), (None, r)],
+                file,
+                ctx,
+            )?
         }
         ExprKind::Index { target, indices } => {
             let t = infer(target, env, file, ctx)?;
@@ -87,9 +95,8 @@ pub fn infer(
         ExprKind::Index2 { target, index: i } => {
             let t = infer(target, env, file, ctx)?;
             let it = infer(i, env, file, ctx)?;
-            index::index2_type(&t, &it).map_err(|(at, msg)| {
-                diag(file, if at.is_some() { i.span } else { e.span }, msg)
-            })?
+            index::index2_type(&t, &it)
+                .map_err(|(at, msg)| diag(file, if at.is_some() { i.span } else { e.span }, msg))?
         }
         ExprKind::Field {
             target,
@@ -133,7 +140,10 @@ fn call(
         .get(func)
         .ok_or_else(|| diag(file, func_span, format!("could not find function `{func}`")))?;
     let at = |e: ArgError| {
-        let span = e.arg.and_then(|i| args.get(i)).map_or(call_span, |a| a.span);
+        let span = e
+            .arg
+            .and_then(|i| args.get(i))
+            .map_or(call_span, |a| a.span);
         diag(file, span, e.message)
     };
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
@@ -183,9 +193,10 @@ pub fn formula_terms(rhs: &Expr) -> (Vec<&Expr>, bool) {
 
 /// A term's label as R prints it: its source text.
 pub fn term_label(file: &SourceFile, span: Span) -> String {
-    file.text
-        .get(span.start..span.end)
-        .map_or_else(|| "x".to_string(), |s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+    file.text.get(span.start..span.end).map_or_else(
+        || "x".to_string(),
+        |s| s.split_whitespace().collect::<Vec<_>>().join(" "),
+    )
 }
 
 /// The iteration values of a loop's range: known at analysis time, integer
@@ -210,7 +221,11 @@ pub fn loop_range(
             (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
                 let n = (b - a).abs().floor() as usize + 1;
                 if n > 100_000_000 {
-                    return Err(diag(file, range.span, format!("loop range has {n} iterations, more than flowcast supports")));
+                    return Err(diag(
+                        file,
+                        range.span,
+                        format!("loop range has {n} iterations, more than flowcast supports"),
+                    ));
                 }
                 let step = if b >= a { 1.0 } else { -1.0 };
                 Some((0..n).map(|k| a + step * k as f64).collect())

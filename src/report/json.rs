@@ -82,7 +82,9 @@ pub fn to_json_summary(v: &Value) -> Json {
     match v {
         Value::Mat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::ComplexMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
-        Value::Num(_) | Value::Complex(_) | Value::Str(_) | Value::Bool(_) if v.len() > SUMMARY_LIMIT => {
+        Value::Num(_) | Value::Complex(_) | Value::Str(_) | Value::Bool(_)
+            if v.len() > SUMMARY_LIMIT =>
+        {
             json!({"length": v.len()})
         }
         Value::List(l) if l.class.is_some() || l.names.is_some() => match &l.names {
@@ -110,7 +112,10 @@ mod tests {
     #[test]
     fn formats_follow_section_8() {
         let m = Value::Mat(DMatrix::from_column_slice(2, 2, &[1.0, 2.0, 3.5, 4.0]));
-        assert_eq!(to_json(&m).to_string(), r#"{"dim":[2,2],"data":[1,2,3.5,4]}"#);
+        assert_eq!(
+            to_json(&m).to_string(),
+            r#"{"dim":[2,2],"data":[1,2,3.5,4]}"#
+        );
         assert_eq!(to_json(&Value::scalar(0.25)).to_string(), "0.25");
         assert_eq!(
             to_json(&Value::Num(vec![1.0, NA, f64::NAN, f64::NEG_INFINITY])).to_string(),
@@ -118,7 +123,10 @@ mod tests {
         );
         let t = Value::List(List::record(
             "htest",
-            vec![("statistic", Value::scalar(0.5)), ("method", Value::string("x"))],
+            vec![
+                ("statistic", Value::scalar(0.5)),
+                ("method", Value::string("x")),
+            ],
         ));
         assert_eq!(to_json(&t).to_string(), r#"{"statistic":0.5,"method":"x"}"#);
     }

@@ -31,7 +31,9 @@ impl Progress {
         if !self.enabled {
             return;
         }
-        let Ok(mut st) = self.state.lock() else { return };
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
         match event {
             Event::Started { task, .. } => st.1.push(self.names[*task].clone()),
             Event::Finished { task, .. } | Event::Failed { task, .. } => {

@@ -49,7 +49,10 @@ pub fn describe(v: &Value) -> String {
                 let fields: Vec<String> = names
                     .iter()
                     .zip(&l.items)
-                    .filter(|(n, _)| class != "htest" || !matches!(n.as_str(), "method" | "alternative" | "data.name"))
+                    .filter(|(n, _)| {
+                        class != "htest"
+                            || !matches!(n.as_str(), "method" | "alternative" | "data.name")
+                    })
                     .map(|(n, v)| match v {
                         Value::Num(x) if x.len() <= 3 => format!("{n} = {}", numbers(x, 3)),
                         Value::Str(s) if s.len() == 1 => format!("{n} = {:?}", s[0]),
@@ -97,7 +100,11 @@ pub fn render(graph: &TaskGraph, report: &RunReport) -> String {
                 t.kind.as_str().to_string(),
                 status.to_string(),
                 o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
-                if o.value.is_ok() { format!("{:.3}", o.seconds()) } else { "-".into() },
+                if o.value.is_ok() {
+                    format!("{:.3}", o.seconds())
+                } else {
+                    "-".into()
+                },
                 value,
             ]
         })

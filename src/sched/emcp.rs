@@ -1,0 +1,123 @@
+//! Algorithm 1 of the paper, extended MCP:
+//! 1. choose each loop's granularity from the average function time, the
+//!    loop's (test-driven) cost, p and M, and cut the loop into blocks;
+//! 2. run MCP on the expanded graph;
+//! 3. merge each worker's blocks of one loop into one contiguous chunk of
+//!    iterations, and re-time the queues.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::mcp::{mcp_units, Units};
+use super::{even_blocks, simulate, Comm, Dag, Item, NodeKind, Schedule};
+
+/// The paper's M: bounds how finely a loop is cut (and, below p·M
+/// iterations, disables the test drive).
+pub const DEFAULT_M: usize = 8;
+
+/// How a loop is cut before MCP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Granularity {
+    /// Into p even blocks: the loop dominates (or is too short to test-drive).
+    Even,
+    /// Into blocks of this many iterations, to fill holes between functions.
+    Blocks(usize),
+    /// Kept whole: functions dominate.
+    Whole,
+}
+
+/// Phase 1 for one loop of `iterations` iterations predicted to take
+/// `loop_time` seconds, among functions averaging `avg_func_time`.
+pub fn loop_granularity(
+    avg_func_time: f64,
+    loop_time: f64,
+    iterations: usize,
+    p: usize,
+    m: usize,
+) -> Granularity {
+    let (pf, mf) = (p as f64, m as f64);
+    if iterations < p * m || iterations == 0 {
+        // Too few iterations to test-drive: split evenly (section IV).
+        return Granularity::Even;
+    }
+    let iter_time = loop_time / iterations as f64;
+    if loop_time > avg_func_time * pf * mf {
+        Granularity::Even
+    } else if avg_func_time < loop_time * mf && iter_time > 0.0 {
+        let block = ((avg_func_time / mf) / iter_time).ceil().max(1.0) as usize;
+        Granularity::Blocks(block.min(iterations))
+    } else {
+        Granularity::Whole
+    }
+}
+
+fn blocks_of(n: usize, size: usize) -> Vec<Range<usize>> {
+    (0..n.div_ceil(size))
+        .map(|k| k * size..((k + 1) * size).min(n))
+        .collect()
+}
+
+pub fn emcp(dag: &Dag, comm: &Comm, p: usize, m: usize) -> Schedule {
+    let functions: Vec<f64> = dag
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Function)
+        .map(|n| n.cost)
+        .collect();
+    let avg = if functions.is_empty() {
+        0.0
+    } else {
+        functions.iter().sum::<f64>() / functions.len() as f64
+    };
+    // Phase 1.
+    let units = Units::expand(dag, |id| {
+        let node = &dag.nodes[id];
+        let n = node.iterations()?;
+        match loop_granularity(avg, node.cost, n, p, m) {
+            Granularity::Even => Some(even_blocks(n, p)),
+            Granularity::Blocks(size) => Some(blocks_of(n, size)),
+            Granularity::Whole => None,
+        }
+    });
+    // Phase 2.
+    let items = mcp_units(&units, comm, p);
+    // Phase 3.
+    let merged = merge_loop_blocks(dag, items);
+    simulate(&merged, dag, comm)
+}
+
+/// Replaces each worker's blocks of one loop by one item at the place of its
+/// first block, holding as many iterations as the blocks did; the chunks
+/// are contiguous and ordered by when each worker starts on the loop.
+fn merge_loop_blocks(dag: &Dag, items: Vec<Item>) -> Schedule {
+    let p = items.iter().map(|i| i.worker + 1).max().unwrap_or(1);
+    let mut first: HashMap<(usize, usize), usize> = HashMap::new(); // (node, worker) → item
+    let mut count: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut keep = Vec::with_capacity(items.len());
+    let mut ordered = items;
+    ordered.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.worker.cmp(&b.worker)));
+    for item in ordered {
+        let Some(its) = &item.iterations else {
+            keep.push(item);
+            continue;
+        };
+        let key = (item.node, item.worker);
+        *count.entry(key).or_default() += its.len();
+        if let std::collections::hash_map::Entry::Vacant(e) = first.entry(key) {
+            e.insert(keep.len());
+            keep.push(item);
+        }
+    }
+    // Hand out contiguous ranges per loop, in order of first appearance.
+    let mut next: HashMap<usize, usize> = HashMap::new();
+    for item in &mut keep {
+        if item.iterations.is_none() || dag.nodes[item.node].iterations().is_none() {
+            continue;
+        }
+        let n = count[&(item.node, item.worker)];
+        let start = next.entry(item.node).or_default();
+        item.iterations = Some(*start..*start + n);
+        *start += n;
+    }
+    Schedule::sorted(p, keep)
+}

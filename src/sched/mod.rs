@@ -1,0 +1,291 @@
+//! Scheduling: a cost-annotated task graph and p workers in, a [`Schedule`]
+//! out. Pure and deterministic: no threads, clocks or I/O, so schedules can be
+//! compared for any p by replaying them under any cost table.
+//!
+//! The nouns:
+//! - a [`Dag`] of [`Node`]s (function calls, or do-all loops that may be cut
+//!   into blocks of iterations) and [`Edge`]s carrying bytes;
+//! - a [`Comm`] model: moving a value between workers costs `l + b·bytes`;
+//! - a [`Schedule`]: per worker, an ordered queue of [`Item`]s, each one
+//!   node or one block of a loop's iterations, with start and end times.
+//!
+//! Invariants every scheduler keeps (checked by the property tests): each
+//! node, and each loop iteration, is scheduled exactly once; an item starts
+//! no earlier than every predecessor's end (plus communication when on
+//! another worker); no worker runs two items at once.
+
+mod baseline;
+mod emcp;
+mod mcp;
+mod simulate;
+
+use std::ops::Range;
+
+pub use emcp::{emcp, loop_granularity, Granularity, DEFAULT_M};
+pub use mcp::{alap, mcp};
+pub use simulate::simulate;
+
+/// Index of a node in [`Dag::nodes`].
+pub type NodeId = usize;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// An indivisible task.
+    Function,
+    /// A do-all loop of `iterations` independent iterations; the node's cost
+    /// is the whole loop's, spread evenly over its iterations.
+    Loop { iterations: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub name: String,
+    /// Predicted (or measured) seconds.
+    pub cost: f64,
+    pub kind: NodeKind,
+}
+
+impl Node {
+    pub fn function(name: &str, cost: f64) -> Node {
+        Node {
+            name: name.to_string(),
+            cost,
+            kind: NodeKind::Function,
+        }
+    }
+
+    pub fn looped(name: &str, cost: f64, iterations: usize) -> Node {
+        Node {
+            name: name.to_string(),
+            cost,
+            kind: NodeKind::Loop { iterations },
+        }
+    }
+
+    pub fn iterations(&self) -> Option<usize> {
+        match self.kind {
+            NodeKind::Loop { iterations } => Some(iterations),
+            NodeKind::Function => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    /// Size of the value passed, for the communication model.
+    pub bytes: f64,
+}
+
+/// A task graph with costs: the scheduler's whole input besides p.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dag {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+impl Dag {
+    /// Predecessor edges of every node.
+    pub fn preds(&self) -> Vec<Vec<Edge>> {
+        let mut p = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            p[e.to].push(*e);
+        }
+        p
+    }
+
+    /// Successor edges of every node.
+    pub fn succs(&self) -> Vec<Vec<Edge>> {
+        let mut s = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            s[e.from].push(*e);
+        }
+        s
+    }
+
+    /// Nodes in an order where every predecessor comes first; `None` when the
+    /// graph has a cycle.
+    pub fn topological_order(&self) -> Option<Vec<NodeId>> {
+        let n = self.nodes.len();
+        let mut indegree = vec![0usize; n];
+        for e in &self.edges {
+            indegree[e.to] += 1;
+        }
+        let succs = self.succs();
+        let mut stack: Vec<NodeId> = (0..n).rev().filter(|&i| indegree[i] == 0).collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            for e in succs[i].iter().rev() {
+                indegree[e.to] -= 1;
+                if indegree[e.to] == 0 {
+                    stack.push(e.to);
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+
+    /// The longest path of computation alone (no communication).
+    pub fn critical_path(&self) -> f64 {
+        let Some(order) = self.topological_order() else {
+            return f64::INFINITY;
+        };
+        let preds = self.preds();
+        let mut finish = vec![0.0f64; self.nodes.len()];
+        for &i in &order {
+            let ready = preds[i].iter().map(|e| finish[e.from]).fold(0.0, f64::max);
+            finish[i] = ready + self.nodes[i].cost;
+        }
+        finish.into_iter().fold(0.0, f64::max)
+    }
+
+    pub fn total_work(&self) -> f64 {
+        self.nodes.iter().map(|n| n.cost).sum()
+    }
+
+    /// No schedule on p workers can finish sooner: max(critical path, work/p).
+    /// (A loop is divisible, so its cost counts on the critical path only
+    /// divided by p.)
+    pub fn lower_bound(&self, p: usize) -> f64 {
+        let p = p.max(1) as f64;
+        let mut divisible = self.clone();
+        for n in &mut divisible.nodes {
+            if n.iterations().is_some_and(|it| it > 1) {
+                n.cost /= p;
+            }
+        }
+        divisible.critical_path().max(self.total_work() / p)
+    }
+}
+
+/// The communication model: `latency + per_byte × bytes` seconds to move a
+/// value between two workers; nothing on the same worker.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comm {
+    pub latency: f64,
+    pub per_byte: f64,
+}
+
+impl Comm {
+    /// Threads share memory: values are passed by reference.
+    pub const SHARED_MEMORY: Comm = Comm {
+        latency: 0.0,
+        per_byte: 0.0,
+    };
+
+    pub fn cost(&self, bytes: f64) -> f64 {
+        self.latency + self.per_byte * bytes
+    }
+}
+
+/// One entry of a worker's queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub node: NodeId,
+    /// For a loop, the iterations (0-based, half-open) this item runs.
+    pub iterations: Option<Range<usize>>,
+    pub worker: usize,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// Which algorithm plans the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheduler {
+    /// pR: loops split evenly over p; calls in program order to the first free worker.
+    Baseline,
+    /// Work-stealing over tasks and chunks of iterations.
+    Dynamic,
+    /// Wu & Gajski's Modified Critical Path, loops kept whole.
+    Mcp,
+    /// Algorithm 1: granularity, MCP, merge.
+    Emcp,
+    /// emcp fed with the previous run's measured costs.
+    Ideal,
+}
+
+impl Scheduler {
+    pub const ALL: [Scheduler; 5] = [
+        Scheduler::Emcp,
+        Scheduler::Mcp,
+        Scheduler::Baseline,
+        Scheduler::Dynamic,
+        Scheduler::Ideal,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduler::Baseline => "baseline",
+            Scheduler::Dynamic => "dynamic",
+            Scheduler::Mcp => "mcp",
+            Scheduler::Emcp => "emcp",
+            Scheduler::Ideal => "ideal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Scheduler> {
+        Scheduler::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// A plan: every worker's queue, in order, with predicted times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    pub workers: usize,
+    /// All items, sorted by (worker, start).
+    pub items: Vec<Item>,
+}
+
+impl Schedule {
+    pub fn makespan(&self) -> f64 {
+        self.items.iter().map(|i| i.end).fold(0.0, f64::max)
+    }
+
+    /// The items of one worker, in queue order.
+    pub fn queue(&self, worker: usize) -> impl Iterator<Item = &Item> {
+        self.items.iter().filter(move |i| i.worker == worker)
+    }
+
+    pub(crate) fn sorted(workers: usize, mut items: Vec<Item>) -> Schedule {
+        items.sort_by(|a, b| {
+            a.worker
+                .cmp(&b.worker)
+                .then(a.start.total_cmp(&b.start))
+                .then(a.node.cmp(&b.node))
+        });
+        Schedule { workers, items }
+    }
+}
+
+/// Plans `dag` on `p` workers with the chosen scheduler. `Ideal` is `Emcp`
+/// here: the caller supplies measured instead of predicted costs.
+pub fn plan(dag: &Dag, comm: &Comm, p: usize, scheduler: Scheduler) -> Schedule {
+    let p = p.max(1);
+    match scheduler {
+        Scheduler::Baseline => baseline::baseline(dag, comm, p),
+        Scheduler::Dynamic => baseline::dynamic(dag, comm, p),
+        Scheduler::Mcp => mcp(dag, comm, p),
+        Scheduler::Emcp | Scheduler::Ideal => emcp(dag, comm, p, DEFAULT_M),
+    }
+}
+
+/// Splits `0..n` into `parts` contiguous ranges whose sizes differ by at most one.
+pub fn even_blocks(n: usize, parts: usize) -> Vec<Range<usize>> {
+    let parts = parts.clamp(1, n.max(1));
+    let (q, r) = (n / parts, n % parts);
+    let mut start = 0;
+    (0..parts)
+        .map(|k| {
+            let len = q + usize::from(k < r);
+            let range = start..start + len;
+            start += len;
+            range
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

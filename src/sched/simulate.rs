@@ -1,0 +1,94 @@
+//! Replaying a schedule: the same queues, in the same order, re-timed under
+//! a (possibly different) cost table. This is how a plan made from
+//! predictions is judged against measured costs, and how schedules for 8, 16
+//! or 32 workers are compared on a 2-core machine.
+
+use super::{Comm, Dag, Item, Schedule};
+
+/// Re-times `schedule` with the node costs of `dag`: each worker runs its
+/// queue in order; an item starts when its worker is free and every item of
+/// every predecessor node has ended (plus communication from other workers).
+pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
+    let p = schedule.workers.max(1);
+    let queues: Vec<Vec<&Item>> = (0..p).map(|w| schedule.queue(w).collect()).collect();
+    let n_nodes = dag.nodes.len();
+    let mut remaining = vec![0usize; n_nodes]; // unfinished items per node
+    for it in &schedule.items {
+        if it.node < n_nodes {
+            remaining[it.node] += 1;
+        }
+    }
+    let preds = dag.preds();
+    // Per node: (latest end, and per worker the latest end) once finished.
+    let mut ends: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n_nodes];
+    let mut head = vec![0usize; p];
+    let mut free = vec![0.0f64; p];
+    let mut out = Vec::with_capacity(schedule.items.len());
+    loop {
+        let mut best: Option<(f64, usize)> = None;
+        for w in 0..p {
+            let Some(item) = queues[w].get(head[w]) else {
+                continue;
+            };
+            let mut ready = free[w];
+            let mut blocked = false;
+            for e in preds.get(item.node).into_iter().flatten() {
+                if remaining[e.from] > 0 {
+                    blocked = true;
+                    break;
+                }
+                for &(qw, end) in &ends[e.from] {
+                    let arrive = if qw == w {
+                        end
+                    } else {
+                        end + comm.cost(e.bytes)
+                    };
+                    ready = ready.max(arrive);
+                }
+            }
+            if !blocked && best.is_none_or(|(s, _)| ready < s) {
+                best = Some((ready, w));
+            }
+        }
+        let Some((start, w)) = best else { break };
+        let item = queues[w][head[w]];
+        let cost = item_cost(dag, item);
+        let end = start + cost;
+        head[w] += 1;
+        free[w] = end;
+        if item.node < n_nodes {
+            remaining[item.node] -= 1;
+            ends[item.node].push((w, end));
+        }
+        out.push(Item {
+            start,
+            end,
+            ..item.clone()
+        });
+    }
+    // A queue that never became ready means the schedule violated precedence;
+    // keep its items at the end rather than lose them.
+    for w in 0..p {
+        for item in &queues[w][head[w]..] {
+            let start = free[w];
+            free[w] = start + item_cost(dag, item);
+            out.push(Item {
+                start,
+                end: free[w],
+                ..(*item).clone()
+            });
+        }
+    }
+    Schedule::sorted(p, out)
+}
+
+/// An item's cost: its node's, or its share of the loop's.
+pub(crate) fn item_cost(dag: &Dag, item: &Item) -> f64 {
+    let Some(node) = dag.nodes.get(item.node) else {
+        return 0.0;
+    };
+    match (node.iterations(), &item.iterations) {
+        (Some(total), Some(its)) if total > 0 => node.cost * its.len() as f64 / total as f64,
+        _ => node.cost,
+    }
+}

@@ -1,0 +1,262 @@
+//! Properties every scheduler must keep, on seeded random graphs, and the
+//! paper's worked example.
+
+use super::*;
+
+/// splitmix64: a tiny deterministic generator for test graphs.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random DAG: edges only from lower to higher ids, some loops.
+fn random_dag(seed: u64) -> Dag {
+    let mut g = Gen(seed);
+    let n = 2 + g.below(30);
+    let mut dag = Dag::default();
+    for i in 0..n {
+        let cost = 0.1 + 10.0 * g.unit();
+        if g.unit() < 0.25 {
+            dag.nodes.push(Node::looped(
+                &format!("L{i}"),
+                cost * 5.0,
+                1 + g.below(2000),
+            ));
+        } else {
+            dag.nodes.push(Node::function(&format!("t{i}"), cost));
+        }
+    }
+    let edges = g.below(2 * n);
+    for _ in 0..edges {
+        let a = g.below(n);
+        let b = g.below(n);
+        if a < b && !dag.edges.iter().any(|e| e.from == a && e.to == b) {
+            dag.edges.push(Edge {
+                from: a,
+                to: b,
+                bytes: 1e6 * g.unit(),
+            });
+        }
+    }
+    dag
+}
+
+fn check_valid(dag: &Dag, s: &Schedule, comm: &Comm, what: &str) {
+    let eps = 1e-9;
+    // Every function node once; every loop iteration exactly once.
+    for (id, node) in dag.nodes.iter().enumerate() {
+        let items: Vec<&Item> = s.items.iter().filter(|i| i.node == id).collect();
+        match node.iterations() {
+            None => assert_eq!(
+                items.len(),
+                1,
+                "{what}: node {id} scheduled {} times",
+                items.len()
+            ),
+            Some(n) => {
+                let mut seen = vec![0u32; n];
+                for it in &items {
+                    for k in it.iterations.clone().expect("loop item has iterations") {
+                        seen[k] += 1;
+                    }
+                }
+                assert!(
+                    seen.iter().all(|&c| c == 1),
+                    "{what}: loop {id} iterations not covered exactly once"
+                );
+            }
+        }
+    }
+    // No worker runs two items at once.
+    for w in 0..s.workers {
+        let mut q: Vec<&Item> = s.queue(w).collect();
+        q.sort_by(|a, b| a.start.total_cmp(&b.start));
+        for pair in q.windows(2) {
+            assert!(
+                pair[0].end <= pair[1].start + eps,
+                "{what}: overlap on worker {w}"
+            );
+        }
+    }
+    // Precedence, with communication between workers.
+    for e in &dag.edges {
+        for to in s.items.iter().filter(|i| i.node == e.to) {
+            for from in s.items.iter().filter(|i| i.node == e.from) {
+                let comm_time = if from.worker == to.worker {
+                    0.0
+                } else {
+                    comm.cost(e.bytes)
+                };
+                assert!(
+                    to.start + eps >= from.end + comm_time,
+                    "{what}: {} starts at {} before {} ends at {} (+{comm_time})",
+                    e.to,
+                    to.start,
+                    e.from,
+                    from.end
+                );
+            }
+        }
+    }
+    assert!(
+        s.makespan() + eps >= dag.lower_bound(s.workers),
+        "{what}: makespan {} below the lower bound {}",
+        s.makespan(),
+        dag.lower_bound(s.workers)
+    );
+}
+
+#[test]
+fn every_scheduler_keeps_the_invariants_on_random_graphs() {
+    let comms = [
+        Comm::SHARED_MEMORY,
+        Comm {
+            latency: 0.01,
+            per_byte: 1e-8,
+        },
+    ];
+    for seed in 0..150 {
+        let dag = random_dag(seed);
+        for p in [1, 2, 3, 8, 16, 32] {
+            for comm in &comms {
+                for kind in Scheduler::ALL {
+                    let s = plan(&dag, comm, p, kind);
+                    check_valid(
+                        &dag,
+                        &s,
+                        comm,
+                        &format!("seed {seed} p {p} {}", kind.name()),
+                    );
+                    // Replaying under the same costs keeps it valid.
+                    let r = simulate(&s, &dag, comm);
+                    check_valid(
+                        &dag,
+                        &r,
+                        comm,
+                        &format!("replay seed {seed} p {p} {}", kind.name()),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn schedulers_are_deterministic() {
+    let dag = random_dag(7);
+    for kind in Scheduler::ALL {
+        assert_eq!(
+            plan(&dag, &Comm::SHARED_MEMORY, 8, kind),
+            plan(&dag, &Comm::SHARED_MEMORY, 8, kind)
+        );
+    }
+}
+
+/// Section V's example: p = 7, 1200 iterations, 185 s loop, functions of
+/// 14.4 s and 13.3 s (13.9 s on average, rounded in the paper) → block size 12.
+#[test]
+fn the_papers_worked_example_cuts_blocks_of_12() {
+    assert_eq!(
+        loop_granularity(13.9, 185.0, 1200, 7, 8),
+        Granularity::Blocks(12)
+    );
+    assert_eq!(
+        loop_granularity((14.4 + 13.3) / 2.0, 185.0, 1200, 7, 8),
+        Granularity::Blocks(12)
+    );
+    let dag = Dag {
+        nodes: vec![
+            Node::function("f", 14.4),
+            Node::function("w", 13.3),
+            Node::looped("b", 185.0, 1200),
+        ],
+        edges: vec![],
+    };
+    let s = emcp(&dag, &Comm::SHARED_MEMORY, 7, 8);
+    check_valid(&dag, &s, &Comm::SHARED_MEMORY, "fig1");
+    // One contiguous chunk of the loop per worker after phase 3.
+    let chunks: Vec<&Item> = s.items.iter().filter(|i| i.node == 2).collect();
+    assert_eq!(chunks.len(), 7);
+    for c in &chunks {
+        assert_eq!(
+            c.iterations.as_ref().map(|r| r.len() % 12),
+            Some(0),
+            "{c:?}"
+        );
+    }
+    // The two functions share no worker, and the loop fills around them:
+    // within one block (12 iterations = 1.85 s) of the perfect balance.
+    let perfect = dag.total_work() / 7.0;
+    assert!(
+        s.makespan() <= perfect + 1.85 + 1e-9,
+        "{} vs {perfect}",
+        s.makespan()
+    );
+    let baseline = plan(&dag, &Comm::SHARED_MEMORY, 7, Scheduler::Baseline);
+    assert!(s.makespan() < baseline.makespan());
+}
+
+#[test]
+fn granularity_follows_algorithm_1() {
+    // Loop dominates: even split.
+    assert_eq!(loop_granularity(1.0, 1000.0, 1000, 4, 8), Granularity::Even);
+    // Functions dominate: whole.
+    assert_eq!(loop_granularity(100.0, 1.0, 1000, 4, 8), Granularity::Whole);
+    // Too few iterations for a test drive: even.
+    assert_eq!(loop_granularity(1.0, 5.0, 31, 4, 8), Granularity::Even);
+    // No functions at all: even.
+    assert_eq!(loop_granularity(0.0, 5.0, 1000, 4, 8), Granularity::Even);
+}
+
+#[test]
+fn mcp_fills_holes() {
+    // a (4) → c (1); b (1) independent: on one worker... on two workers b
+    // must not wait for a.
+    let dag = Dag {
+        nodes: vec![
+            Node::function("a", 4.0),
+            Node::function("b", 1.0),
+            Node::function("c", 1.0),
+        ],
+        edges: vec![Edge {
+            from: 0,
+            to: 2,
+            bytes: 0.0,
+        }],
+    };
+    let s = mcp(&dag, &Comm::SHARED_MEMORY, 2);
+    assert_eq!(s.makespan(), 5.0);
+    let b = s.items.iter().find(|i| i.node == 1).unwrap();
+    assert_eq!(b.start, 0.0);
+}
+
+#[test]
+fn lower_bound_is_critical_path_or_work_over_p() {
+    let dag = Dag {
+        nodes: vec![
+            Node::function("a", 3.0),
+            Node::function("b", 2.0),
+            Node::function("c", 1.0),
+        ],
+        edges: vec![Edge {
+            from: 0,
+            to: 1,
+            bytes: 0.0,
+        }],
+    };
+    assert_eq!(dag.lower_bound(1), 6.0);
+    assert_eq!(dag.lower_bound(8), 5.0);
+}
