@@ -128,11 +128,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     return;
                 }
                 match index.get(name) {
-                    Some(&id) => {
-                        if !reads.contains(&id) {
-                            reads.push(id);
-                        }
-                    }
+                    Some(&id) if !reads.contains(&id) => reads.push(id),
+                    Some(_) => {}
                     None if first_error.is_none() => {
                         let mut msg = format!("object `{name}` not found");
                         if let Some(s) = closest(name, index.keys().copied()) {
@@ -251,7 +248,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 }
             };
             let rng_after = if random {
-                std::mem::replace(&mut previous_random, Some(i))
+                previous_random.replace(i)
             } else {
                 None
             };

@@ -111,6 +111,7 @@ impl Type {
     }
 
     /// R's `length(x)`, when known.
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> Option<usize> {
         match self {
             Type::Null => Some(0),
