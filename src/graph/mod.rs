@@ -64,6 +64,10 @@ pub struct Task {
     pub ty: Type,
     /// For loops, the iteration values of the loop variable.
     pub iterations: Option<Vec<f64>>,
+    /// The cost model's inputs: the sizes of the outermost call's arguments
+    /// (rows and columns of a matrix, the length of anything else), in
+    /// argument order. For a loop, of one iteration's call.
+    pub features: Vec<f64>,
 }
 
 /// The task precedence graph of a workflow.
@@ -185,6 +189,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     };
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
+    let mut features: Vec<Vec<f64>> = vec![Vec::new(); wf.steps.len()];
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -195,10 +200,14 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             .filter_map(|&d| Some((wf.steps[d].name.as_str(), types[d].clone()?)))
             .collect();
         let result = match &step.body {
-            StepBody::Expr(e) => infer(e, &env, file, &ctx),
+            StepBody::Expr(e) => {
+                features[i] = call_features(e, &env, file, &ctx);
+                infer(e, &env, file, &ctx)
+            }
             StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
                 env.insert(l.var.as_str(), Type::num(1));
                 let body = infer(&l.body, &env, file, &ctx)?;
+                features[i] = call_features(&l.body, &env, file, &ctx);
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -262,10 +271,45 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 function,
                 ty: types[i].take().unwrap_or(Type::Any),
                 iterations: iterations[i].take(),
+                features: std::mem::take(&mut features[i]),
             }
         })
         .collect();
     Ok(TaskGraph { tasks })
+}
+
+/// Argument sizes of the outermost call or operator of `e`.
+fn call_features(
+    e: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Vec<f64> {
+    let args: Vec<&Expr> = match &e.kind {
+        ExprKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Unary { expr, .. } => vec![expr],
+        ExprKind::Index { target, .. }
+        | ExprKind::Index2 { target, .. }
+        | ExprKind::Field { target, .. } => {
+            vec![target]
+        }
+        _ => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for a in args {
+        match infer(a, env, file, ctx) {
+            Ok(t) => match t.dims() {
+                Some((r, c)) => {
+                    out.push(r.map_or(0.0, |r| r as f64));
+                    out.push(c.map_or(0.0, |c| c as f64));
+                }
+                None => out.push(t.len().map_or(0.0, |n| n as f64)),
+            },
+            Err(_) => out.push(0.0),
+        }
+    }
+    out
 }
 
 fn step_exprs(body: &StepBody) -> Vec<&Expr> {
