@@ -1,14 +1,19 @@
 //! Running a task graph on p workers, streaming what happens as [`Event`]s.
 //!
-//! This is the work-stealing executor (`dynamic`): every task is spawned on a
-//! rayon pool of p threads as soon as its inputs are ready, and a loop's
-//! iterations are split among idle workers by rayon. Values are shared
-//! (`Arc`), never copied between tasks. A failing task fails alone: tasks
-//! that read its value are skipped, every other task still runs.
+//! Two executors share one [`Engine`]: [`run`] is work-stealing (the
+//! `dynamic` scheduler: tasks and loop iterations spread over a rayon pool by
+//! rayon), [`run_planned`] runs a static [`Schedule`]: each of p workers runs
+//! its queue in order, an item starting when its inputs are ready. Values are
+//! shared (`Arc`), never copied between tasks. A failing task fails alone:
+//! tasks that read its value are skipped, every other task still runs.
 
+mod dynamic;
 pub mod eval;
+mod planned;
 
 use std::collections::HashMap;
+use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -19,6 +24,7 @@ use crate::diagnostic::Span;
 use crate::graph::{TaskGraph, TaskId};
 use crate::kernels::value::List;
 use crate::kernels::{Ctx, Rng, Value};
+use crate::sched::Schedule;
 use crate::workflow::{StepBody, Workflow};
 use eval::{eval, EvalError, Scope};
 
@@ -43,6 +49,14 @@ pub enum Event {
     },
     /// Not run because an input failed or the run was cancelled.
     Skipped { task: TaskId, reason: String },
+    /// A block of a loop's iterations ran on one worker (static plans only).
+    Chunk {
+        task: TaskId,
+        worker: usize,
+        iterations: Range<usize>,
+        start: Duration,
+        end: Duration,
+    },
 }
 
 /// Why a step has no value.
@@ -102,16 +116,8 @@ pub struct RunOptions {
     pub seed: i64,
 }
 
-/// Mutable run state, behind one lock: held only to record a result and
-/// find the tasks it made ready, never while a task computes.
-struct State {
-    values: HashMap<String, Arc<Value>>,
-    waiting_on: Vec<usize>,
-    outcomes: Vec<Option<StepOutcome>>,
-}
-
-/// Runs every task of `graph` and returns when all have finished, failed or
-/// been skipped. `on_event` is called from worker threads.
+/// Runs every task of `graph` with work-stealing and returns when all have
+/// finished, failed or been skipped. `on_event` is called from worker threads.
 pub fn run(
     wf: &Workflow,
     graph: &TaskGraph,
@@ -119,185 +125,197 @@ pub fn run(
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
 ) -> Result<RunReport, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.workers.max(1))
-        .thread_name(|i| format!("flowcast-worker-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {} workers: {e}", opts.workers))?;
-    let n = graph.tasks.len();
-    let state = Mutex::new(State {
-        values: HashMap::new(),
-        waiting_on: (0..n).map(|i| graph.predecessors(i).count()).collect(),
-        outcomes: vec![None; n],
-    });
-    let successors: Vec<Vec<TaskId>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .filter(|&j| graph.predecessors(j).any(|p| p == i))
-                .collect()
-        })
-        .collect();
-    let runner = Runner {
-        wf,
-        graph,
-        seed: opts.seed,
-        base_dir: wf.base_dir(),
-        shared_rng: Mutex::new(Rng::from_seed(opts.seed)),
-        state,
-        successors,
-        started: Instant::now(),
-        on_event,
-        cancel,
-    };
-    pool.scope(|s| {
-        for i in 0..n {
-            if graph.predecessors(i).next().is_none() {
-                let r = &runner;
-                s.spawn(move |s| r.run_task(i, s));
-            }
-        }
-    });
-    let makespan = runner.started.elapsed();
-    let state = runner
-        .state
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    let outcomes = state
-        .outcomes
-        .into_iter()
-        .map(|o| {
-            o.unwrap_or(StepOutcome {
-                value: Err(StepError::Skipped {
-                    reason: "never became ready".into(),
-                }),
-                worker: None,
-                start: makespan,
-                end: makespan,
-            })
-        })
-        .collect();
-    Ok(RunReport {
-        outcomes,
-        makespan,
-        workers: opts.workers.max(1),
-        seed: opts.seed,
-    })
+    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+    dynamic::run(&engine, opts.workers.max(1))
 }
 
-struct Runner<'a> {
-    wf: &'a Workflow,
-    graph: &'a TaskGraph,
-    seed: i64,
-    base_dir: std::path::PathBuf,
+/// Runs `graph` to a static plan: worker w runs `schedule.queue(w)` in order.
+/// Fails before running anything when the plan does not cover every task
+/// (and every loop iteration) exactly once or its queues would deadlock.
+pub fn run_planned(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    schedule: &Schedule,
+    opts: &RunOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<RunReport, String> {
+    planned::validate(graph, schedule)?;
+    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+    Ok(planned::run(&engine, schedule))
+}
+
+/// What every executor shares: the workflow, clocks, the random streams and
+/// the event sink. Evaluates steps and blocks of loop iterations; decides
+/// nothing about where or when they run.
+pub(crate) struct Engine<'a> {
+    pub wf: &'a Workflow,
+    pub graph: &'a TaskGraph,
+    pub seed: i64,
+    base_dir: PathBuf,
     /// The workflow's one random stream, passed along the chain of random
     /// steps in file order (the graph orders them with `rng_after`).
     shared_rng: Mutex<Rng>,
-    state: Mutex<State>,
-    successors: Vec<Vec<TaskId>>,
-    started: Instant,
+    pub started: Instant,
     on_event: &'a (dyn Fn(Event) + Sync),
-    cancel: &'a AtomicBool,
+    pub cancel: &'a AtomicBool,
 }
 
-impl<'a> Runner<'a> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn run_task<'s>(&'s self, id: TaskId, scope: &rayon::Scope<'s>) {
-        let task = &self.graph.tasks[id];
-        // Inputs: a failed or skipped input skips this task.
-        let inputs: Result<HashMap<String, Arc<Value>>, String> = {
-            let st = self.lock();
-            task.deps
-                .iter()
-                .map(|&d| {
-                    let name = &self.graph.tasks[d].name;
-                    st.values
-                        .get(name)
-                        .map(|v| (name.clone(), Arc::clone(v)))
-                        .ok_or_else(|| format!("input `{name}` has no value"))
-                })
-                .collect()
-        };
-        let outcome = match inputs {
-            _ if self.cancel.load(Ordering::Relaxed) => {
-                self.skipped(id, "run cancelled".to_string())
-            }
-            Err(reason) => self.skipped(id, reason),
-            Ok(inputs) => self.compute(id, &inputs),
-        };
-        let ready: Vec<TaskId> = {
-            let mut st = self.lock();
-            if let Ok(v) = &outcome.value {
-                st.values.insert(task.name.clone(), Arc::clone(v));
-            }
-            st.outcomes[id] = Some(outcome);
-            self.successors[id]
-                .iter()
-                .copied()
-                .filter(|&s| {
-                    st.waiting_on[s] -= 1;
-                    st.waiting_on[s] == 0
-                })
-                .collect()
-        };
-        for s_id in ready {
-            scope.spawn(move |s| self.run_task(s_id, s));
+impl<'a> Engine<'a> {
+    pub fn new(
+        wf: &'a Workflow,
+        graph: &'a TaskGraph,
+        seed: i64,
+        on_event: &'a (dyn Fn(Event) + Sync),
+        cancel: &'a AtomicBool,
+    ) -> Engine<'a> {
+        Engine {
+            wf,
+            graph,
+            seed,
+            base_dir: wf.base_dir(),
+            shared_rng: Mutex::new(Rng::from_seed(seed)),
+            started: Instant::now(),
+            on_event,
+            cancel,
         }
     }
 
-    fn skipped(&self, id: TaskId, reason: String) -> StepOutcome {
-        let at = self.started.elapsed();
-        (self.on_event)(Event::Skipped {
-            task: id,
-            reason: reason.clone(),
-        });
-        StepOutcome {
-            value: Err(StepError::Skipped { reason }),
-            worker: None,
-            start: at,
-            end: at,
+    pub fn now(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    pub fn emit(&self, e: Event) {
+        (self.on_event)(e);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The input values of task `id`, or why it cannot run.
+    pub fn inputs(
+        &self,
+        id: TaskId,
+        values: &HashMap<String, Arc<Value>>,
+    ) -> Result<HashMap<String, Arc<Value>>, String> {
+        if self.cancelled() {
+            return Err("run cancelled".into());
+        }
+        self.graph.tasks[id]
+            .deps
+            .iter()
+            .map(|&d| {
+                let name = &self.graph.tasks[d].name;
+                values
+                    .get(name)
+                    .map(|v| (name.clone(), Arc::clone(v)))
+                    .ok_or_else(|| format!("input `{name}` has no value"))
+            })
+            .collect()
+    }
+
+    fn with_ctx<T>(
+        &self,
+        rng: &mut Rng,
+        f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
+    ) -> Result<T, EvalError> {
+        let mut ctx = Ctx {
+            rng,
+            base_dir: &self.base_dir,
+            cancel: self.cancel,
+        };
+        f(&mut ctx)
+    }
+
+    /// Evaluates a step that is not a loop.
+    pub fn eval_step(
+        &self,
+        id: TaskId,
+        inputs: &HashMap<String, Arc<Value>>,
+    ) -> Result<Value, EvalError> {
+        let StepBody::Expr(e) = &self.wf.steps[id].body else {
+            return self
+                .eval_iterations(id, inputs, None, true)
+                .map(assemble_loop);
+        };
+        let scope = Scope {
+            steps: inputs,
+            local: None,
+        };
+        let run = |ctx: &mut Ctx| eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned());
+        if self.graph.tasks[id].random {
+            let mut rng = self
+                .shared_rng
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            self.with_ctx(&mut rng, run)
+        } else {
+            self.with_ctx(&mut Rng::from_seed(self.seed), run)
         }
     }
 
-    fn compute(&self, id: TaskId, inputs: &HashMap<String, Arc<Value>>) -> StepOutcome {
-        let task = &self.graph.tasks[id];
-        let worker = rayon::current_thread_index().unwrap_or(0);
-        let start = self.started.elapsed();
-        (self.on_event)(Event::Started {
-            task: id,
-            worker,
-            at: start,
-        });
-        let step = &self.wf.steps[id];
-        let result = match &step.body {
-            StepBody::Expr(e) => {
-                let scope = Scope {
-                    steps: inputs,
-                    local: None,
-                };
-                if task.random {
-                    let mut rng = self
-                        .shared_rng
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    self.eval_with(&mut rng, |ctx| {
-                        eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
-                    })
-                } else {
-                    let mut rng = Rng::from_seed(self.seed);
-                    self.eval_with(&mut rng, |ctx| {
-                        eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
-                    })
-                }
-            }
-            StepBody::Loop(l) => self.run_loop(id, l, inputs),
+    /// Evaluates iterations `range` (0-based positions; all when `None`) of
+    /// loop `id`, in parallel on the current rayon pool or in order on this
+    /// thread. Each iteration draws from its own stream, so the values do not
+    /// depend on how the loop is split.
+    pub fn eval_iterations(
+        &self,
+        id: TaskId,
+        inputs: &HashMap<String, Arc<Value>>,
+        range: Option<Range<usize>>,
+        parallel: bool,
+    ) -> Result<Vec<Value>, EvalError> {
+        let StepBody::Loop(l) = &self.wf.steps[id].body else {
+            return Err(EvalError {
+                span: Span::default(),
+                message: "not a loop".into(),
+            });
         };
-        let end = self.started.elapsed();
+        let task = &self.graph.tasks[id];
+        let all = task.iterations.as_deref().unwrap_or(&[]);
+        let range = range.unwrap_or(0..all.len());
+        let one = |k: usize| -> Result<Value, EvalError> {
+            let i = all.get(k).copied().unwrap_or(f64::NAN);
+            if self.cancelled() {
+                return Err(EvalError {
+                    span: l.body.span,
+                    message: "run cancelled".into(),
+                });
+            }
+            let var = Value::scalar(i);
+            let scope = Scope {
+                steps: inputs,
+                local: Some((l.var.as_str(), &var)),
+            };
+            let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
+            self.with_ctx(&mut rng, |ctx| {
+                eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
+            })
+            .map_err(|e| EvalError {
+                span: e.span,
+                message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
+            })
+        };
+        if parallel {
+            range.into_par_iter().map(one).collect()
+        } else {
+            range.map(one).collect()
+        }
+    }
+
+    /// Reports a computed value (or failure) as an event and an outcome.
+    pub fn finish(
+        &self,
+        id: TaskId,
+        worker: usize,
+        start: Duration,
+        result: Result<Value, EvalError>,
+    ) -> StepOutcome {
+        let end = self.now();
         let value = match result {
             Ok(v) => {
-                (self.on_event)(Event::Finished {
+                self.emit(Event::Finished {
                     task: id,
                     worker,
                     at: end,
@@ -305,7 +323,7 @@ impl<'a> Runner<'a> {
                 Ok(Arc::new(v))
             }
             Err(e) => {
-                (self.on_event)(Event::Failed {
+                self.emit(Event::Failed {
                     task: id,
                     worker,
                     at: end,
@@ -325,64 +343,58 @@ impl<'a> Runner<'a> {
         }
     }
 
-    fn eval_with<T>(
-        &self,
-        rng: &mut Rng,
-        f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
-    ) -> Result<T, EvalError> {
-        let mut ctx = Ctx {
-            rng,
-            base_dir: &self.base_dir,
-            cancel: self.cancel,
-        };
-        f(&mut ctx)
+    pub fn skipped(&self, id: TaskId, reason: String) -> StepOutcome {
+        let at = self.now();
+        self.emit(Event::Skipped {
+            task: id,
+            reason: reason.clone(),
+        });
+        StepOutcome {
+            value: Err(StepError::Skipped { reason }),
+            worker: None,
+            start: at,
+            end: at,
+        }
     }
 
-    /// A do-all loop: iterations in parallel, each with its own random
-    /// stream, so the value does not depend on how they are split.
-    fn run_loop(
-        &self,
-        id: TaskId,
-        l: &crate::workflow::Loop,
-        inputs: &HashMap<String, Arc<Value>>,
-    ) -> Result<Value, EvalError> {
-        let task = &self.graph.tasks[id];
-        let iterations = task.iterations.as_deref().unwrap_or(&[]);
-        let results: Vec<Value> = iterations
-            .par_iter()
-            .enumerate()
-            .map(|(k, &i)| {
-                if self.cancel.load(Ordering::Relaxed) {
-                    return Err(EvalError {
-                        span: l.body.span,
-                        message: "run cancelled".into(),
-                    });
-                }
-                let var = Value::scalar(i);
-                let scope = Scope {
-                    steps: inputs,
-                    local: Some((l.var.as_str(), &var)),
-                };
-                let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
-                self.eval_with(&mut rng, |ctx| {
-                    eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
+    /// The report, once every task has an outcome (a missing one is a task
+    /// that never became ready, which a valid plan rules out).
+    pub fn report(&self, outcomes: Vec<Option<StepOutcome>>, workers: usize) -> RunReport {
+        let makespan = self.now();
+        let outcomes = outcomes
+            .into_iter()
+            .map(|o| {
+                o.unwrap_or(StepOutcome {
+                    value: Err(StepError::Skipped {
+                        reason: "never became ready".into(),
+                    }),
+                    worker: None,
+                    start: makespan,
+                    end: makespan,
                 })
-                .map_err(|e| EvalError {
-                    span: e.span,
-                    message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        let scalars: Option<Vec<f64>> = results
-            .iter()
-            .map(|v| match v {
-                Value::Num(x) if x.len() == 1 => Some(x[0]),
-                _ => None,
             })
             .collect();
-        Ok(match scalars {
-            Some(x) => Value::Num(x),
-            None => Value::List(List::sequence(results)),
+        RunReport {
+            outcomes,
+            makespan,
+            workers,
+            seed: self.seed,
+        }
+    }
+}
+
+/// A loop's value from its iterations' values, in iteration order: a
+/// numeric vector when every iteration is a single number, else a list.
+pub(crate) fn assemble_loop(results: Vec<Value>) -> Value {
+    let scalars: Option<Vec<f64>> = results
+        .iter()
+        .map(|v| match v {
+            Value::Num(x) if x.len() == 1 => Some(x[0]),
+            _ => None,
         })
+        .collect();
+    match scalars {
+        Some(x) => Value::Num(x),
+        None => Value::List(List::sequence(results)),
     }
 }
