@@ -90,10 +90,13 @@ pub(super) fn validate(graph: &TaskGraph, schedule: &Schedule) -> Result<(), Str
     }
 }
 
-/// A loop in progress: its blocks' values and where they ran.
+/// One finished block of a loop: its iterations and their values.
+type Block = (Range<usize>, Result<Vec<Value>, EvalError>);
+
+/// A loop in progress: its blocks' values and where it started.
 #[derive(Default)]
 struct LoopParts {
-    blocks: Vec<(Range<usize>, Result<Vec<Value>, EvalError>)>,
+    blocks: Vec<Block>,
     first: Option<(usize, Duration)>,
 }
 
