@@ -12,6 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, RunReport, StepError};
 use crate::graph::{self, TaskGraph};
 use crate::report::{json as out_json, progress::Progress, table};
+use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
 
 #[derive(Parser, Debug)]
@@ -34,6 +35,25 @@ pub enum Command {
     Check { file: PathBuf },
     /// Run a workflow.
     Run(RunArgs),
+    /// Schedule a bare cost-annotated DAG (JSON) and print the schedule.
+    Schedule {
+        /// `{"tasks":[{"id":"t1","cost":1.5}],"edges":[{"from":"t1","to":"t2","bytes":0}]}`
+        graph: PathBuf,
+        /// Number of workers.
+        #[arg(
+            short = 'p',
+            long = "processors",
+            value_name = "N",
+            default_value_t = 8
+        )]
+        processors: usize,
+        /// emcp | mcp | baseline | dynamic | ideal
+        #[arg(long, default_value = "emcp")]
+        scheduler: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -61,6 +81,12 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check { file }) => check(&file),
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Schedule {
+            graph,
+            processors,
+            scheduler,
+            json,
+        }) => schedule(&graph, processors, &scheduler, json),
         None => match cli.file {
             Some(file) => run(&RunArgs {
                 file,
@@ -284,4 +310,51 @@ fn random_seed() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     i64::from(nanos % 1_000_000) + i64::from(std::process::id() % 1000) * 1_000_000
+}
+
+fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool) -> ExitCode {
+    let Some(kind) = Scheduler::parse(scheduler) else {
+        eprintln!("error: unknown scheduler `{scheduler}` (emcp, mcp, baseline, dynamic, ideal)");
+        return ExitCode::from(2);
+    };
+    if p == 0 {
+        eprintln!("error: -p must be at least 1");
+        return ExitCode::from(2);
+    }
+    let dag = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| Dag::from_json(&t))
+    {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let s = sched::plan(&dag, &Comm::SHARED_MEMORY, p, kind);
+    if as_json {
+        println!("{}", s.to_json(&dag, kind.name()));
+    } else {
+        println!(
+            "{:<20} {:>6} {:>12} {:>12}",
+            "task", "worker", "start", "end"
+        );
+        for i in &s.items {
+            let name = match &i.iterations {
+                Some(r) => format!("{}[{}..{}]", dag.nodes[i.node].name, r.start + 1, r.end),
+                None => dag.nodes[i.node].name.clone(),
+            };
+            println!(
+                "{name:<20} {:>6} {:>12.4} {:>12.4}",
+                i.worker, i.start, i.end
+            );
+        }
+        println!(
+            "\n{} on {p} workers: makespan {:.4}, lower bound {:.4}",
+            kind.name(),
+            s.makespan(),
+            dag.lower_bound(p)
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -30,9 +30,17 @@ fn normalise_columns(j: &Json) -> Json {
         return j.clone();
     };
     let rows = dim[0].as_u64().unwrap_or(0) as usize;
-    let mut v: Vec<f64> = data.as_array().unwrap().iter().map(|x| num(x).unwrap()).collect();
+    let mut v: Vec<f64> = data
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| num(x).unwrap())
+        .collect();
     for col in v.chunks_mut(rows.max(1)) {
-        let big = col.iter().copied().fold(0.0f64, |m, x| if x.abs() > m.abs() { x } else { m });
+        let big = col
+            .iter()
+            .copied()
+            .fold(0.0f64, |m, x| if x.abs() > m.abs() { x } else { m });
         if big < 0.0 {
             col.iter_mut().for_each(|x| *x = -*x);
         }
@@ -112,5 +120,10 @@ fn e2e_workflow_matches_r() {
         let ours: Json = serde_json::from_str(&text).unwrap();
         compare(step, &ours, rv, &mut errors);
     }
-    assert!(errors.is_empty(), "{} differences:\n{}", errors.len(), errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{} differences:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
 }

@@ -15,6 +15,7 @@
 //! another worker); no worker runs two items at once.
 
 mod baseline;
+mod dag_json;
 mod emcp;
 mod mcp;
 mod simulate;
