@@ -190,13 +190,15 @@ impl Cx<'_> {
                     });
                 }
                 "processors" => {
-                    wf.processors = self.integer(key, value).and_then(|v| match usize::try_from(v) {
-                        Ok(p) if p > 0 => Some(p),
-                        _ => {
-                            self.error(span, "`processors` must be a positive integer");
-                            None
-                        }
-                    });
+                    wf.processors =
+                        self.integer(key, value)
+                            .and_then(|v| match usize::try_from(v) {
+                                Ok(p) if p > 0 => Some(p),
+                                _ => {
+                                    self.error(span, "`processors` must be a positive integer");
+                                    None
+                                }
+                            });
                 }
                 _ => self.unknown_key(key, WORKFLOW_KEYS, None),
             }
@@ -209,7 +211,11 @@ impl Cx<'_> {
             other => {
                 self.error(
                     span_of(&value.span()),
-                    format!("`{}` must be a string, not {}", key.get_ref(), type_name(other)),
+                    format!(
+                        "`{}` must be a string, not {}",
+                        key.get_ref(),
+                        type_name(other)
+                    ),
                 );
                 None
             }
@@ -247,8 +253,12 @@ impl Cx<'_> {
             let name_span = span_of(&key.span());
             if let Some(problem) = name_problem(&name) {
                 self.diags.push(
-                    Diagnostic::new(self.file, Some(name_span), format!("invalid step name: {problem}"))
-                        .in_step(&name),
+                    Diagnostic::new(
+                        self.file,
+                        Some(name_span),
+                        format!("invalid step name: {problem}"),
+                    )
+                    .in_step(&name),
                 );
             }
             let body = match value.get_ref() {
@@ -292,10 +302,7 @@ impl Cx<'_> {
                         Diagnostic::new(
                             self.file,
                             Some(l.var_span),
-                            format!(
-                                "loop variable `{}` redefines the step `{}`",
-                                l.var, l.var
-                            ),
+                            format!("loop variable `{}` redefines the step `{}`", l.var, l.var),
                         )
                         .in_step(&step.name),
                     );

@@ -117,8 +117,8 @@ struct Lexer<'a> {
 }
 
 const UNSUPPORTED: &[&str] = &[
-    "<<-", "->>", ":::", "<-", "->", "<=", ">=", "==", "!=", "&&", "||", "|>", "::", "<", ">",
-    "!", "&", "|", "?", "@", "{", "}", ";", "\\",
+    "<<-", "->>", ":::", "<-", "->", "<=", ">=", "==", "!=", "&&", "||", "|>", "::", "<", ">", "!",
+    "&", "|", "?", "@", "{", "}", ";", "\\",
 ];
 
 impl Lexer<'_> {
@@ -159,7 +159,9 @@ impl Lexer<'_> {
                 c if c.is_whitespace() => self.pos += c.len_utf8(),
                 '#' => {
                     // A comment runs to the end of the line.
-                    self.pos = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
+                    self.pos = self.text[start..]
+                        .find('\n')
+                        .map_or(self.text.len(), |i| start + i);
                 }
                 '0'..='9' => self.number()?,
                 '.' if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => self.number()?,
@@ -377,13 +379,21 @@ impl Lexer<'_> {
             };
             let rest = &self.text[at + 2..];
             let (digits, used) = if e.is_digit(8) {
-                let n = 1 + rest.chars().take(max - 1).take_while(|d| d.is_digit(8)).count();
+                let n = 1 + rest
+                    .chars()
+                    .take(max - 1)
+                    .take_while(|d| d.is_digit(8))
+                    .count();
                 (&self.text[at + 1..at + 1 + n], n - 1)
             } else if braces && rest.starts_with('{') {
                 let n = rest.find('}').unwrap_or(0);
                 (&rest[1..n.max(1)], n + 1)
             } else {
-                let n = rest.chars().take(max).take_while(|d| d.is_digit(radix)).count();
+                let n = rest
+                    .chars()
+                    .take(max)
+                    .take_while(|d| d.is_digit(radix))
+                    .count();
                 (&rest[..n], n)
             };
             let code = u32::from_str_radix(digits, radix).ok();

@@ -50,10 +50,7 @@ pub fn parse_loop_header(
         other => {
             return Err(p.error_at(
                 &var_tok,
-                format!(
-                    "expected a loop variable name, found {}",
-                    other.describe()
-                ),
+                format!("expected a loop variable name, found {}", other.describe()),
             ))
         }
     };
@@ -75,7 +72,10 @@ pub fn parse_loop_header(
         let t = p.peek().clone();
         return Err(p.error_at(
             &t,
-            format!("expected the loop range after `in`, found {}", t.tok.describe()),
+            format!(
+                "expected the loop range after `in`, found {}",
+                t.tok.describe()
+            ),
         ));
     }
     let range = p.expr(0)?;
@@ -91,6 +91,8 @@ struct Parser<'a> {
     file: &'a SourceFile,
     map: &'a TextMap,
     tokens: Vec<Token>,
+    /// The text's length: an empty expression is underlined whole.
+    len: usize,
     pos: usize,
     /// How many brackets enclose the current position: inside any, a line
     /// break is only whitespace.
@@ -99,13 +101,13 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(file: &'a SourceFile, text: &str, map: &'a TextMap) -> Result<Self, Diagnostic> {
-        let tokens = lex(text).map_err(|e| {
-            Diagnostic::new(file, Some(map.span(e.start, e.end)), e.message)
-        })?;
+        let tokens = lex(text)
+            .map_err(|e| Diagnostic::new(file, Some(map.span(e.start, e.end)), e.message))?;
         let p = Parser {
             file,
             map,
             tokens,
+            len: text.len(),
             pos: 0,
             depth: 0,
         };
@@ -147,7 +149,7 @@ impl<'a> Parser<'a> {
 
     fn empty_check(&self) -> Result<(), Diagnostic> {
         if self.tokens.len() == 1 {
-            return Err(self.diag(self.map.end(), "empty expression"));
+            return Err(self.diag(self.map.span(0, self.len), "empty expression"));
         }
         Ok(())
     }
@@ -263,7 +265,11 @@ impl<'a> Parser<'a> {
             }
             self.bump();
             // `^` is right-associative: its right side may hold another `^`.
-            let rbp = if op == Some(BinaryOp::Pow) { bp } else { bp + 1 };
+            let rbp = if op == Some(BinaryOp::Pow) {
+                bp
+            } else {
+                bp + 1
+            };
             let rhs = self.operand(rbp, &t)?;
             let span = lhs.span.to(rhs.span);
             let kind = match op {
@@ -285,10 +291,19 @@ impl<'a> Parser<'a> {
     /// The operand after operator `op`, with a clear error when it is missing.
     fn operand(&mut self, min: u8, op: &Token) -> Result<Expr, Diagnostic> {
         let t = self.peek().clone();
-        if matches!(
+        let starts_operand = matches!(
             t.tok,
-            Tok::Eof | Tok::RParen | Tok::RBracket | Tok::Comma | Tok::Assign
-        ) {
+            Tok::Num(_)
+                | Tok::Str(_)
+                | Tok::Ident(_)
+                | Tok::Quoted(_)
+                | Tok::Plus
+                | Tok::Minus
+                | Tok::Tilde
+                | Tok::LParen
+                | Tok::Unsupported(_)
+        );
+        if !starts_operand {
             return Err(self.error_at(
                 &t,
                 format!(
@@ -458,7 +473,10 @@ impl<'a> Parser<'a> {
         if matches!(t.tok, Tok::RBracket | Tok::Comma) {
             return Err(self.error_at(
                 &t,
-                format!("unexpected {}: `[[` takes exactly one index", t.tok.describe()),
+                format!(
+                    "unexpected {}: `[[` takes exactly one index",
+                    t.tok.describe()
+                ),
             ));
         }
         let index = self.expr(0)?;
@@ -467,8 +485,7 @@ impl<'a> Parser<'a> {
         if first.tok == Tok::Comma {
             return Err(self.error_at(&first, "`[[` takes exactly one index"));
         }
-        if first.tok != Tok::RBracket || second.tok != Tok::RBracket || second.start != first.end
-        {
+        if first.tok != Tok::RBracket || second.tok != Tok::RBracket || second.start != first.end {
             let found = if first.tok == Tok::RBracket {
                 &second
             } else {
@@ -519,8 +536,10 @@ impl<'a> Parser<'a> {
     }
 
     fn is_named_arg(&self) -> bool {
-        matches!(self.peek().tok, Tok::Ident(_) | Tok::Quoted(_) | Tok::Str(_))
-            && self.peek_at(1).tok == Tok::Assign
+        matches!(
+            self.peek().tok,
+            Tok::Ident(_) | Tok::Quoted(_) | Tok::Str(_)
+        ) && self.peek_at(1).tok == Tok::Assign
     }
 
     /// Call arguments, after `(`: positional or `name = value`.

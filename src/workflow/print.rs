@@ -108,7 +108,9 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
         ExprKind::Index2 { target, index } => {
             format!("{}[[{}]]", sub(target, 80), sub(index, 0))
         }
-        ExprKind::Field { target, name: n, .. } => format!("{}${}", sub(target, 80), name(n)),
+        ExprKind::Field {
+            target, name: n, ..
+        } => format!("{}${}", sub(target, 80), name(n)),
         ExprKind::Formula { lhs, rhs } => match lhs {
             Some(l) => format!("{} ~ {}", sub(l, 10), sub(rhs, 11)),
             None => format!("~{}", sub(rhs, 11)),
