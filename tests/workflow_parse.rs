@@ -331,6 +331,27 @@ fn expression_errors_point_at_the_character() {
 }
 
 #[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000));
+    let d = parse_expr_str(&deep).unwrap_err();
+    assert_eq!(d.message, "expression nested too deeply");
+    let d = parse_expr_str(&format!("{}x", "-".repeat(100_000))).unwrap_err();
+    assert_eq!(d.message, "expression nested too deeply");
+    // Nesting well beyond real workflows still parses.
+    for open in ["f(", "(", "x[", "-"] {
+        let close = match open {
+            "f(" | "(" => ")",
+            "x[" => "]",
+            _ => "",
+        };
+        let ok = format!("{}x{}", open.repeat(190), close.repeat(190));
+        let e = parse_expr_str(&ok).unwrap_or_else(|d| panic!("{open}: {d}"));
+        // Printing recurses as deeply as parsing did.
+        assert!(sexpr(&e).contains('x') && e.to_string().contains('x'));
+    }
+}
+
+#[test]
 fn every_bad_step_is_reported() {
     let d = errors("[steps]\na = \"x +\"\nb = \"ok\"\nc = \"f(\"\nd = \"1 2\"\n");
     let steps: Vec<_> = d.iter().map(|d| d.step.clone().unwrap()).collect();
@@ -486,6 +507,18 @@ fn step_names_and_loop_variables_must_be_r_names() {
         step_error("{ do = \"i\" }"),
         "w.toml:2:5: loop step `a` is missing `for` (as in `for = \"i in 1:N\"`)"
     );
+}
+
+#[test]
+fn dotted_keys_hint_at_quoting() {
+    assert_eq!(
+        error("[steps]\np.value = \"1\"\n"),
+        "w.toml:2:1: TOML reads the dotted key `p.value` as a table `p`; quote a step \
+         name that contains dots: `\"p.value\" = ...`"
+    );
+    // Dotted `for` and `do` keys are a loop, as TOML means them.
+    let w = wf("[steps]\nb.for = \"i in 1:2\"\nb.do = \"i\"\n").unwrap();
+    assert!(matches!(w.steps[0].body, StepBody::Loop(_)));
 }
 
 #[test]

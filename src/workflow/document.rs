@@ -263,6 +263,32 @@ impl Cx<'_> {
             }
             let body = match value.get_ref() {
                 DeValue::String(_) => self.expr(&name, "step", value).map(StepBody::Expr),
+                // A dotted key (`p.value = ...`) is a table in TOML, spanning
+                // only its first part: R users mean a name with a dot.
+                DeValue::Table(t)
+                    if value.span() == key.span()
+                        && !t.keys().any(|k| LOOP_KEYS.contains(&k.get_ref().as_ref())) =>
+                {
+                    let line = &self.file.text[name_span.start..];
+                    let dotted = line
+                        .split(|c: char| c == '=' || c == '\n')
+                        .next()
+                        .unwrap_or("")
+                        .trim();
+                    let whole = Span::new(name_span.start, name_span.start + dotted.len());
+                    self.diags.push(
+                        Diagnostic::new(
+                            self.file,
+                            Some(whole),
+                            format!(
+                                "TOML reads the dotted key `{dotted}` as a table `{name}`; \
+                                 quote a step name that contains dots: `\"{dotted}\" = ...`"
+                            ),
+                        )
+                        .in_step(&name),
+                    );
+                    None
+                }
                 DeValue::Table(t) => self.loop_step(&name, value, t).map(StepBody::Loop),
                 other => {
                     let hint = match other {

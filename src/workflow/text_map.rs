@@ -89,7 +89,8 @@ pub fn decode_toml_string(raw: &str, base: usize) -> Option<(String, TextMap)> {
     } else {
         return None;
     };
-    if raw.len() < open + close {
+    let delim = &raw[..open];
+    if raw.len() < open + close || !raw.ends_with(delim) {
         return None;
     }
     let mut start = open;
