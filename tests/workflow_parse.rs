@@ -516,6 +516,13 @@ fn dotted_keys_hint_at_quoting() {
         "w.toml:2:1: TOML reads the dotted key `p.value` as a table `p`; quote a step \
          name that contains dots: `\"p.value\" = ...`"
     );
+    let d = errors("[steps]\nx.y.z = \"1\"\n");
+    assert!(
+        d[0].message.contains("`\"x.y.z\" = ...`"),
+        "{}",
+        d[0].message
+    );
+    assert_eq!(d[0].span.map(|s| s.end - s.start), Some(5));
     // Dotted `for` and `do` keys are a loop, as TOML means them.
     let w = wf("[steps]\nb.for = \"i in 1:2\"\nb.do = \"i\"\n").unwrap();
     assert!(matches!(w.steps[0].body, StepBody::Loop(_)));

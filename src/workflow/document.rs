@@ -269,13 +269,8 @@ impl Cx<'_> {
                     if value.span() == key.span()
                         && !t.keys().any(|k| LOOP_KEYS.contains(&k.get_ref().as_ref())) =>
                 {
-                    let line = &self.file.text[name_span.start..];
-                    let dotted = line
-                        .split(|c: char| c == '=' || c == '\n')
-                        .next()
-                        .unwrap_or("")
-                        .trim();
-                    let whole = Span::new(name_span.start, name_span.start + dotted.len());
+                    let (dotted, end) = dotted_key(&name, name_span.end, t);
+                    let whole = Span::new(name_span.start, end);
                     self.diags.push(
                         Diagnostic::new(
                             self.file,
@@ -426,6 +421,22 @@ impl Cx<'_> {
             _ => Some((s.to_string(), TextMap::whole(span))),
         }
     }
+}
+
+/// The full text of a dotted key `a.b.c` whose first part is `first` (ending
+/// at file offset `end`) and whose value is the implicit table `t`, and the
+/// offset where the last part ends.
+fn dotted_key(first: &str, mut end: usize, mut t: &DeTable<'_>) -> (String, usize) {
+    let mut parts = vec![first.to_string()];
+    while let Some((k, v)) = t.iter().next() {
+        parts.push(k.get_ref().to_string());
+        end = k.span().end;
+        match v.get_ref() {
+            DeValue::Table(inner) if v.span() == k.span() => t = inner,
+            _ => break,
+        }
+    }
+    (parts.join("."), end)
 }
 
 fn type_name(v: &DeValue<'_>) -> &'static str {
