@@ -567,3 +567,45 @@ fn load_reads_files_and_reports_unreadable_ones() {
         d[0].message
     );
 }
+
+/// Each file under `fixtures/workflows/bad` lists the errors it must produce,
+/// in order, as `# error: LINE:COL MESSAGE-START` comments.
+#[test]
+fn bad_workflow_files_report_their_listed_errors() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/workflows/bad");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want: Vec<(String, String)> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("# error: "))
+            .map(|l| {
+                let (at, msg) = l.split_once(' ').unwrap();
+                (at.to_string(), msg.to_string())
+            })
+            .collect();
+        let got = load(&path).unwrap_err();
+        let shown: Vec<String> = got.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}:\n{}",
+            path.display(),
+            shown.join("\n")
+        );
+        for (d, (at, msg)) in got.iter().zip(&want) {
+            let loc = d.location();
+            assert!(
+                loc.ends_with(&format!(":{at}")) && d.message.starts_with(msg.as_str()),
+                "{}: want {at} {msg}\ngot:\n{d}",
+                path.display()
+            );
+        }
+    }
+}

@@ -28,14 +28,16 @@ type Val<'i> = Spanned<DeValue<'i>>;
 pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
     let text = file.text.clone();
     let (root, errors) = DeTable::parse_recoverable(&text);
-    if !errors.is_empty() {
-        return Err(errors
-            .iter()
-            .map(|e| {
-                let span = e.span().map(|r| span_of(&r));
-                Diagnostic::new(&file, span, format!("invalid TOML: {}", e.message().trim()))
-            })
-            .collect());
+    // Only the first TOML error: those after it are mostly the recovery's
+    // echoes of the same mistake (an unterminated string makes the next line
+    // look like a bad key).
+    if let Some(e) = errors.iter().min_by_key(|e| e.span().map(|r| r.start)) {
+        let span = e.span().map(|r| span_of(&r));
+        return Err(vec![Diagnostic::new(
+            &file,
+            span,
+            format!("invalid TOML: {}", e.message().trim()),
+        )]);
     }
     let mut cx = Cx {
         file: &file,
