@@ -90,6 +90,21 @@ fn precedence_follows_r() {
     }
 }
 
+/// R's own parser groups every text of `fixtures/r/parse.R` the same way.
+#[test]
+fn grouping_matches_r() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/r/parse.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = json["cases"].as_array().unwrap();
+    assert!(cases.len() > 50);
+    for case in cases {
+        let text = case["text"].as_str().unwrap();
+        let want = case["grouped"].as_str().unwrap();
+        assert_eq!(grouped(text), want, "{text}");
+    }
+}
+
 #[test]
 fn display_round_trips_with_minimal_parentheses() {
     for text in [
