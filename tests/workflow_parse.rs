@@ -87,7 +87,55 @@ fn precedence_follows_r() {
         ("a # the rest is a comment )", "a"),
     ] {
         assert_eq!(grouped(text), want, "{text}");
+        // Printing and parsing again keeps the grouping.
+        let printed = parse_expr_str(text).unwrap().to_string();
+        assert_eq!(grouped(&printed), want, "{text} printed as {printed}");
     }
+}
+
+/// Random token soup, TOML around it included, never panics the parser, and
+/// every error it reports points inside the file.
+#[test]
+fn random_input_never_panics() {
+    const PIECES: &[&str] = &[
+        "x", "f", "(", ")", "[", "]", "[[", "]]", ",", "=", "+", "-", "*", "/", "^", ":", "~", "$",
+        "%*%", "%in%", "1", ".5", "1e", "0x", "'s'", "\"", "'", "\\", "\n", " ", "#", "`", "é",
+        "<-", "{", "in", "if", "NULL", "2L", "\\u00e9", "\t",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut parsed = 0;
+    for _ in 0..10_000 {
+        let len = 1 + next(8);
+        let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+        if let Ok(e) = parse_expr_str(&text) {
+            parsed += 1;
+            let printed = e.to_string();
+            let again = parse_expr_str(&printed).unwrap_or_else(|d| panic!("{text:?}: {d}"));
+            assert_eq!(sexpr(&again), sexpr(&e), "{text:?} printed as {printed:?}");
+        }
+        for doc in [
+            format!("[steps]\na = \"{text}\"\n"),
+            format!("[steps]\na = '{text}'\n"),
+            format!("[steps]\na = \"\"\"\n{text}\"\"\"\n"),
+            format!("[steps]\nb = {{ for = \"{text}\", do = '{text}' }}\n"),
+        ] {
+            if let Err(ds) = wf(&doc) {
+                for d in ds {
+                    let span = d.span.unwrap();
+                    assert!(span.start <= span.end && span.end <= doc.len(), "{doc}");
+                    let _ = d.to_string();
+                }
+            }
+        }
+    }
+    // Enough of the soup is valid for the round trip to be exercised.
+    assert!(parsed > 300, "{parsed}");
 }
 
 /// R's own parser groups every text of `fixtures/r/parse.R` the same way.
