@@ -127,13 +127,13 @@ impl fmt::Display for Diagnostic {
         let width = width.min(line_text.chars().count().saturating_sub(col - 1).max(1));
         writeln!(f, "{:gutter$} |", "")?;
         writeln!(f, "{line} | {line_text}")?;
-        writeln!(
-            f,
-            "{:gutter$} | {}{}",
-            "",
-            " ".repeat(col - 1),
-            "^".repeat(width)
-        )
+        // Tabs before the caret are kept, so it lines up however they render.
+        let pad: String = line_text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))
     }
 }
 
@@ -159,5 +159,12 @@ mod tests {
         assert!(text.contains("w.toml:2:6 (step `p`)"), "{text}");
         assert!(text.contains("2 | p = \"a %*% b\""), "{text}");
         assert!(text.contains("  |      ^^^^^^^\n"), "{text}");
+    }
+
+    #[test]
+    fn display_keeps_tabs_before_the_caret() {
+        let f = SourceFile::new("w.toml", "a = \"\"\"\n\t\tx +)\"\"\"\n");
+        let d = Diagnostic::new(&f, Some(Span::new(13, 14)), "unexpected");
+        assert!(d.to_string().ends_with("  | \t\t   ^\n"), "{d}");
     }
 }

@@ -1,0 +1,219 @@
+//! The bracketed parts of the grammar: call arguments, `[` and `[[`
+//! indices, and the balance check that runs before parsing.
+
+use crate::diagnostic::{Diagnostic, Span};
+
+use super::super::ast::{Arg, Expr, ExprKind};
+use super::super::lexer::{Tok, Token};
+use super::{closer, unsupported, Parser};
+
+impl Parser<'_> {
+    /// Bracket balance before parsing, so an unclosed bracket is reported at
+    /// its opener rather than as a puzzling error wherever parsing gives up.
+    pub(super) fn check_brackets(&self) -> Result<(), Diagnostic> {
+        let mut open: Vec<&Token> = Vec::new();
+        for t in &self.tokens {
+            match &t.tok {
+                Tok::LParen | Tok::LBracket => open.push(t),
+                Tok::RParen | Tok::RBracket => {
+                    let want = if t.tok == Tok::RParen {
+                        Tok::LParen
+                    } else {
+                        Tok::LBracket
+                    };
+                    match open.pop() {
+                        Some(o) if o.tok == want => {}
+                        Some(o) => {
+                            let (l, c) = self.file.line_col(self.span(t).start);
+                            return Err(self.error_at(
+                                o,
+                                format!(
+                                    "unclosed {}: found {} at {l}:{c} before its {}",
+                                    o.tok.describe(),
+                                    t.tok.describe(),
+                                    closer(&o.tok).describe()
+                                ),
+                            ));
+                        }
+                        None => {
+                            return Err(self.error_at(
+                                t,
+                                format!(
+                                    "unexpected {}: there is no {} to close",
+                                    t.tok.describe(),
+                                    want.describe()
+                                ),
+                            ))
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(o) = open.pop() {
+            return Err(self.error_at(
+                o,
+                format!(
+                    "unclosed {}: the expression ends before its {}",
+                    o.tok.describe(),
+                    closer(&o.tok).describe()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `x[[i]]`, after both opening brackets.
+    pub(super) fn index2(&mut self, target: Expr, open: usize) -> Result<Expr, Diagnostic> {
+        let t = self.peek().clone();
+        if matches!(t.tok, Tok::RBracket | Tok::Comma) {
+            return Err(self.error_at(
+                &t,
+                format!(
+                    "unexpected {}: `[[` takes exactly one index",
+                    t.tok.describe()
+                ),
+            ));
+        }
+        let index = self.expr(0)?;
+        let first = self.peek().clone();
+        let second = self.peek_at(1).clone();
+        if first.tok == Tok::Comma {
+            return Err(self.error_at(&first, "`[[` takes exactly one index"));
+        }
+        if first.tok != Tok::RBracket || second.tok != Tok::RBracket || second.start != first.end {
+            let found = if first.tok == Tok::RBracket {
+                &second
+            } else {
+                &first
+            };
+            return Err(self.error_at(
+                found,
+                format!(
+                    "expected `]]` to close the `[[` at {}, found {}",
+                    self.where_is(open),
+                    found.tok.describe()
+                ),
+            ));
+        }
+        self.bump();
+        self.bump();
+        Ok(Expr {
+            span: target.span.to(self.span(&second)),
+            kind: ExprKind::Index2 {
+                target: Box::new(target),
+                index: Box::new(index),
+            },
+        })
+    }
+
+    /// The comma-separated entries of `x[...]`, any of them empty.
+    pub(super) fn indices(&mut self) -> Result<Vec<Option<Expr>>, Diagnostic> {
+        let mut out = Vec::new();
+        loop {
+            let t = self.peek().clone();
+            if matches!(t.tok, Tok::Comma | Tok::RBracket) {
+                out.push(None);
+            } else {
+                if self.is_named_arg() {
+                    return Err(self.error_at(
+                        &t,
+                        "named arguments to `[` (such as `drop =`) are not supported",
+                    ));
+                }
+                out.push(Some(self.expr(0)?));
+            }
+            if self.peek().tok == Tok::Comma {
+                self.bump();
+            } else {
+                return Ok(out);
+            }
+        }
+    }
+
+    pub(super) fn is_named_arg(&self) -> bool {
+        matches!(
+            self.peek().tok,
+            Tok::Ident(_) | Tok::Quoted(_) | Tok::Str(_)
+        ) && self.peek_at(1).tok == Tok::Assign
+    }
+
+    /// Call arguments, after `(`: positional or `name = value`.
+    pub(super) fn args(&mut self, open: usize) -> Result<Vec<Arg>, Diagnostic> {
+        let mut out = Vec::new();
+        if self.peek().tok == Tok::RParen {
+            return Ok(out);
+        }
+        loop {
+            let t = self.peek().clone();
+            if matches!(t.tok, Tok::Comma | Tok::RParen) {
+                return Err(self.error_at(
+                    &t,
+                    format!(
+                        "empty argument {} in the call at {}",
+                        out.len() + 1,
+                        self.where_is(open)
+                    ),
+                ));
+            }
+            let start = self.span(&t);
+            let arg = if self.is_named_arg() {
+                let name = match &t.tok {
+                    Tok::Ident(s) | Tok::Quoted(s) | Tok::Str(s) => s.clone(),
+                    _ => unreachable!("is_named_arg checked the token"),
+                };
+                let eq = self.peek_at(1).clone();
+                self.bump();
+                self.bump();
+                let value = self.operand(0, &eq)?;
+                Arg {
+                    name: Some(name),
+                    span: start.to(value.span),
+                    value,
+                }
+            } else {
+                let value = self.expr(0)?;
+                Arg {
+                    name: None,
+                    span: value.span,
+                    value,
+                }
+            };
+            out.push(arg);
+            if self.peek().tok == Tok::Comma {
+                self.bump();
+            } else {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// Consumes the closer of the bracket at token `open`, or explains what
+    /// stands where it should be.
+    pub(super) fn close(&mut self, want: Tok, open: usize) -> Result<Span, Diagnostic> {
+        let t = self.peek().clone();
+        if t.tok == want {
+            self.bump();
+            return Ok(self.span(&t));
+        }
+        let opener = &self.tokens[open];
+        let msg = match &t.tok {
+            Tok::Unsupported(op) => unsupported(op),
+            Tok::Assign => format!(
+                "unexpected `=` before the {} closing the {} at {}; only call arguments \
+                 can be named",
+                want.describe(),
+                opener.tok.describe(),
+                self.where_is(open)
+            ),
+            other => format!(
+                "unexpected {}; expected `,` or the {} closing the {} at {}",
+                other.describe(),
+                want.describe(),
+                opener.tok.describe(),
+                self.where_is(open)
+            ),
+        };
+        Err(self.error_at(&t, msg))
+    }
+}

@@ -1,0 +1,455 @@
+//! R's expression grammar by precedence climbing.
+//!
+//! Binding powers follow R's `?Syntax`, tightest first: postfix calls,
+//! indexing and `$`; `^` (right-associative); unary `-` `+`; `:`; `%*%`;
+//! `*` `/`; binary `+` `-`; `~`. Postfix operators bind tightest, so they
+//! apply whatever the context.
+
+mod brackets;
+
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
+
+use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::lexer::{lex, Tok, Token};
+use super::names::name_problem;
+use super::text_map::TextMap;
+
+const BP_TILDE: u8 = 10;
+const BP_SUM: u8 = 20;
+const BP_PRODUCT: u8 = 30;
+const BP_SPECIAL: u8 = 40;
+const BP_RANGE: u8 = 50;
+const BP_UNARY: u8 = 60;
+const BP_POWER: u8 = 70;
+
+/// Parses `text` (whose bytes `map` places in `file`) as one expression.
+pub fn parse_expr(file: &SourceFile, text: &str, map: &TextMap) -> Result<Expr, Diagnostic> {
+    let mut p = Parser::new(file, text, map)?;
+    p.empty_check()?;
+    let e = p.expr(0)?;
+    p.finish()?;
+    Ok(e)
+}
+
+/// Parses a loop header `NAME in EXPR` (R's `for` header, parentheses
+/// optional): the variable, its span, and the range.
+pub fn parse_loop_header(
+    file: &SourceFile,
+    text: &str,
+    map: &TextMap,
+) -> Result<(String, Span, Expr), Diagnostic> {
+    let mut p = Parser::new(file, text, map)?;
+    p.empty_check()?;
+    let paren = p.peek().tok == Tok::LParen;
+    let open = p.pos;
+    if paren {
+        p.bump();
+        p.depth += 1;
+    }
+    let var_tok = p.bump().clone();
+    let var = match &var_tok.tok {
+        Tok::Ident(n) | Tok::Quoted(n) => n.clone(),
+        other => {
+            return Err(p.error_at(
+                &var_tok,
+                format!("expected a loop variable name, found {}", other.describe()),
+            ))
+        }
+    };
+    let var_span = p.span(&var_tok);
+    if let Some(problem) = name_problem(&var) {
+        return Err(p.diag(var_span, format!("invalid loop variable: {problem}")));
+    }
+    let in_tok = p.bump().clone();
+    if in_tok.tok != Tok::Ident("in".into()) {
+        return Err(p.error_at(
+            &in_tok,
+            format!(
+                "expected `in` after the loop variable `{var}`, found {}",
+                in_tok.tok.describe()
+            ),
+        ));
+    }
+    if p.peek().tok == Tok::Eof || paren && p.peek().tok == Tok::RParen {
+        let t = p.peek().clone();
+        return Err(p.error_at(
+            &t,
+            format!(
+                "expected the loop range after `in`, found {}",
+                t.tok.describe()
+            ),
+        ));
+    }
+    let range = p.expr(0)?;
+    if paren {
+        p.close(Tok::RParen, open)?;
+        p.depth -= 1;
+    }
+    p.finish()?;
+    Ok((var, var_span, range))
+}
+
+struct Parser<'a> {
+    file: &'a SourceFile,
+    map: &'a TextMap,
+    tokens: Vec<Token>,
+    /// The text's length: an empty expression is underlined whole.
+    len: usize,
+    pos: usize,
+    /// How many brackets enclose the current position: inside any, a line
+    /// break is only whitespace.
+    depth: usize,
+    /// How deeply `expr` is nested, to refuse (not overflow the stack on)
+    /// pathological input such as ten thousand parentheses.
+    nesting: usize,
+}
+
+const MAX_NESTING: usize = 200;
+
+impl<'a> Parser<'a> {
+    fn new(file: &'a SourceFile, text: &str, map: &'a TextMap) -> Result<Self, Diagnostic> {
+        let tokens = lex(text)
+            .map_err(|e| Diagnostic::new(file, Some(map.span(e.start, e.end)), e.message))?;
+        let p = Parser {
+            file,
+            map,
+            tokens,
+            len: text.len(),
+            pos: 0,
+            depth: 0,
+            nesting: 0,
+        };
+        p.check_brackets()?;
+        Ok(p)
+    }
+
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek_at(&self, n: usize) -> &Token {
+        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)]
+    }
+
+    fn bump(&mut self) -> &Token {
+        let i = self.pos.min(self.tokens.len() - 1);
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        }
+        &self.tokens[i]
+    }
+
+    fn span(&self, t: &Token) -> Span {
+        if t.tok == Tok::Eof {
+            self.map.end()
+        } else {
+            self.map.span(t.start, t.end)
+        }
+    }
+
+    fn diag(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.file, Some(span), message)
+    }
+
+    fn error_at(&self, t: &Token, message: impl Into<String>) -> Diagnostic {
+        self.diag(self.span(t), message)
+    }
+
+    fn empty_check(&self) -> Result<(), Diagnostic> {
+        if self.tokens.len() == 1 {
+            return Err(self.diag(self.map.span(0, self.len), "empty expression"));
+        }
+        Ok(())
+    }
+
+    /// After a complete expression only the end may follow.
+    fn finish(&self) -> Result<(), Diagnostic> {
+        let t = self.peek();
+        if t.tok == Tok::Eof {
+            return Ok(());
+        }
+        let msg = if let Tok::Unsupported(op) = &t.tok {
+            unsupported(op)
+        } else if t.newline_before && self.depth == 0 {
+            format!(
+                "unexpected {} on a new line: outside brackets a line break ends an \
+                 R expression, and a step holds only one",
+                t.tok.describe()
+            )
+        } else if t.tok == Tok::Assign {
+            "unexpected `=`: a step is assigned by its TOML key, not inside the expression"
+                .to_string()
+        } else {
+            format!(
+                "unexpected {} after a complete expression; expected an operator or the \
+                 end of the expression",
+                t.tok.describe()
+            )
+        };
+        Err(self.error_at(t, msg))
+    }
+
+    /// An expression whose operators all bind at least as tightly as `min`.
+    fn expr(&mut self, min: u8) -> Result<Expr, Diagnostic> {
+        if self.nesting >= MAX_NESTING {
+            let t = self.peek().clone();
+            return Err(self.error_at(&t, "expression nested too deeply"));
+        }
+        self.nesting += 1;
+        let e = self.expr_inner(min);
+        self.nesting -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self, min: u8) -> Result<Expr, Diagnostic> {
+        let mut lhs = self.prefix()?;
+        loop {
+            let t = self.peek().clone();
+            if t.newline_before && self.depth == 0 {
+                break;
+            }
+            let (op, bp) = match t.tok {
+                Tok::LParen | Tok::LBracket | Tok::Dollar => {
+                    lhs = self.postfix(lhs)?;
+                    continue;
+                }
+                Tok::Caret => (Some(BinaryOp::Pow), BP_POWER),
+                Tok::Colon => (Some(BinaryOp::Range), BP_RANGE),
+                Tok::MatMul => (Some(BinaryOp::MatMul), BP_SPECIAL),
+                Tok::Star => (Some(BinaryOp::Mul), BP_PRODUCT),
+                Tok::Slash => (Some(BinaryOp::Div), BP_PRODUCT),
+                Tok::Plus => (Some(BinaryOp::Add), BP_SUM),
+                Tok::Minus => (Some(BinaryOp::Sub), BP_SUM),
+                Tok::Tilde => (None, BP_TILDE),
+                Tok::Unsupported(ref op) => return Err(self.error_at(&t, unsupported(op))),
+                _ => break,
+            };
+            if bp < min {
+                break;
+            }
+            self.bump();
+            // `^` is right-associative: its right side may hold another `^`.
+            let rbp = if op == Some(BinaryOp::Pow) {
+                bp
+            } else {
+                bp + 1
+            };
+            let rhs = self.operand(rbp, &t)?;
+            let span = lhs.span.to(rhs.span);
+            let kind = match op {
+                Some(op) => ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                None => ExprKind::Formula {
+                    lhs: Some(Box::new(lhs)),
+                    rhs: Box::new(rhs),
+                },
+            };
+            lhs = Expr { kind, span };
+        }
+        Ok(lhs)
+    }
+
+    /// The operand after operator `op`, with a clear error when it is missing.
+    fn operand(&mut self, min: u8, op: &Token) -> Result<Expr, Diagnostic> {
+        let t = self.peek().clone();
+        let starts_operand = matches!(
+            t.tok,
+            Tok::Num(_)
+                | Tok::Str(_)
+                | Tok::Ident(_)
+                | Tok::Quoted(_)
+                | Tok::Plus
+                | Tok::Minus
+                | Tok::Tilde
+                | Tok::LParen
+                | Tok::Unsupported(_)
+        );
+        if !starts_operand {
+            return Err(self.error_at(
+                &t,
+                format!(
+                    "unexpected {} after {}; expected an operand",
+                    t.tok.describe(),
+                    op.tok.describe()
+                ),
+            ));
+        }
+        self.expr(min)
+    }
+
+    fn prefix(&mut self) -> Result<Expr, Diagnostic> {
+        let t = self.bump().clone();
+        let span = self.span(&t);
+        let leaf = |kind| Ok(Expr { kind, span });
+        match t.tok {
+            Tok::Num(v) => leaf(ExprKind::Num(v)),
+            Tok::Str(ref s) => leaf(ExprKind::Str(s.clone())),
+            Tok::Quoted(ref n) => leaf(ExprKind::Name(n.clone())),
+            Tok::Ident(ref n) => match n.as_str() {
+                "TRUE" | "T" => leaf(ExprKind::Bool(true)),
+                "FALSE" | "F" => leaf(ExprKind::Bool(false)),
+                "NULL" => leaf(ExprKind::Null),
+                "NA" | "NA_real_" | "NA_integer_" => leaf(ExprKind::Na),
+                "Inf" => leaf(ExprKind::Num(f64::INFINITY)),
+                "NaN" => leaf(ExprKind::Num(f64::NAN)),
+                "if" | "else" | "for" | "while" | "in" | "function" | "repeat" | "break"
+                | "next" => Err(self.diag(
+                    span,
+                    format!(
+                        "unexpected keyword `{n}`: workflow expressions have no control flow \
+                         (use a loop step `{{ for = \"i in 1:N\", do = \"...\" }}`)"
+                    ),
+                )),
+                _ => leaf(ExprKind::Name(n.clone())),
+            },
+            Tok::Minus | Tok::Plus => {
+                let op = if t.tok == Tok::Minus {
+                    UnaryOp::Neg
+                } else {
+                    UnaryOp::Plus
+                };
+                let e = self.operand(BP_UNARY, &t)?;
+                let span = span.to(e.span);
+                Ok(Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        expr: Box::new(e),
+                    },
+                    span,
+                })
+            }
+            Tok::Tilde => {
+                let e = self.operand(BP_TILDE + 1, &t)?;
+                let span = span.to(e.span);
+                Ok(Expr {
+                    kind: ExprKind::Formula {
+                        lhs: None,
+                        rhs: Box::new(e),
+                    },
+                    span,
+                })
+            }
+            Tok::LParen => {
+                let open = self.pos - 1;
+                self.depth += 1;
+                let mut e = self.operand(0, &t)?;
+                let close = self.close(Tok::RParen, open)?;
+                self.depth -= 1;
+                // The parentheses belong to the expression's text.
+                e.span = span.to(close);
+                Ok(e)
+            }
+            Tok::Unsupported(ref op) => Err(self.diag(span, unsupported(op))),
+            Tok::Eof => Err(self.diag(span, "unexpected end of expression; expected an operand")),
+            Tok::Assign => Err(self.diag(
+                span,
+                "unexpected `=`: a step is assigned by its TOML key, not inside the expression",
+            )),
+            ref other => Err(self.diag(
+                span,
+                format!("unexpected {}; expected an expression", other.describe()),
+            )),
+        }
+    }
+
+    /// `f(...)`, `x[...]`, `x[[...]]` or `x$name` applied to `lhs`.
+    fn postfix(&mut self, lhs: Expr) -> Result<Expr, Diagnostic> {
+        let t = self.bump().clone();
+        let open = self.pos - 1;
+        match t.tok {
+            Tok::LParen => {
+                let func = match &lhs.kind {
+                    ExprKind::Name(n) => n.clone(),
+                    ExprKind::Str(s) => s.clone(),
+                    _ => {
+                        return Err(self.diag(
+                            lhs.span,
+                            "only a function named directly can be called, as in `f(x)`",
+                        ))
+                    }
+                };
+                self.depth += 1;
+                let args = self.args(open)?;
+                let close = self.close(Tok::RParen, open)?;
+                self.depth -= 1;
+                Ok(Expr {
+                    span: lhs.span.to(close),
+                    kind: ExprKind::Call {
+                        func,
+                        func_span: lhs.span,
+                        args,
+                    },
+                })
+            }
+            Tok::LBracket => {
+                let t2 = self.peek().clone();
+                self.depth += 1;
+                let e = if t2.tok == Tok::LBracket && t2.start == t.end {
+                    self.bump();
+                    self.index2(lhs, open)?
+                } else {
+                    let indices = self.indices()?;
+                    let close = self.close(Tok::RBracket, open)?;
+                    Expr {
+                        span: lhs.span.to(close),
+                        kind: ExprKind::Index {
+                            target: Box::new(lhs),
+                            indices,
+                        },
+                    }
+                };
+                self.depth -= 1;
+                Ok(e)
+            }
+            _ => {
+                let n = self.bump().clone();
+                let name = match &n.tok {
+                    Tok::Ident(s) | Tok::Quoted(s) | Tok::Str(s) => s.clone(),
+                    other => {
+                        return Err(self.error_at(
+                            &n,
+                            format!(
+                                "unexpected {} after `$`; expected a field name",
+                                other.describe()
+                            ),
+                        ))
+                    }
+                };
+                let name_span = self.span(&n);
+                Ok(Expr {
+                    span: lhs.span.to(name_span),
+                    kind: ExprKind::Field {
+                        target: Box::new(lhs),
+                        name,
+                        name_span,
+                    },
+                })
+            }
+        }
+    }
+
+    /// `line:col` of token `i`, for messages that mention a second place.
+    fn where_is(&self, i: usize) -> String {
+        let (l, c) = self.file.line_col(self.span(&self.tokens[i]).start);
+        format!("{l}:{c}")
+    }
+}
+
+fn closer(t: &Tok) -> Tok {
+    if *t == Tok::LParen {
+        Tok::RParen
+    } else {
+        Tok::RBracket
+    }
+}
+
+fn unsupported(op: &str) -> String {
+    if op.starts_with('%') {
+        format!("unknown operator `{op}`: the only `%...%` operator supported is `%*%`")
+    } else {
+        format!("operator `{op}` is not supported in workflow expressions")
+    }
+}

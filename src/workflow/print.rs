@@ -1,0 +1,147 @@
+//! Expressions back to text: R-like with only the parentheses R needs
+//! (`Display`), or fully parenthesised to show how a text was grouped
+//! ([`sexpr`]).
+
+use std::fmt;
+
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use super::names::{is_reserved, is_syntactic};
+
+fn prec(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Formula { .. } => 10,
+        ExprKind::Binary { op, .. } => match op {
+            BinaryOp::Add | BinaryOp::Sub => 20,
+            BinaryOp::Mul | BinaryOp::Div => 30,
+            BinaryOp::MatMul => 40,
+            BinaryOp::Range => 50,
+            BinaryOp::Pow => 70,
+        },
+        ExprKind::Unary { .. } => 60,
+        _ => 80,
+    }
+}
+
+fn name(n: &str) -> String {
+    if is_syntactic(n) && !is_reserved(n) {
+        n.to_string()
+    } else {
+        format!("`{n}`")
+    }
+}
+
+fn num(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Inf" } else { "-Inf" }.into()
+    } else if v == 0.0 || (1e-4..1e15).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+fn string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Shared by both printers: `sub` prints a child in a given context (the
+/// minimum precedence it needs to stand without parentheses).
+fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
+    let args = |args: &[Arg]| {
+        args.iter()
+            .map(|a| match &a.name {
+                Some(n) => format!("{} = {}", name(n), sub(&a.value, 0)),
+                None => sub(&a.value, 0),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &e.kind {
+        ExprKind::Num(v) => num(*v),
+        ExprKind::Str(s) => string(s),
+        ExprKind::Bool(b) => if *b { "TRUE" } else { "FALSE" }.into(),
+        ExprKind::Null => "NULL".into(),
+        ExprKind::Na => "NA".into(),
+        ExprKind::Name(n) => name(n),
+        ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
+        ExprKind::Unary { op, expr } => {
+            let op = if *op == UnaryOp::Neg { "-" } else { "+" };
+            format!("{op}{}", sub(expr, 60))
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            let p = prec(e);
+            // `^` groups to the right, every other operator to the left.
+            let (lp, rp) = if *op == BinaryOp::Pow {
+                (p + 1, p)
+            } else {
+                (p, p + 1)
+            };
+            let sym = op.symbol();
+            if matches!(op, BinaryOp::Range | BinaryOp::Pow) {
+                format!("{}{sym}{}", sub(lhs, lp), sub(rhs, rp))
+            } else {
+                format!("{} {sym} {}", sub(lhs, lp), sub(rhs, rp))
+            }
+        }
+        ExprKind::Index { target, indices } => {
+            let idx: Vec<String> = indices
+                .iter()
+                .map(|i| i.as_ref().map_or(String::new(), |x| sub(x, 0)))
+                .collect();
+            format!("{}[{}]", sub(target, 80), idx.join(", "))
+        }
+        ExprKind::Index2 { target, index } => {
+            format!("{}[[{}]]", sub(target, 80), sub(index, 0))
+        }
+        ExprKind::Field {
+            target, name: n, ..
+        } => format!("{}${}", sub(target, 80), name(n)),
+        ExprKind::Formula { lhs, rhs } => match lhs {
+            Some(l) => format!("{} ~ {}", sub(l, 10), sub(rhs, 11)),
+            None => format!("~{}", sub(rhs, 11)),
+        },
+    }
+}
+
+fn minimal(e: &Expr, min: u8) -> String {
+    let s = render(e, &minimal);
+    if prec(e) < min {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+/// The expression with every operator application in parentheses, e.g.
+/// `-2^2` → `(-(2^2))`: for checking how a text was grouped.
+pub fn sexpr(e: &Expr) -> String {
+    let s = render(e, &|x, _| sexpr(x));
+    match e.kind {
+        ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Formula { .. } => {
+            format!("({s})")
+        }
+        _ => s,
+    }
+}
+
+impl fmt::Display for Expr {
+    /// R-like text that parses back to the same tree.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&minimal(self, 0))
+    }
+}
