@@ -158,8 +158,18 @@ impl Cx<'_> {
         for (key, value) in table.iter() {
             let span = span_of(&value.span());
             match key.get_ref().as_ref() {
-                "name" => wf.name = self.string(key, value).unwrap_or_default(),
-                "out" => wf.out = self.string(key, value).map(PathBuf::from),
+                "name" | "out" => {
+                    let Some(s) = self.string(key, value) else {
+                        continue;
+                    };
+                    if s.trim().is_empty() {
+                        self.error(span, format!("`{}` must not be empty", key.get_ref()));
+                    } else if key.get_ref() == "name" {
+                        wf.name = s;
+                    } else {
+                        wf.out = Some(PathBuf::from(s));
+                    }
+                }
                 "scheduler" => {
                     let Some(s) = self.string(key, value) else {
                         continue;
