@@ -33,11 +33,14 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
     // look like a bad key).
     if let Some(e) = errors.iter().min_by_key(|e| e.span().map(|r| r.start)) {
         let span = e.span().map(|r| span_of(&r));
-        return Err(vec![Diagnostic::new(
-            &file,
-            span,
-            format!("invalid TOML: {}", e.message().trim()),
-        )]);
+        let key = span.and_then(|s| text.get(s.start..s.end)).unwrap_or("");
+        let message = if e.message().trim() == "duplicate key" && !key.is_empty() {
+            // In `[steps]` this is R's "redefining a name".
+            format!("duplicate key `{key}`: each step and setting can be defined only once")
+        } else {
+            format!("invalid TOML: {}", e.message().trim())
+        };
+        return Err(vec![Diagnostic::new(&file, span, message)]);
     }
     let mut cx = Cx {
         file: &file,
@@ -158,8 +161,18 @@ impl Cx<'_> {
         for (key, value) in table.iter() {
             let span = span_of(&value.span());
             match key.get_ref().as_ref() {
-                "name" => wf.name = self.string(key, value).unwrap_or_default(),
-                "out" => wf.out = self.string(key, value).map(PathBuf::from),
+                "name" | "out" => {
+                    let Some(s) = self.string(key, value) else {
+                        continue;
+                    };
+                    if s.trim().is_empty() {
+                        self.error(span, format!("`{}` must not be empty", key.get_ref()));
+                    } else if key.get_ref() == "name" {
+                        wf.name = s;
+                    } else {
+                        wf.out = Some(PathBuf::from(s));
+                    }
+                }
                 "scheduler" => {
                     let Some(s) = self.string(key, value) else {
                         continue;

@@ -135,6 +135,12 @@ fn wrong_value_types_point_at_the_value() {
         with("name = 3"),
         "w.toml:2:8: `name` must be a string, not an integer"
     );
+    assert_eq!(with("out = ''"), "w.toml:2:7: `out` must not be empty");
+    // TOML's other integer spellings are integers too.
+    let w = wf("[workflow]\nseed = 1_000\nprocessors = 0x10\n[steps]\na = \"1\"\n").unwrap();
+    assert_eq!((w.seed, w.processors), (Some(1000), Some(16)));
+    let w = wf("[workflow]\nseed = -7\n[steps]\na = \"1\"\n").unwrap();
+    assert_eq!(w.seed, Some(-7));
     assert_eq!(
         with("scheduler = \"mpc\""),
         "w.toml:2:13: unknown scheduler `mpc`; did you mean `mcp`?"
@@ -244,8 +250,10 @@ fn toml_errors_are_diagnostics() {
         "{}",
         d[0].location()
     );
-    let d = errors("[steps]\na = \"x\"\na = \"y\"\n");
-    assert_eq!(d[0].location(), "w.toml:3:1", "{}", d[0]);
+    assert_eq!(
+        error("[steps]\na = \"x\"\na = \"y\"\n"),
+        "w.toml:3:1: duplicate key `a`: each step and setting can be defined only once"
+    );
 }
 
 #[test]
