@@ -171,7 +171,9 @@ fn prob_sample_replace(rng: &mut Rng, p: &mut [f64], k: usize) -> Vec<usize> {
 }
 
 /// R's `walker_ProbSampleReplace` (Ripley 1987, Alg 3.13B), used when more
-/// than 200 outcomes have non-negligible probability.
+/// than 200 outcomes have non-negligible probability. Its draw step is R
+/// 4.2's, found by probing R: `k = R_unif_index(n)`, then `k + unif_rand()`
+/// against the alias threshold (older R used `unif_rand() * n` alone).
 fn walker_sample_replace(rng: &mut Rng, p: &[f64], k: usize) -> Vec<usize> {
     let n = p.len();
     let mut q: Vec<f64> = vec![0.0; n];
@@ -210,8 +212,10 @@ fn walker_sample_replace(rng: &mut Rng, p: &[f64], k: usize) -> Vec<usize> {
     }
     (0..k)
         .map(|_| {
-            let ru = rng.unif_rand() * n as f64;
-            let kk = ru as usize;
+            // R >= 3.6 (sample.kind "Rejection"): the column by
+            // R_unif_index, then a uniform for the alias test.
+            let kk = rng.unif_index(n as f64) as usize;
+            let ru = kk as f64 + rng.unif_rand();
             if ru < q[kk] {
                 kk + 1
             } else {

@@ -1,9 +1,10 @@
 //! R's `qnorm` (Wichura's AS 241), which `rnorm` uses by inversion.
 //!
-//! A line-for-line port of R 4.2.2's `src/nmath/qnorm.c`. R 4.3 later added
-//! an asymptotic branch for the extreme tail (r > 27) and a Newton step for
-//! `log_p`; those are deliberately absent, because flowcast reproduces the
-//! installed R 4.2.2 and `rnorm` must match it bit for bit.
+//! A line-for-line port of R 4.2.2's `src/nmath/qnorm.c`, including its
+//! `r >= 816` asymptote (checked against the constants and branches in the
+//! installed `libR.so`). R 4.3 later added an asymptotic expansion for
+//! r > 27 and a Newton step for `log_p`; those are deliberately absent,
+//! because flowcast reproduces R 4.2.2 and `rnorm` must match it bit for bit.
 
 /// `qnorm(p, mean = mu, sd = sigma, lower.tail, log.p)` as R 4.2 computes it.
 /// Out-of-range `p` or `sigma < 0` give NaN (R warns and returns NaN).
@@ -59,7 +60,7 @@ pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 
                 + 133.14166789178437745)
                 * r
                 + 3.387132872796366608)
-            / (((((((r * 5226.495278852545925 + 28729.085735721942674) * r
+            / (((((((r * 5226.4952788528545610 + 28729.085735721942674) * r
                 + 39307.89580009271061)
                 * r
                 + 21213.794301586595867)
@@ -107,6 +108,10 @@ pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 
                     + 2.05319162663775882187)
                     * r
                     + 1.0);
+        } else if r >= 816.0 {
+            // p extremely close to 0 or 1 (only reachable with log_p): R
+            // (since 4.1) uses the asymptote sqrt(2) * r.
+            v = r * std::f64::consts::SQRT_2;
         } else {
             r += -5.0;
             v = (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r
