@@ -55,7 +55,11 @@ fn infer_dims(
     }
 }
 
-fn infer_other(what: &str, lendat: Option<usize>, given: Option<usize>) -> Result<Option<usize>, String> {
+fn infer_other(
+    what: &str,
+    lendat: Option<usize>,
+    given: Option<usize>,
+) -> Result<Option<usize>, String> {
     let (Some(len), Some(d)) = (lendat, given) else {
         return Ok(None);
     };
@@ -72,10 +76,14 @@ fn infer_other(what: &str, lendat: Option<usize>, given: Option<usize>) -> Resul
     Ok(Some(len.div_ceil(d)))
 }
 
+/// A matrix extent: missing (`None`), supplied with an unknown value
+/// (`Some(None)`), or known.
+type Extent = Option<Option<usize>>;
+
 fn matrix_extents<T>(
     a: &Args<T>,
     get: impl Fn(&str) -> Option<(Option<f64>, bool)>,
-) -> Result<(Option<Option<usize>>, Option<Option<usize>>), ArgError> {
+) -> Result<(Extent, Extent), ArgError> {
     let mut out = [None, None];
     for (slot, name) in out.iter_mut().zip(["nrow", "ncol"]) {
         if let Some((v, numeric)) = get(name) {
@@ -89,7 +97,9 @@ fn matrix_extents<T>(
 /// R's `asInteger` reads the first element of a longer vector.
 fn first_num(t: &Type) -> (Option<f64>, bool) {
     match t {
-        Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => (None, false),
+        Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => {
+            (None, false)
+        }
         Type::Null => (Some(f64::NAN), true),
         _ => match t.const_nums() {
             Some(v) if v.is_empty() => (Some(f64::NAN), true),
@@ -109,9 +119,9 @@ fn first_value(v: &Value) -> (Option<f64>, bool) {
 fn data_len_type(a: &Args<Type>) -> Result<Option<usize>, ArgError> {
     match a.get("data") {
         None => Ok(Some(1)),
-        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => Err(
-            a.error("data", format!("{}() builds numeric data only", a.func)),
-        ),
+        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => {
+            Err(a.error("data", format!("{}() builds numeric data only", a.func)))
+        }
         Some(t) => Ok(t.len()),
     }
 }

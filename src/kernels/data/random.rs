@@ -11,14 +11,15 @@ pub(super) fn count_type(a: &Args<Type>, name: &str) -> Result<Option<usize>, Ar
     let Some(t) = a.get(name) else {
         return Ok(None);
     };
-    if matches!(t, Type::Str { .. } | Type::Record { .. } | Type::Formula { .. }) {
+    if matches!(
+        t,
+        Type::Str { .. } | Type::Record { .. } | Type::Formula { .. }
+    ) {
         return Err(a.error(name, "invalid arguments"));
     }
     match t.len() {
         Some(1) => match t.const_scalar() {
-            Some(x) if x.is_nan() || x < 0.0 || x > 4.5e15 => {
-                Err(a.error(name, "invalid arguments"))
-            }
+            Some(x) if !(0.0..=4.5e15).contains(&x) => Err(a.error(name, "invalid arguments")),
             Some(x) => Ok(Some(x as usize)),
             None => Ok(None),
         },
@@ -36,7 +37,7 @@ pub(super) fn count_value(a: &Args<&Value>, name: &str) -> Result<usize, KernelE
         return Ok(v.len());
     }
     match v.as_scalar() {
-        Some(x) if !(x.is_nan() || x < 0.0 || x > 4.5e15) => Ok(x as usize),
+        Some(x) if (0.0..=4.5e15).contains(&x) => Ok(x as usize),
         _ => Err(invalid()),
     }
 }

@@ -48,7 +48,7 @@ pub fn sample_indices(
     prob: Option<Vec<f64>>,
 ) -> Result<Vec<f64>, KernelError> {
     let Some(mut p) = prob else {
-        if !dn.is_finite() || dn < 0.0 || dn > 4.5e15 || (k > 0 && dn == 0.0) {
+        if !(0.0..=4.5e15).contains(&dn) || (k > 0 && dn == 0.0) {
             return Err(KernelError::new("invalid first argument"));
         }
         if !replace && k as f64 > dn {

@@ -5,6 +5,8 @@
 //! installed `libR.so`). R 4.3 later added an asymptotic expansion for
 //! r > 27 and a Newton step for `log_p`; those are deliberately absent,
 //! because flowcast reproduces R 4.2.2 and `rnorm` must match it bit for bit.
+// The coefficients are written exactly as in R's source (and AS 241).
+#![allow(clippy::excessive_precision)]
 
 /// `qnorm(p, mean = mu, sd = sigma, lower.tail, log.p)` as R 4.2 computes it.
 /// Out-of-range `p` or `sigma < 0` give NaN (R warns and returns NaN).
@@ -18,20 +20,36 @@ pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 
             return f64::NAN;
         }
         if p == 0.0 {
-            return if lower_tail { f64::INFINITY } else { f64::NEG_INFINITY };
+            return if lower_tail {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
         }
         if p == f64::NEG_INFINITY {
-            return if lower_tail { f64::NEG_INFINITY } else { f64::INFINITY };
+            return if lower_tail {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
         }
     } else {
         if !(0.0..=1.0).contains(&p) {
             return f64::NAN;
         }
         if p == 0.0 {
-            return if lower_tail { f64::NEG_INFINITY } else { f64::INFINITY };
+            return if lower_tail {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
         }
         if p == 1.0 {
-            return if lower_tail { f64::INFINITY } else { f64::NEG_INFINITY };
+            return if lower_tail {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
         }
     }
     if sigma < 0.0 {
