@@ -306,6 +306,24 @@ fn read_csv_follows_r() {
         ],
     );
     check("csv_crlf", "read.csv", vec![pos(csv_path("crlf.csv"))]);
+    check(
+        "csv_precision",
+        "read.csv",
+        vec![pos(csv_path("precision.csv"))],
+    );
+    check(
+        "csv_whitespace",
+        "read.csv",
+        vec![
+            pos(csv_path("whitespace.csv")),
+            named("sep", Value::string("")),
+        ],
+    );
+    check(
+        "csv_toomany",
+        "read.csv",
+        vec![pos(csv_path("toomany.csv"))],
+    );
 }
 
 #[test]

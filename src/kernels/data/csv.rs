@@ -173,6 +173,9 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
         (None, None) => 0,
     };
     let row_names = names.as_ref().is_some_and(|n| n.len() + 1 == width);
+    if names.as_ref().is_some_and(|n| n.len() + 1 < width) {
+        return Err(format!("more columns than column names in '{shown}'"));
+    }
     let skip = usize::from(row_names);
     let cols = width - skip;
     let rows = records.len();
@@ -190,7 +193,7 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
             data[col * rows + i] = parse_number(cell).ok_or_else(|| {
                 let name = names
                     .as_ref()
-                    .and_then(|n| n.get(j - usize::from(row_names && n.len() < width).min(j)))
+                    .and_then(|n| n.get(j - skip))
                     .map(|n| format!(" (\"{n}\")"))
                     .unwrap_or_default();
                 format!(
