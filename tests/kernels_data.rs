@@ -204,6 +204,18 @@ fn array_and_c_follow_r() {
         args.push(pos(n(x)));
     }
     check("c_strings", "c", args);
+    // as.character's choice of digits and notation, on awkward numbers.
+    let f = fixture("data");
+    let many = &f["c_strings_many"];
+    let Value::Num(x) = value(&many["x"]) else {
+        panic!("numbers")
+    };
+    let got = call("c", vec![pos(Value::string("")), pos(Value::Num(x))]).expect("c");
+    let Value::Str(mut got) = got else {
+        panic!("strings")
+    };
+    got.remove(0);
+    assert_same(&Value::Str(got), &value(&many["s"]));
     assert_eq!(call("c", vec![]).expect("c()"), Value::Null);
 }
 

@@ -243,6 +243,12 @@ pub(super) fn shape_seq(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> 
         Some(s) if s.len() <= MAX_CONST_LEN => Ok(Type::num_const(s.values())),
         Some(s) => Ok(Type::num(s.len())),
         None => {
+            // seq(x) for a vector x of known length is seq_along(x).
+            if nargs(a) == 1 {
+                if let Some(l) = a.get("from").and_then(Type::len).filter(|&l| l != 1) {
+                    return Ok(Type::num(l));
+                }
+            }
             // Every length.out path gives exactly length.out elements.
             let lo = a.get("length.out").and_then(Type::const_scalar);
             Ok(match lo {
