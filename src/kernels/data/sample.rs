@@ -7,6 +7,9 @@ use super::num_of_len;
 use crate::kernels::value::List;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, Rng, ShapeCtx, Type, Value};
 
+/// Larger samples (or permuted populations) are refused, not attempted.
+const MAX_DRAWS: usize = 1 << 33;
+
 const LARGER: &str = "cannot take a sample larger than the population when 'replace = FALSE'";
 
 /// R's `sample(x)` treats `x` as a population size when it is one finite
@@ -54,6 +57,15 @@ pub fn sample_indices(
         if !replace && k as f64 > dn {
             return Err(KernelError::new(LARGER));
         }
+        // The permutation path allocates the whole population; R would
+        // fail to allocate too, flowcast must not abort.
+        let permutes = !replace && k >= 2 && !(dn > 1e7 && k as f64 <= dn / 2.0);
+        if k > MAX_DRAWS || (permutes && dn > MAX_DRAWS as f64) {
+            return Err(KernelError::new(format!(
+                "cannot allocate vector of length {}",
+                if permutes { dn } else { k as f64 }
+            )));
+        }
         return Ok(rng.sample_dn(dn, k, replace));
     };
     // asInteger(n): truncation, NA beyond int range.
@@ -61,6 +73,11 @@ pub fn sample_indices(
         return Err(KernelError::new("invalid first argument"));
     }
     let n = dn as usize;
+    if k > MAX_DRAWS {
+        return Err(KernelError::new(format!(
+            "cannot allocate vector of length {k}"
+        )));
+    }
     if !replace && k > n {
         return Err(KernelError::new(LARGER));
     }
