@@ -235,6 +235,15 @@ mod tests {
     }
 
     #[test]
+    fn iteration_seed_derivation_is_pinned() {
+        // Values from an independent Python model of the documented
+        // derivation: changing it would change every workflow's loop draws.
+        assert_eq!(Rng::iteration_seed(42, "b", 0), -211_501_103);
+        assert_eq!(Rng::iteration_seed(42, "b", 1199), -1_766_960_266);
+        assert_eq!(Rng::iteration_seed(-7, "loop.step", 3), 1_003_329_253);
+    }
+
+    #[test]
     fn iteration_streams_are_stable_and_distinct() {
         let a = Rng::iteration_seed(42, "b", 0);
         assert_eq!(a, Rng::iteration_seed(42, "b", 0));
