@@ -180,12 +180,13 @@ fn manhattan(pairs: impl Iterator<Item = (f64, f64)>, nc: usize) -> f64 {
     scaled(dist, count, nc)
 }
 
-/// Terms with 0/0 are left out (and the sum scaled up, as for NAs);
+/// sum(|a - b| / (|a| + |b|)); terms with 0/0 are left out (and the sum
+/// scaled up, as for NAs);
 /// Inf/Inf counts as 1.
 fn canberra(pairs: impl Iterator<Item = (f64, f64)>, nc: usize) -> f64 {
     let (mut dist, mut count) = (0.0, 0);
     for (a, b) in usable(pairs) {
-        let sum = (a + b).abs();
+        let sum = a.abs() + b.abs();
         let diff = (a - b).abs();
         if sum > f64::MIN_POSITIVE || diff > f64::MIN_POSITIVE {
             let mut dev = diff / sum;
