@@ -1,5 +1,25 @@
 //! R's default random number generator, bit for bit: Mersenne-Twister
 //! seeded by `set.seed`, normals by inversion, `sample.int` by rejection.
+//!
+//! A port of R 4.2's `src/main/RNG.c` (kind "Mersenne-Twister", normal.kind
+//! "Inversion", sample.kind "Rejection", the defaults since R 3.6.0) and of
+//! the non-weighted part of `do_sample` in `src/main/random.c`.
+
+use std::collections::HashSet;
+
+use super::nmath::qnorm::qnorm;
+
+const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UPPER_MASK: u32 = 0x8000_0000;
+const LOWER_MASK: u32 = 0x7fff_ffff;
+/// 2^-32 as R writes it in `MT_genrand`.
+const TWO_M32: f64 = 2.328_306_436_538_696_3e-10;
+/// R's `i2_32m1` = 1/(2^32 - 1), used by `fixup`.
+const I2_32M1: f64 = 2.328_306_437_080_797e-10;
+/// 2^27: `norm_rand` builds a 2^27 * 2^32-grid uniform from two draws.
+const BIG: f64 = 134_217_728.0;
 
 /// One random stream (R's `.Random.seed` with kind Mersenne-Twister/Inversion).
 #[derive(Clone, Debug)]
@@ -10,35 +30,212 @@ pub struct Rng {
 
 impl Rng {
     /// The stream after R's `set.seed(seed)`.
+    ///
+    /// R takes the seed as a C `int`; a seed outside the 32-bit range is
+    /// reduced modulo 2^32 (R itself would reject it as NA).
     pub fn from_seed(seed: i64) -> Rng {
-        let _ = seed;
+        // RNG_Init: initial scrambling, then the seed words by the same LCG.
+        let mut s = seed as u32;
+        for _ in 0..50 {
+            s = s.wrapping_mul(69069).wrapping_add(1);
+        }
+        let mut words = [0u32; N + 1];
+        for w in &mut words {
+            s = s.wrapping_mul(69069).wrapping_add(1);
+            *w = s;
+        }
+        // FixupSeeds(initial = TRUE): dummy[0] (mti) = 624, forcing a
+        // regeneration on the first draw; words 1..=624 are the state.
         Rng {
-            mt: vec![0; 624],
-            mti: 624,
+            mt: words[1..].to_vec(),
+            mti: N,
         }
     }
 
-    /// The stream for iteration `iteration` of loop step `step`: derived from
-    /// the workflow seed, the step name and the iteration only, so a loop's
-    /// result does not depend on how it is partitioned.
+    /// The stream for iteration `iteration` of loop step `step`.
+    ///
+    /// Derived from the workflow seed, the step name and the iteration only,
+    /// never from which worker runs the iteration or in what order, so a
+    /// loop's result does not depend on how it is partitioned. The
+    /// derivation (stable across platforms and releases):
+    ///
+    /// 1. `h = FNV-1a-64(step as UTF-8)`;
+    /// 2. `x = splitmix64(splitmix64(seed as u64 ^ h) ^ iteration)`;
+    /// 3. the R seed is the high 32 bits of `x` read as a signed integer, and
+    ///    the stream is `set.seed` of it ([`Rng::from_seed`]).
+    ///
+    /// So `for_iteration(s, step, i)` equals R's `set.seed(k)` for the
+    /// printed `k = Rng::iteration_seed(s, step, i)`, and an R user can
+    /// replay any single iteration.
     pub fn for_iteration(seed: i64, step: &str, iteration: u64) -> Rng {
-        let _ = (step, iteration);
-        Rng::from_seed(seed)
+        Rng::from_seed(i64::from(Rng::iteration_seed(seed, step, iteration)))
     }
 
-    /// R's `unif_rand()`: uniform on (0, 1).
+    /// The R integer seed [`Rng::for_iteration`] uses.
+    pub fn iteration_seed(seed: i64, step: &str, iteration: u64) -> i32 {
+        let h = fnv1a64(step.as_bytes());
+        let x = splitmix64(splitmix64(seed as u64 ^ h) ^ iteration);
+        (x >> 32) as u32 as i32
+    }
+
+    /// R's `MT_genrand()`: the next 32-bit output scaled into [0, 1).
+    fn mt_genrand(&mut self) -> f64 {
+        if self.mti >= N {
+            let mag01 = |y: u32| if y & 1 == 1 { MATRIX_A } else { 0 };
+            for kk in 0..N - M {
+                let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
+                self.mt[kk] = self.mt[kk + M] ^ (y >> 1) ^ mag01(y);
+            }
+            for kk in N - M..N - 1 {
+                let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
+                self.mt[kk] = self.mt[kk + M - N] ^ (y >> 1) ^ mag01(y);
+            }
+            let y = (self.mt[N - 1] & UPPER_MASK) | (self.mt[0] & LOWER_MASK);
+            self.mt[N - 1] = self.mt[M - 1] ^ (y >> 1) ^ mag01(y);
+            self.mti = 0;
+        }
+        let mut y = self.mt[self.mti];
+        self.mti += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^= y >> 18;
+        f64::from(y) * TWO_M32
+    }
+
+    /// R's `unif_rand()`: uniform on (0, 1) (R's `fixup` keeps it off 0 and 1).
     pub fn unif_rand(&mut self) -> f64 {
-        let _ = (&self.mt, self.mti);
-        0.5
+        let x = self.mt_genrand();
+        if x <= 0.0 {
+            return 0.5 * I2_32M1;
+        }
+        if 1.0 - x <= 0.0 {
+            return 1.0 - 0.5 * I2_32M1;
+        }
+        x
     }
 
     /// R's `norm_rand()` with normal.kind "Inversion".
     pub fn norm_rand(&mut self) -> f64 {
-        0.0
+        let mut u = self.unif_rand();
+        // (int)(BIG * u): truncation toward zero, u is positive.
+        u = (BIG * u).trunc() + self.unif_rand();
+        qnorm(u / BIG, 0.0, 1.0, true, false)
+    }
+
+    /// R's `rbits(bits)`: `bits` random bits from 16-bit chunks.
+    fn rbits(&mut self, bits: u32) -> f64 {
+        let mut v: i64 = 0;
+        let mut n = 0;
+        while n <= bits {
+            let v1 = (self.unif_rand() * 65536.0).floor() as i64;
+            v = v.wrapping_mul(65536).wrapping_add(v1);
+            n += 16;
+        }
+        let mask = if bits >= 63 { i64::MAX } else { (1i64 << bits) - 1 };
+        (v & mask) as f64
+    }
+
+    /// R's `R_unif_index(dn)` (sample.kind "Rejection"): uniform on
+    /// `0..dn` (an integer-valued double), by rejection from the next power
+    /// of two.
+    pub fn unif_index(&mut self, dn: f64) -> f64 {
+        if dn <= 0.0 {
+            return 0.0;
+        }
+        let bits = dn.log2().ceil() as u32;
+        loop {
+            let dv = self.rbits(bits);
+            if dn > dv {
+                return dv;
+            }
+        }
     }
 
     /// R's `sample.int(n, k)` without replacement (1-based results).
+    ///
+    /// `k` larger than `n` is clamped to `n` (R refuses it; the kernels check
+    /// first).
     pub fn sample_int(&mut self, n: usize, k: usize) -> Vec<usize> {
-        (1..=k.min(n)).collect()
+        self.sample_dn(n as f64, k.min(n), false)
+            .into_iter()
+            .map(|v| v as usize)
+            .collect()
+    }
+
+    /// R's `sample.int(dn, k, replace)` without `prob`, 1-based, exactly as
+    /// R 4.2 draws it: with replacement (or for `k < 2`) one
+    /// `R_unif_index(dn)` per draw; without, R's swap-remove permutation of
+    /// `0..dn` — or, as R's `sample.int` chooses for `dn > 1e7` and
+    /// `k <= dn/2` (`useHash`), `sample2`'s rejection of duplicates. The paths
+    /// consume the stream differently, so all are needed to match R.
+    ///
+    /// The caller checks R's preconditions (`dn` finite and >= 0, `k <= dn`
+    /// without replacement).
+    pub fn sample_dn(&mut self, dn: f64, k: usize, replace: bool) -> Vec<f64> {
+        if replace || k < 2 {
+            return (0..k).map(|_| self.unif_index(dn) + 1.0).collect();
+        }
+        if dn > 1e7 && (k as f64) <= dn / 2.0 {
+            let mut seen = HashSet::with_capacity(k);
+            let mut out = Vec::with_capacity(k);
+            while out.len() < k {
+                let v = self.unif_index(dn) + 1.0;
+                if seen.insert(v.to_bits()) {
+                    out.push(v);
+                }
+            }
+            return out;
+        }
+        let mut left = dn as usize;
+        let mut x: Vec<usize> = (0..left).collect();
+        let mut out = Vec::with_capacity(k);
+        for _ in 0..k.min(left) {
+            let j = self.unif_index(left as f64) as usize;
+            out.push((x[j] + 1) as f64);
+            left -= 1;
+            x[j] = x[left];
+        }
+        out
+    }
+}
+
+/// FNV-1a, 64-bit: a stable hash of a step name (std's hasher is not stable).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// splitmix64's output function: a bijective 64-bit mix.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_seed_42_matches_r() {
+        let mut g = Rng::from_seed(42);
+        assert_eq!(g.norm_rand(), 1.370_958_447_146_668_5);
+        let mut g = Rng::from_seed(42);
+        assert_eq!(g.unif_rand(), 0.914_806_043_496_355_4);
+    }
+
+    #[test]
+    fn iteration_streams_are_stable_and_distinct() {
+        let a = Rng::iteration_seed(42, "b", 0);
+        assert_eq!(a, Rng::iteration_seed(42, "b", 0));
+        assert_ne!(a, Rng::iteration_seed(42, "b", 1));
+        assert_ne!(a, Rng::iteration_seed(42, "c", 0));
+        assert_ne!(a, Rng::iteration_seed(43, "b", 0));
     }
 }

@@ -1,0 +1,226 @@
+//! `matrix` and `array`: R's `do_matrix` and `do_array`, restricted to the
+//! numeric matrices flowcast's values can hold.
+
+use nalgebra::DMatrix;
+
+use super::num_of_len;
+use crate::kernels::value::NA;
+use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+
+const INT_MAX: f64 = 2_147_483_647.0;
+
+/// The numbers of `data` (R's default `NA` when absent); strings and lists
+/// cannot become a numeric matrix.
+fn data_nums(a: &Args<&Value>) -> Result<Vec<f64>, KernelError> {
+    match a.get("data") {
+        None => Ok(vec![NA]),
+        Some(Value::Null) => Ok(Vec::new()),
+        Some(v) => v.as_f64_slice().map(|c| c.into_owned()).ok_or_else(|| {
+            KernelError::new(format!(
+                "{}() builds numeric data only, not from {}",
+                a.func,
+                v.type_name()
+            ))
+        }),
+    }
+}
+
+/// R's `asInteger` on a matrix extent, with `do_matrix`'s messages.
+fn extent(name: &str, v: Option<f64>, numeric: bool) -> Result<Option<usize>, String> {
+    if !numeric {
+        return Err("non-numeric matrix extent".into());
+    }
+    match v {
+        None => Ok(None),
+        Some(x) if x.is_nan() || x.abs() >= INT_MAX + 1.0 => {
+            Err(format!("invalid '{name}' value (too large or NA)"))
+        }
+        Some(x) if x.trunc() < 0.0 => Err(format!("invalid '{name}' value (< 0)")),
+        Some(x) => Ok(Some(x.trunc() as usize)),
+    }
+}
+
+/// R's inference of a missing dimension. `None` results are unknown.
+fn infer_dims(
+    lendat: Option<usize>,
+    nr: Option<Option<usize>>,
+    nc: Option<Option<usize>>,
+) -> Result<(Option<usize>, Option<usize>), String> {
+    // Outer Option: supplied or missing; inner: known or unknown value.
+    match (nr, nc) {
+        (None, None) => Ok((lendat, Some(1))),
+        (Some(nr), None) => Ok((nr, infer_other("nr", lendat, nr)?)),
+        (None, Some(nc)) => Ok((infer_other("nc", lendat, nc)?, nc)),
+        (Some(nr), Some(nc)) => Ok((nr, nc)),
+    }
+}
+
+fn infer_other(what: &str, lendat: Option<usize>, given: Option<usize>) -> Result<Option<usize>, String> {
+    let (Some(len), Some(d)) = (lendat, given) else {
+        return Ok(None);
+    };
+    if len as f64 > d as f64 * INT_MAX {
+        return Err("data is too long".into());
+    }
+    if d == 0 {
+        return if len > 0 {
+            Err(format!("{what} = 0 for non-null data"))
+        } else {
+            Ok(Some(0))
+        };
+    }
+    Ok(Some(len.div_ceil(d)))
+}
+
+fn matrix_extents<T>(
+    a: &Args<T>,
+    get: impl Fn(&str) -> Option<(Option<f64>, bool)>,
+) -> Result<(Option<Option<usize>>, Option<Option<usize>>), ArgError> {
+    let mut out = [None, None];
+    for (slot, name) in out.iter_mut().zip(["nrow", "ncol"]) {
+        if let Some((v, numeric)) = get(name) {
+            *slot = Some(extent(name, v, numeric).map_err(|m| a.error(name, m))?);
+        }
+    }
+    let [nr, nc] = out;
+    Ok((nr, nc))
+}
+
+/// R's `asInteger` reads the first element of a longer vector.
+fn first_num(t: &Type) -> (Option<f64>, bool) {
+    match t {
+        Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => (None, false),
+        Type::Null => (Some(f64::NAN), true),
+        _ => match t.const_nums() {
+            Some(v) if v.is_empty() => (Some(f64::NAN), true),
+            Some(v) => (Some(v[0]), true),
+            None => (None, true),
+        },
+    }
+}
+
+fn first_value(v: &Value) -> (Option<f64>, bool) {
+    match v.as_f64_slice() {
+        Some(s) => (Some(s.first().copied().unwrap_or(f64::NAN)), true),
+        None => (None, false),
+    }
+}
+
+fn data_len_type(a: &Args<Type>) -> Result<Option<usize>, ArgError> {
+    match a.get("data") {
+        None => Ok(Some(1)),
+        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => Err(
+            a.error("data", format!("{}() builds numeric data only", a.func)),
+        ),
+        Some(t) => Ok(t.len()),
+    }
+}
+
+pub(super) fn shape_matrix(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let lendat = data_len_type(a)?;
+    let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_num))?;
+    let (rows, cols) = infer_dims(lendat, nr, nc).map_err(ArgError::call)?;
+    Ok(Type::Mat { rows, cols })
+}
+
+pub(super) fn eval_matrix(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let data = data_nums(a)?;
+    let byrow = a.bool_or("byrow", false)?;
+    let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_value))
+        .map_err(|e| KernelError::new(e.message))?;
+    let (rows, cols) = infer_dims(Some(data.len()), nr, nc).map_err(KernelError::new)?;
+    let (rows, cols) = (rows.unwrap_or(0), cols.unwrap_or(0));
+    let total = rows
+        .checked_mul(cols)
+        .ok_or_else(|| KernelError::new("too many elements specified"))?;
+    let mut buf = super::alloc_num(total)?;
+    let len = data.len();
+    // R fills an empty `data` with NA and recycles any other silently (it
+    // only warns when the length is not a sub-multiple).
+    if len == 0 {
+        buf.resize(total, NA);
+    } else if byrow {
+        for j in 0..cols {
+            for i in 0..rows {
+                buf.push(data[(i * cols + j) % len]);
+            }
+        }
+    } else {
+        buf.extend((0..total).map(|i| data[i % len]));
+    }
+    Ok(Value::Mat(DMatrix::from_vec(rows, cols, buf)))
+}
+
+/// `dim`'s extents: R coerces to integer (truncating) and refuses NA and
+/// negatives.
+fn dims_of(v: &[f64]) -> Result<Vec<usize>, String> {
+    if v.is_empty() {
+        return Err("'dims' cannot be of length 0".into());
+    }
+    v.iter()
+        .map(|&d| {
+            if d.is_nan() || d.trunc() < 0.0 || d >= INT_MAX + 1.0 {
+                Err("negative length vectors are not allowed".to_string())
+            } else {
+                Ok(d.trunc() as usize)
+            }
+        })
+        .collect()
+}
+
+const MORE_DIMS: &str = "array() with more than 2 dimensions is not supported (flowcast values are vectors or matrices)";
+
+pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let lendat = data_len_type(a)?;
+    let dims = match a.get("dim") {
+        None => return Ok(num_of_len(lendat)),
+        Some(t) if !t.is_numeric() => return Err(a.error("dim", "'dim' must be numeric")),
+        Some(t) => t,
+    };
+    if let Some(v) = dims.const_nums() {
+        let d = dims_of(&v).map_err(|m| a.error("dim", m))?;
+        return match d.as_slice() {
+            [n] => Ok(Type::num(*n)),
+            [r, c] => Ok(Type::mat(*r, *c)),
+            _ => Err(a.error("dim", MORE_DIMS)),
+        };
+    }
+    match dims.len() {
+        Some(0) => Err(a.error("dim", "'dims' cannot be of length 0")),
+        Some(1) => Ok(num_of_len(None)),
+        Some(2) => Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        }),
+        Some(_) => Err(a.error("dim", MORE_DIMS)),
+        None => Ok(Type::Any),
+    }
+}
+
+pub(super) fn eval_array(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let data = data_nums(a)?;
+    let dims = match a.get("dim") {
+        None => vec![data.len()],
+        Some(v) => {
+            let d = v
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("'dim' must be numeric"))?;
+            dims_of(&d).map_err(KernelError::new)?
+        }
+    };
+    let total = dims
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| KernelError::new("'dim' specifies too large an array"))?;
+    let mut buf = super::alloc_num(total)?;
+    if data.is_empty() {
+        buf.resize(total, NA);
+    } else {
+        buf.extend((0..total).map(|i| data[i % data.len()]));
+    }
+    match dims.as_slice() {
+        [_] => Ok(Value::Num(buf)),
+        [r, c] => Ok(Value::Mat(DMatrix::from_vec(*r, *c, buf))),
+        _ => Err(KernelError::new(MORE_DIMS)),
+    }
+}

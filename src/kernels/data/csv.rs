@@ -1,0 +1,235 @@
+//! `read.csv(file, header = TRUE, sep = ",")` into a numeric matrix.
+//!
+//! Follows R's `read.csv` where a numeric matrix is the result: quoted
+//! fields (`""` escapes a quote), blank lines skipped, short rows filled
+//! with NA (`fill = TRUE`), empty and `NA` cells NA, and a header one field
+//! shorter than the data meaning the first column holds row names (dropped,
+//! as are column names: flowcast matrices carry no dimnames). A cell that is
+//! not a number is an error naming the file, line and column; R would
+//! instead read a character column, which no numeric kernel could use.
+//!
+//! The shape rule parses the file too, so a bad file fails at analysis.
+
+use std::path::Path;
+
+use nalgebra::DMatrix;
+
+use crate::kernels::value::NA;
+use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+
+/// A parsed numeric table, column-major.
+#[derive(Debug)]
+pub struct Table {
+    pub rows: usize,
+    pub cols: usize,
+    pub data: Vec<f64>,
+}
+
+/// One record: its fields and the (1-based) line it starts on.
+struct Record {
+    line: usize,
+    fields: Vec<String>,
+}
+
+fn split_records(text: &str, sep: Option<char>) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    let mut fields: Vec<String> = Vec::new();
+    let mut field = String::new();
+    let mut in_quotes = false;
+    let mut line = 1;
+    let mut start_line = 1;
+    let mut chars = text.chars().peekable();
+    let mut any = false;
+    let end_record = |fields: &mut Vec<String>, field: &mut String, any: &mut bool, records: &mut Vec<Record>, start: usize| {
+        if *any || !field.is_empty() || !fields.is_empty() {
+            fields.push(std::mem::take(field));
+            records.push(Record {
+                line: start,
+                fields: std::mem::take(fields),
+            });
+        }
+        *any = false;
+    };
+    while let Some(c) = chars.next() {
+        if in_quotes {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                '"' => in_quotes = false,
+                '\n' => {
+                    line += 1;
+                    field.push(c);
+                }
+                _ => field.push(c),
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_quotes = true;
+                any = true;
+            }
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' => {
+                end_record(&mut fields, &mut field, &mut any, &mut records, start_line);
+                line += 1;
+                start_line = line;
+            }
+            c if Some(c) == sep => {
+                fields.push(std::mem::take(&mut field));
+                any = true;
+            }
+            c if sep.is_none() && (c == ' ' || c == '\t') => {
+                if !field.is_empty() || any {
+                    fields.push(std::mem::take(&mut field));
+                    any = false;
+                }
+            }
+            _ => {
+                field.push(c);
+                any = true;
+            }
+        }
+    }
+    if in_quotes {
+        return Err(format!("line {start_line}: unterminated quoted field"));
+    }
+    end_record(&mut fields, &mut field, &mut any, &mut records, start_line);
+    if sep.is_none() {
+        for r in &mut records {
+            r.fields.retain(|f| !f.is_empty());
+        }
+        records.retain(|r| !r.fields.is_empty());
+    }
+    Ok(records)
+}
+
+/// R's `R_strtod` as `type.convert` uses it, on a trimmed cell.
+fn parse_number(cell: &str) -> Option<f64> {
+    let s = cell.trim();
+    if s.is_empty() || s == "NA" {
+        return Some(NA);
+    }
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16).ok()? as f64
+    } else if body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") {
+        f64::INFINITY
+    } else if body == "NaN" {
+        f64::NAN
+    } else if body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) {
+        body.parse::<f64>().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Reads and parses `path` (as the user wrote it, for messages) into a
+/// numeric table.
+pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<Table, String> {
+    let sep = match sep.chars().count() {
+        0 => None,
+        1 => sep.chars().next(),
+        _ => return Err("invalid 'sep' value: must be one byte".into()),
+    };
+    let bytes = std::fs::read(path).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
+            std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
+            _ => e.to_string(),
+        };
+        format!("cannot open file '{shown}': {why}")
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut records = split_records(text, sep).map_err(|m| format!("'{shown}' {m}"))?;
+    if records.is_empty() {
+        return Err(format!("no lines available in input ('{shown}')"));
+    }
+    let names = if header {
+        Some(records.remove(0).fields)
+    } else {
+        None
+    };
+    // R sizes the table from the first five lines.
+    let data_width = records.iter().take(5).map(|r| r.fields.len()).max();
+    let width = match (&names, data_width) {
+        (Some(n), Some(w)) => n.len().max(w),
+        (Some(n), None) => n.len(),
+        (None, Some(w)) => w,
+        (None, None) => 0,
+    };
+    let row_names = names.as_ref().is_some_and(|n| n.len() + 1 == width);
+    let skip = usize::from(row_names);
+    let cols = width - skip;
+    let rows = records.len();
+    let mut data = vec![NA; rows * cols];
+    for (i, r) in records.iter().enumerate() {
+        if r.fields.len() > width {
+            return Err(format!(
+                "'{shown}' line {}: {} fields, more than the {width} columns",
+                r.line,
+                r.fields.len()
+            ));
+        }
+        for (j, cell) in r.fields.iter().enumerate().skip(skip) {
+            let col = j - skip;
+            data[col * rows + i] = parse_number(cell).ok_or_else(|| {
+                let name = names
+                    .as_ref()
+                    .and_then(|n| n.get(j - usize::from(row_names && n.len() < width).min(j)))
+                    .map(|n| format!(" (\"{n}\")"))
+                    .unwrap_or_default();
+                format!(
+                    "'{shown}' line {}, column {}{name}: \"{cell}\" is not a number",
+                    r.line,
+                    col + 1
+                )
+            })?;
+        }
+    }
+    Ok(Table { rows, cols, data })
+}
+
+pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let file = match a.get("file") {
+        Some(Type::Str { .. }) => a.const_str("file"),
+        Some(Type::Any) => None,
+        Some(_) => return Err(a.error("file", "'file' must be a character string")),
+        None => None,
+    };
+    let header = match a.get("header") {
+        None => Some(true),
+        Some(t) => t.const_scalar().map(|h| h != 0.0),
+    };
+    let sep = match a.get("sep") {
+        None => Some(","),
+        Some(Type::Str { .. }) => a.const_str("sep"),
+        Some(_) => return Err(a.error("sep", "invalid 'sep' argument")),
+    };
+    let (Some(file), Some(header), Some(sep)) = (file, header, sep) else {
+        return Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        });
+    };
+    let t = read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;
+    Ok(Type::mat(t.rows, t.cols))
+}
+
+pub(super) fn eval_read_csv(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let file = match a.get("file") {
+        Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
+        _ => return Err(KernelError::new("'file' must be a character string")),
+    };
+    let header = a.bool_or("header", true)?;
+    let sep = a.str_or("sep", ",")?;
+    let t = read_table(file, &ctx.base_dir.join(file), header, sep).map_err(KernelError::new)?;
+    Ok(Value::Mat(DMatrix::from_vec(t.rows, t.cols, t.data)))
+}

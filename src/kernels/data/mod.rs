@@ -1,0 +1,118 @@
+//! Data steps: random draws (`rnorm`, `runif`, `sample`), constructors
+//! (`matrix`, `array`, `c`, `seq`, `seq_len`), `read.csv` and `spin`.
+//!
+//! Each follows R 4.2's semantics and error messages; each shape rule uses
+//! the constants it is given (`rnorm(1200 * 1200)` is `num[1440000]`) and
+//! leaves unknown dimensions `None`.
+
+mod build;
+mod combine;
+mod csv;
+mod random;
+mod sample;
+mod seq;
+mod spin;
+
+use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "rnorm",
+        params: &[req("n"), opt("mean"), opt("sd")],
+        random: true,
+        shape: random::shape_draws,
+        eval: random::eval_rnorm,
+    },
+    Kernel {
+        name: "runif",
+        params: &[req("n"), opt("min"), opt("max")],
+        random: true,
+        shape: random::shape_draws,
+        eval: random::eval_runif,
+    },
+    Kernel {
+        name: "sample",
+        params: SAMPLE_PARAMS,
+        random: true,
+        shape: sample::shape_sample,
+        eval: sample::eval_sample,
+    },
+    Kernel {
+        name: "sample.int",
+        params: &[req("n"), opt("size"), opt("replace"), opt("prob")],
+        random: true,
+        shape: sample::shape_sample_int,
+        eval: sample::eval_sample_int,
+    },
+    Kernel {
+        name: "matrix",
+        params: &[opt("data"), opt("nrow"), opt("ncol"), opt("byrow")],
+        random: false,
+        shape: build::shape_matrix,
+        eval: build::eval_matrix,
+    },
+    Kernel {
+        name: "array",
+        params: &[opt("data"), opt("dim")],
+        random: false,
+        shape: build::shape_array,
+        eval: build::eval_array,
+    },
+    Kernel {
+        name: "c",
+        params: &[DOTS],
+        random: false,
+        shape: combine::shape_c,
+        eval: combine::eval_c,
+    },
+    Kernel {
+        name: "seq",
+        params: &[opt("from"), opt("to"), opt("by"), opt("length.out")],
+        random: false,
+        shape: seq::shape_seq,
+        eval: seq::eval_seq,
+    },
+    Kernel {
+        name: "seq_len",
+        params: &[req("length.out")],
+        random: false,
+        shape: seq::shape_seq_len,
+        eval: seq::eval_seq_len,
+    },
+    Kernel {
+        name: "read.csv",
+        params: &[req("file"), opt("header"), opt("sep")],
+        random: false,
+        shape: csv::shape_read_csv,
+        eval: csv::eval_read_csv,
+    },
+    Kernel {
+        name: "spin",
+        params: &[req("seconds")],
+        random: false,
+        shape: spin::shape_spin,
+        eval: spin::eval_spin,
+    },
+];
+
+static SAMPLE_PARAMS: &[Param] = &[req("x"), opt("size"), opt("replace"), opt("prob")];
+
+/// A numeric vector of `n` elements, failing like R ("cannot allocate")
+/// instead of aborting when `n` is absurd.
+fn alloc_num(n: usize) -> Result<Vec<f64>, KernelError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| KernelError::new(format!("cannot allocate vector of length {n}")))?;
+    Ok(v)
+}
+
+/// The numbers of a value for a numeric parameter (`mean`, `sd`, `min`…):
+/// numbers and logicals, recycled by the caller.
+fn num_param(v: &Value) -> Option<Vec<f64>> {
+    v.as_f64_slice().map(|c| c.into_owned())
+}
+
+/// The type of a numeric vector of known or unknown length (no value).
+fn num_of_len(len: Option<usize>) -> Type {
+    Type::Num { len, value: None }
+}
