@@ -32,7 +32,12 @@ fn value(j: &Json) -> Value {
                 .iter()
                 .map(|d| d.as_u64().expect("dim") as usize)
                 .collect();
-            let data: Vec<f64> = o["data"].as_array().expect("data").iter().map(num).collect();
+            let data: Vec<f64> = o["data"]
+                .as_array()
+                .expect("data")
+                .iter()
+                .map(num)
+                .collect();
             Value::Mat(DMatrix::from_vec(dim[0], dim[1], data))
         }
         Json::Array(a) if a.iter().all(Json::is_boolean) => {
@@ -44,7 +49,11 @@ fn value(j: &Json) -> Value {
                     .is_some_and(|s| !matches!(s, "NA" | "NaN" | "Inf" | "-Inf"))
             }) =>
         {
-            Value::Str(a.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect())
+            Value::Str(
+                a.iter()
+                    .map(|s| s.as_str().unwrap_or("").to_string())
+                    .collect(),
+            )
         }
         Json::Array(a) => Value::Num(a.iter().map(num).collect()),
         other => Value::Num(vec![num(other)]),
@@ -62,7 +71,9 @@ fn assert_same(got: &Value, want: &Value) {
                 .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
     };
     let ok = match (got, want) {
-        (Value::Mat(a), Value::Mat(b)) => a.shape() == b.shape() && same(a.as_slice(), b.as_slice()),
+        (Value::Mat(a), Value::Mat(b)) => {
+            a.shape() == b.shape() && same(a.as_slice(), b.as_slice())
+        }
         (Value::Num(a), Value::Num(b)) => same(a, b),
         (a, b) => a == b,
     };
@@ -93,35 +104,89 @@ fn check(case: &str, name: &str, args: Vec<(Option<&str>, Value)>) {
 
 #[test]
 fn matrix_follows_r() {
-    check("matrix_cols", "matrix", vec![pos(range(1, 6)), pos(n(2.0)), pos(n(3.0))]);
+    check(
+        "matrix_cols",
+        "matrix",
+        vec![pos(range(1, 6)), pos(n(2.0)), pos(n(3.0))],
+    );
     check(
         "matrix_byrow",
         "matrix",
-        vec![pos(range(1, 6)), pos(n(2.0)), pos(n(3.0)), named("byrow", yes())],
+        vec![
+            pos(range(1, 6)),
+            pos(n(2.0)),
+            pos(n(3.0)),
+            named("byrow", yes()),
+        ],
     );
-    check("matrix_nrow_only", "matrix", vec![pos(range(1, 6)), pos(n(4.0))]);
-    check("matrix_ncol_only", "matrix", vec![pos(range(1, 7)), named("ncol", n(2.0))]);
-    check("matrix_recycle", "matrix", vec![pos(range(1, 6)), pos(n(4.0)), pos(n(4.0))]);
-    check("matrix_truncate", "matrix", vec![pos(range(1, 7)), pos(n(2.0)), pos(n(3.0))]);
+    check(
+        "matrix_nrow_only",
+        "matrix",
+        vec![pos(range(1, 6)), pos(n(4.0))],
+    );
+    check(
+        "matrix_ncol_only",
+        "matrix",
+        vec![pos(range(1, 7)), named("ncol", n(2.0))],
+    );
+    check(
+        "matrix_recycle",
+        "matrix",
+        vec![pos(range(1, 6)), pos(n(4.0)), pos(n(4.0))],
+    );
+    check(
+        "matrix_truncate",
+        "matrix",
+        vec![pos(range(1, 7)), pos(n(2.0)), pos(n(3.0))],
+    );
     check("matrix_vector", "matrix", vec![pos(nv(&[1.5, 2.5, 3.5]))]);
-    check("matrix_scalar_fill", "matrix", vec![pos(n(0.0)), pos(n(2.0)), pos(n(3.0))]);
+    check(
+        "matrix_scalar_fill",
+        "matrix",
+        vec![pos(n(0.0)), pos(n(2.0)), pos(n(3.0))],
+    );
     check(
         "matrix_byrow_recycle",
         "matrix",
-        vec![pos(range(1, 3)), pos(n(3.0)), pos(n(2.0)), named("byrow", yes())],
+        vec![
+            pos(range(1, 3)),
+            pos(n(3.0)),
+            pos(n(2.0)),
+            named("byrow", yes()),
+        ],
     );
 }
 
 #[test]
 fn array_and_c_follow_r() {
-    check("array_2d", "array", vec![pos(range(1, 5)), named("dim", nv(&[2.0, 4.0]))]);
-    check("array_1d", "array", vec![pos(range(1, 3)), named("dim", n(5.0))]);
-    check("c_nums", "c", vec![pos(n(1.0)), pos(n(2.5)), pos(nv(&[3.0, 4.0]))]);
+    check(
+        "array_2d",
+        "array",
+        vec![pos(range(1, 5)), named("dim", nv(&[2.0, 4.0]))],
+    );
+    check(
+        "array_1d",
+        "array",
+        vec![pos(range(1, 3)), named("dim", n(5.0))],
+    );
+    check(
+        "c_nums",
+        "c",
+        vec![pos(n(1.0)), pos(n(2.5)), pos(nv(&[3.0, 4.0]))],
+    );
     let m = Value::Mat(DMatrix::from_vec(2, 2, vec![1.0, 2.0, 3.0, 4.0]));
     check("c_matrix", "c", vec![pos(m), pos(Value::Null), pos(n(9.0))]);
     let t = |b: bool| Value::Bool(vec![b]);
-    check("c_logical_num", "c", vec![pos(t(true)), pos(n(2.0)), pos(t(false))]);
-    check("c_logical", "c", vec![pos(t(true)), pos(t(false)), pos(t(true))]);
+    check(
+        "c_logical_num",
+        "c",
+        vec![pos(t(true)), pos(n(2.0)), pos(t(false))],
+    );
+    check(
+        "c_logical",
+        "c",
+        vec![pos(t(true)), pos(t(false)), pos(t(true))],
+    );
     let mut args = vec![pos(n(1.0)), pos(Value::string("a")), pos(t(true))];
     for x in [
         1e5,
@@ -145,26 +210,64 @@ fn array_and_c_follow_r() {
 #[test]
 fn seq_follows_r() {
     let s = |case: &str, args| check(case, "seq", args);
-    s("seq_by", vec![pos(n(1.0)), pos(n(10.0)), named("by", n(2.0))]);
-    s("seq_by_frac", vec![pos(n(0.0)), pos(n(1.0)), named("by", n(0.1))]);
-    s("seq_by_neg", vec![pos(n(10.0)), pos(n(1.0)), named("by", n(-3.0))]);
+    s(
+        "seq_by",
+        vec![pos(n(1.0)), pos(n(10.0)), named("by", n(2.0))],
+    );
+    s(
+        "seq_by_frac",
+        vec![pos(n(0.0)), pos(n(1.0)), named("by", n(0.1))],
+    );
+    s(
+        "seq_by_neg",
+        vec![pos(n(10.0)), pos(n(1.0)), named("by", n(-3.0))],
+    );
     s("seq_colon", vec![pos(n(2.0)), pos(n(6.0))]);
     s("seq_down", vec![pos(n(5.0)), pos(n(1.0))]);
     s("seq_frac_from", vec![pos(n(1.5)), pos(n(4.0))]);
     s("seq_one", vec![pos(n(5.0))]);
     s("seq_one_neg", vec![pos(n(-1.0))]);
-    s("seq_length", vec![pos(n(0.0)), pos(n(1.0)), named("length.out", n(11.0))]);
-    s("seq_length_from", vec![pos(n(2.0)), pos(n(11.0)), named("length.out", n(4.0))]);
-    s("seq_length_frac", vec![pos(n(1.0)), pos(n(10.0)), named("length", n(2.5))]);
-    s("seq_by_length", vec![pos(n(1.0)), named("by", n(2.0)), named("length.out", n(3.0))]);
+    s(
+        "seq_length",
+        vec![pos(n(0.0)), pos(n(1.0)), named("length.out", n(11.0))],
+    );
+    s(
+        "seq_length_from",
+        vec![pos(n(2.0)), pos(n(11.0)), named("length.out", n(4.0))],
+    );
+    s(
+        "seq_length_frac",
+        vec![pos(n(1.0)), pos(n(10.0)), named("length", n(2.5))],
+    );
+    s(
+        "seq_by_length",
+        vec![
+            pos(n(1.0)),
+            named("by", n(2.0)),
+            named("length.out", n(3.0)),
+        ],
+    );
     s(
         "seq_to_by_length",
-        vec![named("to", n(10.0)), named("by", n(2.0)), named("length.out", n(3.0))],
+        vec![
+            named("to", n(10.0)),
+            named("by", n(2.0)),
+            named("length.out", n(3.0)),
+        ],
     );
     s("seq_length_only", vec![named("length.out", n(3.0))]);
-    s("seq_by_overshoot", vec![pos(n(1.0)), pos(n(2.0)), named("by", n(0.3))]);
-    s("seq_same", vec![pos(n(5.0)), pos(n(5.0)), named("by", n(0.0))]);
-    s("seq_thirds", vec![pos(n(0.0)), pos(n(1.0)), named("length.out", n(4.0))]);
+    s(
+        "seq_by_overshoot",
+        vec![pos(n(1.0)), pos(n(2.0)), named("by", n(0.3))],
+    );
+    s(
+        "seq_same",
+        vec![pos(n(5.0)), pos(n(5.0)), named("by", n(0.0))],
+    );
+    s(
+        "seq_thirds",
+        vec![pos(n(0.0)), pos(n(1.0)), named("length.out", n(4.0))],
+    );
     check("seq_len", "seq_len", vec![pos(n(4.0))]);
 }
 
@@ -175,18 +278,32 @@ fn csv_path(f: &str) -> Value {
 #[test]
 fn read_csv_follows_r() {
     check("csv_basic", "read.csv", vec![pos(csv_path("basic.csv"))]);
-    check("csv_missing", "read.csv", vec![pos(csv_path("missing.csv"))]);
+    check(
+        "csv_missing",
+        "read.csv",
+        vec![pos(csv_path("missing.csv"))],
+    );
     check("csv_quoted", "read.csv", vec![pos(csv_path("quoted.csv"))]);
-    check("csv_rownames", "read.csv", vec![pos(csv_path("rownames.csv"))]);
+    check(
+        "csv_rownames",
+        "read.csv",
+        vec![pos(csv_path("rownames.csv"))],
+    );
     check(
         "csv_semicolon",
         "read.csv",
-        vec![pos(csv_path("semicolon.csv")), named("sep", Value::string(";"))],
+        vec![
+            pos(csv_path("semicolon.csv")),
+            named("sep", Value::string(";")),
+        ],
     );
     check(
         "csv_noheader",
         "read.csv",
-        vec![pos(csv_path("noheader.csv")), named("header", Value::Bool(vec![false]))],
+        vec![
+            pos(csv_path("noheader.csv")),
+            named("header", Value::Bool(vec![false])),
+        ],
     );
     check("csv_crlf", "read.csv", vec![pos(csv_path("crlf.csv"))]);
 }
@@ -224,7 +341,10 @@ fn bad_input_gives_r_messages() {
         err("matrix", vec![pos(m()), named("ncol", n(f64::NAN))]),
         "invalid 'ncol' value (too large or NA)"
     );
-    assert_eq!(err("matrix", vec![pos(m()), pos(n(0.0))]), "data is too long");
+    assert_eq!(
+        err("matrix", vec![pos(m()), pos(n(0.0))]),
+        "data is too long"
+    );
     assert_eq!(
         err("array", vec![pos(m()), named("dim", Value::Num(vec![]))]),
         "'dims' cannot be of length 0"
@@ -233,8 +353,10 @@ fn bad_input_gives_r_messages() {
         err("array", vec![pos(m()), named("dim", nv(&[2.0, -1.0]))]),
         "negative length vectors are not allowed"
     );
-    assert!(err("array", vec![pos(m()), named("dim", nv(&[1.0, 2.0, 3.0]))])
-        .contains("more than 2 dimensions"));
+    assert!(
+        err("array", vec![pos(m()), named("dim", nv(&[1.0, 2.0, 3.0]))])
+            .contains("more than 2 dimensions")
+    );
     let seq = |args| err("seq", args);
     assert_eq!(
         seq(vec![pos(n(1.0)), pos(n(10.0)), named("by", n(-1.0))]),
@@ -252,8 +374,14 @@ fn bad_input_gives_r_messages() {
         seq(vec![pos(n(0.0)), pos(n(1.0)), named("length.out", n(-1.0))]),
         "'length.out' must be a non-negative number"
     );
-    assert_eq!(seq(vec![pos(n(f64::NAN)), pos(n(1.0))]), "'from' must be a finite number");
-    assert_eq!(seq(vec![pos(nv(&[1.0, 2.0])), pos(n(1.0))]), "'from' must be of length 1");
+    assert_eq!(
+        seq(vec![pos(n(f64::NAN)), pos(n(1.0))]),
+        "'from' must be a finite number"
+    );
+    assert_eq!(
+        seq(vec![pos(nv(&[1.0, 2.0])), pos(n(1.0))]),
+        "'from' must be of length 1"
+    );
     assert_eq!(
         err("seq_len", vec![pos(n(-1.0))]),
         "argument must be coercible to non-negative integer"
@@ -262,7 +390,10 @@ fn bad_input_gives_r_messages() {
 
 fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String> {
     let k = registry().get(name).expect("kernel");
-    let given = args.into_iter().map(|(n, t)| (n.map(str::to_string), t)).collect();
+    let given = args
+        .into_iter()
+        .map(|(n, t)| (n.map(str::to_string), t))
+        .collect();
     let a = Args::match_call(k.name, k.params, given).map_err(|e| e.message)?;
     let ctx = ShapeCtx {
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
@@ -276,7 +407,10 @@ fn tc(x: f64) -> (Option<&'static str>, Type) {
 
 #[test]
 fn shapes_use_constants() {
-    assert_eq!(shape("rnorm", vec![tc(1_440_000.0)]), Ok(Type::num(1_440_000)));
+    assert_eq!(
+        shape("rnorm", vec![tc(1_440_000.0)]),
+        Ok(Type::num(1_440_000))
+    );
     assert_eq!(shape("runif", vec![(None, Type::num(7))]), Ok(Type::num(7)));
     assert_eq!(
         shape("rnorm", vec![(None, Type::num(1))]),
@@ -287,7 +421,10 @@ fn shapes_use_constants() {
         shape("matrix", vec![data.clone(), tc(1200.0), tc(1200.0)]),
         Ok(Type::mat(1200, 1200))
     );
-    assert_eq!(shape("matrix", vec![data, tc(1200.0)]), Ok(Type::mat(1200, 1200)));
+    assert_eq!(
+        shape("matrix", vec![data, tc(1200.0)]),
+        Ok(Type::mat(1200, 1200))
+    );
     assert_eq!(
         shape("matrix", vec![(None, Type::num_unknown()), tc(3.0)]),
         Ok(Type::Mat {
@@ -296,12 +433,25 @@ fn shapes_use_constants() {
         })
     );
     assert_eq!(
-        shape("seq", vec![tc(1.0), tc(10.0), (Some("by"), Type::scalar_const(2.0))]),
+        shape(
+            "seq",
+            vec![tc(1.0), tc(10.0), (Some("by"), Type::scalar_const(2.0))]
+        ),
         Ok(Type::num_const(vec![1.0, 3.0, 5.0, 7.0, 9.0]))
     );
-    assert_eq!(shape("seq", vec![tc(1.0), tc(1e6)]), Ok(Type::num(1_000_000)));
     assert_eq!(
-        shape("seq", vec![tc(0.0), (None, Type::num(1)), (Some("length.out"), Type::scalar_const(50.0))]),
+        shape("seq", vec![tc(1.0), tc(1e6)]),
+        Ok(Type::num(1_000_000))
+    );
+    assert_eq!(
+        shape(
+            "seq",
+            vec![
+                tc(0.0),
+                (None, Type::num(1)),
+                (Some("length.out"), Type::scalar_const(50.0))
+            ]
+        ),
         Ok(Type::num(50))
     );
     assert_eq!(
@@ -309,15 +459,18 @@ fn shapes_use_constants() {
         Ok(Type::num_const(vec![1.0, 2.0, 3.0]))
     );
     assert_eq!(
-        shape("array", vec![tc(0.0), (Some("dim"), Type::num_const(vec![4.0, 5.0]))]),
+        shape(
+            "array",
+            vec![tc(0.0), (Some("dim"), Type::num_const(vec![4.0, 5.0]))]
+        ),
         Ok(Type::mat(4, 5))
     );
+    assert_eq!(shape("sample", vec![tc(10.0), tc(3.0)]), Ok(Type::num(3)));
     assert_eq!(
-        shape("sample", vec![tc(10.0), tc(3.0)]),
-        Ok(Type::num(3))
-    );
-    assert_eq!(
-        shape("read.csv", vec![(None, Type::str_const("tests/fixtures/csv/missing.csv"))]),
+        shape(
+            "read.csv",
+            vec![(None, Type::str_const("tests/fixtures/csv/missing.csv"))]
+        ),
         Ok(Type::mat(4, 3))
     );
     assert_eq!(shape("spin", vec![tc(0.5)]), Ok(Type::num(1)));
@@ -325,19 +478,37 @@ fn shapes_use_constants() {
 
 #[test]
 fn shapes_reject_what_r_would() {
-    let e = shape("read.csv", vec![(None, Type::str_const("tests/fixtures/csv/bad.csv"))]);
-    assert!(e.as_ref().is_err_and(|m| m.contains("line 3, column 2")), "{e:?}");
+    let e = shape(
+        "read.csv",
+        vec![(None, Type::str_const("tests/fixtures/csv/bad.csv"))],
+    );
+    assert!(
+        e.as_ref().is_err_and(|m| m.contains("line 3, column 2")),
+        "{e:?}"
+    );
     assert_eq!(
-        shape("seq", vec![tc(1.0), tc(10.0), (Some("by"), Type::scalar_const(-1.0))]),
+        shape(
+            "seq",
+            vec![tc(1.0), tc(10.0), (Some("by"), Type::scalar_const(-1.0))]
+        ),
         Err("wrong sign in 'by' argument".to_string())
     );
     assert_eq!(
         shape("sample", vec![tc(5.0), tc(6.0)]),
         Err("cannot take a sample larger than the population when 'replace = FALSE'".to_string())
     );
-    assert_eq!(shape("rnorm", vec![tc(-1.0)]), Err("invalid arguments".to_string()));
     assert_eq!(
-        shape("matrix", vec![(None, Type::num(6)), (Some("nrow"), Type::scalar_const(-2.0))]),
+        shape("rnorm", vec![tc(-1.0)]),
+        Err("invalid arguments".to_string())
+    );
+    assert_eq!(
+        shape(
+            "matrix",
+            vec![
+                (None, Type::num(6)),
+                (Some("nrow"), Type::scalar_const(-2.0))
+            ]
+        ),
         Err("invalid 'nrow' value (< 0)".to_string())
     );
 }
@@ -359,6 +530,9 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         cancel: &cancel,
     };
     let start = std::time::Instant::now();
-    assert_eq!((k.eval)(&a, &mut ctx).expect_err("cancelled").0, "cancelled");
+    assert_eq!(
+        (k.eval)(&a, &mut ctx).expect_err("cancelled").0,
+        "cancelled"
+    );
     assert!(start.elapsed().as_secs_f64() < 1.0);
 }

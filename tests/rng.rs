@@ -81,15 +81,26 @@ fn r_semantics_checks() {
     let got: Vec<f64> = (0..3).map(|_| g.norm_rand()).collect();
     assert_bits(
         &got,
-        &parse(&["-0.62645381074233242", "0.18364332422208224", "-0.83562861241004716"]),
+        &parse(&[
+            "-0.62645381074233242",
+            "0.18364332422208224",
+            "-0.83562861241004716",
+        ]),
     );
     let mut g = Rng::from_seed(42);
     let got: Vec<f64> = (0..3).map(|_| g.unif_rand()).collect();
     assert_bits(
         &got,
-        &parse(&["0.91480604349635541", "0.93707541329786181", "0.28613953478634357"]),
+        &parse(&[
+            "0.91480604349635541",
+            "0.93707541329786181",
+            "0.28613953478634357",
+        ]),
     );
-    assert_eq!(Rng::from_seed(123).sample_int(100, 5), vec![31, 79, 51, 14, 67]);
+    assert_eq!(
+        Rng::from_seed(123).sample_int(100, 5),
+        vec![31, 79, 51, 14, 67]
+    );
     // kmeans(P8, 3) after set.seed(42) starts from rows 1 5 8.
     assert_eq!(Rng::from_seed(42).sample_int(8, 3), vec![1, 5, 8]);
 }
@@ -99,8 +110,14 @@ fn streams_for_several_seeds() {
     let f = fixture("rng");
     for case in f["streams"].as_array().expect("streams") {
         let seed = case["seed"].as_f64().expect("seed") as i64;
-        assert_bits(&run("rnorm", vec![pos(s(25.0))], seed), &nums(&case["rnorm"]));
-        assert_bits(&run("runif", vec![pos(s(25.0))], seed), &nums(&case["runif"]));
+        assert_bits(
+            &run("rnorm", vec![pos(s(25.0))], seed),
+            &nums(&case["rnorm"]),
+        );
+        assert_bits(
+            &run("runif", vec![pos(s(25.0))], seed),
+            &nums(&case["runif"]),
+        );
         assert_bits(
             &run("sample.int", vec![pos(s(100.0)), pos(s(10.0))], seed),
             &nums(&case["sample_int"]),
@@ -125,7 +142,10 @@ fn long_streams_cross_the_state_regeneration() {
     let mut g = Rng::from_seed(42);
     let got: Vec<f64> = (0..2000).map(|_| g.norm_rand()).collect();
     assert_bits(&got, &nums(&f["long_rnorm"]));
-    assert_bits(&run("runif", vec![pos(s(3000.0))], 42), &nums(&f["long_runif"]));
+    assert_bits(
+        &run("runif", vec![pos(s(3000.0))], 42),
+        &nums(&f["long_runif"]),
+    );
 }
 
 #[test]
@@ -134,7 +154,10 @@ fn qnorm_matches_r_4_2() {
     let q = &f["qnorm"];
     let p = nums(&q["p"]);
     let lower: Vec<f64> = p.iter().map(|&p| qnorm(p, 0.0, 1.0, true, false)).collect();
-    let upper: Vec<f64> = p.iter().map(|&p| qnorm(p, 0.0, 1.0, false, false)).collect();
+    let upper: Vec<f64> = p
+        .iter()
+        .map(|&p| qnorm(p, 0.0, 1.0, false, false))
+        .collect();
     let shifted: Vec<f64> = p.iter().map(|&p| qnorm(p, 3.0, 2.0, true, false)).collect();
     assert_bits(&lower, &nums(&q["lower"]));
     assert_bits(&upper, &nums(&q["upper"]));
@@ -150,7 +173,10 @@ fn qnorm_matches_r_4_2() {
 #[test]
 fn sample_without_weights() {
     let f = fixture("rng");
-    assert_bits(&run("sample", vec![pos(s(10.0))], 42), &nums(&f["sample_n10"]));
+    assert_bits(
+        &run("sample", vec![pos(s(10.0))], 42),
+        &nums(&f["sample_n10"]),
+    );
     assert_bits(
         &run("sample.int", vec![pos(s(5.0)), pos(s(2.0))], 1),
         &nums(&f["sample_5_2"]),
@@ -210,13 +236,22 @@ fn sample_with_weights() {
     assert_bits(
         &run(
             "sample.int",
-            vec![pos(s(5.0)), pos(s(40.0)), pos(yes()), named("prob", p.clone())],
+            vec![
+                pos(s(5.0)),
+                pos(s(40.0)),
+                pos(yes()),
+                named("prob", p.clone()),
+            ],
             42,
         ),
         &nums(&pr["replace"]),
     );
     assert_bits(
-        &run("sample.int", vec![pos(s(5.0)), pos(s(4.0)), named("prob", p)], 42),
+        &run(
+            "sample.int",
+            vec![pos(s(5.0)), pos(s(4.0)), named("prob", p)],
+            42,
+        ),
         &nums(&pr["noreplace"]),
     );
     assert_bits(
@@ -237,7 +272,12 @@ fn sample_with_weights() {
     assert_bits(
         &run(
             "sample.int",
-            vec![pos(s(300.0)), pos(s(60.0)), pos(yes()), named("prob", v(&nums(&w["p"])))],
+            vec![
+                pos(s(300.0)),
+                pos(s(60.0)),
+                pos(yes()),
+                named("prob", v(&nums(&w["p"]))),
+            ],
             42,
         ),
         &nums(&w["replace"]),
@@ -245,7 +285,12 @@ fn sample_with_weights() {
     assert_bits(
         &run(
             "sample.int",
-            vec![pos(s(300.0)), pos(s(20.0)), pos(yes()), named("prob", v(&[1.0; 300]))],
+            vec![
+                pos(s(300.0)),
+                pos(s(20.0)),
+                pos(yes()),
+                named("prob", v(&[1.0; 300])),
+            ],
             42,
         ),
         &nums(&w["flat"]),
@@ -257,30 +302,52 @@ fn draws_recycle_their_parameters() {
     let f = fixture("rng");
     let got = run(
         "rnorm",
-        vec![pos(s(6.0)), named("mean", v(&[0.0, 10.0, 100.0])), named("sd", v(&[1.0, 2.0]))],
+        vec![
+            pos(s(6.0)),
+            named("mean", v(&[0.0, 10.0, 100.0])),
+            named("sd", v(&[1.0, 2.0])),
+        ],
         42,
     );
     assert_bits(&got, &nums(&f["rnorm_args"]));
     let got = run(
         "rnorm",
-        vec![pos(s(4.0)), named("mean", s(5.0)), named("sd", v(&[0.0, 1.0]))],
+        vec![
+            pos(s(4.0)),
+            named("mean", s(5.0)),
+            named("sd", v(&[0.0, 1.0])),
+        ],
         42,
     );
     assert_bits(&got, &nums(&f["rnorm_sd0"]));
     let got = run(
         "runif",
-        vec![pos(s(5.0)), named("min", s(-2.0)), named("max", v(&[3.0, 4.0]))],
+        vec![
+            pos(s(5.0)),
+            named("min", s(-2.0)),
+            named("max", v(&[3.0, 4.0])),
+        ],
         42,
     );
     assert_bits(&got, &nums(&f["runif_args"]));
     let got = run(
         "runif",
-        vec![pos(s(3.0)), named("min", s(2.0)), named("max", v(&[2.0, 5.0, 2.0]))],
+        vec![
+            pos(s(3.0)),
+            named("min", s(2.0)),
+            named("max", v(&[2.0, 5.0, 2.0])),
+        ],
         42,
     );
     assert_bits(&got, &nums(&f["runif_eq"]));
-    assert_bits(&run("rnorm", vec![pos(v(&[9.0, 9.0, 9.0]))], 42), &nums(&f["rnorm_vec_n"]));
-    assert_bits(&run("rnorm", vec![pos(s(2.9))], 42), &nums(&f["rnorm_frac_n"]));
+    assert_bits(
+        &run("rnorm", vec![pos(v(&[9.0, 9.0, 9.0]))], 42),
+        &nums(&f["rnorm_vec_n"]),
+    );
+    assert_bits(
+        &run("rnorm", vec![pos(s(2.9))], 42),
+        &nums(&f["rnorm_frac_n"]),
+    );
 }
 
 #[test]
@@ -288,7 +355,10 @@ fn bad_counts_and_sizes_fail_like_r() {
     let err = |name: &str, args| call_seeded(name, args, 1).expect_err("should fail").0;
     assert_eq!(err("rnorm", vec![pos(s(-1.0))]), "invalid arguments");
     assert_eq!(err("rnorm", vec![pos(s(f64::NAN))]), "invalid arguments");
-    assert_eq!(err("rnorm", vec![pos(Value::string("a"))]), "invalid arguments");
+    assert_eq!(
+        err("rnorm", vec![pos(Value::string("a"))]),
+        "invalid arguments"
+    );
     assert_eq!(
         err("sample", vec![pos(s(5.0)), pos(s(6.0))]),
         "cannot take a sample larger than the population when 'replace = FALSE'"
@@ -298,16 +368,35 @@ fn bad_counts_and_sizes_fail_like_r() {
         "incorrect number of probabilities"
     );
     assert_eq!(
-        err("sample", vec![pos(s(3.0)), pos(s(2.0)), named("prob", v(&[1.0, -1.0, 1.0]))]),
+        err(
+            "sample",
+            vec![
+                pos(s(3.0)),
+                pos(s(2.0)),
+                named("prob", v(&[1.0, -1.0, 1.0]))
+            ]
+        ),
         "negative probability"
     );
     assert_eq!(
-        err("sample", vec![pos(s(3.0)), pos(s(3.0)), named("prob", v(&[1.0, 0.0, 1.0]))]),
+        err(
+            "sample",
+            vec![pos(s(3.0)), pos(s(3.0)), named("prob", v(&[1.0, 0.0, 1.0]))]
+        ),
         "too few positive probabilities"
     );
-    assert_eq!(err("sample", vec![pos(s(5.0)), pos(s(-1.0))]), "invalid 'size' argument");
-    assert_eq!(err("sample.int", vec![pos(s(-1.0))]), "invalid first argument");
-    assert_eq!(err("sample.int", vec![pos(s(0.0)), pos(s(1.0))]), "invalid first argument");
+    assert_eq!(
+        err("sample", vec![pos(s(5.0)), pos(s(-1.0))]),
+        "invalid 'size' argument"
+    );
+    assert_eq!(
+        err("sample.int", vec![pos(s(-1.0))]),
+        "invalid first argument"
+    );
+    assert_eq!(
+        err("sample.int", vec![pos(s(0.0)), pos(s(1.0))]),
+        "invalid first argument"
+    );
 }
 
 #[test]

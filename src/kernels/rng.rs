@@ -132,7 +132,11 @@ impl Rng {
             v = v.wrapping_mul(65536).wrapping_add(v1);
             n += 16;
         }
-        let mask = if bits >= 63 { i64::MAX } else { (1i64 << bits) - 1 };
+        let mask = if bits >= 63 {
+            i64::MAX
+        } else {
+            (1i64 << bits) - 1
+        };
         (v & mask) as f64
     }
 

@@ -29,11 +29,13 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let cuts = match (args.ty("k"), args.ty("h")) {
         (Some(k), _) if !matches!(k, Type::Null) => {
             if let (Some(n), Some(ks)) = (n, k.const_nums()) {
-                if ks.iter().any(|&k| !(k.trunc() >= 1.0 && k.trunc() <= n as f64)) {
-                    return Err(args.error(
-                        "k",
-                        format!("elements of 'k' must be between 1 and {n}"),
-                    ));
+                if ks
+                    .iter()
+                    .any(|&k| !(k.trunc() >= 1.0 && k.trunc() <= n as f64))
+                {
+                    return Err(
+                        args.error("k", format!("elements of 'k' must be between 1 and {n}"))
+                    );
                 }
             }
             k.len()
@@ -41,9 +43,14 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (_, Some(h)) if !matches!(h, Type::Null) => h.len(),
         _ => return Err(ArgError::call("either 'k' or 'h' must be specified")),
     };
+    // One k gives a vector, several a matrix: unknown until k's length is.
     Ok(match cuts {
         Some(1) => n.map_or_else(Type::num_unknown, Type::num),
-        cuts => Type::Mat { rows: n, cols: cuts },
+        Some(c) => Type::Mat {
+            rows: n,
+            cols: Some(c),
+        },
+        None => Type::Any,
     })
 }
 
@@ -51,10 +58,7 @@ fn given<'a>(args: &'a Args<&Value>, name: &str) -> Option<&'a Value> {
     args.get(name).filter(|v| !matches!(v, Value::Null))
 }
 
-pub(super) fn eval(
-    args: &Args<&Value>,
-    _: &mut crate::kernels::Ctx,
-) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<Value, KernelError> {
     let tree = args.get("tree").unwrap_or(&Value::Null);
     let bad = "invalid 'tree' ('merge' component)";
     let merge = match record_field(tree, "hclust", "merge", bad)? {
@@ -65,7 +69,8 @@ pub(super) fn eval(
     let ks: Vec<i64> = if given(args, "k").is_some() {
         let k = args.nums("k")?;
         let ok = !k.is_empty()
-            && k.iter().all(|&k| k.is_finite() && k.trunc() >= 1.0 && k.trunc() <= n as f64);
+            && k.iter()
+                .all(|&k| k.is_finite() && k.trunc() >= 1.0 && k.trunc() <= n as f64);
         if !ok {
             return Err(KernelError::new(format!(
                 "elements of 'k' must be between 1 and {n}"
@@ -147,17 +152,17 @@ fn cut(n: usize, merge: &[[i64; 2]], which: &[i64]) -> Vec<i64> {
             } else {
                 -m2
             };
-            for l in 1..=n {
-                if m_nr[l] == m1 {
-                    m_nr[l] = k;
+            for v in m_nr.iter_mut().skip(1) {
+                if *v == m1 {
+                    *v = k;
                 }
             }
             m_nr[j as usize] = k;
             sing[j as usize] = false;
         } else {
-            for l in 1..=n {
-                if m_nr[l] == m1 || m_nr[l] == m2 {
-                    m_nr[l] = k;
+            for v in m_nr.iter_mut().skip(1) {
+                if *v == m1 || *v == m2 {
+                    *v = k;
                 }
             }
         }

@@ -55,7 +55,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         vec![
             (
                 "values",
-                rows.map_or_else(Type::num_unknown, |n| Type::num(n * n.saturating_sub(1) / 2)),
+                rows.map_or_else(Type::num_unknown, |n| {
+                    Type::num(n * n.saturating_sub(1) / 2)
+                }),
             ),
             (
                 "size",
@@ -75,14 +77,11 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     ))
 }
 
-pub(super) fn eval(
-    args: &Args<&Value>,
-    _: &mut crate::kernels::Ctx,
-) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<Value, KernelError> {
     let x = as_matrix(args.get("x").unwrap_or(&Value::Null), "dist", "x")?;
     let method_name = args.str_or("method", "euclidean")?;
-    let method = method_index(method_name)
-        .ok_or_else(|| KernelError::new("invalid distance method"))?;
+    let method =
+        method_index(method_name).ok_or_else(|| KernelError::new("invalid distance method"))?;
     let p = args.scalar_or("p", 2.0)?;
     if method == 5 && (!p.is_finite() || p <= 0.0) {
         return Err(KernelError::new("distance(): invalid p"));

@@ -82,7 +82,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     cols: Some(2),
                 },
             ),
-            ("height", n.map_or_else(Type::num_unknown, |n| Type::num(n - 1))),
+            (
+                "height",
+                n.map_or_else(Type::num_unknown, |n| Type::num(n - 1)),
+            ),
             ("order", n.map_or_else(Type::num_unknown, Type::num)),
             ("method", str1(method)),
             (
@@ -93,10 +96,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     ))
 }
 
-pub(super) fn eval(
-    args: &Args<&Value>,
-    _: &mut crate::kernels::Ctx,
-) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<Value, KernelError> {
     let method = method_index(args.str_or("method", "complete")?).map_err(KernelError)?;
     let d = args.get("d").unwrap_or(&Value::Null);
     let what = "invalid dissimilarities: hclust() needs a dist object (from dist())";
@@ -146,7 +146,10 @@ pub(super) fn eval(
         vec![
             ("merge", Value::Mat(merge)),
             ("height", Value::Num(crit)),
-            ("order", Value::Num(order.iter().map(|&o| o as f64).collect())),
+            (
+                "order",
+                Value::Num(order.iter().map(|&o| o as f64).collect()),
+            ),
             ("method", Value::string(METHODS[method])),
             ("dist.method", dist_method),
         ],
@@ -223,8 +226,16 @@ fn agglomerate(
             if !flag[k] || k == i2 {
                 continue;
             }
-            let ind1 = if i2 < k { ioffst(n, i2, k) } else { ioffst(n, k, i2) };
-            let ind2 = if j2 < k { ioffst(n, j2, k) } else { ioffst(n, k, j2) };
+            let ind1 = if i2 < k {
+                ioffst(n, i2, k)
+            } else {
+                ioffst(n, k, i2)
+            };
+            let ind2 = if j2 < k {
+                ioffst(n, j2, k)
+            } else {
+                ioffst(n, k, j2)
+            };
             let d12 = diss[ioffst(n, i2, j2)];
             let (d1, d2) = (diss[ind1], diss[ind2]);
             let (mi, mj, mk) = (membr[i2], membr[j2], membr[k]);

@@ -41,6 +41,11 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             None => None,
         },
     };
+    if let Some(it) = args.const_scalar_or("iter.max", Some(10.0))? {
+        if it.is_nan() || it.trunc() < 1.0 {
+            return Err(args.error("iter.max", "'iter.max' must be positive"));
+        }
+    }
     let centers = args
         .ty("centers")
         .ok_or_else(|| ArgError::call("'centers' must be a number or a matrix"))?;
@@ -69,16 +74,12 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 }
                 if let (Some(k), Some(m)) = (k, m) {
                     if m < k {
-                        return Err(
-                            args.error("centers", "more cluster centers than data points")
-                        );
+                        return Err(args.error("centers", "more cluster centers than data points"));
                     }
                 }
                 k
             }
-            None => {
-                return Err(args.error("centers", "'centers' must be a number or a matrix"))
-            }
+            None => return Err(args.error("centers", "'centers' must be a number or a matrix")),
         },
     };
     let num = |n: Option<usize>| n.map_or_else(Type::num_unknown, Type::num);
@@ -278,7 +279,10 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         "kmeans",
         vec![
             ("cluster", nums(&fit.cluster)),
-            ("centers", Value::Mat(DMatrix::from_column_slice(k, p, &fit.centers))),
+            (
+                "centers",
+                Value::Mat(DMatrix::from_column_slice(k, p, &fit.centers)),
+            ),
             ("totss", Value::scalar(totss)),
             ("withinss", Value::Num(fit.wss)),
             ("tot.withinss", Value::scalar(best)),
@@ -301,10 +305,14 @@ fn run(
     iter_max: usize,
 ) -> Result<Fit, KernelError> {
     if x.iter().any(|v| !v.is_finite()) {
-        return Err(KernelError::new("NA/NaN/Inf in foreign function call (arg 1)"));
+        return Err(KernelError::new(
+            "NA/NaN/Inf in foreign function call (arg 1)",
+        ));
     }
     if centers.iter().any(|v| !v.is_finite()) {
-        return Err(KernelError::new("NA/NaN/Inf in foreign function call (arg 4)"));
+        return Err(KernelError::new(
+            "NA/NaN/Inf in foreign function call (arg 4)",
+        ));
     }
     match nmeth {
         1 => {

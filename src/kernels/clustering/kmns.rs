@@ -352,7 +352,15 @@ fn nearest(x: &[f64], m: usize, p: usize, cen: &[f64], k: usize, i: usize, prev:
 }
 
 /// Centres as the means of their points (0/0 = NaN for an empty one, as in C).
-fn centroids(x: &[f64], m: usize, p: usize, cl: &[usize], k: usize, cen: &mut [f64], nc: &mut [i64]) {
+fn centroids(
+    x: &[f64],
+    m: usize,
+    p: usize,
+    cl: &[usize],
+    k: usize,
+    cen: &mut [f64],
+    nc: &mut [i64],
+) {
     cen.iter_mut().for_each(|v| *v = 0.0);
     nc.iter_mut().for_each(|v| *v = 0);
     for i in 0..m {
@@ -391,7 +399,14 @@ fn finish(cl: Vec<usize>, cen: Vec<f64>, nc: Vec<i64>, wss: Vec<f64>, iter: usiz
 }
 
 /// `kmeans_Lloyd`.
-pub(super) fn lloyd(x: &[f64], m: usize, p: usize, centers: &[f64], k: usize, iter_max: usize) -> Fit {
+pub(super) fn lloyd(
+    x: &[f64],
+    m: usize,
+    p: usize,
+    centers: &[f64],
+    k: usize,
+    iter_max: usize,
+) -> Fit {
     let mut cen = centers.to_vec();
     // None plays C's -1: "not yet assigned".
     let mut cl: Vec<Option<usize>> = vec![None; m];
@@ -400,11 +415,11 @@ pub(super) fn lloyd(x: &[f64], m: usize, p: usize, centers: &[f64], k: usize, it
     let mut iter = 0;
     while iter < iter_max {
         let mut updated = false;
-        for i in 0..m {
+        for (i, c) in cl.iter_mut().enumerate() {
             inew = nearest(x, m, p, &cen, k, i, inew);
-            if cl[i] != Some(inew) {
+            if *c != Some(inew) {
                 updated = true;
-                cl[i] = Some(inew);
+                *c = Some(inew);
             }
         }
         if !updated {
@@ -420,7 +435,14 @@ pub(super) fn lloyd(x: &[f64], m: usize, p: usize, centers: &[f64], k: usize, it
 }
 
 /// `kmeans_MacQueen`: centres move after every reassignment.
-pub(super) fn macqueen(x: &[f64], m: usize, p: usize, centers: &[f64], k: usize, iter_max: usize) -> Fit {
+pub(super) fn macqueen(
+    x: &[f64],
+    m: usize,
+    p: usize,
+    centers: &[f64],
+    k: usize,
+    iter_max: usize,
+) -> Fit {
     let mut cen = centers.to_vec();
     let mut nc = vec![0i64; k];
     let mut inew = 0;

@@ -55,7 +55,11 @@ fn infer_dims(
     }
 }
 
-fn infer_other(what: &str, lendat: Option<usize>, given: Option<usize>) -> Result<Option<usize>, String> {
+fn infer_other(
+    what: &str,
+    lendat: Option<usize>,
+    given: Option<usize>,
+) -> Result<Option<usize>, String> {
     let (Some(len), Some(d)) = (lendat, given) else {
         return Ok(None);
     };
@@ -89,7 +93,9 @@ fn matrix_extents<T>(
 /// R's `asInteger` reads the first element of a longer vector.
 fn first_num(t: &Type) -> (Option<f64>, bool) {
     match t {
-        Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => (None, false),
+        Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => {
+            (None, false)
+        }
         Type::Null => (Some(f64::NAN), true),
         _ => match t.const_nums() {
             Some(v) if v.is_empty() => (Some(f64::NAN), true),
@@ -109,9 +115,9 @@ fn first_value(v: &Value) -> (Option<f64>, bool) {
 fn data_len_type(a: &Args<Type>) -> Result<Option<usize>, ArgError> {
     match a.get("data") {
         None => Ok(Some(1)),
-        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => Err(
-            a.error("data", format!("{}() builds numeric data only", a.func)),
-        ),
+        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => {
+            Err(a.error("data", format!("{}() builds numeric data only", a.func)))
+        }
         Some(t) => Ok(t.len()),
     }
 }

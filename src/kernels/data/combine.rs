@@ -58,7 +58,12 @@ pub fn r_num_to_string(x: f64) -> String {
     let sci_width = neg + digits + usize::from(digits > 1) + if exp.abs() >= 100 { 5 } else { 4 };
     let fixed_width = if exp >= 0 {
         let int_digits = exp as usize + 1;
-        neg + int_digits + if digits > int_digits { 1 + digits - int_digits } else { 0 }
+        neg + int_digits
+            + if digits > int_digits {
+                1 + digits - int_digits
+            } else {
+                0
+            }
     } else {
         neg + 2 + (-exp - 1) as usize + digits
     };
@@ -74,7 +79,10 @@ pub fn r_num_to_string(x: f64) -> String {
 fn to_strings(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Str(s) => out.extend(s.iter().cloned()),
-        Value::Bool(b) => out.extend(b.iter().map(|&b| if b { "TRUE" } else { "FALSE" }.to_string())),
+        Value::Bool(b) => out.extend(
+            b.iter()
+                .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()),
+        ),
         Value::Complex(c) => out.extend(c.iter().map(complex_string)),
         Value::ComplexMat(m) => out.extend(m.iter().map(complex_string)),
         other => {
@@ -159,7 +167,9 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
             }
             Value::Str(out)
         }
-        Kind::List => Value::List(List::sequence(parts.iter().flat_map(|v| elements(v)).collect())),
+        Kind::List => Value::List(List::sequence(
+            parts.iter().flat_map(|v| elements(v)).collect(),
+        )),
     })
 }
 
@@ -188,22 +198,18 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             None => return Ok(Type::Any),
         }
     }
-    let len = parts
-        .iter()
-        .try_fold(0usize, |acc, t| Some(acc + t.len()?));
+    let len = parts.iter().try_fold(0usize, |acc, t| Some(acc + t.len()?));
     Ok(match kind {
         Kind::Null => Type::Null,
         Kind::Bool => {
-            let value = parts
-                .iter()
-                .try_fold(Vec::new(), |mut acc, t| match t {
-                    Type::Bool { value: Some(v), .. } => {
-                        acc.extend_from_slice(v);
-                        Some(acc)
-                    }
-                    Type::Null => Some(acc),
-                    _ => None,
-                });
+            let value = parts.iter().try_fold(Vec::new(), |mut acc, t| match t {
+                Type::Bool { value: Some(v), .. } => {
+                    acc.extend_from_slice(v);
+                    Some(acc)
+                }
+                Type::Null => Some(acc),
+                _ => None,
+            });
             Type::Bool { len, value }
         }
         Kind::Num => {
@@ -226,9 +232,14 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     Type::Null => {}
                     Type::Str { value: Some(v), .. } => acc.extend(v.iter().cloned()),
                     Type::Bool { value: Some(v), .. } => {
-                        acc.extend(v.iter().map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()));
+                        acc.extend(
+                            v.iter()
+                                .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()),
+                        );
                     }
-                    Type::Num { value: Some(v), .. } => acc.extend(v.iter().map(|&x| r_num_to_string(x))),
+                    Type::Num { value: Some(v), .. } => {
+                        acc.extend(v.iter().map(|&x| r_num_to_string(x)))
+                    }
                     _ => return None,
                 }
                 Some(acc)
@@ -238,11 +249,13 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Kind::List => {
             // The elements' common type is not tracked through c().
             let len = parts.iter().try_fold(0usize, |acc, t| {
-                Some(acc + match t {
-                    Type::List { len, .. } => (*len)?,
-                    Type::Record { fields, .. } => fields.len(),
-                    other => other.len()?,
-                })
+                Some(
+                    acc + match t {
+                        Type::List { len, .. } => (*len)?,
+                        Type::Record { fields, .. } => fields.len(),
+                        other => other.len()?,
+                    },
+                )
             });
             Type::List {
                 len,

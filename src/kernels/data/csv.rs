@@ -40,7 +40,11 @@ fn split_records(text: &str, sep: Option<char>) -> Result<Vec<Record>, String> {
     let mut start_line = 1;
     let mut chars = text.chars().peekable();
     let mut any = false;
-    let end_record = |fields: &mut Vec<String>, field: &mut String, any: &mut bool, records: &mut Vec<Record>, start: usize| {
+    let end_record = |fields: &mut Vec<String>,
+                      field: &mut String,
+                      any: &mut bool,
+                      records: &mut Vec<Record>,
+                      start: usize| {
         if *any || !field.is_empty() || !fields.is_empty() {
             fields.push(std::mem::take(field));
             records.push(Record {
@@ -122,7 +126,10 @@ fn parse_number(cell: &str) -> Option<f64> {
         f64::INFINITY
     } else if body == "NaN" {
         f64::NAN
-    } else if body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) {
+    } else if body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+    {
         body.parse::<f64>().ok()?
     } else {
         return None;
@@ -219,7 +226,8 @@ pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Arg
             cols: None,
         });
     };
-    let t = read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;
+    let t =
+        read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;
     Ok(Type::mat(t.rows, t.cols))
 }
 

@@ -11,7 +11,10 @@ pub(super) fn count_type(a: &Args<Type>, name: &str) -> Result<Option<usize>, Ar
     let Some(t) = a.get(name) else {
         return Ok(None);
     };
-    if matches!(t, Type::Str { .. } | Type::Record { .. } | Type::Formula { .. }) {
+    if matches!(
+        t,
+        Type::Str { .. } | Type::Record { .. } | Type::Formula { .. }
+    ) {
         return Err(a.error(name, "invalid arguments"));
     }
     match t.len() {

@@ -12,7 +12,11 @@ const INT_MAX: f64 = 2_147_483_647.0;
 #[derive(Debug)]
 enum Seq {
     /// `from:to`: `from ± i` for `i in 0..n`.
-    Colon { from: f64, down: bool, n: usize },
+    Colon {
+        from: f64,
+        down: bool,
+        n: usize,
+    },
     /// `from + i * by` for `i in 0..n`, clamped at `to` (R's fuzz guard).
     By {
         from: f64,
@@ -21,16 +25,27 @@ enum Seq {
         clamp: Option<f64>,
     },
     /// `to - (n - 1 - i) * by`.
-    ByTo { to: f64, by: f64, n: usize },
+    ByTo {
+        to: f64,
+        by: f64,
+        n: usize,
+    },
     /// `length.out` points from `from` to `to`.
-    Spaced { from: f64, to: f64, n: usize },
+    Spaced {
+        from: f64,
+        to: f64,
+        n: usize,
+    },
     Explicit(Vec<f64>),
 }
 
 impl Seq {
     fn len(&self) -> usize {
         match self {
-            Seq::Colon { n, .. } | Seq::By { n, .. } | Seq::ByTo { n, .. } | Seq::Spaced { n, .. } => *n,
+            Seq::Colon { n, .. }
+            | Seq::By { n, .. }
+            | Seq::ByTo { n, .. }
+            | Seq::Spaced { n, .. } => *n,
             Seq::Explicit(v) => v.len(),
         }
     }
@@ -38,7 +53,13 @@ impl Seq {
     fn values(&self) -> Vec<f64> {
         match *self {
             Seq::Colon { from, down, n } => (0..n)
-                .map(|i| if down { from - i as f64 } else { from + i as f64 })
+                .map(|i| {
+                    if down {
+                        from - i as f64
+                    } else {
+                        from + i as f64
+                    }
+                })
                 .collect(),
             Seq::By { from, by, n, clamp } => (0..n)
                 .map(|i| {
@@ -275,7 +296,9 @@ pub(super) fn shape_seq_len(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 }
 
 pub(super) fn eval_seq_len(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let v = a.nums("length.out").map_err(|_| KernelError::new(SEQ_LEN_ERR))?;
+    let v = a
+        .nums("length.out")
+        .map_err(|_| KernelError::new(SEQ_LEN_ERR))?;
     let n = seq_len_n(Some(v.into_owned()))
         .map_err(KernelError::new)?
         .unwrap_or(0);

@@ -18,20 +18,36 @@ pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 
             return f64::NAN;
         }
         if p == 0.0 {
-            return if lower_tail { f64::INFINITY } else { f64::NEG_INFINITY };
+            return if lower_tail {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
         }
         if p == f64::NEG_INFINITY {
-            return if lower_tail { f64::NEG_INFINITY } else { f64::INFINITY };
+            return if lower_tail {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
         }
     } else {
         if !(0.0..=1.0).contains(&p) {
             return f64::NAN;
         }
         if p == 0.0 {
-            return if lower_tail { f64::NEG_INFINITY } else { f64::INFINITY };
+            return if lower_tail {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
         }
         if p == 1.0 {
-            return if lower_tail { f64::INFINITY } else { f64::NEG_INFINITY };
+            return if lower_tail {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
         }
     }
     if sigma < 0.0 {
