@@ -99,7 +99,7 @@ fn check_fails(body: &str) -> String {
 #[test]
 fn analysis_errors_name_file_line_and_column() {
     let cases: &[(&str, &str, &str)] = &[
-        ("[steps]\na = \"rnorm(10\"\n", "w.toml:2:", "parse"),
+        ("[steps]\na = \"rnorm(10\"\n", "w.toml:2:", "unclosed"),
         ("[steps]\na = \"b + 1\"\n", "w.toml:2:6", "`b`"),
         ("[steps]\na = \"1\"\nb = 2 = 3\n", "w.toml:3:", ""),
         (
