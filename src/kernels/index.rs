@@ -51,10 +51,7 @@ fn resolve(
             .collect(),
         other => {
             let v = other.as_f64_slice().ok_or_else(|| {
-                KernelError::new(format!(
-                    "invalid subscript type '{}'",
-                    other.type_name()
-                ))
+                KernelError::new(format!("invalid subscript type '{}'", other.type_name()))
             })?;
             let v: Vec<f64> = v.iter().map(|x| x.trunc()).collect();
             if v.iter().any(|&x| x < 0.0) {
@@ -132,7 +129,9 @@ fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
             items: pick(&l.items, &pos, Value::Null),
         }),
         Value::Formula(_) => {
-            return Err(KernelError::new("object of type 'formula' is not subsettable"))
+            return Err(KernelError::new(
+                "object of type 'formula' is not subsettable",
+            ))
         }
     })
 }
@@ -240,7 +239,8 @@ fn out_of_range(idx: &Type, n: usize) -> Option<f64> {
     if v.iter().any(|&x| x.trunc() < 0.0) {
         return None;
     }
-    v.into_iter().find(|&x| x.trunc() as usize > n && !x.is_nan())
+    v.into_iter()
+        .find(|&x| x.trunc() as usize > n && !x.is_nan())
 }
 
 /// The type of `x[...]`.
@@ -260,14 +260,23 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
             }
             if let Type::Num { .. } = i {
                 if i.const_nums().is_some_and(|v| {
-                    v.iter().any(|&x| x.trunc() < 0.0) && v.iter().any(|&x| x.trunc() > 0.0 || x.is_nan())
+                    v.iter().any(|&x| x.trunc() < 0.0)
+                        && v.iter().any(|&x| x.trunc() > 0.0 || x.is_nan())
                 }) {
-                    return Err((Some(0), "only 0's may be mixed with negative subscripts".into()));
+                    return Err((
+                        Some(0),
+                        "only 0's may be mixed with negative subscripts".into(),
+                    ));
                 }
             }
             if !matches!(
                 i,
-                Type::Num { .. } | Type::Bool { .. } | Type::Str { .. } | Type::Null | Type::Any | Type::Mat { .. }
+                Type::Num { .. }
+                    | Type::Bool { .. }
+                    | Type::Str { .. }
+                    | Type::Null
+                    | Type::Any
+                    | Type::Mat { .. }
             ) {
                 return Err((Some(0), format!("invalid subscript type: {}", i.describe())));
             }
@@ -296,7 +305,10 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
                 other => {
                     return Err((
                         None,
-                        format!("incorrect number of dimensions: {} is not a matrix", other.describe()),
+                        format!(
+                            "incorrect number of dimensions: {} is not a matrix",
+                            other.describe()
+                        ),
                     ))
                 }
             };
@@ -336,7 +348,12 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
 }
 
 /// The position `x[[i]]` selects, or R's error.
-fn index2_pos(len: usize, i: &Value, names: Option<&[String]>, list: bool) -> Result<Option<usize>, KernelError> {
+fn index2_pos(
+    len: usize,
+    i: &Value,
+    names: Option<&[String]>,
+    list: bool,
+) -> Result<Option<usize>, KernelError> {
     if i.len() > 1 {
         return Err(KernelError::new(if list {
             "recursive indexing is not supported"
@@ -345,7 +362,9 @@ fn index2_pos(len: usize, i: &Value, names: Option<&[String]>, list: bool) -> Re
         }));
     }
     if i.is_empty() {
-        return Err(KernelError::new("attempt to select less than one element in get1index"));
+        return Err(KernelError::new(
+            "attempt to select less than one element in get1index",
+        ));
     }
     match i {
         Value::Str(s) => match names.and_then(|ns| ns.iter().position(|n| *n == s[0])) {
@@ -356,13 +375,21 @@ fn index2_pos(len: usize, i: &Value, names: Option<&[String]>, list: bool) -> Re
         other => {
             let k = other
                 .as_scalar()
-                .ok_or_else(|| KernelError::new(format!("invalid subscript type '{}'", other.type_name())))?
+                .ok_or_else(|| {
+                    KernelError::new(format!("invalid subscript type '{}'", other.type_name()))
+                })?
                 .trunc();
             if k.is_nan() {
-                return if list { Ok(None) } else { Err(KernelError::new(OOB)) };
+                return if list {
+                    Ok(None)
+                } else {
+                    Err(KernelError::new(OOB))
+                };
             }
             if k < 0.0 {
-                return Err(KernelError::new("invalid negative subscript in get1index <real>"));
+                return Err(KernelError::new(
+                    "invalid negative subscript in get1index <real>",
+                ));
             }
             if k == 0.0 {
                 return Err(KernelError::new(
@@ -406,7 +433,10 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
 
 pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
     if i.len().is_some_and(|n| n != 1) {
-        return Err((Some(0), format!("`[[` needs a single index, not {}", i.describe())));
+        return Err((
+            Some(0),
+            format!("`[[` needs a single index, not {}", i.describe()),
+        ));
     }
     let bounds = |len: Option<usize>| -> Result<(), IndexError> {
         if let (Some(k), Some(n)) = (i.const_scalar(), len) {
@@ -437,7 +467,12 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                 None => Ok(Type::Any),
             }
         }
-        Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::Str { .. } | Type::Complex { .. } | Type::ComplexMat { .. } => {
+        Type::Num { .. }
+        | Type::Mat { .. }
+        | Type::Bool { .. }
+        | Type::Str { .. }
+        | Type::Complex { .. }
+        | Type::ComplexMat { .. } => {
             if matches!(i, Type::Str { .. }) {
                 return Err((Some(0), format!("{OOB}: {} has no names", x.describe())));
             }
@@ -484,7 +519,10 @@ pub fn field_type(x: &Type, name: &str) -> Result<Type, IndexError> {
         Type::Any | Type::List { .. } => Ok(Type::Any),
         other => Err((
             None,
-            format!("$ operator is invalid for atomic vectors ({})", other.describe()),
+            format!(
+                "$ operator is invalid for atomic vectors ({})",
+                other.describe()
+            ),
         )),
     }
 }

@@ -260,8 +260,14 @@ fn describe(s: Shape) -> String {
 const NUMERIC_ONLY: &str = "requires numeric/complex matrix/vector arguments";
 
 fn operands<'a>(
-    args: &'a Args<Value>,
-) -> Result<((Shape, std::borrow::Cow<'a, [f64]>), Option<(Shape, std::borrow::Cow<'a, [f64]>)>), KernelError> {
+    args: &'a Args<&Value>,
+) -> Result<
+    (
+        (Shape, std::borrow::Cow<'a, [f64]>),
+        Option<(Shape, std::borrow::Cow<'a, [f64]>)>,
+    ),
+    KernelError,
+> {
     let x = args
         .get("x")
         .and_then(shape_of_value)
@@ -273,7 +279,7 @@ fn operands<'a>(
     Ok((x, y))
 }
 
-fn matprod_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn matprod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let ((xs, x), y) = operands(args)?;
     let (ys, y) = y.ok_or_else(|| KernelError::new(NUMERIC_ONLY))?;
     let non_conformable = || KernelError::new("non-conformable arguments");
@@ -283,23 +289,23 @@ fn matprod_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     }
 }
 
-fn crossprod_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn crossprod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let ((xs, x), y) = operands(args)?;
     let (ys, y) = match &y {
         Some((s, d)) => (*s, d.as_ref()),
         None => (xs, x.as_ref()),
     };
-    let (k, m, _, n) = crossprod_dims(xs, ys)
-        .map_err(|()| KernelError::new("non-conformable arguments"))?;
+    let (k, m, _, n) =
+        crossprod_dims(xs, ys).map_err(|()| KernelError::new("non-conformable arguments"))?;
     Ok(Value::Mat(crossprod(&x, k, m, y, n)))
 }
 
 fn type_operand(args: &Args<Type>, name: &str) -> Result<Option<Shape>, ArgError> {
     match args.ty(name) {
         None | Some(Type::Null) | Some(Type::Any) => Ok(None),
-        Some(t) => shape_of_type(t).map(Some).ok_or_else(|| {
-            args.error(name, format!("{NUMERIC_ONLY}, not {}", t.describe()))
-        }),
+        Some(t) => shape_of_type(t)
+            .map(Some)
+            .ok_or_else(|| args.error(name, format!("{NUMERIC_ONLY}, not {}", t.describe()))),
     }
 }
 
@@ -361,7 +367,7 @@ fn crossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     })
 }
 
-fn t_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     match args.get("x") {
         Some(Value::Mat(m)) => Ok(Value::Mat(m.transpose())),
         Some(Value::ComplexMat(m)) => Ok(Value::ComplexMat(m.transpose())),
@@ -370,7 +376,9 @@ fn t_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             Some(d) => Ok(Value::Mat(DMatrix::from_row_slice(1, d.len(), &d))),
             None => Err(KernelError::new("argument is not a matrix")),
         },
-        None => Err(KernelError::new("argument \"x\" is missing, with no default")),
+        None => Err(KernelError::new(
+            "argument \"x\" is missing, with no default",
+        )),
     }
 }
 
@@ -425,7 +433,11 @@ fn diag_fill(x: &[f64], nrow: f64, ncol: f64) -> Result<DMatrix<f64>, String> {
 /// the diagonal of a matrix.
 enum DiagPlan {
     Extract,
-    Build { x_is_one: bool, n: Option<f64>, ncol: Option<f64> },
+    Build {
+        x_is_one: bool,
+        n: Option<f64>,
+        ncol: Option<f64>,
+    },
 }
 
 /// R's `diag()` prologue; `x_len` and `x_scalar` describe x when present.
@@ -444,7 +456,8 @@ fn diag_plan(
         }
         return Ok(DiagPlan::Extract);
     }
-    let (mut n, mut x_is_one) = (None, false);
+    let mut x_is_one = false;
+    let mut n;
     if !has_x {
         match nrow {
             Some(v) => n = v,
@@ -468,7 +481,7 @@ fn diag_plan(
     Ok(DiagPlan::Build { x_is_one, n, ncol })
 }
 
-fn diag_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn diag_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let nargs = ["x", "nrow", "ncol", "names"]
         .iter()
         .filter(|n| args.has(n))
@@ -498,7 +511,9 @@ fn diag_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             let Some(Value::Mat(m)) = x else {
                 return Err(KernelError::new("'x' is not a matrix"));
             };
-            Ok(Value::Num(m.diagonal().iter().copied().collect()))
+            Ok(Value::Num(
+                (0..m.nrows().min(m.ncols())).map(|i| m[(i, i)]).collect(),
+            ))
         }
         DiagPlan::Build { x_is_one, n, ncol } => {
             let data = if x_is_one {
@@ -547,10 +562,9 @@ fn diag_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let size = |v: Option<f64>, name: &str| -> Result<Option<usize>, ArgError> {
         match v {
             Some(v) if v < 0.0 => Err(args.error(name, format!("invalid '{name}' value (< 0)"))),
-            Some(v) if v.is_nan() => Err(args.error(
-                name,
-                format!("invalid '{name}' value (too large or NA)"),
-            )),
+            Some(v) if v.is_nan() => {
+                Err(args.error(name, format!("invalid '{name}' value (too large or NA)")))
+            }
             Some(v) => Ok(Some(v as usize)),
             None => Ok(None),
         }

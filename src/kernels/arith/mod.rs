@@ -4,6 +4,7 @@
 //! Each shape rule folds constants with the same code the evaluator runs,
 //! so `1200 * 1200` is known to be 1440000 before anything executes.
 
+mod math;
 mod matrix;
 mod ops;
 
@@ -20,4 +21,10 @@ pub(super) static KERNELS: &[Kernel] = &[
     matrix::CROSSPROD,
     matrix::TRANSPOSE,
     matrix::DIAG,
+    math::SQRT,
+    math::EXP,
+    math::LOG,
+    math::ABS,
+    math::MIN,
+    math::MAX,
 ];

@@ -4,14 +4,16 @@
 use nalgebra::DMatrix;
 
 use crate::kernels::args::{ArgError, Args};
-use crate::kernels::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// The operator kernels share one evaluator and one shape rule, which
 /// dispatch on the name they were called by.
+const OP_PARAMS: &[Param] = &[req("e1"), opt("e2")];
+
 pub(super) const fn kernel(name: &'static str) -> Kernel {
     Kernel {
         name,
-        params: &[req("e1"), opt("e2")],
+        params: OP_PARAMS,
         random: false,
         shape: arith_shape,
         eval: arith_eval,
@@ -115,7 +117,11 @@ pub fn conform(a_len: usize, ad: Dims, b_len: usize, bd: Dims) -> Result<(usize,
         (Some(x), Some(y)) if x != y => Err("non-conformable arrays".into()),
         (Some(_), Some(_)) => Ok((n, ad)),
         (Some(d), None) | (None, Some(d)) => {
-            let (m, v) = if ad.is_some() { (a_len, b_len) } else { (b_len, a_len) };
+            let (m, v) = if ad.is_some() {
+                (a_len, b_len)
+            } else {
+                (b_len, a_len)
+            };
             if m > 0 && v > m {
                 Err(format!(
                     "dims [product {m}] do not match the length of object [{v}]"
@@ -147,7 +153,13 @@ fn recycle(a: &[f64], b: &[f64], n: usize, f: impl Fn(f64, f64) -> f64) -> Vec<f
 }
 
 /// `a op b` on numbers with R's recycling; returns the data and dims.
-pub fn binary(op: Op, a: &[f64], ad: Dims, b: &[f64], bd: Dims) -> Result<(Vec<f64>, Dims), String> {
+pub fn binary(
+    op: Op,
+    a: &[f64],
+    ad: Dims,
+    b: &[f64],
+    bd: Dims,
+) -> Result<(Vec<f64>, Dims), String> {
     let (n, dims) = conform(a.len(), ad, b.len(), bd)?;
     let data = match op {
         Op::Add => recycle(a, b, n, |x, y| x + y),
@@ -174,7 +186,10 @@ fn to_value(data: Vec<f64>, dims: Dims) -> Value {
     }
 }
 
-fn operand<'a>(v: &'a Value, unary: bool) -> Result<(std::borrow::Cow<'a, [f64]>, Dims), KernelError> {
+fn operand<'a>(
+    v: &'a Value,
+    unary: bool,
+) -> Result<(std::borrow::Cow<'a, [f64]>, Dims), KernelError> {
     let dims = match v {
         Value::Mat(m) => Some((m.nrows(), m.ncols())),
         _ => None,
@@ -189,7 +204,7 @@ fn operand<'a>(v: &'a Value, unary: bool) -> Result<(std::borrow::Cow<'a, [f64]>
     }
 }
 
-fn arith_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn arith_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let op = Op::from_name(args.func)
         .ok_or_else(|| KernelError::new(format!("unknown operator {}", args.func)))?;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
@@ -251,7 +266,10 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let t1 = args.ty("e1").cloned().unwrap_or(Type::Any);
     let Some(t2) = args.ty("e2").cloned() else {
         if matches!(op, Op::Mul | Op::Div | Op::Pow) {
-            return Err(ArgError::call(format!("invalid unary operator `{}`", args.func)));
+            return Err(ArgError::call(format!(
+                "invalid unary operator `{}`",
+                args.func
+            )));
         }
         return match (&t1, sh(&t1)) {
             (Type::Any, _) => Ok(Type::Any),
@@ -289,9 +307,18 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (Some(a), Some(b)) => (a, b),
         // Whatever the unknown side is, a successful result keeps a
         // matrix operand's dims.
-        (Some(Sh { dims: Some((r, c)), .. }), None) | (None, Some(Sh { dims: Some((r, c)), .. })) => {
-            return Ok(Type::Mat { rows: r, cols: c })
-        }
+        (
+            Some(Sh {
+                dims: Some((r, c)), ..
+            }),
+            None,
+        )
+        | (
+            None,
+            Some(Sh {
+                dims: Some((r, c)), ..
+            }),
+        ) => return Ok(Type::Mat { rows: r, cols: c }),
         _ => return Ok(Type::Any),
     };
     if let (Some(x), Some(y)) = (&a.value, &b.value) {
@@ -300,7 +327,8 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     match (a.dims, b.dims) {
         (Some(x), Some(y)) => {
-            let clash = |p: Option<usize>, q: Option<usize>| matches!((p, q), (Some(p), Some(q)) if p != q);
+            let clash =
+                |p: Option<usize>, q: Option<usize>| matches!((p, q), (Some(p), Some(q)) if p != q);
             if clash(x.0, y.0) || clash(x.1, y.1) {
                 return Err(args.error(
                     "e2",
@@ -371,7 +399,9 @@ pub fn colon(from: f64, to: f64) -> Result<Vec<f64>, String> {
 
 fn colon_end(v: &Value) -> Result<f64, KernelError> {
     let x = match v {
-        Value::Str(s) => s.first().map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN)),
+        Value::Str(s) => s
+            .first()
+            .map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN)),
         other => other.as_f64_slice().and_then(|d| d.first().copied()),
     };
     if v.is_empty() {
@@ -380,7 +410,7 @@ fn colon_end(v: &Value) -> Result<f64, KernelError> {
     x.ok_or_else(|| KernelError::new("NA/NaN argument"))
 }
 
-fn colon_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn colon_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let from = colon_end(args.get("from").unwrap_or(&Value::Null))?;
     let to = colon_end(args.get("to").unwrap_or(&Value::Null))?;
     colon(from, to).map(Value::Num).map_err(KernelError)
@@ -397,7 +427,9 @@ fn colon_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 ends[k] = t.const_nums().and_then(|v| v.first().copied());
             }
             Some(t @ Type::Str { .. }) => {
-                ends[k] = t.const_str().map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN));
+                ends[k] = t
+                    .const_str()
+                    .map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN));
             }
             Some(t) => {
                 return Err(args.error(name, format!("NA/NaN argument: {}", t.describe())));

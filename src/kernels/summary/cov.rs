@@ -28,7 +28,10 @@ fn cols<'a>(v: &'a Value, what: &str) -> Result<Cols<'a>, KernelError> {
         }),
         other => {
             let data = other.as_f64_slice().ok_or_else(|| {
-                KernelError::new(format!("'{what}' must be numeric, not {}", other.type_name()))
+                KernelError::new(format!(
+                    "'{what}' must be numeric, not {}",
+                    other.type_name()
+                ))
             })?;
             let n = data.len();
             Ok(Cols {
@@ -68,11 +71,16 @@ fn col_mean(x: &[f64], keep: &[bool], nobs: usize) -> f64 {
     tmp.to_f64()
 }
 
+/// R's cross-product sum: the means are held in long double, so the
+/// deviations and their product are long-double operations too.
 fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, keep: &[bool], n1: usize) -> f64 {
+    let (xm, ym) = (LongDouble::from_f64(xm), LongDouble::from_f64(ym));
     let mut sum = LongDouble::ZERO;
     for ((&a, &b), &k) in x.iter().zip(y).zip(keep) {
         if k {
-            sum = sum.add(LongDouble::from_f64((a - xm) * (b - ym)));
+            let dx = LongDouble::from_f64(a).sub(xm);
+            let dy = LongDouble::from_f64(b).sub(ym);
+            sum = sum.add(dx.mul(dy));
         }
     }
     sum.div_count(n1).to_f64()
@@ -112,7 +120,7 @@ fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
     for i in 0..x.p {
         for j in 0..yy.p {
             if y.is_none() && j < i {
-                out[i * x.p + j] = out[j * x.p + i];
+                out[j * x.p + i] = out[i * x.p + j];
                 continue;
             }
             if let (Some(a), Some(b)) = (xm[i], ym[j]) {
@@ -123,7 +131,7 @@ fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
     out
 }
 
-fn complete_obs(args: &Args<Value>) -> Result<bool, KernelError> {
+fn complete_obs(args: &Args<&Value>) -> Result<bool, KernelError> {
     let na_rm = args.bool_or("na.rm", false)?;
     match args.get("use") {
         None => Ok(na_rm),
@@ -143,7 +151,7 @@ fn complete_obs(args: &Args<Value>) -> Result<bool, KernelError> {
     }
 }
 
-pub(super) fn var_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let complete = complete_obs(args)?;
     let x = cols(args.get("x").unwrap_or(&Value::Null), "x")?;
     let y = match args.get("y") {
@@ -168,7 +176,7 @@ pub(super) fn var_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelE
     })
 }
 
-pub(super) fn sd_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn sd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let complete = args.bool_or("na.rm", false)?;
     let x = args.nums("x")?;
     if x.is_empty() {
@@ -197,9 +205,8 @@ pub(super) fn var_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     if matches!(xt, Type::Any) {
         return Ok(Type::Any);
     }
-    let (xn, xp, xmat) = shape_of(&xt).ok_or_else(|| {
-        args.error("x", format!("'x' must be numeric, not {}", xt.describe()))
-    })?;
+    let (xn, xp, xmat) = shape_of(&xt)
+        .ok_or_else(|| args.error("x", format!("'x' must be numeric, not {}", xt.describe())))?;
     let (yp, ymat) = match args.ty("y") {
         None | Some(Type::Null) => (xp, false),
         Some(Type::Any) => return Ok(Type::Any),
@@ -227,10 +234,9 @@ pub(super) fn var_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
 
 pub(super) fn sd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
-        Some(t) if !t.is_numeric() => Err(args.error(
-            "x",
-            format!("'x' must be numeric, not {}", t.describe()),
-        )),
+        Some(t) if !t.is_numeric() => {
+            Err(args.error("x", format!("'x' must be numeric, not {}", t.describe())))
+        }
         _ => Ok(Type::num(1)),
     }
 }

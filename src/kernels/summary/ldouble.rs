@@ -37,7 +37,11 @@ impl LongDouble {
         }
         let neg = x.is_sign_negative();
         if x == 0.0 {
-            return LongDouble(Repr::Finite { neg, mant: 0, exp: 0 });
+            return LongDouble(Repr::Finite {
+                neg,
+                mant: 0,
+                exp: 0,
+            });
         }
         let bits = x.to_bits();
         let biased = ((bits >> 52) & 0x7ff) as i64;
@@ -68,11 +72,26 @@ impl LongDouble {
 
     pub fn add(self, other: LongDouble) -> LongDouble {
         let (a, b) = match (self.0, other.0) {
-            (Repr::Special(x), Repr::Special(y)) => return LongDouble(Repr::Special(special_add(x, y))),
-            (Repr::Special(x), _) | (_, Repr::Special(x)) => return LongDouble(Repr::Special(x + 0.0)),
+            (Repr::Special(x), Repr::Special(y)) => {
+                return LongDouble(Repr::Special(special_add(x, y)))
+            }
+            (Repr::Special(x), _) | (_, Repr::Special(x)) => {
+                return LongDouble(Repr::Special(x + 0.0))
+            }
             (a, b) => (a, b),
         };
-        let (Repr::Finite { neg: an, mant: am, exp: ae }, Repr::Finite { neg: bn, mant: bm, exp: be }) = (a, b)
+        let (
+            Repr::Finite {
+                neg: an,
+                mant: am,
+                exp: ae,
+            },
+            Repr::Finite {
+                neg: bn,
+                mant: bm,
+                exp: be,
+            },
+        ) = (a, b)
         else {
             unreachable!("special values handled above")
         };
@@ -125,6 +144,39 @@ impl LongDouble {
 
     pub fn sub(self, other: LongDouble) -> LongDouble {
         self.add(other.neg())
+    }
+
+    pub fn mul(self, other: LongDouble) -> LongDouble {
+        match (self.0, other.0) {
+            (
+                Repr::Finite {
+                    neg: an,
+                    mant: am,
+                    exp: ae,
+                },
+                Repr::Finite {
+                    neg: bn,
+                    mant: bm,
+                    exp: be,
+                },
+            ) => {
+                let neg = an != bn;
+                if am == 0 || bm == 0 {
+                    return LongDouble(Repr::Finite {
+                        neg,
+                        mant: 0,
+                        exp: 0,
+                    });
+                }
+                let (m, e) = round_bits(u128::from(am) * u128::from(bm), ae + be, 64);
+                LongDouble(Repr::Finite {
+                    neg,
+                    mant: m as u64,
+                    exp: e,
+                })
+            }
+            _ => LongDouble(Repr::Special(self.to_f64() * other.to_f64())),
+        }
     }
 
     /// `self / n` for a count `n` (R divides sums by lengths).
@@ -252,7 +304,14 @@ mod tests {
 
     #[test]
     fn round_trips_doubles() {
-        for x in [1.0, -0.1, 1e300, 5e-324, 2.2250738585072014e-308, 123456.789] {
+        for x in [
+            1.0,
+            -0.1,
+            1e300,
+            5e-324,
+            2.2250738585072014e-308,
+            123456.789,
+        ] {
             assert_eq!(ld(x).to_f64().to_bits(), x.to_bits(), "{x}");
         }
     }
@@ -265,7 +324,10 @@ mod tests {
         let b = ld(2f64.powi(64)).add(ld(1.0)).sub(ld(2f64.powi(64)));
         assert_eq!(b.to_f64(), 0.0);
         // A tie rounds to even: 2^64 + 2 + 1 -> 2^64 + 4.
-        let c = ld(2f64.powi(64)).add(ld(2.0)).add(ld(1.0)).sub(ld(2f64.powi(64)));
+        let c = ld(2f64.powi(64))
+            .add(ld(2.0))
+            .add(ld(1.0))
+            .sub(ld(2f64.powi(64)));
         assert_eq!(c.to_f64(), 4.0);
     }
 
@@ -273,6 +335,15 @@ mod tests {
     fn mean_of_point_one_two_three_is_above_point_two() {
         let s = ld(0.1).add(ld(0.2)).add(ld(0.3)).div_count(3);
         assert_eq!(s.to_f64(), 0.2);
+    }
+
+    #[test]
+    fn products_keep_64_bits() {
+        // (1 + 2^-40)^2 = 1 + 2^-39 + 2^-80: the last term is below 64 bits.
+        let x = ld(1.0 + 2f64.powi(-40));
+        let sq = x.mul(x).sub(ld(1.0));
+        assert_eq!(sq.to_f64(), 2f64.powi(-39));
+        assert_eq!(ld(-3.0).mul(ld(0.5)).to_f64(), -1.5);
     }
 
     #[test]

@@ -108,14 +108,16 @@ pub fn sum(x: &[f64], na_rm: bool) -> f64 {
     s.to_f64()
 }
 
-fn na_rm(args: &Args<Value>) -> Result<bool, KernelError> {
+fn na_rm(args: &Args<&Value>) -> Result<bool, KernelError> {
     args.bool_or("na.rm", false)
 }
 
-fn mean_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let trim = args.scalar_or("trim", 0.0)?;
     if trim != 0.0 {
-        return Err(KernelError::new("mean(trim = ) is not supported; use trim = 0"));
+        return Err(KernelError::new(
+            "mean(trim = ) is not supported; use trim = 0",
+        ));
     }
     let x = args.get("x").unwrap_or(&Value::Null);
     let Some(data) = x.as_f64_slice() else {
@@ -172,7 +174,12 @@ fn mean_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let rm = const_na_rm(args);
     reduce_shape(args, "x", |v| {
         if rm {
-            mean(&v.iter().copied().filter(|x| !x.is_nan()).collect::<Vec<_>>())
+            mean(
+                &v.iter()
+                    .copied()
+                    .filter(|x| !x.is_nan())
+                    .collect::<Vec<_>>(),
+            )
         } else {
             mean(v)
         }
@@ -185,7 +192,7 @@ fn sum_values<'a>(items: impl Iterator<Item = Cow<'a, [f64]>>, na_rm: bool) -> f
     items.fold(0.0, |acc, v| acc + sum(&v, na_rm))
 }
 
-fn sum_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let rm = na_rm(args)?;
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
@@ -206,7 +213,9 @@ fn sum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             continue;
         }
         if !t.is_numeric() {
-            return Err(args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe())));
+            return Err(
+                args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
+            );
         }
         match (&mut consts, t.const_nums()) {
             (Some(c), Some(v)) => c.push(v),
@@ -224,16 +233,18 @@ fn sum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 
 /// A numeric matrix argument: its data and dimensions.
 fn matrix_arg<'a>(
-    args: &'a Args<Value>,
+    args: &'a Args<&Value>,
     name: &str,
 ) -> Result<(Cow<'a, [f64]>, usize, usize), KernelError> {
     match args.get(name) {
         Some(Value::Mat(m)) => Ok((Cow::Borrowed(m.as_slice()), m.nrows(), m.ncols())),
-        _ => Err(KernelError::new("'x' must be an array of at least two dimensions")),
+        _ => Err(KernelError::new(
+            "'x' must be an array of at least two dimensions",
+        )),
     }
 }
 
-fn col_means_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn col_means_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let rm = na_rm(args)?;
     let (x, n, p) = matrix_arg(args, "x")?;
     let out = (0..p)
@@ -253,7 +264,7 @@ fn col_means_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError>
     Ok(Value::Num(out))
 }
 
-fn row_means_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn row_means_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let rm = na_rm(args)?;
     let (x, n, p) = matrix_arg(args, "x")?;
     // Accumulated column by column, like R (same result, cache friendly).
@@ -300,11 +311,11 @@ fn row_means_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     margin_shape(args, true)
 }
 
-fn length_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn length_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::scalar(args.get("x").map_or(0, Value::len) as f64))
 }
 
-fn dim_eval(args: &Args<Value>, rows: bool) -> Value {
+fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
     match args.get("x") {
         Some(Value::Mat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
         Some(Value::ComplexMat(m)) => {
@@ -314,11 +325,11 @@ fn dim_eval(args: &Args<Value>, rows: bool) -> Value {
     }
 }
 
-fn nrow_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn nrow_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(dim_eval(args, true))
 }
 
-fn ncol_eval(args: &Args<Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn ncol_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(dim_eval(args, false))
 }
 
