@@ -45,11 +45,13 @@ pub(super) const MAX: Kernel = Kernel {
 
 /// R's `logbase`.
 fn log_base(x: f64, base: Option<f64>) -> f64 {
-    match base {
-        None => x.ln(),
-        Some(b) if b == 10.0 => x.log10(),
-        Some(b) if b == 2.0 => x.log2(),
-        Some(b) => x.ln() / b.ln(),
+    let Some(b) = base else { return x.ln() };
+    if b == 10.0 {
+        x.log10()
+    } else if b == 2.0 {
+        x.log2()
+    } else {
+        x.ln() / b.ln()
     }
 }
 

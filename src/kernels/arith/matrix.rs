@@ -53,13 +53,13 @@ pub enum Shape {
     Vec(Option<usize>),
 }
 
+/// `(nrx, ncx, nry, ncy)`, each known or not.
+pub type ProdDims = (Option<usize>, Option<usize>, Option<usize>, Option<usize>);
+
 /// `(nrx, ncx, nry, ncy)`: how R's `%*%` reads its operands (as in
 /// `do_matprod`), or `Err` when they cannot conform. Unknown sizes give
 /// `None` where the reading cannot be decided.
-pub fn matprod_dims(
-    x: Shape,
-    y: Shape,
-) -> Result<(Option<usize>, Option<usize>, Option<usize>, Option<usize>), ()> {
+pub fn matprod_dims(x: Shape, y: Shape) -> Result<ProdDims, ()> {
     let one = Some(1);
     let dims = match (x, y) {
         (Shape::Mat(r1, c1), Shape::Mat(r2, c2)) => (r1, c1, r2, c2),
@@ -259,15 +259,10 @@ fn describe(s: Shape) -> String {
 
 const NUMERIC_ONLY: &str = "requires numeric/complex matrix/vector arguments";
 
-fn operands<'a>(
-    args: &'a Args<&Value>,
-) -> Result<
-    (
-        (Shape, std::borrow::Cow<'a, [f64]>),
-        Option<(Shape, std::borrow::Cow<'a, [f64]>)>,
-    ),
-    KernelError,
-> {
+/// An operand's shape and numbers.
+type Operand<'a> = (Shape, std::borrow::Cow<'a, [f64]>);
+
+fn operands<'a>(args: &'a Args<&Value>) -> Result<(Operand<'a>, Option<Operand<'a>>), KernelError> {
     let x = args
         .get("x")
         .and_then(shape_of_value)
