@@ -515,3 +515,39 @@ fn hot_loop_body_is_bit_exact_with_a_row_gather() {
         .collect();
     assert_eq!(p.as_slice(), expect.as_slice());
 }
+
+/// Timing of the hot loop body at full size (`cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn hot_loop_body_timing() {
+    let n = 1200;
+    let a = Value::Mat(DMatrix::from_fn(n, n, |i, j| {
+        ((i * 7 + j * 3) % 11) as f64 - 5.0
+    }));
+    let c = Value::Mat(DMatrix::from_fn(n, n, |i, j| {
+        ((i + 2 * j) % 13) as f64 / 13.0
+    }));
+    let start = std::time::Instant::now();
+    let mut acc = 0.0;
+    for i in 1..=50 {
+        let row = index(&a, &[Some(Value::scalar(i as f64)), None]).unwrap();
+        let p = call("%*%", vec![(None, c.clone()), (None, row)]).unwrap();
+        let m = call("mean", vec![(None, p)]).unwrap();
+        acc += m.as_scalar().unwrap();
+    }
+    let per = start.elapsed().as_secs_f64() / 50.0;
+    eprintln!("per iteration: {:.3} ms (acc {acc})", per * 1e3);
+    let big = Value::Mat(DMatrix::from_fn(n, n, |i, j| (i as f64 - j as f64) / 7.0));
+    let start = std::time::Instant::now();
+    let _ = call("colMeans", vec![(None, big.clone())]).unwrap();
+    eprintln!(
+        "colMeans 1200x1200: {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    let start = std::time::Instant::now();
+    let _ = call("%*%", vec![(None, big.clone()), (None, big)]).unwrap();
+    eprintln!(
+        "1200^3 matmul: {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+}

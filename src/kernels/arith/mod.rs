@@ -4,6 +4,7 @@
 //! Each shape rule folds constants with the same code the evaluator runs,
 //! so `1200 * 1200` is known to be 1440000 before anything executes.
 
+mod bind;
 mod math;
 mod matrix;
 mod ops;
@@ -27,4 +28,6 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::ABS,
     math::MIN,
     math::MAX,
+    bind::CBIND,
+    bind::RBIND,
 ];
