@@ -551,3 +551,19 @@ fn hot_loop_body_timing() {
         start.elapsed().as_secs_f64() * 1e3
     );
 }
+
+#[test]
+fn absurd_sizes_fail_instead_of_aborting() {
+    let e = call(
+        ":",
+        vec![(None, Value::scalar(1.0)), (None, Value::scalar(1e15))],
+    )
+    .unwrap_err();
+    assert!(e.0.contains("cannot allocate"), "{}", e.0);
+    let e = call("diag", vec![(None, Value::scalar(1e6))]).unwrap_err();
+    assert!(e.0.contains("cannot allocate"), "{}", e.0);
+    let r = index2_type(&Type::num(3), &Type::scalar_const(f64::NAN));
+    assert!(r.is_err());
+    let e = index2(&Value::Num(vec![1.0]), &Value::scalar(NA)).unwrap_err();
+    assert_eq!(e.0, "subscript out of bounds");
+}

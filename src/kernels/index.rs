@@ -441,7 +441,7 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
     let bounds = |len: Option<usize>| -> Result<(), IndexError> {
         if let (Some(k), Some(n)) = (i.const_scalar(), len) {
             let k = k.trunc();
-            if k < 1.0 || k as usize > n {
+            if k.is_nan() || k < 1.0 || k as usize > n {
                 return Err((Some(0), format!("{OOB}: element {k} of {}", x.describe())));
             }
         }

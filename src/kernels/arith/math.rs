@@ -28,6 +28,13 @@ pub(super) const LOG: Kernel = Kernel {
     shape: math_shape,
     eval: math_eval,
 };
+pub(super) const ROUND: Kernel = Kernel {
+    name: "round",
+    params: &[req("x"), opt("digits")],
+    random: false,
+    shape: math_shape,
+    eval: math_eval,
+};
 pub(super) const MIN: Kernel = Kernel {
     name: "min",
     params: &[DOTS, opt("na.rm")],
@@ -55,7 +62,50 @@ fn log_base(x: f64, base: Option<f64>) -> f64 {
     }
 }
 
+/// R (>= 4.0.0)'s `fround`: the shorter of the two decimal candidates
+/// around x, ties to the even last digit.
+pub fn fround(x: f64, digits: f64) -> f64 {
+    const MAX_DIGITS: f64 = 308.0;
+    if x.is_nan() || digits.is_nan() {
+        return x + digits;
+    }
+    if !x.is_finite() || digits > MAX_DIGITS + 15.0 || x == 0.0 {
+        return x;
+    }
+    if digits < -MAX_DIGITS {
+        return 0.0;
+    }
+    if digits == 0.0 {
+        return x.round_ties_even();
+    }
+    let dig = (digits + 0.5).floor() as i32;
+    let (sgn, x) = if x < 0.0 { (-1.0, -x) } else { (1.0, x) };
+    let logb = f64::from(x.log2().floor() as i32);
+    if std::f64::consts::LOG10_2 * (0.5 + logb) + f64::from(dig) > 15.0 {
+        return sgn * x;
+    }
+    let (x10, xd, xu);
+    if dig > 0 {
+        let p10 = 10f64.powi(dig);
+        x10 = p10 * x;
+        xd = x10.floor() / p10;
+        xu = x10.ceil() / p10;
+    } else {
+        let p10 = 10f64.powi(-dig);
+        x10 = x / p10;
+        xd = x10.floor() * p10;
+        xu = x10.ceil() * p10;
+    }
+    let (du, dd) = (xu - x, x - xd);
+    let odd = x10.floor() % 2.0 == 1.0;
+    sgn * if du < dd || (du == dd && odd) { xu } else { xd }
+}
+
 fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
+    if name == "round" {
+        let digits = base.unwrap_or(0.0);
+        return x.iter().map(|&v| fround(v, digits)).collect();
+    }
     let f: fn(f64) -> f64 = match name {
         "sqrt" => f64::sqrt,
         "exp" => f64::exp,
@@ -69,10 +119,10 @@ fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
 }
 
 fn math_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let base = if args.func == "log" && args.has("base") {
-        Some(args.scalar("base")?)
-    } else {
-        None
+    let base = match args.func {
+        "log" if args.has("base") => Some(args.scalar("base")?),
+        "round" if args.has("digits") => Some(args.scalar("digits")?),
+        _ => None,
     };
     let x = args.get("x").unwrap_or(&Value::Null);
     let data = x.as_f64_slice().ok_or_else(|| {
@@ -89,15 +139,20 @@ fn math_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let base = if args.func == "log" && args.has("base") {
-        args.const_scalar_or("base", None)?
+    let extra = match args.func {
+        "log" => "base",
+        "round" => "digits",
+        _ => "",
+    };
+    let base = if !extra.is_empty() && args.has(extra) {
+        args.const_scalar_or(extra, None)?
     } else {
         None
     };
     match args.ty("x") {
         Some(t @ Type::Mat { .. }) => Ok(t.clone()),
         Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(match t.const_nums() {
-            Some(v) if args.func != "log" || !args.has("base") || base.is_some() => {
+            Some(v) if extra.is_empty() || !args.has(extra) || base.is_some() => {
                 Type::num_const(apply(args.func, &v, base))
             }
             _ => Type::Num {

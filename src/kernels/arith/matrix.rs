@@ -413,6 +413,9 @@ fn diag_fill(x: &[f64], nrow: f64, ncol: f64) -> Result<DMatrix<f64>, String> {
     };
     let nr = check(nrow, "nrow")?;
     let nc = check(ncol, "ncol")?;
+    if nr.saturating_mul(nc) > super::ops::MAX_ALLOC {
+        return Err(format!("cannot allocate a {nr}x{nc} matrix"));
+    }
     let mn = nr.min(nc);
     if mn > 0 && x.is_empty() {
         return Err("'x' must have positive length".into());

@@ -28,6 +28,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::ABS,
     math::MIN,
     math::MAX,
+    math::ROUND,
     bind::CBIND,
     bind::RBIND,
 ];

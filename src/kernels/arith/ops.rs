@@ -375,6 +375,10 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
 }
 
+/// Largest vector a kernel will allocate (16 GiB of doubles); R would fail
+/// with "cannot allocate vector" somewhere near here too.
+pub const MAX_ALLOC: usize = 1 << 31;
+
 /// Length of `from:to` (R's `seq_colon`), or R's error.
 fn colon_len(from: f64, to: f64) -> Result<usize, String> {
     if from.is_nan() || to.is_nan() {
@@ -384,7 +388,11 @@ fn colon_len(from: f64, to: f64) -> Result<usize, String> {
     if r >= 4_503_599_627_370_496.0 {
         return Err("result would be too long a vector".into());
     }
-    Ok((r + 1.0 + f64::from(f32::EPSILON)) as usize)
+    let n = (r + 1.0 + f64::from(f32::EPSILON)) as usize;
+    if n > MAX_ALLOC {
+        return Err(format!("cannot allocate a vector of length {n}"));
+    }
+    Ok(n)
 }
 
 /// R's `from:to`.
