@@ -382,7 +382,13 @@ fn matrix_product_shapes() {
             cols: Some(1)
         })
     );
-    assert!(mm(Type::Any, Type::mat(4, 2)).is_ok());
+    assert_eq!(
+        mm(Type::Any, Type::mat(4, 2)),
+        Ok(Type::Mat {
+            rows: None,
+            cols: Some(2)
+        })
+    );
     assert_eq!(
         shape("crossprod", vec![pos(Type::mat(10, 3))]),
         Ok(Type::mat(3, 3))

@@ -305,11 +305,19 @@ fn type_operand(args: &Args<Type>, name: &str) -> Result<Option<Shape>, ArgError
 }
 
 fn matprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let (Some(x), Some(y)) = (type_operand(args, "x")?, type_operand(args, "y")?) else {
-        return Ok(Type::Mat {
-            rows: None,
-            cols: None,
-        });
+    let (x, y) = (type_operand(args, "x")?, type_operand(args, "y")?);
+    let (Some(x), Some(y)) = (x, y) else {
+        // Whatever the unknown side is, a matrix x fixes the rows and a
+        // matrix y the columns.
+        let rows = match x {
+            Some(Shape::Mat(r, _)) => r,
+            _ => None,
+        };
+        let cols = match y {
+            Some(Shape::Mat(_, c)) => c,
+            _ => None,
+        };
+        return Ok(Type::Mat { rows, cols });
     };
     match matprod_dims(x, y) {
         Ok((r, _, _, c)) => Ok(Type::Mat { rows: r, cols: c }),
