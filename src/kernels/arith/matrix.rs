@@ -116,8 +116,6 @@ pub fn crossprod_dims(x: Shape, y: Shape) -> Result<(usize, usize, usize, usize)
         (Shape::Vec(Some(n)), Shape::Mat(Some(r2), Some(c2))) => {
             if n == r2 {
                 (n, 1, r2, c2)
-            } else if r2 == 1 {
-                (1, n, r2, c2)
             } else {
                 return Err(());
             }

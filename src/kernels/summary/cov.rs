@@ -163,9 +163,6 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
             return Err(KernelError::new("incompatible dimensions"));
         }
     }
-    if x.n == 0 && !x.matrix {
-        return Err(KernelError::new("'x' is empty"));
-    }
     let ncy = y.as_ref().map_or(x.p, |y| y.p);
     let as_matrix = x.matrix || y.as_ref().is_some_and(|y| y.matrix);
     let out = covariance(&x, y.as_ref(), complete);
@@ -179,9 +176,6 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
 pub(super) fn sd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let complete = args.bool_or("na.rm", false)?;
     let x = args.nums("x")?;
-    if x.is_empty() {
-        return Err(KernelError::new("'x' is empty"));
-    }
     let c = Cols {
         n: x.len(),
         data: x,
