@@ -113,13 +113,8 @@ pub fn crossprod_dims(x: Shape, y: Shape) -> Result<(usize, usize, usize, usize)
                 return Err(());
             }
         }
-        (Shape::Vec(Some(n)), Shape::Mat(Some(r2), Some(c2))) => {
-            if n == r2 {
-                (n, 1, r2, c2)
-            } else {
-                return Err(());
-            }
-        }
+        // A vector x is only ever read as a column here.
+        (Shape::Vec(Some(n)), Shape::Mat(Some(r2), Some(c2))) if n == r2 => (n, 1, r2, c2),
         (Shape::Vec(Some(a)), Shape::Vec(Some(b))) => {
             if a == b {
                 (a, 1, b, 1)
