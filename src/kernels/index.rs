@@ -2,33 +2,501 @@
 //! with R's rules (1-based, negative indices drop, `drop = TRUE` for
 //! matrices), and the matching shape rules.
 
+use nalgebra::DMatrix;
+use num_complex::Complex64;
+
+use super::value::{List, NA};
 use super::{KernelError, Type, Value};
 
 /// A shape-rule failure: which index (0-based among the brackets' entries;
 /// `None` for the target) and why.
 pub type IndexError = (Option<usize>, String);
 
+const OOB: &str = "subscript out of bounds";
+
+/// Positions selected by one subscript over an extent of `n` (0-based;
+/// `None` for NA or, on vectors, past the end). `strict`: a matrix extent,
+/// where going past the end is an error.
+fn resolve(
+    idx: &Value,
+    n: usize,
+    strict: bool,
+    names: Option<&[String]>,
+) -> Result<Vec<Option<usize>>, KernelError> {
+    match idx {
+        Value::Null => Ok(Vec::new()),
+        Value::Bool(b) => {
+            if b.is_empty() {
+                return Ok(Vec::new());
+            }
+            if strict && b.len() > n {
+                return Err(KernelError::new("(subscript) logical subscript too long"));
+            }
+            let len = n.max(b.len());
+            Ok((0..len)
+                .filter(|&i| b[i % b.len()])
+                .map(|i| (i < n).then_some(i))
+                .collect())
+        }
+        Value::Str(s) => s
+            .iter()
+            .map(|name| {
+                let found = names.and_then(|ns| ns.iter().position(|x| x == name));
+                match found {
+                    Some(i) => Ok(Some(i)),
+                    None if strict => Err(KernelError::new(OOB)),
+                    None => Ok(None),
+                }
+            })
+            .collect(),
+        other => {
+            let v = other.as_f64_slice().ok_or_else(|| {
+                KernelError::new(format!("invalid subscript type '{}'", other.type_name()))
+            })?;
+            let v: Vec<f64> = v.iter().map(|x| x.trunc()).collect();
+            if v.iter().any(|&x| x < 0.0) {
+                if v.iter().any(|&x| x > 0.0 || x.is_nan()) {
+                    return Err(KernelError::new(
+                        "only 0's may be mixed with negative subscripts",
+                    ));
+                }
+                let mut keep = vec![true; n];
+                for &x in &v {
+                    let k = (-x) as usize;
+                    if k >= 1 && k <= n {
+                        keep[k - 1] = false;
+                    }
+                }
+                return Ok((0..n).filter(|&i| keep[i]).map(Some).collect());
+            }
+            let mut out = Vec::with_capacity(v.len());
+            for &x in &v {
+                if x.is_nan() {
+                    out.push(None);
+                } else if x >= 1.0 {
+                    let k = x as usize;
+                    if k <= n {
+                        out.push(Some(k - 1));
+                    } else if strict {
+                        return Err(KernelError::new(OOB));
+                    } else {
+                        out.push(None);
+                    }
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+fn pick<T: Clone>(data: &[T], pos: &[Option<usize>], na: T) -> Vec<T> {
+    pos.iter()
+        .map(|p| p.map_or_else(|| na.clone(), |i| data[i].clone()))
+        .collect()
+}
+
+const CNA: Complex64 = Complex64 { re: NA, im: 0.0 };
+
+/// `x[i]`: x read as a vector.
+fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
+    let names = match x {
+        Value::List(l) => l.names.as_deref(),
+        _ => None,
+    };
+    let pos = resolve(i, x.len(), false, names)?;
+    Ok(match x {
+        Value::Null => Value::Null,
+        Value::Num(v) => Value::Num(pick(v, &pos, NA)),
+        Value::Mat(m) => Value::Num(pick(m.as_slice(), &pos, NA)),
+        Value::Complex(v) => Value::Complex(pick(v, &pos, CNA)),
+        Value::ComplexMat(m) => Value::Complex(pick(m.as_slice(), &pos, CNA)),
+        Value::Str(v) => Value::Str(pick(v, &pos, "NA".to_string())),
+        Value::Bool(v) => {
+            if pos.iter().all(Option::is_some) {
+                Value::Bool(pick(v, &pos, false))
+            } else {
+                // Logical NA is not representable: fall back to numbers.
+                let nums: Vec<f64> = v.iter().map(|&b| f64::from(u8::from(b))).collect();
+                Value::Num(pick(&nums, &pos, NA))
+            }
+        }
+        Value::List(l) => Value::List(List {
+            class: None,
+            names: l
+                .names
+                .as_ref()
+                .map(|ns| pick(ns, &pos, "<NA>".to_string())),
+            items: pick(&l.items, &pos, Value::Null),
+        }),
+        Value::Formula(_) => {
+            return Err(KernelError::new(
+                "object of type 'formula' is not subsettable",
+            ))
+        }
+    })
+}
+
+fn gather_matrix<T: nalgebra::Scalar + Copy>(
+    m: &DMatrix<T>,
+    rows: &[Option<usize>],
+    cols: &[Option<usize>],
+    na: T,
+) -> (Vec<T>, usize, usize) {
+    let mut out = Vec::with_capacity(rows.len() * cols.len());
+    for c in cols {
+        for r in rows {
+            out.push(match (r, c) {
+                (Some(r), Some(c)) => m[(*r, *c)],
+                _ => na,
+            });
+        }
+    }
+    (out, rows.len(), cols.len())
+}
+
 /// `x[...]`; `None` entries are empty indices (`x[i, ]`).
 pub fn index(x: &Value, indices: &[Option<Value>]) -> Result<Value, KernelError> {
-    let _ = (x, indices);
-    Err(KernelError::new("indexing is not implemented yet"))
+    match indices {
+        [] | [None] => Ok(x.clone()),
+        [Some(i)] => index_vector(x, i),
+        [i, j] => {
+            let (nr, nc) = match x {
+                Value::Mat(m) => (m.nrows(), m.ncols()),
+                Value::ComplexMat(m) => (m.nrows(), m.ncols()),
+                _ => return Err(KernelError::new("incorrect number of dimensions")),
+            };
+            let all = |n: usize| (0..n).map(Some).collect::<Vec<_>>();
+            let rows = match i {
+                Some(i) => resolve(i, nr, true, None)?,
+                None => all(nr),
+            };
+            let cols = match j {
+                Some(j) => resolve(j, nc, true, None)?,
+                None => all(nc),
+            };
+            let drop = rows.len() == 1 || cols.len() == 1;
+            Ok(match x {
+                Value::ComplexMat(m) => {
+                    let (d, r, c) = gather_matrix(m, &rows, &cols, CNA);
+                    if drop {
+                        Value::Complex(d)
+                    } else {
+                        Value::ComplexMat(DMatrix::from_vec(r, c, d))
+                    }
+                }
+                Value::Mat(m) => {
+                    let (d, r, c) = gather_matrix(m, &rows, &cols, NA);
+                    if drop {
+                        Value::Num(d)
+                    } else {
+                        Value::Mat(DMatrix::from_vec(r, c, d))
+                    }
+                }
+                _ => return Err(KernelError::new("incorrect number of dimensions")),
+            })
+        }
+        _ => Err(KernelError::new("incorrect number of dimensions")),
+    }
+}
+
+/// A constant index type as a value, to resolve it with the evaluator's code.
+fn const_index(t: &Type) -> Option<Value> {
+    match t {
+        Type::Num { value: Some(v), .. } => Some(Value::Num(v.clone())),
+        Type::Bool { value: Some(v), .. } => Some(Value::Bool(v.clone())),
+        Type::Null => Some(Value::Null),
+        _ => None,
+    }
+}
+
+/// How many positions a subscript selects over an extent of `n`, when known.
+/// A numeric subscript of unknown value is taken to be positive (`a[i, ]`
+/// with a scalar `i` selects one row).
+fn selected(idx: &Type, n: Option<usize>) -> Option<usize> {
+    if let Some(v) = const_index(idx) {
+        if let Some(n) = n {
+            return resolve(&v, n, false, None).ok().map(|p| p.len());
+        }
+        return match v {
+            Value::Num(v) if v.iter().all(|&x| x >= 0.0 || x.is_nan()) => {
+                Some(v.iter().filter(|&&x| x != 0.0).count())
+            }
+            _ => None,
+        };
+    }
+    match idx {
+        Type::Num { len, .. } | Type::Str { len, .. } => *len,
+        _ => None,
+    }
+}
+
+/// The first constant subscript outside `1..=n` (after truncation).
+fn out_of_range(idx: &Type, n: usize) -> Option<f64> {
+    let v = idx.const_nums()?;
+    if matches!(idx, Type::Bool { .. }) {
+        return (v.len() > n).then_some(v.len() as f64);
+    }
+    if v.iter().any(|&x| x.trunc() < 0.0) {
+        return None;
+    }
+    v.into_iter()
+        .find(|&x| x.trunc() as usize > n && !x.is_nan())
 }
 
 /// The type of `x[...]`.
 pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError> {
-    let _ = (x, indices);
-    Ok(Type::Any)
+    match indices {
+        [] | [None] => Ok(x.clone()),
+        [Some(i)] => {
+            if let Some(c) = const_index(i) {
+                if let Some(v) = x.const_nums() {
+                    if matches!(x, Type::Num { .. }) {
+                        let r = index_vector(&Value::Num(v), &c).map_err(|e| (Some(0), e.0))?;
+                        if let Value::Num(d) = r {
+                            return Ok(Type::num_const(d));
+                        }
+                    }
+                }
+            }
+            if let Type::Num { .. } = i {
+                if i.const_nums().is_some_and(|v| {
+                    v.iter().any(|&x| x.trunc() < 0.0)
+                        && v.iter().any(|&x| x.trunc() > 0.0 || x.is_nan())
+                }) {
+                    return Err((
+                        Some(0),
+                        "only 0's may be mixed with negative subscripts".into(),
+                    ));
+                }
+            }
+            if !matches!(
+                i,
+                Type::Num { .. }
+                    | Type::Bool { .. }
+                    | Type::Str { .. }
+                    | Type::Null
+                    | Type::Any
+                    | Type::Mat { .. }
+            ) {
+                return Err((Some(0), format!("invalid subscript type: {}", i.describe())));
+            }
+            let len = selected(i, x.len());
+            Ok(match x {
+                Type::Num { .. } | Type::Mat { .. } => Type::Num { len, value: None },
+                Type::Bool { .. } => Type::Bool { len, value: None },
+                Type::Str { .. } => Type::Str { len, value: None },
+                Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
+                Type::List { elem, .. } => Type::List {
+                    len,
+                    elem: elem.clone(),
+                },
+                Type::Null => Type::Null,
+                Type::Formula { .. } => {
+                    return Err((None, "object of type 'formula' is not subsettable".into()))
+                }
+                Type::Record { .. } | Type::Any => Type::Any,
+            })
+        }
+        [i, j] => {
+            let (rows, cols, complex) = match x {
+                Type::Mat { rows, cols } => (*rows, *cols, false),
+                Type::ComplexMat { rows, cols } => (*rows, *cols, true),
+                Type::Any => return Ok(Type::Any),
+                other => {
+                    return Err((
+                        None,
+                        format!(
+                            "incorrect number of dimensions: {} is not a matrix",
+                            other.describe()
+                        ),
+                    ))
+                }
+            };
+            let shape = |n: Option<usize>| n.map_or_else(|| "?".to_string(), |n| n.to_string());
+            let dims = format!("{}x{}", shape(rows), shape(cols));
+            let extent = |k: usize, idx: &Option<Type>, n: Option<usize>, what: &str| {
+                let Some(t) = idx else { return Ok(n) };
+                if let Some(n) = n {
+                    if let Some(bad) = out_of_range(t, n) {
+                        return Err((Some(k), format!("{OOB}: {what} {bad} of a {dims} matrix")));
+                    }
+                }
+                Ok(selected(t, n))
+            };
+            let nr = extent(0, i, rows, "row")?;
+            let nc = extent(1, j, cols, "column")?;
+            let vector = |len: Option<usize>| {
+                if complex {
+                    Type::Complex { len }
+                } else {
+                    Type::Num { len, value: None }
+                }
+            };
+            Ok(match (nr, nc) {
+                (Some(1), c) => vector(c),
+                (r, Some(1)) => vector(r),
+                (Some(r), Some(c)) if complex => Type::ComplexMat {
+                    rows: Some(r),
+                    cols: Some(c),
+                },
+                (Some(r), Some(c)) => Type::mat(r, c),
+                _ => Type::Any,
+            })
+        }
+        _ => Err((None, "incorrect number of dimensions".into())),
+    }
+}
+
+/// The position `x[[i]]` selects, or R's error.
+fn index2_pos(
+    len: usize,
+    i: &Value,
+    names: Option<&[String]>,
+    list: bool,
+) -> Result<Option<usize>, KernelError> {
+    if i.len() > 1 {
+        return Err(KernelError::new(if list {
+            "recursive indexing is not supported"
+        } else {
+            "attempt to select more than one element in vectorIndex"
+        }));
+    }
+    if i.is_empty() {
+        return Err(KernelError::new(
+            "attempt to select less than one element in get1index",
+        ));
+    }
+    match i {
+        Value::Str(s) => match names.and_then(|ns| ns.iter().position(|n| *n == s[0])) {
+            Some(p) => Ok(Some(p)),
+            None if list => Ok(None),
+            None => Err(KernelError::new(OOB)),
+        },
+        other => {
+            let k = other
+                .as_scalar()
+                .ok_or_else(|| {
+                    KernelError::new(format!("invalid subscript type '{}'", other.type_name()))
+                })?
+                .trunc();
+            if k.is_nan() {
+                return if list {
+                    Ok(None)
+                } else {
+                    Err(KernelError::new(OOB))
+                };
+            }
+            if k < 0.0 {
+                return Err(KernelError::new(
+                    "invalid negative subscript in get1index <real>",
+                ));
+            }
+            if k == 0.0 {
+                return Err(KernelError::new(
+                    "attempt to select less than one element in get1index <real>",
+                ));
+            }
+            let k = k as usize;
+            if k > len {
+                return Err(KernelError::new(OOB));
+            }
+            Ok(Some(k - 1))
+        }
+    }
 }
 
 /// `x[[i]]`.
 pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
-    let _ = (x, i);
-    Err(KernelError::new("indexing is not implemented yet"))
+    let (names, list) = match x {
+        Value::List(l) => (l.names.as_deref(), true),
+        _ => (None, false),
+    };
+    if matches!(x, Value::Null) {
+        return Ok(Value::Null);
+    }
+    let Some(p) = index2_pos(x.len(), i, names, list)? else {
+        return Ok(Value::Null);
+    };
+    Ok(match x {
+        Value::List(l) => l.items[p].clone(),
+        Value::Num(v) => Value::scalar(v[p]),
+        Value::Mat(m) => Value::scalar(m.as_slice()[p]),
+        Value::Complex(v) => Value::Complex(vec![v[p]]),
+        Value::ComplexMat(m) => Value::Complex(vec![m.as_slice()[p]]),
+        Value::Str(v) => Value::string(&v[p]),
+        Value::Bool(v) => Value::Bool(vec![v[p]]),
+        Value::Null | Value::Formula(_) => {
+            return Err(KernelError::new("object is not subsettable"))
+        }
+    })
 }
 
 pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
-    let _ = (x, i);
-    Ok(Type::Any)
+    if i.len().is_some_and(|n| n != 1) {
+        return Err((
+            Some(0),
+            format!("`[[` needs a single index, not {}", i.describe()),
+        ));
+    }
+    let bounds = |len: Option<usize>| -> Result<(), IndexError> {
+        if let (Some(k), Some(n)) = (i.const_scalar(), len) {
+            let k = k.trunc();
+            if k.is_nan() || k < 1.0 || k as usize > n {
+                return Err((Some(0), format!("{OOB}: element {k} of {}", x.describe())));
+            }
+        }
+        Ok(())
+    };
+    match x {
+        Type::Any => Ok(Type::Any),
+        Type::Null => Ok(Type::Null),
+        Type::List { len, elem } => {
+            bounds(*len)?;
+            Ok((**elem).clone())
+        }
+        Type::Record { fields, .. } => {
+            if let Some(name) = i.const_str() {
+                return Ok(fields
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(Type::Null, |(_, t)| t.clone()));
+            }
+            bounds(Some(fields.len()))?;
+            match i.const_scalar() {
+                Some(k) => Ok(fields[k as usize - 1].1.clone()),
+                None => Ok(Type::Any),
+            }
+        }
+        Type::Num { .. }
+        | Type::Mat { .. }
+        | Type::Bool { .. }
+        | Type::Str { .. }
+        | Type::Complex { .. }
+        | Type::ComplexMat { .. } => {
+            if matches!(i, Type::Str { .. }) {
+                return Err((Some(0), format!("{OOB}: {} has no names", x.describe())));
+            }
+            bounds(x.len())?;
+            if let (Some(v), Some(k)) = (x.const_nums(), i.const_scalar()) {
+                if matches!(x, Type::Num { .. }) {
+                    return Ok(Type::scalar_const(v[k as usize - 1]));
+                }
+            }
+            Ok(match x {
+                Type::Bool { .. } => Type::Bool {
+                    len: Some(1),
+                    value: None,
+                },
+                Type::Str { .. } => Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+                Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len: Some(1) },
+                _ => Type::num(1),
+            })
+        }
+        Type::Formula { .. } => Err((None, "object of type 'formula' is not subsettable".into())),
+    }
 }
 
 /// `x$name`.

@@ -1,0 +1,177 @@
+//! `cbind` and `rbind` of numeric vectors and matrices (R's `do_bind`
+//! rules: vectors are recycled to the matrices' extent, or to the longest
+//! vector when there is no matrix; empty vectors are dropped).
+
+use std::borrow::Cow;
+
+use nalgebra::DMatrix;
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::{Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
+
+const BIND_PARAMS: &[Param] = &[DOTS];
+
+pub(super) const CBIND: Kernel = Kernel {
+    name: "cbind",
+    params: BIND_PARAMS,
+    random: false,
+    shape: bind_shape,
+    eval: bind_eval,
+};
+
+pub(super) const RBIND: Kernel = Kernel {
+    name: "rbind",
+    params: BIND_PARAMS,
+    random: false,
+    shape: bind_shape,
+    eval: bind_eval,
+};
+
+/// One piece: its numbers (column-major) and, for a matrix, its extent
+/// along the binding direction's other axis and the number of slices it
+/// contributes. For `cbind` a slice is a column.
+struct Piece<'a> {
+    data: Cow<'a, [f64]>,
+    /// `(extent, slices)` of a matrix, seen in cbind orientation.
+    mat: Option<(usize, usize)>,
+}
+
+fn bind(parts: &[Piece], by_col: bool) -> Result<DMatrix<f64>, String> {
+    let mut extent = None;
+    for (k, p) in parts.iter().enumerate() {
+        if let Some((e, _)) = p.mat {
+            match extent {
+                None => extent = Some(e),
+                Some(x) if x != e => {
+                    return Err(format!(
+                        "number of {} of matrices must match (see arg {})",
+                        if by_col { "rows" } else { "columns" },
+                        k + 1
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    let extent = extent.unwrap_or_else(|| parts.iter().map(|p| p.data.len()).max().unwrap_or(0));
+    // In cbind orientation: `extent` rows, one column per vector.
+    let mut cols: Vec<f64> = Vec::new();
+    let mut ncol = 0;
+    for p in parts {
+        match p.mat {
+            Some((_, slices)) => {
+                cols.extend_from_slice(&p.data);
+                ncol += slices;
+            }
+            None if p.data.is_empty() => {}
+            None => {
+                cols.extend((0..extent).map(|i| p.data[i % p.data.len()]));
+                ncol += 1;
+            }
+        }
+    }
+    let m = DMatrix::from_vec(extent, ncol, cols);
+    Ok(if by_col { m } else { m.transpose() })
+}
+
+fn bind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let by_col = args.func == "cbind";
+    let mut parts = Vec::new();
+    for (_, v) in args.dots() {
+        match v {
+            Value::Null => {}
+            Value::Mat(m) if by_col => parts.push(Piece {
+                data: Cow::Borrowed(m.as_slice()),
+                mat: Some((m.nrows(), m.ncols())),
+            }),
+            Value::Mat(m) => {
+                let t = m.transpose();
+                parts.push(Piece {
+                    mat: Some((t.nrows(), t.ncols())),
+                    data: Cow::Owned(t.as_slice().to_vec()),
+                });
+            }
+            other => parts.push(Piece {
+                data: other.as_f64_slice().ok_or_else(|| {
+                    KernelError::new(format!(
+                        "{}() needs numeric vectors or matrices, not {}",
+                        args.func,
+                        other.type_name()
+                    ))
+                })?,
+                mat: None,
+            }),
+        }
+    }
+    if parts.is_empty() {
+        return Ok(Value::Null);
+    }
+    bind(&parts, by_col).map(Value::Mat).map_err(KernelError)
+}
+
+fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let by_col = args.func == "cbind";
+    let mut extent: Option<Option<usize>> = None;
+    let mut max_len = Some(0usize);
+    let mut slices = Some(0usize);
+    let mut any = false;
+    for (k, (_, t)) in args.dots().enumerate() {
+        let add = |s: &mut Option<usize>, n: Option<usize>| *s = s.zip(n).map(|(a, b)| a + b);
+        match t {
+            Type::Null => {}
+            Type::Mat { rows, cols } => {
+                any = true;
+                let (e, s) = if by_col {
+                    (*rows, *cols)
+                } else {
+                    (*cols, *rows)
+                };
+                if let (Some(Some(x)), Some(e)) = (extent, e) {
+                    if x != e {
+                        return Err(args.dots_error(
+                            k,
+                            format!(
+                                "number of {} of matrices must match (see arg {})",
+                                if by_col { "rows" } else { "columns" },
+                                k + 1
+                            ),
+                        ));
+                    }
+                }
+                if extent.flatten().is_none() {
+                    extent = Some(e);
+                }
+                add(&mut slices, s);
+            }
+            Type::Num { len, .. } | Type::Bool { len, .. } => {
+                any = true;
+                max_len = max_len.zip(*len).map(|(a, b)| a.max(b));
+                add(
+                    &mut slices,
+                    if *len == Some(0) {
+                        Some(0)
+                    } else {
+                        len.map(|_| 1)
+                    },
+                );
+            }
+            Type::Any => return Ok(Type::Any),
+            other => {
+                return Err(args.dots_error(
+                    k,
+                    format!(
+                        "{}() needs numeric vectors or matrices, not {}",
+                        args.func,
+                        other.describe()
+                    ),
+                ))
+            }
+        }
+    }
+    if !any {
+        return Ok(Type::Null);
+    }
+    let e = extent.unwrap_or(max_len);
+    let (rows, cols) = if by_col { (e, slices) } else { (slices, e) };
+    Ok(Type::Mat { rows, cols })
+}

@@ -1,0 +1,246 @@
+//! Element-wise maths (`sqrt`, `exp`, `log`, `abs`) and `min`/`max`.
+
+use nalgebra::DMatrix;
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::value::NA;
+use crate::kernels::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
+
+const X_PARAM: &[Param] = &[req("x")];
+
+const fn unary_math(name: &'static str) -> Kernel {
+    Kernel {
+        name,
+        params: X_PARAM,
+        random: false,
+        shape: math_shape,
+        eval: math_eval,
+    }
+}
+
+pub(super) const SQRT: Kernel = unary_math("sqrt");
+pub(super) const EXP: Kernel = unary_math("exp");
+pub(super) const ABS: Kernel = unary_math("abs");
+pub(super) const LOG: Kernel = Kernel {
+    name: "log",
+    params: &[req("x"), opt("base")],
+    random: false,
+    shape: math_shape,
+    eval: math_eval,
+};
+pub(super) const ROUND: Kernel = Kernel {
+    name: "round",
+    params: &[req("x"), opt("digits")],
+    random: false,
+    shape: math_shape,
+    eval: math_eval,
+};
+pub(super) const MIN: Kernel = Kernel {
+    name: "min",
+    params: &[DOTS, opt("na.rm")],
+    random: false,
+    shape: extreme_shape,
+    eval: extreme_eval,
+};
+pub(super) const MAX: Kernel = Kernel {
+    name: "max",
+    params: &[DOTS, opt("na.rm")],
+    random: false,
+    shape: extreme_shape,
+    eval: extreme_eval,
+};
+
+/// R's `logbase`.
+fn log_base(x: f64, base: Option<f64>) -> f64 {
+    let Some(b) = base else { return x.ln() };
+    if b == 10.0 {
+        x.log10()
+    } else if b == 2.0 {
+        x.log2()
+    } else {
+        x.ln() / b.ln()
+    }
+}
+
+/// R (>= 4.0.0)'s `fround`: the shorter of the two decimal candidates
+/// around x, ties to the even last digit.
+pub fn fround(x: f64, digits: f64) -> f64 {
+    const MAX_DIGITS: f64 = 308.0;
+    if x.is_nan() || digits.is_nan() {
+        return x + digits;
+    }
+    if !x.is_finite() || digits > MAX_DIGITS + 15.0 || x == 0.0 {
+        return x;
+    }
+    if digits < -MAX_DIGITS {
+        return 0.0;
+    }
+    if digits == 0.0 {
+        return x.round_ties_even();
+    }
+    let dig = (digits + 0.5).floor() as i32;
+    let (sgn, x) = if x < 0.0 { (-1.0, -x) } else { (1.0, x) };
+    let logb = f64::from(x.log2().floor() as i32);
+    if std::f64::consts::LOG10_2 * (0.5 + logb) + f64::from(dig) > 15.0 {
+        return sgn * x;
+    }
+    let (x10, xd, xu);
+    if dig > 0 {
+        let p10 = 10f64.powi(dig);
+        x10 = p10 * x;
+        xd = x10.floor() / p10;
+        xu = x10.ceil() / p10;
+    } else {
+        let p10 = 10f64.powi(-dig);
+        x10 = x / p10;
+        xd = x10.floor() * p10;
+        xu = x10.ceil() * p10;
+    }
+    let (du, dd) = (xu - x, x - xd);
+    let odd = x10.floor() % 2.0 == 1.0;
+    sgn * if du < dd || (du == dd && odd) { xu } else { xd }
+}
+
+fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
+    if name == "round" {
+        let digits = base.unwrap_or(0.0);
+        return x.iter().map(|&v| fround(v, digits)).collect();
+    }
+    let f: fn(f64) -> f64 = match name {
+        "sqrt" => f64::sqrt,
+        "exp" => f64::exp,
+        "abs" => f64::abs,
+        _ => return x.iter().map(|&v| log_base(v, base)).collect(),
+    };
+    // NA must stay NA (not become a plain NaN) through the libm call.
+    x.iter()
+        .map(|&v| if v.is_nan() { v + 0.0 } else { f(v) })
+        .collect()
+}
+
+fn math_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let base = match args.func {
+        "log" if args.has("base") => Some(args.scalar("base")?),
+        "round" if args.has("digits") => Some(args.scalar("digits")?),
+        _ => None,
+    };
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let data = x.as_f64_slice().ok_or_else(|| {
+        KernelError::new(format!(
+            "non-numeric argument to mathematical function {}()",
+            args.func
+        ))
+    })?;
+    let out = apply(args.func, &data, base);
+    Ok(match x {
+        Value::Mat(m) => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    })
+}
+
+fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let extra = match args.func {
+        "log" => "base",
+        "round" => "digits",
+        _ => "",
+    };
+    let base = if !extra.is_empty() && args.has(extra) {
+        args.const_scalar_or(extra, None)?
+    } else {
+        None
+    };
+    match args.ty("x") {
+        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(match t.const_nums() {
+            Some(v) if extra.is_empty() || !args.has(extra) || base.is_some() => {
+                Type::num_const(apply(args.func, &v, base))
+            }
+            _ => Type::Num {
+                len: t.len(),
+                value: None,
+            },
+        }),
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "non-numeric argument to mathematical function {}(): {}",
+                args.func,
+                t.describe()
+            ),
+        )),
+    }
+}
+
+/// R's `min`/`max` over all arguments: NA wins over NaN, and an empty set
+/// gives +-Inf (R also warns).
+fn extreme(is_max: bool, parts: &[&[f64]], na_rm: bool) -> f64 {
+    let mut best = if is_max {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    let mut nan = false;
+    for &v in parts.iter().flat_map(|p| p.iter()) {
+        if v.is_nan() {
+            if na_rm {
+                continue;
+            }
+            if crate::kernels::value::is_na(v) {
+                return NA;
+            }
+            nan = true;
+        } else if (is_max && v > best) || (!is_max && v < best) {
+            best = v;
+        }
+    }
+    if nan {
+        f64::NAN
+    } else {
+        best
+    }
+}
+
+fn extreme_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let na_rm = args.bool_or("na.rm", false)?;
+    let mut parts = Vec::new();
+    for (_, v) in args.dots() {
+        if matches!(v, Value::Null) {
+            continue;
+        }
+        parts.push(v.as_f64_slice().ok_or_else(|| {
+            KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+        })?);
+    }
+    let refs: Vec<&[f64]> = parts.iter().map(|p| p.as_ref()).collect();
+    Ok(Value::scalar(extreme(args.func == "max", &refs, na_rm)))
+}
+
+fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut consts = Some(Vec::new());
+    for (k, (_, t)) in args.dots().enumerate() {
+        if matches!(t, Type::Null) {
+            continue;
+        }
+        if !t.is_numeric() {
+            return Err(
+                args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
+            );
+        }
+        match (&mut consts, t.const_nums()) {
+            (Some(c), Some(v)) => c.push(v),
+            _ => consts = None,
+        }
+    }
+    let na_rm = args
+        .get("na.rm")
+        .and_then(Type::const_scalar)
+        .is_some_and(|v| v != 0.0);
+    Ok(match consts {
+        Some(c) => {
+            let refs: Vec<&[f64]> = c.iter().map(Vec::as_slice).collect();
+            Type::scalar_const(extreme(args.func == "max", &refs, na_rm))
+        }
+        None => Type::num(1),
+    })
+}

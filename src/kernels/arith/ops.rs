@@ -1,0 +1,461 @@
+//! `+ - * / ^` and `:`: R's element-wise arithmetic with recycling and
+//! matrix conformability, R_pow's special cases, and R's `seq_colon`.
+
+use nalgebra::DMatrix;
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+
+/// The operator kernels share one evaluator and one shape rule, which
+/// dispatch on the name they were called by.
+const OP_PARAMS: &[Param] = &[req("e1"), opt("e2")];
+
+pub(super) const fn kernel(name: &'static str) -> Kernel {
+    Kernel {
+        name,
+        params: OP_PARAMS,
+        random: false,
+        shape: arith_shape,
+        eval: arith_eval,
+    }
+}
+
+pub(super) const COLON: Kernel = Kernel {
+    name: ":",
+    params: &[req("from"), req("to")],
+    random: false,
+    shape: colon_shape,
+    eval: colon_eval,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+}
+
+impl Op {
+    pub fn from_name(name: &str) -> Option<Op> {
+        Some(match name {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "^" => Op::Pow,
+            _ => return None,
+        })
+    }
+}
+
+/// R's `R_pow`, with arithmetic.c's shortcuts (`x^2` is `x*x`; `1^y` and
+/// `x^0` are 1 even for NA).
+pub fn r_pow(x: f64, y: f64) -> f64 {
+    if x == 1.0 || y == 0.0 {
+        return 1.0;
+    }
+    if y == 2.0 {
+        return x * x;
+    }
+    if x == 0.0 {
+        return if y > 0.0 {
+            0.0
+        } else if y < 0.0 {
+            f64::INFINITY
+        } else {
+            y
+        };
+    }
+    if x.is_finite() && y.is_finite() {
+        return x.powf(y);
+    }
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    if !x.is_finite() {
+        if x > 0.0 {
+            return if y < 0.0 { 0.0 } else { f64::INFINITY };
+        }
+        if y.is_finite() && y == y.floor() {
+            return if y < 0.0 {
+                0.0
+            } else if y % 2.0 != 0.0 {
+                x
+            } else {
+                -x
+            };
+        }
+    }
+    if !y.is_finite() && x >= 0.0 {
+        return if y > 0.0 {
+            if x >= 1.0 {
+                f64::INFINITY
+            } else {
+                0.0
+            }
+        } else if x < 1.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        };
+    }
+    f64::NAN
+}
+
+type Dims = Option<(usize, usize)>;
+
+/// The length and dims of `e1 op e2` (R's `R_binary` checks).
+pub fn conform(a_len: usize, ad: Dims, b_len: usize, bd: Dims) -> Result<(usize, Dims), String> {
+    let n = if a_len == 0 || b_len == 0 {
+        0
+    } else {
+        a_len.max(b_len)
+    };
+    match (ad, bd) {
+        (Some(x), Some(y)) if x != y => Err("non-conformable arrays".into()),
+        (Some(_), Some(_)) => Ok((n, ad)),
+        (Some(d), None) | (None, Some(d)) => {
+            let (m, v) = if ad.is_some() {
+                (a_len, b_len)
+            } else {
+                (b_len, a_len)
+            };
+            if m > 0 && v > m {
+                Err(format!(
+                    "dims [product {m}] do not match the length of object [{v}]"
+                ))
+            } else if n == 0 && m > 0 {
+                Ok((0, None))
+            } else {
+                Ok((n, Some(d)))
+            }
+        }
+        (None, None) => Ok((n, None)),
+    }
+}
+
+fn recycle(a: &[f64], b: &[f64], n: usize, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    if n == 0 {
+        Vec::new()
+    } else if a.len() == n && b.len() == n {
+        a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
+    } else if a.len() == n && b.len() == 1 {
+        let y = b[0];
+        a.iter().map(|&x| f(x, y)).collect()
+    } else if b.len() == n && a.len() == 1 {
+        let x = a[0];
+        b.iter().map(|&y| f(x, y)).collect()
+    } else {
+        (0..n).map(|i| f(a[i % a.len()], b[i % b.len()])).collect()
+    }
+}
+
+/// `a op b` on numbers with R's recycling; returns the data and dims.
+pub fn binary(
+    op: Op,
+    a: &[f64],
+    ad: Dims,
+    b: &[f64],
+    bd: Dims,
+) -> Result<(Vec<f64>, Dims), String> {
+    let (n, dims) = conform(a.len(), ad, b.len(), bd)?;
+    let data = match op {
+        Op::Add => recycle(a, b, n, |x, y| x + y),
+        Op::Sub => recycle(a, b, n, |x, y| x - y),
+        Op::Mul => recycle(a, b, n, |x, y| x * y),
+        Op::Div => recycle(a, b, n, |x, y| x / y),
+        Op::Pow => recycle(a, b, n, r_pow),
+    };
+    Ok((data, dims))
+}
+
+/// Unary `-x` / `+x`.
+pub fn unary(op: Op, a: &[f64]) -> Vec<f64> {
+    match op {
+        Op::Sub => a.iter().map(|&x| -x).collect(),
+        _ => a.to_vec(),
+    }
+}
+
+fn to_value(data: Vec<f64>, dims: Dims) -> Value {
+    match dims {
+        Some((r, c)) => Value::Mat(DMatrix::from_vec(r, c, data)),
+        None => Value::Num(data),
+    }
+}
+
+fn operand<'a>(
+    v: &'a Value,
+    unary: bool,
+) -> Result<(std::borrow::Cow<'a, [f64]>, Dims), KernelError> {
+    let dims = match v {
+        Value::Mat(m) => Some((m.nrows(), m.ncols())),
+        _ => None,
+    };
+    match v.as_f64_slice() {
+        Some(d) => Ok((d, dims)),
+        None => Err(KernelError::new(if unary {
+            "invalid argument to unary operator"
+        } else {
+            "non-numeric argument to binary operator"
+        })),
+    }
+}
+
+fn arith_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let op = Op::from_name(args.func)
+        .ok_or_else(|| KernelError::new(format!("unknown operator {}", args.func)))?;
+    let e1 = args.get("e1").unwrap_or(&Value::Null);
+    match args.get("e2") {
+        None => {
+            if matches!(op, Op::Mul | Op::Div | Op::Pow) {
+                return Err(KernelError::new(format!(
+                    "invalid unary operator `{}`",
+                    args.func
+                )));
+            }
+            let (a, ad) = operand(e1, true)?;
+            Ok(to_value(unary(op, &a), ad))
+        }
+        Some(e2) => {
+            let (a, ad) = operand(e1, false)?;
+            let (b, bd) = operand(e2, false)?;
+            let (data, dims) = binary(op, &a, ad, &b, bd).map_err(KernelError)?;
+            Ok(to_value(data, dims))
+        }
+    }
+}
+
+/// What a shape rule knows about a numeric operand.
+struct Sh {
+    len: Option<usize>,
+    dims: Option<(Option<usize>, Option<usize>)>,
+    value: Option<Vec<f64>>,
+}
+
+fn sh(t: &Type) -> Option<Sh> {
+    match t {
+        Type::Num { len, .. } | Type::Bool { len, .. } => Some(Sh {
+            len: *len,
+            dims: None,
+            value: t.const_nums(),
+        }),
+        Type::Mat { rows, cols } => Some(Sh {
+            len: t.len(),
+            dims: Some((*rows, *cols)),
+            value: None,
+        }),
+        _ => None,
+    }
+}
+
+fn dims_str(d: (Option<usize>, Option<usize>)) -> String {
+    let f = |n: Option<usize>| n.map_or_else(|| "?".to_string(), |n| n.to_string());
+    format!("{}x{}", f(d.0), f(d.1))
+}
+
+fn merge(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    a.or(b)
+}
+
+fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let op = Op::from_name(args.func)
+        .ok_or_else(|| ArgError::call(format!("unknown operator {}", args.func)))?;
+    let t1 = args.ty("e1").cloned().unwrap_or(Type::Any);
+    let Some(t2) = args.ty("e2").cloned() else {
+        if matches!(op, Op::Mul | Op::Div | Op::Pow) {
+            return Err(ArgError::call(format!(
+                "invalid unary operator `{}`",
+                args.func
+            )));
+        }
+        return match (&t1, sh(&t1)) {
+            (Type::Any, _) => Ok(Type::Any),
+            (_, None) => Err(args.error(
+                "e1",
+                format!("invalid argument to unary operator: {}", t1.describe()),
+            )),
+            (Type::Mat { .. }, _) => Ok(t1),
+            (_, Some(s)) => Ok(match s.value {
+                Some(v) => Type::num_const(unary(op, &v)),
+                None => Type::Num {
+                    len: s.len,
+                    value: None,
+                },
+            }),
+        };
+    };
+    let non_numeric = |name: &str, t: &Type| {
+        args.error(
+            name,
+            format!("non-numeric argument to binary operator: {}", t.describe()),
+        )
+    };
+    let a = match (&t1, sh(&t1)) {
+        (Type::Any, _) => None,
+        (_, None) => return Err(non_numeric("e1", &t1)),
+        (_, Some(s)) => Some(s),
+    };
+    let b = match (&t2, sh(&t2)) {
+        (Type::Any, _) => None,
+        (_, None) => return Err(non_numeric("e2", &t2)),
+        (_, Some(s)) => Some(s),
+    };
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        // Whatever the unknown side is, a successful result keeps a
+        // matrix operand's dims.
+        (
+            Some(Sh {
+                dims: Some((r, c)), ..
+            }),
+            None,
+        )
+        | (
+            None,
+            Some(Sh {
+                dims: Some((r, c)), ..
+            }),
+        ) => return Ok(Type::Mat { rows: r, cols: c }),
+        _ => return Ok(Type::Any),
+    };
+    if let (Some(x), Some(y)) = (&a.value, &b.value) {
+        let (data, _) = binary(op, x, None, y, None).map_err(|m| args.error("e2", m))?;
+        return Ok(Type::num_const(data));
+    }
+    match (a.dims, b.dims) {
+        (Some(x), Some(y)) => {
+            let clash =
+                |p: Option<usize>, q: Option<usize>| matches!((p, q), (Some(p), Some(q)) if p != q);
+            if clash(x.0, y.0) || clash(x.1, y.1) {
+                return Err(args.error(
+                    "e2",
+                    format!(
+                        "non-conformable arrays: {} {} {}",
+                        dims_str(x),
+                        args.func,
+                        dims_str(y)
+                    ),
+                ));
+            }
+            Ok(Type::Mat {
+                rows: merge(x.0, y.0),
+                cols: merge(x.1, y.1),
+            })
+        }
+        (Some(d), None) | (None, Some(d)) => {
+            let (m, v, vname) = if a.dims.is_some() {
+                (a.len, b.len, "e2")
+            } else {
+                (b.len, a.len, "e1")
+            };
+            match (m, v) {
+                (Some(m), Some(v)) if m > 0 && v > m => Err(args.error(
+                    vname,
+                    format!(
+                        "dims [product {m}] do not match the length of object [{v}]: {} {} vector of length {v}",
+                        dims_str(d),
+                        args.func
+                    ),
+                )),
+                (Some(m), Some(0)) if m > 0 => Ok(Type::num(0)),
+                _ => Ok(Type::Mat { rows: d.0, cols: d.1 }),
+            }
+        }
+        (None, None) => {
+            let len = match (a.len, b.len) {
+                (Some(0), _) | (_, Some(0)) => Some(0),
+                (Some(x), Some(y)) => Some(x.max(y)),
+                _ => None,
+            };
+            Ok(Type::Num { len, value: None })
+        }
+    }
+}
+
+/// Largest vector a kernel will allocate (16 GiB of doubles); R would fail
+/// with "cannot allocate vector" somewhere near here too.
+pub const MAX_ALLOC: usize = 1 << 31;
+
+/// Length of `from:to` (R's `seq_colon`), or R's error.
+fn colon_len(from: f64, to: f64) -> Result<usize, String> {
+    if from.is_nan() || to.is_nan() {
+        return Err("NA/NaN argument".into());
+    }
+    let r = (to - from).abs();
+    if r >= 4_503_599_627_370_496.0 {
+        return Err("result would be too long a vector".into());
+    }
+    let n = (r + 1.0 + f64::from(f32::EPSILON)) as usize;
+    if n > MAX_ALLOC {
+        return Err(format!("cannot allocate a vector of length {n}"));
+    }
+    Ok(n)
+}
+
+/// R's `from:to`.
+pub fn colon(from: f64, to: f64) -> Result<Vec<f64>, String> {
+    let n = colon_len(from, to)?;
+    Ok(if from <= to {
+        (0..n).map(|i| from + i as f64).collect()
+    } else {
+        (0..n).map(|i| from - i as f64).collect()
+    })
+}
+
+fn colon_end(v: &Value) -> Result<f64, KernelError> {
+    let x = match v {
+        Value::Str(s) => s
+            .first()
+            .map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN)),
+        other => other.as_f64_slice().and_then(|d| d.first().copied()),
+    };
+    if v.is_empty() {
+        return Err(KernelError::new("argument of length 0"));
+    }
+    x.ok_or_else(|| KernelError::new("NA/NaN argument"))
+}
+
+fn colon_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let from = colon_end(args.get("from").unwrap_or(&Value::Null))?;
+    let to = colon_end(args.get("to").unwrap_or(&Value::Null))?;
+    colon(from, to).map(Value::Num).map_err(KernelError)
+}
+
+fn colon_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut ends = [None, None];
+    for (k, name) in ["from", "to"].into_iter().enumerate() {
+        match args.ty(name) {
+            Some(t) if t.len() == Some(0) => {
+                return Err(args.error(name, "argument of length 0"));
+            }
+            Some(t @ (Type::Num { .. } | Type::Bool { .. } | Type::Mat { .. } | Type::Any)) => {
+                ends[k] = t.const_nums().and_then(|v| v.first().copied());
+            }
+            Some(t @ Type::Str { .. }) => {
+                ends[k] = t
+                    .const_str()
+                    .map(|s| s.trim().parse::<f64>().unwrap_or(f64::NAN));
+            }
+            Some(t) => {
+                return Err(args.error(name, format!("NA/NaN argument: {}", t.describe())));
+            }
+            None => {}
+        }
+    }
+    match ends {
+        [Some(from), Some(to)] => {
+            let n = colon_len(from, to).map_err(|m| args.error("to", m))?;
+            if n > crate::kernels::types::MAX_CONST_LEN {
+                Ok(Type::num(n))
+            } else {
+                colon(from, to)
+                    .map(Type::num_const)
+                    .map_err(|m| args.error("to", m))
+            }
+        }
+        _ => Ok(Type::num_unknown()),
+    }
+}

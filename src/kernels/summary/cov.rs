@@ -1,0 +1,236 @@
+//! `var` and `sd`: R's `cov.c` (two-pass long-double column means, then
+//! long-double sums of double cross-products divided by n - 1).
+
+use std::borrow::Cow;
+
+use nalgebra::DMatrix;
+
+use super::ldouble::LongDouble;
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::value::NA;
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+/// A data argument seen as columns: (data column-major, rows, cols, is a matrix).
+struct Cols<'a> {
+    data: Cow<'a, [f64]>,
+    n: usize,
+    p: usize,
+    matrix: bool,
+}
+
+fn cols<'a>(v: &'a Value, what: &str) -> Result<Cols<'a>, KernelError> {
+    match v {
+        Value::Mat(m) => Ok(Cols {
+            data: Cow::Borrowed(m.as_slice()),
+            n: m.nrows(),
+            p: m.ncols(),
+            matrix: true,
+        }),
+        other => {
+            let data = other.as_f64_slice().ok_or_else(|| {
+                KernelError::new(format!(
+                    "'{what}' must be numeric, not {}",
+                    other.type_name()
+                ))
+            })?;
+            let n = data.len();
+            Ok(Cols {
+                data,
+                n,
+                p: 1,
+                matrix: false,
+            })
+        }
+    }
+}
+
+impl Cols<'_> {
+    fn col(&self, j: usize) -> &[f64] {
+        &self.data[j * self.n..(j + 1) * self.n]
+    }
+}
+
+/// R's `MEAN` macro over the rows where `keep` is true.
+fn col_mean(x: &[f64], keep: &[bool], nobs: usize) -> f64 {
+    let mut sum = LongDouble::ZERO;
+    for (&v, &k) in x.iter().zip(keep) {
+        if k {
+            sum = sum.add(LongDouble::from_f64(v));
+        }
+    }
+    let mut tmp = sum.div_count(nobs);
+    if tmp.is_finite_f64() {
+        let mut s = LongDouble::ZERO;
+        for (&v, &k) in x.iter().zip(keep) {
+            if k {
+                s = s.add(LongDouble::from_f64(v).sub(tmp));
+            }
+        }
+        tmp = tmp.add(s.div_count(nobs));
+    }
+    tmp.to_f64()
+}
+
+/// R's cross-product sum: the means are held in long double, so the
+/// deviations and their product are long-double operations too.
+fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, keep: &[bool], n1: usize) -> f64 {
+    let (xm, ym) = (LongDouble::from_f64(xm), LongDouble::from_f64(ym));
+    let mut sum = LongDouble::ZERO;
+    for ((&a, &b), &k) in x.iter().zip(y).zip(keep) {
+        if k {
+            let dx = LongDouble::from_f64(a).sub(xm);
+            let dy = LongDouble::from_f64(b).sub(ym);
+            sum = sum.add(dx.mul(dy));
+        }
+    }
+    sum.div_count(n1).to_f64()
+}
+
+/// The covariance of the columns of `x` with those of `y` (`y = x` when
+/// absent). `complete`: R's "na.or.complete" (drop rows with any NA);
+/// otherwise "everything" (a column with an NA gives NA entries).
+fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
+    let n = x.n;
+    let yy = y.unwrap_or(x);
+    let has_na = |c: &Cols, j: usize| c.col(j).iter().any(|v| v.is_nan());
+    let mut keep = vec![true; n];
+    if complete {
+        for c in std::iter::once(x).chain(y) {
+            for j in 0..c.p {
+                for (k, v) in keep.iter_mut().zip(c.col(j)) {
+                    if v.is_nan() {
+                        *k = false;
+                    }
+                }
+            }
+        }
+    }
+    let nobs = keep.iter().filter(|&&k| k).count();
+    let mut out = vec![NA; x.p * yy.p];
+    if nobs <= 1 {
+        return out;
+    }
+    let means = |c: &Cols| -> Vec<Option<f64>> {
+        (0..c.p)
+            .map(|j| (complete || !has_na(c, j)).then(|| col_mean(c.col(j), &keep, nobs)))
+            .collect()
+    };
+    let xm = means(x);
+    let ym = if y.is_some() { means(yy) } else { xm.clone() };
+    for i in 0..x.p {
+        for j in 0..yy.p {
+            if y.is_none() && j < i {
+                out[j * x.p + i] = out[i * x.p + j];
+                continue;
+            }
+            if let (Some(a), Some(b)) = (xm[i], ym[j]) {
+                out[j * x.p + i] = cross(x.col(i), a, yy.col(j), b, &keep, nobs - 1);
+            }
+        }
+    }
+    out
+}
+
+fn complete_obs(args: &Args<&Value>) -> Result<bool, KernelError> {
+    let na_rm = args.bool_or("na.rm", false)?;
+    match args.get("use") {
+        None => Ok(na_rm),
+        Some(Value::Str(s)) if s.len() == 1 => {
+            let u = s[0].as_str();
+            if !u.is_empty() && "everything".starts_with(u) {
+                Ok(false)
+            } else if !u.is_empty() && "na.or.complete".starts_with(u) {
+                Ok(true)
+            } else {
+                Err(KernelError::new(format!(
+                    "use = \"{u}\" is not supported (only \"everything\" and \"na.or.complete\")"
+                )))
+            }
+        }
+        Some(_) => Err(KernelError::new("invalid 'use' argument")),
+    }
+}
+
+pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let complete = complete_obs(args)?;
+    let x = cols(args.get("x").unwrap_or(&Value::Null), "x")?;
+    let y = match args.get("y") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(cols(v, "y")?),
+    };
+    if let Some(y) = &y {
+        if y.n != x.n {
+            return Err(KernelError::new("incompatible dimensions"));
+        }
+    }
+    let ncy = y.as_ref().map_or(x.p, |y| y.p);
+    let as_matrix = x.matrix || y.as_ref().is_some_and(|y| y.matrix);
+    let out = covariance(&x, y.as_ref(), complete);
+    Ok(if as_matrix {
+        Value::Mat(DMatrix::from_vec(x.p, ncy, out))
+    } else {
+        Value::Num(out)
+    })
+}
+
+pub(super) fn sd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let complete = args.bool_or("na.rm", false)?;
+    let x = args.nums("x")?;
+    let c = Cols {
+        n: x.len(),
+        data: x,
+        p: 1,
+        matrix: false,
+    };
+    Ok(Value::scalar(covariance(&c, None, complete)[0].sqrt()))
+}
+
+/// (rows, columns, is a matrix) of a data argument's type.
+fn shape_of(t: &Type) -> Option<(Option<usize>, Option<usize>, bool)> {
+    match t {
+        Type::Mat { rows, cols } => Some((*rows, *cols, true)),
+        Type::Num { len, .. } | Type::Bool { len, .. } => Some((*len, Some(1), false)),
+        _ => None,
+    }
+}
+
+pub(super) fn var_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let xt = args.ty("x").cloned().unwrap_or(Type::Any);
+    if matches!(xt, Type::Any) {
+        return Ok(Type::Any);
+    }
+    let (xn, xp, xmat) = shape_of(&xt)
+        .ok_or_else(|| args.error("x", format!("'x' must be numeric, not {}", xt.describe())))?;
+    let (yp, ymat) = match args.ty("y") {
+        None | Some(Type::Null) => (xp, false),
+        Some(Type::Any) => return Ok(Type::Any),
+        Some(yt) => {
+            let (yn, yp, ymat) = shape_of(yt).ok_or_else(|| {
+                args.error("y", format!("'y' must be numeric, not {}", yt.describe()))
+            })?;
+            if let (Some(a), Some(b)) = (xn, yn) {
+                if a != b {
+                    return Err(args.error(
+                        "y",
+                        format!("incompatible dimensions: 'x' has {a} rows, 'y' has {b}"),
+                    ));
+                }
+            }
+            (yp, ymat)
+        }
+    };
+    Ok(if xmat || ymat {
+        Type::Mat { rows: xp, cols: yp }
+    } else {
+        Type::num(1)
+    })
+}
+
+pub(super) fn sd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t) if !t.is_numeric() => {
+            Err(args.error("x", format!("'x' must be numeric, not {}", t.describe())))
+        }
+        _ => Ok(Type::num(1)),
+    }
+}

@@ -1,0 +1,364 @@
+//! Summaries: `mean`, `sum`, `colMeans`, `rowMeans`, `var`, `sd`, and the
+//! size queries `length`, `nrow`, `ncol`. Sums accumulate in R's long double
+//! (emulated exactly in [`ldouble`]) so results match R to the last bit.
+
+mod cov;
+pub mod ldouble;
+
+use std::borrow::Cow;
+
+use super::args::{ArgError, Args};
+use super::value::NA;
+use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+use ldouble::LongDouble;
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "mean",
+        params: &[req("x"), opt("trim"), opt("na.rm"), DOTS],
+        random: false,
+        shape: mean_shape,
+        eval: mean_eval,
+    },
+    Kernel {
+        name: "sum",
+        params: &[DOTS, opt("na.rm")],
+        random: false,
+        shape: sum_shape,
+        eval: sum_eval,
+    },
+    Kernel {
+        name: "colMeans",
+        params: &[req("x"), opt("na.rm"), opt("dims")],
+        random: false,
+        shape: col_means_shape,
+        eval: col_means_eval,
+    },
+    Kernel {
+        name: "rowMeans",
+        params: &[req("x"), opt("na.rm"), opt("dims")],
+        random: false,
+        shape: row_means_shape,
+        eval: row_means_eval,
+    },
+    Kernel {
+        name: "var",
+        params: &[req("x"), opt("y"), opt("na.rm"), opt("use")],
+        random: false,
+        shape: cov::var_shape,
+        eval: cov::var_eval,
+    },
+    Kernel {
+        name: "sd",
+        params: &[req("x"), opt("na.rm")],
+        random: false,
+        shape: cov::sd_shape,
+        eval: cov::sd_eval,
+    },
+    Kernel {
+        name: "length",
+        params: &[req("x")],
+        random: false,
+        shape: length_shape,
+        eval: length_eval,
+    },
+    Kernel {
+        name: "nrow",
+        params: &[req("x")],
+        random: false,
+        shape: nrow_shape,
+        eval: nrow_eval,
+    },
+    Kernel {
+        name: "ncol",
+        params: &[req("x")],
+        random: false,
+        shape: ncol_shape,
+        eval: ncol_eval,
+    },
+];
+
+/// R's `.Internal(mean(x))` for doubles: the long-double mean, then the mean
+/// of the residuals added as a correction.
+pub fn mean(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = LongDouble::ZERO;
+    for &v in x {
+        s = s.add(LongDouble::from_f64(v));
+    }
+    s = s.div_count(n);
+    if s.is_finite_f64() {
+        let mut t = LongDouble::ZERO;
+        for &v in x {
+            t = t.add(LongDouble::from_f64(v).sub(s));
+        }
+        s = s.add(t.div_count(n));
+    }
+    s.to_f64()
+}
+
+/// R's `rsum`: a long-double sum, optionally skipping NA/NaN.
+pub fn sum(x: &[f64], na_rm: bool) -> f64 {
+    let mut s = LongDouble::ZERO;
+    for &v in x {
+        if !(na_rm && v.is_nan()) {
+            s = s.add(LongDouble::from_f64(v));
+        }
+    }
+    s.to_f64()
+}
+
+fn na_rm(args: &Args<&Value>) -> Result<bool, KernelError> {
+    args.bool_or("na.rm", false)
+}
+
+fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let trim = args.scalar_or("trim", 0.0)?;
+    if trim != 0.0 {
+        return Err(KernelError::new(
+            "mean(trim = ) is not supported; use trim = 0",
+        ));
+    }
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let Some(data) = x.as_f64_slice() else {
+        // R warns "argument is not numeric or logical: returning NA".
+        return Ok(Value::scalar(NA));
+    };
+    let data: Cow<[f64]> = if na_rm(args)? {
+        Cow::Owned(data.iter().copied().filter(|v| !v.is_nan()).collect())
+    } else {
+        data
+    };
+    if matches!(x, Value::Bool(_)) {
+        // Integers and logicals: one long-double pass, no correction.
+        let s = data
+            .iter()
+            .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)));
+        return Ok(Value::scalar(s.div_count(data.len()).to_f64()));
+    }
+    Ok(Value::scalar(mean(&data)))
+}
+
+/// The shape of a summary that reduces numeric data to one number; folds
+/// when the data is a known constant.
+fn reduce_shape(
+    args: &Args<Type>,
+    name: &str,
+    fold: impl Fn(&[f64]) -> f64,
+) -> Result<Type, ArgError> {
+    match args.ty(name) {
+        Some(t) if !t.is_numeric() => Err(args.error(
+            name,
+            format!("argument must be numeric or logical, not {}", t.describe()),
+        )),
+        Some(t) => Ok(match t.const_nums() {
+            Some(v) => Type::scalar_const(fold(&v)),
+            None => Type::num(1),
+        }),
+        None => Ok(Type::num(1)),
+    }
+}
+
+fn const_na_rm(args: &Args<Type>) -> bool {
+    args.get("na.rm")
+        .and_then(Type::const_scalar)
+        .is_some_and(|v| v != 0.0)
+}
+
+fn mean_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(trim) = args.const_scalar_or("trim", Some(0.0))? {
+        if trim != 0.0 {
+            return Err(args.error("trim", "mean(trim = ) is not supported; use trim = 0"));
+        }
+    }
+    let rm = const_na_rm(args);
+    reduce_shape(args, "x", |v| {
+        if rm {
+            mean(
+                &v.iter()
+                    .copied()
+                    .filter(|x| !x.is_nan())
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            mean(v)
+        }
+    })
+}
+
+/// `sum(...)`: each argument summed in long double, then the per-argument
+/// results added in double, as R's `do_summary` does.
+fn sum_values<'a>(items: impl Iterator<Item = Cow<'a, [f64]>>, na_rm: bool) -> f64 {
+    items.fold(0.0, |acc, v| acc + sum(&v, na_rm))
+}
+
+fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let rm = na_rm(args)?;
+    let mut parts = Vec::new();
+    for (_, v) in args.dots() {
+        match v {
+            Value::Null => {}
+            v => parts.push(v.as_f64_slice().ok_or_else(|| {
+                KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+            })?),
+        }
+    }
+    Ok(Value::scalar(sum_values(parts.into_iter(), rm)))
+}
+
+fn sum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut consts = Some(Vec::new());
+    for (k, (_, t)) in args.dots().enumerate() {
+        if matches!(t, Type::Null) {
+            continue;
+        }
+        if !t.is_numeric() {
+            return Err(
+                args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
+            );
+        }
+        match (&mut consts, t.const_nums()) {
+            (Some(c), Some(v)) => c.push(v),
+            _ => consts = None,
+        }
+    }
+    Ok(match consts {
+        Some(c) => Type::scalar_const(sum_values(
+            c.iter().map(|v| Cow::Borrowed(v.as_slice())),
+            const_na_rm(args),
+        )),
+        None => Type::num(1),
+    })
+}
+
+/// A numeric matrix argument: its data and dimensions.
+fn matrix_arg<'a>(
+    args: &'a Args<&Value>,
+    name: &str,
+) -> Result<(Cow<'a, [f64]>, usize, usize), KernelError> {
+    match args.get(name) {
+        Some(Value::Mat(m)) => Ok((Cow::Borrowed(m.as_slice()), m.nrows(), m.ncols())),
+        _ => Err(KernelError::new(
+            "'x' must be an array of at least two dimensions",
+        )),
+    }
+}
+
+fn col_means_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let rm = na_rm(args)?;
+    let (x, n, p) = matrix_arg(args, "x")?;
+    let out = (0..p)
+        .map(|j| {
+            let col = &x[j * n..(j + 1) * n];
+            let mut s = LongDouble::ZERO;
+            let mut cnt = 0;
+            for &v in col {
+                if !(rm && v.is_nan()) {
+                    s = s.add(LongDouble::from_f64(v));
+                    cnt += 1;
+                }
+            }
+            s.div_count(cnt).to_f64()
+        })
+        .collect();
+    Ok(Value::Num(out))
+}
+
+fn row_means_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let rm = na_rm(args)?;
+    let (x, n, p) = matrix_arg(args, "x")?;
+    // Accumulated column by column, like R (same result, cache friendly).
+    let mut sums = vec![LongDouble::ZERO; n];
+    let mut counts = vec![0usize; n];
+    for j in 0..p {
+        for (i, &v) in x[j * n..(j + 1) * n].iter().enumerate() {
+            if !(rm && v.is_nan()) {
+                sums[i] = sums[i].add(LongDouble::from_f64(v));
+                counts[i] += 1;
+            }
+        }
+    }
+    let out = sums
+        .iter()
+        .zip(&counts)
+        .map(|(s, &c)| s.div_count(c).to_f64())
+        .collect();
+    Ok(Value::Num(out))
+}
+
+fn margin_shape(args: &Args<Type>, rows: bool) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(Type::Mat { rows: r, cols: c }) => Ok(Type::Num {
+            len: if rows { *r } else { *c },
+            value: None,
+        }),
+        Some(Type::Any) | None => Ok(Type::num_unknown()),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "'x' must be an array of at least two dimensions, not {}",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+fn col_means_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    margin_shape(args, false)
+}
+
+fn row_means_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    margin_shape(args, true)
+}
+
+fn length_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(Value::scalar(args.get("x").map_or(0, Value::len) as f64))
+}
+
+fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
+    match args.get("x") {
+        Some(Value::Mat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
+        Some(Value::ComplexMat(m)) => {
+            Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64)
+        }
+        _ => Value::Null,
+    }
+}
+
+fn nrow_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(dim_eval(args, true))
+}
+
+fn ncol_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(dim_eval(args, false))
+}
+
+fn length_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x").and_then(Type::len) {
+        Some(n) => Type::scalar_const(n as f64),
+        None => Type::num(1),
+    })
+}
+
+/// Constant when the dimension is known, so `1:nrow(a)` folds.
+fn dim_shape(args: &Args<Type>, rows: bool) -> Type {
+    match args.ty("x") {
+        Some(t @ (Type::Mat { .. } | Type::ComplexMat { .. })) => {
+            let (r, c) = t.dims().unwrap_or((None, None));
+            match if rows { r } else { c } {
+                Some(n) => Type::scalar_const(n as f64),
+                None => Type::num(1),
+            }
+        }
+        Some(Type::Any) => Type::Any,
+        _ => Type::Null,
+    }
+}
+
+fn nrow_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(dim_shape(args, true))
+}
+
+fn ncol_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(dim_shape(args, false))
+}
