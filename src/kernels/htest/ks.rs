@@ -116,7 +116,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         ("statistic", Value::scalar(stat)),
         (
             "p.value",
-            Value::scalar(if p.is_nan() { p } else { p.max(0.0).min(1.0) }),
+            Value::scalar(if p.is_nan() { p } else { p.clamp(0.0, 1.0) }),
         ),
         ("alternative", Value::string(alt_text)),
         ("method", Value::string(&method)),

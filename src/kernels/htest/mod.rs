@@ -126,7 +126,7 @@ fn check_numeric(args: &Args<Type>, name: &str, msg: &str) -> Result<(), ArgErro
 }
 
 /// The numbers of a data argument; `msg` is R's error for a non-numeric one.
-fn data<'a>(args: &'a Args<&Value>, name: &str, msg: &str) -> Result<Vec<f64>, KernelError> {
+fn data(args: &Args<&Value>, name: &str, msg: &str) -> Result<Vec<f64>, KernelError> {
     match args.get(name) {
         Some(v @ (Value::Num(_) | Value::Mat(_))) => {
             Ok(v.as_f64_slice().map(|s| s.to_vec()).unwrap_or_default())

@@ -143,7 +143,7 @@ fn signed_rank(
 ) -> (f64, f64, String) {
     let mut method = String::from("Wilcoxon signed rank test");
     let x: Vec<f64> = x.iter().map(|v| v - mu).collect();
-    let zeroes = x.iter().any(|&v| v == 0.0);
+    let zeroes = x.contains(&0.0);
     let x: Vec<f64> = x.into_iter().filter(|&v| v != 0.0).collect();
     let n = x.len() as f64;
     let exact = exact.unwrap_or(n < 50.0);

@@ -100,7 +100,7 @@ pub fn psmirnov_exact_upper(
                 if two_sided {
                     dd = dd.abs();
                 }
-                if !(stat > dd) {
+                if stat.partial_cmp(&dd) != Some(std::cmp::Ordering::Greater) {
                     *d = 0.0;
                 }
             }

@@ -191,6 +191,8 @@ pub(super) fn erf(x: f64) -> f64 {
 }
 
 /// erfc(x) if !scaled, exp(x^2) erfc(x) otherwise.
+// `ret = a * b * ret` keeps the C's order of rounding, which `*=` would change
+#[allow(clippy::assign_op_pattern)]
 pub(super) fn erfc1(scaled: bool, x: f64) -> f64 {
     let (a, b, r, s) = (&ERF_A, &ERF_B, &ERF_R, &ERF_S);
     let ax = x.abs();
