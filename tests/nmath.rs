@@ -4,6 +4,8 @@
 mod common;
 
 use common::fixture;
+use flowcast::kernels::nmath::ks::{pkolmogorov1x, pkolmogorov2x, pkstwo, psmirnov_exact_upper};
+use flowcast::kernels::nmath::signrank::{psignrank, pwilcox};
 use flowcast::kernels::nmath::{pbeta, pchisq, pf, pnorm, pt};
 use serde_json::Value as Json;
 
@@ -111,4 +113,72 @@ fn reference_values() {
     // lm's F test: F 1059.46551724139 on 2 and 3 df
     let p = pf(1059.46551724139, 2.0, 3.0, false, false);
     assert!(p > 0.0 && p < 1e-4);
+}
+
+#[test]
+fn psignrank_matches_r() {
+    check("psignrank", &["q", "n"], 1e-13, |a, lo, lg| {
+        psignrank(a[0], a[1], lo, lg)
+    });
+}
+
+#[test]
+fn pwilcox_matches_r() {
+    check("pwilcox", &["q", "m", "n"], 1e-13, |a, lo, lg| {
+        pwilcox(a[0], a[1], a[2], lo, lg)
+    });
+}
+
+fn nums(v: &Json) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(num).collect()
+}
+
+#[test]
+fn psmirnov_with_ties_matches_r() {
+    let fx = fixture("nmath");
+    for case in fx["psmirnov"].as_array().unwrap() {
+        let got = psmirnov_exact_upper(
+            num(&case["q"]),
+            num(&case["nx"]) as usize,
+            num(&case["ny"]) as usize,
+            &nums(&case["z"]),
+            case["two_sided"].as_bool().unwrap(),
+        )
+        .unwrap();
+        let expect = num(&case["p"]);
+        assert!(
+            (got - expect).abs() <= 1e-12 * expect.abs().max(1e-3),
+            "{case}: got {got:e}"
+        );
+    }
+}
+
+#[test]
+fn kolmogorov_distributions_match_r() {
+    let fx = fixture("nmath");
+    let ks = &fx["pkstwo"];
+    for (x, p) in nums(&ks["x"]).into_iter().zip(nums(&ks["p"])) {
+        let got = pkstwo(x, 1e-6);
+        assert!(
+            (got - p).abs() <= 1e-14 * p,
+            "pkstwo({x}): got {got:e}, R {p:e}"
+        );
+    }
+    for (topic, f) in [
+        ("pkolmogorov2x", pkolmogorov2x as fn(f64, usize) -> f64),
+        ("pkolmogorov1x", pkolmogorov1x),
+    ] {
+        let c = &fx[topic];
+        let (d, n, p) = (nums(&c["d"]), nums(&c["n"]), nums(&c["p"]));
+        for i in 0..d.len() {
+            let got = f(d[i], n[i] as usize);
+            assert!(
+                (got - p[i]).abs() <= 1e-13 * p[i].abs().max(1e-3),
+                "{topic}({}, {}): got {got:e}, R {:e}",
+                d[i],
+                n[i],
+                p[i]
+            );
+        }
+    }
 }
