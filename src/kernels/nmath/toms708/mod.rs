@@ -5,11 +5,13 @@
 // of its error analysis: kept as published, not replaced by exact ones.
 #![allow(clippy::approx_constant)]
 
+mod asymptotic;
 mod aux;
 mod series;
 
+use self::asymptotic::{basym, bgrat};
 use self::aux::rexpm1;
-use self::series::{apser, basym, bfrac, bgrat, bpser, bup, fpser};
+use self::series::{apser, bfrac, bpser, bup, fpser};
 
 /// R_Log1_Exp as toms708.c redefines it (through `rexpm1`).
 fn log1_exp(x: f64) -> f64 {
