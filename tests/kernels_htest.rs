@@ -226,3 +226,57 @@ fn r_error_messages() {
         "dim(X) must have a positive length"
     );
 }
+
+/// The values R-SEMANTICS.md quotes, as literals.
+#[test]
+fn r_semantics_reference_values() {
+    let get = |v: Value, f: &str| match v {
+        Value::List(l) => l.field(f).and_then(Value::as_scalar).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let m = DMatrix::from_row_slice(4, 3, &[1., 2., 3., 2., 3., 1., 3., 1., 2., 4., 5., 6.]);
+    let r = call("friedman.test", vec![pos(Value::Mat(m))]).unwrap();
+    assert_eq!(get(r.clone(), "statistic"), 0.5);
+    assert!(close(get(r, "p.value"), 0.778800783071405, 1e-13));
+
+    let w = DMatrix::from_column_slice(
+        4,
+        3,
+        &[
+            1.83, 0.5, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.3, -0.4, 0.9, -1.2,
+        ],
+    );
+    let r = call("wilcox.test", vec![pos(Value::Mat(w.clone()))]).unwrap();
+    assert_eq!(get(r.clone(), "statistic"), 73.0);
+    assert!(close(get(r, "p.value"), 0.0048828125, 1e-13));
+    let r = call(
+        "wilcox.test",
+        vec![pos(Value::Mat(w)), named("exact", Value::Bool(vec![false]))],
+    )
+    .unwrap();
+    assert!(close(get(r, "p.value"), 0.0085899572511856, 1e-12));
+
+    let x = Value::Num(vec![
+        0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46,
+    ]);
+    let y = Value::Num(vec![1.15, 0.88, 0.90, 0.74, 1.21]);
+    let r = call("wilcox.test", vec![pos(x.clone()), pos(y.clone())]).unwrap();
+    assert_eq!(get(r.clone(), "statistic"), 35.0);
+    assert!(close(get(r, "p.value"), 0.254412254412254, 1e-12));
+    let r = call("ks.test", vec![pos(x.clone()), pos(y.clone())]).unwrap();
+    assert!(close(get(r.clone(), "statistic"), 0.6, 1e-14));
+    assert!(close(get(r, "p.value"), 0.165834165834164, 1e-12));
+    let r = call(
+        "ks.test",
+        vec![
+            pos(Value::Num(vec![1., 2., 2., 3., 4., 5.])),
+            pos(Value::Num(vec![2., 3., 3., 6., 7.])),
+        ],
+    )
+    .unwrap();
+    assert!(close(get(r.clone(), "statistic"), 0.4, 1e-14));
+    assert!(close(get(r, "p.value"), 0.532467532467534, 1e-12));
+    let r = call("mood.test", vec![pos(x), pos(y)]).unwrap();
+    assert!(close(get(r.clone(), "statistic"), 1.38266579688743, 1e-12));
+    assert!(close(get(r, "p.value"), 0.166767363982984, 1e-12));
+}

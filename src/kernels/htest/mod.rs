@@ -259,6 +259,95 @@ mod tests {
         assert_eq!(tie_counts(&[3.0, 1.0, 3.0, 2.0]), vec![1.0, 1.0, 2.0]);
     }
 
+    fn shape_of(name: &str, given: Vec<(Option<&str>, Type)>) -> Result<Type, ArgError> {
+        let k = KERNELS.iter().find(|k| k.name == name).expect("kernel");
+        let given = given
+            .into_iter()
+            .map(|(n, t)| (n.map(str::to_string), t))
+            .collect();
+        let args = Args::match_call(k.name, k.params, given)?;
+        let ctx = crate::kernels::ShapeCtx {
+            base_dir: std::path::Path::new("."),
+        };
+        (k.shape)(&args, &ctx)
+    }
+
+    fn field_names(t: &Type) -> Vec<String> {
+        match t {
+            Type::Record { fields, .. } => fields.iter().map(|(n, _)| n.clone()).collect(),
+            other => panic!("not a record: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn shapes_follow_r_fields() {
+        let m = Type::mat(10, 3);
+        let t = shape_of("friedman.test", vec![(None, m.clone())]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "parameter", "p.value", "method"]
+        );
+        assert_eq!(t.field("statistic"), Some(&Type::num(1)));
+        let t = shape_of("wilcox.test", vec![(None, m.clone())]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            [
+                "statistic",
+                "p.value",
+                "null.value",
+                "alternative",
+                "method"
+            ]
+        );
+        let t = shape_of(
+            "ks.test",
+            vec![
+                (None, Type::num(5)),
+                (None, Type::str_const("pnorm")),
+                (None, Type::scalar_const(1.0)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "p.value", "alternative", "method"]
+        );
+        let t = shape_of("mood.test", vec![(None, Type::Any), (None, Type::num(4))]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "p.value", "alternative", "method"]
+        );
+    }
+
+    #[test]
+    fn shapes_reject_what_r_rejects() {
+        let bad_alt = shape_of(
+            "wilcox.test",
+            vec![
+                (None, Type::num(5)),
+                (Some("alternative"), Type::str_const("up")),
+            ],
+        );
+        assert!(bad_alt
+            .unwrap_err()
+            .message
+            .starts_with("'arg' should be one of"));
+        let e = shape_of("wilcox.test", vec![(None, Type::str_const("a"))]).unwrap_err();
+        assert_eq!(e.message, "'x' must be numeric");
+        let e = shape_of(
+            "ks.test",
+            vec![(None, Type::num(5)), (None, Type::str_const("pfoo"))],
+        );
+        assert!(e.is_err());
+        let e = shape_of(
+            "mood.test",
+            vec![(None, Type::num(1)), (None, Type::num(1))],
+        );
+        assert_eq!(e.unwrap_err().message, "not enough observations");
+        let e = shape_of("friedman.test", vec![(None, Type::num(6))]).unwrap_err();
+        assert_eq!(e.message, "argument \"groups\" is missing, with no default");
+    }
+
     #[test]
     fn alternative_partial_match() {
         assert_eq!(match_alternative("g"), Some(Alternative::Greater));
