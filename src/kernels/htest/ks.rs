@@ -339,7 +339,15 @@ fn one_sample(
         Alternative::Greater => r_max(&mut d.iter().map(|v| 1.0 / nf - v)),
         Alternative::Less => r_max(&mut d.iter().copied()),
     };
-    let p = if exact {
+    // Marsaglia-Tsang-Wang powers a (2nD+1)-square matrix
+    if exact && alt == Alternative::TwoSided && nf * stat > 1500.0 {
+        return Err(KernelError::new(
+            "exact p-value computation too large: use exact = FALSE",
+        ));
+    }
+    let p = if stat.is_nan() {
+        f64::NAN
+    } else if exact {
         1.0 - if alt == Alternative::TwoSided {
             pkolmogorov2x(stat, n)
         } else {

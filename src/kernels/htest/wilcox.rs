@@ -116,11 +116,23 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             "not enough (non-missing) 'x' observations",
         ));
     }
+    // R's exact tables grow as n^2 (signed rank) and m*n*min(m,n) (rank
+    // sum): refuse sizes where R itself would exhaust memory
+    let too_large = || KernelError::new("exact p-value computation too large: use exact = FALSE");
     let (statistic, p, method) = match y {
-        None => signed_rank(&x, mu, alt, exact, correct),
+        None => {
+            if exact == Some(true) && x.len() > 5_000 {
+                return Err(too_large());
+            }
+            signed_rank(&x, mu, alt, exact, correct)
+        }
         Some(y) => {
             if y.is_empty() {
                 return Err(KernelError::new("not enough 'y' observations"));
+            }
+            let (m, n) = (x.len() as f64, y.len() as f64);
+            if exact == Some(true) && m * n * m.min(n) > 2e8 {
+                return Err(too_large());
             }
             rank_sum(&x, &y, mu, alt, exact, correct)
         }
