@@ -339,12 +339,21 @@ pub fn dpois_raw(x: f64, lambda: f64, give_log: bool) -> f64 {
         }
         return super::d_exp(-lambda + x * lambda.ln() - lgammafn(x + 1.0), give_log);
     }
-    let f = 2.0 * std::f64::consts::PI * x;
-    let e = -stirlerr(x) - bd0(x, lambda);
-    if give_log {
-        -0.5 * f.ln() + e
+    // R >= 4.1: ebd0 instead of bd0
+    const X_LRG: f64 = 2.86111748575702815380240589208115399625e+307;
+    const M_SQRT_2PI: f64 = 2.50662827463100050241576528481104525301;
+    let (yh, mut yl) = super::ebd0::ebd0(x, lambda);
+    yl += stirlerr(x);
+    let lrg_x = x >= X_LRG;
+    let r = if lrg_x {
+        M_SQRT_2PI * x.sqrt()
     } else {
-        e.exp() / f.sqrt()
+        2.0 * std::f64::consts::PI * x
+    };
+    if give_log {
+        -yl - yh - if lrg_x { r.ln() } else { 0.5 * r.ln() }
+    } else {
+        (-yl).exp() * (-yh).exp() / if lrg_x { r } else { r.sqrt() }
     }
 }
 

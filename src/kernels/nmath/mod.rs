@@ -7,6 +7,7 @@
 // R's constants are kept digit for digit as its sources print them.
 #![allow(clippy::excessive_precision)]
 
+mod ebd0;
 pub mod gamma;
 pub mod ks;
 pub mod pbeta;
