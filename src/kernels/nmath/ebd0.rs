@@ -177,9 +177,9 @@ pub fn ebd0(x: f64, m: f64) -> (f64, f64) {
     if fg == 1.0 {
         return (yh, yl);
     }
-    for j in 0..4 {
-        add1(&mut yh, &mut yl, x * BD0_SCALE[i][j]);
-        add1(&mut yh, &mut yl, -x * BD0_SCALE[0][j] * e as f64);
+    for (sc_i, sc_0) in BD0_SCALE[i].iter().zip(&BD0_SCALE[0]) {
+        add1(&mut yh, &mut yl, x * sc_i);
+        add1(&mut yh, &mut yl, -x * sc_0 * e as f64);
         if !yh.is_finite() {
             return (f64::INFINITY, 0.0);
         }
