@@ -104,6 +104,16 @@ fn pbeta_matches_r() {
 }
 
 #[test]
+fn random_arguments_match_r() {
+    check("pbeta_random", &["x", "a", "b"], 1e-13, |a, lo, lg| {
+        pbeta(a[0], a[1], a[2], lo, lg)
+    });
+    check("pchisq_random", &["x", "df"], 1e-13, |a, lo, lg| {
+        pchisq(a[0], a[1], lo, lg)
+    });
+}
+
+#[test]
 fn reference_values() {
     // R-SEMANTICS.md: friedman p-value 0.778800783071405 = pchisq(0.5, 2, lower = FALSE)
     let p = pchisq(0.5, 2.0, false, false);
