@@ -125,13 +125,18 @@ fn analysis_errors_name_file_line_and_column() {
             "subscript out of bounds",
         ),
         (
-            "[steps]\nb = { for = \"i in 1:0.5\", do = \"i\" }\n",
+            "[steps]\nb = { for = \"i in 1.5:3\", do = \"i\" }\n",
             "w.toml:2:",
             "integer",
         ),
         (
             "[steps]\nb = { for = \"i in c()\", do = \"i\" }\n",
             "w.toml:2:",
+            "empty",
+        ),
+        (
+            "[steps]\nb = { for = \"i in seq_len(0)\", do = \"i\" }\n",
+            "w.toml:2:19",
             "empty",
         ),
     ];

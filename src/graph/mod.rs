@@ -383,6 +383,9 @@ fn topo_order(n: usize, preds: impl Fn(usize) -> Vec<usize>) -> Result<Vec<usize
         if let Some(pos) = seen[next] {
             let mut cycle: Vec<usize> = path[pos..].to_vec();
             cycle.reverse(); // predecessors were walked: show data flow order
+                             // Start at the step that stands first in the file.
+            let first = (0..cycle.len()).min_by_key(|&k| cycle[k]).unwrap_or(0);
+            cycle.rotate_left(first);
             cycle.push(cycle[0]);
             return Err(cycle);
         }

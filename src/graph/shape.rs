@@ -41,39 +41,24 @@ pub fn infer(
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
             call(func, *func_span, e.span, args, typed, file, ctx)?
         }
+        // An operator's error is about the combination of its operands, so
+        // it underlines the whole operation.
         ExprKind::Unary { op, expr } => {
             let t = infer(expr, env, file, ctx)?;
             let name = match op {
                 UnaryOp::Neg => "-",
                 UnaryOp::Plus => "+",
             };
-            let arg = [Arg {
-                name: None,
-                value: (**expr).clone(),
-                span: expr.span,
-            }];
-            call(name, e.span, e.span, &arg, vec![(None, t)], file, ctx)?
+            call(name, e.span, e.span, &[], vec![(None, t)], file, ctx)?
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer(lhs, env, file, ctx)?;
             let r = infer(rhs, env, file, ctx)?;
-            let args = [
-                Arg {
-                    name: None,
-                    value: (**lhs).clone(),
-                    span: lhs.span,
-                },
-                Arg {
-                    name: None,
-                    value: (**rhs).clone(),
-                    span: rhs.span,
-                },
-            ];
             call(
                 op.symbol(),
                 e.span,
                 e.span,
-                &args,
+                &[],
                 vec![(None, l), (None, r)],
                 file,
                 ctx,
@@ -233,7 +218,10 @@ pub fn loop_range(
             _ => None,
         }
     } else {
-        infer(range, env, file, ctx)?.const_nums()
+        match infer(range, env, file, ctx)? {
+            Type::Null => Some(Vec::new()),
+            t => t.const_nums(),
+        }
     };
     let Some(values) = values else {
         return Err(diag(
