@@ -39,7 +39,10 @@ fn mat_of(j: &Json) -> DMatrix<f64> {
 
 fn cvec_of(j: &Json) -> Vec<Complex64> {
     let (re, im) = (vec_of(&j["re"]), vec_of(&j["im"]));
-    re.into_iter().zip(im).map(|(r, i)| Complex64::new(r, i)).collect()
+    re.into_iter()
+        .zip(im)
+        .map(|(r, i)| Complex64::new(r, i))
+        .collect()
 }
 
 fn cmat_of(j: &Json) -> DMatrix<Complex64> {
@@ -156,10 +159,21 @@ fn solve_matches_r() {
         let inv = as_mat(&call("solve", vec![pos(Value::Mat(a.clone()))]).unwrap());
         assert_cols_close(&inv, &mat_of(&c["inverse"]), 1e-9);
         if c.get("b").is_some() {
-            let x = call("solve", vec![pos(Value::Mat(a.clone())), pos(Value::Mat(mat_of(&c["b"])))]).unwrap();
+            let x = call(
+                "solve",
+                vec![pos(Value::Mat(a.clone())), pos(Value::Mat(mat_of(&c["b"])))],
+            )
+            .unwrap();
             assert_cols_close(&as_mat(&x), &mat_of(&c["x"]), 1e-9);
-            let xv = call("solve", vec![pos(Value::Mat(a)), named("b", Value::Num(vec_of(&c["bv"])))]).unwrap();
-            assert!(matches!(xv, Value::Num(_)), "{name}: a vector b gives a vector");
+            let xv = call(
+                "solve",
+                vec![pos(Value::Mat(a)), named("b", Value::Num(vec_of(&c["bv"])))],
+            )
+            .unwrap();
+            assert!(
+                matches!(xv, Value::Num(_)),
+                "{name}: a vector b gives a vector"
+            );
             assert_vec_close(&as_vec(&xv), &vec_of(&c["xv"]), 1e-9);
         }
     }
@@ -171,20 +185,35 @@ fn solve_fails_with_rs_messages() {
     let e = &f["solve_errors"];
     let m = |v: &[f64], n| Value::Mat(DMatrix::from_column_slice(n, v.len() / n, v));
     let nine: Vec<f64> = (1..=9).map(f64::from).collect();
-    assert_eq!(err_of(call("solve", vec![pos(m(&nine, 3))])), e["exact3"].as_str().unwrap());
     assert_eq!(
-        err_of(call("solve", vec![pos(m(&[1.0, 1.0, 1.0, 1.0 + 1e-17], 2))])),
+        err_of(call("solve", vec![pos(m(&nine, 3))])),
+        e["exact3"].as_str().unwrap()
+    );
+    assert_eq!(
+        err_of(call(
+            "solve",
+            vec![pos(m(&[1.0, 1.0, 1.0, 1.0 + 1e-17], 2))]
+        )),
         e["exact2"].as_str().unwrap()
     );
     for case in ["near", "hilbert"] {
         let a = Value::Mat(mat_of(&e[case]["a"]));
-        assert_eq!(err_of(call("solve", vec![pos(a)])), e[case]["msg"].as_str().unwrap());
+        assert_eq!(
+            err_of(call("solve", vec![pos(a)])),
+            e[case]["msg"].as_str().unwrap()
+        );
     }
     let twelve: Vec<f64> = (1..=12).map(f64::from).collect();
-    assert_eq!(err_of(call("solve", vec![pos(m(&twelve, 3))])), e["nonsquare"].as_str().unwrap());
+    assert_eq!(
+        err_of(call("solve", vec![pos(m(&twelve, 3))])),
+        e["nonsquare"].as_str().unwrap()
+    );
     let b = Value::Num(vec![1.0, 2.0, 3.0, 4.0]);
     assert_eq!(
-        err_of(call("solve", vec![pos(Value::Mat(DMatrix::identity(3, 3))), pos(b)])),
+        err_of(call(
+            "solve",
+            vec![pos(Value::Mat(DMatrix::identity(3, 3))), pos(b)]
+        )),
         e["incompatible"].as_str().unwrap()
     );
 }
@@ -193,7 +222,10 @@ fn solve_fails_with_rs_messages() {
 fn symmetric_eigen_matches_r() {
     let f = fixture("linalg");
     for (name, c) in cases(&f, "eigen_sym_") {
-        let l = record(call("eigen", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(), "eigen");
+        let l = record(
+            call("eigen", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(),
+            "eigen",
+        );
         let want = vec_of(&c["values"]);
         let got = as_vec(field(&l, "values"));
         let top = want[0].abs();
@@ -210,8 +242,14 @@ fn symmetric_eigen_matches_r() {
 #[test]
 fn general_eigen_matches_r() {
     let f = fixture("linalg");
-    for (name, c) in cases(&f, "eigen_gen_").into_iter().chain(cases(&f, "eigen_r")) {
-        let l = record(call("eigen", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(), "eigen");
+    for (name, c) in cases(&f, "eigen_gen_")
+        .into_iter()
+        .chain(cases(&f, "eigen_r"))
+    {
+        let l = record(
+            call("eigen", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(),
+            "eigen",
+        );
         match (&c["values"], field(&l, "values")) {
             (Json::Array(_), Value::Num(got)) => {
                 assert_vec_close(got, &vec_of(&c["values"]), 1e-9);
@@ -254,16 +292,33 @@ fn eigen_only_values_and_errors() {
     let f = fixture("linalg");
     let c = &f["eigen_sym_10"];
     let l = record(
-        call("eigen", vec![pos(Value::Mat(mat_of(&c["x"]))), named("only.values", Value::Bool(vec![true]))]).unwrap(),
+        call(
+            "eigen",
+            vec![
+                pos(Value::Mat(mat_of(&c["x"]))),
+                named("only.values", Value::Bool(vec![true])),
+            ],
+        )
+        .unwrap(),
         "eigen",
     );
     assert_eq!(field(&l, "vectors"), &Value::Null);
     assert_vec_close(&as_vec(field(&l, "values")), &vec_of(&c["values"]), 1e-9);
     let e = &f["eigen_errors"];
-    let six = Value::Mat(DMatrix::from_column_slice(2, 3, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]));
-    assert_eq!(err_of(call("eigen", vec![pos(six)])), e["nonsquare"].as_str().unwrap());
+    let six = Value::Mat(DMatrix::from_column_slice(
+        2,
+        3,
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    ));
+    assert_eq!(
+        err_of(call("eigen", vec![pos(six)])),
+        e["nonsquare"].as_str().unwrap()
+    );
     let na = Value::Mat(DMatrix::from_column_slice(2, 2, &[1.0, f64::NAN, 3.0, 4.0]));
-    assert_eq!(err_of(call("eigen", vec![pos(na)])), e["missing"].as_str().unwrap());
+    assert_eq!(
+        err_of(call("eigen", vec![pos(na)])),
+        e["missing"].as_str().unwrap()
+    );
 }
 
 #[test]
@@ -275,7 +330,11 @@ fn svd_matches_r() {
         }
         let x = Value::Mat(mat_of(&c["x"]));
         let args = if name == "svd_full_u" {
-            vec![pos(x), named("nu", Value::scalar(7.0)), named("nv", Value::scalar(0.0))]
+            vec![
+                pos(x),
+                named("nu", Value::scalar(7.0)),
+                named("nv", Value::scalar(0.0)),
+            ]
         } else {
             vec![pos(x)]
         };
@@ -304,7 +363,10 @@ fn svd_matches_r() {
         assert_cols_close(&v, &v_want, 1e-8);
     }
     let na = Value::Mat(DMatrix::from_element(2, 2, f64::NAN));
-    assert_eq!(err_of(call("svd", vec![pos(na)])), f["svd_errors"]["missing"].as_str().unwrap());
+    assert_eq!(
+        err_of(call("svd", vec![pos(na)])),
+        f["svd_errors"]["missing"].as_str().unwrap()
+    );
 }
 
 #[test]
@@ -313,7 +375,9 @@ fn svd_reference_values() {
     let x = DMatrix::from_column_slice(
         6,
         3,
-        &[1., 2., 3., 4., 5., 6., 2., 1., 4., 3., 6., 5., 1., 1., 2., 3., 5., 8.],
+        &[
+            1., 2., 3., 4., 5., 6., 2., 1., 4., 3., 6., 5., 1., 1., 2., 3., 5., 8.,
+        ],
     );
     let l = record(call("svd", vec![pos(Value::Mat(x))]).unwrap(), "svd");
     assert_vec_close(
@@ -327,22 +391,35 @@ fn svd_reference_values() {
 fn qr_is_rs_dqrdc2() {
     let f = fixture("linalg");
     for (name, c) in cases(&f, "qr_") {
-        let l = record(call("qr", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(), "qr");
+        let l = record(
+            call("qr", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap(),
+            "qr",
+        );
         assert_cols_close(&as_mat(field(&l, "qr")), &mat_of(&c["qr"]), 1e-12);
         assert_eq!(as_vec(field(&l, "rank")), vec_of(&c["rank"]), "{name} rank");
-        assert_eq!(as_vec(field(&l, "pivot")), vec_of(&c["pivot"]), "{name} pivot");
+        assert_eq!(
+            as_vec(field(&l, "pivot")),
+            vec_of(&c["pivot"]),
+            "{name} pivot"
+        );
         assert_vec_close(&as_vec(field(&l, "qraux")), &vec_of(&c["qraux"]), 1e-12);
         let q = Value::List(l);
         let qm = as_mat(&call("qr.Q", vec![pos(q.clone())]).unwrap());
         assert_cols_close(&qm, &mat_of(&c["Q"]), 1e-12);
-        let qc = as_mat(&call("qr.Q", vec![pos(q.clone()), named("complete", Value::Bool(vec![true]))]).unwrap());
+        let qc = as_mat(
+            &call(
+                "qr.Q",
+                vec![pos(q.clone()), named("complete", Value::Bool(vec![true]))],
+            )
+            .unwrap(),
+        );
         assert_cols_close(&qc, &mat_of(&c["Qc"]), 1e-12);
         let r = as_mat(&call("qr.R", vec![pos(q)]).unwrap());
         assert_cols_close(&r, &mat_of(&c["R"]), 1e-12);
     }
     // R-SEMANTICS.md: diag(qr.R(qr(X))).
     let r = mat_of(&f["qr_X"]["R"]);
-    let want = [-9.539392014169456, 2.429217754977702, 2.600673168835080];
+    let want = [-9.539392014169456, 2.429217754977702, 2.60067316883508];
     for (i, w) in want.iter().enumerate() {
         assert!((r[(i, i)] - w).abs() < 1e-14);
     }
@@ -367,7 +444,9 @@ fn prcomp_matches_r() {
         }
         for (key, ours) in [("center", "center"), ("scale", "scale")] {
             match &c[key] {
-                Json::Bool(false) => assert_eq!(field(&l, ours), &Value::Bool(vec![false]), "{name}"),
+                Json::Bool(false) => {
+                    assert_eq!(field(&l, ours), &Value::Bool(vec![false]), "{name}")
+                }
                 j => assert_vec_close(&as_vec(field(&l, ours)), &vec_of(j), 1e-13),
             }
         }
@@ -377,11 +456,124 @@ fn prcomp_matches_r() {
         sign_normalise(&mut rot, &rot_want, Some(&mut scores));
         // A 4 x 7 input has a null last component whose direction is arbitrary.
         let k = want.iter().filter(|&&s| s > 1e-8 * want[0]).count();
-        assert_cols_close(&rot.columns(0, k).into_owned(), &rot_want.columns(0, k).into_owned(), 1e-8);
+        assert_cols_close(
+            &rot.columns(0, k).into_owned(),
+            &rot_want.columns(0, k).into_owned(),
+            1e-8,
+        );
         let sc_want = mat_of(&c["scores"]);
-        assert_cols_close(&scores.columns(0, k).into_owned(), &sc_want.columns(0, k).into_owned(), 1e-8);
+        assert_cols_close(
+            &scores.columns(0, k).into_owned(),
+            &sc_want.columns(0, k).into_owned(),
+            1e-8,
+        );
     }
     // R-SEMANTICS.md: prcomp(X)$sdev.
     let sd = vec_of(&f["prcomp_X"]["sdev"]);
-    assert_vec_close(&sd, &[3.632146889361179, 1.011330011134686, 0.501385330209101], 1e-13);
+    assert_vec_close(
+        &sd,
+        &[3.632146889361179, 1.011330011134686, 0.501385330209101],
+        1e-13,
+    );
+}
+
+mod shapes {
+    use flowcast::kernels::{registry, Args, ShapeCtx, Type};
+    use std::path::Path;
+
+    fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String> {
+        let k = registry().get(name).unwrap();
+        let given = args
+            .into_iter()
+            .map(|(n, t)| (n.map(str::to_string), t))
+            .collect();
+        let args = Args::match_call(k.name, k.params, given).map_err(|e| e.message)?;
+        (k.shape)(
+            &args,
+            &ShapeCtx {
+                base_dir: Path::new("."),
+            },
+        )
+        .map_err(|e| e.message)
+    }
+
+    fn field(t: &Type, name: &str) -> Type {
+        t.field(name)
+            .unwrap_or_else(|| panic!("no {name} in {t:?}"))
+            .clone()
+    }
+
+    #[test]
+    fn solve_shapes() {
+        assert_eq!(
+            shape("solve", vec![(None, Type::mat(5, 5))]),
+            Ok(Type::mat(5, 5))
+        );
+        assert_eq!(
+            shape(
+                "solve",
+                vec![(None, Type::mat(5, 5)), (None, Type::mat(5, 2))]
+            ),
+            Ok(Type::mat(5, 2))
+        );
+        assert_eq!(
+            shape("solve", vec![(None, Type::mat(5, 5)), (None, Type::num(5))]),
+            Ok(Type::num(5))
+        );
+        assert_eq!(
+            shape("solve", vec![(None, Type::mat(3, 4))]),
+            Err("'a' (3 x 4) must be square".into())
+        );
+        assert!(shape("solve", vec![(None, Type::mat(3, 3)), (None, Type::num(4))]).is_err());
+        let unknown = Type::Mat {
+            rows: None,
+            cols: None,
+        };
+        assert_eq!(shape("solve", vec![(None, unknown.clone())]), Ok(unknown));
+        assert!(shape("solve", vec![(None, Type::Any)]).is_ok());
+    }
+
+    #[test]
+    fn decomposition_shapes() {
+        let t = shape("svd", vec![(None, Type::mat(10, 4))]).unwrap();
+        assert_eq!(field(&t, "d"), Type::num(4));
+        assert_eq!(field(&t, "u"), Type::mat(10, 4));
+        assert_eq!(field(&t, "v"), Type::mat(4, 4));
+        let t = shape("qr", vec![(None, Type::mat(10, 4))]).unwrap();
+        assert_eq!(field(&t, "qr"), Type::mat(10, 4));
+        assert_eq!(shape("qr.Q", vec![(None, t.clone())]), Ok(Type::mat(10, 4)));
+        assert_eq!(shape("qr.R", vec![(None, t)]), Ok(Type::mat(4, 4)));
+        let t = shape("prcomp", vec![(None, Type::mat(20, 5))]).unwrap();
+        assert_eq!(field(&t, "rotation"), Type::mat(5, 5));
+        assert_eq!(field(&t, "x"), Type::mat(20, 5));
+        let sym = Type::Bool {
+            len: Some(1),
+            value: Some(vec![true]),
+        };
+        let t = shape(
+            "eigen",
+            vec![(None, Type::mat(6, 6)), (Some("symmetric"), sym)],
+        )
+        .unwrap();
+        assert_eq!(field(&t, "values"), Type::num(6));
+        assert!(shape("eigen", vec![(None, Type::mat(2, 3))]).is_err());
+        assert!(shape("svd", vec![(None, Type::Any)]).is_ok());
+    }
+
+    #[test]
+    fn lm_shape_counts_coefficients() {
+        let f = Type::Formula {
+            response: Some(Box::new(Type::num(30))),
+            terms: vec![("a".into(), Type::num(30)), ("M".into(), Type::mat(30, 3))],
+            intercept: true,
+        };
+        let t = shape("lm", vec![(None, f)]).unwrap();
+        assert_eq!(field(&t, "coefficients"), Type::num(5));
+        let bad = Type::Formula {
+            response: Some(Box::new(Type::num(30))),
+            terms: vec![("a".into(), Type::num(29))],
+            intercept: true,
+        };
+        assert!(shape("lm", vec![(None, bad)]).is_err());
+    }
 }

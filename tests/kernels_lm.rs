@@ -27,7 +27,11 @@ fn vec_of(j: &Json) -> Vec<f64> {
 fn term(j: &Json) -> Value {
     if j.get("dim").is_some() {
         let dim = vec_of(&j["dim"]);
-        Value::Mat(DMatrix::from_vec(dim[0] as usize, dim[1] as usize, vec_of(&j["data"])))
+        Value::Mat(DMatrix::from_vec(
+            dim[0] as usize,
+            dim[1] as usize,
+            vec_of(&j["data"]),
+        ))
     } else {
         Value::Num(vec_of(j))
     }
@@ -78,7 +82,10 @@ fn check(case: &str, what: &str, got: &[f64], want: &[f64], tol: f64, scale: Opt
             continue;
         }
         let s = scale.unwrap_or(w.abs()).max(1e-300);
-        assert!((g - w).abs() <= tol * s, "{case} {what}[{i}]: got {g:e}, R gives {w:e}");
+        assert!(
+            (g - w).abs() <= tol * s,
+            "{case} {what}[{i}]: got {g:e}, R gives {w:e}"
+        );
     }
 }
 
@@ -88,16 +95,62 @@ fn lm_matches_r() {
     for (name, c) in f.as_object().unwrap() {
         let l = fit(c);
         let y_scale = vec_of(&c["y"]).iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        check(name, "coefficients", &get(&l, "coefficients"), &vec_of(&c["coefficients"]), 1e-10, None);
-        check(name, "residuals", &get(&l, "residuals"), &vec_of(&c["residuals"]), 1e-10, Some(y_scale));
-        check(name, "fitted.values", &get(&l, "fitted.values"), &vec_of(&c["fitted"]), 1e-10, Some(y_scale));
+        check(
+            name,
+            "coefficients",
+            &get(&l, "coefficients"),
+            &vec_of(&c["coefficients"]),
+            1e-10,
+            None,
+        );
+        check(
+            name,
+            "residuals",
+            &get(&l, "residuals"),
+            &vec_of(&c["residuals"]),
+            1e-10,
+            Some(y_scale),
+        );
+        check(
+            name,
+            "fitted.values",
+            &get(&l, "fitted.values"),
+            &vec_of(&c["fitted"]),
+            1e-10,
+            Some(y_scale),
+        );
         assert_eq!(get(&l, "rank"), vec_of(&c["rank"]), "{name} rank");
-        assert_eq!(get(&l, "df.residual"), vec_of(&c["df.residual"]), "{name} df");
-        for key in ["std.error", "t.value", "sigma", "r.squared", "adj.r.squared", "fstatistic"] {
+        assert_eq!(
+            get(&l, "df.residual"),
+            vec_of(&c["df.residual"]),
+            "{name} df"
+        );
+        for key in [
+            "std.error",
+            "t.value",
+            "sigma",
+            "r.squared",
+            "adj.r.squared",
+            "fstatistic",
+        ] {
             check(name, key, &get(&l, key), &vec_of(&c[key]), 1e-10, None);
         }
-        check(name, "p.value", &get(&l, "p.value"), &vec_of(&c["p.value"]), 1e-12, None);
-        check(name, "f.p.value", &get(&l, "f.p.value"), &vec_of(&c["f.p.value"]), 1e-12, None);
+        check(
+            name,
+            "p.value",
+            &get(&l, "p.value"),
+            &vec_of(&c["p.value"]),
+            1e-12,
+            None,
+        );
+        check(
+            name,
+            "f.p.value",
+            &get(&l, "f.p.value"),
+            &vec_of(&c["f.p.value"]),
+            1e-12,
+            None,
+        );
     }
 }
 
@@ -115,9 +168,36 @@ fn reference_values() {
     // R-SEMANTICS.md's lm example.
     let f = fixture("lm");
     let l = fit(&f["reference"]);
-    check("ref", "coef", &get(&l, "coefficients"),
-        &[-0.0104166666666669, 0.839583333333333, 0.172916666666667], 1e-12, Some(1.0));
-    check("ref", "sigma", &get(&l, "sigma"), &[0.0897527467855748], 1e-13, None);
-    check("ref", "r2", &get(&l, "r.squared"), &[0.9985861934477379], 1e-14, None);
-    check("ref", "F", &get(&l, "fstatistic"), &[1059.46551724139, 2.0, 3.0], 1e-12, None);
+    check(
+        "ref",
+        "coef",
+        &get(&l, "coefficients"),
+        &[-0.0104166666666669, 0.839583333333333, 0.172916666666667],
+        1e-12,
+        Some(1.0),
+    );
+    check(
+        "ref",
+        "sigma",
+        &get(&l, "sigma"),
+        &[0.0897527467855748],
+        1e-13,
+        None,
+    );
+    check(
+        "ref",
+        "r2",
+        &get(&l, "r.squared"),
+        &[0.9985861934477379],
+        1e-14,
+        None,
+    );
+    check(
+        "ref",
+        "F",
+        &get(&l, "fstatistic"),
+        &[1059.46551724139, 2.0, 3.0],
+        1e-12,
+        None,
+    );
 }

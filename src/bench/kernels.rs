@@ -90,7 +90,11 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
         .get(case.kernel)
         .ok_or_else(|| format!("no kernel {}", case.kernel))?;
     let x = Value::Mat(a.clone());
-    let flags: Vec<Value> = case.extra.iter().map(|(_, b)| Value::Bool(vec![*b])).collect();
+    let flags: Vec<Value> = case
+        .extra
+        .iter()
+        .map(|(_, b)| Value::Bool(vec![*b]))
+        .collect();
     let mut given: Vec<(Option<String>, &Value)> = vec![(None, &x)];
     for ((name, _), v) in case.extra.iter().zip(&flags) {
         given.push((Some((*name).to_string()), v));
@@ -159,7 +163,11 @@ fn parse_r_times(text: &str) -> Vec<(usize, usize, f64)> {
             if w.next()? != "T" {
                 return None;
             }
-            Some((w.next()?.parse().ok()?, w.next()?.parse().ok()?, w.next()?.parse().ok()?))
+            Some((
+                w.next()?.parse().ok()?,
+                w.next()?.parse().ok()?,
+                w.next()?.parse().ok()?,
+            ))
         })
         .collect()
 }
@@ -198,7 +206,11 @@ pub fn run_kernels(sizes: &[usize], with_r: bool) -> String {
                 (Err(e), _) => (format!("error: {e}"), "-".into()),
             };
             let r_s = theirs.map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
-            let _ = writeln!(out, "{:<20} {n:>6} {ours_s:>12} {r_s:>12} {ratio:>9}", case.label);
+            let _ = writeln!(
+                out,
+                "{:<20} {n:>6} {ours_s:>12} {r_s:>12} {ratio:>9}",
+                case.label
+            );
         }
     }
     match r_times {
@@ -219,6 +231,13 @@ mod tests {
     fn parses_r_lines() {
         let v = parse_r_times("junk\nT 2 500 0.123000 \nT x\n");
         assert_eq!(v, vec![(2, 500, 0.123)]);
+    }
+
+    /// The report's numbers: `cargo test --release --lib bench -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "slow: times n = 1000 against R"]
+    fn against_r_at_1000() {
+        println!("{}", run_kernels(&[1000], true));
     }
 
     #[test]

@@ -36,7 +36,10 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }) => {
             let n = match response.as_deref() {
                 Some(Type::Num { len, .. } | Type::Bool { len, .. }) => *len,
-                Some(Type::Mat { rows, cols: Some(1) }) => *rows,
+                Some(Type::Mat {
+                    rows,
+                    cols: Some(1),
+                }) => *rows,
                 Some(Type::Any) => None,
                 Some(t) => {
                     return Err(args.error(
@@ -48,8 +51,8 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             };
             let mut p = Some(usize::from(*intercept));
             for (label, t) in terms {
-                let cols = term_columns(t)
-                    .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
+                let cols =
+                    term_columns(t).map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
                 p = p.zip(cols).map(|(a, b)| a + b);
                 let len = match t {
                     Type::Mat { rows, .. } => *rows,
@@ -117,7 +120,9 @@ fn design(f: &Formula) -> Result<Design, KernelError> {
         }
         Some(v) => v
             .as_f64_slice()
-            .ok_or_else(|| KernelError::new(format!("invalid type ({}) for the response", v.type_name())))?
+            .ok_or_else(|| {
+                KernelError::new(format!("invalid type ({}) for the response", v.type_name()))
+            })?
             .to_vec(),
     };
     let n = y.len();
@@ -174,7 +179,11 @@ fn mean(v: &[f64]) -> f64 {
     let (mut s, mut c) = (0.0f64, 0.0f64);
     for &x in v {
         let t = s + x;
-        c += if s.abs() >= x.abs() { (s - t) + x } else { (x - t) + s };
+        c += if s.abs() >= x.abs() {
+            (s - t) + x
+        } else {
+            (x - t) + s
+        };
         s = t;
     }
     (s + c) / v.len() as f64
@@ -191,7 +200,10 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
-    Ok(Value::List(List::record("lm", summarise(&fit, &d.y, f.intercept))))
+    Ok(Value::List(List::record(
+        "lm",
+        summarise(&fit, &d.y, f.intercept),
+    )))
 }
 
 fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Value)> {
@@ -277,7 +289,10 @@ fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Valu
             ("r.squared", Value::scalar(r2)),
             ("adj.r.squared", Value::scalar(adj)),
             ("fstatistic", Value::Num(vec![fstat, numdf, rdf])),
-            ("f.p.value", Value::scalar(placeholder_pf_upper(fstat, numdf, rdf))),
+            (
+                "f.p.value",
+                Value::scalar(placeholder_pf_upper(fstat, numdf, rdf)),
+            ),
         ]);
     } else {
         fields.extend([
@@ -384,7 +399,7 @@ fn pbeta(x: f64, a: f64, b: f64) -> f64 {
 
 /// `pt(t, df, lower.tail = FALSE)` for `t >= 0`.
 fn placeholder_pt_upper(t: f64, df: f64) -> f64 {
-    if t.is_nan() || !(df > 0.0) {
+    if t.is_nan() || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     0.5 * pbeta(df / (df + t * t), df / 2.0, 0.5)
@@ -392,7 +407,7 @@ fn placeholder_pt_upper(t: f64, df: f64) -> f64 {
 
 /// `pf(f, df1, df2, lower.tail = FALSE)`.
 fn placeholder_pf_upper(f: f64, df1: f64, df2: f64) -> f64 {
-    if f.is_nan() || !(df1 > 0.0 && df2 > 0.0) {
+    if f.is_nan() || df1.is_nan() || df2.is_nan() || df1 <= 0.0 || df2 <= 0.0 {
         return f64::NAN;
     }
     if f <= 0.0 {

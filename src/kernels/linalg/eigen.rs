@@ -6,7 +6,10 @@
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
-use super::{all_finite, faer_view, from_faer, matrix_dims, Args, ArgError, KernelError, ShapeCtx, Type, Value};
+use super::{
+    all_finite, faer_view, from_faer, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
+    Value,
+};
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
 
@@ -84,7 +87,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     eigen(&x, symmetric, only_values)
 }
 
-pub(crate) fn eigen(x: &DMatrix<f64>, symmetric: Option<bool>, only_values: bool) -> Result<Value, KernelError> {
+pub(crate) fn eigen(
+    x: &DMatrix<f64>,
+    symmetric: Option<bool>,
+    only_values: bool,
+) -> Result<Value, KernelError> {
     let n = x.nrows();
     if n == 0 {
         return Err(KernelError::new("0 x 0 matrix"));
@@ -136,7 +143,10 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
     let view = faer_view(x);
     let (vals, vecs): (Vec<Complex64>, Option<DMatrix<Complex64>>) = if only_values {
         let v = view.eigenvalues().map_err(evd_error)?;
-        (v.into_iter().map(|c| Complex64::new(c.re, c.im)).collect(), None)
+        (
+            v.into_iter().map(|c| Complex64::new(c.re, c.im)).collect(),
+            None,
+        )
     } else {
         let evd = view.eigen().map_err(evd_error)?;
         let s = evd.S();
@@ -150,15 +160,13 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         let (va, vb) = (vals[a], vals[b]);
-        vb.norm()
-            .total_cmp(&va.norm())
-            .then_with(|| {
-                if va.re == vb.re && va.im == -vb.im {
-                    vb.im.total_cmp(&va.im)
-                } else {
-                    std::cmp::Ordering::Equal
-                }
-            })
+        vb.norm().total_cmp(&va.norm()).then_with(|| {
+            if va.re == vb.re && va.im == -vb.im {
+                vb.im.total_cmp(&va.im)
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
     });
     // R's La_rg: complex output only when some imaginary part is not
     // negligible against its real part.

@@ -18,7 +18,7 @@ fn nrm2(x: &[f64]) -> f64 {
     if big == 0.0 || !big.is_finite() {
         return if big.is_nan() { f64::NAN } else { big };
     }
-    if big > 1e150 || big < 1e-150 {
+    if !(1e-150..=1e150).contains(&big) {
         let s: f64 = x.iter().map(|v| (v / big) * (v / big)).sum();
         return big * s.sqrt();
     }

@@ -28,7 +28,12 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "eigen",
-        params: &[req("x"), opt("symmetric"), opt("only.values"), opt("EISPACK")],
+        params: &[
+            req("x"),
+            opt("symmetric"),
+            opt("only.values"),
+            opt("EISPACK"),
+        ],
         random: false,
         shape: eigen::shape,
         eval: eigen::eval,
@@ -103,7 +108,11 @@ pub(crate) fn matrix_dims(
         Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok((t.len(), Some(1))),
         Some(t) => Err(args.error(
             name,
-            format!("`{name}` of {}() must be a numeric matrix, not {}", args.func, t.describe()),
+            format!(
+                "`{name}` of {}() must be a numeric matrix, not {}",
+                args.func,
+                t.describe()
+            ),
         )),
     }
 }

@@ -3,22 +3,37 @@
 use nalgebra::DMatrix;
 
 use super::linpack::{dqrdc2, dqrsl, Job, Qr};
-use super::{matrix_dims, Args, ArgError, KernelError, ShapeCtx, Type, Value};
+use super::{matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type, Value};
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
 
 pub(super) fn qr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = matrix_dims(args, "x")?;
     if args.ty("LAPACK").and_then(Type::const_scalar) == Some(1.0) {
-        return Err(args.error("LAPACK", "qr(LAPACK = TRUE) is not supported; use the default"));
+        return Err(args.error(
+            "LAPACK",
+            "qr(LAPACK = TRUE) is not supported; use the default",
+        ));
     }
     Ok(Type::record(
         "qr",
         vec![
             ("qr", Type::Mat { rows: n, cols: p }),
             ("rank", Type::num(1)),
-            ("qraux", Type::Num { len: p, value: None }),
-            ("pivot", Type::Num { len: p, value: None }),
+            (
+                "qraux",
+                Type::Num {
+                    len: p,
+                    value: None,
+                },
+            ),
+            (
+                "pivot",
+                Type::Num {
+                    len: p,
+                    value: None,
+                },
+            ),
         ],
     ))
 }
@@ -43,7 +58,10 @@ pub(crate) fn qr_value(q: Qr) -> Value {
             ("qr", Value::Mat(DMatrix::from_vec(q.n, q.p, q.qr))),
             ("rank", Value::scalar(q.rank as f64)),
             ("qraux", Value::Num(q.qraux)),
-            ("pivot", Value::Num(q.pivot.iter().map(|&i| i as f64).collect())),
+            (
+                "pivot",
+                Value::Num(q.pivot.iter().map(|&i| i as f64).collect()),
+            ),
         ],
     ))
 }
@@ -59,8 +77,15 @@ fn qr_from_value(args: &Args<&Value>) -> Result<Qr, KernelError> {
     };
     let (n, p) = m.shape();
     let rank = l.field("rank").and_then(Value::as_scalar).ok_or_else(bad)?;
-    let qraux = l.field("qraux").and_then(Value::as_f64_slice).ok_or_else(bad)?.to_vec();
-    let pivot = l.field("pivot").and_then(Value::as_f64_slice).ok_or_else(bad)?;
+    let qraux = l
+        .field("qraux")
+        .and_then(Value::as_f64_slice)
+        .ok_or_else(bad)?
+        .to_vec();
+    let pivot = l
+        .field("pivot")
+        .and_then(Value::as_f64_slice)
+        .ok_or_else(bad)?;
     if qraux.len() != p || pivot.len() != p || !(0.0..=p.min(n) as f64).contains(&rank) {
         return Err(bad());
     }
@@ -77,20 +102,31 @@ fn qr_from_value(args: &Args<&Value>) -> Result<Qr, KernelError> {
 fn qr_arg_dims(args: &Args<Type>) -> Result<(Option<usize>, Option<usize>), ArgError> {
     match args.ty("qr") {
         Some(t @ Type::Record { class, .. }) if class == "qr" || class == "lm" => {
-            let q = if class == "lm" { t.field("qr") } else { Some(t) };
+            let q = if class == "lm" {
+                t.field("qr")
+            } else {
+                Some(t)
+            };
             Ok(q.and_then(|q| q.field("qr"))
                 .and_then(Type::dims)
                 .unwrap_or((None, None)))
         }
         None | Some(Type::Any) => Ok((None, None)),
-        Some(t) => Err(args.error("qr", format!("argument is not a QR decomposition ({})", t.describe()))),
+        Some(t) => Err(args.error(
+            "qr",
+            format!("argument is not a QR decomposition ({})", t.describe()),
+        )),
     }
 }
 
 pub(super) fn q_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = qr_arg_dims(args)?;
     let complete = args.ty("complete").and_then(Type::const_scalar) == Some(1.0);
-    let cols = if complete { n } else { n.zip(p).map(|(n, p)| n.min(p)) };
+    let cols = if complete {
+        n
+    } else {
+        n.zip(p).map(|(n, p)| n.min(p))
+    };
     Ok(Type::Mat { rows: n, cols })
 }
 
@@ -113,7 +149,15 @@ pub(super) fn q_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     for (j, &dj) in dvec.iter().enumerate() {
         let mut y = vec![0.0; q.n];
         y[j] = dj;
-        let r = dqrsl(&q, q.rank, &y, Job { qy: true, ..Job::default() });
+        let r = dqrsl(
+            &q,
+            q.rank,
+            &y,
+            Job {
+                qy: true,
+                ..Job::default()
+            },
+        );
         out.column_mut(j).copy_from_slice(&r.qy);
     }
     Ok(Value::Mat(out))
@@ -122,7 +166,11 @@ pub(super) fn q_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
 pub(super) fn r_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = qr_arg_dims(args)?;
     let complete = args.ty("complete").and_then(Type::const_scalar) == Some(1.0);
-    let rows = if complete { n } else { n.zip(p).map(|(n, p)| n.min(p)) };
+    let rows = if complete {
+        n
+    } else {
+        n.zip(p).map(|(n, p)| n.min(p))
+    };
     Ok(Type::Mat { rows, cols: p })
 }
 
@@ -130,6 +178,10 @@ pub(super) fn r_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     let q = qr_from_value(args)?;
     let complete = args.bool_or("complete", false)?;
     let rows = if complete { q.n } else { q.n.min(q.p) };
-    let r = DMatrix::from_fn(rows, q.p, |i, j| if i <= j { q.qr[j * q.n + i] } else { 0.0 });
+    let r = DMatrix::from_fn(
+        rows,
+        q.p,
+        |i, j| if i <= j { q.qr[j * q.n + i] } else { 0.0 },
+    );
     Ok(Value::Mat(r))
 }

@@ -39,7 +39,15 @@ fn idamax(x: &[f64]) -> usize {
 
 /// Reference `dgetrf2` on the `m x n` block at (r0, c0) of `a` (leading
 /// dimension `lda`); `ipiv` is relative to the block. Returns `info`.
-fn dgetrf2(a: &mut [f64], lda: usize, r0: usize, c0: usize, m: usize, n: usize, ipiv: &mut [usize]) -> usize {
+fn dgetrf2(
+    a: &mut [f64],
+    lda: usize,
+    r0: usize,
+    c0: usize,
+    m: usize,
+    n: usize,
+    ipiv: &mut [usize],
+) -> usize {
     let at = |i: usize, j: usize| (c0 + j) * lda + r0 + i;
     if m == 0 || n == 0 {
         return 0;
@@ -100,15 +108,22 @@ fn dgetrf2(a: &mut [f64], lda: usize, r0: usize, c0: usize, m: usize, n: usize, 
             }
         }
     }
-    let iinfo = dgetrf2(a, lda, r0 + n1, c0 + n1, m - n1, n2, &mut ipiv[n1..m.min(n)]);
+    let iinfo = dgetrf2(
+        a,
+        lda,
+        r0 + n1,
+        c0 + n1,
+        m - n1,
+        n2,
+        &mut ipiv[n1..m.min(n)],
+    );
     if info == 0 && iinfo > 0 {
         info = iinfo + n1;
     }
     for p in &mut ipiv[n1..m.min(n)] {
         *p += n1;
     }
-    for i in n1..m.min(n) {
-        let p = ipiv[i];
+    for (i, &p) in ipiv.iter().enumerate().take(m.min(n)).skip(n1) {
         if p != i {
             for j in 0..n1 {
                 a.swap(at(i, j), at(p, j));
@@ -157,7 +172,9 @@ fn lu_faer(a: &DMatrix<f64>) -> Lu {
         pos[want] = i;
         pos[displaced] = p;
     }
-    let info = (0..n).find(|&i| packed[i * n + i] == 0.0).map_or(0, |i| i + 1);
+    let info = (0..n)
+        .find(|&i| packed[i * n + i] == 0.0)
+        .map_or(0, |i| i + 1);
     Lu {
         a: packed,
         n,
@@ -302,7 +319,13 @@ pub(crate) fn format_g(x: f64) -> String {
         return "0".into();
     }
     if !x.is_finite() {
-        return if x.is_nan() { "nan".into() } else if x > 0.0 { "inf".into() } else { "-inf".into() };
+        return if x.is_nan() {
+            "nan".into()
+        } else if x > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     let sci = format!("{x:.5e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -325,10 +348,18 @@ pub(crate) fn format_g(x: f64) -> String {
 
 /// `solve(a, b)`; `b == None` inverts `a`. `b` is a matrix or, when
 /// `b_is_vector`, one column whose solution is returned as a vector.
-pub(crate) fn solve(a: &DMatrix<f64>, b: Option<&DMatrix<f64>>, tol: f64) -> Result<DMatrix<f64>, KernelError> {
+pub(crate) fn solve(
+    a: &DMatrix<f64>,
+    b: Option<&DMatrix<f64>>,
+    tol: f64,
+) -> Result<DMatrix<f64>, KernelError> {
     let n = a.nrows();
     if a.ncols() != n {
-        return Err(KernelError::new(format!("'a' ({} x {}) must be square", n, a.ncols())));
+        return Err(KernelError::new(format!(
+            "'a' ({} x {}) must be square",
+            n,
+            a.ncols()
+        )));
     }
     if n == 0 {
         return Err(KernelError::new("'a' is 0-diml"));
@@ -348,7 +379,11 @@ pub(crate) fn solve(a: &DMatrix<f64>, b: Option<&DMatrix<f64>>, tol: f64) -> Res
             "system is computationally singular: reciprocal condition number = 0",
         ));
     }
-    let lu = if n <= UNBLOCKED_MAX { lu_reference(a) } else { lu_faer(a) };
+    let lu = if n <= UNBLOCKED_MAX {
+        lu_reference(a)
+    } else {
+        lu_faer(a)
+    };
     if lu.info > 0 {
         return Err(KernelError::new(format!(
             "Lapack routine dgesv: system is exactly singular: U[{0},{0}] = 0",

@@ -3,7 +3,10 @@
 
 use nalgebra::DMatrix;
 
-use super::{all_finite, faer_view, from_faer, matrix_dims, Args, ArgError, KernelError, ShapeCtx, Type, Value};
+use super::{
+    all_finite, faer_view, from_faer, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
+    Value,
+};
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
 
@@ -27,10 +30,16 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     }
     let np = n.min(p);
     let view = faer_view(x);
-    let fail = |e: faer::linalg::svd::SvdError| KernelError::new(format!("error code {e:?} from Lapack routine 'dgesdd'"));
+    let fail = |e: faer::linalg::svd::SvdError| {
+        KernelError::new(format!("error code {e:?} from Lapack routine 'dgesdd'"))
+    };
     if nu == 0 && nv == 0 {
         let d = view.singular_values().map_err(fail)?;
-        return Ok(Svd { d, u: None, v: None });
+        return Ok(Svd {
+            d,
+            u: None,
+            v: None,
+        });
     }
     let s = if nu <= np && nv <= np {
         view.thin_svd().map_err(fail)?
@@ -53,7 +62,7 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
 
 fn count_arg(args: &Args<&Value>, name: &str, default: usize) -> Result<usize, KernelError> {
     let v = args.scalar_or(name, default as f64)?;
-    if !(v >= 0.0) || v.is_infinite() {
+    if v.is_nan() || v < 0.0 || v.is_infinite() {
         return Err(KernelError::new(format!("invalid '{name}' argument")));
     }
     Ok(v as usize)
@@ -76,7 +85,13 @@ pub(super) fn svd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     Ok(Type::record(
         "svd",
         vec![
-            ("d", Type::Num { len: np, value: None }),
+            (
+                "d",
+                Type::Num {
+                    len: np,
+                    value: None,
+                },
+            ),
             ("u", part(n, nu)),
             ("v", part(p, nv)),
         ],
@@ -105,7 +120,12 @@ enum Adjust {
     Values(Vec<f64>),
 }
 
-fn adjust_arg(args: &Args<&Value>, name: &str, default: bool, p: usize) -> Result<Adjust, KernelError> {
+fn adjust_arg(
+    args: &Args<&Value>,
+    name: &str,
+    default: bool,
+    p: usize,
+) -> Result<Adjust, KernelError> {
     match args.get(name) {
         None => Ok(Adjust::Flag(default)),
         Some(Value::Bool(b)) if b.len() == 1 => Ok(Adjust::Flag(b[0])),
@@ -124,7 +144,11 @@ fn accurate_mean(col: &[f64]) -> f64 {
     let (mut s, mut c) = (0.0f64, 0.0f64);
     for &v in col {
         let t = s + v;
-        c += if s.abs() >= v.abs() { (s - t) + v } else { (v - t) + s };
+        c += if s.abs() >= v.abs() {
+            (s - t) + v
+        } else {
+            (v - t) + s
+        };
         s = t;
     }
     (s + c) / col.len() as f64
@@ -140,17 +164,29 @@ pub(super) fn prcomp_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
         _ => None,
     };
     let k = if args.has("tol") { None } else { k };
-    let scaled = args.ty("scale.").and_then(Type::const_scalar).is_some_and(|v| v != 0.0);
+    let scaled = args
+        .ty("scale.")
+        .and_then(Type::const_scalar)
+        .is_some_and(|v| v != 0.0);
     let retx = args.ty("retx").and_then(Type::const_scalar) != Some(0.0);
     let mut fields = vec![
-        ("sdev", Type::Num { len: np, value: None }),
+        (
+            "sdev",
+            Type::Num {
+                len: np,
+                value: None,
+            },
+        ),
         ("rotation", Type::Mat { rows: p, cols: k }),
         ("center", Type::Any),
         (
             "scale",
             if args.has("scale.") {
                 if scaled {
-                    Type::Num { len: p, value: None }
+                    Type::Num {
+                        len: p,
+                        value: None,
+                    }
                 } else {
                     Type::Any
                 }
@@ -174,10 +210,18 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     let center = adjust_arg(args, "center", true, p)?;
     let scale = adjust_arg(args, "scale.", false, p)?;
     let retx = args.bool_or("retx", true)?;
-    let tol = if args.has("tol") { Some(args.scalar("tol")?) } else { None };
+    let tol = if args.has("tol") {
+        Some(args.scalar("tol")?)
+    } else {
+        None
+    };
     let cen = match center {
         Adjust::Flag(false) => None,
-        Adjust::Flag(true) => Some((0..p).map(|j| accurate_mean(x.column(j).as_slice())).collect::<Vec<_>>()),
+        Adjust::Flag(true) => Some(
+            (0..p)
+                .map(|j| accurate_mean(x.column(j).as_slice()))
+                .collect::<Vec<_>>(),
+        ),
         Adjust::Values(v) => Some(v),
     };
     if let Some(c) = &cen {
@@ -198,7 +242,7 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         Adjust::Values(v) => Some(v),
     };
     if let Some(s) = &sc {
-        if s.iter().any(|&v| v == 0.0) {
+        if s.contains(&0.0) {
             return Err(KernelError::new(
                 "cannot rescale a constant/zero column to unit variance",
             ));
@@ -211,7 +255,7 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     let mut k = np;
     if args.has("rank.") {
         let r = args.scalar("rank.")?;
-        if !(r >= 1.0) {
+        if r.is_nan() || r < 1.0 {
             return Err(KernelError::new("'rank.' must be a positive number"));
         }
         k = k.min(r as usize);
