@@ -1,8 +1,10 @@
 //! flowcast: run statistical workflows on every core.
 //!
 //! One pipeline, one direction: [`workflow`] (parse, validate) → [`graph`]
-//! (dependences, shapes) → cost → sched → [`exec`] (run, events) → report.
+//! (dependences, shapes) → cost → [`sched`] (plan) → [`exec`] (run, events)
+//! → [`report`]. [`kernels`] holds the built-in functions.
 
+pub mod bench;
 pub mod cli;
 pub mod diagnostic;
 pub mod exec;

@@ -1,0 +1,339 @@
+//! Ports of the LINPACK routines R still uses by default: `dqrdc2` (QR with
+//! R's limited column pivoting), `dqrsl` (applying it) and `dqrls` (least
+//! squares, behind `lm`). The loops keep Fortran's order of operations
+//! (reference BLAS `ddot`/`daxpy` sum left to right), so results agree with
+//! R's to the last bits, not merely to a tolerance.
+//!
+//! Matrices are column-major slices with leading dimension `n`; indices are
+//! 0-based here where the Fortran is 1-based.
+
+/// `sqrt(sum(x^2))`: reference BLAS 3.11 `dnrm2` (Blue's algorithm)
+/// accumulates mid-range values exactly like this; scaling only matters near
+/// overflow or underflow.
+fn nrm2(x: &[f64]) -> f64 {
+    let mut big = 0.0f64;
+    for &v in x {
+        big = big.max(v.abs());
+    }
+    if big == 0.0 || !big.is_finite() {
+        return if big.is_nan() { f64::NAN } else { big };
+    }
+    if !(1e-150..=1e150).contains(&big) {
+        let s: f64 = x.iter().map(|v| (v / big) * (v / big)).sum();
+        return big * s.sqrt();
+    }
+    let mut s = 0.0;
+    for &v in x {
+        s += v * v;
+    }
+    s.sqrt()
+}
+
+fn dot(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in x.iter().zip(y) {
+        s += a * b;
+    }
+    s
+}
+
+fn axpy(t: f64, x: &[f64], y: &mut [f64]) {
+    for (a, b) in x.iter().zip(y.iter_mut()) {
+        *b += t * a;
+    }
+}
+
+/// The result of [`dqrdc2`].
+#[derive(Clone, Debug)]
+pub(crate) struct Qr {
+    /// `n x p`, column-major: R above the diagonal, Householder vectors below.
+    pub qr: Vec<f64>,
+    pub n: usize,
+    pub p: usize,
+    pub rank: usize,
+    pub qraux: Vec<f64>,
+    /// 1-based original column indices, as R's `$pivot`.
+    pub pivot: Vec<usize>,
+}
+
+/// LINPACK `dqrdc2` as modified for R: Householder QR that moves columns
+/// whose norm has fallen below `tol` times their original norm to the end.
+pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
+    debug_assert_eq!(x.len(), n * p);
+    let mut qraux = vec![0.0; p];
+    let mut work1 = vec![0.0; p];
+    let mut work2 = vec![0.0; p];
+    let mut jpvt: Vec<usize> = (1..=p).collect();
+    for j in 0..p {
+        let nrm = nrm2(&x[j * n..(j + 1) * n]);
+        qraux[j] = nrm;
+        work1[j] = nrm;
+        work2[j] = if nrm == 0.0 { 1.0 } else { nrm };
+    }
+    let lup = n.min(p);
+    // `k` is Fortran's (1-based) k: columns k..p have been cycled to the end.
+    let mut k = p + 1;
+    for l in 0..lup {
+        // Cycle negligible columns to the end; `l + 1 >= k` stops the cycling
+        // once every remaining column has been moved.
+        while l + 1 < k && qraux[l] < work2[l] * tol {
+            for i in 0..n {
+                let t = x[l * n + i];
+                for j in l + 1..p {
+                    x[(j - 1) * n + i] = x[j * n + i];
+                }
+                x[(p - 1) * n + i] = t;
+            }
+            jpvt[l..].rotate_left(1);
+            qraux[l..].rotate_left(1);
+            work1[l..].rotate_left(1);
+            work2[l..].rotate_left(1);
+            k -= 1;
+        }
+        if l + 1 == n {
+            break;
+        }
+        let ll = l * n + l;
+        let mut nrmxl = nrm2(&x[ll..(l + 1) * n]);
+        if nrmxl == 0.0 {
+            continue;
+        }
+        if x[ll] != 0.0 {
+            nrmxl = nrmxl.abs().copysign(x[ll]);
+        }
+        let s = 1.0 / nrmxl;
+        for v in &mut x[ll..(l + 1) * n] {
+            *v *= s;
+        }
+        x[ll] += 1.0;
+        for j in l + 1..p {
+            let (head, tail) = x.split_at_mut(j * n);
+            let hv = &head[ll..(l + 1) * n];
+            let col = &mut tail[l..n];
+            let t = -dot(hv, col) / hv[0];
+            axpy(t, hv, col);
+            if qraux[j] == 0.0 {
+                continue;
+            }
+            let tt = (1.0 - (col[0].abs() / qraux[j]).powi(2)).max(0.0);
+            if tt.abs() < 1e-6 {
+                qraux[j] = nrm2(&col[1..]);
+                work1[j] = qraux[j];
+            } else {
+                qraux[j] *= tt.sqrt();
+            }
+        }
+        qraux[l] = x[ll];
+        x[ll] = -nrmxl;
+    }
+    let rank = (k - 1).min(n);
+    Qr {
+        qr: x,
+        n,
+        p,
+        rank,
+        qraux,
+        pivot: jpvt,
+    }
+}
+
+/// Which products [`dqrsl`] computes (LINPACK's `job` digits).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Job {
+    pub qy: bool,
+    pub qty: bool,
+    pub b: bool,
+    pub rsd: bool,
+    pub xb: bool,
+}
+
+/// The outputs of [`dqrsl`] that were asked for (others are empty).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Dqrsl {
+    pub qy: Vec<f64>,
+    pub qty: Vec<f64>,
+    pub b: Vec<f64>,
+    pub rsd: Vec<f64>,
+    pub xb: Vec<f64>,
+    /// Nonzero (1-based) when R's diagonal has a zero at that position.
+    pub info: usize,
+}
+
+/// Applies Householder transformation `j` of `qr` (its vector with the
+/// diagonal entry replaced by `qraux[j]`, as dqrsl does) to `y[j..]`.
+fn reflect(qr: &Qr, j: usize, y: &mut [f64]) {
+    let n = qr.n;
+    let col = &qr.qr[j * n + j..(j + 1) * n];
+    let d = qr.qraux[j];
+    let mut s = d * y[j];
+    for (a, b) in col[1..].iter().zip(&y[j + 1..n]) {
+        s += a * b;
+    }
+    let t = -s / d;
+    y[j] += t * d;
+    for (a, b) in col[1..].iter().zip(y[j + 1..n].iter_mut()) {
+        *b += t * a;
+    }
+}
+
+/// LINPACK `dqrsl` with the first `k` columns of a [`dqrdc2`] result.
+pub(crate) fn dqrsl(qr: &Qr, k: usize, y: &[f64], job: Job) -> Dqrsl {
+    let n = qr.n;
+    let x = &qr.qr;
+    let mut out = Dqrsl::default();
+    let ju = k.min(n.saturating_sub(1));
+    if ju == 0 {
+        if job.qy {
+            out.qy = vec![y[0]];
+        }
+        if job.qty {
+            out.qty = vec![y[0]];
+        }
+        if job.xb {
+            out.xb = vec![y[0]];
+        }
+        if job.b {
+            if x[0] == 0.0 {
+                out.info = 1;
+                out.b = vec![0.0];
+            } else {
+                out.b = vec![y[0] / x[0]];
+            }
+        }
+        if job.rsd {
+            out.rsd = vec![0.0];
+        }
+        return out;
+    }
+    if job.qy {
+        let mut qy = y.to_vec();
+        for j in (0..ju).rev() {
+            if qr.qraux[j] != 0.0 {
+                reflect(qr, j, &mut qy);
+            }
+        }
+        out.qy = qy;
+    }
+    if !(job.qty || job.b || job.rsd || job.xb) {
+        return out;
+    }
+    let mut qty = y.to_vec();
+    for j in 0..ju {
+        if qr.qraux[j] != 0.0 {
+            reflect(qr, j, &mut qty);
+        }
+    }
+    if job.b {
+        let mut b = qty[..k].to_vec();
+        for j in (0..k).rev() {
+            let d = x[j * n + j];
+            if d == 0.0 {
+                out.info = j + 1;
+                break;
+            }
+            b[j] /= d;
+            if j > 0 {
+                let t = -b[j];
+                axpy(t, &x[j * n..j * n + j], &mut b[..j]);
+            }
+        }
+        out.b = b;
+    }
+    if job.rsd || job.xb {
+        let mut rsd = if job.rsd {
+            let mut r = qty.clone();
+            r[..k].fill(0.0);
+            r
+        } else {
+            Vec::new()
+        };
+        let mut xb = if job.xb {
+            let mut r = qty.clone();
+            r[k.min(n)..].fill(0.0);
+            r
+        } else {
+            Vec::new()
+        };
+        for j in (0..ju).rev() {
+            if qr.qraux[j] == 0.0 {
+                continue;
+            }
+            if job.rsd {
+                reflect(qr, j, &mut rsd);
+            }
+            if job.xb {
+                reflect(qr, j, &mut xb);
+            }
+        }
+        out.rsd = rsd;
+        out.xb = xb;
+    }
+    if job.qty {
+        out.qty = qty;
+    }
+    out
+}
+
+/// The result of [`dqrls`] for one response.
+#[derive(Clone, Debug)]
+pub(crate) struct Dqrls {
+    pub qr: Qr,
+    /// Coefficients in pivoted order; entries past `rank` are 0.
+    pub coef: Vec<f64>,
+    pub residuals: Vec<f64>,
+    pub effects: Vec<f64>,
+}
+
+/// R's `dqrls`: least squares fit of `y` on the `n x p` matrix `x` through
+/// [`dqrdc2`] with tolerance `tol`.
+pub(crate) fn dqrls(x: Vec<f64>, n: usize, p: usize, y: &[f64], tol: f64) -> Dqrls {
+    let qr = dqrdc2(x, n, p, tol);
+    let k = qr.rank;
+    let (mut coef, residuals, effects) = if k > 0 {
+        let r = dqrsl(
+            &qr,
+            k,
+            y,
+            Job {
+                qty: true,
+                b: true,
+                rsd: true,
+                ..Job::default()
+            },
+        );
+        (r.b, r.rsd, r.qty)
+    } else {
+        (Vec::new(), y.to_vec(), y.to_vec())
+    };
+    coef.resize(p, 0.0);
+    Dqrls {
+        qr,
+        coef,
+        residuals,
+        effects,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dqrdc2_moves_a_dependent_column_last() {
+        // x3 = x1 + x2: R gives rank 2, pivot 1 2 3 after moving nothing
+        // (x3 is already last); with x2 = 2 * x1 first, x2 goes last.
+        let x = vec![1.0, 2.0, 3.0, 4.0, 2.0, 4.0, 6.0, 8.0, 1.0, 0.0, 1.0, 0.0];
+        let q = dqrdc2(x, 4, 3, 1e-7);
+        assert_eq!(q.rank, 2);
+        assert_eq!(q.pivot, vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn dqrls_fits_a_line_exactly() {
+        let x = vec![1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 4.0];
+        let y = [3.0, 5.0, 7.0, 9.0];
+        let f = dqrls(x, 4, 2, &y, 1e-7);
+        assert!((f.coef[0] - 1.0).abs() < 1e-12 && (f.coef[1] - 2.0).abs() < 1e-12);
+        assert!(f.residuals.iter().all(|r| r.abs() < 1e-12));
+    }
+}

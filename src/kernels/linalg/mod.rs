@@ -1,0 +1,186 @@
+//! Decompositions with R's results: `solve`, `eigen`, `svd`, `qr` (with
+//! `qr.Q`, `qr.R`) and `prcomp`.
+//!
+//! nalgebra's `DMatrix` is the matrix type at every boundary; the heavy
+//! lifting is faer's (viewed without copying, both are column-major), except
+//! where R's answer depends on the exact algorithm: `qr` is a port of R's
+//! LINPACK `dqrdc2` and small `solve` systems a port of LAPACK `dgetrf2`.
+//! faer is built without rayon, so every faer call runs sequentially
+//! (`Par::Seq`), as heavy kernels must.
+
+mod eigen;
+pub(crate) mod linpack;
+mod qr;
+mod solve;
+mod svd;
+
+use nalgebra::DMatrix;
+
+use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "solve",
+        params: &[req("a"), opt("b"), opt("tol")],
+        random: false,
+        shape: solve_shape,
+        eval: solve_eval,
+    },
+    Kernel {
+        name: "eigen",
+        params: &[
+            req("x"),
+            opt("symmetric"),
+            opt("only.values"),
+            opt("EISPACK"),
+        ],
+        random: false,
+        shape: eigen::shape,
+        eval: eigen::eval,
+    },
+    Kernel {
+        name: "svd",
+        params: &[req("x"), opt("nu"), opt("nv"), opt("LINPACK")],
+        random: false,
+        shape: svd::svd_shape,
+        eval: svd::svd_eval,
+    },
+    Kernel {
+        name: "prcomp",
+        params: &[
+            req("x"),
+            opt("retx"),
+            opt("center"),
+            opt("scale."),
+            opt("tol"),
+            opt("rank."),
+        ],
+        random: false,
+        shape: svd::prcomp_shape,
+        eval: svd::prcomp_eval,
+    },
+    Kernel {
+        name: "qr",
+        params: &[req("x"), opt("tol"), opt("LAPACK")],
+        random: false,
+        shape: qr::qr_shape,
+        eval: qr::qr_eval,
+    },
+    Kernel {
+        name: "qr.Q",
+        params: &[req("qr"), opt("complete"), opt("Dvec")],
+        random: false,
+        shape: qr::q_shape,
+        eval: qr::q_eval,
+    },
+    Kernel {
+        name: "qr.R",
+        params: &[req("qr"), opt("complete")],
+        random: false,
+        shape: qr::r_shape,
+        eval: qr::r_eval,
+    },
+];
+
+/// R's `as.matrix(x)` for numbers: a vector becomes one column.
+pub(crate) fn as_matrix(args: &Args<&Value>, name: &str) -> Result<DMatrix<f64>, KernelError> {
+    match args.get(name) {
+        Some(Value::Mat(m)) => Ok(m.clone()),
+        Some(_) => {
+            let v = args.nums(name)?;
+            Ok(DMatrix::from_column_slice(v.len(), 1, &v))
+        }
+        None => Err(KernelError::new(format!(
+            "argument \"{name}\" is missing, with no default"
+        ))),
+    }
+}
+
+/// The dimensions `as.matrix` would give an argument of this type;
+/// `Err` for types that are not numeric.
+pub(crate) fn matrix_dims(
+    args: &Args<Type>,
+    name: &str,
+) -> Result<(Option<usize>, Option<usize>), ArgError> {
+    match args.ty(name) {
+        None | Some(Type::Any) => Ok((None, None)),
+        Some(Type::Mat { rows, cols }) => Ok((*rows, *cols)),
+        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok((t.len(), Some(1))),
+        Some(t) => Err(args.error(
+            name,
+            format!(
+                "`{name}` of {}() must be a numeric matrix, not {}",
+                args.func,
+                t.describe()
+            ),
+        )),
+    }
+}
+
+fn all_finite(m: &DMatrix<f64>) -> bool {
+    m.iter().all(|v| v.is_finite())
+}
+
+fn faer_view(m: &DMatrix<f64>) -> faer::MatRef<'_, f64> {
+    faer::MatRef::from_column_major_slice(m.as_slice(), m.nrows(), m.ncols())
+}
+
+fn from_faer(m: faer::MatRef<'_, f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(m.nrows(), m.ncols(), |i, j| m[(i, j)])
+}
+
+fn mat_type(rows: Option<usize>, cols: Option<usize>) -> Type {
+    Type::Mat { rows, cols }
+}
+
+fn solve_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let (r, c) = matrix_dims(args, "a")?;
+    if let (Some(r), Some(c)) = (r, c) {
+        if r != c {
+            return Err(args.error("a", format!("'a' ({r} x {c}) must be square")));
+        }
+    }
+    let n = r.or(c);
+    match args.ty("b") {
+        None => Ok(mat_type(n, n)),
+        Some(Type::Any) => Ok(Type::Any),
+        Some(t) => {
+            let (br, bc) = matrix_dims(args, "b")?;
+            if let (Some(n), Some(br)) = (n, br) {
+                if n != br {
+                    return Err(args.error(
+                        "b",
+                        format!(
+                            "'b' ({br} x {}) must be compatible with 'a' ({n} x {n})",
+                            bc.map_or("?".to_string(), |c| c.to_string())
+                        ),
+                    ));
+                }
+            }
+            Ok(match t {
+                Type::Mat { .. } => mat_type(n.or(br), bc),
+                _ => Type::Num {
+                    len: n.or(br),
+                    value: None,
+                },
+            })
+        }
+    }
+}
+
+fn solve_eval(args: &Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
+    let a = as_matrix(args, "a")?;
+    let tol = args.scalar_or("tol", f64::EPSILON)?;
+    let b_vector = matches!(args.get("b"), Some(v) if !matches!(v, Value::Mat(_)));
+    let b = if args.has("b") {
+        Some(as_matrix(args, "b")?)
+    } else {
+        None
+    };
+    let x = solve::solve(&a, b.as_ref(), tol)?;
+    if b_vector {
+        Ok(Value::Num(x.as_slice().to_vec()))
+    } else {
+        Ok(Value::Mat(x))
+    }
+}

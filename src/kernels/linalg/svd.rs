@@ -1,0 +1,285 @@
+//! `svd(x, nu, nv)` and `prcomp(x, ...)`, which is the SVD of the centred
+//! (optionally scaled) data, as R's `prcomp.default` computes it.
+
+use nalgebra::DMatrix;
+
+use super::{
+    all_finite, faer_view, from_faer, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
+    Value,
+};
+use crate::kernels::value::List;
+use crate::kernels::Ctx;
+
+/// A singular value decomposition: `d` decreasing, `u` with `nu` columns and
+/// `v` with `nv` (absent when 0).
+pub(crate) struct Svd {
+    pub d: Vec<f64>,
+    pub u: Option<DMatrix<f64>>,
+    pub v: Option<DMatrix<f64>>,
+}
+
+/// R's `svd` (LAPACK `dgesdd` there, faer here: the same factors up to the
+/// signs of singular vector pairs).
+pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelError> {
+    let (n, p) = x.shape();
+    if !all_finite(x) {
+        return Err(KernelError::new("infinite or missing values in 'x'"));
+    }
+    if n == 0 || p == 0 {
+        return Err(KernelError::new("a dimension is zero"));
+    }
+    let np = n.min(p);
+    let view = faer_view(x);
+    let fail = |e: faer::linalg::svd::SvdError| {
+        KernelError::new(format!("error code {e:?} from Lapack routine 'dgesdd'"))
+    };
+    if nu == 0 && nv == 0 {
+        let d = view.singular_values().map_err(fail)?;
+        return Ok(Svd {
+            d,
+            u: None,
+            v: None,
+        });
+    }
+    let s = if nu <= np && nv <= np {
+        view.thin_svd().map_err(fail)?
+    } else {
+        view.svd().map_err(fail)?
+    };
+    let sd = s.S();
+    let d = (0..np).map(|i| sd[i]).collect();
+    let take = |m: faer::MatRef<'_, f64>, k: usize| {
+        let full = from_faer(m);
+        let k = k.min(full.ncols());
+        full.columns(0, k).into_owned()
+    };
+    Ok(Svd {
+        d,
+        u: (nu > 0).then(|| take(s.U(), nu)),
+        v: (nv > 0).then(|| take(s.V(), nv)),
+    })
+}
+
+fn count_arg(args: &Args<&Value>, name: &str, default: usize) -> Result<usize, KernelError> {
+    let v = args.scalar_or(name, default as f64)?;
+    if v.is_nan() || v < 0.0 || v.is_infinite() {
+        return Err(KernelError::new(format!("invalid '{name}' argument")));
+    }
+    Ok(v as usize)
+}
+
+pub(super) fn svd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let (n, p) = matrix_dims(args, "x")?;
+    let np = n.zip(p).map(|(n, p)| n.min(p));
+    let nu = args.const_scalar_or("nu", None)?.map(|v| v as usize);
+    let nv = args.const_scalar_or("nv", None)?.map(|v| v as usize);
+    let nu = if args.has("nu") { nu } else { np };
+    let nv = if args.has("nv") { nv } else { np };
+    let part = |rows: Option<usize>, k: Option<usize>| match k {
+        Some(0) => Type::Null,
+        k => Type::Mat {
+            rows,
+            cols: k.zip(rows).map(|(k, r)| k.min(r)),
+        },
+    };
+    Ok(Type::record(
+        "svd",
+        vec![
+            (
+                "d",
+                Type::Num {
+                    len: np,
+                    value: None,
+                },
+            ),
+            ("u", part(n, nu)),
+            ("v", part(p, nv)),
+        ],
+    ))
+}
+
+pub(super) fn svd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::as_matrix(args, "x")?;
+    let np = x.nrows().min(x.ncols());
+    let nu = count_arg(args, "nu", np)?;
+    let nv = count_arg(args, "nv", np)?;
+    let s = svd(&x, nu, nv)?;
+    Ok(Value::List(List::record(
+        "svd",
+        vec![
+            ("d", Value::Num(s.d)),
+            ("u", s.u.map_or(Value::Null, Value::Mat)),
+            ("v", s.v.map_or(Value::Null, Value::Mat)),
+        ],
+    )))
+}
+
+/// `center`/`scale.` as given: a flag or one number per column.
+enum Adjust {
+    Flag(bool),
+    Values(Vec<f64>),
+}
+
+fn adjust_arg(
+    args: &Args<&Value>,
+    name: &str,
+    default: bool,
+    p: usize,
+) -> Result<Adjust, KernelError> {
+    match args.get(name) {
+        None => Ok(Adjust::Flag(default)),
+        Some(Value::Bool(b)) if b.len() == 1 => Ok(Adjust::Flag(b[0])),
+        Some(Value::Num(v)) if v.len() == p => Ok(Adjust::Values(v.clone())),
+        Some(v) if v.len() == 1 => Ok(Adjust::Flag(args.bool_or(name, default)?)),
+        Some(v) => Err(KernelError::new(format!(
+            "length of '{name}' must equal the number of columns of 'x' ({} != {p})",
+            v.len()
+        ))),
+    }
+}
+
+/// Column sums accumulated with compensation, standing in for R's long
+/// double accumulation in `colMeans`.
+fn accurate_mean(col: &[f64]) -> f64 {
+    let (mut s, mut c) = (0.0f64, 0.0f64);
+    for &v in col {
+        let t = s + v;
+        c += if s.abs() >= v.abs() {
+            (s - t) + v
+        } else {
+            (v - t) + s
+        };
+        s = t;
+    }
+    (s + c) / col.len() as f64
+}
+
+pub(super) fn prcomp_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let (n, p) = matrix_dims(args, "x")?;
+    let np = n.zip(p).map(|(n, p)| n.min(p));
+    let rank = args.const_scalar_or("rank.", None)?.map(|r| r as usize);
+    let k = match (np, rank) {
+        (Some(np), Some(r)) => Some(np.min(r)),
+        (np, None) if !args.has("rank.") => np,
+        _ => None,
+    };
+    let k = if args.has("tol") { None } else { k };
+    let scaled = args
+        .ty("scale.")
+        .and_then(Type::const_scalar)
+        .is_some_and(|v| v != 0.0);
+    let retx = args.ty("retx").and_then(Type::const_scalar) != Some(0.0);
+    let mut fields = vec![
+        (
+            "sdev",
+            Type::Num {
+                len: np,
+                value: None,
+            },
+        ),
+        ("rotation", Type::Mat { rows: p, cols: k }),
+        ("center", Type::Any),
+        (
+            "scale",
+            if args.has("scale.") {
+                if scaled {
+                    Type::Num {
+                        len: p,
+                        value: None,
+                    }
+                } else {
+                    Type::Any
+                }
+            } else {
+                Type::Bool {
+                    len: Some(1),
+                    value: Some(vec![false]),
+                }
+            },
+        ),
+    ];
+    if retx {
+        fields.push(("x", Type::Mat { rows: n, cols: k }));
+    }
+    Ok(Type::record("prcomp", fields))
+}
+
+pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let mut x = super::as_matrix(args, "x")?;
+    let (n, p) = x.shape();
+    let center = adjust_arg(args, "center", true, p)?;
+    let scale = adjust_arg(args, "scale.", false, p)?;
+    let retx = args.bool_or("retx", true)?;
+    let tol = if args.has("tol") {
+        Some(args.scalar("tol")?)
+    } else {
+        None
+    };
+    let cen = match center {
+        Adjust::Flag(false) => None,
+        Adjust::Flag(true) => Some(
+            (0..p)
+                .map(|j| accurate_mean(x.column(j).as_slice()))
+                .collect::<Vec<_>>(),
+        ),
+        Adjust::Values(v) => Some(v),
+    };
+    if let Some(c) = &cen {
+        for (j, cj) in c.iter().enumerate() {
+            x.column_mut(j).iter_mut().for_each(|v| *v -= cj);
+        }
+    }
+    let sc = match scale {
+        Adjust::Flag(false) => None,
+        Adjust::Flag(true) => Some(
+            (0..p)
+                .map(|j| {
+                    let ss: f64 = x.column(j).iter().map(|v| v * v).sum();
+                    (ss / (n.max(2) - 1) as f64).sqrt()
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Adjust::Values(v) => Some(v),
+    };
+    if let Some(s) = &sc {
+        if s.contains(&0.0) {
+            return Err(KernelError::new(
+                "cannot rescale a constant/zero column to unit variance",
+            ));
+        }
+        for (j, sj) in s.iter().enumerate() {
+            x.column_mut(j).iter_mut().for_each(|v| *v /= sj);
+        }
+    }
+    let np = n.min(p);
+    let mut k = np;
+    if args.has("rank.") {
+        let r = args.scalar("rank.")?;
+        if r.is_nan() || r < 1.0 {
+            return Err(KernelError::new("'rank.' must be a positive number"));
+        }
+        k = k.min(r as usize);
+    }
+    let s = svd(&x, 0, k)?;
+    let denom = ((n.max(2) - 1) as f64).sqrt();
+    let sdev: Vec<f64> = s.d.iter().map(|d| d / denom).collect();
+    let mut rotation = s.v.unwrap_or_else(|| DMatrix::zeros(p, 0));
+    if let Some(tol) = tol {
+        let first = sdev.first().copied().unwrap_or(0.0);
+        let rank = sdev.iter().filter(|&&d| d > first * tol).count();
+        if rank < rotation.ncols() {
+            rotation = rotation.columns(0, rank).into_owned();
+        }
+    }
+    let flag_or = |v: Option<Vec<f64>>| v.map_or(Value::Bool(vec![false]), Value::Num);
+    let mut fields = vec![
+        ("sdev", Value::Num(sdev)),
+        ("rotation", Value::Mat(rotation.clone())),
+        ("center", flag_or(cen)),
+        ("scale", flag_or(sc)),
+    ];
+    if retx {
+        fields.push(("x", Value::Mat(&x * &rotation)));
+    }
+    Ok(Value::List(List::record("prcomp", fields)))
+}

@@ -1,0 +1,203 @@
+//! lm against R 4.2.2 (`tests/fixtures/r/lm.R`): coefficients (NA where
+//! aliased), residuals, fitted values and the `summary.lm` numbers.
+
+mod common;
+
+use common::{call, fixture, pos};
+use flowcast::kernels::value::{is_na, Formula, List};
+use flowcast::kernels::Value;
+use nalgebra::DMatrix;
+use serde_json::Value as Json;
+
+fn num(j: &Json) -> f64 {
+    match j {
+        Json::Number(n) => n.as_f64().unwrap(),
+        Json::String(s) if s == "NA" || s == "NaN" => f64::NAN,
+        other => panic!("not a number: {other}"),
+    }
+}
+
+fn vec_of(j: &Json) -> Vec<f64> {
+    match j {
+        Json::Array(a) => a.iter().map(num).collect(),
+        other => vec![num(other)],
+    }
+}
+
+fn term(j: &Json) -> Value {
+    if j.get("dim").is_some() {
+        let dim = vec_of(&j["dim"]);
+        Value::Mat(DMatrix::from_vec(
+            dim[0] as usize,
+            dim[1] as usize,
+            vec_of(&j["data"]),
+        ))
+    } else {
+        Value::Num(vec_of(j))
+    }
+}
+
+fn formula(c: &Json) -> Value {
+    // JSON objects lose their key order here; the fixture lists the
+    // formula's order separately (it decides which column is aliased).
+    let terms = match &c["term_names"] {
+        Json::Array(names) => names
+            .iter()
+            .map(|n| {
+                let n = n.as_str().unwrap();
+                (n.to_string(), term(&c["terms"][n]))
+            })
+            .collect(),
+        Json::String(n) => vec![(n.clone(), term(&c["terms"][n.as_str()]))],
+        _ => Vec::new(),
+    };
+    Value::Formula(Formula {
+        response: Some(Box::new(Value::Num(vec_of(&c["y"])))),
+        terms,
+        intercept: c["intercept"].as_bool().unwrap(),
+    })
+}
+
+fn fit(c: &Json) -> List {
+    match call("lm", vec![pos(formula(c))]).unwrap() {
+        Value::List(l) if l.class.as_deref() == Some("lm") => l,
+        other => panic!("expected an lm record, got {other:?}"),
+    }
+}
+
+fn get(l: &List, name: &str) -> Vec<f64> {
+    l.field(name)
+        .and_then(Value::as_f64_slice)
+        .unwrap_or_else(|| panic!("no numeric field {name}"))
+        .to_vec()
+}
+
+/// Relative closeness; NA must meet NA (and NaN NaN).
+#[track_caller]
+fn check(case: &str, what: &str, got: &[f64], want: &[f64], tol: f64, scale: Option<f64>) {
+    assert_eq!(got.len(), want.len(), "{case} {what}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        if w.is_nan() {
+            assert!(g.is_nan(), "{case} {what}[{i}]: got {g}, R gives NA");
+            continue;
+        }
+        let s = scale.unwrap_or(w.abs()).max(1e-300);
+        assert!(
+            (g - w).abs() <= tol * s,
+            "{case} {what}[{i}]: got {g:e}, R gives {w:e}"
+        );
+    }
+}
+
+#[test]
+fn lm_matches_r() {
+    let f = fixture("lm");
+    for (name, c) in f.as_object().unwrap() {
+        let l = fit(c);
+        let y_scale = vec_of(&c["y"]).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        check(
+            name,
+            "coefficients",
+            &get(&l, "coefficients"),
+            &vec_of(&c["coefficients"]),
+            1e-10,
+            None,
+        );
+        check(
+            name,
+            "residuals",
+            &get(&l, "residuals"),
+            &vec_of(&c["residuals"]),
+            1e-10,
+            Some(y_scale),
+        );
+        check(
+            name,
+            "fitted.values",
+            &get(&l, "fitted.values"),
+            &vec_of(&c["fitted"]),
+            1e-10,
+            Some(y_scale),
+        );
+        assert_eq!(get(&l, "rank"), vec_of(&c["rank"]), "{name} rank");
+        assert_eq!(
+            get(&l, "df.residual"),
+            vec_of(&c["df.residual"]),
+            "{name} df"
+        );
+        for key in [
+            "std.error",
+            "t.value",
+            "sigma",
+            "r.squared",
+            "adj.r.squared",
+            "fstatistic",
+        ] {
+            check(name, key, &get(&l, key), &vec_of(&c[key]), 1e-10, None);
+        }
+        check(
+            name,
+            "p.value",
+            &get(&l, "p.value"),
+            &vec_of(&c["p.value"]),
+            1e-12,
+            None,
+        );
+        check(
+            name,
+            "f.p.value",
+            &get(&l, "f.p.value"),
+            &vec_of(&c["f.p.value"]),
+            1e-12,
+            None,
+        );
+    }
+}
+
+#[test]
+fn aliased_coefficients_are_na() {
+    let f = fixture("lm");
+    let l = fit(&f["aliased"]);
+    let coef = get(&l, "coefficients");
+    assert!(is_na(coef[3]), "b = d - a is aliased: {coef:?}");
+    assert_eq!(get(&l, "rank"), vec![3.0]);
+}
+
+#[test]
+fn reference_values() {
+    // R-SEMANTICS.md's lm example.
+    let f = fixture("lm");
+    let l = fit(&f["reference"]);
+    check(
+        "ref",
+        "coef",
+        &get(&l, "coefficients"),
+        &[-0.0104166666666669, 0.839583333333333, 0.172916666666667],
+        1e-12,
+        Some(1.0),
+    );
+    check(
+        "ref",
+        "sigma",
+        &get(&l, "sigma"),
+        &[0.0897527467855748],
+        1e-13,
+        None,
+    );
+    check(
+        "ref",
+        "r2",
+        &get(&l, "r.squared"),
+        &[0.9985861934477379],
+        1e-14,
+        None,
+    );
+    check(
+        "ref",
+        "F",
+        &get(&l, "fstatistic"),
+        &[1059.46551724139, 2.0, 3.0],
+        1e-12,
+        None,
+    );
+}
