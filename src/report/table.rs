@@ -17,6 +17,8 @@ pub fn format_number(x: f64) -> String {
         "NaN".into()
     } else if x.is_infinite() {
         if x > 0.0 { "Inf" } else { "-Inf" }.into()
+    } else if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e15) {
+        format!("{x:e}")
     } else {
         format!("{x}")
     }
