@@ -35,6 +35,12 @@ pub enum Command {
     Check { file: PathBuf },
     /// Run a workflow.
     Run(RunArgs),
+    /// Benchmarks: `flowcast bench kernels` times the heavy kernels (and R
+    /// doing the same work, when Rscript is installed).
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
     /// Schedule a bare cost-annotated DAG (JSON) and print the schedule.
     Schedule {
         /// `{"tasks":[{"id":"t1","cost":1.5}],"edges":[{"from":"t1","to":"t2","bytes":0}]}`
@@ -53,6 +59,19 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// eigen, svd, qr, prcomp and solve at several sizes, against R.
+    Kernels {
+        /// Matrix sizes n (n x n).
+        #[arg(long, value_delimiter = ',', default_values_t = [250, 500, 1000])]
+        sizes: Vec<usize>,
+        /// Do not run R even when Rscript is installed.
+        #[arg(long)]
+        no_r: bool,
     },
 }
 
@@ -81,6 +100,12 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check { file }) => check(&file),
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Bench {
+            what: BenchCommand::Kernels { sizes, no_r },
+        }) => {
+            print!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
+            ExitCode::SUCCESS
+        }
         Some(Command::Schedule {
             graph,
             processors,
