@@ -4,6 +4,7 @@
 //! (dependences, shapes) → cost → sched → [`exec`] (run, events) → report.
 
 pub mod cli;
+pub mod cost;
 pub mod diagnostic;
 pub mod exec;
 pub mod graph;
