@@ -92,7 +92,10 @@ fn predictor_learns_from_the_store_and_persists_models() {
     // No saved model: rebuilt from the observations.
     let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
     let pred = p.predict_features("eigen", &[600.0, 600.0]);
-    assert!((pred / (3e-9 * 600f64.powi(3)) - 1.0).abs() < 0.03, "{pred}");
+    assert!(
+        (pred / (3e-9 * 600f64.powi(3)) - 1.0).abs() < 0.03,
+        "{pred}"
+    );
     p.save(&h).unwrap();
     drop(h);
     let h = History::open(&path).unwrap();
@@ -174,7 +177,9 @@ fn a_file_that_is_not_a_database_is_a_clear_error() {
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(msg.contains("not a flowcast history database"), "{msg}");
     // The file is left as it was.
-    assert!(std::fs::read_to_string(&path).unwrap().starts_with("these are my notes"));
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .starts_with("these are my notes"));
 }
 
 #[test]
@@ -182,4 +187,17 @@ fn comm_fit_is_a_line_through_the_latency() {
     let c = fit(1e-5, &[]);
     assert_eq!(c.per_byte, 0.0);
     assert_eq!(c.latency, 1e-5);
+}
+
+/// Calibrates this machine (about a second) and prints the fit.
+#[test]
+#[ignore]
+fn print_comm_calibration() {
+    let (latency, samples) =
+        flowcast::cost::comm::measure(&flowcast::cost::comm::calibration_sizes(), 5);
+    for s in &samples {
+        println!("{:>10} bytes: extra {:.3e} s", s.bytes, s.seconds);
+    }
+    let c = fit(latency, &samples);
+    println!("latency {:.3e} s, per byte {:.3e} s", c.latency, c.per_byte);
 }

@@ -10,7 +10,10 @@ use flowcast::cost::model::{Model, ModelKind, SplitMix, WINDOW};
 /// is under 5 % after 10 observations and under 2 % after 90.
 #[test]
 fn default_model_learns_a_cubic_curve() {
-    let eigen = curves().into_iter().find(|c| c.name == "eigen n^3").unwrap();
+    let eigen = curves()
+        .into_iter()
+        .find(|c| c.name == "eigen n^3")
+        .unwrap();
     let a = accuracy(ModelKind::LogLinear, &eigen, 0.02, 1);
     assert!(a.after_10 < 0.05, "after 10: {}", a.after_10);
     assert!(a.after_90 < 0.02, "after 90: {}", a.after_90);
@@ -45,7 +48,13 @@ fn paper_ann_initial_weights_are_seeded_and_within_range() {
     assert_eq!(a.hidden.len(), HIDDEN);
     assert!(a.hidden.iter().all(|row| row.len() == 4)); // 3 inputs + bias
     assert_eq!(a.output.len(), HIDDEN + 1);
-    let all: Vec<f64> = a.hidden.iter().flatten().chain(&a.output).copied().collect();
+    let all: Vec<f64> = a
+        .hidden
+        .iter()
+        .flatten()
+        .chain(&a.output)
+        .copied()
+        .collect();
     assert!(all.iter().all(|w| w.abs() <= INIT_RANGE), "{all:?}");
     assert!(all.iter().any(|w| *w != 0.0));
     let mut b = PaperAnn::new(42);

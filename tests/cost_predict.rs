@@ -29,9 +29,23 @@ fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>,
 /// The paper's figure 1: a, c random 100×100; f = friedman.test(a);
 /// w = wilcox.test(c); b = a 1200-iteration loop of mean(c %*% a[i, ]).
 fn fig1() -> TaskGraph {
-    let mut a = task(0, "a", TaskKind::Data, "matrix", vec![], Type::mat(100, 100));
+    let mut a = task(
+        0,
+        "a",
+        TaskKind::Data,
+        "matrix",
+        vec![],
+        Type::mat(100, 100),
+    );
     a.random = true;
-    let mut c = task(1, "c", TaskKind::Data, "matrix", vec![], Type::mat(100, 100));
+    let mut c = task(
+        1,
+        "c",
+        TaskKind::Data,
+        "matrix",
+        vec![],
+        Type::mat(100, 100),
+    );
     c.random = true;
     c.rng_after = Some(0);
     let mut f = task(2, "f", TaskKind::Call, "friedman.test", vec![0], Type::Any);

@@ -122,8 +122,7 @@ impl PaperAnn {
         }
         let outside = self.output_range.is_none_or(|r| !r.contains(o.seconds))
             || self.input_range.len() != o.features.len()
-            || o
-                .features
+            || o.features
                 .iter()
                 .zip(&self.input_range)
                 .any(|(&x, r)| !r.contains(x));
@@ -147,12 +146,7 @@ impl PaperAnn {
         let mut h = [0.0; HIDDEN];
         for (hj, w) in h.iter_mut().zip(&self.hidden) {
             let dim = w.len() - 1;
-            let z = w[dim]
-                + w[..dim]
-                    .iter()
-                    .zip(x)
-                    .map(|(w, x)| w * x)
-                    .sum::<f64>();
+            let z = w[dim] + w[..dim].iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
             *hj = 1.0 / (1.0 + (-z).exp());
         }
         let y = self.output[HIDDEN] + h.iter().zip(&self.output).map(|(h, w)| h * w).sum::<f64>();

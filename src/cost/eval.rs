@@ -125,7 +125,9 @@ pub fn accuracy_table(kind: ModelKind, noise: f64, seeds: u64) -> Vec<(&'static 
     curves()
         .iter()
         .map(|c| {
-            let runs: Vec<Accuracy> = (0..seeds).map(|s| accuracy(kind, c, noise, s + 1)).collect();
+            let runs: Vec<Accuracy> = (0..seeds)
+                .map(|s| accuracy(kind, c, noise, s + 1))
+                .collect();
             let mut a10: Vec<f64> = runs.iter().map(|a| a.after_10).collect();
             let mut a90: Vec<f64> = runs.iter().map(|a| a.after_90).collect();
             (

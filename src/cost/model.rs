@@ -218,8 +218,8 @@ pub const PRIOR_SECONDS_PER_UNIT: f64 = 1e-9;
 
 /// How strongly the fitted exponents are pulled toward the prior (ridge
 /// penalty in log-size units). Small: two observations a factor e apart
-/// already outweigh it tenfold.
-const RIDGE: f64 = 0.1;
+/// already outweigh it fifty-fold.
+const RIDGE: f64 = 0.02;
 
 /// The default model: `ln t = a + Σ b_i ln max(x_i, 1)`, fitted by ridge
 /// least squares over the window, the ridge pulling the exponents toward a
@@ -373,7 +373,10 @@ mod tests {
         let secs: Vec<f64> = w.items.iter().map(|o| o.seconds).collect();
         assert_eq!(secs, [3.0, 4.0, 5.0]);
         w.push(&[7.0], 1.0);
-        assert_eq!(w.items.back().map(|o| o.features.clone()), Some(vec![7.0, 0.0]));
+        assert_eq!(
+            w.items.back().map(|o| o.features.clone()),
+            Some(vec![7.0, 0.0])
+        );
         assert!(w.push(&[1.0, 1.0], f64::NAN).is_none());
     }
 
