@@ -74,7 +74,8 @@ fn paper_ann_initial_weights_are_seeded_and_within_range() {
             hi = hi.max(*w);
         }
     }
-    assert!(lo >= -INIT_RANGE && lo < -0.0095 && hi <= INIT_RANGE && hi > 0.0095);
+    assert!((-INIT_RANGE..-0.0095).contains(&lo), "{lo}");
+    assert!(hi > 0.0095 && hi <= INIT_RANGE, "{hi}");
 }
 
 #[test]

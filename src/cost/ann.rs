@@ -198,21 +198,30 @@ impl PaperAnn {
     fn step(&mut self, x: &[f64], target: f64) {
         let (h, y) = self.forward(x);
         let e = y - target;
-        let dim = x.len();
-        for j in 0..HIDDEN {
-            let delta = e * self.output[j] * h[j] * (1.0 - h[j]);
-            for i in 0..=dim {
-                let input = if i < dim { x[i] } else { 1.0 };
-                let d = -LEARNING_RATE * delta * input + MOMENTUM * self.hidden_delta[j][i];
-                self.hidden_delta[j][i] = d;
-                self.hidden[j][i] += d;
+        // Hidden deltas use the output weights before this step's update.
+        for (j, &hj) in h.iter().enumerate() {
+            let delta = e * self.output[j] * hj * (1.0 - hj);
+            let inputs = x.iter().copied().chain(std::iter::once(1.0));
+            for ((w, dw), input) in self.hidden[j]
+                .iter_mut()
+                .zip(self.hidden_delta[j].iter_mut())
+                .zip(inputs)
+            {
+                let d = -LEARNING_RATE * delta * input + MOMENTUM * *dw;
+                *dw = d;
+                *w += d;
             }
         }
-        for j in 0..=HIDDEN {
-            let input = if j < HIDDEN { h[j] } else { 1.0 };
-            let d = -LEARNING_RATE * e * input + MOMENTUM * self.output_delta[j];
-            self.output_delta[j] = d;
-            self.output[j] += d;
+        let inputs = h.iter().copied().chain(std::iter::once(1.0));
+        for ((w, dw), input) in self
+            .output
+            .iter_mut()
+            .zip(self.output_delta.iter_mut())
+            .zip(inputs)
+        {
+            let d = -LEARNING_RATE * e * input + MOMENTUM * *dw;
+            *dw = d;
+            *w += d;
         }
     }
 }
