@@ -3,8 +3,8 @@
 //! Below p·M iterations it is not worth the bubble it puts in the schedule:
 //! the loop is split evenly instead.
 
-/// The paper's M.
-pub const DEFAULT_M: usize = 8;
+/// The paper's M (8), shared with the scheduler's phase 1.
+pub use crate::sched::DEFAULT_M;
 
 /// Assumed spread of one measured iteration around the loop's mean
 /// iteration time, in log space (about 25 %): the first iteration pays for
