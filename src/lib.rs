@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod cost;
 pub mod diagnostic;
 pub mod exec;
 pub mod graph;

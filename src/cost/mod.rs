@@ -1,0 +1,344 @@
+//! Cost prediction (paper sections III–IV): per-function models learnt from
+//! every run, the loop test drive, the communication model, and the history
+//! store they persist in.
+//!
+//! The flow: [`Predictor::load`] reads the models from the [`History`];
+//! [`Predictor::predict`] costs each task; [`to_dag`] turns the task graph
+//! and those costs into the scheduler's [`Dag`]; after the run,
+//! [`Predictor::observe`] turns each finished task into an observation,
+//! [`Predictor::retrain`] refits the models it touched, and
+//! [`Predictor::save`] writes them back.
+
+pub mod ann;
+pub mod comm;
+pub mod eval;
+pub mod history;
+pub mod model;
+pub mod testdrive;
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::exec::RunReport;
+use crate::graph::{Task, TaskGraph, TaskKind};
+use crate::kernels::Type;
+use crate::sched::{Dag, Edge, Node};
+
+pub use history::{History, HistoryError, RunRecord, TaskRecord};
+pub use model::{Model, ModelKind, Observation};
+pub use testdrive::{needs_test_drive, ModelEstimate};
+
+/// The model a task's cost is predicted by and trains. A loop's is its
+/// body's function marked as a loop (`loop:mean`): one iteration of
+/// `mean(c %*% a[i, ])` costs the product, not a `mean`, so it must not
+/// train the model of plain `mean` calls. `None` for tasks not worth a
+/// model (literals).
+pub fn model_key(task: &Task) -> Option<String> {
+    match task.kind {
+        TaskKind::Loop => Some(format!("loop:{}", task.function)),
+        _ if task.function == "literal" => None,
+        _ => Some(task.function.clone()),
+    }
+}
+
+/// A task's model inputs: its argument sizes; for a data step (`rnorm(n)`,
+/// `matrix(...)`) whose arguments are small constants, the size of the value
+/// it creates, which is what its time depends on.
+pub fn model_features(task: &Task) -> Vec<f64> {
+    match task.kind {
+        TaskKind::Data => vec![task.ty.len().map_or(0.0, |n| n as f64)],
+        _ => task.features.clone(),
+    }
+}
+
+/// Bytes of a value of this type: 8 per number (16 per complex), when
+/// known; 0 when not.
+pub fn value_bytes(ty: &Type) -> f64 {
+    match ty {
+        Type::Null | Type::Any | Type::Formula { .. } => 0.0,
+        Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => {
+            len.map_or(0.0, |n| 8.0 * n as f64)
+        }
+        Type::Mat { .. } => ty.len().map_or(0.0, |n| 8.0 * n as f64),
+        Type::Complex { len } => len.map_or(0.0, |n| 16.0 * n as f64),
+        Type::ComplexMat { .. } => ty.len().map_or(0.0, |n| 16.0 * n as f64),
+        Type::Record { fields, .. } => fields.iter().map(|(_, t)| value_bytes(t)).sum(),
+        Type::List { len, elem } => len.map_or(0.0, |n| n as f64 * value_bytes(elem)),
+    }
+}
+
+/// Predicts tasks' costs from per-function models, and learns from runs.
+#[derive(Clone, Debug)]
+pub struct Predictor {
+    kind: ModelKind,
+    models: HashMap<String, Model>,
+    /// Measured first-iteration seconds of loops test-driven in this run,
+    /// by step name.
+    test_drives: HashMap<String, f64>,
+    /// Models observed since the last retrain.
+    stale: BTreeSet<String>,
+}
+
+impl Predictor {
+    /// A predictor with no history: every model starts from its prior.
+    pub fn new(kind: ModelKind) -> Predictor {
+        Predictor {
+            kind,
+            models: HashMap::new(),
+            test_drives: HashMap::new(),
+            stale: BTreeSet::new(),
+        }
+    }
+
+    /// Loads every saved model of this kind; a model saved as another kind,
+    /// unreadable, or never saved but observed is rebuilt from the stored
+    /// observations.
+    pub fn load(history: &History, kind: ModelKind) -> Result<Predictor, HistoryError> {
+        let mut p = Predictor::new(kind);
+        for (key, state) in history.load_models()? {
+            if let Ok(m) = Model::from_json(&state) {
+                if m.kind() == kind {
+                    p.models.insert(key, m);
+                }
+            }
+        }
+        for key in history.observed_models()? {
+            if p.models.contains_key(&key) {
+                continue;
+            }
+            let mut m = Model::new(kind, model_function(&key));
+            let mut obs = history.observations(&key, model::WINDOW)?;
+            obs.reverse(); // oldest first, as they happened
+            for (x, t) in obs {
+                m.observe(&x, t);
+            }
+            m.retrain();
+            p.models.insert(key, m);
+        }
+        Ok(p)
+    }
+
+    pub fn kind(&self) -> ModelKind {
+        self.kind
+    }
+
+    pub fn model(&self, key: &str) -> Option<&Model> {
+        self.models.get(key)
+    }
+
+    /// Model keys, sorted.
+    pub fn model_keys(&self) -> Vec<&str> {
+        let mut k: Vec<&str> = self.models.keys().map(String::as_str).collect();
+        k.sort_unstable();
+        k
+    }
+
+    /// Predicted seconds of one call of the model `key` on `features`
+    /// (the model's prior when it has never been observed).
+    pub fn predict_features(&self, key: &str, features: &[f64]) -> f64 {
+        match self.models.get(key) {
+            Some(m) => m.predict(features),
+            None => Model::new(self.kind, model_function(key)).predict(features),
+        }
+    }
+
+    /// Predicted seconds of a task: a loop's is its test drive's
+    /// extrapolation when one was recorded, else the per-iteration
+    /// prediction × iterations.
+    pub fn predict(&self, task: &Task) -> f64 {
+        let Some(key) = model_key(task) else {
+            return 0.0;
+        };
+        let features = model_features(task);
+        if task.kind != TaskKind::Loop {
+            return self.predict_features(&key, &features);
+        }
+        let n = task.iterations.as_ref().map_or(0, Vec::len);
+        match self.test_drives.get(&task.name) {
+            Some(&first) => testdrive::extrapolate(first, n, self.estimate(&key, &features)),
+            None => self.predict_features(&key, &features) * n as f64,
+        }
+    }
+
+    /// The model's per-iteration estimate for blending with a test drive.
+    fn estimate(&self, key: &str, features: &[f64]) -> Option<ModelEstimate> {
+        let m = self.models.get(key)?;
+        Some(ModelEstimate {
+            seconds: m.predict(features),
+            log_spread: m.log_spread()?,
+        })
+    }
+
+    /// Records a loop's test drive: its first iteration took `seconds`.
+    pub fn set_test_drive(&mut self, step: &str, seconds: f64) {
+        self.test_drives.insert(step.to_string(), seconds);
+    }
+
+    pub fn clear_test_drives(&mut self) {
+        self.test_drives.clear();
+    }
+
+    /// Adds one observation to a model (creating it), to be used after the
+    /// next [`Predictor::retrain`].
+    pub fn observe_one(&mut self, key: &str, features: &[f64], seconds: f64) {
+        let kind = self.kind;
+        self.models
+            .entry(key.to_string())
+            .or_insert_with(|| Model::new(kind, model_function(key)))
+            .observe(features, seconds);
+        self.stale.insert(key.to_string());
+    }
+
+    /// Turns every task that finished in `report` into an observation, and
+    /// returns the (model key, seconds) each contributed, by task id.
+    ///
+    /// A loop contributes its per-iteration time. The work-stealing
+    /// executor spreads a loop's iterations over the idle workers, so its
+    /// wall time (end − start) understates its work; `loop_workers` gives,
+    /// per task id, how many workers ran its iterations, when the executor
+    /// knows. Otherwise all `min(p, iterations)` workers are assumed busy
+    /// with it: the loop's work is taken as wall × that, an upper bound
+    /// that is exact when the loop had the machine to itself.
+    pub fn observe(
+        &mut self,
+        graph: &TaskGraph,
+        report: &RunReport,
+        loop_workers: &HashMap<usize, usize>,
+    ) -> Vec<Option<(String, f64)>> {
+        let obs = observations(graph, report, loop_workers);
+        for (task, o) in graph.tasks.iter().zip(&obs) {
+            if let Some((key, secs)) = o {
+                self.observe_one(key, &model_features(task), *secs);
+            }
+        }
+        obs
+    }
+
+    /// Refits every model observed since the last retrain.
+    pub fn retrain(&mut self) {
+        for key in std::mem::take(&mut self.stale) {
+            if let Some(m) = self.models.get_mut(&key) {
+                m.retrain();
+            }
+        }
+    }
+
+    /// Writes every model to the history, in one transaction.
+    pub fn save(&self, history: &History) -> Result<(), HistoryError> {
+        let states: Vec<(String, String)> = self
+            .models
+            .iter()
+            .map(|(k, m)| (k.clone(), m.to_json()))
+            .collect();
+        history.save_models(&states)
+    }
+}
+
+/// The function a model key is about (`loop:mean` → `mean`).
+fn model_function(key: &str) -> &str {
+    key.strip_prefix("loop:").unwrap_or(key)
+}
+
+/// Per task: the model it trains and the seconds it contributes, for tasks
+/// that finished (see [`Predictor::observe`] for loops).
+pub fn observations(
+    graph: &TaskGraph,
+    report: &RunReport,
+    loop_workers: &HashMap<usize, usize>,
+) -> Vec<Option<(String, f64)>> {
+    graph
+        .tasks
+        .iter()
+        .map(|task| {
+            let outcome = report.outcomes.get(task.id)?;
+            outcome.value.as_ref().ok()?;
+            let key = model_key(task)?;
+            let wall = outcome.seconds();
+            let secs = match task.kind {
+                TaskKind::Loop => {
+                    let n = task.iterations.as_ref().map_or(0, Vec::len);
+                    if n == 0 {
+                        return None;
+                    }
+                    let w = loop_workers
+                        .get(&task.id)
+                        .copied()
+                        .unwrap_or(report.workers.min(n))
+                        .max(1);
+                    wall * w as f64 / n as f64
+                }
+                _ => wall,
+            };
+            (secs > 0.0).then_some((key, secs))
+        })
+        .collect()
+}
+
+/// The history rows of a finished run: each task with its prediction (by
+/// task id, from `predicted`) and measurement.
+pub fn task_records(
+    graph: &TaskGraph,
+    report: &RunReport,
+    predicted: &[f64],
+    loop_workers: &HashMap<usize, usize>,
+) -> Vec<TaskRecord> {
+    let obs = observations(graph, report, loop_workers);
+    graph
+        .tasks
+        .iter()
+        .zip(obs)
+        .map(|(task, o)| {
+            let outcome = report.outcomes.get(task.id);
+            let ran = outcome.filter(|o| o.value.is_ok());
+            TaskRecord {
+                step: task.name.clone(),
+                function: task.function.clone(),
+                features: model_features(task),
+                kind: task.kind.as_str().to_string(),
+                iterations: task.iterations.as_ref().map(|v| v.len() as u64),
+                predicted: predicted.get(task.id).copied(),
+                actual: ran.map(|o| o.seconds()),
+                worker: outcome.and_then(|o| o.worker).map(|w| w as u64),
+                start: outcome.map(|o| o.start.as_secs_f64()),
+                end: outcome.map(|o| o.end.as_secs_f64()),
+                model: o.as_ref().map(|(k, _)| k.clone()),
+                observed: o.map(|(_, s)| s),
+            }
+        })
+        .collect()
+}
+
+/// The scheduler's input: one node per task with its predicted cost (a
+/// loop as a divisible node of its iterations), one edge per value read,
+/// carrying the value's bytes (8 per number), and a zero-byte edge for the
+/// random-stream order.
+pub fn to_dag(graph: &TaskGraph, predictor: &Predictor) -> Dag {
+    let nodes = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            let cost = predictor.predict(t);
+            match (t.kind, &t.iterations) {
+                (TaskKind::Loop, Some(it)) => Node::looped(&t.name, cost, it.len()),
+                _ => Node::function(&t.name, cost),
+            }
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for t in &graph.tasks {
+        for &d in &t.deps {
+            edges.push(Edge {
+                from: d,
+                to: t.id,
+                bytes: value_bytes(&graph.tasks[d].ty),
+            });
+        }
+        if let Some(r) = t.rng_after.filter(|r| !t.deps.contains(r)) {
+            edges.push(Edge {
+                from: r,
+                to: t.id,
+                bytes: 0.0,
+            });
+        }
+    }
+    Dag { nodes, edges }
+}

@@ -1,0 +1,203 @@
+//! The history store: round trip, concurrent writers, a writer killed
+//! mid-transaction, and a file that is not a database.
+
+use std::process::Command;
+
+use flowcast::cost::comm::fit;
+use flowcast::cost::history::{History, RunRecord, TaskRecord};
+use flowcast::cost::{ModelKind, Predictor};
+use flowcast::sched::Comm;
+
+fn task(step: &str, function: &str, secs: f64) -> TaskRecord {
+    TaskRecord {
+        step: step.into(),
+        function: function.into(),
+        features: vec![1200.0, 1200.0],
+        kind: "call".into(),
+        iterations: None,
+        predicted: Some(secs * 1.1),
+        actual: Some(secs),
+        worker: Some(1),
+        start: Some(0.5),
+        end: Some(0.5 + secs),
+        model: Some(function.into()),
+        observed: Some(secs),
+    }
+}
+
+fn run(name: &str, tasks: usize) -> RunRecord {
+    RunRecord {
+        id: 0,
+        workflow: name.into(),
+        path: format!("/tmp/{name}.toml"),
+        scheduler: "emcp".into(),
+        processors: 8,
+        started_at: 1.7e9,
+        predicted_makespan: Some(36.6),
+        actual_makespan: Some(46.4),
+        tasks: (0..tasks)
+            .map(|i| task(&format!("s{i}"), "eigen", 0.1 + i as f64))
+            .collect(),
+    }
+}
+
+#[test]
+fn a_run_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = History::open(dir.path().join("sub/history.sqlite")).unwrap();
+    let mut r = run("fig1", 3);
+    r.tasks[2].kind = "loop".into();
+    r.tasks[2].iterations = Some(1200);
+    r.tasks[2].actual = None;
+    r.tasks[2].observed = None;
+    let id = h.record_run(&r).unwrap();
+    h.record_run(&run("other", 1)).unwrap();
+    let back = h.run(id).unwrap().unwrap();
+    assert_eq!(back, RunRecord { id, ..r });
+    assert_eq!(h.runs(Some("fig1")).unwrap().len(), 1);
+    assert_eq!(h.runs(None).unwrap().len(), 2);
+    // Most recent first; the unmeasured loop contributes nothing.
+    let obs = h.observations("eigen", 10).unwrap();
+    assert_eq!(obs.len(), 3);
+    assert_eq!(obs[0].1, 0.1);
+    assert_eq!(obs[1].1, 1.1);
+    assert_eq!(h.observations("eigen", 1).unwrap().len(), 1);
+
+    h.save_model("eigen", "{\"x\":1}").unwrap();
+    h.save_model("eigen", "{\"x\":2}").unwrap();
+    assert_eq!(h.load_model("eigen").unwrap().as_deref(), Some("{\"x\":2}"));
+    assert_eq!(h.load_model("svd").unwrap(), None);
+
+    assert_eq!(h.load_comm().unwrap(), None);
+    let c = Comm {
+        latency: 2e-5,
+        per_byte: 1e-10,
+    };
+    h.save_comm(&c).unwrap();
+    assert_eq!(h.load_comm().unwrap(), Some(c));
+}
+
+#[test]
+fn predictor_learns_from_the_store_and_persists_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let mut h = History::open(&path).unwrap();
+    let mut r = run("w", 0);
+    for (i, n) in [200.0, 400.0, 800.0, 1000.0].into_iter().enumerate() {
+        let mut t = task(&format!("e{i}"), "eigen", 3e-9 * n * n * n);
+        t.features = vec![n, n];
+        r.tasks.push(t);
+    }
+    h.record_run(&r).unwrap();
+    // No saved model: rebuilt from the observations.
+    let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    let pred = p.predict_features("eigen", &[600.0, 600.0]);
+    assert!(
+        (pred / (3e-9 * 600f64.powi(3)) - 1.0).abs() < 0.03,
+        "{pred}"
+    );
+    p.save(&h).unwrap();
+    drop(h);
+    let h = History::open(&path).unwrap();
+    assert!(h.load_model("eigen").unwrap().is_some());
+    let q = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    assert_eq!(q.predict_features("eigen", &[600.0, 600.0]), pred);
+}
+
+#[test]
+fn two_connections_write_concurrently() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    History::open(&path).unwrap();
+    let writers: Vec<_> = (0..2)
+        .map(|w| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut h = History::open(&path).unwrap();
+                for i in 0..25 {
+                    h.record_run(&run(&format!("w{w}-{i}"), 5)).unwrap();
+                    // Reads interleave with the other writer's transactions.
+                    assert!(!h.runs(None).unwrap().is_empty());
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    let h = History::open(&path).unwrap();
+    let runs = h.runs(None).unwrap();
+    assert_eq!(runs.len(), 50);
+    for r in runs {
+        assert_eq!(h.tasks(r.id).unwrap().len(), 5);
+    }
+}
+
+const CHILD_ENV: &str = "FLOWCAST_TEST_HISTORY_ABORT";
+
+/// The child half of `a_writer_killed_mid_transaction_leaves_no_partial_run`:
+/// does nothing unless the parent sets the variable.
+#[test]
+fn crash_child() {
+    let Some(path) = std::env::var_os(CHILD_ENV) else {
+        return;
+    };
+    let mut h = History::open(path).unwrap();
+    h.record_run(&run("committed", 4)).unwrap();
+    let _ = h.record_run_hooked(&run("half", 400), &mut || std::process::abort());
+    unreachable!("the hook aborts the process");
+}
+
+#[test]
+fn a_writer_killed_mid_transaction_leaves_no_partial_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, &path)
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the child must have died");
+    let h = History::open(&path).unwrap();
+    assert!(h.integrity_check().unwrap());
+    let runs = h.runs(None).unwrap();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].workflow, "committed");
+    assert_eq!(h.tasks(runs[0].id).unwrap().len(), 4);
+    assert_eq!(h.observations("eigen", 1000).unwrap().len(), 4);
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.sqlite");
+    std::fs::write(&path, "these are my notes, not a database\n".repeat(200)).unwrap();
+    let err = History::open(&path).err().expect("must fail");
+    let msg = err.to_string();
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(msg.contains("not a flowcast history database"), "{msg}");
+    // The file is left as it was.
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .starts_with("these are my notes"));
+}
+
+#[test]
+fn comm_fit_is_a_line_through_the_latency() {
+    let c = fit(1e-5, &[]);
+    assert_eq!(c.per_byte, 0.0);
+    assert_eq!(c.latency, 1e-5);
+}
+
+/// Calibrates this machine (about a second) and prints the fit.
+#[test]
+#[ignore]
+fn print_comm_calibration() {
+    let (latency, samples) =
+        flowcast::cost::comm::measure(&flowcast::cost::comm::calibration_sizes(), 5);
+    for s in &samples {
+        println!("{:>10} bytes: extra {:.3e} s", s.bytes, s.seconds);
+    }
+    let c = fit(latency, &samples);
+    println!("latency {:.3e} s, per byte {:.3e} s", c.latency, c.per_byte);
+}

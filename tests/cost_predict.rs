@@ -1,0 +1,149 @@
+//! The predictor over a task graph: predictions, the scheduler's DAG, and
+//! learning from a run report.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use flowcast::cost::{model_key, observations, task_records, to_dag, ModelKind, Predictor};
+use flowcast::exec::{RunReport, StepError, StepOutcome};
+use flowcast::graph::{Task, TaskGraph, TaskKind};
+use flowcast::kernels::{Type, Value};
+use flowcast::sched::NodeKind;
+
+fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>, ty: Type) -> Task {
+    Task {
+        id,
+        name: name.into(),
+        kind,
+        deps,
+        rng_after: None,
+        random: false,
+        function: function.into(),
+        ty,
+        iterations: None,
+        features: Vec::new(),
+    }
+}
+
+/// The paper's figure 1: a, c random 100×100; f = friedman.test(a);
+/// w = wilcox.test(c); b = a 1200-iteration loop of mean(c %*% a[i, ]).
+fn fig1() -> TaskGraph {
+    let mut a = task(
+        0,
+        "a",
+        TaskKind::Data,
+        "matrix",
+        vec![],
+        Type::mat(100, 100),
+    );
+    a.random = true;
+    let mut c = task(
+        1,
+        "c",
+        TaskKind::Data,
+        "matrix",
+        vec![],
+        Type::mat(100, 100),
+    );
+    c.random = true;
+    c.rng_after = Some(0);
+    let mut f = task(2, "f", TaskKind::Call, "friedman.test", vec![0], Type::Any);
+    f.features = vec![100.0, 100.0];
+    let mut w = task(3, "w", TaskKind::Call, "wilcox.test", vec![1], Type::Any);
+    w.features = vec![100.0, 100.0];
+    let mut b = task(4, "b", TaskKind::Loop, "mean", vec![0, 1], Type::num(1200));
+    b.iterations = Some((1..=1200).map(f64::from).collect());
+    b.features = vec![100.0];
+    TaskGraph {
+        tasks: vec![a, c, f, w, b],
+    }
+}
+
+fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
+    StepOutcome {
+        value: Ok(Arc::new(Value::Num(vec![1.0]))),
+        worker: Some(worker),
+        start: Duration::from_secs_f64(start),
+        end: Duration::from_secs_f64(end),
+    }
+}
+
+fn report() -> RunReport {
+    let mut failed = outcome(1, 0.0, 0.5);
+    failed.value = Err(StepError::Skipped {
+        reason: "test".into(),
+    });
+    RunReport {
+        outcomes: vec![
+            outcome(0, 0.0, 0.01),
+            outcome(1, 0.0, 0.02),
+            outcome(0, 0.01, 1.01),
+            failed,
+            outcome(1, 0.02, 3.02),
+        ],
+        makespan: Duration::from_secs_f64(3.02),
+        workers: 4,
+        seed: 42,
+    }
+}
+
+#[test]
+fn to_dag_has_a_node_per_task_and_edges_with_bytes() {
+    let g = fig1();
+    let p = Predictor::new(ModelKind::LogLinear);
+    let dag = to_dag(&g, &p);
+    assert_eq!(dag.nodes.len(), 5);
+    assert_eq!(dag.nodes[4].kind, NodeKind::Loop { iterations: 1200 });
+    assert_eq!(dag.nodes[2].kind, NodeKind::Function);
+    assert!(dag.nodes.iter().all(|n| n.cost > 0.0 && n.cost.is_finite()));
+    let bytes = |from, to| {
+        dag.edges
+            .iter()
+            .find(|e| e.from == from && e.to == to)
+            .map(|e| e.bytes)
+    };
+    assert_eq!(bytes(0, 2), Some(80_000.0)); // 8 × 100 × 100
+    assert_eq!(bytes(1, 4), Some(80_000.0));
+    assert_eq!(bytes(0, 1), Some(0.0)); // random-stream order only
+    assert_eq!(dag.edges.len(), 5);
+}
+
+#[test]
+fn observations_use_per_iteration_work_for_loops() {
+    let g = fig1();
+    let obs = observations(&g, &report(), &HashMap::new());
+    assert_eq!(obs[2], Some(("friedman.test".into(), 1.0)));
+    assert_eq!(obs[3], None, "a skipped task teaches nothing");
+    // 3 s of wall time on all 4 workers, over 1200 iterations.
+    let (key, secs) = obs[4].clone().unwrap();
+    assert_eq!(key, "loop:mean");
+    assert_eq!(Some(key), model_key(&g.tasks[4]));
+    assert!((secs - 3.0 * 4.0 / 1200.0).abs() < 1e-9);
+    // When the executor knows only 2 workers ran it:
+    let two = observations(&g, &report(), &HashMap::from([(4, 2)]));
+    assert!((two[4].as_ref().unwrap().1 - 3.0 * 2.0 / 1200.0).abs() < 1e-9);
+    let rows = task_records(&g, &report(), &[0.0, 0.0, 0.9, 0.8, 2.5], &HashMap::new());
+    assert_eq!(rows[4].iterations, Some(1200));
+    assert_eq!(rows[4].model.as_deref(), Some("loop:mean"));
+    assert_eq!(rows[3].actual, None);
+    assert_eq!(rows[0].features, vec![10_000.0]); // a data step: its value's size
+}
+
+#[test]
+fn predictor_learns_from_a_run_and_uses_test_drives() {
+    let g = fig1();
+    let mut p = Predictor::new(ModelKind::LogLinear);
+    p.observe(&g, &report(), &HashMap::new());
+    p.retrain();
+    // One observation of friedman.test on these sizes: predicted back.
+    assert!((p.predict(&g.tasks[2]) - 1.0).abs() < 1e-9);
+    // The loop: per-iteration work × iterations.
+    assert!((p.predict(&g.tasks[4]) - 12.0).abs() < 1e-6);
+    // A test drive replaces the model (which has too few points to be
+    // trusted in a blend): first iteration + 1199 × its time.
+    p.set_test_drive("b", 0.02);
+    assert!((p.predict(&g.tasks[4]) - 0.02 * 1200.0).abs() < 1e-9);
+    p.clear_test_drives();
+    assert!((p.predict(&g.tasks[4]) - 12.0).abs() < 1e-6);
+}
