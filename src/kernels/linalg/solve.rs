@@ -5,7 +5,7 @@
 //! so that exact singularity (`U[i,i] == 0`) is detected where R detects it;
 //! larger systems use faer's LU (same pivoting rule, blocked arithmetic).
 
-use faer::linalg::solvers::Solve;
+use faer::linalg::solvers::{PartialPivLu, Solve};
 use nalgebra::DMatrix;
 
 use super::KernelError;
@@ -146,7 +146,9 @@ fn lu_reference(a: &DMatrix<f64>) -> Lu {
     }
 }
 
-fn lu_faer(a: &DMatrix<f64>) -> Lu {
+/// faer's factorisation, kept for the solve, and its packed copy for the
+/// singularity checks.
+fn lu_faer(a: &DMatrix<f64>) -> (Lu, PartialPivLu<f64>) {
     let n = a.nrows();
     let view = faer::MatRef::from_column_major_slice(a.as_slice(), n, n);
     let lu = view.partial_piv_lu();
@@ -175,12 +177,15 @@ fn lu_faer(a: &DMatrix<f64>) -> Lu {
     let info = (0..n)
         .find(|&i| packed[i * n + i] == 0.0)
         .map_or(0, |i| i + 1);
-    Lu {
-        a: packed,
-        n,
-        ipiv,
-        info,
-    }
+    (
+        Lu {
+            a: packed,
+            n,
+            ipiv,
+            info,
+        },
+        lu,
+    )
 }
 
 impl Lu {
@@ -379,10 +384,11 @@ pub(crate) fn solve(
             "system is computationally singular: reciprocal condition number = 0",
         ));
     }
-    let lu = if n <= UNBLOCKED_MAX {
-        lu_reference(a)
+    let (lu, fast) = if n <= UNBLOCKED_MAX {
+        (lu_reference(a), None)
     } else {
-        lu_faer(a)
+        let (lu, f) = lu_faer(a);
+        (lu, Some(f))
     };
     if lu.info > 0 {
         return Err(KernelError::new(format!(
@@ -400,9 +406,7 @@ pub(crate) fn solve(
             format_g(rcond)
         )));
     }
-    if n > UNBLOCKED_MAX {
-        let view = faer::MatRef::from_column_major_slice(a.as_slice(), n, n);
-        let f = view.partial_piv_lu();
+    if let Some(f) = fast {
         let rhs = match b {
             Some(b) => faer::Mat::from_fn(n, b.ncols(), |i, j| b[(i, j)]),
             None => faer::Mat::identity(n, n),
