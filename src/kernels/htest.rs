@@ -1,5 +1,0 @@
-//! (being written)
-
-use super::Kernel;
-
-pub(super) static KERNELS: &[Kernel] = &[];

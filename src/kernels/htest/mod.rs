@@ -1,0 +1,357 @@
+//! R's classical tests: `friedman.test`, `wilcox.test`, `ks.test`,
+//! `mood.test`. Each returns an `htest` record with R's fields in R's order
+//! (statistic, parameter when R has one, p.value, alternative, method); the
+//! `data.name` R deparses from the call is not reproduced.
+
+mod friedman;
+mod ks;
+mod mood;
+mod wilcox;
+
+use super::args::ArgError;
+use super::value::{List, Value};
+use super::{opt, req, Args, Kernel, KernelError, Type, DOTS};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "friedman.test",
+        params: &[req("y"), opt("groups"), opt("blocks"), DOTS],
+        random: false,
+        shape: friedman::shape,
+        eval: friedman::eval,
+    },
+    Kernel {
+        name: "wilcox.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("alternative"),
+            opt("mu"),
+            opt("paired"),
+            opt("exact"),
+            opt("correct"),
+            opt("conf.int"),
+            DOTS,
+        ],
+        random: false,
+        shape: wilcox::shape,
+        eval: wilcox::eval,
+    },
+    Kernel {
+        name: "ks.test",
+        params: &[req("x"), req("y"), DOTS, opt("alternative"), opt("exact")],
+        random: false,
+        shape: ks::shape,
+        eval: ks::eval,
+    },
+    Kernel {
+        name: "mood.test",
+        params: &[req("x"), req("y"), opt("alternative"), DOTS],
+        random: false,
+        shape: mood::shape,
+        eval: mood::eval,
+    },
+];
+
+/// The `alternative` argument after R's `match.arg` (partial matching).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Alternative {
+    TwoSided,
+    Less,
+    Greater,
+}
+
+impl Alternative {
+    pub(crate) fn r_name(self) -> &'static str {
+        match self {
+            Alternative::TwoSided => "two.sided",
+            Alternative::Less => "less",
+            Alternative::Greater => "greater",
+        }
+    }
+}
+
+const ALT_ERROR: &str = "'arg' should be one of \u{201c}two.sided\u{201d}, \u{201c}less\u{201d}, \u{201c}greater\u{201d}";
+
+fn match_alternative(s: &str) -> Option<Alternative> {
+    if s.is_empty() {
+        return None;
+    }
+    [
+        Alternative::TwoSided,
+        Alternative::Less,
+        Alternative::Greater,
+    ]
+    .into_iter()
+    .find(|a| a.r_name().starts_with(s))
+}
+
+fn alternative(args: &Args<&Value>) -> Result<Alternative, KernelError> {
+    match args.get("alternative") {
+        None => Ok(Alternative::TwoSided),
+        Some(Value::Str(s)) if s.len() == 1 => {
+            match_alternative(&s[0]).ok_or_else(|| KernelError::new(ALT_ERROR))
+        }
+        // R's match.arg with the default vector picks the first choice
+        Some(Value::Str(s)) if s.len() == 3 => Ok(Alternative::TwoSided),
+        Some(_) => Err(KernelError::new("'arg' must be NULL or a character vector")),
+    }
+}
+
+/// The shape rule's check of a constant `alternative`.
+fn check_alternative(args: &Args<Type>) -> Result<(), ArgError> {
+    match args.ty("alternative") {
+        None | Some(Type::Any) => Ok(()),
+        Some(t @ Type::Str { .. }) => match t.const_str() {
+            Some(s) if match_alternative(s).is_none() => Err(args.error("alternative", ALT_ERROR)),
+            _ => Ok(()),
+        },
+        Some(t) => Err(args.error(
+            "alternative",
+            format!(
+                "'arg' must be NULL or a character vector, not {}",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+/// A numeric data argument's type must be numeric (or unknown).
+fn check_numeric(args: &Args<Type>, name: &str, msg: &str) -> Result<(), ArgError> {
+    match args.ty(name) {
+        None | Some(Type::Any) => Ok(()),
+        Some(t) if t.is_numeric() => Ok(()),
+        Some(_) => Err(args.error(name, msg)),
+    }
+}
+
+/// The numbers of a data argument; `msg` is R's error for a non-numeric one.
+fn data(args: &Args<&Value>, name: &str, msg: &str) -> Result<Vec<f64>, KernelError> {
+    match args.get(name) {
+        Some(v @ (Value::Num(_) | Value::Mat(_))) => {
+            Ok(v.as_f64_slice().map(|s| s.to_vec()).unwrap_or_default())
+        }
+        _ => Err(KernelError::new(msg)),
+    }
+}
+
+/// `exact = NULL | TRUE | FALSE`.
+fn exact_arg(args: &Args<&Value>) -> Result<Option<bool>, KernelError> {
+    match args.get("exact") {
+        None | Some(Value::Null) => Ok(None),
+        Some(_) => args.bool_or("exact", false).map(Some),
+    }
+}
+
+/// The result type every test returns.
+fn htest_type(parameter: bool, null_value: bool) -> Type {
+    let mut fields = vec![("statistic", Type::num(1))];
+    if parameter {
+        fields.push(("parameter", Type::num(1)));
+    }
+    fields.push(("p.value", Type::num(1)));
+    if null_value {
+        fields.push(("null.value", Type::num(1)));
+    }
+    fields.push((
+        "alternative",
+        Type::Str {
+            len: Some(1),
+            value: None,
+        },
+    ));
+    fields.push((
+        "method",
+        Type::Str {
+            len: Some(1),
+            value: None,
+        },
+    ));
+    Type::record("htest", fields)
+}
+
+/// R's `rank(x)` with ties averaged.
+pub(crate) fn rank(x: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..x.len()).collect();
+    idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    let mut r = vec![0.0; x.len()];
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j + 1 < idx.len() && x[idx[j + 1]] == x[idx[i]] {
+            j += 1;
+        }
+        let avg = (i + j + 2) as f64 / 2.0;
+        for &k in &idx[i..=j] {
+            r[k] = avg;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+/// The sizes of the groups of equal values (R's `table(r)` counts).
+pub(crate) fn tie_counts(x: &[f64]) -> Vec<f64> {
+    let mut s = x.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let mut j = i;
+        while j + 1 < s.len() && s[j + 1] == s[i] {
+            j += 1;
+        }
+        out.push((j - i + 1) as f64);
+        i = j + 1;
+    }
+    out
+}
+
+/// friedman.test's result type: R gives it no `alternative`.
+fn htest_type_no_alt() -> Type {
+    Type::record(
+        "htest",
+        vec![
+            ("statistic", Type::num(1)),
+            ("parameter", Type::num(1)),
+            ("p.value", Type::num(1)),
+            (
+                "method",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
+        ],
+    )
+}
+
+fn record(fields: Vec<(&str, Value)>) -> Value {
+    Value::List(List::record("htest", fields))
+}
+
+/// R's `cumsum()` of doubles (accumulated in long double; a compensated
+/// running sum stands in for it).
+pub(crate) fn rcumsum(x: &[f64]) -> Vec<f64> {
+    let mut s = 0.0;
+    let mut c = 0.0;
+    x.iter()
+        .map(|&v| {
+            let t = s + v;
+            if f64::abs(s) >= v.abs() {
+                c += (s - t) + v;
+            } else {
+                c += (v - t) + s;
+            }
+            s = t;
+            s + c
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_average_ties() {
+        assert_eq!(rank(&[3.0, 1.0, 3.0, 2.0]), vec![3.5, 1.0, 3.5, 2.0]);
+        assert_eq!(tie_counts(&[3.0, 1.0, 3.0, 2.0]), vec![1.0, 1.0, 2.0]);
+    }
+
+    fn shape_of(name: &str, given: Vec<(Option<&str>, Type)>) -> Result<Type, ArgError> {
+        let k = KERNELS.iter().find(|k| k.name == name).expect("kernel");
+        let given = given
+            .into_iter()
+            .map(|(n, t)| (n.map(str::to_string), t))
+            .collect();
+        let args = Args::match_call(k.name, k.params, given)?;
+        let ctx = crate::kernels::ShapeCtx {
+            base_dir: std::path::Path::new("."),
+        };
+        (k.shape)(&args, &ctx)
+    }
+
+    fn field_names(t: &Type) -> Vec<String> {
+        match t {
+            Type::Record { fields, .. } => fields.iter().map(|(n, _)| n.clone()).collect(),
+            other => panic!("not a record: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn shapes_follow_r_fields() {
+        let m = Type::mat(10, 3);
+        let t = shape_of("friedman.test", vec![(None, m.clone())]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "parameter", "p.value", "method"]
+        );
+        assert_eq!(t.field("statistic"), Some(&Type::num(1)));
+        let t = shape_of("wilcox.test", vec![(None, m.clone())]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            [
+                "statistic",
+                "p.value",
+                "null.value",
+                "alternative",
+                "method"
+            ]
+        );
+        let t = shape_of(
+            "ks.test",
+            vec![
+                (None, Type::num(5)),
+                (None, Type::str_const("pnorm")),
+                (None, Type::scalar_const(1.0)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "p.value", "alternative", "method"]
+        );
+        let t = shape_of("mood.test", vec![(None, Type::Any), (None, Type::num(4))]).unwrap();
+        assert_eq!(
+            field_names(&t),
+            ["statistic", "p.value", "alternative", "method"]
+        );
+    }
+
+    #[test]
+    fn shapes_reject_what_r_rejects() {
+        let bad_alt = shape_of(
+            "wilcox.test",
+            vec![
+                (None, Type::num(5)),
+                (Some("alternative"), Type::str_const("up")),
+            ],
+        );
+        assert!(bad_alt
+            .unwrap_err()
+            .message
+            .starts_with("'arg' should be one of"));
+        let e = shape_of("wilcox.test", vec![(None, Type::str_const("a"))]).unwrap_err();
+        assert_eq!(e.message, "'x' must be numeric");
+        let e = shape_of(
+            "ks.test",
+            vec![(None, Type::num(5)), (None, Type::str_const("pfoo"))],
+        );
+        assert!(e.is_err());
+        let e = shape_of(
+            "mood.test",
+            vec![(None, Type::num(1)), (None, Type::num(1))],
+        );
+        assert_eq!(e.unwrap_err().message, "not enough observations");
+        let e = shape_of("friedman.test", vec![(None, Type::num(6))]).unwrap_err();
+        assert_eq!(e.message, "argument \"groups\" is missing, with no default");
+    }
+
+    #[test]
+    fn alternative_partial_match() {
+        assert_eq!(match_alternative("g"), Some(Alternative::Greater));
+        assert_eq!(match_alternative("two"), Some(Alternative::TwoSided));
+        assert_eq!(match_alternative("x"), None);
+    }
+}
