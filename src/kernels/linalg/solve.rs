@@ -243,9 +243,10 @@ impl Lu {
                 }
                 x[j] = t / a[j * n + j];
             }
+            // Reference dtrsv runs this sum from the bottom row up.
             for j in (0..n).rev() {
                 let mut t = x[j];
-                for i in j + 1..n {
+                for i in (j + 1..n).rev() {
                     t -= a[j * n + i] * x[i];
                 }
                 x[j] = t;
