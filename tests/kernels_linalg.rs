@@ -196,7 +196,8 @@ fn solve_fails_with_rs_messages() {
         )),
         e["exact2"].as_str().unwrap()
     );
-    for case in ["near", "hilbert"] {
+    // 50 and 100 columns: LAPACK's recursive and blocked dgetrf paths.
+    for case in ["near", "hilbert", "sing50", "sing100"] {
         let a = Value::Mat(mat_of(&e[case]["a"]));
         assert_eq!(
             err_of(call("solve", vec![pos(a)])),
