@@ -157,14 +157,14 @@ fn solve_matches_r() {
         }
         let a = mat_of(&c["a"]);
         let inv = as_mat(&call("solve", vec![pos(Value::Mat(a.clone()))]).unwrap());
-        assert_cols_close(&inv, &mat_of(&c["inverse"]), 1e-9);
+        assert_cols_close(&inv, &mat_of(&c["inverse"]), 1e-10);
         if c.get("b").is_some() {
             let x = call(
                 "solve",
                 vec![pos(Value::Mat(a.clone())), pos(Value::Mat(mat_of(&c["b"])))],
             )
             .unwrap();
-            assert_cols_close(&as_mat(&x), &mat_of(&c["x"]), 1e-9);
+            assert_cols_close(&as_mat(&x), &mat_of(&c["x"]), 1e-10);
             let xv = call(
                 "solve",
                 vec![pos(Value::Mat(a)), named("b", Value::Num(vec_of(&c["bv"])))],
@@ -174,7 +174,7 @@ fn solve_matches_r() {
                 matches!(xv, Value::Num(_)),
                 "{name}: a vector b gives a vector"
             );
-            assert_vec_close(&as_vec(&xv), &vec_of(&c["xv"]), 1e-9);
+            assert_vec_close(&as_vec(&xv), &vec_of(&c["xv"]), 1e-10);
         }
     }
 }
@@ -196,7 +196,8 @@ fn solve_fails_with_rs_messages() {
         )),
         e["exact2"].as_str().unwrap()
     );
-    for case in ["near", "hilbert"] {
+    // 50 and 100 columns: LAPACK's recursive and blocked dgetrf paths.
+    for case in ["near", "hilbert", "sing50", "sing100"] {
         let a = Value::Mat(mat_of(&e[case]["a"]));
         assert_eq!(
             err_of(call("solve", vec![pos(a)])),
@@ -235,7 +236,7 @@ fn symmetric_eigen_matches_r() {
         let expected = mat_of(&c["vectors"]);
         let mut v = as_mat(field(&l, "vectors"));
         sign_normalise(&mut v, &expected, None);
-        assert_cols_close(&v, &expected, 1e-8);
+        assert_cols_close(&v, &expected, 1e-10);
     }
 }
 
@@ -252,18 +253,18 @@ fn general_eigen_matches_r() {
         );
         match (&c["values"], field(&l, "values")) {
             (Json::Array(_), Value::Num(got)) => {
-                assert_vec_close(got, &vec_of(&c["values"]), 1e-9);
+                assert_vec_close(got, &vec_of(&c["values"]), 1e-10);
                 let expected = mat_of(&c["vectors"]);
                 let mut v = as_mat(field(&l, "vectors"));
                 sign_normalise(&mut v, &expected, None);
-                assert_cols_close(&v, &expected, 1e-8);
+                assert_cols_close(&v, &expected, 1e-10);
             }
             (Json::Object(_), Value::Complex(got)) => {
                 let want = cvec_of(&c["values"]);
                 assert_eq!(got.len(), want.len());
                 let top = want[0].norm();
                 for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-                    assert!((g - w).norm() <= 1e-9 * top, "{name}[{i}]: {g} vs {w}");
+                    assert!((g - w).norm() <= 1e-10 * top, "{name}[{i}]: {g} vs {w}");
                 }
                 let Value::ComplexMat(v) = field(&l, "vectors") else {
                     panic!("{name}: complex vectors expected");
@@ -274,7 +275,7 @@ fn general_eigen_matches_r() {
                 for j in 0..w.ncols() {
                     for i in 0..w.nrows() {
                         assert!(
-                            (v[(i, j)] - w[(i, j)]).norm() <= 1e-8,
+                            (v[(i, j)] - w[(i, j)]).norm() <= 1e-10,
                             "{name} vector [{i},{j}]: {} vs {}",
                             v[(i, j)],
                             w[(i, j)]
@@ -303,7 +304,7 @@ fn eigen_only_values_and_errors() {
         "eigen",
     );
     assert_eq!(field(&l, "vectors"), &Value::Null);
-    assert_vec_close(&as_vec(field(&l, "values")), &vec_of(&c["values"]), 1e-9);
+    assert_vec_close(&as_vec(field(&l, "values")), &vec_of(&c["values"]), 1e-10);
     let e = &f["eigen_errors"];
     let six = Value::Mat(DMatrix::from_column_slice(
         2,
@@ -348,7 +349,7 @@ fn svd_matches_r() {
         let k = d.len();
         let mut u_lead = u.columns(0, k).into_owned();
         sign_normalise(&mut u_lead, &u_want.columns(0, k).into_owned(), None);
-        assert_cols_close(&u_lead, &u_want.columns(0, k).into_owned(), 1e-8);
+        assert_cols_close(&u_lead, &u_want.columns(0, k).into_owned(), 1e-10);
         if name == "svd_full_u" {
             assert_eq!(field(&l, "v"), &Value::Null);
             assert_eq!(u.shape(), (7, 7));
@@ -360,7 +361,7 @@ fn svd_matches_r() {
         let v_want = mat_of(&c["v"]);
         let mut v = as_mat(field(&l, "v"));
         sign_normalise(&mut v, &v_want, None);
-        assert_cols_close(&v, &v_want, 1e-8);
+        assert_cols_close(&v, &v_want, 1e-10);
     }
     let na = Value::Mat(DMatrix::from_element(2, 2, f64::NAN));
     assert_eq!(
@@ -433,6 +434,9 @@ fn prcomp_matches_r() {
         if name == "prcomp_scaled" {
             args.push(named("scale.", Value::Bool(vec![true])));
         }
+        if name == "prcomp_rank2" {
+            args.push(named("rank.", Value::scalar(2.0)));
+        }
         if name == "prcomp_nocenter" {
             args.push(named("center", Value::Bool(vec![false])));
         }
@@ -455,7 +459,12 @@ fn prcomp_matches_r() {
         let mut scores = as_mat(field(&l, "x"));
         sign_normalise(&mut rot, &rot_want, Some(&mut scores));
         // A 4 x 7 input has a null last component whose direction is arbitrary.
-        let k = want.iter().filter(|&&s| s > 1e-8 * want[0]).count();
+        let k = want
+            .iter()
+            .filter(|&&s| s > 1e-8 * want[0])
+            .count()
+            .min(rot_want.ncols());
+        assert_eq!(rot.shape(), rot_want.shape(), "{name}: rotation shape");
         assert_cols_close(
             &rot.columns(0, k).into_owned(),
             &rot_want.columns(0, k).into_owned(),

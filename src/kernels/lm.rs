@@ -3,6 +3,7 @@
 //! R, plus the numbers `summary.lm` prints.
 
 use super::linalg::linpack::{dqrls, Dqrls};
+use super::nmath::{pf, pt};
 use super::value::{Formula, List, NA};
 use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
@@ -271,7 +272,7 @@ fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Valu
         let o = pivot[i] - 1;
         se[o] = s;
         tval[o] = t;
-        pval[o] = 2.0 * placeholder_pt_upper(t.abs(), rdf);
+        pval[o] = 2.0 * pt(t.abs(), rdf, false, false);
     }
     fields.extend([
         ("std.error", Value::Num(se)),
@@ -291,7 +292,7 @@ fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Valu
             ("fstatistic", Value::Num(vec![fstat, numdf, rdf])),
             (
                 "f.p.value",
-                Value::scalar(placeholder_pf_upper(fstat, numdf, rdf)),
+                Value::scalar(pf(fstat, numdf, rdf, false, false)),
             ),
         ]);
     } else {
@@ -303,115 +304,4 @@ fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Valu
         ]);
     }
     fields
-}
-
-// --- Placeholders until `crate::kernels::nmath::{pt, pf}` (R-exact ports,
-// written on another branch) are available: the regularised incomplete beta
-// by Lentz's continued fraction, good to about 1e-14 relative in the bulk.
-
-fn ln_gamma(x: f64) -> f64 {
-    // Lanczos (g = 7, n = 9).
-    const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = C[0];
-    let t = x + 7.5;
-    for (i, c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
-fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
-    let tiny = 1e-300;
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < tiny {
-        d = tiny;
-    }
-    d = 1.0 / d;
-    let mut h = d;
-    for m in 1..10_000 {
-        let m = m as f64;
-        let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < tiny {
-            d = tiny;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < tiny {
-            c = tiny;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < tiny {
-            d = tiny;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < tiny {
-            c = tiny;
-        }
-        d = 1.0 / d;
-        let del = d * c;
-        h *= del;
-        if (del - 1.0).abs() < 1e-16 {
-            break;
-        }
-    }
-    h
-}
-
-/// I_x(a, b).
-fn pbeta(x: f64, a: f64, b: f64) -> f64 {
-    if x.is_nan() || a.is_nan() || b.is_nan() {
-        return f64::NAN;
-    }
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x >= 1.0 {
-        return 1.0;
-    }
-    let lbt = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
-    if x < (a + 1.0) / (a + b + 2.0) {
-        lbt.exp() * beta_cf(a, b, x) / a
-    } else {
-        1.0 - lbt.exp() * beta_cf(b, a, 1.0 - x) / b
-    }
-}
-
-/// `pt(t, df, lower.tail = FALSE)` for `t >= 0`.
-fn placeholder_pt_upper(t: f64, df: f64) -> f64 {
-    if t.is_nan() || df.is_nan() || df <= 0.0 {
-        return f64::NAN;
-    }
-    0.5 * pbeta(df / (df + t * t), df / 2.0, 0.5)
-}
-
-/// `pf(f, df1, df2, lower.tail = FALSE)`.
-fn placeholder_pf_upper(f: f64, df1: f64, df2: f64) -> f64 {
-    if f.is_nan() || df1.is_nan() || df2.is_nan() || df1 <= 0.0 || df2 <= 0.0 {
-        return f64::NAN;
-    }
-    if f <= 0.0 {
-        return 1.0;
-    }
-    pbeta(df2 / (df2 + df1 * f), df2 / 2.0, df1 / 2.0)
 }

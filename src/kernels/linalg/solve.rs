@@ -1,11 +1,15 @@
 //! `solve(a, b)`: LU with partial pivoting and R's two failure messages.
 //!
-//! R calls LAPACK `dgesv` then `dgecon`. Up to 64 columns reference
-//! `dgetrf` is the recursive `dgetrf2`, ported here operation for operation
-//! so that exact singularity (`U[i,i] == 0`) is detected where R detects it;
-//! larger systems use faer's LU (same pivoting rule, blocked arithmetic).
+//! R calls LAPACK `dgesv` then `dgecon`. The factorisation is reference
+//! `dgetrf` ported operation for operation (recursive `dgetrf2` up to 64
+//! columns, blocks of 64 above), so that exact singularity (`U[i,i] == 0`)
+//! and the condition estimate in the message come out as in R; above 64
+//! columns the triangular solves with the factors are faer's.
 
-use faer::linalg::solvers::Solve;
+use faer::linalg::triangular_solve::{
+    solve_unit_lower_triangular_in_place, solve_upper_triangular_in_place,
+};
+use faer::Par;
 use nalgebra::DMatrix;
 
 use super::KernelError;
@@ -133,48 +137,67 @@ fn dgetrf2(
     info
 }
 
+fn dgetrf_blocked(a: &mut [f64], n: usize, ipiv: &mut [usize]) -> usize {
+    let nb = UNBLOCKED_MAX;
+    let at = |i: usize, j: usize| j * n + i;
+    let mut info = 0;
+    let mut j = 0;
+    while j < n {
+        let jb = nb.min(n - j);
+        let iinfo = dgetrf2(a, n, j, j, n - j, jb, &mut ipiv[j..j + jb]);
+        if info == 0 && iinfo > 0 {
+            info = iinfo + j;
+        }
+        for p in &mut ipiv[j..j + jb] {
+            *p += j;
+        }
+        // Interchanges on the columns left and right of the panel.
+        for (i, &p) in ipiv.iter().enumerate().take(j + jb).skip(j) {
+            if p != i {
+                for c in (0..j).chain(j + jb..n) {
+                    a.swap(at(i, c), at(p, c));
+                }
+            }
+        }
+        if j + jb < n {
+            for c in j + jb..n {
+                for k in j..j + jb {
+                    let bkc = a[at(k, c)];
+                    if bkc != 0.0 {
+                        for i in k + 1..j + jb {
+                            a[at(i, c)] -= bkc * a[at(i, k)];
+                        }
+                    }
+                }
+            }
+            for c in j + jb..n {
+                for l in j..j + jb {
+                    let temp = -a[at(l, c)];
+                    let (head, tail) = a.split_at_mut(c * n);
+                    let src = &head[l * n + j + jb..(l + 1) * n];
+                    for (dst, v) in tail[j + jb..n].iter_mut().zip(src) {
+                        *dst += temp * v;
+                    }
+                }
+            }
+        }
+        j += jb;
+    }
+    info
+}
+
+/// Reference `dgetrf` on a square matrix: `dgetrf2` up to the block size,
+/// else right-looking blocks of 64 columns (panel by `dgetrf2`, then
+/// `dlaswp`, `dtrsm`, `dgemm` in reference BLAS's loop order).
 fn lu_reference(a: &DMatrix<f64>) -> Lu {
     let n = a.nrows();
     let mut packed = a.as_slice().to_vec();
     let mut ipiv = vec![0; n];
-    let info = dgetrf2(&mut packed, n, 0, 0, n, n, &mut ipiv);
-    Lu {
-        a: packed,
-        n,
-        ipiv,
-        info,
-    }
-}
-
-fn lu_faer(a: &DMatrix<f64>) -> Lu {
-    let n = a.nrows();
-    let view = faer::MatRef::from_column_major_slice(a.as_slice(), n, n);
-    let lu = view.partial_piv_lu();
-    let (l, u) = (lu.L(), lu.U());
-    let mut packed = vec![0.0; n * n];
-    for j in 0..n {
-        for i in 0..n {
-            packed[j * n + i] = if i > j { l[(i, j)] } else { u[(i, j)] };
-        }
-    }
-    // faer gives the permutation as a whole; express it as LAPACK's
-    // successive interchanges so one code path serves both.
-    let fwd = lu.P().arrays().0.to_vec();
-    let mut ipiv = vec![0; n];
-    let mut cur: Vec<usize> = (0..n).collect();
-    let mut pos: Vec<usize> = (0..n).collect();
-    for i in 0..n {
-        let want = fwd[i];
-        let p = pos[want];
-        ipiv[i] = p;
-        let displaced = cur[i];
-        cur.swap(i, p);
-        pos[want] = i;
-        pos[displaced] = p;
-    }
-    let info = (0..n)
-        .find(|&i| packed[i * n + i] == 0.0)
-        .map_or(0, |i| i + 1);
+    let info = if n <= UNBLOCKED_MAX {
+        dgetrf2(&mut packed, n, 0, 0, n, n, &mut ipiv)
+    } else {
+        dgetrf_blocked(&mut packed, n, &mut ipiv)
+    };
     Lu {
         a: packed,
         n,
@@ -238,9 +261,10 @@ impl Lu {
                 }
                 x[j] = t / a[j * n + j];
             }
+            // Reference dtrsv runs this sum from the bottom row up.
             for j in (0..n).rev() {
                 let mut t = x[j];
-                for i in j + 1..n {
+                for i in (j + 1..n).rev() {
                     t -= a[j * n + i] * x[i];
                 }
                 x[j] = t;
@@ -379,11 +403,7 @@ pub(crate) fn solve(
             "system is computationally singular: reciprocal condition number = 0",
         ));
     }
-    let lu = if n <= UNBLOCKED_MAX {
-        lu_reference(a)
-    } else {
-        lu_faer(a)
-    };
+    let lu = lu_reference(a);
     if lu.info > 0 {
         return Err(KernelError::new(format!(
             "Lapack routine dgesv: system is exactly singular: U[{0},{0}] = 0",
@@ -400,24 +420,29 @@ pub(crate) fn solve(
             format_g(rcond)
         )));
     }
-    if n > UNBLOCKED_MAX {
-        let view = faer::MatRef::from_column_major_slice(a.as_slice(), n, n);
-        let f = view.partial_piv_lu();
-        let rhs = match b {
-            Some(b) => faer::Mat::from_fn(n, b.ncols(), |i, j| b[(i, j)]),
-            None => faer::Mat::identity(n, n),
-        };
-        let x = f.solve(&rhs);
-        return Ok(DMatrix::from_fn(n, x.ncols(), |i, j| x[(i, j)]));
-    }
     let mut x = match b {
         Some(b) => b.clone(),
         None => DMatrix::identity(n, n),
     };
-    for j in 0..x.ncols() {
-        let mut col: Vec<f64> = x.column(j).iter().copied().collect();
-        lu.solve_in_place(&mut col);
-        x.column_mut(j).copy_from_slice(&col);
+    if n <= UNBLOCKED_MAX {
+        for j in 0..x.ncols() {
+            let mut col: Vec<f64> = x.column(j).iter().copied().collect();
+            lu.solve_in_place(&mut col);
+            x.column_mut(j).copy_from_slice(&col);
+        }
+    } else {
+        // The factors are LAPACK's; the triangular solves (results to
+        // rounding, not bits) are faer's, many times faster than loops.
+        for (i, &p) in lu.ipiv.iter().enumerate() {
+            if p != i {
+                x.swap_rows(i, p);
+            }
+        }
+        let k = x.ncols();
+        let factors = faer::MatRef::from_column_major_slice(&lu.a, n, n);
+        let mut rhs = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, k);
+        solve_unit_lower_triangular_in_place(factors, rhs.as_mut(), Par::Seq);
+        solve_upper_triangular_in_place(factors, rhs, Par::Seq);
     }
     Ok(x)
 }
