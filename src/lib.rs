@@ -6,8 +6,11 @@
 pub mod cli;
 pub mod diagnostic;
 pub mod exec;
+pub mod export;
 pub mod graph;
 pub mod kernels;
 pub mod report;
 pub mod sched;
+pub mod tui;
+pub mod watch;
 pub mod workflow;
