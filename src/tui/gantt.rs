@@ -5,7 +5,7 @@
 //! Bars are not drawn one by one: each lane line is a row of cells, every
 //! bar adds its coverage to the cells it overlaps, and a cell is drawn once
 //! in the colour of the bar covering most of it (`▒` when several tasks
-//! share it). So thousands of tasks cost one pass over the bars plus one
+//! share it and none covers half). So thousands of tasks cost one pass over the bars plus one
 //! over the cells.
 
 use std::collections::HashMap;
@@ -187,7 +187,7 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
         if c.bars == 0 {
             continue;
         }
-        let symbol = if c.bars > 1 && full == '█' {
+        let symbol = if c.bars > 1 && c.best < 0.5 && full == '█' {
             '▒'
         } else if full == '█' && c.covered < 0.5 {
             '▌'

@@ -141,7 +141,7 @@ impl Runner {
                     seed,
                 };
                 let events = tx.clone();
-                let on_event = move |event| {
+                let on_event = move |event: crate::exec::Event| {
                     let _ = events.send(Action::RunEvent { run: id, event });
                 };
                 let result = exec::run(wf, graph, &opts, &on_event, &flag);
