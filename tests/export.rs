@@ -12,7 +12,11 @@ fn planned_chart_has_a_slot_per_task_and_the_plan_makespan() {
     assert_eq!(g.rows.len(), 5);
     assert!(g.rows.iter().all(|r| r.predicted.len() == 1));
     // Critical path x -> pcs -> top is 2.25 s; x -> spectrum is 2.5 s.
-    assert!(g.predicted_makespan >= 2.5 - 1e-12, "{}", g.predicted_makespan);
+    assert!(
+        g.predicted_makespan >= 2.5 - 1e-12,
+        "{}",
+        g.predicted_makespan
+    );
     assert!(g.rows.iter().all(|r| r.actual.is_none()));
 }
 
@@ -21,7 +25,10 @@ fn events_fill_in_the_actual_run() {
     let g = support::finished();
     let fit = &g.rows[3];
     assert_eq!(fit.status(), Status::Failed);
-    assert_eq!(fit.actual.as_ref().and_then(|a| a.message.as_deref()), Some("singular fit"));
+    assert_eq!(
+        fit.actual.as_ref().and_then(|a| a.message.as_deref()),
+        Some("singular fit")
+    );
     let spectrum = &g.rows[1];
     assert_eq!(spectrum.status(), Status::Done);
     // 20% slower than planned, by construction.
@@ -61,14 +68,28 @@ fn svg_parses_and_has_one_bar_per_task_and_a_legend() {
         .filter(|n| n.has_tag_name("text"))
         .filter_map(|n| n.text())
         .collect();
-    assert_eq!(legend, ["predicted", "actual", "rnorm", "eigen", "prcomp", "lm", "sum"]);
+    assert_eq!(
+        legend,
+        [
+            "predicted",
+            "actual",
+            "rnorm",
+            "eigen",
+            "prcomp",
+            "lm",
+            "sum"
+        ]
+    );
     let failed = doc
         .descendants()
         .filter(|n| n.attribute("data-status") == Some("failed"))
         .count();
     assert_eq!(failed, 1);
     // Ticks read as seconds from 0.
-    assert!(text.contains(">0s</text>") || text.contains(">0.0s</text>"), "no 0 tick");
+    assert!(
+        text.contains(">0s</text>") || text.contains(">0.0s</text>"),
+        "no 0 tick"
+    );
 }
 
 #[test]
@@ -91,7 +112,9 @@ fn trace_has_one_complete_event_per_task_per_process_and_names_threads() {
             .map(|e| e["args"]["name"].as_str().unwrap())
             .collect();
         assert_eq!(threads, ["worker 0", "worker 1"]);
-        assert!(events.iter().any(|e| e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == pid));
+        assert!(events
+            .iter()
+            .any(|e| e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == pid));
     }
     // Microseconds: spectrum was planned to take 2 s and took 2.4 s.
     let spectrum = |pid: i64| {
@@ -123,7 +146,10 @@ fn png_decodes_with_the_expected_size_and_draws_bars() {
     let x = (layout.x(a.start) + layout.x(a.end)) / 2.0;
     let band = (layout.lane - 8.0) / 2.0;
     let y = layout.lane_y(a.worker.unwrap()) + 5.0 + band * 1.5;
-    assert_eq!(canvas.pixel(x as u32, y as u32), Some(flowcast::export::palette::colour(1)));
+    assert_eq!(
+        canvas.pixel(x as u32, y as u32),
+        Some(flowcast::export::palette::colour(1))
+    );
 }
 
 #[test]
@@ -144,7 +170,11 @@ fn mermaid_lists_every_task_in_milliseconds() {
         "{text}"
     );
     // The failed task is marked critical in the actual section.
-    assert!(text.lines().any(|l| l.trim_start().starts_with("fit :crit, a")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("fit :crit, a")),
+        "{text}"
+    );
     assert_eq!(text.matches("section predicted").count(), 2);
 }
 
@@ -170,16 +200,30 @@ fn formats_by_name_and_extension() {
     use std::path::Path;
     assert_eq!(Format::parse("SVG"), Some(Format::Svg));
     assert_eq!(Format::parse("perfetto"), Some(Format::Trace));
-    assert_eq!(Format::from_path(Path::new("a/run.trace.json")), Some(Format::Trace));
-    assert_eq!(Format::from_path(Path::new("run.mmd")), Some(Format::Mermaid));
-    assert_eq!(Format::from_path(Path::new("run.gantt.json")), Some(Format::Json));
+    assert_eq!(
+        Format::from_path(Path::new("a/run.trace.json")),
+        Some(Format::Trace)
+    );
+    assert_eq!(
+        Format::from_path(Path::new("run.mmd")),
+        Some(Format::Mermaid)
+    );
+    assert_eq!(
+        Format::from_path(Path::new("run.gantt.json")),
+        Some(Format::Json)
+    );
     assert_eq!(Format::from_path(Path::new("run.txt")), None);
 }
 
 #[test]
 fn export_to_a_missing_directory_is_an_error_not_a_panic() {
     let g = support::finished();
-    let err = export::export(&g, Format::Svg, std::path::Path::new("/nonexistent/dir/x.svg")).unwrap_err();
+    let err = export::export(
+        &g,
+        Format::Svg,
+        std::path::Path::new("/nonexistent/dir/x.svg"),
+    )
+    .unwrap_err();
     assert!(err.contains("cannot write"), "{err}");
 }
 

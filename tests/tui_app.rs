@@ -14,7 +14,10 @@ use flowcast::watch::Changed;
 
 fn running() -> App {
     let mut a = App::new("demo", Scheduler::Emcp, 2);
-    a.update(Action::RunPlanned { run: 1, gantt: support::planned() });
+    a.update(Action::RunPlanned {
+        run: 1,
+        gantt: support::planned(),
+    });
     a
 }
 
@@ -52,15 +55,26 @@ fn scheduler_cycles_through_all() {
 #[test]
 fn events_of_an_old_run_are_ignored() {
     let mut a = running();
-    a.update(Action::RunPlanned { run: 2, gantt: support::planned() });
+    a.update(Action::RunPlanned {
+        run: 2,
+        gantt: support::planned(),
+    });
     a.update(Action::RunEvent {
         run: 1,
-        event: Event::Started { task: 0, worker: 0, at: Duration::ZERO },
+        event: Event::Started {
+            task: 0,
+            worker: 0,
+            at: Duration::ZERO,
+        },
     });
     assert!(a.gantt.rows[0].actual.is_none());
     a.update(Action::RunEvent {
         run: 2,
-        event: Event::Started { task: 0, worker: 1, at: Duration::ZERO },
+        event: Event::Started {
+            task: 0,
+            worker: 1,
+            at: Duration::ZERO,
+        },
     });
     assert_eq!(a.gantt.rows[0].actual.as_ref().unwrap().worker, Some(1));
 }
@@ -68,30 +82,48 @@ fn events_of_an_old_run_are_ignored() {
 #[test]
 fn a_failed_run_records_history_and_the_error() {
     let mut a = running();
-    a.update(Action::RunFinished { run: 1, result: Err("cannot start 2 workers".into()) });
+    a.update(Action::RunFinished {
+        run: 1,
+        result: Err("cannot start 2 workers".into()),
+    });
     assert_eq!(a.state, RunState::Failed);
     assert_eq!(a.error.as_deref(), Some("cannot start 2 workers"));
     assert_eq!(a.history.len(), 1);
     assert_eq!(a.history[0].state, "failed");
     // A stale finish does not touch the state.
-    a.update(Action::RunPlanned { run: 2, gantt: support::planned() });
-    a.update(Action::RunFinished { run: 1, result: Err("old".into()) });
+    a.update(Action::RunPlanned {
+        run: 2,
+        gantt: support::planned(),
+    });
+    a.update(Action::RunFinished {
+        run: 1,
+        result: Err("old".into()),
+    });
     assert_eq!(a.state, RunState::Running);
 }
 
 #[test]
 fn file_changes_reload_only_while_watching() {
     let mut a = running();
-    let change = || Action::FileChanged(Changed { paths: vec![PathBuf::from("/w/fig1.toml")] });
+    let change = || {
+        Action::FileChanged(Changed {
+            paths: vec![PathBuf::from("/w/fig1.toml")],
+        })
+    };
     assert!(a.update(change()).is_empty());
     assert_eq!(a.update(Action::ToggleWatch), [Effect::Watch(true)]);
     assert_eq!(a.update(change()), [Effect::Reload]);
     assert_eq!(a.message.as_deref(), Some("changed: fig1.toml"));
     // A bad save keeps the last good workflow and shows why.
-    assert!(a.update(Action::Reloaded(Err("error: object `y` not found".into()))).is_empty());
+    assert!(a
+        .update(Action::Reloaded(Err("error: object `y` not found".into())))
+        .is_empty());
     assert_eq!(a.error.as_deref(), Some("error: object `y` not found"));
     // A good one clears the error and reruns.
-    assert_eq!(a.update(Action::Reloaded(Ok("fig1".into()))), [Effect::Rerun]);
+    assert_eq!(
+        a.update(Action::Reloaded(Ok("fig1".into()))),
+        [Effect::Rerun]
+    );
     assert_eq!(a.error, None);
     assert_eq!(a.update(Action::ToggleWatch), [Effect::Watch(false)]);
 }
@@ -165,8 +197,19 @@ fn every_footer_and_help_key_maps_to_an_action() {
         let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         assert!(keys::key(&k).is_some(), "{c}");
     }
-    for code in [KeyCode::Tab, KeyCode::BackTab, KeyCode::Left, KeyCode::Right, KeyCode::Up, KeyCode::Down, KeyCode::Esc] {
-        assert!(keys::key(&KeyEvent::new(code, KeyModifiers::NONE)).is_some(), "{code:?}");
+    for code in [
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Esc,
+    ] {
+        assert!(
+            keys::key(&KeyEvent::new(code, KeyModifiers::NONE)).is_some(),
+            "{code:?}"
+        );
     }
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(matches!(keys::key(&ctrl_c), Some(Action::Quit)));

@@ -25,7 +25,10 @@ fn empty() -> (Workflow, TaskGraph) {
 
 fn finished_run(rx: &mpsc::Receiver<Action>) -> usize {
     loop {
-        match rx.recv_timeout(Duration::from_secs(10)).expect("the run reports back") {
+        match rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the run reports back")
+        {
             Action::RunFinished { run, result } => {
                 assert!(result.is_ok());
                 return run;

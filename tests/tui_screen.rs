@@ -107,6 +107,10 @@ fn running_with_now_line_and_message() {
     a.state = RunState::Running;
     a.error = None;
     a.message = Some("exported demo-run1.svg".into());
+    // x has finished, spectrum is running, the rest wait.
+    let spectrum = a.gantt.rows[1].actual.as_mut().unwrap();
+    spectrum.status = flowcast::export::Status::Running;
+    spectrum.end = spectrum.start;
     for r in &mut a.gantt.rows[2..] {
         r.actual = None;
     }

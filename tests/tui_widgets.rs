@@ -103,7 +103,14 @@ fn gantt_draws_predicted_above_actual_per_worker() {
     // The run took 20% longer than planned, so predicted bars end before
     // the actual ones: the last predicted cell of lane 0 is left of the
     // last actual one.
-    let last = |y: usize, c: char| lines[y].rfind(c).unwrap();
+    let last = |y: usize, c: char| {
+        lines[y]
+            .chars()
+            .collect::<Vec<_>>()
+            .iter()
+            .rposition(|&x| x == c)
+            .unwrap()
+    };
     assert!(last(1, '░') < last(2, '█'), "{lines:#?}");
 }
 
@@ -120,7 +127,10 @@ fn selected_task_is_highlighted() {
     assert!(highlighted > 0);
     a.selected = None;
     let buf = render(GanttChart(&a), 34, 6);
-    assert!(buf.content.iter().all(|c| !c.modifier.contains(ratatui::style::Modifier::REVERSED)));
+    assert!(buf
+        .content
+        .iter()
+        .all(|c| !c.modifier.contains(ratatui::style::Modifier::REVERSED)));
 }
 
 #[test]
@@ -162,7 +172,11 @@ fn thousands_of_tasks_aggregate_per_cell_quickly() {
     let started = std::time::Instant::now();
     let buf = render(GanttChart(&a), 100, 12);
     // Generous: debug builds on a loaded machine.
-    assert!(started.elapsed().as_millis() < 500, "{:?}", started.elapsed());
+    assert!(
+        started.elapsed().as_millis() < 500,
+        "{:?}",
+        started.elapsed()
+    );
     // Cells hold many tasks each: drawn as aggregates, not as bars.
     assert!(buf.content.iter().any(|c| c.symbol() == "▒"));
 }
@@ -170,7 +184,16 @@ fn thousands_of_tasks_aggregate_per_cell_quickly() {
 #[test]
 fn tiny_areas_do_not_panic() {
     let a = app();
-    for (w, h) in [(0, 0), (1, 1), (2, 1), (3, 2), (4, 1), (5, 3), (20, 5), (7, 40)] {
+    for (w, h) in [
+        (0, 0),
+        (1, 1),
+        (2, 1),
+        (3, 2),
+        (4, 1),
+        (5, 3),
+        (20, 5),
+        (7, 40),
+    ] {
         let _ = render(GanttChart(&a), w, h);
         let _ = render(Header(&a), w, h);
         let _ = render(Footer(&a), w, h);

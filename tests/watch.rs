@@ -63,7 +63,15 @@ fn a_burst_of_saves_is_one_change() {
 fn swap_backup_and_other_files_are_not_changes() {
     let (dir, file) = setup();
     let (_w, rx) = watcher(&file);
-    for name in [".flow.toml.swp", ".flow.toml.swx", "flow.toml~", "4913", ".#flow.toml", "#flow.toml#", "out.json"] {
+    for name in [
+        ".flow.toml.swp",
+        ".flow.toml.swx",
+        "flow.toml~",
+        "4913",
+        ".#flow.toml",
+        "#flow.toml#",
+        "out.json",
+    ] {
         std::fs::write(dir.path().join(name), "x").unwrap();
     }
     // Reading the watched file is not a change either.
@@ -109,12 +117,15 @@ fn headless_loop_reruns_on_change_and_keeps_the_last_good() {
     let stop = Arc::new(AtomicBool::new(false));
     let log = Arc::new(Mutex::new(Vec::<u8>::new()));
     let handle = {
-        let (file, runs, cancelled, stop) = (file.clone(), runs.clone(), cancelled.clone(), stop.clone());
+        let (file, runs, cancelled, stop) =
+            (file.clone(), runs.clone(), cancelled.clone(), stop.clone());
         std::thread::spawn(move || {
             let path = file.clone();
             let load = move || {
                 let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-                text.trim().parse::<u32>().map_err(|_| format!("error: `{}` is not a number", text.trim()))
+                text.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("error: `{}` is not a number", text.trim()))
             };
             let run = move |n: &u32, cancel: &AtomicBool| {
                 runs.lock().unwrap().push(*n);
@@ -151,7 +162,11 @@ fn headless_loop_reruns_on_change_and_keeps_the_last_good() {
     stop.store(true, Ordering::Relaxed);
     let (n, out) = handle.join().unwrap();
     assert_eq!(n, 3);
-    assert_eq!(cancelled.load(Ordering::Relaxed), 3, "the last run is cancelled on stop");
+    assert_eq!(
+        cancelled.load(Ordering::Relaxed),
+        3,
+        "the last run is cancelled on stop"
+    );
     let out = String::from_utf8(out).unwrap();
     log.lock().unwrap().extend(out.as_bytes());
     assert!(out.contains("`bad` is not a number"), "{out}");

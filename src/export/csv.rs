@@ -33,14 +33,21 @@ pub fn render(g: &Gantt) -> String {
             field(&r.name),
             field(&r.function),
             field(&r.kind),
-            r.predicted.first().map(|p| p.worker.to_string()).unwrap_or_default(),
+            r.predicted
+                .first()
+                .map(|p| p.worker.to_string())
+                .unwrap_or_default(),
             num(span.map(|x| x.0)),
             num(span.map(|x| x.1)),
-            a.and_then(|a| a.worker).map(|w| w.to_string()).unwrap_or_default(),
+            a.and_then(|a| a.worker)
+                .map(|w| w.to_string())
+                .unwrap_or_default(),
             num(a.map(|a| a.start)),
             num(a.map(|a| a.end)),
             r.status().as_str(),
-            r.error_percent().map(|e| format!("{e:.1}")).unwrap_or_default(),
+            r.error_percent()
+                .map(|e| format!("{e:.1}"))
+                .unwrap_or_default(),
         );
     }
     s

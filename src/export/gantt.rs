@@ -123,7 +123,12 @@ pub struct Gantt {
 impl Gantt {
     /// The plan of a run that has not started: one row per task of `graph`,
     /// with the slots `schedule` gives it (node `i` of the schedule is task `i`).
-    pub fn planned(workflow: &str, scheduler: &str, graph: &TaskGraph, schedule: &Schedule) -> Gantt {
+    pub fn planned(
+        workflow: &str,
+        scheduler: &str,
+        graph: &TaskGraph,
+        schedule: &Schedule,
+    ) -> Gantt {
         let mut rows: Vec<Row> = graph
             .tasks
             .iter()
@@ -265,7 +270,11 @@ pub fn dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
         .tasks
         .iter()
         .map(|t| {
-            let cost = costs.get(t.id).copied().filter(|c| c.is_finite()).unwrap_or(0.0);
+            let cost = costs
+                .get(t.id)
+                .copied()
+                .filter(|c| c.is_finite())
+                .unwrap_or(0.0);
             match &t.iterations {
                 Some(it) if !it.is_empty() => Node::looped(&t.name, cost, it.len()),
                 _ => Node::function(&t.name, cost),

@@ -9,7 +9,13 @@ use super::gantt::{Gantt, Status};
 /// Mermaid splits a task line at `:` and `,`; `#` and `;` start comments.
 fn clean(s: &str) -> String {
     s.chars()
-        .map(|c| if matches!(c, ':' | ',' | '#' | ';') { '_' } else { c })
+        .map(|c| {
+            if matches!(c, ':' | ',' | '#' | ';') {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -20,7 +26,13 @@ fn ms(t: f64) -> i64 {
 pub fn render(g: &Gantt) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "gantt");
-    let _ = writeln!(s, "    title {} ({}, {} workers)", clean(&g.workflow), clean(&g.scheduler), g.workers);
+    let _ = writeln!(
+        s,
+        "    title {} ({}, {} workers)",
+        clean(&g.workflow),
+        clean(&g.scheduler),
+        g.workers
+    );
     let _ = writeln!(s, "    dateFormat x");
     let _ = writeln!(s, "    axisFormat %S.%L");
     let mut n = 0;
@@ -44,7 +56,9 @@ pub fn render(g: &Gantt) -> String {
             .rows
             .iter()
             .filter_map(|r| Some((r, r.actual.as_ref()?)))
-            .filter(|(_, a)| a.worker == Some(w) && matches!(a.status, Status::Done | Status::Failed))
+            .filter(|(_, a)| {
+                a.worker == Some(w) && matches!(a.status, Status::Done | Status::Failed)
+            })
             .collect();
         if rows.is_empty() {
             continue;
@@ -52,9 +66,18 @@ pub fn render(g: &Gantt) -> String {
         let _ = writeln!(s, "    section actual w{w}");
         for (r, a) in rows {
             n += 1;
-            let tag = if a.status == Status::Failed { "crit, " } else { "" };
+            let tag = if a.status == Status::Failed {
+                "crit, "
+            } else {
+                ""
+            };
             let end = ms(a.end).max(ms(a.start) + 1);
-            let _ = writeln!(s, "    {} :{tag}a{n}, {}, {end}", clean(&r.name), ms(a.start));
+            let _ = writeln!(
+                s,
+                "    {} :{tag}a{n}, {}, {end}",
+                clean(&r.name),
+                ms(a.start)
+            );
         }
     }
     s

@@ -44,7 +44,9 @@ impl Canvas {
             return;
         }
         let i = (y as usize * self.width as usize + x as usize) * 3;
-        let mix = |old: u8, new: u8| (f64::from(old) * (1.0 - alpha) + f64::from(new) * alpha).round() as u8;
+        let mix = |old: u8, new: u8| {
+            (f64::from(old) * (1.0 - alpha) + f64::from(new) * alpha).round() as u8
+        };
         self.pixels[i] = mix(self.pixels[i], c.0);
         self.pixels[i + 1] = mix(self.pixels[i + 1], c.1);
         self.pixels[i + 2] = mix(self.pixels[i + 2], c.2);
@@ -80,7 +82,12 @@ impl Canvas {
                         if bits & (0b100 >> rx) != 0 {
                             for dy in 0..scale {
                                 for dx in 0..scale {
-                                    self.put(cx + rx * scale + dx, y + ry as i64 * scale + dy, c, 1.0);
+                                    self.put(
+                                        cx + rx * scale + dx,
+                                        y + ry as i64 * scale + dy,
+                                        c,
+                                        1.0,
+                                    );
                                 }
                             }
                         }
@@ -98,7 +105,8 @@ impl Canvas {
             enc.set_color(::png::ColorType::Rgb);
             enc.set_depth(::png::BitDepth::Eight);
             let mut w = enc.write_header().map_err(|e| e.to_string())?;
-            w.write_image_data(&self.pixels).map_err(|e| e.to_string())?;
+            w.write_image_data(&self.pixels)
+                .map_err(|e| e.to_string())?;
         }
         Ok(out)
     }
@@ -129,7 +137,11 @@ fn glyph(c: char) -> Option<[u8; 5]> {
 pub fn draw(g: &Gantt) -> Canvas {
     let l = Layout::new(g);
     let workers = g.workers.max(1);
-    let mut c = Canvas::new(l.width as u32, l.height(workers).ceil() as u32, (255, 255, 255));
+    let mut c = Canvas::new(
+        l.width as u32,
+        l.height(workers).ceil() as u32,
+        (255, 255, 255),
+    );
     let functions = g.functions();
     let colour = |f: &str| palette::colour(functions.iter().position(|x| *x == f).unwrap_or(0));
     let right = l.width - l.right;
@@ -146,7 +158,13 @@ pub fn draw(g: &Gantt) -> Canvas {
         let x = l.x(t);
         c.fill(x, l.top, x + 1.0, axis_y + 4.0, (204, 204, 204), 1.0);
         let text = axis::label(t, step);
-        c.text(x - text.len() as f64 * 4.0, axis_y + 8.0, &text, (0, 0, 0), 2);
+        c.text(
+            x - text.len() as f64 * 4.0,
+            axis_y + 8.0,
+            &text,
+            (0, 0, 0),
+            2,
+        );
     }
     c.fill(l.left, axis_y, right, axis_y + 1.0, (51, 51, 51), 1.0);
     let band = (l.lane - 8.0) / 2.0;

@@ -17,13 +17,19 @@ fn us(seconds: f64) -> f64 {
 pub fn trace(g: &Gantt) -> Value {
     let mut events = Vec::new();
     for (pid, name) in [(PREDICTED_PID, "predicted"), (ACTUAL_PID, "actual")] {
-        events.push(json!({"name": "process_name", "ph": "M", "pid": pid, "tid": 0,
-            "args": {"name": format!("{} ({name}, {})", g.workflow, g.scheduler)}}));
-        events.push(json!({"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0,
-            "args": {"sort_index": pid}}));
+        events.push(
+            json!({"name": "process_name", "ph": "M", "pid": pid, "tid": 0,
+            "args": {"name": format!("{} ({name}, {})", g.workflow, g.scheduler)}}),
+        );
+        events.push(
+            json!({"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0,
+            "args": {"sort_index": pid}}),
+        );
         for w in 0..g.workers.max(1) {
-            events.push(json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": w,
-                "args": {"name": format!("worker {w}")}}));
+            events.push(
+                json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": w,
+                "args": {"name": format!("worker {w}")}}),
+            );
         }
     }
     for r in &g.rows {
@@ -41,7 +47,8 @@ pub fn trace(g: &Gantt) -> Value {
             else {
                 continue;
             };
-            let mut args = json!({"function": r.function, "kind": r.kind, "status": a.status.as_str()});
+            let mut args =
+                json!({"function": r.function, "kind": r.kind, "status": a.status.as_str()});
             if let Some(m) = &a.message {
                 args["message"] = json!(m);
             }

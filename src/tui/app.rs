@@ -104,8 +104,14 @@ pub enum Action {
     /// Seconds since the current run started.
     Tick(f64),
     /// A run was planned and is starting.
-    RunPlanned { run: usize, gantt: Gantt },
-    RunEvent { run: usize, event: Event },
+    RunPlanned {
+        run: usize,
+        gantt: Gantt,
+    },
+    RunEvent {
+        run: usize,
+        event: Event,
+    },
     RunFinished {
         run: usize,
         result: Result<RunReport, String>,
@@ -212,7 +218,8 @@ impl App {
 
     /// Seconds until the plan says the run ends, while running.
     pub fn eta(&self) -> Option<f64> {
-        (self.state == RunState::Running).then(|| (self.gantt.predicted_makespan - self.now).max(0.0))
+        (self.state == RunState::Running)
+            .then(|| (self.gantt.predicted_makespan - self.now).max(0.0))
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
@@ -353,7 +360,11 @@ impl App {
                     let first = self.gantt.rows.iter().find_map(|r| {
                         let a = r.actual.as_ref()?;
                         (a.status == Status::Failed).then(|| {
-                            format!("step `{}`: {}", r.name, a.message.clone().unwrap_or_default())
+                            format!(
+                                "step `{}`: {}",
+                                r.name,
+                                a.message.clone().unwrap_or_default()
+                            )
                         })
                     });
                     self.error = first;

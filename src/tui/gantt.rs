@@ -121,8 +121,12 @@ impl Widget for GanttChart<'_> {
             .map(|(i, f)| (f, i))
             .collect();
 
-        let mut predicted: Vec<Line> = (0..shown).map(|_| Line::new(plot_w as usize, from, to)).collect();
-        let mut actual: Vec<Line> = (0..shown).map(|_| Line::new(plot_w as usize, from, to)).collect();
+        let mut predicted: Vec<Line> = (0..shown)
+            .map(|_| Line::new(plot_w as usize, from, to))
+            .collect();
+        let mut actual: Vec<Line> = (0..shown)
+            .map(|_| Line::new(plot_w as usize, from, to))
+            .collect();
         for (i, r) in g.rows.iter().enumerate() {
             let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
             let sel = app.selected == Some(i);
@@ -132,7 +136,11 @@ impl Widget for GanttChart<'_> {
                 }
             }
             if let Some(a) = &r.actual {
-                let end = if a.status == Status::Running { app.now.max(a.start) } else { a.end };
+                let end = if a.status == Status::Running {
+                    app.now.max(a.start)
+                } else {
+                    a.end
+                };
                 if let (Some(w), false) = (a.worker, a.status == Status::Skipped) {
                     if let Some(line) = actual.get_mut(w) {
                         line.add(a.start, end, f, sel);
@@ -142,7 +150,16 @@ impl Widget for GanttChart<'_> {
         }
 
         if legend == 1 {
-            render_legend(area.x, area.y, area.width, &g.functions(), buf);
+            // Lanes that do not fit are said, not silently dropped.
+            let hidden = (shown < workers).then(|| format!("{shown}/{workers} lanes "));
+            render_legend(
+                area.x,
+                area.y,
+                area.width,
+                hidden.as_deref(),
+                &g.functions(),
+                buf,
+            );
         }
         let top = area.y + legend;
         for w in 0..shown {
@@ -164,20 +181,50 @@ impl Widget for GanttChart<'_> {
             let Some(w) = a.worker.filter(|&w| w < shown) else {
                 continue;
             };
-            let end = if a.status == Status::Running { app.now.max(a.start) } else { a.end };
+            let end = if a.status == Status::Running {
+                app.now.max(a.start)
+            } else {
+                a.end
+            };
             if let Some((c0, c1)) = actual[w].columns(a.start, end) {
-                let room = c1 - c0;
-                if room >= r.name.chars().count() + 2 && actual[w].cells[c0..c1].iter().all(|c| c.bars == 1) {
+                let (room, len) = (c1 - c0, r.name.chars().count());
+                // The cells under the text hold this bar alone (its ends may
+                // share a cell with a neighbour).
+                if room >= len + 2
+                    && actual[w].cells[c0 + 1..=c0 + len]
+                        .iter()
+                        .all(|c| c.bars == 1)
+                {
                     let x = area.x + label_w + c0 as u16 + 1;
-                    buf.set_stringn(x, line_of(w), &r.name, room - 1, Style::new().fg(Color::Black));
+                    buf.set_stringn(
+                        x,
+                        line_of(w),
+                        &r.name,
+                        room - 1,
+                        Style::new().fg(Color::Black),
+                    );
                 }
             }
         }
         if app.state == RunState::Running {
-            draw_now(app.now, &actual, area.x + label_w, top, shown * per_lane, buf);
+            draw_now(
+                app.now,
+                &actual,
+                area.x + label_w,
+                top,
+                shown * per_lane,
+                buf,
+            );
         }
         if axis_rows == 1 {
-            render_axis(area.x + label_w, area.y + area.height - 1, plot_w, from, to, buf);
+            render_axis(
+                area.x + label_w,
+                area.y + area.height - 1,
+                plot_w,
+                from,
+                to,
+                buf,
+            );
         }
     }
 }
@@ -224,7 +271,14 @@ fn draw_now(now: f64, lines: &[Line], x0: u16, top: u16, rows: usize, buf: &mut 
     }
 }
 
-fn render_legend(x: u16, y: u16, width: u16, functions: &[&str], buf: &mut Buffer) {
+fn render_legend(
+    x: u16,
+    y: u16,
+    width: u16,
+    note: Option<&str>,
+    functions: &[&str],
+    buf: &mut Buffer,
+) {
     let end = x + width;
     let mut cx = x;
     let mut put = |text: &str, style: Style, cx: &mut u16| {
@@ -234,6 +288,9 @@ fn render_legend(x: u16, y: u16, width: u16, functions: &[&str], buf: &mut Buffe
         let (nx, _) = buf.set_stringn(*cx, y, text, (end - *cx) as usize, style);
         *cx = nx;
     };
+    if let Some(n) = note {
+        put(n, theme::ERROR, &mut cx);
+    }
     put("░ predicted ", theme::DIM, &mut cx);
     put("█ actual ", theme::DIM, &mut cx);
     for (i, f) in functions.iter().enumerate() {
@@ -247,12 +304,18 @@ fn render_axis(x: u16, y: u16, width: u16, from: f64, to: f64, buf: &mut Buffer)
     let step = axis::tick_step(span, (width / 10).max(1) as usize);
     let mut free_from = x;
     for t in axis::ticks(from, to, step) {
-        let col = x + (((t - from) / span) * f64::from(width)).floor().min(f64::from(width - 1)) as u16;
+        let col = x
+            + (((t - from) / span) * f64::from(width))
+                .floor()
+                .min(f64::from(width - 1)) as u16;
         if col < free_from {
             continue;
         }
         let text = format!("╵{}", axis::label(t, step));
         let room = (x + width).saturating_sub(col) as usize;
+        if text.chars().count() > room {
+            break;
+        }
         let (nx, _) = buf.set_stringn(col, y, text, room, theme::AXIS);
         free_from = nx + 1;
     }

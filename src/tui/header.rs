@@ -14,7 +14,11 @@ pub struct Header<'a>(pub &'a App);
 impl Widget for Header<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
-        let state = if app.watching && matches!(app.state, RunState::Done | RunState::Failed | RunState::Cancelled) {
+        let state = if app.watching
+            && matches!(
+                app.state,
+                RunState::Done | RunState::Failed | RunState::Cancelled
+            ) {
             format!("{} · watching", app.state.as_str())
         } else {
             app.state.as_str().to_string()
@@ -34,7 +38,9 @@ impl Widget for Header<'_> {
             seconds(app.gantt.predicted_makespan)
         ))];
         match (app.gantt.actual_makespan, app.state) {
-            (_, RunState::Running) => second.push(Span::raw(format!("  elapsed {}", seconds(app.now)))),
+            (_, RunState::Running) => {
+                second.push(Span::raw(format!("  elapsed {}", seconds(app.now))))
+            }
             (Some(a), _) => second.push(Span::raw(format!("  actual {}", seconds(a)))),
             (None, _) => {}
         }

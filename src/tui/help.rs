@@ -31,7 +31,7 @@ pub struct Help;
 
 impl Widget for Help {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let w = 52.min(area.width);
+        let w = 62.min(area.width);
         let h = (HELP.len() as u16 + 2).min(area.height);
         let popup = Rect {
             x: area.x + (area.width - w) / 2,
@@ -42,7 +42,12 @@ impl Widget for Help {
         Clear.render(popup, buf);
         let lines: Vec<Line> = HELP
             .iter()
-            .map(|(k, what)| Line::from(vec![Span::styled(format!(" {k:<16}"), theme::KEY), Span::raw(*what)]))
+            .map(|(k, what)| {
+                Line::from(vec![
+                    Span::styled(format!(" {k:<16}"), theme::KEY),
+                    Span::raw(*what),
+                ])
+            })
             .collect();
         Paragraph::new(lines)
             .block(Block::default().borders(Borders::ALL).title(" keys "))

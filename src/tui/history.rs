@@ -21,10 +21,10 @@ impl Widget for History<'_> {
             return;
         }
         let rows = app.history.iter().rev().map(|h| {
-            let error = h
-                .actual
-                .filter(|_| h.predicted > 0.0)
-                .map_or_else(|| "-".into(), |a| format!("{:+.0}%", (a - h.predicted) / h.predicted * 100.0));
+            let error = h.actual.filter(|_| h.predicted > 0.0).map_or_else(
+                || "-".into(),
+                |a| format!("{:+.0}%", (a - h.predicted) / h.predicted * 100.0),
+            );
             Row::new(vec![
                 format!("#{}", h.run),
                 h.scheduler.clone(),
@@ -45,7 +45,18 @@ impl Widget for History<'_> {
             Constraint::Fill(1),
         ];
         Table::new(rows, widths)
-            .header(Row::new(["run", "scheduler", "p", "predicted", "actual", "error", "state"]).style(theme::TITLE))
+            .header(
+                Row::new([
+                    "run",
+                    "scheduler",
+                    "p",
+                    "predicted",
+                    "actual",
+                    "error",
+                    "state",
+                ])
+                .style(theme::TITLE),
+            )
             .render(area, buf);
     }
 }

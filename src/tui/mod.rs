@@ -64,7 +64,8 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     let (name, wf_workers, wf_scheduler) = match &loaded {
         Ok((wf, _)) => (wf.name.clone(), wf.processors, wf.scheduler.clone()),
         Err(_) => (
-            path.file_stem().map_or_else(|| "workflow".into(), |s| s.to_string_lossy().into_owned()),
+            path.file_stem()
+                .map_or_else(|| "workflow".into(), |s| s.to_string_lossy().into_owned()),
             None,
             None,
         ),
@@ -138,7 +139,9 @@ fn event_loop(
     let mut last_draw = Instant::now() - FRAME;
     while !app.quit {
         if dirty && last_draw.elapsed() >= FRAME {
-            terminal.draw(|f| f.render_widget(&*app, f.area())).map_err(io)?;
+            terminal
+                .draw(|f| f.render_widget(&*app, f.area()))
+                .map_err(io)?;
             last_draw = Instant::now();
             dirty = false;
         }
@@ -171,7 +174,13 @@ fn event_loop(
 
 fn measured(result: &Result<crate::exec::RunReport, String>) -> Option<Vec<f64>> {
     let report = result.as_ref().ok()?;
-    (!report.failed()).then(|| report.outcomes.iter().map(crate::exec::StepOutcome::seconds).collect())
+    (!report.failed()).then(|| {
+        report
+            .outcomes
+            .iter()
+            .map(crate::exec::StepOutcome::seconds)
+            .collect()
+    })
 }
 
 /// Carries out one effect; what it produces comes back as actions.
@@ -212,13 +221,21 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
 
 /// `e`: the chart as SVG and as a Chrome trace, beside the workflow.
 fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> {
-    let dir = ctx.export_dir.clone().unwrap_or_else(|| match ctx.path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    });
+    let dir = ctx
+        .export_dir
+        .clone()
+        .unwrap_or_else(|| match ctx.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
-        let file = dir.join(format!("{}-run{}.{}", app.workflow, app.run, format.extension()));
+        let file = dir.join(format!(
+            "{}-run{}.{}",
+            app.workflow,
+            app.run,
+            format.extension()
+        ));
         export::export(&app.gantt, format, &file)?;
         written.push(file);
     }

@@ -24,7 +24,8 @@ impl Widget for Models<'_> {
             Row::new(vec![
                 m.function.clone(),
                 m.observations.to_string(),
-                m.mean_error_percent.map_or_else(|| "-".into(), |e| format!("{e:.1}%")),
+                m.mean_error_percent
+                    .map_or_else(|| "-".into(), |e| format!("{e:.1}%")),
                 m.model.clone(),
             ])
         });

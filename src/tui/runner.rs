@@ -70,7 +70,9 @@ impl Runner {
 
     /// Seconds since the current run started.
     pub fn elapsed(&self) -> Option<f64> {
-        self.current.as_ref().map(|a| a.started.elapsed().as_secs_f64())
+        self.current
+            .as_ref()
+            .map(|a| a.started.elapsed().as_secs_f64())
     }
 
     /// Starts a run now, or cancels the running one and queues this.
@@ -126,7 +128,12 @@ impl Runner {
         let id = self.next_id;
         let (wf, graph) = &*loaded;
         let costs = self.costs(graph);
-        let schedule = plan(&dag(graph, &costs), &Comm::SHARED_MEMORY, workers, scheduler);
+        let schedule = plan(
+            &dag(graph, &costs),
+            &Comm::SHARED_MEMORY,
+            workers,
+            scheduler,
+        );
         let gantt = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);

@@ -27,7 +27,8 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                     r.worker().map_or_else(|| "-".into(), |w| w.to_string()),
                     opt(r.predicted_seconds()),
                     opt(r.actual_seconds()),
-                    r.error_percent().map_or_else(|| "-".into(), |e| format!("{e:+.0}%")),
+                    r.error_percent()
+                        .map_or_else(|| "-".into(), |e| format!("{e:+.0}%")),
                     status.as_str().to_string(),
                 ])
                 .style(theme::status(status))
@@ -42,8 +43,16 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             Constraint::Length(7),
             Constraint::Length(8),
         ];
-        let header = Row::new(["step", "function", "worker", "predicted", "actual", "error", "status"])
-            .style(theme::TITLE);
+        let header = Row::new([
+            "step",
+            "function",
+            "worker",
+            "predicted",
+            "actual",
+            "error",
+            "status",
+        ])
+        .style(theme::TITLE);
         let table = Table::new(rows, widths)
             .header(header)
             .row_highlight_style(theme::SELECTED);

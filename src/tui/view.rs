@@ -45,7 +45,11 @@ impl Widget for &App {
 fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
     for v in View::ALL {
-        let style = if v == app.view { theme::SELECTED } else { theme::DIM };
+        let style = if v == app.view {
+            theme::SELECTED
+        } else {
+            theme::DIM
+        };
         spans.push(Span::raw(" "));
         spans.push(Span::styled(format!(" {} ", v.title()), style));
     }

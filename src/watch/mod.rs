@@ -97,7 +97,9 @@ pub fn watch_files(
                 continue;
             }
             let hit = match (p.parent(), p.file_name()) {
-                (Some(dir), Some(name)) => filter.get(dir).is_some_and(|names| names.contains(name)),
+                (Some(dir), Some(name)) => {
+                    filter.get(dir).is_some_and(|names| names.contains(name))
+                }
                 _ => false,
             };
             if hit {

@@ -10,7 +10,14 @@ use flowcast::graph::{Task, TaskGraph, TaskKind};
 use flowcast::kernels::Type;
 use flowcast::sched::{plan, Comm, Scheduler};
 
-fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: &[usize], iterations: Option<usize>) -> Task {
+fn task(
+    id: usize,
+    name: &str,
+    kind: TaskKind,
+    function: &str,
+    deps: &[usize],
+    iterations: Option<usize>,
+) -> Task {
     Task {
         id,
         name: name.into(),
@@ -56,11 +63,24 @@ pub fn events(g: &Gantt) -> Vec<Event> {
     let mut out = Vec::new();
     for (task, r) in g.rows.iter().enumerate() {
         let s = &r.predicted[0];
-        out.push(Event::Started { task, worker: s.worker, at: at(s.start * 1.2) });
+        out.push(Event::Started {
+            task,
+            worker: s.worker,
+            at: at(s.start * 1.2),
+        });
         if r.name == "fit" {
-            out.push(Event::Failed { task, worker: s.worker, at: at(s.end * 1.2), message: "singular fit".into() });
+            out.push(Event::Failed {
+                task,
+                worker: s.worker,
+                at: at(s.end * 1.2),
+                message: "singular fit".into(),
+            });
         } else {
-            out.push(Event::Finished { task, worker: s.worker, at: at(s.end * 1.2) });
+            out.push(Event::Finished {
+                task,
+                worker: s.worker,
+                at: at(s.end * 1.2),
+            });
         }
     }
     out
@@ -71,7 +91,12 @@ pub fn finished() -> Gantt {
     for e in events(&g.clone()) {
         g.apply(&e);
     }
-    g.actual_makespan = Some(g.rows.iter().filter_map(|r| r.actual.as_ref().map(|a| a.end)).fold(0.0, f64::max));
+    g.actual_makespan = Some(
+        g.rows
+            .iter()
+            .filter_map(|r| r.actual.as_ref().map(|a| a.end))
+            .fold(0.0, f64::max),
+    );
     g
 }
 
@@ -87,12 +112,30 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
                 name: format!("t{i}"),
                 function: ["eigen", "svd", "qr"][i % 3].into(),
                 kind: "call".into(),
-                predicted: vec![Slot { worker: w, start, end: start + width, iterations: None }],
-                actual: Some(Actual { worker: Some(w), start, end: start + width * 1.1, status: Status::Done, message: None }),
+                predicted: vec![Slot {
+                    worker: w,
+                    start,
+                    end: start + width,
+                    iterations: None,
+                }],
+                actual: Some(Actual {
+                    worker: Some(w),
+                    start,
+                    end: start + width * 1.1,
+                    status: Status::Done,
+                    message: None,
+                }),
             }
         })
         .collect();
-    let mut g = Gantt { workflow: "many".into(), scheduler: "emcp".into(), workers, rows, predicted_makespan: 0.0, actual_makespan: None };
+    let mut g = Gantt {
+        workflow: "many".into(),
+        scheduler: "emcp".into(),
+        workers,
+        rows,
+        predicted_makespan: 0.0,
+        actual_makespan: None,
+    };
     g.predicted_makespan = g.horizon();
     g
 }
