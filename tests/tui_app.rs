@@ -214,3 +214,13 @@ fn every_footer_and_help_key_maps_to_an_action() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(matches!(keys::key(&ctrl_c), Some(Action::Quit)));
 }
+
+#[test]
+fn a_watch_that_cannot_start_is_switched_off() {
+    let mut a = running();
+    a.update(Action::ToggleWatch);
+    assert!(a.watching);
+    a.update(Action::WatchFailed("cannot watch /gone: not found".into()));
+    assert!(!a.watching);
+    assert_eq!(a.message.as_deref(), Some("cannot watch /gone: not found"));
+}

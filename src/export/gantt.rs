@@ -294,3 +294,29 @@ pub fn dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
         .collect();
     Dag { nodes, edges }
 }
+
+/// Plans and runs a workflow headless and returns its chart: what
+/// `flowcast export WORKFLOW` draws. `costs` are the predicted seconds per
+/// task (by task id).
+pub fn record(
+    wf: &crate::workflow::Workflow,
+    graph: &TaskGraph,
+    costs: &[f64],
+    workers: usize,
+    scheduler: crate::sched::Scheduler,
+    seed: i64,
+) -> Result<Gantt, String> {
+    use crate::sched::{plan, Comm};
+    let schedule = plan(&dag(graph, costs), &Comm::SHARED_MEMORY, workers, scheduler);
+    let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
+    // A plan may leave workers idle (or the graph be empty): show all p lanes.
+    g.workers = g.workers.max(workers);
+    let opts = crate::exec::RunOptions {
+        workers: workers.max(1),
+        seed,
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let report = crate::exec::run(wf, graph, &opts, &|_| {}, &cancel)?;
+    g.finish(&report);
+    Ok(g)
+}

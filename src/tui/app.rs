@@ -121,6 +121,8 @@ pub enum Action {
     Reloaded(Result<String, String>),
     /// An export finished: the files written, or why not.
     Exported(Result<Vec<PathBuf>, String>),
+    /// Watching could not start.
+    WatchFailed(String),
 }
 
 /// What the event loop must do after an action.
@@ -326,6 +328,10 @@ impl App {
                 self.message = Some(format!("exported {}", names.join(", ")));
             }
             Action::Exported(Err(e)) => self.message = Some(format!("export failed: {e}")),
+            Action::WatchFailed(e) => {
+                self.watching = false;
+                self.message = Some(e);
+            }
         }
         Vec::new()
     }

@@ -51,7 +51,7 @@ impl Line {
     /// The cells `[c0, c1)` a span covers, clipped to the window.
     fn columns(&self, start: f64, end: f64) -> Option<(usize, usize)> {
         let n = self.cells.len();
-        if n == 0 || !(self.cell > 0.0) || end < start {
+        if n == 0 || self.cell.is_nan() || self.cell <= 0.0 || end < start {
             return None;
         }
         let a = ((start - self.from) / self.cell).floor();
@@ -253,7 +253,7 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
 
 fn draw_now(now: f64, lines: &[Line], x0: u16, top: u16, rows: usize, buf: &mut Buffer) {
     let Some(line) = lines.first() else { return };
-    if !(line.cell > 0.0) || now < line.from {
+    if line.cell.is_nan() || line.cell <= 0.0 || now < line.from {
         return;
     }
     let col = ((now - line.from) / line.cell).floor() as usize;

@@ -186,15 +186,11 @@ fn measured(result: &Result<crate::exec::RunReport, String>) -> Option<Vec<f64>>
 /// Carries out one effect; what it produces comes back as actions.
 fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
     match effect {
+        // Nothing good loaded yet (the file was invalid at start): read it
+        // again; a good load reruns.
+        Effect::Rerun if !ctx.runner.has_workflow() => Some(Action::Reloaded(reload(ctx))),
         Effect::Rerun => ctx.runner.request(app.scheduler, app.workers),
-        Effect::Reload => Some(Action::Reloaded(match load_checked(ctx.path) {
-            Ok((wf, graph)) => {
-                let name = wf.name.clone();
-                ctx.runner.set_workflow(wf, graph);
-                Ok(name)
-            }
-            Err(e) => Err(e),
-        })),
+        Effect::Reload => Some(Action::Reloaded(reload(ctx))),
         Effect::Export => Some(Action::Exported(export_default(app, ctx))),
         Effect::Watch(false) => {
             *ctx.watcher = None;
@@ -213,10 +209,17 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
                     *ctx.watcher = Some(w);
                     None
                 }
-                Err(e) => Some(Action::Exported(Err(e))),
+                Err(e) => Some(Action::WatchFailed(e)),
             }
         }
     }
+}
+
+fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
+    let (wf, graph) = load_checked(ctx.path)?;
+    let name = wf.name.clone();
+    ctx.runner.set_workflow(wf, graph);
+    Ok(name)
 }
 
 /// `e`: the chart as SVG and as a Chrome trace, beside the workflow.

@@ -64,6 +64,10 @@ impl Runner {
         self.loaded = Some(Arc::new((wf, graph)));
     }
 
+    pub fn has_workflow(&self) -> bool {
+        self.loaded.is_some()
+    }
+
     pub fn running(&self) -> bool {
         self.current.is_some()
     }
@@ -134,7 +138,8 @@ impl Runner {
             workers,
             scheduler,
         );
-        let gantt = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
+        let mut gantt = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
+        gantt.workers = gantt.workers.max(workers);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let tx = self.tx.clone();
