@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use flowcast::watch::{headless::watch_loop, is_ignored, watch_files, Changed};
 
-const QUIET: Duration = Duration::from_millis(150);
+const QUIET: Duration = Duration::from_millis(300);
 /// Long enough for inotify and the quiet period on a loaded machine.
-const SETTLE: Duration = Duration::from_millis(900);
+const SETTLE: Duration = Duration::from_millis(1200);
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
