@@ -65,7 +65,8 @@ fn header_while_running_shows_elapsed_and_eta() {
     let buf = render(Header(&a), 60, 2);
     let expected = Buffer::with_lines([
         " demo mcp p=2 run #3 running · watching",
-        " predicted 3.00s  elapsed 1.00s  ETA 2.00s",
+        // Finished tasks took 20% longer than planned: 3.00 × 1.2 − 1.00.
+        " predicted 3.00s  elapsed 1.00s  ETA 2.60s",
     ]);
     assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
 }

@@ -218,10 +218,25 @@ impl App {
         }
     }
 
-    /// Seconds until the plan says the run ends, while running.
+    /// Seconds until the run should end, while running: the planned
+    /// makespan stretched by how much slower (or faster) than predicted the
+    /// finished tasks were, less the time gone.
     pub fn eta(&self) -> Option<f64> {
-        (self.state == RunState::Running)
-            .then(|| (self.gantt.predicted_makespan - self.now).max(0.0))
+        if self.state != RunState::Running {
+            return None;
+        }
+        let (predicted, actual) = self
+            .gantt
+            .rows
+            .iter()
+            .filter_map(|r| Some((r.predicted_seconds()?, r.actual_seconds()?)))
+            .fold((0.0, 0.0), |(p, a), (rp, ra)| (p + rp, a + ra));
+        let pace = if predicted > 0.0 && actual > 0.0 {
+            actual / predicted
+        } else {
+            1.0
+        };
+        Some((self.gantt.predicted_makespan * pace - self.now).max(0.0))
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
