@@ -97,7 +97,10 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
         queue.push(Action::ToggleWatch);
     }
 
-    let mut terminal = ratatui::init();
+    let mut terminal = ratatui::try_init().map_err(|e| {
+        restore();
+        format!("cannot open the terminal: {e}")
+    })?;
     install_mouse_restore();
     let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
     let mut ctx = Context {
