@@ -150,6 +150,13 @@ fn png_decodes_with_the_expected_size_and_draws_bars() {
         canvas.pixel(x as u32, y as u32),
         Some(flowcast::export::palette::colour(1))
     );
+    // The legend has text beside its first swatch ("predicted"): black pixels.
+    let (lx, ly) = (layout.left + 20.0, layout.legend_y(2));
+    let black = (0..60)
+        .flat_map(|dx| (0..12).map(move |dy| (dx, dy)))
+        .filter(|&(dx, dy)| canvas.pixel(lx as u32 + dx, ly as u32 + dy) == Some((0, 0, 0)))
+        .count();
+    assert!(black > 20, "{black} text pixels");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The chart as PNG, drawn by a small pixel renderer on the SVG's layout:
 //! lanes, grid, predicted outlines, actual solid bars, legend swatches.
-//! Text is limited to what a 3×5 pixel font for digits can say (the axis
-//! labels and worker numbers); names are in the SVG.
+//! Text is drawn in a 3×5 pixel font (digits, lower-case letters, a few
+//! signs): axis labels, lanes and the legend; bar labels are in the SVG only.
 
 use super::axis;
 use super::gantt::{Gantt, Status};
@@ -113,8 +113,9 @@ impl Canvas {
 }
 
 /// Rows of a 3-pixel-wide glyph, top to bottom, high bit on the left.
+/// Letters are lower case; upper case is drawn as lower.
 fn glyph(c: char) -> Option<[u8; 5]> {
-    Some(match c {
+    Some(match c.to_ascii_lowercase() {
         '0' => [7, 5, 5, 5, 7],
         '1' => [2, 6, 2, 2, 7],
         '2' => [7, 1, 7, 4, 7],
@@ -126,9 +127,37 @@ fn glyph(c: char) -> Option<[u8; 5]> {
         '8' => [7, 5, 7, 5, 7],
         '9' => [7, 5, 7, 1, 7],
         '.' => [0, 0, 0, 0, 2],
-        's' => [0, 3, 6, 3, 6],
+        '-' => [0, 0, 7, 0, 0],
+        '_' => [0, 0, 0, 0, 7],
+        '(' => [1, 2, 2, 2, 1],
+        ')' => [4, 2, 2, 2, 4],
+        '%' => [5, 1, 2, 4, 5],
+        'a' => [0, 3, 5, 5, 3],
+        'b' => [4, 6, 5, 5, 6],
+        'c' => [0, 3, 4, 4, 3],
+        'd' => [1, 3, 5, 5, 3],
+        'e' => [0, 2, 7, 4, 3],
+        'f' => [1, 2, 7, 2, 2],
+        'g' => [0, 3, 5, 3, 6],
+        'h' => [4, 6, 5, 5, 5],
+        'i' => [2, 0, 2, 2, 2],
+        'j' => [1, 0, 1, 5, 2],
+        'k' => [4, 5, 6, 5, 5],
+        'l' => [6, 2, 2, 2, 7],
         'm' => [0, 0, 7, 7, 5],
+        'n' => [0, 6, 5, 5, 5],
+        'o' => [0, 2, 5, 5, 2],
+        'p' => [0, 6, 5, 6, 4],
+        'q' => [0, 3, 5, 3, 1],
+        'r' => [0, 5, 6, 4, 4],
+        's' => [0, 3, 4, 1, 6],
+        't' => [2, 7, 2, 2, 1],
+        'u' => [0, 5, 5, 5, 3],
+        'v' => [0, 5, 5, 5, 2],
         'w' => [0, 5, 5, 7, 7],
+        'x' => [0, 5, 2, 2, 5],
+        'y' => [0, 5, 5, 3, 6],
+        'z' => [0, 7, 1, 4, 7],
         _ => return None,
     })
 }
@@ -145,6 +174,18 @@ pub fn draw(g: &Gantt) -> Canvas {
     let functions = g.functions();
     let colour = |f: &str| palette::colour(functions.iter().position(|x| *x == f).unwrap_or(0));
     let right = l.width - l.right;
+    let actual = g
+        .actual_makespan
+        .map(|a| format!("  actual {}", axis::seconds(a)))
+        .unwrap_or_default();
+    let title = format!(
+        "{}  {}  {} workers  predicted {}{actual}",
+        g.workflow,
+        g.scheduler,
+        workers,
+        axis::seconds(g.predicted_makespan)
+    );
+    c.text(l.left, 14.0, &title, (0, 0, 0), 2);
     for w in 0..workers {
         let y = l.lane_y(w);
         if w % 2 == 0 {
@@ -189,11 +230,23 @@ pub fn draw(g: &Gantt) -> Canvas {
     for i in 0..functions.len() + 2 {
         let x = l.left + ((i % 5) as f64) * 170.0;
         let y = ly + (i / 5) as f64 * l.legend_row;
-        match i {
-            0 => c.outline(x, y, x + 14.0, y + 12.0, (51, 51, 51)),
-            1 => c.fill(x, y, x + 14.0, y + 12.0, (51, 51, 51), 1.0),
-            _ => c.fill(x, y, x + 14.0, y + 12.0, palette::colour(i - 2), 1.0),
-        }
+        let name = match i {
+            0 => {
+                c.outline(x, y, x + 14.0, y + 12.0, (51, 51, 51));
+                "predicted"
+            }
+            1 => {
+                c.fill(x, y, x + 14.0, y + 12.0, (51, 51, 51), 1.0);
+                "actual"
+            }
+            _ => {
+                c.fill(x, y, x + 14.0, y + 12.0, palette::colour(i - 2), 1.0);
+                functions[i - 2]
+            }
+        };
+        // 8 px a character: what fits before the next swatch.
+        let text: String = name.chars().take(17).collect();
+        c.text(x + 20.0, y + 1.0, &text, (0, 0, 0), 2);
     }
     c
 }
