@@ -30,6 +30,16 @@ fn gantt_view() {
 }
 
 #[test]
+fn gantt_view_with_a_selected_task() {
+    let mut a = app();
+    a.update(Action::SelectNext);
+    a.update(Action::SelectNext);
+    a.update(Action::SelectNext);
+    a.update(Action::SelectNext);
+    insta::assert_snapshot!(screen(&a, 80, 16));
+}
+
+#[test]
 fn gantt_view_zoomed_and_panned() {
     let mut a = app();
     a.update(Action::ZoomIn);

@@ -206,6 +206,31 @@ impl Widget for GanttChart<'_> {
                 }
             }
         }
+        // The selected task's numbers, on a spare line above the axis.
+        let used = top + (shown * per_lane) as u16;
+        let spare = area.y + area.height - axis_rows;
+        if let Some(r) = app
+            .selected
+            .and_then(|i| g.rows.get(i))
+            .filter(|_| spare > used)
+        {
+            let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), axis::seconds);
+            let mut text = format!(
+                "▶ {} ({}) predicted {} actual {} {}",
+                r.name,
+                r.function,
+                opt(r.predicted_seconds()),
+                opt(r.actual_seconds()),
+                r.status().as_str()
+            );
+            if let Some(e) = r.error_percent() {
+                text.push_str(&format!(" {e:+.0}%"));
+            }
+            if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
+                text.push_str(&format!(": {m}"));
+            }
+            buf.set_stringn(area.x, spare - 1, text, area.width as usize, theme::TITLE);
+        }
         if app.state == RunState::Running {
             draw_now(
                 app.now,
