@@ -1,0 +1,110 @@
+//! The Gantt chart of a run ([`Gantt`]) and its writers: SVG, PNG, Chrome
+//! trace JSON (Perfetto), Mermaid gantt and CSV. Nothing here knows about the
+//! terminal: the TUI draws the same [`Gantt`] itself.
+
+pub mod axis;
+pub mod csv;
+pub mod gantt;
+pub mod mermaid;
+pub mod palette;
+pub mod png;
+pub mod svg;
+pub mod trace;
+
+use std::path::Path;
+
+pub use gantt::{Gantt, Row, Slot, Status};
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+    /// Chrome trace event JSON, for Perfetto or `chrome://tracing`.
+    Trace,
+    Mermaid,
+    Csv,
+    /// The [`Gantt`] itself as JSON, to export again later.
+    Json,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Svg,
+        Format::Png,
+        Format::Trace,
+        Format::Mermaid,
+        Format::Csv,
+        Format::Json,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+            Format::Trace => "trace",
+            Format::Mermaid => "mermaid",
+            Format::Csv => "csv",
+            Format::Json => "json",
+        }
+    }
+
+    /// The file extension written by default.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+            Format::Trace => "trace.json",
+            Format::Mermaid => "mmd",
+            Format::Csv => "csv",
+            Format::Json => "gantt.json",
+        }
+    }
+
+    /// A format by name (`svg`, `png`, `trace`, `mermaid`, `csv`, `json`).
+    pub fn parse(s: &str) -> Option<Format> {
+        let s = s.to_ascii_lowercase();
+        match s.as_str() {
+            "chrome" | "perfetto" => Some(Format::Trace),
+            "mmd" => Some(Format::Mermaid),
+            _ => Format::ALL.into_iter().find(|f| f.name() == s),
+        }
+    }
+
+    /// The format a path's extension asks for.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".trace.json") {
+            return Some(Format::Trace);
+        }
+        if name.ends_with(".gantt.json") {
+            return Some(Format::Json);
+        }
+        Format::parse(path.extension()?.to_str()?)
+    }
+}
+
+/// The chart in `format`, as bytes.
+pub fn render(g: &Gantt, format: Format) -> Result<Vec<u8>, String> {
+    Ok(match format {
+        Format::Svg => svg::render(g).into_bytes(),
+        Format::Png => png::render(g)?,
+        Format::Trace => trace::render(g).into_bytes(),
+        Format::Mermaid => mermaid::render(g).into_bytes(),
+        Format::Csv => csv::render(g).into_bytes(),
+        Format::Json => serde_json::to_vec_pretty(g).map_err(|e| e.to_string())?,
+    })
+}
+
+/// Writes the chart in `format` to `path`.
+pub fn export(g: &Gantt, format: Format, path: &Path) -> Result<(), String> {
+    let bytes = render(g, format)?;
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Reads a chart written with [`Format::Json`].
+pub fn load(path: &Path) -> Result<Gantt, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}

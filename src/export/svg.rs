@@ -1,0 +1,217 @@
+//! The chart as SVG: a lane per worker, a time axis with readable ticks,
+//! predicted bars as outlines above actual bars drawn solid, colours by
+//! function, a legend, and labels where they fit.
+
+use std::fmt::Write;
+
+use super::axis;
+use super::gantt::{Gantt, Status};
+use super::palette;
+
+/// Pixel geometry shared with the PNG drawer, so both show one picture.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub width: f64,
+    pub left: f64,
+    pub right: f64,
+    pub top: f64,
+    pub lane: f64,
+    pub axis: f64,
+    pub legend_row: f64,
+    pub legend_rows: usize,
+    pub span: f64,
+}
+
+impl Layout {
+    pub fn new(g: &Gantt) -> Layout {
+        let legend_items = g.functions().len() + 2;
+        let per_row = 5;
+        Layout {
+            width: 1000.0,
+            left: 80.0,
+            right: 20.0,
+            top: 40.0,
+            lane: 44.0,
+            axis: 30.0,
+            legend_row: 22.0,
+            legend_rows: legend_items.div_ceil(per_row),
+            span: g.horizon().max(1e-9),
+        }
+    }
+
+    pub fn height(&self, workers: usize) -> f64 {
+        self.top
+            + self.lane * workers.max(1) as f64
+            + self.axis
+            + self.legend_row * self.legend_rows as f64
+            + 10.0
+    }
+
+    pub fn x(&self, t: f64) -> f64 {
+        self.left + (self.width - self.left - self.right) * (t / self.span).clamp(0.0, 1.0)
+    }
+
+    /// Top of the predicted band of a lane (the actual band sits below it).
+    pub fn lane_y(&self, worker: usize) -> f64 {
+        self.top + self.lane * worker as f64
+    }
+
+    pub fn legend_y(&self, workers: usize) -> f64 {
+        self.top + self.lane * workers.max(1) as f64 + self.axis
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+pub fn render(g: &Gantt) -> String {
+    let l = Layout::new(g);
+    let workers = g.workers.max(1);
+    let h = l.height(workers);
+    let functions = g.functions();
+    let colour = |f: &str| palette::hex(functions.iter().position(|x| *x == f).unwrap_or(0));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#,
+        w = l.width
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let actual = g
+        .actual_makespan
+        .map(|a| format!(", actual {}", axis::seconds(a)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" font-size="14" font-weight="bold">{} — {} on {} workers: predicted {}{}</text>"#,
+        l.left,
+        esc(&g.workflow),
+        esc(&g.scheduler),
+        workers,
+        axis::seconds(g.predicted_makespan),
+        actual
+    );
+    // Lanes.
+    for w in 0..workers {
+        let y = l.lane_y(w);
+        let fill = if w % 2 == 0 { "#f4f4f4" } else { "#ffffff" };
+        let _ = writeln!(
+            s,
+            r#"<rect class="lane" x="{}" y="{y}" width="{}" height="{}" fill="{fill}"/><text x="8" y="{}">worker {w}</text>"#,
+            l.left,
+            l.width - l.left - l.right,
+            l.lane,
+            y + l.lane / 2.0 + 4.0
+        );
+    }
+    // Axis and grid.
+    let step = axis::tick_step(l.span, 10);
+    let axis_y = l.lane_y(workers);
+    let _ = writeln!(
+        s,
+        r##"<g class="axis"><line x1="{}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="#333"/>"##,
+        l.left,
+        l.width - l.right
+    );
+    for t in axis::ticks(0.0, l.span, step) {
+        let x = l.x(t);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="#ccc"/><text x="{x:.1}" y="{}" text-anchor="middle">{}</text>"##,
+            l.top,
+            axis_y + 4.0,
+            axis_y + 16.0,
+            axis::label(t, step)
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    // Bars: predicted outlines in the upper band, actual solid in the lower.
+    let band = (l.lane - 8.0) / 2.0;
+    let _ = writeln!(s, r#"<g class="bars">"#);
+    for r in &g.rows {
+        let c = colour(&r.function);
+        for slot in &r.predicted {
+            let (x0, x1) = (l.x(slot.start), l.x(slot.end));
+            let y = l.lane_y(slot.worker) + 3.0;
+            let what = match slot.iterations {
+                Some((a, b)) => format!("{} [{}..{}]", r.name, a + 1, b),
+                None => r.name.clone(),
+            };
+            let _ = writeln!(
+                s,
+                r#"<rect class="predicted" data-task="{n}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}" fill-opacity="0.15" stroke="{c}" stroke-width="1.5"><title>{t}: predicted {}–{} ({})</title></rect>"#,
+                (x1 - x0).max(1.0),
+                axis::seconds(slot.start),
+                axis::seconds(slot.end),
+                esc(&r.function),
+                n = esc(&r.name),
+                t = esc(&what),
+            );
+            label(&mut s, &what, x0, x1, y + band / 2.0 + 4.0, "#333");
+        }
+        if let Some(a) = &r.actual {
+            let Some(w) = a.worker else { continue };
+            if a.status == Status::Pending {
+                continue;
+            }
+            let (x0, x1) = (l.x(a.start), l.x(a.end));
+            let y = l.lane_y(w) + 5.0 + band;
+            let stroke = if a.status == Status::Failed {
+                r##" stroke="#d00000" stroke-width="2""##
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                r#"<rect class="actual" data-task="{n}" data-status="{st}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}"{stroke}><title>{n}: {st} {}–{} ({})</title></rect>"#,
+                (x1 - x0).max(1.0),
+                axis::seconds(a.start),
+                axis::seconds(a.end),
+                esc(&r.function),
+                n = esc(&r.name),
+                st = a.status.as_str(),
+            );
+            label(&mut s, &r.name, x0, x1, y + band / 2.0 + 4.0, "white");
+        }
+    }
+    let _ = writeln!(s, "</g>");
+    // Legend: the two bar styles, then a swatch per function.
+    let ly = l.legend_y(workers);
+    let _ = writeln!(s, r#"<g class="legend">"#);
+    let mut items: Vec<(String, String)> = vec![
+        ("predicted".into(), r##"fill="none" stroke="#333""##.into()),
+        ("actual".into(), r##"fill="#333""##.into()),
+    ];
+    for (i, f) in functions.iter().enumerate() {
+        items.push((f.to_string(), format!(r#"fill="{}""#, palette::hex(i))));
+    }
+    for (i, (name, style)) in items.iter().enumerate() {
+        let x = l.left + (i % 5) as f64 * 170.0;
+        let y = ly + (i / 5) as f64 * l.legend_row;
+        let _ = writeln!(
+            s,
+            r#"<rect class="swatch" x="{x}" y="{y}" width="14" height="12" {style}/><text x="{}" y="{}">{}</text>"#,
+            x + 20.0,
+            y + 10.0,
+            esc(name)
+        );
+    }
+    let _ = writeln!(s, "</g>\n</svg>");
+    s
+}
+
+/// A label inside a bar when about 6.5 px per character fit.
+fn label(s: &mut String, text: &str, x0: f64, x1: f64, y: f64, fill: &str) {
+    if (x1 - x0) > text.chars().count() as f64 * 6.5 + 6.0 {
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{:.1}" y="{y:.1}" fill="{fill}">{}</text>"#,
+            x0 + 3.0,
+            esc(text)
+        );
+    }
+}

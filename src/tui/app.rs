@@ -1,0 +1,408 @@
+//! The UI's state as plain data, the [`Action`]s that change it and the
+//! [`Effect`]s it asks the event loop to carry out. Every input — key,
+//! resize, tick, run event, file change — becomes one `Action`, and
+//! [`App::update`] applies it with one `match`; nothing here touches the
+//! terminal, a thread or a file, so all of it is tested directly.
+
+use std::path::PathBuf;
+
+use crate::exec::{Event, RunReport, StepError};
+use crate::export::{Gantt, Status};
+use crate::sched::Scheduler;
+use crate::watch::Changed;
+
+/// What the current run is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    /// Loading and planning; nothing ran yet.
+    Planning,
+    Running,
+    Done,
+    /// Finished with at least one failed step, or could not run.
+    Failed,
+    Cancelled,
+}
+
+impl RunState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Planning => "planning",
+            RunState::Running => "running",
+            RunState::Done => "done",
+            RunState::Failed => "failed",
+            RunState::Cancelled => "cancelled",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Gantt,
+    Table,
+    Models,
+    History,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Gantt, View::Table, View::Models, View::History];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Gantt => "Gantt",
+            View::Table => "Tasks",
+            View::Models => "Models",
+            View::History => "History",
+        }
+    }
+}
+
+/// One function's cost model, as the model view shows it (filled by the
+/// caller from the cost engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelRow {
+    pub function: String,
+    pub observations: usize,
+    /// Mean absolute prediction error over the recorded runs, percent.
+    pub mean_error_percent: Option<f64>,
+    /// The model's kind or any note (`ann`, `linear`, `untrained`).
+    pub model: String,
+}
+
+/// One past run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryRow {
+    pub run: usize,
+    pub scheduler: String,
+    pub workers: usize,
+    pub predicted: f64,
+    pub actual: Option<f64>,
+    pub state: String,
+}
+
+/// Everything that can happen to the UI.
+#[derive(Debug)]
+pub enum Action {
+    Quit,
+    Rerun,
+    CycleScheduler,
+    MoreWorkers,
+    FewerWorkers,
+    Export,
+    ToggleWatch,
+    NextView,
+    PrevView,
+    ToggleHelp,
+    ZoomIn,
+    ZoomOut,
+    PanLeft,
+    PanRight,
+    SelectNext,
+    SelectPrev,
+    /// Esc: close the help, else clear the selection.
+    Back,
+    Resize(u16, u16),
+    /// Seconds since the current run started.
+    Tick(f64),
+    /// A run was planned and is starting.
+    RunPlanned {
+        run: usize,
+        gantt: Gantt,
+    },
+    RunEvent {
+        run: usize,
+        event: Event,
+    },
+    RunFinished {
+        run: usize,
+        result: Result<RunReport, String>,
+    },
+    FileChanged(Changed),
+    /// The workflow was re-read after a change: its name, or the diagnostics.
+    Reloaded(Result<String, String>),
+    /// An export finished: the files written, or why not.
+    Exported(Result<Vec<PathBuf>, String>),
+    /// Watching could not start.
+    WatchFailed(String),
+}
+
+/// What the event loop must do after an action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Start a run with the app's scheduler and p, cancelling a running one.
+    Rerun,
+    /// Re-read and re-validate the workflow.
+    Reload,
+    Export,
+    /// Start or stop watching.
+    Watch(bool),
+}
+
+/// The UI's whole state.
+#[derive(Clone, Debug)]
+pub struct App {
+    pub workflow: String,
+    pub scheduler: Scheduler,
+    pub workers: usize,
+    pub max_workers: usize,
+    /// The current run's number (1 for the first).
+    pub run: usize,
+    pub state: RunState,
+    pub watching: bool,
+    pub gantt: Gantt,
+    /// Seconds since the current run started.
+    pub now: f64,
+    pub view: View,
+    /// The selected task (a row of the gantt).
+    pub selected: Option<usize>,
+    /// 1 shows the whole run; 2 half of it, ...
+    pub zoom: f64,
+    /// The time at the left edge of the chart, seconds.
+    pub offset: f64,
+    pub help: bool,
+    /// A one-line message for the footer (export paths, changes).
+    pub message: Option<String>,
+    /// The last load or run error, shown until a good reload.
+    pub error: Option<String>,
+    pub models: Vec<ModelRow>,
+    pub history: Vec<HistoryRow>,
+    pub size: (u16, u16),
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(workflow: &str, scheduler: Scheduler, workers: usize) -> App {
+        App {
+            workflow: workflow.to_string(),
+            scheduler,
+            workers: workers.max(1),
+            max_workers: 256,
+            run: 0,
+            state: RunState::Planning,
+            watching: false,
+            gantt: Gantt::default(),
+            now: 0.0,
+            view: View::Gantt,
+            selected: None,
+            zoom: 1.0,
+            offset: 0.0,
+            help: false,
+            message: None,
+            error: None,
+            models: Vec::new(),
+            history: Vec::new(),
+            size: (80, 24),
+            quit: false,
+        }
+    }
+
+    /// The visible time window of the chart: `(from, to)` seconds.
+    pub fn window(&self) -> (f64, f64) {
+        let horizon = self.horizon();
+        let width = horizon / self.zoom.max(1.0);
+        let from = self.offset.clamp(0.0, (horizon - width).max(0.0));
+        (from, from + width)
+    }
+
+    /// The time the chart spans: the run so far and the plan.
+    pub fn horizon(&self) -> f64 {
+        let running = if self.state == RunState::Running {
+            self.now
+        } else {
+            0.0
+        };
+        let h = self.gantt.horizon().max(running);
+        if h > 0.0 {
+            h
+        } else {
+            1.0
+        }
+    }
+
+    /// Seconds until the run should end, while running: the planned
+    /// makespan stretched by how much slower (or faster) than predicted the
+    /// finished tasks were, less the time gone.
+    pub fn eta(&self) -> Option<f64> {
+        if self.state != RunState::Running {
+            return None;
+        }
+        let (predicted, actual) = self
+            .gantt
+            .rows
+            .iter()
+            .filter_map(|r| Some((r.predicted_seconds()?, r.actual_seconds()?)))
+            .fold((0.0, 0.0), |(p, a), (rp, ra)| (p + rp, a + ra));
+        let pace = if predicted > 0.0 && actual > 0.0 {
+            actual / predicted
+        } else {
+            1.0
+        };
+        Some((self.gantt.predicted_makespan * pace - self.now).max(0.0))
+    }
+
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let rows = self.gantt.rows.len();
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Rerun => return vec![Effect::Rerun],
+            Action::CycleScheduler => {
+                let all = Scheduler::ALL;
+                let i = all.iter().position(|s| *s == self.scheduler).unwrap_or(0);
+                self.scheduler = all[(i + 1) % all.len()];
+                return vec![Effect::Rerun];
+            }
+            Action::MoreWorkers | Action::FewerWorkers => {
+                let p = if matches!(action, Action::MoreWorkers) {
+                    (self.workers + 1).min(self.max_workers.max(1))
+                } else {
+                    self.workers.saturating_sub(1).max(1)
+                };
+                if p != self.workers {
+                    self.workers = p;
+                    return vec![Effect::Rerun];
+                }
+            }
+            Action::Export => return vec![Effect::Export],
+            Action::ToggleWatch => {
+                self.watching = !self.watching;
+                return vec![Effect::Watch(self.watching)];
+            }
+            Action::NextView | Action::PrevView => {
+                let i = View::ALL.iter().position(|v| *v == self.view).unwrap_or(0);
+                let n = View::ALL.len();
+                let j = if matches!(action, Action::NextView) {
+                    (i + 1) % n
+                } else {
+                    (i + n - 1) % n
+                };
+                self.view = View::ALL[j];
+            }
+            Action::ToggleHelp => self.help = !self.help,
+            Action::Back => {
+                if self.help {
+                    self.help = false;
+                } else {
+                    self.selected = None;
+                }
+            }
+            Action::ZoomIn => self.zoom_by(2.0),
+            Action::ZoomOut => self.zoom_by(0.5),
+            Action::PanLeft | Action::PanRight => {
+                let (from, to) = self.window();
+                let step = (to - from) / 8.0;
+                let sign = if matches!(action, Action::PanLeft) {
+                    -1.0
+                } else {
+                    1.0
+                };
+                self.offset = from + sign * step;
+                let (from, _) = self.window();
+                self.offset = from;
+            }
+            Action::SelectNext if rows > 0 => {
+                self.selected = Some(self.selected.map_or(0, |s| (s + 1).min(rows - 1)));
+            }
+            Action::SelectPrev if rows > 0 => {
+                self.selected = Some(self.selected.map_or(0, |s| s.saturating_sub(1)));
+            }
+            Action::SelectNext | Action::SelectPrev => {}
+            Action::Resize(w, h) => self.size = (w, h),
+            Action::Tick(now) => self.now = now,
+            Action::RunPlanned { run, gantt } => {
+                self.run = run;
+                self.gantt = gantt;
+                self.state = RunState::Running;
+                self.now = 0.0;
+                self.selected = self.selected.filter(|&s| s < self.gantt.rows.len());
+            }
+            Action::RunEvent { run, event } if run == self.run => self.gantt.apply(&event),
+            Action::RunEvent { .. } => {}
+            Action::RunFinished { run, result } if run == self.run => self.finish(result),
+            Action::RunFinished { .. } => {}
+            Action::FileChanged(c) => {
+                if self.watching {
+                    let names: Vec<String> = c
+                        .paths
+                        .iter()
+                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                        .collect();
+                    self.message = Some(format!("changed: {}", names.join(", ")));
+                    return vec![Effect::Reload];
+                }
+            }
+            Action::Reloaded(Ok(name)) => {
+                self.workflow = name;
+                self.error = None;
+                return vec![Effect::Rerun];
+            }
+            Action::Reloaded(Err(e)) => {
+                self.error = Some(e);
+                self.message = Some("invalid workflow: keeping the last good one".into());
+            }
+            Action::Exported(Ok(paths)) => {
+                let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                self.message = Some(format!("exported {}", names.join(", ")));
+            }
+            Action::Exported(Err(e)) => self.message = Some(format!("export failed: {e}")),
+            Action::WatchFailed(e) => {
+                self.watching = false;
+                self.message = Some(e);
+            }
+        }
+        Vec::new()
+    }
+
+    fn zoom_by(&mut self, factor: f64) {
+        let (from, to) = self.window();
+        let centre = (from + to) / 2.0;
+        self.zoom = (self.zoom * factor).clamp(1.0, 1e6);
+        let width = self.horizon() / self.zoom;
+        self.offset = (centre - width / 2.0).max(0.0);
+        let (from, _) = self.window();
+        self.offset = from;
+    }
+
+    fn finish(&mut self, result: Result<RunReport, String>) {
+        match result {
+            Ok(report) => {
+                self.gantt.finish(&report);
+                self.now = report.makespan.as_secs_f64();
+                let cancelled = report.outcomes.iter().any(|o| {
+                    matches!(&o.value, Err(StepError::Skipped { reason }) if reason == "run cancelled")
+                        || matches!(&o.value, Err(StepError::Failed { message, .. }) if message.contains("run cancelled"))
+                });
+                self.state = if cancelled {
+                    RunState::Cancelled
+                } else if report.failed() {
+                    RunState::Failed
+                } else {
+                    RunState::Done
+                };
+                if self.state == RunState::Failed {
+                    let first = self.gantt.rows.iter().find_map(|r| {
+                        let a = r.actual.as_ref()?;
+                        (a.status == Status::Failed).then(|| {
+                            format!(
+                                "step `{}`: {}",
+                                r.name,
+                                a.message.clone().unwrap_or_default()
+                            )
+                        })
+                    });
+                    self.error = first;
+                }
+            }
+            Err(e) => {
+                self.state = RunState::Failed;
+                self.error = Some(e);
+            }
+        }
+        self.history.push(HistoryRow {
+            run: self.run,
+            scheduler: self.gantt.scheduler.clone(),
+            workers: self.gantt.workers,
+            predicted: self.gantt.predicted_makespan,
+            actual: self.gantt.actual_makespan,
+            state: self.state.as_str().to_string(),
+        });
+    }
+}

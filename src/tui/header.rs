@@ -1,0 +1,57 @@
+//! The header: which workflow, how it is planned, and how the run goes.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::app::{App, RunState};
+use super::theme;
+use crate::export::axis::seconds;
+
+pub struct Header<'a>(pub &'a App);
+
+impl Widget for Header<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let state = if app.watching
+            && matches!(
+                app.state,
+                RunState::Done | RunState::Failed | RunState::Cancelled
+            ) {
+            format!("{} · watching", app.state.as_str())
+        } else {
+            app.state.as_str().to_string()
+        };
+        let mut first = vec![
+            Span::styled(format!(" {} ", app.workflow), theme::TITLE),
+            Span::styled(format!("{} ", app.scheduler.name()), theme::KEY),
+            Span::raw(format!("p={} ", app.workers)),
+            Span::raw(format!("run #{} ", app.run)),
+            Span::styled(state, theme::state(app.state)),
+        ];
+        if app.watching && app.state == RunState::Running {
+            first.push(Span::styled(" · watching", theme::DIM));
+        }
+        let mut second = vec![Span::raw(format!(
+            " predicted {}",
+            seconds(app.gantt.predicted_makespan)
+        ))];
+        match (app.gantt.actual_makespan, app.state) {
+            (_, RunState::Running) => {
+                second.push(Span::raw(format!("  elapsed {}", seconds(app.now))))
+            }
+            (Some(a), _) => second.push(Span::raw(format!("  actual {}", seconds(a)))),
+            (None, _) => {}
+        }
+        if let Some(eta) = app.eta() {
+            second.push(Span::raw(format!("  ETA {}", seconds(eta))));
+        }
+        let mut lines = vec![Line::from(first), Line::from(second)];
+        if let Some(e) = &app.error {
+            let one_line = e.lines().next().unwrap_or_default();
+            lines.push(Line::styled(format!(" {one_line}"), theme::ERROR));
+        }
+        Paragraph::new(lines).render(area, buf);
+    }
+}

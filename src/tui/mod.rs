@@ -1,0 +1,263 @@
+//! The terminal UI: `flowcast WORKFLOW`.
+//!
+//! One event loop: every input — a key, a resize, a tick, a run event from
+//! the background run, a file change — becomes one [`Action`], which
+//! [`App::update`] applies; the [`Effect`]s it returns (rerun, reload,
+//! export, watch) are carried out here. The screen is a pure function of
+//! the [`App`], drawn at most 30 times a second, and input is read every
+//! 16 ms whatever the runs are doing. The terminal is restored on quit, on
+//! error and on panic.
+
+pub mod app;
+pub mod footer;
+pub mod gantt;
+pub mod header;
+pub mod help;
+pub mod history;
+pub mod keys;
+pub mod models;
+pub mod runner;
+pub mod table;
+pub mod theme;
+pub mod view;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub use app::{Action, App, Effect, HistoryRow, ModelRow, RunState, View};
+pub use runner::{Predictor, Runner};
+
+use crate::export::{self, Format};
+use crate::sched::Scheduler;
+use crate::watch::{self, headless::load_checked, FileWatcher};
+
+/// How the UI starts; everything has a default.
+#[derive(Clone, Default)]
+pub struct TuiOptions {
+    /// Workers (default: the workflow's `processors`, else all cores).
+    pub workers: Option<usize>,
+    /// Default: the workflow's `scheduler`, else emcp.
+    pub scheduler: Option<Scheduler>,
+    pub seed: Option<i64>,
+    /// Start watching the workflow at once.
+    pub watch: bool,
+    /// Where `e` writes (default: the workflow's directory).
+    pub export_dir: Option<PathBuf>,
+    /// Predicted seconds per task; default: the last run's measured times.
+    pub predict: Option<Predictor>,
+    /// Rows for the model view, from the cost engine.
+    pub models: Vec<ModelRow>,
+    /// Earlier runs for the history view.
+    pub history: Vec<HistoryRow>,
+}
+
+const FRAME: Duration = Duration::from_millis(33);
+const INPUT_POLL: Duration = Duration::from_millis(16);
+
+/// Opens the UI on `path` and runs until the user quits. Returns exit code
+/// 1 when the last run failed, 0 otherwise; `Err` for terminal errors.
+pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
+    let (tx, rx) = mpsc::channel::<Action>();
+    let loaded = load_checked(path);
+    let (name, wf_workers, wf_scheduler) = match &loaded {
+        Ok((wf, _)) => (wf.name.clone(), wf.processors, wf.scheduler.clone()),
+        Err(_) => (
+            path.file_stem()
+                .map_or_else(|| "workflow".into(), |s| s.to_string_lossy().into_owned()),
+            None,
+            None,
+        ),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let workers = opts.workers.or(wf_workers).unwrap_or(cores).max(1);
+    let scheduler = opts
+        .scheduler
+        .or_else(|| wf_scheduler.as_deref().and_then(Scheduler::parse))
+        .unwrap_or(Scheduler::Emcp);
+    let mut app = App::new(&name, scheduler, workers);
+    app.max_workers = (cores * 4).max(workers);
+    app.models = opts.models.clone();
+    app.history = opts.history.clone();
+    let mut runner = Runner::new(tx.clone(), opts.predict.clone(), opts.seed);
+    let mut queue: Vec<Action> = Vec::new();
+    match loaded {
+        Ok((wf, graph)) => {
+            runner.set_workflow(wf, graph);
+            queue.extend(runner.request(app.scheduler, app.workers));
+        }
+        Err(e) => {
+            app.error = Some(e);
+            app.state = RunState::Failed;
+        }
+    }
+    let mut watcher: Option<FileWatcher> = None;
+    if opts.watch {
+        queue.push(Action::ToggleWatch);
+    }
+
+    let mut terminal = ratatui::try_init().map_err(|e| {
+        restore();
+        format!("cannot open the terminal: {e}")
+    })?;
+    install_mouse_restore();
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
+    let mut ctx = Context {
+        path,
+        tx: &tx,
+        runner: &mut runner,
+        watcher: &mut watcher,
+        export_dir: opts.export_dir.clone(),
+    };
+    let result = event_loop(&mut terminal, &mut app, &rx, &mut ctx, queue);
+    ctx.runner.cancel();
+    restore();
+    result?;
+    Ok(if app.state == RunState::Failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What effects act on.
+struct Context<'a> {
+    path: &'a Path,
+    tx: &'a mpsc::Sender<Action>,
+    runner: &'a mut Runner,
+    watcher: &'a mut Option<FileWatcher>,
+    export_dir: Option<PathBuf>,
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    rx: &mpsc::Receiver<Action>,
+    ctx: &mut Context<'_>,
+    mut queue: Vec<Action>,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("terminal: {e}");
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    while !app.quit {
+        if dirty && last_draw.elapsed() >= FRAME {
+            terminal
+                .draw(|f| f.render_widget(&*app, f.area()))
+                .map_err(io)?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        if crossterm::event::poll(INPUT_POLL).map_err(io)? {
+            let event = crossterm::event::read().map_err(io)?;
+            queue.extend(keys::action(&event));
+        }
+        // Bounded, so a flood of run events cannot starve the keyboard.
+        queue.extend(rx.try_iter().take(10_000));
+        if let Some(now) = ctx.runner.elapsed() {
+            queue.push(Action::Tick(now));
+        }
+        for action in std::mem::take(&mut queue) {
+            dirty = true;
+            let finished = match &action {
+                Action::RunFinished { run, result } => Some((*run, measured(result))),
+                _ => None,
+            };
+            let effects = app.update(action);
+            if let Some((run, m)) = finished {
+                queue.extend(ctx.runner.finished(run, m));
+            }
+            for effect in effects {
+                queue.extend(apply(effect, app, ctx));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn measured(result: &Result<crate::exec::RunReport, String>) -> Option<Vec<f64>> {
+    let report = result.as_ref().ok()?;
+    (!report.failed()).then(|| {
+        report
+            .outcomes
+            .iter()
+            .map(crate::exec::StepOutcome::seconds)
+            .collect()
+    })
+}
+
+/// Carries out one effect; what it produces comes back as actions.
+fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
+    match effect {
+        // Nothing good loaded yet (the file was invalid at start): read it
+        // again; a good load reruns.
+        Effect::Rerun if !ctx.runner.has_workflow() => Some(Action::Reloaded(reload(ctx))),
+        Effect::Rerun => ctx.runner.request(app.scheduler, app.workers),
+        Effect::Reload => Some(Action::Reloaded(reload(ctx))),
+        Effect::Export => Some(Action::Exported(export_default(app, ctx))),
+        Effect::Watch(false) => {
+            *ctx.watcher = None;
+            None
+        }
+        Effect::Watch(true) => {
+            let tx = ctx.tx.clone();
+            let mut files = vec![ctx.path.to_path_buf()];
+            if let Ok((wf, _)) = load_checked(ctx.path) {
+                files.extend(watch::headless::data_files(&wf));
+            }
+            match watch::watch_files(&files, watch::QUIET, move |c| {
+                let _ = tx.send(Action::FileChanged(c));
+            }) {
+                Ok(w) => {
+                    *ctx.watcher = Some(w);
+                    None
+                }
+                Err(e) => Some(Action::WatchFailed(e)),
+            }
+        }
+    }
+}
+
+fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
+    let (wf, graph) = load_checked(ctx.path)?;
+    let name = wf.name.clone();
+    ctx.runner.set_workflow(wf, graph);
+    Ok(name)
+}
+
+/// `e`: the chart as SVG and as a Chrome trace, beside the workflow.
+fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> {
+    let dir = ctx
+        .export_dir
+        .clone()
+        .unwrap_or_else(|| match ctx.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+    let mut written = Vec::new();
+    for format in [Format::Svg, Format::Trace] {
+        let file = dir.join(format!(
+            "{}-run{}.{}",
+            app.workflow,
+            app.run,
+            format.extension()
+        ));
+        export::export(&app.gantt, format, &file)?;
+        written.push(file);
+    }
+    Ok(written)
+}
+
+fn restore() {
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// `ratatui::init` restores the screen on panic; mouse capture is ours to undo.
+fn install_mouse_restore() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        previous(info);
+    }));
+}

@@ -1,0 +1,62 @@
+//! The task table: one row per task with its plan, its run and the error;
+//! the selected row is the task highlighted in the Gantt chart.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Row, StatefulWidget, Table, TableState};
+
+use super::app::App;
+use super::theme;
+use crate::export::axis::seconds;
+
+pub struct TaskTable<'a>(pub &'a App);
+
+impl ratatui::widgets::Widget for TaskTable<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), seconds);
+        let rows: Vec<Row> = app
+            .gantt
+            .rows
+            .iter()
+            .map(|r| {
+                let status = r.status();
+                Row::new(vec![
+                    r.name.clone(),
+                    r.function.clone(),
+                    r.worker().map_or_else(|| "-".into(), |w| w.to_string()),
+                    opt(r.predicted_seconds()),
+                    opt(r.actual_seconds()),
+                    r.error_percent()
+                        .map_or_else(|| "-".into(), |e| format!("{e:+.0}%")),
+                    status.as_str().to_string(),
+                ])
+                .style(theme::status(status))
+            })
+            .collect();
+        let widths = [
+            Constraint::Fill(2),
+            Constraint::Fill(2),
+            Constraint::Length(6),
+            Constraint::Length(9),
+            Constraint::Length(9),
+            Constraint::Length(7),
+            Constraint::Length(8),
+        ];
+        let header = Row::new([
+            "step",
+            "function",
+            "worker",
+            "predicted",
+            "actual",
+            "error",
+            "status",
+        ])
+        .style(theme::TITLE);
+        let table = Table::new(rows, widths)
+            .header(header)
+            .row_highlight_style(theme::SELECTED);
+        let mut state = TableState::default().with_selected(app.selected);
+        StatefulWidget::render(table, area, buf, &mut state);
+    }
+}

@@ -1,0 +1,44 @@
+//! Every colour and style of the UI, in one place. Function colours are the
+//! exporters' palette, so a function looks the same in the terminal and in
+//! an exported SVG.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use super::app::RunState;
+use crate::export::palette;
+
+pub fn function(index: usize) -> Color {
+    let (r, g, b) = palette::colour(index);
+    Color::Rgb(r, g, b)
+}
+
+pub const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
+pub const DIM: Style = Style::new().fg(Color::DarkGray);
+pub const KEY: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+pub const SELECTED: Style = Style::new().add_modifier(Modifier::REVERSED);
+pub const NOW: Color = Color::Yellow;
+pub const ERROR: Style = Style::new().fg(Color::Red);
+pub const AXIS: Style = Style::new().fg(Color::Gray);
+
+pub fn state(s: RunState) -> Style {
+    let c = match s {
+        RunState::Planning => Color::Blue,
+        RunState::Running => Color::Yellow,
+        RunState::Done => Color::Green,
+        RunState::Failed => Color::Red,
+        RunState::Cancelled => Color::Magenta,
+    };
+    Style::new().fg(c).add_modifier(Modifier::BOLD)
+}
+
+/// A task's status in the table.
+pub fn status(s: crate::export::Status) -> Style {
+    use crate::export::Status as S;
+    match s {
+        S::Pending => DIM,
+        S::Running => Style::new().fg(Color::Yellow),
+        S::Done => Style::new().fg(Color::Green),
+        S::Failed => ERROR,
+        S::Skipped => Style::new().fg(Color::Magenta),
+    }
+}

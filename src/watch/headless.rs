@@ -1,0 +1,229 @@
+//! `flowcast run FILE --watch` without a terminal UI: run, then on every
+//! change re-load and re-validate; on an error print it and keep the last
+//! good workflow; a change during a run cancels that run and starts anew.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::{watch_files, Changed, QUIET};
+use crate::exec::{self, RunOptions};
+use crate::graph::{self, TaskGraph};
+use crate::report::{progress::Progress, table};
+use crate::workflow::{self, Workflow};
+
+/// A run in the background and the flag that stops it.
+struct Running {
+    cancel: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+impl Running {
+    fn stop(self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+/// The watch loop, generic over what is loaded and how it runs so it can
+/// be tested without a workflow: `load` re-reads and validates (an `Err`
+/// is printed to `log` and the last good value kept), `run` runs one and
+/// must return soon after its flag is set. Returns, once `stop` is set,
+/// how many runs were started.
+pub fn watch_loop<W, L, R>(
+    files: &[PathBuf],
+    quiet: Duration,
+    mut load: L,
+    run: R,
+    stop: &AtomicBool,
+    log: &mut dyn Write,
+) -> Result<usize, String>
+where
+    W: Send + Sync + 'static,
+    L: FnMut() -> Result<W, String>,
+    R: Fn(&W, &AtomicBool) + Send + Sync + 'static,
+{
+    let (tx, rx) = mpsc::channel::<Changed>();
+    let _watcher = watch_files(files, quiet, move |c| {
+        let _ = tx.send(c);
+    })?;
+    let run = Arc::new(run);
+    let mut started = 0;
+    let start = |w: Arc<W>| -> Result<Running, String> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let run = Arc::clone(&run);
+        let thread = std::thread::Builder::new()
+            .name("flowcast-run".into())
+            .spawn(move || run(&w, &flag))
+            .map_err(|e| format!("cannot start a run: {e}"))?;
+        Ok(Running { cancel, thread })
+    };
+    let mut current = None;
+    match load() {
+        Ok(w) => {
+            current = Some(start(Arc::new(w))?);
+            started += 1;
+        }
+        Err(e) => {
+            let _ = writeln!(log, "{e}\nwaiting for a change…");
+        }
+    }
+    while !stop.load(Ordering::Relaxed) {
+        let changed = match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(c) => c,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        // Changes that queued up while we were busy are the same rerun.
+        let mut paths = changed.paths;
+        while let Ok(more) = rx.try_recv() {
+            paths.extend(more.paths);
+        }
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let _ = writeln!(log, "changed: {}", names.join(", "));
+        match load() {
+            Ok(w) => {
+                if let Some(r) = current.take() {
+                    r.stop();
+                }
+                current = Some(start(Arc::new(w))?);
+                started += 1;
+            }
+            Err(e) => {
+                let _ = writeln!(log, "{e}\nkeeping the last good workflow");
+            }
+        }
+    }
+    if let Some(r) = current.take() {
+        r.stop();
+    }
+    Ok(started)
+}
+
+/// What `flowcast run FILE --watch` needs besides the file.
+#[derive(Clone, Debug, Default)]
+pub struct WatchOptions {
+    /// Workers (default: the workflow's `processors`, else all cores).
+    pub workers: Option<usize>,
+    pub seed: Option<i64>,
+    /// More files to watch (data files the workflow reads are found from
+    /// its `read.csv("…")` calls).
+    pub extra_files: Vec<PathBuf>,
+}
+
+/// Loads and analyses a workflow; every diagnostic as one text.
+pub fn load_checked(path: &Path) -> Result<(Workflow, TaskGraph), String> {
+    let text = |errors: Vec<crate::diagnostic::Diagnostic>| {
+        let mut s: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        s.push(format!("{} error(s) in {}", errors.len(), path.display()));
+        s.join("\n")
+    };
+    let wf = workflow::load(path).map_err(text)?;
+    let graph = graph::build(&wf).map_err(text)?;
+    Ok((wf, graph))
+}
+
+/// Files a workflow reads: the literal first argument of each `read.csv`.
+pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
+    fn visit(e: &workflow::Expr, base: &Path, out: &mut Vec<PathBuf>) {
+        use workflow::ExprKind as K;
+        match &e.kind {
+            K::Call { func, args, .. } => {
+                if func == "read.csv" {
+                    if let Some(workflow::Arg {
+                        value:
+                            workflow::Expr {
+                                kind: K::Str(s), ..
+                            },
+                        ..
+                    }) = args.first()
+                    {
+                        out.push(base.join(s));
+                    }
+                }
+                args.iter().for_each(|a| visit(&a.value, base, out));
+            }
+            K::Unary { expr, .. } => visit(expr, base, out),
+            K::Binary { lhs, rhs, .. } => {
+                visit(lhs, base, out);
+                visit(rhs, base, out);
+            }
+            K::Index { target, indices } => {
+                visit(target, base, out);
+                indices.iter().flatten().for_each(|i| visit(i, base, out));
+            }
+            K::Index2 { target, index } => {
+                visit(target, base, out);
+                visit(index, base, out);
+            }
+            K::Field { target, .. } => visit(target, base, out),
+            K::Formula { lhs, rhs } => {
+                if let Some(l) = lhs {
+                    visit(l, base, out);
+                }
+                visit(rhs, base, out);
+            }
+            _ => {}
+        }
+    }
+    let base = wf.base_dir();
+    let mut out = Vec::new();
+    for s in &wf.steps {
+        match &s.body {
+            workflow::StepBody::Expr(e) => visit(e, &base, &mut out),
+            workflow::StepBody::Loop(l) => {
+                visit(&l.range, &base, &mut out);
+                visit(&l.body, &base, &mut out);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `flowcast run FILE --watch`: runs until interrupted, printing each run's
+/// summary table (or its diagnostics) to stdout/stderr.
+pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
+    let mut files = vec![path.to_path_buf()];
+    files.extend(opts.extra_files.iter().cloned());
+    if let Ok((wf, _)) = load_checked(path) {
+        files.extend(data_files(&wf));
+    }
+    let (workers, seed) = (opts.workers, opts.seed);
+    let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
+        let workers = workers
+            .or(wf.processors)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .max(1);
+        let seed = seed.or(wf.seed).unwrap_or(0);
+        let progress = Progress::new(graph);
+        let opts = RunOptions { workers, seed };
+        match exec::run(wf, graph, &opts, &|e| progress.on_event(&e), cancel) {
+            Ok(report) => {
+                progress.finish();
+                if cancel.load(Ordering::Relaxed) {
+                    eprintln!("run cancelled: the workflow changed");
+                } else {
+                    print!("{}", table::render(graph, &report));
+                }
+            }
+            Err(e) => eprintln!("error: {e}"),
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let p = path.to_path_buf();
+    let mut err = std::io::stderr();
+    match watch_loop(&files, QUIET, || load_checked(&p), run, &stop, &mut err) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The exporters on one deterministic chart: every format is parsed back
+//! and checked for one bar per task, the legend, units and fields.
+
+#[path = "tui_support/mod.rs"]
+mod support;
+
+use flowcast::export::{self, Format, Gantt, Status};
+
+#[test]
+fn planned_chart_has_a_slot_per_task_and_the_plan_makespan() {
+    let g = support::planned();
+    assert_eq!(g.rows.len(), 5);
+    assert!(g.rows.iter().all(|r| r.predicted.len() == 1));
+    // Critical path x -> pcs -> top is 2.25 s; x -> spectrum is 2.5 s.
+    assert!(
+        g.predicted_makespan >= 2.5 - 1e-12,
+        "{}",
+        g.predicted_makespan
+    );
+    assert!(g.rows.iter().all(|r| r.actual.is_none()));
+}
+
+#[test]
+fn events_fill_in_the_actual_run() {
+    let g = support::finished();
+    let fit = &g.rows[3];
+    assert_eq!(fit.status(), Status::Failed);
+    assert_eq!(
+        fit.actual.as_ref().and_then(|a| a.message.as_deref()),
+        Some("singular fit")
+    );
+    let spectrum = &g.rows[1];
+    assert_eq!(spectrum.status(), Status::Done);
+    // 20% slower than planned, by construction.
+    let e = spectrum.error_percent().unwrap();
+    assert!((e - 20.0).abs() < 1e-6, "{e}");
+}
+
+#[test]
+fn gantt_round_trips_through_json() {
+    let g = support::finished();
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("run.gantt.json");
+    export::export(&g, Format::Json, &p).unwrap();
+    let back: Gantt = export::load(&p).unwrap();
+    assert_eq!(back, g);
+}
+
+#[test]
+fn svg_parses_and_has_one_bar_per_task_and_a_legend() {
+    let g = support::finished();
+    let text = String::from_utf8(export::render(&g, Format::Svg).unwrap()).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is XML");
+    let rects = |class: &str| {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("class") == Some(class))
+            .map(|n| n.attribute("data-task").unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let names: Vec<String> = g.rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(rects("predicted"), names);
+    assert_eq!(rects("actual"), names);
+    assert_eq!(rects("lane").len(), 2);
+    let legend: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend"))
+        .flat_map(|n| n.descendants())
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(
+        legend,
+        [
+            "predicted",
+            "actual",
+            "rnorm",
+            "eigen",
+            "prcomp",
+            "lm",
+            "sum"
+        ]
+    );
+    let failed = doc
+        .descendants()
+        .filter(|n| n.attribute("data-status") == Some("failed"))
+        .count();
+    assert_eq!(failed, 1);
+    // Ticks read as seconds from 0.
+    assert!(
+        text.contains(">0s</text>") || text.contains(">0.0s</text>"),
+        "no 0 tick"
+    );
+}
+
+#[test]
+fn trace_has_one_complete_event_per_task_per_process_and_names_threads() {
+    let g = support::finished();
+    let text = String::from_utf8(export::render(&g, Format::Trace).unwrap()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let events = v["traceEvents"].as_array().unwrap();
+    for pid in [1, 2] {
+        let mut names: Vec<&str> = events
+            .iter()
+            .filter(|e| e["ph"] == "X" && e["pid"] == pid)
+            .map(|e| e["name"].as_str().unwrap())
+            .collect();
+        names.sort_unstable();
+        assert_eq!(names, ["fit", "pcs", "spectrum", "top", "x"], "pid {pid}");
+        let threads: Vec<&str> = events
+            .iter()
+            .filter(|e| e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == pid)
+            .map(|e| e["args"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(threads, ["worker 0", "worker 1"]);
+        assert!(events
+            .iter()
+            .any(|e| e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == pid));
+    }
+    // Microseconds: spectrum was planned to take 2 s and took 2.4 s.
+    let spectrum = |pid: i64| {
+        events
+            .iter()
+            .find(|e| e["ph"] == "X" && e["pid"] == pid && e["name"] == "spectrum")
+            .unwrap()["dur"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(spectrum(1), 2_000_000.0);
+    assert_eq!(spectrum(2), 2_400_000.0);
+}
+
+#[test]
+fn png_decodes_with_the_expected_size_and_draws_bars() {
+    let g = support::finished();
+    let bytes = export::render(&g, Format::Png).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let layout = flowcast::export::svg::Layout::new(&g);
+    assert_eq!(info.width, 1000);
+    assert_eq!(info.height, layout.height(2).ceil() as u32);
+    // The middle of spectrum's actual bar is spectrum's colour (eigen, second function).
+    let canvas = flowcast::export::png::draw(&g);
+    let a = g.rows[1].actual.as_ref().unwrap();
+    let x = (layout.x(a.start) + layout.x(a.end)) / 2.0;
+    let band = (layout.lane - 8.0) / 2.0;
+    let y = layout.lane_y(a.worker.unwrap()) + 5.0 + band * 1.5;
+    assert_eq!(
+        canvas.pixel(x as u32, y as u32),
+        Some(flowcast::export::palette::colour(1))
+    );
+    // The legend has text beside its first swatch ("predicted"): black pixels.
+    let (lx, ly) = (layout.left + 20.0, layout.legend_y(2));
+    let black = (0..60)
+        .flat_map(|dx| (0..12).map(move |dy| (dx, dy)))
+        .filter(|&(dx, dy)| canvas.pixel(lx as u32 + dx, ly as u32 + dy) == Some((0, 0, 0)))
+        .count();
+    assert!(black > 20, "{black} text pixels");
+}
+
+#[test]
+fn mermaid_lists_every_task_in_milliseconds() {
+    let g = support::finished();
+    let text = String::from_utf8(export::render(&g, Format::Mermaid).unwrap()).unwrap();
+    assert!(text.starts_with("gantt\n"));
+    assert!(text.contains("dateFormat x"));
+    let spectrum = &g.rows[1].predicted[0];
+    let times = format!(
+        ", {}, {}",
+        (spectrum.start * 1000.0).round(),
+        (spectrum.end * 1000.0).round()
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("spectrum :p") && l.ends_with(&times)),
+        "{text}"
+    );
+    // The failed task is marked critical in the actual section.
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("fit :crit, a")),
+        "{text}"
+    );
+    assert_eq!(text.matches("section predicted").count(), 2);
+}
+
+#[test]
+fn csv_has_a_row_per_task_with_error() {
+    let g = support::finished();
+    let text = String::from_utf8(export::render(&g, Format::Csv).unwrap()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], export::csv::HEADER);
+    assert_eq!(lines.len(), 6);
+    let spectrum: Vec<&str> = lines[2].split(',').collect();
+    assert_eq!(spectrum[0], "spectrum");
+    assert_eq!(spectrum[1], "eigen");
+    assert_eq!(spectrum[2], "call");
+    assert_eq!(spectrum[9], "done");
+    assert_eq!(spectrum[10], "20.0");
+    let fit: Vec<&str> = lines[4].split(',').collect();
+    assert_eq!(fit[9], "failed");
+}
+
+#[test]
+fn formats_by_name_and_extension() {
+    use std::path::Path;
+    assert_eq!(Format::parse("SVG"), Some(Format::Svg));
+    assert_eq!(Format::parse("perfetto"), Some(Format::Trace));
+    assert_eq!(
+        Format::from_path(Path::new("a/run.trace.json")),
+        Some(Format::Trace)
+    );
+    assert_eq!(
+        Format::from_path(Path::new("run.mmd")),
+        Some(Format::Mermaid)
+    );
+    assert_eq!(
+        Format::from_path(Path::new("run.gantt.json")),
+        Some(Format::Json)
+    );
+    assert_eq!(Format::from_path(Path::new("run.txt")), None);
+}
+
+#[test]
+fn export_to_a_missing_directory_is_an_error_not_a_panic() {
+    let g = support::finished();
+    let err = export::export(
+        &g,
+        Format::Svg,
+        std::path::Path::new("/nonexistent/dir/x.svg"),
+    )
+    .unwrap_err();
+    assert!(err.contains("cannot write"), "{err}");
+}
+
+#[test]
+fn axis_ticks_are_round_numbers() {
+    use flowcast::export::axis;
+    assert_eq!(axis::tick_step(10.0, 10), 1.0);
+    assert_eq!(axis::tick_step(7.3, 10), 1.0);
+    assert_eq!(axis::tick_step(0.37, 10), 0.05);
+    assert_eq!(axis::ticks(0.0, 2.0, 0.5), [0.0, 0.5, 1.0, 1.5, 2.0]);
+    assert_eq!(axis::label(1.5, 0.5), "1.5s");
+    assert_eq!(axis::label(150.0, 30.0), "2m30s");
+}
+
+#[test]
+fn record_runs_and_charts_a_workflow() {
+    let wf = flowcast::workflow::Workflow {
+        file: flowcast::diagnostic::SourceFile::new("empty.toml", ""),
+        name: "empty".into(),
+        seed: None,
+        processors: None,
+        scheduler: None,
+        out: None,
+        steps: Vec::new(),
+    };
+    let graph = flowcast::graph::TaskGraph { tasks: Vec::new() };
+    let g =
+        flowcast::export::gantt::record(&wf, &graph, &[], 2, flowcast::sched::Scheduler::Emcp, 1)
+            .unwrap();
+    assert_eq!(g.workflow, "empty");
+    assert_eq!(g.workers, 2);
+    assert!(g.actual_makespan.is_some());
+    // Every format still writes an empty chart.
+    for f in Format::ALL {
+        export::render(&g, f).unwrap();
+    }
+}

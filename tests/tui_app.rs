@@ -1,0 +1,226 @@
+//! The app's state machine: each action's effect on the state and the
+//! effects it asks for, without a terminal or a thread.
+
+#[path = "tui_support/mod.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use flowcast::exec::Event;
+use flowcast::sched::Scheduler;
+use flowcast::tui::{Action, App, Effect, RunState, View};
+use flowcast::watch::Changed;
+
+fn running() -> App {
+    let mut a = App::new("demo", Scheduler::Emcp, 2);
+    a.update(Action::RunPlanned {
+        run: 1,
+        gantt: support::planned(),
+    });
+    a
+}
+
+#[test]
+fn keys_that_change_the_plan_ask_for_a_rerun() {
+    let mut a = running();
+    assert_eq!(a.update(Action::Rerun), [Effect::Rerun]);
+    assert_eq!(a.update(Action::CycleScheduler), [Effect::Rerun]);
+    assert_eq!(a.scheduler, Scheduler::Mcp);
+    assert_eq!(a.update(Action::MoreWorkers), [Effect::Rerun]);
+    assert_eq!(a.workers, 3);
+    a.update(Action::FewerWorkers);
+    a.update(Action::FewerWorkers);
+    assert_eq!(a.workers, 1);
+    // Already at one worker: nothing to rerun.
+    assert!(a.update(Action::FewerWorkers).is_empty());
+    assert_eq!(a.workers, 1);
+}
+
+#[test]
+fn scheduler_cycles_through_all() {
+    let mut a = running();
+    let mut seen = vec![a.scheduler];
+    for _ in 0..Scheduler::ALL.len() {
+        a.update(Action::CycleScheduler);
+        seen.push(a.scheduler);
+    }
+    assert_eq!(seen.first(), seen.last());
+    seen.pop();
+    seen.sort_by_key(|s| s.name());
+    seen.dedup();
+    assert_eq!(seen.len(), Scheduler::ALL.len());
+}
+
+#[test]
+fn events_of_an_old_run_are_ignored() {
+    let mut a = running();
+    a.update(Action::RunPlanned {
+        run: 2,
+        gantt: support::planned(),
+    });
+    a.update(Action::RunEvent {
+        run: 1,
+        event: Event::Started {
+            task: 0,
+            worker: 0,
+            at: Duration::ZERO,
+        },
+    });
+    assert!(a.gantt.rows[0].actual.is_none());
+    a.update(Action::RunEvent {
+        run: 2,
+        event: Event::Started {
+            task: 0,
+            worker: 1,
+            at: Duration::ZERO,
+        },
+    });
+    assert_eq!(a.gantt.rows[0].actual.as_ref().unwrap().worker, Some(1));
+}
+
+#[test]
+fn a_failed_run_records_history_and_the_error() {
+    let mut a = running();
+    a.update(Action::RunFinished {
+        run: 1,
+        result: Err("cannot start 2 workers".into()),
+    });
+    assert_eq!(a.state, RunState::Failed);
+    assert_eq!(a.error.as_deref(), Some("cannot start 2 workers"));
+    assert_eq!(a.history.len(), 1);
+    assert_eq!(a.history[0].state, "failed");
+    // A stale finish does not touch the state.
+    a.update(Action::RunPlanned {
+        run: 2,
+        gantt: support::planned(),
+    });
+    a.update(Action::RunFinished {
+        run: 1,
+        result: Err("old".into()),
+    });
+    assert_eq!(a.state, RunState::Running);
+}
+
+#[test]
+fn file_changes_reload_only_while_watching() {
+    let mut a = running();
+    let change = || {
+        Action::FileChanged(Changed {
+            paths: vec![PathBuf::from("/w/fig1.toml")],
+        })
+    };
+    assert!(a.update(change()).is_empty());
+    assert_eq!(a.update(Action::ToggleWatch), [Effect::Watch(true)]);
+    assert_eq!(a.update(change()), [Effect::Reload]);
+    assert_eq!(a.message.as_deref(), Some("changed: fig1.toml"));
+    // A bad save keeps the last good workflow and shows why.
+    assert!(a
+        .update(Action::Reloaded(Err("error: object `y` not found".into())))
+        .is_empty());
+    assert_eq!(a.error.as_deref(), Some("error: object `y` not found"));
+    // A good one clears the error and reruns.
+    assert_eq!(
+        a.update(Action::Reloaded(Ok("fig1".into()))),
+        [Effect::Rerun]
+    );
+    assert_eq!(a.error, None);
+    assert_eq!(a.update(Action::ToggleWatch), [Effect::Watch(false)]);
+}
+
+#[test]
+fn zoom_and_pan_stay_inside_the_run() {
+    let mut a = running();
+    a.state = RunState::Done;
+    let h = a.horizon();
+    assert_eq!(a.window(), (0.0, h));
+    a.update(Action::ZoomIn);
+    let (from, to) = a.window();
+    assert!((to - from - h / 2.0).abs() < 1e-9);
+    for _ in 0..100 {
+        a.update(Action::PanRight);
+    }
+    let (_, to) = a.window();
+    assert!((to - h).abs() < 1e-9, "panned past the end");
+    for _ in 0..100 {
+        a.update(Action::PanLeft);
+    }
+    assert_eq!(a.window().0, 0.0);
+    for _ in 0..10 {
+        a.update(Action::ZoomOut);
+    }
+    assert_eq!(a.window(), (0.0, h));
+}
+
+#[test]
+fn selection_stays_on_a_task() {
+    let mut a = running();
+    assert_eq!(a.selected, None);
+    a.update(Action::SelectPrev);
+    assert_eq!(a.selected, Some(0));
+    for _ in 0..20 {
+        a.update(Action::SelectNext);
+    }
+    assert_eq!(a.selected, Some(a.gantt.rows.len() - 1));
+    a.update(Action::Back);
+    assert_eq!(a.selected, None);
+}
+
+#[test]
+fn views_cycle_both_ways_and_help_toggles() {
+    let mut a = running();
+    a.update(Action::PrevView);
+    assert_eq!(a.view, View::History);
+    a.update(Action::NextView);
+    assert_eq!(a.view, View::Gantt);
+    a.update(Action::ToggleHelp);
+    assert!(a.help);
+    a.update(Action::Back);
+    assert!(!a.help);
+    a.update(Action::Quit);
+    assert!(a.quit);
+}
+
+#[test]
+fn export_reports_where_it_wrote() {
+    let mut a = running();
+    assert_eq!(a.update(Action::Export), [Effect::Export]);
+    a.update(Action::Exported(Ok(vec![PathBuf::from("demo-run1.svg")])));
+    assert_eq!(a.message.as_deref(), Some("exported demo-run1.svg"));
+}
+
+#[test]
+fn every_footer_and_help_key_maps_to_an_action() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use flowcast::tui::keys;
+    for c in ['r', 's', 'p', 'P', 'e', 'w', '?', 'q', '+', '-', 'j', 'k'] {
+        let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        assert!(keys::key(&k).is_some(), "{c}");
+    }
+    for code in [
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Esc,
+    ] {
+        assert!(
+            keys::key(&KeyEvent::new(code, KeyModifiers::NONE)).is_some(),
+            "{code:?}"
+        );
+    }
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(matches!(keys::key(&ctrl_c), Some(Action::Quit)));
+}
+
+#[test]
+fn a_watch_that_cannot_start_is_switched_off() {
+    let mut a = running();
+    a.update(Action::ToggleWatch);
+    assert!(a.watching);
+    a.update(Action::WatchFailed("cannot watch /gone: not found".into()));
+    assert!(!a.watching);
+    assert_eq!(a.message.as_deref(), Some("cannot watch /gone: not found"));
+}

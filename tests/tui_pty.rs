@@ -1,0 +1,80 @@
+//! End to end in a pseudo-terminal (util-linux `script`): the UI opens on
+//! the alternate screen, answers keys, and on `q` leaves the alternate
+//! screen and exits. The UI runs in this test binary itself, re-invoked
+//! as the ignored `pty_child` test under `script`.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+#[ignore = "run by `pty_quit_restores_the_terminal` inside a pseudo-terminal"]
+fn pty_child() {
+    let Ok(path) = std::env::var("FLOWCAST_PTY_WORKFLOW") else {
+        return;
+    };
+    let result = flowcast::tui::run_tui(std::path::Path::new(&path), Default::default());
+    println!("\nchild done: {}", result.is_ok());
+}
+
+#[test]
+fn pty_quit_restores_the_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wf = dir.path().join("pty.toml");
+    std::fs::write(
+        &wf,
+        "[workflow]\nname = \"pty\"\n\n[steps]\nx = \"1 + 1\"\n",
+    )
+    .unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let cmd = format!(
+        "stty cols 80 rows 24; exec '{}' pty_child --exact --ignored --nocapture --test-threads=1",
+        exe.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("FLOWCAST_PTY_WORKFLOW", &wf)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    stdin.write_all(b"?").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    stdin.write_all(b"q").unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the UI did not quit on `q`");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(stdin);
+    let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    assert!(status.success(), "{status:?}\n{out}");
+    let enter = out
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    let help = out.find("keys").expect("the help overlay was drawn");
+    let leave = out.rfind("\x1b[?1049l").expect("left the alternate screen");
+    assert!(enter < help && help < leave, "{out:?}");
+    assert!(out.contains("child done: true"), "{out:?}");
+}

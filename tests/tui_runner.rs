@@ -1,0 +1,74 @@
+//! The background runner: a run reports back over the channel, a rerun
+//! while running cancels and queues, and only one rerun is ever pending.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use flowcast::diagnostic::SourceFile;
+use flowcast::graph::TaskGraph;
+use flowcast::sched::Scheduler;
+use flowcast::tui::{Action, Runner};
+use flowcast::workflow::Workflow;
+
+fn empty() -> (Workflow, TaskGraph) {
+    let wf = Workflow {
+        file: SourceFile::new("empty.toml", ""),
+        name: "empty".into(),
+        seed: Some(1),
+        processors: None,
+        scheduler: None,
+        out: None,
+        steps: Vec::new(),
+    };
+    (wf, TaskGraph { tasks: Vec::new() })
+}
+
+fn finished_run(rx: &mpsc::Receiver<Action>) -> usize {
+    loop {
+        match rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the run reports back")
+        {
+            Action::RunFinished { run, result } => {
+                assert!(result.is_ok());
+                return run;
+            }
+            Action::RunEvent { .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn nothing_runs_before_a_workflow_is_loaded() {
+    let (tx, _rx) = mpsc::channel();
+    let mut r = Runner::new(tx, None, None);
+    assert!(r.request(Scheduler::Emcp, 2).is_none());
+    assert!(!r.running());
+}
+
+#[test]
+fn reruns_while_running_queue_at_most_one() {
+    let (tx, rx) = mpsc::channel();
+    let mut r = Runner::new(tx, None, None);
+    let (wf, g) = empty();
+    r.set_workflow(wf, g);
+    let Some(Action::RunPlanned { run: 1, gantt }) = r.request(Scheduler::Emcp, 2) else {
+        panic!("first request starts run 1");
+    };
+    assert_eq!(gantt.workflow, "empty");
+    assert_eq!(gantt.scheduler, "emcp");
+    assert!(r.running());
+    // Until run 1 is reported finished, reruns are queued; the last wins.
+    assert!(r.request(Scheduler::Mcp, 2).is_none());
+    assert!(r.request(Scheduler::Baseline, 3).is_none());
+    assert_eq!(finished_run(&rx), 1);
+    let Some(Action::RunPlanned { run: 2, gantt }) = r.finished(1, None) else {
+        panic!("the queued rerun starts as run 2");
+    };
+    assert_eq!(gantt.scheduler, "baseline");
+    assert_eq!(gantt.workers, 3);
+    assert_eq!(finished_run(&rx), 2);
+    assert!(r.finished(2, None).is_none(), "only one rerun was pending");
+    assert!(!r.running());
+}

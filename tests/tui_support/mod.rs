@@ -1,0 +1,141 @@
+//! A small task graph, its plan, and a finished run with fixed times, so
+//! the exporters and the UI are tested on the same deterministic chart.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use flowcast::exec::Event;
+use flowcast::export::gantt::{dag, Gantt};
+use flowcast::graph::{Task, TaskGraph, TaskKind};
+use flowcast::kernels::Type;
+use flowcast::sched::{plan, Comm, Scheduler};
+
+fn task(
+    id: usize,
+    name: &str,
+    kind: TaskKind,
+    function: &str,
+    deps: &[usize],
+    iterations: Option<usize>,
+) -> Task {
+    Task {
+        id,
+        name: name.into(),
+        kind,
+        deps: deps.to_vec(),
+        rng_after: None,
+        random: false,
+        function: function.into(),
+        ty: Type::Null,
+        iterations: iterations.map(|n| (1..=n).map(|i| i as f64).collect()),
+        features: Vec::new(),
+    }
+}
+
+/// x -> (spectrum, pcs, fit); pcs -> top.
+pub fn graph() -> TaskGraph {
+    TaskGraph {
+        tasks: vec![
+            task(0, "x", TaskKind::Data, "rnorm", &[], None),
+            task(1, "spectrum", TaskKind::Call, "eigen", &[0], None),
+            task(2, "pcs", TaskKind::Call, "prcomp", &[0], None),
+            task(3, "fit", TaskKind::Call, "lm", &[0], None),
+            task(4, "top", TaskKind::Call, "sum", &[2], None),
+        ],
+    }
+}
+
+pub const COSTS: [f64; 5] = [0.5, 2.0, 1.5, 1.0, 0.25];
+
+pub fn planned() -> Gantt {
+    let g = graph();
+    let s = plan(&dag(&g, &COSTS), &Comm::SHARED_MEMORY, 2, Scheduler::Mcp);
+    Gantt::planned("demo", "mcp", &g, &s)
+}
+
+fn at(s: f64) -> Duration {
+    Duration::from_secs_f64(s)
+}
+
+/// The run's events: everything took 20% longer than planned, on the
+/// planned worker, and `fit` failed.
+pub fn events(g: &Gantt) -> Vec<Event> {
+    let mut out = Vec::new();
+    for (task, r) in g.rows.iter().enumerate() {
+        let s = &r.predicted[0];
+        out.push(Event::Started {
+            task,
+            worker: s.worker,
+            at: at(s.start * 1.2),
+        });
+        if r.name == "fit" {
+            out.push(Event::Failed {
+                task,
+                worker: s.worker,
+                at: at(s.end * 1.2),
+                message: "singular fit".into(),
+            });
+        } else {
+            out.push(Event::Finished {
+                task,
+                worker: s.worker,
+                at: at(s.end * 1.2),
+            });
+        }
+    }
+    out
+}
+
+pub fn finished() -> Gantt {
+    let mut g = planned();
+    for e in events(&g.clone()) {
+        g.apply(&e);
+    }
+    g.actual_makespan = Some(
+        g.rows
+            .iter()
+            .filter_map(|r| r.actual.as_ref().map(|a| a.end))
+            .fold(0.0, f64::max),
+    );
+    g
+}
+
+/// `n` tasks spread over `workers` lanes, each `width` seconds, for the
+/// aggregation and speed tests.
+pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
+    use flowcast::export::gantt::{Actual, Row, Slot, Status};
+    let rows = (0..n)
+        .map(|i| {
+            let w = i % workers;
+            let start = (i / workers) as f64 * width;
+            Row {
+                name: format!("t{i}"),
+                function: ["eigen", "svd", "qr"][i % 3].into(),
+                kind: "call".into(),
+                predicted: vec![Slot {
+                    worker: w,
+                    start,
+                    end: start + width,
+                    iterations: None,
+                }],
+                actual: Some(Actual {
+                    worker: Some(w),
+                    start,
+                    end: start + width * 1.1,
+                    status: Status::Done,
+                    message: None,
+                }),
+            }
+        })
+        .collect();
+    let mut g = Gantt {
+        workflow: "many".into(),
+        scheduler: "emcp".into(),
+        workers,
+        rows,
+        predicted_makespan: 0.0,
+        actual_makespan: None,
+    };
+    g.predicted_makespan = g.horizon();
+    g
+}

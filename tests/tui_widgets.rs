@@ -1,0 +1,206 @@
+//! Widgets rendered into a bare buffer and compared cell by cell (symbols;
+//! colours are checked where they carry meaning), plus areas too small to
+//! hold anything.
+
+#[path = "tui_support/mod.rs"]
+mod support;
+
+use flowcast::export::Status;
+use flowcast::sched::Scheduler;
+use flowcast::tui::footer::Footer;
+use flowcast::tui::gantt::GanttChart;
+use flowcast::tui::header::Header;
+use flowcast::tui::{App, RunState};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+fn app() -> App {
+    let mut app = App::new("demo", Scheduler::Mcp, 2);
+    app.gantt = support::finished();
+    app.run = 3;
+    app.state = RunState::Failed;
+    app
+}
+
+/// The rendered symbols only, so expectations can be written as text.
+fn symbols(buf: &Buffer) -> Buffer {
+    let mut plain = Buffer::empty(buf.area);
+    for (dst, src) in plain.content.iter_mut().zip(&buf.content) {
+        dst.set_symbol(src.symbol());
+    }
+    plain
+}
+
+fn render(w: impl Widget, width: u16, height: u16) -> Buffer {
+    let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    w.render(buf.area, &mut buf);
+    buf
+}
+
+#[test]
+fn header_shows_plan_state_and_makespans() {
+    let a = app();
+    let buf = render(Header(&a), 60, 2);
+    let expected = Buffer::with_lines([
+        " demo mcp p=2 run #3 failed",
+        " predicted 3.00s  actual 3.60s",
+    ]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
+}
+
+/// `Buffer::with_lines` sizes to the longest line; pad to the widget's area.
+fn expected_sized(b: Buffer, width: u16, height: u16) -> Buffer {
+    let mut out = Buffer::empty(Rect::new(0, 0, width, height));
+    out.merge(&b);
+    out
+}
+
+#[test]
+fn header_while_running_shows_elapsed_and_eta() {
+    let mut a = app();
+    a.state = RunState::Running;
+    a.now = 1.0;
+    a.watching = true;
+    let buf = render(Header(&a), 60, 2);
+    let expected = Buffer::with_lines([
+        " demo mcp p=2 run #3 running · watching",
+        // Finished tasks took 20% longer than planned: 3.00 × 1.2 − 1.00.
+        " predicted 3.00s  elapsed 1.00s  ETA 2.60s",
+    ]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
+}
+
+#[test]
+fn footer_lists_the_keys() {
+    let a = app();
+    let buf = render(Footer(&a), 80, 1);
+    let expected = Buffer::with_lines([
+        " r rerun s scheduler p/P workers e export w watch Tab view ? help q quit",
+    ]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 80, 1)));
+}
+
+#[test]
+fn gantt_draws_predicted_above_actual_per_worker() {
+    let a = app();
+    let buf = render(GanttChart(&a), 34, 6);
+    let lines: Vec<String> = (0..6)
+        .map(|y| (0..34).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    // Legend, then lane 0 (predicted, actual), lane 1, then the axis.
+    assert!(lines[0].starts_with("░ predicted █ actual"), "{lines:#?}");
+    assert!(lines[1].starts_with("w0 ░"), "{lines:#?}");
+    // The actual line is unlabelled and starts with x's bar.
+    assert!(lines[2].starts_with("   █"), "{lines:#?}");
+    // Where two bars meet in a cell, the cell takes the bigger one's colour
+    // rather than the "many tasks" shade.
+    assert!(!lines[2].contains('▒'), "{lines:#?}");
+    assert!(lines[3].starts_with("w1 "), "{lines:#?}");
+    assert!(lines[5].starts_with("   ╵0s"), "{lines:#?}");
+    // x runs first on worker 0: the first cell of its actual bar has
+    // rnorm's colour (function 0).
+    assert_eq!(buf[(3, 2)].fg, flowcast::tui::theme::function(0));
+    // The run took 20% longer than planned, so predicted bars end before
+    // the actual ones: the last predicted cell of lane 0 is left of the
+    // last actual one.
+    let last = |y: usize, c: char| {
+        lines[y]
+            .chars()
+            .collect::<Vec<_>>()
+            .iter()
+            .rposition(|&x| x == c)
+            .unwrap()
+    };
+    assert!(last(1, '░') < last(2, '█'), "{lines:#?}");
+}
+
+#[test]
+fn selected_task_is_highlighted() {
+    let mut a = app();
+    a.selected = Some(1); // spectrum
+    let buf = render(GanttChart(&a), 34, 6);
+    let highlighted = buf
+        .content
+        .iter()
+        .filter(|c| c.modifier.contains(ratatui::style::Modifier::REVERSED))
+        .count();
+    assert!(highlighted > 0);
+    a.selected = None;
+    let buf = render(GanttChart(&a), 34, 6);
+    assert!(buf
+        .content
+        .iter()
+        .all(|c| !c.modifier.contains(ratatui::style::Modifier::REVERSED)));
+}
+
+#[test]
+fn now_line_while_running() {
+    let mut a = app();
+    a.state = RunState::Running;
+    for r in &mut a.gantt.rows {
+        r.actual = None;
+    }
+    a.gantt.actual_makespan = None;
+    a.now = a.gantt.predicted_makespan / 2.0;
+    let buf = render(GanttChart(&a), 34, 6);
+    let col: Vec<u16> = (0..34).filter(|&x| buf[(x, 2)].symbol() == "│").collect();
+    assert_eq!(col.len(), 1, "one now line");
+    // Halfway along the 31-column plot.
+    assert_eq!(col[0], 3 + 15);
+}
+
+#[test]
+fn a_running_task_extends_to_now() {
+    let mut a = app();
+    a.state = RunState::Running;
+    let row = &mut a.gantt.rows[1];
+    row.actual.as_mut().unwrap().status = Status::Running;
+    let end_before = row.actual.as_ref().unwrap().end;
+    a.now = end_before + 0.5;
+    let wide = render(GanttChart(&a), 60, 6);
+    a.now = end_before;
+    let narrow = render(GanttChart(&a), 60, 6);
+    let filled = |b: &Buffer| b.content.iter().filter(|c| c.symbol() != " ").count();
+    assert!(filled(&wide) > filled(&narrow));
+}
+
+#[test]
+fn thousands_of_tasks_aggregate_per_cell_quickly() {
+    let mut a = App::new("many", Scheduler::Emcp, 4);
+    a.gantt = support::many(20_000, 4, 0.001);
+    a.state = RunState::Done;
+    let started = std::time::Instant::now();
+    let buf = render(GanttChart(&a), 100, 12);
+    // Generous: debug builds on a loaded machine.
+    assert!(
+        started.elapsed().as_millis() < 500,
+        "{:?}",
+        started.elapsed()
+    );
+    // Cells hold many tasks each: drawn as aggregates, not as bars.
+    assert!(buf.content.iter().any(|c| c.symbol() == "▒"));
+}
+
+#[test]
+fn tiny_areas_do_not_panic() {
+    let a = app();
+    for (w, h) in [
+        (0, 0),
+        (1, 1),
+        (2, 1),
+        (3, 2),
+        (4, 1),
+        (5, 3),
+        (20, 5),
+        (7, 40),
+    ] {
+        let _ = render(GanttChart(&a), w, h);
+        let _ = render(Header(&a), w, h);
+        let _ = render(Footer(&a), w, h);
+        let _ = render(&a, w, h);
+        let mut help = a.clone();
+        help.help = true;
+        let _ = render(&help, w, h);
+    }
+}
