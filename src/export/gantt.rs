@@ -188,6 +188,9 @@ impl Gantt {
                 let a = actual(None, at, at, Status::Skipped, Some(reason.clone()));
                 (*task, a)
             }
+            // A loop's actual time is drawn as one bar for now; its blocks
+            // are in the plan.
+            Event::Chunk { .. } => return,
         };
         if let Some(row) = self.rows.get_mut(task) {
             row.actual = Some(actual);
