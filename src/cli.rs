@@ -10,10 +10,12 @@ use serde_json::json;
 
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, RunReport, StepError};
+use crate::export::{self, gantt, Format};
 use crate::graph::{self, TaskGraph};
 use crate::report::{json as out_json, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
+use crate::{tui as ui, watch};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -35,6 +37,39 @@ pub enum Command {
     Check { file: PathBuf },
     /// Run a workflow.
     Run(RunArgs),
+    /// Open the terminal UI on a workflow (what `flowcast FILE` does).
+    Tui {
+        file: PathBuf,
+        /// Number of workers.
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        /// emcp | mcp | baseline | dynamic | ideal
+        #[arg(long)]
+        scheduler: Option<String>,
+        #[arg(long)]
+        seed: Option<i64>,
+        /// Do not watch the workflow and re-run on every save.
+        #[arg(long)]
+        no_watch: bool,
+    },
+    /// Run a workflow and export its Gantt chart (predicted and actual), or
+    /// re-export a chart saved as `.gantt.json`.
+    Export {
+        /// A workflow, or a chart written with `--format json`.
+        file: PathBuf,
+        /// svg | png | trace | mermaid | csv | json (default: from -o's extension)
+        #[arg(long)]
+        format: Option<String>,
+        /// Where to write.
+        #[arg(short = 'o', long = "output", value_name = "PATH")]
+        out: PathBuf,
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        #[arg(long)]
+        scheduler: Option<String>,
+        #[arg(long)]
+        seed: Option<i64>,
+    },
     /// Benchmarks: `flowcast bench kernels` times the heavy kernels (and R
     /// doing the same work, when Rscript is installed).
     Bench {
@@ -93,13 +128,57 @@ pub struct RunArgs {
     /// Seed for the random stream (default: [workflow] seed, else random).
     #[arg(long)]
     pub seed: Option<i64>,
+    /// Re-run on every save of the workflow or the data it reads.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check { file }) => check(&file),
+        Some(Command::Run(args)) if args.watch => {
+            if args.headless || !interactive() {
+                watch::headless::run_watching(
+                    &args.file,
+                    &watch::headless::WatchOptions {
+                        workers: args.processors,
+                        seed: args.seed,
+                        extra_files: Vec::new(),
+                    },
+                )
+            } else {
+                tui(&args.file, args.processors, None, args.seed, true)
+            }
+        }
+        Some(Command::Run(args))
+            if !args.headless && !args.json && args.out.is_none() && interactive() =>
+        {
+            tui(&args.file, args.processors, None, args.seed, false)
+        }
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Tui {
+            file,
+            processors,
+            scheduler,
+            seed,
+            no_watch,
+        }) => tui(&file, processors, scheduler.as_deref(), seed, !no_watch),
+        Some(Command::Export {
+            file,
+            format,
+            out,
+            processors,
+            scheduler,
+            seed,
+        }) => export_chart(
+            &file,
+            format.as_deref(),
+            &out,
+            processors,
+            scheduler.as_deref(),
+            seed,
+        ),
         Some(Command::Bench {
             what: BenchCommand::Kernels { sizes, no_r },
         }) => {
@@ -113,6 +192,7 @@ pub fn main() -> ExitCode {
             json,
         }) => schedule(&graph, processors, &scheduler, json),
         None => match cli.file {
+            Some(file) if interactive() => tui(&file, None, None, None, true),
             Some(file) => run(&RunArgs {
                 file,
                 ..RunArgs::default()
@@ -382,4 +462,98 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The UI needs a terminal on both ends; anything else (pipes, CI) gets the
+/// headless run.
+fn interactive() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
+}
+
+fn parse_scheduler(name: Option<&str>) -> Result<Option<Scheduler>, ExitCode> {
+    name.map(|s| {
+        Scheduler::parse(s).ok_or_else(|| {
+            eprintln!("error: unknown scheduler `{s}` (emcp, mcp, baseline, dynamic, ideal)");
+            ExitCode::from(2)
+        })
+    })
+    .transpose()
+}
+
+fn tui(
+    file: &Path,
+    workers: Option<usize>,
+    scheduler: Option<&str>,
+    seed: Option<i64>,
+    watch: bool,
+) -> ExitCode {
+    let scheduler = match parse_scheduler(scheduler) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let opts = ui::TuiOptions {
+        workers,
+        scheduler,
+        seed,
+        watch,
+        ..ui::TuiOptions::default()
+    };
+    match ui::run_tui(file, opts) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn export_chart(
+    file: &Path,
+    format: Option<&str>,
+    out: &Path,
+    workers: Option<usize>,
+    scheduler: Option<&str>,
+    seed: Option<i64>,
+) -> ExitCode {
+    let format = match format {
+        Some(f) => Format::parse(f),
+        None => Format::from_path(out),
+    };
+    let Some(format) = format else {
+        eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
+        return ExitCode::from(2);
+    };
+    let scheduler = match parse_scheduler(scheduler) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let chart = if Format::from_path(file) == Some(Format::Json) {
+        export::load(file)
+    } else {
+        let (wf, graph) = match analyse(file) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        let workers = workers
+            .or(wf.processors)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+        let scheduler = scheduler
+            .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
+            .unwrap_or(Scheduler::Emcp);
+        let seed = seed.or(wf.seed).unwrap_or_else(random_seed);
+        // Until the cost models are wired in, every task is predicted alike.
+        let costs = vec![0.01; graph.tasks.len()];
+        gantt::record(&wf, &graph, &costs, workers.max(1), scheduler, seed)
+    };
+    match chart.and_then(|g| export::export(&g, format, out)) {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
