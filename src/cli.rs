@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
-use serde_json::json;
 
 use crate::diagnostic::Diagnostic;
-use crate::exec::{self, RunOptions, RunReport, StepError};
+use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, gantt, Format};
 use crate::graph::{self, TaskGraph};
-use crate::report::{json as out_json, progress::Progress, table};
+use crate::pipeline::{self, Learning};
+use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
 use crate::{tui as ui, watch};
@@ -131,6 +131,12 @@ pub struct RunArgs {
     /// Re-run on every save of the workflow or the data it reads.
     #[arg(long)]
     pub watch: bool,
+    /// emcp | mcp | baseline | dynamic | ideal (default: [workflow] scheduler, else emcp).
+    #[arg(long)]
+    pub scheduler: Option<String>,
+    /// The history store (default: the user's data directory).
+    #[arg(long, value_name = "PATH")]
+    pub history: Option<PathBuf>,
 }
 
 pub fn main() -> ExitCode {
@@ -145,6 +151,7 @@ pub fn main() -> ExitCode {
                         workers: args.processors,
                         seed: args.seed,
                         extra_files: Vec::new(),
+                        history: args.history.clone(),
                     },
                 )
             } else {
@@ -295,19 +302,18 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let workers = args
-        .processors
-        .or(wf.processors)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if workers == 0 {
-        eprintln!("error: -p must be at least 1");
-        return ExitCode::from(2);
-    }
+    let (workers, scheduler) = match settings(&wf, args.processors, args.scheduler.as_deref()) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
+    let mut learning = learning(args.history.as_deref());
     let progress = Progress::new(&graph);
     let cancel = AtomicBool::new(false);
     let opts = RunOptions { workers, seed };
-    let report = match exec::run(&wf, &graph, &opts, &|e| progress.on_event(&e), &cancel) {
+    let sink = |e: exec::Event| progress.on_event(&e);
+    let finished = match pipeline::run(&wf, &graph, &mut learning, &opts, scheduler, &sink, &cancel)
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -315,7 +321,10 @@ fn run(args: &RunArgs) -> ExitCode {
         }
     };
     progress.finish();
-
+    let report = &finished.report;
+    for w in &finished.warnings {
+        eprintln!("warning: {w}");
+    }
     for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
         if let Err(StepError::Failed { message, span }) = &o.value {
             eprintln!(
@@ -330,15 +339,19 @@ fn run(args: &RunArgs) -> ExitCode {
         .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
     let mut write_failed = false;
     if let Some(dir) = &out_dir {
-        if let Err(e) = write_out(dir, &graph, &report) {
+        if let Err(e) = report::write_values(dir, &graph, report) {
             eprintln!("error: {e}");
             write_failed = true;
         }
     }
     if args.json {
-        println!("{}", run_json(&wf, &graph, &report));
+        println!("{}", report::run_document(&wf, &graph, &finished));
     } else {
-        print!("{}", table::render(&graph, &report));
+        let plan = &finished.plan;
+        print!(
+            "{}",
+            table::render(&graph, report, &plan.predicted, plan.predicted_makespan())
+        );
         if let Some(dir) = &out_dir {
             if !write_failed {
                 println!("values written to {}", dir.display());
@@ -352,59 +365,31 @@ fn run(args: &RunArgs) -> ExitCode {
     }
 }
 
-/// Writes `DIR/<step>.json` for every step that has a value.
-fn write_out(dir: &Path, graph: &TaskGraph, report: &RunReport) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
-        if let Ok(v) = &o.value {
-            let path = dir.join(format!("{}.json", t.name));
-            let text = out_json::to_json(v).to_string();
-            std::fs::write(&path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+/// Workers and scheduler from the command line, else the workflow, else
+/// all cores and emcp.
+fn settings(
+    wf: &Workflow,
+    processors: Option<usize>,
+    scheduler: Option<&str>,
+) -> Result<(usize, Scheduler), ExitCode> {
+    let workers = processors
+        .or(wf.processors)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if workers == 0 {
+        eprintln!("error: -p must be at least 1");
+        return Err(ExitCode::from(2));
     }
-    Ok(())
+    let scheduler =
+        parse_scheduler(scheduler.or(wf.scheduler.as_deref()))?.unwrap_or(Scheduler::Emcp);
+    Ok((workers, scheduler))
 }
 
-fn run_json(wf: &Workflow, graph: &TaskGraph, report: &RunReport) -> serde_json::Value {
-    let steps: serde_json::Map<String, serde_json::Value> = graph
-        .tasks
-        .iter()
-        .zip(&report.outcomes)
-        .map(|(t, o)| {
-            let mut s = json!({
-                "kind": t.kind.as_str(),
-                "function": t.function,
-                "worker": o.worker,
-                "start_s": o.start.as_secs_f64(),
-                "end_s": o.end.as_secs_f64(),
-                "actual_s": o.seconds(),
-            });
-            match &o.value {
-                Ok(v) => {
-                    s["status"] = json!("ok");
-                    s["value"] = out_json::to_json_summary(v);
-                }
-                Err(StepError::Failed { message, .. }) => {
-                    s["status"] = json!("failed");
-                    s["error"] = json!(message);
-                }
-                Err(StepError::Skipped { reason }) => {
-                    s["status"] = json!("skipped");
-                    s["error"] = json!(reason);
-                }
-            }
-            (t.name.clone(), s)
-        })
-        .collect();
-    json!({
-        "workflow": wf.name,
-        "file": wf.file.path.display().to_string(),
-        "seed": report.seed,
-        "workers": report.workers,
-        "makespan_s": report.makespan.as_secs_f64(),
-        "failed": report.failed(),
-        "steps": steps,
+/// The history and models; a store that cannot be opened is reported and
+/// the run goes on without learning.
+fn learning(path: Option<&Path>) -> Learning {
+    Learning::open(path).unwrap_or_else(|e| {
+        eprintln!("warning: {e}; running without history");
+        Learning::none()
     })
 }
 

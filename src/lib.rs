@@ -12,6 +12,7 @@ pub mod exec;
 pub mod export;
 pub mod graph;
 pub mod kernels;
+pub mod pipeline;
 pub mod report;
 pub mod sched;
 pub mod tui;

@@ -6,6 +6,11 @@ use std::process::{Command, Output};
 
 fn flowcast(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_flowcast"))
+        // Runs record history; keep it out of the user's data directory.
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+        )
         .args(args)
         .output()
         .expect("run flowcast")

@@ -90,40 +90,56 @@ fn compare(path: &str, ours: &Json, r: &Json, errors: &mut Vec<String>) {
     }
 }
 
+/// Every scheduler computes the same values: R's.
 #[test]
-fn e2e_workflow_matches_r() {
+fn e2e_workflow_matches_r_under_every_scheduler() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
-        .args(["run", "--headless", "-p", "2", "--out"])
-        .arg(dir.path())
-        .arg(root.join("tests/fixtures/workflows/e2e.toml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
     let r: Json = serde_json::from_str(
         &std::fs::read_to_string(root.join("tests/fixtures/r/e2e.json")).unwrap(),
     )
     .unwrap();
-    let mut errors = Vec::new();
-    for (step, rv) in r.as_object().unwrap() {
-        let file = dir.path().join(format!("{step}.json"));
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            errors.push(format!("{step}: no {}", file.display()));
-            continue;
-        };
-        let ours: Json = serde_json::from_str(&text).unwrap();
-        compare(step, &ours, rv, &mut errors);
+    for scheduler in ["emcp", "mcp", "baseline", "dynamic", "ideal"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
+            // Runs record history; keep it out of the user's data directory.
+            .env(
+                "XDG_DATA_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+            )
+            .args([
+                "run",
+                "--headless",
+                "-p",
+                "3",
+                "--scheduler",
+                scheduler,
+                "--out",
+            ])
+            .arg(dir.path())
+            .arg(root.join("tests/fixtures/workflows/e2e.toml"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{scheduler}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut errors = Vec::new();
+        for (step, rv) in r.as_object().unwrap() {
+            let file = dir.path().join(format!("{step}.json"));
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                errors.push(format!("{step}: no {}", file.display()));
+                continue;
+            };
+            let ours: Json = serde_json::from_str(&text).unwrap();
+            compare(step, &ours, rv, &mut errors);
+        }
+        assert!(
+            errors.is_empty(),
+            "{scheduler}: {} differences:\n{}",
+            errors.len(),
+            errors.join("\n")
+        );
     }
-    assert!(
-        errors.is_empty(),
-        "{} differences:\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
 }

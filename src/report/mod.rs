@@ -4,3 +4,78 @@
 pub mod json;
 pub mod progress;
 pub mod table;
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::exec::{RunReport, StepError};
+use crate::graph::TaskGraph;
+use crate::pipeline::Finished;
+use crate::workflow::Workflow;
+
+/// Writes `DIR/<step>.json` for every step that has a value.
+pub fn write_values(dir: &Path, graph: &TaskGraph, report: &RunReport) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
+        if let Ok(v) = &o.value {
+            let path = dir.join(format!("{}.json", t.name));
+            let text = json::to_json(v).to_string();
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The `--json` document of a finished run: per step its status, worker,
+/// times, predicted and actual seconds, and value (summarised when large)
+/// or error.
+pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> serde_json::Value {
+    let report = &finished.report;
+    let plan = &finished.plan;
+    let steps: serde_json::Map<String, serde_json::Value> = graph
+        .tasks
+        .iter()
+        .zip(&report.outcomes)
+        .map(|(t, o)| {
+            let mut s = json!({
+                "kind": t.kind.as_str(),
+                "function": t.function,
+                "worker": o.worker,
+                "start_s": o.start.as_secs_f64(),
+                "end_s": o.end.as_secs_f64(),
+                "predicted_s": plan.predicted.get(t.id),
+                "actual_s": o.value.is_ok().then(|| o.seconds()),
+            });
+            match &o.value {
+                Ok(v) => {
+                    s["status"] = json!("ok");
+                    s["value"] = json::to_json_summary(v);
+                }
+                Err(StepError::Failed { message, .. }) => {
+                    s["status"] = json!("failed");
+                    s["error"] = json!(message);
+                }
+                Err(StepError::Skipped { reason }) => {
+                    s["status"] = json!("skipped");
+                    s["error"] = json!(reason);
+                }
+            }
+            (t.name.clone(), s)
+        })
+        .collect();
+    json!({
+        "workflow": wf.name,
+        "file": wf.file.path.display().to_string(),
+        "scheduler": plan.scheduler.name(),
+        "seed": report.seed,
+        "workers": report.workers,
+        "predicted_makespan_s": plan.predicted_makespan(),
+        "makespan_s": report.makespan.as_secs_f64(),
+        "run_id": finished.run_id,
+        "failed": report.failed(),
+        "warnings": finished.warnings,
+        "steps": steps,
+    })
+}

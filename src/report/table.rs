@@ -85,9 +85,21 @@ fn short_shape(v: &Value) -> String {
     }
 }
 
-/// The whole table, plus a closing line with the makespan.
-pub fn render(graph: &TaskGraph, report: &RunReport) -> String {
-    let rows: Vec<[String; 6]> = graph
+/// Relative prediction error in percent, signed (positive: slower than predicted).
+pub fn error_percent(predicted: f64, actual: f64) -> Option<f64> {
+    (predicted > 0.0).then(|| 100.0 * (actual - predicted) / predicted)
+}
+
+/// The whole table (with predictions beside measurements), plus a closing
+/// line with the predicted and actual makespan.
+pub fn render(
+    graph: &TaskGraph,
+    report: &RunReport,
+    predicted: &[f64],
+    predicted_makespan: f64,
+) -> String {
+    const NUMERIC: [bool; 8] = [false, false, false, true, true, true, true, false];
+    let rows: Vec<[String; 8]> = graph
         .tasks
         .iter()
         .zip(&report.outcomes)
@@ -97,33 +109,48 @@ pub fn render(graph: &TaskGraph, report: &RunReport) -> String {
                 Err(StepError::Failed { message, .. }) => ("FAILED", message.clone()),
                 Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
             };
+            let pred = predicted.get(t.id).copied();
+            let actual = o.value.is_ok().then(|| o.seconds());
+            let error = match (pred, actual) {
+                (Some(p), Some(a)) => {
+                    error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
+                }
+                _ => "-".into(),
+            };
             [
                 t.name.clone(),
                 t.kind.as_str().to_string(),
                 status.to_string(),
                 o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
-                if o.value.is_ok() {
-                    format!("{:.3}", o.seconds())
-                } else {
-                    "-".into()
-                },
+                pred.map_or("-".into(), |p| format!("{p:.3}")),
+                actual.map_or("-".into(), |a| format!("{a:.3}")),
+                error,
                 value,
             ]
         })
         .collect();
-    let header = ["step", "kind", "status", "worker", "time (s)", "value"];
+    let header = [
+        "step",
+        "kind",
+        "status",
+        "worker",
+        "predicted (s)",
+        "actual (s)",
+        "error",
+        "value",
+    ];
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r.iter()).take(5) {
+        for (w, c) in widths.iter_mut().zip(r.iter()) {
             *w = (*w).max(c.chars().count());
         }
     }
     let mut out = String::new();
     let line = |cells: &[&str], out: &mut String| {
         for (i, c) in cells.iter().enumerate() {
-            if i == 5 {
+            if i + 1 == cells.len() {
                 out.push_str(c);
-            } else if i == 4 {
+            } else if NUMERIC[i] {
                 let _ = write!(out, "{c:>w$}  ", w = widths[i]);
             } else {
                 let _ = write!(out, "{c:<w$}  ", w = widths[i]);
@@ -138,10 +165,11 @@ pub fn render(graph: &TaskGraph, report: &RunReport) -> String {
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
     let _ = writeln!(
         out,
-        "\n{} steps, {} failed or skipped; makespan {:.3} s on {} workers (seed {})",
+        "\n{} steps, {} failed or skipped; makespan {:.3} s (predicted {:.3} s) on {} workers (seed {})",
         rows.len(),
         failed,
         report.makespan.as_secs_f64(),
+        predicted_makespan,
         report.workers,
         report.seed
     );

@@ -11,9 +11,11 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{watch_files, Changed, QUIET};
-use crate::exec::{self, RunOptions};
+use crate::exec::RunOptions;
 use crate::graph::{self, TaskGraph};
+use crate::pipeline::{self, Learning};
 use crate::report::{progress::Progress, table};
+use crate::sched::Scheduler;
 use crate::workflow::{self, Workflow};
 
 /// A run in the background and the flag that stops it.
@@ -114,6 +116,8 @@ pub struct WatchOptions {
     /// More files to watch (data files the workflow reads are found from
     /// its `read.csv("…")` calls).
     pub extra_files: Vec<PathBuf>,
+    /// The history store (default: the user's data directory).
+    pub history: Option<PathBuf>,
 }
 
 /// Loads and analyses a workflow; every diagnostic as one text.
@@ -196,21 +200,45 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
         files.extend(data_files(&wf));
     }
     let (workers, seed) = (opts.workers, opts.seed);
+    // Runs learn from each other: one history and set of models for all.
+    let learning =
+        std::sync::Mutex::new(Learning::open(opts.history.as_deref()).unwrap_or_else(|e| {
+            eprintln!("warning: {e}; running without history");
+            Learning::none()
+        }));
     let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
         let workers = workers
             .or(wf.processors)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
             .max(1);
         let seed = seed.or(wf.seed).unwrap_or(0);
+        let scheduler = wf
+            .scheduler
+            .as_deref()
+            .and_then(Scheduler::parse)
+            .unwrap_or(Scheduler::Emcp);
         let progress = Progress::new(graph);
         let opts = RunOptions { workers, seed };
-        match exec::run(wf, graph, &opts, &|e| progress.on_event(&e), cancel) {
-            Ok(report) => {
+        let mut learning = learning
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let sink = |e: crate::exec::Event| progress.on_event(&e);
+        match pipeline::run(wf, graph, &mut learning, &opts, scheduler, &sink, cancel) {
+            Ok(finished) => {
                 progress.finish();
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
                 } else {
-                    print!("{}", table::render(graph, &report));
+                    let plan = &finished.plan;
+                    print!(
+                        "{}",
+                        table::render(
+                            graph,
+                            &finished.report,
+                            &plan.predicted,
+                            plan.predicted_makespan()
+                        )
+                    );
                 }
             }
             Err(e) => eprintln!("error: {e}"),

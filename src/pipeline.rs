@@ -1,0 +1,207 @@
+//! One run, end to end: predict every task's cost, plan with the chosen
+//! scheduler, execute (to the plan, or work-stealing for `dynamic`), then
+//! record the run in the history and retrain the models. The CLI and the
+//! terminal UI both drive runs through here.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+use crate::cost::history::{self, History, RunRecord};
+use crate::cost::{self, ModelKind, Predictor};
+use crate::exec::{self, Event, RunOptions, RunReport};
+use crate::graph::TaskGraph;
+use crate::sched::{self, Comm, Dag, Schedule, Scheduler};
+use crate::workflow::Workflow;
+
+/// A plan made before running.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub scheduler: Scheduler,
+    pub workers: usize,
+    /// Predicted seconds per task (by task id).
+    pub predicted: Vec<f64>,
+    /// The DAG the plan was made from (costs as predicted).
+    pub dag: Dag,
+    /// The schedule. For `dynamic` it is the simulator's picture of
+    /// work-stealing, for the predicted makespan only: rayon decides at
+    /// run time.
+    pub schedule: Schedule,
+}
+
+impl Plan {
+    pub fn predicted_makespan(&self) -> f64 {
+        self.schedule.makespan()
+    }
+}
+
+/// The models and history a run learns from; `None` history means the run
+/// predicts from priors and learns nothing.
+pub struct Learning {
+    pub history: Option<History>,
+    pub predictor: Predictor,
+    pub comm: Comm,
+}
+
+impl Learning {
+    /// Opens the history (the default location unless `path` is given) and
+    /// loads the models. A store that cannot be opened is an error: the
+    /// caller decides whether to run without it.
+    pub fn open(path: Option<&std::path::Path>) -> Result<Learning, String> {
+        let history = match path {
+            Some(p) => History::open(p),
+            None => History::open_default(),
+        }
+        .map_err(|e| e.to_string())?;
+        let predictor =
+            Predictor::load(&history, ModelKind::LogLinear).map_err(|e| e.to_string())?;
+        let comm = history
+            .load_comm()
+            .map_err(|e| e.to_string())?
+            .unwrap_or(Comm::SHARED_MEMORY);
+        Ok(Learning {
+            history: Some(history),
+            predictor,
+            comm,
+        })
+    }
+
+    /// Priors only, nothing stored.
+    pub fn none() -> Learning {
+        Learning {
+            history: None,
+            predictor: Predictor::new(ModelKind::LogLinear),
+            comm: Comm::SHARED_MEMORY,
+        }
+    }
+}
+
+/// Plans `graph` on `workers` workers. `ideal` plans with the measured
+/// costs of this workflow's previous run (predictions where it has none).
+pub fn plan(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &Learning,
+    workers: usize,
+    scheduler: Scheduler,
+) -> Plan {
+    let mut dag = cost::to_dag(graph, &learning.predictor);
+    if scheduler == Scheduler::Ideal {
+        if let Some(measured) = previous_costs(wf, learning) {
+            for (node, task) in dag.nodes.iter_mut().zip(&graph.tasks) {
+                if let Some(&c) = measured.get(&task.name) {
+                    node.cost = c;
+                }
+            }
+        }
+    }
+    let predicted = dag.nodes.iter().map(|n| n.cost).collect();
+    let schedule = sched::plan(&dag, &learning.comm, workers, scheduler);
+    Plan {
+        scheduler,
+        workers,
+        predicted,
+        dag,
+        schedule,
+    }
+}
+
+fn previous_costs(wf: &Workflow, learning: &Learning) -> Option<HashMap<String, f64>> {
+    let h = learning.history.as_ref()?;
+    let last = h
+        .runs(Some(&wf.name))
+        .ok()?
+        .into_iter()
+        .max_by_key(|r| r.id)?;
+    let tasks = h.tasks(last.id).ok()?;
+    Some(
+        tasks
+            .into_iter()
+            .filter_map(|t| Some((t.step, t.actual?)))
+            .collect(),
+    )
+}
+
+/// A finished run with its plan.
+pub struct Finished {
+    pub plan: Plan,
+    pub report: RunReport,
+    /// Something went wrong around the run (a plan the executor refused, a
+    /// history that could not be written); the run itself is complete.
+    pub warnings: Vec<String>,
+    /// The run's id in the history, when recorded.
+    pub run_id: Option<i64>,
+}
+
+/// Plans, runs and learns. Events are passed on to `on_event` as they happen.
+pub fn run(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &mut Learning,
+    opts: &RunOptions,
+    scheduler: Scheduler,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Finished, String> {
+    let plan = plan(wf, graph, learning, opts.workers, scheduler);
+    let mut warnings = Vec::new();
+    // Which workers ran each loop's blocks, to turn wall time into work.
+    let loop_workers: Mutex<HashMap<usize, HashSet<usize>>> = Mutex::new(HashMap::new());
+    let sink = |e: Event| {
+        if let Event::Chunk { task, worker, .. } = &e {
+            if let Ok(mut m) = loop_workers.lock() {
+                m.entry(*task).or_default().insert(*worker);
+            }
+        }
+        on_event(e);
+    };
+    let report = if scheduler == Scheduler::Dynamic {
+        exec::run(wf, graph, opts, &sink, cancel)?
+    } else {
+        match exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel) {
+            Ok(r) => r,
+            Err(e) => {
+                warnings.push(format!(
+                    "the {} plan was refused ({e}); ran with work-stealing instead",
+                    scheduler.name()
+                ));
+                exec::run(wf, graph, opts, &sink, cancel)?
+            }
+        }
+    };
+    let loop_workers: HashMap<usize, usize> = loop_workers
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(t, ws)| (t, ws.len()))
+        .collect();
+    let mut run_id = None;
+    if let Some(h) = learning.history.as_mut() {
+        let record = RunRecord {
+            id: 0,
+            workflow: wf.name.clone(),
+            path: wf.file.path.display().to_string(),
+            scheduler: scheduler.name().to_string(),
+            processors: opts.workers as u64,
+            started_at: history::now(),
+            predicted_makespan: Some(plan.predicted_makespan()),
+            actual_makespan: Some(report.makespan.as_secs_f64()),
+            tasks: cost::task_records(graph, &report, &plan.predicted, &loop_workers),
+        };
+        match h.record_run(&record) {
+            Ok(id) => run_id = Some(id),
+            Err(e) => warnings.push(e.to_string()),
+        }
+        learning.predictor.observe(graph, &report, &loop_workers);
+        learning.predictor.retrain();
+        if let Err(e) = learning.predictor.save(h) {
+            warnings.push(e.to_string());
+        }
+    }
+    Ok(Finished {
+        plan,
+        report,
+        warnings,
+        run_id,
+    })
+}
