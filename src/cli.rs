@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
 
+use crate::cost::history::History;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, gantt, Format};
@@ -37,6 +38,31 @@ pub enum Command {
     Check { file: PathBuf },
     /// Run a workflow.
     Run(RunArgs),
+    /// Show the predicted schedule of a workflow without running it.
+    Plan {
+        file: PathBuf,
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        /// emcp | mcp | baseline | dynamic | ideal
+        #[arg(long)]
+        scheduler: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
+    },
+    /// List past runs from the history store.
+    History {
+        /// Only runs of this workflow (by name).
+        workflow: Option<String>,
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
+    },
+    /// Measure the cost of handing values between workers and store it.
+    Calibrate {
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
+    },
     /// Open the terminal UI on a workflow (what `flowcast FILE` does).
     Tui {
         file: PathBuf,
@@ -164,6 +190,23 @@ pub fn main() -> ExitCode {
             tui(&args.file, args.processors, None, args.seed, false)
         }
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Plan {
+            file,
+            processors,
+            scheduler,
+            json,
+            history,
+        }) => plan(
+            &file,
+            processors,
+            scheduler.as_deref(),
+            json,
+            history.as_deref(),
+        ),
+        Some(Command::History { workflow, history }) => {
+            list_history(workflow.as_deref(), history.as_deref())
+        }
+        Some(Command::Calibrate { history }) => calibrate(history.as_deref()),
         Some(Command::Tui {
             file,
             processors,
@@ -534,6 +577,104 @@ fn export_chart(
     match chart.and_then(|g| export::export(&g, format, out)) {
         Ok(()) => {
             println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn plan(
+    file: &Path,
+    processors: Option<usize>,
+    scheduler: Option<&str>,
+    json: bool,
+    history: Option<&Path>,
+) -> ExitCode {
+    let (wf, graph) = match analyse(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (workers, scheduler) = match settings(&wf, processors, scheduler) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let learning = learning(history);
+    let plan = pipeline::plan(&wf, &graph, &learning, workers, scheduler);
+    if json {
+        println!("{}", report::plan::to_json(&graph, &plan));
+    } else {
+        print!("{}", report::plan::render(&graph, &plan));
+    }
+    ExitCode::SUCCESS
+}
+
+fn open_history(path: Option<&Path>) -> Result<History, ExitCode> {
+    match path {
+        Some(p) => History::open(p),
+        None => History::open_default(),
+    }
+    .map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
+    let h = match open_history(path) {
+        Ok(h) => h,
+        Err(code) => return code,
+    };
+    let runs = match h.runs(workflow) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+        "run", "workflow", "scheduler", "p", "predicted (s)", "actual (s)", "error"
+    );
+    for r in &runs {
+        let (p, a) = (r.predicted_makespan, r.actual_makespan);
+        let err = match (p, a) {
+            (Some(p), Some(a)) => {
+                table::error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
+            }
+            _ => "-".into(),
+        };
+        let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
+        println!(
+            "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+            r.id,
+            r.workflow,
+            r.scheduler,
+            r.processors,
+            f(p),
+            f(a),
+            err
+        );
+    }
+    println!("{} runs in {}", runs.len(), h.path().display());
+    ExitCode::SUCCESS
+}
+
+fn calibrate(path: Option<&Path>) -> ExitCode {
+    let h = match open_history(path) {
+        Ok(h) => h,
+        Err(code) => return code,
+    };
+    let comm = crate::cost::comm::calibrate();
+    println!(
+        "communication: {:.3e} s + {:.3e} s/byte",
+        comm.latency, comm.per_byte
+    );
+    match h.save_comm(&comm) {
+        Ok(()) => {
+            println!("stored in {}", h.path().display());
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,0 +1,96 @@
+//! `flowcast plan`: a predicted schedule as text (a Gantt chart per worker,
+//! the tasks with their predicted times, each loop's partition) or JSON.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::graph::TaskGraph;
+use crate::pipeline::Plan;
+
+const WIDTH: usize = 60;
+
+/// A character per task, cycling through letters, for the text chart.
+fn glyph(task: usize) -> char {
+    const GLYPHS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    GLYPHS[task % GLYPHS.len()] as char
+}
+
+pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
+    let s = &plan.schedule;
+    let makespan = s.makespan().max(1e-12);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} on {} workers: predicted makespan {:.3} s (lower bound {:.3} s)\n",
+        plan.scheduler.name(),
+        plan.workers,
+        s.makespan(),
+        plan.dag.lower_bound(plan.workers)
+    );
+    for w in 0..s.workers {
+        let mut lane = vec!['.'; WIDTH];
+        for item in s.queue(w) {
+            let a = ((item.start / makespan) * WIDTH as f64).floor() as usize;
+            let b = (((item.end / makespan) * WIDTH as f64).ceil() as usize).clamp(a + 1, WIDTH);
+            for c in lane.iter_mut().take(b).skip(a.min(WIDTH - 1)) {
+                *c = glyph(item.node);
+            }
+        }
+        let _ = writeln!(out, "w{w:<3} |{}|", lane.into_iter().collect::<String>());
+    }
+    let _ = writeln!(
+        out,
+        "     0{:>w$}\n",
+        format!("{:.3} s", s.makespan()),
+        w = WIDTH + 1
+    );
+    let _ = writeln!(
+        out,
+        "{:<2} {:<20} {:<6} {:>6} {:>12} {:>10} {:>10}",
+        "", "task", "kind", "worker", "predicted", "start", "end"
+    );
+    for item in &s.items {
+        let t = &graph.tasks[item.node];
+        let name = match &item.iterations {
+            Some(r) => format!("{}[{}..{}]", t.name, r.start + 1, r.end),
+            None => t.name.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "{:<2} {:<20} {:<6} {:>6} {:>12.4} {:>10.4} {:>10.4}",
+            glyph(item.node),
+            name,
+            t.kind.as_str(),
+            item.worker,
+            item.end - item.start,
+            item.start,
+            item.end
+        );
+    }
+    for t in graph.tasks.iter().filter(|t| t.iterations.is_some()) {
+        let blocks: Vec<String> = s
+            .items
+            .iter()
+            .filter(|i| i.node == t.id)
+            .filter_map(|i| {
+                i.iterations
+                    .as_ref()
+                    .map(|r| format!("w{}: {}", i.worker, r.len()))
+            })
+            .collect();
+        let _ = writeln!(out, "\nloop `{}` partition: {}", t.name, blocks.join(", "));
+    }
+    out
+}
+
+pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
+    let mut v = plan.schedule.to_json(&plan.dag, plan.scheduler.name());
+    v["predicted_s"] = graph
+        .tasks
+        .iter()
+        .map(|t| (t.name.clone(), json!(plan.predicted.get(t.id))))
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    v
+}
