@@ -40,27 +40,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             "'y' must be numeric or a function or a string naming a valid function",
         )?,
     }
-    Ok(Type::record(
-        "htest",
-        vec![
-            ("statistic", Type::num(1)),
-            ("p.value", Type::num(1)),
-            (
-                "alternative",
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ),
-            (
-                "method",
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ),
-        ],
-    ))
+    Ok(super::htest_type(false, false))
 }
 
 fn unknown_distribution(name: &str) -> String {

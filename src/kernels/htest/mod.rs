@@ -144,7 +144,7 @@ fn exact_arg(args: &Args<&Value>) -> Result<Option<bool>, KernelError> {
 }
 
 /// The result type every test returns.
-fn htest_type(parameter: bool, null_value: bool) -> Type {
+pub(super) fn htest_type(parameter: bool, null_value: bool) -> Type {
     let mut fields = vec![("statistic", Type::num(1))];
     if parameter {
         fields.push(("parameter", Type::num(1)));

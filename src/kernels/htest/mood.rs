@@ -20,27 +20,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             return Err(args.error("y", "not enough observations"));
         }
     }
-    Ok(Type::record(
-        "htest",
-        vec![
-            ("statistic", Type::num(1)),
-            ("p.value", Type::num(1)),
-            (
-                "alternative",
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ),
-            (
-                "method",
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ),
-        ],
-    ))
+    Ok(super::htest_type(false, false))
 }
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
