@@ -77,6 +77,9 @@ pub enum Command {
         /// Do not watch the workflow and re-run on every save.
         #[arg(long)]
         no_watch: bool,
+        /// The history store (default: the user's data directory).
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
     },
     /// Run a workflow and export its Gantt chart (predicted and actual), or
     /// re-export a chart saved as `.gantt.json`.
@@ -181,13 +184,27 @@ pub fn main() -> ExitCode {
                     },
                 )
             } else {
-                tui(&args.file, args.processors, None, args.seed, true)
+                tui(
+                    &args.file,
+                    args.processors,
+                    args.scheduler.as_deref(),
+                    args.seed,
+                    true,
+                    args.history.clone(),
+                )
             }
         }
         Some(Command::Run(args))
             if !args.headless && !args.json && args.out.is_none() && interactive() =>
         {
-            tui(&args.file, args.processors, None, args.seed, false)
+            tui(
+                &args.file,
+                args.processors,
+                args.scheduler.as_deref(),
+                args.seed,
+                false,
+                args.history.clone(),
+            )
         }
         Some(Command::Run(args)) => run(&args),
         Some(Command::Plan {
@@ -213,7 +230,15 @@ pub fn main() -> ExitCode {
             scheduler,
             seed,
             no_watch,
-        }) => tui(&file, processors, scheduler.as_deref(), seed, !no_watch),
+            history,
+        }) => tui(
+            &file,
+            processors,
+            scheduler.as_deref(),
+            seed,
+            !no_watch,
+            history,
+        ),
         Some(Command::Export {
             file,
             format,
@@ -242,7 +267,7 @@ pub fn main() -> ExitCode {
             json,
         }) => schedule(&graph, processors, &scheduler, json),
         None => match cli.file {
-            Some(file) if interactive() => tui(&file, None, None, None, true),
+            Some(file) if interactive() => tui(&file, None, None, None, true, None),
             Some(file) => run(&RunArgs {
                 file,
                 ..RunArgs::default()
@@ -515,6 +540,7 @@ fn tui(
     scheduler: Option<&str>,
     seed: Option<i64>,
     watch: bool,
+    history_path: Option<PathBuf>,
 ) -> ExitCode {
     let scheduler = match parse_scheduler(scheduler) {
         Ok(s) => s,
@@ -525,6 +551,7 @@ fn tui(
         scheduler,
         seed,
         watch,
+        history_path,
         ..ui::TuiOptions::default()
     };
     match ui::run_tui(file, opts) {

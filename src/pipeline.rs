@@ -144,6 +144,20 @@ pub fn run(
     cancel: &AtomicBool,
 ) -> Result<Finished, String> {
     let plan = plan(wf, graph, learning, opts.workers, scheduler);
+    execute(wf, graph, learning, plan, opts, on_event, cancel)
+}
+
+/// Runs a plan made by [`plan`], then records and learns from the run.
+pub fn execute(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &mut Learning,
+    plan: Plan,
+    opts: &RunOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Finished, String> {
+    let scheduler = plan.scheduler;
     let mut warnings = Vec::new();
     // Which workers ran each loop's blocks, to turn wall time into work.
     let loop_workers: Mutex<HashMap<usize, HashSet<usize>>> = Mutex::new(HashMap::new());

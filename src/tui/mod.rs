@@ -30,6 +30,7 @@ pub use app::{Action, App, Effect, HistoryRow, ModelRow, RunState, View};
 pub use runner::{Predictor, Runner};
 
 use crate::export::{self, Format};
+use crate::pipeline::Learning;
 use crate::sched::Scheduler;
 use crate::watch::{self, headless::load_checked, FileWatcher};
 
@@ -51,6 +52,8 @@ pub struct TuiOptions {
     pub models: Vec<ModelRow>,
     /// Earlier runs for the history view.
     pub history: Vec<HistoryRow>,
+    /// The history store (default: the user's data directory).
+    pub history_path: Option<PathBuf>,
 }
 
 const FRAME: Duration = Duration::from_millis(33);
@@ -80,7 +83,9 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     app.max_workers = (cores * 4).max(workers);
     app.models = opts.models.clone();
     app.history = opts.history.clone();
-    let mut runner = Runner::new(tx.clone(), opts.predict.clone(), opts.seed);
+    let learning =
+        Learning::open(opts.history_path.as_deref()).unwrap_or_else(|_| Learning::none());
+    let mut runner = Runner::with_learning(tx.clone(), opts.predict.clone(), opts.seed, learning);
     let mut queue: Vec<Action> = Vec::new();
     match loaded {
         Ok((wf, graph)) => {

@@ -6,13 +6,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use super::app::Action;
-use crate::exec::{self, RunOptions};
+use crate::exec::RunOptions;
 use crate::export::gantt::{dag, Gantt};
 use crate::graph::TaskGraph;
+use crate::pipeline::{self, Learning};
 use crate::sched::{plan, Comm, Scheduler};
 use crate::workflow::Workflow;
 
@@ -36,11 +37,25 @@ pub struct Runner {
     next_id: usize,
     current: Option<Active>,
     pending: Option<(Scheduler, usize)>,
+    /// The cost models and history every run predicts from and learns into.
+    /// A run holds it only while it records its results: the next run is
+    /// planned after the previous one finished.
+    learning: Arc<Mutex<Learning>>,
 }
 
 impl Runner {
     pub fn new(tx: Sender<Action>, predict: Option<Predictor>, seed: Option<i64>) -> Runner {
+        Runner::with_learning(tx, predict, seed, Learning::none())
+    }
+
+    pub fn with_learning(
+        tx: Sender<Action>,
+        predict: Option<Predictor>,
+        seed: Option<i64>,
+        learning: Learning,
+    ) -> Runner {
         Runner {
+            learning: Arc::new(Mutex::new(learning)),
             tx,
             loaded: None,
             predict,
@@ -131,19 +146,27 @@ impl Runner {
         self.next_id += 1;
         let id = self.next_id;
         let (wf, graph) = &*loaded;
-        let costs = self.costs(graph);
-        let schedule = plan(
-            &dag(graph, &costs),
-            &Comm::SHARED_MEMORY,
-            workers,
-            scheduler,
-        );
+        let run_plan = {
+            let learning = self.learning.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut p = pipeline::plan(wf, graph, &learning, workers.max(1), scheduler);
+            // An explicit predictor, or without a history the last run's
+            // measurements, beat the models' priors.
+            if self.predict.is_some() || learning.history.is_none() {
+                let costs = self.costs(graph);
+                p.dag = dag(graph, &costs);
+                p.schedule = plan(&p.dag, &Comm::SHARED_MEMORY, workers.max(1), scheduler);
+                p.predicted = costs;
+            }
+            p
+        };
+        let schedule = run_plan.schedule.clone();
         let mut gantt = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
         gantt.workers = gantt.workers.max(workers);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         let tx = self.tx.clone();
         let seed = self.seed.or(wf.seed).unwrap_or(0);
+        let learning = Arc::clone(&self.learning);
         let spawned = std::thread::Builder::new()
             .name("flowcast-run".into())
             .spawn(move || {
@@ -156,7 +179,11 @@ impl Runner {
                 let on_event = move |event: crate::exec::Event| {
                     let _ = events.send(Action::RunEvent { run: id, event });
                 };
-                let result = exec::run(wf, graph, &opts, &on_event, &flag);
+                let result = {
+                    let mut learning = learning.lock().unwrap_or_else(PoisonError::into_inner);
+                    pipeline::execute(wf, graph, &mut learning, run_plan, &opts, &on_event, &flag)
+                        .map(|f| f.report)
+                };
                 let _ = tx.send(Action::RunFinished { run: id, result });
             });
         if let Err(e) = spawned {
