@@ -66,6 +66,8 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         worker: Some(worker),
         start: Duration::from_secs_f64(start),
         end: Duration::from_secs_f64(end),
+        // Unknown: loops fall back to wall time × workers.
+        busy: Duration::ZERO,
     }
 }
 
@@ -146,4 +148,17 @@ fn predictor_learns_from_a_run_and_uses_test_drives() {
     assert!((p.predict(&g.tasks[4]) - 0.02 * 1200.0).abs() < 1e-9);
     p.clear_test_drives();
     assert!((p.predict(&g.tasks[4]) - 12.0).abs() < 1e-6);
+}
+
+/// When the executor timed a loop's iterations, their sum is the loop's
+/// work, however the iterations were spread over workers.
+#[test]
+fn a_timed_loop_is_observed_per_iteration_exactly() {
+    let graph = fig1();
+    let mut r = report();
+    r.outcomes[4].busy = Duration::from_secs_f64(2.4);
+    let obs = observations(&graph, &r, &HashMap::new());
+    let (key, secs) = obs[4].clone().expect("the loop is observed");
+    assert_eq!(key, "loop:mean");
+    assert!((secs - 2.4 / 1200.0).abs() < 1e-15, "{secs}");
 }

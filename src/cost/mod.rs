@@ -259,12 +259,18 @@ pub fn observations(
                     if n == 0 {
                         return None;
                     }
-                    let w = loop_workers
-                        .get(&task.id)
-                        .copied()
-                        .unwrap_or(report.workers.min(n))
-                        .max(1);
-                    wall * w as f64 / n as f64
+                    let busy = outcome.busy.as_secs_f64();
+                    if busy > 0.0 {
+                        // The executor timed every iteration: exact work.
+                        busy / n as f64
+                    } else {
+                        let w = loop_workers
+                            .get(&task.id)
+                            .copied()
+                            .unwrap_or(report.workers.min(n))
+                            .max(1);
+                        wall * w as f64 / n as f64
+                    }
                 }
                 _ => wall,
             };
@@ -296,7 +302,7 @@ pub fn task_records(
                 kind: task.kind.as_str().to_string(),
                 iterations: task.iterations.as_ref().map(|v| v.len() as u64),
                 predicted: predicted.get(task.id).copied(),
-                actual: ran.map(|o| o.seconds()),
+                actual: ran.map(|o| o.busy.as_secs_f64()),
                 worker: outcome.and_then(|o| o.worker).map(|w| w as u64),
                 start: outcome.map(|o| o.start.as_secs_f64()),
                 end: outcome.map(|o| o.end.as_secs_f64()),

@@ -14,7 +14,7 @@ mod planned;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -84,9 +84,14 @@ pub struct StepOutcome {
     pub worker: Option<usize>,
     pub start: Duration,
     pub end: Duration,
+    /// Time spent computing it, summed over workers: for a loop the sum of
+    /// its iterations' times (its iterations run on several workers, so its
+    /// wall time says little about its work); otherwise `end - start`.
+    pub busy: Duration,
 }
 
 impl StepOutcome {
+    /// Wall seconds from start to end.
     pub fn seconds(&self) -> f64 {
         self.end.saturating_sub(self.start).as_secs_f64()
     }
@@ -159,6 +164,8 @@ pub(crate) struct Engine<'a> {
     pub started: Instant,
     on_event: &'a (dyn Fn(Event) + Sync),
     pub cancel: &'a AtomicBool,
+    /// Per task, nanoseconds spent in loop iterations so far.
+    loop_busy: Vec<AtomicU64>,
 }
 
 impl<'a> Engine<'a> {
@@ -178,6 +185,7 @@ impl<'a> Engine<'a> {
             started: Instant::now(),
             on_event,
             cancel,
+            loop_busy: graph.tasks.iter().map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -289,10 +297,13 @@ impl<'a> Engine<'a> {
                 local: Some((l.var.as_str(), &var)),
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
-            self.with_ctx(&mut rng, |ctx| {
+            let began = Instant::now();
+            let result = self.with_ctx(&mut rng, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
-            })
-            .map_err(|e| EvalError {
+            });
+            let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
+            result.map_err(|e| EvalError {
                 span: e.span,
                 message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
             })
@@ -340,6 +351,7 @@ impl<'a> Engine<'a> {
             worker: Some(worker),
             start,
             end,
+            busy: end.saturating_sub(start),
         }
     }
 
@@ -354,6 +366,7 @@ impl<'a> Engine<'a> {
             worker: None,
             start: at,
             end: at,
+            busy: Duration::ZERO,
         }
     }
 
@@ -371,7 +384,15 @@ impl<'a> Engine<'a> {
                     worker: None,
                     start: makespan,
                     end: makespan,
+                    busy: Duration::ZERO,
                 })
+            })
+            .enumerate()
+            .map(|(id, mut o)| {
+                if self.graph.tasks[id].iterations.is_some() && o.value.is_ok() {
+                    o.busy = Duration::from_nanos(self.loop_busy[id].load(Ordering::Relaxed));
+                }
+                o
             })
             .collect();
         RunReport {
