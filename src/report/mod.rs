@@ -47,7 +47,7 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
                 "start_s": o.start.as_secs_f64(),
                 "end_s": o.end.as_secs_f64(),
                 "predicted_s": plan.predicted.get(t.id),
-                "actual_s": o.value.is_ok().then(|| o.busy.as_secs_f64()),
+                "actual_s": o.value.is_ok().then_some(o.busy.as_secs_f64()),
             });
             match &o.value {
                 Ok(v) => {

@@ -110,7 +110,7 @@ pub fn render(
                 Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
             };
             let pred = predicted.get(t.id).copied();
-            let actual = o.value.is_ok().then(|| o.busy.as_secs_f64());
+            let actual = o.value.is_ok().then_some(o.busy.as_secs_f64());
             let error = match (pred, actual) {
                 (Some(p), Some(a)) => {
                     error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
