@@ -58,6 +58,11 @@ pub enum Command {
         #[arg(long, value_name = "PATH")]
         history: Option<PathBuf>,
     },
+    /// The cost models: `flowcast model show`.
+    Model {
+        #[command(subcommand)]
+        what: ModelCommand,
+    },
     /// Measure the cost of handing values between workers and store it.
     Calibrate {
         #[arg(long, value_name = "PATH")]
@@ -123,6 +128,15 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ModelCommand {
+    /// Each model's observations and recent prediction error.
+    Show {
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
     },
 }
 
@@ -224,6 +238,9 @@ pub fn main() -> ExitCode {
             list_history(workflow.as_deref(), history.as_deref())
         }
         Some(Command::Calibrate { history }) => calibrate(history.as_deref()),
+        Some(Command::Model {
+            what: ModelCommand::Show { history },
+        }) => show_models(history.as_deref()),
         Some(Command::Tui {
             file,
             processors,
@@ -702,6 +719,25 @@ fn calibrate(path: Option<&Path>) -> ExitCode {
     match h.save_comm(&comm) {
         Ok(()) => {
             println!("stored in {}", h.path().display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn show_models(path: Option<&Path>) -> ExitCode {
+    let h = match open_history(path) {
+        Ok(h) => h,
+        Err(code) => return code,
+    };
+    let loaded = crate::cost::Predictor::load(&h, crate::cost::ModelKind::LogLinear)
+        .and_then(|p| Ok((p, report::models::recent_errors(&h)?)));
+    match loaded {
+        Ok((predictor, errors)) => {
+            print!("{}", report::models::render(&predictor, &errors));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -2,6 +2,7 @@
 //! JSON document, or one JSON file per step.
 
 pub mod json;
+pub mod models;
 pub mod plan;
 pub mod progress;
 pub mod table;
