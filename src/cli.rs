@@ -103,6 +103,9 @@ pub enum Command {
         scheduler: Option<String>,
         #[arg(long)]
         seed: Option<i64>,
+        /// The history store (default: the user's data directory).
+        #[arg(long, value_name = "PATH")]
+        history: Option<PathBuf>,
     },
     /// Benchmarks: `flowcast bench kernels` times the heavy kernels (and R
     /// doing the same work, when Rscript is installed).
@@ -263,6 +266,7 @@ pub fn main() -> ExitCode {
             processors,
             scheduler,
             seed,
+            history,
         }) => export_chart(
             &file,
             format.as_deref(),
@@ -270,6 +274,7 @@ pub fn main() -> ExitCode {
             processors,
             scheduler.as_deref(),
             seed,
+            history.as_deref(),
         ),
         Some(Command::Bench {
             what: BenchCommand::Kernels { sizes, no_r },
@@ -587,6 +592,7 @@ fn export_chart(
     workers: Option<usize>,
     scheduler: Option<&str>,
     seed: Option<i64>,
+    history: Option<&Path>,
 ) -> ExitCode {
     let format = match format {
         Some(f) => Format::parse(f),
@@ -614,9 +620,18 @@ fn export_chart(
             .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
             .unwrap_or(Scheduler::Emcp);
         let seed = seed.or(wf.seed).unwrap_or_else(random_seed);
-        // Until the cost models are wired in, every task is predicted alike.
-        let costs = vec![0.01; graph.tasks.len()];
-        gantt::record(&wf, &graph, &costs, workers.max(1), scheduler, seed)
+        let mut learning = learning(history);
+        let plan = pipeline::plan(&wf, &graph, &learning, workers.max(1), scheduler);
+        let mut chart = gantt::Gantt::planned(&wf.name, scheduler.name(), &graph, &plan.schedule);
+        let opts = RunOptions {
+            workers: workers.max(1),
+            seed,
+        };
+        let cancel = AtomicBool::new(false);
+        pipeline::execute(&wf, &graph, &mut learning, plan, &opts, &|_| {}, &cancel).map(|f| {
+            chart.finish(&f.report);
+            chart
+        })
     };
     match chart.and_then(|g| export::export(&g, format, out)) {
         Ok(()) => {
