@@ -29,17 +29,81 @@ fn nrm2(x: &[f64]) -> f64 {
     s.sqrt()
 }
 
+/// Dot product with sixteen independent partial sums, so the loop is bound by
+/// throughput rather than by the latency of one serial addition chain (and
+/// LLVM packs the lanes into SIMD registers). This reorders reference BLAS's
+/// left-to-right sum, so results can differ from R's in the last bits.
+#[inline(always)]
 fn dot(x: &[f64], y: &[f64]) -> f64 {
+    const W: usize = 16;
+    let len = x.len().min(y.len());
+    let (x, y) = (&x[..len], &y[..len]);
+    let mut acc = [0.0f64; W];
+    let xc = x.chunks_exact(W);
+    let yc = y.chunks_exact(W);
+    let (xr, yr) = (xc.remainder(), yc.remainder());
+    for (a, b) in xc.zip(yc) {
+        for k in 0..W {
+            acc[k] += a[k] * b[k];
+        }
+    }
     let mut s = 0.0;
-    for (a, b) in x.iter().zip(y) {
+    for a in acc {
+        s += a;
+    }
+    for (a, b) in xr.iter().zip(yr) {
         s += a * b;
     }
     s
 }
 
+#[inline(always)]
 fn axpy(t: f64, x: &[f64], y: &mut [f64]) {
     for (a, b) in x.iter().zip(y.iter_mut()) {
         *b += t * a;
+    }
+}
+
+/// How many Householder steps [`dqrdc2`] applies per pass over the columns.
+const BLOCK: usize = 8;
+
+/// Forms step `l`'s Householder vector in column `l` (rows `l..`), returning
+/// the signed norm, or `None` when the column is zero there (no reflection).
+fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
+    let ll = l * n + l;
+    let mut nrmxl = nrm2(&x[ll..(l + 1) * n]);
+    if nrmxl == 0.0 {
+        return None;
+    }
+    if x[ll] != 0.0 {
+        nrmxl = nrmxl.abs().copysign(x[ll]);
+    }
+    let s = 1.0 / nrmxl;
+    for v in &mut x[ll..(l + 1) * n] {
+        *v *= s;
+    }
+    x[ll] += 1.0;
+    Some(nrmxl)
+}
+
+/// Applies step `r`'s reflector (column `r`, not yet finalised) to column
+/// `j > r` and downdates `j`'s norm as dqrdc2 does.
+#[inline(always)]
+fn apply_step(x: &mut [f64], n: usize, r: usize, j: usize, qraux: &mut [f64], work1: &mut [f64]) {
+    let (head, tail) = x.split_at_mut(j * n);
+    let hv = &head[r * n + r..(r + 1) * n];
+    let col = &mut tail[r..n];
+    let t = -dot(hv, col) / hv[0];
+    axpy(t, hv, col);
+    if qraux[j] == 0.0 {
+        return;
+    }
+    let tt = (1.0 - (col[0].abs() / qraux[j]).powi(2)).max(0.0);
+    if tt.abs() < 1e-6 {
+        qraux[j] = nrm2(&col[1..]);
+        work1[j] = qraux[j];
+    } else {
+        qraux[j] *= tt.sqrt();
     }
 }
 
@@ -71,9 +135,11 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
         work2[j] = if nrm == 0.0 { 1.0 } else { nrm };
     }
     let lup = n.min(p);
+    let arch = faer::traits::pulp::Arch::new();
     // `k` is Fortran's (1-based) k: columns k..p have been cycled to the end.
     let mut k = p + 1;
-    for l in 0..lup {
+    let mut l = 0;
+    while l < lup {
         // Cycle negligible columns to the end; `l + 1 >= k` stops the cycling
         // once every remaining column has been moved.
         while l + 1 < k && qraux[l] < work2[l] * tol {
@@ -93,38 +159,51 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
         if l + 1 == n {
             break;
         }
-        let ll = l * n + l;
-        let mut nrmxl = nrm2(&x[ll..(l + 1) * n]);
-        if nrmxl == 0.0 {
+        let Some(nrmxl) = make_reflector(&mut x, n, l) else {
+            l += 1;
             continue;
-        }
-        if x[ll] != 0.0 {
-            nrmxl = nrmxl.abs().copysign(x[ll]);
-        }
-        let s = 1.0 / nrmxl;
-        for v in &mut x[ll..(l + 1) * n] {
-            *v *= s;
-        }
-        x[ll] += 1.0;
-        for j in l + 1..p {
-            let (head, tail) = x.split_at_mut(j * n);
-            let hv = &head[ll..(l + 1) * n];
-            let col = &mut tail[l..n];
-            let t = -dot(hv, col) / hv[0];
-            axpy(t, hv, col);
-            if qraux[j] == 0.0 {
-                continue;
+        };
+        // Each column's updates by successive reflectors are independent of
+        // the other columns, so the next steps' reflectors can be formed
+        // early (look-ahead) as long as their columns are not cycled, and
+        // then applied together: one pass over the trailing matrix per
+        // block instead of per column, same arithmetic per column.
+        let mut block = vec![(l, nrmxl)];
+        let mut next = l + 1; // first column not yet updated by the block
+        while block.len() < BLOCK && next < lup && next + 1 < n {
+            let c = next;
+            arch.dispatch(|| {
+                for &(r, _) in &block {
+                    apply_step(&mut x, n, r, c, &mut qraux, &mut work1);
+                }
+            });
+            next = c + 1;
+            if c + 1 < k && qraux[c] < work2[c] * tol {
+                break;
             }
-            let tt = (1.0 - (col[0].abs() / qraux[j]).powi(2)).max(0.0);
-            if tt.abs() < 1e-6 {
-                qraux[j] = nrm2(&col[1..]);
-                work1[j] = qraux[j];
-            } else {
-                qraux[j] *= tt.sqrt();
+            match make_reflector(&mut x, n, c) {
+                Some(nrm) => block.push((c, nrm)),
+                None => break,
             }
         }
-        qraux[l] = x[ll];
-        x[ll] = -nrmxl;
+        // The trailing update is almost all of the work: run it with the
+        // widest SIMD the CPU has (pulp compiles the closure for AVX2 when
+        // available, while the crate itself targets baseline x86-64).
+        arch.dispatch(|| {
+            for j in next..p {
+                for &(r, _) in &block {
+                    apply_step(&mut x, n, r, j, &mut qraux, &mut work1);
+                }
+            }
+        });
+        for &(r, nrm) in &block {
+            let rr = r * n + r;
+            qraux[r] = x[rr];
+            x[rr] = -nrm;
+        }
+        // A column that stopped the look-ahead (cycled or zero) is handled
+        // by the next iteration, already updated.
+        l = block.last().map_or(next, |&(r, _)| r + 1);
     }
     let rank = (k - 1).min(n);
     Qr {
@@ -165,15 +244,10 @@ fn reflect(qr: &Qr, j: usize, y: &mut [f64]) {
     let n = qr.n;
     let col = &qr.qr[j * n + j..(j + 1) * n];
     let d = qr.qraux[j];
-    let mut s = d * y[j];
-    for (a, b) in col[1..].iter().zip(&y[j + 1..n]) {
-        s += a * b;
-    }
+    let s = d * y[j] + dot(&col[1..], &y[j + 1..n]);
     let t = -s / d;
     y[j] += t * d;
-    for (a, b) in col[1..].iter().zip(y[j + 1..n].iter_mut()) {
-        *b += t * a;
-    }
+    axpy(t, &col[1..], &mut y[j + 1..n]);
 }
 
 /// LINPACK `dqrsl` with the first `k` columns of a [`dqrdc2`] result.
