@@ -237,6 +237,27 @@ impl Args<Type> {
         }
     }
 
+    /// Checks that every `...` argument is numeric (NULLs are skipped, as in
+    /// `sum`, `min`, `max`); returns their constant numbers when all are known.
+    pub fn numeric_dots(&self) -> Result<Option<Vec<Vec<f64>>>, ArgError> {
+        let mut consts = Some(Vec::new());
+        for (k, (_, t)) in self.dots().enumerate() {
+            if matches!(t, Type::Null) {
+                continue;
+            }
+            if !t.is_numeric() {
+                return Err(
+                    self.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
+                );
+            }
+            match (&mut consts, t.const_nums()) {
+                (Some(c), Some(v)) => c.push(v),
+                _ => consts = None,
+            }
+        }
+        Ok(consts)
+    }
+
     /// A constant string argument (`method = "ward.D2"`), when known.
     pub fn const_str(&self, name: &str) -> Option<&str> {
         self.get(name).and_then(Type::const_str)

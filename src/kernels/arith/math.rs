@@ -217,21 +217,7 @@ fn extreme_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
 }
 
 fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let mut consts = Some(Vec::new());
-    for (k, (_, t)) in args.dots().enumerate() {
-        if matches!(t, Type::Null) {
-            continue;
-        }
-        if !t.is_numeric() {
-            return Err(
-                args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
-            );
-        }
-        match (&mut consts, t.const_nums()) {
-            (Some(c), Some(v)) => c.push(v),
-            _ => consts = None,
-        }
-    }
+    let consts = args.numeric_dots()?;
     let na_rm = args
         .get("na.rm")
         .and_then(Type::const_scalar)

@@ -207,21 +207,7 @@ fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn sum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let mut consts = Some(Vec::new());
-    for (k, (_, t)) in args.dots().enumerate() {
-        if matches!(t, Type::Null) {
-            continue;
-        }
-        if !t.is_numeric() {
-            return Err(
-                args.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
-            );
-        }
-        match (&mut consts, t.const_nums()) {
-            (Some(c), Some(v)) => c.push(v),
-            _ => consts = None,
-        }
-    }
+    let consts = args.numeric_dots()?;
     Ok(match consts {
         Some(c) => Type::scalar_const(sum_values(
             c.iter().map(|v| Cow::Borrowed(v.as_slice())),
