@@ -193,20 +193,41 @@ fn check_batch(root: &Path, batch: &str, r: &Json, errors: &mut Vec<String>) -> 
             "XDG_DATA_HOME",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
         )
-        .args(["run", "--headless", "-p", "2", "--out"])
+        .args(["run", "--headless", "--json", "-p", "2", "--out"])
         .arg(dir.path())
         .arg(root.join(format!("tests/fixtures/holdout/{batch}.toml")))
         .output()
         .unwrap();
-    if !out.status.success() {
-        errors.push(format!(
-            "{batch}: flowcast failed: {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
     let steps = r.as_object().unwrap();
+    let must_fail = steps.values().any(|v| v.get("error").is_some());
+    // Exit status 1: a step failed at run time, the others still ran.
+    if out.status.code() != Some(if must_fail { 1 } else { 0 }) {
+        errors.push(format!(
+            "{batch}: flowcast exited with {:?}: {}\n{stderr}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+        ));
+        return steps.len();
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
     for (step, rv) in steps {
+        if let Some(msg) = rv.get("error").and_then(Json::as_str) {
+            let report = &doc["steps"][step];
+            let ours = report["error"].as_str().unwrap_or("");
+            if report["status"] != "failed" {
+                errors.push(format!("{batch}/{step}: R fails ({msg}), flowcast: {report}"));
+            } else if !ours.contains(msg) {
+                errors.push(format!("{batch}/{step}: R says \"{msg}\", flowcast \"{ours}\""));
+            }
+            // The failure names the step and where it is written.
+            let line = stderr.lines().find(|l| l.contains(step.as_str()));
+            if !line.is_some_and(|l| l.contains(&format!("{batch}.toml:"))) {
+                errors.push(format!("{batch}/{step}: no file:line:col in\n{stderr}"));
+            }
+            continue;
+        }
         let file = dir.path().join(format!("{step}.json"));
         let Ok(text) = std::fs::read_to_string(&file) else {
             errors.push(format!("{batch}/{step}: no output"));

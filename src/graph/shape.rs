@@ -136,7 +136,9 @@ fn call(
 }
 
 /// Splits a formula's right-hand side into its terms: `x1 + x2 - 1` gives
-/// `[x1, x2]` without intercept. `+ 0` also removes the intercept.
+/// `[x1, x2]` without intercept. `+ 0` also removes the intercept. A term
+/// written twice counts once, as R's `terms()` has it (`y ~ x + x` fits one
+/// slope, not an aliased copy).
 pub fn formula_terms(rhs: &Expr) -> (Vec<&Expr>, bool) {
     fn is_const(e: &Expr, v: f64) -> bool {
         matches!(e.kind, ExprKind::Num(x) if x == v)
@@ -167,7 +169,12 @@ pub fn formula_terms(rhs: &Expr) -> (Vec<&Expr>, bool) {
             }
             _ if is_const(e, 0.0) => *intercept = false,
             _ if is_const(e, 1.0) => {}
-            _ => terms.push(e),
+            _ => {
+                let text = crate::workflow::sexpr(e);
+                if !terms.iter().any(|t| crate::workflow::sexpr(t) == text) {
+                    terms.push(e);
+                }
+            }
         }
     }
     let mut terms = Vec::new();

@@ -64,7 +64,7 @@ pub(super) static KERNELS: &[Kernel] = &[
         params: &[req("x"), opt("tol"), opt("LAPACK")],
         random: false,
         shape: qr::qr_shape,
-        eval: qr::qr_eval,
+        eval: qr_eval,
     },
     Kernel {
         name: "qr.Q",
@@ -115,6 +115,17 @@ pub(crate) fn matrix_dims(
             ),
         )),
     }
+}
+
+/// `qr(x)`: R's `dqrdc2` is called with NAOK = FALSE, so NA, NaN and Inf
+/// are refused before the decomposition, with R's message.
+fn qr_eval(args: &Args<&Value>, ctx: &mut super::Ctx) -> Result<Value, KernelError> {
+    if !all_finite(&as_matrix(args, "x")?) {
+        return Err(KernelError::new(
+            "NA/NaN/Inf in foreign function call (arg 1)",
+        ));
+    }
+    qr::qr_eval(args, ctx)
 }
 
 fn all_finite(m: &DMatrix<f64>) -> bool {
