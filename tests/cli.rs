@@ -139,6 +139,22 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:2:",
             "empty",
         ),
+        // Sizes known from the file alone fail at analysis, with R's words.
+        (
+            "[steps]\nh = \"hclust(dist(1.5))\"\n",
+            "w.toml:2:",
+            "must have n >= 2 objects to cluster",
+        ),
+        (
+            "[steps]\nm = \"mood.test(1, 2)\"\n",
+            "w.toml:2:",
+            "not enough observations",
+        ),
+        (
+            "[steps]\nk = \"kmeans(matrix(c(1, 2, 3, 4, 5, 6), 3, 2), 5)\"\n",
+            "w.toml:2:",
+            "cannot take a sample larger than the population",
+        ),
         (
             "[steps]\nb = { for = \"i in seq_len(0)\", do = \"i\" }\n",
             "w.toml:2:19",
