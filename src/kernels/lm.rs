@@ -85,6 +85,13 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         "lm",
         vec![
             ("coefficients", num(p)),
+            (
+                "coefficient.names",
+                Type::Str {
+                    len: p,
+                    value: None,
+                },
+            ),
             ("residuals", Type::num_unknown()),
             ("effects", Type::num_unknown()),
             ("fitted.values", Type::num_unknown()),
@@ -174,6 +181,25 @@ fn design(f: &Formula) -> Result<Design, KernelError> {
     })
 }
 
+/// R's names of the coefficients (`names(coef(fit))`): "(Intercept)", then
+/// each term's label; a matrix term of k > 1 columns without column names
+/// gives `label1` … `labelk`.
+fn coefficient_names(f: &Formula) -> Vec<String> {
+    let mut names = Vec::new();
+    if f.intercept {
+        names.push("(Intercept)".to_string());
+    }
+    for (label, v) in &f.terms {
+        match v {
+            Value::Mat(m) if m.ncols() > 1 => {
+                names.extend((1..=m.ncols()).map(|j| format!("{label}{j}")));
+            }
+            _ => names.push(label.clone()),
+        }
+    }
+    names
+}
+
 /// A mean accumulated with compensation, standing in for R's long double
 /// `mean`.
 fn mean(v: &[f64]) -> f64 {
@@ -201,10 +227,11 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
-    Ok(Value::List(List::record(
-        "lm",
-        summarise(&fit, &d.y, f.intercept),
-    )))
+    let mut fields = summarise(&fit, &d.y, f.intercept);
+    // --out writes a named vector as an array (as jsonlite does), so the
+    // names travel beside it; they label std.error, t.value and p.value too.
+    fields.insert(1, ("coefficient.names", Value::Str(coefficient_names(f))));
+    Ok(Value::List(List::record("lm", fields)))
 }
 
 fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Value)> {
