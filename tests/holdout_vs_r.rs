@@ -92,7 +92,11 @@ fn compare_columns(path: &str, ours: &Json, r: &Json, t: Tol, errors: &mut Vec<S
             pi += rre[i] * oim[i] - rim[i] * ore[i];
         }
         let m = pr.hypot(pi);
-        let (cr, ci) = if m > 0.0 { (pr / m, -pi / m) } else { (1.0, 0.0) };
+        let (cr, ci) = if m > 0.0 {
+            (pr / m, -pi / m)
+        } else {
+            (1.0, 0.0)
+        };
         for i in col {
             let (a, b) = (ore[i] * cr - oim[i] * ci, ore[i] * ci + oim[i] * cr);
             if !close(a, rre[i], t) || !close(b, rim[i], t) {
@@ -217,9 +221,13 @@ fn check_batch(root: &Path, batch: &str, r: &Json, errors: &mut Vec<String>) -> 
             let report = &doc["steps"][step];
             let ours = report["error"].as_str().unwrap_or("");
             if report["status"] != "failed" {
-                errors.push(format!("{batch}/{step}: R fails ({msg}), flowcast: {report}"));
+                errors.push(format!(
+                    "{batch}/{step}: R fails ({msg}), flowcast: {report}"
+                ));
             } else if !ours.contains(msg) {
-                errors.push(format!("{batch}/{step}: R says \"{msg}\", flowcast \"{ours}\""));
+                errors.push(format!(
+                    "{batch}/{step}: R says \"{msg}\", flowcast \"{ours}\""
+                ));
             }
             // The failure names the step and where it is written.
             let line = stderr.lines().find(|l| l.contains(step.as_str()));

@@ -1,12 +1,16 @@
-//! `read.csv(file, header = TRUE, sep = ",")` into a numeric matrix.
+//! `read.csv(file, header = TRUE, sep = ",")`: a numeric matrix, or a data
+//! frame when some column holds text.
 //!
-//! Follows R's `read.csv` where a numeric matrix is the result: quoted
-//! fields (`""` escapes a quote), blank lines skipped, short rows filled
-//! with NA (`fill = TRUE`), empty and `NA` cells NA, and a header one field
-//! shorter than the data meaning the first column holds row names (dropped,
-//! as are column names: flowcast matrices carry no dimnames). A cell that is
-//! not a number is an error naming the file, line and column; R would
-//! instead read a character column, which no numeric kernel could use.
+//! Follows R's `read.csv`: quoted fields (`""` escapes a quote), blank lines
+//! skipped, short rows filled with NA (`fill = TRUE`), empty and `NA` cells
+//! NA in numeric columns, and a header one field shorter than the data
+//! meaning the first column holds row names (dropped). As R's `type.convert`
+//! does, each column is numeric when every cell reads as a number, else text.
+//! A file of numeric columns gives a numeric matrix (no dimnames: flowcast
+//! matrices carry none), which every kernel takes. A file with text columns
+//! gives what R gives, a data frame: a list of named columns (numbers or
+//! strings, names as R's `make.names` makes them), so `d$height` is a
+//! numeric vector and text columns do not make the file unreadable.
 //!
 //! The shape rule parses the file too, so a bad file fails at analysis.
 
@@ -14,15 +18,126 @@ use std::path::Path;
 
 use nalgebra::DMatrix;
 
-use crate::kernels::value::NA;
+use crate::kernels::value::{List, NA};
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
-/// A parsed numeric table, column-major.
+/// A parsed table: named columns of one length.
 #[derive(Debug)]
 pub struct Table {
     pub rows: usize,
-    pub cols: usize,
-    pub data: Vec<f64>,
+    pub names: Vec<String>,
+    pub columns: Vec<Column>,
+}
+
+#[derive(Debug)]
+pub enum Column {
+    Num(Vec<f64>),
+    Text(Vec<String>),
+}
+
+impl Table {
+    fn all_numeric(&self) -> bool {
+        self.columns.iter().all(|c| matches!(c, Column::Num(_)))
+    }
+
+    /// A numeric matrix when every column is numeric, else a data frame.
+    fn value(self) -> Value {
+        if self.all_numeric() {
+            let data = self
+                .columns
+                .into_iter()
+                .flat_map(|c| match c {
+                    Column::Num(v) => v,
+                    Column::Text(_) => Vec::new(),
+                })
+                .collect();
+            return Value::Mat(DMatrix::from_vec(self.rows, self.names.len(), data));
+        }
+        let fields = self
+            .names
+            .iter()
+            .zip(self.columns)
+            .map(|(n, c)| {
+                let v = match c {
+                    Column::Num(v) => Value::Num(v),
+                    Column::Text(v) => Value::Str(v),
+                };
+                (n.as_str(), v)
+            })
+            .collect();
+        Value::List(List::record("data.frame", fields))
+    }
+
+    fn shape(&self) -> Type {
+        if self.all_numeric() {
+            return Type::mat(self.rows, self.names.len());
+        }
+        let fields = self
+            .names
+            .iter()
+            .zip(&self.columns)
+            .map(|(n, c)| {
+                let len = Some(self.rows);
+                let t = match c {
+                    Column::Num(_) => Type::Num { len, value: None },
+                    Column::Text(_) => Type::Str { len, value: None },
+                };
+                (n.as_str(), t)
+            })
+            .collect();
+        Type::record("data.frame", fields)
+    }
+}
+
+/// R's `make.names(names, unique = TRUE)`: letters, digits, `.` and `_`
+/// kept, anything else `.`; an `X` before a name that does not start with
+/// a letter (or a dot not followed by a digit); repeats get `.1`, `.2`, ….
+fn make_names(raw: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(raw.len());
+    for r in raw {
+        let mut n: String = r
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '.' || c == '_' {
+                    c
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let mut chars = n.chars();
+        let ok_start = match chars.next() {
+            Some(c) if c.is_alphabetic() => true,
+            Some('.') => !chars.next().is_some_and(|c| c.is_ascii_digit()),
+            _ => false,
+        };
+        if !ok_start {
+            n.insert(0, 'X');
+        }
+        out.push(n);
+    }
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    for n in &out {
+        seen.entry(n.clone()).or_insert(0);
+    }
+    let mut uniq = Vec::with_capacity(out.len());
+    let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for n in out {
+        let mut name = n.clone();
+        if used.contains(&name) {
+            let k = seen.get_mut(&n).expect("counted");
+            loop {
+                *k += 1;
+                name = format!("{n}.{k}");
+                if !used.contains(&name) {
+                    break;
+                }
+            }
+        }
+        used.insert(name.clone());
+        uniq.push(name);
+    }
+    uniq
 }
 
 /// One record: its fields and the (1-based) line it starts on.
@@ -179,7 +294,7 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     let skip = usize::from(row_names);
     let cols = width - skip;
     let rows = records.len();
-    let mut data = vec![NA; rows * cols];
+    let mut cells: Vec<Vec<&str>> = vec![vec!["NA"; rows]; cols];
     for (i, r) in records.iter().enumerate() {
         if r.fields.len() > width {
             return Err(format!(
@@ -189,22 +304,30 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
             ));
         }
         for (j, cell) in r.fields.iter().enumerate().skip(skip) {
-            let col = j - skip;
-            data[col * rows + i] = parse_number(cell).ok_or_else(|| {
-                let name = names
-                    .as_ref()
-                    .and_then(|n| n.get(j - skip))
-                    .map(|n| format!(" (\"{n}\")"))
-                    .unwrap_or_default();
-                format!(
-                    "'{shown}' line {}, column {}{name}: \"{cell}\" is not a number",
-                    r.line,
-                    col + 1
-                )
-            })?;
+            cells[j - skip][i] = cell;
         }
     }
-    Ok(Table { rows, cols, data })
+    let columns = cells
+        .into_iter()
+        .map(|col| {
+            let nums: Option<Vec<f64>> = col.iter().map(|c| parse_number(c)).collect();
+            match nums {
+                Some(v) => Column::Num(v),
+                None => Column::Text(col.into_iter().map(str::to_string).collect()),
+            }
+        })
+        .collect();
+    let raw_names: Vec<String> = match names {
+        Some(n) => (0..cols)
+            .map(|j| n.get(j).cloned().unwrap_or_else(|| format!("V{}", j + 1)))
+            .collect(),
+        None => (1..=cols).map(|j| format!("V{j}")).collect(),
+    };
+    Ok(Table {
+        rows,
+        names: make_names(&raw_names),
+        columns,
+    })
 }
 
 pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
@@ -231,7 +354,7 @@ pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Arg
     };
     let t =
         read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;
-    Ok(Type::mat(t.rows, t.cols))
+    Ok(t.shape())
 }
 
 pub(super) fn eval_read_csv(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -242,5 +365,5 @@ pub(super) fn eval_read_csv(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     let header = a.bool_or("header", true)?;
     let sep = a.str_or("sep", ",")?;
     let t = read_table(file, &ctx.base_dir.join(file), header, sep).map_err(KernelError::new)?;
-    Ok(Value::Mat(DMatrix::from_vec(t.rows, t.cols, t.data)))
+    Ok(t.value())
 }
