@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula_terms;
 use crate::kernels::value::{Formula, NA};
-use crate::kernels::{index, registry, Args, Ctx, Value};
+use crate::kernels::{index, registry, Args, Ctx, KernelError, Value};
 use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
 
 /// A failure while evaluating: where and why.
@@ -149,7 +149,22 @@ fn call(
             .map_or(call_span, |a| a.span),
         message: e.message,
     })?;
-    (kernel.eval)(&matched, ctx).map_err(|e| EvalError {
+    // A kernel bug must fail its step, not take down a worker and leave the
+    // run waiting forever for the step's value.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        (kernel.eval)(&matched, ctx)
+    }))
+    .unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(KernelError::new(format!(
+            "internal error in {func}() (a flowcast bug, please report it): {why}"
+        )))
+    });
+    result.map_err(|e| EvalError {
         span: call_span,
         message: e.0,
     })

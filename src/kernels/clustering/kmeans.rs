@@ -50,7 +50,13 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         .ty("centers")
         .ok_or_else(|| ArgError::call("'centers' must be a number or a matrix"))?;
     let k = match centers {
-        Type::Num { len: Some(1), .. } | Type::Bool { len: Some(1), .. } => {
+        // Any length-one `centers` is the number k in R, a 1 x 1 matrix too.
+        Type::Num { len: Some(1), .. }
+        | Type::Bool { len: Some(1), .. }
+        | Type::Mat {
+            rows: Some(1),
+            cols: Some(1),
+        } => {
             let k = centers.const_scalar();
             if let (Some(k), Some(m)) = (k, m) {
                 if k.trunc() > m as f64 {
@@ -191,6 +197,12 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         let k = centers_v
             .as_scalar()
             .ok_or_else(|| KernelError::new("'centers' must be a number or a matrix"))?;
+        if k > -1.0 && k < 1.0 {
+            // R would sample no rows and fail on dimnames; say what is wrong.
+            return Err(KernelError::new(
+                "number of cluster centres must lie between 1 and nrow(x)",
+            ));
+        }
         let mut centers = None;
         if nstart == 1.0 {
             let rows = sample(ctx, m, k)?;
@@ -229,6 +241,13 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         }
         (c.nrow, c.data.into_owned())
     };
+    // R's Lloyd and MacQueen fail obscurely on zero centres (a dimnames
+    // error) and Hartigan-Wong with this message: give it for all three.
+    if k == 0 {
+        return Err(KernelError::new(
+            "number of cluster centres must lie between 1 and nrow(x)",
+        ));
+    }
     if k == 1 {
         nmeth = 3;
     }
