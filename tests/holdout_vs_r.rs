@@ -112,6 +112,33 @@ fn compare_columns(path: &str, ours: &Json, r: &Json, t: Tol, errors: &mut Vec<S
     }
 }
 
+/// Columns of an svd or prcomp whose singular value is zero to rounding:
+/// any orthonormal basis of that null space is right, R's is one of many.
+fn null_space(r: &Json) -> Vec<usize> {
+    let Some(d) = r.get("sdev").or_else(|| r.get("d")) else {
+        return Vec::new();
+    };
+    let d: Vec<f64> = match d {
+        Json::Array(a) => a.iter().filter_map(num).collect(),
+        d => num(d).into_iter().collect(),
+    };
+    let top = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    (0..d.len()).filter(|&i| d[i].abs() <= 1e-9 * top).collect()
+}
+
+fn without_columns(j: &Json, drop: &[usize]) -> Json {
+    let Some((rows, re, _)) = parts(j) else {
+        return j.clone();
+    };
+    let cols = re.len() / rows.max(1);
+    let keep: Vec<usize> = (0..cols).filter(|c| !drop.contains(c)).collect();
+    let data: Vec<f64> = keep
+        .iter()
+        .flat_map(|&c| re[c * rows..(c + 1) * rows].to_vec())
+        .collect();
+    serde_json::json!({"dim": [rows, keep.len()], "data": data})
+}
+
 fn field_tol(field: &str) -> Tol {
     match field {
         "p.value" => Tol {
@@ -168,12 +195,17 @@ fn compare(path: &str, field: &str, ours: &Json, r: &Json, errors: &mut Vec<Stri
             }
         }
         (Json::Object(a), Json::Object(b)) => {
+            let null = null_space(r);
             for (k, rv) in b {
                 let key = format!("{path}${k}");
                 match a.get(k) {
                     // R's NULL field (eigen's vectors with only.values).
                     None if rv.is_null() => {}
                     None => errors.push(format!("{key}: missing in flowcast's output")),
+                    Some(ov) if !null.is_empty() && SIGNED_COLUMNS.contains(&k.as_str()) => {
+                        let (ov, rv) = (without_columns(ov, &null), without_columns(rv, &null));
+                        compare(&key, k, &ov, &rv, errors)
+                    }
                     Some(ov) => compare(&key, k, ov, rv, errors),
                 }
             }
