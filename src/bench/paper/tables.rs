@@ -317,8 +317,8 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "flowcast bench paper (seed {}): sizes x{} of the paper's, best of {} timed repetitions, {:.0} s\n",
-        report.seed, c.sizes.size, c.reps, report.seconds
+        "flowcast bench paper (seed {}): sizes x{} of the paper's; task costs are {}, best of {}; {:.0} s\n",
+        report.seed, c.sizes.size, super::calls::CLOCK, c.reps, report.seconds
     );
     render_fig7(&mut out, &report.fig7_default, &report.fig7_ann);
     render_table4(&mut out, report);
@@ -334,6 +334,21 @@ fn summary_json(s: &Summary) -> Value {
     json!({
         "best": s.best, "worst": s.worst, "average": s.average,
         "improved": s.improved, "cases": s.cases,
+    })
+}
+
+/// One benchmark: what it holds, its measured costs and every plan's makespans.
+fn case_json(c: &Case) -> Value {
+    let m = &c.micro;
+    json!({
+        "suite": if m.expected_edges.is_some() { "dependent" } else { "independent" },
+        "id": m.id,
+        "expected_edges": m.expected_edges,
+        "edges": m.edges.len(),
+        "tasks": m.tasks.iter().zip(&c.measured.tasks).map(|(t, s)| json!({"function": t.function.name(), "n_a": t.n_a, "n_b": t.n_b, "seconds": s})).collect::<Vec<_>>(),
+        "loop": m.looped.as_ref().zip(c.measured.looped.as_ref()).map(|(l, t)| json!({"name": l.name(), "iterations": l.iterations, "n": l.n, "position": m.loop_position, "seconds": t.total, "test_drive": t.test_drive})),
+        "plans": Plan::ALL.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        "makespans": PROCESSORS.iter().zip(&c.makespans).map(|(p, row)| json!({"p": p, "seconds": row})).collect::<Vec<_>>(),
     })
 }
 
@@ -393,6 +408,7 @@ pub fn to_json(report: &Report) -> Value {
             "cases": report.real.iter().map(|r| json!({"benchmark": r.label, "actual": r.actual, "simulated": r.simulated})).collect::<Vec<_>>(),
         },
         "table1": report.table1.iter().map(|r| json!({"nodes": r.nodes, "mcp_ms": r.mcp_ms, "emcp_ms": r.emcp_ms, "paper_ms": r.paper_ms})).collect::<Vec<_>>(),
+        "cases": report.independent.iter().chain(&report.dependent).map(case_json).collect::<Vec<_>>(),
         "targets": targets(report).iter().map(|t| json!({"what": t.what, "measured": t.measured, "target": t.target, "met": t.met})).collect::<Vec<_>>(),
     })
 }
