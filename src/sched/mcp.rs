@@ -222,11 +222,14 @@ impl Timeline {
                     .collect();
                 let last_changed = k + pieces.len().saturating_sub(1);
                 self.holes.splice(k..=k, pieces.iter().copied());
-                self.suffix_max
-                    .splice(k..=k, pieces.iter().map(|_| 0.0));
+                self.suffix_max.splice(k..=k, pieces.iter().map(|_| 0.0));
                 // Recompute the suffix maxima from the changed holes back,
                 // stopping once an earlier one no longer changes.
-                let mut next = self.suffix_max.get(last_changed + 1).copied().unwrap_or(0.0);
+                let mut next = self
+                    .suffix_max
+                    .get(last_changed + 1)
+                    .copied()
+                    .unwrap_or(0.0);
                 for i in (0..=last_changed.min(self.holes.len().saturating_sub(1))).rev() {
                     if self.holes.is_empty() {
                         break;

@@ -111,14 +111,15 @@ pub struct Call {
 }
 
 impl Call {
-    /// The cost model's inputs: the element counts N_A (and N_B), as in
-    /// Table II.
+    /// The cost model's inputs, as flowcast's graph gives them for the
+    /// call: rows and columns of each matrix argument (the paper's N_A is
+    /// their product).
     pub fn features(&self) -> Vec<f64> {
-        let na = (self.n_a * self.n_a) as f64;
+        let (a, b) = (self.n_a as f64, self.n_b as f64);
         if self.function.two_matrices() {
-            vec![na, (self.n_b * self.n_b) as f64]
+            vec![a, a, b, b]
         } else {
-            vec![na]
+            vec![a, a]
         }
     }
 
@@ -131,11 +132,7 @@ impl Call {
         };
         let n_a = n();
         let n_b = if function.two_matrices() { n() } else { n_a };
-        Call {
-            function,
-            n_a,
-            n_b,
-        }
+        Call { function, n_a, n_b }
     }
 }
 
@@ -183,7 +180,10 @@ impl LoopSpec {
             ),
             LoopKind::MatVec => (
                 vec![
-                    (format!("{prefix}a"), format!("matrix(rnorm({n} * {n}), {n}, {n})")),
+                    (
+                        format!("{prefix}a"),
+                        format!("matrix(rnorm({n} * {n}), {n}, {n})"),
+                    ),
                     (
                         format!("{prefix}v"),
                         format!("matrix(rnorm({n} * {MATVEC_COLUMNS}), {n}, {MATVEC_COLUMNS})"),
@@ -207,7 +207,10 @@ pub fn thread_seconds() -> f64 {
     #[cfg(not(unix))]
     {
         static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
     }
 }
 

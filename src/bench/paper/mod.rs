@@ -197,8 +197,8 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             .into_iter()
             .map(|m| {
                 let measured = measure_micro(&mut timer, &mut loop_timer, &m)?;
-                let makespans = PROCESSORS
-                    .map(|p| schedules::makespans(&m, &measured, &default, &ann, p));
+                let makespans =
+                    PROCESSORS.map(|p| schedules::makespans(&m, &measured, &default, &ann, p));
                 Ok(Case {
                     micro: m,
                     measured,
@@ -268,7 +268,11 @@ fn measure_micro(timer: &mut Timer, loop_timer: &mut Timer, m: &Micro) -> Result
         .iter()
         .map(|c| timer.call(c))
         .collect::<Result<Vec<f64>, String>>()?;
-    let looped = m.looped.as_ref().map(|l| loop_timer.looped(l)).transpose()?;
+    let looped = m
+        .looped
+        .as_ref()
+        .map(|l| loop_timer.looped(l))
+        .transpose()?;
     Ok(Measured { tasks, looped })
 }
 
@@ -334,6 +338,97 @@ pub fn main(seed: u64, quick: bool, json: bool) -> std::process::ExitCode {
         Err(e) => {
             eprintln!("error: bench paper: {e}");
             std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// `bench paper --quick` end to end: every table is there and its
+    /// numbers are sane.
+    #[test]
+    fn quick_run_has_sane_tables() {
+        let report = run(&Options {
+            seed: 7,
+            quick: true,
+        })
+        .expect("quick run");
+        assert_eq!(report.independent.len(), 6);
+        assert_eq!(report.dependent.len(), 8);
+        let (mut ideal_sum, mut emcp_sum) = (0.0, 0.0);
+        for case in report.independent.iter().chain(&report.dependent) {
+            for (pi, &p) in PROCESSORS.iter().enumerate() {
+                let (truth, _) = schedules::dags(&case.micro, &case.measured, &HashMap::new());
+                let bound = truth.lower_bound(p);
+                for plan in Plan::ALL {
+                    let t = case.makespan(pi, plan);
+                    assert!(t.is_finite() && t > 0.0, "{plan:?} {t}");
+                    assert!(t >= bound * (1.0 - 1e-9), "{plan:?} {t} < bound {bound}");
+                }
+                for plan in [Plan::Dynamic, Plan::Ideal] {
+                    let v = case.improvement(pi, plan);
+                    assert!((-100.0..=100.0).contains(&v), "{plan:?} {v}");
+                }
+                ideal_sum += case.makespan(pi, Plan::Ideal);
+                emcp_sum += case.makespan(pi, Plan::Emcp);
+            }
+        }
+        // Planning with the measured costs is not worse than planning with
+        // predictions, beyond a small tolerance for the heuristic.
+        assert!(ideal_sum <= emcp_sum * 1.05, "{ideal_sum} vs {emcp_sum}");
+        for n in &report.normalised {
+            assert!(n.per_p.iter().flatten().all(|v| v.is_finite()));
+        }
+        assert_eq!(report.fig7_default.functions.len(), 10);
+        assert!(report
+            .fig7_default
+            .pooled
+            .iter()
+            .all(|e| e.is_finite() && *e >= 0.0));
+        assert_eq!(report.table1.len(), 4);
+        assert_eq!(report.real.len(), 2);
+        for r in &report.real {
+            assert!(r.actual.iter().all(|t| t.is_finite() && *t > 0.0), "{r:?}");
+        }
+        let text = tables::render(&report);
+        for heading in [
+            "Figure 7",
+            "Table IV",
+            "Table V",
+            "Normalised improvement",
+            "Real runs",
+            "Table I",
+            "Targets",
+        ] {
+            assert!(text.contains(heading), "no {heading} in\n{text}");
+        }
+        let json = tables::to_json(&report);
+        assert_eq!(json["table4"]["emcp"].as_array().map(Vec::len), Some(3));
+        assert_eq!(json["cases"].as_array().map(Vec::len), Some(14));
+    }
+
+    /// Real runs use the workflow language: every generated benchmark
+    /// parses and analyses.
+    #[test]
+    fn generated_workflows_parse_and_analyse() {
+        let sizes = Sizes { size: 0.03 };
+        let (ind, dep) = micro::suites(&sizes, 10, 8, 5);
+        for m in ind.iter().chain(&dep) {
+            let text = real::workflow_text(m, 5);
+            let wf =
+                crate::workflow::parse(crate::diagnostic::SourceFile::new("<t>", text.clone()))
+                    .unwrap_or_else(|d| panic!("{text}\n{}", d[0]));
+            let graph = crate::graph::build(&wf).unwrap_or_else(|d| panic!("{text}\n{}", d[0]));
+            let steps = graph
+                .tasks
+                .iter()
+                .filter(|t| t.name.starts_with('t'))
+                .count();
+            assert_eq!(steps, m.tasks.len(), "{text}");
         }
     }
 }

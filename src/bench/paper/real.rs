@@ -161,7 +161,10 @@ fn execute(
         return Err(format!(
             "step `{}` failed: {}",
             task.name,
-            o.value.as_ref().err().map_or(String::new(), ToString::to_string)
+            o.value
+                .as_ref()
+                .err()
+                .map_or(String::new(), ToString::to_string)
         ));
     }
     Ok(report)

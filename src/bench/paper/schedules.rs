@@ -196,7 +196,10 @@ pub struct Summary {
 pub fn summarise(improvements: &[f64]) -> Summary {
     let n = improvements.len();
     Summary {
-        best: improvements.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        best: improvements
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max),
         worst: improvements.iter().copied().fold(f64::INFINITY, f64::min),
         average: improvements.iter().sum::<f64>() / n.max(1) as f64,
         // A case counts as improved when it gains more than rounding.

@@ -29,7 +29,13 @@ pub fn random_dag(n: usize, seed: u64) -> Dag {
         for _ in 0..2 {
             if i > 0 && rng.uniform() < 0.7 {
                 let from = (rng.next_u64() % i as u64) as usize;
-                if !dag.edges.iter().rev().take(2).any(|e| e.from == from && e.to == i) {
+                if !dag
+                    .edges
+                    .iter()
+                    .rev()
+                    .take(2)
+                    .any(|e| e.from == from && e.to == i)
+                {
                     dag.edges.push(Edge {
                         from,
                         to: i,

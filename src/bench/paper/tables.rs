@@ -31,9 +31,7 @@ fn class_cases(report: &Report, class: (usize, bool)) -> Vec<&Case> {
     report
         .dependent
         .iter()
-        .filter(|c| {
-            c.micro.expected_edges == Some(class.0) && c.micro.looped.is_some() == class.1
-        })
+        .filter(|c| c.micro.expected_edges == Some(class.0) && c.micro.looped.is_some() == class.1)
         .collect()
 }
 
@@ -46,7 +44,8 @@ fn pct(v: f64) -> String {
 }
 
 fn summary_rows(out: &mut String, columns: &[Summary]) {
-    let rows: [(&str, fn(&Summary) -> String); 4] = [
+    type Cell = fn(&Summary) -> String;
+    let rows: [(&str, Cell); 4] = [
         ("best", |s| pct(s.best)),
         ("worst", |s| pct(s.worst)),
         ("average", |s| pct(s.average)),
@@ -119,7 +118,11 @@ fn render_table5(out: &mut String, report: &Report) {
     );
     let _ = write!(out, "    {:<10}", "edges/loop");
     for (e, l) in CLASSES {
-        let _ = write!(out, "{:>12}", format!("{e}/{}", if l { "yes" } else { "no" }));
+        let _ = write!(
+            out,
+            "{:>12}",
+            format!("{e}/{}", if l { "yes" } else { "no" })
+        );
     }
     out.push('\n');
     for plan in COMPARED {
@@ -136,8 +139,8 @@ fn render_table5(out: &mut String, report: &Report) {
     }
     out.push('\n');
     // The other processor counts, averages only.
-    for pi in 1..3 {
-        let _ = write!(out, "  emcp average, p = {:<3}", PROCESSORS[pi]);
+    for (pi, p) in PROCESSORS.iter().enumerate().skip(1) {
+        let _ = write!(out, "  emcp average, p = {p:<3}");
         for cl in CLASSES {
             let _ = write!(
                 out,
