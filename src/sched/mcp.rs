@@ -334,3 +334,48 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
     }
     items
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain search MCP describes: walk the busy intervals from `ready`.
+    fn scan(busy: &[(f64, f64)], ready: f64, cost: f64) -> f64 {
+        let mut start = ready;
+        for &(s, e) in busy.iter().filter(|&&(_, e)| e > ready) {
+            if start + cost <= s {
+                break;
+            }
+            start = start.max(e);
+        }
+        start
+    }
+
+    /// Holes with suffix maxima find the same start as walking the busy
+    /// intervals, on seeded random placements.
+    #[test]
+    fn hole_search_matches_the_plain_scan() {
+        let mut rng = crate::cost::model::SplitMix(9);
+        for _ in 0..50 {
+            let mut tl = Timeline::default();
+            let mut busy: Vec<(f64, f64)> = Vec::new();
+            for _ in 0..200 {
+                let ready = rng.range(0.0, tl.last_end + 5.0).floor();
+                let cost = rng.range(1.0, 6.0).floor();
+                let expected = scan(&busy, ready, cost);
+                let (start, slot) = tl
+                    .earliest(ready, cost, f64::INFINITY)
+                    .expect("no limit: always a start");
+                assert_eq!(start, expected, "ready {ready} cost {cost} busy {busy:?}");
+                tl.place(start, start + cost, slot);
+                let at = busy.partition_point(|&(s, _)| s < start);
+                busy.insert(at, (start, start + cost));
+                // The suffix maxima stay exact.
+                for k in 0..tl.holes.len() {
+                    let m = tl.holes[k..].iter().map(|(a, b)| b - a).fold(0.0, f64::max);
+                    assert_eq!(tl.suffix_max[k], m);
+                }
+            }
+        }
+    }
+}
