@@ -154,6 +154,16 @@ pub enum BenchCommand {
         #[arg(long)]
         no_r: bool,
     },
+    /// The paper's section VI on this machine: Figure 7, Tables I, IV, V.
+    Paper {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A tiny version that finishes in seconds.
+        #[arg(long)]
+        quick: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -282,6 +292,9 @@ pub fn main() -> ExitCode {
             print!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             ExitCode::SUCCESS
         }
+        Some(Command::Bench {
+            what: BenchCommand::Paper { seed, quick, json },
+        }) => crate::bench::paper::main(seed, quick, json),
         Some(Command::Schedule {
             graph,
             processors,

@@ -1,4 +1,5 @@
 //! Benchmarks of flowcast's heavy kernels, optionally against R in the same
-//! run, for `flowcast bench`.
+//! run, and the reproduction of the paper's section VI, for `flowcast bench`.
 
 pub mod kernels;
+pub mod paper;

@@ -1,21 +1,31 @@
 //! The two schedulers every informed plan is measured against: the paper's
-//! baseline pR (loops split evenly over p, calls in program order to the
-//! first free worker) and dynamic work-stealing (ready tasks and small loop
-//! chunks taken by whichever worker frees up first).
+//! baseline pR (each loop split evenly, one block per worker; calls in
+//! program order to the first free worker) and dynamic work-stealing (ready
+//! tasks and small loop chunks taken by whichever worker frees up first).
 
 use std::collections::VecDeque;
 
 use super::mcp::{Unit, Units};
 use super::{even_blocks, Comm, Dag, Item, Schedule};
 
-/// pR: every loop in p even blocks; units in program order, each to the
-/// worker that becomes free first.
+/// pR: every loop in p even blocks, block k queued on worker k (the loop
+/// is "divided evenly by the number of processors", Figure 1(b): a worker
+/// busy with a call still gets its block, after the call); other units in
+/// program order, each to the worker that becomes free first.
 pub(crate) fn baseline(dag: &Dag, comm: &Comm, p: usize) -> Schedule {
     let units = Units::expand(dag, |id| {
         dag.nodes[id].iterations().map(|n| even_blocks(n, p))
     });
     let order = units.topological_order_stable();
-    Schedule::sorted(p, list_schedule(&units, comm, p, order))
+    let mut pinned = vec![None; units.units.len()];
+    let mut block_of_node = vec![0usize; dag.nodes.len()];
+    for (u, unit) in units.units.iter().enumerate() {
+        if dag.nodes[unit.node].iterations().is_some() {
+            pinned[u] = Some(block_of_node[unit.node] % p);
+            block_of_node[unit.node] += 1;
+        }
+    }
+    Schedule::sorted(p, list_schedule(&units, comm, p, order, &pinned))
 }
 
 /// Work-stealing, as rayon does it: loops in chunks of about a quarter of
@@ -37,7 +47,8 @@ pub(crate) fn dynamic(dag: &Dag, comm: &Comm, p: usize) -> Schedule {
             }
         }
     }
-    Schedule::sorted(p, list_schedule(&units, comm, p, order))
+    let free_choice = vec![None; n];
+    Schedule::sorted(p, list_schedule(&units, comm, p, order, &free_choice))
 }
 
 impl Units {
@@ -62,17 +73,26 @@ impl Units {
     }
 }
 
-/// Places units in `order` (a topological order), each on the worker that
-/// is free first; it starts when that worker is free and its inputs have
-/// arrived. No hole filling: that is what MCP adds.
-fn list_schedule(units: &Units, comm: &Comm, p: usize, order: Vec<usize>) -> Vec<Item> {
+/// Places units in `order` (a topological order), each on its `pinned`
+/// worker or else the worker that is free first; it starts when that worker
+/// is free and its inputs have arrived. No hole filling: that is what MCP
+/// adds.
+fn list_schedule(
+    units: &Units,
+    comm: &Comm,
+    p: usize,
+    order: Vec<usize>,
+    pinned: &[Option<usize>],
+) -> Vec<Item> {
     let mut free = vec![0.0f64; p];
     let mut placed: Vec<Option<(usize, f64)>> = vec![None; units.units.len()];
     let mut items = Vec::with_capacity(order.len());
     for u in order {
-        let w = (0..p)
-            .min_by(|&a, &b| free[a].total_cmp(&free[b]).then(a.cmp(&b)))
-            .unwrap_or(0);
+        let w = pinned[u].filter(|&w| w < p).unwrap_or_else(|| {
+            (0..p)
+                .min_by(|&a, &b| free[a].total_cmp(&free[b]).then(a.cmp(&b)))
+                .unwrap_or(0)
+        });
         let ready = units.preds[u]
             .iter()
             .map(|&(q, bytes)| match placed[q] {

@@ -150,28 +150,109 @@ impl PartialOrd for Ready {
     }
 }
 
-/// One worker's busy intervals, sorted and disjoint.
+/// Where a unit goes on a worker: into one of its idle holes, or after its
+/// last unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Slot {
+    Hole(usize),
+    End,
+}
+
+/// One worker's schedule as MCP needs it: the idle holes before its last
+/// unit ends (sorted, disjoint, non-empty) and that end. Keeping holes, not
+/// busy intervals, with the longest hole of every suffix, lets a search
+/// stop as soon as no later hole is long enough: on large graphs most
+/// searches start early and would otherwise walk the whole queue.
 #[derive(Default, Clone)]
 struct Timeline {
-    busy: Vec<(f64, f64)>,
+    holes: Vec<(f64, f64)>,
+    /// `suffix_max[k]`: the longest of `holes[k..]`.
+    suffix_max: Vec<f64>,
+    last_end: f64,
 }
 
 impl Timeline {
-    /// The earliest start ≥ `ready` of a hole that fits `cost`, and where the
-    /// interval would be inserted.
-    fn earliest(&self, ready: f64, cost: f64) -> (f64, usize) {
-        // Intervals ending at or before `ready` cannot constrain the start.
-        let mut k = self.busy.partition_point(|&(_, end)| end <= ready);
-        let mut start = ready;
-        while k < self.busy.len() {
-            let (s, e) = self.busy[k];
-            if start + cost <= s {
-                break;
+    /// The earliest start ≥ `ready` where `cost` fits, and where; `None`
+    /// when it would not start before `limit` (the caller already has a
+    /// start that good elsewhere).
+    fn earliest(&self, ready: f64, cost: f64, limit: f64) -> Option<(f64, Slot)> {
+        // A hole ending at or before `ready` cannot be used.
+        let mut k = self.holes.partition_point(|&(_, end)| end <= ready);
+        // Hole lengths are differences, rounded: only skip holes surely short.
+        let slack = 1e-9 * (1.0 + self.last_end.abs());
+        while k < self.holes.len() && self.suffix_max[k] + slack >= cost {
+            let (s, e) = self.holes[k];
+            let start = s.max(ready);
+            if start >= limit {
+                return None;
             }
-            start = start.max(e);
+            if start + cost <= e {
+                return Some((start, Slot::Hole(k)));
+            }
             k += 1;
         }
-        (start, k)
+        let start = ready.max(self.last_end);
+        (start < limit).then_some((start, Slot::End))
+    }
+
+    /// Records a unit running from `start` to `end` at `slot`.
+    fn place(&mut self, start: f64, end: f64, slot: Slot) {
+        match slot {
+            Slot::End => {
+                if start > self.last_end {
+                    let len = start - self.last_end;
+                    self.holes.push((self.last_end, start));
+                    self.suffix_max.push(len);
+                    // Earlier suffixes grow until one is already as long.
+                    let n = self.suffix_max.len();
+                    for m in self.suffix_max[..n - 1].iter_mut().rev() {
+                        if *m >= len {
+                            break;
+                        }
+                        *m = len;
+                    }
+                }
+                self.last_end = self.last_end.max(end);
+            }
+            Slot::Hole(k) => {
+                let (s, e) = self.holes[k];
+                let pieces: Vec<(f64, f64)> = [(s, start), (end, e)]
+                    .into_iter()
+                    .filter(|(a, b)| b > a)
+                    .collect();
+                let last_changed = k + pieces.len().saturating_sub(1);
+                self.holes.splice(k..=k, pieces.iter().copied());
+                self.suffix_max.splice(k..=k, pieces.iter().map(|_| 0.0));
+                // Recompute the suffix maxima from the changed holes back,
+                // stopping once an earlier one no longer changes.
+                let mut next = self
+                    .suffix_max
+                    .get(last_changed + 1)
+                    .copied()
+                    .unwrap_or(0.0);
+                for i in (0..=last_changed.min(self.holes.len().saturating_sub(1))).rev() {
+                    if self.holes.is_empty() {
+                        break;
+                    }
+                    let (a, b) = self.holes[i];
+                    let m = (b - a).max(next);
+                    if i < k && m == self.suffix_max[i] {
+                        break;
+                    }
+                    self.suffix_max[i] = m;
+                    next = m;
+                }
+            }
+        }
+    }
+}
+
+/// The smallest float above `x` (for "start ≤ x" as "start < next_up(x)").
+fn next_up(x: f64) -> f64 {
+    if x.is_finite() && x >= 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        x
     }
 }
 
@@ -193,24 +274,45 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
     let mut items = Vec::with_capacity(n);
     while let Some(Ready { unit: u, .. }) = heap.pop() {
         let cost = units.units[u].cost;
-        let mut best: Option<(f64, usize, usize)> = None; // (start, worker, slot)
+        // Each worker's ready time; then the best start appending at the
+        // end of a queue, which bounds how far any hole search must look.
+        let readies: Vec<f64> = (0..p)
+            .map(|w| {
+                units.preds[u]
+                    .iter()
+                    .map(|&(q, bytes)| match placed[q] {
+                        Some((qw, end)) if qw == w => end,
+                        Some((_, end)) => end + comm.cost(bytes),
+                        None => 0.0,
+                    })
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let mut best: Option<(f64, usize, Slot)> = None; // (start, worker, slot)
         for (w, tl) in timelines.iter().enumerate() {
-            let ready = units.preds[u]
-                .iter()
-                .map(|&(q, bytes)| match placed[q] {
-                    Some((qw, end)) if qw == w => end,
-                    Some((_, end)) => end + comm.cost(bytes),
-                    None => 0.0,
-                })
-                .fold(0.0, f64::max);
-            let (start, slot) = tl.earliest(ready, cost);
-            if best.is_none_or(|(s, _, _)| start < s) {
+            let append = readies[w].max(tl.last_end);
+            if best.is_none_or(|(s, _, _)| append < s) {
+                best = Some((append, w, Slot::End));
+            }
+        }
+        // A hole strictly earlier than the best append wins; among equal
+        // starts the lower worker, as a plain scan in worker order would.
+        for (w, tl) in timelines.iter().enumerate() {
+            let limit = best.map_or(f64::INFINITY, |(s, bw, _)| {
+                if w < bw {
+                    // Equal start on a lower worker also wins.
+                    next_up(s)
+                } else {
+                    s
+                }
+            });
+            if let Some((start, slot)) = tl.earliest(readies[w], cost, limit) {
                 best = Some((start, w, slot));
             }
         }
         let Some((start, w, slot)) = best else { break };
         let end = start + cost;
-        timelines[w].busy.insert(slot, (start, end));
+        timelines[w].place(start, end, slot);
         placed[u] = Some((w, end));
         items.push(Item {
             node: units.units[u].node,
@@ -231,4 +333,49 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
         }
     }
     items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain search MCP describes: walk the busy intervals from `ready`.
+    fn scan(busy: &[(f64, f64)], ready: f64, cost: f64) -> f64 {
+        let mut start = ready;
+        for &(s, e) in busy.iter().filter(|&&(_, e)| e > ready) {
+            if start + cost <= s {
+                break;
+            }
+            start = start.max(e);
+        }
+        start
+    }
+
+    /// Holes with suffix maxima find the same start as walking the busy
+    /// intervals, on seeded random placements.
+    #[test]
+    fn hole_search_matches_the_plain_scan() {
+        let mut rng = crate::cost::model::SplitMix(9);
+        for _ in 0..50 {
+            let mut tl = Timeline::default();
+            let mut busy: Vec<(f64, f64)> = Vec::new();
+            for _ in 0..200 {
+                let ready = rng.range(0.0, tl.last_end + 5.0).floor();
+                let cost = rng.range(1.0, 6.0).floor();
+                let expected = scan(&busy, ready, cost);
+                let (start, slot) = tl
+                    .earliest(ready, cost, f64::INFINITY)
+                    .expect("no limit: always a start");
+                assert_eq!(start, expected, "ready {ready} cost {cost} busy {busy:?}");
+                tl.place(start, start + cost, slot);
+                let at = busy.partition_point(|&(s, _)| s < start);
+                busy.insert(at, (start, start + cost));
+                // The suffix maxima stay exact.
+                for k in 0..tl.holes.len() {
+                    let m = tl.holes[k..].iter().map(|(a, b)| b - a).fold(0.0, f64::max);
+                    assert_eq!(tl.suffix_max[k], m);
+                }
+            }
+        }
+    }
 }

@@ -260,3 +260,27 @@ fn lower_bound_is_critical_path_or_work_over_p() {
     assert_eq!(dag.lower_bound(1), 6.0);
     assert_eq!(dag.lower_bound(8), 5.0);
 }
+
+/// pR (Figure 1(b)): the loop is divided evenly by the number of workers,
+/// one block each, even on the workers busy with calls.
+#[test]
+fn baseline_gives_every_worker_one_block_of_a_loop() {
+    let dag = Dag {
+        nodes: vec![
+            Node::function("f", 4.0),
+            Node::function("w", 4.0),
+            Node::looped("L", 8.0, 8),
+        ],
+        edges: vec![],
+    };
+    let s = plan(&dag, &Comm::SHARED_MEMORY, 4, Scheduler::Baseline);
+    check_valid(&dag, &s, &Comm::SHARED_MEMORY, "pR");
+    for w in 0..4 {
+        assert_eq!(s.queue(w).filter(|i| i.node == 2).count(), 1, "worker {w}");
+    }
+    // The blocks behind the calls end at 4 + 2.
+    assert_eq!(s.makespan(), 6.0);
+    // emcp fills around the calls instead: (4 + 4 + 8) / 4 = 4.
+    let e = plan(&dag, &Comm::SHARED_MEMORY, 4, Scheduler::Emcp);
+    assert!(e.makespan() < s.makespan(), "{}", e.makespan());
+}

@@ -1,0 +1,31 @@
+//! `flowcast bench paper --quick` from the command line.
+
+use std::process::Command;
+
+#[test]
+fn bench_paper_quick_prints_every_table() {
+    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
+        .args(["bench", "paper", "--quick", "--seed", "3"])
+        .output()
+        .expect("run flowcast");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for heading in ["Figure 7", "Table IV", "Table V", "Table I", "Targets"] {
+        assert!(stdout.contains(heading), "no {heading} in\n{stdout}");
+    }
+}
+
+#[test]
+fn bench_paper_quick_json_is_one_document() {
+    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
+        .args(["bench", "paper", "--quick", "--json"])
+        .output()
+        .expect("run flowcast");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(v["targets"].as_array().is_some_and(|t| t.len() >= 8), "{v}");
+}
