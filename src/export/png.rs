@@ -216,13 +216,12 @@ pub fn draw(g: &Gantt) -> Canvas {
             c.fill(l.x(s.start), y, l.x(s.end), y + band, col, 0.15);
             c.outline(l.x(s.start), y, l.x(s.end), y + band, col);
         }
-        if let Some(a) = &r.actual {
-            if let (Some(w), true) = (a.worker, a.status != Status::Skipped) {
-                let y = l.lane_y(w) + 5.0 + band;
-                c.fill(l.x(a.start), y, l.x(a.end), y + band, col, 1.0);
-                if a.status == Status::Failed {
-                    c.outline(l.x(a.start), y, l.x(a.end), y + band, (208, 0, 0));
-                }
+        let failed = r.status() == Status::Failed;
+        for a in r.actual_bars() {
+            let y = l.lane_y(a.worker) + 5.0 + band;
+            c.fill(l.x(a.start), y, l.x(a.end), y + band, col, 1.0);
+            if failed {
+                c.outline(l.x(a.start), y, l.x(a.end), y + band, (208, 0, 0));
             }
         }
     }

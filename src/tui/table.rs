@@ -9,6 +9,13 @@ use super::app::App;
 use super::theme;
 use crate::export::axis::seconds;
 
+/// The first task row shown in `area`: the table scrolls just enough to
+/// show the selected row (row 0 of the area is the header).
+pub fn first_row(app: &App, area: Rect) -> usize {
+    let visible = (area.height as usize).saturating_sub(1).max(1);
+    app.selected.map_or(0, |s| (s + 1).saturating_sub(visible))
+}
+
 pub struct TaskTable<'a>(pub &'a App);
 
 impl ratatui::widgets::Widget for TaskTable<'_> {
@@ -56,7 +63,9 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         let table = Table::new(rows, widths)
             .header(header)
             .row_highlight_style(theme::SELECTED);
-        let mut state = TableState::default().with_selected(app.selected);
+        let mut state = TableState::default()
+            .with_selected(app.selected)
+            .with_offset(first_row(app, area));
         StatefulWidget::render(table, area, buf, &mut state);
     }
 }

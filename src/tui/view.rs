@@ -16,17 +16,27 @@ use super::models::Models;
 use super::table::TaskTable;
 use super::theme;
 
+/// The screen's parts: header, view tabs, the view, footer.
+fn parts(app: &App, area: Rect) -> [Rect; 4] {
+    let header_h = if app.error.is_some() { 3 } else { 2 };
+    let footer_h = if app.message.is_some() { 2 } else { 1 };
+    let layout = Layout::vertical([
+        Constraint::Length(header_h),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(footer_h),
+    ]);
+    area.layout(&layout)
+}
+
+/// Where the current view is drawn on a screen of `area`.
+pub fn body(app: &App, area: Rect) -> Rect {
+    parts(app, area)[2]
+}
+
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let header_h = if self.error.is_some() { 3 } else { 2 };
-        let footer_h = if self.message.is_some() { 2 } else { 1 };
-        let layout = Layout::vertical([
-            Constraint::Length(header_h),
-            Constraint::Length(1),
-            Constraint::Min(0),
-            Constraint::Length(footer_h),
-        ]);
-        let [header, tabs, body, footer] = area.layout(&layout);
+        let [header, tabs, body, footer] = parts(self, area);
         Header(self).render(header, buf);
         render_tabs(self, tabs, buf);
         match self.view {

@@ -124,6 +124,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
                     end: start + width * 1.1,
                     status: Status::Done,
                     message: None,
+                    chunks: Vec::new(),
                 }),
             }
         })
