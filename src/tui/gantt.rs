@@ -92,8 +92,9 @@ pub struct Geometry {
     axis_rows: u16,
     label_w: u16,
     plot_w: u16,
-    /// Predicted and actual on lines of their own (else on one line).
-    two_lines: bool,
+    /// Screen rows per lane, 1 to 4: one row holds both bars; two put the
+    /// plan above the run; three give the run two rows; four add a gap.
+    per_lane: usize,
     /// The first worker shown (lanes scroll) and how many are shown.
     pub first: usize,
     pub shown: usize,
@@ -116,8 +117,7 @@ impl Geometry {
         if area.width <= label_w + 1 {
             return None;
         }
-        let two_lines = lane_rows >= 2 * workers;
-        let per_lane = if two_lines { 2 } else { 1 };
+        let per_lane = (lane_rows / workers).clamp(1, 4);
         let shown = workers.min(lane_rows / per_lane);
         let first = app.lane_offset.min(workers - shown);
         let (from, to) = app.window();
@@ -126,7 +126,7 @@ impl Geometry {
             axis_rows,
             label_w,
             plot_w: area.width - label_w,
-            two_lines,
+            per_lane,
             first,
             shown,
             top: area.y + legend,
@@ -137,10 +137,18 @@ impl Geometry {
     }
 
     fn per_lane(&self) -> usize {
-        if self.two_lines {
-            2
-        } else {
-            1
+        self.per_lane
+    }
+
+    fn two_lines(&self) -> bool {
+        self.per_lane >= 2
+    }
+
+    /// Rows of a lane the actual bars take, from its first actual row.
+    fn actual_rows(&self) -> usize {
+        match self.per_lane {
+            1 | 2 => 1,
+            _ => 2,
         }
     }
 
@@ -153,7 +161,7 @@ impl Geometry {
 
     /// The line (screen row) of a lane's actual bars.
     fn actual_y(&self, lane: usize) -> u16 {
-        self.top + (lane * self.per_lane() + usize::from(self.two_lines)) as u16
+        self.top + (lane * self.per_lane() + usize::from(self.two_lines())) as u16
     }
 
     fn line(&self) -> Line {
@@ -238,7 +246,11 @@ pub fn task_at(app: &App, area: Rect, x: u16, y: u16) -> Option<usize> {
         return None;
     }
     let worker = geo.first + lane;
-    let predicted_line = geo.two_lines && row % 2 == 0;
+    let in_lane = row % geo.per_lane();
+    if geo.two_lines() && in_lane > geo.actual_rows() {
+        return None; // the gap between lanes
+    }
+    let predicted_line = geo.two_lines() && in_lane == 0;
     let cell = (geo.to - geo.from) / f64::from(geo.plot_w);
     let t = geo.from + (f64::from(x - geo.x0) + 0.5) * cell;
     let distance = |start: f64, end: f64| {
@@ -326,7 +338,10 @@ impl Widget for GanttChart<'_> {
             let name = format!("w{}", geo.first + l);
             buf.set_stringn(area.x, y, name, geo.label_w as usize, theme::DIM);
             draw_line(&lanes.predicted[l], geo.x0, y, '░', buf);
-            draw_line(&lanes.actual[l], geo.x0, geo.actual_y(l), '█', buf);
+            for r in 0..geo.actual_rows() {
+                let y = geo.actual_y(l) + r as u16;
+                draw_line(&lanes.actual[l], geo.x0, y, '█', buf);
+            }
         }
         draw_names(app, &geo, &lanes, buf);
         // The selected task's numbers, on a spare line above the axis.
@@ -347,7 +362,7 @@ impl Widget for GanttChart<'_> {
                 r.status().as_str()
             );
             if let Some(e) = r.error_percent() {
-                text.push_str(&format!(" {e:+.0}%"));
+                text.push_str(&format!(" {}", axis::error(e / 100.0)));
             }
             if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
                 text.push_str(&format!(": {m}"));

@@ -22,22 +22,24 @@ impl Widget for Models<'_> {
             return;
         }
         // The sparkline takes what the numbers leave, up to 30 runs' worth.
-        let spark_w = (area.width as usize).saturating_sub(14 + 8 + 12 + 10 + 8).min(30);
+        let spark_w = (area.width as usize).saturating_sub(14 + 9 + 12 + 10 + 8).min(30);
         let rows = app.models.iter().map(|m| {
             Row::new(vec![
                 Cell::from(m.function.clone()),
                 Cell::from(m.model.clone()),
                 Cell::from(format!("{:>12}", m.observations)),
-                Cell::from(
-                    m.mean_error_percent
-                        .map_or_else(|| format!("{:>10}", "-"), |e| format!("{e:>9.1}%")),
-                ),
+                Cell::from(format!(
+                    "{:>10}",
+                    m.errors
+                        .last()
+                        .map_or_else(|| "-".into(), |e| crate::export::axis::error(*e))
+                )),
                 Cell::from(sparkline(&m.errors, spark_w)).style(theme::KEY),
             ])
         });
         let widths = [
             Constraint::Fill(1),
-            Constraint::Length(8),
+            Constraint::Length(9),
             Constraint::Length(12),
             Constraint::Length(10),
             Constraint::Length(spark_w as u16),
@@ -46,8 +48,8 @@ impl Widget for Models<'_> {
             "model",
             "kind",
             "observations",
-            "mean error",
-            "error, recent tasks",
+            "last error",
+            "recent errors",
         ])
         .style(theme::TITLE);
         Table::new(rows, widths)

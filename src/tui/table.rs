@@ -7,7 +7,8 @@ use ratatui::widgets::{Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
 use super::theme;
-use crate::export::axis::seconds;
+use crate::export::axis::{error, seconds};
+use crate::export::Row as Task;
 
 /// The first task row shown in `area`: the table scrolls just enough to
 /// show the selected row (row 0 of the area is the header).
@@ -31,11 +32,11 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                 Row::new(vec![
                     r.name.clone(),
                     r.function.clone(),
-                    r.worker().map_or_else(|| "-".into(), |w| w.to_string()),
+                    workers(r),
                     opt(r.predicted_seconds()),
                     opt(r.actual_seconds()),
                     r.error_percent()
-                        .map_or_else(|| "-".into(), |e| format!("{e:+.0}%")),
+                        .map_or_else(|| "-".into(), |e| error(e / 100.0)),
                     status.as_str().to_string(),
                 ])
                 .style(theme::status(status))
@@ -44,7 +45,7 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         let widths = [
             Constraint::Fill(2),
             Constraint::Fill(2),
-            Constraint::Length(6),
+            Constraint::Length(7),
             Constraint::Length(9),
             Constraint::Length(9),
             Constraint::Length(7),
@@ -68,4 +69,16 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             .with_offset(first_row(app, area));
         StatefulWidget::render(table, area, buf, &mut state);
     }
+}
+
+/// Where a task ran: a loop run in blocks lists every worker (`0,1`).
+fn workers(r: &Task) -> String {
+    let mut ws: Vec<usize> = r.actual_bars().iter().map(|b| b.worker).collect();
+    ws.sort_unstable();
+    ws.dedup();
+    if ws.len() > 1 {
+        let all: Vec<String> = ws.iter().map(ToString::to_string).collect();
+        return all.join(",");
+    }
+    r.worker().map_or_else(|| "-".into(), |w| w.to_string())
 }
