@@ -148,14 +148,33 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     let h = d.join("h.sqlite");
     let hs = h.to_str().unwrap();
     let (ok, _, err) = flowcast(
-        &["export", "blocks.toml", "-o", "first.svg", "-p", "2", "--history", hs],
+        &[
+            "export",
+            "blocks.toml",
+            "-o",
+            "first.svg",
+            "-p",
+            "2",
+            "--history",
+            hs,
+        ],
         d,
     );
     assert!(ok, "{err}");
 
     // Stored whole: the loop's blocks come back.
     let (ok, out, err) = flowcast(
-        &["export", "--run", "last", "--format", "trace", "-o", "last.json", "--history", hs],
+        &[
+            "export",
+            "--run",
+            "last",
+            "--format",
+            "trace",
+            "-o",
+            "last.json",
+            "--history",
+            hs,
+        ],
         d,
     );
     assert!(ok, "{err}");
@@ -163,7 +182,11 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     let text = std::fs::read_to_string(d.join("last.json")).unwrap();
     let planned = trace_events(&text, 1, "s").len();
     assert!(planned >= 1);
-    assert_eq!(trace_events(&text, 2, "s").len(), planned, "a block per planned block");
+    assert_eq!(
+        trace_events(&text, 2, "s").len(),
+        planned,
+        "a block per planned block"
+    );
     assert_eq!(trace_events(&text, 2, "m").len(), 1);
 
     // A run stored without its chart is rebuilt: the plan again from the
@@ -172,7 +195,15 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     assert_eq!(conn.execute("DELETE FROM charts", []).unwrap(), 1);
     drop(conn);
     let (ok, _, err) = flowcast(
-        &["export", "--run", "1", "-o", "rebuilt.trace.json", "--history", hs],
+        &[
+            "export",
+            "--run",
+            "1",
+            "-o",
+            "rebuilt.trace.json",
+            "--history",
+            hs,
+        ],
         d,
     );
     assert!(ok, "{err}");
@@ -187,7 +218,15 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     // plan is not.
     std::fs::remove_file(d.join("blocks.toml")).unwrap();
     let (ok, _, err) = flowcast(
-        &["export", "--run", "last", "-o", "noplan.csv", "--history", hs],
+        &[
+            "export",
+            "--run",
+            "last",
+            "-o",
+            "noplan.csv",
+            "--history",
+            hs,
+        ],
         d,
     );
     assert!(ok, "{err}");
@@ -202,7 +241,10 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     );
     assert!(!ok);
     assert!(err.contains("no run 99"), "{err}");
-    let (ok, _, err) = flowcast(&["export", "--run", "soon", "-o", "x.svg", "--history", hs], d);
+    let (ok, _, err) = flowcast(
+        &["export", "--run", "soon", "-o", "x.svg", "--history", hs],
+        d,
+    );
     assert!(!ok);
     assert!(err.contains("--run soon"), "{err}");
 }

@@ -103,7 +103,10 @@ fn the_wheel_zooms_about_the_pointer_and_pans_with_shift() {
     assert_eq!(a.zoom, 2.0);
     let (f2, t2) = a.window();
     assert!((t2 - f2 - (to - from) / 2.0).abs() < 1e-9);
-    assert!((t(&a, x) - before).abs() < 1e-9, "the time under the pointer stays");
+    assert!(
+        (t(&a, x) - before).abs() < 1e-9,
+        "the time under the pointer stays"
+    );
     a.update(Action::Scroll {
         x,
         y,

@@ -117,21 +117,15 @@ fn gantt_draws_predicted_above_actual_per_worker() {
 
 #[test]
 fn selected_task_is_highlighted() {
+    use flowcast::tui::theme::HIGHLIGHT;
     let mut a = app();
     a.selected = Some(1); // spectrum
     let buf = render(GanttChart(&a), 34, 6);
-    let highlighted = buf
-        .content
-        .iter()
-        .filter(|c| c.modifier.contains(ratatui::style::Modifier::REVERSED))
-        .count();
+    let highlighted = buf.content.iter().filter(|c| c.fg == HIGHLIGHT).count();
     assert!(highlighted > 0);
     a.selected = None;
     let buf = render(GanttChart(&a), 34, 6);
-    assert!(buf
-        .content
-        .iter()
-        .all(|c| !c.modifier.contains(ratatui::style::Modifier::REVERSED)));
+    assert!(buf.content.iter().all(|c| c.fg != HIGHLIGHT));
 }
 
 #[test]
@@ -186,7 +180,12 @@ fn thousands_of_tasks_aggregate_per_cell_with_bounded_work() {
     let mut b2 = a.clone();
     b2.gantt = support::many(10_000, 4, 0.0005);
     let buf2 = render(GanttChart(&b2), 100, 12);
-    assert!(drawn(&buf2) <= drawn(&buf) + 4, "{} vs {}", drawn(&buf2), drawn(&buf));
+    assert!(
+        drawn(&buf2) <= drawn(&buf) + 4,
+        "{} vs {}",
+        drawn(&buf2),
+        drawn(&buf)
+    );
 }
 
 #[test]

@@ -74,15 +74,16 @@ pub fn seconds(t: f64) -> String {
 }
 
 /// A relative error `(actual - predicted) / predicted` for tables: `+12%`,
-/// `-40%`, and past +999 % the ratio, `×85` (85 times the prediction).
+/// `-40%`, and past +999 % the ratio: `×85` (85 times the prediction),
+/// `×2e5`.
 pub fn error(e: f64) -> String {
     if !e.is_finite() {
         "-".into()
     } else if e < 9.995 {
         format!("{:+.0}%", e * 100.0)
-    } else if e + 1.0 < 1e6 {
+    } else if e + 1.0 < 999.5 {
         format!("×{:.0}", e + 1.0)
     } else {
-        "×1e6+".into()
+        format!("×{:.0e}", e + 1.0)
     }
 }

@@ -228,7 +228,13 @@ impl Gantt {
                 };
                 if let Some(row) = self.rows.get_mut(*task) {
                     let a = row.actual.get_or_insert_with(|| {
-                        actual(Some(chunk.worker), chunk.start, chunk.start, Status::Running, None)
+                        actual(
+                            Some(chunk.worker),
+                            chunk.start,
+                            chunk.start,
+                            Status::Running,
+                            None,
+                        )
                     });
                     a.chunks.push(chunk);
                 }

@@ -75,12 +75,7 @@ pub fn render(g: &Gantt) -> String {
                 None => r.name.clone(),
             };
             let end = ms(b.end).max(ms(b.start) + 1);
-            let _ = writeln!(
-                s,
-                "    {} :{tag}a{n}, {}, {end}",
-                clean(&name),
-                ms(b.start)
-            );
+            let _ = writeln!(s, "    {} :{tag}a{n}, {}, {end}", clean(&name), ms(b.start));
         }
     }
     s

@@ -120,7 +120,9 @@ pub enum Action {
     /// Seconds since the current run started.
     Tick(f64),
     /// Run `run` is being planned.
-    Planning { run: usize },
+    Planning {
+        run: usize,
+    },
     /// A run was planned and is starting.
     RunPlanned {
         run: usize,
@@ -403,10 +405,19 @@ impl App {
         Vec::new()
     }
 
-    /// The Gantt chart's area on the current screen.
-    fn chart_area(&self) -> ratatui::layout::Rect {
+    /// The current view's area on the current screen.
+    fn body_area(&self) -> ratatui::layout::Rect {
         let (w, h) = self.size;
         super::view::body(self, ratatui::layout::Rect::new(0, 0, w, h))
+    }
+
+    /// The Gantt chart's area, and the task table's when it is shown too.
+    fn gantt_areas(&self) -> (ratatui::layout::Rect, Option<ratatui::layout::Rect>) {
+        super::view::gantt_split(self, self.body_area())
+    }
+
+    fn chart_area(&self) -> ratatui::layout::Rect {
+        self.gantt_areas().0
     }
 
     fn shown_lanes(&self) -> usize {
@@ -435,28 +446,26 @@ impl App {
             self.help = false;
             return;
         }
-        let area = self.chart_area();
-        if !area.contains(ratatui::layout::Position { x, y }) {
-            return;
-        }
-        match self.view {
-            View::Gantt => {
-                if let Some(i) = super::gantt::task_at(self, area, x, y) {
+        let at = ratatui::layout::Position { x, y };
+        let (chart, table) = match self.view {
+            View::Gantt => self.gantt_areas(),
+            View::Table => (ratatui::layout::Rect::ZERO, Some(self.body_area())),
+            View::Models | View::History => return,
+        };
+        if chart.contains(at) {
+            if let Some(i) = super::gantt::task_at(self, chart, x, y) {
+                self.selected = Some(i);
+            }
+        } else if let Some(area) = table.filter(|t| t.contains(at)) {
+            // Row 0 is the table's header.
+            let row = (y - area.y) as usize;
+            if let Some(i) = row.checked_sub(1) {
+                let i = super::table::first_row(self, area) + i;
+                if i < self.gantt.rows.len() {
                     self.selected = Some(i);
+                    self.show_selected_lane();
                 }
             }
-            View::Table => {
-                // Row 0 is the table's header.
-                let row = (y - area.y) as usize;
-                if let Some(i) = row.checked_sub(1).filter(|&i| i < self.gantt.rows.len()) {
-                    let first = super::table::first_row(self, area);
-                    let i = first + i;
-                    if i < self.gantt.rows.len() {
-                        self.selected = Some(i);
-                    }
-                }
-            }
-            View::Models | View::History => {}
         }
     }
 
@@ -473,9 +482,17 @@ impl App {
         }
         let label_w = format!("w{}", self.gantt.workers.max(1) - 1).len() as u16 + 1;
         if pan {
-            self.update(if up { Action::PanLeft } else { Action::PanRight });
+            self.update(if up {
+                Action::PanLeft
+            } else {
+                Action::PanRight
+            });
         } else if x < area.x + label_w {
-            self.update(if up { Action::LanesUp } else { Action::LanesDown });
+            self.update(if up {
+                Action::LanesUp
+            } else {
+                Action::LanesDown
+            });
         } else {
             // Zoom about the time under the pointer, so it stays put.
             let (from, to) = self.window();

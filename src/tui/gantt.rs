@@ -154,9 +154,7 @@ impl Geometry {
 
     /// The shown lane a worker is drawn in.
     fn lane(&self, worker: usize) -> Option<usize> {
-        worker
-            .checked_sub(self.first)
-            .filter(|&l| l < self.shown)
+        worker.checked_sub(self.first).filter(|&l| l < self.shown)
     }
 
     /// The line (screen row) of a lane's actual bars.
@@ -394,7 +392,16 @@ impl Widget for GanttChart<'_> {
 
 /// Names over actual bars wide enough to hold them (a loop's blocks too).
 fn draw_names(app: &App, geo: &Geometry, lanes: &Lanes, buf: &mut Buffer) {
-    for r in &app.gantt.rows {
+    let functions = function_index(app);
+    for (i, r) in app.gantt.rows.iter().enumerate() {
+        let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
+        // Dark text on the bar's own colour (white when selected).
+        let bar = if app.selected == Some(i) {
+            theme::HIGHLIGHT
+        } else {
+            theme::function(f)
+        };
+        let style = Style::new().fg(Color::Black).bg(bar);
         let status = r.status();
         for b in r.actual_bars() {
             let Some(l) = geo.lane(b.worker) else {
@@ -410,7 +417,6 @@ fn draw_names(app: &App, geo: &Geometry, lanes: &Lanes, buf: &mut Buffer) {
             // share a cell with a neighbour).
             if room >= len + 2 && line.cells[c0 + 1..=c0 + len].iter().all(|c| c.bars == 1) {
                 let x = geo.x0 + c0 as u16 + 1;
-                let style = Style::new().fg(Color::Black);
                 buf.set_stringn(x, geo.actual_y(l), &r.name, room - 1, style);
             }
         }
@@ -429,9 +435,16 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
         } else {
             full
         };
-        let mut style = Style::new().fg(theme::function(c.function));
-        if c.selected {
-            style = style.patch(theme::SELECTED);
+        // The selected task stands out in white; a full block is painted
+        // in its colour on its colour, so no seams show between rows.
+        let colour = if c.selected {
+            theme::HIGHLIGHT
+        } else {
+            theme::function(c.function)
+        };
+        let mut style = Style::new().fg(colour);
+        if symbol == '█' {
+            style = style.bg(colour);
         }
         if let Some(cell) = buf.cell_mut((x0 + i as u16, y)) {
             cell.set_char(symbol).set_style(style);

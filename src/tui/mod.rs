@@ -241,6 +241,8 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         });
+    // Said in full, so the user can find them whatever the cwd.
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
         let file = dir.join(format!(

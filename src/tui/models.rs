@@ -22,7 +22,9 @@ impl Widget for Models<'_> {
             return;
         }
         // The sparkline takes what the numbers leave, up to 30 runs' worth.
-        let spark_w = (area.width as usize).saturating_sub(14 + 9 + 12 + 10 + 8).min(30);
+        let spark_w = (area.width as usize)
+            .saturating_sub(14 + 9 + 12 + 10 + 8)
+            .min(30);
         let rows = app.models.iter().map(|m| {
             Row::new(vec![
                 Cell::from(m.function.clone()),

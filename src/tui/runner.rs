@@ -237,12 +237,7 @@ impl Job {
             );
             run_plan.predicted = costs;
         }
-        let mut gantt = Gantt::planned(
-            &wf.name,
-            self.scheduler.name(),
-            graph,
-            &run_plan.schedule,
-        );
+        let mut gantt = Gantt::planned(&wf.name, self.scheduler.name(), graph, &run_plan.schedule);
         gantt.workers = gantt.workers.max(self.workers);
         let id = self.id;
         let _ = self.tx.send(Action::RunPlanned {

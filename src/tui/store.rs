@@ -10,11 +10,11 @@ use crate::pipeline::Learning;
 /// How many past runs the history view lists.
 const RUNS: usize = 100;
 
+/// The history view's rows and the model view's.
+pub type Rows = (Vec<HistoryRow>, Vec<ModelRow>);
+
 /// The rows of both views, or `None` without a store.
-pub fn load(
-    learning: &Learning,
-    workflow: &str,
-) -> Option<Result<(Vec<HistoryRow>, Vec<ModelRow>), HistoryError>> {
+pub fn load(learning: &Learning, workflow: &str) -> Option<Result<Rows, HistoryError>> {
     let h = learning.history.as_ref()?;
     Some((|| {
         // Oldest first, as the session's own runs are appended.

@@ -3,7 +3,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Row, StatefulWidget, Table, TableState};
+use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
 use super::theme;
@@ -23,6 +23,11 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
         let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), seconds);
+        let functions = app.gantt.functions();
+        let colour = |f: &str| {
+            let i = functions.iter().position(|g| *g == f).unwrap_or(0);
+            ratatui::style::Style::new().fg(theme::function(i))
+        };
         let rows: Vec<Row> = app
             .gantt
             .rows
@@ -30,16 +35,17 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             .map(|r| {
                 let status = r.status();
                 Row::new(vec![
-                    r.name.clone(),
-                    r.function.clone(),
-                    workers(r),
-                    opt(r.predicted_seconds()),
-                    opt(r.actual_seconds()),
-                    r.error_percent()
-                        .map_or_else(|| "-".into(), |e| error(e / 100.0)),
-                    status.as_str().to_string(),
+                    Cell::from(r.name.clone()),
+                    Cell::from(r.function.clone()).style(colour(&r.function)),
+                    Cell::from(workers(r)),
+                    Cell::from(opt(r.predicted_seconds())),
+                    Cell::from(opt(r.actual_seconds())),
+                    Cell::from(
+                        r.error_percent()
+                            .map_or_else(|| "-".into(), |e| error(e / 100.0)),
+                    ),
+                    Cell::from(status.as_str()).style(theme::status(status)),
                 ])
-                .style(theme::status(status))
             })
             .collect();
         let widths = [
@@ -63,7 +69,7 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         .style(theme::TITLE);
         let table = Table::new(rows, widths)
             .header(header)
-            .row_highlight_style(theme::SELECTED);
+            .row_highlight_style(theme::ROW);
         let mut state = TableState::default()
             .with_selected(app.selected)
             .with_offset(first_row(app, area));
