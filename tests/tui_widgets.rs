@@ -226,3 +226,38 @@ fn tiny_areas_do_not_panic() {
         let _ = render(&help, w, h);
     }
 }
+
+#[test]
+fn a_loops_unreported_blocks_show_as_running_on_their_workers() {
+    use flowcast::exec::Event;
+    use std::time::Duration;
+    let mut a = App::new("loop", Scheduler::Emcp, 2);
+    let mut g = support::looped();
+    let workers: Vec<usize> = g.rows[1].predicted.iter().map(|s| s.worker).collect();
+    assert!(workers.contains(&0) && workers.contains(&1), "{workers:?}");
+    // The loop has started and no block has ended yet.
+    g.rows[1].actual = None;
+    g.actual_makespan = None;
+    g.apply(&Event::Started {
+        task: 1,
+        worker: 0,
+        at: Duration::from_secs_f64(0.5),
+    });
+    a.gantt = g;
+    a.state = RunState::Running;
+    a.now = 1.2;
+    let buf = render(GanttChart(&a), 60, 8);
+    let line = |y: u16| -> String { (0..60).map(|x| buf[(x, y)].symbol().to_string()).collect() };
+    let text: Vec<String> = (0..8).map(line).collect();
+    let w1 = text.iter().position(|l| l.starts_with("w1")).unwrap();
+    // w1's actual line shows its block running, though not reported yet.
+    assert!(text[w1 + 1].contains('█'), "{text:#?}");
+    // Before the loop started, nothing runs there.
+    a.now = 0.4;
+    a.gantt.rows[1].actual = None;
+    let buf = render(GanttChart(&a), 60, 8);
+    let w1_line: String = (0..60)
+        .map(|x| buf[(x, (w1 + 1) as u16)].symbol().to_string())
+        .collect();
+    assert!(!w1_line.contains('█'), "{w1_line}");
+}

@@ -17,7 +17,7 @@ use ratatui::widgets::Widget;
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::{axis, Status};
+use crate::export::{axis, Slot, Status};
 
 /// What one cell of a lane line holds.
 #[derive(Clone, Copy, Default)]
@@ -209,6 +209,13 @@ impl Lanes {
                 }
             }
         }
+        for (i, b) in in_flight(app) {
+            if let Some(l) = geo.lane(b.worker) {
+                let r = &app.gantt.rows[i];
+                let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
+                visits += actual[l].add(b.start, b.end, f, app.selected == Some(i));
+            }
+        }
         Lanes {
             predicted,
             actual,
@@ -220,6 +227,58 @@ impl Lanes {
     pub fn width(&self) -> usize {
         self.actual.first().map_or(0, |l| l.cells.len())
     }
+}
+
+/// The blocks of running loops that are running now but not reported yet:
+/// the executor reports a block when it ends, so without this a worker busy
+/// with a long block would look idle. A planned block is taken as running
+/// on its worker when that worker runs nothing else, from the later of the
+/// loop's start and the end of the worker's last bar, to now.
+fn in_flight(app: &App) -> Vec<(usize, Slot)> {
+    if app.state != RunState::Running {
+        return Vec::new();
+    }
+    let workers = app.gantt.workers.max(1);
+    let mut busy = vec![false; workers];
+    let mut free = vec![0.0f64; workers];
+    for r in &app.gantt.rows {
+        let running = r.status() == Status::Running;
+        for b in r.actual_bars().iter().filter(|b| b.worker < workers) {
+            if running && b.iterations.is_none() {
+                busy[b.worker] = true;
+            } else {
+                free[b.worker] = free[b.worker].max(b.end);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, r) in app.gantt.rows.iter().enumerate() {
+        let Some(a) = r.actual.as_ref().filter(|a| a.status == Status::Running) else {
+            continue;
+        };
+        let done: Vec<_> = a.chunks.iter().map(|c| c.iterations).collect();
+        for s in &r.predicted {
+            let w = s.worker;
+            if s.iterations.is_none() || done.contains(&s.iterations) || w >= workers || busy[w] {
+                continue;
+            }
+            // One block at a time on a worker.
+            busy[w] = true;
+            let start = a.start.max(free[w]);
+            if start < app.now {
+                out.push((
+                    i,
+                    Slot {
+                        worker: w,
+                        start,
+                        end: app.now,
+                        iterations: s.iterations,
+                    },
+                ));
+            }
+        }
+    }
+    out
 }
 
 fn function_index(app: &App) -> HashMap<&str, usize> {
