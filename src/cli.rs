@@ -86,11 +86,17 @@ pub enum Command {
         #[arg(long, value_name = "PATH")]
         history: Option<PathBuf>,
     },
-    /// Run a workflow and export its Gantt chart (predicted and actual), or
-    /// re-export a chart saved as `.gantt.json`.
+    /// Run a workflow and export its Gantt chart (predicted and actual),
+    /// export a past run's (`--run ID|last`), or re-export a chart saved as
+    /// `.gantt.json`.
     Export {
-        /// A workflow, or a chart written with `--format json`.
-        file: PathBuf,
+        /// A workflow, or a chart written with `--format json`. With
+        /// `--run last`: the workflow whose last run to export.
+        file: Option<PathBuf>,
+        /// A run from the history store: its id (see `flowcast history`) or
+        /// `last`.
+        #[arg(long, value_name = "ID|last")]
+        run: Option<String>,
         /// svg | png | trace | mermaid | csv | json (default: from -o's extension)
         #[arg(long)]
         format: Option<String>,
@@ -271,12 +277,31 @@ pub fn main() -> ExitCode {
         ),
         Some(Command::Export {
             file,
+            run: Some(run),
+            format,
+            out,
+            history,
+            ..
+        }) => export::cli::export_run(
+            file.as_deref(),
+            &run,
+            format.as_deref(),
+            &out,
+            history.as_deref(),
+        ),
+        Some(Command::Export { file: None, .. }) => {
+            eprintln!("error: flowcast export needs a workflow FILE or --run ID|last");
+            ExitCode::from(2)
+        }
+        Some(Command::Export {
+            file: Some(file),
             format,
             out,
             processors,
             scheduler,
             seed,
             history,
+            ..
         }) => export_chart(
             &file,
             format.as_deref(),
@@ -640,9 +665,13 @@ fn export_chart(
             workers: workers.max(1),
             seed,
         };
+        chart.workers = chart.workers.max(workers);
         let cancel = AtomicBool::new(false);
-        pipeline::execute(&wf, &graph, &mut learning, plan, &opts, &|_| {}, &cancel).map(|f| {
-            chart.finish(&f.report);
+        let recorder = gantt::Recorder::new(chart);
+        let sink = |e: crate::exec::Event| recorder.event(&e);
+        pipeline::execute(&wf, &graph, &mut learning, plan, &opts, &sink, &cancel).map(|f| {
+            let chart = recorder.finish(&f.report);
+            export::cli::store_chart(&learning, f.run_id, &chart);
             chart
         })
     };

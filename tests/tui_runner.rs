@@ -1,5 +1,6 @@
-//! The background runner: a run reports back over the channel, a rerun
-//! while running cancels and queues, and only one rerun is ever pending.
+//! The background runner: a run is planned and run on its own thread and
+//! reports back over the channel, a rerun while running cancels and queues,
+//! and only one rerun is ever pending.
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -21,6 +22,23 @@ fn empty() -> (Workflow, TaskGraph) {
         steps: Vec::new(),
     };
     (wf, TaskGraph { tasks: Vec::new() })
+}
+
+/// Waits for run `run`'s plan (sent by the run's thread).
+fn planned(rx: &mpsc::Receiver<Action>, want: usize) -> flowcast::export::Gantt {
+    loop {
+        match rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the run is planned")
+        {
+            Action::RunPlanned { run, gantt } => {
+                assert_eq!(run, want);
+                return gantt;
+            }
+            Action::Planning { run } => assert_eq!(run, want),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
 }
 
 fn finished_run(rx: &mpsc::Receiver<Action>) -> usize {
@@ -53,9 +71,10 @@ fn reruns_while_running_queue_at_most_one() {
     let mut r = Runner::new(tx, None, None);
     let (wf, g) = empty();
     r.set_workflow(wf, g);
-    let Some(Action::RunPlanned { run: 1, gantt }) = r.request(Scheduler::Emcp, 2) else {
+    let Some(Action::Planning { run: 1 }) = r.request(Scheduler::Emcp, 2) else {
         panic!("first request starts run 1");
     };
+    let gantt = planned(&rx, 1);
     assert_eq!(gantt.workflow, "empty");
     assert_eq!(gantt.scheduler, "emcp");
     assert!(r.running());
@@ -63,9 +82,10 @@ fn reruns_while_running_queue_at_most_one() {
     assert!(r.request(Scheduler::Mcp, 2).is_none());
     assert!(r.request(Scheduler::Baseline, 3).is_none());
     assert_eq!(finished_run(&rx), 1);
-    let Some(Action::RunPlanned { run: 2, gantt }) = r.finished(1, None) else {
+    let Some(Action::Planning { run: 2 }) = r.finished(1, None) else {
         panic!("the queued rerun starts as run 2");
     };
+    let gantt = planned(&rx, 2);
     assert_eq!(gantt.scheduler, "baseline");
     assert_eq!(gantt.workers, 3);
     assert_eq!(finished_run(&rx), 2);

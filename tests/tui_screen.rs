@@ -68,12 +68,14 @@ fn models_view_empty_and_filled() {
             observations: 12,
             mean_error_percent: Some(8.5),
             model: "ann".into(),
+            errors: vec![0.5, -0.3, 0.1, 0.05, -0.02],
         },
         ModelRow {
             function: "lm".into(),
             observations: 0,
             mean_error_percent: None,
             model: "untrained".into(),
+            errors: Vec::new(),
         },
     ];
     insta::assert_snapshot!("models_filled", screen(&a, 60, 8));

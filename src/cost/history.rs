@@ -63,6 +63,18 @@ CREATE TABLE IF NOT EXISTS calibration (
 );
 ";
 
+/// Each run's Gantt chart (plan and run, loop blocks included) as the JSON
+/// of `export::Gantt`, so a past run can be exported as it was shown. Added
+/// after schema 1 shipped: created on open, so stores written before it
+/// gain it and stay readable by older flowcasts (which ignore it); runs
+/// recorded without a chart simply have no row.
+const CHARTS: &str = "
+CREATE TABLE IF NOT EXISTS charts (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    chart TEXT NOT NULL
+);
+";
+
 /// What went wrong with the history store; always names the file.
 #[derive(Debug)]
 pub struct HistoryError {
@@ -217,6 +229,7 @@ impl History {
         let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
         if version <= SCHEMA_VERSION {
             tx.execute_batch(SCHEMA)?;
+            tx.execute_batch(CHARTS)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -468,6 +481,30 @@ impl History {
                         per_byte: r.get(1)?,
                     })
                 },
+            )
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+
+    /// Stores (or replaces) a run's chart, as JSON.
+    pub fn save_chart(&self, run_id: i64, chart: &str) -> Result<(), HistoryError> {
+        self.conn
+            .execute(
+                "INSERT INTO charts (run_id, chart) VALUES (?1, ?2)
+                 ON CONFLICT(run_id) DO UPDATE SET chart = ?2",
+                params![run_id, chart],
+            )
+            .map(|_| ())
+            .map_err(|e| self.error(e))
+    }
+
+    /// A run's chart as stored by [`History::save_chart`], if any.
+    pub fn load_chart(&self, run_id: i64) -> Result<Option<String>, HistoryError> {
+        self.conn
+            .query_row(
+                "SELECT chart FROM charts WHERE run_id = ?1",
+                params![run_id],
+                |r| r.get(0),
             )
             .optional()
             .map_err(|e| self.error(e))

@@ -54,6 +54,10 @@ pub struct Actual {
     pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// A loop run to a static plan: each block of iterations as it ran, on
+    /// its own worker. `start..end` above is then the whole loop.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<Slot>,
 }
 
 /// One task of the workflow: its plan (one slot, or one per block of a
@@ -96,6 +100,27 @@ impl Row {
 
     pub fn status(&self) -> Status {
         self.actual.as_ref().map_or(Status::Pending, |a| a.status)
+    }
+
+    /// The bars that show what happened: one per block for a loop that ran
+    /// in blocks, else one for the task. A running task's bar ends at its
+    /// start (a drawer extends it to "now"); a skipped task has none.
+    pub fn actual_bars(&self) -> Vec<Slot> {
+        let Some(a) = &self.actual else {
+            return Vec::new();
+        };
+        if !a.chunks.is_empty() {
+            return a.chunks.clone();
+        }
+        match (a.worker, a.status) {
+            (Some(worker), Status::Running | Status::Done | Status::Failed) => vec![Slot {
+                worker,
+                start: a.start,
+                end: a.end,
+                iterations: None,
+            }],
+            _ => Vec::new(),
+        }
     }
 
     /// The worker the task is shown on: where it ran, else where planned.
@@ -188,12 +213,37 @@ impl Gantt {
                 let a = actual(None, at, at, Status::Skipped, Some(reason.clone()));
                 (*task, a)
             }
-            // A loop's actual time is drawn as one bar for now; its blocks
-            // are in the plan.
-            Event::Chunk { .. } => return,
+            Event::Chunk {
+                task,
+                worker,
+                iterations,
+                start,
+                end,
+            } => {
+                let chunk = Slot {
+                    worker: *worker,
+                    start: start.as_secs_f64(),
+                    end: end.as_secs_f64(),
+                    iterations: Some((iterations.start, iterations.end)),
+                };
+                if let Some(row) = self.rows.get_mut(*task) {
+                    let a = row.actual.get_or_insert_with(|| {
+                        actual(
+                            Some(chunk.worker),
+                            chunk.start,
+                            chunk.start,
+                            Status::Running,
+                            None,
+                        )
+                    });
+                    a.chunks.push(chunk);
+                }
+                return;
+            }
         };
         if let Some(row) = self.rows.get_mut(task) {
-            row.actual = Some(actual);
+            let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
+            row.actual = Some(Actual { chunks, ..actual });
         }
     }
 
@@ -207,6 +257,7 @@ impl Gantt {
     /// Records a finished run: every task's outcome and the makespan.
     pub fn finish(&mut self, report: &RunReport) {
         for (row, o) in self.rows.iter_mut().zip(&report.outcomes) {
+            let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
             let (status, message) = match &o.value {
                 Ok(_) => (Status::Done, None),
                 Err(StepError::Failed { message, .. }) => (Status::Failed, Some(message.clone())),
@@ -218,6 +269,7 @@ impl Gantt {
                 end: o.end.as_secs_f64(),
                 status,
                 message,
+                chunks,
             });
         }
         self.actual_makespan = Some(report.makespan.as_secs_f64());
@@ -241,7 +293,8 @@ impl Gantt {
         let actual_end = self
             .rows
             .iter()
-            .filter_map(|r| r.actual.as_ref().map(|a| a.end))
+            .filter_map(|r| r.actual.as_ref())
+            .flat_map(|a| std::iter::once(a.end).chain(a.chunks.iter().map(|c| c.end)))
             .fold(0.0, f64::max);
         self.predicted_makespan
             .max(self.actual_makespan.unwrap_or(0.0))
@@ -262,6 +315,7 @@ fn actual(
         end,
         status,
         message,
+        chunks: Vec::new(),
     }
 }
 
@@ -298,9 +352,36 @@ pub fn dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
     Dag { nodes, edges }
 }
 
-/// Plans and runs a workflow headless and returns its chart: what
-/// `flowcast export WORKFLOW` draws. `costs` are the predicted seconds per
-/// task (by task id).
+/// Builds a chart from run events as they arrive, from any thread: what a
+/// run's own thread keeps so that the chart of every run can be stored.
+pub struct Recorder(std::sync::Mutex<Gantt>);
+
+impl Recorder {
+    pub fn new(planned: Gantt) -> Recorder {
+        Recorder(std::sync::Mutex::new(planned))
+    }
+
+    pub fn event(&self, event: &Event) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .apply(event);
+    }
+
+    /// The finished chart.
+    pub fn finish(self, report: &RunReport) -> Gantt {
+        let mut g = self
+            .0
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        g.finish(report);
+        g
+    }
+}
+
+/// Plans and runs a workflow headless and returns its chart: the plan, and
+/// what ran (each block of a loop on its worker). `costs` are the
+/// predicted seconds per task (by task id).
 pub fn record(
     wf: &crate::workflow::Workflow,
     graph: &TaskGraph,
@@ -309,7 +390,7 @@ pub fn record(
     scheduler: crate::sched::Scheduler,
     seed: i64,
 ) -> Result<Gantt, String> {
-    use crate::sched::{plan, Comm};
+    use crate::sched::{plan, Comm, Scheduler};
     let schedule = plan(&dag(graph, costs), &Comm::SHARED_MEMORY, workers, scheduler);
     let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
     // A plan may leave workers idle (or the graph be empty): show all p lanes.
@@ -319,7 +400,12 @@ pub fn record(
         seed,
     };
     let cancel = std::sync::atomic::AtomicBool::new(false);
-    let report = crate::exec::run(wf, graph, &opts, &|_| {}, &cancel)?;
-    g.finish(&report);
-    Ok(g)
+    let recorder = Recorder::new(g);
+    let sink = |e: Event| recorder.event(&e);
+    let report = if scheduler == Scheduler::Dynamic {
+        crate::exec::run(wf, graph, &opts, &sink, &cancel)?
+    } else {
+        crate::exec::run_planned(wf, graph, &schedule, &opts, &sink, &cancel)?
+    };
+    Ok(recorder.finish(&report))
 }

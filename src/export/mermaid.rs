@@ -52,32 +52,30 @@ pub fn render(g: &Gantt) -> String {
         }
     }
     for w in 0..g.workers.max(1) {
-        let rows: Vec<_> = g
+        let bars: Vec<_> = g
             .rows
             .iter()
-            .filter_map(|r| Some((r, r.actual.as_ref()?)))
-            .filter(|(_, a)| {
-                a.worker == Some(w) && matches!(a.status, Status::Done | Status::Failed)
-            })
+            .filter(|r| matches!(r.status(), Status::Done | Status::Failed))
+            .flat_map(|r| r.actual_bars().into_iter().map(move |b| (r, b)))
+            .filter(|(_, b)| b.worker == w)
             .collect();
-        if rows.is_empty() {
+        if bars.is_empty() {
             continue;
         }
         let _ = writeln!(s, "    section actual w{w}");
-        for (r, a) in rows {
+        for (r, b) in bars {
             n += 1;
-            let tag = if a.status == Status::Failed {
+            let tag = if r.status() == Status::Failed {
                 "crit, "
             } else {
                 ""
             };
-            let end = ms(a.end).max(ms(a.start) + 1);
-            let _ = writeln!(
-                s,
-                "    {} :{tag}a{n}, {}, {end}",
-                clean(&r.name),
-                ms(a.start)
-            );
+            let name = match b.iterations {
+                Some((i, j)) => format!("{} [{}..{}]", r.name, i + 1, j),
+                None => r.name.clone(),
+            };
+            let end = ms(b.end).max(ms(b.start) + 1);
+            let _ = writeln!(s, "    {} :{tag}a{n}, {}, {end}", clean(&name), ms(b.start));
         }
     }
     s

@@ -3,11 +3,13 @@
 //! terminal: the TUI draws the same [`Gantt`] itself.
 
 pub mod axis;
+pub mod cli;
 pub mod csv;
 pub mod gantt;
 pub mod mermaid;
 pub mod palette;
 pub mod png;
+pub mod stored;
 pub mod svg;
 pub mod trace;
 

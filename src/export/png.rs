@@ -216,13 +216,18 @@ pub fn draw(g: &Gantt) -> Canvas {
             c.fill(l.x(s.start), y, l.x(s.end), y + band, col, 0.15);
             c.outline(l.x(s.start), y, l.x(s.end), y + band, col);
         }
-        if let Some(a) = &r.actual {
-            if let (Some(w), true) = (a.worker, a.status != Status::Skipped) {
-                let y = l.lane_y(w) + 5.0 + band;
-                c.fill(l.x(a.start), y, l.x(a.end), y + band, col, 1.0);
-                if a.status == Status::Failed {
-                    c.outline(l.x(a.start), y, l.x(a.end), y + band, (208, 0, 0));
-                }
+        let failed = r.status() == Status::Failed;
+        for a in r.actual_bars() {
+            let y = l.lane_y(a.worker) + 5.0 + band;
+            let (x0, x1) = (l.x(a.start), l.x(a.end));
+            c.fill(x0, y, x1, y + band, col, 1.0);
+            if failed {
+                c.outline(x0, y, x1, y + band, (208, 0, 0));
+            }
+            // The name where it fits: 8 px a character at scale 2.
+            let width = 8.0 * r.name.chars().count() as f64;
+            if x1 - x0 >= width + 8.0 && band >= 12.0 {
+                c.text(x0 + 4.0, y + band / 2.0 - 5.0, &r.name, (255, 255, 255), 2);
             }
         }
     }

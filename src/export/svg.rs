@@ -153,29 +153,31 @@ pub fn render(g: &Gantt) -> String {
             );
             label(&mut s, &what, x0, x1, y + band / 2.0 + 4.0, "#333");
         }
-        if let Some(a) = &r.actual {
-            let Some(w) = a.worker else { continue };
-            if a.status == Status::Pending {
-                continue;
-            }
-            let (x0, x1) = (l.x(a.start), l.x(a.end));
-            let y = l.lane_y(w) + 5.0 + band;
+        let Some(a) = &r.actual else { continue };
+        for bar in r.actual_bars() {
+            let (x0, x1) = (l.x(bar.start), l.x(bar.end));
+            let y = l.lane_y(bar.worker) + 5.0 + band;
             let stroke = if a.status == Status::Failed {
                 r##" stroke="#d00000" stroke-width="2""##
             } else {
                 ""
             };
+            let what = match bar.iterations {
+                Some((i, j)) => format!("{} [{}..{}]", r.name, i + 1, j),
+                None => r.name.clone(),
+            };
             let _ = writeln!(
                 s,
-                r#"<rect class="actual" data-task="{n}" data-status="{st}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}"{stroke}><title>{n}: {st} {}–{} ({})</title></rect>"#,
+                r#"<rect class="actual" data-task="{n}" data-status="{st}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}"{stroke}><title>{t}: {st} {}–{} ({})</title></rect>"#,
                 (x1 - x0).max(1.0),
-                axis::seconds(a.start),
-                axis::seconds(a.end),
+                axis::seconds(bar.start),
+                axis::seconds(bar.end),
                 esc(&r.function),
                 n = esc(&r.name),
+                t = esc(&what),
                 st = a.status.as_str(),
             );
-            label(&mut s, &r.name, x0, x1, y + band / 2.0 + 4.0, "white");
+            label(&mut s, &what, x0, x1, y + band / 2.0 + 4.0, "white");
         }
     }
     let _ = writeln!(s, "</g>");

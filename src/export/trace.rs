@@ -42,13 +42,19 @@ pub fn trace(g: &Gantt) -> Value {
                 "ts": us(s.start), "dur": us(s.end - s.start),
                 "pid": PREDICTED_PID, "tid": s.worker, "args": args}));
         }
-        if let Some(a) = &r.actual {
-            let (Some(w), true) = (a.worker, matches!(a.status, Status::Done | Status::Failed))
-            else {
-                continue;
-            };
+        let Some(a) = r
+            .actual
+            .as_ref()
+            .filter(|a| matches!(a.status, Status::Done | Status::Failed))
+        else {
+            continue;
+        };
+        for bar in r.actual_bars() {
             let mut args =
                 json!({"function": r.function, "kind": r.kind, "status": a.status.as_str()});
+            if let Some((i, j)) = bar.iterations {
+                args["iterations"] = json!(format!("{}..{}", i + 1, j));
+            }
             if let Some(m) = &a.message {
                 args["message"] = json!(m);
             }
@@ -56,8 +62,8 @@ pub fn trace(g: &Gantt) -> Value {
                 args["error_percent"] = json!(e);
             }
             events.push(json!({"name": r.name, "cat": r.function, "ph": "X",
-                "ts": us(a.start), "dur": us(a.end - a.start),
-                "pid": ACTUAL_PID, "tid": w, "args": args}));
+                "ts": us(bar.start), "dur": us(bar.end - bar.start),
+                "pid": ACTUAL_PID, "tid": bar.worker, "args": args}));
         }
     }
     json!({"traceEvents": events, "displayTimeUnit": "ms"})

@@ -66,6 +66,9 @@ pub struct ModelRow {
     pub mean_error_percent: Option<f64>,
     /// The model's kind or any note (`ann`, `linear`, `untrained`).
     pub model: String,
+    /// Signed relative errors `(actual - predicted) / predicted` of its
+    /// tasks over the recent runs, oldest first: the sparkline.
+    pub errors: Vec<f64>,
 }
 
 /// One past run.
@@ -98,11 +101,28 @@ pub enum Action {
     PanRight,
     SelectNext,
     SelectPrev,
+    /// Scroll the Gantt's lanes (when there are more workers than rows).
+    LanesUp,
+    LanesDown,
+    /// A mouse click at a screen cell: selects the bar or row under it.
+    Click(u16, u16),
+    /// The mouse wheel at a screen cell: `up` or down; `pan` (Shift, or a
+    /// sideways wheel) pans instead of zooming.
+    Scroll {
+        x: u16,
+        y: u16,
+        up: bool,
+        pan: bool,
+    },
     /// Esc: close the help, else clear the selection.
     Back,
     Resize(u16, u16),
     /// Seconds since the current run started.
     Tick(f64),
+    /// Run `run` is being planned.
+    Planning {
+        run: usize,
+    },
     /// A run was planned and is starting.
     RunPlanned {
         run: usize,
@@ -123,6 +143,14 @@ pub enum Action {
     Exported(Result<Vec<PathBuf>, String>),
     /// Watching could not start.
     WatchFailed(String),
+    /// Something to tell the user in the footer.
+    Note(String),
+    /// The history store's runs of this workflow and its cost models, read
+    /// again after a run was recorded.
+    Store {
+        history: Vec<HistoryRow>,
+        models: Vec<ModelRow>,
+    },
 }
 
 /// What the event loop must do after an action.
@@ -158,6 +186,8 @@ pub struct App {
     pub zoom: f64,
     /// The time at the left edge of the chart, seconds.
     pub offset: f64,
+    /// The first Gantt lane shown, when not all fit.
+    pub lane_offset: usize,
     pub help: bool,
     /// A one-line message for the footer (export paths, changes).
     pub message: Option<String>,
@@ -185,6 +215,7 @@ impl App {
             selected: None,
             zoom: 1.0,
             offset: 0.0,
+            lane_offset: 0,
             help: false,
             message: None,
             error: None,
@@ -300,13 +331,31 @@ impl App {
             }
             Action::SelectNext if rows > 0 => {
                 self.selected = Some(self.selected.map_or(0, |s| (s + 1).min(rows - 1)));
+                self.show_selected_lane();
             }
             Action::SelectPrev if rows > 0 => {
                 self.selected = Some(self.selected.map_or(0, |s| s.saturating_sub(1)));
+                self.show_selected_lane();
             }
+            Action::LanesUp => {
+                let page = self.shown_lanes().max(1);
+                self.lane_offset = self.lane_offset.saturating_sub(page);
+            }
+            Action::LanesDown => {
+                let shown = self.shown_lanes();
+                let last = self.gantt.workers.saturating_sub(shown);
+                self.lane_offset = (self.lane_offset + shown.max(1)).min(last);
+            }
+            Action::Click(x, y) => self.click(x, y),
+            Action::Scroll { x, y, up, pan } => self.scroll(x, y, up, pan),
             Action::SelectNext | Action::SelectPrev => {}
             Action::Resize(w, h) => self.size = (w, h),
             Action::Tick(now) => self.now = now,
+            Action::Planning { run } => {
+                self.run = run;
+                self.state = RunState::Planning;
+                self.now = 0.0;
+            }
             Action::RunPlanned { run, gantt } => {
                 self.run = run;
                 self.gantt = gantt;
@@ -347,8 +396,115 @@ impl App {
                 self.watching = false;
                 self.message = Some(e);
             }
+            Action::Note(m) => self.message = Some(m),
+            Action::Store { history, models } => {
+                self.history = history;
+                self.models = models;
+            }
         }
         Vec::new()
+    }
+
+    /// The current view's area on the current screen.
+    fn body_area(&self) -> ratatui::layout::Rect {
+        let (w, h) = self.size;
+        super::view::body(self, ratatui::layout::Rect::new(0, 0, w, h))
+    }
+
+    /// The Gantt chart's area, and the task table's when it is shown too.
+    fn gantt_areas(&self) -> (ratatui::layout::Rect, Option<ratatui::layout::Rect>) {
+        super::view::gantt_split(self, self.body_area())
+    }
+
+    fn chart_area(&self) -> ratatui::layout::Rect {
+        self.gantt_areas().0
+    }
+
+    fn shown_lanes(&self) -> usize {
+        super::gantt::Geometry::new(self, self.chart_area()).map_or(0, |g| g.shown)
+    }
+
+    /// Scrolls the lanes so that the selected task's worker is on screen.
+    fn show_selected_lane(&mut self) {
+        let Some(worker) = self
+            .selected
+            .and_then(|i| self.gantt.rows.get(i))
+            .and_then(|r| r.worker())
+        else {
+            return;
+        };
+        let shown = self.shown_lanes().max(1);
+        if worker < self.lane_offset {
+            self.lane_offset = worker;
+        } else if worker >= self.lane_offset + shown {
+            self.lane_offset = worker + 1 - shown;
+        }
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let at = ratatui::layout::Position { x, y };
+        let (chart, table) = match self.view {
+            View::Gantt => self.gantt_areas(),
+            View::Table => (ratatui::layout::Rect::ZERO, Some(self.body_area())),
+            View::Models | View::History => return,
+        };
+        if chart.contains(at) {
+            if let Some(i) = super::gantt::task_at(self, chart, x, y) {
+                self.selected = Some(i);
+            }
+        } else if let Some(area) = table.filter(|t| t.contains(at)) {
+            // Row 0 is the table's header.
+            let row = (y - area.y) as usize;
+            if let Some(i) = row.checked_sub(1) {
+                let i = super::table::first_row(self, area) + i;
+                if i < self.gantt.rows.len() {
+                    self.selected = Some(i);
+                    self.show_selected_lane();
+                }
+            }
+        }
+    }
+
+    fn scroll(&mut self, x: u16, y: u16, up: bool, pan: bool) {
+        let area = self.chart_area();
+        if self.view != View::Gantt || !area.contains(ratatui::layout::Position { x, y }) {
+            let a = if up {
+                Action::SelectPrev
+            } else {
+                Action::SelectNext
+            };
+            self.update(a);
+            return;
+        }
+        let label_w = format!("w{}", self.gantt.workers.max(1) - 1).len() as u16 + 1;
+        if pan {
+            self.update(if up {
+                Action::PanLeft
+            } else {
+                Action::PanRight
+            });
+        } else if x < area.x + label_w {
+            self.update(if up {
+                Action::LanesUp
+            } else {
+                Action::LanesDown
+            });
+        } else {
+            // Zoom about the time under the pointer, so it stays put.
+            let (from, to) = self.window();
+            let plot = f64::from(area.width.saturating_sub(label_w).max(1));
+            let frac = (f64::from(x - area.x - label_w) + 0.5) / plot;
+            let t = from + frac * (to - from);
+            self.zoom = (self.zoom * if up { 2.0 } else { 0.5 }).clamp(1.0, 1e6);
+            let width = self.horizon() / self.zoom;
+            self.offset = (t - frac * width).max(0.0);
+            let (from, _) = self.window();
+            self.offset = from;
+        }
     }
 
     fn zoom_by(&mut self, factor: f64) {

@@ -17,7 +17,7 @@ use ratatui::widgets::Widget;
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::{axis, Status};
+use crate::export::{axis, Slot, Status};
 
 /// What one cell of a lane line holds.
 #[derive(Clone, Copy, Default)]
@@ -62,9 +62,10 @@ impl Line {
         Some((a.max(0.0) as usize, (b as usize).min(n)))
     }
 
-    fn add(&mut self, start: f64, end: f64, function: usize, selected: bool) {
+    /// Adds a bar; returns the cells visited.
+    fn add(&mut self, start: f64, end: f64, function: usize, selected: bool) -> usize {
         let Some((c0, c1)) = self.columns(start, end) else {
-            return;
+            return 0;
         };
         for c in c0..c1 {
             let lo = self.from + c as f64 * self.cell;
@@ -80,7 +81,271 @@ impl Line {
                 cell.function = function;
             }
         }
+        c1 - c0
     }
+}
+
+/// Where everything of the chart goes in an area; the same for drawing and
+/// for finding what a mouse click hit.
+pub struct Geometry {
+    legend: u16,
+    axis_rows: u16,
+    label_w: u16,
+    plot_w: u16,
+    /// Screen rows per lane, 1 to 4: one row holds both bars; two put the
+    /// plan above the run; three give the run two rows; four add a gap.
+    per_lane: usize,
+    /// The first worker shown (lanes scroll) and how many are shown.
+    pub first: usize,
+    pub shown: usize,
+    top: u16,
+    x0: u16,
+    from: f64,
+    to: f64,
+}
+
+impl Geometry {
+    pub fn new(app: &App, area: Rect) -> Option<Geometry> {
+        let workers = app.gantt.workers.max(1);
+        if area.width < 4 || area.height == 0 || app.gantt.rows.is_empty() {
+            return None;
+        }
+        let legend = u16::from(area.height >= 4);
+        let axis_rows = u16::from(area.height >= 2);
+        let lane_rows = (area.height - legend - axis_rows) as usize;
+        let label_w = format!("w{}", workers - 1).len() as u16 + 1;
+        if area.width <= label_w + 1 {
+            return None;
+        }
+        let per_lane = (lane_rows / workers).clamp(1, 4);
+        let shown = workers.min(lane_rows / per_lane);
+        let first = app.lane_offset.min(workers - shown);
+        let (from, to) = app.window();
+        Some(Geometry {
+            legend,
+            axis_rows,
+            label_w,
+            plot_w: area.width - label_w,
+            per_lane,
+            first,
+            shown,
+            top: area.y + legend,
+            x0: area.x + label_w,
+            from,
+            to,
+        })
+    }
+
+    fn per_lane(&self) -> usize {
+        self.per_lane
+    }
+
+    fn two_lines(&self) -> bool {
+        self.per_lane >= 2
+    }
+
+    /// Rows of a lane the actual bars take, from its first actual row.
+    fn actual_rows(&self) -> usize {
+        match self.per_lane {
+            1 | 2 => 1,
+            _ => 2,
+        }
+    }
+
+    /// The shown lane a worker is drawn in.
+    fn lane(&self, worker: usize) -> Option<usize> {
+        worker.checked_sub(self.first).filter(|&l| l < self.shown)
+    }
+
+    /// The line (screen row) of a lane's actual bars.
+    fn actual_y(&self, lane: usize) -> u16 {
+        self.top + (lane * self.per_lane() + usize::from(self.two_lines())) as u16
+    }
+
+    fn line(&self) -> Line {
+        Line::new(self.plot_w as usize, self.from, self.to)
+    }
+}
+
+/// Where a bar of a row ends on screen: a running task grows to "now".
+fn bar_end(app: &App, status: Status, chunk: bool, start: f64, end: f64) -> f64 {
+    if status == Status::Running && !chunk {
+        app.now.max(start)
+    } else {
+        end
+    }
+}
+
+/// Every shown lane's predicted and actual lines, bars summed into cells.
+/// The work is one visit per cell a bar covers: a bar narrower than a cell
+/// costs one visit, so thousands of tasks cost no more than their number
+/// plus the cells on screen.
+pub struct Lanes {
+    predicted: Vec<Line>,
+    actual: Vec<Line>,
+    /// Cell visits made while adding bars.
+    pub visits: usize,
+}
+
+impl Lanes {
+    pub fn new(app: &App, geo: &Geometry) -> Lanes {
+        let functions = function_index(app);
+        let mut predicted: Vec<Line> = (0..geo.shown).map(|_| geo.line()).collect();
+        let mut actual: Vec<Line> = (0..geo.shown).map(|_| geo.line()).collect();
+        let mut visits = 0;
+        for (i, r) in app.gantt.rows.iter().enumerate() {
+            let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
+            let sel = app.selected == Some(i);
+            for s in &r.predicted {
+                if let Some(l) = geo.lane(s.worker) {
+                    visits += predicted[l].add(s.start, s.end, f, sel);
+                }
+            }
+            let status = r.status();
+            for b in r.actual_bars() {
+                if let Some(l) = geo.lane(b.worker) {
+                    let end = bar_end(app, status, b.iterations.is_some(), b.start, b.end);
+                    visits += actual[l].add(b.start, end, f, sel);
+                }
+            }
+        }
+        for (i, b) in in_flight(app) {
+            if let Some(l) = geo.lane(b.worker) {
+                let r = &app.gantt.rows[i];
+                let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
+                visits += actual[l].add(b.start, b.end, f, app.selected == Some(i));
+            }
+        }
+        Lanes {
+            predicted,
+            actual,
+            visits,
+        }
+    }
+
+    /// Cells drawn per lane line.
+    pub fn width(&self) -> usize {
+        self.actual.first().map_or(0, |l| l.cells.len())
+    }
+}
+
+/// The blocks of running loops that are running now but not reported yet:
+/// the executor reports a block when it ends, so without this a worker busy
+/// with a long block would look idle. A planned block is taken as running
+/// on its worker when that worker runs nothing else, from the later of the
+/// loop's start and the end of the worker's last bar, to now.
+fn in_flight(app: &App) -> Vec<(usize, Slot)> {
+    if app.state != RunState::Running {
+        return Vec::new();
+    }
+    let workers = app.gantt.workers.max(1);
+    let mut busy = vec![false; workers];
+    let mut free = vec![0.0f64; workers];
+    for r in &app.gantt.rows {
+        let running = r.status() == Status::Running;
+        for b in r.actual_bars().iter().filter(|b| b.worker < workers) {
+            if running && b.iterations.is_none() {
+                busy[b.worker] = true;
+            } else {
+                free[b.worker] = free[b.worker].max(b.end);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, r) in app.gantt.rows.iter().enumerate() {
+        let Some(a) = r.actual.as_ref().filter(|a| a.status == Status::Running) else {
+            continue;
+        };
+        let done: Vec<_> = a.chunks.iter().map(|c| c.iterations).collect();
+        for s in &r.predicted {
+            let w = s.worker;
+            if s.iterations.is_none() || done.contains(&s.iterations) || w >= workers || busy[w] {
+                continue;
+            }
+            // One block at a time on a worker.
+            busy[w] = true;
+            let start = a.start.max(free[w]);
+            if start < app.now {
+                out.push((
+                    i,
+                    Slot {
+                        worker: w,
+                        start,
+                        end: app.now,
+                        iterations: s.iterations,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn function_index(app: &App) -> HashMap<&str, usize> {
+    app.gantt
+        .functions()
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| (f, i))
+        .collect()
+}
+
+/// The task under screen cell `(x, y)` of a chart drawn in `area`: the bar
+/// in that lane closest to the time under the cell, within one cell.
+pub fn task_at(app: &App, area: Rect, x: u16, y: u16) -> Option<usize> {
+    let geo = Geometry::new(app, area)?;
+    if x < geo.x0 || x >= geo.x0 + geo.plot_w || y < geo.top {
+        return None;
+    }
+    let row = (y - geo.top) as usize;
+    let lane = row / geo.per_lane();
+    if lane >= geo.shown {
+        return None;
+    }
+    let worker = geo.first + lane;
+    let in_lane = row % geo.per_lane();
+    if geo.two_lines() && in_lane > geo.actual_rows() {
+        return None; // the gap between lanes
+    }
+    let predicted_line = geo.two_lines() && in_lane == 0;
+    let cell = (geo.to - geo.from) / f64::from(geo.plot_w);
+    let t = geo.from + (f64::from(x - geo.x0) + 0.5) * cell;
+    let distance = |start: f64, end: f64| {
+        if t < start {
+            start - t
+        } else if t > end {
+            t - end
+        } else {
+            0.0
+        }
+    };
+    let mut best: Option<(f64, usize)> = None;
+    for (i, r) in app.gantt.rows.iter().enumerate() {
+        let spans: Vec<(f64, f64)> = if predicted_line {
+            r.predicted
+                .iter()
+                .filter(|s| s.worker == worker)
+                .map(|s| (s.start, s.end))
+                .collect()
+        } else {
+            let status = r.status();
+            r.actual_bars()
+                .into_iter()
+                .filter(|b| b.worker == worker)
+                .map(|b| {
+                    let chunk = b.iterations.is_some();
+                    (b.start, bar_end(app, status, chunk, b.start, b.end))
+                })
+                .collect()
+        };
+        for (start, end) in spans {
+            let d = distance(start, end);
+            if d <= cell && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
 }
 
 pub struct GanttChart<'a>(pub &'a App);
@@ -101,57 +366,21 @@ impl Widget for GanttChart<'_> {
             buf.set_stringn(area.x, area.y, text, area.width as usize, theme::DIM);
             return;
         }
-        let workers = g.workers.max(1);
-        let legend = u16::from(area.height >= 4);
-        let axis_rows = u16::from(area.height >= 2);
-        let lane_rows = area.height - legend - axis_rows;
-        let label_w = format!("w{}", workers - 1).len() as u16 + 1;
-        if area.width <= label_w + 1 {
+        let Some(geo) = Geometry::new(app, area) else {
             return;
-        }
-        let plot_w = area.width - label_w;
-        let two_lines = lane_rows as usize >= 2 * workers;
-        let per_lane = if two_lines { 2 } else { 1 };
-        let shown = workers.min(lane_rows as usize / per_lane);
-        let (from, to) = app.window();
-        let functions: HashMap<&str, usize> = g
-            .functions()
-            .into_iter()
-            .enumerate()
-            .map(|(i, f)| (f, i))
-            .collect();
+        };
+        let workers = g.workers.max(1);
+        let lanes = Lanes::new(app, &geo);
 
-        let mut predicted: Vec<Line> = (0..shown)
-            .map(|_| Line::new(plot_w as usize, from, to))
-            .collect();
-        let mut actual: Vec<Line> = (0..shown)
-            .map(|_| Line::new(plot_w as usize, from, to))
-            .collect();
-        for (i, r) in g.rows.iter().enumerate() {
-            let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
-            let sel = app.selected == Some(i);
-            for s in &r.predicted {
-                if let Some(line) = predicted.get_mut(s.worker) {
-                    line.add(s.start, s.end, f, sel);
-                }
-            }
-            if let Some(a) = &r.actual {
-                let end = if a.status == Status::Running {
-                    app.now.max(a.start)
-                } else {
-                    a.end
-                };
-                if let (Some(w), false) = (a.worker, a.status == Status::Skipped) {
-                    if let Some(line) = actual.get_mut(w) {
-                        line.add(a.start, end, f, sel);
-                    }
-                }
-            }
-        }
-
-        if legend == 1 {
+        if geo.legend == 1 {
             // Lanes that do not fit are said, not silently dropped.
-            let hidden = (shown < workers).then(|| format!("{shown}/{workers} lanes "));
+            let hidden = (geo.shown < workers).then(|| {
+                format!(
+                    "w{}–w{} of {workers} (PgUp/PgDn) ",
+                    geo.first,
+                    geo.first + geo.shown.max(1) - 1
+                )
+            });
             render_legend(
                 area.x,
                 area.y,
@@ -161,54 +390,20 @@ impl Widget for GanttChart<'_> {
                 buf,
             );
         }
-        let top = area.y + legend;
-        for w in 0..shown {
-            let y = top + (w * per_lane) as u16;
-            buf.set_stringn(area.x, y, format!("w{w}"), label_w as usize, theme::DIM);
-            let x0 = area.x + label_w;
-            if two_lines {
-                draw_line(&predicted[w], x0, y, '░', buf);
-                draw_line(&actual[w], x0, y + 1, '█', buf);
-            } else {
-                draw_line(&predicted[w], x0, y, '░', buf);
-                draw_line(&actual[w], x0, y, '█', buf);
+        for l in 0..geo.shown {
+            let y = geo.top + (l * geo.per_lane()) as u16;
+            let name = format!("w{}", geo.first + l);
+            buf.set_stringn(area.x, y, name, geo.label_w as usize, theme::DIM);
+            draw_line(&lanes.predicted[l], geo.x0, y, '░', buf);
+            for r in 0..geo.actual_rows() {
+                let y = geo.actual_y(l) + r as u16;
+                draw_line(&lanes.actual[l], geo.x0, y, '█', buf);
             }
         }
-        // Names over actual bars wide enough to hold them.
-        let line_of = |w: usize| top + (w * per_lane + usize::from(two_lines)) as u16;
-        for r in &g.rows {
-            let Some(a) = &r.actual else { continue };
-            let Some(w) = a.worker.filter(|&w| w < shown) else {
-                continue;
-            };
-            let end = if a.status == Status::Running {
-                app.now.max(a.start)
-            } else {
-                a.end
-            };
-            if let Some((c0, c1)) = actual[w].columns(a.start, end) {
-                let (room, len) = (c1 - c0, r.name.chars().count());
-                // The cells under the text hold this bar alone (its ends may
-                // share a cell with a neighbour).
-                if room >= len + 2
-                    && actual[w].cells[c0 + 1..=c0 + len]
-                        .iter()
-                        .all(|c| c.bars == 1)
-                {
-                    let x = area.x + label_w + c0 as u16 + 1;
-                    buf.set_stringn(
-                        x,
-                        line_of(w),
-                        &r.name,
-                        room - 1,
-                        Style::new().fg(Color::Black),
-                    );
-                }
-            }
-        }
+        draw_names(app, &geo, &lanes, buf);
         // The selected task's numbers, on a spare line above the axis.
-        let used = top + (shown * per_lane) as u16;
-        let spare = area.y + area.height - axis_rows;
+        let used = geo.top + (geo.shown * geo.per_lane()) as u16;
+        let spare = area.y + area.height - geo.axis_rows;
         if let Some(r) = app
             .selected
             .and_then(|i| g.rows.get(i))
@@ -224,7 +419,7 @@ impl Widget for GanttChart<'_> {
                 r.status().as_str()
             );
             if let Some(e) = r.error_percent() {
-                text.push_str(&format!(" {e:+.0}%"));
+                text.push_str(&format!(" {}", axis::error(e / 100.0)));
             }
             if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
                 text.push_str(&format!(": {m}"));
@@ -234,22 +429,55 @@ impl Widget for GanttChart<'_> {
         if app.state == RunState::Running {
             draw_now(
                 app.now,
-                &actual,
-                area.x + label_w,
-                top,
-                shown * per_lane,
+                &lanes.actual,
+                geo.x0,
+                geo.top,
+                geo.shown * geo.per_lane(),
                 buf,
             );
         }
-        if axis_rows == 1 {
+        if geo.axis_rows == 1 {
             render_axis(
-                area.x + label_w,
+                geo.x0,
                 area.y + area.height - 1,
-                plot_w,
-                from,
-                to,
+                geo.plot_w,
+                geo.from,
+                geo.to,
                 buf,
             );
+        }
+    }
+}
+
+/// Names over actual bars wide enough to hold them (a loop's blocks too).
+fn draw_names(app: &App, geo: &Geometry, lanes: &Lanes, buf: &mut Buffer) {
+    let functions = function_index(app);
+    for (i, r) in app.gantt.rows.iter().enumerate() {
+        let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
+        // Dark text on the bar's own colour (white when selected).
+        let bar = if app.selected == Some(i) {
+            theme::HIGHLIGHT
+        } else {
+            theme::function(f)
+        };
+        let style = Style::new().fg(Color::Black).bg(bar);
+        let status = r.status();
+        for b in r.actual_bars() {
+            let Some(l) = geo.lane(b.worker) else {
+                continue;
+            };
+            let line = &lanes.actual[l];
+            let end = bar_end(app, status, b.iterations.is_some(), b.start, b.end);
+            let Some((c0, c1)) = line.columns(b.start, end) else {
+                continue;
+            };
+            let (room, len) = (c1 - c0, r.name.chars().count());
+            // The cells under the text hold this bar alone (its ends may
+            // share a cell with a neighbour).
+            if room >= len + 2 && line.cells[c0 + 1..=c0 + len].iter().all(|c| c.bars == 1) {
+                let x = geo.x0 + c0 as u16 + 1;
+                buf.set_stringn(x, geo.actual_y(l), &r.name, room - 1, style);
+            }
         }
     }
 }
@@ -266,9 +494,16 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
         } else {
             full
         };
-        let mut style = Style::new().fg(theme::function(c.function));
-        if c.selected {
-            style = style.patch(theme::SELECTED);
+        // The selected task stands out in white; a full block is painted
+        // in its colour on its colour, so no seams show between rows.
+        let colour = if c.selected {
+            theme::HIGHLIGHT
+        } else {
+            theme::function(c.function)
+        };
+        let mut style = Style::new().fg(colour);
+        if symbol == '█' {
+            style = style.bg(colour);
         }
         if let Some(cell) = buf.cell_mut((x0 + i as u16, y)) {
             cell.set_char(symbol).set_style(style);

@@ -49,9 +49,19 @@ impl Widget for Header<'_> {
         }
         let mut lines = vec![Line::from(first), Line::from(second)];
         if let Some(e) = &app.error {
-            let one_line = e.lines().next().unwrap_or_default();
-            lines.push(Line::styled(format!(" {one_line}"), theme::ERROR));
+            lines.push(Line::styled(format!(" {}", one_line(e)), theme::ERROR));
         }
         Paragraph::new(lines).render(area, buf);
+    }
+}
+
+/// A diagnostic on one line, where it is first: `file:line:col (step `s`):
+/// message`; any other error's first line.
+pub fn one_line(e: &str) -> String {
+    let first = e.lines().next().unwrap_or_default();
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    match e.lines().find_map(|l| l.trim_start().strip_prefix("--> ")) {
+        Some(location) => format!("{location}: {message}"),
+        None => first.to_string(),
     }
 }

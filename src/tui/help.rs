@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
 use super::theme;
 
-pub const HELP: [(&str, &str); 17] = [
+pub const HELP: [(&str, &str); 21] = [
     ("r", "rerun (cancels a running run)"),
     ("s", "next scheduler, and rerun"),
     ("p / P", "one worker fewer / more, and rerun"),
@@ -17,6 +17,10 @@ pub const HELP: [(&str, &str); 17] = [
     ("+ / -", "zoom in / out"),
     ("← / →", "pan"),
     ("↑ / ↓  k / j", "select task"),
+    ("PgUp / PgDn", "scroll the lanes (more workers than rows)"),
+    ("click", "select the bar or row under the mouse"),
+    ("wheel", "zoom about the mouse; Shift-wheel pans"),
+    ("wheel on w0…", "scroll the lanes"),
     ("Esc", "close help / clear selection"),
     ("?", "this help"),
     ("q / Ctrl-C", "quit"),

@@ -23,7 +23,7 @@ impl Widget for History<'_> {
         let rows = app.history.iter().rev().map(|h| {
             let error = h.actual.filter(|_| h.predicted > 0.0).map_or_else(
                 || "-".into(),
-                |a| format!("{:+.0}%", (a - h.predicted) / h.predicted * 100.0),
+                |a| crate::export::axis::error((a - h.predicted) / h.predicted),
             );
             Row::new(vec![
                 format!("#{}", h.run),

@@ -1,6 +1,8 @@
 //! Terminal input to [`Action`]s: the only place that knows the key map.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 
 use super::app::Action;
 
@@ -8,11 +10,19 @@ pub fn action(event: &Event) -> Option<Action> {
     match event {
         Event::Key(k) if k.kind != KeyEventKind::Release => key(k),
         Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollUp => Some(Action::SelectPrev),
-            MouseEventKind::ScrollDown => Some(Action::SelectNext),
-            _ => None,
-        },
+        Event::Mouse(m) => {
+            let shift = m.modifiers.contains(KeyModifiers::SHIFT);
+            let (x, y) = (m.column, m.row);
+            let scroll = |up: bool, pan: bool| Some(Action::Scroll { x, y, up, pan });
+            match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(x, y)),
+                MouseEventKind::ScrollUp => scroll(true, shift),
+                MouseEventKind::ScrollDown => scroll(false, shift),
+                MouseEventKind::ScrollLeft => scroll(true, true),
+                MouseEventKind::ScrollRight => scroll(false, true),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -38,6 +48,8 @@ pub fn key(k: &KeyEvent) -> Option<Action> {
         KeyCode::Right | KeyCode::Char('l') => Action::PanRight,
         KeyCode::Down | KeyCode::Char('j') => Action::SelectNext,
         KeyCode::Up | KeyCode::Char('k') => Action::SelectPrev,
+        KeyCode::PageUp => Action::LanesUp,
+        KeyCode::PageDown => Action::LanesDown,
         KeyCode::Esc => Action::Back,
         _ => return None,
     })

@@ -17,6 +17,7 @@ pub mod history;
 pub mod keys;
 pub mod models;
 pub mod runner;
+pub mod store;
 pub mod table;
 pub mod theme;
 pub mod view;
@@ -30,7 +31,6 @@ pub use app::{Action, App, Effect, HistoryRow, ModelRow, RunState, View};
 pub use runner::{Predictor, Runner};
 
 use crate::export::{self, Format};
-use crate::pipeline::Learning;
 use crate::sched::Scheduler;
 use crate::watch::{self, headless::load_checked, FileWatcher};
 
@@ -83,9 +83,8 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     app.max_workers = (cores * 4).max(workers);
     app.models = opts.models.clone();
     app.history = opts.history.clone();
-    let learning =
-        Learning::open(opts.history_path.as_deref()).unwrap_or_else(|_| Learning::none());
-    let mut runner = Runner::with_learning(tx.clone(), opts.predict.clone(), opts.seed, learning);
+    let mut runner = Runner::new(tx.clone(), opts.predict.clone(), opts.seed);
+    runner.open_store(opts.history_path.clone(), name.clone());
     let mut queue: Vec<Action> = Vec::new();
     match loaded {
         Ok((wf, graph)) => {
@@ -107,6 +106,9 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
         format!("cannot open the terminal: {e}")
     })?;
     install_mouse_restore();
+    if let Ok(size) = terminal.size() {
+        queue.insert(0, Action::Resize(size.width, size.height));
+    }
     let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
     let mut ctx = Context {
         path,
@@ -239,6 +241,8 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         });
+    // Said in full, so the user can find them whatever the cwd.
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
         let file = dir.join(format!(

@@ -1,10 +1,11 @@
 //! The model view: per function, how many observations its cost model has
-//! and how far off its predictions were. The rows come from the caller (the
-//! cost engine); with none, a note says why the view is empty.
+//! and how far off its predictions were, with a sparkline of the error over
+//! the recent runs. The rows come from the history store; with none, a note
+//! says why the view is empty.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Paragraph, Row, Table, Widget};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
 use super::app::App;
 use super::theme;
@@ -20,23 +21,55 @@ impl Widget for Models<'_> {
                 .render(area, buf);
             return;
         }
+        // The sparkline takes what the numbers leave, up to 30 runs' worth.
+        let spark_w = (area.width as usize)
+            .saturating_sub(14 + 9 + 12 + 10 + 8)
+            .min(30);
         let rows = app.models.iter().map(|m| {
             Row::new(vec![
-                m.function.clone(),
-                m.observations.to_string(),
-                m.mean_error_percent
-                    .map_or_else(|| "-".into(), |e| format!("{e:.1}%")),
-                m.model.clone(),
+                Cell::from(m.function.clone()),
+                Cell::from(m.model.clone()),
+                Cell::from(format!("{:>12}", m.observations)),
+                Cell::from(format!(
+                    "{:>10}",
+                    m.errors
+                        .last()
+                        .map_or_else(|| "-".into(), |e| crate::export::axis::error(*e))
+                )),
+                Cell::from(sparkline(&m.errors, spark_w)).style(theme::KEY),
             ])
         });
         let widths = [
-            Constraint::Fill(2),
+            Constraint::Fill(1),
+            Constraint::Length(9),
             Constraint::Length(12),
             Constraint::Length(10),
-            Constraint::Fill(1),
+            Constraint::Length(spark_w as u16),
         ];
+        let header = Row::new([
+            "model",
+            "kind",
+            "observations",
+            "last error",
+            "recent errors",
+        ])
+        .style(theme::TITLE);
         Table::new(rows, widths)
-            .header(Row::new(["function", "observations", "error", "model"]).style(theme::TITLE))
+            .header(header)
+            .column_spacing(2)
             .render(area, buf);
     }
+}
+
+/// The last `width` absolute errors as bars, 0 % to 100 % (and beyond).
+pub fn sparkline(errors: &[f64], width: usize) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let skip = errors.len().saturating_sub(width);
+    errors[skip..]
+        .iter()
+        .map(|e| {
+            let level = if e.is_finite() { e.abs().min(1.0) } else { 1.0 };
+            BARS[((level * 7.0).round() as usize).min(7)]
+        })
+        .collect()
 }

@@ -1,17 +1,21 @@
-//! Runs in the background: plans with the predicted costs, starts
-//! `exec::run` on its own thread, and forwards its events to the UI as
-//! [`Action`]s. The UI thread never waits for a run. A rerun while a run is
-//! going cancels it (cooperatively) and is queued; a later rerun replaces
-//! the queued one, so at most one is pending.
+//! Runs in the background: each run gets its own thread, which waits for
+//! the history store to open (the first run only), plans with the predicted
+//! costs, runs, records the run and its chart in the store, and forwards
+//! everything to the UI as [`Action`]s. The UI thread never waits for a
+//! run, for planning or for the store. A rerun while a run is going cancels
+//! it (cooperatively) and is queued; a later rerun replaces the queued one,
+//! so at most one is pending.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::app::Action;
 use crate::exec::RunOptions;
-use crate::export::gantt::{dag, Gantt};
+use crate::export::gantt::{dag, Gantt, Recorder};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Learning};
 use crate::sched::{plan, Comm, Scheduler};
@@ -23,7 +27,8 @@ pub type Predictor = Arc<dyn Fn(&TaskGraph) -> Vec<f64> + Send + Sync>;
 struct Active {
     id: usize,
     cancel: Arc<AtomicBool>,
-    started: Instant,
+    /// Set by the run's thread when execution starts (after planning).
+    started: Arc<OnceLock<Instant>>,
 }
 
 pub struct Runner {
@@ -38,9 +43,11 @@ pub struct Runner {
     current: Option<Active>,
     pending: Option<(Scheduler, usize)>,
     /// The cost models and history every run predicts from and learns into.
-    /// A run holds it only while it records its results: the next run is
-    /// planned after the previous one finished.
+    /// Only run threads lock it, one at a time: the next run starts after
+    /// the previous one finished.
     learning: Arc<Mutex<Learning>>,
+    /// The store being opened in the background; the first run takes it.
+    opening: Option<JoinHandle<Learning>>,
 }
 
 impl Runner {
@@ -64,7 +71,29 @@ impl Runner {
             next_id: 0,
             current: None,
             pending: None,
+            opening: None,
         }
+    }
+
+    /// Opens the history store (`None`: the default one) on a thread of
+    /// its own, then sends its rows for the model and history views of
+    /// `workflow`. Runs wait for it; the UI does not. A store that cannot
+    /// be opened is said, and runs go on without one.
+    pub fn open_store(&mut self, path: Option<PathBuf>, workflow: String) {
+        let tx = self.tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("flowcast-store".into())
+            .spawn(move || match Learning::open(path.as_deref()) {
+                Ok(learning) => {
+                    send_store(&tx, &learning, &workflow);
+                    learning
+                }
+                Err(e) => {
+                    let _ = tx.send(Action::Note(format!("{e}; runs are not recorded")));
+                    Learning::none()
+                }
+            });
+        self.opening = spawned.ok();
     }
 
     /// Replaces the workflow later runs use (the running one keeps its own).
@@ -87,11 +116,10 @@ impl Runner {
         self.current.is_some()
     }
 
-    /// Seconds since the current run started.
+    /// Seconds since the current run started executing.
     pub fn elapsed(&self) -> Option<f64> {
-        self.current
-            .as_ref()
-            .map(|a| a.started.elapsed().as_secs_f64())
+        let started = self.current.as_ref()?.started.get()?;
+        Some(started.elapsed().as_secs_f64())
     }
 
     /// Starts a run now, or cancels the running one and queues this.
@@ -129,74 +157,143 @@ impl Runner {
         }
     }
 
-    fn costs(&self, graph: &TaskGraph) -> Vec<f64> {
-        if let Some(p) = &self.predict {
-            return p(graph);
-        }
-        match &self.measured {
-            Some(m) if m.len() == graph.tasks.len() => m.clone(),
-            // Nothing known yet: every task alike, so the plan shows the
-            // graph's shape rather than times.
-            _ => vec![0.01; graph.tasks.len()],
-        }
-    }
-
     fn start(&mut self, scheduler: Scheduler, workers: usize) -> Option<Action> {
         let loaded = Arc::clone(self.loaded.as_ref()?);
         self.next_id += 1;
         let id = self.next_id;
-        let (wf, graph) = &*loaded;
-        let run_plan = {
-            let learning = self.learning.lock().unwrap_or_else(PoisonError::into_inner);
-            let mut p = pipeline::plan(wf, graph, &learning, workers.max(1), scheduler);
-            // An explicit predictor, or without a history the last run's
-            // measurements, beat the models' priors.
-            if self.predict.is_some() || learning.history.is_none() {
-                let costs = self.costs(graph);
-                p.dag = dag(graph, &costs);
-                p.schedule = plan(&p.dag, &Comm::SHARED_MEMORY, workers.max(1), scheduler);
-                p.predicted = costs;
-            }
-            p
+        let workers = workers.max(1);
+        let job = Job {
+            id,
+            scheduler,
+            workers,
+            loaded,
+            predict: self.predict.clone(),
+            measured: self.measured.clone(),
+            seed: self.seed,
+            tx: self.tx.clone(),
+            learning: Arc::clone(&self.learning),
+            opening: self.opening.take(),
+            cancel: Arc::new(AtomicBool::new(false)),
+            started: Arc::new(OnceLock::new()),
         };
-        let schedule = run_plan.schedule.clone();
-        let mut gantt = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
-        gantt.workers = gantt.workers.max(workers);
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        let tx = self.tx.clone();
-        let seed = self.seed.or(wf.seed).unwrap_or(0);
-        let learning = Arc::clone(&self.learning);
-        let spawned = std::thread::Builder::new()
-            .name("flowcast-run".into())
-            .spawn(move || {
-                let (wf, graph) = &*loaded;
-                let opts = RunOptions {
-                    workers: workers.max(1),
-                    seed,
-                };
-                let events = tx.clone();
-                let on_event = move |event: crate::exec::Event| {
-                    let _ = events.send(Action::RunEvent { run: id, event });
-                };
-                let result = {
-                    let mut learning = learning.lock().unwrap_or_else(PoisonError::into_inner);
-                    pipeline::execute(wf, graph, &mut learning, run_plan, &opts, &on_event, &flag)
-                        .map(|f| f.report)
-                };
-                let _ = tx.send(Action::RunFinished { run: id, result });
-            });
-        if let Err(e) = spawned {
-            let _ = self.tx.send(Action::RunFinished {
-                run: id,
-                result: Err(format!("cannot start a run: {e}")),
-            });
-        }
         self.current = Some(Active {
             id,
-            cancel,
-            started: Instant::now(),
+            cancel: Arc::clone(&job.cancel),
+            started: Arc::clone(&job.started),
         });
-        Some(Action::RunPlanned { run: id, gantt })
+        let spawned = std::thread::Builder::new()
+            .name("flowcast-run".into())
+            .spawn(move || job.run());
+        match spawned {
+            Ok(_) => Some(Action::Planning { run: id }),
+            Err(e) => Some(Action::RunFinished {
+                run: id,
+                result: Err(format!("cannot start a run: {e}")),
+            }),
+        }
+    }
+}
+
+/// Everything one run's thread needs.
+struct Job {
+    id: usize,
+    scheduler: Scheduler,
+    workers: usize,
+    loaded: Arc<(Workflow, TaskGraph)>,
+    predict: Option<Predictor>,
+    measured: Option<Vec<f64>>,
+    seed: Option<i64>,
+    tx: Sender<Action>,
+    learning: Arc<Mutex<Learning>>,
+    opening: Option<JoinHandle<Learning>>,
+    cancel: Arc<AtomicBool>,
+    started: Arc<OnceLock<Instant>>,
+}
+
+impl Job {
+    fn run(self) {
+        let (wf, graph) = &*self.loaded;
+        let mut learning = self.learning.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(opening) = self.opening {
+            *learning = opening.join().unwrap_or_else(|_| Learning::none());
+        }
+        let mut run_plan = pipeline::plan(wf, graph, &learning, self.workers, self.scheduler);
+        // An explicit predictor, or without a history the last run's
+        // measurements, beat the models' priors.
+        if self.predict.is_some() || learning.history.is_none() {
+            let costs = match (&self.predict, &self.measured) {
+                (Some(p), _) => p(graph),
+                (None, Some(m)) if m.len() == graph.tasks.len() => m.clone(),
+                // Nothing known yet: every task alike, so the plan shows
+                // the graph's shape rather than times.
+                _ => vec![0.01; graph.tasks.len()],
+            };
+            run_plan.dag = dag(graph, &costs);
+            run_plan.schedule = plan(
+                &run_plan.dag,
+                &Comm::SHARED_MEMORY,
+                self.workers,
+                self.scheduler,
+            );
+            run_plan.predicted = costs;
+        }
+        let mut gantt = Gantt::planned(&wf.name, self.scheduler.name(), graph, &run_plan.schedule);
+        gantt.workers = gantt.workers.max(self.workers);
+        let id = self.id;
+        let _ = self.tx.send(Action::RunPlanned {
+            run: id,
+            gantt: gantt.clone(),
+        });
+        let recorder = Recorder::new(gantt);
+        let events = self.tx.clone();
+        let on_event = |event: crate::exec::Event| {
+            recorder.event(&event);
+            let _ = events.send(Action::RunEvent { run: id, event });
+        };
+        let opts = RunOptions {
+            workers: self.workers,
+            seed: self.seed.or(wf.seed).unwrap_or(0),
+        };
+        let _ = self.started.set(Instant::now());
+        let result = pipeline::execute(
+            wf,
+            graph,
+            &mut learning,
+            run_plan,
+            &opts,
+            &on_event,
+            &self.cancel,
+        );
+        let mut notes = Vec::new();
+        let result = result.map(|f| {
+            notes.extend(f.warnings);
+            let chart = recorder.finish(&f.report);
+            if let (Some(run_id), Some(h)) = (f.run_id, learning.history.as_ref()) {
+                let saved = serde_json::to_string(&chart)
+                    .map_err(|e| e.to_string())
+                    .and_then(|json| h.save_chart(run_id, &json).map_err(|e| e.to_string()));
+                if let Err(e) = saved {
+                    notes.push(format!("the chart was not stored: {e}"));
+                }
+            }
+            f.report
+        });
+        let _ = self.tx.send(Action::RunFinished { run: id, result });
+        send_store(&self.tx, &learning, &wf.name);
+        if !notes.is_empty() {
+            let _ = self.tx.send(Action::Note(notes.join("; ")));
+        }
+    }
+}
+
+fn send_store(tx: &Sender<Action>, learning: &Learning, workflow: &str) {
+    match super::store::load(learning, workflow) {
+        Some(Ok((history, models))) => {
+            let _ = tx.send(Action::Store { history, models });
+        }
+        Some(Err(e)) => {
+            let _ = tx.send(Action::Note(e.to_string()));
+        }
+        None => {}
     }
 }

@@ -3,11 +3,19 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Row, StatefulWidget, Table, TableState};
+use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
 use super::theme;
-use crate::export::axis::seconds;
+use crate::export::axis::{error, seconds};
+use crate::export::Row as Task;
+
+/// The first task row shown in `area`: the table scrolls just enough to
+/// show the selected row (row 0 of the area is the header).
+pub fn first_row(app: &App, area: Rect) -> usize {
+    let visible = (area.height as usize).saturating_sub(1).max(1);
+    app.selected.map_or(0, |s| (s + 1).saturating_sub(visible))
+}
 
 pub struct TaskTable<'a>(pub &'a App);
 
@@ -15,6 +23,11 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
         let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), seconds);
+        let functions = app.gantt.functions();
+        let colour = |f: &str| {
+            let i = functions.iter().position(|g| *g == f).unwrap_or(0);
+            ratatui::style::Style::new().fg(theme::function(i))
+        };
         let rows: Vec<Row> = app
             .gantt
             .rows
@@ -22,22 +35,23 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             .map(|r| {
                 let status = r.status();
                 Row::new(vec![
-                    r.name.clone(),
-                    r.function.clone(),
-                    r.worker().map_or_else(|| "-".into(), |w| w.to_string()),
-                    opt(r.predicted_seconds()),
-                    opt(r.actual_seconds()),
-                    r.error_percent()
-                        .map_or_else(|| "-".into(), |e| format!("{e:+.0}%")),
-                    status.as_str().to_string(),
+                    Cell::from(r.name.clone()),
+                    Cell::from(r.function.clone()).style(colour(&r.function)),
+                    Cell::from(workers(r)),
+                    Cell::from(opt(r.predicted_seconds())),
+                    Cell::from(opt(r.actual_seconds())),
+                    Cell::from(
+                        r.error_percent()
+                            .map_or_else(|| "-".into(), |e| error(e / 100.0)),
+                    ),
+                    Cell::from(status.as_str()).style(theme::status(status)),
                 ])
-                .style(theme::status(status))
             })
             .collect();
         let widths = [
             Constraint::Fill(2),
             Constraint::Fill(2),
-            Constraint::Length(6),
+            Constraint::Length(7),
             Constraint::Length(9),
             Constraint::Length(9),
             Constraint::Length(7),
@@ -55,8 +69,22 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         .style(theme::TITLE);
         let table = Table::new(rows, widths)
             .header(header)
-            .row_highlight_style(theme::SELECTED);
-        let mut state = TableState::default().with_selected(app.selected);
+            .row_highlight_style(theme::ROW);
+        let mut state = TableState::default()
+            .with_selected(app.selected)
+            .with_offset(first_row(app, area));
         StatefulWidget::render(table, area, buf, &mut state);
     }
+}
+
+/// Where a task ran: a loop run in blocks lists every worker (`0,1`).
+fn workers(r: &Task) -> String {
+    let mut ws: Vec<usize> = r.actual_bars().iter().map(|b| b.worker).collect();
+    ws.sort_unstable();
+    ws.dedup();
+    if ws.len() > 1 {
+        let all: Vec<String> = ws.iter().map(ToString::to_string).collect();
+        return all.join(",");
+    }
+    r.worker().map_or_else(|| "-".into(), |w| w.to_string())
 }

@@ -15,8 +15,14 @@ pub fn function(index: usize) -> Color {
 pub const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
 pub const DIM: Style = Style::new().fg(Color::DarkGray);
 pub const KEY: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+/// The selected table row: a band that keeps each cell's colour.
+pub const ROW: Style = Style::new()
+    .bg(Color::DarkGray)
+    .add_modifier(Modifier::BOLD);
 pub const SELECTED: Style = Style::new().add_modifier(Modifier::REVERSED);
 pub const NOW: Color = Color::Yellow;
+/// The selected task's bars.
+pub const HIGHLIGHT: Color = Color::White;
 pub const ERROR: Style = Style::new().fg(Color::Red);
 pub const AXIS: Style = Style::new().fg(Color::Gray);
 

@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use super::app::{App, View};
 use super::footer::Footer;
@@ -16,21 +16,82 @@ use super::models::Models;
 use super::table::TaskTable;
 use super::theme;
 
+/// The screen's parts: header, view tabs, the view, footer.
+fn parts(app: &App, area: Rect) -> [Rect; 4] {
+    let header_h = if app.error.is_some() { 3 } else { 2 };
+    let footer_h = if app.message.is_some() { 2 } else { 1 };
+    let layout = Layout::vertical([
+        Constraint::Length(header_h),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(footer_h),
+    ]);
+    area.layout(&layout)
+}
+
+/// Where the current view is drawn on a screen of `area`.
+pub fn body(app: &App, area: Rect) -> Rect {
+    let body = parts(app, area)[2];
+    split_error(app, body).0
+}
+
+/// A diagnostic of several lines (the source line and a caret) gets a box
+/// at the bottom of the view when there is room to spare: the view's part
+/// and the box's.
+fn split_error(app: &App, body: Rect) -> (Rect, Option<Rect>) {
+    let Some(e) = app.error.as_deref().filter(|e| e.lines().count() > 1) else {
+        return (body, None);
+    };
+    let h = e.lines().count() as u16 + 2;
+    if body.height < h + 6 || body.width < 20 {
+        return (body, None);
+    }
+    let [rest, boxed] = body.layout(&Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(h),
+    ]));
+    (rest, Some(boxed))
+}
+
+/// The Gantt view's chart and, when the lanes leave room below them, the
+/// task table under it (so the screen is not half empty with few workers).
+pub fn gantt_split(app: &App, body: Rect) -> (Rect, Option<Rect>) {
+    // Legend, four rows per lane, the selected task's line and the axis.
+    let chart = 4 * app.gantt.workers.max(1) as u16 + 3;
+    if app.gantt.rows.is_empty() || body.height < chart + MIN_TABLE {
+        return (body, None);
+    }
+    let [top, gap, table] = body.layout(&Layout::vertical([
+        Constraint::Length(chart),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ]));
+    let _ = gap;
+    (top, Some(table))
+}
+
+/// The least room worth a table under the chart: header and five rows.
+const MIN_TABLE: u16 = 7;
+
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let header_h = if self.error.is_some() { 3 } else { 2 };
-        let footer_h = if self.message.is_some() { 2 } else { 1 };
-        let layout = Layout::vertical([
-            Constraint::Length(header_h),
-            Constraint::Length(1),
-            Constraint::Min(0),
-            Constraint::Length(footer_h),
-        ]);
-        let [header, tabs, body, footer] = area.layout(&layout);
+        let [header, tabs, body, footer] = parts(self, area);
         Header(self).render(header, buf);
         render_tabs(self, tabs, buf);
+        let (body, error_box) = split_error(self, body);
+        if let (Some(e), Some(area)) = (&self.error, error_box) {
+            render_error(e, area, buf);
+        }
         match self.view {
-            View::Gantt => GanttChart(self).render(body, buf),
+            View::Gantt => {
+                let (chart, table) = gantt_split(self, body);
+                GanttChart(self).render(chart, buf);
+                if let Some(t) = table {
+                    let rule = "─".repeat(t.width as usize);
+                    buf.set_stringn(t.x, t.y - 1, rule, t.width as usize, theme::DIM);
+                    TaskTable(self).render(t, buf);
+                }
+            }
             View::Table => TaskTable(self).render(body, buf),
             View::Models => Models(self).render(body, buf),
             View::History => History(self).render(body, buf),
@@ -54,4 +115,21 @@ fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(format!(" {} ", v.title()), style));
     }
     Line::from(spans).render(area, buf);
+}
+
+/// Draws `error` in a red box.
+fn render_error(error: &str, area: Rect, buf: &mut Buffer) {
+    let lines: Vec<Line> = error
+        .lines()
+        .map(|l| Line::styled(l.to_string(), theme::ERROR))
+        .collect();
+    let title = " the workflow is invalid: showing the last good one ";
+    Paragraph::new(lines)
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme::ERROR)
+                .title(title),
+        )
+        .render(area, buf);
 }

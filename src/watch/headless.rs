@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use super::{watch_files, Changed, QUIET};
 use crate::exec::RunOptions;
+use crate::export::Gantt;
 use crate::graph::{self, TaskGraph};
 use crate::pipeline::{self, Learning};
 use crate::report::{progress::Progress, table};
@@ -222,10 +223,26 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
         let mut learning = learning
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let sink = |e: crate::exec::Event| progress.on_event(&e);
+        // Events are kept to store the run's chart (loop blocks included)
+        // beside it in the history, for `flowcast export --run`.
+        let events = std::sync::Mutex::new(Vec::new());
+        let sink = |e: crate::exec::Event| {
+            progress.on_event(&e);
+            if let Ok(mut v) = events.lock() {
+                v.push(e);
+            }
+        };
         match pipeline::run(wf, graph, &mut learning, &opts, scheduler, &sink, cancel) {
             Ok(finished) => {
                 progress.finish();
+                let planned = &finished.plan.schedule;
+                let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, planned);
+                chart.workers = chart.workers.max(workers);
+                for e in events.into_inner().unwrap_or_default() {
+                    chart.apply(&e);
+                }
+                chart.finish(&finished.report);
+                crate::export::cli::store_chart(&learning, finished.run_id, &chart);
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
                 } else {

@@ -124,6 +124,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
                     end: start + width * 1.1,
                     status: Status::Done,
                     message: None,
+                    chunks: Vec::new(),
                 }),
             }
         })
@@ -138,4 +139,64 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
     };
     g.predicted_makespan = g.horizon();
     g
+}
+
+/// `x -> scores`, a loop of 100 iterations planned in two blocks, that ran
+/// as two chunks, one per worker.
+pub fn looped() -> Gantt {
+    let g = TaskGraph {
+        tasks: vec![
+            task(0, "x", TaskKind::Data, "rnorm", &[], None),
+            task(1, "scores", TaskKind::Loop, "mean", &[0], Some(100)),
+        ],
+    };
+    let s = plan(
+        &dag(&g, &[0.5, 2.0]),
+        &Comm::SHARED_MEMORY,
+        2,
+        Scheduler::Emcp,
+    );
+    let mut chart = Gantt::planned("loop", "emcp", &g, &s);
+    chart.workers = 2;
+    let events = [
+        Event::Started {
+            task: 0,
+            worker: 0,
+            at: at(0.0),
+        },
+        Event::Finished {
+            task: 0,
+            worker: 0,
+            at: at(0.5),
+        },
+        Event::Started {
+            task: 1,
+            worker: 0,
+            at: at(0.5),
+        },
+        Event::Chunk {
+            task: 1,
+            worker: 0,
+            iterations: 0..50,
+            start: at(0.5),
+            end: at(1.5),
+        },
+        Event::Chunk {
+            task: 1,
+            worker: 1,
+            iterations: 50..100,
+            start: at(0.5),
+            end: at(1.6),
+        },
+        Event::Finished {
+            task: 1,
+            worker: 0,
+            at: at(1.6),
+        },
+    ];
+    for e in &events {
+        chart.apply(e);
+    }
+    chart.actual_makespan = Some(1.6);
+    chart
 }

@@ -1,0 +1,81 @@
+//! The parts of `flowcast export` that are about charts, kept out of the
+//! shared `cli.rs`: exporting a past run from the history store, and
+//! storing a fresh run's chart there.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::stored::{self, Which};
+use super::{Format, Gantt};
+use crate::cost::history::History;
+use crate::pipeline::Learning;
+
+/// `flowcast export [FILE] --run ID|last -o OUT`: a past run's chart.
+/// With FILE, `last` is that workflow's last run.
+pub fn export_run(
+    file: Option<&Path>,
+    run: &str,
+    format: Option<&str>,
+    out: &Path,
+    history: Option<&Path>,
+) -> ExitCode {
+    let Some(which) = Which::parse(run) else {
+        eprintln!("error: --run {run}: expected a run id (see `flowcast history`) or `last`");
+        return ExitCode::from(2);
+    };
+    let Some(format) = format.map_or_else(|| Format::from_path(out), Format::parse) else {
+        eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
+        return ExitCode::from(2);
+    };
+    let workflow = match file {
+        Some(f) => match crate::watch::headless::load_checked(f) {
+            Ok((wf, _)) => Some(wf.name),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => None,
+    };
+    let opened = match history {
+        Some(p) if !p.exists() => {
+            eprintln!("error: history store {} does not exist", p.display());
+            return ExitCode::from(1);
+        }
+        Some(p) => History::open(p),
+        None => History::open_default(),
+    };
+    let chart = opened
+        .map_err(|e| e.to_string())
+        .and_then(|h| stored::load(&h, which, workflow.as_deref()));
+    let written = chart.and_then(|(g, note)| {
+        if let Some(n) = note {
+            eprintln!("warning: {n}");
+        }
+        super::export(&g, format, out)
+    });
+    match written {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Stores a recorded run's chart beside it, so that `--run` exports it as
+/// it was. A failure is only a warning: the run itself is recorded.
+pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) {
+    let (Some(id), Some(h)) = (run_id, learning.history.as_ref()) else {
+        return;
+    };
+    let saved = serde_json::to_string(chart)
+        .map_err(|e| e.to_string())
+        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()));
+    if let Err(e) = saved {
+        eprintln!("warning: the chart was not stored: {e}");
+    }
+}
