@@ -4,13 +4,14 @@
 //! instead of one pass of dot/axpy per reflector and column.
 //!
 //! dqrdc2's pivoting needs, for every trailing column, its norm downdated
-//! after each reflector from the entry the reflector has just finished (row
+//! after each reflector from the entry that reflector has just finished (row
 //! `r` after reflectors `..=r`), and occasionally the norm of the rest of the
 //! column at that point. Both are read off the block form without applying
-//! the reflectors one by one: with `W = CᵀV` and `Y = W T`, the column after
-//! the first `k + 1` reflectors is `c - V[:, ..=k] Y[j, ..=k]ᵀ`, because `T`
-//! is upper triangular. So the same decisions are taken on the same values,
-//! up to rounding.
+//! the reflectors one by one: later reflectors leave row `r` alone, so its
+//! final value is the one dqrdc2 reads; and with `Y = CᵀV T` (`T` upper
+//! triangular), the column after reflectors `..=k` is the final column plus
+//! `V[:, k+1..] Y[j, k+1..]ᵀ`. So the same decisions are taken on the same
+//! values, up to rounding.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatMut, MatRef, Par};
@@ -55,6 +56,8 @@ pub(super) fn apply_block(
         1.0,
         Par::Seq,
     );
+    let c = MatMut::from_column_major_slice_with_stride_mut(&mut x[first * n + s..], m, mt, n);
+    matmul(c, Accum::Add, v.as_ref(), yt.as_ref(), -1.0, Par::Seq);
     for jj in 0..mt {
         let col = (first + jj) * n;
         downdate(
@@ -65,31 +68,32 @@ pub(super) fn apply_block(
             &mut work1[first + jj],
         );
     }
-    let c = MatMut::from_column_major_slice_with_stride_mut(&mut x[first * n + s..], m, mt, n);
-    matmul(c, Accum::Add, v.as_ref(), yt.as_ref(), -1.0, Par::Seq);
 }
 
-/// dqrdc2's norm downdates of one trailing column `c` (rows `s..`, before
-/// the block) through the block's `b` reflectors; `y` is the column's row of
-/// `Y = CᵀV T`.
+/// dqrdc2's norm downdates of one trailing column `c` (rows `s..`, after
+/// the whole block) through the block's `b` reflectors; `y` is the column's
+/// row of `Y = CᵀV T` (C before the block).
 fn downdate(c: &[f64], v: MatRef<'_, f64>, y: &[f64], qraux: &mut f64, work1: &mut f64) {
     let b = v.ncols();
-    // Entry `k` of the column after reflectors `..=k`: later reflectors
-    // leave row `k` alone.
-    let after = |row: usize, k: usize| -> f64 {
-        let mut s = c[row];
-        for (i, yi) in y.iter().enumerate().take(k + 1) {
-            s -= v[(row, i)] * yi;
-        }
-        s
-    };
     for k in 0..b {
         if *qraux == 0.0 {
             return;
         }
-        let tt = (1.0 - (after(k, k).abs() / *qraux).powi(2)).max(0.0);
+        // Reflectors after `k` leave row `k` alone, so its final value is
+        // the one dqrdc2 reads after reflector `k`.
+        let tt = (1.0 - (c[k].abs() / *qraux).powi(2)).max(0.0);
         if tt.abs() < 1e-6 {
-            let rest: Vec<f64> = (k + 1..c.len()).map(|row| after(row, k)).collect();
+            // The rest of the column after reflectors `..=k`: the final
+            // column with the later reflectors' terms added back.
+            let rest: Vec<f64> = (k + 1..c.len())
+                .map(|row| {
+                    let mut s = c[row];
+                    for (i, yi) in y.iter().enumerate().skip(k + 1) {
+                        s += v[(row, i)] * yi;
+                    }
+                    s
+                })
+                .collect();
             *qraux = nrm2(&rest);
             *work1 = *qraux;
         } else {
