@@ -126,6 +126,11 @@ fn faer_view(m: &DMatrix<f64>) -> faer::MatRef<'_, f64> {
     faer::MatRef::from_column_major_slice(m.as_slice(), m.nrows(), m.ncols())
 }
 
+fn faer_view_mut(m: &mut DMatrix<f64>) -> faer::MatMut<'_, f64> {
+    let (r, c) = m.shape();
+    faer::MatMut::from_column_major_slice_mut(m.as_mut_slice(), r, c)
+}
+
 fn from_faer(m: faer::MatRef<'_, f64>) -> DMatrix<f64> {
     DMatrix::from_fn(m.nrows(), m.ncols(), |i, j| m[(i, j)])
 }

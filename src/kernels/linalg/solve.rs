@@ -6,6 +6,8 @@
 //! and the condition estimate in the message come out as in R; above 64
 //! columns the triangular solves with the factors are faer's.
 
+use faer::linalg::matmul::triangular::{self, BlockStructure};
+use faer::linalg::triangular_inverse::{invert_unit_lower_triangular, invert_upper_triangular};
 use faer::linalg::triangular_solve::{
     solve_unit_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
@@ -213,6 +215,39 @@ fn lu_reference(a: &DMatrix<f64>) -> Lu {
 }
 
 impl Lu {
+    /// `inv(A) = inv(U) inv(L) P`, as LAPACK's `dgetri` forms it: two
+    /// triangular inverses and their triangular product take 4n³/3 flops,
+    /// where solving against the identity as R's `dgesv` does takes 2n³.
+    /// The same inverse up to rounding.
+    fn inverse(&self) -> DMatrix<f64> {
+        let n = self.n;
+        let factors = faer::MatRef::from_column_major_slice(&self.a, n, n);
+        let mut l_inv = faer::Mat::<f64>::zeros(n, n);
+        invert_unit_lower_triangular(l_inv.as_mut(), factors, Par::Seq);
+        let mut u_inv = faer::Mat::<f64>::zeros(n, n);
+        invert_upper_triangular(u_inv.as_mut(), factors, Par::Seq);
+        let mut x = DMatrix::<f64>::zeros(n, n);
+        triangular::matmul(
+            faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, n),
+            BlockStructure::Rectangular,
+            faer::Accum::Replace,
+            u_inv.as_ref(),
+            BlockStructure::TriangularUpper,
+            l_inv.as_ref(),
+            BlockStructure::UnitTriangularLower,
+            1.0,
+            Par::Seq,
+        );
+        // `P` on the right: the row interchanges, undone as column swaps in
+        // reverse order.
+        for (i, &p) in self.ipiv.iter().enumerate().rev() {
+            if p != i {
+                x.swap_columns(i, p);
+            }
+        }
+        x
+    }
+
     /// `dgetrs('N')` on one right-hand side.
     fn solve_in_place(&self, b: &mut [f64]) {
         let (n, a) = (self.n, &self.a);
@@ -425,6 +460,9 @@ pub(crate) fn solve(
             "system is computationally singular: reciprocal condition number = {}",
             format_g(rcond)
         )));
+    }
+    if b.is_none() && n > UNBLOCKED_MAX {
+        return Ok(lu.inverse());
     }
     let mut x = match b {
         Some(b) => b.clone(),
