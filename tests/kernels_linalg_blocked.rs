@@ -84,7 +84,11 @@ fn blocked_qr_pivots_and_ranks_like_r() {
         let q = call("qr", vec![pos(Value::Mat(mat_of(&c["x"])))]).unwrap();
         let rank = nums(field(&q, "rank"))[0] as usize;
         assert_eq!(rank, vec_of(&c["rank"])[0] as usize, "{name}: rank");
-        assert_eq!(nums(field(&q, "pivot")), vec_of(&c["pivot"]), "{name}: pivot");
+        assert_eq!(
+            nums(field(&q, "pivot")),
+            vec_of(&c["pivot"]),
+            "{name}: pivot"
+        );
         assert!(rank < mat_of(&c["x"]).ncols(), "{name} is rank deficient");
     }
 }
@@ -129,7 +133,13 @@ fn blocked_solve_matches_r() {
         let inv = as_mat(&call("solve", vec![pos(a.clone())]).unwrap());
         let want = mat_of(&c["inverse"]);
         assert_block_close(&format!("solve({n})"), &inv, &want, 0..n, 0..n);
-        let x = as_mat(&call("solve", vec![pos(a.clone()), pos(Value::Mat(mat_of(&c["b"])))]).unwrap());
+        let x = as_mat(
+            &call(
+                "solve",
+                vec![pos(a.clone()), pos(Value::Mat(mat_of(&c["b"])))],
+            )
+            .unwrap(),
+        );
         let want = mat_of(&c["x"]);
         assert_block_close(&format!("solve({n}, b)"), &x, &want, 0..n, 0..want.ncols());
         let xv = call("solve", vec![pos(a), pos(Value::Num(vec_of(&c["bv"])))]).unwrap();

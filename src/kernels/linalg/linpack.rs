@@ -190,15 +190,7 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
             }
         }
         if wide && next < p {
-            super::wy::apply_block(
-                &mut x,
-                n,
-                p,
-                (l, block.len()),
-                next,
-                &mut qraux,
-                &mut work1,
-            );
+            super::wy::apply_block(&mut x, n, p, (l, block.len()), next, &mut qraux, &mut work1);
         } else {
             // The trailing update is almost all of the work: run it with the
             // widest SIMD the CPU has (pulp compiles the closure for AVX2

@@ -4,7 +4,8 @@
 //! `dgetrf` ported operation for operation (recursive `dgetrf2` up to 64
 //! columns, blocks of 64 above), so that exact singularity (`U[i,i] == 0`)
 //! and the condition estimate in the message come out as in R; above 64
-//! columns the triangular solves with the factors are faer's.
+//! columns the triangular solves with the factors are faer's, and `solve(a)`
+//! forms the inverse from the factors as LAPACK's `dgetri` does.
 
 use faer::linalg::matmul::triangular::{self, BlockStructure};
 use faer::linalg::triangular_inverse::{invert_unit_lower_triangular, invert_upper_triangular};

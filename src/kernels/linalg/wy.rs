@@ -34,13 +34,17 @@ pub(super) fn apply_block(
     let m = n - s;
     let mt = p - first;
     // V, lower trapezoidal with explicit zeros above each vector.
-    let v = Mat::<f64>::from_fn(m, b, |i, k| {
-        if i >= k {
-            x[(s + k) * n + s + i]
-        } else {
-            0.0
-        }
-    });
+    let v = Mat::<f64>::from_fn(
+        m,
+        b,
+        |i, k| {
+            if i >= k {
+                x[(s + k) * n + s + i]
+            } else {
+                0.0
+            }
+        },
+    );
     let t = triangular_factor(v.as_ref());
     // Wᵀ = VᵀC and Yᵀ = TᵀWᵀ, transposed so each column's row of Y is a
     // contiguous slice.
@@ -108,14 +112,7 @@ fn downdate(c: &[f64], v: MatRef<'_, f64>, y: &[f64], qraux: &mut f64, work1: &m
 fn triangular_factor(v: MatRef<'_, f64>) -> Mat<f64> {
     let b = v.ncols();
     let mut g = Mat::<f64>::zeros(b, b);
-    matmul(
-        g.as_mut(),
-        Accum::Replace,
-        v.transpose(),
-        v,
-        1.0,
-        Par::Seq,
-    );
+    matmul(g.as_mut(), Accum::Replace, v.transpose(), v, 1.0, Par::Seq);
     let mut t = Mat::<f64>::zeros(b, b);
     for i in 0..b {
         let tau = 1.0 / v[(i, i)];
