@@ -76,7 +76,7 @@ const WY_MIN: usize = 96;
 
 /// Forms step `l`'s Householder vector in column `l` (rows `l..`), returning
 /// the signed norm, or `None` when the column is zero there (no reflection).
-fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
+pub(super) fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
     let ll = l * n + l;
     let mut nrmxl = nrm2(&x[ll..(l + 1) * n]);
     if nrmxl == 0.0 {
@@ -96,7 +96,14 @@ fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
 /// Applies step `r`'s reflector (column `r`, not yet finalised) to column
 /// `j > r` and downdates `j`'s norm as dqrdc2 does.
 #[inline(always)]
-fn apply_step(x: &mut [f64], n: usize, r: usize, j: usize, qraux: &mut [f64], work1: &mut [f64]) {
+pub(super) fn apply_step(
+    x: &mut [f64],
+    n: usize,
+    r: usize,
+    j: usize,
+    qraux: &mut [f64],
+    work1: &mut [f64],
+) {
     let (head, tail) = x.split_at_mut(j * n);
     let hv = &head[r * n + r..(r + 1) * n];
     let col = &mut tail[r..n];

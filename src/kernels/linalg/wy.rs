@@ -6,12 +6,10 @@
 //! dqrdc2's pivoting needs, for every trailing column, its norm downdated
 //! after each reflector from the entry that reflector has just finished (row
 //! `r` after reflectors `..=r`), and occasionally the norm of the rest of the
-//! column at that point. Both are read off the block form without applying
-//! the reflectors one by one: later reflectors leave row `r` alone, so its
-//! final value is the one dqrdc2 reads; and with `Y = CᵀV T` (`T` upper
-//! triangular), the column after reflectors `..=k` is the final column plus
-//! `V[:, k+1..] Y[j, k+1..]ᵀ`. So the same decisions are taken on the same
-//! values, up to rounding.
+//! column (rows `r + 1..`) at that point. Both are read off the column after
+//! the whole block: later reflectors leave row `r` alone, and they are
+//! orthogonal and act within rows `r + 1..`, so that norm is unchanged. So
+//! the same decisions are taken on the same values, up to rounding.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatMut, MatRef, Par};
@@ -66,8 +64,7 @@ pub(super) fn apply_block(
         let col = (first + jj) * n;
         downdate(
             &x[col + s..col + n],
-            v.as_ref(),
-            yt.col_as_slice(jj),
+            b,
             &mut qraux[first + jj],
             &mut work1[first + jj],
         );
@@ -75,10 +72,8 @@ pub(super) fn apply_block(
 }
 
 /// dqrdc2's norm downdates of one trailing column `c` (rows `s..`, after
-/// the whole block) through the block's `b` reflectors; `y` is the column's
-/// row of `Y = CᵀV T` (C before the block).
-fn downdate(c: &[f64], v: MatRef<'_, f64>, y: &[f64], qraux: &mut f64, work1: &mut f64) {
-    let b = v.ncols();
+/// the whole block) through the block's `b` reflectors.
+fn downdate(c: &[f64], b: usize, qraux: &mut f64, work1: &mut f64) {
     for k in 0..b {
         if *qraux == 0.0 {
             return;
@@ -87,18 +82,9 @@ fn downdate(c: &[f64], v: MatRef<'_, f64>, y: &[f64], qraux: &mut f64, work1: &m
         // the one dqrdc2 reads after reflector `k`.
         let tt = (1.0 - (c[k].abs() / *qraux).powi(2)).max(0.0);
         if tt.abs() < 1e-6 {
-            // The rest of the column after reflectors `..=k`: the final
-            // column with the later reflectors' terms added back.
-            let rest: Vec<f64> = (k + 1..c.len())
-                .map(|row| {
-                    let mut s = c[row];
-                    for (i, yi) in y.iter().enumerate().skip(k + 1) {
-                        s += v[(row, i)] * yi;
-                    }
-                    s
-                })
-                .collect();
-            *qraux = nrm2(&rest);
+            // The later reflectors are orthogonal and act within rows
+            // `k + 1..`, so the norm there is the same as after reflector k.
+            *qraux = nrm2(&c[k + 1..]);
             *work1 = *qraux;
         } else {
             *qraux *= tt.sqrt();
@@ -127,4 +113,73 @@ fn triangular_factor(v: MatRef<'_, f64>) -> Mat<f64> {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::linpack::{apply_step, make_reflector};
+    use super::*;
+
+    /// A seeded `n x p` column-major matrix of uniforms in (-1, 1).
+    fn matrix(n: usize, p: usize) -> Vec<f64> {
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        (0..n * p)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                (s >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_update_downdates_norms_as_one_step_at_a_time() {
+        let (n, p, b) = (120, 100, 32);
+        let mut x = matrix(n, p);
+        // Column 40 nearly parallel to column 5: after reflector 5 its norm
+        // collapses and dqrdc2 recomputes it from the rest of the column.
+        for i in 0..n {
+            x[40 * n + i] = x[5 * n + i] + 1e-5 * x[60 * n + i];
+        }
+        let mut qraux: Vec<f64> = (0..p).map(|j| nrm2(&x[j * n..(j + 1) * n])).collect();
+        let mut work1 = qraux.clone();
+        let original = work1[40];
+        for l in 0..b {
+            for r in 0..l {
+                apply_step(&mut x, n, r, l, &mut qraux, &mut work1);
+            }
+            make_reflector(&mut x, n, l).expect("a nonzero column");
+        }
+        let (mut xs, mut qs, mut ws) = (x.clone(), qraux.clone(), work1.clone());
+        for j in b..p {
+            for r in 0..b {
+                apply_step(&mut xs, n, r, j, &mut qs, &mut ws);
+            }
+        }
+        assert_ne!(ws[40], original, "the recomputation branch ran");
+        apply_block(&mut x, n, p, (0, b), b, &mut qraux, &mut work1);
+        let close = |a: f64, e: f64| (a - e).abs() <= 1e-10 * e.abs().max(1e-300);
+        for j in b..p {
+            assert!(
+                close(qraux[j], qs[j]),
+                "qraux[{j}]: {} vs {}",
+                qraux[j],
+                qs[j]
+            );
+            assert!(
+                close(work1[j], ws[j]),
+                "work1[{j}]: {} vs {}",
+                work1[j],
+                ws[j]
+            );
+            let scale = xs[j * n..(j + 1) * n]
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            for i in 0..n {
+                let (a, e) = (x[j * n + i], xs[j * n + i]);
+                assert!((a - e).abs() <= 1e-12 * scale, "x[{i},{j}]: {a} vs {e}");
+            }
+        }
+    }
 }
