@@ -124,12 +124,27 @@ fn rscript_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// R's best-of-three `system.time` elapsed for every case and size, keyed
-/// by (case index, size).
-fn time_r(sizes: &[usize]) -> Result<Vec<(usize, usize, f64)>, String> {
+/// Where Debian's `libopenblas0-serial` puts its BLAS and LAPACK.
+const OPENBLAS_DIR: &str = "/usr/lib/x86_64-linux-gnu/openblas-serial";
+
+/// Which BLAS R runs with for one column of the table.
+#[derive(Clone, Copy, PartialEq)]
+enum Blas {
+    /// R as installed (on Debian, the reference BLAS).
+    AsIs,
+    /// OpenBLAS on one thread, chosen for this process only through the
+    /// library path: the machine's default BLAS is left alone.
+    OpenBlasSerial,
+}
+
+/// R's timings for every case and size, keyed by (case index, size).
+type RTimes = Vec<(usize, usize, f64)>;
+
+/// R's best-of-three `system.time` elapsed for every case and size.
+fn time_r(sizes: &[usize], blas: Blas) -> Result<RTimes, String> {
     let dir = std::env::temp_dir().join(format!("flowcast-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let mut script = String::from("set.seed(1)\n");
+    let mut script = String::from("cat('BLAS', extSoftVersion()[['BLAS']], '\\n')\nset.seed(1)\n");
     for &n in sizes {
         let _ = writeln!(
             script,
@@ -145,18 +160,39 @@ fn time_r(sizes: &[usize]) -> Result<Vec<(usize, usize, f64)>, String> {
     }
     let path = dir.join("bench.R");
     std::fs::write(&path, script).map_err(|e| e.to_string())?;
-    let out = Command::new("Rscript")
-        .arg(&path)
-        .output()
-        .map_err(|e| e.to_string())?;
+    let mut cmd = Command::new("Rscript");
+    cmd.arg(&path);
+    if blas == Blas::OpenBlasSerial {
+        // R's `ldpaths` puts its own library path (R_LD_LIBRARY_PATH) before
+        // LD_LIBRARY_PATH, so both must name the OpenBLAS directory first.
+        let parent = Path::new(OPENBLAS_DIR)
+            .parent()
+            .map_or(String::new(), |p| format!(":{}", p.display()));
+        cmd.env("R_LD_LIBRARY_PATH", format!("{OPENBLAS_DIR}{parent}"))
+            .env("LD_LIBRARY_PATH", OPENBLAS_DIR)
+            .env("OPENBLAS_NUM_THREADS", "1");
+    }
+    let out = cmd.output().map_err(|e| e.to_string());
     let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
-    Ok(parse_r_times(&String::from_utf8_lossy(&out.stdout)))
+    let text = String::from_utf8_lossy(&out.stdout);
+    if blas == Blas::OpenBlasSerial {
+        let used = text
+            .lines()
+            .find_map(|l| l.strip_prefix("BLAS "))
+            .unwrap_or("?")
+            .trim();
+        if !used.to_ascii_lowercase().contains("openblas") {
+            return Err(format!("R did not load OpenBLAS (BLAS: {used})"));
+        }
+    }
+    Ok(parse_r_times(&text))
 }
 
-fn parse_r_times(text: &str) -> Vec<(usize, usize, f64)> {
+fn parse_r_times(text: &str) -> RTimes {
     text.lines()
         .filter_map(|l| {
             let mut w = l.split_whitespace();
@@ -172,53 +208,95 @@ fn parse_r_times(text: &str) -> Vec<(usize, usize, f64)> {
         .collect()
 }
 
-/// Runs every case at every size and returns the printed table.
+fn r_time(times: &Option<Result<RTimes, String>>, case: usize, n: usize) -> Option<f64> {
+    match times {
+        Some(Ok(v)) => v.iter().find(|t| t.0 == case && t.1 == n).map(|t| t.2),
+        _ => None,
+    }
+}
+
+/// Why a column of R timings is empty, if it is.
+fn r_note(times: &Option<Result<RTimes, String>>, what: &str) -> Option<String> {
+    match times {
+        Some(Err(e)) => Some(format!(
+            "({what}: {})",
+            e.lines().next().unwrap_or("failed")
+        )),
+        _ => None,
+    }
+}
+
+/// Runs every case at every size and returns the printed table: flowcast's
+/// seconds, R's with its reference BLAS and with single-threaded OpenBLAS,
+/// and R's time over flowcast's for each (above 1: flowcast is faster).
 pub fn run_kernels(sizes: &[usize], with_r: bool) -> String {
     let sizes: Vec<usize> = if sizes.is_empty() {
         vec![250, 500, 1000]
     } else {
         sizes.to_vec()
     };
-    let r_times = if with_r && rscript_available() {
-        Some(time_r(&sizes))
-    } else {
-        None
-    };
+    let have_r = with_r && rscript_available();
+    let openblas_installed = Path::new(OPENBLAS_DIR).join("libblas.so.3").exists();
+    let (mut r_ref, mut r_open) = (None, None);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<20} {:>6} {:>12} {:>12} {:>9}",
-        "kernel", "n", "flowcast s", "R s", "R/flowcast"
+        "{:<18} {:>5} {:>11} {:>11} {:>11} {:>9} {:>9}",
+        "kernel", "n", "flowcast s", "R-ref s", "R-OpenBLAS s", "ref/ours", "OpenB/ours"
     );
+    let secs = |t: Option<f64>| t.map_or_else(|| "-".to_string(), |t| format!("{t:.4}"));
     for &n in &sizes {
+        // R runs size by size, just before flowcast at the same size, so a
+        // change in the machine's load skews both sides alike.
+        if have_r {
+            r_ref = Some(time_r(&[n], Blas::AsIs));
+        }
+        if have_r && openblas_installed {
+            r_open = Some(time_r(&[n], Blas::OpenBlasSerial));
+        }
         let a = random_matrix(n, n as u64);
         let s = a.transpose() * &a;
         for (i, case) in CASES.iter().enumerate() {
             let input = if case.symmetric_input { &s } else { &a };
             let ours = time_kernel(case, input);
-            let theirs = match &r_times {
-                Some(Ok(v)) => v.iter().find(|t| t.0 == i && t.1 == n).map(|t| t.2),
-                _ => None,
+            let (rr, ro) = (r_time(&r_ref, i, n), r_time(&r_open, i, n));
+            let ratio = |r: Option<f64>| match (&ours, r) {
+                (Ok(t), Some(r)) => format!("{:.2}", r / t),
+                _ => "-".to_string(),
             };
-            let (ours_s, ratio) = match (&ours, theirs) {
-                (Ok(t), Some(r)) => (format!("{t:.4}"), format!("{:.2}", r / t)),
-                (Ok(t), None) => (format!("{t:.4}"), "-".into()),
-                (Err(e), _) => (format!("error: {e}"), "-".into()),
+            let ours_s = match &ours {
+                Ok(t) => format!("{t:.4}"),
+                Err(e) => format!("error: {e}"),
             };
-            let r_s = theirs.map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
             let _ = writeln!(
                 out,
-                "{:<20} {n:>6} {ours_s:>12} {r_s:>12} {ratio:>9}",
-                case.label
+                "{:<18} {n:>5} {ours_s:>11} {:>11} {:>11} {:>9} {:>9}",
+                case.label,
+                secs(rr),
+                secs(ro),
+                ratio(rr),
+                ratio(ro)
             );
         }
     }
-    match r_times {
-        None if with_r => out.push_str("(Rscript not found: R not timed)\n"),
-        Some(Err(e)) => {
-            let _ = writeln!(out, "(R failed: {})", e.lines().next().unwrap_or(""));
-        }
-        _ => {}
+    if with_r && !have_r {
+        out.push_str("(Rscript not found: R not timed)\n");
+    }
+    if have_r && !openblas_installed {
+        let _ = writeln!(
+            out,
+            "(OpenBLAS not found in {OPENBLAS_DIR}: R-OpenBLAS not timed; \
+             `apt-get install libopenblas0-serial` adds it)"
+        );
+    }
+    for note in [
+        r_note(&r_ref, "R failed"),
+        r_note(&r_open, "R with OpenBLAS failed"),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let _ = writeln!(out, "{note}");
     }
     out
 }

@@ -10,7 +10,7 @@
 /// `sqrt(sum(x^2))`: reference BLAS 3.11 `dnrm2` (Blue's algorithm)
 /// accumulates mid-range values exactly like this; scaling only matters near
 /// overflow or underflow.
-fn nrm2(x: &[f64]) -> f64 {
+pub(super) fn nrm2(x: &[f64]) -> f64 {
     let mut big = 0.0f64;
     for &v in x {
         big = big.max(v.abs());
@@ -64,12 +64,19 @@ fn axpy(t: f64, x: &[f64], y: &mut [f64]) {
     }
 }
 
-/// How many Householder steps [`dqrdc2`] applies per pass over the columns.
+/// How many Householder steps [`dqrdc2`] applies per pass over the columns
+/// of a small trailing matrix (one dot/axpy per step and column).
 const BLOCK: usize = 8;
+
+/// Steps per block, and the smallest trailing matrix (rows and columns),
+/// for the compact WY update (two matrix products per block), which only
+/// pays off once the products are large.
+const WY_BLOCK: usize = 32;
+const WY_MIN: usize = 96;
 
 /// Forms step `l`'s Householder vector in column `l` (rows `l..`), returning
 /// the signed norm, or `None` when the column is zero there (no reflection).
-fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
+pub(super) fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
     let ll = l * n + l;
     let mut nrmxl = nrm2(&x[ll..(l + 1) * n]);
     if nrmxl == 0.0 {
@@ -89,7 +96,14 @@ fn make_reflector(x: &mut [f64], n: usize, l: usize) -> Option<f64> {
 /// Applies step `r`'s reflector (column `r`, not yet finalised) to column
 /// `j > r` and downdates `j`'s norm as dqrdc2 does.
 #[inline(always)]
-fn apply_step(x: &mut [f64], n: usize, r: usize, j: usize, qraux: &mut [f64], work1: &mut [f64]) {
+pub(super) fn apply_step(
+    x: &mut [f64],
+    n: usize,
+    r: usize,
+    j: usize,
+    qraux: &mut [f64],
+    work1: &mut [f64],
+) {
     let (head, tail) = x.split_at_mut(j * n);
     let hv = &head[r * n + r..(r + 1) * n];
     let col = &mut tail[r..n];
@@ -143,13 +157,7 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
         // Cycle negligible columns to the end; `l + 1 >= k` stops the cycling
         // once every remaining column has been moved.
         while l + 1 < k && qraux[l] < work2[l] * tol {
-            for i in 0..n {
-                let t = x[l * n + i];
-                for j in l + 1..p {
-                    x[(j - 1) * n + i] = x[j * n + i];
-                }
-                x[(p - 1) * n + i] = t;
-            }
+            x[l * n..p * n].rotate_left(n);
             jpvt[l..].rotate_left(1);
             qraux[l..].rotate_left(1);
             work1[l..].rotate_left(1);
@@ -168,9 +176,11 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
         // early (look-ahead) as long as their columns are not cycled, and
         // then applied together: one pass over the trailing matrix per
         // block instead of per column, same arithmetic per column.
+        let wide = n - l >= WY_MIN && p - l >= WY_MIN;
+        let max_block = if wide { WY_BLOCK } else { BLOCK };
         let mut block = vec![(l, nrmxl)];
         let mut next = l + 1; // first column not yet updated by the block
-        while block.len() < BLOCK && next < lup && next + 1 < n {
+        while block.len() < max_block && next < lup && next + 1 < n {
             let c = next;
             arch.dispatch(|| {
                 for &(r, _) in &block {
@@ -186,16 +196,20 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
                 None => break,
             }
         }
-        // The trailing update is almost all of the work: run it with the
-        // widest SIMD the CPU has (pulp compiles the closure for AVX2 when
-        // available, while the crate itself targets baseline x86-64).
-        arch.dispatch(|| {
-            for j in next..p {
-                for &(r, _) in &block {
-                    apply_step(&mut x, n, r, j, &mut qraux, &mut work1);
+        if wide && next < p {
+            super::wy::apply_block(&mut x, n, p, (l, block.len()), next, &mut qraux, &mut work1);
+        } else {
+            // The trailing update is almost all of the work: run it with the
+            // widest SIMD the CPU has (pulp compiles the closure for AVX2
+            // when available, while the crate itself targets baseline x86-64).
+            arch.dispatch(|| {
+                for j in next..p {
+                    for &(r, _) in &block {
+                        apply_step(&mut x, n, r, j, &mut qraux, &mut work1);
+                    }
                 }
-            }
-        });
+            });
+        }
         for &(r, nrm) in &block {
             let rr = r * n + r;
             qraux[r] = x[rr];

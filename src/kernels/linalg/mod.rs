@@ -13,6 +13,7 @@ pub(crate) mod linpack;
 mod qr;
 mod solve;
 mod svd;
+mod wy;
 
 use nalgebra::DMatrix;
 
@@ -134,6 +135,11 @@ fn all_finite(m: &DMatrix<f64>) -> bool {
 
 fn faer_view(m: &DMatrix<f64>) -> faer::MatRef<'_, f64> {
     faer::MatRef::from_column_major_slice(m.as_slice(), m.nrows(), m.ncols())
+}
+
+fn faer_view_mut(m: &mut DMatrix<f64>) -> faer::MatMut<'_, f64> {
+    let (r, c) = m.shape();
+    faer::MatMut::from_column_major_slice_mut(m.as_mut_slice(), r, c)
 }
 
 fn from_faer(m: faer::MatRef<'_, f64>) -> DMatrix<f64> {

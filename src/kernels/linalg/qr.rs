@@ -47,7 +47,7 @@ pub(super) fn qr_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelE
         ));
     }
     let (n, p) = x.shape();
-    let q = dqrdc2(x.as_slice().to_vec(), n, p, tol);
+    let q = dqrdc2(x.data.into(), n, p, tol);
     Ok(qr_value(q))
 }
 

@@ -1,10 +1,12 @@
 //! `svd(x, nu, nv)` and `prcomp(x, ...)`, which is the SVD of the centred
 //! (optionally scaled) data, as R's `prcomp.default` computes it.
 
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::svd::ComputeSvdVectors;
 use nalgebra::DMatrix;
 
 use super::{
-    all_finite, faer_view, from_faer, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
+    all_finite, faer_view, faer_view_mut, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
     Value,
 };
 use crate::kernels::value::List;
@@ -41,22 +43,45 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
             v: None,
         });
     }
-    let s = if nu <= np && nv <= np {
-        view.thin_svd().map_err(fail)?
-    } else {
-        view.svd().map_err(fail)?
+    // Only the vectors asked for, written straight into the result's
+    // storage: prcomp needs no U, and U or V is a large share of the work.
+    let which = |k: usize| match k {
+        0 => ComputeSvdVectors::No,
+        k if k <= np => ComputeSvdVectors::Thin,
+        _ => ComputeSvdVectors::Full,
     };
-    let sd = s.S();
+    let (cu, cv) = (which(nu), which(nv));
+    let alloc = |c: ComputeSvdVectors, rows: usize| match c {
+        ComputeSvdVectors::No => None,
+        ComputeSvdVectors::Thin => Some(DMatrix::<f64>::zeros(rows, np)),
+        ComputeSvdVectors::Full => Some(DMatrix::<f64>::zeros(rows, rows)),
+    };
+    let (mut u, mut v) = (alloc(cu, n), alloc(cv, p));
+    let mut sd = faer::diag::Diag::<f64>::zeros(np);
+    let par = faer::Par::Seq;
+    let scratch = faer::linalg::svd::svd_scratch::<f64>(n, p, cu, cv, par, Default::default());
+    faer::linalg::svd::svd(
+        view,
+        sd.as_mut(),
+        u.as_mut().map(faer_view_mut),
+        v.as_mut().map(faer_view_mut),
+        par,
+        MemStack::new(&mut MemBuffer::new(scratch)),
+        Default::default(),
+    )
+    .map_err(fail)?;
     let d = (0..np).map(|i| sd[i]).collect();
-    let take = |m: faer::MatRef<'_, f64>, k: usize| {
-        let full = from_faer(m);
-        let k = k.min(full.ncols());
-        full.columns(0, k).into_owned()
+    let take = |m: DMatrix<f64>, k: usize| {
+        if k >= m.ncols() {
+            m
+        } else {
+            m.columns(0, k).into_owned()
+        }
     };
     Ok(Svd {
         d,
-        u: (nu > 0).then(|| take(s.U(), nu)),
-        v: (nv > 0).then(|| take(s.V(), nv)),
+        u: u.map(|m| take(m, nu)),
+        v: v.map(|m| take(m, nv)),
     })
 }
 
@@ -112,6 +137,20 @@ pub(super) fn svd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
             ("v", s.v.map_or(Value::Null, Value::Mat)),
         ],
     )))
+}
+
+/// `a %*% b` by faer's matmul (sequential), on views of both.
+fn product(a: &DMatrix<f64>, b: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut out = DMatrix::<f64>::zeros(a.nrows(), b.ncols());
+    faer::linalg::matmul::matmul(
+        faer_view_mut(&mut out),
+        faer::Accum::Replace,
+        faer_view(a),
+        faer_view(b),
+        1.0,
+        faer::Par::Seq,
+    );
+    out
 }
 
 /// `center`/`scale.` as given: a flag or one number per column.
@@ -279,7 +318,7 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         ("scale", flag_or(sc)),
     ];
     if retx {
-        fields.push(("x", Value::Mat(&x * &rotation)));
+        fields.push(("x", Value::Mat(product(&x, &rotation))));
     }
     Ok(Value::List(List::record("prcomp", fields)))
 }
