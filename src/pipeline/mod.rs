@@ -2,6 +2,14 @@
 //! scheduler, execute (to the plan, or work-stealing for `dynamic`), then
 //! record the run in the history and retrain the models. The CLI and the
 //! terminal UI both drive runs through here.
+//!
+//! With `emcp`, loops of at least p·M iterations are test-driven while the
+//! plan runs (see [`testdrive`]), so the plan a run followed can differ from
+//! the one [`plan`] made beforehand: [`Finished::plan`] is the one followed.
+
+mod testdrive;
+
+pub use testdrive::test_driven;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
@@ -19,6 +27,8 @@ use crate::workflow::Workflow;
 pub struct Plan {
     pub scheduler: Scheduler,
     pub workers: usize,
+    /// The paper's M: emcp's loop granularity and the test-drive threshold.
+    pub m: usize,
     /// Predicted seconds per task (by task id).
     pub predicted: Vec<f64>,
     /// The DAG the plan was made from (costs as predicted).
@@ -96,10 +106,15 @@ pub fn plan(
         }
     }
     let predicted = dag.nodes.iter().map(|n| n.cost).collect();
-    let schedule = sched::plan(&dag, &learning.comm, workers, scheduler);
+    let m = wf.m.unwrap_or(sched::DEFAULT_M);
+    let schedule = match scheduler {
+        Scheduler::Emcp | Scheduler::Ideal => sched::emcp(&dag, &learning.comm, workers.max(1), m),
+        _ => sched::plan(&dag, &learning.comm, workers, scheduler),
+    };
     Plan {
         scheduler,
         workers,
+        m,
         predicted,
         dag,
         schedule,
@@ -169,10 +184,22 @@ pub fn execute(
         }
         on_event(e);
     };
+    let mut plan = plan;
+    let drives = match scheduler {
+        Scheduler::Emcp => testdrive::test_driven(graph, plan.workers, plan.m),
+        _ => Vec::new(),
+    };
     let report = if scheduler == Scheduler::Dynamic {
         exec::run(wf, graph, opts, &sink, cancel)?
     } else {
-        match exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel) {
+        let planned = if drives.is_empty() {
+            exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel)
+        } else {
+            testdrive::run(
+                wf, graph, learning, &mut plan, &drives, opts, &sink, cancel,
+            )
+        };
+        match planned {
             Ok(r) => r,
             Err(e) => {
                 warnings.push(format!(

@@ -1,0 +1,225 @@
+//! Running a plan with the loop test drive (paper section IV): a loop of at
+//! least p·M iterations first runs its first iteration, as soon as what it
+//! reads is computed; its measured time, extrapolated to the rest of the loop
+//! (and blended with the loop's model, see [`crate::cost::testdrive`]), is
+//! the cost emcp partitions the remaining iterations with.
+//!
+//! The run is planned in two stages on one static executor: stage 1 runs
+//! every test-driven loop's first iteration and whatever it depends on;
+//! stage 2 plans everything not yet run with the test drives' costs. The
+//! first iteration's value is kept, so each iteration runs once. The price
+//! is the paper's "bubble": stage 2 starts only when stage 1 has finished.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+
+use super::{Learning, Plan};
+use crate::cost;
+use crate::exec::{Event, PlannedRun, RunOptions, RunReport};
+use crate::graph::{TaskGraph, TaskId};
+use crate::sched::{self, Dag, Edge, Item, Node, NodeKind, Schedule};
+use crate::workflow::Workflow;
+
+/// The loops emcp test-drives on `p` workers with parameter `m`: those of at
+/// least p·M iterations, except one that another such loop reads (it runs
+/// whole before that loop's test drive, so there is nothing left to plan).
+pub fn test_driven(graph: &TaskGraph, p: usize, m: usize) -> Vec<TaskId> {
+    let candidates: Vec<TaskId> = graph
+        .tasks
+        .iter()
+        .filter(|t| {
+            t.iterations
+                .as_ref()
+                .is_some_and(|it| cost::needs_test_drive(it.len(), p, m))
+        })
+        .map(|t| t.id)
+        .collect();
+    let upstream = ancestors(graph, &candidates);
+    candidates.into_iter().filter(|&c| !upstream[c]).collect()
+}
+
+/// Per task, whether one of `ids` depends on it (transitively).
+fn ancestors(graph: &TaskGraph, ids: &[TaskId]) -> Vec<bool> {
+    let mut seen = vec![false; graph.tasks.len()];
+    let mut stack: Vec<TaskId> = ids.iter().flat_map(|&i| graph.predecessors(i)).collect();
+    while let Some(t) = stack.pop() {
+        if !std::mem::replace(&mut seen[t], true) {
+            stack.extend(graph.predecessors(t));
+        }
+    }
+    seen
+}
+
+/// What a stage runs of one task, and its predicted seconds.
+#[derive(Clone, Debug)]
+struct Part {
+    /// For a loop, the iterations; `None` for a non-loop.
+    iterations: Option<Range<usize>>,
+    cost: f64,
+}
+
+/// Runs `graph` with the loops in `drives` test-driven, planning with emcp
+/// and parameter `m`. On return `plan` holds the costs and schedule the run
+/// actually followed: stage 1's, then stage 2's from where stage 1 ended.
+/// Fails, running nothing, when stage 1's plan does not fit the graph.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &mut Learning,
+    plan: &mut Plan,
+    drives: &[TaskId],
+    opts: &RunOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<RunReport, String> {
+    let p = plan.workers.max(1);
+    let n_of = |id: TaskId| graph.tasks[id].iterations.as_ref().map_or(0, Vec::len);
+    let mut run = PlannedRun::new(wf, graph, opts, on_event, cancel);
+
+    // Stage 1: the first iterations, and what they read.
+    let before = cost::to_dag(graph, &learning.predictor);
+    let upstream = ancestors(graph, drives);
+    let stage1: Vec<Option<Part>> = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            let c = before.nodes[t.id].cost;
+            if drives.contains(&t.id) {
+                let per_iteration = c / n_of(t.id).max(1) as f64;
+                Some(Part {
+                    iterations: Some(0..1),
+                    cost: per_iteration,
+                })
+            } else if upstream[t.id] {
+                Some(Part {
+                    iterations: t.iterations.as_ref().map(|it| 0..it.len()),
+                    cost: c,
+                })
+            } else {
+                None
+            }
+        })
+        .collect();
+    let first = stage_schedule(graph, &before, &stage1, learning, p, plan.m);
+    run.run(&first, false)?;
+    let stage1_end = run.now().as_secs_f64();
+
+    // Stage 2: the rest, with the test drives' extrapolations.
+    let mut first_seconds = Vec::new();
+    for &d in drives {
+        if !run.complete(d) {
+            let secs = run.loop_busy(d).as_secs_f64();
+            learning
+                .predictor
+                .set_test_drive(&graph.tasks[d].name, secs);
+            first_seconds.push((d, secs));
+        }
+    }
+    let after = cost::to_dag(graph, &learning.predictor);
+    learning.predictor.clear_test_drives();
+    let stage2: Vec<Option<Part>> = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            if run.complete(t.id) {
+                return None;
+            }
+            let c = after.nodes[t.id].cost;
+            match first_seconds.iter().find(|(d, _)| *d == t.id) {
+                Some(&(_, secs)) => Some(Part {
+                    iterations: Some(1..n_of(t.id)),
+                    cost: (c - secs).max(0.0),
+                }),
+                None => Some(Part {
+                    iterations: t.iterations.as_ref().map(|it| 0..it.len()),
+                    cost: c,
+                }),
+            }
+        })
+        .collect();
+    let second = stage_schedule(graph, &after, &stage2, learning, p, plan.m);
+    run.run(&second, false)?;
+
+    plan.predicted = after.nodes.iter().map(|n| n.cost).collect();
+    plan.dag = after;
+    let mut items = first.items;
+    items.extend(second.items.into_iter().map(|mut i| {
+        i.start += stage1_end;
+        i.end += stage1_end;
+        i
+    }));
+    plan.schedule = Schedule::sorted(p, items);
+    Ok(run.finish())
+}
+
+/// Plans one stage: the parts in `parts` (by task id), with emcp, as a
+/// schedule of the whole graph's task ids and iteration numbers.
+fn stage_schedule(
+    graph: &TaskGraph,
+    full: &Dag,
+    parts: &[Option<Part>],
+    learning: &Learning,
+    p: usize,
+    m: usize,
+) -> Schedule {
+    let (dag, origin) = stage_dag(graph, full, parts);
+    let s = sched::emcp(&dag, &learning.comm, p, m);
+    let items = s
+        .items
+        .into_iter()
+        .map(|i| {
+            let (task, offset) = origin[i.node];
+            Item {
+                node: task,
+                iterations: i.iterations.map(|r| r.start + offset..r.end + offset),
+                ..i
+            }
+        })
+        .collect();
+    Schedule {
+        workers: s.workers,
+        items,
+    }
+}
+
+/// The DAG of one stage's parts, and per node the task it stands for and
+/// the number of its first iteration. Edges from tasks outside the stage are
+/// dropped: their values exist already.
+fn stage_dag(
+    graph: &TaskGraph,
+    full: &Dag,
+    parts: &[Option<Part>],
+) -> (Dag, Vec<(TaskId, usize)>) {
+    let mut index = vec![None; graph.tasks.len()];
+    let mut nodes = Vec::new();
+    let mut origin = Vec::new();
+    for (id, part) in parts.iter().enumerate() {
+        let Some(part) = part else { continue };
+        let name = &full.nodes[id].name;
+        index[id] = Some(nodes.len());
+        let node = match (&part.iterations, &full.nodes[id].kind) {
+            (Some(r), NodeKind::Loop { .. }) => {
+                origin.push((id, r.start));
+                Node::looped(name, part.cost, r.len())
+            }
+            _ => {
+                origin.push((id, 0));
+                Node::function(name, part.cost)
+            }
+        };
+        nodes.push(node);
+    }
+    let edges = full
+        .edges
+        .iter()
+        .filter_map(|e| {
+            Some(Edge {
+                from: index[e.from]?,
+                to: index[e.to]?,
+                bytes: e.bytes,
+            })
+        })
+        .collect();
+    (Dag { nodes, edges }, origin)
+}
