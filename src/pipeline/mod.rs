@@ -58,13 +58,18 @@ impl Learning {
     /// loads the models. A store that cannot be opened is an error: the
     /// caller decides whether to run without it.
     pub fn open(path: Option<&std::path::Path>) -> Result<Learning, String> {
+        Learning::open_with(path, ModelKind::default())
+    }
+
+    /// [`Learning::open`] with models of `kind`; each kind has its own
+    /// models in the history, learning from the same observations.
+    pub fn open_with(path: Option<&std::path::Path>, kind: ModelKind) -> Result<Learning, String> {
         let history = match path {
             Some(p) => History::open(p),
             None => History::open_default(),
         }
         .map_err(|e| e.to_string())?;
-        let predictor =
-            Predictor::load(&history, ModelKind::LogLinear).map_err(|e| e.to_string())?;
+        let predictor = Predictor::load(&history, kind).map_err(|e| e.to_string())?;
         let comm = history
             .load_comm()
             .map_err(|e| e.to_string())?
@@ -78,9 +83,14 @@ impl Learning {
 
     /// Priors only, nothing stored.
     pub fn none() -> Learning {
+        Learning::none_with(ModelKind::default())
+    }
+
+    /// [`Learning::none`] with models of `kind`.
+    pub fn none_with(kind: ModelKind) -> Learning {
         Learning {
             history: None,
-            predictor: Predictor::new(ModelKind::LogLinear),
+            predictor: Predictor::new(kind),
             comm: Comm::SHARED_MEMORY,
         }
     }
