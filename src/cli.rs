@@ -143,6 +143,23 @@ pub enum BenchCommand {
         #[arg(long)]
         no_r: bool,
     },
+    /// Real makespan of emcp against dynamic (work-stealing) on workflows,
+    /// after warm-up runs that train the models.
+    Workflows {
+        /// Workflow files (default: workflows/*.toml).
+        files: Vec<PathBuf>,
+        /// Measured runs per scheduler.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Training runs before measuring.
+        #[arg(long, default_value_t = 2)]
+        warmup: usize,
+        /// Number of workers (default: all cores).
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        #[arg(long, default_value_t = 42)]
+        seed: i64,
+    },
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -248,6 +265,16 @@ pub fn main() -> ExitCode {
             print!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             ExitCode::SUCCESS
         }
+        Some(Command::Bench {
+            what:
+                BenchCommand::Workflows {
+                    files,
+                    runs,
+                    warmup,
+                    processors,
+                    seed,
+                },
+        }) => bench_workflows(files, runs, warmup, processors, seed),
         Some(Command::Schedule {
             graph,
             processors,
@@ -640,6 +667,48 @@ fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
         print!("{}", report::plan::render(&graph, &plan));
     }
     ExitCode::SUCCESS
+}
+
+fn bench_workflows(
+    mut files: Vec<PathBuf>,
+    runs: usize,
+    warmup: usize,
+    processors: Option<usize>,
+    seed: i64,
+) -> ExitCode {
+    if files.is_empty() {
+        files = std::fs::read_dir("workflows")
+            .map(|d| {
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+    }
+    if files.is_empty() || runs == 0 {
+        eprintln!("error: give workflow files (none in ./workflows) and --runs of at least 1");
+        return ExitCode::from(2);
+    }
+    let opts = crate::bench::workflows::Options {
+        files,
+        runs,
+        warmup,
+        workers: processors
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .max(1),
+        seed,
+    };
+    match crate::bench::workflows::run_workflows(&opts) {
+        Ok(table) => {
+            print!("{table}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn open_history(path: Option<&Path>) -> Result<History, ExitCode> {
