@@ -19,7 +19,7 @@ use super::text_map::{decode_toml_string, TextMap};
 pub const SCHEDULERS: &[&str] = &["emcp", "mcp", "baseline", "dynamic", "ideal"];
 
 const TOP_KEYS: &[&str] = &["workflow", "steps"];
-const WORKFLOW_KEYS: &[&str] = &["name", "seed", "processors", "scheduler", "m", "out"];
+const WORKFLOW_KEYS: &[&str] = &["name", "seed", "processors", "scheduler", "out", "m"];
 const LOOP_KEYS: &[&str] = &["for", "do"];
 
 type Key<'i> = Spanned<std::borrow::Cow<'i, str>>;
