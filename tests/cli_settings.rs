@@ -112,3 +112,39 @@ fn test_drive_m_must_be_positive() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--test-drive-m must be at least 1"));
 }
+
+#[test]
+fn processes_running_at_once_share_one_history() {
+    let (_d, wf, h) = setup();
+    let children: Vec<_> = (0..4)
+        .map(|i| {
+            let model = if i % 2 == 0 { "loglinear" } else { "paper" };
+            Command::new(env!("CARGO_BIN_EXE_flowcast"))
+                .args(["run", &wf, "--headless", "-p", "2", "--history", &h, "--model", model])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start flowcast")
+        })
+        .collect();
+    // All four run at once; then collect them.
+    let children: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    for c in &children {
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+        assert!(
+            !String::from_utf8_lossy(&c.stderr).contains("warning"),
+            "{}",
+            String::from_utf8_lossy(&c.stderr)
+        );
+    }
+    let history = flowcast::cost::History::open(&h).unwrap();
+    let runs = history.runs(None).unwrap();
+    assert_eq!(runs.len(), 4);
+    for r in runs {
+        assert_eq!(history.tasks(r.id).unwrap().len(), 4);
+    }
+    assert!(history.integrity_check().unwrap());
+}
