@@ -793,7 +793,10 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Ok(h) => h,
         Err(code) => return code,
     };
-    println!("cost models: {} (choose with --model loglinear|paper)", kind.name());
+    println!(
+        "cost models: {} (choose with --model loglinear|paper)",
+        kind.name()
+    );
     let loaded = crate::cost::Predictor::load(&h, kind)
         .and_then(|p| Ok((p, report::models::recent_errors(&h)?)));
     match loaded {

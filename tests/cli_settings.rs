@@ -53,19 +53,52 @@ fn json(text: &str) -> serde_json::Value {
 #[test]
 fn ideal_plans_with_the_previous_runs_measured_costs() {
     let (_d, wf, h) = setup();
-    let run = json(&ok(&["run", &wf, "--headless", "--json", "-p", "2", "--history", &h]));
+    let run = json(&ok(&[
+        "run",
+        &wf,
+        "--headless",
+        "--json",
+        "-p",
+        "2",
+        "--history",
+        &h,
+    ]));
     let plan = json(&ok(&[
-        "plan", &wf, "-p", "2", "--scheduler", "ideal", "--json", "--history", &h,
+        "plan",
+        &wf,
+        "-p",
+        "2",
+        "--scheduler",
+        "ideal",
+        "--json",
+        "--history",
+        &h,
     ]));
     for step in ["pcs", "burn", "rows"] {
         let measured = run["steps"][step]["actual_s"].as_f64().unwrap();
         let planned = plan["predicted_s"][step].as_f64().unwrap();
-        assert!((measured - planned).abs() < 1e-9, "{step}: {measured} vs {planned}");
+        assert!(
+            (measured - planned).abs() < 1e-9,
+            "{step}: {measured} vs {planned}"
+        );
     }
     // The same through `[workflow] scheduler`.
     let text = std::fs::read_to_string(&wf).unwrap();
-    std::fs::write(&wf, text.replace("seed = 3", "seed = 3\nscheduler = \"ideal\"")).unwrap();
-    let again = json(&ok(&["run", &wf, "--headless", "--json", "-p", "2", "--history", &h]));
+    std::fs::write(
+        &wf,
+        text.replace("seed = 3", "seed = 3\nscheduler = \"ideal\""),
+    )
+    .unwrap();
+    let again = json(&ok(&[
+        "run",
+        &wf,
+        "--headless",
+        "--json",
+        "-p",
+        "2",
+        "--history",
+        &h,
+    ]));
     assert_eq!(again["scheduler"], "ideal");
     let measured = run["steps"]["burn"]["actual_s"].as_f64().unwrap();
     assert!((again["steps"]["burn"]["predicted_s"].as_f64().unwrap() - measured).abs() < 1e-9);
@@ -75,7 +108,17 @@ fn ideal_plans_with_the_previous_runs_measured_costs() {
 fn each_model_kind_keeps_its_own_models() {
     let (_d, wf, h) = setup();
     let args = |model: &'static str| {
-        vec!["run", wf.as_str(), "--headless", "-p", "2", "--history", h.as_str(), "--model", model]
+        vec![
+            "run",
+            wf.as_str(),
+            "--headless",
+            "-p",
+            "2",
+            "--history",
+            h.as_str(),
+            "--model",
+            model,
+        ]
     };
     ok(&args("loglinear"));
     let show = ok(&["model", "show", "--history", &h]);
@@ -107,7 +150,17 @@ fn each_model_kind_keeps_its_own_models() {
 #[test]
 fn test_drive_m_must_be_positive() {
     let (_d, wf, h) = setup();
-    ok(&["run", &wf, "--headless", "-p", "2", "--history", &h, "--test-drive-m", "40"]);
+    ok(&[
+        "run",
+        &wf,
+        "--headless",
+        "-p",
+        "2",
+        "--history",
+        &h,
+        "--test-drive-m",
+        "40",
+    ]);
     let bad = flowcast(&["plan", &wf, "--test-drive-m", "0"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--test-drive-m must be at least 1"));
@@ -120,7 +173,17 @@ fn processes_running_at_once_share_one_history() {
         .map(|i| {
             let model = if i % 2 == 0 { "loglinear" } else { "paper" };
             Command::new(env!("CARGO_BIN_EXE_flowcast"))
-                .args(["run", &wf, "--headless", "-p", "2", "--history", &h, "--model", model])
+                .args([
+                    "run",
+                    &wf,
+                    "--headless",
+                    "-p",
+                    "2",
+                    "--history",
+                    &h,
+                    "--model",
+                    model,
+                ])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()

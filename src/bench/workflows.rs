@@ -72,7 +72,15 @@ pub fn measure(path: &Path, opts: &Options) -> Result<Measured, String> {
         };
         let cancel = AtomicBool::new(false);
         let once = |scheduler: Scheduler, learning: &mut Learning| {
-            let f = pipeline::run(&wf, &graph, learning, &run_opts, scheduler, &|_| {}, &cancel)?;
+            let f = pipeline::run(
+                &wf,
+                &graph,
+                learning,
+                &run_opts,
+                scheduler,
+                &|_| {},
+                &cancel,
+            )?;
             if f.report.failed() {
                 return Err(format!("{}: a step failed", path.display()));
             }
@@ -106,7 +114,10 @@ pub fn measure(path: &Path, opts: &Options) -> Result<Measured, String> {
 }
 
 fn diagnostics(d: &[crate::diagnostic::Diagnostic]) -> String {
-    d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")
+    d.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Measures every file and renders the table.

@@ -246,9 +246,9 @@ impl<'a> Engine<'a> {
 
     /// Time spent so far in loop `id`'s iterations, summed over workers.
     pub fn loop_busy(&self, id: TaskId) -> Duration {
-        self.loop_busy
-            .get(id)
-            .map_or(Duration::ZERO, |b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+        self.loop_busy.get(id).map_or(Duration::ZERO, |b| {
+            Duration::from_nanos(b.load(Ordering::Relaxed))
+        })
     }
 
     pub fn emit(&self, e: Event) {

@@ -70,10 +70,7 @@ pub(super) fn validate(
     }
     if whole {
         if let Some(t) = covered.iter().position(|c| c.contains(&0)) {
-            return Err(format!(
-                "the plan does not run `{}`",
-                graph.tasks[t].name
-            ));
+            return Err(format!("the plan does not run `{}`", graph.tasks[t].name));
         }
     }
     // Deadlock check: advance any worker whose next item has all its
@@ -85,7 +82,7 @@ pub(super) fn validate(
     // A task left incomplete by this schedule never completes here.
     let mut left: Vec<usize> = covered
         .iter()
-        .map(|c| usize::from(c.iter().any(|&k| k == 0)))
+        .map(|c| usize::from(c.contains(&0)))
         .collect();
     for item in &schedule.items {
         left[item.node] += 1;
@@ -219,7 +216,10 @@ impl<'a> Session<'a> {
     }
 
     pub fn finish(self) -> RunReport {
-        let state = self.state.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let state = self
+            .state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         self.engine.report(state.outcomes, self.workers)
     }
 

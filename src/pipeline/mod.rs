@@ -205,9 +205,7 @@ pub fn execute(
         let planned = if drives.is_empty() {
             exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel)
         } else {
-            testdrive::run(
-                wf, graph, learning, &mut plan, &drives, opts, &sink, cancel,
-            )
+            testdrive::run(wf, graph, learning, &mut plan, &drives, opts, &sink, cancel)
         };
         match planned {
             Ok(r) => r,

@@ -186,11 +186,7 @@ fn stage_schedule(
 /// The DAG of one stage's parts, and per node the task it stands for and
 /// the number of its first iteration. Edges from tasks outside the stage are
 /// dropped: their values exist already.
-fn stage_dag(
-    graph: &TaskGraph,
-    full: &Dag,
-    parts: &[Option<Part>],
-) -> (Dag, Vec<(TaskId, usize)>) {
+fn stage_dag(graph: &TaskGraph, full: &Dag, parts: &[Option<Part>]) -> (Dag, Vec<(TaskId, usize)>) {
     let mut index = vec![None; graph.tasks.len()];
     let mut nodes = Vec::new();
     let mut origin = Vec::new();
