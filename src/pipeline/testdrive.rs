@@ -50,6 +50,40 @@ fn ancestors(graph: &TaskGraph, ids: &[TaskId]) -> Vec<bool> {
     seen
 }
 
+/// Calls that stage 1 runs besides the test drives and their inputs, to
+/// fill the workers the inputs leave idle: those the full plan starts before
+/// the last input is ready, which do not depend on a test-driven loop, and
+/// whose inputs stage 1 computes. Without them a call that could run beside
+/// the inputs would wait for stage 2.
+fn fillers(
+    graph: &TaskGraph,
+    planned: &Schedule,
+    upstream: &[bool],
+    drives: &[TaskId],
+) -> Vec<bool> {
+    let n = graph.tasks.len();
+    let ready_at = planned
+        .items
+        .iter()
+        .filter(|i| upstream.get(i.node).copied().unwrap_or(false))
+        .map(|i| i.end)
+        .fold(0.0, f64::max);
+    let mut start = vec![f64::INFINITY; n];
+    for i in planned.items.iter().filter(|i| i.node < n) {
+        start[i.node] = start[i.node].min(i.start);
+    }
+    let mut filler = vec![false; n];
+    for t in graph.topological_order() {
+        let task = &graph.tasks[t];
+        filler[t] = !upstream[t]
+            && !drives.contains(&t)
+            && task.iterations.is_none()
+            && start[t] < ready_at
+            && graph.predecessors(t).all(|p| upstream[p] || filler[p]);
+    }
+    filler
+}
+
 /// What a stage runs of one task, and its predicted seconds.
 #[derive(Clone, Debug)]
 struct Part {
@@ -80,6 +114,7 @@ pub(super) fn run(
     // Stage 1: the first iterations, and what they read.
     let before = cost::to_dag(graph, &learning.predictor);
     let upstream = ancestors(graph, drives);
+    let filler = fillers(graph, &plan.schedule, &upstream, drives);
     let stage1: Vec<Option<Part>> = graph
         .tasks
         .iter()
@@ -91,7 +126,7 @@ pub(super) fn run(
                     iterations: Some(0..1),
                     cost: per_iteration,
                 })
-            } else if upstream[t.id] {
+            } else if upstream[t.id] || filler[t.id] {
                 Some(Part {
                     iterations: t.iterations.as_ref().map(|it| 0..it.len()),
                     cost: c,
