@@ -254,3 +254,60 @@ fn stage_dag(graph: &TaskGraph, full: &Dag, parts: &[Option<Part>]) -> (Dag, Vec
         .collect();
     (Dag { nodes, edges }, origin)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::SourceFile;
+
+    fn item(node: TaskId, worker: usize, start: f64, end: f64) -> Item {
+        Item {
+            node,
+            iterations: None,
+            worker,
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn calls_planned_before_the_inputs_are_ready_fill_stage_1() {
+        let wf = crate::workflow::parse(SourceFile::new(
+            "f.toml",
+            "[steps]\na = \"rnorm(100)\"\nc = \"rnorm(100)\"\nf = \"sum(a)\"\n\
+             w = \"sum(c)\"\nb = { for = \"i in 1:100\", do = \"a[i] * c[i]\" }\n\
+             after = \"sum(b)\"\nlate = \"sum(f)\"\n",
+        ))
+        .unwrap();
+        let g = crate::graph::build(&wf).unwrap();
+        let id = |n: &str| g.task(n).unwrap().id;
+        let drives = test_driven(&g, 2, 8);
+        assert_eq!(drives, vec![id("b")]);
+        let upstream = ancestors(&g, &drives);
+        assert!(upstream[id("a")] && upstream[id("c")] && !upstream[id("f")]);
+        // a then c on worker 0 (ready at 2); f fits beside c, w and late
+        // start when c is done, after depends on the loop.
+        let mut b = item(id("b"), 0, 2.0, 4.0);
+        b.iterations = Some(0..100);
+        let planned = Schedule::sorted(
+            2,
+            vec![
+                item(id("a"), 0, 0.0, 1.0),
+                item(id("c"), 0, 1.0, 2.0),
+                item(id("f"), 1, 1.0, 1.5),
+                item(id("late"), 1, 2.5, 2.6),
+                item(id("w"), 1, 2.0, 2.5),
+                b,
+                item(id("after"), 0, 4.0, 4.1),
+            ],
+        );
+        let filler = fillers(&g, &planned, &upstream, &drives);
+        let names: Vec<&str> = g
+            .tasks
+            .iter()
+            .filter(|t| filler[t.id])
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(names, vec!["f"]);
+    }
+}
