@@ -190,6 +190,11 @@ impl<'a> PlannedRun<'a> {
         self.session.engine().loop_busy(id)
     }
 
+    /// The fastest of loop `id`'s iterations run so far (zero before any).
+    pub fn fastest_iteration(&self, id: TaskId) -> Duration {
+        self.session.engine().fastest_iteration(id)
+    }
+
     /// Time since the run started.
     pub fn now(&self) -> Duration {
         self.session.engine().now()
@@ -217,6 +222,8 @@ pub(crate) struct Engine<'a> {
     pub cancel: &'a AtomicBool,
     /// Per task, nanoseconds spent in loop iterations so far.
     loop_busy: Vec<AtomicU64>,
+    /// Per task, nanoseconds of its fastest loop iteration so far.
+    loop_fastest: Vec<AtomicU64>,
 }
 
 impl<'a> Engine<'a> {
@@ -237,11 +244,25 @@ impl<'a> Engine<'a> {
             on_event,
             cancel,
             loop_busy: graph.tasks.iter().map(|_| AtomicU64::new(0)).collect(),
+            loop_fastest: graph
+                .tasks
+                .iter()
+                .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
         }
     }
 
     pub fn now(&self) -> Duration {
         self.started.elapsed()
+    }
+
+    /// The fastest of loop `id`'s iterations so far (zero before any).
+    pub fn fastest_iteration(&self, id: TaskId) -> Duration {
+        self.loop_fastest
+            .get(id)
+            .map(|f| f.load(Ordering::Relaxed))
+            .filter(|&n| n != u64::MAX)
+            .map_or(Duration::ZERO, Duration::from_nanos)
     }
 
     /// Time spent so far in loop `id`'s iterations, summed over workers.
@@ -361,6 +382,7 @@ impl<'a> Engine<'a> {
             });
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
+            self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
             result.map_err(|e| EvalError {
                 span: e.span,
                 message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),

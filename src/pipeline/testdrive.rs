@@ -1,14 +1,21 @@
 //! Running a plan with the loop test drive (paper section IV): a loop of at
-//! least p·M iterations first runs its first iteration, as soon as what it
-//! reads is computed; its measured time, extrapolated to the rest of the loop
+//! least p·M iterations first runs its first iterations, as soon as what it
+//! reads is computed; the measured time, extrapolated to the rest of the loop
 //! (and blended with the loop's model, see [`crate::cost::testdrive`]), is
 //! the cost emcp partitions the remaining iterations with.
 //!
+//! The paper times the first iteration alone. Here the first iteration of a
+//! loop over a large matrix pays for cold caches and first allocations (fig1:
+//! 17 ms against 3 ms for the others, which made the first run's prediction
+//! of the loop six times too long), so the test drive runs the first two
+//! iterations, in order on one worker, and takes the faster.
+//!
 //! The run is planned in two stages on one static executor: stage 1 runs
-//! every test-driven loop's first iteration and whatever it depends on;
-//! stage 2 plans everything not yet run with the test drives' costs. The
-//! first iteration's value is kept, so each iteration runs once. The price
-//! is the paper's "bubble": stage 2 starts only when stage 1 has finished.
+//! every test drive, whatever it depends on, and calls that fill the idle
+//! workers meanwhile; stage 2 plans everything not yet run with the test
+//! drives' costs. The test drives' values are kept, so each iteration runs
+//! once. The price is the paper's "bubble": stage 2 starts only when stage 1
+//! has finished.
 
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
@@ -84,12 +91,17 @@ fn fillers(
     filler
 }
 
+/// Iterations a test drive runs: the first warms the caches.
+const TEST_DRIVE_ITERATIONS: usize = 2;
+
 /// What a stage runs of one task, and its predicted seconds.
 #[derive(Clone, Debug)]
 struct Part {
     /// For a loop, the iterations; `None` for a non-loop.
     iterations: Option<Range<usize>>,
     cost: f64,
+    /// Run a loop's iterations as one block, in order on one worker.
+    one_block: bool,
 }
 
 /// Runs `graph` with the loops in `drives` test-driven, planning with emcp
@@ -121,15 +133,18 @@ pub(super) fn run(
         .map(|t| {
             let c = before.nodes[t.id].cost;
             if drives.contains(&t.id) {
-                let per_iteration = c / n_of(t.id).max(1) as f64;
+                let n = n_of(t.id);
+                let k = TEST_DRIVE_ITERATIONS.min(n);
                 Some(Part {
-                    iterations: Some(0..1),
-                    cost: per_iteration,
+                    iterations: Some(0..k),
+                    cost: c * k as f64 / n.max(1) as f64,
+                    one_block: true,
                 })
             } else if upstream[t.id] || filler[t.id] {
                 Some(Part {
                     iterations: t.iterations.as_ref().map(|it| 0..it.len()),
                     cost: c,
+                    one_block: false,
                 })
             } else {
                 None
@@ -141,14 +156,14 @@ pub(super) fn run(
     let stage1_end = run.now().as_secs_f64();
 
     // Stage 2: the rest, with the test drives' extrapolations.
-    let mut first_seconds = Vec::new();
+    let mut driven = Vec::new();
     for &d in drives {
         if !run.complete(d) {
-            let secs = run.loop_busy(d).as_secs_f64();
+            let secs = run.fastest_iteration(d).as_secs_f64();
             learning
                 .predictor
                 .set_test_drive(&graph.tasks[d].name, secs);
-            first_seconds.push((d, secs));
+            driven.push(d);
         }
     }
     let after = cost::to_dag(graph, &learning.predictor);
@@ -161,15 +176,20 @@ pub(super) fn run(
                 return None;
             }
             let c = after.nodes[t.id].cost;
-            match first_seconds.iter().find(|(d, _)| *d == t.id) {
-                Some(&(_, secs)) => Some(Part {
-                    iterations: Some(1..n_of(t.id)),
-                    cost: (c - secs).max(0.0),
-                }),
-                None => Some(Part {
+            if driven.contains(&t.id) {
+                let n = n_of(t.id);
+                let k = TEST_DRIVE_ITERATIONS.min(n);
+                Some(Part {
+                    iterations: Some(k..n),
+                    cost: c * (n - k) as f64 / n.max(1) as f64,
+                    one_block: false,
+                })
+            } else {
+                Some(Part {
                     iterations: t.iterations.as_ref().map(|it| 0..it.len()),
                     cost: c,
-                }),
+                    one_block: false,
+                })
             }
         })
         .collect();
@@ -204,10 +224,14 @@ fn stage_schedule(
         .items
         .into_iter()
         .map(|i| {
-            let (task, offset) = origin[i.node];
+            let (task, block) = origin[i.node].clone();
             Item {
                 node: task,
-                iterations: i.iterations.map(|r| r.start + offset..r.end + offset),
+                iterations: match (i.iterations, block) {
+                    (Some(r), Some(b)) => Some(r.start + b.start..r.end + b.start),
+                    (None, Some(b)) => Some(b),
+                    (r, None) => r,
+                },
                 ..i
             }
         })
@@ -218,10 +242,18 @@ fn stage_schedule(
     }
 }
 
-/// The DAG of one stage's parts, and per node the task it stands for and
-/// the number of its first iteration. Edges from tasks outside the stage are
-/// dropped: their values exist already.
-fn stage_dag(graph: &TaskGraph, full: &Dag, parts: &[Option<Part>]) -> (Dag, Vec<(TaskId, usize)>) {
+/// The task a stage's node stands for and, for a loop, its iterations.
+type Origin = (TaskId, Option<Range<usize>>);
+
+/// The DAG of one stage's parts, and per node the task it stands for and,
+/// for a loop, its iterations in this stage (a loop run as one block is a
+/// function node). Edges from tasks outside the stage are dropped: their
+/// values exist already.
+fn stage_dag(
+    graph: &TaskGraph,
+    full: &Dag,
+    parts: &[Option<Part>],
+) -> (Dag, Vec<Origin>) {
     let mut index = vec![None; graph.tasks.len()];
     let mut nodes = Vec::new();
     let mut origin = Vec::new();
@@ -231,11 +263,15 @@ fn stage_dag(graph: &TaskGraph, full: &Dag, parts: &[Option<Part>]) -> (Dag, Vec
         index[id] = Some(nodes.len());
         let node = match (&part.iterations, &full.nodes[id].kind) {
             (Some(r), NodeKind::Loop { .. }) => {
-                origin.push((id, r.start));
-                Node::looped(name, part.cost, r.len())
+                origin.push((id, Some(r.clone())));
+                if part.one_block {
+                    Node::function(name, part.cost)
+                } else {
+                    Node::looped(name, part.cost, r.len())
+                }
             }
             _ => {
-                origin.push((id, 0));
+                origin.push((id, None));
                 Node::function(name, part.cost)
             }
         };
