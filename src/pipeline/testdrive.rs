@@ -249,11 +249,7 @@ type Origin = (TaskId, Option<Range<usize>>);
 /// for a loop, its iterations in this stage (a loop run as one block is a
 /// function node). Edges from tasks outside the stage are dropped: their
 /// values exist already.
-fn stage_dag(
-    graph: &TaskGraph,
-    full: &Dag,
-    parts: &[Option<Part>],
-) -> (Dag, Vec<Origin>) {
+fn stage_dag(graph: &TaskGraph, full: &Dag, parts: &[Option<Part>]) -> (Dag, Vec<Origin>) {
     let mut index = vec![None; graph.tasks.len()];
     let mut nodes = Vec::new();
     let mut origin = Vec::new();
