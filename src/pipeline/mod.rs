@@ -207,6 +207,9 @@ pub fn execute(
         } else {
             testdrive::run(wf, graph, learning, &mut plan, &drives, opts, &sink, cancel)
         };
+        // A refused plan ran nothing, except in the test drive's stage 2
+        // (stage 1 has run): that needs a bug in the stage planner, and
+        // running everything again is still correct, only slower.
         match planned {
             Ok(r) => r,
             Err(e) => {
