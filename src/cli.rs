@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use clap::{Parser, Subcommand};
 
 use crate::cost::history::History;
+use crate::cost::ModelKind;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, gantt, Format};
@@ -41,15 +42,10 @@ pub enum Command {
     /// Show the predicted schedule of a workflow without running it.
     Plan {
         file: PathBuf,
-        #[arg(short = 'p', long = "processors", value_name = "N")]
-        processors: Option<usize>,
-        /// emcp | mcp | baseline | dynamic | ideal
-        #[arg(long)]
-        scheduler: Option<String>,
+        #[command(flatten)]
+        settings: Settings,
         #[arg(long)]
         json: bool,
-        #[arg(long, value_name = "PATH")]
-        history: Option<PathBuf>,
     },
     /// List past runs from the history store.
     History {
@@ -71,20 +67,14 @@ pub enum Command {
     /// Open the terminal UI on a workflow (what `flowcast FILE` does).
     Tui {
         file: PathBuf,
-        /// Number of workers.
-        #[arg(short = 'p', long = "processors", value_name = "N")]
-        processors: Option<usize>,
-        /// emcp | mcp | baseline | dynamic | ideal
-        #[arg(long)]
-        scheduler: Option<String>,
+        #[command(flatten)]
+        settings: Settings,
+        /// Seed for the random stream (default: [workflow] seed, else random).
         #[arg(long)]
         seed: Option<i64>,
         /// Do not watch the workflow and re-run on every save.
         #[arg(long)]
         no_watch: bool,
-        /// The history store (default: the user's data directory).
-        #[arg(long, value_name = "PATH")]
-        history: Option<PathBuf>,
     },
     /// Run a workflow and export its Gantt chart (predicted and actual),
     /// export a past run's (`--run ID|last`), or re-export a chart saved as
@@ -103,15 +93,11 @@ pub enum Command {
         /// Where to write.
         #[arg(short = 'o', long = "output", value_name = "PATH")]
         out: PathBuf,
-        #[arg(short = 'p', long = "processors", value_name = "N")]
-        processors: Option<usize>,
-        #[arg(long)]
-        scheduler: Option<String>,
+        #[command(flatten)]
+        settings: Settings,
+        /// Seed for the random stream (default: [workflow] seed, else random).
         #[arg(long)]
         seed: Option<i64>,
-        /// The history store (default: the user's data directory).
-        #[arg(long, value_name = "PATH")]
-        history: Option<PathBuf>,
     },
     /// Benchmarks: `flowcast bench kernels` times the heavy kernels (and R
     /// doing the same work, when Rscript is installed).
@@ -146,6 +132,9 @@ pub enum ModelCommand {
     Show {
         #[arg(long, value_name = "PATH")]
         history: Option<PathBuf>,
+        /// Which kind of models: loglinear (the default) | paper.
+        #[arg(long)]
+        model: Option<String>,
     },
 }
 
@@ -170,6 +159,23 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Real makespan of emcp against dynamic (work-stealing) on workflows,
+    /// after warm-up runs that train the models.
+    Workflows {
+        /// Workflow files (default: workflows/*.toml).
+        files: Vec<PathBuf>,
+        /// Measured runs per scheduler.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Training runs before measuring.
+        #[arg(long, default_value_t = 2)]
+        warmup: usize,
+        /// Number of workers (default: all cores).
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        #[arg(long, default_value_t = 42)]
+        seed: i64,
+    },
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -184,21 +190,36 @@ pub struct RunArgs {
     /// Print one JSON document instead of the summary table.
     #[arg(long)]
     pub json: bool,
-    /// Number of workers (default: [workflow] processors, else all cores).
-    #[arg(short = 'p', long = "processors", value_name = "N")]
-    pub processors: Option<usize>,
+    #[command(flatten)]
+    pub settings: Settings,
     /// Seed for the random stream (default: [workflow] seed, else random).
     #[arg(long)]
     pub seed: Option<i64>,
     /// Re-run on every save of the workflow or the data it reads.
     #[arg(long)]
     pub watch: bool,
+}
+
+/// How a workflow is planned and learnt from: the options every command
+/// that plans or runs one shares.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct Settings {
+    /// Number of workers (default: [workflow] processors, else all cores).
+    #[arg(short = 'p', long = "processors", value_name = "N")]
+    pub processors: Option<usize>,
     /// emcp | mcp | baseline | dynamic | ideal (default: [workflow] scheduler, else emcp).
     #[arg(long)]
     pub scheduler: Option<String>,
     /// The history store (default: the user's data directory).
     #[arg(long, value_name = "PATH")]
     pub history: Option<PathBuf>,
+    /// The cost model: loglinear (the default) | paper (the paper's ANN).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The paper's M (default: [workflow] m, else 8): emcp's loop
+    /// granularity, and no loop test drive below p·M iterations.
+    #[arg(long = "test-drive-m", value_name = "M")]
+    pub m: Option<usize>,
 }
 
 pub fn main() -> ExitCode {
@@ -206,88 +227,60 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check { file }) => check(&file),
         Some(Command::Run(args)) if args.watch => {
+            if let Err(code) = only_default_model(&args.settings, "--watch") {
+                return code;
+            }
             if args.headless || !interactive() {
                 watch::headless::run_watching(
                     &args.file,
                     &watch::headless::WatchOptions {
-                        workers: args.processors,
+                        workers: args.settings.processors,
                         seed: args.seed,
                         extra_files: Vec::new(),
-                        history: args.history.clone(),
+                        history: args.settings.history.clone(),
                     },
                 )
             } else {
-                tui(
-                    &args.file,
-                    args.processors,
-                    args.scheduler.as_deref(),
-                    args.seed,
-                    true,
-                    args.history.clone(),
-                )
+                tui(&args.file, &args.settings, args.seed, true)
             }
         }
         Some(Command::Run(args))
             if !args.headless && !args.json && args.out.is_none() && interactive() =>
         {
-            tui(
-                &args.file,
-                args.processors,
-                args.scheduler.as_deref(),
-                args.seed,
-                false,
-                args.history.clone(),
-            )
+            tui(&args.file, &args.settings, args.seed, false)
         }
         Some(Command::Run(args)) => run(&args),
         Some(Command::Plan {
             file,
-            processors,
-            scheduler,
+            settings,
             json,
-            history,
-        }) => plan(
-            &file,
-            processors,
-            scheduler.as_deref(),
-            json,
-            history.as_deref(),
-        ),
+        }) => plan(&file, &settings, json),
         Some(Command::History { workflow, history }) => {
             list_history(workflow.as_deref(), history.as_deref())
         }
         Some(Command::Calibrate { history }) => calibrate(history.as_deref()),
         Some(Command::Model {
-            what: ModelCommand::Show { history },
-        }) => show_models(history.as_deref()),
+            what: ModelCommand::Show { history, model },
+        }) => show_models(history.as_deref(), model.as_deref()),
         Some(Command::Tui {
             file,
-            processors,
-            scheduler,
+            settings,
             seed,
             no_watch,
-            history,
-        }) => tui(
-            &file,
-            processors,
-            scheduler.as_deref(),
-            seed,
-            !no_watch,
-            history,
-        ),
+        }) => tui(&file, &settings, seed, !no_watch),
         Some(Command::Export {
             file,
             run: Some(run),
             format,
             out,
-            history,
+            settings,
             ..
         }) => export::cli::export_run(
             file.as_deref(),
             &run,
             format.as_deref(),
             &out,
-            history.as_deref(),
+            settings.history.as_deref(),
         ),
         Some(Command::Export { file: None, .. }) => {
             eprintln!("error: flowcast export needs a workflow FILE or --run ID|last");
@@ -297,20 +290,10 @@ pub fn main() -> ExitCode {
             file: Some(file),
             format,
             out,
-            processors,
-            scheduler,
+            settings,
             seed,
-            history,
-            ..
-        }) => export_chart(
-            &file,
-            format.as_deref(),
-            &out,
-            processors,
-            scheduler.as_deref(),
-            seed,
-            history.as_deref(),
-        ),
+            run: None,
+        }) => export_chart(&file, format.as_deref(), &out, &settings, seed),
         Some(Command::Bench {
             what: BenchCommand::Kernels { sizes, no_r },
         }) => {
@@ -320,6 +303,16 @@ pub fn main() -> ExitCode {
         Some(Command::Bench {
             what: BenchCommand::Paper { seed, quick, json },
         }) => crate::bench::paper::main(seed, quick, json),
+        Some(Command::Bench {
+            what:
+                BenchCommand::Workflows {
+                    files,
+                    runs,
+                    warmup,
+                    processors,
+                    seed,
+                },
+        }) => bench_workflows(files, runs, warmup, processors, seed),
         Some(Command::Schedule {
             graph,
             processors,
@@ -327,7 +320,7 @@ pub fn main() -> ExitCode {
             json,
         }) => schedule(&graph, processors, &scheduler, json),
         None => match cli.file {
-            Some(file) if interactive() => tui(&file, None, None, None, true, None),
+            Some(file) if interactive() => tui(&file, &Settings::default(), None, true),
             Some(file) => run(&RunArgs {
                 file,
                 ..RunArgs::default()
@@ -426,16 +419,16 @@ fn check(path: &Path) -> ExitCode {
 }
 
 fn run(args: &RunArgs) -> ExitCode {
-    let (wf, graph) = match analyse(&args.file) {
+    let (mut wf, graph) = match analyse(&args.file) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let (workers, scheduler) = match settings(&wf, args.processors, args.scheduler.as_deref()) {
+    let (workers, scheduler, model) = match resolve(&mut wf, &args.settings) {
         Ok(x) => x,
         Err(code) => return code,
     };
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
-    let mut learning = learning(args.history.as_deref());
+    let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
     let cancel = AtomicBool::new(false);
     let opts = RunOptions { workers, seed };
@@ -493,31 +486,55 @@ fn run(args: &RunArgs) -> ExitCode {
     }
 }
 
-/// Workers and scheduler from the command line, else the workflow, else
-/// all cores and emcp.
-fn settings(
-    wf: &Workflow,
-    processors: Option<usize>,
-    scheduler: Option<&str>,
-) -> Result<(usize, Scheduler), ExitCode> {
-    let workers = processors
+/// Workers, scheduler and cost model from the command line, else the
+/// workflow, else all cores, emcp and the default model; `--test-drive-m`
+/// overrides `[workflow] m` in `wf`.
+fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKind), ExitCode> {
+    let workers = s
+        .processors
         .or(wf.processors)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     if workers == 0 {
         eprintln!("error: -p must be at least 1");
         return Err(ExitCode::from(2));
     }
-    let scheduler =
-        parse_scheduler(scheduler.or(wf.scheduler.as_deref()))?.unwrap_or(Scheduler::Emcp);
-    Ok((workers, scheduler))
+    if s.m == Some(0) {
+        eprintln!("error: --test-drive-m must be at least 1");
+        return Err(ExitCode::from(2));
+    }
+    wf.m = s.m.or(wf.m);
+    let scheduler = parse_scheduler(s.scheduler.as_deref().or(wf.scheduler.as_deref()))?
+        .unwrap_or(Scheduler::Emcp);
+    Ok((workers, scheduler, parse_model(s.model.as_deref())?))
+}
+
+/// The terminal UI and watch mode plan with the default model and M only.
+fn only_default_model(s: &Settings, what: &str) -> Result<(), ExitCode> {
+    if s.model.is_some() || s.m.is_some() {
+        eprintln!(
+            "error: {what} does not take --model or --test-drive-m yet; use `flowcast run --headless`"
+        );
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
+fn parse_model(name: Option<&str>) -> Result<ModelKind, ExitCode> {
+    match name {
+        None => Ok(ModelKind::default()),
+        Some(s) => ModelKind::parse(s).ok_or_else(|| {
+            eprintln!("error: unknown cost model `{s}` (loglinear, paper)");
+            ExitCode::from(2)
+        }),
+    }
 }
 
 /// The history and models; a store that cannot be opened is reported and
 /// the run goes on without learning.
-fn learning(path: Option<&Path>) -> Learning {
-    Learning::open(path).unwrap_or_else(|e| {
+fn learning(path: Option<&Path>, model: ModelKind) -> Learning {
+    Learning::open_with(path, model).unwrap_or_else(|e| {
         eprintln!("warning: {e}; running without history");
-        Learning::none()
+        Learning::none_with(model)
     })
 }
 
@@ -594,24 +611,20 @@ fn parse_scheduler(name: Option<&str>) -> Result<Option<Scheduler>, ExitCode> {
     .transpose()
 }
 
-fn tui(
-    file: &Path,
-    workers: Option<usize>,
-    scheduler: Option<&str>,
-    seed: Option<i64>,
-    watch: bool,
-    history_path: Option<PathBuf>,
-) -> ExitCode {
-    let scheduler = match parse_scheduler(scheduler) {
+fn tui(file: &Path, settings: &Settings, seed: Option<i64>, watch: bool) -> ExitCode {
+    if let Err(code) = only_default_model(settings, "the terminal UI") {
+        return code;
+    }
+    let scheduler = match parse_scheduler(settings.scheduler.as_deref()) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let opts = ui::TuiOptions {
-        workers,
+        workers: settings.processors,
         scheduler,
         seed,
         watch,
-        history_path,
+        history_path: settings.history.clone(),
         ..ui::TuiOptions::default()
     };
     match ui::run_tui(file, opts) {
@@ -627,10 +640,8 @@ fn export_chart(
     file: &Path,
     format: Option<&str>,
     out: &Path,
-    workers: Option<usize>,
-    scheduler: Option<&str>,
+    settings: &Settings,
     seed: Option<i64>,
-    history: Option<&Path>,
 ) -> ExitCode {
     let format = match format {
         Some(f) => Format::parse(f),
@@ -640,25 +651,19 @@ fn export_chart(
         eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
-    let scheduler = match parse_scheduler(scheduler) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
     let chart = if Format::from_path(file) == Some(Format::Json) {
         export::load(file)
     } else {
-        let (wf, graph) = match analyse(file) {
+        let (mut wf, graph) = match analyse(file) {
             Ok(x) => x,
             Err(code) => return code,
         };
-        let workers = workers
-            .or(wf.processors)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-        let scheduler = scheduler
-            .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
-            .unwrap_or(Scheduler::Emcp);
+        let (workers, scheduler, model) = match resolve(&mut wf, settings) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
         let seed = seed.or(wf.seed).unwrap_or_else(random_seed);
-        let mut learning = learning(history);
+        let mut learning = learning(settings.history.as_deref(), model);
         let plan = pipeline::plan(&wf, &graph, &learning, workers.max(1), scheduler);
         let mut chart = gantt::Gantt::planned(&wf.name, scheduler.name(), &graph, &plan.schedule);
         let opts = RunOptions {
@@ -687,22 +692,16 @@ fn export_chart(
     }
 }
 
-fn plan(
-    file: &Path,
-    processors: Option<usize>,
-    scheduler: Option<&str>,
-    json: bool,
-    history: Option<&Path>,
-) -> ExitCode {
-    let (wf, graph) = match analyse(file) {
+fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
+    let (mut wf, graph) = match analyse(file) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let (workers, scheduler) = match settings(&wf, processors, scheduler) {
+    let (workers, scheduler, model) = match resolve(&mut wf, settings) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let learning = learning(history);
+    let learning = learning(settings.history.as_deref(), model);
     let plan = pipeline::plan(&wf, &graph, &learning, workers, scheduler);
     if json {
         println!("{}", report::plan::to_json(&graph, &plan));
@@ -710,6 +709,48 @@ fn plan(
         print!("{}", report::plan::render(&graph, &plan));
     }
     ExitCode::SUCCESS
+}
+
+fn bench_workflows(
+    mut files: Vec<PathBuf>,
+    runs: usize,
+    warmup: usize,
+    processors: Option<usize>,
+    seed: i64,
+) -> ExitCode {
+    if files.is_empty() {
+        files = std::fs::read_dir("workflows")
+            .map(|d| {
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+    }
+    if files.is_empty() || runs == 0 {
+        eprintln!("error: give workflow files (none in ./workflows) and --runs of at least 1");
+        return ExitCode::from(2);
+    }
+    let opts = crate::bench::workflows::Options {
+        files,
+        runs,
+        warmup,
+        workers: processors
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .max(1),
+        seed,
+    };
+    match crate::bench::workflows::run_workflows(&opts) {
+        Ok(table) => {
+            print!("{table}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn open_history(path: Option<&Path>) -> Result<History, ExitCode> {
@@ -785,12 +826,20 @@ fn calibrate(path: Option<&Path>) -> ExitCode {
     }
 }
 
-fn show_models(path: Option<&Path>) -> ExitCode {
+fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
+    let kind = match parse_model(model) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
     let h = match open_history(path) {
         Ok(h) => h,
         Err(code) => return code,
     };
-    let loaded = crate::cost::Predictor::load(&h, crate::cost::ModelKind::LogLinear)
+    println!(
+        "cost models: {} (choose with --model loglinear|paper)",
+        kind.name()
+    );
+    let loaded = crate::cost::Predictor::load(&h, kind)
         .and_then(|p| Ok((p, report::models::recent_errors(&h)?)));
     match loaded {
         Ok((predictor, errors)) => {

@@ -253,6 +253,7 @@ fn record_runs_and_charts_a_workflow() {
         seed: None,
         processors: None,
         scheduler: None,
+        m: None,
         out: None,
         steps: Vec::new(),
     };

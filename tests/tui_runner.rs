@@ -18,6 +18,7 @@ fn empty() -> (Workflow, TaskGraph) {
         seed: Some(1),
         processors: None,
         scheduler: None,
+        m: None,
         out: None,
         steps: Vec::new(),
     };

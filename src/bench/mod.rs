@@ -3,3 +3,4 @@
 
 pub mod kernels;
 pub mod paper;
+pub mod workflows;

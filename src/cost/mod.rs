@@ -94,10 +94,13 @@ impl Predictor {
     /// observations.
     pub fn load(history: &History, kind: ModelKind) -> Result<Predictor, HistoryError> {
         let mut p = Predictor::new(kind);
-        for (key, state) in history.load_models()? {
+        for (stored, state) in history.load_models()? {
+            let Some(key) = stored_key_of(kind, &stored) else {
+                continue;
+            };
             if let Ok(m) = Model::from_json(&state) {
                 if m.kind() == kind {
-                    p.models.insert(key, m);
+                    p.models.insert(key.to_string(), m);
                 }
             }
         }
@@ -227,9 +230,29 @@ impl Predictor {
         let states: Vec<(String, String)> = self
             .models
             .iter()
-            .map(|(k, m)| (k.clone(), m.to_json()))
+            .map(|(k, m)| (storage_key(self.kind, k), m.to_json()))
             .collect();
         history.save_models(&states)
+    }
+}
+
+/// Where a model of `kind` is saved in the history: the default kind under
+/// its key, another as `kind/key`, so that each kind keeps its own state and
+/// switching `--model` does not overwrite the other's.
+fn storage_key(kind: ModelKind, key: &str) -> String {
+    if kind == ModelKind::default() {
+        key.to_string()
+    } else {
+        format!("{}/{key}", kind.name())
+    }
+}
+
+/// The model key of a saved model of `kind` (see [`storage_key`]), `None`
+/// when it was saved for another kind.
+fn stored_key_of(kind: ModelKind, stored: &str) -> Option<&str> {
+    match stored.split_once('/') {
+        Some((k, key)) => (k == kind.name() && kind != ModelKind::default()).then_some(key),
+        None => (kind == ModelKind::default()).then_some(stored),
     }
 }
 

@@ -26,13 +26,15 @@ pub(super) fn run(engine: &Engine, workers: usize) -> Result<RunReport, String> 
         .map_err(|e| format!("cannot start {workers} workers: {e}"))?;
     let graph = engine.graph;
     let n = graph.tasks.len();
-    let successors: Vec<Vec<TaskId>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .filter(|&j| graph.predecessors(j).any(|p| p == i))
-                .collect()
-        })
-        .collect();
+    // One pass over the edges, one entry per edge: a task that reads a value
+    // and also follows it on the random stream waits for it twice in
+    // `waiting_on`, and is listed twice here.
+    let mut successors: Vec<Vec<TaskId>> = vec![Vec::new(); n];
+    for j in 0..n {
+        for p in graph.predecessors(j) {
+            successors[p].push(j);
+        }
+    }
     let state = Mutex::new(State {
         values: HashMap::new(),
         waiting_on: (0..n).map(|i| graph.predecessors(i).count()).collect(),

@@ -145,9 +145,65 @@ pub fn run_planned(
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
 ) -> Result<RunReport, String> {
-    planned::validate(graph, schedule)?;
-    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
-    Ok(planned::run(&engine, schedule))
+    let mut run = PlannedRun::new(wf, graph, opts, on_event, cancel);
+    run.run(schedule, true)?;
+    Ok(run.finish())
+}
+
+/// A static run given its plan in parts: each [`PlannedRun::run`] runs a
+/// schedule of some of what is left (the loop test drive runs a loop's first
+/// iteration, then plans the rest knowing its time). Values, finished
+/// iterations and the clock carry over from part to part.
+pub struct PlannedRun<'a> {
+    session: planned::Session<'a>,
+}
+
+impl<'a> PlannedRun<'a> {
+    pub fn new(
+        wf: &'a Workflow,
+        graph: &'a TaskGraph,
+        opts: &RunOptions,
+        on_event: &'a (dyn Fn(Event) + Sync),
+        cancel: &'a AtomicBool,
+    ) -> PlannedRun<'a> {
+        let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+        PlannedRun {
+            session: planned::Session::new(engine),
+        }
+    }
+
+    /// Runs `schedule` to its end. Fails, running nothing, when it would run
+    /// a task or iteration a second time, or deadlock (an item waits for a
+    /// task this schedule leaves unfinished); with `whole`, also when it
+    /// leaves anything not run.
+    pub fn run(&mut self, schedule: &Schedule, whole: bool) -> Result<(), String> {
+        self.session.run(schedule, whole)
+    }
+
+    /// Whether task `id` has finished, failed or been skipped.
+    pub fn complete(&self, id: TaskId) -> bool {
+        self.session.complete(id)
+    }
+
+    /// Time spent so far in loop `id`'s iterations, summed over workers.
+    pub fn loop_busy(&self, id: TaskId) -> Duration {
+        self.session.engine().loop_busy(id)
+    }
+
+    /// The fastest of loop `id`'s iterations run so far (zero before any).
+    pub fn fastest_iteration(&self, id: TaskId) -> Duration {
+        self.session.engine().fastest_iteration(id)
+    }
+
+    /// Time since the run started.
+    pub fn now(&self) -> Duration {
+        self.session.engine().now()
+    }
+
+    /// The report; a task no schedule ran is reported skipped.
+    pub fn finish(self) -> RunReport {
+        self.session.finish()
+    }
 }
 
 /// What every executor shares: the workflow, clocks, the random streams and
@@ -166,6 +222,8 @@ pub(crate) struct Engine<'a> {
     pub cancel: &'a AtomicBool,
     /// Per task, nanoseconds spent in loop iterations so far.
     loop_busy: Vec<AtomicU64>,
+    /// Per task, nanoseconds of its fastest loop iteration so far.
+    loop_fastest: Vec<AtomicU64>,
 }
 
 impl<'a> Engine<'a> {
@@ -186,11 +244,32 @@ impl<'a> Engine<'a> {
             on_event,
             cancel,
             loop_busy: graph.tasks.iter().map(|_| AtomicU64::new(0)).collect(),
+            loop_fastest: graph
+                .tasks
+                .iter()
+                .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
         }
     }
 
     pub fn now(&self) -> Duration {
         self.started.elapsed()
+    }
+
+    /// The fastest of loop `id`'s iterations so far (zero before any).
+    pub fn fastest_iteration(&self, id: TaskId) -> Duration {
+        self.loop_fastest
+            .get(id)
+            .map(|f| f.load(Ordering::Relaxed))
+            .filter(|&n| n != u64::MAX)
+            .map_or(Duration::ZERO, Duration::from_nanos)
+    }
+
+    /// Time spent so far in loop `id`'s iterations, summed over workers.
+    pub fn loop_busy(&self, id: TaskId) -> Duration {
+        self.loop_busy.get(id).map_or(Duration::ZERO, |b| {
+            Duration::from_nanos(b.load(Ordering::Relaxed))
+        })
     }
 
     pub fn emit(&self, e: Event) {
@@ -303,6 +382,7 @@ impl<'a> Engine<'a> {
             });
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
+            self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
             result.map_err(|e| EvalError {
                 span: e.span,
                 message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),

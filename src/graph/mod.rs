@@ -16,7 +16,7 @@ use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::{registry, ShapeCtx, Type};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
-pub use shape::{formula_terms, infer, loop_range, term_label};
+pub use shape::{formula_terms, infer, infer_with_operands, loop_range, term_label};
 
 /// Index of a task in [`TaskGraph::tasks`].
 pub type TaskId = usize;
@@ -200,14 +200,14 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             .filter_map(|&d| Some((wf.steps[d].name.as_str(), types[d].clone()?)))
             .collect();
         let result = match &step.body {
-            StepBody::Expr(e) => {
-                features[i] = call_features(e, &env, file, &ctx);
-                infer(e, &env, file, &ctx)
-            }
+            StepBody::Expr(e) => infer_with_operands(e, &env, file, &ctx).map(|(t, operands)| {
+                features[i] = operand_features(&operands);
+                t
+            }),
             StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
                 env.insert(l.var.as_str(), Type::num(1));
-                let body = infer(&l.body, &env, file, &ctx)?;
-                features[i] = call_features(&l.body, &env, file, &ctx);
+                let (body, operands) = infer_with_operands(&l.body, &env, file, &ctx)?;
+                features[i] = operand_features(&operands);
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -278,35 +278,17 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     Ok(TaskGraph { tasks })
 }
 
-/// Argument sizes of the outermost call or operator of `e`.
-fn call_features(
-    e: &Expr,
-    env: &HashMap<&str, Type>,
-    file: &SourceFile,
-    ctx: &ShapeCtx,
-) -> Vec<f64> {
-    let args: Vec<&Expr> = match &e.kind {
-        ExprKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Unary { expr, .. } => vec![expr],
-        ExprKind::Index { target, .. }
-        | ExprKind::Index2 { target, .. }
-        | ExprKind::Field { target, .. } => {
-            vec![target]
-        }
-        _ => Vec::new(),
-    };
+/// Argument sizes of a call or operator from its operands' types: rows and
+/// columns of a matrix, the length of anything else (0 when unknown).
+fn operand_features(operands: &[Type]) -> Vec<f64> {
     let mut out = Vec::new();
-    for a in args {
-        match infer(a, env, file, ctx) {
-            Ok(t) => match t.dims() {
-                Some((r, c)) => {
-                    out.push(r.map_or(0.0, |r| r as f64));
-                    out.push(c.map_or(0.0, |c| c as f64));
-                }
-                None => out.push(t.len().map_or(0.0, |n| n as f64)),
-            },
-            Err(_) => out.push(0.0),
+    for t in operands {
+        match t.dims() {
+            Some((r, c)) => {
+                out.push(r.map_or(0.0, |r| r as f64));
+                out.push(c.map_or(0.0, |c| c as f64));
+            }
+            None => out.push(t.len().map_or(0.0, |n| n as f64)),
         }
     }
     out

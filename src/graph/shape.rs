@@ -17,6 +17,36 @@ pub fn infer(
     file: &SourceFile,
     ctx: &ShapeCtx,
 ) -> Result<Type, Diagnostic> {
+    infer_node(e, env, file, ctx, None)
+}
+
+/// [`infer`], also handing back the types of the operands of `e`'s
+/// outermost call or operator (an index or field access: its target), for
+/// the cost model's features, without inferring them again (which, for
+/// `read.csv`, would read the file again).
+pub fn infer_with_operands(
+    e: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<(Type, Vec<Type>), Diagnostic> {
+    let mut operands = Vec::new();
+    let t = infer_node(e, env, file, ctx, Some(&mut operands))?;
+    Ok((t, operands))
+}
+
+fn infer_node(
+    e: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    mut operands: Option<&mut Vec<Type>>,
+) -> Result<Type, Diagnostic> {
+    let mut keep = |types: &[&Type]| {
+        if let Some(o) = operands.as_mut() {
+            o.extend(types.iter().map(|&t| t.clone()));
+        }
+    };
     let ty = match &e.kind {
         ExprKind::Num(x) => Type::scalar_const(*x),
         ExprKind::Str(s) => Type::str_const(s),
@@ -39,12 +69,14 @@ pub fn infer(
                 .iter()
                 .map(|a| Ok((a.name.clone(), infer(&a.value, env, file, ctx)?)))
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
+            keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
             call(func, *func_span, e.span, args, typed, file, ctx)?
         }
         // An operator's error is about the combination of its operands, so
         // it underlines the whole operation.
         ExprKind::Unary { op, expr } => {
             let t = infer(expr, env, file, ctx)?;
+            keep(&[&t]);
             let name = match op {
                 UnaryOp::Neg => "-",
                 UnaryOp::Plus => "+",
@@ -54,6 +86,7 @@ pub fn infer(
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer(lhs, env, file, ctx)?;
             let r = infer(rhs, env, file, ctx)?;
+            keep(&[&l, &r]);
             call(
                 op.symbol(),
                 e.span,
@@ -66,6 +99,7 @@ pub fn infer(
         }
         ExprKind::Index { target, indices } => {
             let t = infer(target, env, file, ctx)?;
+            keep(&[&t]);
             let idx = indices
                 .iter()
                 .map(|i| i.as_ref().map(|i| infer(i, env, file, ctx)).transpose())
@@ -79,6 +113,7 @@ pub fn infer(
         }
         ExprKind::Index2 { target, index: i } => {
             let t = infer(target, env, file, ctx)?;
+            keep(&[&t]);
             let it = infer(i, env, file, ctx)?;
             index::index2_type(&t, &it)
                 .map_err(|(at, msg)| diag(file, if at.is_some() { i.span } else { e.span }, msg))?
@@ -89,6 +124,7 @@ pub fn infer(
             name_span,
         } => {
             let t = infer(target, env, file, ctx)?;
+            keep(&[&t]);
             index::field_type(&t, name).map_err(|(_, msg)| diag(file, *name_span, msg))?
         }
         ExprKind::Formula { lhs, rhs } => {

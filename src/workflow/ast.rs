@@ -18,6 +18,9 @@ pub struct Workflow {
     pub processors: Option<usize>,
     /// `[workflow] scheduler`, as written (validated against the known names).
     pub scheduler: Option<String>,
+    /// `[workflow] m`: the paper's M, which bounds how finely emcp cuts a
+    /// loop and below p·M iterations of which a loop is not test-driven.
+    pub m: Option<usize>,
     /// `[workflow] out`, relative to the workflow file's directory.
     pub out: Option<PathBuf>,
     /// Steps in the order they stand in the file (which is the order random

@@ -19,7 +19,7 @@ use super::text_map::{decode_toml_string, TextMap};
 pub const SCHEDULERS: &[&str] = &["emcp", "mcp", "baseline", "dynamic", "ideal"];
 
 const TOP_KEYS: &[&str] = &["workflow", "steps"];
-const WORKFLOW_KEYS: &[&str] = &["name", "seed", "processors", "scheduler", "out"];
+const WORKFLOW_KEYS: &[&str] = &["name", "seed", "processors", "scheduler", "out", "m"];
 const LOOP_KEYS: &[&str] = &["for", "do"];
 
 type Key<'i> = Spanned<std::borrow::Cow<'i, str>>;
@@ -56,6 +56,7 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         seed: None,
         processors: None,
         scheduler: None,
+        m: None,
         out: None,
         steps: Vec::new(),
         file: file.clone(),
@@ -214,6 +215,17 @@ impl Cx<'_> {
                                     None
                                 }
                             });
+                }
+                "m" => {
+                    wf.m = self
+                        .integer(key, value)
+                        .and_then(|v| match usize::try_from(v) {
+                            Ok(m) if m > 0 => Some(m),
+                            _ => {
+                                self.error(span, "`m` must be a positive integer");
+                                None
+                            }
+                        });
                 }
                 _ => self.unknown_key(key, WORKFLOW_KEYS, None),
             }

@@ -76,7 +76,7 @@ fn unknown_keys_in_every_table() {
     assert_eq!(
         error("[workflow]\ncolour = 1\n[steps]\na = \"1\"\n"),
         "w.toml:2:1: unknown key `colour` (expected `name`, `seed`, `processors`, \
-         `scheduler`, `out`)"
+         `scheduler`, `out`, `m`)"
     );
     assert_eq!(
         error("step = 1\n[steps]\na = \"1\"\n"),

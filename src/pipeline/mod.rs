@@ -2,6 +2,14 @@
 //! scheduler, execute (to the plan, or work-stealing for `dynamic`), then
 //! record the run in the history and retrain the models. The CLI and the
 //! terminal UI both drive runs through here.
+//!
+//! With `emcp`, loops of at least p·M iterations are test-driven while the
+//! plan runs (see [`testdrive`]), so the plan a run followed can differ from
+//! the one [`plan`] made beforehand: [`Finished::plan`] is the one followed.
+
+mod testdrive;
+
+pub use testdrive::test_driven;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
@@ -19,6 +27,8 @@ use crate::workflow::Workflow;
 pub struct Plan {
     pub scheduler: Scheduler,
     pub workers: usize,
+    /// The paper's M: emcp's loop granularity and the test-drive threshold.
+    pub m: usize,
     /// Predicted seconds per task (by task id).
     pub predicted: Vec<f64>,
     /// The DAG the plan was made from (costs as predicted).
@@ -48,13 +58,18 @@ impl Learning {
     /// loads the models. A store that cannot be opened is an error: the
     /// caller decides whether to run without it.
     pub fn open(path: Option<&std::path::Path>) -> Result<Learning, String> {
+        Learning::open_with(path, ModelKind::default())
+    }
+
+    /// [`Learning::open`] with models of `kind`; each kind has its own
+    /// models in the history, learning from the same observations.
+    pub fn open_with(path: Option<&std::path::Path>, kind: ModelKind) -> Result<Learning, String> {
         let history = match path {
             Some(p) => History::open(p),
             None => History::open_default(),
         }
         .map_err(|e| e.to_string())?;
-        let predictor =
-            Predictor::load(&history, ModelKind::LogLinear).map_err(|e| e.to_string())?;
+        let predictor = Predictor::load(&history, kind).map_err(|e| e.to_string())?;
         let comm = history
             .load_comm()
             .map_err(|e| e.to_string())?
@@ -68,9 +83,14 @@ impl Learning {
 
     /// Priors only, nothing stored.
     pub fn none() -> Learning {
+        Learning::none_with(ModelKind::default())
+    }
+
+    /// [`Learning::none`] with models of `kind`.
+    pub fn none_with(kind: ModelKind) -> Learning {
         Learning {
             history: None,
-            predictor: Predictor::new(ModelKind::LogLinear),
+            predictor: Predictor::new(kind),
             comm: Comm::SHARED_MEMORY,
         }
     }
@@ -96,10 +116,15 @@ pub fn plan(
         }
     }
     let predicted = dag.nodes.iter().map(|n| n.cost).collect();
-    let schedule = sched::plan(&dag, &learning.comm, workers, scheduler);
+    let m = wf.m.unwrap_or(sched::DEFAULT_M);
+    let schedule = match scheduler {
+        Scheduler::Emcp | Scheduler::Ideal => sched::emcp(&dag, &learning.comm, workers.max(1), m),
+        _ => sched::plan(&dag, &learning.comm, workers, scheduler),
+    };
     Plan {
         scheduler,
         workers,
+        m,
         predicted,
         dag,
         schedule,
@@ -169,10 +194,23 @@ pub fn execute(
         }
         on_event(e);
     };
+    let mut plan = plan;
+    let drives = match scheduler {
+        Scheduler::Emcp => testdrive::test_driven(graph, plan.workers, plan.m),
+        _ => Vec::new(),
+    };
     let report = if scheduler == Scheduler::Dynamic {
         exec::run(wf, graph, opts, &sink, cancel)?
     } else {
-        match exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel) {
+        let planned = if drives.is_empty() {
+            exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel)
+        } else {
+            testdrive::run(wf, graph, learning, &mut plan, &drives, opts, &sink, cancel)
+        };
+        // A refused plan ran nothing, except in the test drive's stage 2
+        // (stage 1 has run): that needs a bug in the stage planner, and
+        // running everything again is still correct, only slower.
+        match planned {
             Ok(r) => r,
             Err(e) => {
                 warnings.push(format!(
