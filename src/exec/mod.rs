@@ -57,6 +57,9 @@ pub enum Event {
         start: Duration,
         end: Duration,
     },
+    /// The plan changed mid-run: a test drive measured a loop and the rest
+    /// was planned again. The schedule covers the whole run, as followed.
+    Replanned { schedule: Schedule },
 }
 
 /// Why a step has no value.

@@ -154,7 +154,7 @@ impl Gantt {
         graph: &TaskGraph,
         schedule: &Schedule,
     ) -> Gantt {
-        let mut rows: Vec<Row> = graph
+        let rows: Vec<Row> = graph
             .tasks
             .iter()
             .map(|t| Row {
@@ -165,8 +165,25 @@ impl Gantt {
                 actual: None,
             })
             .collect();
+        let mut g = Gantt {
+            workflow: workflow.to_string(),
+            scheduler: scheduler.to_string(),
+            workers: 1,
+            rows,
+            predicted_makespan: 0.0,
+            actual_makespan: None,
+        };
+        g.set_plan(schedule);
+        g
+    }
+
+    /// Replaces the predicted slots with `schedule`'s (node `i` is task `i`).
+    pub fn set_plan(&mut self, schedule: &Schedule) {
+        for row in &mut self.rows {
+            row.predicted.clear();
+        }
         for item in &schedule.items {
-            if let Some(row) = rows.get_mut(item.node) {
+            if let Some(row) = self.rows.get_mut(item.node) {
                 row.predicted.push(Slot {
                     worker: item.worker,
                     start: item.start,
@@ -175,14 +192,8 @@ impl Gantt {
                 });
             }
         }
-        Gantt {
-            workflow: workflow.to_string(),
-            scheduler: scheduler.to_string(),
-            workers: schedule.workers.max(1),
-            rows,
-            predicted_makespan: schedule.makespan(),
-            actual_makespan: None,
-        }
+        self.workers = self.workers.max(schedule.workers.max(1));
+        self.predicted_makespan = schedule.makespan();
     }
 
     /// Records one run event. Events for unknown tasks are ignored.
@@ -212,6 +223,10 @@ impl Gantt {
                 let at = self.start_of(*task, 0.0);
                 let a = actual(None, at, at, Status::Skipped, Some(reason.clone()));
                 (*task, a)
+            }
+            Event::Replanned { schedule } => {
+                self.set_plan(schedule);
+                return;
             }
             Event::Chunk {
                 task,

@@ -194,17 +194,20 @@ pub(super) fn run(
         })
         .collect();
     let second = stage_schedule(graph, &after, &stage2, learning, p, plan.m);
-    run.run(&second, false)?;
-
-    plan.predicted = after.nodes.iter().map(|n| n.cost).collect();
-    plan.dag = after;
     let mut items = first.items;
-    items.extend(second.items.into_iter().map(|mut i| {
+    items.extend(second.items.iter().cloned().map(|mut i| {
         i.start += stage1_end;
         i.end += stage1_end;
         i
     }));
     plan.schedule = Schedule::sorted(p, items);
+    plan.predicted = after.nodes.iter().map(|n| n.cost).collect();
+    plan.dag = after;
+    // Charts drawn from the first plan would show blocks that never run.
+    on_event(Event::Replanned {
+        schedule: plan.schedule.clone(),
+    });
+    run.run(&second, false)?;
     Ok(run.finish())
 }
 
