@@ -2,3 +2,4 @@
 //! run, for `flowcast bench`.
 
 pub mod kernels;
+pub mod schedule;
