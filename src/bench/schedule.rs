@@ -211,7 +211,13 @@ pub fn run_schedule_bench(sizes: &[usize], processors: &[usize], graphs: usize) 
     .unwrap();
     write!(out, "{:<9} {:>3}", "method", "p").unwrap();
     for s in schedulers {
-        write!(out, " | {:>5} mean    max (n)   at bound", s.name()).unwrap();
+        let mean = format!("{} mean", s.name());
+        write!(
+            out,
+            " | {mean:>10} {:>6} {:>6} {:>9}",
+            "max", "(n)", "at bound"
+        )
+        .unwrap();
     }
     out.push('\n');
     for method in Method::ALL {
@@ -241,12 +247,11 @@ pub fn run_schedule_bench(sizes: &[usize], processors: &[usize], graphs: usize) 
                 }
                 write!(
                     out,
-                    " | {:>10.4} {:>6.4} ({:>4}) {:>4}/{:<4}",
+                    " | {:>10.4} {:>6.4} {:>6} {:>9}",
                     gaps.mean(),
                     gaps.worst.0,
-                    gaps.worst.1,
-                    gaps.at_bound,
-                    gaps.ratios.len()
+                    format!("({})", gaps.worst.1),
+                    format!("{}/{}", gaps.at_bound, gaps.ratios.len())
                 )
                 .unwrap();
             }
