@@ -260,3 +260,32 @@ pub fn run_schedule_bench(sizes: &[usize], processors: &[usize], graphs: usize) 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_has_a_row_per_method_and_p_with_ratios_at_least_one() {
+        let report = run_schedule_bench(&[20, 40], &[2, 4], 2);
+        let rows: Vec<&str> = report.lines().skip(2).collect();
+        assert_eq!(rows.len(), 4 * 2, "{report}");
+        for row in rows {
+            let cells: Vec<&str> = row.split('|').collect();
+            for cell in &cells[1..] {
+                let mut f = cell.split_whitespace();
+                let mean: f64 = f.next().unwrap().parse().unwrap();
+                let max: f64 = f.next().unwrap().parse().unwrap();
+                assert!((1.0 - 1e-9..=max + 1e-9).contains(&mean), "{row}");
+                assert!(f.last().unwrap().ends_with("/4"), "{row}");
+            }
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_per_seed() {
+        let a = generate_stg(Method::LayrPred, 100, 3.0, 5);
+        assert_eq!(a, generate_stg(Method::LayrPred, 100, 3.0, 5));
+        assert_ne!(a, generate_stg(Method::LayrPred, 100, 3.0, 6));
+    }
+}
