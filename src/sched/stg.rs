@@ -14,7 +14,10 @@
 //! The dummy entry and exit tasks are dropped when they cost nothing (they
 //! cannot change a makespan); everything else keeps its STG id as its name.
 //! Predecessors may be listed after their successors (the set never does,
-//! but nothing requires it); a cycle is an error naming its tasks.
+//! but nothing requires it); a cycle is an error naming its tasks. A task
+//! line of `2·npred` numbers after the count is the set's variant with
+//! communication costs (`pred comm pred comm …`); the costs become the
+//! edges' bytes.
 
 use std::path::Path;
 
@@ -41,6 +44,15 @@ impl Token<'_> {
             )
         })
     }
+}
+
+/// A predecessor link as listed: task `from` before task `to`.
+struct Pred {
+    from: usize,
+    to: usize,
+    bytes: f64,
+    /// Line and column of the predecessor's id, for errors about the link.
+    at: (usize, usize),
 }
 
 fn tokens(line: &str, line_no: usize) -> impl Iterator<Item = Token<'_>> {
@@ -102,7 +114,7 @@ impl Dag {
             )
         })?;
         let mut costs = Vec::with_capacity(total.min(1 << 24));
-        let mut preds: Vec<(usize, usize, Token)> = Vec::new(); // (pred, task, where)
+        let mut preds: Vec<Pred> = Vec::new();
         for expected in 0..total {
             let Some((line_no, line)) = lines.next() else {
                 return Err(format!(
@@ -142,8 +154,20 @@ impl Dag {
             }
             let count_tok = field(ts.next(), "number of predecessors")?;
             let count = count_tok.integer("the number of predecessors")?;
-            let mut listed = 0;
-            for t in ts {
+            let rest: Vec<Token> = ts.collect();
+            // The set's variant with communication costs lists
+            // `pred comm` pairs; the comm cost becomes the edge's bytes.
+            let paired = count > 0 && rest.len() == 2 * count;
+            if rest.len() != count && !paired {
+                return Err(format!(
+                    "{}: task {id} says it has {count} predecessors but lists {}",
+                    count_tok.at(),
+                    rest.len()
+                ));
+            }
+            let step = if paired { 2 } else { 1 };
+            for k in (0..rest.len()).step_by(step) {
+                let t = &rest[k];
                 let pred = t.integer("a predecessor id")?;
                 if pred >= total {
                     return Err(format!(
@@ -158,14 +182,25 @@ impl Dag {
                         t.at()
                     ));
                 }
-                listed += 1;
-                preds.push((pred, id, t));
-            }
-            if listed != count {
-                return Err(format!(
-                    "{}: task {id} says it has {count} predecessors but lists {listed}",
-                    count_tok.at()
-                ));
+                let bytes = match rest.get(k + 1).filter(|_| paired) {
+                    None => 0.0,
+                    Some(c) => match c.text.parse::<f64>() {
+                        Ok(b) if b.is_finite() && b >= 0.0 => b,
+                        _ => {
+                            return Err(format!(
+                                "{}: task {id}: communication cost must be a non-negative number, not `{}`",
+                                c.at(),
+                                c.text
+                            ))
+                        }
+                    },
+                };
+                preds.push(Pred {
+                    from: pred,
+                    to: id,
+                    bytes,
+                    at: (t.line, t.col),
+                });
             }
             costs.push(cost);
         }
@@ -182,7 +217,7 @@ impl Dag {
 }
 
 /// The graph without free dummies: node k is STG task `keep[k]`.
-fn build(n: usize, costs: &[f64], preds: &[(usize, usize, Token)]) -> Result<Dag, String> {
+fn build(n: usize, costs: &[f64], preds: &[Pred]) -> Result<Dag, String> {
     let total = n + 2;
     let dummy = |id: usize| (id == 0 || id == n + 1) && costs[id] == 0.0;
     let mut node_of = vec![usize::MAX; total];
@@ -193,14 +228,20 @@ fn build(n: usize, costs: &[f64], preds: &[(usize, usize, Token)]) -> Result<Dag
             dag.nodes.push(Node::function(&id.to_string(), cost));
         }
     }
-    for (pred, task, _) in preds {
+    for &Pred {
+        from: pred,
+        to: task,
+        bytes,
+        ..
+    } in preds
+    {
         // An edge touching a free dummy orders nothing: the entry has no
         // predecessors and the exit no successors.
-        if !dummy(*pred) && !dummy(*task) {
+        if !dummy(pred) && !dummy(task) {
             dag.edges.push(Edge {
-                from: node_of[*pred],
-                to: node_of[*task],
-                bytes: 0.0,
+                from: node_of[pred],
+                to: node_of[task],
+                bytes,
             });
         }
     }
@@ -208,8 +249,8 @@ fn build(n: usize, costs: &[f64], preds: &[(usize, usize, Token)]) -> Result<Dag
         let names: Vec<&str> = cycle.iter().map(|&i| dag.nodes[i].name.as_str()).collect();
         let first = preds
             .iter()
-            .find(|(p, t, _)| node_of[*t] == cycle[0] && node_of[*p] == cycle[cycle.len() - 1])
-            .map_or(String::new(), |(_, _, tok)| format!("{}: ", tok.at()));
+            .find(|e| node_of[e.to] == cycle[0] && node_of[e.from] == cycle[cycle.len() - 1])
+            .map_or(String::new(), |e| format!("{}:{}: ", e.at.0, e.at.1));
         return Err(format!(
             "{first}the predecessors make a cycle: tasks {} -> {}",
             names.join(" -> "),
