@@ -105,9 +105,10 @@ pub enum Command {
         #[command(subcommand)]
         what: BenchCommand,
     },
-    /// Schedule a bare cost-annotated DAG (JSON) and print the schedule.
+    /// Schedule a bare cost-annotated DAG (JSON, or Kasahara's STG format) and print the schedule.
     Schedule {
-        /// `{"tasks":[{"id":"t1","cost":1.5}],"edges":[{"from":"t1","to":"t2","bytes":0}]}`
+        /// `{"tasks":[{"id":"t1","cost":1.5}],"edges":[{"from":"t1","to":"t2","bytes":0}]}`,
+        /// or an STG file (`.stg`, or any file not starting with `{`).
         graph: PathBuf,
         /// Number of workers.
         #[arg(
@@ -123,6 +124,9 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print only the summary line, not the table of tasks.
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
     },
 }
 
@@ -175,6 +179,18 @@ pub enum BenchCommand {
         processors: Option<usize>,
         #[arg(long, default_value_t = 42)]
         seed: i64,
+    },
+    /// MCP and extended MCP against the lower bound on STG-style random graphs.
+    Schedule {
+        /// Graph sizes (tasks).
+        #[arg(long, value_delimiter = ',', default_values_t = [50, 100, 300, 500, 1000, 2000, 5000])]
+        sizes: Vec<usize>,
+        /// Worker counts.
+        #[arg(short = 'p', long = "processors", value_delimiter = ',', default_values_t = [2, 4, 8, 16, 32])]
+        processors: Vec<usize>,
+        /// Graphs per method and size (average predecessors 1, 3, 5, ...).
+        #[arg(long, default_value_t = 3)]
+        graphs: usize,
     },
 }
 
@@ -313,12 +329,25 @@ pub fn main() -> ExitCode {
                     seed,
                 },
         }) => bench_workflows(files, runs, warmup, processors, seed),
+        Some(Command::Bench {
+            what:
+                BenchCommand::Schedule {
+                    sizes,
+                    processors,
+                    graphs,
+                },
+        }) => {
+            let report = crate::bench::schedule::run_schedule_bench(&sizes, &processors, graphs);
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
         Some(Command::Schedule {
             graph,
             processors,
             scheduler,
             json,
-        }) => schedule(&graph, processors, &scheduler, json),
+            quiet,
+        }) => schedule(&graph, processors, &scheduler, json, quiet),
         None => match cli.file {
             Some(file) if interactive() => tui(&file, &Settings::default(), None, true),
             Some(file) => run(&RunArgs {
@@ -547,7 +576,7 @@ fn random_seed() -> i64 {
     i64::from(nanos % 1_000_000) + i64::from(std::process::id() % 1000) * 1_000_000
 }
 
-fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool) -> ExitCode {
+fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) -> ExitCode {
     let Some(kind) = Scheduler::parse(scheduler) else {
         eprintln!("error: unknown scheduler `{scheduler}` (emcp, mcp, baseline, dynamic, ideal)");
         return ExitCode::from(2);
@@ -558,7 +587,7 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool) -> ExitCode {
     }
     let dag = match std::fs::read_to_string(path)
         .map_err(|e| e.to_string())
-        .and_then(|t| Dag::from_json(&t))
+        .and_then(|t| Dag::from_file_text(path, &t))
     {
         Ok(d) => d,
         Err(e) => {
@@ -567,31 +596,25 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool) -> ExitCode {
         }
     };
     let s = sched::plan(&dag, &Comm::SHARED_MEMORY, p, kind);
-    if as_json {
-        println!("{}", s.to_json(&dag, kind.name()));
+    use std::io::Write as _;
+    // One buffered writer: a line-flushed println! per row dominates big graphs.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if as_json {
+        serde_json::to_writer(&mut out, &s.to_json(&dag, kind.name()))
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
-        println!(
-            "{:<20} {:>6} {:>12} {:>12}",
-            "task", "worker", "start", "end"
-        );
-        for i in &s.items {
-            let name = match &i.iterations {
-                Some(r) => format!("{}[{}..{}]", dag.nodes[i.node].name, r.start + 1, r.end),
-                None => dag.nodes[i.node].name.clone(),
-            };
-            println!(
-                "{name:<20} {:>6} {:>12.4} {:>12.4}",
-                i.worker, i.start, i.end
-            );
+        s.write_table(&mut out, &dag, kind.name(), quiet)
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing the schedule: {e}");
+            ExitCode::FAILURE
         }
-        println!(
-            "\n{} on {p} workers: makespan {:.4}, lower bound {:.4}",
-            kind.name(),
-            s.makespan(),
-            dag.lower_bound(p)
-        );
     }
-    ExitCode::SUCCESS
 }
 
 /// The UI needs a terminal on both ends; anything else (pipes, CI) gets the

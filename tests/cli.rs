@@ -242,3 +242,30 @@ fn out_writes_one_json_file_per_step() {
     let m = std::fs::read_to_string(out_dir.join("m.json")).unwrap();
     assert_eq!(m, r#"{"dim":[2,3],"data":[1,2,3,4,5,6]}"#);
 }
+
+#[test]
+fn schedule_reads_stg_and_reports_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("g.stg");
+    std::fs::write(&good, "3\n0 0 0\n1 4 1 0\n2 3 1 0\n3 5 2 1 2\n4 0 1 3\n#\n").unwrap();
+    let out = flowcast(&["schedule", good.to_str().unwrap(), "-p", "2", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "emcp on 2 workers: makespan 9.0000, lower bound 9.0000\n"
+    );
+    let out = flowcast(&["schedule", good.to_str().unwrap(), "-p", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schedule"].as_array().unwrap().len(), 3);
+    assert_eq!(v["makespan"], 9.0);
+
+    let bad = dir.path().join("bad");
+    std::fs::write(&bad, "3\n0 0 0\n1 4 1 0\n2 3 1 9\n").unwrap();
+    let out = flowcast(&["schedule", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad: 4:7: task 2: predecessor 9 is out of range"),
+        "{err}"
+    );
+}

@@ -3,4 +3,5 @@
 
 pub mod kernels;
 pub mod paper;
+pub mod schedule;
 pub mod workflows;

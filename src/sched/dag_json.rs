@@ -46,7 +46,17 @@ fn id_text(v: &serde_json::Value) -> String {
 impl Dag {
     /// Parses the bare-DAG format; errors say which task or edge is wrong.
     pub fn from_json(text: &str) -> Result<Dag, String> {
-        let raw: RawDag = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let raw: RawDag = serde_json::from_str(text).map_err(|e| {
+            // serde_json says "... at line L column C"; lead with L:C as
+            // every other flowcast error does.
+            let msg = e.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            if e.line() == 0 {
+                msg
+            } else {
+                format!("{}:{}: {msg}", e.line(), e.column())
+            }
+        })?;
         let mut index = HashMap::new();
         let mut dag = Dag::default();
         for (i, t) in raw.tasks.iter().enumerate() {
@@ -84,8 +94,13 @@ impl Dag {
                 bytes: e.bytes,
             });
         }
-        if dag.topological_order().is_none() {
-            return Err("the graph has a cycle".into());
+        if let Some(cycle) = dag.find_cycle() {
+            let names: Vec<&str> = cycle.iter().map(|&i| dag.nodes[i].name.as_str()).collect();
+            return Err(format!(
+                "the edges make a cycle: tasks {} -> {}",
+                names.join(" -> "),
+                names[0]
+            ));
         }
         Ok(dag)
     }
@@ -118,6 +133,46 @@ impl Schedule {
             "lower_bound": dag.lower_bound(self.workers),
             "schedule": items,
         })
+    }
+}
+
+impl Schedule {
+    /// The schedule as a table of items (unless `quiet`) and a summary line
+    /// with the makespan and the lower bound.
+    pub fn write_table(
+        &self,
+        out: &mut impl std::io::Write,
+        dag: &Dag,
+        scheduler: &str,
+        quiet: bool,
+    ) -> std::io::Result<()> {
+        if !quiet {
+            writeln!(
+                out,
+                "{:<20} {:>6} {:>12} {:>12}",
+                "task", "worker", "start", "end"
+            )?;
+            for i in &self.items {
+                let name = &dag.nodes[i.node].name;
+                let name = match &i.iterations {
+                    Some(r) => format!("{name}[{}..{}]", r.start + 1, r.end),
+                    None => name.clone(),
+                };
+                writeln!(
+                    out,
+                    "{name:<20} {:>6} {:>12.4} {:>12.4}",
+                    i.worker, i.start, i.end
+                )?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "{scheduler} on {} workers: makespan {:.4}, lower bound {:.4}",
+            self.workers,
+            self.makespan(),
+            dag.lower_bound(self.workers)
+        )
     }
 }
 

@@ -19,6 +19,7 @@ mod dag_json;
 mod emcp;
 mod mcp;
 mod simulate;
+mod stg;
 
 use std::ops::Range;
 
