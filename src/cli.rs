@@ -11,7 +11,7 @@ use crate::cost::history::History;
 use crate::cost::ModelKind;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
-use crate::export::{self, gantt, Format};
+use crate::export::{self, Format};
 use crate::graph::{self, TaskGraph};
 use crate::pipeline::{self, Learning};
 use crate::report::{self, progress::Progress, table};
@@ -31,6 +31,8 @@ pub struct Cli {
     pub command: Option<Command>,
     /// A workflow file to run (same as `flowcast run FILE`).
     pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: Settings,
 }
 
 #[derive(Subcommand, Debug)]
@@ -243,10 +245,11 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check { file }) => check(&file),
         Some(Command::Run(args)) if args.watch => {
-            if let Err(code) = only_default_model(&args.settings, "--watch") {
-                return code;
-            }
             if args.headless || !interactive() {
+                let (scheduler, model, m) = match live_settings(&args.settings) {
+                    Ok(x) => x,
+                    Err(code) => return code,
+                };
                 watch::headless::run_watching(
                     &args.file,
                     &watch::headless::WatchOptions {
@@ -254,6 +257,9 @@ pub fn main() -> ExitCode {
                         seed: args.seed,
                         extra_files: Vec::new(),
                         history: args.settings.history.clone(),
+                        scheduler,
+                        model,
+                        m,
                     },
                 )
             } else {
@@ -349,9 +355,10 @@ pub fn main() -> ExitCode {
             quiet,
         }) => schedule(&graph, processors, &scheduler, json, quiet),
         None => match cli.file {
-            Some(file) if interactive() => tui(&file, &Settings::default(), None, true),
+            Some(file) if interactive() => tui(&file, &cli.settings, None, true),
             Some(file) => run(&RunArgs {
                 file,
+                settings: cli.settings,
                 ..RunArgs::default()
             }),
             None => {
@@ -462,9 +469,11 @@ fn run(args: &RunArgs) -> ExitCode {
     let cancel = AtomicBool::new(false);
     let opts = RunOptions { workers, seed };
     let sink = |e: exec::Event| progress.on_event(&e);
-    let finished = match pipeline::run(&wf, &graph, &mut learning, &opts, scheduler, &sink, &cancel)
-    {
-        Ok(r) => r,
+    // The chart is stored beside the run, for `flowcast export --run`.
+    let ran =
+        export::cli::run_charted(&wf, &graph, &mut learning, &opts, scheduler, &sink, &cancel);
+    let finished = match ran {
+        Ok((f, _)) => f,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(1);
@@ -537,15 +546,19 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
     Ok((workers, scheduler, parse_model(s.model.as_deref())?))
 }
 
-/// The terminal UI and watch mode plan with the default model and M only.
-fn only_default_model(s: &Settings, what: &str) -> Result<(), ExitCode> {
-    if s.model.is_some() || s.m.is_some() {
-        eprintln!(
-            "error: {what} does not take --model or --test-drive-m yet; use `flowcast run --headless`"
-        );
+/// The settings of the terminal UI and watch mode, which resolve the
+/// workflow's own defaults at every (re)load rather than once.
+fn live_settings(s: &Settings) -> Result<(Option<Scheduler>, ModelKind, Option<usize>), ExitCode> {
+    if s.processors == Some(0) {
+        eprintln!("error: -p must be at least 1");
         return Err(ExitCode::from(2));
     }
-    Ok(())
+    if s.m == Some(0) {
+        eprintln!("error: --test-drive-m must be at least 1");
+        return Err(ExitCode::from(2));
+    }
+    let scheduler = parse_scheduler(s.scheduler.as_deref())?;
+    Ok((scheduler, parse_model(s.model.as_deref())?, s.m))
 }
 
 fn parse_model(name: Option<&str>) -> Result<ModelKind, ExitCode> {
@@ -635,11 +648,8 @@ fn parse_scheduler(name: Option<&str>) -> Result<Option<Scheduler>, ExitCode> {
 }
 
 fn tui(file: &Path, settings: &Settings, seed: Option<i64>, watch: bool) -> ExitCode {
-    if let Err(code) = only_default_model(settings, "the terminal UI") {
-        return code;
-    }
-    let scheduler = match parse_scheduler(settings.scheduler.as_deref()) {
-        Ok(s) => s,
+    let (scheduler, model, m) = match live_settings(settings) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let opts = ui::TuiOptions {
@@ -648,6 +658,8 @@ fn tui(file: &Path, settings: &Settings, seed: Option<i64>, watch: bool) -> Exit
         seed,
         watch,
         history_path: settings.history.clone(),
+        model,
+        m,
         ..ui::TuiOptions::default()
     };
     match ui::run_tui(file, opts) {
@@ -687,21 +699,19 @@ fn export_chart(
         };
         let seed = seed.or(wf.seed).unwrap_or_else(random_seed);
         let mut learning = learning(settings.history.as_deref(), model);
-        let plan = pipeline::plan(&wf, &graph, &learning, workers.max(1), scheduler);
-        let mut chart = gantt::Gantt::planned(&wf.name, scheduler.name(), &graph, &plan.schedule);
-        let opts = RunOptions {
-            workers: workers.max(1),
-            seed,
-        };
-        chart.workers = chart.workers.max(workers);
+        let opts = RunOptions { workers, seed };
         let cancel = AtomicBool::new(false);
-        let recorder = gantt::Recorder::new(chart);
-        let sink = |e: crate::exec::Event| recorder.event(&e);
-        pipeline::execute(&wf, &graph, &mut learning, plan, &opts, &sink, &cancel).map(|f| {
-            let chart = recorder.finish(&f.report);
-            export::cli::store_chart(&learning, f.run_id, &chart);
-            chart
-        })
+        let ignore = |_: crate::exec::Event| {};
+        export::cli::run_charted(
+            &wf,
+            &graph,
+            &mut learning,
+            &opts,
+            scheduler,
+            &ignore,
+            &cancel,
+        )
+        .map(|(_, chart)| chart)
     };
     match chart.and_then(|g| export::export(&g, format, out)) {
         Ok(()) => {

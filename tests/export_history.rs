@@ -248,3 +248,37 @@ fn export_run_last_from_the_history_then_rebuilt_without_a_stored_chart() {
     assert!(!ok);
     assert!(err.contains("--run soon"), "{err}");
 }
+
+#[test]
+fn a_plain_run_stores_its_chart_for_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_workflow(d);
+    let h = d.join("h.sqlite");
+    let hs = h.to_str().unwrap();
+    let (ok, _, err) = flowcast(
+        &[
+            "run",
+            "--headless",
+            "blocks.toml",
+            "-p",
+            "2",
+            "--history",
+            hs,
+        ],
+        d,
+    );
+    assert!(ok, "{err}");
+    let conn = rusqlite::Connection::open(&h).unwrap();
+    let charts: i64 = conn
+        .query_row("SELECT COUNT(*) FROM charts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(charts, 1);
+    drop(conn);
+    let (ok, _, err) = flowcast(
+        &["export", "--run", "last", "-o", "last.csv", "--history", hs],
+        d,
+    );
+    assert!(ok, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}

@@ -4,11 +4,17 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, PoisonError};
 
 use super::stored::{self, Which};
 use super::{Format, Gantt};
 use crate::cost::history::History;
-use crate::pipeline::Learning;
+use crate::exec::{Event, RunOptions};
+use crate::graph::TaskGraph;
+use crate::pipeline::{self, Finished, Learning};
+use crate::sched::Scheduler;
+use crate::workflow::Workflow;
 
 /// `flowcast export [FILE] --run ID|last -o OUT`: a past run's chart.
 /// With FILE, `last` is that workflow's last run.
@@ -78,4 +84,36 @@ pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) {
     if let Err(e) = saved {
         eprintln!("warning: the chart was not stored: {e}");
     }
+}
+
+/// A run through the pipeline that keeps its chart: the plan it followed
+/// and what ran, stored beside the run in the history. `on_event` sees
+/// every event as it happens.
+#[allow(clippy::too_many_arguments)]
+pub fn run_charted(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &mut Learning,
+    opts: &RunOptions,
+    scheduler: Scheduler,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<(Finished, Gantt), String> {
+    let events = Mutex::new(Vec::new());
+    let sink = |e: Event| {
+        on_event(e.clone());
+        if let Ok(mut v) = events.lock() {
+            v.push(e);
+        }
+    };
+    let finished = pipeline::run(wf, graph, learning, opts, scheduler, &sink, cancel)?;
+    let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &finished.plan.schedule);
+    // A plan may leave workers idle: show all p lanes.
+    chart.workers = chart.workers.max(opts.workers);
+    for e in events.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        chart.apply(&e);
+    }
+    chart.finish(&finished.report);
+    store_chart(learning, finished.run_id, &chart);
+    Ok((finished, chart))
 }

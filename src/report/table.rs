@@ -112,9 +112,8 @@ pub fn render(
             let pred = predicted.get(t.id).copied();
             let actual = o.value.is_ok().then_some(o.busy.as_secs_f64());
             let error = match (pred, actual) {
-                (Some(p), Some(a)) => {
-                    error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
-                }
+                (Some(p), Some(a)) => error_percent(p, a)
+                    .map_or("-".into(), |e| crate::export::axis::error(e / 100.0)),
                 _ => "-".into(),
             };
             [

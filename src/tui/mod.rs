@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 pub use app::{Action, App, Effect, HistoryRow, ModelRow, RunState, View};
 pub use runner::{Predictor, Runner};
 
+use crate::cost::ModelKind;
 use crate::export::{self, Format};
 use crate::sched::Scheduler;
 use crate::watch::{self, headless::load_checked, FileWatcher};
@@ -54,6 +55,10 @@ pub struct TuiOptions {
     pub history: Vec<HistoryRow>,
     /// The history store (default: the user's data directory).
     pub history_path: Option<PathBuf>,
+    /// Which cost models runs predict with and train.
+    pub model: ModelKind,
+    /// The paper's M (default: the workflow's `m`, else 8).
+    pub m: Option<usize>,
 }
 
 const FRAME: Duration = Duration::from_millis(33);
@@ -84,7 +89,8 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     app.models = opts.models.clone();
     app.history = opts.history.clone();
     let mut runner = Runner::new(tx.clone(), opts.predict.clone(), opts.seed);
-    runner.open_store(opts.history_path.clone(), name.clone());
+    runner.m = opts.m;
+    runner.open_store(opts.history_path.clone(), name.clone(), opts.model);
     let mut queue: Vec<Action> = Vec::new();
     match loaded {
         Ok((wf, graph)) => {

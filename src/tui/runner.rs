@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::app::Action;
+use crate::cost::ModelKind;
 use crate::exec::RunOptions;
 use crate::export::gantt::{dag, Gantt, Recorder};
 use crate::graph::TaskGraph;
@@ -48,6 +49,8 @@ pub struct Runner {
     learning: Arc<Mutex<Learning>>,
     /// The store being opened in the background; the first run takes it.
     opening: Option<JoinHandle<Learning>>,
+    /// `--test-drive-m`: overrides every loaded workflow's `[workflow] m`.
+    pub m: Option<usize>,
 }
 
 impl Runner {
@@ -72,6 +75,7 @@ impl Runner {
             current: None,
             pending: None,
             opening: None,
+            m: None,
         }
     }
 
@@ -79,25 +83,26 @@ impl Runner {
     /// its own, then sends its rows for the model and history views of
     /// `workflow`. Runs wait for it; the UI does not. A store that cannot
     /// be opened is said, and runs go on without one.
-    pub fn open_store(&mut self, path: Option<PathBuf>, workflow: String) {
+    pub fn open_store(&mut self, path: Option<PathBuf>, workflow: String, kind: ModelKind) {
         let tx = self.tx.clone();
         let spawned = std::thread::Builder::new()
             .name("flowcast-store".into())
-            .spawn(move || match Learning::open(path.as_deref()) {
+            .spawn(move || match Learning::open_with(path.as_deref(), kind) {
                 Ok(learning) => {
                     send_store(&tx, &learning, &workflow);
                     learning
                 }
                 Err(e) => {
                     let _ = tx.send(Action::Note(format!("{e}; runs are not recorded")));
-                    Learning::none()
+                    Learning::none_with(kind)
                 }
             });
         self.opening = spawned.ok();
     }
 
     /// Replaces the workflow later runs use (the running one keeps its own).
-    pub fn set_workflow(&mut self, wf: Workflow, graph: TaskGraph) {
+    pub fn set_workflow(&mut self, mut wf: Workflow, graph: TaskGraph) {
+        wf.m = self.m.or(wf.m);
         if self
             .loaded
             .as_ref()

@@ -11,10 +11,11 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{watch_files, Changed, QUIET};
+use crate::cost::ModelKind;
 use crate::exec::RunOptions;
-use crate::export::Gantt;
+use crate::export::cli::run_charted;
 use crate::graph::{self, TaskGraph};
-use crate::pipeline::{self, Learning};
+use crate::pipeline::Learning;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
 use crate::workflow::{self, Workflow};
@@ -119,6 +120,12 @@ pub struct WatchOptions {
     pub extra_files: Vec<PathBuf>,
     /// The history store (default: the user's data directory).
     pub history: Option<PathBuf>,
+    /// Default: the workflow's `scheduler`, else emcp.
+    pub scheduler: Option<Scheduler>,
+    /// Which cost models runs predict with and train.
+    pub model: ModelKind,
+    /// The paper's M (default: the workflow's `m`, else 8).
+    pub m: Option<usize>,
 }
 
 /// Loads and analyses a workflow; every diagnostic as one text.
@@ -202,47 +209,45 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
     }
     let (workers, seed) = (opts.workers, opts.seed);
     // Runs learn from each other: one history and set of models for all.
-    let learning =
-        std::sync::Mutex::new(Learning::open(opts.history.as_deref()).unwrap_or_else(|e| {
+    let learning = std::sync::Mutex::new(
+        Learning::open_with(opts.history.as_deref(), opts.model).unwrap_or_else(|e| {
             eprintln!("warning: {e}; running without history");
-            Learning::none()
-        }));
+            Learning::none_with(opts.model)
+        }),
+    );
+    let (chosen, m) = (opts.scheduler, opts.m);
     let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
         let workers = workers
             .or(wf.processors)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
             .max(1);
         let seed = seed.or(wf.seed).unwrap_or(0);
-        let scheduler = wf
-            .scheduler
-            .as_deref()
-            .and_then(Scheduler::parse)
+        let scheduler = chosen
+            .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
             .unwrap_or(Scheduler::Emcp);
+        // `--test-drive-m` wins over the file's `m`, as in a single run.
+        let overridden;
+        let wf = match m {
+            Some(m) => {
+                overridden = Workflow {
+                    m: Some(m),
+                    ..wf.clone()
+                };
+                &overridden
+            }
+            None => wf,
+        };
         let progress = Progress::new(graph);
         let opts = RunOptions { workers, seed };
         let mut learning = learning
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Events are kept to store the run's chart (loop blocks included)
-        // beside it in the history, for `flowcast export --run`.
-        let events = std::sync::Mutex::new(Vec::new());
-        let sink = |e: crate::exec::Event| {
-            progress.on_event(&e);
-            if let Ok(mut v) = events.lock() {
-                v.push(e);
-            }
-        };
-        match pipeline::run(wf, graph, &mut learning, &opts, scheduler, &sink, cancel) {
-            Ok(finished) => {
+        let sink = |e: crate::exec::Event| progress.on_event(&e);
+        // The chart is stored beside the run, for `flowcast export --run`.
+        let ran = run_charted(wf, graph, &mut learning, &opts, scheduler, &sink, cancel);
+        match ran {
+            Ok((finished, _)) => {
                 progress.finish();
-                let planned = &finished.plan.schedule;
-                let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, planned);
-                chart.workers = chart.workers.max(workers);
-                for e in events.into_inner().unwrap_or_default() {
-                    chart.apply(&e);
-                }
-                chart.finish(&finished.report);
-                crate::export::cli::store_chart(&learning, finished.run_id, &chart);
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
                 } else {
