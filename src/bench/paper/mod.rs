@@ -163,18 +163,6 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             queries,
         });
     }
-    if let Ok(path) = std::env::var("FLOWCAST_DUMP_FIG7") {
-        let mut out = String::new();
-        for m in &fig7_data {
-            for (tag, v) in [("T", &m.train), ("Q", &m.queries)] {
-                for (c, t) in v.iter() {
-                    let f: Vec<String> = c.features().iter().map(|x| x.to_string()).collect();
-                    out.push_str(&format!("{} {} {} {}\n", m.function, tag, t, f.join(",")));
-                }
-            }
-        }
-        let _ = std::fs::write(path, out);
-    }
     let fig7_default = fig7::curves(&fig7_data, ModelKind::LogLinear, config.train_points);
     let fig7_ann = fig7::curves(&fig7_data, ModelKind::Paper, config.train_points);
 
