@@ -98,7 +98,10 @@ impl Predictor {
             let Some(key) = stored_key_of(kind, &stored) else {
                 continue;
             };
-            if let Ok(m) = Model::from_json(&state) {
+            if let Ok(mut m) = Model::from_json(&state) {
+                if let Model::LogLinear(l) = &mut m {
+                    l.prior_exponent = model::prior_exponent(model_function(key));
+                }
                 if m.kind() == kind {
                     p.models.insert(key.to_string(), m);
                 }
