@@ -713,16 +713,7 @@ fn export_chart(
         )
         .map(|(_, chart)| chart)
     };
-    match chart.and_then(|g| export::export(&g, format, out)) {
-        Ok(()) => {
-            println!("wrote {}", out.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+    export::cli::said(chart.and_then(|g| export::export(&g, format, out)), out)
 }
 
 fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {

@@ -7,23 +7,13 @@ use std::process::Command;
 
 use serde_json::Value as Json;
 
+mod common;
+use common::json_num as num;
+
 /// Fields whose columns have an arbitrary sign (eigenvectors, singular
 /// vectors, principal axes and scores): compared after making each column's
 /// largest-magnitude entry positive.
 const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x"];
-
-fn num(j: &Json) -> Option<f64> {
-    match j {
-        Json::Number(n) => n.as_f64(),
-        Json::String(s) => match s.as_str() {
-            "NA" | "NaN" => Some(f64::NAN),
-            "Inf" => Some(f64::INFINITY),
-            "-Inf" => Some(f64::NEG_INFINITY),
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 fn normalise_columns(j: &Json) -> Json {
     let (Some(dim), Some(data)) = (j.get("dim"), j.get("data")) else {

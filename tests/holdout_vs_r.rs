@@ -11,24 +11,14 @@ use std::process::Command;
 
 use serde_json::Value as Json;
 
+mod common;
+use common::json_num as num;
+
 /// Fields whose columns have an arbitrary sign (or complex phase).
 const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x"];
 /// Fields compared relative to their largest entry: rounding noise in a
 /// decomposition is relative to the matrix, not to each tiny entry.
 const MATRIX_SCALED: &[&str] = &["vectors", "u", "v", "rotation", "x", "qr", "qraux"];
-
-fn num(j: &Json) -> Option<f64> {
-    match j {
-        Json::Number(n) => n.as_f64(),
-        Json::String(s) => match s.as_str() {
-            "NA" | "NaN" => Some(f64::NAN),
-            "Inf" => Some(f64::INFINITY),
-            "-Inf" => Some(f64::NEG_INFINITY),
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 /// Real and imaginary parts of a matrix (imaginary all zero when real).
 fn parts(j: &Json) -> Option<(usize, Vec<f64>, Vec<f64>)> {

@@ -18,6 +18,7 @@
 
 use std::fmt::Write;
 
+use crate::cost::model::SplitMix;
 use crate::sched::{self, Comm, Dag, Scheduler};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,31 +47,8 @@ impl Method {
     }
 }
 
-/// splitmix64: small, seeded, and the same on every machine.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in `lo..=hi`.
-    fn between(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
-    }
-}
-
 /// Distinct picks of `k` values from `range`, sorted.
-fn pick(rng: &mut Rng, range: std::ops::Range<usize>, k: usize) -> Vec<usize> {
+fn pick(rng: &mut SplitMix, range: std::ops::Range<usize>, k: usize) -> Vec<usize> {
     let k = k.min(range.len());
     let mut chosen: Vec<usize> = Vec::with_capacity(k);
     while chosen.len() < k {
@@ -84,7 +62,7 @@ fn pick(rng: &mut Rng, range: std::ops::Range<usize>, k: usize) -> Vec<usize> {
 }
 
 /// Layer of each of `n` tasks: widths uniform in 1..=2√n, so about √n layers.
-fn layers(rng: &mut Rng, n: usize) -> Vec<std::ops::Range<usize>> {
+fn layers(rng: &mut SplitMix, n: usize) -> Vec<std::ops::Range<usize>> {
     let max_width = ((n as f64).sqrt() * 2.0).ceil().max(1.0) as usize;
     let mut out = Vec::new();
     let mut start = 0;
@@ -98,14 +76,14 @@ fn layers(rng: &mut Rng, n: usize) -> Vec<std::ops::Range<usize>> {
 
 /// Predecessors (0-based real tasks) of each of `n` tasks, `avg_preds` on
 /// average.
-fn predecessors(method: Method, n: usize, avg_preds: f64, rng: &mut Rng) -> Vec<Vec<usize>> {
-    let count = |rng: &mut Rng| rng.between(0, (2.0 * avg_preds).round() as usize);
+fn predecessors(method: Method, n: usize, avg_preds: f64, rng: &mut SplitMix) -> Vec<Vec<usize>> {
+    let count = |rng: &mut SplitMix| rng.between(0, (2.0 * avg_preds).round() as usize);
     match method {
         Method::SameProb => {
             // Task j has j candidates: (n-1)/2 on average.
             let q = (2.0 * avg_preds / (n.max(2) - 1) as f64).min(1.0);
             (0..n)
-                .map(|j| (0..j).filter(|_| rng.unit() < q).collect())
+                .map(|j| (0..j).filter(|_| rng.uniform() < q).collect())
                 .collect()
         }
         Method::SamePred => (0..n)
@@ -121,7 +99,7 @@ fn predecessors(method: Method, n: usize, avg_preds: f64, rng: &mut Rng) -> Vec<
                 // Candidates: every task of earlier layers, l.start of them.
                 let q = (avg_preds / l.start.max(1) as f64).min(1.0);
                 for j in l.clone() {
-                    preds[j] = (0..l.start).filter(|_| rng.unit() < q).collect();
+                    preds[j] = (0..l.start).filter(|_| rng.uniform() < q).collect();
                 }
             }
             preds
@@ -142,7 +120,7 @@ fn predecessors(method: Method, n: usize, avg_preds: f64, rng: &mut Rng) -> Vec<
 
 /// One graph in STG text: `n` real tasks plus the dummy entry and exit.
 pub fn generate_stg(method: Method, n: usize, avg_preds: f64, seed: u64) -> String {
-    let mut rng = Rng::new(seed ^ ((n as u64) << 32));
+    let mut rng = SplitMix(seed ^ ((n as u64) << 32));
     let preds = predecessors(method, n, avg_preds, &mut rng);
     let mut has_succ = vec![false; n];
     let mut out = format!("{n}\n0 0 0\n");

@@ -60,16 +60,7 @@ pub fn export_run(
         }
         super::export(&g, format, out)
     });
-    match written {
-        Ok(()) => {
-            println!("wrote {}", out.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+    said(written, out)
 }
 
 /// Stores a recorded run's chart beside it, so that `--run` exports it as
@@ -116,4 +107,18 @@ pub fn run_charted(
     chart.finish(&finished.report);
     store_chart(learning, finished.run_id, &chart);
     Ok((finished, chart))
+}
+
+/// What the export commands print for a written (or failed) chart.
+pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
+    match written {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -2,34 +2,16 @@
 //! paper's worked example.
 
 use super::*;
-
-/// splitmix64: a tiny deterministic generator for test graphs.
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::cost::model::SplitMix;
 
 /// A random DAG: edges only from lower to higher ids, some loops.
 fn random_dag(seed: u64) -> Dag {
-    let mut g = Gen(seed);
+    let mut g = SplitMix(seed);
     let n = 2 + g.below(30);
     let mut dag = Dag::default();
     for i in 0..n {
-        let cost = 0.1 + 10.0 * g.unit();
-        if g.unit() < 0.25 {
+        let cost = 0.1 + 10.0 * g.uniform();
+        if g.uniform() < 0.25 {
             dag.nodes.push(Node::looped(
                 &format!("L{i}"),
                 cost * 5.0,
@@ -47,7 +29,7 @@ fn random_dag(seed: u64) -> Dag {
             dag.edges.push(Edge {
                 from: a,
                 to: b,
-                bytes: 1e6 * g.unit(),
+                bytes: 1e6 * g.uniform(),
             });
         }
     }

@@ -77,3 +77,18 @@ pub fn assert_all_close(actual: &[f64], expected: &[f64], rel: f64) {
         assert!(close(*a, *e, rel), "element {i}: got {a:e}, R gives {e:e}");
     }
 }
+
+/// A number as `--out` JSON writes it: R's NA, NaN and infinities are
+/// strings there.
+pub fn json_num(j: &serde_json::Value) -> Option<f64> {
+    match j {
+        serde_json::Value::Number(n) => n.as_f64(),
+        serde_json::Value::String(s) => match s.as_str() {
+            "NA" | "NaN" => Some(f64::NAN),
+            "Inf" => Some(f64::INFINITY),
+            "-Inf" => Some(f64::NEG_INFINITY),
+            _ => None,
+        },
+        _ => None,
+    }
+}
