@@ -131,7 +131,7 @@ pub fn run_workflows(opts: &Options) -> Result<String, String> {
     let _ = writeln!(
         out,
         "{:<16} {:>16} {:>19} {:>13}  emcp makespan error by run",
-        "workflow", "emcp median (s)", "dynamic median (s)", "emcp/dynamic"
+        "workflow", "emcp median", "dynamic median", "emcp/dynamic"
     );
     for f in &opts.files {
         let m = measure(f, opts)?;
@@ -142,10 +142,10 @@ pub fn run_workflows(opts: &Options) -> Result<String, String> {
             .collect();
         let _ = writeln!(
             out,
-            "{:<16} {:>16.3} {:>19.3} {:>13.3}  {}",
+            "{:<16} {:>16} {:>19} {:>13.3}  {}",
             m.workflow,
-            median(&m.emcp),
-            median(&m.dynamic),
+            crate::export::axis::seconds(median(&m.emcp)),
+            crate::export::axis::seconds(median(&m.dynamic)),
             m.ratio(),
             errors.join(" ")
         );
