@@ -13,6 +13,7 @@ pub mod ann;
 pub mod comm;
 pub mod eval;
 pub mod history;
+pub mod loglinear;
 pub mod model;
 pub mod testdrive;
 
@@ -100,7 +101,7 @@ impl Predictor {
             };
             if let Ok(mut m) = Model::from_json(&state) {
                 if let Model::LogLinear(l) = &mut m {
-                    l.prior_exponent = model::prior_exponent(model_function(key));
+                    l.prior_exponent = loglinear::prior_exponent(model_function(key));
                 }
                 if m.kind() == kind {
                     p.models.insert(key.to_string(), m);
