@@ -310,6 +310,7 @@ fn run(args: &RunArgs) -> ExitCode {
 /// workflow, else all cores, emcp and the default model; `--test-drive-m`
 /// overrides `[workflow] m` in `wf`.
 fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKind), ExitCode> {
+    let (scheduler, model, m) = live_settings(s)?;
     let workers = s
         .processors
         .or(wf.processors)
@@ -318,14 +319,12 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
         eprintln!("error: -p must be at least 1");
         return Err(ExitCode::from(2));
     }
-    if s.m == Some(0) {
-        eprintln!("error: --test-drive-m must be at least 1");
-        return Err(ExitCode::from(2));
-    }
-    wf.m = s.m.or(wf.m);
-    let scheduler = parse_scheduler(s.scheduler.as_deref().or(wf.scheduler.as_deref()))?
-        .unwrap_or(Scheduler::Emcp);
-    Ok((workers, scheduler, parse_model(s.model.as_deref())?))
+    wf.m = m.or(wf.m);
+    let scheduler = match scheduler {
+        Some(chosen) => chosen,
+        None => parse_scheduler(wf.scheduler.as_deref())?.unwrap_or(Scheduler::Emcp),
+    };
+    Ok((workers, scheduler, model))
 }
 
 /// The settings of the terminal UI and watch mode, which resolve the
@@ -493,7 +492,12 @@ fn export_chart(
             &ignore,
             &cancel,
         )
-        .map(|(_, chart)| chart)
+        .map(|(finished, chart)| {
+            for w in &finished.warnings {
+                eprintln!("warning: {w}");
+            }
+            chart
+        })
     };
     export::cli::said(chart.and_then(|g| export::export(&g, format, out)), out)
 }

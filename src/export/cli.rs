@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, PoisonError};
 
+use super::gantt::Recorder;
 use super::stored::{self, Which};
 use super::{Format, Gantt};
 use crate::cost::history::History;
@@ -64,17 +64,16 @@ pub fn export_run(
 }
 
 /// Stores a recorded run's chart beside it, so that `--run` exports it as
-/// it was. A failure is only a warning: the run itself is recorded.
-pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) {
+/// it was. A failure is only a warning, for the caller to say: the run
+/// itself is recorded.
+pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) -> Result<(), String> {
     let (Some(id), Some(h)) = (run_id, learning.history.as_ref()) else {
-        return;
+        return Ok(());
     };
-    let saved = serde_json::to_string(chart)
+    serde_json::to_string(chart)
         .map_err(|e| e.to_string())
-        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()));
-    if let Err(e) = saved {
-        eprintln!("warning: the chart was not stored: {e}");
-    }
+        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()))
+        .map_err(|e| format!("the chart was not stored: {e}"))
 }
 
 /// A run through the pipeline that keeps its chart: the plan it followed
@@ -90,22 +89,20 @@ pub fn run_charted(
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
 ) -> Result<(Finished, Gantt), String> {
-    let events = Mutex::new(Vec::new());
-    let sink = |e: Event| {
-        on_event(e.clone());
-        if let Ok(mut v) = events.lock() {
-            v.push(e);
-        }
-    };
-    let finished = pipeline::run(wf, graph, learning, opts, scheduler, &sink, cancel)?;
-    let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &finished.plan.schedule);
+    let plan = pipeline::plan(wf, graph, learning, opts.workers, scheduler);
+    let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &plan.schedule);
     // A plan may leave workers idle: show all p lanes.
     chart.workers = chart.workers.max(opts.workers);
-    for e in events.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        chart.apply(&e);
+    let recorder = Recorder::new(chart);
+    let sink = |e: Event| {
+        recorder.event(&e);
+        on_event(e);
+    };
+    let mut finished = pipeline::execute(wf, graph, learning, plan, opts, &sink, cancel)?;
+    let chart = recorder.finish(&finished.report);
+    if let Err(e) = store_chart(learning, finished.run_id, &chart) {
+        finished.warnings.push(e);
     }
-    chart.finish(&finished.report);
-    store_chart(learning, finished.run_id, &chart);
     Ok((finished, chart))
 }
 

@@ -109,6 +109,14 @@ impl Dag {
     /// Nodes in an order where every predecessor comes first; `None` when the
     /// graph has a cycle.
     pub fn topological_order(&self) -> Option<Vec<NodeId>> {
+        let (order, _) = self.kahn();
+        (order.len() == self.nodes.len()).then_some(order)
+    }
+
+    /// Kahn's algorithm: the nodes it can order, and each node's count of
+    /// predecessors it could not (all zero for a DAG; the rest sit on or
+    /// after a cycle).
+    pub(crate) fn kahn(&self) -> (Vec<NodeId>, Vec<usize>) {
         let n = self.nodes.len();
         let mut indegree = vec![0usize; n];
         for e in &self.edges {
@@ -126,7 +134,7 @@ impl Dag {
                 }
             }
         }
-        (order.len() == n).then_some(order)
+        (order, indegree)
     }
 
     /// The longest path of computation alone (no communication).

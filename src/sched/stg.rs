@@ -265,20 +265,7 @@ impl Dag {
     /// the last of the first), or `None` for a DAG.
     pub fn find_cycle(&self) -> Option<Vec<NodeId>> {
         let n = self.nodes.len();
-        let mut indegree = vec![0usize; n];
-        for e in &self.edges {
-            indegree[e.to] += 1;
-        }
-        let succs = self.succs();
-        let mut stack: Vec<NodeId> = (0..n).filter(|&i| indegree[i] == 0).collect();
-        while let Some(i) = stack.pop() {
-            for e in &succs[i] {
-                indegree[e.to] -= 1;
-                if indegree[e.to] == 0 {
-                    stack.push(e.to);
-                }
-            }
-        }
+        let (_, indegree) = self.kahn();
         // Every node left has a predecessor left: walking back through them
         // must revisit a node, and the walk from it is a cycle.
         let start = (0..n).find(|&i| indegree[i] > 0)?;

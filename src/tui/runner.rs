@@ -273,13 +273,8 @@ impl Job {
         let result = result.map(|f| {
             notes.extend(f.warnings);
             let chart = recorder.finish(&f.report);
-            if let (Some(run_id), Some(h)) = (f.run_id, learning.history.as_ref()) {
-                let saved = serde_json::to_string(&chart)
-                    .map_err(|e| e.to_string())
-                    .and_then(|json| h.save_chart(run_id, &json).map_err(|e| e.to_string()));
-                if let Err(e) = saved {
-                    notes.push(format!("the chart was not stored: {e}"));
-                }
+            if let Err(e) = crate::export::cli::store_chart(&learning, f.run_id, &chart) {
+                notes.push(e);
             }
             f.report
         });

@@ -248,6 +248,9 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
         match ran {
             Ok((finished, _)) => {
                 progress.finish();
+                for w in &finished.warnings {
+                    eprintln!("warning: {w}");
+                }
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
                 } else {
