@@ -90,6 +90,12 @@ fn a_failed_run_records_history_and_the_error() {
     assert_eq!(a.error.as_deref(), Some("cannot start 2 workers"));
     assert_eq!(a.history.len(), 1);
     assert_eq!(a.history[0].state, "failed");
+    // Once recorded, the run is known by its history id, the one
+    // `flowcast export --run` takes; a stale id is ignored.
+    a.update(Action::Stored { run: 1, id: 41 });
+    assert_eq!((a.stored, a.history[0].run), (Some(41), 41));
+    a.update(Action::Stored { run: 0, id: 7 });
+    assert_eq!(a.stored, Some(41));
     // A stale finish does not touch the state.
     a.update(Action::RunPlanned {
         run: 2,

@@ -93,3 +93,25 @@ fn reruns_while_running_queue_at_most_one() {
     assert!(r.finished(2, None).is_none(), "only one rerun was pending");
     assert!(!r.running());
 }
+
+#[test]
+fn a_recorded_run_reports_its_history_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let learning = flowcast::pipeline::Learning::open(Some(&dir.path().join("h.sqlite"))).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut r = Runner::with_learning(tx, None, None, learning);
+    let (wf, g) = empty();
+    r.set_workflow(wf, g);
+    assert!(r.request(Scheduler::Emcp, 2).is_some());
+    planned(&rx, 1);
+    assert_eq!(finished_run(&rx), 1);
+    let stored = loop {
+        match rx.recv_timeout(Duration::from_secs(10)).expect("stored") {
+            Action::Stored { run, id } => break (run, id),
+            Action::Store { .. } | Action::Note(_) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    // The first run in a fresh history.
+    assert_eq!(stored, (1, 1));
+}

@@ -40,10 +40,11 @@ fn render(w: impl Widget, width: u16, height: u16) -> Buffer {
 
 #[test]
 fn header_shows_plan_state_and_makespans() {
-    let a = app();
+    let mut a = app();
+    a.stored = Some(57);
     let buf = render(Header(&a), 60, 2);
     let expected = Buffer::with_lines([
-        " demo mcp p=2 run #3 failed",
+        " demo mcp p=2 run 3 (#57) failed",
         " predicted 3.00s  actual 3.60s",
     ]);
     assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
@@ -64,7 +65,7 @@ fn header_while_running_shows_elapsed_and_eta() {
     a.watching = true;
     let buf = render(Header(&a), 60, 2);
     let expected = Buffer::with_lines([
-        " demo mcp p=2 run #3 running · watching",
+        " demo mcp p=2 run 3 running · watching",
         // Finished tasks took 20% longer than planned: 3.00 × 1.2 − 1.00.
         " predicted 3.00s  elapsed 1.00s  ETA 2.60s",
     ]);
@@ -260,4 +261,23 @@ fn a_loops_unreported_blocks_show_as_running_on_their_workers() {
         .map(|x| buf[(x, (w1 + 1) as u16)].symbol().to_string())
         .collect();
     assert!(!w1_line.contains('█'), "{w1_line}");
+}
+
+#[test]
+fn a_legend_too_long_for_the_screen_counts_what_it_leaves_out() {
+    let mut a = app();
+    a.gantt = support::many(12, 2, 1.0);
+    for (i, r) in a.gantt.rows.iter_mut().enumerate() {
+        r.function = format!("function_{i}");
+    }
+    let buf = render(GanttChart(&a), 60, 6);
+    let legend: String = (0..60).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+    let legend = legend.trim_end();
+    // "░ predicted █ actual " is 21 cells and each entry 3 + 10 more: two
+    // whole entries fit beside the count of the other ten.
+    assert!(legend.ends_with(" ■ function_1 +10 more"), "{legend:?}");
+    // Wide enough for all, there is no count.
+    let buf = render(GanttChart(&a), 200, 6);
+    let legend: String = (0..200).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+    assert!(legend.trim_end().ends_with(" ■ function_11"), "{legend:?}");
 }

@@ -29,9 +29,11 @@ pub struct Plan {
     pub workers: usize,
     /// The paper's M: emcp's loop granularity and the test-drive threshold.
     pub m: usize,
-    /// Predicted seconds per task (by task id).
+    /// The models' predicted seconds per task (by task id): what the
+    /// history records and `model show` judges.
     pub predicted: Vec<f64>,
-    /// The DAG the plan was made from (costs as predicted).
+    /// The DAG the plan was made from: costs as predicted, except under
+    /// `ideal`, which plans with the previous run's measured costs.
     pub dag: Dag,
     /// The schedule. For `dynamic` it is the simulator's picture of
     /// work-stealing, for the predicted makespan only: rayon decides at
@@ -97,7 +99,9 @@ impl Learning {
 }
 
 /// Plans `graph` on `workers` workers. `ideal` plans with the measured
-/// costs of this workflow's previous run (predictions where it has none).
+/// costs of this workflow's previous run (predictions where it has none),
+/// but still records the models' predictions, so an oracle run cannot
+/// flatter the models' error.
 pub fn plan(
     wf: &Workflow,
     graph: &TaskGraph,
@@ -106,6 +110,7 @@ pub fn plan(
     scheduler: Scheduler,
 ) -> Plan {
     let mut dag = cost::to_dag(graph, &learning.predictor);
+    let predicted = dag.nodes.iter().map(|n| n.cost).collect();
     if scheduler == Scheduler::Ideal {
         if let Some(measured) = previous_costs(wf, learning) {
             for (node, task) in dag.nodes.iter_mut().zip(&graph.tasks) {
@@ -115,7 +120,6 @@ pub fn plan(
             }
         }
     }
-    let predicted = dag.nodes.iter().map(|n| n.cost).collect();
     let m = wf.m.unwrap_or(sched::DEFAULT_M);
     let schedule = match scheduler {
         Scheduler::Emcp | Scheduler::Ideal => sched::emcp(&dag, &learning.comm, workers.max(1), m),

@@ -92,5 +92,17 @@ pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
         .map(|t| (t.name.clone(), json!(plan.predicted.get(t.id))))
         .collect::<serde_json::Map<_, _>>()
         .into();
+    // What the schedule was made with: the measured costs under `ideal`.
+    v["planned_s"] = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                json!(plan.dag.nodes.get(t.id).map(|n| n.cost)),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into();
     v
 }

@@ -136,6 +136,12 @@ pub enum Action {
         run: usize,
         result: Result<RunReport, String>,
     },
+    /// Run `run` was recorded in the history as run `id`, the number
+    /// `flowcast export --run` and the history view know it by.
+    Stored {
+        run: usize,
+        id: i64,
+    },
     FileChanged(Changed),
     /// The workflow was re-read after a change: its name, or the diagnostics.
     Reloaded(Result<String, String>),
@@ -172,8 +178,10 @@ pub struct App {
     pub scheduler: Scheduler,
     pub workers: usize,
     pub max_workers: usize,
-    /// The current run's number (1 for the first).
+    /// The current run's number in this session (1 for the first).
     pub run: usize,
+    /// The current run's id in the history, once recorded.
+    pub stored: Option<i64>,
     pub state: RunState,
     pub watching: bool,
     pub gantt: Gantt,
@@ -207,6 +215,7 @@ impl App {
             workers: workers.max(1),
             max_workers: 256,
             run: 0,
+            stored: None,
             state: RunState::Planning,
             watching: false,
             gantt: Gantt::default(),
@@ -353,6 +362,7 @@ impl App {
             Action::Tick(now) => self.now = now,
             Action::Planning { run } => {
                 self.run = run;
+                self.stored = None;
                 self.state = RunState::Planning;
                 self.now = 0.0;
             }
@@ -367,6 +377,14 @@ impl App {
             Action::RunEvent { .. } => {}
             Action::RunFinished { run, result } if run == self.run => self.finish(result),
             Action::RunFinished { .. } => {}
+            Action::Stored { run, id } if run == self.run => {
+                self.stored = Some(id);
+                // The row `finish` added still has the session's number.
+                if let Some(row) = self.history.last_mut() {
+                    row.run = id as usize;
+                }
+            }
+            Action::Stored { .. } => {}
             Action::FileChanged(c) => {
                 if self.watching {
                     let names: Vec<String> = c

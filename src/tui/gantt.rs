@@ -554,6 +554,21 @@ fn render_legend(
     put("░ predicted ", theme::DIM, &mut cx);
     put("█ actual ", theme::DIM, &mut cx);
     for (i, f) in functions.iter().enumerate() {
+        // Whole entries only; what does not fit is counted, not cut
+        // mid-name (the Tasks view names every task's function).
+        let rest = functions.len() - i;
+        let room = end.saturating_sub(cx) as usize;
+        let entry = 3 + f.chars().count();
+        let more = format!(" +{} more", rest - 1);
+        let fits = if rest == 1 {
+            entry <= room
+        } else {
+            entry + more.chars().count() <= room
+        };
+        if !fits {
+            put(&format!(" +{rest} more"), theme::DIM, &mut cx);
+            return;
+        }
         put(" ■", Style::new().fg(theme::function(i)), &mut cx);
         put(&format!(" {f}"), Style::new(), &mut cx);
     }

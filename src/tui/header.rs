@@ -27,7 +27,11 @@ impl Widget for Header<'_> {
             Span::styled(format!(" {} ", app.workflow), theme::TITLE),
             Span::styled(format!("{} ", app.scheduler.name()), theme::KEY),
             Span::raw(format!("p={} ", app.workers)),
-            Span::raw(format!("run #{} ", app.run)),
+            // The history's id once recorded: the one `export --run` takes.
+            Span::raw(match app.stored {
+                Some(id) => format!("run {} (#{id}) ", app.run),
+                None => format!("run {} ", app.run),
+            }),
             Span::styled(state, theme::state(app.state)),
         ];
         if app.watching && app.state == RunState::Running {

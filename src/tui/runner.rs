@@ -270,8 +270,10 @@ impl Job {
             &self.cancel,
         );
         let mut notes = Vec::new();
+        let mut stored = None;
         let result = result.map(|f| {
             notes.extend(f.warnings);
+            stored = f.run_id;
             let chart = recorder.finish(&f.report);
             if let Err(e) = crate::export::cli::store_chart(&learning, f.run_id, &chart) {
                 notes.push(e);
@@ -279,6 +281,12 @@ impl Job {
             f.report
         });
         let _ = self.tx.send(Action::RunFinished { run: id, result });
+        if let Some(stored) = stored {
+            let _ = self.tx.send(Action::Stored {
+                run: id,
+                id: stored,
+            });
+        }
         send_store(&self.tx, &learning, &wf.name);
         if !notes.is_empty() {
             let _ = self.tx.send(Action::Note(notes.join("; ")));
