@@ -1,13 +1,12 @@
 //! `flowcast bench paper --quick` from the command line.
 
-use std::process::Command;
+mod common;
+
+use common::flowcast;
 
 #[test]
 fn bench_paper_quick_prints_every_table() {
-    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
-        .args(["bench", "paper", "--quick", "--seed", "3"])
-        .output()
-        .expect("run flowcast");
+    let out = flowcast(&["bench", "paper", "--quick", "--seed", "3"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -21,10 +20,7 @@ fn bench_paper_quick_prints_every_table() {
 
 #[test]
 fn bench_paper_quick_json_is_one_document() {
-    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
-        .args(["bench", "paper", "--quick", "--json"])
-        .output()
-        .expect("run flowcast");
+    let out = flowcast(&["bench", "paper", "--quick", "--json"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert!(v["targets"].as_array().is_some_and(|t| t.len() >= 8), "{v}");

@@ -1,20 +1,11 @@
 //! The `flowcast` binary end to end: shipped workflows check and run, bad
 //! workflows fail with file:line:col and exit status 2, failures stay local.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn flowcast(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flowcast"))
-        // Runs record history; keep it out of the user's data directory.
-        .env(
-            "XDG_DATA_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
-        )
-        .args(args)
-        .output()
-        .expect("run flowcast")
-}
+use std::path::{Path, PathBuf};
+
+use common::flowcast;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -1,19 +1,12 @@
 //! The options every planning command shares: `--model`, `--test-drive-m`,
 //! `--scheduler ideal`, and that each model kind keeps its own models.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn flowcast(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flowcast"))
-        .env(
-            "XDG_DATA_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
-        )
-        .args(args)
-        .output()
-        .expect("run flowcast")
-}
+use std::path::Path;
+use std::process::Output;
+
+use common::{flowcast, flowcast_command};
 
 fn ok(args: &[&str]) -> String {
     let out = flowcast(args);
@@ -185,7 +178,7 @@ fn processes_running_at_once_share_one_history() {
     let children: Vec<_> = (0..4)
         .map(|i| {
             let model = if i % 2 == 0 { "loglinear" } else { "paper" };
-            Command::new(env!("CARGO_BIN_EXE_flowcast"))
+            flowcast_command()
                 .args([
                     "run",
                     &wf,

@@ -3,7 +3,6 @@
 //! R printed must be in flowcast's output, numbers within 1e-10 relative.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value as Json;
 
@@ -90,12 +89,7 @@ fn e2e_workflow_matches_r_under_every_scheduler() {
     .unwrap();
     for scheduler in ["emcp", "mcp", "baseline", "dynamic", "ideal"] {
         let dir = tempfile::tempdir().unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
-            // Runs record history; keep it out of the user's data directory.
-            .env(
-                "XDG_DATA_HOME",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
-            )
+        let out = common::flowcast_command()
             .args([
                 "run",
                 "--headless",

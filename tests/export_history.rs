@@ -2,11 +2,11 @@
 //! history store: stored whole, rebuilt for runs stored without one, and
 //! exported with `flowcast export --run ID|last`.
 
+mod common;
 #[path = "tui_support/mod.rs"]
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use flowcast::cost::history::History;
 use flowcast::export::{self, Format};
@@ -126,7 +126,7 @@ fn stores_written_before_charts_gain_the_table_and_stay_readable() {
 }
 
 fn flowcast(args: &[&str], dir: &Path) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_flowcast"))
+    let out = common::flowcast_command()
         .args(args)
         .current_dir(dir)
         .env("HOME", dir)

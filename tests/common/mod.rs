@@ -1,11 +1,31 @@
-//! Shared helpers for the integration tests: calling kernels directly,
-//! loading the R fixtures, comparing numbers.
+//! Shared helpers for the integration tests: running the binary, calling
+//! kernels directly, loading the R fixtures, comparing numbers.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
 
 use flowcast::kernels::{registry, Args, Ctx, KernelError, Rng, Value};
+
+/// The `flowcast` binary. Runs record history, so it goes under the
+/// target's temporary directory rather than the user's data directory.
+pub fn flowcast_command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_flowcast"));
+    c.env(
+        "XDG_DATA_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+    );
+    c
+}
+
+/// Runs `flowcast args` to completion.
+pub fn flowcast(args: &[&str]) -> Output {
+    flowcast_command()
+        .args(args)
+        .output()
+        .expect("run flowcast")
+}
 
 /// Calls built-in `name` with (name, value) arguments, as `name(...)` in a
 /// workflow would, drawing random numbers from `set.seed(seed)`.
