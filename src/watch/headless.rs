@@ -215,7 +215,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
             Learning::none_with(opts.model)
         }),
     );
-    let (chosen, m) = (opts.scheduler, opts.m);
+    let chosen = opts.scheduler;
     let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
         let workers = workers
             .or(wf.processors)
@@ -225,18 +225,6 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
         let scheduler = chosen
             .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
             .unwrap_or(Scheduler::Emcp);
-        // `--test-drive-m` wins over the file's `m`, as in a single run.
-        let overridden;
-        let wf = match m {
-            Some(m) => {
-                overridden = Workflow {
-                    m: Some(m),
-                    ..wf.clone()
-                };
-                &overridden
-            }
-            None => wf,
-        };
         let progress = Progress::new(graph);
         let opts = RunOptions { workers, seed };
         let mut learning = learning
@@ -272,7 +260,15 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
     let stop = AtomicBool::new(false);
     let p = path.to_path_buf();
     let mut err = std::io::stderr();
-    match watch_loop(&files, QUIET, || load_checked(&p), run, &stop, &mut err) {
+    // `--test-drive-m` wins over the file's `m`, as in a single run.
+    let m = opts.m;
+    let load = || {
+        load_checked(&p).map(|(mut wf, graph)| {
+            wf.m = m.or(wf.m);
+            (wf, graph)
+        })
+    };
+    match watch_loop(&files, QUIET, load, run, &stop, &mut err) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
