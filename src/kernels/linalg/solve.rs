@@ -1,16 +1,17 @@
 //! `solve(a, b)`: LU with partial pivoting and R's two failure messages.
 //!
-//! R calls LAPACK `dgesv` then `dgecon`. The factorisation is reference
-//! `dgetrf` ported operation for operation (recursive `dgetrf2` up to 64
-//! columns, blocks of 64 above), so that exact singularity (`U[i,i] == 0`)
-//! and the condition estimate in the message come out as in R; above 64
-//! columns the triangular solves with the factors are faer's, and `solve(a)`
-//! forms the inverse from the factors as LAPACK's `dgetri` does.
+//! R calls LAPACK `dgesv` then `dgecon`. Up to 64 columns the factorisation
+//! is reference `dgetrf2` ported operation for operation, so that exact
+//! singularity (`U[i,i] == 0`) and the condition estimate in the message come
+//! out as in R to the bit. Above 64 columns (where `dgetrf` blocks, and
+//! OpenBLAS's kernels round differently again) the LU, the triangular solves
+//! and the inverse are faer's, with the same pivoting; `solve(a)` forms the
+//! inverse from the factors as LAPACK's `dgetri` does.
 
-use faer::linalg::matmul::triangular::{self, BlockStructure};
-use faer::linalg::triangular_inverse::{invert_unit_lower_triangular, invert_upper_triangular};
+use faer::linalg::triangular_inverse::invert_upper_triangular;
 use faer::linalg::triangular_solve::{
-    solve_unit_lower_triangular_in_place, solve_upper_triangular_in_place,
+    solve_unit_lower_triangular_in_place, solve_unit_upper_triangular_in_place,
+    solve_upper_triangular_in_place,
 };
 use faer::Par;
 use nalgebra::DMatrix;
@@ -140,6 +141,59 @@ fn dgetrf2(
     info
 }
 
+/// faer's recursive blocked LU: the same partial pivoting (the first entry
+/// of largest modulus) as `dgetrf`, with faster kernels, so factors agree
+/// with R's to rounding, not bits.
+fn lu_blocked(a: &DMatrix<f64>) -> Lu {
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::lu::partial_pivoting::factor;
+    let n = a.nrows();
+    let mut packed = a.as_slice().to_vec();
+    let mut perm = vec![0usize; n];
+    let mut perm_inv = vec![0usize; n];
+    let scratch = factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default());
+    factor::lu_in_place(
+        faer::MatMut::from_column_major_slice_mut(&mut packed, n, n),
+        &mut perm,
+        &mut perm_inv,
+        Par::Seq,
+        MemStack::new(&mut MemBuffer::new(scratch)),
+        Default::default(),
+    );
+    // faer divides by a zero pivot (LAPACK skips it), so what follows one
+    // is NaN: the first zero is still LAPACK's `info`.
+    let info = (0..n)
+        .find(|&i| {
+            let d = packed[i * n + i];
+            d == 0.0 || d.is_nan()
+        })
+        .map_or(0, |i| i + 1);
+    Lu {
+        a: packed,
+        n,
+        ipiv: interchanges(&perm),
+        info,
+    }
+}
+
+/// LAPACK's `ipiv` (swap row i with ipiv[i], in order) for the permutation
+/// `perm` (row i of PA is row perm[i] of A).
+fn interchanges(perm: &[usize]) -> Vec<usize> {
+    let n = perm.len();
+    let mut at: Vec<usize> = (0..n).collect();
+    let mut row_at: Vec<usize> = (0..n).collect();
+    let mut ipiv = vec![0; n];
+    for i in 0..n {
+        let j = at[perm[i]];
+        ipiv[i] = j;
+        let (ri, rj) = (row_at[i], row_at[j]);
+        row_at.swap(i, j);
+        at[ri] = j;
+        at[rj] = i;
+    }
+    ipiv
+}
+
 fn dgetrf_blocked(a: &mut [f64], n: usize, ipiv: &mut [usize]) -> usize {
     let nb = UNBLOCKED_MAX;
     let at = |i: usize, j: usize| j * n + i;
@@ -198,9 +252,11 @@ fn dgetrf_blocked(a: &mut [f64], n: usize, ipiv: &mut [usize]) -> usize {
     info
 }
 
-/// Reference `dgetrf` on a square matrix: `dgetrf2` up to the block size,
-/// else right-looking blocks of 64 columns (panel by `dgetrf2`, then
-/// `dlaswp`, `dtrsm` in reference BLAS's loop order, `dgemm` by faer).
+/// Reference `dgetrf`: `dgetrf2` up to the block size, else right-looking
+/// blocks of 64 columns (panel by `dgetrf2`, then `dlaswp`, `dtrsm` in
+/// reference BLAS's loop order, `dgemm` by faer). Slower than faer's LU,
+/// but its near-zero pivots, and so the condition number R prints for a
+/// singular system, are R's.
 fn lu_reference(a: &DMatrix<f64>) -> Lu {
     let n = a.nrows();
     let mut packed = a.as_slice().to_vec();
@@ -218,30 +274,28 @@ fn lu_reference(a: &DMatrix<f64>) -> Lu {
     }
 }
 
+/// The factorisation a solve starts with: the reference one where it is
+/// cheap, faer's above the block size.
+fn lu_fast(a: &DMatrix<f64>) -> Lu {
+    if a.nrows() > UNBLOCKED_MAX {
+        lu_blocked(a)
+    } else {
+        lu_reference(a)
+    }
+}
+
 impl Lu {
-    /// `inv(A) = inv(U) inv(L) P`, as LAPACK's `dgetri` forms it: two
-    /// triangular inverses and their triangular product take 4n³/3 flops,
-    /// where solving against the identity as R's `dgesv` does takes 2n³.
-    /// The same inverse up to rounding.
+    /// `inv(A) = inv(U) inv(L) P`, as LAPACK's `dgetri` forms it: invert
+    /// U, then solve `X L = inv(U)`, where solving against the identity as
+    /// R's `dgesv` does takes 2n³ flops. The same inverse up to rounding.
     fn inverse(&self) -> DMatrix<f64> {
         let n = self.n;
         let factors = faer::MatRef::from_column_major_slice(&self.a, n, n);
-        let mut l_inv = faer::Mat::<f64>::zeros(n, n);
-        invert_unit_lower_triangular(l_inv.as_mut(), factors, Par::Seq);
-        let mut u_inv = faer::Mat::<f64>::zeros(n, n);
-        invert_upper_triangular(u_inv.as_mut(), factors, Par::Seq);
         let mut x = DMatrix::<f64>::zeros(n, n);
-        triangular::matmul(
-            faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, n),
-            BlockStructure::Rectangular,
-            faer::Accum::Replace,
-            u_inv.as_ref(),
-            BlockStructure::TriangularUpper,
-            l_inv.as_ref(),
-            BlockStructure::UnitTriangularLower,
-            1.0,
-            Par::Seq,
-        );
+        let mut xm = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, n);
+        invert_upper_triangular(xm.as_mut(), factors, Par::Seq);
+        // X L = inv(U) is Lᵀ Xᵀ = inv(U)ᵀ.
+        solve_unit_upper_triangular_in_place(factors.transpose(), xm.transpose_mut(), Par::Seq);
         // `P` on the right: the row interchanges, undone as column swaps in
         // reverse order.
         for (i, &p) in self.ipiv.iter().enumerate().rev() {
@@ -448,22 +502,32 @@ pub(crate) fn solve(
             "system is computationally singular: reciprocal condition number = 0",
         ));
     }
-    let lu = lu_reference(a);
-    if lu.info > 0 {
-        return Err(KernelError::new(format!(
-            "Lapack routine dgesv: system is exactly singular: U[{0},{0}] = 0",
-            lu.info
-        )));
-    }
     let anorm = (0..n)
         .map(|j| a.column(j).iter().map(|v| v.abs()).sum::<f64>())
         .fold(0.0, f64::max);
-    let rcond = lu.rcond(anorm);
-    if tol > 0.0 && rcond < tol {
-        return Err(KernelError::new(format!(
-            "system is computationally singular: reciprocal condition number = {}",
-            format_g(rcond)
-        )));
+    let singular = |lu: &Lu| {
+        if lu.info > 0 {
+            return Some(format!(
+                "Lapack routine dgesv: system is exactly singular: U[{0},{0}] = 0",
+                lu.info
+            ));
+        }
+        let rcond = lu.rcond(anorm);
+        (tol > 0.0 && rcond < tol).then(|| {
+            format!(
+                "system is computationally singular: reciprocal condition number = {}",
+                format_g(rcond)
+            )
+        })
+    };
+    let mut lu = lu_fast(a);
+    if singular(&lu).is_some() {
+        // What R says of a (nearly) singular system hangs on rounding, so
+        // ask the reference factorisation, which rounds as R does.
+        lu = lu_reference(a);
+        if let Some(message) = singular(&lu) {
+            return Err(KernelError::new(message));
+        }
     }
     if b.is_none() && n > UNBLOCKED_MAX {
         return Ok(lu.inverse());
@@ -514,5 +578,41 @@ mod tests {
         let a = DMatrix::from_column_slice(3, 3, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
         let e = solve(&a, None, f64::EPSILON).unwrap_err();
         assert!(e.0.contains("system is"), "{}", e.0);
+    }
+
+    #[test]
+    fn interchanges_replay_the_permutation() {
+        for perm in [
+            vec![0, 1, 2, 3],
+            vec![3, 2, 1, 0],
+            vec![2, 0, 3, 1],
+            vec![1, 3, 0, 2, 4],
+        ] {
+            let ipiv = interchanges(&perm);
+            let mut rows: Vec<usize> = (0..perm.len()).collect();
+            for (i, &p) in ipiv.iter().enumerate() {
+                assert!(p >= i, "LAPACK swaps only with rows below");
+                rows.swap(i, p);
+            }
+            assert_eq!(rows, perm);
+        }
+    }
+
+    #[test]
+    fn blocked_inverse_and_solve_agree_with_the_identity() {
+        let n = 150;
+        let mut s = 7u64;
+        let a = DMatrix::from_fn(n, n, |_, _| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        });
+        let inv = solve(&a, None, f64::EPSILON).unwrap();
+        let err = (&a * &inv - DMatrix::identity(n, n)).abs().max();
+        assert!(err < 1e-10, "{err}");
+        let b = DMatrix::from_fn(n, 2, |i, j| (i + j) as f64);
+        let x = solve(&a, Some(&b), f64::EPSILON).unwrap();
+        assert!((&a * &x - &b).abs().max() < 1e-9);
     }
 }
