@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
-use super::ldouble::LongDouble;
+use super::ldouble::{self, LongDouble};
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::value::NA;
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
@@ -52,21 +52,20 @@ impl Cols<'_> {
 
 /// R's `MEAN` macro over the rows where `keep` is true.
 fn col_mean(x: &[f64], keep: &[bool], nobs: usize) -> f64 {
-    let mut sum = LongDouble::ZERO;
-    for (&v, &k) in x.iter().zip(keep) {
-        if k {
-            sum = sum.add(LongDouble::from_f64(v));
-        }
-    }
-    let mut tmp = sum.div_count(nobs);
+    let kept: Cow<[f64]> = if keep.iter().all(|&k| k) {
+        Cow::Borrowed(x)
+    } else {
+        Cow::Owned(
+            x.iter()
+                .zip(keep)
+                .filter(|(_, &k)| k)
+                .map(|(&v, _)| v)
+                .collect(),
+        )
+    };
+    let mut tmp = ldouble::sum(&kept).div_count(nobs);
     if tmp.is_finite_f64() {
-        let mut s = LongDouble::ZERO;
-        for (&v, &k) in x.iter().zip(keep) {
-            if k {
-                s = s.add(LongDouble::from_f64(v).sub(tmp));
-            }
-        }
-        tmp = tmp.add(s.div_count(nobs));
+        tmp = tmp.add(ldouble::sum_deviations(&kept, tmp).div_count(nobs));
     }
     tmp.to_f64()
 }
@@ -75,14 +74,18 @@ fn col_mean(x: &[f64], keep: &[bool], nobs: usize) -> f64 {
 /// deviations and their product are long-double operations too.
 fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, keep: &[bool], n1: usize) -> f64 {
     let (xm, ym) = (LongDouble::from_f64(xm), LongDouble::from_f64(ym));
-    let mut sum = LongDouble::ZERO;
-    for ((&a, &b), &k) in x.iter().zip(y).zip(keep) {
-        if k {
-            let dx = LongDouble::from_f64(a).sub(xm);
-            let dy = LongDouble::from_f64(b).sub(ym);
-            sum = sum.add(dx.mul(dy));
-        }
-    }
+    let sum = if keep.iter().all(|&k| k) {
+        ldouble::sum_products(x, xm, y, ym)
+    } else {
+        let kept = |v: &[f64]| -> Vec<f64> {
+            v.iter()
+                .zip(keep)
+                .filter(|(_, &k)| k)
+                .map(|(&v, _)| v)
+                .collect()
+        };
+        ldouble::sum_products(&kept(x), xm, &kept(y), ym)
+    };
     sum.div_count(n1).to_f64()
 }
 

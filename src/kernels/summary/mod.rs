@@ -82,30 +82,20 @@ pub(super) static KERNELS: &[Kernel] = &[
 /// of the residuals added as a correction.
 pub fn mean(x: &[f64]) -> f64 {
     let n = x.len();
-    let mut s = LongDouble::ZERO;
-    for &v in x {
-        s = s.add(LongDouble::from_f64(v));
-    }
-    s = s.div_count(n);
+    let mut s = ldouble::sum(x).div_count(n);
     if s.is_finite_f64() {
-        let mut t = LongDouble::ZERO;
-        for &v in x {
-            t = t.add(LongDouble::from_f64(v).sub(s));
-        }
-        s = s.add(t.div_count(n));
+        s = s.add(ldouble::sum_deviations(x, s).div_count(n));
     }
     s.to_f64()
 }
 
 /// R's `rsum`: a long-double sum, optionally skipping NA/NaN.
 pub fn sum(x: &[f64], na_rm: bool) -> f64 {
-    let mut s = LongDouble::ZERO;
-    for &v in x {
-        if !(na_rm && v.is_nan()) {
-            s = s.add(LongDouble::from_f64(v));
-        }
+    if na_rm && x.iter().any(|v| v.is_nan()) {
+        let kept: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
+        return ldouble::sum(&kept).to_f64();
     }
-    s.to_f64()
+    ldouble::sum(x).to_f64()
 }
 
 fn na_rm(args: &Args<&Value>) -> Result<bool, KernelError> {
@@ -131,9 +121,7 @@ fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     };
     if matches!(x, Value::Bool(_)) {
         // Integers and logicals: one long-double pass, no correction.
-        let s = data
-            .iter()
-            .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)));
+        let s = ldouble::sum(&data);
         return Ok(Value::scalar(s.div_count(data.len()).to_f64()));
     }
     Ok(Value::scalar(mean(&data)))
@@ -236,15 +224,11 @@ fn col_means_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
     let out = (0..p)
         .map(|j| {
             let col = &x[j * n..(j + 1) * n];
-            let mut s = LongDouble::ZERO;
-            let mut cnt = 0;
-            for &v in col {
-                if !(rm && v.is_nan()) {
-                    s = s.add(LongDouble::from_f64(v));
-                    cnt += 1;
-                }
+            if rm && col.iter().any(|v| v.is_nan()) {
+                let kept: Vec<f64> = col.iter().copied().filter(|v| !v.is_nan()).collect();
+                return ldouble::sum(&kept).div_count(kept.len()).to_f64();
             }
-            s.div_count(cnt).to_f64()
+            ldouble::sum(col).div_count(n).to_f64()
         })
         .collect();
     Ok(Value::Num(out))

@@ -1,11 +1,7 @@
-//! R's `LDOUBLE` accumulators, in software: x87 80-bit extended precision
-//! (64-bit significand, round to nearest even), which is what `long double`
-//! is on the x86-64 Linux builds whose results we reproduce.
-//!
-//! A double-double would be *more* precise than R and so give different
-//! answers, e.g. `mean(c(1e20, 1, -1e20))` is 0 in R because the extended
-//! sum loses the 1. The exponent range is unbounded here; sums of doubles
-//! never approach the real format's limits.
+//! x87 extended precision in software, for targets without an x87 FPU and
+//! as the reference the hardware path is tested against. The exponent range
+//! is unbounded here; sums of doubles never approach the real format's
+//! limits.
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LongDouble(Repr);

@@ -1,0 +1,160 @@
+//! R's `LDOUBLE` accumulators: x87 80-bit extended precision (64-bit
+//! significand, round to nearest even), which is what `long double` is on
+//! the x86-64 Linux builds whose results we reproduce.
+//!
+//! A double-double would be *more* precise than R and so give different
+//! answers, e.g. `mean(c(1e20, 1, -1e20))` is 0 in R because the extended
+//! sum loses the 1. On x86-64 the FPU's own extended arithmetic does the
+//! work, as it does in R ([`x87`]); elsewhere a software emulation with the
+//! same rounding ([`soft`]), which the tests check the hardware against.
+
+// On x86-64 only the tests' reference, which need not use all of it.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+mod soft;
+#[cfg(target_arch = "x86_64")]
+mod x87;
+
+#[cfg(not(target_arch = "x86_64"))]
+pub use soft::LongDouble;
+#[cfg(target_arch = "x86_64")]
+pub use x87::LongDouble;
+
+/// `Σ x` in long double, in order: R's `rsum`, and `mean`'s first pass.
+pub fn sum(x: &[f64]) -> LongDouble {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    x.iter()
+        .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)))
+}
+
+/// `Σ (x − s)` in long double, in order: `mean`'s correction pass.
+pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_deviations(x, s);
+    #[cfg(not(target_arch = "x86_64"))]
+    x.iter().fold(LongDouble::ZERO, |t, &v| {
+        t.add(LongDouble::from_f64(v).sub(s))
+    })
+}
+
+/// `Σ (x − xm)(y − ym)` in long double, in order: a covariance's cross
+/// products, the deviations taken from long-double means.
+pub fn sum_products(x: &[f64], xm: LongDouble, y: &[f64], ym: LongDouble) -> LongDouble {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_products(x, xm, y, ym);
+    #[cfg(not(target_arch = "x86_64"))]
+    x.iter().zip(y).fold(LongDouble::ZERO, |s, (&a, &b)| {
+        let dx = LongDouble::from_f64(a).sub(xm);
+        let dy = LongDouble::from_f64(b).sub(ym);
+        s.add(dx.mul(dy))
+    })
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::{soft, x87};
+
+    /// Values whose extended sums round in every way: magnitudes far apart,
+    /// cancellation, ties, subnormals, signed zeros.
+    fn awkward(seed: u64, n: usize) -> Vec<f64> {
+        let mut s = seed | 1;
+        (0..n)
+            .map(|i| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let m = (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                match i % 7 {
+                    0 => m * 1e16,
+                    1 => m * 1e-3,
+                    2 => (m * 1e6).round(),
+                    3 => m * 5e-324 * 1e3,
+                    4 => -0.0,
+                    5 => 0.1 * ((s % 9) as f64),
+                    _ => m,
+                }
+            })
+            .collect()
+    }
+
+    fn same(h: x87::LongDouble, s: soft::LongDouble) {
+        assert_eq!(h.to_f64().to_bits(), s.to_f64().to_bits());
+        // All 64 significand bits, not only the double they round to.
+        let big = 2f64.powi(40);
+        let (hs, ss) = (
+            h.mul(x87::LongDouble::from_f64(big)),
+            s.mul(soft::LongDouble::from_f64(big)),
+        );
+        let (hf, sf) = (
+            x87::LongDouble::from_f64(hs.to_f64()),
+            soft::LongDouble::from_f64(ss.to_f64()),
+        );
+        assert_eq!(hs.sub(hf).to_f64().to_bits(), ss.sub(sf).to_f64().to_bits());
+    }
+
+    #[test]
+    fn the_fpu_rounds_as_the_emulation_does() {
+        for seed in 1..40 {
+            let x = awkward(seed, 1 + seed as usize * 37);
+            let h = super::sum(&x);
+            let s = x.iter().fold(soft::LongDouble::ZERO, |a, &v| {
+                a.add(soft::LongDouble::from_f64(v))
+            });
+            same(h, s);
+            let (hm, sm) = (h.div_count(x.len()), s.div_count(x.len()));
+            same(hm, sm);
+            let hd = super::sum_deviations(&x, hm);
+            let sd = x.iter().fold(soft::LongDouble::ZERO, |t, &v| {
+                t.add(soft::LongDouble::from_f64(v).sub(sm))
+            });
+            same(hd, sd);
+            let y: Vec<f64> = x.iter().rev().map(|v| v * 3.0).collect();
+            let (hy, sy) = (
+                x87::LongDouble::from_f64(0.25),
+                soft::LongDouble::from_f64(0.25),
+            );
+            let sp = x
+                .iter()
+                .zip(&y)
+                .fold(soft::LongDouble::ZERO, |acc, (&a, &b)| {
+                    let dx = soft::LongDouble::from_f64(a).sub(sm);
+                    let dy = soft::LongDouble::from_f64(b).sub(sy);
+                    acc.add(dx.mul(dy))
+                });
+            same(super::sum_products(&x, hm, &y, hy), sp);
+            let (a, b) = (x[0], x[x.len() / 2]);
+            same(
+                x87::LongDouble::from_f64(a)
+                    .mul(x87::LongDouble::from_f64(b))
+                    .sub(hm),
+                soft::LongDouble::from_f64(a)
+                    .mul(soft::LongDouble::from_f64(b))
+                    .sub(sm),
+            );
+        }
+    }
+
+    #[test]
+    fn the_fpu_keeps_64_bits_and_no_more() {
+        let ld = x87::LongDouble::from_f64;
+        let a = ld(2f64.powi(63)).add(ld(1.0)).sub(ld(2f64.powi(63)));
+        assert_eq!(a.to_f64(), 1.0);
+        let b = super::sum(&[2f64.powi(64), 1.0, -(2f64.powi(64))]);
+        assert_eq!(b.to_f64(), 0.0);
+        let c = super::sum(&[2f64.powi(63), 1.0, -(2f64.powi(63))]);
+        assert_eq!(c.to_f64(), 1.0);
+    }
+
+    #[test]
+    fn empty_and_special_sums() {
+        assert_eq!(super::sum(&[]).to_f64().to_bits(), 0);
+        assert!(super::sum(&[1.0, f64::INFINITY]).to_f64().is_infinite());
+        assert!(super::sum(&[f64::INFINITY, f64::NEG_INFINITY])
+            .to_f64()
+            .is_nan());
+        assert!(super::sum(&[1.0]).div_count(0).to_f64().is_infinite());
+        assert!(super::sum(&[0.0]).div_count(0).to_f64().is_nan());
+    }
+}

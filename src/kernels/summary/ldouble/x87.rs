@@ -1,0 +1,193 @@
+//! Extended precision on the x87 FPU itself: each value is kept in the
+//! 10 bytes `fstp tbyte` stores, and every operation loads its operands,
+//! lets the FPU round, and stores the result. The FPU runs at 64-bit
+//! precision with round-to-nearest, the x86-64 System V default that R's
+//! `long double` arithmetic also relies on.
+//!
+//! Every block marks all eight x87 registers clobbered, so the x87 stack is
+//! empty on entry, and leaves it empty on exit, as Rust's inline assembly
+//! requires.
+
+// The only unsafe code in flowcast: Rust has no 80-bit float type.
+#![allow(unsafe_code)]
+
+use std::arch::asm;
+
+/// An x87 extended value as the FPU stores it: the 64-bit significand,
+/// then the sign and the 15-bit exponent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LongDouble([u8; 10]);
+
+impl Default for LongDouble {
+    fn default() -> Self {
+        LongDouble::ZERO
+    }
+}
+
+/// Runs `$code` with operands read (`in`) and operands the code steps
+/// through (`walk`, changed by it), all x87 registers clobbered.
+macro_rules! x87 {
+    ($($code:literal),+; $($name:ident = $value:expr),+ $(; walk $wname:ident = $wvalue:expr)*) => {
+        // SAFETY: the code only reads and writes the 8- and 10-byte
+        // operands behind the pointers given, which are valid for it.
+        unsafe {
+            asm!(
+                $($code),+,
+                $($name = in(reg) $value),+,
+                $($wname = inout(reg) $wvalue => _,)*
+                out("st(0)") _, out("st(1)") _, out("st(2)") _, out("st(3)") _,
+                out("st(4)") _, out("st(5)") _, out("st(6)") _, out("st(7)") _,
+                options(nostack),
+            )
+        }
+    };
+}
+
+impl LongDouble {
+    pub const ZERO: LongDouble = LongDouble([0; 10]);
+
+    pub fn from_f64(x: f64) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        x87!("fld qword ptr [{x}]", "fstp tbyte ptr [{o}]";
+            x = &x, o = out.0.as_mut_ptr());
+        out
+    }
+
+    // Negation, subtraction and products only in the tests, which check
+    // them against the emulation: the kernels use the loops below.
+    #[cfg(test)]
+    pub fn neg(self) -> LongDouble {
+        let mut out = self;
+        out.0[9] ^= 0x80;
+        out
+    }
+
+    pub fn add(self, other: LongDouble) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        x87!("fld tbyte ptr [{a}]", "fld tbyte ptr [{b}]", "faddp st(1), st(0)",
+            "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), b = other.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// `self + (−other)`, which IEEE defines `self − other` to be (and
+    /// which avoids the operand order of `fsubp`, reversed between
+    /// assembler syntaxes).
+    #[cfg(test)]
+    pub fn sub(self, other: LongDouble) -> LongDouble {
+        self.add(other.neg())
+    }
+
+    #[cfg(test)]
+    pub fn mul(self, other: LongDouble) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        x87!("fld tbyte ptr [{a}]", "fld tbyte ptr [{b}]", "fmulp st(1), st(0)",
+            "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), b = other.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// `self / n` for a count `n` (R divides sums by lengths). The count is
+    /// exact as a double, so dividing by it is dividing by the integer.
+    pub fn div_count(self, n: usize) -> LongDouble {
+        let d = n as f64;
+        let mut out = LongDouble::ZERO;
+        x87!("fld tbyte ptr [{a}]", "fdiv qword ptr [{d}]", "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), d = &d, o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// Rounds to the nearest double, as a C cast `(double) s` does.
+    pub fn to_f64(self) -> f64 {
+        let mut out = 0.0f64;
+        x87!("fld tbyte ptr [{a}]", "fstp qword ptr [{o}]";
+            a = self.0.as_ptr(), o = &mut out);
+        out
+    }
+
+    pub fn is_finite_f64(self) -> bool {
+        self.to_f64().is_finite()
+    }
+}
+
+/// `Σ x`, in order, in one register: as fast as the FPU adds.
+pub fn sum(x: &[f64]) -> LongDouble {
+    let mut out = LongDouble::ZERO;
+    x87!(
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fadd qword ptr [{p}]",
+        "add {p}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{o}]";
+        o = out.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk n = x.len()
+    );
+    out
+}
+
+/// `Σ (x − s)`, in order: `−s` stays in a register beside the sum.
+pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
+    let mut out = LongDouble::ZERO;
+    x87!(
+        "fld tbyte ptr [{s}]",
+        "fchs",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "fadd st(0), st(2)",
+        "faddp st(1), st(0)",
+        "add {p}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{o}]",
+        "fstp st(0)";
+        s = s.0.as_ptr(), o = out.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk n = x.len()
+    );
+    out
+}
+
+/// `Σ (x − xm)(y − ym)`, in order, the negated means kept in registers.
+pub fn sum_products(x: &[f64], xm: LongDouble, y: &[f64], ym: LongDouble) -> LongDouble {
+    assert_eq!(x.len(), y.len());
+    let mut out = LongDouble::ZERO;
+    x87!(
+        "fld tbyte ptr [{ym}]",
+        "fchs",
+        "fld tbyte ptr [{xm}]",
+        "fchs",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "fadd st(0), st(2)",
+        "fld qword ptr [{q}]",
+        "fadd st(0), st(4)",
+        "fmulp st(1), st(0)",
+        "faddp st(1), st(0)",
+        "add {p}, 8",
+        "add {q}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{o}]",
+        "fstp st(0)",
+        "fstp st(0)";
+        xm = xm.0.as_ptr(), ym = ym.0.as_ptr(), o = out.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk q = y.as_ptr();
+        walk n = x.len()
+    );
+    out
+}
