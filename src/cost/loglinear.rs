@@ -16,9 +16,36 @@ use super::model::{fit_dim, Window, WINDOW};
 pub fn prior_exponent(function: &str) -> f64 {
     match function {
         "solve" | "eigen" | "svd" | "qr" | "prcomp" | "dist" | "hclust" => 1.5,
-        "%*%" | "crossprod" => 0.75,
+        // Two matrices' four dimensions; crossprod's one matrix, two.
+        "%*%" => 0.75,
+        "crossprod" => 1.5,
         "friedman.test" | "wilcox.test" | "ks.test" | "mood.test" | "kmeans" => 1.1,
         _ => 1.0,
+    }
+}
+
+/// How a function's size features combine before anything is observed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pool {
+    /// The dimensions of one object: work grows with rows × columns.
+    #[default]
+    Product,
+    /// Separate samples or pieces: a two-sample test ranks n1 + n2 values,
+    /// `c` copies them all.
+    Sum,
+    /// Operands recycled to the longer: `x + y` is as long as the longer.
+    Max,
+}
+
+/// How `function`'s features combine in its prior.
+pub fn prior_pool(function: &str) -> Pool {
+    match function {
+        "wilcox.test" | "ks.test" | "mood.test" | "c" | "cbind" | "rbind" | "sum" | "max"
+        | "min" | "range" | "paste" => Pool::Sum,
+        "+" | "-" | "*" | "/" | "^" | "%%" | "%/%" | "==" | "!=" | "<" | ">" | "<=" | ">="
+        | "&" | "|" => Pool::Max,
+        _ => Pool::Product,
     }
 }
 
@@ -54,6 +81,10 @@ pub struct LogLinear {
     /// ([`Predictor::load`](super::Predictor::load)): stores written when
     /// this was a total over all features stay right.
     pub prior_exponent: f64,
+    /// How the features combine in the prior (stores written before it
+    /// multiplied them all).
+    #[serde(default)]
+    pub prior_pool: Pool,
     /// Fitted intercept and exponents (empty before the first retrain).
     #[serde(default)]
     coef: Vec<f64>,
@@ -124,9 +155,24 @@ impl LogLinear {
         LogLinear {
             window: Window::new(WINDOW),
             prior_exponent,
+            prior_pool: Pool::Product,
             coef: Vec::new(),
             extra: Vec::new(),
         }
+    }
+
+    /// A model of `function` starting from its prior.
+    pub fn for_function(function: &str) -> LogLinear {
+        let mut m = LogLinear::new(0.0);
+        m.set_prior(function);
+        m
+    }
+
+    /// Takes `function`'s current prior, also for a model loaded from a
+    /// store written when the priors were different.
+    pub fn set_prior(&mut self, function: &str) {
+        self.prior_exponent = prior_exponent(function);
+        self.prior_pool = prior_pool(function);
     }
 
     pub fn observe(&mut self, features: &[f64], seconds: f64) {
@@ -145,20 +191,23 @@ impl LogLinear {
 
     pub fn predict(&self, features: &[f64]) -> f64 {
         let d = self.window.dim.unwrap_or(features.len());
-        let prior_b = self.prior_exponent;
         let (a, b): (f64, &[f64]) = match self.coef.split_first() {
             Some((a, b)) if b.len() == d => (*a, b),
             _ => (PRIOR_SECONDS_PER_UNIT.ln(), &[]),
         };
-        let mut z = a;
-        for (i, &x) in features.iter().take(d).enumerate() {
-            z += b.get(i).copied().unwrap_or(prior_b) * log_size(x);
+        let x = features.iter().take(d).copied();
+        if b.is_empty() {
+            let size = match self.prior_pool {
+                Pool::Product => x.map(log_size).sum(),
+                Pool::Sum => log_size(x.filter(|v| v.is_finite()).sum()),
+                Pool::Max => log_size(x.fold(0.0, f64::max)),
+            };
+            return (a + self.prior_exponent * size).exp();
         }
-        if !b.is_empty() {
-            let x = fit_dim(features, d);
-            for (e, c) in &self.extra {
-                z += c * e.value(&x);
-            }
+        let mut z = a + x.zip(b).map(|(x, b)| b * log_size(x)).sum::<f64>();
+        let x = fit_dim(features, d);
+        for (e, c) in &self.extra {
+            z += c * e.value(&x);
         }
         z.exp()
     }
@@ -403,6 +452,31 @@ mod tests {
         let eigen = Model::new(ModelKind::LogLinear, "eigen");
         let s = eigen.predict(&[1000.0, 1000.0]);
         assert!((s - PRIOR_SECONDS_PER_UNIT * 1e9).abs() < 1e-9, "{s}");
+    }
+
+    /// Before any observation, a two-sample test of 10⁵ values each is
+    /// priced by the 2·10⁵ values it ranks (not 10¹⁰), `c` by what it
+    /// copies, and `x + y` by the longer operand.
+    #[test]
+    fn priors_pool_separate_samples_and_recycled_operands() {
+        let prior = |f: &str, x: &[f64]| Model::new(ModelKind::LogLinear, f).predict(x);
+        let two = prior("wilcox.test", &[1e5, 1e5]);
+        assert!(
+            (two / prior("wilcox.test", &[2e5]) - 1.0).abs() < 1e-12,
+            "{two}"
+        );
+        assert!(two < 1.0, "{two}");
+        let c = prior("c", &[1e6, 1e6, 1e6]);
+        assert!((c - PRIOR_SECONDS_PER_UNIT * 3e6).abs() < 1e-12, "{c}");
+        let plus = prior("+", &[1e6, 1.0]);
+        assert!(
+            (plus - PRIOR_SECONDS_PER_UNIT * 1e6).abs() < 1e-12,
+            "{plus}"
+        );
+        assert_eq!(plus, prior("+", &[1e6, 1e6]));
+        // crossprod of one n×n matrix is n³ work.
+        let cp = prior("crossprod", &[1000.0, 1000.0]);
+        assert!((cp - PRIOR_SECONDS_PER_UNIT * 1e9).abs() < 1e-9, "{cp}");
     }
 
     #[test]

@@ -101,7 +101,7 @@ impl Predictor {
             };
             if let Ok(mut m) = Model::from_json(&state) {
                 if let Model::LogLinear(l) = &mut m {
-                    l.prior_exponent = loglinear::prior_exponent(model_function(key));
+                    l.set_prior(model_function(key));
                 }
                 if m.kind() == kind {
                     p.models.insert(key.to_string(), m);

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::ann::PaperAnn;
-use super::loglinear::{prior_exponent, LogLinear};
+use super::loglinear::LogLinear;
 
 /// The paper's sliding window: the 40 most recent observations.
 pub const WINDOW: usize = 40;
@@ -121,7 +121,7 @@ impl Model {
     pub fn new(kind: ModelKind, function: &str) -> Model {
         match kind {
             ModelKind::Paper => Model::Paper(PaperAnn::new(seed_for(function))),
-            ModelKind::LogLinear => Model::LogLinear(LogLinear::new(prior_exponent(function))),
+            ModelKind::LogLinear => Model::LogLinear(LogLinear::for_function(function)),
         }
     }
 

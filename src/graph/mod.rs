@@ -278,20 +278,50 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     Ok(TaskGraph { tasks })
 }
 
-/// Argument sizes of a call or operator from its operands' types: rows and
-/// columns of a matrix, the length of anything else (0 when unknown).
+/// Argument sizes of a call or operator from its operands' types, what its
+/// work grows with: rows and columns of a matrix, the length of a vector,
+/// the size of a result object's largest part (a `dist`'s distances, an
+/// `hclust`'s merges; R's `length` would count its fields), and a formula's
+/// rows and columns. 0 when unknown.
 fn operand_features(operands: &[Type]) -> Vec<f64> {
+    let size = |n: Option<usize>| n.map_or(0.0, |n| n as f64);
     let mut out = Vec::new();
     for t in operands {
-        match t.dims() {
-            Some((r, c)) => {
-                out.push(r.map_or(0.0, |r| r as f64));
-                out.push(c.map_or(0.0, |c| c as f64));
+        match t {
+            Type::Record { .. } => out.push(size(elements(t))),
+            Type::Formula {
+                response, terms, ..
+            } => {
+                let rows = response
+                    .iter()
+                    .map(|r| &**r)
+                    .chain(terms.iter().map(|(_, t)| t))
+                    .find_map(|t| t.dims().map_or(t.len(), |(r, _)| r));
+                let cols: Option<usize> = terms
+                    .iter()
+                    .map(|(_, t)| t.dims().map_or(Some(1), |(_, c)| c))
+                    .sum();
+                out.push(size(rows));
+                out.push(size(cols));
             }
-            None => out.push(t.len().map_or(0.0, |n| n as f64)),
+            _ => match t.dims() {
+                Some((r, c)) => {
+                    out.push(size(r));
+                    out.push(size(c));
+                }
+                None => out.push(size(t.len())),
+            },
         }
     }
     out
+}
+
+/// Elements of a value, and of a result object its largest part's.
+fn elements(t: &Type) -> Option<usize> {
+    match t {
+        Type::Record { fields, .. } => fields.iter().filter_map(|(_, f)| elements(f)).max(),
+        _ => t.len(),
+    }
 }
 
 fn step_exprs(body: &StepBody) -> Vec<&Expr> {
@@ -429,5 +459,36 @@ mod tests {
             Some("friedman.test")
         );
         assert_eq!(closest("zzz", names.into_iter()), None);
+    }
+
+    #[test]
+    fn result_objects_and_formulas_are_sized_by_their_data() {
+        let text = r#"
+[steps]
+x = "matrix(runif(200 * 3), 200, 3)"
+y = "runif(200)"
+d = "dist(x)"
+h = "hclust(d)"
+k = "cutree(h, k = 4)"
+fit = "lm(y ~ x)"
+"#;
+        let wf =
+            crate::workflow::parse(crate::diagnostic::SourceFile::new("f.toml", text)).unwrap();
+        let g = build(&wf).unwrap();
+        let features = |name: &str| {
+            g.tasks
+                .iter()
+                .find(|t| t.name == name)
+                .unwrap()
+                .features
+                .clone()
+        };
+        assert_eq!(features("d"), vec![200.0, 3.0]);
+        // The distances (200·199/2), not the dist object's three fields.
+        assert_eq!(features("h"), vec![19_900.0]);
+        // The merges (199 × 2), then k.
+        assert_eq!(features("k"), vec![398.0, 1.0]);
+        // 200 rows, 3 columns.
+        assert_eq!(features("fit"), vec![200.0, 3.0]);
     }
 }
