@@ -3,7 +3,11 @@
 //! Lloyd/Forgy and MacQueen (R's `kmeans.c`).
 //!
 //! Hartigan–Wong keeps the Fortran's 1-based point and cluster numbers:
-//! `LIVE` and `NCP` hold step numbers compared against them.
+//! `LIVE` and `NCP` hold step numbers compared against them. Its points and
+//! centres are held row by row (one point's coordinates together), where
+//! the Fortran strides through columns: the distances, nearly all of its
+//! time, then read two short contiguous runs. Every sum is still taken in
+//! the Fortran's order.
 
 /// What one run leaves behind (`.Fortran`/`.C`'s outputs).
 pub(super) struct Fit {
@@ -22,11 +26,13 @@ pub(super) struct Fit {
 /// `DATA BIG /1.E30/`: a single-precision constant widened to double.
 const BIG: f64 = 1e30f32 as f64;
 
-struct Hw<'a> {
-    a: &'a [f64],
+struct Hw {
+    /// The points, m x n, row-major.
+    a: Vec<f64>,
     m: usize,
     n: usize,
     k: usize,
+    /// The centres, k x n, row-major.
     c: Vec<f64>,
     ic1: Vec<usize>,
     ic2: Vec<usize>,
@@ -40,32 +46,48 @@ struct Hw<'a> {
     indx: i64,
 }
 
-impl Hw<'_> {
+/// A column-major r x c matrix row by row.
+fn by_rows(x: &[f64], r: usize, c: usize) -> Vec<f64> {
+    (0..r * c).map(|t| x[t / c + (t % c) * r]).collect()
+}
+
+/// A row-major r x c matrix column by column.
+fn by_cols(x: &[f64], r: usize, c: usize) -> Vec<f64> {
+    (0..r * c).map(|t| x[(t % r) * c + t / r]).collect()
+}
+
+impl Hw {
     /// A(I,J), 1-based.
     fn a(&self, i: usize, j: usize) -> f64 {
-        self.a[(i - 1) + (j - 1) * self.m]
+        self.a[(i - 1) * self.n + (j - 1)]
     }
 
     /// Index of C(L,J), 1-based.
     fn ci(&self, l: usize, j: usize) -> usize {
-        (l - 1) + (j - 1) * self.k
+        (l - 1) * self.n + (j - 1)
+    }
+
+    /// Point i and centre l, 1-based.
+    fn pair(&self, i: usize, l: usize) -> (&[f64], &[f64]) {
+        let n = self.n;
+        (&self.a[(i - 1) * n..i * n], &self.c[(l - 1) * n..l * n])
     }
 
     fn sqdist(&self, i: usize, l: usize) -> f64 {
-        let mut s = 0.0;
-        for j in 1..=self.n {
-            let t = self.a(i, j) - self.c[self.ci(l, j)];
-            s += t * t;
-        }
-        s
+        let (a, c) = self.pair(i, l);
+        a.iter().zip(c).fold(0.0, |s, (a, c)| {
+            let t = a - c;
+            s + t * t
+        })
     }
 
     /// Squared distance from point i to centre l, or `None` as soon as the
     /// partial sum reaches `bound`.
     fn sqdist_below(&self, i: usize, l: usize, bound: f64) -> Option<f64> {
+        let (a, c) = self.pair(i, l);
         let mut s = 0.0;
-        for j in 1..=self.n {
-            let t = self.a(i, j) - self.c[self.ci(l, j)];
+        for (a, c) in a.iter().zip(c) {
+            let t = a - c;
             s += t * t;
             if s >= bound {
                 return None;
@@ -200,11 +222,11 @@ pub(super) fn hartigan_wong(
     max_qtran: i64,
 ) -> Fit {
     let mut hw = Hw {
-        a: x,
+        a: by_rows(x, m, p),
         m,
         n: p,
         k,
-        c: centers.to_vec(),
+        c: by_rows(centers, k, p),
         ic1: vec![0; m + 1],
         ic2: vec![0; m + 1],
         nc: vec![0; k + 1],
@@ -218,7 +240,7 @@ pub(super) fn hartigan_wong(
     };
     let fault = |hw: Hw, ifault| Fit {
         cluster: hw.ic1[1..].to_vec(),
-        centers: hw.c,
+        centers: by_cols(&hw.c, k, p),
         size: hw.nc[1..].iter().map(|&v| v.max(0) as usize).collect(),
         wss: vec![0.0; k],
         iter: iter_max,
@@ -325,7 +347,7 @@ pub(super) fn hartigan_wong(
     Fit {
         cluster: hw.ic1[1..].to_vec(),
         size: hw.nc[1..].iter().map(|&v| v as usize).collect(),
-        centers: hw.c,
+        centers: by_cols(&hw.c, k, p),
         wss: wss[1..].to_vec(),
         iter,
         ifault,
