@@ -114,7 +114,14 @@ pub(super) fn merge(d: &mut [f64], mut q: MatMut<'_, f64>, m: usize, beta: f64, 
         roots: &mut s.roots[..k],
         tmp: &mut s.tmp[..k],
     };
-    secular_vectors(d, z, rho, &kept, &group_pos, &mut s.vecs[..k * k], sec);
+    let vecs = &mut s.vecs[..k * k];
+    // Compiled for the best instruction set found at run time (AVX2 and
+    // FMA where available): the secular loops are most of a merge's
+    // non-product work.
+    pulp::Arch::new().dispatch(
+        #[inline(always)]
+        || secular_vectors(d, z, rho, &kept, &group_pos, vecs, sec),
+    );
     let vecs = MatRef::from_column_major_slice(&s.vecs[..k * k], k, k);
     let top = MatRef::from_column_major_slice(&*top, m, top_len);
     let bottom = MatRef::from_column_major_slice(&*bottom, n2, bottom_len);
@@ -189,6 +196,7 @@ fn merged_order(d: &[f64], m: usize) -> Vec<usize> {
 /// of column `j` at row `group_pos[i]`, roots into `s.roots`. The weights
 /// are recomputed from the roots (Gu & Eisenstat's Löwner formula) so the
 /// vectors are orthogonal to working precision.
+#[inline(always)]
 fn secular_vectors(
     d: &[f64],
     z: &[f64],
@@ -219,10 +227,12 @@ fn secular_vectors(
     for j in 0..k {
         let delta = &vecs[j * k..(j + 1) * k];
         let pj = poles[j];
-        for i in 0..k {
-            if i != j {
-                w[i] *= delta[i] / (poles[i] - pj);
-            }
+        // Two loops around i == j so that each vectorises.
+        for ((wi, di), pi) in w[..j].iter_mut().zip(&delta[..j]).zip(&poles[..j]) {
+            *wi *= di / (pi - pj);
+        }
+        for ((wi, di), pi) in w[j + 1..].iter_mut().zip(&delta[j + 1..]).zip(&poles[j + 1..]) {
+            *wi *= di / (pi - pj);
         }
     }
     for i in 0..k {
@@ -230,12 +240,10 @@ fn secular_vectors(
     }
     for j in 0..k {
         let col = &mut vecs[j * k..(j + 1) * k];
-        let mut norm = 0.0;
-        for i in 0..k {
-            let v = w[i] / col[i];
-            tmp[i] = v;
-            norm += v * v;
+        for ((t, wi), di) in tmp.iter_mut().zip(&*w).zip(&*col) {
+            *t = wi / di;
         }
+        let norm = sum_squares(tmp);
         let norm = norm.sqrt();
         if !(norm > 0.0 && norm.is_finite()) {
             // Cannot happen for roots strictly between the poles; keep the
@@ -251,4 +259,18 @@ fn secular_vectors(
             col[g] = tmp[i] / norm;
         }
     }
+}
+
+/// Sum of squares in four lanes (a single running sum does not vectorise).
+#[inline(always)]
+fn sum_squares(x: &[f64]) -> f64 {
+    let mut acc = [0.0; 4];
+    let chunks = x.chunks_exact(4);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for l in 0..4 {
+            acc[l] += c[l] * c[l];
+        }
+    }
+    rest.iter().map(|v| v * v).sum::<f64>() + acc.iter().sum::<f64>()
 }

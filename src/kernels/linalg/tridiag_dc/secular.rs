@@ -24,38 +24,77 @@ struct Eval {
     err: f64,
 }
 
-/// `psi` sums the poles below `org`, `phi` those above, and the origin
-/// pole's own term is added last, as `dlaed4` does.
-fn evaluate(z: &[f64], delta: &[f64], org: usize, rhoinv: f64, tau: f64) -> Eval {
-    let (mut psi, mut dpsi, mut err) = (0.0, 0.0, 0.0);
-    for j in 0..org {
-        let t = z[j] / delta[j];
-        psi += z[j] * t;
-        dpsi += t * t;
-        err += psi;
-    }
-    err = f64::abs(err);
-    let (mut phi, mut dphi) = (0.0, 0.0);
-    for j in (org + 1..z.len()).rev() {
-        let t = z[j] / delta[j];
-        phi += z[j] * t;
-        dphi += t * t;
-        err += phi;
-    }
-    let t = z[org] / delta[org];
+/// Shifts `delta` by `-eta` and evaluates there. `psi` sums the poles
+/// below `org`, `phi` those above, and the origin pole's own term is added
+/// last, as `dlaed4` does. `dlaed4`'s error term adds up the running sums of
+/// `psi` and `phi`, which is each term weighted by its distance from `org`;
+/// written so, with four independent lanes, the loops vectorise.
+#[inline(always)]
+fn evaluate(z: &[f64], delta: &mut [f64], org: usize, rhoinv: f64, tau: f64, eta: f64) -> Eval {
+    let (z_lo, z_hi) = z.split_at(org);
+    let (d_lo, d_hi) = delta.split_at_mut(org);
+    let lo = weighted_sums(z_lo, d_lo, eta, org as f64, -1.0);
+    let (z_org, z_hi) = z_hi.split_first().expect("org < k");
+    let (d_org, d_hi) = d_hi.split_first_mut().expect("org < k");
+    *d_org -= eta;
+    let hi = weighted_sums(z_hi, d_hi, eta, 1.0, 1.0);
+    let (psi, dpsi, err_lo) = lo;
+    let (phi, dphi, err_hi) = hi;
+    let t = z_org / *d_org;
     let dw = dpsi + dphi + t * t;
-    let own = z[org] * t;
+    let own = z_org * t;
     Eval {
         w: rhoinv + phi + psi + own,
         dw,
         dpsi,
         dphi,
-        err: 8.0 * (phi - psi) + err + 2.0 * rhoinv + 3.0 * own.abs() + tau.abs() * dw,
+        err: 8.0 * (phi - psi) + err_lo.abs() + err_hi + 2.0 * rhoinv + 3.0 * own.abs() + tau.abs() * dw,
     }
+}
+
+/// `delta[j] -= eta`, then `(sum z_j^2 / delta_j, sum (z_j / delta_j)^2,
+/// sum weight_j z_j^2 / delta_j)` with weights `first + j * step`.
+#[inline(always)]
+fn weighted_sums(z: &[f64], delta: &mut [f64], eta: f64, first: f64, step: f64) -> (f64, f64, f64) {
+    const L: usize = 4;
+    let (mut s, mut ds, mut err) = ([0.0; L], [0.0; L], [0.0; L]);
+    let mut wgt = [0.0; L];
+    for (l, w) in wgt.iter_mut().enumerate() {
+        *w = first + step * l as f64;
+    }
+    let zc = z.chunks_exact(L);
+    let z_rest = zc.remainder();
+    let mut dc = delta.chunks_exact_mut(L);
+    for (zs, ds_) in zc.zip(&mut dc) {
+        for l in 0..L {
+            let dj = ds_[l] - eta;
+            ds_[l] = dj;
+            let t = zs[l] / dj;
+            let term = zs[l] * t;
+            s[l] += term;
+            ds[l] += t * t;
+            err[l] += term * wgt[l];
+            wgt[l] += step * L as f64;
+        }
+    }
+    for (l, (zj, dj)) in z_rest.iter().zip(dc.into_remainder()).enumerate() {
+        *dj -= eta;
+        let t = zj / *dj;
+        let term = zj * t;
+        s[l] += term;
+        ds[l] += t * t;
+        err[l] += term * wgt[l];
+    }
+    (
+        s.iter().sum(),
+        ds.iter().sum(),
+        err.iter().sum(),
+    )
 }
 
 /// Replaces a step that left the bracket (or is not a number) by
 /// bisection, and a step of the wrong sign by Newton's.
+#[inline(always)]
 fn safeguard(eta: f64, w: f64, dw: f64, tau: f64, lo: f64, hi: f64) -> f64 {
     let mut eta = eta;
     if !eta.is_finite() || w * eta >= 0.0 {
@@ -71,6 +110,7 @@ fn safeguard(eta: f64, w: f64, dw: f64, tau: f64, lo: f64, hi: f64) -> f64 {
 
 /// The `i`-th smallest root for strictly increasing `d`, nonzero `z` and
 /// `rho > 0`. Writes `delta[j] = d[j] - lambda` and returns `lambda`.
+#[inline(always)]
 pub(super) fn secular_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f64 {
     let k = d.len();
     if k == 1 {
@@ -86,6 +126,7 @@ pub(super) fn secular_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut
 
 /// The largest root lies in `(d[k-1], d[k-1] + rho * |z|^2]`; the origin
 /// is `d[k-1]` and the model's poles are the last two.
+#[inline(always)]
 fn last_root(d: &[f64], z: &[f64], rho: f64, delta: &mut [f64]) -> f64 {
     let k = d.len();
     let n1 = k - 1;
@@ -100,7 +141,7 @@ fn last_root(d: &[f64], z: &[f64], rho: f64, delta: &mut [f64]) -> f64 {
     for j in 0..k {
         delta[j] = (d[j] - d[n1]) - midpt;
     }
-    let psi: f64 = (0..n2).map(|j| z[j] * z[j] / delta[j]).sum();
+    let psi = weighted_sums(&z[..n2], &mut delta[..n2], 0.0, 0.0, 0.0).0;
     let c = rhoinv + psi;
     let w = c + z[n2] * z[n2] / delta[n2] + z[n1] * z[n1] / delta[n1];
     let del = d[n1] - d[n2];
@@ -134,7 +175,7 @@ fn last_root(d: &[f64], z: &[f64], rho: f64, delta: &mut [f64]) -> f64 {
     }
 
     let eps = f64::EPSILON / 2.0;
-    let mut ev = evaluate(z, delta, n1, rhoinv, tau);
+    let mut ev = evaluate(z, delta, n1, rhoinv, tau, 0.0);
     for _ in 0..MAX_ITER {
         if ev.w.abs() <= eps * ev.err {
             break;
@@ -160,17 +201,15 @@ fn last_root(d: &[f64], z: &[f64], rho: f64, delta: &mut [f64]) -> f64 {
         if eta == 0.0 {
             break;
         }
-        for v in delta.iter_mut() {
-            *v -= eta;
-        }
         tau += eta;
-        ev = evaluate(z, delta, n1, rhoinv, tau);
+        ev = evaluate(z, delta, n1, rhoinv, tau, eta);
     }
     d[n1] + tau
 }
 
 /// A root between `d[i]` and `d[i+1]`; the origin is whichever of the two
 /// is nearer, decided by the sign of the function at the midpoint.
+#[inline(always)]
 fn inner_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f64 {
     let k = d.len();
     let ip1 = i + 1;
@@ -180,8 +219,8 @@ fn inner_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f6
     for j in 0..k {
         delta[j] = (d[j] - d[i]) - midpt;
     }
-    let psi: f64 = (0..i).map(|j| z[j] * z[j] / delta[j]).sum();
-    let phi: f64 = (i + 2..k).map(|j| z[j] * z[j] / delta[j]).sum();
+    let psi = weighted_sums(&z[..i], &mut delta[..i], 0.0, 0.0, 0.0).0;
+    let phi = weighted_sums(&z[i + 2..], &mut delta[i + 2..], 0.0, 0.0, 0.0).0;
     let c = rhoinv + psi + phi;
     let w = c + z[i] * z[i] / delta[i] + z[ip1] * z[ip1] / delta[ip1];
     let (zi2, zp2) = (z[i] * z[i], z[ip1] * z[ip1]);
@@ -216,7 +255,7 @@ fn inner_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f6
     }
 
     let eps = f64::EPSILON / 2.0;
-    let mut ev = evaluate(z, delta, org, rhoinv, tau);
+    let mut ev = evaluate(z, delta, org, rhoinv, tau, 0.0);
     let mut swtch = false;
     for iter in 0..MAX_ITER {
         if ev.w.abs() <= eps * ev.err {
@@ -270,12 +309,9 @@ fn inner_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f6
         if eta == 0.0 {
             break;
         }
-        for v in delta.iter_mut() {
-            *v -= eta;
-        }
         tau += eta;
         let prew = w;
-        ev = evaluate(z, delta, org, rhoinv, tau);
+        ev = evaluate(z, delta, org, rhoinv, tau, eta);
         if iter == 0 {
             swtch = if orgati {
                 -ev.w > prew.abs() / 10.0

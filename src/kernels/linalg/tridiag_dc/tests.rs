@@ -14,12 +14,12 @@ fn errors(d0: &[f64], e0: &[f64]) -> (f64, f64, Vec<f64>) {
         assert!(w[0] <= w[1], "eigenvalues not increasing: {w:?}");
     }
     let unit = n as f64 * f64::EPSILON;
+    let utu = u.transpose() * &u;
     let mut orth = 0.0f64;
     for i in 0..n {
         for j in 0..n {
-            let dot: f64 = (0..n).map(|r| u[(r, i)] * u[(r, j)]).sum();
             let want = if i == j { 1.0 } else { 0.0 };
-            orth = orth.max((dot - want).abs());
+            orth = orth.max((utu[(i, j)] - want).abs());
         }
     }
     let tnorm = d0.iter().chain(e0).fold(f64::MIN_POSITIVE, |a, v| a.max(v.abs()));
