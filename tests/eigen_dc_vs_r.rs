@@ -32,7 +32,10 @@ fn field<'a>(v: &'a Value, name: &str) -> &'a Value {
 fn eigen(x: DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
     let e = call(
         "eigen",
-        vec![pos(Value::Mat(x)), named("symmetric", Value::Bool(vec![true]))],
+        vec![
+            pos(Value::Mat(x)),
+            named("symmetric", Value::Bool(vec![true])),
+        ],
     )
     .expect("eigen");
     let values = field(&e, "values").as_f64_slice().expect("values").to_vec();
@@ -46,7 +49,10 @@ fn eigen(x: DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
 /// Each column's sign chosen so that its largest entry is positive.
 fn sign_normalised(mut m: DMatrix<f64>) -> DMatrix<f64> {
     for mut c in m.column_iter_mut() {
-        let big = c.iter().copied().fold(0.0f64, |a, v| if v.abs() > a.abs() { v } else { a });
+        let big = c
+            .iter()
+            .copied()
+            .fold(0.0f64, |a, v| if v.abs() > a.abs() { v } else { a });
         if big < 0.0 {
             c.neg_mut();
         }
@@ -108,7 +114,10 @@ fn symmetric_eigen_matches_r_through_divide_and_conquer() {
             }
         }
     }
-    assert!(with_vectors >= 6, "vectors compared in {with_vectors} cases");
+    assert!(
+        with_vectors >= 6,
+        "vectors compared in {with_vectors} cases"
+    );
 }
 
 #[test]
@@ -116,7 +125,9 @@ fn symmetric_eigen_of_large_random_matrices_is_a_decomposition() {
     // Above the leaf size every path of the merge is used; A V = V diag(values).
     let mut s: u64 = 7;
     let mut next = move || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
     };
     for n in [65, 257, 600] {
@@ -128,8 +139,30 @@ fn symmetric_eigen_of_large_random_matrices_is_a_decomposition() {
         }
         let resid = &a * &v - &v * DMatrix::from_diagonal(&nalgebra::DVector::from_vec(values));
         let norm = a.amax() * n as f64;
-        assert!(resid.amax() <= 50.0 * n as f64 * f64::EPSILON * norm, "n={n}: residual {}", resid.amax());
+        assert!(
+            resid.amax() <= 50.0 * n as f64 * f64::EPSILON * norm,
+            "n={n}: residual {}",
+            resid.amax()
+        );
         let orth = v.transpose() * &v - DMatrix::identity(n, n);
-        assert!(orth.amax() <= 50.0 * n as f64 * f64::EPSILON, "n={n}: orthogonality {}", orth.amax());
+        assert!(
+            orth.amax() <= 50.0 * n as f64 * f64::EPSILON,
+            "n={n}: orthogonality {}",
+            orth.amax()
+        );
     }
+}
+
+#[test]
+fn symmetric_true_reads_only_the_lower_triangle() {
+    // As R's dsyevr with uplo = "L": the upper triangle is ignored.
+    let n = 80;
+    let x = DMatrix::from_fn(n, n, |i, j| {
+        ((i * 7 + j * 13) % 17) as f64 - 8.0 + (i as f64) * 0.01
+    });
+    let lower = DMatrix::from_fn(n, n, |i, j| if i >= j { x[(i, j)] } else { x[(j, i)] });
+    let (v1, u1) = eigen(x);
+    let (v2, u2) = eigen(lower);
+    assert_eq!(v1, v2);
+    assert_eq!(u1, u2);
 }

@@ -157,8 +157,10 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
 
     let n = a.nrows();
     let bs = qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
-    // R (LAPACK with uplo "L") reads only the lower triangle.
-    let mut trid = faer::Mat::from_fn(n, n, |i, j| if i >= j { a[(i, j)] } else { a[(j, i)] });
+    // Like R (LAPACK with uplo "L"), faer's tridiagonalisation reads only
+    // the lower triangle (its own `self_adjoint_evd` leaves the upper one
+    // uninitialised), so a plain contiguous copy will do.
+    let mut trid = a.to_owned();
     let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
     let mut mem = MemBuffer::new(StackReq::any_of(&[
         tridiag::tridiag_in_place_scratch::<f64>(n, Par::Seq, Default::default()),

@@ -9,7 +9,17 @@ const MAX_SWEEPS_PER_VALUE: usize = 60;
 /// Eigenvalues of the tridiagonal `(d, e)` into `d` (increasing) and its
 /// eigenvectors into `q` (`n x n`, every entry written). Returns false if QL
 /// did not converge, leaving `d` and `q` unspecified.
-pub(super) fn leaf_eigen(d: &mut [f64], e: &[f64], mut q: MatMut<'_, f64>, work: &mut [f64]) -> bool {
+pub(super) fn leaf_eigen(d: &mut [f64], e: &[f64], q: MatMut<'_, f64>, work: &mut [f64]) -> bool {
+    // Compiled for the best instruction set found at run time: the column
+    // rotations are the work.
+    pulp::Arch::new().dispatch(
+        #[inline(always)]
+        || ql(d, e, q, work),
+    )
+}
+
+#[inline(always)]
+fn ql(d: &mut [f64], e: &[f64], mut q: MatMut<'_, f64>, work: &mut [f64]) -> bool {
     let n = d.len();
     let (z, rest) = work.split_at_mut(n * n);
     let off = &mut rest[..n];

@@ -231,7 +231,11 @@ fn secular_vectors(
         for ((wi, di), pi) in w[..j].iter_mut().zip(&delta[..j]).zip(&poles[..j]) {
             *wi *= di / (pi - pj);
         }
-        for ((wi, di), pi) in w[j + 1..].iter_mut().zip(&delta[j + 1..]).zip(&poles[j + 1..]) {
+        for ((wi, di), pi) in w[j + 1..]
+            .iter_mut()
+            .zip(&delta[j + 1..])
+            .zip(&poles[j + 1..])
+        {
             *wi *= di / (pi - pj);
         }
     }

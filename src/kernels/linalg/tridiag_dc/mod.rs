@@ -27,15 +27,19 @@ const LEAF: usize = 32;
 /// Eigenvalues (increasing, into `d`) and eigenvectors (column `j` of `out`
 /// for `d[j]`) of the symmetric tridiagonal matrix with diagonal `d` and
 /// off-diagonal `e` (`e.len() + 1 == d.len()`). `out` is `n x n` with unit
-/// row stride; every entry is written. Entries must be finite.
-pub(crate) fn tridiagonal_eigen(
-    d: &mut [f64],
-    e: &[f64],
-    mut out: MatMut<'_, f64>,
-) {
+/// row stride and must be zero on entry (a fresh zeroed matrix costs no
+/// second pass over memory); every entry is written. Entries must be finite.
+pub(crate) fn tridiagonal_eigen(d: &mut [f64], e: &[f64], mut out: MatMut<'_, f64>) {
     let n = d.len();
-    assert_eq!(e.len() + 1, n.max(1), "tridiagonal_eigen: e must have n - 1 entries");
-    out.fill(0.0);
+    assert_eq!(
+        e.len() + 1,
+        n.max(1),
+        "tridiagonal_eigen: e must have n - 1 entries"
+    );
+    debug_assert!(
+        (0..n).all(|j| (0..n).all(|i| out[(i, j)] == 0.0)),
+        "tridiagonal_eigen: out must be zero on entry"
+    );
     if n == 0 {
         return;
     }

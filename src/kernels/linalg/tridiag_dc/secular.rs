@@ -48,7 +48,12 @@ fn evaluate(z: &[f64], delta: &mut [f64], org: usize, rhoinv: f64, tau: f64, eta
         dw,
         dpsi,
         dphi,
-        err: 8.0 * (phi - psi) + err_lo.abs() + err_hi + 2.0 * rhoinv + 3.0 * own.abs() + tau.abs() * dw,
+        err: 8.0 * (phi - psi)
+            + err_lo.abs()
+            + err_hi
+            + 2.0 * rhoinv
+            + 3.0 * own.abs()
+            + tau.abs() * dw,
     }
 }
 
@@ -85,11 +90,7 @@ fn weighted_sums(z: &[f64], delta: &mut [f64], eta: f64, first: f64, step: f64) 
         ds[l] += t * t;
         err[l] += term * wgt[l];
     }
-    (
-        s.iter().sum(),
-        ds.iter().sum(),
-        err.iter().sum(),
-    )
+    (s.iter().sum(), ds.iter().sum(), err.iter().sum())
 }
 
 /// Replaces a step that left the bracket (or is not a number) by
@@ -103,7 +104,11 @@ fn safeguard(eta: f64, w: f64, dw: f64, tau: f64, lo: f64, hi: f64) -> f64 {
     let t = tau + eta;
     // Strict: an endpoint may be a pole.
     if !(t > lo && t < hi) {
-        eta = if w < 0.0 { (hi - tau) / 2.0 } else { (lo - tau) / 2.0 };
+        eta = if w < 0.0 {
+            (hi - tau) / 2.0
+        } else {
+            (lo - tau) / 2.0
+        };
     }
     eta
 }

@@ -22,7 +22,10 @@ fn errors(d0: &[f64], e0: &[f64]) -> (f64, f64, Vec<f64>) {
             orth = orth.max((utu[(i, j)] - want).abs());
         }
     }
-    let tnorm = d0.iter().chain(e0).fold(f64::MIN_POSITIVE, |a, v| a.max(v.abs()));
+    let tnorm = d0
+        .iter()
+        .chain(e0)
+        .fold(f64::MIN_POSITIVE, |a, v| a.max(v.abs()));
     let mut res = 0.0f64;
     for j in 0..n {
         for i in 0..n {
@@ -41,7 +44,11 @@ fn errors(d0: &[f64], e0: &[f64]) -> (f64, f64, Vec<f64>) {
 
 fn check(name: &str, d: &[f64], e: &[f64]) -> Vec<f64> {
     let (orth, res, vals) = errors(d, e);
-    assert!(orth < 10.0, "{name} n={}: orthogonality {orth} n*eps", d.len());
+    assert!(
+        orth < 10.0,
+        "{name} n={}: orthogonality {orth} n*eps",
+        d.len()
+    );
     assert!(res < 10.0, "{name} n={}: residual {res} n*eps", d.len());
     vals
 }
@@ -49,7 +56,9 @@ fn check(name: &str, d: &[f64], e: &[f64]) -> Vec<f64> {
 fn random(n: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
     let mut rng = SplitMix(seed);
     let d = (0..n).map(|_| rng.uniform() - 0.5).collect();
-    let e = (0..n.saturating_sub(1)).map(|_| rng.uniform() - 0.5).collect();
+    let e = (0..n.saturating_sub(1))
+        .map(|_| rng.uniform() - 0.5)
+        .collect();
     (d, e)
 }
 
@@ -81,7 +90,9 @@ fn heavy_deflation() {
     check("zero", &vec![0.0; n], &vec![0.0; n - 1]);
     // Repeated values with small couplings.
     let d: Vec<f64> = (0..n).map(|i| (i % 3) as f64).collect();
-    let e: Vec<f64> = (0..n - 1).map(|i| if i % 7 == 0 { 1e-9 } else { 0.0 }).collect();
+    let e: Vec<f64> = (0..n - 1)
+        .map(|i| if i % 7 == 0 { 1e-9 } else { 0.0 })
+        .collect();
     check("repeated", &d, &e);
     // Tiny off-diagonals between ordinary blocks.
     let (d, mut e) = random(n, 7);
@@ -104,7 +115,7 @@ fn glued_wilkinson_matrices() {
     let mut e = Vec::new();
     for c in 0..copies {
         d.extend_from_slice(&block);
-        e.extend(std::iter::repeat(1.0).take(20));
+        e.extend(std::iter::repeat_n(1.0, 20));
         if c + 1 < copies {
             e.push(1e-10);
         }
