@@ -78,14 +78,22 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 }
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let x = super::as_matrix(args, "x")?;
+    // A matrix argument is borrowed: the decomposition copies it anyway.
+    let owned;
+    let x = match args.get("x") {
+        Some(Value::Mat(m)) => m,
+        _ => {
+            owned = super::as_matrix(args, "x")?;
+            &owned
+        }
+    };
     let symmetric = if args.has("symmetric") {
         Some(args.bool_or("symmetric", false)?)
     } else {
         None
     };
     let only_values = args.bool_or("only.values", false)?;
-    eigen(&x, symmetric, only_values)
+    eigen(x, symmetric, only_values)
 }
 
 pub(crate) fn eigen(

@@ -35,7 +35,8 @@ pub(super) fn deflate(
     let part = |i: usize| if i < m { Part::Top } else { Part::Bottom };
     let dmax = d.iter().fold(0.0f64, |a, v| a.max(v.abs()));
     let zmax = z.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-    let tol = 8.0 * f64::EPSILON * dmax.max(zmax);
+    // LAPACK's eps (dlamch("E")) is half the gap from 1 to the next double.
+    let tol = 8.0 * (f64::EPSILON / 2.0) * dmax.max(zmax);
 
     let mut kept: Vec<(usize, Part)> = Vec::with_capacity(n);
     let mut deflated: Vec<usize> = Vec::with_capacity(n);
