@@ -2,7 +2,9 @@
 //! (LAPACK `dlaed4`): every step fits a rational model with two poles — the
 //! fixed-weight scheme of Gragg, switching to Li's "middle way" when a step
 //! gains too little — and is kept inside a shrinking bracket, so it cannot
-//! leave the root's interval whatever rounding does.
+//! leave the root's interval whatever rounding does. `dlaed4`'s three-pole
+//! step (`dlaed6`, for roots far from both neighbouring poles) is not used:
+//! at n = 1000 the roots take about three steps each without it.
 //!
 //! The root is carried as `tau`, its offset from the nearer pole `d[org]`,
 //! and `delta[j] = (d[j] - d[org]) - tau` is kept alongside: these
