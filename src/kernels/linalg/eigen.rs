@@ -3,6 +3,7 @@
 //! decreasing modulus, complex only when some value is, and each vector has
 //! unit length with its largest component real, as LAPACK `dgeev` leaves it.
 
+use faer::reborrow::ReborrowMut;
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
@@ -77,14 +78,22 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 }
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let x = super::as_matrix(args, "x")?;
+    // A matrix argument is borrowed: the decomposition copies it anyway.
+    let owned;
+    let x = match args.get("x") {
+        Some(Value::Mat(m)) => m,
+        _ => {
+            owned = super::as_matrix(args, "x")?;
+            &owned
+        }
+    };
     let symmetric = if args.has("symmetric") {
         Some(args.bool_or("symmetric", false)?)
     } else {
         None
     };
     let only_values = args.bool_or("only.values", false)?;
-    eigen(&x, symmetric, only_values)
+    eigen(x, symmetric, only_values)
 }
 
 pub(crate) fn eigen(
@@ -127,15 +136,70 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
         v.reverse();
         return Ok((Value::Num(v), Value::Null));
     }
-    let evd = view
-        .self_adjoint_eigen(faer::Side::Lower)
-        .map_err(evd_error)?;
     let n = x.nrows();
-    let s = evd.S();
-    let values: Vec<f64> = (0..n).rev().map(|i| s[i]).collect();
-    let u = from_faer(evd.U());
-    let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, n - 1 - j)]);
+    if n < SMALL {
+        let evd = view
+            .self_adjoint_eigen(faer::Side::Lower)
+            .map_err(evd_error)?;
+        let s = evd.S();
+        let values: Vec<f64> = (0..n).rev().map(|i| s[i]).collect();
+        let u = from_faer(evd.U());
+        let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, n - 1 - j)]);
+        return Ok((Value::Num(values), Value::Mat(vectors)));
+    }
+    let (mut values, vectors) = symmetric_eigen_dc(view);
+    values.reverse();
     Ok((Value::Num(values), Value::Mat(vectors)))
+}
+
+/// Below this order faer's own solver is used.
+const SMALL: usize = 3;
+
+/// Householder tridiagonalisation and back-transformation as in faer's
+/// `self_adjoint_evd`, with our divide and conquer for the tridiagonal
+/// problem. Values come out increasing, vector columns decreasing (R's order).
+fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
+    use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+    use faer::linalg::{evd::tridiag, householder, qr};
+    use faer::Par;
+
+    let n = a.nrows();
+    let bs = qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
+    // Like R (LAPACK with uplo "L"), faer's tridiagonalisation reads only
+    // the lower triangle (its own `self_adjoint_evd` leaves the upper one
+    // uninitialised), so a plain contiguous copy will do.
+    let mut trid = a.to_owned();
+    let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
+    let mut mem = MemBuffer::new(StackReq::any_of(&[
+        tridiag::tridiag_in_place_scratch::<f64>(n, Par::Seq, Default::default()),
+        householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
+            n - 1,
+            bs,
+            n,
+        ),
+    ]));
+    let stack = MemStack::new(&mut mem);
+    tridiag::tridiag_in_place(
+        trid.as_mut(),
+        house.as_mut(),
+        Par::Seq,
+        stack,
+        Default::default(),
+    );
+    let mut d: Vec<f64> = (0..n).map(|i| trid[(i, i)]).collect();
+    let e: Vec<f64> = (0..n - 1).map(|i| trid[(i + 1, i)]).collect();
+    let mut vectors = DMatrix::<f64>::zeros(n, n);
+    let mut u = super::faer_view_mut(&mut vectors).reverse_cols_mut();
+    super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut());
+    householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
+        trid.as_ref().submatrix(1, 0, n - 1, n - 1),
+        house.as_ref(),
+        faer::Conj::No,
+        u.subrows_mut(1, n - 1),
+        Par::Seq,
+        stack,
+    );
+    (d, vectors)
 }
 
 fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {

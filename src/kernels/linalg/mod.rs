@@ -13,6 +13,7 @@ pub(crate) mod linpack;
 mod qr;
 mod solve;
 mod svd;
+mod tridiag_dc;
 mod wy;
 
 use nalgebra::DMatrix;
