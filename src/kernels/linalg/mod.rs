@@ -14,6 +14,7 @@ pub(crate) mod linpack;
 mod qr;
 mod solve;
 mod svd;
+mod svd_dc;
 mod wy;
 
 use nalgebra::DMatrix;
