@@ -44,7 +44,11 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
         });
     }
     if np >= DC_MIN {
-        return svd_by_dc(view, nu, nv);
+        // The secular equation's root finder can, in principle, fail to
+        // converge; faer's SVD below is then the fallback.
+        if let Some(s) = svd_by_dc(view, nu, nv) {
+            return Ok(s);
+        }
     }
     // Only the vectors asked for, written straight into the result's
     // storage: prcomp needs no U, and U or V is a large share of the work.
@@ -93,7 +97,7 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
 const DC_MIN: usize = 100;
 
 /// `svd` through `svd_dc::tall_svd`, transposing a wide matrix.
-fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Result<Svd, KernelError> {
+fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Option<Svd> {
     let wide = x.nrows() < x.ncols();
     let (a, ku, kv) = if wide {
         (x.transpose(), nv, nu)
@@ -105,8 +109,13 @@ fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Result<Svd, Kern
     let mut ua = (ku > 0).then(|| DMatrix::<f64>::zeros(m, if ku <= np { np } else { m }));
     let mut va = (kv > 0).then(|| DMatrix::<f64>::zeros(np, np));
     let mut d = vec![0.0; np];
-    super::svd_dc::tall_svd(a, &mut d, ua.as_mut().map(faer_view_mut), va.as_mut().map(faer_view_mut))
-        .map_err(|_| KernelError::new("error code 1 from Lapack routine 'dgesdd'"))?;
+    super::svd_dc::tall_svd(
+        a,
+        &mut d,
+        ua.as_mut().map(faer_view_mut),
+        va.as_mut().map(faer_view_mut),
+    )
+    .ok()?;
     let (u, v) = if wide { (va, ua) } else { (ua, va) };
     let take = |m: DMatrix<f64>, k: usize| {
         if k >= m.ncols() {
@@ -115,7 +124,7 @@ fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Result<Svd, Kern
             m.columns(0, k).into_owned()
         }
     };
-    Ok(Svd {
+    Some(Svd {
         d,
         u: u.map(|m| take(m, nu)),
         v: v.map(|m| take(m, nv)),

@@ -10,7 +10,9 @@ use faer::linalg::householder::{
     apply_block_householder_sequence_on_the_left_in_place_scratch as apply_scratch,
     apply_block_householder_sequence_on_the_left_in_place_with_conj as apply,
 };
-use faer::linalg::qr::no_pivoting::factor::{qr_in_place, qr_in_place_scratch, recommended_block_size};
+use faer::linalg::qr::no_pivoting::factor::{
+    qr_in_place, qr_in_place_scratch, recommended_block_size,
+};
 use faer::linalg::svd::bidiag::{bidiag_in_place, bidiag_in_place_scratch};
 use faer::reborrow::ReborrowMut;
 use faer::{Conj, Mat, MatMut, MatRef, Par};
@@ -31,6 +33,20 @@ pub(super) fn tall_svd(
     v: Option<MatMut<'_, f64>>,
 ) -> Result<(), NoConvergence> {
     let (m, n) = a.shape();
+    // Like dgesdd, bring entries far from 1 into range first: Householder
+    // norms of 1e-300-sized columns underflow, of 1e300-sized ones overflow.
+    let anrm = a.norm_max();
+    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
+        // A power of two, so the scaling itself is exact.
+        let f = 2f64.powi(-(anrm.log2().round() as i32));
+        let scaled = Mat::<f64>::from_fn(m, n, |i, j| a[(i, j)] * f);
+        tall_svd(scaled.as_ref(), s, u, v)?;
+        for x in s.iter_mut() {
+            *x /= f;
+        }
+        return Ok(());
+    }
     if (m as f64) / (n as f64) <= QR_RATIO {
         return square_svd(a, s, u, v);
     }
@@ -51,12 +67,20 @@ pub(super) fn tall_svd(
         }
     }
     let mut u = u;
-    square_svd(r.as_ref(), s, u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)), v)?;
+    square_svd(
+        r.as_ref(),
+        s,
+        u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+        v,
+    )?;
     if let Some(mut u) = u {
         u.rb_mut().subrows_mut(n, m - n).fill(0.0);
         u.rb_mut().submatrix_mut(0, n, n, ucols - n).fill(0.0);
         if ucols == m {
-            u.rb_mut().submatrix_mut(n, n, m - n, m - n).diagonal_mut().fill(1.0);
+            u.rb_mut()
+                .submatrix_mut(n, n, m - n, m - n)
+                .diagonal_mut()
+                .fill(1.0);
         }
         apply(qr.as_ref(), h.as_ref(), Conj::No, u, Par::Seq, stack);
     }
@@ -82,7 +106,14 @@ fn square_svd(
         apply_scratch::<f64>(n.saturating_sub(1), bs, n),
     ]));
     let stack = MemStack::new(&mut mem);
-    bidiag_in_place(bid.as_mut(), hl.as_mut(), hr.as_mut(), Par::Seq, stack, Default::default());
+    bidiag_in_place(
+        bid.as_mut(),
+        hl.as_mut(),
+        hr.as_mut(),
+        Par::Seq,
+        stack,
+        Default::default(),
+    );
     // A = Ql B Qr^T with B upper bidiagonal.
     for (i, x) in s.iter_mut().enumerate() {
         *x = bid[(i, i)];
@@ -95,12 +126,20 @@ fn square_svd(
         None => own_v.insert(Mat::<f64>::zeros(n, n)).as_mut(),
     };
     let mut u = u;
-    bidiag_svd(s, &e, u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)), vb)?;
+    bidiag_svd(
+        s,
+        &e,
+        u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+        vb,
+    )?;
     if let Some(mut u) = u {
         u.rb_mut().subrows_mut(n, m - n).fill(0.0);
         u.rb_mut().submatrix_mut(0, n, n, ucols - n).fill(0.0);
         if ucols > n {
-            u.rb_mut().submatrix_mut(n, n, ucols - n, ucols - n).diagonal_mut().fill(1.0);
+            u.rb_mut()
+                .submatrix_mut(n, n, ucols - n, ucols - n)
+                .diagonal_mut()
+                .fill(1.0);
         }
         apply(bid.as_ref(), hl.as_ref(), Conj::No, u, Par::Seq, stack);
     }
@@ -113,7 +152,14 @@ fn square_svd(
             }
         }
         if n > 1 {
-            apply(bid.as_ref().submatrix(1, 0, n - 1, n - 1), hr.as_ref(), Conj::Yes, v.subrows_mut(1, n - 1), Par::Seq, stack);
+            apply(
+                bid.as_ref().submatrix(1, 0, n - 1, n - 1),
+                hr.as_ref(),
+                Conj::Yes,
+                v.subrows_mut(1, n - 1),
+                Par::Seq,
+                stack,
+            );
         }
     }
     Ok(())

@@ -18,9 +18,20 @@ pub(super) struct ColumnTypes(pub [usize; 4]);
 /// `index` such that `a[index[..]]` is ascending, merging the run
 /// `a[..n1]` and the run `a[n1..n1 + n2]`, each ascending (`+1`) or
 /// descending (`-1`) as `s1`/`s2` say (LAPACK `dlamrg`).
-pub(super) fn merge_order(a: &[f64], n1: usize, n2: usize, s1: isize, s2: isize, index: &mut [usize]) {
+pub(super) fn merge_order(
+    a: &[f64],
+    n1: usize,
+    n2: usize,
+    s1: isize,
+    s2: isize,
+    index: &mut [usize],
+) {
     let mut i1 = if s1 > 0 { 0 } else { n1 as isize - 1 };
-    let mut i2 = if s2 > 0 { n1 as isize } else { (n1 + n2) as isize - 1 };
+    let mut i2 = if s2 > 0 {
+        n1 as isize
+    } else {
+        (n1 + n2) as isize - 1
+    };
     let (mut left1, mut left2) = (n1, n2);
     let mut out = 0;
     while left1 > 0 && left2 > 0 {
@@ -50,8 +61,14 @@ pub(super) fn merge_order(a: &[f64], n1: usize, n2: usize, s1: isize, s2: isize,
 /// Plane rotation of two columns: `x <- c x + s y`, `y <- c y - s x`.
 fn rotate(mut m: MatMut<'_, f64>, a: usize, b: usize, c: f64, s: f64) {
     let (x, y) = m.rb_mut().two_cols_mut(a, b);
-    let x = x.try_as_col_major_mut().expect("column-major").as_slice_mut();
-    let y = y.try_as_col_major_mut().expect("column-major").as_slice_mut();
+    let x = x
+        .try_as_col_major_mut()
+        .expect("column-major")
+        .as_slice_mut();
+    let y = y
+        .try_as_col_major_mut()
+        .expect("column-major")
+        .as_slice_mut();
     for (x, y) in x.iter_mut().zip(y.iter_mut()) {
         let t = c * *x + s * *y;
         *y = c * *y - s * *x;
@@ -68,13 +85,12 @@ pub(super) fn deflate(
     node: &Node,
     d: &mut [f64],
     idxq: &mut [usize],
-    alpha: f64,
-    beta: f64,
     mut u: Option<MatMut<'_, f64>>,
     mut v: MatMut<'_, f64>,
     s: &mut Scratch,
 ) -> (usize, ColumnTypes) {
     let (nl, n, m) = (node.nl, node.n(), node.m());
+    let (alpha, beta) = (node.alpha, node.beta);
     let z = &mut s.z[..n];
     let zw = &mut s.zw[..n];
     let dsigma = &mut s.dsigma[..n];
@@ -183,7 +199,12 @@ pub(super) fn deflate(
     for &t in &coltyp[1..n] {
         ctot.0[t - 1] += 1;
     }
-    let mut psm = [1, 1 + ctot.0[0], 1 + ctot.0[0] + ctot.0[1], 1 + ctot.0[0] + ctot.0[1] + ctot.0[2]];
+    let mut psm = [
+        1,
+        1 + ctot.0[0],
+        1 + ctot.0[0] + ctot.0[1],
+        1 + ctot.0[0] + ctot.0[1] + ctot.0[2],
+    ];
     for j in 1..n {
         let t = coltyp[idxp[j]] - 1;
         idxc[psm[t]] = j;
@@ -196,7 +217,8 @@ pub(super) fn deflate(
         if let Some(u) = u.as_ref() {
             col_mut(s.u2.as_mut().subrows_mut(0, n), j).copy_from_slice(col(u.rb(), from));
         }
-        col_mut(s.v2.as_mut().subrows_mut(0, m), j).copy_from_slice(col(v.rb().subrows(0, m), from));
+        col_mut(s.v2.as_mut().subrows_mut(0, m), j)
+            .copy_from_slice(col(v.rb().subrows(0, m), from));
     }
 
     dsigma[0] = 0.0;
@@ -247,7 +269,9 @@ pub(super) fn deflate(
     if n > k {
         d[k..n].copy_from_slice(&dsigma[k..n]);
         if let Some(u) = u.as_mut() {
-            u.rb_mut().subcols_mut(k, n - k).copy_from(s.u2.as_ref().submatrix(0, k, n, n - k));
+            u.rb_mut()
+                .subcols_mut(k, n - k)
+                .copy_from(s.u2.as_ref().submatrix(0, k, n, n - k));
         }
         v.rb_mut()
             .submatrix_mut(0, k, m, n - k)

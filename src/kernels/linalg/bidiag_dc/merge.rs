@@ -4,8 +4,8 @@
 //! `z` (Gu & Eisenstat, so they are orthogonal to working precision), and
 //! multiply them into the children's vectors block by block.
 
-use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::linalg::matmul::matmul;
+use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
 use super::deflate::{deflate, merge_order, ColumnTypes};
@@ -20,8 +20,6 @@ pub(super) fn merge(
     node: &Node,
     d: &mut [f64],
     idxq: &mut [usize],
-    alpha: f64,
-    beta: f64,
     mut u: Option<MatMut<'_, f64>>,
     mut v: MatMut<'_, f64>,
     s: &mut Scratch,
@@ -29,7 +27,7 @@ pub(super) fn merge(
     let (nl, n) = (node.nl, node.n());
     // Scale to the largest entry so the tolerances are absolute.
     d[nl] = 0.0;
-    let mut orgnrm = alpha.abs().max(beta.abs());
+    let mut orgnrm = node.alpha.abs().max(node.beta.abs());
     for x in d.iter() {
         orgnrm = orgnrm.max(x.abs());
     }
@@ -39,8 +37,19 @@ pub(super) fn merge(
     for x in d.iter_mut() {
         *x /= orgnrm;
     }
-    let (alpha, beta) = (alpha / orgnrm, beta / orgnrm);
-    let (k, ctot) = deflate(node, d, idxq, alpha, beta, u.as_mut().map(|u| u.rb_mut()), v.rb_mut(), s);
+    let scaled = Node {
+        alpha: node.alpha / orgnrm,
+        beta: node.beta / orgnrm,
+        ..*node
+    };
+    let (k, ctot) = deflate(
+        &scaled,
+        d,
+        idxq,
+        u.as_mut().map(|u| u.rb_mut()),
+        v.rb_mut(),
+        s,
+    );
     secular_vectors(node, k, ctot, d, u, v, s)?;
     for x in d.iter_mut() {
         *x *= orgnrm;
@@ -85,7 +94,9 @@ fn secular_vectors(
     let [c1, c2, c3, _] = ctot.0;
     if k == 1 {
         d[0] = s.z[0].abs();
-        v.rb_mut().subcols_mut(0, 1).copy_from(s.v2.as_ref().submatrix(0, 0, m, 1));
+        v.rb_mut()
+            .subcols_mut(0, 1)
+            .copy_from(s.v2.as_ref().submatrix(0, 0, m, 1));
         if let Some(mut u) = u {
             let sign = if s.z[0] > 0.0 { 1.0 } else { -1.0 };
             let src = col(s.u2.as_ref().subrows(0, n), 0);
@@ -114,10 +125,10 @@ fn secular_vectors(
         Some(u) => u.rb_mut(),
         None => s.u2.as_mut(),
     };
-    for j in 0..k {
+    for (j, dj) in d[..k].iter_mut().enumerate() {
         let delta = &mut col_mut(dl.rb_mut(), j)[..k];
         let work = &mut col_mut(v.rb_mut(), j)[..k];
-        d[j] = root(j, dsigma, z, delta, work, rho)?;
+        *dj = root(j, dsigma, z, delta, work, rho)?;
     }
 
     // The z for which the computed values are exact (Gu & Eisenstat).
@@ -167,15 +178,30 @@ fn secular_vectors(
         let u2 = s.u2.as_ref();
         let q = q.as_ref();
         if k == 2 {
-            gemm(u.rb_mut().subcols_mut(0, k), Accum::Replace, u2.submatrix(0, 0, n, k), q.submatrix(0, 0, k, k));
+            gemm(
+                u.rb_mut().subcols_mut(0, k),
+                Accum::Replace,
+                u2.submatrix(0, 0, n, k),
+                q.submatrix(0, 0, k, k),
+            );
         } else {
             // Left rows: types 1 and 3; middle row: q's first row; right
             // rows: types 2 and 3.
             let t3 = 1 + c1 + c2;
             let mut top = u.rb_mut().submatrix_mut(0, 0, nl, k);
-            gemm(top.rb_mut(), Accum::Replace, u2.submatrix(0, 1, nl, c1), q.submatrix(1, 0, c1, k));
+            gemm(
+                top.rb_mut(),
+                Accum::Replace,
+                u2.submatrix(0, 1, nl, c1),
+                q.submatrix(1, 0, c1, k),
+            );
             if c3 > 0 {
-                gemm(top.rb_mut(), Accum::Add, u2.submatrix(0, t3, nl, c3), q.submatrix(t3, 0, c3, k));
+                gemm(
+                    top.rb_mut(),
+                    Accum::Add,
+                    u2.submatrix(0, t3, nl, c3),
+                    q.submatrix(t3, 0, c3, k),
+                );
             }
             for i in 0..k {
                 u[(nl, i)] = q[(0, i)];
@@ -200,16 +226,31 @@ fn secular_vectors(
         }
     }
     if k == 2 {
-        gemm(v.rb_mut().subcols_mut(0, k), Accum::Replace, s.v2.as_ref().submatrix(0, 0, m, k), q.as_ref().submatrix(0, 0, k, k));
+        gemm(
+            v.rb_mut().subcols_mut(0, k),
+            Accum::Replace,
+            s.v2.as_ref().submatrix(0, 0, m, k),
+            q.as_ref().submatrix(0, 0, k, k),
+        );
         return Ok(());
     }
     let t3 = 1 + c1 + c2;
     {
         let (v2, qr) = (s.v2.as_ref(), q.as_ref());
         let mut top = v.rb_mut().submatrix_mut(0, 0, nl + 1, k);
-        gemm(top.rb_mut(), Accum::Replace, v2.submatrix(0, 0, nl + 1, 1 + c1), qr.submatrix(0, 0, 1 + c1, k));
+        gemm(
+            top.rb_mut(),
+            Accum::Replace,
+            v2.submatrix(0, 0, nl + 1, 1 + c1),
+            qr.submatrix(0, 0, 1 + c1, k),
+        );
         if c3 > 0 {
-            gemm(top.rb_mut(), Accum::Add, v2.submatrix(0, t3, nl + 1, c3), qr.submatrix(t3, 0, c3, k));
+            gemm(
+                top.rb_mut(),
+                Accum::Add,
+                v2.submatrix(0, t3, nl + 1, c3),
+                qr.submatrix(t3, 0, c3, k),
+            );
         }
     }
     // The first column also feeds the right rows: move it next to types 2

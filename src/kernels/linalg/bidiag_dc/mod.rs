@@ -26,10 +26,14 @@ pub(crate) use secular::NoConvergence;
 /// A node of the recursion: rows `f .. f + n` of the bidiagonal, `n = nl +
 /// 1 + nr` (left child, coupling row, right child), columns `f .. f + m`
 /// with `m = n + sqre` (the extra column couples to the next row).
+#[derive(Clone, Copy)]
 pub(super) struct Node {
     nl: usize,
     nr: usize,
     sqre: usize,
+    /// The coupling row's diagonal and superdiagonal entries.
+    alpha: f64,
+    beta: f64,
 }
 
 impl Node {
@@ -60,7 +64,10 @@ pub(super) struct Scratch {
 
 /// Column `j` of a column-major view as a slice.
 fn col(m: MatRef<'_, f64>, j: usize) -> &[f64] {
-    m.col(j).try_as_col_major().expect("column-major").as_slice()
+    m.col(j)
+        .try_as_col_major()
+        .expect("column-major")
+        .as_slice()
 }
 
 fn col_mut(m: MatMut<'_, f64>, j: usize) -> &mut [f64] {
@@ -88,7 +95,10 @@ pub(crate) fn bidiag_svd(
     if n == 0 {
         return Ok(());
     }
-    let scale = d.iter().chain(&e[..n - 1]).fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = d
+        .iter()
+        .chain(&e[..n - 1])
+        .fold(0.0f64, |m, x| m.max(x.abs()));
     if scale == 0.0 {
         if let Some(u) = u.as_mut() {
             u.rb_mut().diagonal_mut().fill(1.0);
@@ -115,7 +125,17 @@ pub(crate) fn bidiag_svd(
         v2: Mat::zeros(n, n),
         q: Mat::zeros(n, n),
     };
-    solve(0, n, 0, d, &e, &mut idxq, u.as_mut().map(|u| u.rb_mut()), v.rb_mut(), &mut s)?;
+    solve(
+        0,
+        n,
+        0,
+        d,
+        &e,
+        &mut idxq,
+        u.as_mut().map(|u| u.rb_mut()),
+        v.rb_mut(),
+        &mut s,
+    )?;
     for x in d.iter_mut() {
         *x *= scale;
     }
@@ -153,16 +173,35 @@ fn solve(
         nl,
         nr: n - nl - 1,
         sqre,
+        alpha: d[f + nl],
+        beta: e[f + nl],
     };
-    let (alpha, beta) = (d[f + nl], e[f + nl]);
-    solve(f, nl, 1, d, e, idxq, u.as_mut().map(|u| u.rb_mut()), v.rb_mut(), s)?;
-    solve(f + nl + 1, node.nr, sqre, d, e, idxq, u.as_mut().map(|u| u.rb_mut()), v.rb_mut(), s)?;
+    solve(
+        f,
+        nl,
+        1,
+        d,
+        e,
+        idxq,
+        u.as_mut().map(|u| u.rb_mut()),
+        v.rb_mut(),
+        s,
+    )?;
+    solve(
+        f + nl + 1,
+        node.nr,
+        sqre,
+        d,
+        e,
+        idxq,
+        u.as_mut().map(|u| u.rb_mut()),
+        v.rb_mut(),
+        s,
+    )?;
     merge::merge(
         &node,
         &mut d[f..f + n],
         &mut idxq[f..f + n],
-        alpha,
-        beta,
         u.map(|u| u.submatrix_mut(f, f, n, n)),
         v.submatrix_mut(f, f, m, m),
         s,
@@ -192,7 +231,13 @@ fn sort_decreasing(d: &mut [f64], mut u: Option<MatMut<'_, f64>>, mut v: MatMut<
 
 fn swap_cols(m: MatMut<'_, f64>, a: usize, b: usize) {
     let (x, y) = m.two_cols_mut(a, b);
-    let x = x.try_as_col_major_mut().expect("column-major").as_slice_mut();
-    let y = y.try_as_col_major_mut().expect("column-major").as_slice_mut();
+    let x = x
+        .try_as_col_major_mut()
+        .expect("column-major")
+        .as_slice_mut();
+    let y = y
+        .try_as_col_major_mut()
+        .expect("column-major")
+        .as_slice_mut();
     x.swap_with_slice(y);
 }

@@ -260,7 +260,13 @@ fn inner_root(
     let mut ev = evaluate(delta, work, tau);
     // Three poles help only when the root is pulled towards the far pole
     // and there is a pole beyond it.
-    let swtch3 = ii != 0 && ii != n - 1 && (if orgati { ev.w - (ev.w - ev.psi - ev.phi - rhoinv) < 0.0 } else { ev.w - (ev.w - ev.psi - ev.phi - rhoinv) > 0.0 });
+    let swtch3 = ii != 0
+        && ii != n - 1
+        && (if orgati {
+            ev.w - (ev.w - ev.psi - ev.phi - rhoinv) < 0.0
+        } else {
+            ev.w - (ev.w - ev.psi - ev.phi - rhoinv) > 0.0
+        });
     let mut swtch = false;
     let mut prew = ev.w;
     for iter in 1..=MAXIT {
@@ -331,7 +337,9 @@ fn inner_root(
                 zz2 = dtiip * dtiip * ev.dphi;
             } else if orgati {
                 let t1 = (z[iim1] / dtiim).powi(2);
-                c = temp - dtiip * (ev.dpsi + ev.dphi) - (d[iim1] - d[iip1]) * (d[iim1] + d[iip1]) * t1;
+                c = temp
+                    - dtiip * (ev.dpsi + ev.dphi)
+                    - (d[iim1] - d[iip1]) * (d[iim1] + d[iip1]) * t1;
                 zz0 = z[iim1] * z[iim1];
                 zz2 = if ev.dpsi < t1 {
                     dtiip * dtiip * ev.dphi
@@ -340,7 +348,9 @@ fn inner_root(
                 };
             } else {
                 let t1 = (z[iip1] / dtiip).powi(2);
-                c = temp - dtiim * (ev.dpsi + ev.dphi) - (d[iip1] - d[iim1]) * (d[iim1] + d[iip1]) * t1;
+                c = temp
+                    - dtiim * (ev.dpsi + ev.dphi)
+                    - (d[iip1] - d[iim1]) * (d[iim1] + d[iip1]) * t1;
                 zz0 = if ev.dphi < t1 {
                     dtiim * dtiim * ev.dpsi
                 } else {
@@ -445,7 +455,14 @@ fn two_poles(i: usize, d: &[f64], z: &[f64], delta: &mut [f64], work: &mut [f64]
 /// LAPACK `dlaed6`: the root nearest the origin of
 /// `finit + sum_k z_k (1/(d_k - tau) - 1/d_k)` by Gragg-Thornton-Warner's
 /// cubically convergent scheme; `None` when it does not converge.
-fn three_poles(first: bool, orgati: bool, rho: f64, d: &[f64; 3], z: &[f64; 3], finit: f64) -> Option<f64> {
+fn three_poles(
+    first: bool,
+    orgati: bool,
+    rho: f64,
+    d: &[f64; 3],
+    z: &[f64; 3],
+    finit: f64,
+) -> Option<f64> {
     let (mut lbd, mut ubd) = if orgati { (d[1], d[2]) } else { (d[0], d[1]) };
     if finit < 0.0 {
         lbd = 0.0;
@@ -468,11 +485,19 @@ fn three_poles(first: bool, orgati: bool, rho: f64, d: &[f64; 3], z: &[f64; 3], 
         let (a, b, c) = if orgati {
             let t = (d[2] - d[1]) / 2.0;
             let c = rho + z[0] / ((d[0] - d[1]) - t);
-            (c * (d[1] + d[2]) + z[1] + z[2], c * d[1] * d[2] + z[1] * d[2] + z[2] * d[1], c)
+            (
+                c * (d[1] + d[2]) + z[1] + z[2],
+                c * d[1] * d[2] + z[1] * d[2] + z[2] * d[1],
+                c,
+            )
         } else {
             let t = (d[0] - d[1]) / 2.0;
             let c = rho + z[2] / ((d[2] - d[1]) - t);
-            (c * (d[0] + d[1]) + z[0] + z[1], c * d[0] * d[1] + z[0] * d[1] + z[1] * d[0], c)
+            (
+                c * (d[0] + d[1]) + z[0] + z[1],
+                c * d[0] * d[1] + z[0] * d[1] + z[1] * d[0],
+                c,
+            )
         };
         tau = solve(a, b, c);
         if tau < lbd || tau > ubd {
@@ -507,7 +532,11 @@ fn three_poles(first: bool, orgati: bool, rho: f64, d: &[f64; 3], z: &[f64; 3], 
     let (mut ds, mut zs) = (*d, *z);
     let mut sclinv = 1.0;
     if near <= small1 {
-        let (f, inv) = if near <= small2 { (sminv2, small2) } else { (sminv1, small1) };
+        let (f, inv) = if near <= small2 {
+            (sminv2, small2)
+        } else {
+            (sminv1, small1)
+        };
         for k in 0..3 {
             ds[k] *= f;
             zs[k] *= f;

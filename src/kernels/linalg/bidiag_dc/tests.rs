@@ -4,7 +4,9 @@ use super::bidiag_svd;
 
 /// Deterministic pseudo-random numbers in (-1, 1).
 fn noise(seed: u64, n: usize) -> Vec<f64> {
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
             x ^= x << 13;
@@ -62,7 +64,14 @@ fn check(d: &[f64], e: &[f64], with_u: bool) -> (f64, f64, f64, Vec<f64>) {
                 worst = worst.max(r[(i, j)].abs());
             }
         }
-        (orth(&u), if bmax > 0.0 { worst / bmax / unit } else { worst })
+        (
+            orth(&u),
+            if bmax > 0.0 {
+                worst / bmax / unit
+            } else {
+                worst
+            },
+        )
     } else {
         (0.0, 0.0)
     };
@@ -71,13 +80,20 @@ fn check(d: &[f64], e: &[f64], with_u: bool) -> (f64, f64, f64, Vec<f64>) {
 
 fn assert_good(d: &[f64], e: &[f64], what: &str) -> Vec<f64> {
     let (ou, ov, res, s) = check(d, e, true);
-    assert!(ou < 10.0 && ov < 10.0 && res < 10.0, "{what} n={}: orth U {ou}, orth V {ov}, residual {res}", d.len());
+    assert!(
+        ou < 10.0 && ov < 10.0 && res < 10.0,
+        "{what} n={}: orth U {ou}, orth V {ov}, residual {res}",
+        d.len()
+    );
     s
 }
 
 #[test]
 fn random_sizes_across_leaf_and_merge_boundaries() {
-    for (seed, n) in [1usize, 2, 3, 25, 26, 27, 51, 100, 333, 1000].into_iter().enumerate() {
+    for (seed, n) in [1usize, 2, 3, 25, 26, 27, 51, 100, 333, 1000]
+        .into_iter()
+        .enumerate()
+    {
         let d = noise(seed as u64, n);
         let e = noise(seed as u64 + 100, n.saturating_sub(1));
         assert_good(&d, &e, "random");
