@@ -17,6 +17,7 @@ mod merge;
 mod secular;
 #[cfg(test)]
 mod tests;
+mod three_poles;
 
 use faer::reborrow::ReborrowMut;
 use faer::{Mat, MatMut, MatRef};
