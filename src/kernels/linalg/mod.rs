@@ -8,11 +8,13 @@
 //! faer is built without rayon, so every faer call runs sequentially
 //! (`Par::Seq`), as heavy kernels must.
 
+mod bidiag_dc;
 mod eigen;
 pub(crate) mod linpack;
 mod qr;
 mod solve;
 mod svd;
+mod svd_dc;
 mod tridiag_dc;
 mod wy;
 

@@ -43,6 +43,13 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
             v: None,
         });
     }
+    if np >= DC_MIN {
+        // The secular equation's root finder can, in principle, fail to
+        // converge; faer's SVD below is then the fallback.
+        if let Some(s) = svd_by_dc(view, nu, nv) {
+            return Ok(s);
+        }
+    }
     // Only the vectors asked for, written straight into the result's
     // storage: prcomp needs no U, and U or V is a large share of the work.
     let which = |k: usize| match k {
@@ -79,6 +86,45 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
         }
     };
     Ok(Svd {
+        d,
+        u: u.map(|m| take(m, nu)),
+        v: v.map(|m| take(m, nv)),
+    })
+}
+
+/// From this many singular values on, our divide and conquer
+/// (`svd_dc`) beats faer's `svd` (measured with `flowcast bench kernels`).
+const DC_MIN: usize = 100;
+
+/// `svd` through `svd_dc::tall_svd`, transposing a wide matrix.
+fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Option<Svd> {
+    let wide = x.nrows() < x.ncols();
+    let (a, ku, kv) = if wide {
+        (x.transpose(), nv, nu)
+    } else {
+        (x, nu, nv)
+    };
+    let (m, np) = a.shape();
+    // A's U holds the tall side's vectors: thin or full as asked.
+    let mut ua = (ku > 0).then(|| DMatrix::<f64>::zeros(m, if ku <= np { np } else { m }));
+    let mut va = (kv > 0).then(|| DMatrix::<f64>::zeros(np, np));
+    let mut d = vec![0.0; np];
+    super::svd_dc::tall_svd(
+        a,
+        &mut d,
+        ua.as_mut().map(faer_view_mut),
+        va.as_mut().map(faer_view_mut),
+    )
+    .ok()?;
+    let (u, v) = if wide { (va, ua) } else { (ua, va) };
+    let take = |m: DMatrix<f64>, k: usize| {
+        if k >= m.ncols() {
+            m
+        } else {
+            m.columns(0, k).into_owned()
+        }
+    };
+    Some(Svd {
         d,
         u: u.map(|m| take(m, nu)),
         v: v.map(|m| take(m, nv)),

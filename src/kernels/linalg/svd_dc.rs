@@ -1,0 +1,166 @@
+//! The SVD of a tall or square matrix as LAPACK's `dgesdd` computes it:
+//! Householder bidiagonalization (faer's `bidiag_in_place`), our bidiagonal
+//! divide and conquer (`bidiag_dc`), then the block-Householder
+//! back-transforms (faer's), with a QR factorization first when the matrix
+//! is much taller than wide. The composition follows faer's own `svd_imp`,
+//! whose bidiagonal step is slower than ours.
+
+use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::linalg::householder::{
+    apply_block_householder_sequence_on_the_left_in_place_scratch as apply_scratch,
+    apply_block_householder_sequence_on_the_left_in_place_with_conj as apply,
+};
+use faer::linalg::qr::no_pivoting::factor::{
+    qr_in_place, qr_in_place_scratch, recommended_block_size,
+};
+use faer::linalg::svd::bidiag::{bidiag_in_place, bidiag_in_place_scratch};
+use faer::reborrow::ReborrowMut;
+use faer::{Conj, Mat, MatMut, MatRef, Par};
+
+use super::bidiag_dc::{bidiag_svd, NoConvergence};
+
+/// Rows over columns beyond which a QR factorization first pays (faer's
+/// threshold; LAPACK's crossover is similar).
+const QR_RATIO: f64 = 11.0 / 6.0;
+
+/// `a = U diag(s) V^T` for `a` with at least as many rows as columns
+/// (and at least one column): `s` decreasing; `u` (`m × n` or `m × m`) and
+/// `v` (`n × n`) when asked for.
+pub(super) fn tall_svd(
+    a: MatRef<'_, f64>,
+    s: &mut [f64],
+    u: Option<MatMut<'_, f64>>,
+    v: Option<MatMut<'_, f64>>,
+) -> Result<(), NoConvergence> {
+    let (m, n) = a.shape();
+    // Like dgesdd, bring entries far from 1 into range first: Householder
+    // norms of 1e-300-sized columns underflow, of 1e300-sized ones overflow.
+    let anrm = a.norm_max();
+    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
+        // A power of two, so the scaling itself is exact.
+        let f = 2f64.powi(-(anrm.log2().round() as i32));
+        let scaled = Mat::<f64>::from_fn(m, n, |i, j| a[(i, j)] * f);
+        tall_svd(scaled.as_ref(), s, u, v)?;
+        for x in s.iter_mut() {
+            *x /= f;
+        }
+        return Ok(());
+    }
+    if (m as f64) / (n as f64) <= QR_RATIO {
+        return square_svd(a, s, u, v);
+    }
+    let bs = recommended_block_size::<f64>(m, n);
+    let mut qr = a.to_owned();
+    let mut h = Mat::<f64>::zeros(bs, n);
+    let ucols = u.as_ref().map_or(0, |u| u.ncols());
+    let mut mem = MemBuffer::new(StackReq::any_of(&[
+        qr_in_place_scratch::<f64>(m, n, bs, Par::Seq, Default::default()),
+        apply_scratch::<f64>(m, bs, ucols),
+    ]));
+    let stack = MemStack::new(&mut mem);
+    qr_in_place(qr.as_mut(), h.as_mut(), Par::Seq, stack, Default::default());
+    let mut r = Mat::<f64>::zeros(n, n);
+    for j in 0..n {
+        for i in 0..=j {
+            r[(i, j)] = qr[(i, j)];
+        }
+    }
+    let mut u = u;
+    square_svd(
+        r.as_ref(),
+        s,
+        u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+        v,
+    )?;
+    if let Some(mut u) = u {
+        u.rb_mut().subrows_mut(n, m - n).fill(0.0);
+        u.rb_mut().submatrix_mut(0, n, n, ucols - n).fill(0.0);
+        if ucols == m {
+            u.rb_mut()
+                .submatrix_mut(n, n, m - n, m - n)
+                .diagonal_mut()
+                .fill(1.0);
+        }
+        apply(qr.as_ref(), h.as_ref(), Conj::No, u, Par::Seq, stack);
+    }
+    Ok(())
+}
+
+/// `tall_svd` without the QR step.
+fn square_svd(
+    a: MatRef<'_, f64>,
+    s: &mut [f64],
+    u: Option<MatMut<'_, f64>>,
+    v: Option<MatMut<'_, f64>>,
+) -> Result<(), NoConvergence> {
+    let (m, n) = a.shape();
+    let bs = recommended_block_size::<f64>(m, n);
+    let mut bid = a.to_owned();
+    let mut hl = Mat::<f64>::zeros(bs, n);
+    let mut hr = Mat::<f64>::zeros(bs, n - 1);
+    let ucols = u.as_ref().map_or(0, |u| u.ncols());
+    let mut mem = MemBuffer::new(StackReq::any_of(&[
+        bidiag_in_place_scratch::<f64>(m, n, Par::Seq, Default::default()),
+        apply_scratch::<f64>(m, bs, ucols),
+        apply_scratch::<f64>(n.saturating_sub(1), bs, n),
+    ]));
+    let stack = MemStack::new(&mut mem);
+    bidiag_in_place(
+        bid.as_mut(),
+        hl.as_mut(),
+        hr.as_mut(),
+        Par::Seq,
+        stack,
+        Default::default(),
+    );
+    // A = Ql B Qr^T with B upper bidiagonal.
+    for (i, x) in s.iter_mut().enumerate() {
+        *x = bid[(i, i)];
+    }
+    let e: Vec<f64> = (0..n - 1).map(|i| bid[(i, i + 1)]).collect();
+    let mut own_v = None;
+    let mut v = v;
+    let vb = match v.as_mut() {
+        Some(v) => v.rb_mut(),
+        None => own_v.insert(Mat::<f64>::zeros(n, n)).as_mut(),
+    };
+    let mut u = u;
+    bidiag_svd(
+        s,
+        &e,
+        u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+        vb,
+    )?;
+    if let Some(mut u) = u {
+        u.rb_mut().subrows_mut(n, m - n).fill(0.0);
+        u.rb_mut().submatrix_mut(0, n, n, ucols - n).fill(0.0);
+        if ucols > n {
+            u.rb_mut()
+                .submatrix_mut(n, n, ucols - n, ucols - n)
+                .diagonal_mut()
+                .fill(1.0);
+        }
+        apply(bid.as_ref(), hl.as_ref(), Conj::No, u, Par::Seq, stack);
+    }
+    if let Some(v) = v {
+        // The right reflectors are stored in the rows above the diagonal;
+        // mirror them into columns for the left-applied sequence.
+        for j in 1..n {
+            for i in 0..j {
+                bid[(j, i)] = bid[(i, j)];
+            }
+        }
+        if n > 1 {
+            apply(
+                bid.as_ref().submatrix(1, 0, n - 1, n - 1),
+                hr.as_ref(),
+                Conj::Yes,
+                v.subrows_mut(1, n - 1),
+                Par::Seq,
+                stack,
+            );
+        }
+    }
+    Ok(())
+}
