@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{call, fixture, named, pos};
+use common::{call, fixture, mat_of, named, pos, vec_of};
 use flowcast::kernels::value::List;
 use flowcast::kernels::Value;
 use nalgebra::DMatrix;
@@ -14,28 +14,6 @@ use num_complex::Complex64;
 use serde_json::Value as Json;
 
 const TOL: f64 = 1e-10;
-
-fn num(j: &Json) -> f64 {
-    match j {
-        Json::Number(n) => n.as_f64().unwrap(),
-        Json::String(s) if s == "NA" || s == "NaN" => f64::NAN,
-        Json::String(s) if s == "Inf" => f64::INFINITY,
-        Json::String(s) if s == "-Inf" => f64::NEG_INFINITY,
-        other => panic!("not a number: {other}"),
-    }
-}
-
-fn vec_of(j: &Json) -> Vec<f64> {
-    match j {
-        Json::Array(a) => a.iter().map(num).collect(),
-        other => vec![num(other)],
-    }
-}
-
-fn mat_of(j: &Json) -> DMatrix<f64> {
-    let dim = vec_of(&j["dim"]);
-    DMatrix::from_vec(dim[0] as usize, dim[1] as usize, vec_of(&j["data"]))
-}
 
 fn cvec_of(j: &Json) -> Vec<Complex64> {
     let (re, im) = (vec_of(&j["re"]), vec_of(&j["im"]));

@@ -6,24 +6,12 @@
 
 mod common;
 
-use common::{call, fixture, pos};
+use common::{call, fixture, mat_of, pos, vec_of};
 use flowcast::kernels::Value;
 use nalgebra::DMatrix;
 use serde_json::Value as Json;
 
 const TOL: f64 = 1e-10;
-
-fn vec_of(j: &Json) -> Vec<f64> {
-    match j {
-        Json::Array(a) => a.iter().map(|v| v.as_f64().expect("a number")).collect(),
-        other => vec![other.as_f64().expect("a number")],
-    }
-}
-
-fn mat_of(j: &Json) -> DMatrix<f64> {
-    let dim = vec_of(&j["dim"]);
-    DMatrix::from_vec(dim[0] as usize, dim[1] as usize, vec_of(&j["data"]))
-}
 
 fn as_mat(v: &Value) -> DMatrix<f64> {
     match v {

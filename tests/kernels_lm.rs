@@ -3,26 +3,11 @@
 
 mod common;
 
-use common::{call, fixture, pos};
+use common::{call, fixture, pos, vec_of};
 use flowcast::kernels::value::{is_na, Formula, List};
 use flowcast::kernels::Value;
 use nalgebra::DMatrix;
 use serde_json::Value as Json;
-
-fn num(j: &Json) -> f64 {
-    match j {
-        Json::Number(n) => n.as_f64().unwrap(),
-        Json::String(s) if s == "NA" || s == "NaN" => f64::NAN,
-        other => panic!("not a number: {other}"),
-    }
-}
-
-fn vec_of(j: &Json) -> Vec<f64> {
-    match j {
-        Json::Array(a) => a.iter().map(num).collect(),
-        other => vec![num(other)],
-    }
-}
 
 fn term(j: &Json) -> Value {
     if j.get("dim").is_some() {

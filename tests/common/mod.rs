@@ -100,6 +100,21 @@ pub fn assert_all_close(actual: &[f64], expected: &[f64], rel: f64) {
 
 /// A number as `--out` JSON writes it: R's NA, NaN and infinities are
 /// strings there.
+/// A fixture's number or vector of numbers (R's NA, NaN and Inf as text).
+pub fn vec_of(j: &serde_json::Value) -> Vec<f64> {
+    let num = |v: &serde_json::Value| json_num(v).unwrap_or_else(|| panic!("not a number: {v}"));
+    match j {
+        serde_json::Value::Array(a) => a.iter().map(num).collect(),
+        other => vec![num(other)],
+    }
+}
+
+/// A fixture's matrix: `{"dim": [r, c], "data": [...]}`, column-major.
+pub fn mat_of(j: &serde_json::Value) -> nalgebra::DMatrix<f64> {
+    let dim = vec_of(&j["dim"]);
+    nalgebra::DMatrix::from_vec(dim[0] as usize, dim[1] as usize, vec_of(&j["data"]))
+}
+
 pub fn json_num(j: &serde_json::Value) -> Option<f64> {
     match j {
         serde_json::Value::Number(n) => n.as_f64(),

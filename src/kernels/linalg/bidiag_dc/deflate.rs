@@ -60,15 +60,7 @@ pub(super) fn merge_order(
 
 /// Plane rotation of two columns: `x <- c x + s y`, `y <- c y - s x`.
 fn rotate(mut m: MatMut<'_, f64>, a: usize, b: usize, c: f64, s: f64) {
-    let (x, y) = m.rb_mut().two_cols_mut(a, b);
-    let x = x
-        .try_as_col_major_mut()
-        .expect("column-major")
-        .as_slice_mut();
-    let y = y
-        .try_as_col_major_mut()
-        .expect("column-major")
-        .as_slice_mut();
+    let (x, y) = super::two_cols_mut(m.rb_mut(), a, b);
     for (x, y) in x.iter_mut().zip(y.iter_mut()) {
         let t = c * *x + s * *y;
         *y = c * *y - s * *x;

@@ -72,8 +72,17 @@ fn col(m: MatRef<'_, f64>, j: usize) -> &[f64] {
 }
 
 fn col_mut(m: MatMut<'_, f64>, j: usize) -> &mut [f64] {
-    m.col_mut(j)
-        .try_as_col_major_mut()
+    col_slice(m.col_mut(j))
+}
+
+/// Columns `a` and `b` (distinct) of a column-major view as slices.
+fn two_cols_mut(m: MatMut<'_, f64>, a: usize, b: usize) -> (&mut [f64], &mut [f64]) {
+    let (x, y) = m.two_cols_mut(a, b);
+    (col_slice(x), col_slice(y))
+}
+
+fn col_slice(c: faer::col::ColMut<'_, f64>) -> &mut [f64] {
+    c.try_as_col_major_mut()
         .expect("column-major")
         .as_slice_mut()
 }
@@ -231,14 +240,6 @@ fn sort_decreasing(d: &mut [f64], mut u: Option<MatMut<'_, f64>>, mut v: MatMut<
 }
 
 fn swap_cols(m: MatMut<'_, f64>, a: usize, b: usize) {
-    let (x, y) = m.two_cols_mut(a, b);
-    let x = x
-        .try_as_col_major_mut()
-        .expect("column-major")
-        .as_slice_mut();
-    let y = y
-        .try_as_col_major_mut()
-        .expect("column-major")
-        .as_slice_mut();
+    let (x, y) = two_cols_mut(m, a, b);
     x.swap_with_slice(y);
 }
