@@ -191,11 +191,23 @@ impl History {
         }
         let conn = Connection::open(&path).map_err(|e| err(classify(e)))?;
         let mut h = History { conn, path };
-        h.init().map_err(|e| h.error(e))?;
-        let version: i64 = h
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| h.error(e))?;
+        // SQLite answers some lock conflicts at once instead of waiting
+        // (several processes turning a new file to WAL together): they
+        // clear as soon as the other process is done, so try again.
+        let started = std::time::Instant::now();
+        let version = loop {
+            let opened = h.init().and_then(|()| {
+                h.conn
+                    .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
+            });
+            match opened {
+                Ok(v) => break v,
+                Err(e) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(h.error(e)),
+            }
+        };
         if version > SCHEMA_VERSION {
             return Err(h.err(HistoryErrorKind::NewerSchema(version)));
         }
@@ -524,6 +536,13 @@ pub fn now() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64())
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
 }
 
 fn classify(e: rusqlite::Error) -> HistoryErrorKind {
