@@ -564,3 +564,44 @@ mod shapes {
         assert!(shape("lm", vec![(None, bad)]).is_err());
     }
 }
+
+/// Entries near 1e-300 or 1e300 are scaled into range first, as LAPACK's
+/// drivers do: the eigenvalues scale with the matrix, the vectors do not
+/// change. (R's `isSymmetric` calls a 1e-300-sized matrix symmetric, so
+/// `symmetric` is given.)
+#[test]
+fn eigen_of_extremely_scaled_matrices() {
+    let a = DMatrix::from_fn(5, 5, |i, j| {
+        ((i * 7 + j * 3) % 11) as f64 - 5.0 + 0.1 * i as f64
+    });
+    let s = &a + a.transpose();
+    for (x, symmetric) in [(&a, false), (&s, true)] {
+        let values = |m: DMatrix<f64>| {
+            let Value::List(l) = call(
+                "eigen",
+                vec![
+                    pos(Value::Mat(m)),
+                    named("symmetric", Value::Bool(vec![symmetric])),
+                ],
+            )
+            .unwrap() else {
+                panic!("a record")
+            };
+            match field(&l, "values") {
+                Value::Num(v) => v.iter().map(|&v| Complex64::new(v, 0.0)).collect(),
+                Value::Complex(v) => v.clone(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let want: Vec<Complex64> = values(x.clone());
+        for scale in [1e-300, 1e300] {
+            let got = values(x * scale);
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g / scale - w).norm() <= 1e-12 * want[0].norm(),
+                    "{scale:e}: {got:?}"
+                );
+            }
+        }
+    }
+}

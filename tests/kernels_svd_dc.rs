@@ -213,4 +213,24 @@ fn svd_of_extremely_scaled_matrices() {
         let v = as_mat(&field(&s, "v"));
         assert!((v.transpose() * &v - DMatrix::identity(130, 130)).amax() <= 1e-12);
     }
+    // Below the divide and conquer's size (faer's path), and values only.
+    let small = x.view((0, 0), (12, 9)).into_owned();
+    let d_of = |x: DMatrix<f64>, only: bool| {
+        let mut args = vec![pos(Value::Mat(x))];
+        if only {
+            args.push(named("nu", Value::scalar(0.0)));
+            args.push(named("nv", Value::scalar(0.0)));
+        }
+        nums(&field(&call("svd", args).unwrap(), "d"))
+    };
+    let want = d_of(small.clone(), false);
+    for scale in [1e-300, 1e300] {
+        for only in [false, true] {
+            let d: Vec<f64> = d_of(&small * scale, only)
+                .iter()
+                .map(|v| v / scale)
+                .collect();
+            assert_values(&format!("12 x 9 scaled by {scale:e}"), &d, &want);
+        }
+    }
 }

@@ -111,10 +111,30 @@ pub(crate) fn eigen(
     if !all_finite(x) {
         return Err(KernelError::new("infinite or missing values in 'x'"));
     }
-    let (values, vectors) = if symmetric.unwrap_or_else(|| is_symmetric(x)) {
-        symmetric_eigen(x, only_values)?
+    let symmetric = symmetric.unwrap_or_else(|| is_symmetric(x));
+    let decompose = |x: &DMatrix<f64>| {
+        if symmetric {
+            symmetric_eigen(x, only_values)
+        } else {
+            general_eigen(x, only_values)
+        }
+    };
+    // Like dgeev and dsyevr, bring entries far from 1 into range first (a
+    // general eigen of a * 1e-300 was wrong in the first digit); a power
+    // of two, so the scaling is exact and the vectors are unchanged.
+    let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    let (values, vectors) = if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
+        let f = 2f64.powi(-(anrm.log2().round() as i32));
+        let (mut values, vectors) = decompose(&(x * f))?;
+        match &mut values {
+            Value::Num(v) => v.iter_mut().for_each(|v| *v /= f),
+            Value::Complex(v) => v.iter_mut().for_each(|v| *v /= f),
+            _ => {}
+        }
+        (values, vectors)
     } else {
-        general_eigen(x, only_values)?
+        decompose(x)?
     };
     Ok(Value::List(List::record(
         "eigen",

@@ -30,6 +30,18 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     if n == 0 || p == 0 {
         return Err(KernelError::new("a dimension is zero"));
     }
+    // Like dgesdd, bring entries far from 1 into range first: Householder
+    // norms of 1e-300-sized columns underflow, of 1e300-sized ones
+    // overflow (faer's svd gave svd(a * 1e-300)$d wrong in the first
+    // digit). A power of two, so the scaling itself is exact.
+    let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
+        let f = 2f64.powi(-(anrm.log2().round() as i32));
+        let mut s = svd(&(x * f), nu, nv)?;
+        s.d.iter_mut().for_each(|d| *d /= f);
+        return Ok(s);
+    }
     let np = n.min(p);
     let view = faer_view(x);
     let fail = |e: faer::linalg::svd::SvdError| {

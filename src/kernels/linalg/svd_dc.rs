@@ -33,20 +33,6 @@ pub(super) fn tall_svd(
     v: Option<MatMut<'_, f64>>,
 ) -> Result<(), NoConvergence> {
     let (m, n) = a.shape();
-    // Like dgesdd, bring entries far from 1 into range first: Householder
-    // norms of 1e-300-sized columns underflow, of 1e300-sized ones overflow.
-    let anrm = a.norm_max();
-    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
-    if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
-        // A power of two, so the scaling itself is exact.
-        let f = 2f64.powi(-(anrm.log2().round() as i32));
-        let scaled = Mat::<f64>::from_fn(m, n, |i, j| a[(i, j)] * f);
-        tall_svd(scaled.as_ref(), s, u, v)?;
-        for x in s.iter_mut() {
-            *x /= f;
-        }
-        return Ok(());
-    }
     if (m as f64) / (n as f64) <= QR_RATIO {
         return square_svd(a, s, u, v);
     }
