@@ -46,16 +46,19 @@ fn json(text: &str) -> serde_json::Value {
 #[test]
 fn ideal_plans_with_the_previous_runs_measured_costs() {
     let (_d, wf, h) = setup();
-    let run = json(&ok(&[
-        "run",
-        &wf,
-        "--headless",
-        "--json",
-        "-p",
-        "2",
-        "--history",
-        &h,
-    ]));
+    let run_json = || {
+        json(&ok(&[
+            "run",
+            &wf,
+            "--headless",
+            "--json",
+            "-p",
+            "2",
+            "--history",
+            &h,
+        ]))
+    };
+    let run = run_json();
     let plan_with = |scheduler: &str| {
         json(&ok(&[
             "plan",
@@ -93,16 +96,7 @@ fn ideal_plans_with_the_previous_runs_measured_costs() {
         text.replace("seed = 3", "seed = 3\nscheduler = \"ideal\""),
     )
     .unwrap();
-    let again = json(&ok(&[
-        "run",
-        &wf,
-        "--headless",
-        "--json",
-        "-p",
-        "2",
-        "--history",
-        &h,
-    ]));
+    let again = run_json();
     assert_eq!(again["scheduler"], "ideal");
     assert_eq!(
         again["steps"]["burn"]["predicted_s"],

@@ -10,7 +10,7 @@ use clap::Parser;
 mod args;
 use args::{BenchCommand, Cli, Command, ModelCommand, RunArgs, Settings};
 
-use crate::cost::history::History;
+use crate::cost::history::{History, HistoryError};
 use crate::cost::ModelKind;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
@@ -563,77 +563,75 @@ fn bench_workflows(
     }
 }
 
-fn open_history(path: Option<&Path>) -> Result<History, ExitCode> {
-    match path {
+/// Opens the history (exit 2 when it cannot be opened) and runs `f` on it;
+/// an error `f` returns is printed, exit 1.
+fn with_history(
+    path: Option<&Path>,
+    f: impl FnOnce(&History) -> Result<(), HistoryError>,
+) -> ExitCode {
+    let opened = match path {
         Some(p) => History::open(p),
         None => History::open_default(),
-    }
-    .map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })
-}
-
-fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
-    let h = match open_history(path) {
-        Ok(h) => h,
-        Err(code) => return code,
     };
-    let runs = match h.runs(workflow) {
-        Ok(r) => r,
+    let h = match opened {
+        Ok(h) => h,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(2);
         }
     };
-    println!(
-        "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
-        "run", "workflow", "scheduler", "p", "predicted (s)", "actual (s)", "error"
-    );
-    for r in &runs {
-        let (p, a) = (r.predicted_makespan, r.actual_makespan);
-        let err = match (p, a) {
-            (Some(p), Some(a)) => {
-                table::error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
-            }
-            _ => "-".into(),
-        };
-        let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
-        println!(
-            "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
-            r.id,
-            r.workflow,
-            r.scheduler,
-            r.processors,
-            f(p),
-            f(a),
-            err
-        );
-    }
-    println!("{} runs in {}", runs.len(), h.path().display());
-    ExitCode::SUCCESS
-}
-
-fn calibrate(path: Option<&Path>) -> ExitCode {
-    let h = match open_history(path) {
-        Ok(h) => h,
-        Err(code) => return code,
-    };
-    let comm = crate::cost::comm::calibrate();
-    println!(
-        "communication: {:.3e} s + {:.3e} s/byte",
-        comm.latency, comm.per_byte
-    );
-    match h.save_comm(&comm) {
-        Ok(()) => {
-            println!("stored in {}", h.path().display());
-            ExitCode::SUCCESS
-        }
+    match f(&h) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
     }
+}
+
+fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
+    with_history(path, |h| {
+        let runs = h.runs(workflow)?;
+        println!(
+            "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+            "run", "workflow", "scheduler", "p", "predicted (s)", "actual (s)", "error"
+        );
+        for r in &runs {
+            let (p, a) = (r.predicted_makespan, r.actual_makespan);
+            let err = match (p, a) {
+                (Some(p), Some(a)) => {
+                    table::error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
+                }
+                _ => "-".into(),
+            };
+            let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
+            println!(
+                "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+                r.id,
+                r.workflow,
+                r.scheduler,
+                r.processors,
+                f(p),
+                f(a),
+                err
+            );
+        }
+        println!("{} runs in {}", runs.len(), h.path().display());
+        Ok(())
+    })
+}
+
+fn calibrate(path: Option<&Path>) -> ExitCode {
+    with_history(path, |h| {
+        let comm = crate::cost::comm::calibrate();
+        println!(
+            "communication: {:.3e} s + {:.3e} s/byte",
+            comm.latency, comm.per_byte
+        );
+        h.save_comm(&comm)?;
+        println!("stored in {}", h.path().display());
+        Ok(())
+    })
 }
 
 fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
@@ -641,24 +639,14 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Ok(k) => k,
         Err(code) => return code,
     };
-    let h = match open_history(path) {
-        Ok(h) => h,
-        Err(code) => return code,
-    };
-    println!(
-        "cost models: {} (choose with --model loglinear|paper)",
-        kind.name()
-    );
-    let loaded = crate::cost::Predictor::load(&h, kind)
-        .and_then(|p| Ok((p, report::models::recent_errors(&h)?)));
-    match loaded {
-        Ok((predictor, errors)) => {
-            print!("{}", report::models::render(&predictor, &errors));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+    with_history(path, |h| {
+        println!(
+            "cost models: {} (choose with --model loglinear|paper)",
+            kind.name()
+        );
+        let predictor = crate::cost::Predictor::load(h, kind)?;
+        let errors = report::models::recent_errors(h)?;
+        print!("{}", report::models::render(&predictor, &errors));
+        Ok(())
+    })
 }

@@ -100,9 +100,8 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
 /// The lower triangle of the distance matrix in R's order (column by
 /// column): d(2,1), d(3,1), …, d(n,1), d(3,2), …
 pub(super) fn distances(x: &[f64], nr: usize, nc: usize, method: usize, p: f64) -> Vec<f64> {
-    // Row by row, so each pair reads two contiguous runs rather than two
-    // strided walks through the columns; coordinates still in column order.
-    let rows: Vec<f64> = (0..nr * nc).map(|t| x[t / nc + (t % nc) * nr]).collect();
+    // Coordinates still summed in column order.
+    let rows = super::by_rows(x, nr, nc);
     let row = |i: usize| &rows[i * nc..(i + 1) * nc];
     let mut d = Vec::with_capacity(nr * nr.saturating_sub(1) / 2);
     for j in 0..nr {

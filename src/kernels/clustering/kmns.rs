@@ -9,6 +9,8 @@
 //! time, then read two short contiguous runs. Every sum is still taken in
 //! the Fortran's order.
 
+use super::by_rows;
+
 /// What one run leaves behind (`.Fortran`/`.C`'s outputs).
 pub(super) struct Fit {
     /// 1-based cluster of each point.
@@ -44,11 +46,6 @@ struct Hw {
     itran: Vec<i64>,
     live: Vec<i64>,
     indx: i64,
-}
-
-/// A column-major r x c matrix row by row.
-fn by_rows(x: &[f64], r: usize, c: usize) -> Vec<f64> {
-    (0..r * c).map(|t| x[t / c + (t % c) * r]).collect()
 }
 
 /// A row-major r x c matrix column by column.

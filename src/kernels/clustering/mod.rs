@@ -11,6 +11,12 @@ mod kmns;
 
 use super::{opt, req, Kernel, KernelError, Type, Value};
 
+/// A column-major r x c matrix row by row: distances between points then
+/// read two contiguous runs instead of two strided walks.
+fn by_rows(x: &[f64], r: usize, c: usize) -> Vec<f64> {
+    (0..r * c).map(|t| x[t / c + (t % c) * r]).collect()
+}
+
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "dist",

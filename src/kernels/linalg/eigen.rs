@@ -8,8 +8,8 @@ use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use super::{
-    all_finite, faer_view, from_faer, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
-    Value,
+    all_finite, faer_view, from_faer, matrix_dims, range_scale, ArgError, Args, KernelError,
+    ShapeCtx, Type, Value,
 };
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
@@ -119,13 +119,9 @@ pub(crate) fn eigen(
             general_eigen(x, only_values)
         }
     };
-    // Like dgeev and dsyevr, bring entries far from 1 into range first (a
-    // general eigen of a * 1e-300 was wrong in the first digit); a power
-    // of two, so the scaling is exact and the vectors are unchanged.
-    let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
-    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
-    let (values, vectors) = if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
-        let f = 2f64.powi(-(anrm.log2().round() as i32));
+    // Like dgeev and dsyevr (a general eigen of a * 1e-300 was wrong in
+    // the first digit without it).
+    let (values, vectors) = if let Some(f) = range_scale(x) {
         let (mut values, vectors) = decompose(&(x * f))?;
         match &mut values {
             Value::Num(v) => v.iter_mut().for_each(|v| *v /= f),

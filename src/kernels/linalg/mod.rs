@@ -136,6 +136,17 @@ fn all_finite(m: &DMatrix<f64>) -> bool {
     m.iter().all(|v| v.is_finite())
 }
 
+/// The power of two that brings a matrix with entries near 1e-300 or 1e300
+/// into range, as LAPACK's drivers scale first (Householder norms of tiny
+/// columns underflow, of huge ones overflow); `None` when in range. A power
+/// of two, so the scaling is exact and vectors are unchanged.
+fn range_scale(x: &DMatrix<f64>) -> Option<f64> {
+    let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    (anrm > 0.0 && (anrm < small || anrm > 1.0 / small))
+        .then(|| 2f64.powi(-(anrm.log2().round() as i32)))
+}
+
 fn faer_view(m: &DMatrix<f64>) -> faer::MatRef<'_, f64> {
     faer::MatRef::from_column_major_slice(m.as_slice(), m.nrows(), m.ncols())
 }

@@ -521,13 +521,15 @@ pub(crate) fn solve(
         })
     };
     let mut lu = lu_fast(a);
-    if singular(&lu).is_some() {
+    let mut problem = singular(&lu);
+    if problem.is_some() && n > UNBLOCKED_MAX {
         // What R says of a (nearly) singular system hangs on rounding, so
         // ask the reference factorisation, which rounds as R does.
         lu = lu_reference(a);
-        if let Some(message) = singular(&lu) {
-            return Err(KernelError::new(message));
-        }
+        problem = singular(&lu);
+    }
+    if let Some(message) = problem {
+        return Err(KernelError::new(message));
     }
     if b.is_none() && n > UNBLOCKED_MAX {
         return Ok(lu.inverse());

@@ -6,8 +6,8 @@ use faer::linalg::svd::ComputeSvdVectors;
 use nalgebra::DMatrix;
 
 use super::{
-    all_finite, faer_view, faer_view_mut, matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type,
-    Value,
+    all_finite, faer_view, faer_view_mut, matrix_dims, range_scale, ArgError, Args, KernelError,
+    ShapeCtx, Type, Value,
 };
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
@@ -30,14 +30,9 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     if n == 0 || p == 0 {
         return Err(KernelError::new("a dimension is zero"));
     }
-    // Like dgesdd, bring entries far from 1 into range first: Householder
-    // norms of 1e-300-sized columns underflow, of 1e300-sized ones
-    // overflow (faer's svd gave svd(a * 1e-300)$d wrong in the first
-    // digit). A power of two, so the scaling itself is exact.
-    let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
-    let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
-    if anrm > 0.0 && (anrm < small || anrm > 1.0 / small) {
-        let f = 2f64.powi(-(anrm.log2().round() as i32));
+    // Like dgesdd (faer's svd gave svd(a * 1e-300)$d wrong in the first
+    // digit without it).
+    if let Some(f) = range_scale(x) {
         let mut s = svd(&(x * f), nu, nv)?;
         s.d.iter_mut().for_each(|d| *d /= f);
         return Ok(s);

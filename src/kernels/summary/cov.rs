@@ -50,43 +50,13 @@ impl Cols<'_> {
     }
 }
 
-/// R's `MEAN` macro over the rows where `keep` is true.
-fn col_mean(x: &[f64], keep: &[bool], nobs: usize) -> f64 {
-    let kept: Cow<[f64]> = if keep.iter().all(|&k| k) {
-        Cow::Borrowed(x)
-    } else {
-        Cow::Owned(
-            x.iter()
-                .zip(keep)
-                .filter(|(_, &k)| k)
-                .map(|(&v, _)| v)
-                .collect(),
-        )
-    };
-    let mut tmp = ldouble::sum(&kept).div_count(nobs);
-    if tmp.is_finite_f64() {
-        tmp = tmp.add(ldouble::sum_deviations(&kept, tmp).div_count(nobs));
-    }
-    tmp.to_f64()
-}
-
 /// R's cross-product sum: the means are held in long double, so the
 /// deviations and their product are long-double operations too.
-fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, keep: &[bool], n1: usize) -> f64 {
+fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64) -> f64 {
     let (xm, ym) = (LongDouble::from_f64(xm), LongDouble::from_f64(ym));
-    let sum = if keep.iter().all(|&k| k) {
-        ldouble::sum_products(x, xm, y, ym)
-    } else {
-        let kept = |v: &[f64]| -> Vec<f64> {
-            v.iter()
-                .zip(keep)
-                .filter(|(_, &k)| k)
-                .map(|(&v, _)| v)
-                .collect()
-        };
-        ldouble::sum_products(&kept(x), xm, &kept(y), ym)
-    };
-    sum.div_count(n1).to_f64()
+    ldouble::sum_products(x, xm, y, ym)
+        .div_count(x.len() - 1)
+        .to_f64()
 }
 
 /// The covariance of the columns of `x` with those of `y` (`y = x` when
@@ -94,8 +64,6 @@ fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, keep: &[bool], n1: usize) -> f6
 /// otherwise "everything" (a column with an NA gives NA entries).
 fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
     let n = x.n;
-    let yy = y.unwrap_or(x);
-    let has_na = |c: &Cols, j: usize| c.col(j).iter().any(|v| v.is_nan());
     let mut keep = vec![true; n];
     if complete {
         for c in std::iter::once(x).chain(y) {
@@ -109,17 +77,43 @@ fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
         }
     }
     let nobs = keep.iter().filter(|&&k| k).count();
-    let mut out = vec![NA; x.p * yy.p];
+    let out_len = x.p * y.unwrap_or(x).p;
     if nobs <= 1 {
-        return out;
+        return vec![NA; out_len];
     }
+    // Incomplete rows are dropped once, here; the sums below then run over
+    // whole columns.
+    let kept = |c: &Cols<'_>| -> Option<Cols<'static>> {
+        (nobs < n).then(|| Cols {
+            data: Cow::Owned(
+                (0..c.p)
+                    .flat_map(|j| {
+                        c.col(j)
+                            .iter()
+                            .zip(&keep)
+                            .filter(|(_, &k)| k)
+                            .map(|(&v, _)| v)
+                    })
+                    .collect(),
+            ),
+            n: nobs,
+            p: c.p,
+            matrix: c.matrix,
+        })
+    };
+    let (kx, ky) = (kept(x), y.and_then(kept));
+    let x = kx.as_ref().unwrap_or(x);
+    let yy = ky.as_ref().or(y).unwrap_or(x);
+    let has_na = |c: &Cols, j: usize| c.col(j).iter().any(|v| v.is_nan());
     let means = |c: &Cols| -> Vec<Option<f64>> {
         (0..c.p)
-            .map(|j| (complete || !has_na(c, j)).then(|| col_mean(c.col(j), &keep, nobs)))
+            // cov.c's MEAN is `mean`'s two long-double passes.
+            .map(|j| (complete || !has_na(c, j)).then(|| super::mean(c.col(j))))
             .collect()
     };
     let xm = means(x);
     let ym = if y.is_some() { means(yy) } else { xm.clone() };
+    let mut out = vec![NA; out_len];
     for i in 0..x.p {
         for j in 0..yy.p {
             if y.is_none() && j < i {
@@ -127,7 +121,7 @@ fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
                 continue;
             }
             if let (Some(a), Some(b)) = (xm[i], ym[j]) {
-                out[j * x.p + i] = cross(x.col(i), a, yy.col(j), b, &keep, nobs - 1);
+                out[j * x.p + i] = cross(x.col(i), a, yy.col(j), b);
             }
         }
     }
