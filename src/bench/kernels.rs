@@ -1,7 +1,9 @@
 //! Times the decomposition kernels (`eigen`, `svd`, `qr`, `prcomp`,
 //! `solve`) on seeded random matrices, best of three, and — when `Rscript`
-//! is on the PATH — R doing the same work in the same run, so the ratio is
-//! measured on one machine under one load.
+//! is on the PATH — R doing the same work on the same matrices in the same
+//! run, so the ratio is measured on one machine under one load. (The
+//! iterative kernels' work depends on the matrix, so R gets our matrix
+//! rather than its own random one.)
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -140,23 +142,33 @@ enum Blas {
 /// R's timings for every case and size, keyed by (case index, size).
 type RTimes = Vec<(usize, usize, f64)>;
 
-/// R's best-of-three `system.time` elapsed for every case and size.
-fn time_r(sizes: &[usize], blas: Blas) -> Result<RTimes, String> {
+/// R's best-of-three `system.time` elapsed for every case, on the `n x n`
+/// matrix `a` (and `s = crossprod(a)`) read from `a`'s raw doubles.
+fn time_r(a: &DMatrix<f64>, blas: Blas) -> Result<RTimes, String> {
     let dir = std::env::temp_dir().join(format!("flowcast-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let mut script = String::from("cat('BLAS', extSoftVersion()[['BLAS']], '\\n')\nset.seed(1)\n");
-    for &n in sizes {
+    let result = run_r(&dir, a, blas);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn run_r(dir: &Path, a: &DMatrix<f64>, blas: Blas) -> Result<RTimes, String> {
+    let n = a.nrows();
+    let matrix = dir.join("a.bin");
+    let bytes: Vec<u8> = a.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(&matrix, bytes).map_err(|e| e.to_string())?;
+    let mut script = String::from("cat('BLAS', extSoftVersion()[['BLAS']], '\\n')\n");
+    let _ = writeln!(
+        script,
+        "a <- matrix(readBin('{}', 'double', {n} * {n}, endian = 'little'), {n}); s <- crossprod(a)",
+        matrix.display()
+    );
+    for (i, c) in CASES.iter().enumerate() {
         let _ = writeln!(
             script,
-            "a <- matrix(rnorm({n} * {n}), {n}); s <- crossprod(a)"
+            "t <- min(sapply(1:{REPEATS}, function(k) system.time({})[['elapsed']])); cat('T', {i}, {n}, sprintf('%.6f', t), '\\n')",
+            c.r_expr
         );
-        for (i, c) in CASES.iter().enumerate() {
-            let _ = writeln!(
-                script,
-                "t <- min(sapply(1:{REPEATS}, function(k) system.time({})[['elapsed']])); cat('T', {i}, {n}, sprintf('%.6f', t), '\\n')",
-                c.r_expr
-            );
-        }
     }
     let path = dir.join("bench.R");
     std::fs::write(&path, script).map_err(|e| e.to_string())?;
@@ -172,9 +184,7 @@ fn time_r(sizes: &[usize], blas: Blas) -> Result<RTimes, String> {
             .env("LD_LIBRARY_PATH", OPENBLAS_DIR)
             .env("OPENBLAS_NUM_THREADS", "1");
     }
-    let out = cmd.output().map_err(|e| e.to_string());
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = out?;
+    let out = cmd.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
@@ -248,13 +258,13 @@ pub fn run_kernels(sizes: &[usize], with_r: bool) -> String {
     for &n in &sizes {
         // R runs size by size, just before flowcast at the same size, so a
         // change in the machine's load skews both sides alike.
+        let a = random_matrix(n, n as u64);
         if have_r {
-            r_ref = Some(time_r(&[n], Blas::AsIs));
+            r_ref = Some(time_r(&a, Blas::AsIs));
         }
         if have_r && openblas_installed {
-            r_open = Some(time_r(&[n], Blas::OpenBlasSerial));
+            r_open = Some(time_r(&a, Blas::OpenBlasSerial));
         }
-        let a = random_matrix(n, n as u64);
         let s = a.transpose() * &a;
         for (i, case) in CASES.iter().enumerate() {
             let input = if case.symmetric_input { &s } else { &a };

@@ -219,35 +219,45 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
 }
 
 fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::evd::{evd_real, evd_scratch, ComputeEigenvectors};
+
     let n = x.nrows();
-    let view = faer_view(x);
-    let (vals, vecs): (Vec<Complex64>, Option<DMatrix<Complex64>>) = if only_values {
-        let v = view.eigenvalues().map_err(evd_error)?;
-        (
-            v.into_iter().map(|c| Complex64::new(c.re, c.im)).collect(),
-            None,
-        )
+    let (mut re, mut im) = (
+        faer::diag::Diag::<f64>::zeros(n),
+        faer::diag::Diag::<f64>::zeros(n),
+    );
+    let mut vr = (!only_values).then(|| DMatrix::<f64>::zeros(n, n));
+    let wanted = if only_values {
+        ComputeEigenvectors::No
     } else {
-        let evd = view.eigen().map_err(evd_error)?;
-        let s = evd.S();
-        let u = evd.U();
-        let vals = (0..n).map(|i| Complex64::new(s[i].re, s[i].im)).collect();
-        let vecs = DMatrix::from_fn(n, n, |i, j| Complex64::new(u[(i, j)].re, u[(i, j)].im));
-        (vals, Some(vecs))
+        ComputeEigenvectors::Yes
     };
-    // LAPACK lists a conjugate pair with the positive imaginary part first;
-    // R's stable sort by modulus keeps that order.
+    let mut mem = MemBuffer::new(evd_scratch::<f64>(
+        n,
+        ComputeEigenvectors::No,
+        wanted,
+        faer::Par::Seq,
+        Default::default(),
+    ));
+    evd_real(
+        faer_view(x),
+        re.as_mut(),
+        im.as_mut(),
+        None,
+        vr.as_mut().map(super::faer_view_mut),
+        faer::Par::Seq,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(evd_error)?;
+    let vals: Vec<Complex64> = (0..n)
+        .map(|i| Complex64::new(re.column_vector()[i], im.column_vector()[i]))
+        .collect();
+    // R sorts by decreasing modulus with a stable sort; LAPACK lists a
+    // conjugate pair with the positive imaginary part first, so it stays so.
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        let (va, vb) = (vals[a], vals[b]);
-        vb.norm().total_cmp(&va.norm()).then_with(|| {
-            if va.re == vb.re && va.im == -vb.im {
-                vb.im.total_cmp(&va.im)
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-    });
+    order.sort_by(|&a, &b| vals[b].norm().total_cmp(&vals[a].norm()));
     // R's La_rg: complex output only when some imaginary part is not
     // negligible against its real part.
     let complex = vals
@@ -258,37 +268,111 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
     } else {
         Value::Num(order.iter().map(|&i| vals[i].re).collect())
     };
-    let Some(vecs) = vecs else {
+    let Some(mut vr) = vr else {
         return Ok((values, Value::Null));
     };
-    let mut out = DMatrix::from_fn(n, n, |i, j| vecs[(i, order[j])]);
-    for mut col in out.column_iter_mut() {
-        let norm = col.iter().map(|c| c.norm_sqr()).sum::<f64>().sqrt();
-        if norm > 0.0 {
-            col.iter_mut().for_each(|c| *c /= norm);
-        }
-        let is_real = col.iter().all(|c| c.im == 0.0);
-        if !is_real {
-            // dgeev rotates so the largest component is real.
-            let mut k = 0;
-            let mut best = -1.0;
-            for (i, c) in col.iter().enumerate() {
-                if c.norm_sqr() > best {
-                    best = c.norm_sqr();
-                    k = i;
-                }
-            }
-            let ck = col[k];
-            if ck.norm() > 0.0 {
-                let phase = ck.conj() / ck.norm();
-                col.iter_mut().for_each(|c| *c *= phase);
-                col[k].im = 0.0;
-            }
-        }
+    let im: Vec<f64> = vals.iter().map(|v| v.im).collect();
+    normalize_like_dgeev(&mut vr, &im);
+    if !complex {
+        // La_rg hands back dgeev's real array as it is, even when a pair
+        // with a negligible imaginary part sits in it.
+        let out = DMatrix::from_fn(n, n, |i, j| vr[(i, order[j])]);
+        return Ok((values, Value::Mat(out)));
     }
-    if complex {
-        Ok((values, Value::ComplexMat(out)))
-    } else {
-        Ok((values, Value::Mat(out.map(|c| c.re))))
+    // R's unscramble: a pair's columns (re, im) become re + i im, re - i im.
+    let out = DMatrix::from_fn(n, n, |i, j| {
+        let k = order[j];
+        if im[k] > 0.0 {
+            Complex64::new(vr[(i, k)], vr[(i, k + 1)])
+        } else if im[k] < 0.0 {
+            Complex64::new(vr[(i, k - 1)], -vr[(i, k)])
+        } else {
+            Complex64::new(vr[(i, k)], 0.0)
+        }
+    });
+    Ok((values, Value::ComplexMat(out)))
+}
+
+/// dgeev's last step on its right eigenvectors: each has unit length, and
+/// each complex one (columns `re`, `im` of a pair) is turned by `dlartg`'s
+/// rotation so its largest component is real — with that component's sign,
+/// which R shows.
+fn normalize_like_dgeev(vr: &mut DMatrix<f64>, im: &[f64]) {
+    let n = vr.nrows();
+    let mut j = 0;
+    while j < n {
+        if im[j] == 0.0 {
+            let norm = vr.column(j).norm();
+            if norm > 0.0 {
+                vr.column_mut(j).unscale_mut(norm);
+            }
+            j += 1;
+            continue;
+        }
+        let norm = vr.column(j).norm().hypot(vr.column(j + 1).norm());
+        if norm > 0.0 {
+            vr.column_mut(j).unscale_mut(norm);
+            vr.column_mut(j + 1).unscale_mut(norm);
+        }
+        // idamax: the first largest modulus.
+        let mut k = 0;
+        let mut best = -1.0;
+        for i in 0..n {
+            let m = vr[(i, j)].powi(2) + vr[(i, j + 1)].powi(2);
+            if m > best {
+                best = m;
+                k = i;
+            }
+        }
+        let (c, s) = dlartg(vr[(k, j)], vr[(k, j + 1)]);
+        for i in 0..n {
+            let (x, y) = (vr[(i, j)], vr[(i, j + 1)]);
+            vr[(i, j)] = c * x + s * y;
+            vr[(i, j + 1)] = c * y - s * x;
+        }
+        vr[(k, j + 1)] = 0.0;
+        j += 2;
+    }
+}
+
+/// LAPACK 3.10's `dlartg` (R 4.2 links 3.10 or later): the rotation with
+/// `c >= 0` and `r` of `f`'s sign that zeroes `g`.
+fn dlartg(f: f64, g: f64) -> (f64, f64) {
+    if g == 0.0 {
+        return (1.0, 0.0);
+    }
+    if f == 0.0 {
+        return (0.0, g.signum());
+    }
+    // hypot scales as dlartg's careful branch does.
+    let d = f.hypot(g);
+    let r = d.copysign(f);
+    (f.abs() / d, g / r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dlartg_keeps_the_sign_of_f() {
+        let (c, s) = dlartg(-3.0, 4.0);
+        assert!((c - 0.6).abs() < 1e-15 && (s + 0.8).abs() < 1e-15);
+        assert!((c * -3.0 + s * 4.0 + 5.0).abs() < 1e-15);
+        assert_eq!(dlartg(2.0, 0.0), (1.0, 0.0));
+        assert_eq!(dlartg(0.0, -2.0), (0.0, -1.0));
+    }
+
+    /// The complex vector (re, im) = (-3, 4) at its largest component
+    /// comes out as -5 scaled to unit length: real, with f's sign.
+    #[test]
+    fn complex_vectors_are_turned_as_dgeev_turns_them() {
+        let mut vr = DMatrix::from_column_slice(2, 2, &[-3.0, 1.0, 4.0, 0.5]);
+        normalize_like_dgeev(&mut vr, &[1.0, -1.0]);
+        let norm = (9.0f64 + 1.0 + 16.0 + 0.25).sqrt();
+        assert!((vr[(0, 0)] + 5.0 / norm).abs() < 1e-15, "{vr}");
+        assert_eq!(vr[(0, 1)], 0.0);
+        let length: f64 = vr.iter().map(|v| v * v).sum();
+        assert!((length - 1.0).abs() < 1e-15);
     }
 }
