@@ -240,8 +240,12 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
         faer::Par::Seq,
         Default::default(),
     ));
+    // dgeev balances first; so must we, or badly scaled matrices lose
+    // their small eigenvalues.
+    let mut balanced = x.clone();
+    let balancing = super::balance::balance(&mut balanced);
     evd_real(
-        faer_view(x),
+        faer_view(&balanced),
         re.as_mut(),
         im.as_mut(),
         None,
@@ -271,6 +275,7 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
     let Some(mut vr) = vr else {
         return Ok((values, Value::Null));
     };
+    balancing.back_transform(&mut vr);
     let im: Vec<f64> = vals.iter().map(|v| v.im).collect();
     normalize_like_dgeev(&mut vr, &im);
     if !complex {
