@@ -81,11 +81,21 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
     let mut changed = true;
     while changed {
         changed = false;
+        // Row norms read the matrix across its columns: one pass down the
+        // columns gives them all, the same sums in the same order, and holds
+        // until the first row or column of this sweep is scaled.
+        let (row_sq, row_max) = row_stats(a, k, l);
         for i in k..=l {
             let mut c = norm(&mut (k..=l).map(|r| a[(r, i)]));
-            let mut r = norm(&mut (k..=l).map(|col| a[(i, col)]));
             let mut ca = abs_max(&mut (0..=l).map(|row| a[(row, i)]));
-            let mut ra = abs_max(&mut (k..n).map(|col| a[(i, col)]));
+            let (mut r, mut ra) = if changed {
+                (
+                    norm(&mut (k..=l).map(|col| a[(i, col)])),
+                    abs_max(&mut (k..n).map(|col| a[(i, col)])),
+                )
+            } else {
+                (row_sq[i - k].sqrt(), row_max[i - k])
+            };
             if c == 0.0 || r == 0.0 {
                 continue;
             }
@@ -142,6 +152,26 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
     }
 }
 
+/// For rows `k..=l`: the sum of squares over columns `k..=l` and the
+/// largest magnitude over columns `k..`, accumulated in column order.
+fn row_stats(a: &DMatrix<f64>, k: usize, l: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut sq = vec![0.0; l + 1 - k];
+    let mut max = vec![0.0f64; l + 1 - k];
+    for col in k..a.ncols() {
+        let start = col * a.nrows();
+        let column = &a.as_slice()[start + k..=start + l];
+        if col <= l {
+            for (s, x) in sq.iter_mut().zip(column) {
+                *s += x * x;
+            }
+        }
+        for (m, x) in max.iter_mut().zip(column) {
+            *m = m.max(x.abs());
+        }
+    }
+    (sq, max)
+}
+
 impl Balancing {
     /// Right eigenvectors of the balanced matrix into those of the original
     /// (`dgebak` "B", "R"): undo the scaling, then the exchanges in
@@ -150,7 +180,9 @@ impl Balancing {
         let n = v.nrows();
         if self.lo != self.hi {
             for i in self.lo..=self.hi {
-                v.row_mut(i).scale_mut(self.scale[i]);
+                if self.scale[i] != 1.0 {
+                    v.row_mut(i).scale_mut(self.scale[i]);
+                }
             }
         }
         for ii in 0..n {
