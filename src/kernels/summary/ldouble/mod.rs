@@ -29,6 +29,17 @@ pub fn sum(x: &[f64]) -> LongDouble {
         .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)))
 }
 
+/// `Σ x[k·stride]` in long double, in order: R's row sums, which add each
+/// row's values column after column.
+pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_strided(x, stride);
+    #[cfg(not(target_arch = "x86_64"))]
+    x.iter()
+        .step_by(stride)
+        .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)))
+}
+
 /// `Σ (x − s)` in long double, in order: `mean`'s correction pass.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     #[cfg(target_arch = "x86_64")]
@@ -110,6 +121,23 @@ mod tests {
                 t.add(soft::LongDouble::from_f64(v).sub(sm))
             });
             same(hd, sd);
+            for stride in [1, 3, 7] {
+                let every = x
+                    .iter()
+                    .step_by(stride)
+                    .fold(soft::LongDouble::ZERO, |a, &v| {
+                        a.add(soft::LongDouble::from_f64(v))
+                    });
+                same(super::sum_strided(&x, stride), every);
+                same(super::sum_strided(&x[1..], stride), {
+                    x[1..]
+                        .iter()
+                        .step_by(stride)
+                        .fold(soft::LongDouble::ZERO, |a, &v| {
+                            a.add(soft::LongDouble::from_f64(v))
+                        })
+                });
+            }
             let y: Vec<f64> = x.iter().rev().map(|v| v * 3.0).collect();
             let (hy, sy) = (
                 x87::LongDouble::from_f64(0.25),

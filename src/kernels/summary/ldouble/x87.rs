@@ -131,6 +131,28 @@ pub fn sum(x: &[f64]) -> LongDouble {
     out
 }
 
+/// `Σ x[k·stride]`, in order: a row of a column-major matrix.
+pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
+    assert!(stride > 0);
+    let mut out = LongDouble::ZERO;
+    x87!(
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fadd qword ptr [{p}]",
+        "add {p}, {step}",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{o}]";
+        o = out.0.as_mut_ptr(), step = stride * 8;
+        walk p = x.as_ptr();
+        walk n = x.len().div_ceil(stride)
+    );
+    out
+}
+
 /// `Σ (x − s)`, in order: `−s` stays in a register beside the sum.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     let mut out = LongDouble::ZERO;
