@@ -1,6 +1,8 @@
 //! `matrix` and `array`: R's `do_matrix` and `do_array`, restricted to the
 //! numeric matrices flowcast's values can hold.
 
+use std::borrow::Cow;
+
 use nalgebra::DMatrix;
 
 use super::num_of_len;
@@ -11,11 +13,11 @@ const INT_MAX: f64 = 2_147_483_647.0;
 
 /// The numbers of `data` (R's default `NA` when absent); strings and lists
 /// cannot become a numeric matrix.
-fn data_nums(a: &Args<&Value>) -> Result<Vec<f64>, KernelError> {
+fn data_nums<'a>(a: &'a Args<&Value>) -> Result<Cow<'a, [f64]>, KernelError> {
     match a.get("data") {
-        None => Ok(vec![NA]),
-        Some(Value::Null) => Ok(Vec::new()),
-        Some(v) => v.as_f64_slice().map(|c| c.into_owned()).ok_or_else(|| {
+        None => Ok(Cow::Owned(vec![NA])),
+        Some(Value::Null) => Ok(Cow::Owned(Vec::new())),
+        Some(v) => v.as_f64_slice().ok_or_else(|| {
             KernelError::new(format!(
                 "{}() builds numeric data only, not from {}",
                 a.func,
@@ -156,7 +158,7 @@ pub(super) fn eval_matrix(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
             }
         }
     } else {
-        buf.extend((0..total).map(|i| data[i % len]));
+        buf.extend(data.iter().cycle().take(total));
     }
     Ok(Value::Mat(DMatrix::from_vec(rows, cols, buf)))
 }
