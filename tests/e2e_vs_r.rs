@@ -1,83 +1,14 @@
 //! `flowcast run --out` against R running the same expressions with the same
 //! seed (tests/fixtures/r/e2e.R made tests/fixtures/r/e2e.json): every value
-//! R printed must be in flowcast's output, numbers within 1e-10 relative.
+//! R printed must be in flowcast's output (compared as the hold-out test
+//! compares, `common::r_json`).
 
 use std::path::Path;
 
 use serde_json::Value as Json;
 
 mod common;
-use common::json_num as num;
-
-/// Fields whose columns have an arbitrary sign (eigenvectors, singular
-/// vectors, principal axes and scores): compared after making each column's
-/// largest-magnitude entry positive.
-const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x"];
-
-fn normalise_columns(j: &Json) -> Json {
-    let (Some(dim), Some(data)) = (j.get("dim"), j.get("data")) else {
-        return j.clone();
-    };
-    let rows = dim[0].as_u64().unwrap_or(0) as usize;
-    let mut v: Vec<f64> = data
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| num(x).unwrap())
-        .collect();
-    for col in v.chunks_mut(rows.max(1)) {
-        let big = col
-            .iter()
-            .copied()
-            .fold(0.0f64, |m, x| if x.abs() > m.abs() { x } else { m });
-        if big < 0.0 {
-            col.iter_mut().for_each(|x| *x = -*x);
-        }
-    }
-    serde_json::json!({"dim": dim, "data": v})
-}
-
-fn compare(path: &str, ours: &Json, r: &Json, errors: &mut Vec<String>) {
-    if let (Some(a), Some(b)) = (num(ours), num(r)) {
-        let ok = (a.is_nan() && b.is_nan())
-            || a == b
-            || (a - b).abs() <= 1e-10 * a.abs().max(b.abs())
-            || (a - b).abs() <= 1e-13;
-        if !ok {
-            errors.push(format!("{path}: flowcast {a:e}, R {b:e}"));
-        }
-        return;
-    }
-    match (ours, r) {
-        (Json::Array(a), Json::Array(b)) => {
-            if a.len() != b.len() {
-                errors.push(format!("{path}: length {} vs R {}", a.len(), b.len()));
-                return;
-            }
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                compare(&format!("{path}[{i}]"), x, y, errors);
-            }
-        }
-        (Json::Object(a), Json::Object(b)) => {
-            for (k, rv) in b {
-                let key = format!("{path}${k}");
-                match a.get(k) {
-                    None => errors.push(format!("{key}: missing in flowcast's output")),
-                    Some(ov) if SIGNED_COLUMNS.contains(&k.as_str()) && ov.get("dim").is_some() => {
-                        compare(&key, &normalise_columns(ov), &normalise_columns(rv), errors);
-                    }
-                    Some(ov) => compare(&key, ov, rv, errors),
-                }
-            }
-        }
-        // A length-one vector is a bare value on both sides, but R keeps a
-        // 1-element array when it wrote a matrix or list.
-        (Json::Array(a), b) if a.len() == 1 => compare(path, &a[0], b, errors),
-        (a, Json::Array(b)) if b.len() == 1 => compare(path, a, &b[0], errors),
-        (a, b) if a == b => {}
-        (a, b) => errors.push(format!("{path}: flowcast {a}, R {b}")),
-    }
-}
+use common::r_json;
 
 /// Every scheduler computes the same values: R's.
 #[test]
@@ -117,7 +48,7 @@ fn e2e_workflow_matches_r_under_every_scheduler() {
                 continue;
             };
             let ours: Json = serde_json::from_str(&text).unwrap();
-            compare(step, &ours, rv, &mut errors);
+            r_json::compare(step, &ours, rv, &mut errors);
         }
         assert!(
             errors.is_empty(),

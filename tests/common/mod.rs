@@ -2,6 +2,8 @@
 //! kernels directly, loading the R fixtures, comparing numbers.
 #![allow(dead_code)]
 
+pub mod r_json;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;

@@ -1,0 +1,209 @@
+//! Comparing flowcast's `--out` JSON with R's, field by field: numbers to
+//! 1e-10 relative (p-values to 1e-12), decompositions relative to the
+//! field's largest entry after aligning each column's arbitrary sign or
+//! complex phase with R's, and null-space columns (any basis is right)
+//! left out.
+
+use serde_json::Value as Json;
+
+use super::json_num as num;
+
+/// Fields whose columns have an arbitrary sign (or complex phase).
+const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x"];
+/// Fields compared relative to their largest entry: rounding noise in a
+/// decomposition is relative to the matrix, not to each tiny entry.
+const MATRIX_SCALED: &[&str] = &["vectors", "u", "v", "rotation", "x", "qr", "qraux"];
+
+/// Real and imaginary parts of a matrix (imaginary all zero when real).
+fn parts(j: &Json) -> Option<(usize, Vec<f64>, Vec<f64>)> {
+    let rows = j.get("dim")?.get(0)?.as_u64()? as usize;
+    let list = |k: &str| -> Option<Vec<f64>> { j.get(k)?.as_array()?.iter().map(num).collect() };
+    match (j.get("data"), j.get("re")) {
+        (Some(_), _) => {
+            let re = list("data")?;
+            let im = vec![0.0; re.len()];
+            Some((rows, re, im))
+        }
+        (None, Some(_)) => Some((rows, list("re")?, list("im")?)),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Tol {
+    rel: f64,
+    /// Absolute floor for differences.
+    abs: f64,
+}
+
+fn close(a: f64, b: f64, t: Tol) -> bool {
+    (a.is_nan() && b.is_nan())
+        || a == b
+        || (a - b).abs() <= t.rel * a.abs().max(b.abs())
+        || (a - b).abs() <= t.abs
+}
+
+/// Compares matrices column by column after rotating each of ours onto R's
+/// (multiplying by the unit number that best aligns it).
+fn compare_columns(path: &str, ours: &Json, r: &Json, t: Tol, errors: &mut Vec<String>) {
+    let (Some((rows, ore, oim)), Some((rrows, rre, rim))) = (parts(ours), parts(r)) else {
+        errors.push(format!("{path}: not comparable matrices: {ours} vs R {r}"));
+        return;
+    };
+    if rows != rrows || ore.len() != rre.len() {
+        errors.push(format!(
+            "{path}: dim {rows}x{} vs R {rrows}x{}",
+            ore.len() / rows.max(1),
+            rre.len() / rrows.max(1)
+        ));
+        return;
+    }
+    let scale = rre
+        .iter()
+        .zip(&rim)
+        .map(|(a, b)| a.hypot(*b))
+        .fold(0.0, f64::max);
+    let t = Tol {
+        rel: t.rel,
+        abs: t.rel * scale,
+    };
+    for c in 0..ore.len() / rows.max(1) {
+        let col = c * rows..(c + 1) * rows;
+        // phase = <r, ours> / |<r, ours>|, then compare ours * conj(phase).
+        let (mut pr, mut pi) = (0.0, 0.0);
+        for i in col.clone() {
+            pr += rre[i] * ore[i] + rim[i] * oim[i];
+            pi += rre[i] * oim[i] - rim[i] * ore[i];
+        }
+        let m = pr.hypot(pi);
+        let (cr, ci) = if m > 0.0 {
+            (pr / m, -pi / m)
+        } else {
+            (1.0, 0.0)
+        };
+        for i in col {
+            let (a, b) = (ore[i] * cr - oim[i] * ci, ore[i] * ci + oim[i] * cr);
+            if !close(a, rre[i], t) || !close(b, rim[i], t) {
+                errors.push(format!(
+                    "{path}[{},{c}]: flowcast {a:e}{b:+e}i, R {:e}{:+e}i",
+                    i % rows,
+                    rre[i],
+                    rim[i]
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// Columns of an svd or prcomp whose singular value is zero to rounding:
+/// any orthonormal basis of that null space is right, R's is one of many.
+fn null_space(r: &Json) -> Vec<usize> {
+    let Some(d) = r.get("sdev").or_else(|| r.get("d")) else {
+        return Vec::new();
+    };
+    let d: Vec<f64> = match d {
+        Json::Array(a) => a.iter().filter_map(num).collect(),
+        d => num(d).into_iter().collect(),
+    };
+    let top = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    (0..d.len()).filter(|&i| d[i].abs() <= 1e-9 * top).collect()
+}
+
+fn without_columns(j: &Json, drop: &[usize]) -> Json {
+    let Some((rows, re, _)) = parts(j) else {
+        return j.clone();
+    };
+    let cols = re.len() / rows.max(1);
+    let keep: Vec<usize> = (0..cols).filter(|c| !drop.contains(c)).collect();
+    let data: Vec<f64> = keep
+        .iter()
+        .flat_map(|&c| re[c * rows..(c + 1) * rows].to_vec())
+        .collect();
+    serde_json::json!({"dim": [rows, keep.len()], "data": data})
+}
+
+fn field_tol(field: &str) -> Tol {
+    match field {
+        "p.value" => Tol {
+            rel: 1e-12,
+            abs: 1e-300,
+        },
+        _ => Tol {
+            rel: 1e-10,
+            abs: 1e-13,
+        },
+    }
+}
+
+fn compare_field(path: &str, field: &str, ours: &Json, r: &Json, errors: &mut Vec<String>) {
+    if let (Some(a), Some(b)) = (num(ours), num(r)) {
+        if !close(a, b, field_tol(field)) {
+            errors.push(format!("{path}: flowcast {a:e}, R {b:e}"));
+        }
+        return;
+    }
+    if r.get("dim").is_some() && SIGNED_COLUMNS.contains(&field) {
+        return compare_columns(path, ours, r, field_tol(field), errors);
+    }
+    if MATRIX_SCALED.contains(&field) {
+        let all = |j: &Json| -> Option<Vec<f64>> {
+            match j {
+                Json::Array(a) => a.iter().map(num).collect(),
+                Json::Object(_) => j.get("data")?.as_array()?.iter().map(num).collect(),
+                j => num(j).map(|x| vec![x]),
+            }
+        };
+        if let (Some(a), Some(b)) = (all(ours), all(r)) {
+            let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let t = Tol {
+                rel: 1e-10,
+                abs: 1e-10 * scale,
+            };
+            if a.len() != b.len() || ours.get("dim") != r.get("dim") {
+                errors.push(format!("{path}: shape differs: {ours} vs R {r}"));
+            } else if let Some(i) = (0..a.len()).find(|&i| !close(a[i], b[i], t)) {
+                errors.push(format!("{path}[{i}]: flowcast {:e}, R {:e}", a[i], b[i]));
+            }
+            return;
+        }
+    }
+    match (ours, r) {
+        (Json::Array(a), Json::Array(b)) => {
+            if a.len() != b.len() {
+                errors.push(format!("{path}: length {} vs R {}", a.len(), b.len()));
+                return;
+            }
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                compare_field(&format!("{path}[{i}]"), field, x, y, errors);
+            }
+        }
+        (Json::Object(a), Json::Object(b)) => {
+            let null = null_space(r);
+            for (k, rv) in b {
+                let key = format!("{path}${k}");
+                match a.get(k) {
+                    // R's NULL field (eigen's vectors with only.values).
+                    None if rv.is_null() => {}
+                    None => errors.push(format!("{key}: missing in flowcast's output")),
+                    Some(ov) if !null.is_empty() && SIGNED_COLUMNS.contains(&k.as_str()) => {
+                        let (ov, rv) = (without_columns(ov, &null), without_columns(rv, &null));
+                        compare_field(&key, k, &ov, &rv, errors)
+                    }
+                    Some(ov) => compare_field(&key, k, ov, rv, errors),
+                }
+            }
+        }
+        // A length-one vector is a bare value on both sides, but R keeps a
+        // 1-element array when it wrote a matrix or list.
+        (Json::Array(a), b) if a.len() == 1 => compare_field(path, field, &a[0], b, errors),
+        (a, Json::Array(b)) if b.len() == 1 => compare_field(path, field, a, &b[0], errors),
+        (a, b) if a == b => {}
+        (a, b) => errors.push(format!("{path}: flowcast {a}, R {b}")),
+    }
+}
+
+/// Appends to `errors` every way `ours` differs from R's `r` under `path`.
+pub fn compare(path: &str, ours: &Json, r: &Json, errors: &mut Vec<String>) {
+    compare_field(path, "", ours, r, errors);
+}
