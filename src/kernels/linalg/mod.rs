@@ -8,6 +8,7 @@
 //! faer is built without rayon, so every faer call runs sequentially
 //! (`Par::Seq`), as heavy kernels must.
 
+mod bidiag;
 mod bidiag_dc;
 mod eigen;
 pub(crate) mod linpack;

@@ -1,0 +1,317 @@
+//! Householder bidiagonalization `A = Ql B Qr^T` of a matrix with at least
+//! as many rows as columns, blocked as LAPACK's `dgebrd`/`dlabrd`: a panel
+//! of `BLOCK` columns and rows is reduced while its updates are gathered in
+//! two thin matrices `X` and `Y`, then the trailing matrix takes them at once
+//! in one matrix product (`A22 -= V Y^T + X U^T`).
+//!
+//! faer's unblocked `bidiag_in_place` reads and writes the whole trailing
+//! matrix at every step; here each step only reads it (two matrix-vector
+//! products) and half the arithmetic goes to the matrix product.
+//!
+//! The output is laid out as faer's, so faer's block-Householder
+//! back-transforms apply unchanged: left reflectors below the diagonal,
+//! right reflectors right of the superdiagonal, faer's coefficients
+//! (`H = I - v v^T / tau`, infinite for the identity) in row 0 of `hl`/`hr`,
+//! then each block's triangular factor built from them.
+
+use faer::linalg::householder::{make_householder_in_place, upgrade_householder_factor};
+use faer::linalg::matmul::matmul;
+use faer::reborrow::{Reborrow, ReborrowMut};
+use faer::{Accum, Mat, MatMut, MatRef, Par};
+
+/// Columns (and rows) reduced per panel.
+const BLOCK: usize = 32;
+
+/// Below this many remaining columns the last panel takes them all: the
+/// trailing matrix is then small enough for the cache and the product would
+/// not pay (LAPACK's `nx`).
+const CROSSOVER: usize = 128;
+
+/// Reduces `a` (`m × n`, `m ≥ n ≥ 1`) in place to upper bidiagonal form, as
+/// faer's `bidiag_in_place` does: `hl` is `bl × n`, `hr` is `br × (n - 1)`
+/// for block sizes `bl`, `br` of the later back-transforms.
+pub(super) fn bidiag_in_place(a: MatMut<'_, f64>, hl: MatMut<'_, f64>, hr: MatMut<'_, f64>) {
+    reduce(a, hl, hr, BLOCK, CROSSOVER);
+}
+
+/// `bidiag_in_place` with its block size and crossover as parameters, so
+/// that tests reach panel boundaries on small matrices.
+fn reduce(mut a: MatMut<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'_, f64>, block: usize, crossover: usize) {
+    let (m, n) = a.shape();
+    assert!(m >= n && n >= 1);
+    assert!(hl.ncols() == n && hr.ncols() == n - 1);
+    // A blocked panel needs a trailing matrix right of it (its last row's
+    // reflector), hence more than `block` columns left.
+    let last = crossover.max(block);
+    let mut work = Panel::new(m, n, last.min(n));
+    let mut k = 0;
+    while n - k > last {
+        let b = block;
+        let mut rest = a.rb_mut().submatrix_mut(k, k, m - k, n - k);
+        work.reduce(rest.rb_mut(), b);
+        let (mm, nn) = (m - k, n - k);
+        // V Y^T + X U^T as one product of inner dimension 2b: the reflectors'
+        // heads are still 1 in the panel, so V and U are read in place.
+        let mut left = Mat::<f64>::zeros(mm - b, 2 * b);
+        let mut right = Mat::<f64>::zeros(2 * b, nn - b);
+        left.as_mut()
+            .submatrix_mut(0, 0, mm - b, b)
+            .copy_from(rest.rb().submatrix(b, 0, mm - b, b));
+        left.as_mut()
+            .submatrix_mut(0, b, mm - b, b)
+            .copy_from(work.x.as_ref().submatrix(b, 0, mm - b, b));
+        right
+            .as_mut()
+            .submatrix_mut(0, 0, b, nn - b)
+            .copy_from(work.y.as_ref().submatrix(b, 0, nn - b, b).transpose());
+        right
+            .as_mut()
+            .submatrix_mut(b, 0, b, nn - b)
+            .copy_from(rest.rb().submatrix(0, b, b, nn - b));
+        matmul(
+            rest.rb_mut().submatrix_mut(b, b, mm - b, nn - b),
+            Accum::Add,
+            left.as_ref(),
+            right.as_ref(),
+            -1.0,
+            Par::Seq,
+        );
+        work.finish(rest, b, &mut hl.rb_mut().row_mut(0).subcols_mut(k, b), &mut hr.rb_mut().row_mut(0).subcols_mut(k, b));
+        k += b;
+    }
+    let mut rest = a.rb_mut().submatrix_mut(k, k, m - k, n - k);
+    let b = n - k;
+    work.reduce(rest.rb_mut(), b);
+    work.finish(
+        rest,
+        b,
+        &mut hl.rb_mut().row_mut(0).subcols_mut(k, b),
+        &mut hr.rb_mut().row_mut(0).subcols_mut(k, b - 1),
+    );
+    upgrade_factors(a.rb(), hl, hr);
+}
+
+/// Builds each block's triangular factor from the coefficients in row 0,
+/// as faer's `bidiag_in_place` does at its end.
+fn upgrade_factors(a: MatRef<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'_, f64>) {
+    let n = a.ncols();
+    let bl = hl.nrows();
+    let mut j = 0;
+    while j < n {
+        let b = bl.min(n - j);
+        let mut h = hl.rb_mut().submatrix_mut(0, j, b, b);
+        for i in 0..b {
+            h[(i, i)] = h[(0, i)];
+        }
+        upgrade_householder_factor(h, a.submatrix(j, j, a.nrows() - j, b), b, 1, Par::Seq);
+        j += b;
+    }
+    // The right reflectors are the rows of a[.., 1..] right of the diagonal.
+    let r = a.submatrix(0, 1, n - 1, n - 1).transpose();
+    let br = hr.nrows();
+    let mut j = 0;
+    while j < n - 1 {
+        let b = br.min(n - 1 - j);
+        let mut h = hr.rb_mut().submatrix_mut(0, j, b, b);
+        for i in 0..b {
+            h[(i, i)] = h[(0, i)];
+        }
+        upgrade_householder_factor(h, r.submatrix(j, j, n - 1 - j, b), b, 1, Par::Seq);
+        j += b;
+    }
+}
+
+/// The work of one panel (`dlabrd`): `X` and `Y` hold the panel's pending
+/// updates to the trailing matrix, `A ← A - V Y^T - X U^T`.
+struct Panel {
+    x: Mat<f64>,
+    y: Mat<f64>,
+    /// The diagonal and superdiagonal of the panel, kept while their places
+    /// in `A` hold the reflectors' unit heads.
+    d: Vec<f64>,
+    e: Vec<f64>,
+    tauq: Vec<f64>,
+    taup: Vec<f64>,
+    /// Contiguous copies of the current reflectors, and small products.
+    u: Vec<f64>,
+    v: Vec<f64>,
+    w: Vec<f64>,
+    t: Vec<f64>,
+}
+
+impl Panel {
+    fn new(m: usize, n: usize, b: usize) -> Self {
+        Panel {
+            x: Mat::zeros(m, b),
+            y: Mat::zeros(n, b),
+            d: vec![0.0; b],
+            e: vec![0.0; b],
+            tauq: vec![0.0; b],
+            taup: vec![0.0; b],
+            u: vec![0.0; m],
+            v: vec![0.0; n],
+            w: vec![0.0; m.max(n)],
+            t: vec![0.0; 2 * b + 1],
+        }
+    }
+
+    /// Reduces the first `b` columns and rows of `a` (`mm × nn`) to
+    /// bidiagonal form, leaving the unit heads of the reflectors in place and
+    /// `X`, `Y` such that the trailing matrix is `A22 - V Y^T - X U^T`.
+    fn reduce(&mut self, mut a: MatMut<'_, f64>, b: usize) {
+        let (mm, nn) = a.shape();
+        let x = &mut self.x;
+        let y = &mut self.y;
+        for i in 0..b {
+            // Column i takes the panel's earlier reflectors:
+            // A(i:, i) -= A(i:, :i) Y(i, :i)^T + X(i:, :i) A(:i, i).
+            {
+                let t = &mut self.t[..2 * i];
+                for j in 0..i {
+                    t[j] = -y[(i, j)];
+                    t[i + j] = -a[(j, i)];
+                }
+                let (left, right) = a.rb_mut().split_at_col_mut(i);
+                let col = right.col_mut(0).subrows_mut(i, mm - i);
+                let col = col.try_as_col_major_mut().unwrap().as_slice_mut();
+                gemv_n_add(left.rb().subrows(i, mm - i), &t[..i], col);
+                gemv_n_add(x.as_ref().submatrix(i, 0, mm - i, i), &t[i..], col);
+            }
+            let tq = {
+                let (mut head, tail) = a.rb_mut().col_mut(i).subrows_mut(i, mm - i).split_at_row_mut(1);
+                let info = make_householder_in_place(&mut head[0], tail);
+                self.tauq[i] = info.tau;
+                self.d[i] = head[0];
+                head[0] = 1.0;
+                // LAPACK's coefficient: H = I - tau v v^T.
+                1.0 / info.tau
+            };
+            if i + 1 == nn {
+                break;
+            }
+            let u = &mut self.u[..mm - i];
+            u.copy_from_slice(a.rb().col(i).subrows(i, mm - i).try_as_col_major().unwrap().as_slice());
+
+            // Y(i+1:, i) = tq (A(i:, i+1:)^T u - Y(i+1:, :i) A(i:, :i)^T u
+            //                  - A(:i, i+1:)^T X(i:, :i)^T u); the first two
+            // come from one pass over A(i:, :).
+            let w = &mut self.w[..nn];
+            gemv_t(a.rb().subrows(i, mm - i), u, w);
+            let (w1, rest) = w.split_at_mut(i);
+            let yi = &mut rest[1..];
+            let w2 = &mut self.t[..i];
+            gemv_t(x.as_ref().submatrix(i, 0, mm - i, i), u, w2);
+            for s in w1.iter_mut().chain(w2.iter_mut()) {
+                *s = -*s;
+            }
+            gemv_n_add(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i), w1, yi);
+            gemv_t_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), w2, yi);
+            for s in yi.iter_mut() {
+                *s *= tq;
+            }
+            y.as_mut()
+                .col_mut(i)
+                .subrows_mut(i + 1, nn - i - 1)
+                .try_as_col_major_mut()
+                .unwrap()
+                .as_slice_mut()
+                .copy_from_slice(yi);
+
+            // Row i takes the panel's reflectors:
+            // A(i, i+1:) -= Y(i+1:, :i+1) A(i, :i+1)^T + A(:i, i+1:)^T X(i, :i)^T.
+            let r = &mut self.v[..nn - i - 1];
+            r.fill(0.0);
+            let t = &mut self.t[..2 * i + 1];
+            for j in 0..=i {
+                t[j] = -a[(i, j)];
+            }
+            for j in 0..i {
+                t[i + 1 + j] = -x[(i, j)];
+            }
+            gemv_n_add(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i + 1), &t[..=i], r);
+            gemv_t_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), &t[i + 1..], r);
+            for (j, r) in r.iter().enumerate() {
+                a[(i, i + 1 + j)] += r;
+            }
+            let tp = {
+                let (mut head, tail) = a.rb_mut().row_mut(i).subcols_mut(i + 1, nn - i - 1).split_at_col_mut(1);
+                let info = make_householder_in_place(&mut head[0], tail.transpose_mut());
+                self.taup[i] = info.tau;
+                self.e[i] = head[0];
+                head[0] = 1.0;
+                1.0 / info.tau
+            };
+            let v = &mut self.v[..nn - i - 1];
+            for (j, v) in v.iter_mut().enumerate() {
+                *v = a[(i, i + 1 + j)];
+            }
+
+            // X(i+1:, i) = tp (A(i+1:, i+1:) v - A(i+1:, :i+1) Y(i+1:, :i+1)^T v
+            //                  - X(i+1:, :i) A(:i, i+1:) v); the first two in
+            // one pass over A(i+1:, :) with the coefficients side by side.
+            let c = &mut self.w[..nn];
+            gemv_t(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i + 1), v, &mut c[..=i]);
+            for s in c[..=i].iter_mut() {
+                *s = -*s;
+            }
+            c[i + 1..].copy_from_slice(v);
+            let xi = x.as_mut().col_mut(i).subrows_mut(i + 1, mm - i - 1);
+            let xi = xi.try_as_col_major_mut().unwrap().as_slice_mut();
+            xi.fill(0.0);
+            gemv_n_add(a.rb().subrows(i + 1, mm - i - 1), c, xi);
+            let w4 = &mut self.t[..i];
+            w4.fill(0.0);
+            gemv_n_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), v, w4);
+            for s in w4.iter_mut() {
+                *s = -*s;
+            }
+            let (xl, xr) = x.as_mut().split_at_col_mut(i);
+            let xi = xr.col_mut(0).subrows_mut(i + 1, mm - i - 1);
+            let xi = xi.try_as_col_major_mut().unwrap().as_slice_mut();
+            gemv_n_add(xl.rb().subrows(i + 1, mm - i - 1), w4, xi);
+            for s in xi.iter_mut() {
+                *s *= tp;
+            }
+        }
+    }
+
+    /// Puts the panel's diagonal and superdiagonal back in place of the
+    /// reflectors' unit heads and hands over faer's coefficients.
+    fn finish(&self, mut a: MatMut<'_, f64>, b: usize, hl: &mut faer::RowMut<'_, f64>, hr: &mut faer::RowMut<'_, f64>) {
+        for i in 0..b {
+            a[(i, i)] = self.d[i];
+            hl[i] = self.tauq[i];
+            if i < hr.ncols() {
+                a[(i, i + 1)] = self.e[i];
+                hr[i] = self.taup[i];
+            }
+        }
+    }
+}
+
+/// `out[j] = a(:, j) · u` for every column of `a` (rows contiguous).
+fn gemv_t(a: MatRef<'_, f64>, u: &[f64], out: &mut [f64]) {
+    out.fill(0.0);
+    gemv_t_add(a, u, out);
+}
+
+/// `out[j] += a(:, j) · u`.
+fn gemv_t_add(a: MatRef<'_, f64>, u: &[f64], out: &mut [f64]) {
+    if a.nrows() == 0 || a.ncols() == 0 {
+        return;
+    }
+    let mut o = faer::ColMut::from_slice_mut(out);
+    matmul(o.as_mut(), Accum::Add, a.transpose(), faer::ColRef::from_slice(u), 1.0, Par::Seq);
+}
+
+/// `out += a c`.
+fn gemv_n_add(a: MatRef<'_, f64>, c: &[f64], out: &mut [f64]) {
+    if a.nrows() == 0 || a.ncols() == 0 {
+        return;
+    }
+    let mut o = faer::ColMut::from_slice_mut(out);
+    matmul(o.as_mut(), Accum::Add, a, faer::ColRef::from_slice(c), 1.0, Par::Seq);
+}
+
+#[cfg(test)]
+mod tests;
