@@ -17,7 +17,9 @@
 use faer::linalg::householder::{make_householder_in_place, upgrade_householder_factor};
 use faer::linalg::matmul::matmul;
 use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, Mat, MatMut, MatRef, Par};
+use faer::{Accum, ColMut, Mat, MatMut, MatRef, Par};
+
+use gemv::{dots_then_combine, gemv_n_add, gemv_t, gemv_t_add};
 
 /// Columns (and rows) reduced per panel.
 const BLOCK: usize = 32;
@@ -36,7 +38,13 @@ pub(super) fn bidiag_in_place(a: MatMut<'_, f64>, hl: MatMut<'_, f64>, hr: MatMu
 
 /// `bidiag_in_place` with its block size and crossover as parameters, so
 /// that tests reach panel boundaries on small matrices.
-fn reduce(mut a: MatMut<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'_, f64>, block: usize, crossover: usize) {
+fn reduce(
+    mut a: MatMut<'_, f64>,
+    mut hl: MatMut<'_, f64>,
+    mut hr: MatMut<'_, f64>,
+    block: usize,
+    crossover: usize,
+) {
     let (m, n) = a.shape();
     assert!(m >= n && n >= 1);
     assert!(hl.ncols() == n && hr.ncols() == n - 1);
@@ -76,7 +84,12 @@ fn reduce(mut a: MatMut<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'_, f6
             -1.0,
             Par::Seq,
         );
-        work.finish(rest, b, &mut hl.rb_mut().row_mut(0).subcols_mut(k, b), &mut hr.rb_mut().row_mut(0).subcols_mut(k, b));
+        work.finish(
+            rest,
+            b,
+            &mut hl.rb_mut().row_mut(0).subcols_mut(k, b),
+            &mut hr.rb_mut().row_mut(0).subcols_mut(k, b),
+        );
         k += b;
     }
     let mut rest = a.rb_mut().submatrix_mut(k, k, m - k, n - k);
@@ -132,10 +145,13 @@ struct Panel {
     e: Vec<f64>,
     tauq: Vec<f64>,
     taup: Vec<f64>,
-    /// Contiguous copies of the current reflectors, and small products.
+    /// The current left reflector, the products of a step (see `reduce`)
+    /// and small products with the panel.
     u: Vec<f64>,
-    v: Vec<f64>,
-    w: Vec<f64>,
+    z: Vec<f64>,
+    cy: Vec<f64>,
+    cr: Vec<f64>,
+    r: Vec<f64>,
     t: Vec<f64>,
 }
 
@@ -149,9 +165,11 @@ impl Panel {
             tauq: vec![0.0; b],
             taup: vec![0.0; b],
             u: vec![0.0; m],
-            v: vec![0.0; n],
-            w: vec![0.0; m.max(n)],
-            t: vec![0.0; 2 * b + 1],
+            z: vec![0.0; m],
+            cy: vec![0.0; n],
+            cr: vec![0.0; n],
+            r: vec![0.0; n],
+            t: vec![0.0; 4 * b + 1],
         }
     }
 
@@ -178,7 +196,11 @@ impl Panel {
                 gemv_n_add(x.as_ref().submatrix(i, 0, mm - i, i), &t[i..], col);
             }
             let tq = {
-                let (mut head, tail) = a.rb_mut().col_mut(i).subrows_mut(i, mm - i).split_at_row_mut(1);
+                let (mut head, tail) = a
+                    .rb_mut()
+                    .col_mut(i)
+                    .subrows_mut(i, mm - i)
+                    .split_at_row_mut(1);
                 let info = make_householder_in_place(&mut head[0], tail);
                 self.tauq[i] = info.tau;
                 self.d[i] = head[0];
@@ -189,85 +211,96 @@ impl Panel {
             if i + 1 == nn {
                 break;
             }
+            let rest = nn - i - 1;
             let u = &mut self.u[..mm - i];
-            u.copy_from_slice(a.rb().col(i).subrows(i, mm - i).try_as_col_major().unwrap().as_slice());
+            u.copy_from_slice(col(a.rb(), i, i));
 
-            // Y(i+1:, i) = tq (A(i:, i+1:)^T u - Y(i+1:, :i) A(i:, :i)^T u
-            //                  - A(:i, i+1:)^T X(i:, :i)^T u); the first two
-            // come from one pass over A(i:, :).
-            let w = &mut self.w[..nn];
-            gemv_t(a.rb().subrows(i, mm - i), u, w);
-            let (w1, rest) = w.split_at_mut(i);
-            let yi = &mut rest[1..];
-            let w2 = &mut self.t[..i];
+            // What the panel's earlier reflectors add to this step's two
+            // products, gathered before the pass over the trailing matrix:
+            // cy = Y(i+1:, :i) A(i:, :i)^T u + A(:i, i+1:)^T X(i:, :i)^T u,
+            // cr = A(i, i+1:) - Y(i+1:, :i) A(i, :i)^T - A(:i, i+1:)^T X(i, :i)^T.
+            let (w1, t) = self.t.split_at_mut(i);
+            let (w2, t) = t.split_at_mut(i);
+            let (ai, t) = t.split_at_mut(i);
+            let xr = &mut t[..i];
+            gemv_t(a.rb().submatrix(i, 0, mm - i, i), u, w1);
             gemv_t(x.as_ref().submatrix(i, 0, mm - i, i), u, w2);
-            for s in w1.iter_mut().chain(w2.iter_mut()) {
-                *s = -*s;
-            }
-            gemv_n_add(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i), w1, yi);
-            gemv_t_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), w2, yi);
-            for s in yi.iter_mut() {
-                *s *= tq;
-            }
-            y.as_mut()
-                .col_mut(i)
-                .subrows_mut(i + 1, nn - i - 1)
-                .try_as_col_major_mut()
-                .unwrap()
-                .as_slice_mut()
-                .copy_from_slice(yi);
-
-            // Row i takes the panel's reflectors:
-            // A(i, i+1:) -= Y(i+1:, :i+1) A(i, :i+1)^T + A(:i, i+1:)^T X(i, :i)^T.
-            let r = &mut self.v[..nn - i - 1];
-            r.fill(0.0);
-            let t = &mut self.t[..2 * i + 1];
-            for j in 0..=i {
-                t[j] = -a[(i, j)];
-            }
             for j in 0..i {
-                t[i + 1 + j] = -x[(i, j)];
+                ai[j] = -a[(i, j)];
+                xr[j] = -x[(i, j)];
             }
-            gemv_n_add(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i + 1), &t[..=i], r);
-            gemv_t_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), &t[i + 1..], r);
-            for (j, r) in r.iter().enumerate() {
-                a[(i, i + 1 + j)] += r;
+            let y_left = y.as_ref().submatrix(i + 1, 0, rest, i);
+            let a_top = a.rb().submatrix(0, i + 1, i, rest);
+            let cy = &mut self.cy[..rest];
+            cy.fill(0.0);
+            gemv_n_add(y_left, w1, cy);
+            gemv_t_add(a_top, w2, cy);
+            let cr = &mut self.cr[..rest];
+            for (j, c) in cr.iter_mut().enumerate() {
+                *c = a[(i, i + 1 + j)];
             }
-            let tp = {
-                let (mut head, tail) = a.rb_mut().row_mut(i).subcols_mut(i + 1, nn - i - 1).split_at_col_mut(1);
-                let info = make_householder_in_place(&mut head[0], tail.transpose_mut());
-                self.taup[i] = info.tau;
-                self.e[i] = head[0];
-                head[0] = 1.0;
-                1.0 / info.tau
-            };
-            let v = &mut self.v[..nn - i - 1];
-            for (j, v) in v.iter_mut().enumerate() {
-                *v = a[(i, i + 1 + j)];
+            gemv_n_add(y_left, ai, cr);
+            gemv_t_add(a_top, xr, cr);
+
+            // One pass over A(i:, i+1:): column j's product with u gives
+            // Y(j, i), so row i's entry r_j, with which the same column
+            // goes into z = A(i:, i+2:) r(i+2:) while it is in cache. The
+            // row's reflector is r scaled, so A(i+1:, i+1:) v comes from z.
+            let yi = y.as_mut().col_mut(i).subrows_mut(i + 1, rest);
+            let yi = yi.try_as_col_major_mut().unwrap().as_slice_mut();
+            let r = &mut self.r[..rest];
+            let z = &mut self.z[..mm - i];
+            z.fill(0.0);
+            dots_then_combine(
+                a.rb().submatrix(i, i + 1, mm - i, rest),
+                u,
+                |j, d| {
+                    yi[j] = tq * (d - cy[j]);
+                    r[j] = cr[j] - yi[j];
+                    if j == 0 {
+                        0.0
+                    } else {
+                        r[j]
+                    }
+                },
+                z,
+            );
+            let (head, tail) = r.split_at_mut(1);
+            let info = make_householder_in_place(&mut head[0], ColMut::from_slice_mut(tail));
+            self.taup[i] = info.tau;
+            self.e[i] = head[0];
+            head[0] = 1.0;
+            for (j, v) in r.iter().enumerate() {
+                a[(i, i + 1 + j)] = *v;
             }
+            let v = &*r;
+            let tp = 1.0 / info.tau;
 
             // X(i+1:, i) = tp (A(i+1:, i+1:) v - A(i+1:, :i+1) Y(i+1:, :i+1)^T v
-            //                  - X(i+1:, :i) A(:i, i+1:) v); the first two in
-            // one pass over A(i+1:, :) with the coefficients side by side.
-            let c = &mut self.w[..nn];
-            gemv_t(y.as_ref().submatrix(i + 1, 0, nn - i - 1, i + 1), v, &mut c[..=i]);
-            for s in c[..=i].iter_mut() {
-                *s = -*s;
-            }
-            c[i + 1..].copy_from_slice(v);
-            let xi = x.as_mut().col_mut(i).subrows_mut(i + 1, mm - i - 1);
-            let xi = xi.try_as_col_major_mut().unwrap().as_slice_mut();
-            xi.fill(0.0);
-            gemv_n_add(a.rb().subrows(i + 1, mm - i - 1), c, xi);
-            let w4 = &mut self.t[..i];
-            w4.fill(0.0);
-            gemv_n_add(a.rb().submatrix(0, i + 1, i, nn - i - 1), v, w4);
-            for s in w4.iter_mut() {
-                *s = -*s;
-            }
+            //                  - X(i+1:, :i) A(:i, i+1:) v).
             let (xl, xr) = x.as_mut().split_at_col_mut(i);
             let xi = xr.col_mut(0).subrows_mut(i + 1, mm - i - 1);
             let xi = xi.try_as_col_major_mut().unwrap().as_slice_mut();
+            if tp == 0.0 {
+                xi.fill(0.0);
+                continue;
+            }
+            let hbi = info.head_with_beta_inv;
+            for ((x, c), z) in xi.iter_mut().zip(col(a.rb(), i + 1, i + 1)).zip(&z[1..]) {
+                *x = c + hbi * z;
+            }
+            let s = &mut self.t[..i + 1];
+            gemv_t(y.as_ref().submatrix(i + 1, 0, rest, i + 1), v, s);
+            for s in s.iter_mut() {
+                *s = -*s;
+            }
+            gemv_n_add(a.rb().submatrix(i + 1, 0, mm - i - 1, i + 1), s, xi);
+            let w4 = &mut self.t[..i];
+            w4.fill(0.0);
+            gemv_n_add(a.rb().submatrix(0, i + 1, i, rest), v, w4);
+            for s in w4.iter_mut() {
+                *s = -*s;
+            }
             gemv_n_add(xl.rb().subrows(i + 1, mm - i - 1), w4, xi);
             for s in xi.iter_mut() {
                 *s *= tp;
@@ -277,7 +310,13 @@ impl Panel {
 
     /// Puts the panel's diagonal and superdiagonal back in place of the
     /// reflectors' unit heads and hands over faer's coefficients.
-    fn finish(&self, mut a: MatMut<'_, f64>, b: usize, hl: &mut faer::RowMut<'_, f64>, hr: &mut faer::RowMut<'_, f64>) {
+    fn finish(
+        &self,
+        mut a: MatMut<'_, f64>,
+        b: usize,
+        hl: &mut faer::RowMut<'_, f64>,
+        hr: &mut faer::RowMut<'_, f64>,
+    ) {
         for i in 0..b {
             a[(i, i)] = self.d[i];
             hl[i] = self.tauq[i];
@@ -289,29 +328,17 @@ impl Panel {
     }
 }
 
-/// `out[j] = a(:, j) · u` for every column of `a` (rows contiguous).
-fn gemv_t(a: MatRef<'_, f64>, u: &[f64], out: &mut [f64]) {
-    out.fill(0.0);
-    gemv_t_add(a, u, out);
+/// Column `j` of `a` from row `i` on, as a slice.
+fn col(a: MatRef<'_, f64>, i: usize, j: usize) -> &[f64] {
+    a.col(j)
+        .subrows(i, a.nrows() - i)
+        .try_as_col_major()
+        .expect("column-major")
+        .as_slice()
 }
 
-/// `out[j] += a(:, j) · u`.
-fn gemv_t_add(a: MatRef<'_, f64>, u: &[f64], out: &mut [f64]) {
-    if a.nrows() == 0 || a.ncols() == 0 {
-        return;
-    }
-    let mut o = faer::ColMut::from_slice_mut(out);
-    matmul(o.as_mut(), Accum::Add, a.transpose(), faer::ColRef::from_slice(u), 1.0, Par::Seq);
-}
-
-/// `out += a c`.
-fn gemv_n_add(a: MatRef<'_, f64>, c: &[f64], out: &mut [f64]) {
-    if a.nrows() == 0 || a.ncols() == 0 {
-        return;
-    }
-    let mut o = faer::ColMut::from_slice_mut(out);
-    matmul(o.as_mut(), Accum::Add, a, faer::ColRef::from_slice(c), 1.0, Par::Seq);
-}
-
+#[cfg(test)]
+mod bench;
+mod gemv;
 #[cfg(test)]
 mod tests;

@@ -4,13 +4,13 @@ use faer::linalg::householder::{
     apply_block_householder_sequence_on_the_left_in_place_with_conj as apply,
 };
 use faer::linalg::qr::no_pivoting::factor::recommended_block_size;
-use faer::linalg::svd::bidiag::{bidiag_in_place_scratch, bidiag_in_place as faer_bidiag};
+use faer::linalg::svd::bidiag::{bidiag_in_place as faer_bidiag, bidiag_in_place_scratch};
 use faer::{Conj, Mat, Par};
 
 use super::{reduce, BLOCK, CROSSOVER};
 
 /// Deterministic pseudo-random numbers in (-1, 1).
-fn noise(seed: u64, m: usize, n: usize) -> Mat<f64> {
+pub(super) fn noise(seed: u64, m: usize, n: usize) -> Mat<f64> {
     let mut x = seed
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
@@ -24,13 +24,13 @@ fn noise(seed: u64, m: usize, n: usize) -> Mat<f64> {
 
 /// The reduced matrix with its left and right coefficients, block sizes as
 /// `square_svd` uses them.
-struct Reduced {
+pub(super) struct Reduced {
     bid: Mat<f64>,
     hl: Mat<f64>,
     hr: Mat<f64>,
 }
 
-fn ours(a: &Mat<f64>, block: usize, crossover: usize) -> Reduced {
+pub(super) fn ours(a: &Mat<f64>, block: usize, crossover: usize) -> Reduced {
     let (m, n) = a.shape();
     let bs = recommended_block_size::<f64>(m, n);
     let mut r = Reduced {
@@ -38,11 +38,17 @@ fn ours(a: &Mat<f64>, block: usize, crossover: usize) -> Reduced {
         hl: Mat::zeros(bs, n),
         hr: Mat::zeros(bs, n - 1),
     };
-    reduce(r.bid.as_mut(), r.hl.as_mut(), r.hr.as_mut(), block, crossover);
+    reduce(
+        r.bid.as_mut(),
+        r.hl.as_mut(),
+        r.hr.as_mut(),
+        block,
+        crossover,
+    );
     r
 }
 
-fn faers(a: &Mat<f64>) -> Reduced {
+pub(super) fn faers(a: &Mat<f64>) -> Reduced {
     let (m, n) = a.shape();
     let bs = recommended_block_size::<f64>(m, n);
     let mut r = Reduced {
@@ -50,7 +56,12 @@ fn faers(a: &Mat<f64>) -> Reduced {
         hl: Mat::zeros(bs, n),
         hr: Mat::zeros(bs, n - 1),
     };
-    let mut mem = MemBuffer::new(bidiag_in_place_scratch::<f64>(m, n, Par::Seq, Default::default()));
+    let mut mem = MemBuffer::new(bidiag_in_place_scratch::<f64>(
+        m,
+        n,
+        Par::Seq,
+        Default::default(),
+    ));
     faer_bidiag(
         r.bid.as_mut(),
         r.hl.as_mut(),
@@ -66,10 +77,20 @@ fn faers(a: &Mat<f64>) -> Reduced {
 fn factors(r: &Reduced) -> (Mat<f64>, Mat<f64>) {
     let (m, n) = r.bid.shape();
     let bs = r.hl.nrows();
-    let mut mem = MemBuffer::new(StackReq::any_of(&[apply_scratch::<f64>(m, bs, m), apply_scratch::<f64>(n, bs, n)]));
+    let mut mem = MemBuffer::new(StackReq::any_of(&[
+        apply_scratch::<f64>(m, bs, m),
+        apply_scratch::<f64>(n, bs, n),
+    ]));
     let stack = MemStack::new(&mut mem);
     let mut ql = Mat::<f64>::identity(m, m);
-    apply(r.bid.as_ref(), r.hl.as_ref(), Conj::No, ql.as_mut(), Par::Seq, stack);
+    apply(
+        r.bid.as_ref(),
+        r.hl.as_ref(),
+        Conj::No,
+        ql.as_mut(),
+        Par::Seq,
+        stack,
+    );
     let mut qr = Mat::<f64>::identity(n, n);
     if n > 1 {
         let mut mirror = r.bid.clone();
@@ -120,9 +141,15 @@ fn check(a: &Mat<f64>, r: &Reduced, what: &str) {
     let tol = 10.0 * m.max(n) as f64 * f64::EPSILON;
     let back = &ql * &b * qr.transpose();
     let err = max_abs(&(back - a)) / max_abs(a).max(f64::MIN_POSITIVE);
-    assert!(err <= tol, "{what}: |Ql B Qr^T - A| / |A| = {err:e} > {tol:e}");
+    assert!(
+        err <= tol,
+        "{what}: |Ql B Qr^T - A| / |A| = {err:e} > {tol:e}"
+    );
     let (el, er) = (off_identity(&ql), off_identity(&qr));
-    assert!(el <= tol && er <= tol, "{what}: Ql off identity by {el:e}, Qr by {er:e}");
+    assert!(
+        el <= tol && er <= tol,
+        "{what}: Ql off identity by {el:e}, Qr by {er:e}"
+    );
 }
 
 /// Our diagonal and superdiagonal against faer's, up to signs.
@@ -150,7 +177,17 @@ fn reconstructs_across_panel_boundaries() {
     // of every size are reached.
     let (nb, nx) = (4, 6);
     let mut shapes = vec![(1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (5, 1)];
-    for n in [nb - 1, nb, nb + 1, 2 * nb + 1, nx - 1, nx, nx + 1, 3 * nb + 2, 17] {
+    for n in [
+        nb - 1,
+        nb,
+        nb + 1,
+        2 * nb + 1,
+        nx - 1,
+        nx,
+        nx + 1,
+        3 * nb + 2,
+        17,
+    ] {
         shapes.extend([(n, n), (n + 3, n), (2 * n + 1, n)]);
     }
     for (seed, &(m, n)) in shapes.iter().enumerate() {
