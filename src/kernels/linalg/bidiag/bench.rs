@@ -1,21 +1,21 @@
 //! Timings of our reduction against faer's on the same matrices, in one
-//! process, interleaved (the machine is shared, so CPU time, min and median
-//! of many runs). Not tests: `cargo test --release --lib bench_bidiag --
+//! process, interleaved (the machine is shared: min and median of many runs). Not tests: `cargo test --release --lib bench_bidiag --
 //! --ignored --nocapture`, with `BD_SIZES=1000x1000,2000x500`, `BD_NB`,
-//! `BD_NX`, `BD_REPS`, `BD_ONLY` (ours only, for profiling).
+//! `BD_NX`, `BD_REPS`, `BD_ONLY` (ours only, for profiling), `BD_VS=nb,nx`
+//! (ours with these sizes in place of faer's).
 
 use super::tests::{faers, noise, ours};
 use super::{BLOCK, CROSSOVER};
 
-/// This thread's CPU time in seconds (Linux; wall-clock elsewhere).
+/// Seconds since the first call. Wall-clock: the thread's CPU time from
+/// /proc is updated only at scheduler ticks, too coarse here; the minimum
+/// of many runs filters out the other processes.
 fn cpu() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or_else(
-            || std::time::UNIX_EPOCH.elapsed().unwrap().as_secs_f64(),
-            |ns| ns * 1e-9,
-        )
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
 }
 
 #[test]
@@ -35,6 +35,10 @@ fn bench_bidiag() {
     let nx: usize = std::env::var("BD_NX")
         .map(|s| s.parse().unwrap())
         .unwrap_or(CROSSOVER);
+    let vs: Option<(usize, usize)> = std::env::var("BD_VS").ok().map(|s| {
+        let (a, b) = s.split_once(',').unwrap();
+        (a.parse().unwrap(), b.parse().unwrap())
+    });
     for (m, n) in sizes {
         let a = noise(1, m, n);
         let reps = std::env::var("BD_REPS")
@@ -51,7 +55,11 @@ fn bench_bidiag() {
                 continue;
             }
             let t0 = cpu();
-            let r = faers(&a);
+            // BD_VS=nb,nx: ours with other sizes in place of faer's.
+            let r = match &vs {
+                Some((nb2, nx2)) => ours(&a, *nb2, *nx2),
+                None => faers(&a),
+            };
             tf.push(cpu() - t0);
             std::hint::black_box(r);
         }
@@ -67,30 +75,36 @@ fn bench_bidiag() {
 #[test]
 #[ignore]
 fn bench_gemv() {
-    use super::gemv::{gemv_n_add, gemv_t};
+    use super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
 
-    for (m, n) in [(1000, 1000), (300, 300), (2000, 1000)] {
+    for (m, n) in [(1000, 1000), (600, 600), (300, 300), (2000, 1000)] {
         let a = noise(3, m, n);
         let u = vec![0.5; m];
         let c = vec![0.25; n];
         let mut o1 = vec![0.0; n];
         let mut o2 = vec![0.0; m];
         let reps = 200_000_000 / (m * n);
-        let (mut bt, mut bn) = (f64::MAX, f64::MAX);
+        let (mut bt, mut bn, mut bf) = (f64::MAX, f64::MAX, f64::MAX);
         for _ in 0..reps {
             let t0 = cpu();
             gemv_t(a.as_ref(), &u, &mut o1);
             let t1 = cpu();
             gemv_n_add(a.as_ref(), &c, &mut o2);
             let t2 = cpu();
+            let mut z = vec![0.0; m];
+            dots_then_combine(a.as_ref(), &u, |j, d| d * 1e-3 + j as f64, &mut z);
+            let t3 = cpu();
+            std::hint::black_box(&z);
             bt = bt.min(t1 - t0);
             bn = bn.min(t2 - t1);
+            bf = bf.min(t3 - t2);
         }
         let gb = (m * n * 8) as f64 / 1e9;
         println!(
-            "{m}x{n}: gemv_t {:.1} GB/s, gemv_n {:.1} GB/s",
+            "{m}x{n}: gemv_t {:.1} GB/s, gemv_n {:.1} GB/s, fused {:.1} GB/s",
             gb / bt,
-            gb / bn
+            gb / bn,
+            gb / bf
         );
     }
 }
