@@ -311,7 +311,7 @@ impl Panel {
     /// `A22 -= V Y^T + X U^T` after `reduce`, as one product of inner
     /// dimension 2b: the reflectors' heads are still 1 in the panel, so V
     /// and U are read from `a`.
-    fn update_trailing(&mut self, mut a: MatMut<'_, f64>) {
+    fn update_trailing(&mut self, a: MatMut<'_, f64>) {
         let (mm, nn) = a.shape();
         let b = self.x.ncols();
         let (m2, n2) = (mm - b, nn - b);
