@@ -5,8 +5,13 @@
 //! in one matrix product (`A22 -= V Y^T + X U^T`).
 //!
 //! faer's unblocked `bidiag_in_place` reads and writes the whole trailing
-//! matrix at every step; here each step only reads it (two matrix-vector
-//! products) and half the arithmetic goes to the matrix product.
+//! matrix at every step; here half the arithmetic goes to the matrix
+//! product and each step only reads the trailing matrix, once: its two
+//! matrix-vector products (with `A^T` and with `A`) share one pass, the
+//! second taking each column while the first has it in cache (the row
+//! reflector is the row scaled, and the scale is applied after the pass).
+//! The last columns, whose trailing matrix is in cache, go to faer's
+//! unblocked reduction, as LAPACK's go to `dgebd2`.
 //!
 //! The output is laid out as faer's, so faer's block-Householder
 //! back-transforms apply unchanged: left reflectors below the diagonal,
@@ -26,9 +31,9 @@ use gemv::{dots_then_combine, gemv_n_add, gemv_t, gemv_t_add};
 /// Columns (and rows) reduced per panel.
 const BLOCK: usize = 32;
 
-/// Below this many remaining columns the last panel takes them all: the
-/// trailing matrix is then small enough for the cache and the product would
-/// not pay (LAPACK's `nx`).
+/// From this many remaining columns down, the reduction is unblocked: the
+/// trailing matrix is small enough for the cache and the panel's extra
+/// products would not pay (LAPACK's `nx`).
 const CROSSOVER: usize = 128;
 
 /// Reduces `a` (`m × n`, `m ≥ n ≥ 1`) in place to upper bidiagonal form, as
