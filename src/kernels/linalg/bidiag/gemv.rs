@@ -11,6 +11,7 @@ use pulp::{Simd, WithSimd};
 const COLS: usize = 4;
 
 /// Column `j` of a column-major view as a slice.
+#[inline(always)]
 fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
     a.col(j)
         .try_as_col_major()
@@ -20,9 +21,11 @@ fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
 
 /// The columns `j..j + COLS` of `a`, the last one repeated past the end
 /// (the caller uses only the first ones then).
-fn group<const C: usize>(a: MatRef<'_, f64>, j: usize) -> [&[f64]; C] {
+#[inline(always)]
+fn group(a: MatRef<'_, f64>, j: usize) -> [&[f64]; COLS] {
     let last = a.ncols() - 1;
-    std::array::from_fn(|c| col(a, (j + c).min(last)))
+    let at = |c: usize| col(a, (j + c).min(last));
+    [at(0), at(1), at(2), at(3)]
 }
 
 /// `out[j] = a(:, j) · u` for every column `j`.
@@ -88,7 +91,7 @@ impl<F: FnMut(usize, f64) -> f64> WithSimd for DotsThenCombine<'_, F> {
         let mut j = 0;
         while j < n {
             let w = COLS.min(n - j);
-            let cols = group::<COLS>(a, j);
+            let cols = group(a, j);
             let d = match prev.take() {
                 Some((pc, coef)) => dots_and_combine(simd, cols, u, pc, coef, z),
                 None => dots(simd, cols, u),
@@ -169,13 +172,27 @@ fn dots<S: Simd>(simd: S, cols: [&[f64]; 4], u: &[f64]) -> [f64; 4] {
         simd.add_f64s(a3, b3),
     ];
     let lanes = u.len() - ut.len();
-    std::array::from_fn(|c| {
-        let mut s = simd.reduce_sum_f64s(sums[c]);
+    finish_dots(simd, sums, cols, lanes, ut)
+}
+
+/// The dot products from their vector accumulators and the rows past the
+/// last full vector.
+#[inline(always)]
+fn finish_dots<S: Simd>(
+    simd: S,
+    sums: [S::f64s; 4],
+    cols: [&[f64]; 4],
+    lanes: usize,
+    ut: &[f64],
+) -> [f64; 4] {
+    let mut d = [0.0; 4];
+    for c in 0..4 {
+        d[c] = simd.reduce_sum_f64s(sums[c]);
         for (x, y) in cols[c][lanes..].iter().zip(ut) {
-            s += x * y;
+            d[c] += x * y;
         }
-        s
-    })
+    }
+    d
 }
 
 /// `dots(cols, u)` and `combine(prev, coef, z)` in one loop.
@@ -217,13 +234,7 @@ fn dots_and_combine<S: Simd>(
         }
     }
     let sums = [a0, a1, a2, a3];
-    std::array::from_fn(|c| {
-        let mut s = simd.reduce_sum_f64s(sums[c]);
-        for (x, y) in cols[c][lanes..].iter().zip(ut) {
-            s += x * y;
-        }
-        s
-    })
+    finish_dots(simd, sums, cols, lanes, ut)
 }
 
 /// `out += Σ cols[c] coef[c]`.
