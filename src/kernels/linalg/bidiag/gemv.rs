@@ -7,7 +7,7 @@
 use faer::MatRef;
 use pulp::{Simd, WithSimd};
 
-/// Columns handled together.
+/// Columns handled together (the kernels below name four of each).
 const COLS: usize = 4;
 
 /// Column `j` of a column-major view as a slice.
@@ -137,7 +137,7 @@ impl WithSimd for Combine<'_> {
 
 /// The four dot products `cols[c] · u`.
 #[inline(always)]
-fn dots<S: Simd>(simd: S, cols: [&[f64]; 4], u: &[f64]) -> [f64; 4] {
+fn dots<S: Simd>(simd: S, cols: [&[f64]; COLS], u: &[f64]) -> [f64; COLS] {
     let (uh, ut) = S::as_simd_f64s(u);
     let [c0, c1, c2, c3] = cols.map(|c| &S::as_simd_f64s(c).0[..uh.len()]);
     // Two accumulators per column hide the latency of the fused
@@ -180,13 +180,13 @@ fn dots<S: Simd>(simd: S, cols: [&[f64]; 4], u: &[f64]) -> [f64; 4] {
 #[inline(always)]
 fn finish_dots<S: Simd>(
     simd: S,
-    sums: [S::f64s; 4],
-    cols: [&[f64]; 4],
+    sums: [S::f64s; COLS],
+    cols: [&[f64]; COLS],
     lanes: usize,
     ut: &[f64],
-) -> [f64; 4] {
-    let mut d = [0.0; 4];
-    for c in 0..4 {
+) -> [f64; COLS] {
+    let mut d = [0.0; COLS];
+    for c in 0..COLS {
         d[c] = simd.reduce_sum_f64s(sums[c]);
         for (x, y) in cols[c][lanes..].iter().zip(ut) {
             d[c] += x * y;
@@ -199,12 +199,12 @@ fn finish_dots<S: Simd>(
 #[inline(always)]
 fn dots_and_combine<S: Simd>(
     simd: S,
-    cols: [&[f64]; 4],
+    cols: [&[f64]; COLS],
     u: &[f64],
-    prev: [&[f64]; 4],
-    coef: [f64; 4],
+    prev: [&[f64]; COLS],
+    coef: [f64; COLS],
     z: &mut [f64],
-) -> [f64; 4] {
+) -> [f64; COLS] {
     let (uh, ut) = S::as_simd_f64s(u);
     let len = uh.len();
     let [c0, c1, c2, c3] = cols.map(|c| &S::as_simd_f64s(c).0[..len]);
@@ -229,7 +229,7 @@ fn dots_and_combine<S: Simd>(
         zh[i] = zi;
     }
     for (i, z) in zt.iter_mut().enumerate() {
-        for c in 0..4 {
+        for c in 0..COLS {
             *z += prev[c][lanes + i] * coef[c];
         }
     }
@@ -239,20 +239,20 @@ fn dots_and_combine<S: Simd>(
 
 /// `out += Σ cols[c] coef[c]`.
 #[inline(always)]
-fn combine<S: Simd, const C: usize>(simd: S, cols: [&[f64]; C], coef: [f64; C], out: &mut [f64]) {
+fn combine<S: Simd>(simd: S, cols: [&[f64]; COLS], coef: [f64; COLS], out: &mut [f64]) {
     let lanes = out.len() - out.len() % (core::mem::size_of::<S::f64s>() / 8);
     let (oh, ot) = S::as_mut_simd_f64s(out);
-    let heads: [&[S::f64s]; C] = cols.map(|c| &S::as_simd_f64s(c).0[..oh.len()]);
-    let splat: [S::f64s; C] = coef.map(|c| simd.splat_f64s(c));
+    let heads: [&[S::f64s]; COLS] = cols.map(|c| &S::as_simd_f64s(c).0[..oh.len()]);
+    let splat: [S::f64s; COLS] = coef.map(|c| simd.splat_f64s(c));
     for (i, o) in oh.iter_mut().enumerate() {
         let mut s = *o;
-        for c in 0..C {
+        for c in 0..COLS {
             s = simd.mul_add_f64s(heads[c][i], splat[c], s);
         }
         *o = s;
     }
     for (i, o) in ot.iter_mut().enumerate() {
-        for c in 0..C {
+        for c in 0..COLS {
             *o += cols[c][lanes + i] * coef[c];
         }
     }

@@ -250,3 +250,52 @@ fn zero_columns_rows_and_rank_one() {
         }
     }
 }
+
+#[test]
+fn products_match_plain_loops() {
+    use super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
+    // Rows and columns around the vector width and the four-column groups.
+    for (m, n) in [(1, 1), (3, 5), (4, 4), (7, 9), (8, 3), (13, 12), (33, 17)] {
+        let a = noise((m * 100 + n) as u64, m, n);
+        let u: Vec<f64> = noise(1, m, 1).col(0).iter().copied().collect();
+        let c: Vec<f64> = noise(2, n, 1).col(0).iter().copied().collect();
+        let dot = |j: usize| (0..m).map(|i| a[(i, j)] * u[i]).sum::<f64>();
+        let tol = 1e-14 * m as f64;
+
+        let mut out = vec![0.0; n];
+        gemv_t(a.as_ref(), &u, &mut out);
+        for (j, o) in out.iter().enumerate() {
+            assert!((o - dot(j)).abs() <= tol, "gemv_t {m}x{n} at {j}");
+        }
+
+        let mut out = vec![1.0; m];
+        gemv_n_add(a.as_ref(), &c, &mut out);
+        for (i, o) in out.iter().enumerate() {
+            let want = 1.0 + (0..n).map(|j| a[(i, j)] * c[j]).sum::<f64>();
+            assert!((o - want).abs() <= tol * n as f64, "gemv_n {m}x{n} at {i}");
+        }
+
+        // z += a(:, j) (c_j + d_j), each coefficient from its column's dot.
+        let mut z = vec![0.5; m];
+        let mut seen = vec![f64::NAN; n];
+        dots_then_combine(
+            a.as_ref(),
+            &u,
+            |j, d| {
+                seen[j] = d;
+                c[j] + d
+            },
+            &mut z,
+        );
+        for (j, s) in seen.iter().enumerate() {
+            assert!((s - dot(j)).abs() <= tol, "dots {m}x{n} at {j}");
+        }
+        for (i, o) in z.iter().enumerate() {
+            let want = 0.5 + (0..n).map(|j| a[(i, j)] * (c[j] + dot(j))).sum::<f64>();
+            assert!(
+                (o - want).abs() <= tol * n as f64 * 4.0,
+                "combine {m}x{n} at {i}"
+            );
+        }
+    }
+}
