@@ -1,8 +1,10 @@
-//! Timings of our reduction against faer's on the same matrices, in one
-//! process, interleaved (the machine is shared: min and median of many runs). Not tests: `cargo test --release --lib bench_bidiag --
+//! Timings, not tests. `bench_bidiag`: our reduction against faer's on the
+//! same matrices, in one process, interleaved (the machine is shared: min
+//! and median of many runs): `cargo test --release --lib bench_bidiag --
 //! --ignored --nocapture`, with `BD_SIZES=1000x1000,2000x500`, `BD_NB`,
 //! `BD_NX`, `BD_REPS`, `BD_ONLY` (ours only, for profiling), `BD_VS=nb,nx`
-//! (ours with these sizes in place of faer's).
+//! (ours with these sizes in place of faer's). `bench_gemv`: the bandwidth
+//! of the products' kernels.
 
 use super::tests::{faers, noise, ours};
 use super::{BLOCK, CROSSOVER};
@@ -10,7 +12,7 @@ use super::{BLOCK, CROSSOVER};
 /// Seconds since the first call. Wall-clock: the thread's CPU time from
 /// /proc is updated only at scheduler ticks, too coarse here; the minimum
 /// of many runs filters out the other processes.
-fn cpu() -> f64 {
+fn now() -> f64 {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     START
         .get_or_init(std::time::Instant::now)
@@ -46,21 +48,21 @@ fn bench_bidiag() {
             .unwrap_or((4e9 / (m * n * n) as f64).clamp(3.0, 40.0) as usize);
         let (mut to, mut tf) = (vec![], vec![]);
         for _ in 0..reps {
-            let t0 = cpu();
+            let t0 = now();
             let r = ours(&a, nb, nx);
-            to.push(cpu() - t0);
+            to.push(now() - t0);
             std::hint::black_box(r);
             if std::env::var("BD_ONLY").is_ok() {
                 tf.push(1.0);
                 continue;
             }
-            let t0 = cpu();
+            let t0 = now();
             // BD_VS=nb,nx: ours with other sizes in place of faer's.
             let r = match &vs {
                 Some((nb2, nx2)) => ours(&a, *nb2, *nx2),
                 None => faers(&a),
             };
-            tf.push(cpu() - t0);
+            tf.push(now() - t0);
             std::hint::black_box(r);
         }
         to.sort_by(f64::total_cmp);
@@ -86,14 +88,14 @@ fn bench_gemv() {
         let reps = 200_000_000 / (m * n);
         let (mut bt, mut bn, mut bf) = (f64::MAX, f64::MAX, f64::MAX);
         for _ in 0..reps {
-            let t0 = cpu();
+            let t0 = now();
             gemv_t(a.as_ref(), &u, &mut o1);
-            let t1 = cpu();
+            let t1 = now();
             gemv_n_add(a.as_ref(), &c, &mut o2);
-            let t2 = cpu();
+            let t2 = now();
             let mut z = vec![0.0; m];
             dots_then_combine(a.as_ref(), &u, |j, d| d * 1e-3 + j as f64, &mut z);
-            let t3 = cpu();
+            let t3 = now();
             std::hint::black_box(&z);
             bt = bt.min(t1 - t0);
             bn = bn.min(t2 - t1);
