@@ -9,6 +9,7 @@
 //! (`Par::Seq`), as heavy kernels must.
 
 mod balance;
+mod bidiag;
 mod bidiag_dc;
 mod eigen;
 pub(crate) mod linpack;

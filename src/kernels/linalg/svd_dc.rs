@@ -1,9 +1,9 @@
 //! The SVD of a tall or square matrix as LAPACK's `dgesdd` computes it:
-//! Householder bidiagonalization (faer's `bidiag_in_place`), our bidiagonal
+//! blocked Householder bidiagonalization (ours, `bidiag`), our bidiagonal
 //! divide and conquer (`bidiag_dc`), then the block-Householder
 //! back-transforms (faer's), with a QR factorization first when the matrix
 //! is much taller than wide. The composition follows faer's own `svd_imp`,
-//! whose bidiagonal step is slower than ours.
+//! whose bidiagonal steps (reduction and SVD) are slower than ours.
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::householder::{
@@ -13,10 +13,10 @@ use faer::linalg::householder::{
 use faer::linalg::qr::no_pivoting::factor::{
     qr_in_place, qr_in_place_scratch, recommended_block_size,
 };
-use faer::linalg::svd::bidiag::{bidiag_in_place, bidiag_in_place_scratch};
 use faer::reborrow::ReborrowMut;
 use faer::{Conj, Mat, MatMut, MatRef, Par};
 
+use super::bidiag::bidiag_in_place;
 use super::bidiag_dc::{bidiag_svd, NoConvergence};
 
 /// Rows over columns beyond which a QR factorization first pays (faer's
@@ -87,19 +87,11 @@ fn square_svd(
     let mut hr = Mat::<f64>::zeros(bs, n - 1);
     let ucols = u.as_ref().map_or(0, |u| u.ncols());
     let mut mem = MemBuffer::new(StackReq::any_of(&[
-        bidiag_in_place_scratch::<f64>(m, n, Par::Seq, Default::default()),
         apply_scratch::<f64>(m, bs, ucols),
         apply_scratch::<f64>(n.saturating_sub(1), bs, n),
     ]));
     let stack = MemStack::new(&mut mem);
-    bidiag_in_place(
-        bid.as_mut(),
-        hl.as_mut(),
-        hr.as_mut(),
-        Par::Seq,
-        stack,
-        Default::default(),
-    );
+    bidiag_in_place(bid.as_mut(), hl.as_mut(), hr.as_mut());
     // A = Ql B Qr^T with B upper bidiagonal.
     for (i, x) in s.iter_mut().enumerate() {
         *x = bid[(i, i)];
