@@ -15,6 +15,7 @@ mod qr;
 mod solve;
 mod svd;
 mod svd_dc;
+mod tridiag;
 mod tridiag_dc;
 mod wy;
 
