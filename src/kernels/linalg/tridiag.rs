@@ -14,7 +14,8 @@
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::householder;
 use faer::linalg::matmul::triangular::{self, BlockStructure};
-use faer::{Accum, ColMut, MatMut, MatRef, Par};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, ColMut, ColRef, MatMut, MatRef, Par};
 use pulp::{Simd, WithSimd};
 
 /// Columns reduced per panel.
@@ -87,27 +88,26 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], taus: &mut [f6
     // W is `m x PANEL` with rows p.., column stride m.
     let w = &mut w[..m * PANEL];
     let mut e = [0.0; PANEL];
-    let mut dots = [0.0; PANEL];
+    let mut dots = [0.0; 2 * PANEL];
     for i in 0..PANEL {
         let k = p + i;
+        let (left, right) = a.split_at_mut(k * n);
+        // V: this panel's reflectors so far, rows p..; W likewise.
+        let v_prev = MatRef::from_column_major_slice_with_stride(&left[(p * n + p).min(k * n)..], m, i, n);
+        let (w_prev, w_rest) = w.split_at_mut(i * m);
+        let w_prev = MatRef::from_column_major_slice_with_stride(w_prev, m, i, m);
         // Column k, rows k.., as the previous reflectors of this panel
         // leave it: A -= V Wᵀ + W Vᵀ restricted to that column.
         {
-            let (left, right) = a.split_at_mut(k * n);
-            let col = &mut right[k..n];
-            for c in 0..i {
-                let vc = &left[(p + c) * n + k..(p + c) * n + n];
-                let wc = &w[c * m + i..c * m + m];
-                let (wk, vk) = (wc[0], vc[0]);
-                for ((x, &v), &wv) in col.iter_mut().zip(vc).zip(wc) {
-                    *x -= v * wk + wv * vk;
-                }
-            }
+            let col = ColMut::from_slice_mut(&mut right[k..n]);
+            let r = i;
+            let (vb, wb) = (v_prev.subrows(r, m - r), w_prev.subrows(r, m - r));
+            gemv(col, vb, w_prev.row(r).transpose(), wb, v_prev.row(r).transpose());
         }
         // The reflector annihilating rows k + 2.. of column k; its unit
         // head is stored explicitly while V is in use (LAPACK does the
         // same), the subdiagonal entry is kept in `e`.
-        let (head, tail) = a[k * n + k + 1..k * n + n].split_at_mut(1);
+        let (head, tail) = right[k + 1..n].split_at_mut(1);
         let info = householder::make_householder_in_place(&mut head[0], ColMut::from_slice_mut(tail));
         taus[k] = info.tau;
         e[i] = head[0];
@@ -117,67 +117,56 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], taus: &mut [f6
 
         // w = τ (A22 v - V (Wᵀ v) - W (Vᵀ v)), then w -= (τ/2)(wᵀv) v, so
         // that A22 - v wᵀ - w vᵀ = H A22 H (rows and columns k + 1..).
+        let (col_k, a22) = right.split_at_mut(n);
+        let v = &col_k[k + 1..n];
         let r0 = i + 1; // row k + 1 of V and W
-        let (left, right) = a.split_at_mut((k + 1) * n);
-        let v = &left[k * n + k + 1..k * n + n];
-        let (w_prev, w_rest) = w.split_at_mut(i * m);
         let wi = &mut w_rest[r0..m];
-        symv_lower(&right[k + 1..], n, v, wi);
-        for c in 0..i {
-            let wc = &w_prev[c * m + r0..c * m + m];
-            dots[c] = dot(wc, v);
-        }
-        for c in 0..i {
-            let vc = &left[(p + c) * n + k + 1..(p + c) * n + n];
-            let s = dots[c];
-            wi.iter_mut().zip(vc).for_each(|(y, &x)| *y -= x * s);
-        }
-        for c in 0..i {
-            let vc = &left[(p + c) * n + k + 1..(p + c) * n + n];
-            dots[c] = dot(vc, v);
-        }
-        for c in 0..i {
-            let wc = &w_prev[c * m + r0..c * m + m];
-            let s = dots[c];
-            wi.iter_mut().zip(wc).for_each(|(y, &x)| *y -= x * s);
-        }
+        symv_lower(&a22[k + 1..], n, v, wi);
+        let vc = ColRef::from_slice(v);
+        let (vb, wb) = (v_prev.subrows(r0, m - r0), w_prev.subrows(r0, m - r0));
+        let (dw, dv) = dots.split_at_mut(PANEL);
+        let mut dw = ColMut::from_slice_mut(&mut dw[..i]);
+        let mut dv = ColMut::from_slice_mut(&mut dv[..i]);
+        matmul(dw.as_mut(), Accum::Replace, wb.transpose(), vc, 1.0, Par::Seq);
+        matmul(dv.as_mut(), Accum::Replace, vb.transpose(), vc, 1.0, Par::Seq);
+        gemv(ColMut::from_slice_mut(wi), vb, dw.as_ref(), wb, dv.as_ref());
         wi.iter_mut().for_each(|y| *y *= tau);
         let alpha = -0.5 * tau * dot(wi, v);
         wi.iter_mut().zip(v).for_each(|(y, &x)| *y += alpha * x);
         // Rows k+1.. of W's column are set; rows above are never read.
     }
 
-    // A22 -= V Wᵀ + W Vᵀ on the lower triangle, as one product of inner
-    // dimension 2 PANEL: [V W] [W V]ᵀ.
+    // A22 -= V Wᵀ + W Vᵀ on the lower triangle.
     let q = p + PANEL;
     let m2 = n - q;
-    let mut lhs = faer::Mat::<f64>::zeros(m2, 2 * PANEL);
-    let mut rhs = faer::Mat::<f64>::zeros(m2, 2 * PANEL);
-    for c in 0..PANEL {
-        let vc = &a[(p + c) * n + q..(p + c) * n + n];
-        let wc = &w[c * m + PANEL..c * m + m];
-        for r in 0..m2 {
-            lhs[(r, c)] = vc[r];
-            rhs[(r, PANEL + c)] = vc[r];
-            lhs[(r, PANEL + c)] = wc[r];
-            rhs[(r, c)] = wc[r];
-        }
+    let (left, right) = a.split_at_mut(q * n);
+    let v = MatRef::from_column_major_slice_with_stride(&left[p * n + q..], m2, PANEL, n);
+    let wq = MatRef::from_column_major_slice_with_stride(&w[PANEL..], m2, PANEL, m);
+    let mut a22 = MatMut::from_column_major_slice_with_stride_mut(&mut right[q..], m2, m2, n);
+    for (l, r) in [(v, wq), (wq, v)] {
+        triangular::matmul(
+            a22.as_mut(),
+            BlockStructure::TriangularLower,
+            Accum::Add,
+            l,
+            BlockStructure::Rectangular,
+            r.transpose(),
+            BlockStructure::Rectangular,
+            -1.0,
+            Par::Seq,
+        );
     }
-    let a22 = MatMut::from_column_major_slice_with_stride_mut(&mut a[q * n + q..], m2, m2, n);
-    triangular::matmul(
-        a22,
-        BlockStructure::TriangularLower,
-        Accum::Add,
-        lhs.as_ref(),
-        BlockStructure::Rectangular,
-        rhs.as_ref().transpose(),
-        BlockStructure::Rectangular,
-        -1.0,
-        Par::Seq,
-    );
     for (i, &ei) in e.iter().enumerate() {
         let k = p + i;
         a[k * n + k + 1] = ei;
+    }
+}
+
+/// `y -= V x + W z`.
+fn gemv(mut y: ColMut<'_, f64>, v: MatRef<'_, f64>, x: ColRef<'_, f64>, w: MatRef<'_, f64>, z: ColRef<'_, f64>) {
+    if v.ncols() > 0 {
+        matmul(y.as_mut(), Accum::Add, v, x, -1.0, Par::Seq);
+        matmul(y.as_mut(), Accum::Add, w, z, -1.0, Par::Seq);
     }
 }
 
