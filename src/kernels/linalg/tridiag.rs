@@ -37,9 +37,11 @@ pub(super) fn tridiag_in_place(a: &mut [f64], n: usize, mut house: MatMut<'_, f6
     // faer's τ for each reflector, upgraded to block factors at the end.
     let mut taus = vec![0.0; n - 1];
     let mut w = vec![0.0; n * PANEL];
+    // [V W] and [W V] for the trailing update.
+    let mut vw = vec![0.0; 4 * n * PANEL];
     let mut p = 0;
     while n - p > CROSSOVER {
-        reduce_panel(a, n, p, &mut w, &mut taus);
+        reduce_panel(a, n, p, &mut w, &mut vw, &mut taus);
         p += PANEL;
     }
     let m = n - p;
@@ -83,7 +85,7 @@ fn upgrade_factors(a: &[f64], n: usize, taus: &[f64], mut house: MatMut<'_, f64>
 /// dlatrd then the trailing update: reduces columns `p..p + PANEL` of the
 /// trailing matrix `a[p.., p..]`, which must have more than `PANEL + 1`
 /// rows.
-fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], taus: &mut [f64]) {
+fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64], taus: &mut [f64]) {
     let m = n - p;
     // W is `m x PANEL` with rows p.., column stride m.
     let w = &mut w[..m * PANEL];
@@ -136,26 +138,35 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], taus: &mut [f6
         // Rows k+1.. of W's column are set; rows above are never read.
     }
 
-    // A22 -= V Wᵀ + W Vᵀ on the lower triangle.
+    // A22 -= V Wᵀ + W Vᵀ on the lower triangle, as one product of inner
+    // dimension 2 PANEL, [V W] [W V]ᵀ: the destination is read and written
+    // once instead of twice.
     let q = p + PANEL;
     let m2 = n - q;
     let (left, right) = a.split_at_mut(q * n);
-    let v = MatRef::from_column_major_slice_with_stride(&left[p * n + q..], m2, PANEL, n);
-    let wq = MatRef::from_column_major_slice_with_stride(&w[PANEL..], m2, PANEL, m);
-    let mut a22 = MatMut::from_column_major_slice_with_stride_mut(&mut right[q..], m2, m2, n);
-    for (l, r) in [(v, wq), (wq, v)] {
-        triangular::matmul(
-            a22.as_mut(),
-            BlockStructure::TriangularLower,
-            Accum::Add,
-            l,
-            BlockStructure::Rectangular,
-            r.transpose(),
-            BlockStructure::Rectangular,
-            -1.0,
-            Par::Seq,
-        );
+    let (lhs, rhs) = vw.split_at_mut(2 * PANEL * m2);
+    for c in 0..PANEL {
+        let vc = &left[(p + c) * n + q..(p + c) * n + n];
+        let wc = &w[c * m + PANEL..c * m + m];
+        lhs[c * m2..(c + 1) * m2].copy_from_slice(vc);
+        lhs[(PANEL + c) * m2..(PANEL + c + 1) * m2].copy_from_slice(wc);
+        rhs[c * m2..(c + 1) * m2].copy_from_slice(wc);
+        rhs[(PANEL + c) * m2..(PANEL + c + 1) * m2].copy_from_slice(vc);
     }
+    let lhs = MatRef::from_column_major_slice(&lhs[..2 * PANEL * m2], m2, 2 * PANEL);
+    let rhs = MatRef::from_column_major_slice(&rhs[..2 * PANEL * m2], m2, 2 * PANEL);
+    let a22 = MatMut::from_column_major_slice_with_stride_mut(&mut right[q..], m2, m2, n);
+    triangular::matmul(
+        a22,
+        BlockStructure::TriangularLower,
+        Accum::Add,
+        lhs,
+        BlockStructure::Rectangular,
+        rhs.transpose(),
+        BlockStructure::Rectangular,
+        -1.0,
+        Par::Seq,
+    );
     for (i, &ei) in e.iter().enumerate() {
         let k = p + i;
         a[k * n + k + 1] = ei;
