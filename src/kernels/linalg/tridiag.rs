@@ -242,12 +242,11 @@ impl WithSimd for Symv<'_> {
             for (((((yv, &xv), &c0), &c1), &c2), &c3) in
                 yh.iter_mut().zip(xh).zip(a0).zip(a1).zip(a2).zip(a3)
             {
-                let mut acc = *yv;
-                acc = simd.mul_add_e_f64s(c0, xs[0], acc);
-                acc = simd.mul_add_e_f64s(c1, xs[1], acc);
-                acc = simd.mul_add_e_f64s(c2, xs[2], acc);
-                acc = simd.mul_add_e_f64s(c3, xs[3], acc);
-                *yv = acc;
+                // Two short chains rather than one of four FMAs: the
+                // loop is latency-bound otherwise.
+                let lo = simd.mul_add_e_f64s(c1, xs[1], simd.mul_f64s(c0, xs[0]));
+                let hi = simd.mul_add_e_f64s(c3, xs[3], simd.mul_f64s(c2, xs[2]));
+                *yv = simd.add_f64s(*yv, simd.add_f64s(lo, hi));
                 t[0] = simd.mul_add_e_f64s(c0, xv, t[0]);
                 t[1] = simd.mul_add_e_f64s(c1, xv, t[1]);
                 t[2] = simd.mul_add_e_f64s(c2, xv, t[2]);

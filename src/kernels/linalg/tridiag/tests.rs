@@ -224,7 +224,7 @@ fn timing_symv() {
         let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
         t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
     };
-    for n in [250, 500, 1000, 2000] {
+    for n in [250, 500, 700, 997, 1000, 1024, 1500, 2000] {
         let a = random_symmetric(n, 1);
         let buf: Vec<f64> = (0..n * n).map(|p| a[(p % n, p / n)]).collect();
         let x: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
