@@ -14,8 +14,7 @@
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::householder;
 use faer::linalg::matmul::triangular::{self, BlockStructure};
-use faer::linalg::matmul::matmul;
-use faer::{Accum, ColMut, ColRef, MatMut, MatRef, Par};
+use faer::{Accum, ColMut, MatMut, MatRef, Par};
 use pulp::{Simd, WithSimd};
 
 /// Columns reduced per panel.
@@ -94,18 +93,22 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64]
     for i in 0..PANEL {
         let k = p + i;
         let (left, right) = a.split_at_mut(k * n);
-        // V: this panel's reflectors so far, rows p..; W likewise.
-        let v_prev = MatRef::from_column_major_slice_with_stride(&left[(p * n + p).min(k * n)..], m, i, n);
-        let (w_prev, w_rest) = w.split_at_mut(i * m);
-        let w_prev = MatRef::from_column_major_slice_with_stride(w_prev, m, i, m);
+        let (w, w_rest) = w.split_at_mut(i * m);
+        // V: this panel's reflectors so far (columns p..k, from row p),
+        // W likewise.
+        let pv = Panel {
+            v: &left[(p * n + p).min(k * n)..],
+            v_ld: n,
+            w: &w[..i * m],
+            w_ld: m,
+        };
         // Column k, rows k.., as the previous reflectors of this panel
         // leave it: A -= V Wᵀ + W Vᵀ restricted to that column.
-        {
-            let col = ColMut::from_slice_mut(&mut right[k..n]);
-            let r = i;
-            let (vb, wb) = (v_prev.subrows(r, m - r), w_prev.subrows(r, m - r));
-            gemv(col, vb, w_prev.row(r).transpose(), wb, v_prev.row(r).transpose());
+        let (mut wk, mut vk) = ([0.0; PANEL], [0.0; PANEL]);
+        for c in 0..i {
+            (wk[c], vk[c]) = (pv.w[c * m + i], pv.v[c * n + i]);
         }
+        pv.subtract(&mut right[k..n], i, &wk[..i], &vk[..i]);
         // The reflector annihilating rows k + 2.. of column k; its unit
         // head is stored explicitly while V is in use (LAPACK does the
         // same), the subdiagonal entry is kept in `e`.
@@ -124,14 +127,9 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64]
         let r0 = i + 1; // row k + 1 of V and W
         let wi = &mut w_rest[r0..m];
         symv_lower(&a22[k + 1..], n, v, wi);
-        let vc = ColRef::from_slice(v);
-        let (vb, wb) = (v_prev.subrows(r0, m - r0), w_prev.subrows(r0, m - r0));
         let (dw, dv) = dots.split_at_mut(PANEL);
-        let mut dw = ColMut::from_slice_mut(&mut dw[..i]);
-        let mut dv = ColMut::from_slice_mut(&mut dv[..i]);
-        matmul(dw.as_mut(), Accum::Replace, wb.transpose(), vc, 1.0, Par::Seq);
-        matmul(dv.as_mut(), Accum::Replace, vb.transpose(), vc, 1.0, Par::Seq);
-        gemv(ColMut::from_slice_mut(wi), vb, dw.as_ref(), wb, dv.as_ref());
+        pv.dots(v, r0, &mut dw[..i], &mut dv[..i]);
+        pv.subtract(wi, r0, &dw[..i], &dv[..i]);
         wi.iter_mut().for_each(|y| *y *= tau);
         let alpha = -0.5 * tau * dot(wi, v);
         wi.iter_mut().zip(v).for_each(|(y, &x)| *y += alpha * x);
@@ -173,16 +171,80 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64]
     }
 }
 
-/// `y -= V x + W z`.
-fn gemv(mut y: ColMut<'_, f64>, v: MatRef<'_, f64>, x: ColRef<'_, f64>, w: MatRef<'_, f64>, z: ColRef<'_, f64>) {
-    if v.ncols() > 0 {
-        matmul(y.as_mut(), Accum::Add, v, x, -1.0, Par::Seq);
-        matmul(y.as_mut(), Accum::Add, w, z, -1.0, Par::Seq);
+/// The first columns of a panel's V and W, from its first row.
+struct Panel<'a> {
+    v: &'a [f64],
+    v_ld: usize,
+    w: &'a [f64],
+    w_ld: usize,
+}
+
+impl Panel<'_> {
+    fn v_col(&self, c: usize, r: usize, len: usize) -> &[f64] {
+        &self.v[c * self.v_ld + r..c * self.v_ld + r + len]
+    }
+
+    fn w_col(&self, c: usize, r: usize, len: usize) -> &[f64] {
+        &self.w[c * self.w_ld + r..c * self.w_ld + r + len]
+    }
+
+    /// `y -= V x + W z` on rows `r..r + y.len()`, the columns `..x.len()`.
+    fn subtract(&self, y: &mut [f64], r: usize, x: &[f64], z: &[f64]) {
+        // Compiled for the run time's instruction set, as the symv below;
+        // faer's gemv costs more in dispatch than in flops at these sizes.
+        pulp::Arch::new().dispatch(
+            #[inline(always)]
+            || {
+                for c in 0..x.len() {
+                    let (vc, wc) = (self.v_col(c, r, y.len()), self.w_col(c, r, y.len()));
+                    let (xc, zc) = (x[c], z[c]);
+                    for ((y, &v), &w) in y.iter_mut().zip(vc).zip(wc) {
+                        *y -= v * xc + w * zc;
+                    }
+                }
+            },
+        );
+    }
+
+    /// `Wᵀ x` and `Vᵀ x` on rows `r..r + x.len()`, the columns `..dw.len()`.
+    fn dots(&self, x: &[f64], r: usize, dw: &mut [f64], dv: &mut [f64]) {
+        for c in 0..dw.len() {
+            dw[c] = dot(self.w_col(c, r, x.len()), x);
+            dv[c] = dot(self.v_col(c, r, x.len()), x);
+        }
     }
 }
 
 fn dot(x: &[f64], y: &[f64]) -> f64 {
-    x.iter().zip(y).map(|(a, b)| a * b).sum()
+    pulp::Arch::new().dispatch(Dot { x, y })
+}
+
+struct Dot<'a> {
+    x: &'a [f64],
+    y: &'a [f64],
+}
+
+impl WithSimd for Dot<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, simd: S) -> f64 {
+        let (xh, xt) = S::as_simd_f64s(self.x);
+        let (yh, yt) = S::as_simd_f64s(&self.y[..self.x.len()]);
+        // Two accumulators: one FMA chain would bound the loop.
+        let zero = simd.splat_f64s(0.0);
+        let (mut s0, mut s1) = (zero, zero);
+        let pairs = xh.len() / 2;
+        for (x, y) in xh[..2 * pairs].chunks_exact(2).zip(yh.chunks_exact(2)) {
+            s0 = simd.mul_add_e_f64s(x[0], y[0], s0);
+            s1 = simd.mul_add_e_f64s(x[1], y[1], s1);
+        }
+        if xh.len() > 2 * pairs {
+            s0 = simd.mul_add_e_f64s(xh[2 * pairs], yh[2 * pairs], s0);
+        }
+        let tail: f64 = xt.iter().zip(yt).map(|(a, b)| a * b).sum();
+        simd.reduce_sum_f64s(simd.add_f64s(s0, s1)) + tail
+    }
 }
 
 /// `y = A x` for the symmetric `A` (`m x m`, `m = x.len()`) whose lower
