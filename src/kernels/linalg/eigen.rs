@@ -185,7 +185,9 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     // triangle, so a plain contiguous copy will do.
     let mut buf = vec![0.0; n * n];
     for (j, col) in buf.chunks_exact_mut(n).enumerate() {
-        col.iter_mut().zip(a.col(j).iter()).for_each(|(d, &s)| *d = s);
+        col.iter_mut()
+            .zip(a.col(j).iter())
+            .for_each(|(d, &s)| *d = s);
     }
     let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
     super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut());

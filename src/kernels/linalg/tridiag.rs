@@ -84,7 +84,14 @@ fn upgrade_factors(a: &[f64], n: usize, taus: &[f64], mut house: MatMut<'_, f64>
 /// dlatrd then the trailing update: reduces columns `p..p + PANEL` of the
 /// trailing matrix `a[p.., p..]`, which must have more than `PANEL + 1`
 /// rows.
-fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64], taus: &mut [f64]) {
+fn reduce_panel(
+    a: &mut [f64],
+    n: usize,
+    p: usize,
+    w: &mut [f64],
+    vw: &mut [f64],
+    taus: &mut [f64],
+) {
     let m = n - p;
     // W is `m x PANEL` with rows p.., column stride m.
     let w = &mut w[..m * PANEL];
@@ -99,7 +106,7 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64]
         let pv = Panel {
             v: &left[(p * n + p).min(k * n)..],
             v_ld: n,
-            w: &w[..i * m],
+            w,
             w_ld: m,
         };
         // Column k, rows k.., as the previous reflectors of this panel
@@ -113,12 +120,17 @@ fn reduce_panel(a: &mut [f64], n: usize, p: usize, w: &mut [f64], vw: &mut [f64]
         // head is stored explicitly while V is in use (LAPACK does the
         // same), the subdiagonal entry is kept in `e`.
         let (head, tail) = right[k + 1..n].split_at_mut(1);
-        let info = householder::make_householder_in_place(&mut head[0], ColMut::from_slice_mut(tail));
+        let info =
+            householder::make_householder_in_place(&mut head[0], ColMut::from_slice_mut(tail));
         taus[k] = info.tau;
         e[i] = head[0];
         head[0] = 1.0;
         // LAPACK's τ; faer's is infinite for the identity.
-        let tau = if info.tau.is_finite() { info.tau.recip() } else { 0.0 };
+        let tau = if info.tau.is_finite() {
+            info.tau.recip()
+        } else {
+            0.0
+        };
 
         // w = τ (A22 v - V (Wᵀ v) - W (Vᵀ v)), then w -= (τ/2)(wᵀv) v, so
         // that A22 - v wᵀ - w vᵀ = H A22 H (rows and columns k + 1..).

@@ -11,7 +11,8 @@ fn random_symmetric(n: usize, seed: u64) -> Mat<f64> {
             s ^= s >> 12;
             s ^= s << 25;
             s ^= s >> 27;
-            let v = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+            let v =
+                (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
             a[(i, j)] = v;
             a[(j, i)] = v;
         }
@@ -51,7 +52,10 @@ fn faer_reduce(a: &Mat<f64>, b: usize) -> (Vec<f64>, Vec<f64>) {
         MemStack::new(&mut mem),
         Default::default(),
     );
-    ((0..n).map(|i| t[(i, i)]).collect(), (1..n).map(|i| t[(i, i - 1)]).collect())
+    (
+        (0..n).map(|i| t[(i, i)]).collect(),
+        (1..n).map(|i| t[(i, i - 1)]).collect(),
+    )
 }
 
 /// Q from the stored reflectors by faer's back-transform of the identity.
@@ -63,7 +67,11 @@ fn q_of(buf: &[f64], n: usize, house: &Mat<f64>) -> Mat<f64> {
     let b = house.nrows();
     let v = MatRef::from_column_major_slice(buf, n, n).submatrix(1, 0, n - 1, n - 1);
     let mut mem = MemBuffer::new(StackReq::any_of(&[
-        householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(n - 1, b, n),
+        householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
+            n - 1,
+            b,
+            n,
+        ),
     ]));
     householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
         v,
@@ -92,8 +100,19 @@ fn check(a: &Mat<f64>, label: &str) {
     let n = a.nrows();
     let b = 8.min(n.max(1));
     let (buf, house) = reduce(a, b);
-    assert!(buf.iter().enumerate().all(|(p, x)| p % n < p / n || x.is_finite()), "{label}: non-finite output");
-    assert!(house.as_ref().col_iter().all(|c| c.iter().all(|x| !x.is_nan())), "{label}: NaN factor");
+    assert!(
+        buf.iter()
+            .enumerate()
+            .all(|(p, x)| p % n < p / n || x.is_finite()),
+        "{label}: non-finite output"
+    );
+    assert!(
+        house
+            .as_ref()
+            .col_iter()
+            .all(|c| c.iter().all(|x| !x.is_nan())),
+        "{label}: NaN factor"
+    );
     let d: Vec<f64> = (0..n).map(|i| buf[i * n + i]).collect();
     let e: Vec<f64> = (1..n).map(|i| buf[(i - 1) * n + i]).collect();
     let mut t = Mat::<f64>::zeros(n, n);
@@ -108,18 +127,35 @@ fn check(a: &Mat<f64>, label: &str) {
     let norm = max_abs(a.as_ref()) * n as f64;
     let tol = 10.0 * n.max(1) as f64 * f64::EPSILON;
     let qtq = q.transpose() * &q - Mat::<f64>::identity(n, n);
-    assert!(max_abs(qtq.as_ref()) <= tol, "{label}: Q not orthogonal ({:e})", max_abs(qtq.as_ref()));
+    assert!(
+        max_abs(qtq.as_ref()) <= tol,
+        "{label}: Q not orthogonal ({:e})",
+        max_abs(qtq.as_ref())
+    );
     let back = &q * &t * q.transpose() - a;
     let err = max_abs(back.as_ref());
-    assert!(err <= tol * norm.max(f64::MIN_POSITIVE), "{label}: |QTQ' - A| = {err:e}, |A| = {norm:e}");
+    assert!(
+        err <= tol * norm.max(f64::MIN_POSITIVE),
+        "{label}: |QTQ' - A| = {err:e}, |A| = {norm:e}"
+    );
     if n >= 2 {
         let (fd, fe) = faer_reduce(a, 1);
         let scale = norm.max(f64::MIN_POSITIVE);
         for i in 0..n {
-            assert!((d[i] - fd[i]).abs() <= tol * scale, "{label}: d[{i}] {} vs faer {}", d[i], fd[i]);
+            assert!(
+                (d[i] - fd[i]).abs() <= tol * scale,
+                "{label}: d[{i}] {} vs faer {}",
+                d[i],
+                fd[i]
+            );
         }
         for i in 0..n - 1 {
-            assert!((e[i].abs() - fe[i].abs()).abs() <= tol * scale, "{label}: e[{i}] {} vs faer {}", e[i], fe[i]);
+            assert!(
+                (e[i].abs() - fe[i].abs()).abs() <= tol * scale,
+                "{label}: e[{i}] {} vs faer {}",
+                e[i],
+                fe[i]
+            );
         }
     }
 }
@@ -156,7 +192,10 @@ fn diagonal_and_zero_subcolumns_give_identity_reflectors() {
     let (buf, house) = reduce(&diag, 4);
     assert!((0..n * n).all(|p| p % n < p / n || buf[p] == diag[(p % n, p / n)]));
     // Each block's factor keeps its reflectors' τs on its diagonal.
-    assert!((0..n - 1).all(|k| house[(k % 4, k)].is_infinite()), "identity reflectors have τ = ∞");
+    assert!(
+        (0..n - 1).all(|k| house[(k % 4, k)].is_infinite()),
+        "identity reflectors have τ = ∞"
+    );
     // Some columns already reduced (zero below the subdiagonal), inside
     // the panels and in the unblocked rest.
     let mut a = random_symmetric(n, 42);
@@ -170,7 +209,11 @@ fn diagonal_and_zero_subcolumns_give_identity_reflectors() {
     // A block of zeros: every reflector of the first panel is the identity.
     let block = Mat::<f64>::from_fn(n, n, |i, j| {
         if i < PANEL + 3 || j < PANEL + 3 {
-            if i == j { 1.5 } else { 0.0 }
+            if i == j {
+                1.5
+            } else {
+                0.0
+            }
         } else {
             random_symmetric(1, (i * n + j).min(j * n + i) as u64)[(0, 0)]
         }
@@ -217,35 +260,3 @@ fn timing() {
     }
 }
 
-#[test]
-#[ignore]
-fn timing_symv() {
-    let cpu = || {
-        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-    };
-    for n in [250, 500, 700, 997, 1000, 1024, 1500, 2000] {
-        let a = random_symmetric(n, 1);
-        let buf: Vec<f64> = (0..n * n).map(|p| a[(p % n, p / n)]).collect();
-        let x: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
-        let mut y = vec![0.0; n];
-        let mut best = f64::INFINITY;
-        for _ in 0..50 {
-            let t0 = cpu();
-            symv_lower(&buf, n, &x, &mut y);
-            best = best.min(cpu() - t0);
-        }
-        let flops = n as f64 * n as f64 * 2.0;
-        println!("symv n={n}: {:.1} us, {:.2} GFlop/s", best * 1e6, flops / best * 1e-9);
-    }
-}
-
-#[test]
-#[ignore]
-fn profile_ours() {
-    let n: usize = std::env::var("TRD_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let a = random_symmetric(n, 1);
-    for _ in 0..20 {
-        let _ = reduce(&a, 32);
-    }
-}
