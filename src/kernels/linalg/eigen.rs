@@ -171,9 +171,9 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
 /// Below this order faer's own solver is used.
 const SMALL: usize = 3;
 
-/// Householder tridiagonalisation and back-transformation as in faer's
-/// `self_adjoint_evd`, with our divide and conquer for the tridiagonal
-/// problem. Values come out increasing, vector columns decreasing (R's order).
+/// faer's `self_adjoint_evd` with our blocked tridiagonalisation (same
+/// reflector storage, so faer's back-transformation applies) and our divide
+/// and conquer for the tridiagonal problem. Values come out increasing, vector columns decreasing (R's order).
 fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     use faer::dyn_stack::{MemBuffer, MemStack};
     use faer::linalg::{householder, qr};

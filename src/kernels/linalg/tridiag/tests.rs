@@ -259,4 +259,3 @@ fn timing() {
         println!("n={n}: ours min {om:.2} med {omed:.2} ms; faer min {fm:.2} med {fmed:.2} ms; ours/faer {:.3}", om / fm);
     }
 }
-
