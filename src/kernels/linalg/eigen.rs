@@ -171,44 +171,42 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
 /// Below this order faer's own solver is used.
 const SMALL: usize = 3;
 
-/// Householder tridiagonalisation and back-transformation as in faer's
-/// `self_adjoint_evd`, with our divide and conquer for the tridiagonal
-/// problem. Values come out increasing, vector columns decreasing (R's order).
+/// faer's `self_adjoint_evd` with our blocked tridiagonalisation (same
+/// reflector storage, so faer's back-transformation applies) and our divide
+/// and conquer for the tridiagonal problem. Values come out increasing, vector columns decreasing (R's order).
 fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
-    use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
-    use faer::linalg::{evd::tridiag, householder, qr};
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::{householder, qr};
     use faer::Par;
 
     let n = a.nrows();
     let bs = qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
-    // Like R (LAPACK with uplo "L"), faer's tridiagonalisation reads only
-    // the lower triangle (its own `self_adjoint_evd` leaves the upper one
-    // uninitialised), so a plain contiguous copy will do.
-    let mut trid = a.to_owned();
+    // Like R (LAPACK with uplo "L"), the reduction reads only the lower
+    // triangle, so a plain contiguous copy will do.
+    let mut buf = vec![0.0; n * n];
+    for (j, col) in buf.chunks_exact_mut(n).enumerate() {
+        col.iter_mut()
+            .zip(a.col(j).iter())
+            .for_each(|(d, &s)| *d = s);
+    }
     let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
-    let mut mem = MemBuffer::new(StackReq::any_of(&[
-        tridiag::tridiag_in_place_scratch::<f64>(n, Par::Seq, Default::default()),
+    super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut());
+    let trid = faer::MatRef::from_column_major_slice(&buf, n, n);
+    let mut mem = MemBuffer::new(
         householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
             n - 1,
             bs,
             n,
         ),
-    ]));
-    let stack = MemStack::new(&mut mem);
-    tridiag::tridiag_in_place(
-        trid.as_mut(),
-        house.as_mut(),
-        Par::Seq,
-        stack,
-        Default::default(),
     );
+    let stack = MemStack::new(&mut mem);
     let mut d: Vec<f64> = (0..n).map(|i| trid[(i, i)]).collect();
     let e: Vec<f64> = (0..n - 1).map(|i| trid[(i + 1, i)]).collect();
     let mut vectors = DMatrix::<f64>::zeros(n, n);
     let mut u = super::faer_view_mut(&mut vectors).reverse_cols_mut();
     super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut());
     householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
-        trid.as_ref().submatrix(1, 0, n - 1, n - 1),
+        trid.submatrix(1, 0, n - 1, n - 1),
         house.as_ref(),
         faer::Conj::No,
         u.subrows_mut(1, n - 1),

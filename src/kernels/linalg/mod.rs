@@ -17,6 +17,7 @@ mod qr;
 mod solve;
 mod svd;
 mod svd_dc;
+mod tridiag;
 mod tridiag_dc;
 mod wy;
 
