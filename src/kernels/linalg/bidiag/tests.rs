@@ -30,14 +30,21 @@ pub(super) struct Reduced {
     hr: Mat<f64>,
 }
 
+impl Reduced {
+    /// `a` itself, with room for the coefficients.
+    fn unreduced(a: &Mat<f64>) -> Reduced {
+        let (m, n) = a.shape();
+        let bs = recommended_block_size::<f64>(m, n);
+        Reduced {
+            bid: a.clone(),
+            hl: Mat::zeros(bs, n),
+            hr: Mat::zeros(bs, n - 1),
+        }
+    }
+}
+
 pub(super) fn ours(a: &Mat<f64>, block: usize, crossover: usize) -> Reduced {
-    let (m, n) = a.shape();
-    let bs = recommended_block_size::<f64>(m, n);
-    let mut r = Reduced {
-        bid: a.clone(),
-        hl: Mat::zeros(bs, n),
-        hr: Mat::zeros(bs, n - 1),
-    };
+    let mut r = Reduced::unreduced(a);
     reduce(
         r.bid.as_mut(),
         r.hl.as_mut(),
@@ -50,12 +57,7 @@ pub(super) fn ours(a: &Mat<f64>, block: usize, crossover: usize) -> Reduced {
 
 pub(super) fn faers(a: &Mat<f64>) -> Reduced {
     let (m, n) = a.shape();
-    let bs = recommended_block_size::<f64>(m, n);
-    let mut r = Reduced {
-        bid: a.clone(),
-        hl: Mat::zeros(bs, n),
-        hr: Mat::zeros(bs, n - 1),
-    };
+    let mut r = Reduced::unreduced(a);
     let mut mem = MemBuffer::new(bidiag_in_place_scratch::<f64>(
         m,
         n,

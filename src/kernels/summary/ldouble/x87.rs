@@ -112,23 +112,7 @@ impl LongDouble {
 
 /// `Σ x`, in order, in one register: as fast as the FPU adds.
 pub fn sum(x: &[f64]) -> LongDouble {
-    let mut out = LongDouble::ZERO;
-    x87!(
-        "fldz",
-        "test {n}, {n}",
-        "jz 3f",
-        "2:",
-        "fadd qword ptr [{p}]",
-        "add {p}, 8",
-        "dec {n}",
-        "jnz 2b",
-        "3:",
-        "fstp tbyte ptr [{o}]";
-        o = out.0.as_mut_ptr();
-        walk p = x.as_ptr();
-        walk n = x.len()
-    );
-    out
+    sum_strided(x, 1)
 }
 
 /// `Σ x[k·stride]`, in order: a row of a column-major matrix.
