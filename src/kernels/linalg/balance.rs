@@ -32,25 +32,37 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
     let n = a.nrows();
     let mut swap: Vec<usize> = (0..n).collect();
     let mut scale = vec![1.0; n];
-    if n == 0 {
-        return Balancing {
-            lo: 0,
-            hi: 0,
-            swap,
-            scale,
-        };
+    let (lo, hi) = match isolate(a, &mut swap) {
+        Some((k, l)) => {
+            scale_rest(a, k, l, &mut scale);
+            (k, l)
+        }
+        None => (0, 0),
+    };
+    Balancing {
+        lo,
+        hi,
+        swap,
+        scale,
     }
+}
+
+/// Rows with no off-diagonal entry in the leading part go to the bottom,
+/// columns with none in the trailing part to the left; `swap` records the
+/// exchanges. The rows and columns `k..=l` left in the middle, or `None`
+/// when every eigenvalue was isolated (or there are none).
+fn isolate(a: &mut DMatrix<f64>, swap: &mut [usize]) -> Option<(usize, usize)> {
+    let n = a.nrows();
     let exchange = |a: &mut DMatrix<f64>, i: usize, m: usize, k: usize, l: usize| {
         if i != m {
             a.view_mut((0, 0), (l + 1, n)).swap_columns(i, m);
             a.view_mut((0, k), (n, n - k)).swap_rows(i, m);
         }
     };
-    // Rows with no off-diagonal entry in the leading part go to the bottom,
-    // columns with none in the trailing part to the left. LAPACK up to 3.11
-    // (R 4.2 links 3.10 or 3.11) restarts each search after an exchange,
-    // which decides the order isolated eigenvalues come out in.
-    let (mut k, mut l) = (0usize, n - 1);
+    // LAPACK up to 3.11 (R 4.2 links 3.10 or 3.11) restarts each search
+    // after an exchange, which decides the order isolated eigenvalues come
+    // out in.
+    let (mut k, mut l) = (0usize, n.checked_sub(1)?);
     while let Some(i) = (0..=l)
         .rev()
         .find(|&i| (0..=l).all(|j| j == i || a[(i, j)] == 0.0))
@@ -58,12 +70,7 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
         swap[l] = i;
         exchange(a, i, l, k, l);
         if l == 0 {
-            return Balancing {
-                lo: 0,
-                hi: 0,
-                swap,
-                scale,
-            };
+            return None;
         }
         l -= 1;
     }
@@ -72,12 +79,17 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
         exchange(a, j, k, k, l);
         k += 1;
     }
+    Some((k, l))
+}
 
+/// Scales rows and columns `k..=l` by powers of two until each row's norm
+/// and its column's are within a factor of two where that pays
+/// (`scale[i]` collects row `i`'s factor).
+fn scale_rest(a: &mut DMatrix<f64>, k: usize, l: usize, scale: &mut [f64]) {
+    let n = a.nrows();
     let safe_min = f64::MIN_POSITIVE / f64::EPSILON;
     let safe_max = 1.0 / safe_min;
     let (min2, max2) = (safe_min * RADIX, 1.0 / (safe_min * RADIX));
-    let norm = |v: &mut dyn Iterator<Item = f64>| v.map(|x| x * x).sum::<f64>().sqrt();
-    let abs_max = |v: &mut dyn Iterator<Item = f64>| v.fold(0.0f64, |m, x| m.max(x.abs()));
     let mut changed = true;
     while changed {
         changed = false;
@@ -86,12 +98,12 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
         // until the first row or column of this sweep is scaled.
         let (row_sq, row_max) = row_stats(a, k, l);
         for i in k..=l {
-            let mut c = norm(&mut (k..=l).map(|r| a[(r, i)]));
-            let mut ca = abs_max(&mut (0..=l).map(|row| a[(row, i)]));
+            let mut c = norm((k..=l).map(|r| a[(r, i)]));
+            let mut ca = abs_max((0..=l).map(|row| a[(row, i)]));
             let (mut r, mut ra) = if changed {
                 (
-                    norm(&mut (k..=l).map(|col| a[(i, col)])),
-                    abs_max(&mut (k..n).map(|col| a[(i, col)])),
+                    norm((k..=l).map(|col| a[(i, col)])),
+                    abs_max((k..n).map(|col| a[(i, col)])),
                 )
             } else {
                 (row_sq[i - k].sqrt(), row_max[i - k])
@@ -99,15 +111,8 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
             if c == 0.0 || r == 0.0 {
                 continue;
             }
-            if !(c + ca + r + ra).is_finite() {
-                // Not reached: eigen rejects non-finite input first.
-                return Balancing {
-                    lo: k,
-                    hi: l,
-                    swap,
-                    scale,
-                };
-            }
+            // LAPACK stops on a NaN here; eigen only balances finite
+            // matrices in range (`range_scale`), whose norms are finite.
             let mut g = r / RADIX;
             let mut f = 1.0f64;
             let s = c + r;
@@ -144,12 +149,14 @@ pub(super) fn balance(a: &mut DMatrix<f64>) -> Balancing {
             }
         }
     }
-    Balancing {
-        lo: k,
-        hi: l,
-        swap,
-        scale,
-    }
+}
+
+fn norm(v: impl Iterator<Item = f64>) -> f64 {
+    v.map(|x| x * x).sum::<f64>().sqrt()
+}
+
+fn abs_max(v: impl Iterator<Item = f64>) -> f64 {
+    v.fold(0.0, |m: f64, x| m.max(x.abs()))
 }
 
 /// For rows `k..=l`: the sum of squares over columns `k..=l` and the

@@ -26,7 +26,7 @@ use faer::linalg::svd::bidiag::{bidiag_in_place as faer_bidiag, bidiag_in_place_
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, ColMut, Mat, MatMut, MatRef, Par, RowMut};
 
-use gemv::{dots_then_combine, gemv_n_add, gemv_t, gemv_t_add};
+use super::gemv::{dots_then_combine, gemv_n_add, gemv_t, gemv_t_add};
 
 /// Columns (and rows) reduced per panel. Smaller than LAPACK's 32: the
 /// panel's products with its own reflectors grow with it, and the trailing
@@ -355,15 +355,10 @@ impl Panel {
 
 /// Column `j` of `a` from row `i` on, as a slice.
 fn col(a: MatRef<'_, f64>, i: usize, j: usize) -> &[f64] {
-    a.col(j)
-        .subrows(i, a.nrows() - i)
-        .try_as_col_major()
-        .expect("column-major")
-        .as_slice()
+    super::gemv::col(a.subrows(i, a.nrows() - i), j)
 }
 
 #[cfg(test)]
 mod bench;
-mod gemv;
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@ mod balance;
 mod bidiag;
 mod bidiag_dc;
 mod eigen;
+mod gemv;
 pub(crate) mod linpack;
 mod qr;
 mod solve;

@@ -17,6 +17,8 @@ use faer::linalg::matmul::triangular::{self, BlockStructure};
 use faer::{Accum, ColMut, MatMut, MatRef, Par};
 use pulp::{Simd, WithSimd};
 
+use super::gemv::{dot, gemv_n_add, gemv_t};
+
 /// Columns reduced per panel.
 const PANEL: usize = 32;
 /// The last columns (fewer than this) go to faer's unblocked reduction: on
@@ -192,71 +194,43 @@ struct Panel<'a> {
 }
 
 impl Panel<'_> {
-    fn v_col(&self, c: usize, r: usize, len: usize) -> &[f64] {
-        &self.v[c * self.v_ld + r..c * self.v_ld + r + len]
-    }
-
-    fn w_col(&self, c: usize, r: usize, len: usize) -> &[f64] {
-        &self.w[c * self.w_ld + r..c * self.w_ld + r + len]
+    /// Rows `r..r + len` of the first `cols` columns of V and of W.
+    fn blocks(&self, r: usize, len: usize, cols: usize) -> (MatRef<'_, f64>, MatRef<'_, f64>) {
+        (
+            block(self.v, self.v_ld, r, len, cols),
+            block(self.w, self.w_ld, r, len, cols),
+        )
     }
 
     /// `y -= V x + W z` on rows `r..r + y.len()`, the columns `..x.len()`.
     fn subtract(&self, y: &mut [f64], r: usize, x: &[f64], z: &[f64]) {
-        // Compiled for the run time's instruction set, as the symv below;
-        // faer's gemv costs more in dispatch than in flops at these sizes.
-        pulp::Arch::new().dispatch(
-            #[inline(always)]
-            || {
-                for c in 0..x.len() {
-                    let (vc, wc) = (self.v_col(c, r, y.len()), self.w_col(c, r, y.len()));
-                    let (xc, zc) = (x[c], z[c]);
-                    for ((y, &v), &w) in y.iter_mut().zip(vc).zip(wc) {
-                        *y -= v * xc + w * zc;
-                    }
-                }
-            },
-        );
+        let (v, w) = self.blocks(r, y.len(), x.len());
+        let neg = |c: &[f64]| -> [f64; PANEL] {
+            let mut out = [0.0; PANEL];
+            out.iter_mut().zip(c).for_each(|(o, &c)| *o = -c);
+            out
+        };
+        gemv_n_add(v, &neg(x)[..x.len()], y);
+        gemv_n_add(w, &neg(z)[..z.len()], y);
     }
 
     /// `Wᵀ x` and `Vᵀ x` on rows `r..r + x.len()`, the columns `..dw.len()`.
     fn dots(&self, x: &[f64], r: usize, dw: &mut [f64], dv: &mut [f64]) {
-        for c in 0..dw.len() {
-            dw[c] = dot(self.w_col(c, r, x.len()), x);
-            dv[c] = dot(self.v_col(c, r, x.len()), x);
-        }
+        let (v, w) = self.blocks(r, x.len(), dw.len());
+        gemv_t(w, x, dw);
+        gemv_t(v, x, dv);
     }
 }
 
-fn dot(x: &[f64], y: &[f64]) -> f64 {
-    pulp::Arch::new().dispatch(Dot { x, y })
-}
-
-struct Dot<'a> {
-    x: &'a [f64],
-    y: &'a [f64],
-}
-
-impl WithSimd for Dot<'_> {
-    type Output = f64;
-
-    #[inline(always)]
-    fn with_simd<S: Simd>(self, simd: S) -> f64 {
-        let (xh, xt) = S::as_simd_f64s(self.x);
-        let (yh, yt) = S::as_simd_f64s(&self.y[..self.x.len()]);
-        // Two accumulators: one FMA chain would bound the loop.
-        let zero = simd.splat_f64s(0.0);
-        let (mut s0, mut s1) = (zero, zero);
-        let pairs = xh.len() / 2;
-        for (x, y) in xh[..2 * pairs].chunks_exact(2).zip(yh.chunks_exact(2)) {
-            s0 = simd.mul_add_e_f64s(x[0], y[0], s0);
-            s1 = simd.mul_add_e_f64s(x[1], y[1], s1);
-        }
-        if xh.len() > 2 * pairs {
-            s0 = simd.mul_add_e_f64s(xh[2 * pairs], yh[2 * pairs], s0);
-        }
-        let tail: f64 = xt.iter().zip(yt).map(|(a, b)| a * b).sum();
-        simd.reduce_sum_f64s(simd.add_f64s(s0, s1)) + tail
-    }
+/// Rows `r..r + len` of the first `cols` columns of the column-major `x`
+/// (column stride `ld`).
+fn block(x: &[f64], ld: usize, r: usize, len: usize, cols: usize) -> MatRef<'_, f64> {
+    let x = if cols == 0 {
+        &x[..0]
+    } else {
+        &x[r..(cols - 1) * ld + r + len]
+    };
+    MatRef::from_column_major_slice_with_stride(x, len, cols, ld)
 }
 
 /// `y = A x` for the symmetric `A` (`m x m`, `m = x.len()`) whose lower

@@ -77,7 +77,7 @@ fn bench_bidiag() {
 #[test]
 #[ignore]
 fn bench_gemv() {
-    use super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
+    use super::super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
 
     for (m, n) in [(1000, 1000), (600, 600), (300, 300), (2000, 1000)] {
         let a = noise(3, m, n);

@@ -255,7 +255,7 @@ fn zero_columns_rows_and_rank_one() {
 
 #[test]
 fn products_match_plain_loops() {
-    use super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
+    use super::super::gemv::{dots_then_combine, gemv_n_add, gemv_t};
     // Rows and columns around the vector width and the four-column groups.
     for (m, n) in [(1, 1), (3, 5), (4, 4), (7, 9), (8, 3), (13, 12), (33, 17)] {
         let a = noise((m * 100 + n) as u64, m, n);

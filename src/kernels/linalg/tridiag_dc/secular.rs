@@ -26,6 +26,22 @@ struct Eval {
     err: f64,
 }
 
+impl Eval {
+    /// Whether `tau` is a root to within the rounding error; if not, `tau`
+    /// narrows the bracket `[lo, hi]` on the side the sign says.
+    fn converged_or_narrow(&self, tau: f64, lo: &mut f64, hi: &mut f64) -> bool {
+        if self.w.abs() <= f64::EPSILON / 2.0 * self.err {
+            return true;
+        }
+        if self.w <= 0.0 {
+            *lo = lo.max(tau);
+        } else {
+            *hi = hi.min(tau);
+        }
+        false
+    }
+}
+
 /// Shifts `delta` by `-eta` and evaluates there. `psi` sums the poles
 /// below `org`, `phi` those above, and the origin pole's own term is added
 /// last, as `dlaed4` does. `dlaed4`'s error term adds up the running sums of
@@ -181,16 +197,10 @@ fn last_root(d: &[f64], z: &[f64], rho: f64, delta: &mut [f64]) -> f64 {
         delta[j] = (d[j] - d[n1]) - tau;
     }
 
-    let eps = f64::EPSILON / 2.0;
     let mut ev = evaluate(z, delta, n1, rhoinv, tau, 0.0);
     for _ in 0..MAX_ITER {
-        if ev.w.abs() <= eps * ev.err {
+        if ev.converged_or_narrow(tau, &mut lo, &mut hi) {
             break;
-        }
-        if ev.w <= 0.0 {
-            lo = lo.max(tau);
-        } else {
-            hi = hi.min(tau);
         }
         let (dpsi, dphi) = (ev.dpsi, ev.dw - ev.dpsi);
         let c = (ev.w - delta[n2] * dpsi - delta[n1] * dphi).abs();
@@ -261,17 +271,11 @@ fn inner_root(d: &[f64], z: &[f64], rho: f64, i: usize, delta: &mut [f64]) -> f6
         delta[j] = (d[j] - d[org]) - tau;
     }
 
-    let eps = f64::EPSILON / 2.0;
     let mut ev = evaluate(z, delta, org, rhoinv, tau, 0.0);
     let mut swtch = false;
     for iter in 0..MAX_ITER {
-        if ev.w.abs() <= eps * ev.err {
+        if ev.converged_or_narrow(tau, &mut lo, &mut hi) {
             break;
-        }
-        if ev.w <= 0.0 {
-            lo = lo.max(tau);
-        } else {
-            hi = hi.min(tau);
         }
         let w = ev.w;
         let (di, dp) = (delta[i], delta[ip1]);

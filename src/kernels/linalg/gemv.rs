@@ -2,7 +2,7 @@
 //! that the vector is loaded once per four columns, compiled for the best
 //! instruction set found at run time. The products over the trailing matrix
 //! are bound by memory: `dots_then_combine` makes the two of a panel step
-//! one pass.
+//! one pass. Shared by the blocked reductions (`bidiag`, `tridiag`).
 
 use faer::MatRef;
 use pulp::{Simd, WithSimd};
@@ -12,7 +12,7 @@ const COLS: usize = 4;
 
 /// Column `j` of a column-major view as a slice.
 #[inline(always)]
-fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
+pub(super) fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
     a.col(j)
         .try_as_col_major()
         .expect("column-major view")
@@ -26,6 +26,39 @@ fn group(a: MatRef<'_, f64>, j: usize) -> [&[f64]; COLS] {
     let last = a.ncols() - 1;
     let at = |c: usize| col(a, (j + c).min(last));
     [at(0), at(1), at(2), at(3)]
+}
+
+/// `x · y` over `x`'s length.
+pub(super) fn dot(x: &[f64], y: &[f64]) -> f64 {
+    pulp::Arch::new().dispatch(Dot { x, y })
+}
+
+struct Dot<'a> {
+    x: &'a [f64],
+    y: &'a [f64],
+}
+
+impl WithSimd for Dot<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, simd: S) -> f64 {
+        let (xh, xt) = S::as_simd_f64s(self.x);
+        let (yh, yt) = S::as_simd_f64s(&self.y[..self.x.len()]);
+        // Two accumulators: one FMA chain would bound the loop.
+        let zero = simd.splat_f64s(0.0);
+        let (mut s0, mut s1) = (zero, zero);
+        let pairs = xh.len() / 2;
+        for (x, y) in xh[..2 * pairs].chunks_exact(2).zip(yh.chunks_exact(2)) {
+            s0 = simd.mul_add_e_f64s(x[0], y[0], s0);
+            s1 = simd.mul_add_e_f64s(x[1], y[1], s1);
+        }
+        if xh.len() > 2 * pairs {
+            s0 = simd.mul_add_e_f64s(xh[2 * pairs], yh[2 * pairs], s0);
+        }
+        let tail: f64 = xt.iter().zip(yt).map(|(a, b)| a * b).sum();
+        simd.reduce_sum_f64s(simd.add_f64s(s0, s1)) + tail
+    }
 }
 
 /// `out[j] = a(:, j) · u` for every column `j`.
