@@ -3,13 +3,13 @@
 //! decreasing modulus, complex only when some value is, and each vector has
 //! unit length with its largest component real, as LAPACK `dgeev` leaves it.
 
-use faer::reborrow::ReborrowMut;
+use faer::reborrow::{Reborrow, ReborrowMut};
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use super::{
-    all_finite, faer_view, from_faer, matrix_dims, range_scale, ArgError, Args, KernelError,
-    ShapeCtx, Type, Value,
+    all_finite, faer_view, faer_view_mut, from_faer, matrix_dims, range_scale, ArgError, Args,
+    KernelError, ShapeCtx, Type, Value,
 };
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
@@ -217,45 +217,13 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
 }
 
 fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
-    use faer::dyn_stack::{MemBuffer, MemStack};
-    use faer::linalg::evd::{evd_real, evd_scratch, ComputeEigenvectors};
-
     let n = x.nrows();
-    let (mut re, mut im) = (
-        faer::diag::Diag::<f64>::zeros(n),
-        faer::diag::Diag::<f64>::zeros(n),
-    );
-    let mut vr = (!only_values).then(|| DMatrix::<f64>::zeros(n, n));
-    let wanted = if only_values {
-        ComputeEigenvectors::No
-    } else {
-        ComputeEigenvectors::Yes
-    };
-    let mut mem = MemBuffer::new(evd_scratch::<f64>(
-        n,
-        ComputeEigenvectors::No,
-        wanted,
-        faer::Par::Seq,
-        Default::default(),
-    ));
     // dgeev balances first; so must we, or badly scaled matrices lose
     // their small eigenvalues.
-    let mut balanced = x.clone();
-    let balancing = super::balance::balance(&mut balanced);
-    evd_real(
-        faer_view(&balanced),
-        re.as_mut(),
-        im.as_mut(),
-        None,
-        vr.as_mut().map(super::faer_view_mut),
-        faer::Par::Seq,
-        MemStack::new(&mut mem),
-        Default::default(),
-    )
-    .map_err(evd_error)?;
-    let vals: Vec<Complex64> = (0..n)
-        .map(|i| Complex64::new(re.column_vector()[i], im.column_vector()[i]))
-        .collect();
+    let mut h = x.clone();
+    let balancing = super::balance::balance(&mut h);
+    let (re, im, vr) = real_eigen(&mut h, !only_values)?;
+    let vals: Vec<Complex64> = (0..n).map(|i| Complex64::new(re[i], im[i])).collect();
     // R sorts by decreasing modulus with a stable sort; LAPACK lists a
     // conjugate pair with the positive imaginary part first, so it stays so.
     let mut order: Vec<usize> = (0..n).collect();
@@ -274,7 +242,6 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
         return Ok((values, Value::Null));
     };
     balancing.back_transform(&mut vr);
-    let im: Vec<f64> = vals.iter().map(|v| v.im).collect();
     normalize_like_dgeev(&mut vr, &im);
     if !complex {
         // La_rg hands back dgeev's real array as it is, even when a pair
@@ -294,6 +261,98 @@ fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), 
         }
     });
     Ok((values, Value::ComplexMat(out)))
+}
+
+/// Eigenvalues as real and imaginary parts, and maybe vectors.
+type RealEigen = (Vec<f64>, Vec<f64>, Option<DMatrix<f64>>);
+
+/// `dgeev`'s core on an already balanced matrix, overwritten: Hessenberg
+/// reduction, the real Schur form T = Zᵀ H Z by multishift QR, and with
+/// `vectors` the eigenvectors Z X of T's (X upper triangular). Returns the
+/// real and imaginary parts of the eigenvalues in LAPACK's order, and the
+/// vectors in `dgeev`'s real layout (a complex pair as columns re, im).
+fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelError> {
+    use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+    use faer::linalg::evd::hessenberg;
+    use faer::linalg::householder;
+    use faer::linalg::matmul::triangular::{matmul, BlockStructure};
+    use faer::Par;
+
+    let n = h.nrows();
+    let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
+    if n == 0 {
+        return Ok((re, im, vectors.then(|| DMatrix::zeros(0, 0))));
+    }
+    let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n - 1, n - 1);
+    let mut mem = MemBuffer::new(StackReq::any_of(&[
+        hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
+        householder::apply_block_householder_sequence_on_the_right_in_place_scratch::<f64>(
+            n - 1,
+            bs,
+            n,
+        ),
+        super::schur::multishift_qr_scratch(n),
+    ]));
+    let stack = MemStack::new(&mut mem);
+    let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
+    let mut hv = faer_view_mut(h);
+    hessenberg::hessenberg_in_place(
+        hv.rb_mut(),
+        house.as_mut(),
+        Par::Seq,
+        stack,
+        Default::default(),
+    );
+    let mut z = vectors.then(|| {
+        let mut z = faer::Mat::<f64>::identity(n, n);
+        householder::apply_block_householder_sequence_on_the_right_in_place_with_conj(
+            hv.rb().submatrix(1, 0, n - 1, n - 1),
+            house.as_ref(),
+            faer::Conj::No,
+            z.as_mut().submatrix_mut(1, 1, n - 1, n - 1),
+            Par::Seq,
+            stack,
+        );
+        z
+    });
+    for j in 0..n {
+        for i in j + 2..n {
+            hv[(i, j)] = 0.0;
+        }
+    }
+    let info = super::schur::multishift_qr(
+        vectors,
+        hv.rb_mut(),
+        z.as_mut().map(|z| z.as_mut()),
+        faer::ColMut::from_slice_mut(&mut re),
+        faer::ColMut::from_slice_mut(&mut im),
+        0,
+        n,
+        stack,
+    );
+    if info > 0 {
+        return Err(KernelError::new(format!(
+            "error code {info} from Lapack routine 'dgeev'"
+        )));
+    }
+    let Some(z) = z else {
+        return Ok((re, im, None));
+    };
+    let mut x = vec![0.0; n * n];
+    super::schur::schur_eigenvectors(hv.rb(), &mut x);
+    let mut vr = DMatrix::<f64>::zeros(n, n);
+    matmul(
+        faer_view_mut(&mut vr),
+        BlockStructure::Rectangular,
+        faer::Accum::Replace,
+        z.as_ref(),
+        BlockStructure::Rectangular,
+        faer::MatRef::from_column_major_slice(&x, n, n),
+        BlockStructure::TriangularUpper,
+        1.0,
+        Par::Seq,
+    );
+    Ok((re, im, Some(vr)))
 }
 
 /// dgeev's last step on its right eigenvectors: each has unit length, and

@@ -15,6 +15,7 @@ mod eigen;
 mod gemv;
 pub(crate) mod linpack;
 mod qr;
+mod schur;
 mod solve;
 mod svd;
 mod svd_dc;
