@@ -286,11 +286,7 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n - 1, n - 1);
     let mut mem = MemBuffer::new(StackReq::any_of(&[
         hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
-        householder::apply_block_householder_sequence_on_the_right_in_place_scratch::<f64>(
-            n - 1,
-            bs,
-            n,
-        ),
+        householder::apply_block_householder_on_the_left_in_place_scratch::<f64>(n - 1, bs, n),
         super::schur::multishift_qr_scratch(n),
     ]));
     let stack = MemStack::new(&mut mem);
@@ -305,12 +301,10 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     );
     let mut z = vectors.then(|| {
         let mut z = faer::Mat::<f64>::identity(n, n);
-        householder::apply_block_householder_sequence_on_the_right_in_place_with_conj(
+        hessenberg_q(
             hv.rb().submatrix(1, 0, n - 1, n - 1),
             house.as_ref(),
-            faer::Conj::No,
             z.as_mut().submatrix_mut(1, 1, n - 1, n - 1),
-            Par::Seq,
             stack,
         );
         z
@@ -353,6 +347,40 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
         Par::Seq,
     );
     Ok((re, im, Some(vr)))
+}
+
+/// LAPACK's `dorghr`: the orthogonal Q of the Hessenberg reduction, from
+/// its blocked reflectors, into `q` (which comes as the identity). The
+/// blocks are applied last first, each only to the columns it can change:
+/// the columns left of a block are still unit vectors there. That is 2/3
+/// of the flops of applying all reflectors to all of the identity.
+fn hessenberg_q(
+    basis: faer::MatRef<'_, f64>,
+    factor: faer::MatRef<'_, f64>,
+    mut q: faer::MatMut<'_, f64>,
+    stack: &mut faer::dyn_stack::MemStack,
+) {
+    use faer::linalg::householder::apply_block_householder_on_the_left_in_place_with_conj;
+    let (size, bs, m) = (factor.ncols(), factor.nrows(), q.nrows());
+    // faer's blocks run from the first column, the remainder last.
+    let mut end = size;
+    let mut block = match size % bs {
+        0 => bs,
+        r => r,
+    };
+    while end > 0 {
+        let start = end - block;
+        apply_block_householder_on_the_left_in_place_with_conj(
+            basis.submatrix(start, start, m - start, end - start),
+            factor.submatrix(0, start, end - start, end - start),
+            faer::Conj::No,
+            q.rb_mut().submatrix_mut(start, start, m - start, m - start),
+            faer::Par::Seq,
+            stack,
+        );
+        end = start;
+        block = bs;
+    }
 }
 
 /// dgeev's last step on its right eigenvectors: each has unit length, and
@@ -415,6 +443,64 @@ fn dlartg(f: f64, g: f64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Q from `hessenberg_q` is orthogonal and Qᵀ A Q is the Hessenberg
+    /// matrix, at sizes where the reflectors fill whole blocks and where
+    /// the last block is partial.
+    #[test]
+    fn hessenberg_q_gives_the_reduction() {
+        use faer::dyn_stack::{MemBuffer, MemStack};
+        use faer::linalg::evd::hessenberg;
+        use faer::Par;
+        let mut s = 7u64;
+        let mut next = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in [2, 3, 17, 49, 97, 98, 130] {
+            let a = faer::Mat::from_fn(n, n, |_, _| next());
+            let bs =
+                faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n - 1, n - 1);
+            let mut h = a.clone();
+            let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
+            let mut mem = MemBuffer::new(faer::dyn_stack::StackReq::any_of(&[
+                hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
+                faer::linalg::householder::apply_block_householder_on_the_left_in_place_scratch::<
+                    f64,
+                >(n - 1, bs, n),
+            ]));
+            let stack = MemStack::new(&mut mem);
+            hessenberg::hessenberg_in_place(
+                h.as_mut(),
+                house.as_mut(),
+                Par::Seq,
+                stack,
+                Default::default(),
+            );
+            let mut q = faer::Mat::<f64>::identity(n, n);
+            hessenberg_q(
+                h.as_ref().submatrix(1, 0, n - 1, n - 1),
+                house.as_ref(),
+                q.as_mut().submatrix_mut(1, 1, n - 1, n - 1),
+                stack,
+            );
+            let reduced = q.transpose() * &a * &q;
+            let gram = q.transpose() * &q;
+            for j in 0..n {
+                for i in 0..n {
+                    let want = if i > j + 1 { 0.0 } else { h[(i, j)] };
+                    assert!(
+                        (reduced[(i, j)] - want).abs() < 1e-13 * n as f64,
+                        "n = {n} ({i}, {j})"
+                    );
+                    let id = if i == j { 1.0 } else { 0.0 };
+                    assert!((gram[(i, j)] - id).abs() < 1e-14 * n as f64, "n = {n}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn dlartg_keeps_the_sign_of_f() {
