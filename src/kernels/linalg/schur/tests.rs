@@ -246,3 +246,39 @@ fn schur_vectors_are_eigenvectors_of_t() {
         }
     }
 }
+
+/// A 2-by-2 block right where a block of rows would start (row n - 64)
+/// must stay whole: solved apart, its vector would be wrong.
+#[test]
+fn eigenvectors_with_a_pair_on_a_block_boundary() {
+    let n = 140;
+    let mut next = uniform(31);
+    let mut t = Mat::from_fn(n, n, |i, j| if i <= j { next() } else { 0.0 });
+    let mut pairs = Vec::new();
+    for k in [n - 64 - 1, 10, 40] {
+        let (a, b, c) = (t[(k, k)], 0.3 + next().abs(), -0.2 - next().abs());
+        t[(k + 1, k + 1)] = a;
+        t[(k, k + 1)] = b;
+        t[(k + 1, k)] = c;
+        pairs.push(k);
+    }
+    let mut x = vec![0.0; n * n];
+    schur_eigenvectors(t.as_ref(), &mut x);
+    let x = MatRef::from_column_major_slice(&x, n, n);
+    let tx = &t * x;
+    for k in pairs {
+        let (wr, wi) = (t[(k, k)], (t[(k, k + 1)] * t[(k + 1, k)]).abs().sqrt());
+        let tol = 1e-12 * max_abs(x.subcols(k, 2)).max(1.0);
+        for i in 0..n {
+            let (xr, xi) = (x[(i, k)], x[(i, k + 1)]);
+            assert!(
+                (tx[(i, k)] - (wr * xr - wi * xi)).abs() <= tol,
+                "pair {k}, row {i}"
+            );
+            assert!(
+                (tx[(i, k + 1)] - (wr * xi + wi * xr)).abs() <= tol,
+                "pair {k}, row {i}"
+            );
+        }
+    }
+}

@@ -1,29 +1,52 @@
 //! Right eigenvectors of a real quasi-triangular Schur form T (the job of
 //! LAPACK's `dtrevc3`), by back substitution against each eigenvalue.
 //!
-//! Adapted from faer 0.24.4 (`linalg/evd/mod.rs`, MIT licence), which does
-//! not export it; sequential path only, specialised to `f64`.
+//! The substitution is blocked as `dtrevc3` blocks it: T's rows are taken
+//! in blocks from the bottom; within a block each eigenvector is solved on
+//! its own, then one matrix product carries the block's part of every
+//! vector into all the rows above it. Done vector by vector, each solve
+//! reads all of T again, and the whole is bound by memory.
+//!
+//! The pivot floor (eps times T's 1-norm-like sum) is faer 0.24's, whose
+//! unblocked version this replaces.
 
-use faer::MatRef;
+use faer::linalg::matmul::matmul;
+use faer::prelude::{Reborrow, ReborrowMut};
+use faer::{Accum, MatMut, MatRef, Par};
 
-use super::super::gemv::dot;
+use super::super::gemv::col;
 
-/// Writes into `x` (`n`-by-`n`, column-major, zeroed) the eigenvectors of
-/// the upper quasi-triangular `t`: column k for a real eigenvalue, columns
-/// (k, k + 1) for the real and imaginary parts of a complex pair, the one
-/// with the positive imaginary part. `x` stays upper triangular, so `Z x`
-/// is a triangular product giving the eigenvectors of the original matrix.
-pub(in crate::kernels::linalg) fn schur_eigenvectors(t: MatRef<'_, f64>, x: &mut [f64]) {
-    let n = t.nrows();
-    // The substitutions run along T's rows: transposed, they are contiguous.
-    let mut rows = vec![0.0; n * n];
-    for (j, col) in rows.chunks_exact_mut(n).enumerate() {
-        for (i, r) in col.iter_mut().enumerate() {
-            *r = t[(j, i)];
+/// Rows per block: the in-block solves stay in cache, the products have
+/// enough depth to run at speed.
+const BLOCK: usize = 64;
+
+/// One eigenvalue's vector: column `k` for a real one; for a complex pair
+/// (p ± iq) from the 2-by-2 block at rows/columns (k - 1, k), columns k - 1
+/// and k hold the real and imaginary parts of the vector for p + iq.
+#[derive(Clone, Copy)]
+enum Vector {
+    Real { k: usize, p: f64 },
+    Pair { k: usize, p: f64, q: f64 },
+}
+
+impl Vector {
+    /// The first row (from the top) whose entry is known from the start;
+    /// the rows above it are the unknowns.
+    fn top(self) -> usize {
+        match self {
+            Vector::Real { k, .. } => k,
+            Vector::Pair { k, .. } => k - 1,
         }
     }
-    let tt = Rows { rows: &rows, n };
-    // The norm only floors near-zero pivots, as faer does.
+}
+
+/// Writes into `x` (`n`-by-`n`, column-major, zeroed) the eigenvectors of
+/// the upper quasi-triangular `t`, in the layout of [`Vector`]. `x` stays
+/// upper triangular, so `Z x` is a triangular product giving the
+/// eigenvectors of the original matrix.
+pub(in crate::kernels::linalg) fn schur_eigenvectors(t: MatRef<'_, f64>, x: &mut [f64]) {
+    let n = t.nrows();
+    let mut x = MatMut::from_column_major_slice_mut(x, n, n);
     let mut norm = 0.0;
     for j in 0..n {
         for i in 0..Ord::min(j + 2, n) {
@@ -31,97 +54,135 @@ pub(in crate::kernels::linalg) fn schur_eigenvectors(t: MatRef<'_, f64>, x: &mut
         }
     }
     let floor = f64::EPSILON * norm;
+    let vectors = known_entries(t, x.rb_mut());
+    let mut end = n;
+    while end > 0 {
+        let mut start = end.saturating_sub(BLOCK);
+        // Never split a 2-by-2 block.
+        if start > 0 && t[(start, start - 1)] != 0.0 {
+            start -= 1;
+        }
+        for &v in vectors.iter().filter(|v| v.top() > start) {
+            solve_block(t, v, start, end, x.rb_mut(), floor);
+        }
+        if start > 0 {
+            // Every vector reaching into the block passes its block rows on
+            // to the rows above.
+            let (mut above, block) = x.rb_mut().split_at_row_mut(start);
+            matmul(
+                above.rb_mut().subcols_mut(start, n - start),
+                Accum::Add,
+                t.submatrix(0, start, start, end - start),
+                block.rb().submatrix(0, start, end - start, n - start),
+                -1.0,
+                Par::Seq,
+            );
+        }
+        end = start;
+    }
+}
+
+/// Sets each vector's known top entries, as faer and `dtrevc` choose them,
+/// and lists the vectors.
+fn known_entries(t: MatRef<'_, f64>, mut x: MatMut<'_, f64>) -> Vec<Vector> {
+    let n = t.nrows();
+    let mut vectors = Vec::with_capacity(n);
     let mut k = n;
     while k > 0 {
         k -= 1;
         if k == 0 || t[(k, k - 1)] == 0.0 {
-            let xk = &mut x[k * n..(k + 1) * n];
-            xk[k] = 1.0;
-            for (i, v) in xk[..k].iter_mut().enumerate() {
-                *v = -t[(i, k)];
-            }
-            solve_real(&tt, k, t[(k, k)], &mut xk[..k], floor);
+            x[(k, k)] = 1.0;
+            vectors.push(Vector::Real { k, p: t[(k, k)] });
         } else {
-            // The pair (p ± iq) from the 2-by-2 block at k - 1.
             let p = t[(k, k)];
             let q = t[(k, k - 1)].abs().sqrt() * t[(k - 1, k)].abs().sqrt();
-            let (before, after) = x.split_at_mut(k * n);
-            let (xr, xi) = (&mut before[(k - 1) * n..], &mut after[..n]);
             if t[(k - 1, k)].abs() >= t[(k, k - 1)].abs() {
-                xr[k - 1] = 1.0;
-                xi[k] = q / t[(k - 1, k)];
+                x[(k - 1, k - 1)] = 1.0;
+                x[(k, k)] = q / t[(k - 1, k)];
             } else {
-                xr[k - 1] = -q / t[(k, k - 1)];
-                xi[k] = 1.0;
+                x[(k - 1, k - 1)] = -q / t[(k, k - 1)];
+                x[(k, k)] = 1.0;
             }
-            let (r, s) = (xr[k - 1], xi[k]);
-            for i in 0..k - 1 {
-                xr[i] = -r * t[(i, k - 1)];
-                xi[i] = -s * t[(i, k)];
-            }
-            solve_complex(
-                &tt,
-                k - 1,
-                (p, q),
-                (&mut xr[..k - 1], &mut xi[..k - 1]),
-                floor,
-            );
+            vectors.push(Vector::Pair { k, p, q });
             k -= 1;
+        }
+    }
+    vectors
+}
+
+/// Solves vector `v` on rows `start..end`, given that every row at or
+/// beyond `end` has already been subtracted from the right-hand side:
+/// first the known entries inside the block are passed up, then each
+/// unknown is solved for bottom up and passed up the block by a column of
+/// T (contiguous).
+fn solve_block(
+    t: MatRef<'_, f64>,
+    v: Vector,
+    start: usize,
+    end: usize,
+    x: MatMut<'_, f64>,
+    floor: f64,
+) {
+    let top = Ord::min(v.top(), end);
+    match v {
+        Vector::Real { k, p } => {
+            let xk = column(x, k);
+            if k < end {
+                let known = xk[k];
+                axpy(&mut xk[start..top], -known, &col(t, k)[start..top]);
+            }
+            solve_real(t, p, start, top, xk, floor);
+        }
+        Vector::Pair { k, p, q } => {
+            let (xr, xi) = columns(x, k - 1);
+            if k < end {
+                let (r, s) = (xr[k - 1], xi[k]);
+                axpy(&mut xr[start..top], -r, &col(t, k - 1)[start..top]);
+                axpy(&mut xi[start..top], -s, &col(t, k)[start..top]);
+            }
+            solve_complex(t, (p, q), start, top, (xr, xi), floor);
         }
     }
 }
 
-/// Tᵀ, so `row(i, a..b)` is T's row i over columns a..b, contiguous.
-struct Rows<'a> {
-    rows: &'a [f64],
-    n: usize,
-}
-
-impl Rows<'_> {
-    fn row(&self, i: usize, from: usize, to: usize) -> &[f64] {
-        &self.rows[i * self.n + from..i * self.n + to]
-    }
-
-    fn at(&self, i: usize, j: usize) -> f64 {
-        self.rows[i * self.n + j]
-    }
-}
-
-/// Solves (T - p) x = rhs in place on T's leading `m` rows and columns.
-fn solve_real(t: &Rows<'_>, m: usize, p: f64, x: &mut [f64], floor: f64) {
-    let mut i = m;
-    while i > 0 {
+/// (T - p) x = rhs on rows `start..top`, the rest already subtracted.
+fn solve_real(t: MatRef<'_, f64>, p: f64, start: usize, top: usize, x: &mut [f64], floor: f64) {
+    let mut i = top;
+    while i > start {
         i -= 1;
-        if i == 0 || t.at(i, i - 1) == 0.0 {
-            x[i] -= dot(t.row(i, i + 1, m), &x[i + 1..m]);
-            let mut z = t.at(i, i) - p;
+        if i == start || t[(i, i - 1)] == 0.0 {
+            let mut z = t[(i, i)] - p;
             if z.abs() < floor {
                 z = floor;
             }
             if x[i] != 0.0 {
                 x[i] /= z;
             }
+            let xi = x[i];
+            axpy(&mut x[start..i], -xi, &col(t, i)[start..i]);
         } else {
-            x[i - 1] -= dot(t.row(i - 1, i + 1, m), &x[i + 1..m]);
-            x[i] -= dot(t.row(i, i + 1, m), &x[i + 1..m]);
-            let a = t.at(i, i) - p;
-            let b = t.at(i - 1, i);
-            let c = t.at(i, i - 1);
+            let a = t[(i, i)] - p;
+            let b = t[(i - 1, i)];
+            let c = t[(i, i - 1)];
             let (r0, r1) = (x[i - 1], x[i]);
             let inv_det = (a * a - b * c).recip();
             x[i - 1] = (a * r0 - b * r1) * inv_det;
             x[i] = (a * r1 - c * r0) * inv_det;
+            let (x0, x1) = (x[i - 1], x[i]);
+            axpy(&mut x[start..i - 1], -x0, &col(t, i - 1)[start..i - 1]);
+            axpy(&mut x[start..i - 1], -x1, &col(t, i)[start..i - 1]);
             i -= 1;
         }
     }
 }
 
-/// Solves (T - (p + iq)) x = rhs in place on T's leading `m` rows and
-/// columns, x given as its real and imaginary parts.
+/// (T - (p + iq)) x = rhs on rows `start..top`, x as its real and
+/// imaginary parts, the rest already subtracted.
 fn solve_complex(
-    t: &Rows<'_>,
-    m: usize,
+    t: MatRef<'_, f64>,
     (p, q): (f64, f64),
+    start: usize,
+    top: usize,
     (xr, xi): (&mut [f64], &mut [f64]),
     floor: f64,
 ) {
@@ -134,26 +195,22 @@ fn solve_complex(
             ((z_re / z) / z, (-z_im / z) / z)
         }
     };
-    let mut i = m;
-    while i > 0 {
+    let mut i = top;
+    while i > start {
         i -= 1;
-        if i == 0 || t.at(i, i - 1) == 0.0 {
-            let row = t.row(i, i + 1, m);
-            xr[i] -= dot(row, &xr[i + 1..m]);
-            xi[i] -= dot(row, &xi[i + 1..m]);
-            let (z_re, z_im) = inverse(t.at(i, i) - p, -q);
+        if i == start || t[(i, i - 1)] == 0.0 {
+            let (z_re, z_im) = inverse(t[(i, i)] - p, -q);
             let (x_re, x_im) = (xr[i], xi[i]);
             xr[i] = x_re * z_re - x_im * z_im;
             xi[i] = x_re * z_im + x_im * z_re;
+            let c = &col(t, i)[start..i];
+            let (vr, vi) = (xr[i], xi[i]);
+            axpy(&mut xr[start..i], -vr, c);
+            axpy(&mut xi[start..i], -vi, c);
         } else {
-            for r in [i - 1, i] {
-                let row = t.row(r, i + 1, m);
-                xr[r] -= dot(row, &xr[i + 1..m]);
-                xi[r] -= dot(row, &xi[i + 1..m]);
-            }
-            let (a_re, a_im) = (t.at(i, i) - p, -q);
-            let b = t.at(i - 1, i);
-            let c = t.at(i, i - 1);
+            let (a_re, a_im) = (t[(i, i)] - p, -q);
+            let b = t[(i - 1, i)];
+            let c = t[(i, i - 1)];
             let (r0_re, r0_im) = (xr[i - 1], xi[i - 1]);
             let (r1_re, r1_im) = (xr[i], xi[i]);
             let (z_re, z_im) = inverse(a_re * a_re - a_im * a_im - b * c, 2.0 * (a_re * a_im));
@@ -165,7 +222,34 @@ fn solve_complex(
             xi[i - 1] = x0_re * z_im + x0_im * z_re;
             xr[i] = x1_re * z_re - x1_im * z_im;
             xi[i] = x1_re * z_im + x1_im * z_re;
+            for r in [i - 1, i] {
+                let c = &col(t, r)[start..i - 1];
+                let (vr, vi) = (xr[r], xi[r]);
+                axpy(&mut xr[start..i - 1], -vr, c);
+                axpy(&mut xi[start..i - 1], -vi, c);
+            }
             i -= 1;
         }
     }
+}
+
+/// y += a x.
+fn axpy(y: &mut [f64], a: f64, x: &[f64]) {
+    if a != 0.0 {
+        y.iter_mut().zip(x).for_each(|(y, &x)| *y += a * x);
+    }
+}
+
+/// Column `k` of the column-major `x` as a slice.
+fn column(x: MatMut<'_, f64>, k: usize) -> &mut [f64] {
+    x.col_mut(k)
+        .try_as_col_major_mut()
+        .expect("column-major view")
+        .as_slice_mut()
+}
+
+/// Columns `k` and `k + 1` of the column-major `x` as slices.
+fn columns(x: MatMut<'_, f64>, k: usize) -> (&mut [f64], &mut [f64]) {
+    let (left, right) = x.split_at_col_mut(k + 1);
+    (column(left, k), column(right, 0))
 }
