@@ -1,5 +1,6 @@
+use super::reflector::make_householder_in_place;
 use super::sweep::move_bulge;
-use faer::linalg::householder::*;
+use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::matmul::matmul;
 use faer::prelude::*;
 use faer::{Accum, ColRef, MatMut, Par};

@@ -1,4 +1,5 @@
-use faer::linalg::householder::*;
+use super::reflector::make_householder_in_place;
+use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::jacobi::JacobiRotation;
 use faer::prelude::*;
 use faer::{ColMut, MatMut, MatRef};

@@ -20,6 +20,7 @@ use faer::{ColMut, MatMut};
 mod aed;
 mod bulges;
 mod lahqr;
+mod reflector;
 mod swap;
 mod sweep;
 mod vectors;

@@ -1,5 +1,6 @@
 use super::lahqr::lahqr_schur22;
-use faer::linalg::householder::*;
+use super::reflector::make_householder_in_place;
+use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::jacobi::JacobiRotation;
 use faer::prelude::*;
 use faer::{MatMut, MatRef};

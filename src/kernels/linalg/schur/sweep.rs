@@ -1,6 +1,7 @@
 use super::bulges::{move_bulges_down, remove_bulges};
 use super::lahqr::lahqr_shiftcolumn;
-use faer::linalg::householder::*;
+use super::reflector::make_householder_in_place;
+use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::matmul::matmul;
 use faer::prelude::*;
 use faer::{Accum, ColMut, ColRef, Mat, MatMut, Par};

@@ -282,3 +282,33 @@ fn eigenvectors_with_a_pair_on_a_block_boundary() {
         }
     }
 }
+
+/// The short reflector agrees with faer's general one, at ordinary scales
+/// and at scales where squaring would overflow or underflow.
+#[test]
+fn short_reflectors_match_faers() {
+    let mut next = uniform(5);
+    for scale in [1.0, 1e-170, 1e170, 1e-310] {
+        for len in [1, 2] {
+            let x: Vec<f64> = (0..=len).map(|_| next() * scale).collect();
+            let (mut h1, mut t1) = (x[0], x[1..].to_vec());
+            let ours = super::reflector::make_householder_in_place(
+                &mut h1,
+                ColMut::from_slice_mut(&mut t1),
+            );
+            let (mut h2, mut t2) = (x[0], x[1..].to_vec());
+            let faers = faer::linalg::householder::make_householder_in_place(
+                &mut h2,
+                ColMut::from_slice_mut(&mut t2),
+            );
+            let close = |a: f64, b: f64| {
+                a == b || (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(b.abs())
+            };
+            assert!(close(h1, h2), "beta at scale {scale}: {h1} vs {h2}");
+            assert!(close(ours.tau, faers.tau), "tau at scale {scale}");
+            for (a, b) in t1.iter().zip(&t2) {
+                assert!(close(*a, *b), "essential part at scale {scale}");
+            }
+        }
+    }
+}
