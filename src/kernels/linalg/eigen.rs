@@ -145,6 +145,12 @@ fn evd_error(e: faer::linalg::evd::EvdError) -> KernelError {
 /// LAPACK `dsyevr` reads the lower triangle, as faer does with `Side::Lower`.
 fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
     let view = faer_view(x);
+    let n = x.nrows();
+    if only_values && n >= SMALL {
+        let mut v = symmetric_values(view)?;
+        v.reverse();
+        return Ok((Value::Num(v), Value::Null));
+    }
     if only_values {
         let mut v = view
             .self_adjoint_eigenvalues(faer::Side::Lower)
@@ -152,7 +158,6 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
         v.reverse();
         return Ok((Value::Num(v), Value::Null));
     }
-    let n = x.nrows();
     if n < SMALL {
         let evd = view
             .self_adjoint_eigen(faer::Side::Lower)
@@ -176,32 +181,21 @@ const SMALL: usize = 3;
 /// and conquer for the tridiagonal problem. Values come out increasing, vector columns decreasing (R's order).
 fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     use faer::dyn_stack::{MemBuffer, MemStack};
-    use faer::linalg::{householder, qr};
+    use faer::linalg::householder;
     use faer::Par;
 
     let n = a.nrows();
-    let bs = qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
-    // Like R (LAPACK with uplo "L"), the reduction reads only the lower
-    // triangle, so a plain contiguous copy will do.
-    let mut buf = vec![0.0; n * n];
-    for (j, col) in buf.chunks_exact_mut(n).enumerate() {
-        col.iter_mut()
-            .zip(a.col(j).iter())
-            .for_each(|(d, &s)| *d = s);
-    }
-    let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
-    super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut());
+    let (buf, house) = tridiagonal(a);
     let trid = faer::MatRef::from_column_major_slice(&buf, n, n);
     let mut mem = MemBuffer::new(
         householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
             n - 1,
-            bs,
+            house.nrows(),
             n,
         ),
     );
     let stack = MemStack::new(&mut mem);
-    let mut d: Vec<f64> = (0..n).map(|i| trid[(i, i)]).collect();
-    let e: Vec<f64> = (0..n - 1).map(|i| trid[(i + 1, i)]).collect();
+    let (mut d, e) = diagonals(&buf, n);
     let mut vectors = DMatrix::<f64>::zeros(n, n);
     let mut u = super::faer_view_mut(&mut vectors).reverse_cols_mut();
     super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut());
@@ -214,6 +208,44 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
         stack,
     );
     (d, vectors)
+}
+
+/// `dsyevr` without vectors: the reduction, then `dsterf`. Values come out
+/// increasing.
+fn symmetric_values(a: faer::MatRef<'_, f64>) -> Result<Vec<f64>, KernelError> {
+    let n = a.nrows();
+    let (buf, _) = tridiagonal(a);
+    let (mut d, mut e) = diagonals(&buf, n);
+    super::sterf::sterf(&mut d, &mut e).map_err(|info| {
+        KernelError::new(format!("error code {info} from Lapack routine 'dsyevr'"))
+    })?;
+    Ok(d)
+}
+
+/// The blocked tridiagonal reduction of `a`'s lower triangle, as a
+/// column-major buffer holding T and the reflectors, and their block
+/// factors.
+fn tridiagonal(a: faer::MatRef<'_, f64>) -> (Vec<f64>, faer::Mat<f64>) {
+    let n = a.nrows();
+    let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
+    // Like R (LAPACK with uplo "L"), the reduction reads only the lower
+    // triangle, so a plain contiguous copy will do.
+    let mut buf = vec![0.0; n * n];
+    for (j, col) in buf.chunks_exact_mut(n).enumerate() {
+        col.iter_mut()
+            .zip(a.col(j).iter())
+            .for_each(|(d, &s)| *d = s);
+    }
+    let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
+    super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut());
+    (buf, house)
+}
+
+/// T's diagonal and subdiagonal from the reduction's buffer.
+fn diagonals(buf: &[f64], n: usize) -> (Vec<f64>, Vec<f64>) {
+    let d = (0..n).map(|i| buf[i * n + i]).collect();
+    let e = (0..n - 1).map(|i| buf[i * n + i + 1]).collect();
+    (d, e)
 }
 
 fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {

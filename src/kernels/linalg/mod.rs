@@ -17,6 +17,7 @@ pub(crate) mod linpack;
 mod qr;
 mod schur;
 mod solve;
+mod sterf;
 mod svd;
 mod svd_dc;
 mod tridiag;
