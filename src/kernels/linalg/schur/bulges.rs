@@ -1,9 +1,8 @@
 use super::reflector::make_householder_in_place;
-use super::sweep::move_bulge;
+use super::sweep::{apply_chase, move_bulge};
 use faer::linalg::householder::HouseholderInfo;
-use faer::linalg::matmul::matmul;
 use faer::prelude::*;
-use faer::{Accum, ColRef, MatMut, Par};
+use faer::{ColRef, MatMut};
 
 // The three phases of dlaqr5 share its whole state.
 #[allow(clippy::too_many_arguments)]
@@ -62,43 +61,7 @@ pub(super) fn move_bulges_down(
                 a[(i_pos, i_pos)] -= sum * v0;
                 a[(i_pos + 1, i_pos)] -= (sum * v0) * v1;
                 a[(i_pos + 2, i_pos)] -= (sum * v0) * v2;
-                if i_pos > ilo && a[(i_pos, i_pos - 1)] != 0.0 {
-                    let mut tst1 = a[(i_pos - 1, i_pos - 1)].abs() + a[(i_pos, i_pos)].abs();
-                    if tst1 == 0.0 {
-                        if i_pos > ilo + 1 {
-                            tst1 += a[(i_pos - 1, i_pos - 2)].abs();
-                        }
-                        if i_pos > ilo + 2 {
-                            tst1 += a[(i_pos - 1, i_pos - 3)].abs();
-                        }
-                        if i_pos > ilo + 3 {
-                            tst1 += a[(i_pos - 1, i_pos - 4)].abs();
-                        }
-                        if i_pos < ihi - 1 {
-                            tst1 += a[(i_pos + 1, i_pos)].abs();
-                        }
-                        if i_pos < ihi - 2 {
-                            tst1 += a[(i_pos + 2, i_pos)].abs();
-                        }
-                        if i_pos < ihi - 3 {
-                            tst1 += a[(i_pos + 3, i_pos)].abs();
-                        }
-                    }
-                    if a[(i_pos, i_pos - 1)].abs() < (eps * tst1).max(small_num) {
-                        let ab = a[(i_pos, i_pos - 1)].abs().max(a[(i_pos - 1, i_pos)].abs());
-                        let ba = a[(i_pos, i_pos - 1)].abs().min(a[(i_pos - 1, i_pos)].abs());
-                        let aa = a[(i_pos, i_pos)]
-                            .abs()
-                            .max((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
-                        let bb = a[(i_pos, i_pos)]
-                            .abs()
-                            .min((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
-                        let s = aa + ab;
-                        if (ba * (ab / s)) <= (eps * (bb * (aa / s))).max(small_num) {
-                            a[(i_pos, i_pos - 1)] = 0.0;
-                        }
-                    }
-                }
+                zero_negligible_subdiagonal(a.rb_mut(), i_pos, (ilo, ihi), (eps, small_num));
             }
             for i_bulge in 0..n_bulges {
                 let i_pos = i_pos_last - 2 * i_bulge;
@@ -141,66 +104,15 @@ pub(super) fn move_bulges_down(
             istart_m = ilo;
             istop_m = ihi;
         }
-        if *i_pos_block + n_block < istop_m {
-            let mut i = *i_pos_block + n_block;
-            while i < istop_m {
-                let iblock = Ord::min(istop_m - i, wh.ncols());
-                let mut a_slice = a.rb_mut().submatrix_mut(*i_pos_block, i, n_block, iblock);
-                let mut wh_slice =
-                    wh.rb_mut()
-                        .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-                matmul(
-                    wh_slice.rb_mut(),
-                    Accum::Replace,
-                    u2.rb().adjoint(),
-                    a_slice.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                a_slice.copy_from(wh_slice.rb());
-                i += iblock;
-            }
-        }
-        if istart_m < *i_pos_block {
-            let mut i = istart_m;
-            while i < *i_pos_block {
-                let iblock = Ord::min(*i_pos_block - i, wv.nrows());
-                let mut a_slice = a.rb_mut().submatrix_mut(i, *i_pos_block, iblock, n_block);
-                let mut wv_slice =
-                    wv.rb_mut()
-                        .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-                matmul(
-                    wv_slice.rb_mut(),
-                    Accum::Replace,
-                    a_slice.rb(),
-                    u2.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                a_slice.copy_from(wv_slice.rb());
-                i += iblock;
-            }
-        }
-        if let Some(mut z) = z.rb_mut() {
-            let mut i = 0;
-            while i < n {
-                let iblock = Ord::min(n - i, wv.nrows());
-                let mut z_slice = z.rb_mut().submatrix_mut(i, *i_pos_block, iblock, n_block);
-                let mut wv_slice =
-                    wv.rb_mut()
-                        .submatrix_mut(0, 0, z_slice.nrows(), z_slice.ncols());
-                matmul(
-                    wv_slice.rb_mut(),
-                    Accum::Replace,
-                    z_slice.rb(),
-                    u2.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                z_slice.copy_from(wv_slice.rb());
-                i += iblock;
-            }
-        }
+        apply_chase(
+            a.rb_mut(),
+            z.rb_mut(),
+            u2.rb(),
+            *i_pos_block,
+            (istart_m, istop_m),
+            wh.rb_mut(),
+            wv.rb_mut(),
+        );
         *i_pos_block += n_pos;
     }
 }
@@ -300,43 +212,7 @@ pub(super) fn remove_bulges(
                     a[(i_pos, i_pos)] -= sum * v0;
                     a[(i_pos + 1, i_pos)] -= (sum * v0) * v1;
                     a[(i_pos + 2, i_pos)] -= (sum * v0) * v2;
-                    if i_pos > ilo && a[(i_pos, i_pos - 1)] != 0.0 {
-                        let mut tst1 = a[(i_pos - 1, i_pos - 1)].abs() + a[(i_pos, i_pos)].abs();
-                        if tst1 == 0.0 {
-                            if i_pos > ilo + 1 {
-                                tst1 += a[(i_pos - 1, i_pos - 2)].abs();
-                            }
-                            if i_pos > ilo + 2 {
-                                tst1 += a[(i_pos - 1, i_pos - 3)].abs();
-                            }
-                            if i_pos > ilo + 3 {
-                                tst1 += a[(i_pos - 1, i_pos - 4)].abs();
-                            }
-                            if i_pos < ihi - 1 {
-                                tst1 += a[(i_pos + 1, i_pos)].abs();
-                            }
-                            if i_pos < ihi - 2 {
-                                tst1 += a[(i_pos + 2, i_pos)].abs();
-                            }
-                            if i_pos < ihi - 3 {
-                                tst1 += a[(i_pos + 3, i_pos)].abs();
-                            }
-                        }
-                        if a[(i_pos, i_pos - 1)].abs() < (eps * tst1).max(small_num) {
-                            let ab = a[(i_pos, i_pos - 1)].abs().max(a[(i_pos - 1, i_pos)].abs());
-                            let ba = a[(i_pos, i_pos - 1)].abs().min(a[(i_pos - 1, i_pos)].abs());
-                            let aa = a[(i_pos, i_pos)]
-                                .abs()
-                                .max((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
-                            let bb = a[(i_pos, i_pos)]
-                                .abs()
-                                .min((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
-                            let s = aa + ab;
-                            if (ba * (ab / s)) <= (eps * (bb * (aa / s))).max(small_num) {
-                                a[(i_pos, i_pos - 1)] = 0.0;
-                            }
-                        }
-                    }
+                    zero_negligible_subdiagonal(a.rb_mut(), i_pos, (ilo, ihi), (eps, small_num));
                 }
             }
             i_bulge_start = if i_pos_last + 4 > ihi {
@@ -386,64 +262,61 @@ pub(super) fn remove_bulges(
             istop_m = ihi;
         }
         debug_assert!(*i_pos_block + n_block == ihi);
-        if ihi < istop_m {
-            let mut i = ihi;
-            while i < istop_m {
-                let iblock = Ord::min(istop_m - i, wh.ncols());
-                let mut a_slice = a.rb_mut().submatrix_mut(*i_pos_block, i, n_block, iblock);
-                let mut wh_slice =
-                    wh.rb_mut()
-                        .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-                matmul(
-                    wh_slice.rb_mut(),
-                    Accum::Replace,
-                    u2.rb().adjoint(),
-                    a_slice.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                a_slice.copy_from(wh_slice.rb());
-                i += iblock;
+        apply_chase(
+            a.rb_mut(),
+            z.rb_mut(),
+            u2.rb(),
+            *i_pos_block,
+            (istart_m, istop_m),
+            wh.rb_mut(),
+            wv.rb_mut(),
+        );
+    }
+}
+
+/// dlaqr5's deflation check behind a bulge: the subdiagonal entry at
+/// `i_pos` is set to zero when it is negligible by Ahues and Tisseur's
+/// criterion (LAPACK's `dlahqr` test).
+fn zero_negligible_subdiagonal(
+    mut a: MatMut<'_, f64>,
+    i_pos: usize,
+    (ilo, ihi): (usize, usize),
+    (eps, small_num): (f64, f64),
+) {
+    if i_pos > ilo && a[(i_pos, i_pos - 1)] != 0.0 {
+        let mut tst1 = a[(i_pos - 1, i_pos - 1)].abs() + a[(i_pos, i_pos)].abs();
+        if tst1 == 0.0 {
+            if i_pos > ilo + 1 {
+                tst1 += a[(i_pos - 1, i_pos - 2)].abs();
+            }
+            if i_pos > ilo + 2 {
+                tst1 += a[(i_pos - 1, i_pos - 3)].abs();
+            }
+            if i_pos > ilo + 3 {
+                tst1 += a[(i_pos - 1, i_pos - 4)].abs();
+            }
+            if i_pos < ihi - 1 {
+                tst1 += a[(i_pos + 1, i_pos)].abs();
+            }
+            if i_pos < ihi - 2 {
+                tst1 += a[(i_pos + 2, i_pos)].abs();
+            }
+            if i_pos < ihi - 3 {
+                tst1 += a[(i_pos + 3, i_pos)].abs();
             }
         }
-        if istart_m < *i_pos_block {
-            let mut i = istart_m;
-            while i < *i_pos_block {
-                let iblock = Ord::min(*i_pos_block - i, wv.nrows());
-                let mut a_slice = a.rb_mut().submatrix_mut(i, *i_pos_block, iblock, n_block);
-                let mut wv_slice =
-                    wv.rb_mut()
-                        .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-                matmul(
-                    wv_slice.rb_mut(),
-                    Accum::Replace,
-                    a_slice.rb(),
-                    u2.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                a_slice.copy_from(wv_slice.rb());
-                i += iblock;
-            }
-        }
-        if let Some(mut z) = z.rb_mut() {
-            let mut i = 0;
-            while i < n {
-                let iblock = Ord::min(n - i, wv.nrows());
-                let mut z_slice = z.rb_mut().submatrix_mut(i, *i_pos_block, iblock, n_block);
-                let mut wv_slice =
-                    wv.rb_mut()
-                        .submatrix_mut(0, 0, z_slice.nrows(), z_slice.ncols());
-                matmul(
-                    wv_slice.rb_mut(),
-                    Accum::Replace,
-                    z_slice.rb(),
-                    u2.rb(),
-                    1.0,
-                    Par::Seq,
-                );
-                z_slice.copy_from(wv_slice.rb());
-                i += iblock;
+        if a[(i_pos, i_pos - 1)].abs() < (eps * tst1).max(small_num) {
+            let ab = a[(i_pos, i_pos - 1)].abs().max(a[(i_pos - 1, i_pos)].abs());
+            let ba = a[(i_pos, i_pos - 1)].abs().min(a[(i_pos - 1, i_pos)].abs());
+            let aa = a[(i_pos, i_pos)]
+                .abs()
+                .max((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
+            let bb = a[(i_pos, i_pos)]
+                .abs()
+                .min((a[(i_pos, i_pos)] - a[(i_pos - 1, i_pos - 1)]).abs());
+            let s = aa + ab;
+            if (ba * (ab / s)) <= (eps * (bb * (aa / s))).max(small_num) {
+                a[(i_pos, i_pos - 1)] = 0.0;
             }
         }
     }

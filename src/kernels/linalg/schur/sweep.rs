@@ -286,59 +286,78 @@ fn introduce_bulges(
         istart_m = ilo;
         istop_m = ihi;
     }
-    if ilo + n_shifts + 1 < istop_m {
-        let mut i = ilo + n_block;
-        while i < istop_m {
-            let iblock = Ord::min(istop_m - i, wh.ncols());
-            let mut a_slice = a.rb_mut().submatrix_mut(ilo, i, n_block, iblock);
-            let mut wh_slice = wh
-                .rb_mut()
-                .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-            matmul(
-                wh_slice.rb_mut(),
-                Accum::Replace,
-                u2.rb().adjoint(),
-                a_slice.rb(),
-                1.0,
-                Par::Seq,
-            );
-            a_slice.copy_from(wh_slice.rb());
-            i += iblock;
-        }
+    apply_chase(
+        a.rb_mut(),
+        z.rb_mut(),
+        u2.rb(),
+        ilo,
+        (istart_m, istop_m),
+        wh.rb_mut(),
+        wv.rb_mut(),
+    );
+    *i_pos_block = ilo + n_block - n_shifts;
+}
+
+/// After a chase confined to rows and columns `k..k + nb` (`nb` = `u`'s
+/// order), applies the chase's accumulated orthogonal `u` to the rest, as
+/// `dlaqr5` does: `u`ᵀ to A's rows `k..k + nb` right of the window up to
+/// column `istop_m`, `u` to A's columns above it from row `istart_m`, and
+/// `u` to Z, each a chunk of the work matrices' size at a time.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn apply_chase(
+    mut a: MatMut<'_, f64>,
+    mut z: Option<MatMut<'_, f64>>,
+    u: MatRef<'_, f64>,
+    k: usize,
+    (istart_m, istop_m): (usize, usize),
+    mut wh: MatMut<'_, f64>,
+    mut wv: MatMut<'_, f64>,
+) {
+    let nb = u.nrows();
+    let mut i = k + nb;
+    while i < istop_m {
+        let iblock = Ord::min(istop_m - i, wh.ncols());
+        let mut a_slice = a.rb_mut().submatrix_mut(k, i, nb, iblock);
+        let mut wh_slice = wh.rb_mut().submatrix_mut(0, 0, nb, iblock);
+        matmul(
+            wh_slice.rb_mut(),
+            Accum::Replace,
+            u.transpose(),
+            a_slice.rb(),
+            1.0,
+            Par::Seq,
+        );
+        a_slice.copy_from(wh_slice.rb());
+        i += iblock;
     }
-    if istart_m < ilo {
-        let mut i = istart_m;
-        while i < ilo {
-            let iblock = Ord::min(ilo - i, wv.nrows());
-            let mut a_slice = a.rb_mut().submatrix_mut(i, ilo, iblock, n_block);
-            let mut wv_slice = wv
-                .rb_mut()
-                .submatrix_mut(0, 0, a_slice.nrows(), a_slice.ncols());
-            matmul(
-                wv_slice.rb_mut(),
-                Accum::Replace,
-                a_slice.rb(),
-                u2.rb(),
-                1.0,
-                Par::Seq,
-            );
-            a_slice.copy_from(wv_slice.rb());
-            i += iblock;
-        }
+    let mut i = istart_m;
+    while i < k {
+        let iblock = Ord::min(k - i, wv.nrows());
+        let mut a_slice = a.rb_mut().submatrix_mut(i, k, iblock, nb);
+        let mut wv_slice = wv.rb_mut().submatrix_mut(0, 0, iblock, nb);
+        matmul(
+            wv_slice.rb_mut(),
+            Accum::Replace,
+            a_slice.rb(),
+            u,
+            1.0,
+            Par::Seq,
+        );
+        a_slice.copy_from(wv_slice.rb());
+        i += iblock;
     }
     if let Some(mut z) = z.rb_mut() {
+        let n = z.nrows();
         let mut i = 0;
         while i < n {
             let iblock = Ord::min(n - i, wv.nrows());
-            let mut z_slice = z.rb_mut().submatrix_mut(i, ilo, iblock, n_block);
-            let mut wv_slice = wv
-                .rb_mut()
-                .submatrix_mut(0, 0, z_slice.nrows(), z_slice.ncols());
+            let mut z_slice = z.rb_mut().submatrix_mut(i, k, iblock, nb);
+            let mut wv_slice = wv.rb_mut().submatrix_mut(0, 0, iblock, nb);
             matmul(
                 wv_slice.rb_mut(),
                 Accum::Replace,
                 z_slice.rb(),
-                u2.rb(),
+                u,
                 1.0,
                 Par::Seq,
             );
@@ -346,5 +365,4 @@ fn introduce_bulges(
             i += iblock;
         }
     }
-    *i_pos_block = ilo + n_block - n_shifts;
 }
