@@ -534,6 +534,39 @@ mod tests {
         }
     }
 
+    /// The smallest and most degenerate general inputs go through the whole
+    /// Schur pipeline: a 1×1, a rotation (values ±i), a zero matrix.
+    #[test]
+    fn tiny_and_degenerate_general_matrices() {
+        let (v, vec) = general_eigen(&DMatrix::from_row_slice(1, 1, &[5.0]), false).unwrap();
+        assert!(matches!(v, Value::Num(ref v) if v == &[5.0]));
+        assert!(matches!(vec, Value::Mat(ref m) if m[(0, 0)] == 1.0));
+        let rot = DMatrix::from_row_slice(2, 2, &[0.0, -1.0, 1.0, 0.0]);
+        let (v, vec) = general_eigen(&rot, false).unwrap();
+        let Value::Complex(v) = v else {
+            panic!("complex values expected")
+        };
+        assert_eq!(
+            (v[0], v[1]),
+            (Complex64::new(0.0, 1.0), Complex64::new(0.0, -1.0))
+        );
+        let Value::ComplexMat(m) = vec else {
+            panic!("complex vectors expected")
+        };
+        for j in 0..2 {
+            // rot x = lambda x, column by column.
+            for i in 0..2 {
+                let lhs: Complex64 = (0..2).map(|k| m[(k, j)] * rot[(i, k)]).sum();
+                assert!((lhs - v[j] * m[(i, j)]).norm() < 1e-15);
+            }
+        }
+        let (v, vec) = general_eigen(&DMatrix::zeros(3, 3), false).unwrap();
+        assert!(matches!(v, Value::Num(ref v) if v == &[0.0; 3]));
+        assert!(matches!(vec, Value::Mat(ref m) if *m == DMatrix::identity(3, 3)));
+        let (v, vec) = general_eigen(&rot, true).unwrap();
+        assert!(matches!(v, Value::Complex(_)) && matches!(vec, Value::Null));
+    }
+
     #[test]
     fn dlartg_keeps_the_sign_of_f() {
         let (c, s) = dlartg(-3.0, 4.0);
