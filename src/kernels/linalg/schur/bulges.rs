@@ -1,3 +1,6 @@
+//! The middle and the end of a `dlaqr5` sweep: moving the chain of bulges
+//! down the active block window by window, and chasing it off the bottom.
+
 use super::reflector::make_householder_in_place;
 use super::sweep::{apply_chase, move_bulge};
 use faer::linalg::householder::HouseholderInfo;

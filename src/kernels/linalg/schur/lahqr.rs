@@ -1,3 +1,8 @@
+//! The double-shift QR for small Hessenberg matrices and windows (LAPACK's
+//! `dlahqr`), with its 2-by-2 helpers: eigenvalues (`dlanv2`'s part),
+//! the standardised Schur block (`dlanv2`) and the first column of the
+//! double-shift polynomial.
+
 use super::reflector::make_householder_in_place;
 use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::jacobi::JacobiRotation;

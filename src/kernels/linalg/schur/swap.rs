@@ -1,3 +1,8 @@
+//! Reordering the Schur form (LAPACK's `dlaexc` and `dtrexc`): swapping
+//! adjacent 1-by-1 and 2-by-2 blocks by orthogonal similarity, with the
+//! small Sylvester solver (`dlasy2`) the 2-by-2 swaps need. Early deflation
+//! uses it to move undeflatable eigenvalues up and to sort the shifts.
+
 use super::lahqr::lahqr_schur22;
 use super::reflector::make_householder_in_place;
 use faer::linalg::householder::HouseholderInfo;

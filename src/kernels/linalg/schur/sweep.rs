@@ -1,3 +1,9 @@
+//! One multishift QR sweep (LAPACK's `dlaqr5`): a chain of 3-by-3 bulges is
+//! introduced at the top of the active block, chased down
+//! (`bulges.rs`) and removed at the bottom. Each chase is confined to a
+//! window whose transformations are gathered in U and then applied to the
+//! rest of the matrix by matrix products (`apply_chase`).
+
 use super::bulges::{move_bulges_down, remove_bulges};
 use super::lahqr::lahqr_shiftcolumn;
 use super::reflector::make_householder_in_place;
