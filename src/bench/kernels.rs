@@ -1,9 +1,9 @@
 //! Times the decomposition kernels (`eigen`, `svd`, `qr`, `prcomp`,
 //! `solve`) on seeded random matrices, best of two rounds of five, and —
-//! when `Rscript` is on the PATH — R doing the same work on the same matrices in the same
-//! run, so the ratio is measured on one machine under one load. (The
-//! iterative kernels' work depends on the matrix, so R gets our matrix
-//! rather than its own random one.)
+//! when `Rscript` is on the PATH — R doing the same work on the same
+//! matrices in the same run, so the ratio is measured on one machine under
+//! one load. (The iterative kernels' work depends on the matrix, so R gets
+//! our matrix rather than its own random one.)
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -146,15 +146,8 @@ fn evd_error(e: faer::linalg::evd::EvdError) -> KernelError {
 fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
     let view = faer_view(x);
     let n = x.nrows();
-    if only_values && n >= SMALL {
-        let mut v = symmetric_values(view)?;
-        v.reverse();
-        return Ok((Value::Num(v), Value::Null));
-    }
     if only_values {
-        let mut v = view
-            .self_adjoint_eigenvalues(faer::Side::Lower)
-            .map_err(evd_error)?;
+        let mut v = symmetric_values(view)?;
         v.reverse();
         return Ok((Value::Num(v), Value::Null));
     }
@@ -173,7 +166,7 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
     Ok((Value::Num(values), Value::Mat(vectors)))
 }
 
-/// Below this order faer's own solver is used.
+/// Below this order faer's own solver gives the vectors.
 const SMALL: usize = 3;
 
 /// faer's `self_adjoint_evd` with our blocked tridiagonalisation (same
@@ -310,11 +303,9 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     use faer::linalg::matmul::triangular::{matmul, BlockStructure};
     use faer::Par;
 
+    // n >= 1: `eigen` rejects a 0 x 0 matrix before.
     let n = h.nrows();
     let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
-    if n == 0 {
-        return Ok((re, im, vectors.then(|| DMatrix::zeros(0, 0))));
-    }
     let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n - 1, n - 1);
     let mut mem = MemBuffer::new(StackReq::any_of(&[
         hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
@@ -565,6 +556,22 @@ mod tests {
         assert!(matches!(vec, Value::Mat(ref m) if *m == DMatrix::identity(3, 3)));
         let (v, vec) = general_eigen(&rot, true).unwrap();
         assert!(matches!(v, Value::Complex(_)) && matches!(vec, Value::Null));
+    }
+
+    /// Symmetric values of the smallest orders also go through the
+    /// reduction and `dsterf`.
+    #[test]
+    fn smallest_symmetric_values() {
+        let one = symmetric_eigen(&DMatrix::from_row_slice(1, 1, &[2.5]), true).unwrap();
+        assert!(matches!(one.0, Value::Num(ref v) if v == &[2.5]));
+        let two = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]);
+        let (Value::Num(v), Value::Null) = symmetric_eigen(&two, true).unwrap() else {
+            panic!("values only expected")
+        };
+        assert!(
+            (v[0] - 3.0).abs() < 1e-15 && (v[1] - 1.0).abs() < 1e-15,
+            "{v:?}"
+        );
     }
 
     #[test]

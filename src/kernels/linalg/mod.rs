@@ -20,6 +20,8 @@ mod solve;
 mod sterf;
 mod svd;
 mod svd_dc;
+#[cfg(test)]
+mod test_rng;
 mod tridiag;
 mod tridiag_dc;
 mod wy;

@@ -13,9 +13,9 @@ use faer::linalg::matmul::matmul;
 use faer::prelude::{Reborrow, ReborrowMut};
 use faer::{Accum, Col, ColMut, Conj, Mat, MatMut, Par};
 
-use super::lahqr::{lahqr, lahqr_eig22};
+use super::lahqr::lahqr_eig22;
+use super::multishift_qr;
 use super::swap::{schur_move, schur_swap};
-use super::{multishift_qr, NMIN};
 
 /// Deflates within the window of (at most) `nw` rows ending at `ihi`.
 /// Returns how many unconverged eigenvalues of the window are left as
@@ -70,36 +70,24 @@ pub(super) fn aggressive_early_deflation(
         let s_re_window = s_re.rb_mut().subrows_mut(kwtop, jw);
         let s_im_window = s_im.rb_mut().subrows_mut(kwtop, jw);
         // dlaqr3 hands big windows to the multishift code (dlaqr4) rather
-        // than the double-shift one: at n = 1000 that is a tenth of the
-        // whole eigen solve.
-        if jw < NMIN {
-            lahqr(
-                true,
-                tw.as_mut(),
-                Some(v.as_mut()),
-                s_re_window,
-                s_im_window,
-                0,
-                jw,
-            )
-        } else {
-            let info = multishift_qr(
-                true,
-                tw.as_mut(),
-                Some(v.as_mut()),
-                s_re_window,
-                s_im_window,
-                0,
-                jw,
-                stack,
-            );
-            for j in 0..jw {
-                for i in j + 2..jw {
-                    tw[(i, j)] = 0.0;
-                }
+        // than the double-shift one, which multishift_qr itself picks below
+        // NMIN: at n = 1000 that is a tenth of the whole eigen solve.
+        let info = multishift_qr(
+            true,
+            tw.as_mut(),
+            Some(v.as_mut()),
+            s_re_window,
+            s_im_window,
+            0,
+            jw,
+            stack,
+        );
+        for j in 0..jw {
+            for i in j + 2..jw {
+                tw[(i, j)] = 0.0;
             }
-            info
         }
+        info
     };
 
     let mut ns = jw;

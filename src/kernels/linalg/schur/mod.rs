@@ -224,17 +224,18 @@ pub(super) fn multishift_qr(
             }
         } else {
             if ls <= ns / 2 {
-                let mut temp = a.rb_mut().submatrix_mut(n - ns, 0, ns, ns);
-                let mut shifts_re = w_re.rb_mut().subrows_mut(istop - ns, ns);
-                let mut shifts_im = w_im.rb_mut().subrows_mut(istop - ns, ns);
-                let ierr = lahqr(
+                // dlaqr0: the shifts are the eigenvalues of the trailing
+                // ns-by-ns submatrix, reduced on a copy.
+                let mut temp = a.rb().submatrix(istop - ns, istop - ns, ns, ns).to_owned();
+                let ierr = multishift_qr(
                     false,
-                    temp.rb_mut(),
+                    temp.as_mut(),
                     None,
-                    shifts_re.rb_mut(),
-                    shifts_im.rb_mut(),
+                    w_re.rb_mut().subrows_mut(istop - ns, ns),
+                    w_im.rb_mut().subrows_mut(istop - ns, ns),
                     0,
                     ns,
+                    stack.rb_mut(),
                 );
                 ns -= ierr;
                 if ns < 2 {

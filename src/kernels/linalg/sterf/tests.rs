@@ -1,14 +1,5 @@
+use super::super::test_rng::uniform;
 use super::*;
-
-fn uniform(seed: u64) -> impl FnMut() -> f64 {
-    let mut s = seed | 1;
-    move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    }
-}
 
 /// The eigenvalues of the tridiagonal (d, e) by faer's dense solver.
 fn dense_values(d: &[f64], e: &[f64]) -> Vec<f64> {
