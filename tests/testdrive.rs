@@ -10,7 +10,7 @@ use flowcast::diagnostic::SourceFile;
 use flowcast::exec::{self, Event, RunOptions, RunReport};
 use flowcast::graph::{self, TaskGraph};
 use flowcast::pipeline::{self, Learning};
-use flowcast::sched::Scheduler;
+use flowcast::sched::{Comm, Policy, Runtime, Scheduler};
 use flowcast::workflow::{self, Workflow};
 
 fn analyse(text: &str) -> (Workflow, TaskGraph) {
@@ -98,7 +98,14 @@ fn first_iteration_runs_once_and_values_do_not_change() {
         seed: 7,
     };
     let plan = pipeline::plan(&wf, &g, &Learning::none(), 2, Scheduler::Emcp);
-    let plain = exec::run_planned(&wf, &g, &plan.schedule, &opts, &|_| {}, &cancel).unwrap();
+    let rt = Runtime::follow(
+        &plan.dag,
+        &Comm::SHARED_MEMORY,
+        &plan.schedule,
+        Policy::FOLLOW,
+    )
+    .unwrap();
+    let (plain, _) = exec::run_planned(&wf, &g, rt, &opts, &|_| {}, &cancel).unwrap();
     let want = values(&g, &plain);
     assert_eq!(values(&g, &driven.report), want);
     assert_eq!(values(&g, &dynamic.report), want);

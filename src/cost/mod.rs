@@ -175,6 +175,12 @@ impl Predictor {
         })
     }
 
+    /// The model's per-iteration estimate of loop `task`, to blend with
+    /// its test drive ([`testdrive::per_iteration`]); `None` without a model.
+    pub fn loop_estimate(&self, task: &Task) -> Option<ModelEstimate> {
+        self.estimate(&model_key(task)?, &model_features(task))
+    }
+
     /// Records a loop's test drive: its first iteration took `seconds`.
     pub fn set_test_drive(&mut self, step: &str, seconds: f64) {
         self.test_drives.insert(step.to_string(), seconds);

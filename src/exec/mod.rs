@@ -24,7 +24,7 @@ use crate::diagnostic::Span;
 use crate::graph::{TaskGraph, TaskId};
 use crate::kernels::value::List;
 use crate::kernels::{Ctx, Rng, Value};
-use crate::sched::Schedule;
+use crate::sched::{Runtime, Schedule};
 use crate::workflow::{StepBody, Workflow};
 use eval::{eval, EvalError, Scope};
 
@@ -57,9 +57,10 @@ pub enum Event {
         start: Duration,
         end: Duration,
     },
-    /// The plan changed mid-run: a test drive measured a loop and the rest
-    /// was planned again. The schedule covers the whole run, as followed.
-    Replanned { schedule: Schedule },
+    /// The plan changed mid-run, at `at`: a test drive measured a loop, or
+    /// a task ended far from its prediction, and what had not started was
+    /// planned again. The schedule covers the whole run, as followed.
+    Replanned { at: Duration, schedule: Schedule },
 }
 
 /// Why a step has no value.
@@ -137,76 +138,19 @@ pub fn run(
     dynamic::run(&engine, opts.workers.max(1))
 }
 
-/// Runs `graph` to a static plan: worker w runs `schedule.queue(w)` in order.
-/// Fails before running anything when the plan does not cover every task
-/// (and every loop iteration) exactly once or its queues would deadlock.
+/// Runs `graph` to a plan: `runtime` hands each of its workers its next
+/// piece of work and re-plans as its policy says. Returns the report and
+/// the runtime, whose [`Runtime::followed`] is the plan as followed.
 pub fn run_planned(
     wf: &Workflow,
     graph: &TaskGraph,
-    schedule: &Schedule,
+    runtime: Runtime,
     opts: &RunOptions,
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
-) -> Result<RunReport, String> {
-    let mut run = PlannedRun::new(wf, graph, opts, on_event, cancel);
-    run.run(schedule, true)?;
-    Ok(run.finish())
-}
-
-/// A static run given its plan in parts: each [`PlannedRun::run`] runs a
-/// schedule of some of what is left (the loop test drive runs a loop's first
-/// iteration, then plans the rest knowing its time). Values, finished
-/// iterations and the clock carry over from part to part.
-pub struct PlannedRun<'a> {
-    session: planned::Session<'a>,
-}
-
-impl<'a> PlannedRun<'a> {
-    pub fn new(
-        wf: &'a Workflow,
-        graph: &'a TaskGraph,
-        opts: &RunOptions,
-        on_event: &'a (dyn Fn(Event) + Sync),
-        cancel: &'a AtomicBool,
-    ) -> PlannedRun<'a> {
-        let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
-        PlannedRun {
-            session: planned::Session::new(engine),
-        }
-    }
-
-    /// Runs `schedule` to its end. Fails, running nothing, when it would run
-    /// a task or iteration a second time, or deadlock (an item waits for a
-    /// task this schedule leaves unfinished); with `whole`, also when it
-    /// leaves anything not run.
-    pub fn run(&mut self, schedule: &Schedule, whole: bool) -> Result<(), String> {
-        self.session.run(schedule, whole)
-    }
-
-    /// Whether task `id` has finished, failed or been skipped.
-    pub fn complete(&self, id: TaskId) -> bool {
-        self.session.complete(id)
-    }
-
-    /// Time spent so far in loop `id`'s iterations, summed over workers.
-    pub fn loop_busy(&self, id: TaskId) -> Duration {
-        self.session.engine().loop_busy(id)
-    }
-
-    /// The fastest of loop `id`'s iterations run so far (zero before any).
-    pub fn fastest_iteration(&self, id: TaskId) -> Duration {
-        self.session.engine().fastest_iteration(id)
-    }
-
-    /// Time since the run started.
-    pub fn now(&self) -> Duration {
-        self.session.engine().now()
-    }
-
-    /// The report; a task no schedule ran is reported skipped.
-    pub fn finish(self) -> RunReport {
-        self.session.finish()
-    }
+) -> Result<(RunReport, Runtime), String> {
+    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+    planned::run(engine, runtime)
 }
 
 /// What every executor shares: the workflow, clocks, the random streams and
@@ -266,13 +210,6 @@ impl<'a> Engine<'a> {
             .map(|f| f.load(Ordering::Relaxed))
             .filter(|&n| n != u64::MAX)
             .map_or(Duration::ZERO, Duration::from_nanos)
-    }
-
-    /// Time spent so far in loop `id`'s iterations, summed over workers.
-    pub fn loop_busy(&self, id: TaskId) -> Duration {
-        self.loop_busy.get(id).map_or(Duration::ZERO, |b| {
-            Duration::from_nanos(b.load(Ordering::Relaxed))
-        })
     }
 
     pub fn emit(&self, e: Event) {

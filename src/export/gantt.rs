@@ -143,6 +143,9 @@ pub struct Gantt {
     pub predicted_makespan: f64,
     /// Set when the run has finished.
     pub actual_makespan: Option<f64>,
+    /// When the plan was re-planned during the run (seconds since its
+    /// start): charts mark each.
+    pub replans: Vec<f64>,
 }
 
 impl Gantt {
@@ -172,6 +175,7 @@ impl Gantt {
             rows,
             predicted_makespan: 0.0,
             actual_makespan: None,
+            replans: Vec::new(),
         };
         g.set_plan(schedule);
         g
@@ -224,8 +228,9 @@ impl Gantt {
                 let a = actual(None, at, at, Status::Skipped, Some(reason.clone()));
                 (*task, a)
             }
-            Event::Replanned { schedule } => {
+            Event::Replanned { at, schedule } => {
                 self.set_plan(schedule);
+                self.replans.push(at.as_secs_f64());
                 return;
             }
             Event::Chunk {
@@ -405,8 +410,9 @@ pub fn record(
     scheduler: crate::sched::Scheduler,
     seed: i64,
 ) -> Result<Gantt, String> {
-    use crate::sched::{plan, Comm, Scheduler};
-    let schedule = plan(&dag(graph, costs), &Comm::SHARED_MEMORY, workers, scheduler);
+    use crate::sched::{plan, Comm, Policy, Runtime, Scheduler};
+    let dag = dag(graph, costs);
+    let schedule = plan(&dag, &Comm::SHARED_MEMORY, workers, scheduler);
     let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
     // A plan may leave workers idle (or the graph be empty): show all p lanes.
     g.workers = g.workers.max(workers);
@@ -420,7 +426,8 @@ pub fn record(
     let report = if scheduler == Scheduler::Dynamic {
         crate::exec::run(wf, graph, &opts, &sink, &cancel)?
     } else {
-        crate::exec::run_planned(wf, graph, &schedule, &opts, &sink, &cancel)?
+        let rt = Runtime::follow(&dag, &Comm::SHARED_MEMORY, &schedule, Policy::FOLLOW)?;
+        crate::exec::run_planned(wf, graph, rt, &opts, &sink, &cancel)?.0
     };
     Ok(recorder.finish(&report))
 }

@@ -86,6 +86,7 @@ pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
                 rows,
                 predicted_makespan: run.predicted_makespan.unwrap_or(0.0),
                 actual_makespan: None,
+                replans: Vec::new(),
             };
             let note = format!("run {}: the plan is not drawn ({why})", run.id);
             (g, Some(note))

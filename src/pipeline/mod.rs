@@ -3,9 +3,12 @@
 //! record the run in the history and retrain the models. The CLI and the
 //! terminal UI both drive runs through here.
 //!
-//! With `emcp`, loops of at least p·M iterations are test-driven while the
-//! plan runs (see [`testdrive`]), so the plan a run followed can differ from
-//! the one [`plan`] made beforehand: [`Finished::plan`] is the one followed.
+//! Static plans run through a [`Runtime`]: with `emcp`, loops of at least
+//! p·M iterations are test-driven while the plan runs (see [`testdrive`]),
+//! and what has not started is re-planned when a drive has measured its
+//! loop or a task ends far from its prediction. So the plan a run followed
+//! can differ from the one [`plan`] made beforehand: [`Finished::plan`]
+//! holds the one followed.
 
 mod testdrive;
 
@@ -19,7 +22,7 @@ use crate::cost::history::{self, History, RunRecord};
 use crate::cost::{self, ModelKind, Predictor};
 use crate::exec::{self, Event, RunOptions, RunReport};
 use crate::graph::TaskGraph;
-use crate::sched::{self, Comm, Dag, Schedule, Scheduler};
+use crate::sched::{self, Comm, Dag, Policy, Runtime, Schedule, Scheduler};
 use crate::workflow::Workflow;
 
 /// A plan made before running.
@@ -37,13 +40,36 @@ pub struct Plan {
     pub dag: Dag,
     /// The schedule. For `dynamic` it is the simulator's picture of
     /// work-stealing, for the predicted makespan only: rayon decides at
-    /// run time.
+    /// run time. After a run, the plan as followed, re-plans included.
     pub schedule: Schedule,
+    /// The loops emcp test-drives.
+    pub drives: Vec<usize>,
+    /// The makespan predicted before the run.
+    pub forecast: f64,
 }
 
 impl Plan {
+    /// The makespan predicted before the run (re-plans during it do not
+    /// change the forecast it is judged by).
     pub fn predicted_makespan(&self) -> f64 {
-        self.schedule.makespan()
+        self.forecast
+    }
+
+    /// The runtime that runs this plan: emcp's re-plans as it goes, the
+    /// other static schedulers are followed as published.
+    fn runtime(&self, graph: &TaskGraph, learning: &Learning) -> Result<Runtime, String> {
+        match self.scheduler {
+            Scheduler::Emcp | Scheduler::Ideal => Ok(Runtime::emcp(
+                &self.dag,
+                &learning.comm,
+                self.workers.max(1),
+                self.m,
+                &self.drives,
+                Policy::ADAPTIVE,
+                testdrive::estimator(graph, &learning.predictor, &self.drives),
+            )),
+            _ => Runtime::follow(&self.dag, &learning.comm, &self.schedule, Policy::FOLLOW),
+        }
     }
 }
 
@@ -121,18 +147,32 @@ pub fn plan(
         }
     }
     let m = wf.m.unwrap_or(sched::DEFAULT_M);
-    let schedule = match scheduler {
-        Scheduler::Emcp | Scheduler::Ideal => sched::emcp(&dag, &learning.comm, workers.max(1), m),
-        _ => sched::plan(&dag, &learning.comm, workers, scheduler),
+    let drives = match scheduler {
+        Scheduler::Emcp => testdrive::test_driven(graph, workers.max(1), m),
+        _ => Vec::new(),
     };
-    Plan {
+    let mut plan = Plan {
         scheduler,
         workers,
         m,
         predicted,
         dag,
-        schedule,
-    }
+        schedule: Schedule {
+            workers: workers.max(1),
+            items: Vec::new(),
+        },
+        drives,
+        forecast: 0.0,
+    };
+    plan.schedule = match scheduler {
+        Scheduler::Emcp | Scheduler::Ideal => match plan.runtime(graph, learning) {
+            Ok(rt) => rt.followed(),
+            Err(_) => sched::plan(&plan.dag, &learning.comm, workers, scheduler),
+        },
+        _ => sched::plan(&plan.dag, &learning.comm, workers, scheduler),
+    };
+    plan.forecast = plan.schedule.makespan();
+    plan
 }
 
 fn previous_costs(wf: &Workflow, learning: &Learning) -> Option<HashMap<String, f64>> {
@@ -199,23 +239,29 @@ pub fn execute(
         on_event(e);
     };
     let mut plan = plan;
-    let drives = match scheduler {
-        Scheduler::Emcp => testdrive::test_driven(graph, plan.workers, plan.m),
-        _ => Vec::new(),
-    };
     let report = if scheduler == Scheduler::Dynamic {
         exec::run(wf, graph, opts, &sink, cancel)?
     } else {
-        let planned = if drives.is_empty() {
-            exec::run_planned(wf, graph, &plan.schedule, opts, &sink, cancel)
-        } else {
-            testdrive::run(wf, graph, learning, &mut plan, &drives, opts, &sink, cancel)
-        };
-        // A refused plan ran nothing, except in the test drive's stage 2
-        // (stage 1 has run): that needs a bug in the stage planner, and
-        // running everything again is still correct, only slower.
+        let planned = plan
+            .runtime(graph, learning)
+            .and_then(|rt| exec::run_planned(wf, graph, rt, opts, &sink, cancel));
+        // A refused plan ran nothing: running with work-stealing instead is
+        // still correct, only not what was asked.
         match planned {
-            Ok(r) => r,
+            Ok((report, rt)) => {
+                plan.schedule = rt.followed();
+                // A test drive's extrapolation is the loop's prediction:
+                // it was made before the rest of the loop ran.
+                for &(node, cost) in rt.test_driven() {
+                    if let Some(p) = plan.predicted.get_mut(node) {
+                        *p = cost;
+                    }
+                    if let Some(n) = plan.dag.nodes.get_mut(node) {
+                        n.cost = cost;
+                    }
+                }
+                report
+            }
             Err(e) => {
                 warnings.push(format!(
                     "the {} plan was refused ({e}); ran with work-stealing instead",

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::mcp::{mcp_units, Units};
-use super::{even_blocks, simulate, Comm, Dag, Item, NodeKind, Schedule};
+use super::simulate::simulate_from;
+use super::{even_blocks, Comm, Dag, Item, NodeKind, Schedule, Start};
 
 /// The paper's M: bounds how finely a loop is cut (and, below p·M
 /// iterations, disables the test drive).
@@ -58,6 +59,12 @@ fn blocks_of(n: usize, size: usize) -> Vec<Range<usize>> {
 }
 
 pub fn emcp(dag: &Dag, comm: &Comm, p: usize, m: usize) -> Schedule {
+    emcp_from(dag, comm, p, m, &Start::fresh())
+}
+
+/// [`emcp`] from a run's state: workers busy until `start` says, nodes held
+/// back until their release (inputs still being computed).
+pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> Schedule {
     let functions: Vec<f64> = dag
         .nodes
         .iter()
@@ -80,17 +87,16 @@ pub fn emcp(dag: &Dag, comm: &Comm, p: usize, m: usize) -> Schedule {
         }
     });
     // Phase 2.
-    let items = mcp_units(&units, comm, p);
+    let items = mcp_units(&units, comm, p, start);
     // Phase 3.
-    let merged = merge_loop_blocks(dag, items);
-    simulate(&merged, dag, comm)
+    let merged = merge_loop_blocks(dag, p, items);
+    simulate_from(&merged, dag, comm, start)
 }
 
 /// Replaces each worker's blocks of one loop by one item at the place of its
 /// first block, holding as many iterations as the blocks did; the chunks
 /// are contiguous and ordered by when each worker starts on the loop.
-fn merge_loop_blocks(dag: &Dag, items: Vec<Item>) -> Schedule {
-    let p = items.iter().map(|i| i.worker + 1).max().unwrap_or(1);
+fn merge_loop_blocks(dag: &Dag, p: usize, items: Vec<Item>) -> Schedule {
     let mut first: HashMap<(usize, usize), usize> = HashMap::new(); // (node, worker) → item
     let mut count: HashMap<(usize, usize), usize> = HashMap::new();
     let mut keep = Vec::with_capacity(items.len());

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 
-use super::{Comm, Dag, Item, NodeId, Schedule};
+use super::{Comm, Dag, Item, NodeId, Schedule, Start};
 
 /// A schedulable piece: a whole node, or a block of a loop's iterations.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,7 +120,7 @@ pub fn alap(dag: &Dag, comm: &Comm) -> Vec<f64> {
 /// MCP with every loop kept whole.
 pub fn mcp(dag: &Dag, comm: &Comm, p: usize) -> Schedule {
     let units = Units::expand(dag, |_| None);
-    Schedule::sorted(p, mcp_units(&units, comm, p))
+    Schedule::sorted(p, mcp_units(&units, comm, p, &Start::fresh()))
 }
 
 /// The ready-list entry: smallest ALAP first, then more successors, then
@@ -256,7 +256,9 @@ fn next_up(x: f64) -> f64 {
     }
 }
 
-pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
+/// MCP over `units`, with workers busy and nodes held back as `start` says
+/// (a plan made mid-run starts from the run's state).
+pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize, start: &Start) -> Vec<Item> {
     let n = units.units.len();
     let bl = units.bottom_levels(comm);
     let cp = bl.iter().copied().fold(0.0, f64::max);
@@ -269,13 +271,19 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
             unit: u,
         })
         .collect();
-    let mut timelines = vec![Timeline::default(); p];
+    let mut timelines: Vec<Timeline> = (0..p)
+        .map(|w| Timeline {
+            last_end: start.free_at(w),
+            ..Timeline::default()
+        })
+        .collect();
     let mut placed: Vec<Option<(usize, f64)>> = vec![None; n]; // (worker, end)
     let mut items = Vec::with_capacity(n);
     while let Some(Ready { unit: u, .. }) = heap.pop() {
         let cost = units.units[u].cost;
         // Each worker's ready time; then the best start appending at the
         // end of a queue, which bounds how far any hole search must look.
+        let release = start.release_of(units.units[u].node);
         let readies: Vec<f64> = (0..p)
             .map(|w| {
                 units.preds[u]
@@ -285,7 +293,7 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
                         Some((_, end)) => end + comm.cost(bytes),
                         None => 0.0,
                     })
-                    .fold(0.0, f64::max)
+                    .fold(release, f64::max)
             })
             .collect();
         let mut best: Option<(f64, usize, Slot)> = None; // (start, worker, slot)
@@ -310,15 +318,15 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize) -> Vec<Item> {
                 best = Some((start, w, slot));
             }
         }
-        let Some((start, w, slot)) = best else { break };
-        let end = start + cost;
-        timelines[w].place(start, end, slot);
+        let Some((begin, w, slot)) = best else { break };
+        let end = begin + cost;
+        timelines[w].place(begin, end, slot);
         placed[u] = Some((w, end));
         items.push(Item {
             node: units.units[u].node,
             iterations: units.units[u].iterations.clone(),
             worker: w,
-            start,
+            start: begin,
             end,
         });
         for &(s, _) in &units.succs[u] {

@@ -18,14 +18,16 @@ mod baseline;
 mod dag_json;
 mod emcp;
 mod mcp;
+pub mod runtime;
 mod simulate;
 mod stg;
 
 use std::ops::Range;
 
-pub use emcp::{emcp, loop_granularity, Granularity, DEFAULT_M};
+pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
 pub use mcp::{alap, mcp};
-pub use simulate::simulate;
+pub use runtime::{Policy, Runtime};
+pub use simulate::{simulate, simulate_from};
 
 /// Index of a node in [`Dag::nodes`].
 pub type NodeId = usize;
@@ -187,6 +189,32 @@ impl Comm {
 
     pub fn cost(&self, bytes: f64) -> f64 {
         self.latency + self.per_byte * bytes
+    }
+}
+
+/// Where a plan starts: at time 0 with every worker free, or mid-run, with
+/// workers busy until their running tasks should end and nodes whose inputs
+/// are still being computed held back until then.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Start {
+    /// Per worker, when it is free; missing workers are free at 0.
+    pub free: Vec<f64>,
+    /// Per node, the earliest it may start; missing nodes at 0.
+    pub release: Vec<f64>,
+}
+
+impl Start {
+    /// The start of a run: everything free at 0.
+    pub fn fresh() -> Start {
+        Start::default()
+    }
+
+    pub fn free_at(&self, worker: usize) -> f64 {
+        self.free.get(worker).copied().unwrap_or(0.0)
+    }
+
+    pub fn release_of(&self, node: NodeId) -> f64 {
+        self.release.get(node).copied().unwrap_or(0.0)
     }
 }
 

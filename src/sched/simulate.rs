@@ -3,12 +3,18 @@
 //! predictions is judged against measured costs, and how schedules for 8, 16
 //! or 32 workers are compared on a 2-core machine.
 
-use super::{Comm, Dag, Item, Schedule};
+use super::{Comm, Dag, Item, Schedule, Start};
 
 /// Re-times `schedule` with the node costs of `dag`: each worker runs its
 /// queue in order; an item starts when its worker is free and every item of
 /// every predecessor node has ended (plus communication from other workers).
 pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
+    simulate_from(schedule, dag, comm, &Start::fresh())
+}
+
+/// [`simulate`] from a run's state: each worker free from `start`'s time for
+/// it, each node startable no earlier than its release.
+pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start) -> Schedule {
     let p = schedule.workers.max(1);
     let queues: Vec<Vec<&Item>> = (0..p).map(|w| schedule.queue(w).collect()).collect();
     let n_nodes = dag.nodes.len();
@@ -22,7 +28,7 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
     // Per node: (latest end, and per worker the latest end) once finished.
     let mut ends: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n_nodes];
     let mut head = vec![0usize; p];
-    let mut free = vec![0.0f64; p];
+    let mut free: Vec<f64> = (0..p).map(|w| start.free_at(w)).collect();
     let mut out = Vec::with_capacity(schedule.items.len());
     loop {
         let mut best: Option<(f64, usize)> = None;
@@ -30,7 +36,7 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
             let Some(item) = queues[w].get(head[w]) else {
                 continue;
             };
-            let mut ready = free[w];
+            let mut ready = free[w].max(start.release_of(item.node));
             let mut blocked = false;
             for e in preds.get(item.node).into_iter().flatten() {
                 if remaining[e.from] > 0 {
@@ -50,10 +56,10 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
                 best = Some((ready, w));
             }
         }
-        let Some((start, w)) = best else { break };
+        let Some((begin, w)) = best else { break };
         let item = queues[w][head[w]];
         let cost = item_cost(dag, item);
-        let end = start + cost;
+        let end = begin + cost;
         head[w] += 1;
         free[w] = end;
         if item.node < n_nodes {
@@ -61,7 +67,7 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
             ends[item.node].push((w, end));
         }
         out.push(Item {
-            start,
+            start: begin,
             end,
             ..item.clone()
         });
@@ -70,10 +76,10 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
     // keep its items at the end rather than lose them.
     for w in 0..p {
         for item in &queues[w][head[w]..] {
-            let start = free[w];
-            free[w] = start + item_cost(dag, item);
+            let begin = free[w];
+            free[w] = begin + item_cost(dag, item);
             out.push(Item {
-                start,
+                start: begin,
                 end: free[w],
                 ..(*item).clone()
             });

@@ -5,7 +5,7 @@ use super::*;
 use crate::cost::model::SplitMix;
 
 /// A random DAG: edges only from lower to higher ids, some loops.
-fn random_dag(seed: u64) -> Dag {
+pub(crate) fn random_dag(seed: u64) -> Dag {
     let mut g = SplitMix(seed);
     let n = 2 + g.below(30);
     let mut dag = Dag::default();

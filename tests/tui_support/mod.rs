@@ -136,6 +136,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
         rows,
         predicted_makespan: 0.0,
         actual_makespan: None,
+        replans: Vec::new(),
     };
     g.predicted_makespan = g.horizon();
     g

@@ -140,7 +140,7 @@ fn costed_dag(
 fn execute(
     wf: &Workflow,
     graph: &TaskGraph,
-    plan: Option<&sched::Schedule>,
+    plan: Option<(&Dag, &sched::Schedule)>,
     workers: usize,
 ) -> Result<RunReport, String> {
     let opts = RunOptions {
@@ -149,7 +149,11 @@ fn execute(
     };
     let cancel = AtomicBool::new(false);
     let report = match plan {
-        Some(s) => exec::run_planned(wf, graph, s, &opts, &|_| {}, &cancel)?,
+        // The paper's plans, followed as made.
+        Some((dag, s)) => {
+            let rt = sched::Runtime::follow(dag, &Comm::SHARED_MEMORY, s, sched::Policy::FOLLOW)?;
+            exec::run_planned(wf, graph, rt, &opts, &|_| {}, &cancel)?.0
+        }
         None => exec::run(wf, graph, &opts, &|_| {}, &cancel)?,
     };
     if let Some((task, o)) = graph
@@ -242,7 +246,7 @@ pub fn run_case(
         actual[k] = if kind == Scheduler::Dynamic {
             dynamic.makespan.as_secs_f64()
         } else {
-            execute(&wf, &graph, Some(&schedule), workers)
+            execute(&wf, &graph, Some((planned, &schedule)), workers)
                 .map_err(|e| format!("{label}: {e}"))?
                 .makespan
                 .as_secs_f64()

@@ -1,0 +1,976 @@
+//! Following a plan while it runs: the dispatcher the static executor (and
+//! the run simulator, [`Runtime::simulate`]) drives. Pure and clock-free:
+//! the caller says what time it is and what has finished.
+//!
+//! A plan is a forecast, not a contract. The runtime hands each worker the
+//! head of its queue once that item's inputs are complete, and re-plans
+//! everything not yet started, from the run's state, with emcp when
+//! - a loop's test drive has measured it: nothing waits for a stage to
+//!   drain, the paper's bubble is gone;
+//! - a task ends far from its prediction (a surprise, [`Policy`]).
+//!
+//! A re-plan starts from the state: each worker is free when its running
+//! task should end, and a task whose inputs are still running is held back
+//! until they should end. It replaces the queues only when it predicts an
+//! earlier end than carrying on with the current ones.
+//!
+//! A loop's block runs in pieces claimed one at a time, so a re-plan can
+//! hand out the iterations a running block has not reached, and an idle
+//! worker may take the unclaimed half of another worker's block. Each
+//! iteration is claimed exactly once; values never depend on who ran it.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+
+use super::emcp::emcp_from;
+use super::simulate::{item_cost, simulate_from};
+use super::{Comm, Dag, Edge, Item, Node, NodeId, Schedule, Start};
+
+/// What an idle worker may take out of plan order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steal {
+    /// Nothing: a worker whose next item is not ready waits for it. (When
+    /// no worker has anything running, a ready item is taken anyway: a
+    /// plan must never stall a run.)
+    Never,
+    /// Only work predicted to end before the worker's own next item should
+    /// be ready, or anything once its queue is empty: it fills holes, and
+    /// never delays the plan by the predictions.
+    Fits,
+}
+
+/// When the runtime departs from the plan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// A task is a surprise when its time is off its prediction by more
+    /// than this factor (either way)...
+    pub surprise_factor: f64,
+    /// ...and by more than this share of the plan's makespan.
+    pub surprise_share: f64,
+    pub steal: Steal,
+}
+
+impl Policy {
+    /// Follow the plan exactly (baseline, mcp: the algorithms as published).
+    pub const FOLLOW: Policy = Policy {
+        surprise_factor: f64::INFINITY,
+        surprise_share: f64::INFINITY,
+        steal: Steal::Never,
+    };
+
+    /// emcp's: re-plan on surprises, and let idle workers fill holes. Chosen
+    /// by replaying measured workflows and random graphs with noisy costs
+    /// (`flowcast bench schedule --noise`, and the tests in this module).
+    pub const ADAPTIVE: Policy = Policy {
+        surprise_factor: 1.3,
+        surprise_share: 0.02,
+        steal: Steal::Fits,
+    };
+}
+
+/// One piece of work handed to a worker: a call, or some of a loop's
+/// iterations (0-based, half-open).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Work {
+    pub node: NodeId,
+    pub iterations: Option<Range<usize>>,
+}
+
+/// What a finished piece of work completed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Finish {
+    /// The worker's contiguous block of a loop ended: these iterations ran
+    /// on it, one piece after another, from the time given.
+    pub block: Option<(Range<usize>, f64)>,
+    /// The queues were re-planned.
+    pub replanned: bool,
+}
+
+/// A worker's block of a loop: `first..next` claimed (the last claim,
+/// `piece`, still running), `next..end` not yet.
+#[derive(Clone, Debug)]
+struct Block {
+    first: usize,
+    next: usize,
+    end: usize,
+    piece: Range<usize>,
+    /// When the block started.
+    began: f64,
+}
+
+/// What a worker is running.
+#[derive(Clone, Debug)]
+struct Running {
+    node: NodeId,
+    block: Option<Block>,
+    /// When the call or the current piece started, and its predicted cost.
+    started: f64,
+    predicted: f64,
+    /// Index in `past` of the planned item this runs.
+    past: usize,
+}
+
+/// A loop's pieces aim at this many seconds: short enough to split a block
+/// late, long enough that claiming one is noise.
+const PIECE_SECONDS: f64 = 0.002;
+
+/// Iterations a test drive runs: the first warms the caches.
+pub const TEST_DRIVE_ITERATIONS: usize = 2;
+
+/// Per-iteration seconds of loop `node` given its test drive's fastest
+/// iteration; the caller's cost model blends the two.
+pub type Estimator = Box<dyn Fn(NodeId, f64) -> f64 + Send + Sync>;
+
+/// A run in progress, as the plan sees it.
+pub struct Runtime {
+    /// Costs: predicted, then updated by what the run measures.
+    dag: Dag,
+    preds: Vec<Vec<NodeId>>,
+    comm: Comm,
+    p: usize,
+    m: usize,
+    policy: Policy,
+    queues: Vec<VecDeque<Item>>,
+    running: Vec<Option<Running>>,
+    /// Per node, iterations (1 for a call) not finished.
+    left: Vec<usize>,
+    /// Per loop with a test drive not yet measured: the drive's iterations.
+    drive: Vec<Option<Range<usize>>>,
+    estimator: Estimator,
+    /// Items started so far, as planned when they started.
+    past: Vec<Item>,
+    /// When each re-plan happened.
+    replans: Vec<f64>,
+    /// Each test-driven loop and the whole-loop cost its drive gave it.
+    driven: Vec<(NodeId, f64)>,
+    /// The current plan's predicted makespan.
+    horizon: f64,
+}
+
+impl Runtime {
+    /// Plans `dag` with emcp, test-driving the loops in `drives`: each
+    /// drive's first iterations run as one block, as early as their inputs
+    /// allow, and the rest of that loop waits for it; when it has run, the
+    /// loop is costed by `estimator` and everything not started re-planned.
+    pub fn emcp(
+        dag: &Dag,
+        comm: &Comm,
+        p: usize,
+        m: usize,
+        drives: &[NodeId],
+        policy: Policy,
+        estimator: Estimator,
+    ) -> Runtime {
+        let mut rt = Runtime::empty(dag, comm, p, m, policy, estimator);
+        for &d in drives {
+            if let Some(n) = dag.nodes.get(d).and_then(Node::iterations) {
+                if n > TEST_DRIVE_ITERATIONS {
+                    rt.drive[d] = Some(0..TEST_DRIVE_ITERATIONS);
+                }
+            }
+        }
+        // The whole graph is pending: one item per node, all on worker 0,
+        // for the planner to redistribute.
+        for (id, node) in dag.nodes.iter().enumerate() {
+            rt.queues[0].push_back(Item {
+                node: id,
+                iterations: node.iterations().map(|n| 0..n),
+                worker: 0,
+                start: 0.0,
+                end: 0.0,
+            });
+        }
+        if let Some(s) = rt.plan_pending(0.0) {
+            rt.install(s);
+        }
+        rt.replans.clear();
+        rt
+    }
+
+    /// Runs a given schedule (baseline, mcp, or a plan from elsewhere).
+    /// Fails when it does not cover every node and iteration exactly once.
+    pub fn follow(
+        dag: &Dag,
+        comm: &Comm,
+        schedule: &Schedule,
+        policy: Policy,
+    ) -> Result<Runtime, String> {
+        validate(dag, schedule)?;
+        let p = schedule.workers.max(1);
+        let mut rt = Runtime::empty(dag, comm, p, super::DEFAULT_M, policy, Box::new(|_, s| s));
+        rt.install(schedule.clone());
+        Ok(rt)
+    }
+
+    fn empty(
+        dag: &Dag,
+        comm: &Comm,
+        p: usize,
+        m: usize,
+        policy: Policy,
+        estimator: Estimator,
+    ) -> Runtime {
+        let n = dag.nodes.len();
+        let mut preds = vec![Vec::new(); n];
+        for e in &dag.edges {
+            if e.from < n && e.to < n && !preds[e.to].contains(&e.from) {
+                preds[e.to].push(e.from);
+            }
+        }
+        let p = p.max(1);
+        Runtime {
+            dag: dag.clone(),
+            preds,
+            comm: *comm,
+            p,
+            m,
+            policy,
+            queues: vec![VecDeque::new(); p],
+            running: vec![None; p],
+            // A loop of no iterations still runs once, to make its value.
+            left: dag
+                .nodes
+                .iter()
+                .map(|n| n.iterations().unwrap_or(1).max(1))
+                .collect(),
+            drive: vec![None; n],
+            estimator,
+            past: Vec::new(),
+            replans: Vec::new(),
+            driven: Vec::new(),
+            horizon: 0.0,
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.p
+    }
+
+    /// Every node has finished.
+    pub fn done(&self) -> bool {
+        self.left.iter().all(|&l| l == 0)
+    }
+
+    /// Whether node `id` has finished (all its iterations).
+    pub fn complete(&self, id: NodeId) -> bool {
+        self.left.get(id).is_none_or(|&l| l == 0)
+    }
+
+    /// Times of the re-plans so far.
+    pub fn replans(&self) -> &[f64] {
+        &self.replans
+    }
+
+    /// Each test-driven loop and the whole-loop cost its drive predicted:
+    /// a prediction made before the rest of the loop ran.
+    pub fn test_driven(&self) -> &[(NodeId, f64)] {
+        &self.driven
+    }
+
+    /// The costs the runtime plans with now.
+    pub fn dag(&self) -> &Dag {
+        &self.dag
+    }
+
+    /// The plan as followed: items started so far as planned when they
+    /// started, then the current queues.
+    pub fn followed(&self) -> Schedule {
+        let mut items = self.past.clone();
+        items.extend(self.queues.iter().flatten().cloned());
+        Schedule::sorted(self.p, items)
+    }
+
+    /// The current plan's predicted makespan.
+    pub fn predicted_makespan(&self) -> f64 {
+        self.horizon
+    }
+
+    /// The next work for idle worker `w`, if any is ready for it now.
+    pub fn next(&mut self, w: usize, now: f64) -> Option<Work> {
+        if w >= self.p || self.running[w].as_ref().is_some_and(|r| r.block.is_none()) {
+            return None;
+        }
+        if self.running[w].is_some() {
+            if let Some(work) = self.claim(w, now) {
+                return Some(work);
+            }
+            self.running[w] = None;
+        }
+        if let Some(item) = self.queues[w].front() {
+            if self.ready(item) {
+                let item = self.queues[w].pop_front()?;
+                return Some(self.begin(w, item, now));
+            }
+        }
+        self.steal(w, now)
+    }
+
+    /// Records that worker `w` finished the work [`Runtime::next`] gave it,
+    /// `fastest` being, for a loop, the fastest of its iterations so far.
+    pub fn finish(&mut self, w: usize, now: f64, fastest: f64) -> Finish {
+        let Some(mut r) = self.running.get_mut(w).and_then(Option::take) else {
+            return Finish::default();
+        };
+        let node = r.node;
+        let mut out = Finish::default();
+        let measured = (now - r.started).max(0.0);
+        let Some(b) = &mut r.block else {
+            self.left[node] = 0;
+            out.replanned = self.surprised(r.predicted, measured) && self.replan(now);
+            return out;
+        };
+        self.left[node] = self.left[node].saturating_sub(b.piece.len());
+        let drove = self.drive[node]
+            .as_ref()
+            .is_some_and(|d| d.start == b.first && d.end == b.end && b.next == b.end);
+        if b.next < b.end {
+            self.running[w] = Some(r);
+            return out;
+        }
+        // The block is over.
+        let block = b.first..b.end;
+        let block_time = (now - b.began).max(0.0);
+        let predicted = self.per_iteration(node) * block.len() as f64;
+        out.block = Some((block.clone(), b.began));
+        let mut replan = false;
+        if drove {
+            self.drive[node] = None;
+            let measured = if fastest > 0.0 {
+                fastest
+            } else {
+                block_time / block.len().max(1) as f64
+            };
+            let per = (self.estimator)(node, measured);
+            self.set_per_iteration(node, per);
+            self.driven.push((node, self.dag.nodes[node].cost));
+            replan = true;
+        } else if self.surprised(predicted, block_time) && !block.is_empty() {
+            // The rest of this loop probably runs at the speed just seen.
+            self.set_per_iteration(node, block_time / block.len() as f64);
+            replan = true;
+        }
+        out.replanned = replan && self.left[node] + self.pending() > 0 && self.replan(now);
+        out
+    }
+
+    /// Nobody runs anything and no queue's head can start: only taking
+    /// work out of plan order moves the run on (or, when nothing is ready
+    /// at all, nothing can).
+    pub fn stuck(&self) -> bool {
+        self.running.iter().all(Option::is_none)
+            && !self
+                .queues
+                .iter()
+                .flat_map(|q| q.front())
+                .any(|i| self.ready(i))
+    }
+
+    /// Iterations and calls still queued.
+    fn pending(&self) -> usize {
+        self.queues.iter().map(VecDeque::len).sum()
+    }
+
+    fn surprised(&self, predicted: f64, measured: f64) -> bool {
+        let f = self.policy.surprise_factor;
+        if !f.is_finite() {
+            return false;
+        }
+        let tiny = 1e-9;
+        let ratio = measured.max(tiny) / predicted.max(tiny);
+        (ratio > f || ratio < 1.0 / f)
+            && (measured - predicted).abs() > self.policy.surprise_share * self.horizon
+    }
+
+    fn per_iteration(&self, node: NodeId) -> f64 {
+        let n = &self.dag.nodes[node];
+        n.cost / n.iterations().unwrap_or(1).max(1) as f64
+    }
+
+    fn set_per_iteration(&mut self, node: NodeId, seconds: f64) {
+        if seconds.is_finite() && seconds >= 0.0 {
+            let n = &mut self.dag.nodes[node];
+            n.cost = seconds * n.iterations().unwrap_or(1) as f64;
+        }
+    }
+
+    /// Whether `item` may start: its inputs are complete, and the rest of
+    /// a loop waits for its test drive.
+    fn ready(&self, item: &Item) -> bool {
+        self.preds[item.node].iter().all(|&q| self.left[q] == 0)
+            && match (&self.drive[item.node], &item.iterations) {
+                (Some(d), Some(r)) => d == r,
+                _ => true,
+            }
+    }
+
+    fn begin(&mut self, w: usize, item: Item, now: f64) -> Work {
+        self.past.push(item.clone());
+        let past = self.past.len() - 1;
+        match &item.iterations {
+            Some(r) if self.dag.nodes[item.node].iterations().is_some() && !r.is_empty() => {
+                self.running[w] = Some(Running {
+                    node: item.node,
+                    block: Some(Block {
+                        first: r.start,
+                        next: r.start,
+                        end: r.end,
+                        piece: r.start..r.start,
+                        began: now,
+                    }),
+                    started: now,
+                    predicted: 0.0,
+                    past,
+                });
+                self.claim(w, now).unwrap_or(Work {
+                    node: item.node,
+                    iterations: Some(r.start..r.start),
+                })
+            }
+            _ => {
+                self.running[w] = Some(Running {
+                    node: item.node,
+                    block: None,
+                    started: now,
+                    predicted: self.dag.nodes[item.node].cost,
+                    past,
+                });
+                Work {
+                    node: item.node,
+                    iterations: None,
+                }
+            }
+        }
+    }
+
+    /// Claims the next piece of worker `w`'s block; `None` when it has no
+    /// unclaimed iterations left.
+    fn claim(&mut self, w: usize, now: f64) -> Option<Work> {
+        let per = self.per_iteration(self.running[w].as_ref()?.node);
+        let r = self.running[w].as_mut()?;
+        let node = r.node;
+        let is_drive = self.drive[node].is_some();
+        let b = r.block.as_mut()?;
+        if b.next >= b.end {
+            return None;
+        }
+        let len = if is_drive {
+            // A test drive runs as one piece: its time is the measurement.
+            b.end - b.next
+        } else {
+            piece_len(per, b.end - b.first)
+        };
+        let piece = b.next..(b.next + len).min(b.end);
+        b.next = piece.end;
+        b.piece = piece.clone();
+        r.started = now;
+        r.predicted = per * piece.len() as f64;
+        Some(Work {
+            node,
+            iterations: Some(piece),
+        })
+    }
+
+    /// When worker `w`'s own next item should be ready, by the plan.
+    fn head_ready_at(&self, w: usize, now: f64) -> f64 {
+        let Some(head) = self.queues[w].front() else {
+            return f64::INFINITY;
+        };
+        let mut at = now;
+        for &q in &self.preds[head.node] {
+            if self.left[q] == 0 {
+                continue;
+            }
+            let queued = self
+                .queues
+                .iter()
+                .flatten()
+                .filter(|i| i.node == q)
+                .map(|i| i.end)
+                .fold(f64::NEG_INFINITY, f64::max);
+            at = at.max(queued).max(self.running_end(q, now));
+        }
+        at
+    }
+
+    /// When the running parts of node `q` should end (`now` if none run).
+    fn running_end(&self, q: NodeId, now: f64) -> f64 {
+        self.running
+            .iter()
+            .flatten()
+            .filter(|r| r.node == q)
+            .map(|r| {
+                let tail = r
+                    .block
+                    .as_ref()
+                    .map_or(0.0, |b| (b.end - b.next) as f64 * self.per_iteration(q));
+                expected_end(r.started, r.predicted, now) + tail
+            })
+            .fold(now, f64::max)
+    }
+
+    /// Out-of-plan work for idle worker `w`, as the policy allows: the
+    /// ready queued item planned earliest, else half of the longest
+    /// unclaimed rest of another worker's block.
+    fn steal(&mut self, w: usize, now: f64) -> Option<Work> {
+        let stalled = self.stuck();
+        let budget = match self.policy.steal {
+            _ if stalled => f64::INFINITY,
+            Steal::Never => return None,
+            Steal::Fits => self.head_ready_at(w, now) - now,
+        };
+        let mut best: Option<(f64, usize, usize)> = None; // (planned start, worker, index)
+        for (v, q) in self.queues.iter().enumerate() {
+            // An idle worker takes its own ready head itself.
+            let skip = usize::from(self.running[v].is_none());
+            for (k, item) in q.iter().enumerate().skip(skip) {
+                if best.is_some_and(|(s, _, _)| item.start >= s) {
+                    continue;
+                }
+                let cost = item_cost(&self.dag, item);
+                if cost <= budget && self.ready(item) {
+                    best = Some((item.start, v, k));
+                }
+            }
+        }
+        if let Some((_, v, k)) = best {
+            let item = self.queues[v].remove(k)?;
+            return Some(self.begin(w, item, now));
+        }
+        // Split the running block with the most unclaimed time.
+        let mut split: Option<(f64, usize)> = None;
+        for (v, r) in self.running.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let Some(b) = &r.block else { continue };
+            if self.drive[r.node].is_some() {
+                continue;
+            }
+            let per = self.per_iteration(r.node);
+            let unclaimed = b.end - b.next;
+            // Worth splitting only when each half is at least a piece.
+            let piece = piece_len(per, b.end - b.first);
+            if unclaimed < 2 * piece.max(1) {
+                continue;
+            }
+            let half = (unclaimed / 2) as f64 * per;
+            if half <= budget && split.is_none_or(|(t, _)| half > t) {
+                split = Some((half, v));
+            }
+        }
+        let (_, v) = split?;
+        let victim = self.running[v].as_mut()?;
+        let node = victim.node;
+        let b = victim.block.as_mut()?;
+        let mid = b.next + (b.end - b.next).div_ceil(2);
+        let taken = mid..b.end;
+        b.end = mid;
+        if let Some(item) = self.past.get_mut(victim.past) {
+            trim(item, b.first..mid);
+        }
+        let per = self.per_iteration(node);
+        let item = Item {
+            node,
+            iterations: Some(taken.clone()),
+            worker: w,
+            start: now,
+            end: now + per * taken.len() as f64,
+        };
+        Some(self.begin(w, item, now))
+    }
+
+    /// Plans everything not started from the state at `now`, and installs
+    /// the plan when it is predicted to end sooner than the current one.
+    fn replan(&mut self, now: f64) -> bool {
+        let Some(new) = self.plan_pending(now) else {
+            return false;
+        };
+        let start = self.start_state(now);
+        let mut current = Schedule {
+            workers: self.p,
+            items: self.queues.iter().flatten().cloned().collect(),
+        };
+        // Carrying on, each running block keeps its unclaimed tail.
+        for (w, r) in self.running.iter().enumerate() {
+            if let Some((node, b)) = r.as_ref().and_then(|r| Some((r.node, r.block.as_ref()?))) {
+                if b.next < b.end {
+                    current
+                        .items
+                        .push(self.tail_item(w, node, b.next..b.end, &start));
+                }
+            }
+        }
+        let current = Schedule::sorted(self.p, current.items);
+        let keep = simulate_from(&current, &self.dag, &self.comm, &start).makespan();
+        if new.makespan() > keep * (1.0 - 1e-9) {
+            self.horizon = keep;
+            return false;
+        }
+        // The new plan took the tails: the blocks end after their pieces.
+        for r in self.running.iter_mut().flatten() {
+            if let Some(b) = &mut r.block {
+                b.end = b.next;
+                if let Some(item) = self.past.get_mut(r.past) {
+                    trim(item, b.first..b.end);
+                }
+            }
+        }
+        self.install(new);
+        self.replans.push(now);
+        true
+    }
+
+    fn tail_item(&self, w: usize, node: NodeId, its: Range<usize>, start: &Start) -> Item {
+        let from = start.free_at(w);
+        Item {
+            node,
+            end: from + self.per_iteration(node) * its.len() as f64,
+            iterations: Some(its),
+            worker: w,
+            start: from,
+        }
+    }
+
+    fn install(&mut self, s: Schedule) {
+        self.horizon = s.makespan();
+        for q in &mut self.queues {
+            q.clear();
+        }
+        for item in s.items {
+            if let Some(q) = self.queues.get_mut(item.worker) {
+                q.push_back(item);
+            }
+        }
+    }
+
+    /// When each worker is free and each node may start, by the plan's
+    /// predictions of what is running.
+    fn start_state(&self, now: f64) -> Start {
+        let free = self
+            .running
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .map_or(now, |r| expected_end(r.started, r.predicted, now))
+            })
+            .collect();
+        let n = self.dag.nodes.len();
+        // Per node, when its running pieces should end.
+        let mut busy_until = vec![now; n];
+        for r in self.running.iter().flatten() {
+            busy_until[r.node] = busy_until[r.node].max(expected_end(r.started, r.predicted, now));
+        }
+        let release = (0..n)
+            .map(|id| {
+                let own = if self.drive[id].is_some() {
+                    busy_until[id]
+                } else {
+                    now
+                };
+                self.preds[id]
+                    .iter()
+                    .map(|&q| busy_until[q])
+                    .fold(own, f64::max)
+            })
+            .collect();
+        Start { free, release }
+    }
+
+    /// emcp's plan of everything not started (queued items, and the
+    /// unclaimed tails of running blocks), from the state at `now`; `None`
+    /// when nothing is left.
+    fn plan_pending(&self, now: f64) -> Option<Schedule> {
+        let n = self.dag.nodes.len();
+        // Per node, what is left to start: the call, or iteration ranges.
+        let mut calls = vec![false; n];
+        let mut ranges: Vec<Vec<Range<usize>>> = vec![Vec::new(); n];
+        for item in self.queues.iter().flatten() {
+            match &item.iterations {
+                Some(r) if self.dag.nodes[item.node].iterations().is_some() && !r.is_empty() => {
+                    ranges[item.node].push(r.clone())
+                }
+                _ => calls[item.node] = true,
+            }
+        }
+        for r in self.running.iter().flatten() {
+            if let Some(b) = &r.block {
+                if b.next < b.end {
+                    ranges[r.node].push(b.next..b.end);
+                }
+            }
+        }
+        // The sub-DAG: one node per pending call or loop rest, and one per
+        // test drive not yet started, which the rest follows.
+        let mut sub = Dag::default();
+        let mut origin: Vec<(NodeId, Vec<Range<usize>>)> = Vec::new();
+        let mut first = vec![None; n];
+        let mut last = vec![None; n];
+        let start = self.start_state(now);
+        let mut release = Vec::new();
+        for id in 0..n {
+            let node = &self.dag.nodes[id];
+            if calls[id] {
+                first[id] = Some(sub.nodes.len());
+                last[id] = first[id];
+                sub.nodes.push(Node::function(&node.name, node.cost));
+                origin.push((id, Vec::new()));
+                release.push(start.release_of(id));
+                continue;
+            }
+            let mut rs = std::mem::take(&mut ranges[id]);
+            if rs.is_empty() {
+                continue;
+            }
+            if let Some(d) = &self.drive[id] {
+                rs = carve(rs, d);
+            }
+            rs.sort_by_key(|r| r.start);
+            let per = self.per_iteration(id);
+            if let Some(d) = self.drive[id].clone() {
+                if let Some(k) = rs.iter().position(|r| *r == d) {
+                    rs.remove(k);
+                    first[id] = Some(sub.nodes.len());
+                    last[id] = first[id];
+                    sub.nodes
+                        .push(Node::function(&node.name, per * d.len() as f64));
+                    origin.push((id, vec![d]));
+                    release.push(start.release_of(id));
+                }
+            }
+            let count: usize = rs.iter().map(Range::len).sum();
+            if count > 0 {
+                let rest = sub.nodes.len();
+                if let Some(d) = last[id] {
+                    sub.edges.push(Edge {
+                        from: d,
+                        to: rest,
+                        bytes: 0.0,
+                    });
+                }
+                first[id] = first[id].or(Some(rest));
+                last[id] = Some(rest);
+                sub.nodes
+                    .push(Node::looped(&node.name, per * count as f64, count));
+                origin.push((id, rs));
+                release.push(start.release_of(id));
+            }
+        }
+        if sub.nodes.is_empty() {
+            return None;
+        }
+        for e in &self.dag.edges {
+            if let (Some(from), Some(to)) = (last[e.from], first[e.to]) {
+                sub.edges.push(Edge {
+                    from,
+                    to,
+                    bytes: e.bytes,
+                });
+            }
+        }
+        let sub_start = Start {
+            free: start.free.clone(),
+            release,
+        };
+        let planned = emcp_from(&sub, &self.comm, self.p, self.m, &sub_start);
+        let mut items = Vec::with_capacity(planned.items.len());
+        for item in planned.items {
+            let (id, rs) = &origin[item.node];
+            let is_loop = self.dag.nodes[*id].iterations().is_some();
+            match (&item.iterations, is_loop) {
+                (Some(r), true) => {
+                    for real in map_range(rs, r.clone()) {
+                        items.push(Item {
+                            node: *id,
+                            iterations: Some(real),
+                            ..item.clone()
+                        });
+                    }
+                }
+                (None, true) => items.extend(rs.iter().map(|real| Item {
+                    node: *id,
+                    iterations: Some(real.clone()),
+                    ..item.clone()
+                })),
+                _ => items.push(Item { node: *id, ..item }),
+            }
+        }
+        Some(Schedule::sorted(self.p, items))
+    }
+
+    /// Replays a run of this plan with `actual` costs, as the executor runs
+    /// it (each idle worker asks for work whenever anything finishes): the
+    /// items as they ran, with their real times.
+    pub fn simulate(mut self, actual: &Dag) -> Schedule {
+        let p = self.p;
+        let mut busy: Vec<Option<(f64, f64, Work)>> = vec![None; p]; // (start, end, work)
+        let mut ran = Vec::new();
+        let mut now = 0.0f64;
+        loop {
+            for (w, slot) in busy.iter_mut().enumerate() {
+                if slot.is_none() {
+                    if let Some(work) = self.next(w, now) {
+                        let cost = work_cost(actual, &work);
+                        *slot = Some((now, now + cost, work));
+                    }
+                }
+            }
+            let Some(w) = (0..p).filter(|&w| busy[w].is_some()).min_by(|&a, &b| {
+                let ea = busy[a].as_ref().map_or(f64::INFINITY, |s| s.1);
+                let eb = busy[b].as_ref().map_or(f64::INFINITY, |s| s.1);
+                ea.total_cmp(&eb).then(a.cmp(&b))
+            }) else {
+                break;
+            };
+            let Some((start, end, work)) = busy[w].take() else {
+                break;
+            };
+            now = end;
+            let fastest = actual
+                .nodes
+                .get(work.node)
+                .map_or(0.0, |n| n.cost / n.iterations().unwrap_or(1).max(1) as f64);
+            ran.push(Item {
+                node: work.node,
+                iterations: work.iterations,
+                worker: w,
+                start,
+                end,
+            });
+            self.finish(w, now, fastest);
+        }
+        Schedule::sorted(p, ran)
+    }
+}
+
+/// When a task started at `started` and predicted to take `predicted`
+/// should end, seen at `now`: as predicted, or, once it has overrun, a
+/// quarter of its time so far from now (the longer it has overrun, the
+/// longer it probably has to go).
+fn expected_end(started: f64, predicted: f64, now: f64) -> f64 {
+    let end = started + predicted;
+    if end > now {
+        end
+    } else {
+        now + 0.25 * (now - started)
+    }
+}
+
+/// Iterations per piece of a block of `block` iterations costing `per`
+/// seconds each: about [`PIECE_SECONDS`], at most a quarter of the block.
+fn piece_len(per: f64, block: usize) -> usize {
+    let quarter = block.div_ceil(4).max(1);
+    if per <= 0.0 || !per.is_finite() {
+        return quarter;
+    }
+    let n = (PIECE_SECONDS / per).ceil();
+    if n >= quarter as f64 {
+        quarter
+    } else {
+        (n as usize).max(1)
+    }
+}
+
+/// `ranges` with `part` a range of its own, when one of them holds it.
+fn carve(ranges: Vec<Range<usize>>, part: &Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(ranges.len() + 2);
+    for r in ranges {
+        if r.start <= part.start && part.end <= r.end && r != *part {
+            out.extend(
+                [r.start..part.start, part.clone(), part.end..r.end]
+                    .into_iter()
+                    .filter(|x| !x.is_empty()),
+            );
+        } else {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Shortens a started item to the iterations `kept`, its end in proportion.
+fn trim(item: &mut Item, kept: Range<usize>) {
+    if let Some(r) = &item.iterations {
+        let len = r.len().max(1) as f64;
+        item.end = item.start + (item.end - item.start) * kept.len() as f64 / len;
+        item.iterations = Some(kept);
+    }
+}
+
+/// The real iterations that positions `sub` of the concatenation of
+/// `ranges` stand for, as contiguous ranges.
+fn map_range(ranges: &[Range<usize>], sub: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for r in ranges {
+        let (lo, hi) = (offset, offset + r.len());
+        let a = sub.start.max(lo);
+        let b = sub.end.min(hi);
+        if a < b {
+            out.push(r.start + (a - lo)..r.start + (b - lo));
+        }
+        offset = hi;
+    }
+    out
+}
+
+fn work_cost(dag: &Dag, work: &Work) -> f64 {
+    item_cost(
+        dag,
+        &Item {
+            node: work.node,
+            iterations: work.iterations.clone(),
+            worker: 0,
+            start: 0.0,
+            end: 0.0,
+        },
+    )
+}
+
+/// Checks that `schedule` runs every node of `dag`, and every iteration of
+/// every loop, exactly once, on its workers.
+pub fn validate(dag: &Dag, schedule: &Schedule) -> Result<(), String> {
+    let mut covered: Vec<Vec<u32>> = dag
+        .nodes
+        .iter()
+        .map(|n| vec![0; n.iterations().unwrap_or(1)])
+        .collect();
+    for item in &schedule.items {
+        let Some(c) = covered.get_mut(item.node) else {
+            return Err(format!(
+                "the plan names task {} but the graph has {}",
+                item.node,
+                dag.nodes.len()
+            ));
+        };
+        let name = &dag.nodes[item.node].name;
+        match (
+            &item.iterations,
+            dag.nodes[item.node].iterations().is_some(),
+        ) {
+            (Some(r), true) if r.end <= c.len() => r.clone().for_each(|k| c[k] += 1),
+            (None, false) => c[0] += 1,
+            _ => {
+                return Err(format!(
+                    "the plan's item for `{name}` does not fit the task"
+                ))
+            }
+        }
+        if item.worker >= schedule.workers {
+            return Err(format!(
+                "the plan uses worker {} of {}",
+                item.worker, schedule.workers
+            ));
+        }
+    }
+    for (id, c) in covered.iter().enumerate() {
+        let name = &dag.nodes[id].name;
+        if c.iter().any(|&k| k > 1) {
+            return Err(format!("the plan runs (part of) `{name}` twice"));
+        }
+        if c.contains(&0) {
+            return Err(format!("the plan does not run `{name}`"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
