@@ -181,6 +181,16 @@ pub fn render(g: &Gantt) -> String {
         }
     }
     let _ = writeln!(s, "</g>");
+    // Each re-plan: a dashed line across the lanes.
+    for &t in &g.replans {
+        let x = l.x(t);
+        let _ = writeln!(
+            s,
+            r##"<line class="replan" x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{axis_y}" stroke="#e07000" stroke-width="1.5" stroke-dasharray="4 3"><title>re-planned at {}</title></line>"##,
+            l.top,
+            axis::seconds(t)
+        );
+    }
     // Legend: the two bar styles, then a swatch per function.
     let ly = l.legend_y(workers);
     let _ = writeln!(s, r#"<g class="legend">"#);

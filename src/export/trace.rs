@@ -66,6 +66,13 @@ pub fn trace(g: &Gantt) -> Value {
                 "pid": ACTUAL_PID, "tid": bar.worker, "args": args}));
         }
     }
+    // Each re-plan: an instant event across the actual lanes.
+    for &t in &g.replans {
+        events.push(
+            json!({"name": "re-planned", "cat": "plan", "ph": "i", "s": "p",
+            "ts": us(t), "pid": ACTUAL_PID, "tid": 0}),
+        );
+    }
     json!({"traceEvents": events, "displayTimeUnit": "ms"})
 }
 

@@ -426,13 +426,31 @@ impl Widget for GanttChart<'_> {
             }
             buf.set_stringn(area.x, spare - 1, text, area.width as usize, theme::TITLE);
         }
-        if app.state == RunState::Running {
-            draw_now(
-                app.now,
+        let rows = geo.shown * geo.per_lane();
+        // Each re-plan: a dotted line where the cells are empty.
+        for &t in &g.replans {
+            draw_vline(
+                t,
+                '┆',
+                theme::REPLAN,
+                false,
                 &lanes.actual,
                 geo.x0,
                 geo.top,
-                geo.shown * geo.per_lane(),
+                rows,
+                buf,
+            );
+        }
+        if app.state == RunState::Running {
+            draw_vline(
+                app.now,
+                '│',
+                theme::NOW,
+                true,
+                &lanes.actual,
+                geo.x0,
+                geo.top,
+                rows,
                 buf,
             );
         }
@@ -511,21 +529,34 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
     }
 }
 
-fn draw_now(now: f64, lines: &[Line], x0: u16, top: u16, rows: usize, buf: &mut Buffer) {
+/// A vertical line at time `t` over the lanes: `symbol` in empty cells,
+/// and with `over_bars` the bars it crosses tinted too (the "now" line).
+#[allow(clippy::too_many_arguments)]
+fn draw_vline(
+    t: f64,
+    symbol: char,
+    colour: Color,
+    over_bars: bool,
+    lines: &[Line],
+    x0: u16,
+    top: u16,
+    rows: usize,
+    buf: &mut Buffer,
+) {
     let Some(line) = lines.first() else { return };
-    if line.cell.is_nan() || line.cell <= 0.0 || now < line.from {
+    if line.cell.is_nan() || line.cell <= 0.0 || t < line.from {
         return;
     }
-    let col = ((now - line.from) / line.cell).floor() as usize;
+    let col = ((t - line.from) / line.cell).floor() as usize;
     if col >= line.cells.len() {
         return;
     }
     for r in 0..rows {
         if let Some(cell) = buf.cell_mut((x0 + col as u16, top + r as u16)) {
             if cell.symbol() == " " {
-                cell.set_char('│').set_fg(theme::NOW);
-            } else {
-                cell.set_bg(theme::NOW);
+                cell.set_char(symbol).set_fg(colour);
+            } else if over_bars {
+                cell.set_bg(colour);
             }
         }
     }

@@ -21,6 +21,8 @@ pub const ROW: Style = Style::new()
     .add_modifier(Modifier::BOLD);
 pub const SELECTED: Style = Style::new().add_modifier(Modifier::REVERSED);
 pub const NOW: Color = Color::Yellow;
+/// Where the plan was re-planned during the run.
+pub const REPLAN: Color = Color::LightMagenta;
 /// The selected task's bars.
 pub const HIGHLIGHT: Color = Color::White;
 pub const ERROR: Style = Style::new().fg(Color::Red);

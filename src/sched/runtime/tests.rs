@@ -292,3 +292,97 @@ fn follow_refuses_a_plan_that_runs_something_twice() {
     let ok = Schedule::sorted(2, vec![item(0..5, 0), item(5..10, 1)]);
     assert!(Runtime::follow(&dag, &Comm::SHARED_MEMORY, &ok, Policy::FOLLOW).is_ok());
 }
+
+/// How the runtime's policy was chosen: random workflow-like graphs whose
+/// real costs are the predictions times log-normal noise, replayed at
+/// p = 2…32; mean makespan over the lower bound from the real costs, and
+/// greedy list scheduling with the real costs (what work-stealing does at
+/// best) beside. `cargo test --release policy_table -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn policy_table() {
+    let variants: Vec<(&str, Policy)> = vec![
+        ("follow", Policy::FOLLOW),
+        (
+            "steal fits",
+            Policy {
+                steal: Steal::Fits,
+                ..Policy::FOLLOW
+            },
+        ),
+        (
+            "replan 1.3",
+            Policy {
+                steal: Steal::Never,
+                ..Policy::ADAPTIVE
+            },
+        ),
+        (
+            "both 1.2",
+            Policy {
+                surprise_factor: 1.2,
+                ..Policy::ADAPTIVE
+            },
+        ),
+        ("both 1.3", Policy::ADAPTIVE),
+        (
+            "both 1.5",
+            Policy {
+                surprise_factor: 1.5,
+                ..Policy::ADAPTIVE
+            },
+        ),
+        (
+            "both 2.0",
+            Policy {
+                surprise_factor: 2.0,
+                ..Policy::ADAPTIVE
+            },
+        ),
+    ];
+    for spread in [0.1, 0.3, 0.6] {
+        for p in [2, 8, 16, 32] {
+            let mut g = SplitMix(7 + p as u64);
+            let mut sums = vec![0.0; variants.len() + 1];
+            let graphs = 200;
+            for seed in 0..graphs {
+                let dag = random_dag(1000 + seed);
+                let actual = noisy(&dag, &mut g, spread);
+                let lb = actual.lower_bound(p);
+                for (k, (_, policy)) in variants.iter().enumerate() {
+                    let drives = loops_of(&dag, p);
+                    let rt = Runtime::emcp(
+                        &dag,
+                        &Comm::SHARED_MEMORY,
+                        p,
+                        8,
+                        &drives,
+                        *policy,
+                        identity(),
+                    );
+                    sums[k] += rt.simulate(&actual).makespan() / lb;
+                }
+                let greedy = super::super::plan(
+                    &actual,
+                    &Comm::SHARED_MEMORY,
+                    p,
+                    super::super::Scheduler::Dynamic,
+                );
+                sums[variants.len()] += greedy.makespan() / lb;
+            }
+            let row: Vec<String> = sums
+                .iter()
+                .map(|s| format!("{:.3}", s / graphs as f64))
+                .collect();
+            println!(
+                "spread {spread} p {p:2}: {} | greedy {}",
+                row[..variants.len()].join(" "),
+                row[variants.len()]
+            );
+        }
+    }
+    println!(
+        "columns: {}",
+        variants.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
+    );
+}
