@@ -256,7 +256,7 @@ fn render(opts: &Options, all: &[Measured]) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<16} {:>3} {:>11} {:>11} {:>14}  emcp makespan error by run",
+        "{:<16} {:>3} {:>12} {:>12} {:>15}  emcp makespan error by run",
         "workflow",
         "p",
         "tasks run 1",
@@ -267,7 +267,7 @@ fn render(opts: &Options, all: &[Measured]) -> String {
         let errors: Vec<String> = m.emcp_error.iter().map(|&e| percent(Some(e))).collect();
         let _ = writeln!(
             out,
-            "{:<16} {:>3} {:>11} {:>11} {:>14}  {}",
+            "{:<16} {:>3} {:>12} {:>12} {:>15}  {}",
             m.workflow,
             m.workers,
             percent(m.task_error.first().copied().flatten()),
