@@ -194,8 +194,14 @@ fn diagnostics(d: &[crate::diagnostic::Diagnostic]) -> String {
         .join("\n")
 }
 
+/// An error as a percentage; a prior off by orders of magnitude in
+/// scientific form, so it does not push the table's columns apart.
 fn percent(e: Option<f64>) -> String {
-    e.map_or_else(|| "-".to_string(), |e| format!("{:.0}%", e * 100.0))
+    match e {
+        None => "-".to_string(),
+        Some(e) if e * 100.0 >= 1e4 => format!("{:.0e}%", e * 100.0),
+        Some(e) => format!("{:.0}%", e * 100.0),
+    }
 }
 
 /// Measures every file on every worker count and renders two tables:
@@ -348,6 +354,13 @@ mod tests {
             edges: Vec::new(),
         };
         assert!((measured_lower_bound(&wide, &report(&[2.0; 4], 2)) - 4.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn percent_stays_narrow() {
+        assert_eq!(percent(None), "-");
+        assert_eq!(percent(Some(0.254)), "25%");
+        assert_eq!(percent(Some(66_598_967.5)), "7e9%");
     }
 
     #[test]
