@@ -260,3 +260,58 @@ fn schedule_reads_stg_and_reports_bad_lines() {
         "{err}"
     );
 }
+
+#[test]
+fn bench_workflows_reports_makespans_against_the_lower_bound() {
+    // One 50 ms call beside a loop of four: on 2 workers the bound is the
+    // work over p (125 ms), not the loop's 200 ms as if it were one call.
+    let (_dir, path) = workflow_file(
+        "[steps]\na = \"spin(0.05)\"\nb = { for = \"i in 1:4\", do = \"spin(0.05)\" }\n",
+    );
+    let out = flowcast(&[
+        "bench",
+        "workflows",
+        path.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "-p",
+        "1,2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    for column in [
+        "LB median",
+        "emcp/LB",
+        "dynamic/LB",
+        "tasks run 1",
+        "tasks run 4",
+    ] {
+        assert!(stdout.contains(column), "no {column}:\n{stdout}");
+    }
+    // The makespan table's rows, one per p: name, p, three times, three ratios.
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|c| c.len() == 8 && c[0] == "w")
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    for (row, p) in rows.iter().zip(["1", "2"]) {
+        assert_eq!(row[1], p, "{stdout}");
+        for ratio in &row[6..8] {
+            let r: f64 = ratio.parse().unwrap();
+            // No run beats its own bound; a bound that did not divide the
+            // loop would put p = 2 near 0.75.
+            assert!((0.95..3.0).contains(&r), "p = {p}: {r}\n{stdout}");
+        }
+    }
+    // Every task runs 50 ms: run 1 has a per-task error, run 4 does not exist.
+    let errors = stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|c| c.first() == Some(&"w") && c.len() != 8)
+        .unwrap();
+    assert!(errors[2].ends_with('%'), "{stdout}");
+    assert_eq!(errors[3], "-", "{stdout}");
+}

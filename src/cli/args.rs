@@ -161,9 +161,15 @@ pub enum BenchCommand {
         /// Training runs before measuring.
         #[arg(long, default_value_t = 2)]
         warmup: usize,
-        /// Number of workers (default: all cores).
-        #[arg(short = 'p', long = "processors", value_name = "N")]
-        processors: Option<usize>,
+        /// Worker counts, each measured in turn, e.g. `-p 2,4,16`
+        /// (default: all cores).
+        #[arg(
+            short = 'p',
+            long = "processors",
+            value_name = "N",
+            value_delimiter = ','
+        )]
+        processors: Vec<usize>,
         #[arg(long, default_value_t = 42)]
         seed: i64,
     },

@@ -525,9 +525,12 @@ fn bench_workflows(
     mut files: Vec<PathBuf>,
     runs: usize,
     warmup: usize,
-    processors: Option<usize>,
+    mut processors: Vec<usize>,
     seed: i64,
 ) -> ExitCode {
+    if processors.is_empty() {
+        processors.push(std::thread::available_parallelism().map_or(1, usize::from));
+    }
     if files.is_empty() {
         files = std::fs::read_dir("workflows")
             .map(|d| {
@@ -546,9 +549,7 @@ fn bench_workflows(
         files,
         runs,
         warmup,
-        workers: processors
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-            .max(1),
+        workers: processors,
         seed,
     };
     match crate::bench::workflows::run_workflows(&opts) {
