@@ -15,7 +15,7 @@ use flowcast::workflow::{self, Workflow};
 
 fn analyse(steps: &str) -> (Workflow, TaskGraph) {
     let text = format!("[workflow]\nname = \"paths\"\nseed = 3\n\n[steps]\n{steps}");
-    let wf = workflow::parse(SourceFile::new("paths.toml", &text)).expect("parses");
+    let wf = workflow::parse(SourceFile::new("paths.toml", text)).expect("parses");
     let g = graph::build(&wf).expect("analyses");
     (wf, g)
 }
@@ -29,7 +29,10 @@ fn key(g: &TaskGraph, step: &str) -> String {
 }
 
 fn known(g: &TaskGraph, step: &str) -> bool {
-    g.task(step).and_then(|t| t.path.as_ref()).expect("a path").known
+    g.task(step)
+        .and_then(|t| t.path.as_ref())
+        .expect("a path")
+        .known
 }
 
 const MATRICES: &str = r#"
@@ -244,11 +247,19 @@ fn a_steps_recent_times_at_its_sizes_predict_it() {
     let model = "eigen[general]";
     let at = vec![900.0, 900.0];
     for secs in [1.0, 1.3, 0.9] {
-        store(&mut h, "paths", vec![record("e", Some(model), at.clone(), secs)]);
+        store(
+            &mut h,
+            "paths",
+            vec![record("e", Some(model), at.clone(), secs)],
+        );
     }
     // A failed run teaches nothing; another workflow's step neither.
     store(&mut h, "paths", vec![record("e", None, at.clone(), 50.0)]);
-    store(&mut h, "other", vec![record("e", Some(model), at.clone(), 7.0)]);
+    store(
+        &mut h,
+        "other",
+        vec![record("e", Some(model), at.clone(), 7.0)],
+    );
 
     let mut p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
     let model_only = p.predict(e);
@@ -318,7 +329,11 @@ w = "wilcox.test(c(1, 1, 2, 3, 5, 8))"
     .expect("runs");
     let h = History::open(&path).unwrap();
     let rows = h.tasks(f.run_id.expect("recorded")).unwrap();
-    let model = |s: &str| rows.iter().find(|r| r.step == s).and_then(|r| r.model.clone());
+    let model = |s: &str| {
+        rows.iter()
+            .find(|r| r.step == s)
+            .and_then(|r| r.model.clone())
+    };
     assert_eq!(model("e").as_deref(), Some("eigen[symmetric]"));
     // Ties: R's normal approximation.
     assert_eq!(model("w").as_deref(), Some("wilcox.test[asymptotic]"));

@@ -45,11 +45,14 @@ impl StepTimes {
     /// Adds a run of `step`, older than those already added.
     pub fn push(&mut self, step: &str, model: String, features: Vec<f64>, seconds: f64) {
         if seconds.is_finite() && seconds > 0.0 {
-            self.steps.entry(step.to_string()).or_default().push(StepRun {
-                model,
-                features,
-                seconds,
-            });
+            self.steps
+                .entry(step.to_string())
+                .or_default()
+                .push(StepRun {
+                    model,
+                    features,
+                    seconds,
+                });
         }
     }
 

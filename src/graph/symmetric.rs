@@ -48,7 +48,8 @@ fn same(a: &Expr, b: &Expr) -> bool {
 /// `t(x)`'s argument.
 fn transposed(e: &Expr) -> Option<&Expr> {
     match &e.kind {
-        ExprKind::Call { func, args, .. } if func == "t" => matched("t", args)?.get("x"),
+        // t has one formal: its one argument is `x`, named or not.
+        ExprKind::Call { func, args, .. } if func == "t" && args.len() == 1 => Some(&args[0].value),
         _ => None,
     }
 }
@@ -76,7 +77,8 @@ pub(super) fn symmetric(e: &Expr, scope: &Scope) -> bool {
                 let with_own_transpose = matches!(op, BinaryOp::Add | BinaryOp::Mul)
                     && (transposed(lhs).is_some_and(|x| same(x, rhs))
                         || transposed(rhs).is_some_and(|x| same(x, lhs)));
-                (part(lhs) && part(rhs) && !(scalar(lhs, scope) && scalar(rhs, scope))) || with_own_transpose
+                (part(lhs) && part(rhs) && !(scalar(lhs, scope) && scalar(rhs, scope)))
+                    || with_own_transpose
             }
             BinaryOp::Range => false,
         },
@@ -115,9 +117,13 @@ pub(super) fn arg_symmetric(
     name: &str,
     scope: &Scope,
 ) -> bool {
-    matched(func, args)
-        .and_then(|a| a.get(name).map(|x| symmetric(x, scope)))
-        .unwrap_or(false)
+    let has_formal = registry()
+        .get(func)
+        .is_some_and(|k| k.params.iter().any(|p| p.name == name));
+    has_formal
+        && matched(func, args)
+            .and_then(|a| a.get(name).map(|x| symmetric(x, scope)))
+            .unwrap_or(false)
 }
 
 /// A single number (a constant, a loop's variable): broadcast over a

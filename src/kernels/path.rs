@@ -53,7 +53,12 @@ fn number(args: &Args<Type>, name: &str, default: f64) -> Option<f64> {
 
 /// A method argument's full name (`default` when absent), `None` when not
 /// known before the run.
-fn method(func: &str, args: &Args<Type>, name: &str, default: &'static str) -> Option<&'static str> {
+fn method(
+    func: &str,
+    args: &Args<Type>,
+    name: &str,
+    default: &'static str,
+) -> Option<&'static str> {
     match args.ty(name) {
         None | Some(Type::Null) => Some(default),
         Some(t) => super::clustering::method_name(func, t.const_str()?),
@@ -164,7 +169,11 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
                         None => small,
                     };
                     Some(CallPath::new(
-                        if tag == Some(true) { "exact" } else { "asymptotic" },
+                        if tag == Some(true) {
+                            "exact"
+                        } else {
+                            "asymptotic"
+                        },
                         tag.is_some(),
                     ))
                 }
