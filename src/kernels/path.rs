@@ -241,3 +241,63 @@ pub fn taken(func: &str, args: &Args<&Value>, result: &Value) -> Option<String> 
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::value::List;
+    use super::*;
+
+    fn args<'a>(func: &'static str, given: Vec<(Option<String>, &'a Value)>) -> Args<&'a Value> {
+        let k = super::super::registry().get(func).expect("kernel");
+        Args::match_call(k.name, k.params, given).expect("matches")
+    }
+
+    #[test]
+    fn eigen_takes_the_symmetric_path_on_symmetric_data() {
+        let sym = Value::Mat(nalgebra::DMatrix::from_row_slice(
+            2,
+            2,
+            &[2.0, 1.0, 1.0, 2.0],
+        ));
+        let gen = Value::Mat(nalgebra::DMatrix::from_row_slice(
+            2,
+            2,
+            &[2.0, 1.0, 0.0, 2.0],
+        ));
+        let yes = Value::Bool(vec![true]);
+        let taken_on = |given| taken("eigen", &args("eigen", given), &Value::Null);
+        assert_eq!(taken_on(vec![(None, &sym)]).as_deref(), Some("symmetric"));
+        assert_eq!(taken_on(vec![(None, &gen)]).as_deref(), Some("general"));
+        assert_eq!(
+            taken_on(vec![(None, &gen), (Some("symmetric".into()), &yes)]).as_deref(),
+            Some("symmetric")
+        );
+        assert_eq!(
+            taken_on(vec![(None, &sym), (Some("only.values".into()), &yes)]).as_deref(),
+            Some("symmetric,values")
+        );
+    }
+
+    #[test]
+    fn a_rank_test_reports_the_method_it_used() {
+        let x = Value::Num(vec![1.0, 2.0]);
+        let result = |m: &str| {
+            Value::List(List::record(
+                "htest",
+                vec![
+                    ("statistic", Value::scalar(1.0)),
+                    ("method", Value::string(m)),
+                ],
+            ))
+        };
+        let a = args("wilcox.test", vec![(None, &x)]);
+        let exact = result("Wilcoxon signed rank exact test");
+        let approx = result("Wilcoxon signed rank test with continuity correction");
+        assert_eq!(taken("wilcox.test", &a, &exact).as_deref(), Some("exact"));
+        assert_eq!(
+            taken("wilcox.test", &a, &approx).as_deref(),
+            Some("asymptotic")
+        );
+        assert_eq!(taken("mean", &a, &exact), None);
+    }
+}
