@@ -23,6 +23,8 @@ fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>,
         ty,
         iterations: None,
         features: Vec::new(),
+        path: None,
+        symmetric: false,
     }
 }
 
@@ -68,6 +70,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         end: Duration::from_secs_f64(end),
         // Unknown: loops fall back to wall time × workers.
         busy: Duration::ZERO,
+        path: None,
     }
 }
 

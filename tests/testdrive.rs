@@ -97,7 +97,7 @@ fn first_iteration_runs_once_and_values_do_not_change() {
         workers: 2,
         seed: 7,
     };
-    let plan = pipeline::plan(&wf, &g, &Learning::none(), 2, Scheduler::Emcp);
+    let plan = pipeline::plan(&wf, &g, &mut Learning::none(), 2, Scheduler::Emcp);
     let rt = Runtime::follow(
         &plan.dag,
         &Comm::SHARED_MEMORY,
@@ -147,7 +147,7 @@ burn = { for = "k in 1:32", do = "spin(0.005 + n * 0)" }
 "#,
     );
     let burn = g.tasks.iter().find(|t| t.name == "burn").unwrap().id;
-    let before = pipeline::plan(&wf, &g, &Learning::none(), 2, Scheduler::Emcp);
+    let before = pipeline::plan(&wf, &g, &mut Learning::none(), 2, Scheduler::Emcp);
     let (f, events) = run_with(&wf, &g, Scheduler::Emcp);
     let first = events
         .iter()

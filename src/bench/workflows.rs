@@ -312,6 +312,7 @@ mod tests {
                     worker: Some(0),
                     start: Duration::ZERO,
                     end: Duration::from_secs_f64(b),
+                    path: None,
                     busy: Duration::from_secs_f64(b),
                 })
                 .collect(),

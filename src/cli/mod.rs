@@ -511,8 +511,8 @@ fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let learning = learning(settings.history.as_deref(), model);
-    let plan = pipeline::plan(&wf, &graph, &learning, workers, scheduler);
+    let mut learning = learning(settings.history.as_deref(), model);
+    let plan = pipeline::plan(&wf, &graph, &mut learning, workers, scheduler);
     if json {
         println!("{}", report::plan::to_json(&graph, &plan));
     } else {

@@ -15,6 +15,7 @@ pub mod eval;
 pub mod history;
 pub mod loglinear;
 pub mod model;
+pub mod steps;
 pub mod testdrive;
 
 use std::collections::{BTreeSet, HashMap};
@@ -26,19 +27,37 @@ use crate::sched::{Dag, Edge, Node};
 
 pub use history::{History, HistoryError, RunRecord, TaskRecord};
 pub use model::{Model, ModelKind, Observation};
+pub use steps::StepTimes;
 pub use testdrive::{needs_test_drive, ModelEstimate};
 
-/// The model a task's cost is predicted by and trains. A loop's is its
-/// body's function marked as a loop (`loop:mean`): one iteration of
+/// The model a task's cost is predicted by and trains: its function, and
+/// in brackets the algorithm path where the function has several
+/// (`eigen[symmetric]`, `wilcox.test[exact]`). A loop's is its body's
+/// function marked as a loop (`loop:mean`): one iteration of
 /// `mean(c %*% a[i, ])` costs the product, not a `mean`, so it must not
 /// train the model of plain `mean` calls. `None` for tasks not worth a
 /// model (literals).
 pub fn model_key(task: &Task) -> Option<String> {
-    match task.kind {
-        TaskKind::Loop => Some(format!("loop:{}", task.function)),
-        _ if task.function == "literal" => None,
-        _ => Some(task.function.clone()),
-    }
+    key_on_path(task, task.path.as_ref().map(|p| p.tag.as_str()))
+}
+
+/// [`model_key`] with the path `tag`.
+fn key_on_path(task: &Task, tag: Option<&str>) -> Option<String> {
+    let base = match task.kind {
+        TaskKind::Loop => format!("loop:{}", task.function),
+        _ if task.function == "literal" => return None,
+        _ => task.function.clone(),
+    };
+    Some(match tag {
+        Some(t) => format!("{base}[{t}]"),
+        None => base,
+    })
+}
+
+/// A key without its path (`eigen[general]` → `eigen`): the model stores
+/// written before paths kept.
+fn without_path(key: &str) -> &str {
+    key.split_once('[').map_or(key, |(base, _)| base)
 }
 
 /// A task's model inputs: its argument sizes; for a data step (`rnorm(n)`,
@@ -77,6 +96,8 @@ pub struct Predictor {
     test_drives: HashMap<String, f64>,
     /// Models observed since the last retrain.
     stale: BTreeSet<String>,
+    /// The planned workflow's steps as they ran before.
+    steps: StepTimes,
 }
 
 impl Predictor {
@@ -87,6 +108,7 @@ impl Predictor {
             models: HashMap::new(),
             test_drives: HashMap::new(),
             stale: BTreeSet::new(),
+            steps: StepTimes::default(),
         }
     }
 
@@ -139,30 +161,62 @@ impl Predictor {
         k
     }
 
-    /// Predicted seconds of one call of the model `key` on `features`
-    /// (the model's prior when it has never been observed).
+    /// Predicted seconds of one call of the model `key` on `features`: a
+    /// path never observed borrows the model of its function from before
+    /// paths (an old store's), else the prior.
     pub fn predict_features(&self, key: &str, features: &[f64]) -> f64 {
-        match self.models.get(key) {
+        match self
+            .models
+            .get(key)
+            .or_else(|| self.models.get(without_path(key)))
+        {
             Some(m) => m.predict(features),
             None => Model::new(self.kind, model_function(key)).predict(features),
         }
     }
 
+    /// Uses the recent runs of the workflow about to be planned: each step's
+    /// own times at the same sizes, and the paths its calls took.
+    pub fn set_steps(&mut self, steps: StepTimes) {
+        self.steps = steps;
+    }
+
+    /// The model a task is predicted by: [`model_key`], except where the
+    /// path is only a guess (R decides it on the data) and the step's last
+    /// run took a path of the same function.
+    pub fn task_key(&self, task: &Task) -> Option<String> {
+        let planned = model_key(task)?;
+        if task.path.as_ref().is_some_and(|p| !p.known) {
+            if let Some(last) = self.steps.last_model(&task.name) {
+                if without_path(last) == without_path(&planned) {
+                    return Some(last.to_string());
+                }
+            }
+        }
+        Some(planned)
+    }
+
     /// Predicted seconds of a task: a loop's is its test drive's
     /// extrapolation when one was recorded, else the per-iteration
-    /// prediction × iterations.
+    /// prediction × iterations. A step that ran recently at the same sizes
+    /// on the same path is predicted by those times, else by its model.
     pub fn predict(&self, task: &Task) -> f64 {
-        let Some(key) = model_key(task) else {
+        let Some(key) = self.task_key(task) else {
             return 0.0;
         };
         let features = model_features(task);
+        let per_call = || {
+            self.steps
+                .recent(&task.name, &key, &features)
+                .unwrap_or_else(|| self.predict_features(&key, &features))
+        };
         if task.kind != TaskKind::Loop {
-            return self.predict_features(&key, &features);
+            return per_call();
         }
         let n = task.iterations.as_ref().map_or(0, Vec::len);
         match self.test_drives.get(&task.name) {
             Some(&first) => testdrive::extrapolate(first, n, self.estimate(&key, &features)),
-            None => self.predict_features(&key, &features) * n as f64,
+            None => per_call() * n as f64,
         }
     }
 
@@ -266,9 +320,10 @@ fn stored_key_of(kind: ModelKind, stored: &str) -> Option<&str> {
     }
 }
 
-/// The function a model key is about (`loop:mean` → `mean`).
+/// The function a model key is about (`loop:eigen[general]` → `eigen`):
+/// what its prior is.
 fn model_function(key: &str) -> &str {
-    key.strip_prefix("loop:").unwrap_or(key)
+    without_path(key.strip_prefix("loop:").unwrap_or(key))
 }
 
 /// Per task: the model it trains and the seconds it contributes, for tasks
@@ -284,7 +339,13 @@ pub fn observations(
         .map(|task| {
             let outcome = report.outcomes.get(task.id)?;
             outcome.value.as_ref().ok()?;
-            let key = model_key(task)?;
+            let key = key_on_path(
+                task,
+                outcome
+                    .path
+                    .as_deref()
+                    .or(task.path.as_ref().map(|p| p.tag.as_str())),
+            )?;
             let wall = outcome.seconds();
             let secs = match task.kind {
                 TaskKind::Loop => {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula_terms;
 use crate::kernels::value::{Formula, NA};
-use crate::kernels::{index, registry, Args, Ctx, KernelError, Value};
+use crate::kernels::{index, path, registry, Args, Ctx, KernelError, Value};
 use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
 
 /// A failure while evaluating: where and why.
@@ -127,6 +127,30 @@ pub fn eval<'s>(
     })
 }
 
+/// [`eval`] of a step's expression, also giving the algorithm path its
+/// outermost call took where R decides it on the data
+/// ([`path::taken`](crate::kernels::path::taken)).
+pub fn eval_traced(
+    e: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<(Value, Option<String>), EvalError> {
+    let ExprKind::Call {
+        func,
+        func_span,
+        args,
+    } = &e.kind
+    else {
+        return Ok((eval(e, scope, ctx, file)?.into_owned(), None));
+    };
+    let values = args
+        .iter()
+        .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+        .collect::<Result<Vec<_>, EvalError>>()?;
+    call_traced(func, *func_span, e.span, args, &values, ctx, true)
+}
+
 /// Calls kernel `func` on already evaluated arguments. `args` are the
 /// written arguments (for error spans); operators pass none.
 fn call(
@@ -137,6 +161,19 @@ fn call(
     values: &[(Option<String>, Cow<Value>)],
     ctx: &mut Ctx,
 ) -> Result<Value, EvalError> {
+    call_traced(func, func_span, call_span, args, values, ctx, false).map(|(v, _)| v)
+}
+
+/// [`call`], with the path taken when `trace`.
+fn call_traced(
+    func: &str,
+    func_span: Span,
+    call_span: Span,
+    args: &[Arg],
+    values: &[(Option<String>, Cow<Value>)],
+    ctx: &mut Ctx,
+    trace: bool,
+) -> Result<(Value, Option<String>), EvalError> {
     let kernel = registry().get(func).ok_or_else(|| EvalError {
         span: func_span,
         message: format!("could not find function `{func}`"),
@@ -164,8 +201,14 @@ fn call(
             "internal error in {func}() (a flowcast bug, please report it): {why}"
         )))
     });
-    result.map_err(|e| EvalError {
+    let value = result.map_err(|e| EvalError {
         span: call_span,
         message: e.0,
-    })
+    })?;
+    let path = if trace {
+        path::taken(kernel.name, &matched, &value)
+    } else {
+        None
+    };
+    Ok((value, path))
 }

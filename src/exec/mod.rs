@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -26,7 +26,7 @@ use crate::kernels::value::List;
 use crate::kernels::{Ctx, Rng, Value};
 use crate::sched::{Runtime, Schedule};
 use crate::workflow::{StepBody, Workflow};
-use eval::{eval, EvalError, Scope};
+use eval::{eval, eval_traced, EvalError, Scope};
 
 /// Something that happened during a run; times are since the run started.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +92,10 @@ pub struct StepOutcome {
     /// its iterations' times (its iterations run on several workers, so its
     /// wall time says little about its work); otherwise `end - start`.
     pub busy: Duration,
+    /// The algorithm path the outermost call took, where R decides it on
+    /// the data (eigen's `isSymmetric`, a rank test's ties): what the cost
+    /// model learns from, and the plan's guess for the next run.
+    pub path: Option<String>,
 }
 
 impl StepOutcome {
@@ -171,6 +175,9 @@ pub(crate) struct Engine<'a> {
     loop_busy: Vec<AtomicU64>,
     /// Per task, nanoseconds of its fastest loop iteration so far.
     loop_fastest: Vec<AtomicU64>,
+    /// Per task, the path its outermost call took (see
+    /// [`StepOutcome::path`]).
+    paths: Vec<OnceLock<String>>,
 }
 
 impl<'a> Engine<'a> {
@@ -196,6 +203,7 @@ impl<'a> Engine<'a> {
                 .iter()
                 .map(|_| AtomicU64::new(u64::MAX))
                 .collect(),
+            paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -270,7 +278,13 @@ impl<'a> Engine<'a> {
             steps: inputs,
             local: None,
         };
-        let run = |ctx: &mut Ctx| eval(e, &scope, ctx, &self.wf.file).map(|v| v.into_owned());
+        let run = |ctx: &mut Ctx| {
+            let (value, path) = eval_traced(e, &scope, ctx, &self.wf.file)?;
+            if let (Some(p), Some(slot)) = (path, self.paths.get(id)) {
+                let _ = slot.set(p);
+            }
+            Ok(value)
+        };
         if self.graph.tasks[id].random {
             let mut rng = self
                 .shared_rng
@@ -372,6 +386,7 @@ impl<'a> Engine<'a> {
             start,
             end,
             busy: end.saturating_sub(start),
+            path: self.paths.get(id).and_then(|p| p.get().cloned()),
         }
     }
 
@@ -387,6 +402,7 @@ impl<'a> Engine<'a> {
             start: at,
             end: at,
             busy: Duration::ZERO,
+            path: None,
         }
     }
 
@@ -405,6 +421,7 @@ impl<'a> Engine<'a> {
                     start: makespan,
                     end: makespan,
                     busy: Duration::ZERO,
+                    path: None,
                 })
             })
             .enumerate()

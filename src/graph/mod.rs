@@ -9,11 +9,13 @@
 //! previous one ([`Task::rng_after`]).
 
 mod shape;
+mod symmetric;
 
 use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
-use crate::kernels::{registry, ShapeCtx, Type};
+use crate::kernels::path::{self, CallPath};
+use crate::kernels::{registry, Args, ShapeCtx, Type};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
 pub use shape::{formula_terms, infer, infer_with_operands, loop_range, term_label};
@@ -68,6 +70,13 @@ pub struct Task {
     /// (rows and columns of a matrix, the length of anything else), in
     /// argument order. For a loop, of one iteration's call.
     pub features: Vec<f64>,
+    /// The algorithm the outermost call takes, for functions whose cost
+    /// depends on it (eigen symmetric or general, a rank test exact or
+    /// asymptotic): the cost model is keyed by function and path.
+    pub path: Option<CallPath>,
+    /// The value is known to be a symmetric matrix (from `crossprod(x)`,
+    /// `var(x)`, `t(x) %*% x`, ...), before anything runs.
+    pub symmetric: bool,
 }
 
 /// The task precedence graph of a workflow.
@@ -190,6 +199,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
     let mut features: Vec<Vec<f64>> = vec![Vec::new(); wf.steps.len()];
+    let mut paths: Vec<Option<CallPath>> = vec![None; wf.steps.len()];
+    let mut symmetric: HashMap<&str, bool> = HashMap::new();
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -202,12 +213,31 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
         let result = match &step.body {
             StepBody::Expr(e) => infer_with_operands(e, &env, file, &ctx).map(|(t, operands)| {
                 features[i] = operand_features(&operands);
+                let scope = symmetric::Scope {
+                    steps: &symmetric,
+                    types: &env,
+                    file,
+                    ctx: &ctx,
+                };
+                paths[i] = call_path(e, &operands, &scope);
+                let sym = symmetric::symmetric(e, &scope);
+                symmetric.insert(step.name.as_str(), sym);
                 t
             }),
             StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
                 env.insert(l.var.as_str(), Type::num(1));
                 let (body, operands) = infer_with_operands(&l.body, &env, file, &ctx)?;
                 features[i] = operand_features(&operands);
+                // The loop variable shadows a step of the same name.
+                let mut steps = symmetric.clone();
+                steps.insert(l.var.as_str(), false);
+                let scope = symmetric::Scope {
+                    steps: &steps,
+                    types: &env,
+                    file,
+                    ctx: &ctx,
+                };
+                paths[i] = call_path(&l.body, &operands, &scope);
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -272,10 +302,29 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 ty: types[i].take().unwrap_or(Type::Any),
                 iterations: iterations[i].take(),
                 features: std::mem::take(&mut features[i]),
+                path: paths[i].take(),
+                symmetric: symmetric.get(step.name.as_str()).copied().unwrap_or(false),
             }
         })
         .collect();
     Ok(TaskGraph { tasks })
+}
+
+/// The algorithm path of `e`'s outermost call, from its arguments' types
+/// (`operands`, in call order) and which of them are symmetric.
+fn call_path(e: &Expr, operands: &[Type], scope: &symmetric::Scope) -> Option<CallPath> {
+    let ExprKind::Call { func, args, .. } = &e.kind else {
+        return None;
+    };
+    let kernel = registry().get(func)?;
+    let typed = args
+        .iter()
+        .zip(operands)
+        .map(|(a, t)| (a.name.clone(), t.clone()))
+        .collect();
+    let matched = Args::match_call(kernel.name, kernel.params, typed).ok()?;
+    let x_symmetric = symmetric::arg_symmetric(func, args, "x", scope);
+    path::planned(kernel.name, &matched, x_symmetric)
 }
 
 /// Argument sizes of a call or operator from its operands' types, what its

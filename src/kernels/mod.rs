@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod index;
+pub mod path;
 pub mod rng;
 pub mod types;
 pub mod value;

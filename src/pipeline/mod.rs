@@ -127,14 +127,20 @@ impl Learning {
 /// Plans `graph` on `workers` workers. `ideal` plans with the measured
 /// costs of this workflow's previous run (predictions where it has none),
 /// but still records the models' predictions, so an oracle run cannot
-/// flatter the models' error.
+/// flatter the models' error. The workflow's recent runs are loaded into
+/// the predictor first: its steps' own times and paths.
 pub fn plan(
     wf: &Workflow,
     graph: &TaskGraph,
-    learning: &Learning,
+    learning: &mut Learning,
     workers: usize,
     scheduler: Scheduler,
 ) -> Plan {
+    if let Some(h) = &learning.history {
+        // An unreadable history only loses the per-step refinement.
+        let steps = cost::StepTimes::load(h, &wf.name).unwrap_or_default();
+        learning.predictor.set_steps(steps);
+    }
     let mut dag = cost::to_dag(graph, &learning.predictor);
     let predicted = dag.nodes.iter().map(|n| n.cost).collect();
     if scheduler == Scheduler::Ideal {

@@ -222,7 +222,7 @@ impl Job {
         if let Some(opening) = self.opening {
             *learning = opening.join().unwrap_or_else(|_| Learning::none());
         }
-        let mut run_plan = pipeline::plan(wf, graph, &learning, self.workers, self.scheduler);
+        let mut run_plan = pipeline::plan(wf, graph, &mut learning, self.workers, self.scheduler);
         // An explicit predictor, or without a history the last run's
         // measurements, beat the models' priors.
         if self.predict.is_some() || learning.history.is_none() {

@@ -18,7 +18,7 @@ pub(super) const METHODS: [&str; 6] = [
 
 /// R's method matching, including its acceptance of the misspelling
 /// "euclidian" (and its prefixes).
-fn method_index(s: &str) -> Option<usize> {
+pub(super) fn method_index(s: &str) -> Option<usize> {
     if pmatch(s, &["euclidian"]).is_some() {
         return Some(0);
     }

@@ -15,7 +15,7 @@ pub(super) const METHODS: [&str; 8] = [
 ];
 
 /// R's method matching; "ward" is R's old name of "ward.D".
-fn method_index(s: &str) -> Result<usize, String> {
+pub(super) fn method_index(s: &str) -> Result<usize, String> {
     let s = if s == "ward" { "ward.D" } else { s };
     super::pmatch(s, &METHODS).ok_or_else(|| format!("invalid clustering method {s}"))
 }

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 const ALGORITHMS: [&str; 4] = ["Hartigan-Wong", "Lloyd", "Forgy", "MacQueen"];
 
 /// `match.arg(algorithm)`: 1 Hartigan-Wong, 2 Lloyd/Forgy, 3 MacQueen.
-fn method(s: &str) -> Result<u8, String> {
+pub(super) fn method(s: &str) -> Result<u8, String> {
     match pmatch(s, &ALGORITHMS) {
         Some(0) => Ok(1),
         Some(1 | 2) => Ok(2),

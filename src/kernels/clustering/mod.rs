@@ -54,6 +54,22 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
 ];
 
+/// The full name of the method `s` selects, as R matches it (`"av"` is
+/// `"average"`; kmeans' `"Forgy"` is `"Lloyd"`, the same algorithm):
+/// `method` of `hclust` and `dist`, `algorithm` of `kmeans`.
+pub(super) fn method_name(func: &str, s: &str) -> Option<&'static str> {
+    match func {
+        "hclust" => hclust::method_index(s).ok().map(|i| hclust::METHODS[i]),
+        "dist" => dist::method_index(s).map(|i| dist::METHODS[i]),
+        "kmeans" => match kmeans::method(s).ok()? {
+            1 => Some("Hartigan-Wong"),
+            2 => Some("Lloyd"),
+            _ => Some("MacQueen"),
+        },
+        _ => None,
+    }
+}
+
 /// R's `pmatch(s, table)` for a single string: an exact match, else the
 /// unique entry `s` is a prefix of; `None` when there is none or several.
 fn pmatch(s: &str, table: &[&str]) -> Option<usize> {

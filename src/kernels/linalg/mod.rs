@@ -28,6 +28,8 @@ mod wy;
 
 use nalgebra::DMatrix;
 
+pub(super) use eigen::is_symmetric;
+
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[

@@ -1,0 +1,303 @@
+//! Which algorithm a call takes, where that changes its cost more than its
+//! sizes do: eigen of a symmetric matrix costs a fifth of a general one,
+//! an exact rank test's tables grow as n² while the normal approximation is
+//! a sort. The cost models are keyed by function and path, so that one
+//! model never has to fit two cost curves.
+//!
+//! A path is decided by the call's arguments. Before the run, constants
+//! and types often decide it ([`planned`]); where R decides at run time on
+//! the data (`isSymmetric(x)`, ties in a rank test), [`planned`] gives R's
+//! likely choice marked as a guess, and [`taken`] says afterwards what the
+//! kernel did.
+
+use super::value::Value;
+use super::{Args, Type};
+
+/// The path of one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallPath {
+    /// The choices, comma-separated (`symmetric,values`): what the model
+    /// key shows in brackets (`eigen[symmetric,values]`).
+    pub tag: String,
+    /// Decided before the run. Otherwise `tag` is R's likely choice, and
+    /// the step's last run is the better guess.
+    pub known: bool,
+}
+
+impl CallPath {
+    fn new(tag: impl Into<String>, known: bool) -> CallPath {
+        CallPath {
+            tag: tag.into(),
+            known,
+        }
+    }
+}
+
+/// A constant logical argument: `Some(None)` when given but not known.
+fn flag(args: &Args<Type>, name: &str) -> Option<Option<bool>> {
+    let t = args.ty(name)?;
+    if matches!(t, Type::Null) {
+        return None;
+    }
+    Some(t.const_scalar().map(|v| v != 0.0))
+}
+
+/// A constant number argument, `default` when absent; `None` when given
+/// but not known.
+fn number(args: &Args<Type>, name: &str, default: f64) -> Option<f64> {
+    match args.ty(name) {
+        None | Some(Type::Null) => Some(default),
+        Some(t) => t.const_scalar(),
+    }
+}
+
+/// A method argument's full name (`default` when absent), `None` when not
+/// known before the run.
+fn method(
+    func: &str,
+    args: &Args<Type>,
+    name: &str,
+    default: &'static str,
+) -> Option<&'static str> {
+    match args.ty(name) {
+        None | Some(Type::Null) => Some(default),
+        Some(t) => super::clustering::method_name(func, t.const_str()?),
+    }
+}
+
+/// The path of a call to `func` as known before the run, from its matched
+/// arguments' types. `x_symmetric`: the matrix argument is known to be
+/// symmetric (from the expression that makes it). `None` for functions
+/// with a single path.
+pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallPath> {
+    match func {
+        "eigen" => {
+            // R checks isSymmetric(x) when `symmetric` is missing: a matrix
+            // not known to be symmetric is taken as general, and only a
+            // guess, since it may turn out symmetric.
+            let (symmetric, mut known) = match flag(args, "symmetric") {
+                Some(Some(s)) => (s, true),
+                _ => (x_symmetric, x_symmetric),
+            };
+            let values = flag(args, "only.values").unwrap_or(Some(false));
+            known &= values.is_some();
+            let mut tag = String::from(if symmetric { "symmetric" } else { "general" });
+            if values == Some(true) {
+                tag.push_str(",values");
+            }
+            Some(CallPath::new(tag, known))
+        }
+        // Singular values alone skip both sets of vectors.
+        "svd" => {
+            let nu = number(args, "nu", 1.0);
+            let nv = number(args, "nv", 1.0);
+            let tag = if nu == Some(0.0) && nv == Some(0.0) {
+                "values"
+            } else {
+                "vectors"
+            };
+            Some(CallPath::new(tag, nu.is_some() && nv.is_some()))
+        }
+        // An inverse solves for n right-hand sides, a system for ncol(b).
+        "solve" => {
+            let system = !matches!(args.ty("b"), None | Some(Type::Null));
+            Some(CallPath::new(
+                if system { "system" } else { "inverse" },
+                true,
+            ))
+        }
+        "hclust" => Some(match method(func, args, "method", "complete") {
+            Some(m) => CallPath::new(m, true),
+            None => CallPath::new("complete", false),
+        }),
+        "dist" => Some(match method(func, args, "method", "euclidean") {
+            Some(m) => CallPath::new(m, true),
+            None => CallPath::new("euclidean", false),
+        }),
+        // Each start runs the algorithm again, and iter.max caps each run:
+        // both are in the key, since workflows use a handful of settings and
+        // time grows with them in steps a power law fits badly.
+        "kmeans" => {
+            let algorithm = method(func, args, "algorithm", "Hartigan-Wong");
+            let nstart = number(args, "nstart", 1.0);
+            let iter_max = number(args, "iter.max", 10.0);
+            let mut tag = algorithm.unwrap_or("Hartigan-Wong").to_string();
+            if let Some(n) = nstart.filter(|&n| n != 1.0) {
+                tag.push_str(&format!(",nstart={n}"));
+            }
+            if let Some(n) = iter_max.filter(|&n| n != 10.0) {
+                tag.push_str(&format!(",iter.max={n}"));
+            }
+            Some(CallPath::new(
+                tag,
+                algorithm.is_some() && nstart.is_some() && iter_max.is_some(),
+            ))
+        }
+        "wilcox.test" => {
+            let nx = args.ty("x").and_then(Type::len);
+            let paired = flag(args, "paired").unwrap_or(Some(false));
+            let ny = match args.ty("y") {
+                None | Some(Type::Null) => Some(None),
+                _ if paired == Some(true) => Some(None),
+                Some(t) => t.len().map(Some),
+            };
+            // R: exact when n < 50 (both samples), unless told; ties (and
+            // zeroes in the one-sample test) fall back to the normal
+            // approximation, which only the data tell.
+            let small = match (nx, ny) {
+                (Some(nx), Some(None)) => Some(nx < 50),
+                (Some(nx), Some(Some(ny))) => Some(nx < 50 && ny < 50),
+                _ => None,
+            };
+            Some(rank_test(flag(args, "exact"), small, paired.is_some()))
+        }
+        "ks.test" => {
+            let nx = args.ty("x").and_then(Type::len);
+            match args.ty("y") {
+                // One sample against a named distribution: exact when
+                // n < 100 and no ties.
+                Some(Type::Str { .. }) => {
+                    Some(rank_test(flag(args, "exact"), nx.map(|n| n < 100), true))
+                }
+                // Two samples: exact when nx·ny < 10000, ties or not.
+                Some(y) => {
+                    let small = nx.zip(y.len()).map(|(a, b)| a * b < 10_000);
+                    let exact = flag(args, "exact");
+                    let tag = match exact {
+                        Some(Some(e)) => Some(e),
+                        Some(None) => None,
+                        None => small,
+                    };
+                    Some(CallPath::new(
+                        if tag == Some(true) {
+                            "exact"
+                        } else {
+                            "asymptotic"
+                        },
+                        tag.is_some(),
+                    ))
+                }
+                None => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A rank test's path: `exact` the argument (`Some(None)` given but not
+/// known), `small` R's size rule. Exact with ties or zeroes is asymptotic
+/// after all, so an exact path is only ever a guess.
+fn rank_test(exact: Option<Option<bool>>, small: Option<bool>, args_known: bool) -> CallPath {
+    let exact = match exact {
+        Some(e) => e,
+        None => small,
+    };
+    match exact {
+        Some(false) => CallPath::new("asymptotic", args_known),
+        Some(true) => CallPath::new("exact", false),
+        None => CallPath::new("asymptotic", false),
+    }
+}
+
+/// The path a call to `func` took, for the paths R decides on the data:
+/// eigen's `isSymmetric(x)`, a rank test's fallback on ties. `None` for
+/// every other call (its planned path is what it took).
+pub fn taken(func: &str, args: &Args<&Value>, result: &Value) -> Option<String> {
+    match func {
+        "eigen" => {
+            let symmetric = match args.get("symmetric") {
+                Some(Value::Bool(b)) if b.len() == 1 => b[0],
+                Some(v) if v.as_scalar().is_some() => v.as_scalar() != Some(0.0),
+                _ => match args.get("x") {
+                    Some(Value::Mat(m)) => super::linalg::is_symmetric(m),
+                    // A scalar is a 1 x 1 symmetric matrix.
+                    Some(Value::Num(v)) => v.len() == 1,
+                    _ => false,
+                },
+            };
+            let values = match args.get("only.values") {
+                Some(Value::Bool(b)) => b.first() == Some(&true),
+                Some(v) => v.as_scalar().is_some_and(|x| x != 0.0),
+                None => false,
+            };
+            let mut tag = String::from(if symmetric { "symmetric" } else { "general" });
+            if values {
+                tag.push_str(",values");
+            }
+            Some(tag)
+        }
+        "wilcox.test" | "ks.test" => {
+            let Value::List(l) = result else {
+                return None;
+            };
+            let Some(Value::Str(method)) = l.field("method") else {
+                return None;
+            };
+            let exact = method
+                .first()
+                .is_some_and(|m| m.to_ascii_lowercase().contains("exact"));
+            Some(String::from(if exact { "exact" } else { "asymptotic" }))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::value::List;
+    use super::*;
+
+    fn args<'a>(func: &'static str, given: Vec<(Option<String>, &'a Value)>) -> Args<&'a Value> {
+        let k = super::super::registry().get(func).expect("kernel");
+        Args::match_call(k.name, k.params, given).expect("matches")
+    }
+
+    #[test]
+    fn eigen_takes_the_symmetric_path_on_symmetric_data() {
+        let sym = Value::Mat(nalgebra::DMatrix::from_row_slice(
+            2,
+            2,
+            &[2.0, 1.0, 1.0, 2.0],
+        ));
+        let gen = Value::Mat(nalgebra::DMatrix::from_row_slice(
+            2,
+            2,
+            &[2.0, 1.0, 0.0, 2.0],
+        ));
+        let yes = Value::Bool(vec![true]);
+        let taken_on = |given| taken("eigen", &args("eigen", given), &Value::Null);
+        assert_eq!(taken_on(vec![(None, &sym)]).as_deref(), Some("symmetric"));
+        assert_eq!(taken_on(vec![(None, &gen)]).as_deref(), Some("general"));
+        assert_eq!(
+            taken_on(vec![(None, &gen), (Some("symmetric".into()), &yes)]).as_deref(),
+            Some("symmetric")
+        );
+        assert_eq!(
+            taken_on(vec![(None, &sym), (Some("only.values".into()), &yes)]).as_deref(),
+            Some("symmetric,values")
+        );
+    }
+
+    #[test]
+    fn a_rank_test_reports_the_method_it_used() {
+        let x = Value::Num(vec![1.0, 2.0]);
+        let result = |m: &str| {
+            Value::List(List::record(
+                "htest",
+                vec![
+                    ("statistic", Value::scalar(1.0)),
+                    ("method", Value::string(m)),
+                ],
+            ))
+        };
+        let a = args("wilcox.test", vec![(None, &x)]);
+        let exact = result("Wilcoxon signed rank exact test");
+        let approx = result("Wilcoxon signed rank test with continuity correction");
+        assert_eq!(taken("wilcox.test", &a, &exact).as_deref(), Some("exact"));
+        assert_eq!(
+            taken("wilcox.test", &a, &approx).as_deref(),
+            Some("asymptotic")
+        );
+        assert_eq!(taken("mean", &a, &exact), None);
+    }
+}
