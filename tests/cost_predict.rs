@@ -23,6 +23,7 @@ fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>,
         ty,
         iterations: None,
         features: Vec::new(),
+        work: Default::default(),
     }
 }
 

@@ -13,7 +13,7 @@ mod shape;
 use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
-use crate::kernels::{registry, ShapeCtx, Type};
+use crate::kernels::{registry, ShapeCtx, Type, Work};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
 pub use shape::{formula_terms, infer, infer_with_operands, loop_range, term_label};
@@ -68,6 +68,10 @@ pub struct Task {
     /// (rows and columns of a matrix, the length of anything else), in
     /// argument order. For a loop, of one iteration's call.
     pub features: Vec<f64>,
+    /// The operation count of every call in the step, at the sizes
+    /// inferred for each (a loop's: one iteration of its whole body): what
+    /// the cost model predicts from before it has observed anything.
+    pub work: Work,
 }
 
 /// The task precedence graph of a workflow.
@@ -190,6 +194,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
     let mut features: Vec<Vec<f64>> = vec![Vec::new(); wf.steps.len()];
+    let mut work: Vec<Work> = vec![Work::default(); wf.steps.len()];
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -200,14 +205,18 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             .filter_map(|&d| Some((wf.steps[d].name.as_str(), types[d].clone()?)))
             .collect();
         let result = match &step.body {
-            StepBody::Expr(e) => infer_with_operands(e, &env, file, &ctx).map(|(t, operands)| {
-                features[i] = operand_features(&operands);
-                t
-            }),
+            StepBody::Expr(e) => {
+                infer_with_operands(e, &env, file, &ctx).map(|(t, operands, w)| {
+                    features[i] = operand_features(&operands);
+                    work[i] = w;
+                    t
+                })
+            }
             StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
                 env.insert(l.var.as_str(), Type::num(1));
-                let (body, operands) = infer_with_operands(&l.body, &env, file, &ctx)?;
+                let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
                 features[i] = operand_features(&operands);
+                work[i] = w;
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -272,6 +281,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 ty: types[i].take().unwrap_or(Type::Any),
                 iterations: iterations[i].take(),
                 features: std::mem::take(&mut features[i]),
+                work: work[i],
             }
         })
         .collect();

@@ -11,6 +11,7 @@ pub mod index;
 pub mod rng;
 pub mod types;
 pub mod value;
+pub mod work;
 
 mod arith;
 mod clustering;
@@ -30,6 +31,7 @@ pub use args::{ArgError, ArgValue, Args};
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
+pub use work::Work;
 
 /// A formal parameter. `"..."` collects every unmatched argument.
 #[derive(Clone, Copy, Debug)]

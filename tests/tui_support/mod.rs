@@ -29,6 +29,7 @@ fn task(
         ty: Type::Null,
         iterations: iterations.map(|n| (1..=n).map(|i| i as f64).collect()),
         features: Vec::new(),
+        work: Default::default(),
     }
 }
 
