@@ -14,7 +14,7 @@ const SPEED: f64 = 1e-9;
 
 fn graph(steps: &str) -> TaskGraph {
     let text = format!("[steps]\n{steps}");
-    let wf = flowcast::workflow::parse(SourceFile::new("w.toml", &text)).unwrap();
+    let wf = flowcast::workflow::parse(SourceFile::new("w.toml", text.as_str())).unwrap();
     build(&wf).unwrap()
 }
 
@@ -55,7 +55,7 @@ half = \"eigen(b)\"",
     let symmetric = predicted(&g, "symmetric");
     let values = predicted(&g, "values");
     assert!(general > 1.5 * symmetric, "{general} vs {symmetric}");
-    assert!(symmetric > 2.0 * values, "{symmetric} vs {values}");
+    assert!(symmetric > 1.5 * values, "{symmetric} vs {values}");
     // Seconds, not nanoseconds: 900³ is 7·10⁸ flops, times eigen's constant.
     assert!((1.0..100.0).contains(&general), "{general}");
     let ratio = general / predicted(&g, "half");
@@ -78,14 +78,20 @@ fn a_loop_is_predicted_by_its_whole_body() {
     let g = graph(
         "a = \"matrix(rnorm(900 * 900), 900, 900)\"
 c = \"matrix(rnorm(900 * 900), 900, 900)\"
-b = { for = \"i in 1:1200\", do = \"mean(c %*% a[i, ])\" }",
+b = { for = \"i in 1:1200\", do = \"mean(c %*% a[i, ])\" }
+m = { for = \"i in 1:1200\", do = \"mean(a[i, ])\" }",
     );
     let b = g.task("b").unwrap();
+    // A matrix-vector product: 2·n² flops, about an op each (it streams
+    // the matrix from memory).
     let product = 2.0 * 900.0 * 900.0;
     let per_iteration = b.work.ops / product;
-    assert!((1.0..1.1).contains(&per_iteration), "{per_iteration}");
-    let total = predicted(&g, "b") / (1200.0 * product * SPEED);
-    assert!((1.0..1.1).contains(&total), "{total}");
+    assert!((0.8..1.5).contains(&per_iteration), "{per_iteration}");
+    let total = predicted(&g, "b") / (1200.0 * b.work.ops * SPEED);
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // The same loop without the product: a mean of 900 numbers.
+    let ratio = predicted(&g, "b") / predicted(&g, "m");
+    assert!(ratio > 100.0, "{ratio}");
 }
 
 #[test]
