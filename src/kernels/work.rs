@@ -172,7 +172,14 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = args.get("d").map_or(0.0, dist_objects);
             HCLUST * n * n * n
         }
-        "cutree" => 10.0 * PER_ELEMENT * input_elements(args),
+        // Each object's cluster is found by walking the merges: n² here.
+        "cutree" => {
+            let n = args
+                .get("tree")
+                .and_then(|t| t.field("order"))
+                .map_or(0.0, elements);
+            2.0 * n * n
+        }
         "kmeans" => {
             let (m, d) = arg_dims(args, "x");
             let k = match args.get("centers") {
