@@ -25,6 +25,7 @@ fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>,
         features: Vec::new(),
         path: None,
         symmetric: false,
+        work: Default::default(),
     }
 }
 

@@ -46,7 +46,9 @@ pub enum Command {
         #[command(subcommand)]
         what: ModelCommand,
     },
-    /// Measure the cost of handing values between workers and store it.
+    /// Measure the cost of handing values between workers, and this
+    /// machine's speed (seconds per op, for the cost models' priors); store
+    /// both.
     Calibrate {
         #[arg(long, value_name = "PATH")]
         history: Option<PathBuf>,

@@ -630,6 +630,9 @@ fn calibrate(path: Option<&Path>) -> ExitCode {
             comm.latency, comm.per_byte
         );
         h.save_comm(&comm)?;
+        let speed = crate::cost::speed::measure();
+        println!("speed: {speed:.3e} s/op");
+        h.save_speed(speed)?;
         println!("stored in {}", h.path().display());
         Ok(())
     })

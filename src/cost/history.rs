@@ -1,6 +1,6 @@
 //! The history store: every run, every task's predicted and measured time,
-//! every function's model, and the machine's communication calibration, in
-//! one SQLite file (rusqlite, bundled).
+//! every function's model, and the machine's calibration (communication
+//! and speed), in one SQLite file (rusqlite, bundled).
 //!
 //! Two flowcast processes may share it: it is opened in WAL mode (readers
 //! never block the writer) with a busy timeout (writers wait for each other
@@ -59,6 +59,17 @@ CREATE TABLE IF NOT EXISTS calibration (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     latency REAL NOT NULL,
     per_byte REAL NOT NULL,
+    measured_at REAL NOT NULL
+);
+";
+
+/// The machine's speed, for the cost models' priors (seconds per op of
+/// `kernels::work`). Added after schema 1 shipped, as [`CHARTS`] was: older
+/// stores gain it on open, older flowcasts ignore it.
+const SPEED: &str = "
+CREATE TABLE IF NOT EXISTS speed (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seconds_per_op REAL NOT NULL,
     measured_at REAL NOT NULL
 );
 ";
@@ -242,6 +253,7 @@ impl History {
         if version <= SCHEMA_VERSION {
             tx.execute_batch(SCHEMA)?;
             tx.execute_batch(CHARTS)?;
+            tx.execute_batch(SPEED)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -494,6 +506,27 @@ impl History {
                     })
                 },
             )
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+
+    pub fn save_speed(&self, seconds_per_op: f64) -> Result<(), HistoryError> {
+        self.conn
+            .execute(
+                "INSERT INTO speed (id, seconds_per_op, measured_at) VALUES (1, ?1, ?2)
+                 ON CONFLICT(id) DO UPDATE SET seconds_per_op = ?1, measured_at = ?2",
+                params![seconds_per_op, now()],
+            )
+            .map(|_| ())
+            .map_err(|e| self.error(e))
+    }
+
+    /// The stored seconds per op, if it was ever measured here.
+    pub fn load_speed(&self) -> Result<Option<f64>, HistoryError> {
+        self.conn
+            .query_row("SELECT seconds_per_op FROM speed WHERE id = 1", [], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(|e| self.error(e))
     }

@@ -15,6 +15,7 @@ pub mod eval;
 pub mod history;
 pub mod loglinear;
 pub mod model;
+pub mod speed;
 pub mod steps;
 pub mod testdrive;
 
@@ -86,6 +87,10 @@ pub fn value_bytes(ty: &Type) -> f64 {
     }
 }
 
+/// No task is free: handing it to a worker and back takes about this long
+/// (and a zero cost would let the scheduler order tasks arbitrarily).
+const MIN_TASK_SECONDS: f64 = 1e-6;
+
 /// Predicts tasks' costs from per-function models, and learns from runs.
 #[derive(Clone, Debug)]
 pub struct Predictor {
@@ -98,6 +103,9 @@ pub struct Predictor {
     stale: BTreeSet<String>,
     /// The planned workflow's steps as they ran before.
     steps: StepTimes,
+    /// This machine's seconds per op of a task's work: a model that has
+    /// observed nothing predicts the work at this speed.
+    seconds_per_op: f64,
 }
 
 impl Predictor {
@@ -109,14 +117,27 @@ impl Predictor {
             test_drives: HashMap::new(),
             stale: BTreeSet::new(),
             steps: StepTimes::default(),
+            seconds_per_op: speed::DEFAULT_SECONDS_PER_OP,
         }
     }
 
-    /// Loads every saved model of this kind; a model saved as another kind,
+    pub fn seconds_per_op(&self) -> f64 {
+        self.seconds_per_op
+    }
+
+    pub fn set_seconds_per_op(&mut self, seconds_per_op: f64) {
+        self.seconds_per_op = speed::sane(seconds_per_op);
+    }
+
+    /// Loads every saved model of this kind and the machine's speed (the
+    /// default when it was never measured); a model saved as another kind,
     /// unreadable, or never saved but observed is rebuilt from the stored
     /// observations.
     pub fn load(history: &History, kind: ModelKind) -> Result<Predictor, HistoryError> {
         let mut p = Predictor::new(kind);
+        if let Some(s) = history.load_speed()? {
+            p.set_seconds_per_op(s);
+        }
         for (stored, state) in history.load_models()? {
             let Some(key) = stored_key_of(kind, &stored) else {
                 continue;
@@ -199,16 +220,26 @@ impl Predictor {
     /// Predicted seconds of a task: a loop's is its test drive's
     /// extrapolation when one was recorded, else the per-iteration
     /// prediction × iterations. A step that ran recently at the same sizes
-    /// on the same path is predicted by those times, else by its model.
+    /// on the same path is predicted by those times, else by its model; a
+    /// model that has observed nothing predicts the task's work at this
+    /// machine's speed.
     pub fn predict(&self, task: &Task) -> f64 {
         let Some(key) = self.task_key(task) else {
             return 0.0;
         };
         let features = model_features(task);
         let per_call = || {
-            self.steps
-                .recent(&task.name, &key, &features)
-                .unwrap_or_else(|| self.predict_features(&key, &features))
+            self.steps.recent(&task.name, &key, &features).unwrap_or_else(|| {
+                if self
+                    .models
+                    .get(&key)
+                    .is_some_and(|m| !m.window().is_empty())
+                {
+                    self.predict_features(&key, &features)
+                } else {
+                    self.prior(task)
+                }
+            })
         };
         if task.kind != TaskKind::Loop {
             return per_call();
@@ -218,6 +249,14 @@ impl Predictor {
             Some(&first) => testdrive::extrapolate(first, n, self.estimate(&key, &features)),
             None => per_call() * n as f64,
         }
+    }
+
+    /// Seconds of one call of the task (a loop's: one iteration) before
+    /// anything is observed: its work at this machine's speed.
+    pub fn prior(&self, task: &Task) -> f64 {
+        task.work
+            .seconds_at(self.seconds_per_op)
+            .max(MIN_TASK_SECONDS)
     }
 
     /// The model's per-iteration estimate for blending with a test drive.

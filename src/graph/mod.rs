@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::path::{self, CallPath};
-use crate::kernels::{registry, Args, ShapeCtx, Type};
+use crate::kernels::{registry, Args, ShapeCtx, Type, Work};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
 pub use shape::{formula_terms, infer, infer_with_operands, loop_range, term_label};
@@ -77,6 +77,10 @@ pub struct Task {
     /// The value is known to be a symmetric matrix (from `crossprod(x)`,
     /// `var(x)`, `t(x) %*% x`, ...), before anything runs.
     pub symmetric: bool,
+    /// The operation count of every call in the step, at the sizes
+    /// inferred for each (a loop's: one iteration of its whole body): what
+    /// the cost model predicts from before it has observed anything.
+    pub work: Work,
 }
 
 /// The task precedence graph of a workflow.
@@ -201,6 +205,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     let mut features: Vec<Vec<f64>> = vec![Vec::new(); wf.steps.len()];
     let mut paths: Vec<Option<CallPath>> = vec![None; wf.steps.len()];
     let mut symmetric: HashMap<&str, bool> = HashMap::new();
+    let mut work: Vec<Work> = vec![Work::default(); wf.steps.len()];
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -211,22 +216,25 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             .filter_map(|&d| Some((wf.steps[d].name.as_str(), types[d].clone()?)))
             .collect();
         let result = match &step.body {
-            StepBody::Expr(e) => infer_with_operands(e, &env, file, &ctx).map(|(t, operands)| {
-                features[i] = operand_features(&operands);
-                let scope = symmetric::Scope {
-                    steps: &symmetric,
-                    types: &env,
-                    file,
-                    ctx: &ctx,
-                };
-                paths[i] = call_path(e, &operands, &scope);
-                let sym = symmetric::symmetric(e, &scope);
-                symmetric.insert(step.name.as_str(), sym);
-                t
-            }),
+            StepBody::Expr(e) => {
+                infer_with_operands(e, &env, file, &ctx).map(|(t, operands, w)| {
+                    features[i] = operand_features(&operands);
+                    work[i] = w;
+                    let scope = symmetric::Scope {
+                        steps: &symmetric,
+                        types: &env,
+                        file,
+                        ctx: &ctx,
+                    };
+                    paths[i] = call_path(e, &operands, &scope);
+                    let sym = symmetric::symmetric(e, &scope);
+                    symmetric.insert(step.name.as_str(), sym);
+                    t
+                })
+            }
             StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
                 env.insert(l.var.as_str(), Type::num(1));
-                let (body, operands) = infer_with_operands(&l.body, &env, file, &ctx)?;
+                let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
                 features[i] = operand_features(&operands);
                 // The loop variable shadows a step of the same name.
                 let mut steps = symmetric.clone();
@@ -238,6 +246,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     ctx: &ctx,
                 };
                 paths[i] = call_path(&l.body, &operands, &scope);
+                work[i] = w;
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -304,6 +313,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 features: std::mem::take(&mut features[i]),
                 path: paths[i].take(),
                 symmetric: symmetric.get(step.name.as_str()).copied().unwrap_or(false),
+                work: work[i],
             }
         })
         .collect();

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::diag;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::kernels::work::{self, Work};
 use crate::kernels::{index, registry, ArgError, Args, ShapeCtx, Type};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
 
@@ -17,22 +18,24 @@ pub fn infer(
     file: &SourceFile,
     ctx: &ShapeCtx,
 ) -> Result<Type, Diagnostic> {
-    infer_node(e, env, file, ctx, None)
+    infer_node(e, env, file, ctx, None, &mut Work::default())
 }
 
 /// [`infer`], also handing back the types of the operands of `e`'s
 /// outermost call or operator (an index or field access: its target), for
 /// the cost model's features, without inferring them again (which, for
-/// `read.csv`, would read the file again).
+/// `read.csv`, would read the file again), and the work of every call in
+/// `e` at the sizes inferred for it (a loop body's: one iteration's).
 pub fn infer_with_operands(
     e: &Expr,
     env: &HashMap<&str, Type>,
     file: &SourceFile,
     ctx: &ShapeCtx,
-) -> Result<(Type, Vec<Type>), Diagnostic> {
+) -> Result<(Type, Vec<Type>, Work), Diagnostic> {
     let mut operands = Vec::new();
-    let t = infer_node(e, env, file, ctx, Some(&mut operands))?;
-    Ok((t, operands))
+    let mut work = Work::default();
+    let t = infer_node(e, env, file, ctx, Some(&mut operands), &mut work)?;
+    Ok((t, operands, work))
 }
 
 fn infer_node(
@@ -41,6 +44,7 @@ fn infer_node(
     file: &SourceFile,
     ctx: &ShapeCtx,
     mut operands: Option<&mut Vec<Type>>,
+    work: &mut Work,
 ) -> Result<Type, Diagnostic> {
     let mut keep = |types: &[&Type]| {
         if let Some(o) = operands.as_mut() {
@@ -67,25 +71,30 @@ fn infer_node(
         } => {
             let typed = args
                 .iter()
-                .map(|a| Ok((a.name.clone(), infer(&a.value, env, file, ctx)?)))
+                .map(|a| {
+                    Ok((
+                        a.name.clone(),
+                        infer_node(&a.value, env, file, ctx, None, work)?,
+                    ))
+                })
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
-            call(func, *func_span, e.span, args, typed, file, ctx)?
+            call(func, *func_span, e.span, args, typed, file, ctx, work)?
         }
         // An operator's error is about the combination of its operands, so
         // it underlines the whole operation.
         ExprKind::Unary { op, expr } => {
-            let t = infer(expr, env, file, ctx)?;
+            let t = infer_node(expr, env, file, ctx, None, work)?;
             keep(&[&t]);
             let name = match op {
                 UnaryOp::Neg => "-",
                 UnaryOp::Plus => "+",
             };
-            call(name, e.span, e.span, &[], vec![(None, t)], file, ctx)?
+            call(name, e.span, e.span, &[], vec![(None, t)], file, ctx, work)?
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let l = infer(lhs, env, file, ctx)?;
-            let r = infer(rhs, env, file, ctx)?;
+            let l = infer_node(lhs, env, file, ctx, None, work)?;
+            let r = infer_node(rhs, env, file, ctx, None, work)?;
             keep(&[&l, &r]);
             call(
                 op.symbol(),
@@ -95,26 +104,33 @@ fn infer_node(
                 vec![(None, l), (None, r)],
                 file,
                 ctx,
+                work,
             )?
         }
         ExprKind::Index { target, indices } => {
-            let t = infer(target, env, file, ctx)?;
+            let t = infer_node(target, env, file, ctx, None, work)?;
             keep(&[&t]);
             let idx = indices
                 .iter()
-                .map(|i| i.as_ref().map(|i| infer(i, env, file, ctx)).transpose())
+                .map(|i| {
+                    i.as_ref()
+                        .map(|i| infer_node(i, env, file, ctx, None, work))
+                        .transpose()
+                })
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
-            index::index_type(&t, &idx).map_err(|(at, msg)| {
+            let r = index::index_type(&t, &idx).map_err(|(at, msg)| {
                 let span = at
                     .and_then(|k| indices.get(k).cloned().flatten())
                     .map_or(e.span, |i| i.span);
                 diag(file, span, msg)
-            })?
+            })?;
+            *work += work::access_work(&r);
+            r
         }
         ExprKind::Index2 { target, index: i } => {
-            let t = infer(target, env, file, ctx)?;
+            let t = infer_node(target, env, file, ctx, None, work)?;
             keep(&[&t]);
-            let it = infer(i, env, file, ctx)?;
+            let it = infer_node(i, env, file, ctx, None, work)?;
             index::index2_type(&t, &it)
                 .map_err(|(at, msg)| diag(file, if at.is_some() { i.span } else { e.span }, msg))?
         }
@@ -123,7 +139,7 @@ fn infer_node(
             name,
             name_span,
         } => {
-            let t = infer(target, env, file, ctx)?;
+            let t = infer_node(target, env, file, ctx, None, work)?;
             keep(&[&t]);
             index::field_type(&t, name).map_err(|(_, msg)| diag(file, *name_span, msg))?
         }
@@ -147,7 +163,9 @@ fn infer_node(
     Ok(ty)
 }
 
-/// Matches and checks a call; errors point at the offending argument.
+/// Matches and checks a call, adding its work to `work`; errors point at
+/// the offending argument.
+#[allow(clippy::too_many_arguments)]
 fn call(
     func: &str,
     func_span: Span,
@@ -156,6 +174,7 @@ fn call(
     typed: Vec<(Option<String>, Type)>,
     file: &SourceFile,
     ctx: &ShapeCtx,
+    work: &mut Work,
 ) -> Result<Type, Diagnostic> {
     let kernel = registry()
         .get(func)
@@ -168,7 +187,9 @@ fn call(
         diag(file, span, e.message)
     };
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
-    (kernel.shape)(&matched, ctx).map_err(at)
+    let ty = (kernel.shape)(&matched, ctx).map_err(at)?;
+    *work += work::work(kernel.name, &matched, &ty);
+    Ok(ty)
 }
 
 /// Splits a formula's right-hand side into its terms: `x1 + x2 - 1` gives

@@ -211,6 +211,15 @@ impl<T: ArgValue> Args<T> {
     pub fn dots(&self) -> impl Iterator<Item = (Option<&str>, &T::Target)> {
         self.dots.iter().map(|(n, v, _)| (n.as_deref(), v.target()))
     }
+
+    /// Every supplied argument: the formals', then `...`'s.
+    pub fn all(&self) -> impl Iterator<Item = &T::Target> {
+        self.slots
+            .iter()
+            .flatten()
+            .map(|(v, _)| v.target())
+            .chain(self.dots.iter().map(|(_, v, _)| v.target()))
+    }
 }
 
 impl Args<Type> {

@@ -12,6 +12,7 @@ pub mod path;
 pub mod rng;
 pub mod types;
 pub mod value;
+pub mod work;
 
 mod arith;
 mod clustering;
@@ -31,6 +32,7 @@ pub use args::{ArgError, ArgValue, Args};
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
+pub use work::Work;
 
 /// A formal parameter. `"..."` collects every unmatched argument.
 #[derive(Clone, Copy, Debug)]

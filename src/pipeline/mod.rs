@@ -97,6 +97,8 @@ impl Learning {
             None => History::open_default(),
         }
         .map_err(|e| e.to_string())?;
+        // A fresh history's priors need this machine's speed: measured once.
+        crate::cost::speed::stored_or_measured(&history).map_err(|e| e.to_string())?;
         let predictor = Predictor::load(&history, kind).map_err(|e| e.to_string())?;
         let comm = history
             .load_comm()

@@ -31,6 +31,7 @@ fn task(
         features: Vec::new(),
         path: None,
         symmetric: false,
+        work: Default::default(),
     }
 }
 

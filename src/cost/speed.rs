@@ -1,0 +1,144 @@
+//! The machine's speed: seconds per op of [`crate::kernels::work`], which
+//! turns a call's operation count into the prior's seconds. Measured by
+//! timing a few of our own kernels at small sizes (a matrix product, eigen,
+//! distances, normal draws, a rank test), so compute- and memory-bound work
+//! both weigh in, and stored in the history beside the communication
+//! calibration.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use nalgebra::DMatrix;
+
+use super::{History, HistoryError};
+use crate::kernels::{registry, Args, Ctx, Rng, ShapeCtx, Type, Value};
+
+/// Seconds per op without a measurement (a Predictor with no history):
+/// the release build on the 2-core development machine the per-kernel
+/// constants were measured on.
+pub const DEFAULT_SECONDS_PER_OP: f64 = 4.3e-10;
+
+/// A stored or measured speed outside this range is a broken timer, not a
+/// machine: it is clamped so the priors stay usable.
+const SANE: (f64, f64) = (1e-13, 1e-5);
+
+pub fn sane(seconds_per_op: f64) -> f64 {
+    if seconds_per_op.is_finite() {
+        seconds_per_op.clamp(SANE.0, SANE.1)
+    } else {
+        DEFAULT_SECONDS_PER_OP
+    }
+}
+
+/// Total time the measurement may take: what is measured by then counts
+/// (a debug build gets through fewer kernels).
+const BUDGET: Duration = Duration::from_millis(400);
+/// Repetitions of each kernel; the fastest counts (the others met a cold
+/// cache or a preempted core).
+const REPS: usize = 3;
+
+/// The history's speed, measured and stored first when it has none.
+pub fn stored_or_measured(history: &History) -> Result<f64, HistoryError> {
+    if let Some(s) = history.load_speed()? {
+        return Ok(sane(s));
+    }
+    let s = measure();
+    history.save_speed(s)?;
+    Ok(s)
+}
+
+/// Measures this machine's seconds per op (under half a second): the
+/// geometric mean over the reference kernels of their best time over
+/// their work.
+pub fn measure() -> f64 {
+    let start = Instant::now();
+    let mut rng = Rng::from_seed(1);
+    let mut logs = Vec::new();
+    for (name, args) in references(&mut rng) {
+        let Some(ratio) = time_per_op(name, args, &mut rng, start) else {
+            continue;
+        };
+        logs.push(ratio.ln());
+        if start.elapsed() > BUDGET {
+            break;
+        }
+    }
+    if logs.is_empty() {
+        return DEFAULT_SECONDS_PER_OP;
+    }
+    sane((logs.iter().sum::<f64>() / logs.len() as f64).exp())
+}
+
+type Call = (&'static str, Vec<(Option<String>, Value)>);
+
+/// The reference calls, cheapest first, each some milliseconds in a
+/// release build.
+fn references(rng: &mut Rng) -> Vec<Call> {
+    let mut mat =
+        |r: usize, c: usize| Value::Mat(DMatrix::from_fn(r, c, |_, _| rng.unif_rand() - 0.5));
+    let a = mat(300, 300);
+    let b = mat(300, 300);
+    let e = mat(150, 150);
+    let d = mat(400, 30);
+    let w = Value::Num(
+        (0..100_000)
+            .map(|i| ((i * 7919) % 100_003) as f64 - 50_000.5)
+            .collect(),
+    );
+    vec![
+        ("rnorm", vec![(None, Value::scalar(200_000.0))]),
+        ("wilcox.test", vec![(None, w)]),
+        ("dist", vec![(None, d)]),
+        ("%*%", vec![(None, a), (None, b)]),
+        ("eigen", vec![(None, e)]),
+    ]
+}
+
+/// Best seconds per op of one reference call, `None` if it fails or the
+/// budget ran out before it could run once.
+fn time_per_op(
+    name: &'static str,
+    args: Vec<(Option<String>, Value)>,
+    rng: &mut Rng,
+    start: Instant,
+) -> Option<f64> {
+    let kernel = registry().get(name)?;
+    let types: Vec<(Option<String>, Type)> =
+        args.iter().map(|(n, v)| (n.clone(), type_of(v))).collect();
+    let typed = Args::match_call(kernel.name, kernel.params, types).ok()?;
+    let base_dir = Path::new(".");
+    let ty = (kernel.shape)(&typed, &ShapeCtx { base_dir }).ok()?;
+    let ops = crate::kernels::work::work(name, &typed, &ty).ops;
+    let values = args.iter().map(|(n, v)| (n.clone(), v)).collect();
+    let matched = Args::match_call(kernel.name, kernel.params, values).ok()?;
+    let cancel = AtomicBool::new(false);
+    let mut best = f64::INFINITY;
+    for _ in 0..REPS {
+        if start.elapsed() > BUDGET {
+            break;
+        }
+        let mut ctx = Ctx {
+            rng,
+            base_dir,
+            cancel: &cancel,
+        };
+        let t = Instant::now();
+        std::hint::black_box((kernel.eval)(&matched, &mut ctx).ok()?);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (best.is_finite() && best > 0.0 && ops > 0.0).then(|| best / ops)
+}
+
+/// What shape inference would know of a value made here.
+fn type_of(v: &Value) -> Type {
+    match v {
+        Value::Mat(m) => Type::Mat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
+        },
+        Value::Num(x) if x.len() == 1 => Type::scalar_const(x[0]),
+        Value::Num(x) => Type::num(x.len()),
+        _ => Type::Any,
+    }
+}

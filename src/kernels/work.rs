@@ -1,0 +1,364 @@
+//! What a call costs before it has ever run: its operation count at the
+//! sizes shape inference gives its arguments, so a fresh history still
+//! predicts sensibly (the cost models multiply it by the machine's
+//! measured seconds per op).
+//!
+//! Counts are the textbook flops or comparisons of the algorithm each
+//! kernel implements, times a constant measured on our own kernels: one
+//! op is what the machine-speed measurement (`cost::speed`) makes it, about
+//! a copied element; a kernel that is slower per flop (ranking, rnorm's
+//! inversion) counts more, a blocked product less. Sizes that are unknown
+//! count as 0.
+
+use super::{Args, Type};
+
+/// A call's cost before it is measured: `ops` scale with the machine's
+/// speed, `seconds` do not (`spin(s)` takes s anywhere).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Work {
+    pub ops: f64,
+    pub seconds: f64,
+}
+
+impl Work {
+    pub fn ops(ops: f64) -> Work {
+        Work {
+            ops: clamp(ops),
+            seconds: 0.0,
+        }
+    }
+
+    /// Predicted seconds at `seconds_per_op`, finite whatever the sizes.
+    pub fn seconds_at(self, seconds_per_op: f64) -> f64 {
+        clamp(self.ops * seconds_per_op + self.seconds)
+    }
+}
+
+impl std::ops::Add for Work {
+    type Output = Work;
+    fn add(self, o: Work) -> Work {
+        Work {
+            ops: clamp(self.ops + o.ops),
+            seconds: clamp(self.seconds + o.seconds),
+        }
+    }
+}
+
+impl std::ops::AddAssign for Work {
+    fn add_assign(&mut self, o: Work) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::Mul<f64> for Work {
+    type Output = Work;
+    fn mul(self, k: f64) -> Work {
+        Work {
+            ops: clamp(self.ops * k),
+            seconds: clamp(self.seconds * k),
+        }
+    }
+}
+
+/// Sizes multiply fast (n³ of a 10⁸-long vector overflows to inf, which
+/// the scheduler cannot order): no cost exceeds this, and NaN is 0.
+const MAX: f64 = 1e30;
+
+fn clamp(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, MAX)
+    }
+}
+
+/// Any call's fixed cost: argument matching, allocation of the result.
+const CALL_OPS: f64 = 2e3;
+
+/// Ops per element of element-wise work (copying, adding), relative to a
+/// multiply-add of the matrix product, which reuses what is in cache.
+const PER_ELEMENT: f64 = 2.0;
+/// Ops per element of a transcendental function (exp, log, `^`).
+const PER_TRANSCENDENTAL: f64 = 8.0;
+/// Ops per normal deviate (R's inversion: a rational approximation of
+/// qnorm per number, on two uniform draws).
+const PER_RNORM: f64 = 170.0;
+const PER_RUNIF: f64 = 60.0;
+/// Ops per cell read from a CSV file (parsing text).
+const PER_CSV_CELL: f64 = 100.0;
+
+/// The work of one call of `function` on `args` giving `result`.
+pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
+    if function == "spin" {
+        // Its argument is the time; unknown until run time otherwise.
+        let s = args.get("seconds").and_then(Type::const_scalar);
+        return Work {
+            ops: CALL_OPS,
+            seconds: clamp(s.unwrap_or(0.0)),
+        };
+    }
+    Work::ops(CALL_OPS + ops(function, args, result))
+}
+
+/// The work of an index or field access giving `result`: a copy of it.
+pub fn access_work(result: &Type) -> Work {
+    Work::ops(CALL_OPS + PER_ELEMENT * elements(result))
+}
+
+fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
+    let out = elements(result);
+    match function {
+        // A product reads its operands once (memory-bound: a
+        // matrix-vector product is that) and does 2mkn flops, which a
+        // blocked matrix-matrix product does from cache, fast.
+        "%*%" => {
+            let (m, n) = dims_or_len(result);
+            let k = inner_dim(args.get("x"), args.get("y"));
+            GEMM * 2.0 * m * k * n + PER_ELEMENT * input_elements(args)
+        }
+        "crossprod" => {
+            let (m, _) = arg_dims(args, "x");
+            let (p, q) = dims_or_len(result);
+            GEMM * 2.0 * m * p * q + PER_ELEMENT * input_elements(args)
+        }
+        "solve" => {
+            let (n, _) = arg_dims(args, "a");
+            let k = match args.get("b") {
+                Some(b) => dims_or_len(b).1,
+                None => n,
+            };
+            SOLVE * (2.0 / 3.0 * n.powi(3) + 2.0 * n * n * k)
+        }
+        "eigen" => {
+            let (n, _) = arg_dims(args, "x");
+            let symmetric = args.get("symmetric").and_then(Type::const_scalar) == Some(1.0);
+            let values_only = args.get("only.values").and_then(Type::const_scalar) == Some(1.0);
+            let c = match (symmetric, values_only) {
+                (true, true) => EIGEN_SYM_VALUES,
+                (true, false) => EIGEN_SYM_VECTORS,
+                (false, true) => EIGEN_GEN_VALUES,
+                (false, false) => EIGEN_GEN_VECTORS,
+            };
+            c * n.powi(3)
+        }
+        "svd" => {
+            let (m, n) = tall(arg_dims(args, "x"));
+            let none = |name| args.get(name).and_then(Type::const_scalar) == Some(0.0);
+            if none("nu") && none("nv") {
+                SVD * (4.0 * m * n * n - 4.0 / 3.0 * n.powi(3))
+            } else {
+                SVD * (4.0 * m * n * n + 8.0 * n.powi(3))
+            }
+        }
+        "prcomp" => {
+            let (m, n) = tall(arg_dims(args, "x"));
+            PRCOMP * (4.0 * m * n * n + 8.0 * n.powi(3))
+        }
+        "qr" => {
+            let (m, n) = tall(arg_dims(args, "x"));
+            QR * (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3))
+        }
+        // Applying the stored reflectors to the identity's columns.
+        "qr.Q" => {
+            let (m, n) = dims_or_len(result);
+            QR * 4.0 * m * n * n
+        }
+        "dist" => {
+            let (m, n) = arg_dims(args, "x");
+            // m²/2 pairs, a subtraction, square and add per coordinate.
+            DIST * m * m / 2.0 * n * 3.0
+        }
+        "hclust" => {
+            let n = args.get("d").map_or(0.0, dist_objects);
+            HCLUST * n * n * n
+        }
+        // Each object's cluster is found by walking the merges: n² here.
+        "cutree" => {
+            let n = args
+                .get("tree")
+                .and_then(|t| t.field("order"))
+                .map_or(0.0, elements);
+            2.0 * n * n
+        }
+        "kmeans" => {
+            let (m, d) = arg_dims(args, "x");
+            let k = match args.get("centers") {
+                Some(c) => match c.dims() {
+                    Some(_) => dims_or_len(c).0,
+                    None => c.const_scalar().unwrap_or(1.0),
+                },
+                None => 1.0,
+            };
+            let nstart = scalar_arg(args, "nstart", 1.0);
+            let iter = scalar_arg(args, "iter.max", 10.0).min(KMEANS_ITERATIONS);
+            KMEANS * m * k * d * iter * nstart
+        }
+        // Ranking within each block (row).
+        "friedman.test" => {
+            let (m, n) = arg_dims(args, "y");
+            FRIEDMAN * m * n * n.max(2.0).log2()
+        }
+        "wilcox.test" | "ks.test" | "mood.test" => {
+            let samples: Vec<f64> = ["x", "y"]
+                .iter()
+                .filter_map(|name| args.get(name))
+                .filter(|t| t.is_numeric())
+                .map(elements)
+                .collect();
+            let n: f64 = samples.iter().sum();
+            let c = match (function, samples.len()) {
+                ("wilcox.test", 1) => WILCOX_ONE,
+                ("wilcox.test", _) => WILCOX_TWO,
+                ("ks.test", _) => KS,
+                _ => MOOD,
+            };
+            c * n * n.max(2.0).log2()
+        }
+        "lm" => {
+            let (n, p) = formula_size(args.get("formula"));
+            LM * (2.0 * n * p * p + n * p)
+        }
+        "var" => {
+            // A covariance matrix of a matrix's columns; a vector's variance.
+            let (m, n) = arg_dims(args, "x");
+            VAR * 2.0 * m * n * n
+        }
+        "rnorm" => PER_RNORM * out,
+        "runif" => PER_RUNIF * out,
+        "sample" | "sample.int" => PER_RUNIF * out,
+        "read.csv" => PER_CSV_CELL * out,
+        "exp" | "log" | "^" | "sqrt" => PER_TRANSCENDENTAL * out,
+        "length" | "nrow" | "ncol" => 0.0,
+        // A transpose reads or writes with a stride: a cache miss each.
+        "t" => 8.0 * PER_ELEMENT * out,
+        // Element-wise arithmetic allocates its result and recycles.
+        "+" | "-" | "*" | "/" => 3.0 * PER_ELEMENT * out,
+        // Reductions and summaries read their whole input once or twice.
+        "mean" | "sum" | "colMeans" | "rowMeans" | "sd" | "min" | "max" => {
+            2.0 * PER_ELEMENT * input_elements(args)
+        }
+        // Everything else (copies, element-wise arithmetic, sequences,
+        // `t`, `c`, `cbind`, `matrix`): once per element of the result.
+        _ => PER_ELEMENT * out.max(input_elements(args)),
+    }
+}
+
+// Ops per textbook flop (or comparison) of each kernel: its time on
+// square matrices of 100..1000 (tall ones of 400..4000 × 30, vectors of
+// 10⁵..10⁶) over the count, at the speed `cost::speed` measures, fitted on
+// the 2-core development machine (release build) so the prior is within
+// 2x of the time across those sizes. Blocked dense kernels run many flops
+// per op; sorting, ranking and random draws cost many ops per element.
+const GEMM: f64 = 0.13;
+const SOLVE: f64 = 0.2;
+/// Times n³. Our general eigen (Hessenberg, multishift QR, vectors) grows
+/// more slowly than n³ over 100..1000 (n^2.4): these are its middle.
+const EIGEN_SYM_VALUES: f64 = 0.56;
+const EIGEN_SYM_VECTORS: f64 = 1.1;
+const EIGEN_GEN_VALUES: f64 = 3.8;
+const EIGEN_GEN_VECTORS: f64 = 5.0;
+const SVD: f64 = 0.25;
+const PRCOMP: f64 = 0.22;
+const QR: f64 = 0.3;
+const DIST: f64 = 2.5;
+/// Times n³: Murtagh's nearest-neighbour lists rescan a row per merge
+/// once n is past a thousand.
+const HCLUST: f64 = 0.045;
+const KMEANS: f64 = 50.0;
+/// Hartigan–Wong converges in a few passes, well before `iter.max`.
+const KMEANS_ITERATIONS: f64 = 5.0;
+const FRIEDMAN: f64 = 22.0;
+const WILCOX_ONE: f64 = 25.0;
+const WILCOX_TWO: f64 = 35.0;
+const KS: f64 = 12.0;
+const MOOD: f64 = 135.0;
+const LM: f64 = 0.75;
+const VAR: f64 = 1.45;
+
+/// Elements of a value, and of a result object, its parts'.
+fn elements(t: &Type) -> f64 {
+    match t {
+        Type::Record { fields, .. } => fields.iter().map(|(_, f)| elements(f)).sum(),
+        Type::List { len, elem } => len.map_or(0.0, |n| n as f64) * elements(elem),
+        Type::Formula { .. } => 0.0,
+        _ => t.len().map_or(0.0, |n| n as f64),
+    }
+}
+
+fn input_elements(args: &Args<Type>) -> f64 {
+    args.all().map(elements).sum()
+}
+
+/// Rows and columns; a vector is one column.
+fn dims_or_len(t: &Type) -> (f64, f64) {
+    let size = |n: Option<usize>| n.map_or(0.0, |n| n as f64);
+    match t.dims() {
+        Some((r, c)) => (size(r), size(c)),
+        None => (elements(t), 1.0),
+    }
+}
+
+fn arg_dims(args: &Args<Type>, name: &str) -> (f64, f64) {
+    args.get(name).map_or((0.0, 0.0), dims_or_len)
+}
+
+/// Long side first: the decompositions' counts assume m ≥ n.
+fn tall((m, n): (f64, f64)) -> (f64, f64) {
+    (m.max(n), m.min(n))
+}
+
+/// The shared dimension of `x %*% y`; a vector takes whichever shape
+/// conforms, as in R.
+fn inner_dim(x: Option<&Type>, y: Option<&Type>) -> f64 {
+    match (x.and_then(Type::dims), y.and_then(Type::dims)) {
+        (Some(_), _) => x.map_or(0.0, |x| dims_or_len(x).1),
+        (None, Some(_)) => y.map_or(0.0, |y| dims_or_len(y).0),
+        _ => x.map_or(0.0, elements),
+    }
+}
+
+fn scalar_arg(args: &Args<Type>, name: &str, default: f64) -> f64 {
+    match args.get(name) {
+        None => default,
+        Some(t) => t
+            .const_scalar()
+            .filter(|v| v.is_finite())
+            .unwrap_or(default),
+    }
+}
+
+/// Objects clustered from a `dist` value.
+fn dist_objects(d: &Type) -> f64 {
+    if let Some(n) = d.field("size").and_then(Type::const_scalar) {
+        return n;
+    }
+    let len = d.field("values").map_or(0.0, elements);
+    (1.0 + (1.0 + 8.0 * len).sqrt()) / 2.0
+}
+
+/// Rows and columns (intercept included) of a formula's model matrix.
+fn formula_size(f: Option<&Type>) -> (f64, f64) {
+    let Some(Type::Formula {
+        response,
+        terms,
+        intercept,
+    }) = f
+    else {
+        return (0.0, 0.0);
+    };
+    let rows = response
+        .iter()
+        .map(|r| &**r)
+        .chain(terms.iter().map(|(_, t)| t))
+        .map(|t| dims_or_len(t).0)
+        .fold(0.0, f64::max);
+    let cols: f64 = terms
+        .iter()
+        .map(|(_, t)| match t.dims() {
+            Some(_) => dims_or_len(t).1,
+            None => 1.0,
+        })
+        .sum::<f64>()
+        + f64::from(u8::from(*intercept));
+    (rows, cols)
+}

@@ -1,0 +1,166 @@
+//! Priors on a fresh history: each task's operation count at its inferred
+//! sizes, at a fixed machine speed (never the wall clock's), and the speed
+//! stored in and reloaded from the history.
+
+mod common;
+
+use flowcast::cost::{speed, History, ModelKind, Predictor};
+use flowcast::diagnostic::SourceFile;
+use flowcast::graph::{build, TaskGraph};
+use flowcast::kernels::Work;
+
+/// A nanosecond per op: round figures.
+const SPEED: f64 = 1e-9;
+
+fn graph(steps: &str) -> TaskGraph {
+    let text = format!("[steps]\n{steps}");
+    let wf = flowcast::workflow::parse(SourceFile::new("w.toml", text.as_str())).unwrap();
+    build(&wf).unwrap()
+}
+
+fn fresh() -> Predictor {
+    let mut p = Predictor::new(ModelKind::LogLinear);
+    p.set_seconds_per_op(SPEED);
+    p
+}
+
+fn predicted(g: &TaskGraph, step: &str) -> f64 {
+    fresh().predict(g.task(step).unwrap())
+}
+
+#[test]
+fn spin_costs_its_argument_whatever_the_speed() {
+    let g = graph("s = \"spin(0.4)\"\nl = { for = \"i in 1:8\", do = \"spin(0.25)\" }");
+    let s = predicted(&g, "s");
+    assert!((s - 0.4).abs() < 1e-3, "{s}");
+    let l = predicted(&g, "l");
+    assert!((l - 2.0).abs() < 1e-2, "{l}");
+    let mut slow = fresh();
+    slow.set_seconds_per_op(100.0 * SPEED);
+    let s = slow.predict(g.task("s").unwrap());
+    assert!((s - 0.4).abs() < 1e-3, "{s}");
+}
+
+#[test]
+fn eigen_grows_as_n_cubed_and_general_costs_more_than_symmetric() {
+    let g = graph(
+        "a = \"matrix(rnorm(900 * 900), 900, 900)\"
+b = \"matrix(rnorm(450 * 450), 450, 450)\"
+general = \"eigen(a)\"
+symmetric = \"eigen(a, symmetric = TRUE)\"
+values = \"eigen(a, symmetric = TRUE, only.values = TRUE)\"
+half = \"eigen(b)\"",
+    );
+    let general = predicted(&g, "general");
+    let symmetric = predicted(&g, "symmetric");
+    let values = predicted(&g, "values");
+    assert!(general > 1.5 * symmetric, "{general} vs {symmetric}");
+    assert!(symmetric > 1.5 * values, "{symmetric} vs {values}");
+    // Seconds, not nanoseconds: 900³ is 7·10⁸ flops, times eigen's constant.
+    assert!((1.0..100.0).contains(&general), "{general}");
+    let ratio = general / predicted(&g, "half");
+    assert!((7.5..8.5).contains(&ratio), "{ratio}");
+}
+
+#[test]
+fn the_prior_scales_with_the_machine_speed() {
+    let g = graph("a = \"matrix(rnorm(500 * 500), 500, 500)\"\nq = \"qr(a)\"");
+    let mut slow = fresh();
+    slow.set_seconds_per_op(3.0 * SPEED);
+    let ratio = slow.predict(g.task("q").unwrap()) / predicted(&g, "q");
+    assert!((ratio - 3.0).abs() < 1e-9, "{ratio}");
+}
+
+/// `mean(c %*% a[i, ])` costs the product, 2·n² flops per iteration, not a
+/// mean of n numbers.
+#[test]
+fn a_loop_is_predicted_by_its_whole_body() {
+    let g = graph(
+        "a = \"matrix(rnorm(900 * 900), 900, 900)\"
+c = \"matrix(rnorm(900 * 900), 900, 900)\"
+b = { for = \"i in 1:1200\", do = \"mean(c %*% a[i, ])\" }
+m = { for = \"i in 1:1200\", do = \"mean(a[i, ])\" }",
+    );
+    let b = g.task("b").unwrap();
+    // A matrix-vector product: 2·n² flops, about an op each (it streams
+    // the matrix from memory).
+    let product = 2.0 * 900.0 * 900.0;
+    let per_iteration = b.work.ops / product;
+    assert!((0.8..1.5).contains(&per_iteration), "{per_iteration}");
+    let total = predicted(&g, "b") / (1200.0 * b.work.ops * SPEED);
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // The same loop without the product: a mean of 900 numbers.
+    let ratio = predicted(&g, "b") / predicted(&g, "m");
+    assert!(ratio > 100.0, "{ratio}");
+}
+
+#[test]
+fn every_step_in_an_expression_counts() {
+    let g = graph("a = \"array(rnorm(1000 * 1000), dim = c(1000, 1000))\"");
+    let a = g.task("a").unwrap();
+    // A million normal draws, then a million copied.
+    let r = g.task("a").unwrap().work.ops;
+    let draws_only = graph("v = \"rnorm(1000 * 1000)\"").tasks[0].work.ops;
+    assert!(r > draws_only + 0.9e6, "{r} vs {draws_only}");
+    assert!(predicted(&g, "a") > 1e-3, "{a:?}");
+}
+
+#[test]
+fn huge_sizes_give_finite_costs() {
+    let g = graph(
+        "a = \"matrix(0, 1e8, 1e8)\"
+e = \"eigen(a)\"
+s = \"spin(1e300)\"",
+    );
+    let p = fresh();
+    for t in &g.tasks {
+        let s = p.predict(t);
+        assert!(s.is_finite() && s >= 0.0, "{}: {s}", t.name);
+    }
+    let w = Work::ops(f64::INFINITY) + Work::ops(f64::NAN);
+    assert!(w.seconds_at(1.0).is_finite());
+}
+
+#[test]
+fn the_speed_is_stored_and_reloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let h = History::open(&path).unwrap();
+    assert_eq!(h.load_speed().unwrap(), None);
+    // Without a stored speed a predictor uses the default.
+    let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    assert_eq!(p.seconds_per_op(), speed::DEFAULT_SECONDS_PER_OP);
+    h.save_speed(2.5e-9).unwrap();
+    drop(h);
+    let h = History::open(&path).unwrap();
+    assert_eq!(h.load_speed().unwrap(), Some(2.5e-9));
+    assert_eq!(speed::stored_or_measured(&h).unwrap(), 2.5e-9);
+    let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    assert_eq!(p.seconds_per_op(), 2.5e-9);
+    let g = graph("a = \"matrix(rnorm(300 * 300), 300, 300)\"\nq = \"qr(a)\"");
+    let ratio = p.predict(g.task("q").unwrap()) / predicted(&g, "q");
+    assert!((ratio - 2.5).abs() < 1e-9, "{ratio}");
+}
+
+#[test]
+fn a_fresh_history_measures_the_speed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let h = History::open(&path).unwrap();
+    let s = speed::stored_or_measured(&h).unwrap();
+    assert!(s > 0.0 && s.is_finite(), "{s}");
+    assert_eq!(h.load_speed().unwrap(), Some(s));
+}
+
+#[test]
+fn calibrate_stores_and_prints_the_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let out = common::flowcast(&["calibrate", "--history", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("s/op"), "{stdout}");
+    let h = History::open(&path).unwrap();
+    let s = h.load_speed().unwrap().expect("a stored speed");
+    assert!(s > 0.0, "{s}");
+}
