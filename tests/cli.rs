@@ -291,7 +291,8 @@ fn bench_workflows_reports_makespans_against_the_lower_bound() {
         assert!(stdout.contains(column), "no {column}:\n{stdout}");
     }
     // The makespan table's rows, one per p: name, p, three times, three ratios.
-    let rows: Vec<Vec<&str>> = stdout
+    let makespans = stdout.split("Prediction").next().unwrap_or_default();
+    let rows: Vec<Vec<&str>> = makespans
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
         .filter(|c| c.len() == 8 && c[0] == "w")

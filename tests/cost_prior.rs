@@ -62,6 +62,27 @@ half = \"eigen(b)\"",
     assert!((7.5..8.5).contains(&ratio), "{ratio}");
 }
 
+/// `eigen(crossprod(a))` takes R's symmetric path without being told:
+/// its prior is the symmetric one (plus the product), not the general one.
+#[test]
+fn eigen_of_a_matrix_known_symmetric_is_priced_symmetric() {
+    let g = graph(
+        "a = \"matrix(rnorm(900 * 900), 900, 900)\"
+c = \"crossprod(a)\"
+inferred = \"eigen(c)\"
+told = \"eigen(c, symmetric = TRUE)\"
+general = \"eigen(a)\"",
+    );
+    let inferred = predicted(&g, "inferred");
+    let told = predicted(&g, "told");
+    let general = predicted(&g, "general");
+    assert!(
+        (inferred - told).abs() <= 1e-9 * told,
+        "{inferred} vs {told}"
+    );
+    assert!(general > 1.5 * inferred, "{general} vs {inferred}");
+}
+
 #[test]
 fn the_prior_scales_with_the_machine_speed() {
     let g = graph("a = \"matrix(rnorm(500 * 500), 500, 500)\"\nq = \"qr(a)\"");

@@ -33,7 +33,10 @@ impl Lcg {
 /// the index grows, so the plan's even blocks are wrong on purpose.
 fn random_workflow(seed: u64) -> String {
     let mut g = Lcg(seed);
-    let mut text = format!("[workflow]\nseed = {}\n\n[steps]\ns0 = \"rnorm(64)\"\n", seed + 1);
+    let mut text = format!(
+        "[workflow]\nseed = {}\n\n[steps]\ns0 = \"rnorm(64)\"\n",
+        seed + 1
+    );
     let n = 5 + g.below(8);
     for k in 1..n {
         let a = g.below(k);

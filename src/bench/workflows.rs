@@ -54,6 +54,9 @@ pub struct Measured {
     /// Every run's median per-task error (see [`median_task_error`]), in
     /// run order, both schedulers: each run trains the models.
     pub task_error: Vec<Option<f64>>,
+    /// The last emcp run's graph with its predicted and its measured costs,
+    /// to replay at more workers than this machine has ([`replay`]).
+    pub last: Option<(Dag, Dag)>,
 }
 
 impl Measured {
@@ -83,11 +86,7 @@ pub fn median(v: &[f64]) -> f64 {
 /// graph, one node per task) with each task's busy time as its cost, so a
 /// loop's work is divisible over the run's workers.
 pub fn measured_lower_bound(dag: &Dag, report: &RunReport) -> f64 {
-    let mut dag = dag.clone();
-    for (node, outcome) in dag.nodes.iter_mut().zip(&report.outcomes) {
-        node.cost = outcome.busy.as_secs_f64();
-    }
-    dag.lower_bound(report.workers)
+    measured_dag(dag, report).lower_bound(report.workers)
 }
 
 /// The median of |predicted − actual| / actual over the tasks that ran for
@@ -111,7 +110,50 @@ struct Run {
     lower_bound: f64,
     makespan_error: f64,
     task_error: Option<f64>,
+    /// The run's graph with predicted costs, and with measured ones.
+    costs: (Dag, Dag),
 }
+
+/// `dag` with each task's measured busy time as its cost.
+fn measured_dag(dag: &Dag, report: &RunReport) -> Dag {
+    let mut dag = dag.clone();
+    for (node, outcome) in dag.nodes.iter_mut().zip(&report.outcomes) {
+        node.cost = outcome.busy.as_secs_f64();
+    }
+    dag
+}
+
+/// A run replayed by the simulator on `p` workers: emcp's runtime planning
+/// with `predicted` costs while the tasks take their `measured` times,
+/// against greedy list scheduling that knows the measured times (the best
+/// work-stealing can do), and the lower bound. Returns (emcp/dynamic,
+/// emcp/LB). Contention for memory bandwidth at higher p is not modelled.
+pub fn replay(predicted: &Dag, measured: &Dag, p: usize, m: usize) -> (f64, f64) {
+    use crate::sched::{plan, Comm, Policy, Runtime};
+    let drives: Vec<usize> = (0..predicted.nodes.len())
+        .filter(|&i| {
+            predicted.nodes[i]
+                .iterations()
+                .is_some_and(|n| crate::cost::needs_test_drive(n, p, m))
+        })
+        .collect();
+    let rt = Runtime::emcp(
+        predicted,
+        &Comm::SHARED_MEMORY,
+        p,
+        m,
+        &drives,
+        Policy::ADAPTIVE,
+        Box::new(|_, s| s),
+    );
+    let emcp = rt.simulate(measured).makespan();
+    let dynamic = plan(measured, &Comm::SHARED_MEMORY, p, Scheduler::Dynamic).makespan();
+    let lb = measured.lower_bound(p);
+    (emcp / dynamic.max(1e-12), emcp / lb.max(1e-12))
+}
+
+/// The worker counts runs are replayed at.
+pub const REPLAY_WORKERS: [usize; 3] = [8, 16, 32];
 
 /// Measures one workflow file on `workers` workers.
 pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, String> {
@@ -145,11 +187,16 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
             }
             let makespan = f.report.makespan.as_secs_f64();
             let predicted = f.plan.predicted_makespan();
+            let mut before = f.plan.dag.clone();
+            for (node, &c) in before.nodes.iter_mut().zip(&f.plan.predicted) {
+                node.cost = c;
+            }
             Ok(Run {
                 makespan,
                 lower_bound: measured_lower_bound(&f.plan.dag, &f.report),
                 makespan_error: (predicted - makespan).abs() / makespan.max(1e-9),
                 task_error: median_task_error(&f.plan.predicted, &f.report),
+                costs: (before, measured_dag(&f.plan.dag, &f.report)),
             })
         };
         let mut m = Measured {
@@ -160,6 +207,7 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
             lower_bound: Vec::new(),
             emcp_error: Vec::new(),
             task_error: Vec::new(),
+            last: None,
         };
         for _ in 0..opts.warmup {
             let r = once(Scheduler::Emcp, &mut learning)?;
@@ -174,6 +222,7 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
                 if scheduler == Scheduler::Emcp {
                     m.emcp.push(r.makespan);
                     m.emcp_error.push(r.makespan_error);
+                    m.last = Some(r.costs);
                 } else {
                     m.dynamic.push(r.makespan);
                 }
@@ -281,6 +330,28 @@ fn render(opts: &Options, all: &[Measured]) -> String {
             percent(m.emcp_error.first().copied()),
             errors.join(" ")
         );
+    }
+    let _ = writeln!(
+        out,
+        "\nReplayed by the simulator from the last emcp run's predicted and measured task \
+         times (not measured on that many cores; memory contention not modelled): \
+         emcp/dynamic (greedy with the measured times), emcp/LB"
+    );
+    let mut header = format!("{:<16} {:>3}", "workflow", "p");
+    for p in REPLAY_WORKERS {
+        header.push_str(&format!(" {:>17}", format!("p={p} e/d e/LB")));
+    }
+    let _ = writeln!(out, "{header}");
+    for m in all {
+        let Some((predicted, measured)) = &m.last else {
+            continue;
+        };
+        let mut line = format!("{:<16} {:>3}", m.workflow, m.workers);
+        for p in REPLAY_WORKERS {
+            let (vs_dynamic, vs_lb) = replay(predicted, measured, p, crate::sched::DEFAULT_M);
+            line.push_str(&format!(" {:>8.3} {:>8.3}", vs_dynamic, vs_lb));
+        }
+        let _ = writeln!(out, "{line}");
     }
     out
 }

@@ -18,6 +18,15 @@ use std::time::Instant;
 
 pub use crate::sched::Comm;
 
+/// The model before `flowcast calibrate` has measured this machine: waking
+/// another worker to take a value costs tens of microseconds (a futex and a
+/// context switch), which is all that matters for tiny tasks, and keeps
+/// a chain of them on one worker where handing it around would lose.
+pub const UNCALIBRATED: Comm = Comm {
+    latency: 20e-6,
+    per_byte: 0.0,
+};
+
 /// Value sizes calibrated, in bytes: 1 KiB, 4 KiB, …, 64 MiB.
 pub fn calibration_sizes() -> Vec<usize> {
     (0..9).map(|k| 1024usize << (2 * k)).collect()

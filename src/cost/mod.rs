@@ -229,17 +229,19 @@ impl Predictor {
         };
         let features = model_features(task);
         let per_call = || {
-            self.steps.recent(&task.name, &key, &features).unwrap_or_else(|| {
-                if self
-                    .models
-                    .get(&key)
-                    .is_some_and(|m| !m.window().is_empty())
-                {
-                    self.predict_features(&key, &features)
-                } else {
-                    self.prior(task)
-                }
-            })
+            self.steps
+                .recent(&task.name, &key, &features)
+                .unwrap_or_else(|| {
+                    if self
+                        .models
+                        .get(&key)
+                        .is_some_and(|m| !m.window().is_empty())
+                    {
+                        self.predict_features(&key, &features)
+                    } else {
+                        self.prior(task)
+                    }
+                })
         };
         if task.kind != TaskKind::Loop {
             return per_call();

@@ -227,6 +227,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                         ctx: &ctx,
                     };
                     paths[i] = call_path(e, &operands, &scope);
+                    work[i].ops =
+                        (work[i].ops - path_saving(e, &features[i], paths[i].as_ref())).max(0.0);
                     let sym = symmetric::symmetric(e, &scope);
                     symmetric.insert(step.name.as_str(), sym);
                     t
@@ -335,6 +337,23 @@ fn call_path(e: &Expr, operands: &[Type], scope: &symmetric::Scope) -> Option<Ca
     let matched = Args::match_call(kernel.name, kernel.params, typed).ok()?;
     let x_symmetric = symmetric::arg_symmetric(func, args, "x", scope);
     path::planned(kernel.name, &matched, x_symmetric)
+}
+
+/// The ops the outermost call saves on the path it takes, where shape
+/// inference priced the costlier one: `eigen(x)` without `symmetric` is
+/// priced general, but takes R's symmetric path on `crossprod(x)` and the
+/// like.
+fn path_saving(e: &Expr, features: &[f64], path: Option<&CallPath>) -> f64 {
+    let (ExprKind::Call { func, args, .. }, Some(path)) = (&e.kind, path) else {
+        return 0.0;
+    };
+    let explicit = args.iter().skip(1).any(|a| a.name.is_none())
+        || args.iter().any(|a| a.name.as_deref() == Some("symmetric"));
+    if func != "eigen" || explicit || !path.tag.starts_with("symmetric") {
+        return 0.0;
+    }
+    let n = features.first().copied().unwrap_or(0.0);
+    crate::kernels::work::eigen_symmetric_saving(n, path.tag.contains("values"))
 }
 
 /// Argument sizes of a call or operator from its operands' types, what its

@@ -298,6 +298,18 @@ fn dims_or_len(t: &Type) -> (f64, f64) {
     }
 }
 
+/// The ops `eigen` saves on an n×n matrix R finds symmetric at run time,
+/// against the general path shape inference priced it at (no `symmetric`
+/// argument).
+pub fn eigen_symmetric_saving(n: f64, values_only: bool) -> f64 {
+    let (general, symmetric) = if values_only {
+        (EIGEN_GEN_VALUES, EIGEN_SYM_VALUES)
+    } else {
+        (EIGEN_GEN_VECTORS, EIGEN_SYM_VECTORS)
+    };
+    clamp((general - symmetric) * n.powi(3))
+}
+
 fn arg_dims(args: &Args<Type>, name: &str) -> (f64, f64) {
     args.get(name).map_or((0.0, 0.0), dims_or_len)
 }

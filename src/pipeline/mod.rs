@@ -103,7 +103,7 @@ impl Learning {
         let comm = history
             .load_comm()
             .map_err(|e| e.to_string())?
-            .unwrap_or(Comm::SHARED_MEMORY);
+            .unwrap_or(cost::comm::UNCALIBRATED);
         Ok(Learning {
             history: Some(history),
             predictor,
@@ -121,7 +121,7 @@ impl Learning {
         Learning {
             history: None,
             predictor: Predictor::new(kind),
-            comm: Comm::SHARED_MEMORY,
+            comm: cost::comm::UNCALIBRATED,
         }
     }
 }

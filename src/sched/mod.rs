@@ -159,16 +159,16 @@ impl Dag {
 
     /// No schedule on p workers can finish sooner: max(critical path, work/p).
     /// (A loop is divisible, so its cost counts on the critical path only
-    /// divided by p.)
+    /// divided among as many workers as it has iterations, up to p.)
     pub fn lower_bound(&self, p: usize) -> f64 {
-        let p = p.max(1) as f64;
+        let p = p.max(1);
         let mut divisible = self.clone();
         for n in &mut divisible.nodes {
-            if n.iterations().is_some_and(|it| it > 1) {
-                n.cost /= p;
+            if let Some(it) = n.iterations().filter(|&it| it > 1) {
+                n.cost /= it.min(p) as f64;
             }
         }
-        divisible.critical_path().max(self.total_work() / p)
+        divisible.critical_path().max(self.total_work() / p as f64)
     }
 }
 
