@@ -30,7 +30,8 @@ impl Lcg {
 
 /// A random workflow: random vectors, calls reading one or two earlier
 /// steps (some spinning), and loops whose bodies draw and spin longer as
-/// the index grows, so the plan's even blocks are wrong on purpose.
+/// the index grows, so the plan's even blocks are wrong on purpose
+/// (`0 * spin(..)`: a spin's value is the time it took).
 fn random_workflow(seed: u64) -> String {
     let mut g = Lcg(seed);
     let mut text = format!(
@@ -44,11 +45,11 @@ fn random_workflow(seed: u64) -> String {
         let line = match g.below(4) {
             0 => format!("s{k} = \"rnorm(64) + s{a}\"\n"),
             1 => format!(
-                "s{k} = \"sum(s{a}) + mean(s{b}) + spin(0.00{})\"\n",
+                "s{k} = \"sum(s{a}) + mean(s{b}) + 0 * spin(0.00{})\"\n",
                 1 + g.below(5)
             ),
             _ => format!(
-                "s{k} = {{ for = \"i in 1:{its}\", do = \"sum(s{a}[1:8]) * i + rnorm(1) + spin(0.00002 * i)\" }}\n",
+                "s{k} = {{ for = \"i in 1:{its}\", do = \"sum(s{a}[1:8]) * i + rnorm(1) + 0 * spin(0.00002 * i)\" }}\n",
                 its = 40 + g.below(60)
             ),
         };
