@@ -111,7 +111,19 @@ impl Session<'_> {
                         return;
                     }
                     let now = self.now();
-                    if let Some(work) = st.rt.next(w, now) {
+                    let work = st.rt.next(w, now);
+                    if let Some(c) = st.rt.take_closed(w) {
+                        if !failed(&st, c.node) {
+                            self.engine.emit(Event::Chunk {
+                                task: c.node,
+                                worker: w,
+                                iterations: c.iterations,
+                                start: Duration::from_secs_f64(c.began.max(0.0)),
+                                end: Duration::from_secs_f64(c.ended.max(0.0)),
+                            });
+                        }
+                    }
+                    if let Some(work) = work {
                         st.active += 1;
                         break work;
                     }
@@ -222,7 +234,7 @@ impl Session<'_> {
         let fin = st.rt.finish(w, now, fastest);
         st.active = st.active.saturating_sub(1);
         if let Some((iterations, began)) = fin.block {
-            if st.outcomes[id].is_none() {
+            if !failed(&st, id) {
                 engine.emit(Event::Chunk {
                     task: id,
                     worker: w,
@@ -249,6 +261,11 @@ impl Session<'_> {
         drop(st);
         self.wake.notify_all();
     }
+}
+
+/// Whether task `id` failed or was skipped: its blocks ran nothing.
+fn failed(st: &State, id: TaskId) -> bool {
+    st.outcomes[id].as_ref().is_some_and(|o| o.value.is_err())
 }
 
 fn record(st: &mut State, engine: &Engine<'_>, id: TaskId, outcome: StepOutcome) {

@@ -99,8 +99,19 @@ struct Block {
     next: usize,
     end: usize,
     piece: Range<usize>,
-    /// When the block started.
+    /// When the block started, and when its last finished piece ended.
     began: f64,
+    ended: f64,
+}
+
+/// A worker's block of a loop that ended: which loop, its iterations,
+/// and when it began and ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Closed {
+    pub node: NodeId,
+    pub iterations: Range<usize>,
+    pub began: f64,
+    pub ended: f64,
 }
 
 /// What a worker is running.
@@ -144,6 +155,9 @@ pub struct Runtime {
     estimator: Estimator,
     /// Items started so far, as planned when they started.
     past: Vec<Item>,
+    /// Per worker, a block a re-plan closed between two of its pieces,
+    /// not yet reported ([`Runtime::take_closed`]).
+    closed: Vec<Option<Closed>>,
     /// When each re-plan happened.
     replans: Vec<f64>,
     /// Each test-driven loop and the whole-loop cost its drive gave it.
@@ -241,6 +255,7 @@ impl Runtime {
             drive: vec![None; n],
             estimator,
             past: Vec::new(),
+            closed: vec![None; p],
             replans: Vec::new(),
             driven: Vec::new(),
             horizon: 0.0,
@@ -299,7 +314,18 @@ impl Runtime {
             if let Some(work) = self.claim(w, now) {
                 return Some(work);
             }
-            self.running[w] = None;
+            // A re-plan took the rest of the block: it ended with its last
+            // piece.
+            if let Some(r) = self.running[w].take() {
+                if let Some(b) = r.block {
+                    self.closed[w] = Some(Closed {
+                        node: r.node,
+                        iterations: b.first..b.end,
+                        began: b.began,
+                        ended: b.ended,
+                    });
+                }
+            }
         }
         if let Some(item) = self.queues[w].front() {
             if self.ready(item) {
@@ -308,6 +334,12 @@ impl Runtime {
             }
         }
         self.steal(w, now)
+    }
+
+    /// A block of worker `w`'s that [`Runtime::next`] found closed by a
+    /// re-plan after its last piece (the block [`Finish`] did not report).
+    pub fn take_closed(&mut self, w: usize) -> Option<Closed> {
+        self.closed.get_mut(w).and_then(Option::take)
     }
 
     /// Records that worker `w` finished the work [`Runtime::next`] gave it,
@@ -325,6 +357,7 @@ impl Runtime {
             return out;
         };
         self.left[node] = self.left[node].saturating_sub(b.piece.len());
+        b.ended = now;
         let drove = self.drive[node]
             .as_ref()
             .is_some_and(|d| d.start == b.first && d.end == b.end && b.next == b.end);
@@ -421,6 +454,7 @@ impl Runtime {
                         end: r.end,
                         piece: r.start..r.start,
                         began: now,
+                        ended: now,
                     }),
                     started: now,
                     predicted: 0.0,
