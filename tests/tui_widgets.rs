@@ -281,3 +281,20 @@ fn a_legend_too_long_for_the_screen_counts_what_it_leaves_out() {
     let legend: String = (0..200).map(|x| buf[(x, 0)].symbol().to_string()).collect();
     assert!(legend.trim_end().ends_with(" ■ function_11"), "{legend:?}");
 }
+
+/// A run that re-planned: the chart marks the moment in the lanes and the
+/// legend says what the mark means; a run that did not shows neither.
+#[test]
+fn gantt_marks_each_replan() {
+    let mut a = app();
+    let plain = render(GanttChart(&a), 80, 8);
+    let text =
+        |buf: &Buffer| -> String { buf.content.iter().map(|c| c.symbol().to_string()).collect() };
+    assert!(!text(&plain).contains('┆'));
+    assert!(!text(&plain).contains("re-planned"));
+    a.gantt.replans.push(1.0);
+    let marked = render(GanttChart(&a), 80, 8);
+    assert!(text(&marked).contains("re-planned"), "{}", text(&marked));
+    let marks = marked.content.iter().filter(|c| c.symbol() == "┆").count();
+    assert!(marks >= 2, "{marks} marks");
+}

@@ -386,6 +386,7 @@ impl Widget for GanttChart<'_> {
                 area.y,
                 area.width,
                 hidden.as_deref(),
+                !g.replans.is_empty(),
                 &g.functions(),
                 buf,
             );
@@ -529,8 +530,9 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
     }
 }
 
-/// A vertical line at time `t` over the lanes: `symbol` in empty cells,
-/// and with `over_bars` the bars it crosses tinted too (the "now" line).
+/// A vertical line at time `t` over the lanes: `symbol` in empty cells;
+/// with `over_bars` the bars it crosses tinted too (the "now" line),
+/// without it through the predicted outlines but not the actual bars.
 #[allow(clippy::too_many_arguments)]
 fn draw_vline(
     t: f64,
@@ -553,7 +555,7 @@ fn draw_vline(
     }
     for r in 0..rows {
         if let Some(cell) = buf.cell_mut((x0 + col as u16, top + r as u16)) {
-            if cell.symbol() == " " {
+            if cell.symbol() == " " || (!over_bars && cell.symbol() == "░") {
                 cell.set_char(symbol).set_fg(colour);
             } else if over_bars {
                 cell.set_bg(colour);
@@ -567,6 +569,7 @@ fn render_legend(
     y: u16,
     width: u16,
     note: Option<&str>,
+    replanned: bool,
     functions: &[&str],
     buf: &mut Buffer,
 ) {
@@ -584,6 +587,9 @@ fn render_legend(
     }
     put("░ predicted ", theme::DIM, &mut cx);
     put("█ actual ", theme::DIM, &mut cx);
+    if replanned {
+        put("┆ re-planned ", Style::new().fg(theme::REPLAN), &mut cx);
+    }
     for (i, f) in functions.iter().enumerate() {
         // Whole entries only; what does not fit is counted, not cut
         // mid-name (the Tasks view names every task's function).
