@@ -4,7 +4,9 @@
 //! values as work-stealing and a plan followed as made, and run every loop
 //! iteration exactly once.
 
-use std::collections::HashMap;
+mod common;
+
+use common::step_values;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
@@ -72,16 +74,6 @@ fn run(wf: &Workflow, g: &TaskGraph, scheduler: Scheduler) -> (RunReport, Vec<Ev
     (f.report, events.into_inner().unwrap())
 }
 
-fn values(g: &TaskGraph, r: &RunReport) -> HashMap<String, String> {
-    g.tasks
-        .iter()
-        .map(|t| {
-            let v = r.outcomes[t.id].value.as_ref().expect("ran");
-            (t.name.clone(), format!("{v:?}"))
-        })
-        .collect()
-}
-
 #[test]
 fn adaptive_runs_give_the_same_values_and_run_each_iteration_once() {
     let mut replanned = 0;
@@ -92,9 +84,9 @@ fn adaptive_runs_give_the_same_values_and_run_each_iteration_once() {
         let (emcp, events) = run(&wf, &g, Scheduler::Emcp);
         let (dynamic, _) = run(&wf, &g, Scheduler::Dynamic);
         let (mcp, _) = run(&wf, &g, Scheduler::Mcp);
-        let want = values(&g, &dynamic);
-        assert_eq!(values(&g, &emcp), want, "{text}");
-        assert_eq!(values(&g, &mcp), want, "{text}");
+        let want = step_values(&g, &dynamic);
+        assert_eq!(step_values(&g, &emcp), want, "{text}");
+        assert_eq!(step_values(&g, &mcp), want, "{text}");
         for t in g.tasks.iter().filter(|t| t.iterations.is_some()) {
             let n = t.iterations.as_ref().unwrap().len();
             let mut seen = vec![0; n];

@@ -2,12 +2,14 @@
 //! runs once, before the rest of the loop is planned, and the plan uses its
 //! extrapolated time.
 
-use std::collections::HashMap;
+mod common;
+
+use common::step_values;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
 use flowcast::diagnostic::SourceFile;
-use flowcast::exec::{self, Event, RunOptions, RunReport};
+use flowcast::exec::{self, Event, RunOptions};
 use flowcast::graph::{self, TaskGraph};
 use flowcast::pipeline::{self, Learning};
 use flowcast::sched::{Comm, Policy, Runtime, Scheduler};
@@ -49,16 +51,6 @@ fn run_with(
     let f = pipeline::run(wf, g, &mut learning, &opts, scheduler, &sink, &cancel).expect("runs");
     assert!(f.warnings.is_empty(), "{:?}", f.warnings);
     (f, events.into_inner().unwrap())
-}
-
-fn values(g: &TaskGraph, r: &RunReport) -> HashMap<String, String> {
-    g.tasks
-        .iter()
-        .map(|t| {
-            let v = r.outcomes[t.id].value.as_ref().expect("ran");
-            (t.name.clone(), format!("{v:?}"))
-        })
-        .collect()
 }
 
 #[test]
@@ -106,9 +98,9 @@ fn first_iteration_runs_once_and_values_do_not_change() {
     )
     .unwrap();
     let (plain, _) = exec::run_planned(&wf, &g, rt, &opts, &|_| {}, &cancel).unwrap();
-    let want = values(&g, &plain);
-    assert_eq!(values(&g, &driven.report), want);
-    assert_eq!(values(&g, &dynamic.report), want);
+    let want = step_values(&g, &plain);
+    assert_eq!(step_values(&g, &driven.report), want);
+    assert_eq!(step_values(&g, &dynamic.report), want);
     assert!(!driven.report.failed());
 }
 

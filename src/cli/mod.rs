@@ -43,6 +43,7 @@ pub fn main() -> ExitCode {
                         model,
                         m,
                     },
+                    run_keeping_chart,
                 )
             } else {
                 tui(&args.file, &args.settings, args.seed, true)
@@ -653,4 +654,17 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         print!("{}", report::models::render(&predictor, &errors));
         Ok(())
     })
+}
+
+/// One watch-mode run, its chart stored beside it for `flowcast export --run`.
+fn run_keeping_chart(
+    wf: &crate::workflow::Workflow,
+    graph: &crate::graph::TaskGraph,
+    learning: &mut crate::pipeline::Learning,
+    opts: &crate::exec::RunOptions,
+    scheduler: crate::sched::Scheduler,
+    on_event: &(dyn Fn(crate::exec::Event) + Sync),
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Result<crate::pipeline::Finished, String> {
+    export::cli::run_charted(wf, graph, learning, opts, scheduler, on_event, cancel).map(|(f, _)| f)
 }

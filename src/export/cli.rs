@@ -34,7 +34,7 @@ pub fn export_run(
         return ExitCode::from(2);
     };
     let workflow = match file {
-        Some(f) => match crate::watch::headless::load_checked(f) {
+        Some(f) => match crate::pipeline::load_checked(f) {
             Ok((wf, _)) => Some(wf.name),
             Err(e) => {
                 eprintln!("{e}");

@@ -124,7 +124,7 @@ fn actual(t: &TaskRecord) -> Option<Actual> {
 /// The run's plan made again from its workflow file and stored predictions.
 fn replan(run: &RunRecord, comm: &Comm, workers: usize) -> Result<Gantt, String> {
     let path = Path::new(&run.path);
-    let (_, graph) = crate::watch::headless::load_checked(path)
+    let (_, graph) = crate::pipeline::load_checked(path)
         .map_err(|_| format!("{} no longer analyses", path.display()))?;
     let predicted: HashMap<&str, f64> = run
         .tasks

@@ -25,6 +25,18 @@ use crate::graph::TaskGraph;
 use crate::sched::{self, Comm, Dag, Policy, Runtime, Schedule, Scheduler};
 use crate::workflow::Workflow;
 
+/// Loads and analyses a workflow; every diagnostic as one text.
+pub fn load_checked(path: &std::path::Path) -> Result<(Workflow, TaskGraph), String> {
+    let text = |errors: Vec<crate::diagnostic::Diagnostic>| {
+        let mut s: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        s.push(format!("{} error(s) in {}", errors.len(), path.display()));
+        s.join("\n")
+    };
+    let wf = crate::workflow::load(path).map_err(text)?;
+    let graph = crate::graph::build(&wf).map_err(text)?;
+    Ok((wf, graph))
+}
+
 /// A plan made before running.
 #[derive(Clone, Debug)]
 pub struct Plan {

@@ -32,8 +32,9 @@ pub use runner::{Predictor, Runner};
 
 use crate::cost::ModelKind;
 use crate::export::{self, Format};
+use crate::pipeline::load_checked;
 use crate::sched::Scheduler;
-use crate::watch::{self, headless::load_checked, FileWatcher};
+use crate::watch::{self, FileWatcher};
 
 /// How the UI starts; everything has a default.
 #[derive(Clone, Default)]

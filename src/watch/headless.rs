@@ -13,9 +13,8 @@ use std::time::Duration;
 use super::{watch_files, Changed, QUIET};
 use crate::cost::ModelKind;
 use crate::exec::RunOptions;
-use crate::export::cli::run_charted;
-use crate::graph::{self, TaskGraph};
-use crate::pipeline::Learning;
+use crate::graph::TaskGraph;
+use crate::pipeline::{load_checked, Finished, Learning};
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
 use crate::workflow::{self, Workflow};
@@ -128,18 +127,6 @@ pub struct WatchOptions {
     pub m: Option<usize>,
 }
 
-/// Loads and analyses a workflow; every diagnostic as one text.
-pub fn load_checked(path: &Path) -> Result<(Workflow, TaskGraph), String> {
-    let text = |errors: Vec<crate::diagnostic::Diagnostic>| {
-        let mut s: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        s.push(format!("{} error(s) in {}", errors.len(), path.display()));
-        s.join("\n")
-    };
-    let wf = workflow::load(path).map_err(text)?;
-    let graph = graph::build(&wf).map_err(text)?;
-    Ok((wf, graph))
-}
-
 /// Files a workflow reads: the literal first argument of each `read.csv`.
 pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
     fn visit(e: &workflow::Expr, base: &Path, out: &mut Vec<PathBuf>) {
@@ -199,9 +186,23 @@ pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
     out
 }
 
-/// `flowcast run FILE --watch`: runs until interrupted, printing each run's
-/// summary table (or its diagnostics) to stdout/stderr.
-pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
+/// How watch mode runs a workflow once. The caller decides (the CLI also
+/// stores each run's chart for `flowcast export --run`), so watching does
+/// not reach into the exporters.
+pub type RunOne = fn(
+    &Workflow,
+    &TaskGraph,
+    &mut Learning,
+    &RunOptions,
+    Scheduler,
+    &(dyn Fn(crate::exec::Event) + Sync),
+    &AtomicBool,
+) -> Result<Finished, String>;
+
+/// `flowcast run FILE --watch`: runs until interrupted, each run through
+/// `run_one`, printing each run's summary table (or its diagnostics) to
+/// stdout/stderr.
+pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCode {
     let mut files = vec![path.to_path_buf()];
     files.extend(opts.extra_files.iter().cloned());
     if let Ok((wf, _)) = load_checked(path) {
@@ -231,10 +232,9 @@ pub fn run_watching(path: &Path, opts: &WatchOptions) -> ExitCode {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let sink = |e: crate::exec::Event| progress.on_event(&e);
-        // The chart is stored beside the run, for `flowcast export --run`.
-        let ran = run_charted(wf, graph, &mut learning, &opts, scheduler, &sink, cancel);
+        let ran = run_one(wf, graph, &mut learning, &opts, scheduler, &sink, cancel);
         match ran {
-            Ok((finished, _)) => {
+            Ok(finished) => {
                 progress.finish();
                 for w in &finished.warnings {
                     eprintln!("warning: {w}");

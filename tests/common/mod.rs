@@ -129,3 +129,18 @@ pub fn json_num(j: &serde_json::Value) -> Option<f64> {
         _ => None,
     }
 }
+
+/// Every step's value of a finished run, printed, by step name: two runs
+/// gave the same values exactly when these are equal.
+pub fn step_values(
+    g: &flowcast::graph::TaskGraph,
+    r: &flowcast::exec::RunReport,
+) -> std::collections::HashMap<String, String> {
+    g.tasks
+        .iter()
+        .map(|t| {
+            let v = r.outcomes[t.id].value.as_ref().expect("ran");
+            (t.name.clone(), format!("{v:?}"))
+        })
+        .collect()
+}
