@@ -78,6 +78,10 @@ const CALL_OPS: f64 = 2e3;
 /// Ops per element of element-wise work (copying, adding), relative to a
 /// multiply-add of the matrix product, which reuses what is in cache.
 const PER_ELEMENT: f64 = 2.0;
+/// Ops per element a matrix-vector product streams from memory: 1.1 on
+/// the 2-core development machine, 2.2 on the 16-core one (a VM with less
+/// bandwidth per core); the middle errs by a quarter on either.
+const PER_STREAMED: f64 = 1.5;
 /// Ops per element of a transcendental function (exp, log, `^`).
 const PER_TRANSCENDENTAL: f64 = 8.0;
 /// Ops per normal deviate (R's inversion: a rational approximation of
@@ -114,12 +118,12 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "%*%" => {
             let (m, n) = dims_or_len(result);
             let k = inner_dim(args.get("x"), args.get("y"));
-            GEMM * 2.0 * m * k * n + PER_ELEMENT * input_elements(args)
+            GEMM * 2.0 * m * k * n + PER_STREAMED * input_elements(args)
         }
         "crossprod" => {
             let (m, _) = arg_dims(args, "x");
             let (p, q) = dims_or_len(result);
-            GEMM * 2.0 * m * p * q + PER_ELEMENT * input_elements(args)
+            GEMM * 2.0 * m * p * q + PER_STREAMED * input_elements(args)
         }
         "solve" => {
             let (n, _) = arg_dims(args, "a");

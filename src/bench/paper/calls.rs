@@ -214,6 +214,33 @@ pub fn thread_seconds() -> f64 {
     }
 }
 
+/// The resolution the system claims for [`thread_seconds`]'s clock: a
+/// virtual machine may tick it coarsely, which no model can predict below.
+pub fn thread_clock_resolution() -> f64 {
+    #[cfg(unix)]
+    {
+        let t = rustix::time::clock_getres(rustix::time::ClockId::ThreadCPUTime);
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    }
+    #[cfg(not(unix))]
+    {
+        1e-7
+    }
+}
+
+/// One call's measurement on both clocks, and how far its repetitions
+/// differ: the noise floor no model can beat on this machine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// Best of the repetitions, thread CPU time (what the models learn).
+    pub cpu: f64,
+    /// Best of the repetitions, wall time.
+    pub wall: f64,
+    /// (slowest − fastest) / fastest repetition on the CPU clock; NaN with
+    /// one repetition.
+    pub spread: f64,
+}
+
 /// Which clock [`thread_seconds`] reads, for the report.
 pub const CLOCK: &str = if cfg!(unix) {
     "thread CPU time"
@@ -305,19 +332,37 @@ impl Timer {
 
     /// Best-of-reps seconds of one call on fresh random matrices.
     pub fn call(&mut self, call: &Call) -> Result<f64, String> {
+        Ok(self.timed(call)?.cpu)
+    }
+
+    /// One call on fresh random matrices, timed on both clocks.
+    pub fn timed(&mut self, call: &Call) -> Result<Timing, String> {
         let a = self.matrix(call.n_a, call.n_a);
         let b = if call.function.two_matrices() {
             self.matrix(call.n_b, call.n_b)
         } else {
             Value::Null
         };
-        let mut best = f64::INFINITY;
+        let mut cpu = Vec::with_capacity(self.reps);
+        let mut wall = f64::INFINITY;
         for _ in 0..self.reps {
+            let w = std::time::Instant::now();
             let t = thread_seconds();
             self.run_call(call, &a, &b)?;
-            best = best.min(thread_seconds() - t);
+            cpu.push(thread_seconds() - t);
+            wall = wall.min(w.elapsed().as_secs_f64());
         }
-        Ok(best)
+        let best = cpu.iter().copied().fold(f64::INFINITY, f64::min);
+        let worst = cpu.iter().copied().fold(0.0, f64::max);
+        Ok(Timing {
+            cpu: best,
+            wall,
+            spread: if cpu.len() > 1 {
+                (worst - best) / best.max(1e-12)
+            } else {
+                f64::NAN
+            },
+        })
     }
 
     fn iteration(&mut self, spec: &LoopSpec, inputs: &[Value], i: usize) -> Result<(), String> {

@@ -29,7 +29,7 @@ use std::time::Instant;
 use crate::cost::eval::{speed, Speed};
 use crate::cost::model::{ModelKind, SplitMix};
 
-use calls::{Call, Function, Timer};
+use calls::{Call, Function, Timer, Timing};
 use fig7::{Curves, Measurements};
 use micro::{Micro, Sizes};
 use schedules::{Measured, Plan, Pools, PROCESSORS};
@@ -125,6 +125,13 @@ pub struct Report {
     pub seed: u64,
     pub fig7_default: Curves,
     pub fig7_ann: Curves,
+    /// Figure 7's default model trained and checked on wall times.
+    pub fig7_wall: Curves,
+    /// Per Table II function (Figure 7's order): the median spread of a
+    /// call's repetitions, the error an exact model would still show.
+    pub fig7_noise: Vec<f64>,
+    /// What the system says the CPU clock resolves, in seconds.
+    pub clock_resolution: f64,
     pub independent: Vec<Case>,
     pub dependent: Vec<Case>,
     pub normalised: Vec<Normalised>,
@@ -151,20 +158,42 @@ pub fn run(opts: &Options) -> Result<Report, String> {
 
     progress("timing Table II functions for Figure 7 and the models");
     let mut fig7_data = Vec::new();
+    let mut fig7_wall_data = Vec::new();
+    let mut fig7_noise = Vec::new();
     for f in Function::table2() {
         let (lo, hi) = sizes.train_n(f);
         // Queries: sizes beyond the bottom 5 % of the range (in N_A).
         let q_lo = (lo * lo + 0.05 * (hi * hi - lo * lo)).sqrt();
-        let train = measure_calls(&mut timer, f, lo, hi, config.train_points, &mut rng)?;
-        let queries = measure_calls(&mut timer, f, q_lo, hi, config.queries, &mut rng)?;
+        let train = measure_timed(&mut timer, f, lo, hi, config.train_points, &mut rng)?;
+        let queries = measure_timed(&mut timer, f, q_lo, hi, config.queries, &mut rng)?;
+        let mut spreads: Vec<f64> = train
+            .iter()
+            .chain(&queries)
+            .map(|(_, t)| t.spread)
+            .filter(|s| s.is_finite())
+            .collect();
+        fig7_noise.push(if spreads.is_empty() {
+            f64::NAN
+        } else {
+            crate::cost::eval::median(&mut spreads)
+        });
+        let on = |clock: fn(&Timing) -> f64, calls: &[(Call, Timing)]| -> Vec<(Call, f64)> {
+            calls.iter().map(|(c, t)| (c.clone(), clock(t))).collect()
+        };
+        fig7_wall_data.push(Measurements {
+            function: f.name(),
+            train: on(|t| t.wall, &train),
+            queries: on(|t| t.wall, &queries),
+        });
         fig7_data.push(Measurements {
             function: f.name(),
-            train,
-            queries,
+            train: on(|t| t.cpu, &train),
+            queries: on(|t| t.cpu, &queries),
         });
     }
     let fig7_default = fig7::curves(&fig7_data, ModelKind::LogLinear, config.train_points);
     let fig7_ann = fig7::curves(&fig7_data, ModelKind::Paper, config.train_points);
+    let fig7_wall = fig7::curves(&fig7_wall_data, ModelKind::LogLinear, config.train_points);
 
     progress("timing the inversion pool's training points");
     let mut pools: Pools = fig7_data
@@ -233,6 +262,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         seed: opts.seed,
         fig7_default,
         fig7_ann,
+        fig7_wall,
+        fig7_noise,
+        clock_resolution: calls::thread_clock_resolution(),
         independent,
         dependent,
         normalised,
@@ -243,6 +275,24 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         speed_ann,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// `count` calls of `f` at random sizes in `lo..hi`, on both clocks.
+fn measure_timed(
+    timer: &mut Timer,
+    f: Function,
+    lo: f64,
+    hi: f64,
+    count: usize,
+    rng: &mut SplitMix,
+) -> Result<Vec<(Call, Timing)>, String> {
+    (0..count)
+        .map(|_| {
+            let call = Call::sample(f, lo, hi, rng);
+            let timing = timer.timed(&call)?;
+            Ok((call, timing))
+        })
+        .collect()
 }
 
 fn measure_calls(

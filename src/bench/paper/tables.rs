@@ -60,29 +60,47 @@ fn summary_rows(out: &mut String, columns: &[Summary]) {
     }
 }
 
-fn render_fig7(out: &mut String, c: &Curves, ann: &Curves) {
+fn render_fig7(out: &mut String, report: &Report) {
+    let (c, ann) = (&report.fig7_default, &report.fig7_ann);
     let _ = writeln!(
         out,
-        "Figure 7: median prediction error (%) after k training points ({} model; window = all points)",
+        "Figure 7: median prediction error (%) after k training points ({} model; window = all points); \
+         noise: median spread (%) between repetitions of one call, the error an exact model would show",
         c.kind.name()
     );
-    let _ = write!(out, "  {:<15}", "function \\ k");
+    let _ = write!(out, "  {:<17}", "function \\ k");
     for k in &c.checkpoints {
         let _ = write!(out, "{k:>7}");
     }
-    out.push('\n');
-    let mut line = |name: &str, values: &[f64]| {
-        let _ = write!(out, "  {name:<15}");
+    out.push_str("  noise\n");
+    let mut line = |name: &str, values: &[f64], noise: Option<f64>| {
+        let _ = write!(out, "  {name:<17}");
         for v in values {
             let _ = write!(out, "{:>7.1}", 100.0 * v);
         }
+        if let Some(n) = noise.filter(|n| n.is_finite()) {
+            let _ = write!(out, "{:>7.1}", 100.0 * n);
+        }
         out.push('\n');
     };
-    for (name, values) in &c.functions {
-        line(name, values);
+    for (i, (name, values)) in c.functions.iter().enumerate() {
+        line(name, values, report.fig7_noise.get(i).copied());
     }
-    line("all (default)", &c.pooled);
-    line("all (ANN)", &ann.pooled);
+    let mut noise: Vec<f64> = report
+        .fig7_noise
+        .iter()
+        .copied()
+        .filter(|n| n.is_finite())
+        .collect();
+    let pooled_noise = (!noise.is_empty()).then(|| crate::cost::eval::median(&mut noise));
+    line("all (default)", &c.pooled, pooled_noise);
+    line("all (ANN)", &ann.pooled, None);
+    line("all (wall clock)", &report.fig7_wall.pooled, None);
+    let _ = writeln!(
+        out,
+        "  the CPU clock resolves {:.0} ns",
+        report.clock_resolution * 1e9
+    );
     out.push('\n');
 }
 
@@ -323,7 +341,7 @@ pub fn render(report: &Report) -> String {
         "flowcast bench paper (seed {}): sizes x{} of the paper's; task costs are {}, best of {}; {:.0} s\n",
         report.seed, c.sizes.size, super::calls::CLOCK, c.reps, report.seconds
     );
-    render_fig7(&mut out, &report.fig7_default, &report.fig7_ann);
+    render_fig7(&mut out, report);
     render_table4(&mut out, report);
     render_table5(&mut out, report);
     render_normalised(&mut out, report);
@@ -402,6 +420,10 @@ pub fn to_json(report: &Report) -> Value {
         "seconds": report.seconds,
         "size_scale": report.config.sizes.size,
         "figure7": [curves(&report.fig7_default), curves(&report.fig7_ann)],
+        "figure7_wall_clock": curves(&report.fig7_wall),
+        "figure7_noise": report.fig7_default.functions.iter().zip(&report.fig7_noise)
+            .map(|((f, _), n)| json!({"function": f, "median_spread": n})).collect::<Vec<_>>(),
+        "clock_resolution_s": report.clock_resolution,
         "table4": table4,
         "table5": table5,
         "normalised": report.normalised.iter().map(|n| json!({"points": n.points, "p8": n.per_p[0], "p16": n.per_p[1], "p32": n.per_p[2]})).collect::<Vec<_>>(),
