@@ -13,9 +13,49 @@ use common::r_json;
 /// Every scheduler computes the same values: R's.
 #[test]
 fn e2e_workflow_matches_r_under_every_scheduler() {
+    assert_matches_r_under_every_scheduler("e2e");
+}
+
+/// Random steps that do not wait for each other still draw R's numbers:
+/// counted steps are skipped over, uncounted ones waited for.
+#[test]
+fn stream_workflow_matches_r_under_every_scheduler() {
+    assert_matches_r_under_every_scheduler("stream");
+}
+
+/// Which random steps wait for which: only for the last step before them
+/// whose draws are not counted before the run, skipping the counted ones.
+#[test]
+fn random_steps_wait_only_for_uncounted_draws() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let wf = flowcast::workflow::load(&root.join("tests/fixtures/workflows/stream.toml")).unwrap();
+    let g = flowcast::graph::build(&wf).unwrap();
+    let stream = |name: &str| {
+        let t = g.task(name).unwrap();
+        (t.rng_after.map(|a| g.tasks[a].name.as_str()), t.rng_skip)
+    };
+    assert_eq!(stream("a"), (None, 0));
+    assert_eq!(stream("b"), (None, 2000));
+    assert_eq!(stream("k"), (None, 2700));
+    assert_eq!(stream("c"), (Some("k"), 0));
+    // sd = 0 draws nothing in R: not counted, so waited for.
+    assert_eq!(stream("z"), (Some("k"), 100));
+    assert_eq!(stream("d"), (Some("z"), 0));
+    assert_eq!(stream("e"), (Some("z"), 12));
+    assert_eq!(stream("f"), (Some("e"), 0));
+    assert_eq!(stream("g"), (Some("f"), 0));
+    assert_eq!(stream("h"), (Some("f"), 2100));
+    assert_eq!(stream("i"), (Some("h"), 0));
+    // Counted steps are roots of the graph: nothing holds them up.
+    assert_eq!(g.predecessors(g.task("b").unwrap().id).count(), 0);
+}
+
+/// Runs `tests/fixtures/workflows/<name>.toml` under every scheduler and
+/// compares each step with `tests/fixtures/r/<name>.json`.
+fn assert_matches_r_under_every_scheduler(name: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let r: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join("tests/fixtures/r/e2e.json")).unwrap(),
+        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
     )
     .unwrap();
     for scheduler in ["emcp", "mcp", "baseline", "dynamic", "ideal"] {
@@ -31,7 +71,7 @@ fn e2e_workflow_matches_r_under_every_scheduler() {
                 "--out",
             ])
             .arg(dir.path())
-            .arg(root.join("tests/fixtures/workflows/e2e.toml"))
+            .arg(root.join(format!("tests/fixtures/workflows/{name}.toml")))
             .output()
             .unwrap();
         assert!(

@@ -417,3 +417,38 @@ fn iteration_streams_do_not_depend_on_order() {
     let replay: Vec<f64> = (0..5).map(|_| c.norm_rand()).collect();
     assert_bits(&first, &replay);
 }
+
+/// Skipping n outputs leaves the stream exactly where n draws would, from
+/// any position (within a block of 624, at its edge, across many).
+#[test]
+fn skip_equals_drawing() {
+    for start in [0usize, 1, 300, 623, 624, 625] {
+        for n in [0u64, 1, 2, 100, 623, 624, 625, 1247, 1248, 5000, 100_003] {
+            let mut drawn = Rng::from_seed(42);
+            let mut skipped = Rng::from_seed(42);
+            for _ in 0..start {
+                drawn.unif_rand();
+                skipped.unif_rand();
+            }
+            for _ in 0..n {
+                drawn.unif_rand();
+            }
+            skipped.skip(n);
+            assert_eq!(drawn.drawn(), skipped.drawn());
+            let next: Vec<f64> = (0..700).map(|_| drawn.unif_rand()).collect();
+            let after: Vec<f64> = (0..700).map(|_| skipped.unif_rand()).collect();
+            assert_bits(&after, &next);
+        }
+    }
+}
+
+/// `norm_rand` takes two uniforms, `unif_rand` one: the counts the graph
+/// skips by.
+#[test]
+fn draws_are_counted() {
+    let mut r = Rng::from_seed(3);
+    r.norm_rand();
+    assert_eq!(r.drawn(), 2);
+    r.unif_rand();
+    assert_eq!(r.drawn(), 3);
+}

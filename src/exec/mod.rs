@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -165,9 +165,9 @@ pub(crate) struct Engine<'a> {
     pub graph: &'a TaskGraph,
     pub seed: i64,
     base_dir: PathBuf,
-    /// The workflow's one random stream, passed along the chain of random
-    /// steps in file order (the graph orders them with `rng_after`).
-    shared_rng: Mutex<Rng>,
+    /// Per random step, the stream as it left it: where the steps that
+    /// wait on it (their `rng_after`) start drawing.
+    stream_ends: Vec<OnceLock<Rng>>,
     pub started: Instant,
     on_event: &'a (dyn Fn(Event) + Sync),
     pub cancel: &'a AtomicBool,
@@ -193,7 +193,7 @@ impl<'a> Engine<'a> {
             graph,
             seed,
             base_dir: wf.base_dir(),
-            shared_rng: Mutex::new(Rng::from_seed(seed)),
+            stream_ends: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
             started: Instant::now(),
             on_event,
             cancel,
@@ -285,15 +285,55 @@ impl<'a> Engine<'a> {
             }
             Ok(value)
         };
-        if self.graph.tasks[id].random {
-            let mut rng = self
-                .shared_rng
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            self.with_ctx(&mut rng, run)
-        } else {
-            self.with_ctx(&mut Rng::from_seed(self.seed), run)
+        let task = &self.graph.tasks[id];
+        if !task.random {
+            return self.with_ctx(&mut Rng::from_seed(self.seed), run);
         }
+        let mut rng = self.stream_start(id);
+        let before = rng.drawn();
+        let result = self.with_ctx(&mut rng, run);
+        let drawn = rng.drawn() - before;
+        let _ = self.stream_ends[id].set(rng);
+        match task.work.known_draws() {
+            // The steps after it skipped this many: had it drawn another
+            // number, their values would not be R's. Never seen; say so
+            // rather than hand out such values.
+            Some(n) if n != drawn && result.is_ok() => Err(EvalError {
+                span: match &self.wf.steps[id].body {
+                    StepBody::Expr(e) => e.span,
+                    StepBody::Loop(l) => l.body.span,
+                },
+                message: format!(
+                    "internal error: drew {drawn} random numbers where {n} were counted \
+                     before the run; the random steps after it are not R's"
+                ),
+            }),
+            _ => result,
+        }
+    }
+
+    /// Where random step `id` starts drawing: where its `rng_after` left
+    /// the stream (the seed without one), skipped past the counted draws
+    /// between. An anchor that never ran (its input failed) drew nothing,
+    /// so its own start is used.
+    fn stream_start(&self, id: TaskId) -> Rng {
+        let tasks = &self.graph.tasks;
+        let mut skip = tasks[id].rng_skip;
+        let mut at = tasks[id].rng_after;
+        let mut rng = loop {
+            match at {
+                None => break Rng::from_seed(self.seed),
+                Some(a) => match self.stream_ends[a].get() {
+                    Some(end) => break end.clone(),
+                    None => {
+                        skip = skip.saturating_add(tasks[a].rng_skip);
+                        at = tasks[a].rng_after;
+                    }
+                },
+            }
+        };
+        rng.skip(skip);
+        rng
     }
 
     /// Evaluates iterations `range` (0-based positions; all when `None`) of

@@ -5,8 +5,12 @@
 //! Order in the file does not matter for data: a step depends on the steps
 //! whose names it reads. It matters for randomness: steps that draw random
 //! numbers share one stream, consumed in file order exactly as R running the
-//! file top to bottom would, so each random step is chained after the
-//! previous one ([`Task::rng_after`]).
+//! file top to bottom would. A step whose draws are counted before the run
+//! (`rnorm(900 * 900)` takes 1,620,000 uniforms) does not hold up the next
+//! one: that one starts by skipping the stream past them. So each random
+//! step waits only for the last random step before it whose count only its
+//! run will tell ([`Task::rng_after`]), and skips what the counted steps
+//! between take ([`Task::rng_skip`]).
 
 mod shape;
 mod symmetric;
@@ -53,9 +57,14 @@ pub struct Task {
     pub kind: TaskKind,
     /// The steps whose values this task reads, in file order.
     pub deps: Vec<TaskId>,
-    /// The random step before this one in the file, when this step draws from
-    /// the shared stream: an ordering edge that carries no value.
+    /// When this step draws from the shared stream: the last random step
+    /// before it in the file whose draws are not known before the run (it
+    /// starts from where that one left the stream), an ordering edge that
+    /// carries no value. `None`: it starts from the seed.
     pub rng_after: Option<TaskId>,
+    /// Uniforms the random steps between `rng_after` (or the seed) and this
+    /// one take, all known before the run: skipped before this step draws.
+    pub rng_skip: u64,
     /// Draws from the shared random stream (loops draw from their own
     /// per-iteration streams and are never `random`).
     pub random: bool,
@@ -270,8 +279,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
         return Err(errors);
     }
 
-    // 4. Tasks, with the random-stream chain in file order.
-    let mut previous_random: Option<TaskId> = None;
+    // 4. Tasks, with the random stream's anchors and skips in file order.
+    let mut anchor: Option<TaskId> = None;
+    let mut since_anchor: u64 = 0;
     let tasks = wf
         .steps
         .iter()
@@ -297,17 +307,26 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     (kind, draws_random(e), function)
                 }
             };
-            let rng_after = if random {
-                previous_random.replace(i)
+            let (rng_after, rng_skip) = if random {
+                let at = (anchor, since_anchor);
+                match work[i].known_draws() {
+                    Some(n) => since_anchor = since_anchor.saturating_add(n),
+                    None => (anchor, since_anchor) = (Some(i), 0),
+                }
+                at
             } else {
-                None
+                (None, 0)
             };
+            if rng_skip > 0 {
+                work[i] += crate::kernels::work::skip_work(rng_skip);
+            }
             Task {
                 id: i,
                 name: step.name.clone(),
                 kind,
                 deps: deps[i].clone(),
                 rng_after,
+                rng_skip,
                 random,
                 function,
                 ty: types[i].take().unwrap_or(Type::Any),

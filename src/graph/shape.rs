@@ -144,14 +144,21 @@ fn infer_node(
             index::field_type(&t, name).map_err(|(_, msg)| diag(file, *name_span, msg))?
         }
         ExprKind::Formula { lhs, rhs } => {
+            // The terms are evaluated with the step (their draws from the
+            // random stream count), so their work is the step's.
             let response = lhs
                 .as_ref()
-                .map(|l| infer(l, env, file, ctx).map(Box::new))
+                .map(|l| infer_node(l, env, file, ctx, None, work).map(Box::new))
                 .transpose()?;
             let (terms, intercept) = formula_terms(rhs);
             let terms = terms
                 .into_iter()
-                .map(|t| Ok((term_label(file, t.span), infer(t, env, file, ctx)?)))
+                .map(|t| {
+                    Ok((
+                        term_label(file, t.span),
+                        infer_node(t, env, file, ctx, None, work)?,
+                    ))
+                })
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
             Type::Formula {
                 response,

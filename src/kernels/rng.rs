@@ -26,6 +26,9 @@ const BIG: f64 = 134_217_728.0;
 pub struct Rng {
     mt: Vec<u32>,
     mti: usize,
+    /// 32-bit outputs taken since the stream was made: what a step's
+    /// known draw count is checked against.
+    drawn: u64,
 }
 
 impl Rng {
@@ -49,6 +52,7 @@ impl Rng {
         Rng {
             mt: words[1..].to_vec(),
             mti: N,
+            drawn: 0,
         }
     }
 
@@ -78,24 +82,54 @@ impl Rng {
         (x >> 32) as u32 as i32
     }
 
+    /// Outputs taken from this stream since it was made.
+    pub fn drawn(&self) -> u64 {
+        self.drawn
+    }
+
+    /// The stream `draws` outputs later, as if `draws` uniforms had been
+    /// drawn (each of R's `unif_rand` takes one; `norm_rand`, two): the
+    /// state is regenerated once per 624 outputs, without tempering any.
+    /// This is what lets a step start before the steps that draw ahead of
+    /// it on the stream have run, when their counts are known.
+    pub fn skip(&mut self, draws: u64) {
+        let mut left = draws;
+        while left > 0 {
+            if self.mti >= N {
+                self.twist();
+            }
+            let k = left.min((N - self.mti) as u64);
+            self.mti += k as usize;
+            left -= k;
+        }
+        self.drawn = self.drawn.saturating_add(draws);
+    }
+
+    /// MT's regeneration of all 624 state words (the first half of
+    /// `MT_genrand`).
+    fn twist(&mut self) {
+        let mag01 = |y: u32| if y & 1 == 1 { MATRIX_A } else { 0 };
+        for kk in 0..N - M {
+            let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
+            self.mt[kk] = self.mt[kk + M] ^ (y >> 1) ^ mag01(y);
+        }
+        for kk in N - M..N - 1 {
+            let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
+            self.mt[kk] = self.mt[kk + M - N] ^ (y >> 1) ^ mag01(y);
+        }
+        let y = (self.mt[N - 1] & UPPER_MASK) | (self.mt[0] & LOWER_MASK);
+        self.mt[N - 1] = self.mt[M - 1] ^ (y >> 1) ^ mag01(y);
+        self.mti = 0;
+    }
+
     /// R's `MT_genrand()`: the next 32-bit output scaled into [0, 1).
     fn mt_genrand(&mut self) -> f64 {
         if self.mti >= N {
-            let mag01 = |y: u32| if y & 1 == 1 { MATRIX_A } else { 0 };
-            for kk in 0..N - M {
-                let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
-                self.mt[kk] = self.mt[kk + M] ^ (y >> 1) ^ mag01(y);
-            }
-            for kk in N - M..N - 1 {
-                let y = (self.mt[kk] & UPPER_MASK) | (self.mt[kk + 1] & LOWER_MASK);
-                self.mt[kk] = self.mt[kk + M - N] ^ (y >> 1) ^ mag01(y);
-            }
-            let y = (self.mt[N - 1] & UPPER_MASK) | (self.mt[0] & LOWER_MASK);
-            self.mt[N - 1] = self.mt[M - 1] ^ (y >> 1) ^ mag01(y);
-            self.mti = 0;
+            self.twist();
         }
         let mut y = self.mt[self.mti];
         self.mti += 1;
+        self.drawn += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
         y ^= (y << 15) & 0xefc6_0000;

@@ -13,19 +13,32 @@
 use super::{Args, Type};
 
 /// A call's cost before it is measured: `ops` scale with the machine's
-/// speed, `seconds` do not (`spin(s)` takes s anywhere).
+/// speed, `seconds` do not (`spin(s)` takes s anywhere). It also counts
+/// what the call takes from the shared random stream, when that is known
+/// before the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Work {
     pub ops: f64,
     pub seconds: f64,
+    /// Uniforms drawn from the shared stream (see `Rng::skip`), valid
+    /// unless `unknown_draws`.
+    pub draws: u64,
+    /// Some call draws a number of uniforms only its run will tell
+    /// (`sample`'s rejection, `kmeans`' starts, a count read from data).
+    pub unknown_draws: bool,
 }
 
 impl Work {
     pub fn ops(ops: f64) -> Work {
         Work {
             ops: clamp(ops),
-            seconds: 0.0,
+            ..Work::default()
         }
+    }
+
+    /// The draws from the shared stream, if known before the run.
+    pub fn known_draws(self) -> Option<u64> {
+        (!self.unknown_draws).then_some(self.draws)
     }
 
     /// Predicted seconds at `seconds_per_op`, finite whatever the sizes.
@@ -40,6 +53,8 @@ impl std::ops::Add for Work {
         Work {
             ops: clamp(self.ops + o.ops),
             seconds: clamp(self.seconds + o.seconds),
+            draws: self.draws.saturating_add(o.draws),
+            unknown_draws: self.unknown_draws || o.unknown_draws,
         }
     }
 }
@@ -52,10 +67,13 @@ impl std::ops::AddAssign for Work {
 
 impl std::ops::Mul<f64> for Work {
     type Output = Work;
+    /// Scales the cost; draws are left as they are (a loop's iterations
+    /// draw from their own streams, never the shared one).
     fn mul(self, k: f64) -> Work {
         Work {
             ops: clamp(self.ops * k),
             seconds: clamp(self.seconds * k),
+            ..self
         }
     }
 }
@@ -82,6 +100,9 @@ const PER_ELEMENT: f64 = 2.0;
 /// the 2-core development machine, 2.2 on the 16-core one (a VM with less
 /// bandwidth per core); the middle errs by a quarter on either.
 const PER_STREAMED: f64 = 1.5;
+/// Ops per output skipped on the random stream: 0.25 ns on the 2-core
+/// development machine (10 million in 2.5 ms).
+const PER_SKIPPED: f64 = 1.1;
 /// Ops per element of a transcendental function (exp, log, `^`).
 const PER_TRANSCENDENTAL: f64 = 8.0;
 /// Ops per normal deviate (R's inversion: a rational approximation of
@@ -99,9 +120,23 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
         return Work {
             ops: CALL_OPS,
             seconds: clamp(s.unwrap_or(0.0)),
+            ..Work::default()
         };
     }
-    Work::ops(CALL_OPS + ops(function, args, result))
+    let mut w = Work::ops(CALL_OPS + ops(function, args, result));
+    if super::registry().get(function).is_some_and(|k| k.random) {
+        match super::data::draws(function, args) {
+            Some(n) => w.draws = n,
+            None => w.unknown_draws = true,
+        }
+    }
+    w
+}
+
+/// The work of skipping `draws` outputs of the random stream to where a
+/// step starts drawing (`Rng::skip`: one state regeneration per 624).
+pub fn skip_work(draws: u64) -> Work {
+    Work::ops(PER_SKIPPED * draws as f64)
 }
 
 /// The work of an index or field access giving `result`: a copy of it.

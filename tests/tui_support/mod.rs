@@ -24,6 +24,7 @@ fn task(
         kind,
         deps: deps.to_vec(),
         rng_after: None,
+        rng_skip: 0,
         random: false,
         function: function.into(),
         ty: Type::Null,

@@ -13,6 +13,8 @@ mod sample;
 mod seq;
 mod spin;
 
+pub use random::draws;
+
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[

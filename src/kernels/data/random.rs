@@ -42,6 +42,25 @@ pub(super) fn count_value(a: &Args<&Value>, name: &str) -> Result<usize, KernelE
     }
 }
 
+/// The uniforms a call of `rnorm` or `runif` takes from the stream, when
+/// its arguments settle that before the run: a constant count, and
+/// constant parameters under which every number is drawn (nmath draws
+/// nothing for `sd = 0`, a non-finite mean or `min == max`). `None` for
+/// every other call of a random function.
+pub fn draws(function: &str, a: &Args<Type>) -> Option<u64> {
+    let constant = |name: &str, default: f64| match a.get(name) {
+        None => Some(default),
+        Some(t) => t.const_scalar().filter(|x| x.is_finite()),
+    };
+    let per_number = match function {
+        "rnorm" => (constant("sd", 1.0)? > 0.0 && constant("mean", 0.0).is_some()).then_some(2)?,
+        "runif" => (constant("min", 0.0)? < constant("max", 1.0)?).then_some(1)?,
+        _ => return None,
+    };
+    let n = count_type(a, "n").ok()??;
+    (n as u64).checked_mul(per_number)
+}
+
 pub(super) fn shape_draws(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let n = count_type(a, "n")?;
     let params = if a.func == "runif" {
