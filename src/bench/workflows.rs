@@ -49,6 +49,11 @@ pub struct Measured {
     pub dynamic: Vec<f64>,
     /// The lower bound of every measured run, emcp's and dynamic's.
     pub lower_bound: Vec<f64>,
+    /// Each emcp run's makespan over its own lower bound (a run's task
+    /// times differ from another's, so only its own bound binds it).
+    pub emcp_to_bound: Vec<f64>,
+    /// The same for each dynamic run.
+    pub dynamic_to_bound: Vec<f64>,
     /// emcp's |predicted − actual| / actual makespan, in run order.
     pub emcp_error: Vec<f64>,
     /// Every run's median per-task error (see [`median_task_error`]), in
@@ -64,10 +69,10 @@ impl Measured {
         median(&self.emcp) / median(&self.dynamic)
     }
 
-    /// emcp's and dynamic's median makespan over the median lower bound.
+    /// emcp's and dynamic's median ratio of a run's makespan to that
+    /// run's lower bound.
     pub fn to_bound(&self) -> (f64, f64) {
-        let lb = median(&self.lower_bound);
-        (median(&self.emcp) / lb, median(&self.dynamic) / lb)
+        (median(&self.emcp_to_bound), median(&self.dynamic_to_bound))
     }
 }
 
@@ -205,6 +210,8 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
             emcp: Vec::new(),
             dynamic: Vec::new(),
             lower_bound: Vec::new(),
+            emcp_to_bound: Vec::new(),
+            dynamic_to_bound: Vec::new(),
             emcp_error: Vec::new(),
             task_error: Vec::new(),
             last: None,
@@ -219,12 +226,15 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
                 let r = once(scheduler, &mut learning)?;
                 m.lower_bound.push(r.lower_bound);
                 m.task_error.push(r.task_error);
+                let to_bound = r.makespan / r.lower_bound.max(1e-12);
                 if scheduler == Scheduler::Emcp {
                     m.emcp.push(r.makespan);
+                    m.emcp_to_bound.push(to_bound);
                     m.emcp_error.push(r.makespan_error);
                     m.last = Some(r.costs);
                 } else {
                     m.dynamic.push(r.makespan);
+                    m.dynamic_to_bound.push(to_bound);
                 }
             }
         }
@@ -272,7 +282,8 @@ fn render(opts: &Options, all: &[Measured]) -> String {
     let _ = writeln!(
         out,
         "{} warm-up run(s), {} measured run(s) per scheduler; LB: the lower bound \
-         max(critical path, work / p) of each run's measured task times, loops divisible\n",
+         max(critical path, work / p) of each run's measured task times, loops divisible; \
+         emcp/LB and dynamic/LB: the median of each run's makespan over its own LB\n",
         opts.warmup, opts.runs
     );
     let _ = writeln!(
