@@ -269,3 +269,31 @@ fn record_runs_and_charts_a_workflow() {
         export::render(&g, f).unwrap();
     }
 }
+
+/// A re-plan is marked on the chart, and the predicted bars stay the
+/// forecast made before the run: a re-plan covers only what had not
+/// started, so drawn over the forecast it double-booked workers.
+#[test]
+fn a_replan_is_marked_and_keeps_the_forecast() {
+    let mut g = support::planned();
+    let before: Vec<_> = g.rows.iter().map(|r| r.predicted.clone()).collect();
+    let makespan = g.predicted_makespan;
+    let moved = flowcast::sched::Schedule {
+        workers: 2,
+        items: vec![flowcast::sched::Item {
+            node: 0,
+            iterations: None,
+            worker: 1,
+            start: 5.0,
+            end: 6.0,
+        }],
+    };
+    g.apply(&flowcast::exec::Event::Replanned {
+        at: std::time::Duration::from_millis(300),
+        schedule: moved,
+    });
+    assert_eq!(g.replans, vec![0.3]);
+    let after: Vec<_> = g.rows.iter().map(|r| r.predicted.clone()).collect();
+    assert_eq!(after, before);
+    assert_eq!(g.predicted_makespan, makespan);
+}

@@ -142,7 +142,7 @@ pub fn replay(predicted: &Dag, measured: &Dag, p: usize, m: usize) -> (f64, f64)
                 .is_some_and(|n| crate::cost::needs_test_drive(n, p, m))
         })
         .collect();
-    let rt = Runtime::emcp(
+    let mut rt = Runtime::emcp(
         predicted,
         &Comm::SHARED_MEMORY,
         p,

@@ -228,8 +228,12 @@ impl Gantt {
                 let a = actual(None, at, at, Status::Skipped, Some(reason.clone()));
                 (*task, a)
             }
-            Event::Replanned { at, schedule } => {
-                self.set_plan(schedule);
+            // The predicted bars stay the forecast made before the run: one
+            // plan, against which the run is judged. A re-plan only covers
+            // what had not started, on the times of a moment; drawn over
+            // the forecast, its items and those already running overlapped
+            // on a worker. The chart marks when it happened.
+            Event::Replanned { at, .. } => {
                 self.replans.push(at.as_secs_f64());
                 return;
             }

@@ -815,19 +815,9 @@ impl Runtime {
             let is_loop = self.dag.nodes[*id].iterations().is_some();
             match (&item.iterations, is_loop) {
                 (Some(r), true) => {
-                    for real in map_range(rs, r.clone()) {
-                        items.push(Item {
-                            node: *id,
-                            iterations: Some(real),
-                            ..item.clone()
-                        });
-                    }
+                    items.extend(one_after_another(&item, *id, map_range(rs, r.clone())))
                 }
-                (None, true) => items.extend(rs.iter().map(|real| Item {
-                    node: *id,
-                    iterations: Some(real.clone()),
-                    ..item.clone()
-                })),
+                (None, true) => items.extend(one_after_another(&item, *id, rs.clone())),
                 _ => items.push(Item { node: *id, ..item }),
             }
         }
@@ -837,7 +827,7 @@ impl Runtime {
     /// Replays a run of this plan with `actual` costs, as the executor runs
     /// it (each idle worker asks for work whenever anything finishes): the
     /// items as they ran, with their real times.
-    pub fn simulate(mut self, actual: &Dag) -> Schedule {
+    pub fn simulate(&mut self, actual: &Dag) -> Schedule {
         let p = self.p;
         let mut busy: Vec<Option<(f64, f64, Work)>> = vec![None; p]; // (start, end, work)
         let mut ran = Vec::new();
@@ -931,6 +921,33 @@ fn trim(item: &mut Item, kept: Range<usize>) {
         item.end = item.start + (item.end - item.start) * kept.len() as f64 / len;
         item.iterations = Some(kept);
     }
+}
+
+/// A planned block of loop `node` that stands for several runs of real
+/// iterations: one item per run, sharing the block's time in proportion to
+/// their lengths, one after another on the block's worker (not each over
+/// the whole block, which would draw the worker busy several times over).
+fn one_after_another(block: &Item, node: NodeId, runs: Vec<Range<usize>>) -> Vec<Item> {
+    let total = runs
+        .iter()
+        .map(ExactSizeIterator::len)
+        .sum::<usize>()
+        .max(1) as f64;
+    let per = (block.end - block.start) / total;
+    let mut at = block.start;
+    runs.into_iter()
+        .map(|real| {
+            let start = at;
+            at += per * real.len() as f64;
+            Item {
+                node,
+                iterations: Some(real),
+                worker: block.worker,
+                start,
+                end: at,
+            }
+        })
+        .collect()
 }
 
 /// The real iterations that positions `sub` of the concatenation of

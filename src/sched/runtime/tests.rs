@@ -86,7 +86,7 @@ fn simulated_runs_run_everything_once_in_order() {
         for p in [1, 2, 3, 8] {
             for policy in [Policy::FOLLOW, Policy::ADAPTIVE] {
                 let drives = loops_of(&dag, p);
-                let rt = Runtime::emcp(
+                let mut rt = Runtime::emcp(
                     &dag,
                     &Comm::SHARED_MEMORY,
                     p,
@@ -108,7 +108,7 @@ fn the_initial_plan_covers_the_graph_and_follows_it_when_costs_are_right() {
     for seed in 0..60u64 {
         let dag = random_dag(seed);
         let p = 4;
-        let rt = Runtime::emcp(
+        let mut rt = Runtime::emcp(
             &dag,
             &Comm::SHARED_MEMORY,
             p,
@@ -153,7 +153,7 @@ fn a_long_filler_does_not_hold_back_the_test_driven_loop() {
     let mut actual = dag.clone();
     actual.nodes[2].cost = 6.0;
     let p = 4;
-    let rt = Runtime::emcp(
+    let mut rt = Runtime::emcp(
         &dag,
         &Comm::SHARED_MEMORY,
         p,
@@ -243,7 +243,7 @@ fn replanning_under_injected_overruns_costs_at_most_the_overrun() {
         actual.nodes[slow].cost *= factor;
         let overrun = actual.nodes[slow].cost - dag.nodes[slow].cost;
         let run = |policy: Policy| {
-            let rt = Runtime::emcp(&dag, &Comm::SHARED_MEMORY, p, 8, &[], policy, identity());
+            let mut rt = Runtime::emcp(&dag, &Comm::SHARED_MEMORY, p, 8, &[], policy, identity());
             let ran = rt.simulate(&actual);
             check_run(&dag, &ran, &format!("seed {seed} {policy:?}"));
             ran.makespan()
@@ -351,7 +351,7 @@ fn policy_table() {
                 let lb = actual.lower_bound(p);
                 for (k, (_, policy)) in variants.iter().enumerate() {
                     let drives = loops_of(&dag, p);
-                    let rt = Runtime::emcp(
+                    let mut rt = Runtime::emcp(
                         &dag,
                         &Comm::SHARED_MEMORY,
                         p,
