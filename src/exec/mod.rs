@@ -299,10 +299,7 @@ impl<'a> Engine<'a> {
             // number, their values would not be R's. Never seen; say so
             // rather than hand out such values.
             Some(n) if n != drawn && result.is_ok() => Err(EvalError {
-                span: match &self.wf.steps[id].body {
-                    StepBody::Expr(e) => e.span,
-                    StepBody::Loop(l) => l.body.span,
-                },
+                span: e.span,
                 message: format!(
                     "internal error: drew {drawn} random numbers where {n} were counted \
                      before the run; the random steps after it are not R's"
