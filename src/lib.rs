@@ -13,6 +13,7 @@ pub mod export;
 pub mod graph;
 pub mod kernels;
 pub mod pipeline;
+pub mod printable;
 pub mod report;
 pub mod sched;
 pub mod tui;

@@ -17,6 +17,7 @@ use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, Format};
 use crate::graph::{self, TaskGraph};
 use crate::pipeline::{self, Learning};
+use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
@@ -178,8 +179,8 @@ fn check(path: &Path) -> ExitCode {
     };
     println!(
         "workflow `{}` ({}): {} steps{}",
-        wf.name,
-        wf.file.path.display(),
+        printable(&wf.name),
+        printable(&wf.file.path.display().to_string()),
         graph.tasks.len(),
         wf.seed.map(|s| format!(", seed {s}")).unwrap_or_default()
     );
@@ -207,6 +208,7 @@ fn check(path: &Path) -> ExitCode {
                 },
                 ty,
             ]
+            .map(|cell| printable(&cell).into_owned())
         })
         .collect();
     let header = ["step", "kind", "function", "depends on", "type"];
@@ -258,14 +260,14 @@ fn run(args: &RunArgs) -> ExitCode {
     let finished = match ran {
         Ok((f, _)) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e));
             return ExitCode::from(1);
         }
     };
     progress.finish();
     let report = &finished.report;
     for w in &finished.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", printable(w));
     }
     for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
         if let Err(StepError::Failed { message, span }) = &o.value {
@@ -495,7 +497,7 @@ fn export_chart(
         )
         .map(|(finished, chart)| {
             for w in &finished.warnings {
-                eprintln!("warning: {w}");
+                eprintln!("warning: {}", printable(w));
             }
             chart
         })
@@ -610,8 +612,8 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
             println!(
                 "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
                 r.id,
-                r.workflow,
-                r.scheduler,
+                printable(&r.workflow),
+                printable(&r.scheduler),
                 r.processors,
                 f(p),
                 f(a),

@@ -13,6 +13,7 @@ use crate::cost::history::History;
 use crate::exec::{Event, RunOptions};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning};
+use crate::printable::printable;
 use crate::sched::Scheduler;
 use crate::workflow::Workflow;
 
@@ -56,7 +57,7 @@ pub fn export_run(
         .and_then(|h| stored::load(&h, which, workflow.as_deref()));
     let written = chart.and_then(|(g, note)| {
         if let Some(n) = note {
-            eprintln!("warning: {n}");
+            eprintln!("warning: {}", printable(&n));
         }
         super::export(&g, format, out)
     });
@@ -114,7 +115,7 @@ pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e));
             ExitCode::from(1)
         }
     }

@@ -15,6 +15,7 @@ use crate::cost::ModelKind;
 use crate::exec::RunOptions;
 use crate::graph::TaskGraph;
 use crate::pipeline::{load_checked, Finished, Learning};
+use crate::printable::printable;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
 use crate::workflow::{self, Workflow};
@@ -237,7 +238,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Ok(finished) => {
                 progress.finish();
                 for w in &finished.warnings {
-                    eprintln!("warning: {w}");
+                    eprintln!("warning: {}", printable(w));
                 }
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
@@ -254,7 +255,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     );
                 }
             }
-            Err(e) => eprintln!("error: {e}"),
+            Err(e) => eprintln!("error: {}", printable(&e)),
         }
     };
     let stop = AtomicBool::new(false);

@@ -1,0 +1,93 @@
+//! The `flowcast` binary against hostile files and paths (issue 13,
+//! "terminal and filesystem safety"): nothing from a workflow reaches the
+//! terminal raw, nothing is written outside where the user asked, and bad
+//! output paths fail before the run.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::flowcast;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `body` to a fresh workflow file and returns (dir guard, path).
+fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, body).unwrap();
+    (dir, path)
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Neither stream holds a control character other than a newline.
+fn assert_no_raw_controls(out: &Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let s = text(bytes);
+        assert!(
+            !s.contains(|c: char| c.is_control() && c != '\n'),
+            "{stream} holds a raw control character: {s:?}"
+        );
+    }
+}
+
+const HOSTILE_NAME: &str =
+    "[workflow]\nname = \"t\\u001b]0;owned\\u0007\\u001b[2J\"\nseed = 1\n[steps]\nx = \"1 + 1\"\n";
+
+#[test]
+fn check_escapes_the_workflow_name() {
+    let (_dir, path) = workflow_file(HOSTILE_NAME);
+    let out = flowcast(&["check", arg(&path)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_no_raw_controls(&out);
+    assert!(
+        text(&out.stdout).contains("workflow `t\\u{1b}]0;owned\\u{7}\\u{1b}[2J`"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn errors_escape_the_quoted_source_line() {
+    // A raw ESC in a comment is invalid TOML: the error quotes the line.
+    let (_dir, path) = workflow_file("[steps]\nx = \"1\" # \u{1b}]0;owned\u{7}\n");
+    let out = flowcast(&["check", arg(&path)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_no_raw_controls(&out);
+    assert!(
+        text(&out.stderr).contains("# \\u{1b}]0;owned\\u{7}"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn run_and_history_escape_the_workflow_name() {
+    let (dir, path) = workflow_file(HOSTILE_NAME);
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&[
+        "run",
+        arg(&path),
+        "--headless",
+        "-p",
+        "1",
+        "--history",
+        arg(&history),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_no_raw_controls(&out);
+    let out = flowcast(&["history", "--history", arg(&history)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_no_raw_controls(&out);
+    assert!(
+        text(&out.stdout).contains("t\\u{1b}]0;owned"),
+        "{}",
+        text(&out.stdout)
+    );
+}
