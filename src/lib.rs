@@ -12,6 +12,7 @@ pub mod exec;
 pub mod export;
 pub mod graph;
 pub mod kernels;
+pub mod output_target;
 pub mod pipeline;
 pub mod printable;
 pub mod report;

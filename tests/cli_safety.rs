@@ -91,3 +91,82 @@ fn run_and_history_escape_the_workflow_name() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn a_workflow_out_outside_its_directory_is_refused_but_out_may_go_anywhere() {
+    let (dir, path) = workflow_file("[workflow]\nout = \"../x/deep\"\n[steps]\nx = \"1\"\n");
+    let out = flowcast(&["check", arg(&path)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("w.toml:2:7"),
+        "{}",
+        text(&out.stderr)
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (_dir2, ok) = workflow_file("[steps]\nx = \"1\"\n");
+    let target = elsewhere.path().join("values");
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&[
+        "run",
+        arg(&ok),
+        "--headless",
+        "--history",
+        arg(&history),
+        "--out",
+        arg(&target),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(target.join("x.json").is_file());
+}
+
+/// Issue 13: an output path that cannot be written fails before the run,
+/// with the command line's status (2), not a step failure's (1) after it.
+#[test]
+fn unwritable_output_paths_fail_before_the_run() {
+    let (dir, path) = workflow_file("[steps]\nx = \"1\"\n");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let history = dir.path().join("h.sqlite");
+    let missing = dir.path().join("no/such/chart.svg");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["run", arg(&path), "--headless", "--out", arg(&file)],
+            "exists and is not a directory",
+        ),
+        (
+            vec!["export", arg(&path), "-o", arg(&missing)],
+            "does not exist",
+        ),
+        (
+            vec![
+                "export",
+                arg(&path),
+                "-o",
+                dir.path().to_str().unwrap(),
+                "--format",
+                "svg",
+            ],
+            "is a directory",
+        ),
+        (
+            vec!["export", "--run", "last", "-o", arg(&missing)],
+            "does not exist",
+        ),
+    ];
+    for (args, why) in cases {
+        let mut args = args;
+        args.extend(["--history", arg(&history)]);
+        let out = flowcast(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert_eq!(text(&out.stdout), "", "{args:?}: nothing ran");
+    }
+    // Nothing ran, so nothing was recorded.
+    let out = flowcast(&["history", "--history", arg(&history)]);
+    assert!(
+        text(&out.stdout).contains("0 runs"),
+        "{}",
+        text(&out.stdout)
+    );
+}

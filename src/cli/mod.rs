@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, Format};
 use crate::graph::{self, TaskGraph};
+use crate::output_target;
 use crate::pipeline::{self, Learning};
 use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
@@ -248,6 +249,16 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let out_dir = args
+        .out
+        .clone()
+        .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
+    if let Some(dir) = &out_dir {
+        if let Err(e) = output_target::check_dir(dir) {
+            eprintln!("error: --out {}", printable(&e));
+            return ExitCode::from(2);
+        }
+    }
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
     let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
@@ -277,10 +288,6 @@ fn run(args: &RunArgs) -> ExitCode {
             );
         }
     }
-    let out_dir = args
-        .out
-        .clone()
-        .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
     let mut write_failed = false;
     if let Some(dir) = &out_dir {
         if let Err(e) = report::write_values(dir, &graph, report) {
@@ -470,6 +477,10 @@ fn export_chart(
         eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
+    if let Err(e) = output_target::check_file(out) {
+        eprintln!("error: -o {}", printable(&e));
+        return ExitCode::from(2);
+    }
     let chart = if Format::from_path(file) == Some(Format::Json) {
         export::load(file)
     } else {

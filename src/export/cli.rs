@@ -34,6 +34,10 @@ pub fn export_run(
         eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
+    if let Err(e) = crate::output_target::check_file(out) {
+        eprintln!("error: -o {}", printable(&e));
+        return ExitCode::from(2);
+    }
     let workflow = match file {
         Some(f) => match crate::pipeline::load_checked(f) {
             Ok((wf, _)) => Some(wf.name),
