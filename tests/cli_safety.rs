@@ -170,3 +170,75 @@ fn unwritable_output_paths_fail_before_the_run() {
         text(&out.stdout)
     );
 }
+
+/// `flowcast args` as a user who cannot write `dir`: as nobody when the
+/// tests run as root (permission bits do not bind root), else as the
+/// user running the tests. `None` when root cannot change user here.
+fn flowcast_as_unprivileged(args: &[&str]) -> Option<Output> {
+    let root = std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        .unwrap_or(false);
+    if !root {
+        return Some(flowcast(args));
+    }
+    let mut c = std::process::Command::new("setpriv");
+    c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_flowcast"))
+        .args(args)
+        .env("XDG_DATA_HOME", "/nonexistent");
+    c.output()
+        .ok()
+        .filter(|o| !text(&o.stderr).contains("setpriv:"))
+}
+
+/// Issue 13: reading commands read a history they cannot write.
+#[test]
+fn reading_commands_read_a_read_only_history() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = workflow_file("[workflow]\nname = \"kept\"\n[steps]\nx = \"1\"\n");
+    let store_dir = dir.path().join("store");
+    let history = store_dir.join("h.sqlite");
+    let out = flowcast(&[
+        "run",
+        arg(&path),
+        "--headless",
+        "-p",
+        "1",
+        "--history",
+        arg(&history),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let chart = dir.path().join("charts");
+    std::fs::create_dir(&chart).unwrap();
+    let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(dir.path(), 0o755).unwrap();
+    mode(&chart, 0o777).unwrap();
+    mode(&history, 0o444).unwrap();
+    mode(&store_dir, 0o555).unwrap();
+    let svg = chart.join("last.svg");
+    let commands: [Vec<&str>; 3] = [
+        vec!["history", "--history", arg(&history)],
+        vec!["model", "show", "--history", arg(&history)],
+        vec![
+            "export",
+            "--run",
+            "last",
+            "-o",
+            arg(&svg),
+            "--history",
+            arg(&history),
+        ],
+    ];
+    for args in commands {
+        let Some(out) = flowcast_as_unprivileged(&args) else {
+            eprintln!("skipped: cannot run as an unprivileged user here");
+            return;
+        };
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        if args[0] == "history" {
+            assert!(text(&out.stdout).contains("kept"), "{}", text(&out.stdout));
+        }
+    }
+    assert!(svg.is_file());
+    mode(&store_dir, 0o755).unwrap();
+}

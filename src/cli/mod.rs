@@ -578,15 +578,26 @@ fn bench_workflows(
     }
 }
 
+/// How a command uses the history store.
+#[derive(Clone, Copy, PartialEq)]
+enum Access {
+    /// Opened read-only, so a store this user cannot write can be read.
+    Read,
+    Write,
+}
+
 /// Opens the history (exit 2 when it cannot be opened) and runs `f` on it;
 /// an error `f` returns is printed, exit 1.
 fn with_history(
     path: Option<&Path>,
+    access: Access,
     f: impl FnOnce(&History) -> Result<(), HistoryError>,
 ) -> ExitCode {
-    let opened = match path {
-        Some(p) => History::open(p),
-        None => History::open_default(),
+    let opened = match (path, access) {
+        (Some(p), Access::Read) => History::open_read_only(p),
+        (Some(p), Access::Write) => History::open(p),
+        (None, Access::Read) => History::open_default_read_only(),
+        (None, Access::Write) => History::open_default(),
     };
     let h = match opened {
         Ok(h) => h,
@@ -595,6 +606,9 @@ fn with_history(
             return ExitCode::from(2);
         }
     };
+    if let Some(damage) = h.damage() {
+        eprintln!("warning: {}", printable(&damage.to_string()));
+    }
     match f(&h) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -605,7 +619,7 @@ fn with_history(
 }
 
 fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
-    with_history(path, |h| {
+    with_history(path, Access::Read, |h| {
         let runs = h.runs(workflow)?;
         println!(
             "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
@@ -637,7 +651,7 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
 }
 
 fn calibrate(path: Option<&Path>) -> ExitCode {
-    with_history(path, |h| {
+    with_history(path, Access::Write, |h| {
         let comm = crate::cost::comm::calibrate();
         println!(
             "communication: {:.3e} s + {:.3e} s/byte",
@@ -657,7 +671,7 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Ok(k) => k,
         Err(code) => return code,
     };
-    with_history(path, |h| {
+    with_history(path, Access::Read, |h| {
         println!(
             "cost models: {} (choose with --model loglinear|paper)",
             kind.name()

@@ -53,9 +53,12 @@ pub fn export_run(
             eprintln!("error: history store {} does not exist", p.display());
             return ExitCode::from(1);
         }
-        Some(p) => History::open(p),
-        None => History::open_default(),
+        Some(p) => History::open_read_only(p),
+        None => History::open_default_read_only(),
     };
+    if let Ok(Some(d)) = opened.as_ref().map(History::damage) {
+        eprintln!("warning: {}", printable(&d.to_string()));
+    }
     let chart = opened
         .map_err(|e| e.to_string())
         .and_then(|h| stored::load(&h, which, workflow.as_deref()));
