@@ -232,9 +232,18 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
     }
 }
 
+/// Reads the workflow again; a good one is run from now on, and the data
+/// files it reads are the ones watched.
 fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
     let (wf, graph) = load_checked(ctx.path)?;
     let name = wf.name.clone();
+    if let Some(w) = ctx.watcher.as_mut() {
+        let mut files = vec![ctx.path.to_path_buf()];
+        files.extend(watch::headless::data_files(&wf));
+        // A data file in a directory that does not exist yet cannot be
+        // watched; the run will say it is missing.
+        let _ = w.set_files(&files);
+    }
     ctx.runner.set_workflow(wf, graph);
     Ok(name)
 }
