@@ -372,10 +372,17 @@ impl History {
     /// SQLite's `quick_check`: `None` when it reports "ok", else its first
     /// complaint.
     fn quick_check(&self) -> rusqlite::Result<Option<String>> {
-        let first: String = self
+        match self
             .conn
-            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
-        Ok((first != "ok").then_some(first))
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get::<_, String>(0))
+        {
+            Ok(first) => Ok((first != "ok").then_some(first)),
+            // Damage bad enough to stop the check is damage too.
+            Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => {
+                Ok(Some(e.to_string()))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether every table this code writes exists at this schema.

@@ -1,7 +1,8 @@
-//! The `flowcast` binary against hostile files and paths (issue 13,
-//! "terminal and filesystem safety"): nothing from a workflow reaches the
-//! terminal raw, nothing is written outside where the user asked, and bad
-//! output paths fail before the run.
+//! flowcast against hostile files and paths (issue 13, "terminal and
+//! filesystem safety"): nothing from a workflow reaches the terminal raw
+//! (the binary and the terminal UI), nothing is written outside where the
+//! user asked, bad output paths fail before the run, and a history the
+//! user cannot write can still be read.
 
 mod common;
 
@@ -241,4 +242,24 @@ fn reading_commands_read_a_read_only_history() {
     }
     assert!(svg.is_file());
     mode(&store_dir, 0o755).unwrap();
+}
+
+/// The terminal UI shows a hostile workflow name and error escaped, as the
+/// command line does (ratatui would drop the control characters silently).
+#[test]
+fn the_tui_header_shows_control_characters_escaped() {
+    use flowcast::sched::Scheduler;
+    use flowcast::tui::header::Header;
+    use flowcast::tui::App;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+    let mut app = App::new("t\u{1b}]0;owned\u{7}", Scheduler::Mcp, 2);
+    app.error = Some("error: bad `\u{1b}[2J`\n  --> w.toml:2:1".into());
+    let mut buf = Buffer::empty(Rect::new(0, 0, 80, 3));
+    Header(&app).render(buf.area, &mut buf);
+    let shown: String = buf.content.iter().map(|c| c.symbol()).collect();
+    assert!(shown.contains(" t\\u{1b}]0;owned\\u{7} mcp"), "{shown}");
+    assert!(shown.contains("w.toml:2:1: bad `\\u{1b}[2J`"), "{shown}");
+    assert!(!shown.contains(|c: char| c.is_control()), "{shown:?}");
 }
