@@ -65,6 +65,27 @@ pub fn check_file(path: &Path) -> Result<(), String> {
     }
 }
 
+/// `name` (a workflow's, from its file) as one file name in a directory:
+/// path separators and control characters become `_`, and a leading dot
+/// gets a `_` before it, so `name = "../../x"` cannot send a file
+/// elsewhere or hide it.
+pub fn file_name_from(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c == '/' || c == '\\' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if out.starts_with('.') || out.is_empty() {
+        out.insert(0, '_');
+    }
+    out
+}
+
 /// The deepest ancestor of `path` that exists (`.` for a relative path
 /// none of whose ancestors does).
 fn nearest_existing(path: &Path) -> PathBuf {
@@ -87,6 +108,14 @@ fn probe(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_becomes_one_file_name_in_its_directory() {
+        assert_eq!(file_name_from("fig1"), "fig1");
+        assert_eq!(file_name_from("../../x"), "_.._.._x");
+        assert_eq!(file_name_from("a\\b\u{1b}"), "a_b_");
+        assert_eq!(file_name_from(""), "_");
+    }
 
     #[test]
     fn a_missing_directory_can_be_created_under_an_existing_one() {

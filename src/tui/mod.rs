@@ -261,9 +261,10 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
+        // The name comes from the workflow file: it must not pick the directory.
         let file = dir.join(format!(
             "{}-run{}.{}",
-            app.workflow,
+            crate::output_target::file_name_from(&app.workflow),
             app.run,
             format.extension()
         ));
