@@ -8,6 +8,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::printable::{printable, push_printable};
+
 /// A byte range in a workflow file (not in an expression string: the parser
 /// maps expression offsets back to the file, so spans are always absolute).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -105,11 +107,16 @@ impl fmt::Display for Diagnostic {
     ///  7 | p = "a %*% b"
     ///    |      ^^^^^^^
     /// ```
+    ///
+    /// Everything shown comes from the user's files, so control characters
+    /// are written as escapes (see [`printable`]); tabs in the quoted line
+    /// are kept so the caret lines up however they render.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "error: {}", self.message)?;
-        write!(f, "  --> {}", self.location())?;
+        let message: Vec<_> = self.message.split('\n').map(printable).collect();
+        writeln!(f, "error: {}", message.join("\n"))?;
+        write!(f, "  --> {}", printable(&self.location()))?;
         if let Some(step) = &self.step {
-            write!(f, " (step `{step}`)")?;
+            write!(f, " (step `{}`)", printable(step))?;
         }
         writeln!(f)?;
         let Some(span) = self.span else {
@@ -119,22 +126,44 @@ impl fmt::Display for Diagnostic {
         let (line, col) = self.file.line_col(span.start);
         let line_text = text.lines().nth(line - 1).unwrap_or("");
         let gutter = line.to_string().len();
-        // Underline at most to the end of the first line of the span.
-        let width = text
+        // Underline at most to the end of the first line of the span, in
+        // the columns the line takes once escaped.
+        let underlined = text
             .get(span.start..span.end.min(text.len()))
-            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
-            .max(1);
-        let width = width.min(line_text.chars().count().saturating_sub(col - 1).max(1));
+            .map_or("", |s| s.lines().next().unwrap_or(""));
+        let (before, rest) = line_text.split_at(
+            line_text
+                .char_indices()
+                .nth(col - 1)
+                .map_or(line_text.len(), |(i, _)| i),
+        );
+        let end = rest
+            .char_indices()
+            .nth(underlined.chars().count())
+            .map_or(rest.len(), |(i, _)| i);
+        let width = shown(&rest[..end]).chars().count().max(1);
         writeln!(f, "{:gutter$} |", "")?;
-        writeln!(f, "{line} | {line_text}")?;
-        // Tabs before the caret are kept, so it lines up however they render.
-        let pad: String = line_text
+        writeln!(f, "{line} | {}", shown(line_text))?;
+        let pad: String = shown(before)
             .chars()
-            .take(col - 1)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))
     }
+}
+
+/// A line of source as printed under an error: tabs kept, every other
+/// control character escaped.
+fn shown(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c == '\t' {
+            out.push(c);
+        } else {
+            push_printable(&mut out, c);
+        }
+    }
+    out
 }
 
 impl std::error::Error for Diagnostic {}
@@ -166,5 +195,24 @@ mod tests {
         let f = SourceFile::new("w.toml", "a = \"\"\"\n\t\tx +)\"\"\"\n");
         let d = Diagnostic::new(&f, Some(Span::new(13, 14)), "unexpected");
         assert!(d.to_string().ends_with("  | \t\t   ^\n"), "{d}");
+    }
+
+    #[test]
+    fn display_escapes_control_characters_and_keeps_the_caret_under_the_span() {
+        let f = SourceFile::new(
+            "w.toml",
+            "p = \"a\" # \u{1b}]0;owned\u{7}\nq = \"\u{1b}[2J b +)\"\n",
+        );
+        let d = Diagnostic::new(&f, Some(Span::new(34, 35)), "unexpected `\u{1b}[2J`")
+            .in_step("q\u{7}");
+        let text = d.to_string();
+        assert!(!text.contains(['\u{1b}', '\u{7}']), "{text:?}");
+        assert!(text.contains("error: unexpected `\\u{1b}[2J`"), "{text}");
+        assert!(text.contains("(step `q\\u{7}`)"), "{text}");
+        assert!(text.contains("2 | q = \"\\u{1b}[2J b +)\""), "{text}");
+        assert!(
+            text.ends_with(&format!("  | {}^\n", " ".repeat(18))),
+            "{text}"
+        );
     }
 }

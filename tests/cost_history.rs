@@ -201,3 +201,81 @@ fn print_comm_calibration() {
     let c = fit(latency, &samples);
     println!("latency {:.3e} s, per byte {:.3e} s", c.latency, c.per_byte);
 }
+
+/// Issue 13: a lock another program holds is waited for once; the run is
+/// kept in the retry file and recorded at the next open; no message blames
+/// a flowcast process it cannot know about.
+#[test]
+fn a_run_blocked_by_a_lock_is_kept_and_recorded_at_the_next_open() {
+    use flowcast::cost::history::{retry, HistoryErrorKind};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    History::open(&path)
+        .unwrap()
+        .record_run(&run("first", 2))
+        .unwrap();
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    // The store is at this schema: opening needs no lock.
+    let mut h = History::open_waiting(&path, std::time::Duration::from_millis(50)).unwrap();
+    let err = h.record_run(&run("blocked", 3)).unwrap_err();
+    let kept = match &err.kind {
+        HistoryErrorKind::Kept(file) => file.clone(),
+        other => panic!("expected the run kept, got {other:?}"),
+    };
+    assert_eq!(kept, retry::path_for(&path));
+    assert!(kept.is_file());
+    let msg = err.to_string();
+    assert!(msg.contains("locked by another process"), "{msg}");
+    assert!(!msg.contains("flowcast process"), "{msg}");
+    // Later writes of this process do not wait again.
+    let later = h.save_model("eigen", "{}").unwrap_err();
+    assert!(matches!(later.kind, HistoryErrorKind::Busy), "{later:?}");
+    drop(h);
+    other.execute_batch("COMMIT").unwrap();
+    let h = History::open(&path).unwrap();
+    let runs = h.runs(None).unwrap();
+    let names: Vec<&str> = runs.iter().map(|r| r.workflow.as_str()).collect();
+    assert_eq!(names, ["blocked", "first"]);
+    assert_eq!(h.tasks(runs[0].id).unwrap(), run("blocked", 3).tasks);
+    assert!(!kept.exists(), "the retry file is merged and removed");
+}
+
+/// Writes three runs and returns the store's bytes with one page in the
+/// middle overwritten.
+fn damaged_store(path: &std::path::Path) -> Vec<u8> {
+    let mut h = History::open(path).unwrap();
+    for i in 0..40 {
+        h.record_run(&run(&format!("r{i}"), 20)).unwrap();
+    }
+    drop(h);
+    let mut bytes = std::fs::read(path).unwrap();
+    let page = usize::from(u16::from_be_bytes([bytes[16], bytes[17]]));
+    let pages = bytes.len() / page;
+    assert!(pages > 6, "{pages} pages");
+    let middle = pages / 2 * page;
+    for (i, b) in bytes[middle..middle + page].iter_mut().enumerate() {
+        *b = (i * 7 + 13) as u8;
+    }
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
+/// Issue 13: a store damaged mid-file is found at open; it is never
+/// written to, and reading commands can still read it, with a warning.
+#[test]
+fn a_store_damaged_mid_file_is_refused_for_writing_and_read_with_a_warning() {
+    use flowcast::cost::history::HistoryErrorKind;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let bytes = damaged_store(&path);
+    let err = History::open(&path)
+        .err()
+        .expect("a damaged store is refused");
+    assert!(matches!(err.kind, HistoryErrorKind::Damaged(_)), "{err:?}");
+    assert!(err.to_string().contains("is damaged"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing was written");
+    let h = History::open_read_only(&path).unwrap();
+    assert!(h.damage().is_some());
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}

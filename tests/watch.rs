@@ -156,7 +156,16 @@ fn headless_loop_reruns_on_change_and_keeps_the_last_good() {
                 cancelled.fetch_add(1, Ordering::Relaxed);
             };
             let mut out = Vec::new();
-            let n = watch_loop(&[file], QUIET, load, run, &stop, &mut out).unwrap();
+            let n = watch_loop(
+                &[file],
+                QUIET,
+                load,
+                |_: &u32| Vec::new(),
+                run,
+                &stop,
+                &mut out,
+            )
+            .unwrap();
             (n, out)
         })
     };
@@ -191,4 +200,131 @@ fn headless_loop_reruns_on_change_and_keeps_the_last_good() {
     log.lock().unwrap().extend(out.as_bytes());
     assert!(out.contains("`bad` is not a number"), "{out}");
     assert!(out.contains("keeping the last good workflow"), "{out}");
+}
+
+/// A stand-in workflow that names the data file it reads (or is `bad`), in
+/// the headless loop; returns the runs as (data file, its contents).
+struct Reader {
+    dir: tempfile::TempDir,
+    flow: PathBuf,
+    runs: Arc<Mutex<Vec<(String, String)>>>,
+    stop: Arc<AtomicBool>,
+    handle: Option<std::thread::JoinHandle<usize>>,
+}
+
+impl Reader {
+    fn start(flow_text: &str, data: &[(&str, &str)]) -> Reader {
+        let dir = tempfile::tempdir().unwrap();
+        let flow = dir.path().join("flow.toml");
+        std::fs::write(&flow, flow_text).unwrap();
+        for (name, text) in data {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let runs = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let handle = {
+            let (flow, base, runs, stop) = (
+                flow.clone(),
+                dir.path().to_path_buf(),
+                runs.clone(),
+                stop.clone(),
+            );
+            std::thread::spawn(move || {
+                let path = flow.clone();
+                let load = move || {
+                    let name = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+                    let name = name.trim().to_string();
+                    if name.ends_with(".csv") {
+                        Ok(name)
+                    } else {
+                        Err(format!("error: `{name}` names no csv file"))
+                    }
+                };
+                let reads = {
+                    let base = base.clone();
+                    move |name: &String| vec![base.join(name)]
+                };
+                let run = move |name: &String, _: &AtomicBool| {
+                    let text = std::fs::read_to_string(base.join(name)).unwrap_or_default();
+                    runs.lock()
+                        .unwrap()
+                        .push((name.clone(), text.trim().to_string()));
+                };
+                let mut out = Vec::new();
+                watch_loop(&[flow], QUIET, load, reads, run, &stop, &mut out).unwrap()
+            })
+        };
+        Reader {
+            dir,
+            flow,
+            runs,
+            stop,
+            handle: Some(handle),
+        }
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.dir.path().join(name), text).unwrap();
+    }
+
+    fn runs_are(&self, want: &[(&str, &str)]) -> bool {
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        wait_until(|| *self.runs.lock().unwrap() == want)
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Issue 13: the data files watched follow the workflow: after an edit
+/// from a.csv to b.csv, saving b.csv reruns and saving a.csv does not.
+#[test]
+fn an_edited_workflow_watches_the_data_it_now_reads() {
+    let r = Reader::start("a.csv", &[("a.csv", "1"), ("b.csv", "2")]);
+    assert!(
+        r.runs_are(&[("a.csv", "1")]),
+        "{:?}",
+        r.runs.lock().unwrap()
+    );
+    std::fs::write(&r.flow, "b.csv").unwrap();
+    assert!(r.runs_are(&[("a.csv", "1"), ("b.csv", "2")]));
+    r.write("b.csv", "3");
+    assert!(
+        r.runs_are(&[("a.csv", "1"), ("b.csv", "2"), ("b.csv", "3")]),
+        "{:?}",
+        r.runs.lock().unwrap()
+    );
+    r.write("a.csv", "4");
+    std::thread::sleep(SETTLE);
+    assert_eq!(r.runs.lock().unwrap().len(), 3, "a.csv is no longer read");
+}
+
+/// Issue 13: a workflow invalid at start has its data files watched once
+/// it becomes valid.
+#[test]
+fn a_workflow_invalid_at_start_watches_its_data_once_valid() {
+    let r = Reader::start("bad", &[("c.csv", "1")]);
+    std::thread::sleep(SETTLE);
+    assert!(r.runs.lock().unwrap().is_empty());
+    std::fs::write(&r.flow, "c.csv").unwrap();
+    assert!(
+        r.runs_are(&[("c.csv", "1")]),
+        "{:?}",
+        r.runs.lock().unwrap()
+    );
+    r.write("c.csv", "2");
+    assert!(
+        r.runs_are(&[("c.csv", "1"), ("c.csv", "2")]),
+        "{:?}",
+        r.runs.lock().unwrap()
+    );
 }

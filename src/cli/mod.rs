@@ -16,7 +16,9 @@ use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions, StepError};
 use crate::export::{self, Format};
 use crate::graph::{self, TaskGraph};
+use crate::output_target;
 use crate::pipeline::{self, Learning};
+use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
@@ -178,8 +180,8 @@ fn check(path: &Path) -> ExitCode {
     };
     println!(
         "workflow `{}` ({}): {} steps{}",
-        wf.name,
-        wf.file.path.display(),
+        printable(&wf.name),
+        printable(&wf.file.path.display().to_string()),
         graph.tasks.len(),
         wf.seed.map(|s| format!(", seed {s}")).unwrap_or_default()
     );
@@ -207,6 +209,7 @@ fn check(path: &Path) -> ExitCode {
                 },
                 ty,
             ]
+            .map(|cell| printable(&cell).into_owned())
         })
         .collect();
     let header = ["step", "kind", "function", "depends on", "type"];
@@ -246,6 +249,16 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let out_dir = args
+        .out
+        .clone()
+        .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
+    if let Some(dir) = &out_dir {
+        if let Err(e) = output_target::check_dir(dir) {
+            eprintln!("error: --out {}", printable(&e));
+            return ExitCode::from(2);
+        }
+    }
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
     let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
@@ -258,14 +271,14 @@ fn run(args: &RunArgs) -> ExitCode {
     let finished = match ran {
         Ok((f, _)) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e));
             return ExitCode::from(1);
         }
     };
     progress.finish();
     let report = &finished.report;
     for w in &finished.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", printable(w));
     }
     for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
         if let Err(StepError::Failed { message, span }) = &o.value {
@@ -275,10 +288,6 @@ fn run(args: &RunArgs) -> ExitCode {
             );
         }
     }
-    let out_dir = args
-        .out
-        .clone()
-        .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
     let mut write_failed = false;
     if let Some(dir) = &out_dir {
         if let Err(e) = report::write_values(dir, &graph, report) {
@@ -468,6 +477,10 @@ fn export_chart(
         eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
+    if let Err(e) = output_target::check_file(out) {
+        eprintln!("error: -o {}", printable(&e));
+        return ExitCode::from(2);
+    }
     let chart = if Format::from_path(file) == Some(Format::Json) {
         export::load(file)
     } else {
@@ -495,7 +508,7 @@ fn export_chart(
         )
         .map(|(finished, chart)| {
             for w in &finished.warnings {
-                eprintln!("warning: {w}");
+                eprintln!("warning: {}", printable(w));
             }
             chart
         })
@@ -565,15 +578,26 @@ fn bench_workflows(
     }
 }
 
+/// How a command uses the history store.
+#[derive(Clone, Copy, PartialEq)]
+enum Access {
+    /// Opened read-only, so a store this user cannot write can be read.
+    Read,
+    Write,
+}
+
 /// Opens the history (exit 2 when it cannot be opened) and runs `f` on it;
 /// an error `f` returns is printed, exit 1.
 fn with_history(
     path: Option<&Path>,
+    access: Access,
     f: impl FnOnce(&History) -> Result<(), HistoryError>,
 ) -> ExitCode {
-    let opened = match path {
-        Some(p) => History::open(p),
-        None => History::open_default(),
+    let opened = match (path, access) {
+        (Some(p), Access::Read) => History::open_read_only(p),
+        (Some(p), Access::Write) => History::open(p),
+        (None, Access::Read) => History::open_default_read_only(),
+        (None, Access::Write) => History::open_default(),
     };
     let h = match opened {
         Ok(h) => h,
@@ -582,6 +606,9 @@ fn with_history(
             return ExitCode::from(2);
         }
     };
+    if let Some(damage) = h.damage() {
+        eprintln!("warning: {}", printable(&damage.to_string()));
+    }
     match f(&h) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -592,7 +619,7 @@ fn with_history(
 }
 
 fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
-    with_history(path, |h| {
+    with_history(path, Access::Read, |h| {
         let runs = h.runs(workflow)?;
         println!(
             "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
@@ -610,8 +637,8 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
             println!(
                 "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
                 r.id,
-                r.workflow,
-                r.scheduler,
+                printable(&r.workflow),
+                printable(&r.scheduler),
                 r.processors,
                 f(p),
                 f(a),
@@ -624,7 +651,7 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
 }
 
 fn calibrate(path: Option<&Path>) -> ExitCode {
-    with_history(path, |h| {
+    with_history(path, Access::Write, |h| {
         let comm = crate::cost::comm::calibrate();
         println!(
             "communication: {:.3e} s + {:.3e} s/byte",
@@ -644,7 +671,7 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Ok(k) => k,
         Err(code) => return code,
     };
-    with_history(path, |h| {
+    with_history(path, Access::Read, |h| {
         println!(
             "cost models: {} (choose with --model loglinear|paper)",
             kind.name()

@@ -7,12 +7,24 @@
 //! instead of failing). A run's rows are written in one transaction, taken
 //! with the write lock up front, so a process killed mid-write leaves the
 //! store as it was before that run.
+//!
+//! A process waits for the lock once: when another program holds it past
+//! the timeout, later writes give up at once, and a run that could not be
+//! recorded is kept in the [`retry`] file beside the store, merged at the
+//! next open. Reading commands open the store read-only, so a store they
+//! cannot write (a read-only file or directory) can still be read. A store
+//! that fails SQLite's `quick_check` is never written to.
+
+pub mod retry;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{
+    params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
+};
+use serde::{Deserialize, Serialize};
 
 use crate::sched::Comm;
 
@@ -99,8 +111,13 @@ pub enum HistoryErrorKind {
     NotADatabase,
     /// Written by a newer flowcast.
     NewerSchema(i64),
-    /// Another process held the store longer than [`BUSY_TIMEOUT`].
+    /// Another process held the lock longer than this process waits.
     Busy,
+    /// Another process held the lock, so the run was written to the retry
+    /// file (this path) instead, to be recorded at the next open.
+    Kept(PathBuf),
+    /// SQLite's `quick_check` found damage (its first complaint).
+    Damaged(String),
     Io(std::io::Error),
     Sqlite(rusqlite::Error),
 }
@@ -118,10 +135,18 @@ impl fmt::Display for HistoryError {
                 f,
                 "history store {p}: written by a newer flowcast (schema {v}, this one reads {SCHEMA_VERSION})"
             ),
-            HistoryErrorKind::Busy => write!(
+            // Any program may hold an SQLite lock: no use guessing which.
+            HistoryErrorKind::Busy => write!(f, "history store {p}: locked by another process"),
+            HistoryErrorKind::Kept(retry) => write!(
                 f,
-                "history store {p}: still locked by another flowcast process after {} s",
-                BUSY_TIMEOUT.as_secs()
+                "history store {p}: locked by another process; the run is kept in {} \
+                 and will be recorded when the store is next opened",
+                retry.display()
+            ),
+            HistoryErrorKind::Damaged(problem) => write!(
+                f,
+                "history store {p} is damaged ({problem}); nothing more is written to it \
+                 (make a copy, then try `sqlite3 {p} .recover`)"
             ),
             HistoryErrorKind::Io(e) => write!(f, "history store {p}: {e}"),
             HistoryErrorKind::Sqlite(e) => write!(f, "history store {p}: {e}"),
@@ -132,7 +157,7 @@ impl fmt::Display for HistoryError {
 impl std::error::Error for HistoryError {}
 
 /// One task of a run, as stored.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskRecord {
     pub step: String,
     pub function: String,
@@ -154,7 +179,7 @@ pub struct TaskRecord {
 }
 
 /// One run, as stored.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Assigned by the store; ignored by [`History::record_run`].
     pub id: i64,
@@ -173,6 +198,9 @@ pub struct RunRecord {
 pub struct History {
     conn: Connection,
     path: PathBuf,
+    /// What `quick_check` found wrong at open, for reading commands to warn
+    /// about (a store opened for writing is refused instead).
+    damage: Option<String>,
 }
 
 /// `$XDG_DATA_HOME/flowcast/history.sqlite`, else
@@ -190,8 +218,14 @@ pub fn default_path() -> Option<PathBuf> {
 }
 
 impl History {
-    /// Opens (creating if needed) the store at `path`, its directory too.
+    /// Opens (creating if needed) the store at `path`, its directory too,
+    /// for writing. Waits up to [`BUSY_TIMEOUT`] for a lock, once.
     pub fn open(path: impl AsRef<Path>) -> Result<History, HistoryError> {
+        History::open_waiting(path, BUSY_TIMEOUT)
+    }
+
+    /// [`History::open`], waiting up to `wait` for a lock.
+    pub fn open_waiting(path: impl AsRef<Path>, wait: Duration) -> Result<History, HistoryError> {
         let path = path.as_ref().to_path_buf();
         let err = |kind| HistoryError {
             path: path.clone(),
@@ -201,19 +235,20 @@ impl History {
             std::fs::create_dir_all(dir).map_err(|e| err(HistoryErrorKind::Io(e)))?;
         }
         let conn = Connection::open(&path).map_err(|e| err(classify(e)))?;
-        let mut h = History { conn, path };
+        let mut h = History {
+            conn,
+            path,
+            damage: None,
+        };
         // SQLite answers some lock conflicts at once instead of waiting
         // (several processes turning a new file to WAL together): they
         // clear as soon as the other process is done, so try again.
         let started = std::time::Instant::now();
         let version = loop {
-            let opened = h.init().and_then(|()| {
-                h.conn
-                    .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
-            });
+            let opened = h.configure(wait).and_then(|()| h.user_version());
             match opened {
                 Ok(v) => break v,
-                Err(e) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                Err(e) if is_busy(&e) && started.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
                 Err(e) => return Err(h.error(e)),
@@ -222,30 +257,146 @@ impl History {
         if version > SCHEMA_VERSION {
             return Err(h.err(HistoryErrorKind::NewerSchema(version)));
         }
+        if let Some(problem) = h.quick_check().map_err(|e| h.error(e))? {
+            return Err(h.err(HistoryErrorKind::Damaged(problem)));
+        }
+        // A store already at this schema needs no write lock to open: a
+        // lock held elsewhere is then waited for by the run's record only.
+        if !h.schema_current().map_err(|e| h.error(e))? {
+            loop {
+                match h.create_schema() {
+                    Ok(()) => break,
+                    Err(e) if is_busy(&e) && started.elapsed() < wait => {
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                    Err(e) => return Err(h.error(e)),
+                }
+            }
+        }
+        h.merge_retry(wait);
+        Ok(h)
+    }
+
+    /// Opens the store at `path` for reading only: nothing is created or
+    /// written, so a read-only file or directory can be read. A missing
+    /// store reads as empty. Damage is not an error here: see
+    /// [`History::damage`].
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<History, HistoryError> {
+        let path = path.as_ref().to_path_buf();
+        if !path.exists() {
+            let conn = Connection::open_in_memory().map_err(|e| HistoryError {
+                path: path.clone(),
+                kind: classify(e),
+            })?;
+            let mut h = History {
+                conn,
+                path,
+                damage: None,
+            };
+            h.create_schema().map_err(|e| h.error(e))?;
+            return Ok(h);
+        }
+        let open = |flags: OpenFlags, name: &str| -> rusqlite::Result<History> {
+            let conn = Connection::open_with_flags(name, flags)?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            Ok(History {
+                conn,
+                path: path.clone(),
+                damage: None,
+            })
+        };
+        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let name = path.to_string_lossy();
+        let first = open(read_only, &name).and_then(|h| h.user_version().map(|v| (h, v)));
+        let (mut h, version) = match first {
+            Ok(x) => x,
+            // A WAL store needs its shared-memory file, which a read-only
+            // directory cannot hold: read it as a file nobody changes.
+            Err(e) if cannot_open(&e) => open(
+                read_only | OpenFlags::SQLITE_OPEN_URI,
+                &format!("file:{}?immutable=1", uri_path(&path)),
+            )
+            .and_then(|h| h.user_version().map(|v| (h, v)))
+            .map_err(|e| HistoryError {
+                path: path.clone(),
+                kind: classify(e),
+            })?,
+            Err(e) => {
+                return Err(HistoryError {
+                    path: path.clone(),
+                    kind: classify(e),
+                })
+            }
+        };
+        if version > SCHEMA_VERSION {
+            return Err(h.err(HistoryErrorKind::NewerSchema(version)));
+        }
+        h.damage = h.quick_check().map_err(|e| h.error(e))?;
         Ok(h)
     }
 
     /// Opens the store at [`default_path`].
     pub fn open_default() -> Result<History, HistoryError> {
-        let path = default_path().ok_or_else(|| HistoryError {
-            path: PathBuf::from("~/.local/share/flowcast/history.sqlite"),
-            kind: HistoryErrorKind::Io(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no home directory: pass --history PATH",
-            )),
-        })?;
-        History::open(path)
+        History::open(default_location()?)
     }
 
-    fn init(&mut self) -> rusqlite::Result<()> {
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+    /// Opens the store at [`default_path`] read-only.
+    pub fn open_default_read_only() -> Result<History, HistoryError> {
+        History::open_read_only(default_location()?)
+    }
+
+    /// What SQLite's `quick_check` found wrong when a reading command
+    /// opened the store; what it reads may be incomplete.
+    pub fn damage(&self) -> Option<HistoryError> {
+        self.damage
+            .clone()
+            .map(|d| self.err(HistoryErrorKind::Damaged(d)))
+    }
+
+    fn configure(&self, wait: Duration) -> rusqlite::Result<()> {
+        self.conn.busy_timeout(wait)?;
         // Reading the journal mode is the first access to the file: a file
         // that is not a database fails here.
         let _mode: String = self
             .conn
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
-        self.conn.pragma_update(None, "foreign_keys", true)?;
+        self.conn.pragma_update(None, "foreign_keys", true)
+    }
+
+    fn user_version(&self) -> rusqlite::Result<i64> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
+    }
+
+    /// SQLite's `quick_check`: `None` when it reports "ok", else its first
+    /// complaint.
+    fn quick_check(&self) -> rusqlite::Result<Option<String>> {
+        match self
+            .conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get::<_, String>(0))
+        {
+            Ok(first) => Ok((first != "ok").then_some(first)),
+            // Damage bad enough to stop the check is damage too.
+            Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => {
+                Ok(Some(e.to_string()))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether every table this code writes exists at this schema.
+    fn schema_current(&self) -> rusqlite::Result<bool> {
+        let tables: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
+                 ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed')",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(tables == 6 && self.user_version()? == SCHEMA_VERSION)
+    }
+
+    fn create_schema(&mut self) -> rusqlite::Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -261,6 +412,30 @@ impl History {
         tx.commit()
     }
 
+    /// Records the runs other processes kept in the retry file, without
+    /// waiting: a store still locked keeps them for the next open.
+    fn merge_retry(&mut self, wait: Duration) {
+        let Some(claimed) = retry::claim(&self.path) else {
+            return;
+        };
+        let runs = claimed.runs();
+        let _ = self.conn.busy_timeout(Duration::ZERO);
+        let merged = (|| -> rusqlite::Result<()> {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            for run in &runs {
+                insert_run(&tx, run)?;
+            }
+            tx.commit()
+        })();
+        let _ = self.conn.busy_timeout(wait);
+        match merged {
+            Ok(()) => claimed.done(),
+            Err(_) => claimed.give_back(),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -272,7 +447,12 @@ impl History {
         }
     }
 
+    /// The error for `e`. A lock that was not ours in time is waited for
+    /// once: later operations of this process give up at once.
     fn error(&self, e: rusqlite::Error) -> HistoryError {
+        if is_busy(&e) {
+            let _ = self.conn.busy_timeout(Duration::ZERO);
+        }
         self.err(classify(e))
     }
 
@@ -293,50 +473,23 @@ impl History {
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute(
-                "INSERT INTO runs (workflow, path, scheduler, processors, started_at,
-                     predicted_makespan, actual_makespan)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    run.workflow,
-                    run.path,
-                    run.scheduler,
-                    run.processors as i64,
-                    run.started_at,
-                    run.predicted_makespan,
-                    run.actual_makespan
-                ],
-            )?;
-            let id = tx.last_insert_rowid();
-            {
-                let mut ins = tx.prepare(
-                    "INSERT INTO tasks (run_id, step, function, features, kind, iterations,
-                         predicted, actual, worker, start, end, model, observed)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                )?;
-                for t in &run.tasks {
-                    ins.execute(params![
-                        id,
-                        t.step,
-                        t.function,
-                        features_json(&t.features),
-                        t.kind,
-                        t.iterations.map(|n| n as i64),
-                        finite(t.predicted),
-                        finite(t.actual),
-                        t.worker.map(|w| w as i64),
-                        finite(t.start),
-                        finite(t.end),
-                        t.model,
-                        finite(t.observed),
-                    ])?;
-                }
-            }
+            let id = insert_run(&tx, run)?;
             before_commit();
             tx.commit()?;
             Ok(id)
         })();
-        result.map_err(|e| self.error(e))
+        match result {
+            Ok(id) => Ok(id),
+            // The lock was not ours in time: keep the run for the next open.
+            Err(e) if is_busy(&e) => {
+                let _ = self.conn.busy_timeout(Duration::ZERO);
+                match retry::keep(&self.path, run) {
+                    Ok(file) => Err(self.err(HistoryErrorKind::Kept(file))),
+                    Err(io) => Err(self.err(HistoryErrorKind::Io(io))),
+                }
+            }
+            Err(e) => Err(self.error(e)),
+        }
     }
 
     /// Runs, newest first, of one workflow or of all; without their tasks.
@@ -562,6 +715,80 @@ impl History {
             .map(|s| s == "ok")
             .map_err(|e| self.error(e))
     }
+}
+
+/// Inserts a run and its tasks; returns the run's id.
+fn insert_run(tx: &Transaction<'_>, run: &RunRecord) -> rusqlite::Result<i64> {
+    tx.execute(
+        "INSERT INTO runs (workflow, path, scheduler, processors, started_at,
+             predicted_makespan, actual_makespan)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            run.workflow,
+            run.path,
+            run.scheduler,
+            run.processors as i64,
+            run.started_at,
+            run.predicted_makespan,
+            run.actual_makespan
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    let mut ins = tx.prepare(
+        "INSERT INTO tasks (run_id, step, function, features, kind, iterations,
+             predicted, actual, worker, start, end, model, observed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?;
+    for t in &run.tasks {
+        ins.execute(params![
+            id,
+            t.step,
+            t.function,
+            features_json(&t.features),
+            t.kind,
+            t.iterations.map(|n| n as i64),
+            finite(t.predicted),
+            finite(t.actual),
+            t.worker.map(|w| w as i64),
+            finite(t.start),
+            finite(t.end),
+            t.model,
+            finite(t.observed),
+        ])?;
+    }
+    Ok(id)
+}
+
+fn default_location() -> Result<PathBuf, HistoryError> {
+    default_path().ok_or_else(|| HistoryError {
+        path: PathBuf::from("~/.local/share/flowcast/history.sqlite"),
+        kind: HistoryErrorKind::Io(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no home directory: pass --history PATH",
+        )),
+    })
+}
+
+/// SQLite could not open a file it needs (a WAL store's `-shm` in a
+/// directory it cannot write).
+fn cannot_open(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
+    )
+}
+
+/// `path` as the path part of an SQLite `file:` URI.
+fn uri_path(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::new();
+    for b in absolute.to_string_lossy().bytes() {
+        match b {
+            b'%' | b'?' | b'#' | 0x80.. => out.push_str(&format!("%{b:02X}")),
+            _ => out.push(char::from(b)),
+        }
+    }
+    out
 }
 
 /// Seconds since the Unix epoch.

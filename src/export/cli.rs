@@ -13,6 +13,7 @@ use crate::cost::history::History;
 use crate::exec::{Event, RunOptions};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning};
+use crate::printable::printable;
 use crate::sched::Scheduler;
 use crate::workflow::Workflow;
 
@@ -33,6 +34,10 @@ pub fn export_run(
         eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
+    if let Err(e) = crate::output_target::check_file(out) {
+        eprintln!("error: -o {}", printable(&e));
+        return ExitCode::from(2);
+    }
     let workflow = match file {
         Some(f) => match crate::pipeline::load_checked(f) {
             Ok((wf, _)) => Some(wf.name),
@@ -48,15 +53,18 @@ pub fn export_run(
             eprintln!("error: history store {} does not exist", p.display());
             return ExitCode::from(1);
         }
-        Some(p) => History::open(p),
-        None => History::open_default(),
+        Some(p) => History::open_read_only(p),
+        None => History::open_default_read_only(),
     };
+    if let Ok(Some(d)) = opened.as_ref().map(History::damage) {
+        eprintln!("warning: {}", printable(&d.to_string()));
+    }
     let chart = opened
         .map_err(|e| e.to_string())
         .and_then(|h| stored::load(&h, which, workflow.as_deref()));
     let written = chart.and_then(|(g, note)| {
         if let Some(n) = note {
-            eprintln!("warning: {n}");
+            eprintln!("warning: {}", printable(&n));
         }
         super::export(&g, format, out)
     });
@@ -114,7 +122,7 @@ pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e));
             ExitCode::from(1)
         }
     }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crate::exec::Event;
 use crate::graph::TaskGraph;
+use crate::printable::printable;
 
 pub struct Progress {
     total: usize,
@@ -20,7 +21,11 @@ impl Progress {
     pub fn new(graph: &TaskGraph) -> Progress {
         Progress {
             total: graph.tasks.len(),
-            names: graph.tasks.iter().map(|t| t.name.clone()).collect(),
+            names: graph
+                .tasks
+                .iter()
+                .map(|t| printable(&t.name).into_owned())
+                .collect(),
             state: Mutex::new((0, Vec::new())),
             enabled: std::io::stderr().is_terminal(),
             started: Instant::now(),

@@ -8,6 +8,7 @@ use crate::exec::{RunReport, StepError};
 use crate::graph::TaskGraph;
 use crate::kernels::value::is_na;
 use crate::kernels::Value;
+use crate::printable::printable;
 
 /// A number as R users read it, with every digit that matters.
 pub fn format_number(x: f64) -> String {
@@ -126,6 +127,7 @@ pub fn render(
                 error,
                 value,
             ]
+            .map(|cell| printable(&cell).into_owned())
         })
         .collect();
     let header = [

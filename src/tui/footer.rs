@@ -7,6 +7,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::app::App;
 use super::theme;
+use crate::printable::printable;
 
 pub const KEYS: [(&str, &str); 8] = [
     ("r", "rerun"),
@@ -30,7 +31,7 @@ impl Widget for Footer<'_> {
         }
         let mut lines = vec![Line::from(spans)];
         if let Some(m) = &self.0.message {
-            lines.insert(0, Line::styled(format!(" {m}"), theme::DIM));
+            lines.insert(0, Line::styled(format!(" {}", printable(m)), theme::DIM));
         }
         // Keys stay on the last line; a message takes the line above when there is one.
         let skip = lines.len().saturating_sub(area.height as usize);

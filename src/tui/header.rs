@@ -8,6 +8,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::app::{App, RunState};
 use super::theme;
 use crate::export::axis::seconds;
+use crate::printable::printable;
 
 pub struct Header<'a>(pub &'a App);
 
@@ -24,7 +25,7 @@ impl Widget for Header<'_> {
             app.state.as_str().to_string()
         };
         let mut first = vec![
-            Span::styled(format!(" {} ", app.workflow), theme::TITLE),
+            Span::styled(format!(" {} ", printable(&app.workflow)), theme::TITLE),
             Span::styled(format!("{} ", app.scheduler.name()), theme::KEY),
             Span::raw(format!("p={} ", app.workers)),
             // The history's id once recorded: the one `export --run` takes.
@@ -53,7 +54,10 @@ impl Widget for Header<'_> {
         }
         let mut lines = vec![Line::from(first), Line::from(second)];
         if let Some(e) = &app.error {
-            lines.push(Line::styled(format!(" {}", one_line(e)), theme::ERROR));
+            lines.push(Line::styled(
+                format!(" {}", printable(&one_line(e))),
+                theme::ERROR,
+            ));
         }
         Paragraph::new(lines).render(area, buf);
     }

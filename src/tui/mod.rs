@@ -232,9 +232,18 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
     }
 }
 
+/// Reads the workflow again; a good one is run from now on, and the data
+/// files it reads are the ones watched.
 fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
     let (wf, graph) = load_checked(ctx.path)?;
     let name = wf.name.clone();
+    if let Some(w) = ctx.watcher.as_mut() {
+        let mut files = vec![ctx.path.to_path_buf()];
+        files.extend(watch::headless::data_files(&wf));
+        // A data file in a directory that does not exist yet cannot be
+        // watched; the run will say it is missing.
+        let _ = w.set_files(&files);
+    }
     ctx.runner.set_workflow(wf, graph);
     Ok(name)
 }
@@ -252,9 +261,10 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
+        // The name comes from the workflow file: it must not pick the directory.
         let file = dir.join(format!(
             "{}-run{}.{}",
-            app.workflow,
+            crate::output_target::file_name_from(&app.workflow),
             app.run,
             format.extension()
         ));

@@ -15,6 +15,7 @@ use super::history::History;
 use super::models::Models;
 use super::table::TaskTable;
 use super::theme;
+use crate::printable::printable;
 
 /// The screen's parts: header, view tabs, the view, footer.
 fn parts(app: &App, area: Rect) -> [Rect; 4] {
@@ -121,7 +122,7 @@ fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
 fn render_error(error: &str, area: Rect, buf: &mut Buffer) {
     let lines: Vec<Line> = error
         .lines()
-        .map(|l| Line::styled(l.to_string(), theme::ERROR))
+        .map(|l| Line::styled(printable(l).into_owned(), theme::ERROR))
         .collect();
     let title = " the workflow is invalid: showing the last good one ";
     Paragraph::new(lines)

@@ -15,6 +15,7 @@ use crate::cost::ModelKind;
 use crate::exec::RunOptions;
 use crate::graph::TaskGraph;
 use crate::pipeline::{load_checked, Finished, Learning};
+use crate::printable::printable;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
 use crate::workflow::{self, Workflow};
@@ -35,12 +36,16 @@ impl Running {
 /// The watch loop, generic over what is loaded and how it runs so it can
 /// be tested without a workflow: `load` re-reads and validates (an `Err`
 /// is printed to `log` and the last good value kept), `run` runs one and
-/// must return soon after its flag is set. Returns, once `stop` is set,
-/// how many runs were started.
-pub fn watch_loop<W, L, R>(
+/// must return soon after its flag is set. `files` are always watched;
+/// `reads` names the files a loaded value reads, watched from each good
+/// load on (until the next one), so an edit that reads another file, or a
+/// file invalid at start that becomes valid, watches what it reads.
+/// Returns, once `stop` is set, how many runs were started.
+pub fn watch_loop<W, L, F, R>(
     files: &[PathBuf],
     quiet: Duration,
     mut load: L,
+    reads: F,
     run: R,
     stop: &AtomicBool,
     log: &mut dyn Write,
@@ -48,12 +53,20 @@ pub fn watch_loop<W, L, R>(
 where
     W: Send + Sync + 'static,
     L: FnMut() -> Result<W, String>,
+    F: Fn(&W) -> Vec<PathBuf>,
     R: Fn(&W, &AtomicBool) + Send + Sync + 'static,
 {
     let (tx, rx) = mpsc::channel::<Changed>();
-    let _watcher = watch_files(files, quiet, move |c| {
+    let mut watcher = watch_files(files, quiet, move |c| {
         let _ = tx.send(c);
     })?;
+    let mut watch_reads = |w: &W, log: &mut dyn Write| {
+        let mut all = files.to_vec();
+        all.extend(reads(w));
+        if let Err(e) = watcher.set_files(&all) {
+            let _ = writeln!(log, "warning: {}", printable(&e));
+        }
+    };
     let run = Arc::new(run);
     let mut started = 0;
     let start = |w: Arc<W>| -> Result<Running, String> {
@@ -69,6 +82,7 @@ where
     let mut current = None;
     match load() {
         Ok(w) => {
+            watch_reads(&w, log);
             current = Some(start(Arc::new(w))?);
             started += 1;
         }
@@ -91,6 +105,7 @@ where
         let _ = writeln!(log, "changed: {}", names.join(", "));
         match load() {
             Ok(w) => {
+                watch_reads(&w, log);
                 if let Some(r) = current.take() {
                     r.stop();
                 }
@@ -205,9 +220,6 @@ pub type RunOne = fn(
 pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCode {
     let mut files = vec![path.to_path_buf()];
     files.extend(opts.extra_files.iter().cloned());
-    if let Ok((wf, _)) = load_checked(path) {
-        files.extend(data_files(&wf));
-    }
     let (workers, seed) = (opts.workers, opts.seed);
     // Runs learn from each other: one history and set of models for all.
     let learning = std::sync::Mutex::new(
@@ -237,7 +249,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Ok(finished) => {
                 progress.finish();
                 for w in &finished.warnings {
-                    eprintln!("warning: {w}");
+                    eprintln!("warning: {}", printable(w));
                 }
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("run cancelled: the workflow changed");
@@ -254,7 +266,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     );
                 }
             }
-            Err(e) => eprintln!("error: {e}"),
+            Err(e) => eprintln!("error: {}", printable(&e)),
         }
     };
     let stop = AtomicBool::new(false);
@@ -268,7 +280,8 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             (wf, graph)
         })
     };
-    match watch_loop(&files, QUIET, load, run, &stop, &mut err) {
+    let reads = |(wf, _): &(Workflow, TaskGraph)| data_files(wf);
+    match watch_loop(&files, QUIET, load, reads, run, &stop, &mut err) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

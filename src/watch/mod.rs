@@ -14,7 +14,7 @@ pub mod headless;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -56,9 +56,14 @@ pub fn is_change(kind: &EventKind) -> bool {
     }
 }
 
+/// Directory (canonical) -> names watched in it.
+type Wanted = HashMap<PathBuf, HashSet<OsString>>;
+
 /// A running watch; dropping it stops watching.
 pub struct FileWatcher {
-    _watcher: notify::RecommendedWatcher,
+    watcher: notify::RecommendedWatcher,
+    /// Shared with the event handler, which reports only these files.
+    wanted: Arc<Mutex<Wanted>>,
     _debouncer: JoinHandle<()>,
 }
 
@@ -70,28 +75,16 @@ pub fn watch_files(
     quiet: Duration,
     on_change: impl Fn(Changed) + Send + 'static,
 ) -> Result<FileWatcher, String> {
-    // Directory (canonical) -> names watched in it.
-    let mut wanted: HashMap<PathBuf, HashSet<OsString>> = HashMap::new();
-    for f in files {
-        let name = f
-            .file_name()
-            .ok_or_else(|| format!("cannot watch {}: not a file", f.display()))?;
-        let dir = match f.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let dir = dir
-            .canonicalize()
-            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
-        wanted.entry(dir).or_default().insert(name.to_os_string());
-    }
+    let wanted = wanted(files)?;
     let (raw_tx, raw_rx) = mpsc::channel::<PathBuf>();
-    let filter = wanted.clone();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+    let shared = Arc::new(Mutex::new(Wanted::new()));
+    let filter = Arc::clone(&shared);
+    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         let Ok(event) = res else { return };
         if !is_change(&event.kind) {
             return;
         }
+        let Ok(filter) = filter.lock() else { return };
         for p in event.paths {
             if is_ignored(&p) {
                 continue;
@@ -108,19 +101,76 @@ pub fn watch_files(
         }
     })
     .map_err(|e| format!("cannot start watching: {e}"))?;
-    for dir in wanted.keys() {
-        watcher
-            .watch(dir, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
-    }
     let debouncer = std::thread::Builder::new()
         .name("flowcast-watch".into())
         .spawn(move || debounce(&raw_rx, quiet, &on_change))
         .map_err(|e| format!("cannot start watching: {e}"))?;
-    Ok(FileWatcher {
-        _watcher: watcher,
+    let mut w = FileWatcher {
+        watcher,
+        wanted: shared,
         _debouncer: debouncer,
-    })
+    };
+    w.watch(wanted)?;
+    Ok(w)
+}
+
+impl FileWatcher {
+    /// Watches `files` from now on instead of the files watched so far:
+    /// a workflow that was edited reads other data files. Their directories
+    /// must exist.
+    /// A file whose directory does not exist is skipped (and named in the
+    /// error); the others are watched.
+    pub fn set_files(&mut self, files: &[PathBuf]) -> Result<(), String> {
+        let (watchable, missing): (Vec<PathBuf>, Vec<PathBuf>) = files
+            .iter()
+            .cloned()
+            .partition(|f| wanted(std::slice::from_ref(f)).is_ok());
+        self.watch(wanted(&watchable)?)?;
+        match missing.first() {
+            Some(f) => Err(format!(
+                "cannot watch {}: its directory does not exist",
+                f.display()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn watch(&mut self, wanted: Wanted) -> Result<(), String> {
+        let mut current = self
+            .wanted
+            .lock()
+            .map_err(|_| "the file watcher stopped".to_string())?;
+        for dir in current.keys().filter(|d| !wanted.contains_key(*d)) {
+            let _ = self.watcher.unwatch(dir);
+        }
+        let mut failed = None;
+        for dir in wanted.keys().filter(|d| !current.contains_key(*d)) {
+            if let Err(e) = self.watcher.watch(dir, RecursiveMode::NonRecursive) {
+                failed.get_or_insert(format!("cannot watch {}: {e}", dir.display()));
+            }
+        }
+        *current = wanted;
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+/// The directories to watch for `files`, and the names in each.
+fn wanted(files: &[PathBuf]) -> Result<Wanted, String> {
+    let mut wanted = Wanted::new();
+    for f in files {
+        let name = f
+            .file_name()
+            .ok_or_else(|| format!("cannot watch {}: not a file", f.display()))?;
+        let dir = match f.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+        wanted.entry(dir).or_default().insert(name.to_os_string());
+    }
+    Ok(wanted)
 }
 
 /// Collects paths until `quiet` passes without one, then reports them

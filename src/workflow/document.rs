@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
@@ -170,6 +170,16 @@ impl Cx<'_> {
                         self.error(span, format!("`{}` must not be empty", key.get_ref()));
                     } else if key.get_ref() == "name" {
                         wf.name = s;
+                    } else if !stays_inside(Path::new(&s)) {
+                        // A shared workflow file must not write where its
+                        // reader did not look; `--out` may go anywhere.
+                        self.error(
+                            span,
+                            format!(
+                                "`out` must be a directory inside the workflow's own \
+                                 (`{s}` leaves it); to write elsewhere, pass --out DIR"
+                            ),
+                        );
                     } else {
                         wf.out = Some(PathBuf::from(s));
                     }
@@ -476,4 +486,23 @@ fn type_name(v: &DeValue<'_>) -> &'static str {
         DeValue::Array(_) => "an array",
         DeValue::Table(_) => "a table",
     }
+}
+
+/// Whether `path`, taken relative to a directory, names something inside
+/// it: not absolute, and no `..` climbs above where it started.
+fn stays_inside(path: &Path) -> bool {
+    use std::path::Component;
+    let mut depth = 0usize;
+    for c in path.components() {
+        match c {
+            Component::Prefix(_) | Component::RootDir => return false,
+            Component::CurDir => {}
+            Component::ParentDir => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            Component::Normal(_) => depth += 1,
+        }
+    }
+    true
 }

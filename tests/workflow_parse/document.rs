@@ -38,6 +38,26 @@ b = { for = "i in 1:1200", do = "mean(c %*% a[i, ])" }
     assert_eq!(text_at(&w, w.step("f").unwrap().name_span), "f");
 }
 
+/// Issue 13: a workflow file's `out` may not write outside its directory
+/// (a path on the command line may go anywhere).
+#[test]
+fn out_stays_inside_the_workflow_directory() {
+    let with = |out: &str| format!("[workflow]\nout = \"{out}\"\n[steps]\na = \"1\"\n");
+    for outside in ["../x/deep", "a/../../x", "/tmp/x", ".."] {
+        assert_eq!(
+            error(&with(outside)),
+            format!(
+                "w.toml:2:7: `out` must be a directory inside the workflow's own \
+                 (`{outside}` leaves it); to write elsewhere, pass --out DIR"
+            )
+        );
+    }
+    for inside in ["values", "./a/b", "a/../b", "."] {
+        let w = wf(&with(inside)).unwrap();
+        assert_eq!(w.out.as_deref(), Some(Path::new(inside)));
+    }
+}
+
 #[test]
 fn steps_keep_file_order() {
     let w = wf("[steps]\nz = \"1\"\na = \"z\"\nm = \"a\"\nb = \"m\"\n").unwrap();

@@ -170,6 +170,12 @@ fn split_records(text: &str, sep: Option<char>) -> Result<Vec<Record>, String> {
         *any = false;
     };
     while let Some(c) = chars.next() {
+        // As R's scan: a line ends at LF, CRLF or a lone CR, quoted or not.
+        let c = match c {
+            '\r' if chars.peek() == Some(&'\n') => continue,
+            '\r' => '\n',
+            c => c,
+        };
         if in_quotes {
             match c {
                 '"' if chars.peek() == Some(&'"') => {
@@ -190,7 +196,6 @@ fn split_records(text: &str, sep: Option<char>) -> Result<Vec<Record>, String> {
                 in_quotes = true;
                 any = true;
             }
-            '\r' if chars.peek() == Some(&'\n') => {}
             '\n' => {
                 end_record(&mut fields, &mut field, &mut any, &mut records, start_line);
                 line += 1;

@@ -1,0 +1,47 @@
+//! Text from the user's files made safe to print on a terminal.
+//!
+//! A workflow name, a step name, a comment shown under an error or a string
+//! read from a CSV file may hold control characters (`name = "\u001b]0;x"`
+//! in TOML is a terminal escape). Written raw, ESC and BEL sequences can
+//! retitle the terminal, clear it or move the cursor; every place that
+//! prints such text passes it through [`printable`] first.
+
+use std::borrow::Cow;
+
+/// `text` with every control character written as a visible escape
+/// (`\u{1b}`); text without any is returned as it is.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_printable(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Appends `c`, escaped when it is a control character.
+pub fn push_printable(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_unicode());
+    } else {
+        out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(printable("fit ≈ lm"), Cow::Borrowed("fit ≈ lm")));
+    }
+
+    #[test]
+    fn escape_bell_delete_and_c1_controls_are_spelt_out() {
+        assert_eq!(printable("a\u{1b}]0;x\u{7}b"), "a\\u{1b}]0;x\\u{7}b");
+        assert_eq!(printable("\u{7f}\u{9b}\t\n"), "\\u{7f}\\u{9b}\\u{9}\\u{a}");
+    }
+}
