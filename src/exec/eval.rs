@@ -192,13 +192,9 @@ fn call_traced(
         (kernel.eval)(&matched, ctx)
     }))
     .unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
         Err(KernelError::new(format!(
-            "internal error in {func}() (a flowcast bug, please report it): {why}"
+            "internal error in {func}() (a flowcast bug, please report it): {}",
+            panic_message(&*panic)
         )))
     });
     let value = result.map_err(|e| EvalError {
@@ -211,4 +207,13 @@ fn call_traced(
         None
     };
     Ok((value, path))
+}
+
+/// What a caught panic said, when it said it as text.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }

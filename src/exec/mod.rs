@@ -250,9 +250,13 @@ impl<'a> Engine<'a> {
             .collect()
     }
 
+    /// Runs `f`, an evaluation of the expression at `span`. A panic
+    /// anywhere in it (kernels catch their own, see [`eval`]) fails the
+    /// evaluation instead of the worker, whose loss would stall the run.
     fn with_ctx<T>(
         &self,
         rng: &mut Rng,
+        span: Span,
         f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
         let mut ctx = Ctx {
@@ -260,7 +264,17 @@ impl<'a> Engine<'a> {
             base_dir: &self.base_dir,
             cancel: self.cancel,
         };
-        f(&mut ctx)
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut ctx))).unwrap_or_else(
+            |panic| {
+                Err(EvalError {
+                    span,
+                    message: format!(
+                        "internal error (a flowcast bug, please report it): {}",
+                        eval::panic_message(&*panic)
+                    ),
+                })
+            },
+        )
     }
 
     /// Evaluates a step that is not a loop.
@@ -290,9 +304,9 @@ impl<'a> Engine<'a> {
                 .shared_rng
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            self.with_ctx(&mut rng, run)
+            self.with_ctx(&mut rng, e.span, run)
         } else {
-            self.with_ctx(&mut Rng::from_seed(self.seed), run)
+            self.with_ctx(&mut Rng::from_seed(self.seed), e.span, run)
         }
     }
 
@@ -331,7 +345,7 @@ impl<'a> Engine<'a> {
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
-            let result = self.with_ctx(&mut rng, |ctx| {
+            let result = self.with_ctx(&mut rng, l.body.span, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
