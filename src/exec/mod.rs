@@ -284,8 +284,11 @@ impl<'a> Engine<'a> {
         inputs: &HashMap<String, Arc<Value>>,
     ) -> Result<Value, EvalError> {
         let StepBody::Expr(e) = &self.wf.steps[id].body else {
+            // Spread over the executor's pool, whose threads have the stack
+            // expressions need; never over rayon's global one, whose have not.
+            let in_pool = rayon::current_thread_index().is_some();
             return self
-                .eval_iterations(id, inputs, None, true)
+                .eval_iterations(id, inputs, None, in_pool)
                 .map(assemble_loop);
         };
         let scope = Scope {

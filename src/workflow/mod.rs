@@ -6,6 +6,7 @@
 //! names, cycles, functions and shapes) belong to `graph`.
 
 pub mod ast;
+pub mod depth;
 mod document;
 mod lexer;
 mod names;
