@@ -380,7 +380,7 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) 
         eprintln!("error: -p must be at least 1");
         return ExitCode::from(2);
     }
-    let dag = match std::fs::read_to_string(path)
+    let dag = match crate::regular_file::read_to_string(path)
         .map_err(|e| e.to_string())
         .and_then(|t| Dag::from_file_text(path, &t))
     {
