@@ -8,6 +8,7 @@
 //! file top to bottom would, so each random step is chained after the
 //! previous one ([`Task::rng_after`]).
 
+pub mod memory;
 mod shape;
 mod symmetric;
 
