@@ -2,7 +2,8 @@
 //!
 //! One pipeline, one direction: [`workflow`] (parse, validate) → [`graph`]
 //! (dependences, shapes) → cost → [`sched`] (plan) → [`exec`] (run, events)
-//! → [`report`]. [`kernels`] holds the built-in functions.
+//! → [`report`]. [`kernels`] holds the built-in functions; [`regular_file`]
+//! reads the user's files.
 
 pub mod bench;
 pub mod cli;
@@ -15,6 +16,7 @@ pub mod kernels;
 pub mod output_target;
 pub mod pipeline;
 pub mod printable;
+pub mod regular_file;
 pub mod report;
 pub mod sched;
 pub mod tui;

@@ -605,3 +605,43 @@ fn eigen_of_extremely_scaled_matrices() {
         }
     }
 }
+
+/// Issue 13: a rank-0 `qr` (of a zero matrix) fits nothing, so R's `qr.Q`
+/// is the identity; it used to panic.
+#[test]
+fn qr_q_of_a_zero_matrix_is_the_identity() {
+    let q = call("qr", vec![pos(Value::Mat(DMatrix::zeros(4, 4)))]).unwrap();
+    let Value::List(l) = &q else {
+        panic!("a record")
+    };
+    assert_eq!(field(l, "rank"), &Value::scalar(0.0));
+    let got = as_mat(&call("qr.Q", vec![pos(q.clone())]).unwrap());
+    assert_eq!(got, DMatrix::identity(4, 4));
+    let r = as_mat(&call("qr.R", vec![pos(q)]).unwrap());
+    assert_eq!(r, DMatrix::zeros(4, 4));
+}
+
+/// Issue 13: denormal entries are scaled into range like any tiny matrix;
+/// the scale factor used to be infinite (svd said "infinite values", eigen
+/// overflowed an integer). `matrix(a, 3, 3)` has rank one and singular
+/// value (and eigenvalue) 3a, exact even among denormals.
+#[test]
+fn svd_and_eigen_of_a_denormal_matrix() {
+    let a = 1e-320;
+    let x = || pos(Value::Mat(DMatrix::from_element(3, 3, a)));
+    let Value::List(s) = call("svd", vec![x()]).unwrap() else {
+        panic!("a record")
+    };
+    let d = as_vec(field(&s, "d"));
+    assert_eq!(d[0], 3.0 * a, "{d:?}");
+    assert!(d[1..].iter().all(|v| v.abs() < a / 100.0), "{d:?}");
+    let Value::List(e) = call("eigen", vec![x()]).unwrap() else {
+        panic!("a record")
+    };
+    let values = as_vec(field(&e, "values"));
+    assert_eq!(values[0], 3.0 * a, "{values:?}");
+    assert!(
+        values[1..].iter().all(|v| v.abs() < a / 100.0),
+        "{values:?}"
+    );
+}

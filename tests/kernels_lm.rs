@@ -186,3 +186,16 @@ fn reference_values() {
         None,
     );
 }
+
+/// Issue 13: an empty model frame is R's error, not a panic.
+#[test]
+fn an_empty_fit_has_no_cases() {
+    let empty = Value::Num(vec![]);
+    let f = Value::Formula(Formula {
+        response: Some(Box::new(empty.clone())),
+        terms: vec![("rnorm(0)".into(), empty)],
+        intercept: true,
+    });
+    let e = call("lm", vec![pos(f)]).unwrap_err();
+    assert_eq!(e.0, "0 (non-NA) cases");
+}

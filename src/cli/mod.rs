@@ -237,7 +237,27 @@ fn check(path: &Path) -> ExitCode {
     for r in &rows {
         print_row(&r.iter().map(String::as_str).collect::<Vec<_>>());
     }
+    warn_oversized(&wf, &graph);
     ExitCode::SUCCESS
+}
+
+/// Warns of steps whose value will not fit in this machine's memory: the
+/// run would fail them with "cannot allocate vector".
+fn warn_oversized(wf: &Workflow, graph: &TaskGraph) {
+    let Some(available) = graph::memory::machine_memory() else {
+        return;
+    };
+    let gb = |b: f64| b / f64::from(1u32 << 30);
+    for (id, bytes) in graph::memory::oversized(graph, available) {
+        let step = &wf.steps[id];
+        let at = Diagnostic::new(&wf.file, Some(step.name_span), "").location();
+        eprintln!(
+            "warning: step `{}` needs {:.1} Gb for its value, more than this machine's {:.1} Gb\n  --> {at}",
+            step.name,
+            gb(bytes),
+            gb(available)
+        );
+    }
 }
 
 fn run(args: &RunArgs) -> ExitCode {
@@ -389,7 +409,7 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) 
         eprintln!("error: -p must be at least 1");
         return ExitCode::from(2);
     }
-    let dag = match std::fs::read_to_string(path)
+    let dag = match crate::regular_file::read_to_string(path)
         .map_err(|e| e.to_string())
         .and_then(|t| Dag::from_file_text(path, &t))
     {

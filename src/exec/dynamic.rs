@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::{Engine, RunReport, StepOutcome};
 use crate::graph::TaskId;
 use crate::kernels::Value;
+use crate::workflow::depth::WALK_STACK;
 
 /// Run state behind one lock, held only to record a result and find the
 /// tasks it made ready, never while a task computes.
@@ -22,6 +23,7 @@ pub(super) fn run(engine: &Engine, workers: usize) -> Result<RunReport, String> 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("flowcast-worker-{i}"))
+        .stack_size(WALK_STACK)
         .build()
         .map_err(|e| format!("cannot start {workers} workers: {e}"))?;
     let graph = engine.graph;

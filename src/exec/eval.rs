@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula_terms;
 use crate::kernels::value::{Formula, NA};
-use crate::kernels::{index, path, registry, Args, Ctx, KernelError, Value};
+use crate::kernels::{alloc, index, path, registry, Args, Ctx, KernelError, Value};
 use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
 
 /// A failure while evaluating: where and why.
@@ -178,7 +178,18 @@ fn call_traced(
         span: func_span,
         message: format!("could not find function `{func}`"),
     })?;
-    let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+    let given: Vec<(Option<String>, &Value)> =
+        values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+    // The result must fit before the kernel makes it: Rust aborts the
+    // process on a failed allocation, R fails the call.
+    let room = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        alloc::room_for_result(kernel, &given, ctx.base_dir)
+    }))
+    .unwrap_or(Ok(()));
+    room.map_err(|e| EvalError {
+        span: call_span,
+        message: e.0,
+    })?;
     let matched = Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
         span: e
             .arg
@@ -192,13 +203,9 @@ fn call_traced(
         (kernel.eval)(&matched, ctx)
     }))
     .unwrap_or_else(|panic| {
-        let why = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
         Err(KernelError::new(format!(
-            "internal error in {func}() (a flowcast bug, please report it): {why}"
+            "internal error in {func}() (a flowcast bug, please report it): {}",
+            panic_message(&*panic)
         )))
     });
     let value = result.map_err(|e| EvalError {
@@ -211,4 +218,13 @@ fn call_traced(
         None
     };
     Ok((value, path))
+}
+
+/// What a caught panic said, when it said it as text.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }

@@ -250,9 +250,13 @@ impl<'a> Engine<'a> {
             .collect()
     }
 
+    /// Runs `f`, an evaluation of the expression at `span`. A panic
+    /// anywhere in it (kernels catch their own, see [`eval`]) fails the
+    /// evaluation instead of the worker, whose loss would stall the run.
     fn with_ctx<T>(
         &self,
         rng: &mut Rng,
+        span: Span,
         f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
         let mut ctx = Ctx {
@@ -260,7 +264,17 @@ impl<'a> Engine<'a> {
             base_dir: &self.base_dir,
             cancel: self.cancel,
         };
-        f(&mut ctx)
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut ctx))).unwrap_or_else(
+            |panic| {
+                Err(EvalError {
+                    span,
+                    message: format!(
+                        "internal error (a flowcast bug, please report it): {}",
+                        eval::panic_message(&*panic)
+                    ),
+                })
+            },
+        )
     }
 
     /// Evaluates a step that is not a loop.
@@ -270,8 +284,11 @@ impl<'a> Engine<'a> {
         inputs: &HashMap<String, Arc<Value>>,
     ) -> Result<Value, EvalError> {
         let StepBody::Expr(e) = &self.wf.steps[id].body else {
+            // Spread over the executor's pool, whose threads have the stack
+            // expressions need; never over rayon's global one, whose have not.
+            let in_pool = rayon::current_thread_index().is_some();
             return self
-                .eval_iterations(id, inputs, None, true)
+                .eval_iterations(id, inputs, None, in_pool)
                 .map(assemble_loop);
         };
         let scope = Scope {
@@ -287,11 +304,11 @@ impl<'a> Engine<'a> {
         };
         let task = &self.graph.tasks[id];
         if !task.random {
-            return self.with_ctx(&mut Rng::from_seed(self.seed), run);
+            return self.with_ctx(&mut Rng::from_seed(self.seed), e.span, run);
         }
         let mut rng = self.stream_start(id);
         let before = rng.drawn();
-        let result = self.with_ctx(&mut rng, run);
+        let result = self.with_ctx(&mut rng, e.span, run);
         let drawn = rng.drawn() - before;
         let _ = self.stream_ends[id].set(rng);
         match task.work.known_draws() {
@@ -368,7 +385,7 @@ impl<'a> Engine<'a> {
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
-            let result = self.with_ctx(&mut rng, |ctx| {
+            let result = self.with_ctx(&mut rng, l.body.span, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);

@@ -14,6 +14,7 @@ use crate::graph::TaskId;
 use crate::kernels::Value;
 use crate::sched::runtime::Work;
 use crate::sched::Runtime;
+use crate::workflow::depth::WALK_STACK;
 
 /// One finished piece of a loop: its iterations and their values.
 type Piece = (Range<usize>, Vec<Value>);
@@ -70,6 +71,7 @@ pub(super) fn run(engine: Engine<'_>, rt: Runtime) -> Result<(RunReport, Runtime
             let this = &session;
             let r = std::thread::Builder::new()
                 .name(format!("flowcast-worker-{w}"))
+                .stack_size(WALK_STACK)
                 .spawn_scoped(s, move || this.work(w));
             if let Err(e) = r {
                 // Without all its workers the plan cannot finish: stop the others.

@@ -106,7 +106,7 @@ pub fn export(g: &Gantt, format: Format, path: &Path) -> Result<(), String> {
 
 /// Reads a chart written with [`Format::Json`].
 pub fn load(path: &Path) -> Result<Gantt, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::regular_file::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

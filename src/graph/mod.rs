@@ -12,6 +12,7 @@
 //! run will tell ([`Task::rng_after`]), and skips what the counted steps
 //! between take ([`Task::rng_skip`]).
 
+pub mod memory;
 mod shape;
 mod symmetric;
 

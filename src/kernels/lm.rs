@@ -159,6 +159,10 @@ fn design(f: &Formula) -> Result<Design, KernelError> {
                 "variable lengths differ (found for '{label}')"
             )));
         }
+        if n == 0 {
+            // No rows, no columns to cut: R fails below with "0 (non-NA) cases".
+            continue;
+        }
         cols.extend(data.chunks(n).map(<[f64]>::to_vec));
     }
     let keep: Vec<usize> = (0..n)

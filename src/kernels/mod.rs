@@ -6,6 +6,7 @@
 //! R where `a + b` is `"+"(a, b)`. Kernels do no I/O beyond what their R
 //! counterpart does (`read.csv`), no threading policy and no progress.
 
+pub mod alloc;
 pub mod args;
 pub mod index;
 pub mod path;

@@ -20,6 +20,7 @@ use crate::export::gantt::{dag, Gantt, Recorder};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Learning};
 use crate::sched::{plan, Comm, Scheduler};
+use crate::workflow::depth::WALK_STACK;
 use crate::workflow::Workflow;
 
 /// Predicted seconds per task, by task id.
@@ -188,6 +189,7 @@ impl Runner {
         });
         let spawned = std::thread::Builder::new()
             .name("flowcast-run".into())
+            .stack_size(WALK_STACK)
             .spawn(move || job.run());
         match spawned {
             Ok(_) => Some(Action::Planning { run: id }),

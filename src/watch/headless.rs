@@ -18,6 +18,7 @@ use crate::pipeline::{load_checked, Finished, Learning};
 use crate::printable::printable;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
+use crate::workflow::depth::WALK_STACK;
 use crate::workflow::{self, Workflow};
 
 /// A run in the background and the flag that stops it.
@@ -75,6 +76,7 @@ where
         let run = Arc::clone(&run);
         let thread = std::thread::Builder::new()
             .name("flowcast-run".into())
+            .stack_size(WALK_STACK)
             .spawn(move || run(&w, &flag))
             .map_err(|e| format!("cannot start a run: {e}"))?;
         Ok(Running { cancel, thread })

@@ -6,6 +6,7 @@
 //! names, cycles, functions and shapes) belong to `graph`.
 
 pub mod ast;
+pub mod depth;
 mod document;
 mod lexer;
 mod names;
@@ -26,7 +27,7 @@ pub use text_map::TextMap;
 
 /// Reads and parses a workflow file; an unreadable file is a diagnostic too.
 pub fn load(path: &Path) -> Result<Workflow, Vec<Diagnostic>> {
-    match std::fs::read_to_string(path) {
+    match crate::regular_file::read_to_string(path) {
         Ok(text) => parse(SourceFile::new(path, text)),
         Err(e) => Err(vec![Diagnostic::new(
             &SourceFile::new(path, ""),

@@ -265,7 +265,7 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
         1 => sep.chars().next(),
         _ => return Err("invalid 'sep' value: must be one byte".into()),
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::regular_file::read(path).map_err(|e| {
         let why = match e.kind() {
             std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
             std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),

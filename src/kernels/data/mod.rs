@@ -102,10 +102,7 @@ static SAMPLE_PARAMS: &[Param] = &[req("x"), opt("size"), opt("replace"), opt("p
 /// A numeric vector of `n` elements, failing like R ("cannot allocate")
 /// instead of aborting when `n` is absurd.
 fn alloc_num(n: usize) -> Result<Vec<f64>, KernelError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| KernelError::new(format!("cannot allocate vector of length {n}")))?;
-    Ok(v)
+    super::alloc::vec_with_capacity(n)
 }
 
 /// The numbers of a value for a numeric parameter (`mean`, `sd`, `min`…):

@@ -66,6 +66,9 @@ pub fn sample_indices(
                 if permutes { dn } else { k as f64 }
             )));
         }
+        // The permutation holds the whole population beside the draws.
+        let population = if permutes { dn } else { 0.0 };
+        crate::kernels::alloc::ensure_room((population + k as f64) * 8.0)?;
         return Ok(rng.sample_dn(dn, k, replace));
     };
     // asInteger(n): truncation, NA beyond int range.

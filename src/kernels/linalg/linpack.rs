@@ -270,6 +270,21 @@ pub(crate) fn dqrsl(qr: &Qr, k: usize, y: &[f64], job: Job) -> Dqrsl {
     let x = &qr.qr;
     let mut out = Dqrsl::default();
     let ju = k.min(n.saturating_sub(1));
+    if k == 0 {
+        // Nothing fitted (a rank-0 `qr`, e.g. of a zero matrix): Q is the
+        // identity. LINPACK leaves these outputs as its callers set them,
+        // which in R is a copy of y (xb: nothing is fitted).
+        let copy = |asked: bool| if asked { y.to_vec() } else { Vec::new() };
+        out.qy = copy(job.qy);
+        out.qty = copy(job.qty);
+        out.rsd = copy(job.rsd);
+        out.xb = if job.xb {
+            vec![0.0; y.len()]
+        } else {
+            Vec::new()
+        };
+        return out;
+    }
     if ju == 0 {
         if job.qy {
             out.qy = vec![y[0]];

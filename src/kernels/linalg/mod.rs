@@ -153,8 +153,10 @@ fn all_finite(m: &DMatrix<f64>) -> bool {
 fn range_scale(x: &DMatrix<f64>) -> Option<f64> {
     let anrm = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
     let small = f64::MIN_POSITIVE.sqrt() / f64::EPSILON;
+    // Denormals need more than 2^1023 to reach 1, which is infinite; 2^1000
+    // brings even the smallest well inside the range.
     (anrm > 0.0 && (anrm < small || anrm > 1.0 / small))
-        .then(|| 2f64.powi(-(anrm.log2().round() as i32)))
+        .then(|| 2f64.powi((-anrm.log2().round()).clamp(-1000.0, 1000.0) as i32))
 }
 
 fn faer_view(m: &DMatrix<f64>) -> faer::MatRef<'_, f64> {

@@ -108,8 +108,10 @@ impl Parser<'_> {
     }
 
     /// The comma-separated entries of `x[...]`, any of them empty.
+    /// Sets `self.height` to the highest entry's.
     pub(super) fn indices(&mut self) -> Result<Vec<Option<Expr>>, Diagnostic> {
         let mut out = Vec::new();
+        let mut height = 0;
         loop {
             let t = self.peek().clone();
             if matches!(t.tok, Tok::Comma | Tok::RBracket) {
@@ -122,10 +124,12 @@ impl Parser<'_> {
                     ));
                 }
                 out.push(Some(self.expr(0)?));
+                height = height.max(self.height);
             }
             if self.peek().tok == Tok::Comma {
                 self.bump();
             } else {
+                self.height = height;
                 return Ok(out);
             }
         }
@@ -138,9 +142,12 @@ impl Parser<'_> {
         ) && self.peek_at(1).tok == Tok::Assign
     }
 
-    /// Call arguments, after `(`: positional or `name = value`.
+    /// Call arguments, after `(`: positional or `name = value`. Sets
+    /// `self.height` to the highest argument's.
     pub(super) fn args(&mut self, open: usize) -> Result<Vec<Arg>, Diagnostic> {
         let mut out = Vec::new();
+        let mut height = 0;
+        self.height = 0;
         if self.peek().tok == Tok::RParen {
             return Ok(out);
         }
@@ -179,10 +186,12 @@ impl Parser<'_> {
                     value,
                 }
             };
+            height = height.max(self.height);
             out.push(arg);
             if self.peek().tok == Tok::Comma {
                 self.bump();
             } else {
+                self.height = height;
                 return Ok(out);
             }
         }

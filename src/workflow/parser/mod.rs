@@ -10,6 +10,7 @@ mod brackets;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::depth::MAX_DEPTH;
 use super::lexer::{lex, Tok, Token};
 use super::names::name_problem;
 use super::text_map::TextMap;
@@ -102,6 +103,9 @@ struct Parser<'a> {
     /// How deeply `expr` is nested, to refuse (not overflow the stack on)
     /// pathological input such as ten thousand parentheses.
     nesting: usize,
+    /// The height of the tree the last `expr` or `prefix` returned (see
+    /// [`MAX_DEPTH`]).
+    height: usize,
 }
 
 const MAX_NESTING: usize = 200;
@@ -118,6 +122,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth: 0,
             nesting: 0,
+            height: 0,
         };
         p.check_brackets()?;
         Ok(p)
@@ -203,6 +208,7 @@ impl<'a> Parser<'a> {
 
     fn expr_inner(&mut self, min: u8) -> Result<Expr, Diagnostic> {
         let mut lhs = self.prefix()?;
+        let mut height = self.height;
         loop {
             let t = self.peek().clone();
             if t.newline_before && self.depth == 0 {
@@ -210,7 +216,8 @@ impl<'a> Parser<'a> {
             }
             let (op, bp) = match t.tok {
                 Tok::LParen | Tok::LBracket | Tok::Dollar => {
-                    lhs = self.postfix(lhs)?;
+                    lhs = self.postfix(lhs, height)?;
+                    height = self.height;
                     continue;
                 }
                 Tok::Caret => (Some(BinaryOp::Pow), BP_POWER),
@@ -235,6 +242,7 @@ impl<'a> Parser<'a> {
                 bp + 1
             };
             let rhs = self.operand(rbp, &t)?;
+            height = self.grow(height.max(self.height), &t)?;
             let span = lhs.span.to(rhs.span);
             let kind = match op {
                 Some(op) => ExprKind::Binary {
@@ -249,7 +257,24 @@ impl<'a> Parser<'a> {
             };
             lhs = Expr { kind, span };
         }
+        self.height = height;
         Ok(lhs)
+    }
+
+    /// The height of a new node over children at most `children` high,
+    /// refused beyond [`MAX_DEPTH`] at `at`, the token that makes the node.
+    fn grow(&self, children: usize, at: &Token) -> Result<usize, Diagnostic> {
+        let height = children + 1;
+        if height > MAX_DEPTH {
+            return Err(self.error_at(
+                at,
+                format!(
+                    "expression nested too deeply: more than {MAX_DEPTH} operations \
+                     (operators, calls, indexing) inside one another; split it into steps"
+                ),
+            ));
+        }
+        Ok(height)
     }
 
     /// The operand after operator `op`, with a clear error when it is missing.
@@ -283,6 +308,7 @@ impl<'a> Parser<'a> {
     fn prefix(&mut self) -> Result<Expr, Diagnostic> {
         let t = self.bump().clone();
         let span = self.span(&t);
+        self.height = 1;
         let leaf = |kind| Ok(Expr { kind, span });
         match t.tok {
             Tok::Num(v) => leaf(ExprKind::Num(v)),
@@ -312,6 +338,7 @@ impl<'a> Parser<'a> {
                     UnaryOp::Plus
                 };
                 let e = self.operand(BP_UNARY, &t)?;
+                self.height = self.grow(self.height, &t)?;
                 let span = span.to(e.span);
                 Ok(Expr {
                     kind: ExprKind::Unary {
@@ -323,6 +350,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Tilde => {
                 let e = self.operand(BP_TILDE + 1, &t)?;
+                self.height = self.grow(self.height, &t)?;
                 let span = span.to(e.span);
                 Ok(Expr {
                     kind: ExprKind::Formula {
@@ -355,10 +383,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `f(...)`, `x[...]`, `x[[...]]` or `x$name` applied to `lhs`.
-    fn postfix(&mut self, lhs: Expr) -> Result<Expr, Diagnostic> {
+    /// `f(...)`, `x[...]`, `x[[...]]` or `x$name` applied to `lhs`, whose
+    /// tree is `lhs_height` high; sets `self.height` to the result's.
+    fn postfix(&mut self, lhs: Expr, lhs_height: usize) -> Result<Expr, Diagnostic> {
         let t = self.bump().clone();
         let open = self.pos - 1;
+        // The arguments' and indices' heights, each set by `expr`.
+        self.height = 0;
+        let e = self.postfix_inner(lhs, &t, open)?;
+        self.height = self.grow(lhs_height.max(self.height), &t)?;
+        Ok(e)
+    }
+
+    fn postfix_inner(&mut self, lhs: Expr, t: &Token, open: usize) -> Result<Expr, Diagnostic> {
         match t.tok {
             Tok::LParen => {
                 let func = match &lhs.kind {

@@ -1,0 +1,187 @@
+//! Memory for results: a kernel whose result cannot be allocated fails its
+//! step with R's "cannot allocate vector of size …" instead of aborting the
+//! process (Rust aborts when an allocation fails).
+//!
+//! Two lines of defence. Before a kernel runs, [`room_for_result`] asks its
+//! shape rule how large the result will be, given the actual arguments, and
+//! tries to reserve that much without touching it. (Reserving more, for
+//! working copies, would refuse values that fit, such as `c(x, y)` of two
+//! 1.2 GB vectors under a 6 GB limit.) Kernels that need much more than
+//! their result (`sample`'s permutation) check with [`ensure_room`], and
+//! kernels that build large vectors reserve them through
+//! [`vec_with_capacity`].
+
+use super::args::Args;
+use super::value::{List, Value};
+use super::{Kernel, KernelError, ShapeCtx, Type};
+use std::path::Path;
+
+/// Results smaller than this are not checked before the kernel runs: an
+/// allocation this small failing means the machine is out of memory anyway.
+const CHECK_FROM: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// R's message for a vector of `bytes` that cannot be allocated.
+pub fn cannot_allocate(bytes: f64) -> KernelError {
+    let kb = bytes / 1024.0;
+    KernelError::new(if kb > 1024.0 * 1024.0 {
+        format!(
+            "cannot allocate vector of size {:.1} Gb",
+            kb / 1024.0 / 1024.0
+        )
+    } else if kb > 1024.0 {
+        format!("cannot allocate vector of size {:.1} Mb", kb / 1024.0)
+    } else {
+        format!("cannot allocate vector of size {kb:.0} Kb")
+    })
+}
+
+/// An empty vector with room for `n` elements, or R's error.
+pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>, KernelError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| cannot_allocate(n as f64 * std::mem::size_of::<T>() as f64))?;
+    Ok(v)
+}
+
+/// `n` copies of `x`, or R's error.
+pub fn filled<T: Clone>(n: usize, x: T) -> Result<Vec<T>, KernelError> {
+    let mut v = vec_with_capacity(n)?;
+    v.resize(n, x);
+    Ok(v)
+}
+
+/// Fails like R unless `bytes` could be allocated now: for a kernel's
+/// working memory, beyond its result.
+pub fn ensure_room(bytes: f64) -> Result<(), KernelError> {
+    if bytes < CHECK_FROM || can_allocate(bytes) {
+        Ok(())
+    } else {
+        Err(cannot_allocate(bytes))
+    }
+}
+
+/// Whether `bytes` could be allocated now: reserved (address space only,
+/// no page is touched) and given back at once.
+fn can_allocate(bytes: f64) -> bool {
+    // NaN too.
+    if bytes.is_nan() || bytes >= isize::MAX as f64 {
+        return false;
+    }
+    Vec::<u8>::new().try_reserve_exact(bytes as usize).is_ok()
+}
+
+/// Fails like R when the result `kernel` would make of `given` could not
+/// be allocated. Unknown sizes, and arguments the shape rule refuses, pass:
+/// the kernel then decides.
+pub fn room_for_result(
+    kernel: &Kernel,
+    given: &[(Option<String>, &Value)],
+    base_dir: &Path,
+) -> Result<(), KernelError> {
+    let types = given
+        .iter()
+        .map(|(n, v)| (n.clone(), type_hint(v)))
+        .collect();
+    let Ok(typed) = Args::match_call(kernel.name, kernel.params, types) else {
+        return Ok(());
+    };
+    let Ok(ty) = (kernel.shape)(&typed, &ShapeCtx { base_dir }) else {
+        return Ok(());
+    };
+    match type_bytes(&ty) {
+        Some(bytes) if bytes >= CHECK_FROM && !can_allocate(bytes) => Err(cannot_allocate(bytes)),
+        _ => Ok(()),
+    }
+}
+
+/// Bytes a value of type `t` takes, when its size is known.
+pub fn type_bytes(t: &Type) -> Option<f64> {
+    let n = |len: Option<usize>| len.map(|l| l as f64);
+    Some(match t {
+        Type::Null | Type::Any | Type::Formula { .. } => return None,
+        Type::Num { len, .. } => n(*len)? * 8.0,
+        Type::Mat { rows, cols } => n(*rows)? * n(*cols)? * 8.0,
+        Type::Complex { len } => n(*len)? * 16.0,
+        Type::ComplexMat { rows, cols } => n(*rows)? * n(*cols)? * 16.0,
+        Type::Bool { len, .. } => n(*len)?,
+        Type::Str { len, .. } => n(*len)? * std::mem::size_of::<String>() as f64,
+        Type::List { len, elem } => n(*len)? * type_bytes(elem).unwrap_or(0.0),
+        Type::Record { fields, .. } => fields
+            .iter()
+            .map(|(_, f)| type_bytes(f).unwrap_or(0.0))
+            .sum(),
+    })
+}
+
+/// Longest vector whose values the shape rules see: sizes and counts
+/// (`rnorm(n)`, `diag(1, n)`) are single numbers.
+const HINT_VALUES: usize = 16;
+
+/// What a shape rule needs of an argument's value to size the result:
+/// dimensions, and the values of short numeric vectors. Strings carry no
+/// values, so `read.csv` does not read its file a second time.
+fn type_hint(v: &Value) -> Type {
+    let len = Some(v.len());
+    match v {
+        Value::Null => Type::Null,
+        Value::Num(x) if x.len() <= HINT_VALUES => Type::num_const(x.clone()),
+        Value::Num(_) => Type::Num { len, value: None },
+        Value::Mat(m) => Type::mat(m.nrows(), m.ncols()),
+        Value::Complex(_) => Type::Complex { len },
+        Value::ComplexMat(m) => Type::ComplexMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
+        },
+        Value::Str(_) => Type::Str { len, value: None },
+        Value::Bool(b) => Type::Bool {
+            len,
+            value: (b.len() <= HINT_VALUES).then(|| b.clone()),
+        },
+        Value::List(List {
+            class: Some(class),
+            names: Some(names),
+            items,
+        }) => Type::Record {
+            class: class.clone(),
+            fields: names
+                .iter()
+                .cloned()
+                .zip(items.iter().map(type_hint))
+                .collect(),
+        },
+        Value::List(l) => Type::List {
+            len,
+            elem: Box::new(l.items.first().map_or(Type::Any, type_hint)),
+        },
+        Value::Formula(_) => Type::Any,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_rs() {
+        assert_eq!(
+            cannot_allocate(8e9).0,
+            "cannot allocate vector of size 7.5 Gb"
+        );
+        assert_eq!(
+            cannot_allocate(100.0 * 1024.0 * 1024.0).0,
+            "cannot allocate vector of size 100.0 Mb"
+        );
+        assert_eq!(
+            cannot_allocate(10240.0).0,
+            "cannot allocate vector of size 10 Kb"
+        );
+    }
+
+    #[test]
+    fn an_absurd_size_cannot_be_allocated() {
+        assert!(!can_allocate(1e30));
+        assert!(!can_allocate(f64::NAN));
+        assert!(can_allocate(1024.0));
+        assert!(vec_with_capacity::<f64>(usize::MAX / 2).is_err());
+    }
+}

@@ -1,0 +1,103 @@
+//! Reading the user's files (workflows, CSV data, saved charts): regular
+//! files only, and never more than the file's size.
+//!
+//! A FIFO blocks its reader until a writer comes, possibly forever, and a
+//! device such as `/dev/zero` never ends; neither is data a workflow can
+//! mean. The file's size also bounds the read, so a file that grows while
+//! it is read cannot make it run on.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The bytes of the regular file at `path` (symbolic links followed).
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    // Before opening: opening a FIFO for reading already blocks.
+    refuse_special(&std::fs::metadata(path)?)?;
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    // The path may have been replaced between the two looks.
+    refuse_special(&meta)?;
+    let len = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {len} bytes to read it"),
+        )
+    })?;
+    file.take(meta.len()).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read`] as UTF-8 text.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+fn refuse_special(meta: &std::fs::Metadata) -> io::Result<()> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_kind(&kind)
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("not a regular file ({what})"),
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_regular_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.csv");
+        std::fs::write(&path, "x\n1\n").unwrap();
+        assert_eq!(read_to_string(&path).unwrap(), "x\n1\n");
+    }
+
+    #[test]
+    fn refuses_directories_and_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read(dir.path()).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file (a directory)");
+        #[cfg(unix)]
+        for dev in ["/dev/zero", "/dev/urandom"] {
+            let e = read(Path::new(dev)).unwrap_err();
+            assert_eq!(e.to_string(), "not a regular file (a character device)");
+        }
+    }
+}
