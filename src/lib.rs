@@ -4,6 +4,10 @@
 //! (dependences, shapes) → cost → [`sched`] (plan) → [`exec`] (run, events)
 //! → [`report`]. [`kernels`] holds the built-in functions.
 
+// What the command line prints goes through `stdout`, which a closed pipe
+// cannot make panic.
+#![cfg_attr(not(test), deny(clippy::print_stdout))]
+
 pub mod bench;
 pub mod cli;
 pub mod cost;
@@ -15,6 +19,7 @@ pub mod kernels;
 pub mod pipeline;
 pub mod report;
 pub mod sched;
+pub mod stdout;
 pub mod tui;
 pub mod watch;
 pub mod workflow;

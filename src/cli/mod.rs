@@ -19,6 +19,7 @@ use crate::graph::{self, TaskGraph};
 use crate::pipeline::{self, Learning};
 use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
+use crate::stdout::{out, outln};
 use crate::workflow::{self, Workflow};
 use crate::{tui as ui, watch};
 
@@ -102,7 +103,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench {
             what: BenchCommand::Kernels { sizes, no_r },
         }) => {
-            print!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
+            out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             ExitCode::SUCCESS
         }
         Some(Command::Bench {
@@ -127,7 +128,7 @@ pub fn main() -> ExitCode {
                 },
         }) => {
             let report = crate::bench::schedule::run_schedule_bench(&sizes, &processors, graphs);
-            print!("{report}");
+            out!("{report}");
             ExitCode::SUCCESS
         }
         Some(Command::Schedule {
@@ -176,7 +177,7 @@ fn check(path: &Path) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    println!(
+    outln!(
         "workflow `{}` ({}): {} steps{}",
         wf.name,
         wf.file.path.display(),
@@ -228,7 +229,7 @@ fn check(path: &Path) -> ExitCode {
                 }
             })
             .collect();
-        println!("  {}", line.join("  ").trim_end());
+        outln!("  {}", line.join("  ").trim_end());
     };
     print_row(&header);
     for r in &rows {
@@ -287,16 +288,16 @@ fn run(args: &RunArgs) -> ExitCode {
         }
     }
     if args.json {
-        println!("{}", report::run_document(&wf, &graph, &finished));
+        outln!("{}", report::run_document(&wf, &graph, &finished));
     } else {
         let plan = &finished.plan;
-        print!(
+        out!(
             "{}",
             table::render(&graph, report, &plan.predicted, plan.predicted_makespan())
         );
         if let Some(dir) = &out_dir {
             if !write_failed {
-                println!("values written to {}", dir.display());
+                outln!("values written to {}", dir.display());
             }
         }
     }
@@ -515,9 +516,9 @@ fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
     let mut learning = learning(settings.history.as_deref(), model);
     let plan = pipeline::plan(&wf, &graph, &mut learning, workers, scheduler);
     if json {
-        println!("{}", report::plan::to_json(&graph, &plan));
+        outln!("{}", report::plan::to_json(&graph, &plan));
     } else {
-        print!("{}", report::plan::render(&graph, &plan));
+        out!("{}", report::plan::render(&graph, &plan));
     }
     ExitCode::SUCCESS
 }
@@ -555,7 +556,7 @@ fn bench_workflows(
     };
     match crate::bench::workflows::run_workflows(&opts) {
         Ok(table) => {
-            print!("{table}");
+            out!("{table}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -594,9 +595,15 @@ fn with_history(
 fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
     with_history(path, |h| {
         let runs = h.runs(workflow)?;
-        println!(
+        outln!(
             "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
-            "run", "workflow", "scheduler", "p", "predicted (s)", "actual (s)", "error"
+            "run",
+            "workflow",
+            "scheduler",
+            "p",
+            "predicted (s)",
+            "actual (s)",
+            "error"
         );
         for r in &runs {
             let (p, a) = (r.predicted_makespan, r.actual_makespan);
@@ -607,7 +614,7 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
                 _ => "-".into(),
             };
             let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
-            println!(
+            outln!(
                 "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
                 r.id,
                 r.workflow,
@@ -618,7 +625,7 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
                 err
             );
         }
-        println!("{} runs in {}", runs.len(), h.path().display());
+        outln!("{} runs in {}", runs.len(), h.path().display());
         Ok(())
     })
 }
@@ -626,15 +633,16 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
 fn calibrate(path: Option<&Path>) -> ExitCode {
     with_history(path, |h| {
         let comm = crate::cost::comm::calibrate();
-        println!(
+        outln!(
             "communication: {:.3e} s + {:.3e} s/byte",
-            comm.latency, comm.per_byte
+            comm.latency,
+            comm.per_byte
         );
         h.save_comm(&comm)?;
         let speed = crate::cost::speed::measure();
-        println!("speed: {speed:.3e} s/op");
+        outln!("speed: {speed:.3e} s/op");
         h.save_speed(speed)?;
-        println!("stored in {}", h.path().display());
+        outln!("stored in {}", h.path().display());
         Ok(())
     })
 }
@@ -645,13 +653,13 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Err(code) => return code,
     };
     with_history(path, |h| {
-        println!(
+        outln!(
             "cost models: {} (choose with --model loglinear|paper)",
             kind.name()
         );
         let predictor = crate::cost::Predictor::load(h, kind)?;
         let errors = report::models::recent_errors(h)?;
-        print!("{}", report::models::render(&predictor, &errors));
+        out!("{}", report::models::render(&predictor, &errors));
         Ok(())
     })
 }

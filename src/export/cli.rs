@@ -14,6 +14,7 @@ use crate::exec::{Event, RunOptions};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning};
 use crate::sched::Scheduler;
+use crate::stdout::outln;
 use crate::workflow::Workflow;
 
 /// `flowcast export [FILE] --run ID|last -o OUT`: a past run's chart.
@@ -110,7 +111,7 @@ pub fn run_charted(
 pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
     match written {
         Ok(()) => {
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -17,6 +17,7 @@ use crate::graph::TaskGraph;
 use crate::pipeline::{load_checked, Finished, Learning};
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
+use crate::stdout::out;
 use crate::workflow::{self, Workflow};
 
 /// A run in the background and the flag that stops it.
@@ -243,7 +244,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     eprintln!("run cancelled: the workflow changed");
                 } else {
                     let plan = &finished.plan;
-                    print!(
+                    out!(
                         "{}",
                         table::render(
                             graph,
