@@ -15,6 +15,7 @@ pub mod diagnostic;
 pub mod exec;
 pub mod export;
 pub mod graph;
+pub mod interrupt;
 pub mod kernels;
 pub mod pipeline;
 pub mod report;

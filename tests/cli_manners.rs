@@ -75,3 +75,99 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Issue 14, item 14: a run that is not in the history was asked for
+/// wrongly (status 2); 1 means a step failed.
+#[test]
+fn exporting_a_run_that_is_not_there_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(dir.path(), SMALL);
+    let (wf, h) = (
+        wf.display().to_string(),
+        dir.path().join("h.sqlite").display().to_string(),
+    );
+    let ran = flowcast(&["run", &wf, "--headless", "-p", "1", "--history", &h]);
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let svg = dir.path().join("x.svg").display().to_string();
+    let out = flowcast(&["export", "--run", "999", "-o", &svg, "--history", &h]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no run 999"));
+}
+
+/// Sends SIGINT to `child` once it has run `after`, and waits for it.
+fn interrupted(mut child: std::process::Child, after: std::time::Duration) -> Output {
+    std::thread::sleep(after);
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Ctrl-C did not end the command");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+const LONG: &str = r#"
+[steps]
+x = "rnorm(10)"
+burn = { for = "k in 1:40", do = "spin(0.5)" }
+"#;
+
+/// Issue 14, item 14: Ctrl-C exits 130, as shells expect, and the run it
+/// stopped is in the history.
+#[test]
+fn ctrl_c_ends_a_headless_run_with_status_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(dir.path(), LONG).display().to_string();
+    let h = dir.path().join("h.sqlite").display().to_string();
+    let child = flowcast_command()
+        .args(["run", &wf, "--headless", "-p", "2", "--history", &h])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = interrupted(child, std::time::Duration::from_millis(1500));
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cancelled"),
+        "{}",
+        text(&out.stderr)
+    );
+    let listed = flowcast(&["history", "--history", &h]);
+    assert!(
+        text(&listed.stdout).contains("1 runs"),
+        "{}",
+        text(&listed.stdout)
+    );
+}
+
+#[test]
+fn ctrl_c_ends_headless_watching_with_status_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(dir.path(), LONG).display().to_string();
+    let h = dir.path().join("h.sqlite").display().to_string();
+    let child = flowcast_command()
+        .args([
+            "run",
+            &wf,
+            "--watch",
+            "--headless",
+            "-p",
+            "2",
+            "--history",
+            &h,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = interrupted(child, std::time::Duration::from_millis(1500));
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+}

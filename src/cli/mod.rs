@@ -1,5 +1,5 @@
 //! Command-line arguments and dispatch; exit codes: 0 success, 1 a step
-//! failed, 2 the workflow (or the command line) is invalid.
+//! failed, 2 the workflow (or the command line) is invalid, 130 Ctrl-C.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -239,6 +239,8 @@ fn check(path: &Path) -> ExitCode {
 }
 
 fn run(args: &RunArgs) -> ExitCode {
+    // Before anything slow (a fresh history measures this machine's speed).
+    let cancel = crate::interrupt::flag();
     let (mut wf, graph) = match analyse(&args.file) {
         Ok(x) => x,
         Err(code) => return code,
@@ -250,7 +252,6 @@ fn run(args: &RunArgs) -> ExitCode {
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
     let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
-    let cancel = AtomicBool::new(false);
     let opts = RunOptions { workers, seed };
     let sink = |e: exec::Event| progress.on_event(&e);
     // The chart is stored beside the run, for `flowcast export --run`.
@@ -301,7 +302,10 @@ fn run(args: &RunArgs) -> ExitCode {
             }
         }
     }
-    if report.failed() || write_failed {
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("run cancelled (Ctrl-C)");
+        ExitCode::from(crate::interrupt::STATUS)
+    } else if report.failed() || write_failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

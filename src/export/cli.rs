@@ -39,15 +39,17 @@ pub fn export_run(
             Ok((wf, _)) => Some(wf.name),
             Err(e) => {
                 eprintln!("{e}");
-                return ExitCode::from(1);
+                return ExitCode::from(2);
             }
         },
         None => None,
     };
+    // A run that is not there was asked for wrongly: the usage status, 2,
+    // as for an invalid workflow; 1 would say a step failed.
     let opened = match history {
         Some(p) if !p.exists() => {
             eprintln!("error: history store {} does not exist", p.display());
-            return ExitCode::from(1);
+            return ExitCode::from(2);
         }
         Some(p) => History::open(p),
         None => History::open_default(),
@@ -55,13 +57,17 @@ pub fn export_run(
     let chart = opened
         .map_err(|e| e.to_string())
         .and_then(|h| stored::load(&h, which, workflow.as_deref()));
-    let written = chart.and_then(|(g, note)| {
-        if let Some(n) = note {
-            eprintln!("warning: {n}");
+    let (g, note) = match chart {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
-        super::export(&g, format, out)
-    });
-    said(written, out)
+    };
+    if let Some(n) = note {
+        eprintln!("warning: {n}");
+    }
+    said(super::export(&g, format, out), out)
 }
 
 /// Stores a recorded run's chart beside it, so that `--run` exports it as

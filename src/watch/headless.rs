@@ -241,7 +241,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     eprintln!("warning: {w}");
                 }
                 if cancel.load(Ordering::Relaxed) {
-                    eprintln!("run cancelled: the workflow changed");
+                    eprintln!("run cancelled");
                 } else {
                     let plan = &finished.plan;
                     out!(
@@ -258,7 +258,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Err(e) => eprintln!("error: {e}"),
         }
     };
-    let stop = AtomicBool::new(false);
+    let stop = crate::interrupt::flag();
     let p = path.to_path_buf();
     let mut err = std::io::stderr();
     // `--test-drive-m` wins over the file's `m`, as in a single run.
@@ -270,6 +270,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
         })
     };
     match watch_loop(&files, QUIET, load, run, &stop, &mut err) {
+        Ok(_) if stop.load(Ordering::Relaxed) => ExitCode::from(crate::interrupt::STATUS),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
