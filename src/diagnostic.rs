@@ -139,6 +139,13 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// The line that closes a list of diagnostics: "1 error in FILE", "2
+/// errors in FILE".
+pub fn count(n: usize, path: &std::path::Path) -> String {
+    let noun = if n == 1 { "error" } else { "errors" };
+    format!("{n} {noun} in {}", path.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -171,3 +171,34 @@ fn ctrl_c_ends_headless_watching_with_status_130() {
     let out = interrupted(child, std::time::Duration::from_millis(1500));
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
 }
+
+/// Issue 14, item 15: watch mode said "1 error(s)" where check says
+/// "1 error", "4 errors".
+#[test]
+fn error_counts_read_the_same_in_check_and_watch_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = workflow_file(dir.path(), "[steps]\nx = \"mean(nope)\"\n");
+    let checked = flowcast(&["check", one.to_str().unwrap()]);
+    let said = text(&checked.stderr);
+    assert!(said.contains("\n1 error in "), "{said}");
+    let loaded = flowcast::pipeline::load_checked(&one).err().unwrap();
+    assert!(loaded.contains("\n1 error in "), "{loaded}");
+    assert!(!loaded.contains("error(s)"), "{loaded}");
+    let two = workflow_file(dir.path(), "[steps]\nx = \"mean(nope)\"\ny = \"sd(nix)\"\n");
+    let loaded = flowcast::pipeline::load_checked(&two).err().unwrap();
+    assert!(loaded.contains("\n2 errors in "), "{loaded}");
+}
+
+/// Issue 14, item 15: check printed a constant infinity as `inf`; R and
+/// the rest of flowcast write `Inf`.
+#[test]
+fn check_writes_infinities_as_r_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(dir.path(), "[steps]\nx = \"1 / 0\"\ny = \"-Inf\"\n");
+    let out = flowcast(&["check", wf.to_str().unwrap()]);
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(said.contains("num[1] = Inf"), "{said}");
+    assert!(said.contains("num[1] = -Inf"), "{said}");
+    assert!(!said.contains("inf"), "{said}");
+}

@@ -159,12 +159,7 @@ fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
         for e in &errors {
             eprintln!("{e}");
         }
-        let n = errors.len();
-        eprintln!(
-            "{n} error{} in {}",
-            if n == 1 { "" } else { "s" },
-            path.display()
-        );
+        eprintln!("{}", crate::diagnostic::count(errors.len(), path));
         ExitCode::from(2)
     };
     let wf = workflow::load(path).map_err(print)?;

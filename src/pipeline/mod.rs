@@ -29,7 +29,7 @@ use crate::workflow::Workflow;
 pub fn load_checked(path: &std::path::Path) -> Result<(Workflow, TaskGraph), String> {
     let text = |errors: Vec<crate::diagnostic::Diagnostic>| {
         let mut s: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        s.push(format!("{} error(s) in {}", errors.len(), path.display()));
+        s.push(crate::diagnostic::count(errors.len(), path));
         s.join("\n")
     };
     let wf = crate::workflow::load(path).map_err(text)?;

@@ -13,6 +13,8 @@ mod sample;
 mod seq;
 mod spin;
 
+pub(super) use combine::r_num_to_string;
+
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
