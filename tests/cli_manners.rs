@@ -202,3 +202,51 @@ fn check_writes_infinities_as_r_does() {
     assert!(said.contains("num[1] = -Inf"), "{said}");
     assert!(!said.contains("inf"), "{said}");
 }
+
+/// A time as the tables write it: a number and a unit that fits.
+fn is_duration(cell: &str) -> bool {
+    let Some(number) = ["µs", "ms", "s"].iter().find_map(|u| cell.strip_suffix(u)) else {
+        return false;
+    };
+    number.parse::<f64>().is_ok_and(|x| x > 0.0 || cell == "0s")
+}
+
+/// Issue 14, item 16: the headless table printed `0.000` for most steps
+/// of a small workflow; times are written in units that fit, as in the
+/// terminal UI.
+#[test]
+fn the_headless_table_writes_small_times_in_units_that_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(dir.path(), SMALL);
+    let h = dir.path().join("h.sqlite");
+    let out = flowcast(&[
+        "run",
+        wf.to_str().unwrap(),
+        "--headless",
+        "-p",
+        "2",
+        "--history",
+        h.to_str().unwrap(),
+    ]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (predicted, actual) = (column("predicted"), column("actual"));
+    let mut rows = 0;
+    for line in lines.take_while(|l| !l.is_empty()) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        for c in [cells[predicted], cells[actual]] {
+            assert!(is_duration(c), "{c:?} in {line:?}\n{table}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 3, "{table}");
+    let last = table.lines().last().unwrap();
+    let makespan = last.split("makespan ").nth(1).unwrap();
+    assert!(
+        is_duration(makespan.split_whitespace().next().unwrap()),
+        "{last}"
+    );
+}

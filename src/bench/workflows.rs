@@ -267,7 +267,7 @@ pub fn run_workflows(opts: &Options) -> Result<String, String> {
 }
 
 fn render(opts: &Options, all: &[Measured]) -> String {
-    let seconds = crate::export::axis::seconds;
+    let seconds = crate::report::units::seconds;
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -6,6 +6,7 @@ pub mod models;
 pub mod plan;
 pub mod progress;
 pub mod table;
+pub mod units;
 
 use std::path::Path;
 

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::units::seconds;
 use crate::exec::{RunReport, StepError};
 use crate::graph::TaskGraph;
 use crate::kernels::value::is_na;
@@ -112,8 +113,9 @@ pub fn render(
             let pred = predicted.get(t.id).copied();
             let actual = o.value.is_ok().then_some(o.busy.as_secs_f64());
             let error = match (pred, actual) {
-                (Some(p), Some(a)) => error_percent(p, a)
-                    .map_or("-".into(), |e| crate::export::axis::error(e / 100.0)),
+                (Some(p), Some(a)) => {
+                    error_percent(p, a).map_or("-".into(), |e| super::units::error(e / 100.0))
+                }
                 _ => "-".into(),
             };
             [
@@ -121,8 +123,8 @@ pub fn render(
                 t.kind.as_str().to_string(),
                 status.to_string(),
                 o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
-                pred.map_or("-".into(), |p| format!("{p:.3}")),
-                actual.map_or("-".into(), |a| format!("{a:.3}")),
+                pred.map_or("-".into(), seconds),
+                actual.map_or("-".into(), seconds),
                 error,
                 value,
             ]
@@ -133,8 +135,8 @@ pub fn render(
         "kind",
         "status",
         "worker",
-        "predicted (s)",
-        "actual (s)",
+        "predicted",
+        "actual",
         "error",
         "value",
     ];
@@ -164,11 +166,11 @@ pub fn render(
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
     let _ = writeln!(
         out,
-        "\n{} steps, {} failed or skipped; makespan {:.3} s (predicted {:.3} s) on {} workers (seed {})",
+        "\n{} steps, {} failed or skipped; makespan {} (predicted {}) on {} workers (seed {})",
         rows.len(),
         failed,
-        report.makespan.as_secs_f64(),
-        predicted_makespan,
+        seconds(report.makespan.as_secs_f64()),
+        seconds(predicted_makespan),
         report.workers,
         report.seed
     );

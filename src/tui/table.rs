@@ -7,8 +7,8 @@ use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
 use super::theme;
-use crate::export::axis::{error, seconds};
 use crate::export::Row as Task;
+use crate::report::units::{error, seconds};
 
 /// The first task row shown in `area`: the table scrolls just enough to
 /// show the selected row (row 0 of the area is the header).
