@@ -250,3 +250,37 @@ fn the_headless_table_writes_small_times_in_units_that_fit() {
         "{last}"
     );
 }
+
+/// Issue 14, item 17: `--json` on an invalid workflow printed nothing to
+/// stdout; it prints where and what the error is, and keeps status 2.
+#[test]
+fn json_on_an_invalid_workflow_is_a_json_error_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow_file(
+        dir.path(),
+        "[steps]\nx = \"rnorm(5)\"\ny = \"mean(z)\"\nw = \"sd(q)\"\n",
+    );
+    let wf = wf.to_str().unwrap();
+    for args in [
+        vec!["run", wf, "--headless", "--json"],
+        vec!["plan", wf, "--json"],
+    ] {
+        let out = flowcast(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", text(&out.stdout)));
+        assert_eq!(doc["file"], wf);
+        assert_eq!(doc["line"], 3);
+        assert_eq!(doc["column"], 11);
+        assert_eq!(doc["step"], "y");
+        assert!(
+            doc["message"].as_str().unwrap().contains("`z` not found"),
+            "{doc}"
+        );
+        assert_eq!(doc["errors"].as_array().unwrap().len(), 2, "{doc}");
+        assert_eq!(doc["errors"][1]["line"], 4, "{doc}");
+        assert_eq!(doc["error"], format!("2 errors in {wf}"));
+        // The person at the terminal still reads the diagnostics.
+        assert!(text(&out.stderr).contains("--> "), "{}", text(&out.stderr));
+    }
+}

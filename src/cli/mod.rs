@@ -153,11 +153,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Loads and analyses a workflow, printing every diagnostic on failure.
-fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
+/// Loads and analyses a workflow, printing every diagnostic on failure;
+/// with `json`, also a JSON document of them on stdout, where a program
+/// reading `--json` output looks.
+fn analyse(path: &Path, json: bool) -> Result<(Workflow, TaskGraph), ExitCode> {
     let print = |errors: Vec<Diagnostic>| {
         for e in &errors {
             eprintln!("{e}");
+        }
+        if json {
+            outln!("{}", crate::diagnostic::to_json(&errors, path));
         }
         eprintln!("{}", crate::diagnostic::count(errors.len(), path));
         ExitCode::from(2)
@@ -168,7 +173,7 @@ fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
 }
 
 fn check(path: &Path) -> ExitCode {
-    let (wf, graph) = match analyse(path) {
+    let (wf, graph) = match analyse(path, false) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -236,7 +241,7 @@ fn check(path: &Path) -> ExitCode {
 fn run(args: &RunArgs) -> ExitCode {
     // Before anything slow (a fresh history measures this machine's speed).
     let cancel = crate::interrupt::flag();
-    let (mut wf, graph) = match analyse(&args.file) {
+    let (mut wf, graph) = match analyse(&args.file, args.json) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -471,7 +476,7 @@ fn export_chart(
     let chart = if Format::from_path(file) == Some(Format::Json) {
         export::load(file)
     } else {
-        let (mut wf, graph) = match analyse(file) {
+        let (mut wf, graph) = match analyse(file, false) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -504,7 +509,7 @@ fn export_chart(
 }
 
 fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
-    let (mut wf, graph) = match analyse(file) {
+    let (mut wf, graph) = match analyse(file, json) {
         Ok(x) => x,
         Err(code) => return code,
     };
