@@ -139,12 +139,16 @@ fn ctrl_c_ends_a_headless_run_with_status_130() {
         "{}",
         text(&out.stderr)
     );
-    let listed = flowcast(&["history", "--history", &h]);
-    assert!(
-        text(&listed.stdout).contains("1 runs"),
-        "{}",
-        text(&listed.stdout)
-    );
+    let listed = text(&flowcast(&["history", "--history", &h]).stdout);
+    assert!(listed.contains("1 runs"), "{listed}");
+    // Issue 14, item 5: `flowcast history` has a state column.
+    let header: Vec<&str> = listed.lines().next().unwrap().split_whitespace().collect();
+    let state = header
+        .iter()
+        .position(|c| *c == "state")
+        .expect("a state column");
+    let row: Vec<&str> = listed.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(row[state], "cancelled", "{listed}");
 }
 
 #[test]

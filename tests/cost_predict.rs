@@ -91,6 +91,7 @@ fn report() -> RunReport {
         makespan: Duration::from_secs_f64(3.02),
         workers: 4,
         seed: 42,
+        cancelled: false,
     }
 }
 

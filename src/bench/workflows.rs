@@ -390,6 +390,7 @@ mod tests {
             makespan: Duration::from_secs_f64(busy.iter().sum()),
             workers,
             seed: 1,
+            cancelled: false,
         }
     }
 

@@ -599,14 +599,16 @@ fn with_history(
 fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
     with_history(path, |h| {
         let runs = h.runs(workflow)?;
+        let states = h.run_states()?;
         outln!(
-            "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+            "{:>5}  {:<20} {:<9} {:>3} {:<9} {:>9} {:>9} {:>7}",
             "run",
             "workflow",
             "scheduler",
             "p",
-            "predicted (s)",
-            "actual (s)",
+            "state",
+            "predicted",
+            "actual",
             "error"
         );
         for r in &runs {
@@ -617,13 +619,14 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
                 }
                 _ => "-".into(),
             };
-            let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
+            let f = |x: Option<f64>| x.map_or("-".into(), report::units::seconds);
             outln!(
-                "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+                "{:>5}  {:<20} {:<9} {:>3} {:<9} {:>9} {:>9} {:>7}",
                 r.id,
                 r.workflow,
                 r.scheduler,
                 r.processors,
+                states.get(&r.id).map_or("-", String::as_str),
                 f(p),
                 f(a),
                 err

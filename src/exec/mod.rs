@@ -113,11 +113,26 @@ pub struct RunReport {
     pub makespan: Duration,
     pub workers: usize,
     pub seed: i64,
+    /// The run was cancelled before every task had run: the tasks without
+    /// a value were stopped or never started, they did not fail.
+    pub cancelled: bool,
 }
 
 impl RunReport {
     pub fn failed(&self) -> bool {
         self.outcomes.iter().any(|o| o.value.is_err())
+    }
+
+    /// How the run ended, as the history records it: `done`, `failed` or
+    /// `cancelled`.
+    pub fn state(&self) -> &'static str {
+        if self.cancelled {
+            "cancelled"
+        } else if self.failed() {
+            "failed"
+        } else {
+            "done"
+        }
     }
 }
 
@@ -431,12 +446,15 @@ impl<'a> Engine<'a> {
                 }
                 o
             })
-            .collect();
+            .collect::<Vec<StepOutcome>>();
+        // A cancel that came after the last task had finished stopped nothing.
+        let cancelled = self.cancelled() && outcomes.iter().any(|o| o.value.is_err());
         RunReport {
             outcomes,
             makespan,
             workers,
             seed: self.seed,
+            cancelled,
         }
     }
 }

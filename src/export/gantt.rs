@@ -29,6 +29,8 @@ pub enum Status {
     Done,
     Failed,
     Skipped,
+    /// Stopped, or never started, because the run was cancelled.
+    Cancelled,
 }
 
 impl Status {
@@ -39,6 +41,7 @@ impl Status {
             Status::Done => "done",
             Status::Failed => "failed",
             Status::Skipped => "skipped",
+            Status::Cancelled => "cancelled",
         }
     }
 }
@@ -113,12 +116,14 @@ impl Row {
             return a.chunks.clone();
         }
         match (a.worker, a.status) {
-            (Some(worker), Status::Running | Status::Done | Status::Failed) => vec![Slot {
-                worker,
-                start: a.start,
-                end: a.end,
-                iterations: None,
-            }],
+            (Some(worker), Status::Running | Status::Done | Status::Failed | Status::Cancelled) => {
+                vec![Slot {
+                    worker,
+                    start: a.start,
+                    end: a.end,
+                    iterations: None,
+                }]
+            }
             _ => Vec::new(),
         }
     }
@@ -280,6 +285,7 @@ impl Gantt {
             let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
             let (status, message) = match &o.value {
                 Ok(_) => (Status::Done, None),
+                Err(e) if report.cancelled => (Status::Cancelled, Some(e.to_string())),
                 Err(StepError::Failed { message, .. }) => (Status::Failed, Some(message.clone())),
                 Err(StepError::Skipped { reason }) => (Status::Skipped, Some(reason.clone())),
             };

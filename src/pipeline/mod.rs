@@ -311,7 +311,12 @@ pub fn execute(
             tasks: cost::task_records(graph, &report, &plan.predicted, &loop_workers),
         };
         match h.record_run(&record) {
-            Ok(id) => run_id = Some(id),
+            Ok(id) => {
+                run_id = Some(id);
+                if let Err(e) = h.save_run_state(id, report.state()) {
+                    warnings.push(e.to_string());
+                }
+            }
             Err(e) => warnings.push(e.to_string()),
         }
         learning.predictor.observe(graph, &report, &loop_workers);

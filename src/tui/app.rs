@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::exec::{Event, RunReport, StepError};
+use crate::exec::{Event, RunReport};
 use crate::export::{Gantt, Status};
 use crate::sched::Scheduler;
 use crate::watch::Changed;
@@ -562,11 +562,7 @@ impl App {
             Ok(report) => {
                 self.gantt.finish(&report);
                 self.now = report.makespan.as_secs_f64();
-                let cancelled = report.outcomes.iter().any(|o| {
-                    matches!(&o.value, Err(StepError::Skipped { reason }) if reason == "run cancelled")
-                        || matches!(&o.value, Err(StepError::Failed { message, .. }) if message.contains("run cancelled"))
-                });
-                self.state = if cancelled {
+                self.state = if report.cancelled {
                     RunState::Cancelled
                 } else if report.failed() {
                     RunState::Failed
