@@ -49,7 +49,9 @@ pub enum Event {
     },
     /// Not run because an input failed or the run was cancelled.
     Skipped { task: TaskId, reason: String },
-    /// A block of a loop's iterations ran on one worker (static plans only).
+    /// A block of a loop's iterations ran on one worker: a static plan's
+    /// block, or under work-stealing the iterations one worker ran in a row
+    /// (sent when the loop ends).
     Chunk {
         task: TaskId,
         worker: usize,
@@ -331,6 +333,9 @@ impl<'a> Engine<'a> {
         let task = &self.graph.tasks[id];
         let all = task.iterations.as_deref().unwrap_or(&[]);
         let range = range.unwrap_or(0..all.len());
+        // Under work-stealing, who ran which iteration and when: the loop's
+        // blocks, for the charts (a static plan reports its own blocks).
+        let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
         let one = |k: usize| -> Result<Value, EvalError> {
             let i = all.get(k).copied().unwrap_or(f64::NAN);
             if self.cancelled() {
@@ -346,9 +351,21 @@ impl<'a> Engine<'a> {
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
+            let start = self.now();
             let result = self.with_ctx(&mut rng, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
+            if let (true, Some(worker)) = (parallel, rayon::current_thread_index()) {
+                let end = self.now();
+                ran.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(Ran {
+                        k,
+                        worker,
+                        start,
+                        end,
+                    });
+            }
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
@@ -358,7 +375,12 @@ impl<'a> Engine<'a> {
             })
         };
         if parallel {
-            range.into_par_iter().map(one).collect()
+            let values = range.into_par_iter().map(one).collect();
+            let ran = ran.into_inner().unwrap_or_else(PoisonError::into_inner);
+            for e in blocks(id, ran) {
+                self.emit(e);
+            }
+            values
         } else {
             range.map(one).collect()
         }
@@ -457,6 +479,46 @@ impl<'a> Engine<'a> {
             cancelled,
         }
     }
+}
+
+/// One iteration as work-stealing ran it.
+struct Ran {
+    k: usize,
+    worker: usize,
+    start: Duration,
+    end: Duration,
+}
+
+/// Work-stealing's blocks of loop `task`: each maximal run of consecutive
+/// iterations one worker ran, as a [`Event::Chunk`] in iteration order.
+fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
+    ran.sort_by_key(|r| r.k);
+    let mut out: Vec<Event> = Vec::new();
+    for r in ran {
+        if let Some(Event::Chunk {
+            worker,
+            iterations,
+            start,
+            end,
+            ..
+        }) = out.last_mut()
+        {
+            if *worker == r.worker && iterations.end == r.k {
+                iterations.end = r.k + 1;
+                *start = (*start).min(r.start);
+                *end = (*end).max(r.end);
+                continue;
+            }
+        }
+        out.push(Event::Chunk {
+            task,
+            worker: r.worker,
+            iterations: r.k..r.k + 1,
+            start: r.start,
+            end: r.end,
+        });
+    }
+    out
 }
 
 /// A loop's value from its iterations' values, in iteration order: a
