@@ -16,9 +16,50 @@ pub struct Slot {
     /// Seconds since the run started.
     pub start: f64,
     pub end: f64,
-    /// For a block of a loop: its iterations, 0-based and half-open.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// For a block of a loop: its iterations, 0-based and half-open. The
+    /// JSON counts as R does (see [`iterations`]).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "iterations")]
     pub iterations: Option<(usize, usize)>,
+}
+
+/// A block's iterations in JSON as people read them, numbered from 1 as in
+/// R: `{"first": 1, "last": 4}`. Charts stored before that wrote the
+/// 0-based half-open pair `[0, 4]`, which is still read.
+mod iterations {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Numbered {
+        first: usize,
+        last: usize,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        // First: serde would also read a pair as a `Numbered`.
+        Positions(usize, usize),
+        Numbered(Numbered),
+    }
+
+    // Serde's `with` hands the field by reference.
+    #[allow(clippy::ref_option)]
+    pub fn serialize<S: Serializer>(r: &Option<(usize, usize)>, s: S) -> Result<S::Ok, S::Error> {
+        r.map(|(a, b)| Numbered {
+            first: a + 1,
+            last: b,
+        })
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<(usize, usize)>, D::Error> {
+        Ok(Option::<Stored>::deserialize(d)?.map(|s| match s {
+            Stored::Numbered(n) => (n.first.saturating_sub(1), n.last),
+            Stored::Positions(a, b) => (a, b),
+        }))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
