@@ -237,7 +237,7 @@ fn the_headless_table_writes_small_times_in_units_that_fit() {
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
     let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (predicted, actual) = (column("predicted"), column("actual"));
+    let (predicted, actual) = (column("predicted"), column("work"));
     let mut rows = 0;
     for line in lines.take_while(|l| !l.is_empty()) {
         let cells: Vec<&str> = line.split_whitespace().collect();

@@ -72,6 +72,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         // Unknown: loops fall back to wall time × workers.
         busy: Duration::ZERO,
         path: None,
+        blocks: Vec::new(),
     }
 }
 

@@ -384,6 +384,7 @@ mod tests {
                     start: Duration::ZERO,
                     end: Duration::from_secs_f64(b),
                     path: None,
+                    blocks: Vec::new(),
                     busy: Duration::from_secs_f64(b),
                 })
                 .collect(),

@@ -98,12 +98,63 @@ pub struct StepOutcome {
     /// the data (eigen's `isSymmetric`, a rank test's ties): what the cost
     /// model learns from, and the plan's guess for the next run.
     pub path: Option<String>,
+    /// A loop's blocks of iterations, each as one worker ran it, in
+    /// iteration order; empty for a task that is not a loop.
+    pub blocks: Vec<Block>,
+}
+
+/// A block of a loop's iterations that one worker ran without a break.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub task: TaskId,
+    pub worker: usize,
+    /// 0-based positions, half-open.
+    pub iterations: Range<usize>,
+    pub start: Duration,
+    pub end: Duration,
 }
 
 impl StepOutcome {
     /// Wall seconds from start to end.
     pub fn seconds(&self) -> f64 {
         self.end.saturating_sub(self.start).as_secs_f64()
+    }
+
+    /// The seconds workers spent on it, what every view calls its "work":
+    /// the sum of its blocks' durations (a loop's blocks can run side by
+    /// side, or with other tasks between them), else start to end.
+    pub fn work(&self) -> f64 {
+        if self.blocks.is_empty() {
+            return self.seconds();
+        }
+        self.blocks
+            .iter()
+            .map(|b| b.end.saturating_sub(b.start).as_secs_f64())
+            .sum()
+    }
+
+    /// Each worker that ran it, with the wall span from its first start to
+    /// its last end there, by worker.
+    pub fn spans(&self) -> Vec<(usize, Duration, Duration)> {
+        if self.blocks.is_empty() {
+            return self
+                .worker
+                .map(|w| (w, self.start, self.end))
+                .into_iter()
+                .collect();
+        }
+        let mut spans: Vec<(usize, Duration, Duration)> = Vec::new();
+        for b in &self.blocks {
+            match spans.iter_mut().find(|s| s.0 == b.worker) {
+                Some(s) => {
+                    s.1 = s.1.min(b.start);
+                    s.2 = s.2.max(b.end);
+                }
+                None => spans.push((b.worker, b.start, b.end)),
+            }
+        }
+        spans.sort_by_key(|s| s.0);
+        spans
     }
 }
 
@@ -195,6 +246,9 @@ pub(crate) struct Engine<'a> {
     /// Per task, the path its outermost call took (see
     /// [`StepOutcome::path`]).
     paths: Vec<OnceLock<String>>,
+    /// The blocks of loop iterations reported so far (see
+    /// [`StepOutcome::blocks`]).
+    blocks: Mutex<Vec<Block>>,
 }
 
 impl<'a> Engine<'a> {
@@ -220,6 +274,7 @@ impl<'a> Engine<'a> {
                 .iter()
                 .map(|_| AtomicU64::new(u64::MAX))
                 .collect(),
+            blocks: Mutex::new(Vec::new()),
             paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -238,6 +293,25 @@ impl<'a> Engine<'a> {
     }
 
     pub fn emit(&self, e: Event) {
+        if let Event::Chunk {
+            task,
+            worker,
+            iterations,
+            start,
+            end,
+        } = &e
+        {
+            self.blocks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(Block {
+                    task: *task,
+                    worker: *worker,
+                    iterations: iterations.clone(),
+                    start: *start,
+                    end: *end,
+                });
+        }
         (self.on_event)(e);
     }
 
@@ -424,6 +498,7 @@ impl<'a> Engine<'a> {
             end,
             busy: end.saturating_sub(start),
             path: self.paths.get(id).and_then(|p| p.get().cloned()),
+            blocks: Vec::new(),
         }
     }
 
@@ -440,6 +515,7 @@ impl<'a> Engine<'a> {
             end: at,
             busy: Duration::ZERO,
             path: None,
+            blocks: Vec::new(),
         }
     }
 
@@ -459,6 +535,7 @@ impl<'a> Engine<'a> {
                     end: makespan,
                     busy: Duration::ZERO,
                     path: None,
+                    blocks: Vec::new(),
                 })
             })
             .enumerate()
@@ -469,6 +546,17 @@ impl<'a> Engine<'a> {
                 o
             })
             .collect::<Vec<StepOutcome>>();
+        let mut outcomes = outcomes;
+        let blocks =
+            std::mem::take(&mut *self.blocks.lock().unwrap_or_else(PoisonError::into_inner));
+        for b in blocks {
+            if let Some(o) = outcomes.get_mut(b.task) {
+                o.blocks.push(b);
+            }
+        }
+        for o in &mut outcomes {
+            o.blocks.sort_by_key(|b| b.iterations.start);
+        }
         // A cancel that came after the last task had finished stopped nothing.
         let cancelled = self.cancelled() && outcomes.iter().any(|o| o.value.is_err());
         RunReport {

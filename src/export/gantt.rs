@@ -134,6 +134,21 @@ impl Row {
         matches!(a.status, Status::Done | Status::Failed).then_some(a.end - a.start)
     }
 
+    /// Seconds the workers spent on it, as every view reports it: the sum
+    /// of its actual bars (a loop's blocks), once it has finished or failed.
+    pub fn work_seconds(&self) -> Option<f64> {
+        let a = self.actual.as_ref()?;
+        if !matches!(a.status, Status::Done | Status::Failed) {
+            return None;
+        }
+        Some(self.actual_bars().iter().map(|b| b.end - b.start).sum())
+    }
+
+    /// The work the plan gave it: the sum of its planned blocks.
+    pub fn predicted_work_seconds(&self) -> Option<f64> {
+        (!self.predicted.is_empty()).then(|| self.predicted.iter().map(|s| s.end - s.start).sum())
+    }
+
     /// `(actual - predicted) / predicted` in percent, when both are known
     /// and the prediction is not zero.
     pub fn error_percent(&self) -> Option<f64> {

@@ -86,6 +86,16 @@ fn short_shape(v: &Value) -> String {
     }
 }
 
+/// Every worker that ran a step: `0,1` for a loop run on two.
+fn workers(o: &crate::exec::StepOutcome) -> String {
+    let spans = o.spans();
+    if spans.is_empty() {
+        return "-".into();
+    }
+    let ws: Vec<String> = spans.iter().map(|s| s.0.to_string()).collect();
+    ws.join(",")
+}
+
 /// Relative prediction error in percent, signed (positive: slower than predicted).
 pub fn error_percent(predicted: f64, actual: f64) -> Option<f64> {
     (predicted > 0.0).then(|| 100.0 * (actual - predicted) / predicted)
@@ -111,7 +121,7 @@ pub fn render(
                 Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
             };
             let pred = predicted.get(t.id).copied();
-            let actual = o.value.is_ok().then_some(o.busy.as_secs_f64());
+            let actual = o.value.is_ok().then(|| o.work());
             let error = match (pred, actual) {
                 (Some(p), Some(a)) => {
                     error_percent(p, a).map_or("-".into(), |e| super::units::error(e / 100.0))
@@ -122,7 +132,7 @@ pub fn render(
                 t.name.clone(),
                 t.kind.as_str().to_string(),
                 status.to_string(),
-                o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
+                workers(o),
                 pred.map_or("-".into(), seconds),
                 actual.map_or("-".into(), seconds),
                 error,
@@ -134,9 +144,9 @@ pub fn render(
         "step",
         "kind",
         "status",
-        "worker",
+        "workers",
         "predicted",
-        "actual",
+        "work",
         "error",
         "value",
     ];
