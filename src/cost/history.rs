@@ -153,7 +153,8 @@ pub struct TaskRecord {
     pub kind: String,
     pub iterations: Option<u64>,
     pub predicted: Option<f64>,
-    /// Measured wall seconds (end − start); `None` if it failed or was skipped.
+    /// Measured work seconds (see `exec::StepOutcome::work`); `None` if it
+    /// failed or was skipped.
     pub actual: Option<f64>,
     pub worker: Option<u64>,
     /// Seconds since the run started.
