@@ -168,6 +168,36 @@ fn shown(line: &str) -> String {
 
 impl std::error::Error for Diagnostic {}
 
+/// The diagnostics of an invalid workflow as one JSON document: the first
+/// error's file, line, column, step and message at the top, for a program
+/// that reads one, and all of them under `errors`.
+pub fn to_json(errors: &[Diagnostic], path: &std::path::Path) -> serde_json::Value {
+    let one = |d: &Diagnostic| {
+        let (line, column) = d.span.map(|s| d.file.line_col(s.start)).unzip();
+        serde_json::json!({
+            "file": d.file.path.display().to_string(),
+            "line": line,
+            "column": column,
+            "step": d.step,
+            "message": d.message,
+        })
+    };
+    let mut doc = errors.first().map_or_else(
+        || serde_json::json!({ "file": path.display().to_string() }),
+        one,
+    );
+    doc["error"] = count(errors.len(), path).into();
+    doc["errors"] = errors.iter().map(one).collect();
+    doc
+}
+
+/// The line that closes a list of diagnostics: "1 error in FILE", "2
+/// errors in FILE".
+pub fn count(n: usize, path: &std::path::Path) -> String {
+    let noun = if n == 1 { "error" } else { "errors" };
+    format!("{n} {noun} in {}", path.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,10 @@
 //! → [`report`]. [`kernels`] holds the built-in functions; [`regular_file`]
 //! reads the user's files.
 
+// What the command line prints goes through `stdout`, which a closed pipe
+// cannot make panic.
+#![cfg_attr(not(test), deny(clippy::print_stdout))]
+
 pub mod bench;
 pub mod cli;
 pub mod cost;
@@ -12,6 +16,7 @@ pub mod diagnostic;
 pub mod exec;
 pub mod export;
 pub mod graph;
+pub mod interrupt;
 pub mod kernels;
 pub mod output_target;
 pub mod pipeline;
@@ -19,6 +24,7 @@ pub mod printable;
 pub mod regular_file;
 pub mod report;
 pub mod sched;
+pub mod stdout;
 pub mod tui;
 pub mod watch;
 pub mod workflow;

@@ -73,6 +73,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         // Unknown: loops fall back to wall time × workers.
         busy: Duration::ZERO,
         path: None,
+        blocks: Vec::new(),
     }
 }
 
@@ -92,6 +93,7 @@ fn report() -> RunReport {
         makespan: Duration::from_secs_f64(3.02),
         workers: 4,
         seed: 42,
+        cancelled: false,
     }
 }
 

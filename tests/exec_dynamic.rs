@@ -33,3 +33,46 @@ fn a_random_step_reading_a_random_step_runs() {
     };
     assert!((v[0] - 0.866_293_193_222_907_2).abs() < 1e-12, "{v:?}");
 }
+
+/// Issue 14, item 2: under `dynamic`, a loop both workers ran was drawn as
+/// one bar on one worker. Each block of iterations a worker ran is
+/// reported, so the chart shows the loop on every worker that ran it.
+#[test]
+fn work_stealing_reports_which_worker_ran_each_block_of_a_loop() {
+    use std::sync::Mutex;
+    let wf = workflow::parse(SourceFile::new(
+        "burn.toml",
+        "[steps]\nburn = { for = \"k in 1:8\", do = \"spin(0.05)\" }\n",
+    ))
+    .unwrap();
+    let g = graph::build(&wf).unwrap();
+    let events = Mutex::new(Vec::new());
+    let cancel = AtomicBool::new(false);
+    let opts = RunOptions {
+        workers: 2,
+        seed: 1,
+    };
+    let sink = |e: exec::Event| events.lock().unwrap().push(e);
+    let r = exec::run(&wf, &g, &opts, &sink, &cancel).unwrap();
+    assert!(!r.failed());
+    let mut covered = Vec::new();
+    let mut workers = std::collections::BTreeSet::new();
+    for e in events.into_inner().unwrap() {
+        if let exec::Event::Chunk {
+            worker,
+            iterations,
+            start,
+            end,
+            ..
+        } = e
+        {
+            assert!(start <= end);
+            assert!(end <= r.makespan);
+            covered.extend(iterations);
+            workers.insert(worker);
+        }
+    }
+    covered.sort_unstable();
+    assert_eq!(covered, (0..8).collect::<Vec<_>>(), "each iteration once");
+    assert_eq!(workers.len(), 2, "both workers ran the loop: {workers:?}");
+}

@@ -186,20 +186,109 @@ fn mermaid_lists_every_task_in_milliseconds() {
 }
 
 #[test]
-fn csv_has_a_row_per_task_with_error() {
+fn csv_has_a_row_per_block_with_error() {
     let g = support::finished();
     let text = String::from_utf8(export::render(&g, Format::Csv).unwrap()).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], export::csv::HEADER);
-    assert_eq!(lines.len(), 6);
-    let spectrum: Vec<&str> = lines[2].split(',').collect();
-    assert_eq!(spectrum[0], "spectrum");
-    assert_eq!(spectrum[1], "eigen");
-    assert_eq!(spectrum[2], "call");
-    assert_eq!(spectrum[9], "done");
-    assert_eq!(spectrum[10], "20.0");
-    let fit: Vec<&str> = lines[4].split(',').collect();
-    assert_eq!(fit[9], "failed");
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(lines[0].join(","), export::csv::HEADER);
+    // Each of the 5 tasks: its planned block and the block it ran.
+    assert_eq!(lines.len(), 1 + 2 * 5, "{text}");
+    let rows = |task: &str| -> Vec<&Vec<&str>> { lines.iter().filter(|l| l[0] == task).collect() };
+    let spectrum = rows("spectrum");
+    assert_eq!(spectrum.len(), 2);
+    assert_eq!(spectrum[0][1..4], ["eigen", "call", "plan"]);
+    assert_eq!(spectrum[0][9], "planned");
+    assert_eq!(spectrum[1][3], "run");
+    assert_eq!(spectrum[1][9], "done");
+    assert_eq!(spectrum[1][10], "20.0");
+    assert_eq!(rows("fit")[1][9], "failed");
+}
+
+/// A loop's blocks as the CSV, JSON, trace and Mermaid write them.
+fn loop_on_two_workers() -> Gantt {
+    use flowcast::export::gantt::{Actual, Row, Slot};
+    let block = |worker, start, end, iterations| Slot {
+        worker,
+        start,
+        end,
+        iterations: Some(iterations),
+    };
+    Gantt {
+        workflow: "burn".into(),
+        scheduler: "dynamic".into(),
+        workers: 2,
+        rows: vec![Row {
+            name: "burn".into(),
+            function: "spin".into(),
+            kind: "loop".into(),
+            predicted: vec![block(0, 0.0, 1.0, (0, 4)), block(1, 0.0, 1.0, (4, 8))],
+            actual: Some(Actual {
+                worker: Some(0),
+                start: 0.0,
+                end: 1.1,
+                status: Status::Done,
+                message: None,
+                chunks: vec![block(0, 0.0, 1.1, (0, 5)), block(1, 0.0, 0.9, (5, 8))],
+            }),
+        }],
+        predicted_makespan: 1.0,
+        actual_makespan: Some(1.1),
+        ..Gantt::default()
+    }
+}
+
+/// Issue 14, item 12: the CSV had one row per task, so a loop that ran on
+/// two workers showed one; iterations are numbered from 1 everywhere.
+#[test]
+fn a_loop_on_two_workers_is_a_csv_row_per_block_numbered_from_1() {
+    let text =
+        String::from_utf8(export::render(&loop_on_two_workers(), Format::Csv).unwrap()).unwrap();
+    let runs: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|l| l[3] == "run")
+        .collect();
+    assert_eq!(runs.len(), 2, "{text}");
+    // worker, first_iteration, last_iteration
+    assert_eq!([runs[0][4], runs[0][7], runs[0][8]], ["0", "1", "5"]);
+    assert_eq!([runs[1][4], runs[1][7], runs[1][8]], ["1", "6", "8"]);
+}
+
+#[test]
+fn json_numbers_iterations_from_1_and_reads_charts_stored_before() {
+    let g = loop_on_two_workers();
+    let text = String::from_utf8(export::render(&g, Format::Json).unwrap()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let chunk = &doc["rows"][0]["actual"]["chunks"][1];
+    assert_eq!(
+        chunk["iterations"],
+        serde_json::json!({"first": 6, "last": 8})
+    );
+    let planned = &doc["rows"][0]["predicted"][0];
+    assert_eq!(
+        planned["iterations"],
+        serde_json::json!({"first": 1, "last": 4})
+    );
+    let back: Gantt = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, g);
+    // Stored before: the 0-based half-open pair.
+    let mut old = doc.clone();
+    let row = &mut old["rows"][0];
+    row["predicted"][0]["iterations"] = serde_json::json!([0, 4]);
+    row["predicted"][1]["iterations"] = serde_json::json!([4, 8]);
+    row["actual"]["chunks"][0]["iterations"] = serde_json::json!([0, 5]);
+    row["actual"]["chunks"][1]["iterations"] = serde_json::json!([5, 8]);
+    let back: Gantt = serde_json::from_value(old).unwrap();
+    assert_eq!(back, g);
+}
+
+#[test]
+fn trace_and_mermaid_number_iterations_from_1() {
+    let g = loop_on_two_workers();
+    let trace = String::from_utf8(export::render(&g, Format::Trace).unwrap()).unwrap();
+    assert!(trace.contains("\"6..8\""), "{trace}");
+    let mermaid = String::from_utf8(export::render(&g, Format::Mermaid).unwrap()).unwrap();
+    assert!(mermaid.contains("burn [6..8]"), "{mermaid}");
 }
 
 #[test]

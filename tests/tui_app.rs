@@ -218,7 +218,7 @@ fn every_footer_and_help_key_maps_to_an_action() {
         );
     }
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert!(matches!(keys::key(&ctrl_c), Some(Action::Quit)));
+    assert!(matches!(keys::key(&ctrl_c), Some(Action::Interrupt)));
 }
 
 #[test]
@@ -229,4 +229,21 @@ fn a_watch_that_cannot_start_is_switched_off() {
     a.update(Action::WatchFailed("cannot watch /gone: not found".into()));
     assert!(!a.watching);
     assert_eq!(a.message.as_deref(), Some("cannot watch /gone: not found"));
+}
+
+/// Issue 14, item 14: Ctrl-C quits with status 130, as shells expect; `q`
+/// with 0.
+#[test]
+fn ctrl_c_quits_with_status_130() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let action = flowcast::tui::keys::key(&ctrl_c).expect("Ctrl-C is a key");
+    let mut a = running();
+    a.update(action);
+    assert!(a.quit);
+    assert_eq!(a.exit_code(), 130);
+    let mut a = running();
+    a.update(Action::Quit);
+    assert!(a.quit);
+    assert_eq!(a.exit_code(), 0);
 }

@@ -277,7 +277,7 @@ pub fn run_workflows(opts: &Options) -> Result<String, String> {
 }
 
 fn render(opts: &Options, all: &[Measured]) -> String {
-    let seconds = crate::export::axis::seconds;
+    let seconds = crate::report::units::seconds;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -395,12 +395,14 @@ mod tests {
                     start: Duration::ZERO,
                     end: Duration::from_secs_f64(b),
                     path: None,
+                    blocks: Vec::new(),
                     busy: Duration::from_secs_f64(b),
                 })
                 .collect(),
             makespan: Duration::from_secs_f64(busy.iter().sum()),
             workers,
             seed: 1,
+            cancelled: false,
         }
     }
 

@@ -1,5 +1,5 @@
 //! Command-line arguments and dispatch; exit codes: 0 success, 1 a step
-//! failed, 2 the workflow (or the command line) is invalid.
+//! failed, 2 the workflow (or the command line) is invalid, 130 Ctrl-C.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,6 +21,7 @@ use crate::pipeline::{self, Learning};
 use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
+use crate::stdout::{out, outln};
 use crate::workflow::{self, Workflow};
 use crate::{tui as ui, watch};
 
@@ -104,7 +105,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench {
             what: BenchCommand::Kernels { sizes, no_r },
         }) => {
-            print!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
+            out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             ExitCode::SUCCESS
         }
         Some(Command::Bench {
@@ -129,7 +130,7 @@ pub fn main() -> ExitCode {
                 },
         }) => {
             let report = crate::bench::schedule::run_schedule_bench(&sizes, &processors, graphs);
-            print!("{report}");
+            out!("{report}");
             ExitCode::SUCCESS
         }
         Some(Command::Schedule {
@@ -154,18 +155,18 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Loads and analyses a workflow, printing every diagnostic on failure.
-fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
+/// Loads and analyses a workflow, printing every diagnostic on failure;
+/// with `json`, also a JSON document of them on stdout, where a program
+/// reading `--json` output looks.
+fn analyse(path: &Path, json: bool) -> Result<(Workflow, TaskGraph), ExitCode> {
     let print = |errors: Vec<Diagnostic>| {
         for e in &errors {
             eprintln!("{e}");
         }
-        let n = errors.len();
-        eprintln!(
-            "{n} error{} in {}",
-            if n == 1 { "" } else { "s" },
-            path.display()
-        );
+        if json {
+            outln!("{}", crate::diagnostic::to_json(&errors, path));
+        }
+        eprintln!("{}", crate::diagnostic::count(errors.len(), path));
         ExitCode::from(2)
     };
     let wf = workflow::load(path).map_err(print)?;
@@ -174,11 +175,11 @@ fn analyse(path: &Path) -> Result<(Workflow, TaskGraph), ExitCode> {
 }
 
 fn check(path: &Path) -> ExitCode {
-    let (wf, graph) = match analyse(path) {
+    let (wf, graph) = match analyse(path, false) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    println!(
+    outln!(
         "workflow `{}` ({}): {} steps{}",
         printable(&wf.name),
         printable(&wf.file.path.display().to_string()),
@@ -231,7 +232,7 @@ fn check(path: &Path) -> ExitCode {
                 }
             })
             .collect();
-        println!("  {}", line.join("  ").trim_end());
+        outln!("  {}", line.join("  ").trim_end());
     };
     print_row(&header);
     for r in &rows {
@@ -261,7 +262,9 @@ fn warn_oversized(wf: &Workflow, graph: &TaskGraph) {
 }
 
 fn run(args: &RunArgs) -> ExitCode {
-    let (mut wf, graph) = match analyse(&args.file) {
+    // Before anything slow (a fresh history measures this machine's speed).
+    let cancel = crate::interrupt::flag();
+    let (mut wf, graph) = match analyse(&args.file, args.json) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -282,7 +285,6 @@ fn run(args: &RunArgs) -> ExitCode {
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
     let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
-    let cancel = AtomicBool::new(false);
     let opts = RunOptions { workers, seed };
     let sink = |e: exec::Event| progress.on_event(&e);
     // The chart is stored beside the run, for `flowcast export --run`.
@@ -316,20 +318,23 @@ fn run(args: &RunArgs) -> ExitCode {
         }
     }
     if args.json {
-        println!("{}", report::run_document(&wf, &graph, &finished));
+        outln!("{}", report::run_document(&wf, &graph, &finished));
     } else {
         let plan = &finished.plan;
-        print!(
+        out!(
             "{}",
             table::render(&graph, report, &plan.predicted, plan.predicted_makespan())
         );
         if let Some(dir) = &out_dir {
             if !write_failed {
-                println!("values written to {}", dir.display());
+                outln!("values written to {}", dir.display());
             }
         }
     }
-    if report.failed() || write_failed {
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("run cancelled (Ctrl-C)");
+        ExitCode::from(crate::interrupt::STATUS)
+    } else if report.failed() || write_failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -504,7 +509,7 @@ fn export_chart(
     let chart = if Format::from_path(file) == Some(Format::Json) {
         export::load(file)
     } else {
-        let (mut wf, graph) = match analyse(file) {
+        let (mut wf, graph) = match analyse(file, false) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -537,7 +542,7 @@ fn export_chart(
 }
 
 fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
-    let (mut wf, graph) = match analyse(file) {
+    let (mut wf, graph) = match analyse(file, json) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -548,9 +553,9 @@ fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
     let mut learning = learning(settings.history.as_deref(), model);
     let plan = pipeline::plan(&wf, &graph, &mut learning, workers, scheduler);
     if json {
-        println!("{}", report::plan::to_json(&graph, &plan));
+        outln!("{}", report::plan::to_json(&graph, &plan));
     } else {
-        print!("{}", report::plan::render(&graph, &plan));
+        out!("{}", report::plan::render(&graph, &plan));
     }
     ExitCode::SUCCESS
 }
@@ -588,7 +593,7 @@ fn bench_workflows(
     };
     match crate::bench::workflows::run_workflows(&opts) {
         Ok(table) => {
-            print!("{table}");
+            out!("{table}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -641,9 +646,17 @@ fn with_history(
 fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
     with_history(path, Access::Read, |h| {
         let runs = h.runs(workflow)?;
-        println!(
-            "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
-            "run", "workflow", "scheduler", "p", "predicted (s)", "actual (s)", "error"
+        let states = h.run_states()?;
+        outln!(
+            "{:>5}  {:<20} {:<9} {:>3} {:<9} {:>9} {:>9} {:>7}",
+            "run",
+            "workflow",
+            "scheduler",
+            "p",
+            "state",
+            "predicted",
+            "actual",
+            "error"
         );
         for r in &runs {
             let (p, a) = (r.predicted_makespan, r.actual_makespan);
@@ -653,19 +666,20 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
                 }
                 _ => "-".into(),
             };
-            let f = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.3}"));
-            println!(
-                "{:>5}  {:<20} {:<9} {:>3} {:>14} {:>11} {:>7}",
+            let f = |x: Option<f64>| x.map_or("-".into(), report::units::seconds);
+            outln!(
+                "{:>5}  {:<20} {:<9} {:>3} {:<9} {:>9} {:>9} {:>7}",
                 r.id,
                 printable(&r.workflow),
                 printable(&r.scheduler),
                 r.processors,
+                states.get(&r.id).map_or("-", String::as_str),
                 f(p),
                 f(a),
                 err
             );
         }
-        println!("{} runs in {}", runs.len(), h.path().display());
+        outln!("{} runs in {}", runs.len(), h.path().display());
         Ok(())
     })
 }
@@ -673,15 +687,16 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
 fn calibrate(path: Option<&Path>) -> ExitCode {
     with_history(path, Access::Write, |h| {
         let comm = crate::cost::comm::calibrate();
-        println!(
+        outln!(
             "communication: {:.3e} s + {:.3e} s/byte",
-            comm.latency, comm.per_byte
+            comm.latency,
+            comm.per_byte
         );
         h.save_comm(&comm)?;
         let speed = crate::cost::speed::measure();
-        println!("speed: {speed:.3e} s/op");
+        outln!("speed: {speed:.3e} s/op");
         h.save_speed(speed)?;
-        println!("stored in {}", h.path().display());
+        outln!("stored in {}", h.path().display());
         Ok(())
     })
 }
@@ -692,13 +707,13 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
         Err(code) => return code,
     };
     with_history(path, Access::Read, |h| {
-        println!(
+        outln!(
             "cost models: {} (choose with --model loglinear|paper)",
             kind.name()
         );
         let predictor = crate::cost::Predictor::load(h, kind)?;
         let errors = report::models::recent_errors(h)?;
-        print!("{}", report::models::render(&predictor, &errors));
+        out!("{}", report::models::render(&predictor, &errors));
         Ok(())
     })
 }

@@ -17,6 +17,7 @@
 
 pub mod retry;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -98,6 +99,17 @@ CREATE TABLE IF NOT EXISTS charts (
 );
 ";
 
+/// How each run ended: `done`, `failed` or `cancelled` (by a save in
+/// watch mode, Ctrl-C, or quitting the UI). Added after schema 1 shipped,
+/// as [`CHARTS`] was: a run recorded without a row here ended `failed` when
+/// one of its tasks has no time, else `done` (see [`History::run_states`]).
+const RUN_STATES: &str = "
+CREATE TABLE IF NOT EXISTS run_states (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    state TEXT NOT NULL
+);
+";
+
 /// What went wrong with the history store; always names the file.
 #[derive(Debug)]
 pub struct HistoryError {
@@ -166,7 +178,8 @@ pub struct TaskRecord {
     pub kind: String,
     pub iterations: Option<u64>,
     pub predicted: Option<f64>,
-    /// Measured wall seconds (end − start); `None` if it failed or was skipped.
+    /// Measured work seconds (see `exec::StepOutcome::work`); `None` if it
+    /// failed or was skipped.
     pub actual: Option<f64>,
     pub worker: Option<u64>,
     /// Seconds since the run started.
@@ -405,6 +418,7 @@ impl History {
             tx.execute_batch(SCHEMA)?;
             tx.execute_batch(CHARTS)?;
             tx.execute_batch(SPEED)?;
+            tx.execute_batch(RUN_STATES)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -706,6 +720,35 @@ impl History {
             )
             .optional()
             .map_err(|e| self.error(e))
+    }
+
+    /// Stores how run `run_id` ended (see [`RUN_STATES`]).
+    pub fn save_run_state(&self, run_id: i64, state: &str) -> Result<(), HistoryError> {
+        self.conn
+            .execute(
+                "INSERT INTO run_states (run_id, state) VALUES (?1, ?2)
+                 ON CONFLICT(run_id) DO UPDATE SET state = ?2",
+                params![run_id, state],
+            )
+            .map(|_| ())
+            .map_err(|e| self.error(e))
+    }
+
+    /// How every run ended, by id: as stored, else (runs recorded before
+    /// states were) `failed` when a task has no measured time, else `done`.
+    pub fn run_states(&self) -> Result<HashMap<i64, String>, HistoryError> {
+        let q = || -> rusqlite::Result<HashMap<i64, String>> {
+            let mut st = self.conn.prepare(
+                "SELECT runs.id, COALESCE(run_states.state,
+                     CASE WHEN EXISTS (SELECT 1 FROM tasks
+                                       WHERE tasks.run_id = runs.id AND tasks.actual IS NULL)
+                          THEN 'failed' ELSE 'done' END)
+                 FROM runs LEFT JOIN run_states ON run_states.run_id = runs.id",
+            )?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        };
+        q().map_err(|e| self.error(e))
     }
 
     /// SQLite's own consistency check: `true` when it reports "ok".

@@ -437,7 +437,8 @@ pub fn task_records(
                 kind: task.kind.as_str().to_string(),
                 iterations: task.iterations.as_ref().map(|v| v.len() as u64),
                 predicted: predicted.get(task.id).copied(),
-                actual: ran.map(|o| o.busy.as_secs_f64()),
+                // Work, as every view reports it (see `StepOutcome::work`).
+                actual: ran.map(crate::exec::StepOutcome::work),
                 worker: outcome.and_then(|o| o.worker).map(|w| w as u64),
                 start: outcome.map(|o| o.start.as_secs_f64()),
                 end: outcome.map(|o| o.end.as_secs_f64()),

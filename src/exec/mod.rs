@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -49,7 +49,9 @@ pub enum Event {
     },
     /// Not run because an input failed or the run was cancelled.
     Skipped { task: TaskId, reason: String },
-    /// A block of a loop's iterations ran on one worker (static plans only).
+    /// A block of a loop's iterations ran on one worker: a static plan's
+    /// block, or under work-stealing the iterations one worker ran in a row
+    /// (sent when the loop ends).
     Chunk {
         task: TaskId,
         worker: usize,
@@ -96,12 +98,63 @@ pub struct StepOutcome {
     /// the data (eigen's `isSymmetric`, a rank test's ties): what the cost
     /// model learns from, and the plan's guess for the next run.
     pub path: Option<String>,
+    /// A loop's blocks of iterations, each as one worker ran it, in
+    /// iteration order; empty for a task that is not a loop.
+    pub blocks: Vec<Block>,
+}
+
+/// A block of a loop's iterations that one worker ran without a break.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub task: TaskId,
+    pub worker: usize,
+    /// 0-based positions, half-open.
+    pub iterations: Range<usize>,
+    pub start: Duration,
+    pub end: Duration,
 }
 
 impl StepOutcome {
     /// Wall seconds from start to end.
     pub fn seconds(&self) -> f64 {
         self.end.saturating_sub(self.start).as_secs_f64()
+    }
+
+    /// The seconds workers spent on it, what every view calls its "work":
+    /// the sum of its blocks' durations (a loop's blocks can run side by
+    /// side, or with other tasks between them), else start to end.
+    pub fn work(&self) -> f64 {
+        if self.blocks.is_empty() {
+            return self.seconds();
+        }
+        self.blocks
+            .iter()
+            .map(|b| b.end.saturating_sub(b.start).as_secs_f64())
+            .sum()
+    }
+
+    /// Each worker that ran it, with the wall span from its first start to
+    /// its last end there, by worker.
+    pub fn spans(&self) -> Vec<(usize, Duration, Duration)> {
+        if self.blocks.is_empty() {
+            return self
+                .worker
+                .map(|w| (w, self.start, self.end))
+                .into_iter()
+                .collect();
+        }
+        let mut spans: Vec<(usize, Duration, Duration)> = Vec::new();
+        for b in &self.blocks {
+            match spans.iter_mut().find(|s| s.0 == b.worker) {
+                Some(s) => {
+                    s.1 = s.1.min(b.start);
+                    s.2 = s.2.max(b.end);
+                }
+                None => spans.push((b.worker, b.start, b.end)),
+            }
+        }
+        spans.sort_by_key(|s| s.0);
+        spans
     }
 }
 
@@ -113,11 +166,26 @@ pub struct RunReport {
     pub makespan: Duration,
     pub workers: usize,
     pub seed: i64,
+    /// The run was cancelled before every task had run: the tasks without
+    /// a value were stopped or never started, they did not fail.
+    pub cancelled: bool,
 }
 
 impl RunReport {
     pub fn failed(&self) -> bool {
         self.outcomes.iter().any(|o| o.value.is_err())
+    }
+
+    /// How the run ended, as the history records it: `done`, `failed` or
+    /// `cancelled`.
+    pub fn state(&self) -> &'static str {
+        if self.cancelled {
+            "cancelled"
+        } else if self.failed() {
+            "failed"
+        } else {
+            "done"
+        }
     }
 }
 
@@ -178,6 +246,9 @@ pub(crate) struct Engine<'a> {
     /// Per task, the path its outermost call took (see
     /// [`StepOutcome::path`]).
     paths: Vec<OnceLock<String>>,
+    /// The blocks of loop iterations reported so far (see
+    /// [`StepOutcome::blocks`]).
+    blocks: Mutex<Vec<Block>>,
 }
 
 impl<'a> Engine<'a> {
@@ -203,6 +274,7 @@ impl<'a> Engine<'a> {
                 .iter()
                 .map(|_| AtomicU64::new(u64::MAX))
                 .collect(),
+            blocks: Mutex::new(Vec::new()),
             paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -221,6 +293,25 @@ impl<'a> Engine<'a> {
     }
 
     pub fn emit(&self, e: Event) {
+        if let Event::Chunk {
+            task,
+            worker,
+            iterations,
+            start,
+            end,
+        } = &e
+        {
+            self.blocks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(Block {
+                    task: *task,
+                    worker: *worker,
+                    iterations: iterations.clone(),
+                    start: *start,
+                    end: *end,
+                });
+        }
         (self.on_event)(e);
     }
 
@@ -370,6 +461,9 @@ impl<'a> Engine<'a> {
         let task = &self.graph.tasks[id];
         let all = task.iterations.as_deref().unwrap_or(&[]);
         let range = range.unwrap_or(0..all.len());
+        // Under work-stealing, who ran which iteration and when: the loop's
+        // blocks, for the charts (a static plan reports its own blocks).
+        let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
         let one = |k: usize| -> Result<Value, EvalError> {
             let i = all.get(k).copied().unwrap_or(f64::NAN);
             if self.cancelled() {
@@ -385,9 +479,21 @@ impl<'a> Engine<'a> {
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
+            let start = self.now();
             let result = self.with_ctx(&mut rng, l.body.span, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
+            if let (true, Some(worker)) = (parallel, rayon::current_thread_index()) {
+                let end = self.now();
+                ran.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(Ran {
+                        k,
+                        worker,
+                        start,
+                        end,
+                    });
+            }
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
@@ -397,7 +503,12 @@ impl<'a> Engine<'a> {
             })
         };
         if parallel {
-            range.into_par_iter().map(one).collect()
+            let values = range.into_par_iter().map(one).collect();
+            let ran = ran.into_inner().unwrap_or_else(PoisonError::into_inner);
+            for e in blocks(id, ran) {
+                self.emit(e);
+            }
+            values
         } else {
             range.map(one).collect()
         }
@@ -441,6 +552,7 @@ impl<'a> Engine<'a> {
             end,
             busy: end.saturating_sub(start),
             path: self.paths.get(id).and_then(|p| p.get().cloned()),
+            blocks: Vec::new(),
         }
     }
 
@@ -457,6 +569,7 @@ impl<'a> Engine<'a> {
             end: at,
             busy: Duration::ZERO,
             path: None,
+            blocks: Vec::new(),
         }
     }
 
@@ -476,6 +589,7 @@ impl<'a> Engine<'a> {
                     end: makespan,
                     busy: Duration::ZERO,
                     path: None,
+                    blocks: Vec::new(),
                 })
             })
             .enumerate()
@@ -485,14 +599,68 @@ impl<'a> Engine<'a> {
                 }
                 o
             })
-            .collect();
+            .collect::<Vec<StepOutcome>>();
+        let mut outcomes = outcomes;
+        let blocks =
+            std::mem::take(&mut *self.blocks.lock().unwrap_or_else(PoisonError::into_inner));
+        for b in blocks {
+            if let Some(o) = outcomes.get_mut(b.task) {
+                o.blocks.push(b);
+            }
+        }
+        for o in &mut outcomes {
+            o.blocks.sort_by_key(|b| b.iterations.start);
+        }
+        // A cancel that came after the last task had finished stopped nothing.
+        let cancelled = self.cancelled() && outcomes.iter().any(|o| o.value.is_err());
         RunReport {
             outcomes,
             makespan,
             workers,
             seed: self.seed,
+            cancelled,
         }
     }
+}
+
+/// One iteration as work-stealing ran it.
+struct Ran {
+    k: usize,
+    worker: usize,
+    start: Duration,
+    end: Duration,
+}
+
+/// Work-stealing's blocks of loop `task`: each maximal run of consecutive
+/// iterations one worker ran, as a [`Event::Chunk`] in iteration order.
+fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
+    ran.sort_by_key(|r| r.k);
+    let mut out: Vec<Event> = Vec::new();
+    for r in ran {
+        if let Some(Event::Chunk {
+            worker,
+            iterations,
+            start,
+            end,
+            ..
+        }) = out.last_mut()
+        {
+            if *worker == r.worker && iterations.end == r.k {
+                iterations.end = r.k + 1;
+                *start = (*start).min(r.start);
+                *end = (*end).max(r.end);
+                continue;
+            }
+        }
+        out.push(Event::Chunk {
+            task,
+            worker: r.worker,
+            iterations: r.k..r.k + 1,
+            start: r.start,
+            end: r.end,
+        });
+    }
+    out
 }
 
 /// A loop's value from its iterations' values, in iteration order: a

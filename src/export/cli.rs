@@ -15,6 +15,7 @@ use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning};
 use crate::printable::printable;
 use crate::sched::Scheduler;
+use crate::stdout::outln;
 use crate::workflow::Workflow;
 
 /// `flowcast export [FILE] --run ID|last -o OUT`: a past run's chart.
@@ -43,15 +44,17 @@ pub fn export_run(
             Ok((wf, _)) => Some(wf.name),
             Err(e) => {
                 eprintln!("{e}");
-                return ExitCode::from(1);
+                return ExitCode::from(2);
             }
         },
         None => None,
     };
+    // A run that is not there was asked for wrongly: the usage status, 2,
+    // as for an invalid workflow; 1 would say a step failed.
     let opened = match history {
         Some(p) if !p.exists() => {
             eprintln!("error: history store {} does not exist", p.display());
-            return ExitCode::from(1);
+            return ExitCode::from(2);
         }
         Some(p) => History::open_read_only(p),
         None => History::open_default_read_only(),
@@ -62,13 +65,17 @@ pub fn export_run(
     let chart = opened
         .map_err(|e| e.to_string())
         .and_then(|h| stored::load(&h, which, workflow.as_deref()));
-    let written = chart.and_then(|(g, note)| {
-        if let Some(n) = note {
-            eprintln!("warning: {}", printable(&n));
+    let (g, note) = match chart {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {}", printable(&e));
+            return ExitCode::from(2);
         }
-        super::export(&g, format, out)
-    });
-    said(written, out)
+    };
+    if let Some(n) = note {
+        eprintln!("warning: {}", printable(&n));
+    }
+    said(super::export(&g, format, out), out)
 }
 
 /// Stores a recorded run's chart beside it, so that `--run` exports it as
@@ -118,7 +125,7 @@ pub fn run_charted(
 pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
     match written {
         Ok(()) => {
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

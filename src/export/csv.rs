@@ -1,10 +1,10 @@
-//! One CSV row per task: what was planned, what happened, and the error.
-//! A loop planned in blocks shows the span of its blocks and the first
-//! block's worker.
+//! One CSV row per block: each block of a task as planned (`plan`) and as
+//! it ran (`run`), so a loop that ran on two workers shows both. A task
+//! that is not a loop is one block. Iterations are numbered from 1, as in R.
 
 use std::fmt::Write;
 
-use super::gantt::Gantt;
+use super::gantt::{Gantt, Slot};
 
 /// RFC 4180 quoting, only where needed.
 fn field(s: &str) -> String {
@@ -19,36 +19,46 @@ fn num(x: Option<f64>) -> String {
     x.map(|v| format!("{v:.6}")).unwrap_or_default()
 }
 
-pub const HEADER: &str = "task,function,kind,predicted_worker,predicted_start,predicted_end,actual_worker,actual_start,actual_end,status,error_percent";
+pub const HEADER: &str =
+    "task,function,kind,part,worker,start,end,first_iteration,last_iteration,status,error_percent";
 
 pub fn render(g: &Gantt) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{HEADER}");
     for r in &g.rows {
-        let span = r.predicted_span();
-        let a = r.actual.as_ref();
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{}",
-            field(&r.name),
-            field(&r.function),
-            field(&r.kind),
-            r.predicted
-                .first()
-                .map(|p| p.worker.to_string())
-                .unwrap_or_default(),
-            num(span.map(|x| x.0)),
-            num(span.map(|x| x.1)),
-            a.and_then(|a| a.worker)
-                .map(|w| w.to_string())
-                .unwrap_or_default(),
-            num(a.map(|a| a.start)),
-            num(a.map(|a| a.end)),
-            r.status().as_str(),
-            r.error_percent()
-                .map(|e| format!("{e:.1}"))
-                .unwrap_or_default(),
-        );
+        let mut row = |part: &str, slot: Option<&Slot>, status: &str, error: String| {
+            let (first, last) = slot
+                .and_then(|b| b.iterations)
+                .map_or((String::new(), String::new()), |(a, b)| {
+                    ((a + 1).to_string(), b.to_string())
+                });
+            let _ = writeln!(
+                s,
+                "{},{},{},{part},{},{},{},{first},{last},{status},{error}",
+                field(&r.name),
+                field(&r.function),
+                field(&r.kind),
+                slot.map(|b| b.worker.to_string()).unwrap_or_default(),
+                num(slot.map(|b| b.start)),
+                num(slot.map(|b| b.end)),
+            );
+        };
+        for p in &r.predicted {
+            row("plan", Some(p), "planned", String::new());
+        }
+        let error = r
+            .error_percent()
+            .map(|e| format!("{e:.1}"))
+            .unwrap_or_default();
+        let bars = r.actual_bars();
+        if bars.is_empty() {
+            // Skipped, or not run yet: the task is still listed.
+            row("run", None, r.status().as_str(), error);
+        } else {
+            for b in &bars {
+                row("run", Some(b), r.status().as_str(), error.clone());
+            }
+        }
     }
     s
 }

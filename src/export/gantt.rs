@@ -16,9 +16,50 @@ pub struct Slot {
     /// Seconds since the run started.
     pub start: f64,
     pub end: f64,
-    /// For a block of a loop: its iterations, 0-based and half-open.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// For a block of a loop: its iterations, 0-based and half-open. The
+    /// JSON counts as R does (see [`iterations`]).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "iterations")]
     pub iterations: Option<(usize, usize)>,
+}
+
+/// A block's iterations in JSON as people read them, numbered from 1 as in
+/// R: `{"first": 1, "last": 4}`. Charts stored before that wrote the
+/// 0-based half-open pair `[0, 4]`, which is still read.
+mod iterations {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Numbered {
+        first: usize,
+        last: usize,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        // First: serde would also read a pair as a `Numbered`.
+        Positions(usize, usize),
+        Numbered(Numbered),
+    }
+
+    // Serde's `with` hands the field by reference.
+    #[allow(clippy::ref_option)]
+    pub fn serialize<S: Serializer>(r: &Option<(usize, usize)>, s: S) -> Result<S::Ok, S::Error> {
+        r.map(|(a, b)| Numbered {
+            first: a + 1,
+            last: b,
+        })
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<(usize, usize)>, D::Error> {
+        Ok(Option::<Stored>::deserialize(d)?.map(|s| match s {
+            Stored::Numbered(n) => (n.first.saturating_sub(1), n.last),
+            Stored::Positions(a, b) => (a, b),
+        }))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,6 +70,8 @@ pub enum Status {
     Done,
     Failed,
     Skipped,
+    /// Stopped, or never started, because the run was cancelled.
+    Cancelled,
 }
 
 impl Status {
@@ -39,6 +82,7 @@ impl Status {
             Status::Done => "done",
             Status::Failed => "failed",
             Status::Skipped => "skipped",
+            Status::Cancelled => "cancelled",
         }
     }
 }
@@ -90,6 +134,21 @@ impl Row {
         matches!(a.status, Status::Done | Status::Failed).then_some(a.end - a.start)
     }
 
+    /// Seconds the workers spent on it, as every view reports it: the sum
+    /// of its actual bars (a loop's blocks), once it has finished or failed.
+    pub fn work_seconds(&self) -> Option<f64> {
+        let a = self.actual.as_ref()?;
+        if !matches!(a.status, Status::Done | Status::Failed) {
+            return None;
+        }
+        Some(self.actual_bars().iter().map(|b| b.end - b.start).sum())
+    }
+
+    /// The work the plan gave it: the sum of its planned blocks.
+    pub fn predicted_work_seconds(&self) -> Option<f64> {
+        (!self.predicted.is_empty()).then(|| self.predicted.iter().map(|s| s.end - s.start).sum())
+    }
+
     /// `(actual - predicted) / predicted` in percent, when both are known
     /// and the prediction is not zero.
     pub fn error_percent(&self) -> Option<f64> {
@@ -113,12 +172,14 @@ impl Row {
             return a.chunks.clone();
         }
         match (a.worker, a.status) {
-            (Some(worker), Status::Running | Status::Done | Status::Failed) => vec![Slot {
-                worker,
-                start: a.start,
-                end: a.end,
-                iterations: None,
-            }],
+            (Some(worker), Status::Running | Status::Done | Status::Failed | Status::Cancelled) => {
+                vec![Slot {
+                    worker,
+                    start: a.start,
+                    end: a.end,
+                    iterations: None,
+                }]
+            }
             _ => Vec::new(),
         }
     }
@@ -284,6 +345,7 @@ impl Gantt {
             let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
             let (status, message) = match &o.value {
                 Ok(_) => (Status::Done, None),
+                Err(e) if report.cancelled => (Status::Cancelled, Some(e.to_string())),
                 Err(StepError::Failed { message, .. }) => (Status::Failed, Some(message.clone())),
                 Err(StepError::Skipped { reason }) => (Status::Skipped, Some(reason.clone())),
             };

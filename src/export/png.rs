@@ -7,6 +7,7 @@ use super::axis;
 use super::gantt::{Gantt, Status};
 use super::palette;
 use super::svg::Layout;
+use crate::report::units;
 
 /// An RGB image.
 pub struct Canvas {
@@ -176,14 +177,14 @@ pub fn draw(g: &Gantt) -> Canvas {
     let right = l.width - l.right;
     let actual = g
         .actual_makespan
-        .map(|a| format!("  actual {}", axis::seconds(a)))
+        .map(|a| format!("  actual {}", units::seconds(a)))
         .unwrap_or_default();
     let title = format!(
         "{}  {}  {} workers  predicted {}{actual}",
         g.workflow,
         g.scheduler,
         workers,
-        axis::seconds(g.predicted_makespan)
+        units::seconds(g.predicted_makespan)
     );
     c.text(l.left, 14.0, &title, (0, 0, 0), 2);
     for w in 0..workers {

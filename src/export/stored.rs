@@ -59,7 +59,17 @@ pub fn load(
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("history store {store}: no run {id} (see `flowcast history`)"))?;
     let comm = h.load_comm().ok().flatten().unwrap_or(Comm::SHARED_MEMORY);
-    Ok(rebuild(&run, &comm))
+    let (mut g, note) = rebuild(&run, &comm);
+    // The tasks say only whether each has a time; the run says why not.
+    let states = h.run_states().map_err(|e| e.to_string())?;
+    if states.get(&id).map(String::as_str) == Some("cancelled") {
+        for a in g.rows.iter_mut().filter_map(|r| r.actual.as_mut()) {
+            if matches!(a.status, Status::Failed | Status::Skipped) {
+                a.status = Status::Cancelled;
+            }
+        }
+    }
+    Ok((g, note))
 }
 
 /// The chart of a run stored without one.

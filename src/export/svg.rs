@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::axis;
 use super::gantt::{Gantt, Status};
 use super::palette;
+use crate::report::units;
 
 /// Pixel geometry shared with the PNG drawer, so both show one picture.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +84,7 @@ pub fn render(g: &Gantt) -> String {
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let actual = g
         .actual_makespan
-        .map(|a| format!(", actual {}", axis::seconds(a)))
+        .map(|a| format!(", actual {}", units::seconds(a)))
         .unwrap_or_default();
     let _ = writeln!(
         s,
@@ -92,7 +93,7 @@ pub fn render(g: &Gantt) -> String {
         esc(&g.workflow),
         esc(&g.scheduler),
         workers,
-        axis::seconds(g.predicted_makespan),
+        units::seconds(g.predicted_makespan),
         actual
     );
     // Lanes.
@@ -145,8 +146,8 @@ pub fn render(g: &Gantt) -> String {
                 s,
                 r#"<rect class="predicted" data-task="{n}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}" fill-opacity="0.15" stroke="{c}" stroke-width="1.5"><title>{t}: predicted {}–{} ({})</title></rect>"#,
                 (x1 - x0).max(1.0),
-                axis::seconds(slot.start),
-                axis::seconds(slot.end),
+                units::seconds(slot.start),
+                units::seconds(slot.end),
                 esc(&r.function),
                 n = esc(&r.name),
                 t = esc(&what),
@@ -170,8 +171,8 @@ pub fn render(g: &Gantt) -> String {
                 s,
                 r#"<rect class="actual" data-task="{n}" data-status="{st}" x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{band:.1}" fill="{c}"{stroke}><title>{t}: {st} {}–{} ({})</title></rect>"#,
                 (x1 - x0).max(1.0),
-                axis::seconds(bar.start),
-                axis::seconds(bar.end),
+                units::seconds(bar.start),
+                units::seconds(bar.end),
                 esc(&r.function),
                 n = esc(&r.name),
                 t = esc(&what),
@@ -188,7 +189,7 @@ pub fn render(g: &Gantt) -> String {
             s,
             r##"<line class="replan" x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{axis_y}" stroke="#e07000" stroke-width="1.5" stroke-dasharray="4 3"><title>re-planned at {}</title></line>"##,
             l.top,
-            axis::seconds(t)
+            units::seconds(t)
         );
     }
     // Legend: the two bar styles, then a swatch per function.

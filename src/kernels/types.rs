@@ -215,7 +215,9 @@ impl Type {
         match self {
             Type::Null => "NULL".into(),
             Type::Num { len, value } => match value {
-                Some(v) if v.len() == 1 => format!("num[1] = {}", v[0]),
+                Some(v) if v.len() == 1 => {
+                    format!("num[1] = {}", super::data::r_num_to_string(v[0]))
+                }
                 _ => format!("num[{}]", d(*len)),
             },
             Type::Mat { rows, cols } => format!("mat[{}x{}]", d(*rows), d(*cols)),

@@ -29,7 +29,7 @@ use crate::workflow::Workflow;
 pub fn load_checked(path: &std::path::Path) -> Result<(Workflow, TaskGraph), String> {
     let text = |errors: Vec<crate::diagnostic::Diagnostic>| {
         let mut s: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        s.push(format!("{} error(s) in {}", errors.len(), path.display()));
+        s.push(crate::diagnostic::count(errors.len(), path));
         s.join("\n")
     };
     let wf = crate::workflow::load(path).map_err(text)?;
@@ -311,7 +311,12 @@ pub fn execute(
             tasks: cost::task_records(graph, &report, &plan.predicted, &loop_workers),
         };
         match h.record_run(&record) {
-            Ok(id) => run_id = Some(id),
+            Ok(id) => {
+                run_id = Some(id);
+                if let Err(e) = h.save_run_state(id, report.state()) {
+                    warnings.push(e.to_string());
+                }
+            }
             Err(e) => warnings.push(e.to_string()),
         }
         learning.predictor.observe(graph, &report, &loop_workers);

@@ -6,6 +6,7 @@ pub mod models;
 pub mod plan;
 pub mod progress;
 pub mod table;
+pub mod units;
 
 use std::path::Path;
 
@@ -48,7 +49,15 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
                 "start_s": o.start.as_secs_f64(),
                 "end_s": o.end.as_secs_f64(),
                 "predicted_s": plan.predicted.get(t.id),
-                "actual_s": o.value.is_ok().then_some(o.busy.as_secs_f64()),
+                // Work seconds: the sum of its blocks' durations; the
+                // same figure as `work_s`, kept under its old name.
+                "actual_s": o.value.is_ok().then(|| o.work()),
+                "work_s": o.value.is_ok().then(|| o.work()),
+                "workers": o.spans().iter().map(|s| json!({
+                    "worker": s.0,
+                    "start_s": s.1.as_secs_f64(),
+                    "end_s": s.2.as_secs_f64(),
+                })).collect::<Vec<_>>(),
             });
             match &o.value {
                 Ok(v) => {

@@ -14,7 +14,13 @@ const RECENT_RUNS: usize = 10;
 /// recent runs, oldest first.
 pub fn recent_errors(history: &History) -> Result<BTreeMap<String, Vec<f64>>, HistoryError> {
     let mut out: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    let runs = history.runs(None)?;
+    let states = history.run_states()?;
+    // A cancelled run's times say when it was stopped, not what it costs.
+    let runs: Vec<_> = history
+        .runs(None)?
+        .into_iter()
+        .filter(|r| states.get(&r.id).is_none_or(|s| s != "cancelled"))
+        .collect();
     for run in runs.iter().take(RECENT_RUNS).rev() {
         for t in history.tasks(run.id)? {
             if let (Some(model), Some(p), Some(a)) = (t.model, t.predicted, t.actual) {

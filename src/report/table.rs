@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::units::seconds;
 use crate::exec::{RunReport, StepError};
 use crate::graph::TaskGraph;
 use crate::kernels::value::is_na;
@@ -86,6 +87,16 @@ fn short_shape(v: &Value) -> String {
     }
 }
 
+/// Every worker that ran a step: `0,1` for a loop run on two.
+fn workers(o: &crate::exec::StepOutcome) -> String {
+    let spans = o.spans();
+    if spans.is_empty() {
+        return "-".into();
+    }
+    let ws: Vec<String> = spans.iter().map(|s| s.0.to_string()).collect();
+    ws.join(",")
+}
+
 /// Relative prediction error in percent, signed (positive: slower than predicted).
 pub fn error_percent(predicted: f64, actual: f64) -> Option<f64> {
     (predicted > 0.0).then(|| 100.0 * (actual - predicted) / predicted)
@@ -111,19 +122,20 @@ pub fn render(
                 Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
             };
             let pred = predicted.get(t.id).copied();
-            let actual = o.value.is_ok().then_some(o.busy.as_secs_f64());
+            let actual = o.value.is_ok().then(|| o.work());
             let error = match (pred, actual) {
-                (Some(p), Some(a)) => error_percent(p, a)
-                    .map_or("-".into(), |e| crate::export::axis::error(e / 100.0)),
+                (Some(p), Some(a)) => {
+                    error_percent(p, a).map_or("-".into(), |e| super::units::error(e / 100.0))
+                }
                 _ => "-".into(),
             };
             [
                 t.name.clone(),
                 t.kind.as_str().to_string(),
                 status.to_string(),
-                o.worker.map_or_else(|| "-".into(), |w| w.to_string()),
-                pred.map_or("-".into(), |p| format!("{p:.3}")),
-                actual.map_or("-".into(), |a| format!("{a:.3}")),
+                workers(o),
+                pred.map_or("-".into(), seconds),
+                actual.map_or("-".into(), seconds),
                 error,
                 value,
             ]
@@ -134,9 +146,9 @@ pub fn render(
         "step",
         "kind",
         "status",
-        "worker",
-        "predicted (s)",
-        "actual (s)",
+        "workers",
+        "predicted",
+        "work",
         "error",
         "value",
     ];
@@ -166,11 +178,11 @@ pub fn render(
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
     let _ = writeln!(
         out,
-        "\n{} steps, {} failed or skipped; makespan {:.3} s (predicted {:.3} s) on {} workers (seed {})",
+        "\n{} steps, {} failed or skipped; makespan {} (predicted {}) on {} workers (seed {})",
         rows.len(),
         failed,
-        report.makespan.as_secs_f64(),
-        predicted_makespan,
+        seconds(report.makespan.as_secs_f64()),
+        seconds(predicted_makespan),
         report.workers,
         report.seed
     );

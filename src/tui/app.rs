@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::exec::{Event, RunReport, StepError};
+use crate::exec::{Event, RunReport};
 use crate::export::{Gantt, Status};
 use crate::sched::Scheduler;
 use crate::watch::Changed;
@@ -86,6 +86,8 @@ pub struct HistoryRow {
 #[derive(Debug)]
 pub enum Action {
     Quit,
+    /// Ctrl-C: quit, and say so in the exit status as shells expect.
+    Interrupt,
     Rerun,
     CycleScheduler,
     MoreWorkers,
@@ -205,6 +207,8 @@ pub struct App {
     pub history: Vec<HistoryRow>,
     pub size: (u16, u16),
     pub quit: bool,
+    /// Quit by Ctrl-C.
+    pub interrupted: bool,
 }
 
 impl App {
@@ -232,6 +236,20 @@ impl App {
             history: Vec::new(),
             size: (80, 24),
             quit: false,
+            interrupted: false,
+        }
+    }
+
+    /// The process's exit status once the UI has quit: 130 for Ctrl-C (what
+    /// shells report for an interrupted command), 1 when the last run
+    /// failed, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.interrupted {
+            130
+        } else if self.state == RunState::Failed {
+            1
+        } else {
+            0
         }
     }
 
@@ -283,6 +301,10 @@ impl App {
         let rows = self.gantt.rows.len();
         match action {
             Action::Quit => self.quit = true,
+            Action::Interrupt => {
+                self.quit = true;
+                self.interrupted = true;
+            }
             Action::Rerun => return vec![Effect::Rerun],
             Action::CycleScheduler => {
                 let all = Scheduler::ALL;
@@ -540,11 +562,7 @@ impl App {
             Ok(report) => {
                 self.gantt.finish(&report);
                 self.now = report.makespan.as_secs_f64();
-                let cancelled = report.outcomes.iter().any(|o| {
-                    matches!(&o.value, Err(StepError::Skipped { reason }) if reason == "run cancelled")
-                        || matches!(&o.value, Err(StepError::Failed { message, .. }) if message.contains("run cancelled"))
-                });
-                self.state = if cancelled {
+                self.state = if report.cancelled {
                     RunState::Cancelled
                 } else if report.failed() {
                     RunState::Failed

@@ -18,6 +18,7 @@ use ratatui::widgets::Widget;
 use super::app::{App, RunState};
 use super::theme;
 use crate::export::{axis, Slot, Status};
+use crate::report::units;
 
 /// What one cell of a lane line holds.
 #[derive(Clone, Copy, Default)]
@@ -410,7 +411,7 @@ impl Widget for GanttChart<'_> {
             .and_then(|i| g.rows.get(i))
             .filter(|_| spare > used)
         {
-            let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), axis::seconds);
+            let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), units::seconds);
             let mut text = format!(
                 "▶ {} ({}) predicted {} actual {} {}",
                 r.name,
@@ -420,7 +421,7 @@ impl Widget for GanttChart<'_> {
                 r.status().as_str()
             );
             if let Some(e) = r.error_percent() {
-                text.push_str(&format!(" {}", axis::error(e / 100.0)));
+                text.push_str(&format!(" {}", units::error(e / 100.0)));
             }
             if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
                 text.push_str(&format!(": {m}"));

@@ -7,8 +7,8 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::axis::seconds;
 use crate::printable::printable;
+use crate::report::units::seconds;
 
 pub struct Header<'a>(pub &'a App);
 

@@ -7,7 +7,7 @@ use ratatui::widgets::{Paragraph, Row, Table, Widget};
 
 use super::app::App;
 use super::theme;
-use crate::export::axis::seconds;
+use crate::report::units::seconds;
 
 pub struct History<'a>(pub &'a App);
 
@@ -23,7 +23,7 @@ impl Widget for History<'_> {
         let rows = app.history.iter().rev().map(|h| {
             let error = h.actual.filter(|_| h.predicted > 0.0).map_or_else(
                 || "-".into(),
-                |a| crate::export::axis::error((a - h.predicted) / h.predicted),
+                |a| crate::report::units::error((a - h.predicted) / h.predicted),
             );
             Row::new(vec![
                 format!("#{}", h.run),

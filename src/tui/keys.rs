@@ -29,7 +29,7 @@ pub fn action(event: &Event) -> Option<Action> {
 
 pub fn key(k: &KeyEvent) -> Option<Action> {
     if k.modifiers.contains(KeyModifiers::CONTROL) {
-        return matches!(k.code, KeyCode::Char('c')).then_some(Action::Quit);
+        return matches!(k.code, KeyCode::Char('c')).then_some(Action::Interrupt);
     }
     Some(match k.code {
         KeyCode::Char('q') => Action::Quit,

@@ -65,8 +65,8 @@ pub struct TuiOptions {
 const FRAME: Duration = Duration::from_millis(33);
 const INPUT_POLL: Duration = Duration::from_millis(16);
 
-/// Opens the UI on `path` and runs until the user quits. Returns exit code
-/// 1 when the last run failed, 0 otherwise; `Err` for terminal errors.
+/// Opens the UI on `path` and runs until the user quits. Returns the exit
+/// code of [`App::exit_code`]; `Err` for terminal errors.
 pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     let (tx, rx) = mpsc::channel::<Action>();
     let loaded = load_checked(path);
@@ -128,11 +128,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     ctx.runner.cancel();
     restore();
     result?;
-    Ok(if app.state == RunState::Failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(app.exit_code()))
 }
 
 /// What effects act on.

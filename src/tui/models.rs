@@ -34,7 +34,7 @@ impl Widget for Models<'_> {
                     "{:>10}",
                     m.errors
                         .last()
-                        .map_or_else(|| "-".into(), |e| crate::export::axis::error(*e))
+                        .map_or_else(|| "-".into(), |e| crate::report::units::error(*e))
                 )),
                 Cell::from(sparkline(&m.errors, spark_w)).style(theme::KEY),
             ])

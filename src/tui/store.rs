@@ -19,16 +19,16 @@ pub fn load(learning: &Learning, workflow: &str) -> Option<Result<Rows, HistoryE
     Some((|| {
         // Oldest first, as the session's own runs are appended.
         let mut runs = Vec::new();
+        let mut states = h.run_states()?;
         for r in h.runs(Some(workflow))?.into_iter().take(RUNS) {
-            // A task without a measured time failed or was skipped.
-            let failed = h.tasks(r.id)?.iter().any(|t| t.actual.is_none());
+            let state = states.remove(&r.id).unwrap_or_else(|| "-".into());
             runs.push(HistoryRow {
                 run: usize::try_from(r.id).unwrap_or(0),
                 scheduler: r.scheduler,
                 workers: usize::try_from(r.processors).unwrap_or(0),
                 predicted: r.predicted_makespan.unwrap_or(0.0),
                 actual: r.actual_makespan,
-                state: if failed { "failed" } else { "done" }.into(),
+                state,
             });
         }
         runs.reverse();

@@ -7,8 +7,8 @@ use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
 use super::theme;
-use crate::export::axis::{error, seconds};
 use crate::export::Row as Task;
+use crate::report::units::{error, seconds};
 
 /// The first task row shown in `area`: the table scrolls just enough to
 /// show the selected row (row 0 of the area is the header).
@@ -38,12 +38,9 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                     Cell::from(r.name.clone()),
                     Cell::from(r.function.clone()).style(colour(&r.function)),
                     Cell::from(workers(r)),
-                    Cell::from(opt(r.predicted_seconds())),
-                    Cell::from(opt(r.actual_seconds())),
-                    Cell::from(
-                        r.error_percent()
-                            .map_or_else(|| "-".into(), |e| error(e / 100.0)),
-                    ),
+                    Cell::from(opt(r.predicted_work_seconds())),
+                    Cell::from(opt(r.work_seconds())),
+                    Cell::from(work_error(r).map_or_else(|| "-".into(), error)),
                     Cell::from(status.as_str()).style(theme::status(status)),
                 ])
             })
@@ -60,9 +57,9 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         let header = Row::new([
             "step",
             "function",
-            "worker",
+            "workers",
             "predicted",
-            "actual",
+            "work",
             "error",
             "status",
         ])
@@ -75,6 +72,12 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             .with_offset(first_row(app, area));
         StatefulWidget::render(table, area, buf, &mut state);
     }
+}
+
+/// `(work - predicted work) / predicted work`.
+fn work_error(r: &Task) -> Option<f64> {
+    let (p, a) = (r.predicted_work_seconds()?, r.work_seconds()?);
+    (p > 0.0).then(|| (a - p) / p)
 }
 
 /// Where a task ran: a loop run in blocks lists every worker (`0,1`).

@@ -48,5 +48,6 @@ pub fn status(s: crate::export::Status) -> Style {
         S::Done => Style::new().fg(Color::Green),
         S::Failed => ERROR,
         S::Skipped => Style::new().fg(Color::Magenta),
+        S::Cancelled => DIM,
     }
 }

@@ -18,6 +18,7 @@ use crate::pipeline::{load_checked, Finished, Learning};
 use crate::printable::printable;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
+use crate::stdout::out;
 use crate::workflow::depth::WALK_STACK;
 use crate::workflow::{self, Workflow};
 
@@ -254,10 +255,10 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     eprintln!("warning: {}", printable(w));
                 }
                 if cancel.load(Ordering::Relaxed) {
-                    eprintln!("run cancelled: the workflow changed");
+                    eprintln!("run cancelled");
                 } else {
                     let plan = &finished.plan;
-                    print!(
+                    out!(
                         "{}",
                         table::render(
                             graph,
@@ -271,7 +272,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Err(e) => eprintln!("error: {}", printable(&e)),
         }
     };
-    let stop = AtomicBool::new(false);
+    let stop = crate::interrupt::flag();
     let p = path.to_path_buf();
     let mut err = std::io::stderr();
     // `--test-drive-m` wins over the file's `m`, as in a single run.
@@ -284,6 +285,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
     };
     let reads = |(wf, _): &(Workflow, TaskGraph)| data_files(wf);
     match watch_loop(&files, QUIET, load, reads, run, &stop, &mut err) {
+        Ok(_) if stop.load(Ordering::Relaxed) => ExitCode::from(crate::interrupt::STATUS),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use crate::cost::eval::{speed, Speed};
 use crate::cost::model::{ModelKind, SplitMix};
+use crate::stdout::outln;
 
 use calls::{Call, Function, Timer, Timing};
 use fig7::{Curves, Measurements};
@@ -405,7 +406,7 @@ pub fn run_paper(opts: &Options, json: bool) -> Result<String, String> {
 pub fn main(seed: u64, quick: bool, json: bool) -> std::process::ExitCode {
     match run_paper(&Options { seed, quick }, json) {
         Ok(text) => {
-            println!("{text}");
+            outln!("{text}");
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {

@@ -13,6 +13,7 @@ mod sample;
 mod seq;
 mod spin;
 
+pub(super) use combine::r_num_to_string;
 pub use random::draws;
 
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};

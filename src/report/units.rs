@@ -1,0 +1,37 @@
+//! Quantities as people read them, in every view (terminal UI, headless
+//! table, charts): durations in a unit that fits, relative errors.
+
+/// Seconds for tables: `40µs`, `0.4ms`, `12ms`, `1.23s`, `4m05s`.
+pub fn seconds(t: f64) -> String {
+    if !t.is_finite() {
+        return "-".into();
+    }
+    if t <= 0.0 {
+        "0s".into()
+    } else if t < 0.000_1 {
+        format!("{:.0}µs", t * 1e6)
+    } else if t < 0.01 {
+        format!("{:.1}ms", t * 1000.0)
+    } else if t < 1.0 {
+        format!("{:.0}ms", t * 1000.0)
+    } else if t < 120.0 {
+        format!("{t:.2}s")
+    } else {
+        format!("{:.0}m{:02.0}s", (t / 60.0).floor(), t % 60.0)
+    }
+}
+
+/// A relative error `(actual - predicted) / predicted` for tables: `+12%`,
+/// `-40%`, and past +999 % the ratio: `×85` (85 times the prediction),
+/// `×2e5`.
+pub fn error(e: f64) -> String {
+    if !e.is_finite() {
+        "-".into()
+    } else if e < 9.995 {
+        format!("{:+.0}%", e * 100.0)
+    } else if e + 1.0 < 999.5 {
+        format!("×{:.0}", e + 1.0)
+    } else {
+        format!("×{:.0e}", e + 1.0)
+    }
+}

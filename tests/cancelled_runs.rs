@@ -1,0 +1,150 @@
+//! Issue 14, item 5: a run cancelled (a save in watch mode, Ctrl-C,
+//! quitting the UI) is recorded as `cancelled`, not `failed`: in the
+//! history, its exports and views, and outside the models' error figures.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use flowcast::cost::history::{History, RunRecord, TaskRecord};
+use flowcast::diagnostic::SourceFile;
+use flowcast::exec::{Event, RunOptions};
+use flowcast::export::stored::{self, Which};
+use flowcast::export::Status;
+use flowcast::graph::{self, TaskGraph};
+use flowcast::pipeline::{self, Learning};
+use flowcast::sched::Scheduler;
+use flowcast::workflow::{self, Workflow};
+
+fn analyse() -> (Workflow, TaskGraph) {
+    let text = r#"
+[workflow]
+name = "stopped"
+seed = 3
+
+[steps]
+x = "rnorm(100)"
+m = "mean(x)"
+burn = { for = "k in 1:8", do = "spin(0.25 + 0 * m)" }
+after = "sum(burn)"
+"#;
+    let wf = workflow::parse(SourceFile::new("stopped.toml", text)).expect("parses");
+    let g = graph::build(&wf).expect("analyses");
+    (wf, g)
+}
+
+/// Runs the workflow, cancelling it as `burn` starts when `stop`; the
+/// chart is stored when `charted`. Returns the run's id.
+fn run(learning: &mut Learning, stop: bool, charted: bool) -> i64 {
+    let (wf, g) = analyse();
+    let burn = g.task("burn").unwrap().id;
+    let cancel = AtomicBool::new(false);
+    let sink = |e: Event| {
+        if stop && matches!(e, Event::Started { task, .. } if task == burn) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let opts = RunOptions {
+        workers: 2,
+        seed: 3,
+    };
+    let finished = if charted {
+        flowcast::export::cli::run_charted(
+            &wf,
+            &g,
+            learning,
+            &opts,
+            Scheduler::Dynamic,
+            &sink,
+            &cancel,
+        )
+        .map(|(f, _)| f)
+    } else {
+        pipeline::run(&wf, &g, learning, &opts, Scheduler::Dynamic, &sink, &cancel)
+    }
+    .expect("runs");
+    assert_eq!(finished.report.cancelled, stop);
+    assert_eq!(
+        finished.report.state(),
+        if stop { "cancelled" } else { "done" }
+    );
+    finished.run_id.expect("recorded")
+}
+
+#[test]
+fn a_cancelled_run_is_recorded_and_shown_as_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let mut learning = Learning::open(Some(&path)).unwrap();
+    let done = run(&mut learning, false, true);
+    let errors_before = {
+        let h = History::open(&path).unwrap();
+        flowcast::report::models::recent_errors(&h).unwrap()
+    };
+    let charted = run(&mut learning, true, true);
+    let rebuilt = run(&mut learning, true, false);
+
+    let h = History::open(&path).unwrap();
+    let states = h.run_states().unwrap();
+    assert_eq!(states[&done], "done");
+    assert_eq!(states[&charted], "cancelled");
+    assert_eq!(states[&rebuilt], "cancelled");
+
+    // `export --run`: from the stored chart and rebuilt from the tasks.
+    for id in [charted, rebuilt] {
+        let (g, _) = stored::load(&h, Which::Id(id), None).unwrap();
+        let status = |name: &str| g.rows.iter().find(|r| r.name == name).unwrap().status();
+        assert_eq!(status("x"), Status::Done, "run {id}");
+        assert_eq!(status("burn"), Status::Cancelled, "run {id}");
+        assert_eq!(status("after"), Status::Cancelled, "run {id}");
+    }
+
+    // The models' error figures leave cancelled runs out.
+    let errors_after = flowcast::report::models::recent_errors(&h).unwrap();
+    assert_eq!(errors_after, errors_before);
+
+    // The UI's history view.
+    let (rows, _) = flowcast::tui::store::load(&learning, "stopped")
+        .unwrap()
+        .unwrap();
+    let states: Vec<&str> = rows.iter().map(|r| r.state.as_str()).collect();
+    assert_eq!(states, ["done", "cancelled", "cancelled"]);
+}
+
+/// Stores written before runs had a state stay readable: a run without one
+/// ended `failed` when a task has no time.
+#[test]
+fn runs_recorded_without_a_state_are_derived_from_their_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = History::open(dir.path().join("h.sqlite")).unwrap();
+    let task = |step: &str, actual: Option<f64>| TaskRecord {
+        step: step.into(),
+        function: "mean".into(),
+        features: vec![1.0],
+        kind: "call".into(),
+        iterations: None,
+        predicted: Some(0.1),
+        actual,
+        worker: Some(0),
+        start: Some(0.0),
+        end: actual,
+        model: None,
+        observed: None,
+    };
+    let record = |tasks| RunRecord {
+        id: 0,
+        workflow: "old".into(),
+        path: "old.toml".into(),
+        scheduler: "emcp".into(),
+        processors: 1,
+        started_at: 0.0,
+        predicted_makespan: Some(0.1),
+        actual_makespan: Some(0.1),
+        tasks,
+    };
+    let ok = h.record_run(&record(vec![task("a", Some(0.1))])).unwrap();
+    let bad = h
+        .record_run(&record(vec![task("a", Some(0.1)), task("b", None)]))
+        .unwrap();
+    let states = h.run_states().unwrap();
+    assert_eq!(states[&ok], "done");
+    assert_eq!(states[&bad], "failed");
+}
