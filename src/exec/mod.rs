@@ -28,6 +28,10 @@ use crate::sched::{Runtime, Schedule};
 use crate::workflow::{StepBody, Workflow};
 use eval::{eval, eval_traced, EvalError, Scope};
 
+/// Iterations a rayon task evaluates in order, when a whole loop is spread
+/// over the pool.
+const PARALLEL_CHUNK: usize = 256;
+
 /// Something that happened during a run; times are since the run started.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -289,7 +293,7 @@ impl<'a> Engine<'a> {
             let in_pool = rayon::current_thread_index().is_some();
             return self
                 .eval_iterations(id, inputs, None, in_pool)
-                .map(assemble_loop);
+                .map(LoopValues::into_value);
         };
         let scope = Scope {
             steps: inputs,
@@ -323,7 +327,7 @@ impl<'a> Engine<'a> {
         inputs: &HashMap<String, Arc<Value>>,
         range: Option<Range<usize>>,
         parallel: bool,
-    ) -> Result<Vec<Value>, EvalError> {
+    ) -> Result<LoopValues, EvalError> {
         let StepBody::Loop(l) = &self.wf.steps[id].body else {
             return Err(EvalError {
                 span: Span::default(),
@@ -359,11 +363,31 @@ impl<'a> Engine<'a> {
                 message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
             })
         };
-        if parallel {
-            range.into_par_iter().map(one).collect()
-        } else {
-            range.map(one).collect()
+        let run = |range: Range<usize>| {
+            let mut values = LoopValues::default();
+            for k in range {
+                values.push(one(k)?);
+            }
+            Ok(values)
+        };
+        if !parallel {
+            return run(range);
         }
+        // Chunks, so that what is held per iteration stays packed.
+        let chunks: Vec<Range<usize>> = range
+            .clone()
+            .step_by(PARALLEL_CHUNK)
+            .map(|s| s..(s + PARALLEL_CHUNK).min(range.end))
+            .collect();
+        let parts = chunks
+            .into_par_iter()
+            .map(run)
+            .collect::<Result<Vec<_>, EvalError>>()?;
+        let mut values = LoopValues::default();
+        for p in parts {
+            values.append(p);
+        }
+        Ok(values)
     }
 
     /// Reports a computed value (or failure) as an event and an outcome.
@@ -458,18 +482,63 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// A loop's value from its iterations' values, in iteration order: a
-/// numeric vector when every iteration is a single number, else a list.
-pub(crate) fn assemble_loop(results: Vec<Value>) -> Value {
-    let scalars: Option<Vec<f64>> = results
-        .iter()
-        .map(|v| match v {
-            Value::Num(x) if x.len() == 1 => Some(x[0]),
-            _ => None,
-        })
-        .collect();
-    match scalars {
-        Some(x) => Value::Num(x),
-        None => Value::List(List::sequence(results)),
+/// The values of consecutive iterations of a loop. Single numbers (the
+/// usual loop, whose value is then a numeric vector, as in R) are packed
+/// eight bytes each: a boxed [`Value`] per iteration made a trivial loop
+/// over `1:1e8` hold ten gigabytes.
+#[derive(Debug)]
+pub(crate) enum LoopValues {
+    Numbers(Vec<f64>),
+    Values(Vec<Value>),
+}
+
+impl Default for LoopValues {
+    fn default() -> LoopValues {
+        LoopValues::Numbers(Vec::new())
+    }
+}
+
+impl LoopValues {
+    /// Appends the next iteration's value.
+    pub fn push(&mut self, v: Value) {
+        match (&mut *self, v) {
+            (LoopValues::Numbers(n), Value::Num(x)) if x.len() == 1 => n.push(x[0]),
+            (LoopValues::Values(vs), v) => vs.push(v),
+            (LoopValues::Numbers(_), v) => {
+                self.unpack();
+                self.push(v);
+            }
+        }
+    }
+
+    /// Appends the iterations that follow these.
+    pub fn append(&mut self, next: LoopValues) {
+        match (&mut *self, next) {
+            (LoopValues::Numbers(a), LoopValues::Numbers(b)) => a.extend(b),
+            (LoopValues::Values(a), LoopValues::Values(b)) => a.extend(b),
+            (LoopValues::Values(a), LoopValues::Numbers(b)) => {
+                a.extend(b.into_iter().map(Value::scalar));
+            }
+            (LoopValues::Numbers(_), next) => {
+                self.unpack();
+                self.append(next);
+            }
+        }
+    }
+
+    fn unpack(&mut self) {
+        if let LoopValues::Numbers(n) = self {
+            let values = std::mem::take(n).into_iter().map(Value::scalar).collect();
+            *self = LoopValues::Values(values);
+        }
+    }
+
+    /// The loop's value: a numeric vector when every iteration is a
+    /// single number, else a list.
+    pub fn into_value(self) -> Value {
+        match self {
+            LoopValues::Numbers(x) => Value::Num(x),
+            LoopValues::Values(v) => Value::List(List::sequence(v)),
+        }
     }
 }
