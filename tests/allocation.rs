@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Output;
 
-use common::flowcast_command;
+use common::flowcast_in_address_space;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -16,20 +16,7 @@ fn text(b: &[u8]) -> String {
 
 /// `flowcast args` under `ulimit -v 6000000` (kilobytes).
 fn flowcast_limited(args: &[&str]) -> Output {
-    let bin = flowcast_command().get_program().to_owned();
-    let mut c = flowcast_command();
-    let c = c.args(args);
-    let mut sh = std::process::Command::new("sh");
-    sh.arg("-c")
-        .arg("ulimit -v 6000000 && exec \"$0\" \"$@\"")
-        .arg(bin)
-        .args(c.get_args());
-    for (k, v) in c.get_envs() {
-        if let Some(v) = v {
-            sh.env(k, v);
-        }
-    }
-    sh.output().expect("run flowcast")
+    flowcast_in_address_space(6_000_000, args)
 }
 
 #[test]

@@ -28,6 +28,12 @@ use crate::sched::{Runtime, Schedule};
 use crate::workflow::{StepBody, Workflow};
 use eval::{eval, eval_traced, EvalError, Scope};
 
+/// The most iterations a rayon task evaluates in order, when a whole loop
+/// is spread over the pool: enough to pack a long loop's values, and no
+/// more than a sixteenth of a worker's share, so a short loop of heavy
+/// iterations still spreads over every worker.
+const PARALLEL_CHUNK: usize = 256;
+
 /// Something that happened during a run; times are since the run started.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -380,7 +386,7 @@ impl<'a> Engine<'a> {
             let in_pool = rayon::current_thread_index().is_some();
             return self
                 .eval_iterations(id, inputs, None, in_pool)
-                .map(assemble_loop);
+                .map(LoopValues::into_value);
         };
         let scope = Scope {
             steps: inputs,
@@ -451,7 +457,7 @@ impl<'a> Engine<'a> {
         inputs: &HashMap<String, Arc<Value>>,
         range: Option<Range<usize>>,
         parallel: bool,
-    ) -> Result<Vec<Value>, EvalError> {
+    ) -> Result<LoopValues, EvalError> {
         let StepBody::Loop(l) = &self.wf.steps[id].body else {
             return Err(EvalError {
                 span: Span::default(),
@@ -479,21 +485,9 @@ impl<'a> Engine<'a> {
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
-            let start = self.now();
             let result = self.with_ctx(&mut rng, l.body.span, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
-            if let (true, Some(worker)) = (parallel, rayon::current_thread_index()) {
-                let end = self.now();
-                ran.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(Ran {
-                        k,
-                        worker,
-                        start,
-                        end,
-                    });
-            }
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
@@ -502,16 +496,53 @@ impl<'a> Engine<'a> {
                 message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
             })
         };
-        if parallel {
-            let values = range.into_par_iter().map(one).collect();
-            let ran = ran.into_inner().unwrap_or_else(PoisonError::into_inner);
-            for e in blocks(id, ran) {
-                self.emit(e);
+        let run = |range: Range<usize>| {
+            let mut values = LoopValues::default();
+            for k in range {
+                values.push(one(k)?);
             }
-            values
-        } else {
-            range.map(one).collect()
+            Ok(values)
+        };
+        if !parallel {
+            return run(range);
         }
+        // Chunks, so that what is held per iteration stays packed; each
+        // chunk records who ran it, once.
+        let per = range
+            .len()
+            .div_ceil(16 * rayon::current_num_threads().max(1))
+            .clamp(1, PARALLEL_CHUNK);
+        let chunks: Vec<Range<usize>> = range
+            .clone()
+            .step_by(per)
+            .map(|s| s..(s + per).min(range.end))
+            .collect();
+        let parts = chunks
+            .into_par_iter()
+            .map(|chunk| {
+                let start = self.now();
+                let values = run(chunk.clone());
+                if let Some(worker) = rayon::current_thread_index() {
+                    ran.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(Ran {
+                            iterations: chunk,
+                            worker,
+                            start,
+                            end: self.now(),
+                        });
+                }
+                values
+            })
+            .collect::<Result<Vec<_>, EvalError>>()?;
+        for e in blocks(id, ran.into_inner().unwrap_or_else(PoisonError::into_inner)) {
+            self.emit(e);
+        }
+        let mut values = LoopValues::default();
+        for p in parts {
+            values.append(p);
+        }
+        Ok(values)
     }
 
     /// Reports a computed value (or failure) as an event and an outcome.
@@ -623,9 +654,9 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// One iteration as work-stealing ran it.
+/// A chunk of iterations as work-stealing ran it.
 struct Ran {
-    k: usize,
+    iterations: Range<usize>,
     worker: usize,
     start: Duration,
     end: Duration,
@@ -634,7 +665,7 @@ struct Ran {
 /// Work-stealing's blocks of loop `task`: each maximal run of consecutive
 /// iterations one worker ran, as a [`Event::Chunk`] in iteration order.
 fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
-    ran.sort_by_key(|r| r.k);
+    ran.sort_by_key(|r| r.iterations.start);
     let mut out: Vec<Event> = Vec::new();
     for r in ran {
         if let Some(Event::Chunk {
@@ -645,8 +676,8 @@ fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
             ..
         }) = out.last_mut()
         {
-            if *worker == r.worker && iterations.end == r.k {
-                iterations.end = r.k + 1;
+            if *worker == r.worker && iterations.end == r.iterations.start {
+                iterations.end = r.iterations.end;
                 *start = (*start).min(r.start);
                 *end = (*end).max(r.end);
                 continue;
@@ -655,7 +686,7 @@ fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
         out.push(Event::Chunk {
             task,
             worker: r.worker,
-            iterations: r.k..r.k + 1,
+            iterations: r.iterations,
             start: r.start,
             end: r.end,
         });
@@ -663,18 +694,63 @@ fn blocks(task: TaskId, mut ran: Vec<Ran>) -> Vec<Event> {
     out
 }
 
-/// A loop's value from its iterations' values, in iteration order: a
-/// numeric vector when every iteration is a single number, else a list.
-pub(crate) fn assemble_loop(results: Vec<Value>) -> Value {
-    let scalars: Option<Vec<f64>> = results
-        .iter()
-        .map(|v| match v {
-            Value::Num(x) if x.len() == 1 => Some(x[0]),
-            _ => None,
-        })
-        .collect();
-    match scalars {
-        Some(x) => Value::Num(x),
-        None => Value::List(List::sequence(results)),
+/// The values of consecutive iterations of a loop. Single numbers (the
+/// usual loop, whose value is then a numeric vector, as in R) are packed
+/// eight bytes each: a boxed [`Value`] per iteration made a trivial loop
+/// over `1:1e8` hold ten gigabytes.
+#[derive(Debug)]
+pub(crate) enum LoopValues {
+    Numbers(Vec<f64>),
+    Values(Vec<Value>),
+}
+
+impl Default for LoopValues {
+    fn default() -> LoopValues {
+        LoopValues::Numbers(Vec::new())
+    }
+}
+
+impl LoopValues {
+    /// Appends the next iteration's value.
+    pub fn push(&mut self, v: Value) {
+        match (&mut *self, v) {
+            (LoopValues::Numbers(n), Value::Num(x)) if x.len() == 1 => n.push(x[0]),
+            (LoopValues::Values(vs), v) => vs.push(v),
+            (LoopValues::Numbers(_), v) => {
+                self.unpack();
+                self.push(v);
+            }
+        }
+    }
+
+    /// Appends the iterations that follow these.
+    pub fn append(&mut self, next: LoopValues) {
+        match (&mut *self, next) {
+            (LoopValues::Numbers(a), LoopValues::Numbers(b)) => a.extend(b),
+            (LoopValues::Values(a), LoopValues::Values(b)) => a.extend(b),
+            (LoopValues::Values(a), LoopValues::Numbers(b)) => {
+                a.extend(b.into_iter().map(Value::scalar));
+            }
+            (LoopValues::Numbers(_), next) => {
+                self.unpack();
+                self.append(next);
+            }
+        }
+    }
+
+    fn unpack(&mut self) {
+        if let LoopValues::Numbers(n) = self {
+            let values = std::mem::take(n).into_iter().map(Value::scalar).collect();
+            *self = LoopValues::Values(values);
+        }
+    }
+
+    /// The loop's value: a numeric vector when every iteration is a
+    /// single number, else a list.
+    pub fn into_value(self) -> Value {
+        match self {
+            LoopValues::Numbers(x) => Value::Num(x),
+            LoopValues::Values(v) => Value::List(List::sequence(v)),
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{assemble_loop, Engine, Event, RunReport, StepOutcome};
+use super::{Engine, Event, LoopValues, RunReport, StepOutcome};
 use crate::graph::TaskId;
 use crate::kernels::Value;
 use crate::sched::runtime::Work;
@@ -17,7 +17,7 @@ use crate::sched::Runtime;
 use crate::workflow::depth::WALK_STACK;
 
 /// One finished piece of a loop: its iterations and their values.
-type Piece = (Range<usize>, Vec<Value>);
+type Piece = (Range<usize>, LoopValues);
 
 /// A loop in progress: its pieces' values and where it started.
 #[derive(Default)]
@@ -255,8 +255,11 @@ impl Session<'_> {
             let mut parts = st.loops.remove(&id).unwrap_or_default();
             parts.pieces.sort_by_key(|(r, _)| r.start);
             let (fw, fs) = parts.first.unwrap_or((w, engine.now()));
-            let values = parts.pieces.into_iter().flat_map(|(_, v)| v).collect();
-            let outcome = engine.finish(id, fw, fs, Ok(assemble_loop(values)));
+            let mut values = LoopValues::default();
+            for (_, piece) in parts.pieces {
+                values.append(piece);
+            }
+            let outcome = engine.finish(id, fw, fs, Ok(values.into_value()));
             record(&mut st, engine, id, outcome);
         }
         if fin.replanned {

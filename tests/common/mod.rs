@@ -29,6 +29,23 @@ pub fn flowcast(args: &[&str]) -> Output {
         .expect("run flowcast")
 }
 
+/// Runs `flowcast args` to completion under `ulimit -v kb`: what it may
+/// map, stacks and heap together, as the issue 13 checks limit it.
+pub fn flowcast_in_address_space(kb: u64, args: &[&str]) -> Output {
+    let c = flowcast_command();
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
+        .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+        .arg(c.get_program())
+        .args(args);
+    for (k, v) in c.get_envs() {
+        if let Some(v) = v {
+            sh.env(k, v);
+        }
+    }
+    sh.output().expect("run flowcast")
+}
+
 /// Calls built-in `name` with (name, value) arguments, as `name(...)` in a
 /// workflow would, drawing random numbers from `set.seed(seed)`.
 pub fn call_seeded(
