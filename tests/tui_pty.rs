@@ -78,3 +78,60 @@ fn pty_quit_restores_the_terminal() {
     assert!(enter < help && help < leave, "{out:?}");
     assert!(out.contains("child done: true"), "{out:?}");
 }
+
+/// A SIGTERM (a `kill`, a `timeout`) ends the UI as `q` does: the terminal
+/// leaves the alternate screen, and the status is 128 + 15.
+#[test]
+fn pty_sigterm_restores_the_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wf = dir.path().join("sigterm-pty.toml");
+    std::fs::write(
+        &wf,
+        "[workflow]\nname = \"pty\"\n\n[steps]\nx = \"spin(30)\"\n",
+    )
+    .unwrap();
+    let cmd = format!(
+        "stty cols 80 rows 24; '{}' tui '{}'; echo \"status $?\"",
+        env!("CARGO_BIN_EXE_flowcast"),
+        wf.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    std::thread::sleep(Duration::from_millis(2000));
+    let pattern = format!("tui {}", wf.display());
+    let _ = Command::new("pkill")
+        .args(["-TERM", "-f", &pattern])
+        .status();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the UI did not end on SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let enter = out
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    let leave = out.rfind("\x1b[?1049l").expect("left the alternate screen");
+    assert!(enter < leave, "{out:?}");
+    assert!(out.contains("status 143"), "{out:?}");
+}

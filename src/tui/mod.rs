@@ -124,11 +124,32 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
         watcher: &mut watcher,
         export_dir: opts.export_dir.clone(),
     };
-    let result = event_loop(&mut terminal, &mut app, &rx, &mut ctx, queue);
+    let signalled = termination_flag();
+    let result = event_loop(&mut terminal, &mut app, &rx, &mut ctx, queue, &signalled);
     ctx.runner.cancel();
     restore();
     result?;
-    Ok(ExitCode::from(app.exit_code()))
+    match signalled.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => Ok(ExitCode::from(app.exit_code())),
+        sig => Ok(ExitCode::from(128u8.saturating_add(sig as u8))),
+    }
+}
+
+/// The signal number of a SIGTERM, SIGHUP or SIGINT sent to the process
+/// (`kill`, a closed terminal, a `timeout`): the UI then leaves as on `q`,
+/// restoring the terminal, instead of dying in the alternate screen with
+/// the cursor hidden. Ctrl-C typed in the UI is a key, not this.
+fn termination_flag() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    #[cfg(unix)]
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        let _ = signal_hook::flag::register_usize(sig, std::sync::Arc::clone(&flag), sig as usize);
+    }
+    flag
 }
 
 /// What effects act on.
@@ -146,11 +167,12 @@ fn event_loop(
     rx: &mpsc::Receiver<Action>,
     ctx: &mut Context<'_>,
     mut queue: Vec<Action>,
+    signalled: &std::sync::atomic::AtomicUsize,
 ) -> Result<(), String> {
     let io = |e: std::io::Error| format!("terminal: {e}");
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
-    while !app.quit {
+    while !app.quit && signalled.load(std::sync::atomic::Ordering::Relaxed) == 0 {
         if dirty && last_draw.elapsed() >= FRAME {
             terminal
                 .draw(|f| f.render_widget(&*app, f.area()))
@@ -158,7 +180,12 @@ fn event_loop(
             last_draw = Instant::now();
             dirty = false;
         }
-        if crossterm::event::poll(INPUT_POLL).map_err(io)? {
+        // A signal interrupts the wait; the loop's test then sees it.
+        let ready = match crossterm::event::poll(INPUT_POLL) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
+            other => other.map_err(io)?,
+        };
+        if ready {
             let event = crossterm::event::read().map_err(io)?;
             queue.extend(keys::action(&event));
         }
