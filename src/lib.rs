@@ -10,6 +10,7 @@
 #![cfg_attr(not(test), deny(clippy::print_stdout))]
 
 pub mod bench;
+pub mod cache;
 pub mod cli;
 pub mod cost;
 pub mod diagnostic;

@@ -55,6 +55,8 @@ fn run(learning: &mut Learning, stop: bool, charted: bool) -> i64 {
             Scheduler::Dynamic,
             &sink,
             &cancel,
+            &mut flowcast::cache::Cache::new(None),
+            false,
         )
         .map(|(f, _)| f)
     } else {

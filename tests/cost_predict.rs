@@ -74,6 +74,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         busy: Duration::ZERO,
         path: None,
         blocks: Vec::new(),
+        reused: false,
     }
 }
 
@@ -94,6 +95,7 @@ fn report() -> RunReport {
         workers: 4,
         seed: 42,
         cancelled: false,
+        streams: Vec::new(),
     }
 }
 

@@ -24,6 +24,7 @@ fn check_batch(workflows: &Path, batch: &str, r: &Json, errors: &mut Vec<String>
             "XDG_DATA_HOME",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
         )
+        .env("FLOWCAST_CACHE", "off")
         .args(["run", "--headless", "--json", "-p", "2", "--out"])
         .arg(dir.path())
         .arg(workflows.join(format!("{batch}.toml")))

@@ -32,6 +32,8 @@ fn every_view_reports_a_loops_work_and_workers_alike() {
         Scheduler::Dynamic,
         &|_| {},
         &cancel,
+        &mut flowcast::cache::Cache::new(None),
+        false,
     )
     .unwrap();
     let burn = &finished.report.outcomes[0];

@@ -397,12 +397,14 @@ mod tests {
                     path: None,
                     blocks: Vec::new(),
                     busy: Duration::from_secs_f64(b),
+                    reused: false,
                 })
                 .collect(),
             makespan: Duration::from_secs_f64(busy.iter().sum()),
             workers,
             seed: 1,
             cancelled: false,
+            streams: Vec::new(),
         }
     }
 

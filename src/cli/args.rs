@@ -18,6 +18,8 @@ pub struct Cli {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub settings: Settings,
+    #[command(flatten)]
+    pub cache: CacheArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,6 +66,14 @@ pub enum Command {
         /// Do not watch the workflow and re-run on every save.
         #[arg(long)]
         no_watch: bool,
+        #[command(flatten)]
+        cache: CacheArgs,
+    },
+    /// The cache of step values: `flowcast cache clean [FILE]` empties the
+    /// one beside FILE (or `--cache DIR`, or ./.flowcast).
+    Cache {
+        #[command(subcommand)]
+        what: CacheCommand,
     },
     /// Run a workflow and export its Gantt chart (predicted and actual),
     /// export a past run's (`--run ID|last`), or re-export a chart saved as
@@ -116,6 +126,18 @@ pub enum Command {
         /// Print only the summary line, not the table of tasks.
         #[arg(long, short = 'q', conflicts_with = "json")]
         quiet: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CacheCommand {
+    /// Remove every cached value.
+    Clean {
+        /// A workflow: its cache (default: ./.flowcast).
+        file: Option<PathBuf>,
+        /// The cache directory itself.
+        #[arg(long, value_name = "DIR", conflicts_with = "file")]
+        cache: Option<PathBuf>,
     },
 }
 
@@ -209,6 +231,28 @@ pub struct RunArgs {
     /// Re-run on every save of the workflow or the data it reads.
     #[arg(long)]
     pub watch: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// How runs reuse the values of steps that have not changed.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct CacheArgs {
+    /// Keep step values in DIR between invocations (default: .flowcast/
+    /// beside the workflow, or $FLOWCAST_CACHE; FLOWCAST_CACHE=off disables).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Keep no values on disk (the UI and watch mode still reuse values in
+    /// memory between runs).
+    #[arg(long, conflicts_with = "cache")]
+    pub no_cache: bool,
+    /// Run every step, reusing nothing (what it computes is still kept).
+    #[arg(long)]
+    pub force: bool,
+    /// Bound on the cache directory, in MiB (default 4096): the least
+    /// recently used values are removed first.
+    #[arg(long, value_name = "MIB")]
+    pub cache_limit: Option<u64>,
 }
 
 /// How a workflow is planned and learnt from: the options every command

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Parser;
 
 mod args;
-use args::{BenchCommand, Cli, Command, ModelCommand, RunArgs, Settings};
+use args::{BenchCommand, CacheArgs, CacheCommand, Cli, Command, ModelCommand, RunArgs, Settings};
 
 use crate::cost::history::{History, HistoryError};
 use crate::cost::ModelKind;
@@ -45,17 +45,20 @@ pub fn main() -> ExitCode {
                         scheduler,
                         model,
                         m,
+                        cache: place(&args.cache),
+                        cache_limit: cache_limit(&args.cache),
+                        force: args.cache.force,
                     },
                     run_keeping_chart,
                 )
             } else {
-                tui(&args.file, &args.settings, args.seed, true)
+                tui(&args.file, &args.settings, args.seed, true, &args.cache)
             }
         }
         Some(Command::Run(args))
             if !args.headless && !args.json && args.out.is_none() && interactive() =>
         {
-            tui(&args.file, &args.settings, args.seed, false)
+            tui(&args.file, &args.settings, args.seed, false, &args.cache)
         }
         Some(Command::Run(args)) => run(&args),
         Some(Command::Plan {
@@ -75,7 +78,11 @@ pub fn main() -> ExitCode {
             settings,
             seed,
             no_watch,
-        }) => tui(&file, &settings, seed, !no_watch),
+            cache,
+        }) => tui(&file, &settings, seed, !no_watch, &cache),
+        Some(Command::Cache {
+            what: CacheCommand::Clean { file, cache },
+        }) => clean_cache(file.as_deref(), cache.as_deref()),
         Some(Command::Export {
             file,
             run: Some(run),
@@ -141,10 +148,11 @@ pub fn main() -> ExitCode {
             quiet,
         }) => schedule(&graph, processors, &scheduler, json, quiet),
         None => match cli.file {
-            Some(file) if interactive() => tui(&file, &cli.settings, None, true),
+            Some(file) if interactive() => tui(&file, &cli.settings, None, true, &cli.cache),
             Some(file) => run(&RunArgs {
                 file,
                 settings: cli.settings,
+                cache: cli.cache,
                 ..RunArgs::default()
             }),
             None => {
@@ -288,8 +296,18 @@ fn run(args: &RunArgs) -> ExitCode {
     let opts = RunOptions { workers, seed };
     let sink = |e: exec::Event| progress.on_event(&e);
     // The chart is stored beside the run, for `flowcast export --run`.
-    let ran =
-        export::cli::run_charted(&wf, &graph, &mut learning, &opts, scheduler, &sink, &cancel);
+    let mut cache = place(&args.cache).open(&args.file, cache_limit(&args.cache));
+    let ran = export::cli::run_charted(
+        &wf,
+        &graph,
+        &mut learning,
+        &opts,
+        scheduler,
+        &sink,
+        &cancel,
+        &mut cache,
+        args.cache.force,
+    );
     let finished = match ran {
         Ok((f, _)) => f,
         Err(e) => {
@@ -463,7 +481,13 @@ fn parse_scheduler(name: Option<&str>) -> Result<Option<Scheduler>, ExitCode> {
     .transpose()
 }
 
-fn tui(file: &Path, settings: &Settings, seed: Option<i64>, watch: bool) -> ExitCode {
+fn tui(
+    file: &Path,
+    settings: &Settings,
+    seed: Option<i64>,
+    watch: bool,
+    cache: &CacheArgs,
+) -> ExitCode {
     let (scheduler, model, m) = match live_settings(settings) {
         Ok(x) => x,
         Err(code) => return code,
@@ -476,6 +500,9 @@ fn tui(file: &Path, settings: &Settings, seed: Option<i64>, watch: bool) -> Exit
         history_path: settings.history.clone(),
         model,
         m,
+        cache: place(cache),
+        cache_limit: cache_limit(cache),
+        force: cache.force,
         ..ui::TuiOptions::default()
     };
     match ui::run_tui(file, opts) {
@@ -530,6 +557,9 @@ fn export_chart(
             scheduler,
             &ignore,
             &cancel,
+            // A chart of a run as it runs: nothing reused, nothing kept.
+            &mut crate::cache::Cache::new(None),
+            true,
         )
         .map(|(finished, chart)| {
             for w in &finished.warnings {
@@ -719,6 +749,7 @@ fn show_models(path: Option<&Path>, model: Option<&str>) -> ExitCode {
 }
 
 /// One watch-mode run, its chart stored beside it for `flowcast export --run`.
+#[allow(clippy::too_many_arguments)]
 fn run_keeping_chart(
     wf: &crate::workflow::Workflow,
     graph: &crate::graph::TaskGraph,
@@ -727,6 +758,55 @@ fn run_keeping_chart(
     scheduler: crate::sched::Scheduler,
     on_event: &(dyn Fn(crate::exec::Event) + Sync),
     cancel: &std::sync::atomic::AtomicBool,
+    cache: &mut crate::cache::Cache,
+    force: bool,
 ) -> Result<crate::pipeline::Finished, String> {
-    export::cli::run_charted(wf, graph, learning, opts, scheduler, on_event, cancel).map(|(f, _)| f)
+    export::cli::run_charted(
+        wf, graph, learning, opts, scheduler, on_event, cancel, cache, force,
+    )
+    .map(|(f, _)| f)
+}
+
+/// Where `--cache`, `--no-cache` and `$FLOWCAST_CACHE` say values are kept.
+fn place(args: &CacheArgs) -> crate::cache::Place {
+    use crate::cache::Place;
+    match (&args.cache, args.no_cache) {
+        (_, true) => Place::Memory,
+        (Some(dir), false) => Place::Dir(dir.clone()),
+        (None, false) => Place::Beside,
+    }
+}
+
+fn cache_limit(args: &CacheArgs) -> Option<u64> {
+    args.cache_limit.map(|mib| mib.saturating_mul(1 << 20))
+}
+
+/// `flowcast cache clean [FILE | --cache DIR]`.
+fn clean_cache(file: Option<&Path>, dir: Option<&Path>) -> ExitCode {
+    use crate::cache::Place;
+    let place = match dir {
+        Some(d) => Place::Dir(d.to_path_buf()),
+        None => Place::Beside,
+    };
+    let workflow = file.unwrap_or(Path::new("workflow.toml"));
+    let Some(dir) = place.dir(workflow) else {
+        outln!("no cache directory (FLOWCAST_CACHE=off)");
+        return ExitCode::SUCCESS;
+    };
+    let store = crate::cache::Store::new(&dir, 0);
+    match store.clean() {
+        Ok((n, bytes)) => {
+            outln!(
+                "removed {n} cached value{} ({}) from {}",
+                if n == 1 { "" } else { "s" },
+                report::units::bytes(bytes),
+                dir.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}", printable(&e));
+            ExitCode::from(1)
+        }
+    }
 }

@@ -380,6 +380,10 @@ pub fn observations(
         .map(|task| {
             let outcome = report.outcomes.get(task.id)?;
             outcome.value.as_ref().ok()?;
+            // A reused value took no time: no observation of its cost.
+            if outcome.reused {
+                return None;
+            }
             let key = key_on_path(
                 task,
                 outcome
@@ -429,14 +433,15 @@ pub fn task_records(
         .zip(obs)
         .map(|(task, o)| {
             let outcome = report.outcomes.get(task.id);
-            let ran = outcome.filter(|o| o.value.is_ok());
+            let ran = outcome.filter(|o| o.value.is_ok() && !o.reused);
+            let reused = outcome.is_some_and(|o| o.reused);
             TaskRecord {
                 step: task.name.clone(),
                 function: task.function.clone(),
                 features: model_features(task),
                 kind: task.kind.as_str().to_string(),
                 iterations: task.iterations.as_ref().map(|v| v.len() as u64),
-                predicted: predicted.get(task.id).copied(),
+                predicted: predicted.get(task.id).copied().filter(|_| !reused),
                 // Work, as every view reports it (see `StepOutcome::work`).
                 actual: ran.map(crate::exec::StepOutcome::work),
                 worker: outcome.and_then(|o| o.worker).map(|w| w as u64),
@@ -447,6 +452,39 @@ pub fn task_records(
             }
         })
         .collect()
+}
+
+/// The scheduler's input for a task graph: node `i` is task `i`, with cost
+/// `costs[i]` (predicted seconds; 0 when missing), an edge per predecessor.
+/// Values are shared between threads, so edges carry no bytes.
+pub fn costed_dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
+    let nodes = graph
+        .tasks
+        .iter()
+        .map(|t| {
+            let cost = costs
+                .get(t.id)
+                .copied()
+                .filter(|c| c.is_finite())
+                .unwrap_or(0.0);
+            match &t.iterations {
+                Some(it) if !it.is_empty() => Node::looped(&t.name, cost, it.len()),
+                _ => Node::function(&t.name, cost),
+            }
+        })
+        .collect();
+    let edges = graph
+        .tasks
+        .iter()
+        .flat_map(|t| {
+            graph.predecessors(t.id).map(move |from| Edge {
+                from,
+                to: t.id,
+                bytes: 0.0,
+            })
+        })
+        .collect();
+    Dag { nodes, edges }
 }
 
 /// The scheduler's input: one node per task with its predicted cost (a

@@ -107,6 +107,9 @@ pub struct StepOutcome {
     /// A loop's blocks of iterations, each as one worker ran it, in
     /// iteration order; empty for a task that is not a loop.
     pub blocks: Vec<Block>,
+    /// Not run: its value was taken from the cache (its key was unchanged).
+    /// It took no time and is no observation of its cost.
+    pub reused: bool,
 }
 
 /// A block of a loop's iterations that one worker ran without a break.
@@ -121,6 +124,20 @@ pub struct Block {
 }
 
 impl StepOutcome {
+    /// A step whose value was taken from the cache.
+    pub fn reused(value: Arc<Value>) -> StepOutcome {
+        StepOutcome {
+            value: Ok(value),
+            worker: None,
+            start: Duration::ZERO,
+            end: Duration::ZERO,
+            busy: Duration::ZERO,
+            path: None,
+            blocks: Vec::new(),
+            reused: true,
+        }
+    }
+
     /// Wall seconds from start to end.
     pub fn seconds(&self) -> f64 {
         self.end.saturating_sub(self.start).as_secs_f64()
@@ -175,11 +192,25 @@ pub struct RunReport {
     /// The run was cancelled before every task had run: the tasks without
     /// a value were stopped or never started, they did not fail.
     pub cancelled: bool,
+    /// Per task, the shared random stream as a random step that ran left
+    /// it: what the cache keeps, for the random steps after it.
+    pub streams: Vec<Option<Rng>>,
 }
 
 impl RunReport {
     pub fn failed(&self) -> bool {
         self.outcomes.iter().any(|o| o.value.is_err())
+    }
+
+    /// How many steps ran (or failed trying), and how many were reused.
+    pub fn ran_and_reused(&self) -> (usize, usize) {
+        let reused = self.outcomes.iter().filter(|o| o.reused).count();
+        let ran = self
+            .outcomes
+            .iter()
+            .filter(|o| !o.reused && !matches!(o.value, Err(StepError::Skipped { .. })))
+            .count();
+        (ran, reused)
     }
 
     /// How the run ended, as the history records it: `done`, `failed` or
@@ -203,6 +234,18 @@ pub struct RunOptions {
     pub seed: i64,
 }
 
+/// What a run starts with and does not compute: the values and stream
+/// positions of steps that are not part of it (a re-run's reused steps).
+#[derive(Clone, Debug, Default)]
+pub struct Given {
+    /// Per task, the values it reads that no task of the run computes.
+    pub inputs: Vec<Vec<(String, Arc<Value>)>>,
+    /// Per random task without a `rng_after` in the run's graph, where it
+    /// starts drawing: where the reused random step before it left the
+    /// stream (`None`: the seed).
+    pub streams: Vec<Option<Rng>>,
+}
+
 /// Runs every task of `graph` with work-stealing and returns when all have
 /// finished, failed or been skipped. `on_event` is called from worker threads.
 pub fn run(
@@ -212,7 +255,19 @@ pub fn run(
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
 ) -> Result<RunReport, String> {
-    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+    run_given(wf, graph, &Given::default(), opts, on_event, cancel)
+}
+
+/// [`run`], starting from `given`.
+pub fn run_given(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    given: &Given,
+    opts: &RunOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<RunReport, String> {
+    let engine = Engine::new(wf, graph, given, opts.seed, on_event, cancel);
     dynamic::run(&engine, opts.workers.max(1))
 }
 
@@ -227,7 +282,28 @@ pub fn run_planned(
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
 ) -> Result<(RunReport, Runtime), String> {
-    let engine = Engine::new(wf, graph, opts.seed, on_event, cancel);
+    run_planned_given(
+        wf,
+        graph,
+        &Given::default(),
+        runtime,
+        opts,
+        on_event,
+        cancel,
+    )
+}
+
+/// [`run_planned`], starting from `given`.
+pub fn run_planned_given(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    given: &Given,
+    runtime: Runtime,
+    opts: &RunOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+) -> Result<(RunReport, Runtime), String> {
+    let engine = Engine::new(wf, graph, given, opts.seed, on_event, cancel);
     planned::run(engine, runtime)
 }
 
@@ -237,6 +313,7 @@ pub fn run_planned(
 pub(crate) struct Engine<'a> {
     pub wf: &'a Workflow,
     pub graph: &'a TaskGraph,
+    given: &'a Given,
     pub seed: i64,
     base_dir: PathBuf,
     /// Per random step, the stream as it left it: where the steps that
@@ -261,6 +338,7 @@ impl<'a> Engine<'a> {
     pub fn new(
         wf: &'a Workflow,
         graph: &'a TaskGraph,
+        given: &'a Given,
         seed: i64,
         on_event: &'a (dyn Fn(Event) + Sync),
         cancel: &'a AtomicBool,
@@ -268,6 +346,7 @@ impl<'a> Engine<'a> {
         Engine {
             wf,
             graph,
+            given,
             seed,
             base_dir: wf.base_dir(),
             stream_ends: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
@@ -334,6 +413,7 @@ impl<'a> Engine<'a> {
         if self.cancelled() {
             return Err("run cancelled".into());
         }
+        let given = self.given.inputs.get(id).into_iter().flatten();
         self.graph.tasks[id]
             .deps
             .iter()
@@ -344,6 +424,7 @@ impl<'a> Engine<'a> {
                     .map(|v| (name.clone(), Arc::clone(v)))
                     .ok_or_else(|| format!("input `{name}` has no value"))
             })
+            .chain(given.map(|(n, v)| Ok((n.clone(), Arc::clone(v)))))
             .collect()
     }
 
@@ -424,21 +505,26 @@ impl<'a> Engine<'a> {
     }
 
     /// Where random step `id` starts drawing: where its `rng_after` left
-    /// the stream (the seed without one), skipped past the counted draws
-    /// between. An anchor that never ran (its input failed) drew nothing,
-    /// so its own start is used.
+    /// the stream (without one, the seed or where the given stream starts),
+    /// skipped past the counted draws between. An anchor that never ran
+    /// (its input failed) drew nothing, so its own start is used.
     fn stream_start(&self, id: TaskId) -> Rng {
         let tasks = &self.graph.tasks;
         let mut skip = tasks[id].rng_skip;
-        let mut at = tasks[id].rng_after;
+        let mut at = id;
         let mut rng = loop {
-            match at {
-                None => break Rng::from_seed(self.seed),
+            match tasks[at].rng_after {
+                None => {
+                    break match self.given.streams.get(at) {
+                        Some(Some(given)) => given.clone(),
+                        _ => Rng::from_seed(self.seed),
+                    }
+                }
                 Some(a) => match self.stream_ends[a].get() {
                     Some(end) => break end.clone(),
                     None => {
                         skip = skip.saturating_add(tasks[a].rng_skip);
-                        at = tasks[a].rng_after;
+                        at = a;
                     }
                 },
             }
@@ -584,6 +670,7 @@ impl<'a> Engine<'a> {
             busy: end.saturating_sub(start),
             path: self.paths.get(id).and_then(|p| p.get().cloned()),
             blocks: Vec::new(),
+            reused: false,
         }
     }
 
@@ -601,6 +688,7 @@ impl<'a> Engine<'a> {
             busy: Duration::ZERO,
             path: None,
             blocks: Vec::new(),
+            reused: false,
         }
     }
 
@@ -621,6 +709,7 @@ impl<'a> Engine<'a> {
                     busy: Duration::ZERO,
                     path: None,
                     blocks: Vec::new(),
+                    reused: false,
                 })
             })
             .enumerate()
@@ -650,6 +739,7 @@ impl<'a> Engine<'a> {
             workers,
             seed: self.seed,
             cancelled,
+            streams: self.stream_ends.iter().map(|s| s.get().cloned()).collect(),
         }
     }
 }

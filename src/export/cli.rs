@@ -9,10 +9,11 @@ use std::sync::atomic::AtomicBool;
 use super::gantt::Recorder;
 use super::stored::{self, Which};
 use super::{Format, Gantt};
+use crate::cache::Cache;
 use crate::cost::history::History;
 use crate::exec::{Event, RunOptions};
 use crate::graph::TaskGraph;
-use crate::pipeline::{self, Finished, Learning};
+use crate::pipeline::{self, Finished, Learning, Reuse};
 use crate::printable::printable;
 use crate::sched::Scheduler;
 use crate::stdout::outln;
@@ -92,8 +93,9 @@ pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) -> R
 }
 
 /// A run through the pipeline that keeps its chart: the plan it followed
-/// and what ran, stored beside the run in the history. `on_event` sees
-/// every event as it happens.
+/// and what ran, stored beside the run in the history. Steps whose values
+/// `cache` holds are reused (unless `force`), and what the run computes
+/// is kept there. `on_event` sees every event as it happens.
 #[allow(clippy::too_many_arguments)]
 pub fn run_charted(
     wf: &Workflow,
@@ -103,8 +105,11 @@ pub fn run_charted(
     scheduler: Scheduler,
     on_event: &(dyn Fn(Event) + Sync),
     cancel: &AtomicBool,
+    cache: &mut Cache,
+    force: bool,
 ) -> Result<(Finished, Gantt), String> {
-    let plan = pipeline::plan(wf, graph, learning, opts.workers, scheduler);
+    let reuse = Reuse::find(wf, graph, opts.seed, cache, force);
+    let plan = pipeline::plan_reusing(wf, graph, learning, opts.workers, scheduler, reuse);
     let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &plan.schedule);
     // A plan may leave workers idle: show all p lanes.
     chart.workers = chart.workers.max(opts.workers);
@@ -118,6 +123,8 @@ pub fn run_charted(
     if let Err(e) = store_chart(learning, finished.run_id, &chart) {
         finished.warnings.push(e);
     }
+    let kept = finished.plan.reuse.remember(&finished.report, cache);
+    finished.warnings.extend(kept);
     Ok((finished, chart))
 }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::exec::{Event, RunReport, StepError};
 use crate::graph::TaskGraph;
-use crate::sched::{Dag, Edge, Node, Schedule};
+use crate::sched::Schedule;
 
 /// Where and when a task (or one block of a loop's iterations) was planned.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -405,38 +405,7 @@ fn actual(
     }
 }
 
-/// The scheduler's input for a task graph: node `i` is task `i`, with cost
-/// `costs[i]` (predicted seconds; 0 when missing), an edge per predecessor.
-/// Values are shared between threads, so edges carry no bytes.
-pub fn dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
-    let nodes = graph
-        .tasks
-        .iter()
-        .map(|t| {
-            let cost = costs
-                .get(t.id)
-                .copied()
-                .filter(|c| c.is_finite())
-                .unwrap_or(0.0);
-            match &t.iterations {
-                Some(it) if !it.is_empty() => Node::looped(&t.name, cost, it.len()),
-                _ => Node::function(&t.name, cost),
-            }
-        })
-        .collect();
-    let edges = graph
-        .tasks
-        .iter()
-        .flat_map(|t| {
-            graph.predecessors(t.id).map(move |from| Edge {
-                from,
-                to: t.id,
-                bytes: 0.0,
-            })
-        })
-        .collect();
-    Dag { nodes, edges }
-}
+pub use crate::cost::costed_dag as dag;
 
 /// Builds a chart from run events as they arrive, from any thread: what a
 /// run's own thread keeps so that the chart of every run can be stored.

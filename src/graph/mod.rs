@@ -430,7 +430,7 @@ fn step_exprs(body: &StepBody) -> Vec<&Expr> {
 }
 
 /// Whether evaluating `e` draws from the random stream.
-fn draws_random(e: &Expr) -> bool {
+pub fn draws_random(e: &Expr) -> bool {
     let mut random = false;
     e.visit_calls(&mut |f, _| {
         random |= registry().get(f).is_some_and(|k| k.random);

@@ -82,6 +82,19 @@ impl Rng {
         (x >> 32) as u32 as i32
     }
 
+    /// The stream's state as plain numbers: the 624 words, the position in
+    /// them and the outputs drawn. What a cached step's stream is stored as.
+    pub fn to_parts(&self) -> (Vec<u32>, u64, u64) {
+        (self.mt.clone(), self.mti as u64, self.drawn)
+    }
+
+    /// The stream [`Rng::to_parts`] described; `None` when the parts cannot
+    /// be a Mersenne-Twister state (read back from a damaged file).
+    pub fn from_parts(mt: Vec<u32>, mti: u64, drawn: u64) -> Option<Rng> {
+        let mti = usize::try_from(mti).ok().filter(|&i| i <= N)?;
+        (mt.len() == N).then_some(Rng { mt, mti, drawn })
+    }
+
     /// Outputs taken from this stream since it was made.
     pub fn drawn(&self) -> u64 {
         self.drawn

@@ -10,8 +10,10 @@
 //! can differ from the one [`plan`] made beforehand: [`Finished::plan`]
 //! holds the one followed.
 
+mod reuse;
 mod testdrive;
 
+pub use reuse::{Part, Reuse};
 pub use testdrive::test_driven;
 
 use std::collections::{HashMap, HashSet};
@@ -20,7 +22,7 @@ use std::sync::Mutex;
 
 use crate::cost::history::{self, History, RunRecord};
 use crate::cost::{self, ModelKind, Predictor};
-use crate::exec::{self, Event, RunOptions, RunReport};
+use crate::exec::{self, Event, Given, RunOptions, RunReport};
 use crate::graph::TaskGraph;
 use crate::sched::{self, Comm, Dag, Policy, Runtime, Schedule, Scheduler};
 use crate::workflow::Workflow;
@@ -58,6 +60,12 @@ pub struct Plan {
     pub drives: Vec<usize>,
     /// The makespan predicted before the run.
     pub forecast: f64,
+    /// The steps taken from the cache, not run; the fields above cover
+    /// only the others (a reused task has no cost, no edge, no item).
+    pub reuse: Reuse,
+    /// When steps are reused: the plan of the part that runs, in its own
+    /// ids, which the fields above show in the whole workflow's.
+    part: Option<Box<(Plan, Part)>>,
 }
 
 impl Plan {
@@ -65,6 +73,34 @@ impl Plan {
     /// change the forecast it is judged by).
     pub fn predicted_makespan(&self) -> f64 {
         self.forecast
+    }
+
+    /// Plans again with `costs` (seconds per task, by id) instead of the
+    /// models' predictions, on shared memory: the terminal UI's choice
+    /// when it has its own predictor, or no history.
+    pub fn set_costs(&mut self, graph: &TaskGraph, costs: Vec<f64>) {
+        if let Some(b) = self.part.as_mut() {
+            let (sub, part) = &mut **b;
+            let sub_costs = part
+                .ids
+                .iter()
+                .map(|&i| costs.get(i).copied().unwrap_or(0.0))
+                .collect();
+            sub.set_costs(&part.graph, sub_costs);
+            self.dag = part.dag(&sub.dag, graph);
+            self.schedule = part.schedule(&sub.schedule);
+            self.predicted = part.widen(&sub.predicted, graph.tasks.len(), 0.0);
+        } else {
+            self.dag = cost::costed_dag(graph, &costs);
+            self.schedule = sched::plan(
+                &self.dag,
+                &Comm::SHARED_MEMORY,
+                self.workers,
+                self.scheduler,
+            );
+            self.predicted = costs;
+        }
+        self.forecast = self.schedule.makespan();
     }
 
     /// The runtime that runs this plan: emcp's re-plans as it goes, the
@@ -183,6 +219,8 @@ pub fn plan(
         },
         drives,
         forecast: 0.0,
+        reuse: Reuse::nothing(),
+        part: None,
     };
     plan.schedule = match scheduler {
         Scheduler::Emcp | Scheduler::Ideal => match plan.runtime(graph, learning) {
@@ -193,6 +231,42 @@ pub fn plan(
     };
     plan.forecast = plan.schedule.makespan();
     plan
+}
+
+/// [`plan`], for the steps `reuse` does not take from the cache: only they
+/// are planned and run.
+pub fn plan_reusing(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    learning: &mut Learning,
+    workers: usize,
+    scheduler: Scheduler,
+    reuse: Reuse,
+) -> Plan {
+    if reuse.count() == 0 {
+        let mut p = plan(wf, graph, learning, workers, scheduler);
+        p.reuse = reuse;
+        return p;
+    }
+    let part = Part::new(wf, graph, &reuse.entries);
+    let sub = plan(&part.wf, &part.graph, learning, workers, scheduler);
+    let n = graph.tasks.len();
+    Plan {
+        scheduler,
+        workers,
+        m: sub.m,
+        predicted: part.widen(&sub.predicted, n, 0.0),
+        dag: part.dag(&sub.dag, graph),
+        schedule: part.schedule(&sub.schedule),
+        drives: sub
+            .drives
+            .iter()
+            .map(|&d| part.ids.get(d).copied().unwrap_or(d))
+            .collect(),
+        forecast: sub.forecast,
+        reuse,
+        part: Some(Box::new((sub, part))),
+    }
 }
 
 fn previous_costs(wf: &Workflow, learning: &Learning) -> Option<HashMap<String, f64>> {
@@ -259,36 +333,51 @@ pub fn execute(
         on_event(e);
     };
     let mut plan = plan;
-    let report = if scheduler == Scheduler::Dynamic {
-        exec::run(wf, graph, opts, &sink, cancel)?
-    } else {
-        let planned = plan
-            .runtime(graph, learning)
-            .and_then(|rt| exec::run_planned(wf, graph, rt, opts, &sink, cancel));
-        // A refused plan ran nothing: running with work-stealing instead is
-        // still correct, only not what was asked.
-        match planned {
-            Ok((report, rt)) => {
-                plan.schedule = rt.followed();
-                // A test drive's extrapolation is the loop's prediction:
-                // it was made before the rest of the loop ran.
-                for &(node, cost) in rt.test_driven() {
-                    if let Some(p) = plan.predicted.get_mut(node) {
-                        *p = cost;
-                    }
-                    if let Some(n) = plan.dag.nodes.get_mut(node) {
-                        n.cost = cost;
-                    }
+    let report = match plan.part.take() {
+        None => run_plan(
+            wf,
+            graph,
+            &Given::default(),
+            &mut plan,
+            learning,
+            opts,
+            &sink,
+            cancel,
+            &mut warnings,
+        )?,
+        Some(b) => {
+            let (mut sub, part) = *b;
+            let report = if part.ids.is_empty() {
+                // Everything reused: nothing to run.
+                RunReport {
+                    outcomes: Vec::new(),
+                    makespan: std::time::Duration::ZERO,
+                    workers: opts.workers,
+                    seed: opts.seed,
+                    cancelled: false,
+                    streams: Vec::new(),
                 }
-                report
-            }
-            Err(e) => {
-                warnings.push(format!(
-                    "the {} plan was refused ({e}); ran with work-stealing instead",
-                    scheduler.name()
-                ));
-                exec::run(wf, graph, opts, &sink, cancel)?
-            }
+            } else {
+                let widen = |e: Event| sink(part.event(e));
+                run_plan(
+                    &part.wf,
+                    &part.graph,
+                    &part.given,
+                    &mut sub,
+                    learning,
+                    opts,
+                    &widen,
+                    cancel,
+                    &mut warnings,
+                )?
+            };
+            let n = graph.tasks.len();
+            plan.schedule = part.schedule(&sub.schedule);
+            plan.dag = part.dag(&sub.dag, graph);
+            plan.predicted = part.widen(&sub.predicted, n, 0.0);
+            let report = part.report(report, &plan.reuse.entries);
+            plan.part = Some(Box::new((sub, part)));
+            report
         }
     };
     let loop_workers: HashMap<usize, usize> = loop_workers
@@ -331,4 +420,53 @@ pub fn execute(
         warnings,
         run_id,
     })
+}
+
+/// Runs `plan` on `graph` from `given`: work-stealing for `dynamic`, else
+/// to the plan, whose schedule becomes the one followed. A plan the
+/// executor refuses runs with work-stealing, with a warning.
+#[allow(clippy::too_many_arguments)]
+fn run_plan(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    given: &Given,
+    plan: &mut Plan,
+    learning: &Learning,
+    opts: &RunOptions,
+    sink: &(dyn Fn(Event) + Sync),
+    cancel: &AtomicBool,
+    warnings: &mut Vec<String>,
+) -> Result<RunReport, String> {
+    let scheduler = plan.scheduler;
+    if scheduler == Scheduler::Dynamic {
+        return exec::run_given(wf, graph, given, opts, sink, cancel);
+    }
+    let planned = plan
+        .runtime(graph, learning)
+        .and_then(|rt| exec::run_planned_given(wf, graph, given, rt, opts, sink, cancel));
+    // A refused plan ran nothing: running with work-stealing instead is
+    // still correct, only not what was asked.
+    match planned {
+        Ok((report, rt)) => {
+            plan.schedule = rt.followed();
+            // A test drive's extrapolation is the loop's prediction: it
+            // was made before the rest of the loop ran.
+            for &(node, cost) in rt.test_driven() {
+                if let Some(p) = plan.predicted.get_mut(node) {
+                    *p = cost;
+                }
+                if let Some(n) = plan.dag.nodes.get_mut(node) {
+                    n.cost = cost;
+                }
+            }
+            Ok(report)
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "the {} plan was refused ({e}); ran with work-stealing instead",
+                scheduler.name()
+            ));
+            exec::run_given(wf, graph, given, opts, sink, cancel)
+        }
+    }
 }

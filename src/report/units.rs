@@ -21,6 +21,21 @@ pub fn seconds(t: f64) -> String {
     }
 }
 
+/// Bytes in a unit that fits: `512 B`, `1.5 KiB`, `12.0 MiB`, `3.2 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
 /// A relative error `(actual - predicted) / predicted` for tables: `+12%`,
 /// `-40%`, and past +999 % the ratio: `×85` (85 times the prediction),
 /// `×2e5`.

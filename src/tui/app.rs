@@ -166,6 +166,8 @@ pub enum Action {
 pub enum Effect {
     /// Start a run with the app's scheduler and p, cancelling a running one.
     Rerun,
+    /// The next run reuses nothing: every step runs again (`r`).
+    Force,
     /// Re-read and re-validate the workflow.
     Reload,
     Export,
@@ -305,7 +307,7 @@ impl App {
                 self.quit = true;
                 self.interrupted = true;
             }
-            Action::Rerun => return vec![Effect::Rerun],
+            Action::Rerun => return vec![Effect::Force, Effect::Rerun],
             Action::CycleScheduler => {
                 let all = Scheduler::ALL;
                 let i = all.iter().position(|s| *s == self.scheduler).unwrap_or(0);

@@ -60,6 +60,12 @@ pub struct TuiOptions {
     pub model: ModelKind,
     /// The paper's M (default: the workflow's `m`, else 8).
     pub m: Option<usize>,
+    /// Where values are kept between invocations (always in memory between
+    /// runs), and the bound on its size in bytes.
+    pub cache: crate::cache::Place,
+    pub cache_limit: Option<u64>,
+    /// The first run reuses nothing (`r` forces any later one).
+    pub force: bool,
 }
 
 const FRAME: Duration = Duration::from_millis(33);
@@ -91,6 +97,10 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
     app.history = opts.history.clone();
     let mut runner = Runner::new(tx.clone(), opts.predict.clone(), opts.seed);
     runner.m = opts.m;
+    runner.set_cache(opts.cache.open(path, opts.cache_limit));
+    if opts.force {
+        runner.force_next();
+    }
     runner.open_store(opts.history_path.clone(), name.clone(), opts.model);
     let mut queue: Vec<Action> = Vec::new();
     match loaded {
@@ -214,11 +224,12 @@ fn event_loop(
 
 fn measured(result: &Result<crate::exec::RunReport, String>) -> Option<Vec<f64>> {
     let report = result.as_ref().ok()?;
+    // A reused step took no time: its time is not known from this run.
     (!report.failed()).then(|| {
         report
             .outcomes
             .iter()
-            .map(crate::exec::StepOutcome::seconds)
+            .map(|o| if o.reused { f64::NAN } else { o.seconds() })
             .collect()
     })
 }
@@ -230,6 +241,10 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
         // again; a good load reruns.
         Effect::Rerun if !ctx.runner.has_workflow() => Some(Action::Reloaded(reload(ctx))),
         Effect::Rerun => ctx.runner.request(app.scheduler, app.workers),
+        Effect::Force => {
+            ctx.runner.force_next();
+            None
+        }
         Effect::Reload => Some(Action::Reloaded(reload(ctx))),
         Effect::Export => Some(Action::Exported(export_default(app, ctx))),
         Effect::Watch(false) => {
@@ -240,7 +255,7 @@ fn apply(effect: Effect, app: &App, ctx: &mut Context<'_>) -> Option<Action> {
             let tx = ctx.tx.clone();
             let mut files = vec![ctx.path.to_path_buf()];
             if let Ok((wf, _)) = load_checked(ctx.path) {
-                files.extend(watch::headless::data_files(&wf));
+                files.extend(crate::workflow::files::data_files(&wf));
             }
             match watch::watch_files(&files, watch::QUIET, move |c| {
                 let _ = tx.send(Action::FileChanged(c));
@@ -262,7 +277,7 @@ fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
     let name = wf.name.clone();
     if let Some(w) = ctx.watcher.as_mut() {
         let mut files = vec![ctx.path.to_path_buf()];
-        files.extend(watch::headless::data_files(&wf));
+        files.extend(crate::workflow::files::data_files(&wf));
         // A data file in a directory that does not exist yet cannot be
         // watched; the run will say it is missing.
         let _ = w.set_files(&files);

@@ -14,12 +14,13 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::app::Action;
+use crate::cache::Cache;
 use crate::cost::ModelKind;
 use crate::exec::RunOptions;
-use crate::export::gantt::{dag, Gantt, Recorder};
+use crate::export::gantt::{Gantt, Recorder};
 use crate::graph::TaskGraph;
-use crate::pipeline::{self, Learning};
-use crate::sched::{plan, Comm, Scheduler};
+use crate::pipeline::{self, Learning, Reuse};
+use crate::sched::Scheduler;
 use crate::workflow::depth::WALK_STACK;
 use crate::workflow::Workflow;
 
@@ -52,6 +53,13 @@ pub struct Runner {
     opening: Option<JoinHandle<Learning>>,
     /// `--test-drive-m`: overrides every loaded workflow's `[workflow] m`.
     pub m: Option<usize>,
+    /// Values runs reuse; each run keeps what it computed here.
+    cache: Arc<Mutex<Cache>>,
+    /// The next run reuses nothing.
+    force: bool,
+    /// The scheduler and p of the last run started: a run with others is
+    /// asked for to see them at work, so it reuses nothing.
+    last: Option<(Scheduler, usize)>,
 }
 
 impl Runner {
@@ -77,7 +85,20 @@ impl Runner {
             pending: None,
             opening: None,
             m: None,
+            cache: Arc::new(Mutex::new(Cache::new(None))),
+            force: false,
+            last: None,
         }
+    }
+
+    /// Runs reuse and keep values in `cache` (by default, memory only).
+    pub fn set_cache(&mut self, cache: Cache) {
+        self.cache = Arc::new(Mutex::new(cache));
+    }
+
+    /// The next run reuses nothing.
+    pub fn force_next(&mut self) {
+        self.force = true;
     }
 
     /// Opens the history store (`None`: the default one) on a thread of
@@ -143,8 +164,16 @@ impl Runner {
         if self.current.as_ref().is_some_and(|a| a.id == id) {
             self.current = None;
         }
-        if measured.is_some() {
-            self.measured = measured;
+        if let Some(mut m) = measured {
+            // Steps reused in this run keep the times measured before.
+            if let Some(old) = &self.measured {
+                for (new, old) in m.iter_mut().zip(old) {
+                    if new.is_nan() {
+                        *new = *old;
+                    }
+                }
+            }
+            self.measured = Some(m);
         }
         match self.pending.take() {
             Some((s, p)) if self.current.is_none() => self.start(s, p),
@@ -168,7 +197,12 @@ impl Runner {
         self.next_id += 1;
         let id = self.next_id;
         let workers = workers.max(1);
+        let changed = self.last.is_some_and(|l| l != (scheduler, workers));
+        let force = std::mem::take(&mut self.force) || changed;
+        self.last = Some((scheduler, workers));
         let job = Job {
+            cache: Arc::clone(&self.cache),
+            force,
             id,
             scheduler,
             workers,
@@ -215,6 +249,8 @@ struct Job {
     opening: Option<JoinHandle<Learning>>,
     cancel: Arc<AtomicBool>,
     started: Arc<OnceLock<Instant>>,
+    cache: Arc<Mutex<Cache>>,
+    force: bool,
 }
 
 impl Job {
@@ -224,25 +260,33 @@ impl Job {
         if let Some(opening) = self.opening {
             *learning = opening.join().unwrap_or_else(|_| Learning::none());
         }
-        let mut run_plan = pipeline::plan(wf, graph, &mut learning, self.workers, self.scheduler);
+        let seed = self.seed.or(wf.seed).unwrap_or(0);
+        let reuse = {
+            let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            Reuse::find(wf, graph, seed, &mut cache, self.force)
+        };
+        let mut run_plan = pipeline::plan_reusing(
+            wf,
+            graph,
+            &mut learning,
+            self.workers,
+            self.scheduler,
+            reuse,
+        );
         // An explicit predictor, or without a history the last run's
         // measurements, beat the models' priors.
         if self.predict.is_some() || learning.history.is_none() {
             let costs = match (&self.predict, &self.measured) {
                 (Some(p), _) => p(graph),
-                (None, Some(m)) if m.len() == graph.tasks.len() => m.clone(),
+                (None, Some(m)) if m.len() == graph.tasks.len() => m
+                    .iter()
+                    .map(|c| if c.is_finite() { *c } else { 0.01 })
+                    .collect(),
                 // Nothing known yet: every task alike, so the plan shows
                 // the graph's shape rather than times.
                 _ => vec![0.01; graph.tasks.len()],
             };
-            run_plan.dag = dag(graph, &costs);
-            run_plan.schedule = plan(
-                &run_plan.dag,
-                &Comm::SHARED_MEMORY,
-                self.workers,
-                self.scheduler,
-            );
-            run_plan.predicted = costs;
+            run_plan.set_costs(graph, costs);
         }
         let mut gantt = Gantt::planned(&wf.name, self.scheduler.name(), graph, &run_plan.schedule);
         gantt.workers = gantt.workers.max(self.workers);
@@ -259,7 +303,7 @@ impl Job {
         };
         let opts = RunOptions {
             workers: self.workers,
-            seed: self.seed.or(wf.seed).unwrap_or(0),
+            seed,
         };
         let _ = self.started.set(Instant::now());
         let result = pipeline::execute(
@@ -274,6 +318,8 @@ impl Job {
         let mut notes = Vec::new();
         let mut stored = None;
         let result = result.map(|f| {
+            let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            notes.extend(f.plan.reuse.remember(&f.report, &mut cache));
             notes.extend(f.warnings);
             stored = f.run_id;
             let chart = recorder.finish(&f.report);

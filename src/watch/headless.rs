@@ -11,6 +11,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::{watch_files, Changed, QUIET};
+use crate::cache::Cache;
 use crate::cost::ModelKind;
 use crate::exec::RunOptions;
 use crate::graph::TaskGraph;
@@ -143,65 +144,12 @@ pub struct WatchOptions {
     pub model: ModelKind,
     /// The paper's M (default: the workflow's `m`, else 8).
     pub m: Option<usize>,
-}
-
-/// Files a workflow reads: the literal first argument of each `read.csv`.
-pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
-    fn visit(e: &workflow::Expr, base: &Path, out: &mut Vec<PathBuf>) {
-        use workflow::ExprKind as K;
-        match &e.kind {
-            K::Call { func, args, .. } => {
-                if func == "read.csv" {
-                    if let Some(workflow::Arg {
-                        value:
-                            workflow::Expr {
-                                kind: K::Str(s), ..
-                            },
-                        ..
-                    }) = args.first()
-                    {
-                        out.push(base.join(s));
-                    }
-                }
-                args.iter().for_each(|a| visit(&a.value, base, out));
-            }
-            K::Unary { expr, .. } => visit(expr, base, out),
-            K::Binary { lhs, rhs, .. } => {
-                visit(lhs, base, out);
-                visit(rhs, base, out);
-            }
-            K::Index { target, indices } => {
-                visit(target, base, out);
-                indices.iter().flatten().for_each(|i| visit(i, base, out));
-            }
-            K::Index2 { target, index } => {
-                visit(target, base, out);
-                visit(index, base, out);
-            }
-            K::Field { target, .. } => visit(target, base, out),
-            K::Formula { lhs, rhs } => {
-                if let Some(l) = lhs {
-                    visit(l, base, out);
-                }
-                visit(rhs, base, out);
-            }
-            _ => {}
-        }
-    }
-    let base = wf.base_dir();
-    let mut out = Vec::new();
-    for s in &wf.steps {
-        match &s.body {
-            workflow::StepBody::Expr(e) => visit(e, &base, &mut out),
-            workflow::StepBody::Loop(l) => {
-                visit(&l.range, &base, &mut out);
-                visit(&l.body, &base, &mut out);
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+    /// Where values are kept between invocations (they are always kept in
+    /// memory between runs), and the bound on its size in bytes.
+    pub cache: crate::cache::Place,
+    pub cache_limit: Option<u64>,
+    /// The first run reuses nothing.
+    pub force: bool,
 }
 
 /// How watch mode runs a workflow once. The caller decides (the CLI also
@@ -215,6 +163,8 @@ pub type RunOne = fn(
     Scheduler,
     &(dyn Fn(crate::exec::Event) + Sync),
     &AtomicBool,
+    &mut Cache,
+    bool,
 ) -> Result<Finished, String>;
 
 /// `flowcast run FILE --watch`: runs until interrupted, each run through
@@ -232,6 +182,9 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
         }),
     );
     let chosen = opts.scheduler;
+    // Each run reuses what the runs before it computed.
+    let cache = std::sync::Mutex::new(opts.cache.open(path, opts.cache_limit));
+    let forced = std::sync::Mutex::new(opts.force);
     let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
         let workers = workers
             .or(wf.processors)
@@ -247,7 +200,26 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let sink = |e: crate::exec::Event| progress.on_event(&e);
-        let ran = run_one(wf, graph, &mut learning, &opts, scheduler, &sink, cancel);
+        let mut cache = cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Only the first run is forced: later ones re-run what changed.
+        let force = std::mem::take(
+            &mut *forced
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        let ran = run_one(
+            wf,
+            graph,
+            &mut learning,
+            &opts,
+            scheduler,
+            &sink,
+            cancel,
+            &mut cache,
+            force,
+        );
         match ran {
             Ok(finished) => {
                 progress.finish();
@@ -283,7 +255,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             (wf, graph)
         })
     };
-    let reads = |(wf, _): &(Workflow, TaskGraph)| data_files(wf);
+    let reads = |(wf, _): &(Workflow, TaskGraph)| workflow::files::data_files(wf);
     match watch_loop(&files, QUIET, load, reads, run, &stop, &mut err) {
         Ok(_) if stop.load(Ordering::Relaxed) => ExitCode::from(crate::interrupt::STATUS),
         Ok(_) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod depth;
 mod document;
+pub mod files;
 mod lexer;
 mod names;
 mod parser;

@@ -11,13 +11,16 @@ use std::sync::atomic::AtomicBool;
 use flowcast::kernels::{registry, Args, Ctx, KernelError, Rng, Value};
 
 /// The `flowcast` binary. Runs record history, so it goes under the
-/// target's temporary directory rather than the user's data directory.
+/// target's temporary directory rather than the user's data directory;
+/// and every run runs, reusing no values kept beside the fixtures (the
+/// cache's own tests name a directory with `--cache`).
 pub fn flowcast_command() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_flowcast"));
     c.env(
         "XDG_DATA_HOME",
         concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
     );
+    c.env("FLOWCAST_CACHE", "off");
     c
 }
 

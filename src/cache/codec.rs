@@ -1,0 +1,435 @@
+//! A cached value as bytes and back, bit for bit: numbers are stored as
+//! their IEEE bits, so NA's payload, -0 and every NaN come back as they
+//! went. Decoding checks every length against what is left, so damaged
+//! bytes are an error, never a panic or a huge allocation.
+
+use nalgebra::DMatrix;
+use num_complex::Complex64;
+
+use crate::kernels::value::{Formula, List};
+use crate::kernels::{Rng, Value};
+
+/// Nesting deeper than this is not read back: no workflow makes it (their
+/// expressions are limited to less), so only damage can.
+const MAX_DEPTH: usize = 5000;
+
+/// Appends `v` to `out`.
+pub fn encode(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.push(0),
+        Value::Num(x) => {
+            out.push(1);
+            numbers(x, out);
+        }
+        Value::Mat(m) => {
+            out.push(2);
+            dims(m.nrows(), m.ncols(), out);
+            numbers(m.as_slice(), out);
+        }
+        Value::Complex(x) => {
+            out.push(3);
+            complexes(x, out);
+        }
+        Value::ComplexMat(m) => {
+            out.push(4);
+            dims(m.nrows(), m.ncols(), out);
+            complexes(m.as_slice(), out);
+        }
+        Value::Str(s) => {
+            out.push(5);
+            strings(s, out);
+        }
+        Value::Bool(b) => {
+            out.push(6);
+            len(b.len(), out);
+            out.extend(b.iter().map(|&b| u8::from(b)));
+        }
+        Value::List(l) => {
+            out.push(7);
+            optional_text(l.class.as_deref(), out);
+            match &l.names {
+                None => out.push(0),
+                Some(n) => {
+                    out.push(1);
+                    strings(n, out);
+                }
+            }
+            len(l.items.len(), out);
+            for item in &l.items {
+                encode(item, out);
+            }
+        }
+        Value::Formula(f) => {
+            out.push(8);
+            match &f.response {
+                None => out.push(0),
+                Some(r) => {
+                    out.push(1);
+                    encode(r, out);
+                }
+            }
+            len(f.terms.len(), out);
+            for (label, value) in &f.terms {
+                text(label, out);
+                encode(value, out);
+            }
+            out.push(u8::from(f.intercept));
+        }
+    }
+}
+
+/// Appends a random stream's state.
+pub fn encode_stream(rng: &Rng, out: &mut Vec<u8>) {
+    let (mt, mti, drawn) = rng.to_parts();
+    len(mt.len(), out);
+    for w in mt {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&mti.to_le_bytes());
+    out.extend_from_slice(&drawn.to_le_bytes());
+}
+
+fn len(n: usize, out: &mut Vec<u8>) {
+    out.extend_from_slice(&(n as u64).to_le_bytes());
+}
+
+fn dims(rows: usize, cols: usize, out: &mut Vec<u8>) {
+    len(rows, out);
+    len(cols, out);
+}
+
+fn numbers(x: &[f64], out: &mut Vec<u8>) {
+    len(x.len(), out);
+    out.reserve(8 * x.len());
+    for v in x {
+        out.extend_from_slice(&v.to_bits().to_le_bytes());
+    }
+}
+
+fn complexes(x: &[Complex64], out: &mut Vec<u8>) {
+    len(x.len(), out);
+    out.reserve(16 * x.len());
+    for c in x {
+        out.extend_from_slice(&c.re.to_bits().to_le_bytes());
+        out.extend_from_slice(&c.im.to_bits().to_le_bytes());
+    }
+}
+
+fn text(s: &str, out: &mut Vec<u8>) {
+    len(s.len(), out);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn optional_text(s: Option<&str>, out: &mut Vec<u8>) {
+    match s {
+        None => out.push(0),
+        Some(s) => {
+            out.push(1);
+            text(s, out);
+        }
+    }
+}
+
+fn strings(s: &[String], out: &mut Vec<u8>) {
+    len(s.len(), out);
+    for x in s {
+        text(x, out);
+    }
+}
+
+/// Reads what [`encode`] and [`encode_stream`] wrote.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+/// The bytes are not a value [`encode`] wrote.
+#[derive(Debug, PartialEq)]
+pub struct Damaged;
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes }
+    }
+
+    /// Whether every byte has been read.
+    pub fn at_end(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Damaged> {
+        if n > self.bytes.len() {
+            return Err(Damaged);
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head)
+    }
+
+    fn byte(&mut self) -> Result<u8, Damaged> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u64(&mut self) -> Result<u64, Damaged> {
+        let b = self.take(8)?;
+        Ok(u64::from_le_bytes(b.try_into().map_err(|_| Damaged)?))
+    }
+
+    /// A count of items of `size` bytes each, no more than what is left
+    /// could hold.
+    fn count(&mut self, size: usize) -> Result<usize, Damaged> {
+        let n = usize::try_from(self.u64()?).map_err(|_| Damaged)?;
+        if n.checked_mul(size.max(1))
+            .is_none_or(|b| b > self.bytes.len())
+        {
+            return Err(Damaged);
+        }
+        Ok(n)
+    }
+
+    pub fn flag(&mut self) -> Result<bool, Damaged> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Damaged),
+        }
+    }
+
+    fn numbers(&mut self) -> Result<Vec<f64>, Damaged> {
+        let n = self.count(8)?;
+        let b = self.take(8 * n)?;
+        Ok(b.chunks_exact(8)
+            .map(|c| {
+                f64::from_bits(u64::from_le_bytes([
+                    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                ]))
+            })
+            .collect())
+    }
+
+    fn complexes(&mut self) -> Result<Vec<Complex64>, Damaged> {
+        let n = self.count(16)?;
+        let b = self.take(16 * n)?;
+        let f = |c: &[u8]| {
+            f64::from_bits(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]))
+        };
+        Ok(b.chunks_exact(16)
+            .map(|c| Complex64::new(f(&c[..8]), f(&c[8..])))
+            .collect())
+    }
+
+    fn text(&mut self) -> Result<String, Damaged> {
+        let n = self.count(1)?;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| Damaged)
+    }
+
+    fn strings(&mut self) -> Result<Vec<String>, Damaged> {
+        // Each string takes at least its 8-byte length.
+        let n = self.count(8)?;
+        (0..n).map(|_| self.text()).collect()
+    }
+
+    fn dims(&mut self) -> Result<(usize, usize), Damaged> {
+        let r = usize::try_from(self.u64()?).map_err(|_| Damaged)?;
+        let c = usize::try_from(self.u64()?).map_err(|_| Damaged)?;
+        Ok((r, c))
+    }
+
+    fn matrix<T: nalgebra::Scalar>(
+        rows: usize,
+        cols: usize,
+        data: Vec<T>,
+    ) -> Result<DMatrix<T>, Damaged> {
+        if rows.checked_mul(cols) != Some(data.len()) {
+            return Err(Damaged);
+        }
+        Ok(DMatrix::from_vec(rows, cols, data))
+    }
+
+    /// The next value.
+    pub fn value(&mut self) -> Result<Value, Damaged> {
+        self.value_at(0)
+    }
+
+    fn value_at(&mut self, depth: usize) -> Result<Value, Damaged> {
+        if depth > MAX_DEPTH {
+            return Err(Damaged);
+        }
+        Ok(match self.byte()? {
+            0 => Value::Null,
+            1 => Value::Num(self.numbers()?),
+            2 => {
+                let (r, c) = self.dims()?;
+                Value::Mat(Self::matrix(r, c, self.numbers()?)?)
+            }
+            3 => Value::Complex(self.complexes()?),
+            4 => {
+                let (r, c) = self.dims()?;
+                Value::ComplexMat(Self::matrix(r, c, self.complexes()?)?)
+            }
+            5 => Value::Str(self.strings()?),
+            6 => {
+                let n = self.count(1)?;
+                let b = self.take(n)?;
+                if b.iter().any(|&x| x > 1) {
+                    return Err(Damaged);
+                }
+                Value::Bool(b.iter().map(|&x| x == 1).collect())
+            }
+            7 => {
+                let class = if self.flag()? {
+                    Some(self.text()?)
+                } else {
+                    None
+                };
+                let names = if self.flag()? {
+                    Some(self.strings()?)
+                } else {
+                    None
+                };
+                // Each item takes at least its tag byte.
+                let n = self.count(1)?;
+                let items = (0..n)
+                    .map(|_| self.value_at(depth + 1))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if names.as_ref().is_some_and(|ns| ns.len() != items.len()) {
+                    return Err(Damaged);
+                }
+                Value::List(List {
+                    class,
+                    names,
+                    items,
+                })
+            }
+            8 => {
+                let response = if self.flag()? {
+                    Some(Box::new(self.value_at(depth + 1)?))
+                } else {
+                    None
+                };
+                let n = self.count(9)?;
+                let terms = (0..n)
+                    .map(|_| Ok((self.text()?, self.value_at(depth + 1)?)))
+                    .collect::<Result<Vec<_>, Damaged>>()?;
+                let intercept = self.flag()?;
+                Value::Formula(Formula {
+                    response,
+                    terms,
+                    intercept,
+                })
+            }
+            _ => return Err(Damaged),
+        })
+    }
+
+    /// The next random stream state.
+    pub fn stream(&mut self) -> Result<Rng, Damaged> {
+        let n = self.count(4)?;
+        let mt = self
+            .take(4 * n)?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let mti = self.u64()?;
+        let drawn = self.u64()?;
+        Rng::from_parts(mt, mti, drawn).ok_or(Damaged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::value::NA;
+
+    fn round_trip(v: &Value) -> Value {
+        let mut b = Vec::new();
+        encode(v, &mut b);
+        let mut r = Reader::new(&b);
+        let back = r.value().expect("decodes");
+        assert!(r.at_end());
+        back
+    }
+
+    fn same_bits(a: &Value, b: &Value) -> bool {
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        encode(a, &mut x);
+        encode(b, &mut y);
+        x == y
+    }
+
+    #[test]
+    fn every_kind_of_value_comes_back_bit_for_bit() {
+        let values = vec![
+            Value::Null,
+            Value::Num(vec![1.5, NA, f64::NAN, -0.0, f64::INFINITY]),
+            Value::Mat(DMatrix::from_vec(2, 3, vec![1.0, 2.0, 3.0, 4.0, 5.0, NA])),
+            Value::Complex(vec![Complex64::new(1.0, -2.0)]),
+            Value::ComplexMat(DMatrix::from_vec(1, 2, vec![Complex64::new(0.0, 1.0); 2])),
+            Value::Str(vec!["a".into(), "é\u{0}b".into(), String::new()]),
+            Value::Bool(vec![true, false]),
+            Value::List(List::record(
+                "htest",
+                vec![
+                    ("p.value", Value::scalar(0.25)),
+                    ("method", Value::string("t")),
+                ],
+            )),
+            Value::List(List::sequence(vec![Value::Null, Value::scalar(2.0)])),
+            Value::Formula(Formula {
+                response: Some(Box::new(Value::Num(vec![1.0, 2.0]))),
+                terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
+                intercept: false,
+            }),
+        ];
+        for v in &values {
+            let back = round_trip(v);
+            assert!(same_bits(v, &back), "{v:?} came back as {back:?}");
+        }
+        let na = round_trip(&Value::scalar(NA));
+        assert!(matches!(na, Value::Num(x) if crate::kernels::value::is_na(x[0])));
+    }
+
+    #[test]
+    fn every_truncation_and_any_flipped_tag_is_an_error_not_a_panic() {
+        let v = Value::List(List::record(
+            "lm",
+            vec![
+                ("coefficients", Value::Num(vec![1.0, 2.0])),
+                ("names", Value::string("x")),
+            ],
+        ));
+        let mut b = Vec::new();
+        encode(&v, &mut b);
+        for cut in 0..b.len() {
+            let mut r = Reader::new(&b[..cut]);
+            assert!(r.value().is_err() || !r.at_end() || cut == b.len());
+        }
+        for i in 0..b.len() {
+            let mut c = b.clone();
+            c[i] ^= 0xff;
+            let _ = Reader::new(&c).value();
+        }
+    }
+
+    #[test]
+    fn a_huge_claimed_length_is_refused_without_allocating() {
+        let mut b = vec![1u8];
+        b.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(Reader::new(&b).value(), Err(Damaged));
+    }
+
+    #[test]
+    fn a_stream_comes_back_where_it_was() {
+        let mut rng = Rng::from_seed(42);
+        rng.skip(1000);
+        let mut b = Vec::new();
+        encode_stream(&rng, &mut b);
+        let mut back = Reader::new(&b).stream().expect("decodes");
+        assert_eq!(back.drawn(), 1000);
+        let (mut x, mut y) = (rng.clone(), back.clone());
+        assert_eq!(x.unif_rand().to_bits(), y.unif_rand().to_bits());
+        back.skip(1);
+        assert_eq!(back.drawn(), 1001);
+    }
+}
