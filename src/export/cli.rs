@@ -111,6 +111,7 @@ pub fn run_charted(
     let reuse = Reuse::find(wf, graph, opts.seed, cache, force);
     let plan = pipeline::plan_reusing(wf, graph, learning, opts.workers, scheduler, reuse);
     let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &plan.schedule);
+    chart.mark_cached((0..graph.tasks.len()).filter(|&i| plan.reuse.reused(i)));
     // A plan may leave workers idle: show all p lanes.
     chart.workers = chart.workers.max(opts.workers);
     let recorder = Recorder::new(chart);

@@ -72,6 +72,8 @@ pub enum Status {
     Skipped,
     /// Stopped, or never started, because the run was cancelled.
     Cancelled,
+    /// Not run: its value was taken from the cache, its key unchanged.
+    Cached,
 }
 
 impl Status {
@@ -83,6 +85,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Skipped => "skipped",
             Status::Cancelled => "cancelled",
+            Status::Cached => "cached",
         }
     }
 }
@@ -344,6 +347,7 @@ impl Gantt {
         for (row, o) in self.rows.iter_mut().zip(&report.outcomes) {
             let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
             let (status, message) = match &o.value {
+                Ok(_) if o.reused => (Status::Cached, None),
                 Ok(_) => (Status::Done, None),
                 Err(e) if report.cancelled => (Status::Cancelled, Some(e.to_string())),
                 Err(StepError::Failed { message, .. }) => (Status::Failed, Some(message.clone())),
@@ -359,6 +363,25 @@ impl Gantt {
             });
         }
         self.actual_makespan = Some(report.makespan.as_secs_f64());
+    }
+
+    /// Marks the tasks a run takes from the cache, before it starts: they
+    /// will not run, and the chart says so from the first frame.
+    pub fn mark_cached(&mut self, reused: impl Iterator<Item = usize>) {
+        for id in reused {
+            if let Some(row) = self.rows.get_mut(id) {
+                row.actual = Some(actual(None, 0.0, 0.0, Status::Cached, None));
+            }
+        }
+    }
+
+    /// The tasks taken from the cache, not run, in file order.
+    pub fn cached(&self) -> Vec<&str> {
+        self.rows
+            .iter()
+            .filter(|r| r.status() == Status::Cached)
+            .map(|r| r.name.as_str())
+            .collect()
     }
 
     /// Distinct functions in order of first appearance: the colour of a bar

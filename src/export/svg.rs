@@ -35,7 +35,8 @@ impl Layout {
             lane: 44.0,
             axis: 30.0,
             legend_row: 22.0,
-            legend_rows: legend_items.div_ceil(per_row),
+            // A line more names the steps taken from the cache.
+            legend_rows: legend_items.div_ceil(per_row) + usize::from(!g.cached().is_empty()),
             span: g.horizon().max(1e-9),
         }
     }
@@ -211,6 +212,22 @@ pub fn render(g: &Gantt) -> String {
             x + 20.0,
             y + 10.0,
             esc(name)
+        );
+    }
+    let cached = g.cached();
+    if !cached.is_empty() {
+        let y = ly + (l.legend_rows - 1) as f64 * l.legend_row;
+        let mut names = cached.join(", ");
+        if names.chars().count() > 120 {
+            names = names.chars().take(119).collect::<String>() + "…";
+        }
+        let _ = writeln!(
+            s,
+            r##"<text class="cached" x="{}" y="{}" fill="#1f8a9e">cached, not run ({}): {}</text>"##,
+            l.left,
+            y + 10.0,
+            cached.len(),
+            esc(&names)
         );
     }
     let _ = writeln!(s, "</g>\n</svg>");

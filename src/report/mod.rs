@@ -42,17 +42,20 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
         .iter()
         .zip(&report.outcomes)
         .map(|(t, o)| {
+            // A cached step did not run: no prediction, no time, no worker.
+            let ran = o.value.is_ok() && !o.reused;
             let mut s = json!({
                 "kind": t.kind.as_str(),
                 "function": t.function,
                 "worker": o.worker,
                 "start_s": o.start.as_secs_f64(),
                 "end_s": o.end.as_secs_f64(),
-                "predicted_s": plan.predicted.get(t.id),
+                "predicted_s": plan.predicted.get(t.id).filter(|_| !o.reused),
                 // Work seconds: the sum of its blocks' durations; the
                 // same figure as `work_s`, kept under its old name.
-                "actual_s": o.value.is_ok().then(|| o.work()),
-                "work_s": o.value.is_ok().then(|| o.work()),
+                "actual_s": ran.then(|| o.work()),
+                "work_s": ran.then(|| o.work()),
+                "cached": o.reused,
                 "workers": o.spans().iter().map(|s| json!({
                     "worker": s.0,
                     "start_s": s.1.as_secs_f64(),
@@ -61,7 +64,7 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
             });
             match &o.value {
                 Ok(v) => {
-                    s["status"] = json!("ok");
+                    s["status"] = json!(if o.reused { "cached" } else { "ok" });
                     s["value"] = json::to_json_summary(v);
                 }
                 Err(StepError::Failed { message, .. }) => {
@@ -86,6 +89,8 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
         "makespan_s": report.makespan.as_secs_f64(),
         "run_id": finished.run_id,
         "failed": report.failed(),
+        "steps_ran": report.ran_and_reused().0,
+        "steps_cached": report.ran_and_reused().1,
         "warnings": finished.warnings,
         "steps": steps,
     })

@@ -87,6 +87,19 @@ fn short_shape(v: &Value) -> String {
     }
 }
 
+/// How many steps there are, and how many of them ran and were reused
+/// when any were: `13 steps` or `13 steps (1 ran, 12 cached)`.
+pub fn steps_summary(report: &RunReport) -> String {
+    let n = report.outcomes.len();
+    let (ran, reused) = report.ran_and_reused();
+    let plural = if n == 1 { "step" } else { "steps" };
+    if reused == 0 {
+        format!("{n} {plural}")
+    } else {
+        format!("{n} {plural} ({ran} ran, {reused} cached)")
+    }
+}
+
 /// Every worker that ran a step: `0,1` for a loop run on two.
 fn workers(o: &crate::exec::StepOutcome) -> String {
     let spans = o.spans();
@@ -117,12 +130,14 @@ pub fn render(
         .zip(&report.outcomes)
         .map(|(t, o)| {
             let (status, value) = match &o.value {
+                Ok(v) if o.reused => ("cached", describe(v)),
                 Ok(v) => ("ok", describe(v)),
                 Err(StepError::Failed { message, .. }) => ("FAILED", message.clone()),
                 Err(StepError::Skipped { reason }) => ("skipped", reason.clone()),
             };
-            let pred = predicted.get(t.id).copied();
-            let actual = o.value.is_ok().then(|| o.work());
+            // A cached step did not run: it has neither a prediction nor a time.
+            let pred = predicted.get(t.id).copied().filter(|_| !o.reused);
+            let actual = (o.value.is_ok() && !o.reused).then(|| o.work());
             let error = match (pred, actual) {
                 (Some(p), Some(a)) => {
                     error_percent(p, a).map_or("-".into(), |e| super::units::error(e / 100.0))
@@ -178,8 +193,8 @@ pub fn render(
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
     let _ = writeln!(
         out,
-        "\n{} steps, {} failed or skipped; makespan {} (predicted {}) on {} workers (seed {})",
-        rows.len(),
+        "\n{}, {} failed or skipped; makespan {} (predicted {}) on {} workers (seed {})",
+        steps_summary(report),
         failed,
         seconds(report.makespan.as_secs_f64()),
         seconds(predicted_makespan),

@@ -564,6 +564,12 @@ impl App {
             Ok(report) => {
                 self.gantt.finish(&report);
                 self.now = report.makespan.as_secs_f64();
+                let (ran, reused) = report.ran_and_reused();
+                if reused > 0 {
+                    self.message = Some(format!(
+                        "{ran} ran, {reused} cached (unchanged); r re-runs everything"
+                    ));
+                }
                 self.state = if report.cancelled {
                     RunState::Cancelled
                 } else if report.failed() {

@@ -49,5 +49,6 @@ pub fn status(s: crate::export::Status) -> Style {
         S::Failed => ERROR,
         S::Skipped => Style::new().fg(Color::Magenta),
         S::Cancelled => DIM,
+        S::Cached => Style::new().fg(Color::Cyan),
     }
 }
