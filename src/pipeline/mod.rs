@@ -387,7 +387,10 @@ pub fn execute(
         .map(|(t, ws)| (t, ws.len()))
         .collect();
     let mut run_id = None;
-    if let Some(h) = learning.history.as_mut() {
+    // A run that only reused values measured nothing: there is nothing
+    // to record or learn.
+    let ran_any = report.ran_and_reused().0 > 0 || plan.reuse.count() == 0;
+    if let Some(h) = learning.history.as_mut().filter(|_| ran_any) {
         let record = RunRecord {
             id: 0,
             workflow: wf.name.clone(),
