@@ -414,3 +414,68 @@ fn no_cache_keeps_nothing_on_disk() {
     assert!(out.status.success());
     assert_eq!(entries(&dir.path().join(".flowcast")).len(), 1);
 }
+
+/// Issue 15: under `--watch`, a save re-runs what it changed; a save that
+/// changes nothing (a comment) runs nothing. Values stay in memory between
+/// runs (here with no cache directory at all).
+#[test]
+fn watch_mode_reruns_only_what_a_save_changed() {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    let text = "[workflow]\nseed = 4\n[steps]\nx = \"rnorm(100)\"\nm = \"mean(x)\"\nl = { for = \"i in 1:20\", do = \"i * m\" }\n";
+    std::fs::write(&path, text).unwrap();
+    let mut child = common::flowcast_command()
+        .args(["run", "--headless", "--watch", "--no-cache", "-p", "2"])
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = Arc::clone(&seen);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |needle: &str, count: usize| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            if seen.lock().unwrap().matches(needle).count() >= count {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        false
+    };
+    assert!(wait_for("3 steps, 0 failed", 1), "{}", seen.lock().unwrap());
+    std::fs::write(&path, text.replace("i * m", "i + m")).unwrap();
+    assert!(
+        wait_for("3 steps (1 ran, 2 cached)", 1),
+        "{}",
+        seen.lock().unwrap()
+    );
+    std::fs::write(
+        &path,
+        format!("# a note\n{}", text.replace("i * m", "i + m")),
+    )
+    .unwrap();
+    assert!(
+        wait_for("3 steps (0 ran, 3 cached)", 1),
+        "{}",
+        seen.lock().unwrap()
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = reader.join();
+}

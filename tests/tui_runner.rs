@@ -115,3 +115,63 @@ fn a_recorded_run_reports_its_history_id() {
     // The first run in a fresh history.
     assert_eq!(stored, (1, 1));
 }
+
+/// Waits for the end of run `want` and returns its report.
+fn report_of(rx: &mpsc::Receiver<Action>, want: usize) -> flowcast::exec::RunReport {
+    loop {
+        match rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the run reports back")
+        {
+            Action::RunFinished { run, result } if run == want => {
+                return result.expect("the run ran");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Issue 15: the UI keeps values in memory between runs. A run of an
+/// unchanged workflow reuses every step; `r` (force) and another
+/// scheduler run everything again.
+#[test]
+fn reruns_reuse_unchanged_steps_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(
+        &path,
+        "[workflow]\nseed = 2\n[steps]\nx = \"rnorm(50)\"\nm = \"mean(x)\"\n",
+    )
+    .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut r = Runner::new(tx, None, None);
+    let (wf, g) = flowcast::pipeline::load_checked(&path).unwrap();
+    r.set_workflow(wf, g);
+    let mut run = |r: &mut Runner, scheduler, n: usize| {
+        r.request(scheduler, 2);
+        let report = report_of(&rx, n);
+        r.finished(n, None);
+        report
+    };
+    let first = run(&mut r, Scheduler::Emcp, 1);
+    assert_eq!(first.ran_and_reused(), (2, 0));
+    let second = run(&mut r, Scheduler::Emcp, 2);
+    assert_eq!(second.ran_and_reused(), (0, 2));
+    assert_eq!(
+        first.outcomes[1].value.as_ref().unwrap(),
+        second.outcomes[1].value.as_ref().unwrap()
+    );
+    // An edit to one step re-runs that step only.
+    std::fs::write(
+        &path,
+        "[workflow]\nseed = 2\n[steps]\nx = \"rnorm(50)\"\nm = \"sum(x)\"\n",
+    )
+    .unwrap();
+    let (wf, g) = flowcast::pipeline::load_checked(&path).unwrap();
+    r.set_workflow(wf, g);
+    assert_eq!(run(&mut r, Scheduler::Emcp, 3).ran_and_reused(), (1, 1));
+    r.force_next();
+    assert_eq!(run(&mut r, Scheduler::Emcp, 4).ran_and_reused(), (2, 0));
+    assert_eq!(run(&mut r, Scheduler::Dynamic, 5).ran_and_reused(), (2, 0));
+    assert_eq!(run(&mut r, Scheduler::Dynamic, 6).ran_and_reused(), (0, 2));
+}

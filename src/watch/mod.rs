@@ -21,8 +21,10 @@ use std::time::Duration;
 use notify::{EventKind, RecursiveMode, Watcher};
 
 /// The default quiet period: a change is reported once no event arrived
-/// for this long.
-pub const QUIET: Duration = Duration::from_millis(200);
+/// for this long. An editor's save (write, or write a temporary file and
+/// rename it) is a burst of events within a few milliseconds; every
+/// millisecond more is added to the time from save to result.
+pub const QUIET: Duration = Duration::from_millis(50);
 
 /// One or more watched files changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
