@@ -3,5 +3,6 @@
 
 pub mod kernels;
 pub mod paper;
+pub mod rerun;
 pub mod schedule;
 pub mod workflows;

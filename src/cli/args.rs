@@ -197,6 +197,15 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 42)]
         seed: i64,
     },
+    /// Incremental re-runs: the time from a save to its result with the
+    /// cache (an edited loop, a comment, nothing, the seed, a new
+    /// invocation), against running everything.
+    Rerun {
+        /// Workflow files (default: workflows/fig1.toml).
+        files: Vec<PathBuf>,
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+    },
     /// MCP and extended MCP against the lower bound on STG-style random graphs.
     Schedule {
         /// Graph sizes (tasks).

@@ -129,6 +129,27 @@ pub fn main() -> ExitCode {
                 },
         }) => bench_workflows(files, runs, warmup, processors, seed),
         Some(Command::Bench {
+            what: BenchCommand::Rerun { files, processors },
+        }) => {
+            let files = if files.is_empty() {
+                vec![PathBuf::from("workflows/fig1.toml")]
+            } else {
+                files
+            };
+            let p = processors
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            match crate::bench::rerun::run_rerun(&files, p.max(1)) {
+                Ok(table) => {
+                    out!("{table}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}", printable(&e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Some(Command::Bench {
             what:
                 BenchCommand::Schedule {
                     sizes,
