@@ -147,7 +147,7 @@ fn reruns_reuse_unchanged_steps_unless_forced() {
     let mut r = Runner::new(tx, None, None);
     let (wf, g) = flowcast::pipeline::load_checked(&path).unwrap();
     r.set_workflow(wf, g);
-    let mut run = |r: &mut Runner, scheduler, n: usize| {
+    let run = |r: &mut Runner, scheduler, n: usize| {
         r.request(scheduler, 2);
         let report = report_of(&rx, n);
         r.finished(n, None);

@@ -30,7 +30,14 @@ struct Case {
 
 /// Runs the workflow at `path` once per edit in `edits` (each a whole new
 /// text), keeping values in `cache`; times each.
-fn timed(path: &Path, text: &str, cache: &mut Cache, workers: usize, name: &str, force: bool) -> Result<Case, String> {
+fn timed(
+    path: &Path,
+    text: &str,
+    cache: &mut Cache,
+    workers: usize,
+    name: &str,
+    force: bool,
+) -> Result<Case, String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     let began = Instant::now();
     let (wf, graph) = pipeline::load_checked(path)?;
@@ -59,7 +66,10 @@ fn timed(path: &Path, text: &str, cache: &mut Cache, workers: usize, name: &str,
 /// The edits of issue 15's targets on `text`: the loop's body, a comment,
 /// nothing, the seed.
 fn edits(text: &str) -> Vec<(&'static str, String)> {
-    let mut out = vec![("comment edited", format!("# an edited comment\n{text}")), ("saved unchanged", format!("# an edited comment\n{text}"))];
+    let mut out = vec![
+        ("comment edited", format!("# an edited comment\n{text}")),
+        ("saved unchanged", format!("# an edited comment\n{text}")),
+    ];
     // The first loop's body gains `+ 0`: another expression, the same value.
     if let Some(i) = text.find("do = \"") {
         let at = i + "do = \"".len();
@@ -96,7 +106,8 @@ pub fn run_rerun(files: &[PathBuf], workers: usize) -> Result<String, String> {
         "workflow", "case", "latency", "makespan", "overhead", "ran", "cached", "vs full"
     );
     for file in files {
-        let text = crate::regular_file::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = crate::regular_file::read_to_string(file)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
         let dir = tempfile_dir()?;
         let path = dir.join(file.file_name().unwrap_or_else(|| "w.toml".as_ref()));
         // Data files beside the workflow come along.
@@ -121,12 +132,26 @@ pub fn run_rerun(files: &[PathBuf], workers: usize) -> Result<String, String> {
         let (wf, graph) = pipeline::load_checked(&path)?;
         let reuse = Reuse::find(&wf, &graph, wf.seed.unwrap_or(0), &mut probe, false);
         let load_s = loaded.elapsed().as_secs_f64();
-        let held: u64 = reuse.entries.iter().flatten().map(|e| e.value.bytes() as u64).sum();
+        let held: u64 = reuse
+            .entries
+            .iter()
+            .flatten()
+            .map(|e| e.value.bytes() as u64)
+            .sum();
         drop((probe, reuse));
         let mut fresh = Place::Dir(dir.join(".flowcast")).open(&path, None);
-        cases.push(timed(&path, &last, &mut fresh, workers, "new invocation", false)?);
+        cases.push(timed(
+            &path,
+            &last,
+            &mut fresh,
+            workers,
+            "new invocation",
+            false,
+        )?);
         let full_s = cases[0].latency;
-        let name = file.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let name = file
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
         for c in &cases {
             let _ = writeln!(
                 out,
