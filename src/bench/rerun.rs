@@ -124,6 +124,10 @@ pub fn run_rerun(files: &[PathBuf], workers: usize) -> Result<String, String> {
         for (name, t) in edits(&text) {
             cases.push(timed(&path, &t, &mut cache, workers, name, false)?);
         }
+        // Everything kept is on disk before a new invocation looks.
+        if let Some(p) = cache.flush().into_iter().next() {
+            return Err(p);
+        }
         // A new invocation: a fresh cache reads every value from disk;
         // how long the reading alone takes is measured apart.
         let last = edits(&text).last().map_or(text.clone(), |(_, t)| t.clone());

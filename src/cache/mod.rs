@@ -11,7 +11,8 @@ pub mod store;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 
 use crate::kernels::{Rng, Value};
 pub use key::{keys, Key};
@@ -75,6 +76,60 @@ impl Place {
 pub struct Cache {
     memory: HashMap<Key, Entry>,
     store: Option<Store>,
+    writer: Option<Writer>,
+}
+
+/// Writes entries to the store on a thread of its own, so that a result
+/// is shown as soon as it is computed, not after its bytes reach the disk.
+#[derive(Debug)]
+struct Writer {
+    tx: mpsc::Sender<Vec<(Key, Entry)>>,
+    thread: JoinHandle<()>,
+    problems: Arc<Mutex<Vec<String>>>,
+}
+
+impl Writer {
+    fn start(store: Store) -> Option<Writer> {
+        let (tx, rx) = mpsc::channel::<Vec<(Key, Entry)>>();
+        let problems = Arc::new(Mutex::new(Vec::new()));
+        let said = Arc::clone(&problems);
+        let thread = std::thread::Builder::new()
+            .name("flowcast-cache".into())
+            .spawn(move || {
+                for batch in rx {
+                    let mut failed = None;
+                    for (k, e) in &batch {
+                        if let Err(msg) = store.put(*k, e) {
+                            failed = Some(msg);
+                            break;
+                        }
+                    }
+                    let failed = failed.or_else(|| store.evict().err());
+                    if let Some(msg) = failed {
+                        said.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(msg);
+                    }
+                }
+            })
+            .ok()?;
+        Some(Writer {
+            tx,
+            thread,
+            problems,
+        })
+    }
+
+    fn take_problems(&self) -> Vec<String> {
+        std::mem::take(&mut *self.problems.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Drop for Cache {
+    /// What is being written is finished: the next invocation finds it.
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
 }
 
 impl Cache {
@@ -83,7 +138,25 @@ impl Cache {
         Cache {
             memory: HashMap::new(),
             store,
+            writer: None,
         }
+    }
+
+    /// Waits until every value kept so far is on disk; what could not be
+    /// written.
+    pub fn flush(&mut self) -> Vec<String> {
+        let Some(w) = self.writer.take() else {
+            return Vec::new();
+        };
+        let Writer {
+            tx,
+            thread,
+            problems,
+        } = w;
+        drop(tx);
+        let _ = thread.join();
+        let said = std::mem::take(&mut *problems.lock().unwrap_or_else(PoisonError::into_inner));
+        said
     }
 
     /// The store, if any.
@@ -115,7 +188,8 @@ impl Cache {
     /// After a run: `fresh` are the entries it computed, `reused` the keys
     /// it took from here. Memory keeps just these (an edit leaves the
     /// values of the steps it changed behind); the fresh ones are written
-    /// to disk. What could not be written, for the caller to warn about.
+    /// to disk in the background ([`Cache::flush`] waits for them). What
+    /// earlier writes could not write, for the caller to warn about.
     pub fn keep(&mut self, fresh: Vec<(Key, Entry)>, reused: &[Key]) -> Vec<String> {
         let mut kept: HashMap<Key, Entry> = reused
             .iter()
@@ -123,14 +197,17 @@ impl Cache {
             .collect();
         let mut problems = Vec::new();
         if let Some(store) = &self.store {
-            for (k, e) in &fresh {
-                if let Err(msg) = store.put(*k, e) {
-                    problems.push(msg);
-                    break;
-                }
+            if self.writer.is_none() {
+                self.writer = Writer::start(store.clone());
             }
-            if let Err(msg) = store.evict() {
-                problems.push(msg);
+            match &self.writer {
+                Some(w) => {
+                    problems = w.take_problems();
+                    if w.tx.send(fresh.clone()).is_err() {
+                        problems.push("the cache's writer stopped".into());
+                    }
+                }
+                None => problems.push("cannot start the cache's writer".into()),
             }
         }
         kept.extend(fresh);

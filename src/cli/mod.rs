@@ -370,6 +370,11 @@ fn run(args: &RunArgs) -> ExitCode {
             }
         }
     }
+    // The values written in the background are on disk before the next
+    // invocation looks.
+    for p in cache.flush() {
+        eprintln!("warning: {}", printable(&p));
+    }
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
         eprintln!("run cancelled (Ctrl-C)");
         ExitCode::from(crate::interrupt::STATUS)
