@@ -327,10 +327,10 @@ pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workflow::parse_expr;
+    use crate::workflow::parse_expr_str;
 
     fn labels(src: &str, columns: Option<&[String]>) -> (Vec<String>, bool) {
-        let e = parse_expr(src).expect("parses");
+        let e = parse_expr_str(src).expect("parses");
         let ExprKind::Formula { lhs, rhs } = &e.kind else {
             panic!("not a formula")
         };

@@ -15,13 +15,24 @@ use super::summary::{mean, sum};
 use super::value::{Formula, List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "lm",
-    params: &[req("formula"), opt("data"), opt("subset"), opt("weights")],
-    random: false,
-    shape: lm_shape,
-    eval: lm_eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "lm",
+        params: &[req("formula"), opt("data"), opt("subset"), opt("weights")],
+        random: false,
+        shape: lm_shape,
+        eval: lm_eval,
+    },
+    // `I(x)`: x as it is. In a formula it makes `x^2` arithmetic rather
+    // than a formula operator (`y ~ x + I(x^2)`).
+    Kernel {
+        name: "I",
+        params: &[req("x")],
+        random: false,
+        shape: |args, _| Ok(args.ty("x").cloned().unwrap_or(Type::Null)),
+        eval: |args, _| Ok(args.get("x").cloned().unwrap_or(Value::Null)),
+    },
+];
 
 /// Columns one term contributes to the design matrix, when known.
 /// `first_logical`: no intercept, and no logical term before this one, so
@@ -95,7 +106,8 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
     };
     if let Some(w) = args.ty("weights") {
-        if !matches!(w, Type::Num { .. } | Type::Bool { .. } | Type::Any | Type::Null) {
+        // R: "'weights' must be a numeric vector"; logicals are not numeric.
+        if !matches!(w, Type::Num { .. } | Type::Mat { .. } | Type::Any | Type::Null) {
             return Err(args.error(
                 "weights",
                 format!("'weights' must be a numeric vector, not {}", w.describe()),
@@ -236,7 +248,7 @@ fn design(
         terms.push((label, cols));
     }
     let w: Option<Vec<f64>> = match weights.filter(|w| !matches!(w, Value::Null)) {
-        Some(w @ (Value::Num(_) | Value::Bool(_) | Value::Mat(_))) => {
+        Some(w @ (Value::Num(_) | Value::Mat(_))) => {
             let w = numbers(w, || "'weights'".to_string())?;
             if w.len() != n {
                 return Err(KernelError::new(
