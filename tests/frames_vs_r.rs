@@ -78,7 +78,10 @@ fn check_fails(step: &str, at: &str, message: &str) {
     assert_eq!(out.status.code(), Some(2), "{step}: {err}");
     assert!(!err.contains("panicked"), "{err}");
     let column = step.find(at).expect("`at` is in the step") + 1;
-    assert!(err.contains(&format!("w.toml:3:{column} ")), "{step}: {err}");
+    assert!(
+        err.contains(&format!("w.toml:3:{column} ")),
+        "{step}: {err}"
+    );
     assert!(err.contains(message), "{step}: {err}");
 }
 

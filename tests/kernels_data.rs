@@ -303,25 +303,19 @@ fn check_csv(case: &str, args: Vec<(Option<&str>, Value)>) {
 #[test]
 fn read_csv_follows_r() {
     check_csv("csv_basic", vec![pos(csv_path("basic.csv"))]);
-    check_csv(
-        "csv_missing",
-                vec![pos(csv_path("missing.csv"))],
-    );
+    check_csv("csv_missing", vec![pos(csv_path("missing.csv"))]);
     check_csv("csv_quoted", vec![pos(csv_path("quoted.csv"))]);
-    check_csv(
-        "csv_rownames",
-                vec![pos(csv_path("rownames.csv"))],
-    );
+    check_csv("csv_rownames", vec![pos(csv_path("rownames.csv"))]);
     check_csv(
         "csv_semicolon",
-                vec![
+        vec![
             pos(csv_path("semicolon.csv")),
             named("sep", Value::string(";")),
         ],
     );
     check_csv(
         "csv_noheader",
-                vec![
+        vec![
             pos(csv_path("noheader.csv")),
             named("header", Value::Bool(vec![false])),
         ],
@@ -330,21 +324,15 @@ fn read_csv_follows_r() {
     // Issue 13: R takes LF, CRLF or a lone CR as a line end (?scan); cr.csv
     // is crlf.csv with CR-only line ends, so R reads the same table.
     check_csv("csv_crlf", vec![pos(csv_path("cr.csv"))]);
-    check_csv(
-        "csv_precision",
-                vec![pos(csv_path("precision.csv"))],
-    );
+    check_csv("csv_precision", vec![pos(csv_path("precision.csv"))]);
     check_csv(
         "csv_whitespace",
-                vec![
+        vec![
             pos(csv_path("whitespace.csv")),
             named("sep", Value::string("")),
         ],
     );
-    check_csv(
-        "csv_toomany",
-                vec![pos(csv_path("toomany.csv"))],
-    );
+    check_csv("csv_toomany", vec![pos(csv_path("toomany.csv"))]);
 }
 
 /// A column with a cell that is not a number is text, as in R: the file

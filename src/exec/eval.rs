@@ -102,16 +102,14 @@ pub fn eval<'s>(
             let t = eval(target, scope, ctx, file)?;
             Cow::Owned(index::field(&t, name).map_err(|k| err(e.span, k.0))?)
         }
-        ExprKind::Formula { lhs, rhs } => Cow::Owned(eval_formula(
-            lhs.as_deref(),
-            rhs,
-            scope,
-            ctx,
-            file,
-            None,
-        )?),
+        ExprKind::Formula { lhs, rhs } => {
+            Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
+        }
     })
 }
+
+/// An evaluated argument and its name, if it was named.
+type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
 
 /// A call's arguments, evaluated. Those R evaluates inside the call's
 /// `data` (`lm(y ~ x, data = d, weights = w)`) see `d`'s columns before
@@ -122,7 +120,7 @@ fn eval_args<'s>(
     scope: &'s Scope,
     ctx: &mut Ctx,
     file: &SourceFile,
-) -> Result<Vec<(Option<String>, Cow<'s, Value>)>, EvalError> {
+) -> Result<Vec<NamedValue<'s>>, EvalError> {
     let Some(ds) = formula::data_scope(func, args) else {
         return args
             .iter()

@@ -157,8 +157,9 @@ impl<'a> Encoder<'a> {
                         _ => {
                             return Err(FormulaError {
                                 span: rhs.span,
-                                message: "invalid power in formula: use a whole number of 2 or more"
-                                    .into(),
+                                message:
+                                    "invalid power in formula: use a whole number of 2 or more"
+                                        .into(),
                             })
                         }
                     };
@@ -197,7 +198,9 @@ impl<'a> Encoder<'a> {
                 }
                 out
             }
-            ExprKind::Formula { .. } => return Err(fail("invalid model formula: a `~` inside a formula")),
+            ExprKind::Formula { .. } => {
+                return Err(fail("invalid model formula: a `~` inside a formula"))
+            }
             _ => vec![self.variable(e)],
         })
     }

@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use super::diag;
+use super::formula;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use super::formula;
 use crate::kernels::{frame, index, registry, ArgError, Args, ShapeCtx, Type};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
 
@@ -238,16 +238,23 @@ fn infer_formula(
 ) -> Result<Type, Diagnostic> {
     let t = formula::terms(lhs, rhs, columns).map_err(|f| diag(file, f.span, f.message))?;
     let mut types: Vec<Option<Type>> = vec![None; t.variables.len()];
-    let needed: Vec<usize> = t.terms.iter().flatten().chain(t.response.iter()).copied().collect();
+    let needed: Vec<usize> = t
+        .terms
+        .iter()
+        .flatten()
+        .chain(t.response.iter())
+        .copied()
+        .collect();
     for (i, (label, var)) in t.variables.iter().enumerate() {
         if !needed.contains(&i) {
             continue;
         }
         types[i] = Some(match var {
             formula::Variable::Expr(x) => infer_node(x, env, file, ctx, None, work)?,
-            formula::Variable::Column(c) => env.get(c).cloned().ok_or_else(|| {
-                diag(file, rhs.span, format!("object `{label}` not found"))
-            })?,
+            formula::Variable::Column(c) => env
+                .get(c)
+                .cloned()
+                .ok_or_else(|| diag(file, rhs.span, format!("object `{label}` not found")))?,
         });
     }
     let ty = |i: usize| types[i].clone().unwrap_or(Type::Any);
@@ -261,7 +268,10 @@ fn infer_formula(
             for &v in term {
                 match ty(v) {
                     Type::Num { len: l, .. } => len = len.or(l),
-                    Type::Mat { rows, cols: Some(1) } => len = len.or(rows),
+                    Type::Mat {
+                        rows,
+                        cols: Some(1),
+                    } => len = len.or(rows),
                     Type::Any => {}
                     other => {
                         return Err(diag(

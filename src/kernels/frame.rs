@@ -14,9 +14,7 @@ use nalgebra::DMatrix;
 
 use super::index::{self, IndexError};
 use super::value::List;
-use super::{
-    req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value,
-};
+use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub const CLASS: &str = "data.frame";
 
@@ -107,8 +105,16 @@ pub fn numeric_matrix(l: &List, func: &str) -> Result<DMatrix<f64>, KernelError>
     let mut data = Vec::with_capacity(n * l.items.len());
     for (k, col) in l.items.iter().enumerate() {
         let Some(v) = col.as_f64_slice().filter(|_| !matches!(col, Value::Mat(_))) else {
-            let name = l.names.as_ref().and_then(|ns| ns.get(k)).map_or("?", String::as_str);
-            return Err(KernelError::new(text_column_message(func, name, col.type_name())));
+            let name = l
+                .names
+                .as_ref()
+                .and_then(|ns| ns.get(k))
+                .map_or("?", String::as_str);
+            return Err(KernelError::new(text_column_message(
+                func,
+                name,
+                col.type_name(),
+            )));
         };
         data.extend_from_slice(&v);
     }
@@ -179,7 +185,9 @@ fn columns(l: &List, j: &Value) -> Result<Vec<usize>, KernelError> {
     let probe = Value::List(List {
         class: None,
         names: l.names.clone(),
-        items: (0..l.items.len()).map(|k| Value::scalar(k as f64)).collect(),
+        items: (0..l.items.len())
+            .map(|k| Value::scalar(k as f64))
+            .collect(),
     });
     let Value::List(picked) = index::index(&probe, &[Some(j.clone())])? else {
         return Err(KernelError::new("undefined columns selected"));
@@ -280,9 +288,15 @@ fn index_frame_type(
     let n = type_nrow(fields);
     let len = match rows {
         None => n,
-        Some(i) => index::index_type(&Type::Num { len: n, value: None }, &[Some(i.clone())])
-            .map_err(|(_, m)| (Some(0), m))?
-            .len(),
+        Some(i) => index::index_type(
+            &Type::Num {
+                len: n,
+                value: None,
+            },
+            &[Some(i.clone())],
+        )
+        .map_err(|(_, m)| (Some(0), m))?
+        .len(),
     };
     let column = |k: usize| match &fields[k].1 {
         Type::Num { .. } => Type::Num { len, value: None },
@@ -303,7 +317,10 @@ fn index_frame_type(
 }
 
 fn borrow(fields: &[(String, Type)]) -> Vec<(&str, Type)> {
-    fields.iter().map(|(n, t)| (n.as_str(), t.clone())).collect()
+    fields
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.clone()))
+        .collect()
 }
 
 fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -319,7 +336,10 @@ fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }),
         Some(t) => Err(args.error(
             "x",
-            format!("as.matrix() needs numbers or a data frame, not {}", t.describe()),
+            format!(
+                "as.matrix() needs numbers or a data frame, not {}",
+                t.describe()
+            ),
         )),
     }
 }
@@ -335,7 +355,9 @@ fn as_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
             "as.matrix() needs numbers or a data frame, not {}",
             v.type_name()
         ))),
-        None => Err(KernelError::new("argument \"x\" is missing, with no default")),
+        None => Err(KernelError::new(
+            "argument \"x\" is missing, with no default",
+        )),
     }
 }
 
@@ -397,7 +419,9 @@ mod tests {
 
     #[test]
     fn one_column_drops_to_its_vector_only_with_two_subscripts() {
-        let two = index(&d(), &[None, Some(Value::scalar(2.0))]).unwrap().unwrap();
+        let two = index(&d(), &[None, Some(Value::scalar(2.0))])
+            .unwrap()
+            .unwrap();
         assert_eq!(two, Value::Num(vec![4.0, 5.0, 6.0]));
         let one = index(&d(), &[Some(Value::scalar(2.0))]).unwrap().unwrap();
         assert_eq!(dims(&one), Some((3, 1)));
@@ -405,7 +429,9 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(dims(&rows), Some((2, 3)));
-        let e = index(&d(), &[None, Some(Value::scalar(7.0))]).unwrap().unwrap_err();
+        let e = index(&d(), &[None, Some(Value::scalar(7.0))])
+            .unwrap()
+            .unwrap_err();
         assert_eq!(e.0, "undefined columns selected");
     }
 

@@ -107,7 +107,10 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     if let Some(w) = args.ty("weights") {
         // R: "'weights' must be a numeric vector"; logicals are not numeric.
-        if !matches!(w, Type::Num { .. } | Type::Mat { .. } | Type::Any | Type::Null) {
+        if !matches!(
+            w,
+            Type::Num { .. } | Type::Mat { .. } | Type::Any | Type::Null
+        ) {
             return Err(args.error(
                 "weights",
                 format!("'weights' must be a numeric vector, not {}", w.describe()),
@@ -115,15 +118,17 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         if let (Some(n), Some(len)) = (n, w.len()) {
             if len != n && !matches!(w, Type::Any | Type::Null) {
-                return Err(args.error(
-                    "weights",
-                    "variable lengths differ (found for '(weights)')",
-                ));
+                return Err(
+                    args.error("weights", "variable lengths differ (found for '(weights)')")
+                );
             }
         }
     }
     if let Some(s) = args.ty("subset") {
-        if !matches!(s, Type::Num { .. } | Type::Bool { .. } | Type::Any | Type::Null) {
+        if !matches!(
+            s,
+            Type::Num { .. } | Type::Bool { .. } | Type::Any | Type::Null
+        ) {
             return Err(args.error(
                 "subset",
                 format!(
@@ -347,7 +352,15 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
             let residuals = fit.residuals.clone();
             let fitted: Vec<f64> = d.y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
-            summarise(&fit, Fitted { residuals, fitted, weights: None }, f.intercept)
+            summarise(
+                &fit,
+                Fitted {
+                    residuals,
+                    fitted,
+                    weights: None,
+                },
+                f.intercept,
+            )
         }
         Some(w) => weighted(d.x, d.n, d.p, &d.y, w, f.intercept)?,
     };
@@ -480,7 +493,10 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
     let mss = match (&weights, intercept) {
         (None, true) => {
             let m = mean(&fitted);
-            sum(&squares(&fitted.iter().map(|f| f - m).collect::<Vec<_>>()), false)
+            sum(
+                &squares(&fitted.iter().map(|f| f - m).collect::<Vec<_>>()),
+                false,
+            )
         }
         (None, false) => sum(&squares(&fitted), false),
         (Some(w), true) => {

@@ -67,7 +67,11 @@ impl List {
     /// `x$name`: exact match first, then R's unique partial match.
     pub fn field(&self, name: &str) -> Option<&Value> {
         let names = self.names.as_ref()?;
-        let i = match_field(self.class.as_deref(), names.iter().map(String::as_str), name)?;
+        let i = match_field(
+            self.class.as_deref(),
+            names.iter().map(String::as_str),
+            name,
+        )?;
         self.items.get(i)
     }
 }
@@ -114,7 +118,6 @@ pub fn match_field<'a>(
         _ => None,
     }
 }
-
 
 /// `y ~ x1 + x2` after evaluation: the response and each term's value.
 #[derive(Clone, Debug, PartialEq)]

@@ -59,5 +59,7 @@ fn row_sums_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
             }
         }
     }
-    Ok(Value::Num(sums.into_iter().map(LongDouble::to_f64).collect()))
+    Ok(Value::Num(
+        sums.into_iter().map(LongDouble::to_f64).collect(),
+    ))
 }
