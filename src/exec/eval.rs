@@ -34,7 +34,7 @@ impl Scope<'_> {
     }
 }
 
-/// Evaluates `e`. `file` is only used to label formula terms.
+/// Evaluates `e`, read from `file`.
 pub fn eval<'s>(
     e: &Expr,
     scope: &'s Scope,

@@ -300,10 +300,12 @@ mod tests {
         );
         assert_eq!(t.field("statistic"), Some(&Type::num(1)));
         let t = shape_of("wilcox.test", vec![(None, m.clone())]).unwrap();
+        // R keeps `parameter = NULL` in wilcox.test's result.
         assert_eq!(
             field_names(&t),
             [
                 "statistic",
+                "parameter",
                 "p.value",
                 "null.value",
                 "alternative",
