@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
-use crate::graph::formula_terms;
-use crate::kernels::value::{Formula, NA};
-use crate::kernels::{alloc, index, path, registry, Args, Ctx, KernelError, Value};
+use crate::graph::formula::{self, Variable};
+use crate::kernels::value::{Formula, List, NA};
+use crate::kernels::{alloc, frame, index, path, registry, Args, Ctx, KernelError, Value};
 use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
 
 /// A failure while evaluating: where and why.
@@ -34,7 +34,7 @@ impl Scope<'_> {
     }
 }
 
-/// Evaluates `e`. `file` is only used to label formula terms.
+/// Evaluates `e`, read from `file`.
 pub fn eval<'s>(
     e: &Expr,
     scope: &'s Scope,
@@ -58,10 +58,7 @@ pub fn eval<'s>(
             func_span,
             args,
         } => {
-            let values = args
-                .iter()
-                .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
-                .collect::<Result<Vec<_>, EvalError>>()?;
+            let values = eval_args(func, args, scope, ctx, file)?;
             Cow::Owned(call(func, *func_span, e.span, args, &values, ctx)?)
         }
         ExprKind::Unary { op, expr } => {
@@ -106,25 +103,177 @@ pub fn eval<'s>(
             Cow::Owned(index::field(&t, name).map_err(|k| err(e.span, k.0))?)
         }
         ExprKind::Formula { lhs, rhs } => {
-            let response = match lhs {
-                Some(l) => Some(Box::new(eval(l, scope, ctx, file)?.into_owned())),
-                None => None,
-            };
-            let (terms, intercept) = formula_terms(rhs);
-            let terms = terms
-                .into_iter()
-                .map(|t| {
-                    let label = crate::graph::term_label(file, t.span);
-                    Ok((label, eval(t, scope, ctx, file)?.into_owned()))
-                })
-                .collect::<Result<Vec<_>, EvalError>>()?;
-            Cow::Owned(Value::Formula(Formula {
-                response,
-                terms,
-                intercept,
-            }))
+            Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
         }
     })
+}
+
+/// An evaluated argument and its name, if it was named.
+type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
+
+/// A call's arguments, evaluated. Those R evaluates inside the call's
+/// `data` (`lm(y ~ x, data = d, weights = w)`) see `d`'s columns before
+/// other steps, as `model.frame` sees them.
+fn eval_args<'s>(
+    func: &str,
+    args: &[Arg],
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Vec<NamedValue<'s>>, EvalError> {
+    let Some(ds) = formula::data_scope(func, args) else {
+        return args
+            .iter()
+            .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+            .collect();
+    };
+    let data_arg = &args[ds.data];
+    let data = eval(&data_arg.value, scope, ctx, file)?;
+    let Value::List(List {
+        names: Some(names),
+        items,
+        ..
+    }) = &*data
+    else {
+        return Err(EvalError {
+            span: data_arg.span,
+            message: format!(
+                "'data' must be a data frame or a named list, not {}",
+                data.type_name()
+            ),
+        });
+    };
+    let mut steps = scope.steps.clone();
+    for (n, v) in names.iter().zip(items) {
+        steps.insert(n.clone(), Arc::new(v.clone()));
+    }
+    let inner = Scope {
+        steps: &steps,
+        local: scope.local.filter(|(n, _)| !names.iter().any(|c| c == n)),
+    };
+    let mut out = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let v = if i == ds.data {
+            Cow::Owned(data.as_ref().clone())
+        } else if !ds.scoped.contains(&i) {
+            eval(&a.value, scope, ctx, file)?
+        } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
+            Cow::Owned(eval_formula(
+                lhs.as_deref(),
+                rhs,
+                &inner,
+                ctx,
+                file,
+                Some(names),
+            )?)
+        } else {
+            Cow::Owned(eval(&a.value, &inner, ctx, file)?.into_owned())
+        };
+        out.push((a.name.clone(), v));
+    }
+    Ok(out)
+}
+
+/// `lhs ~ rhs` with its terms expanded as R's `terms()` expands them
+/// ([`formula::terms`]): each variable evaluated once, each interaction the
+/// product of its variables, as `model.matrix` makes it for numbers.
+fn eval_formula(
+    lhs: Option<&Expr>,
+    rhs: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+    columns: Option<&[String]>,
+) -> Result<Value, EvalError> {
+    let t = formula::terms(lhs, rhs, columns).map_err(|f| EvalError {
+        span: f.span,
+        message: f.message,
+    })?;
+    let mut needed = vec![false; t.variables.len()];
+    for v in t.terms.iter().flatten().chain(t.response.iter()) {
+        needed[*v] = true;
+    }
+    let mut values: Vec<Option<Value>> = Vec::with_capacity(t.variables.len());
+    for ((label, var), &need) in t.variables.iter().zip(&needed) {
+        if !need {
+            values.push(None);
+            continue;
+        }
+        let v = match var {
+            Variable::Expr(x) => eval(x, scope, ctx, file)?.into_owned(),
+            Variable::Column(c) => scope.lookup(c).cloned().ok_or_else(|| EvalError {
+                span: rhs.span,
+                message: format!("object `{label}` not found"),
+            })?,
+        };
+        values.push(Some(v));
+    }
+    let value = |i: usize| values[i].as_ref().expect("needed variables are evaluated");
+    let mut terms = Vec::with_capacity(t.terms.len());
+    for term in &t.terms {
+        let label = t.label(term);
+        let v = if let [v] = term.as_slice() {
+            value(*v).clone()
+        } else {
+            interaction(&t, term, &value).map_err(|message| EvalError {
+                span: rhs.span,
+                message,
+            })?
+        };
+        terms.push((label, v));
+    }
+    Ok(Value::Formula(Formula {
+        response: t.response.map(|r| Box::new(value(r).clone())),
+        terms,
+        intercept: t.intercept,
+    }))
+}
+
+/// The column `model.matrix` makes for an interaction of numeric
+/// variables: their product, row by row.
+fn interaction<'v>(
+    t: &formula::Terms,
+    term: &[usize],
+    value: &impl Fn(usize) -> &'v Value,
+) -> Result<Value, String> {
+    let mut out: Option<Vec<f64>> = None;
+    for &v in term {
+        let label = &t.variables[v].0;
+        let x = value(v);
+        let nums = match x {
+            Value::Num(_) => x.as_f64_slice(),
+            Value::Mat(m) if m.ncols() == 1 => x.as_f64_slice(),
+            Value::Bool(_) | Value::Str(_) => {
+                return Err(format!(
+                    "variable `{label}` in the interaction `{}` is {}: flowcast's lm() \
+                     takes only numeric variables in interactions",
+                    t.label(term),
+                    if matches!(x, Value::Bool(_)) {
+                        "logical (a factor in R)"
+                    } else {
+                        "text (a factor in R)"
+                    }
+                ))
+            }
+            other => {
+                return Err(format!(
+                    "variable `{label}` in the interaction `{}` is a {}: flowcast's lm() \
+                     takes only numeric vectors in interactions",
+                    t.label(term),
+                    other.type_name()
+                ))
+            }
+        }
+        .unwrap_or_default();
+        out = Some(match out {
+            None => nums.into_owned(),
+            Some(acc) if acc.len() == nums.len() => {
+                acc.iter().zip(nums.iter()).map(|(a, b)| a * b).collect()
+            }
+            Some(_) => return Err(format!("variable lengths differ (found for '{label}')")),
+        });
+    }
+    Ok(Value::Num(out.unwrap_or_default()))
 }
 
 /// [`eval`] of a step's expression, also giving the algorithm path its
@@ -144,10 +293,7 @@ pub fn eval_traced(
     else {
         return Ok((eval(e, scope, ctx, file)?.into_owned(), None));
     };
-    let values = args
-        .iter()
-        .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
-        .collect::<Result<Vec<_>, EvalError>>()?;
+    let values = eval_args(func, args, scope, ctx, file)?;
     call_traced(func, *func_span, e.span, args, &values, ctx, true)
 }
 
@@ -178,8 +324,32 @@ fn call_traced(
         span: func_span,
         message: format!("could not find function `{func}`"),
     })?;
-    let given: Vec<(Option<String>, &Value)> =
-        values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+    let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
+    // R hands these functions `as.matrix(d)` for a data frame `d`.
+    let coerced = if frame::takes_matrix(func) {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| {
+                frame::coerce_value(func, v)
+                    .transpose()
+                    .map_err(|e| EvalError {
+                        span: arg_span(i),
+                        message: e.0,
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    let given: Vec<(Option<String>, &Value)> = values
+        .iter()
+        .enumerate()
+        .map(|(i, (n, v))| {
+            let v = coerced.get(i).and_then(Option::as_ref).unwrap_or(&**v);
+            (n.clone(), v)
+        })
+        .collect();
     // The result must fit before the kernel makes it: Rust aborts the
     // process on a failed allocation, R fails the call.
     let room = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -208,16 +378,54 @@ fn call_traced(
             panic_message(&*panic)
         )))
     });
-    let value = result.map_err(|e| EvalError {
+    let mut value = result.map_err(|e| EvalError {
         span: call_span,
         message: e.0,
     })?;
+    if let Value::List(l) = &mut value {
+        if l.class.as_deref() == Some("htest") && l.field("data.name").is_none() {
+            if let (Some(names), Some(dn)) = (l.names.as_mut(), data_name(func, &matched, args)) {
+                names.push("data.name".to_string());
+                l.items.push(Value::string(&dn));
+            }
+        }
+    }
     let path = if trace {
         path::taken(kernel.name, &matched, &value)
     } else {
         None
     };
     Ok((value, path))
+}
+
+/// A test's `data.name`: its data arguments as R deparses them
+/// (`deparse1(substitute(x))`), joined as each R test joins them.
+fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String> {
+    let text = |name: &str| {
+        matched
+            .position(name)
+            .and_then(|i| args.get(i))
+            .map(|a| a.value.to_string())
+    };
+    match func {
+        "wilcox.test" | "ks.test" | "mood.test" => {
+            let x = text("x")?;
+            // ks.test's `y` may name a distribution instead of data.
+            let y = match matched.get("y") {
+                Some(Value::Num(_) | Value::Mat(_) | Value::Bool(_)) => text("y"),
+                _ => None,
+            };
+            Some(y.map_or_else(|| x.clone(), |y| format!("{x} and {y}")))
+        }
+        "friedman.test" => {
+            let y = text("y")?;
+            Some(match (text("groups"), text("blocks")) {
+                (Some(g), Some(b)) => format!("{y}, {g} and {b}"),
+                _ => y,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// What a caught panic said, when it said it as text.

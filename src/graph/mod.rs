@@ -12,6 +12,7 @@
 //! run will tell ([`Task::rng_after`]), and skips what the counted steps
 //! between take ([`Task::rng_skip`]).
 
+pub mod formula;
 pub mod memory;
 mod shape;
 mod symmetric;
@@ -23,7 +24,7 @@ use crate::kernels::path::{self, CallPath};
 use crate::kernels::{registry, Args, ShapeCtx, Type, Work};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
-pub use shape::{formula_terms, infer, infer_with_operands, loop_range, term_label};
+pub use shape::{infer, infer_with_operands, loop_range};
 
 /// Index of a task in [`TaskGraph::tasks`].
 pub type TaskId = usize;
@@ -150,13 +151,22 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             StepBody::Expr(_) => None,
         };
         for expr in step_exprs(&step.body) {
+            // Names R looks up in a call's `data` first may be its columns:
+            // shape inference checks them against the data's columns.
+            let mut in_data = Vec::new();
+            formula::data_scoped_spans(expr, &mut in_data);
             expr.visit_names(&mut |name, span| {
                 if Some(name) == local {
                     return;
                 }
+                let column = name == "."
+                    || in_data
+                        .iter()
+                        .any(|s| s.start <= span.start && span.end <= s.end);
                 match index.get(name) {
                     Some(&id) if !reads.contains(&id) => reads.push(id),
                     Some(_) => {}
+                    None if column => {}
                     None if first_error.is_none() => {
                         let mut msg = format!("object `{name}` not found");
                         if let Some(s) = closest(name, index.keys().copied()) {

@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 
 use super::diag;
+use super::formula;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use crate::kernels::{index, registry, ArgError, Args, ShapeCtx, Type};
+use crate::kernels::{frame, index, registry, ArgError, Args, ShapeCtx, Type};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
 
 /// The type of `e` given the types of the names it reads.
@@ -69,15 +70,7 @@ fn infer_node(
             func_span,
             args,
         } => {
-            let typed = args
-                .iter()
-                .map(|a| {
-                    Ok((
-                        a.name.clone(),
-                        infer_node(&a.value, env, file, ctx, None, work)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            let typed = infer_args(func, args, env, file, ctx, work)?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
             call(func, *func_span, e.span, args, typed, file, ctx, work)?
         }
@@ -143,31 +136,166 @@ fn infer_node(
             keep(&[&t]);
             index::field_type(&t, name).map_err(|(_, msg)| diag(file, *name_span, msg))?
         }
+        // The terms are evaluated with the step (their draws from the
+        // random stream count), so their work is the step's.
         ExprKind::Formula { lhs, rhs } => {
-            // The terms are evaluated with the step (their draws from the
-            // random stream count), so their work is the step's.
-            let response = lhs
-                .as_ref()
-                .map(|l| infer_node(l, env, file, ctx, None, work).map(Box::new))
-                .transpose()?;
-            let (terms, intercept) = formula_terms(rhs);
-            let terms = terms
-                .into_iter()
-                .map(|t| {
-                    Ok((
-                        term_label(file, t.span),
-                        infer_node(t, env, file, ctx, None, work)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, Diagnostic>>()?;
-            Type::Formula {
-                response,
-                terms,
-                intercept,
-            }
+            infer_formula(lhs.as_deref(), rhs, env, file, ctx, work, None)?
         }
     };
     Ok(ty)
+}
+
+/// The types of a call's arguments; those R evaluates inside the call's
+/// `data` see its columns first (see `exec::eval`). When the columns are
+/// not known before the run, names that are no step are taken to be
+/// columns of unknown type.
+fn infer_args(
+    func: &str,
+    args: &[Arg],
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
+    let Some(ds) = formula::data_scope(func, args) else {
+        return args
+            .iter()
+            .map(|a| {
+                Ok((
+                    a.name.clone(),
+                    infer_node(&a.value, env, file, ctx, None, work)?,
+                ))
+            })
+            .collect();
+    };
+    let data_arg = &args[ds.data];
+    let data = infer_node(&data_arg.value, env, file, ctx, None, work)?;
+    let columns: Option<Vec<String>> = match &data {
+        Type::Record { fields, .. } => Some(fields.iter().map(|(n, _)| n.clone()).collect()),
+        Type::Any | Type::List { .. } => None,
+        other => {
+            return Err(diag(
+                file,
+                data_arg.span,
+                format!(
+                    "'data' must be a data frame or a named list, not {}",
+                    other.describe()
+                ),
+            ))
+        }
+    };
+    let mut unknown: Vec<String> = Vec::new();
+    if !matches!(data, Type::Record { .. }) {
+        for &i in &ds.scoped {
+            args[i]
+                .value
+                .visit_names(&mut |n, _| unknown.push(n.to_string()));
+        }
+    }
+    let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
+    if let Type::Record { fields, .. } = &data {
+        for (n, t) in fields {
+            inner.insert(n.as_str(), t.clone());
+        }
+    }
+    for n in &unknown {
+        inner.entry(n.as_str()).or_insert(Type::Any);
+    }
+    let mut out = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let t = if i == ds.data {
+            data.clone()
+        } else if !ds.scoped.contains(&i) {
+            infer_node(&a.value, env, file, ctx, None, work)?
+        } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
+            infer_formula(
+                lhs.as_deref(),
+                rhs,
+                &inner,
+                file,
+                ctx,
+                work,
+                columns.as_deref(),
+            )?
+        } else {
+            infer_node(&a.value, &inner, file, ctx, None, work)?
+        };
+        out.push((a.name.clone(), t));
+    }
+    Ok(out)
+}
+
+/// The type of `lhs ~ rhs`: its response's and each term's (an
+/// interaction is a numeric vector).
+fn infer_formula(
+    lhs: Option<&Expr>,
+    rhs: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+    columns: Option<&[String]>,
+) -> Result<Type, Diagnostic> {
+    let t = formula::terms(lhs, rhs, columns).map_err(|f| diag(file, f.span, f.message))?;
+    let mut types: Vec<Option<Type>> = vec![None; t.variables.len()];
+    let needed: Vec<usize> = t
+        .terms
+        .iter()
+        .flatten()
+        .chain(t.response.iter())
+        .copied()
+        .collect();
+    for (i, (label, var)) in t.variables.iter().enumerate() {
+        if !needed.contains(&i) {
+            continue;
+        }
+        types[i] = Some(match var {
+            formula::Variable::Expr(x) => infer_node(x, env, file, ctx, None, work)?,
+            formula::Variable::Column(c) => env
+                .get(c)
+                .cloned()
+                .ok_or_else(|| diag(file, rhs.span, format!("object `{label}` not found")))?,
+        });
+    }
+    let ty = |i: usize| types[i].clone().unwrap_or(Type::Any);
+    let mut terms = Vec::with_capacity(t.terms.len());
+    for term in &t.terms {
+        let label = t.label(term);
+        let tt = if let [v] = term.as_slice() {
+            ty(*v)
+        } else {
+            let mut len = None;
+            for &v in term {
+                match ty(v) {
+                    Type::Num { len: l, .. } => len = len.or(l),
+                    Type::Mat {
+                        rows,
+                        cols: Some(1),
+                    } => len = len.or(rows),
+                    Type::Any => {}
+                    other => {
+                        return Err(diag(
+                            file,
+                            rhs.span,
+                            format!(
+                                "variable `{}` in the interaction `{label}` is {}: flowcast's \
+                                 lm() takes only numeric vectors in interactions",
+                                t.variables[v].0,
+                                other.describe()
+                            ),
+                        ))
+                    }
+                }
+            }
+            Type::Num { len, value: None }
+        };
+        terms.push((label, tt));
+    }
+    Ok(Type::Formula {
+        response: t.response.map(|r| Box::new(ty(r))),
+        terms,
+        intercept: t.intercept,
+    })
 }
 
 /// Matches and checks a call, adding its work to `work`; errors point at
@@ -193,66 +321,39 @@ fn call(
             .map_or(call_span, |a| a.span);
         diag(file, span, e.message)
     };
+    // R hands these functions `as.matrix(d)` for a data frame `d`.
+    let typed = if frame::takes_matrix(func) {
+        typed
+            .into_iter()
+            .enumerate()
+            .map(|(i, (n, t))| match frame::coerce_type(func, &t) {
+                None => Ok((n, t)),
+                Some(Ok(m)) => Ok((n, m)),
+                Some(Err(message)) => Err(at(ArgError {
+                    arg: Some(i),
+                    message,
+                })),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        typed
+    };
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
-    let ty = (kernel.shape)(&matched, ctx).map_err(at)?;
-    *work += work::work(kernel.name, &matched, &ty);
-    Ok(ty)
-}
-
-/// Splits a formula's right-hand side into its terms: `x1 + x2 - 1` gives
-/// `[x1, x2]` without intercept. `+ 0` also removes the intercept. A term
-/// written twice counts once, as R's `terms()` has it (`y ~ x + x` fits one
-/// slope, not an aliased copy).
-pub fn formula_terms(rhs: &Expr) -> (Vec<&Expr>, bool) {
-    fn is_const(e: &Expr, v: f64) -> bool {
-        matches!(e.kind, ExprKind::Num(x) if x == v)
-    }
-    fn walk<'a>(e: &'a Expr, terms: &mut Vec<&'a Expr>, intercept: &mut bool) {
-        match &e.kind {
-            ExprKind::Binary {
-                op: BinaryOp::Add,
-                lhs,
-                rhs,
-            } => {
-                walk(lhs, terms, intercept);
-                if is_const(rhs, 0.0) {
-                    *intercept = false;
-                } else if is_const(rhs, 1.0) {
-                    *intercept = true;
-                } else {
-                    walk(rhs, terms, intercept);
-                }
-            }
-            ExprKind::Binary {
-                op: BinaryOp::Sub,
-                lhs,
-                rhs,
-            } if is_const(rhs, 1.0) => {
-                walk(lhs, terms, intercept);
-                *intercept = false;
-            }
-            _ if is_const(e, 0.0) => *intercept = false,
-            _ if is_const(e, 1.0) => {}
-            _ => {
-                let text = crate::workflow::sexpr(e);
-                if !terms.iter().any(|t| crate::workflow::sexpr(t) == text) {
-                    terms.push(e);
-                }
-            }
+    let mut ty = (kernel.shape)(&matched, ctx).map_err(at)?;
+    // `exec::eval` adds R's `data.name` to a test's result.
+    if let Type::Record { class, fields } = &mut ty {
+        if class == "htest" && !fields.iter().any(|(n, _)| n == "data.name") {
+            fields.push((
+                "data.name".to_string(),
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ));
         }
     }
-    let mut terms = Vec::new();
-    let mut intercept = true;
-    walk(rhs, &mut terms, &mut intercept);
-    (terms, intercept)
-}
-
-/// A term's label as R prints it: its source text.
-pub fn term_label(file: &SourceFile, span: Span) -> String {
-    file.text.get(span.start..span.end).map_or_else(
-        || "x".to_string(),
-        |s| s.split_whitespace().collect::<Vec<_>>().join(" "),
-    )
+    *work += work::work(kernel.name, &matched, &ty);
+    Ok(ty)
 }
 
 /// The iteration values of a loop's range: known at analysis time, integer

@@ -179,6 +179,11 @@ impl<T> Args<T> {
         self.slots.get(fi?)?.as_ref()
     }
 
+    /// Where in the call as written formal `name`'s argument is.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.slot(name).map(|(_, i)| *i)
+    }
+
     /// Whether formal `name` was supplied.
     pub fn has(&self, name: &str) -> bool {
         self.slot(name).is_some()

@@ -156,6 +156,9 @@ fn gather_matrix<T: nalgebra::Scalar + Copy>(
 
 /// `x[...]`; `None` entries are empty indices (`x[i, ]`).
 pub fn index(x: &Value, indices: &[Option<Value>]) -> Result<Value, KernelError> {
+    if let Some(r) = super::frame::index(x, indices) {
+        return r;
+    }
     match indices {
         [] | [None] => Ok(x.clone()),
         [Some(i)] => index_vector(x, i),
@@ -245,6 +248,9 @@ fn out_of_range(idx: &Type, n: usize) -> Option<f64> {
 
 /// The type of `x[...]`.
 pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError> {
+    if let Some(r) = super::frame::index_type(x, indices) {
+        return r;
+    }
     match indices {
         [] | [None] => Ok(x.clone()),
         [Some(i)] => {
@@ -512,10 +518,14 @@ pub fn field(x: &Value, name: &str) -> Result<Value, KernelError> {
 
 pub fn field_type(x: &Type, name: &str) -> Result<Type, IndexError> {
     match x {
-        Type::Record { class, .. } => x
-            .field(name)
-            .cloned()
-            .ok_or_else(|| (None, format!("a {class} result has no field `{name}`"))),
+        Type::Record { class, fields } => match x.field(name) {
+            Some(t) => Ok(t.clone()),
+            // A prefix of several fields is NULL in R.
+            None if fields.iter().filter(|(n, _)| n.starts_with(name)).count() > 1 => {
+                Ok(Type::Null)
+            }
+            None => Err((None, format!("a {class} result has no field `{name}`"))),
+        },
         Type::Any | Type::List { .. } => Ok(Type::Any),
         other => Err((
             None,

@@ -1,32 +1,57 @@
-//! `lm(formula)`: least squares through R's own `dqrls` (LINPACK QR with
-//! limited pivoting, tol 1e-7), so aliased columns get NA coefficients as in
-//! R, plus the numbers `summary.lm` prints.
+//! `lm(formula, data, subset, weights)`: least squares through R's own
+//! `dqrls` (LINPACK QR with limited pivoting, tol 1e-7), so aliased columns
+//! get NA coefficients as in R, plus the numbers `summary.lm` prints.
+//!
+//! The formula arrives with its terms expanded and evaluated (in `data`
+//! when there is one: see `graph::formula`). Rows follow `model.frame`:
+//! `subset` first, then rows with an NA anywhere dropped (`na.omit`).
+//! Weights follow `lm.wfit`: rows and response scaled by `sqrt(w)`, rows of
+//! weight zero left out of the fit but given fitted values and residuals.
 
+use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
 use super::nmath::{pf, pt};
+use super::summary::{mean, sum};
 use super::value::{Formula, List, NA};
-use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "lm",
-    params: &[req("formula")],
-    random: false,
-    shape: lm_shape,
-    eval: lm_eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "lm",
+        params: &[req("formula"), opt("data"), opt("subset"), opt("weights")],
+        random: false,
+        shape: lm_shape,
+        eval: lm_eval,
+    },
+    // `I(x)`: x as it is. In a formula it makes `x^2` arithmetic rather
+    // than a formula operator (`y ~ x + I(x^2)`).
+    Kernel {
+        name: "I",
+        params: &[req("x")],
+        random: false,
+        shape: |args, _| Ok(args.ty("x").cloned().unwrap_or(Type::Null)),
+        eval: |args, _| Ok(args.get("x").cloned().unwrap_or(Value::Null)),
+    },
+];
 
 /// Columns one term contributes to the design matrix, when known.
-fn term_columns(t: &Type) -> Result<Option<usize>, String> {
+/// `first_logical`: no intercept, and no logical term before this one, so
+/// a logical term is coded with both its levels.
+fn term_columns(t: &Type, first_logical: bool) -> Result<Option<usize>, String> {
     match t {
-        Type::Num { .. } | Type::Bool { .. } => Ok(Some(1)),
+        Type::Num { .. } => Ok(Some(1)),
+        Type::Bool { .. } => Ok(Some(if first_logical { 2 } else { 1 })),
         Type::Mat { cols, .. } => Ok(*cols),
         Type::Any => Ok(None),
+        Type::Str { .. } => Err(TEXT_TERM.to_string()),
         other => Err(format!(
             "invalid type ({}) for a variable in lm()",
             other.describe()
         )),
     }
 }
+
+const TEXT_TERM: &str = "flowcast's lm() does not support factors yet: text variable";
 
 fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = match args.ty("formula") {
@@ -51,9 +76,11 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 None => return Err(args.error("formula", "lm() needs a response: y ~ x")),
             };
             let mut p = Some(usize::from(*intercept));
+            let mut logical_seen = *intercept;
             for (label, t) in terms {
-                let cols =
-                    term_columns(t).map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
+                let cols = term_columns(t, !logical_seen)
+                    .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
+                logical_seen |= matches!(t, Type::Bool { .. });
                 p = p.zip(cols).map(|(a, b)| a + b);
                 let len = match t {
                     Type::Mat { rows, .. } => *rows,
@@ -78,47 +105,119 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ))
         }
     };
+    if let Some(w) = args.ty("weights") {
+        // R: "'weights' must be a numeric vector"; logicals are not numeric.
+        if !matches!(
+            w,
+            Type::Num { .. } | Type::Mat { .. } | Type::Any | Type::Null
+        ) {
+            return Err(args.error(
+                "weights",
+                format!("'weights' must be a numeric vector, not {}", w.describe()),
+            ));
+        }
+        if let (Some(n), Some(len)) = (n, w.len()) {
+            if len != n && !matches!(w, Type::Any | Type::Null) {
+                return Err(
+                    args.error("weights", "variable lengths differ (found for '(weights)')")
+                );
+            }
+        }
+    }
+    if let Some(s) = args.ty("subset") {
+        if !matches!(
+            s,
+            Type::Num { .. } | Type::Bool { .. } | Type::Any | Type::Null
+        ) {
+            return Err(args.error(
+                "subset",
+                format!(
+                    "'subset' must be logical or row numbers, not {}",
+                    s.describe()
+                ),
+            ));
+        }
+    }
     let num = |len| Type::Num { len, value: None };
-    // Residuals have one entry per complete case: at most n.
-    let _ = n;
-    Ok(Type::record(
-        "lm",
-        vec![
-            ("coefficients", num(p)),
-            (
-                "coefficient.names",
-                Type::Str {
-                    len: p,
-                    value: None,
-                },
-            ),
-            ("residuals", Type::num_unknown()),
-            ("effects", Type::num_unknown()),
-            ("fitted.values", Type::num_unknown()),
-            ("rank", Type::num(1)),
-            ("df.residual", Type::num(1)),
-            ("std.error", num(p)),
-            ("t.value", num(p)),
-            ("p.value", num(p)),
-            ("sigma", Type::num(1)),
-            ("r.squared", Type::num(1)),
-            ("adj.r.squared", Type::num(1)),
-            ("fstatistic", Type::num(3)),
-            ("f.p.value", Type::num(1)),
-        ],
-    ))
+    let mut fields = vec![
+        ("coefficients", num(p)),
+        (
+            "coefficient.names",
+            Type::Str {
+                len: p,
+                value: None,
+            },
+        ),
+        ("residuals", Type::num_unknown()),
+        ("effects", Type::num_unknown()),
+        ("fitted.values", Type::num_unknown()),
+        ("rank", Type::num(1)),
+        ("df.residual", Type::num(1)),
+        ("std.error", num(p)),
+        ("t.value", num(p)),
+        ("p.value", num(p)),
+        ("sigma", Type::num(1)),
+        ("r.squared", Type::num(1)),
+        ("adj.r.squared", Type::num(1)),
+        ("fstatistic", Type::num(3)),
+        ("f.p.value", Type::num(1)),
+    ];
+    if args.ty("weights").is_some_and(|w| !matches!(w, Type::Null)) {
+        fields.insert(5, ("weights", Type::num_unknown()));
+    }
+    Ok(Type::record("lm", fields))
 }
 
-/// The design matrix (column-major, intercept first) and response, with
-/// rows holding any NA dropped (R's default `na.omit`).
+/// The design matrix (column-major, intercept first), its column names,
+/// the response and the weights, over the rows `model.frame` keeps.
 struct Design {
     x: Vec<f64>,
     y: Vec<f64>,
+    w: Option<Vec<f64>>,
+    names: Vec<String>,
     n: usize,
     p: usize,
 }
 
-fn design(f: &Formula) -> Result<Design, KernelError> {
+/// One term's columns over all rows, before rows are chosen.
+enum TermColumns {
+    Numbers(Vec<Vec<f64>>),
+    /// A logical variable: a factor in R, coded after rows are chosen.
+    Logical(Vec<f64>),
+}
+
+fn numbers(v: &Value, what: impl Fn() -> String) -> Result<Vec<f64>, KernelError> {
+    v.as_f64_slice()
+        .map(std::borrow::Cow::into_owned)
+        .ok_or_else(|| KernelError::new(format!("invalid type ({}) for {}", v.type_name(), what())))
+}
+
+/// The rows `subset` selects, as `[.data.frame` selects them: `None` for
+/// an NA or out-of-range row, which then holds NAs and is dropped.
+fn subset_rows(n: usize, subset: Option<&Value>) -> Result<Vec<Option<usize>>, KernelError> {
+    let Some(s) = subset.filter(|s| !matches!(s, Value::Null)) else {
+        return Ok((0..n).map(Some).collect());
+    };
+    if !matches!(s, Value::Num(_) | Value::Bool(_) | Value::Mat(_)) {
+        return Err(KernelError::new(format!(
+            "'subset' must be logical or row numbers, not {}",
+            s.type_name()
+        )));
+    }
+    let rows = Value::Num((0..n).map(|i| i as f64).collect());
+    let picked = index::index(&rows, &[Some(s.clone())])?;
+    let picked = picked.as_f64_slice().unwrap_or_default();
+    Ok(picked
+        .iter()
+        .map(|&r| (!r.is_nan()).then_some(r as usize))
+        .collect())
+}
+
+fn design(
+    f: &Formula,
+    subset: Option<&Value>,
+    weights: Option<&Value>,
+) -> Result<Design, KernelError> {
     let y: Vec<f64> = match f.response.as_deref() {
         None => return Err(KernelError::new("lm() needs a response: y ~ x")),
         Some(Value::Mat(m)) if m.ncols() != 1 => {
@@ -126,98 +225,116 @@ fn design(f: &Formula) -> Result<Design, KernelError> {
                 "lm() with a matrix response is not supported",
             ))
         }
-        Some(v) => v
-            .as_f64_slice()
-            .ok_or_else(|| {
-                KernelError::new(format!("invalid type ({}) for the response", v.type_name()))
-            })?
-            .to_vec(),
+        Some(v) => numbers(v, || "the response".to_string())?,
     };
     let n = y.len();
-    let mut cols: Vec<Vec<f64>> = Vec::new();
-    if f.intercept {
-        cols.push(vec![1.0; n]);
-    }
+    let mut terms: Vec<(&str, TermColumns)> = Vec::new();
     for (label, v) in &f.terms {
         let (data, k) = match v {
             Value::Mat(m) => (m.as_slice().to_vec(), m.ncols()),
-            other => (
-                other
-                    .as_f64_slice()
-                    .ok_or_else(|| {
-                        KernelError::new(format!(
-                            "invalid type ({}) for variable '{label}'",
-                            other.type_name()
-                        ))
-                    })?
-                    .to_vec(),
-                1,
-            ),
+            Value::Str(_) => {
+                return Err(KernelError::new(format!("{TEXT_TERM} '{label}'")));
+            }
+            other => (numbers(other, || format!("variable '{label}'"))?, 1),
         };
         if k == 0 || data.len() != n * k {
             return Err(KernelError::new(format!(
                 "variable lengths differ (found for '{label}')"
             )));
         }
-        if n == 0 {
+        let cols = if matches!(v, Value::Bool(_)) {
+            TermColumns::Logical(data)
+        } else if n == 0 {
             // No rows, no columns to cut: R fails below with "0 (non-NA) cases".
-            continue;
-        }
-        cols.extend(data.chunks(n).map(<[f64]>::to_vec));
+            TermColumns::Numbers(Vec::new())
+        } else {
+            TermColumns::Numbers(data.chunks(n).map(<[f64]>::to_vec).collect())
+        };
+        terms.push((label, cols));
     }
-    let keep: Vec<usize> = (0..n)
-        .filter(|&i| !y[i].is_nan() && cols.iter().all(|c| !c[i].is_nan()))
+    let w: Option<Vec<f64>> = match weights.filter(|w| !matches!(w, Value::Null)) {
+        Some(w @ (Value::Num(_) | Value::Mat(_))) => {
+            let w = numbers(w, || "'weights'".to_string())?;
+            if w.len() != n {
+                return Err(KernelError::new(
+                    "variable lengths differ (found for '(weights)')",
+                ));
+            }
+            Some(w)
+        }
+        Some(w) => {
+            return Err(KernelError::new(format!(
+                "'weights' must be a numeric vector, not {}",
+                w.type_name()
+            )))
+        }
+        None => None,
+    };
+    let complete = |i: usize| {
+        !y[i].is_nan()
+            && w.as_ref().is_none_or(|w| !w[i].is_nan())
+            && terms.iter().all(|(_, t)| match t {
+                TermColumns::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
+                TermColumns::Logical(v) => !v[i].is_nan(),
+            })
+    };
+    let keep: Vec<usize> = subset_rows(n, subset)?
+        .into_iter()
+        .flatten()
+        .filter(|&i| complete(i))
         .collect();
     if keep.is_empty() {
         return Err(KernelError::new("0 (non-NA) cases"));
     }
+    let pick = |c: &[f64]| keep.iter().map(|&i| c[i]).collect::<Vec<f64>>();
+    let mut cols: Vec<Vec<f64>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    if f.intercept {
+        cols.push(vec![1.0; keep.len()]);
+        names.push("(Intercept)".to_string());
+    }
+    // Without an intercept the first factor is coded with every level.
+    let mut full_coding = !f.intercept;
+    for (label, t) in &terms {
+        match t {
+            TermColumns::Numbers(c) => {
+                // A matrix term without column names: `label1` … `labelk`.
+                let several = c.len() > 1;
+                for (j, col) in c.iter().enumerate() {
+                    cols.push(pick(col));
+                    names.push(if several {
+                        format!("{label}{}", j + 1)
+                    } else {
+                        (*label).to_string()
+                    });
+                }
+            }
+            TermColumns::Logical(v) => {
+                let v = pick(v);
+                if v.iter().all(|&b| b == v[0]) {
+                    return Err(KernelError::new(
+                        "contrasts can be applied only to factors with 2 or more levels",
+                    ));
+                }
+                if full_coding {
+                    cols.push(v.iter().map(|b| 1.0 - b).collect());
+                    names.push(format!("{label}FALSE"));
+                    full_coding = false;
+                }
+                cols.push(v);
+                names.push(format!("{label}TRUE"));
+            }
+        }
+    }
     let p = cols.len();
-    let x = cols
-        .iter()
-        .flat_map(|c| keep.iter().map(move |&i| c[i]))
-        .collect();
-    let y = keep.iter().map(|&i| y[i]).collect();
     Ok(Design {
-        x,
-        y,
+        x: cols.concat(),
+        y: pick(&y),
+        w: w.map(|w| pick(&w)),
+        names,
         n: keep.len(),
         p,
     })
-}
-
-/// R's names of the coefficients (`names(coef(fit))`): "(Intercept)", then
-/// each term's label; a matrix term of k > 1 columns without column names
-/// gives `label1` … `labelk`.
-fn coefficient_names(f: &Formula) -> Vec<String> {
-    let mut names = Vec::new();
-    if f.intercept {
-        names.push("(Intercept)".to_string());
-    }
-    for (label, v) in &f.terms {
-        match v {
-            Value::Mat(m) if m.ncols() > 1 => {
-                names.extend((1..=m.ncols()).map(|j| format!("{label}{j}")));
-            }
-            _ => names.push(label.clone()),
-        }
-    }
-    names
-}
-
-/// A mean accumulated with compensation, standing in for R's long double
-/// `mean`.
-fn mean(v: &[f64]) -> f64 {
-    let (mut s, mut c) = (0.0f64, 0.0f64);
-    for &x in v {
-        let t = s + x;
-        c += if s.abs() >= x.abs() {
-            (s - t) + x
-        } else {
-            (x - t) + s
-        };
-        s = t;
-    }
-    (s + c) / v.len() as f64
 }
 
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -226,43 +343,140 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             "lm() needs a formula as its first argument (y ~ x)",
         ));
     };
-    let d = design(f)?;
+    let d = design(f, args.get("subset"), args.get("weights"))?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
-    let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
-    let mut fields = summarise(&fit, &d.y, f.intercept);
+    let mut fields = match &d.w {
+        None => {
+            let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
+            let residuals = fit.residuals.clone();
+            let fitted: Vec<f64> = d.y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
+            summarise(
+                &fit,
+                Fitted {
+                    residuals,
+                    fitted,
+                    weights: None,
+                },
+                f.intercept,
+            )
+        }
+        Some(w) => weighted(d.x, d.n, d.p, &d.y, w, f.intercept)?,
+    };
     // --out writes a named vector as an array (as jsonlite does), so the
     // names travel beside it; they label std.error, t.value and p.value too.
-    fields.insert(1, ("coefficient.names", Value::Str(coefficient_names(f))));
+    fields.insert(1, ("coefficient.names", Value::Str(d.names)));
     Ok(Value::List(List::record("lm", fields)))
 }
 
-fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Value)> {
+/// R's `lm.wfit`.
+fn weighted(
+    x: Vec<f64>,
+    n: usize,
+    p: usize,
+    y: &[f64],
+    w: &[f64],
+    intercept: bool,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
+    if w.iter().any(|&w| w < 0.0) {
+        return Err(KernelError::new("missing or negative weights not allowed"));
+    }
+    let ok: Vec<usize> = (0..n).filter(|&i| w[i] != 0.0).collect();
+    if ok.is_empty() {
+        return Err(KernelError::new("0 (non-NA) cases"));
+    }
+    let m = ok.len();
+    let wts: Vec<f64> = ok.iter().map(|&i| w[i].sqrt()).collect();
+    let mut xw = Vec::with_capacity(m * p);
+    for j in 0..p {
+        xw.extend(ok.iter().zip(&wts).map(|(&i, s)| x[j * n + i] * s));
+    }
+    let yw: Vec<f64> = ok.iter().zip(&wts).map(|(&i, s)| y[i] * s).collect();
+    let fit = dqrls(xw, m, p, &yw, 1e-7);
+    let coef = coefficients(&fit);
+    let mut residuals = y.to_vec();
+    let mut fitted = y.to_vec();
+    for (k, &i) in ok.iter().enumerate() {
+        let r = fit.residuals[k] / wts[k];
+        residuals[i] = r;
+        fitted[i] = y[i] - r;
+    }
+    // Rows of weight zero: fitted from the coefficients (aliased ones 0),
+    // as R's `x0 %*% coef`.
+    for i in (0..n).filter(|&i| w[i] == 0.0) {
+        let f0 = (0..p).fold(0.0, |acc, j| {
+            let c = if coef[j].is_nan() { 0.0 } else { coef[j] };
+            acc + x[j * n + i] * c
+        });
+        residuals[i] = y[i] - f0;
+        fitted[i] = f0;
+    }
+    Ok(summarise(
+        &fit,
+        Fitted {
+            residuals,
+            fitted,
+            weights: Some(w.to_vec()),
+        },
+        intercept,
+    ))
+}
+
+/// Coefficients back in formula order; those beyond the rank are aliased.
+fn coefficients(fit: &Dqrls) -> Vec<f64> {
+    let mut coef = vec![NA; fit.qr.p];
+    for i in 0..fit.qr.rank {
+        coef[fit.qr.pivot[i] - 1] = fit.coef[i];
+    }
+    coef
+}
+
+/// What the fit gives per row: residuals and fitted values (all rows, zero
+/// weights included), and the weights.
+struct Fitted {
+    residuals: Vec<f64>,
+    fitted: Vec<f64>,
+    weights: Option<Vec<f64>>,
+}
+
+/// The lm object's fields and `summary.lm`'s numbers.
+fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Value)> {
+    // `n` is the rows of the QR, those of nonzero weight (summary.lm's
+    // NROW(Qr$qr)).
     let (n, p) = (fit.qr.n, fit.qr.p);
     let rank = fit.qr.rank;
     let pivot = &fit.qr.pivot;
-    // Coefficients back in formula order; those beyond the rank are aliased.
-    let mut coef = vec![NA; p];
-    for i in 0..rank {
-        coef[pivot[i] - 1] = fit.coef[i];
-    }
-    let residuals = fit.residuals.clone();
-    let fitted: Vec<f64> = y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
+    let coef = coefficients(fit);
+    let Fitted {
+        residuals,
+        fitted,
+        weights,
+    } = out;
     let rdf = (n - rank) as f64;
-    let rss: f64 = residuals.iter().map(|r| r * r).sum();
+    let squares = |v: &[f64]| -> Vec<f64> { v.iter().map(|r| r * r).collect() };
+    let rss = match &weights {
+        None => sum(&squares(&residuals), false),
+        Some(w) => {
+            let wr: Vec<f64> = w.iter().zip(&residuals).map(|(w, r)| w * (r * r)).collect();
+            sum(&wr, false)
+        }
+    };
     let mut se = vec![NA; p];
     let mut tval = vec![NA; p];
     let mut pval = vec![NA; p];
     let na3 = || Value::Num(vec![NA; 3]);
     let mut fields = vec![
-        ("coefficients", Value::Num(coef.clone())),
-        ("residuals", Value::Num(residuals.clone())),
+        ("coefficients", Value::Num(coef)),
+        ("residuals", Value::Num(residuals)),
         ("effects", Value::Num(fit.effects.clone())),
         ("fitted.values", Value::Num(fitted.clone())),
         ("rank", Value::scalar(rank as f64)),
         ("df.residual", Value::scalar(rdf)),
     ];
+    if let Some(w) = &weights {
+        fields.insert(4, ("weights", Value::Num(w.clone())));
+    }
     if rank == 0 {
         fields.extend([
             ("std.error", Value::Num(se)),
@@ -276,11 +490,30 @@ fn summarise(fit: &Dqrls, y: &[f64], intercept: bool) -> Vec<(&'static str, Valu
         ]);
         return fields;
     }
-    let mss = if intercept {
-        let m = mean(&fitted);
-        fitted.iter().map(|f| (f - m) * (f - m)).sum()
-    } else {
-        fitted.iter().map(|f| f * f).sum::<f64>()
+    let mss = match (&weights, intercept) {
+        (None, true) => {
+            let m = mean(&fitted);
+            sum(
+                &squares(&fitted.iter().map(|f| f - m).collect::<Vec<_>>()),
+                false,
+            )
+        }
+        (None, false) => sum(&squares(&fitted), false),
+        (Some(w), true) => {
+            let sw = sum(w, false);
+            let wf: Vec<f64> = w.iter().zip(&fitted).map(|(w, f)| w * f / sw).collect();
+            let m = sum(&wf, false);
+            let d: Vec<f64> = w
+                .iter()
+                .zip(&fitted)
+                .map(|(w, f)| w * ((f - m) * (f - m)))
+                .collect();
+            sum(&d, false)
+        }
+        (Some(w), false) => {
+            let d: Vec<f64> = w.iter().zip(&fitted).map(|(w, f)| w * (f * f)).collect();
+            sum(&d, false)
+        }
     };
     let resvar = rss / rdf;
     // chol2inv(R): diag((R'R)^-1) is the row sums of squares of R^-1.

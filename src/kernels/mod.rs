@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod args;
+pub mod frame;
 pub mod index;
 pub mod path;
 pub mod rng;
@@ -151,6 +152,8 @@ pub fn registry() -> &'static Registry {
             .chain(clustering::KERNELS)
             .chain(htest::KERNELS)
             .chain(lm::KERNELS)
+            .chain(frame::KERNELS)
+            .chain(summary::SUM_KERNELS)
         {
             r.add(*k);
         }

@@ -192,15 +192,9 @@ impl Type {
     /// `x$name` on a record type.
     pub fn field(&self, name: &str) -> Option<&Type> {
         match self {
-            Type::Record { fields, .. } => {
-                if let Some((_, t)) = fields.iter().find(|(n, _)| n == name) {
-                    return Some(t);
-                }
-                let mut partial = fields.iter().filter(|(n, _)| n.starts_with(name));
-                match (partial.next(), partial.next()) {
-                    (Some((_, t)), None) => Some(t),
-                    _ => None,
-                }
+            Type::Record { class, fields } => {
+                let names = fields.iter().map(|(n, _)| n.as_str());
+                super::value::match_field(Some(class), names, name).map(|i| &fields[i].1)
             }
             _ => None,
         }

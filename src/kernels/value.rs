@@ -67,17 +67,55 @@ impl List {
     /// `x$name`: exact match first, then R's unique partial match.
     pub fn field(&self, name: &str) -> Option<&Value> {
         let names = self.names.as_ref()?;
-        if let Some(i) = names.iter().position(|n| n == name) {
-            return self.items.get(i);
-        }
-        let mut partial = names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.starts_with(name));
-        match (partial.next(), partial.next()) {
-            (Some((i, _)), None) => self.items.get(i),
-            _ => None,
-        }
+        let i = match_field(
+            self.class.as_deref(),
+            names.iter().map(String::as_str),
+            name,
+        )?;
+        self.items.get(i)
+    }
+}
+
+/// Fields flowcast keeps on an R object that R's own object lacks: the
+/// numbers `summary.lm` prints, kept on the fit.
+const EXTENSIONS: &[(&str, &[&str])] = &[(
+    "lm",
+    &[
+        "coefficient.names",
+        "std.error",
+        "t.value",
+        "p.value",
+        "sigma",
+        "r.squared",
+        "adj.r.squared",
+        "fstatistic",
+        "f.p.value",
+    ],
+)];
+
+/// R's `$` on a list: the position of the field named `name` exactly, or
+/// else of the one field it is a prefix of (none when several are). Fields
+/// flowcast adds to an R object match only exactly, so a prefix is unique
+/// or ambiguous just as in R: `fit$coef` is the coefficients, not also
+/// `coefficient.names`.
+pub fn match_field<'a>(
+    class: Option<&str>,
+    names: impl Iterator<Item = &'a str> + Clone,
+    name: &str,
+) -> Option<usize> {
+    if let Some(i) = names.clone().position(|n| n == name) {
+        return Some(i);
+    }
+    let extra: &[&str] = EXTENSIONS
+        .iter()
+        .find(|(c, _)| Some(*c) == class)
+        .map_or(&[], |(_, f)| f);
+    let mut partial = names
+        .enumerate()
+        .filter(|(_, n)| n.starts_with(name) && !extra.contains(n));
+    match (partial.next(), partial.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
     }
 }
 

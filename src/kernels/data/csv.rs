@@ -1,24 +1,21 @@
-//! `read.csv(file, header = TRUE, sep = ",")`: a numeric matrix, or a data
-//! frame when some column holds text.
+//! `read.csv(file, header = TRUE, sep = ",")`: a data frame, as in R.
 //!
 //! Follows R's `read.csv`: quoted fields (`""` escapes a quote), blank lines
 //! skipped, short rows filled with NA (`fill = TRUE`), empty and `NA` cells
-//! NA in numeric columns, and a header one field shorter than the data
-//! meaning the first column holds row names (dropped). As R's `type.convert`
-//! does, each column is numeric when every cell reads as a number, else text.
-//! A file of numeric columns gives a numeric matrix (no dimnames: flowcast
-//! matrices carry none), which every kernel takes. A file with text columns
-//! gives what R gives, a data frame: a list of named columns (numbers or
-//! strings, names as R's `make.names` makes them), so `d$height` is a
-//! numeric vector and text columns do not make the file unreadable.
+//! NA in numeric and logical columns, and a header one field shorter than
+//! the data meaning the first column holds row names (dropped: flowcast
+//! frames carry no row names). Each column gets its type as R's
+//! `type.convert` gives it: logical when every cell is `T`, `F`, `TRUE`,
+//! `FALSE` or missing, else numeric when every cell reads as a number,
+//! else text. Names are made as R's `make.names` makes them.
 //!
-//! The shape rule parses the file too, so a bad file fails at analysis.
+//! The shape rule parses the file too, so a bad file fails at analysis, and
+//! every column's type and length is known before the run.
 
 use std::path::Path;
 
-use nalgebra::DMatrix;
-
-use crate::kernels::value::{List, NA};
+use crate::kernels::frame;
+use crate::kernels::value::NA;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// A parsed table: named columns of one length.
@@ -33,59 +30,68 @@ pub struct Table {
 pub enum Column {
     Num(Vec<f64>),
     Text(Vec<String>),
+    /// A logical column; `None` is NA.
+    Logical(Vec<Option<bool>>),
+}
+
+impl Column {
+    fn value(self) -> Value {
+        match self {
+            Column::Num(v) => Value::Num(v),
+            Column::Text(v) => Value::Str(v),
+            // flowcast's logicals hold no NA: a logical column with one
+            // falls back to numbers (TRUE 1, FALSE 0, NA), as R's own
+            // arithmetic on it would give.
+            Column::Logical(v) if v.iter().any(Option::is_none) => Value::Num(
+                v.into_iter()
+                    .map(|b| b.map_or(NA, |b| f64::from(u8::from(b))))
+                    .collect(),
+            ),
+            Column::Logical(v) => Value::Bool(v.into_iter().map(|b| b == Some(true)).collect()),
+        }
+    }
+
+    fn shape(&self, rows: usize) -> Type {
+        let len = Some(rows);
+        match self {
+            Column::Num(_) => Type::Num { len, value: None },
+            Column::Text(_) => Type::Str { len, value: None },
+            Column::Logical(v) if v.iter().any(Option::is_none) => Type::Num { len, value: None },
+            Column::Logical(_) => Type::Bool { len, value: None },
+        }
+    }
 }
 
 impl Table {
-    fn all_numeric(&self) -> bool {
-        self.columns.iter().all(|c| matches!(c, Column::Num(_)))
-    }
-
-    /// A numeric matrix when every column is numeric, else a data frame.
     fn value(self) -> Value {
-        if self.all_numeric() {
-            let data = self
-                .columns
-                .into_iter()
-                .flat_map(|c| match c {
-                    Column::Num(v) => v,
-                    Column::Text(_) => Vec::new(),
-                })
-                .collect();
-            return Value::Mat(DMatrix::from_vec(self.rows, self.names.len(), data));
-        }
-        let fields = self
-            .names
-            .iter()
-            .zip(self.columns)
-            .map(|(n, c)| {
-                let v = match c {
-                    Column::Num(v) => Value::Num(v),
-                    Column::Text(v) => Value::Str(v),
-                };
-                (n.as_str(), v)
-            })
-            .collect();
-        Value::List(List::record("data.frame", fields))
+        frame::frame(
+            self.names,
+            self.columns.into_iter().map(Column::value).collect(),
+        )
     }
 
     fn shape(&self) -> Type {
-        if self.all_numeric() {
-            return Type::mat(self.rows, self.names.len());
+        Type::Record {
+            class: frame::CLASS.to_string(),
+            fields: self
+                .names
+                .iter()
+                .zip(&self.columns)
+                .map(|(n, c)| (n.clone(), c.shape(self.rows)))
+                .collect(),
         }
-        let fields = self
-            .names
-            .iter()
-            .zip(&self.columns)
-            .map(|(n, c)| {
-                let len = Some(self.rows);
-                let t = match c {
-                    Column::Num(_) => Type::Num { len, value: None },
-                    Column::Text(_) => Type::Str { len, value: None },
-                };
-                (n.as_str(), t)
-            })
-            .collect();
-        Type::record("data.frame", fields)
+    }
+}
+
+/// R's `type.convert` test for a logical cell (`StringTrue`/`StringFalse`
+/// as `type.convert` uses them: `T`, `TRUE`, `F`, `FALSE`); `Some(None)`
+/// for a missing one.
+fn parse_logical(cell: &str) -> Option<Option<bool>> {
+    match cell.trim() {
+        "" | "NA" => Some(None),
+        "T" | "TRUE" => Some(Some(true)),
+        "F" | "FALSE" => Some(Some(false)),
+        _ => None,
     }
 }
 
@@ -315,6 +321,10 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     let columns = cells
         .into_iter()
         .map(|col| {
+            if let Some(v) = col.iter().map(|c| parse_logical(c)).collect() {
+                // An all-missing column is logical in R too.
+                return Column::Logical(v);
+            }
             let nums: Option<Vec<f64>> = col.iter().map(|c| parse_number(c)).collect();
             match nums {
                 Some(v) => Column::Num(v),
@@ -352,10 +362,8 @@ pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Arg
         Some(_) => return Err(a.error("sep", "invalid 'sep' argument")),
     };
     let (Some(file), Some(header), Some(sep)) = (file, header, sep) else {
-        return Ok(Type::Mat {
-            rows: None,
-            cols: None,
-        });
+        // A data frame whose columns are not known before the run.
+        return Ok(Type::Any);
     };
     let t =
         read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;

@@ -1,7 +1,8 @@
 //! R's classical tests: `friedman.test`, `wilcox.test`, `ks.test`,
 //! `mood.test`. Each returns an `htest` record with R's fields in R's order
-//! (statistic, parameter when R has one, p.value, alternative, method); the
-//! `data.name` R deparses from the call is not reproduced.
+//! (statistic, parameter when R has one, p.value, alternative, method);
+//! `data.name`, which R deparses from the call, is added by the evaluator,
+//! which has the call's text.
 
 mod friedman;
 mod ks;
@@ -148,6 +149,9 @@ pub(super) fn htest_type(parameter: bool, null_value: bool) -> Type {
     let mut fields = vec![("statistic", Type::num(1))];
     if parameter {
         fields.push(("parameter", Type::num(1)));
+    } else if null_value {
+        // See `record`.
+        fields.push(("parameter", Type::Null));
     }
     fields.push(("p.value", Type::num(1)));
     if null_value {
@@ -226,7 +230,14 @@ fn htest_type_no_alt() -> Type {
     )
 }
 
-fn record(fields: Vec<(&str, Value)>) -> Value {
+fn record(mut fields: Vec<(&str, Value)>) -> Value {
+    // R's wilcox.test keeps `parameter = NULL` among its fields (the one
+    // test here with a null value and no parameter), so a prefix such as
+    // `$p` is ambiguous, NULL, as in R.
+    let has = |f: &[(&str, Value)], n: &str| f.iter().any(|(k, _)| *k == n);
+    if has(&fields, "null.value") && !has(&fields, "parameter") {
+        fields.insert(1, ("parameter", Value::Null));
+    }
     Value::List(List::record("htest", fields))
 }
 
@@ -289,10 +300,12 @@ mod tests {
         );
         assert_eq!(t.field("statistic"), Some(&Type::num(1)));
         let t = shape_of("wilcox.test", vec![(None, m.clone())]).unwrap();
+        // R keeps `parameter = NULL` in wilcox.test's result.
         assert_eq!(
             field_names(&t),
             [
                 "statistic",
+                "parameter",
                 "p.value",
                 "null.value",
                 "alternative",

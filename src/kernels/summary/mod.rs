@@ -4,6 +4,9 @@
 
 mod cov;
 pub mod ldouble;
+mod sums;
+
+pub(super) use sums::KERNELS as SUM_KERNELS;
 
 use std::borrow::Cow;
 
@@ -300,7 +303,10 @@ fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
         Some(Value::ComplexMat(m)) => {
             Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64)
         }
-        _ => Value::Null,
+        Some(v) => super::frame::dims(v).map_or(Value::Null, |(r, c)| {
+            Value::scalar(if rows { r } else { c } as f64)
+        }),
+        None => Value::Null,
     }
 }
 
@@ -330,7 +336,14 @@ fn dim_shape(args: &Args<Type>, rows: bool) -> Type {
             }
         }
         Some(Type::Any) => Type::Any,
-        _ => Type::Null,
+        Some(t) => match super::frame::type_dims(t) {
+            Some((r, c)) => match if rows { r } else { c } {
+                Some(n) => Type::scalar_const(n as f64),
+                None => Type::num(1),
+            },
+            None => Type::Null,
+        },
+        None => Type::Null,
     }
 }
 

@@ -1,0 +1,375 @@
+//! Model formulas read as R's `terms()` reads them, and the arguments R
+//! evaluates in a call's `data`.
+//!
+//! [`terms`] follows `TermCode` in R's `src/library/stats/src/model.c`:
+//! each term is a set of variables; `+` joins term lists, `:` pairs every
+//! term of one side with every term of the other, `a * b` is
+//! `a + b + a:b`, `a / b` is `a` plus each term of `b` joined with all of
+//! `a`'s variables, `(…)^n` crosses a list with itself up to order n, and
+//! `-` deletes terms (with the parity flipped, so `- 1` removes the
+//! intercept and `+ 0` too). Repeats are dropped, first occurrence kept;
+//! then the terms are ordered by how many variables they join, stably.
+//! `.` stands for every column of `data` not named on the left-hand side.
+//! A term that is the response alone is dropped, as `model.matrix` drops
+//! it. Any other expression (`log(x)`, `d$x`, `x[, 1]`) is one variable,
+//! named by its R text.
+
+use crate::diagnostic::Span;
+use crate::kernels::{registry, ArgValue, Args};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// One variable of a formula.
+#[derive(Clone, Copy, Debug)]
+pub enum Variable<'a> {
+    /// An expression written in the formula.
+    Expr(&'a Expr),
+    /// A column of `data` that `.` brought in.
+    Column(&'a str),
+}
+
+/// A formula's terms, as R's `terms()` gives them.
+#[derive(Debug)]
+pub struct Terms<'a> {
+    /// The variables in R's order (the response first, then as they
+    /// appear), each with its label: a term's label joins its variables'
+    /// labels with `:` in this order.
+    pub variables: Vec<(String, Variable<'a>)>,
+    /// Each term's variables, ascending indices into `variables`.
+    pub terms: Vec<Vec<usize>>,
+    pub intercept: bool,
+    /// The response's index in `variables`.
+    pub response: Option<usize>,
+}
+
+impl Terms<'_> {
+    /// R's label of a term: `a`, `a:b`.
+    pub fn label(&self, term: &[usize]) -> String {
+        term.iter()
+            .map(|&v| self.variables[v].0.as_str())
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+}
+
+/// Why a formula cannot be read, and where.
+#[derive(Debug)]
+pub struct FormulaError {
+    pub span: Span,
+    pub message: String,
+}
+
+struct Encoder<'a> {
+    variables: Vec<(String, Variable<'a>)>,
+    intercept: bool,
+    /// False on the right of a `-`, where `1` removes the intercept.
+    parity: bool,
+    columns: Option<&'a [String]>,
+    /// Names on the left-hand side, which `.` leaves out.
+    lhs_names: Vec<String>,
+}
+
+type Term = Vec<usize>;
+
+fn union(a: &Term, b: &Term) -> Term {
+    let mut t: Term = a.iter().chain(b).copied().collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
+/// R's `TrimRepeats`: drops repeats (first kept) and empty terms.
+fn trim(terms: Vec<Term>) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::with_capacity(terms.len());
+    for t in terms {
+        if !t.is_empty() && !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn interact(left: &[Term], right: &[Term]) -> Vec<Term> {
+    left.iter()
+        .flat_map(|l| right.iter().map(move |r| union(l, r)))
+        .collect()
+}
+
+impl<'a> Encoder<'a> {
+    fn install(&mut self, label: String, v: Variable<'a>) -> usize {
+        if let Some(i) = self.variables.iter().position(|(l, _)| *l == label) {
+            return i;
+        }
+        self.variables.push((label, v));
+        self.variables.len() - 1
+    }
+
+    fn encode(&mut self, e: &'a Expr) -> Result<Vec<Term>, FormulaError> {
+        let fail = |message: &str| FormulaError {
+            span: e.span,
+            message: message.to_string(),
+        };
+        Ok(match &e.kind {
+            ExprKind::Num(x) if *x == 1.0 => {
+                self.intercept = self.parity;
+                Vec::new()
+            }
+            ExprKind::Num(x) if *x == 0.0 => {
+                self.intercept = !self.parity;
+                Vec::new()
+            }
+            ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Na => return Err(fail("invalid model formula: a term must be a variable")),
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::Add => {
+                    let mut l = self.encode(lhs)?;
+                    l.extend(self.encode(rhs)?);
+                    trim(l)
+                }
+                BinaryOp::Sub => {
+                    let l = self.encode(lhs)?;
+                    let r = self.delete(rhs)?;
+                    l.into_iter().filter(|t| !r.contains(t)).collect()
+                }
+                BinaryOp::Range => {
+                    let l = self.encode(lhs)?;
+                    let r = self.encode(rhs)?;
+                    trim(interact(&l, &r))
+                }
+                BinaryOp::Mul => {
+                    let l = self.encode(lhs)?;
+                    let r = self.encode(rhs)?;
+                    let both = interact(&l, &r);
+                    trim(l.into_iter().chain(r).chain(both).collect())
+                }
+                BinaryOp::Div => {
+                    let l = self.encode(lhs)?;
+                    let r = self.encode(rhs)?;
+                    let all = l.iter().fold(Term::new(), |acc, t| union(&acc, t));
+                    let nested: Vec<Term> = r.iter().map(|t| union(&all, t)).collect();
+                    trim(l.into_iter().chain(nested).collect())
+                }
+                BinaryOp::Pow => {
+                    let n = match rhs.kind {
+                        ExprKind::Num(n) if n.is_finite() && n.trunc() >= 2.0 => n.trunc(),
+                        _ => {
+                            return Err(FormulaError {
+                                span: rhs.span,
+                                message:
+                                    "invalid power in formula: use a whole number of 2 or more"
+                                        .into(),
+                            })
+                        }
+                    };
+                    let l = self.encode(lhs)?;
+                    let mut out = l.clone();
+                    let mut power = 1.0;
+                    while power < n {
+                        let next = trim(interact(&l, &out));
+                        // Once every variable is joined, higher powers add nothing.
+                        if next == out {
+                            break;
+                        }
+                        out = next;
+                        power += 1.0;
+                    }
+                    out
+                }
+                BinaryOp::MatMul => vec![self.variable(e)],
+            },
+            ExprKind::Unary { op, expr } => match op {
+                UnaryOp::Plus => self.encode(expr)?,
+                UnaryOp::Neg => {
+                    self.delete(expr)?;
+                    Vec::new()
+                }
+            },
+            ExprKind::Name(n) if n == "." => {
+                let Some(columns) = self.columns else {
+                    return Err(fail("'.' in formula and no 'data' argument"));
+                };
+                let mut out = Vec::new();
+                for c in columns {
+                    if !self.lhs_names.contains(c) {
+                        out.push(vec![self.install(c.clone(), Variable::Column(c))]);
+                    }
+                }
+                out
+            }
+            ExprKind::Formula { .. } => {
+                return Err(fail("invalid model formula: a `~` inside a formula"))
+            }
+            _ => vec![self.variable(e)],
+        })
+    }
+
+    /// The terms on the right of a `-`, encoded with the parity flipped.
+    fn delete(&mut self, e: &'a Expr) -> Result<Vec<Term>, FormulaError> {
+        self.parity = !self.parity;
+        let r = self.encode(e);
+        self.parity = !self.parity;
+        r
+    }
+
+    fn variable(&mut self, e: &'a Expr) -> Term {
+        vec![self.install(e.to_string(), Variable::Expr(e))]
+    }
+}
+
+fn names_in(e: &Expr, out: &mut Vec<String>) {
+    e.visit_names(&mut |n, _| out.push(n.to_string()));
+}
+
+/// The terms of `lhs ~ rhs`; `columns` are the names of the call's
+/// `data`, when it has one (`.` needs them).
+pub fn terms<'a>(
+    lhs: Option<&'a Expr>,
+    rhs: &'a Expr,
+    columns: Option<&'a [String]>,
+) -> Result<Terms<'a>, FormulaError> {
+    let mut lhs_names = Vec::new();
+    if let Some(l) = lhs {
+        names_in(l, &mut lhs_names);
+    }
+    let mut enc = Encoder {
+        variables: Vec::new(),
+        intercept: true,
+        parity: true,
+        columns,
+        lhs_names,
+    };
+    let response = lhs.map(|l| enc.install(l.to_string(), Variable::Expr(l)));
+    let mut terms = enc.encode(rhs)?;
+    terms.sort_by_key(Vec::len);
+    if let Some(r) = response {
+        terms.retain(|t| t.as_slice() != [r]);
+    }
+    Ok(Terms {
+        variables: enc.variables,
+        terms,
+        intercept: enc.intercept,
+        response,
+    })
+}
+
+impl ArgValue for &Expr {
+    type Target = Expr;
+    fn target(&self) -> &Expr {
+        self
+    }
+}
+
+/// Which arguments of a call R evaluates inside its `data`: for `lm`, the
+/// formula, `subset` and `weights` (`model.frame` looks their names up in
+/// `data` first). Indices into `args`.
+#[derive(Debug)]
+pub struct DataScope {
+    pub data: usize,
+    pub scoped: Vec<usize>,
+}
+
+/// The [`DataScope`] of a call to `func`, when it has a `data` argument.
+pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
+    if func != "lm" {
+        return None;
+    }
+    let kernel = registry().get(func)?;
+    let given = args
+        .iter()
+        .map(|a| (a.name.clone(), &a.value))
+        .collect::<Vec<(Option<String>, &Expr)>>();
+    let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
+    let position = |v: &Expr| args.iter().position(|a| std::ptr::eq(&a.value, v));
+    let data = position(matched.get("data")?)?;
+    let scoped = ["formula", "subset", "weights"]
+        .iter()
+        .filter_map(|n| matched.get(n).and_then(position))
+        .collect();
+    Some(DataScope { data, scoped })
+}
+
+/// The spans of every argument evaluated inside a call's `data`, anywhere
+/// in `e`.
+pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
+    match &e.kind {
+        ExprKind::Call { func, args, .. } => {
+            if let Some(ds) = data_scope(func, args) {
+                out.extend(ds.scoped.iter().map(|&i| args[i].value.span));
+            }
+            args.iter().for_each(|a| data_scoped_spans(&a.value, out));
+        }
+        ExprKind::Unary { expr, .. } => data_scoped_spans(expr, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            data_scoped_spans(lhs, out);
+            data_scoped_spans(rhs, out);
+        }
+        ExprKind::Index { target, indices } => {
+            data_scoped_spans(target, out);
+            indices
+                .iter()
+                .flatten()
+                .for_each(|i| data_scoped_spans(i, out));
+        }
+        ExprKind::Index2 { target, index } => {
+            data_scoped_spans(target, out);
+            data_scoped_spans(index, out);
+        }
+        ExprKind::Field { target, .. } => data_scoped_spans(target, out),
+        ExprKind::Formula { lhs, rhs } => {
+            if let Some(l) = lhs {
+                data_scoped_spans(l, out);
+            }
+            data_scoped_spans(rhs, out);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workflow::parse_expr_str;
+
+    fn labels(src: &str, columns: Option<&[String]>) -> (Vec<String>, bool) {
+        let e = parse_expr_str(src).expect("parses");
+        let ExprKind::Formula { lhs, rhs } = &e.kind else {
+            panic!("not a formula")
+        };
+        let t = terms(lhs.as_deref(), rhs, columns).expect("terms");
+        (t.terms.iter().map(|x| t.label(x)).collect(), t.intercept)
+    }
+
+    #[test]
+    fn operators_give_rs_terms_in_rs_order() {
+        assert_eq!(labels("y ~ a*b", None).0, ["a", "b", "a:b"]);
+        assert_eq!(
+            labels("y ~ (a+b+c)^2", None).0,
+            ["a", "b", "c", "a:b", "a:c", "b:c"]
+        );
+        assert_eq!(labels("y ~ a/b", None).0, ["a", "a:b"]);
+        assert_eq!(labels("y ~ (a+b)/c", None).0, ["a", "b", "a:b:c"]);
+        assert_eq!(labels("y ~ a*b*c - a:b:c", None).0.len(), 6);
+        assert_eq!(labels("y ~ b:a + a", None).0, ["a", "b:a"]);
+        assert_eq!(labels("y ~ a:y", None).0, ["y:a"]);
+        assert_eq!(labels("y ~ y + a", None).0, ["a"]);
+        assert_eq!(labels("y ~ a^2", None).0, ["a"]);
+        assert_eq!(labels("y ~ a*log(b)", None).0, ["a", "log(b)", "a:log(b)"]);
+    }
+
+    #[test]
+    fn intercept_follows_the_last_word() {
+        assert!(!labels("y ~ 0 + a", None).1);
+        assert!(labels("y ~ a - 1 + 1", None).1);
+        assert!(!labels("y ~ -1 + a", None).1);
+        assert!(!labels("y ~ a + 0 + b", None).1);
+    }
+
+    #[test]
+    fn dot_is_every_other_column() {
+        let cols: Vec<String> = ["y", "a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(labels("y ~ .", Some(&cols)).0, ["a", "b"]);
+        assert_eq!(labels("log(y) ~ .^2", Some(&cols)).0, ["a", "b", "a:b"]);
+    }
+}

@@ -1,0 +1,444 @@
+//! Data frames: what `read.csv` returns, as in R. A data frame is a list of
+//! class `data.frame` whose named columns (numbers, text or logicals) have
+//! one length, so `d$height`, `d[[6]]`, `names(d)` and `length(d)` (the
+//! number of columns) are list operations and need nothing special.
+//!
+//! What is special lives here: `nrow`, `ncol` and `dim`; `d[j]` and
+//! `d[i, j]`, which index rows and columns; and the functions R lets take a
+//! data frame because they start with `as.matrix(x)` (`colMeans`, `prcomp`,
+//! `dist`, …). Those get the frame as a numeric matrix before they run, in
+//! one place ([`coerce_value`], [`coerce_type`]), rather than each kernel
+//! learning about frames.
+
+use nalgebra::DMatrix;
+
+use super::index::{self, IndexError};
+use super::value::List;
+use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+
+pub const CLASS: &str = "data.frame";
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "as.matrix",
+        params: &[req("x")],
+        random: false,
+        shape: as_matrix_shape,
+        eval: as_matrix_eval,
+    },
+    Kernel {
+        name: "dim",
+        params: &[req("x")],
+        random: false,
+        shape: dim_shape,
+        eval: dim_eval,
+    },
+    Kernel {
+        name: "names",
+        params: &[req("x")],
+        random: false,
+        shape: names_shape,
+        eval: names_eval,
+    },
+];
+
+/// Functions whose R code turns a data frame into a matrix first
+/// (`as.matrix(x)`, or `Summary.data.frame` for `sum`, `min` and `max`).
+/// Others (`%*%`, `crossprod`, `sd`, `mean`) refuse a data frame in R, and
+/// refuse it here too.
+const TAKES_MATRIX: &[&str] = &[
+    "as.matrix",
+    "colMeans",
+    "colSums",
+    "rowMeans",
+    "rowSums",
+    "prcomp",
+    "dist",
+    "kmeans",
+    "eigen",
+    "svd",
+    "qr",
+    "solve",
+    "var",
+    "t",
+    "sum",
+    "min",
+    "max",
+];
+
+/// Whether `func` takes a data frame as the numeric matrix it holds.
+pub fn takes_matrix(func: &str) -> bool {
+    TAKES_MATRIX.contains(&func)
+}
+
+/// The data frame `v` is, if it is one.
+pub fn as_frame(v: &Value) -> Option<&List> {
+    match v {
+        Value::List(l) if l.class.as_deref() == Some(CLASS) => Some(l),
+        _ => None,
+    }
+}
+
+/// A data frame of these columns (all of one length).
+pub fn frame(names: Vec<String>, columns: Vec<Value>) -> Value {
+    Value::List(List {
+        class: Some(CLASS.to_string()),
+        names: Some(names),
+        items: columns,
+    })
+}
+
+/// Rows of a data frame: its columns' length.
+pub fn nrow(l: &List) -> usize {
+    l.items.first().map_or(0, Value::len)
+}
+
+fn names(l: &List) -> Vec<String> {
+    l.names.clone().unwrap_or_default()
+}
+
+/// R's `as.matrix(d)` for a data frame of numbers and logicals. A text
+/// column would make R's result a character matrix, which no numeric
+/// function takes: that is an error naming the column.
+pub fn numeric_matrix(l: &List, func: &str) -> Result<DMatrix<f64>, KernelError> {
+    let n = nrow(l);
+    let mut data = Vec::with_capacity(n * l.items.len());
+    for (k, col) in l.items.iter().enumerate() {
+        let Some(v) = col.as_f64_slice().filter(|_| !matches!(col, Value::Mat(_))) else {
+            let name = l
+                .names
+                .as_ref()
+                .and_then(|ns| ns.get(k))
+                .map_or("?", String::as_str);
+            return Err(KernelError::new(text_column_message(
+                func,
+                name,
+                col.type_name(),
+            )));
+        };
+        data.extend_from_slice(&v);
+    }
+    Ok(DMatrix::from_vec(n, l.items.len(), data))
+}
+
+fn text_column_message(func: &str, column: &str, what: &str) -> String {
+    format!(
+        "{func}() takes a data frame through as.matrix(), which needs numeric columns, \
+         but column `{column}` is {what}"
+    )
+}
+
+/// A data-frame argument of a [`takes_matrix`] function, as the matrix R
+/// would hand it; `None` for any other value.
+pub fn coerce_value(func: &str, v: &Value) -> Option<Result<Value, KernelError>> {
+    as_frame(v).map(|l| numeric_matrix(l, func).map(Value::Mat))
+}
+
+/// The fields of a data-frame type.
+pub fn frame_fields(t: &Type) -> Option<&[(String, Type)]> {
+    match t {
+        Type::Record { class, fields } if class == CLASS => Some(fields),
+        _ => None,
+    }
+}
+
+fn type_nrow(fields: &[(String, Type)]) -> Option<usize> {
+    match fields.first() {
+        Some((_, t)) => t.len(),
+        None => Some(0),
+    }
+}
+
+/// [`coerce_value`] for shape inference: the matrix type, or why not.
+pub fn coerce_type(func: &str, t: &Type) -> Option<Result<Type, String>> {
+    let fields = frame_fields(t)?;
+    for (name, t) in fields {
+        if !matches!(t, Type::Num { .. } | Type::Bool { .. } | Type::Any) {
+            let what = match t {
+                Type::Str { .. } => "character",
+                _ => "not numeric",
+            };
+            return Some(Err(text_column_message(func, name, what)));
+        }
+    }
+    Some(Ok(Type::Mat {
+        rows: type_nrow(fields),
+        cols: Some(fields.len()),
+    }))
+}
+
+/// `nrow`/`ncol` of a data frame value.
+pub fn dims(v: &Value) -> Option<(usize, usize)> {
+    as_frame(v).map(|l| (nrow(l), l.items.len()))
+}
+
+/// `nrow`/`ncol` of a data frame type.
+pub fn type_dims(t: &Type) -> Option<(Option<usize>, Option<usize>)> {
+    frame_fields(t).map(|f| (type_nrow(f), Some(f.len())))
+}
+
+/// The 0-based columns a column subscript selects, with R's message for
+/// a column that is not there.
+fn columns(l: &List, j: &Value) -> Result<Vec<usize>, KernelError> {
+    // The list indexing rules (names, negatives, logicals) pick positions
+    // from a probe list holding each column's number.
+    let probe = Value::List(List {
+        class: None,
+        names: l.names.clone(),
+        items: (0..l.items.len())
+            .map(|k| Value::scalar(k as f64))
+            .collect(),
+    });
+    let Value::List(picked) = index::index(&probe, &[Some(j.clone())])? else {
+        return Err(KernelError::new("undefined columns selected"));
+    };
+    picked
+        .items
+        .iter()
+        .map(|v| {
+            v.as_scalar()
+                .map(|k| k as usize)
+                .ok_or_else(|| KernelError::new("undefined columns selected"))
+        })
+        .collect()
+}
+
+/// `d[j]` and `d[i, j]` (`None`: an empty subscript); `None` when `x` is
+/// not a data frame. As R's `[.data.frame`: one subscript picks columns
+/// and keeps a data frame; two pick rows and columns, and a single column
+/// drops to its vector.
+pub fn index(x: &Value, indices: &[Option<Value>]) -> Option<Result<Value, KernelError>> {
+    let l = as_frame(x)?;
+    Some(index_frame(l, indices))
+}
+
+fn index_frame(l: &List, indices: &[Option<Value>]) -> Result<Value, KernelError> {
+    let all_names = names(l);
+    let (rows, cols) = match indices {
+        [] | [None] => return Ok(Value::List(l.clone())),
+        [Some(j)] => (None, columns(l, j)?),
+        [i, j] => {
+            let cols = match j {
+                Some(j) => columns(l, j)?,
+                None => (0..l.items.len()).collect(),
+            };
+            (i.as_ref(), cols)
+        }
+        _ => return Err(KernelError::new("incorrect number of dimensions")),
+    };
+    let pick = |k: usize| -> Result<Value, KernelError> {
+        match rows {
+            Some(i) => index::index(&l.items[k], &[Some(i.clone())]),
+            None => Ok(l.items[k].clone()),
+        }
+    };
+    if indices.len() == 2 && cols.len() == 1 {
+        return pick(cols[0]);
+    }
+    let columns = cols.iter().map(|&k| pick(k)).collect::<Result<_, _>>()?;
+    Ok(frame(
+        cols.iter().map(|&k| all_names[k].clone()).collect(),
+        columns,
+    ))
+}
+
+/// The type of `d[j]` or `d[i, j]`; `None` when `x` is not a data frame.
+pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Option<Result<Type, IndexError>> {
+    let fields = frame_fields(x)?;
+    Some(index_frame_type(fields, indices))
+}
+
+fn const_value(t: &Type) -> Option<Value> {
+    match t {
+        Type::Num { value: Some(v), .. } => Some(Value::Num(v.clone())),
+        Type::Bool { value: Some(v), .. } => Some(Value::Bool(v.clone())),
+        Type::Str { value: Some(v), .. } => Some(Value::Str(v.clone())),
+        _ => None,
+    }
+}
+
+fn index_frame_type(
+    fields: &[(String, Type)],
+    indices: &[Option<Type>],
+) -> Result<Type, IndexError> {
+    let (rows, cols, at) = match indices {
+        [] | [None] => return Ok(Type::record(CLASS, borrow(fields))),
+        [Some(j)] => (None, Some(j), 0),
+        [i, j] => (i.as_ref(), j.as_ref(), 1),
+        _ => return Err((None, "incorrect number of dimensions".into())),
+    };
+    // Which columns, when the subscript is a constant.
+    let picked: Option<Vec<usize>> = match cols {
+        None => Some((0..fields.len()).collect()),
+        Some(j) => match const_value(j) {
+            Some(v) => {
+                let probe = List {
+                    class: None,
+                    names: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
+                    items: vec![Value::Null; fields.len()],
+                };
+                Some(columns(&probe, &v).map_err(|e| (Some(at), e.0))?)
+            }
+            None => None,
+        },
+    };
+    let Some(picked) = picked else {
+        return Ok(Type::Any);
+    };
+    let n = type_nrow(fields);
+    let len = match rows {
+        None => n,
+        Some(i) => index::index_type(
+            &Type::Num {
+                len: n,
+                value: None,
+            },
+            &[Some(i.clone())],
+        )
+        .map_err(|(_, m)| (Some(0), m))?
+        .len(),
+    };
+    let column = |k: usize| match &fields[k].1 {
+        Type::Num { .. } => Type::Num { len, value: None },
+        Type::Str { .. } => Type::Str { len, value: None },
+        Type::Bool { .. } => Type::Bool { len, value: None },
+        _ => Type::Any,
+    };
+    if indices.len() == 2 && picked.len() == 1 {
+        return Ok(column(picked[0]));
+    }
+    Ok(Type::Record {
+        class: CLASS.to_string(),
+        fields: picked
+            .iter()
+            .map(|&k| (fields[k].0.clone(), column(k)))
+            .collect(),
+    })
+}
+
+fn borrow(fields: &[(String, Type)]) -> Vec<(&str, Type)> {
+    fields
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.clone()))
+        .collect()
+}
+
+fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Mat {
+            rows: t.len(),
+            cols: Some(1),
+        }),
+        None | Some(Type::Any) => Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        }),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "as.matrix() needs numbers or a data frame, not {}",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+fn as_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    match args.get("x") {
+        Some(Value::Mat(m)) => Ok(Value::Mat(m.clone())),
+        Some(v @ (Value::Num(_) | Value::Bool(_))) => {
+            let d = v.as_f64_slice().unwrap_or_default();
+            Ok(Value::Mat(DMatrix::from_column_slice(d.len(), 1, &d)))
+        }
+        Some(v) => Err(KernelError::new(format!(
+            "as.matrix() needs numbers or a data frame, not {}",
+            v.type_name()
+        ))),
+        None => Err(KernelError::new(
+            "argument \"x\" is missing, with no default",
+        )),
+    }
+}
+
+fn dim_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let dims = match args.ty("x") {
+        Some(t) => type_dims(t).or_else(|| t.dims()),
+        None => None,
+    };
+    Ok(match (dims, args.ty("x")) {
+        (Some((Some(r), Some(c))), _) => Type::num_const(vec![r as f64, c as f64]),
+        (Some(_), _) | (None, Some(Type::Any)) => Type::num(2),
+        _ => Type::Null,
+    })
+}
+
+fn dim_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x");
+    let d = match x {
+        Some(Value::Mat(m)) => Some(m.shape()),
+        Some(Value::ComplexMat(m)) => Some(m.shape()),
+        Some(v) => dims(v),
+        None => None,
+    };
+    Ok(d.map_or(Value::Null, |(r, c)| Value::Num(vec![r as f64, c as f64])))
+}
+
+fn names_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(Type::Record { fields, .. }) => Type::Str {
+            len: Some(fields.len()),
+            value: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
+        },
+        Some(Type::Any | Type::List { .. }) => Type::Any,
+        _ => Type::Null,
+    })
+}
+
+fn names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(match args.get("x") {
+        Some(Value::List(l)) => l.names.clone().map_or(Value::Null, Value::Str),
+        _ => Value::Null,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d() -> Value {
+        frame(
+            vec!["a".into(), "b".into(), "g".into()],
+            vec![
+                Value::Num(vec![1.0, 2.0, 3.0]),
+                Value::Num(vec![4.0, 5.0, 6.0]),
+                Value::Str(vec!["x".into(), "y".into(), "z".into()]),
+            ],
+        )
+    }
+
+    #[test]
+    fn one_column_drops_to_its_vector_only_with_two_subscripts() {
+        let two = index(&d(), &[None, Some(Value::scalar(2.0))])
+            .unwrap()
+            .unwrap();
+        assert_eq!(two, Value::Num(vec![4.0, 5.0, 6.0]));
+        let one = index(&d(), &[Some(Value::scalar(2.0))]).unwrap().unwrap();
+        assert_eq!(dims(&one), Some((3, 1)));
+        let rows = index(&d(), &[Some(Value::Num(vec![1.0, 3.0])), None])
+            .unwrap()
+            .unwrap();
+        assert_eq!(dims(&rows), Some((2, 3)));
+        let e = index(&d(), &[None, Some(Value::scalar(7.0))])
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.0, "undefined columns selected");
+    }
+
+    #[test]
+    fn a_text_column_is_named_when_a_matrix_is_needed() {
+        let Value::List(l) = d() else { unreachable!() };
+        let e = numeric_matrix(&l, "colMeans").unwrap_err();
+        assert!(e.0.contains("column `g` is character"), "{}", e.0);
+    }
+}
