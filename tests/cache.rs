@@ -479,3 +479,41 @@ fn watch_mode_reruns_only_what_a_save_changed() {
     let _ = child.wait();
     let _ = reader.join();
 }
+
+/// Issue 15: every exporter shows the steps a run took from the cache.
+#[test]
+fn exports_of_a_partly_cached_run_show_the_cached_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let history = dir.path().join("h.sqlite");
+    let path = dir.path().join("w.toml");
+    let text = "[workflow]\nseed = 1\n[steps]\nx = \"rnorm(100)\"\nm = \"mean(x)\"\n";
+    std::fs::write(&path, text).unwrap();
+    let h = ["--history", history.to_str().unwrap()];
+    run(&path, &cache, &h);
+    std::fs::write(&path, text.replace("mean(x)", "sum(x)")).unwrap();
+    assert_eq!(ran(&run(&path, &cache, &h)), ["m"]);
+    let export = |name: &str| {
+        let out = dir.path().join(name);
+        let o = common::flowcast_command()
+            .args(["export", "--run", "last", "-o"])
+            .arg(&out)
+            .args(h)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    assert!(export("c.svg").contains("cached, not run (1): x"));
+    assert!(export("c.csv").contains("x,rnorm,data,run,,,,,,cached,"));
+    let trace: Json = serde_json::from_str(&export("c.trace.json")).unwrap();
+    let cached: Vec<&Json> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["cat"] == "cached")
+        .collect();
+    assert_eq!(cached.len(), 1);
+    assert_eq!(cached[0]["name"], "x");
+    assert!(export("c.mmd").contains("section cached\n    x :milestone"));
+}

@@ -78,5 +78,14 @@ pub fn render(g: &Gantt) -> String {
             let _ = writeln!(s, "    {} :{tag}a{n}, {}, {end}", clean(&name), ms(b.start));
         }
     }
+    // Steps taken from the cache ran nowhere: milestones at the start.
+    let cached = g.cached();
+    if !cached.is_empty() {
+        let _ = writeln!(s, "    section cached");
+        for name in cached {
+            n += 1;
+            let _ = writeln!(s, "    {} :milestone, c{n}, 0, 0", clean(name));
+        }
+    }
     s
 }

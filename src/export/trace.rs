@@ -66,6 +66,13 @@ pub fn trace(g: &Gantt) -> Value {
                 "pid": ACTUAL_PID, "tid": bar.worker, "args": args}));
         }
     }
+    // Steps taken from the cache ran nowhere: an instant event each, at
+    // the start of the run, so the trace lists them.
+    for r in g.rows.iter().filter(|r| r.status() == Status::Cached) {
+        events.push(json!({"name": r.name, "cat": "cached", "ph": "i", "s": "p",
+            "ts": 0.0, "pid": ACTUAL_PID, "tid": 0,
+            "args": {"function": r.function, "kind": r.kind, "status": "cached"}}));
+    }
     // Each re-plan: an instant event across the actual lanes.
     for &t in &g.replans {
         events.push(
