@@ -72,7 +72,7 @@ fn svg_parses_and_has_one_bar_per_task_and_a_legend() {
         legend,
         [
             "predicted",
-            "actual",
+            "failed",
             "rnorm",
             "eigen",
             "prcomp",
@@ -385,4 +385,46 @@ fn a_replan_is_marked_and_keeps_the_forecast() {
     let after: Vec<_> = g.rows.iter().map(|r| r.predicted.clone()).collect();
     assert_eq!(after, before);
     assert_eq!(g.predicted_makespan, makespan);
+}
+
+/// Issue 14, item 8: failed and cancelled bars have legend entries of
+/// their own, functions past the distinct colours a pattern, and no swatch
+/// stands for nothing ("actual" was a grey box no bar used).
+#[test]
+fn the_legend_names_what_the_bars_show() {
+    use flowcast::export::palette::DISTINCT;
+    let mut g = support::many(DISTINCT + 3, 2, 0.1);
+    for (i, r) in g.rows.iter_mut().enumerate() {
+        r.function = format!("f{i}");
+    }
+    g.rows[0].actual.as_mut().unwrap().status = Status::Cancelled;
+    g.rows[1].actual.as_mut().unwrap().status = Status::Failed;
+    let text = String::from_utf8(export::render(&g, Format::Svg).unwrap()).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is XML");
+    let legend: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend"))
+        .flat_map(|n| n.descendants())
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(&legend[..3], ["predicted", "failed", "cancelled"]);
+    assert!(!legend.contains(&"actual"));
+    assert_eq!(legend.len(), 3 + DISTINCT + 3);
+    // The three functions past the distinct colours: patterned in the
+    // legend and on their bars.
+    let patterned = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("pattern"))
+        .count();
+    assert_eq!(patterned, 2 * 3);
+    // A finished run without failures has neither entry.
+    let plain = String::from_utf8(export::render(&support::many(3, 2, 0.1), Format::Svg).unwrap())
+        .unwrap();
+    assert!(!plain.contains(">failed<") && !plain.contains(">cancelled<"));
+    // The PNG draws the same legend: the chart is taller by its rows.
+    let png = flowcast::export::png::draw(&g);
+    let layout = flowcast::export::svg::Layout::new(&g);
+    assert_eq!(png.height, layout.height(2).ceil() as u32);
+    assert_eq!(layout.legend_rows, (3 + DISTINCT + 3usize).div_ceil(5));
 }

@@ -6,7 +6,7 @@
 use super::axis;
 use super::gantt::{Gantt, Status};
 use super::palette;
-use super::svg::Layout;
+use super::svg::{legend, Layout, Swatch, CANCELLED, FAILED};
 use crate::report::units;
 
 /// An RGB image.
@@ -61,6 +61,28 @@ impl Canvas {
         for y in y0..y1 {
             for x in x0..x1 {
                 self.put(x, y, c, alpha);
+            }
+        }
+    }
+
+    /// White marks over `[x0, x1) × [y0, y1)` that tell apart functions
+    /// sharing a colour.
+    pub fn pattern(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, p: palette::Pattern) {
+        let (x0, y0) = (x0.round() as i64, y0.round() as i64);
+        let (x1, y1) = (x1.round() as i64, y1.round() as i64);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let on = match p {
+                    palette::Pattern::Solid => false,
+                    palette::Pattern::Hatched => (x + y).rem_euclid(6) == 0,
+                    palette::Pattern::Crossed => {
+                        (x + y).rem_euclid(6) == 0 || (x - y).rem_euclid(6) == 0
+                    }
+                    palette::Pattern::Dotted => x.rem_euclid(4) == 1 && y.rem_euclid(4) == 1,
+                };
+                if on {
+                    self.put(x, y, (255, 255, 255), 0.8);
+                }
             }
         }
     }
@@ -173,7 +195,7 @@ pub fn draw(g: &Gantt) -> Canvas {
         (255, 255, 255),
     );
     let functions = g.functions();
-    let colour = |f: &str| palette::colour(functions.iter().position(|x| *x == f).unwrap_or(0));
+    let index = |f: &str| functions.iter().position(|x| *x == f).unwrap_or(0);
     let right = l.width - l.right;
     let actual = g
         .actual_makespan
@@ -211,45 +233,51 @@ pub fn draw(g: &Gantt) -> Canvas {
     c.fill(l.left, axis_y, right, axis_y + 1.0, (51, 51, 51), 1.0);
     let band = (l.lane - 8.0) / 2.0;
     for r in &g.rows {
-        let col = colour(&r.function);
+        let f = index(&r.function);
+        let col = palette::colour(f);
         for s in &r.predicted {
             let y = l.lane_y(s.worker) + 3.0;
             c.fill(l.x(s.start), y, l.x(s.end), y + band, col, 0.15);
             c.outline(l.x(s.start), y, l.x(s.end), y + band, col);
         }
-        let failed = r.status() == Status::Failed;
+        let status = r.status();
         for a in r.actual_bars() {
             let y = l.lane_y(a.worker) + 5.0 + band;
             let (x0, x1) = (l.x(a.start), l.x(a.end));
-            c.fill(x0, y, x1, y + band, col, 1.0);
-            if failed {
-                c.outline(x0, y, x1, y + band, (208, 0, 0));
+            if status == Status::Cancelled {
+                c.fill(x0, y, x1, y + band, col, 0.45);
+                c.outline(x0, y, x1, y + band, CANCELLED);
+            } else {
+                c.fill(x0, y, x1, y + band, col, 1.0);
+                c.pattern(x0, y, x1, y + band, palette::pattern(f));
+            }
+            if status == Status::Failed {
+                c.outline(x0, y, x1, y + band, FAILED);
             }
             // The name where it fits: 8 px a character at scale 2.
             let width = 8.0 * r.name.chars().count() as f64;
             if x1 - x0 >= width + 8.0 && band >= 12.0 {
-                c.text(x0 + 4.0, y + band / 2.0 - 5.0, &r.name, (255, 255, 255), 2);
+                let ink = palette::text_on(f);
+                c.text(x0 + 4.0, y + band / 2.0 - 5.0, &r.name, ink, 2);
             }
         }
     }
     let ly = l.legend_y(workers);
-    for i in 0..functions.len() + 2 {
+    for (i, (swatch, name)) in legend(g).iter().enumerate() {
         let x = l.left + ((i % 5) as f64) * 170.0;
         let y = ly + (i / 5) as f64 * l.legend_row;
-        let name = match i {
-            0 => {
-                c.outline(x, y, x + 14.0, y + 12.0, (51, 51, 51));
-                "predicted"
+        match swatch {
+            Swatch::Predicted => c.outline(x, y, x + 14.0, y + 12.0, (51, 51, 51)),
+            Swatch::Failed => c.outline(x, y, x + 14.0, y + 12.0, FAILED),
+            Swatch::Cancelled => {
+                c.fill(x, y, x + 14.0, y + 12.0, CANCELLED, 0.45);
+                c.outline(x, y, x + 14.0, y + 12.0, CANCELLED);
             }
-            1 => {
-                c.fill(x, y, x + 14.0, y + 12.0, (51, 51, 51), 1.0);
-                "actual"
+            Swatch::Function(f) => {
+                c.fill(x, y, x + 14.0, y + 12.0, palette::colour(*f), 1.0);
+                c.pattern(x, y, x + 14.0, y + 12.0, palette::pattern(*f));
             }
-            _ => {
-                c.fill(x, y, x + 14.0, y + 12.0, palette::colour(i - 2), 1.0);
-                functions[i - 2]
-            }
-        };
+        }
         // 8 px a character: what fits before the next swatch.
         let text: String = name.chars().take(17).collect();
         c.text(x + 20.0, y + 1.0, &text, (0, 0, 0), 2);
