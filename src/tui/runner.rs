@@ -225,6 +225,7 @@ impl Job {
             *learning = opening.join().unwrap_or_else(|_| Learning::none());
         }
         let mut run_plan = pipeline::plan(wf, graph, &mut learning, self.workers, self.scheduler);
+        let mut guessed = false;
         // An explicit predictor, or without a history the last run's
         // measurements, beat the models' priors.
         if self.predict.is_some() || learning.history.is_none() {
@@ -233,7 +234,10 @@ impl Job {
                 (None, Some(m)) if m.len() == graph.tasks.len() => m.clone(),
                 // Nothing known yet: every task alike, so the plan shows
                 // the graph's shape rather than times.
-                _ => vec![0.01; graph.tasks.len()],
+                _ => {
+                    guessed = true;
+                    vec![0.01; graph.tasks.len()]
+                }
             };
             run_plan.dag = dag(graph, &costs);
             run_plan.schedule = plan(
@@ -251,6 +255,9 @@ impl Job {
             run: id,
             gantt: gantt.clone(),
         });
+        if guessed {
+            let _ = self.tx.send(Action::PlanGuessed { run: id });
+        }
         let recorder = Recorder::new(gantt);
         let events = self.tx.clone();
         let on_event = |event: crate::exec::Event| {
