@@ -419,8 +419,8 @@ fn the_legend_names_what_the_bars_show() {
         .count();
     assert_eq!(patterned, 2 * 3);
     // A finished run without failures has neither entry.
-    let plain = String::from_utf8(export::render(&support::many(3, 2, 0.1), Format::Svg).unwrap())
-        .unwrap();
+    let plain =
+        String::from_utf8(export::render(&support::many(3, 2, 0.1), Format::Svg).unwrap()).unwrap();
     assert!(!plain.contains(">failed<") && !plain.contains(">cancelled<"));
     // The PNG draws the same legend: the chart is taller by its rows.
     let png = flowcast::export::png::draw(&g);

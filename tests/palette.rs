@@ -45,6 +45,11 @@ fn colours_are_valid_and_labels_read_on_them() {
         let y = |(r, g, b): (u8, u8, u8)| {
             0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b)
         };
-        assert!((y((r, g, b)) - y(ink)).abs() > 80.0, "{i}: {:?} on {:?}", ink, (r, g, b));
+        assert!(
+            (y((r, g, b)) - y(ink)).abs() > 80.0,
+            "{i}: {:?} on {:?}",
+            ink,
+            (r, g, b)
+        );
     }
 }

@@ -164,7 +164,10 @@ fn r_reloads_the_workflow_from_disk_and_then_reruns() {
     let mut a = running();
     assert!(!a.watching);
     assert_eq!(a.update(Action::Rerun), [Effect::Reload]);
-    assert_eq!(a.update(Action::Reloaded(Ok("demo".into()))), [Effect::Rerun]);
+    assert_eq!(
+        a.update(Action::Reloaded(Ok("demo".into()))),
+        [Effect::Rerun]
+    );
     // An invalid file keeps the last good workflow and says so.
     assert!(a.update(Action::Reloaded(Err("bad".into()))).is_empty());
     assert_eq!(a.error.as_deref(), Some("bad"));
@@ -290,7 +293,9 @@ fn export_reports_where_it_wrote() {
 fn every_footer_and_help_key_maps_to_an_action() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use flowcast::tui::keys;
-    for c in ['r', 's', 'p', 'P', 'e', 'w', '?', 'q', '+', '-', '0', 'j', 'k', 'h', 'l'] {
+    for c in [
+        'r', 's', 'p', 'P', 'e', 'w', '?', 'q', '+', '-', '0', 'j', 'k', 'h', 'l',
+    ] {
         let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         assert!(keys::key(&k).is_some(), "{c}");
     }

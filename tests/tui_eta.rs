@@ -97,7 +97,11 @@ fn a_badly_predicted_finished_task_does_not_stretch_the_eta() {
     let g = chart(
         1,
         vec![
-            row("a", vec![slot(0, 0.0, 0.01)], ran(0, 0.0, 1.0, Status::Done)),
+            row(
+                "a",
+                vec![slot(0, 0.0, 0.01)],
+                ran(0, 0.0, 1.0, Status::Done),
+            ),
             row("b", vec![slot(0, 0.01, 1.01)], None),
         ],
     );

@@ -56,7 +56,9 @@ pub fn colour(index: usize) -> (u8, u8, u8) {
 pub fn oklch(index: usize) -> (f64, f64, f64) {
     let i = index % DISTINCT;
     let l = LIGHTNESS[i % LIGHTNESS.len()];
-    let h = (FIRST_HUE + i as f64 * GOLDEN_ANGLE).rem_euclid(360.0).to_radians();
+    let h = (FIRST_HUE + i as f64 * GOLDEN_ANGLE)
+        .rem_euclid(360.0)
+        .to_radians();
     // The most chroma, up to CHROMA, that sRGB can show at this hue.
     let mut c = CHROMA;
     while c > 0.0 {

@@ -597,9 +597,7 @@ impl App {
     /// view), else about the middle of the view.
     fn zoom_by(&mut self, factor: f64) {
         let (from, to) = self.window();
-        let centre = self
-            .selected_centre()
-            .unwrap_or((from + to) / 2.0);
+        let centre = self.selected_centre().unwrap_or((from + to) / 2.0);
         self.zoom = (self.zoom * factor).clamp(1.0, 1e6);
         let width = self.horizon() / self.zoom;
         self.offset = (centre - width / 2.0).max(0.0);

@@ -42,5 +42,8 @@ pub fn fit(columns: &[Column], width: u16, spacing: u16) -> Vec<usize> {
 
 /// The shown cells of a row, in screen order.
 pub fn pick<T: Clone>(cells: &[T], shown: &[usize]) -> Vec<T> {
-    shown.iter().filter_map(|&c| cells.get(c).cloned()).collect()
+    shown
+        .iter()
+        .filter_map(|&c| cells.get(c).cloned())
+        .collect()
 }
