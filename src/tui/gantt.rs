@@ -17,7 +17,7 @@ use ratatui::widgets::Widget;
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::{axis, Slot, Status};
+use crate::export::{axis, Gantt, Slot, Status};
 use crate::report::units;
 
 /// What one cell of a lane line holds.
@@ -405,19 +405,7 @@ impl Widget for GanttChart<'_> {
                     geo.first + geo.shown.max(1) - 1
                 )
             });
-            render_legend(
-                area.x,
-                area.y,
-                area.width,
-                hidden.as_deref(),
-                !g.replans.is_empty(),
-                (
-                    g.rows.iter().any(|r| r.status() == Status::Failed),
-                    g.rows.iter().any(|r| r.status() == Status::Cancelled),
-                ),
-                &g.functions(),
-                buf,
-            );
+            render_legend(area.x, area.y, area.width, hidden.as_deref(), g, buf);
         }
         for l in 0..geo.shown {
             let y = geo.top + (l * geo.per_lane()) as u16;
@@ -601,16 +589,13 @@ fn draw_vline(
     }
 }
 
-fn render_legend(
-    x: u16,
-    y: u16,
-    width: u16,
-    note: Option<&str>,
-    replanned: bool,
-    marks: (bool, bool),
-    functions: &[&str],
-    buf: &mut Buffer,
-) {
+fn render_legend(x: u16, y: u16, width: u16, note: Option<&str>, g: &Gantt, buf: &mut Buffer) {
+    let functions = g.functions();
+    let replanned = !g.replans.is_empty();
+    let marks = (
+        g.rows.iter().any(|r| r.status() == Status::Failed),
+        g.rows.iter().any(|r| r.status() == Status::Cancelled),
+    );
     let end = x + width;
     let mut cx = x;
     let mut put = |text: &str, style: Style, cx: &mut u16| {
