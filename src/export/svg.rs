@@ -9,7 +9,7 @@ use super::gantt::{Gantt, Status};
 use super::palette;
 use crate::report::units;
 
-/// Pixel geometry shared with the PNG drawer, so both show one picture.
+/// The chart's geometry in SVG units (the PNG is this picture rasterised).
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     pub width: f64,
