@@ -7,7 +7,7 @@
 
 // What the command line prints goes through `stdout`, which a closed pipe
 // cannot make panic.
-#![cfg_attr(not(test), deny(clippy::print_stdout))]
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod bench;
 pub mod cache;

@@ -42,4 +42,14 @@ macro_rules! outln {
     };
 }
 
-pub(crate) use {out, outln};
+/// `eprintln!` that cannot panic: `eprintln!` panics when stderr is closed
+/// (`flowcast … 2>&-`), and a message that cannot be shown is no reason to
+/// abort the command.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+pub(crate) use {errln, out, outln};

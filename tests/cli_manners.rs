@@ -288,3 +288,20 @@ fn json_on_an_invalid_workflow_is_a_json_error_document() {
         assert!(text(&out.stderr).contains("--> "), "{}", text(&out.stderr));
     }
 }
+
+/// `eprintln!` panics when stderr is closed: an error that cannot be shown
+/// must still end with its own status, not a panic's 101.
+#[test]
+fn a_closed_stderr_does_not_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = workflow_file(dir.path(), "[steps]\nx = \"nosuch(1)\"\n");
+    let mut child = flowcast_command()
+        .args(["check", &bad.display().to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run flowcast");
+    drop(child.stderr.take());
+    let out = child.wait_with_output().expect("wait for flowcast");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -72,7 +72,7 @@ fn svg_parses_and_has_one_bar_per_task_and_a_legend() {
         legend,
         [
             "predicted",
-            "actual",
+            "failed",
             "rnorm",
             "eigen",
             "prcomp",
@@ -138,25 +138,44 @@ fn png_decodes_with_the_expected_size_and_draws_bars() {
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
     let layout = flowcast::export::svg::Layout::new(&g);
-    assert_eq!(info.width, 1000);
-    assert_eq!(info.height, layout.height(2).ceil() as u32);
+    // Issue 14, item 11: the SVG's picture, at twice its size.
+    let scale = f64::from(flowcast::export::png::SCALE);
+    assert_eq!(info.width, (layout.width * scale) as u32);
+    assert_eq!(info.height, (layout.height(2) * scale).ceil() as u32);
     // The middle of spectrum's actual bar is spectrum's colour (eigen, second function).
-    let canvas = flowcast::export::png::draw(&g);
+    let canvas = flowcast::export::png::draw(&g).unwrap();
     let a = g.rows[1].actual.as_ref().unwrap();
-    let x = (layout.x(a.start) + layout.x(a.end)) / 2.0;
+    let x = (layout.x(a.start) + layout.x(a.end)) / 2.0 * scale;
     let band = (layout.lane - 8.0) / 2.0;
-    let y = layout.lane_y(a.worker.unwrap()) + 5.0 + band * 1.5;
+    let y = (layout.lane_y(a.worker.unwrap()) + 5.0 + band * 1.5) * scale;
     assert_eq!(
         canvas.pixel(x as u32, y as u32),
         Some(flowcast::export::palette::colour(1))
     );
-    // The legend has text beside its first swatch ("predicted"): black pixels.
+    // Text is drawn from a real font: the legend's "predicted" and the
+    // lane's "worker 0" (the SVG's words, not the bitmap font's "w0").
+    let dark = |x0: f64, y0: f64, w: u32, h: u32| {
+        (0..w)
+            .flat_map(|dx| (0..h).map(move |dy| (dx, dy)))
+            .filter(|&(dx, dy)| {
+                canvas
+                    .pixel((x0 * scale) as u32 + dx, (y0 * scale) as u32 + dy)
+                    .is_some_and(|(r, g, b)| u32::from(r) + u32::from(g) + u32::from(b) < 200)
+            })
+            .count()
+    };
     let (lx, ly) = (layout.left + 20.0, layout.legend_y(2));
-    let black = (0..60)
-        .flat_map(|dx| (0..12).map(move |dy| (dx, dy)))
-        .filter(|&(dx, dy)| canvas.pixel(lx as u32 + dx, ly as u32 + dy) == Some((0, 0, 0)))
+    assert!(dark(lx, ly, 120, 24) > 40, "no legend text");
+    let lane = layout.lane_y(0) + layout.lane / 2.0 - 8.0;
+    let worker0 = dark(8.0, lane, 110, 24);
+    assert!(worker0 > 40, "{worker0} text pixels");
+    // Antialiased, as a rasteriser draws type: greys between ink and paper.
+    let greys = canvas
+        .pixels
+        .chunks_exact(3)
+        .filter(|p| p[0] == p[1] && p[1] == p[2] && p[0] > 40 && p[0] < 200)
         .count();
-    assert!(black > 20, "{black} text pixels");
+    assert!(greys > 100, "{greys}");
 }
 
 #[test]
@@ -385,4 +404,47 @@ fn a_replan_is_marked_and_keeps_the_forecast() {
     let after: Vec<_> = g.rows.iter().map(|r| r.predicted.clone()).collect();
     assert_eq!(after, before);
     assert_eq!(g.predicted_makespan, makespan);
+}
+
+/// Issue 14, item 8: failed and cancelled bars have legend entries of
+/// their own, functions past the distinct colours a pattern, and no swatch
+/// stands for nothing ("actual" was a grey box no bar used).
+#[test]
+fn the_legend_names_what_the_bars_show() {
+    use flowcast::export::palette::DISTINCT;
+    let mut g = support::many(DISTINCT + 3, 2, 0.1);
+    for (i, r) in g.rows.iter_mut().enumerate() {
+        r.function = format!("f{i}");
+    }
+    g.rows[0].actual.as_mut().unwrap().status = Status::Cancelled;
+    g.rows[1].actual.as_mut().unwrap().status = Status::Failed;
+    let text = String::from_utf8(export::render(&g, Format::Svg).unwrap()).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("SVG is XML");
+    let legend: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend"))
+        .flat_map(|n| n.descendants())
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(&legend[..3], ["predicted", "failed", "cancelled"]);
+    assert!(!legend.contains(&"actual"));
+    assert_eq!(legend.len(), 3 + DISTINCT + 3);
+    // The three functions past the distinct colours: patterned in the
+    // legend and on their bars.
+    let patterned = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("pattern"))
+        .count();
+    assert_eq!(patterned, 2 * 3);
+    // A finished run without failures has neither entry.
+    let plain =
+        String::from_utf8(export::render(&support::many(3, 2, 0.1), Format::Svg).unwrap()).unwrap();
+    assert!(!plain.contains(">failed<") && !plain.contains(">cancelled<"));
+    // The PNG draws the same legend: the chart is taller by its rows.
+    let png = flowcast::export::png::draw(&g).unwrap();
+    let layout = flowcast::export::svg::Layout::new(&g);
+    let scale = f64::from(flowcast::export::png::SCALE);
+    assert_eq!(png.height, (layout.height(2) * scale).ceil() as u32);
+    assert_eq!(layout.legend_rows, (3 + DISTINCT + 3usize).div_ceil(5));
 }

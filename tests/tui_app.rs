@@ -24,8 +24,6 @@ fn running() -> App {
 #[test]
 fn keys_that_change_the_plan_ask_for_a_rerun() {
     let mut a = running();
-    // `r` runs every step again: nothing is reused (issue 15).
-    assert_eq!(a.update(Action::Rerun), [Effect::Force, Effect::Rerun]);
     assert_eq!(a.update(Action::CycleScheduler), [Effect::Rerun]);
     assert_eq!(a.scheduler, Scheduler::Mcp);
     assert_eq!(a.update(Action::MoreWorkers), [Effect::Rerun]);
@@ -159,6 +157,102 @@ fn zoom_and_pan_stay_inside_the_run() {
     assert_eq!(a.window(), (0.0, h));
 }
 
+/// Issue 14, item 4: with watch off, a saved edit was not seen by `r`,
+/// which reran the copy loaded before. `r` reads the file, then reruns.
+#[test]
+fn r_reloads_the_workflow_from_disk_and_then_reruns() {
+    let mut a = running();
+    assert!(!a.watching);
+    // `r` reads the file again and runs every step (issue 15).
+    assert_eq!(a.update(Action::Rerun), [Effect::Force, Effect::Reload]);
+    assert_eq!(
+        a.update(Action::Reloaded(Ok("demo".into()))),
+        [Effect::Rerun]
+    );
+    // An invalid file keeps the last good workflow and says so.
+    assert!(a.update(Action::Reloaded(Err("bad".into()))).is_empty());
+    assert_eq!(a.error.as_deref(), Some("bad"));
+}
+
+/// Issue 14, item 10: twenty presses of ← moved 0.08 s; one press moves a
+/// tenth of what is shown, whatever the zoom.
+#[test]
+fn a_pan_moves_a_tenth_of_the_view() {
+    let mut a = running();
+    a.state = RunState::Done;
+    let h = a.horizon();
+    for zoom in 1..=3 {
+        a.update(Action::ZoomIn);
+        let (from, to) = a.window();
+        let width = to - from;
+        assert!((width - h / f64::from(1 << zoom)).abs() < 1e-9);
+        a.update(Action::PanLeft);
+        a.update(Action::PanLeft);
+        let (from, _) = a.window();
+        a.update(Action::PanRight);
+        let (moved, _) = a.window();
+        assert!((moved - from - width * 0.1).abs() < 1e-9, "zoom {zoom}");
+    }
+}
+
+#[test]
+fn fit_shows_the_whole_run() {
+    let mut a = running();
+    a.state = RunState::Done;
+    let h = a.horizon();
+    for _ in 0..5 {
+        a.update(Action::ZoomIn);
+    }
+    a.update(Action::PanRight);
+    assert_ne!(a.window(), (0.0, h));
+    a.update(Action::Fit);
+    assert_eq!(a.window(), (0.0, h));
+}
+
+#[test]
+fn zoom_keeps_the_selected_task_in_view() {
+    let mut a = running();
+    a.gantt = support::finished();
+    a.state = RunState::Done;
+    // The last task ends the run: zooming about the middle would lose it.
+    let last = a.gantt.rows.len() - 1;
+    for _ in 0..=last {
+        a.update(Action::SelectNext);
+    }
+    assert_eq!(a.selected, Some(last));
+    let bar = a.gantt.rows[last].actual.clone().unwrap();
+    let centre = (bar.start + bar.end) / 2.0;
+    for _ in 0..4 {
+        a.update(Action::ZoomIn);
+        let (from, to) = a.window();
+        assert!(from <= centre && centre <= to, "{from}..{to} lost {centre}");
+    }
+}
+
+#[test]
+fn the_help_scrolls_on_a_short_screen_and_not_past_its_end() {
+    let mut a = running();
+    a.update(Action::Resize(40, 12));
+    a.update(Action::ToggleHelp);
+    let selected = a.selected;
+    for _ in 0..100 {
+        a.update(Action::SelectNext);
+    }
+    // Scrolling the help does not move the selection under it.
+    assert_eq!(a.selected, selected);
+    let most = a.help_offset;
+    assert!(most > 0);
+    a.update(Action::LanesDown);
+    assert_eq!(a.help_offset, most);
+    a.update(Action::LanesUp);
+    a.update(Action::SelectPrev);
+    assert!(a.help_offset < most);
+    // Reopened, it starts at the top.
+    a.update(Action::ToggleHelp);
+    a.update(Action::ToggleHelp);
+    assert_eq!(a.help_offset, 0);
+}
+
 #[test]
 fn selection_stays_on_a_task() {
     let mut a = running();
@@ -200,7 +294,9 @@ fn export_reports_where_it_wrote() {
 fn every_footer_and_help_key_maps_to_an_action() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use flowcast::tui::keys;
-    for c in ['r', 's', 'p', 'P', 'e', 'w', '?', 'q', '+', '-', 'j', 'k'] {
+    for c in [
+        'r', 's', 'p', 'P', 'e', 'w', '?', 'q', '+', '-', '0', 'j', 'k', 'h', 'l',
+    ] {
         let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         assert!(keys::key(&k).is_some(), "{c}");
     }

@@ -52,7 +52,7 @@ fn finished_run(rx: &mpsc::Receiver<Action>) -> usize {
                 assert!(result.is_ok());
                 return run;
             }
-            Action::RunEvent { .. } => {}
+            Action::RunEvent { .. } | Action::PlanGuessed { .. } => {}
             other => panic!("unexpected {other:?}"),
         }
     }
@@ -174,4 +174,29 @@ fn reruns_reuse_unchanged_steps_unless_forced() {
     assert_eq!(run(&mut r, Scheduler::Emcp, 4).ran_and_reused(), (2, 0));
     assert_eq!(run(&mut r, Scheduler::Dynamic, 5).ran_and_reused(), (2, 0));
     assert_eq!(run(&mut r, Scheduler::Dynamic, 6).ran_and_reused(), (0, 2));
+}
+
+/// Issue 14, item 3: with nothing to predict from, the plan's times are
+/// placeholders and the UI must not derive an ETA from them.
+#[test]
+fn a_plan_without_predictions_says_so() {
+    let (tx, rx) = mpsc::channel();
+    let mut r = Runner::new(tx, None, None);
+    let (wf, g) = empty();
+    r.set_workflow(wf, g);
+    r.request(Scheduler::Emcp, 2);
+    planned(&rx, 1);
+    let next = rx.recv_timeout(Duration::from_secs(10)).expect("a report");
+    assert!(matches!(next, Action::PlanGuessed { run: 1 }), "{next:?}");
+
+    let (tx, rx) = mpsc::channel();
+    let predict: flowcast::tui::Predictor =
+        std::sync::Arc::new(|g: &TaskGraph| vec![1.0; g.tasks.len()]);
+    let mut r = Runner::new(tx, Some(predict), None);
+    let (wf, g) = empty();
+    r.set_workflow(wf, g);
+    r.request(Scheduler::Emcp, 2);
+    planned(&rx, 1);
+    let next = rx.recv_timeout(Duration::from_secs(10)).expect("a report");
+    assert!(!matches!(next, Action::PlanGuessed { .. }), "{next:?}");
 }

@@ -142,7 +142,7 @@ fn many_workers_in_a_short_terminal() {
 #[test]
 fn tiny_terminals_do_not_panic() {
     let a = app();
-    for (w, h) in [(1, 1), (20, 5), (5, 20), (2, 2)] {
+    for (w, h) in [(1, 1), (20, 5), (5, 20), (2, 2), (40, 12), (3, 1), (1, 3)] {
         let _ = screen(&a, w, h);
         let mut help = a.clone();
         help.help = true;
@@ -150,5 +150,79 @@ fn tiny_terminals_do_not_panic() {
         let mut table = a.clone();
         table.update(Action::NextView);
         let _ = screen(&table, w, h);
+        for _ in 0..2 {
+            table.update(Action::NextView);
+            let _ = screen(&table, w, h);
+        }
+        let mut running = a.clone();
+        running.state = RunState::Running;
+        running.message = Some("a message".into());
+        running.update(Action::Resize(w, h));
+        running.update(Action::ToggleHelp);
+        running.update(Action::LanesDown);
+        let _ = screen(&running, w, h);
     }
+}
+
+/// Issue 14, item 9: 80x24 is the first-class size.
+#[test]
+fn first_class_size_80x24() {
+    let mut a = app();
+    insta::assert_snapshot!("gantt_80x24", screen(&a, 80, 24));
+    a.update(Action::NextView);
+    insta::assert_snapshot!("tasks_80x24", screen(&a, 80, 24));
+}
+
+/// Issue 14, item 9: at 40x12 the numbers go before the step, function
+/// and status columns, the header drops whole fields, and the footer keeps
+/// help and quit.
+#[test]
+fn a_40x12_terminal_keeps_what_names_a_task() {
+    let mut a = app();
+    a.state = RunState::Running;
+    a.error = None;
+    let spectrum = a.gantt.rows[1].actual.as_mut().unwrap();
+    spectrum.status = flowcast::export::Status::Running;
+    spectrum.end = spectrum.start;
+    for r in &mut a.gantt.rows[2..] {
+        r.actual = None;
+    }
+    a.gantt.actual_makespan = None;
+    a.now = 1.0;
+    insta::assert_snapshot!("gantt_40x12", screen(&a, 40, 12));
+    a.update(Action::NextView);
+    let s = screen(&a, 40, 12);
+    insta::assert_snapshot!("tasks_40x12", s);
+    let lines: Vec<&str> = s.lines().collect();
+    let header = lines.iter().find(|l| l.contains("step")).unwrap();
+    for column in ["step", "function", "status"] {
+        assert!(header.contains(column), "{column} dropped: {header}");
+    }
+    assert!(!header.contains("error"), "{header}");
+    // Whole fields or none: no "ETA 2" for "ETA 2.60s".
+    assert!(!lines[1].contains("predicted"), "{}", lines[1]);
+    assert!(lines[1].contains("elapsed 1.00s"), "{}", lines[1]);
+    assert!(s.contains("? help") && s.contains("q quit"), "{s}");
+}
+
+/// Issue 14, item 9: "q quit" was clipped off the help box.
+#[test]
+fn the_help_shows_quit_at_any_size_and_scrolls() {
+    for (w, h) in [(80, 24), (40, 12), (30, 8)] {
+        let mut a = app();
+        a.update(Action::Resize(w, h));
+        a.update(Action::ToggleHelp);
+        let s = screen(&a, w, h);
+        assert!(s.contains("quit"), "{w}x{h}:\n{s}");
+    }
+    let mut a = app();
+    a.update(Action::Resize(40, 12));
+    a.update(Action::ToggleHelp);
+    insta::assert_snapshot!("help_40x12", screen(&a, 40, 12));
+    for _ in 0..100 {
+        a.update(Action::SelectNext);
+    }
+    let s = screen(&a, 40, 12);
+    assert!(s.contains("several tasks in one cell"), "{s}");
+    assert!(s.contains("↑↓"), "{s}");
 }

@@ -59,17 +59,44 @@ fn expected_sized(b: Buffer, width: u16, height: u16) -> Buffer {
 
 #[test]
 fn header_while_running_shows_elapsed_and_eta() {
+    use flowcast::exec::Event;
+    use std::time::Duration;
     let mut a = app();
+    a.gantt = support::planned();
     a.state = RunState::Running;
+    // x took 0.6 s; spectrum has run 0.4 s of its planned 2 s. w1 has not
+    // started pcs (1.5 s) and fit (1 s): they end 2.5 s from now.
+    for e in [
+        Event::Started {
+            task: 0,
+            worker: 0,
+            at: Duration::ZERO,
+        },
+        Event::Finished {
+            task: 0,
+            worker: 0,
+            at: Duration::from_secs_f64(0.6),
+        },
+        Event::Started {
+            task: 1,
+            worker: 0,
+            at: Duration::from_secs_f64(0.6),
+        },
+    ] {
+        a.gantt.apply(&e);
+    }
     a.now = 1.0;
     a.watching = true;
     let buf = render(Header(&a), 60, 2);
     let expected = Buffer::with_lines([
         " demo mcp p=2 run 3 running · watching",
-        // Finished tasks took 20% longer than planned: 3.00 × 1.2 − 1.00.
-        " predicted 3.00s  elapsed 1.00s  ETA 2.60s",
+        " predicted 3.00s  elapsed 1.00s  ETA 2.50s",
     ]);
     assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
+    // Narrower: whole fields go, the least useful first.
+    let buf = render(Header(&a), 30, 2);
+    let expected = Buffer::with_lines([" demo mcp p=2 run 3 running", " elapsed 1.00s  ETA 2.50s"]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 30, 2)));
 }
 
 #[test]

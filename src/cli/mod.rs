@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch; exit codes: 0 success, 1 a step
 //! failed, 2 the workflow (or the command line) is invalid, 130 Ctrl-C.
 
+use crate::stdout::errln;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -98,7 +99,7 @@ pub fn main() -> ExitCode {
             settings.history.as_deref(),
         ),
         Some(Command::Export { file: None, .. }) => {
-            eprintln!("error: flowcast export needs a workflow FILE or --run ID|last");
+            errln!("error: flowcast export needs a workflow FILE or --run ID|last");
             ExitCode::from(2)
         }
         Some(Command::Export {
@@ -144,7 +145,7 @@ pub fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}", printable(&e));
+                    errln!("error: {}", printable(&e));
                     ExitCode::from(1)
                 }
             }
@@ -177,7 +178,7 @@ pub fn main() -> ExitCode {
                 ..RunArgs::default()
             }),
             None => {
-                eprintln!("usage: flowcast <WORKFLOW.toml> | flowcast check FILE | flowcast run FILE --headless\n(try `flowcast --help`)");
+                errln!("usage: flowcast <WORKFLOW.toml> | flowcast check FILE | flowcast run FILE --headless\n(try `flowcast --help`)");
                 ExitCode::from(2)
             }
         },
@@ -190,12 +191,12 @@ pub fn main() -> ExitCode {
 fn analyse(path: &Path, json: bool) -> Result<(Workflow, TaskGraph), ExitCode> {
     let print = |errors: Vec<Diagnostic>| {
         for e in &errors {
-            eprintln!("{e}");
+            errln!("{e}");
         }
         if json {
             outln!("{}", crate::diagnostic::to_json(&errors, path));
         }
-        eprintln!("{}", crate::diagnostic::count(errors.len(), path));
+        errln!("{}", crate::diagnostic::count(errors.len(), path));
         ExitCode::from(2)
     };
     let wf = workflow::load(path).map_err(print)?;
@@ -281,7 +282,7 @@ fn warn_oversized(wf: &Workflow, graph: &TaskGraph) {
     for (id, bytes) in graph::memory::oversized(graph, available) {
         let step = &wf.steps[id];
         let at = Diagnostic::new(&wf.file, Some(step.name_span), "").location();
-        eprintln!(
+        errln!(
             "warning: step `{}` needs {:.1} Gb for its value, more than this machine's {:.1} Gb\n  --> {at}",
             step.name,
             gb(bytes),
@@ -307,7 +308,7 @@ fn run(args: &RunArgs) -> ExitCode {
         .or_else(|| wf.out.as_ref().map(|o| wf.base_dir().join(o)));
     if let Some(dir) = &out_dir {
         if let Err(e) = output_target::check_dir(dir) {
-            eprintln!("error: --out {}", printable(&e));
+            errln!("error: --out {}", printable(&e));
             return ExitCode::from(2);
         }
     }
@@ -332,18 +333,18 @@ fn run(args: &RunArgs) -> ExitCode {
     let finished = match ran {
         Ok((f, _)) => f,
         Err(e) => {
-            eprintln!("error: {}", printable(&e));
+            errln!("error: {}", printable(&e));
             return ExitCode::from(1);
         }
     };
     progress.finish();
     let report = &finished.report;
     for w in &finished.warnings {
-        eprintln!("warning: {}", printable(w));
+        errln!("warning: {}", printable(w));
     }
     for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
         if let Err(StepError::Failed { message, span }) = &o.value {
-            eprintln!(
+            errln!(
                 "{}",
                 Diagnostic::new(&wf.file, Some(*span), message.clone()).in_step(&t.name)
             );
@@ -352,7 +353,7 @@ fn run(args: &RunArgs) -> ExitCode {
     let mut write_failed = false;
     if let Some(dir) = &out_dir {
         if let Err(e) = report::write_values(dir, &graph, report) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             write_failed = true;
         }
     }
@@ -373,10 +374,10 @@ fn run(args: &RunArgs) -> ExitCode {
     // The values written in the background are on disk before the next
     // invocation looks.
     for p in cache.flush() {
-        eprintln!("warning: {}", printable(&p));
+        errln!("warning: {}", printable(&p));
     }
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("run cancelled (Ctrl-C)");
+        errln!("run cancelled (Ctrl-C)");
         ExitCode::from(crate::interrupt::STATUS)
     } else if report.failed() || write_failed {
         ExitCode::from(1)
@@ -395,7 +396,7 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
         .or(wf.processors)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     if workers == 0 {
-        eprintln!("error: -p must be at least 1");
+        errln!("error: -p must be at least 1");
         return Err(ExitCode::from(2));
     }
     wf.m = m.or(wf.m);
@@ -410,11 +411,11 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
 /// workflow's own defaults at every (re)load rather than once.
 fn live_settings(s: &Settings) -> Result<(Option<Scheduler>, ModelKind, Option<usize>), ExitCode> {
     if s.processors == Some(0) {
-        eprintln!("error: -p must be at least 1");
+        errln!("error: -p must be at least 1");
         return Err(ExitCode::from(2));
     }
     if s.m == Some(0) {
-        eprintln!("error: --test-drive-m must be at least 1");
+        errln!("error: --test-drive-m must be at least 1");
         return Err(ExitCode::from(2));
     }
     let scheduler = parse_scheduler(s.scheduler.as_deref())?;
@@ -425,7 +426,7 @@ fn parse_model(name: Option<&str>) -> Result<ModelKind, ExitCode> {
     match name {
         None => Ok(ModelKind::default()),
         Some(s) => ModelKind::parse(s).ok_or_else(|| {
-            eprintln!("error: unknown cost model `{s}` (loglinear, paper)");
+            errln!("error: unknown cost model `{s}` (loglinear, paper)");
             ExitCode::from(2)
         }),
     }
@@ -435,7 +436,7 @@ fn parse_model(name: Option<&str>) -> Result<ModelKind, ExitCode> {
 /// the run goes on without learning.
 fn learning(path: Option<&Path>, model: ModelKind) -> Learning {
     Learning::open_with(path, model).unwrap_or_else(|e| {
-        eprintln!("warning: {e}; running without history");
+        errln!("warning: {e}; running without history");
         Learning::none_with(model)
     })
 }
@@ -451,11 +452,11 @@ fn random_seed() -> i64 {
 
 fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) -> ExitCode {
     let Some(kind) = Scheduler::parse(scheduler) else {
-        eprintln!("error: unknown scheduler `{scheduler}` (emcp, mcp, baseline, dynamic, ideal)");
+        errln!("error: unknown scheduler `{scheduler}` (emcp, mcp, baseline, dynamic, ideal)");
         return ExitCode::from(2);
     };
     if p == 0 {
-        eprintln!("error: -p must be at least 1");
+        errln!("error: -p must be at least 1");
         return ExitCode::from(2);
     }
     let dag = match crate::regular_file::read_to_string(path)
@@ -464,7 +465,7 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) 
     {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            errln!("error: {}: {e}", path.display());
             return ExitCode::from(2);
         }
     };
@@ -484,7 +485,7 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) 
         // A closed pipe (`| head`) is the reader's choice, not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: writing the schedule: {e}");
+            errln!("error: writing the schedule: {e}");
             ExitCode::FAILURE
         }
     }
@@ -500,7 +501,7 @@ fn interactive() -> bool {
 fn parse_scheduler(name: Option<&str>) -> Result<Option<Scheduler>, ExitCode> {
     name.map(|s| {
         Scheduler::parse(s).ok_or_else(|| {
-            eprintln!("error: unknown scheduler `{s}` (emcp, mcp, baseline, dynamic, ideal)");
+            errln!("error: unknown scheduler `{s}` (emcp, mcp, baseline, dynamic, ideal)");
             ExitCode::from(2)
         })
     })
@@ -534,7 +535,7 @@ fn tui(
     match ui::run_tui(file, opts) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -552,11 +553,11 @@ fn export_chart(
         None => Format::from_path(out),
     };
     let Some(format) = format else {
-        eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
+        errln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
     if let Err(e) = output_target::check_file(out) {
-        eprintln!("error: -o {}", printable(&e));
+        errln!("error: -o {}", printable(&e));
         return ExitCode::from(2);
     }
     let chart = if Format::from_path(file) == Some(Format::Json) {
@@ -589,7 +590,7 @@ fn export_chart(
         )
         .map(|(finished, chart)| {
             for w in &finished.warnings {
-                eprintln!("warning: {}", printable(w));
+                errln!("warning: {}", printable(w));
             }
             chart
         })
@@ -637,7 +638,7 @@ fn bench_workflows(
         files.sort();
     }
     if files.is_empty() || runs == 0 {
-        eprintln!("error: give workflow files (none in ./workflows) and --runs of at least 1");
+        errln!("error: give workflow files (none in ./workflows) and --runs of at least 1");
         return ExitCode::from(2);
     }
     let opts = crate::bench::workflows::Options {
@@ -653,7 +654,7 @@ fn bench_workflows(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -683,17 +684,17 @@ fn with_history(
     let h = match opened {
         Ok(h) => h,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     if let Some(damage) = h.damage() {
-        eprintln!("warning: {}", printable(&damage.to_string()));
+        errln!("warning: {}", printable(&damage.to_string()));
     }
     match f(&h) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -831,7 +832,7 @@ fn clean_cache(file: Option<&Path>, dir: Option<&Path>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}", printable(&e));
+            errln!("error: {}", printable(&e));
             ExitCode::from(1)
         }
     }

@@ -2,6 +2,7 @@
 //! shared `cli.rs`: exporting a past run from the history store, and
 //! storing a fresh run's chart there.
 
+use crate::stdout::errln;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -29,22 +30,22 @@ pub fn export_run(
     history: Option<&Path>,
 ) -> ExitCode {
     let Some(which) = Which::parse(run) else {
-        eprintln!("error: --run {run}: expected a run id (see `flowcast history`) or `last`");
+        errln!("error: --run {run}: expected a run id (see `flowcast history`) or `last`");
         return ExitCode::from(2);
     };
     let Some(format) = format.map_or_else(|| Format::from_path(out), Format::parse) else {
-        eprintln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
+        errln!("error: unknown export format (svg, png, trace, mermaid, csv, json)");
         return ExitCode::from(2);
     };
     if let Err(e) = crate::output_target::check_file(out) {
-        eprintln!("error: -o {}", printable(&e));
+        errln!("error: -o {}", printable(&e));
         return ExitCode::from(2);
     }
     let workflow = match file {
         Some(f) => match crate::pipeline::load_checked(f) {
             Ok((wf, _)) => Some(wf.name),
             Err(e) => {
-                eprintln!("{e}");
+                errln!("{e}");
                 return ExitCode::from(2);
             }
         },
@@ -54,14 +55,14 @@ pub fn export_run(
     // as for an invalid workflow; 1 would say a step failed.
     let opened = match history {
         Some(p) if !p.exists() => {
-            eprintln!("error: history store {} does not exist", p.display());
+            errln!("error: history store {} does not exist", p.display());
             return ExitCode::from(2);
         }
         Some(p) => History::open_read_only(p),
         None => History::open_default_read_only(),
     };
     if let Ok(Some(d)) = opened.as_ref().map(History::damage) {
-        eprintln!("warning: {}", printable(&d.to_string()));
+        errln!("warning: {}", printable(&d.to_string()));
     }
     let chart = opened
         .map_err(|e| e.to_string())
@@ -69,12 +70,12 @@ pub fn export_run(
     let (g, note) = match chart {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {}", printable(&e));
+            errln!("error: {}", printable(&e));
             return ExitCode::from(2);
         }
     };
     if let Some(n) = note {
-        eprintln!("warning: {}", printable(&n));
+        errln!("warning: {}", printable(&n));
     }
     said(super::export(&g, format, out), out)
 }
@@ -137,7 +138,7 @@ pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}", printable(&e));
+            errln!("error: {}", printable(&e));
             ExitCode::from(1)
         }
     }

@@ -9,7 +9,7 @@ use super::gantt::{Gantt, Status};
 use super::palette;
 use crate::report::units;
 
-/// Pixel geometry shared with the PNG drawer, so both show one picture.
+/// The chart's geometry in SVG units (the PNG is this picture rasterised).
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     pub width: f64,
@@ -23,9 +23,46 @@ pub struct Layout {
     pub span: f64,
 }
 
+/// What a legend entry stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swatch {
+    /// A planned bar: an outline.
+    Predicted,
+    /// A failed task's bar: a red outline.
+    Failed,
+    /// A cancelled task's bar: faded, with a dashed outline.
+    Cancelled,
+    /// Bars of the function with this palette index.
+    Function(usize),
+}
+
+/// The legend, shared by the SVG and the PNG: the plan's outline, failed
+/// and cancelled bars when the run has any, then a swatch per function.
+/// Actual bars are drawn in their function's colour, so they need none.
+pub fn legend(g: &Gantt) -> Vec<(Swatch, String)> {
+    let mut items = vec![(Swatch::Predicted, "predicted".to_string())];
+    for (status, swatch) in [
+        (Status::Failed, Swatch::Failed),
+        (Status::Cancelled, Swatch::Cancelled),
+    ] {
+        if g.rows.iter().any(|r| r.status() == status) {
+            items.push((swatch, status.as_str().to_string()));
+        }
+    }
+    for (i, f) in g.functions().iter().enumerate() {
+        items.push((Swatch::Function(i), (*f).to_string()));
+    }
+    items
+}
+
+/// The stroke that marks a failed bar.
+pub const FAILED: (u8, u8, u8) = (208, 0, 0);
+/// The outline of a cancelled bar.
+pub const CANCELLED: (u8, u8, u8) = (110, 110, 110);
+
 impl Layout {
     pub fn new(g: &Gantt) -> Layout {
-        let legend_items = g.functions().len() + 2;
+        let legend_items = legend(g).len();
         let per_row = 5;
         Layout {
             width: 1000.0,
@@ -75,7 +112,7 @@ pub fn render(g: &Gantt) -> String {
     let workers = g.workers.max(1);
     let h = l.height(workers);
     let functions = g.functions();
-    let colour = |f: &str| palette::hex(functions.iter().position(|x| *x == f).unwrap_or(0));
+    let index = |f: &str| functions.iter().position(|x| *x == f).unwrap_or(0);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -83,6 +120,12 @@ pub fn render(g: &Gantt) -> String {
         w = l.width
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    // Functions past the palette's distinct colours share a colour; a
+    // pattern over their bars tells them apart.
+    let _ = writeln!(
+        s,
+        r##"<defs><pattern id="hatched" width="6" height="6" patternUnits="userSpaceOnUse"><path d="M0,6 L6,0" stroke="#fff" stroke-width="1.5"/></pattern><pattern id="crossed" width="6" height="6" patternUnits="userSpaceOnUse"><path d="M0,6 L6,0 M0,0 L6,6" stroke="#fff" stroke-width="1.2"/></pattern><pattern id="dotted" width="5" height="5" patternUnits="userSpaceOnUse"><circle cx="2.5" cy="2.5" r="1.1" fill="#fff"/></pattern></defs>"##
+    );
     let actual = g
         .actual_makespan
         .map(|a| format!(", actual {}", units::seconds(a)))
@@ -135,7 +178,8 @@ pub fn render(g: &Gantt) -> String {
     let band = (l.lane - 8.0) / 2.0;
     let _ = writeln!(s, r#"<g class="bars">"#);
     for r in &g.rows {
-        let c = colour(&r.function);
+        let f = index(&r.function);
+        let c = palette::hex(f);
         for slot in &r.predicted {
             let (x0, x1) = (l.x(slot.start), l.x(slot.end));
             let y = l.lane_y(slot.worker) + 3.0;
@@ -159,10 +203,13 @@ pub fn render(g: &Gantt) -> String {
         for bar in r.actual_bars() {
             let (x0, x1) = (l.x(bar.start), l.x(bar.end));
             let y = l.lane_y(bar.worker) + 5.0 + band;
-            let stroke = if a.status == Status::Failed {
-                r##" stroke="#d00000" stroke-width="2""##
-            } else {
-                ""
+            let stroke = match a.status {
+                Status::Failed => format!(r#" stroke="{}" stroke-width="2""#, rgb(FAILED)),
+                Status::Cancelled => format!(
+                    r#" fill-opacity="0.45" stroke="{}" stroke-width="1.5" stroke-dasharray="3 2""#,
+                    rgb(CANCELLED)
+                ),
+                _ => String::new(),
             };
             let what = match bar.iterations {
                 Some((i, j)) => format!("{} [{}..{}]", r.name, i + 1, j),
@@ -179,7 +226,9 @@ pub fn render(g: &Gantt) -> String {
                 t = esc(&what),
                 st = a.status.as_str(),
             );
-            label(&mut s, &what, x0, x1, y + band / 2.0 + 4.0, "white");
+            overlay(&mut s, f, x0, y, (x1 - x0).max(1.0), band);
+            let ink = rgb(palette::text_on(f));
+            label(&mut s, &what, x0, x1, y + band / 2.0 + 4.0, &ink);
         }
     }
     let _ = writeln!(s, "</g>");
@@ -193,22 +242,33 @@ pub fn render(g: &Gantt) -> String {
             units::seconds(t)
         );
     }
-    // Legend: the two bar styles, then a swatch per function.
+    // Legend: the plan's outline, failed and cancelled, then a swatch per
+    // function.
     let ly = l.legend_y(workers);
     let _ = writeln!(s, r#"<g class="legend">"#);
-    let mut items: Vec<(String, String)> = vec![
-        ("predicted".into(), r##"fill="none" stroke="#333""##.into()),
-        ("actual".into(), r##"fill="#333""##.into()),
-    ];
-    for (i, f) in functions.iter().enumerate() {
-        items.push((f.to_string(), format!(r#"fill="{}""#, palette::hex(i))));
-    }
-    for (i, (name, style)) in items.iter().enumerate() {
+    for (i, (swatch, name)) in legend(g).iter().enumerate() {
         let x = l.left + (i % 5) as f64 * 170.0;
         let y = ly + (i / 5) as f64 * l.legend_row;
+        let style = match swatch {
+            Swatch::Predicted => r##"fill="none" stroke="#333""##.to_string(),
+            Swatch::Failed => format!(r#"fill="white" stroke="{}" stroke-width="2""#, rgb(FAILED)),
+            Swatch::Cancelled => format!(
+                r#"fill="{}" fill-opacity="0.45" stroke="{}" stroke-dasharray="3 2""#,
+                rgb(CANCELLED),
+                rgb(CANCELLED)
+            ),
+            Swatch::Function(f) => format!(r#"fill="{}""#, palette::hex(*f)),
+        };
         let _ = writeln!(
             s,
-            r#"<rect class="swatch" x="{x}" y="{y}" width="14" height="12" {style}/><text x="{}" y="{}">{}</text>"#,
+            r#"<rect class="swatch" x="{x}" y="{y}" width="14" height="12" {style}/>"#
+        );
+        if let Swatch::Function(f) = swatch {
+            overlay(&mut s, *f, x, y, 14.0, 12.0);
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}">{}</text>"#,
             x + 20.0,
             y + 10.0,
             esc(name)
@@ -232,6 +292,24 @@ pub fn render(g: &Gantt) -> String {
     }
     let _ = writeln!(s, "</g>\n</svg>");
     s
+}
+
+fn rgb((r, g, b): (u8, u8, u8)) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The pattern of function `f` over a bar, when it has one.
+fn overlay(s: &mut String, f: usize, x: f64, y: f64, w: f64, h: f64) {
+    let id = match palette::pattern(f) {
+        palette::Pattern::Solid => return,
+        palette::Pattern::Hatched => "hatched",
+        palette::Pattern::Crossed => "crossed",
+        palette::Pattern::Dotted => "dotted",
+    };
+    let _ = writeln!(
+        s,
+        r#"<rect class="pattern" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="url(#{id})"/>"#
+    );
 }
 
 /// A label inside a bar when about 6.5 px per character fit.

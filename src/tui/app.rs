@@ -62,12 +62,12 @@ impl View {
 pub struct ModelRow {
     pub function: String,
     pub observations: usize,
-    /// Mean absolute prediction error over the recorded runs, percent.
+    /// Mean absolute prediction error over the model's recent runs, percent.
     pub mean_error_percent: Option<f64>,
     /// The model's kind or any note (`ann`, `linear`, `untrained`).
     pub model: String,
-    /// Signed relative errors `(actual - predicted) / predicted` of its
-    /// tasks over the recent runs, oldest first: the sparkline.
+    /// Signed relative errors `(actual - predicted) / predicted`, one per
+    /// recent run that used the model, oldest first: the sparkline.
     pub errors: Vec<f64>,
 }
 
@@ -99,6 +99,8 @@ pub enum Action {
     ToggleHelp,
     ZoomIn,
     ZoomOut,
+    /// Show the whole run.
+    Fit,
     PanLeft,
     PanRight,
     SelectNext,
@@ -129,6 +131,11 @@ pub enum Action {
     RunPlanned {
         run: usize,
         gantt: Gantt,
+    },
+    /// Run `run`'s plan has placeholder times: nothing was known to
+    /// predict it with.
+    PlanGuessed {
+        run: usize,
     },
     RunEvent {
         run: usize,
@@ -201,6 +208,10 @@ pub struct App {
     /// The first Gantt lane shown, when not all fit.
     pub lane_offset: usize,
     pub help: bool,
+    /// How far the help is scrolled, when the screen is too short for it.
+    pub help_offset: usize,
+    /// The plan's times are placeholders, not predictions: no ETA.
+    pub guessed_plan: bool,
     /// A one-line message for the footer (export paths, changes).
     pub message: Option<String>,
     /// The last load or run error, shown until a good reload.
@@ -212,6 +223,9 @@ pub struct App {
     /// Quit by Ctrl-C.
     pub interrupted: bool,
 }
+
+/// How much of the visible window one press of ← or → moves it.
+pub const PAN: f64 = 0.1;
 
 impl App {
     pub fn new(workflow: &str, scheduler: Scheduler, workers: usize) -> App {
@@ -232,6 +246,8 @@ impl App {
             offset: 0.0,
             lane_offset: 0,
             help: false,
+            help_offset: 0,
+            guessed_plan: false,
             message: None,
             error: None,
             models: Vec::new(),
@@ -278,25 +294,10 @@ impl App {
         }
     }
 
-    /// Seconds until the run should end, while running: the planned
-    /// makespan stretched by how much slower (or faster) than predicted the
-    /// finished tasks were, less the time gone.
-    pub fn eta(&self) -> Option<f64> {
-        if self.state != RunState::Running {
-            return None;
-        }
-        let (predicted, actual) = self
-            .gantt
-            .rows
-            .iter()
-            .filter_map(|r| Some((r.predicted_seconds()?, r.actual_seconds()?)))
-            .fold((0.0, 0.0), |(p, a), (rp, ra)| (p + rp, a + ra));
-        let pace = if predicted > 0.0 && actual > 0.0 {
-            actual / predicted
-        } else {
-            1.0
-        };
-        Some((self.gantt.predicted_makespan * pace - self.now).max(0.0))
+    /// The time left, while running: see [`super::eta`].
+    pub fn eta(&self) -> Option<super::eta::Eta> {
+        (self.state == RunState::Running)
+            .then(|| super::eta::eta(&self.gantt, self.now, self.guessed_plan))
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
@@ -307,7 +308,10 @@ impl App {
                 self.quit = true;
                 self.interrupted = true;
             }
-            Action::Rerun => return vec![Effect::Force, Effect::Rerun],
+            // The file may have been saved while nothing watched it: `r`
+            // runs what is on disk, not the copy loaded before, and runs
+            // every step (issue 15).
+            Action::Rerun => return vec![Effect::Force, Effect::Reload],
             Action::CycleScheduler => {
                 let all = Scheduler::ALL;
                 let i = all.iter().position(|s| *s == self.scheduler).unwrap_or(0);
@@ -340,7 +344,15 @@ impl App {
                 };
                 self.view = View::ALL[j];
             }
-            Action::ToggleHelp => self.help = !self.help,
+            Action::ToggleHelp => {
+                self.help = !self.help;
+                self.help_offset = 0;
+            }
+            Action::SelectNext | Action::SelectPrev | Action::LanesUp | Action::LanesDown
+                if self.help =>
+            {
+                self.scroll_help(&action);
+            }
             Action::Back => {
                 if self.help {
                     self.help = false;
@@ -350,9 +362,13 @@ impl App {
             }
             Action::ZoomIn => self.zoom_by(2.0),
             Action::ZoomOut => self.zoom_by(0.5),
+            Action::Fit => {
+                self.zoom = 1.0;
+                self.offset = 0.0;
+            }
             Action::PanLeft | Action::PanRight => {
                 let (from, to) = self.window();
-                let step = (to - from) / 8.0;
+                let step = (to - from) * PAN;
                 let sign = if matches!(action, Action::PanLeft) {
                     -1.0
                 } else {
@@ -395,8 +411,10 @@ impl App {
                 self.gantt = gantt;
                 self.state = RunState::Running;
                 self.now = 0.0;
+                self.guessed_plan = false;
                 self.selected = self.selected.filter(|&s| s < self.gantt.rows.len());
             }
+            Action::PlanGuessed { run } => self.guessed_plan |= run == self.run,
             Action::RunEvent { run, event } if run == self.run => self.gantt.apply(&event),
             Action::RunEvent { .. } => {}
             Action::RunFinished { run, result } if run == self.run => self.finish(result),
@@ -549,9 +567,40 @@ impl App {
         }
     }
 
+    fn scroll_help(&mut self, action: &Action) {
+        let (w, h) = self.size;
+        let most = super::help::max_offset(ratatui::layout::Rect::new(0, 0, w, h));
+        let page = (h as usize).saturating_sub(3).max(1);
+        self.help_offset = match action {
+            Action::SelectNext => self.help_offset + 1,
+            Action::SelectPrev => self.help_offset.saturating_sub(1),
+            Action::LanesDown => self.help_offset + page,
+            _ => self.help_offset.saturating_sub(page),
+        }
+        .min(most);
+    }
+
+    /// The middle of the selected task's bars (what it ran, else its
+    /// plan), when one is selected.
+    fn selected_centre(&self) -> Option<f64> {
+        let r = self.gantt.rows.get(self.selected?)?;
+        let bars = r.actual_bars();
+        let spans: Vec<(f64, f64)> = if bars.is_empty() {
+            r.predicted.iter().map(|s| (s.start, s.end)).collect()
+        } else {
+            bars.iter().map(|b| (b.start, b.end.max(b.start))).collect()
+        };
+        let start = spans.iter().map(|s| s.0).reduce(f64::min)?;
+        let end = spans.iter().map(|s| s.1).reduce(f64::max)?;
+        let centre = (start + end) / 2.0;
+        centre.is_finite().then_some(centre)
+    }
+
+    /// Zooms about the selected task when there is one (it stays in
+    /// view), else about the middle of the view.
     fn zoom_by(&mut self, factor: f64) {
         let (from, to) = self.window();
-        let centre = (from + to) / 2.0;
+        let centre = self.selected_centre().unwrap_or((from + to) / 2.0);
         self.zoom = (self.zoom * factor).clamp(1.0, 1e6);
         let width = self.horizon() / self.zoom;
         self.offset = (centre - width / 2.0).max(0.0);

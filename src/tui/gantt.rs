@@ -17,7 +17,7 @@ use ratatui::widgets::Widget;
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::{axis, Slot, Status};
+use crate::export::{axis, Gantt, Slot, Status};
 use crate::report::units;
 
 /// What one cell of a lane line holds.
@@ -31,6 +31,27 @@ struct Cell {
     function: usize,
     best: f64,
     selected: bool,
+    /// How the bar covering most of the cell ended, when not well.
+    mark: Mark,
+}
+
+/// A bar that did not end well, drawn so that it shows.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Mark {
+    #[default]
+    None,
+    Failed,
+    Cancelled,
+}
+
+impl Mark {
+    fn of(status: Status) -> Mark {
+        match status {
+            Status::Failed => Mark::Failed,
+            Status::Cancelled => Mark::Cancelled,
+            _ => Mark::None,
+        }
+    }
 }
 
 /// The cells of one lane line over the visible window.
@@ -64,7 +85,7 @@ impl Line {
     }
 
     /// Adds a bar; returns the cells visited.
-    fn add(&mut self, start: f64, end: f64, function: usize, selected: bool) -> usize {
+    fn add(&mut self, start: f64, end: f64, function: usize, selected: bool, mark: Mark) -> usize {
         let Some((c0, c1)) = self.columns(start, end) else {
             return 0;
         };
@@ -80,6 +101,7 @@ impl Line {
             if overlap > cell.best {
                 cell.best = overlap;
                 cell.function = function;
+                cell.mark = mark;
             }
         }
         c1 - c0
@@ -199,14 +221,14 @@ impl Lanes {
             let sel = app.selected == Some(i);
             for s in &r.predicted {
                 if let Some(l) = geo.lane(s.worker) {
-                    visits += predicted[l].add(s.start, s.end, f, sel);
+                    visits += predicted[l].add(s.start, s.end, f, sel, Mark::None);
                 }
             }
             let status = r.status();
             for b in r.actual_bars() {
                 if let Some(l) = geo.lane(b.worker) {
                     let end = bar_end(app, status, b.iterations.is_some(), b.start, b.end);
-                    visits += actual[l].add(b.start, end, f, sel);
+                    visits += actual[l].add(b.start, end, f, sel, Mark::of(status));
                 }
             }
         }
@@ -214,7 +236,8 @@ impl Lanes {
             if let Some(l) = geo.lane(b.worker) {
                 let r = &app.gantt.rows[i];
                 let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
-                visits += actual[l].add(b.start, b.end, f, app.selected == Some(i));
+                let sel = app.selected == Some(i);
+                visits += actual[l].add(b.start, b.end, f, sel, Mark::None);
             }
         }
         Lanes {
@@ -382,15 +405,7 @@ impl Widget for GanttChart<'_> {
                     geo.first + geo.shown.max(1) - 1
                 )
             });
-            render_legend(
-                area.x,
-                area.y,
-                area.width,
-                hidden.as_deref(),
-                !g.replans.is_empty(),
-                &g.functions(),
-                buf,
-            );
+            render_legend(area.x, area.y, area.width, hidden.as_deref(), g, buf);
         }
         for l in 0..geo.shown {
             let y = geo.top + (l * geo.per_lane()) as u16;
@@ -475,13 +490,15 @@ fn draw_names(app: &App, geo: &Geometry, lanes: &Lanes, buf: &mut Buffer) {
     for (i, r) in app.gantt.rows.iter().enumerate() {
         let f = functions.get(r.function.as_str()).copied().unwrap_or(0);
         // Dark text on the bar's own colour (white when selected).
-        let bar = if app.selected == Some(i) {
-            theme::HIGHLIGHT
-        } else {
-            theme::function(f)
-        };
-        let style = Style::new().fg(Color::Black).bg(bar);
         let status = r.status();
+        let (ink, bar) = if app.selected == Some(i) {
+            (Color::Black, theme::HIGHLIGHT)
+        } else if status == Status::Failed {
+            (Color::Black, theme::FAILED)
+        } else {
+            (theme::text_on(f), theme::function(f))
+        };
+        let style = Style::new().fg(ink).bg(bar);
         for b in r.actual_bars() {
             let Some(l) = geo.lane(b.worker) else {
                 continue;
@@ -507,9 +524,14 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
         if c.bars == 0 {
             continue;
         }
-        let symbol = if c.bars > 1 && c.best < 0.5 && full == '█' {
+        let actual = full == '█';
+        let symbol = if actual && c.mark == Mark::Failed {
+            '╳'
+        } else if actual && c.mark == Mark::Cancelled {
+            '╌'
+        } else if c.bars > 1 && c.best < 0.5 && actual {
             '▒'
-        } else if full == '█' && c.covered < 0.5 {
+        } else if actual && c.covered < 0.5 {
             '▌'
         } else {
             full
@@ -524,6 +546,8 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
         let mut style = Style::new().fg(colour);
         if symbol == '█' {
             style = style.bg(colour);
+        } else if symbol == '╳' {
+            style = style.bg(theme::FAILED);
         }
         if let Some(cell) = buf.cell_mut((x0 + i as u16, y)) {
             cell.set_char(symbol).set_style(style);
@@ -565,15 +589,13 @@ fn draw_vline(
     }
 }
 
-fn render_legend(
-    x: u16,
-    y: u16,
-    width: u16,
-    note: Option<&str>,
-    replanned: bool,
-    functions: &[&str],
-    buf: &mut Buffer,
-) {
+fn render_legend(x: u16, y: u16, width: u16, note: Option<&str>, g: &Gantt, buf: &mut Buffer) {
+    let functions = g.functions();
+    let replanned = !g.replans.is_empty();
+    let marks = (
+        g.rows.iter().any(|r| r.status() == Status::Failed),
+        g.rows.iter().any(|r| r.status() == Status::Cancelled),
+    );
     let end = x + width;
     let mut cx = x;
     let mut put = |text: &str, style: Style, cx: &mut u16| {
@@ -588,6 +610,12 @@ fn render_legend(
     }
     put("░ predicted ", theme::DIM, &mut cx);
     put("█ actual ", theme::DIM, &mut cx);
+    if marks.0 {
+        put("╳ failed ", Style::new().fg(theme::FAILED), &mut cx);
+    }
+    if marks.1 {
+        put("╌ cancelled ", theme::DIM, &mut cx);
+    }
     if replanned {
         put("┆ re-planned ", Style::new().fg(theme::REPLAN), &mut cx);
     }

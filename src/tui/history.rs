@@ -6,8 +6,20 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 
 use super::app::App;
+use super::columns::{self, column, pick, Column};
 use super::theme;
 use crate::report::units::seconds;
+
+/// A narrow view keeps which run, how it ended and its actual time.
+const COLUMNS: [Column; 7] = [
+    column("run", Constraint::Length(5), 5, 0),
+    column("scheduler", Constraint::Length(9), 9, 3),
+    column("p", Constraint::Length(3), 3, 4),
+    column("predicted", Constraint::Length(10), 9, 5),
+    column("actual", Constraint::Length(10), 9, 2),
+    column("error", Constraint::Length(7), 7, 6),
+    column("state", Constraint::Fill(1), 9, 1),
+];
 
 pub struct History<'a>(pub &'a App);
 
@@ -20,12 +32,13 @@ impl Widget for History<'_> {
                 .render(area, buf);
             return;
         }
+        let shown = columns::fit(&COLUMNS, area.width, 1);
         let rows = app.history.iter().rev().map(|h| {
             let error = h.actual.filter(|_| h.predicted > 0.0).map_or_else(
                 || "-".into(),
                 |a| crate::report::units::error((a - h.predicted) / h.predicted),
             );
-            Row::new(vec![
+            let cells = [
                 format!("#{}", h.run),
                 h.scheduler.clone(),
                 h.workers.to_string(),
@@ -33,30 +46,12 @@ impl Widget for History<'_> {
                 h.actual.map_or_else(|| "-".into(), seconds),
                 error,
                 h.state.clone(),
-            ])
+            ];
+            Row::new(pick(&cells, &shown))
         });
-        let widths = [
-            Constraint::Length(5),
-            Constraint::Length(9),
-            Constraint::Length(3),
-            Constraint::Length(10),
-            Constraint::Length(10),
-            Constraint::Length(7),
-            Constraint::Fill(1),
-        ];
+        let widths: Vec<Constraint> = shown.iter().map(|&c| COLUMNS[c].width).collect();
         Table::new(rows, widths)
-            .header(
-                Row::new([
-                    "run",
-                    "scheduler",
-                    "p",
-                    "predicted",
-                    "actual",
-                    "error",
-                    "state",
-                ])
-                .style(theme::TITLE),
-            )
+            .header(Row::new(pick(&COLUMNS.map(|c| c.title), &shown)).style(theme::TITLE))
             .render(area, buf);
     }
 }

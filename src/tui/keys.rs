@@ -44,6 +44,7 @@ pub fn key(k: &KeyEvent) -> Option<Action> {
         KeyCode::Char('?') => Action::ToggleHelp,
         KeyCode::Char('+' | '=') => Action::ZoomIn,
         KeyCode::Char('-') => Action::ZoomOut,
+        KeyCode::Char('0') => Action::Fit,
         KeyCode::Left | KeyCode::Char('h') => Action::PanLeft,
         KeyCode::Right | KeyCode::Char('l') => Action::PanRight,
         KeyCode::Down | KeyCode::Char('j') => Action::SelectNext,

@@ -9,6 +9,8 @@
 //! error and on panic.
 
 pub mod app;
+pub mod columns;
+pub mod eta;
 pub mod footer;
 pub mod gantt;
 pub mod header;

@@ -1,6 +1,6 @@
 //! The model view: per function, how many observations its cost model has
-//! and how far off its predictions were, with a sparkline of the error over
-//! the recent runs. The rows come from the history store; with none, a note
+//! and how far off its predictions were, with a sparkline of its error in
+//! each of the recent runs that used it (a bar per run). The rows come from the history store; with none, a note
 //! says why the view is empty.
 
 use ratatui::buffer::Buffer;
@@ -8,6 +8,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
 use super::app::App;
+use super::columns::{self, column, pick};
 use super::theme;
 
 pub struct Models<'a>(pub &'a App);
@@ -25,8 +26,21 @@ impl Widget for Models<'_> {
         let spark_w = (area.width as usize)
             .saturating_sub(14 + 9 + 12 + 10 + 8)
             .min(30);
+        let cols = [
+            column("model", Constraint::Fill(1), 10, 0),
+            column("kind", Constraint::Length(9), 9, 4),
+            column("observations", Constraint::Length(12), 12, 3),
+            column("last error", Constraint::Length(10), 10, 1),
+            column(
+                "error per run",
+                Constraint::Length(spark_w as u16),
+                spark_w as u16,
+                2,
+            ),
+        ];
+        let shown = columns::fit(&cols, area.width, 2);
         let rows = app.models.iter().map(|m| {
-            Row::new(vec![
+            let cells = [
                 Cell::from(m.function.clone()),
                 Cell::from(m.model.clone()),
                 Cell::from(format!("{:>12}", m.observations)),
@@ -37,23 +51,11 @@ impl Widget for Models<'_> {
                         .map_or_else(|| "-".into(), |e| crate::report::units::error(*e))
                 )),
                 Cell::from(sparkline(&m.errors, spark_w)).style(theme::KEY),
-            ])
+            ];
+            Row::new(pick(&cells, &shown))
         });
-        let widths = [
-            Constraint::Fill(1),
-            Constraint::Length(9),
-            Constraint::Length(12),
-            Constraint::Length(10),
-            Constraint::Length(spark_w as u16),
-        ];
-        let header = Row::new([
-            "model",
-            "kind",
-            "observations",
-            "last error",
-            "recent errors",
-        ])
-        .style(theme::TITLE);
+        let widths: Vec<Constraint> = shown.iter().map(|&c| cols[c].width).collect();
+        let header = Row::new(pick(&cols.map(|c| c.title), &shown)).style(theme::TITLE);
         Table::new(rows, widths)
             .header(header)
             .column_spacing(2)

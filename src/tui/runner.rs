@@ -273,6 +273,7 @@ impl Job {
             self.scheduler,
             reuse,
         );
+        let mut guessed = false;
         // An explicit predictor, or without a history the last run's
         // measurements, beat the models' priors.
         if self.predict.is_some() || learning.history.is_none() {
@@ -284,7 +285,10 @@ impl Job {
                     .collect(),
                 // Nothing known yet: every task alike, so the plan shows
                 // the graph's shape rather than times.
-                _ => vec![0.01; graph.tasks.len()],
+                _ => {
+                    guessed = true;
+                    vec![0.01; graph.tasks.len()]
+                }
             };
             run_plan.set_costs(graph, costs);
         }
@@ -296,6 +300,9 @@ impl Job {
             run: id,
             gantt: gantt.clone(),
         });
+        if guessed {
+            let _ = self.tx.send(Action::PlanGuessed { run: id });
+        }
         let recorder = Recorder::new(gantt);
         let events = self.tx.clone();
         let on_event = |event: crate::exec::Event| {

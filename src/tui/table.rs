@@ -6,6 +6,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::app::App;
+use super::columns::{self, column, pick, Column};
 use super::theme;
 use crate::export::Row as Task;
 use crate::report::units::{error, seconds};
@@ -28,13 +29,14 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             let i = functions.iter().position(|g| *g == f).unwrap_or(0);
             ratatui::style::Style::new().fg(theme::function(i))
         };
+        let shown = columns::fit(&COLUMNS, area.width, 1);
         let rows: Vec<Row> = app
             .gantt
             .rows
             .iter()
             .map(|r| {
                 let status = r.status();
-                Row::new(vec![
+                let cells = [
                     Cell::from(r.name.clone()),
                     Cell::from(r.function.clone()).style(colour(&r.function)),
                     Cell::from(workers(r)),
@@ -42,28 +44,12 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                     Cell::from(opt(r.work_seconds())),
                     Cell::from(work_error(r).map_or_else(|| "-".into(), error)),
                     Cell::from(status.as_str()).style(theme::status(status)),
-                ])
+                ];
+                Row::new(pick(&cells, &shown))
             })
             .collect();
-        let widths = [
-            Constraint::Fill(2),
-            Constraint::Fill(2),
-            Constraint::Length(7),
-            Constraint::Length(9),
-            Constraint::Length(9),
-            Constraint::Length(7),
-            Constraint::Length(8),
-        ];
-        let header = Row::new([
-            "step",
-            "function",
-            "workers",
-            "predicted",
-            "work",
-            "error",
-            "status",
-        ])
-        .style(theme::TITLE);
+        let widths: Vec<Constraint> = shown.iter().map(|&c| COLUMNS[c].width).collect();
+        let header = Row::new(pick(&COLUMNS.map(|c| c.title), &shown)).style(theme::TITLE);
         let table = Table::new(rows, widths)
             .header(header)
             .row_highlight_style(theme::ROW);
@@ -73,6 +59,19 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
         StatefulWidget::render(table, area, buf, &mut state);
     }
 }
+
+/// The columns in screen order. What a narrow table keeps is what tells a
+/// task apart and how it went: the step, its function and its status; the
+/// numbers go first.
+const COLUMNS: [Column; 7] = [
+    column("step", Constraint::Fill(2), 6, 0),
+    column("function", Constraint::Fill(2), 6, 1),
+    column("workers", Constraint::Length(7), 7, 6),
+    column("predicted", Constraint::Length(9), 9, 4),
+    column("work", Constraint::Length(9), 9, 3),
+    column("error", Constraint::Length(7), 7, 5),
+    column("status", Constraint::Length(8), 8, 2),
+];
 
 /// `(work - predicted work) / predicted work`.
 fn work_error(r: &Task) -> Option<f64> {

@@ -12,6 +12,15 @@ pub fn function(index: usize) -> Color {
     Color::Rgb(r, g, b)
 }
 
+/// Text that reads on function `index`'s colour.
+pub fn text_on(index: usize) -> Color {
+    let (r, g, b) = palette::text_on(index);
+    Color::Rgb(r, g, b)
+}
+
+/// A failed task's bar.
+pub const FAILED: Color = Color::Red;
+
 pub const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
 pub const DIM: Style = Style::new().fg(Color::DarkGray);
 pub const KEY: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);

@@ -99,12 +99,27 @@ impl Widget for &App {
         }
         Footer(self).render(footer, buf);
         if self.help {
-            Help.render(area, buf);
+            Help {
+                offset: self.help_offset,
+            }
+            .render(area, buf);
         }
     }
 }
 
 fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
+    let full: usize = View::ALL.iter().map(|v| v.title().len() + 3).sum();
+    if full > area.width as usize {
+        // Too narrow for every tab: the current one, and where it is.
+        let i = View::ALL.iter().position(|v| *v == app.view).unwrap_or(0);
+        Line::from(vec![
+            Span::raw(" "),
+            Span::styled(format!(" {} ", app.view.title()), theme::SELECTED),
+            Span::styled(format!(" {}/{}", i + 1, View::ALL.len()), theme::DIM),
+        ])
+        .render(area, buf);
+        return;
+    }
     let mut spans = Vec::new();
     for v in View::ALL {
         let style = if v == app.view {

@@ -2,6 +2,7 @@
 //! change re-load and re-validate; on an error print it and keep the last
 //! good workflow; a change during a run cancels that run and starts anew.
 
+use crate::stdout::errln;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -177,7 +178,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
     // Runs learn from each other: one history and set of models for all.
     let learning = std::sync::Mutex::new(
         Learning::open_with(opts.history.as_deref(), opts.model).unwrap_or_else(|e| {
-            eprintln!("warning: {e}; running without history");
+            errln!("warning: {e}; running without history");
             Learning::none_with(opts.model)
         }),
     );
@@ -224,10 +225,10 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Ok(finished) => {
                 progress.finish();
                 for w in &finished.warnings {
-                    eprintln!("warning: {}", printable(w));
+                    errln!("warning: {}", printable(w));
                 }
                 if cancel.load(Ordering::Relaxed) {
-                    eprintln!("run cancelled");
+                    errln!("run cancelled");
                 } else {
                     let plan = &finished.plan;
                     out!(
@@ -241,7 +242,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                     );
                 }
             }
-            Err(e) => eprintln!("error: {}", printable(&e)),
+            Err(e) => errln!("error: {}", printable(&e)),
         }
     };
     let stop = crate::interrupt::flag();
@@ -260,7 +261,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
         Ok(_) if stop.load(Ordering::Relaxed) => ExitCode::from(crate::interrupt::STATUS),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(2)
         }
     }

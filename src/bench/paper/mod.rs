@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use crate::cost::eval::{speed, Speed};
 use crate::cost::model::{ModelKind, SplitMix};
-use crate::stdout::outln;
+use crate::stdout::{errln, outln};
 
 use calls::{Call, Function, Timer, Timing};
 use fig7::{Curves, Measurements};
@@ -145,7 +145,7 @@ pub struct Report {
 }
 
 fn progress(what: &str) {
-    eprintln!("bench paper: {what}");
+    errln!("bench paper: {what}");
 }
 
 /// Runs the whole section and returns what it measured.
@@ -410,7 +410,7 @@ pub fn main(seed: u64, quick: bool, json: bool) -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: bench paper: {e}");
+            errln!("error: bench paper: {e}");
             std::process::ExitCode::FAILURE
         }
     }
