@@ -74,6 +74,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         busy: Duration::ZERO,
         path: None,
         blocks: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

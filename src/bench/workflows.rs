@@ -397,6 +397,7 @@ mod tests {
                     path: None,
                     blocks: Vec::new(),
                     busy: Duration::from_secs_f64(b),
+                    warnings: Vec::new(),
                 })
                 .collect(),
             makespan: Duration::from_secs_f64(busy.iter().sum()),

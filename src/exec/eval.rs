@@ -84,22 +84,50 @@ pub fn eval<'s>(
                 ctx,
             )?)
         }
-        ExprKind::Index { target, indices } => {
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
             let t = eval(target, scope, ctx, file)?;
+            let extents = index::extents(&t, indices.len());
             let idx = indices
                 .iter()
-                .map(|i| {
+                .zip(extents)
+                .map(|(i, n)| {
                     i.as_ref()
-                        .map(|i| eval(i, scope, ctx, file).map(Cow::into_owned))
+                        .map(|i| {
+                            if i.is_logical_na(file) {
+                                return Ok(index::logical_na(n));
+                            }
+                            eval(i, scope, ctx, file).map(Cow::into_owned)
+                        })
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, EvalError>>()?;
-            Cow::Owned(index::index(&t, &idx).map_err(|k| err(e.span, k.0))?)
+            let drop = match drop {
+                Some(d) => {
+                    index::drop_flag(&*eval(d, scope, ctx, file)?).map_err(|k| err(d.span, k.0))?
+                }
+                None => true,
+            };
+            Cow::Owned(index::index_drop(&t, &idx, drop).map_err(|k| err(e.span, k.0))?)
         }
-        ExprKind::Index2 { target, index: i } => {
+        ExprKind::Index2 {
+            target,
+            index: i,
+            column,
+        } => {
             let t = eval(target, scope, ctx, file)?;
             let iv = eval(i, scope, ctx, file)?;
-            Cow::Owned(index::index2(&t, &iv).map_err(|k| err(e.span, k.0))?)
+            let v = match column {
+                Some(j) => {
+                    let jv = eval(j, scope, ctx, file)?;
+                    index::index2_matrix(&t, &iv, &jv)
+                }
+                None => index::index2(&t, &iv),
+            };
+            Cow::Owned(v.map_err(|k| err(e.span, k.0))?)
         }
         ExprKind::Field { target, name, .. } => {
             let t = eval(target, scope, ctx, file)?;
@@ -197,6 +225,7 @@ fn call_traced(
             .map_or(call_span, |a| a.span),
         message: e.message,
     })?;
+    let raised = ctx.warnings.len();
     // A kernel bug must fail its step, not take down a worker and leave the
     // run waiting forever for the step's value.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -208,6 +237,11 @@ fn call_traced(
             panic_message(&*panic)
         )))
     });
+    // R names the call a warning came from; the innermost call that raised
+    // it is the one the user can find.
+    for w in ctx.warnings.iter_mut().skip(raised) {
+        w.at.get_or_insert((call_span.start, call_span.end));
+    }
     let value = result.map_err(|e| EvalError {
         span: call_span,
         message: e.0,

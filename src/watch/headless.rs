@@ -170,13 +170,23 @@ pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
                 visit(lhs, base, out);
                 visit(rhs, base, out);
             }
-            K::Index { target, indices } => {
+            K::Index {
+                target,
+                indices,
+                drop,
+            } => {
                 visit(target, base, out);
                 indices.iter().flatten().for_each(|i| visit(i, base, out));
+                drop.iter().for_each(|d| visit(d, base, out));
             }
-            K::Index2 { target, index } => {
+            K::Index2 {
+                target,
+                index,
+                column,
+            } => {
                 visit(target, base, out);
                 visit(index, base, out);
+                column.iter().for_each(|c| visit(c, base, out));
             }
             K::Field { target, .. } => visit(target, base, out),
             K::Formula { lhs, rhs } => {
