@@ -2,14 +2,16 @@
 //! steps it reads. Values of other steps are borrowed, never copied.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula_terms;
 use crate::kernels::value::{Formula, NA};
-use crate::kernels::{alloc, index, path, registry, Args, Ctx, KernelError, Value};
-use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
+use crate::kernels::{alloc, index, path, registry, Args, Ctx, KernelError, Value, Warning};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+
+use super::integer::{self, Integers};
 
 /// A failure while evaluating: where and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +25,10 @@ pub struct EvalError {
 pub struct Scope<'a> {
     pub steps: &'a HashMap<String, Arc<Value>>,
     pub local: Option<(&'a str, &'a Value)>,
+    /// The steps whose values are R integers (see [`integer`]).
+    pub integer_steps: &'a HashSet<String>,
+    /// The loop variable runs over integers (`i in 1:n`).
+    pub local_integer: bool,
 }
 
 impl Scope<'_> {
@@ -75,14 +81,18 @@ pub fn eval<'s>(
         ExprKind::Binary { op, lhs, rhs } => {
             let l = eval(lhs, scope, ctx, file)?;
             let r = eval(rhs, scope, ctx, file)?;
-            Cow::Owned(call(
+            let mut v = call(
                 op.symbol(),
                 e.span,
                 e.span,
                 &[],
                 &[(None, l), (None, r)],
                 ctx,
-            )?)
+            )?;
+            if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul) {
+                integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e);
+            }
+            Cow::Owned(v)
         }
         ExprKind::Index {
             target,
@@ -153,6 +163,41 @@ pub fn eval<'s>(
             }))
         }
     })
+}
+
+/// R's integer overflow of `lhs op rhs`, whose value is `v`: asked only
+/// when a value is out of integer range, so double arithmetic pays nothing.
+fn integer_overflow(
+    v: &mut Value,
+    lhs: &Expr,
+    rhs: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+    e: &Expr,
+) {
+    let data = match v {
+        Value::Num(d) => d.as_mut_slice(),
+        Value::Mat(m) => m.as_mut_slice(),
+        _ => return,
+    };
+    if !data.iter().any(|x| x.abs() > integer::INT_MAX) {
+        return;
+    }
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        local: scope
+            .local
+            .filter(|_| scope.local_integer)
+            .map(|(n, _)| n),
+    };
+    if ints.is_integer(lhs) && ints.is_integer(rhs) && integer::overflow(data) {
+        ctx.warnings.push(Warning {
+            message: integer::OVERFLOW.into(),
+            at: Some((e.span.start, e.span.end)),
+        });
+    }
 }
 
 /// [`eval`] of a step's expression, also giving the algorithm path its

@@ -9,6 +9,7 @@
 
 mod dynamic;
 pub mod eval;
+pub mod integer;
 mod planned;
 
 use std::collections::HashMap;
@@ -283,6 +284,8 @@ pub(crate) struct Engine<'a> {
     /// Per task, the warnings raised so far, each with its iteration (0
     /// outside loops): blocks of a loop finish in any order.
     warnings: Vec<Mutex<Vec<(usize, crate::kernels::Warning)>>>,
+    /// The steps whose values are R integers.
+    integer_steps: std::collections::HashSet<String>,
 }
 
 impl<'a> Engine<'a> {
@@ -311,6 +314,7 @@ impl<'a> Engine<'a> {
             blocks: Mutex::new(Vec::new()),
             paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
             warnings: graph.tasks.iter().map(|_| Mutex::default()).collect(),
+            integer_steps: integer::integer_steps(wf),
         }
     }
 
@@ -427,6 +431,8 @@ impl<'a> Engine<'a> {
         let scope = Scope {
             steps: inputs,
             local: None,
+            integer_steps: &self.integer_steps,
+            local_integer: false,
         };
         let run = |ctx: &mut Ctx| {
             let (value, path) = eval_traced(e, &scope, ctx, &self.wf.file)?;
@@ -503,6 +509,12 @@ impl<'a> Engine<'a> {
         let task = &self.graph.tasks[id];
         let all = task.iterations.as_deref().unwrap_or(&[]);
         let range = range.unwrap_or(0..all.len());
+        let local_integer = integer::Integers {
+            file: &self.wf.file,
+            steps: &self.integer_steps,
+            local: None,
+        }
+        .is_integer(&l.range);
         // Under work-stealing, who ran which iteration and when: the loop's
         // blocks, for the charts (a static plan reports its own blocks).
         let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
@@ -518,6 +530,8 @@ impl<'a> Engine<'a> {
             let scope = Scope {
                 steps: inputs,
                 local: Some((l.var.as_str(), &var)),
+                integer_steps: &self.integer_steps,
+                local_integer,
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();

@@ -22,6 +22,7 @@ mod htest;
 mod linalg;
 mod lm;
 pub mod nmath;
+pub mod pfun;
 mod summary;
 
 use std::collections::HashMap;
@@ -181,6 +182,7 @@ pub fn registry() -> &'static Registry {
             .chain(clustering::KERNELS)
             .chain(htest::KERNELS)
             .chain(lm::KERNELS)
+            .chain(pfun::KERNELS)
         {
             r.add(*k);
         }
