@@ -52,7 +52,7 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             Constraint::Length(9),
             Constraint::Length(9),
             Constraint::Length(7),
-            Constraint::Length(10),
+            Constraint::Length(8),
         ];
         let header = Row::new([
             "step",
