@@ -15,7 +15,16 @@ fn run_rints(scheduler: &str) -> (tempfile::TempDir, Json) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let out = common::flowcast_command()
-        .args(["run", "--headless", "--json", "-p", "2", "--scheduler", scheduler, "--out"])
+        .args([
+            "run",
+            "--headless",
+            "--json",
+            "-p",
+            "2",
+            "--scheduler",
+            scheduler,
+            "--out",
+        ])
         .arg(dir.path())
         .arg(root.join("tests/fixtures/workflows/rints.toml"))
         .output()
@@ -32,8 +41,10 @@ fn run_rints(scheduler: &str) -> (tempfile::TempDir, Json) {
 
 fn fixture() -> Json {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(root.join("tests/fixtures/r/rints.json")).unwrap())
-        .unwrap()
+    serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/fixtures/r/rints.json")).unwrap(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -84,7 +95,11 @@ fn the_table_shows_warnings_under_their_step() {
         .arg(&wf)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(
         table.contains("  warning: In sqrt(c(-1, 4)) : NaNs produced"),
@@ -105,15 +120,15 @@ fn double_bracket_na_and_bad_bracket_arguments() {
     let wf = dir.path().join("w.toml");
     std::fs::write(&wf, "[steps]\nx = 'c(1, 2)'\ny = 'x[[NA]]'\n").unwrap();
     let out = common::flowcast(&["check", wf.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stderr).into_owned()
-        + &String::from_utf8_lossy(&out.stdout);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("subscript out of bounds"), "{text}");
     std::fs::write(&wf, "[steps]\nx = 'c(1, 2)'\ny = 'x[1, exact = TRUE]'\n").unwrap();
     let out = common::flowcast(&["check", wf.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stderr).into_owned()
-        + &String::from_utf8_lossy(&out.stdout);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("3:12") && text.contains("`[` takes only `drop =`"),
+        text.contains("3:11") && text.contains("`[` takes only `drop =`"),
         "{text}"
     );
     assert_eq!(out.status.code(), Some(2), "{text}");

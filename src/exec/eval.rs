@@ -187,10 +187,7 @@ fn integer_overflow(
     let ints = Integers {
         file,
         steps: scope.integer_steps,
-        local: scope
-            .local
-            .filter(|_| scope.local_integer)
-            .map(|(n, _)| n),
+        local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
     };
     if ints.is_integer(lhs) && ints.is_integer(rhs) && integer::overflow(data) {
         ctx.warnings.push(Warning {

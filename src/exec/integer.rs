@@ -60,9 +60,7 @@ impl Integers<'_> {
                 _ => false,
             },
             ExprKind::Call { func, args, .. } => match func.as_str() {
-                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree" => {
-                    true
-                }
+                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree" => true,
                 // Integer arguments stay integer.
                 "c" | "max" | "min" | "abs" => {
                     !args.is_empty()

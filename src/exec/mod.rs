@@ -401,17 +401,15 @@ impl<'a> Engine<'a> {
                     .extend(ctx.warnings.into_iter().map(|w| (iteration, w)));
             }
         }
-        result.unwrap_or_else(
-            |panic| {
-                Err(EvalError {
-                    span,
-                    message: format!(
-                        "internal error (a flowcast bug, please report it): {}",
-                        eval::panic_message(&*panic)
-                    ),
-                })
-            },
-        )
+        result.unwrap_or_else(|panic| {
+            Err(EvalError {
+                span,
+                message: format!(
+                    "internal error (a flowcast bug, please report it): {}",
+                    eval::panic_message(&*panic)
+                ),
+            })
+        })
     }
 
     /// Evaluates a step that is not a loop.

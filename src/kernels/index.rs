@@ -163,7 +163,9 @@ pub fn index(x: &Value, indices: &[Option<Value>]) -> Result<Value, KernelError>
 pub fn drop_flag(v: &Value) -> Result<bool, KernelError> {
     match v.as_scalar() {
         Some(x) if !x.is_nan() => Ok(x != 0.0),
-        _ => Err(KernelError::new("invalid 'drop' argument: TRUE or FALSE needed")),
+        _ => Err(KernelError::new(
+            "invalid 'drop' argument: TRUE or FALSE needed",
+        )),
     }
 }
 
@@ -278,11 +280,7 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
 }
 
 /// The type of `x[...]` with R's `drop`.
-pub fn index_drop_type(
-    x: &Type,
-    indices: &[Option<Type>],
-    drop: bool,
-) -> Result<Type, IndexError> {
+pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result<Type, IndexError> {
     match indices {
         [] | [None] => Ok(x.clone()),
         [Some(i)] => {

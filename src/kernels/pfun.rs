@@ -123,16 +123,25 @@ const fn kernel(name: &'static str, params: &'static [Param]) -> Kernel {
 const TAILS: [Param; 2] = [opt("lower.tail"), opt("log.p")];
 
 pub(super) static KERNELS: &[Kernel] = &[
-    kernel("pnorm", &[req("q"), opt("mean"), opt("sd"), TAILS[0], TAILS[1]]),
+    kernel(
+        "pnorm",
+        &[req("q"), opt("mean"), opt("sd"), TAILS[0], TAILS[1]],
+    ),
     kernel(
         "plnorm",
         &[req("q"), opt("meanlog"), opt("sdlog"), TAILS[0], TAILS[1]],
     ),
-    kernel("punif", &[req("q"), opt("min"), opt("max"), TAILS[0], TAILS[1]]),
+    kernel(
+        "punif",
+        &[req("q"), opt("min"), opt("max"), TAILS[0], TAILS[1]],
+    ),
     kernel("pexp", &[req("q"), opt("rate"), TAILS[0], TAILS[1]]),
     kernel("pt", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
     kernel("pchisq", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
-    kernel("pf", &[req("q"), req("df1"), req("df2"), TAILS[0], TAILS[1]]),
+    kernel(
+        "pf",
+        &[req("q"), req("df1"), req("df2"), TAILS[0], TAILS[1]],
+    ),
     kernel(
         "pgamma",
         &[
@@ -176,15 +185,15 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fam =
         family(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
     let q = args.get("q").unwrap_or(&Value::Null);
-    let qs = q.as_f64_slice().ok_or_else(|| {
-        KernelError::new("Non-numeric argument to mathematical function")
-    })?;
+    let qs = q
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("Non-numeric argument to mathematical function"))?;
     let mut params = Vec::with_capacity(fam.formals.len());
     for (f, d) in fam.formals.iter().zip(fam.defaults) {
         params.push(match args.get(f) {
-            Some(v) => v.as_f64_slice().ok_or_else(|| {
-                KernelError::new("Non-numeric argument to mathematical function")
-            })?,
+            Some(v) => v
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("Non-numeric argument to mathematical function"))?,
             None if d.is_nan() => {
                 return Err(KernelError::new(format!(
                     "argument \"{f}\" is missing, with no default"

@@ -146,12 +146,10 @@ impl Value {
                 v.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect(),
             )),
             // In R a dist object is its numeric lower triangle.
-            Value::List(l) if l.class.as_deref() == Some("dist") => {
-                match l.field("values")? {
-                    Value::Num(v) => Some(Cow::Borrowed(v)),
-                    _ => None,
-                }
-            }
+            Value::List(l) if l.class.as_deref() == Some("dist") => match l.field("values")? {
+                Value::Num(v) => Some(Cow::Borrowed(v)),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -181,7 +181,10 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             if !d.is_numeric() && !matches!(d, Type::Any) {
                 return Err(args.error(
                     "digits",
-                    format!("non-numeric argument to mathematical function: {}", d.describe()),
+                    format!(
+                        "non-numeric argument to mathematical function: {}",
+                        d.describe()
+                    ),
                 ));
             }
             let x = args.ty("x").cloned().unwrap_or(Type::Any);

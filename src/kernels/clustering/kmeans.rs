@@ -329,7 +329,11 @@ fn warn_fit(ctx: &mut Ctx, nmeth: u8, fit: &Fit, m: usize, iter_max: usize) {
         ctx.warn(empty);
     }
     if fit.iter > iter_max || (nmeth == 1 && fit.ifault == 2) {
-        let unit = if iter_max == 1 { "iteration" } else { "iterations" };
+        let unit = if iter_max == 1 {
+            "iteration"
+        } else {
+            "iterations"
+        };
         ctx.warn(format!("did not converge in {iter_max} {unit}"));
     }
     if lloyd_like && fit.size.contains(&0) {

@@ -44,14 +44,15 @@ fn levels(v: &Value, name: &str) -> Result<(usize, Vec<usize>), KernelError> {
             u.dedup();
             Ok((
                 u.len(),
-                s.iter()
-                    .map(|x| u.binary_search(&x).unwrap_or(0))
-                    .collect(),
+                s.iter().map(|x| u.binary_search(&x).unwrap_or(0)).collect(),
             ))
         }
         other => {
             let x = other.as_f64_slice().ok_or_else(|| {
-                KernelError::new(format!("'{name}' must be a vector, not {}", other.type_name()))
+                KernelError::new(format!(
+                    "'{name}' must be a vector, not {}",
+                    other.type_name()
+                ))
             })?;
             if x.iter().any(|v| v.is_nan()) {
                 return Err(na());
@@ -61,9 +62,7 @@ fn levels(v: &Value, name: &str) -> Result<(usize, Vec<usize>), KernelError> {
             u.dedup();
             Ok((
                 u.len(),
-                x.iter()
-                    .map(|v| u.partition_point(|w| w < v))
-                    .collect(),
+                x.iter().map(|v| u.partition_point(|w| w < v)).collect(),
             ))
         }
     }
@@ -100,22 +99,24 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let built;
     let m = match args.get("y") {
         Some(Value::Mat(m)) => m,
-        Some(y @ (Value::Num(_) | Value::Bool(_))) => match (args.get("groups"), args.get("blocks")) {
-            (Some(g), Some(b)) => {
-                built = design(y, g, b)?;
-                &built
+        Some(y @ (Value::Num(_) | Value::Bool(_))) => {
+            match (args.get("groups"), args.get("blocks")) {
+                (Some(g), Some(b)) => {
+                    built = design(y, g, b)?;
+                    &built
+                }
+                (None, _) => {
+                    return Err(KernelError::new(
+                        "argument \"groups\" is missing, with no default",
+                    ))
+                }
+                (Some(_), None) => {
+                    return Err(KernelError::new(
+                        "argument \"blocks\" is missing, with no default",
+                    ))
+                }
             }
-            (None, _) => {
-                return Err(KernelError::new(
-                    "argument \"groups\" is missing, with no default",
-                ))
-            }
-            (Some(_), None) => {
-                return Err(KernelError::new(
-                    "argument \"blocks\" is missing, with no default",
-                ))
-            }
-        },
+        }
         Some(v) => {
             return Err(KernelError::new(format!(
                 "friedman.test needs a numeric matrix, not {}",

@@ -6,8 +6,8 @@ use super::super::nmath::pnorm;
 use super::super::nmath::signrank::{psignrank, pwilcox};
 use super::super::value::is_na;
 use super::{
-    wilcox_ci, alternative, check_alternative, check_numeric, data, exact_arg, htest_type, rank, record,
-    tie_counts, Alternative,
+    alternative, check_alternative, check_numeric, data, exact_arg, htest_type, rank, record,
+    tie_counts, wilcox_ci, Alternative,
 };
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
@@ -172,7 +172,9 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                 Some(if o.exact_used {
                     wilcox_ci::signed_rank_exact(&shifted, alt, conf_level, &mut warn)
                 } else {
-                    wilcox_ci::signed_rank_normal(&shifted, alt, conf_level, correct, tol, &mut warn)?
+                    wilcox_ci::signed_rank_normal(
+                        &shifted, alt, conf_level, correct, tol, &mut warn,
+                    )?
                 })
             } else {
                 None
@@ -203,7 +205,9 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             let interval = if !conf_int {
                 None
             } else if o.exact_used {
-                Some(wilcox_ci::rank_sum_exact(&x, &y, alt, conf_level, &mut warn))
+                Some(wilcox_ci::rank_sum_exact(
+                    &x, &y, alt, conf_level, &mut warn,
+                ))
             } else {
                 Some(wilcox_ci::rank_sum_normal(
                     &x, &y, alt, conf_level, correct, tol, &mut warn,

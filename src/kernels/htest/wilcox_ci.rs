@@ -314,8 +314,7 @@ pub(super) fn signed_rank_normal(
         let sigma = (nx * (nx + 1.0) * (2.0 * nx + 1.0) / 24.0 - tsum / 48.0).sqrt();
         if sigma == 0.0 {
             warn.push(
-                "cannot compute confidence interval when all observations are zero or tied"
-                    .into(),
+                "cannot compute confidence interval when all observations are zero or tied".into(),
             );
         }
         (zd - correction(alt, zd, correct)) / sigma

@@ -155,7 +155,9 @@ fn use_arg(args: &Args<&Value>) -> Result<Use, KernelError> {
             let u = s[0].as_str();
             // pmatch: an exact name, else a unique prefix.
             let exact = USES.iter().find(|(n, _)| *n == u);
-            let mut partial = USES.iter().filter(|(n, _)| !u.is_empty() && n.starts_with(u));
+            let mut partial = USES
+                .iter()
+                .filter(|(n, _)| !u.is_empty() && n.starts_with(u));
             match (exact, partial.next(), partial.next()) {
                 (Some((_, m)), _, _) | (None, Some((_, m)), None) => Ok(*m),
                 _ => Err(KernelError::new("invalid 'use' argument")),
@@ -212,19 +214,17 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     let as_matrix = x.matrix || y.as_ref().is_some_and(|y| y.matrix);
     let any_na = || {
         x.data.iter().any(|v| v.is_nan())
-            || y.as_ref().is_some_and(|y| y.data.iter().any(|v| v.is_nan()))
+            || y.as_ref()
+                .is_some_and(|y| y.data.iter().any(|v| v.is_nan()))
     };
     let out = match how {
-        Use::AllObs if any_na() => {
-            return Err(KernelError::new("missing observations in cov/cor"))
-        }
+        Use::AllObs if any_na() => return Err(KernelError::new("missing observations in cov/cor")),
         Use::Pairwise => pairwise(&x, y.as_ref()),
         Use::Everything => covariance(&x, y.as_ref(), false),
         Use::CompleteObs => {
             let complete_row = |k: usize| {
                 (0..x.p).all(|j| !x.col(j)[k].is_nan())
-                    && y
-                        .as_ref()
+                    && y.as_ref()
                         .is_none_or(|y| (0..y.p).all(|j| !y.col(j)[k].is_nan()))
             };
             if !(0..x.n).any(complete_row) {

@@ -95,10 +95,7 @@ impl Parser<'_> {
         let first = self.peek().clone();
         let second = self.peek_at(1).clone();
         if first.tok == Tok::Comma {
-            return Err(self.error_at(
-                &first,
-                "`[[` takes one index, or a row and a column",
-            ));
+            return Err(self.error_at(&first, "`[[` takes one index, or a row and a column"));
         }
         if first.tok != Tok::RBracket || second.tok != Tok::RBracket || second.start != first.end {
             let found = if first.tok == Tok::RBracket {
@@ -138,12 +135,10 @@ impl Parser<'_> {
             if matches!(t.tok, Tok::Comma | Tok::RBracket) {
                 out.push(None);
             } else if self.is_named_arg() {
-                let is_drop = matches!(&t.tok, Tok::Ident(s) | Tok::Quoted(s) | Tok::Str(s) if s == "drop");
+                let is_drop =
+                    matches!(&t.tok, Tok::Ident(s) | Tok::Quoted(s) | Tok::Str(s) if s == "drop");
                 if !is_drop || drop.is_some() {
-                    return Err(self.error_at(
-                        &t,
-                        "`[` takes only `drop =` as a named argument",
-                    ));
+                    return Err(self.error_at(&t, "`[` takes only `drop =` as a named argument"));
                 }
                 let eq = self.peek_at(1).clone();
                 self.bump();
