@@ -133,3 +133,50 @@ fn double_bracket_na_and_bad_bracket_arguments() {
     );
     assert_eq!(out.status.code(), Some(2), "{text}");
 }
+
+/// The chart the TUI draws keeps each task's warnings (its status cell is
+/// marked and the selected task's line shows the text), and a chart stored
+/// before warnings existed still reads.
+#[test]
+fn the_chart_carries_warnings_for_the_tui() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(
+        &path,
+        "[steps]\na = 'log(-1)'\nb = 'c(1, 2, 3) * c(1, 2)'\nc = '1 + 1'\n",
+    )
+    .unwrap();
+    let wf = flowcast::workflow::load(&path).unwrap();
+    let graph = flowcast::graph::build(&wf).unwrap();
+    let costs = vec![0.001; graph.tasks.len()];
+    let chart = flowcast::export::gantt::record(
+        &wf,
+        &graph,
+        &costs,
+        2,
+        flowcast::sched::Scheduler::Emcp,
+        1,
+    )
+    .unwrap();
+    let warnings = |name: &str| {
+        chart
+            .rows
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap()
+            .warnings()
+            .to_vec()
+    };
+    assert_eq!(warnings("a"), ["In log(-1) : NaNs produced"]);
+    assert_eq!(
+        warnings("b"),
+        ["In c(1, 2, 3) * c(1, 2) : longer object length is not a multiple of shorter object length"]
+    );
+    assert!(warnings("c").is_empty());
+    let json = serde_json::to_string(&chart).unwrap();
+    let back: flowcast::export::gantt::Gantt = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, chart);
+    let old = json.replace(",\"warnings\":[\"In log(-1) : NaNs produced\"]", "");
+    assert_ne!(old, json);
+    let _: flowcast::export::gantt::Gantt = serde_json::from_str(&old).unwrap();
+}
