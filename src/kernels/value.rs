@@ -145,16 +145,12 @@ impl Value {
             Value::Bool(v) => Some(Cow::Owned(
                 v.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect(),
             )),
-            // In R a dist object is its numeric lower triangle.
-            Value::List(l) if l.class.as_deref() == Some("dist") => match l.field("values")? {
-                Value::Num(v) => Some(Cow::Borrowed(v)),
-                _ => None,
-            },
             _ => None,
         }
     }
 
-    /// A dist object's distances (R's `length(d)` counts these).
+    /// A dist object's distances: in R a dist is its numeric lower
+    /// triangle (`sum(d)`, `max(d)`, `length(d)`).
     pub fn dist_values(&self) -> Option<&[f64]> {
         match self {
             Value::List(l) if l.class.as_deref() == Some("dist") => match l.field("values")? {

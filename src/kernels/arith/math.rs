@@ -260,7 +260,8 @@ fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         if matches!(v, Value::Null) {
             continue;
         }
-        parts.push(v.as_f64_slice().ok_or_else(|| {
+        let dist = v.dist_values().map(std::borrow::Cow::Borrowed);
+        parts.push(dist.or_else(|| v.as_f64_slice()).ok_or_else(|| {
             KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
         })?);
     }

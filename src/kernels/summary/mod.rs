@@ -209,9 +209,14 @@ fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     for (_, v) in args.dots() {
         match v {
             Value::Null => {}
-            v => parts.push(v.as_f64_slice().ok_or_else(|| {
-                KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
-            })?),
+            v => parts.push(
+                v.dist_values()
+                    .map(Cow::Borrowed)
+                    .or_else(|| v.as_f64_slice())
+                    .ok_or_else(|| {
+                        KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+                    })?,
+            ),
         }
     }
     Ok(Value::scalar(sum_values(parts.into_iter(), rm)))
