@@ -75,6 +75,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         path: None,
         blocks: Vec::new(),
         reused: false,
+        warnings: Vec::new(),
     }
 }
 

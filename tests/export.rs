@@ -248,6 +248,7 @@ fn loop_on_two_workers() -> Gantt {
                 status: Status::Done,
                 message: None,
                 chunks: vec![block(0, 0.0, 1.1, (0, 5)), block(1, 0.0, 0.9, (5, 8))],
+                warnings: Vec::new(),
             }),
         }],
         predicted_makespan: 1.0,

@@ -567,6 +567,7 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         rng: &mut rng,
         base_dir: Path::new("."),
         cancel: &cancel,
+        warnings: Vec::new(),
     };
     let start = std::time::Instant::now();
     assert_eq!(

@@ -247,6 +247,7 @@ impl Fuzzer {
             rng: &mut rng,
             base_dir: self.base_dir,
             cancel: &cancel,
+            warnings: Vec::new(),
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {

@@ -325,3 +325,37 @@ fn gantt_marks_each_replan() {
     let marks = marked.content.iter().filter(|c| c.symbol() == "┆").count();
     assert!(marks >= 2, "{marks} marks");
 }
+
+/// A task that raised warnings is marked `!` in the task table, and the
+/// selected task's line under the chart shows the first warning's text.
+#[test]
+fn warnings_are_marked_in_the_table_and_shown_for_the_selected_task() {
+    use flowcast::tui::table::TaskTable;
+    let mut a = app();
+    a.state = RunState::Done;
+    let row = 1;
+    if let Some(actual) = a.gantt.rows[row].actual.as_mut() {
+        actual.status = Status::Done;
+        actual.message = None;
+        actual.warnings = vec!["In sqrt(x) : NaNs produced".into()];
+    }
+    let text = |buf: &Buffer| {
+        let w = buf.area.width as usize;
+        let cells: Vec<&str> = buf.content.iter().map(|c| c.symbol()).collect();
+        cells
+            .chunks(w)
+            .map(|l| l.concat())
+            .collect::<Vec<String>>()
+            .join("\n")
+    };
+    let table = text(&render(TaskTable(&a), 80, 6));
+    let marked: Vec<&str> = table.lines().filter(|l| l.contains("done !")).collect();
+    assert_eq!(marked.len(), 1, "{table}");
+    assert!(marked[0].contains(&a.gantt.rows[row].name), "{table}");
+    a.selected = Some(row);
+    let chart = text(&render(GanttChart(&a), 120, 14));
+    assert!(
+        chart.contains("! warning: In sqrt(x) : NaNs produced"),
+        "{chart}"
+    );
+}

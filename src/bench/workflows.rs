@@ -398,6 +398,7 @@ mod tests {
                     blocks: Vec::new(),
                     busy: Duration::from_secs_f64(b),
                     reused: false,
+                    warnings: Vec::new(),
                 })
                 .collect(),
             makespan: Duration::from_secs_f64(busy.iter().sum()),

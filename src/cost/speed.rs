@@ -146,6 +146,7 @@ fn time_per_op(
             rng,
             base_dir,
             cancel: &cancel,
+            warnings: Vec::new(),
         };
         let t = Instant::now();
         std::hint::black_box((kernel.eval)(&matched, &mut ctx).ok()?);

@@ -2,14 +2,16 @@
 //! steps it reads. Values of other steps are borrowed, never copied.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
 use crate::kernels::value::{Formula, List, NA};
-use crate::kernels::{alloc, frame, index, path, registry, Args, Ctx, KernelError, Value};
-use crate::workflow::{Arg, Expr, ExprKind, UnaryOp};
+use crate::kernels::{alloc, frame, index, path, registry, Args, Ctx, KernelError, Value, Warning};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+
+use super::integer::{self, Integers};
 
 /// A failure while evaluating: where and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +25,10 @@ pub struct EvalError {
 pub struct Scope<'a> {
     pub steps: &'a HashMap<String, Arc<Value>>,
     pub local: Option<(&'a str, &'a Value)>,
+    /// The steps whose values are R integers (see [`integer`]).
+    pub integer_steps: &'a HashSet<String>,
+    /// The loop variable runs over integers (`i in 1:n`).
+    pub local_integer: bool,
 }
 
 impl Scope<'_> {
@@ -72,31 +78,63 @@ pub fn eval<'s>(
         ExprKind::Binary { op, lhs, rhs } => {
             let l = eval(lhs, scope, ctx, file)?;
             let r = eval(rhs, scope, ctx, file)?;
-            Cow::Owned(call(
+            let mut v = call(
                 op.symbol(),
                 e.span,
                 e.span,
                 &[],
                 &[(None, l), (None, r)],
                 ctx,
-            )?)
+            )?;
+            if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul) {
+                integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e);
+            }
+            Cow::Owned(v)
         }
-        ExprKind::Index { target, indices } => {
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
             let t = eval(target, scope, ctx, file)?;
+            let extents = index::extents(&t, indices.len());
             let idx = indices
                 .iter()
-                .map(|i| {
+                .zip(extents)
+                .map(|(i, n)| {
                     i.as_ref()
-                        .map(|i| eval(i, scope, ctx, file).map(Cow::into_owned))
+                        .map(|i| {
+                            if i.is_logical_na(file) {
+                                return Ok(index::logical_na(n));
+                            }
+                            eval(i, scope, ctx, file).map(Cow::into_owned)
+                        })
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, EvalError>>()?;
-            Cow::Owned(index::index(&t, &idx).map_err(|k| err(e.span, k.0))?)
+            let drop = match drop {
+                Some(d) => {
+                    index::drop_flag(&*eval(d, scope, ctx, file)?).map_err(|k| err(d.span, k.0))?
+                }
+                None => true,
+            };
+            Cow::Owned(index::index_drop(&t, &idx, drop).map_err(|k| err(e.span, k.0))?)
         }
-        ExprKind::Index2 { target, index: i } => {
+        ExprKind::Index2 {
+            target,
+            index: i,
+            column,
+        } => {
             let t = eval(target, scope, ctx, file)?;
             let iv = eval(i, scope, ctx, file)?;
-            Cow::Owned(index::index2(&t, &iv).map_err(|k| err(e.span, k.0))?)
+            let v = match column {
+                Some(j) => {
+                    let jv = eval(j, scope, ctx, file)?;
+                    index::index2_matrix(&t, &iv, &jv)
+                }
+                None => index::index2(&t, &iv),
+            };
+            Cow::Owned(v.map_err(|k| err(e.span, k.0))?)
         }
         ExprKind::Field { target, name, .. } => {
             let t = eval(target, scope, ctx, file)?;
@@ -150,6 +188,8 @@ fn eval_args<'s>(
     let inner = Scope {
         steps: &steps,
         local: scope.local.filter(|(n, _)| !names.iter().any(|c| c == n)),
+        integer_steps: scope.integer_steps,
+        local_integer: scope.local_integer,
     };
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
@@ -276,6 +316,38 @@ fn interaction<'v>(
     Ok(Value::Num(out.unwrap_or_default()))
 }
 
+/// R's integer overflow of `lhs op rhs`, whose value is `v`: asked only
+/// when a value is out of integer range, so double arithmetic pays nothing.
+fn integer_overflow(
+    v: &mut Value,
+    lhs: &Expr,
+    rhs: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+    e: &Expr,
+) {
+    let data = match v {
+        Value::Num(d) => d.as_mut_slice(),
+        Value::Mat(m) => m.as_mut_slice(),
+        _ => return,
+    };
+    if !data.iter().any(|x| x.abs() > integer::INT_MAX) {
+        return;
+    }
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
+    };
+    if ints.is_integer(lhs) && ints.is_integer(rhs) && integer::overflow(data) {
+        ctx.warnings.push(Warning {
+            message: integer::OVERFLOW.into(),
+            at: Some((e.span.start, e.span.end)),
+        });
+    }
+}
+
 /// [`eval`] of a step's expression, also giving the algorithm path its
 /// outermost call took where R decides it on the data
 /// ([`path::taken`](crate::kernels::path::taken)).
@@ -367,6 +439,7 @@ fn call_traced(
             .map_or(call_span, |a| a.span),
         message: e.message,
     })?;
+    let raised = ctx.warnings.len();
     // A kernel bug must fail its step, not take down a worker and leave the
     // run waiting forever for the step's value.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -378,6 +451,11 @@ fn call_traced(
             panic_message(&*panic)
         )))
     });
+    // R names the call a warning came from; the innermost call that raised
+    // it is the one the user can find.
+    for w in ctx.warnings.iter_mut().skip(raised) {
+        w.at.get_or_insert((call_span.start, call_span.end));
+    }
     let mut value = result.map_err(|e| EvalError {
         span: call_span,
         message: e.0,

@@ -9,6 +9,7 @@
 
 mod dynamic;
 pub mod eval;
+pub mod integer;
 mod planned;
 
 use std::collections::HashMap;
@@ -110,6 +111,31 @@ pub struct StepOutcome {
     /// Not run: its value was taken from the cache (its key was unchanged).
     /// It took no time and is no observation of its cost.
     pub reused: bool,
+    /// R's warnings, in the order R would raise them (a loop's in
+    /// iteration order), repeats dropped; a failed step keeps those raised
+    /// before it failed.
+    pub warnings: Vec<StepWarning>,
+}
+
+/// One of R's warnings, as a step raised it: R prints it as
+/// `In <call> : <message>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepWarning {
+    pub message: String,
+    /// The call that raised it, as written in the workflow.
+    pub call: Option<String>,
+    /// Where that call is in the workflow file, 1-based.
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for StepWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.call {
+            Some(call) => write!(f, "In {call} : {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
 }
 
 /// A block of a loop's iterations that one worker ran without a break.
@@ -135,6 +161,7 @@ impl StepOutcome {
             path: None,
             blocks: Vec::new(),
             reused: true,
+            warnings: Vec::new(),
         }
     }
 
@@ -332,6 +359,11 @@ pub(crate) struct Engine<'a> {
     /// The blocks of loop iterations reported so far (see
     /// [`StepOutcome::blocks`]).
     blocks: Mutex<Vec<Block>>,
+    /// Per task, the warnings raised so far, each with its iteration (0
+    /// outside loops): blocks of a loop finish in any order.
+    warnings: Vec<Mutex<Vec<(usize, crate::kernels::Warning)>>>,
+    /// The steps whose values are R integers.
+    integer_steps: std::collections::HashSet<String>,
 }
 
 impl<'a> Engine<'a> {
@@ -361,6 +393,8 @@ impl<'a> Engine<'a> {
                 .collect(),
             blocks: Mutex::new(Vec::new()),
             paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
+            warnings: graph.tasks.iter().map(|_| Mutex::default()).collect(),
+            integer_steps: integer::integer_steps(wf),
         }
     }
 
@@ -431,28 +465,33 @@ impl<'a> Engine<'a> {
     /// Runs `f`, an evaluation of the expression at `span`. A panic
     /// anywhere in it (kernels catch their own, see [`eval`]) fails the
     /// evaluation instead of the worker, whose loss would stall the run.
+    /// Its warnings are kept for task `id`, as raised by iteration
+    /// `iteration`.
     fn with_ctx<T>(
         &self,
+        (id, iteration): (TaskId, usize),
         rng: &mut Rng,
         span: Span,
         f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
-        let mut ctx = Ctx {
-            rng,
-            base_dir: &self.base_dir,
-            cancel: self.cancel,
-        };
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut ctx))).unwrap_or_else(
-            |panic| {
-                Err(EvalError {
-                    span,
-                    message: format!(
-                        "internal error (a flowcast bug, please report it): {}",
-                        eval::panic_message(&*panic)
-                    ),
-                })
-            },
-        )
+        let mut ctx = Ctx::new(rng, &self.base_dir, self.cancel);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut ctx)));
+        if !ctx.warnings.is_empty() {
+            if let Some(slot) = self.warnings.get(id) {
+                slot.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .extend(ctx.warnings.into_iter().map(|w| (iteration, w)));
+            }
+        }
+        result.unwrap_or_else(|panic| {
+            Err(EvalError {
+                span,
+                message: format!(
+                    "internal error (a flowcast bug, please report it): {}",
+                    eval::panic_message(&*panic)
+                ),
+            })
+        })
     }
 
     /// Evaluates a step that is not a loop.
@@ -472,6 +511,8 @@ impl<'a> Engine<'a> {
         let scope = Scope {
             steps: inputs,
             local: None,
+            integer_steps: &self.integer_steps,
+            local_integer: false,
         };
         let run = |ctx: &mut Ctx| {
             let (value, path) = eval_traced(e, &scope, ctx, &self.wf.file)?;
@@ -482,11 +523,11 @@ impl<'a> Engine<'a> {
         };
         let task = &self.graph.tasks[id];
         if !task.random {
-            return self.with_ctx(&mut Rng::from_seed(self.seed), e.span, run);
+            return self.with_ctx((id, 0), &mut Rng::from_seed(self.seed), e.span, run);
         }
         let mut rng = self.stream_start(id);
         let before = rng.drawn();
-        let result = self.with_ctx(&mut rng, e.span, run);
+        let result = self.with_ctx((id, 0), &mut rng, e.span, run);
         let drawn = rng.drawn() - before;
         let _ = self.stream_ends[id].set(rng);
         match task.work.known_draws() {
@@ -553,6 +594,12 @@ impl<'a> Engine<'a> {
         let task = &self.graph.tasks[id];
         let all = task.iterations.as_deref().unwrap_or(&[]);
         let range = range.unwrap_or(0..all.len());
+        let local_integer = integer::Integers {
+            file: &self.wf.file,
+            steps: &self.integer_steps,
+            local: None,
+        }
+        .is_integer(&l.range);
         // Under work-stealing, who ran which iteration and when: the loop's
         // blocks, for the charts (a static plan reports its own blocks).
         let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
@@ -568,10 +615,12 @@ impl<'a> Engine<'a> {
             let scope = Scope {
                 steps: inputs,
                 local: Some((l.var.as_str(), &var)),
+                integer_steps: &self.integer_steps,
+                local_integer,
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
-            let result = self.with_ctx(&mut rng, l.body.span, |ctx| {
+            let result = self.with_ctx((id, k), &mut rng, l.body.span, |ctx| {
                 eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
             });
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -671,6 +720,7 @@ impl<'a> Engine<'a> {
             path: self.paths.get(id).and_then(|p| p.get().cloned()),
             blocks: Vec::new(),
             reused: false,
+            warnings: self.take_warnings(id),
         }
     }
 
@@ -689,7 +739,39 @@ impl<'a> Engine<'a> {
             path: None,
             blocks: Vec::new(),
             reused: false,
+            warnings: Vec::new(),
         }
+    }
+
+    /// Task `id`'s warnings in iteration order, each text once: a loop
+    /// that warns in every iteration would otherwise bury the table.
+    fn take_warnings(&self, id: TaskId) -> Vec<StepWarning> {
+        let Some(slot) = self.warnings.get(id) else {
+            return Vec::new();
+        };
+        let mut raised = std::mem::take(&mut *slot.lock().unwrap_or_else(PoisonError::into_inner));
+        raised.sort_by_key(|(k, _)| *k);
+        let file = &self.wf.file;
+        let mut out: Vec<StepWarning> = Vec::new();
+        for (_, w) in raised {
+            if out.iter().any(|o| o.message == w.message) {
+                continue;
+            }
+            let (start, end) = w.at.unwrap_or((0, 0));
+            let (line, column) = file.line_col(start);
+            let call = file
+                .text
+                .get(start..end)
+                .filter(|t| !t.is_empty())
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
+            out.push(StepWarning {
+                message: w.message,
+                call,
+                line,
+                column,
+            });
+        }
+        out
     }
 
     /// The report, once every task has an outcome (a missing one is a task
@@ -710,6 +792,7 @@ impl<'a> Engine<'a> {
                     path: None,
                     blocks: Vec::new(),
                     reused: false,
+                    warnings: Vec::new(),
                 })
             })
             .enumerate()

@@ -105,6 +105,10 @@ pub struct Actual {
     /// its own worker. `start..end` above is then the whole loop.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<Slot>,
+    /// R's warnings, as R prints them (`In <call> : <message>`): known once
+    /// the run has ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// One task of the workflow: its plan (one slot, or one per block of a
@@ -162,6 +166,11 @@ impl Row {
 
     pub fn status(&self) -> Status {
         self.actual.as_ref().map_or(Status::Pending, |a| a.status)
+    }
+
+    /// R's warnings from its run (none before it has ended).
+    pub fn warnings(&self) -> &[String] {
+        self.actual.as_ref().map_or(&[], |a| a.warnings.as_slice())
     }
 
     /// The bars that show what happened: one per block for a loop that ran
@@ -360,6 +369,7 @@ impl Gantt {
                 status,
                 message,
                 chunks,
+                warnings: o.warnings.iter().map(ToString::to_string).collect(),
             });
         }
         self.actual_makespan = Some(report.makespan.as_secs_f64());
@@ -425,6 +435,7 @@ fn actual(
         status,
         message,
         chunks: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

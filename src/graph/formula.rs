@@ -305,16 +305,28 @@ pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
             data_scoped_spans(lhs, out);
             data_scoped_spans(rhs, out);
         }
-        ExprKind::Index { target, indices } => {
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
             data_scoped_spans(target, out);
             indices
                 .iter()
                 .flatten()
+                .chain(drop.as_deref())
                 .for_each(|i| data_scoped_spans(i, out));
         }
-        ExprKind::Index2 { target, index } => {
+        ExprKind::Index2 {
+            target,
+            index,
+            column,
+        } => {
             data_scoped_spans(target, out);
             data_scoped_spans(index, out);
+            if let Some(c) = column {
+                data_scoped_spans(c, out);
+            }
         }
         ExprKind::Field { target, .. } => data_scoped_spans(target, out),
         ExprKind::Formula { lhs, rhs } => {

@@ -100,18 +100,54 @@ fn infer_node(
                 work,
             )?
         }
-        ExprKind::Index { target, indices } => {
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
             let t = infer_node(target, env, file, ctx, None, work)?;
             keep(&[&t]);
+            let extents: Vec<Option<usize>> = match (&t, indices.len()) {
+                (Type::Mat { rows, cols } | Type::ComplexMat { rows, cols }, 2) => {
+                    vec![*rows, *cols]
+                }
+                _ => vec![t.len(); indices.len()],
+            };
             let idx = indices
                 .iter()
-                .map(|i| {
+                .zip(extents)
+                .map(|(i, n)| {
                     i.as_ref()
-                        .map(|i| infer_node(i, env, file, ctx, None, work))
+                        .map(|i| {
+                            if i.is_logical_na(file) {
+                                return Ok(match n {
+                                    Some(n) => Type::num_const(vec![crate::kernels::value::NA; n]),
+                                    None => Type::num_unknown(),
+                                });
+                            }
+                            infer_node(i, env, file, ctx, None, work)
+                        })
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
-            let r = index::index_type(&t, &idx).map_err(|(at, msg)| {
+            let drop = match drop {
+                Some(d) => {
+                    let dt = infer_node(d, env, file, ctx, None, work)?;
+                    match dt.const_scalar() {
+                        Some(x) if !x.is_nan() => x != 0.0,
+                        Some(_) => {
+                            return Err(diag(
+                                file,
+                                d.span,
+                                "invalid 'drop' argument: TRUE or FALSE needed",
+                            ))
+                        }
+                        None => true,
+                    }
+                }
+                None => true,
+            };
+            let r = index::index_drop_type(&t, &idx, drop).map_err(|(at, msg)| {
                 let span = at
                     .and_then(|k| indices.get(k).cloned().flatten())
                     .map_or(e.span, |i| i.span);
@@ -120,12 +156,30 @@ fn infer_node(
             *work += work::access_work(&r);
             r
         }
-        ExprKind::Index2 { target, index: i } => {
+        ExprKind::Index2 {
+            target,
+            index: i,
+            column,
+        } => {
             let t = infer_node(target, env, file, ctx, None, work)?;
             keep(&[&t]);
             let it = infer_node(i, env, file, ctx, None, work)?;
-            index::index2_type(&t, &it)
-                .map_err(|(at, msg)| diag(file, if at.is_some() { i.span } else { e.span }, msg))?
+            match column {
+                Some(j) => {
+                    let jt = infer_node(j, env, file, ctx, None, work)?;
+                    index::index2_matrix_type(&t, &it, &jt).map_err(|(at, msg)| {
+                        let span = match at {
+                            Some(0) => i.span,
+                            Some(_) => j.span,
+                            None => e.span,
+                        };
+                        diag(file, span, msg)
+                    })?
+                }
+                None => index::index2_type(&t, &it).map_err(|(at, msg)| {
+                    diag(file, if at.is_some() { i.span } else { e.span }, msg)
+                })?,
+            }
         }
         ExprKind::Field {
             target,

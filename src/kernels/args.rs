@@ -259,6 +259,13 @@ impl Args<Type> {
             if matches!(t, Type::Null) {
                 continue;
             }
+            // A dist object is numbers, as in R.
+            let t = match t {
+                Type::Record { class, .. } if class == "dist" => {
+                    t.field("values").unwrap_or(&Type::Any)
+                }
+                t => t,
+            };
             if !t.is_numeric() {
                 return Err(
                     self.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))

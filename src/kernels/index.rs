@@ -156,6 +156,37 @@ fn gather_matrix<T: nalgebra::Scalar + Copy>(
 
 /// `x[...]`; `None` entries are empty indices (`x[i, ]`).
 pub fn index(x: &Value, indices: &[Option<Value>]) -> Result<Value, KernelError> {
+    index_drop(x, indices, true)
+}
+
+/// R's `drop =` of `x[i, j, drop = ]`: a value that must be TRUE or FALSE.
+pub fn drop_flag(v: &Value) -> Result<bool, KernelError> {
+    match v.as_scalar() {
+        Some(x) if !x.is_nan() => Ok(x != 0.0),
+        _ => Err(KernelError::new(
+            "invalid 'drop' argument: TRUE or FALSE needed",
+        )),
+    }
+}
+
+/// The extent each entry of `x[...]` subscripts: `length(x)` for one
+/// entry, the rows and the columns of a matrix for two.
+pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
+    match (x, entries) {
+        (Value::Mat(m), 2) => vec![m.nrows(), m.ncols()],
+        (Value::ComplexMat(m), 2) => vec![m.nrows(), m.ncols()],
+        _ => vec![x.len(); entries],
+    }
+}
+
+/// R's logical `NA` as a subscript over an extent of `n`: recycled, it
+/// selects `n` NAs (`x[NA]` is `length(x)` NAs, where `x[NA_real_]` is one).
+pub fn logical_na(n: usize) -> Value {
+    Value::Num(vec![NA; n])
+}
+
+/// `x[...]` with R's `drop`: `drop = FALSE` keeps a matrix a matrix.
+pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
     if let Some(r) = super::frame::index(x, indices) {
         return r;
     }
@@ -177,7 +208,7 @@ pub fn index(x: &Value, indices: &[Option<Value>]) -> Result<Value, KernelError>
                 Some(j) => resolve(j, nc, true, None)?,
                 None => all(nc),
             };
-            let drop = rows.len() == 1 || cols.len() == 1;
+            let drop = drop && (rows.len() == 1 || cols.len() == 1);
             Ok(match x {
                 Value::ComplexMat(m) => {
                     let (d, r, c) = gather_matrix(m, &rows, &cols, CNA);
@@ -248,6 +279,11 @@ fn out_of_range(idx: &Type, n: usize) -> Option<f64> {
 
 /// The type of `x[...]`.
 pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError> {
+    index_drop_type(x, indices, true)
+}
+
+/// The type of `x[...]` with R's `drop`.
+pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result<Type, IndexError> {
     if let Some(r) = super::frame::index_type(x, indices) {
         return r;
     }
@@ -339,8 +375,8 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
                 }
             };
             Ok(match (nr, nc) {
-                (Some(1), c) => vector(c),
-                (r, Some(1)) => vector(r),
+                (Some(1), c) if drop => vector(c),
+                (r, Some(1)) if drop => vector(r),
                 (Some(r), Some(c)) if complex => Type::ComplexMat {
                     rows: Some(r),
                     cols: Some(c),
@@ -411,6 +447,59 @@ fn index2_pos(
     }
 }
 
+/// `m[[i, j]]`: one element of a matrix.
+pub fn index2_matrix(x: &Value, i: &Value, j: &Value) -> Result<Value, KernelError> {
+    let (nr, nc) = match x {
+        Value::Mat(m) => (m.nrows(), m.ncols()),
+        Value::ComplexMat(m) => (m.nrows(), m.ncols()),
+        _ => return Err(KernelError::new("incorrect number of subscripts")),
+    };
+    let r = index2_pos(nr, i, None, false)?.ok_or_else(|| KernelError::new(OOB))?;
+    let c = index2_pos(nc, j, None, false)?.ok_or_else(|| KernelError::new(OOB))?;
+    Ok(match x {
+        Value::Mat(m) => Value::scalar(m[(r, c)]),
+        Value::ComplexMat(m) => Value::Complex(vec![m[(r, c)]]),
+        _ => return Err(KernelError::new("incorrect number of subscripts")),
+    })
+}
+
+/// The type of `m[[i, j]]`.
+pub fn index2_matrix_type(x: &Type, i: &Type, j: &Type) -> Result<Type, IndexError> {
+    let (rows, cols, complex) = match x {
+        Type::Mat { rows, cols } => (*rows, *cols, false),
+        Type::ComplexMat { rows, cols } => (*rows, *cols, true),
+        Type::Any => return Ok(Type::Any),
+        other => {
+            return Err((
+                None,
+                format!(
+                    "incorrect number of subscripts: {} is not a matrix",
+                    other.describe()
+                ),
+            ))
+        }
+    };
+    for (k, (t, n)) in [(i, rows), (j, cols)].into_iter().enumerate() {
+        if t.len().is_some_and(|l| l != 1) {
+            return Err((
+                Some(k),
+                format!("`[[` needs a single index, not {}", t.describe()),
+            ));
+        }
+        if let (Some(v), Some(n)) = (t.const_scalar(), n) {
+            let v = v.trunc();
+            if v.is_nan() || v < 1.0 || v as usize > n {
+                return Err((Some(k), format!("{OOB}: {v} of {n}")));
+            }
+        }
+    }
+    Ok(if complex {
+        Type::Complex { len: Some(1) }
+    } else {
+        Type::num(1)
+    })
+}
+
 /// `x[[i]]`.
 pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
     let (names, list) = match x {
@@ -456,6 +545,8 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
     match x {
         Type::Any => Ok(Type::Any),
         Type::Null => Ok(Type::Null),
+        // R: a list's `[[NA]]` is NULL.
+        Type::List { .. } if i.const_scalar().is_some_and(f64::is_nan) => Ok(Type::Null),
         Type::List { len, elem } => {
             bounds(*len)?;
             Ok((**elem).clone())

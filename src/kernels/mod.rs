@@ -23,6 +23,7 @@ mod htest;
 mod linalg;
 mod lm;
 pub mod nmath;
+pub mod pfun;
 mod summary;
 
 use std::collections::HashMap;
@@ -73,6 +74,36 @@ pub struct Ctx<'a> {
     pub base_dir: &'a Path,
     /// Set when the run is cancelled; long kernels (`spin`) poll it.
     pub cancel: &'a AtomicBool,
+    /// R's warnings, in the order they were raised: a warning never stops
+    /// the evaluation, it travels with the step's value.
+    pub warnings: Vec<Warning>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(rng: &'a mut Rng, base_dir: &'a Path, cancel: &'a AtomicBool) -> Ctx<'a> {
+        Ctx {
+            rng,
+            base_dir,
+            cancel,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Raises R's `warning(message)`; the evaluator locates it at the call.
+    pub fn warn(&mut self, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            message: message.into(),
+            at: None,
+        });
+    }
+}
+
+/// One of R's warnings: its text (without R's "Warning message: In f(x) :"
+/// prefix) and the byte range of the call that raised it, once known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub message: String,
+    pub at: Option<(usize, usize)>,
 }
 
 /// A kernel's failure: R's message (without R's "Error in f(x) :" prefix).
@@ -154,6 +185,7 @@ pub fn registry() -> &'static Registry {
             .chain(lm::KERNELS)
             .chain(frame::KERNELS)
             .chain(summary::SUM_KERNELS)
+            .chain(pfun::KERNELS)
         {
             r.add(*k);
         }

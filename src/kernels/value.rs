@@ -187,6 +187,18 @@ impl Value {
         }
     }
 
+    /// A dist object's distances: in R a dist is its numeric lower
+    /// triangle (`sum(d)`, `max(d)`, `length(d)`).
+    pub fn dist_values(&self) -> Option<&[f64]> {
+        match self {
+            Value::List(l) if l.class.as_deref() == Some("dist") => match l.field("values")? {
+                Value::Num(v) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The single number of a length-one numeric or logical value.
     pub fn as_scalar(&self) -> Option<f64> {
         match self {

@@ -62,6 +62,16 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
                     "end_s": s.2.as_secs_f64(),
                 })).collect::<Vec<_>>(),
             });
+            // R's texts, so a script can match them; where each was raised
+            // beside them.
+            s["warnings"] = json!(o.warnings.iter().map(|w| &w.message).collect::<Vec<_>>());
+            if !o.warnings.is_empty() {
+                s["warning_calls"] = json!(o
+                    .warnings
+                    .iter()
+                    .map(|w| json!({"call": w.call, "line": w.line, "column": w.column}))
+                    .collect::<Vec<_>>());
+            }
             match &o.value {
                 Ok(v) => {
                     s["status"] = json!(if o.reused { "cached" } else { "ok" });

@@ -187,13 +187,27 @@ pub fn render(
         out.push('\n');
     };
     line(&header, &mut out);
-    for r in &rows {
+    for (r, o) in rows.iter().zip(&report.outcomes) {
         line(&r.iter().map(String::as_str).collect::<Vec<_>>(), &mut out);
+        // Under its step, as R prints a warning after the value.
+        for w in &o.warnings {
+            let _ = writeln!(out, "  warning: {}", printable(&w.to_string()));
+        }
     }
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();
+    let warned = report
+        .outcomes
+        .iter()
+        .filter(|o| !o.warnings.is_empty())
+        .count();
+    let warned = if warned == 0 {
+        String::new()
+    } else {
+        format!(", {warned} with warnings")
+    };
     let _ = writeln!(
         out,
-        "\n{}, {} failed or skipped; makespan {} (predicted {}) on {} workers (seed {})",
+        "\n{}, {} failed or skipped{warned}; makespan {} (predicted {}) on {} workers (seed {})",
         steps_summary(report),
         failed,
         seconds(report.makespan.as_secs_f64()),

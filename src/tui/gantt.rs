@@ -441,6 +441,13 @@ impl Widget for GanttChart<'_> {
             if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
                 text.push_str(&format!(": {m}"));
             }
+            if let Some(w) = r.warnings().first() {
+                let w = crate::printable::printable(w);
+                text.push_str(&format!(" ! warning: {w}"));
+                if r.warnings().len() > 1 {
+                    text.push_str(&format!(" (+{} more)", r.warnings().len() - 1));
+                }
+            }
             buf.set_stringn(area.x, spare - 1, text, area.width as usize, theme::TITLE);
         }
         let rows = geo.shown * geo.per_lane();

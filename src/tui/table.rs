@@ -43,7 +43,7 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                     Cell::from(opt(r.predicted_work_seconds())),
                     Cell::from(opt(r.work_seconds())),
                     Cell::from(work_error(r).map_or_else(|| "-".into(), error)),
-                    Cell::from(status.as_str()).style(theme::status(status)),
+                    Cell::from(status_text(r)).style(theme::status(status)),
                 ];
                 Row::new(pick(&cells, &shown))
             })
@@ -89,4 +89,15 @@ fn workers(r: &Task) -> String {
         return all.join(",");
     }
     r.worker().map_or_else(|| "-".into(), |w| w.to_string())
+}
+
+/// The status, marked `!` when the step raised warnings (their text is on
+/// the selected task's line).
+fn status_text(r: &Task) -> String {
+    let status = r.status().as_str();
+    if r.warnings().is_empty() {
+        status.to_string()
+    } else {
+        format!("{status} !")
+    }
 }

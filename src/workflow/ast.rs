@@ -103,11 +103,14 @@ pub enum ExprKind {
     Index {
         target: Box<Expr>,
         indices: Vec<Option<Expr>>,
+        /// `x[i, j, drop = FALSE]`.
+        drop: Option<Box<Expr>>,
     },
-    /// `x[[i]]`.
+    /// `x[[i]]`, or `x[[i, j]]` with `column`.
     Index2 {
         target: Box<Expr>,
         index: Box<Expr>,
+        column: Option<Box<Expr>>,
     },
     /// `x$name`.
     Field {
@@ -181,13 +184,23 @@ impl Expr {
                 lhs.visit_names(f);
                 rhs.visit_names(f);
             }
-            ExprKind::Index { target, indices } => {
+            ExprKind::Index {
+                target,
+                indices,
+                drop,
+            } => {
                 target.visit_names(f);
                 indices.iter().flatten().for_each(|e| e.visit_names(f));
+                drop.iter().for_each(|e| e.visit_names(f));
             }
-            ExprKind::Index2 { target, index } => {
+            ExprKind::Index2 {
+                target,
+                index,
+                column,
+            } => {
                 target.visit_names(f);
                 index.visit_names(f);
+                column.iter().for_each(|e| e.visit_names(f));
             }
             ExprKind::Field { target, .. } => target.visit_names(f),
             ExprKind::Formula { lhs, rhs } => {
@@ -197,6 +210,13 @@ impl Expr {
                 rhs.visit_names(f);
             }
         }
+    }
+
+    /// R's `NA` is logical, so as a subscript it recycles; `NA_real_` and
+    /// `NA_integer_` are not. The parser reads all three as one NA.
+    pub fn is_logical_na(&self, file: &crate::diagnostic::SourceFile) -> bool {
+        matches!(self.kind, ExprKind::Na)
+            && file.text.get(self.span.start..self.span.end) == Some("NA")
     }
 
     /// Calls `f` on every function called, with the span of its name.
@@ -221,13 +241,23 @@ impl Expr {
                 lhs.visit_calls(f);
                 rhs.visit_calls(f);
             }
-            ExprKind::Index { target, indices } => {
+            ExprKind::Index {
+                target,
+                indices,
+                drop,
+            } => {
                 target.visit_calls(f);
                 indices.iter().flatten().for_each(|e| e.visit_calls(f));
+                drop.iter().for_each(|e| e.visit_calls(f));
             }
-            ExprKind::Index2 { target, index } => {
+            ExprKind::Index2 {
+                target,
+                index,
+                column,
+            } => {
                 target.visit_calls(f);
                 index.visit_calls(f);
+                column.iter().for_each(|e| e.visit_calls(f));
             }
             ExprKind::Field { target, .. } => target.visit_calls(f),
             ExprKind::Formula { lhs, rhs } => {

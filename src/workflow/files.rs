@@ -65,13 +65,28 @@ fn visit(e: &Expr, base: &Path, out: &mut StepFiles) {
             visit(lhs, base, out);
             visit(rhs, base, out);
         }
-        ExprKind::Index { target, indices } => {
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
             visit(target, base, out);
-            indices.iter().flatten().for_each(|i| visit(i, base, out));
+            indices
+                .iter()
+                .flatten()
+                .chain(drop.as_deref())
+                .for_each(|i| visit(i, base, out));
         }
-        ExprKind::Index2 { target, index } => {
+        ExprKind::Index2 {
+            target,
+            index,
+            column,
+        } => {
             visit(target, base, out);
             visit(index, base, out);
+            if let Some(c) = column {
+                visit(c, base, out);
+            }
         }
         ExprKind::Field { target, .. } => visit(target, base, out),
         ExprKind::Formula { lhs, rhs } => {

@@ -98,16 +98,28 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
                 format!("{} {sym} {}", sub(lhs, lp), sub(rhs, rp))
             }
         }
-        ExprKind::Index { target, indices } => {
-            let idx: Vec<String> = indices
+        ExprKind::Index {
+            target,
+            indices,
+            drop,
+        } => {
+            let mut idx: Vec<String> = indices
                 .iter()
                 .map(|i| i.as_ref().map_or(String::new(), |x| sub(x, 0)))
                 .collect();
+            if let Some(d) = drop {
+                idx.push(format!("drop = {}", sub(d, 0)));
+            }
             format!("{}[{}]", sub(target, 80), idx.join(", "))
         }
-        ExprKind::Index2 { target, index } => {
-            format!("{}[[{}]]", sub(target, 80), sub(index, 0))
-        }
+        ExprKind::Index2 {
+            target,
+            index,
+            column,
+        } => match column {
+            Some(c) => format!("{}[[{}, {}]]", sub(target, 80), sub(index, 0), sub(c, 0)),
+            None => format!("{}[[{}]]", sub(target, 80), sub(index, 0)),
+        },
         ExprKind::Field {
             target, name: n, ..
         } => format!("{}${}", sub(target, 80), name(n)),

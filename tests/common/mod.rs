@@ -71,6 +71,7 @@ pub fn call_seeded(
         rng: &mut rng,
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
         cancel: &cancel,
+        warnings: Vec::new(),
     };
     (kernel.eval)(&args, &mut ctx)
 }

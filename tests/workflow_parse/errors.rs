@@ -103,7 +103,10 @@ fn expression_errors_point_at_the_character() {
             "\"f(x y)\"",
             "2:10: unexpected name `y`; expected `,` or the `)` closing the `(` at 2:7",
         ),
-        ("\"x[[1, 2]]\"", "2:10: `[[` takes exactly one index"),
+        (
+            "\"x[[1, 2, 3]]\"",
+            "2:13: `[[` takes one index, or a row and a column",
+        ),
         (
             "\"x[[1] ]\"",
             "2:12: expected `]]` to close the `[[` at 2:7, found `]`",

@@ -291,6 +291,7 @@ impl Timer {
             rng: &mut self.rng,
             base_dir: Path::new("."),
             cancel: &self.cancel,
+            warnings: Vec::new(),
         };
         (kernel.eval)(&args, &mut ctx).map_err(|e| format!("{name}: {}", e.0))
     }

@@ -118,12 +118,24 @@ fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
         .collect()
 }
 
-fn math_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let base = match args.func {
-        "log" if args.has("base") => Some(args.scalar("base")?),
-        "round" if args.has("digits") => Some(args.scalar("digits")?),
-        _ => None,
+/// R's `round(x, digits)` with a vector of digits: both recycled to the
+/// longer (arithmetic.c, `math2`), the result shaped as the longer.
+fn round_recycled(x: &Value, data: &[f64], digits: &[f64]) -> Value {
+    let n = if data.is_empty() || digits.is_empty() {
+        0
+    } else {
+        data.len().max(digits.len())
     };
+    let out: Vec<f64> = (0..n)
+        .map(|i| fround(data[i % data.len()], digits[i % digits.len()]))
+        .collect();
+    match x {
+        Value::Mat(m) if m.len() == n => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    }
+}
+
+fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
     let data = x.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
@@ -131,7 +143,27 @@ fn math_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             args.func
         ))
     })?;
+    if args.func == "round" && args.has("digits") {
+        let digits = args.nums("digits")?;
+        if digits.len() != 1 {
+            return Ok(round_recycled(x, &data, &digits));
+        }
+    }
+    let base = match args.func {
+        "log" if args.has("base") => Some(args.scalar("base")?),
+        "round" if args.has("digits") => Some(args.scalar("digits")?),
+        _ => None,
+    };
     let out = apply(args.func, &data, base);
+    // R's math1: a NaN made from a number that was not one.
+    if matches!(args.func, "sqrt" | "log")
+        && out
+            .iter()
+            .zip(data.iter())
+            .any(|(y, x)| y.is_nan() && !x.is_nan())
+    {
+        ctx.warn("NaNs produced");
+    }
     Ok(match x {
         Value::Mat(m) => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
         _ => Value::Num(out),
@@ -144,6 +176,26 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         "round" => "digits",
         _ => "",
     };
+    if args.func == "round" {
+        if let Some(d) = args.ty("digits").filter(|d| d.len() != Some(1)) {
+            if !d.is_numeric() && !matches!(d, Type::Any) {
+                return Err(args.error(
+                    "digits",
+                    format!(
+                        "non-numeric argument to mathematical function: {}",
+                        d.describe()
+                    ),
+                ));
+            }
+            let x = args.ty("x").cloned().unwrap_or(Type::Any);
+            return Ok(match (x.len(), d.len()) {
+                (Some(a), Some(b)) if a >= b && matches!(x, Type::Mat { .. }) => x,
+                (Some(0), _) | (_, Some(0)) => Type::num(0),
+                (Some(a), Some(b)) => Type::num(a.max(b)),
+                _ => Type::num_unknown(),
+            });
+        }
+    }
     let base = if !extra.is_empty() && args.has(extra) {
         args.const_scalar_or(extra, None)?
     } else {
@@ -201,19 +253,34 @@ fn extreme(is_max: bool, parts: &[&[f64]], na_rm: bool) -> f64 {
     }
 }
 
-fn extreme_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let na_rm = args.bool_or("na.rm", false)?;
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
         if matches!(v, Value::Null) {
             continue;
         }
-        parts.push(v.as_f64_slice().ok_or_else(|| {
+        let dist = v.dist_values().map(std::borrow::Cow::Borrowed);
+        parts.push(dist.or_else(|| v.as_f64_slice()).ok_or_else(|| {
             KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
         })?);
     }
     let refs: Vec<&[f64]> = parts.iter().map(|p| p.as_ref()).collect();
-    Ok(Value::scalar(extreme(args.func == "max", &refs, na_rm)))
+    let is_max = args.func == "max";
+    let best = extreme(is_max, &refs, na_rm);
+    if best.is_infinite()
+        && !refs
+            .iter()
+            .flat_map(|p| p.iter())
+            .any(|v| !v.is_nan() || !na_rm)
+    {
+        ctx.warn(format!(
+            "no non-missing arguments to {}; returning {}",
+            args.func,
+            if is_max { "-Inf" } else { "Inf" }
+        ));
+    }
+    Ok(Value::scalar(best))
 }
 
 fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

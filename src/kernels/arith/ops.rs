@@ -204,7 +204,15 @@ fn operand<'a>(
     }
 }
 
-fn arith_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+/// R's warning when recycling leaves a remainder (arithmetic.c, `R_binary`).
+pub const RECYCLE: &str = "longer object length is not a multiple of shorter object length";
+
+/// True when R warns [`RECYCLE`] for operands of these lengths.
+pub fn ragged(a: usize, b: usize) -> bool {
+    a > 0 && b > 0 && a.max(b) % a.min(b) != 0
+}
+
+fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let op = Op::from_name(args.func)
         .ok_or_else(|| KernelError::new(format!("unknown operator {}", args.func)))?;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
@@ -223,6 +231,9 @@ fn arith_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             let (a, ad) = operand(e1, false)?;
             let (b, bd) = operand(e2, false)?;
             let (data, dims) = binary(op, &a, ad, &b, bd).map_err(KernelError)?;
+            if ragged(a.len(), b.len()) {
+                ctx.warn(RECYCLE);
+            }
             Ok(to_value(data, dims))
         }
     }

@@ -257,6 +257,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let iter_max = iter_max.trunc().min(i32::MAX as f64) as usize;
 
     let mut fit = run(nmeth, x, m, p, &centers, k, iter_max)?;
+    warn_fit(ctx, nmeth, &fit, m, iter_max);
     let mut best = long_sum(fit.wss.iter().copied());
     if let Some(cn) = &distinct {
         let mut i = 2.0;
@@ -267,6 +268,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                 .collect();
             centers = rows_of(x, m, p, &rows);
             let other = run(nmeth, x, m, p, &centers, k, iter_max)?;
+            warn_fit(ctx, nmeth, &other, m, iter_max);
             let z = long_sum(other.wss.iter().copied());
             if z < best {
                 fit = other;
@@ -311,6 +313,32 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             ("ifault", ifault),
         ],
     )))
+}
+
+/// The warnings R's `do_one(nmeth)` gives for one run, in its order.
+fn warn_fit(ctx: &mut Ctx, nmeth: u8, fit: &Fit, m: usize, iter_max: usize) {
+    let empty = "empty cluster: try a better set of initial centers";
+    let lloyd_like = nmeth != 1;
+    if nmeth == 1 && fit.ifault == 4 {
+        let qtran = (50 * m as i64).min(i64::from(i32::MAX));
+        ctx.warn(format!(
+            "Quick-TRANSfer stage steps exceeded maximum (= {qtran})"
+        ));
+    }
+    if lloyd_like && fit.size.contains(&0) {
+        ctx.warn(empty);
+    }
+    if fit.iter > iter_max || (nmeth == 1 && fit.ifault == 2) {
+        let unit = if iter_max == 1 {
+            "iteration"
+        } else {
+            "iterations"
+        };
+        ctx.warn(format!("did not converge in {iter_max} {unit}"));
+    }
+    if lloyd_like && fit.size.contains(&0) {
+        ctx.warn(empty);
+    }
 }
 
 /// `do_one(nmeth)`: one run, with R's errors for bad input and faults.

@@ -1,9 +1,11 @@
-//! `friedman.test(y)`: y a matrix, rows blocks, columns groups.
+//! `friedman.test(y)`: y a matrix, rows blocks, columns groups; or
+//! `friedman.test(y, groups, blocks)` with three vectors of one length.
 
 use super::super::nmath::{pchisq, rsum};
 use super::super::value::is_na;
 use super::{htest_type_no_alt, rank, record, tie_counts};
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+use nalgebra::DMatrix;
 
 const DIM_ERROR: &str = "dim(X) must have a positive length";
 
@@ -13,6 +15,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Some(t) if t.is_numeric() => {
             if !args.has("groups") {
                 return Err(args.error("groups", "argument \"groups\" is missing, with no default"));
+            }
+            if !args.has("blocks") {
+                return Err(args.error("blocks", "argument \"blocks\" is missing, with no default"));
             }
         }
         Some(t) => {
@@ -25,15 +30,92 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(htest_type_no_alt())
 }
 
+/// A grouping vector's levels, as R's `factor()` sorts them, and each
+/// element's level.
+fn levels(v: &Value, name: &str) -> Result<(usize, Vec<usize>), KernelError> {
+    let na = || KernelError::new("NA's are not allowed in 'groups' or 'blocks'");
+    match v {
+        Value::Str(s) => {
+            if s.iter().any(|x| x == "NA") {
+                return Err(na());
+            }
+            let mut u: Vec<&String> = s.iter().collect();
+            u.sort();
+            u.dedup();
+            Ok((
+                u.len(),
+                s.iter().map(|x| u.binary_search(&x).unwrap_or(0)).collect(),
+            ))
+        }
+        other => {
+            let x = other.as_f64_slice().ok_or_else(|| {
+                KernelError::new(format!(
+                    "'{name}' must be a vector, not {}",
+                    other.type_name()
+                ))
+            })?;
+            if x.iter().any(|v| v.is_nan()) {
+                return Err(na());
+            }
+            let mut u: Vec<f64> = x.to_vec();
+            u.sort_by(f64::total_cmp);
+            u.dedup();
+            Ok((
+                u.len(),
+                x.iter().map(|v| u.partition_point(|w| w < v)).collect(),
+            ))
+        }
+    }
+}
+
+/// R's friedman.test.default for vectors: `y` laid out as a blocks x
+/// groups matrix, each cell given exactly once.
+fn design(y: &Value, groups: &Value, blocks: &Value) -> Result<DMatrix<f64>, KernelError> {
+    let yv = y
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("'y' must be numeric"))?;
+    let (k, g) = levels(groups, "groups")?;
+    let (n, b) = levels(blocks, "blocks")?;
+    if yv.len() != g.len() || g.len() != b.len() {
+        return Err(KernelError::new(
+            "'y', 'groups' and 'blocks' must have the same length",
+        ));
+    }
+    let mut seen = vec![0u32; n * k];
+    let mut m = DMatrix::zeros(n, k);
+    for ((&v, &gi), &bi) in yv.iter().zip(&g).zip(&b) {
+        seen[bi + n * gi] += 1;
+        m[(bi, gi)] = v;
+    }
+    if seen.iter().any(|&c| c != 1) {
+        return Err(KernelError::new(
+            "not an unreplicated complete block design",
+        ));
+    }
+    Ok(m)
+}
+
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let built;
     let m = match args.get("y") {
         Some(Value::Mat(m)) => m,
-        Some(Value::Num(_)) | Some(Value::Bool(_)) => {
-            return Err(KernelError::new(if args.has("groups") {
-                "friedman.test with 'groups' and 'blocks' is not supported: give a matrix"
-            } else {
-                "argument \"groups\" is missing, with no default"
-            }))
+        Some(y @ (Value::Num(_) | Value::Bool(_))) => {
+            match (args.get("groups"), args.get("blocks")) {
+                (Some(g), Some(b)) => {
+                    built = design(y, g, b)?;
+                    &built
+                }
+                (None, _) => {
+                    return Err(KernelError::new(
+                        "argument \"groups\" is missing, with no default",
+                    ))
+                }
+                (Some(_), None) => {
+                    return Err(KernelError::new(
+                        "argument \"blocks\" is missing, with no default",
+                    ))
+                }
+            }
         }
         Some(v) => {
             return Err(KernelError::new(format!(

@@ -3,25 +3,12 @@
 //! ks.test.default.
 
 use super::super::nmath::ks::{pkolmogorov1x, pkolmogorov2x, pkstwo, psmirnov_exact_upper};
-use super::super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
+use super::super::pfun::{family, FAMILIES};
 use super::super::value::is_na;
 use super::{
     alternative, check_alternative, check_numeric, exact_arg, rcumsum, record, Alternative,
 };
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
-
-/// The distributions a string `y` may name: R name, formals after `q`,
-/// defaults (NaN: required).
-const DISTRIBUTIONS: &[(&str, &[&str], &[f64])] = &[
-    ("pnorm", &["mean", "sd"], &[0.0, 1.0]),
-    ("punif", &["min", "max"], &[0.0, 1.0]),
-    ("pexp", &["rate"], &[1.0]),
-    ("pt", &["df"], &[f64::NAN]),
-    ("pchisq", &["df"], &[f64::NAN]),
-    ("pf", &["df1", "df2"], &[f64::NAN, f64::NAN]),
-    ("pgamma", &["shape", "rate"], &[f64::NAN, 1.0]),
-    ("pbeta", &["shape1", "shape2"], &[f64::NAN, f64::NAN]),
-];
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     check_numeric(args, "x", "'x' must be numeric")?;
@@ -29,7 +16,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("y") {
         Some(t @ Type::Str { .. }) => {
             if let Some(name) = t.const_str() {
-                if !DISTRIBUTIONS.iter().any(|d| d.0 == name) {
+                if family(name).is_none() {
                     return Err(args.error("y", unknown_distribution(name)));
                 }
             }
@@ -46,9 +33,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 fn unknown_distribution(name: &str) -> String {
     format!(
         "object '{name}' of mode 'function' was not found (ks.test knows {})",
-        DISTRIBUTIONS
+        FAMILIES
             .iter()
-            .map(|d| d.0)
+            .map(|d| d.name)
             .collect::<Vec<_>>()
             .join(", ")
     )
@@ -177,9 +164,10 @@ type Cdf = Box<dyn Fn(f64) -> f64>;
 /// Matches `...` against the named distribution's formals as R would
 /// (exact names, then unique partial names, then position).
 fn distribution(name: &str, args: &Args<&Value>) -> Result<Cdf, KernelError> {
-    let Some(&(_, formals, defaults)) = DISTRIBUTIONS.iter().find(|d| d.0 == name) else {
+    let Some(fam) = family(name) else {
         return Err(KernelError::new(unknown_distribution(name)));
     };
+    let (formals, defaults) = (fam.formals, fam.defaults);
     let mut vals: Vec<Option<f64>> = vec![None; formals.len()];
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let mut used = vec![false; dots.len()];
@@ -239,47 +227,7 @@ fn distribution(name: &str, args: &Args<&Value>) -> Result<Cdf, KernelError> {
             }
         }
     }
-    Ok(match name {
-        "pnorm" => Box::new(move |q| pnorm(q, p[0], p[1], true, false)),
-        "punif" => Box::new(move |q| punif(q, p[0], p[1])),
-        "pexp" => Box::new(move |q| pexp(q, 1.0 / p[0])),
-        "pt" => Box::new(move |q| pt(q, p[0], true, false)),
-        "pchisq" => Box::new(move |q| pchisq(q, p[0], true, false)),
-        "pf" => Box::new(move |q| pf(q, p[0], p[1], true, false)),
-        "pgamma" => Box::new(move |q| pgamma(q, p[0], 1.0 / p[1], true, false)),
-        _ => Box::new(move |q| pbeta(q, p[0], p[1], true, false)),
-    })
-}
-
-/// R's `punif(q, min, max)`.
-fn punif(x: f64, a: f64, b: f64) -> f64 {
-    if x.is_nan() || a.is_nan() || b.is_nan() {
-        return x + a + b;
-    }
-    if b < a || !a.is_finite() || !b.is_finite() {
-        return f64::NAN;
-    }
-    if x >= b {
-        return 1.0;
-    }
-    if x <= a {
-        return 0.0;
-    }
-    (x - a) / (b - a)
-}
-
-/// R's C `pexp(q, scale)`.
-fn pexp(x: f64, scale: f64) -> f64 {
-    if x.is_nan() || scale.is_nan() {
-        return x + scale;
-    }
-    if scale < 0.0 {
-        return f64::NAN;
-    }
-    if x <= 0.0 {
-        return 0.0;
-    }
-    -(-(x / scale)).exp_m1()
+    Ok(Box::new(move |q| fam.p(q, &p, true, false)))
 }
 
 fn one_sample(

@@ -8,6 +8,7 @@ mod friedman;
 mod ks;
 mod mood;
 mod wilcox;
+mod wilcox_ci;
 
 use super::args::ArgError;
 use super::value::{List, Value};
@@ -32,6 +33,8 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("exact"),
             opt("correct"),
             opt("conf.int"),
+            opt("conf.level"),
+            opt("tol.root"),
             DOTS,
         ],
         random: false,

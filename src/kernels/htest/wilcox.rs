@@ -7,7 +7,7 @@ use super::super::nmath::signrank::{psignrank, pwilcox};
 use super::super::value::is_na;
 use super::{
     alternative, check_alternative, check_numeric, data, exact_arg, htest_type, rank, record,
-    tie_counts, Alternative,
+    tie_counts, wilcox_ci, Alternative,
 };
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
@@ -17,13 +17,29 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         check_numeric(args, "y", "'y' must be numeric")?;
     }
     check_alternative(args)?;
-    if let Some(true) = args.ty("conf.int").and_then(|t| match t {
+    let conf_int = args.ty("conf.int").and_then(|t| match t {
         Type::Bool { value: Some(v), .. } => v.first().copied(),
-        _ => None,
-    }) {
-        return Err(args.error("conf.int", "conf.int = TRUE is not supported"));
+        t => t.const_scalar().map(|x| x != 0.0),
+    });
+    if let Some(level) = args.ty("conf.level").and_then(Type::const_scalar) {
+        if conf_int == Some(true) && !(level.is_finite() && level > 0.0 && level < 1.0) {
+            return Err(args.error(
+                "conf.level",
+                "'conf.level' must be a single number between 0 and 1",
+            ));
+        }
     }
-    Ok(htest_type(false, true))
+    let mut t = htest_type(false, true);
+    match (conf_int, &mut t) {
+        (Some(true), Type::Record { fields, .. }) => {
+            fields.push(("conf.int".into(), Type::num(2)));
+            fields.push(("estimate".into(), Type::num(1)));
+        }
+        // Unknown until run time: the fields may or may not be there.
+        (None, _) if args.has("conf.int") => return Ok(Type::Any),
+        _ => {}
+    }
+    Ok(t)
 }
 
 fn is_missing(v: f64) -> bool {
@@ -69,7 +85,21 @@ pub(super) fn r_min(a: f64, b: f64) -> f64 {
     }
 }
 
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+/// What a test computed besides its p-value: which path it took, for R's
+/// warnings and the interval.
+struct Outcome {
+    statistic: f64,
+    p: f64,
+    method: String,
+    /// The exact path was asked for (or chosen) but ties or zeroes ruled
+    /// it out.
+    ties: bool,
+    zeroes: bool,
+    exact_asked: bool,
+    exact_used: bool,
+}
+
+pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let alt = alternative(args)?;
     let mu = if args.has("mu") {
         match args.get("mu").and_then(Value::as_scalar) {
@@ -79,9 +109,14 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     } else {
         0.0
     };
-    if args.bool_or("conf.int", false)? {
-        return Err(KernelError::new("conf.int = TRUE is not supported"));
+    let conf_int = args.bool_or("conf.int", false)?;
+    let conf_level = args.scalar_or("conf.level", 0.95)?;
+    if conf_int && !(conf_level.is_finite() && conf_level > 0.0 && conf_level < 1.0) {
+        return Err(KernelError::new(
+            "'conf.level' must be a single number between 0 and 1",
+        ));
     }
+    let tol = args.scalar_or("tol.root", 1e-4)?;
     let paired = args.bool_or("paired", false)?;
     let exact = exact_arg(args)?;
     let correct = args.bool_or("correct", true)?;
@@ -119,12 +154,44 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     // R's exact tables grow as n^2 (signed rank) and m*n*min(m,n) (rank
     // sum): refuse sizes where R itself would exhaust memory
     let too_large = || KernelError::new("exact p-value computation too large: use exact = FALSE");
-    let (statistic, p, method) = match y {
+    let mut warn = Vec::new();
+    let (o, interval) = match y {
         None => {
             if exact == Some(true) && x.len() > 5_000 {
                 return Err(too_large());
             }
-            signed_rank(&x, mu, alt, exact, correct)
+            let o = signed_rank(&x, mu, alt, exact, correct);
+            let interval = if conf_int {
+                // R's `x <- x + mu` after dropping the zeroes of x - mu.
+                let shifted: Vec<f64> = x
+                    .iter()
+                    .map(|v| v - mu)
+                    .filter(|&v| v != 0.0)
+                    .map(|v| v + mu)
+                    .collect();
+                Some(if o.exact_used {
+                    wilcox_ci::signed_rank_exact(&shifted, alt, conf_level, &mut warn)
+                } else {
+                    wilcox_ci::signed_rank_normal(
+                        &shifted, alt, conf_level, correct, tol, &mut warn,
+                    )?
+                })
+            } else {
+                None
+            };
+            if o.exact_asked && o.ties {
+                warn.push("cannot compute exact p-value with ties".into());
+                if conf_int {
+                    warn.push("cannot compute exact confidence interval with ties".into());
+                }
+            }
+            if o.exact_asked && o.zeroes {
+                warn.push("cannot compute exact p-value with zeroes".into());
+                if conf_int {
+                    warn.push("cannot compute exact confidence interval with zeroes".into());
+                }
+            }
+            (o, interval)
         }
         Some(y) => {
             if y.is_empty() {
@@ -134,16 +201,42 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             if exact == Some(true) && m * n * m.min(n) > 2e8 {
                 return Err(too_large());
             }
-            rank_sum(&x, &y, mu, alt, exact, correct)
+            let o = rank_sum(&x, &y, mu, alt, exact, correct);
+            let interval = if !conf_int {
+                None
+            } else if o.exact_used {
+                Some(wilcox_ci::rank_sum_exact(
+                    &x, &y, alt, conf_level, &mut warn,
+                ))
+            } else {
+                Some(wilcox_ci::rank_sum_normal(
+                    &x, &y, alt, conf_level, correct, tol, &mut warn,
+                )?)
+            };
+            if o.exact_asked && o.ties {
+                warn.push("cannot compute exact p-value with ties".into());
+                if conf_int {
+                    warn.push("cannot compute exact confidence intervals with ties".into());
+                }
+            }
+            (o, interval)
         }
     };
-    Ok(record(vec![
-        ("statistic", Value::scalar(statistic)),
-        ("p.value", Value::scalar(p)),
+    for w in warn {
+        ctx.warn(w);
+    }
+    let mut fields = vec![
+        ("statistic", Value::scalar(o.statistic)),
+        ("p.value", Value::scalar(o.p)),
         ("null.value", Value::scalar(mu)),
         ("alternative", Value::string(alt.r_name())),
-        ("method", Value::string(&method)),
-    ]))
+        ("method", Value::string(&o.method)),
+    ];
+    if let Some(i) = interval {
+        fields.push(("conf.int", Value::Num(i.conf_int.to_vec())));
+        fields.push(("estimate", Value::scalar(i.estimate)));
+    }
+    Ok(record(fields))
 }
 
 fn signed_rank(
@@ -152,7 +245,7 @@ fn signed_rank(
     alt: Alternative,
     exact: Option<bool>,
     correct: bool,
-) -> (f64, f64, String) {
+) -> Outcome {
     let mut method = String::from("Wilcoxon signed rank test");
     let x: Vec<f64> = x.iter().map(|v| v - mu).collect();
     let zeroes = x.contains(&0.0);
@@ -196,7 +289,15 @@ fn signed_rank(
         z = (z - corr) / sigma;
         p = normal_p(alt, z);
     }
-    (statistic, p, method)
+    Outcome {
+        statistic,
+        p,
+        method,
+        ties,
+        zeroes,
+        exact_asked: exact,
+        exact_used: exact && !ties && !zeroes,
+    }
 }
 
 fn rank_sum(
@@ -206,7 +307,7 @@ fn rank_sum(
     alt: Alternative,
     exact: Option<bool>,
     correct: bool,
-) -> (f64, f64, String) {
+) -> Outcome {
     let mut method = String::from("Wilcoxon rank sum test");
     let pooled: Vec<f64> = x.iter().map(|v| v - mu).chain(y.iter().copied()).collect();
     let r = rank(&pooled);
@@ -244,5 +345,13 @@ fn rank_sum(
         z = (z - corr) / sigma;
         p = normal_p(alt, z);
     }
-    (statistic, p, method)
+    Outcome {
+        statistic,
+        p,
+        method,
+        ties,
+        zeroes: false,
+        exact_asked: exact,
+        exact_used: exact && !ties,
+    }
 }

@@ -11,6 +11,7 @@ mod ebd0;
 pub mod gamma;
 pub mod ks;
 pub mod pbeta;
+pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
 pub mod qnorm;

@@ -59,14 +59,14 @@ fn pgamma_smallx(x: f64, alph: f64, lower_tail: bool, log_p: bool) -> f64 {
     let mut sum = 0.0;
     let mut c = alph;
     let mut n = 0.0;
-    loop {
+    // R's do-while: a NaN term (an infinite shape) ends the loop.
+    let mut more = true;
+    while more {
         n += 1.0;
         c *= -x / n;
         let term = c / (alph + n);
         sum += term;
-        if term.abs() <= EPS * sum.abs() {
-            break;
-        }
+        more = term.abs() > EPS * sum.abs();
     }
     if lower_tail {
         let f1 = if log_p { sum.ln_1p() } else { 1.0 + sum };
@@ -102,13 +102,12 @@ fn pgamma_smallx(x: f64, alph: f64, lower_tail: bool, log_p: bool) -> f64 {
 fn pd_upper_series(x: f64, mut y: f64, log_p: bool) -> f64 {
     let mut term = x / y;
     let mut sum = term;
-    loop {
+    let mut more = true;
+    while more {
         y += 1.0;
         term *= x / y;
         sum += term;
-        if term <= sum * EPS {
-            break;
-        }
+        more = term > sum * EPS;
     }
     if log_p {
         sum.ln()
@@ -201,13 +200,12 @@ fn dpnorm(mut x: f64, mut lower_tail: bool, lp: f64) -> f64 {
         let mut sum = term;
         let x2 = x * x;
         let mut i = 1.0;
-        loop {
+        let mut more = true;
+        while more {
             term *= -i / x2;
             sum += term;
             i += 2.0;
-            if term.abs() <= EPS * sum {
-                break;
-            }
+            more = term.abs() > EPS * sum;
         }
         1.0 / sum
     } else {

@@ -180,6 +180,109 @@ pub fn pwilcox(q: f64, m: f64, n: f64, lower_tail: bool, log_p: bool) -> f64 {
     dt_val(p, lower_tail, log_p)
 }
 
+/// R's `qsignrank(p, n)` for a lower-tail, non-log `p` (all
+/// `wilcox.test` asks): the smallest q with P(V <= q) >= p, walking the
+/// counts from the nearer end as signrank.c does.
+pub fn qsignrank(x: f64, n: f64) -> f64 {
+    if x.is_nan() || n.is_nan() {
+        return x + n;
+    }
+    if !x.is_finite() || !n.is_finite() || !(0.0..=1.0).contains(&x) {
+        return f64::NAN;
+    }
+    let n = n.round_ties_even();
+    if n <= 0.0 {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return 0.0;
+    }
+    if x == 1.0 {
+        return n * (n + 1.0) / 2.0;
+    }
+    let nn = n as usize;
+    let w = signrank_counts(nn);
+    let u = nn * (nn + 1) / 2;
+    let c = u / 2;
+    let count = |k: usize| -> f64 {
+        let k = if k > c { u - k } else { k };
+        if nn == 1 {
+            1.0
+        } else {
+            w[k]
+        }
+    };
+    let f = (-n * M_LN2).exp();
+    let mut p = 0.0;
+    let mut q = 0usize;
+    if x <= 0.5 {
+        let x = x - 10.0 * f64::EPSILON;
+        loop {
+            p += count(q) * f;
+            if p >= x {
+                break;
+            }
+            q += 1;
+        }
+        q as f64
+    } else {
+        let x = 1.0 - x + 10.0 * f64::EPSILON;
+        loop {
+            p += count(q) * f;
+            if p > x {
+                return (u - q) as f64;
+            }
+            q += 1;
+        }
+    }
+}
+
+/// R's `qwilcox(p, m, n)` for a lower-tail, non-log `p` (wilcox.c).
+pub fn qwilcox(x: f64, m: f64, n: f64) -> f64 {
+    if x.is_nan() || m.is_nan() || n.is_nan() {
+        return x + m + n;
+    }
+    if !x.is_finite() || !m.is_finite() || !n.is_finite() || !(0.0..=1.0).contains(&x) {
+        return f64::NAN;
+    }
+    let m = m.round_ties_even();
+    let n = n.round_ties_even();
+    if m <= 0.0 || n <= 0.0 {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return 0.0;
+    }
+    if x == 1.0 {
+        return m * n;
+    }
+    let (mm, nn) = (m as usize, n as usize);
+    let mut w = Wilcox::new(mm, nn);
+    let c = choose(m + n, n);
+    let mut p = 0.0;
+    let mut q = 0i64;
+    if x <= 0.5 {
+        let x = x - 10.0 * f64::EPSILON;
+        loop {
+            p += w.count(q, mm, nn) / c;
+            if p >= x {
+                break;
+            }
+            q += 1;
+        }
+        q as f64
+    } else {
+        let x = 1.0 - x + 10.0 * f64::EPSILON;
+        loop {
+            p += w.count(q, mm, nn) / c;
+            if p > x {
+                return m * n - q as f64;
+            }
+            q += 1;
+        }
+    }
+}
+
 fn lfastchoose(n: f64, k: f64) -> f64 {
     -(n + 1.0).ln() - lbeta(n - k + 1.0, k + 1.0)
 }

@@ -128,28 +128,78 @@ fn covariance(x: &Cols, y: Option<&Cols>, complete: bool) -> Vec<f64> {
     out
 }
 
-fn complete_obs(args: &Args<&Value>) -> Result<bool, KernelError> {
+/// R's `use =` of `var`/`cov`, in its `pmatch` order.
+#[derive(Clone, Copy, PartialEq)]
+enum Use {
+    AllObs,
+    CompleteObs,
+    Pairwise,
+    Everything,
+    NaOrComplete,
+}
+
+const USES: [(&str, Use); 5] = [
+    ("all.obs", Use::AllObs),
+    ("complete.obs", Use::CompleteObs),
+    ("pairwise.complete.obs", Use::Pairwise),
+    ("everything", Use::Everything),
+    ("na.or.complete", Use::NaOrComplete),
+];
+
+fn use_arg(args: &Args<&Value>) -> Result<Use, KernelError> {
     let na_rm = args.bool_or("na.rm", false)?;
     match args.get("use") {
-        None => Ok(na_rm),
+        None if na_rm => Ok(Use::NaOrComplete),
+        None => Ok(Use::Everything),
         Some(Value::Str(s)) if s.len() == 1 => {
             let u = s[0].as_str();
-            if !u.is_empty() && "everything".starts_with(u) {
-                Ok(false)
-            } else if !u.is_empty() && "na.or.complete".starts_with(u) {
-                Ok(true)
-            } else {
-                Err(KernelError::new(format!(
-                    "use = \"{u}\" is not supported (only \"everything\" and \"na.or.complete\")"
-                )))
+            // pmatch: an exact name, else a unique prefix.
+            let exact = USES.iter().find(|(n, _)| *n == u);
+            let mut partial = USES
+                .iter()
+                .filter(|(n, _)| !u.is_empty() && n.starts_with(u));
+            match (exact, partial.next(), partial.next()) {
+                (Some((_, m)), _, _) | (None, Some((_, m)), None) => Ok(*m),
+                _ => Err(KernelError::new("invalid 'use' argument")),
             }
         }
         Some(_) => Err(KernelError::new("invalid 'use' argument")),
     }
 }
 
+/// R's `cov_pairwise`: each pair of columns over the rows where both are
+/// present, with one-pass long-double means (cov.c, `COV_PAIRWISE_BODY`).
+fn pairwise(x: &Cols, y: Option<&Cols>) -> Vec<f64> {
+    let yy = y.unwrap_or(x);
+    let mut out = vec![NA; x.p * yy.p];
+    for i in 0..x.p {
+        for j in 0..yy.p {
+            if y.is_none() && j < i {
+                out[j * x.p + i] = out[i * x.p + j];
+                continue;
+            }
+            let (a, b): (Vec<f64>, Vec<f64>) = x
+                .col(i)
+                .iter()
+                .zip(yy.col(j))
+                .filter(|(u, v)| !u.is_nan() && !v.is_nan())
+                .map(|(&u, &v)| (u, v))
+                .unzip();
+            let nobs = a.len();
+            if nobs >= 2 {
+                let am = ldouble::sum(&a).div_count(nobs);
+                let bm = ldouble::sum(&b).div_count(nobs);
+                out[j * x.p + i] = ldouble::sum_products(&a, am, &b, bm)
+                    .div_count(nobs - 1)
+                    .to_f64();
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let complete = complete_obs(args)?;
+    let how = use_arg(args)?;
     let x = cols(args.get("x").unwrap_or(&Value::Null), "x")?;
     let y = match args.get("y") {
         None | Some(Value::Null) => None,
@@ -162,7 +212,28 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     }
     let ncy = y.as_ref().map_or(x.p, |y| y.p);
     let as_matrix = x.matrix || y.as_ref().is_some_and(|y| y.matrix);
-    let out = covariance(&x, y.as_ref(), complete);
+    let any_na = || {
+        x.data.iter().any(|v| v.is_nan())
+            || y.as_ref()
+                .is_some_and(|y| y.data.iter().any(|v| v.is_nan()))
+    };
+    let out = match how {
+        Use::AllObs if any_na() => return Err(KernelError::new("missing observations in cov/cor")),
+        Use::Pairwise => pairwise(&x, y.as_ref()),
+        Use::Everything => covariance(&x, y.as_ref(), false),
+        Use::CompleteObs => {
+            let complete_row = |k: usize| {
+                (0..x.p).all(|j| !x.col(j)[k].is_nan())
+                    && y.as_ref()
+                        .is_none_or(|y| (0..y.p).all(|j| !y.col(j)[k].is_nan()))
+            };
+            if !(0..x.n).any(complete_row) {
+                return Err(KernelError::new("no complete element pairs"));
+            }
+            covariance(&x, y.as_ref(), true)
+        }
+        Use::AllObs | Use::NaOrComplete => covariance(&x, y.as_ref(), true),
+    };
     Ok(if as_matrix {
         Value::Mat(DMatrix::from_vec(x.p, ncy, out))
     } else {

@@ -105,13 +105,35 @@ fn na_rm(args: &Args<&Value>) -> Result<bool, KernelError> {
     args.bool_or("na.rm", false)
 }
 
-fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let trim = args.scalar_or("trim", 0.0)?;
-    if trim != 0.0 {
-        return Err(KernelError::new(
-            "mean(trim = ) is not supported; use trim = 0",
-        ));
+/// R's `mean.default` with `trim > 0`: NA if any value is, the median
+/// from 0.5 on, else the mean of the order statistics `lo..=hi`.
+fn trimmed_mean(data: &[f64], trim: f64) -> f64 {
+    if data.iter().any(|v| v.is_nan()) {
+        return NA;
     }
+    let n = data.len();
+    let mut sorted = data.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    if trim >= 0.5 {
+        let half = n.div_ceil(2);
+        return if n % 2 == 1 {
+            sorted[half - 1]
+        } else {
+            mean(&sorted[half - 1..=half])
+        };
+    }
+    let lo = (n as f64 * trim).floor() as usize + 1;
+    let hi = n + 1 - lo;
+    mean(&sorted[lo - 1..hi])
+}
+
+fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let trim = match args.get("trim") {
+        None => 0.0,
+        Some(t) => t
+            .as_scalar()
+            .ok_or_else(|| KernelError::new("'trim' must be numeric of length one"))?,
+    };
     let x = args.get("x").unwrap_or(&Value::Null);
     let Some(data) = x.as_f64_slice() else {
         // R warns "argument is not numeric or logical: returning NA".
@@ -122,6 +144,9 @@ fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     } else {
         data
     };
+    if trim > 0.0 && !data.is_empty() {
+        return Ok(Value::scalar(trimmed_mean(&data, trim)));
+    }
     if matches!(x, Value::Bool(_)) {
         // Integers and logicals: one long-double pass, no correction.
         let s = ldouble::sum(&data);
@@ -157,22 +182,20 @@ fn const_na_rm(args: &Args<Type>) -> bool {
 }
 
 fn mean_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if let Some(trim) = args.const_scalar_or("trim", Some(0.0))? {
-        if trim != 0.0 {
-            return Err(args.error("trim", "mean(trim = ) is not supported; use trim = 0"));
-        }
-    }
+    let Some(trim) = args.const_scalar_or("trim", Some(0.0))? else {
+        return reduce_shape(args, "x", |_| f64::NAN).map(|_| Type::num(1));
+    };
     let rm = const_na_rm(args);
     reduce_shape(args, "x", |v| {
-        if rm {
-            mean(
-                &v.iter()
-                    .copied()
-                    .filter(|x| !x.is_nan())
-                    .collect::<Vec<_>>(),
-            )
+        let kept: Vec<f64> = if rm {
+            v.iter().copied().filter(|x| !x.is_nan()).collect()
         } else {
-            mean(v)
+            v.to_vec()
+        };
+        if trim > 0.0 && !kept.is_empty() {
+            trimmed_mean(&kept, trim)
+        } else {
+            mean(&kept)
         }
     })
 }
@@ -189,9 +212,14 @@ fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     for (_, v) in args.dots() {
         match v {
             Value::Null => {}
-            v => parts.push(v.as_f64_slice().ok_or_else(|| {
-                KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
-            })?),
+            v => parts.push(
+                v.dist_values()
+                    .map(Cow::Borrowed)
+                    .or_else(|| v.as_f64_slice())
+                    .ok_or_else(|| {
+                        KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+                    })?,
+            ),
         }
     }
     Ok(Value::scalar(sum_values(parts.into_iter(), rm)))
@@ -294,7 +322,11 @@ fn row_means_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 }
 
 fn length_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    Ok(Value::scalar(args.get("x").map_or(0, Value::len) as f64))
+    let x = args.get("x");
+    if let Some(d) = x.and_then(Value::dist_values) {
+        return Ok(Value::scalar(d.len() as f64));
+    }
+    Ok(Value::scalar(x.map_or(0, Value::len) as f64))
 }
 
 fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
@@ -319,7 +351,11 @@ fn ncol_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn length_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    Ok(match args.ty("x").and_then(Type::len) {
+    let x = match args.ty("x") {
+        Some(t @ Type::Record { class, .. }) if class == "dist" => t.field("values"),
+        t => t,
+    };
+    Ok(match x.and_then(Type::len) {
         Some(n) => Type::scalar_const(n as f64),
         None => Type::num(1),
     })

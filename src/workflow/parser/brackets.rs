@@ -76,10 +76,26 @@ impl Parser<'_> {
             ));
         }
         let index = self.expr(0)?;
+        let mut column = None;
+        if self.peek().tok == Tok::Comma {
+            // `m[[i, j]]`: one element of a matrix.
+            self.bump();
+            let t = self.peek().clone();
+            if matches!(t.tok, Tok::RBracket | Tok::Comma) {
+                return Err(self.error_at(
+                    &t,
+                    format!(
+                        "unexpected {}: `[[` takes one index, or a row and a column",
+                        t.tok.describe()
+                    ),
+                ));
+            }
+            column = Some(Box::new(self.expr(0)?));
+        }
         let first = self.peek().clone();
         let second = self.peek_at(1).clone();
         if first.tok == Tok::Comma {
-            return Err(self.error_at(&first, "`[[` takes exactly one index"));
+            return Err(self.error_at(&first, "`[[` takes one index, or a row and a column"));
         }
         if first.tok != Tok::RBracket || second.tok != Tok::RBracket || second.start != first.end {
             let found = if first.tok == Tok::RBracket {
@@ -103,26 +119,39 @@ impl Parser<'_> {
             kind: ExprKind::Index2 {
                 target: Box::new(target),
                 index: Box::new(index),
+                column,
             },
         })
     }
 
-    /// The comma-separated entries of `x[...]`, any of them empty.
-    /// Sets `self.height` to the highest entry's.
-    pub(super) fn indices(&mut self) -> Result<Vec<Option<Expr>>, Diagnostic> {
+    /// The comma-separated entries of `x[...]`, any of them empty, and a
+    /// trailing `drop = ...`. Sets `self.height` to the highest entry's.
+    pub(super) fn indices(&mut self) -> Result<(Vec<Option<Expr>>, Option<Expr>), Diagnostic> {
         let mut out = Vec::new();
         let mut height = 0;
+        let mut drop = None;
         loop {
             let t = self.peek().clone();
             if matches!(t.tok, Tok::Comma | Tok::RBracket) {
                 out.push(None);
-            } else {
-                if self.is_named_arg() {
-                    return Err(self.error_at(
-                        &t,
-                        "named arguments to `[` (such as `drop =`) are not supported",
-                    ));
+            } else if self.is_named_arg() {
+                let is_drop =
+                    matches!(&t.tok, Tok::Ident(s) | Tok::Quoted(s) | Tok::Str(s) if s == "drop");
+                if !is_drop || drop.is_some() {
+                    return Err(self.error_at(&t, "`[` takes only `drop =` as a named argument"));
                 }
+                let eq = self.peek_at(1).clone();
+                self.bump();
+                self.bump();
+                drop = Some(self.operand(0, &eq)?);
+                height = height.max(self.height);
+                if self.peek().tok != Tok::RBracket {
+                    let next = self.peek().clone();
+                    return Err(self.error_at(&next, "`drop =` must come after the indices"));
+                }
+                self.height = height;
+                return Ok((out, drop));
+            } else {
                 out.push(Some(self.expr(0)?));
                 height = height.max(self.height);
             }
@@ -130,7 +159,7 @@ impl Parser<'_> {
                 self.bump();
             } else {
                 self.height = height;
-                return Ok(out);
+                return Ok((out, drop));
             }
         }
     }

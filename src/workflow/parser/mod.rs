@@ -428,13 +428,14 @@ impl<'a> Parser<'a> {
                     self.bump();
                     self.index2(lhs, open)?
                 } else {
-                    let indices = self.indices()?;
+                    let (indices, drop) = self.indices()?;
                     let close = self.close(Tok::RBracket, open)?;
                     Expr {
                         span: lhs.span.to(close),
                         kind: ExprKind::Index {
                             target: Box::new(lhs),
                             indices,
+                            drop: drop.map(Box::new),
                         },
                     }
                 };

@@ -1,0 +1,129 @@
+//! Which values are R integers, for R's integer overflow.
+//!
+//! flowcast stores integers as doubles, which hold every R integer exactly,
+//! so integer `+ - *` is double arithmetic until a result leaves R's
+//! integer range: there R gives NA with the warning "NAs produced by
+//! integer overflow" (arithmetic.c, `R_integer_plus` and friends). Whether
+//! an operand is an integer follows from how it was written (`5L`,
+//! `1:n`, `length(x)`), so the evaluator asks here only when a result is
+//! out of range, and pays nothing otherwise.
+
+use std::collections::HashSet;
+
+use crate::diagnostic::SourceFile;
+use crate::workflow::{BinaryOp, Expr, ExprKind, StepBody, UnaryOp, Workflow};
+
+/// `.Machine$integer.max`.
+pub const INT_MAX: f64 = 2_147_483_647.0;
+
+/// The text R prints with NA for an overflowing integer operation.
+pub const OVERFLOW: &str = "NAs produced by integer overflow";
+
+/// What the integer test consults besides the expression.
+pub struct Integers<'a> {
+    pub file: &'a SourceFile,
+    /// Steps whose values are integer vectors.
+    pub steps: &'a HashSet<String>,
+    /// The loop variable, when it runs over integers (`i in 1:n`).
+    pub local: Option<&'a str>,
+}
+
+impl Integers<'_> {
+    /// True when R would give `e` integer type.
+    pub fn is_integer(&self, e: &Expr) -> bool {
+        match &e.kind {
+            // `5L`; a whole number too large for an integer is a double
+            // (R warns at parse time and keeps the number).
+            ExprKind::Num(x) => {
+                x.fract() == 0.0
+                    && x.abs() <= INT_MAX
+                    && self
+                        .file
+                        .text
+                        .get(e.span.start..e.span.end)
+                        .is_some_and(|t| t.ends_with('L'))
+            }
+            ExprKind::Na => self.file.text.get(e.span.start..e.span.end) == Some("NA_integer_"),
+            ExprKind::Name(n) => self.local == Some(n.as_str()) || self.steps.contains(n),
+            ExprKind::Unary { op, expr } => {
+                matches!(op, UnaryOp::Neg | UnaryOp::Plus) && self.is_integer(expr)
+            }
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
+                    self.is_integer(lhs) && self.is_integer(rhs)
+                }
+                // R's `:` is integer from a whole start within range.
+                BinaryOp::Range => {
+                    self.is_integer(lhs)
+                        || matches!(lhs.kind, ExprKind::Num(x) if x.fract() == 0.0 && x.abs() <= INT_MAX)
+                }
+                _ => false,
+            },
+            ExprKind::Call { func, args, .. } => match func.as_str() {
+                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree" => true,
+                // Integer arguments stay integer.
+                "c" | "max" | "min" | "abs" => {
+                    !args.is_empty()
+                        && args
+                            .iter()
+                            .filter(|a| a.name.as_deref() != Some("na.rm"))
+                            .all(|a| self.is_integer(&a.value))
+                }
+                _ => false,
+            },
+            ExprKind::Index { target, .. } | ExprKind::Index2 { target, .. } => {
+                self.is_integer(target)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The steps whose values are integer vectors: a loop's when its body is an
+/// integer scalar (its value packs them into a vector).
+pub fn integer_steps(wf: &Workflow) -> HashSet<String> {
+    let mut out = HashSet::new();
+    // Steps read each other in any order in the file: settle by repeating.
+    loop {
+        let before = out.len();
+        for s in &wf.steps {
+            if out.contains(&s.name) {
+                continue;
+            }
+            let ints = Integers {
+                file: &wf.file,
+                steps: &out,
+                local: None,
+            };
+            let integer = match &s.body {
+                StepBody::Expr(e) => ints.is_integer(e),
+                StepBody::Loop(l) => {
+                    let local = Integers {
+                        local: ints.is_integer(&l.range).then_some(l.var.as_str()),
+                        ..ints
+                    };
+                    local.is_integer(&l.body)
+                }
+            };
+            if integer {
+                out.insert(s.name.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// R's integer overflow on `data`, the result of `+ - *` on integers:
+/// every value out of range becomes NA. True when any did.
+pub fn overflow(data: &mut [f64]) -> bool {
+    let mut any = false;
+    for x in data.iter_mut() {
+        if x.abs() > INT_MAX && !x.is_nan() {
+            *x = crate::kernels::value::NA;
+            any = true;
+        }
+    }
+    any
+}

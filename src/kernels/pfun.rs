@@ -1,0 +1,260 @@
+//! R's distribution functions `pnorm`, `plnorm`, `pexp`, …: each a
+//! kernel, and the table `ks.test(x, "pnorm", ...)` looks its `y` up in.
+
+use nalgebra::DMatrix;
+
+use super::args::{ArgError, Args};
+use super::nmath::pcont::{pcauchy, pexp, plnorm, plogis, punif, pweibull};
+use super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
+use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+
+/// A default that R computes from another formal: pgamma's
+/// `scale = 1/rate`.
+const DERIVED: f64 = f64::MIN;
+
+/// One distribution: R's name, its formals after `q` with their defaults
+/// (NaN: required), and its C function.
+pub struct Family {
+    pub name: &'static str,
+    pub formals: &'static [&'static str],
+    pub defaults: &'static [f64],
+    cdf: fn(f64, &[f64], bool, bool) -> f64,
+}
+
+impl Family {
+    /// The probability at `q` with parameters `p` (one per formal).
+    pub fn p(&self, q: f64, p: &[f64], lower_tail: bool, log_p: bool) -> f64 {
+        (self.cdf)(q, p, lower_tail, log_p)
+    }
+}
+
+pub static FAMILIES: &[Family] = &[
+    Family {
+        name: "pnorm",
+        formals: &["mean", "sd"],
+        defaults: &[0.0, 1.0],
+        cdf: |q, p, l, g| pnorm(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "plnorm",
+        formals: &["meanlog", "sdlog"],
+        defaults: &[0.0, 1.0],
+        cdf: |q, p, l, g| plnorm(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "punif",
+        formals: &["min", "max"],
+        defaults: &[0.0, 1.0],
+        cdf: |q, p, l, g| punif(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pexp",
+        formals: &["rate"],
+        defaults: &[1.0],
+        cdf: |q, p, l, g| pexp(q, 1.0 / p[0], l, g),
+    },
+    Family {
+        name: "pt",
+        formals: &["df"],
+        defaults: &[f64::NAN],
+        cdf: |q, p, l, g| pt(q, p[0], l, g),
+    },
+    Family {
+        name: "pchisq",
+        formals: &["df"],
+        defaults: &[f64::NAN],
+        cdf: |q, p, l, g| pchisq(q, p[0], l, g),
+    },
+    Family {
+        name: "pf",
+        formals: &["df1", "df2"],
+        defaults: &[f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pf(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pgamma",
+        formals: &["shape", "rate", "scale"],
+        defaults: &[f64::NAN, 1.0, DERIVED],
+        cdf: |q, p, l, g| {
+            let scale = if p[2] == DERIVED { 1.0 / p[1] } else { p[2] };
+            pgamma(q, p[0], scale, l, g)
+        },
+    },
+    Family {
+        name: "pbeta",
+        formals: &["shape1", "shape2"],
+        defaults: &[f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pbeta(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pweibull",
+        formals: &["shape", "scale"],
+        defaults: &[f64::NAN, 1.0],
+        cdf: |q, p, l, g| pweibull(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pcauchy",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        cdf: |q, p, l, g| pcauchy(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "plogis",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        cdf: |q, p, l, g| plogis(q, p[0], p[1], l, g),
+    },
+];
+
+pub fn family(name: &str) -> Option<&'static Family> {
+    FAMILIES.iter().find(|f| f.name == name)
+}
+
+const fn kernel(name: &'static str, params: &'static [Param]) -> Kernel {
+    Kernel {
+        name,
+        params,
+        random: false,
+        shape,
+        eval,
+    }
+}
+
+const TAILS: [Param; 2] = [opt("lower.tail"), opt("log.p")];
+
+pub(super) static KERNELS: &[Kernel] = &[
+    kernel(
+        "pnorm",
+        &[req("q"), opt("mean"), opt("sd"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "plnorm",
+        &[req("q"), opt("meanlog"), opt("sdlog"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "punif",
+        &[req("q"), opt("min"), opt("max"), TAILS[0], TAILS[1]],
+    ),
+    kernel("pexp", &[req("q"), opt("rate"), TAILS[0], TAILS[1]]),
+    kernel("pt", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
+    kernel("pchisq", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
+    kernel(
+        "pf",
+        &[req("q"), req("df1"), req("df2"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "pgamma",
+        &[
+            req("q"),
+            req("shape"),
+            opt("rate"),
+            opt("scale"),
+            TAILS[0],
+            TAILS[1],
+        ],
+    ),
+    kernel(
+        "pbeta",
+        &[req("q"), req("shape1"), req("shape2"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "pweibull",
+        &[req("q"), req("shape"), opt("scale"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "pcauchy",
+        &[req("q"), opt("location"), opt("scale"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "plogis",
+        &[req("q"), opt("location"), opt("scale"), TAILS[0], TAILS[1]],
+    ),
+];
+
+/// The length of the result: R recycles `q` and every parameter to the
+/// longest (none empty), as its `math2`/`math3` do.
+fn recycled_len(lens: &[usize]) -> usize {
+    if lens.contains(&0) {
+        0
+    } else {
+        lens.iter().copied().max().unwrap_or(0)
+    }
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let fam =
+        family(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
+    let q = args.get("q").unwrap_or(&Value::Null);
+    let qs = q
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("Non-numeric argument to mathematical function"))?;
+    let mut params = Vec::with_capacity(fam.formals.len());
+    for (f, d) in fam.formals.iter().zip(fam.defaults) {
+        params.push(match args.get(f) {
+            Some(v) => v
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("Non-numeric argument to mathematical function"))?,
+            None if d.is_nan() => {
+                return Err(KernelError::new(format!(
+                    "argument \"{f}\" is missing, with no default"
+                )))
+            }
+            None => std::borrow::Cow::Owned(vec![*d]),
+        });
+    }
+    let lower = args.bool_or("lower.tail", true)?;
+    let log_p = args.bool_or("log.p", false)?;
+    let mut lens = vec![qs.len()];
+    lens.extend(params.iter().map(|p| p.len()));
+    let n = recycled_len(&lens);
+    let mut nan = false;
+    let mut p = vec![0.0; params.len()];
+    let out: Vec<f64> = (0..n)
+        .map(|i| {
+            for (slot, v) in p.iter_mut().zip(&params) {
+                *slot = v[i % v.len()];
+            }
+            let x = qs[i % qs.len()];
+            let y = fam.p(x, &p, lower, log_p);
+            nan |= y.is_nan() && !x.is_nan() && !p.iter().any(|v| v.is_nan());
+            y
+        })
+        .collect();
+    if nan {
+        ctx.warn("NaNs produced");
+    }
+    Ok(match q {
+        Value::Mat(m) if m.len() == n => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    })
+}
+
+fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let fam = family(args.func).ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
+    let mut lens = Vec::new();
+    for name in std::iter::once("q").chain(fam.formals.iter().copied()) {
+        match args.ty(name) {
+            None => {}
+            Some(Type::Any) => return Ok(Type::Any),
+            Some(t) if t.is_numeric() => lens.push(t.len()),
+            Some(t) => {
+                return Err(args.error(
+                    name,
+                    format!(
+                        "Non-numeric argument to mathematical function: {}",
+                        t.describe()
+                    ),
+                ))
+            }
+        }
+    }
+    let known: Option<Vec<usize>> = lens.into_iter().collect();
+    let Some(lens) = known else {
+        return Ok(Type::num_unknown());
+    };
+    let n = recycled_len(&lens);
+    Ok(match args.ty("q") {
+        Some(t @ Type::Mat { .. }) if t.len() == Some(n) => t.clone(),
+        _ => Type::num(n),
+    })
+}
