@@ -246,3 +246,24 @@ mod tests {
         );
     }
 }
+
+/// One of R's warnings, as a step raised it: R prints it as
+/// `In <call> : <message>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepWarning {
+    pub message: String,
+    /// The call that raised it, as written in the workflow.
+    pub call: Option<String>,
+    /// Where that call is in the workflow file, 1-based.
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for StepWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.call {
+            Some(call) => write!(f, "In {call} : {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}

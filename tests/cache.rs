@@ -517,3 +517,29 @@ fn exports_of_a_partly_cached_run_show_the_cached_steps() {
     assert_eq!(cached[0]["name"], "x");
     assert!(export("c.mmd").contains("section cached\n    x :milestone"));
 }
+
+/// A reused step still shows R's warnings, pointing where its call now
+/// stands in the edited file.
+#[test]
+fn a_cached_step_keeps_its_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let path = dir.path().join("w.toml");
+    let text = "[steps]\nw = \"sum(sqrt(c(-1, 4)))\"\n";
+    std::fs::write(&path, text).unwrap();
+    let first = run(&path, &cache, &[]);
+    let said = first["steps"]["w"]["warnings"].clone();
+    assert!(said.to_string().contains("NaNs produced"), "{said}");
+    assert_eq!(first["steps"]["w"]["warning_calls"][0]["line"], 2);
+    std::fs::write(&path, format!("# moved down\n\n{text}")).unwrap();
+    let second = run(&path, &cache, &[]);
+    assert_eq!(second["steps"]["w"]["status"], "cached");
+    assert_eq!(second["steps"]["w"]["warnings"], said);
+    let at = &second["steps"]["w"]["warning_calls"][0];
+    assert_eq!(at["line"], 4);
+    assert_eq!(at["call"], first["steps"]["w"]["warning_calls"][0]["call"]);
+    assert_eq!(
+        at["column"],
+        first["steps"]["w"]["warning_calls"][0]["column"]
+    );
+}

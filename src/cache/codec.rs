@@ -6,6 +6,7 @@
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
+use crate::diagnostic::StepWarning;
 use crate::kernels::value::{Formula, List};
 use crate::kernels::{Rng, Value};
 
@@ -75,6 +76,17 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             }
             out.push(u8::from(f.intercept));
         }
+    }
+}
+
+/// Appends a step's warnings.
+pub fn encode_warnings(ws: &[StepWarning], out: &mut Vec<u8>) {
+    len(ws.len(), out);
+    for w in ws {
+        text(&w.message, out);
+        optional_text(w.call.as_deref(), out);
+        len(w.line, out);
+        len(w.column, out);
     }
 }
 
@@ -321,6 +333,30 @@ impl<'a> Reader<'a> {
             }
             _ => return Err(Damaged),
         })
+    }
+
+    /// The next warnings.
+    pub fn warnings(&mut self) -> Result<Vec<StepWarning>, Damaged> {
+        // Each takes at least its message's length, a flag and two numbers.
+        let n = self.count(25)?;
+        (0..n)
+            .map(|_| {
+                let message = self.text()?;
+                let call = if self.flag()? {
+                    Some(self.text()?)
+                } else {
+                    None
+                };
+                let line = usize::try_from(self.u64()?).map_err(|_| Damaged)?;
+                let column = usize::try_from(self.u64()?).map_err(|_| Damaged)?;
+                Ok(StepWarning {
+                    message,
+                    call,
+                    line,
+                    column,
+                })
+            })
+            .collect()
     }
 
     /// The next random stream state.

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
+use crate::diagnostic::StepWarning;
 use crate::kernels::{Rng, Value};
 pub use key::{keys, Key};
 pub use store::Store;
@@ -25,6 +26,9 @@ pub use store::Store;
 pub struct Entry {
     pub value: Arc<Value>,
     pub stream: Option<Rng>,
+    /// R's warnings as the step raised them: a reused step still shows
+    /// them (where they point is found again in the file as it is now).
+    pub warnings: Vec<StepWarning>,
 }
 
 /// The directory the cache of the workflow at `workflow` lives in by

@@ -195,6 +195,7 @@ fn encode(key: Key, entry: &Entry) -> Vec<u8> {
             codec::encode_stream(rng, &mut out);
         }
     }
+    codec::encode_warnings(&entry.warnings, &mut out);
     codec::encode(&entry.value, &mut out);
     let sum = xxhash_rust::xxh3::xxh3_64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
@@ -219,10 +220,12 @@ fn decode(key: Key, bytes: &[u8]) -> Option<Entry> {
         false => None,
         true => Some(r.stream().ok()?),
     };
+    let warnings = r.warnings().ok()?;
     let value = r.value().ok()?;
     r.at_end().then(|| Entry {
         value: Arc::new(value),
         stream,
+        warnings,
     })
 }
 
@@ -235,6 +238,12 @@ mod tests {
         Entry {
             value: Arc::new(Value::Num(vec![x, 2.0])),
             stream: Some(Rng::from_seed(7)),
+            warnings: vec![crate::diagnostic::StepWarning {
+                message: "NaNs produced".into(),
+                call: Some("sqrt(-1)".into()),
+                line: 3,
+                column: 5,
+            }],
         }
     }
 
@@ -247,6 +256,7 @@ mod tests {
         let e = s.get(Key(1)).expect("hit");
         assert_eq!(*e.value, Value::Num(vec![1.0, 2.0]));
         assert!(e.stream.is_some());
+        assert_eq!(e.warnings[0].to_string(), "In sqrt(-1) : NaNs produced");
         assert!(s.get(Key(2)).is_none());
     }
 

@@ -117,26 +117,7 @@ pub struct StepOutcome {
     pub warnings: Vec<StepWarning>,
 }
 
-/// One of R's warnings, as a step raised it: R prints it as
-/// `In <call> : <message>`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepWarning {
-    pub message: String,
-    /// The call that raised it, as written in the workflow.
-    pub call: Option<String>,
-    /// Where that call is in the workflow file, 1-based.
-    pub line: usize,
-    pub column: usize,
-}
-
-impl std::fmt::Display for StepWarning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.call {
-            Some(call) => write!(f, "In {call} : {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
+pub use crate::diagnostic::StepWarning;
 
 /// A block of a loop's iterations that one worker ran without a break.
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +132,7 @@ pub struct Block {
 
 impl StepOutcome {
     /// A step whose value was taken from the cache.
-    pub fn reused(value: Arc<Value>) -> StepOutcome {
+    pub fn reused(value: Arc<Value>, warnings: Vec<StepWarning>) -> StepOutcome {
         StepOutcome {
             value: Ok(value),
             worker: None,
@@ -161,7 +142,7 @@ impl StepOutcome {
             path: None,
             blocks: Vec::new(),
             reused: true,
-            warnings: Vec::new(),
+            warnings,
         }
     }
 

@@ -375,7 +375,7 @@ pub fn execute(
             plan.schedule = part.schedule(&sub.schedule);
             plan.dag = part.dag(&sub.dag, graph);
             plan.predicted = part.widen(&sub.predicted, n, 0.0);
-            let report = part.report(report, &plan.reuse.entries);
+            let report = part.report(report, &plan.reuse.entries, wf);
             plan.part = Some(Box::new((sub, part)));
             report
         }

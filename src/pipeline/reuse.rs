@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::cache::{self, Cache, Entry, Key};
-use crate::exec::{Block, Event, Given, RunReport, StepOutcome};
+use crate::exec::{Block, Event, Given, RunReport, StepOutcome, StepWarning};
 use crate::graph::{TaskGraph, TaskId};
 use crate::sched::{Dag, Edge, Node, Schedule};
 use crate::workflow::Workflow;
@@ -76,12 +76,38 @@ impl Reuse {
                     Entry {
                         value: Arc::clone(v),
                         stream: report.streams.get(id).cloned().flatten(),
+                        warnings: o.warnings.clone(),
                     },
                 )),
                 Err(_) => {}
             }
         }
         cache.keep(fresh, &reused)
+    }
+}
+
+/// A cached warning of step `id`, pointing where its call now stands in
+/// the file (edits elsewhere move it; the key ignores them): the call's
+/// text within the step, else the step's start.
+fn relocated(w: &StepWarning, wf: &Workflow, id: TaskId) -> StepWarning {
+    let Some(step) = wf.steps.get(id) else {
+        return w.clone();
+    };
+    let span = match &step.body {
+        crate::workflow::StepBody::Expr(e) => e.span,
+        crate::workflow::StepBody::Loop(l) => l.range.span.to(l.body.span),
+    };
+    let text = wf.file.text.get(span.start..span.end).unwrap_or("");
+    let at = w
+        .call
+        .as_deref()
+        .and_then(|c| text.find(c))
+        .map_or(span.start, |k| span.start + k);
+    let (line, column) = wf.file.line_col(at);
+    StepWarning {
+        line,
+        column,
+        ..w.clone()
     }
 }
 
@@ -245,13 +271,14 @@ impl Part {
 
     /// The part's report as the whole workflow's: the reused tasks with
     /// their cached values.
-    pub fn report(&self, report: RunReport, reused: &[Option<Entry>]) -> RunReport {
+    pub fn report(&self, report: RunReport, reused: &[Option<Entry>], wf: &Workflow) -> RunReport {
         let n = reused.len();
         let mut outcomes: Vec<Option<StepOutcome>> = vec![None; n];
         let mut streams = vec![None; n];
         for (id, e) in reused.iter().enumerate() {
             if let Some(e) = e {
-                outcomes[id] = Some(StepOutcome::reused(Arc::clone(&e.value)));
+                let warnings = e.warnings.iter().map(|w| relocated(w, wf, id)).collect();
+                outcomes[id] = Some(StepOutcome::reused(Arc::clone(&e.value), warnings));
                 streams[id] = e.stream.clone();
             }
         }
@@ -275,7 +302,9 @@ impl Part {
             outcomes: outcomes
                 .into_iter()
                 .map(|o| {
-                    o.unwrap_or_else(|| StepOutcome::reused(Arc::new(crate::kernels::Value::Null)))
+                    o.unwrap_or_else(|| {
+                        StepOutcome::reused(Arc::new(crate::kernels::Value::Null), Vec::new())
+                    })
                 })
                 .collect(),
             streams,
