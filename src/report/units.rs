@@ -17,7 +17,9 @@ pub fn seconds(t: f64) -> String {
     } else if t < 120.0 {
         format!("{t:.2}s")
     } else {
-        format!("{:.0}m{:02.0}s", (t / 60.0).floor(), t % 60.0)
+        // Whole seconds first, so that 179.6 s reads 3m00s, not 2m60s.
+        let whole = t.round() as u64;
+        format!("{}m{:02}s", whole / 60, whole % 60)
     }
 }
 
@@ -48,5 +50,20 @@ pub fn error(e: f64) -> String {
         format!("×{:.0}", e + 1.0)
     } else {
         format!("×{:.0e}", e + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minutes_carry_rounded_seconds() {
+        assert_eq!(seconds(245.0), "4m05s");
+        assert_eq!(seconds(179.6), "3m00s");
+        assert_eq!(seconds(120.0), "2m00s");
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(3 << 30), "3.0 GiB");
     }
 }
