@@ -37,12 +37,14 @@ pub fn ticks(from: f64, to: f64, step: f64) -> Vec<f64> {
 /// `0s`, `0.25s`, `1.5s`, `2m30s`: as short as the step allows.
 pub fn label(t: f64, step: f64) -> String {
     if t >= 120.0 && step >= 1.0 {
-        let m = (t / 60.0).floor();
-        let s = t - m * 60.0;
-        return if s.abs() < 1e-9 {
-            format!("{m:.0}m")
+        // Whole seconds first, as `report::units::seconds` does: a tick a
+        // hair under 3 minutes reads 3m, not 2m60s.
+        let whole = t.round() as u64;
+        let (m, s) = (whole / 60, whole % 60);
+        return if s == 0 {
+            format!("{m}m")
         } else {
-            format!("{m:.0}m{s:.0}s")
+            format!("{m}m{s}s")
         };
     }
     let decimals = if step >= 1.0 {
@@ -51,4 +53,18 @@ pub fn label(t: f64, step: f64) -> String {
         (-step.log10()).ceil().clamp(0.0, 6.0) as usize
     };
     format!("{t:.decimals$}s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minute_labels_carry_rounded_seconds() {
+        assert_eq!(label(150.0, 30.0), "2m30s");
+        assert_eq!(label(180.0, 60.0), "3m");
+        assert_eq!(label(180.0 - 1e-7, 60.0), "3m");
+        assert_eq!(label(1.5, 0.5), "1.5s");
+        assert_eq!(label(60.0, 10.0), "60s");
+    }
 }
