@@ -21,7 +21,7 @@ fn eigen(x: DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
         "eigen",
         vec![
             pos(Value::Mat(x)),
-            named("symmetric", Value::Bool(vec![true])),
+            named("symmetric", Value::flag(true)),
         ],
     )
     .expect("eigen");

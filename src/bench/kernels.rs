@@ -100,7 +100,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
     let flags: Vec<Value> = case
         .extra
         .iter()
-        .map(|(_, b)| Value::Bool(vec![*b]))
+        .map(|(_, b)| Value::flag(*b))
         .collect();
     let mut given: Vec<(Option<String>, &Value)> = vec![(None, &x)];
     for ((name, _), v) in case.extra.iter().zip(&flags) {

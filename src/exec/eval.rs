@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
+use crate::graph::function_args;
 use crate::kernels::value::{Formula, List, NA};
-use crate::kernels::{alloc, frame, index, path, registry, Args, Ctx, KernelError, Value, Warning};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::kernels::{alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
 use super::integer::{self, Integers};
 
@@ -51,7 +52,7 @@ pub fn eval<'s>(
     Ok(match &e.kind {
         ExprKind::Num(x) => Cow::Owned(Value::scalar(*x)),
         ExprKind::Str(s) => Cow::Owned(Value::string(s)),
-        ExprKind::Bool(b) => Cow::Owned(Value::Bool(vec![*b])),
+        ExprKind::Bool(b) => Cow::Owned(Value::flag(*b)),
         ExprKind::Null => Cow::Owned(Value::Null),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
         ExprKind::Name(n) => Cow::Borrowed(
@@ -69,14 +70,13 @@ pub fn eval<'s>(
         }
         ExprKind::Unary { op, expr } => {
             let v = eval(expr, scope, ctx, file)?;
-            let name = match op {
-                UnaryOp::Neg => "-",
-                UnaryOp::Plus => "+",
-            };
-            Cow::Owned(call(name, e.span, e.span, &[], &[(None, v)], ctx)?)
+            Cow::Owned(call(op.symbol(), e.span, e.span, &[], &[(None, v)], ctx)?)
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = eval(lhs, scope, ctx, file)?;
+            if let Some(decided) = short_circuit(*op, &l, ctx).map_err(|k| err(e.span, k.0))? {
+                return Ok(Cow::Owned(Value::flag(decided)));
+            }
             let r = eval(rhs, scope, ctx, file)?;
             let mut v = call(
                 op.symbol(),
@@ -146,6 +146,17 @@ pub fn eval<'s>(
     })
 }
 
+/// `FALSE && y` and `TRUE || y`: R does not evaluate `y`.
+fn short_circuit(op: BinaryOp, lhs: &Value, ctx: &mut Ctx) -> Result<Option<bool>, KernelError> {
+    let want = match op {
+        BinaryOp::AndAnd => false,
+        BinaryOp::OrOr => true,
+        _ => return Ok(None),
+    };
+    let x = crate::kernels::logic::scalar_side(lhs, "x", op.symbol(), ctx)?;
+    Ok((x == Some(want)).then_some(want))
+}
+
 /// An evaluated argument and its name, if it was named.
 type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
 
@@ -160,9 +171,20 @@ fn eval_args<'s>(
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
     let Some(ds) = formula::data_scope(func, args) else {
+        let function = function_args::function_arg(func, args);
         return args
             .iter()
-            .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+            .enumerate()
+            .map(|(i, a)| {
+                let v = match &a.value.kind {
+                    // A function passed by name is passed as its name.
+                    ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
+                        Cow::Owned(Value::string(n))
+                    }
+                    _ => eval(&a.value, scope, ctx, file)?,
+                };
+                Ok((a.name.clone(), v))
+            })
             .collect();
     };
     let data_arg = &args[ds.data];
@@ -411,8 +433,13 @@ fn call_traced(
                     })
             })
             .collect::<Result<Vec<_>, _>>()?
-    } else {
+    } else if logical::keeps_logical_matrix(func) {
         Vec::new()
+    } else {
+        values
+            .iter()
+            .map(|(_, v)| logical::numeric_matrix(v))
+            .collect()
     };
     let given: Vec<(Option<String>, &Value)> = values
         .iter()

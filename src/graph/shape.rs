@@ -9,8 +9,9 @@ use super::diag;
 use super::formula;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use crate::kernels::{frame, index, registry, ArgError, Args, ShapeCtx, Type};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use super::function_args;
+use crate::kernels::{frame, index, logical, registry, ArgError, Args, ShapeCtx, Type};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
 /// The type of `e` given the types of the names it reads.
 pub fn infer(
@@ -55,10 +56,7 @@ fn infer_node(
     let ty = match &e.kind {
         ExprKind::Num(x) => Type::scalar_const(*x),
         ExprKind::Str(s) => Type::str_const(s),
-        ExprKind::Bool(b) => Type::Bool {
-            len: Some(1),
-            value: Some(vec![*b]),
-        },
+        ExprKind::Bool(b) => Type::logical_const(vec![Some(*b)]),
         ExprKind::Null => Type::Null,
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
         ExprKind::Name(n) => env
@@ -79,11 +77,7 @@ fn infer_node(
         ExprKind::Unary { op, expr } => {
             let t = infer_node(expr, env, file, ctx, None, work)?;
             keep(&[&t]);
-            let name = match op {
-                UnaryOp::Neg => "-",
-                UnaryOp::Plus => "+",
-            };
-            call(name, e.span, e.span, &[], vec![(None, t)], file, ctx, work)?
+            call(op.symbol(), e.span, e.span, &[], vec![(None, t)], file, ctx, work)?
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer_node(lhs, env, file, ctx, None, work)?;
@@ -212,13 +206,19 @@ fn infer_args(
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
     let Some(ds) = formula::data_scope(func, args) else {
+        let function = function_args::function_arg(func, args);
         return args
             .iter()
-            .map(|a| {
-                Ok((
-                    a.name.clone(),
-                    infer_node(&a.value, env, file, ctx, None, work)?,
-                ))
+            .enumerate()
+            .map(|(i, a)| {
+                let t = match &a.value.kind {
+                    // A function passed by name is passed as its name.
+                    ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
+                        Type::str_const(n)
+                    }
+                    _ => infer_node(&a.value, env, file, ctx, None, work)?,
+                };
+                Ok((a.name.clone(), t))
             })
             .collect();
     };
@@ -389,8 +389,16 @@ fn call(
                 })),
             })
             .collect::<Result<Vec<_>, _>>()?
+    } else if logical::keeps_logical_matrix(func) {
+        typed
     } else {
         typed
+            .into_iter()
+            .map(|(n, t)| match logical::numeric_matrix_type(&t) {
+                Some(m) => (n, m),
+                None => (n, t),
+            })
+            .collect()
     };
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
     let mut ty = (kernel.shape)(&matched, ctx).map_err(at)?;

@@ -137,6 +137,10 @@ fn type_hint(v: &Value) -> Type {
             len,
             value: (b.len() <= HINT_VALUES).then(|| b.clone()),
         },
+        Value::BoolMat(m) => Type::BoolMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
+        },
         Value::List(List {
             class: Some(class),
             names: Some(names),
