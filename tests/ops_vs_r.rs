@@ -211,7 +211,11 @@ fn the_functions_page_is_what_the_command_prints() {
         "assets/functions.md is stale: regenerate it with \
          `cargo run -- functions > assets/functions.md`"
     );
-    for f in ["`>=`(e1, e2)", "rank(x, [na.last], [ties.method])", "rnorm(n, [mean], [sd]) (draws"] {
+    for f in [
+        "`` `>=`(e1, e2) ``",
+        "`rank(x, [na.last], [ties.method])`",
+        "`rnorm(n, [mean], [sd])` (draws",
+    ] {
         assert!(page.contains(f), "{f} missing");
     }
     let only = text(&flowcast(&["functions", "cum"]).stdout);

@@ -54,6 +54,8 @@ pub fn eval<'s>(
         ExprKind::Str(s) => Cow::Owned(Value::string(s)),
         ExprKind::Bool(b) => Cow::Owned(Value::flag(*b)),
         ExprKind::Null => Cow::Owned(Value::Null),
+        // R's `NA` is logical; `NA_real_` and `NA_integer_` are numbers.
+        ExprKind::Na if e.is_logical_na(file) => Cow::Owned(Value::Bool(vec![None])),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
         ExprKind::Name(n) => Cow::Borrowed(
             scope
@@ -419,27 +421,29 @@ fn call_traced(
         message: format!("could not find function `{func}`"),
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
-    // R hands these functions `as.matrix(d)` for a data frame `d`.
-    let coerced = if frame::takes_matrix(func) {
+    // R hands these functions `as.matrix(d)` for a data frame `d`, and
+    // numeric functions read a logical matrix as numbers.
+    let frames = frame::takes_matrix(func);
+    let logicals = !logical::keeps_logical_matrix(func);
+    let coerced = if frames || logicals {
         values
             .iter()
             .enumerate()
             .map(|(i, (_, v))| {
-                frame::coerce_value(func, v)
-                    .transpose()
+                let m = if frames {
+                    frame::coerce_value(func, v).transpose()
+                } else {
+                    Ok(None)
+                };
+                m.map(|m| m.or_else(|| logicals.then(|| logical::numeric_matrix(v)).flatten()))
                     .map_err(|e| EvalError {
                         span: arg_span(i),
                         message: e.0,
                     })
             })
             .collect::<Result<Vec<_>, _>>()?
-    } else if logical::keeps_logical_matrix(func) {
-        Vec::new()
     } else {
-        values
-            .iter()
-            .map(|(_, v)| logical::numeric_matrix(v))
-            .collect()
+        Vec::new()
     };
     let given: Vec<(Option<String>, &Value)> = values
         .iter()

@@ -61,7 +61,7 @@ impl Integers<'_> {
             },
             ExprKind::Call { func, args, .. } => match func.as_str() {
                 "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree" | "which"
-                | "which.max" | "which.min" | "order" | "tabulate" => true,
+                | "which.max" | "which.min" | "order" | "tabulate" | "match" => true,
                 // Integer input stays integer.
                 "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "unique" | "cumsum"
                 | "cummax" | "cummin" | "diff" => {

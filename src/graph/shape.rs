@@ -58,6 +58,7 @@ fn infer_node(
         ExprKind::Str(s) => Type::str_const(s),
         ExprKind::Bool(b) => Type::logical_const(vec![Some(*b)]),
         ExprKind::Null => Type::Null,
+        ExprKind::Na if e.is_logical_na(file) => Type::logical_const(vec![None]),
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
         ExprKind::Name(n) => env
             .get(n.as_str())
@@ -375,7 +376,8 @@ fn call(
             .map_or(call_span, |a| a.span);
         diag(file, span, e.message)
     };
-    // R hands these functions `as.matrix(d)` for a data frame `d`.
+    // R hands these functions `as.matrix(d)` for a data frame `d`, and
+    // numeric functions read a logical matrix as numbers.
     let typed = if frame::takes_matrix(func) {
         typed
             .into_iter()
@@ -389,7 +391,10 @@ fn call(
                 })),
             })
             .collect::<Result<Vec<_>, _>>()?
-    } else if logical::keeps_logical_matrix(func) {
+    } else {
+        typed
+    };
+    let typed = if logical::keeps_logical_matrix(func) {
         typed
     } else {
         typed

@@ -251,7 +251,7 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
         };
     }
     Ok(match &x {
-        Type::Num { len, .. } | Type::Mat { .. } => (x.len().or(*len), Type::num(1)),
+        Type::Num { .. } | Type::Mat { .. } => (x.len(), Type::num(1)),
         Type::Bool { len, .. } => (*len, Type::logical(Some(1))),
         Type::BoolMat { .. } => (x.len(), Type::logical(Some(1))),
         Type::Str { len, .. } => (
@@ -311,10 +311,11 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     } else {
         one
     };
-    let simplify_off = args
-        .ty("simplify")
-        .and_then(Type::const_scalar)
-        .is_some_and(|s| s == 0.0);
+    let simplify_off = matches!(args.func, "sapply" | "apply")
+        && args
+            .ty("simplify")
+            .and_then(Type::const_scalar)
+            .is_some_and(|s| s == 0.0);
     if simplify_off {
         return Ok(Type::List {
             len: n,

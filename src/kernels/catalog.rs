@@ -50,8 +50,14 @@ pub fn markdown(pattern: Option<&str>) -> String {
         }
         let Some(sig) = signature(name) else { continue };
         let random = registry().get(name).is_some_and(|k| k.random);
+        // A code span holding backticks is fenced by two.
+        let code = if sig.contains('`') {
+            format!("`` {sig} ``")
+        } else {
+            format!("`{sig}`")
+        };
         out.push_str(&format!(
-            "- `{sig}`{}\n",
+            "- {code}{}\n",
             if random {
                 " (draws from the random stream)"
             } else {

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::data::r_num_to_string;
-use crate::kernels::{req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+use crate::kernels::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 use super::ops::{conform, ragged, RECYCLE};
 
@@ -25,6 +25,14 @@ pub(super) const fn kernel(name: &'static str) -> Kernel {
     }
 }
 
+pub(super) const MATCH: Kernel = Kernel {
+    name: "match",
+    params: &[req("x"), req("table"), opt("nomatch"), opt("incomparables")],
+    random: false,
+    shape: in_shape,
+    eval: match_eval,
+};
+
 pub(super) const IN: Kernel = Kernel {
     name: "%in%",
     params: &[req("x"), req("table")],
@@ -32,8 +40,6 @@ pub(super) const IN: Kernel = Kernel {
     shape: in_shape,
     eval: in_eval,
 };
-
-type Dims = Option<(usize, usize)>;
 
 /// One side of a comparison.
 enum Side<'a> {
@@ -346,6 +352,19 @@ fn in_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::logical(&in_table(x, table)?))
 }
 
+fn match_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let table = args.get("table").unwrap_or(&Value::Null);
+    let nomatch = args.scalar_or("nomatch", crate::kernels::value::NA)?;
+    let mut pos = match_positions(x, table)?;
+    for p in &mut pos {
+        if p.is_nan() {
+            *p = nomatch;
+        }
+    }
+    Ok(Value::Num(pos))
+}
+
 fn in_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     for name in ["x", "table"] {
         match args.ty(name) {
@@ -357,5 +376,10 @@ fn in_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             _ => {}
         }
     }
-    Ok(Type::logical(args.ty("x").and_then(Type::len)))
+    let len = args.ty("x").and_then(Type::len);
+    Ok(if args.func == "match" {
+        Type::Num { len, value: None }
+    } else {
+        Type::logical(len)
+    })
 }

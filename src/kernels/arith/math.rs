@@ -195,7 +195,7 @@ pub fn fprec(x: f64, digits: f64) -> f64 {
         }
     } else {
         let do_round = f64::from(MAX10E) - l10 >= pow_di(10.0, -dig);
-        let e2 = dig + if e10 > 0 { 1 } else { 2 } - MAX_DIGITS;
+        let e2 = dig + if e10 > 0 { MAX_DIGITS } else { -MAX_DIGITS };
         let p10 = pow_di(10.0, e2);
         let mut x = x * p10;
         let big_p10 = pow_di(10.0, e10 - e2);

@@ -27,6 +27,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     compare::kernel("<="),
     compare::kernel(">="),
     compare::IN,
+    compare::MATCH,
     logic::AND,
     logic::OR,
     logic::NOT,

@@ -185,7 +185,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
 fn kind_of_type(t: &Type) -> Option<Kind> {
     Some(match t {
         Type::Null => Kind::Null,
-        Type::Bool { .. } => Kind::Bool,
+        Type::Bool { .. } | Type::BoolMat { .. } => Kind::Bool,
         Type::Num { .. } | Type::Mat { .. } => Kind::Num,
         Type::Complex { .. } | Type::ComplexMat { .. } => Kind::Complex,
         Type::Str { .. } => Kind::Str,
@@ -243,7 +243,11 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     Type::Bool { value: Some(v), .. } => {
                         acc.extend(
                             v.iter()
-                                .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()),
+                                .map(|&b| match b {
+                                    Some(true) => "TRUE".to_string(),
+                                    Some(false) => "FALSE".to_string(),
+                                    None => "NA".to_string(),
+                                }),
                         );
                     }
                     Type::Num { value: Some(v), .. } => {

@@ -287,7 +287,7 @@ pub(super) fn prcomp_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
             } else {
                 Type::Bool {
                     len: Some(1),
-                    value: Some(vec![false]),
+                    value: Some(vec![Some(false)]),
                 }
             },
         ),

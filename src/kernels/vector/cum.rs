@@ -9,7 +9,7 @@ use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::numeric_type;
 
-fn cum_data(args: &Args<&Value>) -> Result<std::borrow::Cow<'_, [f64]>, KernelError> {
+fn cum_data<'a>(args: &'a Args<&Value>) -> Result<std::borrow::Cow<'a, [f64]>, KernelError> {
     let x = super::arg_or_null(args, "x");
     match x {
         Value::Null => Ok(std::borrow::Cow::Borrowed(&[])),

@@ -147,14 +147,14 @@ pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     let len = match (x.len(), each, length_out, &times) {
         (_, _, Some(Some(l)), _) => Some(l),
         (Some(n), Some(e), Some(None), Some(t)) => {
-            positions(n, Some(t), None, e).ok().map(|p| p.len())
+            positions(n, Some(t.as_slice()), None, e).ok().map(|p| p.len())
         }
         _ => None,
     };
     if let (Type::Num { value: Some(v), .. }, Some(e), Some(lo), Some(t)) =
         (&x, each, length_out, times)
     {
-        if let Ok(p) = positions(v.len(), Some(&t), lo, e) {
+        if let Ok(p) = positions(v.len(), Some(t.as_slice()), lo, e) {
             if p.len() <= crate::kernels::types::MAX_CONST_LEN {
                 return Ok(Type::num_const(p.iter().map(|&i| v[i]).collect()));
             }
