@@ -74,7 +74,11 @@ fn base_pool() -> Vec<Value> {
         Value::logical(&[false, true, false]),
         Value::Bool(vec![None]),
         Value::Bool(vec![Some(true), None, Some(false), None]),
-        Value::BoolMat(DMatrix::from_vec(2, 2, vec![Some(true), None, Some(false), Some(true)])),
+        Value::BoolMat(DMatrix::from_vec(
+            2,
+            2,
+            vec![Some(true), None, Some(false), Some(true)],
+        )),
         Value::BoolMat(DMatrix::from_vec(0, 2, vec![])),
         Value::Complex(vec![]),
         Value::List(List::default()),

@@ -24,7 +24,7 @@ fn ops_workflow_matches_r() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = common::flowcast_command()
-        .args(["run", "--headless", "-p", "2", "--out"])
+        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
         .arg(dir.path())
         .arg(root.join("tests/fixtures/workflows/ops.toml"))
         .output()
@@ -92,12 +92,7 @@ fn run_fails(steps: &str, message: &str) {
 
 #[test]
 fn comparisons_do_not_chain() {
-    check_fails(
-        "a = '1 < 2 < 3'",
-        2,
-        "< 3",
-        "comparisons do not chain in R",
-    );
+    check_fails("a = '1 < 2 < 3'", 2, "< 3", "comparisons do not chain in R");
 }
 
 #[test]
@@ -193,10 +188,7 @@ fn unknown_functions_get_honest_suggestions() {
 
 #[test]
 fn set_names_refuses_atomic_vectors_clearly() {
-    run_fails(
-        "a = 'setNames(c(1, 2), c(\"a\", \"b\"))'",
-        "carry no names",
-    );
+    run_fails("a = 'setNames(c(1, 2), c(\"a\", \"b\"))'", "carry no names");
 }
 
 #[test]

@@ -9,7 +9,9 @@ use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
 use crate::graph::function_args;
 use crate::kernels::value::{Formula, List, NA};
-use crate::kernels::{alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning};
+use crate::kernels::{
+    alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning,
+};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
 use super::integer::{self, Integers};

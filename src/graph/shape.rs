@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use super::diag;
 use super::formula;
+use super::function_args;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use super::function_args;
 use crate::kernels::{frame, index, logical, registry, ArgError, Args, ShapeCtx, Type};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
@@ -78,7 +78,16 @@ fn infer_node(
         ExprKind::Unary { op, expr } => {
             let t = infer_node(expr, env, file, ctx, None, work)?;
             keep(&[&t]);
-            call(op.symbol(), e.span, e.span, &[], vec![(None, t)], file, ctx, work)?
+            call(
+                op.symbol(),
+                e.span,
+                e.span,
+                &[],
+                vec![(None, t)],
+                file,
+                ctx,
+                work,
+            )?
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer_node(lhs, env, file, ctx, None, work)?;

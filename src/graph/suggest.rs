@@ -42,10 +42,7 @@ const NEIGHBOURS: &[(char, &str)] = &[
 
 fn adjacent(a: char, b: char) -> bool {
     let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
-    a == b
-        || NEIGHBOURS
-            .iter()
-            .any(|(k, n)| *k == a && n.contains(b))
+    a == b || NEIGHBOURS.iter().any(|(k, n)| *k == a && n.contains(b))
 }
 
 /// Typing-error distance: insertions, deletions and swaps of adjacent
@@ -85,8 +82,8 @@ pub fn typo_distance(a: &str, b: &str) -> usize {
 
 /// R's distributions, for the `d`/`p`/`q`/`r` families.
 const DISTRIBUTIONS: &[&str] = &[
-    "norm", "unif", "binom", "pois", "exp", "gamma", "beta", "chisq", "t", "f", "lnorm",
-    "weibull", "cauchy", "logis", "geom", "hyper", "nbinom", "signrank", "wilcox", "tukey",
+    "norm", "unif", "binom", "pois", "exp", "gamma", "beta", "chisq", "t", "f", "lnorm", "weibull",
+    "cauchy", "logis", "geom", "hyper", "nbinom", "signrank", "wilcox", "tukey",
 ];
 
 /// `("p", "norm")` for `pnorm`.
@@ -132,7 +129,11 @@ pub fn family<'a>(name: &str, known: &[&'a str]) -> Option<(String, Vec<&'a str>
     } else if name.ends_with(".test") {
         (
             "tests".to_string(),
-            known.iter().copied().filter(|c| c.ends_with(".test")).collect(),
+            known
+                .iter()
+                .copied()
+                .filter(|c| c.ends_with(".test"))
+                .collect(),
         )
     } else {
         return None;
@@ -164,15 +165,25 @@ mod tests {
     use super::*;
 
     const KNOWN: &[&str] = &[
-        "rnorm", "pnorm", "sqrt", "sort", "ks.test", "wilcox.test", "friedman.test", "mean",
-        "median", "runif", "punif", "colMeans", "order",
+        "rnorm",
+        "pnorm",
+        "sqrt",
+        "sort",
+        "ks.test",
+        "wilcox.test",
+        "friedman.test",
+        "mean",
+        "median",
+        "runif",
+        "punif",
+        "colMeans",
+        "order",
     ];
 
     #[test]
     fn issue_17_misleading_suggestions_are_gone() {
-        let without = |drop: &str| -> Vec<&str> {
-            KNOWN.iter().copied().filter(|k| *k != drop).collect()
-        };
+        let without =
+            |drop: &str| -> Vec<&str> { KNOWN.iter().copied().filter(|k| *k != drop).collect() };
         // Each was suggested before, each is another function.
         assert_eq!(typo_of("pnorm", &without("pnorm")), None);
         assert_eq!(typo_of("qnorm", KNOWN), None);

@@ -13,7 +13,13 @@ use super::{frame, opt, registry, req, Ctx, Kernel, KernelError, ShapeCtx, Type,
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "sapply",
-        params: &[req("X"), req("FUN"), DOTS, opt("simplify"), opt("USE.NAMES")],
+        params: &[
+            req("X"),
+            req("FUN"),
+            DOTS,
+            opt("simplify"),
+            opt("USE.NAMES"),
+        ],
         random: false,
         shape: apply_shape,
         eval: apply_eval,
@@ -27,7 +33,13 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "vapply",
-        params: &[req("X"), req("FUN"), req("FUN.VALUE"), DOTS, opt("USE.NAMES")],
+        params: &[
+            req("X"),
+            req("FUN"),
+            req("FUN.VALUE"),
+            DOTS,
+            opt("USE.NAMES"),
+        ],
         random: false,
         shape: apply_shape,
         eval: apply_eval,
@@ -213,7 +225,9 @@ fn vapply_check(
     let v = simplify(results, ctx)?;
     // Logical results promote to FUN.VALUE's type.
     Ok(match (t, v) {
-        (Value::Num(_), Value::Bool(b)) => Value::Num(b.iter().map(|&x| super::value::logical_f64(x)).collect()),
+        (Value::Num(_), Value::Bool(b)) => {
+            Value::Num(b.iter().map(|&x| super::value::logical_f64(x)).collect())
+        }
         (_, v) => v,
     })
 }
@@ -244,8 +258,20 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
             }
         };
         return match margin {
-            Some(m) if m as i64 == 1 => Ok((rows, Type::Num { len: cols, value: None })),
-            Some(m) if m as i64 == 2 => Ok((cols, Type::Num { len: rows, value: None })),
+            Some(m) if m as i64 == 1 => Ok((
+                rows,
+                Type::Num {
+                    len: cols,
+                    value: None,
+                },
+            )),
+            Some(m) if m as i64 == 2 => Ok((
+                cols,
+                Type::Num {
+                    len: rows,
+                    value: None,
+                },
+            )),
             Some(_) => Err(args.error("MARGIN", "'MARGIN' does not match dim(X)")),
             None => Ok((None, Type::num_unknown())),
         };
@@ -289,7 +315,9 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     if k.random {
         return Err(args.error(
             "FUN",
-            format!("FUN = {name} draws random numbers; flowcast applies only deterministic functions"),
+            format!(
+                "FUN = {name} draws random numbers; flowcast applies only deterministic functions"
+            ),
         ));
     }
     let (n, elem) = slice_type(args.func, args)?;
@@ -301,9 +329,14 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     }
     // FUN's own shape rule on one slice: its errors are the call's.
     let mut given: Vec<(Option<String>, Type)> = vec![(None, elem)];
-    given.extend(args.dots().map(|(nm, t)| (nm.map(str::to_string), t.clone())));
+    given.extend(
+        args.dots()
+            .map(|(nm, t)| (nm.map(str::to_string), t.clone())),
+    );
     let one = match Args::match_call(k.name, k.params, given) {
-        Ok(m) => (k.shape)(&m, ctx).map_err(|e| args.error("FUN", format!("{name}(): {}", e.message)))?,
+        Ok(m) => {
+            (k.shape)(&m, ctx).map_err(|e| args.error("FUN", format!("{name}(): {}", e.message)))?
+        }
         Err(e) => return Err(args.error("FUN", format!("{name}(): {}", e.message))),
     };
     let one = if args.func == "vapply" {
@@ -323,9 +356,15 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         });
     }
     Ok(match (&one, one.len()) {
-        (Type::Num { .. }, Some(1)) => Type::Num { len: n, value: None },
+        (Type::Num { .. }, Some(1)) => Type::Num {
+            len: n,
+            value: None,
+        },
         (Type::Bool { .. }, Some(1)) => Type::logical(n),
-        (Type::Str { .. }, Some(1)) => Type::Str { len: n, value: None },
+        (Type::Str { .. }, Some(1)) => Type::Str {
+            len: n,
+            value: None,
+        },
         (Type::Num { .. } | Type::Mat { .. }, Some(k)) if k > 1 && n != Some(0) => Type::Mat {
             rows: Some(k),
             cols: n,

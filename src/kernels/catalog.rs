@@ -23,7 +23,9 @@ fn signature(name: &str) -> Option<String> {
         .chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '.')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '_');
     let shown = if syntactic {
         name.to_string()
     } else {

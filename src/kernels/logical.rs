@@ -14,10 +14,10 @@ use super::{Type, Value};
 /// Kernels that read a logical matrix as logicals (or only its shape).
 const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "==", "!=", "<", ">", "<=", ">=", "&", "|", "!", "&&", "||", "xor", "isTRUE", "isFALSE",
-    "%in%", "which", "any", "all", "is.na", "ifelse", "length", "dim", "nrow", "ncol", "c",
-    "rev", "head", "tail", "rep", "rep_len", "unique", "t", "sum", "mean", "names", "setNames",
-    "colnames", "rownames", "paste", "paste0", "tabulate", "table", "anyNA", "identity",
-    "sapply", "lapply", "vapply", "apply",
+    "%in%", "which", "any", "all", "is.na", "ifelse", "length", "dim", "nrow", "ncol", "c", "rev",
+    "head", "tail", "rep", "rep_len", "unique", "t", "sum", "mean", "names", "setNames",
+    "colnames", "rownames", "paste", "paste0", "tabulate", "table", "anyNA", "identity", "sapply",
+    "lapply", "vapply", "apply",
 ];
 
 /// Whether `func` takes logical matrices as they are.

@@ -36,11 +36,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 pub use args::{ArgError, ArgValue, Args};
+pub use arith::logic;
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
 pub use work::Work;
-pub use arith::logic;
 
 /// A formal parameter. `"..."` collects every unmatched argument.
 #[derive(Clone, Copy, Debug)]

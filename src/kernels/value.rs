@@ -170,10 +170,7 @@ impl Value {
     pub fn as_flag(&self) -> Option<bool> {
         match self {
             Value::Bool(b) if b.len() == 1 => b[0],
-            other => other
-                .as_scalar()
-                .filter(|x| !x.is_nan())
-                .map(|x| x != 0.0),
+            other => other.as_scalar().filter(|x| !x.is_nan()).map(|x| x != 0.0),
         }
     }
 

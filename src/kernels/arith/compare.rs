@@ -208,10 +208,7 @@ fn operand(t: &Type) -> Option<Operand> {
 
 /// The shape of a logical result of an element-wise binary operator
 /// (`==`, `&`, `xor`): R's recycling, a matrix operand's dims kept.
-pub(super) fn elementwise_logical_shape(
-    args: &Args<Type>,
-    _: &ShapeCtx,
-) -> Result<Type, ArgError> {
+pub(super) fn elementwise_logical_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let text_ok = !matches!(args.func, "&" | "|" | "xor");
     let mut sides = Vec::new();
     for name in ["e1", "e2"] {
@@ -276,12 +273,11 @@ pub(super) fn elementwise_logical_shape(
                 _ => None,
             }),
         },
-        (Some(Operand { dims: Some(d), .. }), None) | (None, Some(Operand { dims: Some(d), .. })) => {
-            Type::BoolMat {
-                rows: d.0,
-                cols: d.1,
-            }
-        }
+        (Some(Operand { dims: Some(d), .. }), None)
+        | (None, Some(Operand { dims: Some(d), .. })) => Type::BoolMat {
+            rows: d.0,
+            cols: d.1,
+        },
         _ => Type::logical(None),
     })
 }
@@ -319,9 +315,9 @@ fn keys<'a>(v: &'a Value, text: bool) -> Result<Vec<Key<'a>>, KernelError> {
     if matches!(v, Value::Null) {
         return Ok(Vec::new());
     }
-    let nums = v.as_f64_slice().ok_or_else(|| {
-        KernelError::new("'match' requires vector arguments".to_string())
-    })?;
+    let nums = v
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("'match' requires vector arguments".to_string()))?;
     Ok(nums.iter().map(|&x| num_key(x)).collect())
 }
 
@@ -342,7 +338,11 @@ pub fn match_positions(x: &Value, table: &Value) -> Result<Vec<f64>, KernelError
     }
     Ok(keys(x, text)?
         .iter()
-        .map(|k| first.get(k).map_or(crate::kernels::value::NA, |&i| i as f64))
+        .map(|k| {
+            first
+                .get(k)
+                .map_or(crate::kernels::value::NA, |&i| i as f64)
+        })
         .collect())
 }
 
@@ -368,9 +368,7 @@ fn match_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 fn in_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     for name in ["x", "table"] {
         match args.ty(name) {
-            Some(
-                Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. },
-            ) => {
+            Some(Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. }) => {
                 return Err(args.error(name, "'match' requires vector arguments"));
             }
             _ => {}

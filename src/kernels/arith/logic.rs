@@ -92,9 +92,7 @@ pub fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
     }
 }
 
-fn logicals<'a>(
-    v: &'a Value,
-) -> Result<std::borrow::Cow<'a, [Option<bool>]>, KernelError> {
+fn logicals<'a>(v: &'a Value) -> Result<std::borrow::Cow<'a, [Option<bool>]>, KernelError> {
     v.as_logicals().ok_or_else(|| {
         KernelError::new("operations are possible only for numeric, logical or complex types")
     })
@@ -154,10 +152,7 @@ fn not_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             cols: *cols,
         }),
         Some(Type::Any) | None => Ok(Type::logical(None)),
-        Some(other) => Err(args.error(
-            "x",
-            format!("invalid argument type: {}", other.describe()),
-        )),
+        Some(other) => Err(args.error("x", format!("invalid argument type: {}", other.describe()))),
     }
 }
 
@@ -217,7 +212,11 @@ fn scalar_logic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kernel
         return Ok(Value::flag(d));
     }
     let y = scalar_side(args.get("e2").unwrap_or(&Value::Null), "y", op, ctx)?;
-    Ok(Value::Bool(vec![if op == "&&" { and(x, y) } else { or(x, y) }]))
+    Ok(Value::Bool(vec![if op == "&&" {
+        and(x, y)
+    } else {
+        or(x, y)
+    }]))
 }
 
 fn is_true_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {

@@ -241,14 +241,11 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     Type::Null => {}
                     Type::Str { value: Some(v), .. } => acc.extend(v.iter().cloned()),
                     Type::Bool { value: Some(v), .. } => {
-                        acc.extend(
-                            v.iter()
-                                .map(|&b| match b {
-                                    Some(true) => "TRUE".to_string(),
-                                    Some(false) => "FALSE".to_string(),
-                                    None => "NA".to_string(),
-                                }),
-                        );
+                        acc.extend(v.iter().map(|&b| match b {
+                            Some(true) => "TRUE".to_string(),
+                            Some(false) => "FALSE".to_string(),
+                            None => "NA".to_string(),
+                        }));
                     }
                     Type::Num { value: Some(v), .. } => {
                         acc.extend(v.iter().map(|&x| r_num_to_string(x)))

@@ -74,7 +74,10 @@ pub(super) fn cum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     if let Some(Type::Str { .. }) = args.ty("x") {
         return Err(args.error(
             "x",
-            format!("'{}' not defined for character vectors in flowcast", args.func),
+            format!(
+                "'{}' not defined for character vectors in flowcast",
+                args.func
+            ),
         ));
     }
     let len = numeric_type(args, "x")?;
@@ -157,4 +160,3 @@ pub(super) fn range_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
     args.numeric_dots()?;
     Ok(Type::num(2))
 }
-

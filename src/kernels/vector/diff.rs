@@ -80,7 +80,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match args.ty("x") {
         Some(Type::Mat { rows, cols }) => match shrink(*rows) {
             Some(0) => Type::num(0),
-            r => Type::Mat { rows: r, cols: *cols },
+            r => Type::Mat {
+                rows: r,
+                cols: *cols,
+            },
         },
         Some(Type::Null) | None => Type::Null,
         Some(t) if t.is_numeric() => Type::Num {

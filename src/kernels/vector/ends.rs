@@ -43,7 +43,9 @@ pub(super) fn head_tail_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         return index::index_drop(x, &[Some(Value::Num(r)), None], false);
     }
     if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new("object of type 'formula' is not subsettable"));
+        return Err(KernelError::new(
+            "object of type 'formula' is not subsettable",
+        ));
     }
     let pos: Vec<usize> = kept(x.len(), n, head).collect();
     Ok(if matches!(x, Value::Null) {
@@ -67,9 +69,15 @@ pub(super) fn head_tail_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
                 _ => None,
             };
             if matches!(x, Type::BoolMat { .. }) {
-                Type::BoolMat { rows: r, cols: *cols }
+                Type::BoolMat {
+                    rows: r,
+                    cols: *cols,
+                }
             } else {
-                Type::Mat { rows: r, cols: *cols }
+                Type::Mat {
+                    rows: r,
+                    cols: *cols,
+                }
             }
         }
         Type::Record { .. } | Type::Any => Type::Any,
@@ -93,7 +101,9 @@ pub(super) fn head_tail_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
 pub(super) fn rev_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
     if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new("object of type 'formula' is not subsettable"));
+        return Err(KernelError::new(
+            "object of type 'formula' is not subsettable",
+        ));
     }
     if matches!(x, Value::Null) {
         return Ok(Value::Null);

@@ -124,13 +124,18 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let test = args.ty("test").cloned().unwrap_or(Type::Null);
     let (len, dims) = match &test {
-        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (test.len(), Some((*rows, *cols))),
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => {
+            (test.len(), Some((*rows, *cols)))
+        }
         Type::Num { .. } | Type::Bool { .. } | Type::Null => (test.len(), None),
         Type::Any => (None, None),
         other => {
             return Err(args.error(
                 "test",
-                format!("'test' must be logical or numeric, not {}", other.describe()),
+                format!(
+                    "'test' must be logical or numeric, not {}",
+                    other.describe()
+                ),
             ))
         }
     };

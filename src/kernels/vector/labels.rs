@@ -78,7 +78,13 @@ pub(super) fn paste_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
         .map(|i| {
             parts
                 .iter()
-                .map(|p| if p.is_empty() { "" } else { p[i % p.len()].as_str() })
+                .map(|p| {
+                    if p.is_empty() {
+                        ""
+                    } else {
+                        p[i % p.len()].as_str()
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(sep)
         })
@@ -92,7 +98,10 @@ pub(super) fn paste_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
 pub(super) fn paste_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let mut len = Some(0);
     for (k, (_, t)) in args.dots().enumerate() {
-        if matches!(t, Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. }) {
+        if matches!(
+            t,
+            Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. }
+        ) {
             return Err(args.dots_error(k, format!("cannot coerce {} to character", t.describe())));
         }
         len = match (len, t.len()) {

@@ -24,10 +24,7 @@ impl Key<'_> {
             Value::Str(s) => Ok(Key::Str(s)),
             Value::Null => Ok(Key::Num(std::borrow::Cow::Borrowed(&[]))),
             other => other.as_f64_slice().map(Key::Num).ok_or_else(|| {
-                KernelError::new(format!(
-                    "argument is not a vector: {}",
-                    other.type_name()
-                ))
+                KernelError::new(format!("argument is not a vector: {}", other.type_name()))
             }),
         }
     }
@@ -166,9 +163,7 @@ pub(super) fn sort_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
         return Ok(Value::Null);
     }
     if matches!(x, Value::List(_) | Value::Formula(_)) {
-        return Err(KernelError::new(
-            "'x' must be atomic",
-        ));
+        return Err(KernelError::new("'x' must be atomic"));
     }
     let decreasing = args.bool_or("decreasing", false)?;
     let key = Key::of(x)?;

@@ -35,7 +35,9 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         )));
     }
     let (nx, ny) = (x.len(), y.len());
-    if matches!(x, Value::List(_) | Value::Formula(_)) || matches!(y, Value::List(_) | Value::Formula(_)) {
+    if matches!(x, Value::List(_) | Value::Formula(_))
+        || matches!(y, Value::List(_) | Value::Formula(_))
+    {
         return Err(KernelError::new("outer(): X and Y must be vectors"));
     }
     let n = nx

@@ -63,7 +63,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             first = false;
         }
         match t.len() {
-            Some(n) if known => len = Some(len.map_or(n, |l: usize| if l == 0 || n == 0 { 0 } else { l.max(n) })),
+            Some(n) if known => {
+                len = Some(len.map_or(n, |l: usize| if l == 0 || n == 0 { 0 } else { l.max(n) }))
+            }
             _ => known = false,
         }
     }

@@ -30,7 +30,11 @@ pub(super) fn any_all_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             }
         }
     }
-    Ok(Value::Bool(vec![if saw_na && !rm { None } else { Some(!any) }]))
+    Ok(Value::Bool(vec![if saw_na && !rm {
+        None
+    } else {
+        Some(!any)
+    }]))
 }
 
 /// R's `typeof`, for messages.
@@ -50,10 +54,7 @@ pub(super) fn any_all_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             t,
             Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }
         ) {
-            return Err(args.dots_error(
-                k,
-                format!("invalid 'type' of argument: {}", t.describe()),
-            ));
+            return Err(args.dots_error(k, format!("invalid 'type' of argument: {}", t.describe())));
         }
     }
     Ok(Type::logical(Some(1)))
@@ -78,8 +79,14 @@ pub fn is_na(x: &Value) -> Result<Value, KernelError> {
             .iter()
             .map(|b| Some(b.is_none()))
             .collect(),
-        Value::Complex(z) => z.iter().map(|c| Some(c.re.is_nan() || c.im.is_nan())).collect(),
-        Value::ComplexMat(z) => z.iter().map(|c| Some(c.re.is_nan() || c.im.is_nan())).collect(),
+        Value::Complex(z) => z
+            .iter()
+            .map(|c| Some(c.re.is_nan() || c.im.is_nan()))
+            .collect(),
+        Value::ComplexMat(z) => z
+            .iter()
+            .map(|c| Some(c.re.is_nan() || c.im.is_nan()))
+            .collect(),
         Value::List(l) => l.items.iter().map(|v| Some(is_na_list_item(v))).collect(),
         Value::Num(_) | Value::Mat(_) => x
             .as_f64_slice()
@@ -103,7 +110,9 @@ pub(super) fn is_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
 pub(super) fn is_na_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match args.ty("x") {
         Some(
-            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::ComplexMat { rows, cols },
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
         ) => Type::BoolMat {
             rows: *rows,
             cols: *cols,

@@ -12,7 +12,11 @@ const METHODS: &[&str] = &["average", "first", "last", "random", "max", "min"];
 /// R's `match.arg` on `ties.method`.
 fn method(given: Option<&str>) -> Result<&'static str, String> {
     let Some(m) = given else { return Ok("average") };
-    let hits: Vec<&'static str> = METHODS.iter().copied().filter(|c| c.starts_with(m)).collect();
+    let hits: Vec<&'static str> = METHODS
+        .iter()
+        .copied()
+        .filter(|c| c.starts_with(m))
+        .collect();
     let exact = METHODS.iter().copied().find(|c| *c == m);
     match (exact, hits.as_slice()) {
         (Some(c), _) if !m.is_empty() => Ok(c),
@@ -114,7 +118,10 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
         NaRank::Keep => {}
         NaRank::Drop => {
-            ranks = (0..n).filter(|&i| !key.is_na(i)).map(|i| ranks[i]).collect();
+            ranks = (0..n)
+                .filter(|&i| !key.is_na(i))
+                .map(|i| ranks[i])
+                .collect();
         }
     }
     Ok(Value::Num(ranks))
@@ -139,7 +146,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     let x = args.ty("x").cloned().unwrap_or(Type::Null);
-    if matches!(x, Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) {
+    if matches!(
+        x,
+        Type::Record { .. } | Type::List { .. } | Type::Formula { .. }
+    ) {
         return Err(args.error("x", format!("argument is not a vector: {}", x.describe())));
     }
     let dropping = args

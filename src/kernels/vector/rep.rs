@@ -146,9 +146,9 @@ pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     };
     let len = match (x.len(), each, length_out, &times) {
         (_, _, Some(Some(l)), _) => Some(l),
-        (Some(n), Some(e), Some(None), Some(t)) => {
-            positions(n, Some(t.as_slice()), None, e).ok().map(|p| p.len())
-        }
+        (Some(n), Some(e), Some(None), Some(t)) => positions(n, Some(t.as_slice()), None, e)
+            .ok()
+            .map(|p| p.len()),
         _ => None,
     };
     if let (Type::Num { value: Some(v), .. }, Some(e), Some(lo), Some(t)) =

@@ -40,7 +40,9 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("bin") {
-        Some(t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. })) => {
+        Some(
+            t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }),
+        ) => {
             return Err(args.error(
                 "bin",
                 format!("'bin' must be numeric or a factor, not {}", t.describe()),
@@ -49,7 +51,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         _ => {}
     }
     let len = match args.ty("nbins").map(Type::const_scalar) {
-        Some(Some(n)) if n.is_finite() && (0.0..=1e8).contains(&n.trunc()) => Some(n.trunc() as usize),
+        Some(Some(n)) if n.is_finite() && (0.0..=1e8).contains(&n.trunc()) => {
+            Some(n.trunc() as usize)
+        }
         Some(Some(_)) => return Err(args.error("nbins", "invalid 'nbins' argument")),
         _ => None,
     };

@@ -44,7 +44,9 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) => {
             let d = x.as_f64_slice().unwrap_or_default();
             let mut seen = HashSet::new();
-            (0..d.len()).filter(|&i| seen.insert(num_key(d[i]))).collect()
+            (0..d.len())
+                .filter(|&i| seen.insert(num_key(d[i])))
+                .collect()
         }
         other => {
             return Err(KernelError::new(format!(

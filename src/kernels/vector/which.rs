@@ -63,7 +63,9 @@ pub(super) fn which_extreme_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Val
             best = Some((i, v));
         }
     }
-    Ok(Value::Num(best.map(|(i, _)| (i + 1) as f64).into_iter().collect()))
+    Ok(Value::Num(
+        best.map(|(i, _)| (i + 1) as f64).into_iter().collect(),
+    ))
 }
 
 pub(super) fn which_extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
