@@ -13,7 +13,7 @@ fn lag_differences(args: &Args<&Value>) -> Result<(usize, usize), KernelError> {
         match args.get(name) {
             None => Ok(1),
             Some(v) => match v.as_scalar() {
-                Some(x) if x >= 1.0 && x < 1e15 => Ok(x.trunc() as usize),
+                Some(x) if (1.0..1e15).contains(&x) => Ok(x.trunc() as usize),
                 _ => Err(KernelError::new(BAD)),
             },
         }
@@ -67,7 +67,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     for (k, name) in ["lag", "differences"].into_iter().enumerate() {
         if let Some(t) = args.ty(name) {
             ld[k] = match t.const_scalar() {
-                Some(x) if x >= 1.0 && x < 1e15 => Some(x.trunc() as usize),
+                Some(x) if (1.0..1e15).contains(&x) => Some(x.trunc() as usize),
                 Some(_) => return Err(args.error(name, BAD)),
                 None => None,
             };

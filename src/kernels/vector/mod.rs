@@ -273,9 +273,8 @@ fn const_int(args: &Args<Type>, name: &str) -> Option<i64> {
 
 /// A vector of the same kind as `x` with the elements at `pos` (0-based).
 fn pick(x: &Value, pos: &[usize]) -> Value {
-    let take = |i: &usize| *i;
     match x {
-        Value::Str(s) => Value::Str(pos.iter().map(|i| s[take(i)].clone()).collect()),
+        Value::Str(s) => Value::Str(pos.iter().map(|&i| s[i].clone()).collect()),
         Value::Bool(_) | Value::BoolMat(_) => {
             let l = x.as_logicals().unwrap_or_default();
             Value::Bool(pos.iter().map(|&i| l[i]).collect())

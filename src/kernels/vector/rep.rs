@@ -105,7 +105,7 @@ pub(super) fn rep_len_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
     let x = super::arg_or_null(args, "x");
     check_x(x)?;
     let len = match args.get("length.out").and_then(Value::as_scalar) {
-        Some(l) if l.is_finite() && l >= 0.0 && l < MAX_LEN as f64 => l as usize,
+        Some(l) if (0.0..MAX_LEN as f64).contains(&l) => l as usize,
         _ => return Err(KernelError::new("invalid 'length.out' value")),
     };
     let pos = positions(x.len(), None, Some(len), 1)?;
@@ -115,7 +115,7 @@ pub(super) fn rep_len_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
 fn const_counts(args: &Args<Type>, name: &str) -> Option<Vec<usize>> {
     let v = args.ty(name)?.const_nums()?;
     v.iter()
-        .map(|&x| (x >= 0.0 && x < MAX_LEN as f64).then_some(x as usize))
+        .map(|&x| (0.0..MAX_LEN as f64).contains(&x).then_some(x as usize))
         .collect()
 }
 
@@ -135,7 +135,7 @@ pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
         None => Some(None),
         Some(t) => match t.const_scalar() {
             Some(v) if v.is_nan() => Some(None),
-            Some(v) if v >= 0.0 && v < MAX_LEN as f64 => Some(Some(v as usize)),
+            Some(v) if (0.0..MAX_LEN as f64).contains(&v) => Some(Some(v as usize)),
             Some(_) => return Err(args.error("length.out", "invalid 'length.out' argument")),
             None => None,
         },
@@ -166,7 +166,7 @@ pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
 pub(super) fn rep_len_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let x = args.ty("x").cloned().unwrap_or(Type::Null);
     let len = match args.ty("length.out").and_then(Type::const_scalar) {
-        Some(l) if l.is_finite() && l >= 0.0 && l < MAX_LEN as f64 => Some(l as usize),
+        Some(l) if (0.0..MAX_LEN as f64).contains(&l) => Some(l as usize),
         Some(_) => return Err(args.error("length.out", "invalid 'length.out' value")),
         None => None,
     };
