@@ -263,7 +263,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error_at(
                         &t,
                         format!(
-                            "unexpected `{}`: comparisons do not chain in R; write                              `a < b & b < c`",
+                            "unexpected `{}`: comparisons do not chain in R; write `a < b & b < c`",
                             op.symbol()
                         ),
                     ));
