@@ -508,9 +508,9 @@ mod tests {
             toks("a %in% b == c"),
             vec![
                 Tok::Ident("a".into()),
-                Tok::Unsupported("%in%".into()),
+                Tok::In,
                 Tok::Ident("b".into()),
-                Tok::Unsupported("==".into()),
+                Tok::Logic("=="),
                 Tok::Ident("c".into()),
                 Tok::Eof
             ]
