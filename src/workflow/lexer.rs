@@ -75,7 +75,7 @@ impl Tok {
             Tok::Dollar => "$",
             Tok::MatMul => "%*%",
             Tok::In => "%in%",
-            Tok::Logic(op) => *op,
+            Tok::Logic(op) => op,
             Tok::Bang => "!",
             Tok::LParen => "(",
             Tok::RParen => ")",
@@ -214,7 +214,7 @@ impl Lexer<'_> {
         }
         if let Some(op) = LOGIC.iter().find(|op| rest.starts_with(**op)) {
             self.pos += op.len();
-            self.push(Tok::Logic(*op), start);
+            self.push(Tok::Logic(op), start);
             return Ok(());
         }
         let tok = match c {

@@ -367,11 +367,10 @@ fn match_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 fn in_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     for name in ["x", "table"] {
-        match args.ty(name) {
-            Some(Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. }) => {
-                return Err(args.error(name, "'match' requires vector arguments"));
-            }
-            _ => {}
+        if let Some(Type::Record { .. } | Type::Formula { .. } | Type::Complex { .. }) =
+            args.ty(name)
+        {
+            return Err(args.error(name, "'match' requires vector arguments"));
         }
     }
     let len = args.ty("x").and_then(Type::len);

@@ -41,7 +41,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         ),
     };
     let ncol = cols.unwrap_or(1);
-    let mut rows = if ncol == 0 { 0 } else { data.len() / ncol };
+    let mut rows = data.len().checked_div(ncol).unwrap_or(0);
     if lag.saturating_mul(differences) >= rows {
         return Ok(Value::Num(Vec::new()));
     }

@@ -55,10 +55,10 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         ))
     })?;
     let mut k = Kind::Logical;
-    if t.iter().any(|b| *b == Some(true)) {
+    if t.contains(&Some(true)) {
         k = k.max(kind(yes, "yes")?);
     }
-    if t.iter().any(|b| *b == Some(false)) {
+    if t.contains(&Some(false)) {
         k = k.max(kind(no, "no")?);
     }
     let dims = test.dims();

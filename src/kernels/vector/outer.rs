@@ -10,7 +10,7 @@ use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::pick;
 
-fn fun_name<'a>(v: Option<&'a Value>) -> Result<&'a str, KernelError> {
+fn fun_name(v: Option<&Value>) -> Result<&str, KernelError> {
     match v {
         None => Ok("*"),
         Some(Value::Str(s)) if s.len() == 1 => Ok(&s[0]),

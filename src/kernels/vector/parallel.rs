@@ -23,7 +23,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     }
     let mut len = data[0].len();
     for d in &data[1..] {
-        if (len > 0) != (!d.is_empty()) {
+        if (len > 0) == d.is_empty() {
             len = 0;
             break;
         }

@@ -133,7 +133,7 @@ pub(super) fn any_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     let x = super::arg_or_null(args, "x");
     let r = is_na(x)?;
     let l = r.as_logicals().unwrap_or_default();
-    Ok(Value::flag(l.iter().any(|b| *b == Some(true))))
+    Ok(Value::flag(l.contains(&Some(true))))
 }
 
 pub(super) fn any_na_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -21,7 +21,7 @@ fn method(given: Option<&str>) -> Result<&'static str, String> {
     match (exact, hits.as_slice()) {
         (Some(c), _) if !m.is_empty() => Ok(c),
         (None, [c]) if !m.is_empty() => Ok(c),
-        _ => Err(format!(
+        _ => Err(String::from(
             "'arg' should be one of \u{201c}average\u{201d}, \u{201c}first\u{201d}, \
              \u{201c}last\u{201d}, \u{201c}random\u{201d}, \u{201c}max\u{201d}, \u{201c}min\u{201d}"
         )),

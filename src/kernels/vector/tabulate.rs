@@ -39,16 +39,14 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    match args.ty("bin") {
-        Some(
-            t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }),
-        ) => {
-            return Err(args.error(
-                "bin",
-                format!("'bin' must be numeric or a factor, not {}", t.describe()),
-            ))
-        }
-        _ => {}
+    if let Some(
+        t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }),
+    ) = args.ty("bin")
+    {
+        return Err(args.error(
+            "bin",
+            format!("'bin' must be numeric or a factor, not {}", t.describe()),
+        ));
     }
     let len = match args.ty("nbins").map(Type::const_scalar) {
         Some(Some(n)) if n.is_finite() && (0.0..=1e8).contains(&n.trunc()) => {
