@@ -19,10 +19,7 @@ fn field<'a>(v: &'a Value, name: &str) -> &'a Value {
 fn eigen(x: DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
     let e = call(
         "eigen",
-        vec![
-            pos(Value::Mat(x)),
-            named("symmetric", Value::Bool(vec![true])),
-        ],
+        vec![pos(Value::Mat(x)), named("symmetric", Value::flag(true))],
     )
     .expect("eigen");
     let values = field(&e, "values").as_f64_slice().expect("values").to_vec();

@@ -29,9 +29,9 @@ fn num(j: &Json) -> Option<f64> {
 fn to_value(j: &Json) -> Value {
     match j {
         Json::Null => Value::Null,
-        Json::Bool(b) => Value::Bool(vec![*b]),
+        Json::Bool(b) => Value::flag(*b),
         Json::Array(a) if !a.is_empty() && a.iter().all(Json::is_boolean) => {
-            Value::Bool(a.iter().map(|b| b.as_bool().unwrap_or(false)).collect())
+            Value::Bool(a.iter().map(serde_json::Value::as_bool).collect())
         }
         Json::Array(a) if a.iter().all(|x| num(x).is_some()) => {
             Value::Num(a.iter().filter_map(num).collect())

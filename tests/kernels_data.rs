@@ -41,7 +41,7 @@ fn value(j: &Json) -> Value {
             Value::Mat(DMatrix::from_vec(dim[0], dim[1], data))
         }
         Json::Array(a) if a.iter().all(Json::is_boolean) => {
-            Value::Bool(a.iter().map(|b| b.as_bool().unwrap_or(false)).collect())
+            Value::Bool(a.iter().map(serde_json::Value::as_bool).collect())
         }
         Json::Array(a)
             if a.iter().any(|x| {
@@ -93,7 +93,7 @@ fn range(a: usize, b: usize) -> Value {
 }
 
 fn yes() -> Value {
-    Value::Bool(vec![true])
+    Value::flag(true)
 }
 
 fn check(case: &str, name: &str, args: Vec<(Option<&str>, Value)>) {
@@ -176,7 +176,7 @@ fn array_and_c_follow_r() {
     );
     let m = Value::Mat(DMatrix::from_vec(2, 2, vec![1.0, 2.0, 3.0, 4.0]));
     check("c_matrix", "c", vec![pos(m), pos(Value::Null), pos(n(9.0))]);
-    let t = |b: bool| Value::Bool(vec![b]);
+    let t = |b: bool| Value::flag(b);
     check(
         "c_logical_num",
         "c",
@@ -317,7 +317,7 @@ fn read_csv_follows_r() {
         "csv_noheader",
         vec![
             pos(csv_path("noheader.csv")),
-            named("header", Value::Bool(vec![false])),
+            named("header", Value::flag(false)),
         ],
     );
     check_csv("csv_crlf", vec![pos(csv_path("crlf.csv"))]);

@@ -70,8 +70,16 @@ fn base_pool() -> Vec<Value> {
         Value::string("a"),
         Value::Str(vec!["1".into(), "x".into()]),
         Value::Bool(vec![]),
-        Value::Bool(vec![true]),
-        Value::Bool(vec![false, true, false]),
+        Value::flag(true),
+        Value::logical(&[false, true, false]),
+        Value::Bool(vec![None]),
+        Value::Bool(vec![Some(true), None, Some(false), None]),
+        Value::BoolMat(DMatrix::from_vec(
+            2,
+            2,
+            vec![Some(true), None, Some(false), Some(true)],
+        )),
+        Value::BoolMat(DMatrix::from_vec(0, 2, vec![])),
         Value::Complex(vec![]),
         Value::List(List::default()),
         Value::List(List::sequence(vec![num(&[1.0]), num(&[])])),
@@ -82,7 +90,12 @@ fn base_pool() -> Vec<Value> {
 fn formulas(pool: &[Value]) -> Vec<Value> {
     let nums: Vec<&Value> = pool
         .iter()
-        .filter(|v| matches!(v, Value::Num(_) | Value::Mat(_) | Value::Bool(_)))
+        .filter(|v| {
+            matches!(
+                v,
+                Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_)
+            )
+        })
         .collect();
     let mut out = Vec::new();
     for y in &nums {
@@ -132,6 +145,10 @@ fn type_of(v: &Value) -> Type {
         Value::Bool(b) => Type::Bool {
             len: Some(b.len()),
             value: Some(b.clone()),
+        },
+        Value::BoolMat(m) => Type::BoolMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
         },
         Value::List(l) => match (&l.class, &l.names) {
             (Some(class), Some(names)) => Type::Record {

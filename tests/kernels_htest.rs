@@ -23,7 +23,7 @@ fn num(v: &Json) -> f64 {
 
 fn to_value(v: &Json) -> Value {
     match v {
-        Json::Bool(b) => Value::Bool(vec![*b]),
+        Json::Bool(b) => Value::flag(*b),
         Json::String(s) if !matches!(s.as_str(), "NA" | "NaN" | "Inf" | "-Inf") => Value::string(s),
         Json::Array(items) => Value::Num(items.iter().map(num).collect()),
         Json::Object(o) if o.contains_key("dim") => {
@@ -196,7 +196,7 @@ fn r_error_messages() {
     assert_eq!(
         err(
             "wilcox.test",
-            vec![pos(nums(&[1.0])), named("paired", Value::Bool(vec![true]))]
+            vec![pos(nums(&[1.0])), named("paired", Value::flag(true))]
         ),
         "'y' is missing for paired test"
     );
@@ -251,7 +251,7 @@ fn r_semantics_reference_values() {
     assert!(close(get(r, "p.value"), 0.0048828125, 1e-13));
     let r = call(
         "wilcox.test",
-        vec![pos(Value::Mat(w)), named("exact", Value::Bool(vec![false]))],
+        vec![pos(Value::Mat(w)), named("exact", Value::flag(false))],
     )
     .unwrap();
     assert!(close(get(r, "p.value"), 0.0085899572511856, 1e-12));

@@ -275,7 +275,7 @@ fn eigen_only_values_and_errors() {
             "eigen",
             vec![
                 pos(Value::Mat(mat_of(&c["x"]))),
-                named("only.values", Value::Bool(vec![true])),
+                named("only.values", Value::flag(true)),
             ],
         )
         .unwrap(),
@@ -388,7 +388,7 @@ fn qr_is_rs_dqrdc2() {
         let qc = as_mat(
             &call(
                 "qr.Q",
-                vec![pos(q.clone()), named("complete", Value::Bool(vec![true]))],
+                vec![pos(q.clone()), named("complete", Value::flag(true))],
             )
             .unwrap(),
         );
@@ -410,13 +410,13 @@ fn prcomp_matches_r() {
     for (name, c) in cases(&f, "prcomp_") {
         let mut args = vec![pos(Value::Mat(mat_of(&c["x"])))];
         if name == "prcomp_scaled" {
-            args.push(named("scale.", Value::Bool(vec![true])));
+            args.push(named("scale.", Value::flag(true)));
         }
         if name == "prcomp_rank2" {
             args.push(named("rank.", Value::scalar(2.0)));
         }
         if name == "prcomp_nocenter" {
-            args.push(named("center", Value::Bool(vec![false])));
+            args.push(named("center", Value::flag(false)));
         }
         let l = record(call("prcomp", args).unwrap(), "prcomp");
         let sdev = as_vec(field(&l, "sdev"));
@@ -427,7 +427,7 @@ fn prcomp_matches_r() {
         for (key, ours) in [("center", "center"), ("scale", "scale")] {
             match &c[key] {
                 Json::Bool(false) => {
-                    assert_eq!(field(&l, ours), &Value::Bool(vec![false]), "{name}")
+                    assert_eq!(field(&l, ours), &Value::flag(false), "{name}")
                 }
                 j => assert_vec_close(&as_vec(field(&l, ours)), &vec_of(j), 1e-13),
             }
@@ -535,7 +535,7 @@ mod shapes {
         assert_eq!(field(&t, "x"), Type::mat(20, 5));
         let sym = Type::Bool {
             len: Some(1),
-            value: Some(vec![true]),
+            value: Some(vec![Some(true)]),
         };
         let t = shape(
             "eigen",
@@ -581,7 +581,7 @@ fn eigen_of_extremely_scaled_matrices() {
                 "eigen",
                 vec![
                     pos(Value::Mat(m)),
-                    named("symmetric", Value::Bool(vec![symmetric])),
+                    named("symmetric", Value::flag(symmetric)),
                 ],
             )
             .unwrap() else {

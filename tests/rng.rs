@@ -55,7 +55,7 @@ fn s(x: f64) -> Value {
 }
 
 fn yes() -> Value {
-    Value::Bool(vec![true])
+    Value::flag(true)
 }
 
 /// The values as R-SEMANTICS.md prints them (17 significant digits).

@@ -97,11 +97,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
         .get(case.kernel)
         .ok_or_else(|| format!("no kernel {}", case.kernel))?;
     let x = Value::Mat(a.clone());
-    let flags: Vec<Value> = case
-        .extra
-        .iter()
-        .map(|(_, b)| Value::Bool(vec![*b]))
-        .collect();
+    let flags: Vec<Value> = case.extra.iter().map(|(_, b)| Value::flag(*b)).collect();
     let mut given: Vec<(Option<String>, &Value)> = vec![(None, &x)];
     for ((name, _), v) in case.extra.iter().zip(&flags) {
         given.push((Some((*name).to_string()), v));

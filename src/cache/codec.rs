@@ -42,8 +42,12 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
         }
         Value::Bool(b) => {
             out.push(6);
-            len(b.len(), out);
-            out.extend(b.iter().map(|&b| u8::from(b)));
+            logicals(b, out);
+        }
+        Value::BoolMat(m) => {
+            out.push(9);
+            dims(m.nrows(), m.ncols(), out);
+            logicals(m.as_slice(), out);
         }
         Value::List(l) => {
             out.push(7);
@@ -103,6 +107,16 @@ pub fn encode_stream(rng: &Rng, out: &mut Vec<u8>) {
 
 fn len(n: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&(n as u64).to_le_bytes());
+}
+
+/// One byte a logical: 0 FALSE, 1 TRUE, 2 NA.
+fn logicals(b: &[Option<bool>], out: &mut Vec<u8>) {
+    len(b.len(), out);
+    out.extend(b.iter().map(|b| match b {
+        Some(false) => 0,
+        Some(true) => 1,
+        None => 2,
+    }));
 }
 
 fn dims(rows: usize, cols: usize, out: &mut Vec<u8>) {
@@ -259,6 +273,20 @@ impl<'a> Reader<'a> {
         Ok(DMatrix::from_vec(rows, cols, data))
     }
 
+    /// Logicals as [`logicals`] wrote them.
+    fn logicals(&mut self) -> Result<Vec<Option<bool>>, Damaged> {
+        let n = self.count(1)?;
+        self.take(n)?
+            .iter()
+            .map(|&x| match x {
+                0 => Ok(Some(false)),
+                1 => Ok(Some(true)),
+                2 => Ok(None),
+                _ => Err(Damaged),
+            })
+            .collect()
+    }
+
     /// The next value.
     pub fn value(&mut self) -> Result<Value, Damaged> {
         self.value_at(0)
@@ -281,13 +309,10 @@ impl<'a> Reader<'a> {
                 Value::ComplexMat(Self::matrix(r, c, self.complexes()?)?)
             }
             5 => Value::Str(self.strings()?),
-            6 => {
-                let n = self.count(1)?;
-                let b = self.take(n)?;
-                if b.iter().any(|&x| x > 1) {
-                    return Err(Damaged);
-                }
-                Value::Bool(b.iter().map(|&x| x == 1).collect())
+            6 => Value::Bool(self.logicals()?),
+            9 => {
+                let (r, c) = self.dims()?;
+                Value::BoolMat(Self::matrix(r, c, self.logicals()?)?)
             }
             7 => {
                 let class = if self.flag()? {
@@ -403,7 +428,8 @@ mod tests {
             Value::Complex(vec![Complex64::new(1.0, -2.0)]),
             Value::ComplexMat(DMatrix::from_vec(1, 2, vec![Complex64::new(0.0, 1.0); 2])),
             Value::Str(vec!["a".into(), "é\u{0}b".into(), String::new()]),
-            Value::Bool(vec![true, false]),
+            Value::Bool(vec![Some(true), None, Some(false)]),
+            Value::BoolMat(DMatrix::from_vec(1, 2, vec![None, Some(true)])),
             Value::List(List::record(
                 "htest",
                 vec![

@@ -26,6 +26,9 @@ pub struct Cli {
 pub enum Command {
     /// Validate a workflow and print its task graph with inferred shapes.
     Check { file: PathBuf },
+    /// List the built-in functions with their formal arguments (those whose
+    /// names contain PATTERN, when given).
+    Functions { pattern: Option<String> },
     /// Run a workflow.
     Run(RunArgs),
     /// Show the predicted schedule of a workflow without running it.

@@ -30,6 +30,10 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check { file }) => check(&file),
+        Some(Command::Functions { pattern }) => {
+            out!("{}", crate::kernels::catalog::markdown(pattern.as_deref()));
+            ExitCode::SUCCESS
+        }
         Some(Command::Run(args)) if args.watch => {
             if args.headless || !interactive() {
                 let (scheduler, model, m) = match live_settings(&args.settings) {

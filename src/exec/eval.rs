@@ -7,9 +7,12 @@ use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
+use crate::graph::function_args;
 use crate::kernels::value::{Formula, List, NA};
-use crate::kernels::{alloc, frame, index, path, registry, Args, Ctx, KernelError, Value, Warning};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::kernels::{
+    alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning,
+};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
 use super::integer::{self, Integers};
 
@@ -51,8 +54,10 @@ pub fn eval<'s>(
     Ok(match &e.kind {
         ExprKind::Num(x) => Cow::Owned(Value::scalar(*x)),
         ExprKind::Str(s) => Cow::Owned(Value::string(s)),
-        ExprKind::Bool(b) => Cow::Owned(Value::Bool(vec![*b])),
+        ExprKind::Bool(b) => Cow::Owned(Value::flag(*b)),
         ExprKind::Null => Cow::Owned(Value::Null),
+        // R's `NA` is logical; `NA_real_` and `NA_integer_` are numbers.
+        ExprKind::Na if e.is_logical_na(file) => Cow::Owned(Value::Bool(vec![None])),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
         ExprKind::Name(n) => Cow::Borrowed(
             scope
@@ -69,14 +74,13 @@ pub fn eval<'s>(
         }
         ExprKind::Unary { op, expr } => {
             let v = eval(expr, scope, ctx, file)?;
-            let name = match op {
-                UnaryOp::Neg => "-",
-                UnaryOp::Plus => "+",
-            };
-            Cow::Owned(call(name, e.span, e.span, &[], &[(None, v)], ctx)?)
+            Cow::Owned(call(op.symbol(), e.span, e.span, &[], &[(None, v)], ctx)?)
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = eval(lhs, scope, ctx, file)?;
+            if let Some(decided) = short_circuit(*op, &l, ctx).map_err(|k| err(e.span, k.0))? {
+                return Ok(Cow::Owned(Value::flag(decided)));
+            }
             let r = eval(rhs, scope, ctx, file)?;
             let mut v = call(
                 op.symbol(),
@@ -146,6 +150,17 @@ pub fn eval<'s>(
     })
 }
 
+/// `FALSE && y` and `TRUE || y`: R does not evaluate `y`.
+fn short_circuit(op: BinaryOp, lhs: &Value, ctx: &mut Ctx) -> Result<Option<bool>, KernelError> {
+    let want = match op {
+        BinaryOp::AndAnd => false,
+        BinaryOp::OrOr => true,
+        _ => return Ok(None),
+    };
+    let x = crate::kernels::logic::scalar_side(lhs, "x", op.symbol(), ctx)?;
+    Ok((x == Some(want)).then_some(want))
+}
+
 /// An evaluated argument and its name, if it was named.
 type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
 
@@ -160,9 +175,20 @@ fn eval_args<'s>(
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
     let Some(ds) = formula::data_scope(func, args) else {
+        let function = function_args::function_arg(func, args);
         return args
             .iter()
-            .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+            .enumerate()
+            .map(|(i, a)| {
+                let v = match &a.value.kind {
+                    // A function passed by name is passed as its name.
+                    ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
+                        Cow::Owned(Value::string(n))
+                    }
+                    _ => eval(&a.value, scope, ctx, file)?,
+                };
+                Ok((a.name.clone(), v))
+            })
             .collect();
     };
     let data_arg = &args[ds.data];
@@ -397,14 +423,21 @@ fn call_traced(
         message: format!("could not find function `{func}`"),
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
-    // R hands these functions `as.matrix(d)` for a data frame `d`.
-    let coerced = if frame::takes_matrix(func) {
+    // R hands these functions `as.matrix(d)` for a data frame `d`, and
+    // numeric functions read a logical matrix as numbers.
+    let frames = frame::takes_matrix(func);
+    let logicals = !logical::keeps_logical_matrix(func);
+    let coerced = if frames || logicals {
         values
             .iter()
             .enumerate()
             .map(|(i, (_, v))| {
-                frame::coerce_value(func, v)
-                    .transpose()
+                let m = if frames {
+                    frame::coerce_value(func, v).transpose()
+                } else {
+                    Ok(None)
+                };
+                m.map(|m| m.or_else(|| logicals.then(|| logical::numeric_matrix(v)).flatten()))
                     .map_err(|e| EvalError {
                         span: arg_span(i),
                         message: e.0,

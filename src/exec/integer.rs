@@ -60,7 +60,13 @@ impl Integers<'_> {
                 _ => false,
             },
             ExprKind::Call { func, args, .. } => match func.as_str() {
-                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree" => true,
+                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree"
+                | "which" | "which.max" | "which.min" | "order" | "tabulate" | "match" => true,
+                // Integer input stays integer.
+                "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "unique" | "cumsum"
+                | "cummax" | "cummin" | "diff" => args
+                    .first()
+                    .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
                 // Integer arguments stay integer.
                 "c" | "max" | "min" | "abs" => {
                     !args.is_empty()

@@ -177,7 +177,9 @@ impl<'a> Encoder<'a> {
                     }
                     out
                 }
-                BinaryOp::MatMul => vec![self.variable(e)],
+                // `%*%`, comparisons and logical operators: R's `terms`
+                // takes them as one variable.
+                _ => vec![self.variable(e)],
             },
             ExprKind::Unary { op, expr } => match op {
                 UnaryOp::Plus => self.encode(expr)?,
@@ -185,6 +187,7 @@ impl<'a> Encoder<'a> {
                     self.delete(expr)?;
                     Vec::new()
                 }
+                UnaryOp::Not => vec![self.variable(e)],
             },
             ExprKind::Name(n) if n == "." => {
                 let Some(columns) = self.columns else {

@@ -13,8 +13,10 @@
 //! between take ([`Task::rng_skip`]).
 
 pub mod formula;
+pub mod function_args;
 pub mod memory;
 mod shape;
+pub mod suggest;
 mod symmetric;
 
 use std::collections::HashMap;
@@ -155,6 +157,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             // shape inference checks them against the data's columns.
             let mut in_data = Vec::new();
             formula::data_scoped_spans(expr, &mut in_data);
+            let mut functions = Vec::new();
+            function_args::function_arg_spans(expr, &mut functions);
             expr.visit_names(&mut |name, span| {
                 if Some(name) == local {
                     return;
@@ -167,6 +171,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     Some(&id) if !reads.contains(&id) => reads.push(id),
                     Some(_) => {}
                     None if column => {}
+                    // `sapply(x, mean)`: a function, not a step.
+                    None if functions.contains(&span) => {}
                     None if first_error.is_none() => {
                         let mut msg = format!("object `{name}` not found");
                         if let Some(s) = closest(name, index.keys().copied()) {
@@ -180,9 +186,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             expr.visit_calls(&mut |func, span| {
                 if registry().get(func).is_none() && first_error.is_none() {
                     let mut msg = format!("could not find function `{func}`");
-                    if let Some(s) = closest(func, registry().names().into_iter()) {
-                        msg.push_str(&format!(" (did you mean `{s}`?)"));
-                    }
+                    msg.push_str(&suggest::unknown_function_hint(func, &registry().names()));
                     first_error = Some(Diagnostic::new(file, Some(span), msg));
                 }
             });

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 
 use super::diag;
 use super::formula;
+use super::function_args;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use crate::kernels::{frame, index, registry, ArgError, Args, ShapeCtx, Type};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::kernels::{frame, index, logical, registry, ArgError, Args, ShapeCtx, Type};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
 /// The type of `e` given the types of the names it reads.
 pub fn infer(
@@ -55,11 +56,9 @@ fn infer_node(
     let ty = match &e.kind {
         ExprKind::Num(x) => Type::scalar_const(*x),
         ExprKind::Str(s) => Type::str_const(s),
-        ExprKind::Bool(b) => Type::Bool {
-            len: Some(1),
-            value: Some(vec![*b]),
-        },
+        ExprKind::Bool(b) => Type::logical_const(vec![Some(*b)]),
         ExprKind::Null => Type::Null,
+        ExprKind::Na if e.is_logical_na(file) => Type::logical_const(vec![None]),
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
         ExprKind::Name(n) => env
             .get(n.as_str())
@@ -79,11 +78,16 @@ fn infer_node(
         ExprKind::Unary { op, expr } => {
             let t = infer_node(expr, env, file, ctx, None, work)?;
             keep(&[&t]);
-            let name = match op {
-                UnaryOp::Neg => "-",
-                UnaryOp::Plus => "+",
-            };
-            call(name, e.span, e.span, &[], vec![(None, t)], file, ctx, work)?
+            call(
+                op.symbol(),
+                e.span,
+                e.span,
+                &[],
+                vec![(None, t)],
+                file,
+                ctx,
+                work,
+            )?
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer_node(lhs, env, file, ctx, None, work)?;
@@ -212,13 +216,19 @@ fn infer_args(
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
     let Some(ds) = formula::data_scope(func, args) else {
+        let function = function_args::function_arg(func, args);
         return args
             .iter()
-            .map(|a| {
-                Ok((
-                    a.name.clone(),
-                    infer_node(&a.value, env, file, ctx, None, work)?,
-                ))
+            .enumerate()
+            .map(|(i, a)| {
+                let t = match &a.value.kind {
+                    // A function passed by name is passed as its name.
+                    ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
+                        Type::str_const(n)
+                    }
+                    _ => infer_node(&a.value, env, file, ctx, None, work)?,
+                };
+                Ok((a.name.clone(), t))
             })
             .collect();
     };
@@ -375,7 +385,8 @@ fn call(
             .map_or(call_span, |a| a.span);
         diag(file, span, e.message)
     };
-    // R hands these functions `as.matrix(d)` for a data frame `d`.
+    // R hands these functions `as.matrix(d)` for a data frame `d`, and
+    // numeric functions read a logical matrix as numbers.
     let typed = if frame::takes_matrix(func) {
         typed
             .into_iter()
@@ -391,6 +402,17 @@ fn call(
             .collect::<Result<Vec<_>, _>>()?
     } else {
         typed
+    };
+    let typed = if logical::keeps_logical_matrix(func) {
+        typed
+    } else {
+        typed
+            .into_iter()
+            .map(|(n, t)| match logical::numeric_matrix_type(&t) {
+                Some(m) => (n, m),
+                None => (n, t),
+            })
+            .collect()
     };
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
     let mut ty = (kernel.shape)(&matched, ctx).map_err(at)?;

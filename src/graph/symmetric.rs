@@ -80,7 +80,7 @@ pub(super) fn symmetric(e: &Expr, scope: &Scope) -> bool {
                 (part(lhs) && part(rhs) && !(scalar(lhs, scope) && scalar(rhs, scope)))
                     || with_own_transpose
             }
-            BinaryOp::Range => false,
+            _ => false,
         },
         ExprKind::Call { func, args, .. } => {
             let Some(a) = matched(func, args) else {

@@ -104,6 +104,7 @@ pub fn type_bytes(t: &Type) -> Option<f64> {
         Type::Complex { len } => n(*len)? * 16.0,
         Type::ComplexMat { rows, cols } => n(*rows)? * n(*cols)? * 16.0,
         Type::Bool { len, .. } => n(*len)?,
+        Type::BoolMat { rows, cols } => n(*rows)? * n(*cols)?,
         Type::Str { len, .. } => n(*len)? * std::mem::size_of::<String>() as f64,
         Type::List { len, elem } => n(*len)? * type_bytes(elem).unwrap_or(0.0),
         Type::Record { fields, .. } => fields
@@ -136,6 +137,10 @@ fn type_hint(v: &Value) -> Type {
         Value::Bool(b) => Type::Bool {
             len,
             value: (b.len() <= HINT_VALUES).then(|| b.clone()),
+        },
+        Value::BoolMat(m) => Type::BoolMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
         },
         Value::List(List {
             class: Some(class),

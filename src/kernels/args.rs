@@ -327,7 +327,7 @@ impl Args<&Value> {
     pub fn bool_or(&self, name: &str, default: bool) -> Result<bool, KernelError> {
         match self.get(name) {
             None => Ok(default),
-            Some(Value::Bool(b)) if b.len() == 1 => Ok(b[0]),
+            Some(Value::Bool(b)) if b.len() == 1 && b[0].is_some() => Ok(b[0] == Some(true)),
             Some(v) => match v.as_scalar() {
                 Some(x) if !x.is_nan() => Ok(x != 0.0),
                 _ => Err(KernelError::new(format!(

@@ -25,7 +25,8 @@ fn resolve(
 ) -> Result<Vec<Option<usize>>, KernelError> {
     match idx {
         Value::Null => Ok(Vec::new()),
-        Value::Bool(b) => {
+        Value::Bool(_) | Value::BoolMat(_) => {
+            let b = idx.as_logicals().unwrap_or_default();
             if b.is_empty() {
                 return Ok(Vec::new());
             }
@@ -33,9 +34,13 @@ fn resolve(
                 return Err(KernelError::new("(subscript) logical subscript too long"));
             }
             let len = n.max(b.len());
+            // An NA in a logical subscript selects an NA.
             Ok((0..len)
-                .filter(|&i| b[i % b.len()])
-                .map(|i| (i < n).then_some(i))
+                .filter_map(|i| match b[i % b.len()] {
+                    Some(true) => Some((i < n).then_some(i)),
+                    Some(false) => None,
+                    None => Some(None),
+                })
                 .collect())
         }
         Value::Str(s) => s
@@ -111,15 +116,8 @@ fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Complex(v) => Value::Complex(pick(v, &pos, CNA)),
         Value::ComplexMat(m) => Value::Complex(pick(m.as_slice(), &pos, CNA)),
         Value::Str(v) => Value::Str(pick(v, &pos, "NA".to_string())),
-        Value::Bool(v) => {
-            if pos.iter().all(Option::is_some) {
-                Value::Bool(pick(v, &pos, false))
-            } else {
-                // Logical NA is not representable: fall back to numbers.
-                let nums: Vec<f64> = v.iter().map(|&b| f64::from(u8::from(b))).collect();
-                Value::Num(pick(&nums, &pos, NA))
-            }
-        }
+        Value::Bool(v) => Value::Bool(pick(v, &pos, None)),
+        Value::BoolMat(m) => Value::Bool(pick(m.as_slice(), &pos, None)),
         Value::List(l) => Value::List(List {
             class: None,
             names: l
@@ -175,6 +173,7 @@ pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
     match (x, entries) {
         (Value::Mat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::ComplexMat(m), 2) => vec![m.nrows(), m.ncols()],
+        (Value::BoolMat(m), 2) => vec![m.nrows(), m.ncols()],
         _ => vec![x.len(); entries],
     }
 }
@@ -197,6 +196,7 @@ pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Va
             let (nr, nc) = match x {
                 Value::Mat(m) => (m.nrows(), m.ncols()),
                 Value::ComplexMat(m) => (m.nrows(), m.ncols()),
+                Value::BoolMat(m) => (m.nrows(), m.ncols()),
                 _ => return Err(KernelError::new("incorrect number of dimensions")),
             };
             let all = |n: usize| (0..n).map(Some).collect::<Vec<_>>();
@@ -224,6 +224,14 @@ pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Va
                         Value::Num(d)
                     } else {
                         Value::Mat(DMatrix::from_vec(r, c, d))
+                    }
+                }
+                Value::BoolMat(m) => {
+                    let (d, r, c) = gather_matrix(m, &rows, &cols, None);
+                    if drop {
+                        Value::Bool(d)
+                    } else {
+                        Value::BoolMat(DMatrix::from_vec(r, c, d))
                     }
                 }
                 _ => return Err(KernelError::new("incorrect number of dimensions")),
@@ -319,13 +327,14 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                     | Type::Null
                     | Type::Any
                     | Type::Mat { .. }
+                    | Type::BoolMat { .. }
             ) {
                 return Err((Some(0), format!("invalid subscript type: {}", i.describe())));
             }
             let len = selected(i, x.len());
             Ok(match x {
                 Type::Num { .. } | Type::Mat { .. } => Type::Num { len, value: None },
-                Type::Bool { .. } => Type::Bool { len, value: None },
+                Type::Bool { .. } | Type::BoolMat { .. } => Type::Bool { len, value: None },
                 Type::Str { .. } => Type::Str { len, value: None },
                 Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
                 Type::List { elem, .. } => Type::List {
@@ -341,7 +350,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
         }
         [i, j] => {
             let (rows, cols, complex) = match x {
-                Type::Mat { rows, cols } => (*rows, *cols, false),
+                Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols, false),
                 Type::ComplexMat { rows, cols } => (*rows, *cols, true),
                 Type::Any => return Ok(Type::Any),
                 other => {
@@ -367,9 +376,12 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
             };
             let nr = extent(0, i, rows, "row")?;
             let nc = extent(1, j, cols, "column")?;
+            let logical = matches!(x, Type::BoolMat { .. });
             let vector = |len: Option<usize>| {
                 if complex {
                     Type::Complex { len }
+                } else if logical {
+                    Type::logical(len)
                 } else {
                     Type::Num { len, value: None }
                 }
@@ -378,6 +390,10 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                 (Some(1), c) if drop => vector(c),
                 (r, Some(1)) if drop => vector(r),
                 (Some(r), Some(c)) if complex => Type::ComplexMat {
+                    rows: Some(r),
+                    cols: Some(c),
+                },
+                (Some(r), Some(c)) if logical => Type::BoolMat {
                     rows: Some(r),
                     cols: Some(c),
                 },
@@ -520,6 +536,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::ComplexMat(m) => Value::Complex(vec![m.as_slice()[p]]),
         Value::Str(v) => Value::string(&v[p]),
         Value::Bool(v) => Value::Bool(vec![v[p]]),
+        Value::BoolMat(m) => Value::Bool(vec![m.as_slice()[p]]),
         Value::Null | Value::Formula(_) => {
             return Err(KernelError::new("object is not subsettable"))
         }
@@ -567,6 +584,7 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
         Type::Num { .. }
         | Type::Mat { .. }
         | Type::Bool { .. }
+        | Type::BoolMat { .. }
         | Type::Str { .. }
         | Type::Complex { .. }
         | Type::ComplexMat { .. } => {
@@ -580,7 +598,7 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                 }
             }
             Ok(match x {
-                Type::Bool { .. } => Type::Bool {
+                Type::Bool { .. } | Type::BoolMat { .. } => Type::Bool {
                     len: Some(1),
                     value: None,
                 },

@@ -198,7 +198,10 @@ fn subset_rows(n: usize, subset: Option<&Value>) -> Result<Vec<Option<usize>>, K
     let Some(s) = subset.filter(|s| !matches!(s, Value::Null)) else {
         return Ok((0..n).map(Some).collect());
     };
-    if !matches!(s, Value::Num(_) | Value::Bool(_) | Value::Mat(_)) {
+    if !matches!(
+        s,
+        Value::Num(_) | Value::Bool(_) | Value::Mat(_) | Value::BoolMat(_)
+    ) {
         return Err(KernelError::new(format!(
             "'subset' must be logical or row numbers, not {}",
             s.type_name()

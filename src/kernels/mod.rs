@@ -7,9 +7,12 @@
 //! counterpart does (`read.csv`), no threading policy and no progress.
 
 pub mod alloc;
+mod apply;
 pub mod args;
+pub mod catalog;
 pub mod frame;
 pub mod index;
+pub mod logical;
 pub mod path;
 pub mod rng;
 pub mod types;
@@ -25,6 +28,7 @@ mod lm;
 pub mod nmath;
 pub mod pfun;
 mod summary;
+mod vector;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -32,6 +36,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 pub use args::{ArgError, ArgValue, Args};
+pub use arith::logic;
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
@@ -186,6 +191,8 @@ pub fn registry() -> &'static Registry {
             .chain(frame::KERNELS)
             .chain(summary::SUM_KERNELS)
             .chain(pfun::KERNELS)
+            .chain(vector::KERNELS)
+            .chain(apply::KERNELS)
         {
             r.add(*k);
         }

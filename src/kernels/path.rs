@@ -206,7 +206,7 @@ pub fn taken(func: &str, args: &Args<&Value>, result: &Value) -> Option<String> 
     match func {
         "eigen" => {
             let symmetric = match args.get("symmetric") {
-                Some(Value::Bool(b)) if b.len() == 1 => b[0],
+                Some(Value::Bool(b)) if b.len() == 1 => b[0] == Some(true),
                 Some(v) if v.as_scalar().is_some() => v.as_scalar() != Some(0.0),
                 _ => match args.get("x") {
                     Some(Value::Mat(m)) => super::linalg::is_symmetric(m),
@@ -216,7 +216,7 @@ pub fn taken(func: &str, args: &Args<&Value>, result: &Value) -> Option<String> 
                 },
             };
             let values = match args.get("only.values") {
-                Some(Value::Bool(b)) => b.first() == Some(&true),
+                Some(Value::Bool(b)) => b.first() == Some(&Some(true)),
                 Some(v) => v.as_scalar().is_some_and(|x| x != 0.0),
                 None => false,
             };
@@ -264,7 +264,7 @@ mod tests {
             2,
             &[2.0, 1.0, 0.0, 2.0],
         ));
-        let yes = Value::Bool(vec![true]);
+        let yes = Value::flag(true);
         let taken_on = |given| taken("eigen", &args("eigen", given), &Value::Null);
         assert_eq!(taken_on(vec![(None, &sym)]).as_deref(), Some("symmetric"));
         assert_eq!(taken_on(vec![(None, &gen)]).as_deref(), Some("general"));

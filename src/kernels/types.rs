@@ -35,7 +35,13 @@ pub enum Type {
     },
     Bool {
         len: Option<usize>,
-        value: Option<Vec<bool>>,
+        /// `None` entries are NA.
+        value: Option<Vec<Option<bool>>>,
+    },
+    /// A logical matrix (`m > 0`).
+    BoolMat {
+        rows: Option<usize>,
+        cols: Option<usize>,
     },
     /// A classed result object with named fields (`htest`, `eigen`, …).
     Record {
@@ -93,6 +99,20 @@ impl Type {
         }
     }
 
+    /// A logical vector of known or unknown length, value unknown.
+    pub fn logical(len: Option<usize>) -> Type {
+        Type::Bool { len, value: None }
+    }
+
+    /// A constant logical vector (its value kept only if small).
+    pub fn logical_const(v: Vec<Option<bool>>) -> Type {
+        let len = v.len();
+        Type::Bool {
+            len: Some(len),
+            value: (len <= MAX_CONST_LEN).then_some(v),
+        }
+    }
+
     pub fn str_const(s: &str) -> Type {
         Type::Str {
             len: Some(1),
@@ -120,7 +140,9 @@ impl Type {
             | Type::Str { len, .. }
             | Type::Bool { len, .. }
             | Type::List { len, .. } => *len,
-            Type::Mat { rows, cols } | Type::ComplexMat { rows, cols } => Some((*rows)? * (*cols)?),
+            Type::Mat { rows, cols }
+            | Type::ComplexMat { rows, cols }
+            | Type::BoolMat { rows, cols } => Some((*rows)? * (*cols)?),
             Type::Record { fields, .. } => Some(fields.len()),
             Type::Formula { .. } => Some(3),
             Type::Any => None,
@@ -130,7 +152,9 @@ impl Type {
     /// `(rows, cols)` of a matrix; `None` for non-matrices.
     pub fn dims(&self) -> Option<(Option<usize>, Option<usize>)> {
         match self {
-            Type::Mat { rows, cols } | Type::ComplexMat { rows, cols } => Some((*rows, *cols)),
+            Type::Mat { rows, cols }
+            | Type::ComplexMat { rows, cols }
+            | Type::BoolMat { rows, cols } => Some((*rows, *cols)),
             _ => None,
         }
     }
@@ -141,7 +165,7 @@ impl Type {
             Type::Num { value, .. } => value.clone(),
             Type::Bool { value, .. } => value
                 .as_ref()
-                .map(|v| v.iter().map(|&b| f64::from(u8::from(b))).collect()),
+                .map(|v| v.iter().map(|&b| super::value::logical_f64(b)).collect()),
             _ => None,
         }
     }
@@ -166,7 +190,11 @@ impl Type {
     pub fn is_numeric(&self) -> bool {
         matches!(
             self,
-            Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::Any
+            Type::Num { .. }
+                | Type::Mat { .. }
+                | Type::Bool { .. }
+                | Type::BoolMat { .. }
+                | Type::Any
         )
     }
 
@@ -222,6 +250,7 @@ impl Type {
                 _ => format!("chr[{}]", d(*len)),
             },
             Type::Bool { len, .. } => format!("lgl[{}]", d(*len)),
+            Type::BoolMat { rows, cols } => format!("lgl mat[{}x{}]", d(*rows), d(*cols)),
             Type::Record { class, .. } => class.clone(),
             Type::List { len, elem } => format!("list[{}] of {}", d(*len), elem.describe()),
             Type::Formula { .. } => "formula".into(),

@@ -26,8 +26,10 @@ pub enum Value {
     Complex(Vec<Complex64>),
     ComplexMat(DMatrix<Complex64>),
     Str(Vec<String>),
-    /// R's logical vector (NA logicals are not supported).
-    Bool(Vec<bool>),
+    /// R's logical vector: `None` is `NA`.
+    Bool(Vec<Option<bool>>),
+    /// A logical matrix (`m > 0`), column-major like R.
+    BoolMat(DMatrix<Option<bool>>),
     /// A generic vector: a loop's result, or an R object with named fields
     /// and a class (`htest`, `eigen`, `svd`, `qr`, `prcomp`, `dist`,
     /// `hclust`, `kmeans`, `lm`).
@@ -129,9 +131,47 @@ pub struct Formula {
     pub intercept: bool,
 }
 
+/// A logical as R's arithmetic sees it: TRUE 1, FALSE 0, NA `NA_real_`.
+pub fn logical_f64(b: Option<bool>) -> f64 {
+    match b {
+        Some(true) => 1.0,
+        Some(false) => 0.0,
+        None => NA,
+    }
+}
+
 impl Value {
     pub fn scalar(x: f64) -> Value {
         Value::Num(vec![x])
+    }
+
+    /// `TRUE` or `FALSE`.
+    pub fn flag(b: bool) -> Value {
+        Value::Bool(vec![Some(b)])
+    }
+
+    /// A logical vector without NA.
+    pub fn logical(v: &[bool]) -> Value {
+        Value::Bool(v.iter().map(|&b| Some(b)).collect())
+    }
+
+    /// `(rows, cols)` of a matrix of any type.
+    pub fn dims(&self) -> Option<(usize, usize)> {
+        match self {
+            Value::Mat(m) => Some(m.shape()),
+            Value::ComplexMat(m) => Some(m.shape()),
+            Value::BoolMat(m) => Some(m.shape()),
+            _ => None,
+        }
+    }
+
+    /// The single TRUE/FALSE of a length-one logical or number (`None`
+    /// for NA or anything else).
+    pub fn as_flag(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) if b.len() == 1 => b[0],
+            other => other.as_scalar().filter(|x| !x.is_nan()).map(|x| x != 0.0),
+        }
     }
 
     pub fn string(s: &str) -> Value {
@@ -149,6 +189,7 @@ impl Value {
             Value::ComplexMat(_) => "complex matrix",
             Value::Str(_) => "character",
             Value::Bool(_) => "logical",
+            Value::BoolMat(_) => "logical matrix",
             Value::List(_) => "list",
             Value::Formula(_) => "formula",
         }
@@ -164,6 +205,7 @@ impl Value {
             Value::ComplexMat(m) => m.len(),
             Value::Str(v) => v.len(),
             Value::Bool(v) => v.len(),
+            Value::BoolMat(m) => m.len(),
             Value::List(l) => l.items.len(),
             Value::Formula(_) => 3,
         }
@@ -180,10 +222,43 @@ impl Value {
         match self {
             Value::Num(v) => Some(Cow::Borrowed(v)),
             Value::Mat(m) => Some(Cow::Borrowed(m.as_slice())),
-            Value::Bool(v) => Some(Cow::Owned(
-                v.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect(),
+            Value::Bool(v) => Some(Cow::Owned(v.iter().map(|&b| logical_f64(b)).collect())),
+            Value::BoolMat(m) => Some(Cow::Owned(
+                m.as_slice().iter().map(|&b| logical_f64(b)).collect(),
             )),
             _ => None,
+        }
+    }
+
+    /// The logicals of a logical or numeric vector or matrix, as R's
+    /// `as.logical` reads numbers (0 FALSE, NA and NaN NA, else TRUE);
+    /// `None` for anything else.
+    pub fn as_logicals(&self) -> Option<std::borrow::Cow<'_, [Option<bool>]>> {
+        use std::borrow::Cow;
+        let num = |x: &f64| (!x.is_nan()).then_some(*x != 0.0);
+        match self {
+            Value::Bool(v) => Some(Cow::Borrowed(v)),
+            Value::BoolMat(m) => Some(Cow::Borrowed(m.as_slice())),
+            Value::Num(v) => Some(Cow::Owned(v.iter().map(num).collect())),
+            Value::Mat(m) => Some(Cow::Owned(m.as_slice().iter().map(num).collect())),
+            Value::Null => Some(Cow::Borrowed(&[])),
+            _ => None,
+        }
+    }
+
+    /// Logicals shaped as a matrix when `dims` is given.
+    pub fn logicals_shaped(data: Vec<Option<bool>>, dims: Option<(usize, usize)>) -> Value {
+        match dims {
+            Some((r, c)) if r * c == data.len() => Value::BoolMat(DMatrix::from_vec(r, c, data)),
+            _ => Value::Bool(data),
+        }
+    }
+
+    /// Numbers shaped as a matrix when `dims` is given.
+    pub fn nums_shaped(data: Vec<f64>, dims: Option<(usize, usize)>) -> Value {
+        match dims {
+            Some((r, c)) if r * c == data.len() => Value::Mat(DMatrix::from_vec(r, c, data)),
+            _ => Value::Num(data),
         }
     }
 
@@ -204,7 +279,8 @@ impl Value {
         match self {
             Value::Num(v) if v.len() == 1 => Some(v[0]),
             Value::Mat(m) if m.len() == 1 => Some(m[0]),
-            Value::Bool(v) if v.len() == 1 => Some(if v[0] { 1.0 } else { 0.0 }),
+            Value::Bool(v) if v.len() == 1 => Some(logical_f64(v[0])),
+            Value::BoolMat(m) if m.len() == 1 => Some(logical_f64(m[0])),
             _ => None,
         }
     }
@@ -212,7 +288,7 @@ impl Value {
     /// Approximate heap size, for the communication model and reports.
     pub fn bytes(&self) -> usize {
         match self {
-            Value::Null | Value::Bool(_) => self.len(),
+            Value::Null | Value::Bool(_) | Value::BoolMat(_) => self.len(),
             Value::Num(_) | Value::Mat(_) => 8 * self.len(),
             Value::Complex(_) | Value::ComplexMat(_) => 16 * self.len(),
             Value::Str(v) => v.iter().map(String::len).sum(),

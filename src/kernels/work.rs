@@ -268,6 +268,15 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "read.csv" => PER_CSV_CELL * out,
         "exp" | "log" | "^" | "sqrt" => PER_TRANSCENDENTAL * out,
         "length" | "nrow" | "ncol" => 0.0,
+        // Comparison sorts: n log n comparisons of the input.
+        "sort" | "order" | "rank" => {
+            let n = input_elements(args);
+            SORT * n * n.max(2.0).log2()
+        }
+        // A hash per element.
+        "unique" | "%in%" => 4.0 * PER_ELEMENT * input_elements(args),
+        // `outer` calls FUN on every pair: its result's size.
+        "outer" => 3.0 * PER_ELEMENT * out,
         // A transpose reads or writes with a stride: a cache miss each.
         "t" => 8.0 * PER_ELEMENT * out,
         // Element-wise arithmetic allocates its result and recycles.
@@ -313,6 +322,8 @@ const KS: f64 = 12.0;
 const MOOD: f64 = 135.0;
 const LM: f64 = 0.75;
 const VAR: f64 = 1.45;
+/// Per comparison of a stable merge sort with its index bookkeeping.
+const SORT: f64 = 3.0;
 
 /// Elements of a value, and of a result object, its parts'.
 fn elements(t: &Type) -> f64 {

@@ -27,6 +27,11 @@ pub fn number(x: f64) -> Json {
     Number::from_f64(x).map_or(Json::Null, Json::Number)
 }
 
+/// A logical: `true`, `false`, or `"NA"` as R's NA is written.
+fn logical(b: Option<bool>) -> Json {
+    b.map_or_else(|| Json::from("NA"), Json::from)
+}
+
 fn numbers(v: &[f64]) -> Json {
     Json::Array(v.iter().map(|&x| number(x)).collect())
 }
@@ -49,8 +54,12 @@ pub fn to_json(v: &Value) -> Json {
         }),
         Value::Str(s) if s.len() == 1 => Json::from(s[0].clone()),
         Value::Str(s) => Json::from(s.clone()),
-        Value::Bool(b) if b.len() == 1 => Json::from(b[0]),
-        Value::Bool(b) => Json::from(b.clone()),
+        Value::Bool(b) if b.len() == 1 => logical(b[0]),
+        Value::Bool(b) => Json::Array(b.iter().map(|&b| logical(b)).collect()),
+        Value::BoolMat(m) => json!({
+            "dim": [m.nrows(), m.ncols()],
+            "data": m.iter().map(|&b| logical(b)).collect::<Vec<_>>(),
+        }),
         // A dist object is R's lower triangle, as `as.vector(d)` gives it.
         Value::List(l) if l.class.as_deref() == Some("dist") => {
             l.field("values").map_or(Json::Null, to_json)
@@ -82,6 +91,7 @@ pub fn to_json_summary(v: &Value) -> Json {
     match v {
         Value::Mat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::ComplexMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
+        Value::BoolMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::Num(_) | Value::Complex(_) | Value::Str(_) | Value::Bool(_)
             if v.len() > SUMMARY_LIMIT =>
         {

@@ -46,8 +46,14 @@ pub fn describe(v: &Value) -> String {
         Value::ComplexMat(m) => format!("cplx mat[{}x{}]", m.nrows(), m.ncols()),
         Value::Str(s) if s.len() == 1 => format!("{:?}", s[0]),
         Value::Str(s) => format!("chr[{}]", s.len()),
-        Value::Bool(b) if b.len() == 1 => if b[0] { "TRUE" } else { "FALSE" }.into(),
+        Value::Bool(b) if b.len() == 1 => match b[0] {
+            Some(true) => "TRUE",
+            Some(false) => "FALSE",
+            None => "NA",
+        }
+        .into(),
         Value::Bool(b) => format!("lgl[{}]", b.len()),
+        Value::BoolMat(m) => format!("lgl mat[{}x{}]", m.nrows(), m.ncols()),
         Value::List(l) => match (&l.class, &l.names) {
             (Some(class), Some(names)) => {
                 let fields: Vec<String> = names

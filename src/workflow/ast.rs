@@ -138,6 +138,19 @@ pub struct Arg {
 pub enum UnaryOp {
     Neg,
     Plus,
+    /// `!x`
+    Not,
+}
+
+impl UnaryOp {
+    /// The R function the operator calls; also its kernel's registry name.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Plus => "+",
+            UnaryOp::Not => "!",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +163,20 @@ pub enum BinaryOp {
     MatMul,
     /// `a:b`
     Range,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    /// `&`, element-wise.
+    And,
+    /// `&&`, one value, the right side evaluated only when needed.
+    AndAnd,
+    Or,
+    OrOr,
+    /// `%in%`
+    In,
 }
 
 impl BinaryOp {
@@ -163,7 +190,27 @@ impl BinaryOp {
             BinaryOp::Pow => "^",
             BinaryOp::MatMul => "%*%",
             BinaryOp::Range => ":",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Gt => ">",
+            BinaryOp::Le => "<=",
+            BinaryOp::Ge => ">=",
+            BinaryOp::And => "&",
+            BinaryOp::AndAnd => "&&",
+            BinaryOp::Or => "|",
+            BinaryOp::OrOr => "||",
+            BinaryOp::In => "%in%",
         }
+    }
+
+    /// `==`, `!=`, `<`, `>`, `<=`, `>=`: R's grammar makes them
+    /// non-associative (`a < b < c` is a syntax error).
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge
+        )
     }
 }
 
@@ -208,6 +255,49 @@ impl Expr {
                     l.visit_names(f);
                 }
                 rhs.visit_names(f);
+            }
+        }
+    }
+
+    /// Calls `f` on each direct sub-expression.
+    pub fn visit_children(&self, f: &mut impl FnMut(&Expr)) {
+        match &self.kind {
+            ExprKind::Name(_)
+            | ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Na => {}
+            ExprKind::Call { args, .. } => args.iter().for_each(|a| f(&a.value)),
+            ExprKind::Unary { expr, .. } => f(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            ExprKind::Index {
+                target,
+                indices,
+                drop,
+            } => {
+                f(target);
+                indices.iter().flatten().for_each(&mut *f);
+                drop.iter().for_each(|e| f(e));
+            }
+            ExprKind::Index2 {
+                target,
+                index,
+                column,
+            } => {
+                f(target);
+                f(index);
+                column.iter().for_each(|e| f(e));
+            }
+            ExprKind::Field { target, .. } => f(target),
+            ExprKind::Formula { lhs, rhs } => {
+                if let Some(l) = lhs {
+                    f(l);
+                }
+                f(rhs);
             }
         }
     }

@@ -24,6 +24,12 @@ pub enum Tok {
     Dollar,
     /// `%*%`
     MatMul,
+    /// `%in%`
+    In,
+    /// `==`, `!=`, `<`, `>`, `<=`, `>=`, `&`, `&&`, `|`, `||` (as written).
+    Logic(&'static str),
+    /// `!`
+    Bang,
     LParen,
     RParen,
     LBracket,
@@ -68,6 +74,9 @@ impl Tok {
             Tok::Tilde => "~",
             Tok::Dollar => "$",
             Tok::MatMul => "%*%",
+            Tok::In => "%in%",
+            Tok::Logic(op) => op,
+            Tok::Bang => "!",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
@@ -117,9 +126,11 @@ struct Lexer<'a> {
 }
 
 const UNSUPPORTED: &[&str] = &[
-    "<<-", "->>", ":::", "<-", "->", "<=", ">=", "==", "!=", "&&", "||", "|>", "::", "<", ">", "!",
-    "&", "|", "?", "@", "{", "}", ";", "\\",
+    "<<-", "->>", ":::", "<-", "->", "|>", "::", "?", "@", "{", "}", ";", "\\",
 ];
+
+/// R's comparison and logical operators, longest first.
+const LOGIC: &[&str] = &["<=", ">=", "==", "!=", "&&", "||", "<", ">", "&", "|"];
 
 impl Lexer<'_> {
     fn peek(&self) -> Option<char> {
@@ -201,7 +212,13 @@ impl Lexer<'_> {
             self.push(Tok::Unsupported((*op).to_string()), start);
             return Ok(());
         }
+        if let Some(op) = LOGIC.iter().find(|op| rest.starts_with(**op)) {
+            self.pos += op.len();
+            self.push(Tok::Logic(op), start);
+            return Ok(());
+        }
         let tok = match c {
+            '!' => Tok::Bang,
             '+' => Tok::Plus,
             '-' => Tok::Minus,
             '*' if rest.starts_with("**") => {
@@ -245,6 +262,8 @@ impl Lexer<'_> {
         let op = &self.text[start..self.pos];
         let tok = if op == "%*%" {
             Tok::MatMul
+        } else if op == "%in%" {
+            Tok::In
         } else {
             Tok::Unsupported(op.to_string())
         };
@@ -489,9 +508,9 @@ mod tests {
             toks("a %in% b == c"),
             vec![
                 Tok::Ident("a".into()),
-                Tok::Unsupported("%in%".into()),
+                Tok::In,
                 Tok::Ident("b".into()),
-                Tok::Unsupported("==".into()),
+                Tok::Logic("=="),
                 Tok::Ident("c".into()),
                 Tok::Eof
             ]

@@ -16,7 +16,19 @@ fn prec(e: &Expr) -> u8 {
             BinaryOp::MatMul => 40,
             BinaryOp::Range => 50,
             BinaryOp::Pow => 70,
+            BinaryOp::In => 40,
+            BinaryOp::Or | BinaryOp::OrOr => 12,
+            BinaryOp::And | BinaryOp::AndAnd => 14,
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Gt
+            | BinaryOp::Le
+            | BinaryOp::Ge => 18,
         },
+        ExprKind::Unary {
+            op: UnaryOp::Not, ..
+        } => 16,
         ExprKind::Unary { .. } => 60,
         _ => 80,
     }
@@ -80,14 +92,17 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
         ExprKind::Name(n) => name(n),
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {
-            let op = if *op == UnaryOp::Neg { "-" } else { "+" };
-            format!("{op}{}", sub(expr, 60))
+            let p = if *op == UnaryOp::Not { 16 } else { 60 };
+            format!("{}{}", op.symbol(), sub(expr, p))
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let p = prec(e);
-            // `^` groups to the right, every other operator to the left.
+            // `^` groups to the right, comparisons not at all, every other
+            // operator to the left.
             let (lp, rp) = if *op == BinaryOp::Pow {
                 (p + 1, p)
+            } else if op.is_comparison() {
+                (p + 1, p + 1)
             } else {
                 (p, p + 1)
             };

@@ -87,12 +87,16 @@ fn expression_errors_point_at_the_character() {
         ("\"2x\"", "2:6: invalid number `2x`"),
         ("\"1e\"", "2:6: invalid number `1e`"),
         (
-            "\"a %in% b\"",
-            "2:8: unknown operator `%in%`: the only `%...%` operator supported is `%*%`",
+            "\"a %o% b\"",
+            "2:8: unknown operator `%o%`: the `%...%` operators supported are `%*%` and `%in%`",
         ),
         (
-            "\"a == b\"",
-            "2:8: operator `==` is not supported in workflow expressions",
+            "\"a <- b\"",
+            "2:8: operator `<-` is not supported in workflow expressions",
+        ),
+        (
+            "\"a == b == c\"",
+            "2:13: unexpected `==`: comparisons do not chain in R; write `a < b & b < c`",
         ),
         (
             "\"x +\"",

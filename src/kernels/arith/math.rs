@@ -21,6 +21,27 @@ const fn unary_math(name: &'static str) -> Kernel {
 pub(super) const SQRT: Kernel = unary_math("sqrt");
 pub(super) const EXP: Kernel = unary_math("exp");
 pub(super) const ABS: Kernel = unary_math("abs");
+pub(super) const LOG2: Kernel = unary_math("log2");
+pub(super) const LOG10: Kernel = unary_math("log10");
+pub(super) const LOG1P: Kernel = unary_math("log1p");
+pub(super) const EXPM1: Kernel = unary_math("expm1");
+pub(super) const FLOOR: Kernel = unary_math("floor");
+pub(super) const CEILING: Kernel = unary_math("ceiling");
+pub(super) const SIGN: Kernel = unary_math("sign");
+pub(super) const TRUNC: Kernel = Kernel {
+    name: "trunc",
+    params: &[req("x"), DOTS],
+    random: false,
+    shape: math_shape,
+    eval: math_eval,
+};
+pub(super) const SIGNIF: Kernel = Kernel {
+    name: "signif",
+    params: &[req("x"), opt("digits")],
+    random: false,
+    shape: math_shape,
+    eval: math_eval,
+};
 pub(super) const LOG: Kernel = Kernel {
     name: "log",
     params: &[req("x"), opt("base")],
@@ -101,15 +122,124 @@ pub fn fround(x: f64, digits: f64) -> f64 {
     sgn * if du < dd || (du == dd && odd) { xu } else { xd }
 }
 
+/// R's `R_pow_di`: x to a whole power by repeated squaring.
+fn pow_di(mut x: f64, n: i32) -> f64 {
+    let mut pow = 1.0;
+    if x.is_nan() {
+        return x;
+    }
+    if n != 0 {
+        if !x.is_finite() {
+            return super::ops::r_pow(x, f64::from(n));
+        }
+        let negative = n < 0;
+        let mut n = n.unsigned_abs();
+        loop {
+            if n & 1 != 0 {
+                pow *= x;
+            }
+            n >>= 1;
+            if n == 0 {
+                break;
+            }
+            x *= x;
+        }
+        if negative {
+            pow = 1.0 / pow;
+        }
+    }
+    pow
+}
+
+/// R's `fprec` (nmath/fprec.c): `signif(x, digits)`.
+pub fn fprec(x: f64, digits: f64) -> f64 {
+    const MAX_DIGITS: i32 = 22;
+    const MAX10E: i32 = f64::MAX_10_EXP;
+    if x.is_nan() || digits.is_nan() {
+        return x + digits;
+    }
+    if !x.is_finite() {
+        return x;
+    }
+    let digits = if digits.is_finite() {
+        digits
+    } else if digits > 0.0 {
+        return x;
+    } else {
+        1.0
+    };
+    if x == 0.0 {
+        return x;
+    }
+    let mut dig = digits.round() as i32;
+    if dig > MAX_DIGITS {
+        return x;
+    } else if dig < 1 {
+        dig = 1;
+    }
+    let (sgn, x) = if x < 0.0 { (-1.0, -x) } else { (1.0, x) };
+    let l10 = x.log10();
+    let mut e10 = dig - 1 - l10.floor() as i32;
+    if l10.abs() < f64::from(MAX10E - 2) {
+        let mut p10 = 1.0;
+        if e10 > MAX10E {
+            p10 = pow_di(10.0, e10 - MAX10E);
+            e10 = MAX10E;
+        }
+        if e10 > 0 {
+            let pow10 = pow_di(10.0, e10);
+            sgn * ((x * pow10 * p10).round_ties_even() / pow10) / p10
+        } else {
+            let pow10 = pow_di(10.0, -e10);
+            sgn * ((x / pow10).round_ties_even() * pow10)
+        }
+    } else {
+        let do_round = f64::from(MAX10E) - l10 >= pow_di(10.0, -dig);
+        let e2 = dig + if e10 > 0 { MAX_DIGITS } else { -MAX_DIGITS };
+        let p10 = pow_di(10.0, e2);
+        let mut x = x * p10;
+        let big_p10 = pow_di(10.0, e10 - e2);
+        x *= big_p10;
+        if do_round {
+            x += 0.5;
+        }
+        x = x.floor() / p10;
+        sgn * x / big_p10
+    }
+}
+
+/// R's `sign`: -1, 0 or 1, NaN kept.
+fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x * 0.0
+    }
+}
+
 fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
     if name == "round" {
         let digits = base.unwrap_or(0.0);
         return x.iter().map(|&v| fround(v, digits)).collect();
     }
+    if name == "signif" {
+        let digits = base.unwrap_or(6.0);
+        return x.iter().map(|&v| fprec(v, digits)).collect();
+    }
     let f: fn(f64) -> f64 = match name {
         "sqrt" => f64::sqrt,
         "exp" => f64::exp,
         "abs" => f64::abs,
+        "log2" => f64::log2,
+        "log10" => f64::log10,
+        "log1p" => f64::ln_1p,
+        "expm1" => f64::exp_m1,
+        "floor" => f64::floor,
+        "ceiling" => f64::ceil,
+        "trunc" => f64::trunc,
+        "sign" => sign,
         _ => return x.iter().map(|&v| log_base(v, base)).collect(),
     };
     // NA must stay NA (not become a plain NaN) through the libm call.
@@ -151,12 +281,12 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     let base = match args.func {
         "log" if args.has("base") => Some(args.scalar("base")?),
-        "round" if args.has("digits") => Some(args.scalar("digits")?),
+        "round" | "signif" if args.has("digits") => Some(args.scalar("digits")?),
         _ => None,
     };
     let out = apply(args.func, &data, base);
     // R's math1: a NaN made from a number that was not one.
-    if matches!(args.func, "sqrt" | "log")
+    if matches!(args.func, "sqrt" | "log" | "log2" | "log10" | "log1p")
         && out
             .iter()
             .zip(data.iter())
@@ -173,7 +303,7 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let extra = match args.func {
         "log" => "base",
-        "round" => "digits",
+        "round" | "signif" => "digits",
         _ => "",
     };
     if args.func == "round" {

@@ -5,6 +5,8 @@
 //! so `1200 * 1200` is known to be 1440000 before anything executes.
 
 mod bind;
+pub mod compare;
+pub mod logic;
 mod math;
 mod matrix;
 mod ops;
@@ -18,6 +20,22 @@ pub(super) static KERNELS: &[Kernel] = &[
     ops::kernel("/"),
     ops::kernel("^"),
     ops::COLON,
+    compare::kernel("=="),
+    compare::kernel("!="),
+    compare::kernel("<"),
+    compare::kernel(">"),
+    compare::kernel("<="),
+    compare::kernel(">="),
+    compare::IN,
+    compare::MATCH,
+    logic::AND,
+    logic::OR,
+    logic::NOT,
+    logic::AND2,
+    logic::OR2,
+    logic::XOR,
+    logic::IS_TRUE,
+    logic::IS_FALSE,
     matrix::MATPROD,
     matrix::CROSSPROD,
     matrix::TRANSPOSE,
@@ -29,6 +47,15 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::MIN,
     math::MAX,
     math::ROUND,
+    math::LOG2,
+    math::LOG10,
+    math::LOG1P,
+    math::EXPM1,
+    math::FLOOR,
+    math::CEILING,
+    math::SIGN,
+    math::TRUNC,
+    math::SIGNIF,
     bind::CBIND,
     bind::RBIND,
 ];

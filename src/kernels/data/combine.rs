@@ -20,7 +20,7 @@ enum Kind {
 fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
     Ok(match v {
         Value::Null => Kind::Null,
-        Value::Bool(_) => Kind::Bool,
+        Value::Bool(_) | Value::BoolMat(_) => Kind::Bool,
         Value::Num(_) | Value::Mat(_) => Kind::Num,
         Value::Complex(_) | Value::ComplexMat(_) => Kind::Complex,
         Value::Str(_) => Kind::Str,
@@ -79,9 +79,16 @@ pub fn r_num_to_string(x: f64) -> String {
 fn to_strings(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Str(s) => out.extend(s.iter().cloned()),
-        Value::Bool(b) => out.extend(
-            b.iter()
-                .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()),
+        Value::Bool(_) | Value::BoolMat(_) => out.extend(
+            v.as_logicals()
+                .unwrap_or_default()
+                .iter()
+                .map(|b| match b {
+                    Some(true) => "TRUE",
+                    Some(false) => "FALSE",
+                    None => "NA",
+                })
+                .map(str::to_string),
         ),
         Value::Complex(c) => out.extend(c.iter().map(complex_string)),
         Value::ComplexMat(m) => out.extend(m.iter().map(complex_string)),
@@ -106,6 +113,7 @@ fn elements(v: &Value) -> Vec<Value> {
         Value::List(l) => l.items.clone(),
         Value::Str(s) => s.iter().map(|x| Value::string(x)).collect(),
         Value::Bool(b) => b.iter().map(|&x| Value::Bool(vec![x])).collect(),
+        Value::BoolMat(m) => m.iter().map(|&x| Value::Bool(vec![x])).collect(),
         Value::Complex(c) => c.iter().map(|&x| Value::Complex(vec![x])).collect(),
         Value::ComplexMat(m) => m.iter().map(|&x| Value::Complex(vec![x])).collect(),
         Value::Null => Vec::new(),
@@ -132,6 +140,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
                 .iter()
                 .flat_map(|v| match v {
                     Value::Bool(b) => b.clone(),
+                    Value::BoolMat(m) => m.as_slice().to_vec(),
                     _ => Vec::new(),
                 })
                 .collect(),
@@ -176,7 +185,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
 fn kind_of_type(t: &Type) -> Option<Kind> {
     Some(match t {
         Type::Null => Kind::Null,
-        Type::Bool { .. } => Kind::Bool,
+        Type::Bool { .. } | Type::BoolMat { .. } => Kind::Bool,
         Type::Num { .. } | Type::Mat { .. } => Kind::Num,
         Type::Complex { .. } | Type::ComplexMat { .. } => Kind::Complex,
         Type::Str { .. } => Kind::Str,
@@ -232,10 +241,11 @@ pub(super) fn shape_c(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     Type::Null => {}
                     Type::Str { value: Some(v), .. } => acc.extend(v.iter().cloned()),
                     Type::Bool { value: Some(v), .. } => {
-                        acc.extend(
-                            v.iter()
-                                .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string()),
-                        );
+                        acc.extend(v.iter().map(|&b| match b {
+                            Some(true) => "TRUE".to_string(),
+                            Some(false) => "FALSE".to_string(),
+                            None => "NA".to_string(),
+                        }));
                     }
                     Type::Num { value: Some(v), .. } => {
                         acc.extend(v.iter().map(|&x| r_num_to_string(x)))

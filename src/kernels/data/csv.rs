@@ -39,15 +39,7 @@ impl Column {
         match self {
             Column::Num(v) => Value::Num(v),
             Column::Text(v) => Value::Str(v),
-            // flowcast's logicals hold no NA: a logical column with one
-            // falls back to numbers (TRUE 1, FALSE 0, NA), as R's own
-            // arithmetic on it would give.
-            Column::Logical(v) if v.iter().any(Option::is_none) => Value::Num(
-                v.into_iter()
-                    .map(|b| b.map_or(NA, |b| f64::from(u8::from(b))))
-                    .collect(),
-            ),
-            Column::Logical(v) => Value::Bool(v.into_iter().map(|b| b == Some(true)).collect()),
+            Column::Logical(v) => Value::Bool(v),
         }
     }
 
@@ -56,7 +48,6 @@ impl Column {
         match self {
             Column::Num(_) => Type::Num { len, value: None },
             Column::Text(_) => Type::Str { len, value: None },
-            Column::Logical(v) if v.iter().any(Option::is_none) => Type::Num { len, value: None },
             Column::Logical(_) => Type::Bool { len, value: None },
         }
     }

@@ -18,7 +18,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     check_alternative(args)?;
     let conf_int = args.ty("conf.int").and_then(|t| match t {
-        Type::Bool { value: Some(v), .. } => v.first().copied(),
+        Type::Bool { value: Some(v), .. } => v.first().copied().flatten(),
         t => t.const_scalar().map(|x| x != 0.0),
     });
     if let Some(level) = args.ty("conf.level").and_then(Type::const_scalar) {

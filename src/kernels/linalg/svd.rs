@@ -220,7 +220,9 @@ fn adjust_arg(
 ) -> Result<Adjust, KernelError> {
     match args.get(name) {
         None => Ok(Adjust::Flag(default)),
-        Some(Value::Bool(b)) if b.len() == 1 => Ok(Adjust::Flag(b[0])),
+        Some(Value::Bool(b)) if b.len() == 1 && b[0].is_some() => {
+            Ok(Adjust::Flag(b[0] == Some(true)))
+        }
         Some(Value::Num(v)) if v.len() == p => Ok(Adjust::Values(v.clone())),
         Some(v) if v.len() == 1 => Ok(Adjust::Flag(args.bool_or(name, default)?)),
         Some(v) => Err(KernelError::new(format!(
@@ -285,7 +287,7 @@ pub(super) fn prcomp_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
             } else {
                 Type::Bool {
                     len: Some(1),
-                    value: Some(vec![false]),
+                    value: Some(vec![Some(false)]),
                 }
             },
         ),
@@ -363,7 +365,7 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
             rotation = rotation.columns(0, rank).into_owned();
         }
     }
-    let flag_or = |v: Option<Vec<f64>>| v.map_or(Value::Bool(vec![false]), Value::Num);
+    let flag_or = |v: Option<Vec<f64>>| v.map_or(Value::flag(false), Value::Num);
     let mut fields = vec![
         ("sdev", Value::Num(sdev)),
         ("rotation", Value::Mat(rotation.clone())),

@@ -147,7 +147,7 @@ fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if trim > 0.0 && !data.is_empty() {
         return Ok(Value::scalar(trimmed_mean(&data, trim)));
     }
-    if matches!(x, Value::Bool(_)) {
+    if matches!(x, Value::Bool(_) | Value::BoolMat(_)) {
         // Integers and logicals: one long-double pass, no correction.
         let s = ldouble::sum(&data);
         return Ok(Value::scalar(s.div_count(data.len()).to_f64()));

@@ -1,8 +1,9 @@
 //! R's expression grammar by precedence climbing.
 //!
 //! Binding powers follow R's `?Syntax`, tightest first: postfix calls,
-//! indexing and `$`; `^` (right-associative); unary `-` `+`; `:`; `%*%`;
-//! `*` `/`; binary `+` `-`; `~`. Postfix operators bind tightest, so they
+//! indexing and `$`; `^` (right-associative); unary `-` `+`; `:`; `%*%`
+//! and `%in%`; `*` `/`; binary `+` `-`; comparisons (non-associative);
+//! `!`; `&` `&&`; `|` `||`; `~`. Postfix operators bind tightest, so they
 //! apply whatever the context.
 
 mod brackets;
@@ -16,6 +17,10 @@ use super::names::name_problem;
 use super::text_map::TextMap;
 
 const BP_TILDE: u8 = 10;
+const BP_OR: u8 = 12;
+const BP_AND: u8 = 14;
+const BP_NOT: u8 = 16;
+const BP_COMPARE: u8 = 18;
 const BP_SUM: u8 = 20;
 const BP_PRODUCT: u8 = 30;
 const BP_SPECIAL: u8 = 40;
@@ -209,6 +214,8 @@ impl<'a> Parser<'a> {
     fn expr_inner(&mut self, min: u8) -> Result<Expr, Diagnostic> {
         let mut lhs = self.prefix()?;
         let mut height = self.height;
+        // `lhs` is a comparison made in this loop, not one in parentheses.
+        let mut bare_comparison = false;
         loop {
             let t = self.peek().clone();
             if t.newline_before && self.depth == 0 {
@@ -223,6 +230,16 @@ impl<'a> Parser<'a> {
                 Tok::Caret => (Some(BinaryOp::Pow), BP_POWER),
                 Tok::Colon => (Some(BinaryOp::Range), BP_RANGE),
                 Tok::MatMul => (Some(BinaryOp::MatMul), BP_SPECIAL),
+                Tok::In => (Some(BinaryOp::In), BP_SPECIAL),
+                Tok::Logic(sym) => {
+                    let op = logic_op(sym);
+                    let bp = match op {
+                        BinaryOp::And | BinaryOp::AndAnd => BP_AND,
+                        BinaryOp::Or | BinaryOp::OrOr => BP_OR,
+                        _ => BP_COMPARE,
+                    };
+                    (Some(op), bp)
+                }
                 Tok::Star => (Some(BinaryOp::Mul), BP_PRODUCT),
                 Tok::Slash => (Some(BinaryOp::Div), BP_PRODUCT),
                 Tok::Plus => (Some(BinaryOp::Add), BP_SUM),
@@ -241,9 +258,21 @@ impl<'a> Parser<'a> {
             } else {
                 bp + 1
             };
+            if let Some(op) = op {
+                if op.is_comparison() && bare_comparison {
+                    return Err(self.error_at(
+                        &t,
+                        format!(
+                            "unexpected `{}`: comparisons do not chain in R; write `a < b & b < c`",
+                            op.symbol()
+                        ),
+                    ));
+                }
+            }
             let rhs = self.operand(rbp, &t)?;
             height = self.grow(height.max(self.height), &t)?;
             let span = lhs.span.to(rhs.span);
+            bare_comparison = op.is_some_and(BinaryOp::is_comparison);
             let kind = match op {
                 Some(op) => ExprKind::Binary {
                     op,
@@ -290,6 +319,7 @@ impl<'a> Parser<'a> {
                 | Tok::Minus
                 | Tok::Tilde
                 | Tok::LParen
+                | Tok::Bang
                 | Tok::Unsupported(_)
         );
         if !starts_operand {
@@ -331,13 +361,13 @@ impl<'a> Parser<'a> {
                 )),
                 _ => leaf(ExprKind::Name(n.clone())),
             },
-            Tok::Minus | Tok::Plus => {
-                let op = if t.tok == Tok::Minus {
-                    UnaryOp::Neg
-                } else {
-                    UnaryOp::Plus
+            Tok::Minus | Tok::Plus | Tok::Bang => {
+                let (op, bp) = match t.tok {
+                    Tok::Minus => (UnaryOp::Neg, BP_UNARY),
+                    Tok::Plus => (UnaryOp::Plus, BP_UNARY),
+                    _ => (UnaryOp::Not, BP_NOT),
                 };
-                let e = self.operand(BP_UNARY, &t)?;
+                let e = self.operand(bp, &t)?;
                 self.height = self.grow(self.height, &t)?;
                 let span = span.to(e.span);
                 Ok(Expr {
@@ -476,6 +506,21 @@ impl<'a> Parser<'a> {
     }
 }
 
+fn logic_op(sym: &str) -> BinaryOp {
+    match sym {
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        ">" => BinaryOp::Gt,
+        "<=" => BinaryOp::Le,
+        ">=" => BinaryOp::Ge,
+        "&" => BinaryOp::And,
+        "&&" => BinaryOp::AndAnd,
+        "|" => BinaryOp::Or,
+        _ => BinaryOp::OrOr,
+    }
+}
+
 fn closer(t: &Tok) -> Tok {
     if *t == Tok::LParen {
         Tok::RParen
@@ -486,7 +531,7 @@ fn closer(t: &Tok) -> Tok {
 
 fn unsupported(op: &str) -> String {
     if op.starts_with('%') {
-        format!("unknown operator `{op}`: the only `%...%` operator supported is `%*%`")
+        format!("unknown operator `{op}`: the `%...%` operators supported are `%*%` and `%in%`")
     } else {
         format!("operator `{op}` is not supported in workflow expressions")
     }

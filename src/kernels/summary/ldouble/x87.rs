@@ -78,7 +78,6 @@ impl LongDouble {
         self.add(other.neg())
     }
 
-    #[cfg(test)]
     pub fn mul(self, other: LongDouble) -> LongDouble {
         let mut out = LongDouble::ZERO;
         x87!("fld tbyte ptr [{a}]", "fld tbyte ptr [{b}]", "fmulp st(1), st(0)",

@@ -1,0 +1,217 @@
+//! "Did you mean" for an unknown function: only a likely typo of a known
+//! name, never a function that does something else.
+//!
+//! Plain edit distance sent users astray (issue 17): `pnorm` → `rnorm`,
+//! `sort` → `sqrt`, `t.test` → `ks.test` are each one or two edits apart
+//! but different functions. Here a substituted letter counts as a typo only
+//! when its key neighbours the intended one on a QWERTY keyboard, and the
+//! letter that names what a distribution function computes (`d`, `p`, `q`,
+//! `r`) is never changed. When no typo fits, the message lists the known
+//! functions of the same family (the tests, one distribution's functions).
+
+/// QWERTY neighbours of each letter key (same row and the rows above and
+/// below), for deciding whether a substitution is a slip of the finger.
+const NEIGHBOURS: &[(char, &str)] = &[
+    ('q', "wa"),
+    ('w', "qeas"),
+    ('e', "wrsd"),
+    ('r', "etdf"),
+    ('t', "ryfg"),
+    ('y', "tugh"),
+    ('u', "yihj"),
+    ('i', "uojk"),
+    ('o', "ipkl"),
+    ('p', "ol"),
+    ('a', "qwsz"),
+    ('s', "weadzx"),
+    ('d', "ersfxc"),
+    ('f', "rtdgcv"),
+    ('g', "tyfhvb"),
+    ('h', "yugjbn"),
+    ('j', "uihknm"),
+    ('k', "iojlm"),
+    ('l', "opk"),
+    ('z', "asx"),
+    ('x', "zsdc"),
+    ('c', "xdfv"),
+    ('v', "cfgb"),
+    ('b', "vghn"),
+    ('n', "bhjm"),
+    ('m', "njk"),
+];
+
+fn adjacent(a: char, b: char) -> bool {
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    a == b || NEIGHBOURS.iter().any(|(k, n)| *k == a && n.contains(b))
+}
+
+/// Typing-error distance: insertions, deletions and swaps of adjacent
+/// letters cost 1; a substitution costs 1 between neighbouring keys and 2
+/// otherwise (a different letter is more likely a different word).
+pub fn typo_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = if a[i - 1] == b[j - 1] {
+                0
+            } else if adjacent(a[i - 1], b[j - 1]) {
+                1
+            } else {
+                2
+            };
+            let mut best = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = best;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// R's distributions, for the `d`/`p`/`q`/`r` families.
+const DISTRIBUTIONS: &[&str] = &[
+    "norm", "unif", "binom", "pois", "exp", "gamma", "beta", "chisq", "t", "f", "lnorm", "weibull",
+    "cauchy", "logis", "geom", "hyper", "nbinom", "signrank", "wilcox", "tukey",
+];
+
+/// `("p", "norm")` for `pnorm`.
+fn distribution(name: &str) -> Option<(char, &str)> {
+    let mut chars = name.chars();
+    let kind = chars.next().filter(|c| "dpqr".contains(*c))?;
+    let dist = chars.as_str();
+    DISTRIBUTIONS.contains(&dist).then_some((kind, dist))
+}
+
+/// Whether `candidate` would change what `name` computes, however close
+/// their spelling: another function of the same distribution.
+fn changes_meaning(name: &str, candidate: &str) -> bool {
+    matches!(
+        (distribution(name), distribution(candidate)),
+        (Some((a, x)), Some((b, y))) if x == y && a != b
+    )
+}
+
+/// The closest likely typo of `name` among `known`.
+pub fn typo_of<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .iter()
+        .filter(|c| !changes_meaning(name, c))
+        .map(|c| (typo_distance(name, c), *c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// The known functions of `name`'s family, when it belongs to one.
+pub fn family<'a>(name: &str, known: &[&'a str]) -> Option<(String, Vec<&'a str>)> {
+    let (what, members): (String, Vec<&str>) = if let Some((_, dist)) = distribution(name) {
+        (
+            format!("{dist} distribution functions"),
+            known
+                .iter()
+                .copied()
+                .filter(|c| distribution(c).is_some_and(|(_, d)| d == dist))
+                .collect(),
+        )
+    } else if name.ends_with(".test") {
+        (
+            "tests".to_string(),
+            known
+                .iter()
+                .copied()
+                .filter(|c| c.ends_with(".test"))
+                .collect(),
+        )
+    } else {
+        return None;
+    };
+    (!members.is_empty()).then_some((what, members))
+}
+
+/// What to add to "could not find function `name`": a typo's fix, or the
+/// family's known members; empty when neither fits.
+pub fn unknown_function_hint(name: &str, known: &[&str]) -> String {
+    if let Some(s) = typo_of(name, known) {
+        return format!(" (did you mean `{s}`?)");
+    }
+    match family(name, known) {
+        Some((what, members)) => format!(
+            " (flowcast has these {what}: {})",
+            members
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KNOWN: &[&str] = &[
+        "rnorm",
+        "pnorm",
+        "sqrt",
+        "sort",
+        "ks.test",
+        "wilcox.test",
+        "friedman.test",
+        "mean",
+        "median",
+        "runif",
+        "punif",
+        "colMeans",
+        "order",
+    ];
+
+    #[test]
+    fn issue_17_misleading_suggestions_are_gone() {
+        let without =
+            |drop: &str| -> Vec<&str> { KNOWN.iter().copied().filter(|k| *k != drop).collect() };
+        // Each was suggested before, each is another function.
+        assert_eq!(typo_of("pnorm", &without("pnorm")), None);
+        assert_eq!(typo_of("qnorm", KNOWN), None);
+        assert_eq!(typo_of("sort", &without("sort")), None);
+        assert_eq!(typo_of("sqrt", &without("sqrt")), None);
+        assert_eq!(typo_of("t.test", KNOWN), None);
+    }
+
+    #[test]
+    fn real_typos_are_still_caught() {
+        assert_eq!(typo_of("fredman.test", KNOWN), Some("friedman.test"));
+        assert_eq!(typo_of("mena", KNOWN), Some("mean"));
+        assert_eq!(typo_of("wilcox.tset", KNOWN), Some("wilcox.test"));
+        assert_eq!(typo_of("colmeans", KNOWN), Some("colMeans"));
+        assert_eq!(typo_of("ordee", KNOWN), Some("order"));
+        assert_eq!(typo_of("rnrom", KNOWN), Some("rnorm"));
+    }
+
+    #[test]
+    fn families_are_listed_instead() {
+        assert_eq!(
+            unknown_function_hint("t.test", KNOWN),
+            " (flowcast has these tests: `ks.test`, `wilcox.test`, `friedman.test`)"
+        );
+        assert_eq!(
+            unknown_function_hint("qnorm", KNOWN),
+            " (flowcast has these norm distribution functions: `rnorm`, `pnorm`)"
+        );
+        assert_eq!(unknown_function_hint("zzz", KNOWN), "");
+    }
+}

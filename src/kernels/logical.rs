@@ -1,0 +1,49 @@
+//! Logical matrices (`m > 0`) outside the functions that read logicals.
+//!
+//! R's numeric functions read a logical matrix as a numeric one (TRUE 1,
+//! FALSE 0), keeping its dims: `colSums(m > 0)`, `m * (m > 0)`. Rather than
+//! teach every kernel a second matrix type, a call hands such kernels the
+//! numeric matrix, before shape inference and before evaluation alike; only
+//! the kernels listed here see logical matrices as they are.
+
+use nalgebra::DMatrix;
+
+use super::value::logical_f64;
+use super::{Type, Value};
+
+/// Kernels that read a logical matrix as logicals (or only its shape).
+const KEEPS_LOGICAL_MATRIX: &[&str] = &[
+    "==", "!=", "<", ">", "<=", ">=", "&", "|", "!", "&&", "||", "xor", "isTRUE", "isFALSE",
+    "%in%", "which", "any", "all", "is.na", "ifelse", "length", "dim", "nrow", "ncol", "c", "rev",
+    "head", "tail", "rep", "rep_len", "unique", "t", "sum", "mean", "names", "setNames",
+    "colnames", "rownames", "paste", "paste0", "tabulate", "table", "anyNA", "identity", "sapply",
+    "lapply", "vapply", "apply",
+];
+
+/// Whether `func` takes logical matrices as they are.
+pub fn keeps_logical_matrix(func: &str) -> bool {
+    KEEPS_LOGICAL_MATRIX.contains(&func)
+}
+
+/// The numeric matrix R's arithmetic reads a logical matrix as.
+pub fn numeric_matrix(v: &Value) -> Option<Value> {
+    match v {
+        Value::BoolMat(m) => Some(Value::Mat(DMatrix::from_iterator(
+            m.nrows(),
+            m.ncols(),
+            m.iter().map(|&b| logical_f64(b)),
+        ))),
+        _ => None,
+    }
+}
+
+/// [`numeric_matrix`] for shape inference.
+pub fn numeric_matrix_type(t: &Type) -> Option<Type> {
+    match t {
+        Type::BoolMat { rows, cols } => Some(Type::Mat {
+            rows: *rows,
+            cols: *cols,
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,312 @@
+//! Vector functions: positions (`which`), tests (`any`, `all`, `is.na`),
+//! choosing (`ifelse`, `pmin`, `pmax`), repeating and cutting (`rep`,
+//! `head`, `tail`, `rev`), ordering (`sort`, `order`, `rank`, `unique`),
+//! running results (`cumsum`, `diff`), `range`, `outer`, `tabulate`, and
+//! the labels (`paste`, `names`).
+//!
+//! Results R types as integer (`which`, `order`, `tabulate`, ranks other
+//! than averages) are doubles holding whole numbers, as everywhere in
+//! flowcast; `exec::integer` knows which calls give integers.
+
+mod cum;
+mod diff;
+mod ends;
+mod ifelse;
+mod labels;
+mod order;
+mod outer;
+mod parallel;
+mod predicates;
+mod rank;
+mod rep;
+mod tabulate;
+mod unique;
+mod which;
+
+use std::borrow::Cow;
+
+use super::args::{ArgError, Args};
+use super::{opt, req, Kernel, KernelError, Type, Value, DOTS};
+
+const fn k(
+    name: &'static str,
+    params: &'static [super::Param],
+    shape: super::ShapeFn,
+    eval: super::EvalFn,
+) -> Kernel {
+    Kernel {
+        name,
+        params,
+        random: false,
+        shape,
+        eval,
+    }
+}
+
+const X: &[super::Param] = &[req("x")];
+
+pub(super) static KERNELS: &[Kernel] = &[
+    k(
+        "which",
+        &[req("x"), opt("arr.ind"), opt("useNames")],
+        which::which_shape,
+        which::which_eval,
+    ),
+    k(
+        "which.max",
+        X,
+        which::which_extreme_shape,
+        which::which_extreme_eval,
+    ),
+    k(
+        "which.min",
+        X,
+        which::which_extreme_shape,
+        which::which_extreme_eval,
+    ),
+    k(
+        "any",
+        &[DOTS, opt("na.rm")],
+        predicates::any_all_shape,
+        predicates::any_all_eval,
+    ),
+    k(
+        "all",
+        &[DOTS, opt("na.rm")],
+        predicates::any_all_shape,
+        predicates::any_all_eval,
+    ),
+    k("is.na", X, predicates::is_na_shape, predicates::is_na_eval),
+    k(
+        "anyNA",
+        &[req("x"), opt("recursive")],
+        predicates::any_na_shape,
+        predicates::any_na_eval,
+    ),
+    k(
+        "ifelse",
+        &[req("test"), req("yes"), req("no")],
+        ifelse::shape,
+        ifelse::eval,
+    ),
+    k(
+        "pmin",
+        &[DOTS, opt("na.rm")],
+        parallel::shape,
+        parallel::eval,
+    ),
+    k(
+        "pmax",
+        &[DOTS, opt("na.rm")],
+        parallel::shape,
+        parallel::eval,
+    ),
+    k(
+        "rep",
+        &[req("x"), opt("times"), opt("length.out"), opt("each")],
+        rep::rep_shape,
+        rep::rep_eval,
+    ),
+    k(
+        "rep_len",
+        &[req("x"), req("length.out")],
+        rep::rep_len_shape,
+        rep::rep_len_eval,
+    ),
+    k(
+        "head",
+        &[req("x"), opt("n")],
+        ends::head_tail_shape,
+        ends::head_tail_eval,
+    ),
+    k(
+        "tail",
+        &[req("x"), opt("n")],
+        ends::head_tail_shape,
+        ends::head_tail_eval,
+    ),
+    k("rev", X, ends::rev_shape, ends::rev_eval),
+    k(
+        "sort",
+        &[req("x"), opt("decreasing"), opt("na.last")],
+        order::sort_shape,
+        order::sort_eval,
+    ),
+    k(
+        "order",
+        &[DOTS, opt("na.last"), opt("decreasing"), opt("method")],
+        order::order_shape,
+        order::order_eval,
+    ),
+    k(
+        "rank",
+        &[req("x"), opt("na.last"), opt("ties.method")],
+        rank::shape,
+        rank::eval,
+    ),
+    k(
+        "unique",
+        &[req("x"), opt("incomparables")],
+        unique::shape,
+        unique::eval,
+    ),
+    k("cumsum", X, cum::cum_shape, cum::cum_eval),
+    k("cumprod", X, cum::cum_shape, cum::cum_eval),
+    k("cummax", X, cum::cum_shape, cum::cum_eval),
+    k("cummin", X, cum::cum_shape, cum::cum_eval),
+    k(
+        "prod",
+        &[DOTS, opt("na.rm")],
+        cum::prod_shape,
+        cum::prod_eval,
+    ),
+    k(
+        "diff",
+        &[req("x"), opt("lag"), opt("differences")],
+        diff::shape,
+        diff::eval,
+    ),
+    k(
+        "range",
+        &[DOTS, opt("na.rm"), opt("finite")],
+        cum::range_shape,
+        cum::range_eval,
+    ),
+    k(
+        "outer",
+        &[req("X"), req("Y"), opt("FUN")],
+        outer::shape,
+        outer::eval,
+    ),
+    k(
+        "tabulate",
+        &[req("bin"), opt("nbins")],
+        tabulate::shape,
+        tabulate::eval,
+    ),
+    k(
+        "paste",
+        &[DOTS, opt("sep"), opt("collapse")],
+        labels::paste_shape,
+        labels::paste_eval,
+    ),
+    k(
+        "paste0",
+        &[DOTS, opt("collapse")],
+        labels::paste_shape,
+        labels::paste_eval,
+    ),
+    k(
+        "setNames",
+        &[opt("object"), opt("nm")],
+        labels::set_names_shape,
+        labels::set_names_eval,
+    ),
+    k(
+        "colnames",
+        &[req("x"), opt("do.NULL"), opt("prefix")],
+        labels::colnames_shape,
+        labels::colnames_eval,
+    ),
+    k(
+        "rownames",
+        &[req("x"), opt("do.NULL"), opt("prefix")],
+        labels::rownames_shape,
+        labels::rownames_eval,
+    ),
+];
+
+/// Argument `name`, or NULL when absent.
+fn arg_or_null<'a>(args: &'a Args<&Value>, name: &str) -> &'a Value {
+    args.get(name).unwrap_or(&Value::Null)
+}
+
+/// The numbers of argument `name` (logicals as 0/1/NA); R's error for text.
+fn numbers<'a>(args: &'a Args<&Value>, name: &str) -> Result<Cow<'a, [f64]>, KernelError> {
+    let v = arg_or_null(args, name);
+    if matches!(v, Value::Null) {
+        return Ok(Cow::Borrowed(&[]));
+    }
+    v.as_f64_slice().ok_or_else(|| {
+        KernelError::new(format!(
+            "non-numeric argument to {}(): {}",
+            args.func,
+            v.type_name()
+        ))
+    })
+}
+
+/// Checks that argument `name` is numeric or logical; its length.
+fn numeric_type(args: &Args<Type>, name: &str) -> Result<Option<usize>, ArgError> {
+    match args.ty(name) {
+        None | Some(Type::Null) => Ok(Some(0)),
+        Some(t) if t.is_numeric() => Ok(t.len()),
+        Some(t) => Err(args.error(
+            name,
+            format!("non-numeric argument to {}(): {}", args.func, t.describe()),
+        )),
+    }
+}
+
+/// A whole-number argument (`n`, `lag`, `length.out`), truncated as R's
+/// `as.integer` truncates; `default` when absent.
+fn int_arg(args: &Args<&Value>, name: &str, default: i64) -> Result<i64, KernelError> {
+    match args.get(name) {
+        None => Ok(default),
+        Some(v) => match v.as_scalar() {
+            Some(x) if x.is_finite() && x.abs() < 9.0e15 => Ok(x.trunc() as i64),
+            _ => Err(KernelError::new(format!(
+                "invalid '{name}' argument to {}()",
+                args.func
+            ))),
+        },
+    }
+}
+
+/// The constant whole number of a shape argument, if known.
+fn const_int(args: &Args<Type>, name: &str) -> Option<i64> {
+    args.ty(name)
+        .and_then(Type::const_scalar)
+        .filter(|x| x.is_finite() && x.abs() < 9.0e15)
+        .map(|x| x.trunc() as i64)
+}
+
+/// A vector of the same kind as `x` with the elements at `pos` (0-based).
+fn pick(x: &Value, pos: &[usize]) -> Value {
+    match x {
+        Value::Str(s) => Value::Str(pos.iter().map(|&i| s[i].clone()).collect()),
+        Value::Bool(_) | Value::BoolMat(_) => {
+            let l = x.as_logicals().unwrap_or_default();
+            Value::Bool(pos.iter().map(|&i| l[i]).collect())
+        }
+        Value::Complex(z) => Value::Complex(pos.iter().map(|&i| z[i]).collect()),
+        Value::ComplexMat(m) => Value::Complex(pos.iter().map(|&i| m.as_slice()[i]).collect()),
+        Value::List(l) => Value::List(super::value::List {
+            class: None,
+            names: l
+                .names
+                .as_ref()
+                .map(|n| pos.iter().map(|&i| n[i].clone()).collect()),
+            items: pos.iter().map(|&i| l.items[i].clone()).collect(),
+        }),
+        other => {
+            let d = other.as_f64_slice().unwrap_or_default();
+            Value::Num(pos.iter().map(|&i| d[i]).collect())
+        }
+    }
+}
+
+/// The vector type of `x`'s elements with length `len`.
+fn like(x: &Type, len: Option<usize>) -> Type {
+    match x {
+        Type::Str { .. } => Type::Str { len, value: None },
+        Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(len),
+        Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
+        Type::List { elem, .. } => Type::List {
+            len,
+            elem: elem.clone(),
+        },
+        Type::Any | Type::Record { .. } => Type::Any,
+        _ => Type::Num { len, value: None },
+    }
+}

@@ -1,0 +1,185 @@
+//! `sort` and `order`: R's stable orders. Ties keep their original order
+//! (`order`'s radix method, the default for numbers, is stable in both
+//! directions); NA and NaN go last (`na.last = TRUE`), first (`FALSE`) or
+//! are dropped (`NA`), in their original order, whatever `decreasing` is.
+//! Text compares by [`collate`], as R's shell sort compares in a locale.
+
+use std::cmp::Ordering;
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::arith::compare::collate;
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+use super::{like, pick};
+
+/// One sort key: numbers (logicals as 0/1, NA as NaN) or text.
+pub(super) enum Key<'a> {
+    Num(std::borrow::Cow<'a, [f64]>),
+    Str(&'a [String]),
+}
+
+impl Key<'_> {
+    pub(super) fn of(v: &Value) -> Result<Key<'_>, KernelError> {
+        match v {
+            Value::Str(s) => Ok(Key::Str(s)),
+            Value::Null => Ok(Key::Num(std::borrow::Cow::Borrowed(&[]))),
+            other => other.as_f64_slice().map(Key::Num).ok_or_else(|| {
+                KernelError::new(format!("argument is not a vector: {}", other.type_name()))
+            }),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Key::Num(v) => v.len(),
+            Key::Str(v) => v.len(),
+        }
+    }
+
+    pub(super) fn is_na(&self, i: usize) -> bool {
+        match self {
+            Key::Num(v) => v[i].is_nan(),
+            Key::Str(_) => false,
+        }
+    }
+
+    /// Compares two non-NA entries.
+    pub(super) fn cmp(&self, i: usize, j: usize) -> Ordering {
+        match self {
+            Key::Num(v) => v[i].partial_cmp(&v[j]).unwrap_or(Ordering::Equal),
+            Key::Str(v) => collate(&v[i], &v[j]),
+        }
+    }
+}
+
+/// `na.last`: `Some(true)` last, `Some(false)` first, `None` dropped.
+fn na_last(args: &Args<&Value>, default: Option<bool>) -> Result<Option<bool>, KernelError> {
+    match args.get("na.last") {
+        None => Ok(default),
+        Some(v) => match v {
+            Value::Bool(b) if b.len() == 1 => Ok(b[0]),
+            other => match other.as_scalar() {
+                Some(x) if x.is_nan() => Ok(None),
+                Some(x) => Ok(Some(x != 0.0)),
+                None => Err(KernelError::new("invalid 'na.last' argument")),
+            },
+        },
+    }
+}
+
+/// The 0-based order of rows by `keys`.
+pub(super) fn order_of(
+    keys: &[Key],
+    decreasing: bool,
+    na_last: Option<bool>,
+) -> Result<Vec<usize>, KernelError> {
+    let n = keys.first().map_or(0, Key::len);
+    if keys.iter().any(|k| k.len() != n) {
+        return Err(KernelError::new("argument lengths differ"));
+    }
+    let mut idx: Vec<usize> = (0..n)
+        .filter(|&i| na_last.is_some() || !keys.iter().any(|k| k.is_na(i)))
+        .collect();
+    let last = na_last != Some(false);
+    idx.sort_by(|&i, &j| {
+        for k in keys {
+            let o = match (k.is_na(i), k.is_na(j)) {
+                (true, true) => Ordering::Equal,
+                (true, false) => {
+                    if last {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    }
+                }
+                (false, true) => {
+                    if last {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
+                (false, false) => {
+                    let o = k.cmp(i, j);
+                    if decreasing {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+            };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+    Ok(idx)
+}
+
+pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let keys = args
+        .dots()
+        .map(|(_, v)| Key::of(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    if keys.is_empty() {
+        return Ok(Value::Num(Vec::new()));
+    }
+    let decreasing = args.bool_or("decreasing", false)?;
+    let idx = order_of(&keys, decreasing, na_last(args, Some(true))?)?;
+    Ok(Value::Num(idx.iter().map(|&i| (i + 1) as f64).collect()))
+}
+
+pub(super) fn order_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut len = None;
+    for (k, (_, t)) in args.dots().enumerate() {
+        if matches!(
+            t,
+            Type::Record { .. } | Type::List { .. } | Type::Formula { .. } | Type::Complex { .. }
+        ) {
+            return Err(args.dots_error(k, format!("argument is not a vector: {}", t.describe())));
+        }
+        if let (Some(a), Some(b)) = (len, t.len()) {
+            if a != b {
+                return Err(args.dots_error(k, "argument lengths differ"));
+            }
+        }
+        len = len.or(t.len());
+    }
+    // With `na.last = NA`, NAs are dropped: the length is known only then.
+    let dropping = args
+        .ty("na.last")
+        .and_then(Type::const_nums)
+        .is_some_and(|v| v.first().is_some_and(|x| x.is_nan()));
+    Ok(Type::Num {
+        len: if dropping { None } else { len },
+        value: None,
+    })
+}
+
+pub(super) fn sort_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    if matches!(x, Value::Null) {
+        return Ok(Value::Null);
+    }
+    if matches!(x, Value::List(_) | Value::Formula(_)) {
+        return Err(KernelError::new("'x' must be atomic"));
+    }
+    let decreasing = args.bool_or("decreasing", false)?;
+    let key = Key::of(x)?;
+    let idx = order_of(&[key], decreasing, na_last(args, None)?)?;
+    Ok(pick(x, &idx))
+}
+
+pub(super) fn sort_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    match &x {
+        Type::Null => Ok(Type::Null),
+        Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => {
+            Err(args.error("x", format!("'x' must be atomic, not {}", x.describe())))
+        }
+        Type::Str { len, .. } if !args.has("na.last") => Ok(like(&x, *len)),
+        // NAs are dropped by default: the length is known only without any.
+        _ => Ok(like(&x, None)),
+    }
+}

@@ -1,0 +1,141 @@
+//! `any`, `all`, `is.na` and `anyNA`.
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+pub(super) fn any_all_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let rm = args.bool_or("na.rm", false)?;
+    let any = args.func == "any";
+    let mut saw_na = false;
+    for (_, v) in args.dots() {
+        let l = match v {
+            Value::Null => continue,
+            Value::Bool(_) | Value::BoolMat(_) => v.as_logicals().unwrap_or_default(),
+            Value::Num(_) | Value::Mat(_) => {
+                ctx.warn("coercing argument of type 'double' to logical");
+                v.as_logicals().unwrap_or_default()
+            }
+            other => {
+                return Err(KernelError::new(format!(
+                    "invalid 'type' ({}) of argument",
+                    r_type(other)
+                )))
+            }
+        };
+        for b in l.iter() {
+            match b {
+                Some(b) if *b == any => return Ok(Value::flag(any)),
+                Some(_) => {}
+                None => saw_na = true,
+            }
+        }
+    }
+    Ok(Value::Bool(vec![if saw_na && !rm {
+        None
+    } else {
+        Some(!any)
+    }]))
+}
+
+/// R's `typeof`, for messages.
+fn r_type(v: &Value) -> &'static str {
+    match v {
+        Value::Str(_) => "character",
+        Value::List(_) => "list",
+        Value::Complex(_) | Value::ComplexMat(_) => "complex",
+        Value::Formula(_) => "language",
+        _ => "double",
+    }
+}
+
+pub(super) fn any_all_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    for (k, (_, t)) in args.dots().enumerate() {
+        if matches!(
+            t,
+            Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }
+        ) {
+            return Err(args.dots_error(k, format!("invalid 'type' of argument: {}", t.describe())));
+        }
+    }
+    Ok(Type::logical(Some(1)))
+}
+
+fn is_na_list_item(v: &Value) -> bool {
+    match v {
+        Value::Num(x) if x.len() == 1 => x[0].is_nan(),
+        Value::Bool(b) if b.len() == 1 => b[0].is_none(),
+        _ => false,
+    }
+}
+
+/// R's `is.na`: NA and NaN alike; a matrix stays a matrix.
+pub fn is_na(x: &Value) -> Result<Value, KernelError> {
+    let data: Vec<Option<bool>> = match x {
+        Value::Null => Vec::new(),
+        Value::Str(s) => vec![Some(false); s.len()],
+        Value::Bool(_) | Value::BoolMat(_) => x
+            .as_logicals()
+            .unwrap_or_default()
+            .iter()
+            .map(|b| Some(b.is_none()))
+            .collect(),
+        Value::Complex(z) => z
+            .iter()
+            .map(|c| Some(c.re.is_nan() || c.im.is_nan()))
+            .collect(),
+        Value::ComplexMat(z) => z
+            .iter()
+            .map(|c| Some(c.re.is_nan() || c.im.is_nan()))
+            .collect(),
+        Value::List(l) => l.items.iter().map(|v| Some(is_na_list_item(v))).collect(),
+        Value::Num(_) | Value::Mat(_) => x
+            .as_f64_slice()
+            .unwrap_or_default()
+            .iter()
+            .map(|v| Some(v.is_nan()))
+            .collect(),
+        Value::Formula(_) => {
+            return Err(KernelError::new(
+                "is.na() applied to non-(list or vector) of type 'language'",
+            ))
+        }
+    };
+    Ok(Value::logicals_shaped(data, x.dims()))
+}
+
+pub(super) fn is_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    is_na(super::arg_or_null(args, "x"))
+}
+
+pub(super) fn is_na_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
+        ) => Type::BoolMat {
+            rows: *rows,
+            cols: *cols,
+        },
+        Some(Type::Formula { .. }) => {
+            return Err(args.error(
+                "x",
+                "is.na() applied to non-(list or vector) of type 'language'",
+            ))
+        }
+        Some(Type::Any) => Type::Any,
+        Some(t) => Type::logical(t.len()),
+        None => Type::logical(Some(0)),
+    })
+}
+
+pub(super) fn any_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    let r = is_na(x)?;
+    let l = r.as_logicals().unwrap_or_default();
+    Ok(Value::flag(l.contains(&Some(true))))
+}
+
+pub(super) fn any_na_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::logical(Some(1)))
+}

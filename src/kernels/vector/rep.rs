@@ -1,0 +1,174 @@
+//! `rep(x, times, length.out, each)` and `rep_len`, R's `do_rep`: `each`
+//! first, then `length.out` (which overrides `times`), else `times` as
+//! one count or one count per element.
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+use super::{like, pick};
+
+/// Largest result `rep` will make (R fails near here too).
+const MAX_LEN: usize = 1 << 31;
+
+fn counts(v: Option<&Value>, what: &str) -> Result<Option<Vec<usize>>, KernelError> {
+    let Some(v) = v else { return Ok(None) };
+    let d = v
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new(format!("invalid '{what}' argument")))?;
+    d.iter()
+        .map(|&x| {
+            if x.is_nan() || x < 0.0 || x >= MAX_LEN as f64 {
+                Err(KernelError::new(format!("invalid '{what}' argument")))
+            } else {
+                Ok(x.trunc() as usize)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The positions `rep` takes from a vector of length `n`.
+fn positions(
+    n: usize,
+    times: Option<&[usize]>,
+    length_out: Option<usize>,
+    each: usize,
+) -> Result<Vec<usize>, KernelError> {
+    let expanded_len = n.saturating_mul(each);
+    if expanded_len > MAX_LEN {
+        return Err(KernelError::new("invalid 'each' argument"));
+    }
+    let base: Vec<usize> = (0..n).flat_map(|i| std::iter::repeat_n(i, each)).collect();
+    if let Some(len) = length_out {
+        if len > MAX_LEN {
+            return Err(KernelError::new("invalid 'length.out' argument"));
+        }
+        if base.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Ok((0..len).map(|i| base[i % base.len()]).collect());
+    }
+    let times = times.unwrap_or(&[1]);
+    if times.len() == 1 {
+        let total = base.len().saturating_mul(times[0]);
+        if total > MAX_LEN {
+            return Err(KernelError::new("invalid 'times' argument"));
+        }
+        return Ok((0..total).map(|i| base[i % base.len().max(1)]).collect());
+    }
+    if times.len() != base.len() {
+        return Err(KernelError::new("invalid 'times' argument"));
+    }
+    let total: usize = times.iter().fold(0usize, |a, &t| a.saturating_add(t));
+    if total > MAX_LEN {
+        return Err(KernelError::new("invalid 'times' argument"));
+    }
+    Ok(base
+        .iter()
+        .zip(times)
+        .flat_map(|(&i, &t)| std::iter::repeat_n(i, t))
+        .collect())
+}
+
+fn check_x(x: &Value) -> Result<(), KernelError> {
+    if matches!(x, Value::Formula(_)) {
+        return Err(KernelError::new(
+            "attempt to replicate an object of type 'language'",
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn rep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    check_x(x)?;
+    let each = match counts(args.get("each"), "each")? {
+        None => 1,
+        Some(v) if v.is_empty() => 1,
+        Some(v) => v[0],
+    };
+    let length_out = match args.get("length.out") {
+        None => None,
+        Some(v) if v.as_scalar().is_some_and(f64::is_nan) => None,
+        Some(v) => counts(Some(v), "length.out")?.and_then(|v| v.first().copied()),
+    };
+    let times = counts(args.get("times"), "times")?;
+    let pos = positions(x.len(), times.as_deref(), length_out, each)?;
+    Ok(if matches!(x, Value::Null) {
+        Value::Null
+    } else {
+        pick(x, &pos)
+    })
+}
+
+pub(super) fn rep_len_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    check_x(x)?;
+    let len = match args.get("length.out").and_then(Value::as_scalar) {
+        Some(l) if (0.0..MAX_LEN as f64).contains(&l) => l as usize,
+        _ => return Err(KernelError::new("invalid 'length.out' value")),
+    };
+    let pos = positions(x.len(), None, Some(len), 1)?;
+    Ok(pick(x, &pos))
+}
+
+fn const_counts(args: &Args<Type>, name: &str) -> Option<Vec<usize>> {
+    let v = args.ty(name)?.const_nums()?;
+    v.iter()
+        .map(|&x| (0.0..MAX_LEN as f64).contains(&x).then_some(x as usize))
+        .collect()
+}
+
+pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    if matches!(x, Type::Formula { .. }) {
+        return Err(args.error("x", "attempt to replicate an object of type 'language'"));
+    }
+    if let Type::Null = x {
+        return Ok(Type::Null);
+    }
+    let each = match args.ty("each") {
+        None => Some(1),
+        Some(_) => const_counts(args, "each").and_then(|v| v.first().copied()),
+    };
+    let length_out = match args.ty("length.out") {
+        None => Some(None),
+        Some(t) => match t.const_scalar() {
+            Some(v) if v.is_nan() => Some(None),
+            Some(v) if (0.0..MAX_LEN as f64).contains(&v) => Some(Some(v as usize)),
+            Some(_) => return Err(args.error("length.out", "invalid 'length.out' argument")),
+            None => None,
+        },
+    };
+    let times = match args.ty("times") {
+        None => Some(vec![1]),
+        Some(_) => const_counts(args, "times"),
+    };
+    let len = match (x.len(), each, length_out, &times) {
+        (_, _, Some(Some(l)), _) => Some(l),
+        (Some(n), Some(e), Some(None), Some(t)) => positions(n, Some(t.as_slice()), None, e)
+            .ok()
+            .map(|p| p.len()),
+        _ => None,
+    };
+    if let (Type::Num { value: Some(v), .. }, Some(e), Some(lo), Some(t)) =
+        (&x, each, length_out, times)
+    {
+        if let Ok(p) = positions(v.len(), Some(t.as_slice()), lo, e) {
+            if p.len() <= crate::kernels::types::MAX_CONST_LEN {
+                return Ok(Type::num_const(p.iter().map(|&i| v[i]).collect()));
+            }
+        }
+    }
+    Ok(like(&x, len))
+}
+
+pub(super) fn rep_len_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    let len = match args.ty("length.out").and_then(Type::const_scalar) {
+        Some(l) if (0.0..MAX_LEN as f64).contains(&l) => Some(l as usize),
+        Some(_) => return Err(args.error("length.out", "invalid 'length.out' value")),
+        None => None,
+    };
+    Ok(like(&x, len))
+}

@@ -1,0 +1,74 @@
+//! `which`, `which.max` and `which.min`: 1-based positions, integers in R
+//! (stored as doubles, as flowcast stores every integer).
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+use super::{arg_or_null, numbers};
+
+pub(super) fn which_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = arg_or_null(args, "x");
+    let l = match x {
+        Value::Bool(_) | Value::BoolMat(_) | Value::Null => x.as_logicals().unwrap_or_default(),
+        _ => return Err(KernelError::new("argument to 'which' is not logical")),
+    };
+    Ok(Value::Num(
+        l.iter()
+            .enumerate()
+            .filter(|(_, b)| **b == Some(true))
+            .map(|(i, _)| (i + 1) as f64)
+            .collect(),
+    ))
+}
+
+pub(super) fn which_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(Type::Bool { value: Some(v), .. }) => Ok(Type::num_const(
+            v.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == Some(true))
+                .map(|(i, _)| (i + 1) as f64)
+                .collect(),
+        )),
+        Some(Type::Bool { .. } | Type::BoolMat { .. } | Type::Any | Type::Null) | None => {
+            Ok(Type::num_unknown())
+        }
+        Some(t) => Err(args.error(
+            "x",
+            format!("argument to 'which' is not logical: {}", t.describe()),
+        )),
+    }
+}
+
+/// R's `which.max` / `which.min`: the first extreme, NA and NaN skipped.
+pub(super) fn which_extreme_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = numbers(args, "x")?;
+    let max = args.func == "which.max";
+    let mut best: Option<(usize, f64)> = None;
+    for (i, &v) in x.iter().enumerate() {
+        if v.is_nan() {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((_, b)) => {
+                if max {
+                    v > b
+                } else {
+                    v < b
+                }
+            }
+        };
+        if better {
+            best = Some((i, v));
+        }
+    }
+    Ok(Value::Num(
+        best.map(|(i, _)| (i + 1) as f64).into_iter().collect(),
+    ))
+}
+
+pub(super) fn which_extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    super::numeric_type(args, "x")?;
+    Ok(Type::num_unknown())
+}

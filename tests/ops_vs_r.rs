@@ -1,0 +1,219 @@
+//! Issue 17: comparison and logical operators with R's NA, logical and
+//! negative indexing, and the vector functions. The workflow
+//! tests/fixtures/workflows/ops.toml runs, and every step must equal what R
+//! computed for the same expression (tests/fixtures/r/ops.R wrote
+//! ops.json); what R refuses, flowcast refuses with a located message.
+
+use std::path::Path;
+
+use serde_json::Value as Json;
+
+mod common;
+use common::{flowcast, r_json};
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn ops_workflow_matches_r() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r: Json = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/fixtures/r/ops.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
+        .arg(dir.path())
+        .arg(root.join("tests/fixtures/workflows/ops.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let mut errors = Vec::new();
+    for (step, rv) in r.as_object().unwrap() {
+        let file = dir.path().join(format!("{step}.json"));
+        let Ok(t) = std::fs::read_to_string(&file) else {
+            errors.push(format!("{step}: no {}", file.display()));
+            continue;
+        };
+        let ours: Json = serde_json::from_str(&t).unwrap();
+        r_json::compare(step, &ours, rv, &mut errors);
+    }
+    assert!(
+        errors.is_empty(),
+        "{} differences:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
+/// A workflow of `steps` in a temporary directory.
+fn workflow(steps: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, format!("[steps]\n{steps}\n")).unwrap();
+    (dir, path)
+}
+
+/// `check` refuses the workflow with `message`, pointing at `at` on line
+/// `line` (the first step is on line 2).
+#[track_caller]
+fn check_fails(steps: &str, line: usize, at: &str, message: &str) {
+    let (_dir, path) = workflow(steps);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{steps}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let step_line = steps.lines().nth(line - 2).unwrap();
+    let column = step_line.find(at).expect("`at` is in the step") + 1;
+    assert!(
+        err.contains(&format!(":{line}:{column}")),
+        "expected line {line} column {column} in: {err}"
+    );
+    assert!(err.contains(message), "expected {message:?} in: {err}");
+}
+
+/// `run` fails with `message` in a step.
+#[track_caller]
+fn run_fails(steps: &str, message: &str) {
+    let (_dir, path) = workflow(steps);
+    let out = flowcast(&["run", "--headless", path.to_str().unwrap()]);
+    let err = text(&out.stderr) + &text(&out.stdout);
+    assert_ne!(out.status.code(), Some(0), "{steps}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(message), "expected {message:?} in: {err}");
+}
+
+#[test]
+fn comparisons_do_not_chain() {
+    check_fails("a = '1 < 2 < 3'", 2, "< 3", "comparisons do not chain in R");
+}
+
+#[test]
+fn logical_operators_refuse_text_before_the_run() {
+    check_fails(
+        "a = 'c(\"a\", \"b\") & TRUE'",
+        2,
+        "c(\"a\"",
+        "operations are possible only for numeric, logical or complex types",
+    );
+    check_fails(
+        "a = '\"a\" && TRUE'",
+        2,
+        "\"a\" &&",
+        "invalid 'x' type in 'x && y'",
+    );
+}
+
+#[test]
+fn mixing_positive_and_negative_subscripts_is_r_error() {
+    check_fails(
+        "x = 'c(1, 2, 3)'\ny = 'x[c(-1, 2)]'",
+        3,
+        "c(-1, 2)",
+        "only 0's may be mixed with negative subscripts",
+    );
+}
+
+#[test]
+fn which_wants_logicals() {
+    check_fails(
+        "x = 'c(1, 2, 3)'\ny = 'which(x)'",
+        3,
+        "x)",
+        "argument to 'which' is not logical",
+    );
+}
+
+#[test]
+fn the_right_side_of_a_decided_and_is_not_evaluated() {
+    // A right side that would fail at run time is never reached, as in R.
+    let (dir, path) =
+        workflow("a = 'FALSE && solve(matrix(0, 2, 2))'\nb = 'TRUE || solve(matrix(0, 2, 2))'");
+    let out = flowcast(&[
+        "run",
+        "--headless",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
+    assert_eq!(read("a.json").trim(), "false");
+    assert_eq!(read("b.json").trim(), "true");
+}
+
+#[test]
+fn outer_refuses_random_functions() {
+    check_fails(
+        "a = 'outer(1:2, 1:3, \"rnorm\")'",
+        2,
+        "\"rnorm\"",
+        "draws random numbers",
+    );
+}
+
+#[test]
+fn rank_random_ties_are_refused_clearly() {
+    check_fails(
+        "a = 'rank(c(1, 1, 2), ties.method = \"random\")'",
+        2,
+        "ties.method",
+        "not supported by flowcast",
+    );
+}
+
+#[test]
+fn unknown_functions_get_honest_suggestions() {
+    let (_dir, path) = workflow("a = 'qnorm(0.5)'\nb = 't.test(c(1, 2, 3))'");
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert!(err.contains("could not find function `qnorm`"), "{err}");
+    assert!(!err.contains("did you mean `pnorm`"), "{err}");
+    assert!(!err.contains("did you mean `rnorm`"), "{err}");
+    assert!(err.contains("norm distribution functions: "), "{err}");
+    let (_dir, path) = workflow("b = 't.test(c(1, 2, 3))'");
+    let err = text(&flowcast(&["check", path.to_str().unwrap()]).stderr);
+    assert!(!err.contains("did you mean `ks.test`"), "{err}");
+    assert!(err.contains("flowcast has these tests: "), "{err}");
+    let (_dir, path) = workflow("b = 'wilcox.tset(c(1, 2, 3))'");
+    let err = text(&flowcast(&["check", path.to_str().unwrap()]).stderr);
+    assert!(err.contains("did you mean `wilcox.test`?"), "{err}");
+}
+
+#[test]
+fn set_names_refuses_atomic_vectors_clearly() {
+    run_fails("a = 'setNames(c(1, 2), c(\"a\", \"b\"))'", "carry no names");
+}
+
+#[test]
+fn the_functions_page_is_what_the_command_prints() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = flowcast(&["functions"]);
+    assert!(out.status.success());
+    let page = std::fs::read_to_string(root.join("assets/functions.md")).unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        page,
+        "assets/functions.md is stale: regenerate it with \
+         `cargo run -- functions > assets/functions.md`"
+    );
+    for f in [
+        "`` `>=`(e1, e2) ``",
+        "`rank(x, [na.last], [ties.method])`",
+        "`rnorm(n, [mean], [sd])` (draws",
+    ] {
+        assert!(page.contains(f), "{f} missing");
+    }
+    let only = text(&flowcast(&["functions", "cum"]).stdout);
+    assert_eq!(
+        only,
+        "- `cummax(x)`\n- `cummin(x)`\n- `cumprod(x)`\n- `cumsum(x)`\n"
+    );
+}
