@@ -19,6 +19,7 @@ pub mod work;
 mod arith;
 mod clustering;
 mod data;
+mod dqfun;
 mod htest;
 mod linalg;
 mod lm;
@@ -186,6 +187,9 @@ pub fn registry() -> &'static Registry {
             .chain(frame::KERNELS)
             .chain(summary::SUM_KERNELS)
             .chain(pfun::KERNELS)
+            .chain(summary::STATS_KERNELS)
+            .chain(dqfun::KERNELS)
+            .chain(data::RDIST_KERNELS)
         {
             r.add(*k);
         }

@@ -7,6 +7,7 @@
 // R's constants are kept digit for digit as its sources print them.
 #![allow(clippy::excessive_precision)]
 
+pub mod dfun;
 mod ebd0;
 pub mod gamma;
 pub mod ks;
@@ -14,6 +15,8 @@ pub mod pbeta;
 pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
+pub mod qfun;
+pub mod rand;
 pub mod qnorm;
 pub mod signrank;
 mod toms708;
