@@ -173,7 +173,8 @@ fn non_numeric() -> KernelError {
 
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = fun(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
-    if args.get("ncp").is_some() {
+    let has_ncp = ["dbeta", "dchisq", "dt", "df", "qbeta", "qchisq", "qt", "qf"];
+    if has_ncp.contains(&args.func) && args.get("ncp").is_some() {
         return Err(KernelError::new(format!(
             "flowcast's {} has no non-central form ('ncp')",
             args.func

@@ -270,7 +270,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "rnorm" | "rlnorm" => PER_RNORM * out,
         // Rejection samplers: a few uniforms, a log or exp each.
         "rexp" | "rgamma" | "rbeta" | "rchisq" | "rt" | "rf" | "rbinom" | "rpois" | "rgeom"
-        | "rnbinom" => PER_RGEN * out,
+        | "rnbinom" | "rhyper" => PER_RGEN * out,
         "rweibull" | "rcauchy" | "rlogis" => (PER_RUNIF + PER_TRANSCENDENTAL) * out,
         // Sorting the data.
         "median" | "quantile" | "IQR" | "mad" | "fivenum" | "shapiro.test" | "kruskal.test" => {

@@ -111,6 +111,7 @@ pub(super) static RDIST_KERNELS: &[Kernel] = &[
     rk("rpois", &[req("n"), req("lambda")]),
     rk("rgeom", &[req("n"), req("prob")]),
     rk("rnbinom", &[req("n"), req("size"), opt("prob"), opt("mu")]),
+    rk("rhyper", &[req("nn"), req("m"), req("n"), req("k")]),
     rk("rlnorm", &[req("n"), opt("meanlog"), opt("sdlog")]),
     rk("rweibull", &[req("n"), req("shape"), opt("scale")]),
     rk("rcauchy", &[req("n"), opt("location"), opt("scale")]),

@@ -40,6 +40,7 @@ pub(super) static GENS: &[Gen] = &[
     Gen { name: "rpois", formals: &["lambda"], defaults: &[REQUIRED], integer: true, draw: |p, g| r::rpois(p[0], g) },
     Gen { name: "rgeom", formals: &["prob"], defaults: &[REQUIRED], integer: true, draw: |p, g| r::rgeom(p[0], g) },
     Gen { name: "rnbinom", formals: &["size", "prob", "mu"], defaults: &[REQUIRED, DERIVED, DERIVED], integer: true, draw: |p, g| if p[2] == DERIVED { r::rnbinom(p[0], p[1], g) } else { r::rnbinom_mu(p[0], p[2], g) } },
+    Gen { name: "rhyper", formals: &["m", "n", "k"], defaults: &[REQUIRED, REQUIRED, REQUIRED], integer: true, draw: |p, g| r::rhyper(p[0], p[1], p[2], g) },
     Gen { name: "rlnorm", formals: &["meanlog", "sdlog"], defaults: &[0.0, 1.0], integer: false, draw: |p, g| r::rlnorm(p[0], p[1], g) },
     Gen { name: "rweibull", formals: &["shape", "scale"], defaults: &[REQUIRED, 1.0], integer: false, draw: |p, g| r::rweibull(p[0], p[1], g) },
     Gen { name: "rcauchy", formals: &["location", "scale"], defaults: &[0.0, 1.0], integer: false, draw: |p, g| r::rcauchy(p[0], p[1], g) },
@@ -52,7 +53,7 @@ pub(super) fn gen(name: &str) -> Option<&'static Gen> {
 
 pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let g = gen(a.func).ok_or_else(|| KernelError::new(format!("unknown {}", a.func)))?;
-    if a.get("ncp").is_some() {
+    if ["rbeta", "rchisq", "rt", "rf"].contains(&a.func) && a.get("ncp").is_some() {
         return Err(KernelError::new(format!(
             "flowcast's {} has no non-central form ('ncp')",
             a.func
@@ -76,7 +77,7 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         }
         _ => {}
     }
-    let n = count_value(a, "n")?;
+    let n = count_value(a, if a.func == "rhyper" { "nn" } else { "n" })?;
     let mut params = Vec::with_capacity(g.formals.len());
     for (name, d) in g.formals.iter().zip(g.defaults) {
         params.push(match a.get(name) {
@@ -120,7 +121,7 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
 }
 
 pub(super) fn shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let n = super::random::count_type(a, "n")?;
+    let n = super::random::count_type(a, if a.func == "rhyper" { "nn" } else { "n" })?;
     if let Some(g) = gen(a.func) {
         for p in g.formals {
             if a.get(p).is_some_and(|t| !matches!(t, Type::Any) && !t.is_numeric()) {

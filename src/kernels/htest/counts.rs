@@ -427,7 +427,7 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     };
     let correct = args.bool_or("correct", true)?;
     let est: Vec<f64> = x.iter().zip(&n).map(|(a, b)| a / b).collect();
-    let mut yates = if correct && k <= 2 { 0.5 } else { 0.0 };
+    let mut yates: f64 = if correct && k <= 2 { 0.5 } else { 0.0 };
     let mut cint = None;
     let mut delta = 0.0;
     if k == 1 {

@@ -57,7 +57,7 @@ pub(crate) fn adjust(p: &[f64], method: &str, n: f64) -> Vec<f64> {
         method
     };
     let back = |v: Vec<f64>, o: &[usize]| -> Vec<f64> {
-        let mut out = vec![0.0; lp];
+        let mut out = vec![0.0; o.len()];
         for (k, &i) in o.iter().enumerate() {
             out[i] = v[k];
         }

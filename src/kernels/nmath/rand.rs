@@ -685,3 +685,217 @@ fn pow_di(mut x: f64, mut n: i64) -> f64 {
     }
     pow
 }
+
+/// rhyper.c's `afc(i)`: log(i!), from a table up to 7, else Stirling.
+fn afc(i: i64) -> f64 {
+    const AL: [f64; 8] = [
+        0.0,
+        0.0,
+        0.693_147_180_559_945_3,
+        1.791_759_469_228_055,
+        3.178_053_830_347_945_6,
+        4.787_491_742_782_046,
+        6.579_251_212_010_101,
+        8.525_161_361_065_415,
+    ];
+    if i < 0 {
+        return -1.0;
+    }
+    if i <= 7 {
+        return AL[i as usize];
+    }
+    let di = i as f64;
+    let i2 = di * di;
+    (di + 0.5) * di.ln() - di + 0.918_938_533_204_672_8
+        + (0.0833333333333333 - 0.00277777777777778 / i2) / di
+}
+
+/// `rhyper(m, n, k)`: Kachitvichyanukul & Schmeiser's HIN (inversion)
+/// and H2PE (rejection) as in R 4.2's rhyper.c.
+pub fn rhyper(nn1in: f64, nn2in: f64, kkin: f64, rng: &mut Rng) -> f64 {
+    if !nn1in.is_finite() || !nn2in.is_finite() || !kkin.is_finite() {
+        return f64::NAN;
+    }
+    let (nn1in, nn2in, kkin) = (
+        nn1in.round_ties_even(),
+        nn2in.round_ties_even(),
+        kkin.round_ties_even(),
+    );
+    if nn1in < 0.0 || nn2in < 0.0 || kkin < 0.0 || kkin > nn1in + nn2in {
+        return f64::NAN;
+    }
+    let int_max = i32::MAX as f64;
+    if nn1in >= int_max || nn2in >= int_max || kkin >= int_max {
+        if kkin == 1.0 {
+            return rbinom(kkin, nn1in / (nn1in + nn2in), rng);
+        }
+        let u = rng.unif_rand();
+        return super::qfun::qhyper(u, nn1in, nn2in, kkin, false, false);
+    }
+    let (nn1, nn2, kk) = (nn1in as i64, nn2in as i64, kkin as i64);
+    let big_n = nn1 as f64 + nn2 as f64;
+    let (n1, n2) = if nn1 <= nn2 { (nn1, nn2) } else { (nn2, nn1) };
+    let k = if kk as f64 + kk as f64 >= big_n {
+        (big_n - kk as f64) as i64
+    } else {
+        kk
+    };
+    let m = ((k as f64 + 1.0) * (n1 as f64 + 1.0) / (big_n + 2.0)) as i64;
+    let minjx = 0.max(k - n2);
+    let maxjx = n1.min(k);
+    let (n1f, n2f, kf) = (n1 as f64, n2 as f64, k as f64);
+    let mut ix: i64;
+    if minjx == maxjx {
+        ix = maxjx;
+    } else if m - minjx < 10 {
+        const SCALE: f64 = 1e25;
+        const CON: f64 = 57.564_627_324_851_14;
+        let lw = if k < n2 {
+            afc(n2) + afc(n1 + n2 - k) - afc(n2 - k) - afc(n1 + n2)
+        } else {
+            afc(n1) + afc(k) - afc(k - n2) - afc(n1 + n2)
+        };
+        let w = (lw + CON).exp();
+        'l10: loop {
+            let mut p = w;
+            ix = minjx;
+            let mut u = rng.unif_rand() * SCALE;
+            while u > p {
+                u -= p;
+                p *= (n1f - ix as f64) * (k - ix) as f64;
+                ix += 1;
+                p = p / ix as f64 / (n2 - k + ix) as f64;
+                if ix > maxjx {
+                    continue 'l10;
+                }
+            }
+            break;
+        }
+    } else {
+        let s = ((big_n - kf) * kf * n1f * n2f / (big_n - 1.0) / big_n / big_n).sqrt();
+        let d = ((1.5 * s) as i64) as f64 + 0.5;
+        let mf = m as f64;
+        let xl = mf - d + 0.5;
+        let xr = mf + d + 0.5;
+        let a = afc(m) + afc(n1 - m) + afc(k - m) + afc(n2 - k + m);
+        let kl = (a
+            - afc(xl as i64)
+            - afc((n1f - xl) as i64)
+            - afc((kf - xl) as i64)
+            - afc((n2f - kf + xl) as i64))
+            .exp();
+        let kr = (a
+            - afc((xr - 1.0) as i64)
+            - afc((n1f - xr + 1.0) as i64)
+            - afc((kf - xr + 1.0) as i64)
+            - afc((n2f - kf + xr - 1.0) as i64))
+            .exp();
+        let lamdl = -(xl * (n2f - kf + xl) / (n1f - xl + 1.0) / (kf - xl + 1.0)).ln();
+        let lamdr = -((n1f - xr + 1.0) * (kf - xr + 1.0) / xr / (n2f - kf + xr)).ln();
+        let p1 = d + d;
+        let p2 = p1 + kl / lamdl;
+        let p3 = p2 + kr / lamdr;
+        let mut n_uv = 0;
+        loop {
+            let u = rng.unif_rand() * p3;
+            let mut v = rng.unif_rand();
+            n_uv += 1;
+            if n_uv >= 10000 {
+                return f64::NAN;
+            }
+            if u < p1 {
+                ix = (xl + u) as i64;
+            } else if u <= p2 {
+                ix = (xl + v.ln() / lamdl) as i64;
+                if ix < minjx {
+                    continue;
+                }
+                v = v * (u - p1) * lamdl;
+            } else {
+                ix = (xr - v.ln() / lamdr) as i64;
+                if ix > maxjx {
+                    continue;
+                }
+                v = v * (u - p2) * lamdr;
+            }
+            let reject;
+            if m < 100 || ix <= 50 {
+                let mut f = 1.0;
+                if m < ix {
+                    for i in m + 1..=ix {
+                        f = f * (n1 - i + 1) as f64 * (k - i + 1) as f64 / (n2 - k + i) as f64
+                            / i as f64;
+                    }
+                } else if m > ix {
+                    for i in ix + 1..=m {
+                        f = f * i as f64 * (n2 - k + i) as f64 / (n1 - i + 1) as f64
+                            / (k - i + 1) as f64;
+                    }
+                }
+                reject = v > f;
+            } else {
+                const DELTAL: f64 = 0.0078;
+                const DELTAU: f64 = 0.0034;
+                let y = ix as f64;
+                let y1 = y + 1.0;
+                let ym = y - mf;
+                let yn = n1f - y + 1.0;
+                let yk = kf - y + 1.0;
+                let nk = n2f - kf + y1;
+                let r = -ym / y1;
+                let s = ym / yn;
+                let t = ym / yk;
+                let e = -ym / nk;
+                let g = yn * yk / (y1 * nk) - 1.0;
+                let dg = if g < 0.0 { 1.0 + g } else { 1.0 };
+                let gu = g * (1.0 + g * (-0.5 + g / 3.0));
+                let gl = gu - 0.25 * (g * g * g * g) / dg;
+                let xm = mf + 0.5;
+                let xn = n1f - mf + 0.5;
+                let xk = kf - mf + 0.5;
+                let nm = n2f - kf + xm;
+                let ub = y * gu - mf * gl
+                    + DELTAU
+                    + xm * r * (1. + r * (-0.5 + r / 3.0))
+                    + xn * s * (1. + s * (-0.5 + s / 3.0))
+                    + xk * t * (1. + t * (-0.5 + t / 3.0))
+                    + nm * e * (1. + e * (-0.5 + e / 3.0));
+                let alv = v.ln();
+                if alv > ub {
+                    reject = true;
+                } else {
+                    let quart = |z: f64, w: f64| {
+                        let q = w * (z * z * z * z);
+                        if z < 0.0 {
+                            q / (1.0 + z)
+                        } else {
+                            q
+                        }
+                    };
+                    let dr = quart(r, xm);
+                    let ds = quart(s, xn);
+                    let dt = quart(t, xk);
+                    let de = quart(e, nm);
+                    if alv < ub - 0.25 * (dr + ds + dt + de) + (y + mf) * (gl - gu) - DELTAL {
+                        reject = false;
+                    } else {
+                        reject = alv > (a - afc(ix) - afc(n1 - ix) - afc(k - ix) - afc(n2 - k + ix));
+                    }
+                }
+            }
+            if !reject {
+                break;
+            }
+        }
+    }
+    if kk as f64 + kk as f64 >= big_n {
+        if nn1 > nn2 {
+            ix = kk - nn2 + ix;
+        } else {
+            ix = nn1 - ix;
+        }
+    } else if nn1 > nn2 {
+        ix = kk - ix;
+    }
+    ix as f64
+}

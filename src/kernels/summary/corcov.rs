@@ -680,17 +680,6 @@ pub(crate) fn var(x: &[f64]) -> f64 {
     corcov(&d, None, 4, false, false).map_or(NA, |o| o.ans[0])
 }
 
-/// R's `cor(x, y)` of two vectors (pearson, `use = "everything"`).
-pub(crate) fn cor_xy(x: &[f64], y: &[f64]) -> f64 {
-    let d = |v: &[f64]| Data {
-        v: v.to_vec(),
-        n: v.len(),
-        nc: 1,
-        matrix: false,
-    };
-    corcov(&d(x), Some(&d(y)), 4, false, true).map_or(NA, |o| o.ans[0])
-}
-
 /// R's `cor(x, y, method = "kendall")` of two vectors without NA.
 pub(crate) fn kendall_xy(x: &[f64], y: &[f64]) -> f64 {
     let d = |v: &[f64]| Data {

@@ -9,8 +9,7 @@ mod quantile;
 mod scale;
 mod sums;
 
-pub(crate) use corcov::{cor_or_na, cor_xy, kendall_xy, method_arg, rank_keep, var, Method};
-pub(crate) use quantile::{median, quantile};
+pub(crate) use corcov::{cor_or_na, kendall_xy, method_arg, var, Method};
 
 pub(super) use sums::KERNELS as SUM_KERNELS;
 
