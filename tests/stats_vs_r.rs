@@ -137,12 +137,27 @@ fn bad_arguments_fail_at_check() {
     for (step, message) in [
         ("q = 'quantile(x, 1.5)'", "'probs' outside [0,1]"),
         ("q = 'quantile(x, type = 10)'", "object 'a' not found"),
-        ("c = 'cor(x)'", "supply both 'x' and 'y' or a matrix-like 'x'"),
-        ("c = 'cor(x, x, method = \"pear2\")'", "'arg' should be one of"),
-        ("t = 't.test(x, alternative = \"up\")'", "'arg' should be one of"),
+        (
+            "c = 'cor(x)'",
+            "supply both 'x' and 'y' or a matrix-like 'x'",
+        ),
+        (
+            "c = 'cor(x, x, method = \"pear2\")'",
+            "'arg' should be one of",
+        ),
+        (
+            "t = 't.test(x, alternative = \"up\")'",
+            "'arg' should be one of",
+        ),
         ("p = 'p.adjust(x, \"holmes\")'", "'arg' should be one of"),
-        ("s = 'shapiro.test(c(1, 2))'", "sample size must be between 3 and 5000"),
-        ("f = 'fisher.test(matrix(1:3, 1, 3))'", "at least 2 rows and columns"),
+        (
+            "s = 'shapiro.test(c(1, 2))'",
+            "sample size must be between 3 and 5000",
+        ),
+        (
+            "f = 'fisher.test(matrix(1:3, 1, 3))'",
+            "at least 2 rows and columns",
+        ),
     ] {
         let (_dir, path) = workflow_with(step);
         let out = common::flowcast(&["check", path.to_str().unwrap()]);
@@ -158,11 +173,23 @@ fn bad_arguments_fail_at_check() {
 #[test]
 fn bad_data_fails_the_step_with_r_message() {
     for (step, message) in [
-        ("q = 'quantile(c(1, NA))'", "missing values and NaN's not allowed"),
+        (
+            "q = 'quantile(c(1, NA))'",
+            "missing values and NaN's not allowed",
+        ),
         ("t = 't.test(c(1, 1, 1))'", "data are essentially constant"),
-        ("c = 'chisq.test(c(1, -1, 3))'", "all entries of 'x' must be nonnegative"),
-        ("b = 'binom.test(3, 2)'", "'n' must be a positive integer >= 'x'"),
-        ("k = 'kruskal.test(x, c(1, 1, 1, 1, 1))'", "all observations are in the same group"),
+        (
+            "c = 'chisq.test(c(1, -1, 3))'",
+            "all entries of 'x' must be nonnegative",
+        ),
+        (
+            "b = 'binom.test(3, 2)'",
+            "'n' must be a positive integer >= 'x'",
+        ),
+        (
+            "k = 'kruskal.test(x, c(1, 1, 1, 1, 1))'",
+            "all observations are in the same group",
+        ),
     ] {
         let (_dir, path) = workflow_with(step);
         let out = common::flowcast(&["run", "--headless", path.to_str().unwrap()]);

@@ -535,7 +535,11 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 None => None,
             };
             if let Some(p) = p {
-                let what = if k == 1 { "probability" } else { "probabilities" };
+                let what = if k == 1 {
+                    "probability"
+                } else {
+                    "probabilities"
+                };
                 d = format!("{d}, null {what} {p}");
             }
             Some(d)

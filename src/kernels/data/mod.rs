@@ -102,8 +102,14 @@ pub(super) static KERNELS: &[Kernel] = &[
 /// The generators of `rdist`, with R's formals.
 pub(super) static RDIST_KERNELS: &[Kernel] = &[
     rk("rexp", &[req("n"), opt("rate")]),
-    rk("rgamma", &[req("n"), req("shape"), opt("rate"), opt("scale")]),
-    rk("rbeta", &[req("n"), req("shape1"), req("shape2"), opt("ncp")]),
+    rk(
+        "rgamma",
+        &[req("n"), req("shape"), opt("rate"), opt("scale")],
+    ),
+    rk(
+        "rbeta",
+        &[req("n"), req("shape1"), req("shape2"), opt("ncp")],
+    ),
     rk("rchisq", &[req("n"), req("df"), opt("ncp")]),
     rk("rt", &[req("n"), req("df"), opt("ncp")]),
     rk("rf", &[req("n"), req("df1"), req("df2"), opt("ncp")]),

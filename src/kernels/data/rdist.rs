@@ -30,21 +30,117 @@ fn gamma_scale(p: &[f64]) -> f64 {
 }
 
 pub(super) static GENS: &[Gen] = &[
-    Gen { name: "rexp", formals: &["rate"], defaults: &[1.0], integer: false, draw: |p, g| r::rexp(1.0 / p[0], g) },
-    Gen { name: "rgamma", formals: &["shape", "rate", "scale"], defaults: &[REQUIRED, 1.0, DERIVED], integer: false, draw: |p, g| r::rgamma(p[0], gamma_scale(&p[1..]), g) },
-    Gen { name: "rbeta", formals: &["shape1", "shape2"], defaults: &[REQUIRED, REQUIRED], integer: false, draw: |p, g| r::rbeta(p[0], p[1], g) },
-    Gen { name: "rchisq", formals: &["df"], defaults: &[REQUIRED], integer: false, draw: |p, g| r::rchisq(p[0], g) },
-    Gen { name: "rt", formals: &["df"], defaults: &[REQUIRED], integer: false, draw: |p, g| r::rt(p[0], g) },
-    Gen { name: "rf", formals: &["df1", "df2"], defaults: &[REQUIRED, REQUIRED], integer: false, draw: |p, g| r::rf(p[0], p[1], g) },
-    Gen { name: "rbinom", formals: &["size", "prob"], defaults: &[REQUIRED, REQUIRED], integer: true, draw: |p, g| r::rbinom(p[0], p[1], g) },
-    Gen { name: "rpois", formals: &["lambda"], defaults: &[REQUIRED], integer: true, draw: |p, g| r::rpois(p[0], g) },
-    Gen { name: "rgeom", formals: &["prob"], defaults: &[REQUIRED], integer: true, draw: |p, g| r::rgeom(p[0], g) },
-    Gen { name: "rnbinom", formals: &["size", "prob", "mu"], defaults: &[REQUIRED, DERIVED, DERIVED], integer: true, draw: |p, g| if p[2] == DERIVED { r::rnbinom(p[0], p[1], g) } else { r::rnbinom_mu(p[0], p[2], g) } },
-    Gen { name: "rhyper", formals: &["m", "n", "k"], defaults: &[REQUIRED, REQUIRED, REQUIRED], integer: true, draw: |p, g| r::rhyper(p[0], p[1], p[2], g) },
-    Gen { name: "rlnorm", formals: &["meanlog", "sdlog"], defaults: &[0.0, 1.0], integer: false, draw: |p, g| r::rlnorm(p[0], p[1], g) },
-    Gen { name: "rweibull", formals: &["shape", "scale"], defaults: &[REQUIRED, 1.0], integer: false, draw: |p, g| r::rweibull(p[0], p[1], g) },
-    Gen { name: "rcauchy", formals: &["location", "scale"], defaults: &[0.0, 1.0], integer: false, draw: |p, g| r::rcauchy(p[0], p[1], g) },
-    Gen { name: "rlogis", formals: &["location", "scale"], defaults: &[0.0, 1.0], integer: false, draw: |p, g| r::rlogis(p[0], p[1], g) },
+    Gen {
+        name: "rexp",
+        formals: &["rate"],
+        defaults: &[1.0],
+        integer: false,
+        draw: |p, g| r::rexp(1.0 / p[0], g),
+    },
+    Gen {
+        name: "rgamma",
+        formals: &["shape", "rate", "scale"],
+        defaults: &[REQUIRED, 1.0, DERIVED],
+        integer: false,
+        draw: |p, g| r::rgamma(p[0], gamma_scale(&p[1..]), g),
+    },
+    Gen {
+        name: "rbeta",
+        formals: &["shape1", "shape2"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: false,
+        draw: |p, g| r::rbeta(p[0], p[1], g),
+    },
+    Gen {
+        name: "rchisq",
+        formals: &["df"],
+        defaults: &[REQUIRED],
+        integer: false,
+        draw: |p, g| r::rchisq(p[0], g),
+    },
+    Gen {
+        name: "rt",
+        formals: &["df"],
+        defaults: &[REQUIRED],
+        integer: false,
+        draw: |p, g| r::rt(p[0], g),
+    },
+    Gen {
+        name: "rf",
+        formals: &["df1", "df2"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: false,
+        draw: |p, g| r::rf(p[0], p[1], g),
+    },
+    Gen {
+        name: "rbinom",
+        formals: &["size", "prob"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: true,
+        draw: |p, g| r::rbinom(p[0], p[1], g),
+    },
+    Gen {
+        name: "rpois",
+        formals: &["lambda"],
+        defaults: &[REQUIRED],
+        integer: true,
+        draw: |p, g| r::rpois(p[0], g),
+    },
+    Gen {
+        name: "rgeom",
+        formals: &["prob"],
+        defaults: &[REQUIRED],
+        integer: true,
+        draw: |p, g| r::rgeom(p[0], g),
+    },
+    Gen {
+        name: "rnbinom",
+        formals: &["size", "prob", "mu"],
+        defaults: &[REQUIRED, DERIVED, DERIVED],
+        integer: true,
+        draw: |p, g| {
+            if p[2] == DERIVED {
+                r::rnbinom(p[0], p[1], g)
+            } else {
+                r::rnbinom_mu(p[0], p[2], g)
+            }
+        },
+    },
+    Gen {
+        name: "rhyper",
+        formals: &["m", "n", "k"],
+        defaults: &[REQUIRED, REQUIRED, REQUIRED],
+        integer: true,
+        draw: |p, g| r::rhyper(p[0], p[1], p[2], g),
+    },
+    Gen {
+        name: "rlnorm",
+        formals: &["meanlog", "sdlog"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rlnorm(p[0], p[1], g),
+    },
+    Gen {
+        name: "rweibull",
+        formals: &["shape", "scale"],
+        defaults: &[REQUIRED, 1.0],
+        integer: false,
+        draw: |p, g| r::rweibull(p[0], p[1], g),
+    },
+    Gen {
+        name: "rcauchy",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rcauchy(p[0], p[1], g),
+    },
+    Gen {
+        name: "rlogis",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rlogis(p[0], p[1], g),
+    },
 ];
 
 pub(super) fn gen(name: &str) -> Option<&'static Gen> {
@@ -124,7 +220,9 @@ pub(super) fn shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let n = super::random::count_type(a, if a.func == "rhyper" { "nn" } else { "n" })?;
     if let Some(g) = gen(a.func) {
         for p in g.formals {
-            if a.get(p).is_some_and(|t| !matches!(t, Type::Any) && !t.is_numeric()) {
+            if a.get(p)
+                .is_some_and(|t| !matches!(t, Type::Any) && !t.is_numeric())
+            {
                 return Err(a.error(p, "invalid arguments"));
             }
         }

@@ -149,7 +149,11 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         .map(|(a, b)| !a.is_nan() && !b.is_nan())
         .collect();
     let pick = |v: &[f64]| -> Vec<f64> {
-        v.iter().zip(&ok).filter(|(_, &k)| k).map(|(&a, _)| a).collect()
+        v.iter()
+            .zip(&ok)
+            .filter(|(_, &k)| k)
+            .map(|(&a, _)| a)
+            .collect()
     };
     let (x, y) = (pick(&x), pick(&y));
     let n = x.len();
@@ -193,7 +197,10 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             ("estimate", Value::scalar(r)),
             ("null.value", Value::scalar(0.0)),
             ("alternative", Value::string(alt.r_name())),
-            ("method", Value::string("Pearson's product-moment correlation")),
+            (
+                "method",
+                Value::string("Pearson's product-moment correlation"),
+            ),
         ];
         if let Some(c) = cint {
             fields.push(("conf.int", Value::Num(c)));
@@ -241,10 +248,18 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                 let (xt, yt) = (dup_ties(&x), dup_ties(&y));
                 let s1 = |t: &[f64]| rsum(&t.iter().map(|t| t * (t - 1.0)).collect::<Vec<f64>>());
                 let s2 = |t: &[f64]| {
-                    rsum(&t.iter().map(|t| t * (t - 1.0) * (2.0 * t + 5.0)).collect::<Vec<f64>>())
+                    rsum(
+                        &t.iter()
+                            .map(|t| t * (t - 1.0) * (2.0 * t + 5.0))
+                            .collect::<Vec<f64>>(),
+                    )
                 };
                 let s3 = |t: &[f64]| {
-                    rsum(&t.iter().map(|t| t * (t - 1.0) * (t - 2.0)).collect::<Vec<f64>>())
+                    rsum(
+                        &t.iter()
+                            .map(|t| t * (t - 1.0) * (t - 2.0))
+                            .collect::<Vec<f64>>(),
+                    )
                 };
                 let t0 = nf * (nf - 1.0) / 2.0;
                 let t1 = s1(&xt) / 2.0;
@@ -286,7 +301,12 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                         den += 1.0;
                     }
                     let r = 1.0 - q / den;
-                    pt(r / ((1.0 - r * r) / (nf - 2.0)).sqrt(), nf - 2.0, !lower, false)
+                    pt(
+                        r / ((1.0 - r * r) / (nf - 2.0)).sqrt(),
+                        nf - 2.0,
+                        !lower,
+                        false,
+                    )
                 }
             };
             let q = (nf * nf * nf - nf) * (1.0 - r) / 6.0;
@@ -346,10 +366,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         .const_str("method")
         .is_none_or(|m| "pearson".starts_with(m) && !m.is_empty());
     let mut fields = vec![("statistic", Type::num(1))];
-    fields.push((
-        "parameter",
-        if pearson { Type::num(1) } else { Type::Null },
-    ));
+    fields.push(("parameter", if pearson { Type::num(1) } else { Type::Null }));
     fields.extend([
         ("p.value", Type::num(1)),
         ("estimate", Type::num(1)),

@@ -36,9 +36,9 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
             (m.as_slice().to_vec(), Some((m.nrows(), m.ncols())))
         }
         v => (
-            v.as_f64_slice()
-                .map(|s| s.into_owned())
-                .ok_or_else(|| KernelError::new("all entries of 'x' must be nonnegative and finite"))?,
+            v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
+                KernelError::new("all entries of 'x' must be nonnegative and finite")
+            })?,
             None,
         ),
     };
@@ -49,7 +49,9 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     }
     let n = rsum(&data);
     if n == 0.0 {
-        return Err(KernelError::new("at least one entry of 'x' must be positive"));
+        return Err(KernelError::new(
+            "at least one entry of 'x' must be positive",
+        ));
     }
     let (stat, df, pval, method, e, v): (f64, f64, f64, String, Vec<f64>, Vec<f64>);
     if let Some((nr, nc)) = dims {
@@ -138,7 +140,11 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         Some((r, c)) => Value::Mat(DMatrix::from_vec(r, c, v)),
         None => Value::Num(v),
     };
-    let resid: Vec<f64> = data.iter().zip(&e).map(|(x, e)| (x - e) / e.sqrt()).collect();
+    let resid: Vec<f64> = data
+        .iter()
+        .zip(&e)
+        .map(|(x, e)| (x - e) / e.sqrt())
+        .collect();
     let stdres: Vec<f64> = data
         .iter()
         .zip(&e)
@@ -217,11 +223,7 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
         1 => {
             let n = match args.get("n").and_then(Value::as_scalar) {
                 Some(n) => n,
-                None => {
-                    return Err(KernelError::new(
-                        "'n' must be a positive integer >= 'x'",
-                    ))
-                }
+                None => return Err(KernelError::new("'n' must be a positive integer >= 'x'")),
             };
             let nr = n.round();
             if n.is_nan() || n < 1.0 || (n - nr).abs() > 1e-7 || xr[0] > nr {
@@ -369,7 +371,11 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         .map(|(a, b)| !a.is_nan() && !b.is_nan())
         .collect();
     let pick = |v: &[f64]| -> Vec<f64> {
-        v.iter().zip(&ok).filter(|(_, &k)| k).map(|(&a, _)| a).collect()
+        v.iter()
+            .zip(&ok)
+            .filter(|(_, &k)| k)
+            .map(|(&a, _)| a)
+            .collect()
     };
     let (x, n) = (pick(&x), pick(&n));
     let k = x.len();
@@ -466,11 +472,7 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
             Alternative::TwoSided => qnorm_std((1.0 + conf) / 2.0),
             _ => qnorm_std(conf),
         };
-        let vt: Vec<f64> = est
-            .iter()
-            .zip(&n)
-            .map(|(e, n)| e * (1.0 - e) / n)
-            .collect();
+        let vt: Vec<f64> = est.iter().zip(&n).map(|(e, n)| e * (1.0 - e) / n).collect();
         let width = q * rsum(&vt).sqrt() + yates * sinv;
         cint = Some(match alt {
             Alternative::TwoSided => vec![(delta - width).max(-1.0), (delta + width).min(1.0)],
@@ -499,7 +501,11 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         Some(v) => (v.clone(), k as f64),
     };
     // x <- cbind(x, n - x); E <- cbind(n * p, n * (1 - p)), column-major.
-    let obs: Vec<f64> = x.iter().copied().chain(x.iter().zip(&n).map(|(a, b)| b - a)).collect();
+    let obs: Vec<f64> = x
+        .iter()
+        .copied()
+        .chain(x.iter().zip(&n).map(|(a, b)| b - a))
+        .collect();
     let e: Vec<f64> = n
         .iter()
         .zip(&pp)
@@ -519,7 +525,13 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         pchisq(stat, param, false, false)
     } else {
         let s = if k == 1 { est[0] - pp[0] } else { delta };
-        let sign = if s > 0.0 { 1.0 } else if s < 0.0 { -1.0 } else { 0.0 };
+        let sign = if s > 0.0 {
+            1.0
+        } else if s < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
         let z = sign * stat.sqrt();
         pnorm(z, 0.0, 1.0, alt == Alternative::Less, false)
     };
@@ -545,10 +557,7 @@ pub(super) fn prop_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
         Some(t) if t.is_numeric() => t.len(),
         None | Some(Type::Any) => None,
         Some(t) => {
-            return Err(args.error(
-                "x",
-                format!("'x' must be numeric, not {}", t.describe()),
-            ))
+            return Err(args.error("x", format!("'x' must be numeric, not {}", t.describe())))
         }
     };
     let est = match k {

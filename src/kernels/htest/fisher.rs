@@ -120,7 +120,14 @@ impl Hyper {
             return self.hi;
         }
         let d = self.dnhyper(ncp);
-        rsum(&self.support.iter().zip(&d).map(|(s, d)| s * d).collect::<Vec<f64>>())
+        rsum(
+            &self
+                .support
+                .iter()
+                .zip(&d)
+                .map(|(s, d)| s * d)
+                .collect::<Vec<f64>>(),
+        )
     }
 
     fn pnhyper(&self, q: f64, ncp: f64, upper: bool) -> f64 {
@@ -152,7 +159,12 @@ fn rsum(x: &[f64]) -> f64 {
     crate::kernels::nmath::rsum(x)
 }
 
-fn two_by_two(t: &[f64], alt: &str, or: f64, conf: Option<f64>) -> Result<Vec<(&'static str, Value)>, KernelError> {
+fn two_by_two(
+    t: &[f64],
+    alt: &str,
+    or: f64,
+    conf: Option<f64>,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
     let m = t[0] + t[1];
     let n = t[2] + t[3];
     let k = t[0] + t[2];
@@ -161,7 +173,16 @@ fn two_by_two(t: &[f64], alt: &str, or: f64, conf: Option<f64>) -> Result<Vec<(&
     let hi = k.min(m);
     let support: Vec<f64> = (0..=(hi - lo) as usize).map(|i| lo + i as f64).collect();
     let logdc = support.iter().map(|&s| dhyper(s, m, n, k, true)).collect();
-    let h = Hyper { m, n, k, x, lo, hi, support, logdc };
+    let h = Hyper {
+        m,
+        n,
+        k,
+        x,
+        lo,
+        hi,
+        support,
+        logdc,
+    };
     let pval = match alt {
         "less" => h.pnhyper(x, or, false),
         "greater" => h.pnhyper(x, or, true),
@@ -174,7 +195,12 @@ fn two_by_two(t: &[f64], alt: &str, or: f64, conf: Option<f64>) -> Result<Vec<(&
                 let rel_err = 1.0 + 1e-7;
                 let d = h.dnhyper(or);
                 let dx = d[(x - lo) as usize];
-                rsum(&d.iter().copied().filter(|&v| v <= dx * rel_err).collect::<Vec<f64>>())
+                rsum(
+                    &d.iter()
+                        .copied()
+                        .filter(|&v| v <= dx * rel_err)
+                        .collect::<Vec<f64>>(),
+                )
             }
         }
     };
@@ -241,8 +267,12 @@ fn two_by_two(t: &[f64], alt: &str, or: f64, conf: Option<f64>) -> Result<Vec<(&
 /// observed one: columns filled one at a time, rows' remaining totals
 /// carried (the multivariate hypergeometric probability in logs).
 fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
-    let rows: Vec<f64> = (0..nr).map(|i| (0..nc).map(|j| t[i + j * nr]).sum()).collect();
-    let cols: Vec<f64> = (0..nc).map(|j| (0..nr).map(|i| t[i + j * nr]).sum()).collect();
+    let rows: Vec<f64> = (0..nr)
+        .map(|i| (0..nc).map(|j| t[i + j * nr]).sum())
+        .collect();
+    let cols: Vec<f64> = (0..nc)
+        .map(|j| (0..nr).map(|i| t[i + j * nr]).sum())
+        .collect();
     let total: f64 = rows.iter().sum();
     let lf = |v: f64| lgammafn(v + 1.0);
     // log P = Σ lf(r) + Σ lf(c) - lf(N) - Σ lf(cell)
@@ -298,7 +328,17 @@ fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
         let mut v = lo;
         while v <= hi {
             left[i] -= v;
-            walk(j, i + 1, cols, left, col_left - v, cells + lf(v), ctx, nr, lf)?;
+            walk(
+                j,
+                i + 1,
+                cols,
+                left,
+                col_left - v,
+                cells + lf(v),
+                ctx,
+                nr,
+                lf,
+            )?;
             left[i] += v;
             v += 1.0;
         }
@@ -325,7 +365,9 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     };
     if m.nrows() < 2 || m.ncols() < 2 {
-        return Err(KernelError::new("'x' must have at least 2 rows and columns"));
+        return Err(KernelError::new(
+            "'x' must have at least 2 rows and columns",
+        ));
     }
     if m.iter().any(|v| v.is_nan() || *v < 0.0 || v.is_infinite()) {
         return Err(KernelError::new(

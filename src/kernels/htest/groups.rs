@@ -35,18 +35,15 @@ fn samples(args: &Args<&Value>, finite: bool) -> Result<Vec<Vec<f64>>, KernelErr
         .as_f64_slice()
         .ok_or_else(|| KernelError::new("'x' must be numeric"))?
         .into_owned();
-    let g = args.get("g").ok_or_else(|| {
-        KernelError::new("argument \"g\" is missing, with no default")
-    })?;
+    let g = args
+        .get("g")
+        .ok_or_else(|| KernelError::new("argument \"g\" is missing, with no default"))?;
     if g.len() != xs.len() {
         return Err(KernelError::new("'x' and 'g' must have the same length"));
     }
     // factor(g[OK]): the levels are the sorted distinct values present.
     let keys: Vec<Option<String>> = match g {
-        Value::Str(s) => s
-            .iter()
-            .map(|v| (v != "NA").then(|| v.clone()))
-            .collect(),
+        Value::Str(s) => s.iter().map(|v| (v != "NA").then(|| v.clone())).collect(),
         other => other
             .as_f64_slice()
             .ok_or_else(|| KernelError::new("'g' must be a vector of groups"))?
@@ -101,7 +98,8 @@ pub(super) fn kruskal_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
     }
     let stat = rsum(&terms);
     let ties: Vec<f64> = tie_counts(&x).iter().map(|t| t * t * t - t).collect();
-    let stat = (12.0 * stat / (n * (n + 1.0)) - 3.0 * (n + 1.0)) / (1.0 - rsum(&ties) / (n * n * n - n));
+    let stat =
+        (12.0 * stat / (n * (n + 1.0)) - 3.0 * (n + 1.0)) / (1.0 - rsum(&ties) / (n * n * n - n));
     let df = (groups.len() - 1) as f64;
     Ok(record(vec![
         ("statistic", Value::scalar(stat)),

@@ -82,7 +82,9 @@ pub(crate) fn adjust(p: &[f64], method: &str, n: f64) -> Vec<f64> {
             let o = order(p, true);
             let q: f64 = if method == "BY" {
                 crate::kernels::nmath::rsum(
-                    &(1..=n as usize).map(|i| 1.0 / i as f64).collect::<Vec<f64>>(),
+                    &(1..=n as usize)
+                        .map(|i| 1.0 / i as f64)
+                        .collect::<Vec<f64>>(),
                 )
             } else {
                 1.0
@@ -174,7 +176,13 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let mut it = adj.into_iter();
     Ok(Value::Num(
         p.iter()
-            .map(|v| if v.is_nan() { *v } else { it.next().unwrap_or(NA) })
+            .map(|v| {
+                if v.is_nan() {
+                    *v
+                } else {
+                    it.next().unwrap_or(NA)
+                }
+            })
             .collect(),
     ))
 }
@@ -191,9 +199,6 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             Some(n) => Type::num(n),
             None => Type::num_unknown(),
         }),
-        Some(t) => Err(args.error(
-            "p",
-            format!("'p' must be numeric, not {}", t.describe()),
-        )),
+        Some(t) => Err(args.error("p", format!("'p' must be numeric, not {}", t.describe()))),
     }
 }

@@ -33,7 +33,16 @@ pub(super) fn conf_level(args: &Args<&Value>, open: bool) -> Result<f64, KernelE
         Some(v) => v.as_scalar(),
     };
     match c {
-        Some(c) if c.is_finite() && (if open { c > 0.0 && c < 1.0 } else { (0.0..=1.0).contains(&c) }) => Ok(c),
+        Some(c)
+            if c.is_finite()
+                && (if open {
+                    c > 0.0 && c < 1.0
+                } else {
+                    (0.0..=1.0).contains(&c)
+                }) =>
+        {
+            Ok(c)
+        }
         _ => Err(KernelError::new(
             "'conf.level' must be a single number between 0 and 1",
         )),
@@ -66,11 +75,18 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
                     .map(|(a, b)| !a.is_nan() && !b.is_nan())
                     .collect();
                 let keep = |v: &[f64]| -> Vec<f64> {
-                    v.iter().zip(&ok).filter(|(_, &k)| k).map(|(&a, _)| a).collect()
+                    v.iter()
+                        .zip(&ok)
+                        .filter(|(_, &k)| k)
+                        .map(|(&a, _)| a)
+                        .collect()
                 };
                 (keep(&x), Some(keep(&y)))
             } else {
-                (x, Some(y.into_iter().filter(|v| !v.is_nan()).collect::<Vec<f64>>()))
+                (
+                    x,
+                    Some(y.into_iter().filter(|v| !v.is_nan()).collect::<Vec<f64>>()),
+                )
             }
         }
         None => {
@@ -85,7 +101,10 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     }
     let (x, y) = if paired {
         let y = y.unwrap_or_default();
-        (x.iter().zip(&y).map(|(a, b)| a - b).collect::<Vec<f64>>(), None)
+        (
+            x.iter().zip(&y).map(|(a, b)| a - b).collect::<Vec<f64>>(),
+            None,
+        )
     } else {
         (x, y)
     };
@@ -165,7 +184,10 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
         Alternative::TwoSided => {
             let alpha = 1.0 - conf;
             let c = qt(1.0 - alpha / 2.0, df, true, false);
-            (2.0 * pt(-tstat.abs(), df, true, false), [tstat - c, tstat + c])
+            (
+                2.0 * pt(-tstat.abs(), df, true, false),
+                [tstat - c, tstat + c],
+            )
         }
     };
     let cint: Vec<f64> = cint.iter().map(|c| mu + c * stderr).collect();
@@ -187,11 +209,7 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         None => 1.0,
         Some(v) => match v.as_scalar() {
             Some(r) if r.is_finite() && r > 0.0 => r,
-            _ => {
-                return Err(KernelError::new(
-                    "'ratio' must be a single positive number",
-                ))
-            }
+            _ => return Err(KernelError::new("'ratio' must be a single positive number")),
         },
     };
     let alt = alternative(args)?;
@@ -236,7 +254,10 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     Ok(record(vec![
         ("statistic", Value::scalar(stat)),
         ("parameter", Value::Num(vec![dfx, dfy])),
-        ("p.value", Value::scalar(if pval.is_nan() { NA } else { pval })),
+        (
+            "p.value",
+            Value::scalar(if pval.is_nan() { NA } else { pval }),
+        ),
         ("conf.int", Value::Num(cint)),
         ("estimate", Value::scalar(est)),
         ("null.value", Value::scalar(ratio)),

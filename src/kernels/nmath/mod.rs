@@ -16,8 +16,8 @@ pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
 pub mod qfun;
-pub mod rand;
 pub mod qnorm;
+pub mod rand;
 pub mod signrank;
 mod toms708;
 

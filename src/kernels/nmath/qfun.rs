@@ -234,7 +234,9 @@ pub fn qf(p: f64, df1: f64, df2: f64, lower: bool, lg: bool) -> f64 {
     if df1 > 4e5 {
         return df2 / qchisq(p, df2, !lower, lg);
     }
-    invert(p, lower, 0.0, f64::INFINITY, &|x| pf(x, df1, df2, lower, lg))
+    invert(p, lower, 0.0, f64::INFINITY, &|x| {
+        pf(x, df1, df2, lower, lg)
+    })
 }
 
 pub fn qunif(p: f64, a: f64, b: f64, lower: bool, lg: bool) -> f64 {
@@ -609,7 +611,9 @@ pub fn qnbinom(p: f64, size: f64, prob: f64, lower: bool, lg: bool) -> f64 {
     }
     let y = cornish_fisher(p, mu, sigma, gamma).max(0.0);
     let p = p * (1.0 - 64.0 * f64::EPSILON);
-    search(y, p, f64::INFINITY, y, &|y| pnbinom(y, size, prob, true, false))
+    search(y, p, f64::INFINITY, y, &|y| {
+        pnbinom(y, size, prob, true, false)
+    })
 }
 
 fn lfastchoose(n: f64, k: f64) -> f64 {

@@ -328,9 +328,7 @@ pub fn rpois(mu: f64, rng: &mut Rng) -> f64 {
     const ONE_7: f64 = 0.142_857_142_857_142_85;
     const ONE_12: f64 = 0.083_333_333_333_333_33;
     const ONE_24: f64 = 0.041_666_666_666_666_67;
-    const FACT: [f64; 10] = [
-        1., 1., 2., 6., 24., 120., 720., 5040., 40320., 362880.,
-    ];
+    const FACT: [f64; 10] = [1., 1., 2., 6., 24., 120., 720., 5040., 40320., 362880.];
     if !mu.is_finite() || mu < 0.0 {
         return f64::NAN;
     }
@@ -410,7 +408,10 @@ pub fn rpois(mu: f64, rng: &mut Rng) -> f64 {
             del *= 1. - 4.8 * del * del;
             let v = difmuk / fk;
             let px = if v.abs() <= 0.25 {
-                fk * v * v * (((((((A7 * v + A6) * v + A5) * v + A4) * v + A3) * v + A2) * v + A1) * v + A0)
+                fk * v
+                    * v
+                    * (((((((A7 * v + A6) * v + A5) * v + A4) * v + A3) * v + A2) * v + A1) * v
+                        + A0)
                     - del
             } else {
                 fk * (1. + v).ln() - difmuk - del
@@ -554,8 +555,7 @@ pub fn rbinom(nin: f64, pp: f64, rng: &mut Rng) -> f64 {
                     break;
                 }
             } else {
-                let amaxp =
-                    (kf / npq) * ((kf * (kf / 3. + 0.625) + 0.1666666666666) / npq + 0.5);
+                let amaxp = (kf / npq) * ((kf * (kf / 3. + 0.625) + 0.1666666666666) / npq + 0.5);
                 let ynorm = -(k * k) as f64 / (2.0 * npq);
                 let alv = v.ln();
                 if alv < ynorm - amaxp {
@@ -568,7 +568,8 @@ pub fn rbinom(nin: f64, pp: f64, rng: &mut Rng) -> f64 {
                     let w = nf - ix as f64 + 1.0;
                     let (z2, x2, f2, w2) = (z * z, x1 * x1, f1 * f1, w * w);
                     let corr = |a: f64, a2: f64| {
-                        (13860.0 - (462.0 - (132.0 - (99.0 - 140.0 / a2) / a2) / a2) / a2) / a
+                        (13860.0 - (462.0 - (132.0 - (99.0 - 140.0 / a2) / a2) / a2) / a2)
+                            / a
                             / 166320.0
                     };
                     if alv
@@ -604,7 +605,11 @@ pub fn rnbinom(size: f64, prob: f64, rng: &mut Rng) -> f64 {
     if !prob.is_finite() || size.is_nan() || size <= 0.0 || prob <= 0.0 || prob > 1.0 {
         return f64::NAN;
     }
-    let size = if size.is_finite() { size } else { f64::MAX / 2.0 };
+    let size = if size.is_finite() {
+        size
+    } else {
+        f64::MAX / 2.0
+    };
     if prob == 1.0 {
         0.0
     } else {
@@ -617,7 +622,11 @@ pub fn rnbinom_mu(size: f64, mu: f64, rng: &mut Rng) -> f64 {
     if !mu.is_finite() || size.is_nan() || size <= 0.0 || mu < 0.0 {
         return f64::NAN;
     }
-    let size = if size.is_finite() { size } else { f64::MAX / 2.0 };
+    let size = if size.is_finite() {
+        size
+    } else {
+        f64::MAX / 2.0
+    };
     if mu == 0.0 {
         0.0
     } else {
@@ -706,7 +715,8 @@ fn afc(i: i64) -> f64 {
     }
     let di = i as f64;
     let i2 = di * di;
-    (di + 0.5) * di.ln() - di + 0.918_938_533_204_672_8
+    (di + 0.5) * di.ln() - di
+        + 0.918_938_533_204_672_8
         + (0.0833333333333333 - 0.00277777777777778 / i2) / di
 }
 
@@ -783,13 +793,13 @@ pub fn rhyper(nn1in: f64, nn2in: f64, kkin: f64, rng: &mut Rng) -> f64 {
             - afc((n1f - xl) as i64)
             - afc((kf - xl) as i64)
             - afc((n2f - kf + xl) as i64))
-            .exp();
+        .exp();
         let kr = (a
             - afc((xr - 1.0) as i64)
             - afc((n1f - xr + 1.0) as i64)
             - afc((kf - xr + 1.0) as i64)
             - afc((n2f - kf + xr - 1.0) as i64))
-            .exp();
+        .exp();
         let lamdl = -(xl * (n2f - kf + xl) / (n1f - xl + 1.0) / (kf - xl + 1.0)).ln();
         let lamdr = -((n1f - xr + 1.0) * (kf - xr + 1.0) / xr / (n2f - kf + xr)).ln();
         let p1 = d + d;
@@ -823,12 +833,14 @@ pub fn rhyper(nn1in: f64, nn2in: f64, kkin: f64, rng: &mut Rng) -> f64 {
                 let mut f = 1.0;
                 if m < ix {
                     for i in m + 1..=ix {
-                        f = f * (n1 - i + 1) as f64 * (k - i + 1) as f64 / (n2 - k + i) as f64
+                        f = f * (n1 - i + 1) as f64 * (k - i + 1) as f64
+                            / (n2 - k + i) as f64
                             / i as f64;
                     }
                 } else if m > ix {
                     for i in ix + 1..=m {
-                        f = f * i as f64 * (n2 - k + i) as f64 / (n1 - i + 1) as f64
+                        f = f * i as f64 * (n2 - k + i) as f64
+                            / (n1 - i + 1) as f64
                             / (k - i + 1) as f64;
                     }
                 }
@@ -879,7 +891,8 @@ pub fn rhyper(nn1in: f64, nn2in: f64, kkin: f64, rng: &mut Rng) -> f64 {
                     if alv < ub - 0.25 * (dr + ds + dt + de) + (y + mf) * (gl - gu) - DELTAL {
                         reject = false;
                     } else {
-                        reject = alv > (a - afc(ix) - afc(n1 - ix) - afc(k - ix) - afc(n2 - k + ix));
+                        reject =
+                            alv > (a - afc(ix) - afc(n1 - ix) - afc(k - ix) - afc(n2 - k + ix));
                     }
                 }
             }

@@ -116,7 +116,12 @@ fn ld(x: f64) -> LongDouble {
 /// cov.c's two-pass `MEAN` over the rows `ind` marks.
 fn mean_of(x: &[f64], ind: Option<&[bool]>) -> f64 {
     let kept: Vec<f64> = match ind {
-        Some(ind) => x.iter().zip(ind).filter(|(_, &k)| k).map(|(&v, _)| v).collect(),
+        Some(ind) => x
+            .iter()
+            .zip(ind)
+            .filter(|(_, &k)| k)
+            .map(|(&v, _)| v)
+            .collect(),
         None => x.to_vec(),
     };
     let nobs = kept.len();
@@ -297,9 +302,7 @@ fn corcov(
         }
         (vec![false; ncx], vec![false; ncy], Some(ind))
     };
-    let nobs = ind
-        .as_ref()
-        .map_or(n, |i| i.iter().filter(|&&k| k).count());
+    let nobs = ind.as_ref().map_or(n, |i| i.iter().filter(|&&k| k).count());
     if nobs <= 1 {
         // COV_n_le_1: all NA, before the empty check.
         if empty_err && !ind.as_ref().is_some_and(|i| i.iter().any(|&k| k)) {
@@ -321,7 +324,11 @@ fn corcov(
             .collect()
     };
     let xm = means(x, &xna);
-    let ym = if y.is_some() { means(yy, &yna) } else { xm.clone() };
+    let ym = if y.is_some() {
+        means(yy, &yna)
+    } else {
+        xm.clone()
+    };
     for i in 0..ncx {
         for j in 0..ncy {
             if y.is_none() && j > i {
@@ -347,7 +354,9 @@ fn corcov(
         if y.is_none() {
             let sd: Vec<f64> = (0..ncx).map(|i| ans[i + i * ncx].sqrt()).collect();
             for i in 0..ncx {
+                // cov_na_1 sets the diagonal to 1 even for a column with NA.
                 if xna[i] {
+                    ans[i + i * ncx] = 1.0;
                     continue;
                 }
                 for j in 0..i {
@@ -580,7 +589,11 @@ fn pairwise_ranks(x: &Data, y: Option<&Data>, kendall: bool) -> Result<Out, Kern
                 .collect();
             let v = if ok.iter().any(|&k| k) {
                 let pick = |c: &[f64]| -> Vec<f64> {
-                    c.iter().zip(&ok).filter(|(_, &k)| k).map(|(&v, _)| v).collect()
+                    c.iter()
+                        .zip(&ok)
+                        .filter(|(_, &k)| k)
+                        .map(|(&v, _)| v)
+                        .collect()
                 };
                 let (ra, rb) = (
                     crate::kernels::htest::rank(&pick(a)),

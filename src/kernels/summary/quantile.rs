@@ -166,7 +166,10 @@ fn quantile_checked(
         x
     };
     let eps = 100.0 * f64::EPSILON;
-    if probs.iter().any(|&p| !p.is_nan() && !(-eps..=1.0 + eps).contains(&p)) {
+    if probs
+        .iter()
+        .any(|&p| !p.is_nan() && !(-eps..=1.0 + eps).contains(&p))
+    {
         return Err(KernelError::new("'probs' outside [0,1]"));
     }
     let t = if ty.fract() == 0.0 && (1.0..=9.0).contains(&ty) {
@@ -270,10 +273,7 @@ fn check_x(args: &Args<Type>) -> Result<(), ArgError> {
     match args.ty("x") {
         None | Some(Type::Any | Type::Null) => Ok(()),
         Some(t) if t.is_numeric() => Ok(()),
-        Some(t) => Err(args.error(
-            "x",
-            format!("need numeric data, not {}", t.describe()),
-        )),
+        Some(t) => Err(args.error("x", format!("need numeric data, not {}", t.describe()))),
     }
 }
 
@@ -300,7 +300,9 @@ pub(super) fn quantile_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
         Some(t) if t.is_numeric() => {
             if let Some(p) = t.const_nums() {
                 let eps = 100.0 * f64::EPSILON;
-                if p.iter().any(|&p| !p.is_nan() && !(-eps..=1.0 + eps).contains(&p)) {
+                if p.iter()
+                    .any(|&p| !p.is_nan() && !(-eps..=1.0 + eps).contains(&p))
+                {
                     return Err(args.error("probs", "'probs' outside [0,1]"));
                 }
             }

@@ -47,7 +47,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                 v.type_name()
             )))
         }
-        None => return Err(KernelError::new("argument \"x\" is missing, with no default")),
+        None => {
+            return Err(KernelError::new(
+                "argument \"x\" is missing, with no default",
+            ))
+        }
     };
     let nc = m.ncols();
     let center = match how(args, "center", nc)? {
@@ -90,7 +94,12 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (rows, cols) = match args.ty("x") {
-        None | Some(Type::Any) => return Ok(Type::Mat { rows: None, cols: None }),
+        None | Some(Type::Any) => {
+            return Ok(Type::Mat {
+                rows: None,
+                cols: None,
+            })
+        }
         Some(Type::Mat { rows, cols }) => (*rows, *cols),
         Some(t @ (Type::Num { .. } | Type::Bool { .. })) => (t.len(), Some(1)),
         Some(t) => {
