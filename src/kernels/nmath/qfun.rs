@@ -439,31 +439,69 @@ fn do_search(
     incr: f64,
     top: f64,
     cdf: &dyn Fn(f64) -> f64,
-) -> f64 {
+) -> Option<f64> {
+    // R walks on without bound; far from the start (a tail probability
+    // near 0 of a huge mean) flowcast bisects instead of hanging.
+    let mut steps = 0u32;
     if *z >= p {
         loop {
+            steps += 1;
+            if steps > MAX_STEPS {
+                return None;
+            }
             if y == 0.0 {
-                return y;
+                return Some(y);
             }
             let newz = cdf(y - incr);
             if newz < p {
-                return y;
+                return Some(y);
             }
             y = (y - incr).max(0.0);
             *z = newz;
         }
     } else {
         loop {
+            steps += 1;
+            if steps > MAX_STEPS {
+                return None;
+            }
             y = (y + incr).min(top);
             if y == top {
-                return y;
+                return Some(y);
             }
             *z = cdf(y);
             if *z >= p {
-                return y;
+                return Some(y);
             }
         }
     }
+}
+
+const MAX_STEPS: u32 = 100_000;
+
+/// The smallest integer y in [0, top] with `cdf(y) >= p`, by bisection.
+fn bisect_integer(p: f64, top: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
+    let mut hi = if top.is_finite() { top } else { 1.0 };
+    while !top.is_finite() && cdf(hi) < p && hi < f64::MAX / 2.0 {
+        hi *= 2.0;
+    }
+    if cdf(0.0) >= p {
+        return 0.0;
+    }
+    let mut lo = 0.0;
+    // cdf(lo) < p <= cdf(hi)
+    while hi - lo > 1.0 {
+        let mid = (lo + (hi - lo) / 2.0).floor();
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if cdf(mid) >= p {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// R's search from `y`: unit steps for small y, else coarse steps refined
@@ -471,13 +509,17 @@ fn do_search(
 fn search(y: f64, p: f64, top: f64, scale: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
     let mut z = cdf(y);
     if scale < 1e5 {
-        return do_search(y, &mut z, p, 1.0, top, cdf);
+        return do_search(y, &mut z, p, 1.0, top, cdf)
+            .unwrap_or_else(|| bisect_integer(p, top, cdf));
     }
     let mut incr = (scale * 0.001).floor();
     let mut y = y;
     loop {
         let oldincr = incr;
-        y = do_search(y, &mut z, p, incr, top, cdf);
+        y = match do_search(y, &mut z, p, incr, top, cdf) {
+            Some(y) => y,
+            None => return bisect_integer(p, top, cdf),
+        };
         incr = (incr / 100.0).floor().max(1.0);
         if !(oldincr > 1.0 && incr > scale * 1e-15) {
             return y;

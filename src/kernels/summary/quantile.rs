@@ -235,7 +235,10 @@ pub(super) fn mad_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         }
         let n2 = n / 2 + usize::from(high);
         let s = sorted(dev);
-        let v = if n2 >= 1 { s[n2 - 1] } else { NA };
+        let v = n2
+            .checked_sub(1)
+            .and_then(|i| s.get(i).copied())
+            .unwrap_or(NA);
         return Ok(Value::scalar(constant * v));
     }
     Ok(Value::scalar(constant * median(dev, false)))
