@@ -46,8 +46,8 @@ fn pkendall(q: f64, n: usize) -> f64 {
     }
     let w = ckendall_row(n);
     let mut p = 0.0;
-    for j in 0..=q as usize {
-        p += w[j];
+    for wj in w.iter().take(q as usize + 1) {
+        p += wj;
     }
     p / gammafn(n as f64 + 1.0)
 }

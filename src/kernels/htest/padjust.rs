@@ -163,7 +163,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             .as_scalar()
             .ok_or_else(|| KernelError::new("n >= lp is not TRUE"))?,
     };
-    if !(n >= lp as f64) {
+    if n.is_nan() || n < lp as f64 {
         return Err(KernelError::new("n >= lp is not TRUE"));
     }
     if n <= 1.0 {

@@ -27,7 +27,9 @@ fn sign(x: i64) -> f64 {
     }
 }
 
-/// `swilk(x, n)` on sorted x: (W, p-value).
+/// `swilk(x, n)` on sorted x: (W, p-value). swilk.c's constants are
+/// truncated approximations of sqrt(1/2) and pi/3; R's numbers use them.
+#[allow(clippy::approx_constant)]
 fn swilk(x: &[f64]) -> (f64, f64) {
     let n = x.len();
     let nn2 = n / 2;

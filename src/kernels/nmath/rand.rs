@@ -14,7 +14,7 @@ const ONE_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
 /// `exp_rand()`: a standard exponential.
 pub fn exp_rand(rng: &mut Rng) -> f64 {
     const Q: [f64; 16] = [
-        0.693_147_180_559_945_3,
+        std::f64::consts::LN_2,
         0.933_373_687_519_045_9,
         0.988_877_796_183_867_5,
         0.998_495_925_291_496,
@@ -700,7 +700,7 @@ fn afc(i: i64) -> f64 {
     const AL: [f64; 8] = [
         0.0,
         0.0,
-        0.693_147_180_559_945_3,
+        std::f64::consts::LN_2,
         1.791_759_469_228_055,
         3.178_053_830_347_945_6,
         4.787_491_742_782_046,
@@ -903,7 +903,7 @@ pub fn rhyper(nn1in: f64, nn2in: f64, kkin: f64, rng: &mut Rng) -> f64 {
     }
     if kk as f64 + kk as f64 >= big_n {
         if nn1 > nn2 {
-            ix = kk - nn2 + ix;
+            ix += kk - nn2;
         } else {
             ix = nn1 - ix;
         }

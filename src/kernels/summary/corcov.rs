@@ -100,13 +100,7 @@ fn sign(x: f64) -> f64 {
 }
 
 fn clamp(x: f64) -> f64 {
-    if x >= 1.0 {
-        1.0
-    } else if x <= -1.0 {
-        -1.0
-    } else {
-        x
-    }
+    x.clamp(-1.0, 1.0)
 }
 
 fn ld(x: f64) -> LongDouble {
