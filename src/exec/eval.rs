@@ -528,6 +528,55 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             };
             Some(y.map_or_else(|| x.clone(), |y| format!("{x} and {y}")))
         }
+        "t.test" | "var.test" | "cor.test" => {
+            let x = text("x")?;
+            Some(match matched.get("y") {
+                Some(Value::Null) | None => x,
+                Some(_) => format!("{x} and {}", text("y")?),
+            })
+        }
+        "chisq.test" | "shapiro.test" | "fisher.test" => text("x"),
+        "kruskal.test" | "bartlett.test" => {
+            let x = text("x")?;
+            Some(match text("g") {
+                Some(g) if !matches!(matched.get("x"), Some(Value::List(_))) => {
+                    format!("{x} and {g}")
+                }
+                _ => x,
+            })
+        }
+        "binom.test" => {
+            let x = text("x")?;
+            Some(match (matched.get("x").map(Value::len), text("n")) {
+                (Some(1), Some(n)) => format!("{x} and {n}"),
+                _ => x,
+            })
+        }
+        "prop.test" => {
+            let mut d = text("x")?;
+            let k = match matched.get("x") {
+                Some(Value::Mat(m)) => m.nrows(),
+                Some(v) => {
+                    d = format!("{d} out of {}", text("n").unwrap_or_default());
+                    v.len()
+                }
+                None => 0,
+            };
+            let p = match text("p") {
+                Some(p) => Some(p),
+                None if k == 1 => Some("0.5".to_string()),
+                None => None,
+            };
+            if let Some(p) = p {
+                let what = if k == 1 {
+                    "probability"
+                } else {
+                    "probabilities"
+                };
+                d = format!("{d}, null {what} {p}");
+            }
+            Some(d)
+        }
         "friedman.test" => {
             let y = text("y")?;
             Some(match (text("groups"), text("blocks")) {

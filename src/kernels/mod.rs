@@ -22,6 +22,7 @@ pub mod work;
 mod arith;
 mod clustering;
 mod data;
+mod dqfun;
 mod htest;
 mod linalg;
 mod lm;
@@ -193,6 +194,9 @@ pub fn registry() -> &'static Registry {
             .chain(pfun::KERNELS)
             .chain(vector::KERNELS)
             .chain(apply::KERNELS)
+            .chain(summary::STATS_KERNELS)
+            .chain(dqfun::KERNELS)
+            .chain(data::RDIST_KERNELS)
         {
             r.add(*k);
         }

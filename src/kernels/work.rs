@@ -109,6 +109,11 @@ const PER_TRANSCENDENTAL: f64 = 8.0;
 /// qnorm per number, on two uniform draws).
 const PER_RNORM: f64 = 170.0;
 const PER_RUNIF: f64 = 60.0;
+/// Ops per draw of a rejection sampler (rgamma, rbinom, …): about three
+/// uniforms and a logarithm.
+const PER_RGEN: f64 = 250.0;
+/// Ops per element-comparison of a sort (times n log2 n).
+const SORT: f64 = 4.0;
 /// Ops per cell read from a CSV file (parsing text).
 const PER_CSV_CELL: f64 = 100.0;
 
@@ -262,7 +267,26 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (m, n) = arg_dims(args, "x");
             VAR * 2.0 * m * n * n
         }
-        "rnorm" => PER_RNORM * out,
+        "rnorm" | "rlnorm" => PER_RNORM * out,
+        // Rejection samplers: a few uniforms, a log or exp each.
+        "rexp" | "rgamma" | "rbeta" | "rchisq" | "rt" | "rf" | "rbinom" | "rpois" | "rgeom"
+        | "rnbinom" | "rhyper" => PER_RGEN * out,
+        "rweibull" | "rcauchy" | "rlogis" => (PER_RUNIF + PER_TRANSCENDENTAL) * out,
+        // Sorting the data.
+        "median" | "quantile" | "IQR" | "mad" | "fivenum" | "shapiro.test" | "kruskal.test" => {
+            let n = input_elements(args);
+            SORT * n * n.max(2.0).log2()
+        }
+        // A covariance matrix of the columns; Kendall's tau is quadratic
+        // in the rows.
+        "cor" | "cov" => {
+            let (m, n) = arg_dims(args, "x");
+            if args.get("method").and_then(Type::const_str) == Some("kendall") {
+                VAR * 2.0 * m * m * n * n
+            } else {
+                VAR * 2.0 * m * n * n
+            }
+        }
         "runif" => PER_RUNIF * out,
         "sample" | "sample.int" => PER_RUNIF * out,
         "read.csv" => PER_CSV_CELL * out,

@@ -9,12 +9,13 @@ mod build;
 mod combine;
 mod csv;
 mod random;
+mod rdist;
 mod sample;
 mod seq;
 mod spin;
 
 pub(super) use combine::r_num_to_string;
-pub use random::draws;
+pub use random::{draws, rnorm1};
 
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};
 
@@ -97,6 +98,41 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: spin::eval_spin,
     },
 ];
+
+/// The generators of `rdist`, with R's formals.
+pub(super) static RDIST_KERNELS: &[Kernel] = &[
+    rk("rexp", &[req("n"), opt("rate")]),
+    rk(
+        "rgamma",
+        &[req("n"), req("shape"), opt("rate"), opt("scale")],
+    ),
+    rk(
+        "rbeta",
+        &[req("n"), req("shape1"), req("shape2"), opt("ncp")],
+    ),
+    rk("rchisq", &[req("n"), req("df"), opt("ncp")]),
+    rk("rt", &[req("n"), req("df"), opt("ncp")]),
+    rk("rf", &[req("n"), req("df1"), req("df2"), opt("ncp")]),
+    rk("rbinom", &[req("n"), req("size"), req("prob")]),
+    rk("rpois", &[req("n"), req("lambda")]),
+    rk("rgeom", &[req("n"), req("prob")]),
+    rk("rnbinom", &[req("n"), req("size"), opt("prob"), opt("mu")]),
+    rk("rhyper", &[req("nn"), req("m"), req("n"), req("k")]),
+    rk("rlnorm", &[req("n"), opt("meanlog"), opt("sdlog")]),
+    rk("rweibull", &[req("n"), req("shape"), opt("scale")]),
+    rk("rcauchy", &[req("n"), opt("location"), opt("scale")]),
+    rk("rlogis", &[req("n"), opt("location"), opt("scale")]),
+];
+
+const fn rk(name: &'static str, params: &'static [Param]) -> Kernel {
+    Kernel {
+        name,
+        params,
+        random: true,
+        shape: rdist::shape,
+        eval: rdist::eval,
+    }
+}
 
 static SAMPLE_PARAMS: &[Param] = &[req("x"), opt("size"), opt("replace"), opt("prob")];
 

@@ -7,7 +7,7 @@ use crate::kernels::{ArgError, Args, Ctx, KernelError, Rng, ShapeCtx, Type, Valu
 
 /// R's rule for `n`: a single number is a count (truncated), a longer
 /// vector stands for its length.
-pub(super) fn count_type(a: &Args<Type>, name: &str) -> Result<Option<usize>, ArgError> {
+pub(crate) fn count_type(a: &Args<Type>, name: &str) -> Result<Option<usize>, ArgError> {
     let Some(t) = a.get(name) else {
         return Ok(None);
     };
@@ -52,11 +52,24 @@ pub fn draws(function: &str, a: &Args<Type>) -> Option<u64> {
         None => Some(default),
         Some(t) => t.const_scalar().filter(|x| x.is_finite()),
     };
-    let per_number = match function {
-        "rnorm" => (constant("sd", 1.0)? > 0.0 && constant("mean", 0.0).is_some()).then_some(2)?,
-        "runif" => (constant("min", 0.0)? < constant("max", 1.0)?).then_some(1)?,
-        _ => return None,
-    };
+    let per_number =
+        match function {
+            "rnorm" => {
+                (constant("sd", 1.0)? > 0.0 && constant("mean", 0.0).is_some()).then_some(2)?
+            }
+            "runif" => (constant("min", 0.0)? < constant("max", 1.0)?).then_some(1)?,
+            // exp(rnorm(meanlog, sdlog)): drawn unless sdlog = 0.
+            "rlnorm" => (constant("sdlog", 1.0)? > 0.0 && constant("meanlog", 0.0).is_some())
+                .then_some(2)?,
+            // One uniform each, by inversion, under valid finite parameters.
+            "rweibull" => (constant("shape", f64::NAN)? > 0.0 && constant("scale", 1.0)? > 0.0)
+                .then_some(1)?,
+            "rcauchy" => (constant("scale", 1.0)? > 0.0 && constant("location", 0.0).is_some())
+                .then_some(1)?,
+            "rlogis" => (constant("scale", 1.0)? != 0.0 && constant("location", 0.0).is_some())
+                .then_some(1)?,
+            _ => return None,
+        };
     let n = count_type(a, "n").ok()??;
     (n as u64).checked_mul(per_number)
 }

@@ -4,9 +4,16 @@
 //! `data.name`, which R deparses from the call, is added by the evaluator,
 //! which has the call's text.
 
+mod cortest;
+mod counts;
+mod fisher;
 mod friedman;
+mod groups;
 mod ks;
 mod mood;
+mod padjust;
+mod shapiro;
+mod ttest;
 mod wilcox;
 mod wilcox_ci;
 
@@ -54,6 +61,142 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: mood::shape,
         eval: mood::eval,
+    },
+    Kernel {
+        name: "t.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("alternative"),
+            opt("mu"),
+            opt("paired"),
+            opt("var.equal"),
+            opt("conf.level"),
+            DOTS,
+        ],
+        random: false,
+        shape: ttest::t_shape,
+        eval: ttest::t_eval,
+    },
+    Kernel {
+        name: "var.test",
+        params: &[
+            req("x"),
+            req("y"),
+            opt("ratio"),
+            opt("alternative"),
+            opt("conf.level"),
+            DOTS,
+        ],
+        random: false,
+        shape: ttest::var_shape,
+        eval: ttest::var_eval,
+    },
+    Kernel {
+        name: "chisq.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("correct"),
+            opt("p"),
+            opt("rescale.p"),
+            opt("simulate.p.value"),
+            opt("B"),
+        ],
+        random: false,
+        shape: counts::chisq_shape,
+        eval: counts::chisq_eval,
+    },
+    Kernel {
+        name: "binom.test",
+        params: &[
+            req("x"),
+            opt("n"),
+            opt("p"),
+            opt("alternative"),
+            opt("conf.level"),
+        ],
+        random: false,
+        shape: counts::binom_shape,
+        eval: counts::binom_eval,
+    },
+    Kernel {
+        name: "prop.test",
+        params: &[
+            req("x"),
+            opt("n"),
+            opt("p"),
+            opt("alternative"),
+            opt("conf.level"),
+            opt("correct"),
+        ],
+        random: false,
+        shape: counts::prop_shape,
+        eval: counts::prop_eval,
+    },
+    Kernel {
+        name: "p.adjust",
+        params: &[req("p"), opt("method"), opt("n")],
+        random: false,
+        shape: padjust::shape,
+        eval: padjust::eval,
+    },
+    Kernel {
+        name: "kruskal.test",
+        params: &[req("x"), opt("g"), DOTS],
+        random: false,
+        shape: groups::shape,
+        eval: groups::kruskal_eval,
+    },
+    Kernel {
+        name: "bartlett.test",
+        params: &[req("x"), opt("g"), DOTS],
+        random: false,
+        shape: groups::shape,
+        eval: groups::bartlett_eval,
+    },
+    Kernel {
+        name: "cor.test",
+        params: &[
+            req("x"),
+            req("y"),
+            opt("alternative"),
+            opt("method"),
+            opt("exact"),
+            opt("conf.level"),
+            opt("continuity"),
+            DOTS,
+        ],
+        random: false,
+        shape: cortest::shape,
+        eval: cortest::eval,
+    },
+    Kernel {
+        name: "fisher.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("workspace"),
+            opt("hybrid"),
+            opt("hybridPars"),
+            opt("control"),
+            opt("or"),
+            opt("alternative"),
+            opt("conf.int"),
+            opt("conf.level"),
+            opt("simulate.p.value"),
+            opt("B"),
+        ],
+        random: false,
+        shape: fisher::shape,
+        eval: fisher::eval,
+    },
+    Kernel {
+        name: "shapiro.test",
+        params: &[req("x")],
+        random: false,
+        shape: shapiro::shape,
+        eval: shapiro::eval,
     },
 ];
 

@@ -7,6 +7,7 @@
 // R's constants are kept digit for digit as its sources print them.
 #![allow(clippy::excessive_precision)]
 
+pub mod dfun;
 mod ebd0;
 pub mod gamma;
 pub mod ks;
@@ -14,7 +15,9 @@ pub mod pbeta;
 pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
+pub mod qfun;
 pub mod qnorm;
+pub mod rand;
 pub mod signrank;
 mod toms708;
 

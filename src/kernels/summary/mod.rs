@@ -2,9 +2,14 @@
 //! size queries `length`, `nrow`, `ncol`. Sums accumulate in R's long double
 //! (emulated exactly in [`ldouble`]) so results match R to the last bit.
 
+mod corcov;
 mod cov;
 pub mod ldouble;
+mod quantile;
+mod scale;
 mod sums;
+
+pub(crate) use corcov::{cor_or_na, kendall_xy, method_arg, var, Method};
 
 pub(super) use sums::KERNELS as SUM_KERNELS;
 
@@ -14,6 +19,81 @@ use super::args::{ArgError, Args};
 use super::value::NA;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 use ldouble::LongDouble;
+
+/// Order statistics, correlations and `scale` (issue 17).
+pub(super) static STATS_KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "median",
+        params: &[req("x"), opt("na.rm"), DOTS],
+        random: false,
+        shape: quantile::scalar_shape,
+        eval: quantile::median_eval,
+    },
+    Kernel {
+        name: "quantile",
+        params: &[
+            req("x"),
+            opt("probs"),
+            opt("na.rm"),
+            opt("names"),
+            opt("type"),
+            opt("digits"),
+            DOTS,
+        ],
+        random: false,
+        shape: quantile::quantile_shape,
+        eval: quantile::quantile_eval,
+    },
+    Kernel {
+        name: "IQR",
+        params: &[req("x"), opt("na.rm"), opt("type")],
+        random: false,
+        shape: quantile::scalar_shape,
+        eval: quantile::iqr_eval,
+    },
+    Kernel {
+        name: "mad",
+        params: &[
+            req("x"),
+            opt("center"),
+            opt("constant"),
+            opt("na.rm"),
+            opt("low"),
+            opt("high"),
+        ],
+        random: false,
+        shape: quantile::scalar_shape,
+        eval: quantile::mad_eval,
+    },
+    Kernel {
+        name: "fivenum",
+        params: &[req("x"), opt("na.rm")],
+        random: false,
+        shape: quantile::fivenum_shape,
+        eval: quantile::fivenum_eval,
+    },
+    Kernel {
+        name: "cor",
+        params: &[req("x"), opt("y"), opt("use"), opt("method")],
+        random: false,
+        shape: corcov::shape,
+        eval: corcov::cor_eval,
+    },
+    Kernel {
+        name: "cov",
+        params: &[req("x"), opt("y"), opt("use"), opt("method")],
+        random: false,
+        shape: corcov::shape,
+        eval: corcov::cov_eval,
+    },
+    Kernel {
+        name: "scale",
+        params: &[req("x"), opt("center"), opt("scale")],
+        random: false,
+        shape: scale::shape,
+        eval: scale::eval,
+    },
+];
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {

@@ -53,9 +53,8 @@ impl LongDouble {
         out
     }
 
-    // Negation, subtraction and products only in the tests, which check
-    // them against the emulation: the kernels use the loops below.
-    #[cfg(test)]
+    // Negation, subtraction and products: cov.c's pairwise deviations and
+    // products (the tests check them against the emulation).
     pub fn neg(self) -> LongDouble {
         let mut out = self;
         out.0[9] ^= 0x80;
@@ -73,7 +72,6 @@ impl LongDouble {
     /// `self + (−other)`, which IEEE defines `self − other` to be (and
     /// which avoids the operand order of `fsubp`, reversed between
     /// assembler syntaxes).
-    #[cfg(test)]
     pub fn sub(self, other: LongDouble) -> LongDouble {
         self.add(other.neg())
     }

@@ -1,0 +1,231 @@
+//! The random generators beyond `rnorm`/`runif`: R's `random1`,
+//! `random2`, `random3` (stats/src/random.c) around nmath's generators
+//! (`nmath::rand`), recycling the parameters and drawing in R's order.
+
+use super::random::count_value;
+use super::{alloc_num, num_of_len, num_param};
+use crate::kernels::nmath::rand as r;
+use crate::kernels::value::NA;
+use crate::kernels::{ArgError, Args, Ctx, KernelError, Rng, ShapeCtx, Type, Value};
+
+/// A default R computes from another formal (`scale = 1/rate`).
+const DERIVED: f64 = f64::MIN;
+const REQUIRED: f64 = f64::NAN;
+
+pub(super) struct Gen {
+    pub name: &'static str,
+    pub formals: &'static [&'static str],
+    defaults: &'static [f64],
+    /// R returns an integer vector: NaN draws are NA.
+    integer: bool,
+    draw: fn(&[f64], &mut Rng) -> f64,
+}
+
+fn gamma_scale(p: &[f64]) -> f64 {
+    if p[1] == DERIVED {
+        1.0 / p[0]
+    } else {
+        p[1]
+    }
+}
+
+pub(super) static GENS: &[Gen] = &[
+    Gen {
+        name: "rexp",
+        formals: &["rate"],
+        defaults: &[1.0],
+        integer: false,
+        draw: |p, g| r::rexp(1.0 / p[0], g),
+    },
+    Gen {
+        name: "rgamma",
+        formals: &["shape", "rate", "scale"],
+        defaults: &[REQUIRED, 1.0, DERIVED],
+        integer: false,
+        draw: |p, g| r::rgamma(p[0], gamma_scale(&p[1..]), g),
+    },
+    Gen {
+        name: "rbeta",
+        formals: &["shape1", "shape2"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: false,
+        draw: |p, g| r::rbeta(p[0], p[1], g),
+    },
+    Gen {
+        name: "rchisq",
+        formals: &["df"],
+        defaults: &[REQUIRED],
+        integer: false,
+        draw: |p, g| r::rchisq(p[0], g),
+    },
+    Gen {
+        name: "rt",
+        formals: &["df"],
+        defaults: &[REQUIRED],
+        integer: false,
+        draw: |p, g| r::rt(p[0], g),
+    },
+    Gen {
+        name: "rf",
+        formals: &["df1", "df2"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: false,
+        draw: |p, g| r::rf(p[0], p[1], g),
+    },
+    Gen {
+        name: "rbinom",
+        formals: &["size", "prob"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: true,
+        draw: |p, g| r::rbinom(p[0], p[1], g),
+    },
+    Gen {
+        name: "rpois",
+        formals: &["lambda"],
+        defaults: &[REQUIRED],
+        integer: true,
+        draw: |p, g| r::rpois(p[0], g),
+    },
+    Gen {
+        name: "rgeom",
+        formals: &["prob"],
+        defaults: &[REQUIRED],
+        integer: true,
+        draw: |p, g| r::rgeom(p[0], g),
+    },
+    Gen {
+        name: "rnbinom",
+        formals: &["size", "prob", "mu"],
+        defaults: &[REQUIRED, DERIVED, DERIVED],
+        integer: true,
+        draw: |p, g| {
+            if p[2] == DERIVED {
+                r::rnbinom(p[0], p[1], g)
+            } else {
+                r::rnbinom_mu(p[0], p[2], g)
+            }
+        },
+    },
+    Gen {
+        name: "rhyper",
+        formals: &["m", "n", "k"],
+        defaults: &[REQUIRED, REQUIRED, REQUIRED],
+        integer: true,
+        draw: |p, g| r::rhyper(p[0], p[1], p[2], g),
+    },
+    Gen {
+        name: "rlnorm",
+        formals: &["meanlog", "sdlog"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rlnorm(p[0], p[1], g),
+    },
+    Gen {
+        name: "rweibull",
+        formals: &["shape", "scale"],
+        defaults: &[REQUIRED, 1.0],
+        integer: false,
+        draw: |p, g| r::rweibull(p[0], p[1], g),
+    },
+    Gen {
+        name: "rcauchy",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rcauchy(p[0], p[1], g),
+    },
+    Gen {
+        name: "rlogis",
+        formals: &["location", "scale"],
+        defaults: &[0.0, 1.0],
+        integer: false,
+        draw: |p, g| r::rlogis(p[0], p[1], g),
+    },
+];
+
+pub(super) fn gen(name: &str) -> Option<&'static Gen> {
+    GENS.iter().find(|g| g.name == name)
+}
+
+pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let g = gen(a.func).ok_or_else(|| KernelError::new(format!("unknown {}", a.func)))?;
+    if ["rbeta", "rchisq", "rt", "rf"].contains(&a.func) && a.get("ncp").is_some() {
+        return Err(KernelError::new(format!(
+            "flowcast's {} has no non-central form ('ncp')",
+            a.func
+        )));
+    }
+    match a.func {
+        "rgamma" if a.has("rate") && a.has("scale") => {
+            let (rate, scale) = (a.scalar("rate")?, a.scalar("scale")?);
+            if (rate * scale - 1.0).abs() >= 1e-15 {
+                return Err(KernelError::new("specify 'rate' or 'scale' but not both"));
+            }
+            ctx.warn("specify 'rate' or 'scale' but not both");
+        }
+        "rnbinom" if a.has("mu") && a.has("prob") => {
+            return Err(KernelError::new("'prob' and 'mu' both specified"));
+        }
+        "rnbinom" if !a.has("mu") && !a.has("prob") => {
+            return Err(KernelError::new(
+                "argument \"prob\" is missing, with no default",
+            ));
+        }
+        _ => {}
+    }
+    let n = count_value(a, if a.func == "rhyper" { "nn" } else { "n" })?;
+    let mut params = Vec::with_capacity(g.formals.len());
+    for (name, d) in g.formals.iter().zip(g.defaults) {
+        params.push(match a.get(name) {
+            Some(v) => num_param(v).ok_or_else(|| KernelError::new("invalid arguments"))?,
+            None if d.is_nan() => {
+                return Err(KernelError::new(format!(
+                    "argument \"{name}\" is missing, with no default"
+                )))
+            }
+            None => vec![*d],
+        });
+    }
+    let mut out = alloc_num(n)?;
+    if n == 0 {
+        return Ok(Value::Num(out));
+    }
+    if params.iter().any(Vec::is_empty) {
+        out.resize(n, NA);
+        ctx.warn("NAs produced");
+        return Ok(Value::Num(out));
+    }
+    let mut p = vec![0.0; params.len()];
+    let mut nan = false;
+    for i in 0..n {
+        for (slot, v) in p.iter_mut().zip(&params) {
+            *slot = v[i % v.len()];
+        }
+        let mut x = (g.draw)(&p, ctx.rng);
+        if x.is_nan() {
+            nan = true;
+            if g.integer {
+                x = NA;
+            }
+        }
+        out.push(x);
+    }
+    if nan {
+        ctx.warn("NAs produced");
+    }
+    Ok(Value::Num(out))
+}
+
+pub(super) fn shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let n = super::random::count_type(a, if a.func == "rhyper" { "nn" } else { "n" })?;
+    if let Some(g) = gen(a.func) {
+        for p in g.formals {
+            if a.get(p)
+                .is_some_and(|t| !matches!(t, Type::Any) && !t.is_numeric())
+            {
+                return Err(a.error(p, "invalid arguments"));
+            }
+        }
+    }
+    Ok(num_of_len(n))
+}

@@ -1,0 +1,477 @@
+//! `fisher.test(x)`: for a 2x2 table R 4.2's R code line by line (the
+//! conditional MLE of the odds ratio and its interval found by `uniroot`,
+//! i.e. R's `R_zeroin2` with R's default tolerance, so the estimate is
+//! R's to the last bit); for an r x c table the exact p-value, the sum of
+//! the probabilities of the tables with the observed margins that are no
+//! more likely than the observed one (within `fexact.c`'s tolerance), by enumerating those tables.
+
+use super::ttest::conf_level;
+use crate::kernels::nmath::dfun::{dhyper, phyper};
+use crate::kernels::nmath::gamma::lgammafn;
+use crate::kernels::value::List;
+use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+
+/// R's `R_zeroin2` (Brent's root finder) as `uniroot` calls it.
+fn zeroin(ax: f64, bx: f64, f: &dyn Fn(f64) -> f64) -> Result<f64, KernelError> {
+    let tol0 = f64::EPSILON.powf(0.25);
+    let (fa0, fb0) = (f(ax), f(bx));
+    if fa0.is_nan() || fb0.is_nan() {
+        return Err(KernelError::new("f.lower = f(lower) is NA"));
+    }
+    if fa0 * fb0 > 0.0 {
+        return Err(KernelError::new(
+            "f() values at end points not of opposite sign",
+        ));
+    }
+    let (mut a, mut b, mut fa, mut fb) = (ax, bx, fa0, fb0);
+    let (mut c, mut fc) = (a, fa);
+    if fa == 0.0 {
+        return Ok(a);
+    }
+    if fb == 0.0 {
+        return Ok(b);
+    }
+    let mut maxit = 1000 + 1;
+    while maxit > 0 {
+        maxit -= 1;
+        let prev_step = b - a;
+        if fc.abs() < fb.abs() {
+            a = b;
+            b = c;
+            c = a;
+            fa = fb;
+            fb = fc;
+            fc = fa;
+        }
+        let tol_act = 2.0 * f64::EPSILON * b.abs() + tol0 / 2.0;
+        let mut new_step = (c - b) / 2.0;
+        if new_step.abs() <= tol_act || fb == 0.0 {
+            return Ok(b);
+        }
+        if prev_step.abs() >= tol_act && fa.abs() > fb.abs() {
+            let cb = c - b;
+            let (mut p, mut q);
+            if a == c {
+                let t1 = fb / fa;
+                p = cb * t1;
+                q = 1.0 - t1;
+            } else {
+                q = fa / fc;
+                let t1 = fb / fc;
+                let t2 = fb / fa;
+                p = t2 * (cb * q * (q - t1) - (b - a) * (t1 - 1.0));
+                q = (q - 1.0) * (t1 - 1.0) * (t2 - 1.0);
+            }
+            if p > 0.0 {
+                q = -q;
+            } else {
+                p = -p;
+            }
+            if p < (0.75 * cb * q - (tol_act * q).abs() / 2.0) && p < (prev_step * q / 2.0).abs() {
+                new_step = p / q;
+            }
+        }
+        if new_step.abs() < tol_act {
+            new_step = if new_step > 0.0 { tol_act } else { -tol_act };
+        }
+        a = b;
+        fa = fb;
+        b += new_step;
+        fb = f(b);
+        if (fb > 0.0 && fc > 0.0) || (fb < 0.0 && fc < 0.0) {
+            c = a;
+            fc = fa;
+        }
+    }
+    Ok(b)
+}
+
+/// The 2x2 test's pieces: the support of x[1, 1] and its log densities.
+struct Hyper {
+    m: f64,
+    n: f64,
+    k: f64,
+    x: f64,
+    lo: f64,
+    hi: f64,
+    support: Vec<f64>,
+    logdc: Vec<f64>,
+}
+
+impl Hyper {
+    fn dnhyper(&self, ncp: f64) -> Vec<f64> {
+        let d: Vec<f64> = self
+            .logdc
+            .iter()
+            .zip(&self.support)
+            .map(|(l, s)| l + ncp.ln() * s)
+            .collect();
+        let mx = d.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = d.iter().map(|v| (v - mx).exp()).collect();
+        let s = rsum(&e);
+        e.iter().map(|v| v / s).collect()
+    }
+
+    fn mnhyper(&self, ncp: f64) -> f64 {
+        if ncp == 0.0 {
+            return self.lo;
+        }
+        if ncp == f64::INFINITY {
+            return self.hi;
+        }
+        let d = self.dnhyper(ncp);
+        rsum(
+            &self
+                .support
+                .iter()
+                .zip(&d)
+                .map(|(s, d)| s * d)
+                .collect::<Vec<f64>>(),
+        )
+    }
+
+    fn pnhyper(&self, q: f64, ncp: f64, upper: bool) -> f64 {
+        if ncp == 1.0 {
+            return if upper {
+                phyper(self.x - 1.0, self.m, self.n, self.k, false, false)
+            } else {
+                phyper(self.x, self.m, self.n, self.k, true, false)
+            };
+        }
+        if ncp == 0.0 {
+            return f64::from(u8::from(if upper { q <= self.lo } else { q >= self.lo }));
+        }
+        if ncp == f64::INFINITY {
+            return f64::from(u8::from(if upper { q <= self.hi } else { q >= self.hi }));
+        }
+        let d = self.dnhyper(ncp);
+        let kept: Vec<f64> = d
+            .iter()
+            .zip(&self.support)
+            .filter(|(_, &s)| if upper { s >= q } else { s <= q })
+            .map(|(&d, _)| d)
+            .collect();
+        rsum(&kept)
+    }
+}
+
+fn rsum(x: &[f64]) -> f64 {
+    crate::kernels::nmath::rsum(x)
+}
+
+fn two_by_two(
+    t: &[f64],
+    alt: &str,
+    or: f64,
+    conf: Option<f64>,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
+    let m = t[0] + t[1];
+    let n = t[2] + t[3];
+    let k = t[0] + t[2];
+    let x = t[0];
+    let lo = (k - n).max(0.0);
+    let hi = k.min(m);
+    let support: Vec<f64> = (0..=(hi - lo) as usize).map(|i| lo + i as f64).collect();
+    let logdc = support.iter().map(|&s| dhyper(s, m, n, k, true)).collect();
+    let h = Hyper {
+        m,
+        n,
+        k,
+        x,
+        lo,
+        hi,
+        support,
+        logdc,
+    };
+    let pval = match alt {
+        "less" => h.pnhyper(x, or, false),
+        "greater" => h.pnhyper(x, or, true),
+        _ => {
+            if or == 0.0 {
+                f64::from(u8::from(x == lo))
+            } else if or == f64::INFINITY {
+                f64::from(u8::from(x == hi))
+            } else {
+                let rel_err = 1.0 + 1e-7;
+                let d = h.dnhyper(or);
+                let dx = d[(x - lo) as usize];
+                rsum(
+                    &d.iter()
+                        .copied()
+                        .filter(|&v| v <= dx * rel_err)
+                        .collect::<Vec<f64>>(),
+                )
+            }
+        }
+    };
+    let mle = if x == lo {
+        0.0
+    } else if x == hi {
+        f64::INFINITY
+    } else {
+        let mu = h.mnhyper(1.0);
+        if mu > x {
+            zeroin(0.0, 1.0, &|t| h.mnhyper(t) - x)?
+        } else if mu < x {
+            1.0 / zeroin(f64::EPSILON, 1.0, &|t| h.mnhyper(1.0 / t) - x)?
+        } else {
+            1.0
+        }
+    };
+    let mut fields = vec![("p.value", Value::scalar(pval))];
+    if let Some(conf) = conf {
+        let ncp_u = |alpha: f64| -> Result<f64, KernelError> {
+            if x == hi {
+                return Ok(f64::INFINITY);
+            }
+            let p = h.pnhyper(x, 1.0, false);
+            Ok(if p < alpha {
+                zeroin(0.0, 1.0, &|t| h.pnhyper(x, t, false) - alpha)?
+            } else if p > alpha {
+                1.0 / zeroin(f64::EPSILON, 1.0, &|t| h.pnhyper(x, 1.0 / t, false) - alpha)?
+            } else {
+                1.0
+            })
+        };
+        let ncp_l = |alpha: f64| -> Result<f64, KernelError> {
+            if x == lo {
+                return Ok(0.0);
+            }
+            let p = h.pnhyper(x, 1.0, true);
+            Ok(if p > alpha {
+                zeroin(0.0, 1.0, &|t| h.pnhyper(x, t, true) - alpha)?
+            } else if p < alpha {
+                1.0 / zeroin(f64::EPSILON, 1.0, &|t| h.pnhyper(x, 1.0 / t, true) - alpha)?
+            } else {
+                1.0
+            })
+        };
+        let cint = match alt {
+            "less" => vec![0.0, ncp_u(1.0 - conf)?],
+            "greater" => vec![ncp_l(1.0 - conf)?, f64::INFINITY],
+            _ => {
+                let alpha = (1.0 - conf) / 2.0;
+                vec![ncp_l(alpha)?, ncp_u(alpha)?]
+            }
+        };
+        fields.push(("conf.int", Value::Num(cint)));
+    } else {
+        fields.push(("conf.int", Value::Null));
+    }
+    fields.push(("estimate", Value::scalar(mle)));
+    fields.push(("null.value", Value::scalar(or)));
+    Ok(fields)
+}
+
+/// Σ P(table) over the tables with these margins no more likely than the
+/// observed one: columns filled one at a time, rows' remaining totals
+/// carried (the multivariate hypergeometric probability in logs).
+fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
+    let rows: Vec<f64> = (0..nr)
+        .map(|i| (0..nc).map(|j| t[i + j * nr]).sum())
+        .collect();
+    let cols: Vec<f64> = (0..nc)
+        .map(|j| (0..nr).map(|i| t[i + j * nr]).sum())
+        .collect();
+    let total: f64 = rows.iter().sum();
+    let lf = |v: f64| lgammafn(v + 1.0);
+    // log P = Σ lf(r) + Σ lf(c) - lf(N) - Σ lf(cell)
+    let konst = rows.iter().map(|&r| lf(r)).sum::<f64>() + cols.iter().map(|&c| lf(c)).sum::<f64>()
+        - lf(total);
+    let obs = konst - t.iter().map(|&v| lf(v)).sum::<f64>();
+    // fexact.c's `tol`: tables within it of the observed log probability
+    // count as equally likely.
+    let limit = obs + 3.45254e-7;
+    let mut left = rows.clone();
+    // Depth-first over cells, column by column.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        j: usize,
+        i: usize,
+        cols: &[f64],
+        left: &mut Vec<f64>,
+        col_left: f64,
+        cells: f64,
+        ctx: &mut (f64, f64, f64, u64),
+        nr: usize,
+        lf: &dyn Fn(f64) -> f64,
+    ) -> Result<(), KernelError> {
+        let nc = cols.len();
+        ctx.3 += 1;
+        if ctx.3 > 50_000_000 {
+            return Err(KernelError::new(
+                "FEXACT: the table has too many arrangements for flowcast's exact enumeration",
+            ));
+        }
+        if j == nc {
+            let lp = ctx.2 - cells;
+            if lp <= ctx.1 {
+                ctx.0 += lp.exp();
+            }
+            return Ok(());
+        }
+        if i == nr - 1 {
+            // The last cell of the column is forced.
+            let v = col_left;
+            if v > left[i] {
+                return Ok(());
+            }
+            left[i] -= v;
+            let next = if j + 1 < nc { cols[j + 1] } else { 0.0 };
+            walk(j + 1, 0, cols, left, next, cells + lf(v), ctx, nr, lf)?;
+            left[i] += v;
+            return Ok(());
+        }
+        let rest_rows: f64 = left[i + 1..].iter().sum();
+        let lo = (col_left - rest_rows).max(0.0);
+        let hi = col_left.min(left[i]);
+        let mut v = lo;
+        while v <= hi {
+            left[i] -= v;
+            walk(
+                j,
+                i + 1,
+                cols,
+                left,
+                col_left - v,
+                cells + lf(v),
+                ctx,
+                nr,
+                lf,
+            )?;
+            left[i] += v;
+            v += 1.0;
+        }
+        Ok(())
+    }
+    // (p-value, log limit, log constant, tables visited)
+    let mut ctx = (0.0, limit, konst, 0u64);
+    walk(0, 0, &cols, &mut left, cols[0], 0.0, &mut ctx, nr, &lf)?;
+    Ok(ctx.0.clamp(0.0, 1.0))
+}
+
+pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if args.bool_or("simulate.p.value", false)? {
+        return Err(KernelError::new(
+            "simulate.p.value = TRUE is not supported by flowcast's fisher.test",
+        ));
+    }
+    let m = match args.get("x") {
+        Some(Value::Mat(m)) => m,
+        _ => {
+            return Err(KernelError::new(
+                "fisher.test(x, y) of two factors is not supported: pass a matrix of counts",
+            ))
+        }
+    };
+    if m.nrows() < 2 || m.ncols() < 2 {
+        return Err(KernelError::new(
+            "'x' must have at least 2 rows and columns",
+        ));
+    }
+    if m.iter().any(|v| v.is_nan() || *v < 0.0 || v.is_infinite()) {
+        return Err(KernelError::new(
+            "all entries of 'x' must be nonnegative and finite",
+        ));
+    }
+    let t: Vec<f64> = m.iter().map(|v| v.round()).collect();
+    if t.iter().any(|v| *v > i32::MAX as f64) {
+        return Err(KernelError::new("'x' has entries too large to be integer"));
+    }
+    let method = Value::string("Fisher's Exact Test for Count Data");
+    if m.nrows() == 2 && m.ncols() == 2 {
+        let alt = match args.get("alternative") {
+            None => "two.sided",
+            Some(Value::Str(s)) if s.len() == 1 => {
+                match ["two.sided", "less", "greater"]
+                    .into_iter()
+                    .filter(|a| !s[0].is_empty() && a.starts_with(s[0].as_str()))
+                    .collect::<Vec<_>>()[..]
+                {
+                    [a] => a,
+                    _ => {
+                        return Err(KernelError::new(
+                            "alternative must be \"two.sided\", \"less\" or \"greater\"",
+                        ))
+                    }
+                }
+            }
+            Some(_) => {
+                return Err(KernelError::new(
+                    "alternative must be \"two.sided\", \"less\" or \"greater\"",
+                ))
+            }
+        };
+        let conf = conf_level(args, true)?;
+        let or = match args.get("or") {
+            None => 1.0,
+            Some(v) => match v.as_scalar() {
+                Some(o) if o >= 0.0 => o,
+                _ => {
+                    return Err(KernelError::new(
+                        "'or' must be a single number between 0 and Inf",
+                    ))
+                }
+            },
+        };
+        let ci = args.bool_or("conf.int", true)?;
+        let mut fields = two_by_two(&t, alt, or, ci.then_some(conf))?;
+        fields.push(("alternative", Value::string(alt)));
+        fields.push(("method", method));
+        return Ok(Value::List(List::record("htest", fields)));
+    }
+    let p = rxc_pvalue(&t, m.nrows(), m.ncols())?;
+    Ok(Value::List(List::record(
+        "htest",
+        vec![
+            ("p.value", Value::scalar(p)),
+            ("alternative", Value::string("two.sided")),
+            ("method", method),
+        ],
+    )))
+}
+
+pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let str1 = || Type::Str {
+        len: Some(1),
+        value: None,
+    };
+    match args.ty("x") {
+        Some(Type::Mat { rows, cols }) => {
+            if rows.is_some_and(|r| r < 2) || cols.is_some_and(|c| c < 2) {
+                return Err(args.error("x", "'x' must have at least 2 rows and columns"));
+            }
+            if *rows == Some(2) && *cols == Some(2) {
+                return Ok(Type::record(
+                    "htest",
+                    vec![
+                        ("p.value", Type::num(1)),
+                        ("conf.int", Type::Any),
+                        ("estimate", Type::num(1)),
+                        ("null.value", Type::num(1)),
+                        ("alternative", str1()),
+                        ("method", str1()),
+                    ],
+                ));
+            }
+        }
+        None | Some(Type::Any) => return Ok(Type::Any),
+        Some(t) => {
+            return Err(args.error(
+                "x",
+                format!(
+                    "flowcast's fisher.test takes a matrix of counts, not {}",
+                    t.describe()
+                ),
+            ))
+        }
+    }
+    Ok(Type::record(
+        "htest",
+        vec![
+            ("p.value", Type::num(1)),
+            ("alternative", str1()),
+            ("method", str1()),
+        ],
+    ))
+}
