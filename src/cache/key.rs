@@ -11,6 +11,11 @@
 //! - for a loop that draws random numbers, the seed and its name: each
 //!   iteration's stream is made from them;
 //! - the content of each file it reads;
+//! - the content of each file it writes, or that the file is missing: a
+//!   `write.csv` step's value is NULL and its work the file, so its entry
+//!   stands for the file as the step left it. A step whose file was
+//!   deleted or edited since gets another key and runs again; the run
+//!   after that finds the file as this key describes it;
 //! - flowcast's version and the cache format.
 
 use std::collections::HashMap;
@@ -25,7 +30,7 @@ use crate::workflow::{sexpr, StepBody, Workflow};
 
 /// Bumped whenever what a key covers or how a value is stored changes, so
 /// that old entries are never read as new ones.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// A step's key: 128 bits of XXH3 over what its value depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -155,8 +160,33 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
             }
         }
         let read = step_files(&step.body, &base);
-        if read.computed {
+        if read.computed || read.computed_written {
             continue;
+        }
+        // A listing's value changes with the names in the directory.
+        for dir in &read.listed {
+            p.text("lists");
+            p.text(&dir.display().to_string());
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            names.sort();
+            for n in &names {
+                p.text(n);
+            }
+        }
+        for path in &read.written {
+            p.text("writes");
+            p.text(&path.display().to_string());
+            match files.get(path) {
+                Some(h) => p.bytes(&h.to_le_bytes()),
+                None => p.text("missing"),
+            }
         }
         let mut readable = true;
         for path in &read.paths {

@@ -76,7 +76,10 @@ pub fn model_features(task: &Task) -> Vec<f64> {
 pub fn value_bytes(ty: &Type) -> f64 {
     match ty {
         Type::Null | Type::Any | Type::Formula { .. } => 0.0,
-        Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => {
+        Type::Num { len, .. }
+        | Type::Bool { len, .. }
+        | Type::Str { len, .. }
+        | Type::Factor { len, .. } => {
             len.map_or(0.0, |n| 8.0 * n as f64)
         }
         Type::Mat { .. } => ty.len().map_or(0.0, |n| 8.0 * n as f64),

@@ -54,11 +54,12 @@ pub fn eval<'s>(
         ExprKind::Bool(b) => Cow::Owned(Value::Bool(vec![*b])),
         ExprKind::Null => Cow::Owned(Value::Null),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
-        ExprKind::Name(n) => Cow::Borrowed(
-            scope
-                .lookup(n)
-                .ok_or_else(|| err(e.span, format!("object `{n}` not found")))?,
-        ),
+        ExprKind::Name(n) => match scope.lookup(n) {
+            Some(v) => Cow::Borrowed(v),
+            // A function named as a value (`FUN = mean`) is its name.
+            None if registry().get(n).is_some() => Cow::Owned(Value::string(n)),
+            None => return Err(err(e.span, format!("object `{n}` not found"))),
+        },
         ExprKind::Call {
             func,
             func_span,
@@ -264,6 +265,7 @@ fn eval_formula(
     }
     Ok(Value::Formula(Formula {
         response: t.response.map(|r| Box::new(value(r).clone())),
+        response_label: t.response.map(|r| t.variables[r].0.clone()),
         terms,
         intercept: t.intercept,
     }))
@@ -283,15 +285,15 @@ fn interaction<'v>(
         let nums = match x {
             Value::Num(_) => x.as_f64_slice(),
             Value::Mat(m) if m.ncols() == 1 => x.as_f64_slice(),
-            Value::Bool(_) | Value::Str(_) => {
+            Value::Bool(_) | Value::Str(_) | Value::Factor(_) => {
                 return Err(format!(
                     "variable `{label}` in the interaction `{}` is {}: flowcast's lm() \
                      takes only numeric variables in interactions",
                     t.label(term),
-                    if matches!(x, Value::Bool(_)) {
-                        "logical (a factor in R)"
-                    } else {
-                        "text (a factor in R)"
+                    match x {
+                        Value::Bool(_) => "logical (a factor in R)",
+                        Value::Factor(_) => "a factor",
+                        _ => "text (a factor in R)",
                     }
                 ))
             }
