@@ -205,8 +205,16 @@ fn a_cached_write_is_redone_when_its_file_changed() {
     run();
     std::fs::remove_file(&file).unwrap();
     run();
-    assert_eq!(std::fs::read(&file).unwrap(), first, "rewritten after removal");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        first,
+        "rewritten after removal"
+    );
     std::fs::write(&file, "edited\n").unwrap();
     run();
-    assert_eq!(std::fs::read(&file).unwrap(), first, "rewritten after an edit");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        first,
+        "rewritten after an edit"
+    );
 }

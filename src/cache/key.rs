@@ -13,14 +13,14 @@
 //! - the content of each file it reads;
 //! - the content of each file it writes, or that the file is missing: a
 //!   `write.csv` step's value is NULL and its work the file, so its entry
-//!   stands for the file as the step left it. A step whose file was
-//!   deleted or edited since gets another key and runs again; the run
-//!   after that finds the file as this key describes it;
+//!   is kept under the key of the file as the step left it
+//!   ([`with_written`] after the run). A step whose file was deleted or
+//!   edited since has a key no entry was kept under, and runs again;
 //! - flowcast's version and the cache format.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::Xxh3;
 
@@ -100,10 +100,39 @@ impl FileHashes {
     }
 }
 
+/// The key of a step whose key is `base` without the files it writes,
+/// with those files as they are now.
+pub fn with_written(base: Key, paths: &[PathBuf]) -> Key {
+    let mut p = Parts::new();
+    p.key(base);
+    for path in paths {
+        p.text("writes");
+        p.text(&path.display().to_string());
+        match crate::regular_file::read(path) {
+            Ok(b) => p.bytes(&xxhash_rust::xxh3::xxh3_128(&b).to_le_bytes()),
+            Err(_) => p.text("missing"),
+        }
+    }
+    p.finish()
+}
+
+/// A step that writes files: its key without them, and the files.
+pub type Writes = Option<(Key, Vec<PathBuf>)>;
+
 /// Every task's key, by task id, for a run with `seed`. `None` for a task
 /// whose value cannot be known from a key: it reads a file named only at
 /// run time, or a file that cannot be read, or it follows such a task.
 pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
+    keys_and_writes(wf, graph, seed).0
+}
+
+/// [`keys`], and for each step that writes files what [`with_written`]
+/// needs to key its value after the run.
+pub fn keys_and_writes(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    seed: i64,
+) -> (Vec<Option<Key>>, Vec<Writes>) {
     let n = graph.tasks.len().min(wf.steps.len());
     let base = wf.base_dir();
     // The random step before each random step in the file: its key is part
@@ -118,6 +147,7 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
     }
     let mut files = FileHashes::default();
     let mut keys: Vec<Option<Key>> = vec![None; n];
+    let mut writes: Vec<Writes> = vec![None; n];
     for i in order(graph, &before, n) {
         let task = &graph.tasks[i];
         let step = &wf.steps[i];
@@ -180,14 +210,6 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
                 p.text(n);
             }
         }
-        for path in &read.written {
-            p.text("writes");
-            p.text(&path.display().to_string());
-            match files.get(path) {
-                Some(h) => p.bytes(&h.to_le_bytes()),
-                None => p.text("missing"),
-            }
-        }
         let mut readable = true;
         for path in &read.paths {
             p.text(&path.display().to_string());
@@ -197,10 +219,16 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
             }
         }
         if readable {
-            keys[i] = Some(p.finish());
+            let key = p.finish();
+            if read.written.is_empty() {
+                keys[i] = Some(key);
+            } else {
+                keys[i] = Some(with_written(key, &read.written));
+                writes[i] = Some((key, read.written));
+            }
         }
     }
-    keys
+    (keys, writes)
 }
 
 /// The tasks in an order where each comes after its inputs and after the

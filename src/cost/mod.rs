@@ -79,9 +79,7 @@ pub fn value_bytes(ty: &Type) -> f64 {
         Type::Num { len, .. }
         | Type::Bool { len, .. }
         | Type::Str { len, .. }
-        | Type::Factor { len, .. } => {
-            len.map_or(0.0, |n| 8.0 * n as f64)
-        }
+        | Type::Factor { len, .. } => len.map_or(0.0, |n| 8.0 * n as f64),
         Type::Mat { .. } => ty.len().map_or(0.0, |n| 8.0 * n as f64),
         Type::Complex { len } => len.map_or(0.0, |n| 16.0 * n as f64),
         Type::ComplexMat { .. } => ty.len().map_or(0.0, |n| 16.0 * n as f64),

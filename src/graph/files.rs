@@ -15,7 +15,6 @@ use crate::workflow::Workflow;
 
 use super::TaskId;
 
-
 /// Whether `to` is `from` or one of the steps `from` depends on, directly
 /// or not.
 fn reaches(deps: &[Vec<TaskId>], from: TaskId, to: TaskId) -> bool {
@@ -50,9 +49,8 @@ pub fn add_dependences(wf: &Workflow, deps: &mut [Vec<TaskId>]) -> Vec<Diagnosti
     let mut writers: Vec<(PathBuf, TaskId)> = Vec::new();
     for (w, f) in files.iter().enumerate() {
         let step = &wf.steps[w];
-        let fail = |msg: String| {
-            Diagnostic::new(&wf.file, Some(step.name_span), msg).in_step(&step.name)
-        };
+        let fail =
+            |msg: String| Diagnostic::new(&wf.file, Some(step.name_span), msg).in_step(&step.name);
         'paths: for (shown, path) in f.written.iter().map(|p| (p, normal(p))) {
             let shown = shown.display();
             if path == workflow {

@@ -285,7 +285,9 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     if func == "aggregate" {
         // aggregate(y ~ g, d, mean): the formula method's second formal is
         // `data`, the one matched here as `by`.
-        let formula = matched.get("x").filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
+        let formula = matched
+            .get("x")
+            .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
         let data = matched.get("data").or_else(|| matched.get("by"))?;
         return Some(DataScope {
             data: position(data)?,

@@ -281,41 +281,43 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     t
                 })
             }
-            StepBody::Loop(l) => loop_values(&l.range, &env, file, &ctx).and_then(|(values, text)| {
-                env.insert(
-                    l.var.as_str(),
-                    match text {
-                        Some(_) => Type::Str {
-                            len: Some(1),
-                            value: None,
+            StepBody::Loop(l) => {
+                loop_values(&l.range, &env, file, &ctx).and_then(|(values, text)| {
+                    env.insert(
+                        l.var.as_str(),
+                        match text {
+                            Some(_) => Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                            None => Type::num(1),
                         },
-                        None => Type::num(1),
-                    },
-                );
-                labels[i] = text;
-                let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
-                features[i] = operand_features(&operands);
-                // The loop variable shadows a step of the same name.
-                let mut steps = symmetric.clone();
-                steps.insert(l.var.as_str(), false);
-                let scope = symmetric::Scope {
-                    steps: &steps,
-                    types: &env,
-                    file,
-                    ctx: &ctx,
-                };
-                paths[i] = call_path(&l.body, &operands, &scope);
-                work[i] = w;
-                let n = values.len();
-                iterations[i] = Some(values);
-                Ok(match body {
-                    Type::Num { len: Some(1), .. } => Type::num(n),
-                    elem => Type::List {
-                        len: Some(n),
-                        elem: Box::new(elem.without_value()),
-                    },
+                    );
+                    labels[i] = text;
+                    let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
+                    features[i] = operand_features(&operands);
+                    // The loop variable shadows a step of the same name.
+                    let mut steps = symmetric.clone();
+                    steps.insert(l.var.as_str(), false);
+                    let scope = symmetric::Scope {
+                        steps: &steps,
+                        types: &env,
+                        file,
+                        ctx: &ctx,
+                    };
+                    paths[i] = call_path(&l.body, &operands, &scope);
+                    work[i] = w;
+                    let n = values.len();
+                    iterations[i] = Some(values);
+                    Ok(match body {
+                        Type::Num { len: Some(1), .. } => Type::num(n),
+                        elem => Type::List {
+                            len: Some(n),
+                            elem: Box::new(elem.without_value()),
+                        },
+                    })
                 })
-            }),
+            }
         };
         match result {
             Ok(t) => types[i] = Some(t),

@@ -422,7 +422,13 @@ pub fn loop_texts(
     file: &SourceFile,
     ctx: &ShapeCtx,
 ) -> Result<Option<Vec<String>>, Diagnostic> {
-    if matches!(range.kind, ExprKind::Binary { op: BinaryOp::Range, .. }) {
+    if matches!(
+        range.kind,
+        ExprKind::Binary {
+            op: BinaryOp::Range,
+            ..
+        }
+    ) {
         return Ok(None);
     }
     match infer(range, env, file, ctx)? {

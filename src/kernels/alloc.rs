@@ -85,10 +85,13 @@ pub fn room_for_result(
     let Ok(typed) = Args::match_call(kernel.name, kernel.params, types) else {
         return Ok(());
     };
-    let Ok(ty) = (kernel.shape)(&typed, &ShapeCtx {
-        base_dir,
-        written: &[],
-    }) else {
+    let Ok(ty) = (kernel.shape)(
+        &typed,
+        &ShapeCtx {
+            base_dir,
+            written: &[],
+        },
+    ) else {
         return Ok(());
     };
     match type_bytes(&ty) {

@@ -289,7 +289,11 @@ pub fn drop_unused(f: &Factor) -> Factor {
         }
     }
     Factor {
-        codes: f.codes.iter().map(|c| c.and_then(|c| map[c as usize])).collect(),
+        codes: f
+            .codes
+            .iter()
+            .map(|c| c.and_then(|c| map[c as usize]))
+            .collect(),
         levels,
     }
 }

@@ -123,7 +123,10 @@ pub fn call_fun(
 /// Scalar results as one vector (numbers, text or logicals), as
 /// `simplify = TRUE` makes them; `None` when some result is not a scalar.
 fn simplify(results: &[Value]) -> Option<Value> {
-    if results.iter().all(|r| matches!(r, Value::Str(s) if s.len() == 1)) {
+    if results
+        .iter()
+        .all(|r| matches!(r, Value::Str(s) if s.len() == 1))
+    {
         return Some(Value::Str(
             results
                 .iter()
@@ -134,7 +137,10 @@ fn simplify(results: &[Value]) -> Option<Value> {
                 .collect(),
         ));
     }
-    if results.iter().all(|r| matches!(r, Value::Bool(b) if b.len() == 1)) && !results.is_empty()
+    if results
+        .iter()
+        .all(|r| matches!(r, Value::Bool(b) if b.len() == 1))
+        && !results.is_empty()
     {
         return Some(Value::Bool(
             results
@@ -254,10 +260,7 @@ fn fun_of(args: &Args<Type>) -> Result<Option<String>, ArgError> {
         None | Some(Type::Null) => Ok(None),
         Some(t @ Type::Str { .. }) => match t.const_str() {
             Some(name) if registry().get(name).is_some() => Ok(Some(name.to_string())),
-            Some(name) => Err(args.error(
-                "FUN",
-                format!("could not find function \"{name}\""),
-            )),
+            Some(name) => Err(args.error("FUN", format!("could not find function \"{name}\""))),
             None => Ok(Some(String::new())),
         },
         Some(Type::Any) => Ok(Some(String::new())),
@@ -417,7 +420,12 @@ fn columns_of(x: &Value) -> Result<Vec<(String, Value)>, KernelError> {
             Ok(vec![("x".to_string(), x.clone())])
         }
         Value::Mat(m) => Ok((0..m.ncols())
-            .map(|j| (format!("V{}", j + 1), Value::Num(m.column(j).iter().copied().collect())))
+            .map(|j| {
+                (
+                    format!("V{}", j + 1),
+                    Value::Num(m.column(j).iter().copied().collect()),
+                )
+            })
             .collect()),
         other => Err(KernelError::new(format!(
             "aggregate() needs a data frame, a vector or a formula, not {}",
@@ -499,10 +507,7 @@ fn aggregate_formula(
     let keep: Vec<usize> = (0..n)
         .filter(|&i| all.iter().all(|v| !missing(v, i)))
         .collect();
-    let y_name = f
-        .response_label
-        .clone()
-        .unwrap_or_else(|| "x".to_string());
+    let y_name = f.response_label.clone().unwrap_or_else(|| "x".to_string());
     let x = vec![(y_name, subset(y, &keep)?)];
     let by = f
         .terms

@@ -8,11 +8,11 @@
 //! Weights follow `lm.wfit`: rows and response scaled by `sqrt(w)`, rows of
 //! weight zero left out of the fit but given fitted values and residuals.
 
+use super::factor::{as_factor, drop_unused, text_is_na};
 use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
-use super::factor::{as_factor, text_is_na};
 use super::value::{Factor, Formula, List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
@@ -88,7 +88,10 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             for (label, t) in terms {
                 let cols = term_columns(t, !logical_seen)
                     .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
-                logical_seen |= matches!(t, Type::Bool { .. } | Type::Str { .. } | Type::Factor { .. });
+                logical_seen |= matches!(
+                    t,
+                    Type::Bool { .. } | Type::Str { .. } | Type::Factor { .. }
+                );
                 p = p.zip(cols).map(|(a, b)| a + b);
                 let len = match t {
                     Type::Mat { rows, .. } => *rows,
@@ -194,7 +197,8 @@ enum TermColumns {
     /// of the rows `model.frame` keeps (R's `model.matrix` makes it one
     /// after the rows are chosen).
     Levels(Value),
-    /// A factor: all its levels, used or not (`drop.unused.levels = FALSE`).
+    /// A factor: coded with the levels its kept rows have (lm's
+    /// `drop.unused.levels = TRUE`).
     Factor(Factor),
 }
 
@@ -337,7 +341,8 @@ fn design(
                 dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
             }
             TermColumns::Factor(f) => {
-                let f = pick_factor(f, &keep);
+                // lm's model.frame drops levels no kept row has.
+                let f = drop_unused(&pick_factor(f, &keep));
                 dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
             }
         }

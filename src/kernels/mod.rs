@@ -25,9 +25,9 @@ mod grouping;
 mod htest;
 mod linalg;
 mod lm;
-pub mod regex;
 pub mod nmath;
 pub mod pfun;
+pub mod regex;
 mod summary;
 
 use std::collections::HashMap;

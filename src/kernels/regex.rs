@@ -15,11 +15,18 @@ pub struct Regex {
 enum Node {
     Char(char),
     Any,
-    Class { negated: bool, ranges: Vec<(char, char)> },
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
     Start,
     End,
     Group(Vec<Vec<Node>>),
-    Repeat { node: Box<Node>, min: usize, max: usize },
+    Repeat {
+        node: Box<Node>,
+        min: usize,
+        max: usize,
+    },
 }
 
 struct Parser<'a> {
@@ -253,9 +260,9 @@ fn node(
         Node::Char(c) => one(text.get(pos) == Some(c), then, budget),
         Node::Any => one(pos < text.len(), then, budget),
         Node::Class { negated, ranges } => {
-            let ok = text.get(pos).is_some_and(|&c| {
-                ranges.iter().any(|&(a, b)| a <= c && c <= b) != *negated
-            });
+            let ok = text
+                .get(pos)
+                .is_some_and(|&c| ranges.iter().any(|&(a, b)| a <= c && c <= b) != *negated);
             one(ok, then, budget)
         }
         Node::Start => pos == 0 && then(pos, budget),
@@ -265,7 +272,11 @@ fn node(
             let mut share = *budget;
             alternation(alt, text, pos, &mut |p| then(p, &mut share), budget)
         }
-        Node::Repeat { node: inner, min, max } => repeat(inner, *min, *max, 0, text, pos, then, budget),
+        Node::Repeat {
+            node: inner,
+            min,
+            max,
+        } => repeat(inner, *min, *max, 0, text, pos, then, budget),
     }
 }
 

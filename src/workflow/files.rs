@@ -46,7 +46,11 @@ pub fn step_files(body: &StepBody, base: &Path) -> StepFiles {
 /// run writes itself must not start another run).
 pub fn data_files(wf: &Workflow) -> Vec<PathBuf> {
     let base = wf.base_dir();
-    let files: Vec<StepFiles> = wf.steps.iter().map(|s| step_files(&s.body, &base)).collect();
+    let files: Vec<StepFiles> = wf
+        .steps
+        .iter()
+        .map(|s| step_files(&s.body, &base))
+        .collect();
     let written: Vec<&PathBuf> = files.iter().flat_map(|f| &f.written).collect();
     let mut out: Vec<PathBuf> = files
         .iter()
@@ -73,9 +77,8 @@ fn file_arg<'a>(args: &'a [crate::workflow::Arg], name: &str, position: usize) -
     args.iter()
         .find(|a| a.name.as_deref() == Some(name))
         .or_else(|| {
-            let named_before = usize::from(
-                position > 0 && args.iter().any(|a| a.name.as_deref() == Some("x")),
-            );
+            let named_before =
+                usize::from(position > 0 && args.iter().any(|a| a.name.as_deref() == Some("x")));
             args.iter()
                 .filter(|a| a.name.is_none())
                 .nth(position - named_before.min(position))

@@ -63,9 +63,10 @@ fn const_bool(a: &Args<Type>, name: &str) -> Result<Option<bool>, ArgError> {
 }
 
 fn unsupported_flags(names: impl Iterator<Item = Option<String>>) -> Option<String> {
-    names.flatten().next().map(|n| {
-        format!("flowcast's list.files() does not support argument `{n}`")
-    })
+    names
+        .flatten()
+        .next()
+        .map(|n| format!("flowcast's list.files() does not support argument `{n}`"))
 }
 
 pub(super) fn shape_list_files(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
