@@ -86,7 +86,7 @@ fn members(f: &Factor) -> Vec<Vec<usize>> {
 fn subset(x: &Value, rows: &[usize]) -> Result<Value, KernelError> {
     let i = Value::Num(rows.iter().map(|&r| r as f64 + 1.0).collect());
     match as_frame(x) {
-        Some(_) => frame::index(x, &[Some(i), None]).unwrap_or_else(|| Ok(Value::Null)),
+        Some(_) => frame::index(x, &[Some(i), None]).unwrap_or(Ok(Value::Null)),
         None => index::index(x, &[Some(i)]),
     }
 }

@@ -66,7 +66,9 @@ impl Parser<'_> {
                 _ => {
                     let node = self.atom(depth)?;
                     let node = self.quantified(node)?;
-                    alt.last_mut().map(|s| s.push(node));
+                    if let Some(s) = alt.last_mut() {
+                        s.push(node);
+                    }
                 }
             }
         }
