@@ -377,6 +377,7 @@ fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     let levels = match (x, args.func) {
         (Some(Type::Factor { levels, .. }), "as.factor") => levels.clone(),
+        (_, "as.factor" | "droplevels") => None,
         _ => match (
             known(args.ty("levels")),
             known(args.ty("labels")),
