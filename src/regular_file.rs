@@ -10,6 +10,19 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+/// `p` with `.` and `..` resolved where the file system can tell (the
+/// file itself may not exist yet), so two spellings of one file compare
+/// equal.
+pub fn normal(p: &Path) -> std::path::PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    match (p.parent().map(Path::canonicalize), p.file_name()) {
+        (Some(Ok(dir)), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 /// The bytes of the regular file at `path` (symbolic links followed).
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     // Before opening: opening a FIFO for reading already blocks.

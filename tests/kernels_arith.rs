@@ -179,6 +179,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, ArgError> 
         &a,
         &ShapeCtx {
             base_dir: Path::new("."),
+            written: &[],
         },
     )
 }

@@ -477,6 +477,7 @@ fn shape_of(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String>
     let args = Args::match_call(kernel.name, kernel.params, given).map_err(|e| e.message)?;
     let ctx = ShapeCtx {
         base_dir: std::path::Path::new("."),
+        written: &[],
     };
     (kernel.shape)(&args, &ctx).map_err(|e| e.message)
 }

@@ -434,6 +434,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String> {
     let a = Args::match_call(k.name, k.params, given).map_err(|e| e.message)?;
     let ctx = ShapeCtx {
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
+        written: &[],
     };
     (k.shape)(&a, &ctx).map_err(|e| e.message)
 }

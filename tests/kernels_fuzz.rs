@@ -9,7 +9,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
-use flowcast::kernels::value::{Formula, List, NA};
+use flowcast::kernels::frame::frame;
+use flowcast::kernels::value::{Factor, Formula, List, NA};
 use flowcast::kernels::{index, registry, work, Args, Ctx, Kernel, Rng, ShapeCtx, Type, Value};
 use nalgebra::DMatrix;
 
@@ -83,6 +84,27 @@ fn base_pool() -> Vec<Value> {
         Value::Complex(vec![]),
         Value::List(List::default()),
         Value::List(List::sequence(vec![num(&[1.0]), num(&[])])),
+        Value::Factor(Factor::default()),
+        Value::Factor(Factor {
+            codes: vec![Some(1), None, Some(0), Some(1)],
+            levels: vec!["a".into(), "b".into(), "unused".into()],
+        }),
+        Value::Factor(Factor {
+            codes: vec![None],
+            levels: vec![],
+        }),
+        frame(
+            vec!["g".into(), "y".into()],
+            vec![
+                Value::Str(vec!["a".into(), "NA".into(), "b".into()]),
+                num(&[1.0, 2.0, NA]),
+            ],
+        ),
+        Value::List(List {
+            class: None,
+            names: Some(vec!["g".into()]),
+            items: vec![Value::Str(vec!["a".into(), "b".into()])],
+        }),
     ]
 }
 
@@ -103,6 +125,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
             for intercept in [true, false] {
                 out.push(Value::Formula(Formula {
                     response: Some(Box::new((*y).clone())),
+                    response_label: Some("y".into()),
                     terms: vec![("x".into(), (*x).clone())],
                     intercept,
                 }));
@@ -111,16 +134,19 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
     }
     out.push(Value::Formula(Formula {
         response: Some(Box::new(num(&[1.0, 2.0, 3.0]))),
+        response_label: Some("y".into()),
         terms: vec![],
         intercept: true,
     }));
     out.push(Value::Formula(Formula {
         response: Some(Box::new(num(&[]))),
+        response_label: None,
         terms: vec![],
         intercept: false,
     }));
     out.push(Value::Formula(Formula {
         response: None,
+        response_label: None,
         terms: vec![("x".into(), num(&[1.0, 2.0]))],
         intercept: true,
     }));
@@ -172,6 +198,10 @@ fn type_of(v: &Value) -> Type {
                 .map(|(n, v)| (n.clone(), type_of(v)))
                 .collect(),
             intercept: f.intercept,
+        },
+        Value::Factor(f) => Type::Factor {
+            len: Some(f.codes.len()),
+            levels: Some(f.levels.clone()),
         },
     }
 }
@@ -236,6 +266,7 @@ impl Fuzzer {
             .collect();
         let ctx = ShapeCtx {
             base_dir: self.base_dir,
+            written: &[],
         };
         let shaped = catch_unwind(AssertUnwindSafe(|| {
             let typed = Args::match_call(k.name, k.params, types).ok()?;
@@ -308,6 +339,7 @@ fn fuzz_kernel(f: &mut Fuzzer, k: &Kernel, pool: &[Value], firsts: &[Value]) {
 
 #[test]
 fn no_kernel_panics_on_degenerate_input() {
+    let scratch = tempfile::tempdir().unwrap();
     // The panics are collected and reported below; the default hook would
     // print each one with a backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -319,7 +351,8 @@ fn no_kernel_panics_on_degenerate_input() {
         panics: Vec::new(),
         calls: 0,
         made: Vec::new(),
-        base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
+        // write.csv writes where the fuzz says: not into the repository.
+        base_dir: Box::leak(scratch.path().to_path_buf().into_boxed_path()),
     };
     let base = base_pool();
     let forms = formulas(&base);

@@ -479,6 +479,7 @@ mod shapes {
             &args,
             &ShapeCtx {
                 base_dir: Path::new("."),
+                written: &[],
             },
         )
         .map_err(|e| e.message)

@@ -38,6 +38,7 @@ fn formula(c: &Json) -> Value {
     };
     Value::Formula(Formula {
         response: Some(Box::new(Value::Num(vec_of(&c["y"])))),
+        response_label: Some("y".into()),
         terms,
         intercept: c["intercept"].as_bool().unwrap(),
     })
@@ -193,6 +194,7 @@ fn an_empty_fit_has_no_cases() {
     let empty = Value::Num(vec![]);
     let f = Value::Formula(Formula {
         response: Some(Box::new(empty.clone())),
+        response_label: None,
         terms: vec![("rnorm(0)".into(), empty)],
         intercept: true,
     });

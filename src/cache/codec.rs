@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use crate::diagnostic::StepWarning;
-use crate::kernels::value::{Formula, List};
+use crate::kernels::value::{Factor, Formula, List};
 use crate::kernels::{Rng, Value};
 
 /// Nesting deeper than this is not read back: no workflow makes it (their
@@ -73,12 +73,18 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                     encode(r, out);
                 }
             }
+            optional_text(f.response_label.as_deref(), out);
             len(f.terms.len(), out);
             for (label, value) in &f.terms {
                 text(label, out);
                 encode(value, out);
             }
             out.push(u8::from(f.intercept));
+        }
+        Value::Factor(f) => {
+            out.push(9);
+            strings(&f.levels, out);
+            numbers(&f.integer_codes(), out);
         }
     }
 }
@@ -345,6 +351,11 @@ impl<'a> Reader<'a> {
                 } else {
                     None
                 };
+                let response_label = if self.flag()? {
+                    Some(self.text()?)
+                } else {
+                    None
+                };
                 let n = self.count(9)?;
                 let terms = (0..n)
                     .map(|_| Ok((self.text()?, self.value_at(depth + 1)?)))
@@ -352,9 +363,27 @@ impl<'a> Reader<'a> {
                 let intercept = self.flag()?;
                 Value::Formula(Formula {
                     response,
+                    response_label,
                     terms,
                     intercept,
                 })
+            }
+            9 => {
+                let levels = self.strings()?;
+                let codes = self
+                    .numbers()?
+                    .into_iter()
+                    .map(|c| {
+                        if c.is_nan() {
+                            Ok(None)
+                        } else if c >= 1.0 && c <= levels.len() as f64 && c.fract() == 0.0 {
+                            Ok(Some(c as u32 - 1))
+                        } else {
+                            Err(Damaged)
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Value::Factor(Factor { codes, levels })
             }
             _ => return Err(Damaged),
         })
@@ -430,6 +459,10 @@ mod tests {
             Value::Str(vec!["a".into(), "é\u{0}b".into(), String::new()]),
             Value::Bool(vec![Some(true), None, Some(false)]),
             Value::BoolMat(DMatrix::from_vec(1, 2, vec![None, Some(true)])),
+            Value::Factor(Factor {
+                codes: vec![Some(1), None, Some(0)],
+                levels: vec!["a".into(), "b".into()],
+            }),
             Value::List(List::record(
                 "htest",
                 vec![
@@ -440,6 +473,7 @@ mod tests {
             Value::List(List::sequence(vec![Value::Null, Value::scalar(2.0)])),
             Value::Formula(Formula {
                 response: Some(Box::new(Value::Num(vec![1.0, 2.0]))),
+                response_label: Some("y".into()),
                 terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
                 intercept: false,
             }),

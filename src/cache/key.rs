@@ -11,11 +11,16 @@
 //! - for a loop that draws random numbers, the seed and its name: each
 //!   iteration's stream is made from them;
 //! - the content of each file it reads;
+//! - the content of each file it writes, or that the file is missing: a
+//!   `write.csv` step's value is NULL and its work the file, so its entry
+//!   is kept under the key of the file as the step left it
+//!   ([`with_written`] after the run). A step whose file was deleted or
+//!   edited since has a key no entry was kept under, and runs again;
 //! - flowcast's version and the cache format.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::Xxh3;
 
@@ -25,7 +30,7 @@ use crate::workflow::{sexpr, StepBody, Workflow};
 
 /// Bumped whenever what a key covers or how a value is stored changes, so
 /// that old entries are never read as new ones.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// A step's key: 128 bits of XXH3 over what its value depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,10 +100,39 @@ impl FileHashes {
     }
 }
 
+/// The key of a step whose key is `base` without the files it writes,
+/// with those files as they are now.
+pub fn with_written(base: Key, paths: &[PathBuf]) -> Key {
+    let mut p = Parts::new();
+    p.key(base);
+    for path in paths {
+        p.text("writes");
+        p.text(&path.display().to_string());
+        match crate::regular_file::read(path) {
+            Ok(b) => p.bytes(&xxhash_rust::xxh3::xxh3_128(&b).to_le_bytes()),
+            Err(_) => p.text("missing"),
+        }
+    }
+    p.finish()
+}
+
+/// A step that writes files: its key without them, and the files.
+pub type Writes = Option<(Key, Vec<PathBuf>)>;
+
 /// Every task's key, by task id, for a run with `seed`. `None` for a task
 /// whose value cannot be known from a key: it reads a file named only at
 /// run time, or a file that cannot be read, or it follows such a task.
 pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
+    keys_and_writes(wf, graph, seed).0
+}
+
+/// [`keys`], and for each step that writes files what [`with_written`]
+/// needs to key its value after the run.
+pub fn keys_and_writes(
+    wf: &Workflow,
+    graph: &TaskGraph,
+    seed: i64,
+) -> (Vec<Option<Key>>, Vec<Writes>) {
     let n = graph.tasks.len().min(wf.steps.len());
     let base = wf.base_dir();
     // The random step before each random step in the file: its key is part
@@ -113,6 +147,7 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
     }
     let mut files = FileHashes::default();
     let mut keys: Vec<Option<Key>> = vec![None; n];
+    let mut writes: Vec<Writes> = vec![None; n];
     for i in order(graph, &before, n) {
         let task = &graph.tasks[i];
         let step = &wf.steps[i];
@@ -155,8 +190,25 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
             }
         }
         let read = step_files(&step.body, &base);
-        if read.computed {
+        if read.computed || read.computed_written {
             continue;
+        }
+        // A listing's value changes with the names in the directory.
+        for dir in &read.listed {
+            p.text("lists");
+            p.text(&dir.display().to_string());
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            names.sort();
+            for n in &names {
+                p.text(n);
+            }
         }
         let mut readable = true;
         for path in &read.paths {
@@ -167,10 +219,16 @@ pub fn keys(wf: &Workflow, graph: &TaskGraph, seed: i64) -> Vec<Option<Key>> {
             }
         }
         if readable {
-            keys[i] = Some(p.finish());
+            let key = p.finish();
+            if read.written.is_empty() {
+                keys[i] = Some(key);
+            } else {
+                keys[i] = Some(with_written(key, &read.written));
+                writes[i] = Some((key, read.written));
+            }
         }
     }
-    keys
+    (keys, writes)
 }
 
 /// The tasks in an order where each comes after its inputs and after the

@@ -76,9 +76,10 @@ pub fn model_features(task: &Task) -> Vec<f64> {
 pub fn value_bytes(ty: &Type) -> f64 {
     match ty {
         Type::Null | Type::Any | Type::Formula { .. } => 0.0,
-        Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => {
-            len.map_or(0.0, |n| 8.0 * n as f64)
-        }
+        Type::Num { len, .. }
+        | Type::Bool { len, .. }
+        | Type::Str { len, .. }
+        | Type::Factor { len, .. } => len.map_or(0.0, |n| 8.0 * n as f64),
         Type::Mat { .. } | Type::BoolMat { .. } => ty.len().map_or(0.0, |n| 8.0 * n as f64),
         Type::Complex { len } => len.map_or(0.0, |n| 16.0 * n as f64),
         Type::ComplexMat { .. } => ty.len().map_or(0.0, |n| 16.0 * n as f64),

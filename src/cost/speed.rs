@@ -132,7 +132,14 @@ fn time_per_op(
         args.iter().map(|(n, v)| (n.clone(), type_of(v))).collect();
     let typed = Args::match_call(kernel.name, kernel.params, types).ok()?;
     let base_dir = Path::new(".");
-    let ty = (kernel.shape)(&typed, &ShapeCtx { base_dir }).ok()?;
+    let ty = (kernel.shape)(
+        &typed,
+        &ShapeCtx {
+            base_dir,
+            written: &[],
+        },
+    )
+    .ok()?;
     let ops = crate::kernels::work::work(name, &typed, &ty).ops;
     let values = args.iter().map(|(n, v)| (n.clone(), v)).collect();
     let matched = Args::match_call(kernel.name, kernel.params, values).ok()?;

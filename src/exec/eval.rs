@@ -59,11 +59,10 @@ pub fn eval<'s>(
         // R's `NA` is logical; `NA_real_` and `NA_integer_` are numbers.
         ExprKind::Na if e.is_logical_na(file) => Cow::Owned(Value::Bool(vec![None])),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
-        ExprKind::Name(n) => Cow::Borrowed(
-            scope
-                .lookup(n)
-                .ok_or_else(|| err(e.span, format!("object `{n}` not found")))?,
-        ),
+        ExprKind::Name(n) => match scope.lookup(n) {
+            Some(v) => Cow::Borrowed(v),
+            None => return Err(err(e.span, format!("object `{n}` not found"))),
+        },
         ExprKind::Call {
             func,
             func_span,
@@ -290,6 +289,7 @@ fn eval_formula(
     }
     Ok(Value::Formula(Formula {
         response: t.response.map(|r| Box::new(value(r).clone())),
+        response_label: t.response.map(|r| t.variables[r].0.clone()),
         terms,
         intercept: t.intercept,
     }))
@@ -309,15 +309,15 @@ fn interaction<'v>(
         let nums = match x {
             Value::Num(_) => x.as_f64_slice(),
             Value::Mat(m) if m.ncols() == 1 => x.as_f64_slice(),
-            Value::Bool(_) | Value::Str(_) => {
+            Value::Bool(_) | Value::Str(_) | Value::Factor(_) => {
                 return Err(format!(
                     "variable `{label}` in the interaction `{}` is {}: flowcast's lm() \
                      takes only numeric variables in interactions",
                     t.label(term),
-                    if matches!(x, Value::Bool(_)) {
-                        "logical (a factor in R)"
-                    } else {
-                        "text (a factor in R)"
+                    match x {
+                        Value::Bool(_) => "logical (a factor in R)",
+                        Value::Factor(_) => "a factor",
+                        _ => "text (a factor in R)",
                     }
                 ))
             }

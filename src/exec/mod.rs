@@ -575,12 +575,13 @@ impl<'a> Engine<'a> {
         let task = &self.graph.tasks[id];
         let all = task.iterations.as_deref().unwrap_or(&[]);
         let range = range.unwrap_or(0..all.len());
-        let local_integer = integer::Integers {
-            file: &self.wf.file,
-            steps: &self.integer_steps,
-            local: None,
-        }
-        .is_integer(&l.range);
+        let local_integer = task.labels.is_none()
+            && integer::Integers {
+                file: &self.wf.file,
+                steps: &self.integer_steps,
+                local: None,
+            }
+            .is_integer(&l.range);
         // Under work-stealing, who ran which iteration and when: the loop's
         // blocks, for the charts (a static plan reports its own blocks).
         let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
@@ -592,7 +593,9 @@ impl<'a> Engine<'a> {
                     message: "run cancelled".into(),
                 });
             }
-            let var = Value::scalar(i);
+            // A loop over text (files) binds each text; others their number.
+            let label = task.labels.as_ref().and_then(|l| l.get(k));
+            let var = label.map_or_else(|| Value::scalar(i), |t| Value::string(t));
             let scope = Scope {
                 steps: inputs,
                 local: Some((l.var.as_str(), &var)),
@@ -609,7 +612,10 @@ impl<'a> Engine<'a> {
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
             result.map_err(|e| EvalError {
                 span: e.span,
-                message: format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
+                message: match label {
+                    Some(t) => format!("in iteration {} ({} = {t:?}): {}", k + 1, l.var, e.message),
+                    None => format!("in iteration {} ({} = {i}): {}", k + 1, l.var, e.message),
+                },
             })
         };
         let run = |range: Range<usize>| {

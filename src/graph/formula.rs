@@ -275,7 +275,7 @@ pub struct DataScope {
 
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
-    if func != "lm" {
+    if func != "lm" && func != "aggregate" {
         return None;
     }
     let kernel = registry().get(func)?;
@@ -285,6 +285,18 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         .collect::<Vec<(Option<String>, &Expr)>>();
     let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
     let position = |v: &Expr| args.iter().position(|a| std::ptr::eq(&a.value, v));
+    if func == "aggregate" {
+        // aggregate(y ~ g, d, mean): the formula method's second formal is
+        // `data`, the one matched here as `by`.
+        let formula = matched
+            .get("x")
+            .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
+        let data = matched.get("data").or_else(|| matched.get("by"))?;
+        return Some(DataScope {
+            data: position(data)?,
+            scoped: vec![position(formula)?],
+        });
+    }
     let data = position(matched.get("data")?)?;
     let scoped = ["formula", "subset", "weights"]
         .iter()

@@ -12,6 +12,7 @@
 //! run will tell ([`Task::rng_after`]), and skips what the counted steps
 //! between take ([`Task::rng_skip`]).
 
+pub mod files;
 pub mod formula;
 pub mod function_args;
 pub mod memory;
@@ -26,7 +27,22 @@ use crate::kernels::path::{self, CallPath};
 use crate::kernels::{registry, Args, ShapeCtx, Type, Work};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
-pub use shape::{infer, infer_with_operands, loop_range};
+pub use shape::{infer, infer_with_operands, loop_range, loop_texts};
+
+/// A loop's iteration values, and for a loop over text its texts (the
+/// values are then 1, 2, …).
+#[allow(clippy::type_complexity)]
+fn loop_values(
+    range: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<(Vec<f64>, Option<Vec<String>>), Diagnostic> {
+    match loop_texts(range, env, file, ctx)? {
+        Some(texts) => Ok(((1..=texts.len()).map(|k| k as f64).collect(), Some(texts))),
+        None => loop_range(range, env, file, ctx).map(|v| (v, None)),
+    }
+}
 
 /// Index of a task in [`TaskGraph::tasks`].
 pub type TaskId = usize;
@@ -79,6 +95,9 @@ pub struct Task {
     pub ty: Type,
     /// For loops, the iteration values of the loop variable.
     pub iterations: Option<Vec<f64>>,
+    /// For a loop over text (`f in list.files(...)`), the loop variable's
+    /// value in each iteration; `iterations` then counts them (1, 2, …).
+    pub labels: Option<Vec<String>>,
     /// The cost model's inputs: the sizes of the outermost call's arguments
     /// (rows and columns of a matrix, the length of anything else), in
     /// argument order. For a loop, of one iteration's call.
@@ -197,6 +216,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
         reads.sort_unstable();
         deps.push(reads);
     }
+    if errors.is_empty() {
+        errors = files::add_dependences(wf, &mut deps);
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -221,11 +243,14 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     // 3. Types, in dependence order; a step whose input failed is not checked
     // again (its error is already reported).
     let base_dir = wf.base_dir();
+    let written = files::written(wf);
     let ctx = ShapeCtx {
         base_dir: &base_dir,
+        written: &written,
     };
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];
+    let mut labels: Vec<Option<Vec<String>>> = vec![None; wf.steps.len()];
     let mut features: Vec<Vec<f64>> = vec![Vec::new(); wf.steps.len()];
     let mut paths: Vec<Option<CallPath>> = vec![None; wf.steps.len()];
     let mut symmetric: HashMap<&str, bool> = HashMap::new();
@@ -258,31 +283,43 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     t
                 })
             }
-            StepBody::Loop(l) => loop_range(&l.range, &env, file, &ctx).and_then(|values| {
-                env.insert(l.var.as_str(), Type::num(1));
-                let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
-                features[i] = operand_features(&operands);
-                // The loop variable shadows a step of the same name.
-                let mut steps = symmetric.clone();
-                steps.insert(l.var.as_str(), false);
-                let scope = symmetric::Scope {
-                    steps: &steps,
-                    types: &env,
-                    file,
-                    ctx: &ctx,
-                };
-                paths[i] = call_path(&l.body, &operands, &scope);
-                work[i] = w;
-                let n = values.len();
-                iterations[i] = Some(values);
-                Ok(match body {
-                    Type::Num { len: Some(1), .. } => Type::num(n),
-                    elem => Type::List {
-                        len: Some(n),
-                        elem: Box::new(elem.without_value()),
-                    },
+            StepBody::Loop(l) => {
+                loop_values(&l.range, &env, file, &ctx).and_then(|(values, text)| {
+                    env.insert(
+                        l.var.as_str(),
+                        match text {
+                            Some(_) => Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                            None => Type::num(1),
+                        },
+                    );
+                    labels[i] = text;
+                    let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
+                    features[i] = operand_features(&operands);
+                    // The loop variable shadows a step of the same name.
+                    let mut steps = symmetric.clone();
+                    steps.insert(l.var.as_str(), false);
+                    let scope = symmetric::Scope {
+                        steps: &steps,
+                        types: &env,
+                        file,
+                        ctx: &ctx,
+                    };
+                    paths[i] = call_path(&l.body, &operands, &scope);
+                    work[i] = w;
+                    let n = values.len();
+                    iterations[i] = Some(values);
+                    Ok(match body {
+                        Type::Num { len: Some(1), .. } => Type::num(n),
+                        elem => Type::List {
+                            len: Some(n),
+                            elem: Box::new(elem.without_value()),
+                        },
+                    })
                 })
-            }),
+            }
         };
         match result {
             Ok(t) => types[i] = Some(t),
@@ -346,6 +383,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 function,
                 ty: types[i].take().unwrap_or(Type::Any),
                 iterations: iterations[i].take(),
+                labels: labels[i].take(),
                 features: std::mem::take(&mut features[i]),
                 path: paths[i].take(),
                 symmetric: symmetric.get(step.name.as_str()).copied().unwrap_or(false),

@@ -60,10 +60,10 @@ fn infer_node(
         ExprKind::Null => Type::Null,
         ExprKind::Na if e.is_logical_na(file) => Type::logical_const(vec![None]),
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
-        ExprKind::Name(n) => env
-            .get(n.as_str())
-            .cloned()
-            .ok_or_else(|| diag(file, e.span, format!("object `{n}` not found")))?,
+        ExprKind::Name(n) => match env.get(n.as_str()) {
+            Some(t) => t.clone(),
+            None => return Err(diag(file, e.span, format!("object `{n}` not found"))),
+        },
         ExprKind::Call {
             func,
             func_span,
@@ -434,6 +434,37 @@ fn call(
 
 /// The iteration values of a loop's range: known at analysis time, integer
 /// and non-empty.
+/// The texts a loop runs over (`f in list.files("data")`), fixed at
+/// analysis; `None` when the range is not text.
+pub fn loop_texts(
+    range: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<Option<Vec<String>>, Diagnostic> {
+    if matches!(
+        range.kind,
+        ExprKind::Binary {
+            op: BinaryOp::Range,
+            ..
+        }
+    ) {
+        return Ok(None);
+    }
+    match infer(range, env, file, ctx)? {
+        Type::Str { value: Some(v), .. } if v.is_empty() => {
+            Err(diag(file, range.span, "loop range is empty"))
+        }
+        Type::Str { value: Some(v), .. } => Ok(Some(v)),
+        Type::Str { .. } => Err(diag(
+            file,
+            range.span,
+            "loop range must be known before the run (constants, or sizes of other steps)",
+        )),
+        _ => Ok(None),
+    }
+}
+
 pub fn loop_range(
     range: &Expr,
     env: &HashMap<&str, Type>,

@@ -85,7 +85,13 @@ pub fn room_for_result(
     let Ok(typed) = Args::match_call(kernel.name, kernel.params, types) else {
         return Ok(());
     };
-    let Ok(ty) = (kernel.shape)(&typed, &ShapeCtx { base_dir }) else {
+    let Ok(ty) = (kernel.shape)(
+        &typed,
+        &ShapeCtx {
+            base_dir,
+            written: &[],
+        },
+    ) else {
         return Ok(());
     };
     match type_bytes(&ty) {
@@ -105,6 +111,7 @@ pub fn type_bytes(t: &Type) -> Option<f64> {
         Type::ComplexMat { rows, cols } => n(*rows)? * n(*cols)? * 16.0,
         Type::Bool { len, .. } => n(*len)?,
         Type::BoolMat { rows, cols } => n(*rows)? * n(*cols)?,
+        Type::Factor { len, .. } => n(*len)? * 4.0,
         Type::Str { len, .. } => n(*len)? * std::mem::size_of::<String>() as f64,
         Type::List { len, elem } => n(*len)? * type_bytes(elem).unwrap_or(0.0),
         Type::Record { fields, .. } => fields
@@ -159,6 +166,10 @@ fn type_hint(v: &Value) -> Type {
             elem: Box::new(l.items.first().map_or(Type::Any, type_hint)),
         },
         Value::Formula(_) => Type::Any,
+        Value::Factor(f) => Type::Factor {
+            len,
+            levels: Some(f.levels.clone()),
+        },
     }
 }
 

@@ -156,6 +156,7 @@ pub fn coerce_type(func: &str, t: &Type) -> Option<Result<Type, String>> {
         if !matches!(t, Type::Num { .. } | Type::Bool { .. } | Type::Any) {
             let what = match t {
                 Type::Str { .. } => "character",
+                Type::Factor { .. } => "factor",
                 _ => "not numeric",
             };
             return Some(Err(text_column_message(func, name, what)));
@@ -302,6 +303,10 @@ fn index_frame_type(
         Type::Num { .. } => Type::Num { len, value: None },
         Type::Str { .. } => Type::Str { len, value: None },
         Type::Bool { .. } => Type::Bool { len, value: None },
+        Type::Factor { levels, .. } => Type::Factor {
+            len,
+            levels: levels.clone(),
+        },
         _ => Type::Any,
     };
     if indices.len() == 2 && picked.len() == 1 {

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
-use super::value::{List, NA};
+use super::value::{Factor, List, NA};
 use super::{KernelError, Type, Value};
 
 /// A shape-rule failure: which index (0-based among the brackets' entries;
@@ -125,6 +125,11 @@ fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
                 .as_ref()
                 .map(|ns| pick(ns, &pos, "<NA>".to_string())),
             items: pick(&l.items, &pos, Value::Null),
+        }),
+        // `[.factor`: the codes picked, every level kept.
+        Value::Factor(f) => Value::Factor(Factor {
+            codes: pick(&f.codes, &pos, None),
+            levels: f.levels.clone(),
         }),
         Value::Formula(_) => {
             return Err(KernelError::new(
@@ -342,6 +347,10 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                     elem: elem.clone(),
                 },
                 Type::Null => Type::Null,
+                Type::Factor { levels, .. } => Type::Factor {
+                    len,
+                    levels: levels.clone(),
+                },
                 Type::Formula { .. } => {
                     return Err((None, "object of type 'formula' is not subsettable".into()))
                 }
@@ -537,6 +546,10 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Str(v) => Value::string(&v[p]),
         Value::Bool(v) => Value::Bool(vec![v[p]]),
         Value::BoolMat(m) => Value::Bool(vec![m.as_slice()[p]]),
+        Value::Factor(f) => Value::Factor(Factor {
+            codes: vec![f.codes[p]],
+            levels: f.levels.clone(),
+        }),
         Value::Null | Value::Formula(_) => {
             return Err(KernelError::new("object is not subsettable"))
         }
@@ -608,6 +621,13 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                 },
                 Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len: Some(1) },
                 _ => Type::num(1),
+            })
+        }
+        Type::Factor { levels, .. } => {
+            bounds(x.len())?;
+            Ok(Type::Factor {
+                len: Some(1),
+                levels: levels.clone(),
             })
         }
         Type::Formula { .. } => Err((None, "object of type 'formula' is not subsettable".into())),

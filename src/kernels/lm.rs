@@ -8,11 +8,12 @@
 //! Weights follow `lm.wfit`: rows and response scaled by `sqrt(w)`, rows of
 //! weight zero left out of the fit but given fitted values and residuals.
 
+use super::factor::{as_factor, drop_unused, text_is_na};
 use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
-use super::value::{Formula, List, NA};
+use super::value::{Factor, Formula, List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[
@@ -35,23 +36,30 @@ pub(super) static KERNELS: &[Kernel] = &[
 ];
 
 /// Columns one term contributes to the design matrix, when known.
-/// `first_logical`: no intercept, and no logical term before this one, so
-/// a logical term is coded with both its levels.
-fn term_columns(t: &Type, first_logical: bool) -> Result<Option<usize>, String> {
+/// `first_factor`: no intercept, and no factor term before this one, so
+/// a factor term is coded with all its levels.
+fn term_columns(t: &Type, first_factor: bool) -> Result<Option<usize>, String> {
+    let dummies = |levels: usize| {
+        if first_factor {
+            levels
+        } else {
+            levels.saturating_sub(1)
+        }
+    };
     match t {
         Type::Num { .. } => Ok(Some(1)),
-        Type::Bool { .. } => Ok(Some(if first_logical { 2 } else { 1 })),
+        Type::Bool { .. } => Ok(Some(dummies(2))),
         Type::Mat { cols, .. } => Ok(*cols),
         Type::Any => Ok(None),
-        Type::Str { .. } => Err(TEXT_TERM.to_string()),
+        // Text levels are those of the rows the fit keeps: known at run time.
+        Type::Str { .. } => Ok(None),
+        Type::Factor { levels, .. } => Ok(levels.as_ref().map(|l| dummies(l.len()))),
         other => Err(format!(
             "invalid type ({}) for a variable in lm()",
             other.describe()
         )),
     }
 }
-
-const TEXT_TERM: &str = "flowcast's lm() does not support factors yet: text variable";
 
 fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = match args.ty("formula") {
@@ -80,7 +88,10 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             for (label, t) in terms {
                 let cols = term_columns(t, !logical_seen)
                     .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
-                logical_seen |= matches!(t, Type::Bool { .. });
+                logical_seen |= matches!(
+                    t,
+                    Type::Bool { .. } | Type::Str { .. } | Type::Factor { .. }
+                );
                 p = p.zip(cols).map(|(a, b)| a + b);
                 let len = match t {
                     Type::Mat { rows, .. } => *rows,
@@ -182,8 +193,13 @@ struct Design {
 /// One term's columns over all rows, before rows are chosen.
 enum TermColumns {
     Numbers(Vec<Vec<f64>>),
-    /// A logical variable: a factor in R, coded after rows are chosen.
-    Logical(Vec<f64>),
+    /// A logical or text variable: a factor in R, whose levels are those
+    /// of the rows `model.frame` keeps (R's `model.matrix` makes it one
+    /// after the rows are chosen).
+    Levels(Value),
+    /// A factor: coded with the levels its kept rows have (lm's
+    /// `drop.unused.levels = TRUE`).
+    Factor(Factor),
 }
 
 fn numbers(v: &Value, what: impl Fn() -> String) -> Result<Vec<f64>, KernelError> {
@@ -233,11 +249,21 @@ fn design(
     let n = y.len();
     let mut terms: Vec<(&str, TermColumns)> = Vec::new();
     for (label, v) in &f.terms {
+        if let Value::Str(_) | Value::Bool(_) | Value::Factor(_) = v {
+            if v.len() != n {
+                return Err(KernelError::new(format!(
+                    "variable lengths differ (found for '{label}')"
+                )));
+            }
+            let cols = match v {
+                Value::Factor(f) => TermColumns::Factor(f.clone()),
+                other => TermColumns::Levels(other.clone()),
+            };
+            terms.push((label, cols));
+            continue;
+        }
         let (data, k) = match v {
             Value::Mat(m) => (m.as_slice().to_vec(), m.ncols()),
-            Value::Str(_) => {
-                return Err(KernelError::new(format!("{TEXT_TERM} '{label}'")));
-            }
             other => (numbers(other, || format!("variable '{label}'"))?, 1),
         };
         if k == 0 || data.len() != n * k {
@@ -245,9 +271,7 @@ fn design(
                 "variable lengths differ (found for '{label}')"
             )));
         }
-        let cols = if matches!(v, Value::Bool(_)) {
-            TermColumns::Logical(data)
-        } else if n == 0 {
+        let cols = if n == 0 {
             // No rows, no columns to cut: R fails below with "0 (non-NA) cases".
             TermColumns::Numbers(Vec::new())
         } else {
@@ -278,7 +302,9 @@ fn design(
             && w.as_ref().is_none_or(|w| !w[i].is_nan())
             && terms.iter().all(|(_, t)| match t {
                 TermColumns::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
-                TermColumns::Logical(v) => !v[i].is_nan(),
+                TermColumns::Levels(Value::Str(s)) => !text_is_na(&s[i]),
+                TermColumns::Levels(_) => true,
+                TermColumns::Factor(f) => f.codes[i].is_some(),
             })
     };
     let keep: Vec<usize> = subset_rows(n, subset)?
@@ -312,20 +338,15 @@ fn design(
                     });
                 }
             }
-            TermColumns::Logical(v) => {
-                let v = pick(v);
-                if v.iter().all(|&b| b == v[0]) {
-                    return Err(KernelError::new(
-                        "contrasts can be applied only to factors with 2 or more levels",
-                    ));
-                }
-                if full_coding {
-                    cols.push(v.iter().map(|b| 1.0 - b).collect());
-                    names.push(format!("{label}FALSE"));
-                    full_coding = false;
-                }
-                cols.push(v);
-                names.push(format!("{label}TRUE"));
+            TermColumns::Levels(v) => {
+                let rows = Value::Num(keep.iter().map(|&i| i as f64 + 1.0).collect());
+                let f = as_factor(&index::index(v, &[Some(rows)])?)?;
+                dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
+            }
+            TermColumns::Factor(f) => {
+                // lm's model.frame drops levels no kept row has.
+                let f = drop_unused(&pick_factor(f, &keep));
+                dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
             }
         }
     }
@@ -338,6 +359,43 @@ fn design(
         n: keep.len(),
         p,
     })
+}
+
+/// A factor's columns in the design matrix.
+fn dummies(
+    label: &str,
+    f: &Factor,
+    full_coding: &mut bool,
+    cols: &mut Vec<Vec<f64>>,
+    names: &mut Vec<String>,
+) -> Result<(), KernelError> {
+    if f.levels.len() < 2 {
+        return Err(KernelError::new(
+            "contrasts can be applied only to factors with 2 or more levels",
+        ));
+    }
+    // Treatment contrasts: a dummy per level but the first, named `label`
+    // + level as R names them.
+    let first = usize::from(!*full_coding);
+    *full_coding = false;
+    for (l, level) in f.levels.iter().enumerate().skip(first) {
+        cols.push(
+            f.codes
+                .iter()
+                .map(|c| f64::from(u8::from(*c == Some(l as u32))))
+                .collect(),
+        );
+        names.push(format!("{label}{level}"));
+    }
+    Ok(())
+}
+
+/// The factor's elements at rows `keep`, every level kept.
+fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
+    Factor {
+        codes: keep.iter().map(|&i| f.codes[i]).collect(),
+        levels: f.levels.clone(),
+    }
 }
 
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {

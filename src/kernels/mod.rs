@@ -21,13 +21,17 @@ pub mod work;
 
 mod arith;
 mod clustering;
-mod data;
+pub mod collate;
+pub mod data;
 mod dqfun;
+mod factor;
+mod grouping;
 mod htest;
 mod linalg;
 mod lm;
 pub mod nmath;
 pub mod pfun;
+pub mod regex;
 mod summary;
 mod vector;
 
@@ -71,6 +75,9 @@ pub const DOTS: Param = opt("...");
 pub struct ShapeCtx<'a> {
     /// Relative paths (`read.csv`) resolve against this directory.
     pub base_dir: &'a Path,
+    /// Files steps of the workflow write (resolved as
+    /// `regular_file::normal` resolves them): not read before the run.
+    pub written: &'a [std::path::PathBuf],
 }
 
 /// What an evaluator may use besides its arguments.
@@ -190,6 +197,8 @@ pub fn registry() -> &'static Registry {
             .chain(htest::KERNELS)
             .chain(lm::KERNELS)
             .chain(frame::KERNELS)
+            .chain(factor::KERNELS)
+            .chain(grouping::KERNELS)
             .chain(summary::SUM_KERNELS)
             .chain(pfun::KERNELS)
             .chain(vector::KERNELS)

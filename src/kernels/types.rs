@@ -58,6 +58,11 @@ pub enum Type {
         terms: Vec<(String, Type)>,
         intercept: bool,
     },
+    /// A factor; its levels when known before the run.
+    Factor {
+        len: Option<usize>,
+        levels: Option<Vec<String>>,
+    },
     /// Nothing is known (e.g. a field of a list whose type is unknown).
     Any,
 }
@@ -139,7 +144,8 @@ impl Type {
             | Type::Complex { len }
             | Type::Str { len, .. }
             | Type::Bool { len, .. }
-            | Type::List { len, .. } => *len,
+            | Type::List { len, .. }
+            | Type::Factor { len, .. } => *len,
             Type::Mat { rows, cols }
             | Type::ComplexMat { rows, cols }
             | Type::BoolMat { rows, cols } => Some((*rows)? * (*cols)?),
@@ -254,6 +260,7 @@ impl Type {
             Type::Record { class, .. } => class.clone(),
             Type::List { len, elem } => format!("list[{}] of {}", d(*len), elem.describe()),
             Type::Formula { .. } => "formula".into(),
+            Type::Factor { len, .. } => format!("fct[{}]", d(*len)),
             Type::Any => "?".into(),
         }
     }

@@ -36,6 +36,33 @@ pub enum Value {
     List(List),
     /// A model formula with its variables already evaluated.
     Formula(Formula),
+    /// R's factor: codes into a set of levels.
+    Factor(Factor),
+}
+
+/// R's factor: each element a code into `levels` (`None` is NA).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Factor {
+    pub codes: Vec<Option<u32>>,
+    pub levels: Vec<String>,
+}
+
+impl Factor {
+    /// The label of each element (R's `as.character(f)`), NA as `"NA"`.
+    pub fn labels(&self) -> Vec<String> {
+        self.codes
+            .iter()
+            .map(|c| c.map_or_else(|| "NA".to_string(), |c| self.levels[c as usize].clone()))
+            .collect()
+    }
+
+    /// R's `as.integer(f)`: 1-based codes, NA for NA.
+    pub fn integer_codes(&self) -> Vec<f64> {
+        self.codes
+            .iter()
+            .map(|c| c.map_or(NA, |c| f64::from(c) + 1.0))
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -125,6 +152,9 @@ pub fn match_field<'a>(
 #[derive(Clone, Debug, PartialEq)]
 pub struct Formula {
     pub response: Option<Box<Value>>,
+    /// The response's label (its source text), naming it in results
+    /// (`aggregate`'s column).
+    pub response_label: Option<String>,
     /// Each term's label (its source text, as R prints it) and value.
     pub terms: Vec<(String, Value)>,
     /// False after `- 1` or `+ 0`.
@@ -192,6 +222,7 @@ impl Value {
             Value::BoolMat(_) => "logical matrix",
             Value::List(_) => "list",
             Value::Formula(_) => "formula",
+            Value::Factor(_) => "factor",
         }
     }
 
@@ -208,6 +239,7 @@ impl Value {
             Value::BoolMat(m) => m.len(),
             Value::List(l) => l.items.len(),
             Value::Formula(_) => 3,
+            Value::Factor(f) => f.codes.len(),
         }
     }
 
@@ -293,6 +325,7 @@ impl Value {
             Value::Complex(_) | Value::ComplexMat(_) => 16 * self.len(),
             Value::Str(v) => v.iter().map(String::len).sum(),
             Value::List(l) => l.items.iter().map(Value::bytes).sum(),
+            Value::Factor(f) => 4 * f.codes.len() + f.levels.iter().map(String::len).sum::<usize>(),
             Value::Formula(f) => {
                 f.terms.iter().map(|(_, v)| v.bytes()).sum::<usize>()
                     + f.response.as_ref().map_or(0, |r| r.bytes())

@@ -22,6 +22,9 @@ use crate::workflow::Workflow;
 pub struct Reuse {
     pub keys: Vec<Option<Key>>,
     pub entries: Vec<Option<Entry>>,
+    /// For a step that writes files, its key without them and the files
+    /// (see `cache::key::with_written`).
+    pub writes: Vec<cache::key::Writes>,
 }
 
 impl Reuse {
@@ -40,14 +43,18 @@ impl Reuse {
         cache: &mut Cache,
         force: bool,
     ) -> Reuse {
-        let keys = cache::keys(wf, graph, seed);
+        let (keys, writes) = cache::key::keys_and_writes(wf, graph, seed);
         let entries = if force {
             vec![None; keys.len()]
         } else {
             let random: Vec<bool> = graph.tasks.iter().map(|t| t.random).collect();
             cache.lookup(&keys, &random)
         };
-        Reuse { keys, entries }
+        Reuse {
+            keys,
+            entries,
+            writes,
+        }
     }
 
     /// Whether task `id` is reused.
@@ -66,13 +73,17 @@ impl Reuse {
         let mut fresh = Vec::new();
         let mut reused = Vec::new();
         for (id, o) in report.outcomes.iter().enumerate() {
-            let Some(Some(key)) = self.keys.get(id) else {
+            let Some(Some(mut key)) = self.keys.get(id).copied() else {
                 continue;
             };
+            // A step that wrote files: kept under the files as it left them.
+            if let (Some(Some((base, paths))), false) = (self.writes.get(id), o.reused) {
+                key = cache::key::with_written(*base, paths);
+            }
             match &o.value {
-                Ok(_) if o.reused => reused.push(*key),
+                Ok(_) if o.reused => reused.push(key),
                 Ok(v) => fresh.push((
-                    *key,
+                    key,
                     Entry {
                         value: Arc::clone(v),
                         stream: report.streams.get(id).cloned().flatten(),

@@ -74,6 +74,9 @@ pub fn to_json(v: &Value) -> Json {
             ),
             None => Json::Array(l.items.iter().map(to_json).collect()),
         },
+        // A factor as its labels, as R's `as.vector(f)` gives them.
+        Value::Factor(f) if f.codes.len() == 1 => Json::from(f.labels().remove(0)),
+        Value::Factor(f) => Json::from(f.labels()),
         Value::Formula(f) => {
             let terms: Vec<&str> = f.terms.iter().map(|(n, _)| n.as_str()).collect();
             Json::from(format!("~ {}", terms.join(" + ")))

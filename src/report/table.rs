@@ -82,6 +82,7 @@ pub fn describe(v: &Value) -> String {
             _ => format!("list[{}]", l.items.len()),
         },
         Value::Formula(_) => "formula".into(),
+        Value::Factor(f) => format!("fct[{}] ({} levels)", f.codes.len(), f.levels.len()),
     }
 }
 

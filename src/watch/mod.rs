@@ -20,6 +20,8 @@ use std::time::Duration;
 
 use notify::{EventKind, RecursiveMode, Watcher};
 
+use crate::workflow::files::ANY_NAME;
+
 /// The default quiet period: a change is reported once no event arrived
 /// for this long. An editor's save (write, or write a temporary file and
 /// rename it) is a burst of events within a few milliseconds; every
@@ -92,9 +94,9 @@ pub fn watch_files(
                 continue;
             }
             let hit = match (p.parent(), p.file_name()) {
-                (Some(dir), Some(name)) => {
-                    filter.get(dir).is_some_and(|names| names.contains(name))
-                }
+                (Some(dir), Some(name)) => filter.get(dir).is_some_and(|names| {
+                    names.contains(name) || names.contains(OsString::from(ANY_NAME).as_os_str())
+                }),
                 _ => false,
             };
             if hit {

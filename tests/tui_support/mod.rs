@@ -29,6 +29,7 @@ fn task(
         function: function.into(),
         ty: Type::Null,
         iterations: iterations.map(|n| (1..=n).map(|i| i as f64).collect()),
+        labels: None,
         features: Vec::new(),
         path: None,
         symmetric: false,

@@ -26,6 +26,11 @@ fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
         Value::Str(_) => Kind::Str,
         Value::List(_) => Kind::List,
         Value::Formula(_) => return Err(KernelError::new("cannot combine a formula with c()")),
+        Value::Factor(_) => {
+            return Err(KernelError::new(
+                "flowcast's c() does not combine factors: use as.character() first",
+            ))
+        }
     })
 }
 
@@ -190,7 +195,7 @@ fn kind_of_type(t: &Type) -> Option<Kind> {
         Type::Complex { .. } | Type::ComplexMat { .. } => Kind::Complex,
         Type::Str { .. } => Kind::Str,
         Type::List { .. } | Type::Record { .. } => Kind::List,
-        Type::Formula { .. } | Type::Any => return None,
+        Type::Formula { .. } | Type::Factor { .. } | Type::Any => return None,
     })
 }
 

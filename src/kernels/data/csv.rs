@@ -1,8 +1,11 @@
-//! `read.csv(file, header = TRUE, sep = ",")`: a data frame, as in R.
+//! `read.csv(file, header = TRUE, sep = ",", na.strings = "NA", skip = 0,
+//! stringsAsFactors = FALSE)`: a data frame, as in R.
 //!
 //! Follows R's `read.csv`: quoted fields (`""` escapes a quote), blank lines
-//! skipped, short rows filled with NA (`fill = TRUE`), empty and `NA` cells
-//! NA in numeric and logical columns, and a header one field shorter than
+//! skipped, short rows filled with NA (`fill = TRUE`), cells among
+//! `na.strings` NA in every column and empty cells NA in numeric and
+//! logical ones (a text column's NA is the text `"NA"`: flowcast's text has
+//! no NA of its own), `skip` lines dropped before the header, and a header one field shorter than
 //! the data meaning the first column holds row names (dropped: flowcast
 //! frames carry no row names). Each column gets its type as R's
 //! `type.convert` gives it: logical when every cell is `T`, `F`, `TRUE`,
@@ -15,7 +18,7 @@
 use std::path::Path;
 
 use crate::kernels::frame;
-use crate::kernels::value::NA;
+use crate::kernels::value::{Factor, NA};
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// A parsed table: named columns of one length.
@@ -30,6 +33,8 @@ pub struct Table {
 pub enum Column {
     Num(Vec<f64>),
     Text(Vec<String>),
+    /// A text column read with `stringsAsFactors = TRUE`.
+    Factor(Factor),
     /// A logical column; `None` is NA.
     Logical(Vec<Option<bool>>),
 }
@@ -39,6 +44,7 @@ impl Column {
         match self {
             Column::Num(v) => Value::Num(v),
             Column::Text(v) => Value::Str(v),
+            Column::Factor(f) => Value::Factor(f),
             Column::Logical(v) => Value::Bool(v),
         }
     }
@@ -48,6 +54,10 @@ impl Column {
         match self {
             Column::Num(_) => Type::Num { len, value: None },
             Column::Text(_) => Type::Str { len, value: None },
+            Column::Factor(f) => Type::Factor {
+                len,
+                levels: Some(f.levels.clone()),
+            },
             Column::Logical(_) => Type::Bool { len, value: None },
         }
     }
@@ -76,10 +86,13 @@ impl Table {
 
 /// R's `type.convert` test for a logical cell (`StringTrue`/`StringFalse`
 /// as `type.convert` uses them: `T`, `TRUE`, `F`, `FALSE`); `Some(None)`
-/// for a missing one.
-fn parse_logical(cell: &str) -> Option<Option<bool>> {
+/// for a missing one (`None` is a cell among `na.strings`).
+fn parse_logical(cell: Option<&str>) -> Option<Option<bool>> {
+    let Some(cell) = cell else {
+        return Some(None);
+    };
     match cell.trim() {
-        "" | "NA" => Some(None),
+        "" => Some(None),
         "T" | "TRUE" => Some(Some(true)),
         "F" | "FALSE" => Some(Some(false)),
         _ => None,
@@ -228,7 +241,7 @@ fn split_records(text: &str, sep: Option<char>) -> Result<Vec<Record>, String> {
 }
 
 /// R's `R_strtod` as `type.convert` uses it, on a trimmed cell.
-fn parse_number(cell: &str) -> Option<f64> {
+pub fn parse_number(cell: &str) -> Option<f64> {
     let s = cell.trim();
     if s.is_empty() || s == "NA" {
         return Some(NA);
@@ -254,9 +267,58 @@ fn parse_number(cell: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
+/// How to read a file: `read.csv`'s arguments beside the file.
+pub struct Options<'a> {
+    pub header: bool,
+    pub sep: &'a str,
+    pub na_strings: Vec<String>,
+    pub skip: usize,
+    pub strings_as_factors: bool,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            header: true,
+            sep: ",",
+            na_strings: vec!["NA".to_string()],
+            skip: 0,
+            strings_as_factors: false,
+        }
+    }
+}
+
+/// A cell as `type.convert` reads it: `None` when among `na.strings`.
+fn cell_number(cell: Option<&str>) -> Option<f64> {
+    match cell {
+        None => Some(NA),
+        Some(c) if c.trim().is_empty() => Some(NA),
+        // "NA" not among na.strings is text, as in R.
+        Some(c) if c.trim() == "NA" => None,
+        Some(c) => parse_number(c),
+    }
+}
+
+/// Drops the first `skip` lines of `text`.
+fn skip_lines(text: &str, skip: usize) -> &str {
+    let mut rest = text;
+    for _ in 0..skip {
+        match rest.find(['\n', '\r']) {
+            Some(i) => {
+                let after = &rest[i..];
+                let len = if after.starts_with("\r\n") { 2 } else { 1 };
+                rest = &rest[i + len..];
+            }
+            None => return "",
+        }
+    }
+    rest
+}
+
 /// Reads and parses `path` (as the user wrote it, for messages) into a
 /// numeric table.
-pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<Table, String> {
+pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, String> {
+    let (header, sep) = (opts.header, opts.sep);
     let sep = match sep.chars().count() {
         0 => None,
         1 => sep.chars().next(),
@@ -272,6 +334,7 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     })?;
     let text = String::from_utf8_lossy(&bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = skip_lines(text, opts.skip);
     let mut records = split_records(text, sep).map_err(|m| format!("'{shown}' {m}"))?;
     if records.is_empty() {
         return Err(format!("no lines available in input ('{shown}')"));
@@ -296,7 +359,9 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     let skip = usize::from(row_names);
     let cols = width - skip;
     let rows = records.len();
-    let mut cells: Vec<Vec<&str>> = vec![vec!["NA"; rows]; cols];
+    // A cell a short row lacks is NA (`fill = TRUE`).
+    let na_cell = opts.na_strings.first().map_or("NA", String::as_str);
+    let mut cells: Vec<Vec<&str>> = vec![vec![na_cell; rows]; cols];
     for (i, r) in records.iter().enumerate() {
         if r.fields.len() > width {
             return Err(format!(
@@ -312,14 +377,30 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     let columns = cells
         .into_iter()
         .map(|col| {
-            if let Some(v) = col.iter().map(|c| parse_logical(c)).collect() {
+            let col: Vec<Option<&str>> = col
+                .into_iter()
+                .map(|c| (!opts.na_strings.iter().any(|n| n == c)).then_some(c))
+                .collect();
+            if let Some(v) = col.iter().map(|c| parse_logical(*c)).collect() {
                 // An all-missing column is logical in R too.
                 return Column::Logical(v);
             }
-            let nums: Option<Vec<f64>> = col.iter().map(|c| parse_number(c)).collect();
-            match nums {
-                Some(v) => Column::Num(v),
-                None => Column::Text(col.into_iter().map(str::to_string).collect()),
+            let nums: Option<Vec<f64>> = col.iter().map(|c| cell_number(*c)).collect();
+            if let Some(v) = nums {
+                return Column::Num(v);
+            }
+            let text: Vec<String> = col
+                .into_iter()
+                .map(|c| c.unwrap_or("NA").to_string())
+                .collect();
+            if opts.strings_as_factors {
+                // Never fails on text.
+                match crate::kernels::factor::as_factor(&Value::Str(text)) {
+                    Ok(f) => Column::Factor(f),
+                    Err(_) => Column::Text(Vec::new()),
+                }
+            } else {
+                Column::Text(text)
             }
         })
         .collect();
@@ -336,13 +417,12 @@ pub fn read_table(shown: &str, path: &Path, header: bool, sep: &str) -> Result<T
     })
 }
 
-pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
-    let file = match a.get("file") {
-        Some(Type::Str { .. }) => a.const_str("file"),
-        Some(Type::Any) => None,
-        Some(_) => return Err(a.error("file", "'file' must be a character string")),
-        None => None,
-    };
+/// The known options of a `read.csv` call at analysis; `None` when one
+/// is not a constant.
+fn shape_options<'a>(a: &'a Args<Type>) -> Result<Option<Options<'a>>, ArgError> {
+    if let Some((k, (name, _))) = a.dots().enumerate().next() {
+        return Err(a.dots_error(k, unsupported(name)));
+    }
     let header = match a.get("header") {
         None => Some(true),
         Some(t) => t.const_scalar().map(|h| h != 0.0),
@@ -352,12 +432,71 @@ pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Arg
         Some(Type::Str { .. }) => a.const_str("sep"),
         Some(_) => return Err(a.error("sep", "invalid 'sep' argument")),
     };
-    let (Some(file), Some(header), Some(sep)) = (file, header, sep) else {
+    let na_strings = match a.get("na.strings") {
+        None => Some(vec!["NA".to_string()]),
+        Some(Type::Str { value, .. }) => value.clone(),
+        Some(Type::Null) => Some(Vec::new()),
+        Some(Type::Any) => None,
+        Some(_) => return Err(a.error("na.strings", "invalid 'na.strings' argument")),
+    };
+    let skip = match a.get("skip") {
+        None => Some(0.0),
+        Some(t) if t.is_numeric() => t.const_scalar(),
+        Some(_) => return Err(a.error("skip", "invalid 'skip' argument")),
+    };
+    let factors = match a.get("stringsAsFactors") {
+        None => Some(false),
+        Some(t) => t.const_scalar().map(|h| h != 0.0),
+    };
+    Ok(match (header, sep, na_strings, skip, factors) {
+        (Some(header), Some(sep), Some(na_strings), Some(skip), Some(strings_as_factors)) => {
+            Some(Options {
+                header,
+                sep,
+                na_strings,
+                skip: skip_count(skip).map_err(|m| a.error("skip", m))?,
+                strings_as_factors,
+            })
+        }
+        _ => None,
+    })
+}
+
+/// R's read.csv takes these through `...` (`quote`, `dec`, …): flowcast
+/// reads with their defaults only.
+fn unsupported(name: Option<&str>) -> String {
+    match name {
+        Some(n) => format!("flowcast's read.csv() does not support argument `{n}`"),
+        None => "flowcast's read.csv() takes file, header and sep by position, \
+                 and na.strings, skip and stringsAsFactors by name"
+            .to_string(),
+    }
+}
+
+fn skip_count(skip: f64) -> Result<usize, String> {
+    if skip.is_nan() || skip < 0.0 {
+        return Err("invalid 'skip' argument".into());
+    }
+    Ok(skip.min(1e9) as usize)
+}
+
+pub(super) fn shape_read_csv(a: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let file = match a.get("file") {
+        Some(Type::Str { .. }) => a.const_str("file"),
+        Some(Type::Any) => None,
+        Some(_) => return Err(a.error("file", "'file' must be a character string")),
+        None => None,
+    };
+    let (Some(file), Some(opts)) = (file, shape_options(a)?) else {
         // A data frame whose columns are not known before the run.
         return Ok(Type::Any);
     };
-    let t =
-        read_table(file, &ctx.base_dir.join(file), header, sep).map_err(|m| a.error("file", m))?;
+    let path = ctx.base_dir.join(file);
+    if ctx.written.contains(&crate::regular_file::normal(&path)) {
+        // A step writes it: what it holds is known only after that step.
+        return Ok(Type::Any);
+    }
+    let t = read_table(file, &path, &opts).map_err(|m| a.error("file", m))?;
     Ok(t.shape())
 }
 
@@ -366,8 +505,22 @@ pub(super) fn eval_read_csv(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
         _ => return Err(KernelError::new("'file' must be a character string")),
     };
-    let header = a.bool_or("header", true)?;
-    let sep = a.str_or("sep", ",")?;
-    let t = read_table(file, &ctx.base_dir.join(file), header, sep).map_err(KernelError::new)?;
+    if let Some((name, _)) = a.dots().next() {
+        return Err(KernelError::new(unsupported(name)));
+    }
+    let na_strings = match a.get("na.strings") {
+        None => vec!["NA".to_string()],
+        Some(Value::Str(s)) => s.clone(),
+        Some(Value::Null) => Vec::new(),
+        Some(_) => return Err(KernelError::new("invalid 'na.strings' argument")),
+    };
+    let opts = Options {
+        header: a.bool_or("header", true)?,
+        sep: a.str_or("sep", ",")?,
+        na_strings,
+        skip: skip_count(a.scalar_or("skip", 0.0)?).map_err(KernelError::new)?,
+        strings_as_factors: a.bool_or("stringsAsFactors", false)?,
+    };
+    let t = read_table(file, &ctx.base_dir.join(file), &opts).map_err(KernelError::new)?;
     Ok(t.value())
 }

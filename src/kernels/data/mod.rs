@@ -8,13 +8,16 @@
 mod build;
 mod combine;
 mod csv;
+pub mod list_files;
 mod random;
 mod rdist;
 mod sample;
 mod seq;
 mod spin;
+pub mod write_csv;
 
 pub(super) use combine::r_num_to_string;
+pub(super) use csv::parse_number;
 pub use random::{draws, rnorm1};
 
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};
@@ -85,10 +88,45 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "read.csv",
-        params: &[req("file"), opt("header"), opt("sep")],
+        params: &[
+            req("file"),
+            opt("header"),
+            opt("sep"),
+            DOTS,
+            opt("na.strings"),
+            opt("skip"),
+            opt("stringsAsFactors"),
+        ],
         random: false,
         shape: csv::shape_read_csv,
         eval: csv::eval_read_csv,
+    },
+    Kernel {
+        name: "list",
+        params: &[DOTS],
+        random: false,
+        shape: |_, _| Ok(Type::Any),
+        eval: eval_list,
+    },
+    Kernel {
+        name: "list.files",
+        params: &[
+            opt("path"),
+            opt("pattern"),
+            opt("all.files"),
+            opt("full.names"),
+            DOTS,
+        ],
+        random: false,
+        shape: list_files::shape_list_files,
+        eval: list_files::eval_list_files,
+    },
+    Kernel {
+        name: "write.csv",
+        params: &[req("x"), opt("file"), opt("row.names")],
+        random: false,
+        shape: write_csv::shape_write_csv,
+        eval: write_csv::eval_write_csv,
     },
     Kernel {
         name: "spin",
@@ -151,4 +189,22 @@ fn num_param(v: &Value) -> Option<Vec<f64>> {
 /// The type of a numeric vector of known or unknown length (no value).
 fn num_of_len(len: Option<usize>) -> Type {
     Type::Num { len, value: None }
+}
+
+/// `list(...)`: the arguments as a generic vector, named when any is
+/// (an unnamed one then named `""`, as in R).
+fn eval_list(a: &super::Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
+    let (names, items): (Vec<Option<&str>>, Vec<Value>) =
+        a.dots().map(|(n, v)| (n, v.clone())).unzip();
+    let named = names.iter().any(Option::is_some);
+    Ok(Value::List(super::value::List {
+        class: None,
+        names: named.then(|| {
+            names
+                .iter()
+                .map(|n| n.unwrap_or_default().to_string())
+                .collect()
+        }),
+        items,
+    }))
 }

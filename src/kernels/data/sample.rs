@@ -293,6 +293,11 @@ fn pick(x: &Value, idx: &[f64]) -> Value {
             items: idx.iter().map(|i| l.items[at(i)].clone()).collect(),
         }),
         Value::Null => Value::Null,
+        // x[sample(length(x))] of a factor keeps its levels.
+        Value::Factor(f) => Value::Factor(crate::kernels::value::Factor {
+            codes: idx.iter().map(|i| f.codes[at(i)]).collect(),
+            levels: f.levels.clone(),
+        }),
         other => {
             let v = other.as_f64_slice().unwrap_or_default();
             Value::Num(idx.iter().map(|i| v[at(i)]).collect())

@@ -425,6 +425,7 @@ mod tests {
         let args = Args::match_call(k.name, k.params, given)?;
         let ctx = crate::kernels::ShapeCtx {
             base_dir: std::path::Path::new("."),
+            written: &[],
         };
         (k.shape)(&args, &ctx)
     }

@@ -1,0 +1,580 @@
+//! Factors: `factor`, `as.factor`, `levels`, `nlevels`, `droplevels`, and
+//! `as.integer`, `as.numeric`, `as.character` (which read a factor's codes
+//! or labels).
+//!
+//! A factor is codes into its levels ([`Factor`]). Levels follow R's
+//! `factor()`: `sort(unique(x))` when not given (numbers by value, text by
+//! the collation of [`collate`](super::collate), logicals FALSE before
+//! TRUE), NA never a level. flowcast's text has no NA of its own, so the
+//! text `"NA"` (what `read.csv` makes of a missing text cell) is NA here.
+
+use super::collate;
+use super::data::r_num_to_string;
+use super::value::{is_na, Factor, NA};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "factor",
+        params: &[
+            opt("x"),
+            opt("levels"),
+            opt("labels"),
+            opt("exclude"),
+            opt("ordered"),
+            opt("nmax"),
+        ],
+        random: false,
+        shape: factor_shape,
+        eval: factor_eval,
+    },
+    Kernel {
+        name: "as.factor",
+        params: &[req("x")],
+        random: false,
+        shape: factor_shape,
+        eval: as_factor_eval,
+    },
+    Kernel {
+        name: "droplevels",
+        params: &[req("x"), super::DOTS],
+        random: false,
+        shape: factor_shape,
+        eval: droplevels_eval,
+    },
+    Kernel {
+        name: "levels",
+        params: &[req("x")],
+        random: false,
+        shape: levels_shape,
+        eval: levels_eval,
+    },
+    Kernel {
+        name: "nlevels",
+        params: &[req("x")],
+        random: false,
+        shape: |_, _| Ok(Type::num(1)),
+        eval: nlevels_eval,
+    },
+    Kernel {
+        name: "as.integer",
+        params: &[opt("x"), super::DOTS],
+        random: false,
+        shape: as_number_shape,
+        eval: as_integer_eval,
+    },
+    Kernel {
+        name: "as.numeric",
+        params: &[opt("x"), super::DOTS],
+        random: false,
+        shape: as_number_shape,
+        eval: as_numeric_eval,
+    },
+    Kernel {
+        name: "as.character",
+        params: &[opt("x"), super::DOTS],
+        random: false,
+        shape: as_character_shape,
+        eval: as_character_eval,
+    },
+];
+
+/// Whether a text element is NA (see the module note).
+pub fn text_is_na(s: &str) -> bool {
+    s == "NA"
+}
+
+/// R's `as.character(x)` of a vector or factor, `None` for NA; `None`
+/// overall for a value that is not a vector.
+pub fn as_text(x: &Value) -> Option<Vec<Option<String>>> {
+    Some(match x {
+        Value::Num(v) => v
+            .iter()
+            .map(|&x| (!x.is_nan()).then(|| r_num_to_string(x)))
+            .collect(),
+        Value::Mat(m) => m
+            .iter()
+            .map(|&x| (!x.is_nan()).then(|| r_num_to_string(x)))
+            .collect(),
+        Value::Str(v) => v
+            .iter()
+            .map(|s| (!text_is_na(s)).then(|| s.clone()))
+            .collect(),
+        Value::Bool(v) => v
+            .iter()
+            .map(|&b| Some(if b { "TRUE" } else { "FALSE" }.to_string()))
+            .collect(),
+        Value::Factor(f) => f
+            .codes
+            .iter()
+            .map(|c| c.map(|c| f.levels[c as usize].clone()))
+            .collect(),
+        Value::Null => Vec::new(),
+        _ => return None,
+    })
+}
+
+fn not_a_vector(x: &Value) -> KernelError {
+    KernelError::new(format!(
+        "factor() needs a vector (numbers, text, logicals or a factor), not {}",
+        x.type_name()
+    ))
+}
+
+/// R's `factor(x)`: levels `sort(unique(x))`.
+pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
+    match x {
+        Value::Factor(f) => Ok(f.clone()),
+        Value::Num(_) | Value::Mat(_) => {
+            let v = x.as_f64_slice().unwrap_or_default();
+            let mut sorted: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+            sorted.sort_by(f64::total_cmp);
+            // -0 and 0 are one level, as `unique` has them.
+            sorted.dedup_by(|a, b| a == b);
+            let codes = v
+                .iter()
+                .map(|x| {
+                    sorted
+                        .binary_search_by(|l| l.partial_cmp(x).unwrap_or(std::cmp::Ordering::Less))
+                        .ok()
+                        .map(|i| i as u32)
+                })
+                .collect();
+            Ok(Factor {
+                codes,
+                levels: sorted.iter().map(|&l| r_num_to_string(l)).collect(),
+            })
+        }
+        Value::Bool(v) => {
+            let levels: Vec<bool> = [false, true]
+                .into_iter()
+                .filter(|b| v.contains(b))
+                .collect();
+            Ok(Factor {
+                codes: v
+                    .iter()
+                    .map(|b| levels.iter().position(|l| l == b).map(|i| i as u32))
+                    .collect(),
+                levels: levels
+                    .iter()
+                    .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string())
+                    .collect(),
+            })
+        }
+        Value::Str(_) | Value::Null => {
+            let text = as_text(x).unwrap_or_default();
+            let levels = collate::sorted_unique(text.iter().flatten().map(String::as_str));
+            Ok(with_levels(&text, levels))
+        }
+        _ => Err(not_a_vector(x)),
+    }
+}
+
+/// Codes of `text` into `levels` (text not among them is NA).
+fn with_levels(text: &[Option<String>], levels: Vec<String>) -> Factor {
+    let index: std::collections::HashMap<&str, u32> = levels
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, l)| (l.as_str(), i as u32))
+        .collect();
+    let codes = text
+        .iter()
+        .map(|t| t.as_deref().and_then(|t| index.get(t).copied()))
+        .collect();
+    Factor { codes, levels }
+}
+
+/// `factor(x, levels, labels)`.
+fn make_factor(
+    x: &Value,
+    levels: Option<&Value>,
+    labels: Option<&Value>,
+) -> Result<Factor, KernelError> {
+    let mut f = match levels {
+        None => match x {
+            // factor(f) keeps the levels in use, in their order.
+            Value::Factor(f) => drop_unused(f),
+            _ => as_factor(x)?,
+        },
+        Some(lv) => {
+            let levels: Vec<String> = as_text(lv)
+                .ok_or_else(|| KernelError::new("invalid 'levels' argument"))?
+                .into_iter()
+                .flatten()
+                .collect();
+            let text = match (x, lv) {
+                // Numbers match numbers by value, as R's match() does.
+                (Value::Num(_) | Value::Mat(_), Value::Num(l)) => {
+                    let v = x.as_f64_slice().unwrap_or_default();
+                    let lv: Vec<f64> = l.iter().copied().filter(|x| !x.is_nan()).collect();
+                    let codes = v
+                        .iter()
+                        .map(|x| lv.iter().position(|l| l == x).map(|i| i as u32))
+                        .collect();
+                    let mut f = Factor { codes, levels };
+                    f.levels.dedup();
+                    return relabel(f, labels);
+                }
+                _ => as_text(x).ok_or_else(|| not_a_vector(x))?,
+            };
+            let mut unique = Vec::with_capacity(levels.len());
+            for l in levels {
+                if unique.contains(&l) {
+                    return Err(KernelError::new(format!(
+                        "factor level [{}] is duplicated",
+                        unique.len() + 1
+                    )));
+                }
+                unique.push(l);
+            }
+            with_levels(&text, unique)
+        }
+    };
+    f = relabel(f, labels)?;
+    Ok(f)
+}
+
+/// `labels =`: one label per level, or one prefix numbered per level;
+/// levels given the same label become one (R 4.1 and later).
+fn relabel(f: Factor, labels: Option<&Value>) -> Result<Factor, KernelError> {
+    let Some(labels) = labels else {
+        return Ok(f);
+    };
+    let given: Vec<String> = as_text(labels)
+        .ok_or_else(|| KernelError::new("invalid 'labels'"))?
+        .into_iter()
+        .map(|l| l.unwrap_or_else(|| "NA".to_string()))
+        .collect();
+    let n = f.levels.len();
+    let labels: Vec<String> = if given.len() == n {
+        given
+    } else if given.len() == 1 {
+        (1..=n).map(|i| format!("{}{i}", given[0])).collect()
+    } else {
+        return Err(KernelError::new(format!(
+            "invalid 'labels'; length {} should be 1 or {n}",
+            given.len()
+        )));
+    };
+    let mut levels: Vec<String> = Vec::with_capacity(n);
+    let mut map = Vec::with_capacity(n);
+    for l in labels {
+        match levels.iter().position(|x| *x == l) {
+            Some(i) => map.push(i as u32),
+            None => {
+                map.push(levels.len() as u32);
+                levels.push(l);
+            }
+        }
+    }
+    Ok(Factor {
+        codes: f.codes.iter().map(|c| c.map(|c| map[c as usize])).collect(),
+        levels,
+    })
+}
+
+/// `droplevels(f)`: the levels some element has, in their order.
+pub fn drop_unused(f: &Factor) -> Factor {
+    let mut used = vec![false; f.levels.len()];
+    for c in f.codes.iter().flatten() {
+        used[*c as usize] = true;
+    }
+    let mut map = vec![None; f.levels.len()];
+    let mut levels = Vec::new();
+    for (i, l) in f.levels.iter().enumerate() {
+        if used[i] {
+            map[i] = Some(levels.len() as u32);
+            levels.push(l.clone());
+        }
+    }
+    Factor {
+        codes: f
+            .codes
+            .iter()
+            .map(|c| c.and_then(|c| map[c as usize]))
+            .collect(),
+        levels,
+    }
+}
+
+fn factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if args.bool_or("ordered", false)? {
+        return Err(KernelError::new(
+            "flowcast does not support ordered factors (ordered = TRUE)",
+        ));
+    }
+    if let Some(e) = args.get("exclude") {
+        if !matches!(e, Value::Null) && e.as_scalar().is_none_or(|x| !is_na(x)) {
+            return Err(KernelError::new(
+                "flowcast's factor() supports only exclude = NA",
+            ));
+        }
+    }
+    let x = args.get("x").unwrap_or(&Value::Null);
+    Ok(Value::Factor(make_factor(
+        x,
+        args.get("levels"),
+        args.get("labels"),
+    )?))
+}
+
+fn as_factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    Ok(Value::Factor(as_factor(x)?))
+}
+
+fn droplevels_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    match args.get("x") {
+        Some(Value::Factor(f)) => Ok(Value::Factor(drop_unused(f))),
+        Some(v) => Err(KernelError::new(format!(
+            "no applicable method for 'droplevels' applied to an object of class \"{}\"",
+            v.type_name()
+        ))),
+        None => Err(KernelError::new(
+            "argument \"x\" is missing, with no default",
+        )),
+    }
+}
+
+/// A constant argument's value, when shape inference knows it.
+fn const_value(t: &Type) -> Option<Value> {
+    match t {
+        Type::Num { value: Some(v), .. } => Some(Value::Num(v.clone())),
+        Type::Bool { value: Some(v), .. } => Some(Value::Bool(v.clone())),
+        Type::Str { value: Some(v), .. } => Some(Value::Str(v.clone())),
+        _ => None,
+    }
+}
+
+fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x");
+    if let Some(t) = x {
+        if !matches!(
+            t,
+            Type::Num { .. }
+                | Type::Mat { .. }
+                | Type::Str { .. }
+                | Type::Bool { .. }
+                | Type::Factor { .. }
+                | Type::Null
+                | Type::Any
+        ) {
+            return Err(args.error(
+                "x",
+                format!(
+                    "factor() needs a vector (numbers, text, logicals or a factor), not {}",
+                    t.describe()
+                ),
+            ));
+        }
+    }
+    let len = x.map_or(Some(0), Type::len);
+    // The levels are known when what decides them is constant.
+    let known = |t: Option<&Type>| match t {
+        None => Some(None),
+        Some(t) => const_value(t).map(Some),
+    };
+    let levels = match (x, args.func) {
+        (Some(Type::Factor { levels, .. }), "as.factor") => levels.clone(),
+        (_, "as.factor" | "droplevels") => None,
+        _ => match (
+            known(args.ty("levels")),
+            known(args.ty("labels")),
+            args.ty("levels").is_some(),
+        ) {
+            (Some(lv), Some(lb), true) => make_factor(&Value::Null, lv.as_ref(), lb.as_ref())
+                .ok()
+                .map(|f| f.levels),
+            (_, Some(lb), false) => x
+                .and_then(const_value)
+                .and_then(|xv| make_factor(&xv, None, lb.as_ref()).ok())
+                .map(|f| f.levels),
+            _ => None,
+        },
+    };
+    Ok(Type::Factor { len, levels })
+}
+
+fn levels_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(Type::Factor { levels, .. }) => Type::Str {
+            len: levels.as_ref().map(Vec::len),
+            value: levels.clone(),
+        },
+        Some(Type::Any) => Type::Any,
+        _ => Type::Null,
+    })
+}
+
+fn levels_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(match args.get("x") {
+        Some(Value::Factor(f)) => Value::Str(f.levels.clone()),
+        _ => Value::Null,
+    })
+}
+
+fn nlevels_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(Value::scalar(match args.get("x") {
+        Some(Value::Factor(f)) => f.levels.len() as f64,
+        _ => 0.0,
+    }))
+}
+
+fn as_number_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        None | Some(Type::Null) => Ok(Type::num(0)),
+        Some(
+            t @ (Type::Num { .. }
+            | Type::Mat { .. }
+            | Type::Bool { .. }
+            | Type::Str { .. }
+            | Type::Factor { .. }),
+        ) => Ok(Type::Num {
+            len: t.len(),
+            value: None,
+        }),
+        Some(Type::Any) => Ok(Type::num_unknown()),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "cannot coerce {} to a vector of type 'double'",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+/// R's `as.double` of a vector: a factor's codes, text parsed (NA, with
+/// R's warning, where it is not a number).
+fn as_double(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
+    Ok(match args.get("x") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Factor(f)) => f.integer_codes(),
+        Some(Value::Str(s)) => {
+            let mut warned = false;
+            let v = s
+                .iter()
+                .map(|s| {
+                    if text_is_na(s) {
+                        return NA;
+                    }
+                    super::data::parse_number(s).unwrap_or_else(|| {
+                        warned = true;
+                        NA
+                    })
+                })
+                .collect();
+            if warned {
+                ctx.warn("NAs introduced by coercion");
+            }
+            v
+        }
+        Some(v) => v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
+            KernelError::new(format!(
+                "cannot coerce {} to a vector of type 'double'",
+                v.type_name()
+            ))
+        })?,
+    })
+}
+
+fn as_numeric_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(Value::Num(as_double(args, ctx)?))
+}
+
+fn as_integer_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let v = as_double(args, ctx)?;
+    let mut out_of_range = false;
+    let v = v
+        .into_iter()
+        .map(|x| {
+            if x.is_nan() {
+                NA
+            } else if x.abs() >= 2147483648.0 {
+                out_of_range = true;
+                NA
+            } else {
+                x.trunc() + 0.0
+            }
+        })
+        .collect();
+    if out_of_range {
+        ctx.warn("NAs introduced by coercion to integer range");
+    }
+    Ok(Value::Num(v))
+}
+
+fn as_character_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        None | Some(Type::Null) => Ok(Type::Str {
+            len: Some(0),
+            value: None,
+        }),
+        Some(Type::Str { len, value }) => Ok(Type::Str {
+            len: *len,
+            value: value.clone(),
+        }),
+        Some(
+            t @ (Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::Factor { .. }),
+        ) => Ok(Type::Str {
+            len: t.len(),
+            value: None,
+        }),
+        Some(Type::Any) => Ok(Type::Any),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "cannot coerce {} to a vector of type 'character'",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+fn as_character_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let text = as_text(x).ok_or_else(|| {
+        KernelError::new(format!(
+            "cannot coerce {} to a vector of type 'character'",
+            x.type_name()
+        ))
+    })?;
+    Ok(Value::Str(
+        text.into_iter()
+            .map(|t| t.unwrap_or_else(|| "NA".to_string()))
+            .collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strs(v: &[&str]) -> Value {
+        Value::Str(v.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn levels_are_sorted_and_na_is_no_level() {
+        let f = as_factor(&strs(&["trt", "ctrl", "NA", "trt"])).unwrap();
+        assert_eq!(f.levels, ["ctrl", "trt"]);
+        assert_eq!(f.codes, [Some(1), Some(0), None, Some(1)]);
+        let f = as_factor(&Value::Num(vec![3.0, 1.5, NA, 3.0])).unwrap();
+        assert_eq!(f.levels, ["1.5", "3"]);
+        assert_eq!(f.integer_codes()[..2], [2.0, 1.0]);
+    }
+
+    #[test]
+    fn labels_rename_and_merge_levels() {
+        let x = strs(&["a", "b", "c"]);
+        let lv = strs(&["c", "b", "a"]);
+        let f = make_factor(&x, Some(&lv), Some(&strs(&["C", "X", "X"]))).unwrap();
+        assert_eq!(f.levels, ["C", "X"]);
+        assert_eq!(f.codes, [Some(1), Some(1), Some(0)]);
+        let f = make_factor(&x, None, Some(&strs(&["g"]))).unwrap();
+        assert_eq!(f.levels, ["g1", "g2", "g3"]);
+        let e = make_factor(&x, None, Some(&strs(&["p", "q"]))).unwrap_err();
+        assert_eq!(e.0, "invalid 'labels'; length 2 should be 1 or 3");
+    }
+}

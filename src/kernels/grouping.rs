@@ -1,0 +1,614 @@
+//! Grouping by a factor: `tapply`, `split`, `aggregate` and `table`.
+//!
+//! Groups are the levels of `as.factor(g)` ([`as_factor`]); NA is no
+//! group. `FUN` is a function's name (`FUN = mean` or `FUN = "mean"`),
+//! called through the registry with the group's values first and the
+//! call's `...` after, as R's `FUN(x, ...)`.
+
+use nalgebra::DMatrix;
+
+use super::factor::{as_factor, text_is_na};
+use super::frame::{self, as_frame};
+use super::index;
+use super::value::{Factor, List, NA};
+use super::{
+    opt, registry, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS,
+};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "tapply",
+        params: &[
+            req("X"),
+            req("INDEX"),
+            opt("FUN"),
+            DOTS,
+            opt("default"),
+            opt("simplify"),
+        ],
+        random: false,
+        shape: tapply_shape,
+        eval: tapply_eval,
+    },
+    Kernel {
+        name: "split",
+        params: &[req("x"), req("f"), opt("drop"), DOTS],
+        random: false,
+        shape: split_shape,
+        eval: split_eval,
+    },
+    Kernel {
+        name: "aggregate",
+        params: &[req("x"), opt("by"), opt("FUN"), opt("data"), DOTS],
+        random: false,
+        shape: aggregate_shape,
+        eval: aggregate_eval,
+    },
+    Kernel {
+        name: "table",
+        params: &[DOTS],
+        random: false,
+        shape: table_shape,
+        eval: table_eval,
+    },
+];
+
+/// Functions whose value is one number for any group: their tapply and
+/// aggregate results are numeric vectors of known length.
+const SCALAR_FUNS: &[&str] = &[
+    "mean", "sum", "median", "length", "sd", "var", "min", "max", "prod", "IQR", "mad",
+];
+
+/// The grouping factor a value stands for (`INDEX`, `f`, `by`'s items).
+fn grouping(g: &Value, what: &str) -> Result<Factor, KernelError> {
+    match g {
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => as_factor(g),
+        Value::Mat(m) => as_factor(&Value::Num(m.as_slice().to_vec())),
+        other => Err(KernelError::new(format!(
+            "'{what}' must be a factor or a vector, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// The rows (0-based) of each level, in row order.
+fn members(f: &Factor) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); f.levels.len()];
+    for (i, c) in f.codes.iter().enumerate() {
+        if let Some(c) = c {
+            out[*c as usize].push(i);
+        }
+    }
+    out
+}
+
+/// `x[rows]` (rows 0-based), keeping x's kind (a factor keeps its levels).
+fn subset(x: &Value, rows: &[usize]) -> Result<Value, KernelError> {
+    let i = Value::Num(rows.iter().map(|&r| r as f64 + 1.0).collect());
+    match as_frame(x) {
+        Some(_) => frame::index(x, &[Some(i), None]).unwrap_or(Ok(Value::Null)),
+        None => index::index(x, &[Some(i)]),
+    }
+}
+
+/// The name `FUN` holds.
+fn fun_name(f: Option<&Value>) -> Result<Option<&str>, KernelError> {
+    match f {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Str(s)) if s.len() == 1 => Ok(Some(&s[0])),
+        Some(v) => Err(KernelError::new(format!(
+            "'FUN' must be the name of a function, not {}",
+            v.type_name()
+        ))),
+    }
+}
+
+/// `FUN(x, ...)` for a built-in function named `name`.
+pub fn call_fun(
+    name: &str,
+    x: &Value,
+    dots: &[(Option<&str>, &Value)],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let k = registry()
+        .get(name)
+        .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
+    let mut given: Vec<(Option<String>, &Value)> = vec![(None, x)];
+    given.extend(dots.iter().map(|(n, v)| (n.map(str::to_string), *v)));
+    let matched = Args::match_call(k.name, k.params, given)
+        .map_err(|e| KernelError::new(format!("in {name}(): {}", e.message)))?;
+    (k.eval)(&matched, ctx)
+}
+
+/// Scalar results as one vector (numbers, text or logicals), as
+/// `simplify = TRUE` makes them; `None` when some result is not a scalar.
+fn simplify(results: &[Value]) -> Option<Value> {
+    if results
+        .iter()
+        .all(|r| matches!(r, Value::Str(s) if s.len() == 1))
+    {
+        return Some(Value::Str(
+            results
+                .iter()
+                .map(|r| match r {
+                    Value::Str(s) => s[0].clone(),
+                    _ => String::new(),
+                })
+                .collect(),
+        ));
+    }
+    if results
+        .iter()
+        .all(|r| matches!(r, Value::Bool(b) if b.len() == 1))
+        && !results.is_empty()
+    {
+        return Some(Value::Bool(
+            results
+                .iter()
+                .map(|r| matches!(r, Value::Bool(b) if b[0]))
+                .collect(),
+        ));
+    }
+    results
+        .iter()
+        .map(|r| match r {
+            Value::Num(v) if v.len() == 1 => Some(v[0]),
+            Value::Bool(b) if b.len() == 1 => Some(f64::from(u8::from(b[0]))),
+            _ => None,
+        })
+        .collect::<Option<Vec<f64>>>()
+        .map(Value::Num)
+}
+
+fn dots<'a>(args: &'a Args<&Value>) -> Vec<(Option<&'a str>, &'a Value)> {
+    args.dots().collect()
+}
+
+fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args
+        .get("X")
+        .ok_or_else(|| KernelError::new("argument \"X\" is missing, with no default"))?;
+    let index = match args.get("INDEX") {
+        Some(Value::List(l)) if as_frame(&Value::List(l.clone())).is_none() => match &l.items[..] {
+            [g] => g,
+            _ => {
+                return Err(KernelError::new(
+                    "flowcast's tapply() takes one grouping factor",
+                ))
+            }
+        },
+        Some(g) => g,
+        None => {
+            return Err(KernelError::new(
+                "argument \"INDEX\" is missing, with no default",
+            ))
+        }
+    };
+    let f = grouping(index, "INDEX")?;
+    if f.codes.len() != x.len() {
+        return Err(KernelError::new("arguments must have same length"));
+    }
+    let Some(fun) = fun_name(args.get("FUN"))? else {
+        // No FUN: each element's group.
+        return Ok(Value::Num(f.integer_codes()));
+    };
+    let extra = dots(args);
+    let default = args.get("default").cloned().unwrap_or(Value::scalar(NA));
+    let mut results = Vec::with_capacity(f.levels.len());
+    for rows in members(&f) {
+        // R leaves a level without elements at `default`, FUN not called.
+        if rows.is_empty() {
+            results.push(default.clone());
+            continue;
+        }
+        results.push(call_fun(fun, &subset(x, &rows)?, &extra, ctx)?);
+    }
+    if args.bool_or("simplify", true)? {
+        if let Some(v) = simplify(&results) {
+            return Ok(v);
+        }
+    }
+    Ok(Value::List(List {
+        class: None,
+        names: Some(f.levels),
+        items: results,
+    }))
+}
+
+/// The levels of a grouping type, when known.
+fn type_levels(t: &Type) -> Option<usize> {
+    match t {
+        Type::Factor { levels, .. } => levels.as_ref().map(Vec::len),
+        Type::Str { value: Some(v), .. } => Some(
+            as_factor(&Value::Str(v.clone()))
+                .map(|f| f.levels.len())
+                .ok()?,
+        ),
+        Type::Num { value: Some(v), .. } => Some(
+            as_factor(&Value::Num(v.clone()))
+                .map(|f| f.levels.len())
+                .ok()?,
+        ),
+        _ => None,
+    }
+}
+
+fn check_grouping(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
+    match args.ty(name) {
+        Some(
+            Type::Num { .. }
+            | Type::Str { .. }
+            | Type::Bool { .. }
+            | Type::Factor { .. }
+            | Type::Mat { .. }
+            | Type::List { .. }
+            | Type::Any,
+        )
+        | None => Ok(()),
+        Some(t) => Err(args.error(
+            name,
+            format!(
+                "'{name}' must be a factor or a vector, not {}",
+                t.describe()
+            ),
+        )),
+    }
+}
+
+fn fun_of(args: &Args<Type>) -> Result<Option<String>, ArgError> {
+    match args.ty("FUN") {
+        None | Some(Type::Null) => Ok(None),
+        Some(t @ Type::Str { .. }) => match t.const_str() {
+            Some(name) if registry().get(name).is_some() => Ok(Some(name.to_string())),
+            Some(name) => Err(args.error("FUN", format!("could not find function \"{name}\""))),
+            None => Ok(Some(String::new())),
+        },
+        Some(Type::Any) => Ok(Some(String::new())),
+        Some(t) => Err(args.error(
+            "FUN",
+            format!("'FUN' must be the name of a function, not {}", t.describe()),
+        )),
+    }
+}
+
+fn tapply_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    check_grouping(args, "INDEX")?;
+    if let (Some(x), Some(g)) = (args.ty("X"), args.ty("INDEX")) {
+        if let (Some(a), Some(b)) = (x.len(), g.len()) {
+            if a != b && !matches!(g, Type::List { .. }) {
+                return Err(args.error("INDEX", "arguments must have same length"));
+            }
+        }
+    }
+    let fun = fun_of(args)?;
+    let levels = args.ty("INDEX").and_then(type_levels);
+    Ok(match fun.as_deref() {
+        None => Type::Num {
+            len: args.ty("X").and_then(Type::len),
+            value: None,
+        },
+        Some(f) if SCALAR_FUNS.contains(&f) => Type::Num {
+            len: levels,
+            value: None,
+        },
+        Some(_) => Type::Any,
+    })
+}
+
+fn split_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let g = args
+        .get("f")
+        .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
+    let f = grouping(g, "f")?;
+    let n = frame::dims(x).map_or(x.len(), |(r, _)| r);
+    if n != f.codes.len() && !f.codes.is_empty() && n % f.codes.len() != 0 {
+        return Err(KernelError::new(
+            "data length is not a multiple of split variable",
+        ));
+    }
+    if n != f.codes.len() {
+        return Err(KernelError::new(
+            "flowcast's split() needs the split variable as long as the data",
+        ));
+    }
+    let drop = args.bool_or("drop", false)?;
+    let mut names = Vec::new();
+    let mut items = Vec::new();
+    for (level, rows) in f.levels.iter().zip(members(&f)) {
+        if drop && rows.is_empty() {
+            continue;
+        }
+        names.push(level.clone());
+        items.push(subset(x, &rows)?);
+    }
+    Ok(Value::List(List {
+        class: None,
+        names: Some(names),
+        items,
+    }))
+}
+
+fn split_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("f") {
+        Some(Type::List { .. }) => Err(args.error(
+            "f",
+            "flowcast's split() takes one factor, not a list of them",
+        )),
+        _ => {
+            check_grouping(args, "f")?;
+            Ok(Type::Any)
+        }
+    }
+}
+
+/// One `by` variable: its name and values.
+type ByColumn = (String, Value);
+
+/// R's `aggregate.data.frame(x, by, FUN)`: the groups that have rows, in
+/// the order of their levels (the first `by` variable varying fastest),
+/// each `by` variable's value and FUN of each column of `x`.
+fn aggregate_frame(
+    x: &[(String, Value)],
+    by: &[ByColumn],
+    fun: &str,
+    extra: &[(Option<&str>, &Value)],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let n = x.first().map_or(0, |(_, v)| v.len());
+    let mut factors = Vec::with_capacity(by.len());
+    for (name, v) in by {
+        if v.len() != n {
+            return Err(KernelError::new("arguments must have same length"));
+        }
+        let f = grouping(v, name)?;
+        factors.push(f);
+    }
+    // Rows with an NA grouping value take part in no group.
+    let keep: Vec<usize> = (0..n)
+        .filter(|&i| factors.iter().all(|f| f.codes[i].is_some()))
+        .collect();
+    // Each kept row's group key: level codes, last `by` variable major.
+    let key = |i: usize| -> Vec<u32> {
+        factors
+            .iter()
+            .rev()
+            .map(|f| f.codes[i].unwrap_or(0))
+            .collect()
+    };
+    let mut groups: Vec<(Vec<u32>, Vec<usize>)> = Vec::new();
+    {
+        let mut map: std::collections::BTreeMap<Vec<u32>, Vec<usize>> = Default::default();
+        for &i in &keep {
+            map.entry(key(i)).or_default().push(i);
+        }
+        groups.extend(map);
+    }
+    let firsts: Vec<usize> = groups.iter().map(|(_, rows)| rows[0]).collect();
+    let mut names = Vec::new();
+    let mut columns = Vec::new();
+    for (name, v) in by {
+        names.push(name.clone());
+        columns.push(subset(v, &firsts)?);
+    }
+    for (name, v) in x {
+        let mut results = Vec::with_capacity(groups.len());
+        for (_, rows) in &groups {
+            results.push(call_fun(fun, &subset(v, rows)?, extra, ctx)?);
+        }
+        let column = simplify(&results).ok_or_else(|| {
+            KernelError::new(format!(
+                "flowcast's aggregate() needs FUN to give one value per group (column `{name}`)"
+            ))
+        })?;
+        names.push(name.clone());
+        columns.push(column);
+    }
+    Ok(frame::frame(names, columns))
+}
+
+/// The columns of `x` for aggregate: a data frame's, or one vector named `x`.
+fn columns_of(x: &Value) -> Result<Vec<(String, Value)>, KernelError> {
+    if let Some(l) = as_frame(x) {
+        let names = l.names.clone().unwrap_or_default();
+        return Ok(names.into_iter().zip(l.items.iter().cloned()).collect());
+    }
+    match x {
+        Value::Num(_) | Value::Bool(_) | Value::Str(_) | Value::Factor(_) => {
+            Ok(vec![("x".to_string(), x.clone())])
+        }
+        Value::Mat(m) => Ok((0..m.ncols())
+            .map(|j| {
+                (
+                    format!("V{}", j + 1),
+                    Value::Num(m.column(j).iter().copied().collect()),
+                )
+            })
+            .collect()),
+        other => Err(KernelError::new(format!(
+            "aggregate() needs a data frame, a vector or a formula, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `by`: a list of grouping vectors; unnamed ones are `Group.i`.
+fn by_columns(by: &Value) -> Result<Vec<ByColumn>, KernelError> {
+    let Value::List(l) = by else {
+        return Err(KernelError::new("'by' must be a list"));
+    };
+    Ok(l.items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let name = l
+                .names
+                .as_ref()
+                .and_then(|n| n.get(i))
+                .filter(|n| !n.is_empty())
+                .cloned()
+                .unwrap_or_else(|| format!("Group.{}", i + 1));
+            (name, v.clone())
+        })
+        .collect())
+}
+
+fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let fun = fun_name(args.get("FUN"))?
+        .ok_or_else(|| KernelError::new("argument \"FUN\" is missing, with no default"))?;
+    let extra = dots(args);
+    if let Value::Formula(f) = x {
+        return aggregate_formula(f, fun, &extra, ctx);
+    }
+    let by = args
+        .get("by")
+        .ok_or_else(|| KernelError::new("argument \"by\" is missing, with no default"))?;
+    aggregate_frame(&columns_of(x)?, &by_columns(by)?, fun, &extra, ctx)
+}
+
+/// `aggregate(y ~ g1 + g2, data, FUN)`: rows with an NA in any variable
+/// dropped (`na.action = na.omit`), then as `aggregate.data.frame`.
+fn aggregate_formula(
+    f: &super::value::Formula,
+    fun: &str,
+    extra: &[(Option<&str>, &Value)],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let Some(y) = f.response.as_deref() else {
+        return Err(KernelError::new("aggregate() needs a response: y ~ g"));
+    };
+    if matches!(y, Value::Mat(_) | Value::List(_)) {
+        return Err(KernelError::new(
+            "flowcast's aggregate() takes one response variable",
+        ));
+    }
+    let n = y.len();
+    let all: Vec<&Value> = std::iter::once(y)
+        .chain(f.terms.iter().map(|(_, v)| v))
+        .collect();
+    for (name, v) in &f.terms {
+        if v.len() != n {
+            return Err(KernelError::new(format!(
+                "variable lengths differ (found for '{name}')"
+            )));
+        }
+    }
+    let missing = |v: &Value, i: usize| match v {
+        Value::Num(x) => x[i].is_nan(),
+        Value::Str(s) => text_is_na(&s[i]),
+        Value::Factor(f) => f.codes[i].is_none(),
+        _ => false,
+    };
+    let keep: Vec<usize> = (0..n)
+        .filter(|&i| all.iter().all(|v| !missing(v, i)))
+        .collect();
+    let y_name = f.response_label.clone().unwrap_or_else(|| "x".to_string());
+    let x = vec![(y_name, subset(y, &keep)?)];
+    let by = f
+        .terms
+        .iter()
+        .map(|(name, v)| Ok((name.clone(), subset(v, &keep)?)))
+        .collect::<Result<Vec<_>, KernelError>>()?;
+    aggregate_frame(&x, &by, fun, extra, ctx)
+}
+
+fn aggregate_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let fun = fun_of(args)?;
+    if fun.is_none() {
+        return Err(args.error("FUN", "argument \"FUN\" is missing, with no default"));
+    }
+    match args.ty("x") {
+        Some(Type::Formula { .. }) => {}
+        _ if !args.has("by") => {
+            return Err(args.error("by", "argument \"by\" is missing, with no default"))
+        }
+        _ => {}
+    }
+    Ok(Type::Any)
+}
+
+/// Counts of each level (one factor) or each pair of levels (two), NA
+/// excluded, as R's `table`.
+fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let mut vars: Vec<&Value> = args.dots().map(|(_, v)| v).collect();
+    // table(d) of a data frame tabulates its columns.
+    let owned: Vec<Value>;
+    if let [v] = vars[..] {
+        if let Some(l) = as_frame(v) {
+            owned = l.items.clone();
+            vars = owned.iter().collect();
+        }
+    }
+    let factors = vars
+        .iter()
+        .map(|v| grouping(v, "..."))
+        .collect::<Result<Vec<_>, _>>()?;
+    match &factors[..] {
+        [] => Err(KernelError::new("nothing to tabulate")),
+        [f] => {
+            let mut counts = vec![0.0; f.levels.len()];
+            for c in f.codes.iter().flatten() {
+                counts[*c as usize] += 1.0;
+            }
+            Ok(Value::Num(counts))
+        }
+        [a, b] => {
+            if a.codes.len() != b.codes.len() {
+                return Err(KernelError::new("all arguments must have the same length"));
+            }
+            let mut m = DMatrix::zeros(a.levels.len(), b.levels.len());
+            for (x, y) in a.codes.iter().zip(&b.codes) {
+                if let (Some(x), Some(y)) = (x, y) {
+                    m[(*x as usize, *y as usize)] += 1.0;
+                }
+            }
+            Ok(Value::Mat(m))
+        }
+        _ => Err(KernelError::new(
+            "flowcast's table() tabulates one or two variables",
+        )),
+    }
+}
+
+fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let vars: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
+    for (k, t) in vars.iter().enumerate() {
+        if !matches!(
+            t,
+            Type::Num { .. }
+                | Type::Str { .. }
+                | Type::Bool { .. }
+                | Type::Factor { .. }
+                | Type::Mat { .. }
+                | Type::Any
+        ) && frame::frame_fields(t).is_none()
+        {
+            return Err(args.dots_error(
+                k,
+                format!("table() needs factors or vectors, not {}", t.describe()),
+            ));
+        }
+    }
+    Ok(match vars[..] {
+        [] => return Err(ArgError::call("nothing to tabulate")),
+        [t] if frame::frame_fields(t).is_none() => Type::Num {
+            len: type_levels(t),
+            value: None,
+        },
+        [a, b] => Type::Mat {
+            rows: type_levels(a),
+            cols: type_levels(b),
+        },
+        [_, _, _, ..] => {
+            return Err(ArgError::call(
+                "flowcast's table() tabulates one or two variables",
+            ))
+        }
+        _ => Type::Any,
+    })
+}

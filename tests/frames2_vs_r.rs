@@ -1,0 +1,220 @@
+//! Issue 17: data frames with text and factor columns, factors, lm with
+//! factor terms, grouping (tapply, split, aggregate, table) and write.csv.
+//! The workflow tests/fixtures/workflows/frames2.toml runs in a copy of
+//! the fixtures, and every step must equal what R computed for it
+//! (tests/fixtures/r/frames2.R wrote frames2.json); each file write.csv
+//! writes must equal R's byte for byte (tests/fixtures/csv/written/).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+mod common;
+use common::{flowcast, r_json};
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixtures' `workflows/` and `csv/` copied into a temporary
+/// directory; the path of the copied `name` workflow.
+fn copy_fixtures(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = root().join("tests/fixtures");
+    std::fs::create_dir(dir.path().join("workflows")).unwrap();
+    std::fs::create_dir(dir.path().join("csv")).unwrap();
+    for entry in std::fs::read_dir(fixtures.join("csv")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dir.path().join("csv").join(entry.file_name())).unwrap();
+        }
+    }
+    let wf = dir.path().join("workflows").join(name);
+    std::fs::copy(fixtures.join("workflows").join(name), &wf).unwrap();
+    (dir, wf)
+}
+
+#[test]
+fn frames2_workflow_matches_r() {
+    let r: Json = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/r/frames2.json")).unwrap(),
+    )
+    .unwrap();
+    let (dir, wf) = copy_fixtures("frames2.toml");
+    let out_dir = dir.path().join("out");
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
+        .arg(&out_dir)
+        .arg(&wf)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let mut errors = Vec::new();
+    for (step, rv) in r.as_object().unwrap() {
+        let file = out_dir.join(format!("{step}.json"));
+        let Ok(t) = std::fs::read_to_string(&file) else {
+            errors.push(format!("{step}: no {}", file.display()));
+            continue;
+        };
+        let ours: Json = serde_json::from_str(&t).unwrap();
+        r_json::compare(step, &ours, rv, &mut errors);
+    }
+    for name in [
+        "trial_out.csv",
+        "matrix_out.csv",
+        "vector_out.csv",
+        "factors_out.csv",
+    ] {
+        let ours = std::fs::read(dir.path().join("workflows").join(name));
+        let theirs = std::fs::read(root().join("tests/fixtures/csv/written").join(name)).unwrap();
+        match ours {
+            Ok(b) if b == theirs => {}
+            Ok(b) => errors.push(format!(
+                "{name} differs from R's:\n{}\n--- R:\n{}",
+                text(&b),
+                text(&theirs)
+            )),
+            Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{} differences:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
+/// A workflow in a temporary directory holding trial.csv: `steps` after
+/// `d = read.csv("trial.csv")`.
+fn workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/csv/trial.csv"),
+        dir.path().join("trial.csv"),
+    )
+    .unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(
+        &path,
+        format!("[steps]\nd = 'read.csv(\"trial.csv\")'\n{steps}\n"),
+    )
+    .unwrap();
+    (dir, path)
+}
+
+/// `check` fails with `message` (exit status 2), naming `step`.
+#[track_caller]
+fn check_fails(steps: &str, step: &str, message: &str) {
+    let (_dir, path) = workflow(steps);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{steps}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(message), "{steps}: {err}");
+    assert!(err.contains(&format!("`{step}`")), "{steps}: {err}");
+}
+
+#[test]
+fn matrix_functions_name_the_text_column() {
+    for f in ["as.matrix", "colMeans", "dist"] {
+        check_fails(
+            &format!("m = '{f}(d)'"),
+            "m",
+            "column `treatment` is character",
+        );
+    }
+    check_fails(
+        "g = 'factor(d$treatment)'\nm = 'colMeans(d[, c(\"dose\", \"g\")])'",
+        "m",
+        "undefined columns selected",
+    );
+}
+
+#[test]
+fn files_written_and_read_are_ordered_or_refused() {
+    // Writing over the file a step reads, through the step's own input.
+    check_fails("w = 'write.csv(d, \"trial.csv\")'", "w", "writes `");
+    // Writing over the workflow itself.
+    check_fails("w = 'write.csv(d, \"w.toml\")'", "w", "workflow file");
+    // Two steps writing one file.
+    check_fails(
+        "a = 'write.csv(d, \"o.csv\")'\nb = 'write.csv(d$dose, \"o.csv\")'",
+        "b",
+        "both write",
+    );
+    // A reader of a written file runs after its writer, whatever the order
+    // in the file.
+    let (dir, path) = workflow(
+        "n = 'nrow(back)'\nback = 'read.csv(\"o.csv\")'\nw = 'write.csv(d[3:7, ], \"o.csv\", row.names = FALSE)'",
+    );
+    let out_dir = dir.path().join("out");
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "--out"])
+        .arg(&out_dir)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let n = std::fs::read_to_string(out_dir.join("n.json")).unwrap();
+    assert_eq!(n.trim(), "5");
+    let written = std::fs::read_to_string(dir.path().join("o.csv")).unwrap();
+    assert!(written.starts_with("\"id\",\"treatment\""), "{written}");
+    // No temporary file is left beside it.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("flowcast-tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// A cached write.csv step runs again when its file was deleted or
+/// edited, so the file is always there after a run.
+#[test]
+fn a_cached_write_is_redone_when_its_file_changed() {
+    let (dir, path) = workflow("w = 'write.csv(d$dose, \"o.csv\")'");
+    let cache = dir.path().join("cache");
+    let run = || {
+        let out = common::flowcast_command()
+            .args(["run", "--headless", "--cache"])
+            .arg(&cache)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    let file = dir.path().join("o.csv");
+    run();
+    let first = std::fs::read(&file).unwrap();
+    run();
+    run();
+    std::fs::remove_file(&file).unwrap();
+    run();
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        first,
+        "rewritten after removal"
+    );
+    std::fs::write(&file, "edited\n").unwrap();
+    run();
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        first,
+        "rewritten after an edit"
+    );
+}
