@@ -272,7 +272,7 @@ pub struct DataScope {
 
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
-    if func != "lm" {
+    if func != "lm" && func != "glm" {
         return None;
     }
     let kernel = registry().get(func)?;

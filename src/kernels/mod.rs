@@ -22,6 +22,7 @@ mod data;
 mod htest;
 mod linalg;
 mod lm;
+mod models;
 pub mod nmath;
 pub mod pfun;
 mod summary;
@@ -183,6 +184,7 @@ pub fn registry() -> &'static Registry {
             .chain(clustering::KERNELS)
             .chain(htest::KERNELS)
             .chain(lm::KERNELS)
+            .chain(models::KERNELS)
             .chain(frame::KERNELS)
             .chain(summary::SUM_KERNELS)
             .chain(pfun::KERNELS)
