@@ -110,8 +110,16 @@ fn unsupported_calls_fail_at_check_with_the_place() {
         "family =",
         "family 'quasi' is not supported",
     );
-    check_fails("m = 'chol(matrix(1, 2, 3))'", "matrix(", "'a' must be a square matrix");
-    check_fails("m = 'det(c(1, 2))'", "c(1, 2)", "no applicable method for 'determinant'");
+    check_fails(
+        "m = 'chol(matrix(1, 2, 3))'",
+        "matrix(",
+        "'a' must be a square matrix",
+    );
+    check_fails(
+        "m = 'det(c(1, 2))'",
+        "c(1, 2)",
+        "no applicable method for 'determinant'",
+    );
     check_fails(
         "m = 'cmdscale(dist(matrix(1, 3, 2)), k = 3)'",
         "k = 3",
@@ -173,7 +181,10 @@ fn small_cases_give_r_values() {
     let empty = Value::Mat(DMatrix::zeros(0, 0));
     assert_eq!(call("det", vec![pos(empty)]).unwrap(), Value::scalar(1.0));
     let singular = Value::Mat(DMatrix::from_vec(2, 2, vec![1.0, 2.0, 2.0, 4.0]));
-    assert_eq!(call("det", vec![pos(singular)]).unwrap(), Value::scalar(0.0));
+    assert_eq!(
+        call("det", vec![pos(singular)]).unwrap(),
+        Value::scalar(0.0)
+    );
     // chol of a 1x1: its square root.
     let one = Value::Mat(DMatrix::from_element(1, 1, 9.0));
     assert_eq!(
@@ -195,7 +206,11 @@ fn small_cases_give_r_values() {
         "kronecker",
         vec![
             pos(Value::Mat(DMatrix::identity(2, 2))),
-            pos(Value::Mat(DMatrix::from_vec(2, 2, vec![1.0, 2.0, 3.0, 4.0]))),
+            pos(Value::Mat(DMatrix::from_vec(
+                2,
+                2,
+                vec![1.0, 2.0, 3.0, 4.0],
+            ))),
             named("FUN", Value::string("+")),
         ],
     )
@@ -203,7 +218,9 @@ fn small_cases_give_r_values() {
     let want = DMatrix::from_row_slice(
         4,
         4,
-        &[2., 4., 1., 3., 3., 5., 2., 4., 1., 3., 2., 4., 2., 4., 3., 5.],
+        &[
+            2., 4., 1., 3., 3., 5., 2., 4., 1., 3., 2., 4., 2., 4., 3., 5.,
+        ],
     );
     assert_eq!(k, Value::Mat(want));
 }

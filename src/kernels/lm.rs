@@ -177,7 +177,13 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 "qr",
                 vec![
                     // Rows of nonzero weight without NA: known at run time.
-                    ("qr", Type::Mat { rows: None, cols: p }),
+                    (
+                        "qr",
+                        Type::Mat {
+                            rows: None,
+                            cols: p,
+                        },
+                    ),
                     ("rank", Type::num(1)),
                     ("qraux", num(p)),
                     ("pivot", num(p)),

@@ -95,10 +95,7 @@ const EXTENSIONS: &[(&str, &[&str])] = &[
         ],
     ),
     ("glm", &["coefficient.names"]),
-    (
-        "summary.lm",
-        &["coefficient.names", "coefficient.colnames"],
-    ),
+    ("summary.lm", &["coefficient.names", "coefficient.colnames"]),
     (
         "summary.glm",
         &["coefficient.names", "coefficient.colnames"],

@@ -24,8 +24,13 @@ pub(super) fn chol_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 const PIVOT: &str = "chol(pivot = TRUE) is not supported by flowcast yet";
 
 pub(super) fn chol_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    if matches!(args.get("x"), Some(Value::Complex(_) | Value::ComplexMat(_))) {
-        return Err(KernelError::new("complex matrices not permitted at present"));
+    if matches!(
+        args.get("x"),
+        Some(Value::Complex(_) | Value::ComplexMat(_))
+    ) {
+        return Err(KernelError::new(
+            "complex matrices not permitted at present",
+        ));
     }
     let x = super::as_matrix(args, "x")?;
     if args.bool_or("pivot", false)? {

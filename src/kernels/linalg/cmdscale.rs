@@ -14,16 +14,16 @@ use crate::kernels::Ctx;
 
 pub(super) fn cmdscale_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let n = match args.ty("d") {
-        Some(t @ Type::Record { class, .. }) if class == "dist" => {
-            t.field("size").and_then(Type::const_scalar).map(|s| s as usize)
-        }
+        Some(t @ Type::Record { class, .. }) if class == "dist" => t
+            .field("size")
+            .and_then(Type::const_scalar)
+            .map(|s| s as usize),
         Some(Type::Mat { rows, cols }) => {
             if let (Some(r), Some(c)) = (rows, cols) {
                 if r != c {
-                    return Err(args.error(
-                        "d",
-                        "distances must be result of 'dist' or a square matrix",
-                    ));
+                    return Err(
+                        args.error("d", "distances must be result of 'dist' or a square matrix")
+                    );
                 }
             }
             *rows
@@ -62,7 +62,13 @@ pub(super) fn cmdscale_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
             "cmdscale",
             vec![
                 ("points", points),
-                ("eig", Type::Num { len: n, value: None }),
+                (
+                    "eig",
+                    Type::Num {
+                        len: n,
+                        value: None,
+                    },
+                ),
                 ("x", Type::Null),
                 ("ac", Type::num(1)),
                 ("GOF", Type::num(2)),
@@ -167,7 +173,10 @@ pub(super) fn cmdscale_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
     let kept: Vec<f64> = positive.iter().map(|&i| ev[i]).collect();
     let sum_ev = sum(&kept, false);
     let abs = sum(&values.iter().map(|v| v.abs()).collect::<Vec<_>>(), false);
-    let pos = sum(&values.iter().map(|v| v.max(0.0)).collect::<Vec<_>>(), false);
+    let pos = sum(
+        &values.iter().map(|v| v.max(0.0)).collect::<Vec<_>>(),
+        false,
+    );
     let eig = if args.bool_or("eig", false)? {
         Value::Num(values)
     } else {

@@ -7,7 +7,10 @@ use super::fit::{model_type, Fit, Kind};
 
 pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match model_type(args, "object")? {
-        Some(t) => t.field("coefficients").cloned().unwrap_or(Type::num_unknown()),
+        Some(t) => t
+            .field("coefficients")
+            .cloned()
+            .unwrap_or(Type::num_unknown()),
         None => Type::num_unknown(),
     })
 }
@@ -46,7 +49,9 @@ pub(super) fn matching<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> 
     if let Some(c) = choices.iter().find(|c| **c == given) {
         return Some(c);
     }
-    let mut partial = choices.iter().filter(|c| c.starts_with(given) && !given.is_empty());
+    let mut partial = choices
+        .iter()
+        .filter(|c| c.starts_with(given) && !given.is_empty());
     match (partial.next(), partial.next()) {
         (Some(c), None) => Some(c),
         _ => None,
@@ -54,7 +59,10 @@ pub(super) fn matching<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> 
 }
 
 pub(super) fn arg_error(choices: &[&str]) -> String {
-    let quoted: Vec<String> = choices.iter().map(|c| format!("\u{201c}{c}\u{201d}")).collect();
+    let quoted: Vec<String> = choices
+        .iter()
+        .map(|c| format!("\u{201c}{c}\u{201d}"))
+        .collect();
     format!("'arg' should be one of {}", quoted.join(", "))
 }
 
@@ -88,7 +96,9 @@ pub(super) fn residuals_of(fit: &Fit, ty: &str) -> Result<Vec<f64>, KernelError>
     let mu = fit.nums("fitted.values")?;
     let wts = fit.prior_weights().unwrap_or_default();
     if y.len() != mu.len() || wts.len() != mu.len() {
-        return Err(KernelError::new("the model's y, fitted values and weights differ in length"));
+        return Err(KernelError::new(
+            "the model's y, fitted values and weights differ in length",
+        ));
     }
     Ok(match ty {
         "deviance" => {

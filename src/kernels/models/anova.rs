@@ -81,7 +81,9 @@ fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
     let effects = fit.nums("effects")?;
     let assign = fit.nums("assign")?;
     if effects.len() < p || assign.len() != qr.p {
-        return Err(KernelError::new("the lm fit's effects or assign do not match its QR"));
+        return Err(KernelError::new(
+            "the lm fit's effects or assign do not match its QR",
+        ));
     }
     let mut df = Vec::new();
     let mut ss = Vec::new();

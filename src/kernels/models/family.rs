@@ -125,9 +125,7 @@ impl Family {
                 let (y, mu, wt) = (y[i], mu_at(i), wt[i]);
                 match self {
                     Family::Gaussian => wt * ((y - mu) * (y - mu)),
-                    Family::Binomial => {
-                        2.0 * wt * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu))
-                    }
+                    Family::Binomial => 2.0 * wt * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu)),
                     Family::Poisson => {
                         if y > 0.0 {
                             2.0 * (wt * (y * (y / mu).ln() - (y - mu)))
@@ -155,7 +153,11 @@ impl Family {
                 let terms: Vec<f64> = (0..y.len())
                     .map(|i| {
                         let f = if m[i] > 0.0 { wt[i] / m[i] } else { 0.0 };
-                        f * dbinom_log((m[i] * y[i]).round_ties_even(), m[i].round_ties_even(), mu[i])
+                        f * dbinom_log(
+                            (m[i] * y[i]).round_ties_even(),
+                            m[i].round_ties_even(),
+                            mu[i],
+                        )
                     })
                     .collect();
                 -2.0 * sum(&terms, false)

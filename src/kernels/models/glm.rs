@@ -158,7 +158,13 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
                 Type::record(
                     "qr",
                     vec![
-                        ("qr", Type::Mat { rows: None, cols: p }),
+                        (
+                            "qr",
+                            Type::Mat {
+                                rows: None,
+                                cols: p,
+                            },
+                        ),
                         ("rank", one()),
                         ("qraux", num(p)),
                         ("pivot", num(p)),
@@ -170,8 +176,20 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
                 Type::record(
                     "family",
                     vec![
-                        ("family", Type::Str { len: Some(1), value: None }),
-                        ("link", Type::Str { len: Some(1), value: None }),
+                        (
+                            "family",
+                            Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                        ),
+                        (
+                            "link",
+                            Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                        ),
                     ],
                 ),
             ),
@@ -221,7 +239,10 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                 terms: f.terms.clone(),
                 intercept: f.intercept,
             };
-            (std::borrow::Cow::Owned(formula), Some(fl.iter().copied().collect::<Vec<f64>>()))
+            (
+                std::borrow::Cow::Owned(formula),
+                Some(fl.iter().copied().collect::<Vec<f64>>()),
+            )
         }
         Some(Value::Mat(m)) if m.ncols() != 1 => {
             return Err(KernelError::new(format!(
@@ -292,7 +313,7 @@ fn glm_fit(
         w = (0..nobs)
             .map(|i| {
                 let m = family.mu_eta(eta[i]);
-                (weights[i] * m * m / family.variance(mu[i])).sqrt()
+                (weights[i] * (m * m) / family.variance(mu[i])).sqrt()
             })
             .collect();
         conv = true;
@@ -311,7 +332,9 @@ fn glm_fit(
         good = vec![false; nobs];
         for it in 1..=MAXIT {
             iter = it;
-            let varmu_bad = (0..nobs).filter(|&i| weights[i] > 0.0).map(|i| family.variance(mu[i]));
+            let varmu_bad = (0..nobs)
+                .filter(|&i| weights[i] > 0.0)
+                .map(|i| family.variance(mu[i]));
             let varmu: Vec<f64> = varmu_bad.collect();
             if varmu.iter().any(|v| v.is_nan()) {
                 return Err(KernelError::new("NAs in V(mu)"));
@@ -473,7 +496,12 @@ fn glm_fit(
     let (qr, effects) = match fit {
         Some(f) => (qr_value(f.qr), Value::Num(f.effects)),
         None => (
-            qr_value(super::super::linalg::linpack::dqrdc2(Vec::new(), 0, 0, 1e-11)),
+            qr_value(super::super::linalg::linpack::dqrdc2(
+                Vec::new(),
+                0,
+                0,
+                1e-11,
+            )),
             Value::Num(Vec::new()),
         ),
     };

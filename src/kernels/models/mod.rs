@@ -107,7 +107,13 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "predict",
-        params: &[req("object"), opt("newdata"), opt("type"), opt("se.fit"), DOTS],
+        params: &[
+            req("object"),
+            opt("newdata"),
+            opt("type"),
+            opt("se.fit"),
+            DOTS,
+        ],
         random: false,
         shape: predict::predict_shape,
         eval: predict::predict_eval,

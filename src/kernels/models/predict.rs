@@ -78,7 +78,10 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if qr.rank < qr.p {
         ctx.warn("prediction from a rank-deficient fit may be misleading");
     }
-    let xp: Vec<f64> = piv.iter().flat_map(|&j| x[j * n..(j + 1) * n].to_vec()).collect();
+    let xp: Vec<f64> = piv
+        .iter()
+        .flat_map(|&j| x[j * n..(j + 1) * n].to_vec())
+        .collect();
     let beta: Vec<f64> = piv.iter().map(|&j| coef[j]).collect();
     let eta = xb(&xp, n, &beta);
     Ok(Value::Num(match (fit.kind, ty) {
@@ -105,14 +108,19 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
                 });
                 match v {
                     Some(v) => out.push((label.clone(), v.clone())),
-                    None => {
-                        return Err(KernelError::new(format!("object '{label}' not found")))
-                    }
+                    None => return Err(KernelError::new(format!("object '{label}' not found"))),
                 }
             }
             if labels.is_empty() {
                 let n = frame::nrow(l);
-                return Ok((if fit.intercept() { vec![1.0; n] } else { Vec::new() }, n));
+                return Ok((
+                    if fit.intercept() {
+                        vec![1.0; n]
+                    } else {
+                        Vec::new()
+                    },
+                    n,
+                ));
             }
             out
         }

@@ -103,11 +103,7 @@ struct Table {
     cov_unscaled: Value,
 }
 
-fn table(
-    fit: &Fit,
-    dispersion: f64,
-    p_value: impl Fn(f64) -> f64,
-) -> Result<Table, KernelError> {
+fn table(fit: &Fit, dispersion: f64, p_value: impl Fn(f64) -> f64) -> Result<Table, KernelError> {
     let qr = fit.qr()?;
     let coef = fit.nums("coefficients")?;
     let names = fit.names();
@@ -135,7 +131,10 @@ fn table(
 
 fn aliased(fit: &Fit) -> Result<Value, KernelError> {
     Ok(Value::Bool(
-        fit.nums("coefficients")?.iter().map(|c| c.is_nan()).collect(),
+        fit.nums("coefficients")?
+            .iter()
+            .map(|c| c.is_nan())
+            .collect(),
     ))
 }
 
@@ -209,7 +208,9 @@ fn summary_glm(
                     let w = fit.nums("weights")?;
                     let r = fit.nums("residuals")?;
                     if w.contains(&0.0) {
-                        ctx.warn("observations with zero weight not used for calculating dispersion");
+                        ctx.warn(
+                            "observations with zero weight not used for calculating dispersion",
+                        );
                     }
                     let wr: Vec<f64> = w
                         .iter()
@@ -226,9 +227,15 @@ fn summary_glm(
         Some(_) => (args.scalar("dispersion")?, false),
     };
     let rank = fit.scalar("rank")?;
-    let (stat, pname) = if estimated { ("t value", "Pr(>|t|)") } else { ("z value", "Pr(>|z|)") };
+    let (stat, pname) = if estimated {
+        ("t value", "Pr(>|t|)")
+    } else {
+        ("z value", "Pr(>|z|)")
+    };
     let t = if !estimated {
-        table(fit, dispersion, |t| 2.0 * pnorm(-t.abs(), 0.0, 1.0, true, false))?
+        table(fit, dispersion, |t| {
+            2.0 * pnorm(-t.abs(), 0.0, 1.0, true, false)
+        })?
     } else if df_r > 0.0 {
         table(fit, dispersion, |t| 2.0 * pt(-t.abs(), df_r, true, false))?
     } else {
