@@ -15,7 +15,8 @@ use super::model::{fit_dim, Window, WINDOW};
 /// distance vector of ~n²/2 is ~n³.
 pub fn prior_exponent(function: &str) -> f64 {
     match function {
-        "solve" | "eigen" | "svd" | "qr" | "prcomp" | "dist" | "hclust" => 1.5,
+        "solve" | "eigen" | "svd" | "qr" | "prcomp" | "dist" | "hclust" | "chol" | "det"
+        | "cmdscale" => 1.5,
         // Two matrices' four dimensions; crossprod's one matrix, two.
         "%*%" => 0.75,
         "crossprod" => 1.5,

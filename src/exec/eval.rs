@@ -68,7 +68,8 @@ pub fn eval<'s>(
             func_span,
             args,
         } => {
-            let values = eval_args(func, args, scope, ctx, file)?;
+            let mut values = eval_args(func, args, scope, ctx, file)?;
+            model_newdata(func, args, &mut values, ctx, file)?;
             Cow::Owned(call(func, *func_span, e.span, args, &values, ctx)?)
         }
         ExprKind::Unary { op, expr } => {
@@ -391,8 +392,92 @@ pub fn eval_traced(
     else {
         return Ok((eval(e, scope, ctx, file)?.into_owned(), None));
     };
-    let values = eval_args(func, args, scope, ctx, file)?;
+    let mut values = eval_args(func, args, scope, ctx, file)?;
+    model_newdata(func, args, &mut values, ctx, file)?;
     call_traced(func, *func_span, e.span, args, &values, ctx, true)
+}
+
+/// `predict(fit, newdata)`: R rebuilds the model's terms in `newdata`
+/// (`model.frame(Terms, newdata)`). The fit keeps its term labels, which
+/// are R text; they are read as a formula and evaluated among `newdata`'s
+/// columns only (a name found nowhere else fails, as it would in R once
+/// the fit's environment is gone), and the kernel gets the evaluated
+/// terms in place of the data frame.
+fn model_newdata(
+    func: &str,
+    args: &[Arg],
+    values: &mut [NamedValue],
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<(), EvalError> {
+    if func != "predict" {
+        return Ok(());
+    }
+    let Some(kernel) = registry().get(func) else {
+        return Ok(());
+    };
+    let given = args
+        .iter()
+        .map(|a| (a.name.clone(), &a.value))
+        .collect::<Vec<(Option<String>, &Expr)>>();
+    let Ok(matched) = Args::match_call(kernel.name, kernel.params, given) else {
+        return Ok(());
+    };
+    let position = |name: &str| {
+        let v = matched.get(name)?;
+        args.iter().position(|a| std::ptr::eq(&a.value, v))
+    };
+    let (Some(object), Some(newdata)) = (position("object"), position("newdata")) else {
+        return Ok(());
+    };
+    let labels = match &*values[object].1 {
+        Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "glm")) => {
+            match l.field("terms") {
+                Some(Value::List(t)) => match t.field("term.labels") {
+                    Some(Value::Str(s)) => s.clone(),
+                    _ => return Ok(()),
+                },
+                _ => return Ok(()),
+            }
+        }
+        _ => return Ok(()),
+    };
+    let Value::List(List {
+        names: Some(names),
+        items,
+        ..
+    }) = &*values[newdata].1
+    else {
+        return Ok(());
+    };
+    // An intercept-only model: the kernel counts newdata's rows itself.
+    if labels.is_empty() {
+        return Ok(());
+    }
+    let span = args[newdata].span;
+    let fail = |message: String| EvalError { span, message };
+    let text = format!("~ {}", labels.join(" + "));
+    let parsed = crate::workflow::parse_expr_str(&text)
+        .map_err(|_| fail(format!("cannot read the model's terms `{text}` back")))?;
+    let ExprKind::Formula { rhs, .. } = &parsed.kind else {
+        return Err(fail(format!("cannot read the model's terms `{text}` back")));
+    };
+    let steps: HashMap<String, Arc<Value>> = names
+        .iter()
+        .zip(items)
+        .map(|(n, v)| (n.clone(), Arc::new(v.clone())))
+        .collect();
+    let no_integers = HashSet::new();
+    let inner = Scope {
+        steps: &steps,
+        local: None,
+        integer_steps: &no_integers,
+        local_integer: false,
+    };
+    let terms = eval_formula(None, rhs, &inner, ctx, file, None)
+        .map_err(|e| fail(format!("in 'newdata': {}", e.message)))?;
+    values[newdata].1 = Cow::Owned(terms);
+    Ok(())
 }
 
 /// Calls kernel `func` on already evaluated arguments. `args` are the

@@ -275,7 +275,7 @@ pub struct DataScope {
 
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
-    if func != "lm" && func != "aggregate" {
+    if !matches!(func, "lm" | "glm" | "aggregate") {
         return None;
     }
     let kernel = registry().get(func)?;

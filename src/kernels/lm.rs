@@ -11,6 +11,7 @@
 use super::factor::{as_factor, drop_unused, text_is_na};
 use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
+use super::linalg::qr_value;
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
 use super::value::{Factor, Formula, List, NA};
@@ -38,7 +39,7 @@ pub(super) static KERNELS: &[Kernel] = &[
 /// Columns one term contributes to the design matrix, when known.
 /// `first_factor`: no intercept, and no factor term before this one, so
 /// a factor term is coded with all its levels.
-fn term_columns(t: &Type, first_factor: bool) -> Result<Option<usize>, String> {
+pub(super) fn term_columns(t: &Type, first_factor: bool) -> Result<Option<usize>, String> {
     let dummies = |levels: usize| {
         if first_factor {
             levels
@@ -176,18 +177,51 @@ fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if args.ty("weights").is_some_and(|w| !matches!(w, Type::Null)) {
         fields.insert(5, ("weights", Type::num_unknown()));
     }
+    let terms = match args.ty("formula") {
+        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        _ => None,
+    };
+    fields.extend([
+        (
+            "qr",
+            Type::record(
+                "qr",
+                vec![
+                    // Rows of nonzero weight without NA: known at run time.
+                    (
+                        "qr",
+                        Type::Mat {
+                            rows: None,
+                            cols: p,
+                        },
+                    ),
+                    ("rank", Type::num(1)),
+                    ("qraux", num(p)),
+                    ("pivot", num(p)),
+                ],
+            ),
+        ),
+        ("assign", num(p)),
+        ("terms", terms_type(terms)),
+    ]);
     Ok(Type::record("lm", fields))
 }
 
 /// The design matrix (column-major, intercept first), its column names,
 /// the response and the weights, over the rows `model.frame` keeps.
-struct Design {
-    x: Vec<f64>,
-    y: Vec<f64>,
-    w: Option<Vec<f64>>,
-    names: Vec<String>,
-    n: usize,
-    p: usize,
+pub(super) struct Design {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub w: Option<Vec<f64>>,
+    pub names: Vec<String>,
+    pub n: usize,
+    pub p: usize,
+    /// The rows of the formula's variables kept, in order.
+    pub rows: Vec<usize>,
+    /// R's `assign`: each column's term, 1-based (0 for the intercept).
+    pub assign: Vec<usize>,
+    /// R's `attr(terms, "term.labels")`.
+    pub labels: Vec<String>,
 }
 
 /// One term's columns over all rows, before rows are chosen.
@@ -202,7 +236,7 @@ enum TermColumns {
     Factor(Factor),
 }
 
-fn numbers(v: &Value, what: impl Fn() -> String) -> Result<Vec<f64>, KernelError> {
+pub(super) fn numbers(v: &Value, what: impl Fn() -> String) -> Result<Vec<f64>, KernelError> {
     v.as_f64_slice()
         .map(std::borrow::Cow::into_owned)
         .ok_or_else(|| KernelError::new(format!("invalid type ({}) for {}", v.type_name(), what())))
@@ -232,7 +266,7 @@ fn subset_rows(n: usize, subset: Option<&Value>) -> Result<Vec<Option<usize>>, K
         .collect())
 }
 
-fn design(
+pub(super) fn design(
     f: &Formula,
     subset: Option<&Value>,
     weights: Option<&Value>,
@@ -318,13 +352,16 @@ fn design(
     let pick = |c: &[f64]| keep.iter().map(|&i| c[i]).collect::<Vec<f64>>();
     let mut cols: Vec<Vec<f64>> = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    let mut assign: Vec<usize> = Vec::new();
     if f.intercept {
         cols.push(vec![1.0; keep.len()]);
         names.push("(Intercept)".to_string());
+        assign.push(0);
     }
     // Without an intercept the first factor is coded with every level.
     let mut full_coding = !f.intercept;
-    for (label, t) in &terms {
+    for (k, (label, t)) in terms.iter().enumerate() {
+        let before = cols.len();
         match t {
             TermColumns::Numbers(c) => {
                 // A matrix term without column names: `label1` … `labelk`.
@@ -349,6 +386,7 @@ fn design(
                 dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
             }
         }
+        assign.resize(assign.len() + cols.len() - before, k + 1);
     }
     let p = cols.len();
     Ok(Design {
@@ -358,6 +396,9 @@ fn design(
         names,
         n: keep.len(),
         p,
+        labels: terms.iter().map(|(l, _)| (*l).to_string()).collect(),
+        rows: keep,
+        assign,
     })
 }
 
@@ -428,7 +469,47 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     // --out writes a named vector as an array (as jsonlite does), so the
     // names travel beside it; they label std.error, t.value and p.value too.
     fields.insert(1, ("coefficient.names", Value::Str(d.names)));
+    fields.push((
+        "assign",
+        Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
+    ));
+    fields.push(("terms", terms_value(&d.labels, f.intercept)));
     Ok(Value::List(List::record("lm", fields)))
+}
+
+/// What flowcast keeps of R's `terms` object: the term labels and whether
+/// the model has an intercept (`anova` and `predict` read them).
+pub(super) fn terms_value(labels: &[String], intercept: bool) -> Value {
+    Value::List(List::record(
+        "terms",
+        vec![
+            ("term.labels", Value::Str(labels.to_vec())),
+            ("intercept", Value::Bool(vec![intercept])),
+        ],
+    ))
+}
+
+/// The type of [`terms_value`].
+pub(super) fn terms_type(labels: Option<usize>) -> Type {
+    Type::record(
+        "terms",
+        vec![
+            (
+                "term.labels",
+                Type::Str {
+                    len: labels,
+                    value: None,
+                },
+            ),
+            (
+                "intercept",
+                Type::Bool {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
+        ],
+    )
 }
 
 /// R's `lm.wfit`.
@@ -538,6 +619,7 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
     if let Some(w) = &weights {
         fields.insert(4, ("weights", Value::Num(w.clone())));
     }
+    fields.push(("qr", qr_value(fit.qr.clone())));
     if rank == 0 {
         fields.extend([
             ("std.error", Value::Num(se)),

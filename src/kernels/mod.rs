@@ -29,6 +29,7 @@ mod grouping;
 mod htest;
 mod linalg;
 mod lm;
+mod models;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
@@ -196,6 +197,7 @@ pub fn registry() -> &'static Registry {
             .chain(clustering::KERNELS)
             .chain(htest::KERNELS)
             .chain(lm::KERNELS)
+            .chain(models::KERNELS)
             .chain(frame::KERNELS)
             .chain(factor::KERNELS)
             .chain(grouping::KERNELS)

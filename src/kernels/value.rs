@@ -106,21 +106,30 @@ impl List {
 }
 
 /// Fields flowcast keeps on an R object that R's own object lacks: the
-/// numbers `summary.lm` prints, kept on the fit.
-const EXTENSIONS: &[(&str, &[&str])] = &[(
-    "lm",
-    &[
-        "coefficient.names",
-        "std.error",
-        "t.value",
-        "p.value",
-        "sigma",
-        "r.squared",
-        "adj.r.squared",
-        "fstatistic",
-        "f.p.value",
-    ],
-)];
+/// numbers `summary.lm` prints, kept on the fit, and the names R keeps as
+/// attributes (a named vector's names, a matrix's dimnames).
+const EXTENSIONS: &[(&str, &[&str])] = &[
+    (
+        "lm",
+        &[
+            "coefficient.names",
+            "std.error",
+            "t.value",
+            "p.value",
+            "sigma",
+            "r.squared",
+            "adj.r.squared",
+            "fstatistic",
+            "f.p.value",
+        ],
+    ),
+    ("glm", &["coefficient.names"]),
+    ("summary.lm", &["coefficient.names", "coefficient.colnames"]),
+    (
+        "summary.glm",
+        &["coefficient.names", "coefficient.colnames"],
+    ),
+];
 
 /// R's `$` on a list: the position of the field named `name` exactly, or
 /// else of the one field it is a prefix of (none when several are). Fields

@@ -262,6 +262,32 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (n, p) = formula_size(args.get("formula"));
             LM * (2.0 * n * p * p + n * p)
         }
+        // One weighted least squares per IRLS iteration.
+        "glm" => {
+            let (n, p) = formula_size(args.get("formula"));
+            GLM_ITERATIONS * LM * (2.0 * n * p * p + 4.0 * n * p)
+        }
+        "chol" => {
+            let (n, _) = arg_dims(args, "x");
+            SOLVE * n.powi(3) / 3.0
+        }
+        "det" => {
+            let (n, _) = arg_dims(args, "x");
+            SOLVE * 2.0 / 3.0 * n.powi(3)
+        }
+        "backsolve" | "forwardsolve" => {
+            let (k, c) = dims_or_len(result);
+            k * k * c.max(1.0)
+        }
+        // Double centring, then a symmetric eigen with vectors.
+        "cmdscale" => {
+            let n = match args.get("d") {
+                Some(t @ Type::Mat { .. }) => dims_or_len(t).0,
+                Some(t) => dist_objects(t),
+                None => 0.0,
+            };
+            EIGEN_SYM_VECTORS * n.powi(3) + 4.0 * n * n
+        }
         "var" => {
             // A covariance matrix of a matrix's columns; a vector's variance.
             let (m, n) = arg_dims(args, "x");
@@ -345,6 +371,8 @@ const WILCOX_TWO: f64 = 35.0;
 const KS: f64 = 12.0;
 const MOOD: f64 = 135.0;
 const LM: f64 = 0.75;
+/// IRLS iterations a glm typically takes (R's usual 4 to 6).
+const GLM_ITERATIONS: f64 = 5.0;
 const VAR: f64 = 1.45;
 /// Per comparison of a stable merge sort with its index bookkeeping.
 const SORT: f64 = 3.0;

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 use super::json_num as num;
 
 /// Fields whose columns have an arbitrary sign (or complex phase).
-const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x"];
+const SIGNED_COLUMNS: &[&str] = &["vectors", "u", "v", "rotation", "x", "points"];
 /// Fields compared relative to their largest entry: rounding noise in a
 /// decomposition is relative to the matrix, not to each tiny entry.
 const MATRIX_SCALED: &[&str] = &["vectors", "u", "v", "rotation", "x", "qr", "qraux"];

@@ -8,11 +8,16 @@
 //! faer is built without rayon, so every faer call runs sequentially
 //! (`Par::Seq`), as heavy kernels must.
 
+mod backsolve;
 mod balance;
 mod bidiag;
 mod bidiag_dc;
+mod chol;
+mod cmdscale;
+mod det;
 mod eigen;
 mod gemv;
+mod kronecker;
 pub(crate) mod linpack;
 mod qr;
 mod schur;
@@ -29,8 +34,9 @@ mod wy;
 use nalgebra::DMatrix;
 
 pub(super) use eigen::is_symmetric;
+pub(crate) use qr::qr_value;
 
-use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -93,6 +99,67 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: qr::r_shape,
         eval: qr::r_eval,
+    },
+    Kernel {
+        name: "chol",
+        params: &[req("x"), opt("pivot"), opt("LINPACK"), opt("tol"), DOTS],
+        random: false,
+        shape: chol::chol_shape,
+        eval: chol::chol_eval,
+    },
+    Kernel {
+        name: "det",
+        params: &[req("x"), DOTS],
+        random: false,
+        shape: det::det_shape,
+        eval: det::det_eval,
+    },
+    Kernel {
+        name: "backsolve",
+        params: &[
+            req("r"),
+            req("x"),
+            opt("k"),
+            opt("upper.tri"),
+            opt("transpose"),
+        ],
+        random: false,
+        shape: backsolve::backsolve_shape,
+        eval: backsolve::backsolve_eval,
+    },
+    Kernel {
+        name: "forwardsolve",
+        params: &[
+            req("l"),
+            req("x"),
+            opt("k"),
+            opt("upper.tri"),
+            opt("transpose"),
+        ],
+        random: false,
+        shape: backsolve::backsolve_shape,
+        eval: backsolve::backsolve_eval,
+    },
+    Kernel {
+        name: "kronecker",
+        params: &[req("X"), req("Y"), opt("FUN"), opt("make.dimnames"), DOTS],
+        random: false,
+        shape: kronecker::kronecker_shape,
+        eval: kronecker::kronecker_eval,
+    },
+    Kernel {
+        name: "cmdscale",
+        params: &[
+            req("d"),
+            opt("k"),
+            opt("eig"),
+            opt("add"),
+            opt("x.ret"),
+            opt("list."),
+        ],
+        random: false,
+        shape: cmdscale::cmdscale_shape,
+        eval: cmdscale::cmdscale_eval,
     },
 ];
 

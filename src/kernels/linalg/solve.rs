@@ -274,6 +274,31 @@ fn lu_reference(a: &DMatrix<f64>) -> Lu {
     }
 }
 
+/// `La_det`'s log modulus and sign of a square matrix: `-Inf` for an
+/// exactly singular one.
+pub(super) fn log_determinant(a: &DMatrix<f64>) -> (f64, f64) {
+    let lu = lu_fast(a);
+    if lu.info > 0 {
+        return (f64::NEG_INFINITY, 1.0);
+    }
+    let n = lu.n;
+    let mut sign = 1.0;
+    for (i, &p) in lu.ipiv.iter().enumerate() {
+        if p != i {
+            sign = -sign;
+        }
+    }
+    let mut modulus = 0.0;
+    for i in 0..n {
+        let dii = lu.a[i * (n + 1)];
+        modulus += dii.abs().ln();
+        if dii < 0.0 {
+            sign = -sign;
+        }
+    }
+    (modulus, sign)
+}
+
 /// The factorisation a solve starts with: the reference one where it is
 /// cheap, faer's above the block size.
 fn lu_fast(a: &DMatrix<f64>) -> Lu {

@@ -7,6 +7,7 @@
 //! apply whatever the context.
 
 mod brackets;
+mod family;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
@@ -439,9 +440,10 @@ impl<'a> Parser<'a> {
                     }
                 };
                 self.depth += 1;
-                let args = self.args(open)?;
+                let mut args = self.args(open)?;
                 let close = self.close(Tok::RParen, open)?;
                 self.depth -= 1;
+                family::call_family_names(&func, &mut args);
                 Ok(Expr {
                     span: lhs.span.to(close),
                     kind: ExprKind::Call {

@@ -1,0 +1,130 @@
+//! `coef`, `residuals` (`resid`) and `fitted` (`fitted.values`) of an `lm`
+//! or `glm`: R's `coef.default`, `residuals.lm`, `residuals.glm` and
+//! `fitted.default`.
+
+use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+use super::fit::{model_type, Fit, Kind};
+
+pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match model_type(args, "object")? {
+        Some(t) => t
+            .field("coefficients")
+            .cloned()
+            .unwrap_or(Type::num_unknown()),
+        None => Type::num_unknown(),
+    })
+}
+
+pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = Fit::from_arg(args, "object", "coef")?;
+    Ok(Value::Num(fit.nums("coefficients")?.to_vec()))
+}
+
+pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    model_type(args, "object")?;
+    Ok(Type::num_unknown())
+}
+
+pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = Fit::from_arg(args, "object", "fitted")?;
+    Ok(Value::Num(fit.nums("fitted.values")?.to_vec()))
+}
+
+const LM_TYPES: &[&str] = &["working", "response", "deviance", "pearson", "partial"];
+const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
+
+pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let model = model_type(args, "object")?;
+    if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
+        let types = if class == "lm" { LM_TYPES } else { GLM_TYPES };
+        if matching(ty, types).is_none() {
+            return Err(args.error("type", arg_error(types)));
+        }
+    }
+    Ok(Type::num_unknown())
+}
+
+/// R's `match.arg`: an exact or unique partial match.
+pub(super) fn matching<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> {
+    if let Some(c) = choices.iter().find(|c| **c == given) {
+        return Some(c);
+    }
+    let mut partial = choices
+        .iter()
+        .filter(|c| c.starts_with(given) && !given.is_empty());
+    match (partial.next(), partial.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+pub(super) fn arg_error(choices: &[&str]) -> String {
+    let quoted: Vec<String> = choices
+        .iter()
+        .map(|c| format!("\u{201c}{c}\u{201d}"))
+        .collect();
+    format!("'arg' should be one of {}", quoted.join(", "))
+}
+
+pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = Fit::from_arg(args, "object", "residuals")?;
+    let types = match fit.kind {
+        Kind::Lm => LM_TYPES,
+        Kind::Glm(_) => GLM_TYPES,
+    };
+    let ty = args.str_or("type", types[0])?;
+    let ty = matching(ty, types).ok_or_else(|| KernelError::new(arg_error(types)))?;
+    residuals_of(&fit, ty).map(Value::Num)
+}
+
+/// `residuals(fit, type)` for a type already matched.
+pub(super) fn residuals_of(fit: &Fit, ty: &str) -> Result<Vec<f64>, KernelError> {
+    let r = fit.nums("residuals")?;
+    let family = match fit.kind {
+        Kind::Lm => {
+            // residuals.lm: scaled by sqrt(weights) for deviance and pearson.
+            return Ok(match (ty, fit.prior_weights()) {
+                ("deviance" | "pearson", Some(w)) if w.len() == r.len() => {
+                    r.iter().zip(w).map(|(r, w)| r * w.sqrt()).collect()
+                }
+                _ => r.to_vec(),
+            });
+        }
+        Kind::Glm(f) => f,
+    };
+    let y = fit.nums("y")?;
+    let mu = fit.nums("fitted.values")?;
+    let wts = fit.prior_weights().unwrap_or_default();
+    if y.len() != mu.len() || wts.len() != mu.len() {
+        return Err(KernelError::new(
+            "the model's y, fitted values and weights differ in length",
+        ));
+    }
+    Ok(match ty {
+        "deviance" => {
+            if fit.scalar("df.residual")? > 0.0 {
+                family
+                    .dev_resids(y, mu, wts)
+                    .iter()
+                    .zip(y.iter().zip(mu))
+                    .map(|(d, (y, mu))| {
+                        // sqrt(pmax(d, 0)): pmax keeps an NA.
+                        let d = if d.is_nan() { *d } else { d.max(0.0) }.sqrt();
+                        if y > mu {
+                            d
+                        } else {
+                            -d
+                        }
+                    })
+                    .collect()
+            } else {
+                vec![0.0; mu.len()]
+            }
+        }
+        "pearson" => (0..mu.len())
+            .map(|i| (y[i] - mu[i]) * wts[i].sqrt() / family.variance(mu[i]).sqrt())
+            .collect(),
+        "response" => y.iter().zip(mu).map(|(y, m)| y - m).collect(),
+        _ => r.to_vec(),
+    })
+}

@@ -1,0 +1,199 @@
+//! Reading a fitted model back: an `lm` or `glm` record as the kernels
+//! that take one (`coef`, `summary`, `anova`, `predict`) need it.
+
+use super::super::linalg::linpack::Qr;
+use super::super::value::List;
+use super::super::{ArgError, Args, KernelError, Type, Value};
+use super::family::Family;
+use super::glm::family_of;
+
+/// Which model a record is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Lm,
+    Glm(Family),
+}
+
+/// A fitted model's record.
+pub(super) struct Fit<'a> {
+    pub kind: Kind,
+    pub record: &'a List,
+}
+
+impl<'a> Fit<'a> {
+    /// The model in argument `name`, or R's error for anything else.
+    pub fn from_arg(
+        args: &'a Args<&Value>,
+        name: &str,
+        func: &str,
+    ) -> Result<Fit<'a>, KernelError> {
+        let v = args.get(name).ok_or_else(|| {
+            KernelError::new(format!("argument \"{name}\" is missing, with no default"))
+        })?;
+        Fit::from_value(v).ok_or_else(|| not_a_model(func, v.type_name()))
+    }
+
+    pub fn from_value(v: &'a Value) -> Option<Fit<'a>> {
+        let Value::List(l) = v else { return None };
+        let kind = match l.class.as_deref()? {
+            "lm" => Kind::Lm,
+            "glm" => Kind::Glm(family_of(l.field("family")).ok()?),
+            _ => return None,
+        };
+        Some(Fit { kind, record: l })
+    }
+
+    /// A numeric field (R's `object$name`); an error naming it if absent.
+    pub fn nums(&self, name: &str) -> Result<&'a [f64], KernelError> {
+        match self.exact(name) {
+            Some(Value::Num(v)) => Ok(v),
+            _ => Err(KernelError::new(format!(
+                "the model has no numeric field '{name}'"
+            ))),
+        }
+    }
+
+    pub fn scalar(&self, name: &str) -> Result<f64, KernelError> {
+        match self.nums(name)? {
+            [x] => Ok(*x),
+            _ => Err(KernelError::new(format!(
+                "the model's '{name}' is not a single number"
+            ))),
+        }
+    }
+
+    /// A field by its exact name.
+    pub fn exact(&self, name: &str) -> Option<&'a Value> {
+        let names = self.record.names.as_ref()?;
+        let i = names.iter().position(|n| n == name)?;
+        self.record.items.get(i)
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        match self.exact("coefficient.names") {
+            Some(Value::Str(s)) => s.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Prior weights: `lm`'s `weights`, `glm`'s `prior.weights`.
+    pub fn prior_weights(&self) -> Option<&'a [f64]> {
+        let name = match self.kind {
+            Kind::Lm => "weights",
+            Kind::Glm(_) => "prior.weights",
+        };
+        match self.exact(name) {
+            Some(Value::Num(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn intercept(&self) -> bool {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return false;
+        };
+        matches!(t.field("intercept"), Some(Value::Bool(b)) if b.first() == Some(&true))
+    }
+
+    pub fn term_labels(&self) -> Vec<String> {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return Vec::new();
+        };
+        match t.field("term.labels") {
+            Some(Value::Str(s)) => s.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The QR decomposition the fit ended with (`qr.lm(object)`).
+    pub fn qr(&self) -> Result<Qr, KernelError> {
+        let bad = || KernelError::new("lm object does not have a proper 'qr' component");
+        let Some(Value::List(q)) = self.exact("qr") else {
+            return Err(bad());
+        };
+        let Some(Value::Mat(m)) = q.field("qr") else {
+            return Err(bad());
+        };
+        let (n, p) = m.shape();
+        let num = |f: &str| match q.field(f) {
+            Some(Value::Num(v)) => Ok(v.clone()),
+            _ => Err(bad()),
+        };
+        let rank = num("rank")?;
+        let qraux = num("qraux")?;
+        let pivot = num("pivot")?;
+        let rank = match rank.as_slice() {
+            [r] if (0.0..=n.min(p) as f64).contains(r) => *r as usize,
+            _ => return Err(bad()),
+        };
+        if qraux.len() != p
+            || pivot.len() != p
+            || pivot.iter().any(|&v| !(1.0..=p as f64).contains(&v))
+        {
+            return Err(bad());
+        }
+        Ok(Qr {
+            qr: m.as_slice().to_vec(),
+            n,
+            p,
+            rank,
+            qraux,
+            pivot: pivot.iter().map(|&v| v as usize).collect(),
+        })
+    }
+}
+
+pub(super) fn not_a_model(func: &str, what: &str) -> KernelError {
+    KernelError::new(format!(
+        "flowcast's {func}() takes a model fitted by lm() or glm(), not a {what}"
+    ))
+}
+
+/// The shape-time check of a model argument: its class, when known.
+pub(super) fn model_type<'t>(
+    args: &'t Args<Type>,
+    name: &str,
+) -> Result<Option<&'t Type>, ArgError> {
+    match args.ty(name) {
+        Some(t @ Type::Record { class, .. }) if class == "lm" || class == "glm" => Ok(Some(t)),
+        None | Some(Type::Any) => Ok(None),
+        Some(t) => Err(args.error(
+            name,
+            format!(
+                "flowcast's {}() takes a model fitted by lm() or glm(), not {}",
+                args.func,
+                t.describe()
+            ),
+        )),
+    }
+}
+
+/// `chol2inv(R)` of the leading `k x k` block of a packed QR: `(R'R)^-1`
+/// through `R^-1` (LAPACK `dpotri`: `dtrtri`, then `dlauum`).
+pub(super) fn chol2inv(qr: &Qr, k: usize) -> Vec<f64> {
+    let n = qr.n;
+    let r = |i: usize, j: usize| qr.qr[j * n + i];
+    let mut rinv = vec![0.0; k * k];
+    for j in 0..k {
+        rinv[j * k + j] = 1.0 / r(j, j);
+        for i in (0..j).rev() {
+            let mut s = 0.0;
+            for l in i + 1..=j {
+                s += r(i, l) * rinv[j * k + l];
+            }
+            rinv[j * k + i] = -s / r(i, i);
+        }
+    }
+    let mut out = vec![0.0; k * k];
+    for i in 0..k {
+        for j in i..k {
+            let mut s = 0.0;
+            for l in j..k {
+                s += rinv[l * k + i] * rinv[l * k + j];
+            }
+            out[j * k + i] = s;
+            out[i * k + j] = s;
+        }
+    }
+    out
+}

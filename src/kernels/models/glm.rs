@@ -1,0 +1,535 @@
+//! `glm(formula, family, data, weights, subset)`: iteratively reweighted
+//! least squares exactly as R 4.2's `glm.fit` runs it (same starting values
+//! from `family$initialize`, the same weighted LINPACK QR as `lm` with
+//! `tol = min(1e-7, epsilon / 1000)`, the same step halving and the same
+//! convergence rule `|dev - devold| / (|dev| + 0.1) < epsilon`), so the
+//! iterations, and not only the optimum, are R's.
+//!
+//! Rows follow `model.frame` as in `lm` (`subset`, then `na.omit`), through
+//! lm's own design matrix.
+
+use super::super::linalg::linpack::dqrls;
+use super::super::linalg::qr_value;
+use super::super::lm::{design, term_columns, terms_type, terms_value, Design};
+use super::super::summary::sum;
+use super::super::value::{Formula, List, NA};
+use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+use super::family::Family;
+
+/// `glm.control()`'s defaults.
+const EPSILON: f64 = 1e-8;
+const MAXIT: usize = 25;
+
+/// The family an argument names: a `family` object (`binomial()`), its
+/// name as a string (`"binomial"`), or nothing (R's default, gaussian).
+pub(crate) fn family_of(v: Option<&Value>) -> Result<Family, KernelError> {
+    let name = match v {
+        None | Some(Value::Null) => return Ok(Family::Gaussian),
+        Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+        Some(Value::List(l)) if l.class.as_deref() == Some("family") => match l.field("family") {
+            Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+            _ => return Err(KernelError::new("'family' not recognized")),
+        },
+        Some(other) => {
+            return Err(KernelError::new(format!(
+                "'family' not recognized: a {}",
+                other.type_name()
+            )))
+        }
+    };
+    Family::from_name(&name).ok_or_else(|| {
+        KernelError::new(format!(
+            "family '{name}' is not supported by flowcast's glm(): use gaussian, binomial or poisson"
+        ))
+    })
+}
+
+fn family_type(args: &Args<Type>) -> Result<Option<Family>, ArgError> {
+    match args.ty("family") {
+        None | Some(Type::Null) => Ok(Some(Family::Gaussian)),
+        Some(Type::Any) => Ok(None),
+        Some(t @ Type::Str { .. }) => match t.const_str() {
+            Some(s) => Family::from_name(s).map(Some).ok_or_else(|| {
+                args.error(
+                    "family",
+                    format!(
+                        "family '{s}' is not supported by flowcast's glm(): use gaussian, binomial or poisson"
+                    ),
+                )
+            }),
+            None => Ok(None),
+        },
+        Some(t @ Type::Record { class, .. }) if class == "family" => Ok(t
+            .field("family")
+            .and_then(Type::const_str)
+            .and_then(Family::from_name)),
+        Some(t) => Err(args.error(
+            "family",
+            format!("'family' not recognized: {}", t.describe()),
+        )),
+    }
+}
+
+pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let family = family_type(args)?;
+    let p = match args.ty("formula") {
+        Some(Type::Formula {
+            response,
+            terms,
+            intercept,
+        }) => {
+            match response.as_deref() {
+                Some(Type::Num { .. } | Type::Bool { .. } | Type::Any) => {}
+                Some(Type::Mat { cols, .. })
+                    if matches!(cols, Some(1) | None)
+                        || (*cols == Some(2) && family != Some(Family::Gaussian)) => {}
+                Some(t) => {
+                    return Err(args.error(
+                        "formula",
+                        format!(
+                            "glm() needs a numeric vector response (or, for binomial, a two-column matrix), not {}",
+                            t.describe()
+                        ),
+                    ))
+                }
+                None => return Err(args.error("formula", "glm() needs a response: y ~ x")),
+            }
+            let mut p = Some(usize::from(*intercept));
+            let mut logical_seen = *intercept;
+            for (label, t) in terms {
+                let cols = term_columns(t, !logical_seen)
+                    .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
+                logical_seen |= matches!(t, Type::Bool { .. });
+                p = p.zip(cols).map(|(a, b)| a + b);
+            }
+            p
+        }
+        None | Some(Type::Any) => None,
+        Some(t) => {
+            return Err(args.error(
+                "formula",
+                format!("glm() needs a formula, not {}", t.describe()),
+            ))
+        }
+    };
+    if let Some(w) = args.ty("weights") {
+        if !matches!(
+            w,
+            Type::Num { .. } | Type::Mat { .. } | Type::Any | Type::Null
+        ) {
+            return Err(args.error(
+                "weights",
+                format!("'weights' must be a numeric vector, not {}", w.describe()),
+            ));
+        }
+    }
+    let terms = match args.ty("formula") {
+        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        _ => None,
+    };
+    Ok(glm_type(p, terms))
+}
+
+/// The fields of a glm object, as R names them (plus `coefficient.names`).
+fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
+    let num = |len| Type::Num { len, value: None };
+    let one = || Type::num(1);
+    let flag = || Type::Bool {
+        len: Some(1),
+        value: None,
+    };
+    Type::record(
+        "glm",
+        vec![
+            ("coefficients", num(p)),
+            (
+                "coefficient.names",
+                Type::Str {
+                    len: p,
+                    value: None,
+                },
+            ),
+            ("residuals", Type::num_unknown()),
+            ("fitted.values", Type::num_unknown()),
+            ("effects", Type::num_unknown()),
+            ("rank", one()),
+            (
+                "qr",
+                Type::record(
+                    "qr",
+                    vec![
+                        (
+                            "qr",
+                            Type::Mat {
+                                rows: None,
+                                cols: p,
+                            },
+                        ),
+                        ("rank", one()),
+                        ("qraux", num(p)),
+                        ("pivot", num(p)),
+                    ],
+                ),
+            ),
+            (
+                "family",
+                Type::record(
+                    "family",
+                    vec![
+                        (
+                            "family",
+                            Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                        ),
+                        (
+                            "link",
+                            Type::Str {
+                                len: Some(1),
+                                value: None,
+                            },
+                        ),
+                    ],
+                ),
+            ),
+            ("linear.predictors", Type::num_unknown()),
+            ("deviance", one()),
+            ("aic", one()),
+            ("null.deviance", one()),
+            ("iter", one()),
+            ("weights", Type::num_unknown()),
+            ("prior.weights", Type::num_unknown()),
+            ("df.residual", one()),
+            ("df.null", one()),
+            ("y", Type::num_unknown()),
+            ("converged", flag()),
+            ("boundary", flag()),
+            ("assign", num(p)),
+            ("terms", terms_type(terms)),
+        ],
+    )
+}
+
+pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(Value::Formula(f)) = args.get("formula") else {
+        return Err(KernelError::new(
+            "glm() needs a formula as its first argument (y ~ x)",
+        ));
+    };
+    let family = family_of(args.get("family"))?;
+    // A two-column binomial response, cbind(successes, failures): the
+    // successes are the response, a row with either NA is dropped.
+    let (f, failures) = match f.response.as_deref() {
+        None => return Err(KernelError::new("glm() needs a response: y ~ x")),
+        Some(Value::Mat(m)) if m.ncols() == 2 => {
+            if family != Family::Binomial {
+                return Err(KernelError::new(
+                    "flowcast's glm() takes a two-column response only for the binomial family",
+                ));
+            }
+            let (s, fl) = (m.column(0), m.column(1));
+            let y: Vec<f64> = s
+                .iter()
+                .zip(fl.iter())
+                .map(|(&s, &f)| if f.is_nan() { NA } else { s })
+                .collect();
+            let formula = Formula {
+                response: Some(Box::new(Value::Num(y))),
+                terms: f.terms.clone(),
+                intercept: f.intercept,
+            };
+            (
+                std::borrow::Cow::Owned(formula),
+                Some(fl.iter().copied().collect::<Vec<f64>>()),
+            )
+        }
+        Some(Value::Mat(m)) if m.ncols() != 1 => {
+            return Err(KernelError::new(format!(
+                "glm() needs a vector response or a two-column matrix, not {} columns",
+                m.ncols()
+            )))
+        }
+        Some(_) => (std::borrow::Cow::Borrowed(f), None),
+    };
+    let d = design(&f, args.get("subset"), args.get("weights"))?;
+    if d.x.iter().any(|v| !v.is_finite()) {
+        return Err(KernelError::new("NA/NaN/Inf in 'x'"));
+    }
+    let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
+    let fields = glm_fit(&d, failures.as_deref(), family, f.intercept, ctx)?;
+    Ok(Value::List(List::record("glm", fields)))
+}
+
+/// `drop(x %*% beta)`: reference BLAS `dgemv`, a column at a time.
+pub(crate) fn xb(x: &[f64], n: usize, beta: &[f64]) -> Vec<f64> {
+    let mut eta = vec![0.0; n];
+    for (j, &b) in beta.iter().enumerate() {
+        for (e, xv) in eta.iter_mut().zip(&x[j * n..(j + 1) * n]) {
+            *e += b * xv;
+        }
+    }
+    eta
+}
+
+/// R's `glm.fit`.
+fn glm_fit(
+    d: &Design,
+    failures: Option<&[f64]>,
+    family: Family,
+    intercept: bool,
+    ctx: &mut Ctx,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
+    let (nobs, nvars) = (d.n, d.p);
+    let prior = d.w.clone().unwrap_or_else(|| vec![1.0; nobs]);
+    if prior.iter().any(|&w| w < 0.0) {
+        return Err(KernelError::new("negative weights not allowed"));
+    }
+    let init = family.initialize(&d.y, failures, &prior)?;
+    if let Some(w) = init.warning {
+        ctx.warn(w);
+    }
+    let (y, weights) = (init.y, init.weights);
+    let dev_of = |mu: &[f64]| sum(&family.dev_resids(&y, mu, &weights), false);
+    let linkinv = |eta: &[f64]| eta.iter().map(|&e| family.linkinv(e)).collect::<Vec<f64>>();
+
+    let mut eta: Vec<f64>;
+    let mut mu: Vec<f64>;
+    let mut coef: Vec<f64> = Vec::new();
+    let mut good: Vec<bool>;
+    let mut w: Vec<f64> = Vec::new();
+    let mut fit = None;
+    let mut conv = false;
+    let mut boundary = false;
+    let mut iter = 0;
+    if nvars == 0 {
+        // An empty model: the linear predictor is the (zero) offset.
+        eta = vec![0.0; nobs];
+        mu = linkinv(&eta);
+        if !family.validmu(&mu) {
+            return Err(KernelError::new("invalid fitted means in empty model"));
+        }
+        good = vec![true; nobs];
+        w = (0..nobs)
+            .map(|i| {
+                let m = family.mu_eta(eta[i]);
+                (weights[i] * (m * m) / family.variance(mu[i])).sqrt()
+            })
+            .collect();
+        conv = true;
+        boundary = true;
+    } else {
+        eta = init.mustart.iter().map(|&m| family.linkfun(m)).collect();
+        mu = linkinv(&eta);
+        if !family.validmu(&mu) {
+            return Err(KernelError::new(
+                "cannot find valid starting values: please specify some",
+            ));
+        }
+        let mut devold = dev_of(&mu);
+        let mut coefold: Option<Vec<f64>> = None;
+        let mut start = vec![0.0; nvars];
+        good = vec![false; nobs];
+        for it in 1..=MAXIT {
+            iter = it;
+            let varmu_bad = (0..nobs)
+                .filter(|&i| weights[i] > 0.0)
+                .map(|i| family.variance(mu[i]));
+            let varmu: Vec<f64> = varmu_bad.collect();
+            if varmu.iter().any(|v| v.is_nan()) {
+                return Err(KernelError::new("NAs in V(mu)"));
+            }
+            if varmu.contains(&0.0) {
+                return Err(KernelError::new("0s in V(mu)"));
+            }
+            let mu_eta: Vec<f64> = eta.iter().map(|&e| family.mu_eta(e)).collect();
+            if (0..nobs).any(|i| weights[i] > 0.0 && mu_eta[i].is_nan()) {
+                return Err(KernelError::new("NAs in d(mu)/d(eta)"));
+            }
+            good = (0..nobs)
+                .map(|i| weights[i] > 0.0 && mu_eta[i] != 0.0)
+                .collect();
+            let rows: Vec<usize> = (0..nobs).filter(|&i| good[i]).collect();
+            if rows.is_empty() {
+                conv = false;
+                ctx.warn(format!("no observations informative at iteration {it}"));
+                break;
+            }
+            let z: Vec<f64> = rows
+                .iter()
+                .map(|&i| eta[i] + (y[i] - mu[i]) / mu_eta[i])
+                .collect();
+            w = rows
+                .iter()
+                .map(|&i| (weights[i] * (mu_eta[i] * mu_eta[i]) / family.variance(mu[i])).sqrt())
+                .collect();
+            let m = rows.len();
+            let mut xw = Vec::with_capacity(m * nvars);
+            for j in 0..nvars {
+                xw.extend(rows.iter().zip(&w).map(|(&i, wi)| d.x[j * nobs + i] * wi));
+            }
+            let zw: Vec<f64> = z.iter().zip(&w).map(|(z, w)| z * w).collect();
+            let f = dqrls(xw, m, nvars, &zw, EPSILON / 1000.0);
+            if f.coef.iter().any(|c| !c.is_finite()) {
+                conv = false;
+                ctx.warn(format!("non-finite coefficients at iteration {it}"));
+                fit = Some(f);
+                break;
+            }
+            if nobs < f.qr.rank {
+                return Err(KernelError::new(format!(
+                    "X matrix has rank {}, but only {nobs} observations",
+                    f.qr.rank
+                )));
+            }
+            for (k, &piv) in f.qr.pivot.iter().enumerate() {
+                start[piv - 1] = f.coef[k];
+            }
+            fit = Some(f);
+            eta = xb(&d.x, nobs, &start);
+            mu = linkinv(&eta);
+            let mut dev = dev_of(&mu);
+            boundary = false;
+            if !dev.is_finite() {
+                let Some(old) = &coefold else {
+                    return Err(KernelError::new(
+                        "no valid set of coefficients has been found: please supply starting values",
+                    ));
+                };
+                ctx.warn("step size truncated due to divergence");
+                let mut ii = 1;
+                while !dev.is_finite() {
+                    if ii > MAXIT {
+                        return Err(KernelError::new("inner loop 1; cannot correct step size"));
+                    }
+                    ii += 1;
+                    for (s, o) in start.iter_mut().zip(old) {
+                        *s = (*s + o) / 2.0;
+                    }
+                    eta = xb(&d.x, nobs, &start);
+                    mu = linkinv(&eta);
+                    dev = dev_of(&mu);
+                }
+                boundary = true;
+            }
+            if !family.validmu(&mu) {
+                let Some(old) = &coefold else {
+                    return Err(KernelError::new(
+                        "no valid set of coefficients has been found: please supply starting values",
+                    ));
+                };
+                ctx.warn("step size truncated: out of bounds");
+                let mut ii = 1;
+                while !family.validmu(&mu) {
+                    if ii > MAXIT {
+                        return Err(KernelError::new("inner loop 2; cannot correct step size"));
+                    }
+                    ii += 1;
+                    for (s, o) in start.iter_mut().zip(old) {
+                        *s = (*s + o) / 2.0;
+                    }
+                    eta = xb(&d.x, nobs, &start);
+                    mu = linkinv(&eta);
+                }
+                boundary = true;
+                dev = dev_of(&mu);
+            }
+            if (dev - devold).abs() / (dev.abs() + 0.1) < EPSILON {
+                conv = true;
+                coef.clone_from(&start);
+                break;
+            }
+            devold = dev;
+            coef.clone_from(&start);
+            coefold = Some(start.clone());
+        }
+        if coef.is_empty() {
+            return Err(KernelError::new(
+                "no valid set of coefficients has been found: please supply starting values",
+            ));
+        }
+    }
+    // R warns only about a model it iterated on.
+    if nvars > 0 {
+        if !conv {
+            ctx.warn("glm.fit: algorithm did not converge");
+        }
+        if boundary {
+            ctx.warn("glm.fit: algorithm stopped at boundary value");
+        }
+        let eps = 10.0 * f64::EPSILON;
+        match family {
+            Family::Binomial if mu.iter().any(|&m| m > 1.0 - eps || m < eps) => {
+                ctx.warn("glm.fit: fitted probabilities numerically 0 or 1 occurred")
+            }
+            Family::Poisson if mu.iter().any(|&m| m < eps) => {
+                ctx.warn("glm.fit: fitted rates numerically 0 occurred")
+            }
+            _ => {}
+        }
+    }
+    let rank = fit.as_ref().map_or(0, |f| f.qr.rank);
+    if let Some(f) = &fit {
+        for &piv in &f.qr.pivot[rank..] {
+            coef[piv - 1] = NA;
+        }
+    }
+    let residuals: Vec<f64> = (0..nobs)
+        .map(|i| (y[i] - mu[i]) / family.mu_eta(eta[i]))
+        .collect();
+    let mut wt = vec![0.0; nobs];
+    for (slot, wi) in (0..nobs).filter(|&i| good[i]).zip(&w) {
+        wt[slot] = wi * wi;
+    }
+    let wtdmu = if intercept {
+        let wy: Vec<f64> = weights.iter().zip(&y).map(|(w, y)| w * y).collect();
+        sum(&wy, false) / sum(&weights, false)
+    } else {
+        family.linkinv(0.0)
+    };
+    let nulldev = sum(&family.dev_resids(&y, &[wtdmu], &weights), false);
+    let n_ok = nobs - weights.iter().filter(|&&w| w == 0.0).count();
+    let nulldf = n_ok as f64 - f64::from(u8::from(intercept));
+    let resdf = n_ok as f64 - rank as f64;
+    let dev = dev_of(&mu);
+    let aic = family.aic(&y, &init.n, &mu, &weights, dev) + 2.0 * rank as f64;
+    let (qr, effects) = match fit {
+        Some(f) => (qr_value(f.qr), Value::Num(f.effects)),
+        None => (
+            qr_value(super::super::linalg::linpack::dqrdc2(
+                Vec::new(),
+                0,
+                0,
+                1e-11,
+            )),
+            Value::Num(Vec::new()),
+        ),
+    };
+    Ok(vec![
+        ("coefficients", Value::Num(coef)),
+        ("coefficient.names", Value::Str(d.names.clone())),
+        ("residuals", Value::Num(residuals)),
+        ("fitted.values", Value::Num(mu)),
+        ("effects", effects),
+        ("rank", Value::scalar(rank as f64)),
+        ("qr", qr),
+        ("family", family.value()),
+        ("linear.predictors", Value::Num(eta)),
+        ("deviance", Value::scalar(dev)),
+        ("aic", Value::scalar(aic)),
+        ("null.deviance", Value::scalar(nulldev)),
+        ("iter", Value::scalar(iter as f64)),
+        ("weights", Value::Num(wt)),
+        ("prior.weights", Value::Num(weights)),
+        ("df.residual", Value::scalar(resdf)),
+        ("df.null", Value::scalar(nulldf)),
+        ("y", Value::Num(y)),
+        ("converged", Value::Bool(vec![conv])),
+        ("boundary", Value::Bool(vec![boundary])),
+        (
+            "assign",
+            Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
+        ),
+        ("terms", terms_value(&d.labels, intercept)),
+    ])
+}

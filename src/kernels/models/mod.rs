@@ -1,0 +1,156 @@
+//! Fitted models beyond `lm`: `glm` with its families, and the functions
+//! R users call on a fit (`coef`, `residuals`, `fitted`, `summary`,
+//! `anova`, `predict`).
+
+mod accessors;
+mod anova;
+mod family;
+mod fit;
+mod glm;
+mod predict;
+mod summary;
+
+use family::Family;
+
+use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "glm",
+        params: &[
+            req("formula"),
+            opt("family"),
+            opt("data"),
+            opt("weights"),
+            opt("subset"),
+        ],
+        random: false,
+        shape: glm::glm_shape,
+        eval: glm::glm_eval,
+    },
+    Kernel {
+        name: "gaussian",
+        params: &[opt("link")],
+        random: false,
+        shape: family_shape,
+        eval: |a, _| family_eval(a, Family::Gaussian),
+    },
+    Kernel {
+        name: "binomial",
+        params: &[opt("link")],
+        random: false,
+        shape: family_shape,
+        eval: |a, _| family_eval(a, Family::Binomial),
+    },
+    Kernel {
+        name: "poisson",
+        params: &[opt("link")],
+        random: false,
+        shape: family_shape,
+        eval: |a, _| family_eval(a, Family::Poisson),
+    },
+    Kernel {
+        name: "coef",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: accessors::coef_shape,
+        eval: accessors::coef_eval,
+    },
+    Kernel {
+        name: "coefficients",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: accessors::coef_shape,
+        eval: accessors::coef_eval,
+    },
+    Kernel {
+        name: "residuals",
+        params: &[req("object"), opt("type"), DOTS],
+        random: false,
+        shape: accessors::residuals_shape,
+        eval: accessors::residuals_eval,
+    },
+    Kernel {
+        name: "resid",
+        params: &[req("object"), opt("type"), DOTS],
+        random: false,
+        shape: accessors::residuals_shape,
+        eval: accessors::residuals_eval,
+    },
+    Kernel {
+        name: "fitted",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: accessors::fitted_shape,
+        eval: accessors::fitted_eval,
+    },
+    Kernel {
+        name: "fitted.values",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: accessors::fitted_shape,
+        eval: accessors::fitted_eval,
+    },
+    Kernel {
+        name: "summary",
+        params: &[req("object"), opt("dispersion"), DOTS],
+        random: false,
+        shape: summary::summary_shape,
+        eval: summary::summary_eval,
+    },
+    Kernel {
+        name: "anova",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: anova::anova_shape,
+        eval: anova::anova_eval,
+    },
+    Kernel {
+        name: "predict",
+        params: &[
+            req("object"),
+            opt("newdata"),
+            opt("type"),
+            opt("se.fit"),
+            DOTS,
+        ],
+        random: false,
+        shape: predict::predict_shape,
+        eval: predict::predict_eval,
+    },
+];
+
+/// `binomial(link = "logit")`: only the canonical link is fitted.
+fn family_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let family = match args.func {
+        "binomial" => Family::Binomial,
+        "poisson" => Family::Poisson,
+        _ => Family::Gaussian,
+    };
+    if let Some(link) = args.const_str("link") {
+        if link != family.link() {
+            return Err(args.error("link", link_error(family, link)));
+        }
+    }
+    let s = |v: &str| Type::str_const(v);
+    Ok(Type::record(
+        "family",
+        vec![("family", s(family.name())), ("link", s(family.link()))],
+    ))
+}
+
+fn link_error(family: Family, link: &str) -> String {
+    format!(
+        "flowcast's glm() fits the {} family with its canonical link \"{}\" only, not \"{link}\"",
+        family.name(),
+        family.link()
+    )
+}
+
+fn family_eval(args: &Args<&Value>, family: Family) -> Result<Value, KernelError> {
+    let link = args.str_or("link", family.link())?;
+    if link != family.link() {
+        return Err(KernelError::new(link_error(family, link)));
+    }
+    Ok(family.value())
+}

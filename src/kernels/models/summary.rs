@@ -1,0 +1,283 @@
+//! `summary(object)` of an `lm` (R's `summary.lm`) or a `glm`
+//! (`summary.glm`).
+//!
+//! R's coefficient table is a matrix with dimnames; flowcast's matrices
+//! have none, so the table is `coefficients` (one row per estimated
+//! coefficient, in R's row order: the QR's pivot order) and its row and
+//! column names travel beside it as `coefficient.names` and
+//! `coefficient.colnames` ("Estimate", "Std. Error", "t value" or
+//! "z value", "Pr(>|t|)" or "Pr(>|z|)").
+
+use nalgebra::DMatrix;
+
+use super::super::nmath::{pnorm, pt};
+use super::super::summary::sum;
+use super::super::value::{List, NA};
+use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+use super::accessors::residuals_of;
+use super::family::Family;
+use super::fit::{chol2inv, model_type, Fit, Kind};
+
+pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let Some(Type::Record { class, .. }) = model_type(args, "object")? else {
+        return Ok(Type::Any);
+    };
+    let num = Type::num_unknown;
+    let one = || Type::num(1);
+    let strs = || Type::Str {
+        len: None,
+        value: None,
+    };
+    let table = || Type::Mat {
+        rows: None,
+        cols: Some(4),
+    };
+    let square = || Type::Mat {
+        rows: None,
+        cols: None,
+    };
+    let aliased = || Type::Bool {
+        len: None,
+        value: None,
+    };
+    Ok(if class == "lm" {
+        Type::record(
+            "summary.lm",
+            vec![
+                ("residuals", num()),
+                ("coefficients", table()),
+                ("coefficient.names", strs()),
+                ("coefficient.colnames", strs()),
+                ("aliased", aliased()),
+                ("sigma", one()),
+                ("df", Type::num(3)),
+                ("r.squared", one()),
+                ("adj.r.squared", one()),
+                ("fstatistic", Type::num(3)),
+                ("cov.unscaled", square()),
+            ],
+        )
+    } else {
+        Type::record(
+            "summary.glm",
+            vec![
+                ("family", Type::Any),
+                ("deviance", one()),
+                ("aic", one()),
+                ("df.residual", one()),
+                ("null.deviance", one()),
+                ("df.null", one()),
+                ("iter", one()),
+                ("deviance.resid", num()),
+                ("coefficients", table()),
+                ("coefficient.names", strs()),
+                ("coefficient.colnames", strs()),
+                ("aliased", aliased()),
+                ("dispersion", one()),
+                ("df", Type::num(3)),
+                ("cov.unscaled", square()),
+                ("cov.scaled", square()),
+            ],
+        )
+    })
+}
+
+pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = Fit::from_arg(args, "object", "summary")?;
+    match fit.kind {
+        Kind::Lm => summary_lm(&fit),
+        Kind::Glm(family) => summary_glm(&fit, family, args, ctx),
+    }
+}
+
+fn strings(v: &[&str]) -> Value {
+    Value::Str(v.iter().map(|s| s.to_string()).collect())
+}
+
+/// The table's rows: each estimated coefficient in pivot order, with its
+/// standard error from `dispersion * diag(chol2inv(R))`, its statistic and
+/// its p-value.
+struct Table {
+    matrix: Value,
+    names: Value,
+    cov_unscaled: Value,
+}
+
+fn table(fit: &Fit, dispersion: f64, p_value: impl Fn(f64) -> f64) -> Result<Table, KernelError> {
+    let qr = fit.qr()?;
+    let coef = fit.nums("coefficients")?;
+    let names = fit.names();
+    let k = qr.rank;
+    let cov = chol2inv(&qr, k);
+    let mut m = DMatrix::<f64>::zeros(k, 4);
+    let mut row_names = Vec::with_capacity(k);
+    for i in 0..k {
+        let j = qr.pivot[i] - 1;
+        let est = coef.get(j).copied().unwrap_or(NA);
+        let se = (dispersion * cov[i * k + i]).sqrt();
+        let t = est / se;
+        m[(i, 0)] = est;
+        m[(i, 1)] = se;
+        m[(i, 2)] = t;
+        m[(i, 3)] = p_value(t);
+        row_names.push(names.get(j).cloned().unwrap_or_default());
+    }
+    Ok(Table {
+        matrix: Value::Mat(m),
+        names: Value::Str(row_names),
+        cov_unscaled: Value::Mat(DMatrix::from_vec(k, k, cov)),
+    })
+}
+
+fn aliased(fit: &Fit) -> Result<Value, KernelError> {
+    Ok(Value::Bool(
+        fit.nums("coefficients")?
+            .iter()
+            .map(|c| c.is_nan())
+            .collect(),
+    ))
+}
+
+fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
+    let rank = fit.scalar("rank")?;
+    let rdf = fit.scalar("df.residual")?;
+    let r = fit.nums("residuals")?;
+    let qr = fit.qr()?;
+    let residuals = match fit.prior_weights() {
+        Some(w) if w.len() == r.len() => r.iter().zip(w).map(|(r, w)| w.sqrt() * r).collect(),
+        _ => r.to_vec(),
+    };
+    let sigma = fit.scalar("sigma")?;
+    // The lm record's standard errors, statistics and p-values are
+    // summary.lm's; the table puts them in its order.
+    let se = fit.nums("std.error")?;
+    let t = fit.nums("t.value")?;
+    let pv = fit.nums("p.value")?;
+    let coef = fit.nums("coefficients")?;
+    let names = fit.names();
+    let k = qr.rank;
+    let mut m = DMatrix::<f64>::zeros(k, 4);
+    let mut row_names = Vec::with_capacity(k);
+    for i in 0..k {
+        let j = qr.pivot[i] - 1;
+        let at = |v: &[f64]| v.get(j).copied().unwrap_or(NA);
+        m[(i, 0)] = at(coef);
+        m[(i, 1)] = at(se);
+        m[(i, 2)] = at(t);
+        m[(i, 3)] = at(pv);
+        row_names.push(names.get(j).cloned().unwrap_or_default());
+    }
+    let mut fields = vec![
+        ("residuals", Value::Num(residuals)),
+        ("coefficients", Value::Mat(m)),
+        ("coefficient.names", Value::Str(row_names)),
+        (
+            "coefficient.colnames",
+            strings(&["Estimate", "Std. Error", "t value", "Pr(>|t|)"]),
+        ),
+        ("aliased", aliased(fit)?),
+        ("sigma", Value::scalar(sigma)),
+        ("df", Value::Num(vec![rank, rdf, qr.p as f64])),
+        ("r.squared", Value::scalar(fit.scalar("r.squared")?)),
+        ("adj.r.squared", Value::scalar(fit.scalar("adj.r.squared")?)),
+    ];
+    if let Some(w) = fit.prior_weights() {
+        fields.insert(0, ("weights", Value::Num(w.to_vec())));
+    }
+    let fstat = fit.nums("fstatistic")?;
+    if !fstat.iter().all(|v| v.is_nan()) {
+        fields.push(("fstatistic", Value::Num(fstat.to_vec())));
+    }
+    let cov = chol2inv(&qr, k);
+    fields.push(("cov.unscaled", Value::Mat(DMatrix::from_vec(k, k, cov))));
+    Ok(Value::List(List::record("summary.lm", fields)))
+}
+
+fn summary_glm(
+    fit: &Fit,
+    family: Family,
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let df_r = fit.scalar("df.residual")?;
+    let (dispersion, estimated) = match args.get("dispersion") {
+        Some(Value::Null) | None => match family {
+            Family::Binomial | Family::Poisson => (1.0, false),
+            Family::Gaussian => {
+                if df_r > 0.0 {
+                    let w = fit.nums("weights")?;
+                    let r = fit.nums("residuals")?;
+                    if w.contains(&0.0) {
+                        ctx.warn(
+                            "observations with zero weight not used for calculating dispersion",
+                        );
+                    }
+                    let wr: Vec<f64> = w
+                        .iter()
+                        .zip(r)
+                        .filter(|(w, _)| **w > 0.0)
+                        .map(|(w, r)| w * (r * r))
+                        .collect();
+                    (sum(&wr, false) / df_r, true)
+                } else {
+                    (f64::NAN, true)
+                }
+            }
+        },
+        Some(_) => (args.scalar("dispersion")?, false),
+    };
+    let rank = fit.scalar("rank")?;
+    let (stat, pname) = if estimated {
+        ("t value", "Pr(>|t|)")
+    } else {
+        ("z value", "Pr(>|z|)")
+    };
+    let t = if !estimated {
+        table(fit, dispersion, |t| {
+            2.0 * pnorm(-t.abs(), 0.0, 1.0, true, false)
+        })?
+    } else if df_r > 0.0 {
+        table(fit, dispersion, |t| 2.0 * pt(-t.abs(), df_r, true, false))?
+    } else {
+        let mut t = table(fit, dispersion, |_| f64::NAN)?;
+        if let Value::Mat(m) = &mut t.matrix {
+            for i in 0..m.nrows() {
+                m[(i, 1)] = f64::NAN;
+                m[(i, 2)] = f64::NAN;
+            }
+        }
+        t
+    };
+    let cov_scaled = match &t.cov_unscaled {
+        Value::Mat(m) => Value::Mat(m * dispersion),
+        other => other.clone(),
+    };
+    let qr = fit.qr()?;
+    let copy = |name: &str| fit.exact(name).cloned().unwrap_or(Value::Null);
+    let deviance_resid = Value::Num(residuals_of(fit, "deviance")?);
+    Ok(Value::List(List::record(
+        "summary.glm",
+        vec![
+            ("terms", copy("terms")),
+            ("family", copy("family")),
+            ("deviance", copy("deviance")),
+            ("aic", copy("aic")),
+            ("df.residual", copy("df.residual")),
+            ("null.deviance", copy("null.deviance")),
+            ("df.null", copy("df.null")),
+            ("iter", copy("iter")),
+            ("deviance.resid", deviance_resid),
+            ("coefficients", t.matrix),
+            ("coefficient.names", t.names),
+            (
+                "coefficient.colnames",
+                strings(&["Estimate", "Std. Error", stat, pname]),
+            ),
+            ("aliased", aliased(fit)?),
+            ("dispersion", Value::scalar(dispersion)),
+            ("df", Value::Num(vec![rank, df_r, qr.p as f64])),
+            ("cov.unscaled", t.cov_unscaled),
+            ("cov.scaled", cov_scaled),
+        ],
+    )))
+}

@@ -1,0 +1,226 @@
+//! Issue 17, item 6: glm (gaussian, binomial and poisson by IRLS as R's
+//! glm.fit), coef, residuals, fitted, summary, anova and predict on lm and
+//! glm fits, and chol, det, backsolve, forwardsolve, kronecker and
+//! cmdscale. The workflow tests/fixtures/workflows/models.toml runs and
+//! every step must equal what R computed for it
+//! (tests/fixtures/r/models.R wrote models.json); what flowcast refuses,
+//! it refuses with R's message (or a located one at check time).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+mod common;
+use common::{call, flowcast, named, pos, r_json};
+use flowcast::kernels::Value;
+use nalgebra::DMatrix;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn models_workflow_matches_r() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r: Json = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/fixtures/r/models.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "-p", "2", "--out"])
+        .arg(dir.path())
+        .arg(root.join("tests/fixtures/workflows/models.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let mut errors = Vec::new();
+    for (step, rv) in r.as_object().unwrap() {
+        let file = dir.path().join(format!("{step}.json"));
+        let Ok(t) = std::fs::read_to_string(&file) else {
+            errors.push(format!("{step}: no {}", file.display()));
+            continue;
+        };
+        let ours: Json = serde_json::from_str(&t).unwrap();
+        r_json::compare(step, &ours, rv, &mut errors);
+    }
+    assert!(
+        errors.is_empty(),
+        "{} differences:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
+/// A workflow reading tests/fixtures/csv/models.csv as `d`, plus `steps`.
+fn workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csv/models.csv");
+    std::fs::copy(csv, dir.path().join("models.csv")).unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(
+        &path,
+        format!("[steps]\nd = 'read.csv(\"models.csv\")'\n{steps}\n"),
+    )
+    .unwrap();
+    (dir, path)
+}
+
+/// `check` refuses the step on line 3 with `message`, pointing at `at`.
+#[track_caller]
+fn check_fails(step: &str, at: &str, message: &str) {
+    let (_dir, path) = workflow(step);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{step}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let column = step.find(at).expect("`at` is in the step") + 1;
+    assert!(
+        err.contains(&format!("w.toml:3:{column} ")),
+        "{step}: {err}"
+    );
+    assert!(err.contains(message), "{step}: {err}");
+}
+
+/// `run` fails the step with `message` (R's).
+#[track_caller]
+fn run_fails(steps: &str, message: &str) {
+    let (_dir, path) = workflow(steps);
+    let out = flowcast(&["run", "--headless", path.to_str().unwrap()]);
+    let err = text(&out.stderr) + &text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{steps}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(message), "{steps}: {err}");
+}
+
+#[test]
+fn unsupported_calls_fail_at_check_with_the_place() {
+    check_fails(
+        "g = 'glm(y ~ x1, family = binomial(link = \"probit\"), data = d)'",
+        "link =",
+        "canonical link",
+    );
+    check_fails(
+        "g = 'glm(y ~ x1, family = \"quasi\", data = d)'",
+        "family =",
+        "family 'quasi' is not supported",
+    );
+    check_fails(
+        "m = 'chol(matrix(1, 2, 3))'",
+        "matrix(",
+        "'a' must be a square matrix",
+    );
+    check_fails(
+        "m = 'det(c(1, 2))'",
+        "c(1, 2)",
+        "no applicable method for 'determinant'",
+    );
+    check_fails(
+        "m = 'cmdscale(dist(matrix(1, 3, 2)), k = 3)'",
+        "k = 3",
+        "'k' must be in {1, 2, ..  n - 1}",
+    );
+    check_fails(
+        "f = 'lm(y ~ x1, data = d)'\np = 'predict(f, type = \"terms\")'",
+        "type =",
+        "not supported",
+    );
+}
+
+#[test]
+fn r_errors_fail_their_step_at_run_time() {
+    run_fails(
+        "g = 'glm(count ~ x1, family = binomial, data = d)'",
+        "y values must be 0 <= y <= 1",
+    );
+    run_fails(
+        "g = 'glm(x1 ~ x2, family = poisson, data = d)'",
+        "negative values not allowed for the 'Poisson' family",
+    );
+    run_fails(
+        "m = 'chol(matrix(c(1, 2, 2, 1), 2))'",
+        "the leading minor of order 2 is not positive definite",
+    );
+    run_fails(
+        "b = 'backsolve(matrix(c(1, 0, 0, 0), 2), c(1, 2))'",
+        "singular matrix in 'backsolve'. First zero in diagonal [2]",
+    );
+    run_fails(
+        "f = 'lm(y ~ x1 + x2, data = d)'\np = 'predict(f, newdata = d[, c(1, 4)])'",
+        "object `x2` not found",
+    );
+    run_fails(
+        "f = 'lm(y ~ x1, data = d)'\ng = 'lm(y ~ x1 + age, data = d)'\na = 'anova(f, g)'",
+        "models were not all fitted to the same size of dataset",
+    );
+}
+
+#[test]
+fn separation_warns_as_r_does() {
+    // R: glm.fit: fitted probabilities numerically 0 or 1 occurred.
+    let (_dir, path) = workflow(
+        "x = 'c(1, 2, 3, 4, 5, 6)'\ny = 'c(0, 0, 0, 1, 1, 1)'\ng = 'glm(y ~ x, family = binomial)'",
+    );
+    let out = flowcast(&["run", "--headless", path.to_str().unwrap()]);
+    let all = text(&out.stderr) + &text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(
+        all.contains("fitted probabilities numerically 0 or 1 occurred"),
+        "{all}"
+    );
+}
+
+#[test]
+fn small_cases_give_r_values() {
+    // det(matrix(0, 0, 0)) is 1 and a singular matrix's is exactly 0.
+    let empty = Value::Mat(DMatrix::zeros(0, 0));
+    assert_eq!(call("det", vec![pos(empty)]).unwrap(), Value::scalar(1.0));
+    let singular = Value::Mat(DMatrix::from_vec(2, 2, vec![1.0, 2.0, 2.0, 4.0]));
+    assert_eq!(
+        call("det", vec![pos(singular)]).unwrap(),
+        Value::scalar(0.0)
+    );
+    // chol of a 1x1: its square root.
+    let one = Value::Mat(DMatrix::from_element(1, 1, 9.0));
+    assert_eq!(
+        call("chol", vec![pos(one)]).unwrap(),
+        Value::Mat(DMatrix::from_element(1, 1, 3.0))
+    );
+    // backsolve uses the first k rows of a longer x: R gives c(1, 2).
+    let eye = Value::Mat(DMatrix::identity(2, 2));
+    assert_eq!(
+        call(
+            "backsolve",
+            vec![pos(eye), pos(Value::Num(vec![1.0, 2.0, 3.0]))]
+        )
+        .unwrap(),
+        Value::Num(vec![1.0, 2.0])
+    );
+    // kronecker(diag(2), matrix(1:4, 2), FUN = "+") as R prints it.
+    let k = call(
+        "kronecker",
+        vec![
+            pos(Value::Mat(DMatrix::identity(2, 2))),
+            pos(Value::Mat(DMatrix::from_vec(
+                2,
+                2,
+                vec![1.0, 2.0, 3.0, 4.0],
+            ))),
+            named("FUN", Value::string("+")),
+        ],
+    )
+    .unwrap();
+    let want = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            2., 4., 1., 3., 3., 5., 2., 4., 1., 3., 2., 4., 2., 4., 3., 5.,
+        ],
+    );
+    assert_eq!(k, Value::Mat(want));
+}
