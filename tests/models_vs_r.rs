@@ -46,8 +46,11 @@ fn models_workflow_matches_r() {
             errors.push(format!("{step}: no {}", file.display()));
             continue;
         };
-        let ours: Json = serde_json::from_str(&t).unwrap();
-        r_json::compare(step, &ours, rv, &mut errors);
+        let mut ours: Json = serde_json::from_str(&t).unwrap();
+        let mut rv = rv.clone();
+        drop_rank_deficient_noise(&mut ours);
+        drop_rank_deficient_noise(&mut rv);
+        r_json::compare(step, &ours, &rv, &mut errors);
     }
     assert!(
         errors.is_empty(),
@@ -55,6 +58,44 @@ fn models_workflow_matches_r() {
         errors.len(),
         errors.join("\n")
     );
+}
+
+/// In a QR decomposition of rank r < p, dqrdc2 still forms a reflector
+/// from what is left of the aliased columns: rounding noise, whose bits
+/// depend on the order of every sum before it (R's reference BLAS and
+/// flowcast's blocked updates differ there). Those columns of `qr` below
+/// the first r rows, and their `qraux`, are not compared.
+fn drop_rank_deficient_noise(v: &mut Json) {
+    match v {
+        Json::Object(m) => {
+            let rank = m.get("rank").and_then(Json::as_u64).map(|r| r as usize);
+            let dims = m
+                .get("qr")
+                .and_then(|q| q.get("dim"))
+                .and_then(Json::as_array)
+                .map(|d| d.iter().filter_map(Json::as_u64).collect::<Vec<_>>());
+            if let (Some(rank), Some([n, p])) = (rank, dims.as_deref()) {
+                let (n, p) = (*n as usize, *p as usize);
+                if let Some(Json::Array(data)) = m.get_mut("qr").and_then(|q| q.get_mut("data")) {
+                    for j in rank..p {
+                        for i in rank..n {
+                            if let Some(x) = data.get_mut(j * n + i) {
+                                *x = Json::Null;
+                            }
+                        }
+                    }
+                }
+                if let Some(Json::Array(aux)) = m.get_mut("qraux") {
+                    for x in aux.iter_mut().skip(rank) {
+                        *x = Json::Null;
+                    }
+                }
+            }
+            m.values_mut().for_each(drop_rank_deficient_noise);
+        }
+        Json::Array(a) => a.iter_mut().for_each(drop_rank_deficient_noise),
+        _ => {}
+    }
 }
 
 /// A workflow reading tests/fixtures/csv/models.csv as `d`, plus `steps`.
@@ -71,7 +112,8 @@ fn workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// `check` refuses the step on line 3 with `message`, pointing at `at`.
+/// `check` refuses the steps with `message`, pointing at `at` (the steps
+/// start on line 3).
 #[track_caller]
 fn check_fails(step: &str, at: &str, message: &str) {
     let (_dir, path) = workflow(step);
@@ -79,9 +121,11 @@ fn check_fails(step: &str, at: &str, message: &str) {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{step}: {err}");
     assert!(!err.contains("panicked"), "{err}");
-    let column = step.find(at).expect("`at` is in the step") + 1;
+    let offset = step.find(at).expect("`at` is in the step");
+    let line = 3 + step[..offset].matches('\n').count();
+    let column = offset - step[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
     assert!(
-        err.contains(&format!("w.toml:3:{column} ")),
+        err.contains(&format!("w.toml:{line}:{column} ")),
         "{step}: {err}"
     );
     assert!(err.contains(message), "{step}: {err}");

@@ -82,7 +82,7 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             out.push(u8::from(f.intercept));
         }
         Value::Factor(f) => {
-            out.push(9);
+            out.push(10);
             strings(&f.levels, out);
             numbers(&f.integer_codes(), out);
         }
@@ -368,7 +368,7 @@ impl<'a> Reader<'a> {
                     intercept,
                 })
             }
-            9 => {
+            10 => {
                 let levels = self.strings()?;
                 let codes = self
                     .numbers()?

@@ -174,18 +174,22 @@ fn eval_args<'s>(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
+    let function = function_args::function_arg(func, args);
+    // A function passed by name is passed as its name.
+    let function_name = |i: usize| match &args[i].value.kind {
+        ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
+            Some(Cow::Owned(Value::string(n)))
+        }
+        _ => None,
+    };
     let Some(ds) = formula::data_scope(func, args) else {
-        let function = function_args::function_arg(func, args);
         return args
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                let v = match &a.value.kind {
-                    // A function passed by name is passed as its name.
-                    ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
-                        Cow::Owned(Value::string(n))
-                    }
-                    _ => eval(&a.value, scope, ctx, file)?,
+                let v = match function_name(i) {
+                    Some(v) => v,
+                    None => eval(&a.value, scope, ctx, file)?,
                 };
                 Ok((a.name.clone(), v))
             })
@@ -221,6 +225,8 @@ fn eval_args<'s>(
     for (i, a) in args.iter().enumerate() {
         let v = if i == ds.data {
             Cow::Owned(data.as_ref().clone())
+        } else if let Some(v) = function_name(i) {
+            v
         } else if !ds.scoped.contains(&i) {
             eval(&a.value, scope, ctx, file)?
         } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {

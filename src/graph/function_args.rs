@@ -12,9 +12,7 @@ use crate::workflow::{Arg, Expr, ExprKind};
 /// The functions that take a function, and the formal that takes it.
 fn function_formal(func: &str) -> Option<&'static str> {
     match func {
-        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" => {
-            Some("FUN")
-        }
+        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" => Some("FUN"),
         _ => None,
     }
 }

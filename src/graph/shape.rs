@@ -215,18 +215,22 @@ fn infer_args(
     ctx: &ShapeCtx,
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
+    let function = function_args::function_arg(func, args);
+    // A function passed by name is passed as its name.
+    let function_name = |i: usize| match &args[i].value.kind {
+        ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
+            Some(Type::str_const(n))
+        }
+        _ => None,
+    };
     let Some(ds) = formula::data_scope(func, args) else {
-        let function = function_args::function_arg(func, args);
         return args
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                let t = match &a.value.kind {
-                    // A function passed by name is passed as its name.
-                    ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
-                        Type::str_const(n)
-                    }
-                    _ => infer_node(&a.value, env, file, ctx, None, work)?,
+                let t = match function_name(i) {
+                    Some(t) => t,
+                    None => infer_node(&a.value, env, file, ctx, None, work)?,
                 };
                 Ok((a.name.clone(), t))
             })
@@ -269,6 +273,8 @@ fn infer_args(
     for (i, a) in args.iter().enumerate() {
         let t = if i == ds.data {
             data.clone()
+        } else if let Some(t) = function_name(i) {
+            t
         } else if !ds.scoped.contains(&i) {
             infer_node(&a.value, env, file, ctx, None, work)?
         } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {

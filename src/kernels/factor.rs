@@ -102,7 +102,7 @@ pub fn as_text(x: &Value) -> Option<Vec<Option<String>>> {
             .collect(),
         Value::Bool(v) => v
             .iter()
-            .map(|&b| Some(if b { "TRUE" } else { "FALSE" }.to_string()))
+            .map(|&b| b.map(|b| if b { "TRUE" } else { "FALSE" }.to_string()))
             .collect(),
         Value::Factor(f) => f
             .codes
@@ -148,12 +148,12 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
         Value::Bool(v) => {
             let levels: Vec<bool> = [false, true]
                 .into_iter()
-                .filter(|b| v.contains(b))
+                .filter(|&b| v.contains(&Some(b)))
                 .collect();
             Ok(Factor {
                 codes: v
                     .iter()
-                    .map(|b| levels.iter().position(|l| l == b).map(|i| i as u32))
+                    .map(|b| levels.iter().position(|l| Some(*l) == *b).map(|i| i as u32))
                     .collect(),
                 levels: levels
                     .iter()

@@ -145,7 +145,10 @@ fn simplify(results: &[Value]) -> Option<Value> {
         return Some(Value::Bool(
             results
                 .iter()
-                .map(|r| matches!(r, Value::Bool(b) if b[0]))
+                .map(|r| match r {
+                    Value::Bool(b) => b[0],
+                    _ => None,
+                })
                 .collect(),
         ));
     }
@@ -153,7 +156,7 @@ fn simplify(results: &[Value]) -> Option<Value> {
         .iter()
         .map(|r| match r {
             Value::Num(v) if v.len() == 1 => Some(v[0]),
-            Value::Bool(b) if b.len() == 1 => Some(f64::from(u8::from(b[0]))),
+            Value::Bool(b) if b.len() == 1 => Some(b[0].map_or(NA, |b| f64::from(u8::from(b)))),
             _ => None,
         })
         .collect::<Option<Vec<f64>>>()

@@ -484,7 +484,7 @@ pub(super) fn terms_value(labels: &[String], intercept: bool) -> Value {
         "terms",
         vec![
             ("term.labels", Value::Str(labels.to_vec())),
-            ("intercept", Value::Bool(vec![intercept])),
+            ("intercept", Value::Bool(vec![Some(intercept)])),
         ],
     ))
 }

@@ -321,7 +321,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // Comparison sorts: n log n comparisons of the input.
         "sort" | "order" | "rank" => {
             let n = input_elements(args);
-            SORT * n * n.max(2.0).log2()
+            STABLE_SORT * n * n.max(2.0).log2()
         }
         // A hash per element.
         "unique" | "%in%" => 4.0 * PER_ELEMENT * input_elements(args),
@@ -375,7 +375,7 @@ const LM: f64 = 0.75;
 const GLM_ITERATIONS: f64 = 5.0;
 const VAR: f64 = 1.45;
 /// Per comparison of a stable merge sort with its index bookkeeping.
-const SORT: f64 = 3.0;
+const STABLE_SORT: f64 = 3.0;
 
 /// Elements of a value, and of a result object, its parts'.
 fn elements(t: &Type) -> f64 {

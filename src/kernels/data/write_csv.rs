@@ -32,7 +32,12 @@ fn cells(v: &Value, name: &str) -> Result<Vec<String>, KernelError> {
         Value::Num(x) => x.iter().map(|&x| number(x)).collect(),
         Value::Bool(b) => b
             .iter()
-            .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string())
+            .map(|&b| match b {
+                Some(true) => "TRUE",
+                Some(false) => "FALSE",
+                None => "NA",
+            })
+            .map(str::to_string)
             .collect(),
         Value::Str(s) => s
             .iter()

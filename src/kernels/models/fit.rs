@@ -92,7 +92,7 @@ impl<'a> Fit<'a> {
         let Some(Value::List(t)) = self.exact("terms") else {
             return false;
         };
-        matches!(t.field("intercept"), Some(Value::Bool(b)) if b.first() == Some(&true))
+        matches!(t.field("intercept"), Some(Value::Bool(b)) if b.first() == Some(&Some(true)))
     }
 
     pub fn term_labels(&self) -> Vec<String> {

@@ -236,6 +236,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                 .collect();
             let formula = Formula {
                 response: Some(Box::new(Value::Num(y))),
+                response_label: f.response_label.clone(),
                 terms: f.terms.clone(),
                 intercept: f.intercept,
             };
@@ -524,8 +525,8 @@ fn glm_fit(
         ("df.residual", Value::scalar(resdf)),
         ("df.null", Value::scalar(nulldf)),
         ("y", Value::Num(y)),
-        ("converged", Value::Bool(vec![conv])),
-        ("boundary", Value::Bool(vec![boundary])),
+        ("converged", Value::Bool(vec![Some(conv)])),
+        ("boundary", Value::Bool(vec![Some(boundary)])),
         (
             "assign",
             Value::Num(d.assign.iter().map(|&a| a as f64).collect()),

@@ -8,7 +8,7 @@
 //! an NA predict NA (`na.action = na.pass`).
 
 use super::super::frame;
-use super::super::value::Formula;
+use super::super::value::{Formula, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching};
 use super::fit::{model_type, Fit, Kind};
@@ -153,7 +153,10 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
         }
         match v {
             Value::Bool(b) => {
-                let b: Vec<f64> = b.iter().map(|&b| f64::from(u8::from(b))).collect();
+                let b: Vec<f64> = b
+                    .iter()
+                    .map(|&b| b.map_or(NA, |b| f64::from(u8::from(b))))
+                    .collect();
                 if full_coding {
                     x.extend(b.iter().map(|b| 1.0 - b));
                     full_coding = false;

@@ -133,7 +133,7 @@ fn aliased(fit: &Fit) -> Result<Value, KernelError> {
     Ok(Value::Bool(
         fit.nums("coefficients")?
             .iter()
-            .map(|c| c.is_nan())
+            .map(|c| Some(c.is_nan()))
             .collect(),
     ))
 }

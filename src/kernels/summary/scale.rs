@@ -17,7 +17,7 @@ enum How {
 fn how(args: &Args<&Value>, name: &str, nc: usize) -> Result<How, KernelError> {
     match args.get(name) {
         None => Ok(How::Auto(true)),
-        Some(Value::Bool(b)) if b.len() == 1 => Ok(How::Auto(b[0])),
+        Some(Value::Bool(b)) if matches!(b[..], [Some(_)]) => Ok(How::Auto(b[0] == Some(true))),
         Some(v) => {
             let s = v.as_f64_slice().ok_or_else(|| {
                 KernelError::new(format!(

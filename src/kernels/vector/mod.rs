@@ -281,6 +281,10 @@ fn pick(x: &Value, pos: &[usize]) -> Value {
         }
         Value::Complex(z) => Value::Complex(pos.iter().map(|&i| z[i]).collect()),
         Value::ComplexMat(m) => Value::Complex(pos.iter().map(|&i| m.as_slice()[i]).collect()),
+        Value::Factor(f) => Value::Factor(super::value::Factor {
+            codes: pos.iter().map(|&i| f.codes[i]).collect(),
+            levels: f.levels.clone(),
+        }),
         Value::List(l) => Value::List(super::value::List {
             class: None,
             names: l
@@ -302,6 +306,10 @@ fn like(x: &Type, len: Option<usize>) -> Type {
         Type::Str { .. } => Type::Str { len, value: None },
         Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(len),
         Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
+        Type::Factor { levels, .. } => Type::Factor {
+            len,
+            levels: levels.clone(),
+        },
         Type::List { elem, .. } => Type::List {
             len,
             elem: elem.clone(),

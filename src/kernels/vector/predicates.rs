@@ -88,6 +88,7 @@ pub fn is_na(x: &Value) -> Result<Value, KernelError> {
             .map(|c| Some(c.re.is_nan() || c.im.is_nan()))
             .collect(),
         Value::List(l) => l.items.iter().map(|v| Some(is_na_list_item(v))).collect(),
+        Value::Factor(f) => f.codes.iter().map(|c| Some(c.is_none())).collect(),
         Value::Num(_) | Value::Mat(_) => x
             .as_f64_slice()
             .unwrap_or_default()
