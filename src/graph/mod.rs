@@ -13,6 +13,7 @@
 //! between take ([`Task::rng_skip`]).
 
 pub mod formula;
+pub mod index_work;
 pub mod memory;
 mod shape;
 mod symmetric;
@@ -91,7 +92,12 @@ pub struct Task {
     /// The operation count of every call in the step, at the sizes
     /// inferred for each (a loop's: one iteration of its whole body): what
     /// the cost model predicts from before it has observed anything.
+    /// A loop whose work depends on its index: the mean iteration's.
     pub work: Work,
+    /// A loop body's work as a function of the loop variable, when it
+    /// depends on it (`sum(x[1:i])`): how the loop's cost spreads over its
+    /// iterations.
+    pub index_work: Option<index_work::IndexWork>,
 }
 
 /// The task precedence graph of a workflow.
@@ -226,6 +232,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     let mut paths: Vec<Option<CallPath>> = vec![None; wf.steps.len()];
     let mut symmetric: HashMap<&str, bool> = HashMap::new();
     let mut work: Vec<Work> = vec![Work::default(); wf.steps.len()];
+    let mut index_works: Vec<Option<index_work::IndexWork>> = vec![None; wf.steps.len()];
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -269,6 +276,10 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 };
                 paths[i] = call_path(&l.body, &operands, &scope);
                 work[i] = w;
+                index_works[i] = index_work::sample(l, &values, &env, file, &ctx);
+                if let Some(iw) = &index_works[i] {
+                    work[i].ops = iw.mean(&values);
+                }
                 let n = values.len();
                 iterations[i] = Some(values);
                 Ok(match body {
@@ -346,6 +357,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 path: paths[i].take(),
                 symmetric: symmetric.get(step.name.as_str()).copied().unwrap_or(false),
                 work: work[i],
+                index_work: index_works[i].take(),
             }
         })
         .collect();

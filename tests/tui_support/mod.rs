@@ -33,6 +33,7 @@ fn task(
         path: None,
         symmetric: false,
         work: Default::default(),
+        index_work: None,
     }
 }
 
