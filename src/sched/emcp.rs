@@ -104,7 +104,7 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
 /// are contiguous and ordered by when each worker starts on the loop.
 fn merge_loop_blocks(dag: &Dag, p: usize, items: Vec<Item>) -> Schedule {
     let mut first: HashMap<(usize, usize), usize> = HashMap::new(); // (node, worker) → item
-    // Per (node, worker): iterations, and their share of the loop's cost.
+                                                                    // Per (node, worker): iterations, and their share of the loop's cost.
     let mut count: HashMap<(usize, usize), (usize, f64)> = HashMap::new();
     let mut keep = Vec::with_capacity(items.len());
     let mut ordered = items;

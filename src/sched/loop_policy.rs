@@ -170,10 +170,7 @@ pub fn threads(n: usize, p: usize, profile: &Profile, blocks: &[BlockTime]) -> u
         .map(|&(c, work, secs)| (c, c as f64 * work / secs))
         .collect();
     let best = throughput.iter().map(|t| t.1).fold(0.0, f64::max);
-    let Some(&(c, _)) = throughput
-        .iter()
-        .find(|t| t.1 >= SCALING_TOLERANCE * best)
-    else {
+    let Some(&(c, _)) = throughput.iter().find(|t| t.1 >= SCALING_TOLERANCE * best) else {
         return p;
     };
     let widest = throughput.last().map_or(p, |t| t.0);

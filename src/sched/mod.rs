@@ -28,8 +28,8 @@ use std::ops::Range;
 
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
 pub use loop_policy::{LoopKind, LoopPolicy};
-pub use profile::Profile;
 pub use mcp::{alap, mcp};
+pub use profile::Profile;
 pub use runtime::{Policy, Runtime};
 pub use simulate::{simulate, simulate_from};
 

@@ -36,7 +36,10 @@ impl Profile {
             return Profile::FLAT;
         }
         let first = weights[0];
-        if weights.iter().all(|&w| (w - first).abs() <= 1e-12 * first.abs()) {
+        if weights
+            .iter()
+            .all(|&w| (w - first).abs() <= 1e-12 * first.abs())
+        {
             return Profile::FLAT;
         }
         let mut cum = Vec::with_capacity(n + 1);
@@ -174,7 +177,9 @@ impl Profile {
         }
         let (lo, hi) = (0..n)
             .map(|k| self.weight(n, k))
-            .fold((f64::INFINITY, 0.0f64), |(lo, hi), w| (lo.min(w), hi.max(w)));
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), w| {
+                (lo.min(w), hi.max(w))
+            });
         if lo > 0.0 {
             hi / lo
         } else {
@@ -211,58 +216,4 @@ pub fn fit_linear(blocks: &[(Range<usize>, f64)]) -> Option<(f64, f64)> {
     let a = (y1 * s22 - y2 * s12) / det;
     let b = (s11 * y2 - s12 * y1) / det;
     (a.is_finite() && b.is_finite()).then_some((a, b))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flat_profiles_cut_like_even_blocks() {
-        let p = Profile::FLAT;
-        assert_eq!(p.equal_cost_blocks(10, 3), super::super::even_blocks(10, 3));
-        assert_eq!(p.share(10, &(0..5)), 0.5);
-        assert!(Profile::from_weights(&[2.0; 5]).is_flat());
-        assert!(Profile::from_weights(&[1.0, f64::NAN]).is_flat());
-    }
-
-    #[test]
-    fn triangular_blocks_have_equal_cost() {
-        // Iteration k costs k + 1: 1..=8, total 36. Two parts of 18:
-        // 1+…+5 = 15 and 1+…+6 = 21 are as far: the later, 0..6 and 6..8.
-        let p = Profile::from_weights(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
-        assert_eq!(p.equal_cost_blocks(8, 2), vec![0..6, 6..8]);
-        // Four parts of 9: cumulative 1 3 6 10 15 21 28 36; targets 9, 18,
-        // 27 fall nearest to 10 (k = 4), 21 (k = 6; 15 is 3 away, 21 is 3:
-        // the later), 28 (k = 7).
-        assert_eq!(p.equal_cost_blocks(8, 4), vec![0..4, 4..6, 6..7, 7..8]);
-        assert!((p.share(8, &(7..8)) - 8.0 / 36.0).abs() < 1e-15);
-        assert!((p.weight(8, 0) - 8.0 / 36.0).abs() < 1e-15);
-        assert_eq!(p.spread(8), 8.0);
-        // 1000 iterations costing k + 1 over 2 workers: total 500500, the
-        // cut where 1+…+m is nearest 250250, m = 707 (250278).
-        let t = Profile::linear(1000, 1.0, 1.0);
-        assert_eq!(t.equal_cost_blocks(1000, 2), vec![0..707, 707..1000]);
-    }
-
-    #[test]
-    fn concat_keeps_the_weights_of_the_ranges() {
-        let p = Profile::from_weights(&[1.0, 2.0, 3.0, 4.0]);
-        let q = p.concat(4, &[3..4, 0..1]);
-        assert_eq!(q.iterations(), Some(2));
-        assert!((q.share(2, &(0..1)) - 0.8).abs() < 1e-15);
-    }
-
-    #[test]
-    fn the_line_through_blocks_is_recovered() {
-        // Iteration k costs 2 + 0.5 k.
-        let cost = |r: Range<usize>| r.map(|k| 2.0 + 0.5 * k as f64).sum::<f64>();
-        let blocks: Vec<(Range<usize>, f64)> = [0..10, 10..15, 15..40, 40..41]
-            .into_iter()
-            .map(|r| (r.clone(), cost(r)))
-            .collect();
-        let (a, b) = fit_linear(&blocks).unwrap();
-        assert!((a - 2.0).abs() < 1e-9 && (b - 0.5).abs() < 1e-9, "{a} {b}");
-        assert_eq!(fit_linear(&blocks[..1]), None);
-    }
 }
