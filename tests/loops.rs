@@ -413,3 +413,19 @@ fn guided_chunks_shrink_and_cyclic_deals_every_iteration_once() {
     assert_eq!(&chunks[..4], &[13, 12, 10, 9]);
     assert_eq!(chunks.iter().sum::<usize>(), 103);
 }
+
+#[test]
+fn irregular_loops_get_guided_chunks_and_scaling_ones_every_worker() {
+    let mut h = blocks(800, 8, |_| 1e-3, 1.0);
+    for (j, b) in h.iter_mut().enumerate() {
+        if j % 3 == 0 {
+            b.seconds *= 4.0;
+        }
+    }
+    assert_eq!(choose(800, 8, &Profile::FLAT, &h).0.kind, LoopKind::Guided);
+    // Alone 1 ms per iteration, four at a time 1.05 ms: it scales, so it
+    // gets all 16 workers, not the 4 seen.
+    let mut h = blocks(400, 1, |_| 1e-3, 1.0);
+    h.extend(blocks(400, 4, |_| 1e-3, 1.05));
+    assert_eq!(choose(400, 16, &Profile::FLAT, &h).0.threads, 16);
+}
