@@ -28,6 +28,7 @@ fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>,
         path: None,
         symmetric: false,
         work: Default::default(),
+        index_work: None,
     }
 }
 

@@ -141,24 +141,30 @@ burn = { for = "k in 1:32", do = "spin(0.005 + n * 0)" }
     let burn = g.tasks.iter().find(|t| t.name == "burn").unwrap().id;
     let before = pipeline::plan(&wf, &g, &mut Learning::none(), 2, Scheduler::Emcp);
     let (f, events) = run_with(&wf, &g, Scheduler::Emcp);
-    let first = events
+    // The drive's chunks: the first two iterations, then one at each
+    // quarter of the range and the last.
+    let drive = flowcast::sched::runtime::drive_ranges(32);
+    let sampled: Vec<f64> = events
         .iter()
-        .find_map(|e| match e {
+        .filter_map(|e| match e {
             Event::Chunk {
                 task,
                 iterations,
                 start,
                 end,
                 ..
-            } if *task == burn && *iterations == (0..2) => {
-                Some((*end - *start).as_secs_f64() / 2.0)
+            } if *task == burn && drive.contains(iterations) => {
+                Some((*end - *start).as_secs_f64() / iterations.len() as f64)
             }
             _ => None,
         })
-        .expect("a test drive");
+        .collect();
+    assert_eq!(sampled.len(), drive.len(), "a test drive across the range");
+    let first = sampled.iter().copied().fold(0.0, f64::max);
     let predicted = f.plan.predicted[burn];
-    // No model to blend with: 32 × the faster of the two test-drive
-    // iterations (no slower than their mean, the chunk's time / 2).
+    // No model to blend with: 32 × the mean of the samples (the first
+    // chunk's faster iteration, then each single one), no slower than the
+    // slowest sample.
     assert!(predicted <= 32.0 * first + 1e-9, "{predicted} vs {first}");
     assert!(predicted >= 32.0 * 0.005, "{predicted}");
     assert_ne!(predicted, before.predicted[burn]);

@@ -200,6 +200,20 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 42)]
         seed: i64,
     },
+    /// Each do-all loop of a workflow under every loop policy (static,
+    /// cyclic, guided) against the one flowcast chooses.
+    Loops {
+        /// Workflow files (default: workflows/triangular.toml).
+        files: Vec<PathBuf>,
+        /// Measured runs per policy (the median is shown).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Workers (default: all cores).
+        #[arg(short = 'p', long = "processors", value_name = "N")]
+        processors: Option<usize>,
+        #[arg(long, default_value_t = 42)]
+        seed: i64,
+    },
     /// Incremental re-runs: the time from a save to its result with the
     /// cache (an edited loop, a comment, nothing, the seed, a new
     /// invocation), against running everything.

@@ -134,6 +134,39 @@ pub fn main() -> ExitCode {
                 },
         }) => bench_workflows(files, runs, warmup, processors, seed),
         Some(Command::Bench {
+            what:
+                BenchCommand::Loops {
+                    files,
+                    runs,
+                    processors,
+                    seed,
+                },
+        }) => {
+            let files = if files.is_empty() {
+                vec![PathBuf::from("workflows/triangular.toml")]
+            } else {
+                files
+            };
+            let workers = processors
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let opts = crate::bench::loops::Options {
+                files,
+                runs,
+                workers,
+                seed,
+            };
+            match crate::bench::loops::run_loops(&opts) {
+                Ok(table) => {
+                    out!("{table}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    errln!("error: {}", printable(&e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Some(Command::Bench {
             what: BenchCommand::Rerun { files, processors },
         }) => {
             let files = if files.is_empty() {

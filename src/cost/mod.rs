@@ -455,6 +455,16 @@ pub fn task_records(
         .collect()
 }
 
+/// How a loop's cost spreads over its iterations, as shape inference
+/// tells it: each iteration's work at its value of the loop variable
+/// (flat when the work does not depend on it, or is not known).
+pub fn shape_profile(task: &Task) -> crate::sched::Profile {
+    match (&task.index_work, &task.iterations) {
+        (Some(iw), Some(it)) => crate::sched::Profile::from_weights(&iw.weights(it)),
+        _ => crate::sched::Profile::FLAT,
+    }
+}
+
 /// The scheduler's input for a task graph: node `i` is task `i`, with cost
 /// `costs[i]` (predicted seconds; 0 when missing), an edge per predecessor.
 /// Values are shared between threads, so edges carry no bytes.
@@ -469,7 +479,9 @@ pub fn costed_dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
                 .filter(|c| c.is_finite())
                 .unwrap_or(0.0);
             match &t.iterations {
-                Some(it) if !it.is_empty() => Node::looped(&t.name, cost, it.len()),
+                Some(it) if !it.is_empty() => {
+                    Node::looped(&t.name, cost, it.len()).with_profile(shape_profile(t))
+                }
                 _ => Node::function(&t.name, cost),
             }
         })
@@ -499,7 +511,9 @@ pub fn to_dag(graph: &TaskGraph, predictor: &Predictor) -> Dag {
         .map(|t| {
             let cost = predictor.predict(t);
             match (t.kind, &t.iterations) {
-                (TaskKind::Loop, Some(it)) => Node::looped(&t.name, cost, it.len()),
+                (TaskKind::Loop, Some(it)) => {
+                    Node::looped(&t.name, cost, it.len()).with_profile(shape_profile(t))
+                }
                 _ => Node::function(&t.name, cost),
             }
         })

@@ -10,6 +10,7 @@
 mod dynamic;
 pub mod eval;
 pub mod integer;
+pub mod loop_policy;
 mod planned;
 
 use std::collections::HashMap;

@@ -15,6 +15,7 @@
 pub mod files;
 pub mod formula;
 pub mod function_args;
+pub mod index_work;
 pub mod memory;
 mod shape;
 pub mod suggest;
@@ -112,7 +113,12 @@ pub struct Task {
     /// The operation count of every call in the step, at the sizes
     /// inferred for each (a loop's: one iteration of its whole body): what
     /// the cost model predicts from before it has observed anything.
+    /// A loop whose work depends on its index: the mean iteration's.
     pub work: Work,
+    /// A loop body's work as a function of the loop variable, when it
+    /// depends on it (`sum(x[1:i])`): how the loop's cost spreads over its
+    /// iterations.
+    pub index_work: Option<index_work::IndexWork>,
 }
 
 /// The task precedence graph of a workflow.
@@ -255,6 +261,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
     let mut paths: Vec<Option<CallPath>> = vec![None; wf.steps.len()];
     let mut symmetric: HashMap<&str, bool> = HashMap::new();
     let mut work: Vec<Work> = vec![Work::default(); wf.steps.len()];
+    let mut index_works: Vec<Option<index_work::IndexWork>> = vec![None; wf.steps.len()];
     for &i in &order {
         let step = &wf.steps[i];
         if deps[i].iter().any(|&d| types[d].is_none()) {
@@ -295,7 +302,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                             None => Type::num(1),
                         },
                     );
-                    labels[i] = text;
+                    labels[i] = text.clone();
                     let (body, operands, w) = infer_with_operands(&l.body, &env, file, &ctx)?;
                     features[i] = operand_features(&operands);
                     // The loop variable shadows a step of the same name.
@@ -309,6 +316,13 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     };
                     paths[i] = call_path(&l.body, &operands, &scope);
                     work[i] = w;
+                    // A text loop's work is alike at every file: no profile.
+                    if text.is_none() {
+                        index_works[i] = index_work::sample(l, &values, &env, file, &ctx);
+                        if let Some(iw) = &index_works[i] {
+                            work[i].ops = iw.mean(&values);
+                        }
+                    }
                     let n = values.len();
                     iterations[i] = Some(values);
                     Ok(match body {
@@ -388,6 +402,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 path: paths[i].take(),
                 symmetric: symmetric.get(step.name.as_str()).copied().unwrap_or(false),
                 work: work[i],
+                index_work: index_works[i].take(),
             }
         })
         .collect();

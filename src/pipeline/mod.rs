@@ -10,6 +10,7 @@
 //! can differ from the one [`plan`] made beforehand: [`Finished::plan`]
 //! holds the one followed.
 
+pub mod loop_policy;
 mod reuse;
 mod testdrive;
 
@@ -202,6 +203,12 @@ pub fn plan(
             }
         }
     }
+    let past = learning
+        .history
+        .as_ref()
+        .map(|h| loop_policy::past_blocks(h, &wf.name))
+        .unwrap_or_default();
+    loop_policy::choose_policies(&mut dag, &past, workers.max(1));
     let m = wf.m.unwrap_or(sched::DEFAULT_M);
     let drives = match scheduler {
         Scheduler::Emcp => testdrive::test_driven(graph, workers.max(1), m),

@@ -7,7 +7,12 @@
 //! loop over a large matrix pays for cold caches and first allocations (fig1:
 //! 17 ms against 3 ms for the others, which made the first run's prediction
 //! of the loop six times too long), so the test drive runs the first two
-//! iterations, in order on one worker, and takes the faster.
+//! iterations, in order on one worker, and takes the faster. It then runs
+//! one iteration at each quarter of the range and the last: a loop whose
+//! iteration i reads i elements is measured as such, not by its two
+//! cheapest iterations (issue 16: that put a whole triangular loop on one
+//! worker). The samples scale the loop's cost profile from shape
+//! inference, or, without one, fit a line through them.
 //!
 //! The paper ran the drives as a stage of their own and planned the rest
 //! when the stage had drained: a long call taken to fill the stage held

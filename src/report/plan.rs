@@ -80,8 +80,64 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
             })
             .collect();
         let _ = writeln!(out, "\nloop `{}` partition: {}", t.name, blocks.join(", "));
+        if let Some(node) = plan.dag.nodes.get(t.id) {
+            if let Some(policy) = node.policy {
+                let _ = writeln!(
+                    out,
+                    "loop `{}` policy: {} on {} worker{} ({})",
+                    t.name,
+                    policy.kind.name(),
+                    policy.threads,
+                    if policy.threads == 1 { "" } else { "s" },
+                    cost_shape(t, node)
+                );
+            }
+        }
     }
     out
+}
+
+/// How a loop's iteration cost varies, in words.
+fn cost_shape(t: &crate::graph::Task, node: &crate::sched::Node) -> String {
+    let n = node.iterations().unwrap_or(0);
+    let spread = node.profile.spread(n);
+    if node.profile.is_flat() {
+        return "iterations cost alike".into();
+    }
+    let by = match t.index_work.as_ref().and_then(|iw| iw.degree()) {
+        Some(1) => "linear in the index, from the shapes",
+        Some(2) => "quadratic in the index, from the shapes",
+        Some(_) => "polynomial in the index, from the shapes",
+        None if t.index_work.is_some() => "from the shapes",
+        None => "measured",
+    };
+    format!("iteration costs vary {spread:.0}x, {by}")
+}
+
+/// Each loop's policy for `--json`: how its iterations are dealt out, to
+/// how many workers, and how its iterations' costs vary.
+fn loops_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
+    graph
+        .tasks
+        .iter()
+        .filter(|t| t.iterations.is_some())
+        .filter_map(|t| {
+            let node = plan.dag.nodes.get(t.id)?;
+            let policy = node.policy?;
+            let n = node.iterations().unwrap_or(0);
+            let spread = node.profile.spread(n);
+            Some((
+                t.name.clone(),
+                json!({
+                    "policy": policy.kind.name(),
+                    "threads": policy.threads,
+                    "cost_spread": spread.is_finite().then_some(spread),
+                    "cost_degree": t.index_work.as_ref().and_then(|iw| iw.degree()),
+                }),
+            ))
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
@@ -104,5 +160,6 @@ pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
         })
         .collect::<serde_json::Map<_, _>>()
         .into();
+    v["loops"] = loops_json(graph, plan);
     v
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use super::mcp::{mcp_units, Units};
 use super::simulate::simulate_from;
-use super::{even_blocks, Comm, Dag, Item, NodeKind, Schedule, Start};
+use super::{Comm, Dag, Item, NodeKind, Schedule, Start};
 
 /// The paper's M: bounds how finely a loop is cut (and, below p·M
 /// iterations, disables the test drive).
@@ -52,10 +52,16 @@ pub fn loop_granularity(
     }
 }
 
-fn blocks_of(n: usize, size: usize) -> Vec<Range<usize>> {
-    (0..n.div_ceil(size))
-        .map(|k| k * size..((k + 1) * size).min(n))
-        .collect()
+/// Blocks of `size` iterations' worth of cost each: equal count when the
+/// loop is flat, equal predicted cost when its iterations differ.
+fn blocks_of(node: &super::Node, n: usize, size: usize) -> Vec<Range<usize>> {
+    if node.profile.is_flat() {
+        return (0..n.div_ceil(size))
+            .map(|k| k * size..((k + 1) * size).min(n))
+            .collect();
+    }
+    node.profile
+        .blocks_of_share(n, size as f64 / n.max(1) as f64)
 }
 
 pub fn emcp(dag: &Dag, comm: &Comm, p: usize, m: usize) -> Schedule {
@@ -81,8 +87,8 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
         let node = &dag.nodes[id];
         let n = node.iterations()?;
         match loop_granularity(avg, node.cost, n, p, m) {
-            Granularity::Even => Some(even_blocks(n, p)),
-            Granularity::Blocks(size) => Some(blocks_of(n, size)),
+            Granularity::Even => Some(node.blocks(p)),
+            Granularity::Blocks(size) => Some(blocks_of(node, n, size)),
             Granularity::Whole => None,
         }
     });
@@ -98,7 +104,8 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
 /// are contiguous and ordered by when each worker starts on the loop.
 fn merge_loop_blocks(dag: &Dag, p: usize, items: Vec<Item>) -> Schedule {
     let mut first: HashMap<(usize, usize), usize> = HashMap::new(); // (node, worker) → item
-    let mut count: HashMap<(usize, usize), usize> = HashMap::new();
+                                                                    // Per (node, worker): iterations, and their share of the loop's cost.
+    let mut count: HashMap<(usize, usize), (usize, f64)> = HashMap::new();
     let mut keep = Vec::with_capacity(items.len());
     let mut ordered = items;
     ordered.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.worker.cmp(&b.worker)));
@@ -108,22 +115,48 @@ fn merge_loop_blocks(dag: &Dag, p: usize, items: Vec<Item>) -> Schedule {
             continue;
         };
         let key = (item.node, item.worker);
-        *count.entry(key).or_default() += its.len();
+        let share = dag.nodes.get(item.node).map_or(0.0, |n| n.share(its));
+        let c = count.entry(key).or_default();
+        c.0 += its.len();
+        c.1 += share;
         if let std::collections::hash_map::Entry::Vacant(e) = first.entry(key) {
             e.insert(keep.len());
             keep.push(item);
         }
     }
-    // Hand out contiguous ranges per loop, in order of first appearance.
+    // Per loop, the chunks still to hand out.
+    let mut chunks: HashMap<usize, usize> = HashMap::new();
+    for &(node, _) in count.keys() {
+        *chunks.entry(node).or_default() += 1;
+    }
+    // Hand out contiguous ranges per loop, in order of first appearance:
+    // as many iterations as the blocks held, or, when the loop's
+    // iterations differ, as large a share of its cost.
     let mut next: HashMap<usize, usize> = HashMap::new();
     for item in &mut keep {
-        if item.iterations.is_none() || dag.nodes[item.node].iterations().is_none() {
+        let Some(total) = dag.nodes[item.node].iterations() else {
+            continue;
+        };
+        if item.iterations.is_none() {
             continue;
         }
-        let n = count[&(item.node, item.worker)];
+        let (n, share) = count[&(item.node, item.worker)];
+        let left = chunks.entry(item.node).or_default();
+        *left = left.saturating_sub(1);
         let start = next.entry(item.node).or_default();
-        item.iterations = Some(*start..*start + n);
-        *start += n;
+        let profile = &dag.nodes[item.node].profile;
+        let end = if *left == 0 {
+            total
+        } else if profile.is_flat() {
+            *start + n
+        } else {
+            profile.advance(total, *start, share)
+        };
+        let end = end.clamp(*start, total);
+        item.iterations = Some(*start..end);
+        *start = end;
     }
+    // A worker whose blocks' share rounded to nothing runs nothing of it.
+    keep.retain(|i| i.iterations.as_ref().is_none_or(|r| !r.is_empty()));
     Schedule::sorted(p, keep)
 }

@@ -40,7 +40,7 @@ impl Units {
             match (node.iterations(), blocks(id)) {
                 (Some(total), Some(bs)) if total > 0 && !bs.is_empty() => {
                     for b in bs {
-                        let cost = node.cost * b.len() as f64 / total as f64;
+                        let cost = node.cost * node.profile.share(total, &b);
                         units.push(Unit {
                             node: id,
                             iterations: Some(b),

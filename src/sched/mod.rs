@@ -17,7 +17,9 @@
 mod baseline;
 mod dag_json;
 mod emcp;
+pub mod loop_policy;
 mod mcp;
+pub mod profile;
 pub mod runtime;
 mod simulate;
 mod stg;
@@ -25,7 +27,9 @@ mod stg;
 use std::ops::Range;
 
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
+pub use loop_policy::{LoopKind, LoopPolicy};
 pub use mcp::{alap, mcp};
+pub use profile::Profile;
 pub use runtime::{Policy, Runtime};
 pub use simulate::{simulate, simulate_from};
 
@@ -47,6 +51,12 @@ pub struct Node {
     /// Predicted (or measured) seconds.
     pub cost: f64,
     pub kind: NodeKind,
+    /// A loop's cost per iteration, relative (flat unless known): blocks
+    /// are cut to equal shares of it, and an item costs its iterations'.
+    pub profile: Profile,
+    /// A loop's policy, when one was chosen: how many workers its blocks
+    /// go to, and how its iterations are dealt out.
+    pub policy: Option<LoopPolicy>,
 }
 
 impl Node {
@@ -55,6 +65,8 @@ impl Node {
             name: name.to_string(),
             cost,
             kind: NodeKind::Function,
+            profile: Profile::FLAT,
+            policy: None,
         }
     }
 
@@ -63,7 +75,35 @@ impl Node {
             name: name.to_string(),
             cost,
             kind: NodeKind::Loop { iterations },
+            profile: Profile::FLAT,
+            policy: None,
         }
+    }
+
+    /// This loop with iteration costs `profile`.
+    pub fn with_profile(mut self, profile: Profile) -> Node {
+        self.profile = profile;
+        self
+    }
+
+    /// The share of this node's cost that iterations `r` take (all of it
+    /// for a call).
+    pub fn share(&self, r: &Range<usize>) -> f64 {
+        match self.iterations() {
+            Some(n) => self.profile.share(n, r),
+            None => 1.0,
+        }
+    }
+
+    /// The loop cut into at most `parts` blocks of equal predicted cost,
+    /// on no more workers than its policy allows.
+    pub fn blocks(&self, parts: usize) -> Vec<Range<usize>> {
+        let n = self.iterations().unwrap_or(1);
+        let parts = match self.policy {
+            Some(pol) => parts.min(pol.threads.max(1)),
+            None => parts,
+        };
+        self.profile.equal_cost_blocks(n, parts)
     }
 
     pub fn iterations(&self) -> Option<usize> {

@@ -130,8 +130,41 @@ struct Running {
 /// late, long enough that claiming one is noise.
 const PIECE_SECONDS: f64 = 0.002;
 
-/// Iterations a test drive runs: the first warms the caches.
+/// Iterations a test drive runs first: the first warms the caches.
 pub const TEST_DRIVE_ITERATIONS: usize = 2;
+
+/// A line through a drive's samples is taken as the loop's profile only
+/// when it makes the dearest iteration this many times the cheapest: a few
+/// noisy samples of a flat loop must not tilt it.
+const DRIVE_SPREAD: f64 = 2.0;
+
+/// Single iterations a test drive then samples across the rest of the
+/// range, at its quarters and its end: a loop whose iterations cost more
+/// with i is measured as such, not by its two cheapest (issue 16).
+pub const TEST_DRIVE_SAMPLES: usize = 4;
+
+/// The iterations a test drive of a loop of `n` runs, each range a block
+/// of its own: the first [`TEST_DRIVE_ITERATIONS`], then one at each
+/// quarter of the range and the last. Empty when the loop is too short to
+/// leave anything to plan after the drive.
+pub fn drive_ranges(n: usize) -> Vec<Range<usize>> {
+    if n <= TEST_DRIVE_ITERATIONS + TEST_DRIVE_SAMPLES {
+        return if n > TEST_DRIVE_ITERATIONS {
+            std::iter::once(0..TEST_DRIVE_ITERATIONS).collect()
+        } else {
+            Vec::new()
+        };
+    }
+    let mut out: Vec<Range<usize>> = std::iter::once(0..TEST_DRIVE_ITERATIONS).collect();
+    for q in 1..=TEST_DRIVE_SAMPLES {
+        let k = (n * q / TEST_DRIVE_SAMPLES).min(n - 1);
+        let last = out.last().map_or(0, |r| r.end);
+        if k >= last {
+            out.push(k..k + 1);
+        }
+    }
+    out
+}
 
 /// Per-iteration seconds of loop `node` given its test drive's fastest
 /// iteration; the caller's cost model blends the two.
@@ -150,8 +183,11 @@ pub struct Runtime {
     running: Vec<Option<Running>>,
     /// Per node, iterations (1 for a call) not finished.
     left: Vec<usize>,
-    /// Per loop with a test drive not yet measured: the drive's iterations.
-    drive: Vec<Option<Range<usize>>>,
+    /// Per loop with a test drive not yet measured: the drive's blocks not
+    /// yet run (empty: no drive).
+    drive: Vec<Vec<Range<usize>>>,
+    /// Per loop, the drive's blocks measured so far, with their seconds.
+    samples: Vec<Vec<(Range<usize>, f64)>>,
     estimator: Estimator,
     /// Items started so far, as planned when they started.
     past: Vec<Item>,
@@ -183,9 +219,7 @@ impl Runtime {
         let mut rt = Runtime::empty(dag, comm, p, m, policy, estimator);
         for &d in drives {
             if let Some(n) = dag.nodes.get(d).and_then(Node::iterations) {
-                if n > TEST_DRIVE_ITERATIONS {
-                    rt.drive[d] = Some(0..TEST_DRIVE_ITERATIONS);
-                }
+                rt.drive[d] = drive_ranges(n);
             }
         }
         // The whole graph is pending: one item per node, all on worker 0,
@@ -252,7 +286,8 @@ impl Runtime {
                 .iter()
                 .map(|n| n.iterations().unwrap_or(1).max(1))
                 .collect(),
-            drive: vec![None; n],
+            drive: vec![Vec::new(); n],
+            samples: vec![Vec::new(); n],
             estimator,
             past: Vec::new(),
             closed: vec![None; p],
@@ -358,9 +393,7 @@ impl Runtime {
         };
         self.left[node] = self.left[node].saturating_sub(b.piece.len());
         b.ended = now;
-        let drove = self.drive[node]
-            .as_ref()
-            .is_some_and(|d| d.start == b.first && d.end == b.end && b.next == b.end);
+        let drove = b.next == b.end && self.drive[node].contains(&(b.first..b.end));
         if b.next < b.end {
             self.running[w] = Some(r);
             return out;
@@ -368,23 +401,30 @@ impl Runtime {
         // The block is over.
         let block = b.first..b.end;
         let block_time = (now - b.began).max(0.0);
-        let predicted = self.per_iteration(node) * block.len() as f64;
+        let predicted = self.range_cost(node, &block);
         out.block = Some((block.clone(), b.began));
         let mut replan = false;
         if drove {
-            self.drive[node] = None;
-            let measured = if fastest > 0.0 {
-                fastest
+            self.drive[node].retain(|d| *d != block);
+            // The first block's first iteration warms the caches: its
+            // fastest iteration stands for its last.
+            let sample = if block.start == 0 && block.len() > 1 && fastest > 0.0 {
+                (block.end - 1..block.end, fastest)
             } else {
-                block_time / block.len().max(1) as f64
+                (block.clone(), block_time)
             };
-            let per = (self.estimator)(node, measured);
-            self.set_per_iteration(node, per);
-            self.driven.push((node, self.dag.nodes[node].cost));
-            replan = true;
+            self.samples[node].push(sample);
+            if self.drive[node].is_empty() {
+                self.drove(node);
+                replan = true;
+            }
         } else if self.surprised(predicted, block_time) && !block.is_empty() {
             // The rest of this loop probably runs at the speed just seen.
-            self.set_per_iteration(node, block_time / block.len() as f64);
+            let share = self.dag.nodes[node].share(&block);
+            if share > 0.0 {
+                let n = self.dag.nodes[node].iterations().unwrap_or(1).max(1);
+                self.set_per_iteration(node, block_time / (share * n as f64));
+            }
             replan = true;
         }
         out.replanned = replan && self.left[node] + self.pending() > 0 && self.replan(now);
@@ -419,9 +459,36 @@ impl Runtime {
             && (measured - predicted).abs() > self.policy.surprise_share * self.horizon
     }
 
-    fn per_iteration(&self, node: NodeId) -> f64 {
+    /// Predicted seconds of iterations `r` of loop `node`.
+    fn range_cost(&self, node: NodeId, r: &Range<usize>) -> f64 {
         let n = &self.dag.nodes[node];
-        n.cost / n.iterations().unwrap_or(1).max(1) as f64
+        n.cost * n.share(r)
+    }
+
+    /// Costs loop `node` from its test drive's samples: the profile shape
+    /// inference gave it, or, when it had none, a line through the samples
+    /// when they show the cost varying with i; the mean iteration's
+    /// seconds blended with the loop's model by the estimator.
+    fn drove(&mut self, node: NodeId) {
+        let samples = std::mem::take(&mut self.samples[node]);
+        let n = self.dag.nodes[node].iterations().unwrap_or(1).max(1);
+        if self.dag.nodes[node].profile.is_flat() {
+            if let Some((a, b)) = super::profile::fit_linear(&samples) {
+                let fitted = super::Profile::linear(n, a, b);
+                if fitted.spread(n) > DRIVE_SPREAD {
+                    self.dag.nodes[node].profile = fitted;
+                }
+            }
+        }
+        let node_ref = &self.dag.nodes[node];
+        let (secs, mean_its) = samples.iter().fold((0.0, 0.0), |(s, w), (r, t)| {
+            (s + t, w + node_ref.share(r) * n as f64)
+        });
+        if mean_its > 0.0 {
+            let per = (self.estimator)(node, secs / mean_its);
+            self.set_per_iteration(node, per);
+        }
+        self.driven.push((node, self.dag.nodes[node].cost));
     }
 
     fn set_per_iteration(&mut self, node: NodeId, seconds: f64) {
@@ -436,7 +503,7 @@ impl Runtime {
     fn ready(&self, item: &Item) -> bool {
         self.preds[item.node].iter().all(|&q| self.left[q] == 0)
             && match (&self.drive[item.node], &item.iterations) {
-                (Some(d), Some(r)) => d == r,
+                (d, Some(r)) if !d.is_empty() => d.contains(r),
                 _ => true,
             }
     }
@@ -484,25 +551,30 @@ impl Runtime {
     /// Claims the next piece of worker `w`'s block; `None` when it has no
     /// unclaimed iterations left.
     fn claim(&mut self, w: usize, now: f64) -> Option<Work> {
-        let per = self.per_iteration(self.running[w].as_ref()?.node);
-        let r = self.running[w].as_mut()?;
-        let node = r.node;
-        let is_drive = self.drive[node].is_some();
-        let b = r.block.as_mut()?;
-        if b.next >= b.end {
+        let node = self.running[w].as_ref()?.node;
+        let is_drive = !self.drive[node].is_empty();
+        let (first, next, end) = {
+            let b = self.running[w].as_ref()?.block.as_ref()?;
+            (b.first, b.next, b.end)
+        };
+        if next >= end {
             return None;
         }
         let len = if is_drive {
             // A test drive runs as one piece: its time is the measurement.
-            b.end - b.next
+            end - next
         } else {
-            piece_len(per, b.end - b.first)
+            // Pieces as long as the iterations where they start cost.
+            piece_len(self.range_cost(node, &(next..next + 1)), end - first)
         };
-        let piece = b.next..(b.next + len).min(b.end);
+        let piece = next..(next + len).min(end);
+        let predicted = self.range_cost(node, &piece);
+        let r = self.running[w].as_mut()?;
+        let b = r.block.as_mut()?;
         b.next = piece.end;
         b.piece = piece.clone();
         r.started = now;
-        r.predicted = per * piece.len() as f64;
+        r.predicted = predicted;
         Some(Work {
             node,
             iterations: Some(piece),
@@ -541,7 +613,7 @@ impl Runtime {
                 let tail = r
                     .block
                     .as_ref()
-                    .map_or(0.0, |b| (b.end - b.next) as f64 * self.per_iteration(q));
+                    .map_or(0.0, |b| self.range_cost(q, &(b.next..b.end)));
                 expected_end(r.started, r.predicted, now) + tail
             })
             .fold(now, f64::max)
@@ -580,17 +652,17 @@ impl Runtime {
         for (v, r) in self.running.iter().enumerate() {
             let Some(r) = r else { continue };
             let Some(b) = &r.block else { continue };
-            if self.drive[r.node].is_some() {
+            if !self.drive[r.node].is_empty() {
                 continue;
             }
-            let per = self.per_iteration(r.node);
             let unclaimed = b.end - b.next;
+            let rest = self.range_cost(r.node, &(b.next..b.end));
             // Worth splitting only when each half is at least a piece.
-            let piece = piece_len(per, b.end - b.first);
+            let piece = piece_len(rest / unclaimed.max(1) as f64, b.end - b.first);
             if unclaimed < 2 * piece.max(1) {
                 continue;
             }
-            let half = (unclaimed / 2) as f64 * per;
+            let half = rest / 2.0;
             if half <= budget && split.is_none_or(|(t, _)| half > t) {
                 split = Some((half, v));
             }
@@ -605,13 +677,12 @@ impl Runtime {
         if let Some(item) = self.past.get_mut(victim.past) {
             trim(item, b.first..mid);
         }
-        let per = self.per_iteration(node);
         let item = Item {
             node,
-            iterations: Some(taken.clone()),
+            end: now + self.range_cost(node, &taken),
+            iterations: Some(taken),
             worker: w,
             start: now,
-            end: now + per * taken.len() as f64,
         };
         Some(self.begin(w, item, now))
     }
@@ -661,7 +732,7 @@ impl Runtime {
         let from = start.free_at(w);
         Item {
             node,
-            end: from + self.per_iteration(node) * its.len() as f64,
+            end: from + self.range_cost(node, &its),
             iterations: Some(its),
             worker: w,
             start: from,
@@ -699,7 +770,7 @@ impl Runtime {
         }
         let release = (0..n)
             .map(|id| {
-                let own = if self.drive[id].is_some() {
+                let own = if !self.drive[id].is_empty() {
                     busy_until[id]
                 } else {
                     now
@@ -758,21 +829,21 @@ impl Runtime {
             if rs.is_empty() {
                 continue;
             }
-            if let Some(d) = &self.drive[id] {
+            for d in &self.drive[id] {
                 rs = carve(rs, d);
             }
             rs.sort_by_key(|r| r.start);
-            let per = self.per_iteration(id);
-            if let Some(d) = self.drive[id].clone() {
-                if let Some(k) = rs.iter().position(|r| *r == d) {
-                    rs.remove(k);
-                    first[id] = Some(sub.nodes.len());
-                    last[id] = first[id];
-                    sub.nodes
-                        .push(Node::function(&node.name, per * d.len() as f64));
-                    origin.push((id, vec![d]));
-                    release.push(start.release_of(id));
-                }
+            // The drive's blocks not yet started: one task, on one worker.
+            let (driving, rest): (Vec<_>, Vec<_>) =
+                rs.into_iter().partition(|r| self.drive[id].contains(r));
+            rs = rest;
+            if !driving.is_empty() {
+                let cost = driving.iter().map(|d| self.range_cost(id, d)).sum();
+                first[id] = Some(sub.nodes.len());
+                last[id] = first[id];
+                sub.nodes.push(Node::function(&node.name, cost));
+                origin.push((id, driving));
+                release.push(start.release_of(id));
             }
             let count: usize = rs.iter().map(Range::len).sum();
             if count > 0 {
@@ -786,8 +857,12 @@ impl Runtime {
                 }
                 first[id] = first[id].or(Some(rest));
                 last[id] = Some(rest);
-                sub.nodes
-                    .push(Node::looped(&node.name, per * count as f64, count));
+                let cost = rs.iter().map(|r| self.range_cost(id, r)).sum();
+                let total = node.iterations().unwrap_or(count);
+                let mut rest_node = Node::looped(&node.name, cost, count)
+                    .with_profile(node.profile.concat(total, &rs));
+                rest_node.policy = node.policy;
+                sub.nodes.push(rest_node);
                 origin.push((id, rs));
                 release.push(start.release_of(id));
             }
@@ -852,10 +927,17 @@ impl Runtime {
                 break;
             };
             now = end;
-            let fastest = actual
-                .nodes
-                .get(work.node)
-                .map_or(0.0, |n| n.cost / n.iterations().unwrap_or(1).max(1) as f64);
+            // The piece's cheapest iteration, as the executor times them.
+            let fastest = actual.nodes.get(work.node).map_or(0.0, |n| {
+                let total = n.iterations().unwrap_or(1).max(1);
+                match &work.iterations {
+                    Some(r) if !r.is_empty() && !n.profile.is_flat() => r
+                        .clone()
+                        .map(|k| n.cost * n.share(&(k..k + 1)))
+                        .fold(f64::INFINITY, f64::min),
+                    _ => n.cost / total as f64,
+                }
+            });
             ran.push(Item {
                 node: work.node,
                 iterations: work.iterations,

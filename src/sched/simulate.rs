@@ -94,7 +94,7 @@ pub(crate) fn item_cost(dag: &Dag, item: &Item) -> f64 {
         return 0.0;
     };
     match (node.iterations(), &item.iterations) {
-        (Some(total), Some(its)) if total > 0 => node.cost * its.len() as f64 / total as f64,
+        (Some(total), Some(its)) if total > 0 => node.cost * node.profile.share(total, its),
         _ => node.cost,
     }
 }

@@ -34,6 +34,7 @@ fn task(
         path: None,
         symmetric: false,
         work: Default::default(),
+        index_work: None,
     }
 }
 

@@ -1,0 +1,61 @@
+//! Each loop's policy before a run (issue 16, item 5), from what the
+//! history measured of it: the blocks of its past runs, as their charts
+//! stored them, say whether its iterations' cost varies with the index
+//! and whether it kept scaling as more of its blocks ran at once. A loop
+//! never measured is chosen for from its shape alone (its test drive then
+//! samples the range: see [`crate::sched::runtime::drive_ranges`]).
+
+use std::collections::HashMap;
+
+use crate::cost::history::History;
+use crate::cost::steps::RECENT_RUNS;
+use crate::export::Gantt;
+use crate::sched::loop_policy::{self, BlockTime};
+use crate::sched::Dag;
+
+/// Per loop step, the blocks its recent runs measured (each run's
+/// concurrency read from its own blocks' overlaps).
+pub fn past_blocks(h: &History, workflow: &str) -> HashMap<String, Vec<BlockTime>> {
+    let mut out: HashMap<String, Vec<BlockTime>> = HashMap::new();
+    let Ok(runs) = h.runs(Some(workflow)) else {
+        return out;
+    };
+    for run in runs.iter().take(RECENT_RUNS) {
+        let Ok(Some(json)) = h.load_chart(run.id) else {
+            continue;
+        };
+        let Ok(chart) = serde_json::from_str::<Gantt>(&json) else {
+            continue;
+        };
+        for row in chart.rows.iter().filter(|r| r.kind == "loop") {
+            let Some(actual) = &row.actual else { continue };
+            let blocks: Vec<_> = actual
+                .chunks
+                .iter()
+                .filter_map(|c| c.iterations.map(|(a, b)| (a..b, c.start, c.end)))
+                .collect();
+            if !blocks.is_empty() {
+                out.entry(row.name.clone())
+                    .or_default()
+                    .extend(loop_policy::with_concurrency(&blocks));
+            }
+        }
+    }
+    out
+}
+
+/// Chooses every loop's policy in `dag` for `p` workers, and its profile
+/// where only the measured blocks show one. Blocks that do not fit the
+/// loop (its range was edited since) are not evidence.
+pub fn choose_policies(dag: &mut Dag, past: &HashMap<String, Vec<BlockTime>>, p: usize) {
+    for node in &mut dag.nodes {
+        let Some(n) = node.iterations() else { continue };
+        let blocks: &[BlockTime] = past
+            .get(&node.name)
+            .filter(|b| b.iter().all(|b| b.iterations.end <= n))
+            .map_or(&[], Vec::as_slice);
+        let (policy, profile) = loop_policy::choose(n, p, &node.profile, blocks);
+        node.policy = Some(policy);
+        node.profile = profile;
+    }
+}

@@ -1,0 +1,208 @@
+//! How a loop's iterations are dealt out (issue 16, item 5; seed 002):
+//! static blocks, cyclic, or guided chunks, on p workers or fewer. Chosen
+//! from what is known of the loop: whether its iterations' costs vary with
+//! the index (the shape's [`Profile`], else a line through its measured
+//! blocks) and whether it kept scaling as more of its blocks ran at once
+//! (a memory-bound body stops).
+//!
+//! - Flat cost: static blocks, one per worker, no claiming at all.
+//! - Cost growing or shrinking smoothly with i (a triangular loop):
+//!   cyclic, iteration i on worker i mod k, which gives every worker the
+//!   same mix of cheap and dear iterations without knowing the slope.
+//! - Cost varying irregularly (the measured blocks stray from any line):
+//!   guided, chunks of decreasing size claimed as workers free up.
+
+use std::ops::Range;
+
+use super::profile::{fit_linear, Profile};
+
+/// A loop's iteration costs vary when the dearest over the cheapest is
+/// above this.
+pub const VARYING_SPREAD: f64 = 1.5;
+
+/// Fewer threads are chosen only when they get at least this share of the
+/// best throughput seen: a few percent of noise is no reason to leave
+/// workers idle.
+const SCALING_TOLERANCE: f64 = 0.9;
+
+/// Blocks stray from the fitted line by more than this share of their
+/// time (root mean square): the cost is irregular.
+const IRREGULAR: f64 = 0.25;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopKind {
+    /// Contiguous blocks of equal predicted cost, one per worker.
+    Static,
+    /// Iteration i on worker i mod k.
+    Cyclic,
+    /// Chunks of ⌈remaining / 2k⌉ iterations (at least one), claimed by
+    /// whichever worker is free.
+    Guided,
+}
+
+impl LoopKind {
+    pub const ALL: [LoopKind; 3] = [LoopKind::Static, LoopKind::Cyclic, LoopKind::Guided];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LoopKind::Static => "static",
+            LoopKind::Cyclic => "cyclic",
+            LoopKind::Guided => "guided",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<LoopKind> {
+        LoopKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// A loop's policy: how its iterations are dealt out, and to how many
+/// workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoopPolicy {
+    pub kind: LoopKind,
+    pub threads: usize,
+}
+
+impl std::fmt::Display for LoopPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ×{}", self.kind.name(), self.threads)
+    }
+}
+
+/// One measured block of a loop: its iterations, its seconds, and how many
+/// of the loop's blocks (itself included) ran at the same time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockTime {
+    pub iterations: Range<usize>,
+    pub seconds: f64,
+    pub concurrent: usize,
+}
+
+/// Each block's concurrency from when blocks of one loop ran: the blocks
+/// running at its midpoint, itself included.
+pub fn with_concurrency(blocks: &[(Range<usize>, f64, f64)]) -> Vec<BlockTime> {
+    blocks
+        .iter()
+        .map(|(r, start, end)| {
+            let mid = 0.5 * (start + end);
+            let concurrent = blocks
+                .iter()
+                .filter(|(_, s, e)| *s <= mid && mid < *e)
+                .count()
+                .max(1);
+            BlockTime {
+                iterations: r.clone(),
+                seconds: (end - start).max(0.0),
+                concurrent,
+            }
+        })
+        .collect()
+}
+
+/// What the measured blocks say of a loop of `n` iterations: the cost
+/// profile when they show one (a line through them), and whether they
+/// stray from it (irregular).
+pub fn measured_profile(n: usize, blocks: &[BlockTime]) -> Option<(Profile, bool)> {
+    // Blocks that ran alongside different numbers of others ran at
+    // different speeds: correct each to its speed alone is not possible
+    // without the scaling, so fit the most common concurrency only.
+    let common = most_common(blocks.iter().map(|b| b.concurrent))?;
+    let same: Vec<(Range<usize>, f64)> = blocks
+        .iter()
+        .filter(|b| b.concurrent == common && b.seconds > 0.0)
+        .map(|b| (b.iterations.clone(), b.seconds))
+        .collect();
+    let (a, b) = fit_linear(&same)?;
+    let profile = Profile::linear(n, a, b);
+    let fitted = |r: &Range<usize>| {
+        let len = r.len() as f64;
+        a * len + b * (r.start + r.end - 1) as f64 * len / 2.0
+    };
+    let rms = (same
+        .iter()
+        .map(|(r, t)| ((t - fitted(r)) / t).powi(2))
+        .sum::<f64>()
+        / same.len() as f64)
+        .sqrt();
+    Some((profile, same.len() > 2 && rms > IRREGULAR))
+}
+
+fn most_common(xs: impl Iterator<Item = usize>) -> Option<usize> {
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    for x in xs {
+        match counts.iter_mut().find(|c| c.0 == x) {
+            Some(c) => c.1 += 1,
+            None => counts.push((x, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|c| c.0)
+}
+
+/// How many of `p` workers the loop should use, from its blocks' speed at
+/// each concurrency seen: the fewest that reach nearly the best throughput
+/// (iterations per second, each block's iterations weighted by
+/// `profile`); `p` when the best was at the most ever seen (it may scale
+/// further).
+pub fn threads(n: usize, p: usize, profile: &Profile, blocks: &[BlockTime]) -> usize {
+    let p = p.max(1);
+    // Per concurrency: (work in mean iterations, seconds).
+    let mut by_c: Vec<(usize, f64, f64)> = Vec::new();
+    for b in blocks.iter().filter(|b| b.seconds > 0.0) {
+        let work = profile.share(n, &b.iterations) * n as f64;
+        match by_c.iter_mut().find(|x| x.0 == b.concurrent) {
+            Some(x) => {
+                x.1 += work;
+                x.2 += b.seconds;
+            }
+            None => by_c.push((b.concurrent, work, b.seconds)),
+        }
+    }
+    by_c.sort_by_key(|x| x.0);
+    if by_c.len() < 2 {
+        return p;
+    }
+    let throughput: Vec<(usize, f64)> = by_c
+        .iter()
+        .map(|&(c, work, secs)| (c, c as f64 * work / secs))
+        .collect();
+    let best = throughput.iter().map(|t| t.1).fold(0.0, f64::max);
+    let Some(&(c, _)) = throughput.iter().find(|t| t.1 >= SCALING_TOLERANCE * best) else {
+        return p;
+    };
+    let widest = throughput.last().map_or(p, |t| t.0);
+    if c >= widest {
+        p
+    } else {
+        c.clamp(1, p)
+    }
+}
+
+/// The policy for a loop of `n` iterations on `p` workers: `shape` is the
+/// profile shape inference gave it (flat when it could not tell), `blocks`
+/// what past runs (or this run's test drive) measured.
+pub fn choose(n: usize, p: usize, shape: &Profile, blocks: &[BlockTime]) -> (LoopPolicy, Profile) {
+    let p = p.max(1);
+    let measured = measured_profile(n, blocks);
+    let irregular = measured.as_ref().is_some_and(|m| m.1);
+    let profile = if shape.is_flat() {
+        measured
+            .map(|m| m.0)
+            .filter(|m| m.spread(n) > VARYING_SPREAD)
+            .unwrap_or(Profile::FLAT)
+    } else {
+        shape.clone()
+    };
+    let threads = threads(n, p, &profile, blocks).min(n.max(1));
+    let kind = if irregular {
+        LoopKind::Guided
+    } else if profile.spread(n) > VARYING_SPREAD {
+        LoopKind::Cyclic
+    } else {
+        LoopKind::Static
+    };
+    (LoopPolicy { kind, threads }, profile)
+}
