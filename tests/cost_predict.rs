@@ -76,6 +76,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         blocks: Vec::new(),
         reused: false,
         warnings: Vec::new(),
+        lanes: Vec::new(),
     }
 }
 

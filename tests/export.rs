@@ -395,6 +395,7 @@ fn a_replan_is_marked_and_keeps_the_forecast() {
             worker: 1,
             start: 5.0,
             end: 6.0,
+            lanes: Vec::new(),
         }],
     };
     g.apply(&flowcast::exec::Event::Replanned {

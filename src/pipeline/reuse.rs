@@ -188,6 +188,10 @@ impl Part {
                 worker,
                 at,
             },
+            Event::Lanes { task, lanes } => Event::Lanes {
+                task: self.id(task),
+                lanes,
+            },
             Event::Failed {
                 task,
                 worker,
