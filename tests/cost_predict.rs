@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use flowcast::cost::speedup::Speedups;
 use flowcast::cost::{model_key, observations, task_records, to_dag, ModelKind, Predictor};
 use flowcast::exec::{RunReport, StepError, StepOutcome};
 use flowcast::graph::{Task, TaskGraph, TaskKind};
@@ -78,6 +79,7 @@ fn outcome(worker: usize, start: f64, end: f64) -> StepOutcome {
         blocks: Vec::new(),
         reused: false,
         warnings: Vec::new(),
+        lanes: Vec::new(),
     }
 }
 
@@ -126,7 +128,7 @@ fn to_dag_has_a_node_per_task_and_edges_with_bytes() {
 #[test]
 fn observations_use_per_iteration_work_for_loops() {
     let g = fig1();
-    let obs = observations(&g, &report(), &HashMap::new());
+    let obs = observations(&g, &report(), &HashMap::new(), &Speedups::default());
     assert_eq!(obs[2], Some(("friedman.test".into(), 1.0)));
     assert_eq!(obs[3], None, "a skipped task teaches nothing");
     // 3 s of wall time on all 4 workers, over 1200 iterations.
@@ -135,9 +137,20 @@ fn observations_use_per_iteration_work_for_loops() {
     assert_eq!(Some(key), model_key(&g.tasks[4]));
     assert!((secs - 3.0 * 4.0 / 1200.0).abs() < 1e-9);
     // When the executor knows only 2 workers ran it:
-    let two = observations(&g, &report(), &HashMap::from([(4, 2)]));
+    let two = observations(
+        &g,
+        &report(),
+        &HashMap::from([(4, 2)]),
+        &Speedups::default(),
+    );
     assert!((two[4].as_ref().unwrap().1 - 3.0 * 2.0 / 1200.0).abs() < 1e-9);
-    let rows = task_records(&g, &report(), &[0.0, 0.0, 0.9, 0.8, 2.5], &HashMap::new());
+    let rows = task_records(
+        &g,
+        &report(),
+        &[0.0, 0.0, 0.9, 0.8, 2.5],
+        &HashMap::new(),
+        &Speedups::default(),
+    );
     assert_eq!(rows[4].iterations, Some(1200));
     assert_eq!(rows[4].model.as_deref(), Some("loop:mean"));
     assert_eq!(rows[3].actual, None);
@@ -169,7 +182,7 @@ fn a_timed_loop_is_observed_per_iteration_exactly() {
     let graph = fig1();
     let mut r = report();
     r.outcomes[4].busy = Duration::from_secs_f64(2.4);
-    let obs = observations(&graph, &r, &HashMap::new());
+    let obs = observations(&graph, &r, &HashMap::new(), &Speedups::default());
     let (key, secs) = obs[4].clone().expect("the loop is observed");
     assert_eq!(key, "loop:mean");
     assert!((secs - 2.4 / 1200.0).abs() < 1e-15, "{secs}");

@@ -248,6 +248,7 @@ fn loop_on_two_workers() -> Gantt {
                 status: Status::Done,
                 message: None,
                 chunks: vec![block(0, 0.0, 1.1, (0, 5)), block(1, 0.0, 0.9, (5, 8))],
+                lanes: Vec::new(),
                 warnings: Vec::new(),
             }),
         }],
@@ -395,6 +396,7 @@ fn a_replan_is_marked_and_keeps_the_forecast() {
             worker: 1,
             start: 5.0,
             end: 6.0,
+            lanes: Vec::new(),
         }],
     };
     g.apply(&flowcast::exec::Event::Replanned {

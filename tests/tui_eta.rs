@@ -32,6 +32,7 @@ fn ran(worker: usize, start: f64, end: f64, status: Status) -> Option<Actual> {
         status,
         message: None,
         chunks: Vec::new(),
+        lanes: Vec::new(),
         warnings: Vec::new(),
     })
 }

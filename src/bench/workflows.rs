@@ -399,6 +399,7 @@ mod tests {
                     busy: Duration::from_secs_f64(b),
                     reused: false,
                     warnings: Vec::new(),
+                    lanes: Vec::new(),
                 })
                 .collect(),
             makespan: Duration::from_secs_f64(busy.iter().sum()),

@@ -16,6 +16,7 @@ pub mod history;
 pub mod loglinear;
 pub mod model;
 pub mod speed;
+pub mod speedup;
 pub mod steps;
 pub mod testdrive;
 
@@ -107,6 +108,8 @@ pub struct Predictor {
     /// This machine's seconds per op of a task's work: a model that has
     /// observed nothing predicts the work at this speed.
     seconds_per_op: f64,
+    /// How the moldable calls' times shrink with workers.
+    speedups: speedup::Speedups,
 }
 
 impl Predictor {
@@ -119,7 +122,24 @@ impl Predictor {
             stale: BTreeSet::new(),
             steps: StepTimes::default(),
             seconds_per_op: speed::DEFAULT_SECONDS_PER_OP,
+            speedups: speedup::Speedups::default(),
         }
+    }
+
+    /// The speedups seen so far.
+    pub fn speedups(&self) -> &speedup::Speedups {
+        &self.speedups
+    }
+
+    /// How task `task` would speed up on several workers: `None` for a
+    /// loop, a call whose kernel cannot split, or one too short to gain.
+    pub fn speedup(&self, task: &Task) -> Option<crate::sched::Usl> {
+        if task.kind != TaskKind::Call {
+            return None;
+        }
+        let key = self.task_key(task)?;
+        let usl = self.speedups.usl(&key)?;
+        (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS).then_some(usl)
     }
 
     pub fn seconds_per_op(&self) -> f64 {
@@ -140,6 +160,9 @@ impl Predictor {
             p.set_seconds_per_op(s);
         }
         for (stored, state) in history.load_models()? {
+            if p.speedups.load_state(&stored, &state) {
+                continue;
+            }
             let Some(key) = stored_key_of(kind, &stored) else {
                 continue;
             };
@@ -313,7 +336,16 @@ impl Predictor {
         report: &RunReport,
         loop_workers: &HashMap<usize, usize>,
     ) -> Vec<Option<(String, f64)>> {
-        let obs = observations(graph, report, loop_workers);
+        let obs = observations(graph, report, loop_workers, &self.speedups);
+        for (task, outcome) in graph.tasks.iter().zip(&report.outcomes) {
+            let width = 1 + outcome.lanes.len();
+            if width > 1 && outcome.value.is_ok() && !outcome.reused {
+                if let Some(key) = self.task_key(task) {
+                    let one = self.predict(task);
+                    self.speedups.observe(&key, width, one, outcome.seconds());
+                }
+            }
+        }
         for (task, o) in graph.tasks.iter().zip(&obs) {
             if let Some((key, secs)) = o {
                 self.observe_one(key, &model_features(task), *secs);
@@ -333,11 +365,12 @@ impl Predictor {
 
     /// Writes every model to the history, in one transaction.
     pub fn save(&self, history: &History) -> Result<(), HistoryError> {
-        let states: Vec<(String, String)> = self
+        let mut states: Vec<(String, String)> = self
             .models
             .iter()
             .map(|(k, m)| (storage_key(self.kind, k), m.to_json()))
             .collect();
+        states.extend(self.speedups.to_states());
         history.save_models(&states)
     }
 }
@@ -374,6 +407,7 @@ pub fn observations(
     graph: &TaskGraph,
     report: &RunReport,
     loop_workers: &HashMap<usize, usize>,
+    speedups: &speedup::Speedups,
 ) -> Vec<Option<(String, f64)>> {
     graph
         .tasks
@@ -412,7 +446,13 @@ pub fn observations(
                         wall * w as f64 / n as f64
                     }
                 }
-                _ => wall,
+                // A call run k wide: what one worker would have taken.
+                _ => match speedups.usl(&key) {
+                    Some(usl) if !outcome.lanes.is_empty() => {
+                        wall * usl.speedup(1 + outcome.lanes.len())
+                    }
+                    _ => wall,
+                },
             };
             (secs > 0.0).then_some((key, secs))
         })
@@ -426,8 +466,9 @@ pub fn task_records(
     report: &RunReport,
     predicted: &[f64],
     loop_workers: &HashMap<usize, usize>,
+    speedups: &speedup::Speedups,
 ) -> Vec<TaskRecord> {
-    let obs = observations(graph, report, loop_workers);
+    let obs = observations(graph, report, loop_workers, speedups);
     graph
         .tasks
         .iter()
@@ -514,7 +555,10 @@ pub fn to_dag(graph: &TaskGraph, predictor: &Predictor) -> Dag {
                 (TaskKind::Loop, Some(it)) => {
                     Node::looped(&t.name, cost, it.len()).with_profile(shape_profile(t))
                 }
-                _ => Node::function(&t.name, cost),
+                _ => Node {
+                    speedup: predictor.speedup(t),
+                    ..Node::function(&t.name, cost)
+                },
             }
         })
         .collect();

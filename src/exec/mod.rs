@@ -57,6 +57,8 @@ pub enum Event {
     },
     /// Not run because an input failed or the run was cancelled.
     Skipped { task: TaskId, reason: String },
+    /// A moldable call that just started also holds these workers.
+    Lanes { task: TaskId, lanes: Vec<usize> },
     /// A block of a loop's iterations ran on one worker: a static plan's
     /// block, or under work-stealing the iterations one worker ran in a row
     /// (sent when the loop ends).
@@ -116,6 +118,8 @@ pub struct StepOutcome {
     /// iteration order), repeats dropped; a failed step keeps those raised
     /// before it failed.
     pub warnings: Vec<StepWarning>,
+    /// The other workers a moldable call ran on besides `worker`.
+    pub lanes: Vec<usize>,
 }
 
 pub use crate::diagnostic::StepWarning;
@@ -144,6 +148,7 @@ impl StepOutcome {
             blocks: Vec::new(),
             reused: true,
             warnings,
+            lanes: Vec::new(),
         }
     }
 
@@ -709,6 +714,7 @@ impl<'a> Engine<'a> {
             blocks: Vec::new(),
             reused: false,
             warnings: self.take_warnings(id),
+            lanes: Vec::new(),
         }
     }
 
@@ -728,6 +734,7 @@ impl<'a> Engine<'a> {
             blocks: Vec::new(),
             reused: false,
             warnings: Vec::new(),
+            lanes: Vec::new(),
         }
     }
 
@@ -781,6 +788,7 @@ impl<'a> Engine<'a> {
                     blocks: Vec::new(),
                     reused: false,
                     warnings: Vec::new(),
+                    lanes: Vec::new(),
                 })
             })
             .enumerate()

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::{Engine, Event, LoopValues, RunReport, StepOutcome};
 use crate::graph::TaskId;
-use crate::kernels::Value;
+use crate::kernels::{width, Value};
 use crate::sched::runtime::Work;
 use crate::sched::Runtime;
 use crate::workflow::depth::WALK_STACK;
@@ -168,8 +168,20 @@ impl Session<'_> {
                     worker: w,
                     at: start,
                 });
-                let result = engine.eval_step(id, &inputs);
-                engine.finish(id, w, start, result)
+                let result = if work.lanes.is_empty() {
+                    engine.eval_step(id, &inputs)
+                } else {
+                    engine.emit(Event::Lanes {
+                        task: id,
+                        lanes: work.lanes.clone(),
+                    });
+                    let wide = 1 + work.lanes.len();
+                    width::run_wide(wide, WALK_STACK, || engine.eval_step(id, &inputs))
+                };
+                StepOutcome {
+                    lanes: work.lanes.clone(),
+                    ..engine.finish(id, w, start, result)
+                }
             }
         };
         let mut st = self.lock();

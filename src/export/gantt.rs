@@ -105,6 +105,10 @@ pub struct Actual {
     /// its own worker. `start..end` above is then the whole loop.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<Slot>,
+    /// The other workers a moldable call ran on besides `worker`: it is
+    /// drawn across all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lanes: Vec<usize>,
     /// R's warnings, as R prints them (`In <call> : <message>`): known once
     /// the run has ended.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -185,12 +189,15 @@ impl Row {
         }
         match (a.worker, a.status) {
             (Some(worker), Status::Running | Status::Done | Status::Failed | Status::Cancelled) => {
-                vec![Slot {
-                    worker,
-                    start: a.start,
-                    end: a.end,
-                    iterations: None,
-                }]
+                std::iter::once(worker)
+                    .chain(a.lanes.iter().copied())
+                    .map(|worker| Slot {
+                        worker,
+                        start: a.start,
+                        end: a.end,
+                        iterations: None,
+                    })
+                    .collect()
             }
             _ => Vec::new(),
         }
@@ -261,12 +268,14 @@ impl Gantt {
         }
         for item in &schedule.items {
             if let Some(row) = self.rows.get_mut(item.node) {
-                row.predicted.push(Slot {
-                    worker: item.worker,
-                    start: item.start,
-                    end: item.end,
-                    iterations: item.iterations.as_ref().map(|r| (r.start, r.end)),
-                });
+                for worker in item.all_lanes() {
+                    row.predicted.push(Slot {
+                        worker,
+                        start: item.start,
+                        end: item.end,
+                        iterations: item.iterations.as_ref().map(|r| (r.start, r.end)),
+                    });
+                }
             }
         }
         self.workers = self.workers.max(schedule.workers.max(1));
@@ -295,6 +304,12 @@ impl Gantt {
                 let msg = Some(message.clone());
                 let a = actual(Some(*worker), start, at.as_secs_f64(), Status::Failed, msg);
                 (*task, a)
+            }
+            Event::Lanes { task, lanes } => {
+                if let Some(a) = self.rows.get_mut(*task).and_then(|r| r.actual.as_mut()) {
+                    a.lanes.clone_from(lanes);
+                }
+                return;
             }
             Event::Skipped { task, reason } => {
                 let at = self.start_of(*task, 0.0);
@@ -339,8 +354,16 @@ impl Gantt {
             }
         };
         if let Some(row) = self.rows.get_mut(task) {
-            let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
-            row.actual = Some(Actual { chunks, ..actual });
+            let (chunks, lanes) = row
+                .actual
+                .take()
+                .map(|a| (a.chunks, a.lanes))
+                .unwrap_or_default();
+            row.actual = Some(Actual {
+                chunks,
+                lanes,
+                ..actual
+            });
         }
     }
 
@@ -354,7 +377,11 @@ impl Gantt {
     /// Records a finished run: every task's outcome and the makespan.
     pub fn finish(&mut self, report: &RunReport) {
         for (row, o) in self.rows.iter_mut().zip(&report.outcomes) {
-            let chunks = row.actual.take().map(|a| a.chunks).unwrap_or_default();
+            let (chunks, lanes) = row
+                .actual
+                .take()
+                .map(|a| (a.chunks, a.lanes))
+                .unwrap_or_default();
             let (status, message) = match &o.value {
                 Ok(_) if o.reused => (Status::Cached, None),
                 Ok(_) => (Status::Done, None),
@@ -369,6 +396,7 @@ impl Gantt {
                 status,
                 message,
                 chunks,
+                lanes,
                 warnings: o.warnings.iter().map(ToString::to_string).collect(),
             });
         }
@@ -435,6 +463,7 @@ fn actual(
         status,
         message,
         chunks: Vec::new(),
+        lanes: Vec::new(),
         warnings: Vec::new(),
     }
 }

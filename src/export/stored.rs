@@ -128,6 +128,7 @@ fn actual(t: &TaskRecord) -> Option<Actual> {
         status,
         message: None,
         chunks: Vec::new(),
+        lanes: Vec::new(),
         warnings: Vec::new(),
     })
 }

@@ -17,6 +17,7 @@ pub mod path;
 pub mod rng;
 pub mod types;
 pub mod value;
+pub mod width;
 pub mod work;
 
 mod arith;

@@ -407,7 +407,13 @@ pub fn execute(
             started_at: history::now(),
             predicted_makespan: Some(plan.predicted_makespan()),
             actual_makespan: Some(report.makespan.as_secs_f64()),
-            tasks: cost::task_records(graph, &report, &plan.predicted, &loop_workers),
+            tasks: cost::task_records(
+                graph,
+                &report,
+                &plan.predicted,
+                &loop_workers,
+                learning.predictor.speedups(),
+            ),
         };
         match h.record_run(&record) {
             Ok(id) => {

@@ -199,6 +199,10 @@ impl Part {
                 worker,
                 at,
             },
+            Event::Lanes { task, lanes } => Event::Lanes {
+                task: self.id(task),
+                lanes,
+            },
             Event::Failed {
                 task,
                 worker,

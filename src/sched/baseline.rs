@@ -105,6 +105,7 @@ fn list_schedule(
             node,
             iterations,
             cost,
+            ..
         } = &units.units[u];
         let start = free[w].max(ready);
         let end = start + cost;
@@ -116,6 +117,7 @@ fn list_schedule(
             worker: w,
             start,
             end,
+            lanes: Vec::new(),
         });
     }
     items

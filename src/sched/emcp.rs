@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::mcp::{mcp_units, Units};
+use super::moldable::allot;
 use super::simulate::simulate_from;
 use super::{Comm, Dag, Item, NodeKind, Schedule, Start};
 
@@ -82,8 +83,8 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
     } else {
         functions.iter().sum::<f64>() / functions.len() as f64
     };
-    // Phase 1.
-    let units = Units::expand(dag, |id| {
+    // Phase 1, and the moldable calls' allotment.
+    let mut units = Units::expand(dag, |id| {
         let node = &dag.nodes[id];
         let n = node.iterations()?;
         match loop_granularity(avg, node.cost, n, p, m) {
@@ -92,6 +93,7 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
             Granularity::Whole => None,
         }
     });
+    units.mold(dag, &allot(dag, p));
     // Phase 2.
     let items = mcp_units(&units, comm, p, start);
     // Phase 3.

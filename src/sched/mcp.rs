@@ -15,7 +15,10 @@ use super::{Comm, Dag, Item, NodeId, Schedule, Start};
 pub(crate) struct Unit {
     pub node: NodeId,
     pub iterations: Option<Range<usize>>,
+    /// Seconds on `width` workers.
     pub cost: f64,
+    /// Workers it runs on at once (a moldable call's allotment).
+    pub width: usize,
 }
 
 /// Units and the edges between them (unit index, bytes).
@@ -45,6 +48,7 @@ impl Units {
                             node: id,
                             iterations: Some(b),
                             cost,
+                            width: 1,
                         });
                     }
                 }
@@ -52,6 +56,7 @@ impl Units {
                     node: id,
                     iterations: total.map(|t| 0..t),
                     cost: node.cost,
+                    width: 1,
                 }),
             }
             of_node.push(first..units.len());
@@ -89,6 +94,17 @@ impl Units {
             bl[u] = self.units[u].cost + after;
         }
         bl
+    }
+
+    /// Gives each call its allotted width, and the time it then takes.
+    pub fn mold(&mut self, dag: &Dag, widths: &[usize]) {
+        for u in &mut self.units {
+            let k = widths.get(u.node).copied().unwrap_or(1);
+            if u.iterations.is_none() && k > 1 {
+                u.width = k;
+                u.cost = dag.nodes[u.node].time_on(k);
+            }
+        }
     }
 
     pub fn topological_order(&self) -> Vec<usize> {
@@ -296,6 +312,25 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize, start: &Start) -> 
                     .fold(release, f64::max)
             })
             .collect();
+        let width = units.units[u].width.min(p);
+        if width > 1 {
+            let (begin, lanes) = gang(&timelines, &readies, width);
+            let end = begin + cost;
+            for &w in &lanes {
+                timelines[w].place(begin, end, Slot::End);
+            }
+            placed[u] = Some((lanes[0], end));
+            items.push(Item {
+                node: units.units[u].node,
+                iterations: None,
+                worker: lanes[0],
+                start: begin,
+                end,
+                lanes: lanes[1..].to_vec(),
+            });
+            release_succs(units, u, &mut waiting, &mut heap, cp, &bl);
+            continue;
+        }
         let mut best: Option<(f64, usize, Slot)> = None; // (start, worker, slot)
         for (w, tl) in timelines.iter().enumerate() {
             let append = readies[w].max(tl.last_end);
@@ -328,19 +363,55 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize, start: &Start) -> 
             worker: w,
             start: begin,
             end,
+            lanes: Vec::new(),
         });
-        for &(s, _) in &units.succs[u] {
-            waiting[s] -= 1;
-            if waiting[s] == 0 {
-                heap.push(Ready {
-                    alap: cp - bl[s],
-                    succs: units.succs[s].len(),
-                    unit: s,
-                });
-            }
-        }
+        release_succs(units, u, &mut waiting, &mut heap, cp, &bl);
     }
     items
+}
+
+/// Unit `u` is placed: its successors with no other unplaced predecessor
+/// join the ready list.
+fn release_succs(
+    units: &Units,
+    u: usize,
+    waiting: &mut [usize],
+    heap: &mut BinaryHeap<Ready>,
+    cp: f64,
+    bl: &[f64],
+) {
+    for &(s, _) in &units.succs[u] {
+        waiting[s] -= 1;
+        if waiting[s] == 0 {
+            heap.push(Ready {
+                alap: cp - bl[s],
+                succs: units.succs[s].len(),
+                unit: s,
+            });
+        }
+    }
+}
+
+/// Where a call `width` workers wide starts earliest: the workers whose
+/// queues end first, from when the last of them is free and its inputs
+/// have arrived on all. It goes after their last units (a hole would have
+/// to be free on every lane at once). The first lane is the one whose
+/// queue ends last, where the call would have had to wait anyway.
+fn gang(timelines: &[Timeline], readies: &[f64], width: usize) -> (f64, Vec<usize>) {
+    let mut order: Vec<usize> = (0..timelines.len()).collect();
+    order.sort_by(|&a, &b| {
+        timelines[a]
+            .last_end
+            .total_cmp(&timelines[b].last_end)
+            .then(a.cmp(&b))
+    });
+    let mut lanes: Vec<usize> = order[..width.min(order.len())].to_vec();
+    let begin = lanes
+        .iter()
+        .map(|&w| timelines[w].last_end.max(readies[w]))
+        .fold(0.0, f64::max);
+    lanes.reverse();
+    (begin, lanes)
 }
 
 #[cfg(test)]

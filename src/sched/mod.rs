@@ -19,6 +19,7 @@ mod dag_json;
 mod emcp;
 pub mod loop_policy;
 mod mcp;
+mod moldable;
 pub mod profile;
 pub mod runtime;
 mod simulate;
@@ -29,6 +30,7 @@ use std::ops::Range;
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
 pub use loop_policy::{LoopKind, LoopPolicy};
 pub use mcp::{alap, mcp};
+pub use moldable::{allot, Usl};
 pub use profile::Profile;
 pub use runtime::{Policy, Runtime};
 pub use simulate::{simulate, simulate_from};
@@ -57,6 +59,9 @@ pub struct Node {
     /// A loop's policy, when one was chosen: how many workers its blocks
     /// go to, and how its iterations are dealt out.
     pub policy: Option<LoopPolicy>,
+    /// For a call whose kernel can use several workers: how its time
+    /// shrinks with them. `cost` is its time on one.
+    pub speedup: Option<Usl>,
 }
 
 impl Node {
@@ -67,6 +72,7 @@ impl Node {
             kind: NodeKind::Function,
             profile: Profile::FLAT,
             policy: None,
+            speedup: None,
         }
     }
 
@@ -77,6 +83,23 @@ impl Node {
             kind: NodeKind::Loop { iterations },
             profile: Profile::FLAT,
             policy: None,
+            speedup: None,
+        }
+    }
+
+    /// The same call, able to run on several workers.
+    pub fn moldable(self, usl: Usl) -> Node {
+        Node {
+            speedup: Some(usl),
+            ..self
+        }
+    }
+
+    /// Its time on `k` workers (a loop's, or a rigid call's, is its cost).
+    pub fn time_on(&self, k: usize) -> f64 {
+        match (&self.kind, self.speedup) {
+            (NodeKind::Function, Some(usl)) if k > 1 => self.cost / usl.speedup(k),
+            _ => self.cost,
         }
     }
 
@@ -210,6 +233,21 @@ impl Dag {
         }
         divisible.critical_path().max(self.total_work() / p as f64)
     }
+
+    /// [`Dag::lower_bound`] when moldable calls may use up to p workers:
+    /// each at its fastest width on the path; its work is least on one.
+    pub fn moldable_lower_bound(&self, p: usize) -> f64 {
+        let p = p.max(1);
+        let mut fastest = self.clone();
+        for n in &mut fastest.nodes {
+            if let Some(usl) = n.speedup {
+                n.cost = n.time_on(usl.best_width(p));
+                n.speedup = None;
+            }
+        }
+        let path = fastest.lower_bound(p);
+        path.max(self.total_work() / p as f64)
+    }
 }
 
 /// The communication model: `latency + per_byte × bytes` seconds to move a
@@ -267,6 +305,21 @@ pub struct Item {
     pub worker: usize,
     pub start: f64,
     pub end: f64,
+    /// The other workers a moldable call holds while it runs on `worker`
+    /// (empty for a call on one worker, and for a loop's block).
+    pub lanes: Vec<usize>,
+}
+
+impl Item {
+    /// How many workers it holds.
+    pub fn width(&self) -> usize {
+        1 + self.lanes.len()
+    }
+
+    /// Every worker it holds, its own first.
+    pub fn all_lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.worker).chain(self.lanes.iter().copied())
+    }
 }
 
 /// Which algorithm plans the run.
@@ -324,6 +377,23 @@ impl Schedule {
     /// The items of one worker, in queue order.
     pub fn queue(&self, worker: usize) -> impl Iterator<Item = &Item> {
         self.items.iter().filter(move |i| i.worker == worker)
+    }
+
+    /// The items that hold `worker`, its own and the moldable calls that
+    /// borrow it as a lane, in time order.
+    pub fn lane(&self, worker: usize) -> Vec<&Item> {
+        let mut out: Vec<&Item> = self
+            .items
+            .iter()
+            .filter(|i| i.worker == worker || i.lanes.contains(&worker))
+            .collect();
+        out.sort_by(|a, b| {
+            a.start
+                .total_cmp(&b.start)
+                .then(a.end.total_cmp(&b.end))
+                .then(a.node.cmp(&b.node))
+        });
+        out
     }
 
     pub(crate) fn sorted(workers: usize, mut items: Vec<Item>) -> Schedule {

@@ -79,6 +79,8 @@ impl Policy {
 pub struct Work {
     pub node: NodeId,
     pub iterations: Option<Range<usize>>,
+    /// The other workers a moldable call runs on: they wait while it runs.
+    pub lanes: Vec<usize>,
 }
 
 /// What a finished piece of work completed.
@@ -124,6 +126,8 @@ struct Running {
     predicted: f64,
     /// Index in `past` of the planned item this runs.
     past: usize,
+    /// The workers a moldable call borrowed.
+    lanes: Vec<usize>,
 }
 
 /// A loop's pieces aim at this many seconds: short enough to split a block
@@ -181,6 +185,8 @@ pub struct Runtime {
     policy: Policy,
     queues: Vec<VecDeque<Item>>,
     running: Vec<Option<Running>>,
+    /// Per worker, the worker whose moldable call holds it.
+    lent: Vec<Option<usize>>,
     /// Per node, iterations (1 for a call) not finished.
     left: Vec<usize>,
     /// Per loop with a test drive not yet measured: the drive's blocks not
@@ -231,6 +237,7 @@ impl Runtime {
                 worker: 0,
                 start: 0.0,
                 end: 0.0,
+                lanes: Vec::new(),
             });
         }
         if let Some(s) = rt.plan_pending(0.0) {
@@ -280,6 +287,7 @@ impl Runtime {
             policy,
             queues: vec![VecDeque::new(); p],
             running: vec![None; p],
+            lent: vec![None; p],
             // A loop of no iterations still runs once, to make its value.
             left: dag
                 .nodes
@@ -342,7 +350,10 @@ impl Runtime {
 
     /// The next work for idle worker `w`, if any is ready for it now.
     pub fn next(&mut self, w: usize, now: f64) -> Option<Work> {
-        if w >= self.p || self.running[w].as_ref().is_some_and(|r| r.block.is_none()) {
+        if w >= self.p
+            || self.lent[w].is_some()
+            || self.running[w].as_ref().is_some_and(|r| r.block.is_none())
+        {
             return None;
         }
         if self.running[w].is_some() {
@@ -362,13 +373,72 @@ impl Runtime {
                 }
             }
         }
+        if let Some(work) = self.start_gang(w, now, false) {
+            return Some(work);
+        }
+        let reserved = self.reserved_at(w);
         if let Some(item) = self.queues[w].front() {
-            if self.ready(item) {
+            if item.width() == 1 && self.ready(item) && item.start < reserved {
                 let item = self.queues[w].pop_front()?;
                 return Some(self.begin(w, item, now));
             }
         }
+        if reserved.is_finite() && !self.stuck() {
+            // Held for a moldable call: taking other work could delay it.
+            return None;
+        }
+        if let Some(work) = self.start_gang(w, now, true) {
+            return Some(work);
+        }
         self.steal(w, now)
+    }
+
+    /// The planned start of the earliest moldable call not yet started
+    /// that holds worker `w` (infinite when none does).
+    fn reserved_at(&self, w: usize) -> f64 {
+        self.queues
+            .iter()
+            .flatten()
+            .filter(|i| i.width() > 1 && i.all_lanes().any(|l| l == w))
+            .map(|i| i.start)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Starts, on idle worker `w`, a moldable call that holds it, when the
+    /// call heads its own worker's queue, its inputs are ready and all its
+    /// lanes are idle with nothing planned before it. `force` (nothing
+    /// else can move the run on) drops the last condition.
+    fn start_gang(&mut self, w: usize, now: f64, force: bool) -> Option<Work> {
+        // Every queue head that holds `w`, earliest first: one that waits
+        // for its inputs must not keep a ready one from starting.
+        let mut heads: Vec<(usize, &Item)> = self
+            .queues
+            .iter()
+            .enumerate()
+            .filter_map(|(v, q)| q.front().map(|i| (v, i)))
+            .filter(|(_, i)| i.width() > 1 && i.all_lanes().any(|l| l == w))
+            .collect();
+        heads.sort_by(|a, b| a.1.start.total_cmp(&b.1.start).then(a.0.cmp(&b.0)));
+        let (owner, lanes) = heads.into_iter().find_map(|(owner, item)| {
+            let lanes: Vec<usize> = item.all_lanes().collect();
+            let free = lanes.iter().all(|&l| {
+                l < self.p
+                    && self.lent[l].is_none()
+                    && self.running[l].is_none()
+                    && (force
+                        || l == owner
+                        || self.queues[l].front().is_none_or(|h| h.start >= item.start))
+            });
+            (free && self.ready(item)).then_some((owner, lanes))
+        })?;
+        let mut item = self.queues[owner].pop_front()?;
+        let others: Vec<usize> = lanes.into_iter().filter(|&l| l != w).collect();
+        for &l in &others {
+            self.lent[l] = Some(w);
+        }
+        item.worker = w;
+        item.lanes = others;
+        Some(self.begin(w, item, now))
     }
 
     /// A block of worker `w`'s that [`Runtime::next`] found closed by a
@@ -386,6 +456,11 @@ impl Runtime {
         let node = r.node;
         let mut out = Finish::default();
         let measured = (now - r.started).max(0.0);
+        for &l in &r.lanes {
+            if let Some(slot) = self.lent.get_mut(l) {
+                *slot = None;
+            }
+        }
         let Some(b) = &mut r.block else {
             self.left[node] = 0;
             out.replanned = self.surprised(r.predicted, measured) && self.replan(now);
@@ -436,6 +511,7 @@ impl Runtime {
     /// at all, nothing can).
     pub fn stuck(&self) -> bool {
         self.running.iter().all(Option::is_none)
+            && self.lent.iter().all(Option::is_none)
             && !self
                 .queues
                 .iter()
@@ -526,10 +602,12 @@ impl Runtime {
                     started: now,
                     predicted: 0.0,
                     past,
+                    lanes: Vec::new(),
                 });
                 self.claim(w, now).unwrap_or(Work {
                     node: item.node,
                     iterations: Some(r.start..r.start),
+                    lanes: Vec::new(),
                 })
             }
             _ => {
@@ -537,12 +615,14 @@ impl Runtime {
                     node: item.node,
                     block: None,
                     started: now,
-                    predicted: self.dag.nodes[item.node].cost,
+                    predicted: self.dag.nodes[item.node].time_on(item.width()),
                     past,
+                    lanes: item.lanes.clone(),
                 });
                 Work {
                     node: item.node,
                     iterations: None,
+                    lanes: item.lanes,
                 }
             }
         }
@@ -578,6 +658,7 @@ impl Runtime {
         Some(Work {
             node,
             iterations: Some(piece),
+            lanes: Vec::new(),
         })
     }
 
@@ -638,7 +719,7 @@ impl Runtime {
                     continue;
                 }
                 let cost = item_cost(&self.dag, item);
-                if cost <= budget && self.ready(item) {
+                if item.width() == 1 && cost <= budget && self.ready(item) {
                     best = Some((item.start, v, k));
                 }
             }
@@ -683,6 +764,7 @@ impl Runtime {
             iterations: Some(taken),
             worker: w,
             start: now,
+            lanes: Vec::new(),
         };
         Some(self.begin(w, item, now))
     }
@@ -736,6 +818,7 @@ impl Runtime {
             iterations: Some(its),
             worker: w,
             start: from,
+            lanes: Vec::new(),
         }
     }
 
@@ -760,6 +843,12 @@ impl Runtime {
             .map(|r| {
                 r.as_ref()
                     .map_or(now, |r| expected_end(r.started, r.predicted, now))
+            })
+            .collect::<Vec<f64>>();
+        let free: Vec<f64> = (0..self.p)
+            .map(|w| match self.lent[w] {
+                Some(runner) => free[runner],
+                None => free[w],
             })
             .collect();
         let n = self.dag.nodes.len();
@@ -820,7 +909,10 @@ impl Runtime {
             if calls[id] {
                 first[id] = Some(sub.nodes.len());
                 last[id] = first[id];
-                sub.nodes.push(Node::function(&node.name, node.cost));
+                sub.nodes.push(Node {
+                    speedup: node.speedup,
+                    ..Node::function(&node.name, node.cost)
+                });
                 origin.push((id, Vec::new()));
                 release.push(start.release_of(id));
                 continue;
@@ -944,6 +1036,7 @@ impl Runtime {
                 worker: w,
                 start,
                 end,
+                lanes: work.lanes,
             });
             self.finish(w, now, fastest);
         }
@@ -1027,6 +1120,7 @@ fn one_after_another(block: &Item, node: NodeId, runs: Vec<Range<usize>>) -> Vec
                 worker: block.worker,
                 start,
                 end: at,
+                lanes: Vec::new(),
             }
         })
         .collect()
@@ -1058,6 +1152,7 @@ fn work_cost(dag: &Dag, work: &Work) -> f64 {
             worker: 0,
             start: 0.0,
             end: 0.0,
+            lanes: work.lanes.clone(),
         },
     )
 }

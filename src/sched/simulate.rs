@@ -16,7 +16,9 @@ pub fn simulate(schedule: &Schedule, dag: &Dag, comm: &Comm) -> Schedule {
 /// it, each node startable no earlier than its release.
 pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start) -> Schedule {
     let p = schedule.workers.max(1);
-    let queues: Vec<Vec<&Item>> = (0..p).map(|w| schedule.queue(w).collect()).collect();
+    // A moldable call sits in the queue of every worker it holds, and
+    // starts once it heads them all.
+    let queues: Vec<Vec<&Item>> = (0..p).map(|w| schedule.lane(w)).collect();
     let n_nodes = dag.nodes.len();
     let mut remaining = vec![0usize; n_nodes]; // unfinished items per node
     for it in &schedule.items {
@@ -30,13 +32,25 @@ pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start)
     let mut head = vec![0usize; p];
     let mut free: Vec<f64> = (0..p).map(|w| start.free_at(w)).collect();
     let mut out = Vec::with_capacity(schedule.items.len());
+    let heads = |head: &[usize], w: usize, item: &Item| {
+        queues
+            .get(w)
+            .and_then(|q| q.get(head[w]))
+            .is_some_and(|h| std::ptr::eq(*h, item))
+    };
     loop {
         let mut best: Option<(f64, usize)> = None;
         for w in 0..p {
             let Some(item) = queues[w].get(head[w]) else {
                 continue;
             };
-            let mut ready = free[w].max(start.release_of(item.node));
+            if item.worker != w || !item.lanes.iter().all(|&l| l < p && heads(&head, l, item)) {
+                continue;
+            }
+            let mut ready = item
+                .all_lanes()
+                .map(|l| free[l])
+                .fold(start.release_of(item.node), f64::max);
             let mut blocked = false;
             for e in preds.get(item.node).into_iter().flatten() {
                 if remaining[e.from] > 0 {
@@ -60,8 +74,10 @@ pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start)
         let item = queues[w][head[w]];
         let cost = item_cost(dag, item);
         let end = begin + cost;
-        head[w] += 1;
-        free[w] = end;
+        for l in item.all_lanes() {
+            head[l] += 1;
+            free[l] = end;
+        }
         if item.node < n_nodes {
             remaining[item.node] -= 1;
             ends[item.node].push((w, end));
@@ -76,11 +92,22 @@ pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start)
     // keep its items at the end rather than lose them.
     for w in 0..p {
         for item in &queues[w][head[w]..] {
-            let begin = free[w];
-            free[w] = begin + item_cost(dag, item);
+            if item.worker != w {
+                continue;
+            }
+            let begin = item
+                .all_lanes()
+                .map(|l| free.get(l).copied().unwrap_or(0.0))
+                .fold(free[w], f64::max);
+            let end = begin + item_cost(dag, item);
+            for l in item.all_lanes() {
+                if let Some(f) = free.get_mut(l) {
+                    *f = end;
+                }
+            }
             out.push(Item {
                 start: begin,
-                end: free[w],
+                end,
                 ..(*item).clone()
             });
         }
@@ -88,13 +115,13 @@ pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start)
     Schedule::sorted(p, out)
 }
 
-/// An item's cost: its node's, or its share of the loop's.
+/// An item's cost: its node's on the item's width, or its share of the loop's.
 pub(crate) fn item_cost(dag: &Dag, item: &Item) -> f64 {
     let Some(node) = dag.nodes.get(item.node) else {
         return 0.0;
     };
     match (node.iterations(), &item.iterations) {
         (Some(total), Some(its)) if total > 0 => node.cost * node.profile.share(total, its),
-        _ => node.cost,
+        _ => node.time_on(item.width()),
     }
 }

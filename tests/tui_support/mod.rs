@@ -131,6 +131,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
                     status: Status::Done,
                     message: None,
                     chunks: Vec::new(),
+                    lanes: Vec::new(),
                     warnings: Vec::new(),
                 }),
             }

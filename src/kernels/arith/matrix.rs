@@ -162,7 +162,14 @@ pub fn matmul(x: &[f64], m: usize, k: usize, y: &[f64], n: usize) -> DMatrix<f64
     let lhs = faer::MatRef::from_column_major_slice(x, m, k);
     let rhs = faer::MatRef::from_column_major_slice(y, k, n);
     let dst = faer::MatMut::from_column_major_slice_mut(z.as_mut_slice(), m, n);
-    faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, 1.0, faer::Par::Seq);
+    faer::linalg::matmul::matmul(
+        dst,
+        faer::Accum::Replace,
+        lhs,
+        rhs,
+        1.0,
+        crate::kernels::width::par(),
+    );
     z
 }
 
@@ -212,7 +219,7 @@ pub fn crossprod(x: &[f64], k: usize, m: usize, y: &[f64], n: usize) -> DMatrix<
             lhs.transpose(),
             rhs,
             1.0,
-            faer::Par::Seq,
+            crate::kernels::width::par(),
         );
         return z;
     }

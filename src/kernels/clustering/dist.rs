@@ -100,24 +100,52 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
 /// The lower triangle of the distance matrix in R's order (column by
 /// column): d(2,1), d(3,1), …, d(n,1), d(3,2), …
 pub(super) fn distances(x: &[f64], nr: usize, nc: usize, method: usize, p: f64) -> Vec<f64> {
+    use rayon::prelude::*;
     // Coordinates still summed in column order.
     let rows = super::by_rows(x, nr, nc);
     let row = |i: usize| &rows[i * nc..(i + 1) * nc];
-    let mut d = Vec::with_capacity(nr * nr.saturating_sub(1) / 2);
+    let columns = |cols: std::ops::Range<usize>| {
+        let mut d = Vec::new();
+        for j in cols {
+            for i in j + 1..nr {
+                let pairs = row(i).iter().copied().zip(row(j).iter().copied());
+                d.push(match method {
+                    0 => euclidean(pairs, nc),
+                    1 => maximum(pairs),
+                    2 => manhattan(pairs, nc),
+                    3 => canberra(pairs, nc),
+                    4 => binary(pairs),
+                    _ => minkowski(pairs, nc, p),
+                });
+            }
+        }
+        d
+    };
+    let k = crate::kernels::width::width();
+    if k <= 1 || nr < 64 {
+        return columns(0..nr);
+    }
+    // Run k wide: column j holds nr − 1 − j distances, so the columns are
+    // cut where each part holds an equal share of them. Each distance is
+    // computed whole by one thread: the same numbers as on one.
+    let total = nr * (nr - 1) / 2;
+    let mut cuts = vec![0usize];
+    let mut done = 0usize;
     for j in 0..nr {
-        for i in j + 1..nr {
-            let pairs = row(i).iter().copied().zip(row(j).iter().copied());
-            d.push(match method {
-                0 => euclidean(pairs, nc),
-                1 => maximum(pairs),
-                2 => manhattan(pairs, nc),
-                3 => canberra(pairs, nc),
-                4 => binary(pairs),
-                _ => minkowski(pairs, nc, p),
-            });
+        done += nr - 1 - j;
+        if done * k >= total * cuts.len() && cuts.len() < k {
+            cuts.push(j + 1);
         }
     }
-    d
+    cuts.push(nr);
+    cuts.dedup();
+    let parts: Vec<Vec<f64>> = cuts
+        .windows(2)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|w| columns(w[0]..w[1]))
+        .collect();
+    parts.concat()
 }
 
 /// `dist /= count / nc` when coordinates were dropped, NA when all were.

@@ -24,7 +24,7 @@ use faer::linalg::householder::{make_householder_in_place, upgrade_householder_f
 use faer::linalg::matmul::matmul;
 use faer::linalg::svd::bidiag::{bidiag_in_place as faer_bidiag, bidiag_in_place_scratch};
 use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, ColMut, Mat, MatMut, MatRef, Par, RowMut};
+use faer::{Accum, ColMut, Mat, MatMut, MatRef, RowMut};
 
 use super::gemv::{dots_then_combine, gemv_n_add, gemv_t, gemv_t_add};
 
@@ -86,14 +86,14 @@ fn reduce(
     let mut mem = MemBuffer::new(bidiag_in_place_scratch::<f64>(
         mm,
         nn,
-        Par::Seq,
+        crate::kernels::width::par(),
         Default::default(),
     ));
     faer_bidiag(
         a.rb_mut().submatrix_mut(k, k, mm, nn),
         tl.as_mut(),
         tr.as_mut(),
-        Par::Seq,
+        crate::kernels::width::par(),
         MemStack::new(&mut mem),
         Default::default(),
     );
@@ -120,7 +120,13 @@ fn upgrade_factors(a: MatRef<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'
         for i in 0..b {
             h[(i, i)] = h[(0, i)];
         }
-        upgrade_householder_factor(h, a.submatrix(j, j, a.nrows() - j, b), b, 1, Par::Seq);
+        upgrade_householder_factor(
+            h,
+            a.submatrix(j, j, a.nrows() - j, b),
+            b,
+            1,
+            crate::kernels::width::par(),
+        );
         j += b;
     }
     // The right reflectors are the rows of a[.., 1..] right of the diagonal.
@@ -133,7 +139,13 @@ fn upgrade_factors(a: MatRef<'_, f64>, mut hl: MatMut<'_, f64>, mut hr: MatMut<'
         for i in 0..b {
             h[(i, i)] = h[(0, i)];
         }
-        upgrade_householder_factor(h, r.submatrix(j, j, n - 1 - j, b), b, 1, Par::Seq);
+        upgrade_householder_factor(
+            h,
+            r.submatrix(j, j, n - 1 - j, b),
+            b,
+            1,
+            crate::kernels::width::par(),
+        );
         j += b;
     }
 }
@@ -337,7 +349,7 @@ impl Panel {
             left.rb(),
             right.rb(),
             -1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
     }
 

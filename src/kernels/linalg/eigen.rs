@@ -116,7 +116,11 @@ pub(crate) fn eigen(
         if symmetric {
             symmetric_eigen(x, only_values)
         } else {
-            general_eigen(x, only_values)
+            // faer's parallel Hessenberg and multishift paths sum in another
+            // order (an eigenvector's sign flipped at width 2): a general
+            // eigen runs on one worker, so its values never depend on the
+            // plan.
+            crate::kernels::width::narrow(|| general_eigen(x, only_values))
         }
     };
     // Like dgeev and dsyevr (a general eigen of a * 1e-300 was wrong in
@@ -175,7 +179,6 @@ const SMALL: usize = 3;
 fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     use faer::dyn_stack::{MemBuffer, MemStack};
     use faer::linalg::householder;
-    use faer::Par;
 
     let n = a.nrows();
     let (buf, house) = tridiagonal(a);
@@ -197,7 +200,7 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
         house.as_ref(),
         faer::Conj::No,
         u.subrows_mut(1, n - 1),
-        Par::Seq,
+        crate::kernels::width::par(),
         stack,
     );
     (d, vectors)
@@ -301,14 +304,18 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     use faer::linalg::evd::hessenberg;
     use faer::linalg::householder;
     use faer::linalg::matmul::triangular::{matmul, BlockStructure};
-    use faer::Par;
 
     // n >= 1: `eigen` rejects a 0 x 0 matrix before.
     let n = h.nrows();
     let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
     let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n - 1, n - 1);
     let mut mem = MemBuffer::new(StackReq::any_of(&[
-        hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
+        hessenberg::hessenberg_in_place_scratch::<f64>(
+            n,
+            bs,
+            crate::kernels::width::par(),
+            Default::default(),
+        ),
         householder::apply_block_householder_on_the_left_in_place_scratch::<f64>(n - 1, bs, n),
         super::schur::multishift_qr_scratch(n),
     ]));
@@ -318,7 +325,7 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     hessenberg::hessenberg_in_place(
         hv.rb_mut(),
         house.as_mut(),
-        Par::Seq,
+        crate::kernels::width::par(),
         stack,
         Default::default(),
     );
@@ -367,7 +374,7 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
         faer::MatRef::from_column_major_slice(&x, n, n),
         BlockStructure::TriangularUpper,
         1.0,
-        Par::Seq,
+        crate::kernels::width::par(),
     );
     Ok((re, im, Some(vr)))
 }
@@ -398,7 +405,7 @@ fn hessenberg_q(
             factor.submatrix(0, start, end - start, end - start),
             faer::Conj::No,
             q.rb_mut().submatrix_mut(start, start, m - start, m - start),
-            faer::Par::Seq,
+            crate::kernels::width::par(),
             stack,
         );
         end = start;
@@ -474,7 +481,6 @@ mod tests {
     fn hessenberg_q_gives_the_reduction() {
         use faer::dyn_stack::{MemBuffer, MemStack};
         use faer::linalg::evd::hessenberg;
-        use faer::Par;
         let mut s = 7u64;
         let mut next = move || {
             s = s
@@ -489,7 +495,12 @@ mod tests {
             let mut h = a.clone();
             let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
             let mut mem = MemBuffer::new(faer::dyn_stack::StackReq::any_of(&[
-                hessenberg::hessenberg_in_place_scratch::<f64>(n, bs, Par::Seq, Default::default()),
+                hessenberg::hessenberg_in_place_scratch::<f64>(
+                    n,
+                    bs,
+                    crate::kernels::width::par(),
+                    Default::default(),
+                ),
                 faer::linalg::householder::apply_block_householder_on_the_left_in_place_scratch::<
                     f64,
                 >(n - 1, bs, n),
@@ -498,7 +509,7 @@ mod tests {
             hessenberg::hessenberg_in_place(
                 h.as_mut(),
                 house.as_mut(),
-                Par::Seq,
+                crate::kernels::width::par(),
                 stack,
                 Default::default(),
             );

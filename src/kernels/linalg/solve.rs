@@ -13,7 +13,6 @@ use faer::linalg::triangular_solve::{
     solve_unit_lower_triangular_in_place, solve_unit_upper_triangular_in_place,
     solve_upper_triangular_in_place,
 };
-use faer::Par;
 use nalgebra::DMatrix;
 
 use super::KernelError;
@@ -151,12 +150,17 @@ fn lu_blocked(a: &DMatrix<f64>) -> Lu {
     let mut packed = a.as_slice().to_vec();
     let mut perm = vec![0usize; n];
     let mut perm_inv = vec![0usize; n];
-    let scratch = factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default());
+    let scratch = factor::lu_in_place_scratch::<usize, f64>(
+        n,
+        n,
+        crate::kernels::width::par(),
+        Default::default(),
+    );
     factor::lu_in_place(
         faer::MatMut::from_column_major_slice_mut(&mut packed, n, n),
         &mut perm,
         &mut perm_inv,
-        Par::Seq,
+        crate::kernels::width::par(),
         MemStack::new(&mut MemBuffer::new(scratch)),
         Default::default(),
     );
@@ -245,7 +249,14 @@ fn dgetrf_blocked(a: &mut [f64], n: usize, ipiv: &mut [usize]) -> usize {
                 faer::MatRef::from_column_major_slice_with_stride(&head[j * n + j2..], m, jb, n);
             let a22 =
                 faer::MatMut::from_column_major_slice_with_stride_mut(&mut tail[j2..], m, m, n);
-            faer::linalg::matmul::matmul(a22, faer::Accum::Add, a21, a12.as_ref(), -1.0, Par::Seq);
+            faer::linalg::matmul::matmul(
+                a22,
+                faer::Accum::Add,
+                a21,
+                a12.as_ref(),
+                -1.0,
+                crate::kernels::width::par(),
+            );
         }
         j += jb;
     }
@@ -318,9 +329,13 @@ impl Lu {
         let factors = faer::MatRef::from_column_major_slice(&self.a, n, n);
         let mut x = DMatrix::<f64>::zeros(n, n);
         let mut xm = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, n);
-        invert_upper_triangular(xm.as_mut(), factors, Par::Seq);
+        invert_upper_triangular(xm.as_mut(), factors, crate::kernels::width::par());
         // X L = inv(U) is Lᵀ Xᵀ = inv(U)ᵀ.
-        solve_unit_upper_triangular_in_place(factors.transpose(), xm.transpose_mut(), Par::Seq);
+        solve_unit_upper_triangular_in_place(
+            factors.transpose(),
+            xm.transpose_mut(),
+            crate::kernels::width::par(),
+        );
         // `P` on the right: the row interchanges, undone as column swaps in
         // reverse order.
         for (i, &p) in self.ipiv.iter().enumerate().rev() {
@@ -580,8 +595,8 @@ pub(crate) fn solve(
         let k = x.ncols();
         let factors = faer::MatRef::from_column_major_slice(&lu.a, n, n);
         let mut rhs = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), n, k);
-        solve_unit_lower_triangular_in_place(factors, rhs.as_mut(), Par::Seq);
-        solve_upper_triangular_in_place(factors, rhs, Par::Seq);
+        solve_unit_lower_triangular_in_place(factors, rhs.as_mut(), crate::kernels::width::par());
+        solve_upper_triangular_in_place(factors, rhs, crate::kernels::width::par());
     }
     Ok(x)
 }

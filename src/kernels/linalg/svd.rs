@@ -72,7 +72,7 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     };
     let (mut u, mut v) = (alloc(cu, n), alloc(cv, p));
     let mut sd = faer::diag::Diag::<f64>::zeros(np);
-    let par = faer::Par::Seq;
+    let par = crate::kernels::width::par();
     let scratch = faer::linalg::svd::svd_scratch::<f64>(n, p, cu, cv, par, Default::default());
     faer::linalg::svd::svd(
         view,
@@ -201,7 +201,7 @@ fn product(a: &DMatrix<f64>, b: &DMatrix<f64>) -> DMatrix<f64> {
         faer_view(a),
         faer_view(b),
         1.0,
-        faer::Par::Seq,
+        crate::kernels::width::par(),
     );
     out
 }

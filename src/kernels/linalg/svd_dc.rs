@@ -14,7 +14,7 @@ use faer::linalg::qr::no_pivoting::factor::{
     qr_in_place, qr_in_place_scratch, recommended_block_size,
 };
 use faer::reborrow::ReborrowMut;
-use faer::{Conj, Mat, MatMut, MatRef, Par};
+use faer::{Conj, Mat, MatMut, MatRef};
 
 use super::bidiag::bidiag_in_place;
 use super::bidiag_dc::{bidiag_svd, NoConvergence};
@@ -41,11 +41,17 @@ pub(super) fn tall_svd(
     let mut h = Mat::<f64>::zeros(bs, n);
     let ucols = u.as_ref().map_or(0, |u| u.ncols());
     let mut mem = MemBuffer::new(StackReq::any_of(&[
-        qr_in_place_scratch::<f64>(m, n, bs, Par::Seq, Default::default()),
+        qr_in_place_scratch::<f64>(m, n, bs, crate::kernels::width::par(), Default::default()),
         apply_scratch::<f64>(m, bs, ucols),
     ]));
     let stack = MemStack::new(&mut mem);
-    qr_in_place(qr.as_mut(), h.as_mut(), Par::Seq, stack, Default::default());
+    qr_in_place(
+        qr.as_mut(),
+        h.as_mut(),
+        crate::kernels::width::par(),
+        stack,
+        Default::default(),
+    );
     let mut r = Mat::<f64>::zeros(n, n);
     for j in 0..n {
         for i in 0..=j {
@@ -68,7 +74,14 @@ pub(super) fn tall_svd(
                 .diagonal_mut()
                 .fill(1.0);
         }
-        apply(qr.as_ref(), h.as_ref(), Conj::No, u, Par::Seq, stack);
+        apply(
+            qr.as_ref(),
+            h.as_ref(),
+            Conj::No,
+            u,
+            crate::kernels::width::par(),
+            stack,
+        );
     }
     Ok(())
 }
@@ -119,7 +132,14 @@ fn square_svd(
                 .diagonal_mut()
                 .fill(1.0);
         }
-        apply(bid.as_ref(), hl.as_ref(), Conj::No, u, Par::Seq, stack);
+        apply(
+            bid.as_ref(),
+            hl.as_ref(),
+            Conj::No,
+            u,
+            crate::kernels::width::par(),
+            stack,
+        );
     }
     if let Some(v) = v {
         // The right reflectors are stored in the rows above the diagonal;
@@ -135,7 +155,7 @@ fn square_svd(
                 hr.as_ref(),
                 Conj::Yes,
                 v.subrows_mut(1, n - 1),
-                Par::Seq,
+                crate::kernels::width::par(),
                 stack,
             );
         }

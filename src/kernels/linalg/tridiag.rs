@@ -14,7 +14,7 @@
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::householder;
 use faer::linalg::matmul::triangular::{self, BlockStructure};
-use faer::{Accum, ColMut, MatMut, MatRef, Par};
+use faer::{Accum, ColMut, MatMut, MatRef};
 use pulp::{Simd, WithSimd};
 
 use super::gemv::{dot, gemv_n_add, gemv_t};
@@ -49,7 +49,7 @@ pub(super) fn tridiag_in_place(a: &mut [f64], n: usize, mut house: MatMut<'_, f6
     let rest = MatMut::from_column_major_slice_with_stride_mut(&mut a[p * n + p..], m, m, n);
     // A one-row factor: faer leaves plain τs, upgraded with ours below.
     let rest_taus = MatMut::from_column_major_slice_with_stride_mut(&mut taus[p..], 1, m - 1, 1);
-    let par = Par::Seq;
+    let par = crate::kernels::width::par();
     let mut mem = MemBuffer::new(faer::linalg::evd::tridiag::tridiag_in_place_scratch::<f64>(
         m,
         par,
@@ -78,7 +78,13 @@ fn upgrade_factors(a: &[f64], n: usize, taus: &[f64], mut house: MatMut<'_, f64>
         for k in 0..bs {
             h[(k, k)] = taus[j + k];
         }
-        householder::upgrade_householder_factor(h, v.submatrix(j, j, n - j, bs), bs, 1, Par::Seq);
+        householder::upgrade_householder_factor(
+            h,
+            v.submatrix(j, j, n - j, bs),
+            bs,
+            1,
+            crate::kernels::width::par(),
+        );
         j += bs;
     }
 }
@@ -177,7 +183,7 @@ fn reduce_panel(
         rhs.transpose(),
         BlockStructure::Rectangular,
         -1.0,
-        Par::Seq,
+        crate::kernels::width::par(),
     );
     for (i, &ei) in e.iter().enumerate() {
         let k = p + i;

@@ -12,7 +12,7 @@
 //! the same decisions are taken on the same values, up to rounding.
 
 use faer::linalg::matmul::matmul;
-use faer::{Accum, Mat, MatMut, MatRef, Par};
+use faer::{Accum, Mat, MatMut, MatRef};
 
 use super::linpack::nrm2;
 
@@ -48,7 +48,14 @@ pub(super) fn apply_block(
     // contiguous slice.
     let mut wt = Mat::<f64>::zeros(b, mt);
     let c = MatRef::from_column_major_slice_with_stride(&x[first * n + s..], m, mt, n);
-    matmul(wt.as_mut(), Accum::Replace, v.transpose(), c, 1.0, Par::Seq);
+    matmul(
+        wt.as_mut(),
+        Accum::Replace,
+        v.transpose(),
+        c,
+        1.0,
+        crate::kernels::width::par(),
+    );
     let mut yt = Mat::<f64>::zeros(b, mt);
     matmul(
         yt.as_mut(),
@@ -56,10 +63,17 @@ pub(super) fn apply_block(
         t.transpose(),
         wt.as_ref(),
         1.0,
-        Par::Seq,
+        crate::kernels::width::par(),
     );
     let c = MatMut::from_column_major_slice_with_stride_mut(&mut x[first * n + s..], m, mt, n);
-    matmul(c, Accum::Add, v.as_ref(), yt.as_ref(), -1.0, Par::Seq);
+    matmul(
+        c,
+        Accum::Add,
+        v.as_ref(),
+        yt.as_ref(),
+        -1.0,
+        crate::kernels::width::par(),
+    );
     for jj in 0..mt {
         let col = (first + jj) * n;
         downdate(
@@ -98,7 +112,14 @@ fn downdate(c: &[f64], b: usize, qraux: &mut f64, work1: &mut f64) {
 fn triangular_factor(v: MatRef<'_, f64>) -> Mat<f64> {
     let b = v.ncols();
     let mut g = Mat::<f64>::zeros(b, b);
-    matmul(g.as_mut(), Accum::Replace, v.transpose(), v, 1.0, Par::Seq);
+    matmul(
+        g.as_mut(),
+        Accum::Replace,
+        v.transpose(),
+        v,
+        1.0,
+        crate::kernels::width::par(),
+    );
     let mut t = Mat::<f64>::zeros(b, b);
     for i in 0..b {
         let tau = 1.0 / v[(i, i)];

@@ -284,6 +284,7 @@ fn follow_refuses_a_plan_that_runs_something_twice() {
         worker: w,
         start: 0.0,
         end: 1.0,
+        lanes: Vec::new(),
     };
     let twice = Schedule::sorted(2, vec![item(0..6, 0), item(5..10, 1)]);
     assert!(Runtime::follow(&dag, &Comm::SHARED_MEMORY, &twice, Policy::FOLLOW).is_err());

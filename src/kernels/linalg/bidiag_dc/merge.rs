@@ -6,7 +6,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::{Accum, MatMut, MatRef};
 
 use super::deflate::{deflate, merge_order, ColumnTypes};
 use super::secular::{root, NoConvergence};
@@ -77,7 +77,7 @@ fn gemm(dst: MatMut<'_, f64>, accum: Accum, a: MatRef<'_, f64>, b: MatRef<'_, f6
         }
         return;
     }
-    matmul(dst, accum, a, b, 1.0, Par::Seq);
+    matmul(dst, accum, a, b, 1.0, crate::kernels::width::par());
 }
 
 /// LAPACK `dlasd3` with `v` in place of `vt`.

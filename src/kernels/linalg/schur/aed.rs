@@ -11,7 +11,7 @@ use faer::linalg::householder::{
 };
 use faer::linalg::matmul::matmul;
 use faer::prelude::{Reborrow, ReborrowMut};
-use faer::{Accum, Col, ColMut, Conj, Mat, MatMut, Par};
+use faer::{Accum, Col, ColMut, Conj, Mat, MatMut};
 
 use super::lahqr::lahqr_eig22;
 use super::multishift_qr;
@@ -233,7 +233,7 @@ pub(super) fn aggressive_early_deflation(
             v.transpose(),
             right.rb(),
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         right.copy_from(&wh);
     }
@@ -248,7 +248,7 @@ pub(super) fn aggressive_early_deflation(
             above.rb(),
             v.as_ref(),
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         above.copy_from(&wv);
     }
@@ -261,7 +261,7 @@ pub(super) fn aggressive_early_deflation(
             cols.rb(),
             v.as_ref(),
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         cols.copy_from(&wz);
     }
@@ -298,7 +298,7 @@ fn restore_hessenberg(
         vv.as_mat().transpose(),
         rows.rb(),
         1.0,
-        Par::Seq,
+        crate::kernels::width::par(),
     );
     matmul(
         rows.rb_mut(),
@@ -306,7 +306,7 @@ fn restore_hessenberg(
         vv.as_mat(),
         tmp.as_ref(),
         -tau,
-        Par::Seq,
+        crate::kernels::width::par(),
     );
     let mut tmp = Mat::<f64>::zeros(jw, 1);
     for mut cols in [
@@ -319,7 +319,7 @@ fn restore_hessenberg(
             cols.rb(),
             vv.as_mat(),
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         matmul(
             cols.rb_mut(),
@@ -327,7 +327,7 @@ fn restore_hessenberg(
             tmp.as_ref(),
             vv.as_mat().transpose(),
             -tau,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
     }
     // The Hessenberg reduction's reflectors, with block size 1.
@@ -335,7 +335,7 @@ fn restore_hessenberg(
     hessenberg_in_place(
         tw.rb_mut().submatrix_mut(0, 0, ns, ns),
         house.as_mut(),
-        Par::Seq,
+        crate::kernels::width::par(),
         stack,
         Default::default(),
     );
@@ -345,7 +345,7 @@ fn restore_hessenberg(
         house.as_ref(),
         Conj::Yes,
         right.subrows_mut(1, ns - 1),
-        Par::Seq,
+        crate::kernels::width::par(),
         stack,
     );
     apply_block_householder_sequence_on_the_right_in_place_with_conj(
@@ -353,7 +353,7 @@ fn restore_hessenberg(
         house.as_ref(),
         Conj::No,
         v.submatrix_mut(0, 1, jw, ns - 1),
-        Par::Seq,
+        crate::kernels::width::par(),
         stack,
     );
 }

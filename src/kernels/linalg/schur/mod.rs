@@ -76,7 +76,12 @@ pub(super) fn multishift_qr_scratch(n: usize) -> StackReq {
     }
     let nw_max = (n - 3) / 3;
     StackReq::any_of(&[
-        hessenberg_in_place_scratch::<f64>(nw_max, 1, faer::Par::Seq, Default::default()),
+        hessenberg_in_place_scratch::<f64>(
+            nw_max,
+            1,
+            crate::kernels::width::par(),
+            Default::default(),
+        ),
         hh::apply_block_householder_sequence_transpose_on_the_left_in_place_scratch::<f64>(
             nw_max, nw_max, nw_max,
         ),

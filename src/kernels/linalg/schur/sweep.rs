@@ -10,7 +10,7 @@ use super::reflector::make_householder_in_place;
 use faer::linalg::householder::HouseholderInfo;
 use faer::linalg::matmul::matmul;
 use faer::prelude::*;
-use faer::{Accum, ColMut, ColRef, Mat, MatMut, Par};
+use faer::{Accum, ColMut, ColRef, Mat, MatMut};
 
 pub(super) fn move_bulge(
     mut h: MatMut<'_, f64>,
@@ -331,7 +331,7 @@ pub(super) fn apply_chase(
             u.transpose(),
             a_slice.rb(),
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         a_slice.copy_from(wh_slice.rb());
         i += iblock;
@@ -347,7 +347,7 @@ pub(super) fn apply_chase(
             a_slice.rb(),
             u,
             1.0,
-            Par::Seq,
+            crate::kernels::width::par(),
         );
         a_slice.copy_from(wv_slice.rb());
         i += iblock;
@@ -365,7 +365,7 @@ pub(super) fn apply_chase(
                 z_slice.rb(),
                 u,
                 1.0,
-                Par::Seq,
+                crate::kernels::width::par(),
             );
             z_slice.copy_from(wv_slice.rb());
             i += iblock;

@@ -12,7 +12,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::prelude::{Reborrow, ReborrowMut};
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::{Accum, MatMut, MatRef};
 
 use super::super::gemv::col;
 
@@ -75,7 +75,7 @@ pub(in crate::kernels::linalg) fn schur_eigenvectors(t: MatRef<'_, f64>, x: &mut
                 t.submatrix(0, start, start, end - start),
                 block.rb().submatrix(0, start, end - start, n - start),
                 -1.0,
-                Par::Seq,
+                crate::kernels::width::par(),
             );
         }
         end = start;

@@ -1,6 +1,6 @@
 use super::*;
 use faer::dyn_stack::StackReq;
-use faer::Mat;
+use faer::{Mat, Par};
 
 /// A reproducible symmetric matrix (xorshift entries in [-0.5, 0.5)).
 fn random_symmetric(n: usize, seed: u64) -> Mat<f64> {

@@ -3,7 +3,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::{Accum, MatMut, MatRef};
 
 use super::deflate::{deflate, Deflation, Part};
 use super::secular::secular_root;
@@ -170,7 +170,14 @@ fn product(dst: MatMut<'_, f64>, lhs: MatRef<'_, f64>, rhs: MatRef<'_, f64>) {
     if lhs.ncols() == 0 {
         dst.fill(0.0);
     } else {
-        matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        matmul(
+            dst,
+            Accum::Replace,
+            lhs,
+            rhs,
+            1.0,
+            crate::kernels::width::par(),
+        );
     }
 }
 
