@@ -119,11 +119,14 @@ struct Run {
     costs: (Dag, Dag),
 }
 
-/// `dag` with each task's measured busy time as its cost.
+/// `dag` with each task's measured busy time as its cost: on one worker,
+/// so a call that ran k wide is scaled back by its speedup at k.
 fn measured_dag(dag: &Dag, report: &RunReport) -> Dag {
     let mut dag = dag.clone();
     for (node, outcome) in dag.nodes.iter_mut().zip(&report.outcomes) {
-        node.cost = outcome.busy.as_secs_f64();
+        let width = 1 + outcome.lanes.len();
+        let speedup = node.speedup.map_or(1.0, |u| u.speedup(width));
+        node.cost = outcome.busy.as_secs_f64() * speedup;
     }
     dag
 }
@@ -135,6 +138,14 @@ fn measured_dag(dag: &Dag, report: &RunReport) -> Dag {
 /// emcp/LB). Contention for memory bandwidth at higher p is not modelled.
 pub fn replay(predicted: &Dag, measured: &Dag, p: usize, m: usize) -> (f64, f64) {
     use crate::sched::{plan, Comm, Policy, Runtime};
+    // The run's loop policies were chosen for its own worker count (a
+    // loop held to 2 workers at p = 2): choose them again for p.
+    let repolicied = |dag: &Dag| {
+        let mut dag = dag.clone();
+        crate::pipeline::loop_policy::choose_policies(&mut dag, &Default::default(), p);
+        dag
+    };
+    let (predicted, measured) = (&repolicied(predicted), &repolicied(measured));
     let drives: Vec<usize> = (0..predicted.nodes.len())
         .filter(|&i| {
             predicted.nodes[i]

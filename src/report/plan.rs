@@ -30,7 +30,7 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
     );
     for w in 0..s.workers {
         let mut lane = vec!['.'; WIDTH];
-        for item in s.queue(w) {
+        for item in s.lane(w) {
             let a = ((item.start / makespan) * WIDTH as f64).floor() as usize;
             let b = (((item.end / makespan) * WIDTH as f64).ceil() as usize).clamp(a + 1, WIDTH);
             for c in lane.iter_mut().take(b).skip(a.min(WIDTH - 1)) {
@@ -56,13 +56,19 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
             Some(r) => format!("{}[{}..{}]", t.name, r.start + 1, r.end),
             None => t.name.clone(),
         };
+        // A moldable call lists every worker it holds.
+        let workers = item
+            .all_lanes()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
         let _ = writeln!(
             out,
             "{:<2} {:<20} {:<6} {:>6} {:>12.4} {:>10.4} {:>10.4}",
             glyph(item.node),
             name,
             t.kind.as_str(),
-            item.worker,
+            workers,
             item.end - item.start,
             item.start,
             item.end

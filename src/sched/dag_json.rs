@@ -123,6 +123,9 @@ impl Schedule {
                 if let Some(r) = &i.iterations {
                     v["iterations"] = json!([r.start, r.end]);
                 }
+                if !i.lanes.is_empty() {
+                    v["lanes"] = json!(i.lanes);
+                }
                 v
             })
             .collect();

@@ -221,32 +221,21 @@ impl Dag {
     }
 
     /// No schedule on p workers can finish sooner: max(critical path, work/p).
-    /// (A loop is divisible, so its cost counts on the critical path only
-    /// divided among as many workers as it has iterations, up to p.)
+    /// A loop is divisible: on the path its cost counts divided among as
+    /// many workers as it has iterations, up to p. A moldable call counts
+    /// at its fastest width on the path; its work is least on one worker.
     pub fn lower_bound(&self, p: usize) -> f64 {
-        let p = p.max(1);
-        let mut divisible = self.clone();
-        for n in &mut divisible.nodes {
-            if let Some(it) = n.iterations().filter(|&it| it > 1) {
-                n.cost /= it.min(p) as f64;
-            }
-        }
-        divisible.critical_path().max(self.total_work() / p as f64)
-    }
-
-    /// [`Dag::lower_bound`] when moldable calls may use up to p workers:
-    /// each at its fastest width on the path; its work is least on one.
-    pub fn moldable_lower_bound(&self, p: usize) -> f64 {
         let p = p.max(1);
         let mut fastest = self.clone();
         for n in &mut fastest.nodes {
-            if let Some(usl) = n.speedup {
+            if let Some(it) = n.iterations().filter(|&it| it > 1) {
+                n.cost /= it.min(p) as f64;
+            } else if let Some(usl) = n.speedup {
                 n.cost = n.time_on(usl.best_width(p));
                 n.speedup = None;
             }
         }
-        let path = fastest.lower_bound(p);
-        path.max(self.total_work() / p as f64)
+        fastest.critical_path().max(self.total_work() / p as f64)
     }
 }
 
