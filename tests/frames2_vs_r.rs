@@ -218,3 +218,25 @@ fn a_cached_write_is_redone_when_its_file_changed() {
         "rewritten after an edit"
     );
 }
+
+/// data.frame() refuses, before the run, what R would refuse or name in a
+/// way flowcast cannot: R's message for rows that do not recycle, and a
+/// request for a name where R would take the expression's text.
+#[test]
+fn data_frame_mistakes_fail_at_check() {
+    check_fails(
+        "a = 'data.frame(x = 1:3, y = 1:2)'",
+        "a",
+        "arguments imply differing number of rows: 3, 2",
+    );
+    check_fails(
+        "b = 'data.frame(d$dose)'",
+        "b",
+        "argument 1 of data.frame() has no name",
+    );
+    check_fails(
+        "c = 'data.frame(x = d$y ~ d$dose)'",
+        "c",
+        "data.frame() takes vectors",
+    );
+}

@@ -37,6 +37,12 @@ fn pty_quit_restores_the_terminal() {
     );
     let mut child = Command::new("script")
         .args(["-qec", &cmd, "/dev/null"])
+        // Runs record history; keep it out of the user's data directory.
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+        )
+        .env("FLOWCAST_CACHE", "off")
         .env("FLOWCAST_PTY_WORKFLOW", &wf)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -101,6 +107,12 @@ fn pty_sigterm_restores_the_terminal() {
     );
     let mut child = Command::new("script")
         .args(["-qec", &cmd, "/dev/null"])
+        // Runs record history; keep it out of the user's data directory.
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+        )
+        .env("FLOWCAST_CACHE", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -24,6 +24,7 @@ mod arith;
 mod clustering;
 pub mod collate;
 pub mod data;
+mod data_frame;
 mod dqfun;
 mod factor;
 mod grouping;
@@ -201,6 +202,7 @@ pub fn registry() -> &'static Registry {
             .chain(models::KERNELS)
             .chain(frame::KERNELS)
             .chain(factor::KERNELS)
+            .chain(data_frame::KERNELS)
             .chain(grouping::KERNELS)
             .chain(summary::SUM_KERNELS)
             .chain(pfun::KERNELS)

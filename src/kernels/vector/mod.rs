@@ -272,7 +272,7 @@ fn const_int(args: &Args<Type>, name: &str) -> Option<i64> {
 }
 
 /// A vector of the same kind as `x` with the elements at `pos` (0-based).
-fn pick(x: &Value, pos: &[usize]) -> Value {
+pub(super) fn pick(x: &Value, pos: &[usize]) -> Value {
     match x {
         Value::Str(s) => Value::Str(pos.iter().map(|&i| s[i].clone()).collect()),
         Value::Bool(_) | Value::BoolMat(_) => {
@@ -301,7 +301,7 @@ fn pick(x: &Value, pos: &[usize]) -> Value {
 }
 
 /// The vector type of `x`'s elements with length `len`.
-fn like(x: &Type, len: Option<usize>) -> Type {
+pub(super) fn like(x: &Type, len: Option<usize>) -> Type {
     match x {
         Type::Str { .. } => Type::Str { len, value: None },
         Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(len),
