@@ -107,12 +107,24 @@ pub fn measured_profile(n: usize, blocks: &[BlockTime]) -> Option<(Profile, bool
     // Blocks that ran alongside different numbers of others ran at
     // different speeds: correct each to its speed alone is not possible
     // without the scaling, so fit the most common concurrency only.
+    // When that leaves one block (a static loop on two workers whose
+    // first block ends long before its second: they overlapped only in
+    // part), a line through all of them beats no line at all.
     let common = most_common(blocks.iter().map(|b| b.concurrent))?;
-    let same: Vec<(Range<usize>, f64)> = blocks
+    let timed = |b: &&BlockTime| b.seconds > 0.0;
+    let mut same: Vec<(Range<usize>, f64)> = blocks
         .iter()
-        .filter(|b| b.concurrent == common && b.seconds > 0.0)
+        .filter(timed)
+        .filter(|b| b.concurrent == common)
         .map(|b| (b.iterations.clone(), b.seconds))
         .collect();
+    if same.len() < 2 {
+        same = blocks
+            .iter()
+            .filter(timed)
+            .map(|b| (b.iterations.clone(), b.seconds))
+            .collect();
+    }
     let (a, b) = fit_linear(&same)?;
     let profile = Profile::linear(n, a, b);
     let fitted = |r: &Range<usize>| {
