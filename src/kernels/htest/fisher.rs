@@ -6,84 +6,16 @@
 //! more likely than the observed one (within `fexact.c`'s tolerance), by enumerating those tables.
 
 use super::ttest::conf_level;
+use super::uniroot::uniroot;
 use crate::kernels::nmath::dfun::{dhyper, phyper};
 use crate::kernels::nmath::gamma::lgammafn;
 use crate::kernels::value::List;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
-/// R's `R_zeroin2` (Brent's root finder) as `uniroot` calls it.
-fn zeroin(ax: f64, bx: f64, f: &dyn Fn(f64) -> f64) -> Result<f64, KernelError> {
-    let tol0 = f64::EPSILON.powf(0.25);
-    let (fa0, fb0) = (f(ax), f(bx));
-    if fa0.is_nan() || fb0.is_nan() {
-        return Err(KernelError::new("f.lower = f(lower) is NA"));
-    }
-    if fa0 * fb0 > 0.0 {
-        return Err(KernelError::new(
-            "f() values at end points not of opposite sign",
-        ));
-    }
-    let (mut a, mut b, mut fa, mut fb) = (ax, bx, fa0, fb0);
-    let (mut c, mut fc) = (a, fa);
-    if fa == 0.0 {
-        return Ok(a);
-    }
-    if fb == 0.0 {
-        return Ok(b);
-    }
-    let mut maxit = 1000 + 1;
-    while maxit > 0 {
-        maxit -= 1;
-        let prev_step = b - a;
-        if fc.abs() < fb.abs() {
-            a = b;
-            b = c;
-            c = a;
-            fa = fb;
-            fb = fc;
-            fc = fa;
-        }
-        let tol_act = 2.0 * f64::EPSILON * b.abs() + tol0 / 2.0;
-        let mut new_step = (c - b) / 2.0;
-        if new_step.abs() <= tol_act || fb == 0.0 {
-            return Ok(b);
-        }
-        if prev_step.abs() >= tol_act && fa.abs() > fb.abs() {
-            let cb = c - b;
-            let (mut p, mut q);
-            if a == c {
-                let t1 = fb / fa;
-                p = cb * t1;
-                q = 1.0 - t1;
-            } else {
-                q = fa / fc;
-                let t1 = fb / fc;
-                let t2 = fb / fa;
-                p = t2 * (cb * q * (q - t1) - (b - a) * (t1 - 1.0));
-                q = (q - 1.0) * (t1 - 1.0) * (t2 - 1.0);
-            }
-            if p > 0.0 {
-                q = -q;
-            } else {
-                p = -p;
-            }
-            if p < (0.75 * cb * q - (tol_act * q).abs() / 2.0) && p < (prev_step * q / 2.0).abs() {
-                new_step = p / q;
-            }
-        }
-        if new_step.abs() < tol_act {
-            new_step = if new_step > 0.0 { tol_act } else { -tol_act };
-        }
-        a = b;
-        fa = fb;
-        b += new_step;
-        fb = f(b);
-        if (fb > 0.0 && fc > 0.0) || (fb < 0.0 && fc < 0.0) {
-            c = a;
-            fc = fa;
-        }
-    }
-    Ok(b)
+/// R's `uniroot(f, c(lower, upper))$root` at its default tolerance.
+fn zeroin(lower: f64, upper: f64, f: &dyn Fn(f64) -> f64) -> Result<f64, KernelError> {
+    let (fl, fu) = (f(lower), f(upper));
+    uniroot(&mut |t| f(t), lower, upper, fl, fu, f64::EPSILON.powf(0.25))
 }
 
 /// The 2x2 test's pieces: the support of x[1, 1] and its log densities.

@@ -14,6 +14,7 @@ mod mood;
 mod padjust;
 mod shapiro;
 mod ttest;
+mod uniroot;
 mod wilcox;
 mod wilcox_ci;
 

@@ -1,0 +1,120 @@
+//! R's `uniroot` (stats/R/nlm.R) and the `R_zeroin2` it calls
+//! (stats/src/zeroin.c, Brent's method), kept in the original's shape: the
+//! tests that invert a p-value or an estimating function (fisher.test's
+//! conditional MLE and interval, wilcox.test's intervals) find their roots
+//! here, so their numbers are R's to the last bit.
+
+use crate::kernels::KernelError;
+
+/// R's `R_zeroin2` (stats/src/zeroin.c, Brent's method) as `uniroot` calls
+/// it: `f(a)` and `f(b)` given, at most `maxit` steps. `f` values that are
+/// not finite are replaced as uniroot's `fcn2` does.
+fn zeroin2(
+    ax: f64,
+    bx: f64,
+    fa: f64,
+    fb: f64,
+    f: &mut dyn FnMut(f64) -> f64,
+    tol: f64,
+    maxit: usize,
+) -> f64 {
+    let mut f = |x: f64| {
+        let v = f(x);
+        if v.is_finite() {
+            v
+        } else if v == f64::NEG_INFINITY {
+            -f64::MAX
+        } else {
+            f64::MAX
+        }
+    };
+    let (mut a, mut b) = (ax, bx);
+    let (mut fa, mut fb) = (fa, fb);
+    let (mut c, mut fc) = (a, fa);
+    if fa == 0.0 {
+        return a;
+    }
+    if fb == 0.0 {
+        return b;
+    }
+    for _ in 0..=maxit {
+        let prev_step = b - a;
+        if fc.abs() < fb.abs() {
+            a = b;
+            b = c;
+            c = a;
+            fa = fb;
+            fb = fc;
+            fc = fa;
+        }
+        let tol_act = 2.0 * f64::EPSILON * b.abs() + tol / 2.0;
+        let mut new_step = (c - b) / 2.0;
+        if new_step.abs() <= tol_act || fb == 0.0 {
+            return b;
+        }
+        if prev_step.abs() >= tol_act && fa.abs() > fb.abs() {
+            let cb = c - b;
+            let (mut p, mut q);
+            if a == c {
+                let t1 = fb / fa;
+                p = cb * t1;
+                q = 1.0 - t1;
+            } else {
+                q = fa / fc;
+                let t1 = fb / fc;
+                let t2 = fb / fa;
+                p = t2 * (cb * q * (q - t1) - (b - a) * (t1 - 1.0));
+                q = (q - 1.0) * (t1 - 1.0) * (t2 - 1.0);
+            }
+            if p > 0.0 {
+                q = -q;
+            } else {
+                p = -p;
+            }
+            if p < (0.75 * cb * q - (tol_act * q).abs() / 2.0) && p < (prev_step * q / 2.0).abs() {
+                new_step = p / q;
+            }
+        }
+        if new_step.abs() < tol_act {
+            new_step = if new_step > 0.0 { tol_act } else { -tol_act };
+        }
+        a = b;
+        fa = fb;
+        b += new_step;
+        fb = f(b);
+        if (fb > 0.0 && fc > 0.0) || (fb < 0.0 && fc < 0.0) {
+            c = a;
+            fc = fa;
+        }
+    }
+    b
+}
+
+/// R's `uniroot(f, lower, upper, f.lower, f.upper, tol)$root`, with its
+/// checks (extendInt = "no", maxiter = 1000).
+pub(super) fn uniroot(
+    f: &mut dyn FnMut(f64) -> f64,
+    lower: f64,
+    upper: f64,
+    f_lower: f64,
+    f_upper: f64,
+    tol: f64,
+) -> Result<f64, KernelError> {
+    if lower.is_nan() || upper.is_nan() || lower >= upper {
+        return Err(KernelError::new("lower < upper  is not fulfilled"));
+    }
+    if f_lower.is_nan() {
+        return Err(KernelError::new("f.lower = f(lower) is NA"));
+    }
+    if f_upper.is_nan() {
+        return Err(KernelError::new("f.upper = f(upper) is NA"));
+    }
+    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
+    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
+    if fl * fu > 0.0 {
+        return Err(KernelError::new(
+            "f() values at end points not of opposite sign",
+        ));
+    }
+    Ok(zeroin2(lower, upper, fl, fu, f, tol, 1000))
+}
