@@ -180,6 +180,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, ArgError> 
         &ShapeCtx {
             base_dir: Path::new("."),
             written: &[],
+            closure: None,
         },
     )
 }

@@ -478,6 +478,7 @@ fn shape_of(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String>
     let ctx = ShapeCtx {
         base_dir: std::path::Path::new("."),
         written: &[],
+        closure: None,
     };
     (kernel.shape)(&args, &ctx).map_err(|e| e.message)
 }

@@ -435,6 +435,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String> {
     let ctx = ShapeCtx {
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
         written: &[],
+        closure: None,
     };
     (k.shape)(&a, &ctx).map_err(|e| e.message)
 }
@@ -569,6 +570,7 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         base_dir: Path::new("."),
         cancel: &cancel,
         warnings: Vec::new(),
+        closure: None,
     };
     let start = std::time::Instant::now();
     assert_eq!(

@@ -267,6 +267,7 @@ impl Fuzzer {
         let ctx = ShapeCtx {
             base_dir: self.base_dir,
             written: &[],
+            closure: None,
         };
         let shaped = catch_unwind(AssertUnwindSafe(|| {
             let typed = Args::match_call(k.name, k.params, types).ok()?;
@@ -296,6 +297,7 @@ impl Fuzzer {
             base_dir: self.base_dir,
             cancel: &cancel,
             warnings: Vec::new(),
+            closure: None,
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {

@@ -480,6 +480,7 @@ mod shapes {
             &ShapeCtx {
                 base_dir: Path::new("."),
                 written: &[],
+                closure: None,
             },
         )
         .map_err(|e| e.message)

@@ -112,6 +112,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
             base_dir: Path::new("."),
             cancel: &cancel,
             warnings: Vec::new(),
+            closure: None,
         };
         let t = Instant::now();
         let out = (kernel.eval)(&args, &mut ctx).map_err(|e| e.0)?;

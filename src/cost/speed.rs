@@ -137,6 +137,7 @@ fn time_per_op(
         &ShapeCtx {
             base_dir,
             written: &[],
+            closure: None,
         },
     )
     .ok()?;
@@ -154,6 +155,7 @@ fn time_per_op(
             base_dir,
             cancel: &cancel,
             warnings: Vec::new(),
+            closure: None,
         };
         let t = Instant::now();
         std::hint::black_box((kernel.eval)(&matched, &mut ctx).ok()?);

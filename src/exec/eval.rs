@@ -32,12 +32,16 @@ pub struct Scope<'a> {
     pub integer_steps: &'a HashSet<String>,
     /// The loop variable runs over integers (`i in 1:n`).
     pub local_integer: bool,
+    /// Inside a closure's body: the scope around it, whose names the
+    /// parameter in `local` shadows.
+    pub outer: Option<&'a Scope<'a>>,
 }
 
 impl Scope<'_> {
     fn lookup(&self, name: &str) -> Option<&Value> {
-        match self.local {
-            Some((n, v)) if n == name => Some(v),
+        match (self.local, self.outer) {
+            (Some((n, v)), _) if n == name => Some(v),
+            (_, Some(o)) => o.lookup(name),
             _ => self.steps.get(name).map(|v| &**v),
         }
     }
@@ -70,7 +74,11 @@ pub fn eval<'s>(
         } => {
             let mut values = eval_args(func, args, scope, ctx, file)?;
             model_newdata(func, args, &mut values, ctx, file)?;
-            Cow::Owned(call(func, *func_span, e.span, args, &values, ctx)?)
+            let closure = closure(func, args)?;
+            let (v, _) = call_with(closure, scope, file, ctx, |ctx| {
+                call_traced(func, *func_span, e.span, args, &values, ctx, false)
+            })?;
+            Cow::Owned(v)
         }
         ExprKind::Unary { op, expr } => {
             let v = eval(expr, scope, ctx, file)?;
@@ -147,7 +155,87 @@ pub fn eval<'s>(
         ExprKind::Formula { lhs, rhs } => {
             Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
         }
+        // `check` refuses these (`function_args::closure_arg`).
+        ExprKind::Function { .. } => {
+            return Err(err(
+                e.span,
+                "a function(...) is a value only as the function argument of sapply, \
+                 Reduce, mapply and the like"
+                    .into(),
+            ))
+        }
     })
+}
+
+/// The `function(x) expr` a call to `func` takes, if any.
+fn closure<'e>(
+    func: &str,
+    args: &'e [Arg],
+) -> Result<Option<(&'e [(String, Span)], &'e Expr)>, EvalError> {
+    let at = function_args::closure_arg(func, args)
+        .map_err(|(span, message)| EvalError { span, message })?;
+    Ok(at.and_then(|i| match &args[i].value.kind {
+        ExprKind::Function { params, body } => Some((params.as_slice(), &**body)),
+        _ => None,
+    }))
+}
+
+/// Runs `kernel_call`, handing it the call's closure (`params`, `body`),
+/// if any, in its context (see `kernels::fun`). The closure's body is
+/// evaluated in `scope` with its parameters bound; an error inside it is
+/// reported where it happened, not at the call.
+fn call_with<T>(
+    closure: Option<(&[(String, Span)], &Expr)>,
+    scope: &Scope,
+    file: &SourceFile,
+    ctx: &mut Ctx,
+    kernel_call: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
+) -> Result<T, EvalError> {
+    let Some((params, body)) = closure else {
+        return kernel_call(ctx);
+    };
+    let failure: std::cell::RefCell<Option<EvalError>> = std::cell::RefCell::new(None);
+    let run = |given: Vec<(Option<String>, &Value)>, ctx: &mut Ctx| -> Result<Value, KernelError> {
+        let bound = function_args::bind(params, given).map_err(KernelError::new)?;
+        // The body's own calls take no closure but their own.
+        let own = ctx.closure.take();
+        let r = with_bindings(scope, &bound, &mut |s| {
+            eval(body, s, ctx, file).map(Cow::into_owned)
+        });
+        ctx.closure = own;
+        r.map_err(|e| {
+            let message = e.message.clone();
+            failure.borrow_mut().get_or_insert(e);
+            KernelError::new(message)
+        })
+    };
+    let mut inner = Ctx {
+        rng: &mut *ctx.rng,
+        base_dir: ctx.base_dir,
+        cancel: ctx.cancel,
+        warnings: std::mem::take(&mut ctx.warnings),
+        closure: Some(&run),
+    };
+    let r = kernel_call(&mut inner);
+    ctx.warnings = inner.warnings;
+    r.map_err(|e| failure.into_inner().unwrap_or(e))
+}
+
+/// `scope` with each of `bound` as a local, the last innermost.
+fn with_bindings<R>(scope: &Scope, bound: &[(&str, &Value)], f: &mut dyn FnMut(&Scope) -> R) -> R {
+    match bound.split_first() {
+        None => f(scope),
+        Some((&(name, value), rest)) => {
+            let inner = Scope {
+                steps: scope.steps,
+                local: Some((name, value)),
+                integer_steps: scope.integer_steps,
+                local_integer: false,
+                outer: Some(scope),
+            };
+            with_bindings(&inner, rest, f)
+        }
+    }
 }
 
 /// `FALSE && y` and `TRUE || y`: R does not evaluate `y`.
@@ -175,11 +263,13 @@ fn eval_args<'s>(
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
     let function = function_args::function_arg(func, args);
-    // A function passed by name is passed as its name.
+    // A function passed by name is passed as its name; a closure, which
+    // the kernel gets in its context, as NULL.
     let function_name = |i: usize| match &args[i].value.kind {
         ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
             Some(Cow::Owned(Value::string(n)))
         }
+        ExprKind::Function { .. } => Some(Cow::Owned(Value::Null)),
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {
@@ -220,6 +310,7 @@ fn eval_args<'s>(
         local: scope.local.filter(|(n, _)| !names.iter().any(|c| c == n)),
         integer_steps: scope.integer_steps,
         local_integer: scope.local_integer,
+        outer: None,
     };
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
@@ -400,7 +491,10 @@ pub fn eval_traced(
     };
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
-    call_traced(func, *func_span, e.span, args, &values, ctx, true)
+    let closure = closure(func, args)?;
+    call_with(closure, scope, file, ctx, |ctx| {
+        call_traced(func, *func_span, e.span, args, &values, ctx, true)
+    })
 }
 
 /// `predict(fit, newdata)`: R rebuilds the model's terms in `newdata`
@@ -479,6 +573,7 @@ fn model_newdata(
         local: None,
         integer_steps: &no_integers,
         local_integer: false,
+        outer: None,
     };
     let terms = eval_formula(None, rhs, &inner, ctx, file, None)
         .map_err(|e| fail(format!("in 'newdata': {}", e.message)))?;

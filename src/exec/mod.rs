@@ -500,6 +500,7 @@ impl<'a> Engine<'a> {
             local: None,
             integer_steps: &self.integer_steps,
             local_integer: false,
+            outer: None,
         };
         let run = |ctx: &mut Ctx| {
             let (value, path) = eval_traced(e, &scope, ctx, &self.wf.file)?;
@@ -607,6 +608,7 @@ impl<'a> Engine<'a> {
                 local: Some((l.var.as_str(), &var)),
                 integer_steps: &self.integer_steps,
                 local_integer,
+                outer: None,
             };
             let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();

@@ -1,9 +1,11 @@
-//! Functions passed by name: `sapply(x, mean)`, `apply(m, 2, sd)`,
-//! `outer(x, y, "-")`. flowcast has no function values; a bare name in the
-//! `FUN` position of these calls that is no step is the registered
-//! function of that name, handed to the kernel as its name. Dependence
-//! analysis, shape inference and evaluation all ask here, so a name that
-//! checks is a name that runs.
+//! Functions as arguments: `sapply(x, mean)`, `apply(m, 2, sd)`,
+//! `outer(x, y, "-")`, `Reduce(function(a, b) a + b, xs)`. A bare name in
+//! the function position of these calls that is no step is the registered
+//! function of that name, handed to the kernel as its name; a
+//! `function(x) expr` there is a closure, which the evaluator runs for the
+//! kernel (see `kernels::fun`). Function values exist nowhere else.
+//! Dependence analysis, shape inference and evaluation all ask here, so a
+//! function that checks is a function that runs.
 
 use crate::diagnostic::Span;
 use crate::kernels::{registry, Args};
@@ -12,9 +14,95 @@ use crate::workflow::{Arg, Expr, ExprKind};
 /// The functions that take a function, and the formal that takes it.
 fn function_formal(func: &str) -> Option<&'static str> {
     match func {
-        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" => Some("FUN"),
+        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply" => {
+            Some("FUN")
+        }
+        "Reduce" | "Filter" | "Map" => Some("f"),
         _ => None,
     }
+}
+
+/// The calls that take a function, for messages.
+const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
+                      tapply and aggregate";
+
+/// The index among `args` of the `function(x) expr` a call to `func` takes
+/// as its function. A function value anywhere else is an error: its span
+/// and message.
+pub fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)> {
+    let closures: Vec<usize> = (0..args.len())
+        .filter(|&i| matches!(args[i].value.kind, ExprKind::Function { .. }))
+        .collect();
+    let Some(&first) = closures.first() else {
+        return Ok(None);
+    };
+    let misplaced = |i: usize| {
+        (
+            args[i].value.span,
+            format!(
+                "a function(...) is a value only as the function argument of {TAKERS}; \
+                 `{func}` does not take one here"
+            ),
+        )
+    };
+    let (Some(formal), Some(kernel)) = (function_formal(func), registry().get(func)) else {
+        return Err(misplaced(first));
+    };
+    let given: Vec<(Option<String>, &Expr)> =
+        args.iter().map(|a| (a.name.clone(), &a.value)).collect();
+    let matched = Args::match_call(kernel.name, kernel.params, given).ok();
+    let at = matched
+        .as_ref()
+        .and_then(|m| m.get(formal))
+        .and_then(|v| args.iter().position(|a| std::ptr::eq(&a.value, v)));
+    match closures.iter().find(|&&i| Some(i) != at) {
+        Some(&i) => Err(misplaced(i)),
+        None => Ok(at),
+    }
+}
+
+/// A closure's parameters bound to the arguments it is called with, as R
+/// matches them: by exact name first, then by position. Every parameter
+/// must receive a value (flowcast's closures have no defaults).
+pub fn bind<'p, T>(
+    params: &'p [(String, Span)],
+    given: Vec<(Option<String>, T)>,
+) -> Result<Vec<(&'p str, T)>, String> {
+    let mut slots: Vec<Option<T>> = params.iter().map(|_| None).collect();
+    let mut positional = Vec::new();
+    for (name, v) in given {
+        match name {
+            Some(n) => match params.iter().position(|(p, _)| *p == n) {
+                Some(i) if slots[i].is_none() => slots[i] = Some(v),
+                Some(_) => {
+                    return Err(format!(
+                        "formal argument \"{n}\" matched by multiple actual arguments"
+                    ))
+                }
+                None => return Err(format!("unused argument ({n} = ...)")),
+            },
+            None => positional.push(v),
+        }
+    }
+    let mut positional = positional.into_iter();
+    for slot in slots.iter_mut().filter(|s| s.is_none()) {
+        *slot = positional.next();
+    }
+    if positional.next().is_some() {
+        return Err(format!(
+            "unused argument: the function takes {} argument{}",
+            params.len(),
+            if params.len() == 1 { "" } else { "s" }
+        ));
+    }
+    params
+        .iter()
+        .zip(slots)
+        .map(|((p, _), v)| {
+            v.map(|v| (p.as_str(), v))
+                .ok_or_else(|| format!("argument \"{p}\" is missing, with no default"))
+        })
+        .collect()
 }
 
 /// The index among `args` of a call to `func` whose value is a bare name

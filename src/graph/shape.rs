@@ -69,9 +69,18 @@ fn infer_node(
             func_span,
             args,
         } => {
+            let closure = function_args::closure_arg(func, args)
+                .map_err(|(span, message)| diag(file, span, message))?;
             let typed = infer_args(func, args, env, file, ctx, work)?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
-            call(func, *func_span, e.span, args, typed, file, ctx, work)?
+            match closure.map(|i| &args[i].value.kind) {
+                Some(ExprKind::Function { params, body }) => {
+                    with_closure(params, body, env, file, ctx, work, |ctx, work| {
+                        call(func, *func_span, e.span, args, typed, file, ctx, work)
+                    })?
+                }
+                _ => call(func, *func_span, e.span, args, typed, file, ctx, work)?,
+            }
         }
         // An operator's error is about the combination of its operands, so
         // it underlines the whole operation.
@@ -199,8 +208,63 @@ fn infer_node(
         ExprKind::Formula { lhs, rhs } => {
             infer_formula(lhs.as_deref(), rhs, env, file, ctx, work, None)?
         }
+        ExprKind::Function { .. } => {
+            return Err(diag(
+                file,
+                e.span,
+                "a function(...) is a value only as the function argument of sapply, \
+                 Reduce, mapply and the like",
+            ))
+        }
     };
     Ok(ty)
+}
+
+/// Runs `kernel_call` with the call's closure (`params`, `body`) in its
+/// context: the kernel's shape rule asks for the body's type at its
+/// arguments' types, and the body's work counts as many times as the
+/// kernel says it runs. An error in the body points into the body.
+fn with_closure<T>(
+    params: &[(String, Span)],
+    body: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+    kernel_call: impl FnOnce(&ShapeCtx, &mut Work) -> Result<T, Diagnostic>,
+) -> Result<T, Diagnostic> {
+    let failure: std::cell::RefCell<Option<Diagnostic>> = std::cell::RefCell::new(None);
+    let body_work = std::cell::Cell::new(Work::default());
+    let plain = ShapeCtx {
+        base_dir: ctx.base_dir,
+        written: ctx.written,
+        closure: None,
+    };
+    let shape = |given: Vec<(Option<String>, Type)>, times: Option<usize>| {
+        let bound = function_args::bind(params, given)?;
+        let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
+        inner.extend(bound);
+        let mut w = Work::default();
+        match infer_node(body, &inner, file, &plain, None, &mut w) {
+            Ok(t) => {
+                body_work.set(body_work.get() + w.times(times));
+                Ok(t)
+            }
+            Err(d) => {
+                let message = d.message.clone();
+                failure.borrow_mut().get_or_insert(d);
+                Err(message)
+            }
+        }
+    };
+    let with = ShapeCtx {
+        base_dir: ctx.base_dir,
+        written: ctx.written,
+        closure: Some(&shape),
+    };
+    let r = kernel_call(&with, work);
+    *work += body_work.get();
+    r.map_err(|d| failure.into_inner().unwrap_or(d))
 }
 
 /// The types of a call's arguments; those R evaluates inside the call's
@@ -221,6 +285,7 @@ fn infer_args(
         ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
             Some(Type::str_const(n))
         }
+        ExprKind::Function { .. } => Some(Type::Null),
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {

@@ -90,6 +90,7 @@ pub fn room_for_result(
         &ShapeCtx {
             base_dir,
             written: &[],
+            closure: None,
         },
     ) else {
         return Ok(());

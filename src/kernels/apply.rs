@@ -1,12 +1,13 @@
-//! `sapply`, `lapply`, `vapply` and `apply` with FUN a function's name
-//! (`sapply(x, mean)`, `apply(m, 2, "sd")`), extra arguments passed on
-//! as R's `...` passes them. FUN's shape rule gives the result's shape
-//! before the run.
-//!
-//! `function(i) expr` closures are not supported: a closure's body would
-//! read steps the dependence analysis cannot see through yet.
+//! The apply family: `sapply`, `lapply`, `vapply`, `apply`, `mapply`,
+//! `Map`, `Reduce` and `Filter`. FUN is a function's name (`sapply(x,
+//! mean)`, `apply(m, 2, "sd")`) or a `function(i) expr` closure (see
+//! [`super::fun`]); extra arguments pass on as R's `...` passes them.
+//! FUN's shape rule, or its body's type, gives the result's shape before
+//! the run. A closure that draws random numbers draws them from the step's
+//! stream, in R's order: FUN on the first element first.
 
 use super::args::{ArgError, Args};
+use super::fun::{self, Fun, FunShape};
 use super::value::List;
 use super::{frame, opt, registry, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
@@ -51,29 +52,71 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: apply_shape,
         eval: apply_eval,
     },
+    Kernel {
+        name: "mapply",
+        params: &[
+            req("FUN"),
+            DOTS,
+            opt("MoreArgs"),
+            opt("SIMPLIFY"),
+            opt("USE.NAMES"),
+        ],
+        random: false,
+        shape: mapply_shape,
+        eval: mapply_eval,
+    },
+    Kernel {
+        name: "Map",
+        params: &[req("f"), DOTS],
+        random: false,
+        shape: mapply_shape,
+        eval: mapply_eval,
+    },
+    Kernel {
+        name: "Reduce",
+        params: &[
+            req("f"),
+            req("x"),
+            opt("init"),
+            opt("right"),
+            opt("accumulate"),
+            opt("simplify"),
+        ],
+        random: false,
+        shape: reduce_shape,
+        eval: reduce_eval,
+    },
+    Kernel {
+        name: "Filter",
+        params: &[req("f"), req("x")],
+        random: false,
+        shape: filter_shape,
+        eval: filter_eval,
+    },
 ];
 
-/// The kernel FUN names; random ones are refused, as their draws would
-/// not be ordered with the workflow's random steps.
-fn fun_kernel(v: Option<&Value>) -> Result<&'static Kernel, KernelError> {
-    let name = match v {
-        Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
-        _ => {
-            return Err(KernelError::new(
-                "FUN must be a function's name (`sapply(x, mean)`); flowcast has no \
-                 function(x) closures",
-            ))
-        }
+/// FUN (or `f`) of the call, which every function of the family requires.
+fn fun_of<'f>(args: &Args<&Value>, ctx: &Ctx<'f>) -> Result<Fun<'f>, KernelError> {
+    let formal = if args.func == "mapply" || args.func.ends_with("apply") {
+        "FUN"
+    } else {
+        "f"
     };
-    let k = registry()
-        .get(name)
-        .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
-    if k.random {
-        return Err(KernelError::new(format!(
-            "FUN = {name} draws random numbers; flowcast applies only deterministic functions"
-        )));
-    }
-    Ok(k)
+    fun::resolve(args.get(formal), ctx)?.ok_or_else(|| {
+        KernelError::new(format!("argument \"{formal}\" is missing, with no default"))
+    })
+}
+
+/// The elements of X as R's `X[[i]]` gives them.
+fn elements(x: &Value) -> Result<Vec<Value>, KernelError> {
+    Ok(match x {
+        Value::List(l) => l.items.clone(),
+        Value::Null => Vec::new(),
+        Value::Formula(_) => return Err(KernelError::new("X must be a vector")),
+        other => (0..other.len())
+            .map(|i| super::index::index2(other, &Value::scalar((i + 1) as f64)))
+            .collect::<Result<_, _>>()?,
+    })
 }
 
 /// The slices FUN is called on.
@@ -111,28 +154,7 @@ fn slices(func: &str, args: &Args<&Value>) -> Result<Vec<Value>, KernelError> {
             _ => Err(KernelError::new("'MARGIN' does not match dim(X)")),
         };
     }
-    Ok(match x {
-        Value::List(l) => l.items.clone(),
-        Value::Null => Vec::new(),
-        Value::Formula(_) => return Err(KernelError::new("X must be a vector")),
-        other => (0..other.len())
-            .map(|i| super::index::index2(other, &Value::scalar((i + 1) as f64)))
-            .collect::<Result<_, _>>()?,
-    })
-}
-
-/// FUN(slice, ...).
-fn call(
-    k: &Kernel,
-    slice: &Value,
-    args: &Args<&Value>,
-    ctx: &mut Ctx,
-) -> Result<Value, KernelError> {
-    let mut given: Vec<(Option<String>, &Value)> = vec![(None, slice)];
-    given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
-    let matched =
-        Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
-    (k.eval)(&matched, ctx)
+    elements(x)
 }
 
 /// R's `simplify2array` of results: one value each → a vector, as `c`
@@ -169,11 +191,12 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let k = fun_kernel(args.get("FUN"))?;
+    let f = fun_of(args, ctx)?;
     let parts = slices(args.func, args)?;
+    let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let results = parts
         .iter()
-        .map(|s| call(k, s, args, ctx))
+        .map(|s| f.call_on(s, &dots, ctx))
         .collect::<Result<Vec<_>, _>>()?;
     match args.func {
         "lapply" => Ok(Value::List(List::sequence(results))),
@@ -276,7 +299,12 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
             None => Ok((None, Type::num_unknown())),
         };
     }
-    Ok(match &x {
+    Ok(element_type(&x))
+}
+
+/// How many elements `X[[i]]` runs over, and the type of one.
+fn element_type(x: &Type) -> (Option<usize>, Type) {
+    match x {
         Type::Num { .. } | Type::Mat { .. } => (x.len(), Type::num(1)),
         Type::Bool { len, .. } => (*len, Type::logical(Some(1))),
         Type::BoolMat { .. } => (x.len(), Type::logical(Some(1))),
@@ -291,54 +319,29 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
         Type::Record { fields, .. } => (Some(fields.len()), Type::Any),
         Type::Null => (Some(0), Type::Any),
         _ => (None, Type::Any),
-    })
+    }
 }
 
 fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
-    let name = match args.ty("FUN") {
-        Some(t) => match t.const_str() {
-            Some(s) => s.to_string(),
-            None if matches!(t, Type::Any) => return Ok(Type::Any),
-            None => {
-                return Err(args.error(
-                    "FUN",
-                    "FUN must be a function's name (`sapply(x, mean)`); flowcast has no \
-                     function(x) closures",
-                ))
-            }
-        },
-        None => return Ok(Type::Any),
+    let f = match fun::resolve_shape(args.ty("FUN"), ctx) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(Type::Any),
+        Err(m) => return Err(args.error("FUN", m)),
     };
-    let k = registry()
-        .get(name.as_str())
-        .ok_or_else(|| args.error("FUN", format!("could not find function \"{name}\"")))?;
-    if k.random {
-        return Err(args.error(
-            "FUN",
-            format!(
-                "FUN = {name} draws random numbers; flowcast applies only deterministic functions"
-            ),
-        ));
-    }
     let (n, elem) = slice_type(args.func, args)?;
-    if args.func == "lapply" {
-        return Ok(Type::List {
-            len: n,
-            elem: Box::new(Type::Any),
-        });
-    }
     // FUN's own shape rule on one slice: its errors are the call's.
     let mut given: Vec<(Option<String>, Type)> = vec![(None, elem)];
     given.extend(
         args.dots()
             .map(|(nm, t)| (nm.map(str::to_string), t.clone())),
     );
-    let one = match Args::match_call(k.name, k.params, given) {
-        Ok(m) => {
-            (k.shape)(&m, ctx).map_err(|e| args.error("FUN", format!("{name}(): {}", e.message)))?
-        }
-        Err(e) => return Err(args.error("FUN", format!("{name}(): {}", e.message))),
-    };
+    let one = fun_shape(&f, given, n, args, "FUN", ctx)?;
+    if args.func == "lapply" {
+        return Ok(Type::List {
+            len: n,
+            elem: Box::new(one.without_value()),
+        });
+    }
     let one = if args.func == "vapply" {
         args.ty("FUN.VALUE").cloned().unwrap_or(Type::Any)
     } else {
@@ -355,7 +358,26 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
             elem: Box::new(one),
         });
     }
-    Ok(match (&one, one.len()) {
+    Ok(simplified_type(&one, n))
+}
+
+/// FUN's type on `given`, run `times` times; its error is the call's, at
+/// `formal`.
+fn fun_shape(
+    f: &FunShape,
+    given: Vec<(Option<String>, Type)>,
+    times: Option<usize>,
+    args: &Args<Type>,
+    formal: &str,
+    ctx: &ShapeCtx,
+) -> Result<Type, ArgError> {
+    f.shape(given, times, ctx)
+        .map_err(|m| args.error(formal, m))
+}
+
+/// The type R's `simplify2array` gives `n` results of type `one`.
+fn simplified_type(one: &Type, n: Option<usize>) -> Type {
+    match (one, one.len()) {
         (Type::Num { .. }, Some(1)) => Type::Num {
             len: n,
             value: None,
@@ -369,6 +391,240 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
             rows: Some(k),
             cols: n,
         },
+        _ => Type::Any,
+    }
+}
+
+/// The arguments `mapply`/`Map` run FUN over (its `...`), each as its
+/// elements, with their names.
+type Columns<'a> = Vec<(Option<&'a str>, Vec<Value>)>;
+
+/// R's `mapply(FUN, ..., MoreArgs, SIMPLIFY)` and `Map(f, ...)`: FUN on
+/// the first elements of every `...` argument, then the second, …,
+/// shorter ones recycled.
+fn mapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let columns: Columns = args
+        .dots()
+        .map(|(n, v)| Ok((n, elements(v)?)))
+        .collect::<Result<_, KernelError>>()?;
+    let more_args = if args.func == "Map" {
+        None
+    } else {
+        args.get("MoreArgs")
+    };
+    let more: Vec<(Option<String>, &Value)> = match more_args {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::List(l)) => l
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (l.names.as_ref().map(|n| n[i].clone()), v))
+            .collect(),
+        Some(_) => {
+            return Err(KernelError::new(
+                "argument 'MoreArgs' of 'mapply' is not a list",
+            ))
+        }
+    };
+    let n = columns.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+    if n > 0 && columns.iter().any(|(_, c)| c.is_empty()) {
+        return Err(KernelError::new(
+            "zero-length inputs cannot be mixed with those of non-zero length",
+        ));
+    }
+    if columns.iter().any(|(_, c)| n % c.len().max(1) != 0) {
+        ctx.warn("longer argument not a multiple of length of shorter");
+    }
+    let mut results = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut given: Vec<(Option<String>, &Value)> = columns
+            .iter()
+            .map(|(name, c)| (name.map(str::to_string), &c[i % c.len()]))
+            .collect();
+        given.extend(more.iter().cloned());
+        results.push(f.call(given, ctx)?);
+    }
+    if args.func == "Map" || !args.bool_or("SIMPLIFY", true)? {
+        return Ok(Value::List(List::sequence(results)));
+    }
+    simplify(results, ctx)
+}
+
+/// The element type of each `...` argument of `mapply`/`Map` and how many
+/// times FUN runs, when known.
+fn mapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let formal = if args.func == "Map" { "f" } else { "FUN" };
+    let f = match fun::resolve_shape(args.ty(formal), ctx) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(Type::Any),
+        Err(m) => return Err(args.error(formal, m)),
+    };
+    let mut n = Some(0usize);
+    let mut given: Vec<(Option<String>, Type)> = Vec::new();
+    for (name, t) in args.dots() {
+        let (len, elem) = element_type(t);
+        n = match (n, len) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        given.push((name.map(str::to_string), elem));
+    }
+    if args.func == "mapply" {
+        match args.ty("MoreArgs") {
+            Some(Type::Record { fields, .. }) => {
+                given.extend(fields.iter().map(|(n, t)| (Some(n.clone()), t.clone())))
+            }
+            // Arguments FUN gets that shape inference cannot name.
+            Some(Type::List { .. } | Type::Any) => return Ok(Type::Any),
+            _ => {}
+        }
+    }
+    let one = fun_shape(&f, given, n, args, formal, ctx)?;
+    let simplify_off = args.func == "Map"
+        || args
+            .ty("SIMPLIFY")
+            .and_then(Type::const_scalar)
+            .is_some_and(|s| s == 0.0);
+    if simplify_off {
+        return Ok(Type::List {
+            len: n,
+            elem: Box::new(one.without_value()),
+        });
+    }
+    Ok(simplified_type(&one, n))
+}
+
+/// R's `Reduce(f, x, init, right, accumulate, simplify)`, as its R source
+/// does it: `f(f(f(x1, x2), x3), …)` from the left, or
+/// `f(x1, f(x2, f(…, xn)))` from the right, `init` first (or last).
+fn reduce_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let x = elements(args.get("x").unwrap_or(&Value::Null))?;
+    let init = args.get("init").cloned();
+    let right = args.bool_or("right", false)?;
+    let accumulate = args.bool_or("accumulate", false)?;
+    if x.is_empty() {
+        return Ok(init.unwrap_or(Value::Null));
+    }
+    let two = |a: &Value, b: &Value, ctx: &mut Ctx| f.call(vec![(None, a), (None, b)], ctx);
+    // The elements in the order they are folded, the first as the start.
+    let mut order: Vec<Value> = x;
+    if right {
+        order.reverse();
+    }
+    let mut rest = order.into_iter();
+    let mut acc = match init {
+        Some(v) => v,
+        None => rest.next().unwrap_or(Value::Null),
+    };
+    let mut out = vec![acc.clone()];
+    for v in rest {
+        acc = if right {
+            two(&v, &acc, ctx)?
+        } else {
+            two(&acc, &v, ctx)?
+        };
+        if accumulate {
+            out.push(acc.clone());
+        }
+    }
+    if !accumulate {
+        return Ok(acc);
+    }
+    if right {
+        out.reverse();
+    }
+    if args.bool_or("simplify", true)? && out.iter().all(|v| v.len() == 1) {
+        return simplify(out, ctx);
+    }
+    Ok(Value::List(List::sequence(out)))
+}
+
+fn reduce_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let f = match fun::resolve_shape(args.ty("f"), ctx) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(Type::Any),
+        Err(m) => return Err(args.error("f", m)),
+    };
+    let (n, elem) = element_type(args.ty("x").unwrap_or(&Type::Null));
+    let init = args.ty("init").cloned();
+    if n == Some(0) {
+        return Ok(init.unwrap_or(Type::Null));
+    }
+    let acc = init.clone().unwrap_or_else(|| elem.clone());
+    let right = args
+        .ty("right")
+        .and_then(Type::const_scalar)
+        .is_some_and(|r| r != 0.0);
+    let given = if right {
+        vec![(None, elem), (None, acc)]
+    } else {
+        vec![(None, acc), (None, elem)]
+    };
+    let calls = n.map(|n| if init.is_some() { n } else { n - 1 });
+    let one = fun_shape(&f, given, calls, args, "f", ctx)?.without_value();
+    let accumulate = args
+        .ty("accumulate")
+        .and_then(Type::const_scalar)
+        .is_some_and(|a| a != 0.0);
+    if !accumulate {
+        return Ok(one);
+    }
+    let len = calls.map(|c| c + 1);
+    Ok(match one.len() {
+        Some(1) => simplified_type(&one, len),
+        _ => Type::Any,
+    })
+}
+
+/// R's `Filter(f, x)`: the elements of `x` for which `f` is TRUE.
+fn filter_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let mut keep = Vec::new();
+    for (i, e) in elements(x)?.iter().enumerate() {
+        let r = f.call_on(e, &[], ctx)?;
+        let flag = match r.as_logicals() {
+            Some(b) if b.len() == 1 => b[0],
+            _ => {
+                return Err(KernelError::new(format!(
+                    "Filter(): f gave {} of length {} for element {}; it must give one \
+                     TRUE or FALSE",
+                    r.type_name(),
+                    r.len(),
+                    i + 1
+                )))
+            }
+        };
+        if flag == Some(true) {
+            keep.push((i + 1) as f64);
+        }
+    }
+    super::index::index(x, &[Some(Value::Num(keep))])
+}
+
+fn filter_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let f = match fun::resolve_shape(args.ty("f"), ctx) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(Type::Any),
+        Err(m) => return Err(args.error("f", m)),
+    };
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    let (n, elem) = element_type(&x);
+    let one = fun_shape(&f, vec![(None, elem)], n, args, "f", ctx)?;
+    if matches!(one.len(), Some(k) if k != 1) {
+        return Err(args.error("f", "f must give one TRUE or FALSE per element"));
+    }
+    Ok(match x {
+        Type::Num { .. } | Type::Mat { .. } => Type::num_unknown(),
+        Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(None),
+        Type::Str { .. } => Type::Str {
+            len: None,
+            value: None,
+        },
+        Type::List { elem, .. } => Type::List { len: None, elem },
+        Type::Null => Type::Null,
         _ => Type::Any,
     })
 }

@@ -1,19 +1,18 @@
 //! Grouping by a factor: `tapply`, `split`, `aggregate` and `table`.
 //!
 //! Groups are the levels of `as.factor(g)` ([`as_factor`]); NA is no
-//! group. `FUN` is a function's name (`FUN = mean` or `FUN = "mean"`),
-//! called through the registry with the group's values first and the
-//! call's `...` after, as R's `FUN(x, ...)`.
+//! group. `FUN` is a function's name (`FUN = mean` or `FUN = "mean"`) or
+//! a `function(v) expr` closure ([`fun`]), called with the group's values
+//! first and the call's `...` after, as R's `FUN(x, ...)`.
 
 use nalgebra::DMatrix;
 
 use super::factor::{as_factor, text_is_na};
 use super::frame::{self, as_frame};
+use super::fun::{self, Fun, FunShape};
 use super::index;
 use super::value::{Factor, List, NA};
-use super::{
-    opt, registry, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS,
-};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -91,35 +90,6 @@ fn subset(x: &Value, rows: &[usize]) -> Result<Value, KernelError> {
     }
 }
 
-/// The name `FUN` holds.
-fn fun_name(f: Option<&Value>) -> Result<Option<&str>, KernelError> {
-    match f {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Str(s)) if s.len() == 1 => Ok(Some(&s[0])),
-        Some(v) => Err(KernelError::new(format!(
-            "'FUN' must be the name of a function, not {}",
-            v.type_name()
-        ))),
-    }
-}
-
-/// `FUN(x, ...)` for a built-in function named `name`.
-pub fn call_fun(
-    name: &str,
-    x: &Value,
-    dots: &[(Option<&str>, &Value)],
-    ctx: &mut Ctx,
-) -> Result<Value, KernelError> {
-    let k = registry()
-        .get(name)
-        .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
-    let mut given: Vec<(Option<String>, &Value)> = vec![(None, x)];
-    given.extend(dots.iter().map(|(n, v)| (n.map(str::to_string), *v)));
-    let matched = Args::match_call(k.name, k.params, given)
-        .map_err(|e| KernelError::new(format!("in {name}(): {}", e.message)))?;
-    (k.eval)(&matched, ctx)
-}
-
 /// Scalar results as one vector (numbers, text or logicals), as
 /// `simplify = TRUE` makes them; `None` when some result is not a scalar.
 fn simplify(results: &[Value]) -> Option<Value> {
@@ -191,7 +161,7 @@ fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     if f.codes.len() != x.len() {
         return Err(KernelError::new("arguments must have same length"));
     }
-    let Some(fun) = fun_name(args.get("FUN"))? else {
+    let Some(fun) = fun::resolve(args.get("FUN"), ctx)? else {
         // No FUN: each element's group.
         return Ok(Value::Num(f.integer_codes()));
     };
@@ -204,7 +174,7 @@ fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
             results.push(default.clone());
             continue;
         }
-        results.push(call_fun(fun, &subset(x, &rows)?, &extra, ctx)?);
+        results.push(fun.call_on(&subset(x, &rows)?, &extra, ctx)?);
     }
     if args.bool_or("simplify", true)? {
         if let Some(v) = simplify(&results) {
@@ -258,23 +228,46 @@ fn check_grouping(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
     }
 }
 
-fn fun_of(args: &Args<Type>) -> Result<Option<String>, ArgError> {
-    match args.ty("FUN") {
-        None | Some(Type::Null) => Ok(None),
-        Some(t @ Type::Str { .. }) => match t.const_str() {
-            Some(name) if registry().get(name).is_some() => Ok(Some(name.to_string())),
-            Some(name) => Err(args.error("FUN", format!("could not find function \"{name}\""))),
-            None => Ok(Some(String::new())),
-        },
-        Some(Type::Any) => Ok(Some(String::new())),
-        Some(t) => Err(args.error(
-            "FUN",
-            format!("'FUN' must be the name of a function, not {}", t.describe()),
-        )),
+/// FUN before the run: `Ok(None)` when not given; a kernel's name or
+/// `""` (not known before the run) otherwise. A closure's body is checked
+/// on a group of X's elements, once per group when their count is known.
+fn fun_of(
+    args: &Args<Type>,
+    elem: Type,
+    groups: Option<usize>,
+    ctx: &ShapeCtx,
+) -> Result<Option<String>, ArgError> {
+    match fun::resolve_shape(args.ty("FUN"), ctx) {
+        Ok(None) if matches!(args.ty("FUN"), Some(Type::Any | Type::Str { .. })) => {
+            Ok(Some(String::new()))
+        }
+        Ok(None) => Ok(None),
+        Ok(Some(FunShape::Kernel(k))) => Ok(Some(k.name.to_string())),
+        Ok(Some(f)) => {
+            let mut given = vec![(None, elem)];
+            given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
+            f.shape(given, groups, ctx)
+                .map_err(|m| args.error("FUN", m))?;
+            Ok(Some(String::new()))
+        }
+        Err(m) => Err(args.error("FUN", m)),
     }
 }
 
-fn tapply_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+/// One group of `x`'s elements, as FUN receives it.
+fn group_type(x: Option<&Type>) -> Type {
+    match x {
+        Some(Type::Bool { .. }) => Type::logical(None),
+        Some(Type::Str { .. }) => Type::Str {
+            len: None,
+            value: None,
+        },
+        Some(Type::Num { .. } | Type::Mat { .. }) => Type::num_unknown(),
+        _ => Type::Any,
+    }
+}
+
+fn tapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     check_grouping(args, "INDEX")?;
     if let (Some(x), Some(g)) = (args.ty("X"), args.ty("INDEX")) {
         if let (Some(a), Some(b)) = (x.len(), g.len()) {
@@ -283,8 +276,8 @@ fn tapply_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             }
         }
     }
-    let fun = fun_of(args)?;
     let levels = args.ty("INDEX").and_then(type_levels);
+    let fun = fun_of(args, group_type(args.ty("X")), levels, ctx)?;
     Ok(match fun.as_deref() {
         None => Type::Num {
             len: args.ty("X").and_then(Type::len),
@@ -356,7 +349,7 @@ type ByColumn = (String, Value);
 fn aggregate_frame(
     x: &[(String, Value)],
     by: &[ByColumn],
-    fun: &str,
+    fun: Fun,
     extra: &[(Option<&str>, &Value)],
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
@@ -399,7 +392,7 @@ fn aggregate_frame(
     for (name, v) in x {
         let mut results = Vec::with_capacity(groups.len());
         for (_, rows) in &groups {
-            results.push(call_fun(fun, &subset(v, rows)?, extra, ctx)?);
+            results.push(fun.call_on(&subset(v, rows)?, extra, ctx)?);
         }
         let column = simplify(&results).ok_or_else(|| {
             KernelError::new(format!(
@@ -462,7 +455,7 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
-    let fun = fun_name(args.get("FUN"))?
+    let fun = fun::resolve(args.get("FUN"), ctx)?
         .ok_or_else(|| KernelError::new("argument \"FUN\" is missing, with no default"))?;
     let extra = dots(args);
     if let Value::Formula(f) = x {
@@ -478,7 +471,7 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
 /// dropped (`na.action = na.omit`), then as `aggregate.data.frame`.
 fn aggregate_formula(
     f: &super::value::Formula,
-    fun: &str,
+    fun: Fun,
     extra: &[(Option<&str>, &Value)],
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
@@ -520,8 +513,8 @@ fn aggregate_formula(
     aggregate_frame(&x, &by, fun, extra, ctx)
 }
 
-fn aggregate_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let fun = fun_of(args)?;
+fn aggregate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let fun = fun_of(args, Type::num_unknown(), None, ctx)?;
     if fun.is_none() {
         return Err(args.error("FUN", "argument \"FUN\" is missing, with no default"));
     }

@@ -27,6 +27,7 @@ pub mod data;
 mod data_frame;
 mod dqfun;
 mod factor;
+pub mod fun;
 mod grouping;
 mod htest;
 mod linalg;
@@ -81,6 +82,8 @@ pub struct ShapeCtx<'a> {
     /// Files steps of the workflow write (resolved as
     /// `regular_file::normal` resolves them): not read before the run.
     pub written: &'a [std::path::PathBuf],
+    /// The `function(x) expr` given as this call's FUN, if any (see [`fun`]).
+    pub closure: Option<fun::ClosureShape<'a>>,
 }
 
 /// What an evaluator may use besides its arguments.
@@ -93,6 +96,9 @@ pub struct Ctx<'a> {
     /// R's warnings, in the order they were raised: a warning never stops
     /// the evaluation, it travels with the step's value.
     pub warnings: Vec<Warning>,
+    /// The `function(x) expr` given as this call's FUN, if any (see [`fun`]):
+    /// set by the evaluator for that one call, never for the calls inside.
+    pub closure: Option<fun::Closure<'a>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -102,6 +108,7 @@ impl<'a> Ctx<'a> {
             base_dir,
             cancel,
             warnings: Vec::new(),
+            closure: None,
         }
     }
 

@@ -41,6 +41,23 @@ impl Work {
         (!self.unknown_draws).then_some(self.draws)
     }
 
+    /// The work of doing this `times` times; an unknown count is charged
+    /// once, and whatever it draws becomes unknown.
+    pub fn times(self, times: Option<usize>) -> Work {
+        match times {
+            Some(n) => Work {
+                ops: clamp(self.ops * n as f64),
+                seconds: clamp(self.seconds * n as f64),
+                draws: self.draws.saturating_mul(n as u64),
+                unknown_draws: self.unknown_draws,
+            },
+            None => Work {
+                unknown_draws: self.unknown_draws || self.draws > 0,
+                ..self
+            },
+        }
+    }
+
     /// Predicted seconds at `seconds_per_op`, finite whatever the sizes.
     pub fn seconds_at(self, seconds_per_op: f64) -> f64 {
         clamp(self.ops * seconds_per_op + self.seconds)

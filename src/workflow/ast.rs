@@ -123,6 +123,14 @@ pub enum ExprKind {
         lhs: Option<Box<Expr>>,
         rhs: Box<Expr>,
     },
+    /// `function(x, y) body`, or `\(x) body`: a function value, taken by
+    /// the calls that take a function (`sapply`, `Reduce`, `mapply`, …).
+    /// Its body reads its parameters and, through them, nothing else: any
+    /// other name is a step, so the closure's dependences are the step's.
+    Function {
+        params: Vec<(String, Span)>,
+        body: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -218,6 +226,12 @@ impl Expr {
     /// Calls `f` on every name this expression reads (not function names,
     /// not `$` field names, not argument names).
     pub fn visit_names(&self, f: &mut impl FnMut(&str, Span)) {
+        self.visit_free_names(f)
+    }
+
+    // Not generic: a closure's body is visited through a filter, and a
+    // generic visitor would instantiate itself once per nesting level.
+    fn visit_free_names(&self, f: &mut dyn FnMut(&str, Span)) {
         match &self.kind {
             ExprKind::Name(n) => f(n, self.span),
             ExprKind::Num(_)
@@ -225,37 +239,43 @@ impl Expr {
             | ExprKind::Bool(_)
             | ExprKind::Null
             | ExprKind::Na => {}
-            ExprKind::Call { args, .. } => args.iter().for_each(|a| a.value.visit_names(f)),
-            ExprKind::Unary { expr, .. } => expr.visit_names(f),
+            ExprKind::Call { args, .. } => args.iter().for_each(|a| a.value.visit_free_names(f)),
+            ExprKind::Unary { expr, .. } => expr.visit_free_names(f),
             ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.visit_names(f);
-                rhs.visit_names(f);
+                lhs.visit_free_names(f);
+                rhs.visit_free_names(f);
             }
             ExprKind::Index {
                 target,
                 indices,
                 drop,
             } => {
-                target.visit_names(f);
-                indices.iter().flatten().for_each(|e| e.visit_names(f));
-                drop.iter().for_each(|e| e.visit_names(f));
+                target.visit_free_names(f);
+                indices.iter().flatten().for_each(|e| e.visit_free_names(f));
+                drop.iter().for_each(|e| e.visit_free_names(f));
             }
             ExprKind::Index2 {
                 target,
                 index,
                 column,
             } => {
-                target.visit_names(f);
-                index.visit_names(f);
-                column.iter().for_each(|e| e.visit_names(f));
+                target.visit_free_names(f);
+                index.visit_free_names(f);
+                column.iter().for_each(|e| e.visit_free_names(f));
             }
-            ExprKind::Field { target, .. } => target.visit_names(f),
+            ExprKind::Field { target, .. } => target.visit_free_names(f),
             ExprKind::Formula { lhs, rhs } => {
                 if let Some(l) = lhs {
-                    l.visit_names(f);
+                    l.visit_free_names(f);
                 }
-                rhs.visit_names(f);
+                rhs.visit_free_names(f);
             }
+            // A parameter shadows a step of its name inside the body.
+            ExprKind::Function { params, body } => body.visit_free_names(&mut |n, s| {
+                if !params.iter().any(|(p, _)| p == n) {
+                    f(n, s)
+                }
+            }),
         }
     }
 
@@ -299,6 +319,7 @@ impl Expr {
                 }
                 f(rhs);
             }
+            ExprKind::Function { body, .. } => f(body),
         }
     }
 
@@ -356,6 +377,7 @@ impl Expr {
                 }
                 rhs.visit_calls(f);
             }
+            ExprKind::Function { body, .. } => body.visit_calls(f),
         }
     }
 }

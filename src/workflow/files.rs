@@ -151,6 +151,7 @@ fn visit(e: &Expr, base: &Path, out: &mut StepFiles) {
             }
             visit(rhs, base, out);
         }
+        ExprKind::Function { body, .. } => visit(body, base, out),
         ExprKind::Num(_)
         | ExprKind::Str(_)
         | ExprKind::Bool(_)

@@ -30,6 +30,8 @@ pub enum Tok {
     Logic(&'static str),
     /// `!`
     Bang,
+    /// `\`, R 4.1's short `function`.
+    Lambda,
     LParen,
     RParen,
     LBracket,
@@ -77,6 +79,7 @@ impl Tok {
             Tok::In => "%in%",
             Tok::Logic(op) => op,
             Tok::Bang => "!",
+            Tok::Lambda => "\\",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
@@ -126,7 +129,7 @@ struct Lexer<'a> {
 }
 
 const UNSUPPORTED: &[&str] = &[
-    "<<-", "->>", ":::", "<-", "->", "|>", "::", "?", "@", "{", "}", ";", "\\",
+    "<<-", "->>", ":::", "<-", "->", "|>", "::", "?", "@", "{", "}", ";",
 ];
 
 /// R's comparison and logical operators, longest first.
@@ -219,6 +222,7 @@ impl Lexer<'_> {
         }
         let tok = match c {
             '!' => Tok::Bang,
+            '\\' => Tok::Lambda,
             '+' => Tok::Plus,
             '-' => Tok::Minus,
             '*' if rest.starts_with("**") => {

@@ -9,6 +9,8 @@ use super::names::{is_reserved, is_syntactic};
 
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
+        // A function's body takes everything to its right: lowest.
+        ExprKind::Function { .. } => 5,
         ExprKind::Formula { .. } => 10,
         ExprKind::Binary { op, .. } => match op {
             BinaryOp::Add | BinaryOp::Sub => 20,
@@ -142,6 +144,10 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
             Some(l) => format!("{} ~ {}", sub(l, 10), sub(rhs, 11)),
             None => format!("~{}", sub(rhs, 11)),
         },
+        ExprKind::Function { params, body } => {
+            let params: Vec<String> = params.iter().map(|(p, _)| name(p)).collect();
+            format!("function({}) {}", params.join(", "), sub(body, 0))
+        }
     }
 }
 
@@ -159,7 +165,10 @@ fn minimal(e: &Expr, min: u8) -> String {
 pub fn sexpr(e: &Expr) -> String {
     let s = render(e, &|x, _| sexpr(x));
     match e.kind {
-        ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Formula { .. } => {
+        ExprKind::Binary { .. }
+        | ExprKind::Unary { .. }
+        | ExprKind::Formula { .. }
+        | ExprKind::Function { .. } => {
             format!("({s})")
         }
         _ => s,

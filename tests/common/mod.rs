@@ -72,6 +72,7 @@ pub fn call_seeded(
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
         cancel: &cancel,
         warnings: Vec::new(),
+        closure: None,
     };
     (kernel.eval)(&args, &mut ctx)
 }

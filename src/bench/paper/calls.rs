@@ -292,6 +292,7 @@ impl Timer {
             base_dir: Path::new("."),
             cancel: &self.cancel,
             warnings: Vec::new(),
+            closure: None,
         };
         (kernel.eval)(&args, &mut ctx).map_err(|e| format!("{name}: {}", e.0))
     }

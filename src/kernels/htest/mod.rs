@@ -427,6 +427,7 @@ mod tests {
         let ctx = crate::kernels::ShapeCtx {
             base_dir: std::path::Path::new("."),
             written: &[],
+            closure: None,
         };
         (k.shape)(&args, &ctx)
     }

@@ -174,7 +174,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
     k(
         "outer",
-        &[req("X"), req("Y"), opt("FUN")],
+        &[req("X"), req("Y"), opt("FUN"), DOTS],
         outer::shape,
         outer::eval,
     ),

@@ -1,39 +1,27 @@
 //! `outer(X, Y, FUN = "*")`: FUN called once on `X` repeated and `Y`
 //! stretched, as R's `outer` calls it, the result shaped
-//! `length(X) x length(Y)`. FUN is a function's name as a string (`"-"`,
-//! `"pmax"`, `">"`); flowcast has no function values.
+//! `length(X) x length(Y)`. FUN is a function's name (`"-"`, `"pmax"`,
+//! `">"`) or a `function(x, y) expr` closure, vectorised as R requires.
 
 use nalgebra::DMatrix;
 
 use crate::kernels::args::{ArgError, Args};
+use crate::kernels::fun::{self, Fun, FunShape};
 use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::pick;
 
-fn fun_name(v: Option<&Value>) -> Result<&str, KernelError> {
-    match v {
-        None => Ok("*"),
-        Some(Value::Str(s)) if s.len() == 1 => Ok(&s[0]),
-        Some(_) => Err(KernelError::new(
-            "outer(): FUN must be a function's name as a string, e.g. \"*\"",
-        )),
-    }
-}
-
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "X");
     let y = super::arg_or_null(args, "Y");
-    let name = fun_name(args.get("FUN"))?;
-    let kernel = registry()
-        .get(name)
-        .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
-    if kernel.random {
-        // Its draws would not be in the workflow's stream order.
-        return Err(KernelError::new(format!(
-            "outer(): FUN = \"{name}\" draws random numbers; flowcast's outer takes \
-             only deterministic functions"
-        )));
-    }
+    let f = match fun::resolve(args.get("FUN"), ctx)? {
+        Some(f) => f,
+        None => Fun::Kernel(
+            registry()
+                .get("*")
+                .ok_or_else(|| KernelError::new("`*` is missing"))?,
+        ),
+    };
     let (nx, ny) = (x.len(), y.len());
     if matches!(x, Value::List(_) | Value::Formula(_))
         || matches!(y, Value::List(_) | Value::Formula(_))
@@ -51,9 +39,9 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     } else {
         (xr, yr)
     };
-    let matched = Args::match_call(kernel.name, kernel.params, vec![(None, &xr), (None, &yr)])
-        .map_err(|e| KernelError::new(e.message))?;
-    let r = (kernel.eval)(&matched, ctx)?;
+    let mut given = vec![(None, &xr), (None, &yr)];
+    given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
+    let r = f.call(given, ctx)?;
     if r.len() != n {
         return Err(KernelError::new(format!(
             "dims [product {n}] do not match the length of object [{}]",
@@ -75,31 +63,40 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     })
 }
 
-pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let name = match args.ty("FUN") {
-        None => "*",
-        Some(t) => match t.const_str() {
-            Some(s) => s,
-            None if matches!(t, Type::Any) => return Ok(Type::Any),
-            None => {
-                return Err(args.error(
-                    "FUN",
-                    "outer(): FUN must be a function's name as a string, e.g. \"*\"",
-                ))
-            }
-        },
-    };
-    match registry().get(name) {
-        None => return Err(args.error("FUN", format!("could not find function \"{name}\""))),
-        Some(k) if k.random => {
-            return Err(args.error(
-                "FUN",
-                format!("outer(): FUN = \"{name}\" draws random numbers"),
-            ))
-        }
-        Some(_) => {}
-    }
+pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let len = |n: &str| args.ty(n).and_then(Type::len);
+    let name = match fun::resolve_shape(args.ty("FUN"), ctx) {
+        Err(m) => return Err(args.error("FUN", m)),
+        Ok(None) if args.ty("FUN").is_some() => return Ok(Type::Any),
+        Ok(None) => "*",
+        Ok(Some(FunShape::Kernel(k))) => k.name,
+        Ok(Some(f)) => {
+            // The closure runs once, on X and Y each repeated to the
+            // product's length.
+            let n = len("X").zip(len("Y")).map(|(a, b)| a * b);
+            let of = |t: Option<&Type>| match t {
+                Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::logical(n),
+                Some(Type::Str { .. }) => Type::Str {
+                    len: n,
+                    value: None,
+                },
+                _ => Type::Num {
+                    len: n,
+                    value: None,
+                },
+            };
+            let mut given = vec![(None, of(args.ty("X"))), (None, of(args.ty("Y")))];
+            given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
+            let one = f
+                .shape(given, Some(1), ctx)
+                .map_err(|m| args.error("FUN", m))?;
+            let (rows, cols) = (len("X"), len("Y"));
+            return Ok(match one {
+                Type::Bool { .. } | Type::BoolMat { .. } => Type::BoolMat { rows, cols },
+                _ => Type::Mat { rows, cols },
+            });
+        }
+    };
     let (rows, cols) = (len("X"), len("Y"));
     let logical = matches!(
         name,

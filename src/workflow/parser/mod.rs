@@ -14,7 +14,7 @@ use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use super::depth::MAX_DEPTH;
 use super::lexer::{lex, Tok, Token};
-use super::names::name_problem;
+use super::names::{is_reserved, name_problem};
 use super::text_map::TextMap;
 
 const BP_TILDE: u8 = 10;
@@ -321,6 +321,7 @@ impl<'a> Parser<'a> {
                 | Tok::Tilde
                 | Tok::LParen
                 | Tok::Bang
+                | Tok::Lambda
                 | Tok::Unsupported(_)
         );
         if !starts_operand {
@@ -352,6 +353,7 @@ impl<'a> Parser<'a> {
                 "NA" | "NA_real_" | "NA_integer_" => leaf(ExprKind::Na),
                 "Inf" => leaf(ExprKind::Num(f64::INFINITY)),
                 "NaN" => leaf(ExprKind::Num(f64::NAN)),
+                "function" if self.peek().tok == Tok::LParen => self.function(span),
                 "if" | "else" | "for" | "while" | "in" | "function" | "repeat" | "break"
                 | "next" => Err(self.diag(
                     span,
@@ -401,6 +403,7 @@ impl<'a> Parser<'a> {
                 e.span = span.to(close);
                 Ok(e)
             }
+            Tok::Lambda if self.peek().tok == Tok::LParen => self.function(span),
             Tok::Unsupported(ref op) => Err(self.diag(span, unsupported(op))),
             Tok::Eof => Err(self.diag(span, "unexpected end of expression; expected an operand")),
             Tok::Assign => Err(self.diag(
@@ -412,6 +415,60 @@ impl<'a> Parser<'a> {
                 format!("unexpected {}; expected an expression", other.describe()),
             )),
         }
+    }
+
+    /// `function(x, y) body` (or `\(x) body`) after its keyword at `start`:
+    /// the parameters, then a body that extends as far as R's does.
+    fn function(&mut self, start: Span) -> Result<Expr, Diagnostic> {
+        let open = self.pos;
+        let open_tok = self.bump().clone();
+        self.depth += 1;
+        let mut params: Vec<(String, Span)> = Vec::new();
+        if self.peek().tok != Tok::RParen {
+            loop {
+                let t = self.bump().clone();
+                let name = match &t.tok {
+                    Tok::Ident(n) if !is_reserved(n) => n.clone(),
+                    Tok::Quoted(n) => n.clone(),
+                    other => {
+                        return Err(self.error_at(
+                            &t,
+                            format!("unexpected {}; expected a parameter name", other.describe()),
+                        ))
+                    }
+                };
+                if params.iter().any(|(p, _)| *p == name) {
+                    return Err(self.error_at(&t, format!("repeated formal argument '{name}'")));
+                }
+                params.push((name, self.span(&t)));
+                let next = self.peek().clone();
+                match next.tok {
+                    Tok::Comma => {
+                        self.bump();
+                    }
+                    Tok::Assign => {
+                        return Err(self.error_at(
+                            &next,
+                            "a parameter's default value is not supported: pass the value \
+                             as an argument instead",
+                        ))
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.close(Tok::RParen, open)?;
+        self.depth -= 1;
+        let body = self.operand(0, &open_tok)?;
+        self.height = self.grow(self.height, &open_tok)?;
+        let span = start.to(body.span);
+        Ok(Expr {
+            kind: ExprKind::Function {
+                params,
+                body: Box::new(body),
+            },
+            span,
+        })
     }
 
     /// `f(...)`, `x[...]`, `x[[...]]` or `x$name` applied to `lhs`, whose

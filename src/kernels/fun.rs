@@ -1,0 +1,162 @@
+//! Functions as values. The `FUN` of `sapply`, `tapply`, `outer`,
+//! `Reduce`, `mapply`, … is either a registered function the user named
+//! (`sapply(x, mean)`, `FUN = "sd"`) or a `function(i) expr` closure, which
+//! only the evaluator can run: it hands the closure over in [`Ctx`] (and,
+//! for shape inference, in [`ShapeCtx`]) for the one call that takes it.
+//! Kernels call FUN through [`Fun`] and never learn which it is.
+
+use super::{registry, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+
+/// A closure as the evaluator runs it: FUN's arguments, as R's `FUN(x, ...)`
+/// would receive them, to its value.
+pub type Closure<'f> =
+    &'f dyn Fn(Vec<(Option<String>, &Value)>, &mut Ctx) -> Result<Value, KernelError>;
+
+/// A closure as shape inference sees it: the types of its arguments and
+/// how many times the call will run it (when known), to its result's type.
+/// The count lets the caller charge the body's work that many times.
+pub type ClosureShape<'f> =
+    &'f dyn Fn(Vec<(Option<String>, Type)>, Option<usize>) -> Result<Type, String>;
+
+/// FUN, resolved.
+#[derive(Clone, Copy)]
+pub enum Fun<'f> {
+    Kernel(&'static Kernel),
+    Closure(Closure<'f>),
+}
+
+impl Fun<'_> {
+    /// `FUN(args...)`.
+    pub fn call(
+        &self,
+        given: Vec<(Option<String>, &Value)>,
+        ctx: &mut Ctx,
+    ) -> Result<Value, KernelError> {
+        match self {
+            Fun::Kernel(k) => {
+                let matched = Args::match_call(k.name, k.params, given)
+                    .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;
+                (k.eval)(&matched, ctx)
+            }
+            Fun::Closure(f) => f(given, ctx),
+        }
+    }
+
+    /// `FUN(x, ...)`: one positional argument, then the call's `...`.
+    pub fn call_on(
+        &self,
+        x: &Value,
+        dots: &[(Option<&str>, &Value)],
+        ctx: &mut Ctx,
+    ) -> Result<Value, KernelError> {
+        let mut given: Vec<(Option<String>, &Value)> = vec![(None, x)];
+        given.extend(dots.iter().map(|(n, v)| (n.map(str::to_string), *v)));
+        self.call(given, ctx)
+    }
+
+    /// The function's name, for messages; a closure has none.
+    pub fn name(&self) -> &str {
+        match self {
+            Fun::Kernel(k) => k.name,
+            Fun::Closure(_) => "FUN",
+        }
+    }
+}
+
+/// FUN of the current call, from the value of its function argument
+/// (`v`): the closure the evaluator handed over, else the registered
+/// function `v` names. `None` when no function was given. A named function
+/// that draws random numbers is refused: its draws are not counted in the
+/// step's stream (a closure's are, as its body is analysed with the step).
+pub fn resolve<'f>(v: Option<&Value>, ctx: &Ctx<'f>) -> Result<Option<Fun<'f>>, KernelError> {
+    if let Some(c) = ctx.closure {
+        return Ok(Some(Fun::Closure(c)));
+    }
+    let name = match v {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
+        Some(v) => {
+            return Err(KernelError::new(format!(
+                "FUN must be a function, its name or function(x) ..., not {}",
+                v.type_name()
+            )))
+        }
+    };
+    let k = registry()
+        .get(name)
+        .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
+    if k.random {
+        return Err(KernelError::new(format!(
+            "FUN = {name} draws random numbers; pass it inside function(x) {name}(...), \
+             whose draws come from the step's stream"
+        )));
+    }
+    Ok(Some(Fun::Kernel(k)))
+}
+
+/// FUN as shape inference knows it.
+#[derive(Clone, Copy)]
+pub enum FunShape<'f> {
+    Kernel(&'static Kernel),
+    Closure(ClosureShape<'f>),
+}
+
+impl FunShape<'_> {
+    /// The type of `FUN(args...)`, run `times` times; the error is FUN's own.
+    pub fn shape(
+        &self,
+        given: Vec<(Option<String>, Type)>,
+        times: Option<usize>,
+        ctx: &ShapeCtx,
+    ) -> Result<Type, String> {
+        match self {
+            FunShape::Kernel(k) => {
+                let matched = Args::match_call(k.name, k.params, given)
+                    .map_err(|e| format!("{}(): {}", k.name, e.message))?;
+                (k.shape)(&matched, ctx).map_err(|e| format!("{}(): {}", k.name, e.message))
+            }
+            FunShape::Closure(f) => f(given, times),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            FunShape::Kernel(k) => k.name,
+            FunShape::Closure(_) => "FUN",
+        }
+    }
+}
+
+/// [`resolve`] before the run: `Ok(None)` when FUN is not known yet (a
+/// name computed by another step) or not given.
+pub fn resolve_shape<'f>(
+    t: Option<&Type>,
+    ctx: &ShapeCtx<'f>,
+) -> Result<Option<FunShape<'f>>, String> {
+    if let Some(c) = ctx.closure {
+        return Ok(Some(FunShape::Closure(c)));
+    }
+    let name = match t {
+        None | Some(Type::Null | Type::Any) => return Ok(None),
+        Some(t) => match t.const_str() {
+            Some(s) => s,
+            None if matches!(t, Type::Str { .. }) => return Ok(None),
+            None => {
+                return Err(format!(
+                    "FUN must be a function, its name or function(x) ..., not {}",
+                    t.describe()
+                ))
+            }
+        },
+    };
+    let k = registry()
+        .get(name)
+        .ok_or_else(|| format!("could not find function \"{name}\""))?;
+    if k.random {
+        return Err(format!(
+            "FUN = {name} draws random numbers; pass it inside function(x) {name}(...), \
+             whose draws come from the step's stream"
+        ));
+    }
+    Ok(Some(FunShape::Kernel(k)))
+}
