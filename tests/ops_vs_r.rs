@@ -15,18 +15,19 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-#[test]
-fn ops_workflow_matches_r() {
+/// Runs tests/fixtures/workflows/NAME.toml and compares every step with
+/// what R computed for it (tests/fixtures/r/NAME.json).
+fn workflow_matches_r(name: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let r: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join("tests/fixtures/r/ops.json")).unwrap(),
+        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = common::flowcast_command()
         .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
         .arg(dir.path())
-        .arg(root.join("tests/fixtures/workflows/ops.toml"))
+        .arg(root.join(format!("tests/fixtures/workflows/{name}.toml")))
         .output()
         .unwrap();
     assert!(
@@ -51,6 +52,18 @@ fn ops_workflow_matches_r() {
         errors.len(),
         errors.join("\n")
     );
+}
+
+#[test]
+fn ops_workflow_matches_r() {
+    workflow_matches_r("ops");
+}
+
+/// Closures, mapply, Map, Reduce, Filter and replicate, random ones
+/// included: their draws follow R's order on the seed's stream.
+#[test]
+fn closures_workflow_matches_r() {
+    workflow_matches_r("closures");
 }
 
 /// A workflow of `steps` in a temporary directory.
@@ -88,6 +101,56 @@ fn run_fails(steps: &str, message: &str) {
     assert_ne!(out.status.code(), Some(0), "{steps}: {err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.contains(message), "expected {message:?} in: {err}");
+}
+
+/// A closure's errors point into its body; a function value where no
+/// function is taken is refused where it stands; its parameters shadow
+/// steps but nothing else is in scope.
+#[test]
+fn closures_are_checked_where_they_are_written() {
+    check_fails(
+        "x = '1:3'\na = 'sapply(x, function(v) v + zz)'",
+        3,
+        "zz",
+        "object `zz` not found",
+    );
+    check_fails(
+        "a = 'mean(function(v) v)'",
+        2,
+        "function(v)",
+        "a function(...) is a value only as the function argument of",
+    );
+    check_fails(
+        "x = '1:3'\na = 'sapply(x, function(v) log(v, \"a\"))'",
+        3,
+        "\"a\"))",
+        "`base` must be a single number",
+    );
+    check_fails(
+        "x = '1:3'\na = 'sapply(x, function(v, v) v)'",
+        3,
+        "v) v)",
+        "repeated formal argument 'v'",
+    );
+    check_fails(
+        "x = '1:3'\na = 'Reduce(function(a) a, x)'",
+        3,
+        "function(a)",
+        "unused argument",
+    );
+    // Random functions are taken inside a closure, whose draws the step
+    // counts; by name their draws would go unseen.
+    check_fails(
+        "a = 'sapply(1:3, rnorm)'",
+        2,
+        "rnorm",
+        "draws random numbers",
+    );
+    // A closure's error at run time names the body's call.
+    run_fails(
+        "x = 'c(4, -1)'\na = 'sapply(x, function(v) chol(matrix(v, 1, 1)))'",
+        "the leading minor of order 1 is not positive",
+    );
 }
 
 #[test]

@@ -74,7 +74,7 @@ pub fn eval<'s>(
         } => {
             let mut values = eval_args(func, args, scope, ctx, file)?;
             model_newdata(func, args, &mut values, ctx, file)?;
-            let closure = closure(func, args)?;
+            let closure = closure(func, args)?.map(|(_, c)| c);
             let (v, _) = call_with(closure, scope, file, ctx, |ctx| {
                 call_traced(func, *func_span, e.span, args, &values, ctx, false)
             })?;
@@ -167,17 +167,12 @@ pub fn eval<'s>(
     })
 }
 
-/// The `function(x) expr` a call to `func` takes, if any.
+/// The closure a call to `func` takes, if any, and its argument's index.
 fn closure<'e>(
     func: &str,
     args: &'e [Arg],
-) -> Result<Option<(&'e [(String, Span)], &'e Expr)>, EvalError> {
-    let at = function_args::closure_arg(func, args)
-        .map_err(|(span, message)| EvalError { span, message })?;
-    Ok(at.and_then(|i| match &args[i].value.kind {
-        ExprKind::Function { params, body } => Some((params.as_slice(), &**body)),
-        _ => None,
-    }))
+) -> Result<Option<(usize, function_args::ClosureParts<'e>)>, EvalError> {
+    function_args::closure(func, args).map_err(|(span, message)| EvalError { span, message })
 }
 
 /// Runs `kernel_call`, handing it the call's closure (`params`, `body`),
@@ -263,13 +258,14 @@ fn eval_args<'s>(
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
     let function = function_args::function_arg(func, args);
+    let closure = closure(func, args)?.map(|(i, _)| i);
     // A function passed by name is passed as its name; a closure, which
     // the kernel gets in its context, as NULL.
     let function_name = |i: usize| match &args[i].value.kind {
+        _ if Some(i) == closure => Some(Cow::Owned(Value::Null)),
         ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
             Some(Cow::Owned(Value::string(n)))
         }
-        ExprKind::Function { .. } => Some(Cow::Owned(Value::Null)),
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {
@@ -491,7 +487,7 @@ pub fn eval_traced(
     };
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
-    let closure = closure(func, args)?;
+    let closure = closure(func, args)?.map(|(_, c)| c);
     call_with(closure, scope, file, ctx, |ctx| {
         call_traced(func, *func_span, e.span, args, &values, ctx, true)
     })

@@ -22,6 +22,39 @@ fn function_formal(func: &str) -> Option<&'static str> {
     }
 }
 
+/// A closure a call takes: its parameters and body.
+pub type ClosureParts<'e> = (&'e [(String, Span)], &'e Expr);
+
+/// The closure a call to `func` takes, and the index of its argument:
+/// a `function(x) expr` in its function position, or `replicate`'s `expr`,
+/// which R evaluates anew each time, as the body of a function of nothing.
+/// A function value anywhere else is an error: its span and message.
+pub fn closure<'e>(
+    func: &str,
+    args: &'e [Arg],
+) -> Result<Option<(usize, ClosureParts<'e>)>, (Span, String)> {
+    if func == "replicate" {
+        if let Some(k) = registry().get(func) {
+            let given: Vec<(Option<String>, &Expr)> =
+                args.iter().map(|a| (a.name.clone(), &a.value)).collect();
+            let matched = Args::match_call(k.name, k.params, given).ok();
+            let at = matched
+                .as_ref()
+                .and_then(|m| m.get("expr"))
+                .and_then(|v| args.iter().position(|a| std::ptr::eq(&a.value, v)));
+            if let Some(i) = at {
+                return Ok(Some((i, (&[], &args[i].value))));
+            }
+        }
+    }
+    Ok(
+        closure_arg(func, args)?.and_then(|i| match &args[i].value.kind {
+            ExprKind::Function { params, body } => Some((i, (params.as_slice(), &**body))),
+            _ => None,
+        }),
+    )
+}
+
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
                       tapply and aggregate";
@@ -29,7 +62,7 @@ const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter
 /// The index among `args` of the `function(x) expr` a call to `func` takes
 /// as its function. A function value anywhere else is an error: its span
 /// and message.
-pub fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)> {
+fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)> {
     let closures: Vec<usize> = (0..args.len())
         .filter(|&i| matches!(args[i].value.kind, ExprKind::Function { .. }))
         .collect();

@@ -69,17 +69,17 @@ fn infer_node(
             func_span,
             args,
         } => {
-            let closure = function_args::closure_arg(func, args)
+            let closure = function_args::closure(func, args)
                 .map_err(|(span, message)| diag(file, span, message))?;
             let typed = infer_args(func, args, env, file, ctx, work)?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
-            match closure.map(|i| &args[i].value.kind) {
-                Some(ExprKind::Function { params, body }) => {
+            match closure {
+                Some((_, (params, body))) => {
                     with_closure(params, body, env, file, ctx, work, |ctx, work| {
                         call(func, *func_span, e.span, args, typed, file, ctx, work)
                     })?
                 }
-                _ => call(func, *func_span, e.span, args, typed, file, ctx, work)?,
+                None => call(func, *func_span, e.span, args, typed, file, ctx, work)?,
             }
         }
         // An operator's error is about the combination of its operands, so
@@ -280,12 +280,16 @@ fn infer_args(
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
     let function = function_args::function_arg(func, args);
-    // A function passed by name is passed as its name.
+    let closure = function_args::closure(func, args)
+        .map_err(|(span, message)| diag(file, span, message))?
+        .map(|(i, _)| i);
+    // A function passed by name is passed as its name; a closure as NULL
+    // (the kernel gets it in its context).
     let function_name = |i: usize| match &args[i].value.kind {
+        _ if Some(i) == closure => Some(Type::Null),
         ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
             Some(Type::str_const(n))
         }
-        ExprKind::Function { .. } => Some(Type::Null),
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {

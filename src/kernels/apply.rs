@@ -87,6 +87,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: reduce_eval,
     },
     Kernel {
+        name: "replicate",
+        params: &[req("n"), req("expr"), opt("simplify")],
+        random: false,
+        shape: replicate_shape,
+        eval: replicate_eval,
+    },
+    Kernel {
         name: "Filter",
         params: &[req("f"), req("x")],
         random: false,
@@ -627,4 +634,48 @@ fn filter_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         Type::Null => Type::Null,
         _ => Type::Any,
     })
+}
+
+/// R's `replicate(n, expr)`: `expr` evaluated `n` times, each time anew,
+/// its draws following one another on the step's stream as in R (so the
+/// numbers equal R's for the same seed); the results simplified as
+/// `sapply` does.
+fn replicate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let n = match args.get("n").and_then(Value::as_scalar) {
+        Some(n) if n.is_finite() && n >= 0.0 => n.trunc() as usize,
+        _ => return Err(KernelError::new("invalid 'n' value")),
+    };
+    let f = fun::resolve(None, ctx)?
+        .ok_or_else(|| KernelError::new("argument \"expr\" is missing, with no default"))?;
+    let mut results = Vec::with_capacity(n.min(1 << 20));
+    for _ in 0..n {
+        results.push(f.call(Vec::new(), ctx)?);
+    }
+    if !args.bool_or("simplify", true)? {
+        return Ok(Value::List(List::sequence(results)));
+    }
+    simplify(results, ctx)
+}
+
+fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let n = match args.ty("n").and_then(Type::const_scalar) {
+        Some(n) if !(n.is_finite() && n >= 0.0) => return Err(args.error("n", "invalid 'n' value")),
+        Some(n) => Some(n.trunc() as usize),
+        None => None,
+    };
+    let Some(f) = fun::resolve_shape(None, ctx).map_err(|m| args.error("expr", m))? else {
+        return Ok(Type::Any);
+    };
+    let one = fun_shape(&f, Vec::new(), n, args, "expr", ctx)?;
+    let simplify_off = args
+        .ty("simplify")
+        .and_then(Type::const_scalar)
+        .is_some_and(|s| s == 0.0);
+    if simplify_off {
+        return Ok(Type::List {
+            len: n,
+            elem: Box::new(one.without_value()),
+        });
+    }
+    Ok(simplified_type(&one, n))
 }

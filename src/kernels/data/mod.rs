@@ -87,6 +87,27 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: seq::eval_seq_len,
     },
     Kernel {
+        name: "numeric",
+        params: &[opt("length")],
+        random: false,
+        shape: seq::shape_vector_of,
+        eval: seq::eval_vector_of,
+    },
+    Kernel {
+        name: "logical",
+        params: &[opt("length")],
+        random: false,
+        shape: seq::shape_vector_of,
+        eval: seq::eval_vector_of,
+    },
+    Kernel {
+        name: "character",
+        params: &[opt("length")],
+        random: false,
+        shape: seq::shape_vector_of,
+        eval: seq::eval_vector_of,
+    },
+    Kernel {
         name: "read.csv",
         params: &[
             req("file"),

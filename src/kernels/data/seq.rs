@@ -312,3 +312,55 @@ pub(super) fn eval_seq_len(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
     out.extend((1..=n).map(|i| i as f64));
     Ok(Value::Num(out))
 }
+
+/// `numeric(length)`, `logical(length)`, `character(length)`: R's empty
+/// values (0, FALSE, "") of a given length, as `vapply`'s FUN.VALUE wants.
+fn vector_length(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {
+    let Some(v) = v else { return Ok(None) };
+    match v[..] {
+        [x] if (0.0..INT_MAX + 1.0).contains(&x) => Ok(Some(x as usize)),
+        _ => Err("invalid 'length' argument".into()),
+    }
+}
+
+pub(super) fn shape_vector_of(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let n = match a.get("length") {
+        None => Some(0),
+        Some(t) if !t.is_numeric() => return Err(a.error("length", "invalid 'length' argument")),
+        Some(t) => vector_length(t.const_nums()).map_err(|m| a.error("length", m))?,
+    };
+    Ok(match a.func {
+        "logical" => Type::logical(n),
+        "character" => Type::Str {
+            len: n,
+            value: None,
+        },
+        _ => Type::Num {
+            len: n,
+            value: None,
+        },
+    })
+}
+
+pub(super) fn eval_vector_of(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let n = match a.get("length") {
+        None => 0,
+        Some(_) => {
+            let v = a
+                .nums("length")
+                .map_err(|_| KernelError::new("invalid 'length' argument"))?;
+            vector_length(Some(v.into_owned()))
+                .map_err(KernelError::new)?
+                .unwrap_or(0)
+        }
+    };
+    let mut out = super::alloc_num(n)?;
+    Ok(match a.func {
+        "logical" => Value::Bool(vec![Some(false); n]),
+        "character" => Value::Str(vec![String::new(); n]),
+        _ => {
+            out.resize(n, 0.0);
+            Value::Num(out)
+        }
+    })
+}
