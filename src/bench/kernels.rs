@@ -122,7 +122,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
     Ok(best)
 }
 
-fn rscript_available() -> bool {
+pub(super) fn rscript_available() -> bool {
     Command::new("Rscript")
         .arg("--version")
         .output()

@@ -2,6 +2,7 @@
 //! run, and the reproduction of the paper's section VI, for `flowcast bench`.
 
 pub mod kernels;
+pub mod library;
 pub mod loops;
 pub mod paper;
 pub mod rerun;

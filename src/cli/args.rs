@@ -158,14 +158,19 @@ pub enum ModelCommand {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
-    /// eigen, svd, qr, prcomp and solve at several sizes, against R.
+    /// eigen, svd, qr, prcomp and solve at several sizes, then the R
+    /// library (summaries, distributions, tests, apply family, models) on
+    /// vectors of 10^6 and 1000x1000 matrices, each against R.
     Kernels {
-        /// Matrix sizes n (n x n).
+        /// Matrix sizes n (n x n) of the decompositions.
         #[arg(long, value_delimiter = ',', default_values_t = [250, 500, 1000])]
         sizes: Vec<usize>,
         /// Do not run R even when Rscript is installed.
         #[arg(long)]
         no_r: bool,
+        /// Only the library table, not the decompositions.
+        #[arg(long)]
+        library: bool,
     },
     /// The paper's section VI on this machine: Figure 7, Tables I, IV, V.
     Paper {

@@ -115,9 +115,16 @@ pub fn main() -> ExitCode {
             run: None,
         }) => export_chart(&file, format.as_deref(), &out, &settings, seed),
         Some(Command::Bench {
-            what: BenchCommand::Kernels { sizes, no_r },
+            what: BenchCommand::Kernels {
+                sizes,
+                no_r,
+                library,
+            },
         }) => {
-            out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
+            if !library {
+                out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
+            }
+            out!("{}", crate::bench::library::run_library(!no_r));
             ExitCode::SUCCESS
         }
         Some(Command::Bench {
