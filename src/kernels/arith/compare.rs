@@ -58,6 +58,21 @@ impl Side<'_> {
 }
 
 fn numbers<'a>(v: &'a Value, op: &str) -> Result<Cow<'a, [f64]>, KernelError> {
+    // relop.c coerces a list operand with coerceVector: an element each,
+    // so `sapply(numeric(0), f) <= 1` (a list()) is logical(0).
+    if let Value::List(l) = v {
+        return l
+            .items
+            .iter()
+            .map(|e| match e.as_f64_slice() {
+                Some(x) if x.len() == 1 => Ok(x[0]),
+                _ => Err(KernelError::new(
+                    "'list' object cannot be coerced to type 'double'",
+                )),
+            })
+            .collect::<Result<Vec<f64>, _>>()
+            .map(Cow::Owned);
+    }
     v.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
             "comparison ({op}) is possible only for atomic types, not {}",
@@ -194,7 +209,10 @@ fn operand(t: &Type) -> Option<Operand> {
             len: Some(0),
             dims: None,
         }),
-        Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => Some(Operand {
+        Type::Num { len, .. }
+        | Type::Bool { len, .. }
+        | Type::Str { len, .. }
+        | Type::List { len, .. } => Some(Operand {
             len: *len,
             dims: None,
         }),
