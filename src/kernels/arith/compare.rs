@@ -183,6 +183,10 @@ fn is_text(v: &Value) -> bool {
     matches!(v, Value::Str(_))
 }
 
+fn is_list(v: &Value) -> bool {
+    matches!(v, Value::List(_))
+}
+
 fn compare_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let op = args.func;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
@@ -341,7 +345,8 @@ fn keys<'a>(v: &'a Value, text: bool) -> Result<Vec<Key<'a>>, KernelError> {
 
 /// R's `match(x, table, nomatch = 0) > 0`.
 pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
-    let text = is_text(x) || is_text(table);
+    // match.c matches a list as text (VECSXP is above STRSXP).
+    let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
     let t: std::collections::HashSet<Key> = keys(table, text)?.into_iter().collect();
     Ok(keys(x, text)?.iter().map(|k| t.contains(k)).collect())
 }
@@ -349,7 +354,8 @@ pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
 /// R's `match(x, table)`: 1-based positions of each x's first match, NA
 /// where none.
 pub fn match_positions(x: &Value, table: &Value) -> Result<Vec<f64>, KernelError> {
-    let text = is_text(x) || is_text(table);
+    // match.c matches a list as text (VECSXP is above STRSXP).
+    let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
     let mut first = std::collections::HashMap::new();
     for (i, k) in keys(table, text)?.into_iter().enumerate() {
         first.entry(k).or_insert(i + 1);

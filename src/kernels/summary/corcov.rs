@@ -417,11 +417,12 @@ fn corcov(
     Ok(Out { ans, sd_0 })
 }
 
-/// `(double) SQRTL(sum)`: the long double's square root, rounded once.
-/// The square root of the double nearest the sum differs from it by at
-/// most one ulp of rounding, well inside R's own precision.
+/// `(double) SQRTL(sum)`: the long double's square root, then rounded
+/// to a double. (The square root of the double nearest the sum can be an
+/// ulp off, and then `cor(x, x)` is exactly 1 where R's is 1 − 2⁻⁵², which
+/// cor.test's Spearman statistic and p-value magnify.)
 fn sqrt_ld(s: LongDouble) -> f64 {
-    s.to_f64().sqrt()
+    s.sqrt().to_f64()
 }
 
 /// cov.c's `COV_PAIRWISE_BODY` for one pair of columns.

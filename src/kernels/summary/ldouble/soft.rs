@@ -201,6 +201,42 @@ impl LongDouble {
         }
     }
 
+    /// `sqrtl`: the square root rounded to 64 bits, from the integer
+    /// square root of the significand and three more digits, the rest
+    /// a sticky bit.
+    pub fn sqrt(self) -> LongDouble {
+        match self.0 {
+            Repr::Special(x) => LongDouble(Repr::Special(x.sqrt())),
+            Repr::Finite { mant: 0, .. } => self,
+            Repr::Finite { neg: true, .. } => LongDouble(Repr::Special(f64::NAN)),
+            Repr::Finite { mant, exp, .. } => {
+                // mant·2^exp = n·2^e with e even and n of 126 or 127 bits.
+                let shift = if (exp - 63) % 2 == 0 { 63 } else { 62 };
+                let n = u128::from(mant) << shift;
+                let mut e = (exp - shift) / 2;
+                let mut r = n.isqrt();
+                let mut rem = n - r * r;
+                for _ in 0..3 {
+                    // One more binary digit of sqrt(4n): 2r + 1 when it fits.
+                    let next = 4 * r + 1;
+                    rem *= 4;
+                    r *= 2;
+                    if rem >= next {
+                        rem -= next;
+                        r += 1;
+                    }
+                    e -= 1;
+                }
+                let (m, e) = round_bits((r << 1) | u128::from(rem != 0), e - 1, 64);
+                LongDouble(Repr::Finite {
+                    neg: false,
+                    mant: m as u64,
+                    exp: e,
+                })
+            }
+        }
+    }
+
     /// Rounds to the nearest double, as a C cast `(double) s` does.
     pub fn to_f64(self) -> f64 {
         match self.0 {
