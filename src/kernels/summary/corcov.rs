@@ -128,13 +128,15 @@ fn mean_of(x: &[f64], ind: Option<&[bool]>) -> f64 {
     }
 }
 
-/// Σ (x−xm)(y−ym) with double deviations, long-double products and sum
-/// (cov.c's `(LDOUBLE)(xx[k] - xxm) * (yy[k] - yym)`).
+/// Σ (x−xm)(y−ym) in long double: cov.c's cross products with `LDOUBLE
+/// xxm, yym` (COV_ini_0), so the deviations from the (double) means are
+/// long-double differences too, not rounded to doubles.
 fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, ind: Option<&[bool]>) -> LongDouble {
+    let (xm, ym) = (ld(xm), ld(ym));
     let mut s = LongDouble::ZERO;
     for k in 0..x.len() {
         if ind.is_none_or(|i| i[k]) {
-            s = s.add(ld(x[k] - xm).mul(ld(y[k] - ym)));
+            s = s.add(ld(x[k]).sub(xm).mul(ld(y[k]).sub(ym)));
         }
     }
     s
