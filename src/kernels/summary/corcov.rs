@@ -488,7 +488,9 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
             a = a.div_count(nobs - 1);
             b = b.div_count(nobs - 1);
         }
-        clamp(s.to_f64() / (a.to_f64().sqrt() * b.to_f64().sqrt()))
+        // COV_PAIRWISE_BODY: `sum /= (SQRTL(xsd) * SQRTL(ysd))`, all long
+        // double, so a column with itself is exactly 1 as in R.
+        clamp(s.div(a.sqrt().mul(b.sqrt())).to_f64())
     } else if !kendall {
         sum.div_count(nobs - 1).to_f64()
     } else {

@@ -165,6 +165,15 @@ mod tests {
     }
 
     #[test]
+    fn division_rounds_as_the_fpu_does() {
+        for (a, b) in [(1.0, 3.0), (2.0, 3.0), (1.0, 7.0), (5.0, 3.0), (-1.0, 3.0)] {
+            let h = x87::LongDouble::from_f64(a).div(x87::LongDouble::from_f64(b));
+            let s = soft::LongDouble::from_f64(a).div(soft::LongDouble::from_f64(b));
+            same(h, s);
+        }
+    }
+
+    #[test]
     fn square_roots_round_as_the_fpu_does() {
         for seed in 1..40 {
             let x = awkward(seed, 30);
@@ -179,6 +188,13 @@ mod tests {
                     .add(soft::LongDouble::from_f64(w[2].abs()))
                     .div_count(3);
                 same(h.sqrt(), s.sqrt());
+                let (hd, sd) = (
+                    x87::LongDouble::from_f64(w[0]),
+                    soft::LongDouble::from_f64(w[0]),
+                );
+                if w[0] != 0.0 {
+                    same(h.div(hd), s.div(sd));
+                }
             }
         }
         // cor(x, x)'s sd: sqrtl of var rounds where sqrt of (double) var

@@ -201,6 +201,47 @@ impl LongDouble {
         }
     }
 
+    /// `self / other` rounded to 64 bits: the significands' quotient with
+    /// a sticky bit for the remainder.
+    pub fn div(self, other: LongDouble) -> LongDouble {
+        match (self.0, other.0) {
+            (
+                Repr::Finite {
+                    neg: na,
+                    mant: ma,
+                    exp: ea,
+                },
+                Repr::Finite {
+                    neg: nb,
+                    mant: mb,
+                    exp: eb,
+                },
+            ) if mb != 0 => {
+                if ma == 0 {
+                    return LongDouble(Repr::Finite {
+                        neg: na != nb,
+                        mant: 0,
+                        exp: 0,
+                    });
+                }
+                let num = u128::from(ma) << 64;
+                let d = u128::from(mb);
+                let (q, rem) = (num / d, num % d);
+                // Two more quotient bits (a guard bit even when q has only
+                // 64), then the rest as a sticky bit.
+                let (q2, rem2) = ((rem << 2) / d, (rem << 2) % d);
+                let r = (((q << 2) | q2) << 1) | u128::from(rem2 != 0);
+                let (m, e) = round_bits(r, ea - eb - 67, 64);
+                LongDouble(Repr::Finite {
+                    neg: na != nb,
+                    mant: m as u64,
+                    exp: e,
+                })
+            }
+            _ => LongDouble(Repr::Special(self.to_f64() / other.to_f64())),
+        }
+    }
+
     /// `sqrtl`: the square root rounded to 64 bits, from the integer
     /// square root of the significand and three more digits, the rest
     /// a sticky bit.

@@ -94,6 +94,15 @@ impl LongDouble {
         out
     }
 
+    pub fn div(self, other: LongDouble) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        // fdiv st(0), st(1): the dividend loaded last, so st(0) / st(1).
+        x87!("fld tbyte ptr [{b}]", "fld tbyte ptr [{a}]", "fdiv st(0), st(1)",
+            "fstp tbyte ptr [{o}]", "fstp st(0)";
+            a = self.0.as_ptr(), b = other.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
     /// `sqrtl`: the FPU's square root, rounded to 64 bits.
     pub fn sqrt(self) -> LongDouble {
         let mut out = LongDouble::ZERO;
