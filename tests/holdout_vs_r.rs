@@ -1,6 +1,8 @@
 //! Hold-out differential test: inputs no kernel test was written against
 //! (tests/fixtures/r/holdout.R made the workflows in tests/fixtures/holdout/
-//! and R's answers in tests/fixtures/r/holdout.json), run through the real
+//! and R's answers in tests/fixtures/r/holdout.json; tests/fixtures/r/
+//! expr_fuzz.R the random expressions in holdout/exprs.toml and
+//! r/exprs.json), run through the real
 //! product path, `flowcast run --headless --out DIR`, and compared field by
 //! field. Decompositions agree to 1e-10 relative to the field's largest
 //! entry (after a per-column sign or phase alignment, which R leaves
@@ -81,7 +83,9 @@ fn holdout_cases_match_r() {
     // FLOWCAST_HOLDOUT=DIR runs another set made the same way (DIR/r/*.R
     // writing DIR/r/NAME.json and DIR/holdout/*.toml), e.g. a larger fuzz
     // run that is not worth committing.
-    let (fixture, workflows, least) = match std::env::var_os("FLOWCAST_HOLDOUT") {
+    // The committed set: holdout.R's batches and the random expressions
+    // expr_fuzz.R --commit pinned (r/exprs.json).
+    let (fixtures, workflows, least) = match std::env::var_os("FLOWCAST_HOLDOUT") {
         Some(dir) => {
             let dir = Path::new(&dir).to_path_buf();
             let json = std::fs::read_dir(dir.join("r"))
@@ -89,15 +93,21 @@ fn holdout_cases_match_r() {
                 .map(|e| e.unwrap().path())
                 .find(|p| p.extension().is_some_and(|e| e == "json"))
                 .expect("a fixture JSON");
-            (json, dir.join("holdout"), 1)
+            (vec![json], dir.join("holdout"), 1)
         }
-        None => (root.join("r/holdout.json"), root.join("holdout"), 500),
+        None => (
+            vec![root.join("r/holdout.json"), root.join("r/exprs.json")],
+            root.join("holdout"),
+            700,
+        ),
     };
-    let r: Json = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
     let mut errors = Vec::new();
     let mut compared = 0;
-    for (batch, cases) in r.as_object().unwrap() {
-        compared += check_batch(&workflows, batch, cases, &mut errors);
+    for fixture in fixtures {
+        let r: Json = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+        for (batch, cases) in r.as_object().unwrap() {
+            compared += check_batch(&workflows, batch, cases, &mut errors);
+        }
     }
     assert!(compared >= least, "only {compared} cases");
     assert!(

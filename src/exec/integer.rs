@@ -126,7 +126,9 @@ pub fn integer_steps(wf: &Workflow) -> HashSet<String> {
 pub fn overflow(data: &mut [f64]) -> bool {
     let mut any = false;
     for x in data.iter_mut() {
-        if x.abs() > INT_MAX && !x.is_nan() {
+        // An infinity is no overflow of finite integers: an operand was a
+        // double after all (R's max(integer(0)) is -Inf, a double).
+        if x.abs() > INT_MAX && x.is_finite() {
             *x = crate::kernels::value::NA;
             any = true;
         }

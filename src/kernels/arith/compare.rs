@@ -58,6 +58,21 @@ impl Side<'_> {
 }
 
 fn numbers<'a>(v: &'a Value, op: &str) -> Result<Cow<'a, [f64]>, KernelError> {
+    // relop.c coerces a list operand with coerceVector: an element each,
+    // so `sapply(numeric(0), f) <= 1` (a list()) is logical(0).
+    if let Value::List(l) = v {
+        return l
+            .items
+            .iter()
+            .map(|e| match e.as_f64_slice() {
+                Some(x) if x.len() == 1 => Ok(x[0]),
+                _ => Err(KernelError::new(
+                    "'list' object cannot be coerced to type 'double'",
+                )),
+            })
+            .collect::<Result<Vec<f64>, _>>()
+            .map(Cow::Owned);
+    }
     v.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
             "comparison ({op}) is possible only for atomic types, not {}",
@@ -168,6 +183,10 @@ fn is_text(v: &Value) -> bool {
     matches!(v, Value::Str(_))
 }
 
+fn is_list(v: &Value) -> bool {
+    matches!(v, Value::List(_))
+}
+
 fn compare_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let op = args.func;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
@@ -194,7 +213,10 @@ fn operand(t: &Type) -> Option<Operand> {
             len: Some(0),
             dims: None,
         }),
-        Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => Some(Operand {
+        Type::Num { len, .. }
+        | Type::Bool { len, .. }
+        | Type::Str { len, .. }
+        | Type::List { len, .. } => Some(Operand {
             len: *len,
             dims: None,
         }),
@@ -323,7 +345,8 @@ fn keys<'a>(v: &'a Value, text: bool) -> Result<Vec<Key<'a>>, KernelError> {
 
 /// R's `match(x, table, nomatch = 0) > 0`.
 pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
-    let text = is_text(x) || is_text(table);
+    // match.c matches a list as text (VECSXP is above STRSXP).
+    let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
     let t: std::collections::HashSet<Key> = keys(table, text)?.into_iter().collect();
     Ok(keys(x, text)?.iter().map(|k| t.contains(k)).collect())
 }
@@ -331,7 +354,8 @@ pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
 /// R's `match(x, table)`: 1-based positions of each x's first match, NA
 /// where none.
 pub fn match_positions(x: &Value, table: &Value) -> Result<Vec<f64>, KernelError> {
-    let text = is_text(x) || is_text(table);
+    // match.c matches a list as text (VECSXP is above STRSXP).
+    let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
     let mut first = std::collections::HashMap::new();
     for (i, k) in keys(table, text)?.into_iter().enumerate() {
         first.entry(k).or_insert(i + 1);

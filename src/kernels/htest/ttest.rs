@@ -66,8 +66,9 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     let (mut x, y) = match y {
         Some(y) => {
             if paired {
+                // t.test.default's complete.cases(x, y) refuses unequal lengths.
                 if x.len() != y.len() {
-                    return Err(KernelError::new("'x' and 'y' must have the same length"));
+                    return Err(KernelError::new("not all arguments have the same length"));
                 }
                 let ok: Vec<bool> = x
                     .iter()
@@ -119,7 +120,7 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             }
             df = nx - 1.0;
             stderr = (vx / nx).sqrt();
-            if stderr < 10.0 * f64::EPSILON * mx.abs() {
+            if constant_or_na(stderr, mx.abs())? {
                 return Err(KernelError::new("data are essentially constant"));
             }
             tstat = (mx - mu) / stderr;
@@ -166,7 +167,13 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
                 stderr = (sx.powi(2) + sy.powi(2)).sqrt();
                 df = stderr.powi(4) / (sx.powi(4) / (nx - 1.0) + sy.powi(4) / (ny - 1.0));
             }
-            if stderr < 10.0 * f64::EPSILON * mx.abs().max(my.abs()) {
+            // R's max(): NaN when either is
+            let m = if mx.is_nan() || my.is_nan() {
+                f64::NAN
+            } else {
+                mx.abs().max(my.abs())
+            };
+            if constant_or_na(stderr, m)? {
                 return Err(KernelError::new("data are essentially constant"));
             }
             tstat = (mx - my - mu) / stderr;
@@ -317,4 +324,14 @@ pub(super) fn var_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
             ("method", str1()),
         ],
     ))
+}
+
+/// t.test.default's `if (stderr < 10 * .Machine$double.eps * abs(mx))`:
+/// an `Inf` among the data makes it NA, which `if` refuses.
+fn constant_or_na(stderr: f64, m: f64) -> Result<bool, KernelError> {
+    let bound = 10.0 * f64::EPSILON * m;
+    if stderr.is_nan() || bound.is_nan() {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    Ok(stderr < bound)
 }

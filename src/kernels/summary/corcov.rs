@@ -128,13 +128,15 @@ fn mean_of(x: &[f64], ind: Option<&[bool]>) -> f64 {
     }
 }
 
-/// Σ (x−xm)(y−ym) with double deviations, long-double products and sum
-/// (cov.c's `(LDOUBLE)(xx[k] - xxm) * (yy[k] - yym)`).
+/// Σ (x−xm)(y−ym) in long double: cov.c's cross products with `LDOUBLE
+/// xxm, yym` (COV_ini_0), so the deviations from the (double) means are
+/// long-double differences too, not rounded to doubles.
 fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, ind: Option<&[bool]>) -> LongDouble {
+    let (xm, ym) = (ld(xm), ld(ym));
     let mut s = LongDouble::ZERO;
     for k in 0..x.len() {
         if ind.is_none_or(|i| i[k]) {
-            s = s.add(ld(x[k] - xm).mul(ld(y[k] - ym)));
+            s = s.add(ld(x[k]).sub(xm).mul(ld(y[k]).sub(ym)));
         }
     }
     s
@@ -417,11 +419,12 @@ fn corcov(
     Ok(Out { ans, sd_0 })
 }
 
-/// `(double) SQRTL(sum)`: the long double's square root, rounded once.
-/// The square root of the double nearest the sum differs from it by at
-/// most one ulp of rounding, well inside R's own precision.
+/// `(double) SQRTL(sum)`: the long double's square root, then rounded
+/// to a double. (The square root of the double nearest the sum can be an
+/// ulp off, and then `cor(x, x)` is exactly 1 where R's is 1 − 2⁻⁵², which
+/// cor.test's Spearman statistic and p-value magnify.)
 fn sqrt_ld(s: LongDouble) -> f64 {
-    s.to_f64().sqrt()
+    s.sqrt().to_f64()
 }
 
 /// cov.c's `COV_PAIRWISE_BODY` for one pair of columns.
@@ -485,7 +488,9 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
             a = a.div_count(nobs - 1);
             b = b.div_count(nobs - 1);
         }
-        clamp(s.to_f64() / (a.to_f64().sqrt() * b.to_f64().sqrt()))
+        // COV_PAIRWISE_BODY: `sum /= (SQRTL(xsd) * SQRTL(ysd))`, all long
+        // double, so a column with itself is exactly 1 as in R.
+        clamp(s.div(a.sqrt().mul(b.sqrt())).to_f64())
     } else if !kendall {
         sum.div_count(nobs - 1).to_f64()
     } else {

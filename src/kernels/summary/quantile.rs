@@ -230,16 +230,14 @@ pub(super) fn mad_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         if low && high {
             return Err(KernelError::new("'low' and 'high' cannot be both TRUE"));
         }
-        if dev.iter().any(|v| v.is_nan()) {
-            return Ok(Value::scalar(NA));
-        }
+        // `sort(abs(x - center), partial = n2)[n2]`: sort drops the NAs,
+        // and psort refuses a partial index outside what is left.
         let n2 = n / 2 + usize::from(high);
-        let s = sorted(dev);
-        let v = n2
-            .checked_sub(1)
-            .and_then(|i| s.get(i).copied())
-            .unwrap_or(NA);
-        return Ok(Value::scalar(constant * v));
+        let s = sorted(drop_na(dev));
+        if n2 < 1 || n2 > s.len() {
+            return Err(KernelError::new(format!("index {n2} outside bounds")));
+        }
+        return Ok(Value::scalar(constant * s[n2 - 1]));
     }
     Ok(Value::scalar(constant * median(dev, false)))
 }

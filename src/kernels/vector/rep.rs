@@ -79,6 +79,18 @@ fn check_x(x: &Value) -> Result<(), KernelError> {
     Ok(())
 }
 
+/// `length.out` NAs of `x`'s type when `x` is empty: do_rep's
+/// `xlengthgets` of a zero-length vector (`rep_len(numeric(0), 3)` is
+/// `NA NA NA`). `None` where the empty result stands.
+fn empty_extended(x: &Value, len: Option<usize>) -> Option<Value> {
+    let len = len.filter(|&l| l > 0 && x.is_empty())?;
+    match x {
+        Value::Num(_) | Value::Mat(_) => Some(Value::Num(vec![crate::kernels::value::NA; len])),
+        Value::Bool(_) | Value::BoolMat(_) => Some(Value::Bool(vec![None; len])),
+        _ => None,
+    }
+}
+
 pub(super) fn rep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
     check_x(x)?;
@@ -93,6 +105,9 @@ pub(super) fn rep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         Some(v) => counts(Some(v), "length.out")?.and_then(|v| v.first().copied()),
     };
     let times = counts(args.get("times"), "times")?;
+    if let Some(v) = empty_extended(x, length_out) {
+        return Ok(v);
+    }
     let pos = positions(x.len(), times.as_deref(), length_out, each)?;
     Ok(if matches!(x, Value::Null) {
         Value::Null
@@ -108,6 +123,9 @@ pub(super) fn rep_len_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
         Some(l) if (0.0..MAX_LEN as f64).contains(&l) => l as usize,
         _ => return Err(KernelError::new("invalid 'length.out' value")),
     };
+    if let Some(v) = empty_extended(x, Some(len)) {
+        return Ok(v);
+    }
     let pos = positions(x.len(), None, Some(len), 1)?;
     Ok(pick(x, &pos))
 }

@@ -165,6 +165,45 @@ mod tests {
     }
 
     #[test]
+    fn division_rounds_as_the_fpu_does() {
+        for (a, b) in [(1.0, 3.0), (2.0, 3.0), (1.0, 7.0), (5.0, 3.0), (-1.0, 3.0)] {
+            let h = x87::LongDouble::from_f64(a).div(x87::LongDouble::from_f64(b));
+            let s = soft::LongDouble::from_f64(a).div(soft::LongDouble::from_f64(b));
+            same(h, s);
+        }
+    }
+
+    #[test]
+    fn square_roots_round_as_the_fpu_does() {
+        for seed in 1..40 {
+            let x = awkward(seed, 30);
+            for w in x.windows(3) {
+                // Sums of three: values with bits below the double's.
+                let h = x87::LongDouble::from_f64(w[0].abs())
+                    .add(x87::LongDouble::from_f64(w[1].abs()))
+                    .add(x87::LongDouble::from_f64(w[2].abs()))
+                    .div_count(3);
+                let s = soft::LongDouble::from_f64(w[0].abs())
+                    .add(soft::LongDouble::from_f64(w[1].abs()))
+                    .add(soft::LongDouble::from_f64(w[2].abs()))
+                    .div_count(3);
+                same(h.sqrt(), s.sqrt());
+                let (hd, sd) = (
+                    x87::LongDouble::from_f64(w[0]),
+                    soft::LongDouble::from_f64(w[0]),
+                );
+                if w[0] != 0.0 {
+                    same(h.div(hd), s.div(sd));
+                }
+            }
+        }
+        // cor(x, x)'s sd: sqrtl of var rounds where sqrt of (double) var
+        // does not.
+        let v = soft::LongDouble::from_f64(4.0).sqrt();
+        assert_eq!(v.to_f64(), 2.0);
+    }
+
+    #[test]
     fn the_fpu_keeps_64_bits_and_no_more() {
         let ld = x87::LongDouble::from_f64;
         let a = ld(2f64.powi(63)).add(ld(1.0)).sub(ld(2f64.powi(63)));

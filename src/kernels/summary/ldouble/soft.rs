@@ -201,6 +201,83 @@ impl LongDouble {
         }
     }
 
+    /// `self / other` rounded to 64 bits: the significands' quotient with
+    /// a sticky bit for the remainder.
+    pub fn div(self, other: LongDouble) -> LongDouble {
+        match (self.0, other.0) {
+            (
+                Repr::Finite {
+                    neg: na,
+                    mant: ma,
+                    exp: ea,
+                },
+                Repr::Finite {
+                    neg: nb,
+                    mant: mb,
+                    exp: eb,
+                },
+            ) if mb != 0 => {
+                if ma == 0 {
+                    return LongDouble(Repr::Finite {
+                        neg: na != nb,
+                        mant: 0,
+                        exp: 0,
+                    });
+                }
+                let num = u128::from(ma) << 64;
+                let d = u128::from(mb);
+                let (q, rem) = (num / d, num % d);
+                // Two more quotient bits (a guard bit even when q has only
+                // 64), then the rest as a sticky bit.
+                let (q2, rem2) = ((rem << 2) / d, (rem << 2) % d);
+                let r = (((q << 2) | q2) << 1) | u128::from(rem2 != 0);
+                let (m, e) = round_bits(r, ea - eb - 67, 64);
+                LongDouble(Repr::Finite {
+                    neg: na != nb,
+                    mant: m as u64,
+                    exp: e,
+                })
+            }
+            _ => LongDouble(Repr::Special(self.to_f64() / other.to_f64())),
+        }
+    }
+
+    /// `sqrtl`: the square root rounded to 64 bits, from the integer
+    /// square root of the significand and three more digits, the rest
+    /// a sticky bit.
+    pub fn sqrt(self) -> LongDouble {
+        match self.0 {
+            Repr::Special(x) => LongDouble(Repr::Special(x.sqrt())),
+            Repr::Finite { mant: 0, .. } => self,
+            Repr::Finite { neg: true, .. } => LongDouble(Repr::Special(f64::NAN)),
+            Repr::Finite { mant, exp, .. } => {
+                // mant·2^exp = n·2^e with e even and n of 126 or 127 bits.
+                let shift = if (exp - 63) % 2 == 0 { 63 } else { 62 };
+                let n = u128::from(mant) << shift;
+                let mut e = (exp - shift) / 2;
+                let mut r = n.isqrt();
+                let mut rem = n - r * r;
+                for _ in 0..3 {
+                    // One more binary digit of sqrt(4n): 2r + 1 when it fits.
+                    let next = 4 * r + 1;
+                    rem *= 4;
+                    r *= 2;
+                    if rem >= next {
+                        rem -= next;
+                        r += 1;
+                    }
+                    e -= 1;
+                }
+                let (m, e) = round_bits((r << 1) | u128::from(rem != 0), e - 1, 64);
+                LongDouble(Repr::Finite {
+                    neg: false,
+                    mant: m as u64,
+                    exp: e,
+                })
+            }
+        }
+    }
+
     /// Rounds to the nearest double, as a C cast `(double) s` does.
     pub fn to_f64(self) -> f64 {
         match self.0 {

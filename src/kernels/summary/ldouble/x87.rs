@@ -94,6 +94,23 @@ impl LongDouble {
         out
     }
 
+    pub fn div(self, other: LongDouble) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        // fdiv st(0), st(1): the dividend loaded last, so st(0) / st(1).
+        x87!("fld tbyte ptr [{b}]", "fld tbyte ptr [{a}]", "fdiv st(0), st(1)",
+            "fstp tbyte ptr [{o}]", "fstp st(0)";
+            a = self.0.as_ptr(), b = other.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// `sqrtl`: the FPU's square root, rounded to 64 bits.
+    pub fn sqrt(self) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        x87!("fld tbyte ptr [{a}]", "fsqrt", "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
     /// Rounds to the nearest double, as a C cast `(double) s` does.
     pub fn to_f64(self) -> f64 {
         let mut out = 0.0f64;
