@@ -115,11 +115,12 @@ pub fn main() -> ExitCode {
             run: None,
         }) => export_chart(&file, format.as_deref(), &out, &settings, seed),
         Some(Command::Bench {
-            what: BenchCommand::Kernels {
-                sizes,
-                no_r,
-                library,
-            },
+            what:
+                BenchCommand::Kernels {
+                    sizes,
+                    no_r,
+                    library,
+                },
         }) => {
             if !library {
                 out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));

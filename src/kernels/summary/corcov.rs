@@ -131,15 +131,20 @@ fn mean_of(x: &[f64], ind: Option<&[bool]>) -> f64 {
 /// Σ (x−xm)(y−ym) in long double: cov.c's cross products with `LDOUBLE
 /// xxm, yym` (COV_ini_0), so the deviations from the (double) means are
 /// long-double differences too, not rounded to doubles.
+/// The sum runs in the FPU's registers (`ldouble::sum_products`); the
+/// rows `ind` drops are left out first.
 fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, ind: Option<&[bool]>) -> LongDouble {
     let (xm, ym) = (ld(xm), ld(ym));
-    let mut s = LongDouble::ZERO;
-    for k in 0..x.len() {
-        if ind.is_none_or(|i| i[k]) {
-            s = s.add(ld(x[k]).sub(xm).mul(ld(y[k]).sub(ym)));
+    match ind {
+        None => ldouble::sum_products(x, xm, y, ym),
+        Some(ind) => {
+            let (kx, ky): (Vec<f64>, Vec<f64>) = (0..x.len())
+                .filter(|&k| ind[k])
+                .map(|k| (x[k], y[k]))
+                .unzip();
+            ldouble::sum_products(&kx, xm, &ky, ym)
         }
     }
-    s
 }
 
 /// Kendall's Σ sign(x_k − x_l) sign(y_k − y_l) over all ordered pairs.

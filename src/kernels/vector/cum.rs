@@ -4,7 +4,7 @@
 //! `rprod`, long double) and `range`.
 
 use crate::kernels::args::{ArgError, Args};
-use crate::kernels::summary::ldouble::LongDouble;
+use crate::kernels::summary::ldouble::{self, LongDouble};
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::numeric_type;
@@ -29,15 +29,7 @@ fn cum_data<'a>(args: &'a Args<&Value>) -> Result<std::borrow::Cow<'a, [f64]>, K
 pub(super) fn cum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = cum_data(args)?;
     let out: Vec<f64> = match args.func {
-        "cumsum" => {
-            let mut s = LongDouble::ZERO;
-            x.iter()
-                .map(|&v| {
-                    s = s.add(LongDouble::from_f64(v));
-                    s.to_f64()
-                })
-                .collect()
-        }
+        "cumsum" => ldouble::cumsum(&x),
         "cumprod" => {
             let mut p = LongDouble::from_f64(1.0);
             x.iter()

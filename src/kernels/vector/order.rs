@@ -77,6 +77,9 @@ pub(super) fn order_of(
     if keys.iter().any(|k| k.len() != n) {
         return Err(KernelError::new("argument lengths differ"));
     }
+    if let [Key::Num(v)] = keys {
+        return Ok(order_numbers(v, decreasing, na_last));
+    }
     let mut idx: Vec<usize> = (0..n)
         .filter(|&i| na_last.is_some() || !keys.iter().any(|k| k.is_na(i)))
         .collect();
@@ -115,6 +118,36 @@ pub(super) fn order_of(
         Ordering::Equal
     });
     Ok(idx)
+}
+
+/// [`order_of`] for one numeric key, as fast as R's radix sort: each
+/// number becomes an integer of the same order (−0 and 0 one value), and
+/// pairs of it and the index sort without comparisons through the slice
+/// (ties stay in index order, so the order is R's stable one).
+fn order_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) -> Vec<usize> {
+    let ordered = |x: f64| {
+        let b = (x + 0.0).to_bits();
+        let k = if b >> 63 == 1 { !b } else { b | (1 << 63) };
+        if decreasing {
+            !k
+        } else {
+            k
+        }
+    };
+    let mut pairs: Vec<(u64, usize)> = v
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| !x.is_nan())
+        .map(|(i, &x)| (ordered(x), i))
+        .collect();
+    pairs.sort_unstable();
+    let nas = (0..v.len()).filter(|&i| v[i].is_nan());
+    let sorted = pairs.into_iter().map(|(_, i)| i);
+    match na_last {
+        None => sorted.collect(),
+        Some(true) => sorted.chain(nas).collect(),
+        Some(false) => nas.chain(sorted).collect(),
+    }
 }
 
 pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {

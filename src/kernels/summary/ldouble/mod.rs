@@ -40,6 +40,23 @@ pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
         .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)))
 }
 
+/// The running sums of `x` in long double, each rounded to a double: R's
+/// `cumsum` (cum.c's `LDOUBLE sum`).
+pub fn cumsum(x: &[f64]) -> Vec<f64> {
+    #[cfg(target_arch = "x86_64")]
+    return x87::cumsum(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut s = LongDouble::ZERO;
+        x.iter()
+            .map(|&v| {
+                s = s.add(LongDouble::from_f64(v));
+                s.to_f64()
+            })
+            .collect()
+    }
+}
+
 /// `Σ (x − s)` in long double, in order: `mean`'s correction pass.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     #[cfg(target_arch = "x86_64")]
@@ -162,6 +179,24 @@ mod tests {
                     .sub(sm),
             );
         }
+    }
+
+    #[test]
+    fn running_sums_round_as_the_emulation_does() {
+        for seed in 1..6 {
+            let x = awkward(seed, 500);
+            let mut s = soft::LongDouble::ZERO;
+            let want: Vec<u64> = x
+                .iter()
+                .map(|&v| {
+                    s = s.add(soft::LongDouble::from_f64(v));
+                    s.to_f64().to_bits()
+                })
+                .collect();
+            let got: Vec<u64> = super::cumsum(&x).iter().map(|v| v.to_bits()).collect();
+            assert_eq!(got, want);
+        }
+        assert!(super::cumsum(&[]).is_empty());
     }
 
     #[test]

@@ -151,6 +151,30 @@ pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
     out
 }
 
+/// The running sums of `x`, the sum kept in a register and each stored
+/// rounded to a double (`fst qword` rounds to nearest, as `to_f64`).
+pub fn cumsum(x: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; x.len()];
+    if x.is_empty() {
+        return out;
+    }
+    x87!(
+        "fldz",
+        "2:",
+        "fadd qword ptr [{p}]",
+        "fst qword ptr [{o}]",
+        "add {p}, 8",
+        "add {o}, 8",
+        "cmp {p}, {end}",
+        "jne 2b",
+        "fstp st(0)";
+        end = x.as_ptr_range().end;
+        walk p = x.as_ptr();
+        walk o = out.as_mut_ptr()
+    );
+    out
+}
+
 /// `Σ (x − s)`, in order: `−s` stays in a register beside the sum.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     let mut out = LongDouble::ZERO;
