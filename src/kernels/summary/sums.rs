@@ -53,8 +53,13 @@ fn row_sums_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
     // R adds each row's values column after column.
     let mut sums = vec![LongDouble::ZERO; n];
     for j in 0..p {
-        for (i, &v) in x[j * n..(j + 1) * n].iter().enumerate() {
-            if !(rm && v.is_nan()) {
+        let col = &x[j * n..(j + 1) * n];
+        if !(rm && col.iter().any(|v| v.is_nan())) {
+            ldouble::add_column(&mut sums, col);
+            continue;
+        }
+        for (i, &v) in col.iter().enumerate() {
+            if !v.is_nan() {
                 sums[i] = sums[i].add(LongDouble::from_f64(v));
             }
         }

@@ -108,6 +108,17 @@ pub(super) fn rep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     if let Some(v) = empty_extended(x, length_out) {
         return Ok(v);
     }
+    // The common `rep(x, k)` of numbers: whole copies, no positions.
+    if let (Value::Num(v), 1, None, Some([t])) = (x, each, length_out, times.as_deref()) {
+        if v.len().saturating_mul(*t) > MAX_LEN {
+            return Err(KernelError::new("invalid 'times' argument"));
+        }
+        let mut out = crate::kernels::alloc::vec_with_capacity(v.len() * t)?;
+        for _ in 0..*t {
+            out.extend_from_slice(v);
+        }
+        return Ok(Value::Num(out));
+    }
     let pos = positions(x.len(), times.as_deref(), length_out, each)?;
     Ok(if matches!(x, Value::Null) {
         Value::Null

@@ -40,6 +40,16 @@ pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
         .fold(LongDouble::ZERO, |s, &v| s.add(LongDouble::from_f64(v)))
 }
 
+/// `sums[i] += col[i]` in long double for every i.
+pub fn add_column(sums: &mut [LongDouble], col: &[f64]) {
+    #[cfg(target_arch = "x86_64")]
+    return x87::add_column(sums, col);
+    #[cfg(not(target_arch = "x86_64"))]
+    for (s, &v) in sums.iter_mut().zip(col) {
+        *s = s.add(LongDouble::from_f64(v));
+    }
+}
+
 /// The running sums of `x` in long double, each rounded to a double: R's
 /// `cumsum` (cum.c's `LDOUBLE sum`).
 pub fn cumsum(x: &[f64]) -> Vec<f64> {
@@ -178,6 +188,18 @@ mod tests {
                     .mul(soft::LongDouble::from_f64(b))
                     .sub(sm),
             );
+        }
+    }
+
+    #[test]
+    fn column_sums_into_rows_round_as_the_emulation_does() {
+        let (a, b) = (awkward(7, 300), awkward(8, 300));
+        let mut hard = vec![x87::LongDouble::ZERO; 300];
+        super::add_column(&mut hard, &a);
+        super::add_column(&mut hard, &b);
+        for i in 0..300 {
+            let soft = soft::LongDouble::from_f64(a[i]).add(soft::LongDouble::from_f64(b[i]));
+            same(hard[i], soft);
         }
     }
 

@@ -151,6 +151,28 @@ pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
     out
 }
 
+/// `sums[i] += col[i]` for every i, each sum loaded, added to and stored
+/// back in extended precision: R's row sums, column after column.
+pub fn add_column(sums: &mut [LongDouble], col: &[f64]) {
+    assert_eq!(sums.len(), col.len());
+    if col.is_empty() {
+        return;
+    }
+    x87!(
+        "2:",
+        "fld tbyte ptr [{s}]",
+        "fadd qword ptr [{p}]",
+        "fstp tbyte ptr [{s}]",
+        "add {p}, 8",
+        "add {s}, 10",
+        "cmp {p}, {end}",
+        "jne 2b";
+        end = col.as_ptr_range().end;
+        walk p = col.as_ptr();
+        walk s = sums.as_mut_ptr().cast::<u8>()
+    );
+}
+
 /// The running sums of `x`, the sum kept in a register and each stored
 /// rounded to a double (`fst qword` rounds to nearest, as `to_f64`).
 pub fn cumsum(x: &[f64]) -> Vec<f64> {
