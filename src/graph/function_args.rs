@@ -97,10 +97,10 @@ fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)
 /// A closure's parameters bound to the arguments it is called with, as R
 /// matches them: by exact name first, then by position. Every parameter
 /// must receive a value (flowcast's closures have no defaults).
-pub fn bind<'p, T>(
-    params: &'p [(String, Span)],
+pub fn bind<T>(
+    params: &[(String, Span)],
     given: Vec<(Option<String>, T)>,
-) -> Result<Vec<(&'p str, T)>, String> {
+) -> Result<Vec<(&str, T)>, String> {
     let mut slots: Vec<Option<T>> = params.iter().map(|_| None).collect();
     let mut positional = Vec::new();
     for (name, v) in given {
