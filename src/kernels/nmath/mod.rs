@@ -16,6 +16,7 @@ pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
 pub mod qfun;
+pub mod qgamma;
 pub mod qnorm;
 pub mod rand;
 pub mod signrank;

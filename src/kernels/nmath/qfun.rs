@@ -2,15 +2,16 @@
 //! `qexp.c`, `qlnorm.c`, `qweibull.c`, `qcauchy.c`, `qlogis.c`,
 //! `qgeom.c`); the discrete ones search as `qbinom.c`, `qpois.c`,
 //! `qnbinom.c` do (the smallest x whose lower tail reaches p, with R's
-//! 64-epsilon fuzz) and `qhyper.c` is ported; the continuous ones without
-//! a closed form (gamma, chisq, beta, t, F) invert their distribution
-//! function to the last bit by bisection on the doubles, which is what
-//! nmath's Newton iterations converge to.
+//! 64-epsilon fuzz) and `qhyper.c` is ported; gamma and chi-squared are
+//! `qgamma.c`'s algorithm ([`super::qgamma`]). Beta, t and F still invert
+//! their distribution function to the last bit by bisection on the
+//! doubles, which is near, not always at, where nmath's iterations stop
+//! (far in the tails they part by more).
 
 use super::dfun::{forceint, log1_exp, nonint, pbinom, pnbinom, ppois};
 use super::gamma::lbeta;
 use super::qnorm::qnorm;
-use super::{pbeta, pf, pgamma, pt};
+use super::{pbeta, pf, pt};
 
 /// `R_Q_P01_check`-style: the lower-tail, non-log probability of `p`.
 fn dt_qiv(p: f64, lower: bool, lg: bool) -> f64 {
@@ -132,24 +133,7 @@ fn invert(p: f64, lower: bool, lo: f64, hi: f64, cdf: &dyn Fn(f64) -> f64) -> f6
 }
 
 pub fn qgamma(p: f64, alpha: f64, scale: f64, lower: bool, lg: bool) -> f64 {
-    if p.is_nan() || alpha.is_nan() || scale.is_nan() {
-        return p + alpha + scale;
-    }
-    if alpha < 0.0 || scale <= 0.0 {
-        return f64::NAN;
-    }
-    match boundaries(p, lower, lg) {
-        Bound::Bad => return f64::NAN,
-        Bound::Left => return 0.0,
-        Bound::Right => return f64::INFINITY,
-        Bound::Inside => {}
-    }
-    if alpha == 0.0 {
-        return 0.0;
-    }
-    invert(p, lower, 0.0, f64::INFINITY, &|x| {
-        pgamma(x, alpha, 1.0, lower, lg)
-    }) * scale
+    super::qgamma::qgamma(p, alpha, scale, lower, lg)
 }
 
 pub fn qchisq(p: f64, df: f64, lower: bool, lg: bool) -> f64 {
