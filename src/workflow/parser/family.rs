@@ -1,7 +1,8 @@
 //! `glm(y ~ x, family = binomial)`: R's `glm` calls a family given as a
-//! function (`if (is.function(family)) family <- family()`). flowcast has
-//! no function values, so the parser writes the bare name as the call R
-//! makes of it, `binomial()`, and every later stage sees a call.
+//! function (`if (is.function(family)) family <- family()`). flowcast's
+//! function values exist only where a call takes a function, so the parser
+//! writes the bare name as the call R makes of it, `binomial()`, and every
+//! later stage sees a call.
 
 use crate::workflow::ast::{Arg, Expr, ExprKind};
 
