@@ -197,8 +197,11 @@ mod tests {
         let mut hard = vec![x87::LongDouble::ZERO; 300];
         super::add_column(&mut hard, &a);
         super::add_column(&mut hard, &b);
+        // Each sum starts at +0, as R's rowSums does (so -0 + -0 is +0).
         for i in 0..300 {
-            let soft = soft::LongDouble::from_f64(a[i]).add(soft::LongDouble::from_f64(b[i]));
+            let soft = soft::LongDouble::ZERO
+                .add(soft::LongDouble::from_f64(a[i]))
+                .add(soft::LongDouble::from_f64(b[i]));
             same(hard[i], soft);
         }
     }
