@@ -147,7 +147,7 @@ pub fn qgamma(p: f64, alpha: f64, scale: f64, lower: bool, log_p: bool) -> f64 {
             max_it_newton = 0;
             break 'phase2;
         }
-        if ch < EPS2 || p_ > P_MAX || p_ < P_MIN {
+        if ch < EPS2 || !(P_MIN..=P_MAX).contains(&p_) {
             max_it_newton = 20;
             break 'phase2;
         }
