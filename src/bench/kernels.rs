@@ -78,9 +78,10 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// A seeded `n x n` matrix of roughly standard normal entries (sum of
-/// uniforms from xorshift64*; the timing does not depend on the exact law).
-fn random_matrix(n: usize, seed: u64) -> DMatrix<f64> {
+/// `n` seeded, roughly standard normal numbers: sums of twelve uniforms
+/// from xorshift64* (the timings do not depend on the exact law, and R
+/// reads the same bits from a file).
+pub(super) fn random_normals(n: usize, seed: u64) -> Vec<f64> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         s ^= s >> 12;
@@ -88,7 +89,14 @@ fn random_matrix(n: usize, seed: u64) -> DMatrix<f64> {
         s ^= s >> 27;
         (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
     };
-    DMatrix::from_fn(n, n, |_, _| (0..12).map(|_| next()).sum::<f64>() - 6.0)
+    (0..n)
+        .map(|_| (0..12).map(|_| next()).sum::<f64>() - 6.0)
+        .collect()
+}
+
+/// A seeded `n x n` matrix of [`random_normals`].
+fn random_matrix(n: usize, seed: u64) -> DMatrix<f64> {
+    DMatrix::from_vec(n, n, random_normals(n * n, seed))
 }
 
 /// Best-of-`REPEATS` seconds for one kernel call, or the kernel's error.

@@ -122,20 +122,6 @@ const CASES: &[&str] = &[
     "glm(gs ~ xs, family = poisson)",
 ];
 
-fn random_vector(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    };
-    // Sums of twelve uniforms: near-normal, exactly the same bits in R.
-    (0..n)
-        .map(|_| (0..12).map(|_| next()).sum::<f64>() - 6.0)
-        .collect()
-}
-
 /// Evaluates `text` among `steps`; seconds of the best of `repeats`.
 fn run(
     text: &str,
@@ -226,9 +212,9 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64]) -> Result<Vec<Option<f64>>, String> {
 /// flowcast's (above 1: flowcast is faster). R's `system.time` resolves
 /// a millisecond; cases both sides do in less say so rather than a ratio.
 pub fn run_library(with_r: bool) -> String {
-    let x = random_vector(N, 1);
-    let y = random_vector(N, 2);
-    let m = random_vector(M * M, 3);
+    let x = super::kernels::random_normals(N, 1);
+    let y = super::kernels::random_normals(N, 2);
+    let m = super::kernels::random_normals(M * M, 3);
     let mut steps: HashMap<String, Arc<Value>> = HashMap::new();
     steps.insert("x".into(), Arc::new(Value::Num(x.clone())));
     steps.insert("y".into(), Arc::new(Value::Num(y.clone())));

@@ -330,10 +330,8 @@ fn element_type(x: &Type) -> (Option<usize>, Type) {
 }
 
 fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
-    let f = match fun::resolve_shape(args.ty("FUN"), ctx) {
-        Ok(Some(f)) => f,
-        Ok(None) => return Ok(Type::Any),
-        Err(m) => return Err(args.error("FUN", m)),
+    let Some(f) = shape_fun(args, "FUN", ctx)? else {
+        return Ok(Type::Any);
     };
     let (n, elem) = slice_type(args.func, args)?;
     // FUN's own shape rule on one slice: its errors are the call's.
@@ -354,18 +352,38 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     } else {
         one
     };
-    let simplify_off = matches!(args.func, "sapply" | "apply")
-        && args
-            .ty("simplify")
-            .and_then(Type::const_scalar)
-            .is_some_and(|s| s == 0.0);
-    if simplify_off {
-        return Ok(Type::List {
+    let simplify = !matches!(args.func, "sapply" | "apply") || !is_false(args, "simplify");
+    Ok(results_type(one, n, simplify))
+}
+
+/// The flag `name` is a constant FALSE.
+fn is_false(args: &Args<Type>, name: &str) -> bool {
+    args.ty(name)
+        .and_then(Type::const_scalar)
+        .is_some_and(|s| s == 0.0)
+}
+
+/// The type of `n` results of type `one`: simplified as R's
+/// `simplify2array` does, or their list.
+fn results_type(one: Type, n: Option<usize>, simplify: bool) -> Type {
+    if simplify {
+        simplified_type(&one, n)
+    } else {
+        Type::List {
             len: n,
-            elem: Box::new(one),
-        });
+            elem: Box::new(one.without_value()),
+        }
     }
-    Ok(simplified_type(&one, n))
+}
+
+/// FUN (the function at `formal`) before the run; `None` when it is not
+/// known yet, and the call's type is then unknown too.
+fn shape_fun<'f>(
+    args: &Args<Type>,
+    formal: &str,
+    ctx: &ShapeCtx<'f>,
+) -> Result<Option<FunShape<'f>>, ArgError> {
+    fun::resolve_shape(args.ty(formal), ctx).map_err(|m| args.error(formal, m))
 }
 
 /// FUN's type on `given`, run `times` times; its error is the call's, at
@@ -462,10 +480,8 @@ fn mapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
 /// times FUN runs, when known.
 fn mapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let formal = if args.func == "Map" { "f" } else { "FUN" };
-    let f = match fun::resolve_shape(args.ty(formal), ctx) {
-        Ok(Some(f)) => f,
-        Ok(None) => return Ok(Type::Any),
-        Err(m) => return Err(args.error(formal, m)),
+    let Some(f) = shape_fun(args, formal, ctx)? else {
+        return Ok(Type::Any);
     };
     let mut n = Some(0usize);
     let mut given: Vec<(Option<String>, Type)> = Vec::new();
@@ -488,18 +504,8 @@ fn mapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     let one = fun_shape(&f, given, n, args, formal, ctx)?;
-    let simplify_off = args.func == "Map"
-        || args
-            .ty("SIMPLIFY")
-            .and_then(Type::const_scalar)
-            .is_some_and(|s| s == 0.0);
-    if simplify_off {
-        return Ok(Type::List {
-            len: n,
-            elem: Box::new(one.without_value()),
-        });
-    }
-    Ok(simplified_type(&one, n))
+    let simplify = args.func != "Map" && !is_false(args, "SIMPLIFY");
+    Ok(results_type(one, n, simplify))
 }
 
 /// R's `Reduce(f, x, init, right, accumulate, simplify)`, as its R source
@@ -549,10 +555,8 @@ fn reduce_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
 }
 
 fn reduce_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
-    let f = match fun::resolve_shape(args.ty("f"), ctx) {
-        Ok(Some(f)) => f,
-        Ok(None) => return Ok(Type::Any),
-        Err(m) => return Err(args.error("f", m)),
+    let Some(f) = shape_fun(args, "f", ctx)? else {
+        return Ok(Type::Any);
     };
     let (n, elem) = element_type(args.ty("x").unwrap_or(&Type::Null));
     let init = args.ty("init").cloned();
@@ -612,10 +616,8 @@ fn filter_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
 }
 
 fn filter_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
-    let f = match fun::resolve_shape(args.ty("f"), ctx) {
-        Ok(Some(f)) => f,
-        Ok(None) => return Ok(Type::Any),
-        Err(m) => return Err(args.error("f", m)),
+    let Some(f) = shape_fun(args, "f", ctx)? else {
+        return Ok(Type::Any);
     };
     let x = args.ty("x").cloned().unwrap_or(Type::Null);
     let (n, elem) = element_type(&x);
@@ -663,19 +665,9 @@ fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> 
         Some(n) => Some(n.trunc() as usize),
         None => None,
     };
-    let Some(f) = fun::resolve_shape(None, ctx).map_err(|m| args.error("expr", m))? else {
+    let Some(f) = shape_fun(args, "expr", ctx)? else {
         return Ok(Type::Any);
     };
     let one = fun_shape(&f, Vec::new(), n, args, "expr", ctx)?;
-    let simplify_off = args
-        .ty("simplify")
-        .and_then(Type::const_scalar)
-        .is_some_and(|s| s == 0.0);
-    if simplify_off {
-        return Ok(Type::List {
-            len: n,
-            elem: Box::new(one.without_value()),
-        });
-    }
-    Ok(simplified_type(&one, n))
+    Ok(results_type(one, n, !is_false(args, "simplify")))
 }
