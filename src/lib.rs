@@ -12,6 +12,7 @@
 pub mod bench;
 pub mod cache;
 pub mod cli;
+pub mod codec;
 pub mod cost;
 pub mod diagnostic;
 pub mod exec;

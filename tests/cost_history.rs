@@ -69,10 +69,7 @@ fn a_run_round_trips() {
     assert_eq!(h.load_model("svd").unwrap(), None);
 
     assert_eq!(h.load_comm().unwrap(), None);
-    let c = Comm {
-        latency: 2e-5,
-        per_byte: 1e-10,
-    };
+    let c = Comm::local(2e-5, 1e-10);
     h.save_comm(&c).unwrap();
     assert_eq!(h.load_comm().unwrap(), Some(c));
 }

@@ -5,7 +5,6 @@
 //! runs, and a directory on disk ([`Store`]) that later invocations read.
 //! Only values go in: a failed or skipped step has nothing to reuse.
 
-pub mod codec;
 pub mod key;
 pub mod store;
 

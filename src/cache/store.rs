@@ -19,9 +19,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use super::codec::{self, Reader};
 use super::key::{Key, FORMAT};
 use super::Entry;
+use crate::codec::{self, Reader};
 
 const MAGIC: &[u8; 8] = b"FLOWCAST";
 const EXTENSION: &str = "value";

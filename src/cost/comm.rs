@@ -22,10 +22,7 @@ pub use crate::sched::Comm;
 /// another worker to take a value costs tens of microseconds (a futex and a
 /// context switch), which is all that matters for tiny tasks, and keeps
 /// a chain of them on one worker where handing it around would lose.
-pub const UNCALIBRATED: Comm = Comm {
-    latency: 20e-6,
-    per_byte: 0.0,
-};
+pub const UNCALIBRATED: Comm = Comm::local(20e-6, 0.0);
 
 /// Value sizes calibrated, in bytes: 1 KiB, 4 KiB, …, 64 MiB.
 pub fn calibration_sizes() -> Vec<usize> {
@@ -57,7 +54,7 @@ pub fn fit(latency: f64, samples: &[CommSample]) -> Comm {
         )
     });
     let per_byte = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
-    Comm { latency, per_byte }
+    Comm::local(latency, per_byte)
 }
 
 /// The median hand-off latency of a tiny value, and per size the median

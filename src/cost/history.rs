@@ -87,6 +87,18 @@ CREATE TABLE IF NOT EXISTS speed (
 );
 ";
 
+/// The network between MPI ranks, `l + b·bytes`, as `flowcast calibrate
+/// --mpi` measured it with a ping-pong. Added after schema 1 shipped, as
+/// [`SPEED`] was.
+const NETWORK: &str = "
+CREATE TABLE IF NOT EXISTS network (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    latency REAL NOT NULL,
+    per_byte REAL NOT NULL,
+    measured_at REAL NOT NULL
+);
+";
+
 /// Each run's Gantt chart (plan and run, loop blocks included) as the JSON
 /// of `export::Gantt`, so a past run can be exported as it was shown. Added
 /// after schema 1 shipped: created on open, so stores written before it
@@ -402,11 +414,11 @@ impl History {
     fn schema_current(&self) -> rusqlite::Result<bool> {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
-                 ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed')",
+                 ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 6 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 7 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -419,6 +431,7 @@ impl History {
             tx.execute_batch(CHARTS)?;
             tx.execute_batch(SPEED)?;
             tx.execute_batch(RUN_STATES)?;
+            tx.execute_batch(NETWORK)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -650,28 +663,52 @@ impl History {
     }
 
     pub fn save_comm(&self, comm: &Comm) -> Result<(), HistoryError> {
+        self.save_calibration("calibration", comm.latency, comm.per_byte)
+    }
+
+    /// The stored calibration, if `flowcast calibrate` ever ran.
+    pub fn load_comm(&self) -> Result<Option<Comm>, HistoryError> {
+        Ok(self
+            .load_calibration("calibration")?
+            .map(|(l, b)| Comm::local(l, b)))
+    }
+
+    /// Stores the network between MPI ranks, `l` and `b`, as measured by
+    /// `flowcast calibrate --mpi`.
+    pub fn save_network(&self, latency: f64, per_byte: f64) -> Result<(), HistoryError> {
+        self.save_calibration("network", latency, per_byte)
+    }
+
+    /// The stored network between MPI ranks, `(l, b)`.
+    pub fn load_network(&self) -> Result<Option<(f64, f64)>, HistoryError> {
+        self.load_calibration("network")
+    }
+
+    /// `table` is `calibration` or `network`, which have the same columns.
+    fn save_calibration(
+        &self,
+        table: &str,
+        latency: f64,
+        per_byte: f64,
+    ) -> Result<(), HistoryError> {
         self.conn
             .execute(
-                "INSERT INTO calibration (id, latency, per_byte, measured_at) VALUES (1, ?1, ?2, ?3)
-                 ON CONFLICT(id) DO UPDATE SET latency = ?1, per_byte = ?2, measured_at = ?3",
-                params![comm.latency, comm.per_byte, now()],
+                &format!(
+                    "INSERT INTO {table} (id, latency, per_byte, measured_at) VALUES (1, ?1, ?2, ?3)
+                     ON CONFLICT(id) DO UPDATE SET latency = ?1, per_byte = ?2, measured_at = ?3"
+                ),
+                params![latency, per_byte, now()],
             )
             .map(|_| ())
             .map_err(|e| self.error(e))
     }
 
-    /// The stored calibration, if `flowcast calibrate` ever ran.
-    pub fn load_comm(&self) -> Result<Option<Comm>, HistoryError> {
+    fn load_calibration(&self, table: &str) -> Result<Option<(f64, f64)>, HistoryError> {
         self.conn
             .query_row(
-                "SELECT latency, per_byte FROM calibration WHERE id = 1",
+                &format!("SELECT latency, per_byte FROM {table} WHERE id = 1"),
                 [],
-                |r| {
-                    Ok(Comm {
-                        latency: r.get(0)?,
-                        per_byte: r.get(1)?,
-                    })
-                },
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
             .map_err(|e| self.error(e))

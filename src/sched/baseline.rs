@@ -96,8 +96,7 @@ fn list_schedule(
         let ready = units.preds[u]
             .iter()
             .map(|&(q, bytes)| match placed[q] {
-                Some((qw, end)) if qw == w => end,
-                Some((_, end)) => end + comm.cost(bytes),
+                Some((qw, end)) => end + comm.between(qw, w, bytes),
                 None => 0.0,
             })
             .fold(0.0, f64::max);

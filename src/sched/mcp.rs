@@ -89,7 +89,7 @@ impl Units {
         for &u in order.iter().rev() {
             let after = self.succs[u]
                 .iter()
-                .map(|&(s, bytes)| comm.cost(bytes) + bl[s])
+                .map(|&(s, bytes)| comm.worst(bytes) + bl[s])
                 .fold(0.0, f64::max);
             bl[u] = self.units[u].cost + after;
         }
@@ -305,16 +305,15 @@ pub(crate) fn mcp_units(units: &Units, comm: &Comm, p: usize, start: &Start) -> 
                 units.preds[u]
                     .iter()
                     .map(|&(q, bytes)| match placed[q] {
-                        Some((qw, end)) if qw == w => end,
-                        Some((_, end)) => end + comm.cost(bytes),
+                        Some((qw, end)) => end + comm.between(qw, w, bytes),
                         None => 0.0,
                     })
                     .fold(release, f64::max)
             })
             .collect();
-        let width = units.units[u].width.min(p);
+        let width = units.units[u].width.min(comm.widest(p));
         if width > 1 {
-            let (begin, lanes) = gang(&timelines, &readies, width);
+            let (begin, lanes) = gang(&timelines, &readies, width, comm);
             let end = begin + cost;
             for &w in &lanes {
                 timelines[w].place(begin, end, Slot::End);
@@ -397,21 +396,36 @@ fn release_succs(
 /// have arrived on all. It goes after their last units (a hole would have
 /// to be free on every lane at once). The first lane is the one whose
 /// queue ends last, where the call would have had to wait anyway.
-fn gang(timelines: &[Timeline], readies: &[f64], width: usize) -> (f64, Vec<usize>) {
-    let mut order: Vec<usize> = (0..timelines.len()).collect();
-    order.sort_by(|&a, &b| {
-        timelines[a]
-            .last_end
-            .total_cmp(&timelines[b].last_end)
-            .then(a.cmp(&b))
-    });
-    let mut lanes: Vec<usize> = order[..width.min(order.len())].to_vec();
-    let begin = lanes
-        .iter()
-        .map(|&w| timelines[w].last_end.max(readies[w]))
-        .fold(0.0, f64::max);
-    lanes.reverse();
-    (begin, lanes)
+fn gang(timelines: &[Timeline], readies: &[f64], width: usize, comm: &Comm) -> (f64, Vec<usize>) {
+    // A call's threads share one process: under MPI its lanes come from
+    // one rank, the rank where the gang can begin soonest.
+    let groups: Vec<Vec<usize>> = match comm.network {
+        Some(n) => (0..timelines.len())
+            .collect::<Vec<_>>()
+            .chunks(n.per_rank.max(1))
+            .map(<[usize]>::to_vec)
+            .collect(),
+        None => vec![(0..timelines.len()).collect()],
+    };
+    let mut best: Option<(f64, Vec<usize>)> = None;
+    for mut order in groups {
+        order.sort_by(|&a, &b| {
+            timelines[a]
+                .last_end
+                .total_cmp(&timelines[b].last_end)
+                .then(a.cmp(&b))
+        });
+        let mut lanes: Vec<usize> = order[..width.min(order.len())].to_vec();
+        let begin = lanes
+            .iter()
+            .map(|&w| timelines[w].last_end.max(readies[w]))
+            .fold(0.0, f64::max);
+        lanes.reverse();
+        if best.as_ref().is_none_or(|(b, _)| begin < *b) {
+            best = Some((begin, lanes));
+        }
+    }
+    best.unwrap_or((0.0, Vec::new()))
 }
 
 #[cfg(test)]

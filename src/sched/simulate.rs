@@ -58,11 +58,7 @@ pub fn simulate_from(schedule: &Schedule, dag: &Dag, comm: &Comm, start: &Start)
                     break;
                 }
                 for &(qw, end) in &ends[e.from] {
-                    let arrive = if qw == w {
-                        end
-                    } else {
-                        end + comm.cost(e.bytes)
-                    };
+                    let arrive = end + comm.between(qw, w, e.bytes);
                     ready = ready.max(arrive);
                 }
             }

@@ -38,6 +38,18 @@ pub(crate) fn random_dag(seed: u64) -> Dag {
 
 fn check_valid(dag: &Dag, s: &Schedule, comm: &Comm, what: &str) {
     let eps = 1e-9;
+    // A call's lanes share its process: one rank.
+    if let Some(n) = comm.network {
+        for it in &s.items {
+            assert!(
+                it.all_lanes().all(|w| n.rank_of(w) == n.rank_of(it.worker)),
+                "{what}: node {} spans ranks: {:?} + {:?}",
+                it.node,
+                it.worker,
+                it.lanes
+            );
+        }
+    }
     // Every function node once; every loop iteration exactly once.
     for (id, node) in dag.nodes.iter().enumerate() {
         let items: Vec<&Item> = s.items.iter().filter(|i| i.node == id).collect();
@@ -77,11 +89,7 @@ fn check_valid(dag: &Dag, s: &Schedule, comm: &Comm, what: &str) {
     for e in &dag.edges {
         for to in s.items.iter().filter(|i| i.node == e.to) {
             for from in s.items.iter().filter(|i| i.node == e.from) {
-                let comm_time = if from.worker == to.worker {
-                    0.0
-                } else {
-                    comm.cost(e.bytes)
-                };
+                let comm_time = comm.between(from.worker, to.worker, e.bytes);
                 assert!(
                     to.start + eps >= from.end + comm_time,
                     "{what}: {} starts at {} before {} ends at {} (+{comm_time})",
@@ -105,13 +113,27 @@ fn check_valid(dag: &Dag, s: &Schedule, comm: &Comm, what: &str) {
 fn every_scheduler_keeps_the_invariants_on_random_graphs() {
     let comms = [
         Comm::SHARED_MEMORY,
+        Comm::local(0.01, 1e-8),
         Comm {
-            latency: 0.01,
-            per_byte: 1e-8,
+            network: Some(super::Network {
+                per_rank: 3,
+                latency: 0.05,
+                per_byte: 1e-7,
+            }),
+            ..Comm::local(0.01, 1e-8)
         },
     ];
     for seed in 0..150 {
-        let dag = random_dag(seed);
+        let mut dag = random_dag(seed);
+        // Some calls moldable, so that gangs meet the ranks' bounds.
+        for (i, n) in dag.nodes.iter_mut().enumerate() {
+            if i % 3 == 1 && n.iterations().is_none() {
+                n.speedup = Some(Usl {
+                    sigma: 0.05,
+                    kappa: 0.001,
+                });
+            }
+        }
         for p in [1, 2, 3, 8, 16, 32] {
             for comm in &comms {
                 for kind in Scheduler::ALL {

@@ -71,10 +71,7 @@ fn best_ms(reps: usize, mut f: impl FnMut() -> f64) -> f64 {
 
 /// Times both schedulers on every size up to `max_nodes`.
 pub fn run(max_nodes: usize, seed: u64) -> Vec<Row> {
-    let comm = Comm {
-        latency: 1e-4,
-        per_byte: 1e-9,
-    };
+    let comm = Comm::local(1e-4, 1e-9);
     SIZES
         .iter()
         .zip(PAPER_SECONDS)

@@ -1,4 +1,5 @@
-//! A cached value as bytes and back, bit for bit: numbers are stored as
+//! A value as bytes and back, bit for bit (what the cache stores and what
+//! ranks send each other under MPI): numbers are stored as
 //! their IEEE bits, so NA's payload, -0 and every NaN come back as they
 //! went. Decoding checks every length against what is left, so damaged
 //! bytes are an error, never a panic or a huge allocation.
@@ -111,7 +112,7 @@ pub fn encode_stream(rng: &Rng, out: &mut Vec<u8>) {
     out.extend_from_slice(&drawn.to_le_bytes());
 }
 
-fn len(n: usize, out: &mut Vec<u8>) {
+pub(crate) fn len(n: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&(n as u64).to_le_bytes());
 }
 
@@ -147,12 +148,12 @@ fn complexes(x: &[Complex64], out: &mut Vec<u8>) {
     }
 }
 
-fn text(s: &str, out: &mut Vec<u8>) {
+pub(crate) fn text(s: &str, out: &mut Vec<u8>) {
     len(s.len(), out);
     out.extend_from_slice(s.as_bytes());
 }
 
-fn optional_text(s: Option<&str>, out: &mut Vec<u8>) {
+pub(crate) fn optional_text(s: Option<&str>, out: &mut Vec<u8>) {
     match s {
         None => out.push(0),
         Some(s) => {
@@ -197,11 +198,11 @@ impl<'a> Reader<'a> {
         Ok(head)
     }
 
-    fn byte(&mut self) -> Result<u8, Damaged> {
+    pub(crate) fn byte(&mut self) -> Result<u8, Damaged> {
         Ok(self.take(1)?[0])
     }
 
-    fn u64(&mut self) -> Result<u64, Damaged> {
+    pub(crate) fn u64(&mut self) -> Result<u64, Damaged> {
         let b = self.take(8)?;
         Ok(u64::from_le_bytes(b.try_into().map_err(|_| Damaged)?))
     }
@@ -251,7 +252,7 @@ impl<'a> Reader<'a> {
             .collect())
     }
 
-    fn text(&mut self) -> Result<String, Damaged> {
+    pub(crate) fn text(&mut self) -> Result<String, Damaged> {
         let n = self.count(1)?;
         String::from_utf8(self.take(n)?.to_vec()).map_err(|_| Damaged)
     }
