@@ -42,10 +42,7 @@ fn run(learning: &mut Learning, stop: bool, charted: bool) -> i64 {
             cancel.store(true, Ordering::Relaxed);
         }
     };
-    let opts = RunOptions {
-        workers: 2,
-        seed: 3,
-    };
+    let opts = RunOptions::new(2, 3);
     let finished = if charted {
         flowcast::export::cli::run_charted(
             &wf,

@@ -312,10 +312,7 @@ w = "wilcox.test(c(1, 1, 2, 3, 5, 8))"
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("h.sqlite");
     let mut learning = Learning::open(Some(path.as_path())).unwrap();
-    let opts = RunOptions {
-        workers: 1,
-        seed: 3,
-    };
+    let opts = RunOptions::new(1, 3);
     let cancel = AtomicBool::new(false);
     let f = pipeline::run(
         &wf,

@@ -19,10 +19,7 @@ fn a_random_step_reading_a_random_step_runs() {
     let y = g.task("y").unwrap();
     assert_eq!(g.predecessors(y.id).count(), 2, "a read and the stream");
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 2,
-        seed: 1,
-    };
+    let opts = RunOptions::new(2, 1);
     let r = exec::run(&wf, &g, &opts, &|_| {}, &cancel).unwrap();
     assert!(!r.failed(), "{:?}", r.outcomes);
     let z = r.outcomes[g.task("z").unwrap().id].value.as_ref().unwrap();
@@ -48,10 +45,7 @@ fn work_stealing_reports_which_worker_ran_each_block_of_a_loop() {
     let g = graph::build(&wf).unwrap();
     let events = Mutex::new(Vec::new());
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 2,
-        seed: 1,
-    };
+    let opts = RunOptions::new(2, 1);
     let sink = |e: exec::Event| events.lock().unwrap().push(e);
     let r = exec::run(&wf, &g, &opts, &sink, &cancel).unwrap();
     assert!(!r.failed());

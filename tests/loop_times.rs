@@ -19,10 +19,7 @@ fn every_view_reports_a_loops_work_and_workers_alike() {
     let wf = workflow::parse(SourceFile::new("burn.toml", text)).unwrap();
     let g = graph::build(&wf).unwrap();
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 2,
-        seed: 1,
-    };
+    let opts = RunOptions::new(2, 1);
     let mut learning = Learning::none();
     let (finished, chart) = flowcast::export::cli::run_charted(
         &wf,

@@ -297,10 +297,7 @@ fn run_all(
     let events = Mutex::new(Vec::new());
     let sink = |e: Event| events.lock().unwrap().push(e);
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: p,
-        seed: 3,
-    };
+    let opts = RunOptions::new(p, 3);
     let f = pipeline::run(
         wf,
         g,

@@ -64,10 +64,7 @@ fn run(wf: &Workflow, g: &TaskGraph, scheduler: Scheduler) -> (RunReport, Vec<Ev
     let events = Mutex::new(Vec::new());
     let sink = |e: Event| events.lock().unwrap().push(e);
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 3,
-        seed: wf.seed.unwrap_or(1),
-    };
+    let opts = RunOptions::new(3, wf.seed.unwrap_or(1));
     let mut learning = Learning::none();
     let f = pipeline::run(wf, g, &mut learning, &opts, scheduler, &sink, &cancel).expect("runs");
     assert!(f.warnings.is_empty(), "{:?}", f.warnings);

@@ -43,10 +43,7 @@ fn run_with(
     let events = Mutex::new(Vec::new());
     let sink = |e: Event| events.lock().unwrap().push(e);
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 2,
-        seed: 7,
-    };
+    let opts = RunOptions::new(2, 7);
     let mut learning = Learning::none();
     let f = pipeline::run(wf, g, &mut learning, &opts, scheduler, &sink, &cancel).expect("runs");
     assert!(f.warnings.is_empty(), "{:?}", f.warnings);
@@ -85,10 +82,7 @@ fn first_iteration_runs_once_and_values_do_not_change() {
     // The same values as work-stealing and a plan without a test drive.
     let (dynamic, _) = run_with(&wf, &g, Scheduler::Dynamic);
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
-        workers: 2,
-        seed: 7,
-    };
+    let opts = RunOptions::new(2, 7);
     let plan = pipeline::plan(&wf, &g, &mut Learning::none(), 2, Scheduler::Emcp);
     let rt = Runtime::follow(
         &plan.dag,

@@ -46,6 +46,7 @@ fn chart(workers: usize, rows: Vec<Row>) -> Gantt {
         predicted_makespan: 0.0,
         actual_makespan: None,
         replans: Vec::new(),
+        transfers: Vec::new(),
     };
     g.predicted_makespan = g.horizon();
     g

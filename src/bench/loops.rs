@@ -58,13 +58,7 @@ fn bench_file(
     // Every value once, work-stealing: the loops' inputs and the values
     // each policy must reproduce.
     let cancel = AtomicBool::new(false);
-    let report = crate::exec::run(
-        wf,
-        graph,
-        &RunOptions { workers: p, seed },
-        &|_| {},
-        &cancel,
-    )?;
+    let report = crate::exec::run(wf, graph, &RunOptions::new(p, seed), &|_| {}, &cancel)?;
     let values: HashMap<String, Arc<Value>> = graph
         .tasks
         .iter()

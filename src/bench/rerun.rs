@@ -45,7 +45,7 @@ fn timed(
     let reuse = Reuse::find(&wf, &graph, seed, cache, force);
     let mut learning = Learning::none();
     let plan = pipeline::plan_reusing(&wf, &graph, &mut learning, workers, Scheduler::Emcp, reuse);
-    let opts = RunOptions { workers, seed };
+    let opts = RunOptions::new(workers, seed);
     let cancel = AtomicBool::new(false);
     let f = pipeline::execute(&wf, &graph, &mut learning, plan, &opts, &|_| {}, &cancel)?;
     let problems = f.plan.reuse.remember(&f.report, cache);

@@ -183,10 +183,7 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
     let _ = std::fs::remove_file(&store);
     let result = (|| {
         let mut learning = Learning::open(Some(&store))?;
-        let run_opts = RunOptions {
-            workers,
-            seed: opts.seed,
-        };
+        let run_opts = RunOptions::new(workers, opts.seed);
         let cancel = AtomicBool::new(false);
         let once = |scheduler: Scheduler, learning: &mut Learning| {
             let f = pipeline::run(

@@ -57,6 +57,10 @@ pub enum Command {
     Calibrate {
         #[arg(long, value_name = "PATH")]
         history: Option<PathBuf>,
+        /// Measure the network between MPI ranks instead, by a ping-pong
+        /// (run under mpirun; needs a flowcast built with `--features mpi`).
+        #[arg(long)]
+        mpi: bool,
     },
     /// Open the terminal UI on a workflow (what `flowcast FILE` does).
     Tui {
@@ -264,6 +268,11 @@ pub struct RunArgs {
     pub watch: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
+    /// Run across the ranks of an MPI job (under mpirun or srun): rank 0
+    /// plans and reports, every rank computes with -p workers. Needs a
+    /// flowcast built with `--features mpi`.
+    #[arg(long)]
+    pub mpi: bool,
 }
 
 /// How runs reuse the values of steps that have not changed.

@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Parser;
 
 mod args;
+mod mpi;
 use args::{BenchCommand, CacheArgs, CacheCommand, Cli, Command, ModelCommand, RunArgs, Settings};
 
 use crate::cost::history::{History, HistoryError};
@@ -34,6 +35,7 @@ pub fn main() -> ExitCode {
             out!("{}", crate::kernels::catalog::markdown(pattern.as_deref()));
             ExitCode::SUCCESS
         }
+        Some(Command::Run(args)) if args.mpi => mpi::run(&args),
         Some(Command::Run(args)) if args.watch => {
             if args.headless || !interactive() {
                 let (scheduler, model, m) = match live_settings(&args.settings) {
@@ -74,7 +76,8 @@ pub fn main() -> ExitCode {
         Some(Command::History { workflow, history }) => {
             list_history(workflow.as_deref(), history.as_deref())
         }
-        Some(Command::Calibrate { history }) => calibrate(history.as_deref()),
+        Some(Command::Calibrate { history, mpi: true }) => mpi::calibrate(history.as_deref()),
+        Some(Command::Calibrate { history, .. }) => calibrate(history.as_deref()),
         Some(Command::Model {
             what: ModelCommand::Show { history, model },
         }) => show_models(history.as_deref(), model.as_deref()),
@@ -337,6 +340,12 @@ fn warn_oversized(wf: &Workflow, graph: &TaskGraph) {
 }
 
 fn run(args: &RunArgs) -> ExitCode {
+    run_on(args, None)
+}
+
+/// [`run`], under MPI on `ranks` (every rank's workers, and the network
+/// between them as measured at start-up) when given.
+fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
     // Before anything slow (a fresh history measures this machine's speed).
     let cancel = crate::interrupt::flag();
     let (mut wf, graph) = match analyse(&args.file, args.json) {
@@ -360,7 +369,21 @@ fn run(args: &RunArgs) -> ExitCode {
     let seed = args.seed.or(wf.seed).unwrap_or_else(random_seed);
     let mut learning = learning(args.settings.history.as_deref(), model);
     let progress = Progress::new(&graph);
-    let opts = RunOptions { workers, seed };
+    let mut opts = RunOptions::new(workers, seed);
+    if let Some(ranks) = ranks {
+        if scheduler == Scheduler::Dynamic {
+            errln!("error: work-stealing (dynamic) runs on one machine; under --mpi use emcp, mcp, baseline or ideal");
+            return ExitCode::from(2);
+        }
+        let cluster = ranks.cluster.with_per_rank(workers);
+        opts.workers = cluster.workers();
+        learning.comm.network = Some(sched::Network {
+            per_rank: workers,
+            latency: ranks.latency,
+            per_byte: ranks.per_byte,
+        });
+        opts.cluster = Some(cluster);
+    }
     let sink = |e: exec::Event| progress.on_event(&e);
     // The chart is stored beside the run, for `flowcast export --run`.
     let mut cache = place(&args.cache).open(&args.file, cache_limit(&args.cache));
@@ -618,7 +641,7 @@ fn export_chart(
         };
         let seed = seed.or(wf.seed).unwrap_or_else(random_seed);
         let mut learning = learning(settings.history.as_deref(), model);
-        let opts = RunOptions { workers, seed };
+        let opts = RunOptions::new(workers, seed);
         let cancel = AtomicBool::new(false);
         let ignore = |_: crate::exec::Event| {};
         export::cli::run_charted(

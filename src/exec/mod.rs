@@ -11,7 +11,11 @@ mod dynamic;
 pub mod eval;
 pub mod integer;
 pub mod loop_policy;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 mod planned;
+pub mod remote;
+mod wire;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -73,6 +77,16 @@ pub enum Event {
     /// a task ended far from its prediction, and what had not started was
     /// planned again. The schedule covers the whole run, as followed.
     Replanned { at: Duration, schedule: Schedule },
+    /// Under MPI, a value crossed from rank `from` to rank `to`: an input
+    /// a piece of work needed there, or a result coming back to rank 0.
+    Transfer {
+        value: String,
+        from: usize,
+        to: usize,
+        bytes: usize,
+        start: Duration,
+        end: Duration,
+    },
 }
 
 /// Why a step has no value.
@@ -242,10 +256,24 @@ impl RunReport {
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Worker threads (p).
+    /// Worker threads (p): under MPI, over all ranks.
     pub workers: usize,
     /// The seed for `set.seed`.
     pub seed: i64,
+    /// Under MPI, the other ranks, whose workers follow rank 0's
+    /// (see [`remote`]); `None` on one machine.
+    pub cluster: Option<remote::Cluster>,
+}
+
+impl RunOptions {
+    /// A run on this machine.
+    pub fn new(workers: usize, seed: i64) -> RunOptions {
+        RunOptions {
+            workers,
+            seed,
+            cluster: None,
+        }
+    }
 }
 
 /// What a run starts with and does not compute: the values and stream
@@ -318,7 +346,7 @@ pub fn run_planned_given(
     cancel: &AtomicBool,
 ) -> Result<(RunReport, Runtime), String> {
     let engine = Engine::new(wf, graph, given, opts.seed, on_event, cancel);
-    planned::run(engine, runtime)
+    planned::run(engine, runtime, opts.cluster.as_ref())
 }
 
 /// What every executor shares: the workflow, clocks, the random streams and
@@ -487,6 +515,18 @@ impl<'a> Engine<'a> {
         id: TaskId,
         inputs: &HashMap<String, Arc<Value>>,
     ) -> Result<Value, EvalError> {
+        self.eval_step_from(id, inputs, None)
+    }
+
+    /// [`Engine::eval_step`]; a random step draws from `start` when given
+    /// (another rank worked out where its stream starts), else from where
+    /// the steps before it on the stream left it.
+    pub fn eval_step_from(
+        &self,
+        id: TaskId,
+        inputs: &HashMap<String, Arc<Value>>,
+        start: Option<Rng>,
+    ) -> Result<Value, EvalError> {
         let StepBody::Expr(e) = &self.wf.steps[id].body else {
             // Spread over the executor's pool, whose threads have the stack
             // expressions need; never over rayon's global one, whose have not.
@@ -513,7 +553,7 @@ impl<'a> Engine<'a> {
         if !task.random {
             return self.with_ctx((id, 0), &mut Rng::from_seed(self.seed), e.span, run);
         }
-        let mut rng = self.stream_start(id);
+        let mut rng = start.unwrap_or_else(|| self.stream_start(id));
         let before = rng.drawn();
         let result = self.with_ctx((id, 0), &mut rng, e.span, run);
         let drawn = rng.drawn() - before;
@@ -537,7 +577,7 @@ impl<'a> Engine<'a> {
     /// the stream (without one, the seed or where the given stream starts),
     /// skipped past the counted draws between. An anchor that never ran
     /// (its input failed) drew nothing, so its own start is used.
-    fn stream_start(&self, id: TaskId) -> Rng {
+    pub(crate) fn stream_start(&self, id: TaskId) -> Rng {
         let tasks = &self.graph.tasks;
         let mut skip = tasks[id].rng_skip;
         let mut at = id;
@@ -560,6 +600,55 @@ impl<'a> Engine<'a> {
         };
         rng.skip(skip);
         rng
+    }
+
+    /// Where random step `id` left the stream, once it has run.
+    pub(crate) fn stream_end(&self, id: TaskId) -> Option<Rng> {
+        self.stream_ends.get(id).and_then(|s| s.get().cloned())
+    }
+
+    /// The path task `id`'s outermost call took, once known.
+    pub(crate) fn path(&self, id: TaskId) -> Option<String> {
+        self.paths.get(id).and_then(|p| p.get().cloned())
+    }
+
+    /// Task `id`'s warnings raised so far, each with its iteration, taken.
+    pub(crate) fn take_raised(&self, id: TaskId) -> Vec<(usize, crate::kernels::Warning)> {
+        self.warnings
+            .get(id)
+            .map(|slot| std::mem::take(&mut *slot.lock().unwrap_or_else(PoisonError::into_inner)))
+            .unwrap_or_default()
+    }
+
+    /// Loop `id`'s nanoseconds in iterations since last taken, and its
+    /// fastest iteration's (`u64::MAX` before any).
+    pub(crate) fn take_loop_times(&self, id: TaskId) -> (u64, u64) {
+        match (self.loop_busy.get(id), self.loop_fastest.get(id)) {
+            (Some(b), Some(f)) => (b.swap(0, Ordering::Relaxed), f.load(Ordering::Relaxed)),
+            _ => (0, u64::MAX),
+        }
+    }
+
+    /// What another rank reported of task `id`: where it left the stream,
+    /// its path, warnings and loop times, kept as if it had run here.
+    pub(crate) fn merge_remote(&self, id: TaskId, remote: wire::Side) {
+        if let Some(rng) = remote.stream_end {
+            if let Some(slot) = self.stream_ends.get(id) {
+                let _ = slot.set(rng);
+            }
+        }
+        if let (Some(p), Some(slot)) = (remote.path, self.paths.get(id)) {
+            let _ = slot.set(p);
+        }
+        if let Some(slot) = self.warnings.get(id) {
+            slot.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(remote.warnings);
+        }
+        if let (Some(b), Some(f)) = (self.loop_busy.get(id), self.loop_fastest.get(id)) {
+            b.fetch_add(remote.busy_nanos, Ordering::Relaxed);
+            f.fetch_min(remote.fastest_nanos, Ordering::Relaxed);
+        }
     }
 
     /// Evaluates iterations `range` (0-based positions; all when `None`) of

@@ -9,6 +9,8 @@ use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use super::remote::Cluster;
+use super::wire::Made;
 use super::{Engine, Event, LoopValues, RunReport, StepOutcome};
 use crate::graph::TaskId;
 use crate::kernels::{width, Value};
@@ -44,7 +46,11 @@ struct State {
 
 /// Runs `rt`'s plan to the end and returns the report and the runtime
 /// (whose [`Runtime::followed`] is the plan as it was followed).
-pub(super) fn run(engine: Engine<'_>, rt: Runtime) -> Result<(RunReport, Runtime), String> {
+pub(super) fn run(
+    engine: Engine<'_>,
+    rt: Runtime,
+    cluster: Option<&Cluster>,
+) -> Result<(RunReport, Runtime), String> {
     let n = engine.graph.tasks.len();
     if rt.dag().nodes.len() != n {
         return Err(format!(
@@ -53,7 +59,17 @@ pub(super) fn run(engine: Engine<'_>, rt: Runtime) -> Result<(RunReport, Runtime
         ));
     }
     let workers = rt.workers();
+    if let Some(c) = cluster {
+        if c.workers() != workers {
+            return Err(format!(
+                "the plan has {workers} workers but the ranks {}",
+                c.workers()
+            ));
+        }
+        c.begin(engine.wf, engine.seed);
+    }
     let session = Session {
+        cluster,
         engine,
         state: Mutex::new(State {
             rt,
@@ -83,6 +99,9 @@ pub(super) fn run(engine: Engine<'_>, rt: Runtime) -> Result<(RunReport, Runtime
         }
         spawned
     });
+    if let Some(c) = cluster {
+        c.end();
+    }
     let state = session
         .state
         .into_inner()
@@ -93,6 +112,8 @@ pub(super) fn run(engine: Engine<'_>, rt: Runtime) -> Result<(RunReport, Runtime
 }
 
 struct Session<'a> {
+    /// Under MPI: workers past rank 0's run on other ranks.
+    cluster: Option<&'a Cluster>,
     engine: Engine<'a>,
     state: Mutex<State>,
     wake: Condvar,
@@ -105,6 +126,11 @@ impl Session<'_> {
 
     fn now(&self) -> f64 {
         self.engine.now().as_secs_f64()
+    }
+
+    /// The cluster, when worker `w` is on another rank.
+    fn remote(&self, w: usize) -> Option<&Cluster> {
+        self.cluster.filter(|c| c.rank_of(w) != 0)
     }
 
     /// Worker `w`: asks for work until the run is over.
@@ -168,15 +194,21 @@ impl Session<'_> {
                     worker: w,
                     at: start,
                 });
-                let result = if work.lanes.is_empty() {
-                    engine.eval_step(id, &inputs)
-                } else {
+                if !work.lanes.is_empty() {
                     engine.emit(Event::Lanes {
                         task: id,
                         lanes: work.lanes.clone(),
                     });
-                    let wide = 1 + work.lanes.len();
-                    width::run_wide(wide, WALK_STACK, || engine.eval_step(id, &inputs))
+                }
+                let wide = 1 + work.lanes.len();
+                let result = match self.remote(w) {
+                    Some(c) => c
+                        .run(engine, w, id, None, wide, &inputs)
+                        .map(Made::into_value),
+                    None if wide > 1 => {
+                        width::run_wide(wide, WALK_STACK, || engine.eval_step(id, &inputs))
+                    }
+                    None => engine.eval_step(id, &inputs),
                 };
                 StepOutcome {
                     lanes: work.lanes.clone(),
@@ -219,8 +251,12 @@ impl Session<'_> {
                 }
             }
         };
-        let result =
-            inputs.map(|inputs| engine.eval_iterations(id, &inputs, Some(range.clone()), false));
+        let result = inputs.map(|inputs| match self.remote(w) {
+            Some(c) => c
+                .run(engine, w, id, Some(range.clone()), 1, &inputs)
+                .map(Made::into_piece),
+            None => engine.eval_iterations(id, &inputs, Some(range.clone()), false),
+        });
         let mut st = self.lock();
         match result {
             Some(Ok(values)) if st.outcomes[id].is_none() => {

@@ -226,6 +226,20 @@ pub struct Gantt {
     /// When the plan was re-planned during the run (seconds since its
     /// start): charts mark each.
     pub replans: Vec<f64>,
+    /// Under MPI, the values that crossed between ranks, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transfers: Vec<Transfer>,
+}
+
+/// A value moved from one rank to another (seconds since the run started).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub value: String,
+    pub from: usize,
+    pub to: usize,
+    pub bytes: usize,
+    pub start: f64,
+    pub end: f64,
 }
 
 impl Gantt {
@@ -256,6 +270,7 @@ impl Gantt {
             predicted_makespan: 0.0,
             actual_makespan: None,
             replans: Vec::new(),
+            transfers: Vec::new(),
         };
         g.set_plan(schedule);
         g
@@ -323,6 +338,24 @@ impl Gantt {
             // on a worker. The chart marks when it happened.
             Event::Replanned { at, .. } => {
                 self.replans.push(at.as_secs_f64());
+                return;
+            }
+            Event::Transfer {
+                value,
+                from,
+                to,
+                bytes,
+                start,
+                end,
+            } => {
+                self.transfers.push(Transfer {
+                    value: value.clone(),
+                    from: *from,
+                    to: *to,
+                    bytes: *bytes,
+                    start: start.as_secs_f64(),
+                    end: end.as_secs_f64(),
+                });
                 return;
             }
             Event::Chunk {
@@ -514,10 +547,7 @@ pub fn record(
     let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
     // A plan may leave workers idle (or the graph be empty): show all p lanes.
     g.workers = g.workers.max(workers);
-    let opts = crate::exec::RunOptions {
-        workers: workers.max(1),
-        seed,
-    };
+    let opts = crate::exec::RunOptions::new(workers.max(1), seed);
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let recorder = Recorder::new(g);
     let sink = |e: Event| recorder.event(&e);

@@ -97,6 +97,7 @@ pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
                 predicted_makespan: run.predicted_makespan.unwrap_or(0.0),
                 actual_makespan: None,
                 replans: Vec::new(),
+                transfers: Vec::new(),
             };
             let note = format!("run {}: the plan is not drawn ({why})", run.id);
             (g, Some(note))

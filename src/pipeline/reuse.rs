@@ -235,6 +235,8 @@ impl Part {
                 at,
                 schedule: self.schedule(&schedule),
             },
+            // Named by step, which the part shares.
+            Event::Transfer { .. } => e,
         }
     }
 

@@ -47,7 +47,10 @@ impl Progress {
                 st.1.retain(|n| n != name);
             }
             Event::Skipped { .. } => st.0 += 1,
-            Event::Chunk { .. } | Event::Replanned { .. } | Event::Lanes { .. } => return,
+            Event::Chunk { .. }
+            | Event::Replanned { .. }
+            | Event::Lanes { .. }
+            | Event::Transfer { .. } => return,
         }
         let width = 30;
         let filled = (st.0 * width).checked_div(self.total).unwrap_or(width);

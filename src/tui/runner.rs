@@ -309,10 +309,7 @@ impl Job {
             recorder.event(&event);
             let _ = events.send(Action::RunEvent { run: id, event });
         };
-        let opts = RunOptions {
-            workers: self.workers,
-            seed,
-        };
+        let opts = RunOptions::new(self.workers, seed);
         let _ = self.started.set(Instant::now());
         let result = pipeline::execute(
             wf,

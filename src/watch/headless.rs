@@ -196,7 +196,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             .or_else(|| wf.scheduler.as_deref().and_then(Scheduler::parse))
             .unwrap_or(Scheduler::Emcp);
         let progress = Progress::new(graph);
-        let opts = RunOptions { workers, seed };
+        let opts = RunOptions::new(workers, seed);
         let mut learning = learning
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);

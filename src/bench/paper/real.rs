@@ -143,10 +143,7 @@ fn execute(
     plan: Option<(&Dag, &sched::Schedule)>,
     workers: usize,
 ) -> Result<RunReport, String> {
-    let opts = RunOptions {
-        workers,
-        seed: wf.seed.unwrap_or(1),
-    };
+    let opts = RunOptions::new(workers, wf.seed.unwrap_or(1));
     let cancel = AtomicBool::new(false);
     let report = match plan {
         // The paper's plans, followed as made.
