@@ -262,13 +262,15 @@ impl Cluster {
             seconds,
         } = reply;
         engine.merge_remote(id, side);
-        if let Ok(Made::Call(v)) = &result {
-            // What a rank made it holds: its next pieces read it there.
-            self.held
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get_mut(rank)
-                .map(|h| h.insert(task.name.clone()));
+        if let Ok(made) = &result {
+            if matches!(made, Made::Call(_)) {
+                // What a rank made it holds: its next pieces read it there.
+                self.held
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_mut(rank)
+                    .map(|h| h.insert(task.name.clone()));
+            }
             let back = t2
                 .saturating_sub(t1)
                 .saturating_sub(Duration::from_secs_f64(seconds.max(0.0)));
@@ -276,7 +278,7 @@ impl Cluster {
                 value: task.name.clone(),
                 from: rank,
                 to: 0,
-                bytes: v.bytes(),
+                bytes: made.bytes(),
                 start: t2.saturating_sub(back),
                 end: t2,
             });
@@ -395,7 +397,7 @@ fn serve_run(transport: &dyn Transport, path: &str, text: String, seed: i64, per
                 });
             if let Err(e) = spawned {
                 // Rank 0 will wait on this worker forever: say why, loudly.
-                eprintln!("flowcast: rank {rank} cannot start worker {j}: {e}");
+                crate::stdout::errln!("error: rank {rank} cannot start worker {j}: {e}");
             }
         }
     });
@@ -479,10 +481,12 @@ pub fn loopback(ranks: usize) -> Vec<Arc<dyn Transport>> {
         .collect()
 }
 
+/// Messages waiting, by (from, to, tag).
+type Mailboxes = HashMap<(usize, usize, u16), VecDeque<Vec<u8>>>;
+
 #[derive(Default)]
 struct Queues {
-    /// By (from, to, tag).
-    queues: Mutex<HashMap<(usize, usize, u16), VecDeque<Vec<u8>>>>,
+    queues: Mutex<Mailboxes>,
     arrived: Condvar,
 }
 
@@ -535,6 +539,15 @@ impl Transport for Loopback {
 }
 
 impl Made {
+    /// About how many bytes it is.
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            Made::Call(v) => v.bytes(),
+            Made::Piece(LoopValues::Numbers(x)) => 8 * x.len(),
+            Made::Piece(LoopValues::Values(vs)) => vs.iter().map(Value::bytes).sum(),
+        }
+    }
+
     /// A call's value.
     pub(crate) fn into_value(self) -> Value {
         match self {

@@ -320,3 +320,124 @@ fn read_stream(r: &mut Reader<'_>) -> Result<Option<Rng>, Damaged> {
         Ok(None)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::value::{Factor, List};
+
+    fn values() -> Vec<Value> {
+        vec![
+            Value::Null,
+            Value::Num(vec![1.5, -0.0, f64::NAN, crate::kernels::value::NA]),
+            Value::string("a"),
+            Value::Bool(vec![Some(true), None]),
+            Value::Mat(nalgebra::DMatrix::from_row_slice(
+                2,
+                2,
+                &[1.0, 2.0, 3.0, 4.0],
+            )),
+            Value::List(List::sequence(vec![Value::scalar(1.0), Value::string("b")])),
+            Value::Factor(Factor {
+                codes: vec![Some(0), None, Some(1)],
+                levels: vec!["x".into(), "y".into()],
+            }),
+        ]
+    }
+
+    fn encoded(v: &Value) -> Vec<u8> {
+        let mut b = Vec::new();
+        codec::encode(v, &mut b);
+        b
+    }
+
+    #[test]
+    fn an_order_comes_back_as_sent() {
+        let mut rng = Rng::from_seed(4);
+        rng.unif_rand();
+        let inputs: Vec<(String, Option<Arc<Value>>)> = values()
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (format!("v{i}"), (i % 2 == 0).then(|| Arc::new(v))))
+            .collect();
+        let order = Order::Run(Run {
+            step: "fit".into(),
+            range: Some(3..9),
+            width: 4,
+            start: Some(rng.clone()),
+            inputs,
+        });
+        let bytes = order.encode();
+        let Ok(Order::Run(back)) = Order::decode(&bytes) else {
+            panic!("decodes")
+        };
+        assert_eq!(
+            (back.step.as_str(), back.range, back.width),
+            ("fit", Some(3..9), 4)
+        );
+        assert_eq!(back.start.map(|mut r| r.unif_rand()), Some(rng.unif_rand()));
+        for ((name, got), (i, want)) in back.inputs.iter().zip(values().iter().enumerate()) {
+            assert_eq!(name, &format!("v{i}"));
+            match got {
+                Some(v) => assert_eq!(encoded(v), encoded(want)),
+                None => assert!(i % 2 == 1),
+            }
+        }
+        assert!(matches!(
+            Order::decode(&Order::End.encode()),
+            Ok(Order::End)
+        ));
+        // Every cut is refused, never a panic.
+        for n in 0..bytes.len() {
+            assert!(Order::decode(&bytes[..n]).is_err(), "cut at {n}");
+        }
+    }
+
+    #[test]
+    fn a_reply_comes_back_as_sent() {
+        let side = || Side {
+            stream_end: Some(Rng::from_seed(9)),
+            path: Some("symmetric".into()),
+            warnings: vec![(
+                2,
+                Warning {
+                    message: "NaNs produced".into(),
+                    at: Some((3, 8)),
+                },
+            )],
+            busy_nanos: 12,
+            fastest_nanos: 5,
+        };
+        let replies = vec![
+            Ok(Made::Call(Arc::new(values()[5].clone()))),
+            Ok(Made::Piece(LoopValues::Numbers(vec![1.0, f64::NAN]))),
+            Ok(Made::Piece(LoopValues::Values(values()))),
+            Err(("singular".to_string(), Span::new(4, 9))),
+        ];
+        for result in replies {
+            let want = Reply {
+                result,
+                side: side(),
+                seconds: 0.25,
+            };
+            let bytes = want.encode();
+            let back = Reply::decode(&bytes).expect("decodes");
+            assert_eq!(back.encode(), bytes);
+            assert_eq!(back.side.warnings, side().warnings);
+            assert_eq!(back.seconds, 0.25);
+            for n in 0..bytes.len() {
+                assert!(Reply::decode(&bytes[..n]).is_err(), "cut at {n}");
+            }
+        }
+        let begin = Control::Begin {
+            path: "w.toml".into(),
+            text: "[steps]\n".into(),
+            seed: -3,
+            per_rank: 8,
+        };
+        match Control::decode(&begin.encode()) {
+            Ok(Control::Begin { seed, per_rank, .. }) => assert_eq!((seed, per_rank), (-3, 8)),
+            other => panic!("{other:?}"),
+        }
+    }
+}

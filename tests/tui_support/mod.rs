@@ -145,6 +145,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
         predicted_makespan: 0.0,
         actual_makespan: None,
         replans: Vec::new(),
+        transfers: Vec::new(),
     };
     g.predicted_makespan = g.horizon();
     g
