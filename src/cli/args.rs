@@ -209,6 +209,25 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 42)]
         seed: i64,
     },
+    /// Under mpirun: each workflow spread over the job's ranks against
+    /// one process with as many workers (needs `--features mpi`).
+    Mpi {
+        /// Workflow files (default: workflows/*.toml).
+        files: Vec<PathBuf>,
+        /// Runs of each, alternating.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Workers per rank (default: 2).
+        #[arg(
+            short = 'p',
+            long = "processors",
+            value_name = "K",
+            default_value_t = 2
+        )]
+        processors: usize,
+        #[arg(long, default_value_t = 42)]
+        seed: i64,
+    },
     /// Each do-all loop of a workflow under every loop policy (static,
     /// cyclic, guided) against the one flowcast chooses.
     Loops {

@@ -146,6 +146,15 @@ pub fn main() -> ExitCode {
         }) => bench_workflows(files, runs, warmup, processors, seed),
         Some(Command::Bench {
             what:
+                BenchCommand::Mpi {
+                    files,
+                    runs,
+                    processors,
+                    seed,
+                },
+        }) => mpi::bench(workflow_files(files), runs, processors, seed),
+        Some(Command::Bench {
+            what:
                 BenchCommand::Loops {
                     files,
                     runs,
@@ -398,8 +407,8 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
         &mut cache,
         args.cache.force,
     );
-    let finished = match ran {
-        Ok((f, _)) => f,
+    let (finished, chart) = match ran {
+        Ok(x) => x,
         Err(e) => {
             errln!("error: {}", printable(&e));
             return ExitCode::from(1);
@@ -426,7 +435,12 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
         }
     }
     if args.json {
-        outln!("{}", report::run_document(&wf, &graph, &finished));
+        let mut doc = report::run_document(&wf, &graph, &finished);
+        if !chart.transfers.is_empty() {
+            // Under MPI: the values that crossed ranks, as the chart has them.
+            doc["transfers"] = serde_json::to_value(&chart.transfers).unwrap_or_default();
+        }
+        outln!("{doc}");
     } else {
         let plan = &finished.plan;
         out!(
@@ -685,6 +699,22 @@ fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `files`, else every workflow in `./workflows`.
+fn workflow_files(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    if !files.is_empty() {
+        return files;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir("workflows")
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 fn bench_workflows(
     mut files: Vec<PathBuf>,
     runs: usize,
@@ -695,16 +725,7 @@ fn bench_workflows(
     if processors.is_empty() {
         processors.push(std::thread::available_parallelism().map_or(1, usize::from));
     }
-    if files.is_empty() {
-        files = std::fs::read_dir("workflows")
-            .map(|d| {
-                d.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-    }
+    files = workflow_files(files);
     if files.is_empty() || runs == 0 {
         errln!("error: give workflow files (none in ./workflows) and --runs of at least 1");
         return ExitCode::from(2);

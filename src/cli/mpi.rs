@@ -36,8 +36,19 @@ pub fn calibrate(_history: Option<&std::path::Path>) -> ExitCode {
     ExitCode::from(2)
 }
 
+#[cfg(not(feature = "mpi"))]
+pub fn bench(
+    _files: Vec<std::path::PathBuf>,
+    _runs: usize,
+    _per_rank: usize,
+    _seed: i64,
+) -> ExitCode {
+    crate::stdout::errln!("{NOT_BUILT}");
+    ExitCode::from(2)
+}
+
 #[cfg(feature = "mpi")]
-pub use with_mpi::{calibrate, run};
+pub use with_mpi::{bench, calibrate, run};
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
@@ -115,6 +126,51 @@ mod with_mpi {
             outln!("stored in {}", h.path().display());
             Ok(())
         })
+    }
+
+    pub fn bench(
+        files: Vec<std::path::PathBuf>,
+        runs: usize,
+        per_rank: usize,
+        seed: i64,
+    ) -> ExitCode {
+        if files.is_empty() || runs == 0 || per_rank == 0 {
+            errln!("error: give workflow files (none in ./workflows), --runs and -p of at least 1");
+            return ExitCode::from(2);
+        }
+        let mpi = match Mpi::init() {
+            Ok(m) => m,
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let (latency, per_byte) = mpi.measure_network();
+        if mpi.rank() != 0 {
+            return serve(&mpi);
+        }
+        let transport: Arc<dyn Transport> = Arc::new(mpi);
+        let cluster = Cluster::new(Arc::clone(&transport), per_rank);
+        let opts = crate::bench::cluster::Options {
+            files,
+            per_rank,
+            runs,
+            seed,
+            latency,
+            per_byte,
+        };
+        let result = crate::bench::cluster::run(&cluster, &opts);
+        cluster.shut_down();
+        match result {
+            Ok(table) => {
+                crate::stdout::out!("{table}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                errln!("error: {e}");
+                ExitCode::from(1)
+            }
+        }
     }
 
     fn serve(mpi: &Mpi) -> ExitCode {

@@ -78,9 +78,11 @@ pub enum Event {
     /// planned again. The schedule covers the whole run, as followed.
     Replanned { at: Duration, schedule: Schedule },
     /// Under MPI, a value crossed from rank `from` to rank `to`: an input
-    /// a piece of work needed there, or a result coming back to rank 0.
+    /// a piece of work on `worker` needed there, or a result of `worker`
+    /// coming back to rank 0.
     Transfer {
         value: String,
+        worker: usize,
         from: usize,
         to: usize,
         bytes: usize,

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use mpi::environment::Universe;
-use mpi::traits::{Communicator, Destination, Source};
+use mpi::traits::{Communicator, Destination, MatchedReceiveVec, Source};
 use mpi::Threading;
 
 use super::remote::Transport;
@@ -109,19 +109,40 @@ impl Transport for Mpi {
     fn recv(&self, from: usize, tag: u16) -> Result<Vec<u8>, String> {
         let world = self.universe.world();
         let from = world.process_at_rank(from as i32);
-        let (len, _) = from.receive_vec_with_tag::<u8>(i32::from(tag));
+        let len = receive_part(&from, tag);
         let len: [u8; 8] = len
             .try_into()
             .map_err(|_| "a message without its length".to_string())?;
         let len = usize::try_from(u64::from_le_bytes(len)).map_err(|e| e.to_string())?;
         let mut out = Vec::with_capacity(len.min(PART));
         while out.len() < len {
-            let (part, _) = from.receive_vec_with_tag::<u8>(i32::from(tag));
+            let part = receive_part(&from, tag);
             if part.is_empty() {
                 return Err("a message shorter than its length".into());
             }
             out.extend_from_slice(&part);
         }
         Ok(out)
+    }
+}
+
+/// The next message from `from` on `tag`. A blocking MPI receive spins on
+/// its core until the message comes; a rank has a waiting thread per
+/// worker it serves (rank 0 one per worker of every other rank), which
+/// would take the cores the computing workers need. So it probes, yielding
+/// at first, then sleeping up to a millisecond between looks.
+fn receive_part(from: &mpi::topology::Process<'_>, tag: u16) -> Vec<u8> {
+    let mut looks = 0u32;
+    loop {
+        if let Some(probed) = from.immediate_matched_probe_with_tag(i32::from(tag)) {
+            return probed.matched_receive_vec::<u8>().0;
+        }
+        looks += 1;
+        if looks < 64 {
+            std::thread::yield_now();
+        } else {
+            let micros = 20u64 << ((looks - 64) / 8).min(6);
+            std::thread::sleep(std::time::Duration::from_micros(micros.min(1000)));
+        }
     }
 }

@@ -230,6 +230,7 @@ impl Cluster {
         for (name, size) in sent {
             engine.emit(Event::Transfer {
                 value: name,
+                worker: w,
                 from: 0,
                 to: rank,
                 bytes: size,
@@ -276,6 +277,7 @@ impl Cluster {
                 .saturating_sub(Duration::from_secs_f64(seconds.max(0.0)));
             engine.emit(Event::Transfer {
                 value: task.name.clone(),
+                worker: w,
                 from: rank,
                 to: 0,
                 bytes: made.bytes(),

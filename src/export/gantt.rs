@@ -231,10 +231,12 @@ pub struct Gantt {
     pub transfers: Vec<Transfer>,
 }
 
-/// A value moved from one rank to another (seconds since the run started).
+/// A value moved from one rank to another (seconds since the run started),
+/// for the piece of work on `worker`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Transfer {
     pub value: String,
+    pub worker: usize,
     pub from: usize,
     pub to: usize,
     pub bytes: usize,
@@ -342,6 +344,7 @@ impl Gantt {
             }
             Event::Transfer {
                 value,
+                worker,
                 from,
                 to,
                 bytes,
@@ -350,6 +353,7 @@ impl Gantt {
             } => {
                 self.transfers.push(Transfer {
                     value: value.clone(),
+                    worker: *worker,
                     from: *from,
                     to: *to,
                     bytes: *bytes,

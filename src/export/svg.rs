@@ -242,6 +242,22 @@ pub fn render(g: &Gantt) -> String {
             units::seconds(t)
         );
     }
+    // Under MPI, each value that crossed ranks: a dark line along the foot
+    // of the lane of the worker it went to or came from, while it moved.
+    for t in &g.transfers {
+        let (x0, x1) = (l.x(t.start), l.x(t.end));
+        let y = l.lane_y(t.worker) + l.lane - 2.0;
+        let _ = writeln!(
+            s,
+            r##"<line class="transfer" x1="{x0:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#1f3a93" stroke-width="3"><title>{}: rank {} → rank {}, {} in {}</title></line>"##,
+            x1.max(x0 + 1.0),
+            esc(&t.value),
+            t.from,
+            t.to,
+            units::bytes(t.bytes as u64),
+            units::seconds(t.end - t.start)
+        );
+    }
     // Legend: the plan's outline, failed and cancelled, then a swatch per
     // function.
     let ly = l.legend_y(workers);

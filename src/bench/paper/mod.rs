@@ -138,10 +138,54 @@ pub struct Report {
     pub normalised: Vec<Normalised>,
     pub real: Vec<real::RealCase>,
     pub real_workers: usize,
+    /// emcp against baseline on the paper's cluster network, per p.
+    pub cluster: Vec<ClusterRow>,
     pub table1: Vec<table1::Row>,
     pub speed_default: Speed,
     pub speed_ann: Speed,
     pub seconds: f64,
+}
+
+/// emcp's mean improvement over baseline (percent) at `nodes` nodes of
+/// the paper's cluster (one worker each, [`schedules::PAPER_CLUSTER`]),
+/// and on shared memory for comparison: both plans replayed by the
+/// simulator under the measured costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterRow {
+    pub nodes: usize,
+    pub independent: f64,
+    pub dependent: f64,
+    pub independent_shared: f64,
+    pub dependent_shared: f64,
+}
+
+fn cluster_rows(
+    independent: &[Case],
+    dependent: &[Case],
+    models: &std::collections::HashMap<String, crate::cost::model::Model>,
+) -> Vec<ClusterRow> {
+    let mean_gain = |cases: &[Case], p: usize, comm: &crate::sched::Comm| {
+        let gains: Vec<f64> = cases
+            .iter()
+            .map(|c| {
+                let (truth, planned) = schedules::dags(&c.micro, &c.measured, models);
+                let at = |k| schedules::makespan_with(&truth, &planned, p, k, comm);
+                schedules::improvement(at(Plan::Baseline), at(Plan::Emcp))
+            })
+            .collect();
+        gains.iter().sum::<f64>() / gains.len().max(1) as f64
+    };
+    let shared = crate::sched::Comm::SHARED_MEMORY;
+    PROCESSORS
+        .iter()
+        .map(|&p| ClusterRow {
+            nodes: p,
+            independent: mean_gain(independent, p, &schedules::PAPER_CLUSTER),
+            dependent: mean_gain(dependent, p, &schedules::PAPER_CLUSTER),
+            independent_shared: mean_gain(independent, p, &shared),
+            dependent_shared: mean_gain(dependent, p, &shared),
+        })
+        .collect()
 }
 
 fn progress(what: &str) {
@@ -246,6 +290,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     };
     let independent = cases(ind)?;
     let dependent = cases(dep)?;
+    let cluster = cluster_rows(&independent, &dependent, &default);
 
     let normalised = normalised_by_points(&independent, &pools, config.emcp_points);
 
@@ -278,6 +323,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         normalised,
         real,
         real_workers,
+        cluster,
         table1,
         speed_default,
         speed_ann,

@@ -136,7 +136,24 @@ pub fn dags(micro: &Micro, measured: &Measured, models: &HashMap<String, Model>)
 /// `truth` on `p` workers. Baseline and dynamic decide at run time (which
 /// worker is free first), so they are planned with the true costs.
 pub fn makespan(truth: &Dag, planned: &Dag, p: usize, kind: Plan) -> f64 {
-    let comm = Comm::SHARED_MEMORY;
+    makespan_with(truth, planned, p, kind, &Comm::SHARED_MEMORY)
+}
+
+/// The paper's cluster (section VI): l = 0.69 ms and b = 2.6·10⁻⁶ ms/byte
+/// between nodes, one worker per node.
+pub const PAPER_CLUSTER: Comm = Comm {
+    latency: 0.0,
+    per_byte: 0.0,
+    network: Some(sched::Network {
+        per_rank: 1,
+        latency: 0.69e-3,
+        per_byte: 2.6e-9,
+    }),
+};
+
+/// [`makespan`], planned and replayed with communication `comm`.
+pub fn makespan_with(truth: &Dag, planned: &Dag, p: usize, kind: Plan, comm: &Comm) -> f64 {
+    let comm = *comm;
     let s = match kind {
         Plan::Baseline => sched::plan(truth, &comm, p, Scheduler::Baseline),
         Plan::Dynamic => sched::plan(truth, &comm, p, Scheduler::Dynamic),
