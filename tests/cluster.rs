@@ -193,3 +193,17 @@ fn a_step_failing_on_another_rank_names_the_rank_and_fails_alone() {
     assert!(again.outcomes[graph.task("c").unwrap().id].value.is_ok());
     r.stop();
 }
+
+/// Without the `mpi` feature, `--mpi` says how to get it.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flowcast"))
+        .args(["run", "workflows/quick.toml", "--mpi"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--features mpi"), "{err}");
+}

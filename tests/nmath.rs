@@ -85,6 +85,16 @@ fn qgamma_matches_r_bit_for_bit() {
     });
 }
 
+/// qt is R's algorithm (Hill's, with its Taylor steps), not an exact
+/// inverse of pt: R's bits, tails, df near 1 and 2, and df below 1.
+#[test]
+fn qt_matches_r_bit_for_bit() {
+    check("qt", &["p", "df"], 0.0, |a, lo, lg| {
+        let p = if lg { a[0].ln() } else { a[0] };
+        flowcast::kernels::nmath::qt::qt(p, a[1], lo, lg)
+    });
+}
+
 #[test]
 fn pchisq_matches_r() {
     check("pchisq", &["x", "df"], 1e-13, |a, lo, lg| {

@@ -207,7 +207,7 @@ mod with_mpi {
                             .join("; ")
                     };
                     errln!(
-                        "error: the MPI job was stopped (signal {sig}; mpirun stops every rank when one dies): {what}. The run is not recorded; the history is unchanged."
+                        "error: the MPI job was stopped (signal {sig}: mpirun stops every rank when one dies, or on Ctrl-C): {what}. The run is not recorded; the history is unchanged."
                     );
                     std::process::exit(128 + sig);
                 }

@@ -583,14 +583,7 @@ pub fn pgeom(x: f64, p: f64, lower: bool, lg: bool) -> f64 {
     }
 }
 
-/// `R_Log1_Exp(x)`: log(1 - exp(x)) for x <= 0.
-pub fn log1_exp(x: f64) -> f64 {
-    if x > -std::f64::consts::LN_2 {
-        (-x.exp_m1()).ln()
-    } else {
-        (-x.exp()).ln_1p()
-    }
-}
+pub use super::dpq::log1_exp;
 
 pub fn pnbinom(x: f64, size: f64, prob: f64, lower: bool, lg: bool) -> f64 {
     if x.is_nan() || size.is_nan() || prob.is_nan() {

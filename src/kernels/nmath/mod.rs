@@ -8,6 +8,7 @@
 #![allow(clippy::excessive_precision)]
 
 pub mod dfun;
+pub mod dpq;
 mod ebd0;
 pub mod gamma;
 pub mod ks;
@@ -18,6 +19,7 @@ pub mod pnorm;
 pub mod qfun;
 pub mod qgamma;
 pub mod qnorm;
+pub mod qt;
 pub mod rand;
 pub mod signrank;
 mod toms708;
@@ -78,14 +80,7 @@ pub(crate) fn d_exp(x: f64, log_p: bool) -> f64 {
     }
 }
 
-/// R's `R_Log1_Exp(x)`: log(1 - exp(x)) for x <= 0.
-pub(crate) fn log1_exp(x: f64) -> f64 {
-    if x > -M_LN2 {
-        (-x.exp_m1()).ln()
-    } else {
-        (-x.exp()).ln_1p()
-    }
-}
+pub(crate) use dpq::log1_exp;
 
 /// R's `sum()` of doubles: R accumulates in long double; a compensated
 /// (Neumaier) sum rounds to the same double in all but contrived cases.

@@ -3,25 +3,18 @@
 //! `qgeom.c`); the discrete ones search as `qbinom.c`, `qpois.c`,
 //! `qnbinom.c` do (the smallest x whose lower tail reaches p, with R's
 //! 64-epsilon fuzz) and `qhyper.c` is ported; gamma and chi-squared are
-//! `qgamma.c`'s algorithm ([`super::qgamma`]). Beta, t and F still invert
+//! `qgamma.c`'s algorithm ([`super::qgamma`]) and t is `qt.c`'s
+//! ([`super::qt`]). Beta and F still invert
 //! their distribution function to the last bit by bisection on the
 //! doubles, which is near, not always at, where nmath's iterations stop
 //! (far in the tails they part by more).
 
 use super::dfun::{forceint, log1_exp, nonint, pbinom, pnbinom, ppois};
+use super::dpq::{dt_clog, dt_qiv};
 use super::gamma::lbeta;
 use super::qnorm::qnorm;
-use super::{pbeta, pf, pt};
-
-/// `R_Q_P01_check`-style: the lower-tail, non-log probability of `p`.
-fn dt_qiv(p: f64, lower: bool, lg: bool) -> f64 {
-    let v = if lg { p.exp() } else { p };
-    if lower {
-        v
-    } else {
-        0.5 - v + 0.5
-    }
-}
+use super::qt::tanpi;
+use super::{pbeta, pf};
 
 /// p is not a probability (NaN result), or is one of the boundaries.
 enum Bound {
@@ -175,26 +168,7 @@ pub fn qbeta(p: f64, a: f64, b: f64, lower: bool, lg: bool) -> f64 {
     invert(p, lower, 0.0, 1.0, &|x| pbeta(x, a, b, lower, lg))
 }
 
-pub fn qt(p: f64, ndf: f64, lower: bool, lg: bool) -> f64 {
-    if p.is_nan() || ndf.is_nan() {
-        return p + ndf;
-    }
-    if ndf <= 0.0 {
-        return f64::NAN;
-    }
-    match boundaries(p, lower, lg) {
-        Bound::Bad => return f64::NAN,
-        Bound::Left => return f64::NEG_INFINITY,
-        Bound::Right => return f64::INFINITY,
-        Bound::Inside => {}
-    }
-    if ndf > 1e20 {
-        return qnorm(p, 0.0, 1.0, lower, lg);
-    }
-    invert(p, lower, f64::NEG_INFINITY, f64::INFINITY, &|x| {
-        pt(x, ndf, lower, lg)
-    })
-}
+pub use super::qt::qt;
 
 pub fn qf(p: f64, df1: f64, df2: f64, lower: bool, lg: bool) -> f64 {
     if p.is_nan() || df1.is_nan() || df2.is_nan() {
@@ -237,21 +211,6 @@ pub fn qunif(p: f64, a: f64, b: f64, lower: bool, lg: bool) -> f64 {
         return a;
     }
     a + dt_qiv(p, lower, lg) * (b - a)
-}
-
-/// `R_DT_Clog(p)`: log of the upper tail.
-fn dt_clog(p: f64, lower: bool, lg: bool) -> f64 {
-    if lower {
-        if lg {
-            log1_exp(p)
-        } else {
-            (-p).ln_1p()
-        }
-    } else if lg {
-        p
-    } else {
-        p.ln()
-    }
 }
 
 pub fn qexp(p: f64, scale: f64, lower: bool, lg: bool) -> f64 {
@@ -369,27 +328,6 @@ pub fn qcauchy(p: f64, location: f64, scale: f64, lower: bool, lg: bool) -> f64 
     }
     // tanpi(p)
     location + (if lower { -scale } else { scale }) / tanpi(p)
-}
-
-/// nmath's `tanpi(x)`.
-fn tanpi(x: f64) -> f64 {
-    let mut x = x % 1.0;
-    if x <= -0.5 {
-        x += 1.0;
-    } else if x > 0.5 {
-        x -= 1.0;
-    }
-    if x == 0.0 {
-        0.0
-    } else if x == 0.5 {
-        f64::NAN
-    } else if x == 0.25 {
-        1.0
-    } else if x == -0.25 {
-        -1.0
-    } else {
-        (std::f64::consts::PI * x).tan()
-    }
 }
 
 pub fn qgeom(p: f64, prob: f64, lower: bool, lg: bool) -> f64 {

@@ -6,35 +6,11 @@
 
 use std::f64::consts::LN_2;
 
-use super::dfun::{dgamma, log1_exp};
+use super::dfun::dgamma;
+use super::dpq::{dt_clog, dt_log, dt_qiv};
 use super::gamma::{lgamma1p, lgammafn};
 use super::pgamma::{pgamma, pgamma_raw};
 use super::qnorm::qnorm;
-
-/// `R_DT_log(p)`: log of the lower tail.
-fn dt_log(p: f64, lower: bool, log_p: bool) -> f64 {
-    match (lower, log_p) {
-        (true, true) => p,
-        (true, false) => p.ln(),
-        (false, true) => log1_exp(p),
-        (false, false) => (-p).ln_1p(),
-    }
-}
-
-/// `R_DT_Clog(p)`: log of the upper tail.
-fn dt_clog(p: f64, lower: bool, log_p: bool) -> f64 {
-    dt_log(p, !lower, log_p)
-}
-
-/// `R_DT_qIv(p)`: the lower-tail probability on the natural scale.
-fn dt_qiv(p: f64, lower: bool, log_p: bool) -> f64 {
-    match (lower, log_p) {
-        (true, true) => p.exp(),
-        (false, true) => -p.exp_m1(),
-        (true, false) => p,
-        (false, false) => 0.5 - p + 0.5,
-    }
-}
 
 /// qgamma.c's `qchisq_appr`: AS 91's starting value for the chi-squared
 /// quantile with `nu` degrees of freedom, `g = lgamma(nu / 2)`.

@@ -8,6 +8,8 @@
 // The coefficients are written exactly as in R's source (and AS 241).
 #![allow(clippy::excessive_precision)]
 
+use super::dpq::{dt_civ, dt_qiv};
+
 /// `qnorm(p, mean = mu, sd = sigma, lower.tail, log.p)` as R 4.2 computes it.
 /// Out-of-range `p` or `sigma < 0` give NaN (R warns and returns NaN).
 pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 {
@@ -163,36 +165,6 @@ pub fn qnorm(p: f64, mu: f64, sigma: f64, lower_tail: bool, log_p: bool) -> f64 
         val = v;
     }
     mu + sigma * val
-}
-
-/// R's `R_DT_qIv(p)`: the lower-tail probability on the natural scale.
-fn dt_qiv(p: f64, lower_tail: bool, log_p: bool) -> f64 {
-    if log_p {
-        if lower_tail {
-            p.exp()
-        } else {
-            -p.exp_m1()
-        }
-    } else if lower_tail {
-        p
-    } else {
-        0.5 - p + 0.5
-    }
-}
-
-/// R's `R_DT_CIv(p)`: the upper-tail probability on the natural scale.
-fn dt_civ(p: f64, lower_tail: bool, log_p: bool) -> f64 {
-    if log_p {
-        if lower_tail {
-            -p.exp_m1()
-        } else {
-            p.exp()
-        }
-    } else if lower_tail {
-        0.5 - p + 0.5
-    } else {
-        p
-    }
 }
 
 #[cfg(test)]
