@@ -8,7 +8,6 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use crate::codec;
 use crate::exec::remote::Cluster;
 use crate::exec::{RunOptions, RunReport};
 use crate::pipeline::{self, Learning};
@@ -80,15 +79,7 @@ pub fn run(cluster: &Cluster, opts: &Options) -> Result<String, String> {
                 .iter()
                 .zip(reports[0].outcomes.iter().zip(&reports[1].outcomes))
             {
-                let bytes = |o: &crate::exec::StepOutcome| {
-                    let mut v = Vec::new();
-                    match &o.value {
-                        Ok(x) => codec::encode(x, &mut v),
-                        Err(e) => v.extend_from_slice(e.to_string().as_bytes()),
-                    }
-                    v
-                };
-                if bytes(a) != bytes(b) && !differ.contains(&t.name) {
+                if a.value_bits() != b.value_bits() && !differ.contains(&t.name) {
                     differ.push(t.name.clone());
                 }
             }

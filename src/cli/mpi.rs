@@ -71,19 +71,10 @@ mod with_mpi {
             errln!("error: --mpi runs once; --watch is for one machine");
             return ExitCode::from(2);
         }
-        let mpi = match Mpi::init() {
-            Ok(m) => m,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(1);
-            }
+        let (cluster, latency, per_byte) = match lead(1) {
+            Ok(x) => x,
+            Err(code) => return code,
         };
-        let (latency, per_byte) = mpi.measure_network();
-        if mpi.rank() != 0 {
-            return serve(&mpi);
-        }
-        let transport: Arc<dyn Transport> = Arc::new(mpi);
-        let cluster = Cluster::new(Arc::clone(&transport), 1);
         watch_for_termination(cluster.in_flight());
         let ranks = Ranks {
             cluster: cluster.clone(),
@@ -96,14 +87,10 @@ mod with_mpi {
     }
 
     pub fn calibrate(history: Option<&std::path::Path>) -> ExitCode {
-        let mpi = match Mpi::init() {
-            Ok(m) => m,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(1);
-            }
+        let (mpi, latency, per_byte) = match join() {
+            Ok(x) => x,
+            Err(code) => return code,
         };
-        let (latency, per_byte) = mpi.measure_network();
         if mpi.rank() != 0 {
             return ExitCode::SUCCESS;
         }
@@ -138,19 +125,10 @@ mod with_mpi {
             errln!("error: give workflow files (none in ./workflows), --runs and -p of at least 1");
             return ExitCode::from(2);
         }
-        let mpi = match Mpi::init() {
-            Ok(m) => m,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(1);
-            }
+        let (cluster, latency, per_byte) = match lead(per_rank) {
+            Ok(x) => x,
+            Err(code) => return code,
         };
-        let (latency, per_byte) = mpi.measure_network();
-        if mpi.rank() != 0 {
-            return serve(&mpi);
-        }
-        let transport: Arc<dyn Transport> = Arc::new(mpi);
-        let cluster = Cluster::new(Arc::clone(&transport), per_rank);
         let opts = crate::bench::cluster::Options {
             files,
             per_rank,
@@ -171,6 +149,28 @@ mod with_mpi {
                 ExitCode::from(1)
             }
         }
+    }
+
+    /// Joins the job; every rank measures the network with the others.
+    fn join() -> Result<(Mpi, f64, f64), ExitCode> {
+        let mpi = Mpi::init().map_err(|e| {
+            errln!("error: {e}");
+            ExitCode::from(1)
+        })?;
+        let (latency, per_byte) = mpi.measure_network();
+        Ok((mpi, latency, per_byte))
+    }
+
+    /// [`join`], then on rank 0 its view of the ranks (`per_rank` workers
+    /// each) and the network; every other rank serves rank 0 until the
+    /// program ends and returns its exit status as the error.
+    fn lead(per_rank: usize) -> Result<(Cluster, f64, f64), ExitCode> {
+        let (mpi, latency, per_byte) = join()?;
+        if mpi.rank() != 0 {
+            return Err(serve(&mpi));
+        }
+        let transport: Arc<dyn Transport> = Arc::new(mpi);
+        Ok((Cluster::new(transport, per_rank), latency, per_byte))
     }
 
     fn serve(mpi: &Mpi) -> ExitCode {

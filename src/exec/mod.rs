@@ -168,6 +168,17 @@ impl StepOutcome {
         }
     }
 
+    /// Its value as bytes, bit for bit ([`crate::codec`]), or its error's
+    /// text: two runs made the same value exactly when these are equal.
+    pub fn value_bits(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        match &self.value {
+            Ok(v) => crate::codec::encode(v, &mut b),
+            Err(e) => b.extend_from_slice(e.to_string().as_bytes()),
+        }
+        b
+    }
+
     /// Wall seconds from start to end.
     pub fn seconds(&self) -> f64 {
         self.end.saturating_sub(self.start).as_secs_f64()
