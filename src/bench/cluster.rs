@@ -1,8 +1,10 @@
 //! `mpirun -np N flowcast bench mpi [FILES] [-p K]`: each workflow spread
 //! over the job's N ranks of K workers, against the same workflow on rank 0
 //! alone with N·K workers (equal total workers), emcp for both, alternating
-//! runs; the median makespans, their ratio, and whether every value came
-//! out the same. Also the network the ranks measured, beside the paper's.
+//! runs after one training run each, with models learnt in one history so
+//! both plan from the same predictions; the median makespans, their ratio,
+//! and whether every value came out the same. Also the network the ranks
+//! measured, beside the paper's.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -26,6 +28,9 @@ pub struct Options {
 
 /// Runs the comparison on `cluster` (rank 0's view) and returns the table.
 pub fn run(cluster: &Cluster, opts: &Options) -> Result<String, String> {
+    if let Some(w) = crate::exec::remote::binding_warning(0, opts.per_rank) {
+        crate::stdout::errln!("{w}");
+    }
     let cluster = cluster.with_per_rank(opts.per_rank);
     let total = cluster.workers();
     let mut out = String::new();
@@ -47,12 +52,20 @@ pub fn run(cluster: &Cluster, opts: &Options) -> Result<String, String> {
     let cancel = AtomicBool::new(false);
     for file in &opts.files {
         let (wf, graph) = pipeline::load_checked(file)?;
+        let store = std::env::temp_dir().join(format!(
+            "flowcast-bench-mpi-{}-{}.sqlite",
+            std::process::id(),
+            wf.name
+        ));
+        let _ = std::fs::remove_file(&store);
+        let mut learning = Learning::open(Some(&store))?;
         let mut times = [Vec::new(), Vec::new()];
         let mut differ: Vec<String> = Vec::new();
-        for _ in 0..opts.runs.max(1) {
+        // The first round trains the models; it is not timed.
+        for round in 0..=opts.runs.max(1) {
             let mut reports: Vec<RunReport> = Vec::new();
             for spread in [false, true] {
-                let mut learning = Learning::none();
+                learning.comm.network = None;
                 let mut run_opts = RunOptions::new(total, opts.seed);
                 if spread {
                     learning.comm.network = Some(Network {
@@ -71,7 +84,9 @@ pub fn run(cluster: &Cluster, opts: &Options) -> Result<String, String> {
                     &|_| {},
                     &cancel,
                 )?;
-                times[usize::from(spread)].push(f.report.makespan.as_secs_f64());
+                if round > 0 {
+                    times[usize::from(spread)].push(f.report.makespan.as_secs_f64());
+                }
                 reports.push(f.report);
             }
             for (t, (a, b)) in graph
@@ -84,6 +99,8 @@ pub fn run(cluster: &Cluster, opts: &Options) -> Result<String, String> {
                 }
             }
         }
+        drop(learning);
+        let _ = std::fs::remove_file(&store);
         let one = crate::cost::eval::median(&mut times[0]);
         let mpi = crate::cost::eval::median(&mut times[1]);
         let values = if differ.is_empty() {

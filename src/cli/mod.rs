@@ -384,6 +384,9 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
             errln!("error: work-stealing (dynamic) runs on one machine; under --mpi use emcp, mcp, baseline or ideal");
             return ExitCode::from(2);
         }
+        if let Some(w) = exec::remote::binding_warning(0, workers) {
+            errln!("{w}");
+        }
         let cluster = ranks.cluster.with_per_rank(workers);
         opts.workers = cluster.workers();
         learning.comm.network = Some(sched::Network {

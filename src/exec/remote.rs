@@ -359,8 +359,25 @@ impl Store {
     }
 }
 
+/// A warning when this process may run on fewer cores than the `per_rank`
+/// workers it serves: mpirun binds each rank to one core by default, which
+/// would make its workers take turns.
+pub fn binding_warning(rank: usize, per_rank: usize) -> Option<String> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    (cores < per_rank).then(|| {
+        format!(
+            "warning: rank {rank} may run on {cores} core(s) but has {per_rank} workers: \
+             mpirun binds each rank to cores; give it more (mpirun --bind-to none, \
+             or --map-by slot:PE={per_rank}; srun --cpus-per-task={per_rank})"
+        )
+    })
+}
+
 fn serve_run(transport: &dyn Transport, path: &str, text: String, seed: i64, per_rank: usize) {
     let rank = transport.rank();
+    if let Some(w) = binding_warning(rank, per_rank) {
+        crate::stdout::errln!("{w}");
+    }
     let analysed = crate::workflow::parse(SourceFile::new(path, text))
         .and_then(|wf| crate::graph::build(&wf).map(|g| (wf, g)))
         .map_err(|ds| {
