@@ -579,3 +579,28 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
     );
     assert!(start.elapsed().as_secs_f64() < 1.0);
 }
+
+/// `apply` over a margin of extent 0 gives FUN's type, emptied, as R's
+/// `apply` does (R 4.2.2: `apply(matrix(numeric(0), 0, 3), 1, sum)` is
+/// `numeric(0)`, with `range` too; `any` gives `logical(0)`, `paste`
+/// `character(0)`); over the other margin FUN sees empty slices.
+#[test]
+fn apply_over_an_empty_margin_keeps_funs_type() {
+    let empty = || Value::Mat(nalgebra::DMatrix::zeros(0, 3));
+    let apply = |fun: &str, margin: f64| {
+        call(
+            "apply",
+            vec![
+                pos(empty()),
+                pos(Value::scalar(margin)),
+                pos(Value::string(fun)),
+            ],
+        )
+        .unwrap()
+    };
+    assert_eq!(apply("sum", 1.0), Value::Num(Vec::new()));
+    assert_eq!(apply("range", 1.0), Value::Num(Vec::new()));
+    assert_eq!(apply("any", 1.0), Value::Bool(Vec::new()));
+    assert_eq!(apply("paste", 1.0), Value::Str(Vec::new()));
+    assert_eq!(apply("sum", 2.0), Value::Num(vec![0.0; 3]));
+}

@@ -164,6 +164,38 @@ fn slices(func: &str, args: &Args<&Value>) -> Result<Vec<Value>, KernelError> {
     elements(x)
 }
 
+/// `apply` over a margin of extent 0, as R's `apply` does it: FUN is
+/// called once on a slice of zeros (FALSE for a logical matrix) as long as
+/// the other extent, and the result is that value's type emptied
+/// (`ans[1L][-1L]`), or NULL.
+fn empty_apply(
+    args: &Args<&Value>,
+    f: &Fun<'_>,
+    dots: &[(Option<&str>, &Value)],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let x = args.get("X").unwrap_or(&Value::Null);
+    let by_rows = args.get("MARGIN").and_then(Value::as_scalar) == Some(1.0);
+    let other = |rows: usize, cols: usize| if by_rows { cols } else { rows };
+    let zeros = match x {
+        Value::BoolMat(m) => Value::Bool(vec![Some(false); other(m.nrows(), m.ncols())]),
+        _ => match frame::coerce_value("apply", x).transpose()? {
+            Some(Value::Mat(m)) => Value::Num(vec![0.0; other(m.nrows(), m.ncols())]),
+            _ => match x {
+                Value::Mat(m) => Value::Num(vec![0.0; other(m.nrows(), m.ncols())]),
+                _ => return Err(KernelError::new("dim(X) must have a positive length")),
+            },
+        },
+    };
+    Ok(match f.call_on(&zeros, dots, ctx)? {
+        Value::Null => Value::Null,
+        Value::Bool(_) | Value::BoolMat(_) => Value::Bool(Vec::new()),
+        Value::Str(_) => Value::Str(Vec::new()),
+        Value::List(_) => Value::List(List::sequence(Vec::new())),
+        _ => Value::Num(Vec::new()),
+    })
+}
+
 /// R's `simplify2array` of results: one value each → a vector, as `c`
 /// combines them; equal lengths → a matrix with a column each; else the
 /// list.
@@ -201,6 +233,9 @@ fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let f = fun_of(args, ctx)?;
     let parts = slices(args.func, args)?;
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
+    if args.func == "apply" && parts.is_empty() {
+        return empty_apply(args, &f, &dots, ctx);
+    }
     let results = parts
         .iter()
         .map(|s| f.call_on(s, &dots, ctx))
