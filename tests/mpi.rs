@@ -25,6 +25,26 @@ fn mpirun(n: usize, args: &[&str]) -> Command {
     c
 }
 
+/// `wf` headless on 3 ranks of one worker each under baseline, which
+/// deals the first three calls to ranks 0, 1 and 2 in file order.
+fn one_worker_each(wf: &Path, history: &Path) -> Command {
+    mpirun(
+        3,
+        &[
+            "run",
+            wf.to_str().unwrap(),
+            "--mpi",
+            "-p",
+            "1",
+            "--scheduler",
+            "baseline",
+            "--headless",
+            "--history",
+            history.to_str().unwrap(),
+        ],
+    )
+}
+
 fn text(o: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -117,23 +137,9 @@ fn a_step_failing_on_another_rank_names_the_rank_and_the_step() {
         "[steps]\na = \"sum(1:10)\"\nb = \"solve(matrix(0, 2, 2))\"\nc = \"mean(1:4)\"\n",
     )
     .unwrap();
-    let o = mpirun(
-        3,
-        &[
-            "run",
-            wf.to_str().unwrap(),
-            "--mpi",
-            "-p",
-            "1",
-            "--scheduler",
-            "baseline",
-            "--headless",
-            "--history",
-            tmp.path().join("h.db").to_str().unwrap(),
-        ],
-    )
-    .output()
-    .unwrap();
+    let o = one_worker_each(&wf, &tmp.path().join("h.db"))
+        .output()
+        .unwrap();
     assert!(!o.status.success(), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -185,25 +191,11 @@ fn a_killed_rank_ends_the_run_with_a_message_and_the_history_intact() {
         .output()
         .unwrap();
     assert!(first.status.success(), "{}", text(&first));
-    let child = mpirun(
-        3,
-        &[
-            "run",
-            wf.to_str().unwrap(),
-            "--mpi",
-            "-p",
-            "1",
-            "--scheduler",
-            "baseline",
-            "--headless",
-            "--history",
-            history.to_str().unwrap(),
-        ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let child = one_worker_each(&wf, &history)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let started = Instant::now();
     let victim = loop {
         if let Some(p) = rank_pid(child.id(), 2) {
