@@ -154,7 +154,7 @@ fn run(
 }
 
 /// R's best-of-`REPEATS` seconds per case, or why R could not run.
-fn time_r(x: &[f64], y: &[f64], m: &[f64]) -> Result<Vec<Option<f64>>, String> {
+fn time_r(x: &[f64], y: &[f64], m: &[f64], cases: &[&str]) -> Result<Vec<Option<f64>>, String> {
     let dir = std::env::temp_dir().join(format!("flowcast-library-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let result = (|| {
@@ -174,7 +174,7 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64]) -> Result<Vec<Option<f64>>, String> {
         for (name, e) in SETUP {
             let _ = writeln!(script, "{name} <- {e}");
         }
-        for (k, e) in CASES.iter().enumerate() {
+        for (k, e) in cases.iter().enumerate() {
             let _ = writeln!(
                 script,
                 "t <- tryCatch(min(sapply(1:{REPEATS}, function(r) {{ set.seed(1); \
@@ -191,7 +191,7 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64]) -> Result<Vec<Option<f64>>, String> {
         if !out.status.success() {
             return Err(String::from_utf8_lossy(&out.stderr).into_owned());
         }
-        let mut times = vec![None; CASES.len()];
+        let mut times = vec![None; cases.len()];
         for l in String::from_utf8_lossy(&out.stdout).lines() {
             let w: Vec<&str> = l.split_whitespace().collect();
             if let ["T", k, t] = w[..] {
@@ -211,7 +211,13 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64]) -> Result<Vec<Option<f64>>, String> {
 /// The table: each case's seconds in flowcast and in R, and R's over
 /// flowcast's (above 1: flowcast is faster). R's `system.time` resolves
 /// a millisecond; cases both sides do in less say so rather than a ratio.
-pub fn run_library(with_r: bool) -> String {
+/// `only` keeps the cases whose text contains it.
+pub fn run_library(with_r: bool, only: Option<&str>) -> String {
+    let cases: Vec<&str> = CASES
+        .iter()
+        .copied()
+        .filter(|e| only.is_none_or(|o| e.contains(o)))
+        .collect();
     let x = super::kernels::random_normals(N, 1);
     let y = super::kernels::random_normals(N, 2);
     let m = super::kernels::random_normals(M * M, 3);
@@ -235,7 +241,7 @@ pub fn run_library(with_r: bool) -> String {
         }
     }
     let r = if with_r && super::kernels::rscript_available() {
-        Some(time_r(&x, &y, &m))
+        Some(time_r(&x, &y, &m, &cases))
     } else {
         None
     };
@@ -245,7 +251,7 @@ pub fn run_library(with_r: bool) -> String {
         "library (x, y: 10^6; m: 1000x1000)", "flowcast s", "R s", "R/ours"
     );
     let mut slower = Vec::new();
-    for (k, e) in CASES.iter().enumerate() {
+    for (k, e) in cases.iter().enumerate() {
         let ours = run(e, &steps, REPEATS).map(|(_, t)| t);
         let theirs = match &r {
             Some(Ok(t)) => t[k],

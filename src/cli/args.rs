@@ -175,6 +175,9 @@ pub enum BenchCommand {
         /// Only the library table, not the decompositions.
         #[arg(long)]
         library: bool,
+        /// Only the library cases whose expression contains this text.
+        #[arg(long, value_name = "TEXT")]
+        only: Option<String>,
     },
     /// The paper's section VI on this machine: Figure 7, Tables I, IV, V.
     Paper {

@@ -123,12 +123,16 @@ pub fn main() -> ExitCode {
                     sizes,
                     no_r,
                     library,
+                    only,
                 },
         }) => {
-            if !library {
+            if !library && only.is_none() {
                 out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             }
-            out!("{}", crate::bench::library::run_library(!no_r));
+            out!(
+                "{}",
+                crate::bench::library::run_library(!no_r, only.as_deref())
+            );
             ExitCode::SUCCESS
         }
         Some(Command::Bench {

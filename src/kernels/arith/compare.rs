@@ -139,18 +139,27 @@ fn decide(op: &str, o: Ordering) -> bool {
     }
 }
 
-fn compare_num(op: &str, x: f64, y: f64) -> Option<bool> {
-    if x.is_nan() || y.is_nan() {
-        return None;
+/// `x op y` over numbers recycled to `n`: NA where either side is NA or
+/// NaN. The operator is matched once, not per element, and the common
+/// shapes (equal lengths, a scalar side) index without a division.
+fn compare_nums(op: &str, x: &[f64], y: &[f64], n: usize) -> Vec<Option<bool>> {
+    fn each(x: &[f64], y: &[f64], n: usize, f: impl Fn(f64, f64) -> bool) -> Vec<Option<bool>> {
+        let at = |a: f64, b: f64| (!a.is_nan() && !b.is_nan()).then(|| f(a, b));
+        match (x.len(), y.len()) {
+            (a, b) if a == n && b == n => x.iter().zip(y).map(|(&a, &b)| at(a, b)).collect(),
+            (a, 1) if a == n => x.iter().map(|&a| at(a, y[0])).collect(),
+            (1, b) if b == n => y.iter().map(|&b| at(x[0], b)).collect(),
+            _ => (0..n).map(|i| at(x[i % x.len()], y[i % y.len()])).collect(),
+        }
     }
-    Some(match op {
-        "==" => x == y,
-        "!=" => x != y,
-        "<" => x < y,
-        ">" => x > y,
-        "<=" => x <= y,
-        _ => x >= y,
-    })
+    match op {
+        "==" => each(x, y, n, |a, b| a == b),
+        "!=" => each(x, y, n, |a, b| a != b),
+        "<" => each(x, y, n, |a, b| a < b),
+        ">" => each(x, y, n, |a, b| a > b),
+        "<=" => each(x, y, n, |a, b| a <= b),
+        _ => each(x, y, n, |a, b| a >= b),
+    }
 }
 
 /// `a op b` with R's recycling, for text or numbers.
@@ -159,9 +168,7 @@ fn relop(op: &str, a: &Side, b: &Side, n: usize) -> Vec<Option<bool>> {
         return Vec::new();
     }
     match (a, b) {
-        (Side::Num(x), Side::Num(y)) => (0..n)
-            .map(|i| compare_num(op, x[i % x.len()], y[i % y.len()]))
-            .collect(),
+        (Side::Num(x), Side::Num(y)) => compare_nums(op, x, y, n),
         (Side::Str(x), Side::Str(y)) => (0..n)
             .map(|i| match (&x[i % x.len()], &y[i % y.len()]) {
                 (Some(p), Some(q)) => Some(decide(

@@ -17,18 +17,7 @@ pub(super) struct Interval {
 
 /// R's `median()` of numbers without NA.
 fn median(x: &[f64]) -> f64 {
-    let mut s = x.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    let half = n.div_ceil(2);
-    if n % 2 == 1 {
-        s[half - 1]
-    } else {
-        (s[half - 1] + s[half]) / 2.0
-    }
+    crate::kernels::summary::median_of(x.to_vec())
 }
 
 /// R's `sign(z) * 0.5`, or the one-sided continuity correction.

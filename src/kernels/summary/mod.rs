@@ -10,6 +10,7 @@ mod scale;
 mod sums;
 
 pub(crate) use corcov::{cor_or_na, kendall_xy, method_arg, var, Method};
+pub(crate) use quantile::median_of;
 
 pub(super) use sums::KERNELS as SUM_KERNELS;
 

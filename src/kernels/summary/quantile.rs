@@ -26,25 +26,49 @@ fn sorted(mut x: Vec<f64>) -> Vec<f64> {
     x
 }
 
+/// Puts the sorted order's elements at positions `ks` (0-based, ascending,
+/// distinct) in place, as R's `sort(x, partial = ks)` does: each selection
+/// splits the slice, so the rest need not be sorted.
+fn select_at(x: &mut [f64], ks: &[usize]) {
+    if ks.is_empty() {
+        return;
+    }
+    let mid = ks.len() / 2;
+    let k = ks[mid];
+    let (left, _, right) = x.select_nth_unstable_by(k, f64::total_cmp);
+    select_at(left, &ks[..mid]);
+    let above: Vec<usize> = ks[mid + 1..].iter().map(|&i| i - k - 1).collect();
+    select_at(right, &above);
+}
+
+/// `x` with the sorted order's elements at positions `ks` (any order,
+/// repeats allowed) in place.
+fn partially_sorted(mut x: Vec<f64>, ks: &mut Vec<usize>) -> Vec<f64> {
+    ks.sort_unstable();
+    ks.dedup();
+    ks.retain(|&k| k < x.len());
+    select_at(&mut x, ks);
+    x
+}
+
 fn drop_na(x: Vec<f64>) -> Vec<f64> {
     x.into_iter().filter(|v| !v.is_nan()).collect()
 }
 
-/// `median.default(x, na.rm)`.
-pub(crate) fn median(x: Vec<f64>, na_rm: bool) -> f64 {
-    let x = if na_rm {
-        drop_na(x)
-    } else if x.iter().any(|v| v.is_nan()) {
-        return NA;
-    } else {
-        x
-    };
+/// The median of numbers without NA (NA when there are none): the middle
+/// one or two order statistics, found by selection as R's
+/// `sort(x, partial = half + 0:1)` does.
+pub(crate) fn median_of(x: Vec<f64>) -> f64 {
     let n = x.len();
     if n == 0 {
         return NA;
     }
-    let s = sorted(x);
     let half = n.div_ceil(2);
+    let mut ks = vec![half - 1];
+    if n % 2 == 0 {
+        ks.push(half);
+    }
+    let s = partially_sorted(x, &mut ks);
     if n % 2 == 1 {
         s[half - 1]
     } else {
@@ -52,15 +76,44 @@ pub(crate) fn median(x: Vec<f64>, na_rm: bool) -> f64 {
     }
 }
 
+/// `median.default(x, na.rm)`.
+pub(crate) fn median(x: Vec<f64>, na_rm: bool) -> f64 {
+    if na_rm {
+        median_of(drop_na(x))
+    } else if x.iter().any(|v| v.is_nan()) {
+        NA
+    } else {
+        median_of(x)
+    }
+}
+
 /// `quantile.default(x, probs, type = type)` on data without NA; `None`
-/// for a type R has no formula for.
+/// for a type R has no formula for. Like R, it first works out which
+/// order statistics the formula reads, then sorts only those into place.
 pub(crate) fn quantile(x: &[f64], probs: &[f64], ty: u8) -> Option<Vec<f64>> {
     let n = x.len();
-    let x = sorted(x.to_vec());
-    let at = |i: f64| -> f64 {
+    let mut ks = Vec::new();
+    quantile_by(n, probs, ty, |i| {
+        ks.push(i);
+        0.0
+    })?;
+    let s = partially_sorted(x.to_vec(), &mut ks);
+    quantile_by(n, probs, ty, |i| s[i])
+}
+
+/// The formulas of `quantile.default`, reading the sorted data's element
+/// at 0-based position i through `sorted`. Which positions are read does
+/// not depend on the values read.
+fn quantile_by(
+    n: usize,
+    probs: &[f64],
+    ty: u8,
+    mut sorted: impl FnMut(usize) -> f64,
+) -> Option<Vec<f64>> {
+    let mut at = |i: f64| -> f64 {
         // x[i], 1-based; outside 1..=n (or empty) R's index gives NA.
         if i >= 1.0 && (i as usize) <= n {
-            x[i as usize - 1]
+            sorted(i as usize - 1)
         } else {
             NA
         }
@@ -96,17 +149,17 @@ pub(crate) fn quantile(x: &[f64], probs: &[f64], ty: u8) -> Option<Vec<f64>> {
         _ => return None,
     };
     // x padded as R pads it: c(x[1], x[1], x, x[n], x[n]), indexed j + 2.
-    let pad = |j: f64| -> f64 {
+    let mut pad = |j: f64| -> f64 {
         if n == 0 {
             return NA;
         }
         let i = j + 2.0;
         if i <= 2.0 {
-            x[0]
+            sorted(0)
         } else if i >= (n + 2) as f64 {
-            x[n - 1]
+            sorted(n - 1)
         } else {
-            x[i as usize - 3]
+            sorted(i as usize - 3)
         }
     };
     let nf = n as f64;
@@ -233,10 +286,11 @@ pub(super) fn mad_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         // `sort(abs(x - center), partial = n2)[n2]`: sort drops the NAs,
         // and psort refuses a partial index outside what is left.
         let n2 = n / 2 + usize::from(high);
-        let s = sorted(drop_na(dev));
-        if n2 < 1 || n2 > s.len() {
+        let dev = drop_na(dev);
+        if n2 < 1 || n2 > dev.len() {
             return Err(KernelError::new(format!("index {n2} outside bounds")));
         }
+        let s = partially_sorted(dev, &mut vec![n2 - 1]);
         return Ok(Value::scalar(constant * s[n2 - 1]));
     }
     Ok(Value::scalar(constant * median(dev, false)))
@@ -339,5 +393,44 @@ mod tests {
         assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0], false), 2.5);
         assert!(median(vec![1.0, NA], false).is_nan());
         assert_eq!(median(vec![1.0, NA], true), 1.0);
+    }
+
+    /// Selection puts exactly the sorted order's elements where the
+    /// formulas read them, for every type, on data with ties, for every
+    /// length from empty to a few hundred.
+    #[test]
+    fn selection_reads_what_a_full_sort_would() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 50) as f64 - 25.0
+        };
+        let probs: Vec<f64> = (0..=40)
+            .map(|k| k as f64 / 40.0)
+            .chain([0.333, 1e-9])
+            .collect();
+        for n in (0..40).chain([99, 100, 257]) {
+            let x: Vec<f64> = (0..n).map(|_| next()).collect();
+            let full = sorted(x.clone());
+            for ty in 1..=9 {
+                let want = quantile_by(n, &probs, ty, |i| full[i]).unwrap();
+                let got = quantile(&x, &probs, ty).unwrap();
+                assert_eq!(
+                    want.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    "n = {n}, type {ty}"
+                );
+            }
+            let m = if n == 0 {
+                NA
+            } else if n % 2 == 1 {
+                full[n / 2]
+            } else {
+                (full[n / 2 - 1] + full[n / 2]) / 2.0
+            };
+            assert_eq!(median_of(x).to_bits(), m.to_bits(), "median, n = {n}");
+        }
     }
 }

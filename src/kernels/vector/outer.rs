@@ -32,12 +32,32 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         .checked_mul(ny)
         .filter(|&n| n <= 1 << 31)
         .ok_or_else(|| KernelError::new("outer(): the result is too large"))?;
-    let xr = pick(x, &(0..n).map(|i| i % nx.max(1)).collect::<Vec<_>>());
-    let yr = pick(y, &(0..n).map(|i| i / nx.max(1)).collect::<Vec<_>>());
-    let (xr, yr) = if n == 0 {
-        (pick(x, &[]), pick(y, &[]))
-    } else {
-        (xr, yr)
+    // R's `outer` forms the product of two numeric vectors as
+    // `X %*% t(Y)`: one multiplication per cell, which this does directly.
+    if let (Value::Num(xs), Value::Num(ys), Fun::Kernel(k)) = (x, y, &f) {
+        if k.name == "*" && args.dots().next().is_none() {
+            let mut out = crate::kernels::alloc::vec_with_capacity(n)?;
+            for &b in ys {
+                out.extend(xs.iter().map(|&a| a * b));
+            }
+            return Ok(Value::Mat(DMatrix::from_vec(nx, ny, out)));
+        }
+    }
+    let (xr, yr) = match (x, y) {
+        (Value::Num(xs), Value::Num(ys)) => {
+            let mut xr = crate::kernels::alloc::vec_with_capacity(n)?;
+            let mut yr = crate::kernels::alloc::vec_with_capacity(n)?;
+            for &b in ys {
+                xr.extend_from_slice(xs);
+                yr.extend(std::iter::repeat_n(b, nx));
+            }
+            (Value::Num(xr), Value::Num(yr))
+        }
+        _ if n == 0 => (pick(x, &[]), pick(y, &[])),
+        _ => (
+            pick(x, &(0..n).map(|i| i % nx).collect::<Vec<_>>()),
+            pick(y, &(0..n).map(|i| i / nx).collect::<Vec<_>>()),
+        ),
     };
     let mut given = vec![(None, &xr), (None, &yr)];
     given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
@@ -51,6 +71,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     Ok(match r {
         Value::Bool(b) => Value::BoolMat(DMatrix::from_vec(nx, ny, b)),
         Value::BoolMat(m) => Value::BoolMat(DMatrix::from_vec(nx, ny, m.as_slice().to_vec())),
+        Value::Num(d) => Value::Mat(DMatrix::from_vec(nx, ny, d)),
         other => match other.as_f64_slice() {
             Some(d) => Value::Mat(DMatrix::from_vec(nx, ny, d.into_owned())),
             None => {
