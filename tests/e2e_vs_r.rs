@@ -23,6 +23,24 @@ fn stream_workflow_matches_r_under_every_scheduler() {
     assert_matches_r_under_every_scheduler("stream");
 }
 
+/// `ifelse`'s `yes` and `no`, and the right side of `&&` and `||`, are
+/// evaluated only when R would: what they would draw is not drawn, and
+/// what they would warn is not warned.
+#[test]
+fn lazy_arguments_are_forced_as_r_forces_them() {
+    assert_matches_r_under_every_scheduler("lazy");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::flowcast_command()
+        .args(["run", "--json", "-p", "2"])
+        .arg(root.join("tests/fixtures/workflows/lazy.toml"))
+        .output()
+        .unwrap();
+    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = |step: &str| json["steps"][step]["warnings"].as_array().unwrap().len();
+    assert_eq!(warnings("warned"), 1, "{json}");
+    assert_eq!(warnings("quiet"), 0, "{json}");
+}
+
 /// Which random steps wait for which: only for the last step before them
 /// whose draws are not counted before the run, skipping the counted ones.
 #[test]

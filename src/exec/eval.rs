@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
-use crate::graph::function_args;
+use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
     alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning,
@@ -247,6 +247,47 @@ fn short_circuit(op: BinaryOp, lhs: &Value, ctx: &mut Ctx) -> Result<Option<bool
 /// An evaluated argument and its name, if it was named.
 type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
 
+/// `ifelse`'s arguments forced as R's closure forces them: `test` first,
+/// then `yes` only if some test is TRUE, then `no` only if some is FALSE
+/// (see `graph::promises`). One never forced is passed as NULL, which the
+/// kernel does not read.
+fn ifelse_args<'s>(
+    [test, yes, no]: [Option<usize>; 3],
+    args: &[Arg],
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Vec<NamedValue<'s>>, EvalError> {
+    let mut values: Vec<Option<Cow<'s, Value>>> = vec![None; args.len()];
+    let mut needed = (true, true);
+    if let Some(i) = test {
+        let t = eval(&args[i].value, scope, ctx, file)?;
+        if let Some(l) = t.as_logicals() {
+            needed = (l.contains(&Some(true)), l.contains(&Some(false)));
+        }
+        values[i] = Some(t);
+    }
+    for (slot, needed) in [(yes, needed.0), (no, needed.1)] {
+        if let Some(i) = slot {
+            values[i] = Some(if needed {
+                eval(&args[i].value, scope, ctx, file)?
+            } else {
+                Cow::Owned(Value::Null)
+            });
+        }
+    }
+    args.iter()
+        .zip(values)
+        .map(|(a, v)| {
+            let v = match v {
+                Some(v) => v,
+                None => eval(&a.value, scope, ctx, file)?,
+            };
+            Ok((a.name.clone(), v))
+        })
+        .collect()
+}
+
 /// A call's arguments, evaluated. Those R evaluates inside the call's
 /// `data` (`lm(y ~ x, data = d, weights = w)`) see `d`'s columns before
 /// other steps, as `model.frame` sees them.
@@ -257,6 +298,11 @@ fn eval_args<'s>(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Vec<NamedValue<'s>>, EvalError> {
+    if func == "ifelse" {
+        if let Some(slots) = promises::ifelse_slots(args) {
+            return ifelse_args(slots, args, scope, ctx, file);
+        }
+    }
     let function = function_args::function_arg(func, args);
     let closure = closure(func, args)?.map(|(i, _)| i);
     // A function passed by name is passed as its name; a closure, which

@@ -17,6 +17,7 @@ pub mod formula;
 pub mod function_args;
 pub mod index_work;
 pub mod memory;
+pub mod promises;
 mod shape;
 pub mod suggest;
 mod symmetric;

@@ -73,6 +73,9 @@ fn infer_node(
                 .map_err(|(span, message)| diag(file, span, message))?;
             let typed = infer_args(func, args, env, file, ctx, work)?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            if super::promises::call_draws_lazily(func, args) {
+                work.unknown_draws = true;
+            }
             match closure {
                 Some((_, (params, body))) => {
                     with_closure(params, body, env, file, ctx, work, |ctx, work| {
@@ -101,6 +104,11 @@ fn infer_node(
         ExprKind::Binary { op, lhs, rhs } => {
             let l = infer_node(lhs, env, file, ctx, None, work)?;
             let r = infer_node(rhs, env, file, ctx, None, work)?;
+            // `&&` and `||` evaluate their right side only when the left
+            // does not decide (see `promises`).
+            if matches!(op, BinaryOp::AndAnd | BinaryOp::OrOr) && super::draws_random(rhs) {
+                work.unknown_draws = true;
+            }
             keep(&[&l, &r]);
             call(
                 op.symbol(),

@@ -1,0 +1,32 @@
+//! Arguments R forces only when it needs them: `ifelse` evaluates `yes`
+//! only when some `test` is TRUE and `no` only when some is FALSE, and
+//! `&&` and `||` their right side only when the left does not decide.
+//! Evaluation forces them the same way (`exec::eval`); analysis counts no
+//! fixed number of draws for a step whose lazy part draws, since only the
+//! run decides whether it does.
+
+use super::draws_random;
+use crate::kernels::{registry, Args};
+use crate::workflow::Arg;
+
+/// The indices of the call arguments that supply `ifelse`'s `test`, `yes`
+/// and `no`, in the order R forces them; `None` where the call does not
+/// match (the call's own check reports it).
+pub fn ifelse_slots(args: &[Arg]) -> Option<[Option<usize>; 3]> {
+    let k = registry().get("ifelse")?;
+    let given = args.iter().map(|a| (a.name.clone(), ())).collect();
+    let m = Args::match_call(k.name, k.params, given).ok()?;
+    Some(["test", "yes", "no"].map(|f| m.position(f)))
+}
+
+/// Whether a call's draws from the random stream depend on which of its
+/// lazily forced arguments the run forces.
+pub fn call_draws_lazily(func: &str, args: &[Arg]) -> bool {
+    func == "ifelse"
+        && ifelse_slots(args).is_some_and(|[_, yes, no]| {
+            [yes, no]
+                .into_iter()
+                .flatten()
+                .any(|i| draws_random(&args[i].value))
+        })
+}
