@@ -316,6 +316,80 @@ pub fn rf(n1: f64, n2: f64, rng: &mut Rng) -> f64 {
     v1 / v2
 }
 
+/// rpois.c's state for mu < 10, kept between calls as R keeps it in
+/// statics: the cumulative probabilities `pp[1..=l]` built so far for
+/// `muprev`. It only saves work: every entry is a function of mu alone, so
+/// a draw is the same whatever was drawn before.
+struct PoisTable {
+    muprev: f64,
+    m: usize,
+    l: usize,
+    p0: f64,
+    p: f64,
+    q: f64,
+    pp: [f64; 36],
+}
+
+thread_local! {
+    static POIS_TABLE: std::cell::RefCell<PoisTable> = const {
+        std::cell::RefCell::new(PoisTable {
+            muprev: f64::NAN,
+            m: 0,
+            l: 0,
+            p0: 0.0,
+            p: 0.0,
+            q: 0.0,
+            pp: [0.0; 36],
+        })
+    };
+}
+
+impl PoisTable {
+    /// rpois.c's case `mu < M_cutoff`: inversion by the table (Steps U,
+    /// T and C).
+    fn draw(&mut self, mu: f64, rng: &mut Rng) -> f64 {
+        if mu != self.muprev {
+            self.muprev = mu;
+            self.m = 1usize.max(mu as usize);
+            self.l = 0;
+            self.p0 = (-mu).exp();
+            self.p = self.p0;
+            self.q = self.p0;
+        }
+        loop {
+            // Step U.
+            let u = rng.unif_rand();
+            if u <= self.p0 {
+                return 0.0;
+            }
+            // Step T: the table so far.
+            if self.l > 0 {
+                let j = if u > 0.458 { self.l.min(self.m) } else { 1 };
+                for k in j..=self.l {
+                    if u <= self.pp[k] {
+                        return k as f64;
+                    }
+                }
+                if self.l == 35 {
+                    continue;
+                }
+            }
+            // Step C: new probabilities and their cumulatives.
+            self.l += 1;
+            for k in self.l..=35 {
+                self.p *= mu / k as f64;
+                self.q += self.p;
+                self.pp[k] = self.q;
+                if u <= self.q {
+                    self.l = k;
+                    return k as f64;
+                }
+            }
+            self.l = 35;
+        }
+    }
+}
+
 pub fn rpois(mu: f64, rng: &mut Rng) -> f64 {
     const A0: f64 = -0.5;
     const A1: f64 = 0.3333333;
@@ -336,40 +410,7 @@ pub fn rpois(mu: f64, rng: &mut Rng) -> f64 {
         return 0.0;
     }
     if mu < 10.0 {
-        // Table lookup of the cumulative probabilities (Step T/C): the
-        // smallest k <= 35 with u <= P(X <= k), or a fresh u.
-        let m = 1usize.max(mu as usize);
-        let p0 = (-mu).exp();
-        let mut pp = [0.0f64; 36];
-        let mut l = 0usize;
-        let (mut p, mut q) = (p0, p0);
-        loop {
-            let u = rng.unif_rand();
-            if u <= p0 {
-                return 0.0;
-            }
-            if l != 0 {
-                let start = if u <= 0.458 { 1 } else { l.min(m) };
-                for (k, &ppk) in pp.iter().enumerate().take(l + 1).skip(start) {
-                    if u <= ppk {
-                        return k as f64;
-                    }
-                }
-                if l == 35 {
-                    continue;
-                }
-            }
-            l += 1;
-            for (k, slot) in pp.iter_mut().enumerate().skip(l) {
-                p *= mu / k as f64;
-                q += p;
-                *slot = q;
-                if u <= q {
-                    return k as f64;
-                }
-            }
-            l = 35;
-        }
+        return POIS_TABLE.with(|t| t.borrow_mut().draw(mu, rng));
     }
     let s = mu.sqrt();
     let d = 6.0 * mu * mu;
