@@ -238,12 +238,26 @@ impl Rng {
             }
             return out;
         }
-        let mut left = dn as usize;
-        let mut x: Vec<usize> = (0..left).collect();
-        let mut out = Vec::with_capacity(k);
+        // R's `int x[n]`: 4-byte positions, half the memory the random
+        // reads below touch, where n allows.
+        match u32::try_from(dn as usize) {
+            Ok(n) => self.draw_without_replacement((0..n).collect(), k),
+            Err(_) => self.draw_without_replacement((0..dn as u64).collect(), k),
+        }
+    }
+
+    /// `do_sample`'s loop without replacement: each draw takes a uniform
+    /// position among those left and moves the last one into its place.
+    fn draw_without_replacement<T: Copy + Into<u64>>(
+        &mut self,
+        mut x: Vec<T>,
+        k: usize,
+    ) -> Vec<f64> {
+        let mut left = x.len();
+        let mut out = Vec::with_capacity(k.min(left));
         for _ in 0..k.min(left) {
             let j = self.unif_index(left as f64) as usize;
-            out.push((x[j] + 1) as f64);
+            out.push((x[j].into() + 1) as f64);
             left -= 1;
             x[j] = x[left];
         }
