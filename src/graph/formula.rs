@@ -275,9 +275,12 @@ pub struct DataScope {
 
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
-    if !matches!(func, "lm" | "glm" | "aggregate") {
-        return None;
-    }
+    let test_second = match func {
+        "t.test" | "wilcox.test" | "var.test" => Some("y"),
+        "kruskal.test" | "bartlett.test" => Some("g"),
+        "lm" | "glm" | "aggregate" => None,
+        _ => return None,
+    };
     let kernel = registry().get(func)?;
     let given = args
         .iter()
@@ -285,6 +288,18 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         .collect::<Vec<(Option<String>, &Expr)>>();
     let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
     let position = |v: &Expr| args.iter().position(|a| std::ptr::eq(&a.value, v));
+    if let Some(second) = test_second {
+        // A test's formula method (`t.test(y ~ g, data = d)`); its second
+        // formal is `data`, the one matched here as `y` or `g`.
+        let formula = matched
+            .get("x")
+            .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
+        let data = matched.get("data").or_else(|| matched.get(second))?;
+        return Some(DataScope {
+            data: position(data)?,
+            scoped: vec![position(formula)?],
+        });
+    }
     if func == "aggregate" {
         // aggregate(y ~ g, d, mean): the formula method's second formal is
         // `data`, the one matched here as `by`.

@@ -43,7 +43,8 @@ pub(super) static KERNELS: &[Kernel] = &[
 ];
 
 /// Functions whose R code turns a data frame into a matrix first
-/// (`as.matrix(x)`, or `Summary.data.frame` for `sum`, `min` and `max`).
+/// (`as.matrix(x)`, or `Summary.data.frame` for `sum`, `prod`, `min`,
+/// `max` and `range`).
 /// Others (`%*%`, `crossprod`, `sd`, `mean`) refuse a data frame in R, and
 /// refuse it here too.
 const TAKES_MATRIX: &[&str] = &[
@@ -60,10 +61,16 @@ const TAKES_MATRIX: &[&str] = &[
     "qr",
     "solve",
     "var",
+    "cor",
+    "cov",
+    "scale",
+    "apply",
     "t",
     "sum",
+    "prod",
     "min",
     "max",
+    "range",
 ];
 
 /// Whether `func` takes a data frame as the numeric matrix it holds.

@@ -3,6 +3,7 @@
 //! 4.2's `kruskal.test.default` and `bartlett.test.default`.
 
 use super::{rank, record, tie_counts};
+use crate::kernels::factor::as_factor;
 use crate::kernels::nmath::{pchisq, rsum};
 use crate::kernels::summary::var;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -41,37 +42,16 @@ fn samples(args: &Args<&Value>, finite: bool) -> Result<Vec<Vec<f64>>, KernelErr
     if g.len() != xs.len() {
         return Err(KernelError::new("'x' and 'g' must have the same length"));
     }
-    // factor(g[OK]): the levels are the sorted distinct values present.
-    let keys: Vec<Option<String>> = match g {
-        Value::Str(s) => s.iter().map(|v| (v != "NA").then(|| v.clone())).collect(),
-        other => other
-            .as_f64_slice()
-            .ok_or_else(|| KernelError::new("'g' must be a vector of groups"))?
-            .iter()
-            .map(|v| (!v.is_nan()).then(|| format!("{:020.6e}", v)))
-            .collect(),
-    };
-    let numeric_keys: Option<Vec<f64>> = g.as_f64_slice().map(|s| s.into_owned());
-    let mut rows: Vec<(usize, f64)> = Vec::new();
-    let mut levels: Vec<usize> = Vec::new();
-    for (i, (x, k)) in xs.iter().zip(&keys).enumerate() {
-        if x.is_nan() || k.is_none() {
-            continue;
+    // factor(g[OK]): a factor keeps its level order, other groups are
+    // sorted as `factor` sorts them; levels with no complete case go.
+    let f = as_factor(g).map_err(|_| KernelError::new("'g' must be a vector of groups"))?;
+    let mut out = vec![Vec::new(); f.levels.len()];
+    for (x, code) in xs.iter().zip(&f.codes) {
+        if let (false, Some(c)) = (x.is_nan(), code) {
+            out[*c as usize].push(*x);
         }
-        rows.push((i, *x));
-        levels.push(i);
     }
-    let cmp = |a: &usize, b: &usize| match &numeric_keys {
-        Some(v) => v[*a].total_cmp(&v[*b]),
-        None => keys[*a].cmp(&keys[*b]),
-    };
-    levels.sort_by(cmp);
-    levels.dedup_by(|a, b| cmp(a, b).is_eq());
-    let mut out = vec![Vec::new(); levels.len()];
-    for (i, x) in rows {
-        let l = levels.partition_point(|lv| cmp(lv, &i).is_lt());
-        out[l].push(x);
-    }
+    out.retain(|s| !s.is_empty());
     if out.len() < 2 {
         return Err(KernelError::new("all observations are in the same group"));
     }

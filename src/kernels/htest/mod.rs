@@ -7,6 +7,7 @@
 mod cortest;
 mod counts;
 mod fisher;
+mod formula;
 mod friedman;
 mod groups;
 mod ks;
@@ -44,10 +45,11 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("conf.level"),
             opt("tol.root"),
             DOTS,
+            opt("data"),
         ],
         random: false,
-        shape: wilcox::shape,
-        eval: wilcox::eval,
+        shape: formula::wilcox_shape,
+        eval: formula::wilcox_eval,
     },
     Kernel {
         name: "ks.test",
@@ -74,24 +76,28 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("var.equal"),
             opt("conf.level"),
             DOTS,
+            opt("data"),
         ],
         random: false,
-        shape: ttest::t_shape,
-        eval: ttest::t_eval,
+        shape: formula::t_shape,
+        eval: formula::t_eval,
     },
     Kernel {
         name: "var.test",
         params: &[
             req("x"),
-            req("y"),
+            // Required by the default method, which says so; the formula
+            // method has none.
+            opt("y"),
             opt("ratio"),
             opt("alternative"),
             opt("conf.level"),
             DOTS,
+            opt("data"),
         ],
         random: false,
-        shape: ttest::var_shape,
-        eval: ttest::var_eval,
+        shape: formula::var_shape,
+        eval: formula::var_eval,
     },
     Kernel {
         name: "chisq.test",
@@ -144,17 +150,17 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "kruskal.test",
-        params: &[req("x"), opt("g"), DOTS],
+        params: &[req("x"), opt("g"), DOTS, opt("data")],
         random: false,
-        shape: groups::shape,
-        eval: groups::kruskal_eval,
+        shape: formula::groups_shape,
+        eval: formula::kruskal_eval,
     },
     Kernel {
         name: "bartlett.test",
-        params: &[req("x"), opt("g"), DOTS],
+        params: &[req("x"), opt("g"), DOTS, opt("data")],
         random: false,
-        shape: groups::shape,
-        eval: groups::bartlett_eval,
+        shape: formula::groups_shape,
+        eval: formula::bartlett_eval,
     },
     Kernel {
         name: "cor.test",

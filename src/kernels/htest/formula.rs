@@ -1,0 +1,235 @@
+//! The tests' formula methods, as R 4.2's `t.test.formula`,
+//! `wilcox.test.formula`, `var.test.formula`, `kruskal.test.formula` and
+//! `bartlett.test.formula`: `response ~ group` (or `response ~ 1` for a
+//! one-sample test), its variables read inside `data` (the evaluator
+//! scopes them, see `graph::formula::data_scope`), rows with an NA in
+//! either dropped as `model.frame` drops them, then the default method on
+//! the samples, with R's `data.name`, "response by group".
+
+use super::{groups, ttest, wilcox};
+use crate::kernels::factor::{as_factor, drop_unused};
+use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
+
+/// How a formula method hands its samples to the default method.
+#[derive(Clone, Copy)]
+enum Split {
+    /// `x` and `y`: the response in the group's two levels; `response ~ 1`
+    /// is `x` alone when `one_sample`.
+    TwoLevels { one_sample: bool },
+    /// `x` and `g`: the response and its groups.
+    Groups,
+}
+
+pub(super) fn t_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: true },
+        ttest::t_eval,
+    )
+}
+
+pub(super) fn t_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: true },
+        ttest::t_shape,
+    )
+}
+
+pub(super) fn wilcox_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: true },
+        wilcox::eval,
+    )
+}
+
+pub(super) fn wilcox_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: true },
+        wilcox::shape,
+    )
+}
+
+pub(super) fn var_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ttest::var_eval,
+    )
+}
+
+pub(super) fn var_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ttest::var_shape,
+    )
+}
+
+pub(super) fn kruskal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(args, ctx, Split::Groups, groups::kruskal_eval)
+}
+
+pub(super) fn bartlett_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(args, ctx, Split::Groups, groups::bartlett_eval)
+}
+
+pub(super) fn groups_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(args, ctx, Split::Groups, groups::shape)
+}
+
+/// The formal after `x` that the default method takes: what a data frame
+/// given by position lands in.
+fn second(split: Split) -> &'static str {
+    match split {
+        Split::TwoLevels { .. } => "y",
+        Split::Groups => "g",
+    }
+}
+
+fn incorrect() -> KernelError {
+    KernelError::new("'formula' missing or incorrect")
+}
+
+/// The formula method when `x` is a formula, else the default method.
+fn or_default(
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+    split: Split,
+    default: EvalFn,
+) -> Result<Value, KernelError> {
+    let Some(Value::Formula(f)) = args.get("x") else {
+        return default(args, ctx);
+    };
+    let at = args.position("x").unwrap_or(0);
+    let label = f.response_label.as_deref().unwrap_or("x");
+    let response = f.response.as_deref().ok_or_else(incorrect)?;
+    let y = response
+        .as_f64_slice()
+        .filter(|_| !matches!(response, Value::Str(_) | Value::Factor(_)))
+        .ok_or_else(|| KernelError::new(format!("the response `{label}` must be numeric")))?;
+    let mut call = args.clone();
+    call.set("data", None, at);
+    let (samples, data_name) = match (&f.terms[..], split) {
+        ([], Split::TwoLevels { one_sample: true }) if f.intercept => {
+            let x: Vec<f64> = y.iter().copied().filter(|v| !v.is_nan()).collect();
+            (vec![Value::Num(x)], label.to_string())
+        }
+        ([(term, group)], _) => {
+            let (x, g) = complete_cases(&y, group, term)?;
+            let samples = match split {
+                Split::TwoLevels { .. } => {
+                    if g.levels.len() != 2 {
+                        return Err(KernelError::new(
+                            "grouping factor must have exactly 2 levels",
+                        ));
+                    }
+                    (0..2)
+                        .map(|level| {
+                            Value::Num(
+                                x.iter()
+                                    .zip(&g.codes)
+                                    .filter(|(_, c)| **c == Some(level))
+                                    .map(|(v, _)| *v)
+                                    .collect(),
+                            )
+                        })
+                        .collect()
+                }
+                Split::Groups => vec![Value::Num(x), Value::Factor(g)],
+            };
+            (samples, format!("{label} by {term}"))
+        }
+        (_, Split::Groups) if f.terms.len() > 1 => {
+            return Err(KernelError::new(
+                "'formula' should be of the form response ~ group",
+            ))
+        }
+        _ => return Err(incorrect()),
+    };
+    call.set("x", samples.first(), at);
+    call.set(second(split), samples.get(1), at);
+    let mut result = default(&call, ctx)?;
+    if let Value::List(l) = &mut result {
+        if let Some(names) = &mut l.names {
+            if !names.iter().any(|n| n == "data.name") {
+                names.push("data.name".to_string());
+                l.items.push(Value::string(&data_name));
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// The response and its groups where neither is NA (`model.frame`'s
+/// `na.omit`), the groups a factor of the levels left (`factor(g)`).
+fn complete_cases(
+    y: &[f64],
+    group: &Value,
+    term: &str,
+) -> Result<(Vec<f64>, crate::kernels::value::Factor), KernelError> {
+    if group.len() != y.len() {
+        return Err(KernelError::new(format!(
+            "variable lengths differ (found for '{term}')"
+        )));
+    }
+    let g = as_factor(group)?;
+    let keep: Vec<usize> = (0..y.len())
+        .filter(|&i| !y[i].is_nan() && g.codes[i].is_some())
+        .collect();
+    let g = drop_unused(&crate::kernels::value::Factor {
+        codes: keep.iter().map(|&i| g.codes[i]).collect(),
+        levels: g.levels,
+    });
+    Ok((keep.iter().map(|&i| y[i]).collect(), g))
+}
+
+/// The shape rule of a formula method: the formula's form checked, then
+/// the default method's rule on numeric samples of unknown length.
+fn shape_or_default(
+    args: &Args<Type>,
+    ctx: &ShapeCtx,
+    split: Split,
+    default: ShapeFn,
+) -> Result<Type, ArgError> {
+    let Some(Type::Formula {
+        response,
+        terms,
+        intercept,
+    }) = args.ty("x")
+    else {
+        return default(args, ctx);
+    };
+    let wrong = |m: &str| Err(args.error("x", m));
+    match response.as_deref() {
+        None => return wrong("'formula' missing or incorrect"),
+        Some(Type::Str { .. } | Type::Factor { .. }) => {
+            return wrong("the response must be numeric")
+        }
+        _ => {}
+    }
+    let at = args.position("x").unwrap_or(0);
+    let mut call = args.clone();
+    call.set("data", None, at);
+    call.set("x", Some(Type::num_unknown()), at);
+    match (terms.len(), split) {
+        (0, Split::TwoLevels { one_sample: true }) if *intercept => {
+            call.set("y", None, at);
+        }
+        (1, Split::TwoLevels { .. }) => call.set("y", Some(Type::num_unknown()), at),
+        (1, Split::Groups) => call.set("g", Some(Type::Any), at),
+        (n, Split::Groups) if n > 1 => {
+            return wrong("'formula' should be of the form response ~ group")
+        }
+        _ => return wrong("'formula' missing or incorrect"),
+    }
+    default(&call, ctx)
+}
