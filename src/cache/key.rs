@@ -16,7 +16,8 @@
 //!   is kept under the key of the file as the step left it
 //!   ([`with_written`] after the run). A step whose file was deleted or
 //!   edited since has a key no entry was kept under, and runs again;
-//! - flowcast's version and the cache format.
+//! - flowcast's version, the cache format and a hash of the source it was
+//!   built from (`src/build.rs`): another build's values are never read.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -61,6 +62,7 @@ impl Parts {
         let mut p = Parts(Xxh3::new());
         p.text("flowcast step");
         p.text(env!("CARGO_PKG_VERSION"));
+        p.text(env!("FLOWCAST_SOURCE_HASH"));
         p.bytes(&FORMAT.to_le_bytes());
         p
     }

@@ -222,6 +222,8 @@ pub(super) struct Design {
     pub assign: Vec<usize>,
     /// R's `attr(terms, "term.labels")`.
     pub labels: Vec<String>,
+    /// R's `xlevels`: each factor term's levels as the fit coded them.
+    pub xlevels: Vec<(String, Vec<String>)>,
 }
 
 /// One term's columns over all rows, before rows are chosen.
@@ -353,6 +355,7 @@ pub(super) fn design(
     let mut cols: Vec<Vec<f64>> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut assign: Vec<usize> = Vec::new();
+    let mut xlevels = Vec::new();
     if f.intercept {
         cols.push(vec![1.0; keep.len()]);
         names.push("(Intercept)".to_string());
@@ -379,11 +382,13 @@ pub(super) fn design(
                 let rows = Value::Num(keep.iter().map(|&i| i as f64 + 1.0).collect());
                 let f = as_factor(&index::index(v, &[Some(rows)])?)?;
                 dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
+                xlevels.push((label.to_string(), f.levels));
             }
             TermColumns::Factor(f) => {
                 // lm's model.frame drops levels no kept row has.
                 let f = drop_unused(&pick_factor(f, &keep));
                 dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
+                xlevels.push((label.to_string(), f.levels));
             }
         }
         assign.resize(assign.len() + cols.len() - before, k + 1);
@@ -399,6 +404,7 @@ pub(super) fn design(
         labels: terms.iter().map(|(l, _)| (*l).to_string()).collect(),
         rows: keep,
         assign,
+        xlevels,
     })
 }
 
@@ -473,18 +479,35 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         "assign",
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
-    fields.push(("terms", terms_value(&d.labels, f.intercept)));
+    fields.push(("terms", terms_value(&d.labels, &d.xlevels, f.intercept)));
     Ok(Value::List(List::record("lm", fields)))
 }
 
 /// What flowcast keeps of R's `terms` object: the term labels and whether
-/// the model has an intercept (`anova` and `predict` read them).
-pub(super) fn terms_value(labels: &[String], intercept: bool) -> Value {
+/// the model has an intercept (`anova` and `predict` read them), and the
+/// fit's `xlevels` (`predict` codes newdata's factors by them).
+pub(super) fn terms_value(
+    labels: &[String],
+    xlevels: &[(String, Vec<String>)],
+    intercept: bool,
+) -> Value {
+    let (names, levels) = xlevels
+        .iter()
+        .map(|(n, l)| (n.clone(), Value::Str(l.clone())))
+        .unzip();
     Value::List(List::record(
         "terms",
         vec![
             ("term.labels", Value::Str(labels.to_vec())),
             ("intercept", Value::Bool(vec![Some(intercept)])),
+            (
+                "xlevels",
+                Value::List(List {
+                    class: None,
+                    names: Some(names),
+                    items: levels,
+                }),
+            ),
         ],
     ))
 }
@@ -508,6 +531,7 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
                     value: None,
                 },
             ),
+            ("xlevels", Type::Any),
         ],
     )
 }

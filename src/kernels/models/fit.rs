@@ -95,6 +95,22 @@ impl<'a> Fit<'a> {
         matches!(t.field("intercept"), Some(Value::Bool(b)) if b.first() == Some(&Some(true)))
     }
 
+    /// R's `xlevels[[label]]`: the levels the fit coded factor term
+    /// `label` by.
+    pub fn xlevels(&self, label: &str) -> Option<&'a [String]> {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return None;
+        };
+        let Some(Value::List(x)) = t.field("xlevels") else {
+            return None;
+        };
+        let at = x.names.as_ref()?.iter().position(|n| n == label)?;
+        match x.items.get(at) {
+            Some(Value::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
     pub fn term_labels(&self) -> Vec<String> {
         let Some(Value::List(t)) = self.exact("terms") else {
             return Vec::new();

@@ -531,6 +531,6 @@ fn glm_fit(
             "assign",
             Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
         ),
-        ("terms", terms_value(&d.labels, intercept)),
+        ("terms", terms_value(&d.labels, &d.xlevels, intercept)),
     ])
 }

@@ -7,6 +7,7 @@
 //! kernel the evaluated terms as a formula without a response. Rows with
 //! an NA predict NA (`na.action = na.pass`).
 
+use super::super::factor::as_text;
 use super::super::frame;
 use super::super::value::{Formula, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -166,10 +167,36 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
             Value::Num(_) | Value::Mat(_) => {
                 x.extend(v.as_f64_slice().unwrap_or_default().iter());
             }
-            Value::Str(_) => {
-                return Err(KernelError::new(format!(
-                    "flowcast's predict() does not support factors yet: text variable '{label}'"
-                )))
+            Value::Str(_) | Value::Factor(_) => {
+                // model.frame(Terms, newdata, xlev = object$xlevels): the
+                // fit's levels, coded as the fit coded them.
+                let levels = fit.xlevels(label).ok_or_else(|| {
+                    KernelError::new(format!(
+                        "variable '{label}' was fitted with type \"numeric\" but type \"factor\" was supplied"
+                    ))
+                })?;
+                let codes = as_text(v)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|t| match t {
+                        None => Ok(None),
+                        Some(t) => levels
+                            .iter()
+                            .position(|l| *l == t)
+                            .map(Some)
+                            .ok_or_else(|| {
+                                KernelError::new(format!("factor {label} has new level {t}"))
+                            }),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let first = usize::from(!full_coding);
+                full_coding = false;
+                for level in first..levels.len() {
+                    x.extend(codes.iter().map(|c| match c {
+                        None => NA,
+                        Some(c) => f64::from(u8::from(*c == level)),
+                    }));
+                }
             }
             other => {
                 return Err(KernelError::new(format!(
