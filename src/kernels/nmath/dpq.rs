@@ -20,6 +20,15 @@ pub fn d_cval(p: f64, lower: bool) -> f64 {
     }
 }
 
+/// `R_D_half`: probability 1/2 on the requested scale.
+pub fn d_half(log_p: bool) -> f64 {
+    if log_p {
+        -std::f64::consts::LN_2
+    } else {
+        0.5
+    }
+}
+
 /// `R_D_qIv(p)`: `p` on the natural scale.
 pub fn d_qiv(p: f64, log_p: bool) -> f64 {
     if log_p {

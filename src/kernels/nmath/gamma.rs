@@ -152,11 +152,10 @@ pub fn gammafn(x: f64) -> f64 {
             }
             v
         } else {
-            let corr = if 2.0 * y == (2.0 * y).trunc() {
-                stirlerr(y)
-            } else {
-                lgammacor(y)
-            };
+            // gamma.c's `(2*y == (int)2*y) ? stirlerr(y) : lgammacor(y)`
+            // casts 2, not 2*y: the test is always true, so R 4.2 always
+            // takes stirlerr(y).
+            let corr = stirlerr(y);
             ((y - 0.5) * y.ln() - y + M_LN_SQRT_2PI + corr).exp()
         };
         if x > 0.0 {
@@ -226,10 +225,12 @@ pub fn lbeta(a: f64, b: f64) -> f64 {
     } else if q >= 10.0 {
         let corr = lgammacor(q) - lgammacor(p + q);
         lgammafn(p) + corr + p - p * (p + q).ln() + (q - 0.5) * (-p / (p + q)).ln_1p()
-    } else if q < 171.61447887182298 {
-        (gammafn(p) * (gammafn(q) / gammafn(p + q))).ln()
-    } else {
+    } else if p < 1e-306 {
+        // p and q are small: p <= q < 10. R change for very small args:
+        // lbeta.c calls the C library's lgamma here; R's lgammafn stands in.
         lgammafn(p) + (lgammafn(q) - lgammafn(p + q))
+    } else {
+        (gammafn(p) * (gammafn(q) / gammafn(p + q))).ln()
     }
 }
 

@@ -7,7 +7,7 @@ use super::gamma::lgammafn;
 use super::signrank::lchoose;
 
 /// R's `R_pow_di`: x^n by repeated squaring.
-fn pow_di(mut x: f64, mut n: i32) -> f64 {
+pub(crate) fn pow_di(mut x: f64, mut n: i32) -> f64 {
     let mut xn = 1.0;
     if x.is_nan() {
         return x;

@@ -16,6 +16,7 @@ pub mod pbeta;
 pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
+pub mod qbeta;
 pub mod qfun;
 pub mod qgamma;
 pub mod qnorm;
@@ -81,6 +82,30 @@ pub(crate) fn d_exp(x: f64, log_p: bool) -> f64 {
 }
 
 pub(crate) use dpq::log1_exp;
+
+/// nmath's `fmax2(x, y)`: NaN if either is.
+pub(crate) fn fmax2(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    if x < y {
+        y
+    } else {
+        x
+    }
+}
+
+/// nmath's `fmin2(x, y)`: NaN if either is.
+pub(crate) fn fmin2(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    if x < y {
+        x
+    } else {
+        y
+    }
+}
 
 /// R's `sum()` of doubles: R accumulates in long double; a compensated
 /// (Neumaier) sum rounds to the same double in all but contrived cases.

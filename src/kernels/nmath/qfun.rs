@@ -3,18 +3,16 @@
 //! `qgeom.c`); the discrete ones search as `qbinom.c`, `qpois.c`,
 //! `qnbinom.c` do (the smallest x whose lower tail reaches p, with R's
 //! 64-epsilon fuzz) and `qhyper.c` is ported; gamma and chi-squared are
-//! `qgamma.c`'s algorithm ([`super::qgamma`]) and t is `qt.c`'s
-//! ([`super::qt`]). Beta and F still invert
-//! their distribution function to the last bit by bisection on the
-//! doubles, which is near, not always at, where nmath's iterations stop
-//! (far in the tails they part by more).
+//! `qgamma.c`'s algorithm ([`super::qgamma`]), t is `qt.c`'s
+//! ([`super::qt`]) and beta is `qbeta.c`'s ([`super::qbeta`]: AS 109's
+//! start and Newton steps on the x or the log(x) scale), which F goes
+//! through as `qf.c` does.
 
 use super::dfun::{forceint, log1_exp, nonint, pbinom, pnbinom, ppois};
 use super::dpq::{dt_clog, dt_qiv};
 use super::gamma::lbeta;
 use super::qnorm::qnorm;
 use super::qt::tanpi;
-use super::{pbeta, pf};
 
 /// p is not a probability (NaN result), or is one of the boundaries.
 enum Bound {
@@ -49,82 +47,6 @@ fn boundaries(p: f64, lower: bool, lg: bool) -> Bound {
     Bound::Inside
 }
 
-/// Doubles as ordered integers, so that bisection on them ends at
-/// adjacent doubles whatever the sign and scale.
-fn key(x: f64) -> i64 {
-    if x.is_sign_negative() {
-        -((-x).to_bits() as i64)
-    } else {
-        x.to_bits() as i64
-    }
-}
-
-fn unkey(k: i64) -> f64 {
-    if k < 0 {
-        -f64::from_bits((-k) as u64)
-    } else {
-        f64::from_bits(k as u64)
-    }
-}
-
-/// The x in [lo, hi] where `cdf(x)` (monotone in x, increasing for a
-/// lower tail) crosses `p`, to adjacent doubles.
-fn invert(p: f64, lower: bool, lo: f64, hi: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
-    let below = |x: f64| {
-        let v = cdf(x);
-        if lower {
-            v < p
-        } else {
-            v > p
-        }
-    };
-    let (mut a, mut b) = (lo, hi);
-    if !b.is_finite() {
-        b = if a.is_finite() {
-            1.0f64.max(a.abs() * 2.0)
-        } else {
-            1.0
-        };
-        while below(b) && b < f64::MAX / 2.0 {
-            if b > a {
-                a = b;
-            }
-            b *= 2.0;
-        }
-        if below(b) {
-            return f64::INFINITY;
-        }
-    }
-    if !a.is_finite() {
-        a = -(1.0f64.max(b.abs() * 2.0));
-        while !below(a) && a > -f64::MAX / 2.0 {
-            if a < b {
-                b = a;
-            }
-            a *= 2.0;
-        }
-        if !below(a) {
-            return f64::NEG_INFINITY;
-        }
-    }
-    let (mut ka, mut kb) = (key(a), key(b));
-    while kb - ka > 1 {
-        let km = ka + (kb - ka) / 2;
-        if below(unkey(km)) {
-            ka = km;
-        } else {
-            kb = km;
-        }
-    }
-    let (a, b) = (unkey(ka), unkey(kb));
-    let (fa, fb) = (cdf(a), cdf(b));
-    if (fa - p).abs() < (fb - p).abs() {
-        a
-    } else {
-        b
-    }
-}
-
 pub fn qgamma(p: f64, alpha: f64, scale: f64, lower: bool, lg: bool) -> f64 {
     super::qgamma::qgamma(p, alpha, scale, lower, lg)
 }
@@ -133,68 +55,50 @@ pub fn qchisq(p: f64, df: f64, lower: bool, lg: bool) -> f64 {
     qgamma(p, 0.5 * df, 2.0, lower, lg)
 }
 
-pub fn qbeta(p: f64, a: f64, b: f64, lower: bool, lg: bool) -> f64 {
-    if p.is_nan() || a.is_nan() || b.is_nan() {
-        return p + a + b;
-    }
-    if a < 0.0 || b < 0.0 {
-        return f64::NAN;
-    }
-    match boundaries(p, lower, lg) {
-        Bound::Bad => return f64::NAN,
-        Bound::Left => return 0.0,
-        Bound::Right => return 1.0,
-        Bound::Inside => {}
-    }
-    if a == 0.0 || b == 0.0 || !a.is_finite() || !b.is_finite() {
-        let pl = dt_qiv(p, lower, lg);
-        if a == 0.0 && b == 0.0 {
-            return if pl < 0.5 {
-                0.0
-            } else if pl > 0.5 {
-                1.0
-            } else {
-                0.5
-            };
-        }
-        if a == 0.0 || a / b == 0.0 {
-            return 0.0;
-        }
-        if b == 0.0 || b / a == 0.0 {
-            return 1.0;
-        }
-        return 0.5;
-    }
-    invert(p, lower, 0.0, 1.0, &|x| pbeta(x, a, b, lower, lg))
-}
+pub use super::qbeta::qbeta;
 
 pub use super::qt::qt;
 
-pub fn qf(p: f64, df1: f64, df2: f64, lower: bool, lg: bool) -> f64 {
+/// R's `qf` (`qf.c`): through qbeta, with the huge and infinite df
+/// cases from qchisq.
+pub fn qf(p: f64, df1: f64, df2: f64, lower_tail: bool, log_p: bool) -> f64 {
     if p.is_nan() || df1.is_nan() || df2.is_nan() {
         return p + df1 + df2;
     }
     if df1 <= 0.0 || df2 <= 0.0 {
         return f64::NAN;
     }
-    match boundaries(p, lower, lg) {
+
+    // R_Q_P01_boundaries(p, 0, ML_POSINF)
+    match boundaries(p, lower_tail, log_p) {
         Bound::Bad => return f64::NAN,
         Bound::Left => return 0.0,
         Bound::Right => return f64::INFINITY,
         Bound::Inside => {}
     }
+
+    // fudge the extreme DF cases -- qbeta doesn't do this well.
+    // But we still need to fudge the infinite ones.
     if df1 <= df2 && df2 > 4e5 {
         if !df1.is_finite() {
-            return 1.0;
+            // df1 == df2 == Inf :
+            return 1.;
         }
-        return qchisq(p, df1, lower, lg) / df1;
+        // else value for df2 == Inf :
+        return qchisq(p, df1, lower_tail, log_p) / df1;
+    } else if df1 > 4e5 {
+        // and so  df2 < df1 -- return value for df1 == Inf
+        return df2 / qchisq(p, df2, !lower_tail, log_p);
     }
-    if df1 > 4e5 {
-        return df2 / qchisq(p, df2, !lower, lg);
+
+    // FIXME: (1/qb - 1) = (1 - qb)/qb; if we know qb ~= 1, should use other tail
+    let p = (1. / qbeta(p, df2 / 2., df1 / 2., !lower_tail, log_p) - 1.) * (df2 / df1);
+    // ML_VALID(p) ? p : ML_NAN
+    if !p.is_nan() {
+        p
+    } else {
+        f64::NAN
     }
-    invert(p, lower, 0.0, f64::INFINITY, &|x| {
-        pf(x, df1, df2, lower, lg)
-    })
 }
 
 pub fn qunif(p: f64, a: f64, b: f64, lower: bool, lg: bool) -> f64 {

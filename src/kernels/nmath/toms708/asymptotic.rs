@@ -102,6 +102,9 @@ pub(super) fn bgrat(
 }
 
 /// Q(a,x) / r with r = e^-x x^a / Gamma(a) = exp(log_r); a <= 1.
+// The do-while loops end when their condition fails, a NaN included, as in
+// C: hence `!(x > tol)`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn grat_r(a: f64, x: f64, log_r: f64, eps: f64) -> f64 {
     if a * x == 0.0 {
         if x <= a {
@@ -127,7 +130,8 @@ fn grat_r(a: f64, x: f64, log_r: f64, eps: f64) -> f64 {
             c *= -(x / an);
             let t = c / (a + an);
             sum += t;
-            if t.abs() <= tol {
+            // do .. while (fabs(t) > tol): a NaN ends it, as in C
+            if !(t.abs() > tol) {
                 break;
             }
         }
@@ -162,7 +166,9 @@ fn grat_r(a: f64, x: f64, log_r: f64, eps: f64) -> f64 {
             a2n = a2n_1 + c_a * a2n;
             b2n = b2n_1 + c_a * b2n;
             let an0 = a2n / b2n;
-            if (an0 - am0).abs() < eps * an0 {
+            // do .. while (fabs(an0 - am0) >= eps * an0): a NaN ends it, as
+            // in C
+            if !((an0 - am0).abs() >= eps * an0) {
                 return an0;
             }
         }

@@ -13,6 +13,9 @@ fn d0(log_p: bool) -> f64 {
 }
 
 /// I_x(a,b) for b < min(eps, eps*a) and x <= 0.5.
+// The do-while loops end when their condition fails, a NaN included, as in
+// C: hence `!(x > tol)`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub(super) fn fpser(a: f64, b: f64, x: f64, eps: f64, log_p: bool) -> f64 {
     let mut ans;
     if log_p {
@@ -40,7 +43,8 @@ pub(super) fn fpser(a: f64, b: f64, x: f64, eps: f64, log_p: bool) -> f64 {
         t *= x;
         let c = t / an;
         s += c;
-        if c.abs() <= tol {
+        // do .. while (fabs(c) > tol): a NaN ends it, as in C
+        if !(c.abs() > tol) {
             break;
         }
     }
@@ -53,6 +57,9 @@ pub(super) fn fpser(a: f64, b: f64, x: f64, eps: f64, log_p: bool) -> f64 {
 }
 
 /// I_{1-x}(b,a) for a <= min(eps, eps*b), b*x <= 1, x <= 0.5.
+// The do-while loops end when their condition fails, a NaN included, as in
+// C: hence `!(x > tol)`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub(super) fn apser(a: f64, b: f64, x: f64, eps: f64) -> f64 {
     const G: f64 = 0.577215664901533;
     let bx = b * x;
@@ -70,7 +77,8 @@ pub(super) fn apser(a: f64, b: f64, x: f64, eps: f64) -> f64 {
         t *= x - bx / j;
         let aj = t / j;
         s += aj;
-        if aj.abs() <= tol {
+        // do .. while (fabs(aj) > tol): a NaN ends it, as in C
+        if !(aj.abs() > tol) {
             break;
         }
     }
