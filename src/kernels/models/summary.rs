@@ -19,6 +19,12 @@ use super::family::Family;
 use super::fit::{chol2inv, model_type, Fit, Kind};
 
 pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args
+        .ty("object")
+        .and_then(crate::kernels::summary::summary_default_type)
+    {
+        return Ok(t);
+    }
     let Some(Type::Record { class, .. }) = model_type(args, "object")? else {
         return Ok(Type::Any);
     };
@@ -83,6 +89,12 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
 }
 
 pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(v) = args
+        .get("object")
+        .and_then(crate::kernels::summary::summary_default)
+    {
+        return v;
+    }
     let fit = Fit::from_arg(args, "object", "summary")?;
     match fit.kind {
         Kind::Lm => summary_lm(&fit),

@@ -7,10 +7,12 @@ mod cov;
 pub mod ldouble;
 mod quantile;
 mod scale;
+mod summary_default;
 mod sums;
 
 pub(crate) use corcov::{cor_or_na, kendall_xy, method_arg, var, Method};
 pub(crate) use quantile::median_of;
+pub(crate) use summary_default::{summary_default, summary_default_type};
 
 pub(super) use sums::KERNELS as SUM_KERNELS;
 
