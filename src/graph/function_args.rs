@@ -18,6 +18,7 @@ fn function_formal(func: &str) -> Option<&'static str> {
             Some("FUN")
         }
         "Reduce" | "Filter" | "Map" => Some("f"),
+        "do.call" => Some("what"),
         _ => None,
     }
 }

@@ -94,6 +94,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: replicate_eval,
     },
     Kernel {
+        name: "do.call",
+        params: &[req("what"), req("args"), opt("quote"), opt("envir")],
+        random: false,
+        shape: do_call_shape,
+        eval: do_call_eval,
+    },
+    Kernel {
         name: "Filter",
         params: &[req("f"), req("x")],
         random: false,
@@ -104,10 +111,11 @@ pub(super) static KERNELS: &[Kernel] = &[
 
 /// FUN (or `f`) of the call, which every function of the family requires.
 fn fun_of<'f>(args: &Args<&Value>, ctx: &Ctx<'f>) -> Result<Fun<'f>, KernelError> {
-    let formal = if args.func == "mapply" || args.func.ends_with("apply") {
-        "FUN"
-    } else {
-        "f"
+    let formal = match args.func {
+        "mapply" => "FUN",
+        "do.call" => "what",
+        f if f.ends_with("apply") => "FUN",
+        _ => "f",
     };
     fun::resolve(args.get(formal), ctx)?.ok_or_else(|| {
         KernelError::new(format!("argument \"{formal}\" is missing, with no default"))
@@ -587,6 +595,48 @@ fn reduce_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
         return simplify(out, ctx);
     }
     Ok(Value::List(List::sequence(out)))
+}
+
+/// `do.call(what, args)`: `what` called once with the elements of `args`
+/// as its arguments, named where the list names them
+/// (`do.call(rbind, lapply(files, read.csv))`).
+fn do_call_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let list = args.get("args").unwrap_or(&Value::Null);
+    let (names, items) = match list {
+        Value::List(l) => (l.names.clone(), l.items.clone()),
+        Value::Null => (None, Vec::new()),
+        Value::Formula(_) => return Err(KernelError::new("second argument must be a list")),
+        other => (None, elements(other)?),
+    };
+    let given = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let name = names
+                .as_ref()
+                .and_then(|n| n.get(i))
+                .filter(|n| !n.is_empty())
+                .cloned();
+            (name, v)
+        })
+        .collect();
+    f.call(given, ctx)
+}
+
+fn do_call_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let Some(f) = shape_fun(args, "what", ctx)? else {
+        return Ok(Type::Any);
+    };
+    // The arguments' types are known one by one only for an unnamed list
+    // of one element type and a known, small length.
+    match args.ty("args") {
+        Some(Type::List { len: Some(n), elem }) if *n <= 64 => {
+            let given = vec![(None, elem.as_ref().clone()); *n];
+            fun_shape(&f, given, Some(1), args, "what", ctx)
+        }
+        _ => Ok(Type::Any),
+    }
 }
 
 fn reduce_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {

@@ -454,3 +454,133 @@ mod tests {
         assert!(e.0.contains("column `g` is character"), "{}", e.0);
     }
 }
+
+/// `rbind` of data frames (R's `rbind.data.frame`): the rows of each in
+/// turn, columns matched by name to the first frame's; text, numbers and
+/// logicals combine as `c` combines them, factors into a factor of every
+/// frame's levels in order of appearance. NULL arguments are dropped.
+pub fn rbind_frames(parts: &[&Value]) -> Result<Value, KernelError> {
+    let frames = parts
+        .iter()
+        .filter(|v| !matches!(v, Value::Null))
+        .enumerate()
+        .map(|(k, v)| {
+            as_frame(v).ok_or_else(|| {
+                KernelError::new(format!(
+                    "rbind() of data frames: argument {} is {}, not a data frame",
+                    k + 1,
+                    v.type_name()
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(first) = frames.first() else {
+        return Ok(Value::Null);
+    };
+    let names = first.names.clone().unwrap_or_default();
+    let mut columns = Vec::with_capacity(names.len());
+    for (j, name) in names.iter().enumerate() {
+        let mut parts: Vec<&Value> = Vec::with_capacity(frames.len());
+        for f in &frames {
+            let fnames = f.names.as_deref().unwrap_or_default();
+            if fnames.len() != names.len() {
+                return Err(KernelError::new(
+                    "numbers of columns of arguments do not match",
+                ));
+            }
+            let at = if fnames.get(j) == Some(name) {
+                j
+            } else {
+                fnames
+                    .iter()
+                    .position(|n| n == name)
+                    .ok_or_else(|| KernelError::new("names do not match previous names"))?
+            };
+            parts.push(&f.items[at]);
+        }
+        columns.push(rbind_column(&parts)?);
+    }
+    Ok(frame(names, columns))
+}
+
+/// One column of [`rbind_frames`].
+fn rbind_column(parts: &[&Value]) -> Result<Value, KernelError> {
+    if parts.iter().all(|v| matches!(v, Value::Factor(_))) {
+        let mut levels: Vec<String> = Vec::new();
+        let mut codes = Vec::new();
+        for v in parts {
+            let Value::Factor(f) = v else { continue };
+            let map: Vec<u32> = f
+                .levels
+                .iter()
+                .map(|l| match levels.iter().position(|x| x == l) {
+                    Some(i) => i as u32,
+                    None => {
+                        levels.push(l.clone());
+                        (levels.len() - 1) as u32
+                    }
+                })
+                .collect();
+            codes.extend(f.codes.iter().map(|c| c.map(|c| map[c as usize])));
+        }
+        return Ok(Value::Factor(super::value::Factor { codes, levels }));
+    }
+    // A factor among other columns is its labels, as `c` would see them.
+    let labels: Vec<Value> = parts
+        .iter()
+        .map(|v| match v {
+            Value::Factor(f) => Value::Str(
+                f.codes
+                    .iter()
+                    .map(|c| c.map_or_else(|| "NA".to_string(), |c| f.levels[c as usize].clone()))
+                    .collect(),
+            ),
+            other => (*other).clone(),
+        })
+        .collect();
+    super::data::combine(&labels.iter().collect::<Vec<_>>())
+}
+
+/// The type of [`rbind_frames`]: the first frame's columns, their lengths
+/// the sum of the frames' rows where every one is known.
+pub fn rbind_frames_type(parts: &[&Type]) -> Option<Type> {
+    let frames: Vec<&[(String, Type)]> = parts
+        .iter()
+        .filter(|t| !matches!(t, Type::Null))
+        .map(|t| frame_fields(t))
+        .collect::<Option<_>>()?;
+    let first = frames.first()?;
+    let rows = frames
+        .iter()
+        .map(|f| type_nrow(f))
+        .try_fold(0usize, |a, r| r.map(|r| a + r));
+    let fields = first
+        .iter()
+        .map(|(n, t)| {
+            let t = match t {
+                Type::Num { .. } => Type::Num {
+                    len: rows,
+                    value: None,
+                },
+                Type::Str { .. } => Type::Str {
+                    len: rows,
+                    value: None,
+                },
+                Type::Bool { .. } => Type::Bool {
+                    len: rows,
+                    value: None,
+                },
+                Type::Factor { .. } => Type::Factor {
+                    len: rows,
+                    levels: None,
+                },
+                _ => Type::Any,
+            };
+            (n.clone(), t)
+        })
+        .collect();
+    Some(Type::Record {
+        class: CLASS.to_string(),
+        fields,
+    })
+}

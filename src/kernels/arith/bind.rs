@@ -1,12 +1,14 @@
 //! `cbind` and `rbind` of numeric vectors and matrices (R's `do_bind`
 //! rules: vectors are recycled to the matrices' extent, or to the longest
-//! vector when there is no matrix; empty vectors are dropped).
+//! vector when there is no matrix; empty vectors are dropped). `rbind`
+//! of data frames stacks their rows (`frame::rbind_frames`).
 
 use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
 use crate::kernels::args::{ArgError, Args};
+use crate::kernels::frame;
 use crate::kernels::{Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
 
 const BIND_PARAMS: &[Param] = &[DOTS];
@@ -76,6 +78,9 @@ fn bind(parts: &[Piece], by_col: bool) -> Result<DMatrix<f64>, String> {
 
 fn bind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let by_col = args.func == "cbind";
+    if !by_col && args.dots().any(|(_, v)| frame::as_frame(v).is_some()) {
+        return frame::rbind_frames(&args.dots().map(|(_, v)| v).collect::<Vec<_>>());
+    }
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
         match v {
@@ -111,6 +116,10 @@ fn bind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let by_col = args.func == "cbind";
+    if !by_col && args.dots().any(|(_, t)| frame::frame_fields(t).is_some()) {
+        let parts: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
+        return Ok(frame::rbind_frames_type(&parts).unwrap_or(Type::Any));
+    }
     let mut extent: Option<Option<usize>> = None;
     let mut max_len = Some(0usize);
     let mut slices = Some(0usize);

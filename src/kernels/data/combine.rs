@@ -131,8 +131,13 @@ fn elements(v: &Value) -> Vec<Value> {
 
 pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let parts: Vec<&Value> = a.dots().map(|(_, v)| v).collect();
+    combine(&parts)
+}
+
+/// `c(parts...)`: the parts combined in the type R's hierarchy gives them.
+pub fn combine(parts: &[&Value]) -> Result<Value, KernelError> {
     let mut kind = Kind::Null;
-    for v in &parts {
+    for v in parts {
         let k = kind_of_value(v)?;
         if k > kind {
             kind = k;
@@ -152,7 +157,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
         ),
         Kind::Num => {
             let mut out = Vec::new();
-            for v in &parts {
+            for v in parts {
                 if let Some(s) = v.as_f64_slice() {
                     out.extend_from_slice(&s);
                 }
@@ -161,7 +166,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
         }
         Kind::Complex => {
             let mut out = Vec::new();
-            for v in &parts {
+            for v in parts {
                 match v {
                     Value::Complex(c) => out.extend_from_slice(c),
                     Value::ComplexMat(m) => out.extend(m.iter().copied()),
@@ -176,7 +181,7 @@ pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
         }
         Kind::Str => {
             let mut out = Vec::new();
-            for v in &parts {
+            for v in parts {
                 to_strings(v, &mut out);
             }
             Value::Str(out)
