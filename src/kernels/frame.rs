@@ -414,47 +414,6 @@ fn names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn d() -> Value {
-        frame(
-            vec!["a".into(), "b".into(), "g".into()],
-            vec![
-                Value::Num(vec![1.0, 2.0, 3.0]),
-                Value::Num(vec![4.0, 5.0, 6.0]),
-                Value::Str(vec!["x".into(), "y".into(), "z".into()]),
-            ],
-        )
-    }
-
-    #[test]
-    fn one_column_drops_to_its_vector_only_with_two_subscripts() {
-        let two = index(&d(), &[None, Some(Value::scalar(2.0))])
-            .unwrap()
-            .unwrap();
-        assert_eq!(two, Value::Num(vec![4.0, 5.0, 6.0]));
-        let one = index(&d(), &[Some(Value::scalar(2.0))]).unwrap().unwrap();
-        assert_eq!(dims(&one), Some((3, 1)));
-        let rows = index(&d(), &[Some(Value::Num(vec![1.0, 3.0])), None])
-            .unwrap()
-            .unwrap();
-        assert_eq!(dims(&rows), Some((2, 3)));
-        let e = index(&d(), &[None, Some(Value::scalar(7.0))])
-            .unwrap()
-            .unwrap_err();
-        assert_eq!(e.0, "undefined columns selected");
-    }
-
-    #[test]
-    fn a_text_column_is_named_when_a_matrix_is_needed() {
-        let Value::List(l) = d() else { unreachable!() };
-        let e = numeric_matrix(&l, "colMeans").unwrap_err();
-        assert!(e.0.contains("column `g` is character"), "{}", e.0);
-    }
-}
-
 /// `rbind` of data frames (R's `rbind.data.frame`): the rows of each in
 /// turn, columns matched by name to the first frame's; text, numbers and
 /// logicals combine as `c` combines them, factors into a factor of every
@@ -583,4 +542,45 @@ pub fn rbind_frames_type(parts: &[&Type]) -> Option<Type> {
         class: CLASS.to_string(),
         fields,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d() -> Value {
+        frame(
+            vec!["a".into(), "b".into(), "g".into()],
+            vec![
+                Value::Num(vec![1.0, 2.0, 3.0]),
+                Value::Num(vec![4.0, 5.0, 6.0]),
+                Value::Str(vec!["x".into(), "y".into(), "z".into()]),
+            ],
+        )
+    }
+
+    #[test]
+    fn one_column_drops_to_its_vector_only_with_two_subscripts() {
+        let two = index(&d(), &[None, Some(Value::scalar(2.0))])
+            .unwrap()
+            .unwrap();
+        assert_eq!(two, Value::Num(vec![4.0, 5.0, 6.0]));
+        let one = index(&d(), &[Some(Value::scalar(2.0))]).unwrap().unwrap();
+        assert_eq!(dims(&one), Some((3, 1)));
+        let rows = index(&d(), &[Some(Value::Num(vec![1.0, 3.0])), None])
+            .unwrap()
+            .unwrap();
+        assert_eq!(dims(&rows), Some((2, 3)));
+        let e = index(&d(), &[None, Some(Value::scalar(7.0))])
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.0, "undefined columns selected");
+    }
+
+    #[test]
+    fn a_text_column_is_named_when_a_matrix_is_needed() {
+        let Value::List(l) = d() else { unreachable!() };
+        let e = numeric_matrix(&l, "colMeans").unwrap_err();
+        assert!(e.0.contains("column `g` is character"), "{}", e.0);
+    }
 }
