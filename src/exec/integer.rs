@@ -60,8 +60,9 @@ impl Integers<'_> {
                 _ => false,
             },
             ExprKind::Call { func, args, .. } => match func.as_str() {
-                "length" | "nrow" | "ncol" | "seq_len" | "sample" | "sample.int" | "cutree"
-                | "which" | "which.max" | "which.min" | "order" | "tabulate" | "match" => true,
+                "length" | "nrow" | "ncol" | "seq_len" | "seq_along" | "sample" | "sample.int"
+                | "cutree" | "which" | "which.max" | "which.min" | "order" | "tabulate"
+                | "match" => true,
                 // Integer input stays integer.
                 "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "unique" | "cumsum"
                 | "cummax" | "cummin" | "diff" => args

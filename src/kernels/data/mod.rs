@@ -80,6 +80,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: seq::eval_seq,
     },
     Kernel {
+        name: "seq_along",
+        params: &[req("along.with")],
+        random: false,
+        shape: seq::shape_seq_along,
+        eval: seq::eval_seq_along,
+    },
+    Kernel {
         name: "seq_len",
         params: &[req("length.out")],
         random: false,

@@ -313,6 +313,22 @@ pub(super) fn eval_seq_len(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
     Ok(Value::Num(out))
 }
 
+/// `seq_along(along.with)`: 1, 2, …, up to its argument's length.
+pub(super) fn eval_seq_along(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let n = a.get("along.with").map_or(0, Value::len);
+    let mut out = super::alloc_num(n)?;
+    out.extend((1..=n).map(|i| i as f64));
+    Ok(Value::Num(out))
+}
+
+pub(super) fn shape_seq_along(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match a.get("along.with").map_or(Some(0), Type::len) {
+        Some(n) if n <= MAX_CONST_LEN => Type::num_const((1..=n).map(|i| i as f64).collect()),
+        Some(n) => Type::num(n),
+        None => Type::num_unknown(),
+    })
+}
+
 /// `numeric(length)`, `logical(length)`, `character(length)`: R's empty
 /// values (0, FALSE, "") of a given length, as `vapply`'s FUN.VALUE wants.
 fn vector_length(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {

@@ -1,8 +1,9 @@
 //! Vector functions: positions (`which`), tests (`any`, `all`, `is.na`),
 //! choosing (`ifelse`, `pmin`, `pmax`), repeating and cutting (`rep`,
 //! `head`, `tail`, `rev`), ordering (`sort`, `order`, `rank`, `unique`),
-//! running results (`cumsum`, `diff`), `range`, `outer`, `tabulate`, and
-//! the labels (`paste`, `names`).
+//! running results (`cumsum`, `diff`), `range`, `outer`, `tabulate`, the
+//! labels (`paste`, `names`), sets (`duplicated`, `union`, …) and missing
+//! cases (`complete.cases`, `na.omit`).
 //!
 //! Results R types as integer (`which`, `order`, `tabulate`, ranks other
 //! than averages) are doubles holding whole numbers, as everywhere in
@@ -13,12 +14,14 @@ mod diff;
 mod ends;
 mod ifelse;
 mod labels;
+mod missing;
 mod order;
 mod outer;
 mod parallel;
 mod predicates;
 mod rank;
 mod rep;
+mod sets;
 mod tabulate;
 mod unique;
 mod which;
@@ -149,6 +152,42 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("x"), opt("incomparables")],
         unique::shape,
         unique::eval,
+    ),
+    k(
+        "duplicated",
+        &[req("x"), opt("incomparables")],
+        sets::duplicated_shape,
+        sets::duplicated_eval,
+    ),
+    k(
+        "union",
+        &[req("x"), req("y")],
+        sets::set_shape,
+        sets::set_eval,
+    ),
+    k(
+        "intersect",
+        &[req("x"), req("y")],
+        sets::set_shape,
+        sets::set_eval,
+    ),
+    k(
+        "setdiff",
+        &[req("x"), req("y")],
+        sets::set_shape,
+        sets::set_eval,
+    ),
+    k(
+        "complete.cases",
+        &[DOTS],
+        missing::complete_cases_shape,
+        missing::complete_cases_eval,
+    ),
+    k(
+        "na.omit",
+        &[req("object"), DOTS],
+        missing::na_omit_shape,
+        missing::na_omit_eval,
     ),
     k("cumsum", X, cum::cum_shape, cum::cum_eval),
     k("cumprod", X, cum::cum_shape, cum::cum_eval),

@@ -13,7 +13,7 @@ use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 use super::{like, pick};
 
 /// A number as `match` hashes it.
-fn num_key(x: f64) -> u64 {
+pub(super) fn num_key(x: f64) -> u64 {
     if is_na(x) {
         1
     } else if x.is_nan() {

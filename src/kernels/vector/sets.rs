@@ -1,0 +1,151 @@
+//! `duplicated`, `union`, `intersect` and `setdiff`, as R 4.2's base
+//! functions: elements compared as `match` compares them (the key of
+//! [`super::unique`]), `union` and `intersect` in the type `c(x, y)` has,
+//! `setdiff` in `x`'s.
+
+use std::collections::HashSet;
+
+use crate::kernels::args::{ArgError, Args};
+use crate::kernels::data::combine;
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+
+use super::unique::num_key;
+use super::{like, pick};
+
+/// What `match` compares of each element of a vector.
+#[derive(Hash, PartialEq, Eq)]
+enum Key<'a> {
+    Num(u64),
+    Text(&'a str),
+}
+
+fn keys<'a>(v: &'a Value, func: &str) -> Result<Vec<Key<'a>>, KernelError> {
+    match v {
+        Value::Null => Ok(Vec::new()),
+        Value::Str(s) => Ok(s.iter().map(|s| Key::Text(s)).collect()),
+        Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) => Ok(v
+            .as_f64_slice()
+            .unwrap_or_default()
+            .iter()
+            .map(|&x| Key::Num(num_key(x)))
+            .collect()),
+        other => Err(KernelError::new(format!(
+            "{func}() applies only to vectors, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Whether each element repeats one before it.
+fn repeats(keys: &[Key]) -> Vec<bool> {
+    let mut seen = HashSet::new();
+    keys.iter().map(|k| !seen.insert(k)).collect()
+}
+
+pub(super) fn duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    let k = keys(x, "duplicated")?;
+    Ok(Value::Bool(repeats(&k).into_iter().map(Some).collect()))
+}
+
+pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    check(args, "x")?;
+    Ok(Type::logical(args.ty("x").and_then(Type::len)))
+}
+
+pub(super) fn set_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let func = args.func;
+    let x = super::arg_or_null(args, "x");
+    let y = super::arg_or_null(args, "y");
+    let both = combine(&[x, y])?;
+    let k = keys(&both, func)?;
+    let (kx, ky) = k.split_at(x.len().min(k.len()));
+    let first = repeats(kx);
+    let in_y: HashSet<&Key> = ky.iter().collect();
+    Ok(match func {
+        // unique(c(as.vector(x), as.vector(y)))
+        "union" => {
+            let keep: Vec<usize> = repeats(&k)
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !**r)
+                .map(|(i, _)| i)
+                .collect();
+            pick(&both, &keep)
+        }
+        // c(u[!duplicated(u) & match(u, v, 0) > 0], v[0])
+        "intersect" => {
+            let keep: Vec<usize> = (0..kx.len())
+                .filter(|&i| !first[i] && in_y.contains(&kx[i]))
+                .collect();
+            pick(&both, &keep)
+        }
+        // u[!duplicated(u) & match(u, v, 0) == 0]
+        _ => {
+            let keep: Vec<usize> = (0..kx.len())
+                .filter(|&i| !first[i] && !in_y.contains(&kx[i]))
+                .collect();
+            match x {
+                Value::Null => Value::Null,
+                Value::Mat(_) => pick(
+                    &Value::Num(x.as_f64_slice().unwrap_or_default().into_owned()),
+                    &keep,
+                ),
+                _ => pick(x, &keep),
+            }
+        }
+    })
+}
+
+fn check(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
+    match args.ty(name) {
+        None
+        | Some(
+            Type::Any
+            | Type::Null
+            | Type::Num { .. }
+            | Type::Mat { .. }
+            | Type::Bool { .. }
+            | Type::BoolMat { .. }
+            | Type::Str { .. },
+        ) => Ok(()),
+        Some(t) => Err(args.error(
+            name,
+            format!(
+                "{}() applies only to vectors, not {}",
+                args.func,
+                t.describe()
+            ),
+        )),
+    }
+}
+
+pub(super) fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    check(args, "x")?;
+    check(args, "y")?;
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    let y = args.ty("y").cloned().unwrap_or(Type::Null);
+    if matches!(x, Type::Any) || matches!(y, Type::Any) {
+        return Ok(Type::Any);
+    }
+    let text = matches!(x, Type::Str { .. }) || matches!(y, Type::Str { .. });
+    let logical = |t: &Type| matches!(t, Type::Bool { .. } | Type::BoolMat { .. } | Type::Null);
+    let of = if args.func == "setdiff" {
+        x.clone()
+    } else if text {
+        Type::Str {
+            len: None,
+            value: None,
+        }
+    } else if logical(&x) && logical(&y) {
+        Type::logical(None)
+    } else {
+        Type::num_unknown()
+    };
+    Ok(match of {
+        Type::Null => Type::Null,
+        Type::Mat { .. } => Type::num_unknown(),
+        Type::BoolMat { .. } => Type::logical(None),
+        other => like(&other, None),
+    })
+}
