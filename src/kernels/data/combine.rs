@@ -192,6 +192,39 @@ pub fn combine(parts: &[&Value]) -> Result<Value, KernelError> {
     })
 }
 
+/// `unlist(x)`: a list's elements (and theirs, recursively) combined as
+/// `c` combines them; anything else as it is.
+pub(super) fn eval_unlist(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    fn flat(v: &Value) -> Result<Value, KernelError> {
+        match v {
+            Value::List(l) => {
+                let items = l.items.iter().map(flat).collect::<Result<Vec<_>, _>>()?;
+                combine(&items.iter().collect::<Vec<_>>())
+            }
+            other => Ok(other.clone()),
+        }
+    }
+    flat(a.get("x").unwrap_or(&Value::Null))
+}
+
+pub(super) fn shape_unlist(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match a.ty("x") {
+        Some(Type::List { len, elem }) => match elem.as_ref() {
+            Type::Num { len: Some(1), .. } => Type::Num {
+                len: *len,
+                value: None,
+            },
+            Type::Str { len: Some(1), .. } => Type::Str {
+                len: *len,
+                value: None,
+            },
+            _ => Type::Any,
+        },
+        Some(t @ (Type::Num { .. } | Type::Str { .. } | Type::Bool { .. })) => t.clone(),
+        _ => Type::Any,
+    })
+}
+
 fn kind_of_type(t: &Type) -> Option<Kind> {
     Some(match t {
         Type::Null => Kind::Null,

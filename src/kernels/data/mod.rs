@@ -73,6 +73,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: combine::eval_c,
     },
     Kernel {
+        name: "unlist",
+        params: &[req("x"), opt("recursive"), opt("use.names")],
+        random: false,
+        shape: combine::shape_unlist,
+        eval: combine::eval_unlist,
+    },
+    Kernel {
         name: "seq",
         params: &[opt("from"), opt("to"), opt("by"), opt("length.out")],
         random: false,

@@ -10,6 +10,7 @@
 //! flowcast; `exec::integer` knows which calls give integers.
 
 mod cum;
+mod cut;
 mod diff;
 mod ends;
 mod ifelse;
@@ -23,6 +24,7 @@ mod rank;
 mod rep;
 mod sets;
 mod tabulate;
+mod text;
 mod unique;
 mod which;
 
@@ -152,6 +154,29 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("x"), opt("incomparables")],
         unique::shape,
         unique::eval,
+    ),
+    k("toupper", X, text::shape, text::case_eval),
+    k("tolower", X, text::shape, text::case_eval),
+    k(
+        "nchar",
+        &[req("x"), opt("type"), opt("allowNA"), opt("keepNA")],
+        text::shape,
+        text::nchar_eval,
+    ),
+    k(
+        "cut",
+        &[
+            req("x"),
+            req("breaks"),
+            opt("labels"),
+            opt("include.lowest"),
+            opt("right"),
+            opt("dig.lab"),
+            opt("ordered_result"),
+            DOTS,
+        ],
+        cut::shape,
+        cut::eval,
     ),
     k(
         "duplicated",
