@@ -172,25 +172,24 @@ impl<T> Args<T> {
     /// Gives formal `name` `value` (`None`: not given), supplied by the
     /// call's argument `at`: a method passing its arguments on to another.
     pub fn set(&mut self, name: &str, value: Option<T>, at: usize) {
-        let fi = self
-            .params
-            .iter()
-            .filter(|p| p.name != "...")
-            .position(|p| p.name == name);
-        debug_assert!(fi.is_some(), "{}() has no formal `{name}`", self.func);
-        if let Some(slot) = fi.and_then(|fi| self.slots.get_mut(fi)) {
+        if let Some(slot) = self.formal(name).and_then(|fi| self.slots.get_mut(fi)) {
             *slot = value.map(|v| (v, at));
         }
     }
 
-    fn slot(&self, name: &str) -> Option<&(T, usize)> {
+    /// The index of formal `name` among the formals other than `...`.
+    fn formal(&self, name: &str) -> Option<usize> {
         let fi = self
             .params
             .iter()
             .filter(|p| p.name != "...")
             .position(|p| p.name == name);
         debug_assert!(fi.is_some(), "{}() has no formal `{name}`", self.func);
-        self.slots.get(fi?)?.as_ref()
+        fi
+    }
+
+    fn slot(&self, name: &str) -> Option<&(T, usize)> {
+        self.slots.get(self.formal(name)?)?.as_ref()
     }
 
     /// Where in the call as written formal `name`'s argument is.

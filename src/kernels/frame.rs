@@ -517,18 +517,9 @@ pub fn rbind_frames_type(parts: &[&Type]) -> Option<Type> {
         .iter()
         .map(|(n, t)| {
             let t = match t {
-                Type::Num { .. } => Type::Num {
-                    len: rows,
-                    value: None,
-                },
-                Type::Str { .. } => Type::Str {
-                    len: rows,
-                    value: None,
-                },
-                Type::Bool { .. } => Type::Bool {
-                    len: rows,
-                    value: None,
-                },
+                Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } => {
+                    super::vector::like(t, rows)
+                }
                 Type::Factor { .. } => Type::Factor {
                     len: rows,
                     levels: None,
