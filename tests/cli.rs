@@ -316,3 +316,26 @@ fn bench_workflows_reports_makespans_against_the_lower_bound() {
     assert!(errors[2].ends_with('%'), "{stdout}");
     assert_eq!(errors[3], "-", "{stdout}");
 }
+
+#[test]
+fn bench_priors_sets_each_steps_prior_beside_its_time() {
+    // spin(s) costs s on any machine: its prior is exact, so its ratio is
+    // about 1; the other steps only need a row.
+    let (_dir, path) =
+        workflow_file("[steps]\nx = \"rnorm(1000)\"\nwait = \"spin(0.02)\"\ns = \"sum(x)\"\n");
+    let out = flowcast(&["bench", "priors", "--runs", "1", path.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let row = |name: &str| {
+        stdout
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|c| c.first() == Some(&name))
+            .unwrap_or_else(|| panic!("no row {name}:\n{stdout}"))
+    };
+    assert_eq!(row("wait")[1], "spin", "{stdout}");
+    let ratio: f64 = row("wait")[4].parse().unwrap();
+    assert!((0.9..1.5).contains(&ratio), "{ratio}\n{stdout}");
+    assert_eq!(row("s")[1], "sum", "{stdout}");
+    assert!(stdout.contains("prior off by a median factor"), "{stdout}");
+}

@@ -37,8 +37,10 @@ fn spin_costs_its_argument_whatever_the_speed() {
     assert!((l - 2.0).abs() < 1e-2, "{l}");
     let mut slow = fresh();
     slow.set_seconds_per_op(100.0 * SPEED);
+    // The step's own dispatch is ops: 100 times slower, it is a few
+    // tenths of a millisecond.
     let s = slow.predict(g.task("s").unwrap());
-    assert!((s - 0.4).abs() < 1e-3, "{s}");
+    assert!((s - 0.4).abs() < 2e-3, "{s}");
 }
 
 #[test]
@@ -110,9 +112,10 @@ m = { for = \"i in 1:1200\", do = \"mean(a[i, ])\" }",
     assert!((0.8..1.5).contains(&per_iteration), "{per_iteration}");
     let total = predicted(&g, "b") / (1200.0 * b.work.ops * SPEED);
     assert!((total - 1.0).abs() < 1e-9, "{total}");
-    // The same loop without the product: a mean of 900 numbers.
+    // The same loop without the product: a row copied out and its mean,
+    // 50 times cheaper on the development machine (0.55 ms against 11 µs).
     let ratio = predicted(&g, "b") / predicted(&g, "m");
-    assert!(ratio > 100.0, "{ratio}");
+    assert!((30.0..120.0).contains(&ratio), "{ratio}");
 }
 
 #[test]

@@ -6,6 +6,7 @@ pub mod kernels;
 pub mod library;
 pub mod loops;
 pub mod paper;
+pub mod priors;
 pub mod rerun;
 pub mod schedule;
 pub mod workflows;

@@ -245,6 +245,17 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 42)]
         seed: i64,
     },
+    /// The cost models' priors against measured times: each step of a
+    /// workflow run from an empty history, as on a new machine.
+    Priors {
+        /// Workflow files (default: a built-in set of the common kernels).
+        files: Vec<PathBuf>,
+        /// Runs, each from an empty history (the medians are shown).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 42)]
+        seed: i64,
+    },
     /// Incremental re-runs: the time from a save to its result with the
     /// cache (an edited loop, a comment, nothing, the seed, a new
     /// invocation), against running everything.

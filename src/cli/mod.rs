@@ -191,6 +191,21 @@ pub fn main() -> ExitCode {
             }
         }
         Some(Command::Bench {
+            what: BenchCommand::Priors { files, runs, seed },
+        }) => {
+            let opts = crate::bench::priors::Options { files, runs, seed };
+            match crate::bench::priors::run_priors(&opts) {
+                Ok(table) => {
+                    out!("{table}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    errln!("error: {}", printable(&e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Some(Command::Bench {
             what: BenchCommand::Rerun { files, processors },
         }) => {
             let files = if files.is_empty() {

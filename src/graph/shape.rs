@@ -174,7 +174,7 @@ fn infer_node(
                     .map_or(e.span, |i| i.span);
                 diag(file, span, msg)
             })?;
-            *work += work::access_work(&r);
+            *work += work::access_work(&r, &idx);
             r
         }
         ExprKind::Index2 {
@@ -252,7 +252,7 @@ fn with_closure<T>(
         let bound = function_args::bind(params, given)?;
         let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
         inner.extend(bound);
-        let mut w = Work::default();
+        let mut w = work::closure_call_work();
         match infer_node(body, &inner, file, &plain, None, &mut w) {
             Ok(t) => {
                 body_work.set(body_work.get() + w.times(times));

@@ -123,20 +123,75 @@ fn gather_positive<T: Clone>(data: &[T], idx: &[f64], na: &T) -> Option<Vec<T>> 
     Some(out)
 }
 
-/// `x[i]` by [`gather_positive`] for a numeric `i` and an atomic `x`.
-fn index_vector_fast(x: &Value, i: &Value) -> Option<Value> {
+/// `data[idx]` for a numeric subscript of only negative entries and
+/// zeros (`x[-1]`): everything but the dropped positions, in one pass.
+/// `None` when a positive entry or NaN is mixed in (an error the general
+/// path reports).
+fn drop_negative<T: Clone>(data: &[T], idx: &[f64]) -> Option<Vec<T>> {
+    let mut keep = vec![true; data.len()];
+    for &x in idx {
+        if !(x < 1.0) {
+            return None;
+        }
+        if x <= -1.0 {
+            if let Some(k) = keep.get_mut((-x) as usize - 1) {
+                *k = false;
+            }
+        }
+    }
+    Some(
+        data.iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(d, _)| d.clone())
+            .collect(),
+    )
+}
+
+/// `data[b]` for a logical subscript as long as `data` (`x[x > 0]`,
+/// `x[!is.na(x)]`): an NA selects an NA.
+///
+/// Written without a branch on the subscript: every element is stored and
+/// the end advances only where it is kept, so a subscript of random truth
+/// values costs no mispredictions (`x[x > 0]` of normal data is the case).
+fn gather_logical<T: Clone>(data: &[T], b: &[Option<bool>], na: &T) -> Vec<T> {
+    let Some(first) = data.first() else {
+        return Vec::new();
+    };
+    let kept = b.iter().filter(|&&b| b != Some(false)).count();
+    let mut out = vec![first.clone(); kept + 1];
+    let mut end = 0;
+    for (d, &b) in data.iter().zip(b) {
+        out[end] = if b.is_none() { na.clone() } else { d.clone() };
+        end += usize::from(b != Some(false));
+    }
+    out.truncate(kept);
+    out
+}
+
+/// `data[i]` by one of the one-pass paths above, when `i` is one they take.
+fn gather_fast<T: Clone>(data: &[T], i: &Value, na: &T) -> Option<Vec<T>> {
     let idx: &[f64] = match i {
         Value::Num(v) => v,
         Value::Mat(m) => m.as_slice(),
+        Value::Bool(b) if b.len() == data.len() => return Some(gather_logical(data, b, na)),
+        Value::BoolMat(b) if b.len() == data.len() => {
+            return Some(gather_logical(data, b.as_slice(), na))
+        }
         _ => return None,
     };
+    gather_positive(data, idx, na).or_else(|| drop_negative(data, idx))
+}
+
+/// `x[i]` by [`gather_fast`] for an atomic `x`.
+fn index_vector_fast(x: &Value, i: &Value) -> Option<Value> {
     Some(match x {
-        Value::Num(v) => Value::Num(gather_positive(v, idx, &NA)?),
-        Value::Mat(m) => Value::Num(gather_positive(m.as_slice(), idx, &NA)?),
-        Value::Bool(v) => Value::Bool(gather_positive(v, idx, &None)?),
-        Value::BoolMat(m) => Value::Bool(gather_positive(m.as_slice(), idx, &None)?),
-        Value::Complex(v) => Value::Complex(gather_positive(v, idx, &CNA)?),
-        Value::ComplexMat(m) => Value::Complex(gather_positive(m.as_slice(), idx, &CNA)?),
+        Value::Num(v) => Value::Num(gather_fast(v, i, &NA)?),
+        Value::Mat(m) => Value::Num(gather_fast(m.as_slice(), i, &NA)?),
+        Value::Bool(v) => Value::Bool(gather_fast(v, i, &None)?),
+        Value::BoolMat(m) => Value::Bool(gather_fast(m.as_slice(), i, &None)?),
+        Value::Complex(v) => Value::Complex(gather_fast(v, i, &CNA)?),
+        Value::ComplexMat(m) => Value::Complex(gather_fast(m.as_slice(), i, &CNA)?),
         _ => return None,
     })
 }
@@ -718,9 +773,24 @@ mod tests {
     fn fast_gather_agrees_with_resolve() {
         let data: Vec<f64> = (1..=5).map(|k| k as f64 * 10.0).collect();
         let idx = [
-            1.0, 5.0, 5.9, 0.0, 0.7, -0.5, f64::NAN, NA, 6.0, 1e300, f64::INFINITY, 2.0,
+            1.0,
+            5.0,
+            5.9,
+            0.0,
+            0.7,
+            -0.5,
+            f64::NAN,
+            NA,
+            6.0,
+            1e300,
+            f64::INFINITY,
+            2.0,
         ];
-        let slow = pick(&data, &resolve(&Value::Num(idx.to_vec()), 5, false, None).unwrap(), NA);
+        let slow = pick(
+            &data,
+            &resolve(&Value::Num(idx.to_vec()), 5, false, None).unwrap(),
+            NA,
+        );
         let fast = gather_positive(&data, &idx, &NA).unwrap();
         assert_eq!(fast.len(), slow.len());
         assert_eq!(fast.len(), 9);
@@ -728,8 +798,32 @@ mod tests {
             assert!(a.to_bits() == b.to_bits(), "{a} against {b}");
         }
         assert!(gather_positive(&data, &[1.0, -1.0], &NA).is_none());
-        // A negative subscript takes the general path: it drops.
-        let dropped = index_vector(&Value::Num(data), &Value::Num(vec![-1.0, -3.0])).unwrap();
-        assert_eq!(dropped, Value::Num(vec![20.0, 40.0, 50.0]));
+    }
+
+    /// Negative and logical subscripts: the one-pass paths select what
+    /// the general path does, and leave mixed signs to its error.
+    #[test]
+    fn fast_drop_and_logical_agree_with_resolve() {
+        let data: Vec<f64> = (1..=6).map(|k| k as f64).collect();
+        let slow = |i: &Value| pick(&data, &resolve(i, data.len(), false, None).unwrap(), NA);
+        for idx in [
+            vec![-1.0],
+            vec![-6.0, -1.0, -1.0, 0.0, -0.5],
+            vec![-7.0, -2.9],
+            vec![0.0, -0.2],
+        ] {
+            let fast = gather_fast(&data, &Value::Num(idx.clone()), &NA).unwrap();
+            assert_eq!(fast, slow(&Value::Num(idx.clone())), "{idx:?}");
+        }
+        assert!(drop_negative(&data, &[-1.0, 2.0]).is_none());
+        assert!(drop_negative(&data, &[-1.0, f64::NAN]).is_none());
+        assert!(index_vector(&Value::Num(data.clone()), &Value::Num(vec![-1.0, 2.0])).is_err());
+        let b = vec![Some(true), None, Some(false), Some(true), Some(false), None];
+        let fast = gather_logical(&data, &b, &NA);
+        let general = slow(&Value::Bool(b));
+        assert_eq!(fast.len(), 4);
+        for (a, g) in fast.iter().zip(&general) {
+            assert!(a.to_bits() == g.to_bits(), "{a} against {g}");
+        }
     }
 }

@@ -109,6 +109,15 @@ fn clamp(x: f64) -> f64 {
 
 /// Any call's fixed cost: argument matching, allocation of the result.
 const CALL_OPS: f64 = 2e3;
+/// A closure call's own cost: 1.6 µs per call of `function(i) i * 2`
+/// in `sapply` on the development machine, of which the body's `*` is
+/// counted by its own call.
+const CLOSURE_CALL_OPS: f64 = 4.4e3;
+/// Ops per element an index copies out (`x[1:n]`, `x[x > 0]`): the new
+/// vector's pages are touched for the first time.
+const PER_ACCESSED: f64 = 5.0;
+/// Ops per element of a subscript read.
+const PER_SUBSCRIPT: f64 = 2.0;
 
 /// Ops per element of element-wise work (copying, adding), relative to a
 /// multiply-add of the matrix product, which reuses what is in cache.
@@ -120,17 +129,30 @@ const PER_STREAMED: f64 = 1.5;
 /// Ops per output skipped on the random stream: 0.25 ns on the 2-core
 /// development machine (10 million in 2.5 ms).
 const PER_SKIPPED: f64 = 1.1;
-/// Ops per element of a transcendental function (exp, log, `^`).
-const PER_TRANSCENDENTAL: f64 = 8.0;
+/// Ops per element of a transcendental function (exp, log).
+const PER_TRANSCENDENTAL: f64 = 23.0;
 /// Ops per normal deviate (R's inversion: a rational approximation of
 /// qnorm per number, on two uniform draws).
 const PER_RNORM: f64 = 170.0;
-const PER_RUNIF: f64 = 60.0;
+const PER_RUNIF: f64 = 33.0;
+/// Ops per element of a permutation (`sample(n)`): a draw and a swap at a
+/// random place, a cache miss once the vector outgrows the cache.
+const PER_PERMUTED: f64 = 300.0;
+/// Ops per element of `round(x, d)` (d ≠ 0) and `signif`: R's algorithm
+/// tries candidates in long double.
+const PER_ROUND_DIGITS: f64 = 250.0;
+/// Ops per element of a vector's variance, standard deviation or
+/// correlation: two passes in long double.
+const PER_VECTOR_MOMENT: f64 = 30.0;
+/// A correlation of two vectors: their means, then one pass over both.
+const PER_VECTOR_CORRELATION: f64 = 48.0;
 /// Ops per draw of a rejection sampler (rgamma, rbinom, …): about three
 /// uniforms and a logarithm.
 const PER_RGEN: f64 = 250.0;
 /// Ops per element-comparison of a sort (times n log2 n).
-const SORT: f64 = 4.0;
+const SORT: f64 = 9.0;
+const ORDER: f64 = 7.5;
+const RANK: f64 = 11.5;
 /// Ops per cell read from a CSV file (parsing text).
 const PER_CSV_CELL: f64 = 100.0;
 
@@ -145,7 +167,7 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
             ..Work::default()
         };
     }
-    let mut w = Work::ops(CALL_OPS + ops(function, args, result));
+    let mut w = Work::ops(CALL_OPS + fixed_ops(function) + ops(function, args, result));
     if super::registry().get(function).is_some_and(|k| k.random) {
         match super::data::draws(function, args) {
             Some(n) => w.draws = n,
@@ -161,9 +183,35 @@ pub fn skip_work(draws: u64) -> Work {
     Work::ops(PER_SKIPPED * draws as f64)
 }
 
-/// The work of an index or field access giving `result`: a copy of it.
-pub fn access_work(result: &Type) -> Work {
-    Work::ops(CALL_OPS + PER_ELEMENT * elements(result))
+/// The work of an index or field access giving `result`: a copy of it,
+/// after a pass over each subscript (a logical one as long as the target).
+pub fn access_work(result: &Type, subscripts: &[Option<Type>]) -> Work {
+    let read: f64 = subscripts.iter().flatten().map(elements).sum();
+    Work::ops(CALL_OPS + PER_ACCESSED * elements(result) + PER_SUBSCRIPT * read)
+}
+
+/// The work of calling a closure once (`sapply(v, function(i) …)`): binding
+/// its arguments and evaluating its body, beyond the body's own calls.
+pub fn closure_call_work() -> Work {
+    Work::ops(CLOSURE_CALL_OPS)
+}
+
+/// What a call costs whatever its sizes, beyond [`CALL_OPS`]: building a
+/// model frame, a test's result record, opening a file. Measured on
+/// 50-element inputs on the development machine (`flowcast bench priors`).
+fn fixed_ops(function: &str) -> f64 {
+    match function {
+        "lm" | "prcomp" => 2.5e5,
+        "glm" => 4e5,
+        "read.csv" | "write.csv" | "list.files" => 4e5,
+        "kmeans" | "hclust" | "cmdscale" => 5e4,
+        // Workspace and the balancing and reduction passes: 0.15 ms for a
+        // 30x30 matrix.
+        "eigen" | "svd" | "qr" => 3e5,
+        "shapiro.test" => 2e4,
+        f if f.ends_with(".test") => 6e4,
+        _ => 0.0,
+    }
 }
 
 fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
@@ -211,9 +259,10 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 SVD * (4.0 * m * n * n + 8.0 * n.powi(3))
             }
         }
+        // Centring (and scaling) the columns, then an SVD.
         "prcomp" => {
             let (m, n) = tall(arg_dims(args, "x"));
-            PRCOMP * (4.0 * m * n * n + 8.0 * n.powi(3))
+            PRCOMP * (4.0 * m * n * n + 8.0 * n.powi(3)) + PER_CENTRED * m * n
         }
         "qr" => {
             let (m, n) = tall(arg_dims(args, "x"));
@@ -273,16 +322,26 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 ("ks.test", _) => KS,
                 _ => MOOD,
             };
-            c * n * n.max(2.0).log2()
+            // R's exact two-sample p-value (both samples under 50, no
+            // ties): cwilcox's table of m·n·(m·n/2) counts.
+            let exact = match (function, samples.as_slice()) {
+                ("wilcox.test", &[m, k]) if m < 50.0 && k < 50.0 => {
+                    WILCOX_EXACT_CELL * m * k * (m * k / 2.0)
+                }
+                _ => 0.0,
+            };
+            c * n * n.max(2.0).log2() + exact
         }
+        // The model frame and matrix are built row by row, then a QR.
         "lm" => {
             let (n, p) = formula_size(args.get("formula"));
-            LM * (2.0 * n * p * p + n * p)
+            LM_ROW * n + LM * 2.0 * n * p * p + LM_CELL * n * p
         }
-        // One weighted least squares per IRLS iteration.
+        // The model frame once, then one weighted least squares (with the
+        // family's link, variance and deviance per row) per IRLS iteration.
         "glm" => {
             let (n, p) = formula_size(args.get("formula"));
-            GLM_ITERATIONS * LM * (2.0 * n * p * p + 4.0 * n * p)
+            LM_ROW * n + GLM_ITERATIONS * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
         }
         "chol" => {
             let (n, _) = arg_dims(args, "x");
@@ -305,56 +364,151 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             EIGEN_SYM_VECTORS * n.powi(3) + 4.0 * n * n
         }
-        "var" => {
-            // A covariance matrix of a matrix's columns; a vector's variance.
-            let (m, n) = arg_dims(args, "x");
-            VAR * 2.0 * m * n * n
-        }
         "rnorm" | "rlnorm" => PER_RNORM * out,
         // Rejection samplers: a few uniforms, a log or exp each.
-        "rexp" | "rgamma" | "rbeta" | "rchisq" | "rt" | "rf" | "rbinom" | "rpois" | "rgeom"
-        | "rnbinom" | "rhyper" => PER_RGEN * out,
+        "rgamma" | "rbeta" | "rchisq" | "rt" | "rf" | "rgeom" | "rnbinom" | "rhyper" => {
+            PER_RGEN * out
+        }
         "rweibull" | "rcauchy" | "rlogis" => (PER_RUNIF + PER_TRANSCENDENTAL) * out,
         // Sorting the data.
-        "median" | "quantile" | "IQR" | "mad" | "fivenum" | "shapiro.test" | "kruskal.test" => {
+        "fivenum" | "shapiro.test" | "kruskal.test" => {
             let n = input_elements(args);
             SORT * n * n.max(2.0).log2()
         }
         // A covariance matrix of the columns; Kendall's tau is quadratic
-        // in the rows.
+        // in the rows. Two vectors are one pass over each.
         "cor" | "cov" => {
             let (m, n) = arg_dims(args, "x");
-            if args.get("method").and_then(Type::const_str) == Some("kendall") {
-                VAR * 2.0 * m * m * n * n
+            let kendall = args.get("method").and_then(Type::const_str) == Some("kendall");
+            match (kendall, n <= 1.0) {
+                (true, _) => VAR * 2.0 * m * m * n.max(1.0) * n.max(1.0),
+                (false, true) => PER_VECTOR_CORRELATION * input_elements(args),
+                (false, false) => VAR * 2.0 * m * n * n,
+            }
+        }
+        "var" => {
+            // A covariance matrix of a matrix's columns; a vector's variance.
+            let (m, n) = arg_dims(args, "x");
+            if n <= 1.0 {
+                PER_VECTOR_MOMENT * input_elements(args)
             } else {
                 VAR * 2.0 * m * n * n
             }
         }
-        "runif" => PER_RUNIF * out,
-        "sample" | "sample.int" => PER_RUNIF * out,
         "read.csv" => PER_CSV_CELL * out,
-        "exp" | "log" | "^" | "sqrt" => PER_TRANSCENDENTAL * out,
-        "length" | "nrow" | "ncol" => 0.0,
         // Comparison sorts: n log n comparisons of the input.
         "sort" | "order" | "rank" => {
             let n = input_elements(args);
-            STABLE_SORT * n * n.max(2.0).log2()
+            let c = match function {
+                "sort" => SORT,
+                "order" => ORDER,
+                _ => RANK,
+            };
+            c * n * n.max(2.0).log2()
         }
-        // A hash per element.
-        "unique" | "%in%" => 4.0 * PER_ELEMENT * input_elements(args),
+        "length" | "nrow" | "ncol" => 0.0,
         // `outer` calls FUN on every pair: its result's size.
-        "outer" => 3.0 * PER_ELEMENT * out,
-        // A transpose reads or writes with a stride: a cache miss each.
-        "t" => 8.0 * PER_ELEMENT * out,
-        // Element-wise arithmetic allocates its result and recycles.
-        "+" | "-" | "*" | "/" => 3.0 * PER_ELEMENT * out,
-        // Reductions and summaries read their whole input once or twice.
-        "mean" | "sum" | "colMeans" | "rowMeans" | "sd" | "min" | "max" => {
-            2.0 * PER_ELEMENT * input_elements(args)
+        "outer" => PER_ELEMENT * out,
+        // `round(x, d)` with d ≠ 0 tries R's candidates around x·10^d.
+        "round"
+            if args
+                .get("digits")
+                .is_some_and(|d| d.const_scalar() != Some(0.0)) =>
+        {
+            PER_ROUND_DIGITS * out
         }
-        // Everything else (copies, element-wise arithmetic, sequences,
-        // `t`, `c`, `cbind`, `matrix`): once per element of the result.
-        _ => PER_ELEMENT * out.max(input_elements(args)),
+        "sample" | "sample.int" => {
+            let replace = args.get("replace").and_then(Type::const_scalar) == Some(1.0);
+            if replace {
+                PER_RUNIF * 4.0 * out
+            } else {
+                PER_PERMUTED * out
+            }
+        }
+        _ => {
+            let per = per_element(function)
+                .or_else(|| per_density(function))
+                .unwrap_or(PER_ELEMENT);
+            per * out.max(input_elements(args))
+        }
+    }
+}
+
+/// Ops per element (of the larger of the arguments and the result) of
+/// the kernels whose work is a pass or two over their data: each one's
+/// time on 10⁶ elements at the speed `cost::speed` measures, on the 2-core
+/// development machine (release build), `flowcast bench priors`. R's long
+/// double accumulation makes sums and means slower than a copy; hashing,
+/// factor codes and text formatting far slower.
+fn per_element(function: &str) -> Option<f64> {
+    Some(match function {
+        "sum" | "prod" => 9.0,
+        "cumsum" | "cumprod" => 10.0,
+        "mean" | "weighted.mean" => 18.0,
+        "sd" => 28.0,
+        "cummax" | "cummin" | "which.max" | "which.min" | "abs" | "rev" | "^" => 6.0,
+        "min" | "max" | "diff" | "t" => 3.5,
+        "range" => 8.0,
+        "floor" | "ceiling" | "trunc" | "sign" | "seq" | "matrix" => 5.0,
+        "round" => 2.5,
+        "colSums" | "colMeans" => 8.5,
+        "rowSums" | "rowMeans" => 20.0,
+        "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
+        "sqrt" => 13.0,
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "xor" => 3.5,
+        "is.na" | ":" | "seq_len" | "seq_along" => 2.0,
+        // Per element of both operands.
+        "+" | "-" | "*" | "/" => 3.5,
+        "unique" | "duplicated" | "%in%" | "match" | "union" | "intersect" | "setdiff" => 70.0,
+        "which" => 18.0,
+        "ifelse" => 22.0,
+        "rep" | "rep_len" => 14.0,
+        "c" => 3.0,
+        "apply" => 24.0,
+        "median" => 14.0,
+        "quantile" => 40.0,
+        "IQR" => 28.0,
+        "mad" => 40.0,
+        "table" | "factor" | "as.factor" | "cut" => 136.0,
+        "tapply" | "split" => 110.0,
+        "aggregate" => 250.0,
+        "pmax" | "pmin" => 60.0,
+        "scale" => 52.0,
+        "paste" | "paste0" => 2900.0,
+        "signif" => PER_ROUND_DIGITS,
+        "runif" => PER_RUNIF,
+        "rexp" | "rpois" => 136.0,
+        "rbinom" => 204.0,
+        "t.test" | "var.test" => 2.0 * PER_VECTOR_MOMENT,
+        _ => return None,
+    })
+}
+
+/// Ops per element of a density, distribution or quantile function:
+/// measured for the normal; the others' special functions (incomplete
+/// gamma and beta, their inversions) cost a few times more.
+fn per_density(function: &str) -> Option<f64> {
+    const FAMILIES: &[&str] = &[
+        "unif", "binom", "pois", "exp", "gamma", "beta", "chisq", "t", "f", "lnorm", "weibull",
+        "cauchy", "logis", "geom", "hyper", "nbinom", "signrank", "wilcox",
+    ];
+    if let Some(c) = match function {
+        "dnorm" => Some(92.0),
+        "pnorm" => Some(140.0),
+        "qnorm" => Some(96.0),
+        _ => None,
+    } {
+        return Some(c);
+    }
+    let (kind, family) = function.split_at(function.len().min(1));
+    if !FAMILIES.contains(&family) {
+        return None;
+    }
+    match kind {
+        "d" => Some(150.0),
+        "p" => Some(300.0),
+        "q" => Some(1000.0),
+        _ => None,
     }
 }
 
@@ -365,34 +519,44 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
 // 2x of the time across those sizes. Blocked dense kernels run many flops
 // per op; sorting, ranking and random draws cost many ops per element.
 const GEMM: f64 = 0.13;
-const SOLVE: f64 = 0.2;
+const SOLVE: f64 = 0.16;
 /// Times n³. Our general eigen (Hessenberg, multishift QR, vectors) grows
 /// more slowly than n³ over 100..1000 (n^2.4): these are its middle.
-const EIGEN_SYM_VALUES: f64 = 0.56;
-const EIGEN_SYM_VECTORS: f64 = 1.1;
-const EIGEN_GEN_VALUES: f64 = 3.8;
-const EIGEN_GEN_VECTORS: f64 = 5.0;
-const SVD: f64 = 0.25;
+const EIGEN_SYM_VALUES: f64 = 0.43;
+const EIGEN_SYM_VECTORS: f64 = 0.85;
+const EIGEN_GEN_VALUES: f64 = 2.6;
+const EIGEN_GEN_VECTORS: f64 = 3.4;
+const SVD: f64 = 0.15;
 const PRCOMP: f64 = 0.22;
-const QR: f64 = 0.3;
+const QR: f64 = 0.18;
 const DIST: f64 = 2.5;
 /// Times n³: Murtagh's nearest-neighbour lists rescan a row per merge
 /// once n is past a thousand.
 const HCLUST: f64 = 0.045;
-const KMEANS: f64 = 50.0;
+const KMEANS: f64 = 70.0;
 /// Hartigan–Wong converges in a few passes, well before `iter.max`.
 const KMEANS_ITERATIONS: f64 = 5.0;
 const FRIEDMAN: f64 = 22.0;
-const WILCOX_ONE: f64 = 25.0;
-const WILCOX_TWO: f64 = 35.0;
+const WILCOX_ONE: f64 = 50.0;
+const WILCOX_TWO: f64 = 30.0;
+/// Per count of cwilcox's table (0.3 ms for 24 against 24).
+const WILCOX_EXACT_CELL: f64 = 8.0;
 const KS: f64 = 12.0;
 const MOOD: f64 = 135.0;
 const LM: f64 = 0.75;
+/// Ops per row of a model frame and matrix: 110 ms for `lm(x ~ y)` on
+/// 10⁶ rows, where the QR's flops are 2 ms.
+const LM_ROW: f64 = 400.0;
+/// Ops per cell of the model matrix (copies, residuals, effects).
+const LM_CELL: f64 = 20.0;
+/// Ops per row of an IRLS iteration: the link, its derivative, the
+/// variance, the weights and the deviance residuals.
+const GLM_ROW: f64 = 300.0;
+/// Ops per element of centring and scaling a matrix's columns.
+const PER_CENTRED: f64 = 40.0;
 /// IRLS iterations a glm typically takes (R's usual 4 to 6).
 const GLM_ITERATIONS: f64 = 5.0;
 const VAR: f64 = 1.45;
-/// Per comparison of a stable merge sort with its index bookkeeping.
-const STABLE_SORT: f64 = 3.0;
 
 /// Elements of a value, and of a result object, its parts'.
 fn elements(t: &Type) -> f64 {
