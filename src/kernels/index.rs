@@ -130,7 +130,7 @@ fn gather_positive<T: Clone>(data: &[T], idx: &[f64], na: &T) -> Option<Vec<T>> 
 fn drop_negative<T: Clone>(data: &[T], idx: &[f64]) -> Option<Vec<T>> {
     let mut keep = vec![true; data.len()];
     for &x in idx {
-        if !(x < 1.0) {
+        if x >= 1.0 || x.is_nan() {
             return None;
         }
         if x <= -1.0 {
