@@ -240,3 +240,116 @@ fn data_frame_mistakes_fail_at_check() {
         "data.frame() takes vectors",
     );
 }
+
+/// merge, subset and addmargins refuse before the run what R refuses, with
+/// R's messages, when the frames' columns are known.
+#[test]
+fn frame_function_mistakes_fail_at_check() {
+    check_fails(
+        "m = 'merge(d, d, by = \"nope\")'",
+        "m",
+        "'by' must specify a uniquely valid column",
+    );
+    check_fails(
+        "m = 'merge(d, d, by = c(\"nope\", \"zz\"))'",
+        "m",
+        "'by' must specify uniquely valid columns",
+    );
+    check_fails(
+        "m = 'merge(d, d, by.x = c(\"id\", \"dose\"), by.y = \"id\")'",
+        "m",
+        "'by.x' and 'by.y' specify different numbers of columns",
+    );
+    check_fails(
+        "m = 'merge(d, d, by = 9)'",
+        "m",
+        "'by' must match numbers of columns",
+    );
+    check_fails("s = 'subset(d, dose)'", "s", "'subset' must be logical");
+    check_fails(
+        "s = 'subset(d, select = \"nope\")'",
+        "s",
+        "undefined columns selected",
+    );
+    check_fails(
+        "s = 'subset(d, select = nope)'",
+        "s",
+        "object `nope` not found",
+    );
+    check_fails(
+        "a = 'addmargins(d$treatment)'",
+        "a",
+        "'A' must be an array or table",
+    );
+}
+
+/// `run` fails with `message`, and without a panic.
+#[track_caller]
+fn run_fails(steps: &str, message: &str) {
+    let (dir, path) = workflow(steps);
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!out.status.success(), "{steps}: {all}");
+    assert!(!all.contains("panicked"), "{all}");
+    assert!(all.contains(message), "{steps}: {all}");
+}
+
+/// What only the data decides fails at run time as in R: a `by` computed
+/// by a step, a many-to-many merge too large to allocate, and ave's FUN
+/// giving nothing for a group.
+#[test]
+fn frame_function_errors_at_run_time_are_rs() {
+    run_fails(
+        "b = 'd$treatment[1]'\nm = 'merge(d, d, by = b)'",
+        "'by' must specify a uniquely valid column",
+    );
+    run_fails(
+        "k = 'data.frame(k = rep(1, 1000000))'\nm = 'merge(k, k)'",
+        "cannot allocate vector of size 3725.3 Gb",
+    );
+    run_fails(
+        "a = 'ave(d$dose, d$treatment, FUN = function(v) v[v > 100])'",
+        "replacement has length zero",
+    );
+}
+
+/// A frame whose columns are known only once it is read (a file a step
+/// writes) checks, and subset, with, merge and ave find its columns at run
+/// time.
+#[test]
+fn columns_known_only_at_run_time_check_and_run() {
+    let (dir, path) = workflow(
+        "w = 'write.csv(d, \"o.csv\", row.names = FALSE)'\n\
+         back = 'read.csv(\"o.csv\")'\n\
+         s = 'subset(back, dose > 10 & ok, select = c(id, dose))'\n\
+         n = 'nrow(s)'\n\
+         m = 'with(back, mean(dose))'\n\
+         j = 'nrow(merge(back, d, by = \"id\"))'\n\
+         a = 'sum(ave(back$dose, back$treatment, FUN = max))'",
+    );
+    let check = flowcast(&["check", path.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let out_dir = dir.path().join("out");
+    let out = common::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "--out"])
+        .arg(&out_dir)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value = |s: &str| {
+        std::fs::read_to_string(out_dir.join(format!("{s}.json")))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(value("n"), "4");
+    assert_eq!(value("m"), "12.5");
+    assert_eq!(value("j"), "12");
+    assert_eq!(value("a"), "180");
+}

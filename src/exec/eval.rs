@@ -329,6 +329,20 @@ fn eval_args<'s>(
     };
     let data_arg = &args[ds.data];
     let data = eval(&data_arg.value, scope, ctx, file)?;
+    if ds.frames_only && frame::as_frame(&data).is_none() {
+        return args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let v = match function_name(i) {
+                    _ if i == ds.data => data.clone(),
+                    Some(v) => v,
+                    None => eval(&a.value, scope, ctx, file)?,
+                };
+                Ok((a.name.clone(), v))
+            })
+            .collect();
+    }
     let Value::List(List {
         names: Some(names),
         items,
@@ -354,12 +368,27 @@ fn eval_args<'s>(
         local_integer: scope.local_integer,
         outer: None,
     };
+    // Each column's name standing for its position; the first of a
+    // repeated name, as R's lookup in a list finds it.
+    let mut at_steps = HashMap::new();
+    if !ds.positions.is_empty() {
+        at_steps = scope.steps.clone();
+        for (k, n) in names.iter().enumerate().rev() {
+            at_steps.insert(n.clone(), Arc::new(Value::scalar((k + 1) as f64)));
+        }
+    }
+    let at = Scope {
+        steps: &at_steps,
+        ..inner
+    };
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let v = if i == ds.data {
             Cow::Owned(data.as_ref().clone())
         } else if let Some(v) = function_name(i) {
             v
+        } else if ds.positions.contains(&i) {
+            Cow::Owned(eval(&a.value, &at, ctx, file)?.into_owned())
         } else if !ds.scoped.contains(&i) {
             eval(&a.value, scope, ctx, file)?
         } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {

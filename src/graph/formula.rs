@@ -271,6 +271,14 @@ impl ArgValue for &Expr {
 pub struct DataScope {
     pub data: usize,
     pub scoped: Vec<usize>,
+    /// Arguments R evaluates where each column's name stands for its
+    /// position, as `subset.data.frame` evaluates `select` in
+    /// `as.list(seq_along(x))` named by the columns (`c(a, b)`, `-c(a)`,
+    /// `a:c`); other names are looked up as usual.
+    pub positions: Vec<usize>,
+    /// The scope applies only when `data` is a data frame: `subset` of a
+    /// vector is `subset.default`, which evaluates its arguments as usual.
+    pub frames_only: bool,
 }
 
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
@@ -278,7 +286,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" => Some("y"),
         "kruskal.test" | "bartlett.test" => Some("g"),
-        "lm" | "glm" | "aggregate" => None,
+        "lm" | "glm" | "aggregate" | "subset" | "with" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -298,6 +306,35 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         return Some(DataScope {
             data: position(data)?,
             scoped: vec![position(formula)?],
+            positions: Vec::new(),
+            frames_only: false,
+        });
+    }
+    if func == "subset" {
+        // subset.data.frame: `subset` among the columns, `select` among
+        // their positions.
+        return Some(DataScope {
+            data: position(matched.get("x")?)?,
+            scoped: matched
+                .get("subset")
+                .and_then(position)
+                .into_iter()
+                .collect(),
+            positions: matched
+                .get("select")
+                .and_then(position)
+                .into_iter()
+                .collect(),
+            frames_only: true,
+        });
+    }
+    if func == "with" {
+        // with.default: eval(substitute(expr), data, enclos = parent.frame()).
+        return Some(DataScope {
+            data: position(matched.get("data")?)?,
+            scoped: matched.get("expr").and_then(position).into_iter().collect(),
+            positions: Vec::new(),
+            frames_only: false,
         });
     }
     if func == "aggregate" {
@@ -310,6 +347,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         return Some(DataScope {
             data: position(data)?,
             scoped: vec![position(formula)?],
+            positions: Vec::new(),
+            frames_only: false,
         });
     }
     let data = position(matched.get("data")?)?;
@@ -317,7 +356,12 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         .iter()
         .filter_map(|n| matched.get(n).and_then(position))
         .collect();
-    Some(DataScope { data, scoped })
+    Some(DataScope {
+        data,
+        scoped,
+        positions: Vec::new(),
+        frames_only: false,
+    })
 }
 
 /// The spans of every argument evaluated inside a call's `data`, anywhere
@@ -326,7 +370,8 @@ pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
     match &e.kind {
         ExprKind::Call { func, args, .. } => {
             if let Some(ds) = data_scope(func, args) {
-                out.extend(ds.scoped.iter().map(|&i| args[i].value.span));
+                let scoped = ds.scoped.iter().chain(&ds.positions);
+                out.extend(scoped.map(|&i| args[i].value.span));
             }
             args.iter().for_each(|a| data_scoped_spans(&a.value, out));
         }

@@ -315,6 +315,20 @@ fn infer_args(
     };
     let data_arg = &args[ds.data];
     let data = infer_node(&data_arg.value, env, file, ctx, None, work)?;
+    if ds.frames_only && frame::frame_fields(&data).is_none() && !matches!(data, Type::Any) {
+        return args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let t = match function_name(i) {
+                    _ if i == ds.data => data.clone(),
+                    Some(t) => t,
+                    None => infer_node(&a.value, env, file, ctx, None, work)?,
+                };
+                Ok((a.name.clone(), t))
+            })
+            .collect();
+    }
     let columns: Option<Vec<String>> = match &data {
         Type::Record { fields, .. } => Some(fields.iter().map(|(n, _)| n.clone()).collect()),
         Type::Any | Type::List { .. } => None,
@@ -331,7 +345,7 @@ fn infer_args(
     };
     let mut unknown: Vec<String> = Vec::new();
     if !matches!(data, Type::Record { .. }) {
-        for &i in &ds.scoped {
+        for &i in ds.scoped.iter().chain(&ds.positions) {
             args[i]
                 .value
                 .visit_names(&mut |n, _| unknown.push(n.to_string()));
@@ -346,12 +360,28 @@ fn infer_args(
     for n in &unknown {
         inner.entry(n.as_str()).or_insert(Type::Any);
     }
+    // `select`'s scope: each column's name is its position (see
+    // `formula::DataScope`), the first of a repeated name.
+    let mut at: HashMap<&str, Type> = HashMap::new();
+    if !ds.positions.is_empty() {
+        at = env.iter().map(|(k, v)| (*k, v.clone())).collect();
+        if let Type::Record { fields, .. } = &data {
+            for (k, (n, _)) in fields.iter().enumerate().rev() {
+                at.insert(n.as_str(), Type::scalar_const((k + 1) as f64));
+            }
+        }
+        for n in &unknown {
+            at.entry(n.as_str()).or_insert(Type::Any);
+        }
+    }
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let t = if i == ds.data {
             data.clone()
         } else if let Some(t) = function_name(i) {
             t
+        } else if ds.positions.contains(&i) {
+            infer_node(&a.value, &at, file, ctx, None, work)?
         } else if !ds.scoped.contains(&i) {
             infer_node(&a.value, env, file, ctx, None, work)?
         } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {

@@ -21,7 +21,12 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
 }];
 
 /// One argument's columns: (name, column) pairs, names as given.
-fn columns_of(name: Option<&str>, v: &Value, k: usize) -> Result<Vec<(String, Value)>, String> {
+fn columns_of(
+    func: &str,
+    name: Option<&str>,
+    v: &Value,
+    k: usize,
+) -> Result<Vec<(String, Value)>, String> {
     if let Some(l) = as_frame(v) {
         let names = l.names.clone().unwrap_or_default();
         return Ok(names.into_iter().zip(l.items.iter().cloned()).collect());
@@ -35,10 +40,10 @@ fn columns_of(name: Option<&str>, v: &Value, k: usize) -> Result<Vec<(String, Va
             .collect()),
         Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => match name {
             Some(n) => Ok(vec![(n.to_string(), v.clone())]),
-            None => Err(unnamed(k)),
+            None => Err(unnamed(func, k)),
         },
         other => Err(format!(
-            "data.frame() takes vectors, factors, matrices and data frames, not {}",
+            "{func}() takes vectors, factors, matrices and data frames, not {}",
             other.type_name()
         )),
     }
@@ -51,9 +56,9 @@ fn matrix_column_name(name: Option<&str>, j: usize) -> String {
     }
 }
 
-fn unnamed(k: usize) -> String {
+fn unnamed(func: &str, k: usize) -> String {
     format!(
-        "argument {} of data.frame() has no name: write it `name = value` \
+        "argument {} of {func}() has no name: write it `name = value` \
          (flowcast does not name columns after their expressions, as R does)",
         k + 1
     )
@@ -143,10 +148,44 @@ fn make_unique(names: &[String]) -> Vec<String> {
 fn eval_data_frame(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let factors = args.bool_or("stringsAsFactors", false)?;
     let check = args.bool_or("check.names", true)?;
+    build("data.frame", args.dots(), factors, check)
+}
+
+/// `cbind` with a data frame among its arguments: R's `cbind.data.frame`,
+/// `data.frame(..., check.names = FALSE)`. NULL arguments add nothing.
+pub fn cbind_frames<'a>(
+    given: impl Iterator<Item = (Option<&'a str>, &'a Value)>,
+) -> Result<Value, KernelError> {
+    build(
+        "cbind",
+        given.filter(|(_, v)| !matches!(v, Value::Null)),
+        false,
+        false,
+    )
+}
+
+/// The type of [`cbind_frames`]: the error is for the `k`-th argument.
+pub fn cbind_frames_type<'a>(
+    given: impl Iterator<Item = (Option<&'a str>, &'a Type)>,
+) -> Result<Type, (usize, String)> {
+    build_type(
+        "cbind",
+        given.filter(|(_, t)| !matches!(t, Type::Null)),
+        false,
+        false,
+    )
+}
+
+fn build<'a>(
+    func: &str,
+    given: impl Iterator<Item = (Option<&'a str>, &'a Value)>,
+    factors: bool,
+    check: bool,
+) -> Result<Value, KernelError> {
     let mut names = Vec::new();
     let mut columns = Vec::new();
-    for (k, (name, v)) in args.dots().enumerate() {
-        for (n, c) in columns_of(name, v, k).map_err(KernelError::new)? {
+    for (k, (name, v)) in given.enumerate() {
+        for (n, c) in columns_of(func, name, v, k).map_err(KernelError::new)? {
             names.push(n);
             columns.push(c);
         }
@@ -174,6 +213,7 @@ fn eval_data_frame(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 /// One argument's column types, or `None` when its columns are not known
 /// before the run.
 fn column_types(
+    func: &str,
     name: Option<&str>,
     t: &Type,
     k: usize,
@@ -199,20 +239,31 @@ fn column_types(
         Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. } => match name
         {
             Some(n) => Ok(Some(vec![(n.to_string(), t.without_value())])),
-            None => Err(unnamed(k)),
+            None => Err(unnamed(func, k)),
         },
         other => Err(format!(
-            "data.frame() takes vectors, factors, matrices and data frames, not {}",
+            "{func}() takes vectors, factors, matrices and data frames, not {}",
             other.describe()
         )),
     }
 }
 
 fn shape_data_frame(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let factors = args.ty("stringsAsFactors").and_then(Type::const_scalar) == Some(1.0);
+    let check = args.ty("check.names").and_then(Type::const_scalar) != Some(0.0);
+    build_type("data.frame", args.dots(), factors, check).map_err(|(k, m)| args.dots_error(k, m))
+}
+
+fn build_type<'a>(
+    func: &str,
+    given: impl Iterator<Item = (Option<&'a str>, &'a Type)>,
+    factors: bool,
+    check: bool,
+) -> Result<Type, (usize, String)> {
     let mut fields: Vec<(String, Type)> = Vec::new();
     let mut known = true;
-    for (k, (name, t)) in args.dots().enumerate() {
-        match column_types(name, t, k).map_err(|m| args.dots_error(k, m))? {
+    for (k, (name, t)) in given.enumerate() {
+        match column_types(func, name, t, k).map_err(|m| (k, m))? {
             Some(f) => fields.extend(f),
             None => known = false,
         }
@@ -222,11 +273,9 @@ fn shape_data_frame(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     let lengths: Option<Vec<usize>> = fields.iter().map(|(_, t)| t.len()).collect();
     let n = match lengths {
-        Some(l) => Some(rows(&l).map_err(|m| args.dots_error(0, m))?),
+        Some(l) => Some(rows(&l).map_err(|m| (0, m))?),
         None => None,
     };
-    let factors = args.ty("stringsAsFactors").and_then(Type::const_scalar) == Some(1.0);
-    let check = args.ty("check.names").and_then(Type::const_scalar) != Some(0.0);
     let names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
     let names = if check { make_names(&names) } else { names };
     Ok(Type::Record {

@@ -216,11 +216,21 @@ fn columns(l: &List, j: &Value) -> Result<Vec<usize>, KernelError> {
 /// and keeps a data frame; two pick rows and columns, and a single column
 /// drops to its vector.
 pub fn index(x: &Value, indices: &[Option<Value>]) -> Option<Result<Value, KernelError>> {
-    let l = as_frame(x)?;
-    Some(index_frame(l, indices))
+    index_drop(x, indices, true)
 }
 
-fn index_frame(l: &List, indices: &[Option<Value>]) -> Result<Value, KernelError> {
+/// [`index`] with `[.data.frame`'s `drop`: `drop = FALSE` keeps a single
+/// column a data frame.
+pub fn index_drop(
+    x: &Value,
+    indices: &[Option<Value>],
+    drop: bool,
+) -> Option<Result<Value, KernelError>> {
+    let l = as_frame(x)?;
+    Some(index_frame(l, indices, drop))
+}
+
+fn index_frame(l: &List, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
     let all_names = names(l);
     let (rows, cols) = match indices {
         [] | [None] => return Ok(Value::List(l.clone())),
@@ -240,7 +250,7 @@ fn index_frame(l: &List, indices: &[Option<Value>]) -> Result<Value, KernelError
             None => Ok(l.items[k].clone()),
         }
     };
-    if indices.len() == 2 && cols.len() == 1 {
+    if drop && indices.len() == 2 && cols.len() == 1 {
         return pick(cols[0]);
     }
     let columns = cols.iter().map(|&k| pick(k)).collect::<Result<_, _>>()?;
@@ -252,8 +262,17 @@ fn index_frame(l: &List, indices: &[Option<Value>]) -> Result<Value, KernelError
 
 /// The type of `d[j]` or `d[i, j]`; `None` when `x` is not a data frame.
 pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Option<Result<Type, IndexError>> {
+    index_drop_type(x, indices, true)
+}
+
+/// The type of [`index_drop`].
+pub fn index_drop_type(
+    x: &Type,
+    indices: &[Option<Type>],
+    drop: bool,
+) -> Option<Result<Type, IndexError>> {
     let fields = frame_fields(x)?;
-    Some(index_frame_type(fields, indices))
+    Some(index_frame_type(fields, indices, drop))
 }
 
 fn const_value(t: &Type) -> Option<Value> {
@@ -268,6 +287,7 @@ fn const_value(t: &Type) -> Option<Value> {
 fn index_frame_type(
     fields: &[(String, Type)],
     indices: &[Option<Type>],
+    drop: bool,
 ) -> Result<Type, IndexError> {
     let (rows, cols, at) = match indices {
         [] | [None] => return Ok(Type::record(CLASS, borrow(fields))),
@@ -316,7 +336,7 @@ fn index_frame_type(
         },
         _ => Type::Any,
     };
-    if indices.len() == 2 && picked.len() == 1 {
+    if drop && indices.len() == 2 && picked.len() == 1 {
         return Ok(column(picked[0]));
     }
     Ok(Type::Record {
@@ -414,90 +434,192 @@ fn names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     })
 }
 
-/// `rbind` of data frames (R's `rbind.data.frame`): the rows of each in
-/// turn, columns matched by name to the first frame's; text, numbers and
-/// logicals combine as `c` combines them, factors into a factor of every
-/// frame's levels in order of appearance. NULL arguments are dropped.
-pub fn rbind_frames(parts: &[&Value]) -> Result<Value, KernelError> {
-    let frames = parts
-        .iter()
-        .filter(|v| !matches!(v, Value::Null))
-        .enumerate()
-        .map(|(k, v)| {
-            as_frame(v).ok_or_else(|| {
-                KernelError::new(format!(
-                    "rbind() of data frames: argument {} is {}, not a data frame",
-                    k + 1,
-                    v.type_name()
-                ))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let Some(first) = frames.first() else {
-        return Ok(Value::Null);
+/// `rbind` with a data frame among its arguments, as R's
+/// `rbind.data.frame`: arguments of length zero are dropped, and those
+/// without rows unless none has any; the first (a data frame here) gives
+/// the columns. After it come data frames and named lists, their columns
+/// matched by name; unnamed lists, by position; vectors, one row each,
+/// recycled across the columns. Each column joins as [`rbind_column`].
+pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let rows = |v: &Value| match v {
+        Value::List(l) if as_frame(v).is_some() => nrow(l),
+        Value::List(l) => l.items.first().map_or(0, Value::len),
+        other => other.len(),
     };
-    let names = first.names.clone().unwrap_or_default();
-    let mut columns = Vec::with_capacity(names.len());
-    for (j, name) in names.iter().enumerate() {
-        let mut parts: Vec<&Value> = Vec::with_capacity(frames.len());
-        for f in &frames {
-            let fnames = f.names.as_deref().unwrap_or_default();
-            if fnames.len() != names.len() {
-                return Err(KernelError::new(
-                    "numbers of columns of arguments do not match",
-                ));
-            }
-            let at = if fnames.get(j) == Some(name) {
-                j
-            } else {
-                fnames
-                    .iter()
-                    .position(|n| n == name)
-                    .ok_or_else(|| KernelError::new("names do not match previous names"))?
-            };
-            parts.push(&f.items[at]);
+    let mut args: Vec<&Value> = parts.iter().copied().filter(|v| !v.is_empty()).collect();
+    if !args.is_empty() && args.iter().any(|v| rows(v) == 0) {
+        if args.iter().all(|v| rows(v) == 0) {
+            return Ok(args[0].clone());
         }
-        columns.push(rbind_column(&parts)?);
+        args.retain(|v| rows(v) > 0);
     }
-    Ok(frame(names, columns))
+    let Some((&first, rest)) = args.split_first() else {
+        return Ok(frame(Vec::new(), Vec::new()));
+    };
+    let Some(first) = as_frame(first) else {
+        return Err(KernelError::new(format!(
+            "flowcast's rbind() of data frames needs a data frame first, not {}",
+            first.type_name()
+        )));
+    };
+    let clabs = names(first);
+    let nvar = clabs.len();
+    let mut columns: Vec<Vec<Value>> = first.items.iter().map(|c| vec![c.clone()]).collect();
+    for (i, xi) in rest.iter().enumerate() {
+        match xi {
+            Value::List(l) => {
+                let is_frame = as_frame(xi).is_some();
+                if !is_frame && l.items.iter().any(|v| v.len() != rows(xi)) {
+                    return Err(KernelError::new(
+                        "invalid list argument: all variables should have the same length",
+                    ));
+                }
+                let perm = match &l.names {
+                    Some(n) if !n.is_empty() => {
+                        if n.len() != nvar {
+                            return Err(KernelError::new(
+                                "numbers of columns of arguments do not match",
+                            ));
+                        }
+                        match_names(&clabs, n)?
+                    }
+                    _ if is_frame && l.items.len() != nvar => {
+                        return Err(KernelError::new(
+                            "numbers of columns of arguments do not match",
+                        ))
+                    }
+                    _ => (0..nvar).collect(),
+                };
+                for (j, &jj) in perm.iter().enumerate() {
+                    let item = l
+                        .items
+                        .get(j)
+                        .ok_or_else(|| KernelError::new("subscript out of bounds"))?;
+                    columns[jj].push(item.clone());
+                }
+            }
+            Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => {
+                let ni = xi.len();
+                if ni != nvar && nvar % ni != 0 {
+                    ctx.warn(format!(
+                        "number of columns of result, {nvar}, is not a multiple of vector \
+                         length {ni} of arg {}",
+                        i + 2
+                    ));
+                }
+                let labels;
+                let xi = match xi {
+                    Value::Factor(f) => {
+                        labels = Value::Str(f.labels());
+                        &labels
+                    }
+                    other => *other,
+                };
+                for (j, column) in columns.iter_mut().enumerate() {
+                    column.push(super::vector::pick(xi, &[j % ni]));
+                }
+            }
+            other => {
+                return Err(KernelError::new(format!(
+                    "flowcast's rbind() of data frames takes data frames, lists and vectors, \
+                     not {}",
+                    other.type_name()
+                )))
+            }
+        }
+    }
+    let columns = columns
+        .iter()
+        .map(|parts| rbind_column(&parts.iter().collect::<Vec<_>>(), ctx))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(frame(clabs, columns))
 }
 
-/// One column of [`rbind_frames`].
-fn rbind_column(parts: &[&Value]) -> Result<Value, KernelError> {
-    if parts.iter().all(|v| matches!(v, Value::Factor(_))) {
-        let mut levels: Vec<String> = Vec::new();
-        let mut codes = Vec::new();
-        for v in parts {
-            let Value::Factor(f) = v else { continue };
-            let map: Vec<u32> = f
-                .levels
-                .iter()
-                .map(|l| match levels.iter().position(|x| x == l) {
-                    Some(i) => i as u32,
-                    None => {
-                        levels.push(l.clone());
-                        (levels.len() - 1) as u32
-                    }
-                })
-                .collect();
-            codes.extend(f.codes.iter().map(|c| c.map(|c| map[c as usize])));
-        }
-        return Ok(Value::Factor(super::value::Factor { codes, levels }));
+/// `rbind.data.frame`'s `match.names`: where each of `names` goes among
+/// the first frame's columns `clabs`.
+fn match_names(clabs: &[String], names: &[String]) -> Result<Vec<usize>, KernelError> {
+    let mismatch = || KernelError::new("names do not match previous names");
+    if clabs == names {
+        return Ok((0..clabs.len()).collect());
     }
-    // A factor among other columns is its labels, as `c` would see them.
-    let labels: Vec<Value> = parts
+    let mut used = vec![false; clabs.len()];
+    names
         .iter()
-        .map(|v| match v {
-            Value::Factor(f) => Value::Str(
-                f.codes
-                    .iter()
-                    .map(|c| c.map_or_else(|| "NA".to_string(), |c| f.levels[c as usize].clone()))
-                    .collect(),
-            ),
-            other => (*other).clone(),
+        .map(|n| {
+            let at = (0..clabs.len())
+                .find(|&k| !used[k] && clabs[k] == *n)
+                .ok_or_else(mismatch)?;
+            used[at] = true;
+            Ok(at)
         })
+        .collect()
+}
+
+/// One column of `rbind.data.frame`, `parts[0]` the first frame's. A
+/// factor there gathers the levels of the later factors and the values of
+/// later text, in order of appearance (NA is no level); a later value not
+/// among them is NA, with R's warning. Any other column joins the values
+/// as `c` joins them, a factor among them as its labels.
+pub(super) fn rbind_column(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(Value::Factor(first)) = parts.first() else {
+        let labels: Vec<Value> = parts
+            .iter()
+            .map(|v| match v {
+                Value::Factor(f) => Value::Str(f.labels()),
+                other => (*other).clone(),
+            })
+            .collect();
+        return super::data::combine(&labels.iter().collect::<Vec<_>>());
+    };
+    let mut levels = first.levels.clone();
+    let mut index: std::collections::HashMap<String, u32> = levels
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, l)| (l.clone(), i as u32))
         .collect();
-    super::data::combine(&labels.iter().collect::<Vec<_>>())
+    let mut add = |l: &str, levels: &mut Vec<String>| {
+        if !index.contains_key(l) {
+            index.insert(l.to_string(), levels.len() as u32);
+            levels.push(l.to_string());
+        }
+    };
+    for v in &parts[1..] {
+        match v {
+            Value::Factor(f) => f.levels.iter().for_each(|l| add(l, &mut levels)),
+            Value::Str(s) => s
+                .iter()
+                .filter(|t| !super::factor::text_is_na(t))
+                .for_each(|t| add(t, &mut levels)),
+            _ => {}
+        }
+    }
+    let index: std::collections::HashMap<&str, u32> = levels
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, l)| (l.as_str(), i as u32))
+        .collect();
+    let mut codes = first.codes.clone();
+    for v in &parts[1..] {
+        let text = super::factor::as_text(v).ok_or_else(|| {
+            KernelError::new(format!(
+                "cannot join a {} to a factor column",
+                v.type_name()
+            ))
+        })?;
+        let mut invalid = false;
+        codes.extend(text.iter().map(|t| {
+            let t = t.as_deref()?;
+            let c = index.get(t).copied();
+            invalid |= c.is_none();
+            c
+        }));
+        if invalid {
+            ctx.warn("invalid factor level, NA generated");
+        }
+    }
+    Ok(Value::Factor(super::value::Factor { codes, levels }))
 }
 
 /// The type of [`rbind_frames`]: the first frame's columns, their lengths

@@ -54,12 +54,12 @@ pub(super) static KERNELS: &[Kernel] = &[
 
 /// Functions whose value is one number for any group: their tapply and
 /// aggregate results are numeric vectors of known length.
-const SCALAR_FUNS: &[&str] = &[
+pub(super) const SCALAR_FUNS: &[&str] = &[
     "mean", "sum", "median", "length", "sd", "var", "min", "max", "prod", "IQR", "mad",
 ];
 
 /// The grouping factor a value stands for (`INDEX`, `f`, `by`'s items).
-fn grouping(g: &Value, what: &str) -> Result<Factor, KernelError> {
+pub(super) fn grouping(g: &Value, what: &str) -> Result<Factor, KernelError> {
     match g {
         Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => as_factor(g),
         Value::Mat(m) => as_factor(&Value::Num(m.as_slice().to_vec())),

@@ -288,7 +288,7 @@ pub fn logical_na(n: usize) -> Value {
 
 /// `x[...]` with R's `drop`: `drop = FALSE` keeps a matrix a matrix.
 pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
-    if let Some(r) = super::frame::index(x, indices) {
+    if let Some(r) = super::frame::index_drop(x, indices, drop) {
         return r;
     }
     match indices {
@@ -394,7 +394,7 @@ pub fn index_type(x: &Type, indices: &[Option<Type>]) -> Result<Type, IndexError
 
 /// The type of `x[...]` with R's `drop`.
 pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result<Type, IndexError> {
-    if let Some(r) = super::frame::index_type(x, indices) {
+    if let Some(r) = super::frame::index_drop_type(x, indices, drop) {
         return r;
     }
     match indices {

@@ -21,21 +21,26 @@ pub mod width;
 pub mod work;
 
 mod arith;
+mod ave;
 mod clustering;
 pub mod collate;
 pub mod data;
 mod data_frame;
 mod dqfun;
+mod expand_grid;
 mod factor;
 pub mod fun;
 mod grouping;
 mod htest;
 mod linalg;
 mod lm;
+mod margins;
+mod merge;
 mod models;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
+mod subset;
 mod summary;
 mod vector;
 
@@ -218,6 +223,11 @@ pub fn registry() -> &'static Registry {
             .chain(summary::STATS_KERNELS)
             .chain(dqfun::KERNELS)
             .chain(data::RDIST_KERNELS)
+            .chain(merge::KERNELS)
+            .chain(subset::KERNELS)
+            .chain(ave::KERNELS)
+            .chain(expand_grid::KERNELS)
+            .chain(margins::KERNELS)
         {
             r.add(*k);
         }

@@ -1,7 +1,8 @@
 //! `cbind` and `rbind` of numeric vectors and matrices (R's `do_bind`
 //! rules: vectors are recycled to the matrices' extent, or to the longest
 //! vector when there is no matrix; empty vectors are dropped). `rbind`
-//! of data frames stacks their rows (`frame::rbind_frames`).
+//! with a data frame stacks rows (`frame::rbind_frames`); `cbind` with one
+//! joins columns (`data_frame::cbind_frames`).
 
 use std::borrow::Cow;
 
@@ -76,10 +77,13 @@ fn bind(parts: &[Piece], by_col: bool) -> Result<DMatrix<f64>, String> {
     Ok(if by_col { m } else { m.transpose() })
 }
 
-fn bind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let by_col = args.func == "cbind";
-    if !by_col && args.dots().any(|(_, v)| frame::as_frame(v).is_some()) {
-        return frame::rbind_frames(&args.dots().map(|(_, v)| v).collect::<Vec<_>>());
+    if args.dots().any(|(_, v)| frame::as_frame(v).is_some()) {
+        if by_col {
+            return crate::kernels::data_frame::cbind_frames(args.dots());
+        }
+        return frame::rbind_frames(&args.dots().map(|(_, v)| v).collect::<Vec<_>>(), ctx);
     }
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
@@ -116,7 +120,11 @@ fn bind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let by_col = args.func == "cbind";
-    if !by_col && args.dots().any(|(_, t)| frame::frame_fields(t).is_some()) {
+    if args.dots().any(|(_, t)| frame::frame_fields(t).is_some()) {
+        if by_col {
+            return crate::kernels::data_frame::cbind_frames_type(args.dots())
+                .map_err(|(k, m)| args.dots_error(k, m));
+        }
         let parts: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
         return Ok(frame::rbind_frames_type(&parts).unwrap_or(Type::Any));
     }
