@@ -10,3 +10,18 @@ pub mod priors;
 pub mod rerun;
 pub mod schedule;
 pub mod workflows;
+
+/// A workflow's analysis errors as one message.
+pub(crate) fn diagnostics(d: &[crate::diagnostic::Diagnostic]) -> String {
+    d.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Deletes a benchmark's scratch history store and SQLite's files beside it.
+pub(crate) fn remove_store(store: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", store.display()));
+    }
+}

@@ -130,8 +130,8 @@ struct Step {
 /// Runs `path` `runs` times on one worker, each from an empty history,
 /// and returns each step's median prior and median measured time.
 fn measure(path: &Path, runs: usize, seed: i64) -> Result<(String, Vec<Step>), String> {
-    let wf = crate::workflow::load(path).map_err(|d| diagnostics(&d))?;
-    let graph = crate::graph::build(&wf).map_err(|d| diagnostics(&d))?;
+    let wf = crate::workflow::load(path).map_err(|d| super::diagnostics(&d))?;
+    let graph = crate::graph::build(&wf).map_err(|d| super::diagnostics(&d))?;
     let n = graph.tasks.len();
     let (mut priors, mut measured) = (vec![Vec::new(); n], vec![Vec::new(); n]);
     let cancel = AtomicBool::new(false);
@@ -153,9 +153,7 @@ fn measure(path: &Path, runs: usize, seed: i64) -> Result<(String, Vec<Step>), S
                 &cancel,
             )
         })();
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", store.display()));
-        }
+        super::remove_store(&store);
         let finished = result?;
         for (task, outcome) in graph.tasks.iter().zip(&finished.report.outcomes) {
             if outcome.value.is_ok() && !outcome.reused {
@@ -176,13 +174,6 @@ fn measure(path: &Path, runs: usize, seed: i64) -> Result<(String, Vec<Step>), S
         })
         .collect();
     Ok((wf.name.clone(), steps))
-}
-
-fn diagnostics(d: &[crate::diagnostic::Diagnostic]) -> String {
-    d.iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Measures each workflow and renders a table per workflow, then the

@@ -173,8 +173,8 @@ pub const REPLAY_WORKERS: [usize; 3] = [8, 16, 32];
 
 /// Measures one workflow file on `workers` workers.
 pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, String> {
-    let wf = crate::workflow::load(path).map_err(|d| diagnostics(&d))?;
-    let graph = crate::graph::build(&wf).map_err(|d| diagnostics(&d))?;
+    let wf = crate::workflow::load(path).map_err(|d| super::diagnostics(&d))?;
+    let graph = crate::graph::build(&wf).map_err(|d| super::diagnostics(&d))?;
     let store = std::env::temp_dir().join(format!(
         "flowcast-bench-{}-{}-p{workers}.sqlite",
         std::process::id(),
@@ -248,17 +248,8 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
         }
         Ok(m)
     })();
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", store.display()));
-    }
+    super::remove_store(&store);
     result
-}
-
-fn diagnostics(d: &[crate::diagnostic::Diagnostic]) -> String {
-    d.iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// An error as a percentage; a prior off by orders of magnitude in
