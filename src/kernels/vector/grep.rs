@@ -302,8 +302,9 @@ fn first_string(
     Ok(v.into_iter().next().flatten())
 }
 
-/// `fixed`, `perl`, `ignore.case` and `useBytes` as `do_grep` reads them
-/// (NA is FALSE), with its warnings for the combinations it ignores.
+/// `fixed`, `perl` and `ignore.case` as `do_grep` reads them (NA is
+/// FALSE), with its warnings for the combinations it ignores. `useBytes`
+/// is accepted and changes nothing: flowcast's text is always UTF-8.
 struct Options {
     fixed: bool,
     perl: bool,
@@ -320,10 +321,10 @@ fn flag(args: &Args<&Value>, name: &str) -> Result<bool, KernelError> {
     }
 }
 
-fn options(args: &Args<&Value>, ctx: &mut Ctx, has_case: bool) -> Result<Options, KernelError> {
+fn options(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Options, KernelError> {
     let fixed = flag(args, "fixed")?;
     let mut perl = flag(args, "perl")?;
-    let ignore_case = has_case && flag(args, "ignore.case")?;
+    let ignore_case = flag(args, "ignore.case")?;
     if fixed && ignore_case {
         ctx.warn("argument 'ignore.case = TRUE' will be ignored");
     }
@@ -341,7 +342,7 @@ fn options(args: &Args<&Value>, ctx: &mut Ctx, has_case: bool) -> Result<Options
 /// `grepl` and `grep`, as `do_grep`: an NA element does not match, an NA
 /// pattern matches nothing and gives NA everywhere.
 pub(super) fn grep_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let o = options(args, ctx, true)?;
+    let o = options(args, ctx)?;
     let value = args.func == "grep" && flag(args, "value")?;
     let invert = args.func == "grep" && flag(args, "invert")?;
     let pattern = first_string(args, "pattern", ctx)?;
@@ -457,7 +458,7 @@ pub(super) fn substitute(
 
 /// `sub` and `gsub`.
 pub(super) fn sub_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let o = options(args, ctx, true)?;
+    let o = options(args, ctx)?;
     let pattern = first_string(args, "pattern", ctx)?;
     let replacement = first_string(args, "replacement", ctx)?;
     let x = text_arg(args, "x", "text")?;
@@ -490,7 +491,7 @@ pub(super) fn sub_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
 /// where there is none, NA for NA. R's `match.length` attribute is not
 /// kept (flowcast's vectors carry no attributes).
 pub(super) fn regexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let o = options(args, ctx, true)?;
+    let o = options(args, ctx)?;
     let pattern = first_string(args, "pattern", ctx)?
         .ok_or_else(|| KernelError::new("invalid 'pattern' argument"))?;
     let x = text_arg(args, "text", "text")?;
@@ -548,7 +549,8 @@ pub(super) fn strsplit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
             .iter()
             .map(|s| (s != "NA").then(|| s.clone()))
             .collect::<Vec<_>>()),
-        Some(Value::Factor(_)) | None | Some(_) => Err(KernelError::new("non-character argument")),
+        // A factor too: R's strsplit takes text only.
+        _ => Err(KernelError::new("non-character argument")),
     };
     let x = strings("x")?;
     let mut split = strings("split")?;
@@ -646,6 +648,7 @@ pub(super) fn trimws_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     ))
 }
 
+/// The first string of argument `name`, which must not be NA.
 fn first_string_quiet(args: &Args<&Value>, name: &str) -> Result<String, KernelError> {
     text_arg(args, name, name)?
         .into_iter()
