@@ -80,6 +80,12 @@ fn tests_match_r() {
     assert_matches_r("stats_tests", "emcp", false);
 }
 
+/// Text is compared exactly: every string as R writes it.
+#[test]
+fn strings_match_r() {
+    assert_matches_r("text", "emcp", true);
+}
+
 #[test]
 fn distribution_functions_match_r() {
     assert_matches_r("stats_dist", "emcp", false);
@@ -195,6 +201,155 @@ fn bad_data_fails_the_step_with_r_message() {
         let out = common::flowcast(&["run", "--headless", path.to_str().unwrap()]);
         let err = text(&out.stderr) + &text(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{step}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.contains(message), "{step}: {err}");
+    }
+}
+
+/// The string functions refuse what R refuses, with R's message, and
+/// what flowcast cannot do (a back-reference inside a pattern) with its
+/// own: the step fails, nothing panics.
+#[test]
+fn string_errors_fail_the_step_with_r_message() {
+    let long_fmt = format!("s = 'sprintf(\"{}\")'", "a".repeat(9000));
+    let cases: Vec<(&str, &str)> = vec![
+        (
+            "s = 'sprintf(\"%d\", 3.5)'",
+            "invalid format '%d'; use format %f, %e, %g or %a for numeric objects",
+        ),
+        (
+            "s = 'sprintf(\"%s %d\", \"a\", c(1, 2.5))'",
+            "invalid format '%d'; use format %f, %e, %g or %a for numeric objects",
+        ),
+        (
+            "s = 'sprintf(c(\"%d\", \"%f\"), 3)'",
+            "invalid format '%f'; use format %d, %i, %o, %x or %X for integer objects",
+        ),
+        (
+            "s = 'sprintf(\"%d\", \"a\")'",
+            "invalid format '%d'; use format %s for character objects",
+        ),
+        (
+            "s = 'sprintf(\"%x\", TRUE)'",
+            "invalid format '%x'; use format %d or %i for logical objects",
+        ),
+        (
+            "s = 'sprintf(\"%s\", c(\"a\", \"b\", \"c\"), c(1, 2))'",
+            "arguments cannot be recycled to the same length",
+        ),
+        ("s = 'sprintf(\"%s %s\", \"a\")'", "too few arguments"),
+        (
+            "s = 'sprintf(\"%y\", 1)'",
+            "unrecognised format specification '%y'",
+        ),
+        (
+            "s = 'sprintf(\"%5\", 1)'",
+            "unrecognised format specification '%5'",
+        ),
+        (
+            "s = 'sprintf(\"%1000000000d\", 1)'",
+            "required resulting string length 1000000000 is greater than maximal 8192",
+        ),
+        (
+            "s = 'sprintf(\"%*d\", 1e9, 3)'",
+            "required resulting string length 1000000000 is greater than maximal 8192",
+        ),
+        (
+            "s = 'sprintf(\"%.10000f\", 1)'",
+            "required resulting string length 10002 is greater than maximal 8192",
+        ),
+        (
+            &long_fmt,
+            "'fmt' length exceeds maximal format length 8192",
+        ),
+        (
+            "s = 'sprintf(\"%*d\", NA, 1)'",
+            "argument for '*' conversion specification must be a number",
+        ),
+        (
+            "s = 'sprintf(\"%*.*f\", 8, 2, 3.5)'",
+            "at most one asterisk '*' is supported in each conversion specification",
+        ),
+        (
+            "s = 'sprintf(\"%3$s\", 1, 2)'",
+            "reference to non-existent argument 3",
+        ),
+        ("s = 'sprintf(1)'", "'fmt' is not a character vector"),
+        (
+            "g = 'grepl(\"(\", \"a(b\")'",
+            "invalid regular expression '(', reason",
+        ),
+        (
+            "g = 'gsub(\"[[:foo:]]\", \"\", \"a\")'",
+            "invalid regular expression '[[:foo:]]', reason 'Unknown character class name'",
+        ),
+        (
+            "g = 'sub(\"[z-a]\", \"\", \"a\")'",
+            "invalid regular expression '[z-a]', reason 'Invalid character range'",
+        ),
+        (
+            "g = 'grepl(\"a{2,1}\", \"a\")'",
+            "invalid regular expression 'a{2,1}'",
+        ),
+        (
+            "g = 'regexpr(\"(?<=a)b\", \"ab\", perl = TRUE)'",
+            "invalid regular expression '(?<=a)b'",
+        ),
+        (
+            "g = 'gsub(\"(.)\\\\1\", \"\", \"aa\")'",
+            "back-references are not supported by flowcast",
+        ),
+        (
+            "g = 'gsub(\"\", \"x\", \"abc\", fixed = TRUE)'",
+            "zero-length pattern",
+        ),
+        (
+            "g = 'grepl(character(0), \"a\")'",
+            "invalid 'pattern' argument",
+        ),
+        ("g = 'regexpr(NA, \"abc\")'", "invalid 'pattern' argument"),
+        ("g = 'strsplit(c(1, 2), \"\")'", "non-character argument"),
+        (
+            "t = 'trimws(\"a\", which = \"middle\")'",
+            "'arg' should be one of \u{201c}both\u{201d}, \u{201c}left\u{201d}, \u{201c}right\u{201d}",
+        ),
+        ("t = 'startsWith(1, \"a\")'", "non-character object(s)"),
+        (
+            "t = 'chartr(\"abc\", \"xy\", \"a\")'",
+            "'old' is longer than 'new'",
+        ),
+        (
+            "t = 'chartr(\"c-a\", \"x-z\", \"abc\")'",
+            "decreasing range specification ('c-a')",
+        ),
+        (
+            "t = 'substr(\"abc\", c(1, 2)[0], 2)'",
+            "invalid substring arguments",
+        ),
+        (
+            "f = 'format(1, digits = 30)'",
+            "invalid value 30 for 'digits' argument",
+        ),
+        ("f = 'format(1, nsmall = 21)'", "invalid 'nsmall' argument"),
+        (
+            "f = 'format(1, justify = \"x\")'",
+            "'arg' should be one of",
+        ),
+        (
+            "f = 'formatC(5, format = \"x\")'",
+            "'format' must be one of {\"f\",\"e\",\"E\",\"g\",\"G\", \"fg\", \"s\"}",
+        ),
+        (
+            "f = 'formatC(5, flag = \"q\")'",
+            "'flag' should contain only characters from [0+- #'I]",
+        ),
+        ("f = 'formatC(TRUE)'", "unsupported type"),
+    ];
+    for (step, message) in cases {
+        let (_dir, path) = workflow_with(step);
+        let out = common::flowcast(&["run", "--headless", path.to_str().unwrap()]);
+        let err = text(&out.stderr) + &text(&out.stdout);
+        assert!(!out.status.success(), "{step}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.contains(message), "{step}: {err}");
     }

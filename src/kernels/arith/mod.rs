@@ -8,6 +8,8 @@ mod bind;
 pub mod compare;
 pub mod logic;
 mod math;
+
+pub(super) use math::fround;
 mod matrix;
 mod ops;
 

@@ -2,8 +2,9 @@
 //! choosing (`ifelse`, `pmin`, `pmax`), repeating and cutting (`rep`,
 //! `head`, `tail`, `rev`), ordering (`sort`, `order`, `rank`, `unique`),
 //! running results (`cumsum`, `diff`), `range`, `outer`, `tabulate`, the
-//! labels (`paste`, `names`), sets (`duplicated`, `union`, …) and missing
-//! cases (`complete.cases`, `na.omit`).
+//! labels (`paste`, `names`), sets (`duplicated`, `union`, …), missing
+//! cases (`complete.cases`, `na.omit`), and text (`sprintf`, `format`,
+//! `substr`, `grepl`, `sub`, `strsplit`, `trimws`, …).
 //!
 //! Results R types as integer (`which`, `order`, `tabulate`, ranks other
 //! than averages) are doubles holding whole numbers, as everywhere in
@@ -13,6 +14,8 @@ mod cum;
 mod cut;
 mod diff;
 mod ends;
+mod format;
+mod grep;
 mod ifelse;
 mod labels;
 mod missing;
@@ -23,6 +26,8 @@ mod predicates;
 mod rank;
 mod rep;
 mod sets;
+mod sprintf;
+mod substr;
 mod tabulate;
 mod text;
 mod unique;
@@ -49,6 +54,16 @@ const fn k(
 }
 
 const X: &[super::Param] = &[req("x")];
+
+const SUB: &[super::Param] = &[
+    req("pattern"),
+    req("replacement"),
+    req("x"),
+    opt("ignore.case"),
+    opt("perl"),
+    opt("fixed"),
+    opt("useBytes"),
+];
 
 pub(super) static KERNELS: &[Kernel] = &[
     k(
@@ -162,6 +177,148 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("x"), opt("type"), opt("allowNA"), opt("keepNA")],
         text::shape,
         text::nchar_eval,
+    ),
+    k(
+        "sprintf",
+        &[req("fmt"), DOTS],
+        sprintf::shape,
+        sprintf::eval,
+    ),
+    k(
+        "format",
+        &[
+            req("x"),
+            opt("trim"),
+            opt("digits"),
+            opt("nsmall"),
+            opt("justify"),
+            opt("width"),
+            opt("na.encode"),
+            opt("scientific"),
+            opt("big.mark"),
+            opt("big.interval"),
+            opt("small.mark"),
+            opt("small.interval"),
+            opt("decimal.mark"),
+            opt("zero.print"),
+            opt("drop0trailing"),
+            DOTS,
+        ],
+        format::shape,
+        format::eval,
+    ),
+    k(
+        "formatC",
+        &[
+            req("x"),
+            opt("digits"),
+            opt("width"),
+            opt("format"),
+            opt("flag"),
+            opt("mode"),
+            opt("big.mark"),
+            opt("big.interval"),
+            opt("small.mark"),
+            opt("small.interval"),
+            opt("decimal.mark"),
+            opt("preserve.width"),
+            opt("zero.print"),
+            opt("replace.zero"),
+            opt("drop0trailing"),
+        ],
+        format::formatc_shape,
+        format::formatc_eval,
+    ),
+    k(
+        "substr",
+        &[req("x"), req("start"), req("stop")],
+        substr::substr_shape,
+        substr::substr_eval,
+    ),
+    k(
+        "substring",
+        &[req("text"), req("first"), opt("last")],
+        substr::substring_shape,
+        substr::substring_eval,
+    ),
+    k(
+        "grepl",
+        &[
+            req("pattern"),
+            req("x"),
+            opt("ignore.case"),
+            opt("perl"),
+            opt("fixed"),
+            opt("useBytes"),
+        ],
+        grep::grepl_shape,
+        grep::grep_eval,
+    ),
+    k(
+        "grep",
+        &[
+            req("pattern"),
+            req("x"),
+            opt("ignore.case"),
+            opt("perl"),
+            opt("value"),
+            opt("fixed"),
+            opt("useBytes"),
+            opt("invert"),
+        ],
+        grep::grep_shape,
+        grep::grep_eval,
+    ),
+    k("sub", SUB, grep::sub_shape, grep::sub_eval),
+    k("gsub", SUB, grep::sub_shape, grep::sub_eval),
+    k(
+        "regexpr",
+        &[
+            req("pattern"),
+            req("text"),
+            opt("ignore.case"),
+            opt("perl"),
+            opt("fixed"),
+            opt("useBytes"),
+        ],
+        grep::regexpr_shape,
+        grep::regexpr_eval,
+    ),
+    k(
+        "strsplit",
+        &[
+            req("x"),
+            req("split"),
+            opt("fixed"),
+            opt("perl"),
+            opt("useBytes"),
+        ],
+        grep::strsplit_shape,
+        grep::strsplit_eval,
+    ),
+    k(
+        "trimws",
+        &[req("x"), opt("which"), opt("whitespace")],
+        grep::sub_shape,
+        grep::trimws_eval,
+    ),
+    k(
+        "startsWith",
+        &[req("x"), req("prefix")],
+        text::affix_shape,
+        text::affix_eval,
+    ),
+    k(
+        "endsWith",
+        &[req("x"), req("suffix")],
+        text::affix_shape,
+        text::affix_eval,
+    ),
+    k(
+        "chartr",
+        &[req("old"), req("new"), req("x")],
+        text::chartr_shape,
+        text::chartr_eval,
     ),
     k(
         "cut",
