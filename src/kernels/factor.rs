@@ -170,14 +170,19 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
     }
 }
 
-/// Codes of `text` into `levels` (text not among them is NA).
-fn with_levels(text: &[Option<String>], levels: Vec<String>) -> Factor {
-    let index: std::collections::HashMap<&str, u32> = levels
+/// Each level's 0-based code; a level given twice keeps its first.
+pub fn level_index(levels: &[String]) -> std::collections::HashMap<&str, u32> {
+    levels
         .iter()
         .enumerate()
         .rev()
         .map(|(i, l)| (l.as_str(), i as u32))
-        .collect();
+        .collect()
+}
+
+/// Codes of `text` into `levels` (text not among them is NA).
+fn with_levels(text: &[Option<String>], levels: Vec<String>) -> Factor {
+    let index = level_index(&levels);
     let codes = text
         .iter()
         .map(|t| t.as_deref().and_then(|t| index.get(t).copied()))

@@ -594,12 +594,7 @@ pub(super) fn rbind_column(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, Ker
             _ => {}
         }
     }
-    let index: std::collections::HashMap<&str, u32> = levels
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, l)| (l.as_str(), i as u32))
-        .collect();
+    let index = super::factor::level_index(&levels);
     let mut codes = first.codes.clone();
     for v in &parts[1..] {
         let text = super::factor::as_text(v).ok_or_else(|| {
