@@ -9,13 +9,11 @@
 
 use super::alloc;
 use super::factor::as_text;
-use super::fun::{self, Fun};
+use super::fun;
 use super::grouping::grouping;
 use super::value::{logical_f64, Factor};
 use super::vector::pick;
-use super::{
-    opt, registry, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS,
-};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
     name: "ave",
@@ -144,14 +142,7 @@ fn ave_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     kind(x)?;
-    let fun = match fun::resolve(args.get("FUN"), ctx)? {
-        Some(f) => f,
-        None => Fun::Kernel(
-            registry()
-                .get("mean")
-                .ok_or_else(|| KernelError::new("could not find function \"mean\""))?,
-        ),
-    };
+    let fun = fun::resolve_or(args.get("FUN"), ctx, "mean")?;
     let n = x.len();
     let (groups, results) = if args.dots().next().is_none() {
         let all: Vec<usize> = (0..n).collect();

@@ -63,6 +63,22 @@ impl Fun<'_> {
     }
 }
 
+/// [`resolve`], with the registered function `default` when none was given
+/// (`ave`'s mean, `addmargins`' sum, `outer`'s `*`).
+pub fn resolve_or<'f>(
+    v: Option<&Value>,
+    ctx: &Ctx<'f>,
+    default: &str,
+) -> Result<Fun<'f>, KernelError> {
+    match resolve(v, ctx)? {
+        Some(f) => Ok(f),
+        None => registry()
+            .get(default)
+            .map(Fun::Kernel)
+            .ok_or_else(|| KernelError::new(format!("could not find function \"{default}\""))),
+    }
+}
+
 /// FUN of the current call, from the value of its function argument
 /// (`v`): the closure the evaluator handed over, else the registered
 /// function `v` names. `None` when no function was given. A named function

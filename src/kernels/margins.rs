@@ -10,7 +10,7 @@
 use nalgebra::DMatrix;
 
 use super::fun::{self, Fun};
-use super::{opt, registry, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
     name: "addmargins",
@@ -66,14 +66,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .get("A")
         .ok_or_else(|| KernelError::new("argument \"A\" is missing, with no default"))?;
     args.bool_or("quiet", false)?;
-    let fun = match fun::resolve(args.get("FUN"), ctx)? {
-        Some(f) => f,
-        None => Fun::Kernel(
-            registry()
-                .get("sum")
-                .ok_or_else(|| KernelError::new("could not find function \"sum\""))?,
-        ),
-    };
+    let fun = fun::resolve_or(args.get("FUN"), ctx, "sum")?;
     let margin = match args.get("margin") {
         None => None,
         Some(v) => Some(v.as_f64_slice().ok_or_else(|| {

@@ -7,21 +7,14 @@ use nalgebra::DMatrix;
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::fun::{self, Fun, FunShape};
-use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::pick;
 
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "X");
     let y = super::arg_or_null(args, "Y");
-    let f = match fun::resolve(args.get("FUN"), ctx)? {
-        Some(f) => f,
-        None => Fun::Kernel(
-            registry()
-                .get("*")
-                .ok_or_else(|| KernelError::new("`*` is missing"))?,
-        ),
-    };
+    let f = fun::resolve_or(args.get("FUN"), ctx, "*")?;
     let (nx, ny) = (x.len(), y.len());
     if matches!(x, Value::List(_) | Value::Formula(_))
         || matches!(y, Value::List(_) | Value::Formula(_))
