@@ -87,6 +87,19 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             strings(&f.levels, out);
             numbers(&f.integer_codes(), out);
         }
+        Value::Named(n) => {
+            out.push(11);
+            encode(&n.value, out);
+            for labels in [&n.names, &n.rownames, &n.colnames] {
+                match labels {
+                    None => out.push(0),
+                    Some(l) => {
+                        out.push(1);
+                        strings(l, out);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -385,6 +398,34 @@ impl<'a> Reader<'a> {
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 Value::Factor(Factor { codes, levels })
+            }
+            11 => {
+                let value = self.value_at(depth + 1)?;
+                let mut labels = [None, None, None];
+                for l in &mut labels {
+                    if self.flag()? {
+                        *l = Some(self.strings()?);
+                    }
+                }
+                let [names, rows, cols] = labels;
+                let dims = value.dims();
+                let fits = match (&names, dims) {
+                    (Some(n), None) => n.len() == value.len(),
+                    (None, Some((r, c))) => {
+                        rows.as_ref().is_none_or(|l| l.len() == r)
+                            && cols.as_ref().is_none_or(|l| l.len() == c)
+                    }
+                    _ => false,
+                };
+                if !fits || matches!(value, Value::Named(_) | Value::List(_)) {
+                    return Err(Damaged);
+                }
+                Value::Named(Box::new(crate::kernels::value::Named {
+                    value,
+                    names,
+                    rownames: rows,
+                    colnames: cols,
+                }))
             }
             _ => return Err(Damaged),
         })

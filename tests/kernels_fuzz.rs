@@ -156,6 +156,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
 /// What shape inference knows of `v`: constants kept, as a literal would be.
 fn type_of(v: &Value) -> Type {
     match v {
+        Value::Named(n) => type_of(&n.value),
         Value::Null => Type::Null,
         Value::Num(x) => Type::num_const(x.clone()),
         Value::Mat(m) => Type::mat(m.nrows(), m.ncols()),

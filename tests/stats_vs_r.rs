@@ -86,6 +86,14 @@ fn strings_match_r() {
     assert_matches_r("text", "emcp", true);
 }
 
+/// Names and dimnames: given by tables, tapply, quantile, summary, coef,
+/// c and sapply; kept by arithmetic, sort, rev, head and subscripts; read
+/// by `x["a"]` and `m["row", "col"]`.
+#[test]
+fn names_match_r() {
+    assert_matches_r("names", "emcp", false);
+}
+
 #[test]
 fn distribution_functions_match_r() {
     assert_matches_r("stats_dist", "emcp", false);

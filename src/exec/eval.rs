@@ -10,7 +10,7 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, index, logical, path, registry, Args, Ctx, KernelError, Value, Warning,
+    alloc, frame, index, logical, names, path, registry, Args, Ctx, KernelError, Value, Warning,
 };
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
 
@@ -680,6 +680,19 @@ fn call_traced(
         message: format!("could not find function `{func}`"),
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
+    // Names are kept around the kernel, not in it (`names::carry`).
+    let carries = !names::reads_names(func) && names::may_carry(func, values);
+    let written = values;
+    let stripped: Vec<(Option<String>, Cow<Value>)>;
+    let values = if names::reads_names(func) {
+        values
+    } else {
+        stripped = values
+            .iter()
+            .map(|(n, v)| (n.clone(), names::strip(v)))
+            .collect();
+        &stripped[..]
+    };
     // R hands these functions `as.matrix(d)` for a data frame `d`, and
     // numeric functions read a logical matrix as numbers.
     let frames = frame::takes_matrix(func);
@@ -750,6 +763,12 @@ fn call_traced(
         span: call_span,
         message: e.0,
     })?;
+    if carries {
+        let given: Vec<(Option<String>, &Value)> =
+            written.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+        let matched = Args::match_call(kernel.name, kernel.params, given.clone()).ok();
+        value = names::carry(func, &given, matched.as_ref(), value);
+    }
     if let Value::List(l) = &mut value {
         if l.class.as_deref() == Some("htest") && l.field("data.name").is_none() {
             if let (Some(names), Some(dn)) = (l.names.as_mut(), data_name(func, &matched, args)) {

@@ -986,6 +986,12 @@ impl Default for LoopValues {
 impl LoopValues {
     /// Appends the next iteration's value.
     pub fn push(&mut self, v: Value) {
+        // A named number (`coef(fit)[i]`) is a number of the vector: R's
+        // `b[i] <- x` keeps no name either.
+        let v = match v {
+            Value::Named(n) if matches!(&n.value, Value::Num(x) if x.len() == 1) => n.value,
+            v => v,
+        };
         match (&mut *self, v) {
             (LoopValues::Numbers(n), Value::Num(x)) if x.len() == 1 => n.push(x[0]),
             (LoopValues::Values(vs), v) => vs.push(v),

@@ -185,6 +185,15 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             formula::data_scoped_spans(expr, &mut in_data);
             let mut functions = Vec::new();
             function_args::function_arg_spans(expr, &mut functions);
+            // An unknown function first: its arguments' names (a formula's
+            // columns) mean nothing until the function is known.
+            expr.visit_calls(&mut |func, span| {
+                if registry().get(func).is_none() && first_error.is_none() {
+                    let mut msg = format!("could not find function `{func}`");
+                    msg.push_str(&suggest::unknown_function_hint(func, &registry().names()));
+                    first_error = Some(Diagnostic::new(file, Some(span), msg));
+                }
+            });
             expr.visit_names(&mut |name, span| {
                 if Some(name) == local {
                     return;
@@ -207,13 +216,6 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                         first_error = Some(Diagnostic::new(file, Some(span), msg));
                     }
                     None => {}
-                }
-            });
-            expr.visit_calls(&mut |func, span| {
-                if registry().get(func).is_none() && first_error.is_none() {
-                    let mut msg = format!("could not find function `{func}`");
-                    msg.push_str(&suggest::unknown_function_hint(func, &registry().names()));
-                    first_error = Some(Diagnostic::new(file, Some(span), msg));
                 }
             });
         }

@@ -132,6 +132,7 @@ const HINT_VALUES: usize = 16;
 fn type_hint(v: &Value) -> Type {
     let len = Some(v.len());
     match v {
+        Value::Named(n) => type_hint(&n.value),
         Value::Null => Type::Null,
         Value::Num(x) if x.len() <= HINT_VALUES => Type::num_const(x.clone()),
         Value::Num(_) => Type::Num { len, value: None },

@@ -422,16 +422,14 @@ fn names_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             len: Some(fields.len()),
             value: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
         },
-        Some(Type::Any | Type::List { .. }) => Type::Any,
-        _ => Type::Null,
+        // A vector's names are known at run time only.
+        Some(Type::Null | Type::Formula { .. }) | None => Type::Null,
+        Some(_) => Type::Any,
     })
 }
 
 fn names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    Ok(match args.get("x") {
-        Some(Value::List(l)) => l.names.clone().map_or(Value::Null, Value::Str),
-        _ => Value::Null,
-    })
+    Ok(args.get("x").map_or(Value::Null, super::names::names_of))
 }
 
 /// `rbind` with a data frame among its arguments, as R's

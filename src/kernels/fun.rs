@@ -32,14 +32,16 @@ impl Fun<'_> {
         given: Vec<(Option<String>, &Value)>,
         ctx: &mut Ctx,
     ) -> Result<Value, KernelError> {
-        match self {
+        // The kernel calling FUN reads bare values, as every kernel does.
+        let value = match self {
             Fun::Kernel(k) => {
                 let matched = Args::match_call(k.name, k.params, given)
                     .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;
                 (k.eval)(&matched, ctx)
             }
             Fun::Closure(f) => f(given, ctx),
-        }
+        }?;
+        Ok(super::names::strip_value(value))
     }
 
     /// `FUN(x, ...)`: one positional argument, then the call's `...`.

@@ -11,6 +11,7 @@ use super::factor::{as_factor, text_is_na};
 use super::frame::{self, as_frame};
 use super::fun::{self, Fun, FunShape};
 use super::index;
+use super::names;
 use super::value::{Factor, List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
@@ -178,7 +179,7 @@ fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     }
     if args.bool_or("simplify", true)? {
         if let Some(v) = simplify(&results) {
-            return Ok(v);
+            return Ok(names::named(v, f.levels));
         }
     }
     Ok(Value::List(List {
@@ -551,7 +552,7 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             for c in f.codes.iter().flatten() {
                 counts[*c as usize] += 1.0;
             }
-            Ok(Value::Num(counts))
+            Ok(names::named(Value::Num(counts), f.levels.clone()))
         }
         [a, b] => {
             if a.codes.len() != b.codes.len() {
@@ -563,7 +564,11 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                     m[(*x as usize, *y as usize)] += 1.0;
                 }
             }
-            Ok(Value::Mat(m))
+            Ok(names::dimnamed(
+                Value::Mat(m),
+                Some(a.levels.clone()),
+                Some(b.levels.clone()),
+            ))
         }
         _ => Err(KernelError::new(
             "flowcast's table() tabulates one or two variables",

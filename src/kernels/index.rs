@@ -43,10 +43,18 @@ fn resolve(
                 })
                 .collect())
         }
+        Value::Str(s) if s.len() > 8 => super::names::positions_of(s, names)
+            .into_iter()
+            .map(|found| match found {
+                Some(i) => Ok(Some(i)),
+                None if strict => Err(KernelError::new(OOB)),
+                None => Ok(None),
+            })
+            .collect(),
         Value::Str(s) => s
             .iter()
             .map(|name| {
-                let found = names.and_then(|ns| ns.iter().position(|x| x == name));
+                let found = names.and_then(|ns| ns.iter().position(|x| x == name && x != "NA"));
                 match found {
                     Some(i) => Ok(Some(i)),
                     None if strict => Err(KernelError::new(OOB)),
@@ -206,6 +214,23 @@ fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
         _ => None,
     };
     let pos = resolve(i, x.len(), false, names)?;
+    pick_value(x, &pos)
+}
+
+/// `x[i]` of a named vector: the names are subscripted with the values,
+/// and `x["a"]` finds `a` among them.
+fn index_named_vector(x: &Value, labels: &[String], i: &Value) -> Result<Value, KernelError> {
+    let pos = resolve(i, x.len(), false, Some(labels))?;
+    let picked = pick_value(x, &pos)?;
+    Ok(super::names::named(
+        picked,
+        pick(labels, &pos, "NA".to_string()),
+    ))
+}
+
+/// The elements of `x` (read as a vector) at `pos`, NA where `None`.
+fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
+    let pos = pos;
     Ok(match x {
         Value::Null => Value::Null,
         Value::Num(v) => Value::Num(pick(v, &pos, NA)),
@@ -228,6 +253,7 @@ fn index_vector(x: &Value, i: &Value) -> Result<Value, KernelError> {
             codes: pick(&f.codes, &pos, None),
             levels: f.levels.clone(),
         }),
+        Value::Named(n) => pick_value(&n.value, pos)?,
         Value::Formula(_) => {
             return Err(KernelError::new(
                 "object of type 'formula' is not subsettable",
@@ -286,61 +312,122 @@ pub fn logical_na(n: usize) -> Value {
     Value::Num(vec![NA; n])
 }
 
+/// Subscripts without their own names (`x[which(y)]`, where `which`
+/// named its positions).
+fn bare_indices(indices: &[Option<Value>]) -> std::borrow::Cow<'_, [Option<Value>]> {
+    if !indices
+        .iter()
+        .flatten()
+        .any(|i| matches!(i, Value::Named(_)))
+    {
+        return std::borrow::Cow::Borrowed(indices);
+    }
+    std::borrow::Cow::Owned(
+        indices
+            .iter()
+            .map(|i| i.as_ref().map(|v| super::names::strip(v).into_owned()))
+            .collect(),
+    )
+}
+
 /// `x[...]` with R's `drop`: `drop = FALSE` keeps a matrix a matrix.
 pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
+    let indices = &*bare_indices(indices);
+    if let Value::Named(n) = x {
+        return match (indices, &n.names) {
+            ([] | [None], _) => Ok(x.clone()),
+            ([Some(i)], Some(labels)) => index_named_vector(&n.value, labels, i),
+            ([Some(i)], None) => index_vector(&n.value, i),
+            ([i, j], _) => index_matrix(
+                &n.value,
+                i.as_ref(),
+                j.as_ref(),
+                drop,
+                (n.rownames.as_deref(), n.colnames.as_deref()),
+            ),
+            _ => Err(KernelError::new("incorrect number of dimensions")),
+        };
+    }
     if let Some(r) = super::frame::index_drop(x, indices, drop) {
         return r;
     }
     match indices {
         [] | [None] => Ok(x.clone()),
         [Some(i)] => index_vector(x, i),
-        [i, j] => {
-            let (nr, nc) = match x {
-                Value::Mat(m) => (m.nrows(), m.ncols()),
-                Value::ComplexMat(m) => (m.nrows(), m.ncols()),
-                Value::BoolMat(m) => (m.nrows(), m.ncols()),
-                _ => return Err(KernelError::new("incorrect number of dimensions")),
-            };
-            let all = |n: usize| (0..n).map(Some).collect::<Vec<_>>();
-            let rows = match i {
-                Some(i) => resolve(i, nr, true, None)?,
-                None => all(nr),
-            };
-            let cols = match j {
-                Some(j) => resolve(j, nc, true, None)?,
-                None => all(nc),
-            };
-            let drop = drop && (rows.len() == 1 || cols.len() == 1);
-            Ok(match x {
-                Value::ComplexMat(m) => {
-                    let (d, r, c) = gather_matrix(m, &rows, &cols, CNA);
-                    if drop {
-                        Value::Complex(d)
-                    } else {
-                        Value::ComplexMat(DMatrix::from_vec(r, c, d))
-                    }
-                }
-                Value::Mat(m) => {
-                    let (d, r, c) = gather_matrix(m, &rows, &cols, NA);
-                    if drop {
-                        Value::Num(d)
-                    } else {
-                        Value::Mat(DMatrix::from_vec(r, c, d))
-                    }
-                }
-                Value::BoolMat(m) => {
-                    let (d, r, c) = gather_matrix(m, &rows, &cols, None);
-                    if drop {
-                        Value::Bool(d)
-                    } else {
-                        Value::BoolMat(DMatrix::from_vec(r, c, d))
-                    }
-                }
-                _ => return Err(KernelError::new("incorrect number of dimensions")),
-            })
-        }
+        [i, j] => index_matrix(x, i.as_ref(), j.as_ref(), drop, (None, None)),
         _ => Err(KernelError::new("incorrect number of dimensions")),
     }
+}
+
+/// `m[i, j]`, the dimnames (when given) subscripted with it: `m["a", ]`
+/// finds row `a`, and a dropped row keeps the column names as its names.
+fn index_matrix(
+    x: &Value,
+    i: Option<&Value>,
+    j: Option<&Value>,
+    drop: bool,
+    (rownames, colnames): (Option<&[String]>, Option<&[String]>),
+) -> Result<Value, KernelError> {
+    let value = {
+        let (nr, nc) = match x {
+            Value::Mat(m) => (m.nrows(), m.ncols()),
+            Value::ComplexMat(m) => (m.nrows(), m.ncols()),
+            Value::BoolMat(m) => (m.nrows(), m.ncols()),
+            _ => return Err(KernelError::new("incorrect number of dimensions")),
+        };
+        let all = |n: usize| (0..n).map(Some).collect::<Vec<_>>();
+        let rows = match i {
+            Some(i) => resolve(i, nr, true, rownames)?,
+            None => all(nr),
+        };
+        let cols = match j {
+            Some(j) => resolve(j, nc, true, colnames)?,
+            None => all(nc),
+        };
+        let drop = drop && (rows.len() == 1 || cols.len() == 1);
+        let labels =
+            |l: Option<&[String]>, p: &[Option<usize>]| l.map(|l| pick(l, p, "NA".to_string()));
+        let (rn, cn) = (labels(rownames, &rows), labels(colnames, &cols));
+        let value = match x {
+            Value::ComplexMat(m) => {
+                let (d, r, c) = gather_matrix(m, &rows, &cols, CNA);
+                if drop {
+                    Value::Complex(d)
+                } else {
+                    Value::ComplexMat(DMatrix::from_vec(r, c, d))
+                }
+            }
+            Value::Mat(m) => {
+                let (d, r, c) = gather_matrix(m, &rows, &cols, NA);
+                if drop {
+                    Value::Num(d)
+                } else {
+                    Value::Mat(DMatrix::from_vec(r, c, d))
+                }
+            }
+            Value::BoolMat(m) => {
+                let (d, r, c) = gather_matrix(m, &rows, &cols, None);
+                if drop {
+                    Value::Bool(d)
+                } else {
+                    Value::BoolMat(DMatrix::from_vec(r, c, d))
+                }
+            }
+            _ => return Err(KernelError::new("incorrect number of dimensions")),
+        };
+        if !drop {
+            return Ok(super::names::dimnamed(value, rn, cn));
+        }
+        // A dropped matrix keeps the names of the extent that is left.
+        (value, rows.len(), cols.len(), rn, cn)
+    };
+    let (value, nrows, ncols, rn, cn) = value;
+    Ok(match (nrows, ncols, rn, cn) {
+        (1, 1, _, _) => value,
+        (1, _, _, Some(cn)) => super::names::named(value, cn),
+        (_, 1, Some(rn), _) => super::names::named(value, rn),
+        _ => value,
+    })
 }
 
 /// A constant index type as a value, to resolve it with the evaluator's code.
@@ -624,10 +711,14 @@ pub fn index2_matrix_type(x: &Type, i: &Type, j: &Type) -> Result<Type, IndexErr
 
 /// `x[[i]]`.
 pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
+    let i = super::names::bare(i);
     let (names, list) = match x {
         Value::List(l) => (l.names.as_deref(), true),
+        Value::Named(n) => (n.names.as_deref(), false),
         _ => (None, false),
     };
+    // `x[["a"]]` finds `a` among the names; the element comes without it.
+    let x = super::names::bare(x);
     if matches!(x, Value::Null) {
         return Ok(Value::Null);
     }
@@ -647,7 +738,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
             codes: vec![f.codes[p]],
             levels: f.levels.clone(),
         }),
-        Value::Null | Value::Formula(_) => {
+        Value::Null | Value::Formula(_) | Value::Named(_) => {
             return Err(KernelError::new("object is not subsettable"))
         }
     })
@@ -698,10 +789,10 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
         | Type::Str { .. }
         | Type::Complex { .. }
         | Type::ComplexMat { .. } => {
-            if matches!(i, Type::Str { .. }) {
-                return Err((Some(0), format!("{OOB}: {} has no names", x.describe())));
+            // A name is looked up at run time: names are not in the type.
+            if !matches!(i, Type::Str { .. }) {
+                bounds(x.len())?;
             }
-            bounds(x.len())?;
             if let (Some(v), Some(k)) = (x.const_nums(), i.const_scalar()) {
                 if matches!(x, Type::Num { .. }) {
                     return Ok(Type::scalar_const(v[k as usize - 1]));

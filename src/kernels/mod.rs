@@ -37,6 +37,7 @@ mod lm;
 mod margins;
 mod merge;
 mod models;
+pub mod names;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
@@ -228,6 +229,7 @@ pub fn registry() -> &'static Registry {
             .chain(ave::KERNELS)
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
+            .chain(names::KERNELS)
         {
             r.add(*k);
         }

@@ -38,6 +38,22 @@ pub enum Value {
     Formula(Formula),
     /// R's factor: codes into a set of levels.
     Factor(Factor),
+    /// A vector with R's `names` attribute, or a matrix with `dimnames`
+    /// (see [`Named`]). Kernels that know nothing of names never see one:
+    /// the evaluator hands them the bare value (`names::strip`).
+    Named(Box<Named>),
+}
+
+/// R's naming attributes on a vector or matrix. The bare value is never
+/// itself `Named`, a list, NULL or a formula (lists keep their own names).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named {
+    pub value: Value,
+    /// A vector's `names(x)`, one per element.
+    pub names: Option<Vec<String>>,
+    /// A matrix's `dimnames(x)`: row names and column names.
+    pub rownames: Option<Vec<String>>,
+    pub colnames: Option<Vec<String>>,
 }
 
 /// R's factor: each element a code into `levels` (`None` is NA).
@@ -232,6 +248,7 @@ impl Value {
             Value::List(_) => "list",
             Value::Formula(_) => "formula",
             Value::Factor(_) => "factor",
+            Value::Named(n) => n.value.type_name(),
         }
     }
 
@@ -249,6 +266,7 @@ impl Value {
             Value::List(l) => l.items.len(),
             Value::Formula(_) => 3,
             Value::Factor(f) => f.codes.len(),
+            Value::Named(n) => n.value.len(),
         }
     }
 
@@ -338,6 +356,13 @@ impl Value {
             Value::Formula(f) => {
                 f.terms.iter().map(|(_, v)| v.bytes()).sum::<usize>()
                     + f.response.as_ref().map_or(0, |r| r.bytes())
+            }
+            Value::Named(n) => {
+                let labels = |l: &Option<Vec<String>>| {
+                    l.as_ref()
+                        .map_or(0, |l| l.iter().map(String::len).sum::<usize>())
+                };
+                n.value.bytes() + labels(&n.names) + labels(&n.rownames) + labels(&n.colnames)
             }
         }
     }

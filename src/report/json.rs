@@ -39,6 +39,8 @@ fn numbers(v: &[f64]) -> Json {
 /// The full JSON of a value.
 pub fn to_json(v: &Value) -> Json {
     match v {
+        // Names are R attributes; the value is what R's `as.vector` gives.
+        Value::Named(n) => to_json(&n.value),
         Value::Null => Json::Null,
         Value::Num(x) if x.len() == 1 => number(x[0]),
         Value::Num(x) => numbers(x),

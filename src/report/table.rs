@@ -37,6 +37,17 @@ fn numbers(v: &[f64], limit: usize) -> String {
 /// One line describing a value: small ones in full, large ones by shape.
 pub fn describe(v: &Value) -> String {
     match v {
+        Value::Named(n) => match (&n.names, &n.value) {
+            (Some(labels), Value::Num(x)) if x.len() <= 6 => {
+                let pairs: Vec<String> = labels
+                    .iter()
+                    .zip(x)
+                    .map(|(l, &x)| format!("{l}={}", format_number(x)))
+                    .collect();
+                format!("[{}]", pairs.join(" "))
+            }
+            _ => describe(&n.value),
+        },
         Value::Null => "NULL".into(),
         Value::Num(x) if x.len() == 1 => format_number(x[0]),
         Value::Num(x) if x.len() <= 6 => format!("[{}]", numbers(x, 6)),

@@ -19,6 +19,7 @@ enum Kind {
 
 fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
     Ok(match v {
+        Value::Named(n) => return kind_of_value(&n.value),
         Value::Null => Kind::Null,
         Value::Bool(_) | Value::BoolMat(_) => Kind::Bool,
         Value::Num(_) | Value::Mat(_) => Kind::Num,

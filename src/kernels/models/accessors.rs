@@ -17,7 +17,11 @@ pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 
 pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "object", "coef")?;
-    Ok(Value::Num(fit.nums("coefficients")?.to_vec()))
+    let coef = Value::Num(fit.nums("coefficients")?.to_vec());
+    Ok(match fit.record.field("coefficient.names") {
+        Some(Value::Str(labels)) => crate::kernels::names::named(coef, labels.clone()),
+        _ => coef,
+    })
 }
 
 pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -8,6 +8,7 @@
 //! `coefficient.colnames` ("Estimate", "Std. Error", "t value" or
 //! "z value", "Pr(>|t|)" or "Pr(>|z|)").
 
+use crate::kernels::names;
 use nalgebra::DMatrix;
 
 use super::super::nmath::{pnorm, pt};
@@ -181,7 +182,14 @@ fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
     }
     let mut fields = vec![
         ("residuals", Value::Num(residuals)),
-        ("coefficients", Value::Mat(m)),
+        (
+            "coefficients",
+            names::dimnamed(
+                Value::Mat(m),
+                Some(row_names.clone()),
+                Some(labels(&["Estimate", "Std. Error", "t value", "Pr(>|t|)"])),
+            ),
+        ),
         ("coefficient.names", Value::Str(row_names)),
         (
             "coefficient.colnames",
@@ -279,7 +287,17 @@ fn summary_glm(
             ("df.null", copy("df.null")),
             ("iter", copy("iter")),
             ("deviance.resid", deviance_resid),
-            ("coefficients", t.matrix),
+            (
+                "coefficients",
+                match &t.names {
+                    Value::Str(rows) => names::dimnamed(
+                        t.matrix,
+                        Some(rows.clone()),
+                        Some(labels(&["Estimate", "Std. Error", stat, pname])),
+                    ),
+                    _ => t.matrix,
+                },
+            ),
             ("coefficient.names", t.names),
             (
                 "coefficient.colnames",
@@ -292,4 +310,8 @@ fn summary_glm(
             ("cov.scaled", cov_scaled),
         ],
     )))
+}
+
+fn labels(l: &[&str]) -> Vec<String> {
+    l.iter().map(|s| s.to_string()).collect()
 }

@@ -3,10 +3,10 @@
 //! Max. (type-7 quantiles of the non-NA values, unrounded) and the count
 //! of NA's when there are any; a factor its level counts (and NA's); a
 //! logical vector its mode and counts, and text its length, class and
-//! mode, both as text. R names these; flowcast's vectors carry no names.
+//! mode, both as text, each element named as R names it.
 
 use super::quantile::quantile;
-use crate::kernels::{KernelError, Type, Value};
+use crate::kernels::{names, KernelError, Type, Value};
 
 /// `summary(object)` of a vector; `None` for anything else (a model is
 /// `models::summary`'s).
@@ -17,10 +17,15 @@ pub(crate) fn summary_default(object: &Value) -> Option<Result<Value, KernelErro
             let nas = x.len() - present.len();
             let q = quantile(&present, &[0.0, 0.25, 0.5, 0.75, 1.0], 7)?;
             let mut out = vec![q[0], q[1], q[2], super::mean(&present), q[3], q[4]];
+            let mut labels = ["Min.", "1st Qu.", "Median", "Mean", "3rd Qu.", "Max."].to_vec();
             if nas > 0 {
                 out.push(nas as f64);
+                labels.push("NA's");
             }
-            Value::Num(out)
+            names::named(
+                Value::Num(out),
+                labels.iter().map(|s| s.to_string()).collect(),
+            )
         }
         Value::Factor(f) => {
             let mut counts = vec![0.0; f.levels.len()];
@@ -31,10 +36,12 @@ pub(crate) fn summary_default(object: &Value) -> Option<Result<Value, KernelErro
                     None => nas += 1.0,
                 }
             }
+            let mut labels = f.levels.clone();
             if nas > 0.0 {
                 counts.push(nas);
+                labels.push("NA's".to_string());
             }
-            Value::Num(counts)
+            names::named(Value::Num(counts), labels)
         }
         Value::Bool(b) => {
             let count = |v: Option<bool>| b.iter().filter(|x| **x == v).count();

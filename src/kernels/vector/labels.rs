@@ -140,28 +140,22 @@ pub(super) fn set_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
             }
             Ok(Value::List(out))
         }
-        other if names.is_none() => Ok(other.clone()),
-        other => Err(KernelError::new(format!(
-            "setNames(): flowcast's {} values carry no names; name a list instead \
-             (setNames(as.list(x), nm) is not available either)",
-            other.type_name()
-        ))),
+        other => crate::kernels::names::set_names(other, nm),
     }
 }
 
 pub(super) fn set_names_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let object = args.ty("object").or_else(|| args.ty("nm")).cloned();
     match object {
-        Some(t @ (Type::Record { .. } | Type::List { .. } | Type::Any | Type::Null)) => Ok(t),
-        None => Ok(Type::Null),
-        Some(t) if matches!(args.ty("nm"), None | Some(Type::Null)) => Ok(t),
-        Some(t) => Err(args.error(
+        Some(t @ Type::Formula { .. }) => Err(args.error(
             "object",
             format!(
-                "setNames(): flowcast's {} values carry no names; name a list instead",
+                "setNames(): flowcast keeps names on vectors and lists, not on a {}",
                 t.describe()
             ),
         )),
+        Some(t) => Ok(t),
+        None => Ok(Type::Null),
     }
 }
 
@@ -173,8 +167,9 @@ pub(super) fn colnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
     let x = super::arg_or_null(args, "x");
     Ok(match frame::as_frame(x) {
         Some(f) => Value::Str(f.names.clone().unwrap_or_default()),
-        // Matrices carry no dimnames in flowcast.
-        None => Value::Null,
+        None => crate::kernels::names::dimnames(x)
+            .1
+            .map_or(Value::Null, |c| Value::Str(c.to_vec())),
     })
 }
 
@@ -182,7 +177,9 @@ pub(super) fn rownames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
     let x = super::arg_or_null(args, "x");
     Ok(match frame::as_frame(x) {
         Some(f) => Value::Str((1..=frame_rows(f)).map(|i| i.to_string()).collect()),
-        None => Value::Null,
+        None => crate::kernels::names::dimnames(x)
+            .0
+            .map_or(Value::Null, |r| Value::Str(r.to_vec())),
     })
 }
 
@@ -192,7 +189,10 @@ pub(super) fn colnames_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
             len: Some(fields.len()),
             value: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
         },
-        Some(Type::Any) => Type::Any,
+        // A matrix's dimnames are known at run time only.
+        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+            Type::Any
+        }
         _ => Type::Null,
     })
 }
@@ -203,7 +203,9 @@ pub(super) fn rownames_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
             len: fields.first().and_then(|(_, t)| t.len()),
             value: None,
         },
-        Some(Type::Any) => Type::Any,
+        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+            Type::Any
+        }
         _ => Type::Null,
     })
 }

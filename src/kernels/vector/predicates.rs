@@ -71,6 +71,7 @@ fn is_na_list_item(v: &Value) -> bool {
 /// R's `is.na`: NA and NaN alike; a matrix stays a matrix.
 pub fn is_na(x: &Value) -> Result<Value, KernelError> {
     let data: Vec<Option<bool>> = match x {
+        Value::Named(n) => return is_na(&n.value),
         Value::Null => Vec::new(),
         Value::Str(s) => vec![Some(false); s.len()],
         Value::Bool(_) | Value::BoolMat(_) => x

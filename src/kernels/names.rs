@@ -1,0 +1,710 @@
+//! R's names: a vector's `names` attribute and a matrix's `dimnames`,
+//! carried by [`Value::Named`].
+//!
+//! Most kernels know nothing of names. The evaluator hands them bare
+//! values ([`strip`]) and then gives the result the names R would
+//! ([`carry`]): an element-wise function keeps its argument's names, `c`
+//! combines them, `sort` permutes them, `sapply` takes them from `X`. The
+//! functions that are about names (`names`, `setNames`, `unname`,
+//! `colnames`, `rownames`, `dimnames`) and the subscripts (`x["a"]`,
+//! `m["dose", ]`) read them here.
+
+use std::borrow::Cow;
+
+use super::args::Args;
+use super::value::{List, Named, Value};
+use super::{opt, req, ArgError, Ctx, Kernel, KernelError, ShapeCtx, Type};
+
+pub const KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "unname",
+        params: &[req("obj"), opt("force")],
+        random: false,
+        shape: unname_shape,
+        eval: unname_eval,
+    },
+    Kernel {
+        name: "dimnames",
+        params: &[req("x")],
+        random: false,
+        shape: |_, _| Ok(Type::Any),
+        eval: dimnames_eval,
+    },
+];
+
+fn unname_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(args.ty("obj").cloned().unwrap_or(Type::Null))
+}
+
+/// `unname(obj)`: the value without names (a list's too; a data frame
+/// keeps its column names, as R's does unless `force`).
+fn unname_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let obj = args.get("obj").unwrap_or(&Value::Null);
+    Ok(match bare(obj) {
+        Value::List(l) if l.class.as_deref() == Some("data.frame") => Value::List(l.clone()),
+        Value::List(l) => Value::List(List {
+            names: None,
+            ..l.clone()
+        }),
+        other => other.clone(),
+    })
+}
+
+/// `dimnames(x)`: a list of the row and column names (NULL for a side
+/// without), a data frame's row numbers and names, or NULL.
+fn dimnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let side = |l: Option<&[String]>| l.map_or(Value::Null, |l| Value::Str(l.to_vec()));
+    Ok(match x {
+        Value::List(l) if l.class.as_deref() == Some("data.frame") => {
+            let rows = l.items.first().map_or(0, Value::len);
+            Value::List(List::sequence(vec![
+                Value::Str((1..=rows).map(|i| i.to_string()).collect()),
+                side(l.names.as_deref()),
+            ]))
+        }
+        Value::Named(n) if n.value.dims().is_some() => Value::List(List::sequence(vec![
+            side(n.rownames.as_deref()),
+            side(n.colnames.as_deref()),
+        ])),
+        _ => Value::Null,
+    })
+}
+
+/// `value` with `names`, when they fit: one per element of an atomic
+/// vector. Anything else is returned as it is (R would refuse a length
+/// mismatch at `names<-`; every caller here builds matching names).
+pub fn named(value: Value, names: Vec<String>) -> Value {
+    let value = bare_owned(value);
+    let atomic = matches!(
+        value,
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Complex(_) | Value::Factor(_)
+    );
+    if !atomic || names.len() != value.len() {
+        return value;
+    }
+    Value::Named(Box::new(Named {
+        value,
+        names: Some(names),
+        rownames: None,
+        colnames: None,
+    }))
+}
+
+/// A matrix with dimnames, when they fit its dimensions.
+pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String>>) -> Value {
+    let value = bare_owned(value);
+    let Some((r, c)) = value.dims() else {
+        return value;
+    };
+    let rows = rows.filter(|n| n.len() == r);
+    let cols = cols.filter(|n| n.len() == c);
+    if rows.is_none() && cols.is_none() {
+        return value;
+    }
+    Value::Named(Box::new(Named {
+        value,
+        names: None,
+        rownames: rows,
+        colnames: cols,
+    }))
+}
+
+/// The value without its names (one level: a list's items keep theirs).
+pub fn bare(v: &Value) -> &Value {
+    match v {
+        Value::Named(n) => &n.value,
+        other => other,
+    }
+}
+
+fn bare_owned(v: Value) -> Value {
+    match v {
+        Value::Named(n) => n.value,
+        other => other,
+    }
+}
+
+/// `names(x)` of a vector (a list's names are its own field).
+pub fn names(v: &Value) -> Option<&[String]> {
+    match v {
+        Value::Named(n) => n.names.as_deref(),
+        _ => None,
+    }
+}
+
+/// `(rownames, colnames)` of a matrix.
+pub fn dimnames(v: &Value) -> (Option<&[String]>, Option<&[String]>) {
+    match v {
+        Value::Named(n) => (n.rownames.as_deref(), n.colnames.as_deref()),
+        _ => (None, None),
+    }
+}
+
+/// [`dimnames`] of a matrix, or a data frame's column names (R's row
+/// names of a data frame are its row numbers, which name nothing here).
+fn table_dimnames(v: &Value) -> (Option<&[String]>, Option<&[String]>) {
+    match v {
+        Value::List(l) if l.class.as_deref() == Some("data.frame") => (None, l.names.as_deref()),
+        other => dimnames(other),
+    }
+}
+
+/// Whether `v` or anything inside it carries names.
+fn has_named(v: &Value) -> bool {
+    match v {
+        Value::Named(_) => true,
+        Value::List(l) => l.items.iter().any(has_named),
+        Value::Formula(f) => {
+            f.terms.iter().any(|(_, t)| has_named(t))
+                || f.response.as_deref().is_some_and(has_named)
+        }
+        _ => false,
+    }
+}
+
+/// `v` with every name attribute removed, at any depth: what a kernel that
+/// knows nothing of names is given. Borrowed when there is nothing to remove.
+pub fn strip(v: &Value) -> Cow<'_, Value> {
+    if !has_named(v) {
+        return Cow::Borrowed(v);
+    }
+    Cow::Owned(strip_owned(v.clone()))
+}
+
+/// [`strip`] of an owned value.
+pub fn strip_value(v: Value) -> Value {
+    if has_named(&v) {
+        strip_owned(v)
+    } else {
+        v
+    }
+}
+
+fn strip_owned(v: Value) -> Value {
+    match v {
+        Value::Named(n) => strip_owned(n.value),
+        Value::List(l) => Value::List(List {
+            items: l.items.into_iter().map(strip_owned).collect(),
+            ..l
+        }),
+        Value::Formula(mut f) => {
+            f.terms = f
+                .terms
+                .into_iter()
+                .map(|(label, t)| (label, strip_owned(t)))
+                .collect();
+            f.response = f.response.map(|r| Box::new(strip_owned(*r)));
+            Value::Formula(f)
+        }
+        other => other,
+    }
+}
+
+/// Functions that read names themselves: they are given the named values.
+pub fn reads_names(func: &str) -> bool {
+    matches!(
+        func,
+        "names" | "setNames" | "unname" | "colnames" | "rownames" | "dimnames" | "list"
+    )
+}
+
+/// Functions whose result keeps the names (or dimnames) of their first
+/// argument when it has that argument's length (or dimensions), as R's
+/// arithmetic and math functions keep attributes.
+fn keeps_first(func: &str) -> bool {
+    matches!(
+        func,
+        "abs"
+            | "sqrt"
+            | "exp"
+            | "log"
+            | "log2"
+            | "log10"
+            | "log1p"
+            | "expm1"
+            | "floor"
+            | "ceiling"
+            | "trunc"
+            | "round"
+            | "signif"
+            | "sign"
+            | "cumsum"
+            | "cumprod"
+            | "cummax"
+            | "cummin"
+            | "is.na"
+            | "prop.table"
+            | "proportions"
+            | "rank"
+            | "pmin"
+            | "pmax"
+            | "ifelse"
+            | "nchar"
+            | "toupper"
+            | "tolower"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "gamma"
+            | "lgamma"
+            | "!"
+    )
+}
+
+/// Binary operators: the names of the first operand of the result's
+/// length, else of the second (R's rule for arithmetic).
+fn is_operator(func: &str) -> bool {
+    matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "&"
+            | "|"
+    )
+}
+
+/// Whether [`carry`] may name `func`'s result: only then does the
+/// evaluator keep the arguments as written.
+pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
+    let any_named = || given.iter().any(|(_, v)| matches!(**v, Value::Named(_)));
+    if is_operator(func) || keeps_first(func) {
+        return any_named();
+    }
+    match func {
+        "sapply" | "vapply" | "lapply" | "unlist" | "colMeans" | "colSums" | "rowMeans"
+        | "rowSums" | "cor" | "cov" | "var" | "apply" => true,
+        "c" => any_named() || given.iter().any(|(tag, _)| tag.is_some()),
+        _ => any_named(),
+    }
+}
+
+/// The names R gives `func`'s result, from the arguments as written
+/// (`given`, with their names) and the kernel's bare result.
+pub fn carry(
+    func: &str,
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: Value,
+) -> Value {
+    if matches!(result, Value::Named(_) | Value::List(_) | Value::Null) && func != "lapply" {
+        return result;
+    }
+    let first = given.first().map(|(_, v)| *v);
+    if is_operator(func) || keeps_first(func) {
+        let candidates: &[(Option<String>, &Value)] = if is_operator(func) {
+            given
+        } else {
+            &given[..given.len().min(1)]
+        };
+        return same_shape(candidates.iter().map(|(_, v)| *v), result);
+    }
+    let x = matched.and_then(|m| m.get("x")).or(first);
+    match func {
+        "c" => match combined_names(given) {
+            Some(ns) => named(result, ns),
+            None => result,
+        },
+        "rev" => match x.and_then(names) {
+            Some(ns) => named(result, ns.iter().rev().cloned().collect()),
+            None => result,
+        },
+        "head" | "tail" => match x.and_then(names) {
+            Some(ns) if result.len() <= ns.len() => {
+                let k = result.len();
+                let kept = if func == "head" {
+                    &ns[..k]
+                } else {
+                    &ns[ns.len() - k..]
+                };
+                named(result, kept.to_vec())
+            }
+            _ => result,
+        },
+        "sort" => match x {
+            Some(x) if names(x).is_some() => sorted_names(x, matched, result),
+            _ => result,
+        },
+        "which" | "which.max" | "which.min" => match x.and_then(names) {
+            Some(ns) => {
+                let picked = result.as_f64_slice().map(|p| {
+                    p.iter()
+                        .map(|&k| ns.get(k as usize - 1).cloned().unwrap_or_default())
+                        .collect::<Vec<_>>()
+                });
+                match picked {
+                    Some(p) => named(result, p),
+                    None => result,
+                }
+            }
+            None => result,
+        },
+        "unlist" => match x {
+            Some(Value::List(l)) => match unlist_names(l) {
+                Some(ns) => named(result, ns),
+                None => result,
+            },
+            _ => result,
+        },
+        "sapply" | "vapply" | "lapply" => {
+            let use_names = matched
+                .and_then(|m| m.get("USE.NAMES"))
+                .and_then(Value::as_flag)
+                .unwrap_or(true);
+            let Some(x) = matched.and_then(|m| m.get("X")) else {
+                return result;
+            };
+            let labels = match x {
+                Value::List(l) => l.names.clone(),
+                Value::Str(s) if use_names && func != "lapply" => Some(s.clone()),
+                Value::Named(n) => match (&n.names, &n.value) {
+                    (Some(ns), _) => Some(ns.clone()),
+                    (None, _) => None,
+                },
+                _ => None,
+            };
+            let Some(labels) = labels else {
+                return result;
+            };
+            match result {
+                Value::List(mut l) if l.names.is_none() && l.items.len() == labels.len() => {
+                    l.names = Some(labels);
+                    Value::List(l)
+                }
+                r @ (Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_)) => {
+                    dimnamed(r, None, Some(labels))
+                }
+                r => named(r, labels),
+            }
+        }
+        "apply" => {
+            let Some(x) = matched.and_then(|m| m.get("X")) else {
+                return result;
+            };
+            let margin = matched
+                .and_then(|m| m.get("MARGIN"))
+                .and_then(Value::as_scalar);
+            let (rows, cols) = table_dimnames(x);
+            let labels = match margin {
+                Some(m) if m == 1.0 => rows,
+                Some(m) if m == 2.0 => cols,
+                _ => None,
+            };
+            match labels {
+                Some(l) if result.dims().is_none() => named(result, l.to_vec()),
+                Some(l) => dimnamed(result, None, Some(l.to_vec())),
+                None => result,
+            }
+        }
+        "colMeans" | "colSums" | "rowMeans" | "rowSums" => {
+            let Some(x) = x else { return result };
+            let (rows, cols) = table_dimnames(x);
+            let labels = if func.starts_with("col") { cols } else { rows };
+            match labels {
+                Some(l) => named(result, l.to_vec()),
+                None => result,
+            }
+        }
+        "cor" | "cov" | "var" => {
+            let columns = |v: &Value| table_dimnames(v).1.map(<[String]>::to_vec);
+            let y = matched.and_then(|m| m.get("y"));
+            let rows = x.and_then(columns);
+            let cols = match y {
+                Some(y) => columns(y),
+                None => rows.clone(),
+            };
+            dimnamed(result, rows, cols)
+        }
+        "t" => match x {
+            Some(x) => {
+                let (r, c) = dimnames(x);
+                match names(x) {
+                    Some(ns) => dimnamed(result, None, Some(ns.to_vec())),
+                    None => dimnamed(result, c.map(<[String]>::to_vec), r.map(<[String]>::to_vec)),
+                }
+            }
+            None => result,
+        },
+        _ => result,
+    }
+}
+
+/// The names of the first of `candidates` whose length (or dimensions)
+/// equal the result's.
+fn same_shape<'a>(candidates: impl Iterator<Item = &'a Value>, result: Value) -> Value {
+    for c in candidates {
+        let Value::Named(n) = c else { continue };
+        match (result.dims(), n.value.dims()) {
+            (Some(a), Some(b)) if a == b => {
+                return dimnamed(result, n.rownames.clone(), n.colnames.clone())
+            }
+            (None, None) if n.value.len() == result.len() => {
+                if let Some(ns) = &n.names {
+                    return named(result, ns.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    result
+}
+
+/// R's names for `c(...)`: an argument's name, or its own names, or both
+/// (`c(a = c(x = 1, y = 2))` is `a.x`, `a.y`), numbered when a named
+/// argument has several unnamed elements (`a1`, `a2`). `None` when nothing
+/// is named.
+fn combined_names(given: &[(Option<String>, &Value)]) -> Option<Vec<String>> {
+    let any = given
+        .iter()
+        .any(|(tag, v)| tag.as_deref().is_some_and(|t| !t.is_empty()) || names(v).is_some());
+    if !any {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (tag, v) in given {
+        let inner = names(v);
+        let n = match bare(v) {
+            Value::List(l) => l.items.len(),
+            other => other.len(),
+        };
+        let tag = tag.as_deref().filter(|t| !t.is_empty());
+        for k in 0..n {
+            let own = inner.map(|ns| ns[k].as_str()).filter(|s| !s.is_empty());
+            out.push(match (tag, own) {
+                (Some(t), Some(o)) => format!("{t}.{o}"),
+                (Some(t), None) if n == 1 => t.to_string(),
+                (Some(t), None) => format!("{t}{}", k + 1),
+                (None, Some(o)) => o.to_string(),
+                (None, None) => String::new(),
+            });
+        }
+    }
+    Some(out)
+}
+
+/// R's names for `unlist(l)`: as [`combined_names`] with the list's names
+/// as the tags.
+fn unlist_names(l: &List) -> Option<Vec<String>> {
+    let tags = l.names.as_ref();
+    let given: Vec<(Option<String>, &Value)> = l
+        .items
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (tags.map(|t| t[k].clone()), v))
+        .collect();
+    if given.iter().any(|(_, v)| matches!(bare(v), Value::List(_))) {
+        return None;
+    }
+    combined_names(&given)
+}
+
+/// `sort(x)` of a named vector: the names follow their elements. R sorts a
+/// named vector through `order`, which is stable, and drops NAs.
+fn sorted_names(x: &Value, matched: Option<&Args<&Value>>, result: Value) -> Value {
+    let Some(ns) = names(x) else { return result };
+    let decreasing = matched
+        .and_then(|m| m.get("decreasing"))
+        .and_then(Value::as_flag)
+        .unwrap_or(false);
+    let order: Option<Vec<usize>> = match bare(x) {
+        Value::Num(v) => {
+            let mut idx: Vec<usize> = (0..v.len()).filter(|&i| !v[i].is_nan()).collect();
+            idx.sort_by(|&a, &b| {
+                let o = v[a].total_cmp(&v[b]);
+                if decreasing {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+            Some(idx)
+        }
+        Value::Str(s) => {
+            let mut idx: Vec<usize> = (0..s.len()).filter(|&i| s[i] != "NA").collect();
+            idx.sort_by(|&a, &b| {
+                let o = super::collate::compare(&s[a], &s[b]);
+                if decreasing {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+            Some(idx)
+        }
+        _ => None,
+    };
+    match order {
+        Some(idx) if idx.len() == result.len() => {
+            named(result, idx.into_iter().map(|i| ns[i].clone()).collect())
+        }
+        _ => result,
+    }
+}
+
+/// `names(x)`: a vector's names, a list's or data frame's names, or NULL.
+pub fn names_of(x: &Value) -> Value {
+    match x {
+        Value::List(l) => l.names.clone().map_or(Value::Null, Value::Str),
+        Value::Named(n) => n.names.clone().map_or(Value::Null, Value::Str),
+        _ => Value::Null,
+    }
+}
+
+/// `setNames(x, nm)` / `names(x) <- nm`: R pads short names with NA and
+/// refuses long ones.
+pub fn set_names(x: &Value, nm: &Value) -> Result<Value, KernelError> {
+    let labels: Option<Vec<String>> = match bare(nm) {
+        Value::Null => None,
+        Value::Str(s) => Some(s.clone()),
+        Value::Factor(f) => Some(f.labels()),
+        other => match other.as_f64_slice() {
+            Some(v) => Some(v.iter().map(|&x| super::data::r_num_to_string(x)).collect()),
+            None => {
+                return Err(KernelError::new(format!(
+                    "names must be a character vector, not {}",
+                    other.type_name()
+                )))
+            }
+        },
+    };
+    let value = bare(x).clone();
+    let Some(mut labels) = labels else {
+        return Ok(match value {
+            Value::List(mut l) => {
+                l.names = None;
+                Value::List(l)
+            }
+            v => v,
+        });
+    };
+    let n = match &value {
+        Value::List(l) => l.items.len(),
+        v => v.len(),
+    };
+    if labels.len() > n {
+        return Err(KernelError::new(format!(
+            "'names' attribute [{}] must be the same length as the vector [{n}]",
+            labels.len()
+        )));
+    }
+    labels.resize(n, "NA".to_string());
+    match value {
+        Value::List(mut l) => {
+            l.names = Some(labels);
+            Ok(Value::List(l))
+        }
+        v @ (Value::Num(_)
+        | Value::Str(_)
+        | Value::Bool(_)
+        | Value::Complex(_)
+        | Value::Factor(_)) => Ok(named(v, labels)),
+        Value::Null => Ok(Value::Null),
+        other => Err(KernelError::new(format!(
+            "flowcast keeps names on vectors and lists, not on a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Positions (0-based, `None` for no match) of character subscripts among
+/// `labels`: R's exact match, the first of equal names.
+pub fn positions_of(wanted: &[String], labels: Option<&[String]>) -> Vec<Option<usize>> {
+    let Some(labels) = labels else {
+        return vec![None; wanted.len()];
+    };
+    let mut first = std::collections::HashMap::with_capacity(labels.len());
+    for (i, l) in labels.iter().enumerate() {
+        first.entry(l.as_str()).or_insert(i);
+    }
+    wanted
+        .iter()
+        .map(|w| {
+            if w == "NA" || w.is_empty() {
+                None
+            } else {
+                first.get(w.as_str()).copied()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nums(v: &[f64]) -> Value {
+        Value::Num(v.to_vec())
+    }
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn combining_names_follows_r() {
+        let x = named(nums(&[1.0, 2.0]), s(&["x", "y"]));
+        let plain = nums(&[3.0, 4.0]);
+        let one = nums(&[5.0]);
+        let given = vec![
+            (Some("a".to_string()), &x),
+            (Some("b".to_string()), &plain),
+            (Some("c".to_string()), &one),
+            (None, &plain),
+        ];
+        assert_eq!(
+            combined_names(&given).unwrap(),
+            s(&["a.x", "a.y", "b1", "b2", "c", "", ""])
+        );
+        assert_eq!(combined_names(&[(None, &plain)]), None);
+    }
+
+    #[test]
+    fn strip_reaches_into_lists_and_borrows_when_clean() {
+        let x = named(nums(&[1.0]), s(&["a"]));
+        let l = Value::List(List::sequence(vec![x, nums(&[2.0])]));
+        assert_eq!(
+            strip(&l).into_owned(),
+            Value::List(List::sequence(vec![nums(&[1.0]), nums(&[2.0])]))
+        );
+        let clean = nums(&[1.0]);
+        assert!(matches!(strip(&clean), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn sort_carries_names_stably_and_drops_na() {
+        let x = named(nums(&[3.0, 1.0, f64::NAN, 1.0]), s(&["a", "b", "c", "d"]));
+        let out = carry("sort", &[(None, &x)], None, nums(&[1.0, 1.0, 3.0]));
+        assert_eq!(names(&out).unwrap(), &s(&["b", "d", "a"])[..]);
+    }
+
+    #[test]
+    fn names_must_fit_to_be_kept() {
+        assert!(matches!(named(nums(&[1.0, 2.0]), s(&["a"])), Value::Num(_)));
+        assert!(set_names(&nums(&[1.0]), &Value::Str(s(&["a", "b"]))).is_err());
+        let padded = set_names(&nums(&[1.0, 2.0]), &Value::Str(s(&["a"]))).unwrap();
+        assert_eq!(names(&padded).unwrap(), &s(&["a", "NA"])[..]);
+    }
+
+    #[test]
+    fn operators_take_the_first_operand_of_the_result_length() {
+        let short = named(nums(&[1.0]), s(&["k"]));
+        let long = named(nums(&[1.0, 2.0]), s(&["p", "q"]));
+        let out = carry(
+            "+",
+            &[(None, &short), (None, &long)],
+            None,
+            nums(&[2.0, 3.0]),
+        );
+        assert_eq!(names(&out).unwrap(), &s(&["p", "q"])[..]);
+    }
+}
