@@ -249,9 +249,14 @@ fn unknown_functions_get_honest_suggestions() {
     assert!(err.contains("did you mean `wilcox.test`?"), "{err}");
 }
 
+/// More names than elements is R's error; fewer are padded with NA
+/// (names.toml checks the values).
 #[test]
-fn set_names_refuses_atomic_vectors_clearly() {
-    run_fails("a = 'setNames(c(1, 2), c(\"a\", \"b\"))'", "carry no names");
+fn set_names_refuses_too_many_names_as_r_does() {
+    run_fails(
+        "a = 'setNames(c(1, 2), c(\"a\", \"b\", \"c\"))'",
+        "'names' attribute [3] must be the same length as the vector [2]",
+    );
 }
 
 #[test]

@@ -230,27 +230,23 @@ fn index_named_vector(x: &Value, labels: &[String], i: &Value) -> Result<Value, 
 
 /// The elements of `x` (read as a vector) at `pos`, NA where `None`.
 fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
-    let pos = pos;
     Ok(match x {
         Value::Null => Value::Null,
-        Value::Num(v) => Value::Num(pick(v, &pos, NA)),
-        Value::Mat(m) => Value::Num(pick(m.as_slice(), &pos, NA)),
-        Value::Complex(v) => Value::Complex(pick(v, &pos, CNA)),
-        Value::ComplexMat(m) => Value::Complex(pick(m.as_slice(), &pos, CNA)),
-        Value::Str(v) => Value::Str(pick(v, &pos, "NA".to_string())),
-        Value::Bool(v) => Value::Bool(pick(v, &pos, None)),
-        Value::BoolMat(m) => Value::Bool(pick(m.as_slice(), &pos, None)),
+        Value::Num(v) => Value::Num(pick(v, pos, NA)),
+        Value::Mat(m) => Value::Num(pick(m.as_slice(), pos, NA)),
+        Value::Complex(v) => Value::Complex(pick(v, pos, CNA)),
+        Value::ComplexMat(m) => Value::Complex(pick(m.as_slice(), pos, CNA)),
+        Value::Str(v) => Value::Str(pick(v, pos, "NA".to_string())),
+        Value::Bool(v) => Value::Bool(pick(v, pos, None)),
+        Value::BoolMat(m) => Value::Bool(pick(m.as_slice(), pos, None)),
         Value::List(l) => Value::List(List {
             class: None,
-            names: l
-                .names
-                .as_ref()
-                .map(|ns| pick(ns, &pos, "<NA>".to_string())),
-            items: pick(&l.items, &pos, Value::Null),
+            names: l.names.as_ref().map(|ns| pick(ns, pos, "<NA>".to_string())),
+            items: pick(&l.items, pos, Value::Null),
         }),
         // `[.factor`: the codes picked, every level kept.
         Value::Factor(f) => Value::Factor(Factor {
-            codes: pick(&f.codes, &pos, None),
+            codes: pick(&f.codes, pos, None),
             levels: f.levels.clone(),
         }),
         Value::Named(n) => pick_value(&n.value, pos)?,

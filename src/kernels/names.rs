@@ -339,7 +339,13 @@ pub fn carry(
             Some(ns) => {
                 let picked = result.as_f64_slice().map(|p| {
                     p.iter()
-                        .map(|&k| ns.get(k as usize - 1).cloned().unwrap_or_default())
+                        .map(|&k| {
+                            (k as usize)
+                                .checked_sub(1)
+                                .and_then(|i| ns.get(i))
+                                .cloned()
+                                .unwrap_or_default()
+                        })
                         .collect::<Vec<_>>()
                 });
                 match picked {
@@ -396,8 +402,8 @@ pub fn carry(
                 .and_then(Value::as_scalar);
             let (rows, cols) = table_dimnames(x);
             let labels = match margin {
-                Some(m) if m == 1.0 => rows,
-                Some(m) if m == 2.0 => cols,
+                Some(1.0) => rows,
+                Some(2.0) => cols,
                 _ => None,
             };
             match labels {
