@@ -74,6 +74,7 @@ pub fn eval<'s>(
         } => {
             let mut values = eval_args(func, args, scope, ctx, file)?;
             model_newdata(func, args, &mut values, ctx, file)?;
+            integers_as_text(func, args, &mut values, scope, file);
             let closure = closure(func, args)?.map(|(_, c)| c);
             let (v, _) = call_with(closure, scope, file, ctx, |ctx| {
                 call_traced(func, *func_span, e.span, args, &values, ctx, false)
@@ -562,10 +563,53 @@ pub fn eval_traced(
     };
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
+    integers_as_text(func, args, &mut values, scope, file);
     let closure = closure(func, args)?.map(|(_, c)| c);
     call_with(closure, scope, file, ctx, |ctx| {
         call_traced(func, *func_span, e.span, args, &values, ctx, true)
     })
+}
+
+/// R writes an integer in full where it writes the same double in
+/// scientific notation (`paste(100000L)` is "100000", `paste(1e5)` is
+/// "1e+05"). flowcast stores integers as doubles, so the functions that
+/// turn numbers into text get an integer argument (known from how it was
+/// written, [`Integers`]) already as text.
+fn integers_as_text(
+    func: &str,
+    args: &[Arg],
+    values: &mut [NamedValue],
+    scope: &Scope,
+    file: &SourceFile,
+) {
+    if !matches!(func, "paste" | "paste0" | "as.character") {
+        return;
+    }
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
+    };
+    for (a, (_, v)) in args.iter().zip(values.iter_mut()) {
+        let Value::Num(x) = names::bare(v) else {
+            continue;
+        };
+        // Below 1e5 both are written alike.
+        if !x.iter().any(|x| x.abs() >= 1e5) || !ints.is_integer(&a.value) {
+            continue;
+        }
+        let text = x
+            .iter()
+            .map(|&x| {
+                if x.is_nan() {
+                    "NA".to_string()
+                } else {
+                    format!("{x:.0}")
+                }
+            })
+            .collect();
+        *v = Cow::Owned(Value::Str(text));
+    }
 }
 
 /// `predict(fit, newdata)`: R rebuilds the model's terms in `newdata`

@@ -62,7 +62,15 @@ impl Integers<'_> {
             ExprKind::Call { func, args, .. } => match func.as_str() {
                 "length" | "nrow" | "ncol" | "seq_len" | "seq_along" | "sample" | "sample.int"
                 | "cutree" | "which" | "which.max" | "which.min" | "order" | "tabulate"
-                | "match" => true,
+                | "match" | "table" | "nchar" | "nlevels" | "as.integer" => true,
+                // A sum of integers or logicals is an integer.
+                "sum" => {
+                    !args.is_empty()
+                        && args
+                            .iter()
+                            .filter(|a| a.name.as_deref() != Some("na.rm"))
+                            .all(|a| self.is_integer(&a.value) || is_logical(&a.value))
+                }
                 // Integer input stays integer.
                 "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "unique" | "cumsum"
                 | "cummax" | "cummin" | "diff" => args
@@ -83,6 +91,34 @@ impl Integers<'_> {
             }
             _ => false,
         }
+    }
+}
+
+/// True when R would give `e` logical type: a comparison, a logical
+/// operator, `is.na`, `%in%` or TRUE/FALSE.
+fn is_logical(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Bool(_) => true,
+        ExprKind::Unary { op, .. } => matches!(op, UnaryOp::Not),
+        ExprKind::Binary { op, .. } => matches!(
+            op,
+            BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::And
+                | BinaryOp::AndAnd
+                | BinaryOp::Or
+                | BinaryOp::OrOr
+                | BinaryOp::In
+        ),
+        ExprKind::Call { func, .. } => matches!(
+            func.as_str(),
+            "is.na" | "complete.cases" | "duplicated" | "grepl" | "startsWith" | "endsWith"
+        ),
+        _ => false,
     }
 }
 
