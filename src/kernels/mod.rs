@@ -40,6 +40,7 @@ mod models;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
+mod special;
 mod subset;
 mod summary;
 mod vector;
@@ -228,6 +229,7 @@ pub fn registry() -> &'static Registry {
             .chain(ave::KERNELS)
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
+            .chain(special::KERNELS)
         {
             r.add(*k);
         }
