@@ -43,6 +43,7 @@ pub mod regex;
 mod special;
 mod subset;
 mod summary;
+mod sweep;
 mod vector;
 
 use std::collections::HashMap;
@@ -230,6 +231,7 @@ pub fn registry() -> &'static Registry {
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
             .chain(special::KERNELS)
+            .chain(sweep::KERNELS)
         {
             r.add(*k);
         }
