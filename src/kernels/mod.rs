@@ -23,6 +23,7 @@ pub mod work;
 mod arith;
 mod ave;
 mod clustering;
+mod coerce;
 pub mod collate;
 pub mod data;
 mod data_frame;
@@ -232,6 +233,7 @@ pub fn registry() -> &'static Registry {
             .chain(margins::KERNELS)
             .chain(special::KERNELS)
             .chain(sweep::KERNELS)
+            .chain(coerce::KERNELS)
         {
             r.add(*k);
         }
