@@ -17,7 +17,9 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "%in%", "which", "any", "all", "is.na", "ifelse", "length", "dim", "nrow", "ncol", "c", "rev",
     "head", "tail", "rep", "rep_len", "unique", "t", "sum", "mean", "names", "setNames",
     "colnames", "rownames", "paste", "paste0", "tabulate", "table", "anyNA", "identity", "sapply",
-    "lapply", "vapply", "apply",
+    "lapply", "vapply", "apply", "is.logical", "is.numeric", "is.matrix", "is.null",
+    "is.character", "is.factor", "is.data.frame", "as.logical", "as.vector", "as.data.frame",
+    "sweep",
 ];
 
 /// Whether `func` takes logical matrices as they are.
