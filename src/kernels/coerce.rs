@@ -255,11 +255,9 @@ fn as_vector_any(x: &Value) -> Result<Value, KernelError> {
             names: l.names.clone(),
             items: l.items.clone(),
         }),
-        Value::Formula(_) => {
-            return Err(KernelError::new(
-                "flowcast's as.vector() takes a vector, a matrix, a factor or a list, not a formula",
-            ))
-        }
+        Value::Formula(_) => return Err(KernelError::new(
+            "flowcast's as.vector() takes a vector, a matrix, a factor or a list, not a formula",
+        )),
         other => other.clone(),
     })
 }
@@ -441,10 +439,13 @@ fn as_data_frame_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         Type::Mat {
             rows,
             cols: Some(c),
-        } => matrix_frame_type(c, Type::Num {
-            len: rows,
-            value: None,
-        }),
+        } => matrix_frame_type(
+            c,
+            Type::Num {
+                len: rows,
+                value: None,
+            },
+        ),
         Type::BoolMat {
             rows,
             cols: Some(c),
@@ -459,7 +460,9 @@ fn as_data_frame_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
 fn matrix_frame_type(cols: usize, column: Type) -> Type {
     Type::Record {
         class: frame::CLASS.to_string(),
-        fields: (1..=cols).map(|j| (format!("V{j}"), column.clone())).collect(),
+        fields: (1..=cols)
+            .map(|j| (format!("V{j}"), column.clone()))
+            .collect(),
     }
 }
 
@@ -482,7 +485,9 @@ pub fn frame_is_na(l: &List) -> Result<Value, KernelError> {
             }
         };
         if na.len() != rows {
-            return Err(KernelError::new("the data frame's columns differ in length"));
+            return Err(KernelError::new(
+                "the data frame's columns differ in length",
+            ));
         }
         for (i, b) in na.into_iter().enumerate() {
             m[(i, j)] = Some(b);
@@ -533,7 +538,10 @@ mod tests {
             as_logical(&Value::Factor(f)).unwrap(),
             vec![Some(true), None, None]
         );
-        assert!(as_logical(&Value::List(List::sequence(vec![Value::Num(vec![1.0, 2.0])]))).is_err());
+        assert!(as_logical(&Value::List(List::sequence(vec![Value::Num(vec![
+            1.0, 2.0
+        ])])))
+        .is_err());
     }
 
     #[test]

@@ -467,6 +467,9 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     aggregate_frame(&columns_of(x)?, &by_columns(by)?, fun, &extra, ctx)
 }
 
+/// A named column of aggregate's input.
+type Column = (String, Value);
+
 /// `aggregate(y ~ g1 + g2, data, FUN)`: rows with an NA in any variable
 /// dropped (`na.action = na.omit`), then as `aggregate.data.frame`. A
 /// `cbind(a, b)` response aggregates each of its columns, named as R's
@@ -478,7 +481,7 @@ fn aggregate_formula(
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
     let dot = crate::graph::formula::DOT_RESPONSE;
-    let (responses, terms): (Vec<(String, Value)>, Vec<&(String, Value)>) = match f.response.as_deref() {
+    let (responses, terms): (Vec<Column>, Vec<&Column>) = match f.response.as_deref() {
         Some(y) => (
             response_columns(y, f.response_label.as_deref())?,
             f.terms.iter().collect(),
@@ -604,8 +607,10 @@ fn column_name(arg: &str) -> Option<String> {
         let first = chars.next()?;
         let ok_start = first.is_alphabetic()
             || (first == '.' && !s[1..].starts_with(|c: char| c.is_ascii_digit()));
-        (ok_start && s.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '_'))
-            .then(|| s.to_string())
+        (ok_start
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '.' || c == '_'))
+        .then(|| s.to_string())
     };
     // `name = expr` (not `==`): the name.
     if let Some(eq) = arg.find('=') {

@@ -8,6 +8,8 @@
 //! result shaped as the longer (the first on a tie), and an empty argument
 //! gives an empty result.
 
+use std::borrow::Cow;
+
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
@@ -15,6 +17,9 @@ use super::nmath::choose::{beta, choose, k_rounding_warning};
 use super::nmath::gamma::{gammafn, lbeta, lgammafn};
 use super::value::is_na;
 use super::{req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+
+/// A matrix's `(rows, cols)`; `None` for a vector.
+type Dims = Option<(usize, usize)>;
 
 const NON_NUMERIC: &str = "non-numeric argument to mathematical function";
 
@@ -95,7 +100,7 @@ fn non_numeric(func: &str) -> &'static str {
 
 /// The numbers of a numeric or logical vector or matrix, with its shape;
 /// `None` for anything else (text, factors, lists).
-fn numbers(v: &Value) -> Option<(std::borrow::Cow<'_, [f64]>, Option<(usize, usize)>)> {
+fn numbers(v: &Value) -> Option<(Cow<'_, [f64]>, Dims)> {
     match v {
         Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) | Value::Null => {
             Some((v.as_f64_slice().unwrap_or_default(), v.dims()))
@@ -135,10 +140,7 @@ fn unary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 value: None,
             },
         }),
-        Some(t) => Err(args.error(
-            "x",
-            format!("{}: {}", non_numeric(args.func), t.describe()),
-        )),
+        Some(t) => Err(args.error("x", format!("{}: {}", non_numeric(args.func), t.describe()))),
     }
 }
 
@@ -186,7 +188,8 @@ fn math2(f: fn(f64, f64) -> f64, a: &[f64], b: &[f64]) -> (Vec<f64>, bool) {
 
 fn binary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let (an, bn) = binary_names(args.func);
-    let missing = |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
     let a = args.get(an).ok_or_else(|| missing(an))?;
     let b = args.get(bn).ok_or_else(|| missing(bn))?;
     let (Some((x, xd)), Some((y, yd))) = (numbers(a), numbers(b)) else {

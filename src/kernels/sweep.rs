@@ -48,7 +48,11 @@ fn layout(margin: &[f64], check: bool) -> Result<(Layout, Vec<usize>), String> {
     if m.iter().any(|x| *x < 0.0) {
         return Err("only 0's may be mixed with negative subscripts".into());
     }
-    let kept: Vec<usize> = m.iter().filter(|x| **x != 0.0).map(|x| *x as usize).collect();
+    let kept: Vec<usize> = m
+        .iter()
+        .filter(|x| **x != 0.0)
+        .map(|x| *x as usize)
+        .collect();
     match (kept.as_slice(), m.len() == kept.len()) {
         ([], _) => Err("'dims' cannot be of length 0".into()),
         (_, false) => Err(format!(
@@ -153,10 +157,7 @@ fn sweep_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
         _ => return Err(KernelError::new("'dims' cannot be of length 0")),
     };
     let m = margin.as_f64_slice().ok_or_else(|| {
-        KernelError::new(format!(
-            "invalid subscript type '{}'",
-            margin.type_name()
-        ))
+        KernelError::new(format!("invalid subscript type '{}'", margin.type_name()))
     })?;
     let (layout, kept) = layout(&m, check).map_err(KernelError::new)?;
     if check {
@@ -191,7 +192,7 @@ fn sweep_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
                 let check = args
                     .ty("check.margin")
                     .and_then(Type::const_scalar)
-                    .map_or(true, |c| c != 0.0);
+                    .is_none_or(|c| c != 0.0);
                 layout(&m, check).map_err(|e| args.error("MARGIN", e))?;
             }
         }

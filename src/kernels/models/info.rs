@@ -55,9 +55,7 @@ fn log_lik(fit: &Fit, reml: bool) -> Result<LogLik, KernelError> {
             if reml {
                 let qr = fit.qr()?;
                 let k = (p as usize).min(qr.n).min(qr.p);
-                let diag: Vec<f64> = (0..k)
-                    .map(|i| qr.qr[i * qr.n + i].abs().ln())
-                    .collect();
+                let diag: Vec<f64> = (0..k).map(|i| qr.qr[i * qr.n + i].abs().ln()).collect();
                 value -= sum(&diag, false);
             }
             Ok(LogLik {
@@ -69,9 +67,17 @@ fn log_lik(fit: &Fit, reml: bool) -> Result<LogLik, KernelError> {
         Kind::Glm(family) => {
             // The dispersion estimated for the gaussian family is one more
             // parameter.
-            let df = if family == Family::Gaussian { p + 1.0 } else { p };
+            let df = if family == Family::Gaussian {
+                p + 1.0
+            } else {
+                p
+            };
             let aic = fit.scalar("aic")?;
-            let nobs = fit.nums("residuals")?.iter().filter(|r| !r.is_nan()).count();
+            let nobs = fit
+                .nums("residuals")?
+                .iter()
+                .filter(|r| !r.is_nan())
+                .count();
             Ok(LogLik {
                 value: df - aic / 2.0,
                 df,
@@ -112,9 +118,9 @@ fn one_model_only(args: &Args<&Value>) -> Result<(), KernelError> {
 pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     model_type(args, "object")?;
     if matches!(args.func, "AIC" | "BIC")
-        && args
-            .dots()
-            .any(|(_, t)| matches!(t, Type::Record { class, .. } if class == "lm" || class == "glm"))
+        && args.dots().any(
+            |(_, t)| matches!(t, Type::Record { class, .. } if class == "lm" || class == "glm"),
+        )
     {
         return Err(ArgError::call(format!(
             "flowcast's {}() takes one model; call it once per model",
@@ -331,7 +337,13 @@ pub(super) fn confint_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     let ses: Vec<f64> = {
         let vc = vcov_of(&fit, true, ctx)?;
         (0..cf.len())
-            .map(|i| if i < vc.nrows() { vc[(i, i)].sqrt() } else { NA })
+            .map(|i| {
+                if i < vc.nrows() {
+                    vc[(i, i)].sqrt()
+                } else {
+                    NA
+                }
+            })
             .collect()
     };
     let mut names = fit.names();

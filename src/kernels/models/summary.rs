@@ -245,7 +245,10 @@ fn summary_glm(
 ) -> Result<Value, KernelError> {
     let df_r = fit.scalar("df.residual")?;
     let (dispersion, estimated) = match args.get("dispersion") {
-        Some(Value::Null) | None => (estimated_dispersion(fit, family, ctx)?, family == Family::Gaussian),
+        Some(Value::Null) | None => (
+            estimated_dispersion(fit, family, ctx)?,
+            family == Family::Gaussian,
+        ),
         Some(_) => (args.scalar("dispersion")?, false),
     };
     let rank = fit.scalar("rank")?;
