@@ -66,6 +66,53 @@ fn closures_workflow_matches_r() {
     workflow_matches_r("closures");
 }
 
+/// Model accessors, sweep, as.vector, is.na of a data frame, aggregate
+/// with several responses, type tests, coercions and the special and
+/// trigonometric functions.
+#[test]
+fn library2_workflow_matches_r() {
+    workflow_matches_r("library2");
+}
+
+/// What R refuses among library2's functions, flowcast refuses with R's
+/// message, before or during the run (tests/fixtures/r/library2.R wrote
+/// each case's steps and R's message).
+#[test]
+fn library2_refusals_are_rs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases: Json = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/fixtures/r/library2_errors.json")).unwrap(),
+    )
+    .unwrap();
+    let mut failures = Vec::new();
+    for (name, case) in cases.as_object().unwrap() {
+        let steps = case["steps"].as_str().unwrap();
+        let message = case["message"].as_str().unwrap();
+        let (_dir, path) = workflow(steps);
+        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+        let err = text(&out.stderr) + &text(&out.stdout);
+        if out.status.code() == Some(0) || err.contains("panicked") || !err.contains(message) {
+            failures.push(format!("{name}: expected {message:?} in:\n{err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// confint of a glm would be R's profile-likelihood interval: flowcast
+/// refuses it, naming the Wald interval it does compute, rather than give
+/// a different number.
+#[test]
+fn confint_of_a_glm_names_the_alternative() {
+    let steps = "x = 'c(1, 2, 3, 4, 5, 6)'\ny = 'c(0, 0, 1, 0, 1, 1)'\n\
+                 g = 'glm(y ~ x, family = binomial)'\nc = 'confint(g)'";
+    let (_dir, path) = workflow(steps);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("confint.default(fit)"), "{err}");
+    assert!(err.contains("profile-likelihood"), "{err}");
+}
+
 /// A workflow of `steps` in a temporary directory.
 fn workflow(steps: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -225,6 +225,10 @@ fn names_in(e: &Expr, out: &mut Vec<String>) {
     e.visit_names(&mut |n, _| out.push(n.to_string()));
 }
 
+/// The label prefix of a column that a `.` on the left-hand side made a
+/// response (`aggregate(. ~ g, data)`); no R expression's text starts so.
+pub const DOT_RESPONSE: &str = ".~";
+
 /// The terms of `lhs ~ rhs`; `columns` are the names of the call's
 /// `data`, when it has one (`.` needs them).
 pub fn terms<'a>(
@@ -243,11 +247,33 @@ pub fn terms<'a>(
         columns,
         lhs_names,
     };
-    let response = lhs.map(|l| enc.install(l.to_string(), Variable::Expr(l)));
+    let dot_lhs = matches!(lhs, Some(Expr { kind: ExprKind::Name(n), .. }) if n == ".");
+    let response = lhs
+        .filter(|_| !dot_lhs)
+        .map(|l| enc.install(l.to_string(), Variable::Expr(l)));
     let mut terms = enc.encode(rhs)?;
     terms.sort_by_key(Vec::len);
     if let Some(r) = response {
         terms.retain(|t| t.as_slice() != [r]);
+    }
+    if let (true, Some(l)) = (dot_lhs, lhs) {
+        // aggregate.formula's `. ~ g`: every column of `data` that is no
+        // variable of the right-hand side, a response each. A formula has
+        // one response value, so they travel as terms marked by their
+        // label (see DOT_RESPONSE).
+        let Some(columns) = columns else {
+            return Err(FormulaError {
+                span: l.span,
+                message: "'.' in formula and no 'data' argument".into(),
+            });
+        };
+        let rhs_vars: Vec<String> = enc.variables.iter().map(|(n, _)| n.clone()).collect();
+        for c in columns {
+            if !rhs_vars.contains(c) {
+                let v = enc.install(format!("{DOT_RESPONSE}{c}"), Variable::Column(c));
+                terms.push(vec![v]);
+            }
+        }
     }
     Ok(Terms {
         variables: enc.variables,
@@ -451,6 +477,20 @@ mod tests {
         assert!(labels("y ~ a - 1 + 1", None).1);
         assert!(!labels("y ~ -1 + a", None).1);
         assert!(!labels("y ~ a + 0 + b", None).1);
+    }
+
+    #[test]
+    fn dot_on_the_left_is_every_other_column_marked() {
+        let cols: Vec<String> = ["y", "a", "b"].iter().map(|s| s.to_string()).collect();
+        let e = parse_expr_str(". ~ a").expect("parses");
+        let ExprKind::Formula { lhs, rhs } = &e.kind else {
+            panic!("not a formula")
+        };
+        let t = terms(lhs.as_deref(), rhs, Some(&cols)).expect("terms");
+        assert!(t.response.is_none());
+        let labels: Vec<String> = t.terms.iter().map(|x| t.label(x)).collect();
+        assert_eq!(labels, ["a", ".~y", ".~b"]);
+        assert!(terms(lhs.as_deref(), rhs, None).is_err());
     }
 
     #[test]

@@ -468,27 +468,39 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     aggregate_frame(&columns_of(x)?, &by_columns(by)?, fun, &extra, ctx)
 }
 
+/// A named column of aggregate's input.
+type Column = (String, Value);
+
 /// `aggregate(y ~ g1 + g2, data, FUN)`: rows with an NA in any variable
-/// dropped (`na.action = na.omit`), then as `aggregate.data.frame`.
+/// dropped (`na.action = na.omit`), then as `aggregate.data.frame`. A
+/// `cbind(a, b)` response aggregates each of its columns, named as R's
+/// `as.data.frame` names them; `. ~ g` every other column of `data`.
 fn aggregate_formula(
     f: &super::value::Formula,
     fun: Fun,
     extra: &[(Option<&str>, &Value)],
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let Some(y) = f.response.as_deref() else {
-        return Err(KernelError::new("aggregate() needs a response: y ~ g"));
+    let dot = crate::graph::formula::DOT_RESPONSE;
+    let (responses, terms): (Vec<Column>, Vec<&Column>) = match f.response.as_deref() {
+        Some(y) => (
+            response_columns(y, f.response_label.as_deref())?,
+            f.terms.iter().collect(),
+        ),
+        None => {
+            let (ys, gs): (Vec<_>, Vec<_>) = f.terms.iter().partition(|(l, _)| l.starts_with(dot));
+            if ys.is_empty() {
+                return Err(KernelError::new("aggregate() needs a response: y ~ g"));
+            }
+            let ys = ys
+                .into_iter()
+                .map(|(l, v)| (l[dot.len()..].to_string(), v.clone()))
+                .collect();
+            (ys, gs)
+        }
     };
-    if matches!(y, Value::Mat(_) | Value::List(_)) {
-        return Err(KernelError::new(
-            "flowcast's aggregate() takes one response variable",
-        ));
-    }
-    let n = y.len();
-    let all: Vec<&Value> = std::iter::once(y)
-        .chain(f.terms.iter().map(|(_, v)| v))
-        .collect();
-    for (name, v) in &f.terms {
+    let n = responses.first().map_or(0, |(_, v)| v.len());
+    for (name, v) in terms.iter().copied().chain(responses.iter()) {
         if v.len() != n {
             return Err(KernelError::new(format!(
                 "variable lengths differ (found for '{name}')"
@@ -499,19 +511,118 @@ fn aggregate_formula(
         Value::Num(x) => x[i].is_nan(),
         Value::Str(s) => text_is_na(&s[i]),
         Value::Factor(f) => f.codes[i].is_none(),
+        Value::Bool(b) => b[i].is_none(),
         _ => false,
     };
     let keep: Vec<usize> = (0..n)
-        .filter(|&i| all.iter().all(|v| !missing(v, i)))
+        .filter(|&i| {
+            responses
+                .iter()
+                .map(|(_, v)| v)
+                .chain(terms.iter().map(|(_, v)| v))
+                .all(|v| !missing(v, i))
+        })
         .collect();
-    let y_name = f.response_label.clone().unwrap_or_else(|| "x".to_string());
-    let x = vec![(y_name, subset(y, &keep)?)];
-    let by = f
-        .terms
+    let x = responses
+        .iter()
+        .map(|(name, v)| Ok((name.clone(), subset(v, &keep)?)))
+        .collect::<Result<Vec<_>, KernelError>>()?;
+    let by = terms
         .iter()
         .map(|(name, v)| Ok((name.clone(), subset(v, &keep)?)))
         .collect::<Result<Vec<_>, KernelError>>()?;
     aggregate_frame(&x, &by, fun, extra, ctx)
+}
+
+/// The response's columns: one vector, or each column of a matrix named
+/// as `as.data.frame(cbind(...))` names it (a symbol or `name = ` by that
+/// name, anything else `V` and its position).
+fn response_columns(y: &Value, label: Option<&str>) -> Result<Vec<(String, Value)>, KernelError> {
+    let names = |k: usize| -> Vec<String> {
+        let args = label.and_then(cbind_args).filter(|a| a.len() == k);
+        (0..k)
+            .map(|j| {
+                args.as_ref()
+                    .and_then(|a| column_name(&a[j]))
+                    .unwrap_or_else(|| format!("V{}", j + 1))
+            })
+            .collect()
+    };
+    Ok(match y {
+        Value::Mat(m) => names(m.ncols())
+            .into_iter()
+            .enumerate()
+            .map(|(j, nm)| (nm, Value::Num(m.column(j).iter().copied().collect())))
+            .collect(),
+        Value::BoolMat(m) => names(m.ncols())
+            .into_iter()
+            .enumerate()
+            .map(|(j, nm)| (nm, Value::Bool(m.column(j).iter().copied().collect())))
+            .collect(),
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => {
+            vec![(label.unwrap_or("x").to_string(), y.clone())]
+        }
+        other => {
+            return Err(KernelError::new(format!(
+                "aggregate() takes a vector or a cbind() of vectors as the response, not {}",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+/// The arguments' text of `cbind(...)`, split at top-level commas.
+fn cbind_args(label: &str) -> Option<Vec<String>> {
+    let inner = label.trim().strip_prefix("cbind(")?.strip_suffix(')')?;
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0usize);
+    let mut prev = ' ';
+    for (i, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q && prev != '\\' => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(inner[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    out.push(inner[start..].trim().to_string());
+    Some(out)
+}
+
+/// cbind's column name for an argument (deparse.level = 1): its name when
+/// named, a symbol's own name; `None` otherwise.
+fn column_name(arg: &str) -> Option<String> {
+    let symbol = |s: &str| -> Option<String> {
+        let s = s.trim();
+        if let Some(q) = s.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+            return Some(q.to_string());
+        }
+        let mut chars = s.chars();
+        let first = chars.next()?;
+        let ok_start = first.is_alphabetic()
+            || (first == '.' && !s[1..].starts_with(|c: char| c.is_ascii_digit()));
+        (ok_start
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '.' || c == '_'))
+        .then(|| s.to_string())
+    };
+    // `name = expr` (not `==`): the name.
+    if let Some(eq) = arg.find('=') {
+        let (name, rest) = (&arg[..eq], &arg[eq + 1..]);
+        if !rest.starts_with('=') && !name.ends_with(['<', '>', '!', '=']) {
+            if let Some(n) = symbol(name) {
+                return Some(n);
+            }
+        }
+    }
+    symbol(arg)
 }
 
 fn aggregate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
@@ -612,4 +723,28 @@ fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         _ => Type::Any,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cbind_response_names_are_rs() {
+        let args = cbind_args("cbind(yield, log(h, base = 2), w = a + b, `my col`)").unwrap();
+        assert_eq!(args, ["yield", "log(h, base = 2)", "w = a + b", "`my col`"]);
+        let names: Vec<Option<String>> = args.iter().map(|a| column_name(a)).collect();
+        assert_eq!(
+            names,
+            [
+                Some("yield".to_string()),
+                None,
+                Some("w".to_string()),
+                Some("my col".to_string())
+            ]
+        );
+        assert_eq!(column_name("a == b"), None);
+        assert_eq!(column_name(".5"), None);
+        assert_eq!(cbind_args("y"), None);
+    }
 }

@@ -20,9 +20,26 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "lapply", "vapply", "apply",
 ];
 
+/// Type tests and coercions, which must see a logical matrix as one
+/// (`is.logical(m > 0)` is TRUE, `as.vector(m > 0)` logical), and sweep,
+/// which hands it to its FUN.
+const TYPE_FUNCTIONS: &[&str] = &[
+    "is.logical",
+    "is.numeric",
+    "is.matrix",
+    "is.null",
+    "is.character",
+    "is.factor",
+    "is.data.frame",
+    "as.logical",
+    "as.vector",
+    "as.data.frame",
+    "sweep",
+];
+
 /// Whether `func` takes logical matrices as they are.
 pub fn keeps_logical_matrix(func: &str) -> bool {
-    KEEPS_LOGICAL_MATRIX.contains(&func)
+    KEEPS_LOGICAL_MATRIX.contains(&func) || TYPE_FUNCTIONS.contains(&func)
 }
 
 /// The numeric matrix R's arithmetic reads a logical matrix as.

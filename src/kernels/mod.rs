@@ -23,6 +23,7 @@ pub mod work;
 mod arith;
 mod ave;
 mod clustering;
+mod coerce;
 pub mod collate;
 pub mod data;
 mod data_frame;
@@ -41,8 +42,10 @@ pub mod names;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
+mod special;
 mod subset;
 mod summary;
+mod sweep;
 mod vector;
 
 use std::collections::HashMap;
@@ -230,6 +233,9 @@ pub fn registry() -> &'static Registry {
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
             .chain(names::KERNELS)
+            .chain(special::KERNELS)
+            .chain(sweep::KERNELS)
+            .chain(coerce::KERNELS)
         {
             r.add(*k);
         }

@@ -454,6 +454,12 @@ fn per_element(function: &str) -> Option<f64> {
         "colSums" | "colMeans" => 8.5,
         "rowSums" | "rowMeans" => 20.0,
         "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
+        // libm calls, as exp and log (not measured).
+        "sin" | "cos" | "tan" | "atan" | "atan2" => 23.0,
+        // Chebyshev series and a few libm calls per element (not measured).
+        "gamma" | "lgamma" | "factorial" | "beta" | "lbeta" | "choose" => 60.0,
+        // A pass building STATS' matrix and FUN's arithmetic (not measured).
+        "sweep" => 7.0,
         "sqrt" => 13.0,
         "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "xor" => 3.5,
         "is.na" | ":" | "seq_len" | "seq_along" => 2.0,

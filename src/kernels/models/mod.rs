@@ -1,12 +1,14 @@
 //! Fitted models beyond `lm`: `glm` with its families, and the functions
 //! R users call on a fit (`coef`, `residuals`, `fitted`, `summary`,
-//! `anova`, `predict`).
+//! `anova`, `predict`, `logLik`, `AIC`, `BIC`, `deviance`, `df.residual`,
+//! `nobs`, `vcov`, `confint`).
 
 mod accessors;
 mod anova;
 mod family;
 mod fit;
 mod glm;
+mod info;
 mod predict;
 mod summary;
 
@@ -117,6 +119,69 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: predict::predict_shape,
         eval: predict::predict_eval,
+    },
+    Kernel {
+        name: "logLik",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::log_lik_eval,
+    },
+    Kernel {
+        name: "AIC",
+        params: &[req("object"), DOTS, opt("k")],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::aic_eval,
+    },
+    Kernel {
+        name: "BIC",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::bic_eval,
+    },
+    Kernel {
+        name: "deviance",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::deviance_eval,
+    },
+    Kernel {
+        name: "df.residual",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::df_residual_eval,
+    },
+    Kernel {
+        name: "nobs",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::scalar_shape,
+        eval: info::nobs_eval,
+    },
+    Kernel {
+        name: "vcov",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: info::vcov_shape,
+        eval: info::vcov_eval,
+    },
+    Kernel {
+        name: "confint",
+        params: &[req("object"), opt("parm"), opt("level"), DOTS],
+        random: false,
+        shape: info::confint_shape,
+        eval: info::confint_eval,
+    },
+    Kernel {
+        name: "confint.default",
+        params: &[req("object"), opt("parm"), opt("level"), DOTS],
+        random: false,
+        shape: info::confint_shape,
+        eval: info::confint_eval,
     },
 ];
 

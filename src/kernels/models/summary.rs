@@ -213,6 +213,38 @@ fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
     Ok(Value::List(List::record("summary.lm", fields)))
 }
 
+/// summary.glm's dispersion when none is given: 1 for the binomial and
+/// Poisson families, else the Pearson estimate from the working weights
+/// and residuals of the cases with positive weight (vcov.glm uses it too).
+pub(super) fn estimated_dispersion(
+    fit: &Fit,
+    family: Family,
+    ctx: &mut Ctx,
+) -> Result<f64, KernelError> {
+    let df_r = fit.scalar("df.residual")?;
+    Ok(match family {
+        Family::Binomial | Family::Poisson => 1.0,
+        Family::Gaussian => {
+            if df_r > 0.0 {
+                let w = fit.nums("weights")?;
+                let r = fit.nums("residuals")?;
+                if w.contains(&0.0) {
+                    ctx.warn("observations with zero weight not used for calculating dispersion");
+                }
+                let wr: Vec<f64> = w
+                    .iter()
+                    .zip(r)
+                    .filter(|(w, _)| **w > 0.0)
+                    .map(|(w, r)| w * (r * r))
+                    .collect();
+                sum(&wr, false) / df_r
+            } else {
+                f64::NAN
+            }
+        }
+    })
+}
+
 fn summary_glm(
     fit: &Fit,
     family: Family,
@@ -221,29 +253,10 @@ fn summary_glm(
 ) -> Result<Value, KernelError> {
     let df_r = fit.scalar("df.residual")?;
     let (dispersion, estimated) = match args.get("dispersion") {
-        Some(Value::Null) | None => match family {
-            Family::Binomial | Family::Poisson => (1.0, false),
-            Family::Gaussian => {
-                if df_r > 0.0 {
-                    let w = fit.nums("weights")?;
-                    let r = fit.nums("residuals")?;
-                    if w.contains(&0.0) {
-                        ctx.warn(
-                            "observations with zero weight not used for calculating dispersion",
-                        );
-                    }
-                    let wr: Vec<f64> = w
-                        .iter()
-                        .zip(r)
-                        .filter(|(w, _)| **w > 0.0)
-                        .map(|(w, r)| w * (r * r))
-                        .collect();
-                    (sum(&wr, false) / df_r, true)
-                } else {
-                    (f64::NAN, true)
-                }
-            }
-        },
+        Some(Value::Null) | None => (
+            estimated_dispersion(fit, family, ctx)?,
+            family == Family::Gaussian,
+        ),
         Some(_) => (args.scalar("dispersion")?, false),
     };
     let rank = fit.scalar("rank")?;

@@ -68,8 +68,12 @@ fn is_na_list_item(v: &Value) -> bool {
     }
 }
 
-/// R's `is.na`: NA and NaN alike; a matrix stays a matrix.
+/// R's `is.na`: NA and NaN alike; a matrix stays a matrix, and a data
+/// frame gives a logical matrix of its cells.
 pub fn is_na(x: &Value) -> Result<Value, KernelError> {
+    if let Some(l) = crate::kernels::frame::as_frame(x) {
+        return crate::kernels::coerce::frame_is_na(l);
+    }
     let data: Vec<Option<bool>> = match x {
         Value::Named(n) => return is_na(&n.value),
         Value::Null => Vec::new(),
@@ -110,6 +114,12 @@ pub(super) fn is_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
 }
 
 pub(super) fn is_na_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args
+        .ty("x")
+        .and_then(crate::kernels::coerce::frame_is_na_type)
+    {
+        return Ok(t);
+    }
     Ok(match args.ty("x") {
         Some(
             Type::Mat { rows, cols }

@@ -1,0 +1,277 @@
+//! Special and trigonometric functions: `gamma`, `lgamma`, `factorial`,
+//! `beta`, `lbeta`, `choose`, `sin`, `cos`, `tan`, `atan`, `atan2`.
+//!
+//! One-argument ones follow R's `math1` (arithmetic.c): NA and NaN come
+//! through as they were, a NaN made from a number warns "NaNs produced",
+//! and a matrix stays a matrix. Two-argument ones follow `math2`: both
+//! recycled to the longer without a warning, NA in either gives NA, the
+//! result shaped as the longer (the first on a tie), and an empty argument
+//! gives an empty result.
+
+use std::borrow::Cow;
+
+use nalgebra::DMatrix;
+
+use super::args::{ArgError, Args};
+use super::nmath::choose::{beta, choose, k_rounding_warning};
+use super::nmath::gamma::{gammafn, lbeta, lgammafn};
+use super::value::is_na;
+use super::{req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+
+/// A matrix's `(rows, cols)`; `None` for a vector.
+type Dims = Option<(usize, usize)>;
+
+const NON_NUMERIC: &str = "non-numeric argument to mathematical function";
+
+const X: &[Param] = &[req("x")];
+
+const fn unary(name: &'static str) -> Kernel {
+    Kernel {
+        name,
+        params: X,
+        random: false,
+        shape: unary_shape,
+        eval: unary_eval,
+    }
+}
+
+const fn binary(name: &'static str, params: &'static [Param]) -> Kernel {
+    Kernel {
+        name,
+        params,
+        random: false,
+        shape: binary_shape,
+        eval: binary_eval,
+    }
+}
+
+pub(super) static KERNELS: &[Kernel] = &[
+    unary("gamma"),
+    unary("lgamma"),
+    unary("factorial"),
+    unary("sin"),
+    unary("cos"),
+    unary("tan"),
+    unary("atan"),
+    binary("beta", &[req("a"), req("b")]),
+    binary("lbeta", &[req("a"), req("b")]),
+    binary("choose", &[req("n"), req("k")]),
+    binary("atan2", &[req("y"), req("x")]),
+];
+
+fn unary_fn(name: &str) -> fn(f64) -> f64 {
+    match name {
+        "gamma" => gammafn,
+        "lgamma" => lgammafn,
+        // factorial(x) is R's gamma(x + 1).
+        "factorial" => |x| gammafn(x + 1.0),
+        "sin" => f64::sin,
+        "cos" => f64::cos,
+        "tan" => f64::tan,
+        _ => f64::atan,
+    }
+}
+
+/// math1: the numbers out and whether a NaN was made.
+fn math1(f: fn(f64) -> f64, x: &[f64]) -> (Vec<f64>, bool) {
+    let mut nan = false;
+    let out = x
+        .iter()
+        .map(|&v| {
+            if v.is_nan() {
+                return v;
+            }
+            let y = f(v);
+            nan |= y.is_nan();
+            y
+        })
+        .collect();
+    (out, nan)
+}
+
+/// R's message for a non-number: factorial's comes from its `x + 1`.
+fn non_numeric(func: &str) -> &'static str {
+    if func == "factorial" {
+        "non-numeric argument to binary operator"
+    } else {
+        NON_NUMERIC
+    }
+}
+
+/// The numbers of a numeric or logical vector or matrix, with its shape;
+/// `None` for anything else (text, factors, lists).
+fn numbers(v: &Value) -> Option<(Cow<'_, [f64]>, Dims)> {
+    match v {
+        Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) | Value::Null => {
+            Some((v.as_f64_slice().unwrap_or_default(), v.dims()))
+        }
+        _ => None,
+    }
+}
+
+fn unary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let (data, dims) = numbers(x).ok_or_else(|| KernelError::new(non_numeric(args.func)))?;
+    let (out, nan) = math1(unary_fn(args.func), &data);
+    if nan {
+        ctx.warn("NaNs produced");
+    }
+    Ok(Value::nums_shaped(out, dims))
+}
+
+fn numeric_type(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::BoolMat { .. } | Type::Null
+    )
+}
+
+fn unary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(Type::Mat { rows, cols } | Type::BoolMat { rows, cols }) => Ok(Type::Mat {
+            rows: *rows,
+            cols: *cols,
+        }),
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(t) if numeric_type(t) => Ok(match t.const_nums() {
+            Some(v) => Type::num_const(math1(unary_fn(args.func), &v).0),
+            None => Type::Num {
+                len: t.len(),
+                value: None,
+            },
+        }),
+        Some(t) => Err(args.error("x", format!("{}: {}", non_numeric(args.func), t.describe()))),
+    }
+}
+
+fn binary_fn(name: &str) -> fn(f64, f64) -> f64 {
+    match name {
+        "beta" => beta,
+        "lbeta" => lbeta,
+        "choose" => choose,
+        _ => f64::atan2,
+    }
+}
+
+fn binary_names(func: &str) -> (&'static str, &'static str) {
+    match func {
+        "choose" => ("n", "k"),
+        "atan2" => ("y", "x"),
+        _ => ("a", "b"),
+    }
+}
+
+/// math2 over recycled `a` and `b`: the numbers and whether a NaN was made
+/// from two numbers.
+fn math2(f: fn(f64, f64) -> f64, a: &[f64], b: &[f64]) -> (Vec<f64>, bool) {
+    if a.is_empty() || b.is_empty() {
+        return (Vec::new(), false);
+    }
+    let n = a.len().max(b.len());
+    let mut nan = false;
+    let out = (0..n)
+        .map(|i| {
+            let (x, y) = (a[i % a.len()], b[i % b.len()]);
+            if is_na(x) || is_na(y) {
+                super::value::NA
+            } else if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else {
+                let r = f(x, y);
+                nan |= r.is_nan();
+                r
+            }
+        })
+        .collect();
+    (out, nan)
+}
+
+fn binary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let (an, bn) = binary_names(args.func);
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let a = args.get(an).ok_or_else(|| missing(an))?;
+    let b = args.get(bn).ok_or_else(|| missing(bn))?;
+    let (Some((x, xd)), Some((y, yd))) = (numbers(a), numbers(b)) else {
+        return Err(KernelError::new(NON_NUMERIC));
+    };
+    if args.func == "choose" && !x.is_empty() {
+        for (i, &k) in y.iter().enumerate() {
+            if x[i % x.len()].is_nan() || k.is_nan() {
+                continue;
+            }
+            if let Some(w) = k_rounding_warning(k) {
+                ctx.warn(w);
+            }
+        }
+    }
+    let (out, nan) = math2(binary_fn(args.func), &x, &y);
+    if nan {
+        ctx.warn("NaNs produced");
+    }
+    if x.is_empty() {
+        return Ok(Value::nums_shaped(out, xd));
+    }
+    let dims = if out.len() == x.len() { xd } else { yd };
+    Ok(match dims {
+        Some((r, c)) if r * c == out.len() => Value::Mat(DMatrix::from_vec(r, c, out)),
+        _ => Value::Num(out),
+    })
+}
+
+fn binary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let (an, bn) = binary_names(args.func);
+    let (Some(a), Some(b)) = (args.ty(an), args.ty(bn)) else {
+        return Ok(Type::Any);
+    };
+    for (name, t) in [(an, a), (bn, b)] {
+        if !numeric_type(t) && !matches!(t, Type::Any) {
+            return Err(args.error(name, format!("{NON_NUMERIC}: {}", t.describe())));
+        }
+    }
+    if let (Some(x), Some(y)) = (a.const_nums(), b.const_nums()) {
+        return Ok(Type::num_const(math2(binary_fn(args.func), &x, &y).0));
+    }
+    Ok(match (a.len(), b.len()) {
+        (Some(0), _) | (_, Some(0)) => match a {
+            Type::Mat { .. } | Type::BoolMat { .. } => Type::Any,
+            _ => Type::num(0),
+        },
+        (Some(m), Some(n)) => {
+            let t = if m >= n { a } else { b };
+            match t.dims() {
+                Some((rows, cols)) => Type::Mat { rows, cols },
+                None => Type::num(m.max(n)),
+            }
+        }
+        _ => Type::Any,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::value::NA;
+
+    #[test]
+    fn math2_recycles_and_keeps_na() {
+        let (out, nan) = math2(f64::atan2, &[1.0, 2.0, 3.0], &[1.0, 2.0]);
+        assert_eq!(out.len(), 3);
+        assert!(!nan);
+        let (out, _) = math2(beta, &[NA, f64::NAN], &[1.0]);
+        assert!(is_na(out[0]));
+        assert!(out[1].is_nan() && !is_na(out[1]));
+        let (out, nan) = math2(beta, &[-1.0], &[2.0]);
+        assert!(out[0].is_nan() && nan);
+        assert!(math2(beta, &[], &[1.0]).0.is_empty());
+    }
+
+    #[test]
+    fn math1_keeps_na_and_flags_new_nans() {
+        let (out, nan) = math1(gammafn, &[NA, 0.0, 5.0]);
+        assert!(is_na(out[0]));
+        assert!(out[1].is_nan());
+        assert_eq!(out[2], 24.0);
+        assert!(nan);
+    }
+}
