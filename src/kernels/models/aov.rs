@@ -374,7 +374,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
             )),
             Some(f) => {
                 let counts = counts(f);
-                let balanced = counts.iter().all(|&c| c == counts[0]);
+                let balanced = counts.windows(2).all(|w| w[0] == w[1]);
                 reps = match (reps, balanced) {
                     (Replications::Unbalanced, _) | (_, false) => Replications::Unbalanced,
                     _ => Replications::Balanced,
