@@ -94,6 +94,13 @@ fn names_match_r() {
     assert_matches_r("names", "emcp", false);
 }
 
+/// aov, summary.aov, anova and TukeyHSD over balanced, unbalanced and
+/// two-factor designs, and ptukey/qtukey across their arguments.
+#[test]
+fn anova_matches_r() {
+    assert_matches_r("anova", "emcp", false);
+}
+
 #[test]
 fn distribution_functions_match_r() {
     assert_matches_r("stats_dist", "emcp", false);
@@ -358,6 +365,56 @@ fn string_errors_fail_the_step_with_r_message() {
         let out = common::flowcast(&["run", "--headless", path.to_str().unwrap()]);
         let err = text(&out.stderr) + &text(&out.stdout);
         assert!(!out.status.success(), "{step}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.contains(message), "{step}: {err}");
+    }
+}
+
+/// TukeyHSD refuses what R refuses, with R's message: a fit that is no
+/// aov at check time; a model without factors, or a `which` naming none,
+/// at run time. Nothing panics.
+#[test]
+fn tukey_errors_follow_r() {
+    let data = "g = 'c(\"a\", \"a\", \"b\", \"b\", \"c\")'\nbal = 'c(\"p\", \"q\", \"p\", \"q\", \"r\")'\n";
+    let (_dir, path) = workflow_with(&format!("{data}t = 'TukeyHSD(lm(x ~ g))'"));
+    let out = common::flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no applicable method for 'TukeyHSD' applied to an object of class \"lm\""),
+        "{err}"
+    );
+    let y = "y = 'c(1.5, 2.25, 3.5, 2.75, 4.5, 5.25)'\nh = 'c(\"a\", \"a\", \"b\", \"b\", \"c\", \"c\")'\nu = 'c(\"a\", \"a\", \"a\", \"b\", \"b\", \"c\")'\nz = 'c(0.5, 1, 3, 2, 2.5, 6)'\n";
+    for (step, message) in [
+        (
+            "t = 'TukeyHSD(aov(x ~ c(2, 4, 1, 3, 5)))'",
+            "no factors in the fitted model",
+        ),
+        (
+            "t = 'TukeyHSD(aov(y ~ h), \"zz\")'",
+            "'which' specified no factors",
+        ),
+        (
+            "t = 'TukeyHSD(aov(y ~ z + h), \"z\")'",
+            "'which' specified no factors",
+        ),
+        (
+            "t = 'TukeyHSD(aov(y ~ u + z))'",
+            "unimplemented type 'NULL' in 'rep3'",
+        ),
+        (
+            "t = 'TukeyHSD(aov(y ~ h), which = TRUE)'",
+            "invalid subscript type",
+        ),
+        (
+            "t = 'qtukey(0.95, 3, \"a\")'",
+            "Non-numeric argument to mathematical function",
+        ),
+    ] {
+        let (_dir, path) = workflow_with(&format!("{y}{step}"));
+        let out = common::flowcast(&["run", "--headless", path.to_str().unwrap()]);
+        let err = text(&out.stderr) + &text(&out.stdout);
+        assert_ne!(out.status.code(), Some(0), "{step}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.contains(message), "{step}: {err}");
     }

@@ -646,7 +646,7 @@ fn model_newdata(
         return Ok(());
     };
     let labels = match &*values[object].1 {
-        Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "glm")) => {
+        Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
             match l.field("terms") {
                 Some(Value::List(t)) => match t.field("term.labels") {
                     Some(Value::Str(s)) => s.clone(),

@@ -8,6 +8,7 @@ use nalgebra::DMatrix;
 use super::args::{ArgError, Args};
 use super::nmath::dfun as d;
 use super::nmath::qfun as q;
+use super::nmath::tukey::qtukey;
 use super::nmath::{dnorm, qnorm::qnorm};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
@@ -282,6 +283,13 @@ static FUNS: &[Fun] = &[
         defaults: &[NA_, DERIVED, DERIVED],
         f: |x, p, l, g| q::qnbinom(x, p[0], nb_prob(p[0], &p[1..]), l, g),
     },
+    // R's `qtukey(p, nmeans, df, nranges)` calls C's with `nranges` first.
+    Fun {
+        name: "qtukey",
+        formals: &["nmeans", "df", "nranges"],
+        defaults: &[NA_, NA_, 1.0],
+        f: |x, p, l, g| qtukey(x, p[2], p[0], p[1], l, g),
+    },
 ];
 
 fn fun(name: &str) -> Option<&'static Fun> {
@@ -378,6 +386,10 @@ pub(super) static KERNELS: &[Kernel] = &[
     k(
         "qnbinom",
         &[req("p"), req("size"), opt("prob"), opt("mu"), LT, LP],
+    ),
+    k(
+        "qtukey",
+        &[req("p"), req("nmeans"), req("df"), opt("nranges"), LT, LP],
     ),
 ];
 

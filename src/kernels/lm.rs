@@ -62,7 +62,7 @@ pub(super) fn term_columns(t: &Type, first_factor: bool) -> Result<Option<usize>
     }
 }
 
-fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = match args.ty("formula") {
         Some(Type::Formula {
             response,
@@ -438,7 +438,7 @@ fn dummies(
 }
 
 /// The factor's elements at rows `keep`, every level kept.
-fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
+pub(super) fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
     Factor {
         codes: keep.iter().map(|&i| f.codes[i]).collect(),
         levels: f.levels.clone(),
@@ -446,6 +446,12 @@ fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
 }
 
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(Value::List(fit(args)?.0))
+}
+
+/// The lm record of `args`' formula, and the rows of its variables the
+/// fit kept (R's model frame, which `aov` keeps).
+pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError> {
     let Some(Value::Formula(f)) = args.get("formula") else {
         return Err(KernelError::new(
             "lm() needs a formula as its first argument (y ~ x)",
@@ -480,7 +486,7 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
     fields.push(("terms", terms_value(&d.labels, &d.xlevels, f.intercept)));
-    Ok(Value::List(List::record("lm", fields)))
+    Ok((List::record("lm", fields), d.rows))
 }
 
 /// What flowcast keeps of R's `terms` object: the term labels and whether

@@ -622,6 +622,42 @@ pub fn set_names(x: &Value, nm: &Value) -> Result<Value, KernelError> {
     }
 }
 
+/// `100 * p` as R formats it for a label, then `suffix`: `digits`
+/// significant digits without trailing zeros, each number its own
+/// decimals (`formatC(format = "fg")`) or, when `common`, all of them the
+/// most any needs (`format`). quantile's names and confint's columns.
+pub fn percent_labels(probs: &[f64], digits: i32, common: bool, suffix: &str) -> Vec<String> {
+    let decimals = |x: f64| -> usize {
+        if x == 0.0 || !x.is_finite() {
+            return 0;
+        }
+        let d = (digits - 1 - x.abs().log10().floor() as i32).clamp(0, 15) as usize;
+        let text = format!("{x:.d$}");
+        match text.split_once('.') {
+            Some((_, frac)) => frac.trim_end_matches('0').len(),
+            None => 0,
+        }
+    };
+    let shared = common.then(|| {
+        probs
+            .iter()
+            .map(|&p| decimals(100.0 * p))
+            .max()
+            .unwrap_or(0)
+    });
+    probs
+        .iter()
+        .map(|&p| {
+            let x = 100.0 * p;
+            if x.is_nan() {
+                return String::new();
+            }
+            let d = shared.unwrap_or_else(|| decimals(x));
+            format!("{x:.d$}{suffix}")
+        })
+        .collect()
+}
+
 /// Positions (0-based, `None` for no match) of character subscripts among
 /// `labels`: R's exact match, the first of equal names.
 pub fn positions_of(wanted: &[String], labels: Option<&[String]>) -> Vec<Option<usize>> {

@@ -5,6 +5,7 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::nmath::pcont::{pcauchy, pexp, plnorm, plogis, punif, pweibull};
+use super::nmath::tukey::ptukey;
 use super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
@@ -104,6 +105,13 @@ pub static FAMILIES: &[Family] = &[
         defaults: &[0.0, 1.0],
         cdf: |q, p, l, g| plogis(q, p[0], p[1], l, g),
     },
+    // R's `ptukey(q, nmeans, df, nranges)` calls C's with `nranges` first.
+    Family {
+        name: "ptukey",
+        formals: &["nmeans", "df", "nranges"],
+        defaults: &[f64::NAN, f64::NAN, 1.0],
+        cdf: |q, p, l, g| ptukey(q, p[2], p[0], p[1], l, g),
+    },
 ];
 
 pub fn family(name: &str) -> Option<&'static Family> {
@@ -168,6 +176,17 @@ pub(super) static KERNELS: &[Kernel] = &[
     kernel(
         "plogis",
         &[req("q"), opt("location"), opt("scale"), TAILS[0], TAILS[1]],
+    ),
+    kernel(
+        "ptukey",
+        &[
+            req("q"),
+            req("nmeans"),
+            req("df"),
+            opt("nranges"),
+            TAILS[0],
+            TAILS[1],
+        ],
     ),
 ];
 

@@ -124,21 +124,22 @@ impl List {
 /// Fields flowcast keeps on an R object that R's own object lacks: the
 /// numbers `summary.lm` prints, kept on the fit, and the names R keeps as
 /// attributes (a named vector's names, a matrix's dimnames).
+const LM_EXTENSIONS: &[&str] = &[
+    "coefficient.names",
+    "std.error",
+    "t.value",
+    "p.value",
+    "sigma",
+    "r.squared",
+    "adj.r.squared",
+    "fstatistic",
+    "f.p.value",
+];
+
 const EXTENSIONS: &[(&str, &[&str])] = &[
-    (
-        "lm",
-        &[
-            "coefficient.names",
-            "std.error",
-            "t.value",
-            "p.value",
-            "sigma",
-            "r.squared",
-            "adj.r.squared",
-            "fstatistic",
-            "f.p.value",
-        ],
-    ),
+    ("lm", LM_EXTENSIONS),
+    ("aov", LM_EXTENSIONS),
+    ("TukeyHSD", &["comparison.names"]),
     ("glm", &["coefficient.names"]),
     ("summary.lm", &["coefficient.names", "coefficient.colnames"]),
     (

@@ -201,7 +201,7 @@ pub fn closure_call_work() -> Work {
 /// 50-element inputs on the development machine (`flowcast bench priors`).
 fn fixed_ops(function: &str) -> f64 {
     match function {
-        "lm" | "prcomp" => 2.5e5,
+        "lm" | "aov" | "prcomp" => 2.5e5,
         "glm" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
@@ -209,6 +209,9 @@ fn fixed_ops(function: &str) -> f64 {
         // 30x30 matrix.
         "eigen" | "svd" | "qr" => 3e5,
         "shapiro.test" => 2e4,
+        // A qtukey per term and a ptukey per pair of levels, after the
+        // projections (a QR apply per fitted column).
+        "TukeyHSD" => 2e7,
         f if f.ends_with(".test") => 6e4,
         _ => 0.0,
     }
@@ -333,7 +336,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             c * n * n.max(2.0).log2() + exact
         }
         // The model frame and matrix are built row by row, then a QR.
-        "lm" => {
+        "lm" | "aov" => {
             let (n, p) = formula_size(args.get("formula"));
             LM_ROW * n + LM * 2.0 * n * p * p + LM_CELL * n * p
         }
@@ -506,6 +509,11 @@ fn per_density(function: &str) -> Option<f64> {
         "dnorm" => Some(92.0),
         "pnorm" => Some(140.0),
         "qnorm" => Some(96.0),
+        // Timed in R 4.2.2 against pnorm (q in 0..6, 5 means, 20 df):
+        // ptukey's two nested quadratures cost some 7600 pnorms, qtukey's
+        // secant search about eight ptukeys.
+        "ptukey" => Some(1.1e6),
+        "qtukey" => Some(8e6),
         _ => None,
     } {
         return Some(c);

@@ -101,8 +101,10 @@ fn qr_from_value(args: &Args<&Value>) -> Result<Qr, KernelError> {
 
 fn qr_arg_dims(args: &Args<Type>) -> Result<(Option<usize>, Option<usize>), ArgError> {
     match args.ty("qr") {
-        Some(t @ Type::Record { class, .. }) if class == "qr" || class == "lm" => {
-            let q = if class == "lm" {
+        Some(t @ Type::Record { class, .. })
+            if class == "qr" || class == "lm" || class == "aov" =>
+        {
+            let q = if class != "qr" {
                 t.field("qr")
             } else {
                 Some(t)

@@ -40,7 +40,11 @@ const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "part
 pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
-        let types = if class == "lm" { LM_TYPES } else { GLM_TYPES };
+        let types = if class == "lm" || class == super::aov::CLASS {
+            LM_TYPES
+        } else {
+            GLM_TYPES
+        };
         if matching(ty, types).is_none() {
             return Err(args.error("type", arg_error(types)));
         }

@@ -36,7 +36,7 @@ impl<'a> Fit<'a> {
     pub fn from_value(v: &'a Value) -> Option<Fit<'a>> {
         let Value::List(l) = v else { return None };
         let kind = match l.class.as_deref()? {
-            "lm" => Kind::Lm,
+            "lm" | super::aov::CLASS => Kind::Lm,
             "glm" => Kind::Glm(family_of(l.field("family")).ok()?),
             _ => return None,
         };
@@ -171,7 +171,11 @@ pub(super) fn model_type<'t>(
     name: &str,
 ) -> Result<Option<&'t Type>, ArgError> {
     match args.ty(name) {
-        Some(t @ Type::Record { class, .. }) if class == "lm" || class == "glm" => Ok(Some(t)),
+        Some(t @ Type::Record { class, .. })
+            if class == "lm" || class == "glm" || class == super::aov::CLASS =>
+        {
+            Ok(Some(t))
+        }
         None | Some(Type::Any) => Ok(None),
         Some(t) => Err(args.error(
             name,

@@ -9,6 +9,7 @@
 //! the number. R's `vcov` and `confint` have dimnames; flowcast's matrices
 //! have none, rows are in the order of `coef(fit)`.
 
+use crate::kernels::names;
 use nalgebra::DMatrix;
 
 use super::super::nmath::qnorm::qnorm;
@@ -238,7 +239,10 @@ pub(super) fn vcov_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
             .ok_or_else(|| KernelError::new("invalid 'complete' argument: TRUE or FALSE"))?,
         None => true,
     };
-    Ok(Value::Mat(vcov_of(&fit, complete, ctx)?))
+    let vc = Value::Mat(vcov_of(&fit, complete, ctx)?);
+    // Pivoted-out rows are dropped without `complete`: name only the full one.
+    let names = fit.names();
+    Ok(names::dimnamed(vc, Some(names.clone()), Some(names)))
 }
 
 /// R's `parm`: coefficients by name or by position (`pnames[parm]`), each
@@ -368,7 +372,15 @@ pub(super) fn confint_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             ci[(r, c)] = est + se * fac[c];
         }
     }
-    Ok(Value::Mat(ci))
+    let labels = rows
+        .iter()
+        .map(|r| r.map_or_else(|| "NA".to_string(), |i| names[i].clone()))
+        .collect();
+    Ok(names::dimnamed(
+        Value::Mat(ci),
+        Some(labels),
+        Some(names::percent_labels(&a, 3, true, " %")),
+    ))
 }
 
 #[cfg(test)]

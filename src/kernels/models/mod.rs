@@ -5,6 +5,7 @@
 
 mod accessors;
 mod anova;
+mod aov;
 mod family;
 mod fit;
 mod glm;
@@ -17,6 +18,26 @@ use family::Family;
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "aov",
+        params: &[req("formula"), opt("data"), opt("subset")],
+        random: false,
+        shape: aov::aov_shape,
+        eval: aov::aov_eval,
+    },
+    Kernel {
+        name: "TukeyHSD",
+        params: &[
+            req("x"),
+            opt("which"),
+            opt("ordered"),
+            opt("conf.level"),
+            DOTS,
+        ],
+        random: false,
+        shape: aov::tukey_shape,
+        eval: aov::tukey_eval,
+    },
     Kernel {
         name: "glm",
         params: &[

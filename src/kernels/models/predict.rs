@@ -21,7 +21,11 @@ const GLM_TYPES: &[&str] = &["link", "response", "terms"];
 pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
-        let types = if class == "lm" { LM_TYPES } else { GLM_TYPES };
+        let types = if class == "lm" || class == super::aov::CLASS {
+            LM_TYPES
+        } else {
+            GLM_TYPES
+        };
         match matching(ty, types) {
             None => return Err(args.error("type", arg_error(types))),
             Some("terms") => return Err(args.error("type", TERMS)),

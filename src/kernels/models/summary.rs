@@ -47,6 +47,9 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         len: None,
         value: None,
     };
+    if class == super::aov::CLASS {
+        return Ok(super::aov::summary_aov_type());
+    }
     Ok(if class == "lm" {
         Type::record(
             "summary.lm",
@@ -98,6 +101,9 @@ pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     }
     let fit = Fit::from_arg(args, "object", "summary")?;
     match fit.kind {
+        Kind::Lm if fit.record.class.as_deref() == Some(super::aov::CLASS) => {
+            super::aov::summary_aov(&fit)
+        }
         Kind::Lm => summary_lm(&fit),
         Kind::Glm(family) => summary_glm(&fit, family, args, ctx),
     }

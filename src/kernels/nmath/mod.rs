@@ -25,6 +25,7 @@ pub mod qt;
 pub mod rand;
 pub mod signrank;
 mod toms708;
+pub mod tukey;
 
 pub use gamma::{lbeta, lgammafn};
 pub use pbeta::{pbeta, pf, pt};

@@ -265,37 +265,7 @@ pub(super) fn quantile_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
 /// `format(100 * p, digits = 7)`, which gives every name one number of
 /// decimals; then `%`.
 fn percent_names(probs: &[f64]) -> Vec<String> {
-    const DIGITS: i32 = 7;
-    let decimals = |x: f64| -> usize {
-        if x == 0.0 || !x.is_finite() {
-            return 0;
-        }
-        let d = (DIGITS - 1 - x.abs().log10().floor() as i32).max(0) as usize;
-        // Only as many as the value needs at 7 significant digits.
-        let text = format!("{x:.d$}");
-        match text.split_once('.') {
-            Some((_, frac)) => frac.trim_end_matches('0').len(),
-            None => 0,
-        }
-    };
-    let common = (probs.len() >= 100).then(|| {
-        probs
-            .iter()
-            .map(|&p| decimals(100.0 * p))
-            .max()
-            .unwrap_or(0)
-    });
-    probs
-        .iter()
-        .map(|&p| {
-            let x = 100.0 * p;
-            if x.is_nan() {
-                return String::new();
-            }
-            let d = common.unwrap_or_else(|| decimals(x));
-            format!("{x:.d$}%")
-        })
-        .collect()
+    crate::kernels::names::percent_labels(probs, 7, probs.len() >= 100, "%")
 }
 
 pub(super) fn iqr_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
