@@ -278,6 +278,9 @@ fn is_operator(func: &str) -> bool {
 /// evaluator keep the arguments as written.
 pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
     let any_named = || given.iter().any(|(_, v)| matches!(**v, Value::Named(_)));
+    if func == "is.na" {
+        return true;
+    }
     if is_operator(func) || keeps_first(func) {
         return any_named();
     }
@@ -301,6 +304,12 @@ pub fn carry(
         return result;
     }
     let first = given.first().map(|(_, v)| *v);
+    // `is.na(d)` of a data frame is a matrix named by its columns.
+    if let (Some(Value::List(l)), Some(_), "is.na") = (first, result.dims(), func) {
+        if l.class.as_deref() == Some("data.frame") {
+            return dimnamed(result, None, l.names.clone());
+        }
+    }
     if is_operator(func) || keeps_first(func) {
         let candidates: &[(Option<String>, &Value)] = if is_operator(func) {
             given

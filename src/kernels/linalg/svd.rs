@@ -1,6 +1,7 @@
 //! `svd(x, nu, nv)` and `prcomp(x, ...)`, which is the SVD of the centred
 //! (optionally scaled) data, as R's `prcomp.default` computes it.
 
+use crate::kernels::names;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::svd::ComputeSvdVectors;
 use nalgebra::DMatrix;
@@ -366,14 +367,30 @@ pub(super) fn prcomp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         }
     }
     let flag_or = |v: Option<Vec<f64>>| v.map_or(Value::flag(false), Value::Num);
+    // R names the components PC1, PC2, … in the rotation and the scores.
+    let components = |k: usize| Some((1..=k).map(|j| format!("PC{j}")).collect());
     let mut fields = vec![
         ("sdev", Value::Num(sdev)),
-        ("rotation", Value::Mat(rotation.clone())),
+        (
+            "rotation",
+            names::dimnamed(
+                Value::Mat(rotation.clone()),
+                None,
+                components(rotation.ncols()),
+            ),
+        ),
         ("center", flag_or(cen)),
         ("scale", flag_or(sc)),
     ];
     if retx {
-        fields.push(("x", Value::Mat(product(&x, &rotation))));
+        fields.push((
+            "x",
+            names::dimnamed(
+                Value::Mat(product(&x, &rotation)),
+                None,
+                components(rotation.ncols()),
+            ),
+        ));
     }
     Ok(Value::List(List::record("prcomp", fields)))
 }

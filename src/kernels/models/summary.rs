@@ -26,6 +26,22 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     {
         return Ok(t);
     }
+    if let Some(Type::Record { class, fields }) = args.ty("object") {
+        if class == "prcomp" {
+            let mut fields = fields.clone();
+            fields.push((
+                "importance".to_string(),
+                Type::Mat {
+                    rows: Some(3),
+                    cols: None,
+                },
+            ));
+            return Ok(Type::Record {
+                class: "summary.prcomp".to_string(),
+                fields,
+            });
+        }
+    }
     let Some(Type::Record { class, .. }) = model_type(args, "object")? else {
         return Ok(Type::Any);
     };
@@ -98,6 +114,11 @@ pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         .and_then(crate::kernels::summary::summary_default)
     {
         return v;
+    }
+    if let Some(Value::List(pc)) = args.get("object") {
+        if pc.class.as_deref() == Some("prcomp") {
+            return summary_prcomp(pc);
+        }
     }
     let fit = Fit::from_arg(args, "object", "summary")?;
     match fit.kind {
@@ -333,4 +354,40 @@ fn summary_glm(
 
 fn labels(l: &[&str]) -> Vec<String> {
     l.iter().map(|s| s.to_string()).collect()
+}
+
+/// R's `summary.prcomp`: the fit's fields, then `importance`, each
+/// component's standard deviation and its share of the variance, alone and
+/// cumulated (both rounded to 5 digits, as R rounds them).
+fn summary_prcomp(pc: &List) -> Result<Value, KernelError> {
+    let Some(Value::Num(sdev)) = pc.field("sdev") else {
+        return Err(KernelError::new("the prcomp result has no 'sdev'"));
+    };
+    let vars: Vec<f64> = sdev.iter().map(|s| s * s).collect();
+    let total = sum(&vars, false);
+    let mut importance = DMatrix::<f64>::zeros(3, sdev.len());
+    let mut cumulated = 0.0;
+    for (j, v) in vars.iter().enumerate() {
+        let share = v / total;
+        cumulated += share;
+        importance[(0, j)] = sdev[j];
+        importance[(1, j)] = super::super::arith::fround(share, 5.0);
+        importance[(2, j)] = super::super::arith::fround(cumulated, 5.0);
+    }
+    let components = (1..=sdev.len()).map(|j| format!("PC{j}")).collect();
+    let mut out = pc.clone();
+    out.class = Some("summary.prcomp".to_string());
+    if let Some(names) = out.names.as_mut() {
+        names.push("importance".to_string());
+    }
+    out.items.push(names::dimnamed(
+        Value::Mat(importance),
+        Some(labels(&[
+            "Standard deviation",
+            "Proportion of Variance",
+            "Cumulative Proportion",
+        ])),
+        Some(components),
+    ));
+    Ok(Value::List(out))
 }
