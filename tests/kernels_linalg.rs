@@ -41,7 +41,7 @@ fn field<'a>(l: &'a List, name: &str) -> &'a Value {
 }
 
 fn as_mat(v: &Value) -> DMatrix<f64> {
-    match v {
+    match flowcast::kernels::names::bare(v) {
         Value::Mat(m) => m.clone(),
         other => panic!("expected a matrix, got {other:?}"),
     }

@@ -19,7 +19,7 @@ fn field(v: &Value, name: &str) -> Value {
 }
 
 fn as_mat(v: &Value) -> DMatrix<f64> {
-    match v {
+    match flowcast::kernels::names::bare(v) {
         Value::Mat(m) => m.clone(),
         other => panic!("expected a matrix, got {other:?}"),
     }

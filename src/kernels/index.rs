@@ -294,7 +294,7 @@ pub fn drop_flag(v: &Value) -> Result<bool, KernelError> {
 /// The extent each entry of `x[...]` subscripts: `length(x)` for one
 /// entry, the rows and the columns of a matrix for two.
 pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
-    match (x, entries) {
+    match (super::names::bare(x), entries) {
         (Value::Mat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::ComplexMat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::BoolMat(m), 2) => vec![m.nrows(), m.ncols()],

@@ -217,6 +217,7 @@ impl Value {
             Value::Mat(m) => Some(m.shape()),
             Value::ComplexMat(m) => Some(m.shape()),
             Value::BoolMat(m) => Some(m.shape()),
+            Value::Named(n) => n.value.dims(),
             _ => None,
         }
     }
@@ -286,6 +287,7 @@ impl Value {
             Value::BoolMat(m) => Some(Cow::Owned(
                 m.as_slice().iter().map(|&b| logical_f64(b)).collect(),
             )),
+            Value::Named(n) => n.value.as_f64_slice(),
             _ => None,
         }
     }
@@ -302,6 +304,7 @@ impl Value {
             Value::Num(v) => Some(Cow::Owned(v.iter().map(num).collect())),
             Value::Mat(m) => Some(Cow::Owned(m.as_slice().iter().map(num).collect())),
             Value::Null => Some(Cow::Borrowed(&[])),
+            Value::Named(n) => n.value.as_logicals(),
             _ => None,
         }
     }
@@ -341,6 +344,7 @@ impl Value {
             Value::Mat(m) if m.len() == 1 => Some(m[0]),
             Value::Bool(v) if v.len() == 1 => Some(logical_f64(v[0])),
             Value::BoolMat(m) if m.len() == 1 => Some(logical_f64(m[0])),
+            Value::Named(n) => n.value.as_scalar(),
             _ => None,
         }
     }
