@@ -725,10 +725,11 @@ fn call_traced(
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
     // Names are kept around the kernel, not in it (`names::carry`).
-    let carries = !names::reads_names(func) && names::may_carry(func, values);
+    let reads_names = names::reads_names(func);
+    let carries = !reads_names && names::may_carry(func, values);
     let written = values;
     let stripped: Vec<(Option<String>, Cow<Value>)>;
-    let values = if names::reads_names(func) {
+    let values = if reads_names || !values.iter().any(|(_, v)| names::has_named(v)) {
         values
     } else {
         stripped = values

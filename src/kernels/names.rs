@@ -151,7 +151,7 @@ fn table_dimnames(v: &Value) -> (Option<&[String]>, Option<&[String]>) {
 }
 
 /// Whether `v` or anything inside it carries names.
-fn has_named(v: &Value) -> bool {
+pub fn has_named(v: &Value) -> bool {
     match v {
         Value::Named(_) => true,
         Value::List(l) => l.items.iter().any(has_named),
@@ -277,18 +277,16 @@ fn is_operator(func: &str) -> bool {
 /// Whether [`carry`] may name `func`'s result: only then does the
 /// evaluator keep the arguments as written.
 pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
-    let any_named = || given.iter().any(|(_, v)| matches!(**v, Value::Named(_)));
-    if func == "is.na" {
+    // The common case first: nothing named, and a function that names
+    // nothing of its own (every arithmetic operator in a loop body).
+    if given.iter().any(|(_, v)| matches!(**v, Value::Named(_))) {
         return true;
-    }
-    if is_operator(func) || keeps_first(func) {
-        return any_named();
     }
     match func {
         "sapply" | "vapply" | "lapply" | "unlist" | "colMeans" | "colSums" | "rowMeans"
-        | "rowSums" | "cor" | "cov" | "var" | "apply" => true,
-        "c" => any_named() || given.iter().any(|(tag, _)| tag.is_some()),
-        _ => any_named(),
+        | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" => true,
+        "c" => given.iter().any(|(tag, _)| tag.is_some()),
+        _ => false,
     }
 }
 
