@@ -380,7 +380,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let data = position(matched.get("data")?)?;
     let scoped = ["formula", "subset", "weights"]
         .iter()
-        .filter_map(|n| matched.get(n).and_then(position))
+        .filter_map(|n| matched.get_if_formal(n).and_then(position))
         .collect();
     Some(DataScope {
         data,

@@ -225,6 +225,17 @@ impl<T: ArgValue> Args<T> {
         self.slot(name).map(|(v, _)| v.target())
     }
 
+    /// [`Args::get`] for a name the function may not have among its formals
+    /// (a rule shared by several functions asks each for its `x`).
+    pub fn get_if_formal(&self, name: &str) -> Option<&T::Target> {
+        let fi = self
+            .params
+            .iter()
+            .filter(|p| p.name != "...")
+            .position(|p| p.name == name)?;
+        self.slots.get(fi)?.as_ref().map(|(v, _)| v.target())
+    }
+
     /// Arguments collected by `...`, in call order.
     pub fn dots(&self) -> impl Iterator<Item = (Option<&str>, &T::Target)> {
         self.dots.iter().map(|(n, v, _)| (n.as_deref(), v.target()))

@@ -117,7 +117,7 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
             ))
         }
     };
-    if let Some(w) = args.ty("weights") {
+    if let Some(w) = args.get_if_formal("weights") {
         // R: "'weights' must be a numeric vector"; logicals are not numeric.
         if !matches!(
             w,
@@ -174,7 +174,10 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         ("fstatistic", Type::num(3)),
         ("f.p.value", Type::num(1)),
     ];
-    if args.ty("weights").is_some_and(|w| !matches!(w, Type::Null)) {
+    if args
+        .get_if_formal("weights")
+        .is_some_and(|w| !matches!(w, Type::Null))
+    {
         fields.insert(5, ("weights", Type::num_unknown()));
     }
     let terms = match args.ty("formula") {
@@ -457,7 +460,7 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
             "lm() needs a formula as its first argument (y ~ x)",
         ));
     };
-    let d = design(f, args.get("subset"), args.get("weights"))?;
+    let d = design(f, args.get("subset"), args.get_if_formal("weights"))?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }

@@ -298,7 +298,9 @@ pub fn carry(
     matched: Option<&Args<&Value>>,
     result: Value,
 ) -> Value {
-    if matches!(result, Value::Named(_) | Value::List(_) | Value::Null) && func != "lapply" {
+    if matches!(result, Value::Named(_) | Value::List(_) | Value::Null)
+        && !matches!(func, "lapply" | "sapply" | "vapply")
+    {
         return result;
     }
     let first = given.first().map(|(_, v)| *v);
@@ -316,7 +318,7 @@ pub fn carry(
         };
         return same_shape(candidates.iter().map(|(_, v)| *v), result);
     }
-    let x = matched.and_then(|m| m.get("x")).or(first);
+    let x = matched.and_then(|m| m.get_if_formal("x")).or(first);
     match func {
         "c" => match combined_names(given) {
             Some(ns) => named(result, ns),
@@ -371,10 +373,10 @@ pub fn carry(
         },
         "sapply" | "vapply" | "lapply" => {
             let use_names = matched
-                .and_then(|m| m.get("USE.NAMES"))
+                .and_then(|m| m.get_if_formal("USE.NAMES"))
                 .and_then(Value::as_flag)
                 .unwrap_or(true);
-            let Some(x) = matched.and_then(|m| m.get("X")) else {
+            let Some(x) = matched.and_then(|m| m.get_if_formal("X")) else {
                 return result;
             };
             let labels = match x {
@@ -401,11 +403,11 @@ pub fn carry(
             }
         }
         "apply" => {
-            let Some(x) = matched.and_then(|m| m.get("X")) else {
+            let Some(x) = matched.and_then(|m| m.get_if_formal("X")) else {
                 return result;
             };
             let margin = matched
-                .and_then(|m| m.get("MARGIN"))
+                .and_then(|m| m.get_if_formal("MARGIN"))
                 .and_then(Value::as_scalar);
             let (rows, cols) = table_dimnames(x);
             let labels = match margin {
@@ -430,7 +432,7 @@ pub fn carry(
         }
         "cor" | "cov" | "var" => {
             let columns = |v: &Value| table_dimnames(v).1.map(<[String]>::to_vec);
-            let y = matched.and_then(|m| m.get("y"));
+            let y = matched.and_then(|m| m.get_if_formal("y"));
             let rows = x.and_then(columns);
             let cols = match y {
                 Some(y) => columns(y),
@@ -526,7 +528,7 @@ fn unlist_names(l: &List) -> Option<Vec<String>> {
 fn sorted_names(x: &Value, matched: Option<&Args<&Value>>, result: Value) -> Value {
     let Some(ns) = names(x) else { return result };
     let decreasing = matched
-        .and_then(|m| m.get("decreasing"))
+        .and_then(|m| m.get_if_formal("decreasing"))
         .and_then(Value::as_flag)
         .unwrap_or(false);
     let order: Option<Vec<usize>> = match bare(x) {
@@ -742,6 +744,27 @@ mod tests {
         assert!(set_names(&nums(&[1.0]), &Value::Str(s(&["a", "b"]))).is_err());
         let padded = set_names(&nums(&[1.0, 2.0]), &Value::Str(s(&["a"]))).unwrap();
         assert_eq!(names(&padded).unwrap(), &s(&["a", "NA"])[..]);
+    }
+
+    /// Each rule asks for the formals it needs; a function without one
+    /// (`lapply` has no `x` and no `USE.NAMES`) must not trip the matcher.
+    #[test]
+    fn rules_ask_only_for_formals_the_function_has() {
+        let k = super::super::registry().get("lapply").unwrap();
+        let x = Value::List(List {
+            class: None,
+            names: Some(s(&["u", "v"])),
+            items: vec![nums(&[1.0]), nums(&[2.0])],
+        });
+        let f = Value::string("sqrt");
+        let given = vec![(None, &x), (None, &f)];
+        let matched = Args::match_call(k.name, k.params, given.clone()).unwrap();
+        let result = Value::List(List::sequence(vec![nums(&[1.0]), nums(&[1.5])]));
+        let out = carry("lapply", &given, Some(&matched), result);
+        match out {
+            Value::List(l) => assert_eq!(l.names, Some(s(&["u", "v"]))),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
