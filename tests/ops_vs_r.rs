@@ -200,6 +200,86 @@ fn closures_are_checked_where_they_are_written() {
     );
 }
 
+/// Braces, local assignments, `if` and `%%` (in steps and closures, random
+/// ones included) give R's values.
+#[test]
+fn statements_workflow_matches_r() {
+    workflow_matches_r("statements");
+}
+
+/// A statement's errors are R's, placed where they stand; a local is not
+/// seen outside the step that assigns it.
+#[test]
+fn statements_are_checked_where_they_are_written() {
+    check_fails(
+        "x = 'c(1, 2)'\na = 'if (x > 1) 1 else 2'",
+        3,
+        "x > 1)",
+        "the condition has length > 1",
+    );
+    check_fails(
+        "a = '{ b <- 1; b }'\nc = 'b + 1'",
+        3,
+        "b + 1",
+        "object `b` not found",
+    );
+    check_fails(
+        "a = 'sapply(1:3, function(i) { if (i > 1) { y <- i }; y + k })'",
+        2,
+        "k })",
+        "object `k` not found",
+    );
+    check_fails(
+        "a = 'if (character(0)) 1'",
+        2,
+        "character(0)",
+        "argument is of length zero",
+    );
+    run_fails(
+        "x = 'c(1, NA)'\na = 'sapply(x, function(v) if (v > 0) 1 else 0)'",
+        "missing value where TRUE/FALSE needed",
+    );
+    run_fails(
+        "x = 'c(\"yes\", \"no\")'\na = 'sapply(x, function(v) if (v) 1 else 0)'",
+        "argument is not interpretable as logical",
+    );
+}
+
+/// Statements on separate lines of a multi-line string run as one block
+/// does, in a step and in a loop body; each loop iteration's locals are its
+/// own, so the loop's value is the same on any number of workers.
+#[test]
+fn statements_on_lines_run_as_a_block() {
+    let steps = "x = 'c(3, 1, 4, 1, 5, 9, 2, 6)'\n\
+                 lines = '''\n  m <- mean(x)\n  s = sd(x)\n  if (s > 1)\n    (x - m) / s\n  else x - m\n'''\n\
+                 braces = '{ m <- mean(x); s = sd(x); if (s > 1) (x - m) / s else x - m }'\n\
+                 each = { for = 'i in 1:8', do = '''\n  v <- x[i]\n  if (v %% 2 == 0) v %/% 2 else 3 * v + 1\n''' }\n\
+                 each_r = 'ifelse(x %% 2 == 0, x %/% 2, 3 * x + 1)'";
+    let (dir, path) = workflow(steps);
+    let mut values = Vec::new();
+    for p in ["1", "2"] {
+        let out_dir = dir.path().join(format!("out{p}"));
+        let out = common::flowcast_command()
+            .args(["run", "--headless", "--no-cache", "-p", p, "--out"])
+            .arg(&out_dir)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let read = |step: &str| {
+            serde_json::from_str::<Json>(
+                &std::fs::read_to_string(out_dir.join(format!("{step}.json"))).unwrap(),
+            )
+            .unwrap()
+        };
+        assert_eq!(read("lines"), read("braces"));
+        assert_eq!(read("each"), read("each_r"));
+        assert_eq!(read("each"), serde_json::json!([10, 4, 2, 4, 16, 28, 1, 3]));
+        values.push(read("lines"));
+    }
+    assert_eq!(values[0], values[1]);
+}
+
 #[test]
 fn comparisons_do_not_chain() {
     check_fails("a = '1 < 2 < 3'", 2, "< 3", "comparisons do not chain in R");

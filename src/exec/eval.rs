@@ -37,7 +37,18 @@ pub struct Scope<'a> {
     pub outer: Option<&'a Scope<'a>>,
 }
 
-impl Scope<'_> {
+impl<'a> Scope<'a> {
+    /// This scope with `name` bound to `value` in front of it.
+    pub fn with_local(&'a self, name: &'a str, value: &'a Value) -> Scope<'a> {
+        Scope {
+            steps: self.steps,
+            local: Some((name, value)),
+            integer_steps: self.integer_steps,
+            local_integer: false,
+            outer: Some(self),
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<&Value> {
         match (self.local, self.outer) {
             (Some((n, v)), _) if n == name => Some(v),
@@ -156,6 +167,9 @@ pub fn eval<'s>(
         ExprKind::Formula { lhs, rhs } => {
             Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
         }
+        ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
+            Cow::Owned(super::statements::run(&[e], scope, ctx, file)?)
+        }
         // `check` refuses these (`function_args::closure_arg`).
         ExprKind::Function { .. } => {
             return Err(err(
@@ -221,16 +235,7 @@ fn call_with<T>(
 fn with_bindings<R>(scope: &Scope, bound: &[(&str, &Value)], f: &mut dyn FnMut(&Scope) -> R) -> R {
     match bound.split_first() {
         None => f(scope),
-        Some((&(name, value), rest)) => {
-            let inner = Scope {
-                steps: scope.steps,
-                local: Some((name, value)),
-                integer_steps: scope.integer_steps,
-                local_integer: false,
-                outer: Some(scope),
-            };
-            with_bindings(&inner, rest, f)
-        }
+        Some((&(name, value), rest)) => with_bindings(&scope.with_local(name, value), rest, f),
     }
 }
 

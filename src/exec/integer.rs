@@ -49,9 +49,11 @@ impl Integers<'_> {
                 matches!(op, UnaryOp::Neg | UnaryOp::Plus) && self.is_integer(expr)
             }
             ExprKind::Binary { op, lhs, rhs } => match op {
-                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
-                    self.is_integer(lhs) && self.is_integer(rhs)
-                }
+                BinaryOp::Add
+                | BinaryOp::Sub
+                | BinaryOp::Mul
+                | BinaryOp::Mod
+                | BinaryOp::IntDiv => self.is_integer(lhs) && self.is_integer(rhs),
                 // R's `:` is integer from a whole start within range.
                 BinaryOp::Range => {
                     self.is_integer(lhs)
@@ -88,6 +90,11 @@ impl Integers<'_> {
             },
             ExprKind::Index { target, .. } | ExprKind::Index2 { target, .. } => {
                 self.is_integer(target)
+            }
+            ExprKind::Block(stmts) => stmts.last().is_some_and(|s| self.is_integer(s)),
+            ExprKind::Assign { value, .. } => self.is_integer(value),
+            ExprKind::If { yes, no, .. } => {
+                self.is_integer(yes) && no.as_ref().is_some_and(|n| self.is_integer(n))
             }
             _ => false,
         }

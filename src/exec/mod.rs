@@ -15,6 +15,7 @@ pub mod loop_policy;
 pub mod mpi;
 mod planned;
 pub mod remote;
+mod statements;
 mod wire;
 
 use std::collections::HashMap;

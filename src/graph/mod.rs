@@ -519,6 +519,10 @@ fn top_function(e: &Expr) -> String {
         ExprKind::Index2 { .. } => "[[".to_string(),
         ExprKind::Field { .. } => "$".to_string(),
         ExprKind::Formula { .. } => "~".to_string(),
+        // A block is about the value it ends with.
+        ExprKind::Block(stmts) => stmts.last().map_or("literal".to_string(), top_function),
+        ExprKind::Assign { value, .. } => top_function(value),
+        ExprKind::If { .. } => "if".to_string(),
         _ => "literal".to_string(),
     }
 }

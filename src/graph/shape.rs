@@ -224,8 +224,99 @@ fn infer_node(
                  Reduce, mapply and the like",
             ))
         }
+        ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
+            let mut locals: HashMap<&str, Type> =
+                env.iter().map(|(k, v)| (*k, v.clone())).collect();
+            statement(e, &mut locals, file, ctx, work)?
+        }
     };
     Ok(ty)
+}
+
+/// The type of statement `s`, run after the statements that made `env`;
+/// its assignments are added to `env` (see `exec::statements`). Of an `if`
+/// whose condition is not known before the run, both branches are inferred
+/// and joined, and the costlier one's work is charged.
+fn statement<'e>(
+    s: &'e Expr,
+    env: &mut HashMap<&'e str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Type, Diagnostic> {
+    match &s.kind {
+        ExprKind::Assign { name, value, .. } => {
+            let t = statement(value, env, file, ctx, work)?;
+            env.insert(name, t.clone());
+            Ok(t)
+        }
+        ExprKind::Block(stmts) => {
+            let mut last = Type::Null;
+            for st in stmts {
+                last = statement(st, env, file, ctx, work)?;
+            }
+            Ok(last)
+        }
+        ExprKind::If { cond, yes, no } => {
+            let c = infer_node(cond, env, file, ctx, None, work)?;
+            if let Some(n) = c.len().filter(|&n| n != 1) {
+                let message = if n == 0 {
+                    "argument is of length zero"
+                } else {
+                    "the condition has length > 1"
+                };
+                return Err(diag(file, cond.span, message));
+            }
+            let known = match &c {
+                Type::Bool { value: Some(v), .. } => v.first().copied().flatten(),
+                Type::Num { value: Some(v), .. } => {
+                    v.first().filter(|x| !x.is_nan()).map(|&x| x != 0.0)
+                }
+                _ => None,
+            };
+            let branch_type = |b: Option<&'e Expr>,
+                               env: &mut HashMap<&'e str, Type>,
+                               work: &mut Work|
+             -> Result<Type, Diagnostic> {
+                match b {
+                    Some(b) => statement(b, env, file, ctx, work),
+                    None => Ok(Type::Null),
+                }
+            };
+            match known {
+                Some(true) => branch_type(Some(yes), env, work),
+                Some(false) => branch_type(no.as_deref(), env, work),
+                None => {
+                    let (mut e1, mut e2) = (env.clone(), env.clone());
+                    let (mut w1, mut w2) = (Work::default(), Work::default());
+                    let t1 = branch_type(Some(yes), &mut e1, &mut w1)?;
+                    let t2 = branch_type(no.as_deref(), &mut e2, &mut w2)?;
+                    // Which branch runs, and so what it draws, only the run
+                    // tells.
+                    let draws = w1.draws != w2.draws || w1.unknown_draws || w2.unknown_draws;
+                    let mut w = if w1.ops + w1.seconds >= w2.ops + w2.seconds {
+                        w1
+                    } else {
+                        w2
+                    };
+                    w.unknown_draws |= draws;
+                    *work += w;
+                    for (name, t) in e1 {
+                        let joined = match e2.get(name) {
+                            Some(t2) => t.join(t2),
+                            None => t,
+                        };
+                        env.insert(name, joined);
+                    }
+                    for (name, t) in e2 {
+                        env.entry(name).or_insert(t);
+                    }
+                    Ok(t1.join(&t2))
+                }
+            }
+        }
+        _ => infer_node(s, env, file, ctx, None, work),
+    }
 }
 
 /// Runs `kernel_call` with the call's closure (`params`, `body`) in its

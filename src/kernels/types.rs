@@ -204,6 +204,40 @@ impl Type {
         )
     }
 
+    /// What is known of a value that is either `self` or `other` (the two
+    /// branches of an `if`): the shared kind, with the sizes they agree on.
+    pub fn join(&self, other: &Type) -> Type {
+        fn same(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+            (a == b).then_some(a).flatten()
+        }
+        if self == other {
+            return self.clone();
+        }
+        match (self, other) {
+            (Type::Num { len: a, .. }, Type::Num { len: b, .. }) => Type::Num {
+                len: same(*a, *b),
+                value: None,
+            },
+            (Type::Str { len: a, .. }, Type::Str { len: b, .. }) => Type::Str {
+                len: same(*a, *b),
+                value: None,
+            },
+            (Type::Bool { len: a, .. }, Type::Bool { len: b, .. }) => Type::Bool {
+                len: same(*a, *b),
+                value: None,
+            },
+            (Type::Mat { rows: r1, cols: c1 }, Type::Mat { rows: r2, cols: c2 }) => Type::Mat {
+                rows: same(*r1, *r2),
+                cols: same(*c1, *c2),
+            },
+            (Type::List { len: a, elem: e1 }, Type::List { len: b, elem: e2 }) => Type::List {
+                len: same(*a, *b),
+                elem: Box::new(e1.join(e2)),
+            },
+            _ => Type::Any,
+        }
+    }
+
     /// The same type with constant values forgotten (sizes kept).
     pub fn without_value(&self) -> Type {
         match self {

@@ -131,6 +131,25 @@ pub enum ExprKind {
         params: Vec<(String, Span)>,
         body: Box<Expr>,
     },
+    /// `{ s1; s2; value }`: the statements run in order and the last one's
+    /// value is the block's (NULL when there is none). As in R, braces make
+    /// no scope of their own: a block that stands as a statement shares its
+    /// assignments with the statements after it.
+    Block(Vec<Expr>),
+    /// `name <- value`, or `name = value` as a statement. The name is local
+    /// to the step's expression, or to the body of the closure that holds
+    /// it; later statements read it in place of any step of that name.
+    Assign {
+        name: String,
+        name_span: Span,
+        value: Box<Expr>,
+    },
+    /// `if (cond) yes else no`: only the branch taken is evaluated.
+    If {
+        cond: Box<Expr>,
+        yes: Box<Expr>,
+        no: Option<Box<Expr>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -185,6 +204,10 @@ pub enum BinaryOp {
     OrOr,
     /// `%in%`
     In,
+    /// `%%`
+    Mod,
+    /// `%/%`
+    IntDiv,
 }
 
 impl BinaryOp {
@@ -209,6 +232,8 @@ impl BinaryOp {
             BinaryOp::Or => "|",
             BinaryOp::OrOr => "||",
             BinaryOp::In => "%in%",
+            BinaryOp::Mod => "%%",
+            BinaryOp::IntDiv => "%/%",
         }
     }
 
@@ -224,63 +249,63 @@ impl BinaryOp {
 
 impl Expr {
     /// Calls `f` on every name this expression reads (not function names,
-    /// not `$` field names, not argument names).
+    /// not `$` field names, not argument names) that is not bound inside it
+    /// at that point: a closure's parameters and the locals assigned before
+    /// the reading are not read from outside.
     pub fn visit_names(&self, f: &mut impl FnMut(&str, Span)) {
-        self.visit_free_names(f)
+        self.visit_free_names(&mut Vec::new(), f)
     }
 
-    // Not generic: a closure's body is visited through a filter, and a
-    // generic visitor would instantiate itself once per nesting level.
-    fn visit_free_names(&self, f: &mut dyn FnMut(&str, Span)) {
+    // Not generic: a generic visitor would instantiate itself once per
+    // nesting level of closures.
+    fn visit_free_names<'e>(&'e self, bound: &mut Vec<&'e str>, f: &mut dyn FnMut(&str, Span)) {
         match &self.kind {
-            ExprKind::Name(n) => f(n, self.span),
-            ExprKind::Num(_)
-            | ExprKind::Str(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::Na => {}
-            ExprKind::Call { args, .. } => args.iter().for_each(|a| a.value.visit_free_names(f)),
-            ExprKind::Unary { expr, .. } => expr.visit_free_names(f),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.visit_free_names(f);
-                rhs.visit_free_names(f);
-            }
-            ExprKind::Index {
-                target,
-                indices,
-                drop,
-            } => {
-                target.visit_free_names(f);
-                indices.iter().flatten().for_each(|e| e.visit_free_names(f));
-                drop.iter().for_each(|e| e.visit_free_names(f));
-            }
-            ExprKind::Index2 {
-                target,
-                index,
-                column,
-            } => {
-                target.visit_free_names(f);
-                index.visit_free_names(f);
-                column.iter().for_each(|e| e.visit_free_names(f));
-            }
-            ExprKind::Field { target, .. } => target.visit_free_names(f),
-            ExprKind::Formula { lhs, rhs } => {
-                if let Some(l) = lhs {
-                    l.visit_free_names(f);
+            ExprKind::Name(n) => {
+                if !bound.contains(&n.as_str()) {
+                    f(n, self.span)
                 }
-                rhs.visit_free_names(f);
             }
-            // A parameter shadows a step of its name inside the body.
-            ExprKind::Function { params, body } => body.visit_free_names(&mut |n, s| {
-                if !params.iter().any(|(p, _)| p == n) {
-                    f(n, s)
+            ExprKind::Function { params, body } => {
+                let outer = bound.len();
+                bound.extend(params.iter().map(|(p, _)| p.as_str()));
+                body.visit_free_names(bound, f);
+                bound.truncate(outer);
+            }
+            ExprKind::Block(stmts) => {
+                let outer = bound.len();
+                for s in stmts {
+                    s.visit_free_names(bound, f);
+                    s.assigned(bound);
                 }
-            }),
+                bound.truncate(outer);
+            }
+            _ => self.visit_children(&mut |c| c.visit_free_names(bound, f)),
+        }
+    }
+
+    /// Pushes onto `out` the names this expression, standing as a statement,
+    /// may assign (R's braces and `if` make no scope). A name assigned on
+    /// one branch only is a local all the same: reading it after the other
+    /// branch is R's "object not found" at run time, not a step.
+    pub fn assigned<'e>(&'e self, out: &mut Vec<&'e str>) {
+        match &self.kind {
+            ExprKind::Assign { name, value, .. } => {
+                value.assigned(out);
+                out.push(name);
+            }
+            ExprKind::Block(stmts) => stmts.iter().for_each(|s| s.assigned(out)),
+            ExprKind::If { yes, no, .. } => {
+                yes.assigned(out);
+                if let Some(no) = no {
+                    no.assigned(out);
+                }
+            }
+            _ => {}
         }
     }
 
     /// Calls `f` on each direct sub-expression.
-    pub fn visit_children(&self, f: &mut impl FnMut(&Expr)) {
+    pub fn visit_children<'e>(&'e self, f: &mut impl FnMut(&'e Expr)) {
         match &self.kind {
             ExprKind::Name(_)
             | ExprKind::Num(_)
@@ -320,6 +345,13 @@ impl Expr {
                 f(rhs);
             }
             ExprKind::Function { body, .. } => f(body),
+            ExprKind::Block(stmts) => stmts.iter().for_each(f),
+            ExprKind::Assign { value, .. } => f(value),
+            ExprKind::If { cond, yes, no } => {
+                f(cond);
+                f(yes);
+                no.iter().for_each(|e| f(e));
+            }
         }
     }
 
@@ -332,52 +364,16 @@ impl Expr {
 
     /// Calls `f` on every function called, with the span of its name.
     pub fn visit_calls(&self, f: &mut impl FnMut(&str, Span)) {
-        match &self.kind {
-            ExprKind::Call {
-                func,
-                func_span,
-                args,
-            } => {
-                f(func, *func_span);
-                args.iter().for_each(|a| a.value.visit_calls(f));
-            }
-            ExprKind::Name(_)
-            | ExprKind::Num(_)
-            | ExprKind::Str(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::Na => {}
-            ExprKind::Unary { expr, .. } => expr.visit_calls(f),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.visit_calls(f);
-                rhs.visit_calls(f);
-            }
-            ExprKind::Index {
-                target,
-                indices,
-                drop,
-            } => {
-                target.visit_calls(f);
-                indices.iter().flatten().for_each(|e| e.visit_calls(f));
-                drop.iter().for_each(|e| e.visit_calls(f));
-            }
-            ExprKind::Index2 {
-                target,
-                index,
-                column,
-            } => {
-                target.visit_calls(f);
-                index.visit_calls(f);
-                column.iter().for_each(|e| e.visit_calls(f));
-            }
-            ExprKind::Field { target, .. } => target.visit_calls(f),
-            ExprKind::Formula { lhs, rhs } => {
-                if let Some(l) = lhs {
-                    l.visit_calls(f);
-                }
-                rhs.visit_calls(f);
-            }
-            ExprKind::Function { body, .. } => body.visit_calls(f),
+        self.visit_calls_dyn(f)
+    }
+
+    fn visit_calls_dyn(&self, f: &mut dyn FnMut(&str, Span)) {
+        if let ExprKind::Call {
+            func, func_span, ..
+        } = &self.kind
+        {
+            f(func, *func_span);
         }
+        self.visit_children(&mut |c| c.visit_calls_dyn(f));
     }
 }

@@ -87,78 +87,34 @@ fn file_arg<'a>(args: &'a [crate::workflow::Arg], name: &str, position: usize) -
 }
 
 fn visit(e: &Expr, base: &Path, out: &mut StepFiles) {
-    match &e.kind {
-        ExprKind::Call { func, args, .. } => {
-            if func == "read.csv" {
-                // R matches `file` by name first, else it is the first
-                // positional argument.
-                match file_arg(args, "file", 0).map(|e| &e.kind) {
-                    Some(ExprKind::Str(s)) => out.paths.push(base.join(s)),
-                    _ => out.computed = true,
-                }
-            }
-            if func == "list.files" {
-                match file_arg(args, "path", 0).map(|e| &e.kind) {
-                    Some(ExprKind::Str(s)) => out.listed.push(base.join(s)),
-                    None => out.listed.push(base.to_path_buf()),
-                    // Which directory only the run will tell: as a file
-                    // named at run time, the step's value has no key.
-                    Some(_) => out.computed = true,
-                }
-            }
-            if func == "write.csv" {
-                // write.csv(x, file): `file` is the second positional
-                // argument, or the first when `x` is named.
-                match file_arg(args, "file", 1).map(|e| &e.kind) {
-                    Some(ExprKind::Str(s)) => out.written.push(base.join(s)),
-                    _ => out.computed_written = true,
-                }
-            }
-            args.iter().for_each(|a| visit(&a.value, base, out));
-        }
-        ExprKind::Unary { expr, .. } => visit(expr, base, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            visit(lhs, base, out);
-            visit(rhs, base, out);
-        }
-        ExprKind::Index {
-            target,
-            indices,
-            drop,
-        } => {
-            visit(target, base, out);
-            indices
-                .iter()
-                .flatten()
-                .chain(drop.as_deref())
-                .for_each(|i| visit(i, base, out));
-        }
-        ExprKind::Index2 {
-            target,
-            index,
-            column,
-        } => {
-            visit(target, base, out);
-            visit(index, base, out);
-            if let Some(c) = column {
-                visit(c, base, out);
+    if let ExprKind::Call { func, args, .. } = &e.kind {
+        if func == "read.csv" {
+            // R matches `file` by name first, else it is the first
+            // positional argument.
+            match file_arg(args, "file", 0).map(|e| &e.kind) {
+                Some(ExprKind::Str(s)) => out.paths.push(base.join(s)),
+                _ => out.computed = true,
             }
         }
-        ExprKind::Field { target, .. } => visit(target, base, out),
-        ExprKind::Formula { lhs, rhs } => {
-            if let Some(l) = lhs {
-                visit(l, base, out);
+        if func == "list.files" {
+            match file_arg(args, "path", 0).map(|e| &e.kind) {
+                Some(ExprKind::Str(s)) => out.listed.push(base.join(s)),
+                None => out.listed.push(base.to_path_buf()),
+                // Which directory only the run will tell: as a file
+                // named at run time, the step's value has no key.
+                Some(_) => out.computed = true,
             }
-            visit(rhs, base, out);
         }
-        ExprKind::Function { body, .. } => visit(body, base, out),
-        ExprKind::Num(_)
-        | ExprKind::Str(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Null
-        | ExprKind::Na
-        | ExprKind::Name(_) => {}
+        if func == "write.csv" {
+            // write.csv(x, file): `file` is the second positional
+            // argument, or the first when `x` is named.
+            match file_arg(args, "file", 1).map(|e| &e.kind) {
+                Some(ExprKind::Str(s)) => out.written.push(base.join(s)),
+                _ => out.computed_written = true,
+            }
+        }
     }
+    e.visit_children(&mut |c| visit(c, base, out));
 }
 
 #[cfg(test)]

@@ -26,6 +26,10 @@ pub enum Tok {
     MatMul,
     /// `%in%`
     In,
+    /// `%%`
+    Mod,
+    /// `%/%`
+    IntDiv,
     /// `==`, `!=`, `<`, `>`, `<=`, `>=`, `&`, `&&`, `|`, `||` (as written).
     Logic(&'static str),
     /// `!`
@@ -38,7 +42,13 @@ pub enum Tok {
     RBracket,
     Comma,
     Assign,
-    /// R syntax outside the workflow language (`==`, `<-`, `%in%`, `{`, …),
+    /// `<-`
+    LeftAssign,
+    LBrace,
+    RBrace,
+    /// `;`, which ends a statement as a line break does.
+    Semi,
+    /// R syntax outside the workflow language (`<<-`, `->`, `|>`, `::`, …),
     /// kept as written for the error message.
     Unsupported(String),
     Eof,
@@ -77,6 +87,8 @@ impl Tok {
             Tok::Dollar => "$",
             Tok::MatMul => "%*%",
             Tok::In => "%in%",
+            Tok::Mod => "%%",
+            Tok::IntDiv => "%/%",
             Tok::Logic(op) => op,
             Tok::Bang => "!",
             Tok::Lambda => "\\",
@@ -86,6 +98,10 @@ impl Tok {
             Tok::RBracket => "]",
             Tok::Comma => ",",
             Tok::Assign => "=",
+            Tok::LeftAssign => "<-",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::Semi => ";",
             _ => "?",
         }
     }
@@ -128,9 +144,7 @@ struct Lexer<'a> {
     out: Vec<Token>,
 }
 
-const UNSUPPORTED: &[&str] = &[
-    "<<-", "->>", ":::", "<-", "->", "|>", "::", "?", "@", "{", "}", ";",
-];
+const UNSUPPORTED: &[&str] = &["<<-", "->>", ":::", "->", "|>", "::", "?", "@"];
 
 /// R's comparison and logical operators, longest first.
 const LOGIC: &[&str] = &["<=", ">=", "==", "!=", "&&", "||", "<", ">", "&", "|"];
@@ -210,9 +224,15 @@ impl Lexer<'_> {
         let start = self.pos;
         let rest = &self.text[start..];
         if let Some(op) = UNSUPPORTED.iter().find(|op| rest.starts_with(**op)) {
-            // `x<-1` and `x < -1` differ in R too; either way it is unsupported.
+            // R syntax outside the language, kept for a precise message.
             self.pos += op.len();
             self.push(Tok::Unsupported((*op).to_string()), start);
+            return Ok(());
+        }
+        if rest.starts_with("<-") {
+            // `x<-1` is an assignment in R too, not `x < -1`.
+            self.pos += 2;
+            self.push(Tok::LeftAssign, start);
             return Ok(());
         }
         if let Some(op) = LOGIC.iter().find(|op| rest.starts_with(**op)) {
@@ -242,6 +262,9 @@ impl Lexer<'_> {
             ']' => Tok::RBracket,
             ',' => Tok::Comma,
             '=' => Tok::Assign,
+            '{' => Tok::LBrace,
+            '}' => Tok::RBrace,
+            ';' => Tok::Semi,
             other => {
                 return self.err(
                     format!("unexpected character `{}`", other.escape_debug()),
@@ -268,6 +291,10 @@ impl Lexer<'_> {
             Tok::MatMul
         } else if op == "%in%" {
             Tok::In
+        } else if op == "%%" {
+            Tok::Mod
+        } else if op == "%/%" {
+            Tok::IntDiv
         } else {
             Tok::Unsupported(op.to_string())
         };

@@ -9,8 +9,11 @@ use super::names::{is_reserved, is_syntactic};
 
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
-        // A function's body takes everything to its right: lowest.
-        ExprKind::Function { .. } => 5,
+        // `<-` binds more loosely than anything.
+        ExprKind::Assign { .. } => 3,
+        // A function's body, and `if`'s last branch, take everything to
+        // their right.
+        ExprKind::Function { .. } | ExprKind::If { .. } => 5,
         ExprKind::Formula { .. } => 10,
         ExprKind::Binary { op, .. } => match op {
             BinaryOp::Add | BinaryOp::Sub => 20,
@@ -18,7 +21,7 @@ fn prec(e: &Expr) -> u8 {
             BinaryOp::MatMul => 40,
             BinaryOp::Range => 50,
             BinaryOp::Pow => 70,
-            BinaryOp::In => 40,
+            BinaryOp::In | BinaryOp::Mod | BinaryOp::IntDiv => 40,
             BinaryOp::Or | BinaryOp::OrOr => 12,
             BinaryOp::And | BinaryOp::AndAnd => 14,
             BinaryOp::Eq
@@ -148,6 +151,39 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
             let params: Vec<String> = params.iter().map(|(p, _)| name(p)).collect();
             format!("function({}) {}", params.join(", "), sub(body, 0))
         }
+        ExprKind::Block(stmts) if stmts.is_empty() => "{}".into(),
+        ExprKind::Block(stmts) => {
+            let stmts: Vec<String> = stmts.iter().map(|s| sub(s, 0)).collect();
+            format!("{{ {} }}", stmts.join("; "))
+        }
+        ExprKind::Assign { name: n, value, .. } => format!("{} <- {}", name(n), sub(value, 0)),
+        ExprKind::If { cond, yes, no } => match no {
+            // An `if` without `else` before this `else` would take it.
+            Some(no) => {
+                let yes = if ends_in_open_if(yes) {
+                    format!("({})", sub(yes, 0))
+                } else {
+                    sub(yes, 0)
+                };
+                format!("if ({}) {yes} else {}", sub(cond, 0), sub(no, 0))
+            }
+            None => format!("if ({}) {}", sub(cond, 0), sub(yes, 0)),
+        },
+    }
+}
+
+/// Whether the text of `e` may end in an `if` without `else`, which would
+/// take an `else` printed after it. Parentheses to spare are harmless.
+fn ends_in_open_if(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::If { no: None, .. } => true,
+        ExprKind::If { no: Some(x), .. }
+        | ExprKind::Assign { value: x, .. }
+        | ExprKind::Function { body: x, .. }
+        | ExprKind::Unary { expr: x, .. }
+        | ExprKind::Binary { rhs: x, .. }
+        | ExprKind::Formula { rhs: x, .. } => ends_in_open_if(x),
+        _ => false,
     }
 }
 
@@ -168,7 +204,9 @@ pub fn sexpr(e: &Expr) -> String {
         ExprKind::Binary { .. }
         | ExprKind::Unary { .. }
         | ExprKind::Formula { .. }
-        | ExprKind::Function { .. } => {
+        | ExprKind::Function { .. }
+        | ExprKind::Assign { .. }
+        | ExprKind::If { .. } => {
             format!("({s})")
         }
         _ => s,

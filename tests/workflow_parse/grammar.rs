@@ -51,10 +51,64 @@ fn precedence_follows_r() {
 #[test]
 fn random_input_never_panics() {
     const PIECES: &[&str] = &[
-        "x", "f", "(", ")", "[", "]", "[[", "]]", ",", "=", "+", "-", "*", "/", "^", ":", "~", "$",
-        "%*%", "%in%", "1", ".5", "1e", "0x", "'s'", "\"", "'", "\\", "\n", " ", "#", "`", "é",
-        "<-", "{", "in", "if", "NULL", "2L", "\\u00e9", "\t", "!", "==", "<", ">=", "&", "&&", "|",
-        "||", "!=",
+        "x",
+        "f",
+        "(",
+        ")",
+        "[",
+        "]",
+        "[[",
+        "]]",
+        ",",
+        "=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "^",
+        ":",
+        "~",
+        "$",
+        "%*%",
+        "%in%",
+        "1",
+        ".5",
+        "1e",
+        "0x",
+        "'s'",
+        "\"",
+        "'",
+        "\\",
+        "\n",
+        " ",
+        "#",
+        "`",
+        "é",
+        "<-",
+        "{",
+        "in",
+        "if",
+        "NULL",
+        "2L",
+        "\\u00e9",
+        "\t",
+        "!",
+        "==",
+        "<",
+        ">=",
+        "&",
+        "&&",
+        "|",
+        "||",
+        "!=",
+        "}",
+        ";",
+        "else",
+        "%%",
+        "%/%",
+        "<-",
+        "function(i)",
+        "if (",
     ];
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
@@ -168,5 +222,90 @@ fn deep_nesting_is_an_error_not_a_crash() {
         let e = parse_expr_str(&ok).unwrap_or_else(|d| panic!("{open}: {d}"));
         // Printing recurses as deeply as parsing did.
         assert!(sexpr(&e).contains('x') && e.to_string().contains('x'));
+    }
+}
+
+/// Braces, `<-`, `if` and `%%` group as R's parser groups them.
+#[test]
+fn statements_group_as_in_r() {
+    for (text, want) in [
+        ("{ a <- 1; a + 1 }", "{ (a <- 1); (a + 1) }"),
+        (
+            "{\n  a <- 1\n  b = a * 2\n  b\n}",
+            "{ (a <- 1); (b <- (a * 2)); b }",
+        ),
+        ("{}", "{}"),
+        ("{ ; ; }", "{}"),
+        ("a <- b <- 2; a", "{ (a <- (b <- 2)); a }"),
+        ("x <- f(y)\nx + 1", "{ (x <- f(y)); (x + 1) }"),
+        ("if (a) b else c + 1", "(if (a) b else (c + 1))"),
+        ("if (a) b", "(if (a) b)"),
+        ("if (a) if (b) c else d", "(if (a) (if (b) c else d))"),
+        ("{ if (a) b\n else c }", "{ (if (a) b else c) }"),
+        (
+            "x <- if (a > 1) 'big' else 'small'; x",
+            "{ (x <- (if ((a > 1)) \"big\" else \"small\")); x }",
+        ),
+        (
+            "f(x, function(i) { s <- i^2; s })",
+            "f(x, (function(i) { (s <- (i^2)); s }))",
+        ),
+        (
+            "if (p) { y <- 1 } else { y <- 2 }; y",
+            "{ (if (p) { (y <- 1) } else { (y <- 2) }); y }",
+        ),
+        ("a %% 2 == 0", "((a %% 2) == 0)"),
+        ("-7 %/% 2 * 3", "(((-7) %/% 2) * 3)"),
+        ("a + b %% c ^ 2", "(a + (b %% (c^2)))"),
+    ] {
+        assert_eq!(grouped(text), want, "{text}");
+        let printed = parse_expr_str(text).unwrap().to_string();
+        assert_eq!(grouped(&printed), want, "{text} printed as {printed}");
+    }
+}
+
+#[test]
+fn statement_errors_point_at_the_statement() {
+    for (value, want) in [
+        (
+            "\"b <- 1\"",
+            "2:6: a step is assigned by its TOML key (`name = \"value\"`); an assignment \
+             inside a step makes a local for the statements after it",
+        ),
+        (
+            "\"f(b <- 1)\"",
+            "2:10: unexpected `<-`: a step is assigned by its TOML key; inside an expression, \
+             assign a local as a statement in braces, `{ a <- f(x); g(a) }`",
+        ),
+        (
+            "\"{ x[1] <- 2; x }\"",
+            "2:8: only a name can be assigned with `<-`: R's `x[i] <- v` and `f(x) <- v` \
+             replace part of a value, which workflow expressions do not",
+        ),
+        (
+            "\"{ a <- }\"",
+            "2:13: unexpected `}` after `<-`; expected an expression",
+        ),
+        (
+            "\"{ a b }\"",
+            "2:10: unexpected name `b` after a complete statement; expected `;`, a line \
+             break or the `}` closing the `{` at 2:6",
+        ),
+        (
+            "\"{ a \"",
+            "2:6: unclosed `{`: the expression ends before its `}`",
+        ),
+        (
+            "\"if x > 1 2\"",
+            "2:9: expected `(` after `if`, found name `x`",
+        ),
+        ("\"else 2\"", "2:6: unexpected `else`: no `if` before it"),
+        (
+            "\"for (i in 1:3) i\"",
+            "2:6: unexpected keyword `for`: workflow expressions have no loops (use a loop \
+             step `{ for = \"i in 1:N\", do = \"...\" }`, or sapply)",
+        ),
+    ] {
+        assert_eq!(step_error(value), format!("w.toml:{want}"), "{value}");
     }
 }

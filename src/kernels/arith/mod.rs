@@ -21,6 +21,8 @@ pub(super) static KERNELS: &[Kernel] = &[
     ops::kernel("*"),
     ops::kernel("/"),
     ops::kernel("^"),
+    ops::kernel("%%"),
+    ops::kernel("%/%"),
     ops::COLON,
     compare::kernel("=="),
     compare::kernel("!="),

@@ -35,6 +35,10 @@ pub enum Op {
     Mul,
     Div,
     Pow,
+    /// `%%`
+    Mod,
+    /// `%/%`
+    IntDiv,
 }
 
 impl Op {
@@ -45,6 +49,8 @@ impl Op {
             "*" => Op::Mul,
             "/" => Op::Div,
             "^" => Op::Pow,
+            "%%" => Op::Mod,
+            "%/%" => Op::IntDiv,
             _ => return None,
         })
     }
@@ -102,6 +108,59 @@ pub fn r_pow(x: f64, y: f64) -> f64 {
         };
     }
     f64::NAN
+}
+
+/// R's `x %% y` on doubles (`myfmod` in arithmetic.c): the result has the
+/// sign of `y`. R forms `x - floor(x/y)*y` in long double; a fused
+/// multiply-add rounds that once, as exactly.
+pub fn r_mod(x: f64, y: f64) -> f64 {
+    if y == 0.0 {
+        return f64::NAN;
+    }
+    if y.abs() * f64::EPSILON > 1.0 && x.is_finite() && x.abs() <= y.abs() {
+        return if x.abs() == y.abs() {
+            0.0
+        } else if (x < 0.0 && y > 0.0) || (y < 0.0 && x > 0.0) {
+            x + y
+        } else {
+            x
+        };
+    }
+    let q = x / y;
+    let tmp = (-q.floor()).mul_add(y, x);
+    (-(tmp / y).floor()).mul_add(y, tmp)
+}
+
+/// R warns when `x / y` is too large for `x %% y` to mean anything.
+fn modulus_loses_accuracy(a: &[f64], b: &[f64]) -> bool {
+    let n = if a.is_empty() || b.is_empty() {
+        0
+    } else {
+        a.len().max(b.len())
+    };
+    (0..n).any(|i| {
+        let (x, y) = (a[i % a.len()], b[i % b.len()]);
+        let q = x / y;
+        let shortcut = y.abs() * f64::EPSILON > 1.0 && x.is_finite() && x.abs() <= y.abs();
+        y != 0.0 && !shortcut && q.is_finite() && q.abs() * f64::EPSILON > 1.0
+    })
+}
+
+/// R's `x %/% y` on doubles (`myfloor` in arithmetic.c).
+pub fn r_intdiv(x: f64, y: f64) -> f64 {
+    let q = x / y;
+    if y == 0.0 || q.abs() * f64::EPSILON > 1.0 || !q.is_finite() {
+        return q;
+    }
+    if q.abs() < 1.0 {
+        return if q < 0.0 || (x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0) {
+            -1.0
+        } else {
+            0.0
+        };
+    }
+    let tmp = (-q.floor()).mul_add(y, x);
+    q.floor() + (tmp / y).floor()
 }
 
 type Dims = Option<(usize, usize)>;
@@ -167,6 +226,8 @@ pub fn binary(
         Op::Mul => recycle(a, b, n, |x, y| x * y),
         Op::Div => recycle(a, b, n, |x, y| x / y),
         Op::Pow => recycle(a, b, n, r_pow),
+        Op::Mod => recycle(a, b, n, r_mod),
+        Op::IntDiv => recycle(a, b, n, r_intdiv),
     };
     Ok((data, dims))
 }
@@ -218,7 +279,7 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let e1 = args.get("e1").unwrap_or(&Value::Null);
     match args.get("e2") {
         None => {
-            if matches!(op, Op::Mul | Op::Div | Op::Pow) {
+            if !matches!(op, Op::Add | Op::Sub) {
                 return Err(KernelError::new(format!(
                     "invalid unary operator `{}`",
                     args.func
@@ -233,6 +294,9 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
             let (data, dims) = binary(op, &a, ad, &b, bd).map_err(KernelError)?;
             if ragged(a.len(), b.len()) {
                 ctx.warn(RECYCLE);
+            }
+            if op == Op::Mod && modulus_loses_accuracy(&a, &b) {
+                ctx.warn("probable complete loss of accuracy in modulus");
             }
             Ok(to_value(data, dims))
         }
@@ -276,7 +340,7 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         .ok_or_else(|| ArgError::call(format!("unknown operator {}", args.func)))?;
     let t1 = args.ty("e1").cloned().unwrap_or(Type::Any);
     let Some(t2) = args.ty("e2").cloned() else {
-        if matches!(op, Op::Mul | Op::Div | Op::Pow) {
+        if !matches!(op, Op::Add | Op::Sub) {
             return Err(ArgError::call(format!(
                 "invalid unary operator `{}`",
                 args.func

@@ -14,12 +14,12 @@ impl Parser<'_> {
         let mut open: Vec<&Token> = Vec::new();
         for t in &self.tokens {
             match &t.tok {
-                Tok::LParen | Tok::LBracket => open.push(t),
-                Tok::RParen | Tok::RBracket => {
-                    let want = if t.tok == Tok::RParen {
-                        Tok::LParen
-                    } else {
-                        Tok::LBracket
+                Tok::LParen | Tok::LBracket | Tok::LBrace => open.push(t),
+                Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                    let want = match t.tok {
+                        Tok::RParen => Tok::LParen,
+                        Tok::RBrace => Tok::LBrace,
+                        _ => Tok::LBracket,
                     };
                     match open.pop() {
                         Some(o) if o.tok == want => {}
@@ -237,6 +237,7 @@ impl Parser<'_> {
         let opener = &self.tokens[open];
         let msg = match &t.tok {
             Tok::Unsupported(op) => unsupported(op),
+            Tok::LeftAssign => super::assign_outside_block(&t.tok),
             Tok::Assign => format!(
                 "unexpected `=` before the {} closing the {} at {}; only call arguments \
                  can be named",

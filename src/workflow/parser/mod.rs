@@ -29,13 +29,46 @@ const BP_RANGE: u8 = 50;
 const BP_UNARY: u8 = 60;
 const BP_POWER: u8 = 70;
 
-/// Parses `text` (whose bytes `map` places in `file`) as one expression.
+/// Parses `text` (whose bytes `map` places in `file`): one expression, or
+/// statements on separate lines (or after `;`), which run as the body of a
+/// block does.
 pub fn parse_expr(file: &SourceFile, text: &str, map: &TextMap) -> Result<Expr, Diagnostic> {
     let mut p = Parser::new(file, text, map)?;
     p.empty_check()?;
-    let e = p.expr(0)?;
+    let mut stmts = vec![p.statement()?];
+    let mut height = p.height;
+    loop {
+        let t = p.peek().clone();
+        let separated = t.tok == Tok::Semi || t.newline_before;
+        if t.tok == Tok::Eof || !separated {
+            break;
+        }
+        while p.peek().tok == Tok::Semi {
+            p.bump();
+        }
+        if p.peek().tok == Tok::Eof {
+            break;
+        }
+        stmts.push(p.statement()?);
+        height = height.max(p.height);
+    }
     p.finish()?;
-    Ok(e)
+    if stmts.len() == 1 {
+        if let ExprKind::Assign { name_span, .. } = &stmts[0].kind {
+            return Err(p.diag(
+                *name_span,
+                "a step is assigned by its TOML key (`name = \"value\"`); an assignment \
+                 inside a step makes a local for the statements after it",
+            ));
+        }
+        return Ok(stmts.remove(0));
+    }
+    p.grow(height + stmts.len(), &p.tokens[0].clone())?;
+    let span = stmts[0].span.to(stmts[stmts.len() - 1].span);
+    Ok(Expr {
+        kind: ExprKind::Block(stmts),
+        span,
+    })
 }
 
 /// Parses a loop header `NAME in EXPR` (R's `for` header, parentheses
@@ -104,7 +137,8 @@ struct Parser<'a> {
     len: usize,
     pos: usize,
     /// How many brackets enclose the current position: inside any, a line
-    /// break is only whitespace.
+    /// break is only whitespace. Braces set it back to 0 for their inside,
+    /// where a line break ends a statement, as in R.
     depth: usize,
     /// How deeply `expr` is nested, to refuse (not overflow the stack on)
     /// pathological input such as ten thousand parentheses.
@@ -187,8 +221,11 @@ impl<'a> Parser<'a> {
                  R expression, and a step holds only one",
                 t.tok.describe()
             )
-        } else if t.tok == Tok::Assign {
-            "unexpected `=`: a step is assigned by its TOML key, not inside the expression"
+        } else if matches!(t.tok, Tok::Assign | Tok::LeftAssign) {
+            assign_outside_block(&t.tok)
+        } else if t.tok == Tok::Semi {
+            "unexpected `;`: a step holds one expression; put statements in braces, \
+             `{ a <- f(x); g(a) }`"
                 .to_string()
         } else {
             format!(
@@ -232,6 +269,8 @@ impl<'a> Parser<'a> {
                 Tok::Colon => (Some(BinaryOp::Range), BP_RANGE),
                 Tok::MatMul => (Some(BinaryOp::MatMul), BP_SPECIAL),
                 Tok::In => (Some(BinaryOp::In), BP_SPECIAL),
+                Tok::Mod => (Some(BinaryOp::Mod), BP_SPECIAL),
+                Tok::IntDiv => (Some(BinaryOp::IntDiv), BP_SPECIAL),
                 Tok::Logic(sym) => {
                     let op = logic_op(sym);
                     let bp = match op {
@@ -322,6 +361,7 @@ impl<'a> Parser<'a> {
                 | Tok::LParen
                 | Tok::Bang
                 | Tok::Lambda
+                | Tok::LBrace
                 | Tok::Unsupported(_)
         );
         if !starts_operand {
@@ -354,14 +394,17 @@ impl<'a> Parser<'a> {
                 "Inf" => leaf(ExprKind::Num(f64::INFINITY)),
                 "NaN" => leaf(ExprKind::Num(f64::NAN)),
                 "function" if self.peek().tok == Tok::LParen => self.function(span),
-                "if" | "else" | "for" | "while" | "in" | "function" | "repeat" | "break"
-                | "next" => Err(self.diag(
-                    span,
-                    format!(
-                        "unexpected keyword `{n}`: workflow expressions have no control flow \
-                         (use a loop step `{{ for = \"i in 1:N\", do = \"...\" }}`)"
-                    ),
-                )),
+                "if" => self.if_else(&t),
+                "else" => Err(self.diag(span, "unexpected `else`: no `if` before it")),
+                "for" | "while" | "in" | "function" | "repeat" | "break" | "next" => Err(self
+                    .diag(
+                        span,
+                        format!(
+                            "unexpected keyword `{n}`: workflow expressions have no loops \
+                             (use a loop step `{{ for = \"i in 1:N\", do = \"...\" }}`, \
+                             or sapply)"
+                        ),
+                    )),
                 _ => leaf(ExprKind::Name(n.clone())),
             },
             Tok::Minus | Tok::Plus | Tok::Bang => {
@@ -404,17 +447,158 @@ impl<'a> Parser<'a> {
                 Ok(e)
             }
             Tok::Lambda if self.peek().tok == Tok::LParen => self.function(span),
+            Tok::LBrace => self.block(&t),
             Tok::Unsupported(ref op) => Err(self.diag(span, unsupported(op))),
             Tok::Eof => Err(self.diag(span, "unexpected end of expression; expected an operand")),
-            Tok::Assign => Err(self.diag(
-                span,
-                "unexpected `=`: a step is assigned by its TOML key, not inside the expression",
-            )),
+            Tok::Assign | Tok::LeftAssign => Err(self.diag(span, assign_outside_block(&t.tok))),
             ref other => Err(self.diag(
                 span,
                 format!("unexpected {}; expected an expression", other.describe()),
             )),
         }
+    }
+
+    /// One statement: an expression, or `name <- value` (`name = value`).
+    /// Sets `self.height`.
+    fn statement(&mut self) -> Result<Expr, Diagnostic> {
+        let e = self.expr(0)?;
+        let t = self.peek().clone();
+        let assigns = matches!(t.tok, Tok::LeftAssign | Tok::Assign);
+        if !assigns || t.newline_before && self.depth == 0 {
+            return Ok(e);
+        }
+        let ExprKind::Name(name) = &e.kind else {
+            return Err(self.diag(
+                e.span,
+                format!(
+                    "only a name can be assigned with {}: R's `x[i] <- v` and `f(x) <- v` \
+                     replace part of a value, which workflow expressions do not",
+                    t.tok.describe()
+                ),
+            ));
+        };
+        let (name, name_span) = (name.clone(), e.span);
+        self.bump();
+        // `a <- b <- v` assigns both, right to left.
+        let value = self.statement_after(&t)?;
+        self.height = self.grow(self.height, &t)?;
+        Ok(Expr {
+            span: name_span.to(value.span),
+            kind: ExprKind::Assign {
+                name,
+                name_span,
+                value: Box::new(value),
+            },
+        })
+    }
+
+    /// The statement after token `after`, with a clear error when there is
+    /// none.
+    fn statement_after(&mut self, after: &Token) -> Result<Expr, Diagnostic> {
+        let t = self.peek().clone();
+        // As in R, line breaks may come between `<-`, `if (...)` or `else`
+        // and what they take.
+        if matches!(
+            t.tok,
+            Tok::Eof | Tok::RParen | Tok::RBracket | Tok::RBrace | Tok::Comma | Tok::Semi
+        ) {
+            return Err(self.error_at(
+                &t,
+                format!(
+                    "unexpected {} after {}; expected an expression",
+                    t.tok.describe(),
+                    after.tok.describe()
+                ),
+            ));
+        }
+        self.statement()
+    }
+
+    /// `{ s1; s2 }` after its `{` (token `open_tok`): statements separated
+    /// by `;` or line breaks.
+    fn block(&mut self, open_tok: &Token) -> Result<Expr, Diagnostic> {
+        let open = self.pos - 1;
+        let outer_depth = std::mem::replace(&mut self.depth, 0);
+        let mut stmts = Vec::new();
+        let mut height = 0;
+        loop {
+            while self.peek().tok == Tok::Semi {
+                self.bump();
+            }
+            if matches!(self.peek().tok, Tok::RBrace | Tok::Eof) {
+                break;
+            }
+            let s = self.statement()?;
+            height = height.max(self.height);
+            stmts.push(s);
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::Semi | Tok::RBrace => {}
+                _ if t.newline_before => {}
+                Tok::Unsupported(ref op) => return Err(self.error_at(&t, unsupported(op))),
+                _ => {
+                    return Err(self.error_at(
+                        &t,
+                        format!(
+                            "unexpected {} after a complete statement; expected `;`, a line \
+                             break or the `}}` closing the `{{` at {}",
+                            t.tok.describe(),
+                            self.where_is(open)
+                        ),
+                    ))
+                }
+            }
+        }
+        let close = self.close(Tok::RBrace, open)?;
+        self.depth = outer_depth;
+        // The evaluator walks a block one statement deeper per statement.
+        self.height = self.grow(height + stmts.len(), open_tok)?;
+        Ok(Expr {
+            span: self.span(open_tok).to(close),
+            kind: ExprKind::Block(stmts),
+        })
+    }
+
+    /// `if (cond) yes else no` after its `if` (token `kw`).
+    fn if_else(&mut self, kw: &Token) -> Result<Expr, Diagnostic> {
+        let t = self.peek().clone();
+        if t.tok != Tok::LParen {
+            return Err(self.error_at(
+                &t,
+                format!("expected `(` after `if`, found {}", t.tok.describe()),
+            ));
+        }
+        let open = self.pos;
+        self.bump();
+        self.depth += 1;
+        let cond = self.operand(0, &t)?;
+        let mut height = self.height;
+        self.close(Tok::RParen, open)?;
+        self.depth -= 1;
+        let close_tok = self.tokens[self.pos - 1].clone();
+        let yes = self.statement_after(&close_tok)?;
+        height = height.max(self.height);
+        let mut no = None;
+        let t = self.peek().clone();
+        // A line break before `else` ends the `if` at R's top level, but
+        // not inside braces or brackets; a step's text is never R's top
+        // level, so `else` is taken on the next line as well.
+        if t.tok == Tok::Ident("else".into()) {
+            self.bump();
+            let e = self.statement_after(&t)?;
+            height = height.max(self.height);
+            no = Some(Box::new(e));
+        }
+        self.height = self.grow(height, kw)?;
+        let end = no.as_ref().map_or(yes.span, |n| n.span);
+        Ok(Expr {
+            span: self.span(kw).to(end),
+            kind: ExprKind::If {
+                cond: Box::new(cond),
+                yes: Box::new(yes),
+                no,
+            },
+        })
     }
 
     /// `function(x, y) body` (or `\(x) body`) after its keyword at `start`:
@@ -581,16 +765,27 @@ fn logic_op(sym: &str) -> BinaryOp {
 }
 
 fn closer(t: &Tok) -> Tok {
-    if *t == Tok::LParen {
-        Tok::RParen
-    } else {
-        Tok::RBracket
+    match t {
+        Tok::LParen => Tok::RParen,
+        Tok::LBrace => Tok::RBrace,
+        _ => Tok::RBracket,
     }
+}
+
+fn assign_outside_block(tok: &Tok) -> String {
+    format!(
+        "unexpected {}: a step is assigned by its TOML key; inside an expression, \
+         assign a local as a statement in braces, `{{ a <- f(x); g(a) }}`",
+        tok.describe()
+    )
 }
 
 fn unsupported(op: &str) -> String {
     if op.starts_with('%') {
-        format!("unknown operator `{op}`: the `%...%` operators supported are `%*%` and `%in%`")
+        format!(
+            "unknown operator `{op}`: the `%...%` operators supported are `%*%`, `%in%`, \
+             `%%` and `%/%`"
+        )
     } else {
         format!("operator `{op}` is not supported in workflow expressions")
     }
