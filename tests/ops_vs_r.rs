@@ -245,6 +245,35 @@ fn statements_are_checked_where_they_are_written() {
     );
 }
 
+/// A function step is called where it is used; its errors name the use.
+#[test]
+fn function_steps_are_checked_where_they_are_used() {
+    check_fails(
+        "f = 'function(v) g(v)'\ng = 'function(v) f(v) + 1'\na = 'f(2)'",
+        3,
+        "f(v)",
+        "calls itself",
+    );
+    check_fails(
+        "f = 'function(v, w) v + w'\na = 'f(1)'",
+        3,
+        "f(1)",
+        "argument \"w\" is missing, with no default",
+    );
+    check_fails(
+        "f = 'function(v) v + 1'\na = 'mean(f)'",
+        3,
+        "f)",
+        "a function(...) is a value only as the function argument of",
+    );
+    check_fails(
+        "f = 'function(v) v + zz'\na = 'f(1)'",
+        2,
+        "zz",
+        "object `zz` not found",
+    );
+}
+
 /// Statements on separate lines of a multi-line string run as one block
 /// does, in a step and in a loop body; each loop iteration's locals are its
 /// own, so the loop's value is the same on any number of workers.

@@ -12,7 +12,7 @@ use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
     alloc, frame, index, logical, names, path, registry, Args, Ctx, KernelError, Value, Warning,
 };
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
@@ -170,6 +170,17 @@ pub fn eval<'s>(
         ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
             Cow::Owned(super::statements::run(&[e], scope, ctx, file)?)
         }
+        ExprKind::Apply {
+            params, body, args, ..
+        } => {
+            let values = args
+                .iter()
+                .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+            let bound = function_args::bind(params, given).map_err(|m| err(e.span, m))?;
+            Cow::Owned(run_bound(&bound, body, scope, ctx, file)?)
+        }
         // `check` refuses these (`function_args::closure_arg`).
         ExprKind::Function { .. } => {
             return Err(err(
@@ -195,7 +206,7 @@ fn closure<'e>(
 /// evaluated in `scope` with its parameters bound; an error inside it is
 /// reported where it happened, not at the call.
 fn call_with<T>(
-    closure: Option<(&[(String, Span)], &Expr)>,
+    closure: Option<(&[Param], &Expr)>,
     scope: &Scope,
     file: &SourceFile,
     ctx: &mut Ctx,
@@ -209,9 +220,7 @@ fn call_with<T>(
         let bound = function_args::bind(params, given).map_err(KernelError::new)?;
         // The body's own calls take no closure but their own.
         let own = ctx.closure.take();
-        let r = with_bindings(scope, &bound, &mut |s| {
-            eval(body, s, ctx, file).map(Cow::into_owned)
-        });
+        let r = run_bound(&bound, body, scope, ctx, file);
         ctx.closure = own;
         r.map_err(|e| {
             let message = e.message.clone();
@@ -229,6 +238,38 @@ fn call_with<T>(
     let r = kernel_call(&mut inner);
     ctx.warnings = inner.warnings;
     r.map_err(|e| failure.into_inner().unwrap_or(e))
+}
+
+/// A function's `body` run with its parameters `bound` (see
+/// `function_args::bind`): the defaults of those given no argument are
+/// evaluated first, seeing the arguments given.
+fn run_bound(
+    bound: &[(&Param, Option<&Value>)],
+    body: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Value, EvalError> {
+    let given: Vec<(&str, &Value)> = bound
+        .iter()
+        .filter_map(|(p, v)| v.map(|v| (p.name.as_str(), v)))
+        .collect();
+    let defaults = with_bindings(scope, &given, &mut |s| {
+        bound
+            .iter()
+            .filter(|(_, v)| v.is_none())
+            .filter_map(|(p, _)| p.default.as_ref())
+            .map(|d| eval(d, s, ctx, file).map(Cow::into_owned))
+            .collect::<Result<Vec<_>, EvalError>>()
+    })?;
+    let mut defaults = defaults.iter();
+    let all: Vec<(&str, &Value)> = bound
+        .iter()
+        .filter_map(|(p, v)| Some((p.name.as_str(), v.or_else(|| defaults.next())?)))
+        .collect();
+    with_bindings(scope, &all, &mut |s| {
+        eval(body, s, ctx, file).map(Cow::into_owned)
+    })
 }
 
 /// `scope` with each of `bound` as a local, the last innermost.

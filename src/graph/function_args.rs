@@ -9,7 +9,7 @@
 
 use crate::diagnostic::Span;
 use crate::kernels::{registry, Args};
-use crate::workflow::{Arg, Expr, ExprKind};
+use crate::workflow::{Arg, Expr, ExprKind, Param};
 
 /// The functions that take a function, and the formal that takes it.
 fn function_formal(func: &str) -> Option<&'static str> {
@@ -23,7 +23,7 @@ fn function_formal(func: &str) -> Option<&'static str> {
 }
 
 /// A closure a call takes: its parameters and body.
-pub type ClosureParts<'e> = (&'e [(String, Span)], &'e Expr);
+pub type ClosureParts<'e> = (&'e [Param], &'e Expr);
 
 /// The closure a call to `func` takes, and the index of its argument:
 /// a `function(x) expr` in its function position, or `replicate`'s `expr`,
@@ -95,17 +95,18 @@ fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)
 }
 
 /// A closure's parameters bound to the arguments it is called with, as R
-/// matches them: by exact name first, then by position. Every parameter
-/// must receive a value (flowcast's closures have no defaults).
+/// matches them: by exact name first, then by position. A parameter given
+/// no argument takes its default (`None` here, for the caller to
+/// evaluate); one with no default must receive a value.
 pub fn bind<T>(
-    params: &[(String, Span)],
+    params: &[Param],
     given: Vec<(Option<String>, T)>,
-) -> Result<Vec<(&str, T)>, String> {
+) -> Result<Vec<(&Param, Option<T>)>, String> {
     let mut slots: Vec<Option<T>> = params.iter().map(|_| None).collect();
     let mut positional = Vec::new();
     for (name, v) in given {
         match name {
-            Some(n) => match params.iter().position(|(p, _)| *p == n) {
+            Some(n) => match params.iter().position(|p| p.name == n) {
                 Some(i) if slots[i].is_none() => slots[i] = Some(v),
                 Some(_) => {
                     return Err(format!(
@@ -117,9 +118,14 @@ pub fn bind<T>(
             None => positional.push(v),
         }
     }
+    // R gives positional arguments to the parameters no name took, in
+    // order, defaults or not.
     let mut positional = positional.into_iter();
     for slot in slots.iter_mut().filter(|s| s.is_none()) {
-        *slot = positional.next();
+        match positional.next() {
+            Some(v) => *slot = Some(v),
+            None => break,
+        }
     }
     if positional.next().is_some() {
         return Err(format!(
@@ -131,9 +137,12 @@ pub fn bind<T>(
     params
         .iter()
         .zip(slots)
-        .map(|((p, _), v)| {
-            v.map(|v| (p.as_str(), v))
-                .ok_or_else(|| format!("argument \"{p}\" is missing, with no default"))
+        .map(|(p, v)| match (v, &p.default) {
+            (None, None) => Err(format!(
+                "argument \"{}\" is missing, with no default",
+                p.name
+            )),
+            (v, _) => Ok((p, v)),
         })
         .collect()
 }

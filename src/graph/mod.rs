@@ -522,6 +522,7 @@ fn top_function(e: &Expr) -> String {
         // A block is about the value it ends with.
         ExprKind::Block(stmts) => stmts.last().map_or("literal".to_string(), top_function),
         ExprKind::Assign { value, .. } => top_function(value),
+        ExprKind::Apply { body, .. } => top_function(body),
         ExprKind::If { .. } => "if".to_string(),
         _ => "literal".to_string(),
     }

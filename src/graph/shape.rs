@@ -11,7 +11,7 @@ use super::function_args;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
 use crate::kernels::{frame, index, logical, registry, ArgError, Args, ShapeCtx, Type};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
 
 /// The type of `e` given the types of the names it reads.
 pub fn infer(
@@ -224,6 +224,21 @@ fn infer_node(
                  Reduce, mapply and the like",
             ))
         }
+        ExprKind::Apply {
+            params, body, args, ..
+        } => {
+            let given = args
+                .iter()
+                .map(|a| {
+                    Ok((
+                        a.name.clone(),
+                        infer_node(&a.value, env, file, ctx, None, work)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            let bound = function_args::bind(params, given).map_err(|m| diag(file, e.span, m))?;
+            bound_type(bound, body, env, file, ctx, work)?
+        }
         ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
             let mut locals: HashMap<&str, Type> =
                 env.iter().map(|(k, v)| (*k, v.clone())).collect();
@@ -319,12 +334,41 @@ fn statement<'e>(
     }
 }
 
+/// The type of a function's `body` with its parameters `bound` (see
+/// `function_args::bind`), defaults typed with the arguments given.
+fn bound_type(
+    bound: Vec<(&Param, Option<Type>)>,
+    body: &Expr,
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Type, Diagnostic> {
+    let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
+    for (p, t) in &bound {
+        if let Some(t) = t {
+            inner.insert(p.name.as_str(), t.clone());
+        }
+    }
+    let mut defaults = Vec::new();
+    for (p, t) in &bound {
+        if let (None, Some(d)) = (t, &p.default) {
+            defaults.push((
+                p.name.as_str(),
+                infer_node(d, &inner, file, ctx, None, work)?,
+            ));
+        }
+    }
+    inner.extend(defaults);
+    infer_node(body, &inner, file, ctx, None, work)
+}
+
 /// Runs `kernel_call` with the call's closure (`params`, `body`) in its
 /// context: the kernel's shape rule asks for the body's type at its
 /// arguments' types, and the body's work counts as many times as the
 /// kernel says it runs. An error in the body points into the body.
 fn with_closure<T>(
-    params: &[(String, Span)],
+    params: &[Param],
     body: &Expr,
     env: &HashMap<&str, Type>,
     file: &SourceFile,
@@ -341,10 +385,8 @@ fn with_closure<T>(
     };
     let shape = |given: Vec<(Option<String>, Type)>, times: Option<usize>| {
         let bound = function_args::bind(params, given)?;
-        let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
-        inner.extend(bound);
         let mut w = work::closure_call_work();
-        match infer_node(body, &inner, file, &plain, None, &mut w) {
+        match bound_type(bound, body, env, file, &plain, &mut w) {
             Ok(t) => {
                 body_work.set(body_work.get() + w.times(times));
                 Ok(t)

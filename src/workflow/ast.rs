@@ -128,7 +128,7 @@ pub enum ExprKind {
     /// Its body reads its parameters and, through them, nothing else: any
     /// other name is a step, so the closure's dependences are the step's.
     Function {
-        params: Vec<(String, Span)>,
+        params: Vec<Param>,
         body: Box<Expr>,
     },
     /// `{ s1; s2; value }`: the statements run in order and the last one's
@@ -150,6 +150,25 @@ pub enum ExprKind {
         yes: Box<Expr>,
         no: Option<Box<Expr>>,
     },
+    /// `f(args)` where the step `f` is `function(params) body` (see
+    /// `workflow::functions`): the body runs with the parameters bound to
+    /// the arguments, as a closure's does.
+    Apply {
+        func: String,
+        func_span: Span,
+        params: Vec<Param>,
+        body: Box<Expr>,
+        args: Vec<Arg>,
+    },
+}
+
+/// A parameter of `function(...)`: `x`, or `n = default`, whose default is
+/// evaluated with the arguments given (`function(x, n = length(x))`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub span: Span,
+    pub default: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -267,7 +286,10 @@ impl Expr {
             }
             ExprKind::Function { params, body } => {
                 let outer = bound.len();
-                bound.extend(params.iter().map(|(p, _)| p.as_str()));
+                bound.extend(params.iter().map(|p| p.name.as_str()));
+                for d in params.iter().filter_map(|p| p.default.as_ref()) {
+                    d.visit_free_names(bound, f);
+                }
                 body.visit_free_names(bound, f);
                 bound.truncate(outer);
             }
@@ -277,6 +299,18 @@ impl Expr {
                     s.visit_free_names(bound, f);
                     s.assigned(bound);
                 }
+                bound.truncate(outer);
+            }
+            ExprKind::Apply {
+                params, body, args, ..
+            } => {
+                args.iter().for_each(|a| a.value.visit_free_names(bound, f));
+                let outer = bound.len();
+                bound.extend(params.iter().map(|p| p.name.as_str()));
+                for d in params.iter().filter_map(|p| p.default.as_ref()) {
+                    d.visit_free_names(bound, f);
+                }
+                body.visit_free_names(bound, f);
                 bound.truncate(outer);
             }
             _ => self.visit_children(&mut |c| c.visit_free_names(bound, f)),
@@ -344,13 +378,96 @@ impl Expr {
                 }
                 f(rhs);
             }
-            ExprKind::Function { body, .. } => f(body),
+            ExprKind::Function { params, body } => {
+                params
+                    .iter()
+                    .filter_map(|p| p.default.as_ref())
+                    .for_each(&mut *f);
+                f(body);
+            }
             ExprKind::Block(stmts) => stmts.iter().for_each(f),
             ExprKind::Assign { value, .. } => f(value),
             ExprKind::If { cond, yes, no } => {
                 f(cond);
                 f(yes);
                 no.iter().for_each(|e| f(e));
+            }
+            ExprKind::Apply {
+                params, body, args, ..
+            } => {
+                args.iter().for_each(|a| f(&a.value));
+                params
+                    .iter()
+                    .filter_map(|p| p.default.as_ref())
+                    .for_each(&mut *f);
+                f(body);
+            }
+        }
+    }
+
+    /// [`Expr::visit_children`], mutably.
+    pub fn visit_children_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Name(_)
+            | ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Na => {}
+            ExprKind::Call { args, .. } => args.iter_mut().for_each(|a| f(&mut a.value)),
+            ExprKind::Unary { expr, .. } => f(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            ExprKind::Index {
+                target,
+                indices,
+                drop,
+            } => {
+                f(target);
+                indices.iter_mut().flatten().for_each(&mut *f);
+                drop.iter_mut().for_each(|e| f(e));
+            }
+            ExprKind::Index2 {
+                target,
+                index,
+                column,
+            } => {
+                f(target);
+                f(index);
+                column.iter_mut().for_each(|e| f(e));
+            }
+            ExprKind::Field { target, .. } => f(target),
+            ExprKind::Formula { lhs, rhs } => {
+                if let Some(l) = lhs {
+                    f(l);
+                }
+                f(rhs);
+            }
+            ExprKind::Function { params, body } => {
+                params
+                    .iter_mut()
+                    .filter_map(|p| p.default.as_mut())
+                    .for_each(&mut *f);
+                f(body);
+            }
+            ExprKind::Block(stmts) => stmts.iter_mut().for_each(f),
+            ExprKind::Assign { value, .. } => f(value),
+            ExprKind::If { cond, yes, no } => {
+                f(cond);
+                f(yes);
+                no.iter_mut().for_each(|e| f(e));
+            }
+            ExprKind::Apply {
+                params, body, args, ..
+            } => {
+                args.iter_mut().for_each(|a| f(&mut a.value));
+                params
+                    .iter_mut()
+                    .filter_map(|p| p.default.as_mut())
+                    .for_each(&mut *f);
+                f(body);
             }
         }
     }

@@ -92,6 +92,11 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         ));
     }
     if cx.diags.is_empty() {
+        if let Err(d) = super::functions::inline(&file, &mut wf.steps) {
+            cx.diags = d;
+        }
+    }
+    if cx.diags.is_empty() {
         Ok(wf)
     } else {
         let mut diags = cx.diags;

@@ -9,6 +9,7 @@ pub mod ast;
 pub mod depth;
 mod document;
 pub mod files;
+mod functions;
 mod lexer;
 mod names;
 mod parser;
@@ -19,7 +20,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, SourceFile};
 
-pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Step, StepBody, UnaryOp, Workflow};
+pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Param, Step, StepBody, UnaryOp, Workflow};
 pub use document::SCHEDULERS;
 pub use names::{is_reserved, is_syntactic};
 pub use parser::{parse_expr, parse_loop_header};

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::ast::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp};
 use super::names::{is_reserved, is_syntactic};
 
 fn prec(e: &Expr) -> u8 {
@@ -148,9 +148,10 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
             None => format!("~{}", sub(rhs, 11)),
         },
         ExprKind::Function { params, body } => {
-            let params: Vec<String> = params.iter().map(|(p, _)| name(p)).collect();
-            format!("function({}) {}", params.join(", "), sub(body, 0))
+            format!("function({}) {}", formals(params, sub), sub(body, 0))
         }
+        // As written: the function step's name.
+        ExprKind::Apply { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Block(stmts) if stmts.is_empty() => "{}".into(),
         ExprKind::Block(stmts) => {
             let stmts: Vec<String> = stmts.iter().map(|s| sub(s, 0)).collect();
@@ -170,6 +171,18 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
             None => format!("if ({}) {}", sub(cond, 0), sub(yes, 0)),
         },
     }
+}
+
+/// `x, n = default`.
+fn formals(params: &[Param], sub: &dyn Fn(&Expr, u8) -> String) -> String {
+    params
+        .iter()
+        .map(|p| match &p.default {
+            Some(d) => format!("{} = {}", name(&p.name), sub(d, 0)),
+            None => name(&p.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether the text of `e` may end in an `if` without `else`, which would
@@ -198,7 +211,33 @@ fn minimal(e: &Expr, min: u8) -> String {
 
 /// The expression with every operator application in parentheses, e.g.
 /// `-2^2` → `(-(2^2))`: for checking how a text was grouped.
+///
+/// A call of a function step shows the function's body too, so the text
+/// changes when the function does (the cache keys a step by it).
 pub fn sexpr(e: &Expr) -> String {
+    if let ExprKind::Apply {
+        func,
+        params,
+        body,
+        args,
+        ..
+    } = &e.kind
+    {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match &a.name {
+                Some(n) => format!("{} = {}", name(n), sexpr(&a.value)),
+                None => sexpr(&a.value),
+            })
+            .collect();
+        return format!(
+            "{}[function({}) {}]({})",
+            name(func),
+            formals(params, &|x, _| sexpr(x)),
+            sexpr(body),
+            args.join(", ")
+        );
+    }
     let s = render(e, &|x, _| sexpr(x));
     match e.kind {
         ExprKind::Binary { .. }

@@ -255,6 +255,10 @@ fn statements_group_as_in_r() {
             "{ (if (p) { (y <- 1) } else { (y <- 2) }); y }",
         ),
         ("a %% 2 == 0", "((a %% 2) == 0)"),
+        (
+            "function(x, n = length(x)) x[n]",
+            "(function(x, n = length(x)) x[n])",
+        ),
         ("-7 %/% 2 * 3", "(((-7) %/% 2) * 3)"),
         ("a + b %% c ^ 2", "(a + (b %% (c^2)))"),
     ] {

@@ -11,7 +11,7 @@ mod family;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::ast::{BinaryOp, Expr, ExprKind, Param, UnaryOp};
 use super::depth::MAX_DEPTH;
 use super::lexer::{lex, Tok, Token};
 use super::names::{is_reserved, name_problem};
@@ -607,7 +607,8 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         let open_tok = self.bump().clone();
         self.depth += 1;
-        let mut params: Vec<(String, Span)> = Vec::new();
+        let mut params: Vec<Param> = Vec::new();
+        let mut height = 0;
         if self.peek().tok != Tok::RParen {
             loop {
                 let t = self.bump().clone();
@@ -621,30 +622,33 @@ impl<'a> Parser<'a> {
                         ))
                     }
                 };
-                if params.iter().any(|(p, _)| *p == name) {
+                if params.iter().any(|p| p.name == name) {
                     return Err(self.error_at(&t, format!("repeated formal argument '{name}'")));
                 }
-                params.push((name, self.span(&t)));
-                let next = self.peek().clone();
-                match next.tok {
-                    Tok::Comma => {
-                        self.bump();
-                    }
-                    Tok::Assign => {
-                        return Err(self.error_at(
-                            &next,
-                            "a parameter's default value is not supported: pass the value \
-                             as an argument instead",
-                        ))
-                    }
-                    _ => break,
+                let span = self.span(&t);
+                let mut default = None;
+                let eq = self.peek().clone();
+                if eq.tok == Tok::Assign {
+                    self.bump();
+                    default = Some(self.operand(0, &eq)?);
+                    height = height.max(self.height);
+                }
+                params.push(Param {
+                    name,
+                    span,
+                    default,
+                });
+                if self.peek().tok == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
                 }
             }
         }
         self.close(Tok::RParen, open)?;
         self.depth -= 1;
         let body = self.operand(0, &open_tok)?;
-        self.height = self.grow(self.height, &open_tok)?;
+        self.height = self.grow(self.height.max(height), &open_tok)?;
         let span = start.to(body.span);
         Ok(Expr {
             kind: ExprKind::Function {
