@@ -103,9 +103,9 @@ fn unsupported_formulas_and_frames_fail_at_check_with_the_place() {
         "invalid power in formula",
     );
     check_fails(
-        "f = 'lm(weight ~ height:treated, data = d)'",
+        "f = 'lm(weight ~ height:d, data = d)'",
         "height:",
-        "takes only numeric vectors in interactions",
+        "for variable `d` in the interaction `height:d`",
     );
     check_fails(
         "f = 'lm(weight ~ height, data = d, weights = group)'",

@@ -204,6 +204,30 @@ fn r_errors_fail_their_step_at_run_time() {
     );
 }
 
+/// Factor interactions (tests/fixtures/workflows/interactions.toml) that
+/// R refuses, or that no fit takes, fail with what is wrong named.
+#[test]
+fn interaction_errors_name_the_variable() {
+    let g = "g = 'ifelse(d$dose < 2, \"lo\", \"hi\")'\nf = 'lm(y ~ x1 * g, data = d)'";
+    run_fails(
+        &format!("{g}\np = 'predict(f, data.frame(x1 = 1, g = \"mid\"))'"),
+        "factor g has new level mid",
+    );
+    run_fails(
+        &format!("{g}\np = 'predict(f, data.frame(x1 = 1, g = 2))'"),
+        "variable 'g' was fitted with type \"factor\" but type \"numeric\" was supplied",
+    );
+    run_fails(
+        "g = 'rep(\"one\", 40)'\nf = 'lm(y ~ x1:g, data = d)'",
+        "contrasts can be applied only to factors with 2 or more levels (variable 'g')",
+    );
+    check_fails(
+        "f = 'lm(y ~ x1:d, data = d)'",
+        "x1:d",
+        "for variable `d` in the interaction `x1:d`",
+    );
+}
+
 #[test]
 fn separation_warns_as_r_does() {
     // R: glm.fit: fitted probabilities numerically 0 or 1 occurred.

@@ -101,6 +101,15 @@ fn anova_matches_r() {
     assert_matches_r("anova", "emcp", false);
 }
 
+/// Factor interactions in lm, glm and aov formulas: two-way, three-way,
+/// factor x number, interactions without main effects, empty cells, and
+/// coef names, summary, anova, confint, vcov, predict, summary.aov and
+/// TukeyHSD of those fits.
+#[test]
+fn interactions_match_r() {
+    assert_matches_r("interactions", "emcp", false);
+}
+
 #[test]
 fn distribution_functions_match_r() {
     assert_matches_r("stats_dist", "emcp", false);

@@ -10,7 +10,8 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, index, logical, names, path, registry, Args, Ctx, KernelError, Value, Warning,
+    alloc, frame, index, logical, model_matrix, names, path, registry, Args, Ctx, KernelError,
+    Value, Warning,
 };
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
 
@@ -456,8 +457,8 @@ fn eval_args<'s>(
 }
 
 /// `lhs ~ rhs` with its terms expanded as R's `terms()` expands them
-/// ([`formula::terms`]): each variable evaluated once, each interaction the
-/// product of its variables, as `model.matrix` makes it for numbers.
+/// ([`formula::terms`]): each variable evaluated once, each interaction
+/// its variables (`model_matrix` codes them by the other terms).
 fn eval_formula(
     lhs: Option<&Expr>,
     rhs: &Expr,
@@ -496,10 +497,11 @@ fn eval_formula(
         let v = if let [v] = term.as_slice() {
             value(*v).clone()
         } else {
-            interaction(&t, term, &value).map_err(|message| EvalError {
-                span: rhs.span,
-                message,
-            })?
+            model_matrix::interaction(
+                term.iter()
+                    .map(|&v| (t.variables[v].0.clone(), value(v).clone()))
+                    .collect(),
+            )
         };
         terms.push((label, v));
     }
@@ -509,53 +511,6 @@ fn eval_formula(
         terms,
         intercept: t.intercept,
     }))
-}
-
-/// The column `model.matrix` makes for an interaction of numeric
-/// variables: their product, row by row.
-fn interaction<'v>(
-    t: &formula::Terms,
-    term: &[usize],
-    value: &impl Fn(usize) -> &'v Value,
-) -> Result<Value, String> {
-    let mut out: Option<Vec<f64>> = None;
-    for &v in term {
-        let label = &t.variables[v].0;
-        let x = value(v);
-        let nums = match x {
-            Value::Num(_) => x.as_f64_slice(),
-            Value::Mat(m) if m.ncols() == 1 => x.as_f64_slice(),
-            Value::Bool(_) | Value::Str(_) | Value::Factor(_) => {
-                return Err(format!(
-                    "variable `{label}` in the interaction `{}` is {}: flowcast's lm() \
-                     takes only numeric variables in interactions",
-                    t.label(term),
-                    match x {
-                        Value::Bool(_) => "logical (a factor in R)",
-                        Value::Factor(_) => "a factor",
-                        _ => "text (a factor in R)",
-                    }
-                ))
-            }
-            other => {
-                return Err(format!(
-                    "variable `{label}` in the interaction `{}` is a {}: flowcast's lm() \
-                     takes only numeric vectors in interactions",
-                    t.label(term),
-                    other.type_name()
-                ))
-            }
-        }
-        .unwrap_or_default();
-        out = Some(match out {
-            None => nums.into_owned(),
-            Some(acc) if acc.len() == nums.len() => {
-                acc.iter().zip(nums.iter()).map(|(a, b)| a * b).collect()
-            }
-            Some(_) => return Err(format!("variable lengths differ (found for '{label}')")),
-        });
-    }
-    Ok(Value::Num(out.unwrap_or_default()))
 }
 
 /// R's integer overflow of `lhs op rhs`, whose value is `v`: asked only
@@ -659,11 +614,11 @@ fn integers_as_text(
 }
 
 /// `predict(fit, newdata)`: R rebuilds the model's terms in `newdata`
-/// (`model.frame(Terms, newdata)`). The fit keeps its term labels, which
-/// are R text; they are read as a formula and evaluated among `newdata`'s
-/// columns only (a name found nowhere else fails, as it would in R once
-/// the fit's environment is gone), and the kernel gets the evaluated
-/// terms in place of the data frame.
+/// (`model.frame(Terms, newdata)`). The fit keeps its terms' variables,
+/// which are R text; they are read as a formula and evaluated among
+/// `newdata`'s columns only (a name found nowhere else fails, as it would
+/// in R once the fit's environment is gone), and the kernel gets the
+/// evaluated variables in place of the data frame.
 fn model_newdata(
     func: &str,
     args: &[Arg],
@@ -691,11 +646,12 @@ fn model_newdata(
     let (Some(object), Some(newdata)) = (position("object"), position("newdata")) else {
         return Ok(());
     };
+    // The variables the terms are made of (a fit without them: its terms).
     let labels = match &*values[object].1 {
         Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
             match l.field("terms") {
-                Some(Value::List(t)) => match t.field("term.labels") {
-                    Some(Value::Str(s)) => s.clone(),
+                Some(Value::List(t)) => match (t.field("variables"), t.field("term.labels")) {
+                    (Some(Value::Str(s)), _) | (None, Some(Value::Str(s))) => s.clone(),
                     _ => return Ok(()),
                 },
                 _ => return Ok(()),

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::path::{self, CallPath};
-use crate::kernels::{registry, Args, ShapeCtx, Type, Work};
+use crate::kernels::{model_matrix, registry, Args, ShapeCtx, Type, Work};
 use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 
 pub use shape::{infer, infer_with_operands, loop_range, loop_texts};
@@ -464,7 +464,7 @@ fn operand_features(operands: &[Type]) -> Vec<f64> {
                 let rows = response
                     .iter()
                     .map(|r| &**r)
-                    .chain(terms.iter().map(|(_, t)| t))
+                    .chain(terms.iter().map(|(_, t)| model_matrix::sized_by(t)))
                     .find_map(|t| t.dims().map_or(t.len(), |(r, _)| r));
                 let cols: Option<usize> = terms
                     .iter()

@@ -10,7 +10,9 @@ use super::formula;
 use super::function_args;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::work::{self, Work};
-use crate::kernels::{frame, index, logical, registry, ArgError, Args, ShapeCtx, Type};
+use crate::kernels::{
+    frame, index, logical, model_matrix, registry, ArgError, Args, ShapeCtx, Type,
+};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
 
 /// The type of `e` given the types of the names it reads.
@@ -536,7 +538,7 @@ fn infer_args(
 }
 
 /// The type of `lhs ~ rhs`: its response's and each term's (an
-/// interaction is a numeric vector).
+/// interaction's is its variables').
 fn infer_formula(
     lhs: Option<&Expr>,
     rhs: &Expr,
@@ -574,30 +576,32 @@ fn infer_formula(
         let tt = if let [v] = term.as_slice() {
             ty(*v)
         } else {
-            let mut len = None;
+            let mut vars = Vec::with_capacity(term.len());
             for &v in term {
-                match ty(v) {
-                    Type::Num { len: l, .. } => len = len.or(l),
-                    Type::Mat {
-                        rows,
-                        cols: Some(1),
-                    } => len = len.or(rows),
-                    Type::Any => {}
-                    other => {
-                        return Err(diag(
-                            file,
-                            rhs.span,
-                            format!(
-                                "variable `{}` in the interaction `{label}` is {}: flowcast's \
-                                 lm() takes only numeric vectors in interactions",
-                                t.variables[v].0,
-                                other.describe()
-                            ),
-                        ))
-                    }
+                let vt = ty(v);
+                if !matches!(
+                    vt,
+                    Type::Num { .. }
+                        | Type::Mat { .. }
+                        | Type::Bool { .. }
+                        | Type::Str { .. }
+                        | Type::Factor { .. }
+                        | Type::Any
+                ) {
+                    return Err(diag(
+                        file,
+                        rhs.span,
+                        format!(
+                            "invalid type ({}) for variable `{}` in the interaction `{label}`: \
+                             a model's variables are numbers, logicals, text or factors",
+                            vt.describe(),
+                            t.variables[v].0,
+                        ),
+                    ));
                 }
+                vars.push((t.variables[v].0.clone(), vt));
             }
-            Type::Num { len, value: None }
+            model_matrix::interaction_type(vars)
         };
         terms.push((label, tt));
     }

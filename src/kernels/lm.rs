@@ -3,15 +3,19 @@
 //! get NA coefficients as in R, plus the numbers `summary.lm` prints.
 //!
 //! The formula arrives with its terms expanded and evaluated (in `data`
-//! when there is one: see `graph::formula`). Rows follow `model.frame`:
+//! when there is one: see `graph::formula`); the design matrix is R's
+//! `model.matrix` (`model_matrix`). Rows follow `model.frame`:
 //! `subset` first, then rows with an NA anywhere dropped (`na.omit`).
 //! Weights follow `lm.wfit`: rows and response scaled by `sqrt(w)`, rows of
 //! weight zero left out of the fit but given fitted values and residuals.
+
+use nalgebra::DMatrix;
 
 use super::factor::{as_factor, drop_unused, text_is_na};
 use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
 use super::linalg::qr_value;
+use super::model_matrix::{self, Coded};
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
 use super::value::{Factor, Formula, List, NA};
@@ -36,32 +40,6 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
 ];
 
-/// Columns one term contributes to the design matrix, when known.
-/// `first_factor`: no intercept, and no factor term before this one, so
-/// a factor term is coded with all its levels.
-pub(super) fn term_columns(t: &Type, first_factor: bool) -> Result<Option<usize>, String> {
-    let dummies = |levels: usize| {
-        if first_factor {
-            levels
-        } else {
-            levels.saturating_sub(1)
-        }
-    };
-    match t {
-        Type::Num { .. } => Ok(Some(1)),
-        Type::Bool { .. } => Ok(Some(dummies(2))),
-        Type::Mat { cols, .. } => Ok(*cols),
-        Type::Any => Ok(None),
-        // Text levels are those of the rows the fit keeps: known at run time.
-        Type::Str { .. } => Ok(None),
-        Type::Factor { levels, .. } => Ok(levels.as_ref().map(|l| dummies(l.len()))),
-        other => Err(format!(
-            "invalid type ({}) for a variable in lm()",
-            other.describe()
-        )),
-    }
-}
-
 pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (n, p) = match args.ty("formula") {
         Some(Type::Formula {
@@ -84,22 +62,11 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
                 }
                 None => return Err(args.error("formula", "lm() needs a response: y ~ x")),
             };
-            let mut p = Some(usize::from(*intercept));
-            let mut logical_seen = *intercept;
+            let p = model_matrix::columns_type(terms, *intercept)
+                .map_err(|m| args.error("formula", m))?;
             for (label, t) in terms {
-                let cols = term_columns(t, !logical_seen)
-                    .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
-                logical_seen |= matches!(
-                    t,
-                    Type::Bool { .. } | Type::Str { .. } | Type::Factor { .. }
-                );
-                p = p.zip(cols).map(|(a, b)| a + b);
-                let len = match t {
-                    Type::Mat { rows, .. } => *rows,
-                    t => t.len(),
-                };
-                if let (Some(n), Some(len)) = (n, len) {
-                    if len != n && !matches!(t, Type::Any) {
+                if let (Some(n), Some(len)) = (n, model_matrix::term_len(t)) {
+                    if len != n {
                         return Err(args.error(
                             "formula",
                             format!("variable lengths differ (found for '{label}')"),
@@ -225,17 +192,22 @@ pub(super) struct Design {
     pub assign: Vec<usize>,
     /// R's `attr(terms, "term.labels")`.
     pub labels: Vec<String>,
-    /// R's `xlevels`: each factor term's levels as the fit coded them.
+    /// The variables the terms are made of, and each term's variables.
+    pub variables: Vec<String>,
+    pub term_variables: Vec<Vec<usize>>,
+    /// R's `xlevels`: each factor or text variable's levels as the fit
+    /// coded them.
     pub xlevels: Vec<(String, Vec<String>)>,
 }
 
-/// One term's columns over all rows, before rows are chosen.
-enum TermColumns {
+/// One variable over all rows, before rows are chosen.
+enum Raw {
     Numbers(Vec<Vec<f64>>),
-    /// A logical or text variable: a factor in R, whose levels are those
-    /// of the rows `model.frame` keeps (R's `model.matrix` makes it one
-    /// after the rows are chosen).
-    Levels(Value),
+    /// Text: a factor in R, whose levels are those of the rows
+    /// `model.frame` keeps (R's `model.matrix` makes it one after the rows
+    /// are chosen).
+    Text(Vec<String>),
+    Logical(Vec<Option<bool>>),
     /// A factor: coded with the levels its kept rows have (lm's
     /// `drop.unused.levels = TRUE`).
     Factor(Factor),
@@ -271,6 +243,31 @@ fn subset_rows(n: usize, subset: Option<&Value>) -> Result<Vec<Option<usize>>, K
         .collect())
 }
 
+/// A variable of `n` rows as the model frame holds it.
+fn raw(label: &str, v: &Value, n: usize) -> Result<Raw, KernelError> {
+    let differ = || KernelError::new(format!("variable lengths differ (found for '{label}')"));
+    match v {
+        Value::Str(s) if s.len() == n => return Ok(Raw::Text(s.clone())),
+        Value::Bool(b) if b.len() == n => return Ok(Raw::Logical(b.clone())),
+        Value::Factor(f) if f.codes.len() == n => return Ok(Raw::Factor(f.clone())),
+        Value::Str(_) | Value::Bool(_) | Value::Factor(_) => return Err(differ()),
+        _ => {}
+    }
+    let (data, k) = match v {
+        Value::Mat(m) => (m.as_slice().to_vec(), m.ncols()),
+        other => (numbers(other, || format!("variable '{label}'"))?, 1),
+    };
+    if k == 0 || data.len() != n * k {
+        return Err(differ());
+    }
+    Ok(Raw::Numbers(if n == 0 {
+        // No rows, no columns to cut: R fails below with "0 (non-NA) cases".
+        Vec::new()
+    } else {
+        data.chunks(n).map(<[f64]>::to_vec).collect()
+    }))
+}
+
 pub(super) fn design(
     f: &Formula,
     subset: Option<&Value>,
@@ -286,38 +283,11 @@ pub(super) fn design(
         Some(v) => numbers(v, || "the response".to_string())?,
     };
     let n = y.len();
-    let mut terms: Vec<(&str, TermColumns)> = Vec::new();
-    for (label, v) in &f.terms {
-        if let Value::Str(_) | Value::Bool(_) | Value::Factor(_) = v {
-            if v.len() != n {
-                return Err(KernelError::new(format!(
-                    "variable lengths differ (found for '{label}')"
-                )));
-            }
-            let cols = match v {
-                Value::Factor(f) => TermColumns::Factor(f.clone()),
-                other => TermColumns::Levels(other.clone()),
-            };
-            terms.push((label, cols));
-            continue;
-        }
-        let (data, k) = match v {
-            Value::Mat(m) => (m.as_slice().to_vec(), m.ncols()),
-            other => (numbers(other, || format!("variable '{label}'"))?, 1),
-        };
-        if k == 0 || data.len() != n * k {
-            return Err(KernelError::new(format!(
-                "variable lengths differ (found for '{label}')"
-            )));
-        }
-        let cols = if n == 0 {
-            // No rows, no columns to cut: R fails below with "0 (non-NA) cases".
-            TermColumns::Numbers(Vec::new())
-        } else {
-            TermColumns::Numbers(data.chunks(n).map(<[f64]>::to_vec).collect())
-        };
-        terms.push((label, cols));
-    }
+    let (vars, term_variables) = model_matrix::variables(f);
+    let raws = vars
+        .iter()
+        .map(|(label, v)| raw(label, v, n))
+        .collect::<Result<Vec<Raw>, KernelError>>()?;
     let w: Option<Vec<f64>> = match weights.filter(|w| !matches!(w, Value::Null)) {
         Some(w @ (Value::Num(_) | Value::Mat(_))) => {
             let w = numbers(w, || "'weights'".to_string())?;
@@ -339,11 +309,11 @@ pub(super) fn design(
     let complete = |i: usize| {
         !y[i].is_nan()
             && w.as_ref().is_none_or(|w| !w[i].is_nan())
-            && terms.iter().all(|(_, t)| match t {
-                TermColumns::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
-                TermColumns::Levels(Value::Str(s)) => !text_is_na(&s[i]),
-                TermColumns::Levels(_) => true,
-                TermColumns::Factor(f) => f.codes[i].is_some(),
+            && raws.iter().all(|t| match t {
+                Raw::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
+                Raw::Text(s) => !text_is_na(&s[i]),
+                Raw::Logical(b) => b[i].is_some(),
+                Raw::Factor(f) => f.codes[i].is_some(),
             })
     };
     let keep: Vec<usize> = subset_rows(n, subset)?
@@ -355,89 +325,48 @@ pub(super) fn design(
         return Err(KernelError::new("0 (non-NA) cases"));
     }
     let pick = |c: &[f64]| keep.iter().map(|&i| c[i]).collect::<Vec<f64>>();
-    let mut cols: Vec<Vec<f64>> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut assign: Vec<usize> = Vec::new();
     let mut xlevels = Vec::new();
-    if f.intercept {
-        cols.push(vec![1.0; keep.len()]);
-        names.push("(Intercept)".to_string());
-        assign.push(0);
+    let mut coded = Vec::with_capacity(vars.len());
+    for ((label, _), r) in vars.iter().zip(raws) {
+        let c = match r {
+            Raw::Numbers(cols) => Coded::Numbers(cols.iter().map(|c| pick(c)).collect()),
+            Raw::Logical(b) => Coded::logical(&keep.iter().map(|&i| b[i]).collect::<Vec<_>>()),
+            Raw::Text(s) => {
+                let kept = Value::Str(keep.iter().map(|&i| s[i].clone()).collect());
+                factor_coded(label, as_factor(&kept)?, &mut xlevels)
+            }
+            // lm's model.frame drops levels no kept row has.
+            Raw::Factor(f) => {
+                factor_coded(label, drop_unused(&pick_factor(&f, &keep)), &mut xlevels)
+            }
+        };
+        coded.push((*label, c));
     }
-    // Without an intercept the first factor is coded with every level.
-    let mut full_coding = !f.intercept;
-    for (k, (label, t)) in terms.iter().enumerate() {
-        let before = cols.len();
-        match t {
-            TermColumns::Numbers(c) => {
-                // A matrix term without column names: `label1` … `labelk`.
-                let several = c.len() > 1;
-                for (j, col) in c.iter().enumerate() {
-                    cols.push(pick(col));
-                    names.push(if several {
-                        format!("{label}{}", j + 1)
-                    } else {
-                        (*label).to_string()
-                    });
-                }
-            }
-            TermColumns::Levels(v) => {
-                let rows = Value::Num(keep.iter().map(|&i| i as f64 + 1.0).collect());
-                let f = as_factor(&index::index(v, &[Some(rows)])?)?;
-                dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
-                xlevels.push((label.to_string(), f.levels));
-            }
-            TermColumns::Factor(f) => {
-                // lm's model.frame drops levels no kept row has.
-                let f = drop_unused(&pick_factor(f, &keep));
-                dummies(label, &f, &mut full_coding, &mut cols, &mut names)?;
-                xlevels.push((label.to_string(), f.levels));
-            }
-        }
-        assign.resize(assign.len() + cols.len() - before, k + 1);
-    }
-    let p = cols.len();
+    let m = model_matrix::build(&coded, &term_variables, f.intercept, keep.len())?;
+    let p = m.names.len();
     Ok(Design {
-        x: cols.concat(),
+        x: m.x,
         y: pick(&y),
         w: w.map(|w| pick(&w)),
-        names,
+        names: m.names,
         n: keep.len(),
         p,
-        labels: terms.iter().map(|(l, _)| (*l).to_string()).collect(),
+        labels: f.terms.iter().map(|(l, _)| l.clone()).collect(),
+        variables: vars.iter().map(|(l, _)| (*l).to_string()).collect(),
+        term_variables,
         rows: keep,
-        assign,
+        assign: m.assign,
         xlevels,
     })
 }
 
-/// A factor's columns in the design matrix.
-fn dummies(
-    label: &str,
-    f: &Factor,
-    full_coding: &mut bool,
-    cols: &mut Vec<Vec<f64>>,
-    names: &mut Vec<String>,
-) -> Result<(), KernelError> {
-    if f.levels.len() < 2 {
-        return Err(KernelError::new(
-            "contrasts can be applied only to factors with 2 or more levels",
-        ));
+/// A factor variable coded by its levels, which `xlevels` records.
+fn factor_coded(label: &str, f: Factor, xlevels: &mut Vec<(String, Vec<String>)>) -> Coded {
+    xlevels.push((label.to_string(), f.levels.clone()));
+    Coded::Factor {
+        levels: f.levels,
+        codes: f.codes.iter().map(|c| c.map(|c| c as usize)).collect(),
     }
-    // Treatment contrasts: a dummy per level but the first, named `label`
-    // + level as R names them.
-    let first = usize::from(!*full_coding);
-    *full_coding = false;
-    for (l, level) in f.levels.iter().enumerate().skip(first) {
-        cols.push(
-            f.codes
-                .iter()
-                .map(|c| f64::from(u8::from(*c == Some(l as u32))))
-                .collect(),
-        );
-        names.push(format!("{label}{level}"));
-    }
-    Ok(())
 }
 
 /// The factor's elements at rows `keep`, every level kept.
@@ -464,6 +393,7 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
+    let terms = terms_value(&d, f.intercept);
     let mut fields = match &d.w {
         None => {
             let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
@@ -488,27 +418,37 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         "assign",
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
-    fields.push(("terms", terms_value(&d.labels, &d.xlevels, f.intercept)));
+    fields.push(("terms", terms));
     Ok((List::record("lm", fields), d.rows))
 }
 
 /// What flowcast keeps of R's `terms` object: the term labels and whether
-/// the model has an intercept (`anova` and `predict` read them), and the
-/// fit's `xlevels` (`predict` codes newdata's factors by them).
-pub(super) fn terms_value(
-    labels: &[String],
-    xlevels: &[(String, Vec<String>)],
-    intercept: bool,
-) -> Value {
-    let (names, levels) = xlevels
+/// the model has an intercept (`anova` and `predict` read them), the
+/// variables the terms are made of with R's `factors` matrix (a row per
+/// variable, a column per term: 0 where the term lacks the variable, else
+/// 1 for contrasts and 2 for every level), which `predict` and `TukeyHSD`
+/// read the terms' variables from, and the fit's `xlevels` (`predict`
+/// codes newdata's factors by them).
+pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
+    let (names, levels) = d
+        .xlevels
         .iter()
         .map(|(n, l)| (n.clone(), Value::Str(l.clone())))
         .unzip();
+    let codes = model_matrix::codings(&d.term_variables);
+    let mut factors = DMatrix::<f64>::zeros(d.variables.len(), d.term_variables.len());
+    for (k, term) in d.term_variables.iter().enumerate() {
+        for (&v, c) in term.iter().zip(&codes[k]) {
+            factors[(v, k)] = f64::from(*c as u8);
+        }
+    }
     Value::List(List::record(
         "terms",
         vec![
-            ("term.labels", Value::Str(labels.to_vec())),
+            ("term.labels", Value::Str(d.labels.clone())),
             ("intercept", Value::Bool(vec![Some(intercept)])),
+            ("variables", Value::Str(d.variables.clone())),
+            ("factors", Value::Mat(factors)),
             (
                 "xlevels",
                 Value::List(List {
@@ -538,6 +478,20 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
                 Type::Bool {
                     len: Some(1),
                     value: None,
+                },
+            ),
+            (
+                "variables",
+                Type::Str {
+                    len: None,
+                    value: None,
+                },
+            ),
+            (
+                "factors",
+                Type::Mat {
+                    rows: None,
+                    cols: labels,
                 },
             ),
             ("xlevels", Type::Any),

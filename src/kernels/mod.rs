@@ -37,6 +37,7 @@ mod linalg;
 mod lm;
 mod margins;
 mod merge;
+pub mod model_matrix;
 mod models;
 pub mod names;
 pub mod nmath;

@@ -10,7 +10,7 @@
 //! inversion) counts more, a blocked product less. Sizes that are unknown
 //! count as 0.
 
-use super::{Args, Type};
+use super::{model_matrix, Args, Type};
 
 /// A call's cost before it is measured: `ops` scale with the machine's
 /// speed, `seconds` do not (`spin(s)` takes s anywhere). It also counts
@@ -662,7 +662,7 @@ fn formula_size(f: Option<&Type>) -> (f64, f64) {
     let rows = response
         .iter()
         .map(|r| &**r)
-        .chain(terms.iter().map(|(_, t)| t))
+        .chain(terms.iter().map(|(_, t)| model_matrix::sized_by(t)))
         .map(|t| dims_or_len(t).0)
         .fold(0.0, f64::max);
     let cols: f64 = terms

@@ -7,6 +7,8 @@ use super::fit::{model_type, Fit, Kind};
 
 pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match model_type(args, "object")? {
+        // coef.aov leaves aliased coefficients out: known at run time.
+        Some(Type::Record { class, .. }) if class == super::aov::CLASS => Type::num_unknown(),
         Some(t) => t
             .field("coefficients")
             .cloned()
@@ -17,10 +19,29 @@ pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 
 pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "object", "coef")?;
-    let coef = Value::Num(fit.nums("coefficients")?.to_vec());
-    Ok(match fit.record.field("coefficient.names") {
-        Some(Value::Str(labels)) => crate::kernels::names::named(coef, labels.clone()),
-        _ => coef,
+    let mut coef = fit.nums("coefficients")?.to_vec();
+    let mut labels = match fit.record.field("coefficient.names") {
+        Some(Value::Str(labels)) if labels.len() == coef.len() => Some(labels.clone()),
+        _ => None,
+    };
+    // coef.aov: aliased coefficients left out unless `complete = TRUE`.
+    if fit.record.class.as_deref() == Some(super::aov::CLASS) {
+        let complete = match args.dots().find(|(n, _)| *n == Some("complete")) {
+            Some((_, v)) => v
+                .as_flag()
+                .ok_or_else(|| KernelError::new("invalid 'complete' argument: TRUE or FALSE"))?,
+            None => false,
+        };
+        if !complete {
+            let estimated: Vec<usize> = (0..coef.len()).filter(|&i| !coef[i].is_nan()).collect();
+            labels = labels.map(|l| estimated.iter().map(|&i| l[i].clone()).collect());
+            coef = estimated.iter().map(|&i| coef[i]).collect();
+        }
+    }
+    let coef = Value::Num(coef);
+    Ok(match labels {
+        Some(labels) => crate::kernels::names::named(coef, labels),
+        None => coef,
     })
 }
 

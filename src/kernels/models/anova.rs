@@ -76,19 +76,11 @@ fn rss(fit: &Fit) -> Result<f64, KernelError> {
 fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
     let ssr = rss(fit)?;
     let dfr = fit.scalar("df.residual")?;
-    let qr = fit.qr()?;
+    let (qr, effects, asgn) = fit.pivoted_effects()?;
     let p = qr.rank;
-    let effects = fit.nums("effects")?;
-    let assign = fit.nums("assign")?;
-    if effects.len() < p || assign.len() != qr.p {
-        return Err(KernelError::new(
-            "the lm fit's effects or assign do not match its QR",
-        ));
-    }
     let mut df = Vec::new();
     let mut ss = Vec::new();
     // split(comp^2, asgn): groups in the order of their (sorted) levels.
-    let asgn: Vec<f64> = (0..p).map(|i| assign[qr.pivot[i] - 1]).collect();
     let mut levels = asgn.clone();
     levels.sort_by(f64::total_cmp);
     levels.dedup();
@@ -122,25 +114,6 @@ fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
     Ok(columns(COLUMNS, cols))
 }
 
-/// `deviance(lm)`: the sum of squared weighted residuals, rows of weight
-/// zero left out.
-fn deviance(fit: &Fit) -> Result<f64, KernelError> {
-    let r = fit.nums("residuals")?;
-    let sq: Vec<f64> = match fit.prior_weights() {
-        Some(w) if w.len() == r.len() => r
-            .iter()
-            .zip(w)
-            .filter(|(_, w)| **w != 0.0)
-            .map(|(r, w)| {
-                let x = r * w.sqrt();
-                x * x
-            })
-            .collect(),
-        _ => r.iter().map(|r| r * r).collect(),
-    };
-    Ok(sum(&sq, false))
-}
-
 /// R's `anova.lmlist` with its default F test.
 fn anova_lmlist(fits: &[Fit]) -> Result<Value, KernelError> {
     let n0 = fits[0].nums("residuals")?.len();
@@ -155,7 +128,10 @@ fn anova_lmlist(fits: &[Fit]) -> Result<Value, KernelError> {
         .iter()
         .map(|f| f.scalar("df.residual"))
         .collect::<Result<_, _>>()?;
-    let resdev: Vec<f64> = fits.iter().map(deviance).collect::<Result<_, _>>()?;
+    let resdev: Vec<f64> = fits
+        .iter()
+        .map(Fit::weighted_rss)
+        .collect::<Result<_, _>>()?;
     let m = fits.len();
     let mut df = vec![NA];
     let mut ssq = vec![NA];

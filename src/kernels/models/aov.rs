@@ -4,8 +4,9 @@
 //! An aov is R's lm fit with class `c("aov", "lm")`: here the lm record
 //! with class "aov", which every kernel that takes an lm reads as one
 //! (`coef`, `residuals`, `fitted`, `anova`, `predict`), plus R's `model`
-//! (the model frame: the response and each term at the rows the fit kept),
-//! which `TukeyHSD` groups the rows by.
+//! (the model frame: the response and each variable at the rows the fit
+//! kept), which `TukeyHSD` groups the rows by; an interaction's cells are
+//! the combinations of its factors' levels.
 //!
 //! flowcast's data frames and matrices carry no row names: `summary`'s
 //! table has R's columns with the rows in R's order (each term, then
@@ -19,6 +20,7 @@ use super::super::frame;
 use super::super::index;
 use super::super::linalg::linpack::{dqrsl, Job};
 use super::super::lm;
+use super::super::model_matrix;
 use super::super::nmath::pf;
 use super::super::nmath::tukey::{ptukey, qtukey};
 use super::super::summary::{mean, sum};
@@ -55,8 +57,9 @@ pub(super) fn aov_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         let y = lm::numbers(y, || "the response".to_string())?;
         columns.push(Value::Num(rows.iter().map(|&i| y[i]).collect()));
     }
-    for (label, v) in &f.terms {
-        names.push(label.clone());
+    // R's model frame holds variables, not terms: `a:b` is columns a and b.
+    for (label, v) in model_matrix::variables(f).0 {
+        names.push(label.to_string());
         columns.push(rows_of(v, &rows)?);
     }
     record.class = Some(CLASS.to_string());
@@ -98,16 +101,8 @@ pub(super) fn summary_aov_type() -> Type {
 /// effects per term in the QR's pivot order, the residuals' row, and the
 /// F tests against it; the intercept's row left out.
 pub(super) fn summary_aov(fit: &Fit) -> Result<Value, KernelError> {
-    let qr = fit.qr()?;
+    let (qr, effects, asgn) = fit.pivoted_effects()?;
     let rank = qr.rank;
-    let effects = fit.nums("effects")?;
-    let assign = fit.nums("assign")?;
-    if effects.len() < rank || assign.len() != qr.p {
-        return Err(KernelError::new(
-            "the aov fit's effects or assign do not match its QR",
-        ));
-    }
-    let asgn: Vec<f64> = (0..rank).map(|i| assign[qr.pivot[i] - 1]).collect();
     let mut uasgn: Vec<f64> = Vec::new();
     for &a in &asgn {
         if !uasgn.contains(&a) {
@@ -217,7 +212,10 @@ pub(super) fn tukey_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
     Ok(Type::Any)
 }
 
-/// A factor term of the model frame: its levels and each row's level.
+/// A factor term of the model frame: its cells and each row's cell. A
+/// term of one factor has a cell per level; an interaction, a cell per
+/// combination of its factors' levels, the first factor's varying fastest
+/// and named "a:b" (`tapply` over them, named by `expand.grid`).
 struct FactorTerm {
     levels: Vec<String>,
     codes: Vec<usize>,
@@ -225,7 +223,7 @@ struct FactorTerm {
 
 /// A model-frame column as `replications` sees it: a factor, or text made
 /// one (`as.factor`); anything else (numbers, logicals) is no factor.
-fn factor_term(fit: &Fit, label: &str, column: Option<&Value>) -> Option<FactorTerm> {
+fn factor_variable(fit: &Fit, label: &str, column: Option<&Value>) -> Option<FactorTerm> {
     match column? {
         Value::Factor(Factor { codes, levels }) => Some(FactorTerm {
             levels: levels.clone(),
@@ -246,19 +244,38 @@ fn factor_term(fit: &Fit, label: &str, column: Option<&Value>) -> Option<FactorT
     }
 }
 
+/// A term's cells when all its variables are factors.
+fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option<FactorTerm> {
+    let mut cells: Option<FactorTerm> = None;
+    for v in variables {
+        let f = factor_variable(fit, v, model.field(v))?;
+        cells = Some(match cells {
+            None => f,
+            Some(c) if c.codes.len() == f.codes.len() => FactorTerm {
+                levels: f
+                    .levels
+                    .iter()
+                    .flat_map(|b| c.levels.iter().map(move |a| format!("{a}:{b}")))
+                    .collect(),
+                codes: c
+                    .codes
+                    .iter()
+                    .zip(&f.codes)
+                    .map(|(a, b)| a + c.levels.len() * b)
+                    .collect(),
+            },
+            Some(_) => return None,
+        });
+    }
+    cells
+}
+
 /// R's `proj(x, unweighted.scale = TRUE)` without the residuals: each
 /// term's projection (assign value, column), from `qr.Q(qr, Dvec =
 /// effects)`, the terms in the QR's pivot order.
 fn projections(fit: &Fit) -> Result<Vec<(usize, Vec<f64>)>, KernelError> {
-    let qr = fit.qr()?;
+    let (qr, effects, asgn) = fit.pivoted_effects()?;
     let rank = qr.rank;
-    let effects = fit.nums("effects")?;
-    let assign = fit.nums("assign")?;
-    if effects.len() < rank || assign.len() != qr.p {
-        return Err(KernelError::new(
-            "the aov fit's effects or assign do not match its QR",
-        ));
-    }
     let job = Job {
         qy: true,
         qty: false,
@@ -271,7 +288,7 @@ fn projections(fit: &Fit) -> Result<Vec<(usize, Vec<f64>)>, KernelError> {
         let mut e = vec![0.0; qr.n];
         e[j] = effects[j];
         let col = dqrsl(&qr, rank, &e, job).qy;
-        let a = assign[qr.pivot[j] - 1] as usize;
+        let a = asgn[j] as usize;
         match out.iter_mut().find(|(t, _)| *t == a) {
             Some((_, acc)) => acc.iter_mut().zip(&col).for_each(|(s, c)| *s += c),
             None => out.push((a, col)),
@@ -361,17 +378,20 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     let Some(Value::List(model)) = fit.exact("model") else {
         return Err(KernelError::new("the aov fit has no model frame ('model')"));
     };
-    let factors: Vec<Option<FactorTerm>> = labels
-        .iter()
-        .map(|l| factor_term(&fit, l, model.field(l)))
+    let (variables, term_variables) = fit.term_variables();
+    let names_of = |t: usize| -> Vec<&str> {
+        term_variables
+            .get(t)
+            .map(|vs| vs.iter().map(|&v| variables[v].as_str()).collect())
+            .unwrap_or_default()
+    };
+    let factors: Vec<Option<FactorTerm>> = (0..labels.len())
+        .map(|t| factor_term(&fit, model, &names_of(t)))
         .collect();
     let mut reps = Replications::None;
-    for (label, f) in labels.iter().zip(&factors) {
+    for (t, f) in factors.iter().enumerate() {
         match f {
-            None => ctx.warn(format!(
-                "non-factors ignored: {}",
-                label.split(':').collect::<Vec<_>>().join(", ")
-            )),
+            None => ctx.warn(format!("non-factors ignored: {}", names_of(t).join(", "))),
             Some(f) => {
                 let counts = counts(f);
                 let balanced = counts.windows(2).all(|w| w[0] == w[1]);
@@ -425,11 +445,17 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
                 "the aov fit's model frame does not match its residuals",
             ));
         }
-        // model.tables' means: the grand mean's projection plus the
-        // term's, averaged over each level's rows.
+        // model.tables' means: the grand mean's projection plus those of
+        // the terms within this one (its margins and itself).
+        let within = |a: usize| {
+            a == 0
+                || term_variables
+                    .get(a - 1)
+                    .is_some_and(|u| u.iter().all(|v| term_variables[t].contains(v)))
+        };
         let mut data = vec![0.0; n_rows];
         for (a, col) in &proj {
-            if *a == 0 || *a == t + 1 {
+            if within(*a) {
                 data.iter_mut().zip(col).for_each(|(d, c)| *d += c);
             }
         }
@@ -447,7 +473,12 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
                 }
             })
             .collect();
-        let mut n = counts(f);
+        // An empty cell of an interaction: `replications` makes its count
+        // NA, and so its comparisons.
+        let mut n: Vec<f64> = counts(f)
+            .into_iter()
+            .map(|c| if c == 0.0 { NA } else { c })
+            .collect();
         let mut level_names = f.levels.clone();
         if ordered {
             let mut ord: Vec<usize> = (0..k).collect();

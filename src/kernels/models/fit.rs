@@ -2,6 +2,7 @@
 //! that take one (`coef`, `summary`, `anova`, `predict`) need it.
 
 use super::super::linalg::linpack::Qr;
+use super::super::summary::sum;
 use super::super::value::List;
 use super::super::{ArgError, Args, KernelError, Type, Value};
 use super::family::Family;
@@ -119,6 +120,65 @@ impl<'a> Fit<'a> {
             Some(Value::Str(s)) => s.clone(),
             _ => Vec::new(),
         }
+    }
+
+    /// The variables the fit's terms are made of, and each term's
+    /// variables in R's order (the rows of the terms' `factors` column).
+    pub fn term_variables(&self) -> (Vec<String>, Vec<Vec<usize>>) {
+        let labels = self.term_labels();
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return (labels, Vec::new());
+        };
+        match (t.field("variables"), t.field("factors")) {
+            (Some(Value::Str(vars)), Some(Value::Mat(f)))
+                if f.nrows() == vars.len() && f.ncols() == labels.len() =>
+            {
+                let terms = (0..f.ncols())
+                    .map(|k| (0..f.nrows()).filter(|&v| f[(v, k)] != 0.0).collect())
+                    .collect();
+                (vars.clone(), terms)
+            }
+            // Each term one variable.
+            _ => {
+                let terms = (0..labels.len()).map(|k| vec![k]).collect();
+                (labels, terms)
+            }
+        }
+    }
+
+    /// The fit's QR with its effects and, for each of the QR's first
+    /// `rank` columns (pivot order), the term it belongs to (`assign`):
+    /// what `anova.lm`, `summary.aov` and `proj` split the effects by.
+    pub fn pivoted_effects(&self) -> Result<(Qr, &'a [f64], Vec<f64>), KernelError> {
+        let qr = self.qr()?;
+        let effects = self.nums("effects")?;
+        let assign = self.nums("assign")?;
+        if effects.len() < qr.rank || assign.len() != qr.p {
+            return Err(KernelError::new(
+                "the fit's effects or assign do not match its QR",
+            ));
+        }
+        let asgn = (0..qr.rank).map(|i| assign[qr.pivot[i] - 1]).collect();
+        Ok((qr, effects, asgn))
+    }
+
+    /// `deviance.lm`: the sum of squared weighted residuals
+    /// (`weighted.residuals`), rows of weight zero left out.
+    pub fn weighted_rss(&self) -> Result<f64, KernelError> {
+        let r = self.nums("residuals")?;
+        let sq: Vec<f64> = match self.prior_weights() {
+            Some(w) if w.len() == r.len() => r
+                .iter()
+                .zip(w)
+                .filter(|(_, w)| **w != 0.0)
+                .map(|(r, w)| {
+                    let x = r * w.sqrt();
+                    x * x
+                })
+                .collect(),
+            _ => r.iter().map(|r| r * r).collect(),
+        };
+        Ok(sum(&sq, true))
     }
 
     /// The QR decomposition the fit ended with (`qr.lm(object)`).

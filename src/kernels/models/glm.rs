@@ -10,7 +10,8 @@
 
 use super::super::linalg::linpack::dqrls;
 use super::super::linalg::qr_value;
-use super::super::lm::{design, term_columns, terms_type, terms_value, Design};
+use super::super::lm::{design, terms_type, terms_value, Design};
+use super::super::model_matrix;
 use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -94,15 +95,7 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
                 }
                 None => return Err(args.error("formula", "glm() needs a response: y ~ x")),
             }
-            let mut p = Some(usize::from(*intercept));
-            let mut logical_seen = *intercept;
-            for (label, t) in terms {
-                let cols = term_columns(t, !logical_seen)
-                    .map_err(|m| args.error("formula", format!("{m} '{label}'")))?;
-                logical_seen |= matches!(t, Type::Bool { .. });
-                p = p.zip(cols).map(|(a, b)| a + b);
-            }
-            p
+            model_matrix::columns_type(terms, *intercept).map_err(|m| args.error("formula", m))?
         }
         None | Some(Type::Any) => None,
         Some(t) => {
@@ -531,6 +524,6 @@ fn glm_fit(
             "assign",
             Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
         ),
-        ("terms", terms_value(&d.labels, &d.xlevels, intercept)),
+        ("terms", terms_value(d, intercept)),
     ])
 }

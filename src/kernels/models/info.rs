@@ -160,19 +160,7 @@ pub(super) fn bic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
 pub(super) fn deviance_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "object", "deviance")?;
     Ok(Value::scalar(match fit.kind {
-        Kind::Lm => {
-            let r = fit.nums("residuals")?;
-            let sq: Vec<f64> = match fit.prior_weights() {
-                Some(w) if w.len() == r.len() => r
-                    .iter()
-                    .zip(w)
-                    .filter(|(_, w)| **w != 0.0)
-                    .map(|(r, w)| (r * w.sqrt()).powi(2))
-                    .collect(),
-                _ => r.iter().map(|r| r.powi(2)).collect(),
-            };
-            sum(&sq, true)
-        }
+        Kind::Lm => fit.weighted_rss()?,
         Kind::Glm(_) => fit.scalar("deviance")?,
     }))
 }

@@ -9,7 +9,8 @@
 
 use super::super::factor::as_text;
 use super::super::frame;
-use super::super::value::{Formula, NA};
+use super::super::model_matrix::{self, Coded};
+use super::super::value::Formula;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching};
 use super::fit::{model_type, Fit, Kind};
@@ -95,39 +96,34 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     }))
 }
 
-/// The model matrix of `newdata`: the intercept, then each term's columns
-/// coded as `lm` codes them. Column-major, with its row count.
+/// The model matrix of `newdata`, built as the fit's was: its variables
+/// from the evaluated formula (or newdata's columns), factors coded by the
+/// fit's levels. Column-major, with its row count.
 fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelError> {
-    let labels = fit.term_labels();
-    let terms: Vec<(String, Value)> = match newdata {
-        Value::Formula(Formula { terms, .. }) => terms.clone(),
+    let (variables, terms) = fit.term_variables();
+    let listed: Vec<(String, Value)>;
+    let columns: &[(String, Value)] = match newdata {
+        Value::Formula(Formula { terms, .. }) => terms,
         Value::List(l) if l.names.is_some() => {
             // Called without the evaluator's help (or an intercept-only
-            // model): each term must be a column of newdata.
-            let mut out = Vec::new();
-            for label in &labels {
-                let v = l.field(label).filter(|_| {
-                    l.names
-                        .as_ref()
-                        .is_some_and(|n| n.iter().any(|n| n == label))
-                });
-                match v {
-                    Some(v) => out.push((label.clone(), v.clone())),
-                    None => return Err(KernelError::new(format!("object '{label}' not found"))),
-                }
-            }
-            if labels.is_empty() {
+            // model): each variable must be a column of newdata.
+            if variables.is_empty() {
                 let n = frame::nrow(l);
-                return Ok((
-                    if fit.intercept() {
-                        vec![1.0; n]
-                    } else {
-                        Vec::new()
-                    },
-                    n,
-                ));
+                let x = if fit.intercept() {
+                    vec![1.0; n]
+                } else {
+                    Vec::new()
+                };
+                return Ok((x, n));
             }
-            out
+            listed = l
+                .names
+                .iter()
+                .flatten()
+                .cloned()
+                .zip(l.items.iter().cloned())
+                .collect();
+            &listed
         }
         other => {
             return Err(KernelError::new(format!(
@@ -136,79 +132,82 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
             )))
         }
     };
-    let n = match terms.first() {
-        Some((_, Value::Mat(m))) => m.nrows(),
-        Some((_, v)) => v.len(),
-        None => 0,
-    };
-    let mut x: Vec<f64> = Vec::new();
-    if fit.intercept() {
-        x.extend(std::iter::repeat_n(1.0, n));
-    }
-    let mut full_coding = !fit.intercept();
-    for (label, v) in &terms {
-        let len = match v {
-            Value::Mat(m) => m.nrows(),
-            v => v.len(),
+    let mut coded = Vec::with_capacity(variables.len());
+    let mut n = None;
+    for label in &variables {
+        let v = columns
+            .iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, v)| v)
+            .ok_or_else(|| KernelError::new(format!("object '{label}' not found")))?;
+        let c = coded_as_fitted(fit, label, v)?;
+        let rows = match &c {
+            Coded::Numbers(cols) => cols.first().map_or(0, Vec::len),
+            Coded::Factor { codes, .. } => codes.len(),
         };
-        if len != n {
+        if *n.get_or_insert(rows) != rows {
             return Err(KernelError::new(format!(
                 "variable lengths differ (found for '{label}')"
             )));
         }
-        match v {
-            Value::Bool(b) => {
-                let b: Vec<f64> = b
-                    .iter()
-                    .map(|&b| b.map_or(NA, |b| f64::from(u8::from(b))))
-                    .collect();
-                if full_coding {
-                    x.extend(b.iter().map(|b| 1.0 - b));
-                    full_coding = false;
-                }
-                x.extend(b);
-            }
-            Value::Num(_) | Value::Mat(_) => {
-                x.extend(v.as_f64_slice().unwrap_or_default().iter());
-            }
-            Value::Str(_) | Value::Factor(_) => {
-                // model.frame(Terms, newdata, xlev = object$xlevels): the
-                // fit's levels, coded as the fit coded them.
-                let levels = fit.xlevels(label).ok_or_else(|| {
-                    KernelError::new(format!(
-                        "variable '{label}' was fitted with type \"numeric\" but type \"factor\" was supplied"
-                    ))
-                })?;
-                let codes = as_text(v)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|t| match t {
-                        None => Ok(None),
-                        Some(t) => levels
-                            .iter()
-                            .position(|l| *l == t)
-                            .map(Some)
-                            .ok_or_else(|| {
-                                KernelError::new(format!("factor {label} has new level {t}"))
-                            }),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                let first = usize::from(!full_coding);
-                full_coding = false;
-                for level in first..levels.len() {
-                    x.extend(codes.iter().map(|c| match c {
-                        None => NA,
-                        Some(c) => f64::from(u8::from(*c == level)),
-                    }));
-                }
-            }
-            other => {
-                return Err(KernelError::new(format!(
-                    "invalid type ({}) for variable '{label}'",
-                    other.type_name()
-                )))
-            }
-        }
+        coded.push((label.as_str(), c));
     }
-    Ok((x, n))
+    let n = n.unwrap_or(0);
+    let m = model_matrix::build(&coded, &terms, fit.intercept(), n)?;
+    Ok((m.x, n))
+}
+
+/// A newdata variable coded as the fit coded it (`model.frame(Terms,
+/// newdata, xlev = object$xlevels)`); NA rows predict NA.
+fn coded_as_fitted(fit: &Fit, label: &str, v: &Value) -> Result<Coded, KernelError> {
+    let levels = fit.xlevels(label);
+    let supplied = |what: &str| {
+        KernelError::new(format!(
+            "variable '{label}' was fitted with type \"{}\" but type \"{what}\" was supplied",
+            if levels.is_some() {
+                "factor"
+            } else {
+                "numeric"
+            }
+        ))
+    };
+    match (v, levels) {
+        (Value::Bool(b), None) => Ok(Coded::logical(b)),
+        (Value::Num(_), None) => Ok(Coded::Numbers(vec![v
+            .as_f64_slice()
+            .unwrap_or_default()
+            .into_owned()])),
+        (Value::Mat(m), None) => Ok(Coded::Numbers(
+            m.column_iter()
+                .map(|c| c.iter().copied().collect())
+                .collect(),
+        )),
+        (Value::Str(_) | Value::Factor(_), Some(levels)) => {
+            let codes = as_text(v)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|t| match t {
+                    None => Ok(None),
+                    Some(t) => levels
+                        .iter()
+                        .position(|l| *l == t)
+                        .map(Some)
+                        .ok_or_else(|| {
+                            KernelError::new(format!("factor {label} has new level {t}"))
+                        }),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Coded::Factor {
+                levels: levels.to_vec(),
+                codes,
+            })
+        }
+        (Value::Str(_) | Value::Factor(_), None) => Err(supplied("factor")),
+        (Value::Num(_) | Value::Mat(_), Some(_)) => Err(supplied("numeric")),
+        (Value::Bool(_), Some(_)) => Err(supplied("logical")),
+        (other, _) => Err(KernelError::new(format!(
+            "invalid type ({}) for variable '{label}'",
+            other.type_name()
+        ))),
+    }
 }
