@@ -30,6 +30,10 @@ pub enum Tok {
     Mod,
     /// `%/%`
     IntDiv,
+    /// `%o%`, R's `outer`.
+    Outer,
+    /// `|>`, R's pipe: `x |> f(y)` is `f(x, y)`.
+    Pipe,
     /// `==`, `!=`, `<`, `>`, `<=`, `>=`, `&`, `&&`, `|`, `||` (as written).
     Logic(&'static str),
     /// `!`
@@ -89,6 +93,8 @@ impl Tok {
             Tok::In => "%in%",
             Tok::Mod => "%%",
             Tok::IntDiv => "%/%",
+            Tok::Outer => "%o%",
+            Tok::Pipe => "|>",
             Tok::Logic(op) => op,
             Tok::Bang => "!",
             Tok::Lambda => "\\",
@@ -144,7 +150,7 @@ struct Lexer<'a> {
     out: Vec<Token>,
 }
 
-const UNSUPPORTED: &[&str] = &["<<-", "->>", ":::", "->", "|>", "::", "?", "@"];
+const UNSUPPORTED: &[&str] = &["<<-", "->>", ":::", "->", "::", "?", "@"];
 
 /// R's comparison and logical operators, longest first.
 const LOGIC: &[&str] = &["<=", ">=", "==", "!=", "&&", "||", "<", ">", "&", "|"];
@@ -193,6 +199,11 @@ impl Lexer<'_> {
                 }
                 '0'..='9' => self.number()?,
                 '.' if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => self.number()?,
+                // R 4.2's pipe placeholder, `d |> lm(y ~ x, data = _)`.
+                '_' if !self.peek_at(1).is_some_and(is_name_char) => {
+                    self.pos += 1;
+                    self.push(Tok::Ident("_".into()), start);
+                }
                 c if c == '.' || c.is_alphabetic() => {
                     while self.peek().is_some_and(is_name_char) {
                         self.pos += self.peek().map_or(1, char::len_utf8);
@@ -227,6 +238,11 @@ impl Lexer<'_> {
             // R syntax outside the language, kept for a precise message.
             self.pos += op.len();
             self.push(Tok::Unsupported((*op).to_string()), start);
+            return Ok(());
+        }
+        if rest.starts_with("|>") {
+            self.pos += 2;
+            self.push(Tok::Pipe, start);
             return Ok(());
         }
         if rest.starts_with("<-") {
@@ -295,6 +311,8 @@ impl Lexer<'_> {
             Tok::Mod
         } else if op == "%/%" {
             Tok::IntDiv
+        } else if op == "%o%" {
+            Tok::Outer
         } else {
             Tok::Unsupported(op.to_string())
         };

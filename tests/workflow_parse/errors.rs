@@ -87,9 +87,9 @@ fn expression_errors_point_at_the_character() {
         ("\"2x\"", "2:6: invalid number `2x`"),
         ("\"1e\"", "2:6: invalid number `1e`"),
         (
-            "\"a %o% b\"",
-            "2:8: unknown operator `%o%`: the `%...%` operators supported are `%*%`, `%in%`, \
-             `%%` and `%/%`",
+            "\"a %x% b\"",
+            "2:8: unknown operator `%x%`: the `%...%` operators supported are `%*%`, `%in%`, \
+             `%o%`, `%%` and `%/%`",
         ),
         (
             "\"a == b == c\"",

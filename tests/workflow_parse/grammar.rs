@@ -305,6 +305,14 @@ fn statement_errors_point_at_the_statement() {
         ),
         ("\"else 2\"", "2:6: unexpected `else`: no `if` before it"),
         (
+            "\"x |> mean\"",
+            "2:11: The pipe operator requires a function call as RHS",
+        ),
+        (
+            "\"x |> f(_)\"",
+            "2:13: pipe placeholder can only be used as a named argument",
+        ),
+        (
             "\"for (i in 1:3) i\"",
             "2:6: unexpected keyword `for`: workflow expressions have no loops (use a loop \
              step `{ for = \"i in 1:N\", do = \"...\" }`, or sapply)",

@@ -285,6 +285,18 @@ impl<'a> Parser<'a> {
                 Tok::Plus => (Some(BinaryOp::Add), BP_SUM),
                 Tok::Minus => (Some(BinaryOp::Sub), BP_SUM),
                 Tok::Tilde => (None, BP_TILDE),
+                Tok::Outer | Tok::Pipe if BP_SPECIAL >= min => {
+                    self.bump();
+                    let rhs = self.operand(BP_SPECIAL + 1, &t)?;
+                    height = self.grow(height.max(self.height), &t)?;
+                    lhs = if t.tok == Tok::Pipe {
+                        self.pipe(lhs, rhs, &t)?
+                    } else {
+                        outer(lhs, rhs, self.span(&t))
+                    };
+                    bare_comparison = false;
+                    continue;
+                }
                 Tok::Unsupported(ref op) => return Err(self.error_at(&t, unsupported(op))),
                 _ => break,
             };
@@ -456,6 +468,52 @@ impl<'a> Parser<'a> {
                 format!("unexpected {}; expected an expression", other.describe()),
             )),
         }
+    }
+
+    /// `lhs |> rhs`: the call `rhs` with `lhs` as its first argument, or in
+    /// place of its named argument `_`, as R's parser rewrites it.
+    fn pipe(&self, lhs: Expr, rhs: Expr, op: &Token) -> Result<Expr, Diagnostic> {
+        let span = lhs.span.to(rhs.span);
+        let ExprKind::Call {
+            func,
+            func_span,
+            mut args,
+        } = rhs.kind
+        else {
+            return Err(self.diag(
+                rhs.span,
+                "The pipe operator requires a function call as RHS",
+            ));
+        };
+        let holes: Vec<usize> = (0..args.len())
+            .filter(|&i| matches!(&args[i].value.kind, ExprKind::Name(n) if n == "_"))
+            .collect();
+        match holes.as_slice() {
+            [] => args.insert(
+                0,
+                super::ast::Arg {
+                    name: None,
+                    span: lhs.span,
+                    value: lhs,
+                },
+            ),
+            [i] if args[*i].name.is_some() => args[*i].value = lhs,
+            [i] => {
+                return Err(self.diag(
+                    args[*i].span,
+                    "pipe placeholder can only be used as a named argument",
+                ))
+            }
+            _ => return Err(self.error_at(op, "pipe placeholder may only appear once")),
+        }
+        Ok(Expr {
+            span,
+            kind: ExprKind::Call {
+                func,
+                func_span,
+                args,
+            },
+        })
     }
 
     /// One statement: an expression, or `name <- value` (`name = value`).
@@ -776,6 +834,24 @@ fn closer(t: &Tok) -> Tok {
     }
 }
 
+/// `x %o% y`, which R defines as `outer(x, y)`.
+fn outer(x: Expr, y: Expr, op: Span) -> Expr {
+    let span = x.span.to(y.span);
+    let arg = |value: Expr| super::ast::Arg {
+        name: None,
+        span: value.span,
+        value,
+    };
+    Expr {
+        span,
+        kind: ExprKind::Call {
+            func: "outer".into(),
+            func_span: op,
+            args: vec![arg(x), arg(y)],
+        },
+    }
+}
+
 fn assign_outside_block(tok: &Tok) -> String {
     format!(
         "unexpected {}: a step is assigned by its TOML key; inside an expression, \
@@ -788,7 +864,7 @@ fn unsupported(op: &str) -> String {
     if op.starts_with('%') {
         format!(
             "unknown operator `{op}`: the `%...%` operators supported are `%*%`, `%in%`, \
-             `%%` and `%/%`"
+             `%o%`, `%%` and `%/%`"
         )
     } else {
         format!("operator `{op}` is not supported in workflow expressions")
