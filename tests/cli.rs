@@ -334,8 +334,10 @@ fn bench_priors_sets_each_steps_prior_beside_its_time() {
             .unwrap_or_else(|| panic!("no row {name}:\n{stdout}"))
     };
     assert_eq!(row("wait")[1], "spin", "{stdout}");
+    // A loaded machine can only stretch the measured time (spin burns a
+    // core for its seconds, and waits when it has none), never shrink it.
     let ratio: f64 = row("wait")[4].parse().unwrap();
-    assert!((0.9..1.5).contains(&ratio), "{ratio}\n{stdout}");
+    assert!((0.9..3.0).contains(&ratio), "{ratio}\n{stdout}");
     assert_eq!(row("s")[1], "sum", "{stdout}");
     assert!(stdout.contains("prior off by a median factor"), "{stdout}");
 }
