@@ -243,6 +243,10 @@ fn statements_are_checked_where_they_are_written() {
         "x = 'c(\"yes\", \"no\")'\na = 'sapply(x, function(v) if (v) 1 else 0)'",
         "argument is not interpretable as logical",
     );
+    run_fails(
+        "x = 'c(1, NA)'\na = '{ if (anyNA(x)) stop(\"x has \", sum(is.na(x)), \" NA\"); x }'",
+        "x has 1 NA",
+    );
 }
 
 /// A function step is called where it is used; its errors name the use.

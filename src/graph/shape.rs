@@ -318,6 +318,19 @@ fn statement<'e>(
                     };
                     w.unknown_draws |= draws;
                     *work += w;
+                    // A branch that stops gives no value: the other one's type
+                    // is the statement's.
+                    match (stops(yes), no.as_deref().is_some_and(stops)) {
+                        (true, false) => {
+                            *env = e2;
+                            return Ok(t2);
+                        }
+                        (false, true) => {
+                            *env = e1;
+                            return Ok(t1);
+                        }
+                        _ => {}
+                    }
                     for (name, t) in e1 {
                         let joined = match e2.get(name) {
                             Some(t2) => t.join(t2),
@@ -363,6 +376,15 @@ fn bound_type(
     }
     inner.extend(defaults);
     infer_node(body, &inner, file, ctx, None, work)
+}
+
+/// Whether statement `e` ends in `stop(...)`, so never gives a value.
+fn stops(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { func, .. } => func == "stop",
+        ExprKind::Block(stmts) => stmts.last().is_some_and(stops),
+        _ => false,
+    }
 }
 
 /// Runs `kernel_call` with the call's closure (`params`, `body`) in its

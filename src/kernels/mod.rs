@@ -25,6 +25,7 @@ mod ave;
 mod clustering;
 mod coerce;
 pub mod collate;
+mod conditions;
 pub mod data;
 mod data_frame;
 mod dqfun;
@@ -237,6 +238,7 @@ pub fn registry() -> &'static Registry {
             .chain(special::KERNELS)
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)
+            .chain(conditions::KERNELS)
         {
             r.add(*k);
         }

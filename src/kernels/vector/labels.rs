@@ -12,7 +12,7 @@ use crate::kernels::value::List;
 use crate::kernels::{frame, Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// `as.character(v)` of an atomic vector.
-fn strings(v: &Value) -> Result<Vec<String>, KernelError> {
+pub(crate) fn strings(v: &Value) -> Result<Vec<String>, KernelError> {
     Ok(match v {
         Value::Null => Vec::new(),
         Value::Str(s) => s.clone(),

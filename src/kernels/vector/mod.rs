@@ -17,7 +17,7 @@ mod ends;
 mod format;
 mod grep;
 mod ifelse;
-mod labels;
+pub(crate) mod labels;
 mod missing;
 mod order;
 mod outer;
