@@ -102,10 +102,14 @@ pub(super) fn inverse_rle_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
         return Err(invalid());
     }
     let times = le.as_f64_slice().ok_or_else(invalid)?;
-    if times.iter().any(|t| t.is_nan() || *t < 0.0) {
+    if times.iter().any(|t| !t.is_finite() || *t < 0.0) {
         return Err(KernelError::new("invalid 'times' value"));
     }
-    let mut pick = Vec::new();
+    // The whole result is asked for before it is built, so a huge run
+    // fails as R's allocation does rather than aborting.
+    let total: f64 = times.iter().map(|t| t.trunc()).sum();
+    crate::kernels::alloc::ensure_room(total * 8.0)?;
+    let mut pick = crate::kernels::alloc::vec_with_capacity(total as usize)?;
     for (i, t) in times.iter().enumerate() {
         for _ in 0..(*t as usize) {
             pick.push(i as f64 + 1.0);
