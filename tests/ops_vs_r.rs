@@ -79,9 +79,57 @@ fn library2_workflow_matches_r() {
 /// each case's steps and R's message).
 #[test]
 fn library2_refusals_are_rs() {
+    refusals_are_rs("library2_errors");
+}
+
+/// is.finite, is.infinite, is.nan, tcrossprod, relevel, oneway.test,
+/// mcnemar.test, xtabs, rle, inverse.rle and cov2cor, with NA, empty
+/// input, one element and ties.
+#[test]
+fn library3_matches_r() {
+    workflow_matches_r("library3");
+}
+
+/// What R refuses among library3's functions, flowcast refuses with R's
+/// message (tests/fixtures/r/library3.R wrote each case and R's message).
+#[test]
+fn library3_refusals_are_rs() {
+    refusals_are_rs("library3_errors");
+}
+
+/// Refusals R's types decide are found by `check`, before anything runs.
+#[test]
+fn library3_refusals_found_before_the_run() {
+    check_fails(
+        "r = 'relevel(c(1, 2), 1)'",
+        2,
+        "c(1, 2)",
+        "'relevel' only for (unordered) factors",
+    );
+    check_fails(
+        "c = 'cov2cor(matrix(1:6, 2))'",
+        2,
+        "matrix(1:6, 2)",
+        "'V' is not a square numeric matrix",
+    );
+    check_fails(
+        "m = 'mcnemar.test(c(1, 2))'",
+        2,
+        "c(1, 2)",
+        "if 'x' is not a matrix, 'y' must be given",
+    );
+    run_fails(
+        "f = 'factor(c(\"a\", \"b\"))'\nr = 'relevel(f, 5)'",
+        "ref = 5 must be in 1L:2",
+    );
+}
+
+/// Each case of tests/fixtures/r/NAME.json (steps and R's message for the
+/// last) is refused with that message, before or during the run.
+fn refusals_are_rs(name: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cases: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join("tests/fixtures/r/library2_errors.json")).unwrap(),
+        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
     )
     .unwrap();
     let mut failures = Vec::new();

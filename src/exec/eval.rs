@@ -851,7 +851,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             };
             Some(y.map_or_else(|| x.clone(), |y| format!("{x} and {y}")))
         }
-        "t.test" | "var.test" | "cor.test" => {
+        "t.test" | "var.test" | "cor.test" | "mcnemar.test" => {
             let x = text("x")?;
             Some(match matched.get("y") {
                 Some(Value::Null) | None => x,

@@ -123,7 +123,15 @@ fn is_logical(e: &Expr) -> bool {
         ),
         ExprKind::Call { func, .. } => matches!(
             func.as_str(),
-            "is.na" | "complete.cases" | "duplicated" | "grepl" | "startsWith" | "endsWith"
+            "is.na"
+                | "is.finite"
+                | "is.infinite"
+                | "is.nan"
+                | "complete.cases"
+                | "duplicated"
+                | "grepl"
+                | "startsWith"
+                | "endsWith"
         ),
         _ => false,
     }

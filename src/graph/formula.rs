@@ -312,7 +312,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" => Some("y"),
         "kruskal.test" | "bartlett.test" => Some("g"),
-        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" => None,
+        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "oneway.test" | "xtabs" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;

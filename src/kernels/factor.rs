@@ -43,6 +43,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: droplevels_eval,
     },
     Kernel {
+        name: "relevel",
+        params: &[req("x"), req("ref"), super::DOTS],
+        random: false,
+        shape: relevel_shape,
+        eval: relevel_eval,
+    },
+    Kernel {
         name: "levels",
         params: &[req("x")],
         random: false,
@@ -339,6 +346,88 @@ fn droplevels_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         None => Err(KernelError::new(
             "argument \"x\" is missing, with no default",
         )),
+    }
+}
+
+const RELEVEL_NOT_FACTOR: &str = "'relevel' only for (unordered) factors";
+
+/// R's `relevel.factor`: `ref` (a label or a position) becomes the first
+/// level, the others keeping their order; the elements keep their labels.
+fn relevel_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(Value::Factor(f)) = args.get("x") else {
+        return Err(KernelError::new(RELEVEL_NOT_FACTOR));
+    };
+    let ref_ = args.get("ref").unwrap_or(&Value::Null);
+    if ref_.len() != 1 {
+        return Err(KernelError::new("'ref' must be of length one"));
+    }
+    let nlev = f.levels.len();
+    let missing = || KernelError::new("'ref' must be an existing level");
+    // `match(ref, lev)` for text; a number is a position.
+    let pos: f64 = match ref_ {
+        Value::Str(s) => match f.levels.iter().position(|l| *l == s[0]) {
+            Some(i) => (i + 1) as f64,
+            None => return Err(missing()),
+        },
+        Value::Factor(r) => match r.codes[0]
+            .and_then(|c| r.levels.get(c as usize))
+            .and_then(|lab| f.levels.iter().position(|l| l == lab))
+        {
+            Some(i) => (i + 1) as f64,
+            None => return Err(missing()),
+        },
+        other => match other.as_f64_slice().and_then(|v| v.first().copied()) {
+            Some(v) if !v.is_nan() => v,
+            Some(_) => return Err(missing()),
+            None => return Err(missing()),
+        },
+    };
+    if pos < 1.0 || pos > nlev as f64 {
+        return Err(KernelError::new(format!(
+            "ref = {} must be in 1L:{nlev}",
+            pos.trunc()
+        )));
+    }
+    let r = pos as usize - 1;
+    let mut order = vec![r];
+    order.extend((0..nlev).filter(|&i| i != r));
+    let mut new_code = vec![0u32; nlev];
+    for (new, &old) in order.iter().enumerate() {
+        new_code[old] = new as u32;
+    }
+    Ok(Value::Factor(Factor {
+        codes: f
+            .codes
+            .iter()
+            .map(|c| c.and_then(|c| new_code.get(c as usize).copied()))
+            .collect(),
+        levels: order.iter().map(|&i| f.levels[i].clone()).collect(),
+    }))
+}
+
+fn relevel_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(Type::Factor { len, levels }) => {
+            let levels = match (levels, args.ty("ref")) {
+                (Some(lv), Some(Type::Str { value: Some(r), .. })) if r.len() == 1 => {
+                    match lv.iter().position(|l| *l == r[0]) {
+                        Some(i) => {
+                            let mut out = vec![lv[i].clone()];
+                            out.extend(lv.iter().filter(|l| **l != r[0]).cloned());
+                            Some(out)
+                        }
+                        None => return Err(args.error("ref", "'ref' must be an existing level")),
+                    }
+                }
+                _ => None,
+            };
+            Ok(Type::Factor { len: *len, levels })
+        }
+        Some(Type::Any) => Ok(Type::Factor {
+            len: None,
+            levels: None,
+        }),
+        _ => Err(args.error("x", RELEVEL_NOT_FACTOR)),
     }
 }
 

@@ -51,6 +51,22 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: table_shape,
         eval: table_eval,
     },
+    Kernel {
+        name: "xtabs",
+        params: &[
+            opt("formula"),
+            opt("data"),
+            opt("subset"),
+            opt("sparse"),
+            opt("na.action"),
+            opt("addNA"),
+            opt("exclude"),
+            opt("drop.unused.levels"),
+        ],
+        random: false,
+        shape: xtabs_shape,
+        eval: xtabs_eval,
+    },
 ];
 
 /// Functions whose value is one number for any group: their tapply and
@@ -723,6 +739,148 @@ fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         _ => Type::Any,
     })
+}
+
+/// R's `xtabs` with its defaults: the rows with an NA anywhere dropped
+/// (`model.frame`'s na.omit), each classifier `factor(u)` of what is left
+/// (a factor keeps its levels), then `table(by)` of a one-sided formula or
+/// `tapply(y, by, sum, default = 0)` of the response.
+fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(Value::Formula(f)) = args.get("formula") else {
+        return Err(KernelError::new(if args.has("formula") {
+            "'formula' missing or incorrect"
+        } else {
+            "must supply either 'formula' or 'data'"
+        }));
+    };
+    for flag in ["sparse", "addNA", "drop.unused.levels"] {
+        if args.bool_or(flag, false)? {
+            return Err(KernelError::new(format!(
+                "flowcast's xtabs() takes {flag} = FALSE only"
+            )));
+        }
+    }
+    if args.has("exclude") {
+        return Err(KernelError::new(
+            "flowcast's xtabs() takes the default exclude only",
+        ));
+    }
+    if f.terms.iter().any(|(label, _)| label.contains(':')) {
+        return Err(KernelError::new("interactions are not allowed"));
+    }
+    if f.terms.is_empty() || f.terms.len() > 2 {
+        return Err(KernelError::new(
+            "flowcast's xtabs() cross-classifies by one or two variables",
+        ));
+    }
+    let y: Option<Vec<f64>> = match f.response.as_deref() {
+        None => None,
+        Some(r @ (Value::Num(_) | Value::Bool(_))) => {
+            Some(r.as_f64_slice().unwrap_or_default().into_owned())
+        }
+        Some(_) => {
+            return Err(KernelError::new(
+                "flowcast's xtabs() needs a numeric response",
+            ))
+        }
+    };
+    let n = f.terms[0].1.len();
+    for (label, v) in &f.terms {
+        if v.len() != n || y.as_ref().is_some_and(|y| y.len() != n) {
+            return Err(KernelError::new(format!(
+                "variable lengths differ (found for '{label}')"
+            )));
+        }
+    }
+    let factors = f
+        .terms
+        .iter()
+        .map(|(_, v)| grouping(v, "formula"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let keep: Vec<usize> = (0..n)
+        .filter(|&i| {
+            factors.iter().all(|g| g.codes[i].is_some())
+                && y.as_ref().is_none_or(|y| !y[i].is_nan())
+        })
+        .collect();
+    let by: Vec<Factor> = factors
+        .iter()
+        .zip(&f.terms)
+        .map(|(g, (_, v))| {
+            let kept = Factor {
+                codes: keep.iter().map(|&i| g.codes[i]).collect(),
+                levels: g.levels.clone(),
+            };
+            if matches!(v, Value::Factor(_)) {
+                kept
+            } else {
+                super::factor::drop_unused(&kept)
+            }
+        })
+        .collect();
+    let ys: Vec<f64> = match &y {
+        Some(y) => keep.iter().map(|&i| y[i]).collect(),
+        None => vec![1.0; keep.len()],
+    };
+    let rows = by[0].levels.len();
+    let cols = by.get(1).map_or(1, |b| b.levels.len());
+    // Each cell's values in row order, summed as R's sum() sums them.
+    let mut cells = vec![Vec::new(); rows * cols];
+    for (k, v) in ys.iter().enumerate() {
+        let (Some(r), c) = (by[0].codes[k], by.get(1).map_or(Some(0), |b| b.codes[k])) else {
+            continue;
+        };
+        let Some(c) = c else { continue };
+        cells[r as usize + c as usize * rows].push(*v);
+    }
+    let sums: Vec<f64> = cells.iter().map(|c| super::nmath::rsum(c)).collect();
+    Ok(match &by[..] {
+        [a] => names::named(Value::Num(sums), a.levels.clone()),
+        [a, b] => names::dimnamed(
+            Value::Mat(DMatrix::from_vec(rows, cols, sums)),
+            Some(a.levels.clone()),
+            Some(b.levels.clone()),
+        ),
+        _ => Value::Null,
+    })
+}
+
+/// A factor's levels stay whatever rows go; other classifiers' levels are
+/// known only after the NA rows are dropped.
+fn fixed_levels(t: &Type) -> Option<usize> {
+    match t {
+        Type::Factor { levels, .. } => levels.as_ref().map(Vec::len),
+        _ => None,
+    }
+}
+
+fn xtabs_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("formula") {
+        Some(Type::Formula { terms, .. }) => {
+            if terms.iter().any(|(label, _)| label.contains(':')) {
+                return Err(args.error("formula", "interactions are not allowed"));
+            }
+            Ok(match &terms[..] {
+                [(_, a)] => Type::Num {
+                    len: fixed_levels(a),
+                    value: None,
+                },
+                [(_, a), (_, b)] => Type::Mat {
+                    rows: fixed_levels(a),
+                    cols: fixed_levels(b),
+                },
+                _ => {
+                    return Err(args.error(
+                        "formula",
+                        "flowcast's xtabs() cross-classifies by one or two variables",
+                    ))
+                }
+            })
+        }
+        Some(Type::Any) => Ok(Type::Any),
+        Some(_) => Err(args.error("formula", "'formula' missing or incorrect")),
+        None => Err(ArgError::call("must supply either 'formula' or 'data'")),
+    }
 }
 
 #[cfg(test)]

@@ -465,7 +465,7 @@ fn per_element(function: &str) -> Option<f64> {
         "sweep" => 7.0,
         "sqrt" => 13.0,
         "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "xor" => 3.5,
-        "is.na" | ":" | "seq_len" | "seq_along" => 2.0,
+        "is.na" | "is.finite" | "is.infinite" | "is.nan" | ":" | "seq_len" | "seq_along" => 2.0,
         // Per element of both operands.
         "+" | "-" | "*" | "/" => 3.5,
         "unique" | "duplicated" | "%in%" | "match" | "union" | "intersect" | "setdiff" => 70.0,

@@ -27,6 +27,14 @@ pub(super) const CROSSPROD: Kernel = Kernel {
     eval: crossprod_eval,
 };
 
+pub(super) const TCROSSPROD: Kernel = Kernel {
+    name: "tcrossprod",
+    params: &[req("x"), opt("y")],
+    random: false,
+    shape: tcrossprod_shape,
+    eval: tcrossprod_eval,
+};
+
 pub(super) const TRANSPOSE: Kernel = Kernel {
     name: "t",
     params: &[req("x")],
@@ -367,6 +375,100 @@ fn crossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Mat {
         rows: cols_of(x),
         cols: cols_of(y),
+    })
+}
+
+/// `(nrx, ncx, nry, ncy)` as R's `do_matprod` reads the operands of
+/// `tcrossprod(x, y)` = `x %*% t(y)`: two vectors are columns (an outer
+/// product), a vector beside a matrix is a row when that conforms.
+fn tcrossprod_dims(x: Shape, y: Shape) -> Result<(usize, usize, usize, usize), ()> {
+    let dims = match (x, y) {
+        (Shape::Mat(Some(r1), Some(c1)), Shape::Mat(Some(r2), Some(c2))) => (r1, c1, r2, c2),
+        (Shape::Vec(Some(n)), Shape::Mat(Some(r2), Some(c2))) => {
+            if n == c2 {
+                (1, n, r2, c2)
+            } else if c2 == 1 {
+                (n, 1, r2, c2)
+            } else {
+                return Err(());
+            }
+        }
+        (Shape::Mat(Some(r1), Some(c1)), Shape::Vec(Some(n))) => {
+            if r1 == 1 {
+                (r1, c1, 1, n)
+            } else {
+                (r1, c1, n, 1)
+            }
+        }
+        (Shape::Vec(Some(a)), Shape::Vec(Some(b))) => (a, 1, b, 1),
+        _ => return Err(()),
+    };
+    if dims.1 != dims.3 {
+        return Err(());
+    }
+    Ok(dims)
+}
+
+/// Column-major `r x c` data transposed.
+fn transposed(d: &[f64], r: usize, c: usize) -> Vec<f64> {
+    let mut out = vec![0.0; d.len()];
+    for j in 0..c {
+        for i in 0..r {
+            out[i * c + j] = d[j * r + i];
+        }
+    }
+    out
+}
+
+fn tcrossprod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let ((xs, x), y) = operands(args)?;
+    let (ys, y) = match &y {
+        Some((s, d)) => (*s, d.as_ref()),
+        None => (xs, x.as_ref()),
+    };
+    let (nrx, ncx, nry, _) =
+        tcrossprod_dims(xs, ys).map_err(|()| KernelError::new("non-conformable arguments"))?;
+    // x %*% t(y) is crossprod(t(x), t(y)): each element sums over the
+    // shared columns in order, as the reference BLAS's dgemm("N", "T").
+    let tx = transposed(&x, nrx, ncx);
+    let ty = transposed(y, nry, ncx);
+    Ok(Value::Mat(crossprod(&tx, ncx, nrx, &ty, nry)))
+}
+
+fn tcrossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = type_operand(args, "x")?;
+    let y = if args.has("y") && !matches!(args.ty("y"), Some(Type::Null)) {
+        type_operand(args, "y")?
+    } else {
+        x
+    };
+    let (Some(x), Some(y)) = (x, y) else {
+        return Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        });
+    };
+    let all_known = |s: Shape| matches!(s, Shape::Mat(Some(_), Some(_)) | Shape::Vec(Some(_)));
+    if all_known(x) && all_known(y) {
+        return match tcrossprod_dims(x, y) {
+            Ok((m, _, n, _)) => Ok(Type::mat(m, n)),
+            Err(()) => Err(args.error(
+                "y",
+                format!(
+                    "non-conformable arguments: {} %*% t({})",
+                    describe(x),
+                    describe(y)
+                ),
+            )),
+        };
+    }
+    let rows_of = |s: Shape| match s {
+        Shape::Mat(r, _) => r,
+        Shape::Vec(_) => None,
+    };
+    Ok(Type::Mat {
+        rows: rows_of(x),
+        cols: rows_of(y),
     })
 }
 

@@ -42,6 +42,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     logic::IS_FALSE,
     matrix::MATPROD,
     matrix::CROSSPROD,
+    matrix::TCROSSPROD,
     matrix::TRANSPOSE,
     matrix::DIAG,
     math::SQRT,

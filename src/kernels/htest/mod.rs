@@ -11,7 +11,9 @@ mod formula;
 mod friedman;
 mod groups;
 mod ks;
+mod mcnemar;
 mod mood;
+mod oneway;
 mod padjust;
 mod shapiro;
 mod ttest;
@@ -197,6 +199,26 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: fisher::shape,
         eval: fisher::eval,
+    },
+    Kernel {
+        name: "oneway.test",
+        params: &[
+            req("formula"),
+            opt("data"),
+            opt("subset"),
+            opt("na.action"),
+            opt("var.equal"),
+        ],
+        random: false,
+        shape: oneway::shape,
+        eval: oneway::eval,
+    },
+    Kernel {
+        name: "mcnemar.test",
+        params: &[req("x"), opt("y"), opt("correct")],
+        random: false,
+        shape: mcnemar::shape,
+        eval: mcnemar::eval,
     },
     Kernel {
         name: "shapiro.test",

@@ -4,6 +4,7 @@
 
 mod corcov;
 mod cov;
+mod cov2cor;
 pub mod ldouble;
 mod quantile;
 mod scale;
@@ -25,6 +26,13 @@ use ldouble::LongDouble;
 
 /// Order statistics, correlations and `scale` (issue 17).
 pub(super) static STATS_KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "cov2cor",
+        params: &[req("V")],
+        random: false,
+        shape: cov2cor::shape,
+        eval: cov2cor::eval,
+    },
     Kernel {
         name: "median",
         params: &[req("x"), opt("na.rm"), DOTS],

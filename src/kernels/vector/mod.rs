@@ -25,6 +25,7 @@ mod parallel;
 mod predicates;
 mod rank;
 mod rep;
+mod rle;
 mod sets;
 mod sprintf;
 mod substr;
@@ -98,10 +99,35 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
     k("is.na", X, predicates::is_na_shape, predicates::is_na_eval),
     k(
+        "is.finite",
+        X,
+        predicates::finiteness_shape,
+        predicates::finiteness_eval,
+    ),
+    k(
+        "is.infinite",
+        X,
+        predicates::finiteness_shape,
+        predicates::finiteness_eval,
+    ),
+    k(
+        "is.nan",
+        X,
+        predicates::finiteness_shape,
+        predicates::finiteness_eval,
+    ),
+    k(
         "anyNA",
         &[req("x"), opt("recursive")],
         predicates::any_na_shape,
         predicates::any_na_eval,
+    ),
+    k("rle", X, rle::rle_shape, rle::rle_eval),
+    k(
+        "inverse.rle",
+        &[req("x"), DOTS],
+        rle::inverse_rle_shape,
+        rle::inverse_rle_eval,
     ),
     k(
         "ifelse",

@@ -151,3 +151,92 @@ pub(super) fn any_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
 pub(super) fn any_na_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::logical(Some(1)))
 }
+
+/// R's `is.finite`, `is.infinite` and `is.nan` (do_isfinite, do_isinfinite
+/// and do_isnan in coerce.c): element-wise, keeping a matrix's dims. Text
+/// and a factor's codes are never infinite nor NaN, and NA_real_ is not
+/// NaN; lists and language have no default method.
+fn finiteness(x: &Value, func: &str) -> Result<Value, KernelError> {
+    let num = |v: f64| -> bool {
+        match func {
+            "is.finite" => v.is_finite(),
+            "is.infinite" => v.is_infinite(),
+            _ => v.is_nan() && !crate::kernels::value::is_na(v),
+        }
+    };
+    let data: Vec<Option<bool>> = match x {
+        Value::Named(n) => return finiteness(&n.value, func),
+        Value::Null => Vec::new(),
+        Value::Str(s) => vec![Some(false); s.len()],
+        Value::Bool(_) | Value::BoolMat(_) => x
+            .as_logicals()
+            .unwrap_or_default()
+            .iter()
+            .map(|b| Some(func == "is.finite" && b.is_some()))
+            .collect(),
+        Value::Factor(f) => f
+            .codes
+            .iter()
+            .map(|c| Some(func == "is.finite" && c.is_some()))
+            .collect(),
+        Value::Complex(_) | Value::ComplexMat(_) => {
+            let z: Vec<num_complex::Complex64> = match x {
+                Value::Complex(z) => z.clone(),
+                Value::ComplexMat(m) => m.iter().copied().collect(),
+                _ => Vec::new(),
+            };
+            z.iter()
+                .map(|c| {
+                    Some(match func {
+                        "is.finite" => c.re.is_finite() && c.im.is_finite(),
+                        "is.infinite" => c.re.is_infinite() || c.im.is_infinite(),
+                        _ => num(c.re) || num(c.im),
+                    })
+                })
+                .collect()
+        }
+        Value::Num(_) | Value::Mat(_) => x
+            .as_f64_slice()
+            .unwrap_or_default()
+            .iter()
+            .map(|v| Some(num(*v)))
+            .collect(),
+        Value::List(_) => {
+            return Err(KernelError::new(
+                "default method not implemented for type 'list'",
+            ))
+        }
+        Value::Formula(_) => {
+            return Err(KernelError::new(
+                "default method not implemented for type 'language'",
+            ))
+        }
+    };
+    Ok(Value::logicals_shaped(data, x.dims()))
+}
+
+pub(super) fn finiteness_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    finiteness(super::arg_or_null(args, "x"), args.func)
+}
+
+pub(super) fn finiteness_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
+        ) => Type::BoolMat {
+            rows: *rows,
+            cols: *cols,
+        },
+        Some(Type::Formula { .. }) => {
+            return Err(args.error("x", "default method not implemented for type 'language'"))
+        }
+        Some(Type::List { .. } | Type::Record { .. }) => {
+            return Err(args.error("x", "default method not implemented for type 'list'"))
+        }
+        Some(Type::Any) => Type::Any,
+        Some(t) => Type::logical(t.len()),
+        None => Type::logical(Some(0)),
+    })
+}
