@@ -515,6 +515,7 @@ pub(super) fn terms_value(
                     class: None,
                     names: Some(names),
                     items: levels,
+                    row_names: None,
                 }),
             ),
         ],

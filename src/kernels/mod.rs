@@ -42,6 +42,7 @@ pub mod names;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
+pub mod row_names;
 mod special;
 mod subset;
 mod summary;

@@ -81,9 +81,9 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let by_col = args.func == "cbind";
     if args.dots().any(|(_, v)| frame::as_frame(v).is_some()) {
         if by_col {
-            return crate::kernels::data_frame::cbind_frames(args.dots());
+            return crate::kernels::data_frame::cbind_frames(args.dots(), ctx);
         }
-        return frame::rbind_frames(&args.dots().map(|(_, v)| v).collect::<Vec<_>>(), ctx);
+        return frame::rbind_frames(&args.dots().collect::<Vec<_>>(), ctx);
     }
     let mut parts = Vec::new();
     for (_, v) in args.dots() {

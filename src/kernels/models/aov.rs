@@ -7,9 +7,8 @@
 //! (the model frame: the response and each term at the rows the fit kept),
 //! which `TukeyHSD` groups the rows by.
 //!
-//! flowcast's data frames and matrices carry no row names: `summary`'s
-//! table has R's columns with the rows in R's order (each term, then
-//! `Residuals`), and each `TukeyHSD` matrix's row names ("B-A", …) are in
+//! `summary`'s table has R's columns and R's row names (each term, then
+//! `Residuals`); each `TukeyHSD` matrix's row names ("B-A", …) are also in
 //! the trailing field `comparison.names` (one vector per term).
 
 use nalgebra::DMatrix;
@@ -22,7 +21,7 @@ use super::super::lm;
 use super::super::nmath::pf;
 use super::super::nmath::tukey::{ptukey, qtukey};
 use super::super::summary::{mean, sum};
-use super::super::value::{Factor, List, NA};
+use super::super::value::{Factor, List, RowNames, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::Fit;
 
@@ -164,22 +163,41 @@ pub(super) fn summary_aov(fit: &Fit) -> Result<Value, KernelError> {
         cols.push(f);
         cols.push(p);
     }
+    // R names the rows `format(nmrows)`: each term's label, then
+    // "Residuals", padded to the widest ("(Intercept)" included, before
+    // its row goes).
+    let labels = fit.term_labels();
+    let mut rows: Vec<String> = uasgn
+        .iter()
+        .map(|&u| match u as usize {
+            0 => "(Intercept)".to_string(),
+            k => labels.get(k - 1).cloned().unwrap_or_default(),
+        })
+        .collect();
+    if rdf > 0.0 {
+        rows.push("Residuals".to_string());
+    }
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let mut rows: Vec<String> = rows.into_iter().map(|r| format!("{r:<width$}")).collect();
     if let Some(row) = intercept_row {
         for c in &mut cols {
             c.remove(row);
         }
+        rows.remove(row);
     }
-    let table = frame::frame(
+    let table = frame::named_frame(
         COLUMNS[..cols.len()]
             .iter()
             .map(|c| c.to_string())
             .collect(),
         cols.into_iter().map(Value::Num).collect(),
+        Some(RowNames::Text(rows)),
     );
     Ok(Value::List(List {
         class: Some("summary.aov".to_string()),
         names: None,
         items: vec![table],
+        row_names: None,
     }))
 }
 
@@ -499,6 +517,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         class: None,
         names: Some(names.clone()),
         items: comparisons,
+        row_names: None,
     });
     names.push("comparison.names".to_string());
     items.push(comparison_names);
@@ -506,6 +525,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         class: Some("TukeyHSD".to_string()),
         names: Some(names),
         items,
+        row_names: None,
     }))
 }
 
