@@ -158,6 +158,26 @@ fn bad_row_names_fail_as_in_r() {
         "invalid numbers in 'quote'",
     );
     run_fails(
+        "a = '`row.names<-`(data.frame(x = 1:3), c(\"a\", \"a\", \"b\"))'",
+        "duplicate 'row.names' are not allowed",
+    );
+    run_fails(
+        "a = '`row.names<-`(data.frame(x = 1:3), c(\"a\", \"b\"))'",
+        "invalid 'row.names' length",
+    );
+    run_fails(
+        "a = '`row.names<-`(data.frame(x = 1:3), c(\"a\", NA, \"b\"))'",
+        "missing values in 'row.names' are not allowed",
+    );
+    run_fails(
+        "a = '`rownames<-`(cor(cbind(c(1, 2, 4), c(2, 1, 3))), c(\"a\", \"b\", \"c\"))'",
+        "length of 'dimnames' [1] not equal to array extent",
+    );
+    run_fails(
+        "a = '`rownames<-`(c(1, 2, 3), c(\"a\", \"b\", \"c\"))'",
+        "attempt to set 'rownames' on an object with no dimensions",
+    );
+    run_fails(
         "a = 'pairwise.t.test(c(1, 2, 3, 4), c(1, 1, 2, 2), paired = TRUE, pool.sd = TRUE)'",
         "pooling of SD is incompatible with paired tests",
     );

@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 use super::args::{ArgError, Args};
 use super::factor::text_is_na;
 use super::frame::{self, as_frame, frame_fields};
-use super::value::{Factor, List, RowNames};
+use super::value::{Factor, List};
 use super::{names, row_names};
 use super::{opt, registry, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
 
@@ -393,28 +393,19 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
         let factors = args.bool_or("stringsAsFactors", true)?;
         return with_rows(table_frame(x, response, factors)?);
     }
-    let (labels, rownames, colnames) = match x {
-        Value::Named(n) => (
-            n.names.as_deref(),
-            n.rownames.as_deref(),
-            n.colnames.as_deref(),
-        ),
-        _ => (None, None, None),
-    };
-    let matrix_rows = || rownames.map(|r| RowNames::Text(row_names::make_unique(r, ".")));
+    if let Some(frame::MatrixParts {
+        columns,
+        colnames,
+        rows,
+    }) = frame::matrix_parts(x)
+    {
+        let names = match colnames {
+            Some(c) => c.to_vec(),
+            None => (1..=columns.len()).map(|j| format!("V{j}")).collect(),
+        };
+        return with_rows(frame::named_frame(names, columns, rows));
+    }
     match names::bare(x) {
-        Value::Mat(m) => with_rows(matrix_frame(
-            m.ncols(),
-            colnames,
-            |j| Value::Num(m.column(j).iter().copied().collect()),
-            matrix_rows(),
-        )),
-        Value::BoolMat(m) => with_rows(matrix_frame(
-            m.ncols(),
-            colnames,
-            |j| Value::Bool(m.column(j).iter().copied().collect()),
-            matrix_rows(),
-        )),
         Value::List(l) if l.class.is_none() => {
             let names = l.names.as_ref().filter(|n| n.iter().all(|s| !s.is_empty()));
             let Some(names) = names else {
@@ -450,7 +441,7 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
             };
             let rows = match row_names {
                 Some(r) => row_names::given(r, v.len())?,
-                None => row_names::from_names(labels),
+                None => row_names::from_names(names::names(x)),
             };
             Ok(frame::named_frame(vec![nm], vec![column], rows))
         }
@@ -466,24 +457,6 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
 
 const VECTOR_NAME: &str = "flowcast's as.data.frame() of a vector needs the column's name: \
      as.data.frame(x, nm = \"name\")";
-
-/// A data frame of a matrix's columns, named by its column names or `V1`,
-/// `V2`, … as R names the columns of a matrix without them.
-fn matrix_frame(
-    cols: usize,
-    colnames: Option<&[String]>,
-    column: impl Fn(usize) -> Value,
-    rows: Option<RowNames>,
-) -> Value {
-    frame::named_frame(
-        match colnames {
-            Some(c) => c.to_vec(),
-            None => (1..=cols).map(|j| format!("V{j}")).collect(),
-        },
-        (0..cols).map(column).collect(),
-        rows,
-    )
-}
 
 /// R's `as.data.frame.table`: one row per cell of the table `x`, a column
 /// per dimension holding the cell's labels (a factor of the dimension's

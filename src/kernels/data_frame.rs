@@ -51,37 +51,25 @@ fn part(func: &str, v: &Value) -> Result<Part, String> {
         let t = super::coerce::table_frame(v, "Freq", true).map_err(|e| e.0)?;
         return part(func, &t);
     }
-    let (names, rownames, colnames) = match v {
-        Value::Named(n) => (
-            n.names.as_deref(),
-            n.rownames.as_deref(),
-            n.colnames.as_deref(),
-        ),
-        _ => (None, None, None),
-    };
-    let matrix_rows = || rownames.map(|r| RowNames::Text(super::row_names::make_unique(r, ".")));
+    if let Some(frame::MatrixParts {
+        columns,
+        colnames,
+        rows,
+    }) = frame::matrix_parts(v)
+    {
+        return Ok(Part {
+            columns: columns
+                .into_iter()
+                .enumerate()
+                .map(|(j, c)| (colnames.map(|n| n[j].clone()), c))
+                .collect(),
+            rows,
+        });
+    }
     match bare(v) {
-        Value::Mat(m) => Ok(Part {
-            columns: (0..m.ncols())
-                .map(|j| {
-                    let col = Value::Num(m.column(j).iter().copied().collect());
-                    (colnames.map(|c| c[j].clone()), col)
-                })
-                .collect(),
-            rows: matrix_rows(),
-        }),
-        Value::BoolMat(m) => Ok(Part {
-            columns: (0..m.ncols())
-                .map(|j| {
-                    let col = Value::Bool(m.column(j).iter().copied().collect());
-                    (colnames.map(|c| c[j].clone()), col)
-                })
-                .collect(),
-            rows: matrix_rows(),
-        }),
         bare @ (Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => Ok(Part {
             columns: vec![(None, bare.clone())],
-            rows: super::row_names::from_names(names),
+            rows: super::row_names::from_names(super::names::names(v)),
         }),
         other => Err(format!(
             "{func}() takes vectors, factors, matrices and data frames, not {}",

@@ -102,6 +102,36 @@ pub fn named_frame(names: Vec<String>, columns: Vec<Value>, rows: Option<RowName
     })
 }
 
+/// A numeric or logical matrix as the makings of a data frame
+/// (`as.data.frame.matrix`).
+pub struct MatrixParts<'a> {
+    pub columns: Vec<Value>,
+    pub colnames: Option<&'a [String]>,
+    /// Its row names, made unique as R makes them.
+    pub rows: Option<RowNames>,
+}
+
+/// [`MatrixParts`] of `v`; `None` for anything but a numeric or logical
+/// matrix.
+pub fn matrix_parts(v: &Value) -> Option<MatrixParts<'_>> {
+    let (rownames, colnames) = super::names::dimnames(v);
+    let columns: Vec<Value> = match super::names::bare(v) {
+        Value::Mat(m) => (0..m.ncols())
+            .map(|j| Value::Num(m.column(j).iter().copied().collect()))
+            .collect(),
+        Value::BoolMat(m) => (0..m.ncols())
+            .map(|j| Value::Bool(m.column(j).iter().copied().collect()))
+            .collect(),
+        _ => return None,
+    };
+    let rows = rownames.map(|r| RowNames::Text(super::row_names::make_unique(r, ".")));
+    Some(MatrixParts {
+        columns,
+        colnames,
+        rows,
+    })
+}
+
 /// Rows of a data frame: its columns' length, or its row names' count
 /// when it has no columns (`d[0]`).
 pub fn nrow(l: &List) -> usize {
@@ -274,6 +304,12 @@ fn index_frame(l: &List, indices: &[Option<Value>], drop: bool) -> Result<Value,
     let columns = cols.iter().map(|&k| pick(k)).collect::<Result<_, _>>()?;
     let row_names = match &positions {
         Some(p) => Some(super::row_names::picked(l, p)),
+        // Without columns the rows are counted by their names (`d[0]`
+        // keeps d's rows).
+        None if cols.is_empty() && l.row_names.is_none() => Some(super::row_names::picked(
+            l,
+            &(0..nrow(l)).map(Some).collect::<Vec<_>>(),
+        )),
         None => l.row_names.clone(),
     };
     Ok(named_frame(

@@ -234,6 +234,7 @@ pub fn registry() -> &'static Registry {
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
             .chain(names::KERNELS)
+            .chain(row_names::KERNELS)
             .chain(special::KERNELS)
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)

@@ -255,6 +255,9 @@ pub fn reads_names(func: &str) -> bool {
             | "data.frame"
             | "as.data.frame"
             | "write.csv"
+            | "row.names"
+            | "row.names<-"
+            | "rownames<-"
     )
 }
 

@@ -8,13 +8,41 @@
 //!
 //! The difference is visible in R beyond `rownames(d)`: `as.matrix(d)`,
 //! `is.na(d)` and `t(d)` name their rows only after non-automatic row
-//! names, and `rbind` renumbers automatic ones. [`is_automatic`] is R's
-//! `.row_names_info(x) < 0`.
+//! names, and `rbind` renumbers automatic ones (R's `.row_names_info(x) <
+//! 0` is `row_names.is_none()`).
+//!
+//! The language has no assignment; R's replacement functions are called
+//! by name as R allows: `` `row.names<-`(d, value) ``, `` `rownames<-`(m,
+//! value) ``.
 
 use std::collections::HashMap;
 
 use super::value::{List, RowNames, Value};
-use super::KernelError;
+use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "row.names",
+        params: &[req("x")],
+        random: false,
+        shape: get_shape,
+        eval: get_eval,
+    },
+    Kernel {
+        name: "row.names<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: set_shape,
+        eval: set_eval,
+    },
+    Kernel {
+        name: "rownames<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: set_shape,
+        eval: set_eval,
+    },
+];
 
 /// Every row name as text (R's `rownames(d)`): `"1"` … `"n"` when
 /// automatic.
@@ -23,11 +51,6 @@ pub fn labels(l: &List) -> Vec<String> {
         Some(r) => r.labels(),
         None => (1..=super::frame::nrow(l)).map(|i| i.to_string()).collect(),
     }
-}
-
-/// R's `.row_names_info(x) < 0`: the row names are the automatic `1..n`.
-pub fn is_automatic(l: &List) -> bool {
-    l.row_names.is_none()
 }
 
 /// The row names a matrix made of the frame has (`as.matrix`, `is.na`):
@@ -140,14 +163,10 @@ pub fn make_unique(names: &[String], sep: &str) -> Vec<String> {
     out
 }
 
-/// Row names given as a value (`data.frame(..., row.names = )`,
-/// `as.data.frame(x, row.names = )`, `write.csv(x, row.names = )`) for
-/// `n` rows, refused as R's `row.names<-.data.frame` refuses them. Whole
-/// numbers are kept as numbers, as R keeps an integer vector.
-pub fn given(v: &Value, n: usize) -> Result<Option<RowNames>, KernelError> {
-    let v = super::names::bare(v);
-    let rows = match v {
-        Value::Null => return Ok(None),
+/// Row names as a value gives them: text, or whole numbers, kept as
+/// numbers as R keeps an integer vector.
+fn parse(v: &Value) -> Result<RowNames, KernelError> {
+    Ok(match v {
         Value::Str(s) => RowNames::Text(s.clone()),
         Value::Factor(f) => RowNames::Text(f.labels()),
         other => match other.as_f64_slice() {
@@ -165,37 +184,159 @@ pub fn given(v: &Value, n: usize) -> Result<Option<RowNames>, KernelError> {
                 )))
             }
         },
-    };
-    if rows.len() != n {
-        return Err(KernelError::new(
-            "row names supplied are of the wrong length",
-        ));
-    }
-    let missing = match v {
+    })
+}
+
+fn has_missing(v: &Value) -> bool {
+    match v {
         Value::Str(s) => s.iter().any(|s| s == "NA"),
         Value::Factor(f) => f.codes.iter().any(Option::is_none),
         _ => v
             .as_f64_slice()
             .is_some_and(|x| x.iter().any(|x| x.is_nan())),
-    };
-    if missing {
-        return Err(KernelError::new("row names contain missing values"));
     }
+}
+
+/// The names that repeat, each once, in order of their second place.
+fn repeated(rows: &RowNames) -> Vec<String> {
     let labels = rows.labels();
     let mut seen = std::collections::HashSet::with_capacity(labels.len());
-    let mut repeated: Vec<&str> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for l in &labels {
-        if !seen.insert(l.as_str()) && !repeated.contains(&l.as_str()) {
-            repeated.push(l);
+        if !seen.insert(l.as_str()) && !out.contains(l) {
+            out.push(l.clone());
         }
     }
-    if !repeated.is_empty() {
+    out
+}
+
+/// Row names given as a value to `data.frame(..., row.names = )` (and
+/// `as.data.frame`) for `n` rows, refused with `data.frame`'s messages.
+pub fn given(v: &Value, n: usize) -> Result<Option<RowNames>, KernelError> {
+    let v = super::names::bare(v);
+    if matches!(v, Value::Null) {
+        return Ok(None);
+    }
+    let rows = parse(v)?;
+    if rows.len() != n {
+        return Err(KernelError::new(
+            "row names supplied are of the wrong length",
+        ));
+    }
+    if has_missing(v) {
+        return Err(KernelError::new("row names contain missing values"));
+    }
+    let repeats = repeated(&rows);
+    if !repeats.is_empty() {
         return Err(KernelError::new(format!(
             "duplicate row.names: {}",
-            repeated.join(", ")
+            repeats.join(", ")
         )));
     }
     Ok(Some(rows))
+}
+
+/// `row.names<-` and `rownames<-`: a data frame's row names replaced
+/// (NULL: automatic), a matrix's row dimnames; R's messages for what does
+/// not fit.
+fn set_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let value = super::names::bare(args.get("value").unwrap_or(&Value::Null));
+    if let Some(l) = super::frame::as_frame(x) {
+        let mut out = l.clone();
+        out.row_names = match value {
+            Value::Null => None,
+            v => {
+                let rows = parse(v)?;
+                if rows.len() != super::frame::nrow(l) {
+                    return Err(KernelError::new("invalid 'row.names' length"));
+                }
+                if has_missing(v) {
+                    return Err(KernelError::new(
+                        "missing values in 'row.names' are not allowed",
+                    ));
+                }
+                let repeats = repeated(&rows);
+                if !repeats.is_empty() {
+                    let quoted: Vec<String> = repeats
+                        .iter()
+                        .map(|r| format!("\u{2018}{r}\u{2019}"))
+                        .collect();
+                    ctx.warn(format!(
+                        "non-unique value{} when setting 'row.names': {}",
+                        if repeats.len() > 1 { "s" } else { "" },
+                        quoted.join(", ")
+                    ));
+                    return Err(KernelError::new("duplicate 'row.names' are not allowed"));
+                }
+                Some(rows)
+            }
+        };
+        return Ok(Value::List(out));
+    }
+    let Some((nrow, _)) = x.dims() else {
+        return Err(KernelError::new(
+            "attempt to set 'rownames' on an object with no dimensions",
+        ));
+    };
+    let (_, cols) = super::names::dimnames(x);
+    let rows = match value {
+        Value::Null => None,
+        v => {
+            let labels = parse(v)?.labels();
+            if labels.len() != nrow {
+                return Err(KernelError::new(
+                    "length of 'dimnames' [1] not equal to array extent",
+                ));
+            }
+            Some(labels)
+        }
+    };
+    Ok(super::names::dimnamed(
+        super::names::bare(x).clone(),
+        rows,
+        cols.map(<[String]>::to_vec),
+    ))
+}
+
+fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t) if super::frame::frame_fields(t).is_some() => Ok(t.clone()),
+        Some(t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. })) => {
+            Ok(t.clone())
+        }
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(_) => Err(args.error(
+            "x",
+            "attempt to set 'rownames' on an object with no dimensions",
+        )),
+    }
+}
+
+/// `row.names(x)`: a data frame's row names as text, else `rownames(x)`.
+fn get_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    Ok(match super::frame::as_frame(x) {
+        Some(l) => Value::Str(labels(l)),
+        None => super::names::dimnames(x)
+            .0
+            .map_or(Value::Null, |r| Value::Str(r.to_vec())),
+    })
+}
+
+fn get_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(t) if super::frame::frame_fields(t).is_some() => Type::Str {
+            len: super::frame::type_dims(t).and_then(|(r, _)| r),
+            value: None,
+        },
+        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+            Type::Any
+        }
+        _ => Type::Null,
+    })
 }
 
 /// A named vector's names as a data frame's row names (R's

@@ -255,6 +255,11 @@ pub fn render_with(x: &Value, opts: &Options) -> Result<String, KernelError> {
         }
         line.extend(written.iter().map(|c| c[i].clone()));
         out.push_str(&line.join(","));
+        // R's writetable puts the separator after the row name, whether
+        // or not a column follows.
+        if rows.is_some() && p == 0 {
+            out.push(',');
+        }
         out.push_str(&opts.eol);
     }
     Ok(out)

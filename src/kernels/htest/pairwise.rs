@@ -10,7 +10,7 @@
 
 use super::padjust;
 use super::{match_alternative, Alternative, ALT_ERROR};
-use crate::kernels::factor::as_factor;
+use crate::kernels::factor::{as_factor, drop_unused};
 use crate::kernels::names::dimnamed;
 use crate::kernels::nmath::pt;
 use crate::kernels::summary::{ldouble, mean, var};
@@ -24,23 +24,9 @@ fn groups(g: &Value, n: usize) -> Result<(Vec<Option<usize>>, Vec<String>), Kern
     }
     let f = as_factor(g).map_err(|_| KernelError::new("'g' must be a vector of groups"))?;
     // factor() of a factor drops the levels no element has.
-    let mut used = vec![false; f.levels.len()];
-    for c in f.codes.iter().flatten() {
-        used[*c as usize] = true;
-    }
-    let mut at = vec![None; f.levels.len()];
-    let mut levels = Vec::new();
-    for (k, l) in f.levels.iter().enumerate() {
-        if used[k] {
-            at[k] = Some(levels.len());
-            levels.push(l.clone());
-        }
-    }
-    let codes = f
-        .codes
-        .iter()
-        .map(|c| c.and_then(|c| at[c as usize]))
-        .collect();
+    let f = drop_unused(&f);
+    let codes = f.codes.iter().map(|c| c.map(|c| c as usize)).collect();
+    let levels = f.levels;
     Ok((codes, levels))
 }
 
@@ -79,11 +65,12 @@ fn table(
     for (&(row, col), v) in lower.iter().zip(padjust::adjust_na(&raw, method)) {
         p[col * k + row] = v;
     }
-    Ok(dimnamed(
-        Value::Mat(nalgebra::DMatrix::from_vec(k, k, p)),
-        Some(levels[1..].to_vec()),
-        Some(levels[..k].to_vec()),
-    ))
+    let m = Value::Mat(nalgebra::DMatrix::from_vec(k, k, p));
+    // Fewer than two groups compare nothing: a 0 x 0 matrix, unnamed.
+    Ok(match levels.split_first() {
+        Some((_, rest)) if k > 0 => dimnamed(m, Some(rest.to_vec()), Some(levels[..k].to_vec())),
+        _ => m,
+    })
 }
 
 /// `x[as.integer(g) == i]`: R's logical subscript, whose NAs (where `g`
@@ -99,12 +86,12 @@ fn sample(x: &[f64], codes: &[Option<usize>], i: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Runs the kernel `func` on `x` and `y` with `extra` arguments and the
-/// call's own `...`; its p-value and method.
+/// Runs the kernel `func` on the samples of groups `i` and `j` with
+/// `extra` arguments and the call's own `...`; its p-value and method.
 fn two_sample(
     func: &'static str,
-    x: Vec<f64>,
-    y: Vec<f64>,
+    (x, codes): (&[f64], &[Option<usize>]),
+    (i, j): (usize, usize),
     extra: Vec<(&str, Value)>,
     args: &Args<&Value>,
     ctx: &mut Ctx,
@@ -112,7 +99,10 @@ fn two_sample(
     let k = registry()
         .get(func)
         .ok_or_else(|| KernelError::new(format!("could not find function \"{func}\"")))?;
-    let (x, y) = (Value::Num(x), Value::Num(y));
+    let (x, y) = (
+        Value::Num(sample(x, codes, i)),
+        Value::Num(sample(x, codes, j)),
+    );
     let mut given: Vec<(Option<String>, &Value)> = vec![(None, &x), (None, &y)];
     given.extend(extra.iter().map(|(n, v)| (Some(n.to_string()), v)));
     given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
@@ -247,15 +237,7 @@ pub(super) fn t_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kernel
             ("paired", Value::flag(paired)),
             ("alternative", Value::string(alt.r_name())),
         ];
-        two_sample(
-            "t.test",
-            sample(&x, &codes, i),
-            sample(&x, &codes, j),
-            extra,
-            args,
-            ctx,
-        )
-        .map(|(p, _)| p)
+        two_sample("t.test", (&x, &codes), (i, j), extra, args, ctx).map(|(p, _)| p)
     })?;
     Ok(result(Some(method.into()), p, adjust))
 }
@@ -270,14 +252,7 @@ pub(super) fn wilcox_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, K
     let mut method = None;
     let p = table(&levels, adjust, |i, j| {
         let extra = vec![("paired", Value::flag(paired))];
-        let (p, m) = two_sample(
-            "wilcox.test",
-            sample(&x, &codes, i),
-            sample(&x, &codes, j),
-            extra,
-            args,
-            ctx,
-        )?;
+        let (p, m) = two_sample("wilcox.test", (&x, &codes), (i, j), extra, args, ctx)?;
         method.get_or_insert(m);
         Ok(p)
     })?;

@@ -115,14 +115,7 @@ fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
     f[last] = NA;
     pv[last] = NA;
     let mut cols = vec![df, ss, ms, f, pv];
-    let labels = fit.term_labels();
-    let mut rows: Vec<String> = levels
-        .iter()
-        .map(|&l| match l as usize {
-            0 => "(Intercept)".to_string(),
-            k => labels.get(k - 1).cloned().unwrap_or_default(),
-        })
-        .collect();
+    let mut rows = fit.effect_names(&levels);
     rows.push("Residuals".to_string());
     if fit.intercept() && levels.first() == Some(&0.0) {
         for c in &mut cols {

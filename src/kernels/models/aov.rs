@@ -166,14 +166,7 @@ pub(super) fn summary_aov(fit: &Fit) -> Result<Value, KernelError> {
     // R names the rows `format(nmrows)`: each term's label, then
     // "Residuals", padded to the widest ("(Intercept)" included, before
     // its row goes).
-    let labels = fit.term_labels();
-    let mut rows: Vec<String> = uasgn
-        .iter()
-        .map(|&u| match u as usize {
-            0 => "(Intercept)".to_string(),
-            k => labels.get(k - 1).cloned().unwrap_or_default(),
-        })
-        .collect();
+    let mut rows = fit.effect_names(&uasgn);
     if rdf > 0.0 {
         rows.push("Residuals".to_string());
     }
