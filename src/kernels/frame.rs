@@ -4,11 +4,13 @@
 //! number of columns) are list operations and need nothing special.
 //!
 //! What is special lives here: `nrow`, `ncol` and `dim`; `d[j]` and
-//! `d[i, j]`, which index rows and columns; and the functions R lets take a
-//! data frame because they start with `as.matrix(x)` (`colMeans`, `prcomp`,
-//! `dist`, …). Those get the frame as a numeric matrix before they run, in
-//! one place ([`coerce_value`], [`coerce_type`]), rather than each kernel
-//! learning about frames.
+//! `d[i, j]`, which index rows and columns and carry the row names as
+//! `[.data.frame` does (see [`super::row_names`]); `rbind`'s rows and
+//! their names; and the functions R lets take a data frame because they
+//! start with `as.matrix(x)` (`colMeans`, `prcomp`, `dist`, …). Those get
+//! the frame as a numeric matrix before they run, in one place
+//! ([`coerce_value`], [`coerce_type`]), rather than each kernel learning
+//! about frames.
 
 use nalgebra::DMatrix;
 

@@ -45,6 +45,16 @@ struct Sheet {
     quoted: Vec<bool>,
 }
 
+/// `write.csv`'s `row.names`.
+pub enum Rows {
+    /// TRUE: x's own row names.
+    Own,
+    /// FALSE: none.
+    Nothing,
+    /// These, one per row.
+    Given(Vec<String>),
+}
+
 /// `write.csv`'s `quote`.
 pub enum Quote {
     /// TRUE: text and factor columns, the header and the row names.
@@ -58,9 +68,7 @@ pub enum Quote {
 
 /// How `write.csv` was asked to write.
 pub struct Options {
-    /// `row.names`: TRUE (`None`), FALSE (`Some(None)`) or the names to
-    /// write (`Some(Some(..))`).
-    pub row_names: Option<Option<Vec<String>>>,
+    pub row_names: Rows,
     pub quote: Quote,
     pub na: String,
     pub eol: String,
@@ -69,7 +77,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            row_names: None,
+            row_names: Rows::Own,
             quote: Quote::Text,
             na: "NA".to_string(),
             eol: "\n".to_string(),
@@ -189,7 +197,7 @@ pub fn render(x: &Value, row_names: bool) -> Result<String, KernelError> {
     render_with(
         x,
         &Options {
-            row_names: (!row_names).then_some(None),
+            row_names: if row_names { Rows::Own } else { Rows::Nothing },
             ..Options::default()
         },
     )
@@ -201,9 +209,9 @@ pub fn render_with(x: &Value, opts: &Options) -> Result<String, KernelError> {
     let p = sheet.columns.len();
     let nrow = sheet.rows.len();
     let rows: Option<&[String]> = match &opts.row_names {
-        None => Some(&sheet.rows),
-        Some(None) => None,
-        Some(Some(given)) => {
+        Rows::Own => Some(&sheet.rows),
+        Rows::Nothing => None,
+        Rows::Given(given) => {
             if given.len() != nrow {
                 return Err(KernelError::new("invalid 'row.names' specification"));
             }
@@ -311,13 +319,13 @@ fn options(a: &Args<&Value>) -> Result<Options, KernelError> {
     if let Some(r) = a.get("row.names") {
         opts.row_names = match names::bare(r) {
             Value::Bool(b) if b.len() == 1 => match b[0] {
-                Some(true) => None,
-                Some(false) => Some(None),
+                Some(true) => Rows::Own,
+                Some(false) => Rows::Nothing,
                 None => return Err(KernelError::new("invalid 'row.names' specification")),
             },
-            Value::Str(s) => Some(Some(s.clone())),
-            Value::Factor(f) => Some(Some(f.labels())),
-            Value::Num(x) => Some(Some(x.iter().map(|&x| r_num_to_string(x)).collect())),
+            Value::Str(s) => Rows::Given(s.clone()),
+            Value::Factor(f) => Rows::Given(f.labels()),
+            Value::Num(x) => Rows::Given(x.iter().map(|&x| r_num_to_string(x)).collect()),
             _ => return Err(KernelError::new("invalid 'row.names' specification")),
         };
     }
