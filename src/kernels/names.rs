@@ -254,6 +254,7 @@ pub fn reads_names(func: &str) -> bool {
             | "list"
             | "data.frame"
             | "as.data.frame"
+            | "cbind"
             | "write.csv"
             | "row.names"
             | "row.names<-"

@@ -85,8 +85,14 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         }
         return frame::rbind_frames(&args.dots().collect::<Vec<_>>(), ctx);
     }
+    // cbind reads names for the data frames it makes (a named vector's
+    // names are their row names); a matrix is bound by its numbers.
+    let bare: Vec<Cow<Value>> = args
+        .dots()
+        .map(|(_, v)| crate::kernels::names::strip(v))
+        .collect();
     let mut parts = Vec::new();
-    for (_, v) in args.dots() {
+    for v in bare.iter().map(|v| &**v) {
         match v {
             Value::Null => {}
             Value::Mat(m) if by_col => parts.push(Piece {
