@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use crate::diagnostic::StepWarning;
-use crate::kernels::value::{Factor, Formula, List};
+use crate::kernels::value::{Factor, Formula, List, RowNames};
 use crate::kernels::{Rng, Value};
 
 /// Nesting deeper than this is not read back: no workflow makes it (their
@@ -64,6 +64,20 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             for item in &l.items {
                 encode(item, out);
             }
+            match &l.row_names {
+                None => out.push(0),
+                Some(RowNames::Numbers(v)) => {
+                    out.push(1);
+                    len(v.len(), out);
+                    for x in v {
+                        out.extend_from_slice(&x.to_le_bytes());
+                    }
+                }
+                Some(RowNames::Text(v)) => {
+                    out.push(2);
+                    strings(v, out);
+                }
+            }
         }
         Value::Formula(f) => {
             out.push(8);
@@ -90,7 +104,7 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
         Value::Named(n) => {
             out.push(11);
             encode(&n.value, out);
-            for labels in [&n.names, &n.rownames, &n.colnames] {
+            for labels in [&n.names, &n.rownames, &n.colnames, &n.table] {
                 match labels {
                     None => out.push(0),
                     Some(l) => {
@@ -353,10 +367,32 @@ impl<'a> Reader<'a> {
                 if names.as_ref().is_some_and(|ns| ns.len() != items.len()) {
                     return Err(Damaged);
                 }
+                let row_names = match self.byte()? {
+                    0 => None,
+                    1 => {
+                        let n = self.count(4)?;
+                        Some(RowNames::Numbers(
+                            self.take(4 * n)?
+                                .chunks_exact(4)
+                                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                                .collect(),
+                        ))
+                    }
+                    2 => Some(RowNames::Text(self.strings()?)),
+                    _ => return Err(Damaged),
+                };
+                // Row names belong to a data frame, one per row.
+                if let Some(r) = &row_names {
+                    let frame = class.as_deref() == Some(crate::kernels::frame::CLASS);
+                    if !frame || items.first().is_some_and(|c| c.len() != r.len()) {
+                        return Err(Damaged);
+                    }
+                }
                 Value::List(List {
                     class,
                     names,
                     items,
+                    row_names,
                 })
             }
             8 => {
@@ -401,14 +437,18 @@ impl<'a> Reader<'a> {
             }
             11 => {
                 let value = self.value_at(depth + 1)?;
-                let mut labels = [None, None, None];
+                let mut labels = [None, None, None, None];
                 for l in &mut labels {
                     if self.flag()? {
                         *l = Some(self.strings()?);
                     }
                 }
-                let [names, rows, cols] = labels;
+                let [names, rows, cols, table] = labels;
                 let dims = value.dims();
+                let extents = if dims.is_some() { 2 } else { 1 };
+                if table.as_ref().is_some_and(|t| t.len() != extents) {
+                    return Err(Damaged);
+                }
                 let fits = match (&names, dims) {
                     (Some(n), None) => n.len() == value.len(),
                     (None, Some((r, c))) => {
@@ -425,6 +465,7 @@ impl<'a> Reader<'a> {
                     names,
                     rownames: rows,
                     colnames: cols,
+                    table,
                 }))
             }
             _ => return Err(Damaged),
@@ -519,6 +560,21 @@ mod tests {
                 terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
                 intercept: false,
             }),
+            frame_with(Some(RowNames::Numbers(vec![9, 12, 3]))),
+            frame_with(Some(RowNames::Text(vec![
+                "a".into(),
+                "NA".into(),
+                "".into(),
+            ]))),
+            frame_with(None),
+            crate::kernels::names::tabled(
+                crate::kernels::names::dimnamed(
+                    Value::Mat(DMatrix::from_vec(1, 2, vec![3.0, 0.0])),
+                    Some(vec!["u".into()]),
+                    Some(vec!["p".into(), "q".into()]),
+                ),
+                vec!["g".into(), String::new()],
+            ),
         ];
         for v in &values {
             let back = round_trip(v);
@@ -526,6 +582,32 @@ mod tests {
         }
         let na = round_trip(&Value::scalar(NA));
         assert!(matches!(na, Value::Num(x) if crate::kernels::value::is_na(x[0])));
+    }
+
+    fn frame_with(rows: Option<RowNames>) -> Value {
+        crate::kernels::frame::named_frame(
+            vec!["x".into()],
+            vec![Value::Num(vec![1.0, 2.0, NA])],
+            rows,
+        )
+    }
+
+    /// Row names are a data frame's, one per row: others are damage.
+    #[test]
+    fn row_names_that_do_not_fit_are_refused() {
+        let mut b = Vec::new();
+        encode(&frame_with(Some(RowNames::Numbers(vec![1, 2, 3]))), &mut b);
+        assert!(Reader::new(&b).value().is_ok());
+        let mut short = Vec::new();
+        encode(&frame_with(Some(RowNames::Numbers(vec![1, 2]))), &mut short);
+        assert_eq!(Reader::new(&short).value(), Err(Damaged));
+        let Value::List(mut l) = frame_with(Some(RowNames::Numbers(vec![1, 2, 3]))) else {
+            unreachable!()
+        };
+        l.class = None;
+        let mut plain = Vec::new();
+        encode(&Value::List(l), &mut plain);
+        assert_eq!(Reader::new(&plain).value(), Err(Damaged));
     }
 
     #[test]

@@ -76,6 +76,7 @@ fn to_value(j: &Json) -> Value {
                 class: None,
                 names,
                 items,
+                row_names: None,
             })
         }
         other => match num(other) {

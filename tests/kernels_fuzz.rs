@@ -104,6 +104,7 @@ fn base_pool() -> Vec<Value> {
             class: None,
             names: Some(vec!["g".into()]),
             items: vec![Value::Str(vec!["a".into(), "b".into()])],
+            row_names: None,
         }),
     ]
 }

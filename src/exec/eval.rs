@@ -87,6 +87,7 @@ pub fn eval<'s>(
             let mut values = eval_args(func, args, scope, ctx, file)?;
             model_newdata(func, args, &mut values, ctx, file)?;
             integers_as_text(func, args, &mut values, scope, file);
+            deparsed_args(func, args, &mut values);
             let closure = closure(func, args)?.map(|(_, c)| c);
             let (v, _) = call_with(closure, scope, file, ctx, |ctx| {
                 call_traced(func, *func_span, e.span, args, &values, ctx, false)
@@ -565,6 +566,7 @@ pub fn eval_traced(
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
+    deparsed_args(func, args, &mut values);
     let closure = closure(func, args)?.map(|(_, c)| c);
     call_with(closure, scope, file, ctx, |ctx| {
         call_traced(func, *func_span, e.span, args, &values, ctx, true)
@@ -575,15 +577,21 @@ pub fn eval_traced(
 /// scientific notation (`paste(100000L)` is "100000", `paste(1e5)` is
 /// "1e+05"). flowcast stores integers as doubles, so the functions that
 /// turn numbers into text get an integer argument (known from how it was
-/// written, [`Integers`]) already as text.
+/// written, [`Integers`]) already as text; `format` gets it with
+/// `scientific = FALSE` and no `nsmall` (R's `formatInteger` writes whole
+/// numbers in fixed notation and ignores both), `formatC` with `mode =
+/// "integer"`, its default for an integer.
 fn integers_as_text(
     func: &str,
     args: &[Arg],
-    values: &mut [NamedValue],
+    values: &mut Vec<NamedValue>,
     scope: &Scope,
     file: &SourceFile,
 ) {
-    if !matches!(func, "paste" | "paste0" | "as.character") {
+    if !matches!(
+        func,
+        "paste" | "paste0" | "as.character" | "format" | "formatC"
+    ) {
         return;
     }
     let ints = Integers {
@@ -591,6 +599,35 @@ fn integers_as_text(
         steps: scope.integer_steps,
         local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
     };
+    if matches!(func, "format" | "formatC") {
+        let x = args
+            .iter()
+            .position(|a| a.name.as_deref() == Some("x"))
+            .or_else(|| args.iter().position(|a| a.name.is_none()));
+        let integer = x.is_some_and(|i| {
+            ints.is_integer(&args[i].value) && matches!(names::bare(&values[i].1), Value::Num(_))
+        });
+        if !integer {
+            return;
+        }
+        let mut set = |name: &str, v: Value, replace: bool| match args
+            .iter()
+            .position(|a| a.name.as_deref() == Some(name))
+        {
+            Some(i) if replace => values[i].1 = Cow::Owned(v),
+            Some(_) => {}
+            None => values.push((Some(name.to_string()), Cow::Owned(v))),
+        };
+        if func == "format" {
+            set("scientific", Value::flag(false), true);
+            if args.iter().any(|a| a.name.as_deref() == Some("nsmall")) {
+                set("nsmall", Value::scalar(0.0), true);
+            }
+        } else {
+            set("mode", Value::string("integer"), false);
+        }
+        return;
+    }
     for (a, (_, v)) in args.iter().zip(values.iter_mut()) {
         let Value::Num(x) = names::bare(v) else {
             continue;
@@ -610,6 +647,47 @@ fn integers_as_text(
             })
             .collect();
         *v = Cow::Owned(Value::Str(text));
+    }
+}
+
+/// The formals R gives a default from the call's own text, which a kernel
+/// never sees: `table`'s `dnn` (each argument's name, or the name of a
+/// symbol; R's `list.names` at `deparse.level = 1`) and
+/// `as.data.frame`'s `nm` (`deparse1(substitute(x))`). Appended as named
+/// arguments when the call does not give them.
+fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
+    let given = |name: &str| args.iter().any(|a| a.name.as_deref() == Some(name));
+    match func {
+        "table" if !given("dnn") => {
+            // One list argument (a data frame) is named by its names.
+            if let [(None, v)] = &values[..] {
+                if let Value::List(List { names: Some(n), .. }) = &**v {
+                    let dnn = Value::Str(n.clone());
+                    values.push((Some("dnn".to_string()), Cow::Owned(dnn)));
+                    return;
+                }
+            }
+            let dnn = args
+                .iter()
+                .map(|a| match (&a.name, &a.value.kind) {
+                    (Some(n), _) => n.clone(),
+                    (None, ExprKind::Name(n)) => n.clone(),
+                    _ => String::new(),
+                })
+                .collect();
+            values.push((Some("dnn".to_string()), Cow::Owned(Value::Str(dnn))));
+        }
+        "as.data.frame" if !given("nm") => {
+            let x = args
+                .iter()
+                .find(|a| a.name.as_deref() == Some("x"))
+                .or_else(|| args.iter().find(|a| a.name.is_none()));
+            if let Some(x) = x {
+                let nm = Value::string(&x.value.to_string());
+                values.push((Some("nm".to_string()), Cow::Owned(nm)));
+            }
+        }
+        _ => {}
     }
 }
 
@@ -817,10 +895,16 @@ fn call_traced(
         value = names::carry(func, &given, matched.as_ref(), value);
     }
     if let Value::List(l) = &mut value {
-        if l.class.as_deref() == Some("htest") && l.field("data.name").is_none() {
+        // R's pairwise.htest has it second, after the method.
+        let at = match l.class.as_deref() {
+            Some("htest") => Some(l.items.len()),
+            Some("pairwise.htest") => Some(l.items.len().min(1)),
+            _ => None,
+        };
+        if let (Some(at), None) = (at, l.field("data.name")) {
             if let (Some(names), Some(dn)) = (l.names.as_mut(), data_name(func, &matched, args)) {
-                names.push("data.name".to_string());
-                l.items.push(Value::string(&dn));
+                names.insert(at, "data.name".to_string());
+                l.items.insert(at, Value::string(&dn));
             }
         }
     }
@@ -859,6 +943,9 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             })
         }
         "chisq.test" | "shapiro.test" | "fisher.test" => text("x"),
+        "pairwise.t.test" | "pairwise.wilcox.test" => {
+            Some(format!("{} and {}", text("x")?, text("g")?))
+        }
         "kruskal.test" | "bartlett.test" => {
             let x = text("x")?;
             Some(match text("g") {

@@ -155,6 +155,7 @@ fn type_hint(v: &Value) -> Type {
             class: Some(class),
             names: Some(names),
             items,
+            ..
         }) => Type::Record {
             class: class.clone(),
             fields: names

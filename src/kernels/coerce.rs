@@ -11,6 +11,7 @@ use super::args::{ArgError, Args};
 use super::factor::text_is_na;
 use super::frame::{self, as_frame, frame_fields};
 use super::value::{Factor, List};
+use super::{names, row_names};
 use super::{opt, registry, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
 
 const X: &[Param] = &[req("x")];
@@ -49,7 +50,15 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "as.data.frame",
-        params: &[req("x"), opt("row.names"), opt("optional"), DOTS],
+        params: &[
+            req("x"),
+            opt("row.names"),
+            opt("optional"),
+            DOTS,
+            opt("responseName"),
+            opt("stringsAsFactors"),
+            opt("nm"),
+        ],
         random: false,
         shape: as_data_frame_shape,
         eval: as_data_frame_eval,
@@ -255,6 +264,7 @@ fn as_vector_any(x: &Value) -> Result<Value, KernelError> {
             class: None,
             names: l.names.clone(),
             items: l.items.clone(),
+            row_names: None,
         }),
         Value::Formula(_) => return Err(KernelError::new(
             "flowcast's as.vector() takes a vector, a matrix, a factor or a list, not a formula",
@@ -360,25 +370,42 @@ fn as_vector_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     })
 }
 
+/// R's `as.data.frame` of a data frame, a table (`as.data.frame.table`),
+/// a matrix, a list and a vector. A vector's column is named `nm`, which
+/// the evaluator sets to the argument's text as R's `deparse1(substitute(x))`
+/// does.
 fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
-    if args.has("row.names") {
-        return Err(KernelError::new(
-            "flowcast's data frames have no row names: as.data.frame() takes no 'row.names'",
-        ));
-    }
+    let row_names = args.get("row.names").filter(|v| !matches!(v, Value::Null));
+    let with_rows = |v: Value| -> Result<Value, KernelError> {
+        let Some(r) = row_names else { return Ok(v) };
+        let Value::List(mut l) = v else { return Ok(v) };
+        l.row_names = row_names::given(r, frame::nrow(&l))?;
+        Ok(Value::List(l))
+    };
     if as_frame(x).is_some() {
-        return Ok(x.clone());
+        return with_rows(x.clone());
     }
-    match x {
-        Value::Mat(m) => Ok(matrix_frame(m.ncols(), |j| {
-            Value::Num(m.column(j).iter().copied().collect())
-        })),
-        Value::BoolMat(m) => Ok(matrix_frame(m.ncols(), |j| {
-            Value::Bool(m.column(j).iter().copied().collect())
-        })),
+    if names::table_dnn(x).is_some() {
+        let response = args.str_or("responseName", "Freq")?;
+        let factors = args.bool_or("stringsAsFactors", true)?;
+        return with_rows(table_frame(x, response, factors)?);
+    }
+    if let Some(frame::MatrixParts {
+        columns,
+        colnames,
+        rows,
+    }) = frame::matrix_parts(x)
+    {
+        let names = match colnames {
+            Some(c) => c.to_vec(),
+            None => (1..=columns.len()).map(|j| format!("V{j}")).collect(),
+        };
+        return with_rows(frame::named_frame(names, columns, rows));
+    }
+    match names::bare(x) {
         Value::List(l) if l.class.is_none() => {
             let names = l.names.as_ref().filter(|n| n.iter().all(|s| !s.is_empty()));
             let Some(names) = names else {
@@ -398,10 +425,25 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
                 .collect();
             let matched = Args::match_call(k.name, k.params, given)
                 .map_err(|e| KernelError::new(e.message))?;
-            (k.eval)(&matched, ctx)
+            with_rows((k.eval)(&matched, ctx)?)
         }
-        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => {
-            Err(KernelError::new(VECTOR_NAME))
+        v @ (Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => {
+            let nm = match args.get("nm") {
+                Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+                Some(_) => return Err(KernelError::new("'nm' must be a character string")),
+                None => return Err(KernelError::new(VECTOR_NAME)),
+            };
+            let column = match v {
+                Value::Str(_) if args.bool_or("stringsAsFactors", false)? => {
+                    Value::Factor(super::factor::as_factor(v)?)
+                }
+                v => v.clone(),
+            };
+            let rows = match row_names {
+                Some(r) => row_names::given(r, v.len())?,
+                None => row_names::from_names(names::names(x)),
+            };
+            Ok(frame::named_frame(vec![nm], vec![column], rows))
         }
         other => Err(KernelError::new(format!(
             "cannot coerce class '\"{}\"' to a data.frame",
@@ -413,58 +455,75 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
     }
 }
 
-const VECTOR_NAME: &str = "flowcast's as.data.frame() of a vector cannot name the column \
-     (R uses the argument's text): data.frame(name = x) names it";
+const VECTOR_NAME: &str = "flowcast's as.data.frame() of a vector needs the column's name: \
+     as.data.frame(x, nm = \"name\")";
 
-/// A data frame of a matrix's columns, named `V1`, `V2`, … as R names the
-/// columns of a matrix without column names.
-fn matrix_frame(cols: usize, column: impl Fn(usize) -> Value) -> Value {
-    frame::frame(
-        (1..=cols).map(|j| format!("V{j}")).collect(),
-        (0..cols).map(column).collect(),
-    )
+/// R's `as.data.frame.table`: one row per cell of the table `x`, a column
+/// per dimension holding the cell's labels (a factor of the dimension's
+/// labels when `factors`; named by the dimnames' names, `Var1`, `Var2`, …
+/// where they have none) and the counts as column `response`, the first
+/// dimension varying fastest (`expand.grid`'s order).
+pub(super) fn table_frame(x: &Value, response: &str, factors: bool) -> Result<Value, KernelError> {
+    let (Value::Named(n), Some(dnn)) = (x, names::table_dnn(x)) else {
+        return Err(KernelError::new("as.data.frame.table() needs a table"));
+    };
+    let extents: Vec<&[String]> = match (&n.names, &n.rownames, &n.colnames) {
+        (Some(names), _, _) => vec![names],
+        (None, Some(r), Some(c)) => vec![r, c],
+        _ => return Err(KernelError::new("a table's dimnames are incomplete")),
+    };
+    let counts = n
+        .value
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("a table's counts must be numbers"))?;
+    let mut names: Vec<String> = Vec::new();
+    let mut columns: Vec<Value> = Vec::new();
+    // expand.grid() of an empty dimension is a frame without columns.
+    if extents.iter().all(|e| !e.is_empty()) {
+        let mut each = 1;
+        for (k, labels) in extents.iter().enumerate() {
+            let cell: Vec<usize> = (0..counts.len())
+                .map(|i| (i / each) % labels.len())
+                .collect();
+            each *= labels.len();
+            names.push(match dnn.get(k).filter(|d| !d.is_empty()) {
+                Some(d) => d.clone(),
+                None => format!("Var{}", k + 1),
+            });
+            columns.push(if factors {
+                Value::Factor(Factor {
+                    codes: cell.iter().map(|&c| Some(c as u32)).collect(),
+                    levels: labels.to_vec(),
+                })
+            } else {
+                Value::Str(cell.iter().map(|&c| labels[c].clone()).collect())
+            });
+        }
+    }
+    names.push(response.to_string());
+    columns.push(Value::Num(counts.into_owned()));
+    Ok(frame::frame(super::data_frame::make_names(&names), columns))
 }
 
 fn as_data_frame_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if args.has("row.names") {
-        return Err(args.error(
-            "row.names",
-            "flowcast's data frames have no row names: as.data.frame() takes no 'row.names'",
-        ));
-    }
     let x = args.ty("x").cloned().unwrap_or(Type::Any);
     if frame_fields(&x).is_some() {
         return Ok(x);
     }
+    // A matrix's columns are named by its column names, a table's by its
+    // dimnames, a vector's by its text: only the run knows them.
     Ok(match x {
-        Type::Mat {
-            rows,
-            cols: Some(c),
-        } => matrix_frame_type(
-            c,
-            Type::Num {
-                len: rows,
-                value: None,
-            },
-        ),
-        Type::BoolMat {
-            rows,
-            cols: Some(c),
-        } => matrix_frame_type(c, Type::logical(rows)),
         Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. } => {
-            return Err(args.error("x", VECTOR_NAME))
+            match args.const_str("nm") {
+                Some(nm) => Type::Record {
+                    class: frame::CLASS.to_string(),
+                    fields: vec![(nm.to_string(), x.without_value())],
+                },
+                None => Type::Any,
+            }
         }
         _ => Type::Any,
     })
-}
-
-fn matrix_frame_type(cols: usize, column: Type) -> Type {
-    Type::Record {
-        class: frame::CLASS.to_string(),
-        fields: (1..=cols)
-            .map(|j| (format!("V{j}"), column.clone()))
-            .collect(),
-    }
 }
 
 /// R's `is.na.data.frame`: `is.na` of each column, bound as the columns of

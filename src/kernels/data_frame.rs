@@ -9,39 +9,68 @@
 
 use super::factor::as_factor;
 use super::frame::{self, as_frame, frame_fields};
+use super::names::{bare, strip_value};
+use super::value::RowNames;
 use super::vector::{like, pick};
 use super::{opt, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
     name: "data.frame",
-    params: &[DOTS, opt("stringsAsFactors"), opt("check.names")],
+    params: &[
+        DOTS,
+        opt("row.names"),
+        opt("stringsAsFactors"),
+        opt("check.names"),
+    ],
     random: false,
     shape: shape_data_frame,
     eval: eval_data_frame,
 }];
 
-/// One argument's columns: (name, column) pairs, names as given.
-fn columns_of(
-    func: &str,
-    name: Option<&str>,
-    v: &Value,
-    k: usize,
-) -> Result<Vec<(String, Value)>, String> {
+/// One argument as `data.frame` takes it (`as.data.frame(x, optional =
+/// TRUE)`): its columns under their own names (`None`: it has none), and
+/// its row names when they are not automatic.
+struct Part {
+    columns: Vec<(Option<String>, Value)>,
+    rows: Option<RowNames>,
+}
+
+fn part(func: &str, v: &Value) -> Result<Part, String> {
     if let Some(l) = as_frame(v) {
         let names = l.names.clone().unwrap_or_default();
-        return Ok(names.into_iter().zip(l.items.iter().cloned()).collect());
+        return Ok(Part {
+            columns: names
+                .into_iter()
+                .map(Some)
+                .zip(l.items.iter().map(|c| strip_value(c.clone())))
+                .collect(),
+            rows: l.row_names.clone(),
+        });
     }
-    match v {
-        Value::Mat(m) => Ok((0..m.ncols())
-            .map(|j| {
-                let col = Value::Num(m.column(j).iter().copied().collect());
-                (matrix_column_name(name, j), col)
-            })
-            .collect()),
-        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => match name {
-            Some(n) => Ok(vec![(n.to_string(), v.clone())]),
-            None => Err(unnamed(func, k)),
-        },
+    if super::names::table_dnn(v).is_some() {
+        let t = super::coerce::table_frame(v, "Freq", true).map_err(|e| e.0)?;
+        return part(func, &t);
+    }
+    if let Some(frame::MatrixParts {
+        columns,
+        colnames,
+        rows,
+    }) = frame::matrix_parts(v)
+    {
+        return Ok(Part {
+            columns: columns
+                .into_iter()
+                .enumerate()
+                .map(|(j, c)| (colnames.map(|n| n[j].clone()), c))
+                .collect(),
+            rows,
+        });
+    }
+    match bare(v) {
+        bare @ (Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => Ok(Part {
+            columns: vec![(None, bare.clone())],
+            rows: super::row_names::from_names(super::names::names(v)),
+        }),
         other => Err(format!(
             "{func}() takes vectors, factors, matrices and data frames, not {}",
             other.type_name()
@@ -49,11 +78,34 @@ fn columns_of(
     }
 }
 
-fn matrix_column_name(name: Option<&str>, j: usize) -> String {
-    match name {
-        Some(n) => format!("{n}.{}", j + 1),
-        None => format!("X{}", j + 1),
+/// The names `data.frame` gives one argument's columns: their own names,
+/// led by the argument's (`a.x`) when it has several; the argument's name
+/// for a single column without one; positions for several without.
+fn column_names(
+    func: &str,
+    name: Option<&str>,
+    own: Vec<Option<String>>,
+    k: usize,
+) -> Result<Vec<String>, String> {
+    let name = name.filter(|n| !n.is_empty());
+    if own.len() == 1 {
+        return match (&own[0], name) {
+            (Some(o), _) => Ok(vec![o.clone()]),
+            (None, Some(n)) => Ok(vec![n.to_string()]),
+            (None, None) => Err(unnamed(func, k)),
+        };
     }
+    Ok(own
+        .into_iter()
+        .enumerate()
+        .map(|(j, o)| {
+            let o = o.unwrap_or_else(|| (j + 1).to_string());
+            match name {
+                Some(n) => format!("{n}.{o}"),
+                None => o,
+            }
+        })
+        .collect())
 }
 
 fn unnamed(func: &str, k: usize) -> String {
@@ -116,51 +168,35 @@ pub fn make_names(names: &[String]) -> Vec<String> {
             s
         })
         .collect();
-    make_unique(&valid)
+    super::row_names::make_unique(&valid, ".")
 }
 
-/// R's `make.unique(names)`: the second `x` becomes `x.1`, the third
-/// `x.2`, skipping names already taken.
-fn make_unique(names: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(names.len());
-    let mut taken: std::collections::HashSet<String> = names.iter().cloned().collect();
-    let mut counts: std::collections::HashMap<String, usize> = Default::default();
-    let mut first_seen: std::collections::HashSet<String> = Default::default();
-    for n in names {
-        if first_seen.insert(n.clone()) {
-            out.push(n.clone());
-            continue;
-        }
-        let k = counts.entry(n.clone()).or_insert(0);
-        let name = loop {
-            *k += 1;
-            let candidate = format!("{n}.{k}");
-            if !taken.contains(&candidate) {
-                break candidate;
-            }
-        };
-        taken.insert(name.clone());
-        out.push(name);
-    }
-    out
-}
-
-fn eval_data_frame(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn eval_data_frame(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let factors = args.bool_or("stringsAsFactors", false)?;
     let check = args.bool_or("check.names", true)?;
-    build("data.frame", args.dots(), factors, check)
+    build(
+        "data.frame",
+        args.dots(),
+        args.get("row.names"),
+        factors,
+        check,
+        ctx,
+    )
 }
 
 /// `cbind` with a data frame among its arguments: R's `cbind.data.frame`,
 /// `data.frame(..., check.names = FALSE)`. NULL arguments add nothing.
 pub fn cbind_frames<'a>(
     given: impl Iterator<Item = (Option<&'a str>, &'a Value)>,
+    ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
     build(
         "cbind",
         given.filter(|(_, v)| !matches!(v, Value::Null)),
+        None,
         false,
         false,
+        ctx,
     )
 }
 
@@ -176,23 +212,38 @@ pub fn cbind_frames_type<'a>(
     )
 }
 
+/// R's `data.frame(...)`. The row names are `row_names` when given (one
+/// value names the column to take them from, as in R); else those of the
+/// first argument with row names of its own (a data frame's that are not
+/// automatic, a named vector's names, a matrix's row names), unless they
+/// repeat or were recycled.
 fn build<'a>(
     func: &str,
     given: impl Iterator<Item = (Option<&'a str>, &'a Value)>,
+    row_names: Option<&Value>,
     factors: bool,
     check: bool,
+    ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
+    let row_names = row_names.filter(|v| !matches!(bare(v), Value::Null));
     let mut names = Vec::new();
     let mut columns = Vec::new();
+    let mut found: Option<(RowNames, usize)> = None;
+    let mut args = 0;
     for (k, (name, v)) in given.enumerate() {
-        for (n, c) in columns_of(func, name, v, k).map_err(KernelError::new)? {
-            names.push(n);
-            columns.push(c);
+        args += 1;
+        let p = part(func, v).map_err(KernelError::new)?;
+        let rows = p.columns.first().map_or(0, |(_, c)| c.len());
+        let own: Vec<Option<String>> = p.columns.iter().map(|(n, _)| n.clone()).collect();
+        names.extend(column_names(func, name, own, k).map_err(KernelError::new)?);
+        columns.extend(p.columns.into_iter().map(|(_, c)| c));
+        if row_names.is_none() && found.is_none() {
+            found = p.rows.map(|r| (r, rows));
         }
     }
     let lengths: Vec<usize> = columns.iter().map(Value::len).collect();
     let n = rows(&lengths).map_err(KernelError::new)?;
-    let columns = columns
+    let mut columns = columns
         .into_iter()
         .map(|c| {
             let c = if c.len() == n {
@@ -206,8 +257,41 @@ fn build<'a>(
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let names = if check { make_names(&names) } else { names };
-    Ok(frame::frame(names, columns))
+    let mut names = if check { make_names(&names) } else { names };
+    let n = match row_names {
+        Some(r) if args == 0 => bare(r).len(),
+        _ => n,
+    };
+    let rows = match row_names {
+        None => match found {
+            Some((r, len)) if len == n => Some(r),
+            Some(_) => {
+                ctx.warn("row names were found from a short variable and have been discarded");
+                None
+            }
+            None => None,
+        },
+        // One value names the column holding the row names.
+        Some(r) if r.len() == 1 && n != 1 => {
+            let at = match bare(r) {
+                Value::Str(s) => names.iter().position(|c| *c == s[0]),
+                other => other
+                    .as_scalar()
+                    .filter(|&i| i >= 1.0 && i as usize <= names.len())
+                    .map(|i| i as usize - 1),
+            }
+            .ok_or_else(|| KernelError::new("'row.names' should specify one of the variables"))?;
+            names.remove(at);
+            let column = columns.remove(at);
+            super::row_names::given(&column, n)?
+        }
+        Some(r) => super::row_names::given(r, n)?,
+    };
+    if args == 0 {
+        // R's `data.frame(row.names = ...)`: rows and no columns.
+        return Ok(frame::named_frame(Vec::new(), Vec::new(), rows));
+    }
+    Ok(frame::named_frame(names, columns, rows))
 }
 
 /// One argument's column types, or `None` when its columns are not known
@@ -223,19 +307,9 @@ fn column_types(
     }
     match t {
         Type::Any => Ok(None),
-        Type::Mat { rows, cols } => Ok(cols.map(|c| {
-            (0..c)
-                .map(|j| {
-                    (
-                        matrix_column_name(name, j),
-                        Type::Num {
-                            len: *rows,
-                            value: None,
-                        },
-                    )
-                })
-                .collect()
-        })),
+        // A matrix's columns are named by its colnames, which only the
+        // run knows.
+        Type::Mat { .. } => Ok(None),
         Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. } => match name
         {
             Some(n) => Ok(Some(vec![(n.to_string(), t.without_value())])),

@@ -4,16 +4,18 @@
 //! number of columns) are list operations and need nothing special.
 //!
 //! What is special lives here: `nrow`, `ncol` and `dim`; `d[j]` and
-//! `d[i, j]`, which index rows and columns; and the functions R lets take a
-//! data frame because they start with `as.matrix(x)` (`colMeans`, `prcomp`,
-//! `dist`, …). Those get the frame as a numeric matrix before they run, in
-//! one place ([`coerce_value`], [`coerce_type`]), rather than each kernel
-//! learning about frames.
+//! `d[i, j]`, which index rows and columns and carry the row names as
+//! `[.data.frame` does (see [`super::row_names`]); `rbind`'s rows and
+//! their names; and the functions R lets take a data frame because they
+//! start with `as.matrix(x)` (`colMeans`, `prcomp`, `dist`, …). Those get
+//! the frame as a numeric matrix before they run, in one place
+//! ([`coerce_value`], [`coerce_type`]), rather than each kernel learning
+//! about frames.
 
 use nalgebra::DMatrix;
 
 use super::index::{self, IndexError};
-use super::value::List;
+use super::value::{List, RowNames};
 use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub const CLASS: &str = "data.frame";
@@ -86,18 +88,58 @@ pub fn as_frame(v: &Value) -> Option<&List> {
     }
 }
 
-/// A data frame of these columns (all of one length).
+/// A data frame of these columns (all of one length), with R's
+/// automatic row names.
 pub fn frame(names: Vec<String>, columns: Vec<Value>) -> Value {
+    named_frame(names, columns, None)
+}
+
+/// A data frame of these columns with these row names (`None`: automatic).
+pub fn named_frame(names: Vec<String>, columns: Vec<Value>, rows: Option<RowNames>) -> Value {
     Value::List(List {
         class: Some(CLASS.to_string()),
         names: Some(names),
         items: columns,
+        row_names: rows,
     })
 }
 
-/// Rows of a data frame: its columns' length.
+/// A numeric or logical matrix as the makings of a data frame
+/// (`as.data.frame.matrix`).
+pub struct MatrixParts<'a> {
+    pub columns: Vec<Value>,
+    pub colnames: Option<&'a [String]>,
+    /// Its row names, made unique as R makes them.
+    pub rows: Option<RowNames>,
+}
+
+/// [`MatrixParts`] of `v`; `None` for anything but a numeric or logical
+/// matrix.
+pub fn matrix_parts(v: &Value) -> Option<MatrixParts<'_>> {
+    let (rownames, colnames) = super::names::dimnames(v);
+    let columns: Vec<Value> = match super::names::bare(v) {
+        Value::Mat(m) => (0..m.ncols())
+            .map(|j| Value::Num(m.column(j).iter().copied().collect()))
+            .collect(),
+        Value::BoolMat(m) => (0..m.ncols())
+            .map(|j| Value::Bool(m.column(j).iter().copied().collect()))
+            .collect(),
+        _ => return None,
+    };
+    let rows = rownames.map(|r| RowNames::Text(super::row_names::make_unique(r, ".")));
+    Some(MatrixParts {
+        columns,
+        colnames,
+        rows,
+    })
+}
+
+/// Rows of a data frame: its columns' length, or its row names' count
+/// when it has no columns (`d[0]`).
 pub fn nrow(l: &List) -> usize {
-    l.items.first().map_or(0, Value::len)
+    l.items
+        .first()
+        .map_or_else(|| l.row_names.as_ref().map_or(0, RowNames::len), Value::len)
 }
 
 fn names(l: &List) -> Vec<String> {
@@ -196,6 +238,7 @@ fn columns(l: &List, j: &Value) -> Result<Vec<usize>, KernelError> {
         items: (0..l.items.len())
             .map(|k| Value::scalar(k as f64))
             .collect(),
+        row_names: None,
     });
     let Value::List(picked) = index::index(&probe, &[Some(j.clone())])? else {
         return Err(KernelError::new("undefined columns selected"));
@@ -244,9 +287,16 @@ fn index_frame(l: &List, indices: &[Option<Value>], drop: bool) -> Result<Value,
         }
         _ => return Err(KernelError::new("incorrect number of dimensions")),
     };
+    // Rows are found once, for every column and the row names alike; a
+    // name finds its row among the row names.
+    let positions = match rows {
+        Some(Value::Str(wanted)) => Some(super::row_names::find(l, wanted)),
+        Some(i) => Some(index::resolve(i, nrow(l), false, None)?),
+        None => None,
+    };
     let pick = |k: usize| -> Result<Value, KernelError> {
-        match rows {
-            Some(i) => index::index(&l.items[k], &[Some(i.clone())]),
+        match &positions {
+            Some(p) => index::pick_value(&l.items[k], p),
             None => Ok(l.items[k].clone()),
         }
     };
@@ -254,9 +304,20 @@ fn index_frame(l: &List, indices: &[Option<Value>], drop: bool) -> Result<Value,
         return pick(cols[0]);
     }
     let columns = cols.iter().map(|&k| pick(k)).collect::<Result<_, _>>()?;
-    Ok(frame(
+    let row_names = match &positions {
+        Some(p) => Some(super::row_names::picked(l, p)),
+        // Without columns the rows are counted by their names (`d[0]`
+        // keeps d's rows).
+        None if cols.is_empty() && l.row_names.is_none() => Some(super::row_names::picked(
+            l,
+            &(0..nrow(l)).map(Some).collect::<Vec<_>>(),
+        )),
+        None => l.row_names.clone(),
+    };
+    Ok(named_frame(
         cols.iter().map(|&k| all_names[k].clone()).collect(),
         columns,
+        row_names,
     ))
 }
 
@@ -304,6 +365,7 @@ fn index_frame_type(
                     class: None,
                     names: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
                     items: vec![Value::Null; fields.len()],
+                    row_names: None,
                 };
                 Some(columns(&probe, &v).map_err(|e| (Some(at), e.0))?)
             }
@@ -438,22 +500,27 @@ fn names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 /// the columns. After it come data frames and named lists, their columns
 /// matched by name; unnamed lists, by position; vectors, one row each,
 /// recycled across the columns. Each column joins as [`rbind_column`].
-pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
+pub fn rbind_frames(parts: &[(Option<&str>, &Value)], ctx: &mut Ctx) -> Result<Value, KernelError> {
     let rows = |v: &Value| match v {
         Value::List(l) if as_frame(v).is_some() => nrow(l),
         Value::List(l) => l.items.first().map_or(0, Value::len),
         other => other.len(),
     };
-    let mut args: Vec<&Value> = parts.iter().copied().filter(|v| !v.is_empty()).collect();
-    if !args.is_empty() && args.iter().any(|v| rows(v) == 0) {
-        if args.iter().all(|v| rows(v) == 0) {
-            return Ok(args[0].clone());
+    let mut args: Vec<(Option<&str>, &Value)> = parts
+        .iter()
+        .copied()
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    if !args.is_empty() && args.iter().any(|(_, v)| rows(v) == 0) {
+        if args.iter().all(|(_, v)| rows(v) == 0) {
+            return Ok(args[0].1.clone());
         }
-        args.retain(|v| rows(v) > 0);
+        args.retain(|(_, v)| rows(v) > 0);
     }
-    let Some((&first, rest)) = args.split_first() else {
+    let Some((&(first_name, first), rest)) = args.split_first() else {
         return Ok(frame(Vec::new(), Vec::new()));
     };
+    let mut labels = RbindLabels::default();
     let Some(first) = as_frame(first) else {
         return Err(KernelError::new(format!(
             "flowcast's rbind() of data frames needs a data frame first, not {}",
@@ -463,10 +530,16 @@ pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelErro
     let clabs = names(first);
     let nvar = clabs.len();
     let mut columns: Vec<Vec<Value>> = first.items.iter().map(|c| vec![c.clone()]).collect();
-    for (i, xi) in rest.iter().enumerate() {
+    labels.frame(first_name, first);
+    for (i, &(name, xi)) in rest.iter().enumerate() {
         match xi {
             Value::List(l) => {
                 let is_frame = as_frame(xi).is_some();
+                if is_frame {
+                    labels.frame(name, l);
+                } else {
+                    labels.rows(name, RowLabels::Auto(rows(xi)));
+                }
                 if !is_frame && l.items.iter().any(|v| v.len() != rows(xi)) {
                     return Err(KernelError::new(
                         "invalid list argument: all variables should have the same length",
@@ -497,6 +570,7 @@ pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelErro
                 }
             }
             Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => {
+                labels.vector(name);
                 let ni = xi.len();
                 if ni != nvar && nvar % ni != 0 {
                     ctx.warn(format!(
@@ -511,7 +585,7 @@ pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelErro
                         labels = Value::Str(f.labels());
                         &labels
                     }
-                    other => *other,
+                    other => other,
                 };
                 for (j, column) in columns.iter_mut().enumerate() {
                     column.push(super::vector::pick(xi, &[j % ni]));
@@ -530,7 +604,129 @@ pub fn rbind_frames(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, KernelErro
         .iter()
         .map(|parts| rbind_column(&parts.iter().collect::<Vec<_>>(), ctx))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(frame(clabs, columns))
+    Ok(named_frame(clabs, columns, labels.finish()))
+}
+
+/// One argument's row names as `rbind.data.frame` reads them
+/// (`attr(xi, "row.names")`): automatic ones are the numbers `1..n`.
+enum RowLabels<'a> {
+    Auto(usize),
+    Given(&'a RowNames),
+}
+
+/// `rbind.data.frame`'s row names, argument by argument
+/// (`Make.row.names`): rows keep their names, except that rows numbered
+/// `1..n` in their own frame are numbered on from the rows before them; a
+/// named argument names its rows `name.1`, `name.2`, …; repeats are made
+/// unique with `make.unique(sep = "")`.
+#[derive(Default)]
+struct RbindLabels {
+    labels: Vec<Label>,
+    /// No argument so far gave names of its own: the result's are
+    /// automatic.
+    given: bool,
+    nrow: usize,
+}
+
+#[derive(Clone, PartialEq)]
+enum Label {
+    Number(i64),
+    Text(String),
+}
+
+impl RbindLabels {
+    fn frame(&mut self, name: Option<&str>, l: &List) {
+        let rows = match &l.row_names {
+            None => RowLabels::Auto(nrow(l)),
+            Some(r) => RowLabels::Given(r),
+        };
+        self.rows(name, rows);
+    }
+
+    fn rows(&mut self, name: Option<&str>, ri: RowLabels) {
+        let ni = match &ri {
+            RowLabels::Auto(n) => *n,
+            RowLabels::Given(r) => r.len(),
+        };
+        let numbered = match &ri {
+            RowLabels::Auto(_) => true,
+            RowLabels::Given(RowNames::Numbers(v)) => v
+                .iter()
+                .enumerate()
+                .all(|(i, &r)| i64::from(r) == i as i64 + 1),
+            RowLabels::Given(RowNames::Text(_)) => false,
+        };
+        let own = |i: usize| match &ri {
+            RowLabels::Auto(_) => Label::Number(i as i64 + 1),
+            RowLabels::Given(RowNames::Numbers(v)) => Label::Number(i64::from(v[i])),
+            RowLabels::Given(RowNames::Text(v)) => Label::Text(v[i].clone()),
+        };
+        match name.filter(|n| !n.is_empty()) {
+            Some(n) => {
+                self.given = true;
+                if ni > 1 {
+                    self.labels.extend((0..ni).map(|i| {
+                        let ri = match own(i) {
+                            Label::Number(k) => k.to_string(),
+                            Label::Text(t) => t,
+                        };
+                        Label::Text(format!("{n}.{ri}"))
+                    }));
+                } else if ni == 1 {
+                    self.labels.push(Label::Text(n.to_string()));
+                }
+            }
+            None if !self.given && self.nrow > 0 && numbered => {
+                let from = self.nrow as i64;
+                self.labels
+                    .extend((1..=ni as i64).map(|k| Label::Number(from + k)));
+            }
+            None => {
+                if !self.given && (self.nrow > 0 || !numbered) {
+                    self.given = true;
+                }
+                self.labels.extend((0..ni).map(own));
+            }
+        }
+        self.nrow += ni;
+    }
+
+    /// A vector argument: one row, named by the argument's name or its
+    /// row number.
+    fn vector(&mut self, name: Option<&str>) {
+        self.nrow += 1;
+        self.labels.push(match name.filter(|n| !n.is_empty()) {
+            Some(n) => Label::Text(n.to_string()),
+            None => Label::Number(self.nrow as i64),
+        });
+    }
+
+    fn finish(self) -> Option<RowNames> {
+        if !self.given {
+            return None;
+        }
+        let text = |l: &Label| match l {
+            Label::Number(k) => k.to_string(),
+            Label::Text(t) => t.clone(),
+        };
+        let all: Vec<String> = self.labels.iter().map(text).collect();
+        let mut seen = std::collections::HashSet::with_capacity(all.len());
+        if !all.iter().all(|l| seen.insert(l.as_str())) {
+            return Some(RowNames::Text(super::row_names::make_unique(&all, "")));
+        }
+        let numbers: Option<Vec<i32>> = self
+            .labels
+            .iter()
+            .map(|l| match l {
+                Label::Number(k) => i32::try_from(*k).ok(),
+                Label::Text(_) => None,
+            })
+            .collect();
+        Some(match numbers {
+            Some(v) => RowNames::Numbers(v),
+            None => RowNames::Text(all),
+        })
+    }
 }
 
 /// `rbind.data.frame`'s `match.names`: where each of `names` goes among

@@ -46,7 +46,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "table",
-        params: &[DOTS],
+        params: &[DOTS, opt("dnn")],
         random: false,
         shape: table_shape,
         eval: table_eval,
@@ -202,6 +202,7 @@ fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
         class: None,
         names: Some(f.levels),
         items: results,
+        row_names: None,
     }))
 }
 
@@ -341,6 +342,7 @@ fn split_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         class: None,
         names: Some(names),
         items,
+        row_names: None,
     }))
 }
 
@@ -672,6 +674,28 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         .iter()
         .map(|v| grouping(v, "..."))
         .collect::<Result<Vec<_>, _>>()?;
+    // The dimnames' names: given, or the arguments' names (the evaluator
+    // gives R's, which also names a symbol argument after itself).
+    let dnn: Vec<String> = match args.get("dnn") {
+        Some(Value::Str(d)) if d.len() == factors.len() => d.clone(),
+        Some(Value::Null) | None => {
+            let given: Vec<String> = args
+                .dots()
+                .map(|(n, _)| n.unwrap_or("").to_string())
+                .collect();
+            if given.len() == factors.len() {
+                given
+            } else {
+                vec![String::new(); factors.len()]
+            }
+        }
+        Some(_) => {
+            return Err(KernelError::new(format!(
+                "'dnn' must be a character vector of length {}",
+                factors.len()
+            )))
+        }
+    };
     match &factors[..] {
         [] => Err(KernelError::new("nothing to tabulate")),
         [f] => {
@@ -679,7 +703,10 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             for c in f.codes.iter().flatten() {
                 counts[*c as usize] += 1.0;
             }
-            Ok(names::named(Value::Num(counts), f.levels.clone()))
+            Ok(names::tabled(
+                names::named(Value::Num(counts), f.levels.clone()),
+                dnn,
+            ))
         }
         [a, b] => {
             if a.codes.len() != b.codes.len() {
@@ -691,10 +718,13 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                     m[(*x as usize, *y as usize)] += 1.0;
                 }
             }
-            Ok(names::dimnamed(
-                Value::Mat(m),
-                Some(a.levels.clone()),
-                Some(b.levels.clone()),
+            Ok(names::tabled(
+                names::dimnamed(
+                    Value::Mat(m),
+                    Some(a.levels.clone()),
+                    Some(b.levels.clone()),
+                ),
+                dnn,
             ))
         }
         _ => Err(KernelError::new(

@@ -17,7 +17,7 @@ const OOB: &str = "subscript out of bounds";
 /// Positions selected by one subscript over an extent of `n` (0-based;
 /// `None` for NA or, on vectors, past the end). `strict`: a matrix extent,
 /// where going past the end is an error.
-fn resolve(
+pub(super) fn resolve(
     idx: &Value,
     n: usize,
     strict: bool,
@@ -229,7 +229,7 @@ fn index_named_vector(x: &Value, labels: &[String], i: &Value) -> Result<Value, 
 }
 
 /// The elements of `x` (read as a vector) at `pos`, NA where `None`.
-fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
+pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
     Ok(match x {
         Value::Null => Value::Null,
         Value::Num(v) => Value::Num(pick(v, pos, NA)),
@@ -243,6 +243,7 @@ fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
             class: None,
             names: l.names.as_ref().map(|ns| pick(ns, pos, "<NA>".to_string())),
             items: pick(&l.items, pos, Value::Null),
+            row_names: None,
         }),
         // `[.factor`: the codes picked, every level kept.
         Value::Factor(f) => Value::Factor(Factor {
@@ -258,12 +259,17 @@ fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, KernelError> {
     })
 }
 
+/// `m[rows, cols]`: a vector (`vector`) when `drop`, else a matrix
+/// (`matrix`); NA (`na`) where a subscript selects none.
 fn gather_matrix<T: nalgebra::Scalar + Copy>(
     m: &DMatrix<T>,
     rows: &[Option<usize>],
     cols: &[Option<usize>],
     na: T,
-) -> (Vec<T>, usize, usize) {
+    drop: bool,
+    vector: fn(Vec<T>) -> Value,
+    matrix: fn(DMatrix<T>) -> Value,
+) -> Value {
     let mut out = Vec::with_capacity(rows.len() * cols.len());
     for c in cols {
         for r in rows {
@@ -273,7 +279,11 @@ fn gather_matrix<T: nalgebra::Scalar + Copy>(
             });
         }
     }
-    (out, rows.len(), cols.len())
+    if drop {
+        vector(out)
+    } else {
+        matrix(DMatrix::from_vec(rows.len(), cols.len(), out))
+    }
 }
 
 /// `x[...]`; `None` entries are empty indices (`x[i, ]`).
@@ -330,8 +340,8 @@ fn bare_indices(indices: &[Option<Value>]) -> std::borrow::Cow<'_, [Option<Value
 pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
     let indices = &*bare_indices(indices);
     if let Value::Named(n) = x {
-        return match (indices, &n.names) {
-            ([] | [None], _) => Ok(x.clone()),
+        let picked = match (indices, &n.names) {
+            ([] | [None], _) => return Ok(x.clone()),
             ([Some(i)], Some(labels)) => index_named_vector(&n.value, labels, i),
             ([Some(i)], None) => index_vector(&n.value, i),
             ([i, j], _) => index_matrix(
@@ -342,7 +352,17 @@ pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Va
                 (n.rownames.as_deref(), n.colnames.as_deref()),
             ),
             _ => Err(KernelError::new("incorrect number of dimensions")),
-        };
+        }?;
+        // A table stays one unless it drops to a single cell or, from
+        // two dimensions, to a vector.
+        return Ok(match &n.table {
+            Some(dnn)
+                if picked.len() != 1 && picked.dims().is_some() == n.value.dims().is_some() =>
+            {
+                super::names::tabled(picked, dnn.clone())
+            }
+            _ => picked,
+        });
     }
     if let Some(r) = super::frame::index_drop(x, indices, drop) {
         return r;
@@ -385,29 +405,18 @@ fn index_matrix(
             |l: Option<&[String]>, p: &[Option<usize>]| l.map(|l| pick(l, p, "NA".to_string()));
         let (rn, cn) = (labels(rownames, &rows), labels(colnames, &cols));
         let value = match x {
-            Value::ComplexMat(m) => {
-                let (d, r, c) = gather_matrix(m, &rows, &cols, CNA);
-                if drop {
-                    Value::Complex(d)
-                } else {
-                    Value::ComplexMat(DMatrix::from_vec(r, c, d))
-                }
-            }
-            Value::Mat(m) => {
-                let (d, r, c) = gather_matrix(m, &rows, &cols, NA);
-                if drop {
-                    Value::Num(d)
-                } else {
-                    Value::Mat(DMatrix::from_vec(r, c, d))
-                }
-            }
+            Value::ComplexMat(m) => gather_matrix(
+                m,
+                &rows,
+                &cols,
+                CNA,
+                drop,
+                Value::Complex,
+                Value::ComplexMat,
+            ),
+            Value::Mat(m) => gather_matrix(m, &rows, &cols, NA, drop, Value::Num, Value::Mat),
             Value::BoolMat(m) => {
-                let (d, r, c) = gather_matrix(m, &rows, &cols, None);
-                if drop {
-                    Value::Bool(d)
-                } else {
-                    Value::BoolMat(DMatrix::from_vec(r, c, d))
-                }
+                gather_matrix(m, &rows, &cols, None, drop, Value::Bool, Value::BoolMat)
             }
             _ => return Err(KernelError::new("incorrect number of dimensions")),
         };

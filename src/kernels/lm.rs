@@ -455,6 +455,7 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
                     class: None,
                     names: Some(names),
                     items: levels,
+                    row_names: None,
                 }),
             ),
         ],

@@ -19,8 +19,8 @@
 //!   by its levels, text by the collation R sorts text with).
 //!
 //! With no `by` column every row of x is paired with every row of y, x
-//! varying fastest. flowcast's frames have no row names, so `by =
-//! "row.names"` (or 0) is refused.
+//! varying fastest. `by = "row.names"` (or 0) matches the row names, as
+//! a first column `Row.names`. The result's row names are automatic.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -65,9 +65,6 @@ fn not_valid(bad: usize) -> String {
     }
 }
 
-const ROW_NAMES: &str =
-    "flowcast's data frames have no row names: merge() cannot use by = \"row.names\" (or 0)";
-
 /// R's `charmatch(s, table, 0L)`: the one exact match, else the one
 /// partial match; 0 when none or several.
 fn charmatch(s: &str, table: &[&str]) -> usize {
@@ -88,8 +85,9 @@ fn charmatch(s: &str, table: &[&str]) -> usize {
     }
 }
 
-/// `merge`'s `fix.by(by, df)`: the 0-based columns `by` names, in order,
-/// repeats dropped.
+/// `merge`'s `fix.by(by, df)`: the positions `by` names among
+/// `c("row.names", names(df))` (0-based: 0 is the row names, `k` the
+/// `k`-th column), in order, repeats dropped.
 fn fix_by(by: &Value, names: &[String]) -> Result<Vec<usize>, String> {
     let nc = names.len();
     // 1-based positions among c("row.names", names(df)) less one: 0 is
@@ -145,14 +143,35 @@ fn fix_by(by: &Value, names: &[String]) -> Result<Vec<usize>, String> {
     }
     let mut out: Vec<usize> = Vec::with_capacity(picked.len());
     for p in picked.into_iter().flatten() {
-        if p == 0 {
-            return Err(ROW_NAMES.into());
-        }
-        if !out.contains(&(p - 1)) {
-            out.push(p - 1);
+        if !out.contains(&p) {
+            out.push(p);
         }
     }
     Ok(out)
+}
+
+/// The frame merge matches on and the 0-based columns of its `by`
+/// positions ([`fix_by`]): with the row names among them, R's
+/// `cbind(Row.names = I(row.names(x)), x)`, whose columns are the
+/// positions themselves.
+fn by_columns(l: &List, by: Vec<usize>) -> (std::borrow::Cow<'_, List>, Vec<usize>) {
+    if !by.contains(&0) {
+        return (
+            std::borrow::Cow::Borrowed(l),
+            by.into_iter().map(|p| p - 1).collect(),
+        );
+    }
+    let mut names = vec!["Row.names".to_string()];
+    names.extend(l.names.iter().flatten().cloned());
+    let mut items = vec![Value::Str(super::row_names::labels(l))];
+    items.extend(l.items.iter().cloned());
+    let framed = List {
+        class: l.class.clone(),
+        names: Some(names),
+        items,
+        row_names: None,
+    };
+    (std::borrow::Cow::Owned(framed), by)
 }
 
 /// A number as `match` compares numbers: NA equal to NA, NaN to NaN, -0
@@ -493,17 +512,31 @@ fn common_names(x: &[String], y: &[String]) -> Vec<String> {
 fn merge_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = frame_arg(args, "x")?;
     let y = frame_arg(args, "y")?;
-    let names_x = x.names.clone().unwrap_or_default();
-    let names_y = y.names.clone().unwrap_or_default();
-    let default_by = Value::Str(common_names(&names_x, &names_y));
+    let default_by = Value::Str(common_names(
+        x.names.as_deref().unwrap_or_default(),
+        y.names.as_deref().unwrap_or_default(),
+    ));
     let by = args.get("by").unwrap_or(&default_by);
-    let by_x = fix_by(args.get("by.x").unwrap_or(by), &names_x).map_err(KernelError::new)?;
-    let by_y = fix_by(args.get("by.y").unwrap_or(by), &names_y).map_err(KernelError::new)?;
+    let by_x = fix_by(
+        args.get("by.x").unwrap_or(by),
+        x.names.as_deref().unwrap_or_default(),
+    )
+    .map_err(KernelError::new)?;
+    let by_y = fix_by(
+        args.get("by.y").unwrap_or(by),
+        y.names.as_deref().unwrap_or_default(),
+    )
+    .map_err(KernelError::new)?;
     if by_x.len() != by_y.len() {
         return Err(KernelError::new(
             "'by.x' and 'by.y' specify different numbers of columns",
         ));
     }
+    let (x, by_x) = by_columns(x, by_x);
+    let (y, by_y) = by_columns(y, by_y);
+    let (x, y) = (&*x, &*y);
+    let names_x = x.names.clone().unwrap_or_default();
+    let names_y = y.names.clone().unwrap_or_default();
     let all = args.bool_or("all", false)?;
     let all_x = args.bool_or("all.x", all)?;
     let all_y = args.bool_or("all.y", all)?;
@@ -750,6 +783,12 @@ fn merge_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (Some(by_x), Some(by_y)) = (resolve("by.x", &names_x)?, resolve("by.y", &names_y)?) else {
         return Ok(Type::Any);
     };
+    // The row names make a column the type does not hold.
+    if by_x.contains(&0) || by_y.contains(&0) {
+        return Ok(Type::Any);
+    }
+    let by_x: Vec<usize> = by_x.into_iter().map(|p| p - 1).collect();
+    let by_y: Vec<usize> = by_y.into_iter().map(|p| p - 1).collect();
     if by_x.len() != by_y.len() {
         return Err(ArgError::call(
             "'by.x' and 'by.y' specify different numbers of columns",
@@ -873,17 +912,14 @@ mod tests {
     fn by_is_checked_as_r_checks_it() {
         let names: Vec<String> = ["id", "dose", "do"].iter().map(|s| s.to_string()).collect();
         let s = |v: &[&str]| Value::Str(v.iter().map(|s| s.to_string()).collect());
-        assert_eq!(fix_by(&s(&["dose", "id"]), &names), Ok(vec![1, 0]));
+        assert_eq!(fix_by(&s(&["dose", "id"]), &names), Ok(vec![2, 1]));
         assert_eq!(fix_by(&s(&["dos"]), &names), Err(not_valid(1)));
         assert_eq!(fix_by(&s(&["zz", "d"]), &names), Err(not_valid(2)));
         assert_eq!(
             fix_by(&Value::Num(vec![4.0]), &names),
             Err("'by' must match numbers of columns".to_string())
         );
-        assert_eq!(fix_by(&Value::Num(vec![2.0, 2.0]), &names), Ok(vec![1]));
-        assert_eq!(
-            fix_by(&s(&["row.names"]), &names),
-            Err(ROW_NAMES.to_string())
-        );
+        assert_eq!(fix_by(&Value::Num(vec![2.0, 2.0]), &names), Ok(vec![2]));
+        assert_eq!(fix_by(&s(&["row.names", "id"]), &names), Ok(vec![0, 1]));
     }
 }

@@ -44,6 +44,7 @@ pub mod names;
 pub mod nmath;
 pub mod pfun;
 pub mod regex;
+pub mod row_names;
 mod special;
 mod subset;
 mod summary;
@@ -235,6 +236,7 @@ pub fn registry() -> &'static Registry {
             .chain(expand_grid::KERNELS)
             .chain(margins::KERNELS)
             .chain(names::KERNELS)
+            .chain(row_names::KERNELS)
             .chain(special::KERNELS)
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)

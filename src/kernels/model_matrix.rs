@@ -26,6 +26,7 @@ pub fn interaction(variables: Vec<(String, Value)>) -> Value {
         class: Some(INTERACTION.to_string()),
         names: Some(names),
         items,
+        row_names: None,
     })
 }
 

@@ -51,22 +51,32 @@ fn unname_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 /// `dimnames(x)`: a list of the row and column names (NULL for a side
-/// without), a data frame's row numbers and names, or NULL.
+/// without; named as a table's are), a data frame's row names and names,
+/// or NULL.
 fn dimnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
     let side = |l: Option<&[String]>| l.map_or(Value::Null, |l| Value::Str(l.to_vec()));
     Ok(match x {
         Value::List(l) if l.class.as_deref() == Some("data.frame") => {
-            let rows = l.items.first().map_or(0, Value::len);
             Value::List(List::sequence(vec![
-                Value::Str((1..=rows).map(|i| i.to_string()).collect()),
+                Value::Str(super::row_names::labels(l)),
                 side(l.names.as_deref()),
             ]))
         }
-        Value::Named(n) if n.value.dims().is_some() => Value::List(List::sequence(vec![
-            side(n.rownames.as_deref()),
-            side(n.colnames.as_deref()),
-        ])),
+        Value::Named(n) if n.value.dims().is_some() => {
+            let mut l = List::sequence(vec![
+                side(n.rownames.as_deref()),
+                side(n.colnames.as_deref()),
+            ]);
+            l.names = n.table.clone();
+            Value::List(l)
+        }
+        // A one-way table's dimnames: its names, named as the table's.
+        Value::Named(n) if n.table.is_some() => {
+            let mut l = List::sequence(vec![side(n.names.as_deref())]);
+            l.names = n.table.clone();
+            Value::List(l)
+        }
         _ => Value::Null,
     })
 }
@@ -88,6 +98,7 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         names: Some(names),
         rownames: None,
         colnames: None,
+        table: None,
     }))
 }
 
@@ -107,7 +118,31 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         names: None,
         rownames: rows,
         colnames: cols,
+        table: None,
     }))
+}
+
+/// The names of a table's dimnames (R's class `table`), when `v` is one.
+pub fn table_dnn(v: &Value) -> Option<&[String]> {
+    match v {
+        Value::Named(n) => n.table.as_deref(),
+        _ => None,
+    }
+}
+
+/// `v`, named or dimnamed already, as a table whose dimnames are named
+/// `dnn` (one per dimension); anything else is returned as it is.
+pub fn tabled(v: Value, dnn: Vec<String>) -> Value {
+    match v {
+        Value::Named(mut n) => {
+            let extents = if n.value.dims().is_some() { 2 } else { 1 };
+            if dnn.len() == extents && (n.names.is_some() || extents == 2) {
+                n.table = Some(dnn);
+            }
+            Value::Named(n)
+        }
+        other => other,
+    }
 }
 
 /// The value without its names (one level: a list's items keep theirs).
@@ -141,12 +176,17 @@ pub fn dimnames(v: &Value) -> (Option<&[String]>, Option<&[String]>) {
     }
 }
 
-/// [`dimnames`] of a matrix, or a data frame's column names (R's row
-/// names of a data frame are its row numbers, which name nothing here).
-fn table_dimnames(v: &Value) -> (Option<&[String]>, Option<&[String]>) {
+/// [`dimnames`] of a matrix, or what `as.matrix` names a data frame's
+/// rows and columns by: its row names unless automatic, its names.
+fn table_dimnames(v: &Value) -> (Option<Vec<String>>, Option<Vec<String>>) {
     match v {
-        Value::List(l) if l.class.as_deref() == Some("data.frame") => (None, l.names.as_deref()),
-        other => dimnames(other),
+        Value::List(l) if l.class.as_deref() == Some("data.frame") => {
+            (super::row_names::matrix_rownames(l), l.names.clone())
+        }
+        other => {
+            let (r, c) = dimnames(other);
+            (r.map(<[String]>::to_vec), c.map(<[String]>::to_vec))
+        }
     }
 }
 
@@ -205,7 +245,20 @@ fn strip_owned(v: Value) -> Value {
 pub fn reads_names(func: &str) -> bool {
     matches!(
         func,
-        "names" | "setNames" | "unname" | "colnames" | "rownames" | "dimnames" | "list"
+        "names"
+            | "setNames"
+            | "unname"
+            | "colnames"
+            | "rownames"
+            | "dimnames"
+            | "list"
+            | "data.frame"
+            | "as.data.frame"
+            | "cbind"
+            | "write.csv"
+            | "row.names"
+            | "row.names<-"
+            | "rownames<-"
     )
 }
 
@@ -288,15 +341,87 @@ pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
     }
     match func {
         "sapply" | "vapply" | "lapply" | "unlist" | "colMeans" | "colSums" | "rowMeans"
-        | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" => true,
+        | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix" | "t" => true,
         "c" => given.iter().any(|(tag, _)| tag.is_some()),
         _ => false,
     }
 }
 
 /// The names R gives `func`'s result, from the arguments as written
-/// (`given`, with their names) and the kernel's bare result.
+/// (`given`, with their names) and the kernel's bare result; and R's
+/// class `table`, where R keeps it.
 pub fn carry(
+    func: &str,
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: Value,
+) -> Value {
+    let named = carry_names(func, given, matched, result);
+    match kept_table(func, given, matched, &named) {
+        Some(dnn) => tabled(named, dnn),
+        None => named,
+    }
+}
+
+/// Functions that keep a table a table when they keep its shape: R's
+/// arithmetic and math functions, which keep every attribute.
+fn keeps_table(func: &str) -> bool {
+    matches!(func, "+" | "-" | "*" | "/" | "^" | "%%" | "%/%")
+        || (keeps_first(func)
+            && !matches!(
+                func,
+                "cumsum"
+                    | "cumprod"
+                    | "cummax"
+                    | "cummin"
+                    | "is.na"
+                    | "rank"
+                    | "nchar"
+                    | "toupper"
+                    | "tolower"
+                    | "!"
+                    | "ifelse"
+                    | "pmax"
+            ))
+}
+
+/// The dimnames' names of the table `func`'s result stays, if it stays
+/// one: of an operand of its shape (`tb / sum(tb)`), of `x` for `sort`,
+/// `rev`, `head` and `tail`, reversed for `t`.
+fn kept_table(
+    func: &str,
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: &Value,
+) -> Option<Vec<String>> {
+    let same = |v: &Value| match (v.dims(), result.dims()) {
+        (Some(a), Some(b)) => a == b,
+        (None, None) => v.len() == result.len(),
+        _ => false,
+    };
+    let first = given.first().map(|(_, v)| *v);
+    if keeps_table(func) {
+        let candidates = if is_operator(func) {
+            given
+        } else {
+            &given[..given.len().min(1)]
+        };
+        return candidates
+            .iter()
+            .find(|(_, v)| table_dnn(v).is_some() && same(v))
+            .and_then(|(_, v)| table_dnn(v))
+            .map(<[String]>::to_vec);
+    }
+    let x = matched.and_then(|m| m.get_if_formal("x")).or(first)?;
+    let dnn = table_dnn(x)?;
+    match func {
+        "sort" | "rev" | "head" | "tail" if result.len() > 1 => Some(dnn.to_vec()),
+        "t" => Some(dnn.iter().rev().cloned().collect()),
+        _ => None,
+    }
+}
+
+fn carry_names(
     func: &str,
     given: &[(Option<String>, &Value)],
     matched: Option<&Args<&Value>>,
@@ -311,7 +436,11 @@ pub fn carry(
     // `is.na(d)` of a data frame is a matrix named by its columns.
     if let (Some(Value::List(l)), Some(_), "is.na") = (first, result.dims(), func) {
         if l.class.as_deref() == Some("data.frame") {
-            return dimnamed(result, None, l.names.clone());
+            return dimnamed(
+                result,
+                super::row_names::matrix_rownames(l),
+                l.names.clone(),
+            );
         }
     }
     if is_operator(func) || keeps_first(func) {
@@ -320,7 +449,11 @@ pub fn carry(
         } else {
             &given[..given.len().min(1)]
         };
-        return same_shape(candidates.iter().map(|(_, v)| *v), result);
+        // An array's dimnames win over a vector's names, whichever comes
+        // first (a table is one).
+        let tables = candidates.iter().filter(|(_, v)| table_dnn(v).is_some());
+        let others = candidates.iter().filter(|(_, v)| table_dnn(v).is_none());
+        return same_shape(tables.chain(others).map(|(_, v)| *v), result);
     }
     let x = matched.and_then(|m| m.get_if_formal("x")).or(first);
     match func {
@@ -420,8 +553,8 @@ pub fn carry(
                 _ => None,
             };
             match labels {
-                Some(l) if result.dims().is_none() => named(result, l.to_vec()),
-                Some(l) => dimnamed(result, None, Some(l.to_vec())),
+                Some(l) if result.dims().is_none() => named(result, l),
+                Some(l) => dimnamed(result, None, Some(l)),
                 None => result,
             }
         }
@@ -430,12 +563,12 @@ pub fn carry(
             let (rows, cols) = table_dimnames(x);
             let labels = if func.starts_with("col") { cols } else { rows };
             match labels {
-                Some(l) => named(result, l.to_vec()),
+                Some(l) => named(result, l),
                 None => result,
             }
         }
         "cor" | "cov" | "var" => {
-            let columns = |v: &Value| table_dimnames(v).1.map(<[String]>::to_vec);
+            let columns = |v: &Value| table_dimnames(v).1;
             let y = matched.and_then(|m| m.get_if_formal("y"));
             let rows = x.and_then(columns);
             let cols = match y {
@@ -446,12 +579,24 @@ pub fn carry(
         }
         "t" => match x {
             Some(x) => {
-                let (r, c) = dimnames(x);
+                let (r, c) = table_dimnames(x);
                 match names(x) {
                     Some(ns) => dimnamed(result, None, Some(ns.to_vec())),
-                    None => dimnamed(result, c.map(<[String]>::to_vec), r.map(<[String]>::to_vec)),
+                    None => dimnamed(result, c, r),
                 }
             }
+            None => result,
+        },
+        // `as.matrix` of a data frame is named as `t` reads it; a named
+        // vector becomes a column named by its names.
+        "as.matrix" => match x {
+            Some(x) => match names(x) {
+                Some(ns) => dimnamed(result, Some(ns.to_vec()), None),
+                None => {
+                    let (r, c) = table_dimnames(x);
+                    dimnamed(result, r, c)
+                }
+            },
             None => result,
         },
         _ => result,
@@ -597,6 +742,9 @@ pub fn set_names(x: &Value, nm: &Value) -> Result<Value, KernelError> {
         },
     };
     let value = bare(x).clone();
+    let table = table_dnn(x)
+        .filter(|_| value.dims().is_none())
+        .map(<[String]>::to_vec);
     let Some(mut labels) = labels else {
         return Ok(match value {
             Value::List(mut l) => {
@@ -626,7 +774,10 @@ pub fn set_names(x: &Value, nm: &Value) -> Result<Value, KernelError> {
         | Value::Str(_)
         | Value::Bool(_)
         | Value::Complex(_)
-        | Value::Factor(_)) => Ok(named(v, labels)),
+        | Value::Factor(_)) => Ok(match table {
+            Some(dnn) => tabled(named(v, labels), dnn),
+            None => named(v, labels),
+        }),
         Value::Null => Ok(Value::Null),
         other => Err(KernelError::new(format!(
             "flowcast keeps names on vectors and lists, not on a {}",
@@ -759,6 +910,7 @@ mod tests {
             class: None,
             names: Some(s(&["u", "v"])),
             items: vec![nums(&[1.0]), nums(&[2.0])],
+            row_names: None,
         });
         let f = Value::string("sqrt");
         let given = vec![(None, &x), (None, &f)];

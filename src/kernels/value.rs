@@ -54,6 +54,11 @@ pub struct Named {
     /// A matrix's `dimnames(x)`: row names and column names.
     pub rownames: Option<Vec<String>>,
     pub colnames: Option<Vec<String>>,
+    /// R's class `table` (what `table()` makes, kept by the functions R
+    /// keeps it through), with the names of its dimnames: one per
+    /// dimension, `""` where R has none. `as.data.frame` and `write.csv`
+    /// read a table as its counts in long form.
+    pub table: Option<Vec<String>>,
 }
 
 /// R's factor: each element a code into `levels` (`None` is NA).
@@ -87,6 +92,49 @@ pub struct List {
     /// Field names, when the list is named (then `names.len() == items.len()`).
     pub names: Option<Vec<String>>,
     pub items: Vec<Value>,
+    /// A data frame's row names; `None` for R's automatic `1..n` (and on
+    /// every other list), which R itself stores as just the count.
+    pub row_names: Option<RowNames>,
+}
+
+/// Row names of a data frame that are not R's automatic ones
+/// (see [`super::row_names`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RowNames {
+    /// The row numbers of the frame a frame was cut from (`d[order(d$y),
+    /// ]` keeps rows "9", "12", "3"): R stores them as integers, and so
+    /// does flowcast, a tenth of the text's size.
+    Numbers(Vec<i32>),
+    Text(Vec<String>),
+}
+
+impl RowNames {
+    pub fn len(&self) -> usize {
+        match self {
+            RowNames::Numbers(v) => v.len(),
+            RowNames::Text(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th row name as text.
+    pub fn label(&self, i: usize) -> String {
+        match self {
+            RowNames::Numbers(v) => v[i].to_string(),
+            RowNames::Text(v) => v[i].clone(),
+        }
+    }
+
+    /// Every row name as text.
+    pub fn labels(&self) -> Vec<String> {
+        match self {
+            RowNames::Numbers(v) => v.iter().map(i32::to_string).collect(),
+            RowNames::Text(v) => v.clone(),
+        }
+    }
 }
 
 impl List {
@@ -97,6 +145,7 @@ impl List {
             class: Some(class.to_string()),
             names: Some(names),
             items,
+            row_names: None,
         }
     }
 
@@ -106,6 +155,7 @@ impl List {
             class: None,
             names: None,
             items,
+            row_names: None,
         }
     }
 
@@ -356,7 +406,14 @@ impl Value {
             Value::Num(_) | Value::Mat(_) => 8 * self.len(),
             Value::Complex(_) | Value::ComplexMat(_) => 16 * self.len(),
             Value::Str(v) => v.iter().map(String::len).sum(),
-            Value::List(l) => l.items.iter().map(Value::bytes).sum(),
+            Value::List(l) => {
+                l.items.iter().map(Value::bytes).sum::<usize>()
+                    + match &l.row_names {
+                        None => 0,
+                        Some(RowNames::Numbers(v)) => 4 * v.len(),
+                        Some(RowNames::Text(v)) => v.iter().map(String::len).sum(),
+                    }
+            }
             Value::Factor(f) => 4 * f.codes.len() + f.levels.iter().map(String::len).sum::<usize>(),
             Value::Formula(f) => {
                 f.terms.iter().map(|(_, v)| v.bytes()).sum::<usize>()

@@ -81,12 +81,18 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let by_col = args.func == "cbind";
     if args.dots().any(|(_, v)| frame::as_frame(v).is_some()) {
         if by_col {
-            return crate::kernels::data_frame::cbind_frames(args.dots());
+            return crate::kernels::data_frame::cbind_frames(args.dots(), ctx);
         }
-        return frame::rbind_frames(&args.dots().map(|(_, v)| v).collect::<Vec<_>>(), ctx);
+        return frame::rbind_frames(&args.dots().collect::<Vec<_>>(), ctx);
     }
+    // cbind reads names for the data frames it makes (a named vector's
+    // names are their row names); a matrix is bound by its numbers.
+    let bare: Vec<Cow<Value>> = args
+        .dots()
+        .map(|(_, v)| crate::kernels::names::strip(v))
+        .collect();
     let mut parts = Vec::new();
-    for (_, v) in args.dots() {
+    for v in bare.iter().map(|v| &**v) {
         match v {
             Value::Null => {}
             Value::Mat(m) if by_col => parts.push(Piece {

@@ -6,8 +6,8 @@
 //! `na.strings` NA in every column and empty cells NA in numeric and
 //! logical ones (a text column's NA is the text `"NA"`: flowcast's text has
 //! no NA of its own), `skip` lines dropped before the header, and a header one field shorter than
-//! the data meaning the first column holds row names (dropped: flowcast
-//! frames carry no row names). Each column gets its type as R's
+//! the data meaning the first column holds the row names (as written, and
+//! neither missing nor repeated, as R requires). Each column gets its type as R's
 //! `type.convert` gives it: logical when every cell is `T`, `F`, `TRUE`,
 //! `FALSE` or missing, else numeric when every cell reads as a number,
 //! else text. Names are made as R's `make.names` makes them.
@@ -27,6 +27,8 @@ pub struct Table {
     pub rows: usize,
     pub names: Vec<String>,
     pub columns: Vec<Column>,
+    /// The first column's cells, when the header names one column fewer.
+    pub row_names: Option<Vec<String>>,
 }
 
 #[derive(Debug)]
@@ -65,9 +67,10 @@ impl Column {
 
 impl Table {
     fn value(self) -> Value {
-        frame::frame(
+        frame::named_frame(
             self.names,
             self.columns.into_iter().map(Column::value).collect(),
+            self.row_names.map(crate::kernels::value::RowNames::Text),
         )
     }
 
@@ -404,6 +407,26 @@ pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, Str
             }
         })
         .collect();
+    let row_names = match row_names {
+        false => None,
+        true => {
+            let labels: Vec<String> = records
+                .iter()
+                .map(|r| r.fields.first().map_or(na_cell, String::as_str).to_string())
+                .collect();
+            if labels
+                .iter()
+                .any(|l| opts.na_strings.iter().any(|n| n == l))
+            {
+                return Err("missing values in 'row.names' are not allowed".into());
+            }
+            let mut seen = std::collections::HashSet::with_capacity(labels.len());
+            if !labels.iter().all(|l| seen.insert(l.as_str())) {
+                return Err("duplicate 'row.names' are not allowed".into());
+            }
+            Some(labels)
+        }
+    };
     let raw_names: Vec<String> = match names {
         Some(n) => (0..cols)
             .map(|j| n.get(j).cloned().unwrap_or_else(|| format!("V{}", j + 1)))
@@ -414,6 +437,7 @@ pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, Str
         rows,
         names: make_names(&raw_names),
         columns,
+        row_names,
     })
 }
 

@@ -158,7 +158,20 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "write.csv",
-        params: &[req("x"), opt("file"), opt("row.names")],
+        // write.table's formals, in its order: write.csv passes them on.
+        params: &[
+            req("x"),
+            opt("file"),
+            opt("append"),
+            opt("quote"),
+            opt("sep"),
+            opt("eol"),
+            opt("na"),
+            opt("dec"),
+            opt("row.names"),
+            opt("col.names"),
+            opt("qmethod"),
+        ],
         random: false,
         shape: write_csv::shape_write_csv,
         eval: write_csv::eval_write_csv,
@@ -241,5 +254,6 @@ fn eval_list(a: &super::Args<&Value>, _: &mut super::Ctx) -> Result<Value, Kerne
                 .collect()
         }),
         items,
+        row_names: None,
     }))
 }

@@ -291,6 +291,7 @@ fn pick(x: &Value, idx: &[f64]) -> Value {
                 .as_ref()
                 .map(|n| idx.iter().map(|i| n[at(i)].clone()).collect()),
             items: idx.iter().map(|i| l.items[at(i)].clone()).collect(),
+            row_names: None,
         }),
         Value::Null => Value::Null,
         // x[sample(length(x))] of a factor keeps its levels.

@@ -15,6 +15,7 @@ mod mcnemar;
 mod mood;
 mod oneway;
 mod padjust;
+mod pairwise;
 mod shapiro;
 mod ttest;
 mod uniroot;
@@ -149,6 +150,34 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: padjust::shape,
         eval: padjust::eval,
+    },
+    Kernel {
+        name: "pairwise.t.test",
+        params: &[
+            req("x"),
+            req("g"),
+            opt("p.adjust.method"),
+            opt("pool.sd"),
+            opt("paired"),
+            opt("alternative"),
+            DOTS,
+        ],
+        random: false,
+        shape: pairwise::shape,
+        eval: pairwise::t_eval,
+    },
+    Kernel {
+        name: "pairwise.wilcox.test",
+        params: &[
+            req("x"),
+            req("g"),
+            opt("p.adjust.method"),
+            opt("paired"),
+            DOTS,
+        ],
+        random: false,
+        shape: pairwise::shape,
+        eval: pairwise::wilcox_eval,
     },
     Kernel {
         name: "kruskal.test",

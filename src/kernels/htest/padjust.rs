@@ -3,7 +3,7 @@
 use crate::kernels::value::NA;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
-const METHODS: [&str; 8] = [
+pub(super) const METHODS: [&str; 8] = [
     "holm",
     "hochberg",
     "hommel",
@@ -14,7 +14,7 @@ const METHODS: [&str; 8] = [
     "none",
 ];
 
-fn method_error() -> String {
+pub(super) fn method_error() -> String {
     let quoted: Vec<String> = METHODS
         .iter()
         .map(|m| format!("\u{201c}{m}\u{201d}"))
@@ -22,7 +22,7 @@ fn method_error() -> String {
     format!("'arg' should be one of {}", quoted.join(", "))
 }
 
-fn match_method(s: &str) -> Option<&'static str> {
+pub(super) fn match_method(s: &str) -> Option<&'static str> {
     if let Some(m) = METHODS.iter().find(|m| **m == s) {
         return Some(m);
     }
@@ -155,36 +155,45 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         Some(Value::Str(s)) if s.len() == METHODS.len() => "holm",
         Some(_) => return Err(KernelError::new("'arg' must be NULL or a character vector")),
     };
-    let kept: Vec<f64> = p.iter().copied().filter(|v| !v.is_nan()).collect();
-    let lp = kept.len();
+    let kept = p.iter().filter(|v| !v.is_nan()).count();
     let n = match args.get("n") {
-        None => lp as f64,
+        None => kept as f64,
         Some(v) => v
             .as_scalar()
             .ok_or_else(|| KernelError::new("n >= lp is not TRUE"))?,
     };
-    if n.is_nan() || n < lp as f64 {
+    if n.is_nan() || n < kept as f64 {
         return Err(KernelError::new("n >= lp is not TRUE"));
-    }
-    if n <= 1.0 {
-        return Ok(Value::Num(p));
     }
     if n > 1e7 {
         return Err(KernelError::new("'n' is too large"));
     }
+    Ok(Value::Num(adjust_among(&p, method, n)))
+}
+
+/// `p.adjust(p, method)`: NA and NaN stay, the others are adjusted among
+/// themselves (R's `n` defaults to their count).
+pub(super) fn adjust_na(p: &[f64], method: &str) -> Vec<f64> {
+    let n = p.iter().filter(|v| !v.is_nan()).count();
+    adjust_among(p, method, n as f64)
+}
+
+fn adjust_among(p: &[f64], method: &str, n: f64) -> Vec<f64> {
+    if n <= 1.0 {
+        return p.to_vec();
+    }
+    let kept: Vec<f64> = p.iter().copied().filter(|v| !v.is_nan()).collect();
     let adj = adjust(&kept, method, n);
     let mut it = adj.into_iter();
-    Ok(Value::Num(
-        p.iter()
-            .map(|v| {
-                if v.is_nan() {
-                    *v
-                } else {
-                    it.next().unwrap_or(NA)
-                }
-            })
-            .collect(),
-    ))
+    p.iter()
+        .map(|v| {
+            if v.is_nan() {
+                *v
+            } else {
+                it.next().unwrap_or(NA)
+            }
+        })
+        .collect()
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -2,16 +2,16 @@
 //! squares from the QR's effects) or, given further models, `anova.lmlist`
 //! (F tests between nested fits).
 //!
-//! R's result is a data frame of class `anova` whose row names are the
-//! terms; flowcast's is a data frame with R's columns ("Df", "Sum Sq",
-//! "Mean Sq", "F value", "Pr(>F)", or "Res.Df", "RSS", "Df", "Sum of Sq",
-//! "F", "Pr(>F)"); the rows follow the fit's `terms$term.labels` and end
-//! with the residuals.
+//! R's result is a data frame of class `anova`; flowcast's is a data
+//! frame with R's columns ("Df", "Sum Sq", "Mean Sq", "F value", "Pr(>F)",
+//! or "Res.Df", "RSS", "Df", "Sum of Sq", "F", "Pr(>F)") and R's row
+//! names: the fit's `terms$term.labels` and "Residuals", or the models'
+//! numbers.
 
 use super::super::frame;
 use super::super::nmath::pf;
 use super::super::summary::sum;
-use super::super::value::NA;
+use super::super::value::{RowNames, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
 
@@ -55,10 +55,11 @@ pub(super) fn anova_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     }
 }
 
-fn columns(names: &[&str], cols: Vec<Vec<f64>>) -> Value {
-    frame::frame(
+fn columns(names: &[&str], cols: Vec<Vec<f64>>, rows: Option<RowNames>) -> Value {
+    frame::named_frame(
         names.iter().map(|n| n.to_string()).collect(),
         cols.into_iter().map(Value::Num).collect(),
+        rows,
     )
 }
 
@@ -106,12 +107,15 @@ fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
     f[last] = NA;
     pv[last] = NA;
     let mut cols = vec![df, ss, ms, f, pv];
+    let mut rows = fit.effect_names(&levels);
+    rows.push("Residuals".to_string());
     if fit.intercept() && levels.first() == Some(&0.0) {
         for c in &mut cols {
             c.remove(0);
         }
+        rows.remove(0);
     }
-    Ok(columns(COLUMNS, cols))
+    Ok(columns(COLUMNS, cols, Some(RowNames::Text(rows))))
 }
 
 /// R's `anova.lmlist` with its default F test.
@@ -156,5 +160,12 @@ fn anova_lmlist(fits: &[Fit]) -> Result<Value, KernelError> {
     let p: Vec<f64> = (0..m)
         .map(|i| pf(f[i], df[i].abs(), df_scale, false, false))
         .collect();
-    Ok(columns(LIST_COLUMNS, vec![resdf, resdev, df, ssq, f, p]))
+    // R's `dimnames(table) <- list(1L:nmodels, ...)`: numbers, not
+    // automatic row names.
+    let rows = RowNames::Numbers((1..=m as i32).collect());
+    Ok(columns(
+        LIST_COLUMNS,
+        vec![resdf, resdev, df, ssq, f, p],
+        Some(rows),
+    ))
 }

@@ -8,9 +8,8 @@
 //! kept), which `TukeyHSD` groups the rows by; an interaction's cells are
 //! the combinations of its factors' levels.
 //!
-//! flowcast's data frames and matrices carry no row names: `summary`'s
-//! table has R's columns with the rows in R's order (each term, then
-//! `Residuals`), and each `TukeyHSD` matrix's row names ("B-A", …) are in
+//! `summary`'s table has R's columns and R's row names (each term, then
+//! `Residuals`); each `TukeyHSD` matrix's row names ("B-A", …) are also in
 //! the trailing field `comparison.names` (one vector per term).
 
 use nalgebra::DMatrix;
@@ -24,7 +23,7 @@ use super::super::model_matrix;
 use super::super::nmath::pf;
 use super::super::nmath::tukey::{ptukey, qtukey};
 use super::super::summary::{mean, sum};
-use super::super::value::{Factor, List, NA};
+use super::super::value::{Factor, List, RowNames, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::Fit;
 
@@ -159,22 +158,34 @@ pub(super) fn summary_aov(fit: &Fit) -> Result<Value, KernelError> {
         cols.push(f);
         cols.push(p);
     }
+    // R names the rows `format(nmrows)`: each term's label, then
+    // "Residuals", padded to the widest ("(Intercept)" included, before
+    // its row goes).
+    let mut rows = fit.effect_names(&uasgn);
+    if rdf > 0.0 {
+        rows.push("Residuals".to_string());
+    }
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let mut rows: Vec<String> = rows.into_iter().map(|r| format!("{r:<width$}")).collect();
     if let Some(row) = intercept_row {
         for c in &mut cols {
             c.remove(row);
         }
+        rows.remove(row);
     }
-    let table = frame::frame(
+    let table = frame::named_frame(
         COLUMNS[..cols.len()]
             .iter()
             .map(|c| c.to_string())
             .collect(),
         cols.into_iter().map(Value::Num).collect(),
+        Some(RowNames::Text(rows)),
     );
     Ok(Value::List(List {
         class: Some("summary.aov".to_string()),
         names: None,
         items: vec![table],
+        row_names: None,
     }))
 }
 
@@ -530,6 +541,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         class: None,
         names: Some(names.clone()),
         items: comparisons,
+        row_names: None,
     });
     names.push("comparison.names".to_string());
     items.push(comparison_names);
@@ -537,6 +549,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         class: Some("TukeyHSD".to_string()),
         names: Some(names),
         items,
+        row_names: None,
     }))
 }
 

@@ -181,6 +181,19 @@ impl<'a> Fit<'a> {
         Ok(sum(&sq, true))
     }
 
+    /// R's `c("(Intercept)", term.labels)[1 + asgn]`: the name of each
+    /// group of effects of `assign`, as anova tables name their rows.
+    pub fn effect_names(&self, assign: &[f64]) -> Vec<String> {
+        let labels = self.term_labels();
+        assign
+            .iter()
+            .map(|&a| match a as usize {
+                0 => "(Intercept)".to_string(),
+                k => labels.get(k - 1).cloned().unwrap_or_default(),
+            })
+            .collect()
+    }
+
     /// The QR decomposition the fit ended with (`qr.lm(object)`).
     pub fn qr(&self) -> Result<Qr, KernelError> {
         let bad = || KernelError::new("lm object does not have a proper 'qr' component");

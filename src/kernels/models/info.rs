@@ -109,7 +109,7 @@ fn one_model_only(args: &Args<&Value>) -> Result<(), KernelError> {
     if args.dots().any(|(_, v)| Fit::from_value(v).is_some()) {
         return Err(KernelError::new(format!(
             "flowcast's {}() takes one model; call it once per model \
-             (R's table of several has row names flowcast's data frames lack)",
+             (R names the rows of its table of several by the models' text)",
             args.func
         )));
     }

@@ -9,9 +9,11 @@
 //! `formatC(x, digits, width, format, flag, ...)` follows R's `formatC`
 //! and its C `str_signif` (util.c), one C conversion per number.
 //!
-//! flowcast's integers are doubles, so `format(100000L)` is R's
-//! `format(1e5)`, "1e+05", where R writes "100000"; a matrix gives a
-//! character vector (flowcast has no character matrices).
+//! flowcast's integers are doubles: the evaluator hands `format` an
+//! integer `x` (one written as an integer, `100000L`, `1:n`) with
+//! `scientific = FALSE`, which writes whole numbers as R's `formatInteger`
+//! does ("100000", not "1e+05"). A matrix gives a character vector
+//! (flowcast has no character matrices).
 
 use super::grep::{substitute, Pattern};
 use super::sprintf::Spec;

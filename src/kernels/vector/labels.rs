@@ -8,7 +8,6 @@
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::data::r_num_to_string;
-use crate::kernels::value::List;
 use crate::kernels::{frame, Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// `as.character(v)` of an atomic vector.
@@ -159,10 +158,6 @@ pub(super) fn set_names_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
     }
 }
 
-fn frame_rows(l: &List) -> usize {
-    l.items.first().map_or(0, Value::len)
-}
-
 pub(super) fn colnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
     Ok(match frame::as_frame(x) {
@@ -176,7 +171,7 @@ pub(super) fn colnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
 pub(super) fn rownames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
     Ok(match frame::as_frame(x) {
-        Some(f) => Value::Str((1..=frame_rows(f)).map(|i| i.to_string()).collect()),
+        Some(f) => Value::Str(crate::kernels::row_names::labels(f)),
         None => crate::kernels::names::dimnames(x)
             .0
             .map_or(Value::Null, |r| Value::Str(r.to_vec())),

@@ -539,6 +539,7 @@ pub(super) fn pick(x: &Value, pos: &[usize]) -> Value {
                 .as_ref()
                 .map(|n| pos.iter().map(|&i| n[i].clone()).collect()),
             items: pos.iter().map(|&i| l.items[i].clone()).collect(),
+            row_names: None,
         }),
         other => {
             let d = other.as_f64_slice().unwrap_or_default();
