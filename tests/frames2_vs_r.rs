@@ -59,15 +59,7 @@ fn frames2_workflow_matches_r() {
         text(&out.stderr)
     );
     let mut errors = Vec::new();
-    for (step, rv) in r.as_object().unwrap() {
-        let file = out_dir.join(format!("{step}.json"));
-        let Ok(t) = std::fs::read_to_string(&file) else {
-            errors.push(format!("{step}: no {}", file.display()));
-            continue;
-        };
-        let ours: Json = serde_json::from_str(&t).unwrap();
-        r_json::compare(step, &ours, rv, &mut errors);
-    }
+    r_json::compare_dir(&r, &out_dir, &mut errors);
     for name in [
         "trial_out.csv",
         "matrix_out.csv",

@@ -37,15 +37,7 @@ fn workflow_matches_r(name: &str) {
         text(&out.stderr)
     );
     let mut errors = Vec::new();
-    for (step, rv) in r.as_object().unwrap() {
-        let file = dir.path().join(format!("{step}.json"));
-        let Ok(t) = std::fs::read_to_string(&file) else {
-            errors.push(format!("{step}: no {}", file.display()));
-            continue;
-        };
-        let ours: Json = serde_json::from_str(&t).unwrap();
-        r_json::compare(step, &ours, rv, &mut errors);
-    }
+    r_json::compare_dir(&r, dir.path(), &mut errors);
     assert!(
         errors.is_empty(),
         "{} differences:\n{}",

@@ -4,6 +4,8 @@
 //! complex phase with R's, and null-space columns (any basis is right)
 //! left out.
 
+use std::path::Path;
+
 use serde_json::Value as Json;
 
 use super::json_num as num;
@@ -206,4 +208,18 @@ fn compare_field(path: &str, field: &str, ours: &Json, r: &Json, errors: &mut Ve
 /// Appends to `errors` every way `ours` differs from R's `r` under `path`.
 pub fn compare(path: &str, ours: &Json, r: &Json, errors: &mut Vec<String>) {
     compare_field(path, "", ours, r, errors);
+}
+
+/// Every step R computed (`r`: an object of step to value) against the
+/// `STEP.json` flowcast wrote into `out`; the differences go to `errors`.
+pub fn compare_dir(r: &Json, out: &Path, errors: &mut Vec<String>) {
+    for (step, rv) in r.as_object().expect("R's values are an object") {
+        let file = out.join(format!("{step}.json"));
+        let Ok(t) = std::fs::read_to_string(&file) else {
+            errors.push(format!("{step}: no {}", file.display()));
+            continue;
+        };
+        let ours: Json = serde_json::from_str(&t).unwrap();
+        compare(step, &ours, rv, errors);
+    }
 }
