@@ -311,6 +311,12 @@ fn function_steps_are_checked_where_they_are_used() {
         "a function(...) is a value only as the function argument of",
     );
     check_fails(
+        "f = 'function(v) v + 1'",
+        2,
+        "f = ",
+        "every step is a function",
+    );
+    check_fails(
         "f = 'function(v) v + zz'\na = 'f(1)'",
         2,
         "zz",

@@ -256,6 +256,13 @@ fn run_bound(
         .iter()
         .filter_map(|(p, v)| v.map(|v| (p.name.as_str(), v)))
         .collect();
+    // The common case, every parameter given, runs the body directly: a
+    // closure in sapply runs once per element.
+    if given.len() == bound.len() {
+        return with_bindings(scope, &given, &mut |s| {
+            eval(body, s, ctx, file).map(Cow::into_owned)
+        });
+    }
     let defaults = with_bindings(scope, &given, &mut |s| {
         bound
             .iter()

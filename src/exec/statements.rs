@@ -118,7 +118,8 @@ pub fn condition(v: &Value) -> Result<bool, &'static str> {
         Value::Num(_) | Value::Mat(_) => v
             .as_f64_slice()
             .and_then(|x| (!x[0].is_nan()).then_some(x[0] != 0.0)),
-        Value::Factor(f) => f.codes[0].map(|c| c != 0),
+        // R reads a factor as its 1-based codes: never 0.
+        Value::Factor(f) => f.codes[0].map(|_| true),
         Value::Str(s) => match s[0].as_str() {
             "TRUE" | "true" | "True" | "T" => Some(true),
             "FALSE" | "false" | "False" | "F" => Some(false),
@@ -142,6 +143,11 @@ mod tests {
         assert_eq!(condition(&Value::scalar(2.5)), Ok(true));
         assert_eq!(condition(&Value::scalar(0.0)), Ok(false));
         assert_eq!(condition(&Value::string("T")), Ok(true));
+        let first_level = crate::kernels::value::Factor {
+            codes: vec![Some(0)],
+            levels: vec!["a".into()],
+        };
+        assert_eq!(condition(&Value::Factor(first_level)), Ok(true));
         assert_eq!(condition(&Value::string("false")), Ok(false));
         assert_eq!(
             condition(&Value::string("yes")),

@@ -25,6 +25,16 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
     if !steps.iter().any(is_def) {
         return Ok(());
     }
+    if steps.iter().all(is_def) {
+        let first = &steps[0];
+        return Err(vec![Diagnostic::new(
+            file,
+            Some(first.name_span),
+            "every step is a function: a workflow needs a step that computes something \
+             (a function step only runs where another step calls it)",
+        )
+        .in_step(&first.name)]);
+    }
     let (defs, mut rest): (Vec<Step>, Vec<Step>) =
         std::mem::take(steps).into_iter().partition(is_def);
     let mut raw: HashMap<String, Def> = HashMap::new();
