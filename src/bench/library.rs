@@ -102,6 +102,10 @@ const CASES: &[&str] = &[
     "sapply(xs, function(v) v * 2)",
     "vapply(i, function(k) k + 1, 0)",
     "mapply(function(a, b) a + b, xs, ys)",
+    "sapply(i, function(k) abs(xs[k]) + 1)",
+    "sapply(xs, function(v) if (v > 0) sqrt(v) else 0)",
+    "lapply(1:10000, function(k) { u <- xs[k:(k + 9)]; sum(u) / 10 })",
+    "sapply(split(xs, gs), median)",
     "Reduce(`+`, xs, accumulate = TRUE)",
     "replicate(1000, mean(sample(xk, replace = TRUE)))",
     "colSums(m)",
@@ -122,11 +126,13 @@ const CASES: &[&str] = &[
     "glm(gs ~ xs, family = poisson)",
 ];
 
-/// Evaluates `text` among `steps`; seconds of the best of `repeats`.
+/// Evaluates `text` among `steps`: the seconds of one evaluation, best
+/// of `repeats` timings of `loops` evaluations each.
 fn run(
     text: &str,
     steps: &HashMap<String, Arc<Value>>,
     repeats: usize,
+    loops: usize,
 ) -> Result<(Value, f64), String> {
     let e = crate::workflow::parse_expr_str(text).map_err(|d| d.message)?;
     let file = SourceFile::new("<bench>", text);
@@ -145,16 +151,32 @@ fn run(
         let mut rng = Rng::from_seed(1);
         let mut ctx = Ctx::new(&mut rng, Path::new("."), &cancel);
         let t = Instant::now();
-        value = eval(&e, &scope, &mut ctx, &file)
-            .map_err(|e| e.message)?
-            .into_owned();
-        best = best.min(t.elapsed().as_secs_f64());
+        for _ in 0..loops {
+            value = eval(&e, &scope, &mut ctx, &file)
+                .map_err(|e| e.message)?
+                .into_owned();
+        }
+        best = best.min(t.elapsed().as_secs_f64() / loops as f64);
     }
     Ok((value, best))
 }
 
-/// R's best-of-`REPEATS` seconds per case, or why R could not run.
-fn time_r(x: &[f64], y: &[f64], m: &[f64], cases: &[&str]) -> Result<Vec<Option<f64>>, String> {
+/// How many evaluations one timing of a case takes: enough for about
+/// 50 ms, so R's `system.time`, which resolves a millisecond, times a
+/// fast case as finely as a slow one. `once`: seconds of one evaluation.
+fn loops_for(once: f64) -> usize {
+    (0.05 / once.max(1e-7)).ceil().clamp(1.0, 1000.0) as usize
+}
+
+/// R's seconds per evaluation of each case (`cases`: its text and the
+/// evaluations per timing), best of `REPEATS` timings, or why R could not
+/// run.
+fn time_r(
+    x: &[f64],
+    y: &[f64],
+    m: &[f64],
+    cases: &[(&str, usize)],
+) -> Result<Vec<Option<f64>>, String> {
     let dir = std::env::temp_dir().join(format!("flowcast-library-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let result = (|| {
@@ -174,12 +196,12 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64], cases: &[&str]) -> Result<Vec<Option<
         for (name, e) in SETUP {
             let _ = writeln!(script, "{name} <- {e}");
         }
-        for (k, e) in cases.iter().enumerate() {
+        for (k, (e, loops)) in cases.iter().enumerate() {
             let _ = writeln!(
                 script,
                 "t <- tryCatch(min(sapply(1:{REPEATS}, function(r) {{ set.seed(1); \
-                 system.time({e})[['elapsed']] }})), error = function(e) NA); \
-                 cat('T', {k}, sprintf('%.6f', t), '\\n')"
+                 system.time(for (j in 1:{loops}) {e})[['elapsed']] }})) / {loops}, \
+                 error = function(e) NA); cat('T', {k}, sprintf('%.9f', t), '\\n')"
             );
         }
         let path = dir.join("library.R");
@@ -209,9 +231,9 @@ fn time_r(x: &[f64], y: &[f64], m: &[f64], cases: &[&str]) -> Result<Vec<Option<
 }
 
 /// The table: each case's seconds in flowcast and in R, and R's over
-/// flowcast's (above 1: flowcast is faster). R's `system.time` resolves
-/// a millisecond; cases both sides do in less say so rather than a ratio.
-/// `only` keeps the cases whose text contains it.
+/// flowcast's (above 1: flowcast is faster). A fast case is timed over
+/// many evaluations on both sides ([`loops_for`]). `only` keeps the cases
+/// whose text contains it.
 pub fn run_library(with_r: bool, only: Option<&str>) -> String {
     let cases: Vec<&str> = CASES
         .iter()
@@ -230,7 +252,7 @@ pub fn run_library(with_r: bool, only: Option<&str>) -> String {
     );
     let mut out = String::new();
     for (name, e) in SETUP {
-        match run(e, &steps, 1) {
+        match run(e, &steps, 1, 1) {
             Ok((v, _)) => {
                 steps.insert((*name).to_string(), Arc::new(v));
             }
@@ -240,8 +262,16 @@ pub fn run_library(with_r: bool, only: Option<&str>) -> String {
             }
         }
     }
+    let ours: Vec<(&str, usize, Result<f64, String>)> = cases
+        .iter()
+        .map(|e| {
+            let loops = run(e, &steps, 1, 1).map_or(1, |(_, t)| loops_for(t));
+            (*e, loops, run(e, &steps, REPEATS, loops).map(|(_, t)| t))
+        })
+        .collect();
     let r = if with_r && super::kernels::rscript_available() {
-        Some(time_r(&x, &y, &m, &cases))
+        let timed: Vec<(&str, usize)> = ours.iter().map(|(e, l, _)| (*e, *l)).collect();
+        Some(time_r(&x, &y, &m, &timed))
     } else {
         None
     };
@@ -251,16 +281,14 @@ pub fn run_library(with_r: bool, only: Option<&str>) -> String {
         "library (x, y: 10^6; m: 1000x1000)", "flowcast s", "R s", "R/ours"
     );
     let mut slower = Vec::new();
-    for (k, e) in cases.iter().enumerate() {
-        let ours = run(e, &steps, REPEATS).map(|(_, t)| t);
+    for (k, (e, _, ours)) in ours.into_iter().enumerate() {
         let theirs = match &r {
             Some(Ok(t)) => t[k],
             _ => None,
         };
         let ratio = match (&ours, theirs) {
-            (Ok(a), Some(b)) if a.max(b) < 1e-3 => "<1ms".to_string(),
             (Ok(a), Some(b)) => {
-                let q = b / a.max(1e-6);
+                let q = b / a.max(1e-9);
                 if q < 1.0 {
                     slower.push(format!("{e} ({q:.2})"));
                 }
@@ -269,10 +297,10 @@ pub fn run_library(with_r: bool, only: Option<&str>) -> String {
             _ => "-".to_string(),
         };
         let ours = match ours {
-            Ok(t) => format!("{t:.4}"),
+            Ok(t) => format!("{t:.6}"),
             Err(err) => format!("error: {err}"),
         };
-        let theirs = theirs.map_or_else(|| "-".to_string(), |t| format!("{t:.4}"));
+        let theirs = theirs.map_or_else(|| "-".to_string(), |t| format!("{t:.6}"));
         let _ = writeln!(out, "{e:<52} {ours:>11} {theirs:>11} {ratio:>8}");
     }
     match &r {

@@ -104,14 +104,18 @@ pub fn eval<'s>(
                 return Ok(Cow::Owned(Value::flag(decided)));
             }
             let r = eval(rhs, scope, ctx, file)?;
-            let mut v = call(
-                op.symbol(),
-                e.span,
-                e.span,
-                &[],
-                &[(None, l), (None, r)],
-                ctx,
-            )?;
+            let scalar = crate::kernels::scalar_op(op.symbol(), &l, &r);
+            let mut v = match scalar {
+                Some(v) => v,
+                None => call(
+                    op.symbol(),
+                    e.span,
+                    e.span,
+                    &[],
+                    &[(None, l), (None, r)],
+                    ctx,
+                )?,
+            };
             if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul) {
                 integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e);
             }
@@ -138,6 +142,11 @@ pub fn eval<'s>(
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, EvalError>>()?;
+            if let ([Some(Value::Num(k))], Value::Num(x), None) = (&idx[..], &*t, drop) {
+                if let Some(v) = index::element(x, k) {
+                    return Ok(Cow::Owned(v));
+                }
+            }
             let drop = match drop {
                 Some(d) => {
                     index::drop_flag(&*eval(d, scope, ctx, file)?).map_err(|k| err(d.span, k.0))?
@@ -252,12 +261,15 @@ fn run_bound(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Value, EvalError> {
+    // The common cases, one parameter or every parameter given, run the
+    // body directly: a closure in sapply runs once per element.
+    if let [(p, Some(v))] = bound {
+        return eval(body, &scope.with_local(&p.name, v), ctx, file).map(Cow::into_owned);
+    }
     let given: Vec<(&str, &Value)> = bound
         .iter()
         .filter_map(|(p, v)| v.map(|v| (p.name.as_str(), v)))
         .collect();
-    // The common case, every parameter given, runs the body directly: a
-    // closure in sapply runs once per element.
     if given.len() == bound.len() {
         return with_bindings(scope, &given, &mut |s| {
             eval(body, s, ctx, file).map(Cow::into_owned)
@@ -827,8 +839,11 @@ fn call_traced(
     };
     // R hands these functions `as.matrix(d)` for a data frame `d`, and
     // numeric functions read a logical matrix as numbers.
-    let frames = frame::takes_matrix(func);
-    let logicals = !logical::keeps_logical_matrix(func);
+    let coercible = values
+        .iter()
+        .any(|(_, v)| matches!(**v, Value::List(_) | Value::BoolMat(_)));
+    let frames = coercible && frame::takes_matrix(func);
+    let logicals = coercible && !logical::keeps_logical_matrix(func);
     let coerced = if frames || logicals {
         values
             .iter()
@@ -857,22 +872,22 @@ fn call_traced(
             (n.clone(), v)
         })
         .collect();
-    // The result must fit before the kernel makes it: Rust aborts the
-    // process on a failed allocation, R fails the call.
-    let room = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        alloc::room_for_result(kernel, &given, ctx.base_dir)
-    }))
-    .unwrap_or(Ok(()));
-    room.map_err(|e| EvalError {
-        span: call_span,
-        message: e.0,
-    })?;
     let matched = Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
         span: e
             .arg
             .and_then(|i| args.get(i))
             .map_or(call_span, |a| a.span),
         message: e.message,
+    })?;
+    // The result must fit before the kernel makes it: Rust aborts the
+    // process on a failed allocation, R fails the call.
+    let room = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        alloc::room_for_result(kernel, &matched, ctx.base_dir)
+    }))
+    .unwrap_or(Ok(()));
+    room.map_err(|e| EvalError {
+        span: call_span,
+        message: e.0,
     })?;
     let raised = ctx.warnings.len();
     // A kernel bug must fail its step, not take down a worker and leave the

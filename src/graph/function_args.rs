@@ -102,6 +102,14 @@ pub fn bind<T>(
     params: &[Param],
     given: Vec<(Option<String>, T)>,
 ) -> Result<Vec<(&Param, Option<T>)>, String> {
+    // As many unnamed arguments as parameters: each takes its own.
+    if given.len() == params.len() && given.iter().all(|(n, _)| n.is_none()) {
+        return Ok(params
+            .iter()
+            .zip(given)
+            .map(|(p, (_, v))| (p, Some(v)))
+            .collect());
+    }
     let mut slots: Vec<Option<T>> = params.iter().map(|_| None).collect();
     let mut positional = Vec::new();
     for (name, v) in given {

@@ -70,21 +70,18 @@ fn can_allocate(bytes: f64) -> bool {
     Vec::<u8>::new().try_reserve_exact(bytes as usize).is_ok()
 }
 
-/// Fails like R when the result `kernel` would make of `given` could not
-/// be allocated. Unknown sizes, and arguments the shape rule refuses, pass:
-/// the kernel then decides.
+/// Fails like R when the result `kernel` would make of the arguments
+/// `matched` could not be allocated. Unknown sizes, and arguments the shape
+/// rule refuses, pass: the kernel then decides.
 pub fn room_for_result(
     kernel: &Kernel,
-    given: &[(Option<String>, &Value)],
+    matched: &Args<&Value>,
     base_dir: &Path,
 ) -> Result<(), KernelError> {
-    let types = given
-        .iter()
-        .map(|(n, v)| (n.clone(), type_hint(v)))
-        .collect();
-    let Ok(typed) = Args::match_call(kernel.name, kernel.params, types) else {
+    if bounded_by_arguments(kernel.name) {
         return Ok(());
-    };
+    }
+    let typed = matched.map(|v| type_hint(v));
     let Ok(ty) = (kernel.shape)(
         &typed,
         &ShapeCtx {
@@ -99,6 +96,61 @@ pub fn room_for_result(
         Some(bytes) if bytes >= CHECK_FROM && !can_allocate(bytes) => Err(cannot_allocate(bytes)),
         _ => Ok(()),
     }
+}
+
+/// Functions whose result is never larger than their largest argument:
+/// element-wise operators and functions, and reductions to one value. A
+/// result that size fits wherever its argument did, so asking the shape
+/// rule first (paid on every call, and felt where a closure runs once per
+/// element) could find nothing.
+fn bounded_by_arguments(func: &str) -> bool {
+    matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "&"
+            | "|"
+            | "!"
+            | "&&"
+            | "||"
+            | "xor"
+            | "abs"
+            | "sqrt"
+            | "exp"
+            | "log"
+            | "log2"
+            | "log10"
+            | "log1p"
+            | "expm1"
+            | "floor"
+            | "ceiling"
+            | "trunc"
+            | "round"
+            | "signif"
+            | "sign"
+            | "min"
+            | "max"
+            | "sum"
+            | "mean"
+            | "prod"
+            | "length"
+            | "any"
+            | "all"
+            | "is.na"
+            | "is.nan"
+            | "is.finite"
+            | "is.infinite"
+    )
 }
 
 /// Bytes a value of type `t` takes, when its size is known.

@@ -128,6 +128,8 @@ fn elements(x: &Value) -> Result<Vec<Value>, KernelError> {
         Value::List(l) => l.items.clone(),
         Value::Null => Vec::new(),
         Value::Formula(_) => return Err(KernelError::new("X must be a vector")),
+        // What `x[[i]]` gives for each i, without asking for each.
+        Value::Num(d) => d.iter().map(|&v| Value::Num(vec![v])).collect(),
         other => (0..other.len())
             .map(|i| super::index::index2(other, &Value::scalar((i + 1) as f64)))
             .collect::<Result<_, _>>()?,

@@ -65,9 +65,14 @@ impl<T> Args<T> {
     pub fn match_call(
         func: &'static str,
         params: &'static [Param],
-        given: Vec<(Option<String>, T)>,
+        mut given: Vec<(Option<String>, T)>,
     ) -> Result<Args<T>, ArgError> {
         let dots_at = params.iter().position(|p| p.name == "...");
+        if given.iter().all(|(n, _)| n.is_none()) {
+            if let Some(args) = Self::match_positions(func, params, dots_at, &mut given) {
+                return args;
+            }
+        }
         let formals: Vec<&Param> = params.iter().filter(|p| p.name != "...").collect();
         let formal_pos = |i: usize| params.iter().position(|p| std::ptr::eq(p, formals[i]));
         let mut slot_of_arg: Vec<Option<usize>> = vec![None; given.len()];
@@ -167,6 +172,62 @@ impl<T> Args<T> {
             slots,
             dots,
         })
+    }
+
+    /// [`match_call`](Self::match_call) of unnamed arguments that all fit
+    /// the formals before `...`: argument i is formal i. The common case
+    /// (`abs(x)`, `sum(u)` in a closure run once per element) matched
+    /// without the bookkeeping that names need. `None` when the arguments
+    /// do not fit, leaving `given` as it was.
+    fn match_positions(
+        func: &'static str,
+        params: &'static [Param],
+        dots_at: Option<usize>,
+        given: &mut Vec<(Option<String>, T)>,
+    ) -> Option<Result<Args<T>, ArgError>> {
+        if given.len() > dots_at.unwrap_or(params.len()) {
+            return None;
+        }
+        let n = given.len();
+        let mut slots: Vec<Option<(T, usize)>> = Vec::with_capacity(params.len());
+        slots.extend(given.drain(..).enumerate().map(|(i, (_, v))| Some((v, i))));
+        slots.extend((n..params.len() - usize::from(dots_at.is_some())).map(|_| None));
+        let missing = params
+            .iter()
+            .filter(|p| p.name != "...")
+            .skip(n)
+            .find(|p| p.required);
+        Some(match missing {
+            Some(p) => Err(ArgError::call(format!(
+                "argument \"{}\" is missing, with no default, in {func}()",
+                p.name
+            ))),
+            None => Ok(Args {
+                func,
+                params,
+                slots,
+                dots: Vec::new(),
+            }),
+        })
+    }
+
+    /// The same matching with each argument mapped by `f`: shape inference
+    /// on a call already matched, without matching it again.
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Args<U> {
+        Args {
+            func: self.func,
+            params: self.params,
+            slots: self
+                .slots
+                .iter()
+                .map(|s| s.as_ref().map(|(v, i)| (f(v), *i)))
+                .collect(),
+            dots: self
+                .dots
+                .iter()
+                .map(|(n, v, i)| (n.clone(), f(v), *i))
+                .collect(),
+        }
     }
 
     /// Gives formal `name` `value` (`None`: not given), supplied by the

@@ -10,6 +10,7 @@ use super::nmath::dfun as d;
 use super::nmath::qfun as q;
 use super::nmath::tukey::qtukey;
 use super::nmath::{dnorm, qnorm::qnorm};
+use super::recycle::map_rows;
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// pgamma's `scale = 1/rate`: a default computed from another formal.
@@ -450,18 +451,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let mut lens = vec![xs.len()];
     lens.extend(params.iter().map(|p| p.len()));
     let n = recycled_len(&lens);
-    let mut nan = false;
-    let mut p = vec![0.0; params.len()];
-    let mut out = super::alloc::vec_with_capacity(n)?;
-    for i in 0..n {
-        for (slot, v) in p.iter_mut().zip(&params) {
-            *slot = v[i % v.len()];
-        }
-        let x = xs[i % xs.len()];
-        let y = (f.f)(x, &p, a, b);
-        nan |= y.is_nan() && !x.is_nan() && !p.iter().any(|v| v.is_nan());
-        out.push(y);
-    }
+    let params: Vec<&[f64]> = params.iter().map(|p| &**p).collect();
+    let (out, nan) = map_rows(&xs, &params, n, |x, p| (f.f)(x, p, a, b))?;
     if nan {
         ctx.warn("NaNs produced");
     }

@@ -312,6 +312,17 @@ pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
     }
 }
 
+/// `x[k]` for one position `k` within `x`, as [`index_drop`] gives it:
+/// the subscript of a loop body, taken without building a selection.
+/// `None` for any other subscript.
+pub fn element(x: &[f64], k: &[f64]) -> Option<Value> {
+    let &[k] = k else {
+        return None;
+    };
+    // R truncates a fractional position.
+    (k >= 1.0 && k < x.len() as f64 + 1.0).then(|| Value::Num(vec![x[k as usize - 1]]))
+}
+
 /// R's logical `NA` as a subscript over an extent of `n`: recycled, it
 /// selects `n` NAs (`x[NA]` is `length(x)` NAs, where `x[NA_real_]` is one).
 pub fn logical_na(n: usize) -> Value {

@@ -43,6 +43,7 @@ mod models;
 pub mod names;
 pub mod nmath;
 pub mod pfun;
+pub(crate) mod recycle;
 pub mod regex;
 pub mod row_names;
 mod special;
@@ -52,12 +53,13 @@ mod sweep;
 mod vector;
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 pub use args::{ArgError, ArgValue, Args};
-pub use arith::logic;
+pub use arith::{logic, scalar_op};
 pub use rng::Rng;
 pub use types::Type;
 pub use value::Value;
@@ -182,7 +184,26 @@ impl std::fmt::Debug for Kernel {
 
 /// Every built-in function, by R name.
 pub struct Registry {
-    kernels: HashMap<&'static str, Kernel>,
+    kernels: HashMap<&'static str, Kernel, BuildHasherDefault<NameHasher>>,
+}
+
+/// The registry's hash of a function name: every call looks its kernel
+/// up, and for names a few bytes long a multiply per byte is several times
+/// cheaper than the default SipHash (whose resistance to chosen keys the
+/// fixed set of names does not need).
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Registry {
@@ -208,7 +229,7 @@ pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let mut r = Registry {
-            kernels: HashMap::new(),
+            kernels: HashMap::default(),
         };
         for k in arith::KERNELS
             .iter()

@@ -7,6 +7,7 @@ use super::args::{ArgError, Args};
 use super::nmath::pcont::{pcauchy, pexp, plnorm, plogis, punif, pweibull};
 use super::nmath::tukey::ptukey;
 use super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
+use super::recycle::map_rows;
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// A default that R computes from another formal: pgamma's
@@ -226,19 +227,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let mut lens = vec![qs.len()];
     lens.extend(params.iter().map(|p| p.len()));
     let n = recycled_len(&lens);
-    let mut nan = false;
-    let mut p = vec![0.0; params.len()];
-    let out: Vec<f64> = (0..n)
-        .map(|i| {
-            for (slot, v) in p.iter_mut().zip(&params) {
-                *slot = v[i % v.len()];
-            }
-            let x = qs[i % qs.len()];
-            let y = fam.p(x, &p, lower, log_p);
-            nan |= y.is_nan() && !x.is_nan() && !p.iter().any(|v| v.is_nan());
-            y
-        })
-        .collect();
+    let params: Vec<&[f64]> = params.iter().map(|p| &**p).collect();
+    let (out, nan) = map_rows(&qs, &params, n, |x, p| fam.p(x, p, lower, log_p))?;
     if nan {
         ctx.warn("NaNs produced");
     }

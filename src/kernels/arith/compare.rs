@@ -142,7 +142,7 @@ fn decide(op: &str, o: Ordering) -> bool {
 /// `x op y` over numbers recycled to `n`: NA where either side is NA or
 /// NaN. The operator is matched once, not per element, and the common
 /// shapes (equal lengths, a scalar side) index without a division.
-fn compare_nums(op: &str, x: &[f64], y: &[f64], n: usize) -> Vec<Option<bool>> {
+pub(super) fn compare_nums(op: &str, x: &[f64], y: &[f64], n: usize) -> Vec<Option<bool>> {
     fn each(x: &[f64], y: &[f64], n: usize, f: impl Fn(f64, f64) -> bool) -> Vec<Option<bool>> {
         let at = |a: f64, b: f64| (!a.is_nan() && !b.is_nan()).then(|| f(a, b));
         match (x.len(), y.len()) {

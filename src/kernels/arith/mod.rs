@@ -13,7 +13,37 @@ pub(super) use math::fround;
 mod matrix;
 mod ops;
 
-use super::Kernel;
+use super::{Kernel, Value};
+
+/// `a op b` for two plain numbers (`Value::Num` of length one), as the
+/// operator's kernel computes it, without the call around it: a closure
+/// in `sapply` runs its body once per element, and at that grain matching
+/// arguments and checking room for the result cost more than the
+/// arithmetic. `None` for any other operands, for `%%`, whose kernel may
+/// warn, and for a range too long to make without asking for room.
+pub fn scalar_op(op: &str, a: &Value, b: &Value) -> Option<Value> {
+    let (Value::Num(x), Value::Num(y)) = (a, b) else {
+        return None;
+    };
+    if x.len() != 1 || y.len() != 1 {
+        return None;
+    }
+    match ops::Op::from_name(op) {
+        Some(ops::Op::Mod) => None,
+        Some(o) => ops::binary(o, x, None, y, None)
+            .ok()
+            .map(|(d, _)| Value::Num(d)),
+        // A short range only: a long one is checked for room first.
+        None if op == ":" => match ops::colon_len(x[0], y[0]) {
+            Ok(n) if n <= 1 << 16 => ops::colon(x[0], y[0]).ok().map(Value::Num),
+            _ => None,
+        },
+        None if matches!(op, "==" | "!=" | "<" | ">" | "<=" | ">=") => {
+            Some(Value::Bool(compare::compare_nums(op, x, y, 1)))
+        }
+        None => None,
+    }
+}
 
 pub(super) static KERNELS: &[Kernel] = &[
     ops::kernel("+"),

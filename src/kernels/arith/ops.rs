@@ -455,7 +455,7 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 pub const MAX_ALLOC: usize = 1 << 31;
 
 /// Length of `from:to` (R's `seq_colon`), or R's error.
-fn colon_len(from: f64, to: f64) -> Result<usize, String> {
+pub(super) fn colon_len(from: f64, to: f64) -> Result<usize, String> {
     if from.is_nan() || to.is_nan() {
         return Err("NA/NaN argument".into());
     }

@@ -2,6 +2,7 @@
 //! nmath, drawing in R's order so `set.seed(s)` gives R's numbers.
 
 use super::{alloc_num, num_of_len, num_param};
+use crate::kernels::recycle::Recycled;
 use crate::kernels::value::NA;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, Rng, ShapeCtx, Type, Value};
 
@@ -111,8 +112,11 @@ fn random2(
         out.resize(n, NA);
         return Ok(Value::Num(out));
     }
-    for i in 0..n {
-        out.push(draw(pa[i % pa.len()], pb[i % pb.len()], rng));
+    let mut rows = Recycled::new(vec![pa, pb]);
+    for _ in 0..n {
+        if let &[a, b] = rows.next_row() {
+            out.push(draw(a, b, rng));
+        }
     }
     Ok(Value::Num(out))
 }

@@ -5,6 +5,7 @@
 use super::random::count_value;
 use super::{alloc_num, num_of_len, num_param};
 use crate::kernels::nmath::rand as r;
+use crate::kernels::recycle::Recycled;
 use crate::kernels::value::NA;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, Rng, ShapeCtx, Type, Value};
 
@@ -195,13 +196,10 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         ctx.warn("NAs produced");
         return Ok(Value::Num(out));
     }
-    let mut p = vec![0.0; params.len()];
+    let mut rows = Recycled::new(params.iter().map(Vec::as_slice).collect());
     let mut nan = false;
-    for i in 0..n {
-        for (slot, v) in p.iter_mut().zip(&params) {
-            *slot = v[i % v.len()];
-        }
-        let mut x = (g.draw)(&p, ctx.rng);
+    for _ in 0..n {
+        let mut x = (g.draw)(rows.next_row(), ctx.rng);
         if x.is_nan() {
             nan = true;
             if g.integer {
