@@ -345,3 +345,31 @@ fn columns_known_only_at_run_time_check_and_run() {
     assert_eq!(value("j"), "12");
     assert_eq!(value("a"), "180");
 }
+
+/// transform's mistakes are found before the run, with R's messages where
+/// R has one: a replacement whose rows do not divide the frame's, a new
+/// column of the wrong length, and an argument without the tag that names
+/// its column (R would invent a name from the expression; flowcast asks).
+#[test]
+fn transform_mistakes_fail_at_check() {
+    check_fails(
+        "t = 'transform(d, y = 1:5)'",
+        "t",
+        "replacement has 5 rows, data has 12",
+    );
+    check_fails(
+        "t = 'transform(d, z = 1:5)'",
+        "t",
+        "arguments imply differing number of rows: 12, 5",
+    );
+    check_fails(
+        "t = 'transform(d, 1)'",
+        "t",
+        "each argument of transform() is a column named by its tag",
+    );
+    check_fails(
+        "t = 'transform(d, z = mean(nothere))'",
+        "t",
+        "object `nothere` not found",
+    );
+}

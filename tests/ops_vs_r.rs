@@ -247,6 +247,11 @@ fn statements_workflow_matches_r() {
     workflow_matches_r("statements");
 }
 
+#[test]
+fn cleaning_workflow_matches_r() {
+    workflow_matches_r("cleaning");
+}
+
 /// A statement's errors are R's, placed where they stand; a local is not
 /// seen outside the step that assigns it.
 #[test]

@@ -312,7 +312,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" => Some("y"),
         "kruskal.test" | "bartlett.test" => Some("g"),
-        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "oneway.test" | "xtabs" => None,
+        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "transform" | "oneway.test"
+        | "xtabs" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -363,6 +364,16 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
             frames_only: false,
         });
     }
+    if func == "transform" {
+        // transform.data.frame: eval(substitute(list(...)), `_data`).
+        let data = position(matched.get("_data")?)?;
+        return Some(DataScope {
+            data,
+            scoped: (0..args.len()).filter(|&i| i != data).collect(),
+            positions: Vec::new(),
+            frames_only: false,
+        });
+    }
     if func == "aggregate" {
         // aggregate(y ~ g, d, mean): the formula method's second formal is
         // `data`, the one matched here as `by`.
@@ -393,51 +404,13 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
 /// The spans of every argument evaluated inside a call's `data`, anywhere
 /// in `e`.
 pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
-    match &e.kind {
-        ExprKind::Call { func, args, .. } => {
-            if let Some(ds) = data_scope(func, args) {
-                let scoped = ds.scoped.iter().chain(&ds.positions);
-                out.extend(scoped.map(|&i| args[i].value.span));
-            }
-            args.iter().for_each(|a| data_scoped_spans(&a.value, out));
+    if let ExprKind::Call { func, args, .. } = &e.kind {
+        if let Some(ds) = data_scope(func, args) {
+            let scoped = ds.scoped.iter().chain(&ds.positions);
+            out.extend(scoped.map(|&i| args[i].value.span));
         }
-        ExprKind::Unary { expr, .. } => data_scoped_spans(expr, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            data_scoped_spans(lhs, out);
-            data_scoped_spans(rhs, out);
-        }
-        ExprKind::Index {
-            target,
-            indices,
-            drop,
-        } => {
-            data_scoped_spans(target, out);
-            indices
-                .iter()
-                .flatten()
-                .chain(drop.as_deref())
-                .for_each(|i| data_scoped_spans(i, out));
-        }
-        ExprKind::Index2 {
-            target,
-            index,
-            column,
-        } => {
-            data_scoped_spans(target, out);
-            data_scoped_spans(index, out);
-            if let Some(c) = column {
-                data_scoped_spans(c, out);
-            }
-        }
-        ExprKind::Field { target, .. } => data_scoped_spans(target, out),
-        ExprKind::Formula { lhs, rhs } => {
-            if let Some(l) = lhs {
-                data_scoped_spans(l, out);
-            }
-            data_scoped_spans(rhs, out);
-        }
-        _ => {}
     }
+    e.visit_children(&mut |c| data_scoped_spans(c, out));
 }
 
 #[cfg(test)]

@@ -12,20 +12,124 @@ use super::frame::{self, as_frame, frame_fields};
 use super::names::{bare, strip_value};
 use super::value::RowNames;
 use super::vector::{like, pick};
-use super::{opt, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "data.frame",
-    params: &[
-        DOTS,
-        opt("row.names"),
-        opt("stringsAsFactors"),
-        opt("check.names"),
-    ],
-    random: false,
-    shape: shape_data_frame,
-    eval: eval_data_frame,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "data.frame",
+        params: &[
+            DOTS,
+            opt("row.names"),
+            opt("stringsAsFactors"),
+            opt("check.names"),
+        ],
+        random: false,
+        shape: shape_data_frame,
+        eval: eval_data_frame,
+    },
+    Kernel {
+        name: "transform",
+        params: &[req("_data"), DOTS],
+        random: false,
+        shape: shape_transform,
+        eval: eval_transform,
+    },
+];
+
+/// Why an argument of `transform` needs a name.
+const TRANSFORM_NAMES: &str =
+    "each argument of transform() is a column named by its tag: `transform(d, ratio = a / b)`";
+
+fn not_a_frame(what: &str) -> String {
+    format!("flowcast's transform() takes a data frame, not {what}")
+}
+
+/// R's `transform.data.frame`: each argument (evaluated among `_data`'s
+/// columns; see `graph::formula::data_scope`) replaces the column its tag
+/// names, recycled as `[<-.data.frame` recycles, or is added after the
+/// columns by `data.frame(_data, ...)`.
+fn eval_transform(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let data = args.get("_data").unwrap_or(&Value::Null);
+    let frame = as_frame(data).ok_or_else(|| KernelError::new(not_a_frame(data.type_name())))?;
+    let n = frame::nrow(frame);
+    let mut out = frame.clone();
+    let mut added: Vec<(&str, &Value)> = Vec::new();
+    for (name, v) in args.dots() {
+        let name = name.ok_or_else(|| KernelError::new(TRANSFORM_NAMES))?;
+        let names = out.names.as_deref().unwrap_or_default();
+        match names.iter().position(|c| c == name) {
+            Some(i) => out.items[i] = replacement(v, n)?,
+            None => added.push((name, v)),
+        }
+    }
+    let out = Value::List(out);
+    let given = std::iter::once((None, &out)).chain(added.into_iter().map(|(n, v)| (Some(n), v)));
+    build("data.frame", given, None, false, true, ctx)
+}
+
+/// A column as `[<-.data.frame` replaces it: `n` rows, or fewer recycled
+/// when they divide `n`.
+fn replacement(v: &Value, n: usize) -> Result<Value, KernelError> {
+    let v = strip_value(v.clone());
+    if !matches!(
+        v,
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) | Value::Complex(_)
+    ) {
+        return Err(KernelError::new(format!(
+            "a column of transform() must be a vector or factor, not {}",
+            v.type_name()
+        )));
+    }
+    let len = v.len();
+    if len == n {
+        return Ok(v);
+    }
+    if len == 0 || len > n || n % len != 0 {
+        return Err(KernelError::new(format!(
+            "replacement has {len} rows, data has {n}"
+        )));
+    }
+    Ok(pick(&v, &(0..n).map(|i| i % len).collect::<Vec<_>>()))
+}
+
+fn shape_transform(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let data = args.ty("_data").cloned().unwrap_or(Type::Null);
+    if matches!(data, Type::Any) {
+        return Ok(Type::Any);
+    }
+    let fields =
+        frame_fields(&data).ok_or_else(|| args.error("_data", not_a_frame(&data.describe())))?;
+    let n = match fields.first() {
+        Some((_, t)) => t.len(),
+        None => Some(0),
+    };
+    let mut fields = fields.to_vec();
+    let mut added: Vec<(usize, &str, &Type)> = Vec::new();
+    for (k, (name, t)) in args.dots().enumerate() {
+        let name = name.ok_or_else(|| args.dots_error(k, TRANSFORM_NAMES))?;
+        let Some(i) = fields.iter().position(|(c, _)| c == name) else {
+            added.push((k, name, t));
+            continue;
+        };
+        if let (Some(len), Some(n)) = (t.len(), n) {
+            if len == 0 || len > n || n % len != 0 {
+                return Err(args.dots_error(k, format!("replacement has {len} rows, data has {n}")));
+            }
+        }
+        fields[i].1 = like(t, n);
+    }
+    let record = Type::Record {
+        class: frame::CLASS.to_string(),
+        fields,
+    };
+    let given =
+        std::iter::once((None, &record)).chain(added.iter().map(|(_, n, t)| (Some(*n), *t)));
+    // A length mismatch is reported as argument 0: the call as a whole.
+    build_type("data.frame", given, false, true).map_err(|(k, m)| match k {
+        0 => ArgError::call(m),
+        k => args.dots_error(added[k - 1].0, m),
+    })
+}
 
 /// One argument as `data.frame` takes it (`as.data.frame(x, optional =
 /// TRUE)`): its columns under their own names (`None`: it has none), and

@@ -33,6 +33,7 @@ mod expand_grid;
 mod factor;
 pub mod fun;
 mod grouping;
+pub(crate) mod hashing;
 mod htest;
 mod linalg;
 mod lm;
@@ -53,7 +54,6 @@ mod sweep;
 mod vector;
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
@@ -184,26 +184,7 @@ impl std::fmt::Debug for Kernel {
 
 /// Every built-in function, by R name.
 pub struct Registry {
-    kernels: HashMap<&'static str, Kernel, BuildHasherDefault<NameHasher>>,
-}
-
-/// The registry's hash of a function name: every call looks its kernel
-/// up, and for names a few bytes long a multiply per byte is several times
-/// cheaper than the default SipHash (whose resistance to chosen keys the
-/// fixed set of names does not need).
-#[derive(Default)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    kernels: hashing::FastMap<&'static str, Kernel>,
 }
 
 impl Registry {

@@ -482,7 +482,7 @@ fn per_element(function: &str) -> Option<f64> {
         "tapply" | "split" => 110.0,
         "aggregate" | "ave" => 250.0,
         "merge" => 200.0,
-        "subset" | "expand.grid" | "with" => 6.0,
+        "subset" | "expand.grid" | "with" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
         "paste" | "paste0" | "sprintf" | "format" | "formatC" => 2900.0,

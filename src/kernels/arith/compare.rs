@@ -4,6 +4,7 @@
 //! Numbers compare as doubles (a logical as 0/1); when either side is text
 //! both compare as text, numbers written as `as.character` writes them.
 
+use crate::kernels::hashing::{FastMap, FastSet};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -350,20 +351,61 @@ fn keys<'a>(v: &'a Value, text: bool) -> Result<Vec<Key<'a>>, KernelError> {
     Ok(nums.iter().map(|&x| num_key(x)).collect())
 }
 
+/// [`num_key`] as one number: numbers are matched on these, without
+/// building a key per element.
+fn num_bits(x: f64) -> u64 {
+    match num_key(x) {
+        Key::Num(b) => b,
+        Key::Na => crate::kernels::value::NA.to_bits(),
+        _ => f64::NAN.to_bits(),
+    }
+}
+
+/// A vector's numbers, borrowed where they are stored as such.
+type Numbers<'a> = Cow<'a, [f64]>;
+
+/// Both vectors' numbers, when neither is matched as text.
+fn both_numbers<'a>(x: &'a Value, table: &'a Value) -> Option<(Numbers<'a>, Numbers<'a>)> {
+    match (x, table) {
+        (Value::Num(_) | Value::Bool(_), Value::Num(_) | Value::Bool(_)) => {
+            Some((x.as_f64_slice()?, table.as_f64_slice()?))
+        }
+        _ => None,
+    }
+}
+
 /// R's `match(x, table, nomatch = 0) > 0`.
 pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
+    if let Some((x, table)) = both_numbers(x, table) {
+        let t: FastSet<u64> = table.iter().map(|&v| num_bits(v)).collect();
+        return Ok(x.iter().map(|&v| t.contains(&num_bits(v))).collect());
+    }
     // match.c matches a list as text (VECSXP is above STRSXP).
     let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
-    let t: std::collections::HashSet<Key> = keys(table, text)?.into_iter().collect();
+    let t: FastSet<Key> = keys(table, text)?.into_iter().collect();
     Ok(keys(x, text)?.iter().map(|k| t.contains(k)).collect())
 }
 
 /// R's `match(x, table)`: 1-based positions of each x's first match, NA
 /// where none.
 pub fn match_positions(x: &Value, table: &Value) -> Result<Vec<f64>, KernelError> {
+    if let Some((x, table)) = both_numbers(x, table) {
+        let mut first: FastMap<u64, usize> = FastMap::default();
+        for (i, &v) in table.iter().enumerate() {
+            first.entry(num_bits(v)).or_insert(i + 1);
+        }
+        return Ok(x
+            .iter()
+            .map(|&v| {
+                first
+                    .get(&num_bits(v))
+                    .map_or(crate::kernels::value::NA, |&i| i as f64)
+            })
+            .collect());
+    }
     // match.c matches a list as text (VECSXP is above STRSXP).
     let text = is_text(x) || is_text(table) || is_list(x) || is_list(table);
-    let mut first = std::collections::HashMap::new();
+    let mut first: FastMap<Key, usize> = FastMap::default();
     for (i, k) in keys(table, text)?.into_iter().enumerate() {
         first.entry(k).or_insert(i + 1);
     }

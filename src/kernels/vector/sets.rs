@@ -3,7 +3,7 @@
 //! [`super::unique`]), `union` and `intersect` in the type `c(x, y)` has,
 //! `setdiff` in `x`'s.
 
-use std::collections::HashSet;
+use crate::kernels::hashing::FastSet;
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::data::combine;
@@ -38,7 +38,7 @@ fn keys<'a>(v: &'a Value, func: &str) -> Result<Vec<Key<'a>>, KernelError> {
 
 /// Whether each element repeats one before it.
 fn repeats(keys: &[Key]) -> Vec<bool> {
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     keys.iter().map(|k| !seen.insert(k)).collect()
 }
 
@@ -61,7 +61,7 @@ pub(super) fn set_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     let k = keys(&both, func)?;
     let (kx, ky) = k.split_at(x.len().min(k.len()));
     let first = repeats(kx);
-    let in_y: HashSet<&Key> = ky.iter().collect();
+    let in_y: FastSet<&Key> = ky.iter().collect();
     Ok(match func {
         // unique(c(as.vector(x), as.vector(y)))
         "union" => {

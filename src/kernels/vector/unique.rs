@@ -2,7 +2,7 @@
 //! NaN are distinct values, -0 equals 0); a matrix's unique rows, as R's
 //! `unique.matrix` gives them.
 
-use std::collections::HashSet;
+use crate::kernels::hashing::FastSet;
 
 use nalgebra::DMatrix;
 
@@ -30,7 +30,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let keep: Vec<usize> = match x {
         Value::Null => return Ok(Value::Null),
         Value::Mat(m) => {
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             let rows: Vec<usize> = (0..m.nrows())
                 .filter(|&i| seen.insert(m.row(i).iter().map(|&v| num_key(v)).collect::<Vec<_>>()))
                 .collect();
@@ -38,12 +38,12 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             return Ok(Value::Mat(out));
         }
         Value::Str(s) => {
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             (0..s.len()).filter(|&i| seen.insert(&s[i])).collect()
         }
         Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) => {
             let d = x.as_f64_slice().unwrap_or_default();
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             (0..d.len())
                 .filter(|&i| seen.insert(num_key(d[i])))
                 .collect()
