@@ -20,31 +20,13 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The fixtures' `workflows/` and `csv/` copied into a temporary
-/// directory; the path of the copied `name` workflow.
-fn copy_fixtures(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = root().join("tests/fixtures");
-    std::fs::create_dir(dir.path().join("workflows")).unwrap();
-    std::fs::create_dir(dir.path().join("csv")).unwrap();
-    for entry in std::fs::read_dir(fixtures.join("csv")).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), dir.path().join("csv").join(entry.file_name())).unwrap();
-        }
-    }
-    let wf = dir.path().join("workflows").join(name);
-    std::fs::copy(fixtures.join("workflows").join(name), &wf).unwrap();
-    (dir, wf)
-}
-
 #[test]
 fn frames2_workflow_matches_r() {
     let r: Json = serde_json::from_str(
         &std::fs::read_to_string(root().join("tests/fixtures/r/frames2.json")).unwrap(),
     )
     .unwrap();
-    let (dir, wf) = copy_fixtures("frames2.toml");
+    let (dir, wf) = r_json::copy_fixtures("frames2.toml");
     let out_dir = dir.path().join("out");
     let out = common::flowcast_command()
         .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
@@ -60,24 +42,14 @@ fn frames2_workflow_matches_r() {
     );
     let mut errors = Vec::new();
     r_json::compare_dir(&r, &out_dir, &mut errors);
-    for name in [
+    let names = [
         "trial_out.csv",
         "matrix_out.csv",
         "vector_out.csv",
         "factors_out.csv",
-    ] {
-        let ours = std::fs::read(dir.path().join("workflows").join(name));
-        let theirs = std::fs::read(root().join("tests/fixtures/csv/written").join(name)).unwrap();
-        match ours {
-            Ok(b) if b == theirs => {}
-            Ok(b) => errors.push(format!(
-                "{name} differs from R's:\n{}\n--- R:\n{}",
-                text(&b),
-                text(&theirs)
-            )),
-            Err(e) => errors.push(format!("{name}: {e}")),
-        }
-    }
+    ]
+    .map(String::from);
+    r_json::compare_written(&names, &dir.path().join("workflows"), &mut errors);
     assert!(
         errors.is_empty(),
         "{} differences:\n{}",

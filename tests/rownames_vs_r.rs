@@ -20,31 +20,13 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The fixtures' `csv/` and the workflow copied into a temporary
-/// directory (as `workflows/rownames.toml`), so its files are written there.
-fn copy_fixtures() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = root().join("tests/fixtures");
-    std::fs::create_dir(dir.path().join("workflows")).unwrap();
-    std::fs::create_dir(dir.path().join("csv")).unwrap();
-    for entry in std::fs::read_dir(fixtures.join("csv")).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), dir.path().join("csv").join(entry.file_name())).unwrap();
-        }
-    }
-    let wf = dir.path().join("workflows/rownames.toml");
-    std::fs::copy(fixtures.join("workflows/rownames.toml"), &wf).unwrap();
-    (dir, wf)
-}
-
 #[test]
 fn rownames_workflow_and_its_files_match_r() {
     let r: Json = serde_json::from_str(
         &std::fs::read_to_string(root().join("tests/fixtures/r/rownames.json")).unwrap(),
     )
     .unwrap();
-    let (dir, wf) = copy_fixtures();
+    let (dir, wf) = r_json::copy_fixtures("rownames.toml");
     let out_dir = dir.path().join("out");
     let out = common::flowcast_command()
         .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
@@ -60,24 +42,13 @@ fn rownames_workflow_and_its_files_match_r() {
     );
     let mut errors = Vec::new();
     r_json::compare_dir(&r, &out_dir, &mut errors);
-    let mut files = 0;
-    for entry in std::fs::read_dir(root().join("tests/fixtures/csv/written")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if !name.starts_with("rn_") {
-            continue;
-        }
-        files += 1;
-        let theirs = std::fs::read(root().join("tests/fixtures/csv/written").join(&name)).unwrap();
-        match std::fs::read(dir.path().join("workflows").join(&name)) {
-            Ok(b) if b == theirs => {}
-            Ok(b) => errors.push(format!(
-                "{name} differs from R's:\n{}\n--- R:\n{}",
-                text(&b),
-                text(&theirs)
-            )),
-            Err(e) => errors.push(format!("{name}: {e}")),
-        }
-    }
+    let names: Vec<String> = std::fs::read_dir(root().join("tests/fixtures/csv/written"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("rn_"))
+        .collect();
+    let files = names.len();
+    r_json::compare_written(&names, &dir.path().join("workflows"), &mut errors);
     assert!(files >= 15, "only {files} files of R's to compare");
     assert!(
         errors.is_empty(),

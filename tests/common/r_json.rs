@@ -223,3 +223,42 @@ pub fn compare_dir(r: &Json, out: &Path, errors: &mut Vec<String>) {
         compare(step, &ours, rv, errors);
     }
 }
+
+/// The fixtures' `csv/` and their workflow `name` copied into a temporary
+/// directory (as `workflows/NAME`), so the files its steps write land
+/// there; the copied workflow's path.
+pub fn copy_fixtures(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::create_dir(dir.path().join("workflows")).unwrap();
+    std::fs::create_dir(dir.path().join("csv")).unwrap();
+    for entry in std::fs::read_dir(fixtures.join("csv")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dir.path().join("csv").join(entry.file_name())).unwrap();
+        }
+    }
+    let wf = dir.path().join("workflows").join(name);
+    std::fs::copy(fixtures.join("workflows").join(name), &wf).unwrap();
+    (dir, wf)
+}
+
+/// Each file `names` that a copied workflow wrote into `written` against
+/// R's file of that name (tests/fixtures/csv/written/), byte for byte; the
+/// differences go to `errors`.
+pub fn compare_written(names: &[String], written: &Path, errors: &mut Vec<String>) {
+    let r_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csv/written");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    for name in names {
+        let theirs = std::fs::read(r_dir.join(name)).unwrap();
+        match std::fs::read(written.join(name)) {
+            Ok(b) if b == theirs => {}
+            Ok(b) => errors.push(format!(
+                "{name} differs from R's:\n{}\n--- R:\n{}",
+                text(&b),
+                text(&theirs)
+            )),
+            Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+}

@@ -340,7 +340,23 @@ fn matprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
 }
 
+/// Which cross product: `t(x) %*% y` or `x %*% t(y)`.
+#[derive(Clone, Copy)]
+enum Cross {
+    Crossprod,
+    Tcrossprod,
+}
+
 fn crossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    cross_shape(args, Cross::Crossprod)
+}
+
+fn tcrossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    cross_shape(args, Cross::Tcrossprod)
+}
+
+/// The shape rule of `crossprod` and `tcrossprod`.
+fn cross_shape(args: &Args<Type>, which: Cross) -> Result<Type, ArgError> {
     let x = type_operand(args, "x")?;
     let y = if args.has("y") && !matches!(args.ty("y"), Some(Type::Null)) {
         type_operand(args, "y")?
@@ -355,26 +371,32 @@ fn crossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     let all_known = |s: Shape| matches!(s, Shape::Mat(Some(_), Some(_)) | Shape::Vec(Some(_)));
     if all_known(x) && all_known(y) {
-        return match crossprod_dims(x, y) {
-            Ok((_, m, _, n)) => Ok(Type::mat(m, n)),
+        let dims = match which {
+            Cross::Crossprod => crossprod_dims(x, y).map(|(_, m, _, n)| (m, n)),
+            Cross::Tcrossprod => tcrossprod_dims(x, y).map(|(m, _, n, _)| (m, n)),
+        };
+        let (x, y) = (describe(x), describe(y));
+        return match dims {
+            Ok((m, n)) => Ok(Type::mat(m, n)),
             Err(()) => Err(args.error(
                 "y",
-                format!(
-                    "non-conformable arguments: t({}) %*% {}",
-                    describe(x),
-                    describe(y)
-                ),
+                match which {
+                    Cross::Crossprod => format!("non-conformable arguments: t({x}) %*% {y}"),
+                    Cross::Tcrossprod => format!("non-conformable arguments: {x} %*% t({y})"),
+                },
             )),
         };
     }
-    // Partly known: the result has x's columns and y's columns.
-    let cols_of = |s: Shape| match s {
-        Shape::Mat(_, c) => c,
-        Shape::Vec(_) => None,
+    // Partly known: the result's rows are x's columns (crossprod) or rows
+    // (tcrossprod), and its columns y's.
+    let side = |s: Shape| match (s, which) {
+        (Shape::Mat(_, c), Cross::Crossprod) => c,
+        (Shape::Mat(r, _), Cross::Tcrossprod) => r,
+        (Shape::Vec(_), _) => None,
     };
     Ok(Type::Mat {
-        rows: cols_of(x),
-        cols: cols_of(y),
+        rows: side(x),
+        cols: side(y),
     })
 }
 
@@ -433,43 +455,6 @@ fn tcrossprod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let tx = transposed(&x, nrx, ncx);
     let ty = transposed(y, nry, ncx);
     Ok(Value::Mat(crossprod(&tx, ncx, nrx, &ty, nry)))
-}
-
-fn tcrossprod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let x = type_operand(args, "x")?;
-    let y = if args.has("y") && !matches!(args.ty("y"), Some(Type::Null)) {
-        type_operand(args, "y")?
-    } else {
-        x
-    };
-    let (Some(x), Some(y)) = (x, y) else {
-        return Ok(Type::Mat {
-            rows: None,
-            cols: None,
-        });
-    };
-    let all_known = |s: Shape| matches!(s, Shape::Mat(Some(_), Some(_)) | Shape::Vec(Some(_)));
-    if all_known(x) && all_known(y) {
-        return match tcrossprod_dims(x, y) {
-            Ok((m, _, n, _)) => Ok(Type::mat(m, n)),
-            Err(()) => Err(args.error(
-                "y",
-                format!(
-                    "non-conformable arguments: {} %*% t({})",
-                    describe(x),
-                    describe(y)
-                ),
-            )),
-        };
-    }
-    let rows_of = |s: Shape| match s {
-        Shape::Mat(r, _) => r,
-        Shape::Vec(_) => None,
-    };
-    Ok(Type::Mat {
-        rows: rows_of(x),
-        cols: rows_of(y),
-    })
 }
 
 fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {

@@ -138,19 +138,5 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ))
         }
     }
-    Ok(Type::record(
-        "htest",
-        vec![
-            ("statistic", Type::num(1)),
-            ("parameter", Type::num(1)),
-            ("p.value", Type::num(1)),
-            (
-                "method",
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ),
-        ],
-    ))
+    Ok(super::htest_type_no_alt())
 }

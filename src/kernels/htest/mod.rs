@@ -415,8 +415,9 @@ pub(crate) fn tie_counts(x: &[f64]) -> Vec<f64> {
     out
 }
 
-/// friedman.test's result type: R gives it no `alternative`.
-fn htest_type_no_alt() -> Type {
+/// The result type of the tests R gives no `alternative` (friedman,
+/// kruskal, bartlett, mcnemar): statistic, parameter, p.value and method.
+pub(super) fn htest_type_no_alt() -> Type {
     Type::record(
         "htest",
         vec![
