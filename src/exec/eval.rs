@@ -50,6 +50,30 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// This scope with `name` bound to `value`, an R integer when
+    /// `integer` (a statement's `n <- length(x)`).
+    pub fn with_local_integer(
+        &'a self,
+        name: &'a str,
+        value: &'a Value,
+        integer: bool,
+    ) -> Scope<'a> {
+        Scope {
+            local_integer: integer,
+            ..self.with_local(name, value)
+        }
+    }
+
+    /// Whether the innermost local named `name` holds an R integer; `None`
+    /// when no local has that name.
+    pub fn integer_local(&self, name: &str) -> Option<bool> {
+        match (self.local, self.outer) {
+            (Some((n, _)), _) if n == name => Some(self.local_integer),
+            (_, Some(o)) => o.integer_local(name),
+            _ => None,
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<&Value> {
         match (self.local, self.outer) {
             (Some((n, v)), _) if n == name => Some(v),
@@ -555,7 +579,7 @@ fn integer_overflow(
     let ints = Integers {
         file,
         steps: scope.integer_steps,
-        local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
+        locals: &|n| scope.integer_local(n),
     };
     if ints.is_integer(lhs) && ints.is_integer(rhs) && integer::overflow(data) {
         ctx.warnings.push(Warning {
@@ -616,7 +640,7 @@ fn integers_as_text(
     let ints = Integers {
         file,
         steps: scope.integer_steps,
-        local: scope.local.filter(|_| scope.local_integer).map(|(n, _)| n),
+        locals: &|n| scope.integer_local(n),
     };
     if matches!(func, "format" | "formatC") {
         let x = args

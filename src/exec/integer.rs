@@ -24,8 +24,15 @@ pub struct Integers<'a> {
     pub file: &'a SourceFile,
     /// Steps whose values are integer vectors.
     pub steps: &'a HashSet<String>,
-    /// The loop variable, when it runs over integers (`i in 1:n`).
-    pub local: Option<&'a str>,
+    /// Whether the local of a name (a loop variable, a parameter, a
+    /// statement's assignment) holds an integer; `None` when no local has
+    /// that name and it names a step.
+    pub locals: &'a dyn Fn(&str) -> Option<bool>,
+}
+
+/// [`Integers::locals`] where there are none.
+pub fn no_locals(_: &str) -> Option<bool> {
+    None
 }
 
 impl Integers<'_> {
@@ -44,7 +51,7 @@ impl Integers<'_> {
                         .is_some_and(|t| t.ends_with('L'))
             }
             ExprKind::Na => self.file.text.get(e.span.start..e.span.end) == Some("NA_integer_"),
-            ExprKind::Name(n) => self.local == Some(n.as_str()) || self.steps.contains(n),
+            ExprKind::Name(n) => (self.locals)(n).unwrap_or_else(|| self.steps.contains(n)),
             ExprKind::Unary { op, expr } => {
                 matches!(op, UnaryOp::Neg | UnaryOp::Plus) && self.is_integer(expr)
             }
@@ -151,13 +158,15 @@ pub fn integer_steps(wf: &Workflow) -> HashSet<String> {
             let ints = Integers {
                 file: &wf.file,
                 steps: &out,
-                local: None,
+                locals: &no_locals,
             };
             let integer = match &s.body {
                 StepBody::Expr(e) => ints.is_integer(e),
                 StepBody::Loop(l) => {
+                    let over_integers = ints.is_integer(&l.range);
+                    let var = |n: &str| (n == l.var).then_some(over_integers);
                     let local = Integers {
-                        local: ints.is_integer(&l.range).then_some(l.var.as_str()),
+                        locals: &var,
                         ..ints
                     };
                     local.is_integer(&l.body)

@@ -689,7 +689,7 @@ impl<'a> Engine<'a> {
             && integer::Integers {
                 file: &self.wf.file,
                 steps: &self.integer_steps,
-                local: None,
+                locals: &integer::no_locals,
             }
             .is_integer(&l.range);
         // Under work-stealing, who ran which iteration and when: the loop's

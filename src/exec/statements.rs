@@ -13,6 +13,7 @@ use crate::kernels::{names, Ctx, Value};
 use crate::workflow::{Expr, ExprKind};
 
 use super::eval::{eval, EvalError, Scope};
+use super::integer::Integers;
 
 /// Runs `items` in order and gives the last one's value (NULL when the
 /// last is an `if` that took no branch, or there is none).
@@ -42,7 +43,13 @@ pub(super) fn run(
                 if rest.is_empty() {
                     return Ok(v);
                 }
-                return bind_then_run(&names, &v, rest, scope, ctx, file);
+                let integer = Integers {
+                    file,
+                    steps: scope.integer_steps,
+                    locals: &|n| scope.integer_local(n),
+                }
+                .is_integer(value);
+                return bind_then_run(&names, (&v, integer), rest, scope, ctx, file);
             }
             ExprKind::Block(stmts) => {
                 return run(&splice(stmts.iter(), &null, rest), scope, ctx, file);
@@ -65,10 +72,11 @@ pub(super) fn run(
     Ok(Value::Null)
 }
 
-/// Runs `rest` with each of `names` bound to `value`.
+/// Runs `rest` with each of `names` bound to `value`, an R integer when
+/// its flag says so.
 fn bind_then_run(
     names: &[&str],
-    value: &Value,
+    value: (&Value, bool),
     rest: &[&Expr],
     scope: &Scope,
     ctx: &mut Ctx,
@@ -80,7 +88,7 @@ fn bind_then_run(
             others,
             value,
             rest,
-            &scope.with_local(name, value),
+            &scope.with_local_integer(name, value.0, value.1),
             ctx,
             file,
         ),
