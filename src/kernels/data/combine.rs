@@ -50,6 +50,17 @@ pub fn r_num_to_string(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
     }
+    // A whole number of at most 15 digits is exact in both notations, and
+    // its widths are counted without formatting it twice.
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let n = x as i64;
+        let digits = n.unsigned_abs().to_string();
+        let significant = digits.trim_end_matches('0').len();
+        let sci_width = significant + usize::from(significant > 1) + 4;
+        if digits.len() <= sci_width {
+            return n.to_string();
+        }
+    }
     // Scientific with 15 significant digits, trailing zeros trimmed.
     let sci = format!("{:.14e}", x);
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
