@@ -102,8 +102,12 @@ pub fn bind<T>(
     params: &[Param],
     given: Vec<(Option<String>, T)>,
 ) -> Result<Vec<(&Param, Option<T>)>, String> {
+    // A `...` parameter takes the arguments no other parameter does; the
+    // body cannot read them (flowcast passes no `...` on), so they are
+    // dropped, as R drops what a body never reads.
+    let dots = params.iter().position(|p| p.name == "...");
     // As many unnamed arguments as parameters: each takes its own.
-    if given.len() == params.len() && given.iter().all(|(n, _)| n.is_none()) {
+    if dots.is_none() && given.len() == params.len() && given.iter().all(|(n, _)| n.is_none()) {
         return Ok(params
             .iter()
             .zip(given)
@@ -114,28 +118,33 @@ pub fn bind<T>(
     let mut positional = Vec::new();
     for (name, v) in given {
         match name {
-            Some(n) => match params.iter().position(|p| p.name == n) {
+            Some(n) => match params.iter().position(|p| p.name == n && n != "...") {
                 Some(i) if slots[i].is_none() => slots[i] = Some(v),
                 Some(_) => {
                     return Err(format!(
                         "formal argument \"{n}\" matched by multiple actual arguments"
                     ))
                 }
+                None if dots.is_some() => {}
                 None => return Err(format!("unused argument ({n} = ...)")),
             },
             None => positional.push(v),
         }
     }
     // R gives positional arguments to the parameters no name took, in
-    // order, defaults or not.
+    // order, defaults or not, up to a `...`.
     let mut positional = positional.into_iter();
-    for slot in slots.iter_mut().filter(|s| s.is_none()) {
+    for (_, slot) in slots
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, s)| s.is_none() && dots.is_none_or(|d| *i < d))
+    {
         match positional.next() {
             Some(v) => *slot = Some(v),
             None => break,
         }
     }
-    if positional.next().is_some() {
+    if dots.is_none() && positional.next().is_some() {
         return Err(format!(
             "unused argument: the function takes {} argument{}",
             params.len(),
@@ -146,7 +155,7 @@ pub fn bind<T>(
         .iter()
         .zip(slots)
         .map(|(p, v)| match (v, &p.default) {
-            (None, None) => Err(format!(
+            (None, None) if p.name != "..." => Err(format!(
                 "argument \"{}\" is missing, with no default",
                 p.name
             )),
