@@ -43,6 +43,7 @@ pub mod model_matrix;
 mod models;
 pub mod names;
 pub mod nmath;
+mod optimize;
 pub mod pfun;
 pub(crate) mod recycle;
 pub mod regex;
@@ -229,6 +230,7 @@ pub fn registry() -> &'static Registry {
             .chain(pfun::KERNELS)
             .chain(vector::KERNELS)
             .chain(apply::KERNELS)
+            .chain(optimize::KERNELS)
             .chain(summary::STATS_KERNELS)
             .chain(dqfun::KERNELS)
             .chain(data::RDIST_KERNELS)

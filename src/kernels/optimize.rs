@@ -1,0 +1,278 @@
+//! `optimize` (and `optimise`): R's one-dimensional minimiser, the
+//! `optimize` of stats/R/nlm.R over `Brent_fmin` and `fcn1` of
+//! stats/src/optimize.c, kept in the original's shape so that the points
+//! where `f` is evaluated, and so the result, are R's.
+
+use super::fun::{resolve, resolve_shape, Fun};
+use super::value::List;
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+
+const PARAMS: &[super::Param] = &[
+    req("f"),
+    opt("interval"),
+    DOTS,
+    opt("lower"),
+    opt("upper"),
+    opt("maximum"),
+    opt("tol"),
+];
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "optimize",
+        params: PARAMS,
+        random: false,
+        shape,
+        eval,
+    },
+    Kernel {
+        name: "optimise",
+        params: PARAMS,
+        random: false,
+        shape,
+        eval,
+    },
+];
+
+/// R's `Brent_fmin` (stats/src/optimize.c): a minimum of `f` on
+/// `[ax, bx]` to within `tol`, by golden-section search and successive
+/// parabolic interpolation.
+fn brent_fmin(
+    ax: f64,
+    bx: f64,
+    f: &mut dyn FnMut(f64) -> Result<f64, KernelError>,
+    tol: f64,
+) -> Result<f64, KernelError> {
+    // c is the squared inverse of the golden ratio.
+    let c = (3.0 - 5f64.sqrt()) * 0.5;
+    // eps is approximately the square root of the relative machine precision.
+    let eps = f64::EPSILON.sqrt();
+
+    let mut a = ax;
+    let mut b = bx;
+    let mut v = a + c * (b - a);
+    let mut w = v;
+    let mut x = v;
+
+    let mut d: f64 = 0.0;
+    let mut e: f64 = 0.0;
+    let mut fx = f(x)?;
+    let mut fv = fx;
+    let mut fw = fx;
+    let tol3 = tol / 3.0;
+
+    loop {
+        let xm = (a + b) * 0.5;
+        let tol1 = eps * x.abs() + tol3;
+        let t2 = tol1 * 2.0;
+
+        // Check the stopping criterion.
+        if (x - xm).abs() <= t2 - (b - a) * 0.5 {
+            break;
+        }
+        let mut p = 0.0;
+        let mut q = 0.0;
+        let mut r = 0.0;
+        if e.abs() > tol1 {
+            // Fit a parabola.
+            r = (x - w) * (fx - fv);
+            q = (x - v) * (fx - fw);
+            p = (x - v) * q - (x - w) * r;
+            q = (q - r) * 2.0;
+            if q > 0.0 {
+                p = -p;
+            } else {
+                q = -q;
+            }
+            r = e;
+            e = d;
+        }
+
+        if p.abs() >= (q * 0.5 * r).abs() || p <= q * (a - x) || p >= q * (b - x) {
+            // A golden-section step.
+            e = if x < xm { b - x } else { a - x };
+            d = c * e;
+        } else {
+            // A parabolic-interpolation step.
+            d = p / q;
+            let u = x + d;
+            // f must not be evaluated too close to ax or bx.
+            if u - a < t2 || b - u < t2 {
+                d = tol1;
+                if x >= xm {
+                    d = -d;
+                }
+            }
+        }
+
+        // f must not be evaluated too close to x.
+        let u = if d.abs() >= tol1 {
+            x + d
+        } else if d > 0.0 {
+            x + tol1
+        } else {
+            x - tol1
+        };
+
+        let fu = f(u)?;
+
+        // Update a, b, v, w and x.
+        if fu <= fx {
+            if u < x {
+                b = x;
+            } else {
+                a = x;
+            }
+            v = w;
+            w = x;
+            x = u;
+            fv = fw;
+            fw = fx;
+            fx = fu;
+        } else {
+            if u < x {
+                a = u;
+            } else {
+                b = u;
+            }
+            if fu <= fw || w == x {
+                v = w;
+                fv = fw;
+                w = u;
+                fw = fu;
+            } else if fu <= fv || v == x || v == w {
+                v = u;
+                fv = fu;
+            }
+        }
+    }
+    Ok(x)
+}
+
+/// R's `fcn1`: the value of `f` as the minimiser reads it, one number, a
+/// value that is not finite replaced by the largest double with R's
+/// warning.
+fn fcn1(v: &Value, ctx: &mut Ctx) -> Result<f64, KernelError> {
+    match v {
+        Value::Num(x) if x.len() == 1 => {
+            if x[0].is_finite() {
+                Ok(x[0])
+            } else {
+                ctx.warn("NA/Inf replaced by maximum positive value");
+                Ok(f64::MAX)
+            }
+        }
+        _ => Err(KernelError::new("invalid function value in 'optimize'")),
+    }
+}
+
+/// A finite number for `name`, or R's `invalid 'name' value`.
+fn finite(v: Option<&Value>, name: &str) -> Result<f64, KernelError> {
+    v.and_then(|v| super::names::bare(v).as_f64_slice()?.first().copied())
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| KernelError::new(format!("invalid '{name}' value")))
+}
+
+/// `lower` and `upper`: given, or `min(interval)` and `max(interval)`.
+fn bounds(args: &Args<&Value>) -> Result<(f64, f64), KernelError> {
+    let interval = || -> Result<Vec<f64>, KernelError> {
+        let i = args
+            .get("interval")
+            .ok_or_else(|| KernelError::new("argument \"interval\" is missing, with no default"))?;
+        super::names::bare(i)
+            .as_f64_slice()
+            .map(|x| x.into_owned())
+            .ok_or_else(|| KernelError::new("invalid 'interval' value"))
+    };
+    let lower = match args.get("lower") {
+        Some(v) => finite(Some(v), "xmin")?,
+        None => finite(
+            Some(&Value::scalar(
+                interval()?.iter().copied().fold(f64::INFINITY, f64::min),
+            )),
+            "xmin",
+        )?,
+    };
+    let upper = match args.get("upper") {
+        Some(v) => finite(Some(v), "xmax")?,
+        None => finite(
+            Some(&Value::scalar(
+                interval()?
+                    .iter()
+                    .copied()
+                    .fold(f64::NEG_INFINITY, f64::max),
+            )),
+            "xmax",
+        )?,
+    };
+    if lower >= upper {
+        return Err(KernelError::new("'xmin' not less than 'xmax'"));
+    }
+    Ok((lower, upper))
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f: Fun = resolve(args.get("f"), ctx)?
+        .ok_or_else(|| KernelError::new("attempt to minimize non-function"))?;
+    let (lower, upper) = bounds(args)?;
+    let maximum = args.bool_or("maximum", false)?;
+    let tol = match args.get("tol") {
+        None => f64::EPSILON.powf(0.25),
+        Some(v) => finite(Some(v), "tol").and_then(|t| {
+            if t > 0.0 {
+                Ok(t)
+            } else {
+                Err(KernelError::new("invalid 'tol' value"))
+            }
+        })?,
+    };
+    let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
+    let call = |x: f64, ctx: &mut Ctx| f.call_on(&Value::scalar(x), &dots, ctx);
+    let at = {
+        let mut objective = |x: f64| -> Result<f64, KernelError> {
+            let v = call(x, ctx)?;
+            // `function(arg) -f(arg, ...)` when maximising.
+            let v = if maximum {
+                match v {
+                    Value::Num(y) => Value::Num(y.iter().map(|y| -y).collect()),
+                    other => other,
+                }
+            } else {
+                v
+            };
+            fcn1(&v, ctx)
+        };
+        brent_fmin(lower, upper, &mut objective, tol)?
+    };
+    let objective = call(at, ctx)?;
+    let which = if maximum { "maximum" } else { "minimum" };
+    Ok(Value::List(List {
+        class: None,
+        names: Some(vec![which.to_string(), "objective".to_string()]),
+        items: vec![Value::scalar(at), objective],
+        row_names: None,
+    }))
+}
+
+fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let bounded = args.has("lower") && args.has("upper");
+    if !(args.has("interval") || bounded) {
+        return Err(ArgError::call(
+            "argument \"interval\" is missing, with no default",
+        ));
+    }
+    // The body is checked once; how often the search calls it is not known.
+    if let Some(f) = resolve_shape(args.ty("f"), ctx).map_err(|m| args.error("f", m))? {
+        let mut given = vec![(None, Type::num(1))];
+        given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
+        let t = f.shape(given, None, ctx).map_err(|m| args.error("f", m))?;
+        let scalar = t.is_numeric() && t.len().is_none_or(|n| n == 1);
+        if !(scalar || matches!(t, Type::Any)) {
+            return Err(args.error(
+                "f",
+                format!("invalid function value in 'optimize': {}", t.describe()),
+            ));
+        }
+    }
+    Ok(Type::Any)
+}
