@@ -78,7 +78,11 @@ impl<'a> Scope<'a> {
         match (self.local, self.outer) {
             (Some((n, v)), _) if n == name => Some(v),
             (_, Some(o)) => o.lookup(name),
-            _ => self.steps.get(name).map(|v| &**v),
+            _ => self
+                .steps
+                .get(name)
+                .map(|v| &**v)
+                .or_else(|| crate::kernels::constants::constant(name)),
         }
     }
 }

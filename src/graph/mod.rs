@@ -206,6 +206,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     Some(&id) if !reads.contains(&id) => reads.push(id),
                     Some(_) => {}
                     None if column => {}
+                    None if crate::kernels::constants::constant(name).is_some() => {}
                     // `sapply(x, mean)`: a function, not a step.
                     None if functions.contains(&span) => {}
                     None if first_error.is_none() => {

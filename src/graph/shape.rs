@@ -64,7 +64,10 @@ fn infer_node(
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
         ExprKind::Name(n) => match env.get(n.as_str()) {
             Some(t) => t.clone(),
-            None => return Err(diag(file, e.span, format!("object `{n}` not found"))),
+            None => match crate::kernels::constants::constant_type(n) {
+                Some(t) => t,
+                None => return Err(diag(file, e.span, format!("object `{n}` not found"))),
+            },
         },
         ExprKind::Call {
             func,

@@ -26,6 +26,7 @@ mod clustering;
 mod coerce;
 pub mod collate;
 mod conditions;
+pub mod constants;
 pub mod data;
 mod data_frame;
 mod dqfun;
