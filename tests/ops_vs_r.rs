@@ -19,25 +19,9 @@ fn text(b: &[u8]) -> String {
 /// what R computed for it (tests/fixtures/r/NAME.json).
 fn workflow_matches_r(name: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let r: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
-    )
-    .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let out = common::flowcast_command()
-        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
-        .arg(dir.path())
-        .arg(root.join(format!("tests/fixtures/workflows/{name}.toml")))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let mut errors = Vec::new();
-    r_json::compare_dir(&r, dir.path(), &mut errors);
+    let wf = root.join(format!("tests/fixtures/workflows/{name}.toml"));
+    let errors = r_json::run_against_r(name, &wf, dir.path());
     assert!(
         errors.is_empty(),
         "{} differences:\n{}",

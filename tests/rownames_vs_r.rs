@@ -7,8 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value as Json;
-
 mod common;
 use common::{flowcast, r_json};
 
@@ -22,26 +20,8 @@ fn root() -> &'static Path {
 
 #[test]
 fn rownames_workflow_and_its_files_match_r() {
-    let r: Json = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/fixtures/r/rownames.json")).unwrap(),
-    )
-    .unwrap();
     let (dir, wf) = r_json::copy_fixtures("rownames.toml");
-    let out_dir = dir.path().join("out");
-    let out = common::flowcast_command()
-        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
-        .arg(&out_dir)
-        .arg(&wf)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let mut errors = Vec::new();
-    r_json::compare_dir(&r, &out_dir, &mut errors);
+    let mut errors = r_json::run_against_r("rownames", &wf, &dir.path().join("out"));
     let names: Vec<String> = std::fs::read_dir(root().join("tests/fixtures/csv/written"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

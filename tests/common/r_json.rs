@@ -262,3 +262,30 @@ pub fn compare_written(names: &[String], written: &Path, errors: &mut Vec<String
         }
     }
 }
+
+/// Runs workflow `wf` (`run --headless --no-cache -p 2`) with its values
+/// written to `out`, asserting that it succeeds, and compares every value
+/// with R's (tests/fixtures/r/NAME.json, `r_name`); the differences.
+pub fn run_against_r(r_name: &str, wf: &Path, out: &Path) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r: Json = serde_json::from_str(
+        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{r_name}.json"))).unwrap(),
+    )
+    .unwrap();
+    let run = super::flowcast_command()
+        .args(["run", "--headless", "--no-cache", "-p", "2", "--out"])
+        .arg(out)
+        .arg(wf)
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(
+        run.status.success(),
+        "{}\n{}",
+        text(&run.stdout),
+        text(&run.stderr)
+    );
+    let mut errors = Vec::new();
+    compare_dir(&r, out, &mut errors);
+    errors
+}
