@@ -16,7 +16,7 @@ fn function_formal(func: &str) -> Option<&'static str> {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
         | "ave" | "addmargins" | "sweep" => Some("FUN"),
-        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" => Some("f"),
+        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" => Some("f"),
         "do.call" => Some("what"),
         _ => None,
     }
@@ -57,7 +57,7 @@ pub fn closure<'e>(
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
-                      tapply, aggregate, ave, addmargins, sweep and optimize";
+                      tapply, aggregate, ave, addmargins, sweep, optimize and uniroot";
 
 /// The index among `args` of the `function(x) expr` a call to `func` takes
 /// as its function. A function value anywhere else is an error: its span

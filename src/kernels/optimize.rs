@@ -1,7 +1,8 @@
-//! `optimize` (and `optimise`): R's one-dimensional minimiser, the
-//! `optimize` of stats/R/nlm.R over `Brent_fmin` and `fcn1` of
-//! stats/src/optimize.c, kept in the original's shape so that the points
-//! where `f` is evaluated, and so the result, are R's.
+//! One-dimensional search over a function: `optimize` (and `optimise`),
+//! R's minimiser, the `optimize` of stats/R/nlm.R over `Brent_fmin` and
+//! `fcn1` of stats/src/optimize.c; and `uniroot`, R's root finder over
+//! `R_zeroin2` (see `htest::uniroot`). Both are kept in the original's
+//! shape, so the points where `f` is evaluated, and the result, are R's.
 
 use super::fun::{resolve, resolve_shape, Fun};
 use super::value::List;
@@ -31,6 +32,26 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape,
         eval,
+    },
+    Kernel {
+        name: "uniroot",
+        params: &[
+            req("f"),
+            opt("interval"),
+            DOTS,
+            opt("lower"),
+            opt("upper"),
+            opt("f.lower"),
+            opt("f.upper"),
+            opt("extendInt"),
+            opt("check.conv"),
+            opt("tol"),
+            opt("maxiter"),
+            opt("trace"),
+        ],
+        random: false,
+        shape,
+        eval: uniroot_eval,
     },
 ];
 
@@ -275,4 +296,156 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     Ok(Type::Any)
+}
+
+/// R's `fcn2` (stats/src/zeroin.c): `f`'s value as the root finder reads
+/// it, one number, an infinity or NA replaced by the largest double of its
+/// sign with R's warning.
+fn fcn2(v: &Value, ctx: &mut Ctx) -> Result<f64, KernelError> {
+    match v {
+        Value::Num(x) if x.len() == 1 => Ok(if x[0].is_finite() {
+            x[0]
+        } else if x[0] == f64::NEG_INFINITY {
+            ctx.warn("-Inf replaced by maximally negative value");
+            -f64::MAX
+        } else {
+            ctx.warn("NA/Inf replaced by maximum positive value");
+            f64::MAX
+        }),
+        _ => Err(KernelError::new("invalid function value in 'zeroin'")),
+    }
+}
+
+/// One number of `f(x)` for `f.lower` and `f.upper`, NA when it is not.
+fn end_value(v: &Value) -> Result<f64, KernelError> {
+    match super::names::bare(v) {
+        Value::Num(x) if x.len() == 1 => Ok(x[0]),
+        Value::Bool(b) if b.len() == 1 => Ok(b[0].map_or(f64::NAN, |b| f64::from(u8::from(b)))),
+        _ => Err(KernelError::new("invalid function value in 'zeroin'")),
+    }
+}
+
+/// R's `uniroot` (stats/R/nlm.R) with `extendInt = "no"`: a root of `f`
+/// in `[lower, upper]`, whose ends must have values of opposite sign.
+fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f: Fun = resolve(args.get("f"), ctx)?
+        .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
+    if let Some(i) = args.get("interval") {
+        if i.len() != 2 {
+            return Err(KernelError::new("'interval' must be a vector of length 2"));
+        }
+    }
+    if let Some(e) = args.get("extendInt") {
+        let no = matches!(super::names::bare(e), Value::Str(s) if s.first().map(String::as_str) == Some("no"));
+        if !no {
+            return Err(KernelError::new(
+                "flowcast's uniroot() searches only the interval given (extendInt = \"no\")",
+            ));
+        }
+    }
+    let end = |name: &str, pick: fn(f64, f64) -> f64, from: f64| -> Result<f64, KernelError> {
+        match args.get(name) {
+            Some(v) => Ok(super::names::bare(v)
+                .as_f64_slice()
+                .and_then(|x| x.first().copied())
+                .unwrap_or(f64::NAN)),
+            None => {
+                let i = args.get("interval").ok_or_else(|| {
+                    KernelError::new("argument \"interval\" is missing, with no default")
+                })?;
+                let x = super::names::bare(i).as_f64_slice().unwrap_or_default();
+                Ok(x.iter().copied().fold(from, pick))
+            }
+        }
+    };
+    let lower = end("lower", f64::min, f64::INFINITY)?;
+    let upper = end("upper", f64::max, f64::NEG_INFINITY)?;
+    if lower.is_nan() || upper.is_nan() || lower >= upper {
+        return Err(KernelError::new("lower < upper  is not fulfilled"));
+    }
+    let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
+    let call = |x: f64, ctx: &mut Ctx| f.call_on(&Value::scalar(x), &dots, ctx);
+    let f_lower = match args.get("f.lower") {
+        Some(v) => end_value(v)?,
+        None => end_value(&call(lower, ctx)?)?,
+    };
+    let f_upper = match args.get("f.upper") {
+        Some(v) => end_value(v)?,
+        None => end_value(&call(upper, ctx)?)?,
+    };
+    if f_lower.is_nan() {
+        return Err(KernelError::new("f.lower = f(lower) is NA"));
+    }
+    if f_upper.is_nan() {
+        return Err(KernelError::new("f.upper = f(upper) is NA"));
+    }
+    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
+    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
+    if fl.signum() * fu.signum() > 0.0 && fl != 0.0 && fu != 0.0 {
+        return Err(KernelError::new(
+            "f() values at end points not of opposite sign",
+        ));
+    }
+    let check_conv = args.bool_or("check.conv", false)?;
+    let tol = match args.get("tol") {
+        None => f64::EPSILON.powf(0.25),
+        Some(v) => finite(Some(v), "tol")?,
+    };
+    let maxiter = match args.get("maxiter") {
+        None => 1000.0,
+        Some(v) => finite(Some(v), "maxiter")?,
+    };
+    if maxiter < 1.0 {
+        return Err(KernelError::new("invalid 'maxiter' value"));
+    }
+    let maxiter = maxiter as usize;
+    let mut failed: Option<KernelError> = None;
+    let zero = {
+        let mut value = |x: f64| -> f64 {
+            if failed.is_some() {
+                return 0.0;
+            }
+            match call(x, ctx).and_then(|v| fcn2(&v, ctx)) {
+                Ok(y) => y,
+                // A zero ends the search at once; the error is reported.
+                Err(e) => {
+                    failed = Some(e);
+                    0.0
+                }
+            }
+        };
+        super::htest::uniroot::zeroin2(lower, upper, fl, fu, &mut value, tol, maxiter)
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let mut iter = zero.iter;
+    if iter < 0 {
+        let message = format!(
+            "_NOT_ converged in {maxiter} iteration{}",
+            if maxiter == 1 { "" } else { "s" }
+        );
+        if check_conv {
+            return Err(KernelError::new(message));
+        }
+        ctx.warn(message);
+        iter = maxiter as i64;
+    }
+    let f_root = call(zero.root, ctx)?;
+    Ok(Value::List(List {
+        class: None,
+        names: Some(
+            ["root", "f.root", "iter", "init.it", "estim.prec"]
+                .map(String::from)
+                .to_vec(),
+        ),
+        items: vec![
+            Value::scalar(zero.root),
+            f_root,
+            Value::scalar(iter as f64),
+            Value::scalar(super::value::NA),
+            Value::scalar(zero.prec),
+        ],
+        row_names: None,
+    }))
 }

@@ -18,7 +18,7 @@ mod padjust;
 mod pairwise;
 mod shapiro;
 mod ttest;
-mod uniroot;
+pub(super) mod uniroot;
 mod wilcox;
 mod wilcox_ci;
 

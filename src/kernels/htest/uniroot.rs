@@ -6,10 +6,18 @@
 
 use crate::kernels::KernelError;
 
+/// What `R_zeroin2` finds: the root, the iterations it took (`*Maxit`;
+/// -1 when it did not converge) and the estimated precision (`*Tol`).
+pub(crate) struct Zero {
+    pub root: f64,
+    pub iter: i64,
+    pub prec: f64,
+}
+
 /// R's `R_zeroin2` (stats/src/zeroin.c, Brent's method) as `uniroot` calls
 /// it: `f(a)` and `f(b)` given, at most `maxit` steps. `f` values that are
 /// not finite are replaced as uniroot's `fcn2` does.
-fn zeroin2(
+pub(crate) fn zeroin2(
     ax: f64,
     bx: f64,
     fa: f64,
@@ -17,7 +25,7 @@ fn zeroin2(
     f: &mut dyn FnMut(f64) -> f64,
     tol: f64,
     maxit: usize,
-) -> f64 {
+) -> Zero {
     let mut f = |x: f64| {
         let v = f(x);
         if v.is_finite() {
@@ -31,13 +39,14 @@ fn zeroin2(
     let (mut a, mut b) = (ax, bx);
     let (mut fa, mut fb) = (fa, fb);
     let (mut c, mut fc) = (a, fa);
+    let found = |root: f64, iter: i64, prec: f64| Zero { root, iter, prec };
     if fa == 0.0 {
-        return a;
+        return found(a, 0, 0.0);
     }
     if fb == 0.0 {
-        return b;
+        return found(b, 0, 0.0);
     }
-    for _ in 0..=maxit {
+    for it in 0..=maxit {
         let prev_step = b - a;
         if fc.abs() < fb.abs() {
             a = b;
@@ -50,7 +59,7 @@ fn zeroin2(
         let tol_act = 2.0 * f64::EPSILON * b.abs() + tol / 2.0;
         let mut new_step = (c - b) / 2.0;
         if new_step.abs() <= tol_act || fb == 0.0 {
-            return b;
+            return found(b, it as i64, (c - b).abs());
         }
         if prev_step.abs() >= tol_act && fa.abs() > fb.abs() {
             let cb = c - b;
@@ -87,7 +96,7 @@ fn zeroin2(
             fc = fa;
         }
     }
-    b
+    found(b, -1, (c - b).abs())
 }
 
 /// R's `uniroot(f, lower, upper, f.lower, f.upper, tol)$root`, with its
@@ -116,5 +125,5 @@ pub(super) fn uniroot(
             "f() values at end points not of opposite sign",
         ));
     }
-    Ok(zeroin2(lower, upper, fl, fu, f, tol, 1000))
+    Ok(zeroin2(lower, upper, fl, fu, f, tol, 1000).root)
 }
