@@ -479,3 +479,34 @@ fn the_functions_page_is_what_the_command_prints() {
         "- `cummax(x)`\n- `cummin(x)`\n- `cumprod(x)`\n- `cumsum(x)`\n"
     );
 }
+
+/// optimize and uniroot read one number from `f`: a function of another
+/// shape is refused before the run, with the message R gives when it
+/// reads the value; the data decide the rest, at run time, as in R.
+#[test]
+fn one_dimensional_search_mistakes_are_rs() {
+    check_fails(
+        "a = 'optimize(function(m) c(m, m), c(0, 1))'",
+        2,
+        "function(m)",
+        "invalid function value in 'optimize'",
+    );
+    check_fails(
+        "a = 'uniroot(function(x) c(x, x), c(-1, 1))'",
+        2,
+        "function(x)",
+        "invalid function value in 'zeroin'",
+    );
+    run_fails(
+        "a = 'uniroot(function(x) x + 5, c(0, 1))'",
+        "f() values at end points not of opposite sign",
+    );
+    run_fails(
+        "a = 'optimize(function(m) m, lower = 2, upper = 1)'",
+        "'xmin' not less than 'xmax'",
+    );
+    run_fails(
+        "a = 'uniroot(function(x) x, c(-1, 1), extendInt = \"yes\")'",
+        "searches only the interval given",
+    );
+}

@@ -288,10 +288,16 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
         let t = f.shape(given, None, ctx).map_err(|m| args.error("f", m))?;
         let scalar = t.is_numeric() && t.len().is_none_or(|n| n == 1);
+        // R names the C routine that read the value.
+        let what = if args.func == "uniroot" {
+            "zeroin"
+        } else {
+            "optimize"
+        };
         if !(scalar || matches!(t, Type::Any)) {
             return Err(args.error(
                 "f",
-                format!("invalid function value in 'optimize': {}", t.describe()),
+                format!("invalid function value in '{what}': {}", t.describe()),
             ));
         }
     }
