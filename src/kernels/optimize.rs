@@ -379,19 +379,7 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         Some(v) => end_value(v)?,
         None => end_value(&call(upper, ctx)?)?,
     };
-    if f_lower.is_nan() {
-        return Err(KernelError::new("f.lower = f(lower) is NA"));
-    }
-    if f_upper.is_nan() {
-        return Err(KernelError::new("f.upper = f(upper) is NA"));
-    }
-    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
-    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
-    if fl.signum() * fu.signum() > 0.0 && fl != 0.0 && fu != 0.0 {
-        return Err(KernelError::new(
-            "f() values at end points not of opposite sign",
-        ));
-    }
+    let (fl, fu) = super::htest::uniroot::end_values(f_lower, f_upper)?;
     let check_conv = args.bool_or("check.conv", false)?;
     let tol = match args.get("tol") {
         None => f64::EPSILON.powf(0.25),

@@ -99,19 +99,9 @@ pub(crate) fn zeroin2(
     found(b, -1, (c - b).abs())
 }
 
-/// R's `uniroot(f, lower, upper, f.lower, f.upper, tol)$root`, with its
-/// checks (extendInt = "no", maxiter = 1000).
-pub(super) fn uniroot(
-    f: &mut dyn FnMut(f64) -> f64,
-    lower: f64,
-    upper: f64,
-    f_lower: f64,
-    f_upper: f64,
-    tol: f64,
-) -> Result<f64, KernelError> {
-    if lower.is_nan() || upper.is_nan() || lower >= upper {
-        return Err(KernelError::new("lower < upper  is not fulfilled"));
-    }
+/// uniroot's checks of `f.lower` and `f.upper`, and the values it hands
+/// `zeroin2`: truncated to finite numbers, against a later `0 * Inf`.
+pub(crate) fn end_values(f_lower: f64, f_upper: f64) -> Result<(f64, f64), KernelError> {
     if f_lower.is_nan() {
         return Err(KernelError::new("f.lower = f(lower) is NA"));
     }
@@ -125,5 +115,22 @@ pub(super) fn uniroot(
             "f() values at end points not of opposite sign",
         ));
     }
+    Ok((fl, fu))
+}
+
+/// R's `uniroot(f, lower, upper, f.lower, f.upper, tol)$root`, with its
+/// checks (extendInt = "no", maxiter = 1000).
+pub(super) fn uniroot(
+    f: &mut dyn FnMut(f64) -> f64,
+    lower: f64,
+    upper: f64,
+    f_lower: f64,
+    f_upper: f64,
+    tol: f64,
+) -> Result<f64, KernelError> {
+    if lower.is_nan() || upper.is_nan() || lower >= upper {
+        return Err(KernelError::new("lower < upper  is not fulfilled"));
+    }
+    let (fl, fu) = end_values(f_lower, f_upper)?;
     Ok(zeroin2(lower, upper, fl, fu, f, tol, 1000).root)
 }
