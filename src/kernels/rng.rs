@@ -253,13 +253,25 @@ impl Rng {
         mut x: Vec<T>,
         k: usize,
     ) -> Vec<f64> {
+        // The positions are drawn a batch ahead of the swaps (each draw
+        // depends only on how many are left, so the stream is R's): the
+        // swap loop is then a few instructions per draw, and the processor
+        // overlaps its cache misses into x instead of waiting out each.
+        const BATCH: usize = 512;
+        let k = k.min(x.len());
         let mut left = x.len();
-        let mut out = Vec::with_capacity(k.min(left));
-        for _ in 0..k.min(left) {
-            let j = self.unif_index(left as f64) as usize;
-            out.push((x[j].into() + 1) as f64);
-            left -= 1;
-            x[j] = x[left];
+        let mut out = Vec::with_capacity(k);
+        let mut js = [0usize; BATCH];
+        while out.len() < k {
+            let b = (k - out.len()).min(BATCH);
+            for (i, j) in js[..b].iter_mut().enumerate() {
+                *j = self.unif_index((left - i) as f64) as usize;
+            }
+            for &j in &js[..b] {
+                out.push((x[j].into() + 1) as f64);
+                left -= 1;
+                x[j] = x[left];
+            }
         }
         out
     }

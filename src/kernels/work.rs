@@ -378,13 +378,13 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = input_elements(args);
             SORT * n * n.max(2.0).log2()
         }
-        // A covariance matrix of the columns; Kendall's tau is quadratic
-        // in the rows. Two vectors are one pass over each.
+        // A covariance matrix of the columns; Kendall's tau sorts the rows
+        // of each pair of columns. Two vectors are one pass over each.
         "cor" | "cov" => {
             let (m, n) = arg_dims(args, "x");
             let kendall = args.get("method").and_then(Type::const_str) == Some("kendall");
             match (kendall, n <= 1.0) {
-                (true, _) => VAR * 2.0 * m * m * n.max(1.0) * n.max(1.0),
+                (true, _) => SORT * 2.0 * m * m.max(2.0).log2() * n.max(1.0) * n.max(1.0),
                 (false, true) => PER_VECTOR_CORRELATION * input_elements(args),
                 (false, false) => VAR * 2.0 * m * n * n,
             }

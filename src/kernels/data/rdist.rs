@@ -20,7 +20,13 @@ pub(super) struct Gen {
     /// R returns an integer vector: NaN draws are NA.
     integer: bool,
     draw: fn(&[f64], &mut Rng) -> f64,
+    /// `n` draws with one value of each parameter, where doing them
+    /// together saves work per draw (the same stream as `draw`'s).
+    draw_n: Option<DrawN>,
 }
+
+/// `n` draws given one value of each parameter.
+type DrawN = fn(&[f64], usize, &mut Rng) -> Vec<f64>;
 
 fn gamma_scale(p: &[f64]) -> f64 {
     if p[1] == DERIVED {
@@ -37,6 +43,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[1.0],
         integer: false,
         draw: |p, g| r::rexp(1.0 / p[0], g),
+        draw_n: None,
     },
     Gen {
         name: "rgamma",
@@ -44,6 +51,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, 1.0, DERIVED],
         integer: false,
         draw: |p, g| r::rgamma(p[0], gamma_scale(&p[1..]), g),
+        draw_n: None,
     },
     Gen {
         name: "rbeta",
@@ -51,6 +59,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, REQUIRED],
         integer: false,
         draw: |p, g| r::rbeta(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rchisq",
@@ -58,6 +67,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED],
         integer: false,
         draw: |p, g| r::rchisq(p[0], g),
+        draw_n: None,
     },
     Gen {
         name: "rt",
@@ -65,6 +75,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED],
         integer: false,
         draw: |p, g| r::rt(p[0], g),
+        draw_n: None,
     },
     Gen {
         name: "rf",
@@ -72,6 +83,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, REQUIRED],
         integer: false,
         draw: |p, g| r::rf(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rbinom",
@@ -79,6 +91,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, REQUIRED],
         integer: true,
         draw: |p, g| r::rbinom(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rpois",
@@ -86,6 +99,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED],
         integer: true,
         draw: |p, g| r::rpois(p[0], g),
+        draw_n: Some(|p, n, g| r::rpois_n(p[0], n, g)),
     },
     Gen {
         name: "rgeom",
@@ -93,6 +107,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED],
         integer: true,
         draw: |p, g| r::rgeom(p[0], g),
+        draw_n: None,
     },
     Gen {
         name: "rnbinom",
@@ -106,6 +121,7 @@ pub(super) static GENS: &[Gen] = &[
                 r::rnbinom_mu(p[0], p[2], g)
             }
         },
+        draw_n: None,
     },
     Gen {
         name: "rhyper",
@@ -113,6 +129,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, REQUIRED, REQUIRED],
         integer: true,
         draw: |p, g| r::rhyper(p[0], p[1], p[2], g),
+        draw_n: None,
     },
     Gen {
         name: "rlnorm",
@@ -120,6 +137,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[0.0, 1.0],
         integer: false,
         draw: |p, g| r::rlnorm(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rweibull",
@@ -127,6 +145,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[REQUIRED, 1.0],
         integer: false,
         draw: |p, g| r::rweibull(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rcauchy",
@@ -134,6 +153,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[0.0, 1.0],
         integer: false,
         draw: |p, g| r::rcauchy(p[0], p[1], g),
+        draw_n: None,
     },
     Gen {
         name: "rlogis",
@@ -141,6 +161,7 @@ pub(super) static GENS: &[Gen] = &[
         defaults: &[0.0, 1.0],
         integer: false,
         draw: |p, g| r::rlogis(p[0], p[1], g),
+        draw_n: None,
     },
 ];
 
@@ -196,17 +217,31 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         ctx.warn("NAs produced");
         return Ok(Value::Num(out));
     }
-    let mut rows = Recycled::new(params.iter().map(Vec::as_slice).collect());
     let mut nan = false;
-    for _ in 0..n {
-        let mut x = (g.draw)(rows.next_row(), ctx.rng);
-        if x.is_nan() {
-            nan = true;
-            if g.integer {
-                x = NA;
+    match g.draw_n {
+        Some(draw_n) if params.iter().all(|p| p.len() == 1) => {
+            let p: Vec<f64> = params.iter().map(|p| p[0]).collect();
+            out = draw_n(&p, n, ctx.rng);
+            for x in out.iter_mut().filter(|x| x.is_nan()) {
+                nan = true;
+                if g.integer {
+                    *x = NA;
+                }
             }
         }
-        out.push(x);
+        _ => {
+            let mut rows = Recycled::new(params.iter().map(Vec::as_slice).collect());
+            for _ in 0..n {
+                let mut x = (g.draw)(rows.next_row(), ctx.rng);
+                if x.is_nan() {
+                    nan = true;
+                    if g.integer {
+                        x = NA;
+                    }
+                }
+                out.push(x);
+            }
+        }
     }
     if nan {
         ctx.warn("NAs produced");

@@ -390,6 +390,19 @@ impl PoisTable {
     }
 }
 
+/// `n` draws of [`rpois`] with one `mu`, in order: the table (for
+/// `mu < 10`) is taken once for them all rather than once per draw.
+pub fn rpois_n(mu: f64, n: usize, rng: &mut Rng) -> Vec<f64> {
+    if mu.is_finite() && mu > 0.0 && mu < 10.0 {
+        POIS_TABLE.with(|t| {
+            let mut t = t.borrow_mut();
+            (0..n).map(|_| t.draw(mu, rng)).collect()
+        })
+    } else {
+        (0..n).map(|_| rpois(mu, rng)).collect()
+    }
+}
+
 pub fn rpois(mu: f64, rng: &mut Rng) -> f64 {
     const A0: f64 = -0.5;
     const A1: f64 = 0.3333333;

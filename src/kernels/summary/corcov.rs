@@ -1,7 +1,9 @@
-//! `cor` and `cov` with `method =` pearson, kendall or spearman and every
+//! `cor`, `cov`, `var` and `sd`; `cor` and `cov` with `method =` pearson, kendall or spearman and every
 //! `use =`: R's `corcov` (stats/src/cov.c) ported routine by routine
 //! (`cov_complete1/2`, `cov_na_1/2`, `cov_pairwise1/2`), with the R-level
 //! ranking `cor()`/`cov()` do for the rank methods.
+
+use std::borrow::Cow;
 
 use nalgebra::DMatrix;
 
@@ -10,22 +12,24 @@ use crate::kernels::args::{ArgError, Args};
 use crate::kernels::value::NA;
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
-/// A data argument as R's C code sees it: column-major numbers.
+/// A data argument as R's C code sees it: column-major numbers, borrowed
+/// from the argument where they can be (a 10⁶ copy costs more than the
+/// sums).
 #[derive(Clone)]
-struct Data {
-    v: Vec<f64>,
+struct Data<'a> {
+    v: Cow<'a, [f64]>,
     n: usize,
     nc: usize,
     matrix: bool,
 }
 
-impl Data {
+impl Data<'_> {
     fn col(&self, j: usize) -> &[f64] {
         &self.v[j * self.n..(j + 1) * self.n]
     }
 
     /// Keeps the rows `keep` says to.
-    fn rows(&self, keep: &[bool]) -> Data {
+    fn rows(&self, keep: &[bool]) -> Data<'static> {
         let n = keep.iter().filter(|&&k| k).count();
         let v = (0..self.nc)
             .flat_map(|j| {
@@ -37,7 +41,7 @@ impl Data {
             })
             .collect();
         Data {
-            v,
+            v: Cow::Owned(v),
             n,
             nc: self.nc,
             matrix: self.matrix,
@@ -45,12 +49,14 @@ impl Data {
     }
 
     /// R's `Rank()` inside `cor`: each column ranked, NA kept.
-    fn ranked(&self) -> Data {
-        if self.v.is_empty() {
-            return self.clone();
-        }
+    fn ranked(&self) -> Data<'static> {
         let v = (0..self.nc).flat_map(|j| rank_keep(self.col(j))).collect();
-        Data { v, ..self.clone() }
+        Data {
+            v: Cow::Owned(v),
+            n: self.n,
+            nc: self.nc,
+            matrix: self.matrix,
+        }
     }
 }
 
@@ -66,16 +72,16 @@ pub(crate) fn rank_keep(x: &[f64]) -> Vec<f64> {
     out
 }
 
-fn data(v: &Value, what: &str) -> Result<Data, KernelError> {
+fn data<'a>(v: &'a Value, what: &str) -> Result<Data<'a>, KernelError> {
     match v {
         Value::Mat(m) => Ok(Data {
-            v: m.as_slice().to_vec(),
+            v: Cow::Borrowed(m.as_slice()),
             n: m.nrows(),
             nc: m.ncols(),
             matrix: true,
         }),
         Value::Num(_) | Value::Bool(_) => {
-            let v = v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default();
+            let v = v.as_f64_slice().unwrap_or_default();
             Ok(Data {
                 n: v.len(),
                 v,
@@ -107,62 +113,164 @@ fn ld(x: f64) -> LongDouble {
     LongDouble::from_f64(x)
 }
 
-/// cov.c's two-pass `MEAN` over the rows `ind` marks.
-fn mean_of(x: &[f64], ind: Option<&[bool]>) -> f64 {
-    let kept: Vec<f64> = match ind {
-        Some(ind) => x
-            .iter()
-            .zip(ind)
-            .filter(|(_, &k)| k)
-            .map(|(&v, _)| v)
-            .collect(),
-        None => x.to_vec(),
-    };
-    let nobs = kept.len();
-    let tmp = ldouble::sum(&kept).div_count(nobs);
-    if tmp.is_finite_f64() {
-        tmp.add(ldouble::sum_deviations(&kept, tmp).div_count(nobs))
-            .to_f64()
-    } else {
-        tmp.to_f64()
+/// cov.c's two-pass `MEAN` of each column present (the others NA); two
+/// columns at a time, their passes fused.
+fn means_of(cols: &[Option<&[f64]>]) -> Vec<f64> {
+    let mut out = vec![NA; cols.len()];
+    let present: Vec<(usize, &[f64])> = cols
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| c.map(|c| (j, c)))
+        .collect();
+    for pair in present.chunks(2) {
+        match pair {
+            [(a, x), (b, y)] => (out[*a], out[*b]) = super::mean2(x, y),
+            [(a, x)] => out[*a] = super::mean(x),
+            _ => {}
+        }
     }
+    out
 }
 
 /// Σ (x−xm)(y−ym) in long double: cov.c's cross products with `LDOUBLE
 /// xxm, yym` (COV_ini_0), so the deviations from the (double) means are
-/// long-double differences too, not rounded to doubles.
-/// The sum runs in the FPU's registers (`ldouble::sum_products`); the
-/// rows `ind` drops are left out first.
-fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64, ind: Option<&[bool]>) -> LongDouble {
-    let (xm, ym) = (ld(xm), ld(ym));
-    match ind {
-        None => ldouble::sum_products(x, xm, y, ym),
-        Some(ind) => {
-            let (kx, ky): (Vec<f64>, Vec<f64>) = (0..x.len())
-                .filter(|&k| ind[k])
-                .map(|k| (x[k], y[k]))
-                .unzip();
-            ldouble::sum_products(&kx, xm, &ky, ym)
-        }
-    }
+/// long-double differences too, not rounded to doubles. The sum runs in
+/// the FPU's registers (`ldouble::sum_products`).
+fn cross(x: &[f64], xm: f64, y: &[f64], ym: f64) -> LongDouble {
+    ldouble::sum_products(x, ld(xm), y, ld(ym))
 }
 
-/// Kendall's Σ sign(x_k − x_l) sign(y_k − y_l) over all ordered pairs.
-fn kendall_sum(x: &[f64], y: &[f64], ind: Option<&[bool]>) -> LongDouble {
-    let n = x.len();
-    let mut s = LongDouble::ZERO;
-    for k in 0..n {
-        if ind.is_some_and(|i| !i[k]) {
-            continue;
-        }
-        for l in 0..n {
-            if ind.is_some_and(|i| !i[l]) {
-                continue;
+/// [`cross`] of x with each column of `ys`, two columns per pass.
+fn crosses(x: &[f64], xm: f64, ys: &[(&[f64], f64)]) -> Vec<LongDouble> {
+    let mut out = Vec::with_capacity(ys.len());
+    for pair in ys.chunks(2) {
+        match pair {
+            [(a, am), (b, bm)] => {
+                let (sa, sb) = ldouble::sum_products2(x, ld(xm), a, ld(*am), b, ld(*bm));
+                out.extend([sa, sb]);
             }
+            [(a, am)] => out.push(cross(x, xm, a, *am)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// [`cross`] of x with y, x with x and y with y, in one pass.
+fn cross3(x: &[f64], xm: f64, y: &[f64], ym: f64) -> (LongDouble, LongDouble, LongDouble) {
+    ldouble::sum_products3(x, ld(xm), y, ld(ym))
+}
+
+/// Kendall's Σ sign(x_k − x_l) sign(y_k − y_l) over all ordered pairs:
+/// cov.c's double loop. The sum is an integer, which
+/// R's long double holds exactly, so Knight's O(n log n) count
+/// ([`kendall_count`]) gives the same number whenever every value is
+/// finite (always after `cor`'s ranking); otherwise a difference may be
+/// NaN and the loop runs as R's does.
+fn kendall_sum(x: &[f64], y: &[f64]) -> LongDouble {
+    if x.iter().chain(y).all(|v| v.is_finite()) {
+        return ld(kendall_count(x, y).score as f64);
+    }
+    let mut s = LongDouble::ZERO;
+    for k in 0..x.len() {
+        for l in 0..x.len() {
             s = s.add(ld(sign(x[k] - x[l]) * sign(y[k] - y[l])));
         }
     }
     s
+}
+
+/// COV_SDEV's Kendall sum: the ordered pairs whose values differ.
+fn kendall_pairs_differing(c: &[f64]) -> LongDouble {
+    if c.iter().all(|v| v.is_finite()) {
+        return ld(kendall_count(c, c).differ_x as f64);
+    }
+    let mut s = LongDouble::ZERO;
+    for k in 0..c.len() {
+        for l in 0..c.len() {
+            if c[k] != c[l] {
+                s = s.add(ld(1.0));
+            }
+        }
+    }
+    s
+}
+
+/// Kendall's pair counts over ordered pairs of finite values.
+#[derive(Debug, PartialEq)]
+struct KendallCount {
+    /// Σ sign(x_k − x_l) sign(y_k − y_l): twice concordant minus discordant.
+    score: i64,
+    /// The ordered pairs whose x differ.
+    differ_x: i64,
+}
+
+/// Knight's algorithm (Knight 1966, as in scipy's `kendalltau`): sort the
+/// pairs by x then y; the discordant pairs are then the inversions of y,
+/// counted while merge-sorting it, and the tied pairs are runs.
+fn kendall_count(x: &[f64], y: &[f64]) -> KendallCount {
+    use std::cmp::Ordering;
+    let order = |a: &f64, b: &f64| a.partial_cmp(b).unwrap_or(Ordering::Equal);
+    let mut pairs: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+    pairs.sort_unstable_by(|a, b| order(&a.0, &b.0).then(order(&a.1, &b.1)));
+    // Σ t(t − 1)/2 over the runs of equal neighbours.
+    let tied = |len: usize, same: &dyn Fn(usize) -> bool| -> i64 {
+        let (mut total, mut run) = (0i64, 1i64);
+        for k in 1..len {
+            if same(k) {
+                run += 1;
+            } else {
+                total += run * (run - 1) / 2;
+                run = 1;
+            }
+        }
+        total + run * (run - 1) / 2
+    };
+    let n = pairs.len();
+    let x_ties = tied(n, &|k| pairs[k].0 == pairs[k - 1].0);
+    let both_ties = tied(n, &|k| pairs[k] == pairs[k - 1]);
+    let mut ys: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    let discordant = inversions(&mut ys);
+    let y_ties = tied(n, &|k| ys[k] == ys[k - 1]);
+    let all = (n as i64) * (n as i64 - 1) / 2;
+    let unordered = all - x_ties - y_ties + both_ties - 2 * discordant;
+    KendallCount {
+        score: 2 * unordered,
+        differ_x: 2 * (all - x_ties),
+    }
+}
+
+/// Sorts `v` (bottom-up merge sort) and returns how many pairs were out
+/// of order (`v[i] > v[j]` for i < j; equal values are in order).
+fn inversions(v: &mut Vec<f64>) -> i64 {
+    let n = v.len();
+    let mut buf = vec![0.0; n];
+    let mut count = 0i64;
+    let mut width = 1;
+    while width < n {
+        for lo in (0..n).step_by(2 * width) {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut i, mut j, mut k) = (lo, mid, lo);
+            while i < mid && j < hi {
+                if v[j] < v[i] {
+                    count += (mid - i) as i64;
+                    buf[k] = v[j];
+                    j += 1;
+                } else {
+                    buf[k] = v[i];
+                    i += 1;
+                }
+                k += 1;
+            }
+            buf[k..k + mid - i].copy_from_slice(&v[i..mid]);
+            k += mid - i;
+            buf[k..k + hi - j].copy_from_slice(&v[j..hi]);
+        }
+        std::mem::swap(v, &mut buf);
+        width *= 2;
+    }
+    count
 }
 
 struct Out {
@@ -171,7 +279,8 @@ struct Out {
 }
 
 /// `use =` after `pmatch`: 1 all.obs … 5 na.or.complete.
-fn use_code(args: &Args<&Value>) -> Result<u8, KernelError> {
+/// `missing`: the code when `use` is not given.
+fn use_code(args: &Args<&Value>, missing: u8) -> Result<u8, KernelError> {
     const USES: [&str; 5] = [
         "all.obs",
         "complete.obs",
@@ -180,7 +289,7 @@ fn use_code(args: &Args<&Value>) -> Result<u8, KernelError> {
         "na.or.complete",
     ];
     let u = match args.get("use") {
-        None => return Ok(4),
+        None => return Ok(missing),
         Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
         Some(_) => return Err(KernelError::new("invalid 'use' argument")),
     };
@@ -311,40 +420,66 @@ fn corcov(
         }
         return Ok(Out { ans, sd_0 });
     }
-    let indr = ind.as_deref();
+    // The incomplete rows are dropped once, here; every sum below then runs
+    // over whole columns, as cov.c's `if (ind[k])` loops do.
+    let (kept_x, kept_y);
+    let (x, yy) = match &ind {
+        Some(ind) if nobs < n => {
+            kept_x = x.rows(ind);
+            kept_y = y.map(|y| y.rows(ind));
+            (&kept_x, kept_y.as_ref().unwrap_or(&kept_x))
+        }
+        _ => (x, yy),
+    };
+    let y = y.map(|_| yy);
     let n1 = nobs - 1;
-    let means = |d: &Data, na: &[bool]| -> Vec<f64> {
-        (0..d.nc)
-            .map(|j| {
-                if na[j] || kendall {
-                    NA
-                } else {
-                    mean_of(d.col(j), indr)
-                }
-            })
-            .collect()
+    // Kendall needs no means; a column with NA has none.
+    let wanted =
+        |d: &Data, na: &[bool]| -> Vec<bool> { (0..d.nc).map(|j| !na[j] && !kendall).collect() };
+    let (xw, yw) = (wanted(x, &xna), wanted(yy, &yna));
+    let (xm, ym) = match y {
+        Some(y) => {
+            let cols: Vec<_> = (0..ncx)
+                .map(|j| xw[j].then(|| x.col(j)))
+                .chain((0..ncy).map(|j| yw[j].then(|| y.col(j))))
+                .collect();
+            let mut m = means_of(&cols);
+            let ym = m.split_off(ncx);
+            (m, ym)
+        }
+        None => {
+            let cols: Vec<_> = (0..ncx).map(|j| xw[j].then(|| x.col(j))).collect();
+            let m = means_of(&cols);
+            (m.clone(), m)
+        }
     };
-    let xm = means(x, &xna);
-    let ym = if y.is_some() {
-        means(yy, &yna)
-    } else {
-        xm.clone()
-    };
+    // cor(x, y) of two vectors: the cross products and both sums of
+    // squares in one pass, each sum still in R's order.
+    let fused = cor && !kendall && ncx == 1 && ncy == 1 && y.is_some() && !xna[0] && !yna[0];
+    let mut sdevs = None;
     for i in 0..ncx {
-        for j in 0..ncy {
-            if y.is_none() && j > i {
-                continue;
-            }
-            if xna[i] || yna[j] {
-                continue;
-            }
-            let s = if kendall {
-                kendall_sum(x.col(i), yy.col(j), indr).to_f64()
-            } else {
-                cross(x.col(i), xm[i], yy.col(j), ym[j], indr)
-                    .div_count(n1)
-                    .to_f64()
-            };
+        if xna[i] {
+            continue;
+        }
+        let js: Vec<usize> = (0..ncy)
+            .filter(|&j| (y.is_some() || j <= i) && !yna[j])
+            .collect();
+        let sums: Vec<f64> = if kendall {
+            js.iter()
+                .map(|&j| kendall_sum(x.col(i), yy.col(j)).to_f64())
+                .collect()
+        } else if fused {
+            let (sxy, sxx, syy) = cross3(x.col(i), xm[i], yy.col(0), ym[0]);
+            sdevs = Some((sqrt_ld(sxx.div_count(n1)), sqrt_ld(syy.div_count(n1))));
+            vec![sxy.div_count(n1).to_f64()]
+        } else {
+            let ys: Vec<(&[f64], f64)> = js.iter().map(|&j| (yy.col(j), ym[j])).collect();
+            crosses(x.col(i), xm[i], &ys)
+                .into_iter()
+                .map(|s| s.div_count(n1).to_f64())
+                .collect()
+        };
+        for (&j, s) in js.iter().zip(sums) {
             ans[i + j * ncx] = s;
             if y.is_none() {
                 ans[j + i * ncx] = s;
@@ -385,26 +520,17 @@ fn corcov(
                         }
                         let c = d.col(j);
                         if kendall {
-                            let mut s = 0.0f64;
-                            for k in 0..c.len() {
-                                if indr.is_some_and(|i| !i[k]) {
-                                    continue;
-                                }
-                                for l in 0..c.len() {
-                                    if indr.is_none_or(|i| i[l]) && c[k] != c[l] {
-                                        s += 1.0;
-                                    }
-                                }
-                            }
-                            s.sqrt()
+                            sqrt_ld(kendall_pairs_differing(c))
                         } else {
-                            sqrt_ld(cross(c, m[j], c, m[j], indr).div_count(n1))
+                            sqrt_ld(cross(c, m[j], c, m[j]).div_count(n1))
                         }
                     })
                     .collect()
             };
-            let sx = sdev(x, &xm, &xna);
-            let sy = sdev(yy, &ym, &yna);
+            let (sx, sy) = match sdevs {
+                Some((a, b)) => (vec![a], vec![b]),
+                None => (sdev(x, &xm, &xna), sdev(yy, &ym, &yna)),
+            };
             for i in 0..ncx {
                 for j in 0..ncy {
                     if xna[i] || yna[j] {
@@ -505,7 +631,7 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
 
 /// R's `cor()` / `cov()` at the R level.
 fn cor_or_cov(args: &Args<&Value>, ctx: &mut Ctx, is_cor: bool) -> Result<Value, KernelError> {
-    let use_ = use_code(args)?;
+    let use_ = use_code(args, 4)?;
     let method = method_arg(args)?;
     let xv = args.get("x").unwrap_or(&Value::Null);
     if matches!(xv, Value::Null) {
@@ -605,13 +731,13 @@ fn pairwise_ranks(x: &Data, y: Option<&Data>, kendall: bool) -> Result<Out, Kern
                 );
                 let da = Data {
                     n: ra.len(),
-                    v: ra,
+                    v: Cow::Owned(ra),
                     nc: 1,
                     matrix: false,
                 };
                 let db = Data {
                     n: rb.len(),
-                    v: rb,
+                    v: Cow::Owned(rb),
                     nc: 1,
                     matrix: false,
                 };
@@ -628,6 +754,40 @@ fn pairwise_ranks(x: &Data, y: Option<&Data>, kendall: bool) -> Result<Out, Kern
         }
     }
     Ok(Out { ans, sd_0 })
+}
+
+/// R's `var(x, y, na.rm, use)`: cov.c's Pearson covariance, `use`
+/// defaulting to "na.or.complete" under `na.rm = TRUE`.
+pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let na_rm = args.bool_or("na.rm", false)?;
+    let use_ = use_code(args, if na_rm { 5 } else { 4 })?;
+    let x = data(args.get("x").unwrap_or(&Value::Null), "x")?;
+    let y = match args.get("y") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(data(v, "y")?),
+    };
+    let out = corcov(&x, y.as_ref(), use_, false, false)?;
+    let ncy = y.as_ref().map_or(x.nc, |y| y.nc);
+    Ok(if x.matrix || y.as_ref().is_some_and(|y| y.matrix) {
+        Value::Mat(DMatrix::from_vec(x.nc, ncy, out.ans))
+    } else {
+        Value::Num(out.ans)
+    })
+}
+
+/// R's `sd(x, na.rm)`: the square root of `var` of the values as a vector.
+pub(super) fn sd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let use_ = if args.bool_or("na.rm", false)? { 5 } else { 4 };
+    let x = args.nums("x")?;
+    let d = Data {
+        n: x.len(),
+        v: x,
+        nc: 1,
+        matrix: false,
+    };
+    Ok(Value::scalar(
+        corcov(&d, None, use_, false, false)?.ans[0].sqrt(),
+    ))
 }
 
 pub(super) fn cor_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -647,7 +807,26 @@ fn dims(t: &Type) -> Option<(Option<usize>, Option<usize>, bool)> {
     }
 }
 
+/// `cor` and `cov`'s result type: a vector `x` needs a `y`.
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    xy_shape(args, true)
+}
+
+/// `var`'s result type: `var(x)` of a vector is its variance.
+pub(super) fn var_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    xy_shape(args, false)
+}
+
+pub(super) fn sd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t) if !t.is_numeric() => {
+            Err(args.error("x", format!("'x' must be numeric, not {}", t.describe())))
+        }
+        _ => Ok(Type::num(1)),
+    }
+}
+
+fn xy_shape(args: &Args<Type>, vector_needs_y: bool) -> Result<Type, ArgError> {
     if let Some(m) = args.const_str("method") {
         if match_method(m).is_none() {
             return Err(args.error("method", METHOD_ERROR));
@@ -661,7 +840,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         .ok_or_else(|| args.error("x", format!("'x' must be numeric, not {}", xt.describe())))?;
     let (yp, ymat) = match args.ty("y") {
         None | Some(Type::Null) => {
-            if !xmat {
+            if !xmat && vector_needs_y {
                 return Err(args.error("x", "supply both 'x' and 'y' or a matrix-like 'x'"));
             }
             (xp, false)
@@ -673,7 +852,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             })?;
             if let (Some(a), Some(b)) = (xn, yn) {
                 if a != b {
-                    return Err(args.error("y", "incompatible dimensions"));
+                    return Err(args.error(
+                        "y",
+                        format!("incompatible dimensions: 'x' has {a} rows, 'y' has {b}"),
+                    ));
                 }
             }
             (yp, ymat)
@@ -689,7 +871,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 /// R's `var(x)` of a vector without NA (cov.c with `use = "everything"`).
 pub(crate) fn var(x: &[f64]) -> f64 {
     let d = Data {
-        v: x.to_vec(),
+        v: Cow::Borrowed(x),
         n: x.len(),
         nc: 1,
         matrix: false,
@@ -700,7 +882,7 @@ pub(crate) fn var(x: &[f64]) -> f64 {
 /// R's `cor(x, y, method = "kendall")` of two vectors without NA.
 pub(crate) fn kendall_xy(x: &[f64], y: &[f64]) -> f64 {
     let d = |v: &[f64]| Data {
-        v: rank_keep(v),
+        v: Cow::Owned(rank_keep(v)),
         n: v.len(),
         nc: 1,
         matrix: false,
@@ -710,12 +892,14 @@ pub(crate) fn kendall_xy(x: &[f64], y: &[f64]) -> f64 {
 
 /// `cor(x, y)` of two vectors, warning as R does when an sd is zero.
 pub(crate) fn cor_or_na(x: &[f64], y: &[f64], ctx: &mut Ctx) -> f64 {
-    let d = |v: &[f64]| Data {
-        v: v.to_vec(),
-        n: v.len(),
-        nc: 1,
-        matrix: false,
-    };
+    fn d(v: &[f64]) -> Data<'_> {
+        Data {
+            v: Cow::Borrowed(v),
+            n: v.len(),
+            nc: 1,
+            matrix: false,
+        }
+    }
     match corcov(&d(x), Some(&d(y)), 4, false, true) {
         Ok(o) => {
             if o.sd_0 {
@@ -724,5 +908,50 @@ pub(crate) fn cor_or_na(x: &[f64], y: &[f64], ctx: &mut Ctx) -> f64 {
             o.ans[0]
         }
         Err(_) => NA,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{kendall_count, sign, KendallCount};
+
+    /// cov.c's double loop, the definition the fast count must equal.
+    fn by_pairs(x: &[f64], y: &[f64]) -> KendallCount {
+        let (mut score, mut differ_x) = (0.0, 0.0);
+        for k in 0..x.len() {
+            for l in 0..x.len() {
+                score += sign(x[k] - x[l]) * sign(y[k] - y[l]);
+                if x[k] != x[l] {
+                    differ_x += 1.0;
+                }
+            }
+        }
+        KendallCount {
+            score: score as i64,
+            differ_x: differ_x as i64,
+        }
+    }
+
+    #[test]
+    fn knights_count_is_the_double_loops() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % m) as f64
+        };
+        for n in [0, 1, 2, 3, 5, 8, 17, 64, 200] {
+            for levels in [2, 5, 1000] {
+                let x: Vec<f64> = (0..n).map(|_| next(levels) - 2.0).collect();
+                let y: Vec<f64> = (0..n).map(|_| next(levels) * 0.5).collect();
+                assert_eq!(kendall_count(&x, &y), by_pairs(&x, &y), "n {n}");
+                assert_eq!(kendall_count(&x, &x), by_pairs(&x, &x), "n {n}");
+            }
+        }
+        // -0 ties with 0, as their difference's sign is 0; infinities order.
+        let x = [0.0, -0.0, 1.0, f64::INFINITY, -3.0];
+        let y = [2.0, 1.0, 1.0, 0.0, f64::NEG_INFINITY];
+        assert_eq!(kendall_count(&x, &y), by_pairs(&x, &y));
     }
 }

@@ -3,7 +3,6 @@
 //! (emulated exactly in [`ldouble`]) so results match R to the last bit.
 
 mod corcov;
-mod cov;
 mod cov2cor;
 pub mod ldouble;
 mod quantile;
@@ -139,15 +138,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         name: "var",
         params: &[req("x"), opt("y"), opt("na.rm"), opt("use")],
         random: false,
-        shape: cov::var_shape,
-        eval: cov::var_eval,
+        shape: corcov::var_shape,
+        eval: corcov::var_eval,
     },
     Kernel {
         name: "sd",
         params: &[req("x"), opt("na.rm")],
         random: false,
-        shape: cov::sd_shape,
-        eval: cov::sd_eval,
+        shape: corcov::sd_shape,
+        eval: corcov::sd_eval,
     },
     Kernel {
         name: "length",
@@ -181,6 +180,24 @@ pub fn mean(x: &[f64]) -> f64 {
         s = s.add(ldouble::sum_deviations(x, s).div_count(n));
     }
     s.to_f64()
+}
+
+/// `(mean(x), mean(y))` of two vectors of one length, each as [`mean`]
+/// gives it, their passes fused (each sum still added in order).
+pub fn mean2(x: &[f64], y: &[f64]) -> (f64, f64) {
+    let n = x.len();
+    let (sx, sy) = ldouble::sum2(x, y);
+    let (mx, my) = (sx.div_count(n), sy.div_count(n));
+    let correct = |m: ldouble::LongDouble, d: ldouble::LongDouble| m.add(d.div_count(n)).to_f64();
+    match (mx.is_finite_f64(), my.is_finite_f64()) {
+        (true, true) => {
+            let (dx, dy) = ldouble::sum_deviations2(x, mx, y, my);
+            (correct(mx, dx), correct(my, dy))
+        }
+        (true, false) => (correct(mx, ldouble::sum_deviations(x, mx)), my.to_f64()),
+        (false, true) => (mx.to_f64(), correct(my, ldouble::sum_deviations(y, my))),
+        (false, false) => (mx.to_f64(), my.to_f64()),
+    }
 }
 
 /// R's `rsum`: a long-double sum, optionally skipping NA/NaN.

@@ -90,6 +90,62 @@ pub fn sum_products(x: &[f64], xm: LongDouble, y: &[f64], ym: LongDouble) -> Lon
     })
 }
 
+/// `(Σ x, Σ y)`, each as [`sum`] gives it, in one pass.
+pub fn sum2(x: &[f64], y: &[f64]) -> (LongDouble, LongDouble) {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum2(x, y);
+    #[cfg(not(target_arch = "x86_64"))]
+    (sum(x), sum(y))
+}
+
+/// `(Σ (x − s), Σ (y − t))`, each as [`sum_deviations`] gives it, in one
+/// pass.
+pub fn sum_deviations2(
+    x: &[f64],
+    s: LongDouble,
+    y: &[f64],
+    t: LongDouble,
+) -> (LongDouble, LongDouble) {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_deviations2(x, s, y, t);
+    #[cfg(not(target_arch = "x86_64"))]
+    (sum_deviations(x, s), sum_deviations(y, t))
+}
+
+/// `(Σ dx·dy, Σ dx·dz)` with `dx = x − xm`, `dy = y − ym`, `dz = z − zm`,
+/// each as [`sum_products`] gives it, in one pass.
+pub fn sum_products2(
+    x: &[f64],
+    xm: LongDouble,
+    y: &[f64],
+    ym: LongDouble,
+    z: &[f64],
+    zm: LongDouble,
+) -> (LongDouble, LongDouble) {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_products2(x, xm, y, ym, z, zm);
+    #[cfg(not(target_arch = "x86_64"))]
+    (sum_products(x, xm, y, ym), sum_products(x, xm, z, zm))
+}
+
+/// `(Σ dx·dy, Σ dx², Σ dy²)`, each as [`sum_products`] gives it, in one
+/// pass.
+pub fn sum_products3(
+    x: &[f64],
+    xm: LongDouble,
+    y: &[f64],
+    ym: LongDouble,
+) -> (LongDouble, LongDouble, LongDouble) {
+    #[cfg(target_arch = "x86_64")]
+    return x87::sum_products3(x, xm, y, ym);
+    #[cfg(not(target_arch = "x86_64"))]
+    (
+        sum_products(x, xm, y, ym),
+        sum_products(x, xm, x, xm),
+        sum_products(y, ym, y, ym),
+    )
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::{soft, x87};
@@ -189,6 +245,50 @@ mod tests {
                     .sub(sm),
             );
         }
+    }
+
+    #[test]
+    fn fused_passes_round_as_single_ones() {
+        for seed in 1..30 {
+            let x = awkward(seed, 1 + seed as usize * 23);
+            let y: Vec<f64> = awkward(seed + 100, x.len());
+            let (sx, sy) = super::sum2(&x, &y);
+            let soft_sum = |v: &[f64]| {
+                v.iter().fold(soft::LongDouble::ZERO, |a, &b| {
+                    a.add(soft::LongDouble::from_f64(b))
+                })
+            };
+            let (tx, ty) = (soft_sum(&x), soft_sum(&y));
+            same(sx, tx);
+            same(sy, ty);
+            let (mx, my) = (sx.div_count(x.len()), sy.div_count(y.len()));
+            let (ux, uy) = (tx.div_count(x.len()), ty.div_count(y.len()));
+            let (dx, dy) = super::sum_deviations2(&x, mx, &y, my);
+            let dev = |v: &[f64], m: soft::LongDouble| {
+                v.iter().fold(soft::LongDouble::ZERO, |t, &a| {
+                    t.add(soft::LongDouble::from_f64(a).sub(m))
+                })
+            };
+            same(dx, dev(&x, ux));
+            same(dy, dev(&y, uy));
+            let prod = |a: &[f64], am: soft::LongDouble, b: &[f64], bm: soft::LongDouble| {
+                a.iter().zip(b).fold(soft::LongDouble::ZERO, |s, (&u, &v)| {
+                    let du = soft::LongDouble::from_f64(u).sub(am);
+                    let dv = soft::LongDouble::from_f64(v).sub(bm);
+                    s.add(du.mul(dv))
+                })
+            };
+            let (pxy, pxx, pyy) = super::sum_products3(&x, mx, &y, my);
+            let (qxy, qxx) = super::sum_products2(&x, mx, &y, my, &x, mx);
+            same(qxy, prod(&x, ux, &y, uy));
+            same(qxx, prod(&x, ux, &x, ux));
+            same(pxy, prod(&x, ux, &y, uy));
+            same(pxx, prod(&x, ux, &x, ux));
+            same(pyy, prod(&y, uy, &y, uy));
+        }
+        let (a, b, c) =
+            super::sum_products3(&[], x87::LongDouble::ZERO, &[], x87::LongDouble::ZERO);
+        assert_eq!((a.to_f64(), b.to_f64(), c.to_f64()), (0.0, 0.0, 0.0));
     }
 
     #[test]

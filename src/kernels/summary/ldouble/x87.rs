@@ -257,3 +257,186 @@ pub fn sum_products(x: &[f64], xm: LongDouble, y: &[f64], ym: LongDouble) -> Lon
     );
     out
 }
+
+/// `(Σ x, Σ y)`, each in order, in two registers: two sums whose additions
+/// overlap, where one after the other would each wait on the FPU's adder.
+pub fn sum2(x: &[f64], y: &[f64]) -> (LongDouble, LongDouble) {
+    assert_eq!(x.len(), y.len());
+    let (mut sx, mut sy) = (LongDouble::ZERO, LongDouble::ZERO);
+    // st(0) = Σy, st(1) = Σx.
+    x87!(
+        "fldz",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fadd qword ptr [{q}]",
+        "fld qword ptr [{p}]",
+        "faddp st(2), st(0)",
+        "add {p}, 8",
+        "add {q}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{oy}]",
+        "fstp tbyte ptr [{ox}]";
+        ox = sx.0.as_mut_ptr(), oy = sy.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk q = y.as_ptr();
+        walk n = x.len()
+    );
+    (sx, sy)
+}
+
+/// `(Σ (x − s), Σ (y − t))`, each in order, in one pass.
+pub fn sum_deviations2(
+    x: &[f64],
+    s: LongDouble,
+    y: &[f64],
+    t: LongDouble,
+) -> (LongDouble, LongDouble) {
+    assert_eq!(x.len(), y.len());
+    let (mut dx, mut dy) = (LongDouble::ZERO, LongDouble::ZERO);
+    // st(0) = Σ(y − t), st(1) = Σ(x − s), st(2) = −s, st(3) = −t.
+    x87!(
+        "fld tbyte ptr [{t}]",
+        "fchs",
+        "fld tbyte ptr [{s}]",
+        "fchs",
+        "fldz",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "fadd st(0), st(3)",
+        "faddp st(2), st(0)",
+        "fld qword ptr [{q}]",
+        "fadd st(0), st(4)",
+        "faddp st(1), st(0)",
+        "add {p}, 8",
+        "add {q}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{oy}]",
+        "fstp tbyte ptr [{ox}]",
+        "fstp st(0)",
+        "fstp st(0)";
+        s = s.0.as_ptr(), t = t.0.as_ptr(), ox = dx.0.as_mut_ptr(), oy = dy.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk q = y.as_ptr();
+        walk n = x.len()
+    );
+    (dx, dy)
+}
+
+/// `(Σ dx·dy, Σ dx·dx, Σ dy·dy)` with `dx = x − xm`, `dy = y − ym`, each in
+/// order, in one pass: a correlation's three sums, as
+/// [`sum_products`] would give them one at a time.
+pub fn sum_products3(
+    x: &[f64],
+    xm: LongDouble,
+    y: &[f64],
+    ym: LongDouble,
+) -> (LongDouble, LongDouble, LongDouble) {
+    assert_eq!(x.len(), y.len());
+    let (mut sxy, mut sxx, mut syy) = (LongDouble::ZERO, LongDouble::ZERO, LongDouble::ZERO);
+    // st(0) = Σdxdy, st(1) = Σdx², st(2) = Σdy², st(3) = −xm, st(4) = −ym;
+    // inside the loop dx and dy sit above them (eight registers at most).
+    x87!(
+        "fld tbyte ptr [{ym}]",
+        "fchs",
+        "fld tbyte ptr [{xm}]",
+        "fchs",
+        "fldz",
+        "fldz",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "fadd st(0), st(4)",
+        "fld qword ptr [{q}]",
+        "fadd st(0), st(6)",
+        "fld st(0)",
+        "fmul st(0), st(0)",
+        "faddp st(5), st(0)",
+        "fmul st(0), st(1)",
+        "faddp st(2), st(0)",
+        "fmul st(0), st(0)",
+        "faddp st(2), st(0)",
+        "add {p}, 8",
+        "add {q}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{oxy}]",
+        "fstp tbyte ptr [{oxx}]",
+        "fstp tbyte ptr [{oyy}]",
+        "fstp st(0)",
+        "fstp st(0)";
+        xm = xm.0.as_ptr(), ym = ym.0.as_ptr(),
+        oxy = sxy.0.as_mut_ptr(), oxx = sxx.0.as_mut_ptr(), oyy = syy.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk q = y.as_ptr();
+        walk n = x.len()
+    );
+    (sxy, sxx, syy)
+}
+
+/// `(Σ dx·dy, Σ dx·dz)`, each in order, in one pass: one column's cross
+/// products with two others, the two sums' additions overlapping.
+pub fn sum_products2(
+    x: &[f64],
+    xm: LongDouble,
+    y: &[f64],
+    ym: LongDouble,
+    z: &[f64],
+    zm: LongDouble,
+) -> (LongDouble, LongDouble) {
+    assert!(x.len() == y.len() && x.len() == z.len());
+    let (mut sy, mut sz) = (LongDouble::ZERO, LongDouble::ZERO);
+    // st(0) = Σdxdy, st(1) = Σdxdz, st(2) = −xm, st(3) = −ym, st(4) = −zm.
+    x87!(
+        "fld tbyte ptr [{zm}]",
+        "fchs",
+        "fld tbyte ptr [{ym}]",
+        "fchs",
+        "fld tbyte ptr [{xm}]",
+        "fchs",
+        "fldz",
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "fadd st(0), st(3)",
+        "fld qword ptr [{q}]",
+        "fadd st(0), st(5)",
+        "fmul st(0), st(1)",
+        "faddp st(2), st(0)",
+        "fld qword ptr [{r}]",
+        "fadd st(0), st(6)",
+        "fmulp st(1), st(0)",
+        "faddp st(2), st(0)",
+        "add {p}, 8",
+        "add {q}, 8",
+        "add {r}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{oy}]",
+        "fstp tbyte ptr [{oz}]",
+        "fstp st(0)",
+        "fstp st(0)",
+        "fstp st(0)";
+        xm = xm.0.as_ptr(), ym = ym.0.as_ptr(), zm = zm.0.as_ptr(),
+        oy = sy.0.as_mut_ptr(), oz = sz.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk q = y.as_ptr();
+        walk r = z.as_ptr();
+        walk n = x.len()
+    );
+    (sy, sz)
+}
