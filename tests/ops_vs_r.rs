@@ -510,3 +510,48 @@ fn one_dimensional_search_mistakes_are_rs() {
         "searches only the interval given",
     );
 }
+
+/// Replacement assignment in statements (`x[i] <- v`, `d$col <- v`,
+/// `names(x)[2] <- v`, …) gives R's values.
+#[test]
+fn replacement_workflow_matches_r() {
+    workflow_matches_r("replace");
+}
+
+/// Replacement mistakes fail with R's messages, at the assignment; a target
+/// that cannot be assigned is refused where it stands.
+#[test]
+fn replacement_mistakes_are_rs() {
+    run_fails(
+        "x = 'c(3, -1, NA)'\na = '{ y <- x; y[c(1, NA)] <- c(1, 2); y }'",
+        "NAs are not allowed in subscripted assignments",
+    );
+    run_fails(
+        "a = '{ y <- c(1, 2); y[1] <- numeric(0); y }'",
+        "replacement has length zero",
+    );
+    run_fails(
+        "a = '{ e <- data.frame(u = 1:4); e$z <- 1:3; e }'",
+        "replacement has 3 rows, data has 4",
+    );
+    run_fails(
+        "a = '{ f <- factor(c(\"a\", \"b\")); levels(f) <- \"z\"; f }'",
+        "number of levels differs",
+    );
+    run_fails(
+        "a = '{ m <- matrix(1:4, 2); m[3, 1] <- 0; m }'",
+        "subscript out of bounds",
+    );
+    check_fails(
+        "x = 'c(1, 2)'\na = '{ y <- x; y$a <- 1; y }'",
+        3,
+        "y$a",
+        "$ operator is invalid for atomic vectors",
+    );
+    check_fails(
+        "x = 'c(1, 2)'\na = '{ y <- x; rev(y) <- 1; y }'",
+        3,
+        "rev(y)",
+        "cannot assign to this with `<-`",
+    );
+}

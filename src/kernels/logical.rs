@@ -64,6 +64,11 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "lapply",
     "vapply",
     "apply",
+    "[<-",
+    "[[<-",
+    "$<-",
+    "names<-",
+    "colnames<-",
 ];
 
 /// Type tests and coercions, which must see a logical matrix as one

@@ -48,6 +48,7 @@ mod optimize;
 pub mod pfun;
 pub(crate) mod recycle;
 pub mod regex;
+mod replace;
 pub mod row_names;
 mod special;
 mod subset;
@@ -242,6 +243,7 @@ pub fn registry() -> &'static Registry {
             .chain(margins::KERNELS)
             .chain(names::KERNELS)
             .chain(row_names::KERNELS)
+            .chain(replace::KERNELS)
             .chain(special::KERNELS)
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)

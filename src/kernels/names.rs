@@ -259,6 +259,12 @@ pub fn reads_names(func: &str) -> bool {
             | "row.names"
             | "row.names<-"
             | "rownames<-"
+            | "[<-"
+            | "[[<-"
+            | "$<-"
+            | "names<-"
+            | "colnames<-"
+            | "levels<-"
     )
 }
 

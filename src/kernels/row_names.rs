@@ -11,9 +11,9 @@
 //! names, and `rbind` renumbers automatic ones (R's `.row_names_info(x) <
 //! 0` is `row_names.is_none()`).
 //!
-//! The language has no assignment; R's replacement functions are called
-//! by name as R allows: `` `row.names<-`(d, value) ``, `` `rownames<-`(m,
-//! value) ``.
+//! `rownames(m) <- v` and `row.names(d) <- v` call `` `rownames<-` `` and
+//! `` `row.names<-` `` here (the parser rewrites them as R defines them;
+//! see `replace`), which may also be called by name.
 
 use std::collections::HashMap;
 

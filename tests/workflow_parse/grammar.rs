@@ -282,9 +282,16 @@ fn statement_errors_point_at_the_statement() {
              assign a local as a statement in braces, `{ a <- f(x); g(a) }`",
         ),
         (
-            "\"{ x[1] <- 2; x }\"",
-            "2:8: only a name can be assigned with `<-`: R's `x[i] <- v` and `f(x) <- v` \
-             replace part of a value, which workflow expressions do not",
+            "\"{ sort(x)[1] <- 2; x }\"",
+            "2:8: cannot assign to this with `<-`: the target is a name, `x[i]`, `x[[i]]`, \
+             `x$name`, or names(x), colnames(x), rownames(x), row.names(x) or levels(x) of \
+             one of those",
+        ),
+        (
+            "\"{ 1[1] <- 2 }\"",
+            "2:8: cannot assign to this with `<-`: the target is a name, `x[i]`, `x[[i]]`, \
+             `x$name`, or names(x), colnames(x), rownames(x), row.names(x) or levels(x) of \
+             one of those",
         ),
         (
             "\"{ a <- }\"",

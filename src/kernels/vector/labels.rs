@@ -120,7 +120,11 @@ pub(super) fn paste_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
 pub(super) fn set_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let nm = super::arg_or_null(args, "nm");
     // R's default: `object = nm`.
-    let object = args.get("object").unwrap_or(nm);
+    set_names_of(args.get("object").unwrap_or(nm), nm)
+}
+
+/// `setNames(object, nm)`, which is also `names(object) <- nm`.
+pub(crate) fn set_names_of(object: &Value, nm: &Value) -> Result<Value, KernelError> {
     let names = match nm {
         Value::Null => None,
         other => Some(strings(other)?),

@@ -11,7 +11,7 @@ mod family;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{BinaryOp, Expr, ExprKind, Param, UnaryOp};
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp};
 use super::depth::MAX_DEPTH;
 use super::lexer::{lex, Tok, Token};
 use super::names::{is_reserved, name_problem};
@@ -525,29 +525,22 @@ impl<'a> Parser<'a> {
         if !assigns || t.newline_before && self.depth == 0 {
             return Ok(e);
         }
-        let ExprKind::Name(name) = &e.kind else {
-            return Err(self.diag(
-                e.span,
+        replaced_name(&e).map_err(|span| {
+            self.diag(
+                span,
                 format!(
-                    "only a name can be assigned with {}: R's `x[i] <- v` and `f(x) <- v` \
-                     replace part of a value, which workflow expressions do not",
+                    "cannot assign to this with {}: the target is a name, `x[i]`, `x[[i]]`, \
+                     `x$name`, or names(x), colnames(x), rownames(x), row.names(x) or \
+                     levels(x) of one of those",
                     t.tok.describe()
                 ),
-            ));
-        };
-        let (name, name_span) = (name.clone(), e.span);
+            )
+        })?;
         self.bump();
         // `a <- b <- v` assigns both, right to left.
         let value = self.statement_after(&t)?;
         self.height = self.grow(self.height, &t)?;
-        Ok(Expr {
-            span: name_span.to(value.span),
-            kind: ExprKind::Assign {
-                name,
-                name_span,
-                value: Box::new(value),
-            },
-        })
+        Ok(replacement(e, value))
     }
 
     /// The statement after token `after`, with a clear error when there is
@@ -868,5 +861,118 @@ fn unsupported(op: &str) -> String {
         )
     } else {
         format!("operator `{op}` is not supported in workflow expressions")
+    }
+}
+
+/// The replacement functions a target may call: `names(x) <- v` is
+/// `` x <- `names<-`(x, value = v) ``.
+const REPLACEABLE: [&str; 5] = ["names", "colnames", "rownames", "row.names", "levels"];
+
+/// The name an assignment's target finally assigns (`d` in
+/// `names(d$x)[2] <- v`), or the span of the part that cannot be assigned.
+fn replaced_name(target: &Expr) -> Result<&str, Span> {
+    match &target.kind {
+        ExprKind::Name(n) => Ok(n),
+        ExprKind::Index { target, .. }
+        | ExprKind::Index2 { target, .. }
+        | ExprKind::Field { target, .. } => replaced_name(target),
+        ExprKind::Call { func, args, .. }
+            if REPLACEABLE.contains(&func.as_str())
+                && args.len() == 1
+                && args[0].name.is_none() =>
+        {
+            replaced_name(&args[0].value)
+        }
+        _ => Err(target.span),
+    }
+}
+
+/// R's replacement assignment, rewritten as R defines it: `x[i] <- v` is
+/// `` x <- `[<-`(x, i, value = v) ``, and a nested target nests the calls,
+/// `names(x)[2] <- v` being
+/// `` x <- `names<-`(x, value = `[<-`(names(x), 2, value = v)) ``.
+/// An empty index (`m[, j]`) is `TRUE`, which selects the same.
+/// The target must satisfy [`replaced_name`].
+fn replacement(target: Expr, value: Expr) -> Expr {
+    let span = target.span.to(value.span);
+    let arg = |name: Option<&str>, value: Expr| Arg {
+        name: name.map(str::to_string),
+        span: value.span,
+        value,
+    };
+    let call = |func: &str, func_span: Span, mut args: Vec<Arg>, value: Expr| {
+        args.push(arg(Some("value"), value));
+        Expr {
+            span,
+            kind: ExprKind::Call {
+                func: func.to_string(),
+                func_span,
+                args,
+            },
+        }
+    };
+    match target.kind {
+        ExprKind::Name(name) => Expr {
+            span,
+            kind: ExprKind::Assign {
+                name,
+                name_span: target.span,
+                value: Box::new(value),
+            },
+        },
+        ExprKind::Index {
+            target: inner,
+            indices,
+            ..
+        } => {
+            let every = Expr {
+                span: target.span,
+                kind: ExprKind::Bool(true),
+            };
+            let mut args = vec![arg(None, (*inner).clone())];
+            let k = indices.len();
+            for (slot, index) in ["i", "j"].iter().zip(indices) {
+                // `x[]` is every element; `m[, j]` every row.
+                let given = index.unwrap_or_else(|| every.clone());
+                args.push(arg((k > 1).then_some(*slot), given));
+            }
+            if k == 0 {
+                args.push(arg(None, every));
+            }
+            replacement(*inner, call("[<-", target.span, args, value))
+        }
+        ExprKind::Index2 {
+            target: inner,
+            index,
+            column,
+        } => {
+            let mut args = vec![arg(None, (*inner).clone()), arg(None, *index)];
+            args.extend(column.map(|c| arg(None, *c)));
+            replacement(*inner, call("[[<-", target.span, args, value))
+        }
+        ExprKind::Field {
+            target: inner,
+            name,
+            name_span,
+        } => {
+            let field = Expr {
+                span: name_span,
+                kind: ExprKind::Str(name),
+            };
+            let args = vec![arg(None, (*inner).clone()), arg(None, field)];
+            replacement(*inner, call("$<-", target.span, args, value))
+        }
+        ExprKind::Call {
+            func,
+            func_span,
+            mut args,
+        } => {
+            let inner = args.remove(0).value;
+            let setter = format!("{func}<-");
+            let args = vec![arg(None, inner.clone())];
+            replacement(inner, call(&setter, func_span, args, value))
+        }
+        // replaced_name refused every other target before the parse went on.
+        _ => value,
     }
 }

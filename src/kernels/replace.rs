@@ -1,0 +1,804 @@
+//! R's replacement functions, what `x[i] <- v`, `x[[i]] <- v`, `x$a <- v`,
+//! `names(x) <- v`, `colnames(x) <- v` and `levels(f) <- v` call (the
+//! parser rewrites the assignment as R defines it,
+//! `` x <- `[<-`(x, i, value = v) ``). Each returns the changed copy.
+//!
+//! `[<-` follows R's `SubassignN`/`VectorAssign` (src/main/subassign.c):
+//! positions past the end stretch the vector with NA, names not found are
+//! appended, the value is recycled over the positions (warning when they
+//! are not a multiple of it), and the result takes the higher of the two
+//! types, logical < double < character.
+
+use nalgebra::DMatrix;
+
+use super::data::r_num_to_string;
+use super::index::resolve;
+use super::names::{self, bare, named};
+use super::value::{Factor, List, NA};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "[<-",
+        params: &[req("x"), opt("i"), opt("j"), req("value")],
+        random: false,
+        shape: subset_shape,
+        eval: subset_eval,
+    },
+    Kernel {
+        name: "[[<-",
+        params: &[req("x"), req("i"), opt("j"), req("value")],
+        random: false,
+        shape: element_shape,
+        eval: element_eval,
+    },
+    Kernel {
+        name: "$<-",
+        params: &[req("x"), req("name"), req("value")],
+        random: false,
+        shape: element_shape,
+        eval: field_eval,
+    },
+    Kernel {
+        name: "names<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: same_shape,
+        eval: names_eval,
+    },
+    Kernel {
+        name: "colnames<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: same_shape,
+        eval: colnames_eval,
+    },
+    Kernel {
+        name: "levels<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: levels_shape,
+        eval: levels_eval,
+    },
+];
+
+/// An atomic vector's elements at the type they are assigned at.
+#[derive(Clone, Debug, PartialEq)]
+enum Atoms {
+    Bool(Vec<Option<bool>>),
+    Num(Vec<f64>),
+    Str(Vec<String>),
+}
+
+impl Atoms {
+    fn of(v: &Value) -> Option<Atoms> {
+        let v = bare(v);
+        match v {
+            Value::Null => Some(Atoms::Bool(Vec::new())),
+            Value::Bool(_) | Value::BoolMat(_) => {
+                v.as_logicals().map(|b| Atoms::Bool(b.into_owned()))
+            }
+            Value::Num(_) | Value::Mat(_) => v.as_f64_slice().map(|s| Atoms::Num(s.into_owned())),
+            Value::Str(s) => Some(Atoms::Str(s.clone())),
+            Value::Factor(f) => Some(Atoms::Str(f.labels())),
+            _ => None,
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Atoms::Bool(_) => 0,
+            Atoms::Num(_) => 1,
+            Atoms::Str(_) => 2,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Atoms::Bool(v) => v.len(),
+            Atoms::Num(v) => v.len(),
+            Atoms::Str(v) => v.len(),
+        }
+    }
+
+    /// R's coercion up to `rank` (as.double, as.character).
+    fn into_rank(self, rank: u8) -> Atoms {
+        match (self, rank) {
+            (Atoms::Bool(b), 1) => Atoms::Num(
+                b.iter()
+                    .map(|x| x.map_or(NA, |t| if t { 1.0 } else { 0.0 }))
+                    .collect(),
+            ),
+            (Atoms::Bool(b), 2) => Atoms::Str(
+                b.iter()
+                    .map(|x| match x {
+                        Some(true) => "TRUE".to_string(),
+                        Some(false) => "FALSE".to_string(),
+                        None => "NA".to_string(),
+                    })
+                    .collect(),
+            ),
+            (Atoms::Num(v), 2) => Atoms::Str(
+                v.iter()
+                    .map(|&x| {
+                        if x.is_nan() && x.to_bits() == NA.to_bits() {
+                            "NA".to_string()
+                        } else {
+                            r_num_to_string(x)
+                        }
+                    })
+                    .collect(),
+            ),
+            (a, _) => a,
+        }
+    }
+
+    /// The elements as R's `as.character` gives them.
+    fn into_strings(self) -> Vec<String> {
+        match self.into_rank(2) {
+            Atoms::Str(s) => s,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Stretches to `n` elements with NA.
+    fn stretch(&mut self, n: usize) {
+        match self {
+            Atoms::Bool(v) => v.resize(n, None),
+            Atoms::Num(v) => v.resize(n, NA),
+            Atoms::Str(v) => v.resize(n, "NA".to_string()),
+        }
+    }
+
+    /// `self[at] <- value[from]`; both are of one type.
+    fn set(&mut self, at: usize, value: &Atoms, from: usize) {
+        match (self, value) {
+            (Atoms::Bool(a), Atoms::Bool(b)) => a[at] = b[from],
+            (Atoms::Num(a), Atoms::Num(b)) => a[at] = b[from],
+            (Atoms::Str(a), Atoms::Str(b)) => a[at] = b[from].clone(),
+            _ => {}
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Atoms::Bool(v) => Value::Bool(v),
+            Atoms::Num(v) => Value::Num(v),
+            Atoms::Str(v) => Value::Str(v),
+        }
+    }
+}
+
+/// The positions one subscript assigns over a vector of `n` elements
+/// (0-based; `None` for NA), and the names of the elements a character
+/// subscript adds. Unlike reading, a position past the end is kept: the
+/// vector stretches to it.
+fn positions(
+    i: &Value,
+    n: usize,
+    names: Option<&[String]>,
+) -> Result<(Vec<Option<usize>>, Vec<String>), KernelError> {
+    match bare(i) {
+        Value::Str(wanted) => {
+            let mut added: Vec<String> = Vec::new();
+            let pos = wanted
+                .iter()
+                .map(|w| {
+                    if let Some(k) = names.and_then(|ns| ns.iter().position(|x| x == w)) {
+                        return Some(k);
+                    }
+                    // A new name, once however often the subscript repeats it.
+                    let k = added.iter().position(|a| a == w).unwrap_or_else(|| {
+                        added.push(w.clone());
+                        added.len() - 1
+                    });
+                    Some(n + k)
+                })
+                .collect();
+            Ok((pos, added))
+        }
+        Value::Bool(_) | Value::BoolMat(_) => {
+            let b = i.as_logicals().unwrap_or_default();
+            if b.is_empty() {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            let len = n.max(b.len());
+            let pos = (0..len)
+                .filter_map(|k| match b[k % b.len()] {
+                    Some(true) => Some(Some(k)),
+                    Some(false) => None,
+                    None => Some(None),
+                })
+                .collect();
+            Ok((pos, Vec::new()))
+        }
+        Value::Num(v) if v.iter().all(|&x| x.is_nan() || x >= 0.0) => {
+            let pos = v
+                .iter()
+                .filter(|&&x| x.is_nan() || x >= 1.0)
+                .map(|&x| (!x.is_nan()).then(|| x.trunc() as usize - 1))
+                .collect();
+            Ok((pos, Vec::new()))
+        }
+        // Negative subscripts (which never stretch), errors as in reading.
+        other => Ok((resolve(other, n, false, names)?, Vec::new())),
+    }
+}
+
+/// The largest position an assignment may stretch a vector to: R's own
+/// limit on a vector's length.
+const MAX_LEN: usize = 1 << 40;
+
+/// `x[pos] <- value` on atoms, R's `VectorAssign`.
+fn assign_atoms(
+    x: Atoms,
+    pos: &[Option<usize>],
+    value: Atoms,
+    ctx: &mut Ctx,
+) -> Result<Atoms, KernelError> {
+    let m = value.len();
+    if pos.is_empty() {
+        return Ok(x);
+    }
+    if m == 0 {
+        return Err(KernelError::new("replacement has length zero"));
+    }
+    if m > 1 && pos.iter().any(Option::is_none) {
+        return Err(KernelError::new(
+            "NAs are not allowed in subscripted assignments",
+        ));
+    }
+    if pos.len() % m != 0 {
+        ctx.warn("number of items to replace is not a multiple of replacement length");
+    }
+    let rank = x.rank().max(value.rank());
+    let (mut x, value) = (x.into_rank(rank), value.into_rank(rank));
+    let end = pos.iter().flatten().max().map_or(0, |&k| k + 1);
+    if end > MAX_LEN {
+        return Err(KernelError::new(format!(
+            "cannot stretch a vector to {end} elements"
+        )));
+    }
+    if end > x.len() {
+        x.stretch(end);
+    }
+    for (k, p) in pos.iter().enumerate() {
+        if let Some(p) = p {
+            x.set(*p, &value, k % m);
+        }
+    }
+    Ok(x)
+}
+
+/// A factor's `f[i] <- value`: the value's labels must be levels.
+fn assign_factor(
+    f: &Factor,
+    pos: &[Option<usize>],
+    value: &Value,
+    ctx: &mut Ctx,
+) -> Result<Factor, KernelError> {
+    let codes: Vec<Option<u32>> = match bare(value) {
+        Value::Factor(v) => v
+            .codes
+            .iter()
+            .map(|c| c.and_then(|c| f.levels.iter().position(|l| *l == v.levels[c as usize])))
+            .map(|c| c.map(|c| c as u32))
+            .collect(),
+        other => {
+            let labels: Vec<Option<String>> = match Atoms::of(other) {
+                Some(Atoms::Str(s)) => s.into_iter().map(Some).collect(),
+                Some(Atoms::Bool(b)) if b.iter().all(Option::is_none) => vec![None; b.len()],
+                Some(Atoms::Num(v)) if v.iter().all(|x| x.is_nan()) => vec![None; v.len()],
+                Some(a) => a.into_strings().into_iter().map(Some).collect(),
+                None => {
+                    return Err(KernelError::new(format!(
+                        "cannot put a {} into a factor",
+                        other.type_name()
+                    )))
+                }
+            };
+            let mut invalid = false;
+            let codes = labels
+                .iter()
+                .map(|l| {
+                    let l = l.as_ref()?;
+                    let c = f.levels.iter().position(|x| x == l);
+                    invalid |= c.is_none();
+                    c.map(|c| c as u32)
+                })
+                .collect();
+            if invalid {
+                ctx.warn("invalid factor level, NA generated");
+            }
+            codes
+        }
+    };
+    let m = codes.len();
+    if pos.is_empty() {
+        return Ok(f.clone());
+    }
+    if m == 0 {
+        return Err(KernelError::new("replacement has length zero"));
+    }
+    if m > 1 && pos.iter().any(Option::is_none) {
+        return Err(KernelError::new(
+            "NAs are not allowed in subscripted assignments",
+        ));
+    }
+    if pos.len() % m != 0 {
+        ctx.warn("number of items to replace is not a multiple of replacement length");
+    }
+    let mut out = f.clone();
+    let end = pos.iter().flatten().max().map_or(0, |&k| k + 1);
+    if end > MAX_LEN {
+        return Err(KernelError::new(format!(
+            "cannot stretch a vector to {end} elements"
+        )));
+    }
+    if end > out.codes.len() {
+        out.codes.resize(end, None);
+    }
+    for (k, p) in pos.iter().enumerate() {
+        if let Some(p) = p {
+            out.codes[*p] = codes[k % m];
+        }
+    }
+    Ok(out)
+}
+
+/// `x[i] <- value` for a vector, a factor or a matrix taken as a vector.
+fn assign_vector(x: &Value, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let old_names = names::names(x).map(<[String]>::to_vec);
+    let base = bare(x);
+    let n = match base {
+        Value::Factor(f) => f.codes.len(),
+        v => v.len(),
+    };
+    let (pos, added) = positions(i, n, old_names.as_deref())?;
+    let result = match base {
+        Value::Factor(f) => Value::Factor(assign_factor(f, &pos, value, ctx)?),
+        _ => {
+            let xa = Atoms::of(base).ok_or_else(|| cannot_assign_into(base))?;
+            let va = Atoms::of(value).ok_or_else(|| {
+                KernelError::new(format!(
+                    "cannot put a {} into a vector",
+                    bare(value).type_name()
+                ))
+            })?;
+            let out = assign_atoms(xa, &pos, va, ctx)?;
+            match (base, out) {
+                // A matrix keeps its shape (and dimnames) when it did not
+                // stretch and still holds numbers or logicals.
+                (Value::Mat(m), Atoms::Num(v)) if v.len() == m.len() => {
+                    let mat = Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), v));
+                    let (r, c) = names::dimnames(x);
+                    return Ok(names::dimnamed(
+                        mat,
+                        r.map(<[String]>::to_vec),
+                        c.map(<[String]>::to_vec),
+                    ));
+                }
+                (Value::BoolMat(m), Atoms::Bool(v)) if v.len() == m.len() => {
+                    let mat = Value::BoolMat(DMatrix::from_vec(m.nrows(), m.ncols(), v));
+                    let (r, c) = names::dimnames(x);
+                    return Ok(names::dimnamed(
+                        mat,
+                        r.map(<[String]>::to_vec),
+                        c.map(<[String]>::to_vec),
+                    ));
+                }
+                (Value::Mat(_) | Value::BoolMat(_), Atoms::Str(_)) => {
+                    return Err(KernelError::new(
+                        "flowcast's matrices hold numbers or logicals: text cannot be put into one",
+                    ))
+                }
+                (_, out) => out.into_value(),
+            }
+        }
+    };
+    let len = match &result {
+        Value::Factor(f) => f.codes.len(),
+        v => v.len(),
+    };
+    if old_names.is_none() && added.is_empty() {
+        return Ok(result);
+    }
+    // Stretched elements are named "", those a character subscript added
+    // by it.
+    let mut labels = old_names.unwrap_or_else(|| vec![String::new(); n]);
+    labels.resize(n, String::new());
+    labels.extend(added);
+    labels.resize(len, String::new());
+    Ok(named(result, labels))
+}
+
+fn cannot_assign_into(x: &Value) -> KernelError {
+    KernelError::new(format!(
+        "flowcast cannot assign into part of a {}",
+        x.type_name()
+    ))
+}
+
+/// `m[i, j] <- value`: the value recycled down the selected block's
+/// columns.
+fn assign_matrix(
+    x: &Value,
+    i: &Value,
+    j: &Value,
+    value: &Value,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let (rn, cn) = names::dimnames(x);
+    let base = bare(x);
+    let (nr, nc) = base.dims().ok_or_else(|| cannot_assign_into(base))?;
+    let rows = resolve(i, nr, true, rn)?;
+    let cols = resolve(j, nc, true, cn)?;
+    let pos: Vec<Option<usize>> = cols
+        .iter()
+        .flat_map(|c| rows.iter().map(move |r| c.zip(*r).map(|(c, r)| c * nr + r)))
+        .collect();
+    let flat = Value::Num(
+        pos.iter()
+            .map(|p| p.map_or(NA, |p| (p + 1) as f64))
+            .collect(),
+    );
+    assign_vector(x, &flat, value, ctx)
+}
+
+/// `d[i, j] <- value` on a data frame: each selected column's rows, the
+/// value recycled over the block column by column; a column named that is
+/// not there is added (NA elsewhere).
+fn assign_frame(
+    l: &List,
+    i: &Value,
+    j: &Value,
+    value: &Value,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let nrow = super::frame::nrow(l);
+    let labels = l.names.clone().unwrap_or_default();
+    let (cols, added) = positions(j, l.items.len(), Some(&labels))?;
+    let rows = resolve(i, nrow, false, None)?;
+    let va = Atoms::of(value).ok_or_else(|| {
+        KernelError::new(format!(
+            "flowcast puts vectors into a data frame's cells, not a {}",
+            bare(value).type_name()
+        ))
+    })?;
+    let m = va.len();
+    if m == 0 && !rows.is_empty() && !cols.is_empty() {
+        return Err(KernelError::new("replacement has length zero"));
+    }
+    let block = rows.len() * cols.len();
+    if m > 0 && block % m != 0 {
+        return Err(KernelError::new(format!(
+            "replacement has {m} items, need {block}"
+        )));
+    }
+    let mut out = l.clone();
+    let names = out.names.get_or_insert_with(Vec::new);
+    for name in added {
+        names.push(name);
+        out.items.push(Value::Bool(vec![None; nrow]));
+    }
+    for (c, col) in cols.iter().enumerate() {
+        let Some(col) = *col else {
+            return Err(KernelError::new(
+                "missing values are not allowed in subscripted assignments of data frames",
+            ));
+        };
+        let part: Vec<usize> = (0..rows.len())
+            .map(|r| (c * rows.len() + r) % m.max(1))
+            .collect();
+        let piece = match &va {
+            Atoms::Bool(v) => Value::Bool(part.iter().map(|&k| v[k]).collect()),
+            Atoms::Num(v) => Value::Num(part.iter().map(|&k| v[k]).collect()),
+            Atoms::Str(v) => Value::Str(part.iter().map(|&k| v[k].clone()).collect()),
+        };
+        let at = Value::Num(
+            rows.iter()
+                .map(|r| r.map_or(NA, |r| (r + 1) as f64))
+                .collect(),
+        );
+        out.items[col] = assign_vector(&out.items[col], &at, &piece, ctx)?;
+    }
+    Ok(Value::List(out))
+}
+
+fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    let every = Value::Bool(vec![Some(true)]);
+    let i = a.get("i").unwrap_or(&every);
+    match (a.get("j"), bare(x)) {
+        (Some(j), Value::List(l)) if super::frame::as_frame(x).is_some() => {
+            assign_frame(l, i, j, value, ctx)
+        }
+        (Some(j), _) => assign_matrix(x, i, j, value, ctx),
+        (None, Value::List(_)) => Err(KernelError::new(
+            "flowcast replaces a list's elements one at a time: x[[i]] <- v or x$name <- v \
+             (a data frame's cells: d[i, j] <- v)",
+        )),
+        (None, _) => assign_vector(x, i, value, ctx),
+    }
+}
+
+/// `x[[name]] <- value` / `x$name <- value` on a list or data frame: NULL
+/// removes the element; a data frame's column must have its rows (or
+/// divide them, and is recycled).
+fn set_element(l: &List, key: &Value, value: &Value) -> Result<Value, KernelError> {
+    let labels = l
+        .names
+        .clone()
+        .unwrap_or_else(|| vec![String::new(); l.items.len()]);
+    let at = match bare(key) {
+        Value::Str(s) if s.len() == 1 => labels.iter().position(|x| *x == s[0]).ok_or(s[0].clone()),
+        k => match k.as_scalar() {
+            Some(x) if x >= 1.0 && x.is_finite() => {
+                let p = x as usize - 1;
+                if p < l.items.len() {
+                    Ok(p)
+                } else {
+                    Err(String::new())
+                }
+            }
+            _ => return Err(KernelError::new("invalid subscript for [[<-")),
+        },
+    };
+    let mut out = l.clone();
+    let frame = super::frame::as_frame(&Value::List(l.clone())).is_some();
+    if matches!(value, Value::Null) {
+        if let Ok(p) = at {
+            out.items.remove(p);
+            if let Some(n) = out.names.as_mut() {
+                n.remove(p);
+            }
+        }
+        return Ok(Value::List(out));
+    }
+    let value = if frame {
+        let nrow = super::frame::nrow(l);
+        let m = match bare(value) {
+            Value::Factor(f) => f.codes.len(),
+            v => v.len(),
+        };
+        if !l.items.is_empty() && m != nrow {
+            if m == 0 || nrow % m != 0 {
+                return Err(KernelError::new(format!(
+                    "replacement has {m} rows, data has {nrow}"
+                )));
+            }
+            let every: Vec<f64> = (0..nrow).map(|k| (k % m + 1) as f64).collect();
+            super::index::index(bare(value), &[Some(Value::Num(every))])?
+        } else {
+            bare(value).clone()
+        }
+    } else {
+        value.clone()
+    };
+    match at {
+        Ok(p) => out.items[p] = value,
+        Err(name) => {
+            let mut names = labels;
+            names.push(name);
+            out.items.push(value);
+            out.names = Some(names);
+        }
+    }
+    Ok(Value::List(out))
+}
+
+fn element_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let i = a.get("i").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    if let Value::List(l) = bare(x) {
+        if a.get("j").is_some() {
+            return subset_eval(a, ctx);
+        }
+        return set_element(l, i, value);
+    }
+    let one = |v: &Value| match bare(v) {
+        Value::Factor(f) => f.codes.len(),
+        v => v.len(),
+    };
+    if one(value) != 1 {
+        return Err(KernelError::new(if one(value) == 0 {
+            "replacement has length zero"
+        } else {
+            "more elements supplied than there are to replace"
+        }));
+    }
+    if one(i) != 1 {
+        return Err(KernelError::new("[[ ]] with missing subscript"));
+    }
+    match a.get("j") {
+        Some(j) => assign_matrix(x, i, j, value, ctx),
+        None => assign_vector(x, i, value, ctx),
+    }
+}
+
+fn field_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let name = a.get("name").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    match bare(x) {
+        Value::List(l) => set_element(l, name, value),
+        Value::Null => set_element(&List::default(), name, value),
+        other => Err(KernelError::new(format!(
+            "$ operator is invalid for atomic vectors (a {}); use x[\"name\"] <- v",
+            other.type_name()
+        ))),
+    }
+}
+
+fn names_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    super::vector::labels::set_names_of(x, value)
+}
+
+fn colnames_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    if let Value::List(_) = bare(x) {
+        if super::frame::as_frame(x).is_some() {
+            return super::vector::labels::set_names_of(x, value);
+        }
+    }
+    let base = bare(x);
+    let (_, nc) = base.dims().ok_or_else(|| {
+        KernelError::new("attempt to set 'colnames' on an object with less than two dimensions")
+    })?;
+    let labels: Option<Vec<String>> = match bare(value) {
+        Value::Null => None,
+        v => Some(super::vector::labels::strings(v)?),
+    };
+    if let Some(l) = &labels {
+        if l.len() != nc {
+            return Err(KernelError::new(
+                "length of 'dimnames' [2] not equal to array extent",
+            ));
+        }
+    }
+    let (rows, _) = names::dimnames(x);
+    Ok(names::dimnamed(
+        base.clone(),
+        rows.map(<[String]>::to_vec),
+        labels,
+    ))
+}
+
+/// `levels(f) <- value`: renames the levels in order; a name given twice
+/// merges those levels, as in R.
+fn levels_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    let Value::Factor(f) = bare(x) else {
+        return Err(KernelError::new(format!(
+            "flowcast sets levels on factors, not on a {}",
+            bare(x).type_name()
+        )));
+    };
+    let new = super::vector::labels::strings(bare(value))?;
+    if new.len() < f.levels.len() {
+        return Err(KernelError::new(format!(
+            "number of levels differs: the factor has {}, the value {}",
+            f.levels.len(),
+            new.len()
+        )));
+    }
+    let mut levels: Vec<String> = Vec::new();
+    let map: Vec<u32> = new
+        .iter()
+        .map(|l| {
+            let k = levels.iter().position(|x| x == l).unwrap_or_else(|| {
+                levels.push(l.clone());
+                levels.len() - 1
+            });
+            k as u32
+        })
+        .collect();
+    let codes = f.codes.iter().map(|c| c.map(|c| map[c as usize])).collect();
+    let out = Value::Factor(Factor { codes, levels });
+    Ok(match names::names(x) {
+        Some(n) => named(out, n.to_vec()),
+        None => out,
+    })
+}
+
+/// The type after assigning a value of type `v` into part of `x`.
+fn assigned_type(x: &Type, v: &Type) -> Type {
+    let rank = |t: &Type| match t {
+        Type::Bool { .. } | Type::BoolMat { .. } | Type::Null => Some(0),
+        Type::Num { .. } | Type::Mat { .. } => Some(1),
+        Type::Str { .. } | Type::Factor { .. } => Some(2),
+        _ => None,
+    };
+    match (x, rank(x), rank(v)) {
+        (Type::Mat { rows, cols }, _, Some(0 | 1)) => Type::Mat {
+            rows: *rows,
+            cols: *cols,
+        },
+        (Type::BoolMat { rows, cols }, _, Some(0)) => Type::BoolMat {
+            rows: *rows,
+            cols: *cols,
+        },
+        (Type::BoolMat { rows, cols }, _, Some(1)) => Type::Mat {
+            rows: *rows,
+            cols: *cols,
+        },
+        (Type::Factor { levels, .. }, _, _) => Type::Factor {
+            len: None,
+            levels: levels.clone(),
+        },
+        (_, Some(a), Some(b)) => match a.max(b) {
+            0 => Type::logical(None),
+            1 => Type::num_unknown(),
+            _ => Type::Str {
+                len: None,
+                value: None,
+            },
+        },
+        _ => Type::Any,
+    }
+}
+
+fn refuses(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Formula { .. } | Type::Complex { .. } | Type::ComplexMat { .. }
+    )
+}
+
+fn subset_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = a.ty("x").cloned().unwrap_or(Type::Any);
+    let v = a.ty("value").cloned().unwrap_or(Type::Any);
+    if refuses(&x) {
+        return Err(a.error("x", format!("cannot assign into part of {}", x.describe())));
+    }
+    Ok(match (&x, a.ty("j")) {
+        (Type::List { .. } | Type::Record { .. } | Type::Any, _) => Type::Any,
+        (_, Some(_)) if !matches!(x, Type::Mat { .. } | Type::BoolMat { .. }) => Type::Any,
+        _ => assigned_type(&x, &v),
+    })
+}
+
+fn element_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = a.ty("x").cloned().unwrap_or(Type::Any);
+    let v = a.ty("value").cloned().unwrap_or(Type::Any);
+    if refuses(&x) {
+        return Err(a.error("x", format!("cannot assign into part of {}", x.describe())));
+    }
+    Ok(match x {
+        Type::List { .. } | Type::Record { .. } | Type::Any | Type::Null => Type::Any,
+        _ if a.func == "$<-" => {
+            return Err(a.error(
+                "x",
+                format!(
+                    "$ operator is invalid for atomic vectors ({})",
+                    x.describe()
+                ),
+            ))
+        }
+        _ => assigned_type(&x, &v),
+    })
+}
+
+fn same_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(a.ty("x").cloned().unwrap_or(Type::Any))
+}
+
+fn levels_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match a.ty("x") {
+        Some(Type::Factor { len, .. }) => Ok(Type::Factor {
+            len: *len,
+            levels: None,
+        }),
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(t) => Err(a.error(
+            "x",
+            format!("flowcast sets levels on factors, not on {}", t.describe()),
+        )),
+    }
+}
