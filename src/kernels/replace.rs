@@ -526,32 +526,29 @@ fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 /// `x[[name]] <- value` / `x$name <- value` on a list or data frame: NULL
 /// removes the element; a data frame's column must have its rows (or
 /// divide them, and is recycled).
-fn set_element(l: &List, key: &Value, value: &Value) -> Result<Value, KernelError> {
-    let labels = l
-        .names
-        .clone()
-        .unwrap_or_else(|| vec![String::new(); l.items.len()]);
-    let at = match bare(key) {
-        Value::Str(s) if s.len() == 1 => labels.iter().position(|x| *x == s[0]).ok_or(s[0].clone()),
+fn set_element(x: &Value, l: &List, key: &Value, value: &Value) -> Result<Value, KernelError> {
+    // Where the value goes: an element, a new name, or a position past
+    // the end (R pads with NULL up to it).
+    let at: Result<usize, Option<String>> = match bare(key) {
+        Value::Str(s) if s.len() == 1 => l
+            .names
+            .as_ref()
+            .and_then(|ns| ns.iter().position(|x| *x == s[0]))
+            .ok_or(Some(s[0].clone())),
         k => match k.as_scalar() {
-            Some(x) if x >= 1.0 && x.is_finite() => {
-                let p = x as usize - 1;
-                if p < l.items.len() {
-                    Ok(p)
-                } else {
-                    Err(String::new())
-                }
-            }
+            Some(x) if x >= 1.0 && x.is_finite() && x < MAX_LEN as f64 => Ok(x as usize - 1),
             _ => return Err(KernelError::new("invalid subscript for [[<-")),
         },
     };
     let mut out = l.clone();
-    let frame = super::frame::as_frame(&Value::List(l.clone())).is_some();
+    let frame = super::frame::as_frame(x).is_some();
     if matches!(value, Value::Null) {
         if let Ok(p) = at {
-            out.items.remove(p);
-            if let Some(n) = out.names.as_mut() {
-                n.remove(p);
+            if p < out.items.len() {
+                out.items.remove(p);
+                if let Some(n) = out.names.as_mut() {
+                    n.remove(p);
+                }
             }
         }
         return Ok(Value::List(out));
@@ -577,10 +574,32 @@ fn set_element(l: &List, key: &Value, value: &Value) -> Result<Value, KernelErro
         value.clone()
     };
     match at {
-        Ok(p) => out.items[p] = value,
+        Ok(p) if p < out.items.len() => out.items[p] = value,
+        Ok(p) if frame && p == out.items.len() => {
+            out.items.push(value);
+            if let Some(n) = out.names.as_mut() {
+                n.push(format!("V{}", p + 1));
+            }
+        }
+        Ok(p) => {
+            if frame {
+                return Err(KernelError::new(format!(
+                    "new columns would leave holes after existing columns (column {})",
+                    p + 1
+                )));
+            }
+            out.items.resize(p, Value::Null);
+            out.items.push(value);
+            if let Some(n) = out.names.as_mut() {
+                n.resize(p + 1, String::new());
+            }
+        }
         Err(name) => {
-            let mut names = labels;
-            names.push(name);
+            let mut names = out
+                .names
+                .take()
+                .unwrap_or_else(|| vec![String::new(); out.items.len()]);
+            names.push(name.unwrap_or_default());
             out.items.push(value);
             out.names = Some(names);
         }
@@ -596,7 +615,7 @@ fn element_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         if a.get("j").is_some() {
             return subset_eval(a, ctx);
         }
-        return set_element(l, i, value);
+        return set_element(x, l, i, value);
     }
     let one = |v: &Value| match bare(v) {
         Value::Factor(f) => f.codes.len(),
@@ -623,8 +642,8 @@ fn field_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let name = a.get("name").unwrap_or(&Value::Null);
     let value = a.get("value").unwrap_or(&Value::Null);
     match bare(x) {
-        Value::List(l) => set_element(l, name, value),
-        Value::Null => set_element(&List::default(), name, value),
+        Value::List(l) => set_element(x, l, name, value),
+        Value::Null => set_element(x, &List::default(), name, value),
         other => Err(KernelError::new(format!(
             "$ operator is invalid for atomic vectors (a {}); use x[\"name\"] <- v",
             other.type_name()
