@@ -555,3 +555,13 @@ fn replacement_mistakes_are_rs() {
         "cannot assign to this with `<-`",
     );
 }
+
+/// chol's blocked factorisation names the leading minor that fails, as
+/// LAPACK's dpotrf does, in a block after the first.
+#[test]
+fn chol_names_the_failing_minor_past_the_first_block() {
+    run_fails(
+        "S = '{ S <- crossprod(matrix(sin(1:22500), 150)) + 150 * diag(150); S[100, 100] <- -1; S }'\nc = 'chol(S)'",
+        "the leading minor of order 100 is not positive definite",
+    );
+}

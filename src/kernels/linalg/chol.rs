@@ -2,6 +2,9 @@
 //! LAPACK `dpotrf("U")`; only the upper triangle of `x` is read, the lower
 //! triangle of the result is zero.
 
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef};
+
 use super::{matrix_dims, ArgError, Args, KernelError, ShapeCtx, Type, Value};
 use crate::kernels::Ctx;
 
@@ -44,40 +47,89 @@ pub(super) fn chol_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
         return Err(KernelError::new("'a' must have dims > 0"));
     }
     let mut a = x;
-    for j in 0..n {
-        for i in j + 1..n {
-            a[(i, j)] = 0.0;
-        }
-    }
     dpotrf_upper(a.as_mut_slice(), n).map_err(|info| {
         KernelError::new(format!(
             "the leading minor of order {info} is not positive definite"
         ))
     })?;
+    for j in 0..n {
+        for i in j + 1..n {
+            a[(i, j)] = 0.0;
+        }
+    }
     Ok(Value::Mat(a))
 }
 
-/// LAPACK's unblocked upper Cholesky (`dpotf2("U")`, which `dpotrf` runs
-/// on matrices below its block size): column by column, `Err(j)` (1-based)
-/// when the j-th leading minor is not positive (or NaN).
+/// LAPACK's `dpotrf("U")`: blocked as LAPACK blocks it (NB = 64), the
+/// updates from the rows above each block row a matrix product, then the
+/// block factored by [`dpotf2_upper`] and the rest of its row solved
+/// against it (`dtrsm`). `Err(j)` (1-based) when the j-th leading minor is
+/// not positive (or NaN). Writes below the diagonal: the caller clears
+/// the lower triangle.
 pub(super) fn dpotrf_upper(a: &mut [f64], n: usize) -> Result<(), usize> {
-    for j in 0..n {
-        let col = j * n;
-        let mut ajj = a[col + j];
+    const NB: usize = 64;
+    if n <= NB {
+        return dpotf2_upper(a, n, 0, n);
+    }
+    let mut above = Vec::new();
+    for j in (0..n).step_by(NB) {
+        let jb = NB.min(n - j);
+        if j > 0 {
+            // A[j.., j..] -= A[..j, j..jb]' A[..j, j..], from a copy of the
+            // rows above (they are read while the block row is written).
+            above.clear();
+            for c in j..n {
+                above.extend_from_slice(&a[c * n..c * n + j]);
+            }
+            let p = MatRef::from_column_major_slice(&above, j, n - j);
+            let dst =
+                MatMut::from_column_major_slice_with_stride_mut(&mut a[j * n + j..], jb, n - j, n);
+            matmul(
+                dst,
+                Accum::Add,
+                p.subcols(0, jb).transpose(),
+                p,
+                -1.0,
+                crate::kernels::width::par(),
+            );
+        }
+        dpotf2_upper(a, n, j, jb).map_err(|info| j + info)?;
+        // A[j..jb, c] = U_jj^-T A[j..jb, c] for the columns after the block.
+        for c in j + jb..n {
+            for i in 0..jb {
+                let mut s = a[c * n + j + i];
+                for k in 0..i {
+                    s -= a[(j + i) * n + j + k] * a[c * n + j + k];
+                }
+                a[c * n + j + i] = s / a[(j + i) * n + j + i];
+            }
+        }
+    }
+    Ok(())
+}
+
+/// LAPACK's unblocked upper Cholesky (`dpotf2("U")`) of the `m`x`m` block
+/// at (`off`, `off`) of the `n`x`n` column-major `a`: column by column,
+/// `Err(j)` (1-based within the block) when the j-th leading minor is not
+/// positive (or NaN).
+fn dpotf2_upper(a: &mut [f64], n: usize, off: usize, m: usize) -> Result<(), usize> {
+    let at = |r: usize, c: usize| (off + c) * n + off + r;
+    for j in 0..m {
+        let mut ajj = a[at(j, j)];
         for k in 0..j {
-            ajj -= a[col + k] * a[col + k];
+            ajj -= a[at(k, j)] * a[at(k, j)];
         }
         if ajj <= 0.0 || ajj.is_nan() {
             return Err(j + 1);
         }
         let ajj = ajj.sqrt();
-        a[col + j] = ajj;
-        for c in j + 1..n {
-            let mut s = a[c * n + j];
+        a[at(j, j)] = ajj;
+        for c in j + 1..m {
+            let mut s = a[at(j, c)];
             for k in 0..j {
-                s -= a[col + k] * a[c * n + k];
+                s -= a[at(k, j)] * a[at(k, c)];
             }
-            a[c * n + j] = s / ajj;
+            a[at(j, c)] = s / ajj;
         }
     }
     Ok(())
