@@ -69,6 +69,7 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "$<-",
     "names<-",
     "colnames<-",
+    "dim<-",
 ];
 
 /// Type tests and coercions, which must see a logical matrix as one

@@ -265,6 +265,7 @@ pub fn reads_names(func: &str) -> bool {
             | "names<-"
             | "colnames<-"
             | "levels<-"
+            | "dim<-"
     )
 }
 

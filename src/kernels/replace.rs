@@ -54,6 +54,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: colnames_eval,
     },
     Kernel {
+        name: "dim<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: dim_shape,
+        eval: dim_eval,
+    },
+    Kernel {
         name: "levels<-",
         params: &[req("x"), req("value")],
         random: false,
@@ -820,4 +827,73 @@ fn levels_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             format!("flowcast sets levels on factors, not on {}", t.describe()),
         )),
     }
+}
+
+/// `dim(x) <- c(r, c)`: a vector as a matrix (column-major, as R fills
+/// it); `dim(m) <- NULL` a matrix as a vector. Names are dropped, as R
+/// drops them.
+fn dim_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = bare(a.get("x").unwrap_or(&Value::Null));
+    let value = bare(a.get("value").unwrap_or(&Value::Null));
+    if matches!(value, Value::Null) {
+        return Ok(match x {
+            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
+            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            other => other.clone(),
+        });
+    }
+    let d = value.as_f64_slice().unwrap_or_default();
+    let dims: Vec<usize> = d
+        .iter()
+        .map(|&v| (v.is_finite() && v >= 0.0).then_some(v as usize))
+        .collect::<Option<_>>()
+        .ok_or_else(|| KernelError::new("the dims contain missing or negative values"))?;
+    let [r, c] = dims[..] else {
+        return Err(KernelError::new(format!(
+            "flowcast's matrices have two dimensions, not {}",
+            dims.len()
+        )));
+    };
+    let len = x.len();
+    if r.checked_mul(c) != Some(len) {
+        return Err(KernelError::new(format!(
+            "dims [product {}] do not match the length of object [{len}]",
+            r.saturating_mul(c)
+        )));
+    }
+    match x {
+        Value::Num(_) | Value::Mat(_) => {
+            let v = x.as_f64_slice().unwrap_or_default().into_owned();
+            Ok(Value::Mat(DMatrix::from_vec(r, c, v)))
+        }
+        Value::Bool(_) | Value::BoolMat(_) => {
+            let v = x.as_logicals().unwrap_or_default().into_owned();
+            Ok(Value::BoolMat(DMatrix::from_vec(r, c, v)))
+        }
+        other => Err(KernelError::new(format!(
+            "flowcast's matrices hold numbers or logicals, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn dim_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = a.ty("x").cloned().unwrap_or(Type::Any);
+    let dims = a.ty("value").and_then(|t| match t {
+        Type::Num { value: Some(v), .. } if v.len() == 2 => Some((v[0] as usize, v[1] as usize)),
+        _ => None,
+    });
+    Ok(match (x, a.ty("value")) {
+        (Type::Mat { .. }, Some(Type::Null)) => Type::num_unknown(),
+        (Type::BoolMat { .. }, Some(Type::Null)) => Type::logical(None),
+        (Type::Bool { .. } | Type::BoolMat { .. }, _) => Type::BoolMat {
+            rows: dims.map(|d| d.0),
+            cols: dims.map(|d| d.1),
+        },
+        (Type::Num { .. } | Type::Mat { .. }, _) => Type::Mat {
+            rows: dims.map(|d| d.0),
+            cols: dims.map(|d| d.1),
+        },
+        _ => Type::Any,
+    })
 }

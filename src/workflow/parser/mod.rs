@@ -530,8 +530,8 @@ impl<'a> Parser<'a> {
                 span,
                 format!(
                     "cannot assign to this with {}: the target is a name, `x[i]`, `x[[i]]`, \
-                     `x$name`, or names(x), colnames(x), rownames(x), row.names(x) or \
-                     levels(x) of one of those",
+                     `x$name`, or names(x), colnames(x), rownames(x), row.names(x), \
+                     levels(x) or dim(x) of one of those",
                     t.tok.describe()
                 ),
             )
@@ -866,7 +866,14 @@ fn unsupported(op: &str) -> String {
 
 /// The replacement functions a target may call: `names(x) <- v` is
 /// `` x <- `names<-`(x, value = v) ``.
-const REPLACEABLE: [&str; 5] = ["names", "colnames", "rownames", "row.names", "levels"];
+const REPLACEABLE: [&str; 6] = [
+    "names",
+    "colnames",
+    "rownames",
+    "row.names",
+    "levels",
+    "dim",
+];
 
 /// The name an assignment's target finally assigns (`d` in
 /// `names(d$x)[2] <- v`), or the span of the part that cannot be assigned.
