@@ -542,6 +542,14 @@ fn replacement_mistakes_are_rs() {
         "a = '{ m <- matrix(1:4, 2); m[3, 1] <- 0; m }'",
         "subscript out of bounds",
     );
+    run_fails(
+        "a = '{ y <- 1; y[1e11] <- 2; length(y) }'",
+        "cannot allocate vector of size",
+    );
+    run_fails(
+        "a = '{ v <- 1:6; dim(v) <- c(4, 2); v }'",
+        "dims [product 8] do not match the length of object [6]",
+    );
     check_fails(
         "x = 'c(1, 2)'\na = '{ y <- x; y$a <- 1; y }'",
         3,

@@ -236,17 +236,9 @@ fn positions(
 /// limit on a vector's length.
 const MAX_LEN: usize = 1 << 40;
 
-/// `x[pos] <- value` on atoms, R's `VectorAssign`.
-fn assign_atoms(
-    x: Atoms,
-    pos: &[Option<usize>],
-    value: Atoms,
-    ctx: &mut Ctx,
-) -> Result<Atoms, KernelError> {
-    let m = value.len();
-    if pos.is_empty() {
-        return Ok(x);
-    }
+/// R's checks of `x[pos] <- value` for a value of `m` elements (`pos` not
+/// empty), and the length the vector must stretch to.
+fn assignable(pos: &[Option<usize>], m: usize, ctx: &mut Ctx) -> Result<usize, KernelError> {
     if m == 0 {
         return Err(KernelError::new("replacement has length zero"));
     }
@@ -258,14 +250,31 @@ fn assign_atoms(
     if pos.len() % m != 0 {
         ctx.warn("number of items to replace is not a multiple of replacement length");
     }
-    let rank = x.rank().max(value.rank());
-    let (mut x, value) = (x.into_rank(rank), value.into_rank(rank));
     let end = pos.iter().flatten().max().map_or(0, |&k| k + 1);
     if end > MAX_LEN {
         return Err(KernelError::new(format!(
             "cannot stretch a vector to {end} elements"
         )));
     }
+    // `x[1e11] <- 1` stretches x: R's error when that cannot be had.
+    super::alloc::ensure_room(end as f64 * 8.0)?;
+    Ok(end)
+}
+
+/// `x[pos] <- value` on atoms, R's `VectorAssign`.
+fn assign_atoms(
+    x: Atoms,
+    pos: &[Option<usize>],
+    value: Atoms,
+    ctx: &mut Ctx,
+) -> Result<Atoms, KernelError> {
+    let m = value.len();
+    if pos.is_empty() {
+        return Ok(x);
+    }
+    let end = assignable(pos, m, ctx)?;
+    let rank = x.rank().max(value.rank());
+    let (mut x, value) = (x.into_rank(rank), value.into_rank(rank));
     if end > x.len() {
         x.stretch(end);
     }
@@ -324,24 +333,8 @@ fn assign_factor(
     if pos.is_empty() {
         return Ok(f.clone());
     }
-    if m == 0 {
-        return Err(KernelError::new("replacement has length zero"));
-    }
-    if m > 1 && pos.iter().any(Option::is_none) {
-        return Err(KernelError::new(
-            "NAs are not allowed in subscripted assignments",
-        ));
-    }
-    if pos.len() % m != 0 {
-        ctx.warn("number of items to replace is not a multiple of replacement length");
-    }
+    let end = assignable(pos, m, ctx)?;
     let mut out = f.clone();
-    let end = pos.iter().flatten().max().map_or(0, |&k| k + 1);
-    if end > MAX_LEN {
-        return Err(KernelError::new(format!(
-            "cannot stretch a vector to {end} elements"
-        )));
-    }
     if end > out.codes.len() {
         out.codes.resize(end, None);
     }
