@@ -827,7 +827,8 @@ pub(super) fn sd_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
 }
 
 fn xy_shape(args: &Args<Type>, vector_needs_y: bool) -> Result<Type, ArgError> {
-    if let Some(m) = args.const_str("method") {
+    // var() has no `method`; cor and cov do.
+    if let Some(m) = args.get_if_formal("method").and_then(Type::const_str) {
         if match_method(m).is_none() {
             return Err(args.error("method", METHOD_ERROR));
         }
