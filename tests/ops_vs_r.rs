@@ -518,6 +518,51 @@ fn replacement_workflow_matches_r() {
     workflow_matches_r("replace");
 }
 
+/// Operators and maths on data frames and factors (`d == -99`, `round(d)`,
+/// `f == "ctrl"`), and `d[m] <- v` for a logical matrix `m`, give R's
+/// values.
+#[test]
+fn frame_and_factor_operators_match_r() {
+    workflow_matches_r("frame_ops");
+}
+
+/// R's refusals for operators on data frames and factors, before the run
+/// where the types show them.
+#[test]
+fn frame_and_factor_operator_mistakes_are_rs() {
+    let frame = "d = 'data.frame(g = c(\"a\", \"b\"), x = c(1, 2))'\n";
+    check_fails(
+        &format!("{frame}a = 'round(d)'"),
+        3,
+        "d)",
+        "non-numeric-alike variable(s) in data frame: g",
+    );
+    check_fails(
+        &format!("{frame}a = 'd * 2'"),
+        3,
+        "d * 2",
+        "non-numeric argument to binary operator",
+    );
+    check_fails(
+        &format!("{frame}a = 'd == d[, 2:1][, 1:1, drop = FALSE]'"),
+        3,
+        "d ==",
+        "only defined for equally-sized data frames",
+    );
+    run_fails(
+        &format!("{frame}a = '{{ e <- d; e[e == 1 | e == 2] <- c(5, 6, 7); e }}'"),
+        "'value' is the wrong length",
+    );
+    run_fails(
+        "a = 'factor(c(\"a\", \"b\")) == factor(c(\"a\", \"c\"))'",
+        "level sets of factors are different",
+    );
+    run_fails(
+        "a = 'list(1, 2, 3) + data.frame(x = 1, y = 2)'",
+        "list of length 3 not meaningful",
+    );
+}
+
 /// Replacement mistakes fail with R's messages, at the assignment; a target
 /// that cannot be assigned is refused where it stands.
 #[test]

@@ -238,6 +238,11 @@ impl<T> Args<T> {
         }
     }
 
+    /// The function's formals, to match another call of it.
+    pub fn params(&self) -> &'static [Param] {
+        self.params
+    }
+
     /// The index of formal `name` among the formals other than `...`.
     fn formal(&self, name: &str) -> Option<usize> {
         let fi = self

@@ -505,6 +505,58 @@ fn assign_frame(
     Ok(Value::List(out))
 }
 
+/// Whether `i` is a logical matrix of the data frame's shape: `d[i] <- v`
+/// then replaces the cells it marks (`d[d == -99] <- NA`).
+fn cells_of(l: &List, i: &Value) -> bool {
+    match bare(i) {
+        Value::BoolMat(m) => m.shape() == (super::frame::nrow(l), l.items.len()),
+        _ => false,
+    }
+}
+
+/// `d[i] <- value` for a logical matrix `i`, as `[<-.data.frame` does it:
+/// column by column, `x[[v]][i[, v]] <- value`, a longer value handed out
+/// in column order.
+fn assign_cells(l: &List, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Value::BoolMat(m) = bare(i) else {
+        return Err(KernelError::new("a logical matrix subscript was expected"));
+    };
+    let marked = |c: usize| m.column(c).iter().filter(|b| **b == Some(true)).count();
+    let nreplace: usize = (0..m.ncols()).map(marked).sum();
+    if nreplace == 0 {
+        return Ok(Value::List(l.clone()));
+    }
+    let value = names::strip_value(bare(value).clone());
+    let n = value.len();
+    let value = if n > 1 && n < nreplace && nreplace % n == 0 {
+        let at = (0..nreplace).map(|k| (k % n + 1) as f64).collect();
+        super::index::index(&value, &[Some(Value::Num(at))])?
+    } else {
+        value
+    };
+    if n > 1 && value.len() != nreplace {
+        return Err(KernelError::new("'value' is the wrong length"));
+    }
+    let mut out = l.clone();
+    let mut done = 0;
+    for c in 0..m.ncols() {
+        let nv = marked(c);
+        if nv == 0 {
+            continue;
+        }
+        let piece = if n > 1 {
+            let at = (done + 1..=done + nv).map(|k| k as f64).collect();
+            super::index::index(&value, &[Some(Value::Num(at))])?
+        } else {
+            value.clone()
+        };
+        let this = Value::Bool(m.column(c).iter().copied().collect());
+        out.items[c] = assign_vector(&out.items[c], &this, &piece, ctx)?;
+        done += nv;
+    }
+    Ok(Value::List(out))
+}
+
 fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = a.get("x").unwrap_or(&Value::Null);
     let value = a.get("value").unwrap_or(&Value::Null);
@@ -515,6 +567,9 @@ fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             assign_frame(l, i, j, value, ctx)
         }
         (Some(j), _) => assign_matrix(x, i, j, value, ctx),
+        (None, Value::List(l)) if super::frame::as_frame(x).is_some() && cells_of(l, i) => {
+            assign_cells(l, i, value, ctx)
+        }
         (None, Value::List(_)) => Err(KernelError::new(
             "flowcast replaces a list's elements one at a time: x[[i]] <- v or x$name <- v \
              (a data frame's cells: d[i, j] <- v)",
@@ -763,6 +818,19 @@ fn assigned_type(x: &Type, v: &Type) -> Type {
     }
 }
 
+/// A data frame column's type after some of its cells take a `v`: its
+/// length kept.
+fn cells_type(t: &Type, v: &Type) -> Type {
+    let len = t.len();
+    match assigned_type(t, v) {
+        Type::Num { .. } => Type::Num { len, value: None },
+        Type::Bool { .. } => Type::logical(len),
+        Type::Str { .. } => Type::Str { len, value: None },
+        Type::Factor { levels, .. } => Type::Factor { len, levels },
+        other => other,
+    }
+}
+
 fn refuses(t: &Type) -> bool {
     matches!(
         t,
@@ -777,6 +845,17 @@ fn subset_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         return Err(a.error("x", format!("cannot assign into part of {}", x.describe())));
     }
     Ok(match (&x, a.ty("j")) {
+        (Type::Record { class, fields }, None)
+            if class == super::frame::CLASS && matches!(a.ty("i"), Some(Type::BoolMat { .. })) =>
+        {
+            Type::Record {
+                class: class.clone(),
+                fields: fields
+                    .iter()
+                    .map(|(n, t)| (n.clone(), cells_type(t, &v)))
+                    .collect(),
+            }
+        }
         (Type::List { .. } | Type::Record { .. } | Type::Any, _) => Type::Any,
         (_, Some(_)) if !matches!(x, Type::Mat { .. } | Type::BoolMat { .. }) => Type::Any,
         _ => assigned_type(&x, &v),

@@ -83,9 +83,13 @@ fn numbers<'a>(v: &'a Value, op: &str) -> Result<Cow<'a, [f64]>, KernelError> {
 }
 
 /// A value as text for comparing with text: `as.character`.
-fn texts<'a>(v: &'a Value, op: &str) -> Result<Vec<Option<Cow<'a, str>>>, KernelError> {
+pub(super) fn texts<'a>(v: &'a Value, op: &str) -> Result<Vec<Option<Cow<'a, str>>>, KernelError> {
     Ok(match v {
-        Value::Str(s) => s.iter().map(|s| Some(Cow::Borrowed(s.as_str()))).collect(),
+        // A missing text cell ("NA", see `factor`) compares as NA.
+        Value::Str(s) => s
+            .iter()
+            .map(|s| (!crate::kernels::factor::text_is_na(s)).then_some(Cow::Borrowed(s.as_str())))
+            .collect(),
         Value::Bool(b) => b
             .iter()
             .map(|b| b.map(|b| Cow::Borrowed(if b { "TRUE" } else { "FALSE" })))
@@ -199,6 +203,12 @@ fn compare_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
     let op = args.func;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
     let e2 = args.get("e2").unwrap_or(&Value::Null);
+    if let Some(r) = super::frame_ops::ops(args, e1, Some(e2), ctx, compare_eval) {
+        return r;
+    }
+    if let Some(r) = super::factor_ops::ops(op, e1, Some(e2), ctx) {
+        return r;
+    }
     let text = is_text(e1) || is_text(e2);
     let a = side(e1, text, op)?;
     let b = side(e2, text, op)?;
@@ -240,6 +250,16 @@ fn operand(t: &Type) -> Option<Operand> {
 /// (`==`, `&`, `xor`): R's recycling, a matrix operand's dims kept.
 pub(super) fn elementwise_logical_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let text_ok = !matches!(args.func, "&" | "|" | "xor");
+    if args.func != "xor" {
+        let t1 = args.ty("e1").cloned().unwrap_or(Type::Null);
+        let t2 = args.ty("e2").cloned().unwrap_or(Type::Null);
+        if let Some(t) = super::frame_ops::ops_shape(args.func, &t1, Some(&t2)) {
+            return t.map_err(ArgError::call);
+        }
+        if let Some(t) = super::factor_ops::ops_shape(args.func, &t1, Some(&t2)) {
+            return Ok(t);
+        }
+    }
     let mut sides = Vec::new();
     for name in ["e1", "e2"] {
         let name = if args.func == "xor" {

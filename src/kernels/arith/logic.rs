@@ -106,6 +106,14 @@ fn logic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     };
     let e1 = args.get(n1).unwrap_or(&Value::Null);
     let e2 = args.get(n2).unwrap_or(&Value::Null);
+    if args.func != "xor" {
+        if let Some(r) = super::frame_ops::ops(args, e1, Some(e2), ctx, logic_eval) {
+            return r;
+        }
+        if let Some(r) = super::factor_ops::ops(args.func, e1, Some(e2), ctx) {
+            return r;
+        }
+    }
     let a = logicals(e1)?;
     let b = logicals(e2)?;
     let (n, dims) = conform(a.len(), e1.dims(), b.len(), e2.dims()).map_err(KernelError)?;
@@ -130,8 +138,14 @@ fn logic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     Ok(Value::logicals_shaped(data, dims))
 }
 
-fn not_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn not_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
+    if let Some(r) = super::frame_ops::ops(args, x, None, ctx, not_eval) {
+        return r;
+    }
+    if let Some(r) = super::factor_ops::ops("!", x, None, ctx) {
+        return r;
+    }
     let v = x
         .as_logicals()
         .ok_or_else(|| KernelError::new("invalid argument type"))?;
@@ -140,6 +154,14 @@ fn not_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn not_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(x) = args.ty("x") {
+        if let Some(t) = super::frame_ops::ops_shape("!", x, None) {
+            return t.map_err(ArgError::call);
+        }
+        if let Some(t) = super::factor_ops::ops_shape("!", x, None) {
+            return Ok(t);
+        }
+    }
     match args.ty("x") {
         Some(Type::Num { len, .. }) => Ok(Type::logical(*len)),
         Some(Type::Bool { len, value }) => Ok(match value {

@@ -284,7 +284,17 @@ fn round_recycled(x: &Value, data: &[f64], digits: &[f64]) -> Value {
 }
 
 fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(r) = super::frame_ops::math(args, ctx, math_eval) {
+        return r;
+    }
     let x = args.get("x").unwrap_or(&Value::Null);
+    if matches!(x, Value::Factor(_)) {
+        // Math.factor.
+        return Err(KernelError::new(format!(
+            "\u{2018}{}\u{2019} not meaningful for factors",
+            args.func
+        )));
+    }
     let data = x.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
             "non-numeric argument to mathematical function {}()",
@@ -319,6 +329,9 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args.ty("x").and_then(super::frame_ops::math_shape) {
+        return t.map_err(|m| args.error("x", m));
+    }
     let extra = match args.func {
         "log" => "base",
         "round" | "signif" => "digits",

@@ -6,6 +6,8 @@
 
 mod bind;
 pub mod compare;
+mod factor_ops;
+mod frame_ops;
 pub mod logic;
 mod math;
 

@@ -277,7 +277,14 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let op = Op::from_name(args.func)
         .ok_or_else(|| KernelError::new(format!("unknown operator {}", args.func)))?;
     let e1 = args.get("e1").unwrap_or(&Value::Null);
-    match args.get("e2") {
+    let e2 = args.get("e2");
+    if let Some(r) = super::frame_ops::ops(args, e1, e2, ctx, arith_eval) {
+        return r;
+    }
+    if let Some(r) = super::factor_ops::ops(args.func, e1, e2, ctx) {
+        return r;
+    }
+    match e2 {
         None => {
             if !matches!(op, Op::Add | Op::Sub) {
                 return Err(KernelError::new(format!(
@@ -339,6 +346,12 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let op = Op::from_name(args.func)
         .ok_or_else(|| ArgError::call(format!("unknown operator {}", args.func)))?;
     let t1 = args.ty("e1").cloned().unwrap_or(Type::Any);
+    if let Some(t) = super::frame_ops::ops_shape(args.func, &t1, args.ty("e2")) {
+        return t.map_err(ArgError::call);
+    }
+    if let Some(t) = super::factor_ops::ops_shape(args.func, &t1, args.ty("e2")) {
+        return Ok(t);
+    }
     let Some(t2) = args.ty("e2").cloned() else {
         if !matches!(op, Op::Add | Op::Sub) {
             return Err(ArgError::call(format!(

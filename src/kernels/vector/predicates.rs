@@ -77,7 +77,11 @@ pub fn is_na(x: &Value) -> Result<Value, KernelError> {
     let data: Vec<Option<bool>> = match x {
         Value::Named(n) => return is_na(&n.value),
         Value::Null => Vec::new(),
-        Value::Str(s) => vec![Some(false); s.len()],
+        // Text has no NA of its own: "NA" stands for it (see `factor`).
+        Value::Str(s) => s
+            .iter()
+            .map(|s| Some(crate::kernels::factor::text_is_na(s)))
+            .collect(),
         Value::Bool(_) | Value::BoolMat(_) => x
             .as_logicals()
             .unwrap_or_default()
