@@ -580,6 +580,14 @@ fn replacement_mistakes_are_rs() {
         "replacement has 3 rows, data has 4",
     );
     run_fails(
+        "a = '{ e <- data.frame(u = 1:2); e[, 3] <- 0; e }'",
+        "new columns would leave holes after existing columns",
+    );
+    run_fails(
+        "a = '{ e <- data.frame(u = 1:2, v = 3:4, w = 5:6); e[, 1:3] <- list(1, 2); e }'",
+        "provided 2 variables to replace 3 variables",
+    );
+    run_fails(
         "a = '{ f <- factor(c(\"a\", \"b\")); levels(f) <- \"z\"; f }'",
         "number of levels differs",
     );

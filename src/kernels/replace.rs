@@ -459,6 +459,38 @@ fn assign_frame(
     let labels = l.names.clone().unwrap_or_default();
     let (cols, added) = positions(j, l.items.len(), Some(&labels))?;
     let rows = resolve(i, nrow, false, None)?;
+    // A list or data frame value gives one element per selected column
+    // (`d[, 2:3] <- round(d[, 2:3], 1)`), recycled over them.
+    if let Value::List(vl) = bare(value) {
+        let n = vl.items.len();
+        if n == 0 || cols.len() % n != 0 {
+            return Err(KernelError::new(format!(
+                "provided {n} variables to replace {} variables",
+                cols.len()
+            )));
+        }
+        let mut out = Value::List(l.clone());
+        let all_rows = Value::Num(
+            rows.iter()
+                .map(|r| r.map_or(NA, |r| (r + 1) as f64))
+                .collect(),
+        );
+        for (c, col) in cols.iter().enumerate() {
+            let j =
+                match col.map(|k| (k, k.checked_sub(l.items.len()))) {
+                    Some((_, Some(a))) if a < added.len() => Value::string(&added[a]),
+                    Some((k, _)) => Value::scalar((k + 1) as f64),
+                    None => return Err(KernelError::new(
+                        "missing values are not allowed in subscripted assignments of data frames",
+                    )),
+                };
+            let Value::List(now) = &out else {
+                unreachable!("assign_frame gives a data frame")
+            };
+            out = assign_frame(now, &all_rows, &j, &vl.items[c % n], ctx)?;
+        }
+        return Ok(out);
+    }
     let va = Atoms::of(value).ok_or_else(|| {
         KernelError::new(format!(
             "flowcast puts vectors into a data frame's cells, not a {}",
@@ -487,6 +519,17 @@ fn assign_frame(
                 "missing values are not allowed in subscripted assignments of data frames",
             ));
         };
+        // `d[, ncol(d) + 1] <- v`: R's next column, V<n>; further is a hole.
+        if col == out.items.len() {
+            out.names
+                .get_or_insert_with(Vec::new)
+                .push(format!("V{}", col + 1));
+            out.items.push(Value::Bool(vec![None; nrow]));
+        } else if col > out.items.len() {
+            return Err(KernelError::new(
+                "new columns would leave holes after existing columns",
+            ));
+        }
         let part: Vec<usize> = (0..rows.len())
             .map(|r| (c * rows.len() + r) % m.max(1))
             .collect();
