@@ -70,6 +70,8 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "names<-",
     "colnames<-",
     "dim<-",
+    "dimnames<-",
+    "is.na<-",
 ];
 
 /// Type tests and coercions, which must see a logical matrix as one

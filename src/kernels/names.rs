@@ -266,6 +266,8 @@ pub fn reads_names(func: &str) -> bool {
             | "colnames<-"
             | "levels<-"
             | "dim<-"
+            | "dimnames<-"
+            | "is.na<-"
     )
 }
 

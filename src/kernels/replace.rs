@@ -61,6 +61,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: dim_eval,
     },
     Kernel {
+        name: "dimnames<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: same_shape,
+        eval: dimnames_eval,
+    },
+    Kernel {
+        name: "is.na<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: is_na_shape,
+        eval: is_na_eval,
+    },
+    Kernel {
         name: "levels<-",
         params: &[req("x"), req("value")],
         random: false,
@@ -784,6 +798,68 @@ fn colnames_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         rows.map(<[String]>::to_vec),
         labels,
     ))
+}
+
+/// Calls the replacement function `func` (`rownames<-`, `colnames<-`).
+fn replace_with(func: &str, x: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let k = super::registry()
+        .get(func)
+        .ok_or_else(|| KernelError::new(format!("could not find function \"{func}\"")))?;
+    let given = vec![(None, x), (Some("value".to_string()), value)];
+    let matched =
+        Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
+    (k.eval)(&matched, ctx)
+}
+
+/// `dimnames(x) <- list(rows, cols)`: R's `dimnames<-` on a matrix, and
+/// `dimnames<-.data.frame` (row names and names) on a data frame.
+fn dimnames_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let value = a.get("value").unwrap_or(&Value::Null);
+    let frame = super::frame::as_frame(x).is_some();
+    let parts = match bare(value) {
+        Value::Null if !frame => {
+            return Ok(names::dimnamed(bare(x).clone(), None, None));
+        }
+        Value::List(l) if l.items.len() == 2 => &l.items,
+        _ if frame => return Err(KernelError::new("invalid 'dimnames' given for data frame")),
+        Value::List(l) => {
+            return Err(KernelError::new(format!(
+                "length of 'dimnames' [{}] must match that of 'dims' [2]",
+                l.items.len()
+            )))
+        }
+        _ => return Err(KernelError::new("'dimnames' must be a list")),
+    };
+    if !frame && bare(x).dims().is_none() {
+        return Err(KernelError::new("'dimnames' applied to non-array"));
+    }
+    if frame && parts.iter().any(|p| matches!(bare(p), Value::Null)) {
+        return Err(KernelError::new("invalid 'dimnames' given for data frame"));
+    }
+    let rows = replace_with("rownames<-", x, &parts[0], ctx)?;
+    replace_with("colnames<-", &rows, &parts[1], ctx)
+}
+
+/// `is.na(x) <- i`: R's default method, `x[i] <- NA`.
+fn is_na_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = a.get("x").unwrap_or(&Value::Null);
+    let i = a.get("value").unwrap_or(&Value::Null);
+    let na = Value::Bool(vec![None]);
+    match bare(x) {
+        Value::List(_) => Err(KernelError::new(
+            "flowcast sets list elements to NA one at a time: x[[i]] <- NA",
+        )),
+        _ => assign_vector(x, i, &na, ctx),
+    }
+}
+
+fn is_na_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = a.ty("x").cloned().unwrap_or(Type::Any);
+    Ok(match x {
+        Type::List { .. } | Type::Record { .. } | Type::Any => Type::Any,
+        _ => assigned_type(&x, &Type::logical(Some(1))),
+    })
 }
 
 /// `levels(f) <- value`: renames the levels in order; a name given twice

@@ -284,14 +284,14 @@ fn statement_errors_point_at_the_statement() {
         (
             "\"{ sort(x)[1] <- 2; x }\"",
             "2:8: cannot assign to this with `<-`: the target is a name, `x[i]`, `x[[i]]`, \
-             `x$name`, or names(x), colnames(x), rownames(x), row.names(x), levels(x) or \
-             dim(x) of one of those",
+             `x$name`, or names(x), colnames(x), rownames(x), row.names(x), dimnames(x), \
+             levels(x), dim(x) or is.na(x) of one of those",
         ),
         (
             "\"{ 1[1] <- 2 }\"",
             "2:8: cannot assign to this with `<-`: the target is a name, `x[i]`, `x[[i]]`, \
-             `x$name`, or names(x), colnames(x), rownames(x), row.names(x), levels(x) or \
-             dim(x) of one of those",
+             `x$name`, or names(x), colnames(x), rownames(x), row.names(x), dimnames(x), \
+             levels(x), dim(x) or is.na(x) of one of those",
         ),
         (
             "\"{ a <- }\"",

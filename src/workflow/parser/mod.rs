@@ -531,7 +531,7 @@ impl<'a> Parser<'a> {
                 format!(
                     "cannot assign to this with {}: the target is a name, `x[i]`, `x[[i]]`, \
                      `x$name`, or names(x), colnames(x), rownames(x), row.names(x), \
-                     levels(x) or dim(x) of one of those",
+                     dimnames(x), levels(x), dim(x) or is.na(x) of one of those",
                     t.tok.describe()
                 ),
             )
@@ -866,13 +866,15 @@ fn unsupported(op: &str) -> String {
 
 /// The replacement functions a target may call: `names(x) <- v` is
 /// `` x <- `names<-`(x, value = v) ``.
-const REPLACEABLE: [&str; 6] = [
+const REPLACEABLE: [&str; 8] = [
     "names",
     "colnames",
     "rownames",
     "row.names",
+    "dimnames",
     "levels",
     "dim",
+    "is.na",
 ];
 
 /// The name an assignment's target finally assigns (`d` in
