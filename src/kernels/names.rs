@@ -266,6 +266,9 @@ pub fn reads_names(func: &str) -> bool {
             | "colnames<-"
             | "levels<-"
             | "dim<-"
+            // par's names reach fn and the result.
+            | "optim"
+            | "optimHess"
     )
 }
 
