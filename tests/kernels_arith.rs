@@ -182,6 +182,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, ArgError> 
             base_dir: Path::new("."),
             written: &[],
             closure: None,
+            closure2: None,
         },
     )
 }

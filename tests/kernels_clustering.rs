@@ -479,6 +479,7 @@ fn shape_of(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String>
         base_dir: std::path::Path::new("."),
         written: &[],
         closure: None,
+        closure2: None,
     };
     (kernel.shape)(&args, &ctx).map_err(|e| e.message)
 }

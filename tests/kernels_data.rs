@@ -436,6 +436,7 @@ fn shape(name: &str, args: Vec<(Option<&str>, Type)>) -> Result<Type, String> {
         base_dir: Path::new(env!("CARGO_MANIFEST_DIR")),
         written: &[],
         closure: None,
+        closure2: None,
     };
     (k.shape)(&a, &ctx).map_err(|e| e.message)
 }
@@ -571,6 +572,7 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         cancel: &cancel,
         warnings: Vec::new(),
         closure: None,
+        closure2: None,
     };
     let start = std::time::Instant::now();
     assert_eq!(

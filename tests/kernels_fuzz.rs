@@ -270,6 +270,7 @@ impl Fuzzer {
             base_dir: self.base_dir,
             written: &[],
             closure: None,
+            closure2: None,
         };
         let shaped = catch_unwind(AssertUnwindSafe(|| {
             let typed = Args::match_call(k.name, k.params, types).ok()?;
@@ -300,6 +301,7 @@ impl Fuzzer {
             cancel: &cancel,
             warnings: Vec::new(),
             closure: None,
+            closure2: None,
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {

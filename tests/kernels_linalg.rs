@@ -481,6 +481,7 @@ mod shapes {
                 base_dir: Path::new("."),
                 written: &[],
                 closure: None,
+                closure2: None,
             },
         )
         .map_err(|e| e.message)

@@ -511,6 +511,80 @@ fn one_dimensional_search_mistakes_are_rs() {
     );
 }
 
+/// optim and optimHess refuse what R refuses, with R's messages: a
+/// function of the wrong shape before the run (fn of one number, gr of
+/// par's length), the data's mistakes at run time.
+#[test]
+fn optim_mistakes_are_rs() {
+    check_fails(
+        "a = 'optim(c(1, 2), function(p) p)'",
+        2,
+        "function(p)",
+        "objective function in optim evaluates to length 2 not 1",
+    );
+    check_fails(
+        "a = 'optim(c(1, 2), function(p) sum(p^2), function(q) 1, method = \"BFGS\")'",
+        2,
+        "function(q)",
+        "gradient in optim evaluated to length 1 not 2",
+    );
+    check_fails(
+        "a = 'optim(function(p) p, 1)'",
+        2,
+        "function(p)",
+        "a function(...) is a value only as the function argument of",
+    );
+    for (steps, message) in [
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"Newton\")'",
+            "'arg' should be one of \u{201c}Nelder-Mead\u{201d}, \u{201c}BFGS\u{201d}, \
+             \u{201c}CG\u{201d}, \u{201c}L-BFGS-B\u{201d}, \u{201c}SANN\u{201d}, \u{201c}Brent\u{201d}",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"Brent\", lower = 0, upper = 1)'",
+            "method = \"Brent\" is only available for one-dimensional optimization",
+        ),
+        (
+            "a = 'optim(1, function(p) sum(p^2), method = \"Brent\")'",
+            "'lower' and 'upper' must be finite values",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) if (p[1] == 1) NA else 1)'",
+            "function cannot be evaluated at initial parameters",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) if (p[1] == 1) Inf else 1, method = \"BFGS\")'",
+            "initial value in 'vmmin' is not finite",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), control = list(parscale = 1))'",
+            "'parscale' is of the wrong length",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) if (p[1] > 1) Inf else sum(p^2), method = \"BFGS\")'",
+            "non-finite finite-difference value [1]",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), control = list(maxit = NA))'",
+            "'maxit' is not an integer",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"BFGS\", control = list(ndeps = 1))'",
+            "'ndeps' is of the wrong length",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"CG\", control = list(type = 4))'",
+            "unknown type in \"CG\" method of 'optim'",
+        ),
+        (
+            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"L-BFGS-B\")'",
+            "flowcast does not have optim's method \"L-BFGS-B\" yet",
+        ),
+    ] {
+        run_fails(steps, message);
+    }
+}
+
 /// Replacement assignment in statements (`x[i] <- v`, `d$col <- v`,
 /// `names(x)[2] <- v`, …) gives R's values.
 #[test]

@@ -121,6 +121,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
             cancel: &cancel,
             warnings: Vec::new(),
             closure: None,
+            closure2: None,
         };
         let t = Instant::now();
         let out = (kernel.eval)(&args, &mut ctx).map_err(|e| e.0)?;

@@ -138,6 +138,7 @@ fn time_per_op(
             base_dir,
             written: &[],
             closure: None,
+            closure2: None,
         },
     )
     .ok()?;
@@ -156,6 +157,7 @@ fn time_per_op(
             cancel: &cancel,
             warnings: Vec::new(),
             closure: None,
+            closure2: None,
         };
         let t = Instant::now();
         std::hint::black_box((kernel.eval)(&matched, &mut ctx).ok()?);

@@ -10,7 +10,7 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, index, logical, model_matrix, names, path, registry, Args, Ctx, KernelError,
+    alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, KernelError,
     Value, Warning,
 };
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
@@ -116,8 +116,8 @@ pub fn eval<'s>(
             model_newdata(func, args, &mut values, ctx, file)?;
             integers_as_text(func, args, &mut values, scope, file);
             deparsed_args(func, args, &mut values);
-            let closure = closure(func, args)?.map(|(_, c)| c);
-            let (v, _) = call_with(closure, scope, file, ctx, |ctx| {
+            let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
+            let (v, _) = call_with(closures, scope, file, ctx, |ctx| {
                 call_traced(func, *func_span, e.span, args, &values, ctx, false)
             })?;
             Cow::Owned(v)
@@ -232,51 +232,64 @@ pub fn eval<'s>(
     })
 }
 
-/// The closure a call to `func` takes, if any, and its argument's index.
-fn closure<'e>(
-    func: &str,
-    args: &'e [Arg],
-) -> Result<Option<(usize, function_args::ClosureParts<'e>)>, EvalError> {
+/// The closures a call to `func` takes, if any, and their arguments' indices.
+fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<function_args::Closures<'e>, EvalError> {
     function_args::closure(func, args).map_err(|(span, message)| EvalError { span, message })
 }
 
-/// Runs `kernel_call`, handing it the call's closure (`params`, `body`),
-/// if any, in its context (see `kernels::fun`). The closure's body is
+/// Runs `kernel_call`, handing it the call's closures (`params`, `body`),
+/// if any, in its context (see `kernels::fun`). A closure's body is
 /// evaluated in `scope` with its parameters bound; an error inside it is
 /// reported where it happened, not at the call.
 fn call_with<T>(
-    closure: Option<(&[Param], &Expr)>,
+    closures: [Option<function_args::ClosureParts>; 2],
     scope: &Scope,
     file: &SourceFile,
     ctx: &mut Ctx,
     kernel_call: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
 ) -> Result<T, EvalError> {
-    let Some((params, body)) = closure else {
+    if closures.iter().all(Option::is_none) {
         return kernel_call(ctx);
-    };
+    }
     let failure: std::cell::RefCell<Option<EvalError>> = std::cell::RefCell::new(None);
-    let run = |given: Vec<(Option<String>, &Value)>, ctx: &mut Ctx| -> Result<Value, KernelError> {
-        let bound = function_args::bind(params, given).map_err(KernelError::new)?;
-        // The body's own calls take no closure but their own.
-        let own = ctx.closure.take();
-        let r = run_bound(&bound, body, scope, ctx, file);
-        ctx.closure = own;
-        r.map_err(|e| {
-            let message = e.message.clone();
-            failure.borrow_mut().get_or_insert(e);
-            KernelError::new(message)
-        })
-    };
+    let [first, second] = closures;
+    let run = first.map(|c| runner(c, scope, file, &failure));
+    let run2 = second.map(|c| runner(c, scope, file, &failure));
     let mut inner = Ctx {
         rng: &mut *ctx.rng,
         base_dir: ctx.base_dir,
         cancel: ctx.cancel,
         warnings: std::mem::take(&mut ctx.warnings),
-        closure: Some(&run),
+        closure: run.as_ref().map(|r| r as fun::Closure),
+        closure2: run2.as_ref().map(|r| r as fun::Closure),
     };
     let r = kernel_call(&mut inner);
     ctx.warnings = inner.warnings;
-    r.map_err(|e| failure.into_inner().unwrap_or(e))
+    r.map_err(|e| failure.borrow_mut().take().unwrap_or(e))
+}
+
+/// A closure's body as a kernel runs it (see [`call_with`]); its first
+/// error is kept in `failure`, to be reported where it happened.
+// An `impl Fn` has no alias to name it by.
+#[allow(clippy::type_complexity)]
+fn runner<'a>(
+    (params, body): function_args::ClosureParts<'a>,
+    scope: &'a Scope,
+    file: &'a SourceFile,
+    failure: &'a std::cell::RefCell<Option<EvalError>>,
+) -> impl Fn(Vec<(Option<String>, &Value)>, &mut Ctx) -> Result<Value, KernelError> + 'a {
+    move |given, ctx| {
+        let bound = function_args::bind(params, given).map_err(KernelError::new)?;
+        // The body's own calls take no closure but their own.
+        let own = (ctx.closure.take(), ctx.closure2.take());
+        let r = run_bound(&bound, body, scope, ctx, file);
+        (ctx.closure, ctx.closure2) = own;
+        r.map_err(|e| {
+            let message = e.message.clone();
+            failure.borrow_mut().get_or_insert(e);
+            KernelError::new(message)
+        })
+    }
 }
 
 /// A function's `body` run with its parameters `bound` (see
@@ -400,11 +413,11 @@ fn eval_args<'s>(
         }
     }
     let function = function_args::function_arg(func, args);
-    let closure = closure(func, args)?.map(|(i, _)| i);
+    let closures = closure(func, args)?.map(|c| c.map(|(i, _)| i));
     // A function passed by name is passed as its name; a closure, which
     // the kernel gets in its context, as NULL.
     let function_name = |i: usize| match &args[i].value.kind {
-        _ if Some(i) == closure => Some(Cow::Owned(Value::Null)),
+        _ if closures.contains(&Some(i)) => Some(Cow::Owned(Value::Null)),
         ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
             Some(Cow::Owned(Value::string(n)))
         }
@@ -614,8 +627,8 @@ pub fn eval_traced(
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
     deparsed_args(func, args, &mut values);
-    let closure = closure(func, args)?.map(|(_, c)| c);
-    call_with(closure, scope, file, ctx, |ctx| {
+    let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
+    call_with(closures, scope, file, ctx, |ctx| {
         call_traced(func, *func_span, e.span, args, &values, ctx, true)
     })
 }

@@ -11,28 +11,33 @@ use crate::diagnostic::Span;
 use crate::kernels::{registry, Args};
 use crate::workflow::{Arg, Expr, ExprKind, Param};
 
-/// The functions that take a function, and the formal that takes it.
-fn function_formal(func: &str) -> Option<&'static str> {
+/// The functions that take a function, and the formals that take one:
+/// the first is the call's function (`FUN`, `f`, optim's `fn`), the second
+/// (optim's `gr`) an optional one beside it.
+fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
-        | "ave" | "addmargins" | "sweep" => Some("FUN"),
-        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" => Some("f"),
-        "do.call" => Some("what"),
-        _ => None,
+        | "ave" | "addmargins" | "sweep" => &["FUN"],
+        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" => &["f"],
+        "optim" | "optimHess" => &["fn", "gr"],
+        "do.call" => &["what"],
+        _ => &[],
     }
 }
 
 /// A closure a call takes: its parameters and body.
 pub type ClosureParts<'e> = (&'e [Param], &'e Expr);
 
-/// The closure a call to `func` takes, and the index of its argument:
-/// a `function(x) expr` in its function position, or `replicate`'s `expr`,
-/// which R evaluates anew each time, as the body of a function of nothing.
-/// A function value anywhere else is an error: its span and message.
-pub fn closure<'e>(
-    func: &str,
-    args: &'e [Arg],
-) -> Result<Option<(usize, ClosureParts<'e>)>, (Span, String)> {
+/// The closures a call takes, one per function formal (see
+/// [`function_formals`]).
+pub type Closures<'e> = [Option<(usize, ClosureParts<'e>)>; 2];
+
+/// The closures a call to `func` takes, and the indices of their
+/// arguments: a `function(x) expr` in a function position, or
+/// `replicate`'s `expr`, which R evaluates anew each time, as the body of
+/// a function of nothing. A function value anywhere else is an error: its
+/// span and message.
+pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, String)> {
     if func == "replicate" {
         if let Some(k) = registry().get(func) {
             let given: Vec<(Option<String>, &Expr)> =
@@ -43,31 +48,32 @@ pub fn closure<'e>(
                 .and_then(|m| m.get("expr"))
                 .and_then(|v| args.iter().position(|a| std::ptr::eq(&a.value, v)));
             if let Some(i) = at {
-                return Ok(Some((i, (&[], &args[i].value))));
+                return Ok([Some((i, (&[], &args[i].value))), None]);
             }
         }
     }
-    Ok(
-        closure_arg(func, args)?.and_then(|i| match &args[i].value.kind {
+    Ok(closure_arg(func, args)?.map(|at| {
+        at.and_then(|i| match &args[i].value.kind {
             ExprKind::Function { params, body } => Some((i, (params.as_slice(), &**body))),
             _ => None,
-        }),
-    )
+        })
+    }))
 }
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
-                      tapply, aggregate, ave, addmargins, sweep, optimize and uniroot";
+                      tapply, aggregate, ave, addmargins, sweep, optimize, uniroot, optim \
+                      and optimHess";
 
-/// The index among `args` of the `function(x) expr` a call to `func` takes
-/// as its function. A function value anywhere else is an error: its span
-/// and message.
-fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)> {
+/// The indices among `args` of the `function(x) expr`s a call to `func`
+/// takes at its function formals. A function value anywhere else is an
+/// error: its span and message.
+fn closure_arg(func: &str, args: &[Arg]) -> Result<[Option<usize>; 2], (Span, String)> {
     let closures: Vec<usize> = (0..args.len())
         .filter(|&i| matches!(args[i].value.kind, ExprKind::Function { .. }))
         .collect();
     let Some(&first) = closures.first() else {
-        return Ok(None);
+        return Ok([None, None]);
     };
     let misplaced = |i: usize| {
         (
@@ -78,17 +84,22 @@ fn closure_arg(func: &str, args: &[Arg]) -> Result<Option<usize>, (Span, String)
             ),
         )
     };
-    let (Some(formal), Some(kernel)) = (function_formal(func), registry().get(func)) else {
+    let formals = function_formals(func);
+    let Some(kernel) = registry().get(func).filter(|_| !formals.is_empty()) else {
         return Err(misplaced(first));
     };
     let given: Vec<(Option<String>, &Expr)> =
         args.iter().map(|a| (a.name.clone(), &a.value)).collect();
     let matched = Args::match_call(kernel.name, kernel.params, given).ok();
-    let at = matched
-        .as_ref()
-        .and_then(|m| m.get(formal))
-        .and_then(|v| args.iter().position(|a| std::ptr::eq(&a.value, v)));
-    match closures.iter().find(|&&i| Some(i) != at) {
+    let mut at = [None, None];
+    for (slot, formal) in at.iter_mut().zip(formals) {
+        *slot = matched
+            .as_ref()
+            .and_then(|m| m.get(formal))
+            .and_then(|v| args.iter().position(|a| std::ptr::eq(&a.value, v)))
+            .filter(|i| closures.contains(i));
+    }
+    match closures.iter().find(|&&i| !at.contains(&Some(i))) {
         Some(&i) => Err(misplaced(i)),
         None => Ok(at),
     }
@@ -167,7 +178,7 @@ pub fn bind<T>(
 /// The index among `args` of a call to `func` whose value is a bare name
 /// of a registered function in `FUN`'s position.
 pub fn function_arg(func: &str, args: &[Arg]) -> Option<usize> {
-    let formal = function_formal(func)?;
+    let formal = function_formals(func).first()?;
     let kernel = registry().get(func)?;
     let given: Vec<(Option<String>, &Expr)> =
         args.iter().map(|a| (a.name.clone(), &a.value)).collect();

@@ -258,6 +258,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
         base_dir: &base_dir,
         written: &written,
         closure: None,
+        closure2: None,
     };
     let mut types: Vec<Option<Type>> = vec![None; wf.steps.len()];
     let mut iterations: Vec<Option<Vec<f64>>> = vec![None; wf.steps.len()];

@@ -74,20 +74,20 @@ fn infer_node(
             func_span,
             args,
         } => {
-            let closure = function_args::closure(func, args)
-                .map_err(|(span, message)| diag(file, span, message))?;
+            let closures = function_args::closure(func, args)
+                .map_err(|(span, message)| diag(file, span, message))?
+                .map(|c| c.map(|(_, c)| c));
             let typed = infer_args(func, args, env, file, ctx, work)?;
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
             if super::promises::call_draws_lazily(func, args) {
                 work.unknown_draws = true;
             }
-            match closure {
-                Some((_, (params, body))) => {
-                    with_closure(params, body, env, file, ctx, work, |ctx, work| {
-                        call(func, *func_span, e.span, args, typed, file, ctx, work)
-                    })?
-                }
-                None => call(func, *func_span, e.span, args, typed, file, ctx, work)?,
+            if closures.iter().all(Option::is_none) {
+                call(func, *func_span, e.span, args, typed, file, ctx, work)?
+            } else {
+                with_closure(closures, env, file, ctx, work, |ctx, work| {
+                    call(func, *func_span, e.span, args, typed, file, ctx, work)
+                })?
             }
         }
         // An operator's error is about the combination of its operands, so
@@ -390,13 +390,12 @@ fn stops(e: &Expr) -> bool {
     }
 }
 
-/// Runs `kernel_call` with the call's closure (`params`, `body`) in its
-/// context: the kernel's shape rule asks for the body's type at its
+/// Runs `kernel_call` with the call's closures (`params`, `body`) in its
+/// context: the kernel's shape rule asks for a body's type at its
 /// arguments' types, and the body's work counts as many times as the
-/// kernel says it runs. An error in the body points into the body.
+/// kernel says it runs. An error in a body points into the body.
 fn with_closure<T>(
-    params: &[Param],
-    body: &Expr,
+    closures: [Option<function_args::ClosureParts>; 2],
     env: &HashMap<&str, Type>,
     file: &SourceFile,
     ctx: &ShapeCtx,
@@ -409,11 +408,43 @@ fn with_closure<T>(
         base_dir: ctx.base_dir,
         written: ctx.written,
         closure: None,
+        closure2: None,
     };
-    let shape = |given: Vec<(Option<String>, Type)>, times: Option<usize>| {
+    let [first, second] = closures;
+    let shape = first.map(|c| shaper(c, env, file, &plain, &failure, &body_work));
+    let shape2 = second.map(|c| shaper(c, env, file, &plain, &failure, &body_work));
+    let with = ShapeCtx {
+        base_dir: ctx.base_dir,
+        written: ctx.written,
+        closure: shape
+            .as_ref()
+            .map(|s| s as crate::kernels::fun::ClosureShape),
+        closure2: shape2
+            .as_ref()
+            .map(|s| s as crate::kernels::fun::ClosureShape),
+    };
+    let r = kernel_call(&with, work);
+    *work += body_work.get();
+    r.map_err(|d| failure.borrow_mut().take().unwrap_or(d))
+}
+
+/// A closure's body as a shape rule asks for its type (see
+/// [`with_closure`]); its first error is kept in `failure`, its work added
+/// to `body_work`.
+// An `impl Fn` has no alias to name it by.
+#[allow(clippy::type_complexity)]
+fn shaper<'a>(
+    (params, body): function_args::ClosureParts<'a>,
+    env: &'a HashMap<&str, Type>,
+    file: &'a SourceFile,
+    plain: &'a ShapeCtx,
+    failure: &'a std::cell::RefCell<Option<Diagnostic>>,
+    body_work: &'a std::cell::Cell<Work>,
+) -> impl Fn(Vec<(Option<String>, Type)>, Option<usize>) -> Result<Type, String> + 'a {
+    move |given, times| {
         let bound = function_args::bind(params, given)?;
         let mut w = work::closure_call_work();
-        match bound_type(bound, body, env, file, &plain, &mut w) {
+        match bound_type(bound, body, env, file, plain, &mut w) {
             Ok(t) => {
                 body_work.set(body_work.get() + w.times(times));
                 Ok(t)
@@ -424,15 +455,7 @@ fn with_closure<T>(
                 Err(message)
             }
         }
-    };
-    let with = ShapeCtx {
-        base_dir: ctx.base_dir,
-        written: ctx.written,
-        closure: Some(&shape),
-    };
-    let r = kernel_call(&with, work);
-    *work += body_work.get();
-    r.map_err(|d| failure.into_inner().unwrap_or(d))
+    }
 }
 
 /// The types of a call's arguments; those R evaluates inside the call's
@@ -448,13 +471,13 @@ fn infer_args(
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
     let function = function_args::function_arg(func, args);
-    let closure = function_args::closure(func, args)
+    let closures = function_args::closure(func, args)
         .map_err(|(span, message)| diag(file, span, message))?
-        .map(|(i, _)| i);
+        .map(|c| c.map(|(i, _)| i));
     // A function passed by name is passed as its name; a closure as NULL
     // (the kernel gets it in its context).
     let function_name = |i: usize| match &args[i].value.kind {
-        _ if Some(i) == closure => Some(Type::Null),
+        _ if closures.contains(&Some(i)) => Some(Type::Null),
         ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
             Some(Type::str_const(n))
         }

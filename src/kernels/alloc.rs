@@ -88,6 +88,7 @@ pub fn room_for_result(
             base_dir,
             written: &[],
             closure: None,
+            closure2: None,
         },
     ) else {
         return Ok(());

@@ -87,7 +87,19 @@ pub fn resolve_or<'f>(
 /// that draws random numbers is refused: its draws are not counted in the
 /// step's stream (a closure's are, as its body is analysed with the step).
 pub fn resolve<'f>(v: Option<&Value>, ctx: &Ctx<'f>) -> Result<Option<Fun<'f>>, KernelError> {
-    if let Some(c) = ctx.closure {
+    resolve_from(ctx.closure, v)
+}
+
+/// [`resolve`] for the call's second function formal (optim's `gr`).
+pub fn resolve2<'f>(v: Option<&Value>, ctx: &Ctx<'f>) -> Result<Option<Fun<'f>>, KernelError> {
+    resolve_from(ctx.closure2, v)
+}
+
+fn resolve_from<'f>(
+    closure: Option<Closure<'f>>,
+    v: Option<&Value>,
+) -> Result<Option<Fun<'f>>, KernelError> {
+    if let Some(c) = closure {
         return Ok(Some(Fun::Closure(c)));
     }
     let name = match v {
@@ -151,7 +163,22 @@ pub fn resolve_shape<'f>(
     t: Option<&Type>,
     ctx: &ShapeCtx<'f>,
 ) -> Result<Option<FunShape<'f>>, String> {
-    if let Some(c) = ctx.closure {
+    resolve_shape_from(ctx.closure, t)
+}
+
+/// [`resolve_shape`] for the call's second function formal (optim's `gr`).
+pub fn resolve_shape2<'f>(
+    t: Option<&Type>,
+    ctx: &ShapeCtx<'f>,
+) -> Result<Option<FunShape<'f>>, String> {
+    resolve_shape_from(ctx.closure2, t)
+}
+
+fn resolve_shape_from<'f>(
+    closure: Option<ClosureShape<'f>>,
+    t: Option<&Type>,
+) -> Result<Option<FunShape<'f>>, String> {
+    if let Some(c) = closure {
         return Ok(Some(FunShape::Closure(c)));
     }
     let name = match t {

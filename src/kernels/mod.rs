@@ -44,6 +44,7 @@ pub mod model_matrix;
 mod models;
 pub mod names;
 pub mod nmath;
+mod optim;
 mod optimize;
 pub mod pfun;
 pub(crate) mod recycle;
@@ -101,6 +102,9 @@ pub struct ShapeCtx<'a> {
     pub written: &'a [std::path::PathBuf],
     /// The `function(x) expr` given as this call's FUN, if any (see [`fun`]).
     pub closure: Option<fun::ClosureShape<'a>>,
+    /// The `function(x) expr` given at the call's second function formal
+    /// (optim's `gr`), if any.
+    pub closure2: Option<fun::ClosureShape<'a>>,
 }
 
 /// What an evaluator may use besides its arguments.
@@ -116,6 +120,9 @@ pub struct Ctx<'a> {
     /// The `function(x) expr` given as this call's FUN, if any (see [`fun`]):
     /// set by the evaluator for that one call, never for the calls inside.
     pub closure: Option<fun::Closure<'a>>,
+    /// The `function(x) expr` given at the call's second function formal
+    /// (optim's `gr`), if any: set as [`Ctx::closure`] is.
+    pub closure2: Option<fun::Closure<'a>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -126,6 +133,7 @@ impl<'a> Ctx<'a> {
             cancel,
             warnings: Vec::new(),
             closure: None,
+            closure2: None,
         }
     }
 
@@ -233,6 +241,7 @@ pub fn registry() -> &'static Registry {
             .chain(vector::KERNELS)
             .chain(apply::KERNELS)
             .chain(optimize::KERNELS)
+            .chain(optim::KERNELS)
             .chain(summary::STATS_KERNELS)
             .chain(dqfun::KERNELS)
             .chain(data::RDIST_KERNELS)

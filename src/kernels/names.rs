@@ -268,6 +268,9 @@ pub fn reads_names(func: &str) -> bool {
             | "dim<-"
             | "dimnames<-"
             | "is.na<-"
+            // par's names reach fn and the result.
+            | "optim"
+            | "optimHess"
     )
 }
 

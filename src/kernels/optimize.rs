@@ -58,7 +58,7 @@ pub(super) static KERNELS: &[Kernel] = &[
 /// R's `Brent_fmin` (stats/src/optimize.c): a minimum of `f` on
 /// `[ax, bx]` to within `tol`, by golden-section search and successive
 /// parabolic interpolation.
-fn brent_fmin(
+pub(super) fn brent_fmin(
     ax: f64,
     bx: f64,
     f: &mut dyn FnMut(f64) -> Result<f64, KernelError>,
@@ -173,7 +173,7 @@ fn brent_fmin(
 /// R's `fcn1`: the value of `f` as the minimiser reads it, one number, a
 /// value that is not finite replaced by the largest double with R's
 /// warning.
-fn fcn1(v: &Value, ctx: &mut Ctx) -> Result<f64, KernelError> {
+pub(super) fn fcn1(v: &Value, ctx: &mut Ctx) -> Result<f64, KernelError> {
     match v {
         Value::Num(x) if x.len() == 1 => {
             if x[0].is_finite() {

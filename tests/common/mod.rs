@@ -73,6 +73,7 @@ pub fn call_seeded(
         cancel: &cancel,
         warnings: Vec::new(),
         closure: None,
+        closure2: None,
     };
     (kernel.eval)(&args, &mut ctx)
 }

@@ -293,6 +293,7 @@ impl Timer {
             cancel: &self.cancel,
             warnings: Vec::new(),
             closure: None,
+            closure2: None,
         };
         (kernel.eval)(&args, &mut ctx).map_err(|e| format!("{name}: {}", e.0))
     }

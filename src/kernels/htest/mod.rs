@@ -486,6 +486,7 @@ mod tests {
             base_dir: std::path::Path::new("."),
             written: &[],
             closure: None,
+            closure2: None,
         };
         (k.shape)(&args, &ctx)
     }
