@@ -627,6 +627,11 @@ fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         (None, Value::List(l)) if super::frame::as_frame(x).is_some() && cells_of(l, i) => {
             assign_cells(l, i, value, ctx)
         }
+        // `d[cols] <- value` takes the frame as a list of columns, as
+        // `[<-.data.frame` does: every row of the columns `i` selects.
+        (None, Value::List(l)) if super::frame::as_frame(x).is_some() => {
+            assign_frame(l, &every, i, value, ctx)
+        }
         (None, Value::List(_)) => Err(KernelError::new(
             "flowcast replaces a list's elements one at a time: x[[i]] <- v or x$name <- v \
              (a data frame's cells: d[i, j] <- v)",
