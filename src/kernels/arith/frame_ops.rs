@@ -204,6 +204,18 @@ fn number_column(t: &Type, nr: Option<usize>) -> Type {
     }
 }
 
+/// A data frame of these columns' names, each now numbers (NA for a
+/// factor's), as arithmetic and maths leave them.
+fn number_frame(fields: &[(String, Type)], nr: Option<usize>) -> Type {
+    Type::Record {
+        class: CLASS.into(),
+        fields: fields
+            .iter()
+            .map(|(n, t)| (n.clone(), number_column(t, nr)))
+            .collect(),
+    }
+}
+
 /// The type `Ops.data.frame` gives, when either operand is a data frame;
 /// `Err` with R's message for operands it refuses.
 pub(super) fn ops_shape(op: &str, t1: &Type, t2: Option<&Type>) -> Option<Result<Type, String>> {
@@ -228,13 +240,7 @@ pub(super) fn ops_shape(op: &str, t1: &Type, t2: Option<&Type>) -> Option<Result
     if texts {
         return Some(Err("non-numeric argument to binary operator".into()));
     }
-    Some(Ok(Type::Record {
-        class: CLASS.into(),
-        fields: fields
-            .iter()
-            .map(|(n, t)| (n.clone(), number_column(t, nr)))
-            .collect(),
-    }))
+    Some(Ok(number_frame(fields, nr)))
 }
 
 /// The type `Math.data.frame` gives when `x` is a data frame.
@@ -252,11 +258,5 @@ pub(super) fn math_shape(x: &Type) -> Option<Result<Type, String>> {
             bad.join(", ")
         )));
     }
-    Some(Ok(Type::Record {
-        class: CLASS.into(),
-        fields: fields
-            .iter()
-            .map(|(n, t)| (n.clone(), number_column(t, nr)))
-            .collect(),
-    }))
+    Some(Ok(number_frame(fields, nr)))
 }
