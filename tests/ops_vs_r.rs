@@ -627,6 +627,12 @@ fn frame_and_factor_operator_mistakes_are_rs() {
         &format!("{frame}a = '{{ e <- d; e[e == 1 | e == 2] <- c(5, 6, 7); e }}'"),
         "'value' is the wrong length",
     );
+    check_fails(
+        "a = 'round(factor(c(\"a\", \"b\")))'",
+        2,
+        "factor(",
+        "\u{2018}round\u{2019} not meaningful for factors",
+    );
     run_fails(
         "a = 'factor(c(\"a\", \"b\")) == factor(c(\"a\", \"c\"))'",
         "level sets of factors are different",

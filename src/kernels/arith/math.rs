@@ -332,6 +332,13 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(t) = args.ty("x").and_then(super::frame_ops::math_shape) {
         return t.map_err(|m| args.error("x", m));
     }
+    if let Some(Type::Factor { .. }) = args.ty("x") {
+        // Math.factor.
+        return Err(args.error(
+            "x",
+            format!("\u{2018}{}\u{2019} not meaningful for factors", args.func),
+        ));
+    }
     let extra = match args.func {
         "log" => "base",
         "round" | "signif" => "digits",
