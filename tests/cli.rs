@@ -186,6 +186,11 @@ fn a_failing_step_fails_alone() {
         .as_str()
         .unwrap()
         .contains("exactly singular"));
+    // Where: `inv = "solve(m)"` on line 3, the call from column 8.
+    assert_eq!(
+        (&doc["steps"]["inv"]["line"], &doc["steps"]["inv"]["column"]),
+        (&serde_json::json!(3), &serde_json::json!(8))
+    );
     assert_eq!(doc["steps"]["use"]["status"], "skipped");
     assert_eq!(doc["steps"]["ok"]["status"], "ok");
     assert_eq!(doc["steps"]["ok"]["value"], 2);

@@ -84,6 +84,7 @@ fn a_failed_run_records_history_and_the_error() {
     a.update(Action::RunFinished {
         run: 1,
         result: Err("cannot start 2 workers".into()),
+        failure: None,
     });
     assert_eq!(a.state, RunState::Failed);
     assert_eq!(a.error.as_deref(), Some("cannot start 2 workers"));
@@ -103,6 +104,7 @@ fn a_failed_run_records_history_and_the_error() {
     a.update(Action::RunFinished {
         run: 1,
         result: Err("old".into()),
+        failure: None,
     });
     assert_eq!(a.state, RunState::Running);
 }

@@ -182,6 +182,7 @@ fn rows_from_the_store_replace_the_views_rows() {
     a.update(Action::RunFinished {
         run: 1,
         result: Err("boom".into()),
+        failure: None,
     });
     assert_eq!(a.history.len(), 1);
     let history = vec![HistoryRow {

@@ -48,7 +48,7 @@ fn finished_run(rx: &mpsc::Receiver<Action>) -> usize {
             .recv_timeout(Duration::from_secs(10))
             .expect("the run reports back")
         {
-            Action::RunFinished { run, result } => {
+            Action::RunFinished { run, result, .. } => {
                 assert!(result.is_ok());
                 return run;
             }
@@ -123,7 +123,7 @@ fn report_of(rx: &mpsc::Receiver<Action>, want: usize) -> flowcast::exec::RunRep
             .recv_timeout(Duration::from_secs(20))
             .expect("the run reports back")
         {
-            Action::RunFinished { run, result } if run == want => {
+            Action::RunFinished { run, result, .. } if run == want => {
                 return result.expect("the run ran");
             }
             _ => {}
@@ -199,4 +199,36 @@ fn a_plan_without_predictions_says_so() {
     planned(&rx, 1);
     let next = rx.recv_timeout(Duration::from_secs(10)).expect("a report");
     assert!(!matches!(next, Action::PlanGuessed { .. }), "{next:?}");
+}
+
+/// A step that fails at run time is reported as `check` reports a bad
+/// file: at its place, so the UI's error line can say where.
+#[test]
+fn a_failed_step_reports_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(
+        &path,
+        "[workflow]\nseed = 2\n[steps]\nx = \"rnorm(5)\"\nbad = \"solve(matrix(0, 2, 2))\"\n",
+    )
+    .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut r = Runner::new(tx, None, None);
+    let (wf, g) = flowcast::pipeline::load_checked(&path).unwrap();
+    r.set_workflow(wf, g);
+    r.request(Scheduler::Emcp, 2);
+    let failure = loop {
+        if let Action::RunFinished { failure, .. } =
+            rx.recv_timeout(Duration::from_secs(20)).expect("a report")
+        {
+            break failure.expect("a failure");
+        }
+    };
+    let line = flowcast::tui::header::one_line(&failure);
+    assert!(
+        line.ends_with(
+            "w.toml:5:8 (step `bad`): Lapack routine dgesv: system is exactly singular: U[1,1] = 0"
+        ),
+        "{line}"
+    );
 }

@@ -15,7 +15,7 @@ use args::{BenchCommand, CacheArgs, CacheCommand, Cli, Command, ModelCommand, Ru
 use crate::cost::history::{History, HistoryError};
 use crate::cost::ModelKind;
 use crate::diagnostic::Diagnostic;
-use crate::exec::{self, RunOptions, StepError};
+use crate::exec::{self, RunOptions};
 use crate::export::{self, Format};
 use crate::graph::{self, TaskGraph};
 use crate::output_target;
@@ -441,13 +441,8 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
     for w in &finished.warnings {
         errln!("warning: {}", printable(w));
     }
-    for (t, o) in graph.tasks.iter().zip(&report.outcomes) {
-        if let Err(StepError::Failed { message, span }) = &o.value {
-            errln!(
-                "{}",
-                Diagnostic::new(&wf.file, Some(*span), message.clone()).in_step(&t.name)
-            );
-        }
+    for d in report.failures(&graph, &wf.file) {
+        errln!("{d}");
     }
     let mut write_failed = false;
     if let Some(dir) = &out_dir {

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Span;
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::graph::{TaskGraph, TaskId};
 use crate::kernels::value::List;
 use crate::kernels::{Ctx, Rng, Value};
@@ -242,6 +242,22 @@ pub struct RunReport {
 impl RunReport {
     pub fn failed(&self) -> bool {
         self.outcomes.iter().any(|o| o.value.is_err())
+    }
+
+    /// Each failed step's error, at its place in `file`, in task order
+    /// (skipped steps are not failures of their own).
+    pub fn failures(&self, graph: &TaskGraph, file: &SourceFile) -> Vec<Diagnostic> {
+        graph
+            .tasks
+            .iter()
+            .zip(&self.outcomes)
+            .filter_map(|(t, o)| match &o.value {
+                Err(StepError::Failed { message, span }) => {
+                    Some(Diagnostic::new(file, Some(*span), message.clone()).in_step(&t.name))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// How many steps ran (or failed trying), and how many were reused.

@@ -77,9 +77,12 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
                     s["status"] = json!(if o.reused { "cached" } else { "ok" });
                     s["value"] = json::to_json_summary(v);
                 }
-                Err(StepError::Failed { message, .. }) => {
+                Err(StepError::Failed { message, span }) => {
+                    let (line, column) = wf.file.line_col(span.start);
                     s["status"] = json!("failed");
                     s["error"] = json!(message);
+                    s["line"] = json!(line);
+                    s["column"] = json!(column);
                 }
                 Err(StepError::Skipped { reason }) => {
                     s["status"] = json!("skipped");

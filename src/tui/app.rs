@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::exec::{Event, RunReport};
-use crate::export::{Gantt, Status};
+use crate::export::Gantt;
 use crate::sched::Scheduler;
 use crate::watch::Changed;
 
@@ -144,6 +144,8 @@ pub enum Action {
     RunFinished {
         run: usize,
         result: Result<RunReport, String>,
+        /// The first failed step's error, at its place in the file.
+        failure: Option<String>,
     },
     /// Run `run` was recorded in the history as run `id`, the number
     /// `flowcast export --run` and the history view know it by.
@@ -417,7 +419,11 @@ impl App {
             Action::PlanGuessed { run } => self.guessed_plan |= run == self.run,
             Action::RunEvent { run, event } if run == self.run => self.gantt.apply(&event),
             Action::RunEvent { .. } => {}
-            Action::RunFinished { run, result } if run == self.run => self.finish(result),
+            Action::RunFinished {
+                run,
+                result,
+                failure,
+            } if run == self.run => self.finish(result, failure),
             Action::RunFinished { .. } => {}
             Action::Stored { run, id } if run == self.run => {
                 self.stored = Some(id);
@@ -608,7 +614,7 @@ impl App {
         self.offset = from;
     }
 
-    fn finish(&mut self, result: Result<RunReport, String>) {
+    fn finish(&mut self, result: Result<RunReport, String>, failure: Option<String>) {
         match result {
             Ok(report) => {
                 self.gantt.finish(&report);
@@ -627,17 +633,7 @@ impl App {
                     RunState::Done
                 };
                 if self.state == RunState::Failed {
-                    let first = self.gantt.rows.iter().find_map(|r| {
-                        let a = r.actual.as_ref()?;
-                        (a.status == Status::Failed).then(|| {
-                            format!(
-                                "step `{}`: {}",
-                                r.name,
-                                a.message.clone().unwrap_or_default()
-                            )
-                        })
-                    });
-                    self.error = first;
+                    self.error = failure;
                 }
             }
             Err(e) => {

@@ -209,7 +209,7 @@ fn event_loop(
         for action in std::mem::take(&mut queue) {
             dirty = true;
             let finished = match &action {
-                Action::RunFinished { run, result } => Some((*run, measured(result))),
+                Action::RunFinished { run, result, .. } => Some((*run, measured(result))),
                 _ => None,
             };
             let effects = app.update(action);

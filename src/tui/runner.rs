@@ -230,6 +230,7 @@ impl Runner {
             Err(e) => Some(Action::RunFinished {
                 run: id,
                 result: Err(format!("cannot start a run: {e}")),
+                failure: None,
             }),
         }
     }
@@ -322,7 +323,13 @@ impl Job {
         );
         let mut notes = Vec::new();
         let mut stored = None;
+        let mut failure = None;
         let result = result.map(|f| {
+            failure = f
+                .report
+                .failures(graph, &wf.file)
+                .first()
+                .map(|d| d.to_string());
             let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
             notes.extend(f.plan.reuse.remember(&f.report, &mut cache));
             notes.extend(f.warnings);
@@ -333,7 +340,11 @@ impl Job {
             }
             f.report
         });
-        let _ = self.tx.send(Action::RunFinished { run: id, result });
+        let _ = self.tx.send(Action::RunFinished {
+            run: id,
+            result,
+            failure,
+        });
         if let Some(stored) = stored {
             let _ = self.tx.send(Action::Stored {
                 run: id,
