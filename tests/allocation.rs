@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Output;
 
-use common::flowcast_in_address_space;
+use common::{flowcast, flowcast_in_address_space};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -62,6 +62,39 @@ fine = "sum(x * 0) + 1"
         );
     }
     assert_eq!(doc["steps"]["fine"]["value"], 1);
+}
+
+/// Without an address-space limit, the allocator may hand out 8 TB of
+/// address space that was never there (mimalloc maps huge blocks lazily):
+/// the step must still fail with R's message, not fill the memory until
+/// the kernel kills the process.
+#[test]
+fn a_value_larger_than_the_machine_fails_without_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.toml");
+    std::fs::write(
+        &path,
+        "[steps]\nhuge = \"matrix(0, 1e6, 1e6)\"\nzeros = \"diag(0, 1e6)\"\nfine = \"1 + 1\"\n",
+    )
+    .unwrap();
+    let out = flowcast(&[
+        "run",
+        path.to_str().unwrap(),
+        "--headless",
+        "--json",
+        "-p",
+        "2",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    for step in ["huge", "zeros"] {
+        assert_eq!(
+            doc["steps"][step]["error"], "cannot allocate vector of size 7450.6 Gb",
+            "{step}"
+        );
+    }
+    assert_eq!(doc["steps"]["fine"]["value"], 2);
 }
 
 #[test]

@@ -15,6 +15,7 @@ use super::args::Args;
 use super::value::{List, Value};
 use super::{Kernel, KernelError, ShapeCtx, Type};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Results smaller than this are not checked before the kernel runs: an
 /// allocation this small failing means the machine is out of memory anyway.
@@ -37,9 +38,12 @@ pub fn cannot_allocate(bytes: f64) -> KernelError {
 
 /// An empty vector with room for `n` elements, or R's error.
 pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>, KernelError> {
+    let bytes = n as f64 * std::mem::size_of::<T>() as f64;
+    if bytes > memory_limit() {
+        return Err(cannot_allocate(bytes));
+    }
     let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| cannot_allocate(n as f64 * std::mem::size_of::<T>() as f64))?;
+    v.try_reserve_exact(n).map_err(|_| cannot_allocate(bytes))?;
     Ok(v)
 }
 
@@ -60,14 +64,50 @@ pub fn ensure_room(bytes: f64) -> Result<(), KernelError> {
     }
 }
 
-/// Whether `bytes` could be allocated now: reserved (address space only,
-/// no page is touched) and given back at once.
+/// Whether `bytes` could be allocated now: no more than the machine has,
+/// and reserved (address space only, no page is touched) and given back at
+/// once.
 fn can_allocate(bytes: f64) -> bool {
     // NaN too.
-    if bytes.is_nan() || bytes >= isize::MAX as f64 {
+    if bytes.is_nan() || bytes >= isize::MAX as f64 || bytes > memory_limit() {
         return false;
     }
     Vec::<u8>::new().try_reserve_exact(bytes as usize).is_ok()
+}
+
+/// The most one value may take: the machine's memory and swap, or its
+/// cgroup's limit when lower. Linux refuses a larger single request under
+/// its default overcommit, so glibc's malloc fails where R does; mimalloc
+/// maps huge blocks without reserving them, so a reservation alone would
+/// succeed and filling it bring the OOM killer instead of R's error.
+fn memory_limit() -> f64 {
+    static LIMIT: OnceLock<f64> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let read = |path: &str| std::fs::read_to_string(path).ok();
+        let machine = read("/proc/meminfo").and_then(|text| {
+            let kb = |key: &str| -> Option<f64> {
+                let line = text.lines().find(|l| l.starts_with(key))?;
+                line[key.len()..]
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse()
+                    .ok()
+            };
+            Some((kb("MemTotal:")? + kb("SwapTotal:").unwrap_or(0.0)) * 1024.0)
+        });
+        // cgroup v2, then v1; "max" (no limit) does not parse.
+        let cgroup = [
+            "/sys/fs/cgroup/memory.max",
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        ]
+        .iter()
+        .find_map(|p| read(p)?.trim().parse::<f64>().ok());
+        [machine, cgroup]
+            .into_iter()
+            .flatten()
+            .fold(f64::INFINITY, f64::min)
+    })
 }
 
 /// Fails like R when the result `kernel` would make of the arguments
@@ -251,6 +291,10 @@ mod tests {
 
     #[test]
     fn an_absurd_size_cannot_be_allocated() {
+        // 8 TB: `matrix(0, 1e6, 1e6)`. Address space for it can be had,
+        // the memory cannot.
+        assert!(!can_allocate(8e12));
+        assert!(vec_with_capacity::<f64>(1_000_000_000_000).is_err());
         assert!(!can_allocate(1e30));
         assert!(!can_allocate(f64::NAN));
         assert!(can_allocate(1024.0));
