@@ -663,10 +663,27 @@ fn replacement_mistakes_are_rs() {
         "a = '{ e <- data.frame(u = 1:2); e[, 3] <- 0; e }'",
         "new columns would leave holes after existing columns",
     );
-    run_fails(
-        "a = '{ e <- data.frame(u = 1:2, v = 3:4, w = 5:6); e[, 1:3] <- list(1, 2); e }'",
-        "provided 2 variables to replace 3 variables",
-    );
+    // R recycles a list of 2 over 3 columns (replace.toml's `cols_recycled`);
+    // these it refuses.
+    for (step, message) in [
+        ("e[1:2, 'u'] <- 1:3", "replacement has 3 rows, data has 2"),
+        ("e[1:3, 'u'] <- 1:2", "replacement has 2 rows, data has 4"),
+        (
+            "e[c(1, NA), 'u'] <- 1",
+            "missing values are not allowed in subscripted assignments of data frames",
+        ),
+        (
+            "e[c(TRUE, TRUE, TRUE, TRUE, TRUE), 'u'] <- 1",
+            "non-existent rows not allowed",
+        ),
+        ("e[c('u', 'u')] <- 1", "duplicate subscripts for columns"),
+        ("e[1, 'u'] <- NULL", "replacement has length zero"),
+    ] {
+        run_fails(
+            &format!("a = \"{{ e <- data.frame(u = 1:4); {step}; e }}\""),
+            message,
+        );
+    }
     run_fails(
         "a = '{ f <- factor(c(\"a\", \"b\")); levels(f) <- \"z\"; f }'",
         "number of levels differs",

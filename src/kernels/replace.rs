@@ -14,7 +14,7 @@ use nalgebra::DMatrix;
 use super::data::r_num_to_string;
 use super::index::resolve;
 use super::names::{self, bare, named};
-use super::value::{Factor, List, NA};
+use super::value::{Factor, List, RowNames, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[
@@ -459,105 +459,357 @@ fn assign_matrix(
     assign_vector(x, &flat, value, ctx)
 }
 
-/// `d[i, j] <- value` on a data frame: each selected column's rows, the
-/// value recycled over the block column by column; a column named that is
-/// not there is added (NA elsewhere).
+/// `d[i, j] <- value` on a data frame, as R's `[<-.data.frame` does it.
+/// `i` is `None` for `d[, j]` and `d[j]`: whole columns, replaced (so a
+/// column may change type, and a NULL value removes it). Rows past the
+/// end, or row names not there, add rows; columns not there are added;
+/// both NA elsewhere.
 fn assign_frame(
     l: &List,
-    i: &Value,
+    i: Option<&Value>,
     j: &Value,
     value: &Value,
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let nrow = super::frame::nrow(l);
-    let labels = l.names.clone().unwrap_or_default();
-    let (cols, added) = positions(j, l.items.len(), Some(&labels))?;
-    let rows = resolve(i, nrow, false, None)?;
-    // A list or data frame value gives one element per selected column
-    // (`d[, 2:3] <- round(d[, 2:3], 1)`), recycled over them.
-    if let Value::List(vl) = bare(value) {
-        let n = vl.items.len();
-        if n == 0 || cols.len() % n != 0 {
-            return Err(KernelError::new(format!(
-                "provided {n} variables to replace {} variables",
-                cols.len()
-            )));
+    if matches!(bare(value), Value::Null) {
+        return match i {
+            Some(_) => Err(KernelError::new("replacement has length zero")),
+            None => drop_columns(l, j),
+        };
+    }
+    let (mut out, rows) = match i {
+        Some(i) => {
+            let (grown, rows) = frame_rows(l, i, value)?;
+            (grown, Some(rows))
         }
-        let mut out = Value::List(l.clone());
-        let all_rows = Value::Num(
-            rows.iter()
-                .map(|r| r.map_or(NA, |r| (r + 1) as f64))
-                .collect(),
-        );
-        for (c, col) in cols.iter().enumerate() {
-            let j =
-                match col.map(|k| (k, k.checked_sub(l.items.len()))) {
-                    Some((_, Some(a))) if a < added.len() => Value::string(&added[a]),
-                    Some((k, _)) => Value::scalar((k + 1) as f64),
-                    None => return Err(KernelError::new(
-                        "missing values are not allowed in subscripted assignments of data frames",
-                    )),
-                };
-            let Value::List(now) = &out else {
+        None => (l.clone(), None),
+    };
+    let nrows = super::frame::nrow(&out);
+    let cols = frame_columns(&mut out, j)?;
+    let n = rows.as_ref().map_or(nrows, Vec::len);
+    let at = rows
+        .as_ref()
+        .map(|r| Value::Num(r.iter().map(|&r| (r + 1) as f64).collect()));
+    // A list or data frame value gives one element per selected column
+    // (`d[, 2:3] <- round(d[, 2:3], 1)`), recycled over them; from the
+    // last column back, so that a NULL element's removal moves no column
+    // still to come.
+    if let Value::List(vl) = bare(value) {
+        let m = vl.items.len();
+        if m == 0 && !cols.is_empty() {
+            return Err(KernelError::new("replacement has length zero"));
+        }
+        if m > cols.len() {
+            ctx.warn(format!(
+                "provided {m} variables to replace {} variables",
+                cols.len()
+            ));
+        }
+        let mut order: Vec<usize> = (0..cols.len()).collect();
+        order.sort_by_key(|&c| std::cmp::Reverse(cols[c]));
+        let mut frame = Value::List(out);
+        for c in order {
+            let Value::List(now) = &frame else {
                 unreachable!("assign_frame gives a data frame")
             };
-            out = assign_frame(now, &all_rows, &j, &vl.items[c % n], ctx)?;
+            let col = Value::scalar((cols[c] + 1) as f64);
+            frame = assign_frame(now, at.as_ref(), &col, &vl.items[c % m], ctx)?;
         }
-        return Ok(out);
+        return Ok(frame);
     }
-    let va = Atoms::of(value).ok_or_else(|| {
-        KernelError::new(format!(
-            "flowcast puts vectors into a data frame's cells, not a {}",
-            bare(value).type_name()
-        ))
-    })?;
-    let m = va.len();
-    if m == 0 && !rows.is_empty() && !cols.is_empty() {
-        return Err(KernelError::new("replacement has length zero"));
-    }
-    let block = rows.len() * cols.len();
-    if m > 0 && block % m != 0 {
+    let value = names::strip_value(bare(value).clone());
+    let m = value.len();
+    let p = cols.len();
+    let rows_word = |k: usize| if k == 1 { "row" } else { "rows" };
+    if p == 1 && m > n {
         return Err(KernelError::new(format!(
-            "replacement has {m} items, need {block}"
+            "replacement has {m} {}, data has {n}",
+            rows_word(m)
         )));
     }
-    let mut out = l.clone();
-    let names = out.names.get_or_insert_with(Vec::new);
-    for name in added {
-        names.push(name);
-        out.items.push(Value::Bool(vec![None; nrow]));
+    if p == 1 && m > 0 && m < n && n % m != 0 {
+        return Err(KernelError::new(format!(
+            "replacement has {m} {}, data has {nrows}",
+            rows_word(m)
+        )));
     }
-    for (c, col) in cols.iter().enumerate() {
-        let Some(col) = *col else {
-            return Err(KernelError::new(
-                "missing values are not allowed in subscripted assignments of data frames",
-            ));
+    if p > 1 && m < n * p && (m == 0 || (n * p) % m != 0) {
+        return Err(KernelError::new(format!(
+            "replacement has {m} {}, need {}",
+            if m == 1 { "item" } else { "items" },
+            n * p
+        )));
+    }
+    if m == 0 && at.is_some() && n > 0 {
+        return Err(KernelError::new("replacement has length zero"));
+    }
+    for (c, &col) in cols.iter().enumerate() {
+        // The block is filled column by column, the value recycled over it;
+        // `d[, j] <- numeric(0)` is lengthened with NA, as R does.
+        let part = (0..n)
+            .map(|r| {
+                if m == 0 {
+                    NA
+                } else {
+                    ((c * n + r) % m + 1) as f64
+                }
+            })
+            .collect();
+        let piece = super::index::index(&value, &[Some(Value::Num(part))])?;
+        out.items[col] = match &at {
+            None => piece,
+            Some(at) => assign_vector(&out.items[col], at, &piece, ctx)?,
         };
-        // `d[, ncol(d) + 1] <- v`: R's next column, V<n>; further is a hole.
-        if col == out.items.len() {
-            out.names
-                .get_or_insert_with(Vec::new)
-                .push(format!("V{}", col + 1));
-            out.items.push(Value::Bool(vec![None; nrow]));
-        } else if col > out.items.len() {
+    }
+    Ok(Value::List(out))
+}
+
+/// The 0-based columns `j` selects in `d[i, j] <- value`, with the columns
+/// it names that are not there added to `frame` (NA), as R adds them
+/// before assigning: a name, or `ncol(d) + 1`, R's next `V<n>`.
+fn frame_columns(frame: &mut List, j: &Value) -> Result<Vec<usize>, KernelError> {
+    let nvars = frame.items.len();
+    let nrows = super::frame::nrow(frame);
+    let labels = frame.names.clone().unwrap_or_default();
+    let (cols, added) = positions(j, nvars, Some(&labels))?;
+    let Some(cols) = cols.into_iter().collect::<Option<Vec<usize>>>() else {
+        return Err(KernelError::new(
+            "missing values are not allowed in subscripted assignments of data frames",
+        ));
+    };
+    let mut seen = std::collections::HashSet::new();
+    if !cols.iter().all(|c| seen.insert(*c)) {
+        return Err(KernelError::new("duplicate subscripts for columns"));
+    }
+    let end = cols.iter().max().map_or(0, |&c| c + 1);
+    let new: Vec<String> = if !added.is_empty() {
+        added
+    } else {
+        // By number: `V<n>` for each, and every one up to the last given.
+        let numbered = (nvars..end)
+            .map(|k| format!("V{}", k + 1))
+            .collect::<Vec<_>>();
+        if numbered.len() != cols.iter().filter(|&&c| c >= nvars).count() {
             return Err(KernelError::new(
                 "new columns would leave holes after existing columns",
             ));
         }
-        let part: Vec<usize> = (0..rows.len())
-            .map(|r| (c * rows.len() + r) % m.max(1))
+        numbered
+    };
+    if !new.is_empty() {
+        let names = frame
+            .names
+            .get_or_insert_with(|| vec![String::new(); nvars]);
+        for name in new {
+            names.push(name);
+            frame.items.push(Value::Bool(vec![None; nrows]));
+        }
+        pin_rows(frame, nrows);
+    }
+    Ok(cols)
+}
+
+/// `d[j] <- NULL` and `d[, j] <- NULL`: the columns removed.
+fn drop_columns(l: &List, j: &Value) -> Result<Value, KernelError> {
+    let labels = l.names.clone().unwrap_or_default();
+    let (cols, _) = positions(j, l.items.len(), Some(&labels))?;
+    if cols.iter().any(Option::is_none) {
+        return Err(KernelError::new(
+            "missing values are not allowed in subscripted assignments of data frames",
+        ));
+    }
+    let gone: std::collections::HashSet<usize> = cols.into_iter().flatten().collect();
+    let nrows = super::frame::nrow(l);
+    let mut out = l.clone();
+    let keep = |k: &usize| !gone.contains(k);
+    out.items = (0..l.items.len())
+        .filter(keep)
+        .map(|k| l.items[k].clone())
+        .collect();
+    out.names = l
+        .names
+        .as_ref()
+        .map(|ns| (0..ns.len()).filter(keep).map(|k| ns[k].clone()).collect());
+    pin_rows(&mut out, nrows);
+    Ok(Value::List(out))
+}
+
+/// A frame left without columns keeps its row count in its row names, as
+/// R's does.
+fn pin_rows(frame: &mut List, nrows: usize) {
+    if frame.items.is_empty() && frame.row_names.is_none() {
+        frame.row_names = Some(RowNames::Numbers((1..=nrows as i32).collect()));
+    }
+}
+
+/// The 0-based rows `i` selects in `d[i, j] <- value`, and the frame with
+/// the rows it adds: numbers past the last row (named by number, or by the
+/// value's own row names when it is a data frame of as many rows and they
+/// are new), or row names not there (named so), as `[<-.data.frame` and
+/// its `xpdrows.data.frame` do.
+fn frame_rows(l: &List, i: &Value, value: &Value) -> Result<(List, Vec<usize>), KernelError> {
+    let i = bare(i);
+    let nrows = super::frame::nrow(l);
+    let has_na = match i {
+        Value::Num(v) => v.iter().any(|x| x.is_nan()),
+        Value::Bool(_) | Value::BoolMat(_) => i
+            .as_logicals()
+            .unwrap_or_default()
+            .iter()
+            .any(Option::is_none),
+        _ => false,
+    };
+    if has_na {
+        return Err(KernelError::new(
+            "missing values are not allowed in subscripted assignments of data frames",
+        ));
+    }
+    let rows = super::row_names::labels(l);
+    if let Value::Str(wanted) = i {
+        // R's `match`: exact names; each one not there is a new row.
+        let mut new = Vec::new();
+        let at = wanted
+            .iter()
+            .map(|w| {
+                rows.iter().position(|r| r == w).unwrap_or_else(|| {
+                    new.push(w.clone());
+                    nrows + new.len() - 1
+                })
+            })
             .collect();
-        let piece = match &va {
-            Atoms::Bool(v) => Value::Bool(part.iter().map(|&k| v[k]).collect()),
-            Atoms::Num(v) => Value::Num(part.iter().map(|&k| v[k]).collect()),
-            Atoms::Str(v) => Value::Str(part.iter().map(|&k| v[k].clone()).collect()),
+        let frame = if new.is_empty() {
+            l.clone()
+        } else {
+            add_rows(l, &rows, new, false)?
         };
-        let at = Value::Num(
-            rows.iter()
-                .map(|r| r.map_or(NA, |r| (r + 1) as f64))
-                .collect(),
-        );
-        out.items[col] = assign_vector(&out.items[col], &at, &piece, ctx)?;
+        return Ok((frame, at));
+    }
+    let mut frame = None;
+    if let Value::Num(v) = i {
+        let last = v.iter().fold(0.0f64, |a, &x| a.max(x.trunc()));
+        if v.iter().all(|&x| x >= 0.0) && last > nrows as f64 {
+            let nrr: Vec<String> = (nrows + 1..=last as usize).map(|k| k.to_string()).collect();
+            let theirs = super::frame::as_frame(value)
+                .filter(|f| super::frame::nrow(f) >= nrr.len())
+                .map(|f| super::row_names::labels(f)[..nrr.len()].to_vec());
+            let (new, numbered) = match theirs {
+                Some(mut names) => {
+                    let mut seen = std::collections::HashSet::new();
+                    for (k, name) in names.iter_mut().enumerate() {
+                        if !seen.insert(name.clone()) || rows.contains(name) {
+                            *name = nrr[k].clone();
+                        }
+                    }
+                    let numbered = names == nrr;
+                    (names, numbered)
+                }
+                None => (nrr, true),
+            };
+            frame = Some(add_rows(l, &rows, new, numbered)?);
+        }
+    }
+    let frame = frame.unwrap_or_else(|| l.clone());
+    let at = resolve(i, super::frame::nrow(&frame), false, None)?;
+    let Some(at) = at.into_iter().collect::<Option<Vec<usize>>>() else {
+        return Err(KernelError::new("non-existent rows not allowed"));
+    };
+    Ok((frame, at))
+}
+
+/// `l` with rows named `new` after its own (named `rows`), NA in every
+/// column (R's `xpdrows.data.frame`). `numbered`: the new names are the
+/// row numbers that follow, so automatic row names stay automatic.
+fn add_rows(
+    l: &List,
+    rows: &[String],
+    new: Vec<String>,
+    numbered: bool,
+) -> Result<List, KernelError> {
+    let nrows = rows.len();
+    let total = nrows + new.len();
+    super::alloc::ensure_room(total as f64 * 8.0 * l.items.len() as f64)?;
+    let at = Value::Num(
+        (1..=total)
+            .map(|k| if k <= nrows { k as f64 } else { NA })
+            .collect(),
+    );
+    let mut out = l.clone();
+    for item in &mut out.items {
+        if bare(item).dims().is_some() {
+            return Err(KernelError::new(
+                "flowcast cannot add rows to a data frame with a matrix column",
+            ));
+        }
+        *item = super::index::index(item, &[Some(at.clone())])?;
+    }
+    out.row_names = match &l.row_names {
+        None if numbered => None,
+        Some(RowNames::Numbers(old)) if numbered && old.iter().all(|&r| r as usize <= nrows) => {
+            Some(RowNames::Numbers(
+                old.iter()
+                    .copied()
+                    .chain(nrows as i32 + 1..=total as i32)
+                    .collect(),
+            ))
+        }
+        _ => {
+            let all: Vec<String> = rows.iter().cloned().chain(new).collect();
+            let mut seen = std::collections::HashSet::new();
+            let unique = all.iter().all(|r| seen.insert(r.as_str()));
+            Some(RowNames::Text(if unique {
+                all
+            } else {
+                super::row_names::make_unique(&all, ".")
+            }))
+        }
+    };
+    pin_rows(&mut out, total);
+    Ok(out)
+}
+
+/// `l[i] <- value` on a list, R's `SubassignN` for a list: the value's
+/// elements (an atomic value's one by one) recycled over the positions,
+/// positions past the end stretching the list with NULL; a NULL value
+/// removes the elements instead.
+fn assign_list(l: &List, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let n = l.items.len();
+    let (pos, added) = positions(i, n, l.names.as_deref())?;
+    let mut out = l.clone();
+    if matches!(bare(value), Value::Null) {
+        let gone: std::collections::HashSet<usize> = pos.into_iter().flatten().collect();
+        let keep = |k: &usize| !gone.contains(k);
+        out.items = (0..n).filter(keep).map(|k| l.items[k].clone()).collect();
+        out.names = l
+            .names
+            .as_ref()
+            .map(|ns| (0..n).filter(keep).map(|k| ns[k].clone()).collect());
+        return Ok(Value::List(out));
+    }
+    let items: Vec<Value> = match bare(value) {
+        Value::List(v) => v.items.clone(),
+        v => {
+            let v = names::strip_value(v.clone());
+            (1..=v.len())
+                .map(|k| super::index::index(&v, &[Some(Value::scalar(k as f64))]))
+                .collect::<Result<_, _>>()?
+        }
+    };
+    if pos.is_empty() {
+        return Ok(Value::List(out));
+    }
+    let end = assignable(&pos, items.len(), ctx)?;
+    if end > n {
+        out.items.resize(end, Value::Null);
+        if out.names.is_some() || !added.is_empty() {
+            let names = out.names.get_or_insert_with(|| vec![String::new(); n]);
+            names.extend(added);
+            names.resize(end, String::new());
+        }
+    }
+    for (k, p) in pos.iter().enumerate() {
+        if let Some(p) = p {
+            out.items[*p] = items[k % items.len()].clone();
+        }
     }
     Ok(Value::List(out))
 }
@@ -618,25 +870,22 @@ fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = a.get("x").unwrap_or(&Value::Null);
     let value = a.get("value").unwrap_or(&Value::Null);
     let every = Value::Bool(vec![Some(true)]);
-    let i = a.get("i").unwrap_or(&every);
+    let i = a.get("i");
     match (a.get("j"), bare(x)) {
         (Some(j), Value::List(l)) if super::frame::as_frame(x).is_some() => {
             assign_frame(l, i, j, value, ctx)
         }
-        (Some(j), _) => assign_matrix(x, i, j, value, ctx),
-        (None, Value::List(l)) if super::frame::as_frame(x).is_some() && cells_of(l, i) => {
-            assign_cells(l, i, value, ctx)
-        }
-        // `d[cols] <- value` takes the frame as a list of columns, as
-        // `[<-.data.frame` does: every row of the columns `i` selects.
-        (None, Value::List(l)) if super::frame::as_frame(x).is_some() => {
-            assign_frame(l, &every, i, value, ctx)
-        }
-        (None, Value::List(_)) => Err(KernelError::new(
-            "flowcast replaces a list's elements one at a time: x[[i]] <- v or x$name <- v \
-             (a data frame's cells: d[i, j] <- v)",
-        )),
-        (None, _) => assign_vector(x, i, value, ctx),
+        (Some(j), _) => assign_matrix(x, i.unwrap_or(&every), j, value, ctx),
+        (None, Value::List(l)) if super::frame::as_frame(x).is_some() => match i {
+            Some(i) if cells_of(l, i) => assign_cells(l, i, value, ctx),
+            // `d[cols] <- value` takes the frame as a list of columns, as
+            // `[<-.data.frame` does: whole columns.
+            Some(i) => assign_frame(l, None, i, value, ctx),
+            // `d[] <- value`: every column.
+            None => assign_frame(l, None, &every, value, ctx),
+        },
+        (None, Value::List(l)) => assign_list(l, i.unwrap_or(&every), value, ctx),
+        (None, _) => assign_vector(x, i.unwrap_or(&every), value, ctx),
     }
 }
 

@@ -941,8 +941,13 @@ fn replacement(target: Expr, value: Expr) -> Expr {
             let mut args = vec![arg(None, (*inner).clone())];
             let k = indices.len();
             for (slot, index) in ["i", "j"].iter().zip(indices) {
-                // `x[]` is every element; `m[, j]` every row.
-                let given = index.unwrap_or_else(|| every.clone());
+                // `x[]` is every element, `m[i, ]` every column. An empty
+                // row index is left out: `d[, j] <- v` replaces whole
+                // columns, which `d[TRUE, j] <- v` does not (R's `has.i`).
+                let given = match index {
+                    None if k > 1 && *slot == "i" => continue,
+                    given => given.unwrap_or_else(|| every.clone()),
+                };
                 args.push(arg((k > 1).then_some(*slot), given));
             }
             if k == 0 {
