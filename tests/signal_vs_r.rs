@@ -81,7 +81,10 @@ fn check_fails(step: &str, message: &str) {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{step}: {err}");
     assert!(err.contains("w.toml:2:"), "{step}: {err}");
-    assert!(err.contains(message), "{step}: expected {message:?} in: {err}");
+    assert!(
+        err.contains(message),
+        "{step}: expected {message:?} in: {err}"
+    );
 }
 
 /// `run` fails with `message`.
@@ -92,7 +95,10 @@ fn run_fails(steps: &str, message: &str) {
     let err = text(&out.stderr) + &text(&out.stdout);
     assert_ne!(out.status.code(), Some(0), "{steps}: {err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains(message), "{steps}: expected {message:?} in: {err}");
+    assert!(
+        err.contains(message),
+        "{steps}: expected {message:?} in: {err}"
+    );
 }
 
 /// What R's types decide is refused before the run, with R's message.
@@ -124,7 +130,10 @@ fn type_mistakes_are_found_at_check() {
 #[test]
 fn data_mistakes_are_rs() {
     for (steps, message) in [
-        ("a = 'approx(c(1, 2), c(1, 2, 3))'", "'x' and 'y' lengths differ"),
+        (
+            "a = 'approx(c(1, 2), c(1, 2, 3))'",
+            "'x' and 'y' lengths differ",
+        ),
         (
             "a = 'approx(1, 2, xout = 1)'",
             "need at least two non-NA values to interpolate",
@@ -141,7 +150,10 @@ fn data_mistakes_are_rs() {
             "a = 'approx(c(1, 2, NA), c(1, 5, 3), na.rm = FALSE)'",
             "approx(x,y, .., na.rm=FALSE): NA values in x are not allowed",
         ),
-        ("a = 'approx(c(1, 2), c(3, 4), n = 0)'", "'approx' requires n >= 1"),
+        (
+            "a = 'approx(c(1, 2), c(3, 4), n = 0)'",
+            "'approx' requires n >= 1",
+        ),
         (
             "a = 'approx(c(1, 2), c(3, 4), rule = c(1, 2, 2))'",
             "lenR <= 2L is not TRUE",
@@ -159,7 +171,10 @@ fn data_mistakes_are_rs() {
             "a = 'density(c(1, 2, 3), weights = c(-1, 1, 1))'",
             "'weights' must not be negative",
         ),
-        ("a = 'density(c(1, 2, 3), bw = -1)'", "'bw' is not positive."),
+        (
+            "a = 'density(c(1, 2, 3), bw = -1)'",
+            "'bw' is not positive.",
+        ),
         ("a = 'density(c(1, 2, 3), bw = Inf)'", "non-finite 'bw'"),
         (
             "a = 'density(c(1, 2, 3), bw = \"ucv\")'",

@@ -151,11 +151,7 @@ fn regularize(
         x.len()
     };
     let Ties::Collapse(f) = ties else {
-        return Ok(Regular {
-            x,
-            y,
-            not_na: ok,
-        });
+        return Ok(Regular { x, y, not_na: ok });
     };
     let checked: Vec<f64> = match &ok {
         Some(o) => x
@@ -221,10 +217,9 @@ fn regularize(
 fn numbers(v: &Value) -> Result<Vec<f64>, KernelError> {
     match v {
         Value::Null => Ok(Vec::new()),
-        v => v
-            .as_f64_slice()
-            .map(|s| s.into_owned())
-            .ok_or_else(|| KernelError::new("'x' is a list, but does not have components 'x' and 'y'")),
+        v => v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
+            KernelError::new("'x' is a list, but does not have components 'x' and 'y'")
+        }),
     }
 }
 
@@ -260,7 +255,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let kind = method_kind(args.get("method"))?;
     let rule = match args.get("rule") {
         None => vec![1.0],
-        Some(v @ (Value::Num(_) | Value::Mat(_))) => v.as_f64_slice().unwrap_or_default().into_owned(),
+        Some(v @ (Value::Num(_) | Value::Mat(_))) => {
+            v.as_f64_slice().unwrap_or_default().into_owned()
+        }
         Some(_) => return Err(KernelError::new("is.numeric(rule) is not TRUE")),
     };
     stop_if_not(!rule.is_empty(), "(lenR <- length(rule)) >= 1L")?;
@@ -327,13 +324,13 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 return Err(KernelError::new("'approx' requires n >= 1"));
             }
             let kept: Vec<f64> = match &r.not_na {
-                Some(ok) if !na_rm => r
-                    .x
-                    .iter()
-                    .zip(ok)
-                    .filter(|(_, &k)| k)
-                    .map(|(&v, _)| v)
-                    .collect(),
+                Some(ok) if !na_rm => {
+                    r.x.iter()
+                        .zip(ok)
+                        .filter(|(_, &k)| k)
+                        .map(|(&v, _)| v)
+                        .collect()
+                }
                 _ => r.x[..nx].to_vec(),
             };
             let (from, to) = (kept[0], kept[kept.len() - 1]);

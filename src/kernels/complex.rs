@@ -104,7 +104,9 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             cols: *cols,
         },
         Some(
-            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::ComplexMat { rows, cols },
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
         ) => Type::Mat {
             rows: *rows,
             cols: *cols,

@@ -194,7 +194,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         None => "gaussian",
         Some(Value::Str(s)) if s.len() == 1 => match_arg(&s[0], KERNEL_NAMES)?,
         // R's whole default vector is its first choice.
-        Some(Value::Str(s)) if s.iter().map(String::as_str).eq(KERNEL_NAMES.iter().copied()) => {
+        Some(Value::Str(s))
+            if s.iter()
+                .map(String::as_str)
+                .eq(KERNEL_NAMES.iter().copied()) =>
+        {
             "gaussian"
         }
         Some(_) => return Err(KernelError::new("'arg' must be of length 1")),
@@ -389,8 +393,20 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ("y", num()),
             ("bw", Type::num(1)),
             ("n", Type::num(1)),
-            ("call", Type::Str { len: Some(1), value: None }),
-            ("data.name", Type::Str { len: Some(1), value: None }),
+            (
+                "call",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
+            (
+                "data.name",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
             ("has.na", Type::logical(Some(1))),
         ],
     ))

@@ -53,7 +53,7 @@ fn fft_factor(n: i64) -> Option<Factors> {
     if k == 1 {
         return Some(f);
     }
-    let mut push = |f: &mut Factors, v: i64| {
+    let push = |f: &mut Factors, v: i64| {
         f.nfac[f.m as usize] = v;
         f.m += 1;
     };
@@ -182,7 +182,7 @@ enum At {
 /// R's `fftmx` (Singleton's `fft`), 1-based as the Fortran was: `a[k]` is
 /// `z[k - 1]` and `b[k]` is `z[k]`, the real and imaginary parts `inc = 2`
 /// apart. Labels keep the original's numbers.
-#[allow(clippy::too_many_lines, clippy::cognitive_complexity)]
+#[allow(unused_assignments)]
 fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
     let ia = |k: i64| (k - 1) as usize;
     let ib = |k: i64| k as usize;
@@ -1072,7 +1072,9 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("z") {
         None | Some(Type::Any) => Ok(Type::Any),
         Some(
-            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::ComplexMat { rows, cols },
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
         ) => Ok(Type::ComplexMat {
             rows: *rows,
             cols: *cols,
@@ -1114,10 +1116,12 @@ mod tests {
         let sign = if inverse { 1.0 } else { -1.0 };
         (0..n)
             .map(|k| {
-                z.iter().enumerate().fold(Complex64::new(0.0, 0.0), |s, (j, &v)| {
-                    let t = sign * 2.0 * std::f64::consts::PI * (j * k % n) as f64 / n as f64;
-                    s + v * Complex64::new(t.cos(), t.sin())
-                })
+                z.iter()
+                    .enumerate()
+                    .fold(Complex64::new(0.0, 0.0), |s, (j, &v)| {
+                        let t = sign * 2.0 * std::f64::consts::PI * (j * k % n) as f64 / n as f64;
+                        s + v * Complex64::new(t.cos(), t.sin())
+                    })
             })
             .collect()
     }
