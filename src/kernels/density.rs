@@ -330,9 +330,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .iter()
         .map(|c| {
             let v = c.re / len_y;
-            if v.is_nan() {
-                v
-            } else if v > 0.0 {
+            // pmax.int(0, v): NA and NaN kept.
+            if v.is_nan() || v > 0.0 {
                 v
             } else {
                 0.0

@@ -340,8 +340,8 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
                 bj = z[ib(k1)] + z[ib(k2)];
                 z[ia(kk)] = ak + aj;
                 z[ib(kk)] = bk + bj;
-                ak = -0.5 * aj + ak;
-                bk = -0.5 * bj + bk;
+                ak += -0.5 * aj;
+                bk += -0.5 * bj;
                 aj = (z[ia(k1)] - z[ia(k2)]) * s120;
                 bj = (z[ib(k1)] - z[ib(k2)]) * s120;
                 z[ia(k1)] = ak - bj;
