@@ -10,8 +10,8 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, KernelError,
-    Value, Warning,
+    alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, Kernel,
+    KernelError, Value, Warning,
 };
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
 
@@ -971,12 +971,42 @@ fn call_traced(
             }
         }
     }
+    if let Value::List(l) = &mut value {
+        if l.class.as_deref() == Some("density") && l.field("call").is_none() {
+            if let Some(dn) = data_name(func, &matched, args) {
+                if let Some(names) = l.names.as_mut() {
+                    let at = names.len().min(4);
+                    names.insert(at, "data.name".to_string());
+                    names.insert(at, "call".to_string());
+                    l.items.insert(at, Value::string(&dn));
+                    l.items
+                        .insert(at, Value::string(&matched_call(kernel, &matched, args)));
+                }
+            }
+        }
+    }
     let path = if trace {
         path::taken(kernel.name, &matched, &value)
     } else {
         None
     };
     Ok((value, path))
+}
+
+/// R's `match.call()` of a call to an S3 generic's default method, as
+/// `density.default` keeps it: each argument given, named by its formal,
+/// in the formals' order.
+fn matched_call(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
+    let given: Vec<String> = kernel
+        .params
+        .iter()
+        .filter(|p| p.name != "...")
+        .filter_map(|p| {
+            let i = matched.position(p.name)?;
+            Some(format!("{} = {}", p.name, args.get(i)?.value))
+        })
+        .collect();
+    format!("{}.default({})", kernel.name, given.join(", "))
 }
 
 /// A test's `data.name`: its data arguments as R deparses them
@@ -1005,7 +1035,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 Some(_) => format!("{x} and {}", text("y")?),
             })
         }
-        "chisq.test" | "shapiro.test" | "fisher.test" => text("x"),
+        "chisq.test" | "shapiro.test" | "fisher.test" | "density" => text("x"),
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }

@@ -8,6 +8,7 @@
 
 pub mod alloc;
 mod apply;
+mod approx;
 pub mod args;
 pub mod catalog;
 pub mod frame;
@@ -22,16 +23,20 @@ pub mod work;
 
 mod arith;
 mod ave;
+mod bandwidth;
 mod clustering;
 mod coerce;
 pub mod collate;
+pub(crate) mod complex;
 mod conditions;
 pub mod constants;
 pub mod data;
 mod data_frame;
+mod density;
 mod dqfun;
 mod expand_grid;
 mod factor;
+pub(crate) mod fft;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
@@ -257,6 +262,11 @@ pub fn registry() -> &'static Registry {
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)
             .chain(conditions::KERNELS)
+            .chain(fft::KERNELS)
+            .chain(complex::KERNELS)
+            .chain(approx::KERNELS)
+            .chain(bandwidth::KERNELS)
+            .chain(density::KERNELS)
         {
             r.add(*k);
         }

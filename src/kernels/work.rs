@@ -409,6 +409,32 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             c * n * n.max(2.0).log2()
         }
+        // Singleton's transform: a pass over the data per prime factor of
+        // each dimension, as long as the factor.
+        "fft" => {
+            let (m, n) = arg_dims(args, "z");
+            FFT * (fft_ops(m, n) + fft_ops(n, m))
+        }
+        // Binning, the kernel on 2n points, three transforms of 2n, and
+        // the interpolation onto the output.
+        "density" => {
+            let x = args.get("x").map_or(0.0, elements);
+            let n_user = scalar_arg(args, "n", 512.0);
+            let grid = super::density::grid_points(n_user) as f64 * 2.0;
+            let transforms = 3.0 * FFT * super::fft::factor_ops(grid as usize);
+            let bandwidth = SORT * x * x.max(2.0).log2();
+            PER_ELEMENT * x + PER_TRANSCENDENTAL * grid + transforms + bandwidth + APPROX * out
+        }
+        // Sorting x, then a bisection per output point.
+        "approx" => {
+            let x = args.get("x").map_or(0.0, elements);
+            SORT * x * x.max(2.0).log2() + APPROX * out * x.max(2.0).log2()
+        }
+        // Quartiles (a sort) and the variance.
+        "bw.nrd0" | "bw.nrd" => {
+            let n = input_elements(args);
+            SORT * n * n.max(2.0).log2() + PER_VECTOR_MOMENT * n
+        }
         "length" | "nrow" | "ncol" => 0.0,
         // `outer` calls FUN on every pair: its result's size.
         "outer" => PER_ELEMENT * out,
@@ -458,7 +484,7 @@ fn per_element(function: &str) -> Option<f64> {
         "rowSums" | "rowMeans" => 20.0,
         "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
         // libm calls, as exp and log (not measured).
-        "sin" | "cos" | "tan" | "atan" | "atan2" => 23.0,
+        "sin" | "cos" | "tan" | "atan" | "atan2" | "Mod" | "Arg" => 23.0,
         // Chebyshev series and a few libm calls per element (not measured).
         "gamma" | "lgamma" | "factorial" | "beta" | "lbeta" | "choose" => 60.0,
         // A pass building STATS' matrix and FUN's arithmetic (not measured).
@@ -575,6 +601,20 @@ const PER_CENTRED: f64 = 40.0;
 /// IRLS iterations a glm typically takes (R's usual 4 to 6).
 const GLM_ITERATIONS: f64 = 5.0;
 const VAR: f64 = 1.45;
+/// Ops per complex butterfly term of Singleton's transform (not measured:
+/// a complex multiply-add, about four flops and a load).
+const FFT: f64 = 4.0;
+/// Ops per output point of an interpolation step (not measured).
+const APPROX: f64 = 3.0;
+
+/// The work of transforming the `m` rows of each of `n` columns (a vector
+/// is one column).
+fn fft_ops(m: f64, n: f64) -> f64 {
+    if m < 2.0 {
+        return 0.0;
+    }
+    super::fft::factor_ops(m as usize) * n.max(1.0)
+}
 
 /// Elements of a value, and of a result object, its parts'.
 fn elements(t: &Type) -> f64 {

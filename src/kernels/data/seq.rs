@@ -380,3 +380,18 @@ pub(super) fn eval_vector_of(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         }
     })
 }
+
+/// `seq.int(from, to, length.out = n)` (do_seq): `from + i * by`, with
+/// `to` itself last.
+pub(crate) fn seq_spaced(from: f64, to: f64, n: usize) -> Result<Vec<f64>, KernelError> {
+    for (name, v) in [("from", from), ("to", to)] {
+        if !v.is_finite() {
+            return Err(KernelError::new(format!(
+                "'{name}' must be a finite number"
+            )));
+        }
+    }
+    let mut out = super::alloc_num(n)?;
+    out.extend(Seq::Spaced { from, to, n }.values());
+    Ok(out)
+}

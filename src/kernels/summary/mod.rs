@@ -11,7 +11,7 @@ mod summary_default;
 mod sums;
 
 pub(crate) use corcov::{cor_or_na, kendall_xy, method_arg, var, Method};
-pub(crate) use quantile::median_of;
+pub(crate) use quantile::{median_of, quantile};
 pub(crate) use summary_default::{summary_default, summary_default_type};
 
 pub(super) use sums::KERNELS as SUM_KERNELS;

@@ -582,7 +582,7 @@ pub(super) fn strsplit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
 }
 
 /// R's `match.arg(arg, choices)` for a single string.
-pub(super) fn match_arg<'a>(given: &str, choices: &[&'a str]) -> Result<&'a str, KernelError> {
+pub(crate) fn match_arg<'a>(given: &str, choices: &[&'a str]) -> Result<&'a str, KernelError> {
     if let Some(c) = choices.iter().find(|c| **c == given) {
         return Ok(c);
     }

@@ -16,6 +16,7 @@ mod diff;
 mod ends;
 mod format;
 mod grep;
+pub(crate) use grep::match_arg;
 mod ifelse;
 pub(crate) mod labels;
 mod missing;
