@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::Value as Json;
 
 mod common;
-use common::{flowcast, r_json};
+use common::{flowcast, r_json, steps_workflow as workflow};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -135,14 +135,6 @@ fn confint_of_a_glm_names_the_alternative() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("confint.default(fit)"), "{err}");
     assert!(err.contains("profile-likelihood"), "{err}");
-}
-
-/// A workflow of `steps` in a temporary directory.
-fn workflow(steps: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.toml");
-    std::fs::write(&path, format!("[steps]\n{steps}\n")).unwrap();
-    (dir, path)
 }
 
 /// `check` refuses the workflow with `message`, pointing at `at` on line

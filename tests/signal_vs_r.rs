@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value as Json;
 
 mod common;
-use common::flowcast;
+use common::{flowcast, steps_workflow as workflow};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -66,13 +66,6 @@ fn same(a: &Json, b: &Json) -> bool {
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
         (x, y) => x == y,
     }
-}
-
-fn workflow(steps: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.toml");
-    std::fs::write(&path, format!("[steps]\n{steps}\n")).unwrap();
-    (dir, path)
 }
 
 /// `check` refuses the one-step workflow with `message`.

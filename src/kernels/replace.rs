@@ -618,18 +618,8 @@ fn drop_columns(l: &List, j: &Value) -> Result<Value, KernelError> {
             "missing values are not allowed in subscripted assignments of data frames",
         ));
     }
-    let gone: std::collections::HashSet<usize> = cols.into_iter().flatten().collect();
     let nrows = super::frame::nrow(l);
-    let mut out = l.clone();
-    let keep = |k: &usize| !gone.contains(k);
-    out.items = (0..l.items.len())
-        .filter(keep)
-        .map(|k| l.items[k].clone())
-        .collect();
-    out.names = l
-        .names
-        .as_ref()
-        .map(|ns| (0..ns.len()).filter(keep).map(|k| ns[k].clone()).collect());
+    let mut out = without(l, &cols);
     pin_rows(&mut out, nrows);
     Ok(Value::List(out))
 }
@@ -664,8 +654,10 @@ fn frame_rows(l: &List, i: &Value, value: &Value) -> Result<(List, Vec<usize>), 
             "missing values are not allowed in subscripted assignments of data frames",
         ));
     }
-    let rows = super::row_names::labels(l);
+    // Only a row subscript by name, or one past the end, reads the names.
+    let rows = || super::row_names::labels(l);
     if let Value::Str(wanted) = i {
+        let rows = rows();
         // R's `match`: exact names; each one not there is a new row.
         let mut new = Vec::new();
         let at = wanted
@@ -688,6 +680,7 @@ fn frame_rows(l: &List, i: &Value, value: &Value) -> Result<(List, Vec<usize>), 
     if let Value::Num(v) = i {
         let last = v.iter().fold(0.0f64, |a, &x| a.max(x.trunc()));
         if v.iter().all(|&x| x >= 0.0) && last > nrows as f64 {
+            let rows = rows();
             let nrr: Vec<String> = (nrows + 1..=last as usize).map(|k| k.to_string()).collect();
             let theirs = super::frame::as_frame(value)
                 .filter(|f| super::frame::nrow(f) >= nrr.len())
@@ -767,6 +760,23 @@ fn add_rows(
     Ok(out)
 }
 
+/// `l` without the elements at `gone` (positions past its end, and NA,
+/// remove nothing).
+fn without(l: &List, gone: &[Option<usize>]) -> List {
+    let gone: std::collections::HashSet<usize> = gone.iter().flatten().copied().collect();
+    let keep = |k: &usize| !gone.contains(k);
+    let n = l.items.len();
+    List {
+        items: (0..n).filter(keep).map(|k| l.items[k].clone()).collect(),
+        names: l
+            .names
+            .as_ref()
+            .map(|ns| (0..n).filter(keep).map(|k| ns[k].clone()).collect()),
+        class: l.class.clone(),
+        row_names: l.row_names.clone(),
+    }
+}
+
 /// `l[i] <- value` on a list, R's `SubassignN` for a list: the value's
 /// elements (an atomic value's one by one) recycled over the positions,
 /// positions past the end stretching the list with NULL; a NULL value
@@ -774,17 +784,10 @@ fn add_rows(
 fn assign_list(l: &List, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let n = l.items.len();
     let (pos, added) = positions(i, n, l.names.as_deref())?;
-    let mut out = l.clone();
     if matches!(bare(value), Value::Null) {
-        let gone: std::collections::HashSet<usize> = pos.into_iter().flatten().collect();
-        let keep = |k: &usize| !gone.contains(k);
-        out.items = (0..n).filter(keep).map(|k| l.items[k].clone()).collect();
-        out.names = l
-            .names
-            .as_ref()
-            .map(|ns| (0..n).filter(keep).map(|k| ns[k].clone()).collect());
-        return Ok(Value::List(out));
+        return Ok(Value::List(without(l, &pos)));
     }
+    let mut out = l.clone();
     let items: Vec<Value> = match bare(value) {
         Value::List(v) => v.items.clone(),
         v => {

@@ -167,3 +167,12 @@ pub fn step_values(
         })
         .collect()
 }
+
+/// `w.toml` in a temporary directory, with `steps` under `[steps]` (the
+/// first step on line 2).
+pub fn steps_workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, format!("[steps]\n{steps}\n")).unwrap();
+    (dir, path)
+}
