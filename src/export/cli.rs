@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use super::gantt::Recorder;
-use super::stored::{self, Which};
+use super::stored::{self, store_chart, Which};
 use super::{Format, Gantt};
 use crate::cache::Cache;
 use crate::cost::history::History;
@@ -78,19 +78,6 @@ pub fn export_run(
         errln!("warning: {}", printable(&n));
     }
     said(super::export(&g, format, out), out)
-}
-
-/// Stores a recorded run's chart beside it, so that `--run` exports it as
-/// it was. A failure is only a warning, for the caller to say: the run
-/// itself is recorded.
-pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) -> Result<(), String> {
-    let (Some(id), Some(h)) = (run_id, learning.history.as_ref()) else {
-        return Ok(());
-    };
-    serde_json::to_string(chart)
-        .map_err(|e| e.to_string())
-        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()))
-        .map_err(|e| format!("the chart was not stored: {e}"))
 }
 
 /// A run through the pipeline that keeps its chart: the plan it followed

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::gantt::{dag, Actual, Gantt, Row, Status};
 use crate::cost::history::{History, RunRecord, TaskRecord};
+use crate::pipeline::Learning;
 use crate::sched::{self, Comm, Scheduler};
 
 /// Which run: `last` or an id.
@@ -26,6 +27,19 @@ impl Which {
             _ => s.trim_start_matches('#').parse().ok().map(Which::Id),
         }
     }
+}
+
+/// Stores a recorded run's chart beside it, so that `--run` exports it as
+/// it was. A failure is only a warning, for the caller to say: the run
+/// itself is recorded.
+pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) -> Result<(), String> {
+    let (Some(id), Some(h)) = (run_id, learning.history.as_ref()) else {
+        return Ok(());
+    };
+    serde_json::to_string(chart)
+        .map_err(|e| e.to_string())
+        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()))
+        .map_err(|e| format!("the chart was not stored: {e}"))
 }
 
 /// A past run's chart, and a note when its plan could not be rebuilt.

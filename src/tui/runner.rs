@@ -335,7 +335,7 @@ impl Job {
             notes.extend(f.warnings);
             stored = f.run_id;
             let chart = recorder.finish(&f.report);
-            if let Err(e) = crate::export::cli::store_chart(&learning, f.run_id, &chart) {
+            if let Err(e) = crate::export::stored::store_chart(&learning, f.run_id, &chart) {
                 notes.push(e);
             }
             f.report
