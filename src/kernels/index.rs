@@ -117,10 +117,34 @@ const CNA: Complex64 = Complex64 { re: NA, im: 0.0 };
 /// the end select NA. `None` at the first negative entry: the caller takes
 /// the general path.
 fn gather_positive<T: Clone>(data: &[T], idx: &[f64], na: &T) -> Option<Vec<T>> {
+    if let Some(run) = consecutive(idx, data.len()) {
+        return Some(data[run].to_vec());
+    }
+    // A first read classifies the subscript, so the common case (no
+    // entry that selects nothing) is one `collect` of known length, with
+    // no capacity check per element.
+    let mut drops = false;
+    for &x in idx {
+        if x <= -1.0 {
+            return None;
+        }
+        drops |= x < 1.0;
+    }
+    if !drops {
+        // `as` saturates (a huge subscript is past the end) and reads NaN
+        // as 0, which selects NA as R's NA subscript does.
+        return Some(
+            idx.iter()
+                .map(|&x| match x as usize {
+                    k @ 1.. if k <= data.len() => data[k - 1].clone(),
+                    _ => na.clone(),
+                })
+                .collect(),
+        );
+    }
     let mut out = Vec::with_capacity(idx.len());
     for &x in idx {
         if x >= 1.0 {
-            // `as` saturates: a huge subscript is past the end.
             out.push(data.get(x as usize - 1).unwrap_or(na).clone());
         } else if x.is_nan() {
             out.push(na.clone());
@@ -129,6 +153,26 @@ fn gather_positive<T: Clone>(data: &[T], idx: &[f64], na: &T) -> Option<Vec<T>> 
         }
     }
     Some(out)
+}
+
+/// The positions `idx` names when it counts up by one inside `0..len`
+/// (`x[a:b]`, `x[seq_len(k)]`): a slice to copy whole, which costs a
+/// fraction of picking element by element. Checking is one read of `idx`.
+fn consecutive(idx: &[f64], len: usize) -> Option<std::ops::Range<usize>> {
+    let first = *idx.first()?;
+    let last = first + (idx.len() - 1) as f64;
+    if !(first >= 1.0 && first.fract() == 0.0 && last <= len as f64) {
+        return None;
+    }
+    // Integers below 2^53 add exactly, so `==` is the test.
+    let mut next = first;
+    for &x in idx {
+        if x != next {
+            return None;
+        }
+        next += 1.0;
+    }
+    Some(first as usize - 1..last as usize)
 }
 
 /// `data[idx]` for a numeric subscript of only negative entries and
@@ -905,6 +949,40 @@ mod tests {
             assert!(a.to_bits() == b.to_bits(), "{a} against {b}");
         }
         assert!(gather_positive(&data, &[1.0, -1.0], &NA).is_none());
+    }
+
+    /// A run counting up by one is copied as a slice only when every
+    /// position is inside the vector; anything else (past the end, a
+    /// fraction, a gap, zero, NaN, infinity) takes an element-by-element
+    /// path with the same result as `resolve`.
+    #[test]
+    fn consecutive_runs_agree_with_resolve() {
+        let data: Vec<f64> = (1..=6).map(|k| k as f64).collect();
+        let cases: [&[f64]; 9] = [
+            &[2.0, 3.0, 4.0],
+            &[1.0, 5.9, f64::NAN, NA, 7.0, 1e300, f64::INFINITY, 2.0],
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            &[5.0, 6.0, 7.0],
+            &[1.5, 2.5],
+            &[2.0, 4.0],
+            &[0.0, 1.0, 2.0],
+            &[3.0, 4.0, f64::NAN],
+            &[6.0],
+        ];
+        for idx in cases {
+            let slow = pick(
+                &data,
+                &resolve(&Value::Num(idx.to_vec()), 6, false, None).unwrap(),
+                NA,
+            );
+            let fast = gather_positive(&data, idx, &NA).unwrap();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fast), bits(&slow), "{idx:?}");
+        }
+        assert_eq!(consecutive(&[2.0, 3.0, 4.0], 6), Some(1..4));
+        assert_eq!(consecutive(&[5.0, 6.0, 7.0], 6), None);
+        assert_eq!(consecutive(&[1.5, 2.5], 6), None);
+        assert_eq!(consecutive(&[], 6), None);
     }
 
     /// Negative and logical subscripts: the one-pass paths select what

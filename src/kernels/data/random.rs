@@ -105,11 +105,17 @@ fn random2(
     pa: &[f64],
     pb: &[f64],
     rng: &mut Rng,
-    draw: fn(f64, f64, &mut Rng) -> f64,
+    draw: impl Fn(f64, f64, &mut Rng) -> f64,
 ) -> Result<Value, KernelError> {
     let mut out = alloc_num(n)?;
     if pa.is_empty() || pb.is_empty() {
         out.resize(n, NA);
+        return Ok(Value::Num(out));
+    }
+    if let (&[a], &[b]) = (pa, pb) {
+        // One pair of parameters, the usual call: a loop of known length
+        // with the draw inlined into it.
+        out.extend((0..n).map(|_| draw(a, b, rng)));
         return Ok(Value::Num(out));
     }
     let mut rows = Recycled::new(vec![pa, pb]);

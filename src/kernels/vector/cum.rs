@@ -30,15 +30,7 @@ pub(super) fn cum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     let x = cum_data(args)?;
     let out: Vec<f64> = match args.func {
         "cumsum" => ldouble::cumsum(&x),
-        "cumprod" => {
-            let mut p = LongDouble::from_f64(1.0);
-            x.iter()
-                .map(|&v| {
-                    p = p.mul(LongDouble::from_f64(v));
-                    p.to_f64()
-                })
-                .collect()
-        }
+        "cumprod" => ldouble::cumprod(&x),
         func => {
             let max = func == "cummax";
             let mut m = if max {

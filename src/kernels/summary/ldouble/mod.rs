@@ -67,6 +67,23 @@ pub fn cumsum(x: &[f64]) -> Vec<f64> {
     }
 }
 
+/// The running products of `x` in long double, each rounded to a double:
+/// R's `cumprod` (cum.c's `LDOUBLE prod`).
+pub fn cumprod(x: &[f64]) -> Vec<f64> {
+    #[cfg(target_arch = "x86_64")]
+    return x87::cumprod(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut p = LongDouble::from_f64(1.0);
+        x.iter()
+            .map(|&v| {
+                p = p.mul(LongDouble::from_f64(v));
+                p.to_f64()
+            })
+            .collect()
+    }
+}
+
 /// `Σ (x − s)` in long double, in order: `mean`'s correction pass.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     #[cfg(target_arch = "x86_64")]
@@ -322,6 +339,31 @@ mod tests {
             assert_eq!(got, want);
         }
         assert!(super::cumsum(&[]).is_empty());
+    }
+
+    /// Products that leave a double's range and come back (R keeps
+    /// `cumprod(c(1e200, 1e200, 1e-200))` finite), underflow, and round.
+    #[test]
+    fn running_products_round_as_the_emulation_does() {
+        let mut cases: Vec<Vec<f64>> = (1..6)
+            .map(|seed| awkward(seed, 400).iter().map(|v| 1.0 + v * 1e-4).collect())
+            .collect();
+        cases.push(vec![1e200, 1e200, 1e-200, 1e-300, 1e-300, 1e300, -0.5, 3.0]);
+        cases.push(vec![1e-300, 1e-300, 1e-30, 1e300, 1e300, 1e300]);
+        cases.push(vec![2.0, f64::NAN, f64::INFINITY, 0.0]);
+        for x in cases {
+            let mut p = soft::LongDouble::from_f64(1.0);
+            let want: Vec<u64> = x
+                .iter()
+                .map(|&v| {
+                    p = p.mul(soft::LongDouble::from_f64(v));
+                    p.to_f64().to_bits()
+                })
+                .collect();
+            let got: Vec<u64> = super::cumprod(&x).iter().map(|v| v.to_bits()).collect();
+            assert_eq!(got, want, "{x:?}");
+        }
+        assert!(super::cumprod(&[]).is_empty());
     }
 
     #[test]

@@ -197,6 +197,30 @@ pub fn cumsum(x: &[f64]) -> Vec<f64> {
     out
 }
 
+/// The running products of `x`, as [`cumsum`]: the product stays in a
+/// register, so its exponent range is the FPU's, not a double's.
+pub fn cumprod(x: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; x.len()];
+    if x.is_empty() {
+        return out;
+    }
+    x87!(
+        "fld1",
+        "2:",
+        "fmul qword ptr [{p}]",
+        "fst qword ptr [{o}]",
+        "add {p}, 8",
+        "add {o}, 8",
+        "cmp {p}, {end}",
+        "jne 2b",
+        "fstp st(0)";
+        end = x.as_ptr_range().end;
+        walk p = x.as_ptr();
+        walk o = out.as_mut_ptr()
+    );
+    out
+}
+
 /// `Σ (x − s)`, in order: `−s` stays in a register beside the sum.
 pub fn sum_deviations(x: &[f64], s: LongDouble) -> LongDouble {
     let mut out = LongDouble::ZERO;
