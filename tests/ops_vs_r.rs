@@ -399,6 +399,31 @@ fn the_right_side_of_a_decided_and_is_not_evaluated() {
     assert_eq!(read("b.json").trim(), "true");
 }
 
+/// R's match.fun: a step named like a function does not hide the function
+/// in a function argument, unless it holds one string, the name of the
+/// function meant (values printed by R 4.2.2).
+#[test]
+fn a_step_named_like_a_function_leaves_the_function() {
+    let (dir, path) = workflow(
+        "m = 'matrix(1:6, 2)'\nsum = 'sum(m)'\nmean = \"'max'\"\n\
+         a = 'apply(m, 2, sum)'\nb = 'sapply(list(1:3, 4:9), mean)'\n\
+         c = { for = 'i in 1:2', do = 'apply(m, 1, sum)[i]' }",
+    );
+    let out = flowcast(&[
+        "run",
+        "--headless",
+        "--no-cache",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
+    assert_eq!(read("a.json").trim(), "[3,7,11]");
+    assert_eq!(read("b.json").trim(), "[3,9]");
+    assert_eq!(read("c.json").trim(), "[9,12]");
+}
+
 #[test]
 fn outer_refuses_random_functions() {
     check_fails(

@@ -415,10 +415,16 @@ fn eval_args<'s>(
     let function = function_args::function_arg(func, args);
     let closures = closure(func, args)?.map(|c| c.map(|(i, _)| i));
     // A function passed by name is passed as its name; a closure, which
-    // the kernel gets in its context, as NULL.
+    // the kernel gets in its context, as NULL. As in R's match.fun, a
+    // variable of that name counts only when it holds one string (the
+    // name of a function); otherwise (a step `sum` beside `apply(m, 2,
+    // sum)`) the function is meant.
     let function_name = |i: usize| match &args[i].value.kind {
         _ if closures.contains(&Some(i)) => Some(Cow::Owned(Value::Null)),
-        ExprKind::Name(n) if Some(i) == function && scope.lookup(n).is_none() => {
+        ExprKind::Name(n)
+            if Some(i) == function
+                && !matches!(scope.lookup(n), Some(Value::Str(s)) if s.len() == 1) =>
+        {
             Some(Cow::Owned(Value::string(n)))
         }
         _ => None,

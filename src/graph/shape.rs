@@ -475,10 +475,14 @@ fn infer_args(
         .map_err(|(span, message)| diag(file, span, message))?
         .map(|c| c.map(|(i, _)| i));
     // A function passed by name is passed as its name; a closure as NULL
-    // (the kernel gets it in its context).
+    // (the kernel gets it in its context). A variable of that name counts
+    // only when it may hold a function's name, as in the evaluator.
     let function_name = |i: usize| match &args[i].value.kind {
         _ if closures.contains(&Some(i)) => Some(Type::Null),
-        ExprKind::Name(n) if Some(i) == function && !env.contains_key(n.as_str()) => {
+        ExprKind::Name(n)
+            if Some(i) == function
+                && !matches!(env.get(n.as_str()), Some(Type::Str { .. } | Type::Any)) =>
+        {
             Some(Type::str_const(n))
         }
         _ => None,
