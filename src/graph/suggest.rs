@@ -141,9 +141,47 @@ pub fn family<'a>(name: &str, known: &[&'a str]) -> Option<(String, Vec<&'a str>
     (!members.is_empty()).then_some((what, members))
 }
 
+/// R functions a script needs that a workflow does not, because flowcast
+/// does their work itself: what to do instead.
+fn outside_a_workflow(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "set.seed" | "RNGkind" => {
+            "the random stream is the workflow's: set `seed = N` under [workflow], \
+             or run with `--seed N`"
+        }
+        "library" | "require" | "requireNamespace" | "source" | "loadNamespace" => {
+            "flowcast's functions are built in and nothing is loaded: \
+             `flowcast functions` lists them"
+        }
+        "Sys.time" | "Sys.Date" | "proc.time" | "system.time" | "date" => {
+            "a step's value must not depend on when it runs; flowcast times \
+             every step itself: see the run's table or `flowcast history`"
+        }
+        "cat" | "message" | "suppressWarnings" | "suppressMessages" => {
+            "a step's value is shown in the run's table and written by `--out`; \
+             warnings are listed under their step"
+        }
+        "plot" | "hist" | "lines" | "points" | "barplot" | "boxplot" | "pdf" | "png" => {
+            "flowcast draws no plots: write the values with `--out DIR` and plot them elsewhere"
+        }
+        "setwd" | "getwd" => "paths in a workflow are relative to the workflow file's directory",
+        "saveRDS" | "save" | "readRDS" | "load" => {
+            "values are kept between runs in the cache (`--cache`), and `--out DIR` \
+             writes them as JSON; data is read with read.csv"
+        }
+        "assign" | "get" | "exists" | "rm" => {
+            "each step is one value named by its key under [steps]"
+        }
+        _ => return None,
+    })
+}
+
 /// What to add to "could not find function `name`": a typo's fix, or the
 /// family's known members; empty when neither fits.
 pub fn unknown_function_hint(name: &str, known: &[&str]) -> String {
+    if let Some(why) = outside_a_workflow(name) {
+        return format!(" ({why})");
+    }
     if let Some(s) = typo_of(name, known) {
         return format!(" (did you mean `{s}`?)");
     }
@@ -179,6 +217,18 @@ mod tests {
         "colMeans",
         "order",
     ];
+
+    /// A script's housekeeping calls say what the workflow does instead,
+    /// rather than suggesting a look-alike function.
+    #[test]
+    fn script_calls_say_what_to_do_instead() {
+        let known = ["seq", "get_x", "plot_x"];
+        assert!(unknown_function_hint("set.seed", &known).contains("seed = N"));
+        assert!(unknown_function_hint("library", &known).contains("flowcast functions"));
+        assert!(unknown_function_hint("get", &known).contains("[steps]"));
+        assert!(unknown_function_hint("plot", &known).contains("--out"));
+        assert_eq!(unknown_function_hint("frobnicate", &known), "");
+    }
 
     #[test]
     fn issue_17_misleading_suggestions_are_gone() {
