@@ -711,7 +711,10 @@ impl<'a> Engine<'a> {
         // Under work-stealing, who ran which iteration and when: the loop's
         // blocks, for the charts (a static plan reports its own blocks).
         let ran: Mutex<Vec<Ran>> = Mutex::new(Vec::new());
-        let one = |k: usize| -> Result<Value, EvalError> {
+        // Seeding an iteration's stream costs more than a small body: a
+        // body that draws nothing shares one idle stream per chunk.
+        let draws = crate::graph::draws_random(&l.body);
+        let one = |k: usize, idle: &mut Rng| -> Result<Value, EvalError> {
             let i = all.get(k).copied().unwrap_or(f64::NAN);
             if self.cancelled() {
                 return Err(EvalError {
@@ -729,11 +732,26 @@ impl<'a> Engine<'a> {
                 local_integer,
                 outer: None,
             };
-            let mut rng = Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
+            let own = || Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
-            let result = self.with_ctx((id, k), &mut rng, l.body.span, |ctx| {
-                eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
-            });
+            let body = |rng: &mut Rng| {
+                self.with_ctx((id, k), rng, l.body.span, |ctx| {
+                    eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
+                })
+            };
+            let result = if draws {
+                body(&mut own())
+            } else {
+                let before = idle.drawn();
+                let r = body(idle);
+                // A draw the analysis did not foresee: the iteration is run
+                // again on its own stream (a body is free of side effects).
+                if idle.drawn() == before {
+                    r
+                } else {
+                    body(&mut own())
+                }
+            };
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
@@ -747,8 +765,9 @@ impl<'a> Engine<'a> {
         };
         let run = |range: Range<usize>| {
             let mut values = LoopValues::default();
+            let mut idle = Rng::from_seed(0);
             for k in range {
-                values.push(one(k)?);
+                values.push(one(k, &mut idle)?);
             }
             Ok(values)
         };
