@@ -176,7 +176,9 @@ impl Rng {
         let mut v: i64 = 0;
         let mut n = 0;
         while n <= bits {
-            let v1 = (self.unif_rand() * 65536.0).floor() as i64;
+            // floor(): the product is positive, so the cast truncates to
+            // the same integer without a libm call.
+            let v1 = (self.unif_rand() * 65536.0) as i64;
             v = v.wrapping_mul(65536).wrapping_add(v1);
             n += 16;
         }
