@@ -985,6 +985,14 @@ fn call_traced(
             }
         }
     }
+    if let Value::List(l) = &mut value {
+        if l.class.as_deref() == Some("integrate") && l.field("call").is_none() {
+            if let Some(names) = l.names.as_mut() {
+                names.push("call".to_string());
+                l.items.push(Value::string(&called(kernel, &matched, args)));
+            }
+        }
+    }
     let path = if trace {
         path::taken(kernel.name, &matched, &value)
     } else {
@@ -1007,6 +1015,28 @@ fn matched_call(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String
         })
         .collect();
     format!("{}.default({})", kernel.name, given.join(", "))
+}
+
+/// R's `match.call()` of a closure's call, as `integrate` keeps it: each
+/// argument given, named by its formal, in the formals' order, and what
+/// `...` took where it stands, with its own name if it had one.
+fn called(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
+    let mut given = Vec::new();
+    for p in kernel.params {
+        if p.name == "..." {
+            for (name, i) in matched.dot_positions() {
+                if let Some(a) = args.get(i) {
+                    given.push(match name {
+                        Some(n) => format!("{n} = {}", a.value),
+                        None => a.value.to_string(),
+                    });
+                }
+            }
+        } else if let Some(a) = matched.position(p.name).and_then(|i| args.get(i)) {
+            given.push(format!("{} = {}", p.name, a.value));
+        }
+    }
+    format!("{}({})", kernel.name, given.join(", "))
 }
 
 /// A test's `data.name`: its data arguments as R deparses them
