@@ -13,7 +13,7 @@ use crate::kernels::{
     alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, Kernel,
     KernelError, Value, Warning,
 };
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
+use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
@@ -1027,13 +1027,13 @@ fn called(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
             for (name, i) in matched.dot_positions() {
                 if let Some(a) = args.get(i) {
                     given.push(match name {
-                        Some(n) => format!("{n} = {}", a.value),
-                        None => a.value.to_string(),
+                        Some(n) => format!("{n} = {}", deparse(&a.value)),
+                        None => deparse(&a.value),
                     });
                 }
             }
         } else if let Some(a) = matched.position(p.name).and_then(|i| args.get(i)) {
-            given.push(format!("{} = {}", p.name, a.value));
+            given.push(format!("{} = {}", p.name, deparse(&a.value)));
         }
     }
     format!("{}({})", kernel.name, given.join(", "))
