@@ -268,6 +268,8 @@ pub fn reads_names(func: &str) -> bool {
             | "dim<-"
             | "dimnames<-"
             | "is.na<-"
+            // A vector's names are its result's, unless use.names = FALSE.
+            | "lengths"
             // par's names reach fn and the result.
             | "optim"
             | "optimHess"

@@ -53,7 +53,15 @@ fn lengths_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
             }
         }
         Value::Formula(_) => return Err(KernelError::new("'x' must be a list or atomic vector")),
-        v => Value::Num(vec![1.0; v.len()]),
+        // An atomic vector's elements are each of length one; a matrix's
+        // ones keep its shape, as R's do_lengths copies dim.
+        v => {
+            let out = Value::nums_shaped(vec![1.0; v.len()], v.dims());
+            match names::names(x) {
+                Some(n) if use_names && v.dims().is_none() => names::named(out, n.to_vec()),
+                _ => out,
+            }
+        }
     })
 }
 
@@ -76,6 +84,10 @@ fn lengths_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             len: t.len(),
             value: None,
         },
+        Some(t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. })) => {
+            let (rows, cols) = t.dims().unwrap_or((None, None));
+            Type::Mat { rows, cols }
+        }
         Some(t) => match t.len() {
             Some(n) => Type::num_const(vec![1.0; n]),
             None => Type::num_unknown(),
