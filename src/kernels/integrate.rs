@@ -472,11 +472,16 @@ fn rdqagse(
         Range::Finite => rdqk21(f, a, b),
         Range::Infinite { boun, inf } => rdqk15i(f, boun, inf, a, b),
     };
-    let mut alist = alloc::filled(limit + 1, 0.0)?;
-    let mut blist = alloc::filled(limit + 1, 0.0)?;
-    let mut rlist = alloc::filled(limit + 1, 0.0)?;
-    let mut elist = alloc::filled(limit + 1, 0.0)?;
-    let mut iord = alloc::filled(limit + 2, 0usize)?;
+    // R sets aside `limit` of each at once; only the first `last` are
+    // ever touched, so they grow with it here (a huge `subdivisions`
+    // costs nothing until it is used, as R's untouched pages cost
+    // nothing).
+    let start = limit.min(64) + 2;
+    let mut alist = alloc::filled(start, 0.0)?;
+    let mut blist = alloc::filled(start, 0.0)?;
+    let mut rlist = alloc::filled(start, 0.0)?;
+    let mut elist = alloc::filled(start, 0.0)?;
+    let mut iord = alloc::filled(start, 0usize)?;
     let mut ier = 0;
     alist[1] = a;
     blist[1] = b;
@@ -537,6 +542,17 @@ fn rdqagse(
     let mut sum_all = false;
     last = 2;
     while last <= limit {
+        if alist.len() < last + 2 {
+            let n = (alist.len() * 2).min(limit + 2).max(last + 2);
+            for v in [&mut alist, &mut blist, &mut rlist, &mut elist] {
+                v.try_reserve(n - v.len())
+                    .map_err(|_| alloc::cannot_allocate((n * 8) as f64))?;
+                v.resize(n, 0.0);
+            }
+            iord.try_reserve(n - iord.len())
+                .map_err(|_| alloc::cannot_allocate((n * 8) as f64))?;
+            iord.resize(n, 0);
+        }
         // Bisect the subinterval with the nrmax-th largest error estimate.
         let a1 = alist[maxerr];
         let b1 = (alist[maxerr] + blist[maxerr]) * 0.5;

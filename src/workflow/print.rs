@@ -119,10 +119,14 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
             };
             let sym = op.symbol();
             let tight = r && matches!(op, BinaryOp::Div | BinaryOp::Mod | BinaryOp::IntDiv);
+            // R's deparse never brackets a sign on the right (`x^-1`).
+            let signed =
+                r && matches!(&rhs.kind, ExprKind::Unary { op, .. } if *op != UnaryOp::Not);
+            let right = sub(rhs, if signed { 0 } else { rp });
             if tight || matches!(op, BinaryOp::Range | BinaryOp::Pow) {
-                format!("{}{sym}{}", sub(lhs, lp), sub(rhs, rp))
+                format!("{}{sym}{right}", sub(lhs, lp))
             } else {
-                format!("{} {sym} {}", sub(lhs, lp), sub(rhs, rp))
+                format!("{} {sym} {right}", sub(lhs, lp))
             }
         }
         ExprKind::Index {
