@@ -352,10 +352,9 @@ fn rdqelg(
             ib = ib2;
         }
         if num != *n {
-            let mut indx = num - *n + 1;
+            let indx = num - *n + 1;
             for i in 1..=*n {
-                epstab[i] = epstab[indx];
-                indx += 1;
+                epstab[i] = epstab[indx + i - 1];
             }
         }
         if *nres >= 4 {
@@ -602,7 +601,9 @@ fn rdqagse(
         // Append the newly created intervals to the list (rdqagie tests
         // `error2 <= error1` for the other branch, which differs at NaN).
         let swap = if infinite {
-            !(error2 <= error1)
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let second = !(error2 <= error1);
+            second
         } else {
             error2 > error1
         };

@@ -11,8 +11,8 @@
 
 use std::f64::consts::PI;
 
-/// ln(2), as fdlibm spells it.
-const LN2: f64 = 6.931_471_805_599_452_862_27e-01;
+/// fdlibm's ln2, 6.93147180559945286227e-01: the double std names.
+const LN2: f64 = std::f64::consts::LN_2;
 const HUGE: f64 = 1.0e300;
 
 /// The high 32 bits of `x`, fdlibm's `GET_HIGH_WORD`.
@@ -69,8 +69,9 @@ pub fn acosh(x: f64) -> f64 {
     } else if hx == 0x3ff0_0000_0000_0000 {
         0.0
     } else {
-        // x < 1, a negative number (sign bit set) or a negative NaN
-        (x - x) / (x - x)
+        // x < 1, a negative number (sign bit set) or a negative NaN:
+        // fdlibm's (x - x) / (x - x).
+        f64::NAN
     }
 }
 
@@ -88,7 +89,8 @@ pub fn atanh(x: f64) -> f64 {
         0.5 * ((xa + xa) / (1.0 - xa)).ln_1p()
     } else {
         if xa > 1.0 {
-            return (x - x) / (x - x);
+            // glibc's (x - x) / (x - x)
+            return f64::NAN;
         }
         // +-1 gives +-Inf; NaN, unordered, falls here too and stays NaN.
         return x / 0.0;

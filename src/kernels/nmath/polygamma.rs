@@ -161,8 +161,9 @@ pub fn dpsifn(x: f64, n: i32, kode: i32, m: usize, ans: &mut [f64], nz: &mut i32
             return;
         }
     }
-    // imin2(-i1mach(15), i1mach(16)): -DBL_MIN_EXP, DBL_MAX_EXP.
-    let mut nx: i32 = 1021.min(1024);
+    // imin2(-i1mach(15), i1mach(16)): the smaller of -DBL_MIN_EXP (1021)
+    // and DBL_MAX_EXP (1024).
+    let mut nx: i32 = 1021;
     let r1m5 = std::f64::consts::LOG10_2;
     let r1m4 = f64::EPSILON * 0.5;
     let wdtol = r1m4.max(0.5e-18);
@@ -251,10 +252,10 @@ pub fn dpsifn(x: f64, n: i32, kode: i32, m: usize, ans: &mut [f64], nz: &mut i32
         let mut t = (-t1).exp();
         let mut s = t;
         let mut den = x;
-        for i in 1..=nn.max(0) as usize {
+        for tr in trm.iter_mut().take(nn.max(0) as usize + 1).skip(1) {
             den += 1.0;
-            trm[i] = den.powf(f64::from(-np));
-            s += trm[i];
+            *tr = den.powf(f64::from(-np));
+            s += *tr;
         }
         ans[0] = s;
         if n == 0 && kode == 2 {
