@@ -167,6 +167,8 @@ fn type_mistakes_are_found_at_check() {
         "a = 'vector(\"foo\", 2)'",
         "vector: cannot make a vector of mode 'foo'.",
     );
+    // R makes these; flowcast has no such vectors and says so.
+    check_fails("a = 'vector(\"raw\", 2)'", "flowcast has no raw vectors");
     check_fails(
         "a = 'integrate(function(x) x, c(0, 1), 1)'",
         "length(lower) == 1 is not TRUE",

@@ -170,6 +170,16 @@ fn known_mode(mode: &str) -> bool {
     )
 }
 
+/// Why `vector` makes nothing of `mode`: R's message for a mode it has
+/// no vector of; flowcast's for the ones R has and flowcast lacks.
+fn mode_refusal(mode: &str) -> String {
+    if matches!(mode, "raw" | "expression" | "pairlist") {
+        format!("flowcast has no {mode} vectors: vector(mode = \"{mode}\") is not supported")
+    } else {
+        format!("vector: cannot make a vector of mode '{mode}'.")
+    }
+}
+
 /// How R's `vector` names a mode that is not text: its first element as
 /// `as.character` writes it.
 fn mode_text(v: &Value) -> String {
@@ -209,9 +219,7 @@ fn vector_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         None => 0,
     };
     if !known_mode(&mode) {
-        return Err(KernelError::new(format!(
-            "vector: cannot make a vector of mode '{mode}'."
-        )));
+        return Err(KernelError::new(mode_refusal(&mode)));
     }
     use super::alloc::filled;
     Ok(match mode.as_str() {
@@ -249,10 +257,7 @@ fn vector_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         return Ok(Type::Any);
     };
     if !known_mode(&mode) {
-        return Err(args.error(
-            "mode",
-            format!("vector: cannot make a vector of mode '{mode}'."),
-        ));
+        return Err(args.error("mode", mode_refusal(&mode)));
     }
     Ok(match mode.as_str() {
         "logical" => Type::logical(len),
