@@ -13,7 +13,7 @@ use crate::kernels::{
     alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, Kernel,
     KernelError, Value, Warning,
 };
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
+use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
@@ -991,6 +991,14 @@ fn call_traced(
             }
         }
     }
+    if let Value::List(l) = &mut value {
+        if l.class.as_deref() == Some("integrate") && l.field("call").is_none() {
+            if let Some(names) = l.names.as_mut() {
+                names.push("call".to_string());
+                l.items.push(Value::string(&called(kernel, &matched, args)));
+            }
+        }
+    }
     let path = if trace {
         path::taken(kernel.name, &matched, &value)
     } else {
@@ -1013,6 +1021,28 @@ fn matched_call(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String
         })
         .collect();
     format!("{}.default({})", kernel.name, given.join(", "))
+}
+
+/// R's `match.call()` of a closure's call, as `integrate` keeps it: each
+/// argument given, named by its formal, in the formals' order, and what
+/// `...` took where it stands, with its own name if it had one.
+fn called(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
+    let mut given = Vec::new();
+    for p in kernel.params {
+        if p.name == "..." {
+            for (name, i) in matched.dot_positions() {
+                if let Some(a) = args.get(i) {
+                    given.push(match name {
+                        Some(n) => format!("{n} = {}", deparse(&a.value)),
+                        None => deparse(&a.value),
+                    });
+                }
+            }
+        } else if let Some(a) = matched.position(p.name).and_then(|i| args.get(i)) {
+            given.push(format!("{} = {}", p.name, deparse(&a.value)));
+        }
+    }
+    format!("{}({})", kernel.name, given.join(", "))
 }
 
 /// A test's `data.name`: its data arguments as R deparses them

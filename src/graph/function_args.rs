@@ -18,7 +18,7 @@ fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
         | "ave" | "addmargins" | "sweep" => &["FUN"],
-        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" => &["f"],
+        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" | "integrate" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "do.call" => &["what"],
         "approx" => &["ties"],
@@ -63,8 +63,8 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
-                      tapply, aggregate, ave, addmargins, sweep, optimize, uniroot, optim, \
-                      optimHess and approx (ties)";
+                      tapply, aggregate, ave, addmargins, sweep, optimize, uniroot, integrate, \
+                      optim, optimHess and approx (ties)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an

@@ -307,6 +307,12 @@ impl<T: ArgValue> Args<T> {
         self.dots.iter().map(|(n, v, _)| (n.as_deref(), v.target()))
     }
 
+    /// The names of the arguments `...` collected and where each is in
+    /// the call as written, in call order.
+    pub fn dot_positions(&self) -> impl Iterator<Item = (Option<&str>, usize)> {
+        self.dots.iter().map(|(n, _, i)| (n.as_deref(), *i))
+    }
+
     /// Every supplied argument: the formals', then `...`'s.
     pub fn all(&self) -> impl Iterator<Item = &T::Target> {
         self.slots

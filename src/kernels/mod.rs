@@ -41,6 +41,7 @@ pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
 mod htest;
+mod integrate;
 mod linalg;
 mod lm;
 mod margins;
@@ -56,6 +57,7 @@ pub(crate) mod recycle;
 pub mod regex;
 mod replace;
 pub mod row_names;
+mod sizes;
 mod special;
 mod subset;
 mod summary;
@@ -259,6 +261,8 @@ pub fn registry() -> &'static Registry {
             .chain(row_names::KERNELS)
             .chain(replace::KERNELS)
             .chain(special::KERNELS)
+            .chain(sizes::KERNELS)
+            .chain(integrate::KERNELS)
             .chain(sweep::KERNELS)
             .chain(coerce::KERNELS)
             .chain(conditions::KERNELS)

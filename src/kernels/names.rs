@@ -268,6 +268,8 @@ pub fn reads_names(func: &str) -> bool {
             | "dim<-"
             | "dimnames<-"
             | "is.na<-"
+            // A vector's names are its result's, unless use.names = FALSE.
+            | "lengths"
             // par's names reach fn and the result.
             | "optim"
             | "optimHess"
@@ -316,6 +318,19 @@ fn keeps_first(func: &str) -> bool {
             | "cos"
             | "tan"
             | "gamma"
+            | "asin"
+            | "acos"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+            | "asinh"
+            | "acosh"
+            | "atanh"
+            | "cospi"
+            | "sinpi"
+            | "tanpi"
+            | "digamma"
+            | "trigamma"
             | "lgamma"
             | "!"
     )

@@ -484,7 +484,10 @@ fn per_element(function: &str) -> Option<f64> {
         "rowSums" | "rowMeans" => 20.0,
         "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
         // libm calls, as exp and log (not measured).
-        "sin" | "cos" | "tan" | "atan" | "atan2" | "Mod" | "Arg" => 23.0,
+        "sin" | "cos" | "tan" | "atan" | "atan2" | "Mod" | "Arg" | "asin" | "acos" | "sinh"
+        | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "cospi" | "sinpi" | "tanpi" => 23.0,
+        // dpsifn: up to a dozen series terms and a recursion (not measured).
+        "digamma" | "trigamma" => 120.0,
         // Chebyshev series and a few libm calls per element (not measured).
         "gamma" | "lgamma" | "factorial" | "beta" | "lbeta" | "choose" => 60.0,
         // A pass building STATS' matrix and FUN's arithmetic (not measured).

@@ -24,7 +24,7 @@ pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Param, Step, StepBody, UnaryO
 pub use document::SCHEDULERS;
 pub use names::{is_reserved, is_syntactic};
 pub use parser::{parse_expr, parse_loop_header};
-pub use print::sexpr;
+pub use print::{deparse, sexpr};
 pub use text_map::TextMap;
 
 /// Reads and parses a workflow file; an unreadable file is a diagnostic too.

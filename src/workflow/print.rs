@@ -79,6 +79,12 @@ fn string(s: &str) -> String {
 /// Shared by both printers: `sub` prints a child in a given context (the
 /// minimum precedence it needs to stand without parentheses).
 fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
+    render_as(e, sub, false)
+}
+
+/// [`render`], with R's deparse spacing when `r` is set: R writes `/`,
+/// `%%` and `%/%` without spaces around them, as `^` and `:`.
+fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
     let args = |args: &[Arg]| {
         args.iter()
             .map(|a| match &a.name {
@@ -112,10 +118,15 @@ fn render(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String) -> String {
                 (p, p + 1)
             };
             let sym = op.symbol();
-            if matches!(op, BinaryOp::Range | BinaryOp::Pow) {
-                format!("{}{sym}{}", sub(lhs, lp), sub(rhs, rp))
+            let tight = r && matches!(op, BinaryOp::Div | BinaryOp::Mod | BinaryOp::IntDiv);
+            // R's deparse never brackets a sign on the right (`x^-1`).
+            let signed =
+                r && matches!(&rhs.kind, ExprKind::Unary { op, .. } if *op != UnaryOp::Not);
+            let right = sub(rhs, if signed { 0 } else { rp });
+            if tight || matches!(op, BinaryOp::Range | BinaryOp::Pow) {
+                format!("{}{sym}{right}", sub(lhs, lp))
             } else {
-                format!("{} {sym} {}", sub(lhs, lp), sub(rhs, rp))
+                format!("{} {sym} {right}", sub(lhs, lp))
             }
         }
         ExprKind::Index {
@@ -207,6 +218,21 @@ fn minimal(e: &Expr, min: u8) -> String {
     } else {
         s
     }
+}
+
+fn deparsed(e: &Expr, min: u8) -> String {
+    let s = render_as(e, &deparsed, true);
+    if prec(e) < min {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+/// The expression as R's `deparse` writes it (Display's text, with R's
+/// spacing of `/`), for the calls R keeps in results (`integrate`'s).
+pub fn deparse(e: &Expr) -> String {
+    deparsed(e, 0)
 }
 
 /// The expression with every operator application in parentheses, e.g.

@@ -42,6 +42,13 @@ pub(super) const IN: Kernel = Kernel {
     eval: in_eval,
 };
 
+/// `is.element(x, table)`: base R's `match(x, table, 0L) > 0L`, which is
+/// `%in%`.
+pub(super) const IS_ELEMENT: Kernel = Kernel {
+    name: "is.element",
+    ..IN
+};
+
 /// One side of a comparison.
 enum Side<'a> {
     Num(Cow<'a, [f64]>),

@@ -1,8 +1,11 @@
-//! Element-wise maths (`sqrt`, `exp`, `log`, `abs`) and `min`/`max`.
+//! Element-wise maths (`sqrt`, `exp`, `log`, `abs`, the inverse
+//! trigonometric and the hyperbolic functions, `cospi`, `digamma`) and
+//! `min`/`max`.
 
 use nalgebra::DMatrix;
 
 use crate::kernels::args::{ArgError, Args};
+use crate::kernels::nmath::{hyperbolic, polygamma};
 use crate::kernels::value::NA;
 use crate::kernels::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
 
@@ -28,6 +31,19 @@ pub(super) const EXPM1: Kernel = unary_math("expm1");
 pub(super) const FLOOR: Kernel = unary_math("floor");
 pub(super) const CEILING: Kernel = unary_math("ceiling");
 pub(super) const SIGN: Kernel = unary_math("sign");
+pub(super) const ASIN: Kernel = unary_math("asin");
+pub(super) const ACOS: Kernel = unary_math("acos");
+pub(super) const SINH: Kernel = unary_math("sinh");
+pub(super) const COSH: Kernel = unary_math("cosh");
+pub(super) const TANH: Kernel = unary_math("tanh");
+pub(super) const ASINH: Kernel = unary_math("asinh");
+pub(super) const ACOSH: Kernel = unary_math("acosh");
+pub(super) const ATANH: Kernel = unary_math("atanh");
+pub(super) const COSPI: Kernel = unary_math("cospi");
+pub(super) const SINPI: Kernel = unary_math("sinpi");
+pub(super) const TANPI: Kernel = unary_math("tanpi");
+pub(super) const DIGAMMA: Kernel = unary_math("digamma");
+pub(super) const TRIGAMMA: Kernel = unary_math("trigamma");
 pub(super) const TRUNC: Kernel = Kernel {
     name: "trunc",
     params: &[req("x"), DOTS],
@@ -258,6 +274,21 @@ fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
         "ceiling" => f64::ceil,
         "trunc" => f64::trunc,
         "sign" => sign,
+        // std's call the C library, as R does; asinh, acosh and atanh
+        // are glibc's ported (std's own differ in the last bit).
+        "asin" => f64::asin,
+        "acos" => f64::acos,
+        "sinh" => f64::sinh,
+        "cosh" => f64::cosh,
+        "tanh" => f64::tanh,
+        "asinh" => hyperbolic::asinh,
+        "acosh" => hyperbolic::acosh,
+        "atanh" => hyperbolic::atanh,
+        "cospi" => hyperbolic::cospi,
+        "sinpi" => hyperbolic::sinpi,
+        "tanpi" => hyperbolic::tanpi,
+        "digamma" => polygamma::digamma,
+        "trigamma" => polygamma::trigamma,
         _ => return x.iter().map(|&v| log_base(v, base)).collect(),
     };
     // NA must stay NA (not become a plain NaN) through the libm call.
@@ -281,6 +312,28 @@ fn round_recycled(x: &Value, data: &[f64], digits: &[f64]) -> Value {
         Value::Mat(m) if m.len() == n => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
         _ => Value::Num(out),
     }
+}
+
+/// The functions that can make a NaN of a number: R's math1 warns for
+/// each (the others never make one).
+fn warns_nan(func: &str) -> bool {
+    matches!(
+        func,
+        "sqrt"
+            | "log"
+            | "log2"
+            | "log10"
+            | "log1p"
+            | "asin"
+            | "acos"
+            | "acosh"
+            | "atanh"
+            | "cospi"
+            | "sinpi"
+            | "tanpi"
+            | "digamma"
+            | "trigamma"
+    )
 }
 
 fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -314,7 +367,7 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     };
     let out = apply(args.func, &data, base);
     // R's math1: a NaN made from a number that was not one.
-    if matches!(args.func, "sqrt" | "log" | "log2" | "log10" | "log1p")
+    if warns_nan(args.func)
         && out
             .iter()
             .zip(data.iter())

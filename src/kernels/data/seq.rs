@@ -329,8 +329,9 @@ pub(super) fn shape_seq_along(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
     })
 }
 
-/// `numeric(length)`, `logical(length)`, `character(length)`: R's empty
-/// values (0, FALSE, "") of a given length, as `vapply`'s FUN.VALUE wants.
+/// `numeric(length)`, `integer(length)`, `logical(length)`,
+/// `character(length)`: R's empty values (0, FALSE, "") of a given length,
+/// as `vapply`'s FUN.VALUE wants.
 fn vector_length(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {
     let Some(v) = v else { return Ok(None) };
     match v[..] {
