@@ -24,6 +24,7 @@ pub mod work;
 mod arith;
 mod ave;
 mod bandwidth;
+mod base_misc;
 mod clustering;
 mod coerce;
 pub mod collate;
@@ -37,12 +38,14 @@ mod dqfun;
 mod expand_grid;
 mod factor;
 pub(crate) mod fft;
+mod filter;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
 mod htest;
 mod linalg;
 mod lm;
+mod lowess;
 mod margins;
 mod merge;
 pub mod model_matrix;
@@ -52,14 +55,17 @@ pub mod nmath;
 mod optim;
 mod optimize;
 pub mod pfun;
+mod polyroot;
 pub(crate) mod recycle;
 pub mod regex;
 mod replace;
 pub mod row_names;
+mod rowwise;
 mod special;
 mod subset;
 mod summary;
 mod sweep;
+mod triangle;
 mod vector;
 
 use std::collections::HashMap;
@@ -267,6 +273,12 @@ pub fn registry() -> &'static Registry {
             .chain(approx::KERNELS)
             .chain(bandwidth::KERNELS)
             .chain(density::KERNELS)
+            .chain(triangle::KERNELS)
+            .chain(rowwise::KERNELS)
+            .chain(filter::KERNELS)
+            .chain(lowess::KERNELS)
+            .chain(polyroot::KERNELS)
+            .chain(base_misc::KERNELS)
         {
             r.add(*k);
         }
