@@ -93,15 +93,14 @@ fn complex_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
             return Err(KernelError::new("invalid 'length.out' value"));
         }
         let n = n as usize;
-        if n > 0 && (modulus.is_empty() || argument.is_empty()) {
-            return Err(KernelError::new(
-                "attempt to replicate an object of type 'double'",
-            ));
-        }
         let mut out = super::alloc::vec_with_capacity(n)?;
         for i in 0..n {
-            let m = modulus[i % modulus.len()];
-            let a = argument[i % argument.len()];
+            // rep_len of an empty vector is NA.
+            let m = modulus.get(i % modulus.len().max(1)).copied().unwrap_or(NA);
+            let a = argument
+                .get(i % argument.len().max(1))
+                .copied()
+                .unwrap_or(NA);
             // 1i * a as C99 multiplies (0 + 1i)(a + 0i), then cexp.
             let (re, im) = (0.0 * a - 1.0 * 0.0, 0.0 * 0.0 + 1.0 * a);
             let e = re.exp();

@@ -469,6 +469,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             .map(|&r| Complex64::new(r, 0.0))
             .collect(),
         Value::Null => Vec::new(),
+        Value::Factor(f) => f
+            .integer_codes()
+            .into_iter()
+            .map(|r| Complex64::new(r, 0.0))
+            .collect(),
         other => {
             return Err(KernelError::new(format!(
                 "unimplemented type '{}' in 'polyroot'\n",
@@ -508,21 +513,16 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 fn r_type(v: &Value) -> &'static str {
     match v {
         Value::Str(_) => "character",
-        Value::Factor(_) => "integer",
         Value::Formula(_) => "language",
         _ => "list",
     }
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    match args.ty("z") {
-        Some(t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. })) => Err(args.error(
-            "z",
-            format!(
-                "polyroot() needs numeric or complex coefficients, not {}",
-                t.describe()
-            ),
-        )),
-        _ => Ok(Type::Complex { len: None }),
-    }
+    let kind = match args.ty("z") {
+        Some(Type::Str { .. }) => "character",
+        Some(Type::Record { .. } | Type::List { .. }) => "list",
+        _ => return Ok(Type::Complex { len: None }),
+    };
+    Err(args.error("z", format!("unimplemented type '{kind}' in 'polyroot'\n")))
 }

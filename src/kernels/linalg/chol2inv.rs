@@ -255,7 +255,7 @@ fn sweep_columns(x: &mut DMatrix<f64>, center: &[f64], ctx: &mut Ctx) {
     let (n, p) = x.shape();
     let len = center.len();
     if len > p {
-        ctx.warn("length(STATS) or dim(STATS) do not match dim(x)[MARGIN]");
+        ctx.warn("STATS is longer than the extent of 'dim(x)[MARGIN]'");
     } else if len > 1 && p % len != 0 {
         ctx.warn("STATS does not recycle exactly across MARGIN");
     }
