@@ -284,18 +284,21 @@ fn key_is_na(k: &Key) -> bool {
     }
 }
 
-/// R's `match` equality of keys: NA matches NA and NaN NaN.
-fn same_key(a: &Key, b: &Key) -> bool {
-    match (a, b) {
-        (Key::Num(x), Key::Num(y)) => {
-            if x.is_nan() || y.is_nan() {
-                x.is_nan() && y.is_nan() && is_na(*x) == is_na(*y)
-            } else {
-                x == y
-            }
-        }
-        (Key::Text(x), Key::Text(y)) => x == y,
-        _ => false,
+/// A key as R's `match` compares them: 0 and -0 alike, NA apart from
+/// the other NaNs, every NaN alike.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum HashKey {
+    Num(u64),
+    Text(Option<String>),
+}
+
+fn hash_key(k: &Key) -> HashKey {
+    match k {
+        Key::Num(x) if *x == 0.0 => HashKey::Num(0),
+        Key::Num(x) if is_na(*x) => HashKey::Num(NA.to_bits()),
+        Key::Num(x) if x.is_nan() => HashKey::Num(f64::NAN.to_bits()),
+        Key::Num(x) => HashKey::Num(x.to_bits()),
+        Key::Text(t) => HashKey::Text(t.clone()),
     }
 }
 
@@ -331,15 +334,13 @@ fn rowsum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     };
     let na_rm = args.bool_or("na.rm", false)?;
     let mut unique: Vec<Key> = Vec::new();
+    let mut seen: super::hashing::FastMap<HashKey, usize> = Default::default();
     let mut code = Vec::with_capacity(n);
     for k in &keys {
-        let at = match unique.iter().position(|u| same_key(u, k)) {
-            Some(i) => i,
-            None => {
-                unique.push(k.clone());
-                unique.len() - 1
-            }
-        };
+        let at = *seen.entry(hash_key(k)).or_insert_with(|| {
+            unique.push(k.clone());
+            unique.len() - 1
+        });
         code.push(at);
     }
     // sort(ugroup, na.last = TRUE): the others in order, NA and NaN after
