@@ -345,7 +345,8 @@ fn strtoi_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             .map(|t| match t.as_deref() {
                 None | Some("") => NA,
                 Some(s) => match strtol(s, base) {
-                    Some(v) if v >= i64::from(i32::MIN) + 1 && v <= i64::from(i32::MAX) => v as f64,
+                    // INT_MIN is NA_integer_.
+                    Some(v) if v > i64::from(i32::MIN) && v <= i64::from(i32::MAX) => v as f64,
                     _ => NA,
                 },
             })
