@@ -220,11 +220,31 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let (x, y) = match args.get("y").map(bare) {
-        None | Some(Value::Null) => {
-            // xy.coords(x, NULL): the values against their index.
-            let y = numbers(xv, "x")?;
-            ((1..=y.len()).map(|i| i as f64).collect(), y)
-        }
+        None | Some(Value::Null) => match bare(xv) {
+            // xy.coords(x, NULL): a matrix's first two columns, a list's
+            // x and y, else the values against their index.
+            Value::Mat(m) if m.ncols() >= 2 => (
+                m.column(0).iter().copied().collect(),
+                m.column(1).iter().copied().collect(),
+            ),
+            Value::List(l) if l.field("x").is_some() && l.field("y").is_some() => {
+                let x = numbers(l.field("x").unwrap_or(&Value::Null), "x")?;
+                let y = numbers(l.field("y").unwrap_or(&Value::Null), "y")?;
+                if x.len() != y.len() {
+                    return Err(KernelError::new("'x' and 'y' lengths differ"));
+                }
+                (x, y)
+            }
+            Value::List(_) => {
+                return Err(KernelError::new(
+                    "'x' is a list, but does not have components 'x' and 'y'",
+                ))
+            }
+            _ => {
+                let y = numbers(xv, "x")?;
+                ((1..=y.len()).map(|i| i as f64).collect(), y)
+            }
+        },
         Some(yv) => {
             let x = numbers(xv, "x")?;
             let y = numbers(yv, "y")?;
@@ -302,7 +322,13 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ));
         }
     }
-    let n = args.ty("x").and_then(Type::len);
+    let n = match args.ty("x") {
+        // One column is the y values; more, x and y: rows either way.
+        Some(Type::Mat { rows, cols }) => cols.and(*rows),
+        Some(Type::Record { .. } | Type::List { .. }) => None,
+        Some(t) => t.len(),
+        None => None,
+    };
     let num = Type::Num {
         len: n,
         value: None,
