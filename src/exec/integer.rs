@@ -71,7 +71,8 @@ impl Integers<'_> {
             ExprKind::Call { func, args, .. } => match func.as_str() {
                 "length" | "nrow" | "ncol" | "seq_len" | "seq_along" | "sample" | "sample.int"
                 | "cutree" | "which" | "which.max" | "which.min" | "order" | "tabulate"
-                | "match" | "table" | "nchar" | "nlevels" | "as.integer" => true,
+                | "match" | "table" | "nchar" | "nlevels" | "as.integer" | "findInterval"
+                | "max.col" | "strtoi" => true,
                 // A sum of integers or logicals is an integer.
                 "sum" => {
                     !args.is_empty()
@@ -81,8 +82,8 @@ impl Integers<'_> {
                             .all(|a| self.is_integer(&a.value) || is_logical(&a.value))
                 }
                 // Integer input stays integer.
-                "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "unique" | "cumsum"
-                | "cummax" | "cummin" | "diff" => args
+                "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "sort.int" | "unique"
+                | "cumsum" | "cummax" | "cummin" | "diff" => args
                     .first()
                     .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
                 // Integer arguments stay integer.

@@ -73,6 +73,8 @@ const TAKES_MATRIX: &[&str] = &[
     "min",
     "max",
     "range",
+    "mahalanobis",
+    "max.col",
 ];
 
 /// Whether `func` takes a data frame as the numeric matrix it holds.

@@ -24,6 +24,7 @@ pub mod work;
 mod arith;
 mod ave;
 mod bandwidth;
+mod base_misc;
 mod clustering;
 mod coerce;
 pub mod collate;
@@ -37,6 +38,7 @@ mod dqfun;
 mod expand_grid;
 mod factor;
 pub(crate) mod fft;
+mod filter;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
@@ -44,6 +46,7 @@ mod htest;
 mod integrate;
 mod linalg;
 mod lm;
+mod lowess;
 mod margins;
 mod merge;
 pub mod model_matrix;
@@ -53,15 +56,18 @@ pub mod nmath;
 mod optim;
 mod optimize;
 pub mod pfun;
+mod polyroot;
 pub(crate) mod recycle;
 pub mod regex;
 mod replace;
 pub mod row_names;
+mod rowwise;
 mod sizes;
 mod special;
 mod subset;
 mod summary;
 mod sweep;
+mod triangle;
 mod vector;
 
 use std::collections::HashMap;
@@ -271,6 +277,12 @@ pub fn registry() -> &'static Registry {
             .chain(approx::KERNELS)
             .chain(bandwidth::KERNELS)
             .chain(density::KERNELS)
+            .chain(triangle::KERNELS)
+            .chain(rowwise::KERNELS)
+            .chain(filter::KERNELS)
+            .chain(lowess::KERNELS)
+            .chain(polyroot::KERNELS)
+            .chain(base_misc::KERNELS)
         {
             r.add(*k);
         }

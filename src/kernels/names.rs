@@ -273,6 +273,8 @@ pub fn reads_names(func: &str) -> bool {
             // par's names reach fn and the result.
             | "optim"
             | "optimHess"
+            // x's column names are the result's.
+            | "rowsum"
     )
 }
 
@@ -314,6 +316,7 @@ fn keeps_first(func: &str) -> bool {
             | "nchar"
             | "toupper"
             | "tolower"
+            | "casefold"
             | "sin"
             | "cos"
             | "tan"
@@ -406,6 +409,7 @@ fn keeps_table(func: &str) -> bool {
                     | "nchar"
                     | "toupper"
                     | "tolower"
+                    | "casefold"
                     | "!"
                     | "ifelse"
                     | "pmax"
@@ -442,7 +446,7 @@ fn kept_table(
     let x = matched.and_then(|m| m.get_if_formal("x")).or(first)?;
     let dnn = table_dnn(x)?;
     match func {
-        "sort" | "rev" | "head" | "tail" if result.len() > 1 => Some(dnn.to_vec()),
+        "sort" | "sort.int" | "rev" | "head" | "tail" if result.len() > 1 => Some(dnn.to_vec()),
         "t" => Some(dnn.iter().rev().cloned().collect()),
         _ => None,
     }
@@ -504,7 +508,7 @@ fn carry_names(
             }
             _ => result,
         },
-        "sort" => match x {
+        "sort" | "sort.int" => match x {
             Some(x) if names(x).is_some() => sorted_names(x, matched, result),
             _ => result,
         },

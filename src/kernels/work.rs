@@ -400,10 +400,10 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         "read.csv" => PER_CSV_CELL * out,
         // Comparison sorts: n log n comparisons of the input.
-        "sort" | "order" | "rank" => {
+        "sort" | "sort.int" | "order" | "rank" => {
             let n = input_elements(args);
             let c = match function {
-                "sort" => SORT,
+                "sort" | "sort.int" => SORT,
                 "order" => ORDER,
                 _ => RANK,
             };
@@ -429,6 +429,50 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "approx" => {
             let x = args.get("x").map_or(0.0, elements);
             SORT * x * x.max(2.0).log2() + APPROX * out * x.max(2.0).log2()
+        }
+        // dpotri: inverting the triangle and multiplying it by its
+        // transpose, n³/3 flops each.
+        "chol2inv" => {
+            let (_, n) = arg_dims(args, "x");
+            SOLVE * 2.0 / 3.0 * n.powi(3)
+        }
+        // Inverting cov, then (x - center) %*% cov and the row sums.
+        "mahalanobis" => {
+            let (m, p) = arg_dims(args, "x");
+            let (q, _) = arg_dims(args, "cov");
+            SOLVE * 8.0 / 3.0 * q.powi(3) + GEMM * 2.0 * m * p * p + PER_ELEMENT * m * p
+        }
+        // A search per x that starts from the last answer: bisection of
+        // vec at worst.
+        "findInterval" => {
+            let x = args.get("x").map_or(0.0, elements);
+            let v = args.get("vec").map_or(0.0, elements);
+            PER_ELEMENT * x * v.max(2.0).log2() + PER_ELEMENT * v
+        }
+        // A multiply-add per coefficient per point and column.
+        "filter" => {
+            let x = args.get("x").map_or(0.0, elements);
+            let k = args.get("filter").map_or(0.0, elements);
+            PER_ELEMENT * x * k.max(1.0)
+        }
+        // Three transforms of the (padded) length.
+        "convolve" => {
+            let n = input_elements(args);
+            3.0 * FFT * super::fft::factor_ops(n as usize)
+        }
+        // A weighted fit over f·n neighbours per point, once plus once per
+        // robustness iteration (delta skips points; not counted).
+        "lowess" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let f = scalar_arg(args, "f", 2.0 / 3.0).clamp(0.0, 1.0);
+            let iter = scalar_arg(args, "iter", 3.0).max(0.0);
+            LOWESS * n * (f * n).max(2.0) * (iter + 1.0)
+        }
+        // Jenkins-Traub: per zero, shifts of Horner passes over the
+        // remaining coefficients.
+        "polyroot" => {
+            let n = args.get("z").map_or(0.0, elements);
+            POLYROOT * n * n
         }
         // Quartiles (a sort) and the variance.
         "bw.nrd0" | "bw.nrd" => {
@@ -609,6 +653,12 @@ const VAR: f64 = 1.45;
 const FFT: f64 = 4.0;
 /// Ops per output point of an interpolation step (not measured).
 const APPROX: f64 = 3.0;
+/// Ops per neighbour of a lowess fit: its tricube weight and three
+/// weighted sums (not measured).
+const LOWESS: f64 = 12.0;
+/// Ops per coefficient per zero of polyroot: some fifty Horner steps of
+/// complex arithmetic over the shifts (not measured).
+const POLYROOT: f64 = 400.0;
 
 /// The work of transforming the `m` rows of each of `n` columns (a vector
 /// is one column).

@@ -13,6 +13,7 @@ mod math;
 
 pub(super) use math::fround;
 mod matrix;
+pub(crate) use matrix::matmul;
 mod ops;
 
 use super::{Kernel, Value};

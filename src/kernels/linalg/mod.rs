@@ -13,6 +13,7 @@ mod balance;
 mod bidiag;
 mod bidiag_dc;
 mod chol;
+mod chol2inv;
 mod cmdscale;
 mod det;
 mod eigen;
@@ -106,6 +107,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: chol::chol_shape,
         eval: chol::chol_eval,
+    },
+    Kernel {
+        name: "chol2inv",
+        params: &[req("x"), opt("size"), opt("LINPACK")],
+        random: false,
+        shape: chol2inv::chol2inv_shape,
+        eval: chol2inv::chol2inv_eval,
+    },
+    Kernel {
+        name: "mahalanobis",
+        params: &[req("x"), req("center"), req("cov"), opt("inverted"), DOTS],
+        random: false,
+        shape: chol2inv::mahalanobis_shape,
+        eval: chol2inv::mahalanobis_eval,
     },
     Kernel {
         name: "det",
