@@ -24,7 +24,6 @@ pub mod work;
 mod arith;
 mod ave;
 mod bandwidth;
-mod base_misc;
 mod clustering;
 mod coerce;
 pub mod collate;
@@ -282,7 +281,6 @@ pub fn registry() -> &'static Registry {
             .chain(filter::KERNELS)
             .chain(lowess::KERNELS)
             .chain(polyroot::KERNELS)
-            .chain(base_misc::KERNELS)
         {
             r.add(*k);
         }

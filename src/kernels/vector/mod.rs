@@ -198,6 +198,31 @@ pub(super) static KERNELS: &[Kernel] = &[
         unique::eval,
     ),
     k("toupper", X, text::shape, text::case_eval),
+    k(
+        "casefold",
+        &[req("x"), opt("upper")],
+        text::casefold_shape,
+        text::casefold_eval,
+    ),
+    k(
+        "strtoi",
+        &[req("x"), opt("base")],
+        text::strtoi_shape,
+        text::strtoi_eval,
+    ),
+    k(
+        "sort.int",
+        &[
+            req("x"),
+            opt("partial"),
+            opt("na.last"),
+            opt("decreasing"),
+            opt("method"),
+            opt("index.return"),
+        ],
+        order::sort_int_shape,
+        order::sort_int_eval,
+    ),
     k("tolower", X, text::shape, text::case_eval),
     k(
         "nchar",

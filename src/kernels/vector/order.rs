@@ -8,7 +8,8 @@ use std::cmp::Ordering;
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::arith::compare::collate;
-use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::names::bare;
+use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::{like, pick};
 
@@ -215,4 +216,80 @@ pub(super) fn sort_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
         // NAs are dropped by default: the length is known only without any.
         _ => Ok(like(&x, None)),
     }
+}
+
+/// The arguments of sort.int that `sort` takes, for sort's kernel.
+fn sort_args<'a>(args: &'a Args<&'a Value>) -> Result<Args<&'a Value>, KernelError> {
+    let mut given = Vec::new();
+    for name in ["x", "decreasing", "na.last"] {
+        if let Some(v) = args.get(name) {
+            given.push((Some(name.to_string()), v));
+        }
+    }
+    let sort = registry().get("sort").expect("sort is registered");
+    Args::match_call(sort.name, sort.params, given).map_err(|e| KernelError::new(e.message))
+}
+
+const SORT_METHODS: &[&str] = &["auto", "shell", "quick", "radix"];
+
+pub(super) fn sort_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if args
+        .get("partial")
+        .is_some_and(|p| !matches!(p, Value::Null))
+    {
+        return Err(KernelError::new(
+            "flowcast's sort.int() does not do partial sorting",
+        ));
+    }
+    if let Some(v) = args.get("index.return") {
+        if crate::kernels::triangle::if_condition(v)? {
+            return Err(KernelError::new(
+                "flowcast's sort.int() does not return the index (index.return = TRUE)",
+            ));
+        }
+    }
+    // The methods order numbers alike; text they order by collation,
+    // except the radix sort, which orders by bytes as in the C locale.
+    let method = crate::kernels::filter::choice(args.get("method"), SORT_METHODS)?;
+    if let (Some(Value::Str(s)), "radix") = (args.get("x").map(bare), method) {
+        return radix_text(s, args);
+    }
+    let sort = registry().get("sort").expect("sort is registered");
+    (sort.eval)(&sort_args(args)?, ctx)
+}
+
+/// `sort.int(x, method = "radix")` of text: byte order, NA dropped or
+/// put first or last as `na.last` says.
+fn radix_text(s: &[String], args: &Args<&Value>) -> Result<Value, KernelError> {
+    let decreasing = args.bool_or("decreasing", false)?;
+    let na_last = match args.get("na.last").map(bare) {
+        None => None,
+        Some(v) => v.as_logicals().and_then(|l| l.first().copied().flatten()),
+    };
+    let mut kept: Vec<String> = s.iter().filter(|t| *t != "NA").cloned().collect();
+    kept.sort();
+    if decreasing {
+        kept.reverse();
+    }
+    let nas = vec!["NA".to_string(); s.len() - kept.len()];
+    Ok(Value::Str(match na_last {
+        None => kept,
+        Some(true) => kept.into_iter().chain(nas).collect(),
+        Some(false) => nas.into_iter().chain(kept).collect(),
+    }))
+}
+
+pub(super) fn sort_int_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let sort = registry().get("sort").expect("sort is registered");
+    let mut given = Vec::new();
+    for name in ["x", "decreasing", "na.last"] {
+        if let Some(t) = args.ty(name) {
+            given.push((Some(name.to_string()), t.clone()));
+        }
+    }
+    let matched = Args::match_call(sort.name, sort.params, given)?;
+    (sort.shape)(&matched, ctx).map_err(|e| ArgError {
+        arg: args.position("x"),
+        message: e.message,
+    })
 }

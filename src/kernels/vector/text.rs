@@ -1,12 +1,14 @@
-//! Text: `toupper`, `tolower` and `nchar` (type "chars"), element by
-//! element, NA kept NA; `startsWith`, `endsWith` and `chartr`. Numbers
-//! are read as `as.character` writes them.
+//! Text: `toupper`, `tolower`, `casefold` and `nchar` (type "chars"),
+//! element by element, NA kept NA; `startsWith`, `endsWith` and `chartr`;
+//! `strtoi`, as C's `strtol`. Numbers are read as `as.character` writes
+//! them.
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::data::r_num_to_string;
 use crate::kernels::factor::{as_text, text_is_na};
+use crate::kernels::names::bare;
 use crate::kernels::value::{is_na, NA};
-use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
 fn texts(args: &Args<&Value>) -> Result<Vec<Option<String>>, KernelError> {
     let x = super::arg_or_null(args, "x");
@@ -210,6 +212,145 @@ pub(super) fn chartr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
         }
     }
     Ok(Type::Str {
+        len: args.ty("x").and_then(Type::len),
+        value: None,
+    })
+}
+
+pub(super) fn casefold_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let upper = match args.get("upper") {
+        Some(v) => crate::kernels::triangle::if_condition(v)?,
+        None => false,
+    };
+    let k = registry()
+        .get(if upper { "toupper" } else { "tolower" })
+        .expect("toupper and tolower are registered");
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let matched = Args::match_call(k.name, k.params, vec![(None, x)])
+        .map_err(|e| KernelError::new(e.message))?;
+    (k.eval)(&matched, ctx)
+}
+
+pub(super) fn casefold_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let k = registry().get("toupper").expect("toupper is registered");
+    let x = args.ty("x").cloned().unwrap_or(Type::Any);
+    let matched = Args::match_call(k.name, k.params, vec![(None, x)])?;
+    (k.shape)(&matched, ctx).map_err(|e| ArgError {
+        arg: args.position("x"),
+        message: e.message,
+    })
+}
+
+/// C's `strtol(s, &end, base)` as glibc parses in the C locale: `None`
+/// when no digit was read, the value may not fit, or text follows it.
+fn strtol(s: &str, base: u32) -> Option<i64> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let negative = match b.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let digit = |c: u8, base: u32| (c as char).to_digit(36).filter(|&d| d < base);
+    let mut base = base;
+    let hex_prefix = b.get(i) == Some(&b'0')
+        && matches!(b.get(i + 1), Some(b'x' | b'X'))
+        && b.get(i + 2).is_some_and(|&c| digit(c, 16).is_some());
+    if (base == 0 || base == 16) && hex_prefix {
+        i += 2;
+        base = 16;
+    } else if base == 0 {
+        base = if b.get(i) == Some(&b'0') { 8 } else { 10 };
+    }
+    let start = i;
+    let mut value: i64 = 0;
+    let mut overflow = false;
+    while let Some(d) = b.get(i).and_then(|&c| digit(c, base)) {
+        match value
+            .checked_mul(i64::from(base))
+            .and_then(|v| v.checked_add(i64::from(d)))
+        {
+            Some(v) => value = v,
+            None => overflow = true,
+        }
+        i += 1;
+    }
+    if i == start || i != b.len() || overflow {
+        return None;
+    }
+    Some(if negative { -value } else { value })
+}
+
+pub(super) fn strtoi_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let invalid = || KernelError::new("invalid 'base' argument");
+    // R 4.2.2's default is 0L (prefixes choose the base), not the 10L
+    // its help page shows.
+    let base = match args.get("base") {
+        None => 0.0,
+        Some(v) => *crate::kernels::complex::reals(Some(v))?
+            .first()
+            .ok_or_else(invalid)?,
+    };
+    let base = base.trunc();
+    if base.is_nan() || (base != 0.0 && !(2.0..=36.0).contains(&base)) {
+        return Err(invalid());
+    }
+    let base = base as u32;
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    // as.character(x): numbers as R writes them.
+    let text: Vec<Option<String>> = match bare(x) {
+        Value::Str(s) => s.iter().map(|t| (t != "NA").then(|| t.clone())).collect(),
+        Value::Null => Vec::new(),
+        Value::Factor(f) => f
+            .codes
+            .iter()
+            .map(|c| c.map(|c| f.levels[c as usize].clone()))
+            .collect(),
+        Value::Bool(b) => b
+            .iter()
+            .map(|v| v.map(|v| if v { "TRUE" } else { "FALSE" }.to_string()))
+            .collect(),
+        other => other
+            .as_f64_slice()
+            .ok_or_else(|| KernelError::new("flowcast's strtoi() needs text"))?
+            .iter()
+            .map(|&v| (!is_na(v)).then(|| r_num_to_string(v)))
+            .collect(),
+    };
+    Ok(Value::Num(
+        text.iter()
+            .map(|t| match t.as_deref() {
+                None | Some("") => NA,
+                Some(s) => match strtol(s, base) {
+                    // INT_MIN is NA_integer_.
+                    Some(v) if v > i64::from(i32::MIN) && v <= i64::from(i32::MAX) => v as f64,
+                    _ => NA,
+                },
+            })
+            .collect(),
+    ))
+}
+
+pub(super) fn strtoi_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(b) = args.ty("base").and_then(Type::const_scalar) {
+        if b.is_nan() || (b.trunc() != 0.0 && !(2.0..=36.0).contains(&b.trunc())) {
+            return Err(args.error("base", "invalid 'base' argument"));
+        }
+    }
+    Ok(Type::Num {
         len: args.ty("x").and_then(Type::len),
         value: None,
     })
