@@ -424,6 +424,31 @@ fn a_step_named_like_a_function_leaves_the_function() {
     assert_eq!(read("c.json").trim(), "[9,12]");
 }
 
+/// A factor sorts and orders by its codes, the order of its levels, not
+/// by its labels (values printed by R 4.2.2).
+#[test]
+fn factors_sort_by_their_levels() {
+    let (dir, path) = workflow(
+        "f = 'factor(c(\"b\", \"a\", \"c\", \"a\", NA), levels = c(\"c\", \"b\", \"a\"))'\n\
+         s = 'as.integer(sort(f))'\no = 'order(f)'\n\
+         d = 'as.character(sort(f, decreasing = TRUE))'\ni = 'as.integer(sort.int(f))'",
+    );
+    let out = flowcast(&[
+        "run",
+        "--headless",
+        "--no-cache",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
+    assert_eq!(read("s.json").trim(), "[1,2,3,3]");
+    assert_eq!(read("o.json").trim(), "[3,1,2,4,5]");
+    assert_eq!(read("d.json").trim(), r#"["a","a","b","c"]"#);
+    assert_eq!(read("i.json").trim(), "[1,2,3,3]");
+}
+
 #[test]
 fn outer_refuses_random_functions() {
     check_fails(

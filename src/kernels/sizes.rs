@@ -204,7 +204,8 @@ fn mode_of(args: &Args<&Value>) -> Result<String, KernelError> {
     match args.get("mode").map(names::bare) {
         None => Ok("logical".to_string()),
         Some(Value::Str(s)) if s.len() == 1 => Ok(s[0].clone()),
-        Some(Value::Str(_)) => Err(KernelError::new("invalid 'mode' argument")),
+        // do_makevector: a mode of any type must be one element.
+        Some(v) if v.len() != 1 => Err(KernelError::new("invalid 'mode' argument")),
         Some(v) => Err(KernelError::new(format!(
             "vector: cannot make a vector of mode '{}'.",
             mode_text(v)
@@ -240,7 +241,7 @@ fn vector_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let mode = match args.ty("mode") {
         None => Some("logical".to_string()),
         Some(Type::Str { value: Some(v), .. }) if v.len() == 1 => Some(v[0].clone()),
-        Some(Type::Str { len: Some(n), .. }) if *n != 1 => {
+        Some(t) if t.len().is_some_and(|n| n != 1) => {
             return Err(args.error("mode", "invalid 'mode' argument"))
         }
         // The run names a mode that is not text.

@@ -24,6 +24,8 @@ impl Key<'_> {
         match v {
             Value::Str(s) => Ok(Key::Str(s)),
             Value::Null => Ok(Key::Num(std::borrow::Cow::Borrowed(&[]))),
+            // A factor sorts by its codes, the order of its levels.
+            Value::Factor(f) => Ok(Key::Num(std::borrow::Cow::Owned(f.integer_codes()))),
             other => other.as_f64_slice().map(Key::Num).ok_or_else(|| {
                 KernelError::new(format!("argument is not a vector: {}", other.type_name()))
             }),
