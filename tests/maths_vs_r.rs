@@ -8,10 +8,6 @@
 //! message (maths_errors.json), and it warns where R warns
 //! (maths_warnings.json).
 
-use std::path::Path;
-
-use serde_json::Value as Json;
-
 mod common;
 use common::{flowcast, steps_workflow as workflow};
 
@@ -19,62 +15,10 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn fixture(name: &str) -> Json {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(
-        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
-    )
-    .unwrap()
-}
-
-/// Every step's JSON against R's, compared exactly (a length-one vector
-/// is a bare value on one side, an array of one on the other).
+/// Every step's JSON against R's, bit for bit.
 #[test]
 fn maths_workflow_matches_r_bit_for_bit() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let r = fixture("maths");
-    let dir = tempfile::tempdir().unwrap();
-    let wf = root.join("tests/fixtures/workflows/maths.toml");
-    // Within the tolerance every fixture uses first, for a readable report.
-    let errors = common::r_json::run_against_r("maths", &wf, dir.path());
-    assert!(
-        errors.is_empty(),
-        "{} differences:\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
-    let mut inexact = Vec::new();
-    for (step, rv) in r.as_object().unwrap() {
-        let t = std::fs::read_to_string(dir.path().join(format!("{step}.json"))).unwrap();
-        let ours: Json = serde_json::from_str(&t).unwrap();
-        if !same(&ours, rv) {
-            inexact.push(format!("{step}: flowcast {ours}\nR {rv}"));
-        }
-    }
-    assert!(
-        inexact.is_empty(),
-        "{} steps differ from R in the last bits:\n{}",
-        inexact.len(),
-        inexact.join("\n")
-    );
-}
-
-/// JSON equality where `[x]` equals `x`, and numbers are equal as doubles
-/// (R writes an integer's 3 where flowcast writes 3.0); an object's
-/// fields are R's (the class is not written by R's side).
-fn same(a: &Json, b: &Json) -> bool {
-    match (a, b) {
-        (Json::Array(x), Json::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Json::Object(x), Json::Object(y)) => {
-            y.iter().all(|(k, v)| x.get(k).is_some_and(|w| same(w, v)))
-        }
-        (Json::Array(x), y) if x.len() == 1 => same(&x[0], y),
-        (x, Json::Array(y)) if y.len() == 1 => same(x, &y[0]),
-        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (x, y) => x == y,
-    }
+    common::r_json::assert_bit_for_bit("maths");
 }
 
 /// Each case of maths_errors.json (steps, and R's message for the last)
@@ -82,26 +26,14 @@ fn same(a: &Json, b: &Json) -> bool {
 /// panics.
 #[test]
 fn refusals_are_rs() {
-    let cases = fixture("maths_errors");
-    let mut failures = Vec::new();
-    for (name, case) in cases.as_object().unwrap() {
-        let steps = case["steps"].as_str().unwrap();
-        let message = case["message"].as_str().unwrap();
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let err = text(&out.stderr) + &text(&out.stdout);
-        if out.status.code() == Some(0) || err.contains("panicked") || !err.contains(message) {
-            failures.push(format!("{name}: expected {message:?} in:\n{err}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::r_json::assert_refusals_are_rs("maths_errors");
 }
 
 /// R's math1 warns "NaNs produced" when a function makes NaN of a number:
 /// flowcast warns the same, naming the call as R does.
 #[test]
 fn nan_warnings_are_rs() {
-    let cases = fixture("maths_warnings");
+    let cases = common::fixture("maths_warnings");
     let mut failures = Vec::new();
     for (name, case) in cases.as_object().unwrap() {
         let steps = case["steps"].as_str().unwrap();

@@ -55,7 +55,7 @@ fn library2_workflow_matches_r() {
 /// each case's steps and R's message).
 #[test]
 fn library2_refusals_are_rs() {
-    refusals_are_rs("library2_errors");
+    r_json::assert_refusals_are_rs("library2_errors");
 }
 
 /// is.finite, is.infinite, is.nan, tcrossprod, relevel, oneway.test,
@@ -70,7 +70,7 @@ fn library3_matches_r() {
 /// message (tests/fixtures/r/library3.R wrote each case and R's message).
 #[test]
 fn library3_refusals_are_rs() {
-    refusals_are_rs("library3_errors");
+    r_json::assert_refusals_are_rs("library3_errors");
 }
 
 /// Refusals R's types decide are found by `check`, before anything runs.
@@ -98,28 +98,6 @@ fn library3_refusals_found_before_the_run() {
         "f = 'factor(c(\"a\", \"b\"))'\nr = 'relevel(f, 5)'",
         "ref = 5 must be in 1L:2",
     );
-}
-
-/// Each case of tests/fixtures/r/NAME.json (steps and R's message for the
-/// last) is refused with that message, before or during the run.
-fn refusals_are_rs(name: &str) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join(format!("tests/fixtures/r/{name}.json"))).unwrap(),
-    )
-    .unwrap();
-    let mut failures = Vec::new();
-    for (name, case) in cases.as_object().unwrap() {
-        let steps = case["steps"].as_str().unwrap();
-        let message = case["message"].as_str().unwrap();
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let err = text(&out.stderr) + &text(&out.stdout);
-        if out.status.code() == Some(0) || err.contains("panicked") || !err.contains(message) {
-            failures.push(format!("{name}: expected {message:?} in:\n{err}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// confint of a glm would be R's profile-likelihood interval: flowcast
@@ -381,22 +359,40 @@ fn which_wants_logicals() {
     );
 }
 
-#[test]
-fn the_right_side_of_a_decided_and_is_not_evaluated() {
-    // A right side that would fail at run time is never reached, as in R.
-    let (dir, path) =
-        workflow("a = 'FALSE && solve(matrix(0, 2, 2))'\nb = 'TRUE || solve(matrix(0, 2, 2))'");
+/// Each step's value of a successful run of `steps`, as `--out` writes
+/// it (JSON, trimmed), by step name.
+fn run_values(steps: &str) -> std::collections::HashMap<String, String> {
+    let (dir, path) = workflow(steps);
+    let out_dir = dir.path().join("out");
     let out = flowcast(&[
         "run",
         "--headless",
+        "--no-cache",
         "--out",
-        dir.path().join("out").to_str().unwrap(),
+        out_dir.to_str().unwrap(),
         path.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
-    assert_eq!(read("a.json").trim(), "false");
-    assert_eq!(read("b.json").trim(), "true");
+    std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (
+                name,
+                std::fs::read_to_string(&p).unwrap().trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_right_side_of_a_decided_and_is_not_evaluated() {
+    // A right side that would fail at run time is never reached, as in R.
+    let values =
+        run_values("a = 'FALSE && solve(matrix(0, 2, 2))'\nb = 'TRUE || solve(matrix(0, 2, 2))'");
+    assert_eq!(values["a"], "false");
+    assert_eq!(values["b"], "true");
 }
 
 /// R's match.fun: a step named like a function does not hide the function
@@ -404,49 +400,29 @@ fn the_right_side_of_a_decided_and_is_not_evaluated() {
 /// function meant (values printed by R 4.2.2).
 #[test]
 fn a_step_named_like_a_function_leaves_the_function() {
-    let (dir, path) = workflow(
+    let values = run_values(
         "m = 'matrix(1:6, 2)'\nsum = 'sum(m)'\nmean = \"'max'\"\n\
          a = 'apply(m, 2, sum)'\nb = 'sapply(list(1:3, 4:9), mean)'\n\
          c = { for = 'i in 1:2', do = 'apply(m, 1, sum)[i]' }",
     );
-    let out = flowcast(&[
-        "run",
-        "--headless",
-        "--no-cache",
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-        path.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
-    assert_eq!(read("a.json").trim(), "[3,7,11]");
-    assert_eq!(read("b.json").trim(), "[3,9]");
-    assert_eq!(read("c.json").trim(), "[9,12]");
+    assert_eq!(values["a"], "[3,7,11]");
+    assert_eq!(values["b"], "[3,9]");
+    assert_eq!(values["c"], "[9,12]");
 }
 
 /// A factor sorts and orders by its codes, the order of its levels, not
 /// by its labels (values printed by R 4.2.2).
 #[test]
 fn factors_sort_by_their_levels() {
-    let (dir, path) = workflow(
+    let values = run_values(
         "f = 'factor(c(\"b\", \"a\", \"c\", \"a\", NA), levels = c(\"c\", \"b\", \"a\"))'\n\
          s = 'as.integer(sort(f))'\no = 'order(f)'\n\
          d = 'as.character(sort(f, decreasing = TRUE))'\ni = 'as.integer(sort.int(f))'",
     );
-    let out = flowcast(&[
-        "run",
-        "--headless",
-        "--no-cache",
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-        path.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let read = |s: &str| std::fs::read_to_string(dir.path().join("out").join(s)).unwrap();
-    assert_eq!(read("s.json").trim(), "[1,2,3,3]");
-    assert_eq!(read("o.json").trim(), "[3,1,2,4,5]");
-    assert_eq!(read("d.json").trim(), r#"["a","a","b","c"]"#);
-    assert_eq!(read("i.json").trim(), "[1,2,3,3]");
+    assert_eq!(values["s"], "[1,2,3,3]");
+    assert_eq!(values["o"], "[3,1,2,4,5]");
+    assert_eq!(values["d"], r#"["a","a","b","c"]"#);
+    assert_eq!(values["i"], "[1,2,3,3]");
 }
 
 #[test]

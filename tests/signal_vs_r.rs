@@ -5,10 +5,6 @@
 //! (Singleton's fft, BinDist, R_approxfun) round where R rounds. What R
 //! refuses, flowcast refuses with R's message.
 
-use std::path::Path;
-
-use serde_json::Value as Json;
-
 mod common;
 use common::{flowcast, steps_workflow as workflow};
 
@@ -16,56 +12,10 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// Every step's JSON against R's, compared exactly (a length-one vector
-/// is a bare value on one side, an array of one on the other).
+/// Every step's JSON against R's, bit for bit.
 #[test]
 fn signal_workflow_matches_r_bit_for_bit() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let r: Json = serde_json::from_str(
-        &std::fs::read_to_string(root.join("tests/fixtures/r/signal.json")).unwrap(),
-    )
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let wf = root.join("tests/fixtures/workflows/signal.toml");
-    // Within the tolerance every fixture uses first, for a readable report.
-    let errors = common::r_json::run_against_r("signal", &wf, dir.path());
-    assert!(
-        errors.is_empty(),
-        "{} differences:\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
-    let mut inexact = Vec::new();
-    for (step, rv) in r.as_object().unwrap() {
-        let t = std::fs::read_to_string(dir.path().join(format!("{step}.json"))).unwrap();
-        let ours: Json = serde_json::from_str(&t).unwrap();
-        if !same(&ours, rv) {
-            inexact.push(format!("{step}: flowcast {ours}\nR {rv}"));
-        }
-    }
-    assert!(
-        inexact.is_empty(),
-        "{} steps differ from R in the last bits:\n{}",
-        inexact.len(),
-        inexact.join("\n")
-    );
-}
-
-/// JSON equality where `[x]` equals `x`, and numbers are equal as doubles:
-/// flowcast's output writes -0 as 0 (R's `Conj` of a real gives -0i).
-fn same(a: &Json, b: &Json) -> bool {
-    match (a, b) {
-        (Json::Array(x), Json::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Json::Object(x), Json::Object(y)) => {
-            y.iter().all(|(k, v)| x.get(k).is_some_and(|w| same(w, v)))
-        }
-        (Json::Array(x), y) if x.len() == 1 => same(&x[0], y),
-        (x, Json::Array(y)) if y.len() == 1 => same(x, &y[0]),
-        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (x, y) => x == y,
-    }
+    common::r_json::assert_bit_for_bit("signal");
 }
 
 /// `check` refuses the one-step workflow with `message`.

@@ -289,3 +289,72 @@ pub fn run_against_r(r_name: &str, wf: &Path, out: &Path) -> Vec<String> {
     compare_dir(&r, out, &mut errors);
     errors
 }
+
+/// tests/fixtures/workflows/NAME.toml runs and every value equals R's
+/// (tests/fixtures/r/NAME.json) bit for bit: first within the tolerance
+/// of [`run_against_r`], for a readable report, then exactly.
+pub fn assert_bit_for_bit(name: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = super::fixture(name);
+    let dir = tempfile::tempdir().unwrap();
+    let wf = root.join(format!("tests/fixtures/workflows/{name}.toml"));
+    let errors = run_against_r(name, &wf, dir.path());
+    assert!(
+        errors.is_empty(),
+        "{} differences:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+    let mut inexact = Vec::new();
+    for (step, rv) in r.as_object().unwrap() {
+        let t = std::fs::read_to_string(dir.path().join(format!("{step}.json"))).unwrap();
+        let ours: Json = serde_json::from_str(&t).unwrap();
+        if !same(&ours, rv) {
+            inexact.push(format!("{step}: flowcast {ours}\nR {rv}"));
+        }
+    }
+    assert!(
+        inexact.is_empty(),
+        "{} steps differ from R in the last bits:\n{}",
+        inexact.len(),
+        inexact.join("\n")
+    );
+}
+
+/// JSON equality where `[x]` equals `x` (a length-one vector is a bare
+/// value on one side), numbers are equal as doubles (flowcast writes -0
+/// as 0, R an integer's 3 where flowcast writes 3.0), and an object has
+/// R's fields (R's side writes no class).
+fn same(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            y.iter().all(|(k, v)| x.get(k).is_some_and(|w| same(w, v)))
+        }
+        (Json::Array(x), y) if x.len() == 1 => same(&x[0], y),
+        (x, Json::Array(y)) if y.len() == 1 => same(x, &y[0]),
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
+        (x, y) => x == y,
+    }
+}
+
+/// Each case of tests/fixtures/r/NAME.json (steps, and R's message for
+/// the last) is refused with that message, before or during the run, and
+/// nothing panics.
+pub fn assert_refusals_are_rs(name: &str) {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let mut failures = Vec::new();
+    for (case_name, case) in super::fixture(name).as_object().unwrap() {
+        let steps = case["steps"].as_str().unwrap();
+        let message = case["message"].as_str().unwrap();
+        let (_dir, path) = super::steps_workflow(steps);
+        let out = super::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+        let err = text(&out.stderr) + &text(&out.stdout);
+        if out.status.code() == Some(0) || err.contains("panicked") || !err.contains(message) {
+            failures.push(format!("{case_name}: expected {message:?} in:\n{err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
