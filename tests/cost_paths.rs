@@ -54,14 +54,20 @@ prod = \"eigen(x %*% y)\"
 vals = \"eigen(crossprod(x), only.values = TRUE)\"
 "
     ));
-    for step in ["cp", "v", "tx", "xt"] {
-        assert_eq!(key(&g, step), "eigen[symmetric]", "{step}");
+    for (step, inner) in [
+        ("cp", "<crossprod>"),
+        ("v", "<var>"),
+        ("tx", "<%*%,t>"),
+        ("xt", "<%*%,t>"),
+    ] {
+        assert_eq!(key(&g, step), format!("eigen{inner}[symmetric]"), "{step}");
         assert!(known(&g, step), "{step}");
     }
-    assert_eq!(key(&g, "vals"), "eigen[symmetric,values]");
+    assert_eq!(key(&g, "vals"), "eigen<crossprod>[symmetric,values]");
     // Not known to be symmetric: general, but only a guess (R checks).
+    assert_eq!(key(&g, "gen"), "eigen[general]");
+    assert_eq!(key(&g, "prod"), "eigen<%*%>[general]");
     for step in ["gen", "prod"] {
-        assert_eq!(key(&g, step), "eigen[general]", "{step}");
         assert!(!known(&g, step), "{step}");
     }
 }
@@ -76,7 +82,7 @@ n = \"eigen(crossprod(x), symmetric = FALSE)\"
     ));
     assert_eq!(key(&g, "s"), "eigen[symmetric]");
     assert!(known(&g, "s"));
-    assert_eq!(key(&g, "n"), "eigen[general]");
+    assert_eq!(key(&g, "n"), "eigen<crossprod>[general]");
     assert!(known(&g, "n"));
 }
 
@@ -188,10 +194,10 @@ k4 = "ks.test(rnorm(150), \"pnorm\")"
     assert_eq!(key(&g, "w6"), "wilcox.test[exact]");
     assert_eq!(key(&g, "k1"), "ks.test[exact]");
     assert!(known(&g, "k1"));
-    assert_eq!(key(&g, "k2"), "ks.test[asymptotic]");
+    assert_eq!(key(&g, "k2"), "ks.test<rnorm>[asymptotic]");
     assert_eq!(key(&g, "k3"), "ks.test[exact]");
     assert!(!known(&g, "k3"));
-    assert_eq!(key(&g, "k4"), "ks.test[asymptotic]");
+    assert_eq!(key(&g, "k4"), "ks.test<rnorm>[asymptotic]");
 }
 
 #[test]
@@ -202,8 +208,38 @@ l = {{ for = \"i in 1:3\", do = \"eigen(crossprod(x) + i)\" }}
 m = {{ for = \"i in 1:3\", do = \"mean(x)\" }}
 "
     ));
-    assert_eq!(key(&g, "l"), "loop:eigen[symmetric]");
+    assert_eq!(key(&g, "l"), "loop:eigen<crossprod>[symmetric]");
     assert_eq!(key(&g, "m"), "loop:mean");
+}
+
+/// A step's model is keyed by the calls it makes beyond its outermost
+/// one: `matrix(rnorm(n))` spends its time drawing, `matrix(1:n)` none, so
+/// they must not train one model. Arithmetic, `c`, `:` and subscripts do
+/// not split models; a block's and an assignment's outermost call is
+/// their value's.
+#[test]
+fn inner_calls_key_the_model() {
+    let g = graph(&format!(
+        r#"{MATRICES}
+drawn = "matrix(rnorm(400 * 30) + 1, 400, 30)"
+counted = "matrix(1:12000, 400, 30)"
+literal = "matrix(c(1, 2, 3, 4), 2)"
+summed = "sum(dist(x[1:10, ]))"
+product = {{ for = "i in 1:3", do = "mean(x %*% y[, i])" }}
+block = "{{ s <- crossprod(x); eigen(s, symmetric = TRUE)$values }}"
+many = "sum(sqrt(abs(log(exp(sin(x))))))"
+compared = "sum(runif(10) < 0.5)"
+"#
+    ));
+    assert_eq!(key(&g, "drawn"), "matrix<rnorm>");
+    assert_eq!(key(&g, "counted"), "matrix");
+    assert_eq!(key(&g, "literal"), "matrix");
+    assert_eq!(key(&g, "summed"), "sum<dist>");
+    assert_eq!(key(&g, "product"), "loop:mean<%*%>");
+    assert_eq!(key(&g, "block"), "$<crossprod,eigen>");
+    // At most three inner calls, outermost first.
+    assert_eq!(key(&g, "many"), "sum<sqrt,abs,log>");
+    assert_eq!(key(&g, "compared"), "sum<runif>");
 }
 
 fn record(step: &str, model: Option<&str>, features: Vec<f64>, secs: f64) -> TaskRecord {

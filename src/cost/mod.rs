@@ -32,11 +32,12 @@ pub use model::{Model, ModelKind, Observation};
 pub use steps::StepTimes;
 pub use testdrive::{needs_test_drive, ModelEstimate};
 
-/// The model a task's cost is predicted by and trains: its function, and
-/// in brackets the algorithm path where the function has several
-/// (`eigen[symmetric]`, `wilcox.test[exact]`). A loop's is its body's
-/// function marked as a loop (`loop:mean`): one iteration of
-/// `mean(c %*% a[i, ])` costs the product, not a `mean`, so it must not
+/// The model a task's cost is predicted by and trains: its function, in
+/// angle brackets the other calls it makes (`matrix<rnorm>`, see
+/// [`Task::inner`]), and in square brackets the algorithm path where the
+/// function has several (`eigen[symmetric]`, `wilcox.test[exact]`). A
+/// loop's is its body's, marked as a loop (`loop:mean<%*%>`): one iteration
+/// of `mean(c %*% a[i, ])` costs the product, not a `mean`, so it must not
 /// train the model of plain `mean` calls. `None` for tasks not worth a
 /// model (literals).
 pub fn model_key(task: &Task) -> Option<String> {
@@ -45,11 +46,14 @@ pub fn model_key(task: &Task) -> Option<String> {
 
 /// [`model_key`] with the path `tag`.
 fn key_on_path(task: &Task, tag: Option<&str>) -> Option<String> {
-    let base = match task.kind {
+    let mut base = match task.kind {
         TaskKind::Loop => format!("loop:{}", task.function),
         _ if task.function == "literal" => return None,
         _ => task.function.clone(),
     };
+    if !task.inner.is_empty() {
+        base = format!("{base}<{}>", task.inner.join(","));
+    }
     Some(match tag {
         Some(t) => format!("{base}[{t}]"),
         None => base,
@@ -59,7 +63,16 @@ fn key_on_path(task: &Task, tag: Option<&str>) -> Option<String> {
 /// A key without its path (`eigen[general]` → `eigen`): the model stores
 /// written before paths kept.
 fn without_path(key: &str) -> &str {
-    key.split_once('[').map_or(key, |(base, _)| base)
+    strip_bracketed(key, '[', ']')
+}
+
+/// `key` without a trailing `open…close` group; the function `[`, `<` and
+/// the like keep their names (the group never starts a key).
+fn strip_bracketed(key: &str, open: char, close: char) -> &str {
+    match key.strip_suffix(close).and_then(|k| k.rfind(open)) {
+        Some(at) if at > 0 => &key[..at],
+        _ => key,
+    }
 }
 
 /// A task's model inputs: its argument sizes; for a data step (`rnorm(n)`,
@@ -408,10 +421,14 @@ fn stored_key_of(kind: ModelKind, stored: &str) -> Option<&str> {
     }
 }
 
-/// The function a model key is about (`loop:eigen[general]` → `eigen`):
-/// what its prior is.
-fn model_function(key: &str) -> &str {
-    without_path(key.strip_prefix("loop:").unwrap_or(key))
+/// The function a model key is about (`loop:eigen<crossprod>[general]` →
+/// `eigen`): what its priors are.
+pub fn model_function(key: &str) -> &str {
+    strip_bracketed(
+        without_path(key.strip_prefix("loop:").unwrap_or(key)),
+        '<',
+        '>',
+    )
 }
 
 /// Per task: the model it trains and the seconds it contributes, for tasks

@@ -31,10 +31,11 @@ pub const MIN_MOLDABLE_SECONDS: f64 = 0.005;
 /// - `eigen` general: not moldable; faer's parallel paths would change
 ///   its bits.
 pub fn prior(key: &str) -> Option<Usl> {
-    let (function, path) = match key.split_once('[') {
-        Some((f, rest)) => (f, rest.trim_end_matches(']')),
-        None => (key, ""),
-    };
+    let function = super::model_function(key);
+    let path = key
+        .strip_suffix(']')
+        .and_then(|k| k.rsplit_once('['))
+        .map_or("", |(_, p)| p);
     let usl = |sigma, kappa| Some(Usl { sigma, kappa });
     match function {
         "%*%" | "crossprod" => usl(0.03, 0.0005),

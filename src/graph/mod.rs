@@ -93,6 +93,11 @@ pub struct Task {
     /// The outermost function (the loop body's, for loops): what the cost
     /// model is keyed by.
     pub function: String,
+    /// The other calls the step (a loop: its body) makes, beyond element-wise
+    /// arithmetic and subscripts, outermost first: its time is
+    /// theirs too, so they key its cost model with `function`
+    /// (`matrix(rnorm(n), r)` costs rnorm's draws, `matrix(1:4, 2)` nothing).
+    pub inner: Vec<String>,
     /// The inferred type and shape of the step's value.
     pub ty: Type,
     /// For loops, the iteration values of the loop variable.
@@ -359,6 +364,10 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
         .iter()
         .enumerate()
         .map(|(i, step)| {
+            let top = match &step.body {
+                StepBody::Loop(l) => &l.body,
+                StepBody::Expr(e) => e,
+            };
             let (kind, random, function) = match &step.body {
                 StepBody::Loop(l) => (TaskKind::Loop, false, top_function(&l.body)),
                 StepBody::Expr(e) => {
@@ -401,6 +410,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 rng_skip,
                 random,
                 function,
+                inner: inner_calls(top),
                 ty: types[i].take().unwrap_or(Type::Any),
                 iterations: iterations[i].take(),
                 labels: labels[i].take(),
@@ -528,6 +538,68 @@ fn top_function(e: &Expr) -> String {
         ExprKind::If { .. } => "if".to_string(),
         _ => "literal".to_string(),
     }
+}
+
+/// At most this many inner calls key a model: enough to tell the
+/// generators and kernels apart, short enough to read in `flowcast model`.
+const MAX_INNER: usize = 3;
+
+/// The calls and operators inside `e` below its outermost one (see
+/// [`Task::inner`]), without those whose cost is a pass over their operands
+/// at most (arithmetic, comparisons, `c`, subscripts): they would only
+/// split a model's observations.
+fn inner_calls(e: &Expr) -> Vec<String> {
+    fn cheap(f: &str) -> bool {
+        matches!(
+            f,
+            "+" | "-"
+                | "*"
+                | "/"
+                | "^"
+                | ":"
+                | "=="
+                | "!="
+                | "<"
+                | ">"
+                | "<="
+                | ">="
+                | "&"
+                | "&&"
+                | "|"
+                | "||"
+                | "!"
+                | "c"
+                | "list"
+                | "("
+                | "["
+                | "[["
+                | "$"
+        )
+    }
+    fn walk(e: &Expr, top: bool, out: &mut Vec<String>) {
+        let name = match &e.kind {
+            ExprKind::Call { func, .. } => Some(func.as_str()),
+            ExprKind::Binary { op, .. } => Some(op.symbol()),
+            _ => None,
+        };
+        if let Some(f) = name.filter(|f| !top && !cheap(f)) {
+            if out.len() < MAX_INNER && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        }
+        // The outermost call of a block is its last statement's, of an
+        // assignment its value's, of an apply its body's (`top_function`).
+        let top_child: Option<&Expr> = match (&e.kind, top) {
+            (ExprKind::Block(stmts), true) => stmts.last(),
+            (ExprKind::Assign { value, .. }, true) => Some(value),
+            (ExprKind::Apply { body, .. }, true) => Some(body),
+            _ => None,
+        };
+        e.visit_children(&mut |c| walk(c, top_child.is_some_and(|t| std::ptr::eq(t, c)), out));
+    }
+    let mut out = Vec::new();
+    walk(e, true, &mut out);
+    out
 }
 
 /// Kahn's algorithm over `n` nodes given each node's predecessors; on a cycle,

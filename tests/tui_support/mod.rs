@@ -27,6 +27,7 @@ fn task(
         rng_skip: 0,
         random: false,
         function: function.into(),
+        inner: Vec::new(),
         ty: Type::Null,
         iterations: iterations.map(|n| (1..=n).map(|i| i as f64).collect()),
         labels: None,

@@ -61,12 +61,22 @@ fn spaced(from: f64, to: f64, n: usize) -> Vec<f64> {
     v
 }
 
-fn breaks_of(x: &[f64], breaks: &[f64]) -> Result<Vec<f64>, KernelError> {
+fn breaks_of(x: &[f64], breaks: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
     if let [b] = breaks {
         if b.is_nan() || *b < 2.0 {
             return Err(KernelError::new("invalid number of intervals"));
         }
+        // `nb <- as.integer(breaks + 1)`: NA past R's integers, which
+        // seq.int then refuses.
+        if b + 1.0 >= 2147483648.0 {
+            ctx.warn("NAs introduced by coercion to integer range");
+            return Err(KernelError::new(
+                "'length.out' must be a non-negative number",
+            ));
+        }
         let nb = (b + 1.0) as usize;
+        // The breaks, and a label of some tens of bytes per interval.
+        crate::kernels::alloc::ensure_room(nb as f64 * 64.0)?;
         let present: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
         let lo = present.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -86,7 +96,7 @@ fn breaks_of(x: &[f64], breaks: &[f64]) -> Result<Vec<f64>, KernelError> {
     Ok(b)
 }
 
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = match args.get("x") {
         Some(v @ (Value::Num(_) | Value::Mat(_))) => v.as_f64_slice().unwrap_or_default(),
         _ => return Err(KernelError::new("'x' must be numeric")),
@@ -98,7 +108,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let right = args.bool_or("right", true)?;
     let lowest = args.bool_or("include.lowest", false)?;
     let dig = args.scalar_or("dig.lab", 3.0)?.max(1.0) as usize;
-    let b = breaks_of(&x, &given)?;
+    let b = breaks_of(&x, &given, ctx)?;
     let nb = b.len();
     if b.windows(2).any(|w| w[0] == w[1]) {
         return Err(KernelError::new("'breaks' are not unique"));
