@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::graph::{TaskGraph, TaskId};
 use crate::kernels::value::List;
-use crate::kernels::{Ctx, Rng, Value};
+use crate::kernels::{Ctx, Rng, Value, Warning};
 use crate::sched::{Runtime, Schedule};
 use crate::workflow::{StepBody, Workflow};
 use eval::{eval, eval_traced, EvalError, Scope};
@@ -519,16 +519,22 @@ impl<'a> Engine<'a> {
         span: Span,
         f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
     ) -> Result<T, EvalError> {
+        let (result, warnings) = self.in_ctx(rng, span, f);
+        self.keep_warnings((id, iteration), warnings);
+        result
+    }
+
+    /// Runs `f` in a kernel context on `rng`: its result (a panic made an
+    /// error) and the warnings it gave, not yet kept.
+    fn in_ctx<T>(
+        &self,
+        rng: &mut Rng,
+        span: Span,
+        f: impl FnOnce(&mut Ctx) -> Result<T, EvalError>,
+    ) -> (Result<T, EvalError>, Vec<Warning>) {
         let mut ctx = Ctx::new(rng, &self.base_dir, self.cancel);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut ctx)));
-        if !ctx.warnings.is_empty() {
-            if let Some(slot) = self.warnings.get(id) {
-                slot.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .extend(ctx.warnings.into_iter().map(|w| (iteration, w)));
-            }
-        }
-        result.unwrap_or_else(|panic| {
+        let result = result.unwrap_or_else(|panic| {
             Err(EvalError {
                 span,
                 message: format!(
@@ -536,7 +542,19 @@ impl<'a> Engine<'a> {
                     eval::panic_message(&*panic)
                 ),
             })
-        })
+        });
+        (result, std::mem::take(&mut ctx.warnings))
+    }
+
+    fn keep_warnings(&self, (id, iteration): (TaskId, usize), warnings: Vec<Warning>) {
+        if warnings.is_empty() {
+            return;
+        }
+        if let Some(slot) = self.warnings.get(id) {
+            slot.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(warnings.into_iter().map(|w| (iteration, w)));
+        }
     }
 
     /// Evaluates a step that is not a loop.
@@ -735,23 +753,25 @@ impl<'a> Engine<'a> {
             let own = || Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let began = Instant::now();
             let body = |rng: &mut Rng| {
-                self.with_ctx((id, k), rng, l.body.span, |ctx| {
+                self.in_ctx(rng, l.body.span, |ctx| {
                     eval(&l.body, &scope, ctx, &self.wf.file).map(|v| v.into_owned())
                 })
             };
-            let result = if draws {
+            let (result, warnings) = if draws {
                 body(&mut own())
             } else {
                 let before = idle.drawn();
-                let r = body(idle);
+                let first = body(idle);
                 // A draw the analysis did not foresee: the iteration is run
-                // again on its own stream (a body is free of side effects).
+                // again on its own stream (a body is free of side effects),
+                // and only that run's warnings count.
                 if idle.drawn() == before {
-                    r
+                    first
                 } else {
                     body(&mut own())
                 }
             };
+            self.keep_warnings((id, k), warnings);
             let nanos = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.loop_busy[id].fetch_add(nanos, Ordering::Relaxed);
             self.loop_fastest[id].fetch_min(nanos, Ordering::Relaxed);
