@@ -124,7 +124,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
             closure2: None,
         };
         let t = Instant::now();
-        let out = (kernel.eval)(&args, &mut ctx).map_err(|e| e.0)?;
+        let out = kernel.call(&args, &mut ctx).map_err(|e| e.0)?;
         best = best.min(t.elapsed().as_secs_f64());
         drop(out);
     }

@@ -939,15 +939,14 @@ fn call_traced(
     let raised = ctx.warnings.len();
     // A kernel bug must fail its step, not take down a worker and leave the
     // run waiting forever for the step's value.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        (kernel.eval)(&matched, ctx)
-    }))
-    .unwrap_or_else(|panic| {
-        Err(KernelError::new(format!(
-            "internal error in {func}() (a flowcast bug, please report it): {}",
-            panic_message(&*panic)
-        )))
-    });
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kernel.call(&matched, ctx)))
+            .unwrap_or_else(|panic| {
+                Err(KernelError::new(format!(
+                    "internal error in {func}() (a flowcast bug, please report it): {}",
+                    panic_message(&*panic)
+                )))
+            });
     // R names the call a warning came from; the innermost call that raised
     // it is the one the user can find.
     for w in ctx.warnings.iter_mut().skip(raised) {

@@ -225,7 +225,7 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         let given: Vec<(Option<String>, &Value)> = results.iter().map(|r| (None, r)).collect();
         let matched =
             Args::match_call(c.name, c.params, given).map_err(|e| KernelError::new(e.message))?;
-        (c.eval)(&matched, ctx)?
+        c.call(&matched, ctx)?
     };
     if n == 1 {
         return Ok(combined);

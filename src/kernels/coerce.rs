@@ -224,7 +224,7 @@ fn call(name: &str, x: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .ok_or_else(|| KernelError::new(format!("could not find function \"{name}\"")))?;
     let matched = Args::match_call(k.name, k.params, vec![(None, x)])
         .map_err(|e| KernelError::new(e.message))?;
-    (k.eval)(&matched, ctx)
+    k.call(&matched, ctx)
 }
 
 /// The modes `as.vector` makes and the function making each.
@@ -425,7 +425,7 @@ fn as_data_frame_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
                 .collect();
             let matched = Args::match_call(k.name, k.params, given)
                 .map_err(|e| KernelError::new(e.message))?;
-            with_rows((k.eval)(&matched, ctx)?)
+            with_rows(k.call(&matched, ctx)?)
         }
         v @ (Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => {
             let nm = match args.get("nm") {

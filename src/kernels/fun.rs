@@ -37,7 +37,7 @@ impl Fun<'_> {
             Fun::Kernel(k) => {
                 let matched = Args::match_call(k.name, k.params, given)
                     .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;
-                (k.eval)(&matched, ctx)
+                k.call(&matched, ctx)
             }
             Fun::Closure(f) => f(given, ctx),
         }?;

@@ -10,6 +10,7 @@ pub mod alloc;
 mod apply;
 mod approx;
 pub mod args;
+pub mod avx;
 pub mod catalog;
 pub mod frame;
 pub mod index;
@@ -197,6 +198,15 @@ pub struct Kernel {
     pub random: bool,
     pub shape: ShapeFn,
     pub eval: EvalFn,
+}
+
+impl Kernel {
+    /// Evaluates the call, leaving the AVX registers clean (see [`avx`]).
+    pub fn call(&self, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+        let out = (self.eval)(args, ctx);
+        avx::clear_upper();
+        out
+    }
 }
 
 impl std::fmt::Debug for Kernel {

@@ -1065,7 +1065,7 @@ fn replace_with(func: &str, x: &Value, value: &Value, ctx: &mut Ctx) -> Result<V
     let given = vec![(None, x), (Some("value".to_string()), value)];
     let matched =
         Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
-    (k.eval)(&matched, ctx)
+    k.call(&matched, ctx)
 }
 
 /// `dimnames(x) <- list(rows, cols)`: R's `dimnames<-` on a matrix, and

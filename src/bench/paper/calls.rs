@@ -295,7 +295,9 @@ impl Timer {
             closure: None,
             closure2: None,
         };
-        (kernel.eval)(&args, &mut ctx).map_err(|e| format!("{name}: {}", e.0))
+        kernel
+            .call(&args, &mut ctx)
+            .map_err(|e| format!("{name}: {}", e.0))
     }
 
     fn run_call(&mut self, call: &Call, a: &Value, b: &Value) -> Result<(), String> {

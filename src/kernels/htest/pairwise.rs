@@ -108,7 +108,7 @@ fn two_sample(
     given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
     let matched =
         Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
-    let Value::List(l) = (k.eval)(&matched, ctx)? else {
+    let Value::List(l) = k.call(&matched, ctx)? else {
         return Err(KernelError::new(format!("{func}() gave no test")));
     };
     let p = l.field("p.value").and_then(Value::as_scalar).unwrap_or(NA);

@@ -257,7 +257,7 @@ pub(super) fn sort_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
         return radix_text(s, args);
     }
     let sort = registry().get("sort").expect("sort is registered");
-    (sort.eval)(&sort_args(args)?, ctx)
+    sort.call(&sort_args(args)?, ctx)
 }
 
 /// `sort.int(x, method = "radix")` of text: byte order, NA dropped or

@@ -230,7 +230,7 @@ pub(super) fn casefold_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let matched = Args::match_call(k.name, k.params, vec![(None, x)])
         .map_err(|e| KernelError::new(e.message))?;
-    (k.eval)(&matched, ctx)
+    k.call(&matched, ctx)
 }
 
 pub(super) fn casefold_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
