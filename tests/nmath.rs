@@ -5,7 +5,8 @@ mod common;
 
 use common::fixture;
 use flowcast::kernels::nmath::ks::{pkolmogorov1x, pkolmogorov2x, pkstwo, psmirnov_exact_upper};
-use flowcast::kernels::nmath::signrank::{psignrank, pwilcox};
+use flowcast::kernels::nmath::signrank::psignrank1 as psignrank;
+use flowcast::kernels::nmath::wilcox::pwilcox1 as pwilcox;
 use flowcast::kernels::nmath::{pbeta, pchisq, pf, pnorm, pt};
 use serde_json::Value as Json;
 

@@ -991,6 +991,36 @@ fn call_traced(
         }
     }
     if let Value::List(l) = &mut value {
+        // acf's and ar's `series`, deparse1(substitute(x)); ar's `call`,
+        // match.call(), after it.
+        let series = match l.class.as_deref() {
+            Some("acf") => Some(4),
+            Some("ar") => l
+                .names
+                .as_ref()
+                .and_then(|n| n.iter().position(|n| n == "method"))
+                .map(|i| i + 1),
+            _ => None,
+        };
+        if let (Some(at), None) = (series, l.field("series")) {
+            let text = matched
+                .position("x")
+                .and_then(|i| args.get(i))
+                .map(|a| deparse(&a.value));
+            if let (Some(names), Some(text)) = (l.names.as_mut(), text) {
+                let at = at.min(names.len());
+                names.insert(at, "series".to_string());
+                l.items.insert(at, Value::string(&text));
+                if l.class.as_deref() == Some("ar") {
+                    let at = (at + 2).min(names.len());
+                    names.insert(at, "call".to_string());
+                    l.items
+                        .insert(at, Value::string(&called(kernel, &matched, args)));
+                }
+            }
+        }
+    }
+    if let Value::List(l) = &mut value {
         if l.class.as_deref() == Some("integrate") && l.field("call").is_none() {
             if let Some(names) = l.names.as_mut() {
                 names.push("call".to_string());
@@ -1070,7 +1100,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 Some(_) => format!("{x} and {}", text("y")?),
             })
         }
-        "chisq.test" | "shapiro.test" | "fisher.test" | "density" => text("x"),
+        "chisq.test" | "shapiro.test" | "fisher.test" | "density" | "Box.test" => text("x"),
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }

@@ -64,6 +64,14 @@ pub fn ensure_room(bytes: f64) -> Result<(), KernelError> {
     }
 }
 
+/// Whether working memory of `bytes` in all (a table a kernel grows
+/// piece by piece, as nmath's wilcox.c does) stays within a quarter of
+/// the memory one value may take: R would go on until the machine is out
+/// of memory, which flowcast must not.
+pub fn within_working_share(bytes: f64) -> bool {
+    bytes <= memory_limit() / 4.0
+}
+
 /// Whether `bytes` could be allocated now: no more than the machine has,
 /// and reserved (address space only, no page is touched) and given back at
 /// once.

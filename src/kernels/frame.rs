@@ -75,6 +75,9 @@ const TAKES_MATRIX: &[&str] = &[
     "range",
     "mahalanobis",
     "max.col",
+    "acf",
+    "pacf",
+    "ar",
 ];
 
 /// Whether `func` takes a data frame as the numeric matrix it holds.

@@ -22,6 +22,8 @@ pub mod value;
 pub mod width;
 pub mod work;
 
+mod acf;
+mod ar;
 mod arith;
 mod ave;
 mod bandwidth;
@@ -69,6 +71,7 @@ mod summary;
 mod sweep;
 mod triangle;
 mod vector;
+mod wilcoxon;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -291,6 +294,9 @@ pub fn registry() -> &'static Registry {
             .chain(filter::KERNELS)
             .chain(lowess::KERNELS)
             .chain(polyroot::KERNELS)
+            .chain(wilcoxon::KERNELS)
+            .chain(acf::KERNELS)
+            .chain(ar::KERNELS)
         {
             r.add(*k);
         }

@@ -335,6 +335,21 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             c * n * n.max(2.0).log2() + exact
         }
+        // cwilcox's table of m·n·(m·n/2) counts at worst (pwilcox past
+        // the middle), besides the per-element work.
+        "dwilcox" | "pwilcox" | "qwilcox" => {
+            let (m, n) = (scalar_arg(args, "m", 1.0), scalar_arg(args, "n", 1.0));
+            let per = per_density(function).unwrap_or(PER_ELEMENT);
+            per * out.max(input_elements(args)) + WILCOX_EXACT_CELL * m * n * (m * n / 2.0)
+        }
+        // csignrank fills n·(n+1)/4 counts once per pass over 2..n.
+        "dsignrank" | "psignrank" | "qsignrank" => {
+            let n = scalar_arg(args, "n", 1.0);
+            let per = per_density(function).unwrap_or(PER_ELEMENT);
+            per * out.max(input_elements(args)) + n * n * (n + 1.0) / 8.0
+        }
+        // A uniform per rank: n of them per draw.
+        "rwilcox" | "rsignrank" => PER_RUNIF * out * scalar_arg(args, "n", 1.0).max(1.0),
         // The model frame and matrix are built row by row, then a QR.
         "lm" | "aov" => {
             let (n, p) = formula_size(args.get("formula"));

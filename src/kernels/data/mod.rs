@@ -216,6 +216,8 @@ pub(super) static RDIST_KERNELS: &[Kernel] = &[
     rk("rweibull", &[req("n"), req("shape"), opt("scale")]),
     rk("rcauchy", &[req("n"), opt("location"), opt("scale")]),
     rk("rlogis", &[req("n"), opt("location"), opt("scale")]),
+    rk("rwilcox", &[req("nn"), req("m"), req("n")]),
+    rk("rsignrank", &[req("nn"), req("n")]),
 ];
 
 const fn rk(name: &'static str, params: &'static [Param]) -> Kernel {

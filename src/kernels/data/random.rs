@@ -31,7 +31,10 @@ pub(crate) fn count_type(a: &Args<Type>, name: &str) -> Result<Option<usize>, Ar
 pub(super) fn count_value(a: &Args<&Value>, name: &str) -> Result<usize, KernelError> {
     let invalid = || KernelError::new("invalid arguments");
     let v = a.get(name).ok_or_else(invalid)?;
-    if matches!(v, Value::Str(_) | Value::Formula(_) | Value::List(_)) {
+    if matches!(
+        v,
+        Value::Null | Value::Str(_) | Value::Formula(_) | Value::List(_)
+    ) {
         return Err(invalid());
     }
     if v.len() != 1 {

@@ -163,7 +163,32 @@ pub(super) static GENS: &[Gen] = &[
         draw: |p, g| r::rlogis(p[0], p[1], g),
         draw_n: None,
     },
+    Gen {
+        name: "rwilcox",
+        formals: &["m", "n"],
+        defaults: &[REQUIRED, REQUIRED],
+        integer: true,
+        draw: |p, g| crate::kernels::nmath::wilcox::rwilcox(p[0], p[1], g),
+        draw_n: None,
+    },
+    Gen {
+        name: "rsignrank",
+        formals: &["n"],
+        defaults: &[REQUIRED],
+        integer: true,
+        draw: |p, g| crate::kernels::nmath::signrank::rsignrank(p[0], g),
+        draw_n: None,
+    },
 ];
+
+/// The formal holding the number of draws: `nn` where `n` is a
+/// parameter.
+fn count_formal(func: &str) -> &'static str {
+    match func {
+        "rhyper" | "rwilcox" | "rsignrank" => "nn",
+        _ => "n",
+    }
+}
 
 pub(super) fn gen(name: &str) -> Option<&'static Gen> {
     GENS.iter().find(|g| g.name == name)
@@ -195,7 +220,7 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         }
         _ => {}
     }
-    let n = count_value(a, if a.func == "rhyper" { "nn" } else { "n" })?;
+    let n = count_value(a, count_formal(a.func))?;
     let mut params = Vec::with_capacity(g.formals.len());
     for (name, d) in g.formals.iter().zip(g.defaults) {
         params.push(match a.get(name) {
@@ -216,6 +241,14 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         out.resize(n, NA);
         ctx.warn("NAs produced");
         return Ok(Value::Num(out));
+    }
+    if a.func == "rwilcox" {
+        // R fails the whole call when one draw cannot have its array.
+        let mut rows = Recycled::new(params.iter().map(Vec::as_slice).collect());
+        for _ in 0..n.min(params.iter().map(Vec::len).max().unwrap_or(0)) {
+            let p = rows.next_row();
+            crate::kernels::nmath::wilcox::rwilcox_room(p[0], p[1]).map_err(KernelError::new)?;
+        }
     }
     let mut nan = false;
     match g.draw_n {
@@ -250,7 +283,7 @@ pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
 }
 
 pub(super) fn shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let n = super::random::count_type(a, if a.func == "rhyper" { "nn" } else { "n" })?;
+    let n = super::random::count_type(a, count_formal(a.func))?;
     if let Some(g) = gen(a.func) {
         for p in g.formals {
             if a.get(p)

@@ -4,6 +4,7 @@
 //! `data.name`, which R deparses from the call, is added by the evaluator,
 //! which has the call's text.
 
+mod box_test;
 mod cortest;
 mod counts;
 mod fisher;
@@ -27,6 +28,13 @@ use super::value::{List, Value};
 use super::{opt, req, Args, Kernel, KernelError, Type, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "Box.test",
+        params: &[req("x"), opt("lag"), opt("type"), opt("fitdf")],
+        random: false,
+        shape: box_test::shape,
+        eval: box_test::eval,
+    },
     Kernel {
         name: "friedman.test",
         params: &[req("y"), opt("groups"), opt("blocks"), DOTS],

@@ -3,7 +3,8 @@
 //! wilcox.test.default.
 
 use super::super::nmath::pnorm;
-use super::super::nmath::signrank::{psignrank, pwilcox};
+use super::super::nmath::signrank::psignrank1 as psignrank;
+use super::super::nmath::wilcox::pwilcox1 as pwilcox;
 use super::super::value::is_na;
 use super::{
     alternative, check_alternative, check_numeric, data, exact_arg, htest_type, rank, record,

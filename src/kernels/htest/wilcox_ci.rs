@@ -4,7 +4,8 @@
 //! normal approximation with `uniroot`.
 
 use super::super::nmath::qnorm::qnorm;
-use super::super::nmath::signrank::{psignrank, pwilcox, qsignrank, qwilcox};
+use super::super::nmath::signrank::{psignrank1 as psignrank, qsignrank1 as qsignrank};
+use super::super::nmath::wilcox::{pwilcox1 as pwilcox, qwilcox1 as qwilcox};
 use super::uniroot::uniroot;
 use super::{rank, tie_counts, Alternative};
 use crate::kernels::KernelError;

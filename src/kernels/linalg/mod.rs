@@ -36,6 +36,7 @@ use nalgebra::DMatrix;
 
 pub(super) use eigen::is_symmetric;
 pub(crate) use qr::qr_value;
+pub(crate) use solve::solve;
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 

@@ -1,4 +1,5 @@
-//! R's `beta(a, b)` (nmath/beta.c) and `choose(n, k)` (nmath/choose.c),
+//! R's `beta(a, b)` (nmath/beta.c), `choose(n, k)` and `lchoose(n, k)`
+//! (nmath/choose.c),
 //! with `lgammafn_sign` (nmath/lgamma.c) for choose's negative branch.
 
 use super::gamma::{gammafn, lbeta, lgammafn};
@@ -106,6 +107,40 @@ pub fn choose(n: f64, k: f64) -> f64 {
         return sign * r.exp();
     }
     lfastchoose(n, k).exp()
+}
+
+/// choose.c's `lchoose`: log|choose(n, k)|, with the same rounding of k
+/// (the caller warns, as for [`choose`]).
+pub fn lchoose(n: f64, k: f64) -> f64 {
+    let k = forceint(k);
+    if n.is_nan() || k.is_nan() {
+        return n + k;
+    }
+    if k < 2.0 {
+        if k < 0.0 {
+            return f64::NEG_INFINITY;
+        } else if k == 0.0 {
+            return 0.0;
+        }
+        return n.abs().ln();
+    }
+    if n < 0.0 {
+        return lchoose(-n + k - 1.0, k);
+    }
+    if is_int(n) {
+        let n = forceint(n);
+        if n < k {
+            return f64::NEG_INFINITY;
+        }
+        if n - k < 2.0 {
+            return lchoose(n, n - k);
+        }
+        return lfastchoose(n, k);
+    }
+    if n < k - 1.0 {
+        return lfastchoose2(n, k).0;
+    }
+    lfastchoose(n, k)
 }
 
 /// choose.c's warning when k is not whole: `'k' (%.2f) must be integer,

@@ -3,8 +3,8 @@
 //! one-sample exact `pkolmogorov2x` (Marsaglia, Tsang & Wang 2003) and
 //! one-sided `pkolmogorov1x`, and the limiting `pkstwo`.
 
+use super::choose::lchoose;
 use super::gamma::lgammafn;
-use super::signrank::lchoose;
 
 /// R's `R_pow_di`: x^n by repeated squaring.
 pub(crate) fn pow_di(mut x: f64, mut n: i32) -> f64 {

@@ -28,6 +28,7 @@ pub mod rand;
 pub mod signrank;
 mod toms708;
 pub mod tukey;
+pub mod wilcox;
 
 pub use gamma::{lbeta, lgammafn};
 pub use pbeta::{pbeta, pf, pt};
@@ -126,4 +127,36 @@ pub fn rsum(x: &[f64]) -> f64 {
         s = t;
     }
     s + c
+}
+
+/// C's `(int) x` as nmath's callers compile it on x86-64: truncation, and
+/// INT_MIN for NaN or a value out of int's range (the instruction's
+/// "indefinite" answer), which R's wilcox.c and signrank.c then use.
+pub(crate) fn c_int(x: f64) -> i32 {
+    if x.is_nan() || x >= 2147483648.0 || x <= -2147483649.0 {
+        i32::MIN
+    } else {
+        x as i32
+    }
+}
+
+/// R's `R_chk_calloc` (memory.c), which nmath's `calloc` is in R: `nelem`
+/// zeroed elements, or R's error when they cannot be had. The room is
+/// checked first: a failed allocation aborts a Rust process.
+pub(crate) fn r_calloc<T: Clone + Default>(nelem: u64) -> Result<Vec<T>, String> {
+    let elsize = std::mem::size_of::<T>();
+    let fail = || {
+        format!(
+            "'R_Calloc' could not allocate memory ({:.0} of {elsize} bytes)",
+            nelem as f64
+        )
+    };
+    let bytes = nelem as f64 * elsize as f64;
+    if nelem > isize::MAX as u64 || super::alloc::ensure_room(bytes).is_err() {
+        return Err(fail());
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(nelem as usize).map_err(|_| fail())?;
+    v.resize(nelem as usize, T::default());
+    Ok(v)
 }
