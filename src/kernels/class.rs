@@ -65,6 +65,8 @@ pub(crate) fn type_of(v: &Value, integer: bool) -> &'static str {
         Value::List(_) => "list",
         Value::Formula(_) => "language",
         Value::Factor(_) => "integer",
+        // A table holds counts, which R keeps as integers.
+        Value::Named(n) if n.table.is_some() => type_of(&n.value, true),
         Value::Named(n) => type_of(&n.value, integer),
     }
 }

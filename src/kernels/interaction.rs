@@ -70,7 +70,12 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let mut ans: Vec<Option<i64>> = Vec::new();
     let mut lvs: Vec<String> = Vec::new();
     for i in (0..narg).rev() {
-        let f = as_factor(bare(&items[i]))?;
+        // A logical matrix's levels are FALSE and TRUE, as a vector's.
+        let item = match bare(&items[i]) {
+            m @ Value::BoolMat(_) => Value::Bool(m.as_logicals().unwrap_or_default().into_owned()),
+            other => other.clone(),
+        };
+        let f = as_factor(&item)?;
         let f = if drop { drop_unused(&f) } else { f };
         let l = f.levels;
         let if1: Vec<Option<i64>> = f.codes.iter().map(|c| c.map(i64::from)).collect();

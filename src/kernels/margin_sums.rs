@@ -89,6 +89,10 @@ fn margins(m: &Value, a: &Array) -> Result<Vec<usize>, KernelError> {
             let Some(x) = v.as_f64_slice() else {
                 return Err(KernelError::new(NO_MATCH));
             };
+            // apply's negative MARGIN keeps the other dimensions.
+            if a.dims.len() == 2 && x.len() == 1 && (x[0] == -1.0 || x[0] == -2.0) {
+                return Ok(vec![if x[0] == -1.0 { 1 } else { 0 }]);
+            }
             x.iter()
                 .map(|&d| {
                     if d.is_finite() && d >= 1.0 && (d.trunc() as usize) <= a.dims.len() {

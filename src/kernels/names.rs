@@ -282,6 +282,9 @@ pub fn reads_names(func: &str) -> bool {
             | "all.equal"
             | "class"
             | "oldClass"
+            | "typeof"
+            | "mode"
+            | "storage.mode"
             | "inherits"
             // prob's names name the rows.
             | "rmultinom"

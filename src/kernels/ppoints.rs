@@ -34,6 +34,9 @@ pub(crate) fn ppoints(n: f64, a: Option<f64>) -> Result<Vec<f64>, KernelError> {
 /// longer vector gives its length.
 fn count(v: &Value) -> Result<f64, KernelError> {
     let v = bare(v);
+    if v.is_empty() {
+        return Err(KernelError::new("argument is of length zero"));
+    }
     if v.len() > 1 {
         return Ok(v.len() as f64);
     }

@@ -29,6 +29,9 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let y = args
         .get("y")
         .ok_or_else(|| KernelError::new("argument \"y\" is missing, with no default"))?;
+    if y.is_empty() {
+        return Err(KernelError::new("y is empty or has only NAs"));
+    }
     let original = bare(y).clone();
     let y: Vec<f64> = match bare(y) {
         v @ (Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_)) => {
