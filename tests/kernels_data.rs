@@ -573,6 +573,7 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         warnings: Vec::new(),
         closure: None,
         closure2: None,
+        integers: Vec::new(),
     };
     let start = std::time::Instant::now();
     assert_eq!(

@@ -302,6 +302,7 @@ impl Fuzzer {
             warnings: Vec::new(),
             closure: None,
             closure2: None,
+            integers: Vec::new(),
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {

@@ -122,6 +122,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
             warnings: Vec::new(),
             closure: None,
             closure2: None,
+            integers: Vec::new(),
         };
         let t = Instant::now();
         let out = kernel.call(&args, &mut ctx).map_err(|e| e.0)?;

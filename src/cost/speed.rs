@@ -160,6 +160,7 @@ fn time_per_op(
             warnings: Vec::new(),
             closure: None,
             closure2: None,
+            integers: Vec::new(),
         };
         let t = Instant::now();
         std::hint::black_box(kernel.call(&matched, &mut ctx).ok()?);

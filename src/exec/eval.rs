@@ -117,8 +117,12 @@ pub fn eval<'s>(
             integers_as_text(func, args, &mut values, scope, file);
             deparsed_args(func, args, &mut values);
             let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
+            let integers = integer_args(func, args, &values, scope, file);
             let (v, _) = call_with(closures, scope, file, ctx, |ctx| {
-                call_traced(func, *func_span, e.span, args, &values, ctx, false)
+                ctx.integers = integers;
+                let r = call_traced(func, *func_span, e.span, args, &values, ctx, false);
+                ctx.integers = Vec::new();
+                r
             })?;
             Cow::Owned(v)
         }
@@ -262,6 +266,7 @@ fn call_with<T>(
         warnings: std::mem::take(&mut ctx.warnings),
         closure: run.as_ref().map(|r| r as fun::Closure),
         closure2: run2.as_ref().map(|r| r as fun::Closure),
+        integers: std::mem::take(&mut ctx.integers),
     };
     let r = kernel_call(&mut inner);
     ctx.warnings = inner.warnings;
@@ -634,9 +639,44 @@ pub fn eval_traced(
     integers_as_text(func, args, &mut values, scope, file);
     deparsed_args(func, args, &mut values);
     let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
+    let integers = integer_args(func, args, &values, scope, file);
     call_with(closures, scope, file, ctx, |ctx| {
-        call_traced(func, *func_span, e.span, args, &values, ctx, true)
+        ctx.integers = integers;
+        let r = call_traced(func, *func_span, e.span, args, &values, ctx, true);
+        ctx.integers = Vec::new();
+        r
     })
+}
+
+/// The arguments of a call to `func` that R holds as integers, by
+/// address (see [`Ctx::integers`]), for the functions whose answer tells
+/// an integer from a double (`typeof(1:3)` is "integer", `identical(1:3,
+/// c(1, 2, 3))` FALSE). Other calls pay nothing.
+fn integer_args(
+    func: &str,
+    args: &[Arg],
+    values: &[NamedValue],
+    scope: &Scope,
+    file: &SourceFile,
+) -> Vec<usize> {
+    if !matches!(
+        func,
+        "typeof" | "class" | "storage.mode" | "inherits" | "identical"
+    ) {
+        return Vec::new();
+    }
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        locals: &|n| scope.integer_local(n),
+    };
+    args.iter()
+        .zip(values)
+        .filter(|(a, (_, v))| {
+            matches!(names::bare(v), Value::Num(_) | Value::Mat(_)) && ints.is_integer(&a.value)
+        })
+        .map(|(_, (_, v))| std::ptr::from_ref::<Value>(v) as usize)
+        .collect()
 }
 
 /// R writes an integer in full where it writes the same double in

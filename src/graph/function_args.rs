@@ -17,7 +17,7 @@ use crate::workflow::{Arg, Expr, ExprKind, Param};
 fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
-        | "ave" | "addmargins" | "sweep" => &["FUN"],
+        | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
         "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" | "integrate" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "do.call" => &["what"],
@@ -63,7 +63,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
-                      tapply, aggregate, ave, addmargins, sweep, optimize, uniroot, integrate, \
+                      tapply, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
                       optim, optimHess and approx (ties)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`

@@ -24,12 +24,16 @@ pub mod work;
 
 mod acf;
 mod ar;
+mod all_equal;
 mod arith;
+mod attributes;
 mod ave;
 mod bandwidth;
+mod class;
 mod clustering;
 mod coerce;
 pub mod collate;
+mod combn;
 pub(crate) mod complex;
 mod conditions;
 pub mod constants;
@@ -45,10 +49,14 @@ pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
 mod htest;
+mod identical;
 mod integrate;
+mod interaction;
+mod jitter;
 mod linalg;
 mod lm;
 mod lowess;
+mod margin_sums;
 mod margins;
 mod merge;
 pub mod model_matrix;
@@ -59,9 +67,12 @@ mod optim;
 mod optimize;
 pub mod pfun;
 mod polyroot;
+mod ppoints;
+mod qqnorm;
 pub(crate) mod recycle;
 pub mod regex;
 mod replace;
+mod rmultinom;
 pub mod row_names;
 mod rowwise;
 mod sizes;
@@ -139,6 +150,12 @@ pub struct Ctx<'a> {
     /// The `function(x) expr` given at the call's second function formal
     /// (optim's `gr`), if any: set as [`Ctx::closure`] is.
     pub closure2: Option<fun::Closure<'a>>,
+    /// The addresses of this call's arguments that R holds as integers:
+    /// flowcast stores integers as doubles, and `typeof`, `class`,
+    /// `identical` and their kin must tell `1:3` from `c(1, 2, 3)` as R
+    /// does. Set by the evaluator (from how each argument was written) for
+    /// the functions that ask, for the one call.
+    pub integers: Vec<usize>,
 }
 
 impl<'a> Ctx<'a> {
@@ -150,7 +167,14 @@ impl<'a> Ctx<'a> {
             warnings: Vec::new(),
             closure: None,
             closure2: None,
+            integers: Vec::new(),
         }
+    }
+
+    /// Whether `v`, an argument of this call, is an R integer vector
+    /// (see [`Ctx::integers`]).
+    pub fn is_integer(&self, v: &Value) -> bool {
+        self.integers.contains(&(std::ptr::from_ref(v) as usize))
     }
 
     /// Raises R's `warning(message)`; the evaluator locates it at the call.
@@ -297,6 +321,17 @@ pub fn registry() -> &'static Registry {
             .chain(wilcoxon::KERNELS)
             .chain(acf::KERNELS)
             .chain(ar::KERNELS)
+            .chain(class::KERNELS)
+            .chain(attributes::KERNELS)
+            .chain(identical::KERNELS)
+            .chain(all_equal::KERNELS)
+            .chain(ppoints::KERNELS)
+            .chain(qqnorm::KERNELS)
+            .chain(jitter::KERNELS)
+            .chain(rmultinom::KERNELS)
+            .chain(margin_sums::KERNELS)
+            .chain(combn::KERNELS)
+            .chain(interaction::KERNELS)
         {
             r.add(*k);
         }

@@ -275,6 +275,22 @@ pub fn reads_names(func: &str) -> bool {
             | "optimHess"
             // x's column names are the result's.
             | "rowsum"
+            // Names and dimnames are attributes these read and compare.
+            | "attr"
+            | "attributes"
+            | "identical"
+            | "all.equal"
+            | "class"
+            | "oldClass"
+            | "typeof"
+            | "mode"
+            | "storage.mode"
+            | "inherits"
+            // prob's names name the rows.
+            | "rmultinom"
+            // The dimnames of the margins kept are the result's.
+            | "marginSums"
+            | "margin.table"
     )
 }
 

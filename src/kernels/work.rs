@@ -489,6 +489,36 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = args.get("z").map_or(0.0, elements);
             POLYROOT * n * n
         }
+        // A call of FUN (or a copy) per combination of m of the n.
+        "combn" => {
+            let x = args.get("x").map_or(0.0, |t| match t.const_scalar() {
+                Some(n) if t.len() == Some(1) && n >= 1.0 => n,
+                _ => elements(t),
+            });
+            let m = scalar_arg(args, "m", 1.0).clamp(0.0, x.max(0.0));
+            let count = super::nmath::choose::choose(x, m).max(1.0);
+            PER_ACCESSED * count * m.max(1.0)
+        }
+        // Rounding each value, a sort of them and a uniform each.
+        "jitter" => {
+            let n = args.get("x").map_or(0.0, elements);
+            (PER_ROUND_DIGITS + PER_RUNIF) * n + SORT * n * n.max(2.0).log2()
+        }
+        // A binomial draw per cell but the last of each column.
+        "rmultinom" => PER_RGEN * out,
+        // Ranks (two orders) and a normal quantile per value.
+        "qqnorm" => {
+            let n = args.get("y").map_or(0.0, elements);
+            2.0 * ORDER * n * n.max(2.0).log2() + PER_TRANSCENDENTAL * n
+        }
+        // A long-double sum over every cell.
+        "marginSums" | "margin.table" => {
+            9.0 * args.get("x").map_or(0.0, elements) + PER_ELEMENT * out
+        }
+        // Comparing both values element by element, attributes too.
+        "identical" | "all.equal" => PER_ELEMENT * input_elements(args),
+        // A code per element of each factor, and a label per combination.
+        "interaction" => PER_ELEMENT * input_elements(args) + PER_ACCESSED * out,
         // Quartiles (a sort) and the variance.
         "bw.nrd0" | "bw.nrd" => {
             let n = input_elements(args);

@@ -74,6 +74,7 @@ pub fn call_seeded(
         warnings: Vec::new(),
         closure: None,
         closure2: None,
+        integers: Vec::new(),
     };
     (kernel.eval)(&args, &mut ctx)
 }

@@ -294,6 +294,7 @@ impl Timer {
             warnings: Vec::new(),
             closure: None,
             closure2: None,
+            integers: Vec::new(),
         };
         kernel
             .call(&args, &mut ctx)

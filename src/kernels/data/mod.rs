@@ -18,7 +18,7 @@ pub mod write_csv;
 
 pub(super) use combine::{combine, r_num_to_string};
 pub(super) use csv::parse_number;
-pub use random::{draws, rnorm1};
+pub use random::{draws, rnorm1, runif1};
 pub(crate) use seq::seq_spaced;
 
 use super::{opt, req, Kernel, KernelError, Param, Type, Value, DOTS};

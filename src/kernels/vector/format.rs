@@ -255,6 +255,12 @@ fn format_real(x: &[f64], digits: i32, nsmall: usize, scipen: i64) -> Layout {
     }
 }
 
+/// R's `format(x, digits = digits)` of one number, as all.equal writes
+/// its mean difference.
+pub(crate) fn format_number(x: f64, digits: i32) -> String {
+    encode_real(x, format_real(&[x], digits, 0, 0), ".")
+}
+
 /// R's `encodeReal0`: one number in the layout, right-aligned in `w`
 /// (at most `NB - 1` wide, as R's buffer is).
 fn encode_real(x: f64, l: Layout, dec: &str) -> String {

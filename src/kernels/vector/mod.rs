@@ -15,6 +15,7 @@ mod cut;
 mod diff;
 mod ends;
 mod format;
+pub(crate) use format::format_number;
 mod grep;
 pub(crate) use grep::match_arg;
 mod ifelse;
