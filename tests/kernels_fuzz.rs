@@ -379,7 +379,10 @@ fn no_kernel_panics_on_degenerate_input() {
     }
     // Objects the first round made, for qr.Q, cutree, `$`…, first or second.
     let made = std::mem::take(&mut f.made);
-    for name in &names {
+    // interaction() crosses a made object's every component, as R does:
+    // millions of labels per call, minutes in all (the base round and
+    // library5_vs_r's odd inputs fuzz it).
+    for name in names.iter().filter(|n| **n != "interaction") {
         let k = registry().get(name).expect("registered");
         for m in &made {
             f.call(k, &[(None, m)]);

@@ -3,6 +3,8 @@
 //! base::interaction, from the last factor to the first, duplicate labels
 //! merged as R merges them.
 
+use std::collections::HashMap;
+
 use super::args::{ArgError, Args};
 use super::factor::{as_factor, drop_unused};
 use super::names::bare;
@@ -67,16 +69,29 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if narg == 0 {
         return Err(KernelError::new("No factors specified"));
     }
-    let mut ans: Vec<Option<i64>> = Vec::new();
-    let mut lvs: Vec<String> = Vec::new();
-    for i in (0..narg).rev() {
-        // A logical matrix's levels are FALSE and TRUE, as a vector's.
-        let item = match bare(&items[i]) {
+    // R's codes are integers: past their range its `ans * nl + if1`
+    // overflows, and the labels alone would not fit. Known before any
+    // label is written.
+    // A logical matrix's levels are FALSE and TRUE, as a vector's.
+    let mut factors = Vec::with_capacity(narg);
+    let mut total = 1.0f64;
+    for item in &items {
+        let item = match bare(item) {
             m @ Value::BoolMat(_) => Value::Bool(m.as_logicals().unwrap_or_default().into_owned()),
             other => other.clone(),
         };
         let f = as_factor(&item)?;
         let f = if drop { drop_unused(&f) } else { f };
+        total *= f.levels.len() as f64;
+        factors.push(f);
+    }
+    if total > i32::MAX as f64 {
+        return Err(super::alloc::cannot_allocate(total * 8.0));
+    }
+    let mut ans: Vec<Option<i64>> = Vec::new();
+    let mut lvs: Vec<String> = Vec::new();
+    for i in (0..narg).rev() {
+        let f = std::mem::take(&mut factors[i]);
         let l = f.levels;
         let if1: Vec<Option<i64>> = f.codes.iter().map(|c| c.map(i64::from)).collect();
         if i == narg - 1 {
@@ -100,34 +115,24 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 .flat_map(|b| l.iter().map(move |a| format!("{a}{sep}{b}")))
                 .collect();
         }
-        // R's fix-up of duplicated labels: each later duplicate is
-        // dropped and its codes moved to the first.
+        // R's fix-up of duplicated labels removes each later duplicate and
+        // moves its codes to the first: in the end, a code points at its
+        // label's first appearance among the distinct labels. Found in one
+        // pass, as R's loop is quadratic in the levels.
+        let mut first: HashMap<&str, i64> = HashMap::new();
         let mut ulvs: Vec<String> = Vec::new();
-        for s in &lvs {
-            if !ulvs.contains(s) {
-                ulvs.push(s.clone());
-            }
-        }
+        let to: Vec<i64> = lvs
+            .iter()
+            .map(|s| {
+                *first.entry(s.as_str()).or_insert_with(|| {
+                    ulvs.push(s.clone());
+                    ulvs.len() as i64 - 1
+                })
+            })
+            .collect();
         if ulvs.len() != lvs.len() {
-            loop {
-                let flv: Vec<usize> = lvs
-                    .iter()
-                    .map(|s| ulvs.iter().position(|u| u == s).unwrap_or(0))
-                    .collect();
-                // anyDuplicated: the 1-based position of the first repeat.
-                let Some(dup) = (1..flv.len()).find(|&k| flv[..k].contains(&flv[k])) else {
-                    break;
-                };
-                let i1 = dup as i64 + 1;
-                lvs.remove(dup);
-                let first = flv[..dup].iter().position(|&v| v == flv[dup]).unwrap_or(0) as i64;
-                for a in ans.iter_mut().flatten() {
-                    if *a + 1 == i1 {
-                        *a = first;
-                    } else if *a + 1 > i1 {
-                        *a -= 1;
-                    }
-                }
+            for a in ans.iter_mut().flatten() {
+                *a = to.get(*a as usize).copied().unwrap_or(*a);
             }
             lvs = ulvs;
         }

@@ -23,8 +23,8 @@ pub mod width;
 pub mod work;
 
 mod acf;
-mod ar;
 mod all_equal;
+mod ar;
 mod arith;
 mod attributes;
 mod ave;
