@@ -12,8 +12,6 @@
 //! machine is out of memory; flowcast stops at a quarter of it with R's
 //! allocation error for the array it could not have.
 
-use std::collections::HashMap;
-
 use super::choose::{choose, lchoose};
 use super::dpq::dt_qiv;
 use super::{c_int, d0, dt0, dt1, r_calloc};
@@ -67,32 +65,57 @@ fn node(k: i64, m: usize, n: usize) -> Node {
 /// exits.
 #[derive(Default)]
 pub struct Wilcox {
-    w: HashMap<(usize, usize), Vec<f64>>,
+    /// By `i * stride + j`, as R's `w[i][j]`: a 24-by-24 test looks up
+    /// some 300,000 entries. Empty until reached.
+    w: Vec<Vec<f64>>,
+    /// One more than the largest i or j reached so far.
+    stride: usize,
     /// The arrays' bytes so far: each new one must fit beside them.
     bytes: f64,
 }
 
 impl Wilcox {
+    /// Where `w[i][j]` lives, the table widened first when i or j is past
+    /// its edge.
+    fn slot(&mut self, i: usize, j: usize) -> usize {
+        let need = i.max(j) + 1;
+        if need > self.stride {
+            let old = std::mem::take(&mut self.w);
+            let stride = self.stride;
+            self.w = vec![Vec::new(); need * need];
+            for (at, t) in old.into_iter().enumerate() {
+                if !t.is_empty() {
+                    self.w[(at / stride) * need + at % stride] = t;
+                }
+            }
+            self.stride = need;
+        }
+        i * self.stride + j
+    }
+
     fn get(&mut self, e: &Node) -> Result<Option<f64>, String> {
         match *e {
             Node::Known(v) => Ok(Some(v)),
             Node::Entry(i, j, k) => {
-                if !self.w.contains_key(&(i, j)) {
-                    let c = i * j / 2;
-                    let bytes = (c as f64 + 1.0) * 8.0;
-                    if !super::super::alloc::within_working_share(self.bytes + bytes) {
-                        return Err(format!(
-                            "'R_Calloc' could not allocate memory ({} of 8 bytes)",
-                            c + 1
-                        ));
-                    }
-                    let mut t: Vec<f64> = r_calloc(c as u64 + 1)?;
-                    t.fill(-1.0);
-                    self.bytes += bytes;
-                    self.w.insert((i, j), t);
+                let at = self.slot(i, j);
+                if !self.w[at].is_empty() {
+                    let v = self.w[at][k];
+                    return Ok((v >= 0.0).then_some(v));
                 }
-                let v = self.w[&(i, j)][k];
-                Ok((v >= 0.0).then_some(v))
+                let c = i * j / 2;
+                let bytes = (c as f64 + 1.0) * 8.0;
+                if !super::super::alloc::within_working_share(self.bytes + bytes) {
+                    return Err(format!(
+                        "'R_Calloc' could not allocate memory ({} of 8 bytes)",
+                        c + 1
+                    ));
+                }
+                let mut t: Vec<f64> = r_calloc(c as u64 + 1)?;
+                t.fill(-1.0);
+                self.bytes += bytes;
+                self.w[at] = t;
+                // A new array holds no count yet.
+                Ok(None)
             }
         }
     }
@@ -113,8 +136,9 @@ impl Wilcox {
             let b = node(k as i64, i, j - 1);
             match (self.get(&a)?, self.get(&b)?) {
                 (Some(x), Some(y)) => {
-                    if let Some(t) = self.w.get_mut(&(i, j)) {
-                        t[k] = x + y;
+                    let at = self.slot(i, j);
+                    if let Some(t) = self.w[at].get_mut(k) {
+                        *t = x + y;
                     }
                     stack.pop();
                 }
