@@ -28,17 +28,7 @@ fn refusals_are_rs() {
     common::r_json::assert_refusals_are_rs("library5_errors");
 }
 
-/// `run` succeeds, and its output holds each of `warnings` once.
-#[track_caller]
-fn warns(steps: &str, warnings: &[&str]) {
-    let (_dir, path) = workflow(steps);
-    let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-    let all = text(&out.stderr) + &text(&out.stdout);
-    assert!(out.status.success(), "{steps}: {all}");
-    for w in warnings {
-        assert_eq!(all.matches(w).count(), 1, "{w:?} in: {all}");
-    }
-}
+use common::r_json::assert_warns_once as warns;
 
 /// jitter of values none of which is finite warns as R's range does,
 /// interaction of factors whose lengths do not fit warns as R's

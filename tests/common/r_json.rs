@@ -358,3 +358,17 @@ pub fn assert_refusals_are_rs(name: &str) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `run` of `steps` succeeds, and its output holds each of `warnings`
+/// once, as R raises each once.
+#[track_caller]
+pub fn assert_warns_once(steps: &str, warnings: &[&str]) {
+    let (_dir, path) = super::steps_workflow(steps);
+    let out = super::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+    let all =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{steps}: {all}");
+    for w in warnings {
+        assert_eq!(all.matches(w).count(), 1, "{w:?} in: {all}");
+    }
+}
