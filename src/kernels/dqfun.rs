@@ -11,6 +11,7 @@ use super::nmath::qfun as q;
 use super::nmath::tukey::qtukey;
 use super::nmath::{dnorm, qnorm::qnorm};
 use super::recycle::map_rows;
+use super::recycle::{recycled_len, recycled_shape};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// pgamma's `scale = 1/rate`: a default computed from another formal.
@@ -394,14 +395,6 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
 ];
 
-fn recycled_len(lens: &[usize]) -> usize {
-    if lens.contains(&0) {
-        0
-    } else {
-        lens.iter().copied().max().unwrap_or(0)
-    }
-}
-
 fn non_numeric() -> KernelError {
     KernelError::new("Non-numeric argument to mathematical function")
 }
@@ -464,31 +457,5 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let f = fun(args.func).ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
-    let x = first(args.func);
-    let mut lens = Vec::new();
-    for name in std::iter::once(x).chain(f.formals.iter().copied()) {
-        match args.ty(name) {
-            None => {}
-            Some(Type::Any) => return Ok(Type::Any),
-            Some(t) if t.is_numeric() => lens.push(t.len()),
-            Some(t) => {
-                return Err(args.error(
-                    name,
-                    format!(
-                        "Non-numeric argument to mathematical function: {}",
-                        t.describe()
-                    ),
-                ))
-            }
-        }
-    }
-    let known: Option<Vec<usize>> = lens.into_iter().collect();
-    let Some(lens) = known else {
-        return Ok(Type::num_unknown());
-    };
-    let n = recycled_len(&lens);
-    Ok(match args.ty(x) {
-        Some(t @ Type::Mat { .. }) if t.len() == Some(n) => t.clone(),
-        _ => Type::num(n),
-    })
+    recycled_shape(args, first(args.func), f.formals)
 }

@@ -8,6 +8,7 @@ use super::nmath::pcont::{pcauchy, pexp, plnorm, plogis, punif, pweibull};
 use super::nmath::tukey::ptukey;
 use super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
 use super::recycle::map_rows;
+use super::recycle::{recycled_len, recycled_shape};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// A default that R computes from another formal: pgamma's
@@ -191,16 +192,6 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
 ];
 
-/// The length of the result: R recycles `q` and every parameter to the
-/// longest (none empty), as its `math2`/`math3` do.
-fn recycled_len(lens: &[usize]) -> usize {
-    if lens.contains(&0) {
-        0
-    } else {
-        lens.iter().copied().max().unwrap_or(0)
-    }
-}
-
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fam =
         family(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
@@ -240,30 +231,5 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let fam = family(args.func).ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
-    let mut lens = Vec::new();
-    for name in std::iter::once("q").chain(fam.formals.iter().copied()) {
-        match args.ty(name) {
-            None => {}
-            Some(Type::Any) => return Ok(Type::Any),
-            Some(t) if t.is_numeric() => lens.push(t.len()),
-            Some(t) => {
-                return Err(args.error(
-                    name,
-                    format!(
-                        "Non-numeric argument to mathematical function: {}",
-                        t.describe()
-                    ),
-                ))
-            }
-        }
-    }
-    let known: Option<Vec<usize>> = lens.into_iter().collect();
-    let Some(lens) = known else {
-        return Ok(Type::num_unknown());
-    };
-    let n = recycled_len(&lens);
-    Ok(match args.ty("q") {
-        Some(t @ Type::Mat { .. }) if t.len() == Some(n) => t.clone(),
-        _ => Type::num(n),
-    })
+    recycled_shape(args, "q", fam.formals)
 }

@@ -71,3 +71,50 @@ pub fn map_rows(
     }
     Ok((out, nan))
 }
+
+/// The length of the result: R recycles every argument to the longest
+/// (none empty), as its `math2`/`math3` do.
+pub fn recycled_len(lens: &[usize]) -> usize {
+    if lens.contains(&0) {
+        0
+    } else {
+        lens.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// The type of a vectorised call of numeric arguments `first` and `rest`
+/// (`pwilcox(q, m, n)`): as long as the longest, a matrix when `first` is
+/// one of that length.
+pub fn recycled_shape(
+    args: &super::args::Args<super::Type>,
+    first: &str,
+    rest: &[&str],
+) -> Result<super::Type, super::args::ArgError> {
+    use super::Type;
+    let mut lens = Vec::new();
+    for name in std::iter::once(first).chain(rest.iter().copied()) {
+        match args.ty(name) {
+            None => {}
+            Some(Type::Any) => return Ok(Type::Any),
+            Some(t) if t.is_numeric() => lens.push(t.len()),
+            Some(t) => {
+                return Err(args.error(
+                    name,
+                    format!(
+                        "Non-numeric argument to mathematical function: {}",
+                        t.describe()
+                    ),
+                ))
+            }
+        }
+    }
+    let known: Option<Vec<usize>> = lens.into_iter().collect();
+    let Some(lens) = known else {
+        return Ok(Type::num_unknown());
+    };
+    let n = recycled_len(&lens);
+    Ok(match args.ty(first) {
+        Some(t @ Type::Mat { .. }) if t.len() == Some(n) => t.clone(),
+        _ => Type::num(n),
+    })
+}

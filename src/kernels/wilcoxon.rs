@@ -12,6 +12,7 @@ use super::args::{ArgError, Args};
 use super::nmath::signrank::{self, Signrank};
 use super::nmath::wilcox::{self, Wilcox};
 use super::recycle::map_rows;
+use super::recycle::{recycled_len, recycled_shape};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 const fn k(name: &'static str, params: &'static [Param]) -> Kernel {
@@ -53,14 +54,6 @@ fn formals(func: &str) -> (&'static str, &'static [&'static str]) {
 
 fn non_numeric() -> KernelError {
     KernelError::new("Non-numeric argument to mathematical function")
-}
-
-fn recycled_len(lens: &[usize]) -> usize {
-    if lens.contains(&0) {
-        0
-    } else {
-        lens.iter().copied().max().unwrap_or(0)
-    }
 }
 
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -121,30 +114,5 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (first, names) = formals(args.func);
-    let mut lens = Vec::new();
-    for name in std::iter::once(first).chain(names.iter().copied()) {
-        match args.ty(name) {
-            None => {}
-            Some(Type::Any) => return Ok(Type::Any),
-            Some(t) if t.is_numeric() => lens.push(t.len()),
-            Some(t) => {
-                return Err(args.error(
-                    name,
-                    format!(
-                        "Non-numeric argument to mathematical function: {}",
-                        t.describe()
-                    ),
-                ))
-            }
-        }
-    }
-    let known: Option<Vec<usize>> = lens.into_iter().collect();
-    let Some(lens) = known else {
-        return Ok(Type::num_unknown());
-    };
-    let n = recycled_len(&lens);
-    Ok(match args.ty(first) {
-        Some(t @ Type::Mat { .. }) if t.len() == Some(n) => t.clone(),
-        _ => Type::num(n),
-    })
+    recycled_shape(args, first, names)
 }
