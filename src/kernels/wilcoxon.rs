@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::nmath::signrank::{self, Signrank};
-use super::nmath::wilcox::{self, Wilcox};
+use super::nmath::wilcox;
 use super::recycle::map_rows;
 use super::recycle::{recycled_len, recycled_shape};
 use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
@@ -79,25 +79,26 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     lens.extend(params.iter().map(|p| p.len()));
     let n = recycled_len(&lens);
     let params: Vec<&[f64]> = params.iter().map(|p| &**p).collect();
-    let mut w = Wilcox::default();
     let mut s = Signrank::default();
     let mut failed: Option<String> = None;
     let func = args.func;
-    let (out, nan) = map_rows(&xs, &params, n, |x, p| {
-        if failed.is_some() {
-            return f64::NAN;
-        }
-        let r = match func {
-            "dwilcox" => wilcox::dwilcox(&mut w, x, p[0], p[1], a),
-            "pwilcox" => wilcox::pwilcox(&mut w, x, p[0], p[1], a, b),
-            "qwilcox" => wilcox::qwilcox(&mut w, x, p[0], p[1], a, b),
-            "dsignrank" => signrank::dsignrank(&mut s, x, p[0], a),
-            "psignrank" => signrank::psignrank(&mut s, x, p[0], a, b),
-            _ => signrank::qsignrank(&mut s, x, p[0], a, b),
-        };
-        r.unwrap_or_else(|e| {
-            failed = Some(e);
-            f64::NAN
+    let (out, nan) = wilcox::with_kept(|w| {
+        map_rows(&xs, &params, n, |x, p| {
+            if failed.is_some() {
+                return f64::NAN;
+            }
+            let r = match func {
+                "dwilcox" => wilcox::dwilcox(w, x, p[0], p[1], a),
+                "pwilcox" => wilcox::pwilcox(w, x, p[0], p[1], a, b),
+                "qwilcox" => wilcox::qwilcox(w, x, p[0], p[1], a, b),
+                "dsignrank" => signrank::dsignrank(&mut s, x, p[0], a),
+                "psignrank" => signrank::psignrank(&mut s, x, p[0], a, b),
+                _ => signrank::qsignrank(&mut s, x, p[0], a, b),
+            };
+            r.unwrap_or_else(|e| {
+                failed = Some(e);
+                f64::NAN
+            })
         })
     })?;
     if let Some(e) = failed {

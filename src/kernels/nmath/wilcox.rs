@@ -12,6 +12,8 @@
 //! machine is out of memory; flowcast stops at a quarter of it with R's
 //! allocation error for the array it could not have.
 
+use std::cell::RefCell;
+
 use super::choose::{choose, lchoose};
 use super::dpq::dt_qiv;
 use super::{c_int, d0, dt0, dt1, r_calloc};
@@ -61,8 +63,7 @@ fn node(k: i64, m: usize, n: usize) -> Node {
 }
 
 /// wilcox.c's static `w`: cwilcox(k, i, j) for each (i, j) reached, -1
-/// where not yet counted. One per call, as R frees it when the R function
-/// exits.
+/// where not yet counted. Kept between calls as R keeps it (`with_kept`).
 #[derive(Default)]
 pub struct Wilcox {
     /// By `i * stride + j`, as R's `w[i][j]`: a 24-by-24 test looks up
@@ -122,31 +123,87 @@ impl Wilcox {
 
     /// `cwilcox(k, m, n)`: the number of choices with statistic k,
     /// `w[i][j][k] = cwilcox(k - j, i - 1, j) + cwilcox(k, i, j - 1)`.
+    /// R's recursion, on a stack of frames: each child's count is handed
+    /// up once, as a return value, so every entry is computed and looked
+    /// up as often as in R.
     fn cwilcox(&mut self, k: i64, m: usize, n: usize) -> Result<f64, String> {
         let top = node(k, m, n);
         if let Some(v) = self.get(&top)? {
             return Ok(v);
         }
-        let mut stack = vec![top];
-        while let Some(e) = stack.last() {
-            let Node::Entry(i, j, k) = *e else {
-                unreachable!("only table entries are stacked")
-            };
-            let a = node(k as i64 - j as i64, i - 1, j);
-            let b = node(k as i64, i, j - 1);
-            match (self.get(&a)?, self.get(&b)?) {
-                (Some(x), Some(y)) => {
-                    let at = self.slot(i, j);
-                    if let Some(t) = self.w[at].get_mut(k) {
-                        *t = x + y;
+        let Node::Entry(i, j, k) = top else {
+            unreachable!("a known count was returned above")
+        };
+        let mut stack = vec![Frame {
+            i,
+            j,
+            k,
+            first: None,
+        }];
+        // The count of the frame popped last, for the frame below it.
+        let mut ret: Option<f64> = None;
+        while let Some(&Frame { i, j, k, first }) = stack.last() {
+            let first = match first.or_else(|| ret.take()) {
+                Some(x) => x,
+                None => {
+                    let a = node(k as i64 - j as i64, i - 1, j);
+                    match self.get(&a)? {
+                        Some(x) => x,
+                        None => {
+                            stack.push(Frame::of(a));
+                            continue;
+                        }
                     }
-                    stack.pop();
                 }
-                (None, _) => stack.push(a),
-                (_, None) => stack.push(b),
+            };
+            let second = match ret.take() {
+                Some(y) => y,
+                None => {
+                    let b = node(k as i64, i, j - 1);
+                    match self.get(&b)? {
+                        Some(y) => y,
+                        None => {
+                            if let Some(f) = stack.last_mut() {
+                                f.first = Some(first);
+                            }
+                            stack.push(Frame::of(b));
+                            continue;
+                        }
+                    }
+                }
+            };
+            stack.pop();
+            let at = self.slot(i, j);
+            if let Some(t) = self.w[at].get_mut(k) {
+                *t = first + second;
             }
+            ret = Some(first + second);
         }
-        Ok(self.get(&node(k, m, n))?.unwrap_or(f64::NAN))
+        Ok(ret.unwrap_or(f64::NAN))
+    }
+}
+
+/// One pending `cwilcox(k, i, j)` of R's recursion, with its first term
+/// once counted.
+#[derive(Clone, Copy)]
+struct Frame {
+    i: usize,
+    j: usize,
+    k: usize,
+    first: Option<f64>,
+}
+
+impl Frame {
+    fn of(e: Node) -> Frame {
+        let Node::Entry(i, j, k) = e else {
+            unreachable!("only table entries are stacked")
+        };
+        Frame {
+            i,
+            j,
+            k,
+            first: None,
+        }
     }
 }
 
@@ -365,10 +422,75 @@ pub fn rwilcox(m: f64, n: f64, rng: &mut Rng) -> f64 {
 /// `pwilcox` for `wilcox.test`, whose samples are small: NaN should the
 /// table not fit.
 pub fn pwilcox1(q: f64, m: f64, n: f64, lower_tail: bool, log_p: bool) -> f64 {
-    pwilcox(&mut Wilcox::default(), q, m, n, lower_tail, log_p).unwrap_or(f64::NAN)
+    with_kept(|w| pwilcox(w, q, m, n, lower_tail, log_p)).unwrap_or(f64::NAN)
 }
 
 /// `qwilcox` (lower tail, not log) for `wilcox.test`'s intervals.
 pub fn qwilcox1(x: f64, m: f64, n: f64) -> f64 {
-    qwilcox(&mut Wilcox::default(), x, m, n, true, false).unwrap_or(f64::NAN)
+    with_kept(|w| qwilcox(w, x, m, n, true, false)).unwrap_or(f64::NAN)
+}
+
+/// wilcox.c's `WILCOX_MAX`: R keeps the table between calls while m and n
+/// stay at most this (`w_free_maybe`).
+const WILCOX_MAX: usize = 50;
+
+thread_local! {
+    /// The table kept between calls, one per worker thread. A count does
+    /// not depend on which calls reached it first, so keeping it changes
+    /// no bit; it makes a second exact test of the same sizes a lookup,
+    /// as in R.
+    static KEPT: RefCell<Wilcox> = RefCell::new(Wilcox::default());
+}
+
+/// Runs `f` on this thread's kept table, which is dropped afterwards, as
+/// R's `w_free_maybe` does, if `f` reached m or n past `WILCOX_MAX`.
+pub fn with_kept<T>(f: impl FnOnce(&mut Wilcox) -> T) -> T {
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut w) => {
+            let out = f(&mut w);
+            if w.stride > WILCOX_MAX + 1 {
+                *w = Wilcox::default();
+            }
+            out
+        }
+        // Only a nested call could get here; it counts on its own table.
+        Err(_) => f(&mut Wilcox::default()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts reached in another order, from other calls, are the same
+    /// bits: past 2^53 too (40 and 45), where they are rounded.
+    #[test]
+    fn the_kept_table_changes_no_bit() {
+        let sizes = [(24.0, 25.0), (40.0, 45.0)];
+        let fresh: Vec<Vec<f64>> = sizes
+            .iter()
+            .map(|&(m, n)| {
+                (0..=900)
+                    .map(|q| pwilcox(&mut Wilcox::default(), f64::from(q), m, n, true, false))
+                    .map(Result::unwrap)
+                    .collect()
+            })
+            .collect();
+        with_kept(|w| {
+            for q in (0..=1800).rev() {
+                let _ = pwilcox(w, f64::from(q), 45.0, 40.0, false, false);
+                let _ = dwilcox(w, f64::from(q), 25.0, 24.0, true);
+            }
+        });
+        for (&(m, n), fresh) in sizes.iter().zip(&fresh) {
+            for (q, want) in fresh.iter().enumerate() {
+                let got = pwilcox1(q as f64, m, n, true, false);
+                assert_eq!(got.to_bits(), want.to_bits(), "pwilcox({q}, {m}, {n})");
+            }
+        }
+        KEPT.with(|k| assert!(k.borrow().stride > 0));
+        // R frees the table once m or n passes WILCOX_MAX.
+        let _ = with_kept(|w| dwilcox(w, 100.0, 60.0, 3.0, false));
+        KEPT.with(|k| assert_eq!(k.borrow().stride, 0));
+    }
 }
