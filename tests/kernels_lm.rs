@@ -201,3 +201,52 @@ fn an_empty_fit_has_no_cases() {
     let e = call("lm", vec![pos(f)]).unwrap_err();
     assert_eq!(e.0, "0 (non-NA) cases");
 }
+
+/// A model's `$coefficients` carries its names as in R, so picking one by
+/// name gives its value (it gave NA) (R 4.2.2's values, printed with 17
+/// digits).
+#[test]
+fn model_coefficients_are_named_as_in_r() {
+    let (dir, path) = common::steps_workflow(
+        "x = 'c(1, 2, 3, 4, 5)'\n\
+         y = 'c(2.1, 3.9, 6.2, 7.8, 10.1)'\n\
+         fit = 'lm(y ~ x)'\n\
+         slope = 'fit$coefficients[\"x\"]'\n\
+         intercept = 'fit[[\"coefficients\"]][[\"(Intercept)\"]]'\n\
+         labels = 'names(fit$coef)'\n\
+         g = 'glm(c(0, 0, 1, 0, 1, 1) ~ c(1, 2, 3, 4, 5, 6), family = binomial)'\n\
+         g_slope = 'g$coefficients[2]'\n\
+         g_labels = 'names(g$coefficients)'",
+    );
+    let out_dir = dir.path().join("out");
+    let out = common::flowcast(&[
+        "run",
+        "--headless",
+        "--no-cache",
+        "--out",
+        out_dir.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |step: &str| -> Json {
+        let text = std::fs::read_to_string(out_dir.join(format!("{step}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(vec_of(&read("slope")), [1.9899999999999998]);
+    assert_eq!(vec_of(&read("intercept")), [0.050000000000002619]);
+    assert_eq!(read("labels"), serde_json::json!(["(Intercept)", "x"]));
+    // glm's iterations end within R's tolerance, not bit for bit.
+    let g_slope = vec_of(&read("g_slope"));
+    assert!(
+        common::close(g_slope[0], 1.2140275858506053, 1e-12),
+        "{g_slope:?}"
+    );
+    assert_eq!(
+        read("g_labels"),
+        serde_json::json!(["(Intercept)", "c(1, 2, 3, 4, 5, 6)"])
+    );
+}

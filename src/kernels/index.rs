@@ -786,7 +786,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         return Ok(Value::Null);
     };
     Ok(match x {
-        Value::List(l) => l.items[p].clone(),
+        Value::List(l) => as_r_keeps_it(l, &l.items[p]),
         Value::Num(v) => Value::scalar(v[p]),
         Value::Mat(m) => Value::scalar(m.as_slice()[p]),
         Value::Complex(v) => Value::Complex(vec![v[p]]),
@@ -885,11 +885,25 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
 /// `x$name`.
 pub fn field(x: &Value, name: &str) -> Result<Value, KernelError> {
     match x {
-        Value::List(l) => Ok(l.field(name).cloned().unwrap_or(Value::Null)),
+        Value::List(l) => Ok(l.field(name).map_or(Value::Null, |v| as_r_keeps_it(l, v))),
         other => Err(KernelError::new(format!(
             "$ operator is invalid for atomic vectors ({})",
             other.type_name()
         ))),
+    }
+}
+
+/// Element `v` of list `l` as R's object holds it: a model's
+/// coefficients carry their names (`fit$coefficients["x"]`), which
+/// flowcast keeps beside them as `coefficient.names`.
+fn as_r_keeps_it(l: &List, v: &Value) -> Value {
+    let model = matches!(l.class.as_deref(), Some("lm" | "glm" | "aov"));
+    let coefficients = l.field("coefficients").is_some_and(|c| std::ptr::eq(c, v));
+    match (model && coefficients, l.field("coefficient.names"), v) {
+        (true, Some(Value::Str(names)), Value::Num(c)) if names.len() == c.len() => {
+            super::names::named(v.clone(), names.clone())
+        }
+        _ => v.clone(),
     }
 }
 
