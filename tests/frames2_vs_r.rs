@@ -174,11 +174,6 @@ fn data_frame_mistakes_fail_at_check() {
         "arguments imply differing number of rows: 3, 2",
     );
     check_fails(
-        "b = 'data.frame(d$dose)'",
-        "b",
-        "argument 1 of data.frame() has no name",
-    );
-    check_fails(
         "c = 'data.frame(x = d$y ~ d$dose)'",
         "c",
         "data.frame() takes vectors",

@@ -116,6 +116,8 @@ pub fn eval<'s>(
             model_newdata(func, args, &mut values, ctx, file)?;
             integers_as_text(func, args, &mut values, scope, file);
             deparsed_args(func, args, &mut values);
+            implicit_names(func, args, &mut values);
+            implicit_names(func, args, &mut values);
             let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
             let integers = integer_args(func, args, &values, scope, file);
             let (v, _) = call_with(closures, scope, file, ctx, |ctx| {
@@ -638,6 +640,7 @@ pub fn eval_traced(
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
     deparsed_args(func, args, &mut values);
+    implicit_names(func, args, &mut values);
     let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
     let integers = integer_args(func, args, &values, scope, file);
     call_with(closures, scope, file, ctx, |ctx| {
@@ -754,6 +757,29 @@ fn integers_as_text(
             .collect();
         *v = Cow::Owned(Value::Str(text));
     }
+}
+
+/// Tags the arguments R names after their text (`data.frame(x, y)`), as
+/// the analysis did (`graph::implicit_names`).
+fn implicit_names(func: &str, args: &[Arg], values: &mut [NamedValue]) {
+    let one_column: Vec<bool> = values
+        .iter()
+        .map(|(_, v)| {
+            matches!(
+                crate::kernels::names::bare(v),
+                Value::Num(_)
+                    | Value::Str(_)
+                    | Value::Bool(_)
+                    | Value::Factor(_)
+                    | Value::Complex(_)
+            )
+        })
+        .collect();
+    let with_frame = values
+        .iter()
+        .any(|(_, v)| crate::kernels::frame::as_frame(v).is_some());
+    let mut tags: Vec<&mut Option<String>> = values.iter_mut().map(|(n, _)| n).collect();
+    crate::graph::implicit_names::tag(func, args, &mut tags, |i| one_column[i], with_frame);
 }
 
 /// The formals R gives a default from the call's own text, which a kernel

@@ -15,6 +15,7 @@
 pub mod files;
 pub mod formula;
 pub mod function_args;
+pub mod implicit_names;
 pub mod index_work;
 pub mod memory;
 pub mod promises;

@@ -77,7 +77,11 @@ fn infer_node(
             let closures = function_args::closure(func, args)
                 .map_err(|(span, message)| diag(file, span, message))?
                 .map(|c| c.map(|(_, c)| c));
-            let typed = infer_args(func, args, env, file, ctx, work)?;
+            let mut typed = infer_args(func, args, env, file, ctx, work)?;
+            let one_column: Vec<bool> = typed.iter().map(|(_, t)| one_column(t)).collect();
+            let with_frame = typed.iter().any(|(_, t)| frame::frame_fields(t).is_some());
+            let mut tags: Vec<&mut Option<String>> = typed.iter_mut().map(|(n, _)| n).collect();
+            super::implicit_names::tag(func, args, &mut tags, |i| one_column[i], with_frame);
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
             if super::promises::call_draws_lazily(func, args) {
                 work.unknown_draws = true;
@@ -456,6 +460,18 @@ fn shaper<'a>(
             }
         }
     }
+}
+
+/// Whether a value of type `t` is one column of a data frame or matrix.
+fn one_column(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Num { .. }
+            | Type::Str { .. }
+            | Type::Bool { .. }
+            | Type::Factor { .. }
+            | Type::Complex { .. }
+    )
 }
 
 /// The types of a call's arguments; those R evaluates inside the call's

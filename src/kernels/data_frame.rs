@@ -242,32 +242,56 @@ fn rows(lengths: &[usize]) -> Result<usize, String> {
     Ok(n)
 }
 
-/// R's `make.names(names, unique = TRUE)`: letters, digits, `.` and `_`,
-/// starting with a letter or a dot not followed by a digit; duplicates get
-/// `.1`, `.2`, … as `make.unique` gives them.
+/// R's `make.names(names, unique = TRUE)` (character.c's do_makenames):
+/// an `X` before a name that does not start with a letter, or starts with
+/// a dot and a digit (judged before translating, so `"a"` becomes `X.a.`);
+/// every character but letters, digits, `.` and `_` made `.`; a `.` after
+/// a reserved word; then repeats get `.1`, `.2`, … as `make.unique` gives
+/// them.
 pub fn make_names(names: &[String]) -> Vec<String> {
+    const RESERVED: &[&str] = &[
+        "if",
+        "else",
+        "repeat",
+        "while",
+        "function",
+        "for",
+        "next",
+        "break",
+        "TRUE",
+        "FALSE",
+        "NULL",
+        "Inf",
+        "NaN",
+        "NA",
+        "NA_integer_",
+        "NA_real_",
+        "NA_character_",
+        "NA_complex_",
+        "in",
+    ];
     let valid: Vec<String> = names
         .iter()
         .map(|n| {
-            let mut s: String = n
-                .chars()
-                .map(|c| {
-                    if c.is_alphanumeric() || c == '.' || c == '_' {
-                        c
-                    } else {
-                        '.'
-                    }
-                })
-                .collect();
-            let mut chars = s.chars();
-            let bad_start = match chars.next() {
-                None => true,
-                Some(c) if c.is_ascii_digit() || c == '_' => true,
+            let mut chars = n.chars();
+            let need_prefix = match chars.next() {
                 Some('.') => chars.next().is_some_and(|c| c.is_ascii_digit()),
-                Some(_) => false,
+                Some(c) => !c.is_alphabetic(),
+                None => true,
             };
-            if bad_start {
-                s.insert(0, 'X');
+            let mut s = String::with_capacity(n.len() + 2);
+            if need_prefix {
+                s.push('X');
+            }
+            s.extend(n.chars().map(|c| {
+                if c.is_alphanumeric() || c == '.' || c == '_' {
+                    c
+                } else {
+                    '.'
+                }
+            }));
+            if RESERVED.contains(&s.as_str()) {
+                s.push('.');
             }
             s
         })

@@ -255,6 +255,7 @@ pub fn reads_names(func: &str) -> bool {
             | "data.frame"
             | "as.data.frame"
             | "cbind"
+            | "rbind"
             | "write.csv"
             | "row.names"
             | "row.names<-"

@@ -1068,18 +1068,31 @@ fn replace_with(func: &str, x: &Value, value: &Value, ctx: &mut Ctx) -> Result<V
     k.call(&matched, ctx)
 }
 
+/// `x` with `dimnames(x) <- value`, as `matrix(..., dimnames =)` and
+/// `array(..., dimnames =)` set them.
+pub(super) fn with_dimnames(x: &Value, value: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    replace_with("dimnames<-", x, value, ctx)
+}
+
 /// `dimnames(x) <- list(rows, cols)`: R's `dimnames<-` on a matrix, and
 /// `dimnames<-.data.frame` (row names and names) on a data frame.
 fn dimnames_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = a.get("x").unwrap_or(&Value::Null);
     let value = a.get("value").unwrap_or(&Value::Null);
     let frame = super::frame::as_frame(x).is_some();
+    // A matrix's shorter list names its first dimensions only (R's
+    // dimnamesgets pads it with NULL).
+    let padded;
     let parts = match bare(value) {
         Value::Null if !frame => {
             return Ok(names::dimnamed(bare(x).clone(), None, None));
         }
         Value::List(l) if l.items.len() == 2 => &l.items,
         _ if frame => return Err(KernelError::new("invalid 'dimnames' given for data frame")),
+        Value::List(l) if l.items.len() < 2 => {
+            padded = [l.items.first().cloned().unwrap_or(Value::Null), Value::Null];
+            &padded[..]
+        }
         Value::List(l) => {
             return Err(KernelError::new(format!(
                 "length of 'dimnames' [{}] must match that of 'dims' [2]",

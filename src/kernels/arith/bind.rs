@@ -121,7 +121,62 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if parts.is_empty() {
         return Ok(Value::Null);
     }
-    bind(&parts, by_col).map(Value::Mat).map_err(KernelError)
+    let m = bind(&parts, by_col).map_err(KernelError)?;
+    Ok(bound_names(args, m, by_col))
+}
+
+/// The bound matrix with R's dimnames (do_bind at `deparse.level = 1`):
+/// along the binding, each matrix's own names and each vector's tag (the
+/// evaluator tags a bare symbol with its name), blank where there is none,
+/// and none at all when all are blank; across it, the first matrix's names
+/// that way, or else the first vector's names that span it.
+fn bound_names(args: &Args<&Value>, m: DMatrix<f64>, by_col: bool) -> Value {
+    use crate::kernels::names;
+    let extent = if by_col { m.nrows() } else { m.ncols() };
+    let mut along: Vec<String> = Vec::new();
+    let mut any_along = false;
+    let mut across: Option<Vec<String>> = None;
+    for (tag, v) in args.dots() {
+        let bare = names::bare(v);
+        match bare {
+            Value::Null => {}
+            Value::Mat(x) => {
+                let (rows, cols) = names::dimnames(v);
+                let (own, other) = if by_col { (cols, rows) } else { (rows, cols) };
+                let count = if by_col { x.ncols() } else { x.nrows() };
+                match own {
+                    Some(n) => {
+                        any_along = true;
+                        along.extend(n.iter().cloned());
+                    }
+                    None => along.extend((0..count).map(|_| String::new())),
+                }
+                if across.is_none() {
+                    across = other.map(<[String]>::to_vec);
+                }
+            }
+            _ if bare.is_empty() => {}
+            _ => {
+                any_along |= tag.is_some();
+                along.push(tag.unwrap_or_default().to_string());
+                if across.is_none() {
+                    across = names::names(v)
+                        .filter(|n| n.len() == extent)
+                        .map(<[String]>::to_vec);
+                }
+            }
+        }
+    }
+    let along = any_along.then_some(along);
+    if along.is_none() && across.is_none() {
+        return Value::Mat(m);
+    }
+    let (rows, cols) = if by_col {
+        (across, along)
+    } else {
+        (along, across)
+    };
+    names::dimnamed(Value::Mat(m), rows, cols)
 }
 
 fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

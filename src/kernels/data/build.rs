@@ -135,7 +135,7 @@ pub(super) fn shape_matrix(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     Ok(Type::Mat { rows, cols })
 }
 
-pub(super) fn eval_matrix(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let data = data_nums(a)?;
     let byrow = a.bool_or("byrow", false)?;
     let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_value))
@@ -160,7 +160,30 @@ pub(super) fn eval_matrix(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     } else {
         buf.extend(data.iter().cycle().take(total));
     }
-    Ok(Value::Mat(DMatrix::from_vec(rows, cols, buf)))
+    named_dims(a, Value::Mat(DMatrix::from_vec(rows, cols, buf)), ctx)
+}
+
+/// `x` with the call's `dimnames`, which R sets as `dimnames(x) <- dimnames`
+/// would (and checks the same way); a vector's one dimension names its
+/// elements.
+fn named_dims(a: &Args<&Value>, x: Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(dn) = a.get("dimnames").filter(|d| !matches!(d, Value::Null)) else {
+        return Ok(x);
+    };
+    match (&x, dn) {
+        (Value::Num(v), Value::List(l)) if l.items.len() == 1 => match &l.items[0] {
+            Value::Null => Ok(x),
+            names if names.len() == v.len() => crate::kernels::names::set_names(&x, names),
+            _ => Err(KernelError::new(
+                "length of 'dimnames' [1] not equal to array extent",
+            )),
+        },
+        (Value::Num(_), Value::List(l)) => Err(KernelError::new(format!(
+            "length of 'dimnames' [{}] must match that of 'dims' [1]",
+            l.items.len()
+        ))),
+        _ => crate::kernels::replace::with_dimnames(&x, dn, ctx),
+    }
 }
 
 /// `dim`'s extents: R coerces to integer (truncating) and refuses NA and
@@ -209,7 +232,7 @@ pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
     }
 }
 
-pub(super) fn eval_array(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval_array(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let data = data_nums(a)?;
     let dims = match a.get("dim") {
         None => vec![data.len()],
@@ -230,9 +253,10 @@ pub(super) fn eval_array(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelE
     } else {
         buf.extend((0..total).map(|i| data[i % data.len()]));
     }
-    match dims.as_slice() {
-        [_] => Ok(Value::Num(buf)),
-        [r, c] => Ok(Value::Mat(DMatrix::from_vec(*r, *c, buf))),
-        _ => Err(KernelError::new(MORE_DIMS)),
-    }
+    let x = match dims.as_slice() {
+        [_] => Value::Num(buf),
+        [r, c] => Value::Mat(DMatrix::from_vec(*r, *c, buf)),
+        _ => return Err(KernelError::new(MORE_DIMS)),
+    };
+    named_dims(a, x, ctx)
 }

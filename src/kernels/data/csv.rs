@@ -102,57 +102,6 @@ fn parse_logical(cell: Option<&str>) -> Option<Option<bool>> {
     }
 }
 
-/// R's `make.names(names, unique = TRUE)`: letters, digits, `.` and `_`
-/// kept, anything else `.`; an `X` before a name that does not start with
-/// a letter (or a dot not followed by a digit); repeats get `.1`, `.2`, ….
-fn make_names(raw: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(raw.len());
-    for r in raw {
-        let mut n: String = r
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '.' || c == '_' {
-                    c
-                } else {
-                    '.'
-                }
-            })
-            .collect();
-        let mut chars = n.chars();
-        let ok_start = match chars.next() {
-            Some(c) if c.is_alphabetic() => true,
-            Some('.') => !chars.next().is_some_and(|c| c.is_ascii_digit()),
-            _ => false,
-        };
-        if !ok_start {
-            n.insert(0, 'X');
-        }
-        out.push(n);
-    }
-    let mut seen = std::collections::HashMap::<String, usize>::new();
-    for n in &out {
-        seen.entry(n.clone()).or_insert(0);
-    }
-    let mut uniq = Vec::with_capacity(out.len());
-    let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for n in out {
-        let mut name = n.clone();
-        if used.contains(&name) {
-            let k = seen.get_mut(&n).expect("counted");
-            loop {
-                *k += 1;
-                name = format!("{n}.{k}");
-                if !used.contains(&name) {
-                    break;
-                }
-            }
-        }
-        used.insert(name.clone());
-        uniq.push(name);
-    }
-    uniq
-}
-
 /// One record: its fields and the (1-based) line it starts on.
 struct Record {
     line: usize,
@@ -435,7 +384,7 @@ pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, Str
     };
     Ok(Table {
         rows,
-        names: make_names(&raw_names),
+        names: crate::kernels::data_frame::make_names(&raw_names),
         columns,
         row_names,
     })

@@ -54,14 +54,20 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "matrix",
-        params: &[opt("data"), opt("nrow"), opt("ncol"), opt("byrow")],
+        params: &[
+            opt("data"),
+            opt("nrow"),
+            opt("ncol"),
+            opt("byrow"),
+            opt("dimnames"),
+        ],
         random: false,
         shape: build::shape_matrix,
         eval: build::eval_matrix,
     },
     Kernel {
         name: "array",
-        params: &[opt("data"), opt("dim")],
+        params: &[opt("data"), opt("dim"), opt("dimnames")],
         random: false,
         shape: build::shape_array,
         eval: build::eval_array,
