@@ -133,7 +133,7 @@ fn norm_type(t: &str) -> Result<char, KernelError> {
     let mut chars = t.chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return Err(KernelError::new(format!(
-            "argument type[1]='{t}' must be a one-letter character string"
+            "argument type[1]='{t}' must be a character string of string length 1"
         )));
     };
     match c.to_ascii_uppercase() {
