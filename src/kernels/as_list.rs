@@ -17,7 +17,7 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
 }];
 
 /// The elements of an atomic vector or matrix, each a length-one value.
-fn elements(v: &Value) -> Option<Vec<Value>> {
+pub(super) fn elements(v: &Value) -> Option<Vec<Value>> {
     Some(match v {
         Value::Num(x) => x.iter().map(|&x| Value::Num(vec![x])).collect(),
         Value::Mat(m) => m.iter().map(|&x| Value::Num(vec![x])).collect(),

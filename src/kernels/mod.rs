@@ -31,6 +31,7 @@ mod attributes;
 mod ave;
 mod bandwidth;
 mod bitwise;
+mod cancor;
 mod class;
 mod clustering;
 mod coerce;
@@ -71,8 +72,10 @@ pub mod nmath;
 mod optim;
 mod optimize;
 pub mod pfun;
+mod poly;
 mod polyroot;
 mod ppoints;
+mod princomp;
 mod qqnorm;
 pub(crate) mod recycle;
 pub mod regex;
@@ -83,11 +86,13 @@ pub mod row_names;
 mod rowwise;
 mod sizes;
 mod special;
+mod stack;
 mod stopifnot;
 mod subset;
 mod summary;
 mod sweep;
 mod triangle;
+mod unsplit;
 mod vector;
 mod wilcoxon;
 
@@ -353,6 +358,11 @@ pub fn registry() -> &'static Registry {
             stopifnot::KERNELS,
             as_list::KERNELS,
             lm_fit::KERNELS,
+            princomp::KERNELS,
+            cancor::KERNELS,
+            poly::KERNELS,
+            stack::KERNELS,
+            unsplit::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

@@ -298,6 +298,10 @@ pub fn reads_names(func: &str) -> bool {
             | "lm.fit"
             // A vector's names are the list's.
             | "as.list"
+            | "stack"
+            // Column names name the loadings and coefficients.
+            | "princomp"
+            | "cancor"
     )
 }
 

@@ -28,7 +28,7 @@ mod rcond;
 mod schur;
 mod solve;
 mod sterf;
-mod svd;
+pub(crate) mod svd;
 mod svd_dc;
 #[cfg(test)]
 mod test_rng;
@@ -38,9 +38,11 @@ mod wy;
 
 use nalgebra::DMatrix;
 
+pub(crate) use eigen::eigen;
 pub(super) use eigen::is_symmetric;
 pub(crate) use qr::qr_value;
 pub(crate) use solve::solve;
+pub(crate) use svd::svd;
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
