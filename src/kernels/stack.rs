@@ -10,11 +10,11 @@
 use super::args::{ArgError, Args};
 use super::data::combine;
 use super::data_frame::make_names;
-use super::frame::{as_frame, frame};
+use super::frame::{as_frame, frame, named_frame};
 use super::grouping::grouping;
 use super::names::{bare, names};
 use super::row_names::make_unique;
-use super::value::{Factor, List};
+use super::value::{Factor, List, RowNames};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
@@ -149,13 +149,29 @@ fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
             "unstack() takes a data frame: its first column split by its second",
         ));
     };
-    if l.items.len() != 2 {
-        return Err(KernelError::new(
-            "'form' must be a two-sided formula with one term on each side",
-        ));
+    // `formula(x)`: the first column by the sum of the others.
+    if l.items.len() < 2 {
+        return Err(KernelError::new("'form' must be a two-sided formula"));
     }
     let values = &l.items[0];
-    let f = grouping(bare(&l.items[1]), "ind")?;
+    let by = if l.items.len() == 2 {
+        bare(&l.items[1]).clone()
+    } else {
+        let mut total: Vec<f64> = Vec::new();
+        for col in &l.items[1..] {
+            let v = match bare(col) {
+                c @ (Value::Num(_) | Value::Bool(_)) => c.as_f64_slice().unwrap_or_default(),
+                _ => return Err(KernelError::new("non-numeric argument to binary operator")),
+            };
+            total = if total.is_empty() {
+                v.into_owned()
+            } else {
+                total.iter().zip(v.iter()).map(|(a, b)| a + b).collect()
+            };
+        }
+        Value::Num(total)
+    };
+    let f = grouping(&by, "ind")?;
     if f.codes.len() != values.len() {
         return Err(KernelError::new("arguments must have same length"));
     }
@@ -176,6 +192,27 @@ fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
         })
         .collect::<Result<_, _>>()?;
     let lengths: Vec<usize> = items.iter().map(Value::len).collect();
+    // tapply simplifies groups of one value each to one vector (NA for an
+    // empty group), which data.frame makes its one column, `res`.
+    if lengths.iter().all(|&n| n <= 1) && lengths.contains(&1) {
+        let na = items
+            .iter()
+            .find(|v| v.len() == 1)
+            .map_or(Value::Null, |v| {
+                super::index::index(v, &[Some(Value::scalar(super::value::NA))])
+                    .unwrap_or(Value::Null)
+            });
+        let cells: Vec<&Value> = items
+            .iter()
+            .map(|v| if v.len() == 1 { v } else { &na })
+            .collect();
+        let res = combine(&cells)?;
+        return Ok(named_frame(
+            vec!["res".into()],
+            vec![res],
+            Some(RowNames::Text(f.levels.clone())),
+        ));
+    }
     if items.len() >= 2 && lengths.windows(2).any(|w| w[0] != w[1]) {
         return Ok(Value::List(List {
             class: None,
