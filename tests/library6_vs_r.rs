@@ -58,6 +58,18 @@ fn warnings_are_rs() {
         "a = 'lm.fit(cbind(1, c(1, 2, 3)), c(1, 2, 4), method = \"chol\")'",
         &["method = 'chol' is not supported. Using 'qr'"],
     );
+    warns(
+        "a = 'stack(data.frame(a = c(1, 2), f = factor(c(\"x\", \"y\"))))'",
+        &["non-vector columns will be ignored"],
+    );
+    warns(
+        "a = 'stack(list(a = 1, b = factor(\"x\")))'",
+        &["non-vector elements will be ignored"],
+    );
+    warns(
+        "a = 'unsplit(list(c(1, 2), 3), c(1, 1, 1, 2, 2))'",
+        &["number of items to replace is not a multiple of replacement length"],
+    );
 }
 
 /// Odd shapes and values give a value or an error, never a panic.
@@ -111,6 +123,19 @@ fn odd_inputs_do_not_panic() {
         "bitwNot(X)",
         "bitwShiftL(1, X)",
         "bitwShiftR(X, 1)",
+        "gregexpr(\"a\", X)",
+        "gregexpr(X, \"a\")",
+        "poly(X, 1)",
+        "poly(c(1, 2, 3), X)",
+        "poly(c(1, 2, 3), 1, coefs = X)",
+        "poly(X, 2, raw = TRUE)",
+        "princomp(X)",
+        "cancor(X, m)",
+        "cancor(m, X)",
+        "stack(X)",
+        "unstack(X)",
+        "unsplit(X, c(1, 2))",
+        "unsplit(list(1, 2), X)",
     ];
     for call in calls {
         for x in odd {
