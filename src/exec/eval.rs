@@ -800,7 +800,7 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
             let texts = args
                 .iter()
                 .filter(|a| !matches!(a.name.as_deref(), Some("exprs" | "exprObject" | "local")))
-                .map(|a| stopifnot_text(a))
+                .map(stopifnot_text)
                 .collect();
             values.push((
                 Some(crate::kernels::STOPIFNOT_TEXTS.to_string()),
@@ -819,7 +819,7 @@ fn stopifnot_text(a: &Arg) -> String {
         if func == "all.equal" {
             let unnamed: Vec<&Arg> = args.iter().filter(|a| a.name.is_none()).collect();
             let pair = if args.iter().all(|a| a.name.is_none()) || args.len() == 2 {
-                args.get(0).zip(args.get(1))
+                args.first().zip(args.get(1))
             } else if unnamed.len() == 2 {
                 Some((unnamed[0], unnamed[1]))
             } else {

@@ -80,6 +80,7 @@ fn operand(v: &Value, ctx: &mut Ctx) -> Operand {
 /// text that is no number with R's warning.
 fn shift_operand(v: &Value, ctx: &mut Ctx) -> Result<Vec<Option<i32>>, KernelError> {
     match bare(v) {
+        Value::Null => Ok(Vec::new()),
         Value::Bool(b) => Ok(b.iter().map(|b| b.map(i32::from)).collect()),
         Value::BoolMat(b) => Ok(b.iter().map(|b| b.map(i32::from)).collect()),
         Value::Str(s) => {
@@ -101,10 +102,7 @@ fn shift_operand(v: &Value, ctx: &mut Ctx) -> Result<Vec<Option<i32>>, KernelErr
         }
         other => match operand(other, ctx) {
             Operand::Ints(v) => Ok(v),
-            Operand::Other(t) => Err(KernelError::new(format!(
-                "(list) object cannot be coerced to type 'integer'{}",
-                if t == "list" { "" } else { "" }
-            ))),
+            Operand::Other(_) => Err(KernelError::new("'a' and 'b' must have the same type")),
         },
     }
 }

@@ -107,7 +107,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         None => false,
     };
     let (mut x, mut prob) = (x, prob);
-    if prob.iter().any(|&p| p == 0.0) {
+    if prob.contains(&0.0) {
         if x.iter().zip(&prob).any(|(&x, &p)| p == 0.0 && x != 0.0) {
             return Ok(Value::scalar(if log { f64::NEG_INFINITY } else { 0.0 }));
         }

@@ -100,7 +100,8 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     // `1L:degree` stops at the last whole number not above it.
     let d = degree.floor().min(f64::from(i32::MAX)) as usize;
     let n = x.len();
-    super::alloc::ensure_room(n as f64 * (d as f64 + 1.0) * 8.0)?;
+    // The column names too: a huge degree of an empty x is no small call.
+    super::alloc::ensure_room((n as f64 + 4.0) * (d as f64 + 1.0) * 8.0)?;
     let names: Vec<String> = (1..=d).map(|k| k.to_string()).collect();
     if raw {
         let z = DMatrix::from_fn(n, d, |i, j| power(x[i], j as i32 + 1));

@@ -90,7 +90,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let cv = cv.map(|v| v * (1.0 - 1.0 / n as f64));
     let sds: Vec<f64> = (0..p).map(|j| cv[(j, j)].sqrt()).collect();
     let cv = if cor {
-        if sds.iter().any(|&s| s == 0.0) {
+        if sds.contains(&0.0) {
             return Err(KernelError::new(
                 "cannot use 'cor = TRUE' with a constant variable",
             ));

@@ -100,7 +100,7 @@ fn stack_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let mut codes = Vec::new();
     for (n, v) in &kept {
         let c = levels.iter().position(|l| l == *n).map(|c| c as u32);
-        codes.extend(std::iter::repeat(c).take(v.len()));
+        codes.extend(std::iter::repeat_n(c, v.len()));
     }
     let drop = args
         .get("drop")

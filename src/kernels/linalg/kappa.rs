@@ -29,6 +29,7 @@ fn dscal(s: f64, z: &mut [f64]) {
 /// LINPACK `dtrco(t, ldt, n, rcond, z, job = 1)` on an upper triangular
 /// `t`: the reciprocal condition estimate in the one norm. Fortran's
 /// loops, with 0-based indices.
+#[allow(clippy::needless_range_loop)] // the Fortran's loops, as written
 fn dtrco_upper(t: &DMatrix<f64>) -> f64 {
     let n = t.nrows();
     let tt = |i: usize, j: usize| t[(i, j)];

@@ -509,7 +509,8 @@ pub(crate) fn la_dtrcon(a: &DMatrix<f64>, inf: bool) -> f64 {
     let upper = DMatrix::from_fn(n, n, |i, j| if i <= j { a[(i, j)] } else { 0.0 });
     // dlantr reads the triangle only: dlange of the zeroed copy.
     let anorm = super::norm::dlange(if inf { 'I' } else { 'O' }, &upper);
-    if !(anorm > 0.0) {
+    // A zero or NaN norm: dtrcon leaves its estimate at 0.
+    if anorm.is_nan() || anorm <= 0.0 {
         return 0.0;
     }
     let lu = Lu {
