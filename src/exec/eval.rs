@@ -664,7 +664,7 @@ fn integer_args(
 ) -> Vec<usize> {
     if !matches!(
         func,
-        "typeof" | "class" | "storage.mode" | "inherits" | "identical"
+        "typeof" | "class" | "storage.mode" | "inherits" | "identical" | "isSymmetric"
     ) {
         return Vec::new();
     }
@@ -819,8 +819,44 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
                 values.push((Some("nm".to_string()), Cow::Owned(nm)));
             }
         }
+        "stopifnot" => {
+            // R words a failure by the argument as written: what each
+            // unnamed argument deparses to, and for an `all.equal(a, b)`
+            // also its two compared arguments (see kernels::stopifnot).
+            let texts = args
+                .iter()
+                .filter(|a| !matches!(a.name.as_deref(), Some("exprs" | "exprObject" | "local")))
+                .map(stopifnot_text)
+                .collect();
+            values.push((
+                Some(crate::kernels::STOPIFNOT_TEXTS.to_string()),
+                Cow::Owned(Value::Str(texts)),
+            ));
+        }
         _ => {}
     }
+}
+
+/// One argument of `stopifnot` as its message reads it: the deparsed
+/// argument, or, for R's special case of `all.equal(a, b)`, `a` and `b`
+/// deparsed, separated by a NUL.
+fn stopifnot_text(a: &Arg) -> String {
+    if let ExprKind::Call { func, args, .. } = &a.value.kind {
+        if func == "all.equal" {
+            let unnamed: Vec<&Arg> = args.iter().filter(|a| a.name.is_none()).collect();
+            let pair = if args.iter().all(|a| a.name.is_none()) || args.len() == 2 {
+                args.first().zip(args.get(1))
+            } else if unnamed.len() == 2 {
+                Some((unnamed[0], unnamed[1]))
+            } else {
+                None
+            };
+            if let Some((x, y)) = pair {
+                return format!("{}\0{}", deparse(&x.value), deparse(&y.value));
+            }
+        }
+    }
+    deparse(&a.value)
 }
 
 /// `predict(fit, newdata)`: R rebuilds the model's terms in `newdata`

@@ -72,7 +72,8 @@ impl Integers<'_> {
                 "length" | "nrow" | "ncol" | "seq_len" | "seq_along" | "sample" | "sample.int"
                 | "cutree" | "which" | "which.max" | "which.min" | "order" | "tabulate"
                 | "match" | "table" | "nchar" | "nlevels" | "as.integer" | "findInterval"
-                | "max.col" | "strtoi" | "rmultinom" => true,
+                | "max.col" | "strtoi" | "rmultinom" | "row" | "col" | "bitwAnd" | "bitwOr"
+                | "bitwXor" | "bitwNot" | "bitwShiftL" | "bitwShiftR" => true,
                 // A sum of integers or logicals is an integer.
                 "sum" => {
                     !args.is_empty()

@@ -628,3 +628,24 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 fn shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Any)
 }
+
+/// `isTRUE(all.equal(target, current, tolerance = tolerance))`, for R
+/// functions built on it (isSymmetric).
+pub(crate) fn all_equal_within(
+    target: &Value,
+    current: &Value,
+    tolerance: f64,
+) -> Result<bool, KernelError> {
+    let warnings = std::cell::RefCell::new(Vec::new());
+    let tol = Value::scalar(tolerance);
+    let o = Opts {
+        tolerance: Some(&tol),
+        scale: None,
+        count_eq: None,
+        check_attributes: None,
+        use_names: None,
+        check_names: None,
+        warnings: &warnings,
+    };
+    Ok(all_equal(target, current, &o)?.is_empty())
+}

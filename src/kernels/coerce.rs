@@ -1,5 +1,5 @@
 //! Type tests and coercions: `is.numeric`, `is.character`, `is.factor`,
-//! `is.logical`, `is.data.frame`, `is.matrix`, `is.null`, `as.logical`,
+//! `is.logical`, `is.data.frame`, `is.matrix`, `is.null`, `is.function`, `as.logical`,
 //! `as.vector` and `as.data.frame`, as R 4.2's.
 //!
 //! A type test's answer is known before the run whenever the argument's
@@ -34,6 +34,9 @@ pub(super) static KERNELS: &[Kernel] = &[
     test("is.data.frame"),
     test("is.matrix"),
     test("is.null"),
+    // flowcast has no function values (a function step is put in where
+    // it is called), so no value is one.
+    test("is.function"),
     Kernel {
         name: "as.logical",
         params: &[opt("x"), DOTS],
@@ -75,6 +78,7 @@ fn is_value(func: &str, v: &Value) -> bool {
         "is.logical" => matches!(v, Value::Bool(_) | Value::BoolMat(_)),
         "is.data.frame" => as_frame(v).is_some(),
         "is.matrix" => v.dims().is_some(),
+        "is.function" => false,
         _ => matches!(v, Value::Null),
     }
 }
@@ -95,6 +99,7 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
         "is.logical" => matches!(t, Type::Bool { .. } | Type::BoolMat { .. }),
         "is.data.frame" => frame_fields(t).is_some(),
         "is.matrix" => t.dims().is_some(),
+        "is.function" => false,
         _ => matches!(t, Type::Null),
     })
 }

@@ -26,9 +26,12 @@ mod acf;
 mod all_equal;
 mod ar;
 mod arith;
+mod as_list;
 mod attributes;
 mod ave;
 mod bandwidth;
+mod bitwise;
+mod cancor;
 mod class;
 mod clustering;
 mod coerce;
@@ -40,6 +43,7 @@ pub mod constants;
 pub mod data;
 mod data_frame;
 mod density;
+mod dmultinom;
 mod dqfun;
 mod expand_grid;
 mod factor;
@@ -52,9 +56,11 @@ mod htest;
 mod identical;
 mod integrate;
 mod interaction;
+mod is_symmetric;
 mod jitter;
 mod linalg;
 mod lm;
+mod lm_fit;
 mod lowess;
 mod margin_sums;
 mod margins;
@@ -66,21 +72,27 @@ pub mod nmath;
 mod optim;
 mod optimize;
 pub mod pfun;
+mod poly;
 mod polyroot;
 mod ppoints;
+mod princomp;
 mod qqnorm;
 pub(crate) mod recycle;
 pub mod regex;
 mod replace;
 mod rmultinom;
+mod row_col;
 pub mod row_names;
 mod rowwise;
 mod sizes;
 mod special;
+mod stack;
+mod stopifnot;
 mod subset;
 mod summary;
 mod sweep;
 mod triangle;
+mod unsplit;
 mod vector;
 mod wilcoxon;
 
@@ -119,6 +131,11 @@ pub const fn opt(name: &'static str) -> Param {
 }
 
 pub const DOTS: Param = opt("...");
+
+/// The name of the argument the evaluator adds to a `stopifnot` call: the
+/// text of each argument as written, for R's messages. No R name has a
+/// NUL, so no argument a user writes is taken for it.
+pub const STOPIFNOT_TEXTS: &str = "\0texts";
 
 /// What a shape rule may consult besides its arguments.
 pub struct ShapeCtx<'a> {
@@ -272,67 +289,82 @@ pub fn registry() -> &'static Registry {
         let mut r = Registry {
             kernels: HashMap::default(),
         };
-        for k in arith::KERNELS
-            .iter()
-            .chain(data::KERNELS)
-            .chain(summary::KERNELS)
-            .chain(linalg::KERNELS)
-            .chain(clustering::KERNELS)
-            .chain(htest::KERNELS)
-            .chain(lm::KERNELS)
-            .chain(models::KERNELS)
-            .chain(frame::KERNELS)
-            .chain(factor::KERNELS)
-            .chain(data_frame::KERNELS)
-            .chain(grouping::KERNELS)
-            .chain(summary::SUM_KERNELS)
-            .chain(pfun::KERNELS)
-            .chain(vector::KERNELS)
-            .chain(apply::KERNELS)
-            .chain(optimize::KERNELS)
-            .chain(optim::KERNELS)
-            .chain(summary::STATS_KERNELS)
-            .chain(dqfun::KERNELS)
-            .chain(data::RDIST_KERNELS)
-            .chain(merge::KERNELS)
-            .chain(subset::KERNELS)
-            .chain(ave::KERNELS)
-            .chain(expand_grid::KERNELS)
-            .chain(margins::KERNELS)
-            .chain(names::KERNELS)
-            .chain(row_names::KERNELS)
-            .chain(replace::KERNELS)
-            .chain(special::KERNELS)
-            .chain(sizes::KERNELS)
-            .chain(integrate::KERNELS)
-            .chain(sweep::KERNELS)
-            .chain(coerce::KERNELS)
-            .chain(conditions::KERNELS)
-            .chain(fft::KERNELS)
-            .chain(complex::KERNELS)
-            .chain(approx::KERNELS)
-            .chain(bandwidth::KERNELS)
-            .chain(density::KERNELS)
-            .chain(triangle::KERNELS)
-            .chain(rowwise::KERNELS)
-            .chain(filter::KERNELS)
-            .chain(lowess::KERNELS)
-            .chain(polyroot::KERNELS)
-            .chain(wilcoxon::KERNELS)
-            .chain(acf::KERNELS)
-            .chain(ar::KERNELS)
-            .chain(class::KERNELS)
-            .chain(attributes::KERNELS)
-            .chain(identical::KERNELS)
-            .chain(all_equal::KERNELS)
-            .chain(ppoints::KERNELS)
-            .chain(qqnorm::KERNELS)
-            .chain(jitter::KERNELS)
-            .chain(rmultinom::KERNELS)
-            .chain(margin_sums::KERNELS)
-            .chain(combn::KERNELS)
-            .chain(interaction::KERNELS)
-        {
+        // One list of tables rather than a chain of iterators: a chain this
+        // long overflows the compiler's query depth.
+        let tables: &[&[Kernel]] = &[
+            arith::KERNELS,
+            data::KERNELS,
+            summary::KERNELS,
+            linalg::KERNELS,
+            clustering::KERNELS,
+            htest::KERNELS,
+            lm::KERNELS,
+            models::KERNELS,
+            frame::KERNELS,
+            factor::KERNELS,
+            data_frame::KERNELS,
+            grouping::KERNELS,
+            summary::SUM_KERNELS,
+            pfun::KERNELS,
+            vector::KERNELS,
+            apply::KERNELS,
+            optimize::KERNELS,
+            optim::KERNELS,
+            summary::STATS_KERNELS,
+            dqfun::KERNELS,
+            data::RDIST_KERNELS,
+            merge::KERNELS,
+            subset::KERNELS,
+            ave::KERNELS,
+            expand_grid::KERNELS,
+            margins::KERNELS,
+            names::KERNELS,
+            row_names::KERNELS,
+            replace::KERNELS,
+            special::KERNELS,
+            sizes::KERNELS,
+            integrate::KERNELS,
+            sweep::KERNELS,
+            coerce::KERNELS,
+            conditions::KERNELS,
+            fft::KERNELS,
+            complex::KERNELS,
+            approx::KERNELS,
+            bandwidth::KERNELS,
+            density::KERNELS,
+            triangle::KERNELS,
+            rowwise::KERNELS,
+            filter::KERNELS,
+            lowess::KERNELS,
+            polyroot::KERNELS,
+            wilcoxon::KERNELS,
+            acf::KERNELS,
+            ar::KERNELS,
+            class::KERNELS,
+            attributes::KERNELS,
+            identical::KERNELS,
+            all_equal::KERNELS,
+            ppoints::KERNELS,
+            qqnorm::KERNELS,
+            jitter::KERNELS,
+            rmultinom::KERNELS,
+            margin_sums::KERNELS,
+            combn::KERNELS,
+            interaction::KERNELS,
+            row_col::KERNELS,
+            bitwise::KERNELS,
+            dmultinom::KERNELS,
+            is_symmetric::KERNELS,
+            stopifnot::KERNELS,
+            as_list::KERNELS,
+            lm_fit::KERNELS,
+            princomp::KERNELS,
+            cancor::KERNELS,
+            poly::KERNELS,
+            stack::KERNELS,
+            unsplit::KERNELS,
+        ];
+        for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);
         }
         r

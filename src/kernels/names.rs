@@ -292,6 +292,17 @@ pub fn reads_names(func: &str) -> bool {
             // The dimnames of the margins kept are the result's.
             | "marginSums"
             | "margin.table"
+            // Dimnames are compared with the transpose's.
+            | "isSymmetric"
+            // Column names name the coefficients.
+            | "qr.solve"
+            | "lm.fit"
+            // A vector's names are the list's.
+            | "as.list"
+            | "stack"
+            // Column names name the loadings and coefficients.
+            | "princomp"
+            | "cancor"
     )
 }
 

@@ -201,7 +201,7 @@ pub fn closure_call_work() -> Work {
 /// 50-element inputs on the development machine (`flowcast bench priors`).
 fn fixed_ops(function: &str) -> f64 {
     match function {
-        "lm" | "aov" | "prcomp" => 2.5e5,
+        "lm" | "aov" | "prcomp" | "lm.fit" | "princomp" | "cancor" | "poly" => 2.5e5,
         "glm" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
@@ -271,6 +271,43 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (m, n) = tall(arg_dims(args, "x"));
             QR * (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3))
         }
+        // A QR of the (tall) matrix, then triangular solves or estimates
+        // (rcond's LU costs about as much).
+        "kappa" | "qr.solve" | "lm.fit" | "rcond" => {
+            let name = match function {
+                "kappa" => "z",
+                "qr.solve" => "a",
+                _ => "x",
+            };
+            let (m, n) = tall(arg_dims(args, name));
+            QR * (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3)) + PER_ELEMENT * out
+        }
+        // The 2-norm is the largest singular value; the others one pass.
+        "norm" => {
+            let (m, n) = tall(arg_dims(args, "x"));
+            if args.get("type").and_then(Type::const_str) == Some("2") {
+                SVD * (4.0 * m * n * n + 8.0 * n.powi(3))
+            } else {
+                PER_ELEMENT * m * n
+            }
+        }
+        // The covariances, then an eigen (or SVD) of a p-by-p matrix.
+        "princomp" | "cancor" => {
+            let x = tall(arg_dims(args, "x"));
+            let y = args
+                .get("y")
+                .map_or((0.0, 0.0), |_| tall(arg_dims(args, "y")));
+            let (m, p) = (x.0, x.1 + y.1);
+            PRCOMP * (2.0 * m * p * p + 8.0 * p.powi(3)) + PER_CENTRED * m * p
+        }
+        // A QR of the n-by-degree Vandermonde columns.
+        "poly" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let d = scalar_arg(args, "degree", 1.0).max(1.0) + 1.0;
+            QR * 2.0 * n * d * d + PER_TRANSCENDENTAL * n * d
+        }
+        // Comparing the matrix with its transpose.
+        "isSymmetric" => 2.0 * PER_ELEMENT * input_elements(args),
         // Applying the stored reflectors to the identity's columns.
         "qr.Q" => {
             let (m, n) = dims_or_len(result);
@@ -604,7 +641,9 @@ fn per_element(function: &str) -> Option<f64> {
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
         "paste" | "paste0" | "sprintf" | "format" | "formatC" => 2900.0,
-        "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "strsplit" | "trimws" => 1000.0,
+        "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "strsplit" | "trimws" => {
+            1000.0
+        }
         "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" => 200.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,

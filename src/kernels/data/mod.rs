@@ -115,6 +115,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: seq::eval_vector_of,
     },
     Kernel {
+        name: "double",
+        params: &[opt("length")],
+        random: false,
+        shape: seq::shape_vector_of,
+        eval: seq::eval_vector_of,
+    },
+    Kernel {
         name: "integer",
         params: &[opt("length")],
         random: false,

@@ -258,7 +258,18 @@ fn reflect(qr: &Qr, j: usize, y: &mut [f64]) {
     let n = qr.n;
     let col = &qr.qr[j * n + j..(j + 1) * n];
     let d = qr.qraux[j];
-    let s = d * y[j] + dot(&col[1..], &y[j + 1..n]);
+    // ddot sums from its first product on: below the lane width that is
+    // reference BLAS's order exactly (the lanes reorder longer columns).
+    let rest = (&col[1..], &y[j + 1..n]);
+    let s = if rest.0.len() < 16 {
+        let mut s = 0.0 + d * y[j];
+        for (a, b) in rest.0.iter().zip(rest.1) {
+            s += a * b;
+        }
+        s
+    } else {
+        d * y[j] + dot(rest.0, rest.1)
+    };
     let t = -s / d;
     y[j] += t * d;
     axpy(t, &col[1..], &mut y[j + 1..n]);

@@ -18,13 +18,17 @@ mod cmdscale;
 mod det;
 mod eigen;
 mod gemv;
+mod kappa;
 mod kronecker;
 pub(crate) mod linpack;
+mod norm;
 mod qr;
+mod qr_solve;
+mod rcond;
 mod schur;
 mod solve;
 mod sterf;
-mod svd;
+pub(crate) mod svd;
 mod svd_dc;
 #[cfg(test)]
 mod test_rng;
@@ -34,13 +38,43 @@ mod wy;
 
 use nalgebra::DMatrix;
 
+pub(crate) use eigen::eigen;
 pub(super) use eigen::is_symmetric;
 pub(crate) use qr::qr_value;
 pub(crate) use solve::solve;
+pub(crate) use svd::svd;
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "norm",
+        params: &[req("x"), opt("type")],
+        random: false,
+        shape: norm::norm_shape,
+        eval: norm::norm_eval,
+    },
+    Kernel {
+        name: "rcond",
+        params: &[req("x"), opt("norm"), opt("triangular"), DOTS],
+        random: false,
+        shape: rcond::rcond_shape,
+        eval: rcond::rcond_eval,
+    },
+    Kernel {
+        name: "kappa",
+        params: &[req("z"), opt("exact"), opt("norm"), opt("method"), DOTS],
+        random: false,
+        shape: kappa::kappa_shape,
+        eval: kappa::kappa_eval,
+    },
+    Kernel {
+        name: "qr.solve",
+        params: &[req("a"), opt("b"), opt("tol")],
+        random: false,
+        shape: qr_solve::qr_solve_shape,
+        eval: qr_solve::qr_solve_eval,
+    },
     Kernel {
         name: "solve",
         params: &[req("a"), opt("b"), opt("tol")],

@@ -411,9 +411,11 @@ impl Lu {
         }
     }
 
-    /// LAPACK `dgecon('1')`: reciprocal condition number estimate, with
-    /// `dlacn2`'s iteration (Hager/Higham).
-    fn rcond(&self, anorm: f64) -> f64 {
+    /// LAPACK `dgecon`: reciprocal condition number estimate, with
+    /// `dlacn2`'s iteration (Hager/Higham). `inf` is the infinity norm's
+    /// estimate, where dgecon's `kase1` is 2: dlacn2's two kinds of
+    /// product swap.
+    fn rcond(&self, anorm: f64, inf: bool) -> f64 {
         let n = self.n;
         if n == 0 {
             return 1.0;
@@ -424,7 +426,7 @@ impl Lu {
         let asum = |x: &[f64]| x.iter().map(|v| v.abs()).sum::<f64>();
         let sign = |v: f64| if v >= 0.0 { 1.0 } else { -1.0 };
         let mut x = vec![1.0 / n as f64; n];
-        self.apply_inverse(&mut x, false);
+        self.apply_inverse(&mut x, inf);
         let mut est;
         if n == 1 {
             est = x[0].abs();
@@ -432,13 +434,13 @@ impl Lu {
             est = asum(&x);
             let mut isgn: Vec<f64> = x.iter().map(|&v| sign(v)).collect();
             x.copy_from_slice(&isgn);
-            self.apply_inverse(&mut x, true);
+            self.apply_inverse(&mut x, !inf);
             let mut j = idamax(&x);
             let mut iter = 2;
             loop {
                 x.fill(0.0);
                 x[j] = 1.0;
-                self.apply_inverse(&mut x, false);
+                self.apply_inverse(&mut x, inf);
                 let estold = est;
                 est = asum(&x);
                 let same = x.iter().zip(&isgn).all(|(&v, &s)| sign(v) == s);
@@ -447,7 +449,7 @@ impl Lu {
                 }
                 isgn = x.iter().map(|&v| sign(v)).collect();
                 x.copy_from_slice(&isgn);
-                self.apply_inverse(&mut x, true);
+                self.apply_inverse(&mut x, !inf);
                 let jlast = j;
                 j = idamax(&x);
                 if x[jlast] != x[j].abs() && iter < 5 {
@@ -463,7 +465,7 @@ impl Lu {
                 *v = alt * (1.0 + i as f64 / (n - 1) as f64);
                 alt = -alt;
             }
-            self.apply_inverse(&mut x, false);
+            self.apply_inverse(&mut x, inf);
             let temp = 2.0 * (asum(&x) / (3 * n) as f64);
             if temp > est {
                 est = temp;
@@ -474,6 +476,50 @@ impl Lu {
         }
         (1.0 / est) / anorm
     }
+}
+
+/// R's `La_dgecon(a, norm)` for a square matrix: LAPACK `dgetrf` then
+/// `dgecon` with the one norm (or the infinity norm when `inf`) of `a`
+/// from `dlange`; 0 for an exactly singular matrix, as R returns it.
+pub(crate) fn la_dgecon(a: &DMatrix<f64>, inf: bool) -> Result<f64, KernelError> {
+    let n = a.nrows();
+    if n == 0 {
+        return Err(KernelError::new(
+            "BLAS/LAPACK routine 'DGETRF' gave error code -4",
+        ));
+    }
+    let anorm = super::norm::dlange(if inf { 'I' } else { 'O' }, a);
+    // dgetrf meets NaN pivots (and dgecon an infinite norm) for NA, NaN
+    // and Inf entries; R's LAPACK comes out with 0 there.
+    if a.iter().any(|v| !v.is_finite()) {
+        return Ok(0.0);
+    }
+    let lu = lu_reference(a);
+    if lu.info > 0 {
+        return Ok(0.0);
+    }
+    Ok(lu.rcond(anorm, inf))
+}
+
+/// R's `La_dtrcon(a, norm)`: LAPACK `dtrcon('U', 'N')` on the upper
+/// triangle of the square `a`. dtrcon's solves are dgecon's with a unit
+/// L, so the estimate runs on the triangle with identity factors below.
+pub(crate) fn la_dtrcon(a: &DMatrix<f64>, inf: bool) -> f64 {
+    let n = a.nrows();
+    let upper = DMatrix::from_fn(n, n, |i, j| if i <= j { a[(i, j)] } else { 0.0 });
+    // dlantr reads the triangle only: dlange of the zeroed copy.
+    let anorm = super::norm::dlange(if inf { 'I' } else { 'O' }, &upper);
+    // A zero or NaN norm: dtrcon leaves its estimate at 0.
+    if anorm.is_nan() || anorm <= 0.0 {
+        return 0.0;
+    }
+    let lu = Lu {
+        a: upper.as_slice().to_vec(),
+        n,
+        ipiv: (0..n).collect(),
+        info: 0,
+    };
+    lu.rcond(anorm, inf)
 }
 
 /// C's `printf("%g")`: 6 significant digits, trailing zeros removed.
@@ -552,7 +598,7 @@ pub(crate) fn solve(
                 lu.info
             ));
         }
-        let rcond = lu.rcond(anorm);
+        let rcond = lu.rcond(anorm, false);
         (tol > 0.0 && rcond < tol).then(|| {
             format!(
                 "system is computationally singular: reciprocal condition number = {}",

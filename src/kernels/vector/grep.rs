@@ -1,4 +1,4 @@
-//! Regular expressions: `grepl`, `grep`, `sub`, `gsub`, `regexpr`,
+//! Regular expressions: `grepl`, `grep`, `sub`, `gsub`, `regexpr`, `gregexpr`,
 //! `strsplit` and `trimws`, following R's grep.c (`do_grep`, `do_gsub`,
 //! `do_regexpr`, `do_strsplit`) for NA, recycling, empty matches and the
 //! replacement's back-references.
@@ -508,6 +508,45 @@ pub(super) fn regexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     ))
 }
 
+/// `gregexpr`: per element of `text`, where each match starts, in
+/// characters from 1 (R's `gregexpr_Regexc`: the search goes on after
+/// each match, one character on after an empty one, and `^` matches only
+/// at the very start); -1 where there is none or the text is empty, NA
+/// for NA. R's `match.length` attributes are not kept, as for regexpr.
+pub(super) fn gregexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let o = options(args, ctx)?;
+    let pattern = first_string(args, "pattern", ctx)?
+        .ok_or_else(|| KernelError::new("invalid 'pattern' argument"))?;
+    let x = text_arg(args, "text", "text")?;
+    let pat = Pattern::new(&pattern, o.fixed, o.perl, o.ignore_case)?;
+    let items = x
+        .iter()
+        .map(|s| {
+            let Some(s) = s else {
+                return Value::Num(vec![crate::kernels::value::NA]);
+            };
+            let mut starts = Vec::new();
+            let mut offset = 0;
+            while offset < s.len() {
+                let Some((a, b)) = pat.find_at(s, offset) else {
+                    break;
+                };
+                starts.push((s[..a].chars().count() + 1) as f64);
+                offset = if b > a {
+                    b
+                } else {
+                    a + s[a..].chars().next().map_or(1, char::len_utf8)
+                };
+            }
+            if starts.is_empty() {
+                starts.push(-1.0);
+            }
+            Value::Num(starts)
+        })
+        .collect();
+    Ok(Value::List(List::sequence(items)))
+}
+
 /// One element of `strsplit`, as `do_strsplit`: the text before each
 /// match is a piece; an empty match (or one at the very start of what is
 /// left) makes the next character a piece; the rest, if any, is the last.
@@ -699,6 +738,13 @@ pub(super) fn regexpr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     Ok(Type::Num {
         len: text_like(args, "text")?,
         value: None,
+    })
+}
+
+pub(super) fn gregexpr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::List {
+        len: text_like(args, "text")?,
+        elem: Box::new(Type::num_unknown()),
     })
 }
 

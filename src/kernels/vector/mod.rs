@@ -338,6 +338,19 @@ pub(super) static KERNELS: &[Kernel] = &[
         grep::regexpr_eval,
     ),
     k(
+        "gregexpr",
+        &[
+            req("pattern"),
+            req("text"),
+            opt("ignore.case"),
+            opt("perl"),
+            opt("fixed"),
+            opt("useBytes"),
+        ],
+        grep::gregexpr_shape,
+        grep::gregexpr_eval,
+    ),
+    k(
         "strsplit",
         &[
             req("x"),

@@ -1,0 +1,127 @@
+//! `unsplit(value, f, drop)`: R 4.2.2's unsplit for vectors, the inverse
+//! of `split(x, f)`: an NA vector of `value[[1]]`'s type as long as `f`,
+//! each group's positions filled from its element of `value` in turn
+//! (R's `split<-.default`, recycling a short element). A list of data
+//! frames, or `f` a list of factors, is not taken.
+
+use super::args::{ArgError, Args};
+use super::data::combine;
+use super::grouping::grouping;
+use super::names::bare;
+use super::value::NA;
+use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+
+pub(super) static KERNELS: &[Kernel] = &[Kernel {
+    name: "unsplit",
+    params: &[req("value"), req("f"), opt("drop")],
+    random: false,
+    shape,
+    eval,
+}];
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let value = args.get("value").ok_or_else(|| missing("value"))?;
+    let f = args.get("f").ok_or_else(|| missing("f"))?;
+    let Value::List(value) = bare(value) else {
+        return Err(KernelError::new(
+            "unsplit() takes the list split() made as 'value'",
+        ));
+    };
+    if matches!(bare(f), Value::List(_)) {
+        return Err(KernelError::new(
+            "unsplit() by a list of factors is not supported; give one factor",
+        ));
+    }
+    let parts: Vec<Value> = value
+        .items
+        .iter()
+        .map(|v| super::names::strip_value(v.clone()))
+        .collect();
+    if parts.is_empty() {
+        return Err(KernelError::new("subscript out of bounds"));
+    }
+    for p in &parts {
+        if !matches!(p, Value::Num(_) | Value::Str(_) | Value::Bool(_)) {
+            return Err(KernelError::new(
+                "unsplit() takes a list of vectors (data frames and factors are not supported)",
+            ));
+        }
+    }
+    let f = grouping(bare(f), "f")?;
+    let drop = args
+        .get("drop")
+        .map_or(Ok(false), super::triangle::if_condition)?;
+    let len = f.codes.len();
+    // The result's type: value[[1]]'s, raised by what is put in.
+    let refs: Vec<&Value> = parts.iter().collect();
+    let all = combine(&refs)?;
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); f.levels.len()];
+    for (i, c) in f.codes.iter().enumerate() {
+        if let Some(c) = c {
+            groups[*c as usize].push(i);
+        }
+    }
+    if drop {
+        groups.retain(|g| !g.is_empty());
+    }
+    // Each part as the common type, then placed.
+    let offsets: Vec<usize> = parts
+        .iter()
+        .scan(0, |at, p| {
+            let o = *at;
+            *at += p.len();
+            Some(o)
+        })
+        .collect();
+    let n = parts.len();
+    let mut warned = false;
+    macro_rules! fill {
+        ($vals:expr, $na:expr, $wrap:expr) => {{
+            let vals = $vals;
+            let mut out = vec![$na; len];
+            for (g, rows) in groups.iter().enumerate() {
+                let j = g % n;
+                let (o, l) = (offsets[j], parts[j].len());
+                if rows.is_empty() {
+                    continue;
+                }
+                if l == 0 {
+                    return Err(KernelError::new("replacement has length zero"));
+                }
+                if rows.len() % l != 0 && !warned {
+                    warned = true;
+                    ctx.warn("number of items to replace is not a multiple of replacement length");
+                }
+                for (k, &r) in rows.iter().enumerate() {
+                    out[r] = vals[o + k % l].clone();
+                }
+            }
+            $wrap(out)
+        }};
+    }
+    Ok(match all {
+        Value::Num(v) => fill!(v, NA, Value::Num),
+        Value::Str(v) => fill!(v, "NA".to_string(), Value::Str),
+        Value::Bool(v) => fill!(v, None, Value::Bool),
+        _ => {
+            return Err(KernelError::new(
+                "unsplit() takes a list of vectors (data frames and factors are not supported)",
+            ))
+        }
+    })
+}
+
+fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let len = args.ty("f").and_then(Type::len);
+    Ok(match args.ty("value") {
+        Some(Type::List { elem, .. }) => match elem.as_ref() {
+            Type::Str { .. } => Type::Str { len, value: None },
+            Type::Bool { .. } => Type::logical(len),
+            Type::Num { .. } => Type::Num { len, value: None },
+            _ => Type::Any,
+        },
+        _ => Type::Any,
+    })
+}
