@@ -1124,7 +1124,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             .map(|a| a.value.to_string())
     };
     match func {
-        "wilcox.test" | "ks.test" | "mood.test" => {
+        "wilcox.test" | "ks.test" | "mood.test" | "ansari.test" => {
             let x = text("x")?;
             // ks.test's `y` may name a distribution instead of data.
             let y = match matched.get("y") {

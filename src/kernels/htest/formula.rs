@@ -6,7 +6,7 @@
 //! either dropped as `model.frame` drops them, then the default method on
 //! the samples, with R's `data.name`, "response by group".
 
-use super::{groups, ttest, wilcox};
+use super::{ansari, groups, ttest, wilcox};
 use crate::kernels::factor::{as_factor, drop_unused};
 use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
 
@@ -71,6 +71,24 @@ pub(super) fn var_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgEr
         ctx,
         Split::TwoLevels { one_sample: false },
         ttest::var_shape,
+    )
+}
+
+pub(super) fn ansari_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ansari::eval,
+    )
+}
+
+pub(super) fn ansari_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ansari::shape,
     )
 }
 

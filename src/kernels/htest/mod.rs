@@ -4,6 +4,7 @@
 //! `data.name`, which R deparses from the call, is added by the evaluator,
 //! which has the call's text.
 
+mod ansari;
 mod box_test;
 mod cortest;
 mod counts;
@@ -28,6 +29,23 @@ use super::value::{List, Value};
 use super::{opt, req, Args, Kernel, KernelError, Type, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "ansari.test",
+        params: &[
+            req("x"),
+            // Required by the default method; the formula method has none.
+            opt("y"),
+            opt("alternative"),
+            opt("exact"),
+            opt("conf.int"),
+            opt("conf.level"),
+            DOTS,
+            opt("data"),
+        ],
+        random: false,
+        shape: formula::ansari_shape,
+        eval: formula::ansari_eval,
+    },
     Kernel {
         name: "Box.test",
         params: &[req("x"), opt("lag"), opt("type"), opt("fitdf")],
