@@ -1144,7 +1144,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }
-        "kruskal.test" | "bartlett.test" => {
+        "kruskal.test" | "bartlett.test" | "fligner.test" => {
             let x = text("x")?;
             Some(match text("g") {
                 Some(g) if !matches!(matched.get("x"), Some(Value::List(_))) => {
@@ -1185,7 +1185,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             }
             Some(d)
         }
-        "friedman.test" => {
+        "friedman.test" | "quade.test" => {
             let y = text("y")?;
             Some(match (text("groups"), text("blocks")) {
                 (Some(g), Some(b)) => format!("{y}, {g} and {b}"),

@@ -6,7 +6,7 @@
 //! either dropped as `model.frame` drops them, then the default method on
 //! the samples, with R's `data.name`, "response by group".
 
-use super::{ansari, groups, ttest, wilcox};
+use super::{ansari, fligner, groups, ttest, wilcox};
 use crate::kernels::factor::{as_factor, drop_unused};
 use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
 
@@ -94,6 +94,10 @@ pub(super) fn ansari_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Ar
 
 pub(super) fn kruskal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     or_default(args, ctx, Split::Groups, groups::kruskal_eval)
+}
+
+pub(super) fn fligner_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(args, ctx, Split::Groups, fligner::eval)
 }
 
 pub(super) fn bartlett_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {

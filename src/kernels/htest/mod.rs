@@ -9,6 +9,7 @@ mod box_test;
 mod cortest;
 mod counts;
 mod fisher;
+mod fligner;
 mod formula;
 mod friedman;
 mod groups;
@@ -18,6 +19,7 @@ mod mood;
 mod oneway;
 mod padjust;
 mod pairwise;
+mod quade;
 mod shapiro;
 mod ttest;
 pub(super) mod uniroot;
@@ -218,6 +220,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: formula::groups_shape,
         eval: formula::bartlett_eval,
+    },
+    Kernel {
+        name: "fligner.test",
+        params: &[req("x"), opt("g"), DOTS, opt("data")],
+        random: false,
+        shape: formula::groups_shape,
+        eval: formula::fligner_eval,
+    },
+    Kernel {
+        name: "quade.test",
+        params: &[req("y"), opt("groups"), opt("blocks"), DOTS],
+        random: false,
+        shape: quade::shape,
+        eval: quade::eval,
     },
     Kernel {
         name: "cor.test",
