@@ -1153,6 +1153,11 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 _ => x,
             })
         }
+        "poisson.test" => Some(format!(
+            "{} time base: {}",
+            text("x")?,
+            text("T").unwrap_or_else(|| "1".to_string())
+        )),
         "binom.test" => {
             let x = text("x")?;
             Some(match (matched.get("x").map(Value::len), text("n")) {

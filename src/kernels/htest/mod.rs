@@ -19,6 +19,7 @@ mod mood;
 mod oneway;
 mod padjust;
 mod pairwise;
+mod poisson;
 mod quade;
 mod shapiro;
 mod ttest;
@@ -234,6 +235,19 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: quade::shape,
         eval: quade::eval,
+    },
+    Kernel {
+        name: "poisson.test",
+        params: &[
+            req("x"),
+            opt("T"),
+            opt("r"),
+            opt("alternative"),
+            opt("conf.level"),
+        ],
+        random: false,
+        shape: poisson::shape,
+        eval: poisson::eval,
     },
     Kernel {
         name: "cor.test",
