@@ -1153,6 +1153,13 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 _ => x,
             })
         }
+        "mantelhaen.test" => {
+            let x = text("x")?;
+            Some(match (text("y"), text("z")) {
+                (Some(y), Some(z)) => format!("{x} and {y} and {z}"),
+                _ => x,
+            })
+        }
         "poisson.test" => Some(format!(
             "{} time base: {}",
             text("x")?,

@@ -14,6 +14,7 @@ mod formula;
 mod friedman;
 mod groups;
 mod ks;
+mod mantelhaen;
 mod mcnemar;
 mod mood;
 mod oneway;
@@ -248,6 +249,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: poisson::shape,
         eval: poisson::eval,
+    },
+    Kernel {
+        name: "mantelhaen.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("z"),
+            opt("alternative"),
+            opt("correct"),
+            opt("exact"),
+            opt("conf.level"),
+        ],
+        random: false,
+        shape: mantelhaen::shape,
+        eval: mantelhaen::eval,
     },
     Kernel {
         name: "cor.test",
