@@ -29,6 +29,7 @@ mod arith;
 mod attributes;
 mod ave;
 mod bandwidth;
+mod birthday;
 mod class;
 mod clustering;
 mod coerce;
@@ -67,6 +68,7 @@ mod optim;
 mod optimize;
 pub mod pfun;
 mod polyroot;
+mod power;
 mod ppoints;
 mod qqnorm;
 pub(crate) mod recycle;
@@ -321,6 +323,8 @@ pub fn registry() -> &'static Registry {
             .chain(wilcoxon::KERNELS)
             .chain(acf::KERNELS)
             .chain(ar::KERNELS)
+            .chain(power::KERNELS)
+            .chain(birthday::KERNELS)
             .chain(class::KERNELS)
             .chain(attributes::KERNELS)
             .chain(identical::KERNELS)

@@ -19,6 +19,7 @@ pub mod pbeta;
 pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
+pub mod pnt;
 pub mod polygamma;
 pub mod qbeta;
 pub mod qfun;
