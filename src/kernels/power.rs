@@ -6,6 +6,8 @@
 //! `power.htest`: a list of the parameters, `alternative`, `note` and
 //! `method`, with that class.
 
+use std::cell::Cell;
+
 use super::acf::match_arg;
 use super::args::ArgError;
 use super::htest::uniroot::{uniroot_extend, Extend};
@@ -102,6 +104,15 @@ fn param(
         Some(_) if matches!(name, "sig.level" | "power") => Err(prob_error(name)),
         Some(_) => Err(KernelError::new("non-numeric argument to binary operator")),
     }
+}
+
+/// A math function's value, noting R's "NaNs produced" when it made a
+/// NaN of numbers.
+fn checked(value: f64, input: f64, nans: &Cell<bool>) -> f64 {
+    if value.is_nan() && !input.is_nan() {
+        nans.set(true);
+    }
+    value
 }
 
 fn prob_error(name: &str) -> KernelError {
@@ -209,13 +220,15 @@ fn t_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             d.iter_mut().for_each(|v| *v = v.abs());
         }
     }
+    let nans = Cell::new(false);
+    let sqrt = |x: f64| checked(x.sqrt(), x, &nans);
     // p.body with (n, delta, sd, sig.level).
-    let body = move |v: &[f64]| -> f64 {
+    let body = |v: &[f64]| -> f64 {
         let (n, delta, sd, sig) = (v[0], v[1], v[2], v[3]);
         let nu = 1e-7f64.max(n - 1.0) * tsample;
         let nu = if (n - 1.0).is_nan() { n - 1.0 } else { nu };
-        let qu = qt(sig / tside, nu, false, false);
-        let ncp = (n / tsample).sqrt() * delta / sd;
+        let qu = checked(qt(sig / tside, nu, false, false), sig + nu, &nans);
+        let ncp = sqrt(n / tsample) * delta / sd;
         if strict && tside == 2.0 {
             pnt(qu, nu, ncp, false, false) + pnt(-qu, nu, ncp, true, false)
         } else {
@@ -291,6 +304,9 @@ fn t_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             }
         }
     }
+    if nans.get() {
+        ctx.warn("NaNs produced");
+    }
     for w in warn {
         ctx.warn(w);
     }
@@ -343,10 +359,13 @@ fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let strict = args.bool_or("strict", false)?;
     let tol = tol(args)?;
     let tside = if alt == "two.sided" { 2.0 } else { 1.0 };
-    let body = move |v: &[f64]| -> f64 {
+    let nans = Cell::new(false);
+    let sqrt = |x: f64| checked(x.sqrt(), x, &nans);
+    let qnorm = |p: f64| checked(qnorm(p, 0.0, 1.0, false, false), p, &nans);
+    let body = |v: &[f64]| -> f64 {
         let (n, p1, p2, sig) = (v[0], v[1], v[2], v[3]);
         if strict && tside == 2.0 {
-            let qu = qnorm(sig / tside, 0.0, 1.0, false, false);
+            let qu = qnorm(sig / tside);
             let d = (p1 - p2).abs();
             let (q1, q2) = (1.0 - p1, 1.0 - p2);
             let pbar = (p1 + p2) / 2.0;
@@ -354,13 +373,13 @@ fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             let (v1, v2) = (p1 * q1, p2 * q2);
             let vbar = pbar * qbar;
             pnorm(
-                (n.sqrt() * d - qu * (2.0 * vbar).sqrt()) / (v1 + v2).sqrt(),
+                (sqrt(n) * d - qu * sqrt(2.0 * vbar)) / sqrt(v1 + v2),
                 0.0,
                 1.0,
                 true,
                 false,
             ) + pnorm(
-                (n.sqrt() * d + qu * (2.0 * vbar).sqrt()) / (v1 + v2).sqrt(),
+                (sqrt(n) * d + qu * sqrt(2.0 * vbar)) / sqrt(v1 + v2),
                 0.0,
                 1.0,
                 false,
@@ -368,10 +387,9 @@ fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             )
         } else {
             pnorm(
-                (n.sqrt() * (p1 - p2).abs()
-                    - (qnorm(sig / tside, 0.0, 1.0, false, false)
-                        * ((p1 + p2) * (1.0 - (p1 + p2) / 2.0)).sqrt()))
-                    / (p1 * (1.0 - p1) + p2 * (1.0 - p2)).sqrt(),
+                (sqrt(n) * (p1 - p2).abs()
+                    - (qnorm(sig / tside) * sqrt((p1 + p2) * (1.0 - (p1 + p2) / 2.0))))
+                    / sqrt(p1 * (1.0 - p1) + p2 * (1.0 - p2)),
                 0.0,
                 1.0,
                 true,
@@ -454,6 +472,9 @@ fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 sig = vec![r];
             }
         }
+    }
+    if nans.get() {
+        ctx.warn("NaNs produced");
     }
     for w in warn {
         ctx.warn(w);

@@ -70,14 +70,28 @@ fn ab_sum(r: &[f64], m: usize, big_n: f64) -> f64 {
     ldouble::sum(&terms).to_f64()
 }
 
-/// `rank(c(x / sig, y))`, NA when a ratio is NaN (R's rank keeps it NA,
-/// and the sums that read it are NA).
-fn ranks_scaled(x: &[f64], y: &[f64], sig: f64) -> Option<Vec<f64>> {
+/// R's `rank(x)` (na.last = TRUE): the numbers ranked with ties
+/// averaged, then each NaN ranked after them in turn.
+fn rank_na_last(z: &[f64]) -> Vec<f64> {
+    let kept: Vec<f64> = z.iter().copied().filter(|v| !v.is_nan()).collect();
+    let mut ranked = rank(&kept).into_iter();
+    let mut next = kept.len() as f64;
+    z.iter()
+        .map(|v| {
+            if v.is_nan() {
+                next += 1.0;
+                next
+            } else {
+                ranked.next().unwrap_or(f64::NAN)
+            }
+        })
+        .collect()
+}
+
+/// `rank(c(x / sig, y))`: a NaN ratio (0 / 0) ranks last, as in R.
+fn ranks_scaled(x: &[f64], y: &[f64], sig: f64) -> Vec<f64> {
     let z: Vec<f64> = x.iter().map(|v| v / sig).chain(y.iter().copied()).collect();
-    if z.iter().any(|v| v.is_nan()) {
-        return None;
-    }
-    Some(rank(&z))
+    rank_na_last(&z)
 }
 
 /// R's `normalize(s, r, TIES, m, n)`: the statistic standardised, with
@@ -132,6 +146,14 @@ fn has_ties(r: &[f64]) -> bool {
 /// R's `if (cond)` on a comparison that may be NA.
 fn truth(v: Option<bool>) -> Result<bool, KernelError> {
     v.ok_or_else(|| KernelError::new("missing value where TRUE/FALSE needed"))
+}
+
+/// R's `if (a || b)`: `NA || TRUE` is TRUE, `NA || FALSE` an error.
+fn either(a: Option<bool>, b: Option<bool>) -> Result<bool, KernelError> {
+    if a == Some(true) || b == Some(true) {
+        return Ok(true);
+    }
+    truth(a.zip(b).map(|_| false))
 }
 
 fn gt(a: f64, b: f64) -> Option<bool> {
@@ -405,7 +427,7 @@ fn exact_interval(
             } else {
                 sigma[i] + sigma[i] * 1.01
             };
-            ranks_scaled(&xs, &ys, at).map_or(NA, |r| ab_sum(&r, m, big_n))
+            ab_sum(&ranks_scaled(&xs, &ys, at), m, big_n)
         })
         .collect();
     let mut e = Exact {
@@ -467,13 +489,9 @@ fn normal_interval(
     let big_n = mf + nf;
     let alpha = 1.0 - conf;
     let ab2 = |sig: f64, zq: f64| -> f64 {
-        match ranks_scaled(x, y, sig) {
-            None => NA,
-            Some(r) => {
-                let s = ab_sum(&r, m, big_n);
-                normalize(s, &r, has_ties(&r), mf, nf, big_n) - zq
-            }
-        }
+        let r = ranks_scaled(x, y, sig);
+        let s = ab_sum(&r, m, big_n);
+        normalize(s, &r, has_ties(&r), mf, nf, big_n) - zq
     };
     let pick = |v: &[f64], keep: &dyn Fn(f64) -> bool| -> Vec<f64> {
         v.iter().copied().filter(|&a| keep(a)).collect()
@@ -508,7 +526,7 @@ fn normal_interval(
         );
         let statu = ab2(srange[0], zl);
         let statl = ab2(srange[1], zu);
-        if truth(gt(statu, 0.0))? || truth(gt(0.0, statl))? {
+        if either(gt(statu, 0.0), gt(0.0, statl))? {
             warn.push(
                 "samples differ in location: cannot compute confidence set, returning NA".into(),
             );
@@ -525,7 +543,7 @@ fn normal_interval(
     };
     let statu = ab2(srange[0], 0.0);
     let statl = ab2(srange[1], 0.0);
-    let estimate = if truth(gt(statu, 0.0))? || truth(gt(0.0, statl))? {
+    let estimate = if either(gt(statu, 0.0), gt(0.0, statl))? {
         warn.push("cannot compute estimate, returning NA".into());
         NA
     } else {
