@@ -47,10 +47,17 @@ fn numbers(args: &Args<&Value>, name: &str, default: f64) -> Result<Vec<f64>, Ke
 /// them one by one (`sum(dpois(i, m) <= d * relErr)` over the whole
 /// range); past a million the range is bisected instead, as dpois is
 /// monotone there, and R's vector would be gigabytes.
-fn tail_count(from: f64, to: f64, m: f64, d: f64, upper: bool) -> f64 {
+fn tail_count(from: f64, to: f64, m: f64, d: f64, upper: bool) -> Result<f64, KernelError> {
     if to < from {
-        return 0.0;
+        return Ok(0.0);
     }
+    // seq.int(from, to)'s own limit, then room for it and for dpois's
+    // values, as R allocates both.
+    let len = to - from + 1.0;
+    if len.is_nan() || len >= 4_503_599_627_370_496.0 {
+        return Err(KernelError::new("result would be too long a vector"));
+    }
+    super::super::alloc::ensure_room(16.0 * len)?;
     let hit = |i: f64| dpois(i, m, false) <= d;
     if to - from < 1e6 {
         let mut c = 0.0;
@@ -61,13 +68,16 @@ fn tail_count(from: f64, to: f64, m: f64, d: f64, upper: bool) -> f64 {
             }
             i += 1.0;
         }
-        return c;
+        return Ok(c);
     }
     // The first index of the suffix that holds (upper), or one past the
     // last of the prefix.
     let (mut lo, mut hi) = (from, to + 1.0);
     while hi - lo > 1.0 {
         let mid = (lo + (hi - lo) / 2.0).floor();
+        if mid <= lo || mid >= hi {
+            break;
+        }
         if hit(mid) == upper {
             hi = mid;
         } else {
@@ -75,18 +85,14 @@ fn tail_count(from: f64, to: f64, m: f64, d: f64, upper: bool) -> f64 {
         }
     }
     let edge = if hit(lo) == upper { lo } else { hi };
-    if upper {
-        to - edge + 1.0
-    } else {
-        edge - from
-    }
+    Ok(if upper { to - edge + 1.0 } else { edge - from })
 }
 
 /// The one-sample test's two-sided p-value (poisson.test's own loop).
-fn two_sided(x: f64, m: f64) -> Value {
+fn two_sided(x: f64, m: f64) -> Result<Value, KernelError> {
     if m == 0.0 {
         // R's `(x == 0)`: a logical p-value.
-        return Value::flag(x == 0.0);
+        return Ok(Value::flag(x == 0.0));
     }
     let rel_err = 1.0 + 1e-7;
     let d = dpois(x, m, false);
@@ -97,13 +103,13 @@ fn two_sided(x: f64, m: f64) -> Value {
         while dpois(n, m, false) > d {
             n *= 2.0;
         }
-        let y = tail_count(m.ceil(), n, m, d * rel_err, true);
+        let y = tail_count(m.ceil(), n, m, d * rel_err, true)?;
         ppois(x, m, true, false) + ppois(n - y, m, false, false)
     } else {
-        let y = tail_count(0.0, m.floor(), m, d * rel_err, false);
+        let y = tail_count(0.0, m.floor(), m, d * rel_err, false)?;
         ppois(y - 1.0, m, true, false) + ppois(x - 1.0, m, false, false)
     };
-    Value::scalar(p)
+    Ok(Value::scalar(p))
 }
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -177,7 +183,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let pval = match alt {
         Alternative::Less => Value::scalar(ppois(x, m, true, false)),
         Alternative::Greater => Value::scalar(ppois(x - 1.0, m, false, false)),
-        Alternative::TwoSided => two_sided(x, m),
+        Alternative::TwoSided => two_sided(x, m)?,
     };
     // conf.level is not checked in the one-sample test: R's qgamma gives
     // NaN for a level outside [0, 1].
