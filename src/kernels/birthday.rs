@@ -15,14 +15,14 @@ pub(super) static KERNELS: &[Kernel] = &[
         name: "pbirthday",
         params: &[req("n"), opt("classes"), opt("coincident")],
         random: false,
-        shape: shape,
+        shape,
         eval: p_eval,
     },
     Kernel {
         name: "qbirthday",
         params: &[opt("prob"), opt("classes"), opt("coincident")],
         random: false,
-        shape: shape,
+        shape,
         eval: q_eval,
     },
 ];

@@ -238,8 +238,8 @@ impl Exact<'_> {
     fn cci(&mut self, alpha: f64, warn: &mut Vec<String>) -> Result<[f64; 2], KernelError> {
         let (qu, ql) = (self.q(alpha / 2.0)?, self.q(1.0 - alpha / 2.0)?);
         // length(u[u >= 0]): NA's count too.
-        let any_u = self.absigma.iter().any(|a| !(a - qu < 0.0));
-        let any_l = self.absigma.iter().any(|a| !(a - ql <= 0.0));
+        let any_u = self.absigma.iter().any(|a| a - qu >= 0.0 || a.is_nan());
+        let any_l = self.absigma.iter().any(|a| a - ql > 0.0 || a.is_nan());
         if !any_u || !any_l {
             warn.push(
                 "samples differ in location: cannot compute confidence set, returning NA".into(),

@@ -214,10 +214,7 @@ fn classical(t: &Table, alt: Alternative, conf: f64, correct: bool) -> Result<Va
         ],
         Alternative::TwoSided => {
             let q = qnorm((1.0 - conf) / 2.0, 0.0, 1.0, true, false);
-            vec![
-                estimate * ((1.0 * q) * sd).exp(),
-                estimate * ((-1.0 * q) * sd).exp(),
-            ]
+            vec![estimate * (q * sd).exp(), estimate * ((-q) * sd).exp()]
         }
     };
     Ok(Value::List(List::record(
@@ -248,9 +245,9 @@ fn d2x2xk(m: &[f64], n: &[f64], t: &[f64]) -> Vec<f64> {
         let mut next = vec![0.0; (l as i64 + width + 1).max(0) as usize];
         for j in 0..=width {
             let u = dhyper((j + y) as f64, m[s], n[s], t[s], false);
-            for w in 0..=l {
+            for (w, cw) in c.iter().enumerate().take(l + 1) {
                 if let Some(cell) = next.get_mut(w + j as usize) {
-                    *cell += c[w] * u;
+                    *cell += cw * u;
                 }
             }
         }

@@ -252,7 +252,8 @@ pub(crate) fn uniroot_extend(
         }
     };
     // !isTRUE(sign(f.lower) * sign(f.upper) <= 0): NA fails too.
-    if !(sign(f_lower) * sign(f_upper) <= 0.0) {
+    let product = sign(f_lower) * sign(f_upper);
+    if product.is_nan() || product > 0.0 {
         return Err(KernelError::new(if do_x {
             "did not succeed extending the interval endpoints for f(lower) * f(upper) <= 0"
         } else {
