@@ -1186,7 +1186,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             .map(|a| a.value.to_string())
     };
     match func {
-        "wilcox.test" | "ks.test" | "mood.test" => {
+        "wilcox.test" | "ks.test" | "mood.test" | "ansari.test" => {
             let x = text("x")?;
             // ks.test's `y` may name a distribution instead of data.
             let y = match matched.get("y") {
@@ -1206,7 +1206,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }
-        "kruskal.test" | "bartlett.test" => {
+        "kruskal.test" | "bartlett.test" | "fligner.test" => {
             let x = text("x")?;
             Some(match text("g") {
                 Some(g) if !matches!(matched.get("x"), Some(Value::List(_))) => {
@@ -1215,6 +1215,18 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 _ => x,
             })
         }
+        "mantelhaen.test" => {
+            let x = text("x")?;
+            Some(match (text("y"), text("z")) {
+                (Some(y), Some(z)) => format!("{x} and {y} and {z}"),
+                _ => x,
+            })
+        }
+        "poisson.test" => Some(format!(
+            "{} time base: {}",
+            text("x")?,
+            text("T").unwrap_or_else(|| "1".to_string())
+        )),
         "binom.test" => {
             let x = text("x")?;
             Some(match (matched.get("x").map(Value::len), text("n")) {
@@ -1247,7 +1259,7 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
             }
             Some(d)
         }
-        "friedman.test" => {
+        "friedman.test" | "quade.test" => {
             let y = text("y")?;
             Some(match (text("groups"), text("blocks")) {
                 (Some(g), Some(b)) => format!("{y}, {g} and {b}"),

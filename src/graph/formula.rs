@@ -310,8 +310,8 @@ pub struct DataScope {
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
-        "t.test" | "wilcox.test" | "var.test" => Some("y"),
-        "kruskal.test" | "bartlett.test" => Some("g"),
+        "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
+        "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
         "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "transform" | "oneway.test"
         | "xtabs" => None,
         _ => return None,

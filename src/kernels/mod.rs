@@ -30,6 +30,7 @@ mod as_list;
 mod attributes;
 mod ave;
 mod bandwidth;
+mod birthday;
 mod bitwise;
 mod cancor;
 mod class;
@@ -74,6 +75,7 @@ mod optimize;
 pub mod pfun;
 mod poly;
 mod polyroot;
+mod power;
 mod ppoints;
 mod princomp;
 mod qqnorm;
@@ -340,6 +342,8 @@ pub fn registry() -> &'static Registry {
             wilcoxon::KERNELS,
             acf::KERNELS,
             ar::KERNELS,
+            power::KERNELS,
+            birthday::KERNELS,
             class::KERNELS,
             attributes::KERNELS,
             identical::KERNELS,

@@ -372,6 +372,40 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             c * n * n.max(2.0).log2() + exact
         }
+        // Ranking the pooled samples, and for the exact distribution (both
+        // under 50 and no ties) ansari.c's counts: an array of up to
+        // (m + 1)²/4 + m·n/2 per (i, j) reached.
+        "ansari.test" => {
+            let sizes: Vec<f64> = ["x", "y"]
+                .iter()
+                .filter_map(|name| args.get(name))
+                .filter(|t| t.is_numeric())
+                .map(elements)
+                .collect();
+            let n: f64 = sizes.iter().sum();
+            let exact = match sizes.as_slice() {
+                &[m, k] if m < 50.0 && k < 50.0 => {
+                    WILCOX_EXACT_CELL * m * k * (m * m / 4.0 + m * k / 2.0)
+                }
+                _ => 0.0,
+            };
+            RANK * n * n.max(2.0).log2() + exact
+        }
+        // Ranks within groups or blocks, or a factor's codes per element.
+        "fligner.test" | "quade.test" | "mantelhaen.test" => {
+            let n = input_elements(args);
+            RANK * n * n.max(2.0).log2()
+        }
+        // uniroot's Brent steps on the power function: some thirty
+        // non-central t or normal tail probabilities.
+        "power.t.test" | "power.prop.test" => POWER_SOLVE,
+        // The pairs' product has n terms; qbirthday evaluates it a few
+        // times near its guess, about sqrt(2 classes log 2) draws.
+        "pbirthday" => PER_ELEMENT * scalar_arg(args, "n", 1.0).abs().min(MAX),
+        "qbirthday" => {
+            let c = scalar_arg(args, "classes", 365.0).abs();
+            4.0 * PER_ELEMENT * (2.0 * c * std::f64::consts::LN_2).sqrt().min(MAX)
+        }
         // cwilcox's table of m·n·(m·n/2) counts at worst (pwilcox past
         // the middle), besides the per-element work.
         "dwilcox" | "pwilcox" | "qwilcox" => {
@@ -718,6 +752,9 @@ const WILCOX_TWO: f64 = 30.0;
 const WILCOX_EXACT_CELL: f64 = 8.0;
 const KS: f64 = 12.0;
 const MOOD: f64 = 135.0;
+/// A power calculation solved by uniroot: ~30 tail probabilities of a
+/// few hundred ops each.
+const POWER_SOLVE: f64 = 2e4;
 const LM: f64 = 0.75;
 /// Ops per row of a model frame and matrix: 110 ms for `lm(x ~ y)` on
 /// 10⁶ rows, where the QR's flops are 2 ms.

@@ -14,6 +14,7 @@ mod math;
 pub(super) use math::fround;
 mod matrix;
 pub(crate) use matrix::matmul;
+pub(crate) use ops::r_pow;
 mod ops;
 
 use super::{Kernel, Value};

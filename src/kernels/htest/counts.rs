@@ -208,44 +208,9 @@ pub(super) fn chisq_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
     ))
 }
 
-pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let xs = args.nums("x")?.into_owned();
-    let bad_x = || KernelError::new("'x' must be nonnegative and integer");
-    if xs.iter().any(|v| v.is_nan() || *v < 0.0) {
-        return Err(bad_x());
-    }
-    let xr: Vec<f64> = xs.iter().map(|v| v.round()).collect();
-    if xs.iter().zip(&xr).any(|(a, b)| (a - b).abs() > 1e-7) {
-        return Err(bad_x());
-    }
-    let (x, n) = match xr.len() {
-        2 => (xr[0], xr[0] + xr[1]),
-        1 => {
-            let n = match args.get("n").and_then(Value::as_scalar) {
-                Some(n) => n,
-                None => return Err(KernelError::new("'n' must be a positive integer >= 'x'")),
-            };
-            let nr = n.round();
-            if n.is_nan() || n < 1.0 || (n - nr).abs() > 1e-7 || xr[0] > nr {
-                return Err(KernelError::new("'n' must be a positive integer >= 'x'"));
-            }
-            (xr[0], nr)
-        }
-        _ => return Err(KernelError::new("incorrect length of 'x'")),
-    };
-    let p = match args.get("p") {
-        None => 0.5,
-        Some(v) => match v.as_scalar() {
-            Some(p) if (0.0..=1.0).contains(&p) => p,
-            _ => {
-                return Err(KernelError::new(
-                    "'p' must be a single number between 0 and 1",
-                ))
-            }
-        },
-    };
-    let alt = alternative(args)?;
-    let conf = conf_level(args, true)?;
+/// binom.test's p-value and interval for `x` successes in `n` trials
+/// (poisson.test's two-sample test is one).
+pub(super) fn binom_core(x: f64, n: f64, p: f64, alt: Alternative, conf: f64) -> (f64, Vec<f64>) {
     let pval = match alt {
         Alternative::Less => pbinom(x, n, p, true, false),
         Alternative::Greater => pbinom(x - 1.0, n, p, false, false),
@@ -306,6 +271,48 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
             vec![p_l(alpha), p_u(alpha)]
         }
     };
+    (pval, cint)
+}
+
+pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let xs = args.nums("x")?.into_owned();
+    let bad_x = || KernelError::new("'x' must be nonnegative and integer");
+    if xs.iter().any(|v| v.is_nan() || *v < 0.0) {
+        return Err(bad_x());
+    }
+    let xr: Vec<f64> = xs.iter().map(|v| v.round()).collect();
+    if xs.iter().zip(&xr).any(|(a, b)| (a - b).abs() > 1e-7) {
+        return Err(bad_x());
+    }
+    let (x, n) = match xr.len() {
+        2 => (xr[0], xr[0] + xr[1]),
+        1 => {
+            let n = match args.get("n").and_then(Value::as_scalar) {
+                Some(n) => n,
+                None => return Err(KernelError::new("'n' must be a positive integer >= 'x'")),
+            };
+            let nr = n.round();
+            if n.is_nan() || n < 1.0 || (n - nr).abs() > 1e-7 || xr[0] > nr {
+                return Err(KernelError::new("'n' must be a positive integer >= 'x'"));
+            }
+            (xr[0], nr)
+        }
+        _ => return Err(KernelError::new("incorrect length of 'x'")),
+    };
+    let p = match args.get("p") {
+        None => 0.5,
+        Some(v) => match v.as_scalar() {
+            Some(p) if (0.0..=1.0).contains(&p) => p,
+            _ => {
+                return Err(KernelError::new(
+                    "'p' must be a single number between 0 and 1",
+                ))
+            }
+        },
+    };
+    let alt = alternative(args)?;
+    let conf = conf_level(args, true)?;
+    let (pval, cint) = binom_core(x, n, p, alt, conf);
     Ok(record(vec![
         ("statistic", Value::scalar(x)),
         ("parameter", Value::scalar(n)),

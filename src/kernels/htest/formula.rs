@@ -6,7 +6,7 @@
 //! either dropped as `model.frame` drops them, then the default method on
 //! the samples, with R's `data.name`, "response by group".
 
-use super::{groups, ttest, wilcox};
+use super::{ansari, fligner, groups, ttest, wilcox};
 use crate::kernels::factor::{as_factor, drop_unused};
 use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
 
@@ -74,8 +74,30 @@ pub(super) fn var_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgEr
     )
 }
 
+pub(super) fn ansari_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ansari::eval,
+    )
+}
+
+pub(super) fn ansari_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        ansari::shape,
+    )
+}
+
 pub(super) fn kruskal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     or_default(args, ctx, Split::Groups, groups::kruskal_eval)
+}
+
+pub(super) fn fligner_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(args, ctx, Split::Groups, fligner::eval)
 }
 
 pub(super) fn bartlett_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {

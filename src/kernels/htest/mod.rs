@@ -4,19 +4,24 @@
 //! `data.name`, which R deparses from the call, is added by the evaluator,
 //! which has the call's text.
 
+mod ansari;
 mod box_test;
 mod cortest;
 mod counts;
 mod fisher;
+mod fligner;
 mod formula;
 mod friedman;
 mod groups;
 mod ks;
+mod mantelhaen;
 mod mcnemar;
 mod mood;
 mod oneway;
 mod padjust;
 mod pairwise;
+mod poisson;
+mod quade;
 mod shapiro;
 mod ttest;
 pub(super) mod uniroot;
@@ -28,6 +33,23 @@ use super::value::{List, Value};
 use super::{opt, req, Args, Kernel, KernelError, Type, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "ansari.test",
+        params: &[
+            req("x"),
+            // Required by the default method; the formula method has none.
+            opt("y"),
+            opt("alternative"),
+            opt("exact"),
+            opt("conf.int"),
+            opt("conf.level"),
+            DOTS,
+            opt("data"),
+        ],
+        random: false,
+        shape: formula::ansari_shape,
+        eval: formula::ansari_eval,
+    },
     Kernel {
         name: "Box.test",
         params: &[req("x"), opt("lag"), opt("type"), opt("fitdf")],
@@ -200,6 +222,48 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: formula::groups_shape,
         eval: formula::bartlett_eval,
+    },
+    Kernel {
+        name: "fligner.test",
+        params: &[req("x"), opt("g"), DOTS, opt("data")],
+        random: false,
+        shape: formula::groups_shape,
+        eval: formula::fligner_eval,
+    },
+    Kernel {
+        name: "quade.test",
+        params: &[req("y"), opt("groups"), opt("blocks"), DOTS],
+        random: false,
+        shape: quade::shape,
+        eval: quade::eval,
+    },
+    Kernel {
+        name: "poisson.test",
+        params: &[
+            req("x"),
+            opt("T"),
+            opt("r"),
+            opt("alternative"),
+            opt("conf.level"),
+        ],
+        random: false,
+        shape: poisson::shape,
+        eval: poisson::eval,
+    },
+    Kernel {
+        name: "mantelhaen.test",
+        params: &[
+            req("x"),
+            opt("y"),
+            opt("z"),
+            opt("alternative"),
+            opt("correct"),
+            opt("exact"),
+            opt("conf.level"),
+        ],
+        random: false,
+        shape: mantelhaen::shape,
+        eval: mantelhaen::eval,
     },
     Kernel {
         name: "cor.test",

@@ -134,3 +134,141 @@ pub(super) fn uniroot(
     let (fl, fu) = end_values(f_lower, f_upper)?;
     Ok(zeroin2(lower, upper, fl, fu, f, tol, 1000).root)
 }
+
+/// uniroot's `extendInt`: which way `f` crosses zero, when the interval
+/// may be widened to find the crossing.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Extend {
+    Yes,
+    /// "downX": f decreases through the root.
+    Down,
+    /// "upX": f increases through the root.
+    Up,
+}
+
+/// R's `uniroot(f, c(lower, upper), tol = tol, extendInt = ext)$root`
+/// (stats/R/nlm.R): the interval widened as R widens it, then
+/// `R_zeroin2`; a warning when it did not converge.
+pub(crate) fn uniroot_extend(
+    f: &mut dyn FnMut(f64) -> f64,
+    lower: f64,
+    upper: f64,
+    tol: f64,
+    ext: Extend,
+    warn: &mut Vec<String>,
+) -> Result<f64, KernelError> {
+    const MAXITER: i64 = 1000;
+    let (mut lower, mut upper) = (lower.min(upper), lower.max(upper));
+    if lower.is_nan() || upper.is_nan() || lower >= upper {
+        return Err(KernelError::new("lower < upper  is not fulfilled"));
+    }
+    let (mut f_lower, mut f_upper) = (f(lower), f(upper));
+    if f_lower.is_nan() {
+        return Err(KernelError::new("f.lower = f(lower) is NA"));
+    }
+    if f_upper.is_nan() {
+        return Err(KernelError::new("f.upper = f(upper) is NA"));
+    }
+    let sig = match ext {
+        Extend::Yes => None,
+        Extend::Down => Some(-1.0),
+        Extend::Up => Some(1.0),
+    };
+    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
+    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
+    let do_x = match sig {
+        None => fl * fu > 0.0,
+        Some(s) => s * fl > 0.0 || s * fu < 0.0,
+    };
+    let no_change =
+        |it: i64| KernelError::new(format!("no sign change found in {} iterations", it - 1));
+    if do_x {
+        let delta_of = |u: f64| 0.01 * u.abs().max(1e-4);
+        let mut it = 0;
+        match sig {
+            None => {
+                let mut delta = [delta_of(lower), delta_of(upper)];
+                // isTRUE(f.lower * f.upper > 0) while an end is finite.
+                while f_lower * f_upper > 0.0 && (lower.is_finite() || upper.is_finite()) {
+                    it += 1;
+                    if it > MAXITER {
+                        return Err(no_change(it));
+                    }
+                    let finite = [lower.is_finite(), upper.is_finite()];
+                    if finite[0] {
+                        let (ol, of) = (lower, f_lower);
+                        lower -= delta[0];
+                        f_lower = f(lower);
+                        if f_lower.is_nan() {
+                            lower = ol;
+                            f_lower = of;
+                            delta[0] /= 4.0;
+                        }
+                    }
+                    if finite[1] {
+                        let (ou, of) = (upper, f_upper);
+                        upper += delta[1];
+                        f_upper = f(upper);
+                        if f_upper.is_nan() {
+                            upper = ou;
+                            f_upper = of;
+                            delta[1] /= 4.0;
+                        }
+                    }
+                    delta = [2.0 * delta[0], 2.0 * delta[1]];
+                }
+            }
+            Some(s) => {
+                let mut delta = delta_of(lower);
+                while s * f_lower > 0.0 {
+                    it += 1;
+                    if it > MAXITER {
+                        return Err(no_change(it));
+                    }
+                    lower -= delta;
+                    f_lower = f(lower);
+                    delta *= 2.0;
+                }
+                let mut delta = delta_of(upper);
+                while s * f_upper < 0.0 {
+                    it += 1;
+                    if it > MAXITER {
+                        return Err(no_change(it));
+                    }
+                    upper += delta;
+                    f_upper = f(upper);
+                    delta *= 2.0;
+                }
+            }
+        }
+    }
+    let sign = |x: f64| {
+        if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            x
+        }
+    };
+    // !isTRUE(sign(f.lower) * sign(f.upper) <= 0): NA fails too.
+    let product = sign(f_lower) * sign(f_upper);
+    if product.is_nan() || product > 0.0 {
+        return Err(KernelError::new(if do_x {
+            "did not succeed extending the interval endpoints for f(lower) * f(upper) <= 0"
+        } else {
+            "f() values at end points not of opposite sign"
+        }));
+    }
+    if !lower.is_finite() {
+        return Err(KernelError::new("invalid 'xmin' value"));
+    }
+    if !upper.is_finite() {
+        return Err(KernelError::new("invalid 'xmax' value"));
+    }
+    let z = zeroin2(lower, upper, f_lower, f_upper, f, tol, MAXITER as usize);
+    if z.iter < 0 {
+        warn.push(format!("_NOT_ converged in {MAXITER} iterations"));
+    }
+    Ok(z.root)
+}

@@ -7,6 +7,7 @@
 // R's constants are kept digit for digit as its sources print them.
 #![allow(clippy::excessive_precision)]
 
+pub mod ansari;
 pub mod choose;
 pub mod dfun;
 pub mod dpq;
@@ -18,6 +19,7 @@ pub mod pbeta;
 pub mod pcont;
 pub mod pgamma;
 pub mod pnorm;
+pub mod pnt;
 pub mod polygamma;
 pub mod qbeta;
 pub mod qfun;
