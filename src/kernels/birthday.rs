@@ -28,7 +28,12 @@ pub(super) static KERNELS: &[Kernel] = &[
 ];
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    for name in ["n", "prob", "classes", "coincident"] {
+    let first = if args.func == "pbirthday" {
+        "n"
+    } else {
+        "prob"
+    };
+    for name in [first, "classes", "coincident"] {
         match args.ty(name) {
             None | Some(Type::Any) => {}
             Some(t) if t.is_numeric() => {}

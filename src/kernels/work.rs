@@ -294,8 +294,9 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // The covariances, then an eigen (or SVD) of a p-by-p matrix.
         "princomp" | "cancor" => {
             let x = tall(arg_dims(args, "x"));
+            // princomp has no `y`.
             let y = args
-                .get("y")
+                .get_if_formal("y")
                 .map_or((0.0, 0.0), |_| tall(arg_dims(args, "y")));
             let (m, p) = (x.0, x.1 + y.1);
             PRCOMP * (2.0 * m * p * p + 8.0 * p.powi(3)) + PER_CENTRED * m * p
