@@ -449,10 +449,10 @@ fn rank_random_ties_are_refused_clearly() {
 fn unknown_functions_get_honest_suggestions() {
     // (The distribution families are all complete now; suggest.rs's unit
     // tests cover the family hint for a missing member.)
-    let (_dir, path) = workflow("b = 'ansari.test(c(1, 2, 3), c(4, 5, 6))'");
+    let (_dir, path) = workflow("b = 'mauchly.test(c(1, 2, 3), c(4, 5, 6))'");
     let err = text(&flowcast(&["check", path.to_str().unwrap()]).stderr);
     assert!(
-        err.contains("could not find function `ansari.test`"),
+        err.contains("could not find function `mauchly.test`"),
         "{err}"
     );
     assert!(!err.contains("did you mean"), "{err}");
