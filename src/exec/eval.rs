@@ -10,8 +10,8 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, fun, index, logical, model_matrix, names, path, registry, Args, Ctx, Kernel,
-    KernelError, Value, Warning,
+    alloc, frame, fun, index, logical, model_matrix, names, path, registry, switch, Args, Ctx,
+    Kernel, KernelError, Value, Warning,
 };
 use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
@@ -87,6 +87,9 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// R's error on evaluating an empty argument.
+const MISSING: &str = "argument is missing, with no default";
+
 /// Evaluates `e`, read from `file`.
 pub fn eval<'s>(
     e: &Expr,
@@ -100,6 +103,7 @@ pub fn eval<'s>(
         ExprKind::Str(s) => Cow::Owned(Value::string(s)),
         ExprKind::Bool(b) => Cow::Owned(Value::flag(*b)),
         ExprKind::Null => Cow::Owned(Value::Null),
+        ExprKind::Missing => return Err(err(e.span, MISSING.into())),
         // R's `NA` is logical; `NA_real_` and `NA_integer_` are numbers.
         ExprKind::Na if e.is_logical_na(file) => Cow::Owned(Value::Bool(vec![None])),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
@@ -112,21 +116,8 @@ pub fn eval<'s>(
             func_span,
             args,
         } => {
-            let mut values = eval_args(func, args, scope, ctx, file)?;
-            model_newdata(func, args, &mut values, ctx, file)?;
-            integers_as_text(func, args, &mut values, scope, file);
-            deparsed_args(func, args, &mut values);
-            implicit_names(func, args, &mut values);
-            implicit_names(func, args, &mut values);
-            let closures = closure(func, args)?.map(|c| c.map(|(_, c)| c));
-            let integers = integer_args(func, args, &values, scope, file);
-            let (v, _) = call_with(closures, scope, file, ctx, |ctx| {
-                ctx.integers = integers;
-                let r = call_traced(func, *func_span, e.span, args, &values, ctx, false);
-                ctx.integers = Vec::new();
-                r
-            })?;
-            Cow::Owned(v)
+            let call = (func.as_str(), *func_span, &args[..]);
+            Cow::Owned(eval_call(e.span, call, scope, ctx, file, false)?.0)
         }
         ExprKind::Unary { op, expr } => {
             let v = eval(expr, scope, ctx, file)?;
@@ -358,6 +349,38 @@ fn short_circuit(op: BinaryOp, lhs: &Value, ctx: &mut Ctx) -> Result<Option<bool
     };
     let x = crate::kernels::logic::scalar_side(lhs, "x", op.symbol(), ctx)?;
     Ok((x == Some(want)).then_some(want))
+}
+
+/// R's `switch`, a special form: `EXPR`, then only the alternative it
+/// picks (`kernels::switch::choose`) is evaluated.
+fn switch<'s>(
+    span: Span,
+    args: &[Arg],
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Cow<'s, Value>, EvalError> {
+    let err = |span: Span, message: String| EvalError { span, message };
+    let (expr, alts) = promises::switch_args(args).map_err(|m| err(span, m))?;
+    let x = eval(&expr.value, scope, ctx, file)?;
+    let (key, warning) = switch::key(&x).map_err(|m| err(span, m))?;
+    let at = Some((span.start, span.end));
+    for message in warning
+        .into_iter()
+        .chain(alts.is_empty().then_some(switch::NO_ALTERNATIVES))
+    {
+        ctx.warnings.push(Warning {
+            message: message.into(),
+            at,
+        });
+    }
+    let written = promises::switch_alternatives(alts);
+    let chosen =
+        switch::choose(&key, &written, |i| deparse(&alts[i].value)).map_err(|m| err(span, m))?;
+    match chosen {
+        Some(i) => eval(&alts[i].value, scope, ctx, file),
+        None => Ok(Cow::Owned(Value::Null)),
+    }
 }
 
 /// An evaluated argument and its name, if it was named.
@@ -628,14 +651,29 @@ pub fn eval_traced(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<(Value, Option<String>), EvalError> {
-    let ExprKind::Call {
-        func,
-        func_span,
-        args,
-    } = &e.kind
-    else {
-        return Ok((eval(e, scope, ctx, file)?.into_owned(), None));
-    };
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            func_span,
+            args,
+        } => eval_call(e.span, (func, *func_span, args), scope, ctx, file, true),
+        _ => Ok((eval(e, scope, ctx, file)?.into_owned(), None)),
+    }
+}
+
+/// Evaluates the call at `span` (its function, the function's span, its
+/// arguments), with the path its kernel took when `trace`.
+fn eval_call(
+    span: Span,
+    (func, func_span, args): (&str, Span, &[Arg]),
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+    trace: bool,
+) -> Result<(Value, Option<String>), EvalError> {
+    if func == "switch" {
+        return Ok((switch(span, args, scope, ctx, file)?.into_owned(), None));
+    }
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
@@ -645,7 +683,7 @@ pub fn eval_traced(
     let integers = integer_args(func, args, &values, scope, file);
     call_with(closures, scope, file, ctx, |ctx| {
         ctx.integers = integers;
-        let r = call_traced(func, *func_span, e.span, args, &values, ctx, true);
+        let r = call_traced(func, func_span, span, args, &values, ctx, trace);
         ctx.integers = Vec::new();
         r
     })

@@ -8,12 +8,14 @@ use std::collections::HashMap;
 use super::diag;
 use super::formula;
 use super::function_args;
+use super::promises;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::kernels::switch;
 use crate::kernels::work::{self, Work};
 use crate::kernels::{
     frame, index, logical, model_matrix, registry, ArgError, Args, ShapeCtx, Type,
 };
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, Param};
+use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 /// The type of `e` given the types of the names it reads.
 pub fn infer(
@@ -60,6 +62,9 @@ fn infer_node(
         ExprKind::Str(s) => Type::str_const(s),
         ExprKind::Bool(b) => Type::logical_const(vec![Some(*b)]),
         ExprKind::Null => Type::Null,
+        ExprKind::Missing => {
+            return Err(diag(file, e.span, "argument is missing, with no default"))
+        }
         ExprKind::Na if e.is_logical_na(file) => Type::logical_const(vec![None]),
         ExprKind::Na => Type::scalar_const(crate::kernels::value::NA),
         ExprKind::Name(n) => match env.get(n.as_str()) {
@@ -69,6 +74,9 @@ fn infer_node(
                 None => return Err(diag(file, e.span, format!("object `{n}` not found"))),
             },
         },
+        ExprKind::Call { func, args, .. } if func == "switch" => {
+            switch_type(e, args, env, file, ctx, work)?
+        }
         ExprKind::Call {
             func,
             func_span,
@@ -354,6 +362,60 @@ fn statement<'e>(
         }
         _ => infer_node(s, env, file, ctx, None, work),
     }
+}
+
+/// The type of a written `switch`: of the alternative `EXPR` picks when
+/// its value is known before the run; otherwise of every alternative that
+/// may be picked, joined, with the costliest one's work charged (as for an
+/// `if`).
+fn switch_type(
+    e: &Expr,
+    args: &[Arg],
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Type, Diagnostic> {
+    let (expr, alts) = promises::switch_args(args).map_err(|m| diag(file, e.span, m))?;
+    let t = infer_node(&expr.value, env, file, ctx, None, work)?;
+    let key = switch::key_of_type(&t).map_err(|m| diag(file, e.span, m))?;
+    if let Some(key) = key {
+        let written = promises::switch_alternatives(alts);
+        let chosen = switch::choose(&key, &written, |i| deparse(&alts[i].value))
+            .map_err(|m| diag(file, e.span, m))?;
+        return match chosen {
+            Some(i) => infer_node(&alts[i].value, env, file, ctx, None, work),
+            None => Ok(Type::Null),
+        };
+    }
+    let mut costliest: Option<Work> = None;
+    let mut draws = None;
+    let mut types = Vec::with_capacity(alts.len());
+    for a in alts {
+        if matches!(a.value.kind, ExprKind::Missing) || stops(&a.value) {
+            types.push(None);
+            continue;
+        }
+        let mut w = Work::default();
+        types.push(Some(infer_node(&a.value, env, file, ctx, None, &mut w)?));
+        // Which alternative runs, and so what it draws, only the run tells.
+        let unknown = w.unknown_draws || draws.is_some_and(|d| d != w.draws);
+        draws = Some(w.draws);
+        if costliest
+            .as_ref()
+            .is_none_or(|c| w.ops + w.seconds > c.ops + c.seconds)
+        {
+            costliest = Some(w);
+        }
+        if unknown {
+            costliest.as_mut().expect("set above").unknown_draws = true;
+        }
+    }
+    if let Some(w) = costliest {
+        *work += w;
+    }
+    let names: Vec<Option<&str>> = alts.iter().map(|a| a.name.as_deref()).collect();
+    switch::result_type(None, &names, &types).map_err(|m| diag(file, e.span, m))
 }
 
 /// The type of a function's `body` with its parameters `bound` (see

@@ -93,6 +93,7 @@ mod stopifnot;
 mod subset;
 mod summary;
 mod sweep;
+pub mod switch;
 mod triangle;
 mod unsplit;
 mod vector;
@@ -367,6 +368,7 @@ pub fn registry() -> &'static Registry {
             poly::KERNELS,
             stack::KERNELS,
             unsplit::KERNELS,
+            switch::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

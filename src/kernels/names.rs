@@ -256,6 +256,8 @@ pub fn reads_names(func: &str) -> bool {
             | "as.data.frame"
             | "cbind"
             | "rbind"
+            // The chosen alternative is returned whole.
+            | "switch"
             | "write.csv"
             | "row.names"
             | "row.names<-"

@@ -82,6 +82,10 @@ pub enum ExprKind {
     Null,
     /// `NA`.
     Na,
+    /// An empty argument, `a =` in `switch(x, a = , b = 1)`: R's missing
+    /// argument, which falls through to the next alternative. The parser
+    /// allows it nowhere else.
+    Missing,
     /// A name; R names may contain dots (`p.value`, `my.data`).
     Name(String),
     /// `f(a, b = c)`. Operators are not calls here; see [`ExprKind::Binary`].
@@ -346,7 +350,8 @@ impl Expr {
             | ExprKind::Str(_)
             | ExprKind::Bool(_)
             | ExprKind::Null
-            | ExprKind::Na => {}
+            | ExprKind::Na
+            | ExprKind::Missing => {}
             ExprKind::Call { args, .. } => args.iter().for_each(|a| f(&a.value)),
             ExprKind::Unary { expr, .. } => f(expr),
             ExprKind::Binary { lhs, rhs, .. } => {
@@ -413,7 +418,8 @@ impl Expr {
             | ExprKind::Str(_)
             | ExprKind::Bool(_)
             | ExprKind::Null
-            | ExprKind::Na => {}
+            | ExprKind::Na
+            | ExprKind::Missing => {}
             ExprKind::Call { args, .. } => args.iter_mut().for_each(|a| f(&mut a.value)),
             ExprKind::Unary { expr, .. } => f(expr),
             ExprKind::Binary { lhs, rhs, .. } => {

@@ -100,6 +100,7 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
         ExprKind::Bool(b) => if *b { "TRUE" } else { "FALSE" }.into(),
         ExprKind::Null => "NULL".into(),
         ExprKind::Na => "NA".into(),
+        ExprKind::Missing => String::new(),
         ExprKind::Name(n) => name(n),
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {

@@ -201,7 +201,16 @@ impl Parser<'_> {
                 let eq = self.peek_at(1).clone();
                 self.bump();
                 self.bump();
-                let value = self.operand(0, &eq)?;
+                let value = if matches!(self.peek().tok, Tok::Comma | Tok::RParen) {
+                    // Only `switch` reads an empty alternative; the call
+                    // refuses it anywhere else (`Parser::call`).
+                    Expr {
+                        kind: ExprKind::Missing,
+                        span: self.span(&eq),
+                    }
+                } else {
+                    self.operand(0, &eq)?
+                };
                 Arg {
                     name: Some(name),
                     span: start.to(value.span),

@@ -739,6 +739,20 @@ impl<'a> Parser<'a> {
                 let mut args = self.args(open)?;
                 let close = self.close(Tok::RParen, open)?;
                 self.depth -= 1;
+                if let Some(a) = args
+                    .iter()
+                    .find(|a| matches!(a.value.kind, ExprKind::Missing))
+                {
+                    if func != "switch" {
+                        return Err(self.diag(
+                            a.span,
+                            format!(
+                                "argument `{}` is empty; only switch's alternatives may be",
+                                a.name.as_deref().unwrap_or_default()
+                            ),
+                        ));
+                    }
+                }
                 family::call_family_names(&func, &mut args);
                 Ok(Expr {
                     span: lhs.span.to(close),
