@@ -293,7 +293,7 @@ fn runner<'a>(
 /// A function's `body` run with its parameters `bound` (see
 /// `function_args::bind`): the defaults of those given no argument are
 /// evaluated first, seeing the arguments given.
-fn run_bound(
+pub(super) fn run_bound(
     bound: &[(&Param, Option<&Value>)],
     body: &Expr,
     scope: &Scope,
@@ -674,6 +674,10 @@ fn eval_call(
     if func == "switch" {
         return Ok((switch(span, args, scope, ctx, file)?.into_owned(), None));
     }
+    if func == "tryCatch" {
+        let v = super::conditions::try_catch(span, args, scope, ctx, file)?;
+        return Ok((v.into_owned(), None));
+    }
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
@@ -984,7 +988,7 @@ fn model_newdata(
 
 /// Calls kernel `func` on already evaluated arguments. `args` are the
 /// written arguments (for error spans); operators pass none.
-fn call(
+pub(super) fn call(
     func: &str,
     func_span: Span,
     call_span: Span,

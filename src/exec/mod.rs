@@ -7,6 +7,7 @@
 //! shared (`Arc`), never copied between tasks. A failing task fails alone:
 //! tasks that read its value are skipped, every other task still runs.
 
+mod conditions;
 mod dynamic;
 pub mod eval;
 pub mod integer;

@@ -64,12 +64,17 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
                       tapply, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
-                      optim, optimHess and approx (ties)";
+                      optim, optimHess, approx (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an
 /// error: its span and message.
 fn closure_arg(func: &str, args: &[Arg]) -> Result<[Option<usize>; 2], (Span, String)> {
+    // tryCatch's handlers are called by the evaluator itself, not by a
+    // kernel (`exec::conditions`).
+    if func == "tryCatch" {
+        return Ok([None, None]);
+    }
     let closures: Vec<usize> = (0..args.len())
         .filter(|&i| matches!(args[i].value.kind, ExprKind::Function { .. }))
         .collect();
@@ -198,6 +203,14 @@ pub fn function_arg_spans(e: &Expr, out: &mut Vec<Span>) {
     if let ExprKind::Call { func, args, .. } = &e.kind {
         if let Some(i) = function_arg(func, args) {
             out.push(args[i].value.span);
+        }
+        // `tryCatch(x, error = conditionMessage)`: handlers named by name.
+        if let (true, Ok(t)) = (func == "tryCatch", super::promises::try_catch_args(args)) {
+            for (_, h) in t.handlers {
+                if matches!(&h.value.kind, ExprKind::Name(n) if registry().get(n).is_some()) {
+                    out.push(h.value.span);
+                }
+            }
         }
     }
     e.visit_children(&mut |c| function_arg_spans(c, out));

@@ -1,7 +1,8 @@
 //! Arguments R forces only when it needs them: `ifelse` evaluates `yes`
 //! only when some `test` is TRUE and `no` only when some is FALSE,
-//! `switch` only the alternative it picks, and `&&` and `||` their right
-//! side only when the left does not decide.
+//! `switch` only the alternative it picks, `tryCatch` a handler only for
+//! a condition it catches, and `&&` and `||` their right side only when
+//! the left does not decide.
 //! Evaluation forces them the same way (`exec::eval`); analysis counts no
 //! fixed number of draws for a step whose lazy part draws, since only the
 //! run decides whether it does.
@@ -24,6 +25,12 @@ pub fn ifelse_slots(args: &[Arg]) -> Option<[Option<usize>; 3]> {
 /// Whether a call's draws from the random stream depend on which of its
 /// lazily forced arguments the run forces.
 pub fn call_draws_lazily(func: &str, args: &[Arg]) -> bool {
+    if func == "tryCatch" {
+        return try_catch_args(args).is_ok_and(|t| {
+            t.handlers.iter().any(|(_, h)| draws_random(&h.value))
+                || t.expr.is_some_and(|e| draws_random(&e.value))
+        });
+    }
     if func == "switch" {
         return args.iter().skip(1).any(|a| draws_random(&a.value));
     }
@@ -60,4 +67,40 @@ pub fn switch_alternatives(alts: &[Arg]) -> Vec<Alternative<'_>> {
             empty: matches!(a.value.kind, ExprKind::Missing),
         })
         .collect()
+}
+
+/// A written `tryCatch(expr, ..., finally)`: R evaluates `expr`, then a
+/// handler only for a condition it catches, and `finally` last.
+pub struct TryCatch<'a> {
+    pub expr: Option<&'a Arg>,
+    /// Each handler's condition class and the handler as written, in the
+    /// order given (the first that catches a condition is the one called).
+    pub handlers: Vec<(&'a str, &'a Arg)>,
+    pub finally: Option<&'a Arg>,
+}
+
+/// `tryCatch`'s arguments matched as R matches them: `expr` by name or as
+/// the first positional argument, `finally` by its exact name (it follows
+/// `...`), and every other argument a handler named by its class.
+pub fn try_catch_args(args: &[Arg]) -> Result<TryCatch<'_>, String> {
+    let named = |n: &str| args.iter().find(|a| a.name.as_deref() == Some(n));
+    let expr = named("expr").or_else(|| args.iter().find(|a| a.name.is_none()));
+    let finally = named("finally");
+    let mut handlers = Vec::new();
+    for a in args {
+        if expr.is_some_and(|e| std::ptr::eq(e, a)) || finally.is_some_and(|f| std::ptr::eq(f, a)) {
+            continue;
+        }
+        match a.name.as_deref() {
+            Some(class) => handlers.push((class, a)),
+            None => {
+                return Err("condition handlers must be specified with a condition class".into())
+            }
+        }
+    }
+    Ok(TryCatch {
+        expr,
+        handlers,
+        finally,
+    })
 }

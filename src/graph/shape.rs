@@ -10,6 +10,7 @@ use super::formula;
 use super::function_args;
 use super::promises;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::kernels::conditions::{condition_type, Signal};
 use crate::kernels::switch;
 use crate::kernels::work::{self, Work};
 use crate::kernels::{
@@ -76,6 +77,9 @@ fn infer_node(
         },
         ExprKind::Call { func, args, .. } if func == "switch" => {
             switch_type(e, args, env, file, ctx, work)?
+        }
+        ExprKind::Call { func, args, .. } if func == "tryCatch" => {
+            try_catch_type(e, args, env, file, ctx, work)?
         }
         ExprKind::Call {
             func,
@@ -416,6 +420,63 @@ fn switch_type(
     }
     let names: Vec<Option<&str>> = alts.iter().map(|a| a.name.as_deref()).collect();
     switch::result_type(None, &names, &types).map_err(|m| diag(file, e.span, m))
+}
+
+/// The type of a written `tryCatch`: `expr`'s joined with what each
+/// handler returns (a handler that stops returns nothing). What analysis
+/// finds wrong in `expr`, R signals only when it runs, so with a handler
+/// for errors it is left to the run.
+fn try_catch_type(
+    e: &Expr,
+    args: &[Arg],
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Type, Diagnostic> {
+    let tc = promises::try_catch_args(args).map_err(|m| diag(file, e.span, m))?;
+    // Whether a handler runs, and what `expr` draws before it fails, only
+    // the run tells.
+    if promises::call_draws_lazily("tryCatch", args) {
+        work.unknown_draws = true;
+    }
+    let catches_errors = tc.handlers.iter().any(|(c, _)| Signal::Error.caught_by(c));
+    let mut t = match tc.expr {
+        Some(x) => match infer_node(&x.value, env, file, ctx, None, work) {
+            Ok(t) => t,
+            Err(_) if catches_errors => Type::Any,
+            Err(d) => return Err(d),
+        },
+        None => Type::Null,
+    };
+    for (class, h) in &tc.handlers {
+        let signal = match () {
+            _ if Signal::Error.caught_by(class) => Signal::Error,
+            _ if Signal::Warning.caught_by(class) => Signal::Warning,
+            _ => continue,
+        };
+        let cond = vec![(None, condition_type(signal))];
+        let mut w = Work::default();
+        let handled = match &h.value.kind {
+            ExprKind::Function { body, .. } if stops(body) => continue,
+            ExprKind::Function { params, .. } if params.is_empty() => Type::Any,
+            ExprKind::Function { params, body } => {
+                let bound =
+                    function_args::bind(params, cond).map_err(|m| diag(file, h.value.span, m))?;
+                bound_type(bound, body, env, file, ctx, &mut w)?
+            }
+            ExprKind::Name(n) if registry().get(n).is_some() => {
+                let at = h.value.span;
+                call(n, at, at, &[], cond, file, ctx, &mut w)?
+            }
+            _ => return Err(diag(file, h.value.span, "attempt to apply non-function")),
+        };
+        t = t.join(&handled);
+    }
+    if let Some(f) = tc.finally {
+        infer_node(&f.value, env, file, ctx, None, work)?;
+    }
+    Ok(t)
 }
 
 /// The type of a function's `body` with its parameters `bound` (see

@@ -83,7 +83,9 @@ pub(crate) fn mode_of(v: &Value) -> &'static str {
 /// The classes flowcast's result objects stand for, as R sets them: a
 /// few of R's objects inherit from another class.
 fn r_classes(class: &str) -> Vec<String> {
+    let conditions = condition_classes(class);
     let chain: &[&str] = match class {
+        _ if !conditions.is_empty() => conditions,
         "glm" => &["glm", "lm"],
         "aov" => &["aov", "lm"],
         "TukeyHSD" => &["TukeyHSD", "multicomp"],
@@ -92,6 +94,16 @@ fn r_classes(class: &str) -> Vec<String> {
         other => return vec![other.to_string()],
     };
     chain.iter().map(|c| c.to_string()).collect()
+}
+
+/// The class vector of one of R's simple conditions; empty for any
+/// other class.
+pub(crate) fn condition_classes(class: &str) -> &'static [&'static str] {
+    match class {
+        "simpleError" => &["simpleError", "error", "condition"],
+        "simpleWarning" => &["simpleWarning", "warning", "condition"],
+        _ => &[],
+    }
 }
 
 /// R's `oldClass(x)`: the class attribute, if any.

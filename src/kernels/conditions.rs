@@ -1,6 +1,8 @@
 //! Conditions and pass-through: `stop`, `warning`, `invisible`, `identity`
 //! and `print`, so that a step can refuse its data (`if (anyNA(x))
-//! stop("x has missing values")`) as an R script does.
+//! stop("x has missing values")`) as an R script does; the condition
+//! objects `tryCatch` hands its handlers, and `conditionMessage` and
+//! `conditionCall` to read them.
 
 use super::vector::labels::strings;
 use super::{opt, req};
@@ -40,6 +42,30 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: same_shape,
         eval: same_eval,
+    },
+    // A written tryCatch is the evaluator's (`exec::conditions`): it calls
+    // the handlers. Called by name (`do.call`), its `expr` is already a
+    // value and nothing is left to catch.
+    Kernel {
+        name: "tryCatch",
+        params: &[opt("expr"), DOTS, opt("finally")],
+        random: false,
+        shape: expr_shape,
+        eval: expr_eval,
+    },
+    Kernel {
+        name: "conditionMessage",
+        params: &[req("c")],
+        random: false,
+        shape: message_shape,
+        eval: condition_message_eval,
+    },
+    Kernel {
+        name: "conditionCall",
+        params: &[req("c")],
+        random: false,
+        shape: call_shape,
+        eval: condition_call_eval,
     },
     // R prints and returns its argument; flowcast shows every step's value
     // in its table and output files, so `print` only returns it.
@@ -89,4 +115,88 @@ fn message_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 
 fn same_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(args.ty("x").cloned().unwrap_or(Type::Null))
+}
+
+/// The kind of condition a handler of `tryCatch` may catch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    Error,
+    Warning,
+}
+
+impl Signal {
+    /// R's class of the condition: `stop` and R's own errors signal a
+    /// `simpleError`, `warning` a `simpleWarning`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Signal::Error => "simpleError",
+            Signal::Warning => "simpleWarning",
+        }
+    }
+
+    /// Whether a handler established for `class` catches this condition
+    /// (`class(cond)` holds it).
+    pub fn caught_by(self, class: &str) -> bool {
+        super::class::condition_classes(self.class()).contains(&class)
+    }
+}
+
+/// The condition object R hands a handler: its `message` and `call` (the
+/// call is not kept: NULL).
+pub fn condition(signal: Signal, message: &str) -> Value {
+    Value::List(crate::kernels::value::List::record(
+        signal.class(),
+        vec![("message", Value::string(message)), ("call", Value::Null)],
+    ))
+}
+
+/// The type of [`condition`].
+pub fn condition_type(signal: Signal) -> Type {
+    Type::record(
+        signal.class(),
+        vec![
+            (
+                "message",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
+            ("call", Type::Null),
+        ],
+    )
+}
+
+/// R's `conditionMessage(c)`, the default method: `c$message`.
+fn condition_message_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    field(args, "message")
+}
+
+fn condition_call_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    field(args, "call")
+}
+
+fn field(args: &Args<&Value>, name: &str) -> Result<Value, KernelError> {
+    match args.get("c") {
+        Some(c @ Value::List(_)) => crate::kernels::index::field(c, name),
+        Some(c) => Err(KernelError::new(format!(
+            "$ operator is invalid for atomic vectors ({})",
+            c.type_name()
+        ))),
+        None => Err(KernelError::new(
+            "argument \"c\" is missing, with no default",
+        )),
+    }
+}
+
+fn call_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Any)
+}
+
+fn expr_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(args.get("expr").cloned().unwrap_or(Value::Null))
+}
+
+fn expr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(args.ty("expr").cloned().unwrap_or(Type::Null))
 }

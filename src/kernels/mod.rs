@@ -39,7 +39,7 @@ mod coerce;
 pub mod collate;
 mod combn;
 pub(crate) mod complex;
-mod conditions;
+pub mod conditions;
 pub mod constants;
 pub mod data;
 mod data_frame;
