@@ -403,6 +403,8 @@ impl<'a> Parser<'a> {
                 "FALSE" | "F" => leaf(ExprKind::Bool(false)),
                 "NULL" => leaf(ExprKind::Null),
                 "NA" | "NA_real_" | "NA_integer_" => leaf(ExprKind::Na),
+                // A text vector holds NA as the text "NA" (see `factor`).
+                "NA_character_" => leaf(ExprKind::Str("NA".into())),
                 "Inf" => leaf(ExprKind::Num(f64::INFINITY)),
                 "NaN" => leaf(ExprKind::Num(f64::NAN)),
                 "function" if self.peek().tok == Tok::LParen => self.function(span),
