@@ -87,6 +87,13 @@ impl Integers<'_> {
                 | "cumsum" | "cummax" | "cummin" | "diff" => args
                     .first()
                     .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
+                // The alternative picked is the value.
+                "switch" => {
+                    args.len() > 1
+                        && args[1..].iter().all(|a| {
+                            matches!(a.value.kind, ExprKind::Missing) || self.is_integer(&a.value)
+                        })
+                }
                 // Integer arguments stay integer.
                 "c" | "max" | "min" | "abs" => {
                     !args.is_empty()
