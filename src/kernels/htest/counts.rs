@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use super::ttest::conf_level;
 use super::{alternative, check_alternative, record, Alternative};
+use crate::kernels::names::named;
 use crate::kernels::nmath::dfun::{dbinom, pbinom};
 use crate::kernels::nmath::qfun::{qbeta, qnorm_std};
 use crate::kernels::nmath::{pchisq, pnorm, rsum};
@@ -154,8 +155,8 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     Ok(Value::List(crate::kernels::value::List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(stat)),
-            ("parameter", Value::scalar(df)),
+            ("statistic", super::nm(stat, "X-squared")),
+            ("parameter", super::nm(df, "df")),
             ("p.value", Value::scalar(pval)),
             ("method", Value::string(&method)),
             ("observed", shaped(data.clone())),
@@ -314,12 +315,12 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     let conf = conf_level(args, true)?;
     let (pval, cint) = binom_core(x, n, p, alt, conf);
     Ok(record(vec![
-        ("statistic", Value::scalar(x)),
-        ("parameter", Value::scalar(n)),
+        ("statistic", super::nm(x, "number of successes")),
+        ("parameter", super::nm(n, "number of trials")),
         ("p.value", Value::scalar(pval)),
         ("conf.int", Value::Num(cint)),
-        ("estimate", Value::scalar(x / n)),
-        ("null.value", Value::scalar(p)),
+        ("estimate", super::nm(x / n, "probability of success")),
+        ("null.value", super::nm(p, "probability of success")),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("Exact binomial test")),
     ]))
@@ -386,6 +387,16 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     };
     let (x, n) = (pick(&x), pick(&n));
     let k = x.len();
+    // prop.test's `paste("prop", 1L:l)[OK]`: a group keeps its place's
+    // number when an NA before it is dropped.
+    let est_names: Vec<String> = if k == 1 {
+        vec!["p".to_string()]
+    } else {
+        (1..=l)
+            .filter(|i| ok[i - 1])
+            .map(|i| format!("prop {i}"))
+            .collect()
+    };
     if k < 1 {
         return Err(KernelError::new("not enough data"));
     }
@@ -543,11 +554,14 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         pnorm(z, 0.0, 1.0, alt == Alternative::Less, false)
     };
     let mut fields = vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::scalar(param)),
+        ("statistic", super::nm(stat, "X-squared")),
+        ("parameter", super::nm(param, "df")),
         ("p.value", Value::scalar(pval)),
-        ("estimate", Value::Num(est)),
-        ("null.value", nval.map_or(Value::Null, Value::Num)),
+        ("estimate", named(Value::Num(est), est_names.clone())),
+        (
+            "null.value",
+            nval.map_or(Value::Null, |v| named(Value::Num(v), est_names)),
+        ),
     ];
     fields.push(("conf.int", cint.map_or(Value::Null, Value::Num)));
     fields.push(("alternative", Value::string(alt.r_name())));

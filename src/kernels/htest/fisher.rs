@@ -190,8 +190,8 @@ fn two_by_two(
     } else {
         fields.push(("conf.int", Value::Null));
     }
-    fields.push(("estimate", Value::scalar(mle)));
-    fields.push(("null.value", Value::scalar(or)));
+    fields.push(("estimate", super::nm(mle, "odds ratio")));
+    fields.push(("null.value", super::nm(or, "odds ratio")));
     Ok(fields)
 }
 

@@ -80,7 +80,18 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
+        // ks.test's names: D, D^+ or D^-.
+        (
+            "statistic",
+            super::nm(
+                stat,
+                match alt {
+                    Alternative::TwoSided => "D",
+                    Alternative::Greater => "D^+",
+                    Alternative::Less => "D^-",
+                },
+            ),
+        ),
         (
             "p.value",
             Value::scalar(if p.is_nan() { p } else { p.clamp(0.0, 1.0) }),
