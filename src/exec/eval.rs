@@ -1067,7 +1067,13 @@ fn call_traced(
     if let Value::List(l) = &mut value {
         // R's pairwise.htest has it second, after the method.
         let at = match l.class.as_deref() {
-            Some("htest") => Some(l.items.len()),
+            // Before ks.test's `exact`, which R keeps after it.
+            Some("htest") => Some(
+                l.names
+                    .as_ref()
+                    .and_then(|n| n.iter().position(|n| n == "exact"))
+                    .unwrap_or(l.items.len()),
+            ),
             Some("pairwise.htest") => Some(l.items.len().min(1)),
             _ => None,
         };

@@ -224,6 +224,10 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         name = "Kendall's rank correlation tau";
         stat_name = "T";
         let r = kendall_xy(&x, &y);
+        // cor(x, y, method = "kendall")'s warning when a sample is constant.
+        if r.is_nan() {
+            ctx.warn("the standard deviation is zero");
+        }
         est = r;
         if !r.is_finite() {
             stat = NA;

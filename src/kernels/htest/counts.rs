@@ -290,6 +290,12 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
         1 => {
             let n = match args.get("n").and_then(Value::as_scalar) {
                 Some(n) => n,
+                // R's `round(n)` of a missing `n` names round's own formal.
+                None if !args.has("n") => {
+                    return Err(KernelError::new(
+                        "argument \"x\" is missing, with no default",
+                    ))
+                }
                 None => return Err(KernelError::new("'n' must be a positive integer >= 'x'")),
             };
             let nr = n.round();
@@ -317,7 +323,15 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     Ok(record(vec![
         ("statistic", super::nm(x, "number of successes")),
         ("parameter", super::nm(n, "number of trials")),
-        ("p.value", Value::scalar(pval)),
+        (
+            "p.value",
+            // binom.test's two-sided `if (p == 0) (x == 0)`: a logical.
+            if alt == Alternative::TwoSided && (p == 0.0 || p == 1.0) {
+                Value::flag(pval == 1.0)
+            } else {
+                Value::scalar(pval)
+            },
+        ),
         ("conf.int", Value::Num(cint)),
         ("estimate", super::nm(x / n, "probability of success")),
         ("null.value", super::nm(p, "probability of success")),
@@ -336,12 +350,17 @@ pub(super) fn binom_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
             return Err(args.error("x", "incorrect length of 'x'"));
         }
     }
+    // A two-sided test of p = 0 or 1 has a logical p-value (see binom_eval).
+    let p_value = match args.ty("p").and_then(Type::const_scalar) {
+        Some(p) if p == 0.0 || p == 1.0 => Type::Any,
+        _ => Type::num(1),
+    };
     Ok(Type::record(
         "htest",
         vec![
             ("statistic", Type::num(1)),
             ("parameter", Type::num(1)),
-            ("p.value", Type::num(1)),
+            ("p.value", p_value),
             ("conf.int", Type::num(2)),
             ("estimate", Type::num(1)),
             ("null.value", Type::num(1)),
@@ -429,8 +448,13 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
             ));
         }
         let pv = pick(pv);
-        if pv.iter().any(|v| *v <= 0.0 || *v >= 1.0 || v.is_nan()) {
+        // prop.test's `if (any((p <= 0) | (p >= 1)))`: an NA only matters
+        // when no other element is out of range, and then `if` refuses it.
+        if pv.iter().any(|v| *v <= 0.0 || *v >= 1.0) {
             return Err(KernelError::new("elements of 'p' must be in (0,1)"));
+        }
+        if pv.iter().any(|v| v.is_nan()) {
+            return Err(KernelError::new("missing value where TRUE/FALSE needed"));
         }
         p = Some(pv);
     }

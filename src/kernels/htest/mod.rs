@@ -615,7 +615,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             field_names(&t),
-            ["statistic", "p.value", "alternative", "method"]
+            ["statistic", "p.value", "alternative", "method", "exact"]
         );
         let t = shape_of("mood.test", vec![(None, Type::Any), (None, Type::num(4))]).unwrap();
         assert_eq!(

@@ -2,6 +2,7 @@
 //! `var.test`: R 4.2's `t.test.default` and `var.test.default`.
 
 use super::{alternative, check_alternative, nm, nms, record, Alternative};
+use crate::kernels::arith::r_pow;
 use crate::kernels::nmath::pt;
 use crate::kernels::nmath::qfun::{qf, qt};
 use crate::kernels::summary::{mean, var};
@@ -171,8 +172,10 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             } else {
                 let sx = (vx / nx).sqrt();
                 let sy = (vy / ny).sqrt();
-                stderr = (sx.powi(2) + sy.powi(2)).sqrt();
-                df = stderr.powi(4) / (sx.powi(4) / (nx - 1.0) + sy.powi(4) / (ny - 1.0));
+                stderr = (sx * sx + sy * sy).sqrt();
+                // R's `^4` is libm's pow (R_pow), not repeated products.
+                let p4 = |v: f64| r_pow(v, 4.0);
+                df = p4(stderr) / (p4(sx) / (nx - 1.0) + p4(sy) / (ny - 1.0));
             }
             // R's max(): NaN when either is
             let m = if mx.is_nan() || my.is_nan() {
