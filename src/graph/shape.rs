@@ -739,8 +739,10 @@ fn call(
         if class == "htest" && !fields.iter().any(|(n, _)| n == "data.name") {
             let at = fields
                 .iter()
-                .position(|(n, _)| n == "exact")
-                .unwrap_or(fields.len());
+                .position(|(n, _)| n == "method")
+                .map_or(fields.len(), |i| {
+                    i + usize::from(kernel.name != "bartlett.test")
+                });
             fields.insert(
                 at,
                 (

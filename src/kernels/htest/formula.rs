@@ -199,10 +199,20 @@ fn or_default_named(
         if group_names && levels.len() == 2 {
             rename_by_groups(l, &levels);
         }
+        // Where the default method's result has it: after the method, but
+        // before it in bartlett.test's.
+        let bartlett = matches!(
+            l.field("method"),
+            Some(Value::Str(m)) if m.first().is_some_and(|m| m.starts_with("Bartlett"))
+        );
         if let Some(names) = &mut l.names {
             if !names.iter().any(|n| n == "data.name") {
-                names.push("data.name".to_string());
-                l.items.push(Value::string(&data_name));
+                let at = names
+                    .iter()
+                    .position(|n| n == "method")
+                    .map_or(names.len(), |i| i + usize::from(!bartlett));
+                names.insert(at, "data.name".to_string());
+                l.items.insert(at, Value::string(&data_name));
             }
         }
     }
