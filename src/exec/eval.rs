@@ -1109,7 +1109,15 @@ fn call_traced(
     if let Value::List(l) = &mut value {
         // R's pairwise.htest has it second, after the method.
         let at = match l.class.as_deref() {
-            Some("htest") => Some(l.items.len()),
+            // Right after the method, where R's tests put it (before
+            // wilcox's conf.int, chisq's observed, ks's exact); bartlett.test
+            // puts it before.
+            Some("htest") => Some(
+                l.names
+                    .as_ref()
+                    .and_then(|n| n.iter().position(|n| n == "method"))
+                    .map_or(l.items.len(), |i| i + usize::from(func != "bartlett.test")),
+            ),
             Some("pairwise.htest") => Some(l.items.len().min(1)),
             _ => None,
         };

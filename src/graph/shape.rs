@@ -860,13 +860,22 @@ fn call(
     // `exec::eval` adds R's `data.name` to a test's result.
     if let Type::Record { class, fields } = &mut ty {
         if class == "htest" && !fields.iter().any(|(n, _)| n == "data.name") {
-            fields.push((
-                "data.name".to_string(),
-                Type::Str {
-                    len: Some(1),
-                    value: None,
-                },
-            ));
+            let at = fields
+                .iter()
+                .position(|(n, _)| n == "method")
+                .map_or(fields.len(), |i| {
+                    i + usize::from(kernel.name != "bartlett.test")
+                });
+            fields.insert(
+                at,
+                (
+                    "data.name".to_string(),
+                    Type::Str {
+                        len: Some(1),
+                        value: None,
+                    },
+                ),
+            );
         }
     }
     *work += work::work(kernel.name, &matched, &ty);

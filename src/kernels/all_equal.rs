@@ -629,6 +629,25 @@ fn shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Any)
 }
 
+/// `all.equal(target, current)`'s messages, none when equal: what
+/// fisher.test's "'x' has been rounded to integer" warning quotes.
+pub(crate) fn all_equal_messages(
+    target: &Value,
+    current: &Value,
+) -> Result<Vec<String>, KernelError> {
+    let warnings = std::cell::RefCell::new(Vec::new());
+    let o = Opts {
+        tolerance: None,
+        scale: None,
+        count_eq: None,
+        check_attributes: None,
+        use_names: None,
+        check_names: None,
+        warnings: &warnings,
+    };
+    all_equal(target, current, &o)
+}
+
 /// `isTRUE(all.equal(target, current, tolerance = tolerance))`, for R
 /// functions built on it (isSymmetric).
 pub(crate) fn all_equal_within(

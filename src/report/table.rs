@@ -74,7 +74,8 @@ pub fn describe(v: &Value) -> String {
                         class != "htest"
                             || !matches!(n.as_str(), "method" | "alternative" | "data.name")
                     })
-                    .map(|(n, v)| match v {
+                    // An htest's names (`c(t = 2.1)`) are left out of its one line.
+                    .map(|(n, v)| match crate::kernels::names::bare(v) {
                         Value::Num(x) if x.len() <= 3 => format!("{n} = {}", numbers(x, 3)),
                         Value::Str(s) if s.len() == 1 => format!("{n} = {:?}", s[0]),
                         other => format!("{n} = {}", short_shape(other)),

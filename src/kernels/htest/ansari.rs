@@ -369,9 +369,9 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         ctx.warn(w);
     }
     let mut fields = vec![
-        ("statistic", Value::scalar(statistic)),
+        ("statistic", super::nm(statistic, "AB")),
         ("p.value", Value::scalar(pval)),
-        ("null.value", Value::scalar(1.0)),
+        ("null.value", super::nm(1.0, "ratio of scales")),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("Ansari-Bradley test")),
     ];
@@ -381,7 +381,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         let (cint, estimate) =
             interval.ok_or_else(|| KernelError::new("object 'cint' not found"))?;
         fields.push(("conf.int", Value::Num(cint.to_vec())));
-        fields.push(("estimate", Value::scalar(estimate)));
+        fields.push(("estimate", super::nm(estimate, "ratio of scales")));
     }
     Ok(Value::List(List::record("htest", fields)))
 }

@@ -86,8 +86,8 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     Ok(Value::List(super::super::value::List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(statistic)),
-            ("parameter", Value::scalar(df)),
+            ("statistic", super::nm(statistic, "X-squared")),
+            ("parameter", super::nm(df, "df")),
             ("p.value", Value::scalar(1.0 - p)),
             ("method", Value::string(method)),
         ],

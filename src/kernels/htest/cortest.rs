@@ -191,11 +191,11 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             }
         };
         let mut fields = vec![
-            ("statistic", Value::scalar(stat)),
-            ("parameter", Value::scalar(df)),
+            ("statistic", super::nm(stat, "t")),
+            ("parameter", super::nm(df, "df")),
             ("p.value", Value::scalar(pval)),
-            ("estimate", Value::scalar(r)),
-            ("null.value", Value::scalar(0.0)),
+            ("estimate", super::nm(r, "cor")),
+            ("null.value", super::nm(0.0, "correlation")),
             ("alternative", Value::string(alt.r_name())),
             (
                 "method",
@@ -211,10 +211,23 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         return Err(KernelError::new("not enough finite observations"));
     }
     let ties = distinct(&x).min(distinct(&y)) < n;
+    let est_name = if method == Method::Kendall {
+        "tau"
+    } else {
+        "rho"
+    };
     let (stat, pval, est, name);
+    // cor.test.default names Kendall's statistic T, or z when the normal
+    // approximation gives the p-value.
+    let mut stat_name = "S";
     if method == Method::Kendall {
         name = "Kendall's rank correlation tau";
+        stat_name = "T";
         let r = kendall_xy(&x, &y);
+        // cor(x, y, method = "kendall")'s warning when a sample is constant.
+        if r.is_nan() {
+            ctx.warn("the standard deviation is zero");
+        }
         est = r;
         if !r.is_finite() {
             stat = NA;
@@ -280,6 +293,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                     s = s.signum() * (s.abs() - 1.0);
                 }
                 stat = s / var_s.sqrt();
+                stat_name = "z";
                 pval = p_normal(stat, alt);
             }
         }
@@ -330,10 +344,10 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         }
     }
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
+        ("statistic", super::nm(stat, stat_name)),
         ("p.value", Value::scalar(pval)),
-        ("estimate", Value::scalar(est)),
-        ("null.value", Value::scalar(0.0)),
+        ("estimate", super::nm(est, est_name)),
+        ("null.value", super::nm(0.0, est_name)),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string(name)),
     ]))

@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use super::ttest::conf_level;
 use super::{alternative, check_alternative, record, Alternative};
+use crate::kernels::names::named;
 use crate::kernels::nmath::dfun::{dbinom, pbinom};
 use crate::kernels::nmath::qfun::{qbeta, qnorm_std};
 use crate::kernels::nmath::{pchisq, pnorm, rsum};
@@ -154,8 +155,8 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     Ok(Value::List(crate::kernels::value::List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(stat)),
-            ("parameter", Value::scalar(df)),
+            ("statistic", super::nm(stat, "X-squared")),
+            ("parameter", super::nm(df, "df")),
             ("p.value", Value::scalar(pval)),
             ("method", Value::string(&method)),
             ("observed", shaped(data.clone())),
@@ -289,6 +290,12 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
         1 => {
             let n = match args.get("n").and_then(Value::as_scalar) {
                 Some(n) => n,
+                // R's `round(n)` of a missing `n` names round's own formal.
+                None if !args.has("n") => {
+                    return Err(KernelError::new(
+                        "argument \"x\" is missing, with no default",
+                    ))
+                }
                 None => return Err(KernelError::new("'n' must be a positive integer >= 'x'")),
             };
             let nr = n.round();
@@ -314,12 +321,20 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     let conf = conf_level(args, true)?;
     let (pval, cint) = binom_core(x, n, p, alt, conf);
     Ok(record(vec![
-        ("statistic", Value::scalar(x)),
-        ("parameter", Value::scalar(n)),
-        ("p.value", Value::scalar(pval)),
+        ("statistic", super::nm(x, "number of successes")),
+        ("parameter", super::nm(n, "number of trials")),
+        (
+            "p.value",
+            // binom.test's two-sided `if (p == 0) (x == 0)`: a logical.
+            if alt == Alternative::TwoSided && (p == 0.0 || p == 1.0) {
+                Value::flag(pval == 1.0)
+            } else {
+                Value::scalar(pval)
+            },
+        ),
         ("conf.int", Value::Num(cint)),
-        ("estimate", Value::scalar(x / n)),
-        ("null.value", Value::scalar(p)),
+        ("estimate", super::nm(x / n, "probability of success")),
+        ("null.value", super::nm(p, "probability of success")),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("Exact binomial test")),
     ]))
@@ -335,12 +350,17 @@ pub(super) fn binom_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
             return Err(args.error("x", "incorrect length of 'x'"));
         }
     }
+    // A two-sided test of p = 0 or 1 has a logical p-value (see binom_eval).
+    let p_value = match args.ty("p").and_then(Type::const_scalar) {
+        Some(p) if p == 0.0 || p == 1.0 => Type::Any,
+        _ => Type::num(1),
+    };
     Ok(Type::record(
         "htest",
         vec![
             ("statistic", Type::num(1)),
             ("parameter", Type::num(1)),
-            ("p.value", Type::num(1)),
+            ("p.value", p_value),
             ("conf.int", Type::num(2)),
             ("estimate", Type::num(1)),
             ("null.value", Type::num(1)),
@@ -386,6 +406,16 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     };
     let (x, n) = (pick(&x), pick(&n));
     let k = x.len();
+    // prop.test's `paste("prop", 1L:l)[OK]`: a group keeps its place's
+    // number when an NA before it is dropped.
+    let est_names: Vec<String> = if k == 1 {
+        vec!["p".to_string()]
+    } else {
+        (1..=l)
+            .filter(|i| ok[i - 1])
+            .map(|i| format!("prop {i}"))
+            .collect()
+    };
     if k < 1 {
         return Err(KernelError::new("not enough data"));
     }
@@ -418,8 +448,13 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
             ));
         }
         let pv = pick(pv);
-        if pv.iter().any(|v| *v <= 0.0 || *v >= 1.0 || v.is_nan()) {
+        // prop.test's `if (any((p <= 0) | (p >= 1)))`: an NA only matters
+        // when no other element is out of range, and then `if` refuses it.
+        if pv.iter().any(|v| *v <= 0.0 || *v >= 1.0) {
             return Err(KernelError::new("elements of 'p' must be in (0,1)"));
+        }
+        if pv.iter().any(|v| v.is_nan()) {
+            return Err(KernelError::new("missing value where TRUE/FALSE needed"));
         }
         p = Some(pv);
     }
@@ -543,11 +578,14 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         pnorm(z, 0.0, 1.0, alt == Alternative::Less, false)
     };
     let mut fields = vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::scalar(param)),
+        ("statistic", super::nm(stat, "X-squared")),
+        ("parameter", super::nm(param, "df")),
         ("p.value", Value::scalar(pval)),
-        ("estimate", Value::Num(est)),
-        ("null.value", nval.map_or(Value::Null, Value::Num)),
+        ("estimate", named(Value::Num(est), est_names.clone())),
+        (
+            "null.value",
+            nval.map_or(Value::Null, |v| named(Value::Num(v), est_names)),
+        ),
     ];
     fields.push(("conf.int", cint.map_or(Value::Null, Value::Num)));
     fields.push(("alternative", Value::string(alt.r_name())));

@@ -190,8 +190,8 @@ fn two_by_two(
     } else {
         fields.push(("conf.int", Value::Null));
     }
-    fields.push(("estimate", Value::scalar(mle)));
-    fields.push(("null.value", Value::scalar(or)));
+    fields.push(("estimate", super::nm(mle, "odds ratio")));
+    fields.push(("null.value", super::nm(or, "odds ratio")));
     Ok(fields)
 }
 
@@ -282,7 +282,7 @@ fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
     Ok(ctx.0.clamp(0.0, 1.0))
 }
 
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if args.bool_or("simulate.p.value", false)? {
         return Err(KernelError::new(
             "simulate.p.value = TRUE is not supported by flowcast's fisher.test",
@@ -306,9 +306,23 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             "all entries of 'x' must be nonnegative and finite",
         ));
     }
-    let t: Vec<f64> = m.iter().map(|v| v.round()).collect();
-    if t.iter().any(|v| *v > i32::MAX as f64) {
+    if m.iter().any(|v| *v > i32::MAX as f64) {
         return Err(KernelError::new("'x' has entries too large to be integer"));
+    }
+    // fisher.test's `round(x)` (R rounds a half to even) and its warning
+    // quoting all.equal(x, round(x)).
+    let t: Vec<f64> = m.iter().map(|v| v.round_ties_even()).collect();
+    if t.iter().zip(m.iter()).any(|(a, b)| a != b) {
+        let msg = crate::kernels::all_equal::all_equal_messages(
+            &Value::Num(m.iter().copied().collect()),
+            &Value::Num(t.clone()),
+        )?;
+        if !msg.is_empty() {
+            ctx.warn(format!(
+                "'x' has been rounded to integer: {}",
+                msg.join(" ")
+            ));
+        }
     }
     let method = Value::string("Fisher's Exact Test for Count Data");
     if m.nrows() == 2 && m.ncols() == 2 {

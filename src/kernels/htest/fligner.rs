@@ -110,8 +110,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let statistic = ldouble::sum(&terms).to_f64() / var;
     let df = (k - 1) as f64;
     Ok(record(vec![
-        ("statistic", Value::scalar(statistic)),
-        ("parameter", Value::scalar(df)),
+        (
+            "statistic",
+            super::nm(statistic, "Fligner-Killeen:med chi-squared"),
+        ),
+        ("parameter", super::nm(df, "df")),
         (
             "p.value",
             Value::scalar(pchisq(statistic, df, false, false)),

@@ -21,11 +21,12 @@ enum Split {
 }
 
 pub(super) fn t_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    or_default(
+    or_default_named(
         args,
         ctx,
         Split::TwoLevels { one_sample: true },
         ttest::t_eval,
+        true,
     )
 }
 
@@ -128,6 +129,18 @@ fn or_default(
     split: Split,
     default: EvalFn,
 ) -> Result<Value, KernelError> {
+    or_default_named(args, ctx, split, default, false)
+}
+
+/// [`or_default`]; `group_names` renames a two-sample estimate and null
+/// value by the group's levels, as t.test.formula does.
+fn or_default_named(
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+    split: Split,
+    default: EvalFn,
+    group_names: bool,
+) -> Result<Value, KernelError> {
     let Some(Value::Formula(f)) = args.get("x") else {
         return default(args, ctx);
     };
@@ -140,6 +153,7 @@ fn or_default(
         .ok_or_else(|| KernelError::new(format!("the response `{label}` must be numeric")))?;
     let mut call = args.clone();
     call.set("data", None, at);
+    let mut levels: Vec<String> = Vec::new();
     let (samples, data_name) = match (&f.terms[..], split) {
         ([], Split::TwoLevels { one_sample: true }) if f.intercept => {
             let x: Vec<f64> = y.iter().copied().filter(|v| !v.is_nan()).collect();
@@ -149,6 +163,7 @@ fn or_default(
             let (x, g) = complete_cases(&y, group, term)?;
             let samples = match split {
                 Split::TwoLevels { .. } => {
+                    levels.clone_from(&g.levels);
                     if g.levels.len() != 2 {
                         return Err(KernelError::new(
                             "grouping factor must have exactly 2 levels",
@@ -181,14 +196,54 @@ fn or_default(
     call.set(second(split), samples.get(1), at);
     let mut result = default(&call, ctx)?;
     if let Value::List(l) = &mut result {
+        if group_names && levels.len() == 2 {
+            rename_by_groups(l, &levels);
+        }
+        // Where the default method's result has it: after the method, but
+        // before it in bartlett.test's.
+        let bartlett = matches!(
+            l.field("method"),
+            Some(Value::Str(m)) if m.first().is_some_and(|m| m.starts_with("Bartlett"))
+        );
         if let Some(names) = &mut l.names {
             if !names.iter().any(|n| n == "data.name") {
-                names.push("data.name".to_string());
-                l.items.push(Value::string(&data_name));
+                let at = names
+                    .iter()
+                    .position(|n| n == "method")
+                    .map_or(names.len(), |i| i + usize::from(!bartlett));
+                names.insert(at, "data.name".to_string());
+                l.items.insert(at, Value::string(&data_name));
             }
         }
     }
     Ok(result)
+}
+
+/// t.test.formula's `names(y$estimate) <- paste("mean in group",
+/// levels(g))` and its null value's "difference in means between group a
+/// and group b".
+fn rename_by_groups(l: &mut crate::kernels::value::List, levels: &[String]) {
+    use crate::kernels::names::{bare, named};
+    let Some(names) = l.names.clone() else {
+        return;
+    };
+    if l.field("estimate").map_or(0, Value::len) != 2 {
+        return;
+    }
+    for (name, item) in names.iter().zip(l.items.iter_mut()) {
+        let new: Vec<String> = match name.as_str() {
+            "estimate" => levels
+                .iter()
+                .map(|g| format!("mean in group {g}"))
+                .collect(),
+            "null.value" => vec![format!(
+                "difference in means between group {} and group {}",
+                levels[0], levels[1]
+            )],
+            _ => continue,
+        };
+        *item = named(bare(item).clone(), new);
+    }
 }
 
 /// The response and its groups where neither is NA (`model.frame`'s

@@ -164,8 +164,8 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let parameter = kf - 1.0;
     let p = pchisq(statistic, parameter, false, false);
     Ok(record(vec![
-        ("statistic", Value::scalar(statistic)),
-        ("parameter", Value::scalar(parameter)),
+        ("statistic", super::nm(statistic, "Friedman chi-squared")),
+        ("parameter", super::nm(parameter, "df")),
         ("p.value", Value::scalar(p)),
         ("method", Value::string("Friedman rank sum test")),
     ]))

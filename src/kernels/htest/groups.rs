@@ -82,8 +82,8 @@ pub(super) fn kruskal_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
         (12.0 * stat / (n * (n + 1.0)) - 3.0 * (n + 1.0)) / (1.0 - rsum(&ties) / (n * n * n - n));
     let df = (groups.len() - 1) as f64;
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::scalar(df)),
+        ("statistic", super::nm(stat, "Kruskal-Wallis chi-squared")),
+        ("parameter", super::nm(df, "df")),
         ("p.value", Value::scalar(pchisq(stat, df, false, false))),
         ("method", Value::string("Kruskal-Wallis rank sum test")),
     ]))
@@ -108,8 +108,8 @@ pub(super) fn bartlett_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
         / (1.0 + (rsum(&inv) - 1.0 / n_total) / (3.0 * (k - 1.0)));
     let df = k - 1.0;
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::scalar(df)),
+        ("statistic", super::nm(stat, "Bartlett's K-squared")),
+        ("parameter", super::nm(df, "df")),
         ("p.value", Value::scalar(pchisq(stat, df, false, false))),
         (
             "method",

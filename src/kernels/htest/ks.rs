@@ -27,7 +27,17 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             "'y' must be numeric or a function or a string naming a valid function",
         )?,
     }
-    Ok(super::htest_type(false, false))
+    let Type::Record { class, mut fields } = super::htest_type(false, false) else {
+        unreachable!("htest_type is a record")
+    };
+    fields.push((
+        "exact".to_string(),
+        Type::Bool {
+            len: Some(1),
+            value: None,
+        },
+    ));
+    Ok(Type::Record { class, fields })
 }
 
 fn unknown_distribution(name: &str) -> String {
@@ -45,7 +55,7 @@ fn missing(v: f64) -> bool {
     v.is_nan() || is_na(v)
 }
 
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let alt = alternative(args)?;
     let exact = exact_arg(args)?;
     let x: Vec<f64> = match args.get("x") {
@@ -67,10 +77,23 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             if y.is_empty() {
                 return Err(KernelError::new("not enough 'y' data"));
             }
-            two_sample(&x, &y, alt, exact)
+            let mut w = x.clone();
+            w.extend_from_slice(&y);
+            w.sort_by(|a, b| a.total_cmp(b));
+            let out = two_sample(&x, &y, alt, exact);
+            // ks.test.default's warning, given only without the exact p.
+            if w.windows(2).any(|p| p[0] == p[1]) && out.3.starts_with("Asymptotic") {
+                ctx.warn("p-value will be approximate in the presence of ties");
+            }
+            out
         }
         Some(Value::Str(s)) if s.len() == 1 => {
             let cdf = distribution(&s[0], args)?;
+            let mut s = x.clone();
+            s.sort_by(|a, b| a.total_cmp(b));
+            if s.windows(2).any(|p| p[0] == p[1]) {
+                ctx.warn("ties should not be present for the Kolmogorov-Smirnov test");
+            }
             one_sample(&x, cdf, alt, exact)?
         }
         _ => {
@@ -80,13 +103,27 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
+        // ks.test's names: D, D^+ or D^-.
+        (
+            "statistic",
+            super::nm(
+                stat,
+                match alt {
+                    Alternative::TwoSided => "D",
+                    Alternative::Greater => "D^+",
+                    Alternative::Less => "D^-",
+                },
+            ),
+        ),
         (
             "p.value",
             Value::scalar(if p.is_nan() { p } else { p.clamp(0.0, 1.0) }),
         ),
         ("alternative", Value::string(alt_text)),
         ("method", Value::string(&method)),
+        // R 4.2's ks.test keeps whether its p-value is exact (after
+        // data.name and the data, which flowcast leaves out).
+        ("exact", Value::flag(method.starts_with("Exact"))),
     ]))
 }
 

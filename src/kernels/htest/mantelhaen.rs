@@ -220,12 +220,15 @@ fn classical(t: &Table, alt: Alternative, conf: f64, correct: bool) -> Result<Va
     Ok(Value::List(List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(statistic)),
-            ("parameter", Value::scalar(1.0)),
+            (
+                "statistic",
+                super::nm(statistic, "Mantel-Haenszel X-squared"),
+            ),
+            ("parameter", super::nm(1.0, "df")),
             ("p.value", Value::scalar(pval)),
             ("conf.int", Value::Num(cint)),
-            ("estimate", Value::scalar(estimate)),
-            ("null.value", Value::scalar(1.0)),
+            ("estimate", super::nm(estimate, "common odds ratio")),
+            ("null.value", super::nm(1.0, "common odds ratio")),
             ("alternative", Value::string(alt.r_name())),
             ("method", Value::string(&method)),
         ],
@@ -418,11 +421,11 @@ fn exact_2x2xk(t: &Table, alt: Alternative, conf: f64) -> Result<Value, KernelEr
     Ok(Value::List(List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(s)),
+            ("statistic", super::nm(s, "S")),
             ("p.value", Value::scalar(pval)),
             ("conf.int", Value::Num(cint)),
-            ("estimate", Value::scalar(estimate)),
-            ("null.value", Value::scalar(1.0)),
+            ("estimate", super::nm(estimate, "common odds ratio")),
+            ("null.value", super::nm(1.0, "common odds ratio")),
             ("alternative", Value::string(alt.r_name())),
             (
                 "method",
@@ -510,8 +513,11 @@ fn generalized(t: &Table) -> Result<Value, KernelError> {
     Ok(Value::List(List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(statistic)),
-            ("parameter", Value::scalar(parameter)),
+            (
+                "statistic",
+                super::nm(statistic, "Cochran-Mantel-Haenszel M^2"),
+            ),
+            ("parameter", super::nm(parameter, "df")),
             (
                 "p.value",
                 Value::scalar(pchisq(statistic, parameter, false, false)),

@@ -108,8 +108,8 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     }
     let stat = rsum(&terms);
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::scalar(parameter)),
+        ("statistic", super::nm(stat, "McNemar's chi-squared")),
+        ("parameter", super::nm(parameter, "df")),
         (
             "p.value",
             Value::scalar(pchisq(stat, parameter, false, false)),

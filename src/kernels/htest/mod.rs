@@ -507,6 +507,18 @@ pub(super) fn htest_type_no_alt() -> Type {
     )
 }
 
+/// A number with R's name for it (`c(t = 2.1)`): R names an htest's
+/// statistic, parameter, estimate and null value, and `$estimate["mean of x"]`
+/// reads them.
+pub(super) fn nm(v: f64, name: &str) -> Value {
+    super::names::named(Value::scalar(v), vec![name.to_string()])
+}
+
+/// Numbers with R's names, one each.
+pub(super) fn nms(v: Vec<f64>, names: &[&str]) -> Value {
+    super::names::named(Value::Num(v), names.iter().map(|n| n.to_string()).collect())
+}
+
 fn record(mut fields: Vec<(&str, Value)>) -> Value {
     // R's wilcox.test keeps `parameter = NULL` among its fields (the one
     // test here with a null value and no parameter), so a prefix such as
@@ -603,7 +615,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             field_names(&t),
-            ["statistic", "p.value", "alternative", "method"]
+            ["statistic", "p.value", "alternative", "method", "exact"]
         );
         let t = shape_of("mood.test", vec![(None, Type::Any), (None, Type::num(4))]).unwrap();
         assert_eq!(

@@ -99,7 +99,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         Alternative::TwoSided => 2.0 * r_min(p, 1.0 - p),
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(zstat)),
+        ("statistic", super::nm(zstat, "Z")),
         ("p.value", Value::scalar(pval)),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("Mood two-sample test of scale")),

@@ -101,8 +101,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     Ok(Value::List(List::record(
         "htest",
         vec![
-            ("statistic", Value::scalar(stat)),
-            ("parameter", Value::Num(vec![kf - 1.0, df2])),
+            ("statistic", super::nm(stat, "F")),
+            (
+                "parameter",
+                super::nms(vec![kf - 1.0, df2], &["num df", "denom df"]),
+            ),
             ("p.value", Value::scalar(p)),
             ("method", Value::string(method)),
             ("data.name", Value::string(&format!("{label} and {term}"))),

@@ -168,12 +168,15 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             .map(|pp| pp / (1.0 - pp) * t[1] / t[0])
             .collect();
         return Ok(record(vec![
-            ("statistic", Value::scalar(x[0])),
-            ("parameter", Value::scalar(expected)),
+            ("statistic", super::nm(x[0], "count1")),
+            ("parameter", super::nm(expected, "expected count1")),
             ("p.value", Value::scalar(pval)),
             ("conf.int", Value::Num(cint)),
-            ("estimate", Value::scalar((x[0] / t[0]) / (x[1] / t[1]))),
-            ("null.value", Value::scalar(r)),
+            (
+                "estimate",
+                super::nm((x[0] / t[0]) / (x[1] / t[1]), "rate ratio"),
+            ),
+            ("null.value", super::nm(r, "rate ratio")),
             ("alternative", Value::string(alt.r_name())),
             ("method", Value::string("Comparison of Poisson rates")),
         ]));
@@ -210,12 +213,12 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(x)),
-        ("parameter", Value::scalar(t)),
+        ("statistic", super::nm(x, "number of events")),
+        ("parameter", super::nm(t, "time base")),
         ("p.value", pval),
         ("conf.int", Value::Num(cint.iter().map(|c| c / t).collect())),
-        ("estimate", Value::scalar(x / t)),
-        ("null.value", Value::scalar(r)),
+        ("estimate", super::nm(x / t, "event rate")),
+        ("null.value", super::nm(r, "event rate")),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("Exact Poisson test")),
     ]))

@@ -157,8 +157,8 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         (stat, vec![d1, d2], pf(stat, d1, d2, false, false))
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(statistic)),
-        ("parameter", Value::Num(parameter)),
+        ("statistic", super::nm(statistic, "Quade F")),
+        ("parameter", super::nms(parameter, &["num df", "denom df"])),
         ("p.value", Value::scalar(p)),
         ("method", Value::string("Quade test")),
     ]))

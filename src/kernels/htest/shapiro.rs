@@ -169,7 +169,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         swilk(&x)
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(w)),
+        ("statistic", super::nm(w, "W")),
         ("p.value", Value::scalar(pw)),
         ("method", Value::string("Shapiro-Wilk normality test")),
     ]))

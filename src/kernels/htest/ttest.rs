@@ -1,7 +1,8 @@
 //! `t.test` (one sample, paired, Welch and pooled two sample) and
 //! `var.test`: R 4.2's `t.test.default` and `var.test.default`.
 
-use super::{alternative, check_alternative, record, Alternative};
+use super::{alternative, check_alternative, nm, nms, record, Alternative};
+use crate::kernels::arith::r_pow;
 use crate::kernels::nmath::pt;
 use crate::kernels::nmath::qfun::{qf, qt};
 use crate::kernels::summary::{mean, var};
@@ -113,6 +114,13 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     let mx = mean(&x);
     let vx = var(&x);
     let (tstat, df, stderr, method, estimate);
+    // t.test.default's names: R 4.2 calls a paired test's estimate and
+    // null value "mean difference".
+    let (estimate_names, null_name): (&[&str], &str) = match (&y, paired) {
+        (None, false) => (&["mean of x"], "mean"),
+        (None, true) => (&["mean difference"], "mean difference"),
+        (Some(_), _) => (&["mean of x", "mean of y"], "difference in means"),
+    };
     match &y {
         None => {
             if x.len() < 2 {
@@ -164,8 +172,10 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             } else {
                 let sx = (vx / nx).sqrt();
                 let sy = (vy / ny).sqrt();
-                stderr = (sx.powi(2) + sy.powi(2)).sqrt();
-                df = stderr.powi(4) / (sx.powi(4) / (nx - 1.0) + sy.powi(4) / (ny - 1.0));
+                stderr = (sx * sx + sy * sy).sqrt();
+                // R's `^4` is libm's pow (R_pow), not repeated products.
+                let p4 = |v: f64| r_pow(v, 4.0);
+                df = p4(stderr) / (p4(sx) / (nx - 1.0) + p4(sy) / (ny - 1.0));
             }
             // R's max(): NaN when either is
             let m = if mx.is_nan() || my.is_nan() {
@@ -199,12 +209,12 @@ pub(super) fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     };
     let cint: Vec<f64> = cint.iter().map(|c| mu + c * stderr).collect();
     Ok(record(vec![
-        ("statistic", Value::scalar(tstat)),
-        ("parameter", Value::scalar(df)),
+        ("statistic", nm(tstat, "t")),
+        ("parameter", nm(df, "df")),
         ("p.value", Value::scalar(pval)),
         ("conf.int", Value::Num(cint)),
-        ("estimate", Value::Num(estimate)),
-        ("null.value", Value::scalar(mu)),
+        ("estimate", nms(estimate, estimate_names)),
+        ("null.value", nm(mu, null_name)),
         ("stderr", Value::scalar(stderr)),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string(method)),
@@ -259,15 +269,15 @@ pub(super) fn var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         Alternative::Less => (p, vec![0.0, est / qf(1.0 - conf, dfx, dfy, true, false)]),
     };
     Ok(record(vec![
-        ("statistic", Value::scalar(stat)),
-        ("parameter", Value::Num(vec![dfx, dfy])),
+        ("statistic", nm(stat, "F")),
+        ("parameter", nms(vec![dfx, dfy], &["num df", "denom df"])),
         (
             "p.value",
             Value::scalar(if pval.is_nan() { NA } else { pval }),
         ),
         ("conf.int", Value::Num(cint)),
-        ("estimate", Value::scalar(est)),
-        ("null.value", Value::scalar(ratio)),
+        ("estimate", nm(est, "ratio of variances")),
+        ("null.value", nm(ratio, "ratio of variances")),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string("F test to compare two variances")),
     ]))

@@ -7,7 +7,7 @@ use super::super::nmath::signrank::psignrank1 as psignrank;
 use super::super::nmath::wilcox::pwilcox1 as pwilcox;
 use super::super::value::is_na;
 use super::{
-    alternative, check_alternative, check_numeric, data, exact_arg, htest_type, rank, record,
+    alternative, check_alternative, check_numeric, data, exact_arg, htest_type, nm, rank, record,
     tie_counts, wilcox_ci, Alternative,
 };
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -156,6 +156,13 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     // sum): refuse sizes where R itself would exhaust memory
     let too_large = || KernelError::new("exact p-value computation too large: use exact = FALSE");
     let mut warn = Vec::new();
+    // wilcox.test.default's names.
+    let (stat_name, est_name) = if y.is_none() {
+        ("V", "(pseudo)median")
+    } else {
+        ("W", "difference in location")
+    };
+    let null_name = if has_y { "location shift" } else { "location" };
     let (o, interval) = match y {
         None => {
             if exact == Some(true) && x.len() > 5_000 {
@@ -227,15 +234,15 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         ctx.warn(w);
     }
     let mut fields = vec![
-        ("statistic", Value::scalar(o.statistic)),
+        ("statistic", nm(o.statistic, stat_name)),
         ("p.value", Value::scalar(o.p)),
-        ("null.value", Value::scalar(mu)),
+        ("null.value", nm(mu, null_name)),
         ("alternative", Value::string(alt.r_name())),
         ("method", Value::string(&o.method)),
     ];
     if let Some(i) = interval {
         fields.push(("conf.int", Value::Num(i.conf_int.to_vec())));
-        fields.push(("estimate", Value::scalar(i.estimate)));
+        fields.push(("estimate", nm(i.estimate, est_name)));
     }
     Ok(record(fields))
 }

@@ -128,6 +128,11 @@ pub fn rsum(x: &[f64]) -> f64 {
         }
         s = t;
     }
+    // An infinite term makes the compensation Inf - Inf; R's long double
+    // sum is the infinity itself (chisq.test's statistic with an E of 0).
+    if !s.is_finite() {
+        return s;
+    }
     s + c
 }
 
