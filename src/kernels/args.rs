@@ -363,9 +363,14 @@ impl Args<Type> {
                 t => t,
             };
             if !t.is_numeric() {
-                return Err(
-                    self.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
-                );
+                // R names the type as typeof() does (do_summary's error).
+                let ty = match t {
+                    Type::Str { .. } => "character".to_string(),
+                    Type::List { .. } | Type::Record { .. } => "list".to_string(),
+                    Type::Formula { .. } => "language".to_string(),
+                    t => t.describe(),
+                };
+                return Err(self.dots_error(k, format!("invalid 'type' ({ty}) of argument")));
             }
             match (&mut consts, t.const_nums()) {
                 (Some(c), Some(v)) => c.push(v),

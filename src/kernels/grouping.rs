@@ -46,7 +46,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "table",
-        params: &[DOTS, opt("dnn")],
+        params: &[DOTS, opt("useNA"), opt("dnn")],
         random: false,
         shape: table_shape,
         eval: table_eval,
@@ -670,10 +670,24 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             vars = owned.iter().collect();
         }
     }
-    let factors = vars
+    let mut factors = vars
         .iter()
         .map(|v| grouping(v, "..."))
         .collect::<Result<Vec<_>, _>>()?;
+    // R's table(): useNA = "ifany" adds an NA level to a factor that has
+    // an NA, "always" to every factor.
+    let use_na = super::filter::choice(args.get("useNA"), &["no", "ifany", "always"])?;
+    if use_na != "no" {
+        for f in &mut factors {
+            if use_na == "always" || f.codes.iter().any(Option::is_none) {
+                let na = f.levels.len() as u32;
+                f.levels.push("NA".to_string());
+                for c in &mut f.codes {
+                    c.get_or_insert(na);
+                }
+            }
+        }
+    }
     // The dimnames' names: given, or the arguments' names (the evaluator
     // gives R's, which also names a symbol argument after itself).
     let dnn: Vec<String> = match args.get("dnn") {
@@ -735,6 +749,8 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let vars: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
+    // An NA level may be added, so the counts' length is known only without.
+    let type_levels = |t: &Type| type_levels(t).filter(|_| !args.has("useNA"));
     for (k, t) in vars.iter().enumerate() {
         if !matches!(
             t,

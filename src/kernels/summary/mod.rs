@@ -443,6 +443,7 @@ fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
         Some(Value::ComplexMat(m)) => {
             Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64)
         }
+        Some(Value::BoolMat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
         Some(v) => super::frame::dims(v).map_or(Value::Null, |(r, c)| {
             Value::scalar(if rows { r } else { c } as f64)
         }),
