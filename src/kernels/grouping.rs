@@ -309,24 +309,29 @@ fn tapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     })
 }
 
-fn split_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let g = args
         .get("f")
         .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
-    let f = grouping(g, "f")?;
+    let mut f = grouping(g, "f")?;
     let n = frame::dims(x).map_or(x.len(), |(r, _)| r);
-    if n != f.codes.len() && !f.codes.is_empty() && n % f.codes.len() != 0 {
-        return Err(KernelError::new(
-            "data length is not a multiple of split variable",
-        ));
-    }
+    // R's split (split.c): f recycled along x, with a warning when the
+    // lengths are not multiples.
     if n != f.codes.len() {
-        return Err(KernelError::new(
-            "flowcast's split() needs the split variable as long as the data",
-        ));
+        let k = f.codes.len();
+        if k == 0 {
+            if n > 0 {
+                return Err(KernelError::new("group length is 0 but data length > 0"));
+            }
+        } else {
+            if n % k != 0 {
+                ctx.warn("data length is not a multiple of split variable");
+            }
+            f.codes = (0..n).map(|i| f.codes[i % k]).collect();
+        }
     }
     let drop = args.bool_or("drop", false)?;
     let mut names = Vec::new();
