@@ -362,6 +362,16 @@ impl Args<Type> {
                 }
                 t => t,
             };
+            // Summary.factor, dispatched on the first argument.
+            if k == 0
+                && matches!(t, Type::Factor { .. })
+                && matches!(self.func, "sum" | "prod" | "max" | "min" | "range")
+            {
+                return Err(self.dots_error(
+                    k,
+                    format!("\u{2018}{}\u{2019} not meaningful for factors", self.func),
+                ));
+            }
             if !t.is_numeric() {
                 // R names the type as typeof() does (do_summary's error).
                 let ty = match t {
