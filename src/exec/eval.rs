@@ -843,6 +843,7 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
             }
             let dnn = args
                 .iter()
+                .filter(|a| a.name.as_deref() != Some("useNA"))
                 .map(|a| match (&a.name, &a.value.kind) {
                     (Some(n), _) => n.clone(),
                     (None, ExprKind::Name(n)) => n.clone(),

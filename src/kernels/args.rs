@@ -362,10 +362,25 @@ impl Args<Type> {
                 }
                 t => t,
             };
+            // Summary.factor, dispatched on the first argument.
+            if k == 0
+                && matches!(t, Type::Factor { .. })
+                && matches!(self.func, "sum" | "prod" | "max" | "min" | "range")
+            {
+                return Err(self.dots_error(
+                    k,
+                    format!("\u{2018}{}\u{2019} not meaningful for factors", self.func),
+                ));
+            }
             if !t.is_numeric() {
-                return Err(
-                    self.dots_error(k, format!("invalid 'type' ({}) of argument", t.describe()))
-                );
+                // R names the type as typeof() does (do_summary's error).
+                let ty = match t {
+                    Type::Str { .. } => "character".to_string(),
+                    Type::List { .. } | Type::Record { .. } => "list".to_string(),
+                    Type::Formula { .. } => "language".to_string(),
+                    t => t.describe(),
+                };
+                return Err(self.dots_error(k, format!("invalid 'type' ({ty}) of argument")));
             }
             match (&mut consts, t.const_nums()) {
                 (Some(c), Some(v)) => c.push(v),

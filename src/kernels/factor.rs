@@ -324,11 +324,24 @@ fn factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         }
     }
     let x = args.get("x").unwrap_or(&Value::Null);
-    Ok(Value::Factor(make_factor(
-        x,
-        args.get("levels"),
-        args.get("labels"),
-    )?))
+    let mut f = make_factor(x, args.get("levels"), args.get("labels"))?;
+    // exclude = NULL keeps NA as a level, last (sort(unique(x), na.last =
+    // TRUE)), its elements coded to it.
+    if let Some(Value::Null) = args.get("exclude") {
+        if args.has("levels") || args.has("labels") {
+            return Err(KernelError::new(
+                "flowcast's factor() takes exclude = NULL only without levels and labels",
+            ));
+        }
+        if f.codes.iter().any(Option::is_none) {
+            let na = f.levels.len() as u32;
+            f.levels.push("NA".to_string());
+            for c in &mut f.codes {
+                c.get_or_insert(na);
+            }
+        }
+    }
+    Ok(Value::Factor(f))
 }
 
 fn as_factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -470,6 +483,7 @@ fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Some(t) => const_value(t).map(Some),
     };
     let levels = match (x, args.func) {
+        _ if matches!(args.get_if_formal("exclude"), Some(Type::Null)) => None,
         (Some(Type::Factor { levels, .. }), "as.factor") => levels.clone(),
         (_, "as.factor" | "droplevels") => None,
         _ => match (

@@ -474,12 +474,7 @@ fn dim_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 
 fn dim_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x");
-    let d = match x {
-        Some(Value::Mat(m)) => Some(m.shape()),
-        Some(Value::ComplexMat(m)) => Some(m.shape()),
-        Some(v) => dims(v),
-        None => None,
-    };
+    let d = x.and_then(|v| v.dims().or_else(|| dims(v)));
     Ok(d.map_or(Value::Null, |(r, c)| Value::Num(vec![r as f64, c as f64])))
 }
 

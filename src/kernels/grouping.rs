@@ -46,7 +46,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "table",
-        params: &[DOTS, opt("dnn")],
+        params: &[DOTS, opt("useNA"), opt("dnn")],
         random: false,
         shape: table_shape,
         eval: table_eval,
@@ -309,24 +309,29 @@ fn tapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     })
 }
 
-fn split_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let g = args
         .get("f")
         .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
-    let f = grouping(g, "f")?;
+    let mut f = grouping(g, "f")?;
     let n = frame::dims(x).map_or(x.len(), |(r, _)| r);
-    if n != f.codes.len() && !f.codes.is_empty() && n % f.codes.len() != 0 {
-        return Err(KernelError::new(
-            "data length is not a multiple of split variable",
-        ));
-    }
+    // R's split (split.c): f recycled along x, with a warning when the
+    // lengths are not multiples.
     if n != f.codes.len() {
-        return Err(KernelError::new(
-            "flowcast's split() needs the split variable as long as the data",
-        ));
+        let k = f.codes.len();
+        if k == 0 {
+            if n > 0 {
+                return Err(KernelError::new("group length is 0 but data length > 0"));
+            }
+        } else {
+            if n % k != 0 {
+                ctx.warn("data length is not a multiple of split variable");
+            }
+            f.codes = (0..n).map(|i| f.codes[i % k]).collect();
+        }
     }
     let drop = args.bool_or("drop", false)?;
     let mut names = Vec::new();
@@ -670,10 +675,24 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             vars = owned.iter().collect();
         }
     }
-    let factors = vars
+    let mut factors = vars
         .iter()
         .map(|v| grouping(v, "..."))
         .collect::<Result<Vec<_>, _>>()?;
+    // R's table(): useNA = "ifany" adds an NA level to a factor that has
+    // an NA, "always" to every factor.
+    let use_na = super::filter::choice(args.get("useNA"), &["no", "ifany", "always"])?;
+    if use_na != "no" {
+        for f in &mut factors {
+            if use_na == "always" || f.codes.iter().any(Option::is_none) {
+                let na = f.levels.len() as u32;
+                f.levels.push("NA".to_string());
+                for c in &mut f.codes {
+                    c.get_or_insert(na);
+                }
+            }
+        }
+    }
     // The dimnames' names: given, or the arguments' names (the evaluator
     // gives R's, which also names a symbol argument after itself).
     let dnn: Vec<String> = match args.get("dnn") {
@@ -735,6 +754,8 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let vars: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
+    // An NA level may be added, so the counts' length is known only without.
+    let type_levels = |t: &Type| type_levels(t).filter(|_| !args.has("useNA"));
     for (k, t) in vars.iter().enumerate() {
         if !matches!(
             t,

@@ -400,8 +400,9 @@ pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
         return true;
     }
     match func {
-        "sapply" | "vapply" | "lapply" | "unlist" | "colMeans" | "colSums" | "rowMeans"
-        | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix" | "t" => true,
+        "sapply" | "vapply" | "lapply" | "mapply" | "Map" | "unlist" | "colMeans" | "colSums"
+        | "rowMeans" | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix"
+        | "t" => true,
         "c" => given.iter().any(|(tag, _)| tag.is_some()),
         _ => false,
     }
@@ -489,7 +490,10 @@ fn carry_names(
     result: Value,
 ) -> Value {
     if matches!(result, Value::Named(_) | Value::List(_) | Value::Null)
-        && !matches!(func, "lapply" | "sapply" | "vapply")
+        && !matches!(
+            func,
+            "lapply" | "sapply" | "vapply" | "strsplit" | "mapply" | "Map"
+        )
     {
         return result;
     }
@@ -569,6 +573,45 @@ fn carry_names(
             },
             _ => result,
         },
+        // strsplit's list is named by x's names (do_strsplit).
+        "strsplit" => match (x.and_then(names), result) {
+            (Some(ns), Value::List(mut l)) if l.items.len() == ns.len() => {
+                l.names = Some(ns.to_vec());
+                Value::List(l)
+            }
+            (_, r) => r,
+        },
+        // mapply's USE.NAMES: the first ... argument's names, or the
+        // argument itself when it is character.
+        "mapply" | "Map" => {
+            let use_names = matched
+                .and_then(|m| m.get_if_formal("USE.NAMES"))
+                .and_then(Value::as_flag)
+                .unwrap_or(true);
+            let first = matched.and_then(|m| m.dots().next().map(|(_, v)| v));
+            let labels = match first {
+                _ if !use_names => None,
+                Some(Value::List(l)) => l.names.clone(),
+                Some(Value::Named(n)) => n.names.clone(),
+                Some(Value::Str(s)) => Some(s.clone()),
+                _ => None,
+            };
+            match (labels, result) {
+                (Some(ls), Value::List(mut l))
+                    if l.names.is_none() && l.items.len() == ls.len() =>
+                {
+                    l.names = Some(ls);
+                    Value::List(l)
+                }
+                (Some(ls), r @ (Value::Mat(_) | Value::BoolMat(_))) => dimnamed(r, None, Some(ls)),
+                (Some(ls), r)
+                    if !matches!(r, Value::List(_) | Value::Named(_)) && r.len() == ls.len() =>
+                {
+                    named(r, ls)
+                }
+                (_, r) => r,
+            }
+        }
         "sapply" | "vapply" | "lapply" => {
             let use_names = matched
                 .and_then(|m| m.get_if_formal("USE.NAMES"))

@@ -403,6 +403,7 @@ fn both_numbers<'a>(x: &'a Value, table: &'a Value) -> Option<(Numbers<'a>, Numb
 
 /// R's `match(x, table, nomatch = 0) > 0`.
 pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
+    let (x, table) = (&*factor_as_text(x), &*factor_as_text(table));
     if let Some((x, table)) = both_numbers(x, table) {
         let t: FastSet<u64> = table.iter().map(|&v| num_bits(v)).collect();
         return Ok(x.iter().map(|&v| t.contains(&num_bits(v))).collect());
@@ -413,9 +414,18 @@ pub fn in_table(x: &Value, table: &Value) -> Result<Vec<bool>, KernelError> {
     Ok(keys(x, text)?.iter().map(|k| t.contains(k)).collect())
 }
 
+/// match.c reads a factor as its labels (asCharacterFactor).
+fn factor_as_text(v: &Value) -> Cow<'_, Value> {
+    match v {
+        Value::Factor(f) => Cow::Owned(Value::Str(f.labels())),
+        v => Cow::Borrowed(v),
+    }
+}
+
 /// R's `match(x, table)`: 1-based positions of each x's first match, NA
 /// where none.
 pub fn match_positions(x: &Value, table: &Value) -> Result<Vec<f64>, KernelError> {
+    let (x, table) = (&*factor_as_text(x), &*factor_as_text(table));
     if let Some((x, table)) = both_numbers(x, table) {
         let mut first: FastMap<u64, usize> = FastMap::default();
         for (i, &v) in table.iter().enumerate() {
@@ -457,6 +467,18 @@ fn match_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let table = args.get("table").unwrap_or(&Value::Null);
     let nomatch = args.scalar_or("nomatch", crate::kernels::value::NA)?;
     let mut pos = match_positions(x, table)?;
+    // Values of x among `incomparables` (unless FALSE) match nothing.
+    let inc = args
+        .get("incomparables")
+        .map(crate::kernels::names::bare)
+        .filter(|v| !matches!(v, Value::Bool(b) if b == &[Some(false)]));
+    if let Some(inc) = inc {
+        for (p, i) in pos.iter_mut().zip(in_table(x, inc)?) {
+            if i {
+                *p = f64::NAN;
+            }
+        }
+    }
     for p in &mut pos {
         if p.is_nan() {
             *p = nomatch;

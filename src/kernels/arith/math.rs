@@ -135,7 +135,15 @@ pub fn fround(x: f64, digits: f64) -> f64 {
         return sgn * x;
     }
     let (x10, xd, xu);
-    if dig > 0 {
+    if dig > 308 {
+        // fround.c's |x| << 1 case: 10^dig would overflow, so x is scaled
+        // by 10^308 and then by the rest.
+        let p10 = pow_di(10.0, dig - 308);
+        let pow10 = pow_di(10.0, 308);
+        x10 = (x * pow10) * p10;
+        xd = x10.floor() / pow10 / p10;
+        xu = x10.ceil() / pow10 / p10;
+    } else if dig > 0 {
         let p10 = 10f64.powi(dig);
         x10 = p10 * x;
         xd = x10.floor() / p10;
@@ -299,14 +307,15 @@ fn apply(name: &str, x: &[f64], base: Option<f64>) -> Vec<f64> {
 
 /// R's `round(x, digits)` with a vector of digits: both recycled to the
 /// longer (arithmetic.c, `math2`), the result shaped as the longer.
-fn round_recycled(x: &Value, data: &[f64], digits: &[f64]) -> Value {
+fn round_recycled(func: &str, x: &Value, data: &[f64], digits: &[f64]) -> Value {
+    let f = if func == "signif" { fprec } else { fround };
     let n = if data.is_empty() || digits.is_empty() {
         0
     } else {
         data.len().max(digits.len())
     };
     let out: Vec<f64> = (0..n)
-        .map(|i| fround(data[i % data.len()], digits[i % digits.len()]))
+        .map(|i| f(data[i % data.len()], digits[i % digits.len()]))
         .collect();
     match x {
         Value::Mat(m) if m.len() == n => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
@@ -354,10 +363,11 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             args.func
         ))
     })?;
-    if args.func == "round" && args.has("digits") {
+    // math2: x and digits recycled against each other.
+    if matches!(args.func, "round" | "signif") && args.has("digits") {
         let digits = args.nums("digits")?;
         if digits.len() != 1 {
-            return Ok(round_recycled(x, &data, &digits));
+            return Ok(round_recycled(args.func, x, &data, &digits));
         }
     }
     let base = match args.func {
@@ -397,7 +407,7 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         "round" | "signif" => "digits",
         _ => "",
     };
-    if args.func == "round" {
+    if matches!(args.func, "round" | "signif") {
         if let Some(d) = args.ty("digits").filter(|d| d.len() != Some(1)) {
             if !d.is_numeric() && !matches!(d, Type::Any) {
                 return Err(args.error(

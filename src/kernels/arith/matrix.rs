@@ -462,6 +462,9 @@ fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Some(Value::Mat(m)) => Ok(Value::Mat(m.transpose())),
         Some(Value::ComplexMat(m)) => Ok(Value::ComplexMat(m.transpose())),
         Some(Value::Complex(v)) => Ok(Value::ComplexMat(DMatrix::from_row_slice(1, v.len(), v))),
+        // t() keeps a logical's type (do_transpose copies the elements).
+        Some(Value::BoolMat(m)) => Ok(Value::BoolMat(m.transpose())),
+        Some(Value::Bool(v)) => Ok(Value::BoolMat(DMatrix::from_row_slice(1, v.len(), v))),
         Some(v) => match v.as_f64_slice() {
             Some(d) => Ok(Value::Mat(DMatrix::from_row_slice(1, d.len(), &d))),
             None => Err(KernelError::new("argument is not a matrix")),
@@ -486,7 +489,15 @@ fn t_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             rows: Some(1),
             cols: *len,
         }),
-        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Mat {
+        Some(Type::BoolMat { rows, cols }) => Ok(Type::BoolMat {
+            rows: *cols,
+            cols: *rows,
+        }),
+        Some(t @ Type::Bool { .. }) => Ok(Type::BoolMat {
+            rows: Some(1),
+            cols: t.len(),
+        }),
+        Some(t @ Type::Num { .. }) => Ok(Type::Mat {
             rows: Some(1),
             cols: t.len(),
         }),
@@ -652,11 +663,12 @@ fn diag_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         nargs,
     )
     .map_err(|m| args.error("nrow", m))?;
-    let size = |v: Option<f64>, name: &str| -> Result<Option<usize>, ArgError> {
+    // R's do_diag names nrow and ncol, whichever argument gave them.
+    let size = |v: Option<f64>, what: &str, name: &str| -> Result<Option<usize>, ArgError> {
         match v {
-            Some(v) if v < 0.0 => Err(args.error(name, format!("invalid '{name}' value (< 0)"))),
+            Some(v) if v < 0.0 => Err(args.error(name, format!("invalid '{what}' value (< 0)"))),
             Some(v) if v.is_nan() => {
-                Err(args.error(name, format!("invalid '{name}' value (too large or NA)")))
+                Err(args.error(name, format!("invalid '{what}' value (too large or NA)")))
             }
             Some(v) => Ok(Some(v as usize)),
             None => Ok(None),
@@ -676,8 +688,8 @@ fn diag_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         DiagPlan::Build { n, ncol, .. } => {
             let point = if args.has("nrow") { "nrow" } else { "x" };
             Ok(Type::Mat {
-                rows: size(n, point)?,
-                cols: size(ncol, if args.has("ncol") { "ncol" } else { point })?,
+                rows: size(n, "nrow", point)?,
+                cols: size(ncol, "ncol", if args.has("ncol") { "ncol" } else { point })?,
             })
         }
     }

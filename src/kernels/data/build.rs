@@ -132,7 +132,10 @@ pub(super) fn shape_matrix(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     let lendat = data_len_type(a)?;
     let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_num))?;
     let (rows, cols) = infer_dims(lendat, nr, nc).map_err(ArgError::call)?;
-    Ok(Type::Mat { rows, cols })
+    Ok(match a.get("data") {
+        Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::BoolMat { rows, cols },
+        _ => Type::Mat { rows, cols },
+    })
 }
 
 pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -160,7 +163,15 @@ pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     } else {
         buf.extend(data.iter().cycle().take(total));
     }
-    named_dims(a, Value::Mat(DMatrix::from_vec(rows, cols, buf)), ctx)
+    let m = DMatrix::from_vec(rows, cols, buf);
+    // R's matrix() keeps its data's type: logical data, a logical matrix.
+    let m = match a.get("data") {
+        Some(Value::Bool(_) | Value::BoolMat(_)) => {
+            Value::BoolMat(m.map(|x| (!x.is_nan()).then_some(x != 0.0)))
+        }
+        _ => Value::Mat(m),
+    };
+    named_dims(a, m, ctx)
 }
 
 /// `x` with the call's `dimnames`, which R sets as `dimnames(x) <- dimnames`

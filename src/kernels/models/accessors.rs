@@ -6,6 +6,12 @@ use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
 
 pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    // coef.default of a model summary: its coefficient table.
+    if let Some(t @ Type::Record { class, .. }) = args.ty("object") {
+        if class == "summary.lm" || class == "summary.glm" {
+            return Ok(t.field("coefficients").cloned().unwrap_or(Type::Any));
+        }
+    }
     Ok(match model_type(args, "object")? {
         // coef.aov leaves aliased coefficients out: known at run time.
         Some(Type::Record { class, .. }) if class == super::aov::CLASS => Type::num_unknown(),
@@ -18,6 +24,14 @@ pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 }
 
 pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    // coef.default: object$coefficients, a summary's table.
+    if let Some(Value::List(l)) = args.get("object").map(crate::kernels::names::bare) {
+        if matches!(l.class.as_deref(), Some("summary.lm" | "summary.glm")) {
+            if let Some(c) = l.field("coefficients") {
+                return Ok(c.clone());
+            }
+        }
+    }
     let fit = Fit::from_arg(args, "object", "coef")?;
     let mut coef = fit.nums("coefficients")?.to_vec();
     let mut labels = match fit.record.field("coefficient.names") {

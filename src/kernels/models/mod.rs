@@ -135,6 +135,8 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("newdata"),
             opt("type"),
             opt("se.fit"),
+            opt("interval"),
+            opt("level"),
             DOTS,
         ],
         random: false,

@@ -42,8 +42,24 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             .and_then(|(_, c)| c.len()),
         _ => None,
     };
+    let glm = matches!(model, Some(Type::Record { class, .. }) if class == "glm");
+    if args.has("interval") && !glm {
+        match args.const_str("interval").map(|i| matching(i, INTERVALS)) {
+            Some(None) => return Err(args.error("interval", arg_error(INTERVALS))),
+            Some(Some("none")) => {}
+            Some(Some(_)) if model.is_some() => {
+                return Ok(Type::Mat {
+                    rows: len,
+                    cols: Some(3),
+                })
+            }
+            _ => return Ok(Type::Any),
+        }
+    }
     Ok(Type::Num { len, value: None })
 }
+
+const INTERVALS: &[&str] = &["none", "confidence", "prediction"];
 
 const TERMS: &str = "predict(type = \"terms\") is not supported by flowcast yet";
 const SE_FIT: &str = "predict(se.fit = TRUE) is not supported by flowcast yet";
@@ -62,7 +78,17 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if args.bool_or("se.fit", false)? {
         return Err(KernelError::new(SE_FIT));
     }
+    // predict.glm has no interval (its `...` swallow one); predict.lm's.
+    let interval = match fit.kind {
+        Kind::Lm => super::super::filter::choice(args.get("interval"), INTERVALS)?,
+        Kind::Glm(_) => "none",
+    };
     let newdata = args.get("newdata").filter(|v| !matches!(v, Value::Null));
+    if newdata.is_none() && interval != "none" {
+        return Err(KernelError::new(
+            "predict(interval = ) without 'newdata' is not supported by flowcast yet",
+        ));
+    }
     let Some(newdata) = newdata else {
         let field = match (fit.kind, ty) {
             (Kind::Glm(_), "link") => "linear.predictors",
@@ -90,10 +116,48 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         .collect();
     let beta: Vec<f64> = piv.iter().map(|&j| coef[j]).collect();
     let eta = xb(&xp, n, &beta);
-    Ok(Value::Num(match (fit.kind, ty) {
-        (Kind::Glm(f), "response") => eta.iter().map(|&e| f.linkinv(e)).collect(),
-        _ => eta,
-    }))
+    if interval == "none" {
+        return Ok(Value::Num(match (fit.kind, ty) {
+            (Kind::Glm(f), "response") => eta.iter().map(|&e| f.linkinv(e)).collect(),
+            _ => eta,
+        }));
+    }
+    let level = match args.get("level") {
+        None => 0.95,
+        Some(v) => v
+            .as_scalar()
+            .ok_or_else(|| KernelError::new("'level' must be a number"))?,
+    };
+    // predict.lm: res.var = RSS / df, XRinv = X[, piv] %*% solve(R[p1, p1]),
+    // ip = XRinv^2 %*% rep(res.var, p), the half-width qt((1 - level)/2, df)
+    // times sqrt(ip) (confidence) or sqrt(ip + res.var) (prediction).
+    let df = fit.scalar("df.residual")?;
+    let res_var = fit.weighted_rss()? / df;
+    let k = qr.rank;
+    let r = |i: usize, j: usize| qr.qr[j * qr.n + i];
+    let tfrac = crate::kernels::nmath::qt::qt((1.0 - level) / 2.0, df, true, false);
+    let mut out = nalgebra::DMatrix::zeros(n, 3);
+    for i in 0..n {
+        let mut z = vec![0.0; k];
+        for j in 0..k {
+            let mut s = xp[j * n + i];
+            for (l, zl) in z.iter().enumerate().take(j) {
+                s -= zl * r(l, j);
+            }
+            z[j] = s / r(j, j);
+        }
+        let ip: f64 = z.iter().map(|z| z * z * res_var).sum();
+        let hwid = tfrac
+            * if interval == "confidence" {
+                ip.sqrt()
+            } else {
+                (ip + res_var).sqrt()
+            };
+        out[(i, 0)] = eta[i];
+        out[(i, 1)] = eta[i] + hwid;
+        out[(i, 2)] = eta[i] - hwid;
+    }
+    Ok(Value::Mat(out))
 }
 
 /// The model matrix of `newdata`, built as the fit's was: its variables

@@ -235,7 +235,7 @@ fn trimmed_mean(data: &[f64], trim: f64) -> f64 {
     mean(&sorted[lo - 1..hi])
 }
 
-fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn mean_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let trim = match args.get("trim") {
         None => 0.0,
         Some(t) => t
@@ -244,7 +244,8 @@ fn mean_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     };
     let x = args.get("x").unwrap_or(&Value::Null);
     let Some(data) = x.as_f64_slice() else {
-        // R warns "argument is not numeric or logical: returning NA".
+        // mean.default of text, a factor or a list.
+        ctx.warn("argument is not numeric or logical: returning NA");
         return Ok(Value::scalar(NA));
     };
     let data: Cow<[f64]> = if na_rm(args)? {
@@ -290,6 +291,10 @@ fn const_na_rm(args: &Args<Type>) -> bool {
 }
 
 fn mean_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    // mean.default returns NA (with a warning) for what is not numbers.
+    if let Some(Type::Str { .. } | Type::Factor { .. } | Type::List { .. }) = args.ty("x") {
+        return Ok(Type::num(1));
+    }
     let Some(trim) = args.const_scalar_or("trim", Some(0.0))? else {
         return reduce_shape(args, "x", |_| f64::NAN).map(|_| Type::num(1));
     };
@@ -443,6 +448,7 @@ fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
         Some(Value::ComplexMat(m)) => {
             Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64)
         }
+        Some(Value::BoolMat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
         Some(v) => super::frame::dims(v).map_or(Value::Null, |(r, c)| {
             Value::scalar(if rows { r } else { c } as f64)
         }),

@@ -154,9 +154,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                 .map(|t| t.unwrap_or_else(|| "NA".into()))
                 .collect::<Vec<_>>();
             if l.len() + 1 != nb {
-                return Err(KernelError::new(
-                    "number of intervals and length of 'labels' differ",
-                ));
+                return Err(KernelError::new("lengths of 'breaks' and 'labels' differ"));
             }
             Some(l)
         }

@@ -592,7 +592,11 @@ pub(super) fn strsplit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
         _ => Err(KernelError::new("non-character argument")),
     };
     let x = strings("x")?;
-    let mut split = strings("split")?;
+    // split = NULL (or character(0)) splits into characters, as "" does.
+    let mut split = match args.get("split") {
+        Some(Value::Null) => Vec::new(),
+        _ => strings("split")?,
+    };
     if split.is_empty() {
         split.push(Some(String::new()));
     }
@@ -752,6 +756,7 @@ pub(super) fn strsplit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
     for name in ["x", "split"] {
         match args.ty(name) {
             Some(Type::Str { .. } | Type::Any) => {}
+            Some(Type::Null) if name == "split" => {}
             _ => return Err(args.error(name, "non-character argument")),
         }
     }

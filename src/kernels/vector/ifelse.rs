@@ -48,12 +48,37 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let test = super::arg_or_null(args, "test");
     let yes = super::arg_or_null(args, "yes");
     let no = super::arg_or_null(args, "no");
-    let t = test.as_logicals().ok_or_else(|| {
-        KernelError::new(format!(
-            "ifelse(): 'test' must be logical or numeric, not {}",
-            test.type_name()
-        ))
-    })?;
+    // storage.mode(test) <- "logical": text as as.logical reads it; a
+    // factor's storage mode cannot change.
+    let from_text: Option<Vec<Option<bool>>> = match crate::kernels::names::bare(test) {
+        Value::Factor(_) => {
+            return Err(KernelError::new(
+                "invalid to change the storage mode of a factor",
+            ))
+        }
+        Value::Str(s) => Some(
+            s.iter()
+                .map(|s| match s.as_str() {
+                    "T" | "TRUE" | "true" | "True" => Some(true),
+                    "F" | "FALSE" | "false" | "False" => Some(false),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    let t: Vec<Option<bool>> = match from_text {
+        Some(t) => t,
+        None => test
+            .as_logicals()
+            .ok_or_else(|| {
+                KernelError::new(format!(
+                    "ifelse(): 'test' must be logical or numeric, not {}",
+                    test.type_name()
+                ))
+            })?
+            .into_owned(),
+    };
     let mut k = Kind::Logical;
     if t.contains(&Some(true)) {
         k = k.max(kind(yes, "yes")?);
@@ -127,7 +152,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => {
             (test.len(), Some((*rows, *cols)))
         }
-        Type::Num { .. } | Type::Bool { .. } | Type::Null => (test.len(), None),
+        Type::Num { .. } | Type::Bool { .. } | Type::Str { .. } | Type::Null => (test.len(), None),
+        Type::Factor { .. } => {
+            return Err(args.error("test", "invalid to change the storage mode of a factor"))
+        }
         Type::Any => (None, None),
         other => {
             return Err(args.error(

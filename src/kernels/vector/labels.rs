@@ -32,6 +32,8 @@ pub(crate) fn strings(v: &Value) -> Result<Vec<String>, KernelError> {
             .iter()
             .map(|&x| r_num_to_string(x))
             .collect(),
+        // as.character of a factor is its labels (do_paste's as.character).
+        Value::Factor(f) => f.labels(),
         Value::List(l) => l
             .items
             .iter()

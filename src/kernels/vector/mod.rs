@@ -194,7 +194,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
     k(
         "unique",
-        &[req("x"), opt("incomparables")],
+        &[req("x"), opt("incomparables"), opt("fromLast")],
         unique::shape,
         unique::eval,
     ),
@@ -403,7 +403,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
     k(
         "duplicated",
-        &[req("x"), opt("incomparables")],
+        &[req("x"), opt("incomparables"), opt("fromLast")],
         sets::duplicated_shape,
         sets::duplicated_eval,
     ),

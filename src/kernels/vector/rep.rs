@@ -87,6 +87,8 @@ fn empty_extended(x: &Value, len: Option<usize>) -> Option<Value> {
     match x {
         Value::Num(_) | Value::Mat(_) => Some(Value::Num(vec![crate::kernels::value::NA; len])),
         Value::Bool(_) | Value::BoolMat(_) => Some(Value::Bool(vec![None; len])),
+        // NA_character_, written "NA" as flowcast's text NA is.
+        Value::Str(_) => Some(Value::Str(vec!["NA".to_string(); len])),
         _ => None,
     }
 }

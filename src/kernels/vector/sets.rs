@@ -29,6 +29,13 @@ fn keys<'a>(v: &'a Value, func: &str) -> Result<Vec<Key<'a>>, KernelError> {
             .iter()
             .map(|&x| Key::Num(num_key(x)))
             .collect()),
+        // A factor compares its codes (R's duplicated/unique of the
+        // integer vector underneath); NA apart from every code.
+        Value::Factor(f) => Ok(f
+            .codes
+            .iter()
+            .map(|c| Key::Num(c.map_or(u64::MAX, u64::from)))
+            .collect()),
         other => Err(KernelError::new(format!(
             "{func}() applies only to vectors, not {}",
             other.type_name()
@@ -44,8 +51,39 @@ fn repeats(keys: &[Key]) -> Vec<bool> {
 
 pub(super) fn duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
-    let k = keys(x, "duplicated")?;
-    Ok(Value::Bool(repeats(&k).into_iter().map(Some).collect()))
+    Ok(Value::Bool(
+        duplicates(args, x)?.into_iter().map(Some).collect(),
+    ))
+}
+
+/// R's duplicated(x, incomparables, fromLast): whether each element
+/// repeats one before it (after it, fromLast = TRUE); the values of
+/// `incomparables` (unless it is FALSE) are never duplicates.
+pub(super) fn duplicates(args: &Args<&Value>, x: &Value) -> Result<Vec<bool>, KernelError> {
+    let k = keys(x, args.func)?;
+    let from_last = args.bool_or("fromLast", false)?;
+    let mut dup = if from_last {
+        let mut seen = FastSet::default();
+        let mut d: Vec<bool> = k.iter().rev().map(|k| !seen.insert(k)).collect();
+        d.reverse();
+        d
+    } else {
+        repeats(&k)
+    };
+    let inc = args
+        .get("incomparables")
+        .map(crate::kernels::names::bare)
+        .filter(|v| !matches!(v, Value::Bool(b) if b == &[Some(false)]));
+    if let Some(inc) = inc {
+        let ik = keys(inc, args.func)?;
+        let never: FastSet<&Key> = ik.iter().collect();
+        for (d, k) in dup.iter_mut().zip(&k) {
+            if never.contains(k) {
+                *d = false;
+            }
+        }
+    }
+    Ok(dup)
 }
 
 pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -107,6 +145,7 @@ fn check(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
             | Type::Mat { .. }
             | Type::Bool { .. }
             | Type::BoolMat { .. }
+            | Type::Factor { .. }
             | Type::Str { .. },
         ) => Ok(()),
         Some(t) => Err(args.error(

@@ -10,9 +10,15 @@ const MAX_BINS: f64 = 2_147_483_647.0;
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let bin = super::arg_or_null(args, "bin");
     let b = match bin {
-        Value::Str(_) | Value::List(_) | Value::Formula(_) | Value::Complex(_) => {
+        Value::Str(_) | Value::Bool(_) | Value::List(_) | Value::Formula(_) | Value::Complex(_) => {
             return Err(KernelError::new("'bin' must be numeric or a factor"))
         }
+        // R tabulates a factor's codes (its levels play no part).
+        Value::Factor(f) => f
+            .codes
+            .iter()
+            .map(|c| c.map_or(f64::NAN, |c| c as f64 + 1.0))
+            .collect(),
         other => other.as_f64_slice().unwrap_or_default(),
     };
     let ints: Vec<Option<i64>> = b
@@ -40,7 +46,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(
-        t @ (Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }),
+        t @ (Type::Str { .. }
+        | Type::Bool { .. }
+        | Type::Record { .. }
+        | Type::List { .. }
+        | Type::Formula { .. }),
     ) = args.ty("bin")
     {
         return Err(args.error(

@@ -36,10 +36,39 @@ pub(super) fn case_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
 }
 
 pub(super) fn nchar_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    // R's do_nchar: a factor is refused; `type` is any prefix of "bytes",
+    // "chars" or "width" (tried in that order); keepNA = NA keeps NA as NA
+    // except for "width", where NA counts 2.
+    if matches!(bare(super::arg_or_null(args, "x")), Value::Factor(_)) {
+        return Err(KernelError::new("'nchar()' requires a character vector"));
+    }
+    let ty = match args.get("type") {
+        None => "chars",
+        Some(Value::Str(s)) if s.len() == 1 && !s[0].is_empty() => ["bytes", "chars", "width"]
+            .into_iter()
+            .find(|t| t.starts_with(s[0].as_str()))
+            .ok_or_else(|| KernelError::new("invalid 'type' argument"))?,
+        Some(_) => return Err(KernelError::new("invalid 'type' argument")),
+    };
+    let keep_na = match args.get("keepNA") {
+        None => None,
+        Some(Value::Bool(b)) if b.len() == 1 => b[0],
+        Some(_) => return Err(KernelError::new("invalid 'keepNA' argument")),
+    };
+    let na = match keep_na {
+        Some(true) => NA,
+        Some(false) => 2.0,
+        None if ty == "width" => 2.0,
+        None => NA,
+    };
     Ok(Value::Num(
         texts(args)?
             .into_iter()
-            .map(|t| t.map_or(NA, |s| s.chars().count() as f64))
+            .map(|t| match t {
+                None => na,
+                Some(s) if ty == "bytes" => s.len() as f64,
+                Some(s) => s.chars().count() as f64,
+            })
             .collect(),
     ))
 }

@@ -31,21 +31,26 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         Value::Null => return Ok(Value::Null),
         Value::Mat(m) => {
             let mut seen = FastSet::default();
-            let rows: Vec<usize> = (0..m.nrows())
+            let mut order: Vec<usize> = (0..m.nrows()).collect();
+            if args.bool_or("fromLast", false)? {
+                order.reverse();
+            }
+            let mut rows: Vec<usize> = order
+                .into_iter()
                 .filter(|&i| seen.insert(m.row(i).iter().map(|&v| num_key(v)).collect::<Vec<_>>()))
                 .collect();
+            rows.sort_unstable();
             let out = DMatrix::from_fn(rows.len(), m.ncols(), |i, j| m[(rows[i], j)]);
             return Ok(Value::Mat(out));
         }
-        Value::Str(s) => {
-            let mut seen = FastSet::default();
-            (0..s.len()).filter(|&i| seen.insert(&s[i])).collect()
-        }
-        Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) => {
-            let d = x.as_f64_slice().unwrap_or_default();
-            let mut seen = FastSet::default();
-            (0..d.len())
-                .filter(|&i| seen.insert(num_key(d[i])))
+        // x[!duplicated(x, incomparables, fromLast)], a factor keeping
+        // its levels (unique.default).
+        Value::Str(_) | Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) | Value::Factor(_) => {
+            super::sets::duplicates(args, x)?
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| !**d)
+                .map(|(i, _)| i)
                 .collect()
         }
         other => {
@@ -66,9 +71,11 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             rows: None,
             cols: *cols,
         },
-        Type::Num { .. } | Type::Bool { .. } | Type::BoolMat { .. } | Type::Str { .. } => {
-            like(&x, None)
-        }
+        Type::Num { .. }
+        | Type::Bool { .. }
+        | Type::BoolMat { .. }
+        | Type::Str { .. }
+        | Type::Factor { .. } => like(&x, None),
         Type::Any => Type::Any,
         other => {
             return Err(args.error(

@@ -12,16 +12,35 @@ pub(super) fn which_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
         Value::Bool(_) | Value::BoolMat(_) | Value::Null => x.as_logicals().unwrap_or_default(),
         _ => return Err(KernelError::new("argument to 'which' is not logical")),
     };
-    Ok(Value::Num(
-        l.iter()
-            .enumerate()
-            .filter(|(_, b)| **b == Some(true))
-            .map(|(i, _)| (i + 1) as f64)
-            .collect(),
-    ))
+    let at: Vec<usize> = l
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == Some(true))
+        .map(|(i, _)| i)
+        .collect();
+    // arr.ind = TRUE of a matrix: R's arrayInd, one (row, col) row per hit.
+    if let (Value::BoolMat(m), true) = (x, args.bool_or("arr.ind", false)?) {
+        let r = m.nrows().max(1);
+        let mut out = nalgebra::DMatrix::zeros(at.len(), 2);
+        for (k, &i) in at.iter().enumerate() {
+            out[(k, 0)] = (i % r + 1) as f64;
+            out[(k, 1)] = (i / r + 1) as f64;
+        }
+        return Ok(Value::Mat(out));
+    }
+    Ok(Value::Num(at.into_iter().map(|i| (i + 1) as f64).collect()))
 }
 
 pub(super) fn which_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if args.has("arr.ind") && !matches!(args.ty("x"), Some(Type::Bool { .. })) {
+        return Ok(match args.ty("x") {
+            Some(Type::BoolMat { .. }) => Type::Mat {
+                rows: None,
+                cols: Some(2),
+            },
+            _ => Type::Any,
+        });
+    }
     match args.ty("x") {
         Some(Type::Bool { value: Some(v), .. }) => Ok(Type::num_const(
             v.iter()
