@@ -116,8 +116,13 @@ fn round_ties_even(x: f64) -> f64 {
 /// around x, ties to the even last digit.
 pub fn fround(x: f64, digits: f64) -> f64 {
     const MAX_DIGITS: f64 = 308.0;
-    if x.is_nan() || digits.is_nan() {
-        return x + digits;
+    // R returns `x + digits`: on the hardware, the first NaN's payload
+    // (NA stays NA). Said outright, so constant folding cannot change it.
+    if x.is_nan() {
+        return x;
+    }
+    if digits.is_nan() {
+        return digits;
     }
     if !x.is_finite() || digits > MAX_DIGITS + 15.0 || x == 0.0 {
         return x;
