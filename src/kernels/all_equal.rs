@@ -635,17 +635,7 @@ pub(crate) fn all_equal_messages(
     target: &Value,
     current: &Value,
 ) -> Result<Vec<String>, KernelError> {
-    let warnings = std::cell::RefCell::new(Vec::new());
-    let o = Opts {
-        tolerance: None,
-        scale: None,
-        count_eq: None,
-        check_attributes: None,
-        use_names: None,
-        check_names: None,
-        warnings: &warnings,
-    };
-    all_equal(target, current, &o)
+    messages(target, current, None)
 }
 
 /// `isTRUE(all.equal(target, current, tolerance = tolerance))`, for R
@@ -655,10 +645,18 @@ pub(crate) fn all_equal_within(
     current: &Value,
     tolerance: f64,
 ) -> Result<bool, KernelError> {
+    Ok(messages(target, current, Some(&Value::scalar(tolerance)))?.is_empty())
+}
+
+/// all.equal's messages with R's defaults but `tolerance`.
+fn messages(
+    target: &Value,
+    current: &Value,
+    tolerance: Option<&Value>,
+) -> Result<Vec<String>, KernelError> {
     let warnings = std::cell::RefCell::new(Vec::new());
-    let tol = Value::scalar(tolerance);
     let o = Opts {
-        tolerance: Some(&tol),
+        tolerance,
         scale: None,
         count_eq: None,
         check_attributes: None,
@@ -666,5 +664,5 @@ pub(crate) fn all_equal_within(
         check_names: None,
         warnings: &warnings,
     };
-    Ok(all_equal(target, current, &o)?.is_empty())
+    all_equal(target, current, &o)
 }

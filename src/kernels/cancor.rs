@@ -142,13 +142,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         ("xcenter", centre_value(xcenter, xnames)),
         ("ycenter", centre_value(ycenter, ynames)),
     ];
-    let (names, items) = fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
-    Ok(Value::List(List {
-        class: None,
-        names: Some(names),
-        items,
-        row_names: None,
-    }))
+    Ok(Value::List(List::named(fields)))
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

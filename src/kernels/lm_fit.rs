@@ -231,13 +231,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         ("qr", Value::List(qr)),
         ("df.residual", Value::scalar((n - k) as f64)),
     ];
-    let (names, items) = fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
-    Ok(Value::List(List {
-        class: None,
-        names: Some(names),
-        items,
-        row_names: None,
-    }))
+    Ok(Value::List(List::named(fields)))
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -140,9 +140,17 @@ impl RowNames {
 impl List {
     /// A named list with a class: R's S3 result objects.
     pub fn record(class: &str, fields: Vec<(&str, Value)>) -> List {
-        let (names, items) = fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
         List {
             class: Some(class.to_string()),
+            ..List::named(fields)
+        }
+    }
+
+    /// A named list without a class (`lm.fit`'s, `cancor`'s results).
+    pub fn named(fields: Vec<(&str, Value)>) -> List {
+        let (names, items) = fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
+        List {
+            class: None,
             names: Some(names),
             items,
             row_names: None,
