@@ -8,8 +8,6 @@
 //! calls LAPACK) agree to rounding. What R refuses, flowcast refuses with
 //! R's message (library6_errors.json).
 
-use std::path::Path;
-
 mod common;
 use common::{flowcast, r_json, steps_workflow as workflow};
 
@@ -27,11 +25,7 @@ fn library6_workflow_matches_r_bit_for_bit() {
 /// (columns' signs aligned).
 #[test]
 fn library6_decompositions_match_r() {
-    let dir = tempfile::tempdir().unwrap();
-    let wf =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/workflows/library6_decomp.toml");
-    let errors = r_json::run_against_r("library6_decomp", &wf, dir.path());
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    r_json::assert_matches_r("library6_decomp");
 }
 
 /// Each case of library6_errors.json fails, before or during the run,

@@ -11,8 +11,6 @@
 //! (sweep_a_models.toml) agree to rounding. What R refuses, flowcast
 //! refuses with R's message (sweep_a_errors.json).
 
-use std::path::Path;
-
 mod common;
 use common::{flowcast, r_json, steps_workflow as workflow};
 
@@ -29,11 +27,7 @@ fn sweep_a_workflow_matches_r_bit_for_bit() {
 /// predict.lm's intervals against R's, within r_json's tolerance.
 #[test]
 fn sweep_a_predict_intervals_match_r() {
-    let dir = tempfile::tempdir().unwrap();
-    let wf =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/workflows/sweep_a_models.toml");
-    let errors = r_json::run_against_r("sweep_a_models", &wf, dir.path());
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    r_json::assert_matches_r("sweep_a_models");
 }
 
 /// Each case of sweep_a_errors.json fails, before or during the run,

@@ -290,6 +290,16 @@ pub fn run_against_r(r_name: &str, wf: &Path, out: &Path) -> Vec<String> {
     errors
 }
 
+/// tests/fixtures/workflows/NAME.toml runs and every value agrees with
+/// R's (tests/fixtures/r/NAME.json) within [`run_against_r`]'s tolerance.
+pub fn assert_matches_r(name: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let wf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/workflows/{name}.toml"));
+    let errors = run_against_r(name, &wf, dir.path());
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
 /// tests/fixtures/workflows/NAME.toml runs and every value equals R's
 /// (tests/fixtures/r/NAME.json) bit for bit: first within the tolerance
 /// of [`run_against_r`], for a readable report, then exactly.
