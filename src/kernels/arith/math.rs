@@ -112,17 +112,25 @@ fn round_ties_even(x: f64) -> f64 {
     }
 }
 
+/// What R's `x + digits` gives when either is NaN: on the hardware, the
+/// first NaN's payload (NA stays NA). Said outright, because release builds
+/// constant-fold `NaN + d` and lose the payload.
+fn first_nan(x: f64, digits: f64) -> Option<f64> {
+    if x.is_nan() {
+        Some(x)
+    } else if digits.is_nan() {
+        Some(digits)
+    } else {
+        None
+    }
+}
+
 /// R (>= 4.0.0)'s `fround`: the shorter of the two decimal candidates
 /// around x, ties to the even last digit.
 pub fn fround(x: f64, digits: f64) -> f64 {
     const MAX_DIGITS: f64 = 308.0;
-    // R returns `x + digits`: on the hardware, the first NaN's payload
-    // (NA stays NA). Said outright, so constant folding cannot change it.
-    if x.is_nan() {
-        return x;
-    }
-    if digits.is_nan() {
-        return digits;
+    if let Some(nan) = first_nan(x, digits) {
+        return nan;
     }
     if !x.is_finite() || digits > MAX_DIGITS + 15.0 || x == 0.0 {
         return x;
@@ -197,8 +205,8 @@ fn pow_di(mut x: f64, n: i32) -> f64 {
 pub fn fprec(x: f64, digits: f64) -> f64 {
     const MAX_DIGITS: i32 = 22;
     const MAX10E: i32 = f64::MAX_10_EXP;
-    if x.is_nan() || digits.is_nan() {
-        return x + digits;
+    if let Some(nan) = first_nan(x, digits) {
+        return nan;
     }
     if !x.is_finite() {
         return x;
@@ -574,6 +582,19 @@ mod tests {
             if !x.is_nan() {
                 assert!(a.to_bits() == x.round_ties_even().to_bits(), "{x}");
             }
+        }
+    }
+
+    /// `signif(NA, d)` and `round(NA, d)` are NA, not NaN, and a NaN digits
+    /// count passes its own payload through, in release builds as well.
+    #[test]
+    fn nan_payloads_pass_through_round_and_signif() {
+        let na = crate::kernels::value::NA;
+        for d in [-2.0, 0.0, 3.0, 400.0] {
+            assert_eq!(fprec(na, d).to_bits(), na.to_bits(), "signif(NA, {d})");
+            assert_eq!(fround(na, d).to_bits(), na.to_bits(), "round(NA, {d})");
+            assert_eq!(fprec(2.5, na).to_bits(), na.to_bits(), "signif(2.5, NA)");
+            assert_eq!(fround(2.5, na).to_bits(), na.to_bits(), "round(2.5, NA)");
         }
     }
 }
