@@ -5,7 +5,7 @@
 mod support;
 
 use flowcast::sched::Scheduler;
-use flowcast::tui::{Action, App, HistoryRow, ModelRow, RunState};
+use flowcast::tui::{Action, App, ErrorFrom, HistoryRow, ModelRow, RunState};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -225,4 +225,33 @@ fn the_help_shows_quit_at_any_size_and_scrolls() {
     let s = screen(&a, 40, 12);
     assert!(s.contains("several tasks in one cell"), "{s}");
     assert!(s.contains("↑↓"), "{s}");
+}
+
+/// The error box says whose error it is: a failed run's chart is that run,
+/// a file that did not load leaves the last good chart, or none.
+#[test]
+fn the_error_box_says_what_failed_and_what_the_chart_shows() {
+    let multi = "error: boom\n  --> wf.toml:7:29 (step `b`)".to_string();
+    let title = |a: &App| {
+        let s = screen(a, 100, 40);
+        [
+            "the run failed",
+            "the workflow is invalid: showing the last good one",
+            "the workflow is invalid ",
+        ]
+        .into_iter()
+        .filter(|t| s.contains(t))
+        .collect::<Vec<_>>()
+    };
+    let mut a = app();
+    a.set_error(ErrorFrom::Run, multi.clone());
+    assert_eq!(title(&a), ["the run failed"]);
+    a.set_error(ErrorFrom::Load, multi.clone());
+    assert_eq!(
+        title(&a),
+        ["the workflow is invalid: showing the last good one"]
+    );
+    let mut fresh = App::new("demo", Scheduler::Mcp, 2);
+    fresh.set_error(ErrorFrom::Load, multi);
+    assert_eq!(title(&fresh), ["the workflow is invalid "]);
 }

@@ -218,6 +218,9 @@ pub struct App {
     pub message: Option<String>,
     /// The last load or run error, shown until a good reload.
     pub error: Option<String>,
+    /// Whether `error` is the workflow's (its file did not load) or the
+    /// run's: the error box says which, and what the chart still shows.
+    pub error_from: ErrorFrom,
     pub models: Vec<ModelRow>,
     pub history: Vec<HistoryRow>,
     pub size: (u16, u16),
@@ -226,10 +229,26 @@ pub struct App {
     pub interrupted: bool,
 }
 
+/// Where the error on show came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorFrom {
+    /// The workflow file did not load; the chart keeps the last good one,
+    /// if any.
+    Load,
+    /// The workflow loaded and its run failed; the chart shows that run.
+    Run,
+}
+
 /// How much of the visible window one press of ← or → moves it.
 pub const PAN: f64 = 0.1;
 
 impl App {
+    /// Shows `e` until a good reload, as the workflow's or the run's.
+    pub fn set_error(&mut self, from: ErrorFrom, e: String) {
+        self.error = Some(e);
+        self.error_from = from;
+    }
+
     pub fn new(workflow: &str, scheduler: Scheduler, workers: usize) -> App {
         App {
             workflow: workflow.to_string(),
@@ -252,6 +271,7 @@ impl App {
             guessed_plan: false,
             message: None,
             error: None,
+            error_from: ErrorFrom::Load,
             models: Vec::new(),
             history: Vec::new(),
             size: (80, 24),
@@ -450,8 +470,12 @@ impl App {
                 return vec![Effect::Rerun];
             }
             Action::Reloaded(Err(e)) => {
-                self.error = Some(e);
-                self.message = Some("invalid workflow: keeping the last good one".into());
+                self.set_error(ErrorFrom::Load, e);
+                self.message = Some(if self.gantt.rows.is_empty() {
+                    "invalid workflow".into()
+                } else {
+                    "invalid workflow: keeping the last good one".into()
+                });
             }
             Action::Exported(Ok(paths)) => {
                 let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -634,11 +658,12 @@ impl App {
                 };
                 if self.state == RunState::Failed {
                     self.error = failure;
+                    self.error_from = ErrorFrom::Run;
                 }
             }
             Err(e) => {
                 self.state = RunState::Failed;
-                self.error = Some(e);
+                self.set_error(ErrorFrom::Run, e);
             }
         }
         self.history.push(HistoryRow {

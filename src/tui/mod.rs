@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub use app::{Action, App, Effect, HistoryRow, ModelRow, RunState, View};
+pub use app::{Action, App, Effect, ErrorFrom, HistoryRow, ModelRow, RunState, View};
 pub use runner::{Predictor, Runner};
 
 use crate::cost::ModelKind;
@@ -111,7 +111,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
             queue.extend(runner.request(app.scheduler, app.workers));
         }
         Err(e) => {
-            app.error = Some(e);
+            app.set_error(ErrorFrom::Load, e);
             app.state = RunState::Failed;
         }
     }

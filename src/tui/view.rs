@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::app::{App, View};
+use super::app::{App, ErrorFrom, View};
 use super::footer::Footer;
 use super::gantt::GanttChart;
 use super::header::Header;
@@ -81,7 +81,7 @@ impl Widget for &App {
         render_tabs(self, tabs, buf);
         let (body, error_box) = split_error(self, body);
         if let (Some(e), Some(area)) = (&self.error, error_box) {
-            render_error(e, area, buf);
+            render_error(e, error_title(self), area, buf);
         }
         match self.view {
             View::Gantt => {
@@ -133,13 +133,21 @@ fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
     Line::from(spans).render(area, buf);
 }
 
+/// What the error box is about, and so what the chart above it shows.
+fn error_title(app: &App) -> &'static str {
+    match app.error_from {
+        ErrorFrom::Run => " the run failed ",
+        ErrorFrom::Load if app.gantt.rows.is_empty() => " the workflow is invalid ",
+        ErrorFrom::Load => " the workflow is invalid: showing the last good one ",
+    }
+}
+
 /// Draws `error` in a red box.
-fn render_error(error: &str, area: Rect, buf: &mut Buffer) {
+fn render_error(error: &str, title: &str, area: Rect, buf: &mut Buffer) {
     let lines: Vec<Line> = error
         .lines()
         .map(|l| Line::styled(printable(l).into_owned(), theme::ERROR))
         .collect();
-    let title = " the workflow is invalid: showing the last good one ";
     Paragraph::new(lines)
         .block(
             Block::default()
