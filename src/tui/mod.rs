@@ -301,17 +301,27 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let mut written = Vec::new();
     for format in [Format::Svg, Format::Trace] {
-        // The name comes from the workflow file: it must not pick the directory.
-        let file = dir.join(format!(
-            "{}-run{}.{}",
-            crate::output_target::file_name_from(&app.workflow),
-            app.run,
-            format.extension()
-        ));
+        let file = dir.join(export_name(app, format));
         export::export(&app.gantt, format, &file)?;
         written.push(file);
     }
     Ok(written)
+}
+
+/// `WORKFLOW-runID.EXT`, ID the history's run id, as `flowcast export
+/// --run ID` and the history view name it: the session's count restarts at
+/// 1 each launch, and would overwrite an earlier session's charts. Without
+/// a history, the session's count.
+fn export_name(app: &App, format: Format) -> String {
+    let run = app
+        .stored
+        .map_or_else(|| app.run.to_string(), |id| id.to_string());
+    // The name comes from the workflow file: it must not pick the directory.
+    format!(
+        "{}-run{run}.{}",
+        crate::output_target::file_name_from(&app.workflow),
+        format.extension()
+    )
 }
 
 fn restore() {
@@ -326,4 +336,19 @@ fn install_mouse_restore() {
         let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
         previous(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_are_named_by_the_history_run_id() {
+        let mut app = App::new("quick", Scheduler::Emcp, 2);
+        app.run = 1;
+        assert_eq!(export_name(&app, Format::Svg), "quick-run1.svg");
+        app.stored = Some(17);
+        assert_eq!(export_name(&app, Format::Svg), "quick-run17.svg");
+        assert_eq!(export_name(&app, Format::Trace), "quick-run17.trace.json");
+    }
 }
