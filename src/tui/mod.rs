@@ -310,15 +310,17 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
 
 /// `WORKFLOW-runID.EXT`, ID the history's run id, as `flowcast export
 /// --run ID` and the history view name it: the session's count restarts at
-/// 1 each launch, and would overwrite an earlier session's charts. Without
-/// a history, the session's count.
+/// 1 each launch, and would overwrite an earlier session's charts. A run
+/// the history did not record (no history, or every step cached) is
+/// `WORKFLOW-session-runN.EXT`, N the session's count, apart from the ids.
 fn export_name(app: &App, format: Format) -> String {
-    let run = app
-        .stored
-        .map_or_else(|| app.run.to_string(), |id| id.to_string());
+    let run = app.stored.map_or_else(
+        || format!("session-run{}", app.run),
+        |id| format!("run{id}"),
+    );
     // The name comes from the workflow file: it must not pick the directory.
     format!(
-        "{}-run{run}.{}",
+        "{}-{run}.{}",
         crate::output_target::file_name_from(&app.workflow),
         format.extension()
     )
@@ -346,7 +348,7 @@ mod tests {
     fn exports_are_named_by_the_history_run_id() {
         let mut app = App::new("quick", Scheduler::Emcp, 2);
         app.run = 1;
-        assert_eq!(export_name(&app, Format::Svg), "quick-run1.svg");
+        assert_eq!(export_name(&app, Format::Svg), "quick-session-run1.svg");
         app.stored = Some(17);
         assert_eq!(export_name(&app, Format::Svg), "quick-run17.svg");
         assert_eq!(export_name(&app, Format::Trace), "quick-run17.trace.json");
