@@ -349,6 +349,35 @@ impl Args<Type> {
 
     /// Checks that every `...` argument is numeric (NULLs are skipped, as in
     /// `sum`, `min`, `max`); returns their constant numbers when all are known.
+    /// For `max`, `min` and `range`: text of `len` elements when one of
+    /// the dots is text (the others are then compared as text too), after
+    /// R's refusals of a factor first and of lists.
+    pub fn text_dots(&self, len: usize) -> Result<Option<Type>, ArgError> {
+        if !self.dots().any(|(_, t)| matches!(t, Type::Str { .. })) {
+            return Ok(None);
+        }
+        for (k, (_, t)) in self.dots().enumerate() {
+            let refused = match t {
+                Type::Factor { .. } if k == 0 => Some(format!(
+                    "\u{2018}{}\u{2019} not meaningful for factors",
+                    self.func
+                )),
+                Type::List { .. } | Type::Record { .. } => {
+                    Some("invalid 'type' (list) of argument".to_string())
+                }
+                Type::Formula { .. } => Some("invalid 'type' (language) of argument".to_string()),
+                _ => None,
+            };
+            if let Some(m) = refused {
+                return Err(self.dots_error(k, m));
+            }
+        }
+        Ok(Some(Type::Str {
+            len: Some(len),
+            value: None,
+        }))
+    }
+
     pub fn numeric_dots(&self) -> Result<Option<Vec<Vec<f64>>>, ArgError> {
         let mut consts = Some(Vec::new());
         for (k, (_, t)) in self.dots().enumerate() {

@@ -25,7 +25,7 @@ pub mod work;
 mod acf;
 mod all_equal;
 mod ar;
-mod arith;
+pub(crate) mod arith;
 mod as_list;
 mod attributes;
 mod ave;

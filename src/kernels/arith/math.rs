@@ -497,8 +497,129 @@ fn extreme(is_max: bool, parts: &[&[f64]], na_rm: bool) -> f64 {
     }
 }
 
+/// One argument of `max` or `min` when text is among them: do_summary
+/// reduces each argument in its own type, and only then compares as text.
+enum Part<'a> {
+    Num(std::borrow::Cow<'a, [f64]>),
+    Text(Vec<Option<String>>),
+}
+
+/// The dots as parts when one of them is text (`None` when none is, and
+/// the numeric path applies), after R's refusals: a factor first
+/// (Summary.factor) and what is not a vector.
+fn text_parts<'a>(args: &'a Args<&Value>) -> Result<Option<Vec<Part<'a>>>, KernelError> {
+    if !args.dots().any(|(_, v)| matches!(v, Value::Str(_))) {
+        return Ok(None);
+    }
+    let mut parts = Vec::new();
+    for (k, (_, v)) in args.dots().enumerate() {
+        match v {
+            Value::Null => {}
+            Value::Factor(_) if k == 0 => {
+                return Err(KernelError::new(format!(
+                    "\u{2018}{}\u{2019} not meaningful for factors",
+                    args.func
+                )))
+            }
+            Value::Str(t) => parts.push(Part::Text(
+                t.iter()
+                    .map(|s| (!crate::kernels::factor::text_is_na(s)).then(|| s.clone()))
+                    .collect(),
+            )),
+            v => parts.push(Part::Num(v.as_f64_slice().ok_or_else(|| {
+                KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+            })?)),
+        }
+    }
+    Ok(Some(parts))
+}
+
+/// do_summary's `max`/`min` with text among the arguments (summary.c): a
+/// number argument is reduced as numbers (so `max(c(9, 10), "1")` compares
+/// "10", not "9"), then made text; NA trumps all unless `na_rm`. `None`:
+/// nothing was left, where R warns and gives NA.
+fn summary_text(is_max: bool, parts: &[Part<'_>], na_rm: bool) -> Option<Option<String>> {
+    let mut cum: Option<Option<String>> = None;
+    for part in parts {
+        let tmp: Option<Option<String>> = match part {
+            Part::Num(xs) => {
+                let nums: [&[f64]; 1] = [xs];
+                let any = xs.iter().any(|x| !(na_rm && x.is_nan()));
+                any.then(|| {
+                    let x = extreme(is_max, &nums, na_rm);
+                    (!crate::kernels::value::is_na(x)).then(|| {
+                        if x.is_nan() {
+                            "NaN".to_string()
+                        } else {
+                            crate::kernels::data::r_num_to_string(x)
+                        }
+                    })
+                })
+            }
+            Part::Text(ts) => text_extreme(is_max, ts, na_rm),
+        };
+        let Some(tmp) = tmp else { continue };
+        cum = Some(match (cum, tmp) {
+            (None, t) => t,
+            (Some(None), _) | (Some(_), None) => None,
+            (Some(Some(c)), Some(t)) => {
+                let o = crate::kernels::collate::compare(&t, &c);
+                Some(if (is_max && o.is_gt()) || (!is_max && o.is_lt()) {
+                    t
+                } else {
+                    c
+                })
+            }
+        });
+    }
+    cum
+}
+
+/// `max` or `min` of one text vector in R's collation (summary.c's smax
+/// and smin): `Some(None)` (NA) at the first NA unless `na_rm`, and `None`
+/// when nothing is left.
+pub(crate) fn text_extreme(
+    is_max: bool,
+    texts: &[Option<String>],
+    na_rm: bool,
+) -> Option<Option<String>> {
+    let mut best: Option<&String> = None;
+    for t in texts {
+        let Some(t) = t else {
+            if na_rm {
+                continue;
+            }
+            return Some(None);
+        };
+        let better = best.is_none_or(|b| {
+            let o = crate::kernels::collate::compare(t, b);
+            (is_max && o.is_gt()) || (!is_max && o.is_lt())
+        });
+        if better {
+            best = Some(t);
+        }
+    }
+    best.map(|b| Some(b.clone()))
+}
+
+/// A text result as flowcast holds it (NA as "NA"), with R's warning when
+/// nothing was left.
+pub(crate) fn text_or_warn(best: Option<Option<String>>, ctx: &mut Ctx) -> String {
+    match best {
+        Some(t) => t.unwrap_or_else(|| "NA".into()),
+        None => {
+            ctx.warn("no non-missing arguments, returning NA");
+            "NA".into()
+        }
+    }
+}
+
 fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let na_rm = args.bool_or("na.rm", false)?;
+    if let Some(parts) = text_parts(args)? {
+        let best = summary_text(args.func == "max", &parts, na_rm);
+        return Ok(Value::Str(vec![text_or_warn(best, ctx)]));
+    }
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
         if matches!(v, Value::Null) {
@@ -528,6 +649,9 @@ fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
 }
 
 fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args.text_dots(1)? {
+        return Ok(t);
+    }
     let consts = args.numeric_dots()?;
     let na_rm = args
         .get("na.rm")

@@ -9,7 +9,7 @@ pub mod compare;
 mod factor_ops;
 mod frame_ops;
 pub mod logic;
-mod math;
+pub(crate) mod math;
 
 pub(super) use math::fround;
 mod matrix;

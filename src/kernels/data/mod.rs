@@ -88,7 +88,13 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "seq",
-        params: &[opt("from"), opt("to"), opt("by"), opt("length.out")],
+        params: &[
+            opt("from"),
+            opt("to"),
+            opt("by"),
+            opt("length.out"),
+            opt("along.with"),
+        ],
         random: false,
         shape: seq::shape_seq,
         eval: seq::eval_seq,

@@ -227,8 +227,9 @@ fn plan(args: [Arg; 4], nargs: usize) -> Result<Option<Seq>, String> {
 
 const NAMES: [&str; 4] = ["from", "to", "by", "length.out"];
 
+/// The arguments given, `along.with` among them (R's `nargs()`).
 fn nargs<T>(a: &Args<T>) -> usize {
-    NAMES.iter().filter(|n| a.has(n)).count()
+    NAMES.iter().filter(|n| a.has(n)).count() + usize::from(a.has("along.with"))
 }
 
 pub(super) fn shape_seq(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -237,7 +238,11 @@ pub(super) fn shape_seq(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> 
             return Err(a.error(n, format!("'{n}' must be a finite number")));
         }
     }
-    let args = NAMES.map(|n| a.get(n).map(Type::const_nums));
+    let mut args = NAMES.map(|n| a.get(n).map(Type::const_nums));
+    // seq.default: `length.out <- length(along.with)`, whatever was given.
+    if let Some(t) = a.get("along.with") {
+        args[3] = Some(t.len().map(|n| vec![n as f64]));
+    }
     let all_four = nargs(a) == 4;
     match plan(args, nargs(a)).map_err(ArgError::call)? {
         Some(s) if s.len() <= MAX_CONST_LEN => Ok(Type::num_const(s.values())),
@@ -250,7 +255,10 @@ pub(super) fn shape_seq(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> 
                 }
             }
             // Every length.out path gives exactly length.out elements.
-            let lo = a.get("length.out").and_then(Type::const_scalar);
+            let lo = match a.get("along.with") {
+                Some(t) => t.len().map(|n| n as f64),
+                None => a.get("length.out").and_then(Type::const_scalar),
+            };
             Ok(match lo {
                 Some(lo) if !all_four && lo.is_finite() && lo >= 0.0 && nargs(a) > 1 => {
                     Type::num(lo.ceil() as usize)
@@ -270,6 +278,9 @@ pub(super) fn eval_seq(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErr
                 .ok_or_else(|| KernelError::new(format!("'{n}' must be a finite number")))?;
             *slot = Some(Some(nums.into_owned()));
         }
+    }
+    if let Some(v) = a.get("along.with") {
+        args[3] = Some(Some(vec![v.len() as f64]));
     }
     let s = plan(args, nargs(a)).map_err(KernelError::new)?;
     let s = s.ok_or_else(|| KernelError::new("seq(): arguments not known"))?;

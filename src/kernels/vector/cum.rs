@@ -4,6 +4,7 @@
 //! `rprod`, long double) and `range`.
 
 use crate::kernels::args::{ArgError, Args};
+use crate::kernels::arith::math;
 use crate::kernels::summary::ldouble::{self, LongDouble};
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
@@ -107,6 +108,25 @@ pub(super) fn prod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 pub(super) fn range_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let finite = args.bool_or("finite", false)?;
     let rm = args.bool_or("na.rm", false)? || finite;
+    // range.default: `c(...)` first, so every argument is text (TRUE is
+    // "TRUE" here, where max(TRUE, "a") compares "1"), then min and max,
+    // `finite` meaning na.rm.
+    if args.dots().any(|(_, v)| matches!(v, Value::Str(_))) {
+        if let Some((_, Value::Factor(_))) = args.dots().next() {
+            return Err(KernelError::new(
+                "\u{2018}range\u{2019} not meaningful for factors",
+            ));
+        }
+        let mut texts = Vec::new();
+        for (_, v) in args.dots() {
+            texts.extend(crate::kernels::factor::as_text(v).ok_or_else(|| {
+                KernelError::new(format!("invalid 'type' ({}) of argument", v.type_name()))
+            })?);
+        }
+        let lo = math::text_or_warn(math::text_extreme(false, &texts, rm), ctx);
+        let hi = math::text_or_warn(math::text_extreme(true, &texts, rm), ctx);
+        return Ok(Value::Str(vec![lo, hi]));
+    }
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut na: Option<f64> = None;
     let mut any = false;
@@ -141,6 +161,9 @@ pub(super) fn range_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
 }
 
 pub(super) fn range_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args.text_dots(2)? {
+        return Ok(t);
+    }
     args.numeric_dots()?;
     Ok(Type::num(2))
 }
