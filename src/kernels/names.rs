@@ -369,6 +369,11 @@ fn keeps_first(func: &str) -> bool {
             | "digamma"
             | "trigamma"
             | "lgamma"
+            | "lfactorial"
+            | "lchoose"
+            | "besselI"
+            | "besselK"
+            | "prettyNum"
             | "!"
     )
 }
@@ -442,6 +447,7 @@ fn keeps_table(func: &str) -> bool {
                     | "is.na"
                     | "rank"
                     | "nchar"
+                    | "prettyNum"
                     | "toupper"
                     | "tolower"
                     | "casefold"

@@ -747,7 +747,7 @@ fn k_bessel(x: f64, alpha: f64, nb: i32, ize: i32, bk: &mut [f64]) -> i32 {
                 f1 = f0;
                 f0 = f2;
             }
-            f1 = (d3 + 2.) * f0 / ex + f1;
+            f1 += (d3 + 2.) * f0 / ex;
             d1 = 0.;
             t1 = 1.;
             for (p, q) in P.iter().zip(&Q) {

@@ -683,16 +683,25 @@ pub(super) fn regmatches_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value,
     };
     let names = crate::kernels::names::names(x_value).map(<[String]>::to_vec);
     if !is_list && invert == Some(false) {
+        // substring(x[ind], so, eo): x's names come along.
         let mut out = Vec::new();
-        for (u, (so, ml)) in x.iter().zip(&items) {
+        let mut kept = Vec::new();
+        for (i, (u, (so, ml))) in x.iter().zip(&items).enumerate() {
             let (so, ml) = (so[0], ml[0]);
             if so.is_nan() || so <= -1.0 {
                 continue;
             }
             let chars: Vec<char> = u.as_deref().unwrap_or("NA").chars().collect();
             out.push(substring(&chars, so, so + ml - 1.0).unwrap_or_else(|| "NA".into()));
+            kept.push(i);
         }
-        return Ok(Value::Str(out));
+        return Ok(match names {
+            Some(n) => crate::kernels::names::named(
+                Value::Str(out),
+                kept.iter().filter_map(|&i| n.get(i).cloned()).collect(),
+            ),
+            None => Value::Str(out),
+        });
     }
     let mut out = Vec::with_capacity(x.len());
     for (u, (so, ml)) in x.iter().zip(&items) {

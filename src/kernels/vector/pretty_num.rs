@@ -32,7 +32,7 @@ fn interval(args: &Args<&Value>, name: &str, default: usize) -> Result<usize, Ke
     match args.get(name) {
         None => Ok(default),
         Some(v) => match v.as_scalar() {
-            Some(x) if x.is_finite() && x >= 1.0 && x < 1e6 => Ok(x as usize),
+            Some(x) if (1.0..1e6).contains(&x) => Ok(x as usize),
             _ => Err(KernelError::new(format!("invalid '{name}' argument"))),
         },
     }
