@@ -113,6 +113,13 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                     }
                 }
             }
+            match &n.match_length {
+                None => out.push(0),
+                Some(l) => {
+                    out.push(1);
+                    numbers(l, out);
+                }
+            }
         }
     }
 }
@@ -444,6 +451,17 @@ impl<'a> Reader<'a> {
                     }
                 }
                 let [names, rows, cols, table] = labels;
+                let match_length = if self.flag()? {
+                    Some(self.numbers()?)
+                } else {
+                    None
+                };
+                if match_length
+                    .as_ref()
+                    .is_some_and(|l| l.len() != value.len())
+                {
+                    return Err(Damaged);
+                }
                 let dims = value.dims();
                 let extents = if dims.is_some() { 2 } else { 1 };
                 if table.as_ref().is_some_and(|t| t.len() != extents) {
@@ -455,6 +473,7 @@ impl<'a> Reader<'a> {
                         rows.as_ref().is_none_or(|l| l.len() == r)
                             && cols.as_ref().is_none_or(|l| l.len() == c)
                     }
+                    (None, None) => match_length.is_some(),
                     _ => false,
                 };
                 if !fits || matches!(value, Value::Named(_) | Value::List(_)) {
@@ -466,6 +485,7 @@ impl<'a> Reader<'a> {
                     rownames: rows,
                     colnames: cols,
                     table,
+                    match_length,
                 }))
             }
             _ => return Err(Damaged),

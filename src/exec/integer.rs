@@ -73,7 +73,8 @@ impl Integers<'_> {
                 | "cutree" | "which" | "which.max" | "which.min" | "order" | "tabulate"
                 | "match" | "table" | "nchar" | "nlevels" | "as.integer" | "findInterval"
                 | "max.col" | "strtoi" | "rmultinom" | "row" | "col" | "bitwAnd" | "bitwOr"
-                | "bitwXor" | "bitwNot" | "bitwShiftL" | "bitwShiftR" => true,
+                | "bitwXor" | "bitwNot" | "bitwShiftL" | "bitwShiftR" | "anyDuplicated"
+                | "arrayInd" | "slice.index" => true,
                 // A sum of integers or logicals is an integer.
                 "sum" => {
                     !args.is_empty()

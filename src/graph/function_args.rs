@@ -18,7 +18,8 @@ fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
         | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
-        "Reduce" | "Filter" | "Map" | "optimize" | "optimise" | "uniroot" | "integrate" => &["f"],
+        "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
+        | "integrate" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "do.call" => &["what"],
         "approx" => &["ties"],
@@ -62,7 +63,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 }
 
 /// The calls that take a function, for messages.
-const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, outer, \
+const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
                       tapply, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
                       optim, optimHess, approx (ties) and tryCatch (handlers)";
 

@@ -1,5 +1,5 @@
 //! The apply family: `sapply`, `lapply`, `vapply`, `apply`, `mapply`,
-//! `Map`, `Reduce` and `Filter`. FUN is a function's name (`sapply(x,
+//! `Map`, `Reduce`, `Filter`, `Position` and `Find`. FUN is a function's name (`sapply(x,
 //! mean)`, `apply(m, 2, "sd")`) or a `function(i) expr` closure (see
 //! [`super::fun`]); extra arguments pass on as R's `...` passes them.
 //! FUN's shape rule, or its body's type, gives the result's shape before
@@ -106,6 +106,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: filter_shape,
         eval: filter_eval,
+    },
+    Kernel {
+        name: "Position",
+        params: &[req("f"), req("x"), opt("right"), opt("nomatch")],
+        random: false,
+        shape: position_shape,
+        eval: position_eval,
+    },
+    Kernel {
+        name: "Find",
+        params: &[req("f"), req("x"), opt("right"), opt("nomatch")],
+        random: false,
+        shape: position_shape,
+        eval: position_eval,
     },
 ];
 
@@ -757,4 +771,52 @@ fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> 
     };
     let one = fun_shape(&f, Vec::new(), n, args, "expr", ctx)?;
     Ok(results_type(one, n, !is_false(args, "simplify")))
+}
+
+/// R 4.2.2's funprog.R: `Position` walks `seq_along(x)` (reversed when
+/// `right`) and gives the first `i` for which `if (f(x[[i]]))` holds, else
+/// `nomatch` (NA); `Find` gives that `x[[i]]`, else its `nomatch` (NULL).
+/// f is not called past the first hit, as R's loop returns there.
+fn position_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let right = match args.get("right") {
+        None => false,
+        Some(r) => super::triangle::if_condition(r)?,
+    };
+    let items = elements(x)?;
+    let order: Box<dyn Iterator<Item = usize>> = if right {
+        Box::new((0..items.len()).rev())
+    } else {
+        Box::new(0..items.len())
+    };
+    for i in order {
+        let hit = f.call_on(&items[i], &[], ctx)?;
+        if super::triangle::if_condition(&hit)? {
+            return Ok(if args.func == "Find" {
+                super::index::index2(x, &Value::scalar((i + 1) as f64))?
+            } else {
+                Value::scalar((i + 1) as f64)
+            });
+        }
+    }
+    Ok(match args.get("nomatch") {
+        Some(v) => v.clone(),
+        None if args.func == "Find" => Value::Null,
+        None => Value::Num(vec![super::value::NA]),
+    })
+}
+
+fn position_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let Some(f) = shape_fun(args, "f", ctx)? else {
+        return Ok(Type::Any);
+    };
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    let (n, elem) = element_type(&x);
+    fun_shape(&f, vec![(None, elem)], n, args, "f", ctx)?;
+    Ok(if args.func == "Position" && args.ty("nomatch").is_none() {
+        Type::num(1)
+    } else {
+        Type::Any
+    })
 }

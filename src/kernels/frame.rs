@@ -78,6 +78,7 @@ const TAKES_MATRIX: &[&str] = &[
     "acf",
     "pacf",
     "ar",
+    "cov.wt",
 ];
 
 /// Whether `func` takes a data frame as the numeric matrix it holds.

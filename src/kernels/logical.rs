@@ -88,6 +88,14 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "dim<-",
     "dimnames<-",
     "is.na<-",
+    "aperm",
+    "slice.index",
+    "prettyNum",
+    "nzchar",
+    "Position",
+    "Find",
+    "setequal",
+    "anyDuplicated",
 ];
 
 /// Type tests and coercions, which must see a logical matrix as one

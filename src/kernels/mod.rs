@@ -26,6 +26,7 @@ mod acf;
 mod all_equal;
 mod ar;
 pub(crate) mod arith;
+mod arrays;
 mod as_list;
 mod attributes;
 mod ave;
@@ -41,6 +42,7 @@ mod combn;
 pub(crate) mod complex;
 pub mod conditions;
 pub mod constants;
+mod cov_wt;
 pub mod data;
 mod data_frame;
 mod density;
@@ -369,6 +371,8 @@ pub fn registry() -> &'static Registry {
             stack::KERNELS,
             unsplit::KERNELS,
             switch::KERNELS,
+            arrays::KERNELS,
+            cov_wt::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

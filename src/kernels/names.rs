@@ -99,6 +99,7 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         rownames: None,
         colnames: None,
         table: None,
+        match_length: None,
     }))
 }
 
@@ -119,6 +120,7 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         rownames: rows,
         colnames: cols,
         table: None,
+        match_length: None,
     }))
 }
 
@@ -258,6 +260,8 @@ pub fn reads_names(func: &str) -> bool {
             | "rbind"
             // The chosen alternative is returned whole.
             | "switch"
+            // Match data carries its match.length as a Named value.
+            | "regmatches"
             | "write.csv"
             | "row.names"
             | "row.names<-"
@@ -365,6 +369,11 @@ fn keeps_first(func: &str) -> bool {
             | "digamma"
             | "trigamma"
             | "lgamma"
+            | "lfactorial"
+            | "lchoose"
+            | "besselI"
+            | "besselK"
+            | "prettyNum"
             | "!"
     )
 }
@@ -438,6 +447,7 @@ fn keeps_table(func: &str) -> bool {
                     | "is.na"
                     | "rank"
                     | "nchar"
+                    | "prettyNum"
                     | "toupper"
                     | "tolower"
                     | "casefold"

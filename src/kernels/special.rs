@@ -1,5 +1,6 @@
 //! Special and trigonometric functions: `gamma`, `lgamma`, `factorial`,
-//! `beta`, `lbeta`, `choose`, `sin`, `cos`, `tan`, `atan`, `atan2`.
+//! `lfactorial`, `beta`, `lbeta`, `choose`, `lchoose`, `besselI`,
+//! `besselK`, `sin`, `cos`, `tan`, `atan`, `atan2`.
 //!
 //! One-argument ones follow R's `math1` (arithmetic.c): NA and NaN come
 //! through as they were, a NaN made from a number warns "NaNs produced",
@@ -13,10 +14,10 @@ use std::borrow::Cow;
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
-use super::nmath::choose::{beta, choose, k_rounding_warning};
+use super::nmath::choose::{beta, choose, k_rounding_warning, lchoose};
 use super::nmath::gamma::{gammafn, lbeta, lgammafn};
 use super::value::is_na;
-use super::{req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
+use super::{opt, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value};
 
 /// A matrix's `(rows, cols)`; `None` for a vector.
 type Dims = Option<(usize, usize)>;
@@ -49,6 +50,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     unary("gamma"),
     unary("lgamma"),
     unary("factorial"),
+    unary("lfactorial"),
     unary("sin"),
     unary("cos"),
     unary("tan"),
@@ -56,8 +58,135 @@ pub(super) static KERNELS: &[Kernel] = &[
     binary("beta", &[req("a"), req("b")]),
     binary("lbeta", &[req("a"), req("b")]),
     binary("choose", &[req("n"), req("k")]),
+    binary("lchoose", &[req("n"), req("k")]),
     binary("atan2", &[req("y"), req("x")]),
+    bessel("besselI"),
+    bessel("besselK"),
 ];
+
+const BESSEL: &[Param] = &[req("x"), req("nu"), opt("expon.scaled")];
+
+const fn bessel(name: &'static str) -> Kernel {
+    Kernel {
+        name,
+        params: BESSEL,
+        random: false,
+        shape: bessel_shape,
+        eval: bessel_eval,
+    }
+}
+
+/// `1 + as.logical(expon.scaled)`, NA for what is no logical.
+fn expo(v: Option<&Value>) -> Result<Vec<f64>, KernelError> {
+    let Some(v) = v else {
+        return Ok(vec![1.0]);
+    };
+    let na = super::value::NA;
+    Ok(match super::names::bare(v) {
+        Value::Null => Vec::new(),
+        Value::Str(s) => s
+            .iter()
+            .map(|t| match t.as_str() {
+                "TRUE" | "true" | "True" | "T" => 2.0,
+                "FALSE" | "false" | "False" | "F" => 1.0,
+                _ => na,
+            })
+            .collect(),
+        other => match numbers(other) {
+            Some((d, _)) => d
+                .iter()
+                .map(|&e| {
+                    if e.is_nan() {
+                        na
+                    } else if e != 0.0 {
+                        2.0
+                    } else {
+                        1.0
+                    }
+                })
+                .collect(),
+            None => return Err(KernelError::new(NON_NUMERIC)),
+        },
+    })
+}
+
+/// R's math3B (arithmetic.c) over bessel_i / bessel_k: x, nu and the
+/// scaling recycled to the longest, NA in any gives NA (NaN for NaN),
+/// nmath's warnings and "NaNs produced", the result shaped as the
+/// longest of x and nu (x on a tie).
+fn bessel_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let a = args.get("x").ok_or_else(|| missing("x"))?;
+    let b = args.get("nu").ok_or_else(|| missing("nu"))?;
+    let (Some((x, xd)), Some((nu, nd))) = (numbers(a), numbers(b)) else {
+        return Err(KernelError::new(NON_NUMERIC));
+    };
+    let e = expo(args.get("expon.scaled"))?;
+    if x.is_empty() || nu.is_empty() || e.is_empty() {
+        return Ok(Value::nums_shaped(Vec::new(), xd));
+    }
+    let n = x.len().max(nu.len()).max(e.len());
+    super::alloc::ensure_room(n as f64 * 8.0)?;
+    let f = if args.func == "besselI" {
+        super::nmath::bessel::bessel_i
+    } else {
+        super::nmath::bessel::bessel_k
+    };
+    let mut nan = false;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let (ai, bi, ci) = (x[i % x.len()], nu[i % nu.len()], e[i % e.len()]);
+        if is_na(ai) || is_na(bi) || is_na(ci) {
+            out.push(super::value::NA);
+        } else if ai.is_nan() || bi.is_nan() || ci.is_nan() {
+            out.push(f64::NAN);
+        } else {
+            let r = f(ai, bi, ci);
+            if let Some(w) = r.warning {
+                ctx.warn(w);
+            }
+            nan |= r.value.is_nan();
+            out.push(r.value);
+        }
+    }
+    if nan {
+        ctx.warn("NaNs produced");
+    }
+    let dims = if n == x.len() {
+        xd
+    } else if n == nu.len() {
+        nd
+    } else {
+        None
+    };
+    Ok(Value::nums_shaped(out, dims))
+}
+
+fn bessel_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let (Some(a), Some(b)) = (args.ty("x"), args.ty("nu")) else {
+        return Ok(Type::Any);
+    };
+    for (name, t) in [("x", a), ("nu", b)] {
+        if !numeric_type(t) && !matches!(t, Type::Any) {
+            return Err(args.error(name, format!("{NON_NUMERIC}: {}", t.describe())));
+        }
+    }
+    if args.ty("expon.scaled").is_some() {
+        return Ok(Type::Any);
+    }
+    Ok(match (a.len(), b.len()) {
+        (Some(0), _) | (_, Some(0)) => Type::Any,
+        (Some(m), Some(n)) => {
+            let t = if m >= n { a } else { b };
+            match t.dims() {
+                Some((rows, cols)) => Type::Mat { rows, cols },
+                None => Type::num(m.max(n)),
+            }
+        }
+        _ => Type::Any,
+    })
+}
 
 fn unary_fn(name: &str) -> fn(f64) -> f64 {
     match name {
@@ -65,6 +194,8 @@ fn unary_fn(name: &str) -> fn(f64) -> f64 {
         "lgamma" => lgammafn,
         // factorial(x) is R's gamma(x + 1).
         "factorial" => |x| gammafn(x + 1.0),
+        // lfactorial(x) is R's lgamma(x + 1).
+        "lfactorial" => |x| lgammafn(x + 1.0),
         "sin" => f64::sin,
         "cos" => f64::cos,
         "tan" => f64::tan,
@@ -91,7 +222,7 @@ fn math1(f: fn(f64) -> f64, x: &[f64]) -> (Vec<f64>, bool) {
 
 /// R's message for a non-number: factorial's comes from its `x + 1`.
 fn non_numeric(func: &str) -> &'static str {
-    if func == "factorial" {
+    if func == "factorial" || func == "lfactorial" {
         "non-numeric argument to binary operator"
     } else {
         NON_NUMERIC
@@ -149,13 +280,14 @@ fn binary_fn(name: &str) -> fn(f64, f64) -> f64 {
         "beta" => beta,
         "lbeta" => lbeta,
         "choose" => choose,
+        "lchoose" => lchoose,
         _ => f64::atan2,
     }
 }
 
 fn binary_names(func: &str) -> (&'static str, &'static str) {
     match func {
-        "choose" => ("n", "k"),
+        "choose" | "lchoose" => ("n", "k"),
         "atan2" => ("y", "x"),
         _ => ("a", "b"),
     }
@@ -195,7 +327,7 @@ fn binary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     let (Some((x, xd)), Some((y, yd))) = (numbers(a), numbers(b)) else {
         return Err(KernelError::new(NON_NUMERIC));
     };
-    if args.func == "choose" && !x.is_empty() {
+    if matches!(args.func, "choose" | "lchoose") && !x.is_empty() {
         for (i, &k) in y.iter().enumerate() {
             if x[i % x.len()].is_nan() || k.is_nan() {
                 continue;

@@ -59,6 +59,10 @@ pub struct Named {
     /// dimension, `""` where R has none. `as.data.frame` and `write.csv`
     /// read a table as its counts in long form.
     pub table: Option<Vec<String>>,
+    /// R's `match.length` attribute of a `regexpr` result (or of one
+    /// element of a `gregexpr` or `regexec` list), one per match start:
+    /// what `regmatches` reads.
+    pub match_length: Option<Vec<f64>>,
 }
 
 /// R's factor: each element a code into `levels` (`None` is NA).

@@ -649,8 +649,11 @@ fn per_element(function: &str) -> Option<f64> {
         | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "cospi" | "sinpi" | "tanpi" => 23.0,
         // dpsifn: up to a dozen series terms and a recursion (not measured).
         "digamma" | "trigamma" => 120.0,
+        // A recurrence over the order's integer part (not measured).
+        "besselI" | "besselK" => 400.0,
         // Chebyshev series and a few libm calls per element (not measured).
-        "gamma" | "lgamma" | "factorial" | "beta" | "lbeta" | "choose" => 60.0,
+        "gamma" | "lgamma" | "factorial" | "lfactorial" | "beta" | "lbeta" | "choose"
+        | "lchoose" => 60.0,
         // A pass building STATS' matrix and FUN's arithmetic (not measured).
         "sweep" => 7.0,
         "sqrt" => 13.0,
@@ -658,7 +661,8 @@ fn per_element(function: &str) -> Option<f64> {
         "is.na" | "is.finite" | "is.infinite" | "is.nan" | ":" | "seq_len" | "seq_along" => 2.0,
         // Per element of both operands.
         "+" | "-" | "*" | "/" => 3.5,
-        "unique" | "duplicated" | "%in%" | "match" | "union" | "intersect" | "setdiff" => 70.0,
+        "unique" | "duplicated" | "anyDuplicated" | "%in%" | "match" | "union" | "intersect"
+        | "setdiff" | "setequal" => 70.0,
         "which" => 18.0,
         "ifelse" => 22.0,
         "rep" | "rep_len" => 14.0,
@@ -675,11 +679,10 @@ fn per_element(function: &str) -> Option<f64> {
         "subset" | "expand.grid" | "with" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
-        "paste" | "paste0" | "sprintf" | "format" | "formatC" => 2900.0,
-        "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "strsplit" | "trimws" => {
-            1000.0
-        }
-        "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" => 200.0,
+        "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" => 2900.0,
+        "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "regexec" | "regmatches"
+        | "strsplit" | "trimws" => 1000.0,
+        "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar" => 200.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,
         "rexp" | "rpois" => 136.0,

@@ -15,6 +15,7 @@ pub(super) use math::fround;
 mod matrix;
 pub(crate) use matrix::matmul;
 pub(crate) use ops::r_pow;
+pub(crate) use ops::{r_intdiv, r_mod};
 mod ops;
 
 use super::{Kernel, Value};

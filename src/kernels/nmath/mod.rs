@@ -8,6 +8,7 @@
 #![allow(clippy::excessive_precision)]
 
 pub mod ansari;
+pub mod bessel;
 pub mod choose;
 pub mod dfun;
 pub mod dpq;

@@ -1,5 +1,5 @@
 //! Regular expressions: `grepl`, `grep`, `sub`, `gsub`, `regexpr`, `gregexpr`,
-//! `strsplit` and `trimws`, following R's grep.c (`do_grep`, `do_gsub`,
+//! `regexec`, `regmatches`, `strsplit` and `trimws`, following R's grep.c (`do_grep`, `do_gsub`,
 //! `do_regexpr`, `do_strsplit`) for NA, recycling, empty matches and the
 //! replacement's back-references.
 //!
@@ -18,7 +18,8 @@ use regex::{Regex, RegexBuilder};
 
 use super::text::as_character;
 use crate::kernels::args::{ArgError, Args};
-use crate::kernels::value::List;
+use crate::kernels::names::bare;
+use crate::kernels::value::{List, Named, NA};
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// glibc's `[:space:]` (no-break spaces are not space), for a bracket.
@@ -488,31 +489,46 @@ pub(super) fn sub_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
 }
 
 /// `regexpr`: where the first match starts, in characters from 1; -1
-/// where there is none, NA for NA. R's `match.length` attribute is not
-/// kept (flowcast's vectors carry no attributes).
+/// where there is none, NA for NA; the lengths of the matches (-1, NA)
+/// ride along as R's `match.length` attribute, for `regmatches`.
 pub(super) fn regexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let o = options(args, ctx)?;
     let pattern = first_string(args, "pattern", ctx)?
         .ok_or_else(|| KernelError::new("invalid 'pattern' argument"))?;
     let x = text_arg(args, "text", "text")?;
     let pat = Pattern::new(&pattern, o.fixed, o.perl, o.ignore_case)?;
-    Ok(Value::Num(
-        x.iter()
-            .map(|s| match s {
-                None => crate::kernels::value::NA,
-                Some(s) => pat
-                    .find_at(s, 0)
-                    .map_or(-1.0, |(a, _)| (s[..a].chars().count() + 1) as f64),
-            })
-            .collect(),
-    ))
+    let (starts, lengths): (Vec<f64>, Vec<f64>) = x
+        .iter()
+        .map(|s| match s {
+            None => (NA, NA),
+            Some(s) => pat.find_at(s, 0).map_or((-1.0, -1.0), |(a, b)| {
+                (
+                    (s[..a].chars().count() + 1) as f64,
+                    s[a..b].chars().count() as f64,
+                )
+            }),
+        })
+        .unzip();
+    Ok(match_data(starts, lengths))
+}
+
+/// Match starts with R's `match.length` attribute beside them.
+fn match_data(starts: Vec<f64>, lengths: Vec<f64>) -> Value {
+    Value::Named(Box::new(Named {
+        value: Value::Num(starts),
+        names: None,
+        rownames: None,
+        colnames: None,
+        table: None,
+        match_length: Some(lengths),
+    }))
 }
 
 /// `gregexpr`: per element of `text`, where each match starts, in
 /// characters from 1 (R's `gregexpr_Regexc`: the search goes on after
 /// each match, one character on after an empty one, and `^` matches only
 /// at the very start); -1 where there is none or the text is empty, NA
-/// for NA. R's `match.length` attributes are not kept, as for regexpr.
+/// for NA; each with its `match.length`, as for regexpr.
 pub(super) fn gregexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let o = options(args, ctx)?;
     let pattern = first_string(args, "pattern", ctx)?
@@ -523,15 +539,17 @@ pub(super) fn gregexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
         .iter()
         .map(|s| {
             let Some(s) = s else {
-                return Value::Num(vec![crate::kernels::value::NA]);
+                return match_data(vec![NA], vec![NA]);
             };
             let mut starts = Vec::new();
+            let mut lengths = Vec::new();
             let mut offset = 0;
             while offset < s.len() {
                 let Some((a, b)) = pat.find_at(s, offset) else {
                     break;
                 };
                 starts.push((s[..a].chars().count() + 1) as f64);
+                lengths.push(s[a..b].chars().count() as f64);
                 offset = if b > a {
                     b
                 } else {
@@ -540,11 +558,223 @@ pub(super) fn gregexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
             }
             if starts.is_empty() {
                 starts.push(-1.0);
+                lengths.push(-1.0);
             }
-            Value::Num(starts)
+            match_data(starts, lengths)
         })
         .collect();
     Ok(Value::List(List::sequence(items)))
+}
+
+/// `regexec`: per element of `text`, the first match's start and each
+/// group's (R's do_regexec: a group that took no part starts at 0 with
+/// length 0), in characters from 1, with their `match.length`; -1 where
+/// nothing matched, NA for NA. With `fixed` there are no groups.
+pub(super) fn regexec_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let o = options(args, ctx)?;
+    let pattern = first_string(args, "pattern", ctx)?
+        .ok_or_else(|| KernelError::new("invalid 'pattern' argument"))?;
+    let x = text_arg(args, "text", "text")?;
+    let pat = Pattern::new(&pattern, o.fixed, o.perl, o.ignore_case)?;
+    let groups = match &pat {
+        Pattern::Fixed(_) => 0,
+        Pattern::Regex(re) => re.captures_len().saturating_sub(1).min(9),
+    };
+    let items = x
+        .iter()
+        .map(|s| {
+            let Some(s) = s else {
+                return match_data(vec![NA], vec![NA]);
+            };
+            match pat.captures_at(s, 0) {
+                None => match_data(vec![-1.0], vec![-1.0]),
+                Some(g) => {
+                    let (starts, lengths) = g[..=groups]
+                        .iter()
+                        .map(|m| match m {
+                            Some((a, b)) => (
+                                (s[..*a].chars().count() + 1) as f64,
+                                s[*a..*b].chars().count() as f64,
+                            ),
+                            None => (0.0, 0.0),
+                        })
+                        .unzip();
+                    match_data(starts, lengths)
+                }
+            }
+        })
+        .collect();
+    Ok(Value::List(List::sequence(items)))
+}
+
+/// A match data vector's starts and `match.length`, as `regmatches`
+/// reads them (`None` when `m` carries none).
+fn starts_and_lengths(m: &Value) -> Option<(Vec<f64>, Vec<f64>)> {
+    match m {
+        Value::Named(n) => {
+            let ml = n.match_length.clone()?;
+            let so = n.value.as_f64_slice()?.into_owned();
+            (so.len() == ml.len()).then_some((so, ml))
+        }
+        _ => None,
+    }
+}
+
+/// R's `substring(u, so, eo)` of one string, in characters: from `so`
+/// (at least 1) to `eo`, empty when that is before `so`.
+fn substring(chars: &[char], so: f64, eo: f64) -> Option<String> {
+    if so.is_nan() || eo.is_nan() {
+        return None;
+    }
+    let from = so.max(1.0);
+    let to = eo.min(chars.len() as f64);
+    if to < from {
+        return Some(String::new());
+    }
+    Some(chars[(from as usize - 1)..(to as usize)].iter().collect())
+}
+
+fn no_match_data() -> KernelError {
+    KernelError::new(
+        "regmatches(): 'm' must be match data from regexpr, gregexpr or regexec \
+         (flowcast keeps its match.length only there)",
+    )
+}
+
+/// base R's regmatches(x, m, invert): the matched substrings of `x`
+/// (`invert = TRUE`: the pieces between them; NA: both, interleaved), as
+/// grep.R computes them with `substring`.
+pub(super) fn regmatches_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let x_value = args.get("x").ok_or_else(|| missing("x"))?;
+    let m = args.get("m").ok_or_else(|| missing("m"))?;
+    let x = as_character(bare(x_value)).ok_or_else(|| KernelError::new("invalid 'x' argument"))?;
+    let is_list = matches!(m, Value::List(_));
+    let m_len = if is_list { m.len() } else { bare(m).len() };
+    if x.len() != m_len {
+        return Err(KernelError::new(
+            "\u{2018}x\u{2019} and \u{2018}m\u{2019} must have the same length",
+        ));
+    }
+    // invert: FALSE, TRUE, or NA (both).
+    let invert = match args.get("invert").map(bare) {
+        None => Some(false),
+        Some(v) => match v.as_logicals() {
+            Some(l) if !l.is_empty() => l[0],
+            _ => Some(v.as_flag().unwrap_or(false)),
+        },
+    };
+    let items: Vec<(Vec<f64>, Vec<f64>)> = if is_list {
+        match m {
+            Value::List(l) => l
+                .items
+                .iter()
+                .map(|i| starts_and_lengths(i).ok_or_else(no_match_data))
+                .collect::<Result<_, _>>()?,
+            _ => Vec::new(),
+        }
+    } else {
+        let (so, ml) = starts_and_lengths(m).ok_or_else(no_match_data)?;
+        so.into_iter()
+            .zip(ml)
+            .map(|(s, l)| (vec![s], vec![l]))
+            .collect()
+    };
+    let names = crate::kernels::names::names(x_value).map(<[String]>::to_vec);
+    if !is_list && invert == Some(false) {
+        // substring(x[ind], so, eo): x's names come along.
+        let mut out = Vec::new();
+        let mut kept = Vec::new();
+        for (i, (u, (so, ml))) in x.iter().zip(&items).enumerate() {
+            let (so, ml) = (so[0], ml[0]);
+            if so.is_nan() || so <= -1.0 {
+                continue;
+            }
+            let chars: Vec<char> = u.as_deref().unwrap_or("NA").chars().collect();
+            out.push(substring(&chars, so, so + ml - 1.0).unwrap_or_else(|| "NA".into()));
+            kept.push(i);
+        }
+        return Ok(match names {
+            Some(n) => crate::kernels::names::named(
+                Value::Str(out),
+                kept.iter().filter_map(|&i| n.get(i).cloned()).collect(),
+            ),
+            None => Value::Str(out),
+        });
+    }
+    let mut out = Vec::with_capacity(x.len());
+    for (u, (so, ml)) in x.iter().zip(&items) {
+        let chars: Vec<char> = u.as_deref().unwrap_or("NA").chars().collect();
+        let n = so.len();
+        let piece = |a: f64, b: f64| substring(&chars, a, b).unwrap_or_else(|| "NA".into());
+        let single_na = n == 1 && so[0].is_nan();
+        let single_none = n == 1 && so[0] == -1.0;
+        let value = match invert {
+            Some(false) => {
+                if single_na || single_none || n == 0 {
+                    Value::Str(Vec::new())
+                } else {
+                    Value::Str(
+                        so.iter()
+                            .zip(ml)
+                            .map(|(&s, &l)| piece(s, s + l - 1.0))
+                            .collect(),
+                    )
+                }
+            }
+            _ if single_na => Value::Str(vec!["NA".into()]),
+            _ if single_none => Value::Str(vec![u.clone().unwrap_or_else(|| "NA".into())]),
+            inv => {
+                let eo: Vec<f64> = so.iter().zip(ml).map(|(&s, &l)| s + l - 1.0).collect();
+                if n > 1 && (0..n - 1).any(|i| eo[i] >= so[i + 1]) {
+                    let which = if inv.is_none() { "NA" } else { "TRUE" };
+                    return Err(KernelError::new(format!(
+                        "need non-overlapping matches for \u{2018}invert = {which}\u{2019}"
+                    )));
+                }
+                let total = chars.len() as f64;
+                let (beg, end): (Vec<f64>, Vec<f64>) = if inv.is_none() {
+                    let mut beg = vec![1.0];
+                    let mut end = Vec::new();
+                    for i in 0..n {
+                        beg.push(so[i]);
+                        beg.push(eo[i] + 1.0);
+                        end.push(so[i] - 1.0);
+                        end.push(eo[i]);
+                    }
+                    end.push(total);
+                    (beg, end)
+                } else {
+                    let mut beg = vec![1.0];
+                    beg.extend(eo.iter().map(|e| e + 1.0));
+                    let mut end: Vec<f64> = so.iter().map(|s| s - 1.0).collect();
+                    end.push(total);
+                    (beg, end)
+                };
+                Value::Str(beg.iter().zip(&end).map(|(&a, &b)| piece(a, b)).collect())
+            }
+        };
+        out.push(value);
+    }
+    Ok(Value::List(List {
+        class: None,
+        names,
+        items: out,
+        row_names: None,
+    }))
+}
+
+pub(super) fn regexec_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::List {
+        len: text_like(args, "text")?,
+        elem: Box::new(Type::num_unknown()),
+    })
+}
+
+pub(super) fn regmatches_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    text_like(args, "x")?;
+    Ok(Type::Any)
 }
 
 /// One element of `strsplit`, as `do_strsplit`: the text before each

@@ -25,11 +25,13 @@ mod order;
 mod outer;
 mod parallel;
 mod predicates;
+mod pretty_num;
 mod rank;
 mod rep;
 mod rle;
 mod sets;
 mod sprintf;
+pub(crate) use sprintf::format_g;
 mod substr;
 mod tabulate;
 mod text;
@@ -232,6 +234,12 @@ pub(super) static KERNELS: &[Kernel] = &[
         text::nchar_eval,
     ),
     k(
+        "nzchar",
+        &[req("x"), opt("keepNA")],
+        text::nzchar_shape,
+        text::nzchar_eval,
+    ),
+    k(
         "sprintf",
         &[req("fmt"), DOTS],
         sprintf::shape,
@@ -281,6 +289,26 @@ pub(super) static KERNELS: &[Kernel] = &[
         ],
         format::formatc_shape,
         format::formatc_eval,
+    ),
+    k(
+        "prettyNum",
+        &[
+            req("x"),
+            opt("big.mark"),
+            opt("big.interval"),
+            opt("small.mark"),
+            opt("small.interval"),
+            opt("decimal.mark"),
+            opt("input.d.mark"),
+            opt("preserve.width"),
+            opt("zero.print"),
+            opt("replace.zero"),
+            opt("drop0trailing"),
+            opt("is.cmplx"),
+            DOTS,
+        ],
+        pretty_num::shape,
+        pretty_num::eval,
     ),
     k(
         "substr",
@@ -351,6 +379,25 @@ pub(super) static KERNELS: &[Kernel] = &[
         grep::gregexpr_eval,
     ),
     k(
+        "regexec",
+        &[
+            req("pattern"),
+            req("text"),
+            opt("ignore.case"),
+            opt("perl"),
+            opt("fixed"),
+            opt("useBytes"),
+        ],
+        grep::regexec_shape,
+        grep::regexec_eval,
+    ),
+    k(
+        "regmatches",
+        &[req("x"), req("m"), opt("invert")],
+        grep::regmatches_shape,
+        grep::regmatches_eval,
+    ),
+    k(
         "strsplit",
         &[
             req("x"),
@@ -406,6 +453,18 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("x"), opt("incomparables"), opt("fromLast")],
         sets::duplicated_shape,
         sets::duplicated_eval,
+    ),
+    k(
+        "anyDuplicated",
+        &[req("x"), opt("incomparables"), opt("fromLast"), DOTS],
+        sets::any_duplicated_shape,
+        sets::any_duplicated_eval,
+    ),
+    k(
+        "setequal",
+        &[req("x"), req("y")],
+        sets::setequal_shape,
+        sets::setequal_eval,
     ),
     k(
         "union",

@@ -188,3 +188,61 @@ pub(super) fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
         other => like(&other, None),
     })
 }
+
+/// R's anyDuplicated(x, incomparables, fromLast): the position of the
+/// first element that repeats one before it (scanning from the end for
+/// fromLast, which finds the last), 0 when none does. A matrix is
+/// anyDuplicated.matrix's: its rows compared whole (MARGIN = 1).
+pub(super) fn any_duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = crate::kernels::names::bare(super::arg_or_null(args, "x"));
+    let from_last = args.bool_or("fromLast", false)?;
+    let dup = match x {
+        Value::Mat(_) | Value::BoolMat(_) => {
+            let (r, c) = x.dims().unwrap_or((0, 0));
+            let d = x.as_f64_slice().unwrap_or_default();
+            let rows: Vec<Vec<u64>> = (0..r)
+                .map(|i| (0..c).map(|j| num_key(d[i + j * r])).collect())
+                .collect();
+            let mut seen = FastSet::default();
+            if from_last {
+                let mut v: Vec<bool> = rows.iter().rev().map(|k| !seen.insert(k)).collect();
+                v.reverse();
+                v
+            } else {
+                rows.iter().map(|k| !seen.insert(k)).collect()
+            }
+        }
+        _ => duplicates(args, x)?,
+    };
+    let at = if from_last {
+        dup.iter().rposition(|&d| d)
+    } else {
+        dup.iter().position(|&d| d)
+    };
+    Ok(Value::scalar(at.map_or(0.0, |i| (i + 1) as f64)))
+}
+
+pub(super) fn any_duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    check(args, "x")?;
+    Ok(Type::num(1))
+}
+
+/// R's setequal(x, y): every element of each is matched in the other,
+/// the two compared in the type `c(x, y)` has, as `match` compares them.
+pub(super) fn setequal_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = super::arg_or_null(args, "x");
+    let y = super::arg_or_null(args, "y");
+    let both = combine(&[x, y])?;
+    let k = keys(&both, args.func)?;
+    let (kx, ky) = k.split_at(x.len().min(k.len()));
+    let in_x: FastSet<&Key> = kx.iter().collect();
+    let in_y: FastSet<&Key> = ky.iter().collect();
+    let equal = kx.iter().all(|k| in_y.contains(k)) && ky.iter().all(|k| in_x.contains(k));
+    Ok(Value::Bool(vec![Some(equal)]))
+}
+
+pub(super) fn setequal_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    check(args, "x")?;
+    check(args, "y")?;
+    Ok(Type::logical(Some(1)))
+}

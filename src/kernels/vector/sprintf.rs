@@ -808,6 +808,18 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Str { len, value: None })
 }
 
+/// C's `printf("%g", x)`, for messages R writes with it.
+pub(crate) fn format_g(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    format!("{sign}{}", general(x.abs(), 6, false, false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -384,3 +384,52 @@ pub(super) fn strtoi_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
         value: None,
     })
 }
+
+/// R's do_nzchar: whether each string of `as.character(x)` is non-empty.
+/// NA counts as non-empty (its two printed characters) unless keepNA is
+/// TRUE; an NA keepNA is FALSE.
+pub(super) fn nzchar_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let refused = || KernelError::new("'nzchar()' requires a character vector");
+    let x = bare(super::arg_or_null(args, "x"));
+    if matches!(x, Value::Factor(_)) {
+        return Err(refused());
+    }
+    let keep_na = match args.get("keepNA").map(bare) {
+        None => false,
+        Some(Value::Bool(b)) => b.first().copied().flatten().unwrap_or(false),
+        Some(v @ (Value::Num(_) | Value::Mat(_))) => v
+            .as_f64_slice()
+            .and_then(|d| d.first().copied())
+            .is_some_and(|k| !k.is_nan() && k != 0.0),
+        Some(Value::Str(s)) => matches!(
+            s.first().map(String::as_str),
+            Some("TRUE" | "true" | "T" | "True")
+        ),
+        Some(_) => false,
+    };
+    let texts = match x {
+        Value::Null => Vec::new(),
+        _ => super::text::as_character(x).ok_or_else(refused)?,
+    };
+    Ok(Value::Bool(
+        texts
+            .into_iter()
+            .map(|t| match t {
+                None if keep_na => None,
+                None => Some(true),
+                Some(s) => Some(!s.is_empty()),
+            })
+            .collect(),
+    ))
+}
+
+pub(super) fn nzchar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x").cloned().unwrap_or(Type::Null);
+    if matches!(
+        x,
+        Type::Factor { .. } | Type::Record { .. } | Type::Formula { .. }
+    ) {
+        return Err(args.error("x", "'nzchar()' requires a character vector"));
+    }
+    Ok(Type::logical(x.len()))
+}
