@@ -147,3 +147,60 @@ fn pty_sigterm_restores_the_terminal() {
     assert!(enter < leave, "{out:?}");
     assert!(out.contains("status 143"), "{out:?}");
 }
+
+/// A terminal that goes away (its window closed, tmux killed) ends the UI:
+/// a hung-up terminal reads as endless end-of-file, which must not keep
+/// the process spinning on a core with no one to see it.
+#[test]
+fn pty_hangup_ends_the_ui() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wf = dir.path().join("hangup-pty.toml");
+    std::fs::write(
+        &wf,
+        "[workflow]\nname = \"pty\"\n\n[steps]\nx = \"spin(0.1)\"\n",
+    )
+    .unwrap();
+    let cmd = format!(
+        "stty cols 80 rows 24; '{}' tui '{}'",
+        env!("CARGO_BIN_EXE_flowcast"),
+        wf.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+        )
+        .env("FLOWCAST_CACHE", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2000));
+    let pattern = format!("tui {}", wf.display());
+    let alive = || {
+        Command::new("pgrep")
+            .args(["-f", &pattern])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    assert!(alive(), "the UI did not start");
+    // `script` holds the terminal's master side: killing it hangs it up.
+    child.kill().unwrap();
+    let _ = child.wait();
+    let started = Instant::now();
+    while alive() {
+        if started.elapsed() > Duration::from_secs(15) {
+            let _ = Command::new("pkill")
+                .args(["-KILL", "-f", &pattern])
+                .status();
+            panic!("the UI kept running after its terminal hung up");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

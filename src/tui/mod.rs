@@ -164,6 +164,19 @@ fn termination_flag() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
     flag
 }
 
+/// SIGHUP's number, the exit status's part for a terminal that went away.
+const HANGUP: usize = 1;
+
+/// Whether the terminal has gone (its window closed, the ssh link dropped,
+/// tmux killed): a hung-up terminal reads as endless end-of-file, which
+/// would spin this loop forever, and its SIGHUP need not reach us (we are
+/// not the session leader). Its settings can no longer be read, which
+/// `is_terminal` tries.
+fn hung_up() -> bool {
+    use std::io::IsTerminal;
+    !std::io::stdin().is_terminal()
+}
+
 /// What effects act on.
 struct Context<'a> {
     path: &'a Path,
@@ -200,6 +213,10 @@ fn event_loop(
         if ready {
             let event = crossterm::event::read().map_err(io)?;
             queue.extend(keys::action(&event));
+        }
+        if hung_up() {
+            signalled.store(HANGUP, std::sync::atomic::Ordering::Relaxed);
+            break;
         }
         // Bounded, so a flood of run events cannot starve the keyboard.
         queue.extend(rx.try_iter().take(10_000));
