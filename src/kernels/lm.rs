@@ -173,6 +173,7 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         ),
         ("assign", num(p)),
         ("terms", terms_type(terms)),
+        ("obs.names", obs_names_type()),
     ]);
     Ok(Type::record("lm", fields))
 }
@@ -419,7 +420,38 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
     fields.push(("terms", terms));
+    fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
     Ok((List::record("lm", fields), d.rows))
+}
+
+/// The names of the rows a fit kept, as its model frame has them (the
+/// names of its residuals in R, which the influence measures keep): the
+/// data's row names, else the row numbers.
+pub(super) fn obs_names(data: Option<&Value>, rows: &[usize]) -> Value {
+    let labels = match data.map(super::names::bare) {
+        Some(Value::List(l)) if l.class.as_deref() == Some(super::frame::CLASS) => {
+            Some(super::row_names::labels(l))
+        }
+        _ => None,
+    };
+    Value::Str(
+        rows.iter()
+            .map(|&i| {
+                labels
+                    .as_ref()
+                    .and_then(|l| l.get(i).cloned())
+                    .unwrap_or_else(|| (i + 1).to_string())
+            })
+            .collect(),
+    )
+}
+
+/// The type of [`obs_names`].
+pub(super) fn obs_names_type() -> Type {
+    Type::Str {
+        len: None,
+        value: None,
+    }
 }
 
 /// What flowcast keeps of R's `terms` object: the term labels and whether
