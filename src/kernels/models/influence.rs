@@ -646,7 +646,7 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     let n = infl.hat.len();
     let cols = estimated_names(&fit)?;
     let mut c = infl.coefficients.unwrap_or_default();
-    let k = if n == 0 { cols.len() } else { c.len() / n };
+    let k = c.len().checked_div(n).unwrap_or(cols.len());
     if args.func == "dfbetas" {
         let qr = fit.qr()?;
         let kk = qr.rank.min(k);
