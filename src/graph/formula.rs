@@ -313,7 +313,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
         "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "transform" | "oneway.test"
-        | "xtabs" => None,
+        | "xtabs" | "model.matrix" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -389,7 +389,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         });
     }
     let data = position(matched.get("data")?)?;
-    let scoped = ["formula", "subset", "weights"]
+    // model.matrix's formula is its `object`.
+    let scoped = ["formula", "object", "subset", "weights"]
         .iter()
         .filter_map(|n| matched.get_if_formal(n).and_then(position))
         .collect();

@@ -19,7 +19,7 @@ use super::model_matrix::{self, Coded};
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
 use super::value::{Factor, Formula, List, NA};
-use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -28,6 +28,19 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: lm_shape,
         eval: lm_eval,
+    },
+    Kernel {
+        name: "model.matrix",
+        params: &[
+            req("object"),
+            opt("data"),
+            opt("contrasts.arg"),
+            opt("xlev"),
+            DOTS,
+        ],
+        random: false,
+        shape: model_matrix_shape,
+        eval: model_matrix_eval,
     },
     // `I(x)`: x as it is. In a formula it makes `x^2` arithmetic rather
     // than a formula operator (`y ~ x + I(x^2)`).
@@ -173,6 +186,7 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         ),
         ("assign", num(p)),
         ("terms", terms_type(terms)),
+        ("obs.names", obs_names_type()),
     ]);
     Ok(Type::record("lm", fields))
 }
@@ -419,7 +433,38 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
     fields.push(("terms", terms));
+    fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
     Ok((List::record("lm", fields), d.rows))
+}
+
+/// The names of the rows a fit kept, as its model frame has them (the
+/// names of its residuals in R, which the influence measures keep): the
+/// data's row names, else the row numbers.
+pub(super) fn obs_names(data: Option<&Value>, rows: &[usize]) -> Value {
+    let labels = match data.map(super::names::bare) {
+        Some(Value::List(l)) if l.class.as_deref() == Some(super::frame::CLASS) => {
+            Some(super::row_names::labels(l))
+        }
+        _ => None,
+    };
+    Value::Str(
+        rows.iter()
+            .map(|&i| {
+                labels
+                    .as_ref()
+                    .and_then(|l| l.get(i).cloned())
+                    .unwrap_or_else(|| (i + 1).to_string())
+            })
+            .collect(),
+    )
+}
+
+/// The type of [`obs_names`].
+pub(super) fn obs_names_type() -> Type {
+    Type::Str {
+        len: None,
+        value: None,
+    }
 }
 
 /// What flowcast keeps of R's `terms` object: the term labels and whether
@@ -699,4 +744,90 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
         ]);
     }
     fields
+}
+
+const MODEL_MATRIX_OBJECT: &str =
+    "flowcast's model.matrix() takes a formula (with its data), not a fitted model";
+const CONTRASTS: &str =
+    "model.matrix(contrasts.arg = , xlev = ) is not supported by flowcast: treatment contrasts only";
+
+fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    for name in ["contrasts.arg", "xlev"] {
+        if args.ty(name).is_some_and(|t| !matches!(t, Type::Null)) {
+            return Err(args.error(name, CONTRASTS));
+        }
+    }
+    let p = match args.ty("object") {
+        Some(Type::Formula {
+            terms, intercept, ..
+        }) => model_matrix::columns_type(terms, *intercept).map_err(|m| args.error("object", m))?,
+        Some(Type::Record { .. }) => return Err(args.error("object", MODEL_MATRIX_OBJECT)),
+        _ => None,
+    };
+    Ok(Type::Mat {
+        rows: None,
+        cols: p,
+    })
+}
+
+/// `model.matrix(formula, data)`: R's design matrix of the rows
+/// `model.frame` keeps (na.omit), factors in treatment contrasts, named by
+/// the rows and columns as R names them.
+fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    for name in ["contrasts.arg", "xlev"] {
+        if args.get(name).is_some_and(|v| !matches!(v, Value::Null)) {
+            return Err(KernelError::new(CONTRASTS));
+        }
+    }
+    let f = match args.get("object") {
+        Some(Value::Formula(f)) => f,
+        Some(Value::List(l)) if l.class.is_some() => {
+            return Err(KernelError::new(MODEL_MATRIX_OBJECT))
+        }
+        Some(v) => {
+            return Err(KernelError::new(format!(
+                "model.matrix() needs a formula, not a {}",
+                v.type_name()
+            )))
+        }
+        None => {
+            return Err(KernelError::new(
+                "argument \"object\" is missing, with no default",
+            ))
+        }
+    };
+    // A one-sided formula: a response of ones, of the variables' (or the
+    // data's) rows, stands in for none.
+    let f = if f.response.is_some() {
+        std::borrow::Cow::Borrowed(f)
+    } else {
+        let (vars, _) = model_matrix::variables(f);
+        let n = match vars.first() {
+            Some((_, Value::Mat(m))) => m.nrows(),
+            Some((_, v)) => v.len(),
+            None => match args.get("data").map(super::names::bare) {
+                Some(Value::List(l)) if l.class.as_deref() == Some(super::frame::CLASS) => {
+                    super::frame::nrow(l)
+                }
+                _ => 1,
+            },
+        };
+        std::borrow::Cow::Owned(Formula {
+            response: Some(Box::new(Value::Num(vec![1.0; n]))),
+            response_label: None,
+            terms: f.terms.clone(),
+            intercept: f.intercept,
+        })
+    };
+    let d = design(&f, None, None)?;
+    let rows = match obs_names(args.get("data"), &d.rows) {
+        Value::Str(s) => s,
+        _ => Vec::new(),
+    };
+    let m = DMatrix::from_vec(d.n, d.p, d.x);
+    Ok(super::names::dimnamed(
+        Value::Mat(m),
+        Some(rows),
+        Some(d.names),
+    ))
 }

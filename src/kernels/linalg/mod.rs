@@ -23,6 +23,7 @@ mod kronecker;
 pub(crate) mod linpack;
 mod norm;
 mod qr;
+mod qr_apply;
 mod qr_solve;
 mod rcond;
 mod schur;
@@ -135,6 +136,41 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: qr::r_shape,
         eval: qr::r_eval,
+    },
+    Kernel {
+        name: "qr.coef",
+        params: &[req("qr"), req("y")],
+        random: false,
+        shape: qr_apply::coef_shape,
+        eval: qr_apply::coef_eval,
+    },
+    Kernel {
+        name: "qr.resid",
+        params: &[req("qr"), req("y")],
+        random: false,
+        shape: qr_apply::apply_shape,
+        eval: qr_apply::apply_eval,
+    },
+    Kernel {
+        name: "qr.fitted",
+        params: &[req("qr"), req("y"), opt("k")],
+        random: false,
+        shape: qr_apply::apply_shape,
+        eval: qr_apply::apply_eval,
+    },
+    Kernel {
+        name: "qr.qy",
+        params: &[req("qr"), req("y")],
+        random: false,
+        shape: qr_apply::apply_shape,
+        eval: qr_apply::apply_eval,
+    },
+    Kernel {
+        name: "qr.qty",
+        params: &[req("qr"), req("y")],
+        random: false,
+        shape: qr_apply::apply_shape,
+        eval: qr_apply::apply_eval,
     },
     Kernel {
         name: "chol",

@@ -26,7 +26,7 @@ fn matrix_of(v: &Value) -> Option<(DMatrix<f64>, Option<Vec<String>>, bool)> {
 }
 
 /// A `qr` object given as `a`: its fields as [`Qr`].
-fn qr_of(v: &Value) -> Option<Qr> {
+pub(super) fn qr_of(v: &Value) -> Option<Qr> {
     let Value::List(l) = v else { return None };
     if l.class.as_deref() != Some("qr") {
         return None;

@@ -10,7 +10,7 @@
 
 use super::super::linalg::linpack::dqrls;
 use super::super::linalg::qr_value;
-use super::super::lm::{design, terms_type, terms_value, Design};
+use super::super::lm::{design, obs_names, obs_names_type, terms_type, terms_value, Design};
 use super::super::model_matrix;
 use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
@@ -200,6 +200,7 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
             ("boundary", flag()),
             ("assign", num(p)),
             ("terms", terms_type(terms)),
+            ("obs.names", obs_names_type()),
         ],
     )
 }
@@ -251,7 +252,8 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
-    let fields = glm_fit(&d, failures.as_deref(), family, f.intercept, ctx)?;
+    let mut fields = glm_fit(&d, failures.as_deref(), family, f.intercept, ctx)?;
+    fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
     Ok(Value::List(List::record("glm", fields)))
 }
 

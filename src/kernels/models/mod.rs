@@ -9,6 +9,7 @@ mod aov;
 mod family;
 mod fit;
 mod glm;
+mod influence;
 mod info;
 mod predict;
 mod summary;
@@ -205,6 +206,91 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: info::confint_shape,
         eval: info::confint_eval,
+    },
+    Kernel {
+        name: "lm.influence",
+        params: &[req("model"), opt("do.coef")],
+        random: false,
+        shape: influence::influence_shape,
+        eval: influence::influence_eval,
+    },
+    Kernel {
+        name: "influence",
+        params: &[req("model"), opt("do.coef"), DOTS],
+        random: false,
+        shape: influence::influence_shape,
+        eval: influence::influence_eval,
+    },
+    Kernel {
+        name: "weighted.residuals",
+        params: &[req("obj"), opt("drop0")],
+        random: false,
+        shape: influence::weighted_residuals_shape,
+        eval: influence::weighted_residuals_eval,
+    },
+    Kernel {
+        name: "hatvalues",
+        params: &[req("model"), opt("infl"), DOTS],
+        random: false,
+        shape: influence::vector_shape,
+        eval: influence::hatvalues_eval,
+    },
+    Kernel {
+        name: "rstandard",
+        params: &[req("model"), opt("infl"), opt("sd"), opt("type"), DOTS],
+        random: false,
+        shape: influence::rstandard_shape,
+        eval: influence::rstandard_eval,
+    },
+    Kernel {
+        name: "rstudent",
+        params: &[req("model"), opt("infl"), opt("res"), DOTS],
+        random: false,
+        shape: influence::vector_shape,
+        eval: influence::rstudent_eval,
+    },
+    Kernel {
+        name: "cooks.distance",
+        params: &[
+            req("model"),
+            opt("infl"),
+            opt("res"),
+            opt("sd"),
+            opt("dispersion"),
+            opt("hat"),
+            DOTS,
+        ],
+        random: false,
+        shape: influence::vector_shape,
+        eval: influence::cooks_eval,
+    },
+    Kernel {
+        name: "dffits",
+        params: &[req("model"), opt("infl"), opt("res")],
+        random: false,
+        shape: influence::vector_shape,
+        eval: influence::dffits_eval,
+    },
+    Kernel {
+        name: "covratio",
+        params: &[req("model"), opt("infl"), opt("res")],
+        random: false,
+        shape: influence::vector_shape,
+        eval: influence::covratio_eval,
+    },
+    Kernel {
+        name: "dfbeta",
+        params: &[req("model"), opt("infl"), DOTS],
+        random: false,
+        shape: influence::matrix_shape,
+        eval: influence::dfbeta_eval,
+    },
+    Kernel {
+        name: "dfbetas",
+        params: &[req("model"), opt("infl"), DOTS],
+        random: false,
+        shape: influence::matrix_shape,
+        eval: influence::dfbeta_eval,
     },
 ];
 

@@ -15,6 +15,9 @@ use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching};
 use super::fit::{model_type, Fit, Kind};
 use super::glm::xb;
+use super::summary::estimated_dispersion;
+use crate::kernels::linalg::linpack::{dqrsl, Job};
+use crate::kernels::value::List;
 
 const LM_TYPES: &[&str] = &["response", "terms"];
 const GLM_TYPES: &[&str] = &["link", "response", "terms"];
@@ -33,9 +36,6 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             Some(_) => {}
         }
     }
-    if args.ty("se.fit").and_then(Type::const_scalar) == Some(1.0) {
-        return Err(args.error("se.fit", SE_FIT));
-    }
     let len = match args.ty("newdata") {
         Some(t @ Type::Record { .. }) => frame::frame_fields(t)
             .and_then(|f| f.first())
@@ -43,6 +43,25 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         _ => None,
     };
     let glm = matches!(model, Some(Type::Record { class, .. }) if class == "glm");
+    match args.ty("se.fit").map(Type::const_scalar) {
+        None | Some(Some(0.0)) => {}
+        Some(Some(_)) if model.is_some() => {
+            let v = Type::num_unknown;
+            let mut fields = vec![("fit", Type::Any), ("se.fit", v())];
+            if !glm {
+                fields.push(("df", Type::num(1)));
+            }
+            fields.push(("residual.scale", Type::num(1)));
+            return Ok(Type::Record {
+                class: "list".into(),
+                fields: fields
+                    .into_iter()
+                    .map(|(n, t)| (n.to_string(), t))
+                    .collect(),
+            });
+        }
+        Some(_) => return Ok(Type::Any),
+    }
     if args.has("interval") && !glm {
         match args.const_str("interval").map(|i| matching(i, INTERVALS)) {
             Some(None) => return Err(args.error("interval", arg_error(INTERVALS))),
@@ -62,7 +81,6 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
 const INTERVALS: &[&str] = &["none", "confidence", "prediction"];
 
 const TERMS: &str = "predict(type = \"terms\") is not supported by flowcast yet";
-const SE_FIT: &str = "predict(se.fit = TRUE) is not supported by flowcast yet";
 
 pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "object", "predict")?;
@@ -75,9 +93,7 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if ty == "terms" {
         return Err(KernelError::new(TERMS));
     }
-    if args.bool_or("se.fit", false)? {
-        return Err(KernelError::new(SE_FIT));
-    }
+    let se_fit = args.bool_or("se.fit", false)?;
     // predict.glm has no interval (its `...` swallow one); predict.lm's.
     let interval = match fit.kind {
         Kind::Lm => super::super::filter::choice(args.get("interval"), INTERVALS)?,
@@ -90,6 +106,9 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         ));
     }
     let Some(newdata) = newdata else {
+        if se_fit {
+            return se_of_fit(&fit, ty, args, ctx);
+        }
         let field = match (fit.kind, ty) {
             (Kind::Glm(_), "link") => "linear.predictors",
             _ => "fitted.values",
@@ -116,7 +135,7 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         .collect();
     let beta: Vec<f64> = piv.iter().map(|&j| coef[j]).collect();
     let eta = xb(&xp, n, &beta);
-    if interval == "none" {
+    if interval == "none" && !se_fit {
         return Ok(Value::Num(match (fit.kind, ty) {
             (Kind::Glm(f), "response") => eta.iter().map(|&e| f.linkinv(e)).collect(),
             _ => eta,
@@ -131,22 +150,28 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     // predict.lm: res.var = RSS / df, XRinv = X[, piv] %*% solve(R[p1, p1]),
     // ip = XRinv^2 %*% rep(res.var, p), the half-width qt((1 - level)/2, df)
     // times sqrt(ip) (confidence) or sqrt(ip + res.var) (prediction).
-    let df = fit.scalar("df.residual")?;
-    let res_var = fit.weighted_rss()? / df;
+    let (res_var, df) = residual_variance(&fit, args, ctx)?;
     let k = qr.rank;
     let r = |i: usize, j: usize| qr.qr[j * qr.n + i];
+    let ips: Vec<f64> = (0..n)
+        .map(|i| {
+            let mut z = vec![0.0; k];
+            for j in 0..k {
+                let mut s = xp[j * n + i];
+                for (l, zl) in z.iter().enumerate().take(j) {
+                    s -= zl * r(l, j);
+                }
+                z[j] = s / r(j, j);
+            }
+            z.iter().map(|z| z * z * res_var).sum()
+        })
+        .collect();
+    if interval == "none" {
+        return Ok(with_se(&fit, ty, eta, &ips, res_var, df));
+    }
     let tfrac = crate::kernels::nmath::qt::qt((1.0 - level) / 2.0, df, true, false);
     let mut out = nalgebra::DMatrix::zeros(n, 3);
-    for i in 0..n {
-        let mut z = vec![0.0; k];
-        for j in 0..k {
-            let mut s = xp[j * n + i];
-            for (l, zl) in z.iter().enumerate().take(j) {
-                s -= zl * r(l, j);
-            }
-            z[j] = s / r(j, j);
-        }
-        let ip: f64 = z.iter().map(|z| z * z * res_var).sum();
+    for (i, ip) in ips.iter().enumerate() {
         let hwid = tfrac
             * if interval == "confidence" {
                 ip.sqrt()
@@ -157,7 +182,126 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         out[(i, 1)] = eta[i] + hwid;
         out[(i, 2)] = eta[i] - hwid;
     }
-    Ok(Value::Mat(out))
+    if !se_fit {
+        return Ok(Value::Mat(out));
+    }
+    let se = ips.iter().map(|ip| ip.sqrt()).collect();
+    Ok(Value::List(List::named(vec![
+        ("fit", Value::Mat(out)),
+        ("se.fit", Value::Num(se)),
+        ("df", Value::scalar(df)),
+        ("residual.scale", Value::scalar(res_var.sqrt())),
+    ])))
+}
+
+/// predict.lm's `res.var` and `df`: the residual mean square and the
+/// residual degrees of freedom of an lm; a glm's `scale^2` (its
+/// dispersion, `summary(object)$dispersion` unless given) with `df = Inf`.
+fn residual_variance(
+    fit: &Fit,
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<(f64, f64), KernelError> {
+    match fit.kind {
+        Kind::Lm => {
+            let df = fit.scalar("df.residual")?;
+            Ok((fit.weighted_rss()? / df, df))
+        }
+        Kind::Glm(f) => {
+            let given = args
+                .dots()
+                .find(|(n, _)| *n == Some("dispersion"))
+                .map(|(_, v)| v);
+            let d = match given.and_then(Value::as_scalar) {
+                Some(d) if d != 0.0 => d,
+                _ => estimated_dispersion(fit, f, ctx)?,
+            };
+            let scale = d.sqrt();
+            Ok((scale * scale, f64::INFINITY))
+        }
+    }
+}
+
+/// `predict(se.fit = TRUE)`'s list: predict.lm's `fit`, `se.fit`, `df`
+/// and `residual.scale`, or predict.glm's `fit`, `se.fit` and
+/// `residual.scale` (on the response scale through `mu.eta` when asked).
+fn with_se(fit: &Fit, ty: &str, eta: Vec<f64>, ips: &[f64], res_var: f64, df: f64) -> Value {
+    let mut se: Vec<f64> = ips.iter().map(|ip| ip.sqrt()).collect();
+    let scale = Value::scalar(res_var.sqrt());
+    match fit.kind {
+        Kind::Lm => Value::List(List::named(vec![
+            ("fit", Value::Num(eta)),
+            ("se.fit", Value::Num(se)),
+            ("df", Value::scalar(df)),
+            ("residual.scale", scale),
+        ])),
+        Kind::Glm(f) => {
+            let mut out = eta;
+            if ty == "response" {
+                for (s, e) in se.iter_mut().zip(out.iter_mut()) {
+                    *s *= f.mu_eta(*e).abs();
+                    *e = f.linkinv(*e);
+                }
+            }
+            Value::List(List::named(vec![
+                ("fit", Value::Num(out)),
+                ("se.fit", Value::Num(se)),
+                ("residual.scale", scale),
+            ]))
+        }
+    }
+}
+
+/// `predict(fit, se.fit = TRUE)` without newdata: R's `X[, piv] %*%
+/// solve(R)` is Q's first `rank` columns over the square roots of the
+/// fit's weights (lm's prior weights, glm's working weights), row by row.
+fn se_of_fit(
+    fit: &Fit,
+    ty: &str,
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let qr = fit.qr()?;
+    let field = match (fit.kind, ty) {
+        (Kind::Glm(_), _) => "linear.predictors",
+        _ => "fitted.values",
+    };
+    let eta = fit.nums(field)?.to_vec();
+    let n = eta.len();
+    let w: Option<&[f64]> = match fit.kind {
+        Kind::Lm => fit.prior_weights(),
+        Kind::Glm(_) => Some(fit.nums("weights")?),
+    };
+    if qr.n != n || w.is_some_and(|w| w.len() != n || w.contains(&0.0)) {
+        return Err(KernelError::new(
+            "predict(se.fit = TRUE) without 'newdata' of a fit with cases of weight zero is not supported by flowcast yet",
+        ));
+    }
+    let (res_var, df) = residual_variance(fit, args, ctx)?;
+    let k = qr.rank;
+    let mut ips = vec![0.0; n];
+    for j in 0..k {
+        let mut e = vec![0.0; n];
+        e[j] = 1.0;
+        let q = dqrsl(
+            &qr,
+            k,
+            &e,
+            Job {
+                qy: true,
+                ..Job::default()
+            },
+        )
+        .qy;
+        for (i, ip) in ips.iter_mut().enumerate() {
+            let x = match w {
+                Some(w) => q[i] / w[i].sqrt(),
+                None => q[i],
+            };
+            *ip += x * x * res_var;
+        }
+    }
+    Ok(with_se(fit, ty, eta, &ips, res_var, df))
 }
 
 /// The model matrix of `newdata`, built as the fit's was: its variables
