@@ -7,7 +7,13 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::nmath::dfun as d;
+use super::nmath::dnbeta::{dnbeta, dnf};
+use super::nmath::dnchisq::dnchisq;
+use super::nmath::dnt::dnt;
 use super::nmath::qfun as q;
+use super::nmath::qnbeta::{qnbeta, qnf};
+use super::nmath::qnchisq::qnchisq;
+use super::nmath::qnt::qnt;
 use super::nmath::tukey::qtukey;
 use super::nmath::{dnorm, qnorm::qnorm};
 use super::recycle::map_rows;
@@ -294,8 +300,71 @@ static FUNS: &[Fun] = &[
     },
 ];
 
+/// The non-central forms, which R calls when `ncp` is given at all (not
+/// when it is non-zero: `dchisq(x, df, ncp = 0)` is dnchisq's answer).
+static NONCENTRAL: &[Fun] = &[
+    Fun {
+        name: "dbeta",
+        formals: &["shape1", "shape2", "ncp"],
+        defaults: &[NA_, NA_, NA_],
+        f: |x, p, l, _| dnbeta(x, p[0], p[1], p[2], l),
+    },
+    Fun {
+        name: "dchisq",
+        formals: &["df", "ncp"],
+        defaults: &[NA_, NA_],
+        f: |x, p, l, _| dnchisq(x, p[0], p[1], l),
+    },
+    Fun {
+        name: "dt",
+        formals: &["df", "ncp"],
+        defaults: &[NA_, NA_],
+        f: |x, p, l, _| dnt(x, p[0], p[1], l),
+    },
+    Fun {
+        name: "df",
+        formals: &["df1", "df2", "ncp"],
+        defaults: &[NA_, NA_, NA_],
+        f: |x, p, l, _| dnf(x, p[0], p[1], p[2], l),
+    },
+    Fun {
+        name: "qbeta",
+        formals: &["shape1", "shape2", "ncp"],
+        defaults: &[NA_, NA_, NA_],
+        f: |x, p, l, g| qnbeta(x, p[0], p[1], p[2], l, g),
+    },
+    Fun {
+        name: "qchisq",
+        formals: &["df", "ncp"],
+        defaults: &[NA_, NA_],
+        f: |x, p, l, g| qnchisq(x, p[0], p[1], l, g),
+    },
+    Fun {
+        name: "qt",
+        formals: &["df", "ncp"],
+        defaults: &[NA_, NA_],
+        f: |x, p, l, g| qnt(x, p[0], p[1], l, g),
+    },
+    Fun {
+        name: "qf",
+        formals: &["df1", "df2", "ncp"],
+        defaults: &[NA_, NA_, NA_],
+        f: |x, p, l, g| qnf(x, p[0], p[1], p[2], l, g),
+    },
+];
+
 fn fun(name: &str) -> Option<&'static Fun> {
     FUNS.iter().find(|f| f.name == name)
+}
+
+/// The function a call computes: the non-central one when it names `ncp`.
+fn called_fun(name: &str, has_ncp: bool) -> Option<&'static Fun> {
+    if has_ncp {
+        if let Some(f) = NONCENTRAL.iter().find(|f| f.name == name) {
+            return Some(f);
+        }
+    }
+    fun(name)
 }
 
 /// The first formal: `x` for densities, `q` for distribution functions,
@@ -400,14 +469,8 @@ fn non_numeric() -> KernelError {
 }
 
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let f = fun(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
-    let has_ncp = ["dbeta", "dchisq", "dt", "df", "qbeta", "qchisq", "qt", "qf"];
-    if has_ncp.contains(&args.func) && args.get("ncp").is_some() {
-        return Err(KernelError::new(format!(
-            "flowcast's {} has no non-central form ('ncp')",
-            args.func
-        )));
-    }
+    let f = called_fun(args.func, args.get_if_formal("ncp").is_some())
+        .ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
     let x0 = args.get(first(args.func)).unwrap_or(&Value::Null);
     let xs = x0.as_f64_slice().ok_or_else(non_numeric)?;
     let mut params = Vec::with_capacity(f.formals.len());
@@ -456,6 +519,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let f = fun(args.func).ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
+    let f = called_fun(args.func, args.get_if_formal("ncp").is_some())
+        .ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
     recycled_shape(args, first(args.func), f.formals)
 }

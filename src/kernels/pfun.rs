@@ -5,6 +5,9 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::nmath::pcont::{pcauchy, pexp, plnorm, plogis, punif, pweibull};
+use super::nmath::pnbeta::{pnbeta, pnf};
+use super::nmath::pnchisq::pnchisq;
+use super::nmath::pnt::pnt;
 use super::nmath::tukey::ptukey;
 use super::nmath::{pbeta, pchisq, pf, pgamma, pnorm, pt};
 use super::recycle::map_rows;
@@ -120,6 +123,45 @@ pub fn family(name: &str) -> Option<&'static Family> {
     FAMILIES.iter().find(|f| f.name == name)
 }
 
+/// The non-central forms, which R calls when `ncp` is given at all (not
+/// when it is non-zero: `pchisq(q, df, ncp = 0)` is pnchisq's answer).
+static NONCENTRAL: &[Family] = &[
+    Family {
+        name: "pt",
+        formals: &["df", "ncp"],
+        defaults: &[f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pnt(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pchisq",
+        formals: &["df", "ncp"],
+        defaults: &[f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pnchisq(q, p[0], p[1], l, g),
+    },
+    Family {
+        name: "pf",
+        formals: &["df1", "df2", "ncp"],
+        defaults: &[f64::NAN, f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pnf(q, p[0], p[1], p[2], l, g),
+    },
+    Family {
+        name: "pbeta",
+        formals: &["shape1", "shape2", "ncp"],
+        defaults: &[f64::NAN, f64::NAN, f64::NAN],
+        cdf: |q, p, l, g| pnbeta(q, p[0], p[1], p[2], l, g),
+    },
+];
+
+/// The family a call computes: the non-central one when it names `ncp`.
+fn called_family(func: &str, has_ncp: bool) -> Option<&'static Family> {
+    if has_ncp {
+        if let Some(f) = NONCENTRAL.iter().find(|f| f.name == func) {
+            return Some(f);
+        }
+    }
+    family(func)
+}
+
 const fn kernel(name: &'static str, params: &'static [Param]) -> Kernel {
     Kernel {
         name,
@@ -146,11 +188,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("q"), opt("min"), opt("max"), TAILS[0], TAILS[1]],
     ),
     kernel("pexp", &[req("q"), opt("rate"), TAILS[0], TAILS[1]]),
-    kernel("pt", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
-    kernel("pchisq", &[req("q"), req("df"), TAILS[0], TAILS[1]]),
+    kernel("pt", &[req("q"), req("df"), opt("ncp"), TAILS[0], TAILS[1]]),
+    kernel(
+        "pchisq",
+        &[req("q"), req("df"), opt("ncp"), TAILS[0], TAILS[1]],
+    ),
     kernel(
         "pf",
-        &[req("q"), req("df1"), req("df2"), TAILS[0], TAILS[1]],
+        &[
+            req("q"),
+            req("df1"),
+            req("df2"),
+            opt("ncp"),
+            TAILS[0],
+            TAILS[1],
+        ],
     ),
     kernel(
         "pgamma",
@@ -165,7 +217,14 @@ pub(super) static KERNELS: &[Kernel] = &[
     ),
     kernel(
         "pbeta",
-        &[req("q"), req("shape1"), req("shape2"), TAILS[0], TAILS[1]],
+        &[
+            req("q"),
+            req("shape1"),
+            req("shape2"),
+            opt("ncp"),
+            TAILS[0],
+            TAILS[1],
+        ],
     ),
     kernel(
         "pweibull",
@@ -193,8 +252,8 @@ pub(super) static KERNELS: &[Kernel] = &[
 ];
 
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let fam =
-        family(args.func).ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
+    let fam = called_family(args.func, args.get_if_formal("ncp").is_some())
+        .ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
     let q = args.get("q").unwrap_or(&Value::Null);
     let qs = q
         .as_f64_slice()
@@ -230,6 +289,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let fam = family(args.func).ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
+    let fam = called_family(args.func, args.get_if_formal("ncp").is_some())
+        .ok_or_else(|| ArgError::call(format!("unknown {}", args.func)))?;
     recycled_shape(args, "q", fam.formals)
 }

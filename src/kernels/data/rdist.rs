@@ -197,10 +197,7 @@ pub(super) fn gen(name: &str) -> Option<&'static Gen> {
 pub(super) fn eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let g = gen(a.func).ok_or_else(|| KernelError::new(format!("unknown {}", a.func)))?;
     if ["rbeta", "rchisq", "rt", "rf"].contains(&a.func) && a.get("ncp").is_some() {
-        return Err(KernelError::new(format!(
-            "flowcast's {} has no non-central form ('ncp')",
-            a.func
-        )));
+        return noncentral(a, ctx);
     }
     match a.func {
         "rgamma" if a.has("rate") && a.has("scale") => {
@@ -294,4 +291,104 @@ pub(super) fn shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     Ok(num_of_len(n))
+}
+
+/// R's `random1`/`random2` (stats/src/random.c) around one generator:
+/// `n` draws with the parameters recycled, all NA when one is empty, and
+/// R's "NAs produced" when any draw is NaN.
+fn random_k(
+    n: usize,
+    params: &[&[f64]],
+    draw: impl Fn(&[f64], &mut Rng) -> f64,
+    ctx: &mut Ctx,
+) -> Result<Vec<f64>, KernelError> {
+    let mut out = alloc_num(n)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    if params.iter().any(|p| p.is_empty()) {
+        out.resize(n, NA);
+        ctx.warn("NAs produced");
+        return Ok(out);
+    }
+    let mut rows = Recycled::new(params.to_vec());
+    let mut nan = false;
+    for _ in 0..n {
+        let x = draw(rows.next_row(), ctx.rng);
+        nan |= x.is_nan();
+        out.push(x);
+    }
+    if nan {
+        ctx.warn("NAs produced");
+    }
+    Ok(out)
+}
+
+/// R's arithmetic on two double vectors: recycled to the longer, empty
+/// when either is.
+fn arith(x: &[f64], y: &[f64], op: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    if x.is_empty() || y.is_empty() {
+        return Vec::new();
+    }
+    let n = x.len().max(y.len());
+    (0..n).map(|i| op(x[i % x.len()], y[i % y.len()])).collect()
+}
+
+/// `rchisq`, `rt`, `rf` and `rbeta` given `ncp` (stats' distn.R):
+/// rchisq is C's rnchisq, the others R code over rnorm and rchisq, whose
+/// draws are made in the order R evaluates that code.
+fn noncentral(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let n = count_value(a, "n")?;
+    let param = |name: &str| -> Result<Vec<f64>, KernelError> {
+        match a.get(name) {
+            Some(v) => num_param(v).ok_or_else(|| KernelError::new("invalid arguments")),
+            None => Err(KernelError::new(format!(
+                "argument \"{name}\" is missing, with no default"
+            ))),
+        }
+    };
+    let ncp = param("ncp")?;
+    let rnchisq = |p: &[f64], g: &mut Rng| r::rnchisq(p[0], p[1], g);
+    let rchisq = |p: &[f64], g: &mut Rng| r::rchisq(p[0], g);
+    let out = match a.func {
+        // rnorm(n, ncp) / sqrt(rchisq(n, df) / df)
+        "rt" => {
+            let df = param("df")?;
+            let z = random_k(
+                n,
+                &[&ncp[..], &[1.0][..]],
+                |p, g| super::random::rnorm1(p[0], p[1], g),
+                ctx,
+            )?;
+            let c = random_k(n, &[&df[..]], rchisq, ctx)?;
+            let s: Vec<f64> = arith(&c, &df, |x, y| x / y)
+                .into_iter()
+                .map(f64::sqrt)
+                .collect();
+            arith(&z, &s, |x, y| x / y)
+        }
+        // (rchisq(n, df1, ncp = ncp) / df1) / (rchisq(n, df2) / df2)
+        "rf" => {
+            let (df1, df2) = (param("df1")?, param("df2")?);
+            let x = random_k(n, &[&df1[..], &ncp[..]], rnchisq, ctx)?;
+            let x = arith(&x, &df1, |x, y| x / y);
+            let y = random_k(n, &[&df2[..]], rchisq, ctx)?;
+            let y = arith(&y, &df2, |x, y| x / y);
+            arith(&x, &y, |x, y| x / y)
+        }
+        // X <- rchisq(n, 2*shape1, ncp = ncp); X / (X + rchisq(n, 2*shape2))
+        "rbeta" => {
+            let (s1, s2) = (param("shape1")?, param("shape2")?);
+            let df1: Vec<f64> = s1.iter().map(|v| 2.0 * v).collect();
+            let df2: Vec<f64> = s2.iter().map(|v| 2.0 * v).collect();
+            let x = random_k(n, &[&df1[..], &ncp[..]], rnchisq, ctx)?;
+            let y = random_k(n, &[&df2[..]], rchisq, ctx)?;
+            arith(&x, &arith(&x, &y, |x, y| x + y), |x, y| x / y)
+        }
+        _ => {
+            let df = param("df")?;
+            random_k(n, &[&df[..], &ncp[..]], rnchisq, ctx)?
+        }
+    };
+    Ok(Value::Num(out))
 }

@@ -13,7 +13,7 @@ use super::qnorm::qnorm;
 
 /// `R_Q_P01_boundaries(p, left, right)`: the quantile at p = 0 or 1 (on
 /// either scale), NaN for p outside [0, 1], `None` inside.
-fn boundaries(p: f64, lower: bool, log_p: bool, left: f64, right: f64) -> Option<f64> {
+pub(crate) fn boundaries(p: f64, lower: bool, log_p: bool, left: f64, right: f64) -> Option<f64> {
     if log_p {
         if p > 0.0 {
             return Some(f64::NAN);

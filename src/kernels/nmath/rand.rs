@@ -288,6 +288,29 @@ pub fn rchisq(df: f64, rng: &mut Rng) -> f64 {
     rgamma(df / 2.0, 2.0, rng)
 }
 
+/// rnchisq.c's `rnchisq(df, lambda)`: a Poisson mixture of central
+/// chi-squares, drawn Poisson first.
+pub fn rnchisq(df: f64, lambda: f64, rng: &mut Rng) -> f64 {
+    if df.is_nan() || !lambda.is_finite() || df < 0.0 || lambda < 0.0 {
+        return f64::NAN;
+    }
+    if lambda == 0.0 {
+        return if df == 0.0 {
+            0.0
+        } else {
+            rgamma(df / 2.0, 2.0, rng)
+        };
+    }
+    let mut r = rpois(lambda / 2.0, rng);
+    if r > 0.0 {
+        r = rchisq(2.0 * r, rng);
+    }
+    if df > 0.0 {
+        r += rgamma(df / 2.0, 2.0, rng);
+    }
+    r
+}
+
 pub fn rt(df: f64, rng: &mut Rng) -> f64 {
     if df.is_nan() || df <= 0.0 {
         return f64::NAN;

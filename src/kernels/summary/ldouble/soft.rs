@@ -278,6 +278,37 @@ impl LongDouble {
         }
     }
 
+    /// `logl` from the double nearest and the rest: ln(hi) + lo/hi.
+    pub fn ln(self) -> LongDouble {
+        let hi = self.to_f64();
+        let lo = self.sub(LongDouble::from_f64(hi)).to_f64();
+        if !hi.is_finite() || hi <= 0.0 {
+            return LongDouble::from_f64(hi.ln());
+        }
+        LongDouble::from_f64(hi.ln()).add(LongDouble::from_f64(lo / hi))
+    }
+
+    /// `log1pl` from the double nearest and the rest.
+    pub fn ln_1p(self) -> LongDouble {
+        let hi = self.to_f64();
+        let lo = self.sub(LongDouble::from_f64(hi)).to_f64();
+        if !hi.is_finite() || hi <= -1.0 {
+            return LongDouble::from_f64(hi.ln_1p());
+        }
+        LongDouble::from_f64(hi.ln_1p()).add(LongDouble::from_f64(lo / (1.0 + hi)))
+    }
+
+    /// `expl` from the double nearest and the rest: e^hi (1 + lo).
+    pub fn exp(self) -> LongDouble {
+        let hi = self.to_f64();
+        let e = hi.exp();
+        if !e.is_finite() || e == 0.0 {
+            return LongDouble::from_f64(e);
+        }
+        let lo = self.sub(LongDouble::from_f64(hi)).to_f64();
+        LongDouble::from_f64(e).add(LongDouble::from_f64(e * lo))
+    }
+
     /// Rounds to the nearest double, as a C cast `(double) s` does.
     pub fn to_f64(self) -> f64 {
         match self.0 {

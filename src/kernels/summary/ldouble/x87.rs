@@ -111,6 +111,50 @@ impl LongDouble {
         out
     }
 
+    /// glibc's `logl` on x86-64 (e_logl.S): `fyl2xp1` on x - 1 when
+    /// |x - 1| < 0.29, where that keeps the digits of a log near 0,
+    /// `fyl2x` on x otherwise; both scaled by ln 2.
+    pub fn ln(self) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        let one = 1.0f64;
+        let limit = 0.29f64;
+        x87!("fldln2", "fld tbyte ptr [{a}]", "fld st(0)", "fsub qword ptr [{one}]",
+            "fld st(0)", "fabs", "fld qword ptr [{lim}]", "fcomip st(0), st(1)",
+            "fstp st(0)", "ja 2f", "fstp st(0)", "fyl2x", "jmp 3f",
+            "2:", "fstp st(1)", "fyl2xp1", "3:", "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), one = &one, lim = &limit, o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// glibc's `log1pl` on x86-64 (s_log1pl.S): `fyl2xp1` on x when
+    /// |x| < 0.29, `fyl2x` on 1 + x otherwise.
+    pub fn ln_1p(self) -> LongDouble {
+        let mut out = LongDouble::ZERO;
+        let limit = 0.29f64;
+        x87!("fldln2", "fld tbyte ptr [{a}]", "fld st(0)", "fabs", "fld qword ptr [{lim}]",
+            "fcomip st(0), st(1)", "fstp st(0)", "ja 2f", "fld1", "fadd st(0), st(1)",
+            "fstp st(1)", "fyl2x", "jmp 3f", "2:", "fyl2xp1", "3:", "fstp tbyte ptr [{o}]";
+            a = self.0.as_ptr(), lim = &limit, o = out.0.as_mut_ptr());
+        out
+    }
+
+    /// `expl` for a finite argument: 2^(x·log2 e) split into its integer
+    /// part (`fscale`) and fraction (`f2xm1`), all on the FPU. glibc's
+    /// `expl` carries x·log2 e to more bits; the two agree once rounded
+    /// to a double but for a rare tie.
+    pub fn exp(self) -> LongDouble {
+        let x = self.to_f64();
+        if !x.is_finite() {
+            return LongDouble::from_f64(x.exp());
+        }
+        let mut out = LongDouble::ZERO;
+        x87!("fld tbyte ptr [{a}]", "fldl2e", "fmul st(0), st(1)", "fld st(0)", "frndint",
+            "fxch st(1)", "fsub st(0), st(1)", "f2xm1", "fld1", "fadd st(0), st(1)",
+            "fstp st(1)", "fscale", "fstp tbyte ptr [{o}]", "fstp st(0)", "fstp st(0)";
+            a = self.0.as_ptr(), o = out.0.as_mut_ptr());
+        out
+    }
+
     /// Rounds to the nearest double, as a C cast `(double) s` does.
     pub fn to_f64(self) -> f64 {
         let mut out = 0.0f64;
