@@ -89,35 +89,11 @@ fn pty_quit_restores_the_terminal() {
 /// leaves the alternate screen, and the status is 128 + 15.
 #[test]
 fn pty_sigterm_restores_the_terminal() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("no `script` here: skipped");
+    let Some((_dir, wf, mut child)) =
+        flowcast_in_pty("sigterm", "spin(30)", "; echo \"status $?\"")
+    else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let wf = dir.path().join("sigterm-pty.toml");
-    std::fs::write(
-        &wf,
-        "[workflow]\nname = \"pty\"\n\n[steps]\nx = \"spin(30)\"\n",
-    )
-    .unwrap();
-    let cmd = format!(
-        "stty cols 80 rows 24; '{}' tui '{}'; echo \"status $?\"",
-        env!("CARGO_BIN_EXE_flowcast"),
-        wf.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        // Runs record history; keep it out of the user's data directory.
-        .env(
-            "XDG_DATA_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
-        )
-        .env("FLOWCAST_CACHE", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    };
     let stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -153,34 +129,12 @@ fn pty_sigterm_restores_the_terminal() {
 /// the process spinning on a core with no one to see it.
 #[test]
 fn pty_hangup_ends_the_ui() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("no `script` here: skipped");
+    let Some((_dir, wf, mut child)) = flowcast_in_pty("hangup", "spin(0.1)", "") else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let wf = dir.path().join("hangup-pty.toml");
-    std::fs::write(
-        &wf,
-        "[workflow]\nname = \"pty\"\n\n[steps]\nx = \"spin(0.1)\"\n",
-    )
-    .unwrap();
-    let cmd = format!(
-        "stty cols 80 rows 24; '{}' tui '{}'",
-        env!("CARGO_BIN_EXE_flowcast"),
-        wf.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        .env(
-            "XDG_DATA_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
-        )
-        .env("FLOWCAST_CACHE", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    };
+    // Drained, so the UI never waits on a full pipe.
+    let mut stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     std::thread::sleep(Duration::from_millis(2000));
     let pattern = format!("tui {}", wf.display());
     let alive = || {
@@ -203,4 +157,45 @@ fn pty_hangup_ends_the_ui() {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// `flowcast tui` on a one-step workflow (`step` its expression) in an
+/// 80x24 pseudo-terminal that `script` holds, with `after` run by the
+/// shell once it ends; its stdin and stdout piped. `None` (the test
+/// skipped) without `script`.
+fn flowcast_in_pty(
+    name: &str,
+    step: &str,
+    after: &str,
+) -> Option<(tempfile::TempDir, std::path::PathBuf, std::process::Child)> {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: skipped");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wf = dir.path().join(format!("{name}-pty.toml"));
+    std::fs::write(
+        &wf,
+        format!("[workflow]\nname = \"pty\"\n\n[steps]\nx = \"{step}\"\n"),
+    )
+    .unwrap();
+    let cmd = format!(
+        "stty cols 80 rows 24; '{}' tui '{}'{after}",
+        env!("CARGO_BIN_EXE_flowcast"),
+        wf.display()
+    );
+    let child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        // Runs record history; keep it out of the user's data directory.
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-data"),
+        )
+        .env("FLOWCAST_CACHE", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    Some((dir, wf, child))
 }
