@@ -7,7 +7,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use flowcast::exec::Event;
+use flowcast::exec::{Event, RunReport, StepOutcome};
 use flowcast::sched::Scheduler;
 use flowcast::tui::{Action, App, Effect, RunState, View};
 use flowcast::watch::Changed;
@@ -290,6 +290,68 @@ fn export_reports_where_it_wrote() {
     assert_eq!(a.update(Action::Export), [Effect::Export]);
     a.update(Action::Exported(Ok(vec![PathBuf::from("demo-run1.svg")])));
     assert_eq!(a.message.as_deref(), Some("exported demo-run1.svg"));
+}
+
+/// A finished run of the support graph's five steps, the first
+/// `reused` of them taken from the cache.
+fn finished(run: usize, reused: usize) -> Action {
+    let outcomes = (0..5)
+        .map(|i| {
+            let value = std::sync::Arc::new(flowcast::kernels::Value::Num(vec![1.0]));
+            if i < reused {
+                return StepOutcome::reused(value, Vec::new());
+            }
+            StepOutcome {
+                value: Ok(value),
+                worker: Some(0),
+                start: Duration::from_millis(i as u64),
+                end: Duration::from_millis(i as u64 + 1),
+                busy: Duration::from_millis(1),
+                path: None,
+                blocks: Vec::new(),
+                reused: false,
+                warnings: Vec::new(),
+                lanes: Vec::new(),
+            }
+        })
+        .collect();
+    Action::RunFinished {
+        run,
+        result: Ok(RunReport {
+            outcomes,
+            makespan: Duration::from_millis(5),
+            workers: 2,
+            seed: 1,
+            cancelled: false,
+            streams: Vec::new(),
+        }),
+        failure: None,
+    }
+}
+
+#[test]
+fn the_cached_count_is_about_the_last_run_only() {
+    let mut a = running();
+    a.update(finished(1, 3));
+    assert_eq!(
+        a.message.as_deref(),
+        Some("2 ran, 3 cached (unchanged); r re-runs everything")
+    );
+    // `r` runs everything: the footer must not still say steps were cached.
+    a.update(Action::RunPlanned {
+        run: 2,
+        gantt: support::planned(),
+    });
+    a.update(finished(2, 0));
+    assert_eq!(a.message, None);
+    // A message of the user's own doing stays through a run's finish.
+    a.update(Action::Exported(Ok(vec![PathBuf::from("demo-run2.svg")])));
+    a.update(Action::RunPlanned {
+        run: 3,
+        gantt: support::planned(),
+    });
+    a.update(finished(3, 0));
+    assert_eq!(a.message.as_deref(), Some("exported demo-run2.svg"));
 }
 
 #[test]

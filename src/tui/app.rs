@@ -216,6 +216,9 @@ pub struct App {
     pub guessed_plan: bool,
     /// A one-line message for the footer (export paths, changes).
     pub message: Option<String>,
+    /// `message` is a finished run's count of cached steps: it is about
+    /// that run only, so the next run's finish replaces or clears it.
+    run_note: bool,
     /// The last load or run error, shown until a good reload.
     pub error: Option<String>,
     /// Whether `error` is the workflow's (its file did not load) or the
@@ -270,6 +273,7 @@ impl App {
             help_offset: 0,
             guessed_plan: false,
             message: None,
+            run_note: false,
             error: None,
             error_from: ErrorFrom::Load,
             models: Vec::new(),
@@ -460,7 +464,7 @@ impl App {
                         .iter()
                         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                         .collect();
-                    self.message = Some(format!("changed: {}", names.join(", ")));
+                    self.say(format!("changed: {}", names.join(", ")));
                     return vec![Effect::Reload];
                 }
             }
@@ -471,7 +475,7 @@ impl App {
             }
             Action::Reloaded(Err(e)) => {
                 self.set_error(ErrorFrom::Load, e);
-                self.message = Some(if self.gantt.rows.is_empty() {
+                self.say(if self.gantt.rows.is_empty() {
                     "invalid workflow".into()
                 } else {
                     "invalid workflow: keeping the last good one".into()
@@ -479,14 +483,14 @@ impl App {
             }
             Action::Exported(Ok(paths)) => {
                 let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-                self.message = Some(format!("exported {}", names.join(", ")));
+                self.say(format!("exported {}", names.join(", ")));
             }
-            Action::Exported(Err(e)) => self.message = Some(format!("export failed: {e}")),
+            Action::Exported(Err(e)) => self.say(format!("export failed: {e}")),
             Action::WatchFailed(e) => {
                 self.watching = false;
-                self.message = Some(e);
+                self.say(e);
             }
-            Action::Note(m) => self.message = Some(m),
+            Action::Note(m) => self.say(m),
             Action::Store { history, models } => {
                 self.history = history;
                 self.models = models;
@@ -638,7 +642,16 @@ impl App {
         self.offset = from;
     }
 
+    fn say(&mut self, message: String) {
+        self.message = Some(message);
+        self.run_note = false;
+    }
+
     fn finish(&mut self, result: Result<RunReport, String>, failure: Option<String>) {
+        if self.run_note {
+            self.message = None;
+            self.run_note = false;
+        }
         match result {
             Ok(report) => {
                 self.gantt.finish(&report);
@@ -648,6 +661,7 @@ impl App {
                     self.message = Some(format!(
                         "{ran} ran, {reused} cached (unchanged); r re-runs everything"
                     ));
+                    self.run_note = true;
                 }
                 self.state = if report.cancelled {
                     RunState::Cancelled

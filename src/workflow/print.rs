@@ -47,15 +47,45 @@ fn name(n: &str) -> String {
     }
 }
 
+/// A number as R's deparse writes it: `formatReal` of the one value at
+/// 15 significant digits, fixed notation unless scientific is narrower
+/// (`1e+05`, `1e-04`, `123456`, `0.1`).
 fn num(v: f64) -> String {
     if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Inf" } else { "-Inf" }.into()
-    } else if v == 0.0 || (1e-4..1e15).contains(&v.abs()) {
-        format!("{v}")
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "Inf" } else { "-Inf" }.into();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    // `{:.14e}` rounds to 15 significant digits as R's scientific() does
+    // for digits = 15; trailing zeros of the mantissa are not significant.
+    let sci = format!("{:.14e}", v.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let kpower: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let nsig = digits.trim_end_matches('0').len().max(1) as i32;
+    let neg = i32::from(v < 0.0);
+    let left = kpower + 1;
+    let rgt = (nsig - left).max(0);
+    let fixed_width = neg + left.max(1) + rgt + i32::from(rgt > 0);
+    let exp_digits = if kpower.abs() >= 100 { 3 } else { 2 };
+    let sci_width = neg + nsig + i32::from(nsig > 1) + 2 + exp_digits;
+    if fixed_width <= sci_width {
+        format!("{v:.*}", rgt as usize)
     } else {
-        format!("{v:e}")
+        let m = &digits[..nsig as usize];
+        let (head, tail) = m.split_at(1);
+        let dot = if tail.is_empty() { "" } else { "." };
+        let sign = if v < 0.0 { "-" } else { "" };
+        let esign = if kpower < 0 { '-' } else { '+' };
+        format!(
+            "{sign}{head}{dot}{tail}e{esign}{:0w$}",
+            kpower.abs(),
+            w = exp_digits as usize
+        )
     }
 }
 
@@ -283,5 +313,39 @@ impl fmt::Display for Expr {
     /// R-like text that parses back to the same tree.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&minimal(self, 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_deparse_as_r_writes_them() {
+        // R 4.2: deparse() of each value.
+        for (v, r) in [
+            (1e10, "1e+10"),
+            (100000.0, "1e+05"),
+            (123456.0, "123456"),
+            (0.0001, "1e-04"),
+            (0.001, "0.001"),
+            (0.1 + 0.2, "0.3"),
+            (1.0 / 3.0, "0.333333333333333"),
+            (2.5, "2.5"),
+            (-1.5e-300, "-1.5e-300"),
+            (1e100, "1e+100"),
+            (1234567.0, "1234567"),
+            (0.5, "0.5"),
+            (-3.0, "-3"),
+            (0.0, "0"),
+            (1e15, "1e+15"),
+            (123456789012345680.0, "123456789012345680"),
+            (1e-15, "1e-15"),
+            (99999.5, "99999.5"),
+            (0.123_456_789_012_345_68, "0.123456789012346"),
+            (1e5 + 0.1, "100000.1"),
+        ] {
+            assert_eq!(num(v), r, "{v}");
+        }
     }
 }
