@@ -44,6 +44,28 @@ fn spin_costs_its_argument_whatever_the_speed() {
 }
 
 #[test]
+fn spin_costs_its_argument_after_other_spins_were_learnt() {
+    // A history that saw only `spin(0.25)` iterations and a `spin(0.4)`
+    // step: their sizes are those of any spin's, so only the argument can
+    // tell the new ones apart.
+    let trained = graph("s = \"spin(0.4)\"\nl = { for = \"i in 1:8\", do = \"spin(0.25)\" }");
+    let mut p = fresh();
+    for t in &trained.tasks {
+        let key = flowcast::cost::model_key(t).unwrap();
+        let per_call = if t.name == "l" { 0.25 } else { 0.4 };
+        for _ in 0..5 {
+            p.observe_one(&key, &flowcast::cost::model_features(t), per_call);
+        }
+    }
+    p.retrain();
+    let g = graph("s = \"spin(0.02)\"\nl = { for = \"i in 1:40\", do = \"spin(0.01)\" }");
+    let s = p.predict(g.task("s").unwrap());
+    assert!((s - 0.02).abs() < 1e-3, "{s}");
+    let l = p.predict(g.task("l").unwrap());
+    assert!((l - 0.4).abs() < 1e-2, "{l}");
+}
+
+#[test]
 fn eigen_grows_as_n_cubed_and_general_costs_more_than_symmetric() {
     let g = graph(
         "a = \"matrix(rnorm(900 * 900), 900, 900)\"
