@@ -50,6 +50,22 @@ fn header_shows_plan_state_and_makespans() {
     assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
 }
 
+#[test]
+fn header_of_a_file_that_never_loaded_names_no_run_and_no_prediction() {
+    let mut a = App::new("bad", Scheduler::Emcp, 2);
+    a.state = RunState::Invalid;
+    a.error = Some("error: unexpected end of expression\n  --> bad.toml:2:9 (step `a`)".into());
+    let buf = render(Header(&a), 60, 3);
+    let expected = Buffer::with_lines([
+        " bad emcp p=2 invalid",
+        "",
+        " bad.toml:2:9 (step `a`): unexpected end of expression",
+    ]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 3)));
+    // Quitting then exits as `flowcast run` does on an invalid workflow.
+    assert_eq!(a.exit_code(), 2);
+}
+
 /// `Buffer::with_lines` sizes to the longest line; pad to the widget's area.
 fn expected_sized(b: Buffer, width: u16, height: u16) -> Buffer {
     let mut out = Buffer::empty(Rect::new(0, 0, width, height));

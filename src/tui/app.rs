@@ -21,6 +21,8 @@ pub enum RunState {
     /// Finished with at least one failed step, or could not run.
     Failed,
     Cancelled,
+    /// The workflow file did not load before any run: nothing ran.
+    Invalid,
 }
 
 impl RunState {
@@ -31,6 +33,7 @@ impl RunState {
             RunState::Done => "done",
             RunState::Failed => "failed",
             RunState::Cancelled => "cancelled",
+            RunState::Invalid => "invalid",
         }
     }
 }
@@ -292,6 +295,9 @@ impl App {
             130
         } else if self.state == RunState::Failed {
             1
+        } else if self.state == RunState::Invalid {
+            // As `flowcast run` exits on an invalid workflow.
+            2
         } else {
             0
         }

@@ -67,23 +67,32 @@ impl Widget for Header<'_> {
         let width = area.width as usize;
         let finished = matches!(
             app.state,
-            RunState::Done | RunState::Failed | RunState::Cancelled
+            RunState::Done | RunState::Failed | RunState::Cancelled | RunState::Invalid
         );
         let mut first = vec![
             field(printable(&app.workflow).into_owned(), theme::TITLE, 0),
             field(app.scheduler.name().to_string(), theme::KEY, 3),
             field(format!("p={}", app.workers), Style::new(), 4),
+        ];
+        // A file that never loaded has no run to name, nor a plan to
+        // predict by.
+        let ran = app.state != RunState::Invalid;
+        if ran {
             // The history's id once recorded: the one `export --run` takes.
-            field(
+            first.push(field(
                 match app.stored {
                     Some(id) => format!("run {} (#{id})", app.run),
                     None => format!("run {}", app.run),
                 },
                 Style::new(),
                 5,
-            ),
-            field(app.state.as_str().to_string(), theme::state(app.state), 1),
-        ];
+            ));
+        }
+        first.push(field(
+            app.state.as_str().to_string(),
+            theme::state(app.state),
+            1,
+        ));
         if app.watching {
             let style = if finished {
                 theme::state(app.state)
@@ -92,11 +101,14 @@ impl Widget for Header<'_> {
             };
             first.push(field("· watching".into(), style, 6));
         }
-        let mut second = vec![field(
-            format!("predicted {}", seconds(app.gantt.predicted_makespan)),
-            Style::new(),
-            3,
-        )];
+        let mut second = Vec::new();
+        if ran {
+            second.push(field(
+                format!("predicted {}", seconds(app.gantt.predicted_makespan)),
+                Style::new(),
+                3,
+            ));
+        }
         match (app.gantt.actual_makespan, app.state) {
             (_, RunState::Running) => second.push(field(
                 format!("elapsed {}", seconds(app.now)),

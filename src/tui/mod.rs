@@ -112,7 +112,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
         }
         Err(e) => {
             app.set_error(ErrorFrom::Load, e);
-            app.state = RunState::Failed;
+            app.state = RunState::Invalid;
         }
     }
     let mut watcher: Option<FileWatcher> = None;

@@ -42,7 +42,7 @@ pub fn state(s: RunState) -> Style {
         RunState::Planning => Color::Blue,
         RunState::Running => Color::Yellow,
         RunState::Done => Color::Green,
-        RunState::Failed => Color::Red,
+        RunState::Failed | RunState::Invalid => Color::Red,
         RunState::Cancelled => Color::Magenta,
     };
     Style::new().fg(c).add_modifier(Modifier::BOLD)
