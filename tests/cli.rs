@@ -125,11 +125,6 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:2:",
             "integer",
         ),
-        (
-            "[steps]\nb = { for = \"i in c()\", do = \"i\" }\n",
-            "w.toml:2:",
-            "empty",
-        ),
         // Sizes known from the file alone fail at analysis, with R's words.
         (
             "[steps]\nh = \"hclust(dist(1.5))\"\n",
@@ -146,10 +141,11 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:2:",
             "cannot take a sample larger than the population",
         ),
+        // A loop of no iterations is still typed, as if it ran.
         (
-            "[steps]\nb = { for = \"i in seq_len(0)\", do = \"i\" }\n",
-            "w.toml:2:19",
-            "empty",
+            "[steps]\nb = { for = \"i in seq_len(0)\", do = \"mean()\" }\n",
+            "w.toml:2:38",
+            "missing",
         ),
     ];
     for (body, location, needle) in cases {
@@ -163,6 +159,63 @@ fn analysis_errors_name_file_line_and_column() {
             "expected {needle:?} in:\n{err}\nfor:\n{body}"
         );
         assert!(err.contains('^'), "no caret in:\n{err}");
+    }
+}
+
+/// A loop over a range of no iterations, or over the files of an empty
+/// directory, runs none: its value is R's `list()`, under every scheduler.
+#[test]
+fn loops_of_no_iterations_run_under_every_scheduler() {
+    let (dir, path) = workflow_file(
+        r#"[steps]
+b = { for = "i in seq_len(0)", do = "i * 2" }
+rows = { for = 'f in list.files("data", pattern = "csv$")', do = "nrow(read.csv(f))" }
+n = "length(b)"
+m = "length(rows) + 1"
+t = "c(typeof(b), typeof(rows))"
+"#,
+    );
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let file = path.to_str().unwrap();
+    let out = flowcast(&["check", file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for scheduler in ["emcp", "mcp", "baseline", "dynamic", "ideal"] {
+        for p in ["2", "4"] {
+            let plan = flowcast(&["plan", file, "--scheduler", scheduler, "-p", p]);
+            assert!(
+                plan.status.success(),
+                "plan {scheduler} -p {p}: {}",
+                text(&plan.stderr)
+            );
+            let values = dir.path().join(format!("out-{scheduler}-{p}"));
+            let run = flowcast(&[
+                "run",
+                file,
+                "--headless",
+                "--scheduler",
+                scheduler,
+                "-p",
+                p,
+                "--out",
+                values.to_str().unwrap(),
+            ]);
+            let err = text(&run.stderr);
+            assert!(run.status.success(), "{scheduler} -p {p}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            let read = |step: &str| -> serde_json::Value {
+                let path = values.join(format!("{step}.json"));
+                let json = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{scheduler} -p {p}: {}: {e}", path.display()));
+                serde_json::from_str(&json).unwrap()
+            };
+            let at = format!("{scheduler} -p {p}");
+            assert_eq!(read("b"), serde_json::json!([]), "{at}");
+            assert_eq!(read("rows"), serde_json::json!([]), "{at}");
+            assert_eq!(read("n"), serde_json::json!(0), "{at}");
+            assert_eq!(read("m"), serde_json::json!(1), "{at}");
+            // `list()`, not `numeric(0)`: both are `[]` in JSON.
+            assert_eq!(read("t"), serde_json::json!(["list", "list"]), "{at}");
+        }
     }
 }
 

@@ -1082,9 +1082,11 @@ impl LoopValues {
     }
 
     /// The loop's value: a numeric vector when every iteration is a
-    /// single number, else a list.
+    /// single number, else a list. No iterations make `list()`, as R's
+    /// `sapply(integer(0), f)` does.
     pub fn into_value(self) -> Value {
         match self {
+            LoopValues::Numbers(x) if x.is_empty() => Value::List(List::sequence(Vec::new())),
             LoopValues::Numbers(x) => Value::Num(x),
             LoopValues::Values(v) => Value::List(List::sequence(v)),
         }

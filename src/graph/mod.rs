@@ -304,6 +304,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             }
             StepBody::Loop(l) => {
                 loop_values(&l.range, &env, file, &ctx).and_then(|(values, text)| {
+                    // A loop of no iterations is checked all the same: a
+                    // body that is wrong now is wrong once its directory
+                    // fills, and a typo is best reported before then.
                     env.insert(
                         l.var.as_str(),
                         match text {
@@ -338,7 +341,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     let n = values.len();
                     iterations[i] = Some(values);
                     Ok(match body {
-                        Type::Num { len: Some(1), .. } => Type::num(n),
+                        // No iteration made a number: R's `sapply` of
+                        // nothing is `list()`.
+                        Type::Num { len: Some(1), .. } if n > 0 => Type::num(n),
                         elem => Type::List {
                             len: Some(n),
                             elem: Box::new(elem.without_value()),
@@ -708,6 +713,26 @@ mod tests {
             Some("friedman.test")
         );
         assert_eq!(closest("zzz", names.into_iter()), None);
+    }
+
+    #[test]
+    fn a_loop_of_no_iterations_is_an_empty_list() {
+        let text = r#"
+[steps]
+b = { for = "i in seq_len(0)", do = "i * 2" }
+n = "length(b)"
+"#;
+        let wf =
+            crate::workflow::parse(crate::diagnostic::SourceFile::new("f.toml", text)).unwrap();
+        let g = build(&wf).unwrap();
+        let b = g.task("b").unwrap();
+        assert_eq!(b.iterations.as_deref(), Some(&[][..]));
+        assert!(
+            matches!(b.ty, Type::List { len: Some(0), .. }),
+            "{:?}",
+            b.ty
+        );
+        assert_eq!(g.task("n").unwrap().ty.const_scalar(), Some(0.0));
     }
 
     #[test]

@@ -882,8 +882,6 @@ fn call(
     Ok(ty)
 }
 
-/// The iteration values of a loop's range: known at analysis time, integer
-/// and non-empty.
 /// The texts a loop runs over (`f in list.files("data")`), fixed at
 /// analysis; `None` when the range is not text.
 pub fn loop_texts(
@@ -902,9 +900,6 @@ pub fn loop_texts(
         return Ok(None);
     }
     match infer(range, env, file, ctx)? {
-        Type::Str { value: Some(v), .. } if v.is_empty() => {
-            Err(diag(file, range.span, "loop range is empty"))
-        }
         Type::Str { value: Some(v), .. } => Ok(Some(v)),
         Type::Str { .. } => Err(diag(
             file,
@@ -915,6 +910,9 @@ pub fn loop_texts(
     }
 }
 
+/// The iteration values of a loop's range: known at analysis time and
+/// integer. An empty range (`seq_len(0)`) is a loop of no iterations, as
+/// in R.
 pub fn loop_range(
     range: &Expr,
     env: &HashMap<&str, Type>,
@@ -959,9 +957,6 @@ pub fn loop_range(
             "loop range must be known before the run (constants, or sizes of other steps)",
         ));
     };
-    if values.is_empty() {
-        return Err(diag(file, range.span, "loop range is empty"));
-    }
     if let Some(bad) = values.iter().find(|v| !v.is_finite() || v.fract() != 0.0) {
         return Err(diag(
             file,

@@ -85,7 +85,12 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
                     .map(|r| format!("w{}: {}", i.worker, r.len()))
             })
             .collect();
-        let _ = writeln!(out, "\nloop `{}` partition: {}", t.name, blocks.join(", "));
+        let blocks = if blocks.is_empty() {
+            "none, no iterations".to_string()
+        } else {
+            blocks.join(", ")
+        };
+        let _ = writeln!(out, "\nloop `{}` partition: {blocks}", t.name);
         if let Some(node) = plan.dag.nodes.get(t.id) {
             if let Some(policy) = node.policy {
                 let _ = writeln!(

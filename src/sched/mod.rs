@@ -129,10 +129,12 @@ impl Node {
         self.profile.equal_cost_blocks(n, parts)
     }
 
+    /// A loop's iterations, to cut into blocks. A loop of none is planned
+    /// as a call: one item, which makes its empty value.
     pub fn iterations(&self) -> Option<usize> {
         match self.kind {
-            NodeKind::Loop { iterations } => Some(iterations),
-            NodeKind::Function => None,
+            NodeKind::Loop { iterations } if iterations > 0 => Some(iterations),
+            _ => None,
         }
     }
 }

@@ -288,3 +288,65 @@ fn baseline_gives_every_worker_one_block_of_a_loop() {
     let e = plan(&dag, &Comm::SHARED_MEMORY, 4, Scheduler::Emcp);
     assert!(e.makespan() < s.makespan(), "{}", e.makespan());
 }
+
+/// A loop of no iterations (`for i in seq_len(0)`, or the files of an
+/// empty directory) has nothing to cut into blocks, but must still run once
+/// to make its value, `list()`, or whatever reads it never starts.
+#[test]
+fn a_loop_of_no_iterations_is_planned_once_and_followed_to_the_end() {
+    let dag = Dag {
+        nodes: vec![
+            Node::function("a", 1.0),
+            Node::looped("empty", 0.0, 0),
+            Node::looped("costed", 2.0, 0),
+            Node::looped("full", 8.0, 64),
+            Node::function("n", 0.5),
+        ],
+        edges: [(0, 1), (1, 4), (2, 4), (0, 3), (3, 4)]
+            .into_iter()
+            .map(|(from, to)| Edge {
+                from,
+                to,
+                bytes: 8.0,
+            })
+            .collect(),
+    };
+    let comm = Comm::local(0.001, 1e-9);
+    for p in [1, 2, 4] {
+        for kind in Scheduler::ALL {
+            let what = format!("{} p {p}", kind.name());
+            let s = plan(&dag, &comm, p, kind);
+            check_valid(&dag, &s, &comm, &what);
+            for id in [0, 1, 2, 4] {
+                assert_eq!(
+                    s.items.iter().filter(|i| i.node == id).count(),
+                    1,
+                    "{what}: node {id}"
+                );
+            }
+            assert!(s.makespan().is_finite(), "{what}: {}", s.makespan());
+            let mut rt = Runtime::follow(&dag, &comm, &s, Policy::FOLLOW).expect(&what);
+            let ran = rt.simulate(&dag);
+            assert!(rt.done(), "{what}: the run stalled: {ran:?}");
+            // The runtime's replay: threads share memory.
+            check_valid(&dag, &ran, &Comm::SHARED_MEMORY, &format!("run {what}"));
+        }
+        let mut rt = Runtime::emcp(
+            &dag,
+            &comm,
+            p,
+            DEFAULT_M,
+            &[1, 2, 3],
+            Policy::FOLLOW,
+            Box::new(|_, s| s),
+        );
+        let ran = rt.simulate(&dag);
+        assert!(rt.done(), "test-driven p {p}: the run stalled: {ran:?}");
+        check_valid(
+            &dag,
+            &ran,
+            &Comm::SHARED_MEMORY,
+            &format!("test-driven p {p}"),
+        );
+    }
+}
