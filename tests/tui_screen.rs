@@ -98,7 +98,8 @@ fn history_view_lists_runs_newest_first() {
             scheduler: "mcp".into(),
             workers: 4,
             predicted: 2.0,
-            actual: None,
+            // Stopped short of the plan: no prediction error to show.
+            actual: Some(0.5),
             state: "cancelled".into(),
         },
     ];

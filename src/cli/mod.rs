@@ -823,8 +823,11 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
         );
         for r in &runs {
             let (p, a) = (r.predicted_makespan, r.actual_makespan);
+            let state = states.get(&r.id).map_or("-", String::as_str);
+            // A failed or cancelled run stopped short of the plan: its
+            // makespan measures no prediction.
             let err = match (p, a) {
-                (Some(p), Some(a)) => {
+                (Some(p), Some(a)) if state == "done" => {
                     table::error_percent(p, a).map_or("-".into(), |e| format!("{e:+.0}%"))
                 }
                 _ => "-".into(),
@@ -836,7 +839,7 @@ fn list_history(workflow: Option<&str>, path: Option<&Path>) -> ExitCode {
                 printable(&r.workflow),
                 printable(&r.scheduler),
                 r.processors,
-                states.get(&r.id).map_or("-", String::as_str),
+                state,
                 f(p),
                 f(a),
                 err

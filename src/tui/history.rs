@@ -34,10 +34,15 @@ impl Widget for History<'_> {
         }
         let shown = columns::fit(&COLUMNS, area.width, 1);
         let rows = app.history.iter().rev().map(|h| {
-            let error = h.actual.filter(|_| h.predicted > 0.0).map_or_else(
-                || "-".into(),
-                |a| crate::report::units::error((a - h.predicted) / h.predicted),
-            );
+            // A failed or cancelled run stopped short of the plan: its
+            // makespan measures no prediction.
+            let error = h
+                .actual
+                .filter(|_| h.predicted > 0.0 && h.state == "done")
+                .map_or_else(
+                    || "-".into(),
+                    |a| crate::report::units::error((a - h.predicted) / h.predicted),
+                );
             let cells = [
                 format!("#{}", h.run),
                 h.scheduler.clone(),
