@@ -44,7 +44,7 @@ fn run(learning: &mut Learning, stop: bool, charted: bool) -> i64 {
     };
     let opts = RunOptions::new(2, 3);
     let finished = if charted {
-        flowcast::export::cli::run_charted(
+        flowcast::cli::chart::run_charted(
             &wf,
             &g,
             learning,

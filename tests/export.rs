@@ -368,9 +368,8 @@ fn record_runs_and_charts_a_workflow() {
         steps: Vec::new(),
     };
     let graph = flowcast::graph::TaskGraph { tasks: Vec::new() };
-    let g =
-        flowcast::export::gantt::record(&wf, &graph, &[], 2, flowcast::sched::Scheduler::Emcp, 1)
-            .unwrap();
+    let g = flowcast::cli::chart::record(&wf, &graph, &[], 2, flowcast::sched::Scheduler::Emcp, 1)
+        .unwrap();
     assert_eq!(g.workflow, "empty");
     assert_eq!(g.workers, 2);
     assert!(g.actual_makespan.is_some());

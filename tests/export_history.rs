@@ -73,15 +73,9 @@ fn recording_a_run_keeps_every_block_of_a_loop() {
     let dir = tempfile::tempdir().unwrap();
     let (wf, graph) = flowcast::pipeline::load_checked(&write_workflow(dir.path())).unwrap();
     let costs = [0.001, 0.128, 0.001];
-    let g = flowcast::export::gantt::record(
-        &wf,
-        &graph,
-        &costs,
-        2,
-        flowcast::sched::Scheduler::Emcp,
-        3,
-    )
-    .unwrap();
+    let g =
+        flowcast::cli::chart::record(&wf, &graph, &costs, 2, flowcast::sched::Scheduler::Emcp, 3)
+            .unwrap();
     let s = g.rows.iter().find(|r| r.name == "s").unwrap();
     let chunks = &s.actual.as_ref().unwrap().chunks;
     assert_eq!(chunks.len(), s.predicted.len(), "a chunk per planned block");

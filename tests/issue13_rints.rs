@@ -149,15 +149,9 @@ fn the_chart_carries_warnings_for_the_tui() {
     let wf = flowcast::workflow::load(&path).unwrap();
     let graph = flowcast::graph::build(&wf).unwrap();
     let costs = vec![0.001; graph.tasks.len()];
-    let chart = flowcast::export::gantt::record(
-        &wf,
-        &graph,
-        &costs,
-        2,
-        flowcast::sched::Scheduler::Emcp,
-        1,
-    )
-    .unwrap();
+    let chart =
+        flowcast::cli::chart::record(&wf, &graph, &costs, 2, flowcast::sched::Scheduler::Emcp, 1)
+            .unwrap();
     let warnings = |name: &str| {
         chart
             .rows

@@ -21,7 +21,7 @@ fn every_view_reports_a_loops_work_and_workers_alike() {
     let cancel = AtomicBool::new(false);
     let opts = RunOptions::new(2, 1);
     let mut learning = Learning::none();
-    let (finished, chart) = flowcast::export::cli::run_charted(
+    let (finished, chart) = flowcast::cli::chart::run_charted(
         &wf,
         &g,
         &mut learning,

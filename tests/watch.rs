@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use flowcast::watch::{headless::watch_loop, is_ignored, watch_files, Changed};
+use flowcast::cli::headless::watch_loop;
+use flowcast::watch::{is_ignored, watch_files, Changed};
 
 const QUIET: Duration = Duration::from_millis(300);
 /// Long enough for inotify and the quiet period on a loaded machine.

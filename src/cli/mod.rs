@@ -9,6 +9,8 @@ use std::sync::atomic::AtomicBool;
 use clap::Parser;
 
 mod args;
+pub mod chart;
+pub mod headless;
 mod mpi;
 use args::{BenchCommand, CacheArgs, CacheCommand, Cli, Command, ModelCommand, RunArgs, Settings};
 
@@ -24,8 +26,8 @@ use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
 use crate::sched::{self, Comm, Dag, Scheduler};
 use crate::stdout::{out, outln};
+use crate::tui as ui;
 use crate::workflow::{self, Workflow};
-use crate::{tui as ui, watch};
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -42,9 +44,9 @@ pub fn main() -> ExitCode {
                     Ok(x) => x,
                     Err(code) => return code,
                 };
-                watch::headless::run_watching(
+                headless::run_watching(
                     &args.file,
-                    &watch::headless::WatchOptions {
+                    &headless::WatchOptions {
                         workers: args.settings.processors,
                         seed: args.seed,
                         extra_files: Vec::new(),
@@ -98,7 +100,7 @@ pub fn main() -> ExitCode {
             out,
             settings,
             ..
-        }) => export::cli::export_run(
+        }) => chart::export_run(
             file.as_deref(),
             &run,
             format.as_deref(),
@@ -418,7 +420,7 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
     let sink = |e: exec::Event| progress.on_event(&e);
     // The chart is stored beside the run, for `flowcast export --run`.
     let mut cache = place(&args.cache).open(&args.file, cache_limit(&args.cache));
-    let ran = export::cli::run_charted(
+    let ran = chart::run_charted(
         &wf,
         &graph,
         &mut learning,
@@ -675,7 +677,7 @@ fn export_chart(
         let opts = RunOptions::new(workers, seed);
         let cancel = AtomicBool::new(false);
         let ignore = |_: crate::exec::Event| {};
-        export::cli::run_charted(
+        chart::run_charted(
             &wf,
             &graph,
             &mut learning,
@@ -694,7 +696,7 @@ fn export_chart(
             chart
         })
     };
-    export::cli::said(chart.and_then(|g| export::export(&g, format, out)), out)
+    chart::said(chart.and_then(|g| export::export(&g, format, out)), out)
 }
 
 fn plan(file: &Path, settings: &Settings, json: bool) -> ExitCode {
@@ -897,7 +899,7 @@ fn run_keeping_chart(
     cache: &mut crate::cache::Cache,
     force: bool,
 ) -> Result<crate::pipeline::Finished, String> {
-    export::cli::run_charted(
+    chart::run_charted(
         wf, graph, learning, opts, scheduler, on_event, cancel, cache, force,
     )
     .map(|(f, _)| f)

@@ -533,33 +533,3 @@ impl Recorder {
         g
     }
 }
-
-/// Plans and runs a workflow headless and returns its chart: the plan, and
-/// what ran (each block of a loop on its worker). `costs` are the
-/// predicted seconds per task (by task id).
-pub fn record(
-    wf: &crate::workflow::Workflow,
-    graph: &TaskGraph,
-    costs: &[f64],
-    workers: usize,
-    scheduler: crate::sched::Scheduler,
-    seed: i64,
-) -> Result<Gantt, String> {
-    use crate::sched::{plan, Comm, Policy, Runtime, Scheduler};
-    let dag = dag(graph, costs);
-    let schedule = plan(&dag, &Comm::SHARED_MEMORY, workers, scheduler);
-    let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
-    // A plan may leave workers idle (or the graph be empty): show all p lanes.
-    g.workers = g.workers.max(workers);
-    let opts = crate::exec::RunOptions::new(workers.max(1), seed);
-    let cancel = std::sync::atomic::AtomicBool::new(false);
-    let recorder = Recorder::new(g);
-    let sink = |e: Event| recorder.event(&e);
-    let report = if scheduler == Scheduler::Dynamic {
-        crate::exec::run(wf, graph, &opts, &sink, &cancel)?
-    } else {
-        let rt = Runtime::follow(&dag, &Comm::SHARED_MEMORY, &schedule, Policy::FOLLOW)?;
-        crate::exec::run_planned(wf, graph, rt, &opts, &sink, &cancel)?.0
-    };
-    Ok(recorder.finish(&report))
-}

@@ -3,7 +3,6 @@
 //! terminal: the TUI draws the same [`Gantt`] itself.
 
 pub mod axis;
-pub mod cli;
 pub mod csv;
 pub mod gantt;
 pub mod mermaid;

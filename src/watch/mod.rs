@@ -1,15 +1,13 @@
 //! Watching files for changes: notify events, filtered (editor temp files,
 //! reads, metadata) and debounced (a burst of saves is one change), become
 //! [`Changed`] notifications. Nothing here starts a run: the receiver
-//! decides ([`headless`] for `flowcast run --watch`, the TUI otherwise).
+//! decides (`cli::headless` for `flowcast run --watch`, the TUI otherwise).
 //!
 //! The directory of each file is watched, not the file: editors that save
 //! by writing a temp file and renaming it over the original replace the
 //! watched inode, and a watch on the old inode would go silent. Events are
 //! then filtered by file name, so writing `out/` or an export beside the
 //! workflow does not count as a change.
-
-pub mod headless;
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;

@@ -1,18 +1,19 @@
-//! The parts of `flowcast export` that are about charts, kept out of the
-//! shared `cli.rs`: exporting a past run from the history store, and
-//! storing a fresh run's chart there.
+//! `flowcast export`'s runs: a run recorded as a chart and stored with it
+//! in the history, and a past run's chart exported from there. It drives
+//! the pipeline, so it sits with the commands, above `export`, which only
+//! draws.
 
 use crate::stdout::errln;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use super::gantt::Recorder;
-use super::stored::{self, store_chart, Which};
-use super::{Format, Gantt};
 use crate::cache::Cache;
 use crate::cost::history::History;
 use crate::exec::{Event, RunOptions};
+use crate::export::gantt::Recorder;
+use crate::export::stored::{self, store_chart, Which};
+use crate::export::{Format, Gantt};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning, Reuse};
 use crate::printable::printable;
@@ -77,7 +78,7 @@ pub fn export_run(
     if let Some(n) = note {
         errln!("warning: {}", printable(&n));
     }
-    said(super::export(&g, format, out), out)
+    said(crate::export::export(&g, format, out), out)
 }
 
 /// A run through the pipeline that keeps its chart: the plan it followed
@@ -129,4 +130,34 @@ pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Plans and runs a workflow headless and returns its chart: the plan, and
+/// what ran (each block of a loop on its worker). `costs` are the
+/// predicted seconds per task (by task id).
+pub fn record(
+    wf: &crate::workflow::Workflow,
+    graph: &TaskGraph,
+    costs: &[f64],
+    workers: usize,
+    scheduler: crate::sched::Scheduler,
+    seed: i64,
+) -> Result<Gantt, String> {
+    use crate::sched::{plan, Comm, Policy, Runtime, Scheduler};
+    let dag = crate::export::gantt::dag(graph, costs);
+    let schedule = plan(&dag, &Comm::SHARED_MEMORY, workers, scheduler);
+    let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
+    // A plan may leave workers idle (or the graph be empty): show all p lanes.
+    g.workers = g.workers.max(workers);
+    let opts = crate::exec::RunOptions::new(workers.max(1), seed);
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let recorder = Recorder::new(g);
+    let sink = |e: Event| recorder.event(&e);
+    let report = if scheduler == Scheduler::Dynamic {
+        crate::exec::run(wf, graph, &opts, &sink, &cancel)?
+    } else {
+        let rt = Runtime::follow(&dag, &Comm::SHARED_MEMORY, &schedule, Policy::FOLLOW)?;
+        crate::exec::run_planned(wf, graph, rt, &opts, &sink, &cancel)?.0
+    };
+    Ok(recorder.finish(&report))
 }

@@ -11,7 +11,6 @@ use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::{watch_files, Changed, QUIET};
 use crate::cache::Cache;
 use crate::cost::ModelKind;
 use crate::exec::RunOptions;
@@ -21,6 +20,7 @@ use crate::printable::printable;
 use crate::report::{progress::Progress, table};
 use crate::sched::Scheduler;
 use crate::stdout::out;
+use crate::watch::{watch_files, Changed, QUIET};
 use crate::workflow::depth::WALK_STACK;
 use crate::workflow::{self, Workflow};
 
