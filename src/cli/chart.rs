@@ -110,7 +110,7 @@ pub fn run_charted(
     };
     let mut finished = pipeline::execute(wf, graph, learning, plan, opts, &sink, cancel)?;
     let chart = recorder.finish(&finished.report);
-    if let Err(e) = store_chart(learning, finished.run_id, &chart) {
+    if let Err(e) = store_chart(learning.history.as_ref(), finished.run_id, &chart) {
         finished.warnings.push(e);
     }
     let kept = finished.plan.reuse.remember(&finished.report, cache);

@@ -10,7 +10,6 @@ use std::path::Path;
 
 use super::gantt::{dag, Actual, Gantt, Row, Status};
 use crate::cost::history::{History, RunRecord, TaskRecord};
-use crate::pipeline::Learning;
 use crate::sched::{self, Comm, Scheduler};
 
 /// Which run: `last` or an id.
@@ -32,8 +31,12 @@ impl Which {
 /// Stores a recorded run's chart beside it, so that `--run` exports it as
 /// it was. A failure is only a warning, for the caller to say: the run
 /// itself is recorded.
-pub fn store_chart(learning: &Learning, run_id: Option<i64>, chart: &Gantt) -> Result<(), String> {
-    let (Some(id), Some(h)) = (run_id, learning.history.as_ref()) else {
+pub fn store_chart(
+    history: Option<&History>,
+    run_id: Option<i64>,
+    chart: &Gantt,
+) -> Result<(), String> {
+    let (Some(id), Some(h)) = (run_id, history) else {
         return Ok(());
     };
     serde_json::to_string(chart)
@@ -151,8 +154,10 @@ fn actual(t: &TaskRecord) -> Option<Actual> {
 /// The run's plan made again from its workflow file and stored predictions.
 fn replan(run: &RunRecord, comm: &Comm, workers: usize) -> Result<Gantt, String> {
     let path = Path::new(&run.path);
-    let (_, graph) = crate::pipeline::load_checked(path)
-        .map_err(|_| format!("{} no longer analyses", path.display()))?;
+    let graph = crate::workflow::load(path)
+        .ok()
+        .and_then(|wf| crate::graph::build(&wf).ok())
+        .ok_or_else(|| format!("{} no longer analyses", path.display()))?;
     let predicted: HashMap<&str, f64> = run
         .tasks
         .iter()

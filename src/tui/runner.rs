@@ -335,7 +335,9 @@ impl Job {
             notes.extend(f.warnings);
             stored = f.run_id;
             let chart = recorder.finish(&f.report);
-            if let Err(e) = crate::export::stored::store_chart(&learning, f.run_id, &chart) {
+            if let Err(e) =
+                crate::export::stored::store_chart(learning.history.as_ref(), f.run_id, &chart)
+            {
                 notes.push(e);
             }
             f.report
