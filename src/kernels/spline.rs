@@ -450,6 +450,12 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let (x, y) = match args.get("y") {
+        // xy.coords: a matrix's first two columns are x and y.
+        None | Some(Value::Null) if xv.dims().is_some_and(|(_, c)| c >= 2) => {
+            let (r, _) = xv.dims().unwrap_or((0, 0));
+            let all = coordinate(xv, ctx)?;
+            (all[..r].to_vec(), all[r..2 * r].to_vec())
+        }
         None | Some(Value::Null) => {
             let y = coordinate(xv, ctx)?;
             ((1..=y.len()).map(|i| i as f64).collect(), y)
