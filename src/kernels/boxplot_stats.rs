@@ -88,8 +88,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             let hi = stats[3] + coef * iqr;
             x.iter()
                 .map(|&v| {
-                    let below = (!v.is_nan() && !lo.is_nan()).then(|| v < lo);
-                    let above = (!v.is_nan() && !hi.is_nan()).then(|| v > hi);
+                    let below = (!v.is_nan() && !lo.is_nan()).then_some(v < lo);
+                    let above = (!v.is_nan() && !hi.is_nan()).then_some(v > hi);
                     match (below, above) {
                         (Some(true), _) | (_, Some(true)) => Some(true),
                         (Some(false), Some(false)) => Some(false),

@@ -39,7 +39,7 @@ fn method_code(v: Option<&Value>) -> Result<u8, KernelError> {
         Some(v) if v.len() > 1 => {
             return Err(KernelError::new("the condition has length > 1"));
         }
-        Some(v) if v.len() == 0 => return Err(KernelError::new("argument is of length zero")),
+        Some(v) if v.is_empty() => return Err(KernelError::new("argument is of length zero")),
         // A number or logical is matched as its text, which no method is.
         Some(_) => "",
     };
@@ -374,9 +374,7 @@ fn spline_eval(method: u8, u: &[f64], x: &[f64], y: &[f64], z: &Coef) -> Vec<f64
 fn pmax(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         a
-    } else if b.is_nan() {
-        b
-    } else if b > a {
+    } else if b.is_nan() || b > a {
         b
     } else {
         a
@@ -386,9 +384,7 @@ fn pmax(a: f64, b: f64) -> f64 {
 fn pmin(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         a
-    } else if b.is_nan() {
-        b
-    } else if b < a {
+    } else if b.is_nan() || b < a {
         b
     } else {
         a
