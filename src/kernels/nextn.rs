@@ -1,8 +1,9 @@
 //! `nextn(n, factors)`: fourier.c's `nextn` of R 4.2.2, the smallest
 //! integer at least `n` that R's `ok_n` accepts (divided down to 1 by the
 //! factors, each in turn as often as it goes). R steps up from `n` one by
-//! one; flowcast finds the same number among the products of the factors
-//! (every number `ok_n` accepts is one), which does not take `n` steps.
+//! one; flowcast does so for a while, then finds the same number among the
+//! products of the factors (every number `ok_n` accepts is one), so that a
+//! far answer (the next power of 2 past 2^30) does not take 2^30 steps.
 
 use super::args::{ArgError, Args};
 use super::names::bare;
@@ -32,10 +33,18 @@ fn ok_n(mut n: u128, f: &[u128]) -> bool {
     n == 1
 }
 
-/// The smallest number at least `n` (> 1) that `ok_n` accepts: a power of
-/// the first factor is one, so the products of the factors up to it are
-/// searched, each branch cut once it reaches the best found.
+/// The smallest number at least `n` (> 1) that `ok_n` accepts: R's search
+/// for a while, then, as a power of the first factor is one, the products
+/// of the factors up to it, each branch cut once it reaches the best
+/// found.
 fn next_ok(n: u128, f: &[u128]) -> u128 {
+    // R's count up first: with many factors the answer is near, and the
+    // products below it too many to list.
+    for m in n..n.saturating_add(100_000) {
+        if ok_n(m, f) {
+            return m;
+        }
+    }
     let mut best = 1u128;
     while best < n {
         best = best.saturating_mul(f[0]);

@@ -98,6 +98,18 @@ fn sm_3r(x: &[f64], y: &mut [f64], z: &mut [f64], end_rule: EndRule) -> usize {
     while chg {
         chg = sm_3(y, z, EndRule::No);
         if chg {
+            // A NaN (from 3*a - 2*b past the double range) makes every
+            // pass a change in R's C, which then never ends: flowcast
+            // stops once a pass leaves the values as they were, or after
+            // more passes than real numbers ever need.
+            let same = y[1..n - 1]
+                .iter()
+                .zip(&z[1..n - 1])
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            let nan = y.iter().any(|v| v.is_nan());
+            if nan && (same || iter > 4 * n + 10) {
+                break;
+            }
             iter += 1;
             y[1..n - 1].copy_from_slice(&z[1..n - 1]);
         }
