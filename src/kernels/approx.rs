@@ -87,15 +87,15 @@ pub(crate) fn approx_fun(x: &[f64], y: &[f64], xout: &[f64], m: &Method) -> Vec<
 }
 
 /// What `regularize.values` returns.
-struct Regular {
-    x: Vec<f64>,
-    y: Vec<f64>,
+pub(crate) struct Regular {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
     /// `notNA` when NA pairs were kept (`na.rm = FALSE`).
     not_na: Option<Vec<bool>>,
 }
 
 /// `ties`: "ordered" (x taken as sorted) or the function collapsing ties.
-enum Ties<'f> {
+pub(crate) enum Ties<'f> {
     Ordered,
     Collapse(Fun<'f>),
 }
@@ -115,7 +115,7 @@ fn key(v: f64) -> u64 {
 }
 
 /// R's `regularize.values(x, y, ties, warn.collapsing, na.rm)`.
-fn regularize(
+pub(crate) fn regularize(
     mut x: Vec<f64>,
     mut y: Vec<f64>,
     ties: &Ties,

@@ -34,6 +34,17 @@ fn signature(name: &str) -> Option<String> {
     Some(format!("{shown}({})", formals.join(", ")))
 }
 
+/// What a function's value leaves out of R's, for the page.
+fn note(name: &str) -> Option<&'static str> {
+    match name {
+        "runmed" => Some(" (the numbers alone: R's attribute `k` is not kept)"),
+        "smooth" => {
+            Some(" (the numbers alone: R's class \"tukeysmooth\" and its attributes are not kept)")
+        }
+        _ => None,
+    }
+}
+
 /// The functions whose names contain `pattern` (all when `None`), as a
 /// Markdown page: one line per function, sorted by name.
 pub fn markdown(pattern: Option<&str>) -> String {
@@ -59,12 +70,13 @@ pub fn markdown(pattern: Option<&str>) -> String {
             format!("`{sig}`")
         };
         out.push_str(&format!(
-            "- {code}{}\n",
+            "- {code}{}{}\n",
             if random {
                 " (draws from the random stream)"
             } else {
                 ""
-            }
+            },
+            note(name).unwrap_or("")
         ));
     }
     out

@@ -33,6 +33,7 @@ mod ave;
 mod bandwidth;
 mod birthday;
 mod bitwise;
+mod boxplot_stats;
 mod cancor;
 mod class;
 mod clustering;
@@ -71,6 +72,7 @@ mod merge;
 pub mod model_matrix;
 mod models;
 pub mod names;
+mod nextn;
 pub mod nmath;
 mod optim;
 mod optimize;
@@ -88,8 +90,11 @@ mod rmultinom;
 mod row_col;
 pub mod row_names;
 mod rowwise;
+mod runmed;
 mod sizes;
+mod smooth;
 mod special;
+mod spline;
 mod stack;
 mod stopifnot;
 mod subset;
@@ -373,6 +378,11 @@ pub fn registry() -> &'static Registry {
             switch::KERNELS,
             arrays::KERNELS,
             cov_wt::KERNELS,
+            spline::KERNELS,
+            runmed::KERNELS,
+            smooth::KERNELS,
+            boxplot_stats::KERNELS,
+            nextn::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

@@ -517,6 +517,31 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let x = args.get("x").map_or(0.0, elements);
             SORT * x * x.max(2.0).log2() + APPROX * out * x.max(2.0).log2()
         }
+        // Stuetzle rescans the window when the median moves (n·k at
+        // worst); Turlach's heap is log k per step. Not measured.
+        "runmed" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let k = scalar_arg(args, "k", 3.0).abs().clamp(1.0, n.max(1.0));
+            if k < 20.0 || n < 300.0 {
+                PER_ELEMENT * n * k
+            } else {
+                PER_ELEMENT * 4.0 * n * k.log2()
+            }
+        }
+        // Medians of three repeated until nothing changes, a few passes
+        // (not measured).
+        "smooth" => 40.0 * PER_ELEMENT * args.get("x").map_or(0.0, elements),
+        // fivenum's sort, then a pass for the outliers.
+        "boxplot.stats" => {
+            let n = input_elements(args);
+            SORT * n * n.max(2.0).log2() + PER_ELEMENT * n
+        }
+        // Sorting x, a tridiagonal solve over the knots (a few dozen
+        // flops each), then a bisection and a cubic per output point.
+        "spline" => {
+            let x = args.get("x").map_or(0.0, elements);
+            SORT * x * x.max(2.0).log2() + 30.0 * PER_ELEMENT * x + APPROX * out * x.max(2.0).log2()
+        }
         // dpotri: inverting the triangle and multiplying it by its
         // transpose, n³/3 flops each.
         "chol2inv" => {

@@ -879,7 +879,7 @@ pub(crate) fn match_arg<'a>(given: &str, choices: &[&'a str]) -> Result<&'a str,
 
 /// A `match.arg` argument: absent or R's whole default vector is the
 /// first choice.
-pub(super) fn choice<'a>(
+pub(crate) fn choice<'a>(
     args: &Args<&Value>,
     name: &str,
     choices: &[&'a str],

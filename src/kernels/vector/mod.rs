@@ -17,7 +17,7 @@ mod ends;
 mod format;
 pub(crate) use format::format_number;
 mod grep;
-pub(crate) use grep::match_arg;
+pub(crate) use grep::{choice, match_arg};
 mod ifelse;
 pub(crate) mod labels;
 mod missing;
