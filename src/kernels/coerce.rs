@@ -14,6 +14,28 @@ use super::value::{Factor, List};
 use super::{names, row_names};
 use super::{opt, registry, req, Ctx, Kernel, KernelError, Param, ShapeCtx, Type, Value, DOTS};
 
+/// R's `as.double` of text (coerceVector's String2Real): NA for "NA" and
+/// blanks, `R_strtod`'s numbers, and NA with R's one warning for the rest.
+pub(crate) fn text_as_doubles(s: &[String], ctx: &mut Ctx) -> Vec<f64> {
+    let mut warned = false;
+    let v = s
+        .iter()
+        .map(|s| {
+            if text_is_na(s) {
+                return super::value::NA;
+            }
+            super::data::parse_number(s).unwrap_or_else(|| {
+                warned = true;
+                super::value::NA
+            })
+        })
+        .collect();
+    if warned {
+        ctx.warn("NAs introduced by coercion");
+    }
+    v
+}
+
 const X: &[Param] = &[req("x")];
 
 const fn test(name: &'static str) -> Kernel {

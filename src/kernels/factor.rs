@@ -559,25 +559,7 @@ fn as_double(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError
     Ok(match args.get("x") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Factor(f)) => f.integer_codes(),
-        Some(Value::Str(s)) => {
-            let mut warned = false;
-            let v = s
-                .iter()
-                .map(|s| {
-                    if text_is_na(s) {
-                        return NA;
-                    }
-                    super::data::parse_number(s).unwrap_or_else(|| {
-                        warned = true;
-                        NA
-                    })
-                })
-                .collect();
-            if warned {
-                ctx.warn("NAs introduced by coercion");
-            }
-            v
-        }
+        Some(Value::Str(s)) => super::coerce::text_as_doubles(s, ctx),
         Some(v) => v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
             KernelError::new(format!(
                 "cannot coerce {} to a vector of type 'double'",

@@ -65,29 +65,7 @@ fn method_code(v: Option<&Value>) -> Result<u8, KernelError> {
 fn coordinate(v: &Value, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
     match v {
         Value::Null => Ok(Vec::new()),
-        Value::Str(s) => {
-            let mut warned = false;
-            let out = s
-                .iter()
-                .map(|t| {
-                    let t = t.trim();
-                    if t == "NA" {
-                        return NA;
-                    }
-                    match t.parse::<f64>() {
-                        Ok(v) if !t.eq_ignore_ascii_case("nan") || t == "NaN" => v,
-                        _ => {
-                            warned = true;
-                            NA
-                        }
-                    }
-                })
-                .collect();
-            if warned {
-                ctx.warn("NAs introduced by coercion");
-            }
-            Ok(out)
-        }
+        Value::Str(s) => Ok(super::coerce::text_as_doubles(s, ctx)),
         v => v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
             KernelError::new("'x' is a list, but does not have components 'x' and 'y'")
         }),
