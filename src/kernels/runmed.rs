@@ -185,13 +185,25 @@ struct Heap {
     nrlist: Vec<isize>,
 }
 
+/// The slot `i` of `v`, or `outside` for an index past either end.
+fn at<T: Copy>(v: &[T], i: isize, outside: T) -> T {
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| v.get(i))
+        .copied()
+        .unwrap_or(outside)
+}
+
+/// Sets slot `i` of `v`; an index past either end writes nothing.
+fn put<T>(v: &mut [T], i: isize, x: T) {
+    if let Some(s) = usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
+        *s = x;
+    }
+}
+
 impl Heap {
     fn w(&self, i: isize) -> f64 {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.window.get(i))
-            .copied()
-            .unwrap_or(f64::NAN)
+        at(&self.window, i, f64::NAN)
     }
 
     fn has(&self, i: isize) -> bool {
@@ -199,40 +211,23 @@ impl Heap {
     }
 
     fn set_w(&mut self, i: isize, v: f64) {
-        if let Some(s) = usize::try_from(i).ok().and_then(|i| self.window.get_mut(i)) {
-            *s = v;
-        }
+        put(&mut self.window, i, v);
     }
 
     fn nr(&self, i: isize) -> isize {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.nrlist.get(i))
-            .copied()
-            .unwrap_or(0)
+        at(&self.nrlist, i, 0)
     }
 
     fn set_nr(&mut self, i: isize, v: isize) {
-        if let Some(s) = usize::try_from(i).ok().and_then(|i| self.nrlist.get_mut(i)) {
-            *s = v;
-        }
+        put(&mut self.nrlist, i, v);
     }
 
     fn out(&self, i: isize) -> isize {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.outlist.get(i))
-            .copied()
-            .unwrap_or(0)
+        at(&self.outlist, i, 0)
     }
 
     fn set_out(&mut self, i: isize, v: isize) {
-        if let Some(s) = usize::try_from(i)
-            .ok()
-            .and_then(|i| self.outlist.get_mut(i))
-        {
-            *s = v;
-        }
+        put(&mut self.outlist, i, v);
     }
 
     /// Trunmed.c's `swap`.
