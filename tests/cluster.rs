@@ -8,12 +8,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
+use flowcast::cost::Network;
 use flowcast::diagnostic::SourceFile;
 use flowcast::exec::remote::{self, Cluster};
 use flowcast::exec::{self, Event, RunOptions, RunReport, StepError};
 use flowcast::graph::TaskGraph;
 use flowcast::pipeline::{self, Learning};
-use flowcast::sched::{Network, Scheduler};
+use flowcast::sched::Scheduler;
 use flowcast::workflow::{self, Workflow};
 
 /// Ranks 1.. serving on threads, and rank 0's view of all of them.

@@ -5,8 +5,8 @@ use std::process::Command;
 
 use flowcast::cost::comm::fit;
 use flowcast::cost::history::{History, RunRecord, TaskRecord};
+use flowcast::cost::Comm;
 use flowcast::cost::{ModelKind, Predictor};
-use flowcast::sched::Comm;
 
 fn task(step: &str, function: &str, secs: f64) -> TaskRecord {
     TaskRecord {

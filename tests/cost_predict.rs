@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use flowcast::cost::speedup::Speedups;
-use flowcast::cost::{model_key, observations, task_records, to_dag, ModelKind, Predictor};
+use flowcast::cost::{model_key, observations, task_records, ModelKind, Predictor};
 use flowcast::exec::{RunReport, StepError, StepOutcome};
 use flowcast::graph::{Task, TaskGraph, TaskKind};
 use flowcast::kernels::{Type, Value};
+use flowcast::sched::Dag;
 use flowcast::sched::NodeKind;
 
 fn task(id: usize, name: &str, kind: TaskKind, function: &str, deps: Vec<usize>, ty: Type) -> Task {
@@ -106,10 +107,10 @@ fn report() -> RunReport {
 }
 
 #[test]
-fn to_dag_has_a_node_per_task_and_edges_with_bytes() {
+fn the_predicted_dag_has_a_node_per_task_and_edges_with_bytes() {
     let g = fig1();
     let p = Predictor::new(ModelKind::LogLinear);
-    let dag = to_dag(&g, &p);
+    let dag = Dag::predicted(&g, &p);
     assert_eq!(dag.nodes.len(), 5);
     assert_eq!(dag.nodes[4].kind, NodeKind::Loop { iterations: 1200 });
     assert_eq!(dag.nodes[2].kind, NodeKind::Function);
@@ -129,7 +130,12 @@ fn to_dag_has_a_node_per_task_and_edges_with_bytes() {
 #[test]
 fn observations_use_per_iteration_work_for_loops() {
     let g = fig1();
-    let obs = observations(&g, &report(), &HashMap::new(), &Speedups::default());
+    let obs = observations(
+        &g,
+        &report().measured(),
+        &HashMap::new(),
+        &Speedups::default(),
+    );
     assert_eq!(obs[2], Some(("friedman.test".into(), 1.0)));
     assert_eq!(obs[3], None, "a skipped task teaches nothing");
     // 3 s of wall time on all 4 workers, over 1200 iterations.
@@ -140,14 +146,14 @@ fn observations_use_per_iteration_work_for_loops() {
     // When the executor knows only 2 workers ran it:
     let two = observations(
         &g,
-        &report(),
+        &report().measured(),
         &HashMap::from([(4, 2)]),
         &Speedups::default(),
     );
     assert!((two[4].as_ref().unwrap().1 - 3.0 * 2.0 / 1200.0).abs() < 1e-9);
     let rows = task_records(
         &g,
-        &report(),
+        &report().measured(),
         &[0.0, 0.0, 0.9, 0.8, 2.5],
         &HashMap::new(),
         &Speedups::default(),
@@ -162,7 +168,7 @@ fn observations_use_per_iteration_work_for_loops() {
 fn predictor_learns_from_a_run_and_uses_test_drives() {
     let g = fig1();
     let mut p = Predictor::new(ModelKind::LogLinear);
-    p.observe(&g, &report(), &HashMap::new());
+    p.observe(&g, &report().measured(), &HashMap::new());
     p.retrain();
     // One observation of friedman.test on these sizes: predicted back.
     assert!((p.predict(&g.tasks[2]) - 1.0).abs() < 1e-9);
@@ -183,7 +189,7 @@ fn a_timed_loop_is_observed_per_iteration_exactly() {
     let graph = fig1();
     let mut r = report();
     r.outcomes[4].busy = Duration::from_secs_f64(2.4);
-    let obs = observations(&graph, &r, &HashMap::new(), &Speedups::default());
+    let obs = observations(&graph, &r.measured(), &HashMap::new(), &Speedups::default());
     let (key, secs) = obs[4].clone().expect("the loop is observed");
     assert_eq!(key, "loop:mean");
     assert!((secs - 2.4 / 1200.0).abs() < 1e-15, "{secs}");

@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use common::step_values;
+use flowcast::cost::{Comm, Profile};
 use flowcast::diagnostic::SourceFile;
 use flowcast::exec::loop_policy::run_loop;
 use flowcast::exec::{Event, RunOptions};
@@ -21,7 +22,7 @@ use flowcast::pipeline::{self, Learning};
 use flowcast::sched::loop_policy::{choose, BlockTime};
 use flowcast::sched::runtime::drive_ranges;
 use flowcast::sched::{
-    emcp, Comm, Dag, LoopKind, LoopPolicy, Node, Policy, Profile, Runtime, Scheduler, DEFAULT_M,
+    emcp, Dag, LoopKind, LoopPolicy, Node, Policy, Runtime, Scheduler, DEFAULT_M,
 };
 use flowcast::workflow::{self, Workflow};
 
@@ -183,7 +184,7 @@ fn emcp_cuts_a_triangular_loop_into_blocks_of_equal_cost() {
 }
 
 fn blocks(n: usize, parts: usize, per: impl Fn(usize) -> f64, slow: f64) -> Vec<BlockTime> {
-    flowcast::sched::even_blocks(n, parts)
+    flowcast::cost::profile::even_blocks(n, parts)
         .into_iter()
         .map(|r| BlockTime {
             seconds: r.clone().map(&per).sum::<f64>() * slow,
@@ -366,7 +367,7 @@ fn equal_cost_blocks_by_hand() {
     // Flat: even blocks.
     assert_eq!(
         Profile::FLAT.equal_cost_blocks(10, 3),
-        flowcast::sched::even_blocks(10, 3)
+        flowcast::cost::profile::even_blocks(10, 3)
     );
     assert!(Profile::from_weights(&[2.0; 5]).is_flat());
     // A sub-range keeps its iterations' weights.
@@ -382,9 +383,9 @@ fn a_line_through_measured_blocks() {
         .into_iter()
         .map(|r| (r.clone(), cost(r)))
         .collect();
-    let (a, b) = flowcast::sched::profile::fit_linear(&blocks).unwrap();
+    let (a, b) = flowcast::cost::profile::fit_linear(&blocks).unwrap();
     assert!((a - 2.0).abs() < 1e-9 && (b - 0.5).abs() < 1e-9, "{a} {b}");
-    assert_eq!(flowcast::sched::profile::fit_linear(&blocks[..1]), None);
+    assert_eq!(flowcast::cost::profile::fit_linear(&blocks[..1]), None);
     // Concurrency from overlaps.
     let b = flowcast::sched::loop_policy::with_concurrency(&[
         (0..5, 0.0, 1.0),

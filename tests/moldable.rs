@@ -3,12 +3,12 @@
 
 mod common;
 use common::{call, named, pos};
+use flowcast::cost::{Comm, Usl};
 use flowcast::kernels::value::List;
 use flowcast::kernels::width::run_wide;
 use flowcast::kernels::Value;
 use flowcast::sched::{
-    allot, emcp, plan, simulate, Comm, Dag, Edge, Item, Node, Policy, Runtime, Schedule, Scheduler,
-    Usl,
+    allot, emcp, plan, simulate, Dag, Edge, Item, Node, Policy, Runtime, Schedule, Scheduler,
 };
 use nalgebra::DMatrix;
 

@@ -8,11 +8,12 @@ use common::step_values;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
+use flowcast::cost::Comm;
 use flowcast::diagnostic::SourceFile;
 use flowcast::exec::{self, Event, RunOptions};
 use flowcast::graph::{self, TaskGraph};
 use flowcast::pipeline::{self, Learning};
-use flowcast::sched::{Comm, Policy, Runtime, Scheduler};
+use flowcast::sched::{Policy, Runtime, Scheduler};
 use flowcast::workflow::{self, Workflow};
 
 fn analyse(text: &str) -> (Workflow, TaskGraph) {

@@ -10,10 +10,11 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+use crate::cost::Network;
 use crate::exec::remote::Cluster;
 use crate::exec::{RunOptions, RunReport};
 use crate::pipeline::{self, Learning};
-use crate::sched::{Network, Scheduler};
+use crate::sched::Scheduler;
 
 pub struct Options {
     pub files: Vec<PathBuf>,

@@ -13,12 +13,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::cost;
+use crate::cost::Profile;
 use crate::exec::loop_policy::run_loop;
 use crate::exec::RunOptions;
 use crate::graph::TaskGraph;
 use crate::kernels::Value;
 use crate::sched::loop_policy::{self, with_concurrency};
-use crate::sched::{LoopKind, LoopPolicy, Profile};
+use crate::sched::{LoopKind, LoopPolicy};
 use crate::workflow::Workflow;
 
 pub struct Options {

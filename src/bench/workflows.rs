@@ -137,7 +137,8 @@ fn measured_dag(dag: &Dag, report: &RunReport) -> Dag {
 /// work-stealing can do), and the lower bound. Returns (emcp/dynamic,
 /// emcp/LB). Contention for memory bandwidth at higher p is not modelled.
 pub fn replay(predicted: &Dag, measured: &Dag, p: usize, m: usize) -> (f64, f64) {
-    use crate::sched::{plan, Comm, Policy, Runtime};
+    use crate::cost::Comm;
+    use crate::sched::{plan, Policy, Runtime};
     // The run's loop policies were chosen for its own worker count (a
     // loop held to 2 workers at p = 2): choose them again for p.
     let repolicied = |dag: &Dag| {

@@ -143,8 +143,9 @@ pub fn record(
     scheduler: crate::sched::Scheduler,
     seed: i64,
 ) -> Result<Gantt, String> {
-    use crate::sched::{plan, Comm, Policy, Runtime, Scheduler};
-    let dag = crate::export::gantt::dag(graph, costs);
+    use crate::cost::Comm;
+    use crate::sched::{plan, Policy, Runtime, Scheduler};
+    let dag = crate::sched::Dag::costed(graph, costs);
     let schedule = plan(&dag, &Comm::SHARED_MEMORY, workers, scheduler);
     let mut g = Gantt::planned(&wf.name, scheduler.name(), graph, &schedule);
     // A plan may leave workers idle (or the graph be empty): show all p lanes.

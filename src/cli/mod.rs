@@ -15,6 +15,7 @@ mod mpi;
 use args::{BenchCommand, CacheArgs, CacheCommand, Cli, Command, ModelCommand, RunArgs, Settings};
 
 use crate::cost::history::{History, HistoryError};
+use crate::cost::Comm;
 use crate::cost::ModelKind;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, RunOptions};
@@ -24,7 +25,7 @@ use crate::output_target;
 use crate::pipeline::{self, Learning};
 use crate::printable::printable;
 use crate::report::{self, progress::Progress, table};
-use crate::sched::{self, Comm, Dag, Scheduler};
+use crate::sched::{self, Dag, Scheduler};
 use crate::stdout::{out, outln};
 use crate::tui as ui;
 use crate::workflow::{self, Workflow};
@@ -410,7 +411,7 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
         }
         let cluster = ranks.cluster.with_per_rank(workers);
         opts.workers = cluster.workers();
-        learning.comm.network = Some(sched::Network {
+        learning.comm.network = Some(crate::cost::Network {
             per_rank: workers,
             latency: ranks.latency,
             per_byte: ranks.per_byte,

@@ -16,7 +16,86 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-pub use crate::sched::Comm;
+/// The communication model: `latency + per_byte × bytes` seconds to move a
+/// value between two workers; nothing on the same worker. Under MPI the
+/// workers are spread over ranks, `network` says how, and a value that
+/// crosses ranks costs the network's figure instead.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comm {
+    pub latency: f64,
+    pub per_byte: f64,
+    pub network: Option<Network>,
+}
+
+/// Workers on several ranks (MPI processes): rank r holds workers
+/// `r·per_rank .. (r+1)·per_rank`, and a value between ranks costs
+/// `latency + per_byte × bytes`, measured by a ping-pong at start-up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Network {
+    pub per_rank: usize,
+    pub latency: f64,
+    pub per_byte: f64,
+}
+
+impl Network {
+    /// The rank that holds `worker`.
+    pub fn rank_of(&self, worker: usize) -> usize {
+        worker / self.per_rank.max(1)
+    }
+}
+
+impl Comm {
+    /// Threads share memory: values are passed by reference.
+    pub const SHARED_MEMORY: Comm = Comm {
+        latency: 0.0,
+        per_byte: 0.0,
+        network: None,
+    };
+
+    /// The model on one machine.
+    pub const fn local(latency: f64, per_byte: f64) -> Comm {
+        Comm {
+            latency,
+            per_byte,
+            network: None,
+        }
+    }
+
+    /// Moving a value between two workers on the same rank.
+    pub fn cost(&self, bytes: f64) -> f64 {
+        self.latency + self.per_byte * bytes
+    }
+
+    /// Moving a value from worker `from` to worker `to`: nothing on the
+    /// same worker, the network's figure between ranks.
+    pub fn between(&self, from: usize, to: usize, bytes: f64) -> f64 {
+        if from == to {
+            return 0.0;
+        }
+        match self.network {
+            Some(n) if n.rank_of(from) != n.rank_of(to) => n.latency + n.per_byte * bytes,
+            _ => self.cost(bytes),
+        }
+    }
+
+    /// The most a move between two different workers can cost: what
+    /// bottom levels count, as the paper's MCP does before placing.
+    pub fn worst(&self, bytes: f64) -> f64 {
+        match self.network {
+            Some(n) => self.cost(bytes).max(n.latency + n.per_byte * bytes),
+            None => self.cost(bytes),
+        }
+    }
+
+    /// The most workers one call may hold: a moldable call's threads share
+    /// one process.
+    pub fn widest(&self, p: usize) -> usize {
+        match self.network {
+            Some(n) => p.min(n.per_rank.max(1)),
+            None => p,
+        }
+    }
+}
 
 /// The model before `flowcast calibrate` has measured this machine: waking
 /// another worker to take a value costs tens of microseconds (a futex and a

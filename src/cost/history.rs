@@ -27,7 +27,7 @@ use rusqlite::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::sched::Comm;
+use crate::cost::Comm;
 
 /// How long a writer waits for another process's transaction.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,10 +1,12 @@
 //! Cost prediction (paper sections III–IV): per-function models learnt from
-//! every run, the loop test drive, the communication model, and the history
-//! store they persist in.
+//! every run, the loop test drive, the communication model ([`Comm`]), how
+//! a loop's cost spreads over its iterations ([`Profile`]), how a moldable
+//! call speeds up with workers ([`Usl`]), and the history store they
+//! persist in.
 //!
 //! The flow: [`Predictor::load`] reads the models from the [`History`];
-//! [`Predictor::predict`] costs each task; [`to_dag`] turns the task graph
-//! and those costs into the scheduler's [`Dag`]; after the run,
+//! [`Predictor::predict`] costs each task, which the scheduler reads into
+//! its `Dag`; after the run, the executor's [`MeasuredRun`] comes back and
 //! [`Predictor::observe`] turns each finished task into an observation,
 //! [`Predictor::retrain`] refits the models it touched, and
 //! [`Predictor::save`] writes them back.
@@ -14,7 +16,9 @@ pub mod comm;
 pub mod eval;
 pub mod history;
 pub mod loglinear;
+pub mod measured;
 pub mod model;
+pub mod profile;
 pub mod speed;
 pub mod speedup;
 pub mod steps;
@@ -22,13 +26,15 @@ pub mod testdrive;
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::exec::RunReport;
 use crate::graph::{Task, TaskGraph, TaskKind};
 use crate::kernels::Type;
-use crate::sched::{Dag, Edge, Node};
 
+pub use comm::{Comm, Network};
 pub use history::{History, HistoryError, RunRecord, TaskRecord};
+pub use measured::{Measured, MeasuredRun};
 pub use model::{Model, ModelKind, Observation};
+pub use profile::Profile;
+pub use speedup::Usl;
 pub use steps::StepTimes;
 pub use testdrive::{needs_test_drive, ModelEstimate};
 
@@ -149,7 +155,7 @@ impl Predictor {
 
     /// How task `task` would speed up on several workers: `None` for a
     /// loop, a call whose kernel cannot split, or one too short to gain.
-    pub fn speedup(&self, task: &Task) -> Option<crate::sched::Usl> {
+    pub fn speedup(&self, task: &Task) -> Option<crate::cost::Usl> {
         if task.kind != TaskKind::Call {
             return None;
         }
@@ -353,7 +359,7 @@ impl Predictor {
         self.stale.insert(key.to_string());
     }
 
-    /// Turns every task that finished in `report` into an observation, and
+    /// Turns every task that finished in `run` into an observation, and
     /// returns the (model key, seconds) each contributed, by task id.
     ///
     /// A loop contributes its per-iteration time. The work-stealing
@@ -366,16 +372,15 @@ impl Predictor {
     pub fn observe(
         &mut self,
         graph: &TaskGraph,
-        report: &RunReport,
+        run: &MeasuredRun,
         loop_workers: &HashMap<usize, usize>,
     ) -> Vec<Option<(String, f64)>> {
-        let obs = observations(graph, report, loop_workers, &self.speedups);
-        for (task, outcome) in graph.tasks.iter().zip(&report.outcomes) {
-            let width = 1 + outcome.lanes.len();
-            if width > 1 && outcome.value.is_ok() && !outcome.reused {
+        let obs = observations(graph, run, loop_workers, &self.speedups);
+        for (task, m) in graph.tasks.iter().zip(&run.tasks) {
+            if m.width > 1 && m.ok && !m.reused {
                 if let Some(key) = self.task_key(task) {
                     let one = self.predict(task);
-                    self.speedups.observe(&key, width, one, outcome.seconds());
+                    self.speedups.observe(&key, m.width, one, m.wall);
                 }
             }
         }
@@ -442,7 +447,7 @@ pub fn model_function(key: &str) -> &str {
 /// that finished (see [`Predictor::observe`] for loops).
 pub fn observations(
     graph: &TaskGraph,
-    report: &RunReport,
+    run: &MeasuredRun,
     loop_workers: &HashMap<usize, usize>,
     speedups: &speedup::Speedups,
 ) -> Vec<Option<(String, f64)>> {
@@ -450,27 +455,25 @@ pub fn observations(
         .tasks
         .iter()
         .map(|task| {
-            let outcome = report.outcomes.get(task.id)?;
-            outcome.value.as_ref().ok()?;
+            let m = run.tasks.get(task.id).filter(|m| m.ok)?;
             // A reused value took no time: no observation of its cost.
-            if outcome.reused {
+            if m.reused {
                 return None;
             }
             let key = key_on_path(
                 task,
-                outcome
-                    .path
+                m.path
                     .as_deref()
                     .or(task.path.as_ref().map(|p| p.tag.as_str())),
             )?;
-            let wall = outcome.seconds();
+            let wall = m.wall;
             let secs = match task.kind {
                 TaskKind::Loop => {
                     let n = task.iterations.as_ref().map_or(0, Vec::len);
                     if n == 0 {
                         return None;
                     }
-                    let busy = outcome.busy.as_secs_f64();
+                    let busy = m.busy;
                     if busy > 0.0 {
                         // The executor timed every iteration: exact work.
                         busy / n as f64
@@ -478,16 +481,14 @@ pub fn observations(
                         let w = loop_workers
                             .get(&task.id)
                             .copied()
-                            .unwrap_or(report.workers.min(n))
+                            .unwrap_or(run.workers.min(n))
                             .max(1);
                         wall * w as f64 / n as f64
                     }
                 }
                 // A call run k wide: what one worker would have taken.
                 _ => match speedups.usl(&key) {
-                    Some(usl) if !outcome.lanes.is_empty() => {
-                        wall * usl.speedup(1 + outcome.lanes.len())
-                    }
+                    Some(usl) if m.width > 1 => wall * usl.speedup(m.width),
                     _ => wall,
                 },
             };
@@ -500,19 +501,19 @@ pub fn observations(
 /// task id, from `predicted`) and measurement.
 pub fn task_records(
     graph: &TaskGraph,
-    report: &RunReport,
+    run: &MeasuredRun,
     predicted: &[f64],
     loop_workers: &HashMap<usize, usize>,
     speedups: &speedup::Speedups,
 ) -> Vec<TaskRecord> {
-    let obs = observations(graph, report, loop_workers, speedups);
+    let obs = observations(graph, run, loop_workers, speedups);
     graph
         .tasks
         .iter()
         .zip(obs)
         .map(|(task, o)| {
-            let outcome = report.outcomes.get(task.id);
-            let ran = outcome.filter(|o| o.value.is_ok() && !o.reused);
+            let outcome = run.tasks.get(task.id);
+            let ran = outcome.filter(|o| o.ok && !o.reused);
             let reused = outcome.is_some_and(|o| o.reused);
             TaskRecord {
                 step: task.name.clone(),
@@ -521,11 +522,10 @@ pub fn task_records(
                 kind: task.kind.as_str().to_string(),
                 iterations: task.iterations.as_ref().map(|v| v.len() as u64),
                 predicted: predicted.get(task.id).copied().filter(|_| !reused),
-                // Work, as every view reports it (see `StepOutcome::work`).
-                actual: ran.map(crate::exec::StepOutcome::work),
+                actual: ran.map(|m| m.work),
                 worker: outcome.and_then(|o| o.worker).map(|w| w as u64),
-                start: outcome.map(|o| o.start.as_secs_f64()),
-                end: outcome.map(|o| o.end.as_secs_f64()),
+                start: outcome.map(|o| o.start),
+                end: outcome.map(|o| o.end),
                 model: o.as_ref().map(|(k, _)| k.clone()),
                 observed: o.map(|(_, s)| s),
             }
@@ -536,85 +536,9 @@ pub fn task_records(
 /// How a loop's cost spreads over its iterations, as shape inference
 /// tells it: each iteration's work at its value of the loop variable
 /// (flat when the work does not depend on it, or is not known).
-pub fn shape_profile(task: &Task) -> crate::sched::Profile {
+pub fn shape_profile(task: &Task) -> Profile {
     match (&task.index_work, &task.iterations) {
-        (Some(iw), Some(it)) => crate::sched::Profile::from_weights(&iw.weights(it)),
-        _ => crate::sched::Profile::FLAT,
+        (Some(iw), Some(it)) => Profile::from_weights(&iw.weights(it)),
+        _ => Profile::FLAT,
     }
-}
-
-/// The scheduler's input for a task graph: node `i` is task `i`, with cost
-/// `costs[i]` (predicted seconds; 0 when missing), an edge per predecessor.
-/// Values are shared between threads, so edges carry no bytes.
-pub fn costed_dag(graph: &TaskGraph, costs: &[f64]) -> Dag {
-    let nodes = graph
-        .tasks
-        .iter()
-        .map(|t| {
-            let cost = costs
-                .get(t.id)
-                .copied()
-                .filter(|c| c.is_finite())
-                .unwrap_or(0.0);
-            match &t.iterations {
-                Some(it) if !it.is_empty() => {
-                    Node::looped(&t.name, cost, it.len()).with_profile(shape_profile(t))
-                }
-                _ => Node::function(&t.name, cost),
-            }
-        })
-        .collect();
-    let edges = graph
-        .tasks
-        .iter()
-        .flat_map(|t| {
-            graph.predecessors(t.id).map(move |from| Edge {
-                from,
-                to: t.id,
-                bytes: 0.0,
-            })
-        })
-        .collect();
-    Dag { nodes, edges }
-}
-
-/// The scheduler's input: one node per task with its predicted cost (a
-/// loop as a divisible node of its iterations), one edge per value read,
-/// carrying the value's bytes (8 per number), and a zero-byte edge for the
-/// random-stream order.
-pub fn to_dag(graph: &TaskGraph, predictor: &Predictor) -> Dag {
-    let nodes = graph
-        .tasks
-        .iter()
-        .map(|t| {
-            let cost = predictor.predict(t);
-            match (t.kind, &t.iterations) {
-                (TaskKind::Loop, Some(it)) => {
-                    Node::looped(&t.name, cost, it.len()).with_profile(shape_profile(t))
-                }
-                _ => Node {
-                    speedup: predictor.speedup(t),
-                    ..Node::function(&t.name, cost)
-                },
-            }
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for t in &graph.tasks {
-        for &d in &t.deps {
-            edges.push(Edge {
-                from: d,
-                to: t.id,
-                bytes: value_bytes(&graph.tasks[d].ty),
-            });
-        }
-        if let Some(r) = t.rng_after.filter(|r| !t.deps.contains(r)) {
-            edges.push(Edge {
-                from: r,
-                to: t.id,
-                bytes: 0.0,
-            });
-        }
-    }
-    Dag { nodes, edges }
 }

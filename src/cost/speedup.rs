@@ -10,7 +10,88 @@
 
 use std::collections::HashMap;
 
-use crate::sched::Usl;
+/// The USL's two coefficients for one function and path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Usl {
+    pub sigma: f64,
+    pub kappa: f64,
+}
+
+impl Usl {
+    /// Speedup on `k` workers over one.
+    pub fn speedup(&self, k: usize) -> f64 {
+        let k = k.max(1) as f64;
+        let d = 1.0 + self.sigma * (k - 1.0) + self.kappa * k * (k - 1.0);
+        if d > 0.0 && d.is_finite() {
+            k / d
+        } else {
+            1.0
+        }
+    }
+
+    /// The width, at most `max`, that runs fastest.
+    pub fn best_width(&self, max: usize) -> usize {
+        (1..=max.max(1))
+            .max_by(|&a, &b| self.speedup(a).total_cmp(&self.speedup(b)).then(b.cmp(&a)))
+            .unwrap_or(1)
+    }
+
+    /// Least squares on the USL's linear form, k/S(k) − 1 = σ(k−1) + κk(k−1),
+    /// from observed (k, speedup) pairs. With one width above 1 only σ can
+    /// be told (κ = 0). `None` without any observation above k = 1.
+    pub fn fit(observed: &[(usize, f64)]) -> Option<Usl> {
+        let pts: Vec<(f64, f64, f64)> = observed
+            .iter()
+            .filter(|&&(k, s)| k > 1 && s.is_finite() && s > 0.0)
+            .map(|&(k, s)| {
+                let k = k as f64;
+                (k - 1.0, k * (k - 1.0), k / s - 1.0)
+            })
+            .collect();
+        if pts.is_empty() {
+            return None;
+        }
+        let widths: std::collections::BTreeSet<u64> = pts.iter().map(|p| p.0.to_bits()).collect();
+        let sigma_only = |pts: &[(f64, f64, f64)]| {
+            let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
+            let sxy: f64 = pts.iter().map(|p| p.0 * p.2).sum();
+            Usl {
+                sigma: (sxy / sxx).clamp(0.0, 1.0),
+                kappa: 0.0,
+            }
+        };
+        if widths.len() < 2 {
+            return Some(sigma_only(&pts));
+        }
+        // Normal equations of the two-variable fit without intercept.
+        let (mut a, mut b, mut c, mut d, mut e) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for &(x1, x2, y) in &pts {
+            a += x1 * x1;
+            b += x1 * x2;
+            c += x2 * x2;
+            d += x1 * y;
+            e += x2 * y;
+        }
+        let det = a * c - b * b;
+        if det.abs() <= 1e-12 * a * c {
+            return Some(sigma_only(&pts));
+        }
+        let sigma = (d * c - b * e) / det;
+        let kappa = (a * e - b * d) / det;
+        if kappa < 0.0 {
+            // Contention cannot speed a kernel up: refit σ alone.
+            return Some(sigma_only(&pts));
+        }
+        if sigma < 0.0 {
+            let kappa = (e / c).max(0.0);
+            return Some(Usl { sigma: 0.0, kappa });
+        }
+        Some(Usl {
+            sigma: sigma.min(1.0),
+            kappa,
+        })
+    }
+}
 
 /// Observations kept per key: the most recent.
 const WINDOW: usize = 32;
@@ -120,6 +201,50 @@ const STORED_PREFIX: &str = "speedup:";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fit_recovers_sigma_and_kappa() {
+        let truth = Usl {
+            sigma: 0.12,
+            kappa: 0.004,
+        };
+        let obs: Vec<(usize, f64)> = [1, 2, 4, 8, 16]
+            .iter()
+            .map(|&k| (k, truth.speedup(k)))
+            .collect();
+        let fit = Usl::fit(&obs).unwrap();
+        assert!((fit.sigma - 0.12).abs() < 1e-9, "{fit:?}");
+        assert!((fit.kappa - 0.004).abs() < 1e-9, "{fit:?}");
+        // One width: σ alone.
+        let fit = Usl::fit(&[(1, 1.0), (4, 2.5)]).unwrap();
+        assert_eq!(fit.kappa, 0.0);
+        assert!((truth_sigma(4, 2.5) - fit.sigma).abs() < 1e-12);
+        assert!(Usl::fit(&[(1, 1.0)]).is_none());
+    }
+
+    fn truth_sigma(k: usize, s: f64) -> f64 {
+        let k = k as f64;
+        (k / s - 1.0) / (k - 1.0)
+    }
+
+    #[test]
+    fn the_best_width_is_the_peak() {
+        let usl = Usl {
+            sigma: 0.05,
+            kappa: 0.01,
+        };
+        // S'(k) = 0 at k = sqrt((1 - σ) / κ) ≈ 9.7.
+        assert_eq!(usl.best_width(32), 10);
+        assert_eq!(usl.best_width(4), 4);
+        assert_eq!(
+            Usl {
+                sigma: 0.0,
+                kappa: 0.0
+            }
+            .best_width(16),
+            16
+        );
+    }
 
     #[test]
     fn priors_only_for_kernels_that_split() {

@@ -3,9 +3,6 @@
 //! Below p·M iterations it is not worth the bubble it puts in the schedule:
 //! the loop is split evenly instead.
 
-/// The paper's M (8), shared with the scheduler's phase 1.
-pub use crate::sched::DEFAULT_M;
-
 /// Assumed spread of one measured iteration around the loop's mean
 /// iteration time, in log space (about 25 %): the first iteration pays for
 /// cold caches and first allocations, and one sample of anything is noisy.

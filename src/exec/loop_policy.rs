@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::{Engine, Event, Given, LoopValues};
+use crate::cost::Profile;
 use crate::graph::{TaskGraph, TaskId};
 use crate::kernels::Value;
-use crate::sched::{LoopKind, LoopPolicy, Profile};
+use crate::sched::{LoopKind, LoopPolicy};
 use crate::workflow::depth::WALK_STACK;
 use crate::workflow::Workflow;
 

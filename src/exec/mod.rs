@@ -186,6 +186,22 @@ impl StepOutcome {
         self.end.saturating_sub(self.start).as_secs_f64()
     }
 
+    /// What the cost models learn from it.
+    pub fn measured(&self) -> crate::cost::Measured {
+        crate::cost::Measured {
+            ok: self.value.is_ok(),
+            reused: self.reused,
+            path: self.path.clone(),
+            wall: self.seconds(),
+            busy: self.busy.as_secs_f64(),
+            work: self.work(),
+            width: 1 + self.lanes.len(),
+            worker: self.worker,
+            start: self.start.as_secs_f64(),
+            end: self.end.as_secs_f64(),
+        }
+    }
+
     /// The seconds workers spent on it, what every view calls its "work":
     /// the sum of its blocks' durations (a loop's blocks can run side by
     /// side, or with other tasks between them), else start to end.
@@ -241,6 +257,14 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// What the cost models learn from this run.
+    pub fn measured(&self) -> crate::cost::MeasuredRun {
+        crate::cost::MeasuredRun {
+            tasks: self.outcomes.iter().map(StepOutcome::measured).collect(),
+            workers: self.workers,
+        }
+    }
+
     pub fn failed(&self) -> bool {
         self.outcomes.iter().any(|o| o.value.is_err())
     }

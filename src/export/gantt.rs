@@ -505,8 +505,6 @@ fn actual(
     }
 }
 
-pub use crate::cost::costed_dag as dag;
-
 /// Builds a chart from run events as they arrive, from any thread: what a
 /// run's own thread keeps so that the chart of every run can be stored.
 pub struct Recorder(std::sync::Mutex<Gantt>);

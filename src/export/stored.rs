@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::gantt::{dag, Actual, Gantt, Row, Status};
+use super::gantt::{Actual, Gantt, Row, Status};
 use crate::cost::history::{History, RunRecord, TaskRecord};
-use crate::sched::{self, Comm, Scheduler};
+use crate::cost::Comm;
+use crate::sched::{self, Scheduler};
 
 /// Which run: `last` or an id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,7 +179,12 @@ fn replan(run: &RunRecord, comm: &Comm, workers: usize) -> Result<Gantt, String>
         .iter()
         .map(|t| predicted.get(t.name.as_str()).copied().unwrap_or(0.0))
         .collect();
-    let schedule = sched::plan(&dag(&graph, &costs), comm, workers, scheduler);
+    let schedule = sched::plan(
+        &sched::Dag::costed(&graph, &costs),
+        comm,
+        workers,
+        scheduler,
+    );
     let mut g = Gantt::planned(&run.workflow, &run.scheduler, &graph, &schedule);
     g.workers = g.workers.max(workers);
     Ok(g)

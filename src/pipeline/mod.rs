@@ -22,10 +22,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
 use crate::cost::history::{self, History, RunRecord};
+use crate::cost::Comm;
 use crate::cost::{self, ModelKind, Predictor};
 use crate::exec::{self, Event, Given, RunOptions, RunReport};
 use crate::graph::TaskGraph;
-use crate::sched::{self, Comm, Dag, Policy, Runtime, Schedule, Scheduler};
+use crate::sched::{self, Dag, Policy, Runtime, Schedule, Scheduler};
 use crate::workflow::Workflow;
 
 /// Loads and analyses a workflow; every diagnostic as one text.
@@ -92,7 +93,7 @@ impl Plan {
             self.schedule = part.schedule(&sub.schedule);
             self.predicted = part.widen(&sub.predicted, graph.tasks.len(), 0.0);
         } else {
-            self.dag = cost::costed_dag(graph, &costs);
+            self.dag = sched::Dag::costed(graph, &costs);
             self.schedule = sched::plan(
                 &self.dag,
                 &Comm::SHARED_MEMORY,
@@ -192,7 +193,7 @@ pub fn plan(
         let steps = cost::StepTimes::load(h, &wf.name).unwrap_or_default();
         learning.predictor.set_steps(steps);
     }
-    let mut dag = cost::to_dag(graph, &learning.predictor);
+    let mut dag = sched::Dag::predicted(graph, &learning.predictor);
     let predicted = dag.nodes.iter().map(|n| n.cost).collect();
     if scheduler == Scheduler::Ideal {
         if let Some(measured) = previous_costs(wf, learning) {
@@ -397,6 +398,7 @@ pub fn execute(
     // A run that only reused values measured nothing: there is nothing
     // to record or learn.
     let ran_any = report.ran_and_reused().0 > 0 || plan.reuse.count() == 0;
+    let measured = report.measured();
     if let Some(h) = learning.history.as_mut().filter(|_| ran_any) {
         let record = RunRecord {
             id: 0,
@@ -409,7 +411,7 @@ pub fn execute(
             actual_makespan: Some(report.makespan.as_secs_f64()),
             tasks: cost::task_records(
                 graph,
-                &report,
+                &measured,
                 &plan.predicted,
                 &loop_workers,
                 learning.predictor.speedups(),
@@ -424,7 +426,7 @@ pub fn execute(
             }
             Err(e) => warnings.push(e.to_string()),
         }
-        learning.predictor.observe(graph, &report, &loop_workers);
+        learning.predictor.observe(graph, &measured, &loop_workers);
         learning.predictor.retrain();
         if let Err(e) = learning.predictor.save(h) {
             warnings.push(e.to_string());

@@ -6,7 +6,9 @@
 use std::collections::VecDeque;
 
 use super::mcp::{Unit, Units};
-use super::{even_blocks, Comm, Dag, Item, Schedule};
+use super::{Dag, Item, Schedule};
+use crate::cost::profile::even_blocks;
+use crate::cost::Comm;
 
 /// pR: every loop in p even blocks, block k queued on worker k (the loop
 /// is "divided evenly by the number of processors", Figure 1(b): a worker

@@ -11,7 +11,8 @@ use std::ops::Range;
 use super::mcp::{mcp_units, Units};
 use super::moldable::allot;
 use super::simulate::simulate_from;
-use super::{Comm, Dag, Item, NodeKind, Schedule, Start};
+use super::{Dag, Item, NodeKind, Schedule, Start};
+use crate::cost::Comm;
 
 /// The paper's M: bounds how finely a loop is cut (and, below p·M
 /// iterations, disables the test drive).

@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use super::profile::{fit_linear, Profile};
+use crate::cost::profile::{fit_linear, Profile};
 
 /// A loop's iteration costs vary when the dearest over the cheapest is
 /// above this.

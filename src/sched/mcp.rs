@@ -8,7 +8,8 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 
-use super::{Comm, Dag, Item, NodeId, Schedule, Start};
+use super::{Dag, Item, NodeId, Schedule, Start};
+use crate::cost::Comm;
 
 /// A schedulable piece: a whole node, or a block of a loop's iterations.
 #[derive(Clone, Debug, PartialEq)]

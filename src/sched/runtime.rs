@@ -24,7 +24,8 @@ use std::ops::Range;
 
 use super::emcp::emcp_from;
 use super::simulate::{item_cost, simulate_from};
-use super::{Comm, Dag, Edge, Item, Node, NodeId, Schedule, Start};
+use super::{Dag, Edge, Item, Node, NodeId, Schedule, Start};
+use crate::cost::Comm;
 
 /// What an idle worker may take out of plan order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -549,8 +550,8 @@ impl Runtime {
         let samples = std::mem::take(&mut self.samples[node]);
         let n = self.dag.nodes[node].iterations().unwrap_or(1).max(1);
         if self.dag.nodes[node].profile.is_flat() {
-            if let Some((a, b)) = super::profile::fit_linear(&samples) {
-                let fitted = super::Profile::linear(n, a, b);
+            if let Some((a, b)) = crate::cost::profile::fit_linear(&samples) {
+                let fitted = crate::cost::Profile::linear(n, a, b);
                 if fitted.spread(n) > DRIVE_SPREAD {
                     self.dag.nodes[node].profile = fitted;
                 }

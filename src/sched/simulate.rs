@@ -3,7 +3,8 @@
 //! predictions is judged against measured costs, and how schedules for 8, 16
 //! or 32 workers are compared on a 2-core machine.
 
-use super::{Comm, Dag, Item, Schedule, Start};
+use super::{Dag, Item, Schedule, Start};
+use crate::cost::Comm;
 
 /// Re-times `schedule` with the node costs of `dag`: each worker runs its
 /// queue in order; an item starts when its worker is free and every item of

@@ -23,6 +23,8 @@ use std::path::Path;
 
 use super::{Dag, Edge, Node, NodeId};
 
+pub mod generate;
+
 /// One whitespace-separated number and where it starts (1-based).
 struct Token<'a> {
     text: &'a str,

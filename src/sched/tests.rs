@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cost::model::SplitMix;
+use crate::cost::Usl;
 
 /// A random DAG: edges only from lower to higher ids, some loops.
 pub(crate) fn random_dag(seed: u64) -> Dag {
@@ -115,7 +116,7 @@ fn every_scheduler_keeps_the_invariants_on_random_graphs() {
         Comm::SHARED_MEMORY,
         Comm::local(0.01, 1e-8),
         Comm {
-            network: Some(super::Network {
+            network: Some(crate::cost::Network {
                 per_rank: 3,
                 latency: 0.05,
                 per_byte: 1e-7,

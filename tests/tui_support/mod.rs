@@ -4,11 +4,12 @@
 
 use std::time::Duration;
 
+use flowcast::cost::Comm;
 use flowcast::exec::Event;
-use flowcast::export::gantt::{dag, Gantt};
+use flowcast::export::gantt::Gantt;
 use flowcast::graph::{Task, TaskGraph, TaskKind};
 use flowcast::kernels::Type;
-use flowcast::sched::{plan, Comm, Scheduler};
+use flowcast::sched::{plan, Dag, Scheduler};
 
 fn task(
     id: usize,
@@ -56,7 +57,12 @@ pub const COSTS: [f64; 5] = [0.5, 2.0, 1.5, 1.0, 0.25];
 
 pub fn planned() -> Gantt {
     let g = graph();
-    let s = plan(&dag(&g, &COSTS), &Comm::SHARED_MEMORY, 2, Scheduler::Mcp);
+    let s = plan(
+        &Dag::costed(&g, &COSTS),
+        &Comm::SHARED_MEMORY,
+        2,
+        Scheduler::Mcp,
+    );
     Gantt::planned("demo", "mcp", &g, &s)
 }
 
@@ -162,7 +168,7 @@ pub fn looped() -> Gantt {
         ],
     };
     let s = plan(
-        &dag(&g, &[0.5, 2.0]),
+        &Dag::costed(&g, &[0.5, 2.0]),
         &Comm::SHARED_MEMORY,
         2,
         Scheduler::Emcp,

@@ -164,7 +164,7 @@ fn cluster_rows(
     dependent: &[Case],
     models: &std::collections::HashMap<String, crate::cost::model::Model>,
 ) -> Vec<ClusterRow> {
-    let mean_gain = |cases: &[Case], p: usize, comm: &crate::sched::Comm| {
+    let mean_gain = |cases: &[Case], p: usize, comm: &crate::cost::Comm| {
         let gains: Vec<f64> = cases
             .iter()
             .map(|c| {
@@ -175,7 +175,7 @@ fn cluster_rows(
             .collect();
         gains.iter().sum::<f64>() / gains.len().max(1) as f64
     };
-    let shared = crate::sched::Comm::SHARED_MEMORY;
+    let shared = crate::cost::Comm::SHARED_MEMORY;
     PROCESSORS
         .iter()
         .map(|&p| ClusterRow {

@@ -7,11 +7,12 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use crate::cost::model::{Model, ModelKind};
-use crate::cost::{to_dag, Predictor};
+use crate::cost::Comm;
+use crate::cost::Predictor;
 use crate::diagnostic::SourceFile;
 use crate::exec::{self, RunOptions, RunReport};
 use crate::graph::{self, TaskGraph, TaskKind};
-use crate::sched::{self, Comm, Dag, Scheduler};
+use crate::sched::{self, Dag, Scheduler};
 use crate::workflow::{self, Workflow};
 
 use super::calls::Function;
@@ -126,7 +127,7 @@ fn costed_dag(
     loop_cost: f64,
     data_costs: &HashMap<String, f64>,
 ) -> Dag {
-    let mut dag = to_dag(graph, &Predictor::new(ModelKind::LogLinear));
+    let mut dag = Dag::predicted(graph, &Predictor::new(ModelKind::LogLinear));
     for (node, task) in dag.nodes.iter_mut().zip(&graph.tasks) {
         node.cost = match (task.kind, task.name.strip_prefix('t')) {
             (TaskKind::Loop, _) => loop_cost,

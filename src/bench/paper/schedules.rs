@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use crate::cost::model::{Model, ModelKind};
-use crate::sched::{self, Comm, Dag, Edge, Node, Scheduler};
+use crate::cost::Comm;
+use crate::sched::{self, Dag, Edge, Node, Scheduler};
 
 use super::calls::{Call, LoopCost};
 use super::micro::Micro;
@@ -144,7 +145,7 @@ pub fn makespan(truth: &Dag, planned: &Dag, p: usize, kind: Plan) -> f64 {
 pub const PAPER_CLUSTER: Comm = Comm {
     latency: 0.0,
     per_byte: 0.0,
-    network: Some(sched::Network {
+    network: Some(crate::cost::Network {
         per_rank: 1,
         latency: 0.69e-3,
         per_byte: 2.6e-9,

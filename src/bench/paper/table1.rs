@@ -4,7 +4,8 @@
 //! [`thread_seconds`]): the graph is built before the clock starts.
 
 use crate::cost::model::SplitMix;
-use crate::sched::{self, Comm, Dag, Edge, Node};
+use crate::cost::Comm;
+use crate::sched::{self, Dag, Edge, Node};
 
 use super::calls::thread_seconds;
 

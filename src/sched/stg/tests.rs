@@ -1,8 +1,9 @@
 use std::path::Path;
 
+use super::generate::{generate_stg, Method};
 use super::*;
-use crate::bench::schedule::{generate_stg, Method};
-use crate::sched::{plan, Comm, Schedule, Scheduler};
+use crate::cost::Comm;
+use crate::sched::{plan, Schedule, Scheduler};
 
 const SMALL: &str = "  3
   0  0  0

@@ -13,6 +13,22 @@ use std::sync::Arc;
 /// loop is taken as flat.
 const MAX_ITERATIONS: usize = 1 << 22;
 
+/// Splits `0..n` into `parts` contiguous ranges whose sizes differ by at most one.
+pub fn even_blocks(n: usize, parts: usize) -> Vec<Range<usize>> {
+    let parts = parts.clamp(1, n.max(1));
+    let (q, r) = (n / parts, n % parts);
+    let mut start = 0;
+    (0..parts)
+        .map(|k| {
+            let len = q + usize::from(k < r);
+            let range = start..start + len;
+            start += len;
+            range
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
 /// Relative cost of each iteration of a loop; flat (all equal) unless told.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Profile {
@@ -115,7 +131,7 @@ impl Profile {
     /// crosses a multiple of 1/parts.
     pub fn equal_cost_blocks(&self, n: usize, parts: usize) -> Vec<Range<usize>> {
         let Some(c) = self.cum.as_ref().filter(|_| self.fits(n)) else {
-            return super::even_blocks(n, parts);
+            return even_blocks(n, parts);
         };
         let parts = parts.clamp(1, n.max(1));
         let mut cuts = Vec::with_capacity(parts + 1);

@@ -1,0 +1,35 @@
+//! What a run measured of its tasks: all the cost layer learns from. The
+//! executor writes it ([`crate::exec::RunReport::measured`]), so learning
+//! needs nothing from the layers above.
+
+/// One task of a finished run, as the cost models see it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// It ended with a value: a failed or skipped task teaches nothing.
+    pub ok: bool,
+    /// Its value came from the cache: it took no time.
+    pub reused: bool,
+    /// The algorithm path its outermost call took, where the data decided
+    /// it (eigen's `isSymmetric`, a rank test's ties).
+    pub path: Option<String>,
+    /// Seconds from its start to its end.
+    pub wall: f64,
+    /// A loop's iterations' seconds summed over workers; 0 when they were
+    /// not timed one by one.
+    pub busy: f64,
+    /// Seconds workers spent on it, what every view calls its work.
+    pub work: f64,
+    /// Workers it held at once: more than one for a moldable call.
+    pub width: usize,
+    pub worker: Option<usize>,
+    /// Seconds from the run's start.
+    pub start: f64,
+    pub end: f64,
+}
+
+/// A finished run: each task by id, and the workers it had.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeasuredRun {
+    pub tasks: Vec<Measured>,
+    pub workers: usize,
+}
