@@ -35,6 +35,13 @@ fn ops_workflow_matches_r() {
     workflow_matches_r("ops");
 }
 
+/// `.Machine` (its integers stay integers: `integer.max + 1L` overflows
+/// to NA) and `as.matrix` of a dist object, named 1 to n.
+#[test]
+fn base_objects_match_r() {
+    workflow_matches_r("base_objects");
+}
+
 /// Closures, mapply, Map, Reduce, Filter and replicate, random ones
 /// included: their draws follow R's order on the seed's stream.
 #[test]

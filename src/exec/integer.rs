@@ -108,6 +108,10 @@ impl Integers<'_> {
             ExprKind::Index { target, .. } | ExprKind::Index2 { target, .. } => {
                 self.is_integer(target)
             }
+            ExprKind::Field { target, name, .. } => {
+                matches!(&target.kind, ExprKind::Name(n) if n == ".Machine" && (self.locals)(n).is_none() && !self.steps.contains(n))
+                    && crate::kernels::constants::machine_integer(name)
+            }
             ExprKind::Block(stmts) => stmts.last().is_some_and(|s| self.is_integer(s)),
             ExprKind::Assign { value, .. } => self.is_integer(value),
             ExprKind::If { yes, no, .. } => {

@@ -426,6 +426,13 @@ fn borrow(fields: &[(String, Type)]) -> Vec<(&str, Type)> {
 fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
         Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ Type::Record { class, .. }) if class == "dist" => {
+            let n = t
+                .field("size")
+                .and_then(Type::const_scalar)
+                .map(|n| n as usize);
+            Ok(Type::Mat { rows: n, cols: n })
+        }
         Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Mat {
             rows: t.len(),
             cols: Some(1),
@@ -451,10 +458,14 @@ fn as_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
             let d = v.as_f64_slice().unwrap_or_default();
             Ok(Value::Mat(DMatrix::from_column_slice(d.len(), 1, &d)))
         }
-        Some(v) => Err(KernelError::new(format!(
-            "as.matrix() needs numbers or a data frame, not {}",
-            v.type_name()
-        ))),
+        Some(v) => super::clustering::as_square(v)
+            .map(Value::Mat)
+            .ok_or_else(|| {
+                KernelError::new(format!(
+                    "as.matrix() needs numbers or a data frame, not {}",
+                    v.type_name()
+                ))
+            }),
         None => Err(KernelError::new(
             "argument \"x\" is missing, with no default",
         )),

@@ -704,6 +704,12 @@ fn carry_names(
         // `as.matrix` of a data frame is named as `t` reads it; a named
         // vector becomes a column named by its names.
         "as.matrix" => match x {
+            // A dist's labels, 1 to n when it has none (as.matrix.dist).
+            Some(Value::List(l)) if l.class.as_deref() == Some("dist") => {
+                let n = result.dims().map_or(0, |d| d.0);
+                let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+                dimnamed(result, Some(labels.clone()), Some(labels))
+            }
             Some(x) => match names(x) {
                 Some(ns) => dimnamed(result, Some(ns.to_vec()), None),
                 None => {

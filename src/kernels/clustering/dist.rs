@@ -6,6 +6,7 @@ use super::{as_matrix, matrix_dims, pmatch, KernelError, Type, Value};
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::value::{List, NA};
 use crate::kernels::ShapeCtx;
+use nalgebra::DMatrix;
 
 pub(super) const METHODS: [&str; 6] = [
     "euclidean",
@@ -95,6 +96,34 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
             ("method", Value::string(METHODS[method])),
         ],
     )))
+}
+
+/// `as.matrix` of a dist object (R's `as.matrix.dist`): the symmetric
+/// n×n matrix its lower triangle describes, zeros on the diagonal. `None`
+/// when `v` is not a dist whose values fit its size.
+pub fn as_square(v: &Value) -> Option<DMatrix<f64>> {
+    let Value::List(l) = v else { return None };
+    if l.class.as_deref() != Some("dist") {
+        return None;
+    }
+    let values = l.field("values")?.as_f64_slice()?;
+    let n = match l.field("size").and_then(|s| s.as_f64_slice()) {
+        Some(s) if s.len() == 1 && s[0] >= 0.0 && s[0] <= usize::MAX as f64 => s[0] as usize,
+        _ => return None,
+    };
+    if n.checked_mul(n.saturating_sub(1))? / 2 != values.len() {
+        return None;
+    }
+    let mut m = DMatrix::zeros(n, n);
+    let mut k = 0;
+    for j in 0..n {
+        for i in j + 1..n {
+            m[(i, j)] = values[k];
+            m[(j, i)] = values[k];
+            k += 1;
+        }
+    }
+    Some(m)
 }
 
 /// The lower triangle of the distance matrix in R's order (column by

@@ -5,6 +5,7 @@
 
 mod cutree;
 mod dist;
+pub use dist::as_square;
 mod hclust;
 mod kmeans;
 mod kmns;
