@@ -141,8 +141,12 @@ pub fn eval<'s>(
                     ctx,
                 )?,
             };
-            if matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul) {
-                integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e);
+            match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
+                    integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e)
+                }
+                BinaryOp::IntDiv | BinaryOp::Mod => integer_by_zero(&mut v, lhs, rhs, scope, file),
+                _ => {}
             }
             Cow::Owned(v)
         }
@@ -639,6 +643,30 @@ fn integer_overflow(
             message: integer::OVERFLOW.into(),
             at: Some((e.span.start, e.span.end)),
         });
+    }
+}
+
+/// R's integer `%/%` and `%%` by zero, whose value is `v`: NA where
+/// doubles give an infinity or NaN (arithmetic.c, `R_integer_divide`),
+/// and no warning. Asked only when a value is not finite.
+fn integer_by_zero(v: &mut Value, lhs: &Expr, rhs: &Expr, scope: &Scope, file: &SourceFile) {
+    let data = match v {
+        Value::Num(d) => d.as_mut_slice(),
+        Value::Mat(m) => m.as_mut_slice(),
+        _ => return,
+    };
+    if data.iter().all(|x| x.is_finite()) {
+        return;
+    }
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        locals: &|n| scope.integer_local(n),
+    };
+    if ints.is_integer(lhs) && ints.is_integer(rhs) {
+        for x in data.iter_mut().filter(|x| !x.is_finite()) {
+            *x = crate::kernels::value::NA;
+        }
     }
 }
 
