@@ -13,7 +13,7 @@ use super::unique::num_key;
 use super::{like, pick};
 
 /// What `match` compares of each element of a vector.
-#[derive(Hash, PartialEq, Eq)]
+#[derive(Clone, Copy, Hash, PartialEq, Eq)]
 enum Key<'a> {
     Num(u64),
     Text(&'a str),
@@ -45,8 +45,49 @@ fn keys<'a>(v: &'a Value, func: &str) -> Result<Vec<Key<'a>>, KernelError> {
 
 /// Whether each element repeats one before it.
 fn repeats(keys: &[Key]) -> Vec<bool> {
+    repeats_from(keys, false)
+}
+
+/// Whether each key repeats one before it, or after it when `from_last`.
+fn repeats_from<K: std::hash::Hash + Eq>(keys: &[K], from_last: bool) -> Vec<bool> {
     let mut seen = FastSet::default();
-    keys.iter().map(|k| !seen.insert(k)).collect()
+    if from_last {
+        let mut d: Vec<bool> = keys.iter().rev().map(|k| !seen.insert(k)).collect();
+        d.reverse();
+        d
+    } else {
+        keys.iter().map(|k| !seen.insert(k)).collect()
+    }
+}
+
+/// The rows of a matrix or data frame, each as its elements' keys: what
+/// R's duplicated.matrix and duplicated.data.frame compare. `None` for a
+/// vector.
+fn row_keys<'a>(x: &'a Value, func: &str) -> Result<Option<Vec<Vec<Key<'a>>>>, KernelError> {
+    let (rows, columns): (usize, Vec<Vec<Key>>) = match x {
+        Value::Mat(_) | Value::BoolMat(_) => {
+            let (r, c) = x.dims().unwrap_or((0, 0));
+            let k = keys(x, func)?;
+            let columns = (0..c).map(|j| k[j * r..(j + 1) * r].to_vec()).collect();
+            (r, columns)
+        }
+        _ => match crate::kernels::frame::as_frame(x) {
+            Some(frame) => (
+                crate::kernels::frame::nrow(frame),
+                frame
+                    .items
+                    .iter()
+                    .map(|c| keys(crate::kernels::names::bare(c), func))
+                    .collect::<Result<_, _>>()?,
+            ),
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(
+        (0..rows)
+            .map(|i| columns.iter().filter_map(|c| c.get(i).copied()).collect())
+            .collect(),
+    ))
 }
 
 pub(super) fn duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -60,20 +101,23 @@ pub(super) fn duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value,
 /// repeats one before it (after it, fromLast = TRUE); the values of
 /// `incomparables` (unless it is FALSE) are never duplicates.
 pub(super) fn duplicates(args: &Args<&Value>, x: &Value) -> Result<Vec<bool>, KernelError> {
-    let k = keys(x, args.func)?;
     let from_last = args.bool_or("fromLast", false)?;
-    let mut dup = if from_last {
-        let mut seen = FastSet::default();
-        let mut d: Vec<bool> = k.iter().rev().map(|k| !seen.insert(k)).collect();
-        d.reverse();
-        d
-    } else {
-        repeats(&k)
-    };
     let inc = args
         .get("incomparables")
         .map(crate::kernels::names::bare)
         .filter(|v| !matches!(v, Value::Bool(b) if b == &[Some(false)]));
+    // A matrix's or data frame's rows (duplicated.matrix with MARGIN 1,
+    // duplicated.data.frame).
+    if let Some(rows) = row_keys(x, args.func)? {
+        if inc.is_some() {
+            return Err(KernelError::new(
+                "argument 'incomparables != FALSE' is not used (yet)",
+            ));
+        }
+        return Ok(repeats_from(&rows, from_last));
+    }
+    let k = keys(x, args.func)?;
+    let mut dup = repeats_from(&k, from_last);
     if let Some(inc) = inc {
         let ik = keys(inc, args.func)?;
         let never: FastSet<&Key> = ik.iter().collect();
@@ -87,8 +131,17 @@ pub(super) fn duplicates(args: &Args<&Value>, x: &Value) -> Result<Vec<bool>, Ke
 }
 
 pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let x = args.ty("x");
+    if let Some(fields) = x.and_then(crate::kernels::frame::frame_fields) {
+        let rows = fields.first().and_then(|(_, t)| t.len());
+        return Ok(Type::logical(rows));
+    }
     check(args, "x")?;
-    Ok(Type::logical(args.ty("x").and_then(Type::len)))
+    let len = match x {
+        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. }) => *rows,
+        t => t.and_then(Type::len),
+    };
+    Ok(Type::logical(len))
 }
 
 pub(super) fn set_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -196,24 +249,7 @@ pub(super) fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
 pub(super) fn any_duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = crate::kernels::names::bare(super::arg_or_null(args, "x"));
     let from_last = args.bool_or("fromLast", false)?;
-    let dup = match x {
-        Value::Mat(_) | Value::BoolMat(_) => {
-            let (r, c) = x.dims().unwrap_or((0, 0));
-            let d = x.as_f64_slice().unwrap_or_default();
-            let rows: Vec<Vec<u64>> = (0..r)
-                .map(|i| (0..c).map(|j| num_key(d[i + j * r])).collect())
-                .collect();
-            let mut seen = FastSet::default();
-            if from_last {
-                let mut v: Vec<bool> = rows.iter().rev().map(|k| !seen.insert(k)).collect();
-                v.reverse();
-                v
-            } else {
-                rows.iter().map(|k| !seen.insert(k)).collect()
-            }
-        }
-        _ => duplicates(args, x)?,
-    };
+    let dup = duplicates(args, x)?;
     let at = if from_last {
         dup.iter().rposition(|&d| d)
     } else {
@@ -223,7 +259,13 @@ pub(super) fn any_duplicated_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Va
 }
 
 pub(super) fn any_duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    check(args, "x")?;
+    if args
+        .ty("x")
+        .and_then(crate::kernels::frame::frame_fields)
+        .is_none()
+    {
+        check(args, "x")?;
+    }
     Ok(Type::num(1))
 }
 

@@ -1,8 +1,6 @@
 //! `unique(x)`: first occurrences, compared as `match` compares (NA and
-//! NaN are distinct values, -0 equals 0); a matrix's unique rows, as R's
-//! `unique.matrix` gives them.
-
-use crate::kernels::hashing::FastSet;
+//! NaN are distinct values, -0 equals 0); a matrix's or a data frame's
+//! unique rows, as R's `unique.matrix` and `unique.data.frame` give them.
 
 use nalgebra::DMatrix;
 
@@ -29,29 +27,29 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let x = super::arg_or_null(args, "x");
     let keep: Vec<usize> = match x {
         Value::Null => return Ok(Value::Null),
+        // unique.matrix: the rows duplicated.matrix does not mark.
         Value::Mat(m) => {
-            let mut seen = FastSet::default();
-            let mut order: Vec<usize> = (0..m.nrows()).collect();
-            if args.bool_or("fromLast", false)? {
-                order.reverse();
-            }
-            let mut rows: Vec<usize> = order
-                .into_iter()
-                .filter(|&i| seen.insert(m.row(i).iter().map(|&v| num_key(v)).collect::<Vec<_>>()))
-                .collect();
-            rows.sort_unstable();
+            let rows = kept(&super::sets::duplicates(args, x)?);
             let out = DMatrix::from_fn(rows.len(), m.ncols(), |i, j| m[(rows[i], j)]);
             return Ok(Value::Mat(out));
         }
         // x[!duplicated(x, incomparables, fromLast)], a factor keeping
         // its levels (unique.default).
         Value::Str(_) | Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) | Value::Factor(_) => {
-            super::sets::duplicates(args, x)?
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| !**d)
-                .map(|(i, _)| i)
-                .collect()
+            kept(&super::sets::duplicates(args, x)?)
+        }
+        // unique.data.frame: x[!duplicated(x, fromLast = fromLast), ],
+        // keeping the rows' names.
+        other if crate::kernels::frame::as_frame(other).is_some() => {
+            let rows = kept(&super::sets::duplicates(args, other)?)
+                .into_iter()
+                .map(|i| i as f64 + 1.0)
+                .collect();
+            return crate::kernels::index::index_drop(
+                other,
+                &[Some(Value::Num(rows)), None],
+                false,
+            );
         }
         other => {
             return Err(KernelError::new(format!(
@@ -61,6 +59,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     };
     Ok(pick(x, &keep))
+}
+
+/// The positions `duplicated` did not mark.
+fn kept(duplicated: &[bool]) -> Vec<usize> {
+    (0..duplicated.len()).filter(|&i| !duplicated[i]).collect()
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -77,6 +80,11 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         | Type::Str { .. }
         | Type::Factor { .. } => like(&x, None),
         Type::Any => Type::Any,
+        t if crate::kernels::frame::frame_fields(t).is_some() => {
+            crate::kernels::frame::index_type(t, &[Some(Type::num_unknown()), None])
+                .and_then(Result::ok)
+                .unwrap_or(Type::Any)
+        }
         other => {
             return Err(args.error(
                 "x",
