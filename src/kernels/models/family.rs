@@ -5,9 +5,11 @@
 //! logit's and the binomial's C helpers), so that IRLS walks the same path
 //! as R's.
 
-use super::super::nmath::dfun::dgamma;
+use super::super::nmath::dfun::{dcauchy, dgamma};
 use super::super::nmath::gamma::{bd0, dpois_raw, stirlerr};
+use super::super::nmath::pcont::pcauchy;
 use super::super::nmath::pnorm::{dnorm, pnorm};
+use super::super::nmath::qfun::qcauchy;
 use super::super::nmath::qnorm::qnorm;
 use super::super::summary::sum;
 use super::super::value::List;
@@ -36,11 +38,12 @@ pub(crate) enum Variance {
     Mu3,
 }
 
-/// `make.link`'s links (all but "cauchit").
+/// `make.link`'s links.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Link {
     Logit,
     Probit,
+    Cauchit,
     Cloglog,
     Identity,
     Log,
@@ -103,11 +106,7 @@ impl Link {
             "sqrt" => Link::Sqrt,
             "1/mu^2" => Link::InverseSquare,
             "inverse" => Link::Inverse,
-            "cauchit" => {
-                return Err(KernelError::new(
-                    "flowcast's glm() does not fit the \"cauchit\" link",
-                ))
-            }
+            "cauchit" => Link::Cauchit,
             _ => {
                 return Err(KernelError::new(format!(
                     "\u{2018}{name}\u{2019} link not recognised"
@@ -120,6 +119,7 @@ impl Link {
         match self {
             Link::Logit => "logit",
             Link::Probit => "probit",
+            Link::Cauchit => "cauchit",
             Link::Cloglog => "cloglog",
             Link::Identity => "identity",
             Link::Log => "log",
@@ -134,6 +134,7 @@ impl Link {
             // family.c logit_link: log(x / (1 - x)).
             Link::Logit => (mu / (1.0 - mu)).ln(),
             Link::Probit => qnorm(mu, 0.0, 1.0, true, false),
+            Link::Cauchit => qcauchy(mu, 0.0, 1.0, true, false),
             Link::Cloglog => (-(1.0 - mu).ln()).ln(),
             Link::Identity => mu,
             Link::Log => mu.ln(),
@@ -159,6 +160,10 @@ impl Link {
                 let thresh = -qnorm(EPS, 0.0, 1.0, true, false);
                 pnorm(pmin(pmax(eta, -thresh), thresh), 0.0, 1.0, true, false)
             }
+            Link::Cauchit => {
+                let thresh = -qcauchy(EPS, 0.0, 1.0, true, false);
+                pcauchy(pmin(pmax(eta, -thresh), thresh), 0.0, 1.0, true, false)
+            }
             Link::Cloglog => pmax(pmin(-(-eta.exp()).exp_m1(), 1.0 - EPS), EPS),
             Link::Identity => eta,
             // pmax(exp(eta), .Machine$double.eps); pmax keeps an NA.
@@ -180,6 +185,7 @@ impl Link {
                 }
             }
             Link::Probit => pmax(dnorm(eta, 0.0, 1.0, false), EPS),
+            Link::Cauchit => pmax(dcauchy(eta, 0.0, 1.0, false), EPS),
             Link::Cloglog => {
                 let eta = pmin(eta, 700.0);
                 pmax(eta.exp() * (-eta.exp()).exp(), EPS)
