@@ -1,7 +1,7 @@
 //! glm's further families: Gamma, inverse.gaussian, quasibinomial,
-//! quasipoisson and quasi(link, variance), with every link of make.link
-//! but cauchit. The workflow tests/fixtures/workflows/library9.toml runs,
-//! and every step must agree with what R computed for the same expression
+//! quasipoisson and quasi(link, variance), with every link of make.link.
+//! The workflow tests/fixtures/workflows/library9.toml runs, and every
+//! step must agree with what R computed for the same expression
 //! (tests/fixtures/r/library9.R wrote library9.json) to the 1e-10
 //! relative tolerance of the other iterative fits (IRLS stops where R's
 //! does, but the last bits of a QR solve may differ). What R refuses,
