@@ -145,14 +145,14 @@ fn run_fails(steps: &str, message: &str) {
 #[test]
 fn unsupported_calls_fail_at_check_with_the_place() {
     check_fails(
-        "g = 'glm(y ~ x1, family = binomial(link = \"probit\"), data = d)'",
+        "g = 'glm(y ~ x1, family = binomial(link = \"logistic\"), data = d)'",
         "link =",
-        "canonical link",
+        "\u{2018}logistic\u{2019} link not recognised",
     );
     check_fails(
-        "g = 'glm(y ~ x1, family = \"quasi\", data = d)'",
+        "g = 'glm(y ~ x1, family = \"negative.binomial\", data = d)'",
         "family =",
-        "family 'quasi' is not supported",
+        "family 'negative.binomial' is not supported",
     );
     check_fails(
         "m = 'chol(matrix(1, 2, 3))'",

@@ -1,18 +1,62 @@
-//! The three families `glm` fits, with their canonical links, as R's
-//! `gaussian()`, `binomial()` and `poisson()` define them (R 4.2's
-//! `src/library/stats/R/family.R`, and `src/library/stats/src/family.c` for
-//! the binomial's C helpers), so that IRLS walks the same path as R's.
+//! The families `glm` fits, as R's family functions define them (R 4.2's
+//! `src/library/stats/R/family.R`: `gaussian`, `binomial`, `poisson`,
+//! `Gamma`, `inverse.gaussian`, `quasibinomial`, `quasipoisson`, `quasi`,
+//! with `make.link`'s links, and `src/library/stats/src/family.c` for the
+//! logit's and the binomial's C helpers), so that IRLS walks the same path
+//! as R's.
 
+use super::super::nmath::dfun::{dcauchy, dgamma};
 use super::super::nmath::gamma::{bd0, dpois_raw, stirlerr};
+use super::super::nmath::pcont::pcauchy;
+use super::super::nmath::pnorm::{dnorm, pnorm};
+use super::super::nmath::qfun::qcauchy;
+use super::super::nmath::qnorm::qnorm;
 use super::super::summary::sum;
 use super::super::value::List;
 use super::super::{KernelError, Value};
 
+/// The error distribution (R's `family$family`), with `quasi`'s variance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Family {
+pub(crate) enum Dist {
     Gaussian,
     Binomial,
     Poisson,
+    Gamma,
+    InverseGaussian,
+    QuasiBinomial,
+    QuasiPoisson,
+    Quasi(Variance),
+}
+
+/// `quasi(variance = )`'s named variance functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Variance {
+    Constant,
+    MuOneMinusMu,
+    Mu,
+    Mu2,
+    Mu3,
+}
+
+/// `make.link`'s links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Link {
+    Logit,
+    Probit,
+    Cauchit,
+    Cloglog,
+    Identity,
+    Log,
+    Sqrt,
+    InverseSquare,
+    Inverse,
+}
+
+/// A family object: its distribution and link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Family {
+    pub dist: Dist,
+    pub link: Link,
 }
 
 /// `.Machine$double.eps`, R's DBL_EPSILON.
@@ -21,57 +65,88 @@ const EPS: f64 = f64::EPSILON;
 const THRESH: f64 = 30.0;
 const MTHRESH: f64 = -30.0;
 
-impl Family {
-    pub(crate) fn from_name(name: &str) -> Option<Family> {
-        match name {
-            "gaussian" => Some(Family::Gaussian),
-            "binomial" => Some(Family::Binomial),
-            "poisson" => Some(Family::Poisson),
-            _ => None,
-        }
+impl Variance {
+    pub(crate) fn from_name(name: &str) -> Result<Variance, KernelError> {
+        // quasi() drops the blanks of the variance's text before matching.
+        let name: String = name.chars().filter(|c| *c != ' ').collect();
+        Ok(match name.as_str() {
+            "constant" => Variance::Constant,
+            "mu(1-mu)" => Variance::MuOneMinusMu,
+            "mu" => Variance::Mu,
+            "mu^2" => Variance::Mu2,
+            "mu^3" => Variance::Mu3,
+            _ => {
+                return Err(KernelError::new(format!(
+                    "'variance' \"{name}\" is invalid: possible values are \"mu(1-mu)\", \"mu\", \"mu^2\", \"mu^3\" and \"constant\""
+                )))
+            }
+        })
     }
 
     pub(crate) fn name(self) -> &'static str {
         match self {
-            Family::Gaussian => "gaussian",
-            Family::Binomial => "binomial",
-            Family::Poisson => "poisson",
+            Variance::Constant => "constant",
+            Variance::MuOneMinusMu => "mu(1-mu)",
+            Variance::Mu => "mu",
+            Variance::Mu2 => "mu^2",
+            Variance::Mu3 => "mu^3",
+        }
+    }
+}
+
+impl Link {
+    /// `make.link(name)`, or its error.
+    pub(crate) fn from_name(name: &str) -> Result<Link, KernelError> {
+        Ok(match name {
+            "logit" => Link::Logit,
+            "probit" => Link::Probit,
+            "cloglog" => Link::Cloglog,
+            "identity" => Link::Identity,
+            "log" => Link::Log,
+            "sqrt" => Link::Sqrt,
+            "1/mu^2" => Link::InverseSquare,
+            "inverse" => Link::Inverse,
+            "cauchit" => Link::Cauchit,
+            _ => {
+                return Err(KernelError::new(format!(
+                    "\u{2018}{name}\u{2019} link not recognised"
+                )))
+            }
+        })
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Link::Logit => "logit",
+            Link::Probit => "probit",
+            Link::Cauchit => "cauchit",
+            Link::Cloglog => "cloglog",
+            Link::Identity => "identity",
+            Link::Log => "log",
+            Link::Sqrt => "sqrt",
+            Link::InverseSquare => "1/mu^2",
+            Link::Inverse => "inverse",
         }
     }
 
-    pub(crate) fn link(self) -> &'static str {
+    fn linkfun(self, mu: f64) -> f64 {
         match self {
-            Family::Gaussian => "identity",
-            Family::Binomial => "logit",
-            Family::Poisson => "log",
-        }
-    }
-
-    /// What `family$family` and `family$link` print: the object R's
-    /// family functions return, reduced to its names.
-    pub(crate) fn value(self) -> Value {
-        Value::List(List::record(
-            "family",
-            vec![
-                ("family", Value::string(self.name())),
-                ("link", Value::string(self.link())),
-            ],
-        ))
-    }
-
-    pub(crate) fn linkfun(self, mu: f64) -> f64 {
-        match self {
-            Family::Gaussian => mu,
             // family.c logit_link: log(x / (1 - x)).
-            Family::Binomial => (mu / (1.0 - mu)).ln(),
-            Family::Poisson => mu.ln(),
+            Link::Logit => (mu / (1.0 - mu)).ln(),
+            Link::Probit => qnorm(mu, 0.0, 1.0, true, false),
+            Link::Cauchit => qcauchy(mu, 0.0, 1.0, true, false),
+            Link::Cloglog => (-(1.0 - mu).ln()).ln(),
+            Link::Identity => mu,
+            Link::Log => mu.ln(),
+            Link::Sqrt => mu.sqrt(),
+            Link::InverseSquare => 1.0 / (mu * mu),
+            Link::Inverse => 1.0 / mu,
         }
     }
 
-    pub(crate) fn linkinv(self, eta: f64) -> f64 {
+    fn linkinv(self, eta: f64) -> f64 {
         match self {
-            Family::Gaussian => eta,
-            Family::Binomial => {
+            Link::Logit => {
                 let tmp = if eta < MTHRESH {
                     EPS
                 } else if eta > THRESH {
@@ -81,15 +156,27 @@ impl Family {
                 };
                 tmp / (1.0 + tmp)
             }
+            Link::Probit => {
+                let thresh = -qnorm(EPS, 0.0, 1.0, true, false);
+                pnorm(pmin(pmax(eta, -thresh), thresh), 0.0, 1.0, true, false)
+            }
+            Link::Cauchit => {
+                let thresh = -qcauchy(EPS, 0.0, 1.0, true, false);
+                pcauchy(pmin(pmax(eta, -thresh), thresh), 0.0, 1.0, true, false)
+            }
+            Link::Cloglog => pmax(pmin(-(-eta.exp()).exp_m1(), 1.0 - EPS), EPS),
+            Link::Identity => eta,
             // pmax(exp(eta), .Machine$double.eps); pmax keeps an NA.
-            Family::Poisson => pmax_eps(eta.exp()),
+            Link::Log => pmax(eta.exp(), EPS),
+            Link::Sqrt => eta * eta,
+            Link::InverseSquare => 1.0 / eta.sqrt(),
+            Link::Inverse => 1.0 / eta,
         }
     }
 
-    pub(crate) fn mu_eta(self, eta: f64) -> f64 {
+    fn mu_eta(self, eta: f64) -> f64 {
         match self {
-            Family::Gaussian => 1.0,
-            Family::Binomial => {
+            Link::Logit => {
                 let opexp = 1.0 + eta.exp();
                 if !(MTHRESH..=THRESH).contains(&eta) {
                     EPS
@@ -97,23 +184,153 @@ impl Family {
                     eta.exp() / (opexp * opexp)
                 }
             }
-            Family::Poisson => pmax_eps(eta.exp()),
+            Link::Probit => pmax(dnorm(eta, 0.0, 1.0, false), EPS),
+            Link::Cauchit => pmax(dcauchy(eta, 0.0, 1.0, false), EPS),
+            Link::Cloglog => {
+                let eta = pmin(eta, 700.0);
+                pmax(eta.exp() * (-eta.exp()).exp(), EPS)
+            }
+            Link::Identity => 1.0,
+            Link::Log => pmax(eta.exp(), EPS),
+            Link::Sqrt => 2.0 * eta,
+            Link::InverseSquare => -1.0 / (2.0 * eta.powf(1.5)),
+            Link::Inverse => -1.0 / (eta * eta),
         }
     }
 
-    pub(crate) fn variance(self, mu: f64) -> f64 {
+    fn valideta(self, eta: &[f64]) -> bool {
         match self {
-            Family::Gaussian => 1.0,
-            Family::Binomial => mu * (1.0 - mu),
-            Family::Poisson => mu,
+            Link::Sqrt | Link::InverseSquare => eta.iter().all(|e| e.is_finite() && *e > 0.0),
+            Link::Inverse => eta.iter().all(|e| e.is_finite() && *e != 0.0),
+            _ => true,
+        }
+    }
+}
+
+impl Dist {
+    /// A family function's name (`family$family`), with its default link.
+    pub(crate) fn from_name(name: &str) -> Option<Dist> {
+        Some(match name {
+            "gaussian" => Dist::Gaussian,
+            "binomial" => Dist::Binomial,
+            "poisson" => Dist::Poisson,
+            "Gamma" => Dist::Gamma,
+            "inverse.gaussian" => Dist::InverseGaussian,
+            "quasibinomial" => Dist::QuasiBinomial,
+            "quasipoisson" => Dist::QuasiPoisson,
+            "quasi" => Dist::Quasi(Variance::Constant),
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Dist::Gaussian => "gaussian",
+            Dist::Binomial => "binomial",
+            Dist::Poisson => "poisson",
+            Dist::Gamma => "Gamma",
+            Dist::InverseGaussian => "inverse.gaussian",
+            Dist::QuasiBinomial => "quasibinomial",
+            Dist::QuasiPoisson => "quasipoisson",
+            Dist::Quasi(_) => "quasi",
+        }
+    }
+
+    /// The family function's default link.
+    pub(crate) fn default_link(self) -> Link {
+        match self {
+            Dist::Gaussian | Dist::Quasi(_) => Link::Identity,
+            Dist::Binomial | Dist::QuasiBinomial => Link::Logit,
+            Dist::Poisson | Dist::QuasiPoisson => Link::Log,
+            Dist::Gamma => Link::Inverse,
+            Dist::InverseGaussian => Link::InverseSquare,
+        }
+    }
+}
+
+impl Family {
+    pub(crate) fn new(dist: Dist, link: Link) -> Family {
+        Family { dist, link }
+    }
+
+    /// A family by name, with its default link.
+    pub(crate) fn from_name(name: &str) -> Option<Family> {
+        Dist::from_name(name).map(|d| Family::new(d, d.default_link()))
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        self.dist.name()
+    }
+
+    pub(crate) fn link(self) -> &'static str {
+        self.link.name()
+    }
+
+    /// summary.glm fixes the dispersion at 1 for these two families only;
+    /// every other one estimates it.
+    pub(crate) fn fixed_dispersion(self) -> bool {
+        matches!(self.dist, Dist::Binomial | Dist::Poisson)
+    }
+
+    /// Whether the binomial's two-column response is taken.
+    pub(crate) fn binomial_like(self) -> bool {
+        matches!(self.dist, Dist::Binomial | Dist::QuasiBinomial)
+    }
+
+    /// What `family$family` and `family$link` (and quasi's `varfun`)
+    /// print: the object R's family functions return, reduced to its
+    /// names.
+    pub(crate) fn value(self) -> Value {
+        let mut fields = vec![
+            ("family", Value::string(self.name())),
+            ("link", Value::string(self.link())),
+        ];
+        if let Dist::Quasi(v) = self.dist {
+            fields.push(("varfun", Value::string(v.name())));
+        }
+        Value::List(List::record("family", fields))
+    }
+
+    pub(crate) fn linkfun(self, mu: f64) -> f64 {
+        self.link.linkfun(mu)
+    }
+
+    pub(crate) fn linkinv(self, eta: f64) -> f64 {
+        self.link.linkinv(eta)
+    }
+
+    pub(crate) fn mu_eta(self, eta: f64) -> f64 {
+        self.link.mu_eta(eta)
+    }
+
+    pub(crate) fn valideta(self, eta: &[f64]) -> bool {
+        self.link.valideta(eta)
+    }
+
+    pub(crate) fn variance(self, mu: f64) -> f64 {
+        match self.dist {
+            Dist::Gaussian | Dist::Quasi(Variance::Constant) => 1.0,
+            Dist::Binomial | Dist::QuasiBinomial | Dist::Quasi(Variance::MuOneMinusMu) => {
+                mu * (1.0 - mu)
+            }
+            Dist::Poisson | Dist::QuasiPoisson | Dist::Quasi(Variance::Mu) => mu,
+            Dist::Gamma | Dist::Quasi(Variance::Mu2) => mu * mu,
+            Dist::InverseGaussian | Dist::Quasi(Variance::Mu3) => mu.powi(3),
         }
     }
 
     pub(crate) fn validmu(self, mu: &[f64]) -> bool {
-        match self {
-            Family::Gaussian => true,
-            Family::Binomial => mu.iter().all(|&m| m.is_finite() && m > 0.0 && m < 1.0),
-            Family::Poisson => mu.iter().all(|&m| m.is_finite() && m > 0.0),
+        match self.dist {
+            Dist::Gaussian | Dist::InverseGaussian | Dist::Quasi(Variance::Constant) => true,
+            Dist::Binomial | Dist::QuasiBinomial => {
+                mu.iter().all(|&m| m.is_finite() && m > 0.0 && m < 1.0)
+            }
+            Dist::Poisson | Dist::QuasiPoisson | Dist::Gamma => {
+                mu.iter().all(|&m| m.is_finite() && m > 0.0)
+            }
+            // quasi's own: all(mu > 0) && all(mu < 1), an NA failing.
+            Dist::Quasi(Variance::MuOneMinusMu) => mu.iter().all(|&m| m > 0.0 && m < 1.0),
+            Dist::Quasi(_) => mu.iter().all(|&m| m > 0.0),
         }
     }
 
@@ -123,15 +340,33 @@ impl Family {
         (0..y.len())
             .map(|i| {
                 let (y, mu, wt) = (y[i], mu_at(i), wt[i]);
-                match self {
-                    Family::Gaussian => wt * ((y - mu) * (y - mu)),
-                    Family::Binomial => 2.0 * wt * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu)),
-                    Family::Poisson => {
+                match self.dist {
+                    Dist::Gaussian | Dist::Quasi(Variance::Constant) => wt * ((y - mu) * (y - mu)),
+                    Dist::Binomial | Dist::QuasiBinomial | Dist::Quasi(Variance::MuOneMinusMu) => {
+                        2.0 * wt * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu))
+                    }
+                    Dist::Poisson | Dist::QuasiPoisson => {
                         if y > 0.0 {
                             2.0 * (wt * (y * (y / mu).ln() - (y - mu)))
                         } else {
                             2.0 * (mu * wt)
                         }
+                    }
+                    Dist::Quasi(Variance::Mu) => {
+                        let r = if y == 0.0 { 1.0 } else { y / mu };
+                        2.0 * wt * (y * r.ln() - (y - mu))
+                    }
+                    Dist::Gamma => {
+                        let r = if y == 0.0 { 1.0 } else { y / mu };
+                        -2.0 * wt * (r.ln() - (y - mu) / mu)
+                    }
+                    // pmax(-2 * wt * (log(ifelse(y == 0, 1, y)/mu) - (y - mu)/mu), 0)
+                    Dist::Quasi(Variance::Mu2) => {
+                        let r = if y == 0.0 { 1.0 } else { y };
+                        pmax(-2.0 * wt * ((r / mu).ln() - (y - mu) / mu), 0.0)
+                    }
+                    Dist::InverseGaussian | Dist::Quasi(Variance::Mu3) => {
+                        wt * ((y - mu) * (y - mu)) / (y * (mu * mu))
                     }
                 }
             })
@@ -139,16 +374,17 @@ impl Family {
     }
 
     /// `family$aic(y, n, mu, wt, dev)`: minus twice the log-likelihood
-    /// (plus 2 for the gaussian's variance); `glm.fit` adds 2 * rank.
+    /// (plus 2 for an estimated dispersion); `glm.fit` adds 2 * rank. The
+    /// quasi families have none (NA).
     pub(crate) fn aic(self, y: &[f64], n: &[f64], mu: &[f64], wt: &[f64], dev: f64) -> f64 {
-        match self {
-            Family::Gaussian => {
+        match self.dist {
+            Dist::Gaussian => {
                 let nobs = y.len() as f64;
                 let logs: Vec<f64> = wt.iter().map(|w| w.ln()).collect();
                 nobs * ((dev / nobs * 2.0 * std::f64::consts::PI).ln() + 1.0) + 2.0
                     - sum(&logs, false)
             }
-            Family::Binomial => {
+            Dist::Binomial => {
                 let m: &[f64] = if n.iter().any(|&n| n > 1.0) { n } else { wt };
                 let terms: Vec<f64> = (0..y.len())
                     .map(|i| {
@@ -162,15 +398,29 @@ impl Family {
                     .collect();
                 -2.0 * sum(&terms, false)
             }
-            Family::Poisson => {
+            Dist::Poisson => {
                 let terms: Vec<f64> = (0..y.len())
                     .map(|i| dpois_log(y[i], mu[i]) * wt[i])
                     .collect();
                 -2.0 * sum(&terms, false)
             }
+            Dist::Gamma => {
+                let disp = dev / sum(wt, false);
+                let terms: Vec<f64> = (0..y.len())
+                    .map(|i| dgamma(y[i], 1.0 / disp, mu[i] * disp, true) * wt[i])
+                    .collect();
+                -2.0 * sum(&terms, false) + 2.0
+            }
+            Dist::InverseGaussian => {
+                let sw = sum(wt, false);
+                let logs: Vec<f64> = y.iter().zip(wt).map(|(y, w)| y.ln() * w).collect();
+                sw * (1.0 + (dev / sw * 2.0 * std::f64::consts::PI).ln())
+                    + 3.0 * sum(&logs, false)
+                    + 2.0
+            }
+            Dist::QuasiBinomial | Dist::QuasiPoisson | Dist::Quasi(_) => super::super::value::NA,
         }
     }
-
     /// `family$initialize`: checks `y`, turns a two-column binomial
     /// response into proportions with weights, and gives `mustart`.
     /// Returns (y, n, prior weights, mustart).
@@ -180,97 +430,137 @@ impl Family {
         failures: Option<&[f64]>,
         weights: &[f64],
     ) -> Result<Initial, KernelError> {
-        Ok(match self {
-            Family::Gaussian => {
-                if failures.is_some() {
-                    return Err(KernelError::new(
-                        "flowcast's glm() takes a two-column response only for the binomial family",
-                    ));
-                }
-                Initial {
-                    y: y.to_vec(),
-                    n: vec![1.0; y.len()],
-                    weights: weights.to_vec(),
-                    mustart: y.to_vec(),
-                    warning: None,
-                }
+        if failures.is_some() && !self.binomial_like() {
+            return Err(KernelError::new(
+                "flowcast's glm() takes a two-column response only for the binomial families",
+            ));
+        }
+        let plain = |mustart: Vec<f64>| Initial {
+            y: y.to_vec(),
+            n: vec![1.0; y.len()],
+            weights: weights.to_vec(),
+            mustart,
+            warning: None,
+        };
+        let refuse = |bad: fn(f64) -> bool, message: &str| {
+            if y.iter().any(|&v| bad(v)) {
+                Err(KernelError::new(message))
+            } else {
+                Ok(())
             }
-            Family::Poisson => {
-                if failures.is_some() {
+        };
+        // quasi's `y + 0.1 * (y == 0)`.
+        let off_zero = || {
+            y.iter()
+                .map(|&v| v + if v == 0.0 { 0.1 } else { 0.0 })
+                .collect()
+        };
+        Ok(match self.dist {
+            Dist::Gaussian => {
+                let bad = match self.link {
+                    Link::Inverse => y.contains(&0.0),
+                    Link::Log => y.iter().any(|&v| v <= 0.0),
+                    _ => false,
+                };
+                if bad {
                     return Err(KernelError::new(
-                        "flowcast's glm() takes a two-column response only for the binomial family",
+                        "cannot find valid starting values: please specify some",
                     ));
                 }
-                if y.iter().any(|&v| v < 0.0) {
-                    return Err(KernelError::new(
-                        "negative values not allowed for the 'Poisson' family",
-                    ));
-                }
-                Initial {
-                    y: y.to_vec(),
-                    n: vec![1.0; y.len()],
-                    weights: weights.to_vec(),
-                    mustart: y.iter().map(|v| v + 0.1).collect(),
-                    warning: None,
-                }
+                plain(y.to_vec())
             }
-            Family::Binomial => match failures {
-                None => {
-                    let y: Vec<f64> = y
-                        .iter()
-                        .zip(weights)
-                        .map(|(&y, &w)| if w == 0.0 { 0.0 } else { y })
-                        .collect();
-                    if y.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
-                        return Err(KernelError::new("y values must be 0 <= y <= 1"));
-                    }
-                    let mustart = y
-                        .iter()
-                        .zip(weights)
-                        .map(|(y, w)| (w * y + 0.5) / (w + 1.0))
-                        .collect();
-                    let warning = y
-                        .iter()
-                        .zip(weights)
-                        .any(|(y, w)| {
-                            let m = w * y;
-                            (m - m.round_ties_even()).abs() > 1e-3
-                        })
+            Dist::Quasi(Variance::Constant) => plain(y.to_vec()),
+            Dist::Poisson => {
+                refuse(
+                    |v| v < 0.0,
+                    "negative values not allowed for the 'Poisson' family",
+                )?;
+                plain(y.iter().map(|v| v + 0.1).collect())
+            }
+            Dist::QuasiPoisson => {
+                refuse(
+                    |v| v < 0.0,
+                    "negative values not allowed for the 'quasiPoisson' family",
+                )?;
+                plain(y.iter().map(|v| v + 0.1).collect())
+            }
+            Dist::Gamma => {
+                refuse(
+                    |v| v <= 0.0,
+                    "non-positive values not allowed for the 'Gamma' family",
+                )?;
+                plain(y.to_vec())
+            }
+            Dist::InverseGaussian => {
+                refuse(
+                    |v| v <= 0.0,
+                    "positive values only are allowed for the 'inverse.gaussian' family",
+                )?;
+                plain(y.to_vec())
+            }
+            Dist::Quasi(Variance::MuOneMinusMu) => {
+                plain(y.iter().map(|&v| pmax(0.001, pmin(0.999, v))).collect())
+            }
+            Dist::Quasi(_) => plain(off_zero()),
+            Dist::Binomial | Dist::QuasiBinomial => {
+                // Only binomial() itself warns about non-integer counts.
+                let strict = self.dist == Dist::Binomial;
+                match failures {
+                    None => {
+                        let y: Vec<f64> = y
+                            .iter()
+                            .zip(weights)
+                            .map(|(&y, &w)| if w == 0.0 { 0.0 } else { y })
+                            .collect();
+                        if y.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
+                            return Err(KernelError::new("y values must be 0 <= y <= 1"));
+                        }
+                        let mustart = y
+                            .iter()
+                            .zip(weights)
+                            .map(|(y, w)| (w * y + 0.5) / (w + 1.0))
+                            .collect();
+                        let warning = (strict
+                            && y.iter().zip(weights).any(|(y, w)| {
+                                let m = w * y;
+                                (m - m.round_ties_even()).abs() > 1e-3
+                            }))
                         .then_some("non-integer #successes in a binomial glm!");
-                    Initial {
-                        n: vec![1.0; y.len()],
-                        y,
-                        weights: weights.to_vec(),
-                        mustart,
-                        warning,
+                        Initial {
+                            n: vec![1.0; y.len()],
+                            y,
+                            weights: weights.to_vec(),
+                            mustart,
+                            warning,
+                        }
                     }
-                }
-                Some(f) => {
-                    let warning = y
-                        .iter()
-                        .chain(f)
-                        .any(|v| (v - v.round_ties_even()).abs() > 1e-3)
+                    Some(f) => {
+                        let warning = (strict
+                            && y.iter()
+                                .chain(f)
+                                .any(|v| (v - v.round_ties_even()).abs() > 1e-3))
                         .then_some("non-integer counts in a binomial glm!");
-                    let n: Vec<f64> = y.iter().zip(f).map(|(s, f)| s + f).collect();
-                    let p: Vec<f64> = y
-                        .iter()
-                        .zip(&n)
-                        .map(|(s, n)| if *n == 0.0 { 0.0 } else { s / n })
-                        .collect();
-                    let mustart = p
-                        .iter()
-                        .zip(&n)
-                        .map(|(p, n)| (n * p + 0.5) / (n + 1.0))
-                        .collect();
-                    Initial {
-                        weights: weights.iter().zip(&n).map(|(w, n)| w * n).collect(),
-                        y: p,
-                        n,
-                        mustart,
-                        warning,
+                        let n: Vec<f64> = y.iter().zip(f).map(|(s, f)| s + f).collect();
+                        let p: Vec<f64> = y
+                            .iter()
+                            .zip(&n)
+                            .map(|(s, n)| if *n == 0.0 { 0.0 } else { s / n })
+                            .collect();
+                        let mustart = p
+                            .iter()
+                            .zip(&n)
+                            .map(|(p, n)| (n * p + 0.5) / (n + 1.0))
+                            .collect();
+                        Initial {
+                            weights: weights.iter().zip(&n).map(|(w, n)| w * n).collect(),
+                            y: p,
+                            n,
+                            mustart,
+                            warning,
+                        }
                     }
                 }
-            },
+            }
         })
     }
 }
@@ -284,11 +574,21 @@ pub(crate) struct Initial {
     pub warning: Option<&'static str>,
 }
 
-fn pmax_eps(x: f64) -> f64 {
-    if x.is_nan() || x >= EPS {
+/// R's `pmax(x, m)` for a non-NA `m`: an NA `x` stays NA.
+fn pmax(x: f64, m: f64) -> f64 {
+    if x.is_nan() || x >= m {
         x
     } else {
-        EPS
+        m
+    }
+}
+
+/// R's `pmin(x, m)` for a non-NA `m`.
+fn pmin(x: f64, m: f64) -> f64 {
+    if x.is_nan() || x <= m {
+        x
+    } else {
+        m
     }
 }
 
@@ -371,7 +671,7 @@ mod tests {
 
     #[test]
     fn logit_saturates_as_family_c() {
-        let b = Family::Binomial;
+        let b = Family::from_name("binomial").unwrap();
         assert_eq!(b.linkinv(-40.0), EPS / (1.0 + EPS));
         assert_eq!(b.mu_eta(31.0), EPS);
         assert!((b.linkfun(b.linkinv(0.3)) - 0.3).abs() < 1e-15);

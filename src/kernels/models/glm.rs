@@ -15,55 +15,74 @@ use super::super::model_matrix;
 use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
-use super::family::Family;
+use super::family::{Dist, Family, Link, Variance};
 
 /// `glm.control()`'s defaults.
 const EPSILON: f64 = 1e-8;
 const MAXIT: usize = 25;
 
-/// The family an argument names: a `family` object (`binomial()`), its
-/// name as a string (`"binomial"`), or nothing (R's default, gaussian).
+/// The family an argument names: a `family` object (`Gamma(link =
+/// "log")`), its name as a string (`"binomial"`, with its default link),
+/// or nothing (R's default, gaussian).
 pub(crate) fn family_of(v: Option<&Value>) -> Result<Family, KernelError> {
-    let name = match v {
-        None | Some(Value::Null) => return Ok(Family::Gaussian),
-        Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
-        Some(Value::List(l)) if l.class.as_deref() == Some("family") => match l.field("family") {
-            Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
-            _ => return Err(KernelError::new("'family' not recognized")),
-        },
-        Some(other) => {
-            return Err(KernelError::new(format!(
-                "'family' not recognized: a {}",
-                other.type_name()
-            )))
-        }
+    let one = |v: Option<&Value>| match v {
+        Some(Value::Str(s)) if s.len() == 1 => Some(s[0].clone()),
+        _ => None,
     };
-    Family::from_name(&name).ok_or_else(|| {
-        KernelError::new(format!(
-            "family '{name}' is not supported by flowcast's glm(): use gaussian, binomial or poisson"
-        ))
-    })
+    match v {
+        None | Some(Value::Null) => Ok(Family::new(Dist::Gaussian, Link::Identity)),
+        Some(Value::Str(s)) if s.len() == 1 => {
+            Family::from_name(&s[0]).ok_or_else(|| unknown(&s[0]))
+        }
+        Some(Value::List(l)) if l.class.as_deref() == Some("family") => {
+            let name = one(l.field("family"))
+                .ok_or_else(|| KernelError::new("'family' not recognized"))?;
+            let mut dist = Dist::from_name(&name).ok_or_else(|| unknown(&name))?;
+            if let (Dist::Quasi(_), Some(v)) = (dist, one(l.field("varfun"))) {
+                dist = Dist::Quasi(Variance::from_name(&v)?);
+            }
+            let link = match one(l.field("link")) {
+                Some(link) => Link::from_name(&link)?,
+                None => dist.default_link(),
+            };
+            Ok(Family::new(dist, link))
+        }
+        Some(other) => Err(KernelError::new(format!(
+            "'family' not recognized: a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// R's error for a family name no family function has.
+fn unknown(name: &str) -> KernelError {
+    KernelError::new(format!(
+        "family '{name}' is not supported by flowcast's glm(): use gaussian, binomial, poisson, Gamma, inverse.gaussian, quasibinomial, quasipoisson or quasi"
+    ))
 }
 
 fn family_type(args: &Args<Type>) -> Result<Option<Family>, ArgError> {
     match args.ty("family") {
-        None | Some(Type::Null) => Ok(Some(Family::Gaussian)),
+        None | Some(Type::Null) => Ok(Some(Family::new(Dist::Gaussian, Link::Identity))),
         Some(Type::Any) => Ok(None),
         Some(t @ Type::Str { .. }) => match t.const_str() {
-            Some(s) => Family::from_name(s).map(Some).ok_or_else(|| {
-                args.error(
-                    "family",
-                    format!(
-                        "family '{s}' is not supported by flowcast's glm(): use gaussian, binomial or poisson"
-                    ),
-                )
-            }),
+            Some(s) => Family::from_name(s)
+                .map(Some)
+                .ok_or_else(|| args.error("family", unknown(s).0)),
             None => Ok(None),
         },
         Some(t @ Type::Record { class, .. }) if class == "family" => Ok(t
             .field("family")
             .and_then(Type::const_str)
-            .and_then(Family::from_name)),
+            .and_then(Dist::from_name)
+            .map(|d| {
+                let link = t
+                    .field("link")
+                    .and_then(Type::const_str)
+                    .and_then(|l| Link::from_name(l).ok())
+                    .unwrap_or(d.default_link());
+                Family::new(d, link)
+            })),
         Some(t) => Err(args.error(
             "family",
             format!("'family' not recognized: {}", t.describe()),
@@ -83,7 +102,7 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
                 Some(Type::Num { .. } | Type::Bool { .. } | Type::Any) => {}
                 Some(Type::Mat { cols, .. })
                     if matches!(cols, Some(1) | None)
-                        || (*cols == Some(2) && family != Some(Family::Gaussian)) => {}
+                        || (*cols == Some(2) && family.is_none_or(Family::binomial_like)) => {}
                 Some(t) => {
                     return Err(args.error(
                         "formula",
@@ -217,9 +236,9 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     let (f, failures) = match f.response.as_deref() {
         None => return Err(KernelError::new("glm() needs a response: y ~ x")),
         Some(Value::Mat(m)) if m.ncols() == 2 => {
-            if family != Family::Binomial {
+            if !family.binomial_like() {
                 return Err(KernelError::new(
-                    "flowcast's glm() takes a two-column response only for the binomial family",
+                    "flowcast's glm() takes a two-column response only for the binomial families",
                 ));
             }
             let (s, fl) = (m.column(0), m.column(1));
@@ -302,6 +321,11 @@ fn glm_fit(
         // An empty model: the linear predictor is the (zero) offset.
         eta = vec![0.0; nobs];
         mu = linkinv(&eta);
+        if !family.valideta(&eta) {
+            return Err(KernelError::new(
+                "invalid linear predictor values in empty model",
+            ));
+        }
         if !family.validmu(&mu) {
             return Err(KernelError::new("invalid fitted means in empty model"));
         }
@@ -317,7 +341,7 @@ fn glm_fit(
     } else {
         eta = init.mustart.iter().map(|&m| family.linkfun(m)).collect();
         mu = linkinv(&eta);
-        if !family.validmu(&mu) {
+        if !(family.validmu(&mu) && family.valideta(&eta)) {
             return Err(KernelError::new(
                 "cannot find valid starting values: please specify some",
             ));
@@ -408,7 +432,7 @@ fn glm_fit(
                 }
                 boundary = true;
             }
-            if !family.validmu(&mu) {
+            if !(family.valideta(&eta) && family.validmu(&mu)) {
                 let Some(old) = &coefold else {
                     return Err(KernelError::new(
                         "no valid set of coefficients has been found: please supply starting values",
@@ -416,7 +440,7 @@ fn glm_fit(
                 };
                 ctx.warn("step size truncated: out of bounds");
                 let mut ii = 1;
-                while !family.validmu(&mu) {
+                while !(family.valideta(&eta) && family.validmu(&mu)) {
                     if ii > MAXIT {
                         return Err(KernelError::new("inner loop 2; cannot correct step size"));
                     }
@@ -454,11 +478,11 @@ fn glm_fit(
             ctx.warn("glm.fit: algorithm stopped at boundary value");
         }
         let eps = 10.0 * f64::EPSILON;
-        match family {
-            Family::Binomial if mu.iter().any(|&m| m > 1.0 - eps || m < eps) => {
+        match family.dist {
+            Dist::Binomial if mu.iter().any(|&m| m > 1.0 - eps || m < eps) => {
                 ctx.warn("glm.fit: fitted probabilities numerically 0 or 1 occurred")
             }
-            Family::Poisson if mu.iter().any(|&m| m < eps) => {
+            Dist::Poisson if mu.iter().any(|&m| m < eps) => {
                 ctx.warn("glm.fit: fitted rates numerically 0 occurred")
             }
             _ => {}

@@ -521,9 +521,10 @@ pub(super) fn rstudent_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
                 })
                 .collect();
             let r = finite_or_nan(r);
-            match f {
-                Family::Binomial | Family::Poisson => r,
-                Family::Gaussian => r.iter().zip(&infl.sigma).map(|(r, s)| r / s).collect(),
+            if f.fixed_dispersion() {
+                r
+            } else {
+                r.iter().zip(&infl.sigma).map(|(r, s)| r / s).collect()
             }
         }
     };

@@ -17,7 +17,7 @@ use super::super::nmath::qt::qt;
 use super::super::summary::sum;
 use super::super::value::NA;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
-use super::family::Family;
+use super::family::Dist;
 use super::fit::{chol2inv, model_type, Fit, Kind};
 use super::summary::estimated_dispersion;
 
@@ -66,9 +66,12 @@ fn log_lik(fit: &Fit, reml: bool) -> Result<LogLik, KernelError> {
             })
         }
         Kind::Glm(family) => {
-            // The dispersion estimated for the gaussian family is one more
-            // parameter.
-            let df = if family == Family::Gaussian {
+            // logLik.glm counts the dispersion these families estimate as
+            // one more parameter (the quasi families have no likelihood).
+            let df = if matches!(
+                family.dist,
+                Dist::Gaussian | Dist::Gamma | Dist::InverseGaussian
+            ) {
                 p + 1.0
             } else {
                 p

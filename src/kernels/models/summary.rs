@@ -249,9 +249,9 @@ pub(super) fn estimated_dispersion(
     ctx: &mut Ctx,
 ) -> Result<f64, KernelError> {
     let df_r = fit.scalar("df.residual")?;
-    Ok(match family {
-        Family::Binomial | Family::Poisson => 1.0,
-        Family::Gaussian => {
+    Ok(match family.fixed_dispersion() {
+        true => 1.0,
+        false => {
             if df_r > 0.0 {
                 let w = fit.nums("weights")?;
                 let r = fit.nums("residuals")?;
@@ -282,7 +282,7 @@ fn summary_glm(
     let (dispersion, estimated) = match args.get("dispersion") {
         Some(Value::Null) | None => (
             estimated_dispersion(fit, family, ctx)?,
-            family == Family::Gaussian,
+            !family.fixed_dispersion(),
         ),
         Some(_) => (args.scalar("dispersion")?, false),
     };

@@ -6,7 +6,16 @@
 
 use crate::workflow::ast::{Arg, Expr, ExprKind};
 
-const FAMILIES: &[&str] = &["gaussian", "binomial", "poisson"];
+const FAMILIES: &[&str] = &[
+    "gaussian",
+    "binomial",
+    "poisson",
+    "Gamma",
+    "inverse.gaussian",
+    "quasibinomial",
+    "quasipoisson",
+    "quasi",
+];
 
 /// Rewrites `glm`'s family argument (named, or the second positional as R
 /// matches it) from a bare family name to a call.
