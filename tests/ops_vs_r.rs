@@ -290,6 +290,32 @@ fn function_steps_are_checked_where_they_are_used() {
     );
 }
 
+/// A function assigned in a step's statements is put in at each use after
+/// it (its values are in the ops fixture); one that calls itself, or whose
+/// body reads a name that means something else where it is called, is
+/// refused at the use.
+#[test]
+fn local_functions_are_checked_where_they_are_used() {
+    check_fails(
+        "a = '{ fib <- function(n) if (n < 2) n else fib(n - 1); fib(5) }'",
+        2,
+        "fib(n - 1)",
+        "`fib` calls itself",
+    );
+    check_fails(
+        "a = '{ k <- 2; f <- function(v) v * k; sapply(1:3, function(k) f(k)) }'",
+        2,
+        "f(k)",
+        "`f` reads `k`, which is another variable here",
+    );
+    check_fails(
+        "a = '{ f <- function(v) v + 1; f <- 3; f(2) }'",
+        2,
+        "f(2)",
+        "could not find function `f`",
+    );
+}
+
 /// Statements on separate lines of a multi-line string run as one block
 /// does, in a step and in a loop body; each loop iteration's locals are its
 /// own, so the loop's value is the same on any number of workers.

@@ -7,6 +7,10 @@
 //! written there. What the body reads is then read by the step that calls
 //! it, so dependences, shapes, costs and cache keys all see through the
 //! call. The function steps themselves leave the workflow.
+//!
+//! A function assigned inside a step's statements (`f <- function(a) a *
+//! k; f(2) + f(3)`) is put in the same way, at each use after it in the
+//! same statements, and its assignment leaves them.
 
 use std::collections::HashMap;
 
@@ -22,10 +26,11 @@ type Def = (Vec<Param>, Expr);
 /// function steps; the errors name the use.
 pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagnostic>> {
     let is_def = |s: &Step| matches!(&s.body, StepBody::Expr(e) if matches!(e.kind, ExprKind::Function { .. }));
-    if !steps.iter().any(is_def) {
+    let any_def = steps.iter().any(is_def);
+    if !any_def && !steps.iter().any(defines_local_function) {
         return Ok(());
     }
-    if steps.iter().all(is_def) {
+    if any_def && steps.iter().all(is_def) {
         let first = &steps[0];
         return Err(vec![Diagnostic::new(
             file,
@@ -52,6 +57,8 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
         raw: &raw,
         done: HashMap::new(),
         open: Vec::new(),
+        local: Vec::new(),
+        frames: Vec::new(),
         diags: Vec::new(),
     };
     let mut names: Vec<&String> = raw.keys().collect();
@@ -91,7 +98,51 @@ struct Inliner<'a> {
     /// The definitions being replaced, to catch a function that calls
     /// itself.
     open: Vec<String>,
+    /// Functions assigned in the statements being walked, innermost last.
+    local: Vec<Local>,
+    /// Where in the names in scope each function being walked begins: its
+    /// parameters and locals are a new environment, which a function
+    /// assigned outside it cannot see.
+    frames: Vec<usize>,
     diags: Vec<Diagnostic>,
+}
+
+/// A function assigned in a step's statements: its name, its definition,
+/// and how many names were in scope where it was made (a name bound
+/// after those, at a use, is not the one its body meant).
+struct Local {
+    name: String,
+    def: Def,
+    scope: usize,
+}
+
+/// Whether any statement of `s` assigns a function to a name.
+fn defines_local_function(s: &Step) -> bool {
+    let mut found = false;
+    let mut stack: Vec<&Expr> = match &s.body {
+        StepBody::Expr(e) => vec![e],
+        StepBody::Loop(l) => vec![&l.range, &l.body],
+    };
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Assign { value, .. } = &e.kind {
+            found |= matches!(value.kind, ExprKind::Function { .. });
+        }
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    found
+}
+
+/// The names `e` reads.
+fn names_read(e: &Expr) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Name(n) = &e.kind {
+            out.push(n.as_str());
+        }
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    out
 }
 
 impl Inliner<'_> {
@@ -121,9 +172,54 @@ impl Inliner<'_> {
             .push(Diagnostic::new(self.file, Some(span), message));
     }
 
-    /// The function `name` is, for a use at `span`: `None` when `name` is
-    /// no function step, or it failed (its error is reported already).
-    fn use_of(&mut self, name: &str, span: Span) -> Option<Option<Def>> {
+    /// The function `name` is, for a use at `span` with `bound` in scope:
+    /// `None` when `name` is no function there, `Some(None)` when it failed
+    /// (its error is reported already).
+    fn use_of(&mut self, name: &str, span: Span, bound: &[String]) -> Option<Option<Def>> {
+        if let Some(i) = self.local.iter().rposition(|l| l.name == name) {
+            let l = &self.local[i];
+            // A parameter or local of that name made since hides it.
+            if bound
+                .get(l.scope..)
+                .unwrap_or_default()
+                .contains(&name.to_string())
+            {
+                return None;
+            }
+            // Names of the functions entered since: what the body's names
+            // would wrongly mean once it stands here.
+            let inner = self
+                .frames
+                .iter()
+                .find(|&&f| f >= l.scope)
+                .map_or(&[][..], |&f| bound.get(f..).unwrap_or_default());
+            let (params, body) = &l.def;
+            let captured = names_read(body)
+                .into_iter()
+                .find(|n| !params.iter().any(|p| p.name == *n) && inner.iter().any(|b| b == n))
+                .map(str::to_string);
+            if let Some(n) = captured {
+                self.error(
+                    span,
+                    format!(
+                        "`{name}` reads `{n}`, which is another variable here (a parameter or \
+                         local of the function this call is in): rename one of them"
+                    ),
+                );
+                return Some(None);
+            }
+            return Some(Some(l.def.clone()));
+        }
+        if self.open.iter().any(|n| n == name) && !self.raw.contains_key(name) {
+            self.error(
+                span,
+                format!(
+                    "`{name}` calls itself: a function may call other functions, but not \
+                     itself, directly or through them"
+                ),
+            );
+            return Some(None);
+        }
         if !self.raw.contains_key(name) {
             return None;
         }
@@ -168,7 +264,7 @@ impl Inliner<'_> {
                 for a in args.iter_mut() {
                     self.replace(&mut a.value, bound);
                 }
-                if let Some(def) = self.use_of(func, *func_span) {
+                if let Some(def) = self.use_of(func, *func_span, bound) {
                     let Some((params, body)) = def else { return };
                     let (func, func_span, args) = (func.clone(), *func_span, std::mem::take(args));
                     e.kind = ExprKind::Apply {
@@ -180,9 +276,9 @@ impl Inliner<'_> {
                     };
                 }
             }
-            ExprKind::Name(n) if !bound.contains(n) => {
+            ExprKind::Name(n) if !bound.contains(n) || self.local.iter().any(|l| &l.name == n) => {
                 let n = n.clone();
-                if let Some(def) = self.use_of(&n, e.span) {
+                if let Some(def) = self.use_of(&n, e.span, bound) {
                     let Some((params, body)) = def else { return };
                     // Where a function is taken, it stands there as written;
                     // anywhere else the closure rules refuse it.
@@ -194,16 +290,43 @@ impl Inliner<'_> {
             }
             ExprKind::Function { params, body } => {
                 let outer = bound.len();
+                self.frames.push(outer);
                 bound.extend(params.iter().map(|p| p.name.clone()));
                 for d in params.iter_mut().filter_map(|p| p.default.as_mut()) {
                     self.replace(d, bound);
                 }
                 self.replace(body, bound);
                 bound.truncate(outer);
+                self.frames.pop();
             }
             ExprKind::Block(stmts) => {
                 let outer = bound.len();
-                for s in stmts.iter_mut() {
+                let outer_local = self.local.len();
+                let last = stmts.len().saturating_sub(1);
+                let mut defined = vec![false; stmts.len()];
+                for (i, s) in stmts.iter_mut().enumerate() {
+                    // `f <- function(...) body`, with statements after it:
+                    // each use of `f` there gets the function itself.
+                    if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {
+                        if let ExprKind::Function { params, body } = &mut value.kind {
+                            self.open.push(name.clone());
+                            let inner = bound.len();
+                            bound.extend(params.iter().map(|p| p.name.clone()));
+                            for d in params.iter_mut().filter_map(|p| p.default.as_mut()) {
+                                self.replace(d, bound);
+                            }
+                            self.replace(body, bound);
+                            bound.truncate(inner);
+                            self.open.pop();
+                            self.local.push(Local {
+                                name: name.clone(),
+                                def: (params.clone(), (**body).clone()),
+                                scope: bound.len(),
+                            });
+                            defined[i] = true;
+                            continue;
+                        }
+                    }
                     self.replace(s, bound);
                     let mut assigned = Vec::new();
                     s.assigned(&mut assigned);
@@ -211,6 +334,12 @@ impl Inliner<'_> {
                     bound.extend(assigned);
                 }
                 bound.truncate(outer);
+                self.local.truncate(outer_local);
+                let mut i = 0;
+                stmts.retain(|_| {
+                    i += 1;
+                    !defined[i - 1]
+                });
             }
             _ => e.visit_children_mut(&mut |c| self.replace(c, bound)),
         }
