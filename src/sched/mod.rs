@@ -27,6 +27,23 @@ mod stg;
 
 use std::ops::Range;
 
+/// The most workers a plan or a run may have. Far more than one machine's
+/// cores (a plan for 64 workers on 2 cores is a simulation worth having),
+/// and few enough that planning stays quick and a worker table never asks
+/// for more memory than exists (`-p 4294967296` once aborted the process).
+pub const MAX_PROCESSORS: usize = 4096;
+
+/// Why `p` workers cannot be: `None` when 1 ≤ p ≤ [`MAX_PROCESSORS`].
+pub fn processors_problem(p: usize) -> Option<String> {
+    if p == 0 {
+        Some("must be at least 1".to_string())
+    } else if p > MAX_PROCESSORS {
+        Some(format!("must be at most {MAX_PROCESSORS}"))
+    } else {
+        None
+    }
+}
+
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
 pub use loop_policy::{LoopKind, LoopPolicy};
 pub use mcp::{alap, mcp};

@@ -224,6 +224,16 @@ impl Cx<'_> {
                     wf.processors =
                         self.integer(key, value)
                             .and_then(|v| match usize::try_from(v) {
+                                Ok(p) if p > crate::sched::MAX_PROCESSORS => {
+                                    self.error(
+                                        span,
+                                        format!(
+                                            "`processors` must be at most {}",
+                                            crate::sched::MAX_PROCESSORS
+                                        ),
+                                    );
+                                    None
+                                }
                                 Ok(p) if p > 0 => Some(p),
                                 _ => {
                                     self.error(span, "`processors` must be a positive integer");
