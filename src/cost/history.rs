@@ -242,6 +242,18 @@ pub fn default_path() -> Option<PathBuf> {
     Some(base.join("flowcast").join("history.sqlite"))
 }
 
+/// Refuses a store, or one of the files SQLite keeps beside it, that is
+/// not a regular file: opening a FIFO blocks until a writer comes.
+fn refuse_special_files(path: &Path) -> std::io::Result<()> {
+    crate::regular_file::refuse_special_path(path)?;
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut companion = path.as_os_str().to_owned();
+        companion.push(suffix);
+        crate::regular_file::refuse_special_path(Path::new(&companion))?;
+    }
+    Ok(())
+}
+
 impl History {
     /// Opens (creating if needed) the store at `path`, its directory too,
     /// for writing. Waits up to [`BUSY_TIMEOUT`] for a lock, once.
@@ -259,6 +271,7 @@ impl History {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| err(HistoryErrorKind::Io(e)))?;
         }
+        refuse_special_files(&path).map_err(|e| err(HistoryErrorKind::Io(e)))?;
         let conn = Connection::open(&path).map_err(|e| err(classify(e)))?;
         let mut h = History {
             conn,
@@ -308,6 +321,10 @@ impl History {
     /// [`History::damage`].
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<History, HistoryError> {
         let path = path.as_ref().to_path_buf();
+        refuse_special_files(&path).map_err(|e| HistoryError {
+            path: path.clone(),
+            kind: HistoryErrorKind::Io(e),
+        })?;
         if !path.exists() {
             let conn = Connection::open_in_memory().map_err(|e| HistoryError {
                 path: path.clone(),
