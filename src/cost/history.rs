@@ -27,6 +27,7 @@ use rusqlite::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::printable::printable;
 use crate::sched::Comm;
 
 /// How long a writer waits for another process's transaction.
@@ -172,8 +173,14 @@ impl fmt::Display for HistoryError {
                 "history store {p} is damaged ({problem}); nothing more is written to it \
                  (make a copy, then try `sqlite3 {p} .recover`)"
             ),
-            HistoryErrorKind::Io(e) => write!(f, "history store {p}: {e}"),
-            HistoryErrorKind::Sqlite(e) => write!(f, "history store {p}: {e}"),
+            // SQLite quotes a damaged schema's text, control characters
+            // and all: shown escaped, as everything read from a file is.
+            HistoryErrorKind::Io(e) => {
+                write!(f, "history store {p}: {}", printable(&e.to_string()))
+            }
+            HistoryErrorKind::Sqlite(e) => {
+                write!(f, "history store {p}: {}", printable(&e.to_string()))
+            }
         }
     }
 }
