@@ -242,3 +242,39 @@ fn sizes_past_memory_fail_their_step_like_r() {
         text(&out.stdout)
     );
 }
+
+/// A damaged history whose schema text holds an ESC: SQLite quotes the
+/// bad token in its error, which `history` and `run` printed raw (a
+/// terminal escape from a file); now escaped like all file text.
+#[test]
+fn a_damaged_history_is_reported_escaped() {
+    let (dir, path) = workflow_file("[steps]\nx = \"1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&run_args(&path, &history));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut bytes = std::fs::read(&history).unwrap();
+    let table = bytes
+        .windows(17)
+        .position(|w| w == b"CREATE TABLE runs")
+        .expect("the runs table's schema");
+    let null = table
+        + bytes[table..]
+            .windows(4)
+            .position(|w| w == b"NULL")
+            .expect("a NULL in it");
+    bytes[null..null + 2].copy_from_slice(b"\x1b]");
+    std::fs::write(&history, bytes).unwrap();
+    for (args, code) in [
+        (vec!["history", "--history", arg(&history)], 1),
+        (run_args(&path, &history), 0),
+    ] {
+        let out = flowcast(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{args:?}: a raw ESC in {err:?}");
+        assert!(
+            err.contains("unrecognized token: \"\\u{1b}\""),
+            "{args:?}: {err}"
+        );
+    }
+}
