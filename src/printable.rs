@@ -30,6 +30,28 @@ pub fn push_printable(out: &mut String, c: char) {
     }
 }
 
+/// `text` left-aligned in a column `width` characters wide, as
+/// `format!("{text:<width$}")` writes it, for any width: std's formatting
+/// panics on a width past `u16::MAX`, and a step or column name may be
+/// longer than that.
+pub fn pad_end(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut out = String::with_capacity(text.len() + fill);
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', fill));
+    out
+}
+
+/// `text` right-aligned in a column `width` characters wide, as
+/// `format!("{text:>width$}")` writes it, for any width.
+pub fn pad_start(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut out = String::with_capacity(text.len() + fill);
+    out.extend(std::iter::repeat_n(' ', fill));
+    out.push_str(text);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,17 @@ pub fn read_to_string(path: &Path) -> io::Result<String> {
     })
 }
 
+/// Refuses `path` when it exists and is not a regular file: SQLite opening
+/// a FIFO for reading blocks until a writer comes, and a device or a
+/// directory is no store. A missing path passes.
+pub fn refuse_special_path(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) => refuse_special(&meta),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 fn refuse_special(meta: &std::fs::Metadata) -> io::Result<()> {
     let kind = meta.file_type();
     if kind.is_file() {

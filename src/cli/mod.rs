@@ -337,7 +337,7 @@ fn check(path: &Path) -> ExitCode {
                 if i + 1 == r.len() {
                     c.to_string()
                 } else {
-                    format!("{c:<width$}", width = w[i])
+                    crate::printable::pad_end(c, w[i])
                 }
             })
             .collect();
@@ -497,8 +497,8 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
         .processors
         .or(wf.processors)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if workers == 0 {
-        errln!("error: -p must be at least 1");
+    if let Some(problem) = crate::sched::processors_problem(workers) {
+        errln!("error: -p {problem}");
         return Err(ExitCode::from(2));
     }
     wf.m = m.or(wf.m);
@@ -512,8 +512,8 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
 /// The settings of the terminal UI and watch mode, which resolve the
 /// workflow's own defaults at every (re)load rather than once.
 fn live_settings(s: &Settings) -> Result<(Option<Scheduler>, ModelKind, Option<usize>), ExitCode> {
-    if s.processors == Some(0) {
-        errln!("error: -p must be at least 1");
+    if let Some(problem) = s.processors.and_then(crate::sched::processors_problem) {
+        errln!("error: -p {problem}");
         return Err(ExitCode::from(2));
     }
     if s.m == Some(0) {
@@ -557,8 +557,8 @@ fn schedule(path: &Path, p: usize, scheduler: &str, as_json: bool, quiet: bool) 
         errln!("error: unknown scheduler `{scheduler}` (emcp, mcp, baseline, dynamic, ideal)");
         return ExitCode::from(2);
     };
-    if p == 0 {
-        errln!("error: -p must be at least 1");
+    if let Some(problem) = sched::processors_problem(p) {
+        errln!("error: -p {problem}");
         return ExitCode::from(2);
     }
     let dag = match crate::regular_file::read_to_string(path)

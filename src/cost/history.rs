@@ -28,6 +28,7 @@ use rusqlite::{
 use serde::{Deserialize, Serialize};
 
 use crate::cost::Comm;
+use crate::printable::printable;
 
 /// How long a writer waits for another process's transaction.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -172,8 +173,14 @@ impl fmt::Display for HistoryError {
                 "history store {p} is damaged ({problem}); nothing more is written to it \
                  (make a copy, then try `sqlite3 {p} .recover`)"
             ),
-            HistoryErrorKind::Io(e) => write!(f, "history store {p}: {e}"),
-            HistoryErrorKind::Sqlite(e) => write!(f, "history store {p}: {e}"),
+            // SQLite quotes a damaged schema's text, control characters
+            // and all: shown escaped, as everything read from a file is.
+            HistoryErrorKind::Io(e) => {
+                write!(f, "history store {p}: {}", printable(&e.to_string()))
+            }
+            HistoryErrorKind::Sqlite(e) => {
+                write!(f, "history store {p}: {}", printable(&e.to_string()))
+            }
         }
     }
 }
@@ -242,6 +249,18 @@ pub fn default_path() -> Option<PathBuf> {
     Some(base.join("flowcast").join("history.sqlite"))
 }
 
+/// Refuses a store, or one of the files SQLite keeps beside it, that is
+/// not a regular file: opening a FIFO blocks until a writer comes.
+fn refuse_special_files(path: &Path) -> std::io::Result<()> {
+    crate::regular_file::refuse_special_path(path)?;
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut companion = path.as_os_str().to_owned();
+        companion.push(suffix);
+        crate::regular_file::refuse_special_path(Path::new(&companion))?;
+    }
+    Ok(())
+}
+
 impl History {
     /// Opens (creating if needed) the store at `path`, its directory too,
     /// for writing. Waits up to [`BUSY_TIMEOUT`] for a lock, once.
@@ -259,6 +278,7 @@ impl History {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| err(HistoryErrorKind::Io(e)))?;
         }
+        refuse_special_files(&path).map_err(|e| err(HistoryErrorKind::Io(e)))?;
         let conn = Connection::open(&path).map_err(|e| err(classify(e)))?;
         let mut h = History {
             conn,
@@ -308,6 +328,10 @@ impl History {
     /// [`History::damage`].
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<History, HistoryError> {
         let path = path.as_ref().to_path_buf();
+        refuse_special_files(&path).map_err(|e| HistoryError {
+            path: path.clone(),
+            kind: HistoryErrorKind::Io(e),
+        })?;
         if !path.exists() {
             let conn = Connection::open_in_memory().map_err(|e| HistoryError {
                 path: path.clone(),

@@ -750,7 +750,11 @@ fn replicate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     };
     let f = fun::resolve(None, ctx)?
         .ok_or_else(|| KernelError::new("argument \"expr\" is missing, with no default"))?;
-    let mut results = Vec::with_capacity(n.min(1 << 20));
+    // R's `sapply(integer(n), …)` fails on `integer(n)` for a count that
+    // cannot be held; a list of `n` values is refused the same way, before
+    // `n` calls that would never end.
+    let mut results = super::alloc::vec_with_capacity(n)
+        .map_err(|_| super::alloc::cannot_allocate(n as f64 * 4.0))?;
     for _ in 0..n {
         results.push(f.call(Vec::new(), ctx)?);
     }

@@ -148,7 +148,9 @@ impl Type {
             | Type::Factor { len, .. } => *len,
             Type::Mat { rows, cols }
             | Type::ComplexMat { rows, cols }
-            | Type::BoolMat { rows, cols } => Some((*rows)? * (*cols)?),
+            // A product past usize (`diag(1e15)`) is no length any value
+            // can have: unknown, for the kernel to refuse when it runs.
+            | Type::BoolMat { rows, cols } => (*rows)?.checked_mul((*cols)?),
             Type::Record { fields, .. } => Some(fields.len()),
             Type::Formula { .. } => Some(3),
             Type::Any => None,

@@ -10,6 +10,7 @@ use crate::graph::TaskGraph;
 use crate::kernels::value::is_na;
 use crate::kernels::Value;
 use crate::printable::printable;
+use crate::printable::{pad_end, pad_start};
 
 /// A number as R users read it, with every digit that matters.
 pub fn format_number(x: f64) -> String {
@@ -198,9 +199,11 @@ pub fn render(
             if i + 1 == cells.len() {
                 out.push_str(c);
             } else if NUMERIC[i] {
-                let _ = write!(out, "{c:>w$}  ", w = widths[i]);
+                out.push_str(&pad_start(c, widths[i]));
+                out.push_str("  ");
             } else {
-                let _ = write!(out, "{c:<w$}  ", w = widths[i]);
+                out.push_str(&pad_end(c, widths[i]));
+                out.push_str("  ");
             }
         }
         out.push('\n');

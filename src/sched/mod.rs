@@ -26,7 +26,19 @@ mod simulate;
 pub mod stg;
 
 use crate::cost::Comm;
+use crate::workflow::MAX_PROCESSORS;
 use std::ops::Range;
+
+/// Why `p` workers cannot be: `None` when 1 ≤ p ≤ [`MAX_PROCESSORS`].
+pub fn processors_problem(p: usize) -> Option<String> {
+    if p == 0 {
+        Some("must be at least 1".to_string())
+    } else if p > MAX_PROCESSORS {
+        Some(format!("must be at most {MAX_PROCESSORS}"))
+    } else {
+        None
+    }
+}
 
 pub use dag::{Dag, Edge, Node, NodeId, NodeKind};
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};

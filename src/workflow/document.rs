@@ -15,6 +15,12 @@ use super::names::{name_problem, suggest};
 use super::parser::{parse_expr, parse_loop_header};
 use super::text_map::{decode_toml_string, TextMap};
 
+/// The most workers a plan or a run may have. Far more than one machine's
+/// cores (a plan for 64 workers on 2 cores is a simulation worth having),
+/// and few enough that planning stays quick and a worker table never asks
+/// for more memory than exists (`-p 4294967296` once aborted the process).
+pub const MAX_PROCESSORS: usize = 4096;
+
 /// The schedulers `[workflow] scheduler` may name.
 pub const SCHEDULERS: &[&str] = &["emcp", "mcp", "baseline", "dynamic", "ideal"];
 
@@ -224,6 +230,13 @@ impl Cx<'_> {
                     wf.processors =
                         self.integer(key, value)
                             .and_then(|v| match usize::try_from(v) {
+                                Ok(p) if p > MAX_PROCESSORS => {
+                                    self.error(
+                                        span,
+                                        format!("`processors` must be at most {}", MAX_PROCESSORS),
+                                    );
+                                    None
+                                }
                                 Ok(p) if p > 0 => Some(p),
                                 _ => {
                                     self.error(span, "`processors` must be a positive integer");

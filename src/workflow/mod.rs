@@ -21,7 +21,7 @@ use std::path::Path;
 use crate::diagnostic::{Diagnostic, SourceFile};
 
 pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Param, Step, StepBody, UnaryOp, Workflow};
-pub use document::SCHEDULERS;
+pub use document::{MAX_PROCESSORS, SCHEDULERS};
 pub use names::{is_reserved, is_syntactic};
 pub use parser::{parse_expr, parse_loop_header};
 pub use print::{deparse, sexpr};

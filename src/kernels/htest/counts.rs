@@ -211,7 +211,17 @@ pub(super) fn chisq_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
 
 /// binom.test's p-value and interval for `x` successes in `n` trials
 /// (poisson.test's two-sample test is one).
-pub(super) fn binom_core(x: f64, n: f64, p: f64, alt: Alternative, conf: f64) -> (f64, Vec<f64>) {
+/// binom.test's p-value and interval. R's two-sided p-value sums
+/// `dbinom(ceiling(m):n, n, p)` (or `0:floor(m)`), a vector it fails to
+/// allocate when `n` is huge; counting those terms one by one instead
+/// would run for days, so the same sizes fail here as in R.
+pub(super) fn binom_core(
+    x: f64,
+    n: f64,
+    p: f64,
+    alt: Alternative,
+    conf: f64,
+) -> Result<(f64, Vec<f64>), KernelError> {
     let pval = match alt {
         Alternative::Less => pbinom(x, n, p, true, false),
         Alternative::Greater => pbinom(x - 1.0, n, p, false, false),
@@ -227,6 +237,7 @@ pub(super) fn binom_core(x: f64, n: f64, p: f64, alt: Alternative, conf: f64) ->
                 if x == m {
                     1.0
                 } else if x < m {
+                    crate::kernels::alloc::ensure_room((n - m.ceil() + 1.0) * 8.0)?;
                     let mut y = 0.0;
                     let mut i = m.ceil();
                     while i <= n {
@@ -237,6 +248,7 @@ pub(super) fn binom_core(x: f64, n: f64, p: f64, alt: Alternative, conf: f64) ->
                     }
                     pbinom(x, n, p, true, false) + pbinom(n - y, n, p, false, false)
                 } else {
+                    crate::kernels::alloc::ensure_room((m.floor() + 1.0) * 8.0)?;
                     let mut y = 0.0;
                     let mut i = 0.0;
                     while i <= m.floor() {
@@ -272,7 +284,7 @@ pub(super) fn binom_core(x: f64, n: f64, p: f64, alt: Alternative, conf: f64) ->
             vec![p_l(alpha), p_u(alpha)]
         }
     };
-    (pval, cint)
+    Ok((pval, cint))
 }
 
 pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -319,7 +331,7 @@ pub(super) fn binom_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     };
     let alt = alternative(args)?;
     let conf = conf_level(args, true)?;
-    let (pval, cint) = binom_core(x, n, p, alt, conf);
+    let (pval, cint) = binom_core(x, n, p, alt, conf)?;
     Ok(record(vec![
         ("statistic", super::nm(x, "number of successes")),
         ("parameter", super::nm(n, "number of trials")),

@@ -161,7 +161,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
         let conf = conf_level(args, true)?;
         let n = x[0] + x[1];
-        let (pval, cint) = binom_core(x[0], n, p, alt, conf);
+        let (pval, cint) = binom_core(x[0], n, p, alt, conf)?;
         let expected = n * r * t[0] / ldouble::sum(&[t[0], t[1] * r]).to_f64();
         let cint = cint
             .iter()

@@ -166,7 +166,10 @@ pub(super) fn summary_aov(fit: &Fit) -> Result<Value, KernelError> {
         rows.push("Residuals".to_string());
     }
     let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
-    let mut rows: Vec<String> = rows.into_iter().map(|r| format!("{r:<width$}")).collect();
+    let mut rows: Vec<String> = rows
+        .into_iter()
+        .map(|r| crate::printable::pad_end(&r, width))
+        .collect();
     if let Some(row) = intercept_row {
         for c in &mut cols {
             c.remove(row);

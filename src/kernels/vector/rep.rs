@@ -27,47 +27,60 @@ fn counts(v: Option<&Value>, what: &str) -> Result<Option<Vec<usize>>, KernelErr
         .map(Some)
 }
 
-/// The positions `rep` takes from a vector of length `n`.
+/// How many positions [`positions`] gives, or R's error, without making
+/// them: the shape rule needs only the length, and a result of 2^31
+/// positions would take 16 GB to count.
+fn positions_len(
+    n: usize,
+    times: Option<&[usize]>,
+    length_out: Option<usize>,
+    each: usize,
+) -> Result<usize, KernelError> {
+    let expanded_len = n.saturating_mul(each);
+    if expanded_len > MAX_LEN {
+        return Err(KernelError::new("invalid 'each' argument"));
+    }
+    if let Some(len) = length_out {
+        if len > MAX_LEN {
+            return Err(KernelError::new("invalid 'length.out' argument"));
+        }
+        return Ok(if expanded_len == 0 { 0 } else { len });
+    }
+    let times = times.unwrap_or(&[1]);
+    let total = if times.len() == 1 {
+        expanded_len.saturating_mul(times[0])
+    } else if times.len() != expanded_len {
+        return Err(KernelError::new("invalid 'times' argument"));
+    } else {
+        times.iter().fold(0usize, |a, &t| a.saturating_add(t))
+    };
+    if total > MAX_LEN {
+        return Err(KernelError::new("invalid 'times' argument"));
+    }
+    Ok(total)
+}
+
+/// The positions `rep` takes from a vector of length `n`, or R's error
+/// (a result that cannot be allocated is refused, not aborted on).
 fn positions(
     n: usize,
     times: Option<&[usize]>,
     length_out: Option<usize>,
     each: usize,
 ) -> Result<Vec<usize>, KernelError> {
-    let expanded_len = n.saturating_mul(each);
-    if expanded_len > MAX_LEN {
-        return Err(KernelError::new("invalid 'each' argument"));
-    }
-    let base: Vec<usize> = (0..n).flat_map(|i| std::iter::repeat_n(i, each)).collect();
-    if let Some(len) = length_out {
-        if len > MAX_LEN {
-            return Err(KernelError::new("invalid 'length.out' argument"));
+    let total = positions_len(n, times, length_out, each)?;
+    let mut out = crate::kernels::alloc::vec_with_capacity(total)?;
+    // `each` copies of every position: the k-th is k / each.
+    let expanded_len = n * each;
+    match times.filter(|t| length_out.is_none() && t.len() != 1) {
+        Some(times) => {
+            for (k, &t) in times.iter().enumerate() {
+                out.extend(std::iter::repeat_n(k / each, t));
+            }
         }
-        if base.is_empty() {
-            return Ok(Vec::new());
-        }
-        return Ok((0..len).map(|i| base[i % base.len()]).collect());
+        None => out.extend((0..total).map(|i| (i % expanded_len.max(1)) / each.max(1))),
     }
-    let times = times.unwrap_or(&[1]);
-    if times.len() == 1 {
-        let total = base.len().saturating_mul(times[0]);
-        if total > MAX_LEN {
-            return Err(KernelError::new("invalid 'times' argument"));
-        }
-        return Ok((0..total).map(|i| base[i % base.len().max(1)]).collect());
-    }
-    if times.len() != base.len() {
-        return Err(KernelError::new("invalid 'times' argument"));
-    }
-    let total: usize = times.iter().fold(0usize, |a, &t| a.saturating_add(t));
-    if total > MAX_LEN {
-        return Err(KernelError::new("invalid 'times' argument"));
-    }
-    Ok(base
-        .iter()
-        .zip(times)
-        .flat_map(|(&i, &t)| std::iter::repeat_n(i, t))
-        .collect())
+    Ok(out)
 }
 
 fn check_x(x: &Value) -> Result<(), KernelError> {
@@ -177,18 +190,18 @@ pub(super) fn rep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     };
     let len = match (x.len(), each, length_out, &times) {
         (_, _, Some(Some(l)), _) => Some(l),
-        (Some(n), Some(e), Some(None), Some(t)) => positions(n, Some(t.as_slice()), None, e)
-            .ok()
-            .map(|p| p.len()),
+        (Some(n), Some(e), Some(None), Some(t)) => {
+            positions_len(n, Some(t.as_slice()), None, e).ok()
+        }
         _ => None,
     };
     if let (Type::Num { value: Some(v), .. }, Some(e), Some(lo), Some(t)) =
         (&x, each, length_out, times)
     {
-        if let Ok(p) = positions(v.len(), Some(t.as_slice()), lo, e) {
-            if p.len() <= crate::kernels::types::MAX_CONST_LEN {
-                return Ok(Type::num_const(p.iter().map(|&i| v[i]).collect()));
-            }
+        let small = positions_len(v.len(), Some(t.as_slice()), lo, e)
+            .is_ok_and(|len| len <= crate::kernels::types::MAX_CONST_LEN);
+        if let (true, Ok(p)) = (small, positions(v.len(), Some(t.as_slice()), lo, e)) {
+            return Ok(Type::num_const(p.iter().map(|&i| v[i]).collect()));
         }
     }
     Ok(like(&x, len))

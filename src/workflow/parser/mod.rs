@@ -539,8 +539,15 @@ impl<'a> Parser<'a> {
             )
         })?;
         self.bump();
-        // `a <- b <- v` assigns both, right to left.
-        let value = self.statement_after(&t)?;
+        // `a <- b <- v` assigns both, right to left: a chain recurses once
+        // per arrow, so it counts as nesting like parentheses do.
+        if self.nesting >= MAX_NESTING {
+            return Err(self.error_at(&t, "expression nested too deeply"));
+        }
+        self.nesting += 1;
+        let value = self.statement_after(&t);
+        self.nesting -= 1;
+        let value = value?;
         self.height = self.grow(self.height, &t)?;
         Ok(replacement(e, value))
     }

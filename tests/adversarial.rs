@@ -1,0 +1,280 @@
+//! Hostile input found by driving the binary with generated workflows
+//! (issue 13: no panic, abort or hang on any input, and every refusal
+//! located). One case per bug found; each asserts the refusal (status and
+//! message), not only that nothing crashed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use common::flowcast_command;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `body` to `w.toml` in a fresh directory.
+fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, body).unwrap();
+    (dir, path)
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs flowcast with `args`, failing the test if it has not finished in
+/// 30 s (a hang), and on a signal or a panic.
+fn flowcast(args: &[&str]) -> Output {
+    let child = flowcast_command()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run flowcast");
+    // Read both pipes while waiting (a refusal may quote a long line).
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let Ok(out) = rx.recv_timeout(Duration::from_secs(30)) else {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &id.to_string()])
+            .status();
+        panic!(
+            "flowcast {:?} still running after 30 s",
+            &args[..args.len().min(3)]
+        );
+    };
+    let out = out.expect("output");
+    let err = text(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0..=2)) && !err.contains("panicked"),
+        "flowcast {:?}: {:?}\n{err}",
+        &args[..args.len().min(3)],
+        out.status
+    );
+    out
+}
+
+/// `flowcast args` exits with `code` and says each of `needles` on stderr.
+#[track_caller]
+fn refused(args: &[&str], code: i32, needles: &[&str]) {
+    let out = flowcast(args);
+    let err = text(&out.stderr);
+    let shown = &args[..args.len().min(3)];
+    assert_eq!(out.status.code(), Some(code), "{shown:?}: {err}");
+    for needle in needles {
+        assert!(
+            err.contains(needle),
+            "{shown:?}: expected {needle:?} in\n{err}"
+        );
+    }
+}
+
+fn run_args<'a>(path: &'a Path, history: &'a Path) -> Vec<&'a str> {
+    vec![
+        "run",
+        arg(path),
+        "--headless",
+        "-p",
+        "2",
+        "--history",
+        arg(history),
+    ]
+}
+
+/// A step name longer than `u16::MAX` characters: std's `{:<width$}`
+/// panicked on the column width in `check`'s task table and in the
+/// summary table after a run.
+#[test]
+fn a_step_name_longer_than_a_format_width_prints() {
+    let name = "a".repeat(70_000);
+    let (dir, path) = workflow_file(&format!(
+        "[workflow]\nname = \"long\"\n[steps]\n{name} = \"1 + 1\"\nb = \"{name} * 2\"\n"
+    ));
+    let out = flowcast(&["check", arg(&path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    // The short step's row is padded to the long name's column.
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("b "))
+        .expect("a row for b");
+    assert!(row.len() > 70_000, "{}", row.len());
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&run_args(&path, &history));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(&name[..1000]));
+}
+
+/// `-p 4294967296` (or `processors = ` as much) sized a worker table of
+/// 137 GB and aborted; `-p 100000` planned for minutes. Refused up front.
+#[test]
+fn too_many_processors_are_refused() {
+    let (dir, path) = workflow_file("[workflow]\nprocessors = 5000\n[steps]\nx = \"1\"\n");
+    refused(&["check", arg(&path)], 2, &["w.toml:2:14"]);
+    refused(
+        &["plan", arg(&path)],
+        2,
+        &["`processors` must be at most 4096"],
+    );
+    let (_dir2, ok) = workflow_file("[steps]\nx = \"1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let dag = dir.path().join("g.json");
+    std::fs::write(&dag, r#"{"tasks":[{"id":"a","cost":1,"iterations":1000}]}"#).unwrap();
+    for args in [
+        vec!["plan", arg(&ok), "-p", "4294967296"],
+        vec![
+            "run",
+            arg(&ok),
+            "--headless",
+            "-p",
+            "4294967296",
+            "--history",
+            arg(&history),
+        ],
+        vec!["schedule", arg(&dag), "-p", "100000"],
+    ] {
+        refused(&args, 2, &["-p must be at most 4096"]);
+    }
+    // The limit itself is fine.
+    let out = flowcast(&["schedule", arg(&dag), "-p", "4096", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// `a <- a <- … <- 1` recursed once per arrow with no depth check and
+/// overflowed the stack (SIGABRT) in every command.
+#[test]
+fn a_long_assignment_chain_is_refused_with_its_location() {
+    let chain = "a <- ".repeat(100_000);
+    for body in [format!("{chain}1"), format!("{{ {chain}1 }}")] {
+        let (dir, path) = workflow_file(&format!("[steps]\nx = \"{body}\"\n"));
+        let history = dir.path().join("h.sqlite");
+        for args in [vec!["check", arg(&path)], run_args(&path, &history)] {
+            refused(&args, 2, &["nested too deeply", "w.toml:2:", "step `x`"]);
+        }
+    }
+    // A short chain still assigns right to left.
+    let (dir, path) = workflow_file("[steps]\nx = \"{ a <- b <- 3; a + b }\"\n");
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = flowcast(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["steps"]["x"]["value"], 6.0);
+}
+
+/// A FIFO as the history store: `history` opened it read-only, which
+/// blocks until a writer comes, so it hung forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_the_history_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("h.sqlite");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo")
+        .success();
+    assert!(made);
+    refused(
+        &["history", "--history", arg(&fifo)],
+        2,
+        &["not a regular file (a FIFO)"],
+    );
+    refused(
+        &["model", "show", "--history", arg(&fifo)],
+        2,
+        &["not a regular file (a FIFO)"],
+    );
+    // A run goes on without a history, and says why.
+    let (_d, path) = workflow_file("[steps]\nx = \"1\"\n");
+    let out = flowcast(&run_args(&path, &fifo));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a regular file (a FIFO)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Sizes no machine holds fail their own step with R's message, under a
+/// small address space so that nothing here allocates gigabytes:
+/// `diag(1e15)` overflowed `rows * cols` (a panic), `rep(…, 2^31 - 1)`
+/// counted its positions in a 16 GB vector during shape inference (an
+/// abort), `replicate(1e15, …)` and `binom.test(1e15, 1e15)` ran for days.
+#[test]
+fn sizes_past_memory_fail_their_step_like_r() {
+    let (dir, path) = workflow_file(
+        "[steps]\na = \"diag(1e15)\"\nb = \"rep(2147483647L, 2147483647L)\"\n\
+         c = \"replicate(1e15, 1)\"\nd = \"binom.test(1e15, 1e15)\"\n\
+         e = \"binom.test(1e15, 2e15)$p.value\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let out = common::flowcast_in_address_space(4_000_000, &run_args(&path, &history));
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    for (line, step, message) in [
+        (
+            2,
+            "a",
+            "cannot allocate vector of size 7450580596923828273152.0 Gb",
+        ),
+        (3, "b", "cannot allocate vector of size 16.0 Gb"),
+        (4, "c", "cannot allocate vector of size 3725290.3 Gb"),
+        (5, "d", "cannot allocate vector of size 3725290.3 Gb"),
+    ] {
+        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
+        assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    }
+    // Where R's two-sided p-value needs no such vector, the test runs.
+    assert!(
+        text(&out.stdout).contains("e     call  ok"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// A damaged history whose schema text holds an ESC: SQLite quotes the
+/// bad token in its error, which `history` and `run` printed raw (a
+/// terminal escape from a file); now escaped like all file text.
+#[test]
+fn a_damaged_history_is_reported_escaped() {
+    let (dir, path) = workflow_file("[steps]\nx = \"1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&run_args(&path, &history));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut bytes = std::fs::read(&history).unwrap();
+    let table = bytes
+        .windows(17)
+        .position(|w| w == b"CREATE TABLE runs")
+        .expect("the runs table's schema");
+    let null = table
+        + bytes[table..]
+            .windows(4)
+            .position(|w| w == b"NULL")
+            .expect("a NULL in it");
+    bytes[null..null + 2].copy_from_slice(b"\x1b]");
+    std::fs::write(&history, bytes).unwrap();
+    for (args, code) in [
+        (vec!["history", "--history", arg(&history)], 1),
+        (run_args(&path, &history), 0),
+    ] {
+        let out = flowcast(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{args:?}: a raw ESC in {err:?}");
+        assert!(
+            err.contains("unrecognized token: \"\\u{1b}\""),
+            "{args:?}: {err}"
+        );
+    }
+}
