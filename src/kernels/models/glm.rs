@@ -308,7 +308,7 @@ pub(super) fn refit(
     intercept: bool,
     ctx: &mut Ctx,
 ) -> Result<Refit, KernelError> {
-    let p = if n == 0 { 0 } else { x.len() / n };
+    let p = x.len().checked_div(n).unwrap_or(0);
     let d = Design {
         x,
         y: y.to_vec(),
