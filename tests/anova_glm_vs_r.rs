@@ -82,3 +82,17 @@ fn odd_inputs_do_not_panic() {
         }
     }
 }
+
+/// anova.lmlist's other tests and scale are not flowcast's: several lm
+/// fits with them are refused, not answered with an F test.
+#[test]
+fn lm_lists_refuse_other_tests() {
+    let (_dir, path) = common::steps_workflow(&format!(
+        "{D}\nf = 'lm(pos ~ x, data = d)'\ng = 'lm(pos ~ x + z, data = d)'\na = 'anova(f, g, test = \"Chisq\")'"
+    ));
+    let out = common::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+    let all =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("only test = \"F\""), "{all}");
+}

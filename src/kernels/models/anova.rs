@@ -32,9 +32,17 @@ pub(super) fn anova_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
     };
     if !glm {
         let several = args.dots().next().is_some();
-        for name in ["test", "dispersion"] {
-            if args.ty(name).is_some_and(|t| !matches!(t, Type::Null)) {
-                return Err(args.error(name, LM_TEST));
+        if several {
+            if args
+                .ty("dispersion")
+                .is_some_and(|t| !matches!(t, Type::Null))
+            {
+                return Err(args.error("dispersion", LM_TEST));
+            }
+            if let Some(t) = args.ty("test").and_then(Type::const_str) {
+                if t != "F" {
+                    return Err(args.error("test", LM_TEST));
+                }
             }
         }
         let names: &[&str] = if several { LIST_COLUMNS } else { COLUMNS };
@@ -74,7 +82,7 @@ fn frame_type(names: Vec<String>) -> Type {
 
 const GLM: &str = "flowcast's anova() of an lm fit takes further lm fits, not glm fits";
 const LM_TEST: &str =
-    "flowcast's anova() of lm fits takes no 'test' or 'dispersion': its tests are F tests";
+    "flowcast's anova() of several lm fits takes no 'dispersion', and only test = \"F\"";
 const TEST_TYPE: &str = "'arg' must be NULL or a character vector";
 const COLUMNS: &[&str] = &["Df", "Sum Sq", "Mean Sq", "F value", "Pr(>F)"];
 const LIST_COLUMNS: &[&str] = &["Res.Df", "RSS", "Df", "Sum of Sq", "F", "Pr(>F)"];
@@ -83,11 +91,6 @@ pub(super) fn anova_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     let fit = Fit::from_arg(args, "object", "anova")?;
     if let Kind::Glm(_) = fit.kind {
         return anova_glm_eval(&fit, args, ctx);
-    }
-    for name in ["test", "dispersion"] {
-        if args.get(name).is_some_and(|v| !matches!(v, Value::Null)) {
-            return Err(KernelError::new(LM_TEST));
-        }
     }
     let mut others = Vec::new();
     for (_, v) in args.dots() {
@@ -99,8 +102,21 @@ pub(super) fn anova_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         }
     }
     if others.is_empty() {
+        // R's anova.lmlist of one model is anova.lm, whatever its test.
         anova_lm(&fit)
     } else {
+        let f_test = match args.get("test") {
+            None | Some(Value::Null) => true,
+            Some(Value::Str(t)) => t.len() == 1 && t[0] == "F",
+            Some(_) => false,
+        };
+        if !f_test
+            || args
+                .get("dispersion")
+                .is_some_and(|v| !matches!(v, Value::Null))
+        {
+            return Err(KernelError::new(LM_TEST));
+        }
         others.insert(0, fit);
         anova_lmlist(&others)
     }
