@@ -27,7 +27,8 @@ fn refusals_are_rs() {
 
 const D: &str = "d = 'data.frame(x = c(1.2, 2.3, 0.8, 3.1, 2.9, 3.5), z = c(0.3, -1.2, 0.8, 0.1, -0.5, 1.4), k = c(1, 0, 2, 4, 3, 6), pos = c(1, 2, 3, 2, 4, 3))'";
 
-/// An F test where the dispersion is not estimated warns as R does.
+/// An F test where the dispersion is not estimated, or fits of another
+/// response, warn as R does.
 #[test]
 fn f_test_warnings_are_rs() {
     warns(
@@ -45,6 +46,11 @@ fn f_test_warnings_are_rs() {
             "{D}\ng = 'glm(pos ~ x + z, data = d)'\na = 'anova(g, test = \"F\", dispersion = 2)'"
         ),
         &["using F test with a fixed dispersion is inappropriate"],
+    );
+    // anova.glmlist keeps the fits of the first one's response.
+    warns(
+        &format!("{D}\np = 'glm(k ~ x + z, family = poisson, data = d)'\nq = 'glm(pos ~ x, family = Gamma, data = d)'\na = 'anova(p, q)'"),
+        &["models with response \u{2018}\"pos\"\u{2019} removed because response differs from model 1"],
     );
 }
 

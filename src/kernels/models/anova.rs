@@ -358,6 +358,28 @@ fn anova_glm_eval(fit: &Fit, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value
             }
         }
     }
+    // anova.glmlist: the fits of another response than the first's are
+    // dropped, with R's warning.
+    let response = |f: &Fit| match f.exact("response") {
+        Some(Value::Str(s)) => s.first().cloned(),
+        _ => None,
+    };
+    let first = response(&fits[0]);
+    let other: Vec<String> = fits
+        .iter()
+        .filter_map(|f| response(f).filter(|r| Some(r) != first.as_ref()))
+        .collect();
+    if !other.is_empty() {
+        let quoted: Vec<String> = other.iter().map(|r| format!("\"{r}\"")).collect();
+        let deparsed = match quoted.as_slice() {
+            [one] => one.clone(),
+            many => format!("c({})", many.join(", ")),
+        };
+        ctx.warn(format!(
+            "models with response \u{2018}{deparsed}\u{2019} removed because response differs from model 1"
+        ));
+        fits.retain(|f| response(f).is_none() || response(f) == first);
+    }
     if fits.len() > 1 {
         anova_glmlist(&fits, dispersion, test, ctx)
     } else {

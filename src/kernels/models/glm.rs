@@ -228,6 +228,13 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
             ),
             ("terms", terms_type(terms)),
             ("obs.names", obs_names_type()),
+            (
+                "response",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
         ],
     )
 }
@@ -284,6 +291,11 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     // columns as R's anova.glm does with model.matrix(object).
     fields.push(("x", Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()))));
     fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
+    // deparse(formula(fit)[[2]]): anova.glmlist keeps only the fits of the
+    // first one's response.
+    if let Some(label) = &f.response_label {
+        fields.push(("response", Value::Str(vec![label.clone()])));
+    }
     Ok(Value::List(List::record("glm", fields)))
 }
 
