@@ -16,6 +16,7 @@ use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::{Dist, Family, Link, Variance};
+use nalgebra::DMatrix;
 
 /// `glm.control()`'s defaults.
 const EPSILON: f64 = 1e-8;
@@ -218,8 +219,22 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
             ("converged", flag()),
             ("boundary", flag()),
             ("assign", num(p)),
+            (
+                "x",
+                Type::Mat {
+                    rows: None,
+                    cols: p,
+                },
+            ),
             ("terms", terms_type(terms)),
             ("obs.names", obs_names_type()),
+            (
+                "response",
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
         ],
     )
 }
@@ -272,8 +287,67 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     }
     let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
     let mut fields = glm_fit(&d, failures.as_deref(), family, f.intercept, ctx)?;
+    // glm(x = TRUE)'s model matrix, kept always: anova refits its leading
+    // columns as R's anova.glm does with model.matrix(object).
+    fields.push(("x", Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()))));
     fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
+    // deparse(formula(fit)[[2]]): anova.glmlist keeps only the fits of the
+    // first one's response.
+    if let Some(label) = &f.response_label {
+        fields.push(("response", Value::Str(vec![label.clone()])));
+    }
     Ok(Value::List(List::record("glm", fields)))
+}
+
+/// What anova reads of a `glm.fit` run on a model matrix.
+pub(super) struct Refit {
+    pub deviance: f64,
+    pub null_deviance: f64,
+    pub df_residual: f64,
+    pub residuals: Vec<f64>,
+    pub weights: Vec<f64>,
+}
+
+/// `glm.fit(x, y, weights, family = family, intercept = intercept)` with
+/// glm.control()'s defaults, for the fits anova.glm and anova.glmlist make
+/// on columns of a model matrix (`x`: `n` rows, column-major).
+pub(super) fn refit(
+    x: Vec<f64>,
+    n: usize,
+    y: &[f64],
+    weights: &[f64],
+    family: Family,
+    intercept: bool,
+    ctx: &mut Ctx,
+) -> Result<Refit, KernelError> {
+    let p = x.len().checked_div(n).unwrap_or(0);
+    let d = Design {
+        x,
+        y: y.to_vec(),
+        w: Some(weights.to_vec()),
+        names: vec![String::new(); p],
+        n,
+        p,
+        rows: (0..n).collect(),
+        assign: vec![0; p],
+        labels: Vec::new(),
+        variables: Vec::new(),
+        term_variables: Vec::new(),
+        xlevels: Vec::new(),
+    };
+    let fields = glm_fit(&d, None, family, intercept, ctx)?;
+    let get = |name: &str| match fields.iter().find(|(n, _)| *n == name) {
+        Some((_, Value::Num(v))) => v.clone(),
+        _ => Vec::new(),
+    };
+    let one = |name: &str| get(name).first().copied().unwrap_or(NA);
+    Ok(Refit {
+        deviance: one("deviance"),
+        null_deviance: one("null.deviance"),
+        df_residual: one("df.residual"),
+        residuals: get("residuals"),
+        weights: get("weights"),
+    })
 }
 
 /// `drop(x %*% beta)`: reference BLAS `dgemv`, a column at a time.

@@ -159,7 +159,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "anova",
-        params: &[req("object"), DOTS],
+        params: &[req("object"), DOTS, opt("dispersion"), opt("test")],
         random: false,
         shape: anova::anova_shape,
         eval: anova::anova_eval,
