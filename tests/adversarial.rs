@@ -4,28 +4,13 @@
 //! message), not only that nothing crashed.
 
 mod common;
+use common::{arg, text, workflow_file};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use common::flowcast_command;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Writes `body` to `w.toml` in a fresh directory.
-fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.toml");
-    std::fs::write(&path, body).unwrap();
-    (dir, path)
-}
-
-fn arg(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Runs flowcast with `args`, failing the test if it has not finished in
 /// 30 s (a hang), and on a signal or a panic.

@@ -5,14 +5,11 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+use common::text;
 
 use std::process::Output;
 
 use common::{flowcast, flowcast_in_address_space};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// `flowcast args` under `ulimit -v 6000000` (kilobytes).
 fn flowcast_limited(args: &[&str]) -> Output {

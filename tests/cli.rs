@@ -2,14 +2,11 @@
 //! workflows fail with file:line:col and exit status 2, failures stay local.
 
 mod common;
+use common::{text, workflow_file};
 
 use std::path::{Path, PathBuf};
 
 use common::flowcast;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn shipped_workflows() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("workflows");
@@ -25,14 +22,6 @@ fn shipped_workflows() -> Vec<PathBuf> {
         dir.display()
     );
     v
-}
-
-/// Writes `body` to a fresh workflow file and returns (dir guard, path).
-fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.toml");
-    std::fs::write(&path, body).unwrap();
-    (dir, path)
 }
 
 #[test]

@@ -2,15 +2,12 @@
 //! closed pipe, exit statuses, wording, units, and JSON errors.
 
 mod common;
+use common::text;
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
 use common::{flowcast, flowcast_command};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn workflow_file(dir: &Path, body: &str) -> PathBuf {
     let path = dir.join("w.toml");

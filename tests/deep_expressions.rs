@@ -3,16 +3,13 @@
 //! never overflows its stack, whatever the command.
 
 mod common;
+use common::text;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::flowcast;
 use flowcast::workflow::depth::MAX_DEPTH;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Writes a workflow of `steps` (TOML lines) to a fresh directory.
 fn workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {

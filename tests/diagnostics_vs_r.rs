@@ -8,11 +8,8 @@
 //! refuses, flowcast refuses with R's message (diagnostics_errors.json).
 
 mod common;
+use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, within r_json's tolerance.
 #[test]

@@ -8,11 +8,8 @@
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::text;
 use common::{flowcast, r_json};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

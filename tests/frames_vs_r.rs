@@ -10,11 +10,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value as Json;
 
 mod common;
+use common::text;
 use common::{flowcast, r_json};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 #[test]
 fn frames_workflow_matches_r() {

@@ -7,11 +7,8 @@
 //! with R's message (library7_errors.json).
 
 mod common;
+use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, bit for bit.
 #[test]

@@ -9,11 +9,8 @@
 //! (maths_warnings.json).
 
 mod common;
+use common::text;
 use common::{flowcast, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, bit for bit.
 #[test]

@@ -11,13 +11,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value as Json;
 
 mod common;
+use common::text;
 use common::{call, flowcast, named, pos, r_json};
 use flowcast::kernels::Value;
 use nalgebra::DMatrix;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 #[test]
 fn models_workflow_matches_r() {

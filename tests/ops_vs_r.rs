@@ -9,11 +9,8 @@ use std::path::Path;
 use serde_json::Value as Json;
 
 mod common;
+use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Runs tests/fixtures/workflows/NAME.toml and compares every step with
 /// what R computed for it (tests/fixtures/r/NAME.json).

@@ -5,27 +5,12 @@
 //! user cannot write can still be read.
 
 mod common;
+use common::{arg, text, workflow_file};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use common::flowcast;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Writes `body` to a fresh workflow file and returns (dir guard, path).
-fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.toml");
-    std::fs::write(&path, body).unwrap();
-    (dir, path)
-}
-
-fn arg(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Neither stream holds a control character other than a newline.
 fn assert_no_raw_controls(out: &Output) {

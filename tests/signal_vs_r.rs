@@ -6,11 +6,8 @@
 //! refuses, flowcast refuses with R's message.
 
 mod common;
+use common::text;
 use common::{flowcast, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, bit for bit.
 #[test]

@@ -5,16 +5,13 @@
 #![cfg(unix)]
 
 mod common;
+use common::text;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::flowcast_command;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Runs flowcast with `args`, failing the test if it has not finished in
 /// 60 s (it used to block forever on a FIFO).

@@ -10,10 +10,7 @@ use serde_json::Value as Json;
 
 mod common;
 use common::r_json;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::text;
 
 /// Runs `tests/fixtures/workflows/<name>.toml` with `scheduler` and
 /// compares each step with `tests/fixtures/r/<name>.json`; `exact` asks

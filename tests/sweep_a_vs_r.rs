@@ -12,11 +12,8 @@
 //! refuses with R's message (sweep_a_errors.json).
 
 mod common;
+use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, bit for bit.
 #[test]
@@ -52,16 +49,22 @@ fn warnings_are_rs() {
     );
 }
 
-/// A fit's interval without newdata is refused, not silently dropped.
+/// A prediction interval on the fit's own data warns as R does; of a
+/// weighted fit (whose prediction variance R takes from the weights) it is
+/// refused, not silently given another meaning.
 #[test]
-fn predict_interval_without_newdata_is_refused() {
+fn predict_interval_without_newdata() {
+    warns(
+        "d = 'data.frame(x = c(1, 2, 3), y = c(1, 3, 2))'\na = 'predict(lm(y ~ x, data = d), interval = \"prediction\")'",
+        &["predictions on current data refer to _future_ responses"],
+    );
     let (_dir, path) = workflow(
-        "d = 'data.frame(x = c(1, 2, 3), y = c(1, 3, 2))'\na = 'predict(lm(y ~ x, data = d), interval = \"confidence\")'",
+        "d = 'data.frame(x = c(1, 2, 3), y = c(1, 3, 2), w = c(1, 2, 1))'\na = 'predict(lm(y ~ x, data = d, weights = w), interval = \"prediction\")'",
     );
     let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
     let all = text(&out.stderr) + &text(&out.stdout);
     assert!(!out.status.success(), "{all}");
-    assert!(all.contains("without 'newdata'"), "{all}");
+    assert!(all.contains("without 'newdata' of a weighted fit"), "{all}");
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

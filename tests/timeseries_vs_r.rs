@@ -10,11 +10,8 @@
 //! refuses, flowcast refuses with R's message (timeseries_errors.json).
 
 mod common;
+use common::text;
 use common::{flowcast, steps_workflow as workflow};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Every step's JSON against R's, bit for bit.
 #[test]

@@ -177,3 +177,21 @@ pub fn steps_workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
     std::fs::write(&path, format!("[steps]\n{steps}\n")).unwrap();
     (dir, path)
 }
+
+/// A process's output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `body` to `w.toml` in a fresh directory: (dir guard, path).
+pub fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, body).unwrap();
+    (dir, path)
+}
+
+/// A path as a command-line argument.
+pub fn arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}

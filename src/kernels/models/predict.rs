@@ -100,14 +100,24 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         Kind::Glm(_) => "none",
     };
     let newdata = args.get("newdata").filter(|v| !matches!(v, Value::Null));
-    if newdata.is_none() && interval != "none" {
-        return Err(KernelError::new(
-            "predict(interval = ) without 'newdata' is not supported by flowcast yet",
-        ));
-    }
     let Some(newdata) = newdata else {
+        if interval != "none" {
+            // predict.lm on the fit's own data: the same intervals, from
+            // the fitted values and their variances.
+            if fit.prior_weights().is_some() && interval == "prediction" {
+                return Err(KernelError::new(
+                    "predict(interval = \"prediction\") without 'newdata' of a weighted fit is not supported by flowcast yet",
+                ));
+            }
+            let (eta, ips, res_var, df) = current_variances(&fit, ty, args, ctx)?;
+            if interval == "prediction" {
+                ctx.warn("predictions on current data refer to _future_ responses\n");
+            }
+            return intervals(args, interval, se_fit, &eta, &ips, res_var, df);
+        }
         if se_fit {
-            return se_of_fit(&fit, ty, args, ctx);
+            let (eta, ips, res_var, df) = current_variances(&fit, ty, args, ctx)?;
+            return Ok(with_se(&fit, ty, eta, &ips, res_var, df));
         }
         let field = match (fit.kind, ty) {
             (Kind::Glm(_), "link") => "linear.predictors",
@@ -141,15 +151,8 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             _ => eta,
         }));
     }
-    let level = match args.get("level") {
-        None => 0.95,
-        Some(v) => v
-            .as_scalar()
-            .ok_or_else(|| KernelError::new("'level' must be a number"))?,
-    };
     // predict.lm: res.var = RSS / df, XRinv = X[, piv] %*% solve(R[p1, p1]),
-    // ip = XRinv^2 %*% rep(res.var, p), the half-width qt((1 - level)/2, df)
-    // times sqrt(ip) (confidence) or sqrt(ip + res.var) (prediction).
+    // ip = XRinv^2 %*% rep(res.var, p).
     let (res_var, df) = residual_variance(&fit, args, ctx)?;
     let k = qr.rank;
     let r = |i: usize, j: usize| qr.qr[j * qr.n + i];
@@ -169,6 +172,29 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if interval == "none" {
         return Ok(with_se(&fit, ty, eta, &ips, res_var, df));
     }
+    intervals(args, interval, se_fit, &eta, &ips, res_var, df)
+}
+
+/// predict.lm's intervals: the fit, then its lower and upper ends, the
+/// half-width qt((1 - level)/2, df) times sqrt(ip) (confidence) or
+/// sqrt(ip + res.var) (prediction); with `se.fit`, the list predict.lm
+/// gives.
+fn intervals(
+    args: &Args<&Value>,
+    interval: &str,
+    se_fit: bool,
+    eta: &[f64],
+    ips: &[f64],
+    res_var: f64,
+    df: f64,
+) -> Result<Value, KernelError> {
+    let level = match args.get("level") {
+        None => 0.95,
+        Some(v) => v
+            .as_scalar()
+            .ok_or_else(|| KernelError::new("'level' must be a number"))?,
+    };
+    let n = eta.len();
     let tfrac = crate::kernels::nmath::qt::qt((1.0 - level) / 2.0, df, true, false);
     let mut out = nalgebra::DMatrix::zeros(n, 3);
     for (i, ip) in ips.iter().enumerate() {
@@ -255,12 +281,15 @@ fn with_se(fit: &Fit, ty: &str, eta: Vec<f64>, ips: &[f64], res_var: f64, df: f6
 /// `predict(fit, se.fit = TRUE)` without newdata: R's `X[, piv] %*%
 /// solve(R)` is Q's first `rank` columns over the square roots of the
 /// fit's weights (lm's prior weights, glm's working weights), row by row.
-fn se_of_fit(
+/// The fit's own linear predictors (or fitted values) and each one's
+/// variance `ip`, with `res.var` and `df`: what predict.lm computes from
+/// the model matrix when there is no newdata, here from the QR's Q.
+fn current_variances(
     fit: &Fit,
     ty: &str,
     args: &Args<&Value>,
     ctx: &mut Ctx,
-) -> Result<Value, KernelError> {
+) -> Result<(Vec<f64>, Vec<f64>, f64, f64), KernelError> {
     let qr = fit.qr()?;
     let field = match (fit.kind, ty) {
         (Kind::Glm(_), _) => "linear.predictors",
@@ -274,7 +303,7 @@ fn se_of_fit(
     };
     if qr.n != n || w.is_some_and(|w| w.len() != n || w.contains(&0.0)) {
         return Err(KernelError::new(
-            "predict(se.fit = TRUE) without 'newdata' of a fit with cases of weight zero is not supported by flowcast yet",
+            "predict() without 'newdata' of a fit with cases of weight zero is not supported by flowcast yet",
         ));
     }
     let (res_var, df) = residual_variance(fit, args, ctx)?;
@@ -301,7 +330,7 @@ fn se_of_fit(
             *ip += x * x * res_var;
         }
     }
-    Ok(with_se(fit, ty, eta, &ips, res_var, df))
+    Ok((eta, ips, res_var, df))
 }
 
 /// The model matrix of `newdata`, built as the fit's was: its variables
