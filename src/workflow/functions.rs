@@ -132,19 +132,6 @@ fn defines_local_function(s: &Step) -> bool {
     found
 }
 
-/// The names `e` reads.
-fn names_read(e: &Expr) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Name(n) = &e.kind {
-            out.push(n.as_str());
-        }
-        e.visit_children(&mut |c| stack.push(c));
-    }
-    out
-}
-
 impl Inliner<'_> {
     /// The definition of `name` with its own uses replaced.
     fn def(&mut self, name: &str) -> Option<Def> {
@@ -194,10 +181,21 @@ impl Inliner<'_> {
                 .find(|&&f| f >= l.scope)
                 .map_or(&[][..], |&f| bound.get(f..).unwrap_or_default());
             let (params, body) = &l.def;
-            let captured = names_read(body)
-                .into_iter()
-                .find(|n| !params.iter().any(|p| p.name == *n) && inner.iter().any(|b| b == n))
-                .map(str::to_string);
+            // What the body reads from outside it (not its parameters or
+            // its own locals).
+            let mut captured = None;
+            let function = Expr {
+                kind: ExprKind::Function {
+                    params: params.clone(),
+                    body: Box::new(body.clone()),
+                },
+                span,
+            };
+            function.visit_names(&mut |n, _| {
+                if captured.is_none() && inner.iter().any(|b| b == n) {
+                    captured = Some(n.to_string());
+                }
+            });
             if let Some(n) = captured {
                 self.error(
                     span,
@@ -252,6 +250,18 @@ impl Inliner<'_> {
         }
     }
 
+    /// Replaces the uses in a function's parameter defaults and body, its
+    /// parameters in scope there.
+    fn function(&mut self, params: &mut [Param], body: &mut Expr, bound: &mut Vec<String>) {
+        let outer = bound.len();
+        bound.extend(params.iter().map(|p| p.name.clone()));
+        for d in params.iter_mut().filter_map(|p| p.default.as_mut()) {
+            self.replace(d, bound);
+        }
+        self.replace(body, bound);
+        bound.truncate(outer);
+    }
+
     /// `bound`: the parameters and locals in scope, which a name of a
     /// function step does not mean there.
     fn replace(&mut self, e: &mut Expr, bound: &mut Vec<String>) {
@@ -289,14 +299,8 @@ impl Inliner<'_> {
                 }
             }
             ExprKind::Function { params, body } => {
-                let outer = bound.len();
-                self.frames.push(outer);
-                bound.extend(params.iter().map(|p| p.name.clone()));
-                for d in params.iter_mut().filter_map(|p| p.default.as_mut()) {
-                    self.replace(d, bound);
-                }
-                self.replace(body, bound);
-                bound.truncate(outer);
+                self.frames.push(bound.len());
+                self.function(params, body, bound);
                 self.frames.pop();
             }
             ExprKind::Block(stmts) => {
@@ -310,13 +314,7 @@ impl Inliner<'_> {
                     if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {
                         if let ExprKind::Function { params, body } = &mut value.kind {
                             self.open.push(name.clone());
-                            let inner = bound.len();
-                            bound.extend(params.iter().map(|p| p.name.clone()));
-                            for d in params.iter_mut().filter_map(|p| p.default.as_mut()) {
-                                self.replace(d, bound);
-                            }
-                            self.replace(body, bound);
-                            bound.truncate(inner);
+                            self.function(params, body, bound);
                             self.open.pop();
                             self.local.push(Local {
                                 name: name.clone(),
