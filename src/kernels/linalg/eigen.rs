@@ -8,8 +8,8 @@ use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use super::{
-    all_finite, faer_view, faer_view_mut, from_faer, matrix_dims, range_scale, ArgError, Args,
-    KernelError, ShapeCtx, Type, Value,
+    all_finite, faer_view, faer_view_mut, matrix_dims, range_scale, ArgError, Args, KernelError,
+    ShapeCtx, Type, Value,
 };
 use crate::kernels::value::List;
 use crate::kernels::Ctx;
@@ -142,11 +142,7 @@ pub(crate) fn eigen(
     )))
 }
 
-fn evd_error(e: faer::linalg::evd::EvdError) -> KernelError {
-    KernelError::new(format!("error code {e:?} from Lapack routine"))
-}
-
-/// LAPACK `dsyevr` reads the lower triangle, as faer does with `Side::Lower`.
+/// LAPACK `dsyevr` reads the lower triangle, and so does the reduction here.
 fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
     let view = faer_view(x);
     let n = x.nrows();
@@ -155,23 +151,36 @@ fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value)
         v.reverse();
         return Ok((Value::Num(v), Value::Null));
     }
-    if n < SMALL {
-        let evd = view
-            .self_adjoint_eigen(faer::Side::Lower)
-            .map_err(evd_error)?;
-        let s = evd.S();
-        let values: Vec<f64> = (0..n).rev().map(|i| s[i]).collect();
-        let u = from_faer(evd.U());
-        let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, n - 1 - j)]);
-        return Ok((Value::Num(values), Value::Mat(vectors)));
+    if n < 3 {
+        return Ok(symmetric_eigen_small(x));
     }
     let (mut values, vectors) = symmetric_eigen_dc(view);
     values.reverse();
     Ok((Value::Num(values), Value::Mat(vectors)))
 }
 
-/// Below this order faer's own solver gives the vectors.
-const SMALL: usize = 3;
+/// Orders 1 and 2 as `dstemr` solves them: a 2 x 2 matrix needs no
+/// reduction, and `dlaev2` gives its vectors, (cs, sn) for the value larger
+/// in magnitude and (-sn, cs) for the other.
+fn symmetric_eigen_small(x: &DMatrix<f64>) -> (Value, Value) {
+    if x.nrows() == 1 {
+        return (
+            Value::Num(vec![x[(0, 0)]]),
+            Value::Mat(DMatrix::from_element(1, 1, 1.0)),
+        );
+    }
+    let (rt1, rt2, cs, sn) = super::sterf::dlaev2(x[(0, 0)], x[(1, 0)], x[(1, 1)]);
+    let (first, second) = ([cs, sn], [-sn, cs]);
+    // dstemr sorts increasing, swapping only on a strict decrease, and R
+    // reverses; so rt1's vector comes first unless rt2 is the larger.
+    let (values, columns) = if rt2 > rt1 {
+        ([rt2, rt1], [second, first])
+    } else {
+        ([rt1, rt2], [first, second])
+    };
+    let vectors = DMatrix::from_fn(2, 2, |i, j| columns[j][i]);
+    (Value::Num(values.to_vec()), Value::Mat(vectors))
+}
 
 /// faer's `self_adjoint_evd` with our blocked tridiagonalisation (same
 /// reflector storage, so faer's back-transformation applies) and our divide
@@ -195,6 +204,7 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     let mut vectors = DMatrix::<f64>::zeros(n, n);
     let mut u = super::faer_view_mut(&mut vectors).reverse_cols_mut();
     super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut());
+    positive_twist(u.rb_mut());
     householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
         trid.submatrix(1, 0, n - 1, n - 1),
         house.as_ref(),
@@ -204,6 +214,29 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
         stack,
     );
     (d, vectors)
+}
+
+/// R's `dsyevr` finds each vector of T by MRRR (`dlar1v`): a twisted
+/// factorization sets the vector to 1 at the twist index, the index where
+/// the vector is largest in magnitude, and then scales it by a positive
+/// norm. So R's vectors of T are positive where they are largest; divide and
+/// conquer fixes no sign, and without this half of R's columns came out
+/// negated. Exact ties in magnitude take the first index, as `dlar1v`'s scan
+/// for the smallest twist does.
+fn positive_twist(mut u: faer::MatMut<'_, f64>) {
+    for j in 0..u.ncols() {
+        let mut twist = 0;
+        for i in 1..u.nrows() {
+            if u[(i, j)].abs() > u[(twist, j)].abs() {
+                twist = i;
+            }
+        }
+        if u[(twist, j)] < 0.0 {
+            for i in 0..u.nrows() {
+                u[(i, j)] = -u[(i, j)];
+            }
+        }
+    }
 }
 
 /// `dsyevr` without vectors: the reduction, then `dsterf`. Values come out

@@ -321,10 +321,6 @@ fn faer_view_mut(m: &mut DMatrix<f64>) -> faer::MatMut<'_, f64> {
     faer::MatMut::from_column_major_slice_mut(m.as_mut_slice(), r, c)
 }
 
-fn from_faer(m: faer::MatRef<'_, f64>) -> DMatrix<f64> {
-    DMatrix::from_fn(m.nrows(), m.ncols(), |i, j| m[(i, j)])
-}
-
 fn mat_type(rows: Option<usize>, cols: Option<usize>) -> Type {
     Type::Mat { rows, cols }
 }

@@ -284,8 +284,16 @@ fn dlapy2(x: f64, y: f64) -> f64 {
 }
 
 /// LAPACK's `dlae2`: the eigenvalues of [[a, b], [b, c]], the larger in
-/// absolute value first, the smaller computed from the determinant.
+/// absolute value first. `dlaev2` computes them the same way.
 fn dlae2(a: f64, b: f64, c: f64) -> (f64, f64) {
+    let (rt1, rt2, _, _) = dlaev2(a, b, c);
+    (rt1, rt2)
+}
+
+/// LAPACK's `dlaev2`: the eigenvalues of [[a, b], [b, c]], the larger in
+/// absolute value first and the smaller computed from the determinant, and
+/// (cs1, sn1), the unit eigenvector of the first.
+pub(super) fn dlaev2(a: f64, b: f64, c: f64) -> (f64, f64, f64, f64) {
     let sm = a + c;
     let df = a - c;
     let adf = df.abs();
@@ -299,15 +307,38 @@ fn dlae2(a: f64, b: f64, c: f64) -> (f64, f64) {
     } else {
         ab * 2.0f64.sqrt()
     };
-    if sm < 0.0 {
+    let (rt1, rt2, sgn1) = if sm < 0.0 {
         let rt1 = 0.5 * (sm - rt);
-        (rt1, (acmx / rt1) * acmn - (b / rt1) * b)
+        (rt1, (acmx / rt1) * acmn - (b / rt1) * b, -1.0)
     } else if sm > 0.0 {
         let rt1 = 0.5 * (sm + rt);
-        (rt1, (acmx / rt1) * acmn - (b / rt1) * b)
+        (rt1, (acmx / rt1) * acmn - (b / rt1) * b, 1.0)
     } else {
-        (0.5 * rt, -0.5 * rt)
+        (0.5 * rt, -0.5 * rt, 1.0)
+    };
+    let (cs, sgn2) = if df >= 0.0 {
+        (df + rt, 1.0)
+    } else {
+        (df - rt, -1.0)
+    };
+    let acs = cs.abs();
+    let (mut cs1, mut sn1) = if acs > ab {
+        let ct = -tb / cs;
+        let sn1 = 1.0 / (1.0 + ct * ct).sqrt();
+        (ct * sn1, sn1)
+    } else if ab == 0.0 {
+        (1.0, 0.0)
+    } else {
+        let tn = -cs / tb;
+        let cs1 = 1.0 / (1.0 + tn * tn).sqrt();
+        (cs1, tn * cs1)
+    };
+    if sgn1 == sgn2 {
+        let tn = cs1;
+        cs1 = -sn1;
+        sn1 = tn;
     }
+    (rt1, rt2, cs1, sn1)
 }
 
 #[cfg(test)]
