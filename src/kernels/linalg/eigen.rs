@@ -477,7 +477,7 @@ fn normalize_like_dgeev(vr: &mut DMatrix<f64>, im: &[f64]) {
                 k = i;
             }
         }
-        let (c, s) = dlartg(vr[(k, j)], vr[(k, j + 1)]);
+        let (c, s, _) = super::givens::dlartg(vr[(k, j)], vr[(k, j + 1)]);
         for i in 0..n {
             let (x, y) = (vr[(i, j)], vr[(i, j + 1)]);
             vr[(i, j)] = c * x + s * y;
@@ -486,21 +486,6 @@ fn normalize_like_dgeev(vr: &mut DMatrix<f64>, im: &[f64]) {
         vr[(k, j + 1)] = 0.0;
         j += 2;
     }
-}
-
-/// LAPACK 3.10's `dlartg` (R 4.2 links 3.10 or later): the rotation with
-/// `c >= 0` and `r` of `f`'s sign that zeroes `g`.
-fn dlartg(f: f64, g: f64) -> (f64, f64) {
-    if g == 0.0 {
-        return (1.0, 0.0);
-    }
-    if f == 0.0 {
-        return (0.0, g.signum());
-    }
-    // hypot scales as dlartg's careful branch does.
-    let d = f.hypot(g);
-    let r = d.copysign(f);
-    (f.abs() / d, g / r)
 }
 
 #[cfg(test)]
@@ -616,15 +601,6 @@ mod tests {
             (v[0] - 3.0).abs() < 1e-15 && (v[1] - 1.0).abs() < 1e-15,
             "{v:?}"
         );
-    }
-
-    #[test]
-    fn dlartg_keeps_the_sign_of_f() {
-        let (c, s) = dlartg(-3.0, 4.0);
-        assert!((c - 0.6).abs() < 1e-15 && (s + 0.8).abs() < 1e-15);
-        assert!((c * -3.0 + s * 4.0 + 5.0).abs() < 1e-15);
-        assert_eq!(dlartg(2.0, 0.0), (1.0, 0.0));
-        assert_eq!(dlartg(0.0, -2.0), (0.0, -1.0));
     }
 
     /// The complex vector (re, im) = (-3, 4) at its largest component

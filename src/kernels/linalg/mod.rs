@@ -10,6 +10,7 @@
 
 mod backsolve;
 mod balance;
+mod bdsqr;
 mod bidiag;
 mod bidiag_dc;
 mod chol;
@@ -18,6 +19,7 @@ mod cmdscale;
 mod det;
 mod eigen;
 mod gemv;
+mod givens;
 mod kappa;
 mod kronecker;
 pub(crate) mod linpack;

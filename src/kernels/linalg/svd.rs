@@ -21,8 +21,8 @@ pub(crate) struct Svd {
     pub v: Option<DMatrix<f64>>,
 }
 
-/// R's `svd` (LAPACK `dgesdd` there, faer here: the same factors up to the
-/// signs of singular vector pairs).
+/// R's `svd`, along LAPACK `dgesdd`'s paths (bidiagonal QR iteration up to
+/// 25 columns, divide and conquer above), whose vectors' signs R shows.
 pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelError> {
     let (n, p) = x.shape();
     if !all_finite(x) {
@@ -51,12 +51,11 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
             v: None,
         });
     }
-    if np >= DC_MIN {
-        // The secular equation's root finder can, in principle, fail to
-        // converge; faer's SVD below is then the fallback.
-        if let Some(s) = svd_by_dc(view, nu, nv) {
-            return Ok(s);
-        }
+    // LAPACK's route, so that the vectors have R's signs. The QR
+    // iteration and the secular equation's root finder can, in principle,
+    // fail to converge; faer's SVD below is then the fallback.
+    if let Some(s) = svd_by_dc(view, nu, nv) {
+        return Ok(s);
     }
     // Only the vectors asked for, written straight into the result's
     // storage: prcomp needs no U, and U or V is a large share of the work.
@@ -100,10 +99,6 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     })
 }
 
-/// From this many singular values on, our divide and conquer
-/// (`svd_dc`) beats faer's `svd` (measured with `flowcast bench kernels`).
-const DC_MIN: usize = 100;
-
 /// `svd` through `svd_dc::tall_svd`, transposing a wide matrix.
 fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Option<Svd> {
     let wide = x.nrows() < x.ncols();
@@ -122,6 +117,7 @@ fn svd_by_dc(x: faer::MatRef<'_, f64>, nu: usize, nv: usize) -> Option<Svd> {
         &mut d,
         ua.as_mut().map(faer_view_mut),
         va.as_mut().map(faer_view_mut),
+        wide,
     )
     .ok()?;
     let (u, v) = if wide { (va, ua) } else { (ua, va) };

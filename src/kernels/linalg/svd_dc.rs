@@ -19,22 +19,23 @@ use faer::{Conj, Mat, MatMut, MatRef};
 use super::bidiag::bidiag_in_place;
 use super::bidiag_dc::{bidiag_svd, NoConvergence};
 
-/// Rows over columns beyond which a QR factorization first pays (faer's
-/// threshold; LAPACK's crossover is similar).
-const QR_RATIO: f64 = 11.0 / 6.0;
-
 /// `a = U diag(s) V^T` for `a` with at least as many rows as columns
 /// (and at least one column): `s` decreasing; `u` (`m × n` or `m × m`) and
-/// `v` (`n × n`) when asked for.
+/// `v` (`n × n`) when asked for. `wide`: `a` is the transpose of the
+/// matrix R asked about, whose vectors then follow `dgesdd`'s paths for a
+/// wide matrix (an LQ factorization, or a lower bidiagonal form).
 pub(super) fn tall_svd(
     a: MatRef<'_, f64>,
     s: &mut [f64],
     u: Option<MatMut<'_, f64>>,
     v: Option<MatMut<'_, f64>>,
+    wide: bool,
 ) -> Result<(), NoConvergence> {
     let (m, n) = a.shape();
-    if (m as f64) / (n as f64) <= QR_RATIO {
-        return square_svd(a, s, u, v);
+    // dgesdd's crossover: a QR (or LQ) factorization first from
+    // m >= int(n * 11 / 6).
+    if m < n * 11 / 6 {
+        return square_svd(a, s, u, v, wide);
     }
     let bs = recommended_block_size::<f64>(m, n);
     let mut qr = a.to_owned();
@@ -59,12 +60,26 @@ pub(super) fn tall_svd(
         }
     }
     let mut u = u;
-    square_svd(
-        r.as_ref(),
-        s,
-        u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
-        v,
-    )?;
+    if wide {
+        // dgesdd reduces L of the LQ factorization A = L Q^T, and L = R^T:
+        // L = U_L S V_L^T makes this matrix's U = Q V_L and its V = U_L.
+        let l = r.transpose().to_owned();
+        square_svd(
+            l.as_ref(),
+            s,
+            v,
+            u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+            false,
+        )?;
+    } else {
+        square_svd(
+            r.as_ref(),
+            s,
+            u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
+            v,
+            false,
+        )?;
+    }
     if let Some(mut u) = u {
         u.rb_mut().subrows_mut(n, m - n).fill(0.0);
         u.rb_mut().submatrix_mut(0, n, n, ucols - n).fill(0.0);
@@ -92,6 +107,7 @@ fn square_svd(
     s: &mut [f64],
     u: Option<MatMut<'_, f64>>,
     v: Option<MatMut<'_, f64>>,
+    wide: bool,
 ) -> Result<(), NoConvergence> {
     let (m, n) = a.shape();
     let bs = recommended_block_size::<f64>(m, n);
@@ -122,6 +138,7 @@ fn square_svd(
         &e,
         u.as_mut().map(|u| u.rb_mut().submatrix_mut(0, 0, n, n)),
         vb,
+        wide,
     )?;
     if let Some(mut u) = u {
         u.rb_mut().subrows_mut(n, m - n).fill(0.0);

@@ -88,10 +88,52 @@ fn col_slice(c: faer::col::ColMut<'_, f64>) -> &mut [f64] {
 }
 
 /// `B = U diag(d) V^T` for the `n × n` upper bidiagonal `B` with diagonal
-/// `d` and superdiagonal `e` (`n - 1` entries): `d` becomes the singular
-/// values, decreasing; `u` (optional) and `v`, both `n × n` and
-/// column-major, the singular vectors.
+/// `d` and superdiagonal `e` (`n - 1` entries), as LAPACK's `dbdsdc` finds
+/// it: `d` becomes the singular values, decreasing; `u` (optional) and
+/// `v`, both `n × n` and column-major, the singular vectors. `lower`: B is
+/// the transpose of the lower bidiagonal `dgebrd` makes of a wide matrix,
+/// which `dbdsdc` first rotates to upper bidiagonal form; the vectors'
+/// signs depend on that path.
 pub(crate) fn bidiag_svd(
+    d: &mut [f64],
+    e: &[f64],
+    u: Option<MatMut<'_, f64>>,
+    mut v: MatMut<'_, f64>,
+    lower: bool,
+) -> Result<(), NoConvergence> {
+    let n = d.len();
+    if !lower || n < 2 {
+        return upper_svd(d, e, u, v);
+    }
+    // B^T = G B' with B' upper bidiagonal and G the rotations on the left;
+    // B = B'^T G^T = V' S (G U')^T.
+    let mut e: Vec<f64> = e[..n - 1].to_vec();
+    let (mut cs, mut sn) = (vec![0.0; n - 1], vec![0.0; n - 1]);
+    for i in 0..n - 1 {
+        let (c, s, r) = super::givens::dlartg(d[i], e[i]);
+        d[i] = r;
+        e[i] = s * d[i + 1];
+        d[i + 1] *= c;
+        cs[i] = c;
+        sn[i] = -s;
+    }
+    let mut u_prime = Mat::<f64>::zeros(n, n);
+    let mut v_prime = Mat::<f64>::zeros(n, n);
+    upper_svd(d, &e, Some(u_prime.as_mut()), v_prime.as_mut())?;
+    // dlasr('L', 'V', 'B') on U' is G U'.
+    let mut gu = u_prime.transpose().to_owned();
+    super::givens::rotate_columns(gu.as_mut(), &cs, &sn, super::givens::Direct::Backward);
+    v.copy_from(gu.transpose());
+    if let Some(mut u) = u {
+        u.copy_from(&v_prime);
+    }
+    Ok(())
+}
+
+/// `bidiag_svd` of an upper bidiagonal matrix: `dbdsqr` up to the leaf
+/// size (as `dbdsdc` calls it through `dlasdq`, unscaled), divide and
+/// conquer above.
+fn upper_svd(
     d: &mut [f64],
     e: &[f64],
     mut u: Option<MatMut<'_, f64>>,
@@ -103,6 +145,24 @@ pub(crate) fn bidiag_svd(
     }
     v.fill(0.0);
     if n == 0 {
+        return Ok(());
+    }
+    if n == 1 {
+        // dbdsdc's own case: U = sign(d), V = 1.
+        if let Some(u) = u.as_mut() {
+            u[(0, 0)] = 1f64.copysign(d[0]);
+        }
+        v[(0, 0)] = 1.0;
+        d[0] = d[0].abs();
+        return Ok(());
+    }
+    if n <= leaf::LEAF {
+        if let Some(u) = u.as_mut() {
+            u.rb_mut().diagonal_mut().fill(1.0);
+        }
+        v.rb_mut().diagonal_mut().fill(1.0);
+        let mut e = e[..n - 1].to_vec();
+        super::bdsqr::dbdsqr(d, &mut e, u, v.rb_mut())?;
         return Ok(());
     }
     let scale = d

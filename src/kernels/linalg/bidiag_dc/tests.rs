@@ -24,7 +24,7 @@ fn check(d: &[f64], e: &[f64], with_u: bool) -> (f64, f64, f64, Vec<f64>) {
     let mut s = d.to_vec();
     let mut u = Mat::<f64>::zeros(n, n);
     let mut v = Mat::<f64>::zeros(n, n);
-    bidiag_svd(&mut s, e, with_u.then(|| u.as_mut()), v.as_mut()).expect("converges");
+    bidiag_svd(&mut s, e, with_u.then(|| u.as_mut()), v.as_mut(), false).expect("converges");
     for w in s.windows(2) {
         assert!(w[0] >= w[1], "not decreasing: {w:?}");
     }
