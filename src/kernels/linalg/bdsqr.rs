@@ -260,20 +260,14 @@ fn iterate(
                 let h = d!(m) * cs;
                 d!(m) = h * oldcs;
                 e!(m - 1) = h * oldsn;
-                rotate_columns(
-                    v.rb_mut().subcols_mut(block.start, block.len()),
-                    &w1[..planes],
-                    &w2[..planes],
+                sweep(
+                    v.rb_mut(),
+                    u.as_mut(),
+                    block.clone(),
+                    (&w1[..planes], &w2[..planes]),
+                    (&w3[..planes], &w4[..planes]),
                     Direct::Forward,
                 );
-                if let Some(u) = u.as_mut() {
-                    rotate_columns(
-                        u.rb_mut().subcols_mut(block.start, block.len()),
-                        &w3[..planes],
-                        &w4[..planes],
-                        Direct::Forward,
-                    );
-                }
                 if e!(m - 1).abs() <= thresh {
                     e!(m - 1) = 0.0;
                 }
@@ -294,20 +288,14 @@ fn iterate(
                 let h = d!(ll) * cs;
                 d!(ll) = h * oldcs;
                 e!(ll) = h * oldsn;
-                rotate_columns(
-                    v.rb_mut().subcols_mut(block.start, block.len()),
-                    &w3[..planes],
-                    &w4[..planes],
+                sweep(
+                    v.rb_mut(),
+                    u.as_mut(),
+                    block.clone(),
+                    (&w3[..planes], &w4[..planes]),
+                    (&w1[..planes], &w2[..planes]),
                     Direct::Backward,
                 );
-                if let Some(u) = u.as_mut() {
-                    rotate_columns(
-                        u.rb_mut().subcols_mut(block.start, block.len()),
-                        &w1[..planes],
-                        &w2[..planes],
-                        Direct::Backward,
-                    );
-                }
                 if e!(ll).abs() <= thresh {
                     e!(ll) = 0.0;
                 }
@@ -337,20 +325,14 @@ fn iterate(
                 (w1[k], w2[k], w3[k], w4[k]) = (cosr, sinr, cosl, sinl);
             }
             e!(m - 1) = f;
-            rotate_columns(
-                v.rb_mut().subcols_mut(block.start, block.len()),
-                &w1[..planes],
-                &w2[..planes],
+            sweep(
+                v.rb_mut(),
+                u.as_mut(),
+                block.clone(),
+                (&w1[..planes], &w2[..planes]),
+                (&w3[..planes], &w4[..planes]),
                 Direct::Forward,
             );
-            if let Some(u) = u.as_mut() {
-                rotate_columns(
-                    u.rb_mut().subcols_mut(block.start, block.len()),
-                    &w3[..planes],
-                    &w4[..planes],
-                    Direct::Forward,
-                );
-            }
             if e!(m - 1).abs() <= thresh {
                 e!(m - 1) = 0.0;
             }
@@ -382,21 +364,36 @@ fn iterate(
             if e!(ll).abs() <= thresh {
                 e!(ll) = 0.0;
             }
-            rotate_columns(
-                v.rb_mut().subcols_mut(block.start, block.len()),
-                &w3[..planes],
-                &w4[..planes],
+            sweep(
+                v.rb_mut(),
+                u.as_mut(),
+                block.clone(),
+                (&w3[..planes], &w4[..planes]),
+                (&w1[..planes], &w2[..planes]),
                 Direct::Backward,
             );
-            if let Some(u) = u.as_mut() {
-                rotate_columns(
-                    u.rb_mut().subcols_mut(block.start, block.len()),
-                    &w1[..planes],
-                    &w2[..planes],
-                    Direct::Backward,
-                );
-            }
         }
+    }
+}
+
+/// One sweep's rotations applied to the vectors: `dlasr` on the rows
+/// `ll..m` of `VT` (here V's columns) and on U's columns.
+fn sweep(
+    v: MatMut<'_, f64>,
+    u: Option<&mut MatMut<'_, f64>>,
+    block: std::ops::Range<usize>,
+    (vc, vs): (&[f64], &[f64]),
+    (uc, us): (&[f64], &[f64]),
+    direct: Direct,
+) {
+    rotate_columns(v.subcols_mut(block.start, block.len()), vc, vs, direct);
+    if let Some(u) = u {
+        rotate_columns(
+            u.rb_mut().subcols_mut(block.start, block.len()),
+            uc,
+            us,
+            direct,
+        );
     }
 }
 
