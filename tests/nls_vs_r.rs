@@ -40,7 +40,7 @@ fn warnings_are_rs() {
     );
     // Without start, the parameters found nowhere start at 1.
     warns(
-        &format!("{DEC}fit = 'nls(y ~ a * exp(-b * t), data = dec)'"),
+        &format!("{DEC}fit = 'nls(y ~ a * exp(-b * t / 10), data = dec)'"),
         &["No starting values specified for some parameters."],
     );
 }

@@ -89,7 +89,7 @@ pub(super) fn control_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
     let fail = |what: &str| Err(KernelError::new(format!("{what} is not TRUE")));
     match num(1) {
         None => return fail("is.numeric(tol) && length(tol) == 1L"),
-        Some(t) if !(t > 0.0) => return fail("tol > 0"),
+        Some(t) if t.is_nan() || t <= 0.0 => return fail("tol > 0"),
         _ => {}
     }
     if num(2).is_none() {
@@ -612,11 +612,7 @@ fn read_start(start: &Value, ctx: &mut Ctx) -> Result<Vec<(String, Vec<f64>)>, K
 fn subset_rows(subset: &Value, n: usize) -> Result<Vec<usize>, KernelError> {
     match names::bare(subset) {
         Value::Bool(b) => Ok((0..n)
-            .filter(|&i| {
-                b.is_empty()
-                    .then_some(false)
-                    .unwrap_or(b[i % b.len()] == Some(true))
-            })
+            .filter(|&i| !b.is_empty() && b[i % b.len()] == Some(true))
             .collect()),
         Value::Num(x) => {
             if x.iter().all(|&k| k <= 0.0 || k.is_nan()) && x.iter().any(|&k| k < 0.0) {
@@ -883,9 +879,9 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                 Some(w) => {
                     let w = doubles(w, "weights")?;
                     if w.len() != n {
-                        return Err(KernelError::new(format!(
-                            "variable lengths differ (found for '(weights)')"
-                        )));
+                        return Err(KernelError::new(
+                            "variable lengths differ (found for '(weights)')",
+                        ));
                     }
                     Some(w)
                 }
