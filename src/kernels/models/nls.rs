@@ -1062,6 +1062,19 @@ impl<'a> Nls<'a> {
         }
     }
 
+    /// `formula(fit)[[2L]]` as text: the response (the right-hand side
+    /// of a one-sided formula).
+    pub fn response(&self) -> String {
+        let text = match exact(self.m, "formula") {
+            Some(Value::Str(s)) if !s.is_empty() => s[0].clone(),
+            _ => String::new(),
+        };
+        match text.split_once(" ~ ") {
+            Some((lhs, _)) => lhs.to_string(),
+            None => text.trim_start_matches('~').trim().to_string(),
+        }
+    }
+
     /// `coef.nls`: the named parameters.
     pub fn coef(&self) -> Result<Value, KernelError> {
         exact(self.m, "getPars")
