@@ -1013,6 +1013,10 @@ fn fit_record(
             "params",
             Value::Str(m.params.iter().map(|(n, _)| n.clone()).collect()),
         ),
+        (
+            "param.lengths",
+            Value::Num(m.params.iter().map(|(_, l)| *l as f64).collect()),
+        ),
     ]);
     let conv = List::named(vec![
         ("isConv", Value::flag(info.is_conv)),
@@ -1272,20 +1276,10 @@ impl<'a> Nls<'a> {
         let Some(Value::Str(params)) = exact(self.m, "params") else {
             return None;
         };
-        // Each parameter's length from how `unlist` named its values.
-        let names = self.par_names();
+        let lengths = self.nums("param.lengths").ok()?;
         let mut at = 0;
-        for p in params {
-            let len = if names.get(at) == Some(p) {
-                1
-            } else {
-                names[at..]
-                    .iter()
-                    .take_while(|n| n.starts_with(p.as_str()))
-                    .count()
-                    .max(1)
-            };
-            let end = (at + len).min(pars.len());
+        for (p, &len) in params.iter().zip(lengths) {
+            let end = (at + len as usize).min(pars.len());
             bound.push((p.clone(), Value::Num(pars[at..end].to_vec())));
             at = end;
         }
