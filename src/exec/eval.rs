@@ -17,6 +17,8 @@ use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
+mod nls;
+
 /// A failure while evaluating: where and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalError {
@@ -706,6 +708,9 @@ fn eval_call(
         let v = super::conditions::try_catch(span, args, scope, ctx, file)?;
         return Ok((v.into_owned(), None));
     }
+    if func == "nls" {
+        return nls::nls_call(span, (func, func_span, args), scope, ctx, file, trace);
+    }
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
@@ -963,6 +968,11 @@ fn model_newdata(
     let (Some(object), Some(newdata)) = (position("object"), position("newdata")) else {
         return Ok(());
     };
+    let span = args[newdata].span;
+    if let Some(p) = nls::predict_newdata(&values[object].1, &values[newdata].1, span, ctx, file)? {
+        values[newdata].1 = Cow::Owned(p);
+        return Ok(());
+    }
     // The variables the terms are made of (a fit without them: its terms).
     let labels = match &*values[object].1 {
         Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
@@ -988,7 +998,6 @@ fn model_newdata(
     if labels.is_empty() {
         return Ok(());
     }
-    let span = args[newdata].span;
     let fail = |message: String| EvalError { span, message };
     let text = format!("~ {}", labels.join(" + "));
     let parsed = crate::workflow::parse_expr_str(&text)

@@ -402,10 +402,70 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     })
 }
 
+/// The positions among `args` of nls's formula, its data, and the
+/// arguments R evaluates in the data (`weights`, `subset`, through
+/// `model.frame`). nls's formula is no formula of terms: its names are the
+/// data's columns, steps, or parameters named by `start` (see
+/// `exec::eval::nls`).
+pub struct NlsArgs {
+    pub formula: Option<usize>,
+    pub data: Option<usize>,
+    pub start: Option<usize>,
+    pub in_data: Vec<usize>,
+}
+
+pub fn nls_args(args: &[Arg]) -> Option<NlsArgs> {
+    let kernel = registry().get("nls")?;
+    let given: Vec<(Option<String>, &Expr)> =
+        args.iter().map(|a| (a.name.clone(), &a.value)).collect();
+    let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
+    let position = |name: &str| {
+        let v = matched.get(name)?;
+        args.iter().position(|a| std::ptr::eq(&a.value, v))
+    };
+    Some(NlsArgs {
+        formula: position("formula"),
+        data: position("data"),
+        start: position("start"),
+        in_data: ["weights", "subset"]
+            .iter()
+            .filter_map(|n| position(n))
+            .collect(),
+    })
+}
+
+/// The spans of the names in nls formulas that their `start`, written
+/// `list(a = ...)` or `c(a = ...)`, makes parameters, anywhere in `e`: no
+/// step is read there, even one of that name (R's parameter hides it).
+pub fn nls_parameter_spans(e: &Expr, out: &mut Vec<Span>) {
+    if let ExprKind::Call { func, args, .. } = &e.kind {
+        if let (true, Some(at)) = (func == "nls", nls_args(args)) {
+            let start = at.start.map(|i| &args[i].value.kind);
+            if let (Some(f), Some(ExprKind::Call { func, args: s, .. })) = (at.formula, start) {
+                if func == "list" || func == "c" {
+                    let names: Vec<&str> = s.iter().filter_map(|a| a.name.as_deref()).collect();
+                    args[f].value.visit_names(&mut |n, span| {
+                        if names.contains(&n) {
+                            out.push(span);
+                        }
+                    });
+                }
+            }
+        }
+    }
+    e.visit_children(&mut |c| nls_parameter_spans(c, out));
+}
+
 /// The spans of every argument evaluated inside a call's `data`, anywhere
 /// in `e`.
 pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
     if let ExprKind::Call { func, args, .. } = &e.kind {
+        if func == "nls" {
+            if let Some(at) = nls_args(args) {
+                let scoped = at.formula.iter().chain(&at.in_data);
+                out.extend(scoped.map(|&i| args[i].value.span));
+            }
+        }
         if let Some(ds) = data_scope(func, args) {
             let scoped = ds.scoped.iter().chain(&ds.positions);
             out.extend(scoped.map(|&i| args[i].value.span));

@@ -191,6 +191,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             formula::data_scoped_spans(expr, &mut in_data);
             let mut functions = Vec::new();
             function_args::function_arg_spans(expr, &mut functions);
+            let mut parameters = Vec::new();
+            formula::nls_parameter_spans(expr, &mut parameters);
             // An unknown function first: its arguments' names (a formula's
             // columns) mean nothing until the function is known.
             expr.visit_calls(&mut |func, span| {
@@ -201,7 +203,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                 }
             });
             expr.visit_names(&mut |name, span| {
-                if Some(name) == local {
+                if Some(name) == local || parameters.contains(&span) {
                     return;
                 }
                 let column = name == "."

@@ -626,6 +626,24 @@ fn infer_args(
         }
         _ => None,
     };
+    // nls's formula names its parameters, known only from `start` at the
+    // run: it and the arguments evaluated in its data are checked then.
+    if func == "nls" {
+        if let Some(at) = formula::nls_args(args) {
+            return args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let t = if Some(i) == at.formula || at.in_data.contains(&i) {
+                        Type::Any
+                    } else {
+                        infer_node(&a.value, env, file, ctx, None, work)?
+                    };
+                    Ok((a.name.clone(), t))
+                })
+                .collect();
+        }
+    }
     let Some(ds) = formula::data_scope(func, args) else {
         return args
             .iter()

@@ -41,6 +41,9 @@ fn note(name: &str) -> Option<&'static str> {
         "smooth" => {
             Some(" (the numbers alone: R's class \"tukeysmooth\" and its attributes are not kept)")
         }
+        "nls" => Some(
+            " (Gauss-Newton, the default algorithm; \"plinear\", \"port\" and `trace = TRUE` are refused)",
+        ),
         _ => None,
     }
 }

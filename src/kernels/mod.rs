@@ -70,7 +70,7 @@ mod margin_sums;
 mod margins;
 mod merge;
 pub mod model_matrix;
-mod models;
+pub(crate) mod models;
 pub mod names;
 mod nextn;
 pub mod nmath;

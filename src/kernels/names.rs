@@ -254,6 +254,7 @@ pub fn reads_names(func: &str) -> bool {
             | "rownames"
             | "dimnames"
             | "list"
+            | "nls"
             | "data.frame"
             | "as.data.frame"
             | "cbind"

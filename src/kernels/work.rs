@@ -202,7 +202,8 @@ pub fn closure_call_work() -> Work {
 fn fixed_ops(function: &str) -> f64 {
     match function {
         "lm" | "aov" | "prcomp" | "lm.fit" | "princomp" | "cancor" | "poly" => 2.5e5,
-        "glm" => 4e5,
+        // nls's model frame; its formula's evaluations are counted apart.
+        "glm" | "nls" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
         // Workspace and the balancing and reduction passes: 0.15 ms for a

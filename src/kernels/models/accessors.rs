@@ -4,6 +4,7 @@
 
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
+use super::nls::Nls;
 
 pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     // coef.default of a model summary: its coefficient table.
@@ -26,11 +27,17 @@ pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     // coef.default: object$coefficients, a summary's table.
     if let Some(Value::List(l)) = args.get("object").map(crate::kernels::names::bare) {
-        if matches!(l.class.as_deref(), Some("summary.lm" | "summary.glm")) {
+        if matches!(
+            l.class.as_deref(),
+            Some("summary.lm" | "summary.glm" | "summary.nls")
+        ) {
             if let Some(c) = l.field("coefficients") {
                 return Ok(c.clone());
             }
         }
+    }
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return fit.coef();
     }
     let fit = Fit::from_arg(args, "object", "coef")?;
     let mut coef = fit.nums("coefficients")?.to_vec();
@@ -65,11 +72,15 @@ pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 }
 
 pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return fit.fitted();
+    }
     let fit = Fit::from_arg(args, "object", "fitted")?;
     Ok(Value::Num(fit.nums("fitted.values")?.to_vec()))
 }
 
 const LM_TYPES: &[&str] = &["working", "response", "deviance", "pearson", "partial"];
+const NLS_TYPES: &[&str] = &["response", "pearson"];
 const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
 
 pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -77,6 +88,8 @@ pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
             LM_TYPES
+        } else if class == super::nls::CLASS {
+            NLS_TYPES
         } else {
             GLM_TYPES
         };
@@ -110,6 +123,11 @@ pub(super) fn arg_error(choices: &[&str]) -> String {
 }
 
 pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        let ty = args.str_or("type", NLS_TYPES[0])?;
+        let ty = matching(ty, NLS_TYPES).ok_or_else(|| KernelError::new(arg_error(NLS_TYPES)))?;
+        return fit.residuals(ty == "pearson");
+    }
     let fit = Fit::from_arg(args, "object", "residuals")?;
     let types = match fit.kind {
         Kind::Lm => LM_TYPES,

@@ -23,6 +23,7 @@ use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::{Dist, Family};
 use super::fit::{model_type, Fit, Kind};
 use super::glm::refit;
+use super::nls::Nls;
 use super::summary::estimated_dispersion;
 
 pub(super) fn anova_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -45,7 +46,12 @@ pub(super) fn anova_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
                 }
             }
         }
-        let names: &[&str] = if several { LIST_COLUMNS } else { COLUMNS };
+        let nls = matches!(model_type(args, "object")?, Some(Type::Record { class, .. }) if class == super::nls::CLASS);
+        let names: &[&str] = match (several, nls) {
+            (true, true) => NLS_COLUMNS,
+            (true, false) => LIST_COLUMNS,
+            (false, _) => COLUMNS,
+        };
         return Ok(frame_type(names.iter().map(|n| n.to_string()).collect()));
     }
     let test = match args.ty("test") {
@@ -88,6 +94,9 @@ const COLUMNS: &[&str] = &["Df", "Sum Sq", "Mean Sq", "F value", "Pr(>F)"];
 const LIST_COLUMNS: &[&str] = &["Res.Df", "RSS", "Df", "Sum of Sq", "F", "Pr(>F)"];
 
 pub(super) fn anova_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return anova_nls(fit, args, ctx);
+    }
     let fit = Fit::from_arg(args, "object", "anova")?;
     if let Kind::Glm(_) = fit.kind {
         return anova_glm_eval(&fit, args, ctx);
@@ -186,6 +195,79 @@ fn anova_lm(fit: &Fit) -> Result<Value, KernelError> {
 }
 
 /// R's `anova.lmlist` with its default F test.
+const NLS_COLUMNS: &[&str] = &["Res.Df", "Res.Sum Sq", "Df", "Sum Sq", "F value", "Pr(>F)"];
+
+/// R's `anovalist.nls`: nested nls fits compared by the F test of the
+/// residual sums of squares, fits of another response than the first's
+/// dropped with R's warning.
+fn anova_nls(first: Nls, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if args.dots().next().is_none() {
+        return Err(KernelError::new(
+            "anova is only defined for sequences of \"nls\" objects",
+        ));
+    }
+    let mut fits = vec![first];
+    for (_, v) in args.dots() {
+        match Nls::of(Some(v)) {
+            Some(f) => fits.push(f),
+            None => {
+                return Err(KernelError::new(format!(
+                    "flowcast's anova() compares nls fits with nls fits only, not a {}",
+                    v.type_name()
+                )))
+            }
+        }
+    }
+    let response = fits[0].response();
+    let (same, other): (Vec<Nls>, Vec<Nls>) =
+        fits.into_iter().partition(|f| f.response() == response);
+    if !other.is_empty() {
+        let quoted: Vec<String> = other
+            .iter()
+            .map(|f| format!("\u{2018}\"{}\"\u{2019}", f.response()))
+            .collect();
+        ctx.warn(format!(
+            "models with response {} removed because response differs from model 1",
+            quoted.join(", ")
+        ));
+    }
+    let m = same.len();
+    if m == 1 {
+        return Err(KernelError::new(
+            "'anova' is only defined for sequences of \"nls\" objects",
+        ));
+    }
+    let dfr: Vec<f64> = same
+        .iter()
+        .map(Nls::df_residual)
+        .collect::<Result<_, _>>()?;
+    let ssr: Vec<f64> = same.iter().map(Nls::deviance).collect::<Result<_, _>>()?;
+    let mut df = vec![NA; m];
+    let mut ss = vec![NA; m];
+    let mut f = vec![NA; m];
+    let mut p = vec![NA; m];
+    for i in 1..m {
+        df[i] = -(dfr[i] - dfr[i - 1]);
+        ss[i] = -(ssr[i] - ssr[i - 1]);
+        let ms = ss[i] / df[i];
+        if df[i] > 0.0 {
+            f[i] = ms / (ssr[i] / dfr[i]);
+            p[i] = pf(f[i], df[i], dfr[i], false, false);
+        } else if df[i] < 0.0 {
+            f[i] = ms / (ssr[i - 1] / dfr[i - 1]);
+            p[i] = pf(f[i], -df[i], dfr[i - 1], false, false);
+        } else {
+            ss[i] = 0.0;
+        }
+    }
+    let rows = RowNames::Numbers((1..=m as i32).collect());
+    Ok(columns(
+        NLS_COLUMNS,
+        vec![dfr, ssr, df, ss, f, p],
+        Some(rows),
+    ))
+}
+
 fn anova_lmlist(fits: &[Fit]) -> Result<Value, KernelError> {
     let n0 = fits[0].nums("residuals")?.len();
     for f in &fits[1..] {

@@ -245,7 +245,10 @@ pub(super) fn model_type<'t>(
 ) -> Result<Option<&'t Type>, ArgError> {
     match args.ty(name) {
         Some(t @ Type::Record { class, .. })
-            if class == "lm" || class == "glm" || class == super::aov::CLASS =>
+            if class == "lm"
+                || class == "glm"
+                || class == super::aov::CLASS
+                || class == super::nls::CLASS =>
         {
             Ok(Some(t))
         }

@@ -19,6 +19,7 @@ use super::super::value::NA;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::Dist;
 use super::fit::{chol2inv, model_type, Fit, Kind};
+use super::nls::Nls;
 use super::summary::estimated_dispersion;
 
 /// `logLik(fit)`'s value and its `df` and `nobs` attributes.
@@ -109,7 +110,10 @@ fn reml_arg(args: &Args<&Value>, kind: Kind, ctx: &mut Ctx) -> Result<bool, Kern
 }
 
 fn one_model_only(args: &Args<&Value>) -> Result<(), KernelError> {
-    if args.dots().any(|(_, v)| Fit::from_value(v).is_some()) {
+    if args
+        .dots()
+        .any(|(_, v)| Fit::from_value(v).is_some() || Nls::of(Some(v)).is_some())
+    {
         return Err(KernelError::new(format!(
             "flowcast's {}() takes one model; call it once per model \
              (R names the rows of its table of several by the models' text)",
@@ -138,22 +142,41 @@ pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 }
 
 pub(super) fn log_lik_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        // logLik.nls refuses REML and reads nothing else.
+        if let Some((_, v)) = args.dots().find(|(n, _)| *n == Some("REML")) {
+            if v.as_flag() == Some(true) {
+                return Err(KernelError::new(
+                    "cannot calculate REML log-likelihood for \"nls\" objects",
+                ));
+            }
+        }
+        return Ok(Value::scalar(fit.log_lik()?.0));
+    }
     let fit = Fit::from_arg(args, "object", "logLik")?;
     let reml = reml_arg(args, fit.kind, ctx)?;
     Ok(Value::scalar(log_lik(&fit, reml)?.value))
 }
 
 pub(super) fn aic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let fit = Fit::from_arg(args, "object", "AIC")?;
     one_model_only(args)?;
     let k = args.scalar_or("k", 2.0)?;
+    if let Some(fit) = Nls::of(args.get("object")) {
+        let (ll, df, _) = fit.log_lik()?;
+        return Ok(Value::scalar(-2.0 * ll + k * df));
+    }
+    let fit = Fit::from_arg(args, "object", "AIC")?;
     let ll = log_lik(&fit, false)?;
     Ok(Value::scalar(-2.0 * ll.value + k * ll.df))
 }
 
 pub(super) fn bic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let fit = Fit::from_arg(args, "object", "BIC")?;
     one_model_only(args)?;
+    if let Some(fit) = Nls::of(args.get("object")) {
+        let (ll, df, n) = fit.log_lik()?;
+        return Ok(Value::scalar(-2.0 * ll + df * n.ln()));
+    }
+    let fit = Fit::from_arg(args, "object", "BIC")?;
     let ll = log_lik(&fit, false)?;
     Ok(Value::scalar(-2.0 * ll.value + ll.df * ll.nobs.ln()))
 }
@@ -161,6 +184,9 @@ pub(super) fn bic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
 /// `deviance.lm`: the weighted residual sum of squares (NA cases left
 /// out); `deviance.glm`: the fit's deviance.
 pub(super) fn deviance_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return Ok(Value::scalar(fit.deviance()?));
+    }
     let fit = Fit::from_arg(args, "object", "deviance")?;
     Ok(Value::scalar(match fit.kind {
         Kind::Lm => fit.weighted_rss()?,
@@ -169,12 +195,18 @@ pub(super) fn deviance_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
 }
 
 pub(super) fn df_residual_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return Ok(Value::scalar(fit.df_residual()?));
+    }
     let fit = Fit::from_arg(args, "object", "df.residual")?;
     Ok(Value::scalar(fit.scalar("df.residual")?))
 }
 
 /// `nobs.lm`/`nobs.glm`: the cases with a non-zero weight.
 pub(super) fn nobs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return Ok(Value::scalar(fit.nobs()?));
+    }
     let fit = Fit::from_arg(args, "object", "nobs")?;
     let n = match fit.prior_weights() {
         Some(w) => w.iter().filter(|w| **w != 0.0).count(),
@@ -223,6 +255,9 @@ pub(super) fn vcov_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 }
 
 pub(super) fn vcov_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = Nls::of(args.get("object")) {
+        return fit.vcov();
+    }
     let fit = Fit::from_arg(args, "object", "vcov")?;
     let complete = match args.dots().find(|(n, _)| *n == Some("complete")) {
         Some((_, v)) => v

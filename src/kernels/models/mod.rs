@@ -11,6 +11,7 @@ mod fit;
 mod glm;
 mod influence;
 mod info;
+pub(crate) mod nls;
 mod predict;
 mod summary;
 
@@ -19,6 +20,49 @@ use family::{Dist, Family, Link, Variance};
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "nls",
+        params: &[
+            req("formula"),
+            opt("data"),
+            opt("start"),
+            opt("control"),
+            opt("algorithm"),
+            opt("trace"),
+            opt("subset"),
+            opt("weights"),
+            opt("na.action"),
+            opt("model"),
+            opt("lower"),
+            opt("upper"),
+            DOTS,
+        ],
+        random: false,
+        shape: nls::nls_shape,
+        eval: nls::nls_eval,
+    },
+    Kernel {
+        name: "nls.control",
+        params: &[
+            opt("maxiter"),
+            opt("tol"),
+            opt("minFactor"),
+            opt("printEval"),
+            opt("warnOnly"),
+            opt("scaleOffset"),
+            opt("nDcentral"),
+        ],
+        random: false,
+        shape: nls::control_shape,
+        eval: nls::control_eval,
+    },
+    Kernel {
+        name: "sigma",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: nls::sigma_shape,
+        eval: nls::sigma_eval,
+    },
     Kernel {
         name: "aov",
         params: &[req("formula"), opt("data"), opt("subset")],

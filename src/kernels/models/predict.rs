@@ -83,6 +83,9 @@ const INTERVALS: &[&str] = &["none", "confidence", "prediction"];
 const TERMS: &str = "predict(type = \"terms\") is not supported by flowcast yet";
 
 pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(fit) = super::nls::Nls::of(args.get("object")) {
+        return super::nls::predict(&fit, args.get("newdata"));
+    }
     let fit = Fit::from_arg(args, "object", "predict")?;
     let types = match fit.kind {
         Kind::Lm => LM_TYPES,

@@ -66,6 +66,9 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     if class == super::aov::CLASS {
         return Ok(super::aov::summary_aov_type());
     }
+    if class == super::nls::CLASS {
+        return Ok(super::nls::summary_type());
+    }
     Ok(if class == "lm" {
         Type::record(
             "summary.lm",
@@ -119,6 +122,9 @@ pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         if pc.class.as_deref() == Some("prcomp") {
             return summary_prcomp(pc);
         }
+    }
+    if let Some(fit) = super::nls::Nls::of(args.get("object")) {
+        return fit.summary();
     }
     let fit = Fit::from_arg(args, "object", "summary")?;
     match fit.kind {
