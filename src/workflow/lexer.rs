@@ -9,6 +9,8 @@ use super::names::is_name_char;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Num(f64),
+    /// An imaginary constant, `2i`: its imaginary part.
+    Imag(f64),
     Str(String),
     /// A bare name, reserved words included (the parser tells them apart).
     Ident(String),
@@ -62,7 +64,7 @@ impl Tok {
     /// How the token is named in "unexpected …" messages.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Num(_) => "number".into(),
+            Tok::Num(_) | Tok::Imag(_) => "number".into(),
             Tok::Str(_) => "string".into(),
             Tok::Ident(n) => match n.as_str() {
                 "TRUE" | "FALSE" | "T" | "F" | "NULL" | "NA" | "NaN" | "Inf" => {
@@ -386,11 +388,11 @@ impl Lexer<'_> {
                 self.push(Tok::Num(v), start);
                 Ok(())
             }
-            _ if text.ends_with('i') && end == i + 1 => self.err(
-                format!("invalid number `{text}`: complex constants are not supported"),
-                start,
-                end,
-            ),
+            Some(v) if end == i + 1 && text.ends_with('i') => {
+                self.pos = end;
+                self.push(Tok::Imag(v), start);
+                Ok(())
+            }
             _ => self.err(format!("invalid number `{text}`"), start, end),
         }
     }
