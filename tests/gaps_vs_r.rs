@@ -1,7 +1,8 @@
 //! Gaps an R user meets, closed as R 4.2.2 has them: `apply` over both
 //! margins (`c(1, 2)`, `1:2`, `c(2, 1)`) and R's reading of MARGIN,
 //! `Negate(f)` where a function is taken (and called where written),
-//! `utf8ToInt` and `intToUtf8`. The workflow
+//! `utf8ToInt` and `intToUtf8`, and arithmetic on complex numbers
+//! (`2i`, `+ - * / ^`, `== !=`, `abs sqrt exp log`, `sum prod mean`). The workflow
 //! tests/fixtures/workflows/gaps.toml runs and every step must agree with
 //! what R computed for the same expression (tests/fixtures/r/gaps.R wrote
 //! gaps.json); what R refuses, flowcast refuses with R's message
@@ -74,6 +75,15 @@ fn odd_inputs_do_not_panic() {
         "intToUtf8(X, multiple = TRUE)",
         "intToUtf8(65, multiple = X)",
         "Filter(Negate(is.na), X)",
+        "X + 1i",
+        "1i / X",
+        "X ^ (1 + 1i)",
+        "sum(X, 1i)",
+        "prod(1i, X)",
+        "mean(c(1i, X))",
+        "log(1i, X)",
+        "sqrt(as.complex(X))",
+        "X == 1i",
     ];
     for call in calls {
         for x in odd {

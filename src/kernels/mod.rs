@@ -98,7 +98,7 @@ mod spline;
 mod stack;
 mod stopifnot;
 mod subset;
-mod summary;
+pub(crate) mod summary;
 mod sweep;
 pub mod switch;
 mod triangle;

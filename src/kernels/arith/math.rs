@@ -370,6 +370,9 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             args.func
         )));
     }
+    if let Some(r) = super::complex_ops::math(args.func, x, args.get_if_formal("base")) {
+        return r;
+    }
     let data = x.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
             "non-numeric argument to mathematical function {}()",
@@ -406,6 +409,12 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(t) = args.ty("x").and_then(super::frame_ops::math_shape) {
+        return t.map_err(|m| args.error("x", m));
+    }
+    if let Some(t) = args
+        .ty("x")
+        .and_then(|t| super::complex_ops::math_shape(args.func, t))
+    {
         return t.map_err(|m| args.error("x", m));
     }
     if let Some(Type::Factor { .. }) = args.ty("x") {

@@ -6,6 +6,7 @@
 
 mod bind;
 pub mod compare;
+pub(crate) mod complex_ops;
 mod factor_ops;
 mod frame_ops;
 pub mod logic;
