@@ -152,6 +152,17 @@ struct Lexer<'a> {
     out: Vec<Token>,
 }
 
+/// The packages R attaches at start, whose functions `pkg::name` names.
+const ATTACHED: &[&str] = &[
+    "base",
+    "stats",
+    "utils",
+    "methods",
+    "graphics",
+    "grDevices",
+    "datasets",
+];
+
 const UNSUPPORTED: &[&str] = &["<<-", "->>", ":::", "->", "::", "?", "@"];
 
 /// R's comparison and logical operators, longest first.
@@ -211,6 +222,25 @@ impl Lexer<'_> {
                         self.pos += self.peek().map_or(1, char::len_utf8);
                     }
                     let name = self.text[start..self.pos].to_string();
+                    let rest = &self.text[self.pos..];
+                    if rest.starts_with("::") && !rest.starts_with(":::") {
+                        // `stats::filter` is `filter`: flowcast's functions
+                        // are those of R's packages attached at start.
+                        if !ATTACHED.contains(&name.as_str()) {
+                            return self.err(
+                                format!(
+                                    "there is no package called \u{2018}{name}\u{2019}: \
+                                     `pkg::name` reaches only R's packages attached at \
+                                     start ({})",
+                                    ATTACHED.join(", ")
+                                ),
+                                start,
+                                self.pos + 2,
+                            );
+                        }
+                        self.pos += 2;
+                        continue;
+                    }
                     self.push(Tok::Ident(name), start);
                 }
                 '"' | '\'' => self.string(c)?,

@@ -88,6 +88,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::MIN,
     math::MAX,
     math::ROUND,
+    math::ZAPSMALL,
     math::LOG2,
     math::LOG10,
     math::LOG1P,
