@@ -603,9 +603,12 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(results_type(one, n, simplify))
 }
 
+/// A matrix's rows and columns as shape inference knows them.
+type MatDims = (Option<usize>, Option<usize>);
+
 /// apply's MARGIN when it runs over both dimensions (or none), with X's
 /// dimensions.
-fn cells_margin(args: &Args<Type>) -> Option<(Margin, (Option<usize>, Option<usize>))> {
+fn cells_margin(args: &Args<Type>) -> Option<(Margin, MatDims)> {
     let m = margin(&args.ty("MARGIN")?.const_nums()?).ok()?;
     let dims = match args.ty("X")? {
         Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols),
@@ -623,7 +626,7 @@ fn cells_margin(args: &Args<Type>) -> Option<(Margin, (Option<usize>, Option<usi
 fn cells_type(
     one: &Type,
     m: Margin,
-    (rows, cols): (Option<usize>, Option<usize>),
+    (rows, cols): MatDims,
     no_simplify: bool,
 ) -> Result<Type, String> {
     if no_simplify {

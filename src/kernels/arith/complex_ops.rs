@@ -279,6 +279,9 @@ fn binary(op: Op, e1: &Value, e2: Option<&Value>, ctx: &mut Ctx) -> Result<Value
     Ok(shaped(z, dims))
 }
 
+/// An operand's length and, of a matrix, its rows and columns.
+type Shape = (Option<usize>, Option<(Option<usize>, Option<usize>)>);
+
 /// The type of a complex operation's result; `None` when neither operand
 /// is complex.
 pub(super) fn ops_shape(op: Op, t1: &Type, t2: Option<&Type>) -> Option<Result<Type, String>> {
@@ -286,10 +289,7 @@ pub(super) fn ops_shape(op: Op, t1: &Type, t2: Option<&Type>) -> Option<Result<T
     if !complex(t1) && !t2.is_some_and(complex) {
         return None;
     }
-    let operand = |t: &Type| -> Result<
-        Option<(Option<usize>, Option<(Option<usize>, Option<usize>)>)>,
-        String,
-    > {
+    let operand = |t: &Type| -> Result<Option<Shape>, String> {
         match t {
             Type::Complex { len } | Type::Num { len, .. } | Type::Bool { len, .. } => {
                 Ok(Some((*len, None)))

@@ -682,6 +682,58 @@ fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     })
 }
 
+/// R's `zapsmall(x, digits = getOption("digits"))`: `round(x, digits)`
+/// less the digits the largest magnitude takes before the point, so
+/// values that small beside it become 0. All NA is returned as it is.
+fn zapsmall_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let digits = match args.get("digits") {
+        None => 7.0,
+        Some(d) => match d.as_f64_slice() {
+            Some(v) if !v.is_empty() => v[0],
+            _ => return Err(KernelError::new("invalid 'digits'")),
+        },
+    };
+    let data = x
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("non-numeric argument to mathematical function"))?;
+    let present: Vec<f64> = data.iter().copied().filter(|v| !v.is_nan()).collect();
+    if present.is_empty() {
+        return Ok(x.clone());
+    }
+    let mx = present
+        .iter()
+        .fold(f64::NEG_INFINITY, |m, v| m.max(v.abs()));
+    let digits = if mx > 0.0 {
+        (digits - mx.log10().ceil()).max(0.0)
+    } else {
+        digits
+    };
+    let out: Vec<f64> = data.iter().map(|&v| fround(v, digits)).collect();
+    Ok(match x {
+        Value::Mat(m) => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    })
+}
+
+fn zapsmall_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Num {
+            len: t.len(),
+            value: None,
+        }),
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "non-numeric argument to mathematical function: {}",
+                t.describe()
+            ),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,57 +788,5 @@ mod tests {
             assert_eq!(fprec(2.5, na).to_bits(), na.to_bits(), "signif(2.5, NA)");
             assert_eq!(fround(2.5, na).to_bits(), na.to_bits(), "round(2.5, NA)");
         }
-    }
-}
-
-/// R's `zapsmall(x, digits = getOption("digits"))`: `round(x, digits)`
-/// less the digits the largest magnitude takes before the point, so
-/// values that small beside it become 0. All NA is returned as it is.
-fn zapsmall_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let x = args.get("x").unwrap_or(&Value::Null);
-    let digits = match args.get("digits") {
-        None => 7.0,
-        Some(d) => match d.as_f64_slice() {
-            Some(v) if !v.is_empty() => v[0],
-            _ => return Err(KernelError::new("invalid 'digits'")),
-        },
-    };
-    let data = x
-        .as_f64_slice()
-        .ok_or_else(|| KernelError::new("non-numeric argument to mathematical function"))?;
-    let present: Vec<f64> = data.iter().copied().filter(|v| !v.is_nan()).collect();
-    if present.is_empty() {
-        return Ok(x.clone());
-    }
-    let mx = present
-        .iter()
-        .fold(f64::NEG_INFINITY, |m, v| m.max(v.abs()));
-    let digits = if mx > 0.0 {
-        (digits - mx.log10().ceil()).max(0.0)
-    } else {
-        digits
-    };
-    let out: Vec<f64> = data.iter().map(|&v| fround(v, digits)).collect();
-    Ok(match x {
-        Value::Mat(m) => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
-        _ => Value::Num(out),
-    })
-}
-
-fn zapsmall_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    match args.ty("x") {
-        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
-        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Num {
-            len: t.len(),
-            value: None,
-        }),
-        Some(Type::Any) | None => Ok(Type::Any),
-        Some(t) => Err(args.error(
-            "x",
-            format!(
-                "non-numeric argument to mathematical function: {}",
-                t.describe()
-            ),
-        )),
     }
 }
