@@ -539,11 +539,33 @@ mod tests {
         ] {
             assert_eq!(toks(text), vec![Tok::Num(v), Tok::Eof], "{text}");
         }
-        for bad in ["1e", "0x", "2x", "1.2.3", "1e+", "3i"] {
+        // R's imaginary constants.
+        assert_eq!(toks("3i"), vec![Tok::Imag(3.0), Tok::Eof]);
+        assert_eq!(toks("1.5e1i"), vec![Tok::Imag(15.0), Tok::Eof]);
+        for bad in ["1e", "0x", "2x", "1.2.3", "1e+", "3ix"] {
             let e = lex(bad).unwrap_err();
             assert!(e.message.starts_with("invalid number"), "{bad}: {e:?}");
             assert_eq!((e.start, e.end), (0, bad.len()), "{bad}");
         }
+    }
+
+    /// `stats::f` is `f`; another package is R's error.
+    #[test]
+    fn attached_packages_name_their_functions() {
+        assert_eq!(
+            toks("stats::filter"),
+            vec![Tok::Ident("filter".into()), Tok::Eof]
+        );
+        let e = lex("dplyr::filter").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("there is no package called \u{2018}dplyr\u{2019}"),
+            "{e:?}"
+        );
+        assert!(matches!(
+            toks("a:::b")[1],
+            Tok::Unsupported(ref op) if op == ":::"
+        ));
     }
 
     #[test]
