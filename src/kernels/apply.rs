@@ -150,42 +150,187 @@ fn elements(x: &Value) -> Result<Vec<Value>, KernelError> {
     })
 }
 
-/// The slices FUN is called on.
-fn slices(func: &str, args: &Args<&Value>) -> Result<Vec<Value>, KernelError> {
-    let x = args.get("X").unwrap_or(&Value::Null);
-    if func == "apply" {
-        let margin = args
-            .get("MARGIN")
-            .and_then(Value::as_scalar)
-            .ok_or_else(|| KernelError::new("MARGIN must be 1 or 2"))?;
-        if let Value::BoolMat(m) = x {
-            return match margin as i64 {
-                1 => Ok((0..m.nrows())
-                    .map(|i| Value::Bool(m.row(i).iter().copied().collect()))
-                    .collect()),
-                2 => Ok((0..m.ncols())
-                    .map(|j| Value::Bool(m.column(j).iter().copied().collect()))
-                    .collect()),
-                _ => Err(KernelError::new("'MARGIN' does not match dim(X)")),
-            };
-        }
-        let x = frame::coerce_value("apply", x)
-            .transpose()?
-            .unwrap_or_else(|| x.clone());
-        let Value::Mat(m) = &x else {
-            return Err(KernelError::new("dim(X) must have a positive length"));
-        };
-        return match margin as i64 {
-            1 => Ok((0..m.nrows())
-                .map(|i| Value::Num(m.row(i).iter().copied().collect()))
-                .collect()),
-            2 => Ok((0..m.ncols())
-                .map(|j| Value::Num(m.column(j).iter().copied().collect()))
-                .collect()),
-            _ => Err(KernelError::new("'MARGIN' does not match dim(X)")),
-        };
+/// Which dimensions of a matrix `apply` runs over, as R's apply reads
+/// MARGIN: `d[MARGIN]` are the answer's dimensions and `d[-MARGIN]` the
+/// slice's, so a negative MARGIN names the dimensions FUN is handed.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Margin {
+    Rows,
+    Cols,
+    /// `MARGIN = c(1, 2)`: FUN on each element, in X's column-major order.
+    Cells,
+    /// `MARGIN = c(2, 1)`: FUN on each element of `t(X)`.
+    CellsT,
+    /// No dimension (`MARGIN = 0`): R reshapes X to one slice of one
+    /// element, which only a 1 x 1 X survives.
+    Whole,
+}
+
+/// MARGIN's numbers (NaN for NA) as apply.R reads them, with the errors
+/// its subscripting and `aperm(X, c(s.call, s.ans))` give: R's indexing
+/// truncates, drops zeros and refuses signs mixed.
+fn margin(m: &[f64]) -> Result<Margin, String> {
+    let no_match = || "'MARGIN' does not match dim(X)".to_string();
+    let m: Vec<f64> = m.iter().map(|x| x.trunc()).collect();
+    let na = m.iter().any(|x| x.is_nan());
+    let pos = m.iter().any(|&x| x > 0.0);
+    let neg = m.iter().any(|&x| x < 0.0);
+    // MARGIN or -MARGIN mixes a negative with a positive or an NA.
+    if (pos && neg) || (na && (pos || neg)) {
+        return Err("only 0's may be mixed with negative subscripts".into());
     }
-    elements(x)
+    if na || m.iter().any(|&x| x.abs() > 2.0) {
+        return Err(no_match());
+    }
+    let picked: Vec<usize> = m
+        .iter()
+        .filter(|&&x| x != 0.0)
+        .map(|&x| x.abs() as usize)
+        .collect();
+    let rest = |d: &Vec<usize>| (1..=2).filter(|i| !d.contains(i)).collect::<Vec<usize>>();
+    let (call, ans) = if neg {
+        (picked.clone(), rest(&picked))
+    } else if picked.is_empty() {
+        // `d[-0]` is `d[0]`: no dimension either side.
+        (Vec::new(), Vec::new())
+    } else {
+        (rest(&picked), picked)
+    };
+    match (call.len() + ans.len(), ans.as_slice()) {
+        // `array(ans, d.ans)` with no dimension left.
+        (2, []) => Err("'dims' cannot be of length 0".into()),
+        (2, [1]) => Ok(Margin::Rows),
+        (2, [2]) => Ok(Margin::Cols),
+        (2, [1, 2]) => Ok(Margin::Cells),
+        (2, [2, 1]) => Ok(Margin::CellsT),
+        (0, _) => Ok(Margin::Whole),
+        (n, _) => Err(format!("'perm' is of wrong length {n} (!= 2)")),
+    }
+}
+
+/// The numbers of a constant MARGIN; a character MARGIN names dimensions,
+/// which flowcast's matrices never name.
+fn margin_numbers(v: &Value) -> Result<Vec<f64>, KernelError> {
+    match v {
+        Value::Str(_) => Err(KernelError::new("'X' must have named dimnames")),
+        Value::Num(_) | Value::Bool(_) => Ok(v.as_f64_slice().unwrap_or_default().into_owned()),
+        _ => Err(KernelError::new("'MARGIN' does not match dim(X)")),
+    }
+}
+
+/// `dim(newX) <- c(1, 1)` of a margin of no dimension.
+fn whole_check(len: usize) -> Result<(), String> {
+    if len == 1 {
+        Ok(())
+    } else {
+        Err(format!(
+            "dims [product 1] do not match the length of object [{len}]"
+        ))
+    }
+}
+
+/// X as the matrix apply runs over (`as.matrix` of a data frame).
+fn apply_matrix(x: &Value) -> Result<Value, KernelError> {
+    if let Value::BoolMat(_) = x {
+        return Ok(x.clone());
+    }
+    let x = frame::coerce_value("apply", x)
+        .transpose()?
+        .unwrap_or_else(|| x.clone());
+    match x {
+        Value::Mat(_) => Ok(x),
+        _ => Err(KernelError::new("dim(X) must have a positive length")),
+    }
+}
+
+/// The slices FUN is called on, with `apply`'s margin.
+fn slices(func: &str, args: &Args<&Value>) -> Result<(Vec<Value>, Option<Margin>), KernelError> {
+    let x = args.get("X").unwrap_or(&Value::Null);
+    if func != "apply" {
+        return Ok((elements(x)?, None));
+    }
+    let x = apply_matrix(x)?;
+    let m = args
+        .get("MARGIN")
+        .ok_or_else(|| KernelError::new("argument \"MARGIN\" is missing, with no default"))?;
+    let m = margin(&margin_numbers(m)?).map_err(KernelError::new)?;
+    if m == Margin::Whole {
+        whole_check(x.len()).map_err(KernelError::new)?;
+    }
+    let parts = match &x {
+        Value::BoolMat(b) => match m {
+            Margin::Rows => (0..b.nrows())
+                .map(|i| Value::Bool(b.row(i).iter().copied().collect()))
+                .collect(),
+            Margin::Cols => (0..b.ncols())
+                .map(|j| Value::Bool(b.column(j).iter().copied().collect()))
+                .collect(),
+            Margin::CellsT => b
+                .transpose()
+                .iter()
+                .map(|&v| Value::Bool(vec![v]))
+                .collect(),
+            Margin::Cells | Margin::Whole => b.iter().map(|&v| Value::Bool(vec![v])).collect(),
+        },
+        Value::Mat(a) => match m {
+            Margin::Rows => (0..a.nrows())
+                .map(|i| Value::Num(a.row(i).iter().copied().collect()))
+                .collect(),
+            Margin::Cols => (0..a.ncols())
+                .map(|j| Value::Num(a.column(j).iter().copied().collect()))
+                .collect(),
+            Margin::CellsT => a.transpose().iter().map(|&v| Value::scalar(v)).collect(),
+            Margin::Cells | Margin::Whole => a.iter().map(|&v| Value::scalar(v)).collect(),
+        },
+        _ => Vec::new(),
+    };
+    Ok((parts, Some(m)))
+}
+
+/// apply's answer over both dimensions (or none), as apply.R assembles
+/// it: one value per element is a matrix shaped as `d[MARGIN]`; values of
+/// another common length, or of differing lengths, would be R's
+/// three-dimensional array or list matrix, which flowcast does not have.
+fn cells_result(
+    results: Vec<Value>,
+    dims: (usize, usize),
+    whole: bool,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let lens: Vec<usize> = results.iter().map(Value::len).collect();
+    let l = lens.first().copied().unwrap_or(0);
+    let recursive = results.first().is_some_and(|r| matches!(r, Value::List(_)));
+    if recursive || lens.iter().any(|&k| k != l) {
+        return Err(KernelError::new(LIST_MATRIX));
+    }
+    // `unlist(ans)`: of FUN's values all of length 0 (NULL skipped), that
+    // empty vector.
+    let combined = combine(&results, ctx)?;
+    if whole || l == 0 {
+        return Ok(combined);
+    }
+    if l > 1 {
+        return Err(KernelError::new(array_message(Some(l))));
+    }
+    Ok(match combined {
+        Value::Num(d) => Value::nums_shaped(d, Some(dims)),
+        Value::Bool(d) => Value::logicals_shaped(d, Some(dims)),
+        Value::Str(_) => return Err(KernelError::new(CHARACTER_MATRIX)),
+        other => other,
+    })
+}
+
+const LIST_MATRIX: &str = "apply over both dimensions: FUN's values differ in length or are \
+                           lists, so R's answer is a list matrix, which flowcast does not have";
+const CHARACTER_MATRIX: &str = "apply over both dimensions: FUN's values are character, so \
+                                R's answer is a character matrix, which flowcast does not have";
+
+fn array_message(len: Option<usize>) -> String {
+    let len = len.map_or_else(|| "more than 1".to_string(), |l| l.to_string());
+    format!(
+        "apply over both dimensions: FUN's values are of length {len}, so R's answer is a \
+         3-dimensional array, which flowcast does not have"
+    )
 }
 
 /// `apply` over a margin of extent 0, as R's `apply` does it: FUN is
@@ -194,30 +339,50 @@ fn slices(func: &str, args: &Args<&Value>) -> Result<Vec<Value>, KernelError> {
 /// (`ans[1L][-1L]`), or NULL.
 fn empty_apply(
     args: &Args<&Value>,
+    margin: Option<Margin>,
     f: &Fun<'_>,
     dots: &[(Option<&str>, &Value)],
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let x = args.get("X").unwrap_or(&Value::Null);
-    let by_rows = args.get("MARGIN").and_then(Value::as_scalar) == Some(1.0);
-    let other = |rows: usize, cols: usize| if by_rows { cols } else { rows };
-    let zeros = match x {
-        Value::BoolMat(m) => Value::Bool(vec![Some(false); other(m.nrows(), m.ncols())]),
-        _ => match frame::coerce_value("apply", x).transpose()? {
-            Some(Value::Mat(m)) => Value::Num(vec![0.0; other(m.nrows(), m.ncols())]),
-            _ => match x {
-                Value::Mat(m) => Value::Num(vec![0.0; other(m.nrows(), m.ncols())]),
-                _ => return Err(KernelError::new("dim(X) must have a positive length")),
-            },
-        },
+    let x = apply_matrix(args.get("X").unwrap_or(&Value::Null))?;
+    let (rows, cols) = x.dims().unwrap_or((0, 0));
+    // The slice's length: 1 over both dimensions.
+    let len = match margin {
+        Some(Margin::Rows) => cols,
+        Some(Margin::Cols) => rows,
+        _ => 1,
     };
-    Ok(match f.call_on(&zeros, dots, ctx)? {
+    let zeros = match x {
+        Value::BoolMat(_) => Value::Bool(vec![Some(false); len]),
+        _ => Value::Num(vec![0.0; len]),
+    };
+    let value = f.call_on(&zeros, dots, ctx)?;
+    // Over both dimensions R returns `array(ans, d.ans)`: empty, shaped.
+    let dims = match margin {
+        Some(Margin::Cells) => Some((rows, cols)),
+        Some(Margin::CellsT) => Some((cols, rows)),
+        _ => None,
+    };
+    Ok(match value {
         Value::Null => Value::Null,
-        Value::Bool(_) | Value::BoolMat(_) => Value::Bool(Vec::new()),
+        Value::Bool(_) | Value::BoolMat(_) => Value::logicals_shaped(Vec::new(), dims),
+        Value::Str(_) if dims.is_some() => return Err(KernelError::new(CHARACTER_MATRIX)),
         Value::Str(_) => Value::Str(Vec::new()),
+        Value::List(_) if dims.is_some() => return Err(KernelError::new(LIST_MATRIX)),
         Value::List(_) => Value::List(List::sequence(Vec::new())),
-        _ => Value::Num(Vec::new()),
+        _ => Value::nums_shaped(Vec::new(), dims),
     })
+}
+
+/// `c(...)` of FUN's values, as `unlist` joins atomic ones.
+fn combine(results: &[Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let c = registry()
+        .get("c")
+        .ok_or_else(|| KernelError::new("c() is missing"))?;
+    let given: Vec<(Option<String>, &Value)> = results.iter().map(|r| (None, r)).collect();
+    let matched =
+        Args::match_call(c.name, c.params, given).map_err(|e| KernelError::new(e.message))?;
+    c.call(&matched, ctx)
 }
 
 /// R's `simplify2array` of results: one value each → a vector, as `c`
@@ -232,15 +397,7 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if results.iter().any(|r| r.len() != n) {
         return Ok(Value::List(List::sequence(results)));
     }
-    let combined = {
-        let c = registry()
-            .get("c")
-            .ok_or_else(|| KernelError::new("c() is missing"))?;
-        let given: Vec<(Option<String>, &Value)> = results.iter().map(|r| (None, r)).collect();
-        let matched =
-            Args::match_call(c.name, c.params, given).map_err(|e| KernelError::new(e.message))?;
-        c.call(&matched, ctx)?
-    };
+    let combined = combine(&results, ctx)?;
     if n == 1 {
         return Ok(combined);
     }
@@ -255,15 +412,24 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = fun_of(args, ctx)?;
-    let parts = slices(args.func, args)?;
+    let (parts, margin) = slices(args.func, args)?;
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     if args.func == "apply" && parts.is_empty() {
-        return empty_apply(args, &f, &dots, ctx);
+        return empty_apply(args, margin, &f, &dots, ctx);
     }
     let results = parts
         .iter()
         .map(|s| f.call_on(s, &dots, ctx))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(m @ (Margin::Cells | Margin::CellsT | Margin::Whole)) = margin {
+        if !args.bool_or("simplify", true)? {
+            return Err(KernelError::new(LIST_MATRIX));
+        }
+        let x = apply_matrix(args.get("X").unwrap_or(&Value::Null))?;
+        let (r, c) = x.dims().unwrap_or((0, 0));
+        let dims = if m == Margin::CellsT { (c, r) } else { (r, c) };
+        return cells_result(results, dims, m == Margin::Whole, ctx);
+    }
     match args.func {
         "lapply" => Ok(Value::List(List::sequence(results))),
         "vapply" => vapply_check(args.get("FUN.VALUE"), results, ctx),
@@ -334,7 +500,10 @@ fn type_word(v: &Value) -> &'static str {
 fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), ArgError> {
     let x = args.ty("X").cloned().unwrap_or(Type::Null);
     if func == "apply" {
-        let margin = args.ty("MARGIN").and_then(Type::const_scalar);
+        if let Some(Type::Str { .. }) = args.ty("MARGIN") {
+            return Err(args.error("MARGIN", "'X' must have named dimnames"));
+        }
+        let numbers = args.ty("MARGIN").and_then(Type::const_nums);
         let (rows, cols) = match &x {
             Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols),
             Type::Any => return Ok((None, Type::Any)),
@@ -346,24 +515,34 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
                 ))
             }
         };
-        return match margin {
-            Some(m) if m as i64 == 1 => Ok((
+        let Some(m) = numbers else {
+            return Ok((None, Type::num_unknown()));
+        };
+        let m = margin(&m).map_err(|e| args.error("MARGIN", e))?;
+        return Ok(match m {
+            Margin::Rows => (
                 rows,
                 Type::Num {
                     len: cols,
                     value: None,
                 },
-            )),
-            Some(m) if m as i64 == 2 => Ok((
+            ),
+            Margin::Cols => (
                 cols,
                 Type::Num {
                     len: rows,
                     value: None,
                 },
-            )),
-            Some(_) => Err(args.error("MARGIN", "'MARGIN' does not match dim(X)")),
-            None => Ok((None, Type::num_unknown())),
-        };
+            ),
+            Margin::Cells | Margin::CellsT | Margin::Whole => (
+                rows.zip(cols).map(|(r, c)| r * c),
+                if matches!(x, Type::BoolMat { .. }) {
+                    Type::logical(Some(1))
+                } else {
+                    Type::num(1)
+                },
+            ),
+        });
     }
     Ok(element_type(&x))
 }
@@ -393,6 +572,11 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         return Ok(Type::Any);
     };
     let (n, elem) = slice_type(args.func, args)?;
+    let cells = if args.func == "apply" {
+        cells_margin(args)
+    } else {
+        None
+    };
     // FUN's own shape rule on one slice: its errors are the call's.
     let mut given: Vec<(Option<String>, Type)> = vec![(None, elem)];
     given.extend(
@@ -400,6 +584,10 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
             .map(|(nm, t)| (nm.map(str::to_string), t.clone())),
     );
     let one = fun_shape(&f, given, n, args, "FUN", ctx)?;
+    if let Some((m, dims)) = cells {
+        return cells_type(&one, m, dims, is_false(args, "simplify"))
+            .map_err(|e| args.error("FUN", e));
+    }
     if args.func == "lapply" {
         return Ok(Type::List {
             len: n,
@@ -413,6 +601,53 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     };
     let simplify = !matches!(args.func, "sapply" | "apply") || !is_false(args, "simplify");
     Ok(results_type(one, n, simplify))
+}
+
+/// A matrix's rows and columns as shape inference knows them.
+type MatDims = (Option<usize>, Option<usize>);
+
+/// apply's MARGIN when it runs over both dimensions (or none), with X's
+/// dimensions.
+fn cells_margin(args: &Args<Type>) -> Option<(Margin, MatDims)> {
+    let m = margin(&args.ty("MARGIN")?.const_nums()?).ok()?;
+    let dims = match args.ty("X")? {
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols),
+        _ => (None, None),
+    };
+    match m {
+        Margin::Cells => Some((m, dims)),
+        Margin::CellsT => Some((m, (dims.1, dims.0))),
+        Margin::Whole => Some((m, dims)),
+        _ => None,
+    }
+}
+
+/// [`cells_result`] before the run, from the type of FUN's value.
+fn cells_type(
+    one: &Type,
+    m: Margin,
+    (rows, cols): MatDims,
+    no_simplify: bool,
+) -> Result<Type, String> {
+    if no_simplify {
+        return Err(LIST_MATRIX.into());
+    }
+    if m == Margin::Whole {
+        if let Some(len) = rows.zip(cols).map(|(r, c)| r * c) {
+            whole_check(len)?;
+        }
+        return Ok(Type::Any);
+    }
+    match (one, one.len()) {
+        (Type::Num { .. }, Some(1)) => Ok(Type::Mat { rows, cols }),
+        (Type::Bool { .. }, Some(1)) => Ok(Type::BoolMat { rows, cols }),
+        (Type::Str { .. }, Some(1)) => Err(CHARACTER_MATRIX.into()),
+        (Type::Num { .. } | Type::Bool { .. } | Type::Str { .. }, Some(k)) if k > 1 => {
+            Err(array_message(Some(k)))
+        }
+        (Type::List { .. } | Type::Record { .. }, _) => Err(LIST_MATRIX.into()),
+        _ => Ok(Type::Any),
+    }
 }
 
 /// The flag `name` is a constant FALSE.

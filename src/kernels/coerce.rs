@@ -50,6 +50,7 @@ const fn test(name: &'static str) -> Kernel {
 
 pub(super) static KERNELS: &[Kernel] = &[
     test("is.numeric"),
+    test("is.complex"),
     test("is.character"),
     test("is.factor"),
     test("is.logical"),
@@ -95,6 +96,7 @@ fn is_value(func: &str, v: &Value) -> bool {
     match func {
         // A dist object is a numeric vector with attributes in R.
         "is.numeric" => matches!(v, Value::Num(_) | Value::Mat(_)) || v.dist_values().is_some(),
+        "is.complex" => matches!(v, Value::Complex(_) | Value::ComplexMat(_)),
         "is.character" => matches!(v, Value::Str(_)),
         "is.factor" => matches!(v, Value::Factor(_)),
         "is.logical" => matches!(v, Value::Bool(_) | Value::BoolMat(_)),
@@ -116,6 +118,7 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
             Type::Record { class, .. } => class == "dist",
             _ => false,
         },
+        "is.complex" => matches!(t, Type::Complex { .. } | Type::ComplexMat { .. }),
         "is.character" => matches!(t, Type::Str { .. }),
         "is.factor" => matches!(t, Type::Factor { .. }),
         "is.logical" => matches!(t, Type::Bool { .. } | Type::BoolMat { .. }),

@@ -26,6 +26,13 @@ const fn part(name: &'static str) -> Kernel {
 }
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "as.complex",
+        params: &[req("x"), super::DOTS],
+        random: false,
+        shape: as_complex_shape,
+        eval: as_complex_eval,
+    },
     part("Re"),
     part("Im"),
     part("Mod"),
@@ -234,4 +241,43 @@ fn complex_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     Ok(Type::Complex { len: None })
+}
+
+/// `as.complex(x)`: numbers as `x + 0i` (ComplexFromReal), logicals as
+/// 0 or 1 (NA in both parts), without dims, as `as.vector` drops them.
+fn as_complex_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = bare(args.get("x").unwrap_or(&Value::Null));
+    if matches!(x, Value::Null) {
+        return Ok(Value::Complex(Vec::new()));
+    }
+    super::arith::complex_ops::operand(x)
+        .map(|(z, _)| Value::Complex(z))
+        .ok_or_else(|| {
+            KernelError::new(format!(
+                "flowcast's as.complex() takes numbers, logicals or complex values, not {}",
+                x.type_name()
+            ))
+        })
+}
+
+fn as_complex_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(Type::Null) => Ok(Type::Complex { len: Some(0) }),
+        Some(
+            t @ (Type::Num { .. }
+            | Type::Mat { .. }
+            | Type::Bool { .. }
+            | Type::BoolMat { .. }
+            | Type::Complex { .. }
+            | Type::ComplexMat { .. }),
+        ) => Ok(Type::Complex { len: t.len() }),
+        Some(Type::Any) | None => Ok(Type::Complex { len: None }),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "flowcast's as.complex() takes numbers, logicals or complex values, not {}",
+                t.describe()
+            ),
+        )),
+    }
 }

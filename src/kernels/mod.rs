@@ -98,11 +98,12 @@ mod spline;
 mod stack;
 mod stopifnot;
 mod subset;
-mod summary;
+pub(crate) mod summary;
 mod sweep;
 pub mod switch;
 mod triangle;
 mod unsplit;
+mod utf8;
 mod vector;
 mod wilcoxon;
 
@@ -382,6 +383,7 @@ pub fn registry() -> &'static Registry {
             runmed::KERNELS,
             smooth::KERNELS,
             boxplot_stats::KERNELS,
+            utf8::KERNELS,
             nextn::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {

@@ -708,7 +708,8 @@ fn per_element(function: &str) -> Option<f64> {
         "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" => 2900.0,
         "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "regexec" | "regmatches"
         | "strsplit" | "trimws" => 1000.0,
-        "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar" => 200.0,
+        "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar"
+        | "utf8ToInt" | "intToUtf8" => 200.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,
         "rexp" | "rpois" => 136.0,

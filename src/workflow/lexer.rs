@@ -9,6 +9,8 @@ use super::names::is_name_char;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Num(f64),
+    /// An imaginary constant, `2i`: its imaginary part.
+    Imag(f64),
     Str(String),
     /// A bare name, reserved words included (the parser tells them apart).
     Ident(String),
@@ -62,7 +64,7 @@ impl Tok {
     /// How the token is named in "unexpected …" messages.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Num(_) => "number".into(),
+            Tok::Num(_) | Tok::Imag(_) => "number".into(),
             Tok::Str(_) => "string".into(),
             Tok::Ident(n) => match n.as_str() {
                 "TRUE" | "FALSE" | "T" | "F" | "NULL" | "NA" | "NaN" | "Inf" => {
@@ -150,6 +152,17 @@ struct Lexer<'a> {
     out: Vec<Token>,
 }
 
+/// The packages R attaches at start, whose functions `pkg::name` names.
+const ATTACHED: &[&str] = &[
+    "base",
+    "stats",
+    "utils",
+    "methods",
+    "graphics",
+    "grDevices",
+    "datasets",
+];
+
 const UNSUPPORTED: &[&str] = &["<<-", "->>", ":::", "->", "::", "?", "@"];
 
 /// R's comparison and logical operators, longest first.
@@ -209,6 +222,25 @@ impl Lexer<'_> {
                         self.pos += self.peek().map_or(1, char::len_utf8);
                     }
                     let name = self.text[start..self.pos].to_string();
+                    let rest = &self.text[self.pos..];
+                    if rest.starts_with("::") && !rest.starts_with(":::") {
+                        // `stats::filter` is `filter`: flowcast's functions
+                        // are those of R's packages attached at start.
+                        if !ATTACHED.contains(&name.as_str()) {
+                            return self.err(
+                                format!(
+                                    "there is no package called \u{2018}{name}\u{2019}: \
+                                     `pkg::name` reaches only R's packages attached at \
+                                     start ({})",
+                                    ATTACHED.join(", ")
+                                ),
+                                start,
+                                self.pos + 2,
+                            );
+                        }
+                        self.pos += 2;
+                        continue;
+                    }
                     self.push(Tok::Ident(name), start);
                 }
                 '"' | '\'' => self.string(c)?,
@@ -386,11 +418,11 @@ impl Lexer<'_> {
                 self.push(Tok::Num(v), start);
                 Ok(())
             }
-            _ if text.ends_with('i') && end == i + 1 => self.err(
-                format!("invalid number `{text}`: complex constants are not supported"),
-                start,
-                end,
-            ),
+            Some(v) if end == i + 1 && text.ends_with('i') => {
+                self.pos = end;
+                self.push(Tok::Imag(v), start);
+                Ok(())
+            }
             _ => self.err(format!("invalid number `{text}`"), start, end),
         }
     }
@@ -507,11 +539,33 @@ mod tests {
         ] {
             assert_eq!(toks(text), vec![Tok::Num(v), Tok::Eof], "{text}");
         }
-        for bad in ["1e", "0x", "2x", "1.2.3", "1e+", "3i"] {
+        // R's imaginary constants.
+        assert_eq!(toks("3i"), vec![Tok::Imag(3.0), Tok::Eof]);
+        assert_eq!(toks("1.5e1i"), vec![Tok::Imag(15.0), Tok::Eof]);
+        for bad in ["1e", "0x", "2x", "1.2.3", "1e+", "3ix"] {
             let e = lex(bad).unwrap_err();
             assert!(e.message.starts_with("invalid number"), "{bad}: {e:?}");
             assert_eq!((e.start, e.end), (0, bad.len()), "{bad}");
         }
+    }
+
+    /// `stats::f` is `f`; another package is R's error.
+    #[test]
+    fn attached_packages_name_their_functions() {
+        assert_eq!(
+            toks("stats::filter"),
+            vec![Tok::Ident("filter".into()), Tok::Eof]
+        );
+        let e = lex("dplyr::filter").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("there is no package called \u{2018}dplyr\u{2019}"),
+            "{e:?}"
+        );
+        assert!(matches!(
+            toks("a:::b")[1],
+            Tok::Unsupported(ref op) if op == ":::"
+        ));
     }
 
     #[test]

@@ -216,6 +216,9 @@ fn compare_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
     if let Some(r) = super::factor_ops::ops(op, e1, Some(e2), ctx) {
         return r;
     }
+    if let Some(r) = super::complex_ops::compare(op, e1, e2, ctx) {
+        return r;
+    }
     let text = is_text(e1) || is_text(e2);
     let a = side(e1, text, op)?;
     let b = side(e2, text, op)?;
@@ -245,7 +248,13 @@ fn operand(t: &Type) -> Option<Operand> {
             len: *len,
             dims: None,
         }),
-        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => Some(Operand {
+        Type::Complex { len } => Some(Operand {
+            len: *len,
+            dims: None,
+        }),
+        Type::Mat { rows, cols }
+        | Type::BoolMat { rows, cols }
+        | Type::ComplexMat { rows, cols } => Some(Operand {
             len: t.len(),
             dims: Some((*rows, *cols)),
         }),

@@ -72,6 +72,13 @@ pub(super) const ROUND: Kernel = Kernel {
     shape: math_shape,
     eval: math_eval,
 };
+pub(super) const ZAPSMALL: Kernel = Kernel {
+    name: "zapsmall",
+    params: &[req("x"), opt("digits")],
+    random: false,
+    shape: zapsmall_shape,
+    eval: zapsmall_eval,
+};
 pub(super) const MIN: Kernel = Kernel {
     name: "min",
     params: &[DOTS, opt("na.rm")],
@@ -370,6 +377,9 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             args.func
         )));
     }
+    if let Some(r) = super::complex_ops::math(args.func, x, args.get_if_formal("base")) {
+        return r;
+    }
     let data = x.as_f64_slice().ok_or_else(|| {
         KernelError::new(format!(
             "non-numeric argument to mathematical function {}()",
@@ -406,6 +416,12 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(t) = args.ty("x").and_then(super::frame_ops::math_shape) {
+        return t.map_err(|m| args.error("x", m));
+    }
+    if let Some(t) = args
+        .ty("x")
+        .and_then(|t| super::complex_ops::math_shape(args.func, t))
+    {
         return t.map_err(|m| args.error("x", m));
     }
     if let Some(Type::Factor { .. }) = args.ty("x") {
@@ -664,6 +680,58 @@ fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         None => Type::num(1),
     })
+}
+
+/// R's `zapsmall(x, digits = getOption("digits"))`: `round(x, digits)`
+/// less the digits the largest magnitude takes before the point, so
+/// values that small beside it become 0. All NA is returned as it is.
+fn zapsmall_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let digits = match args.get("digits") {
+        None => 7.0,
+        Some(d) => match d.as_f64_slice() {
+            Some(v) if !v.is_empty() => v[0],
+            _ => return Err(KernelError::new("invalid 'digits'")),
+        },
+    };
+    let data = x
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("non-numeric argument to mathematical function"))?;
+    let present: Vec<f64> = data.iter().copied().filter(|v| !v.is_nan()).collect();
+    if present.is_empty() {
+        return Ok(x.clone());
+    }
+    let mx = present
+        .iter()
+        .fold(f64::NEG_INFINITY, |m, v| m.max(v.abs()));
+    let digits = if mx > 0.0 {
+        (digits - mx.log10().ceil()).max(0.0)
+    } else {
+        digits
+    };
+    let out: Vec<f64> = data.iter().map(|&v| fround(v, digits)).collect();
+    Ok(match x {
+        Value::Mat(m) => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    })
+}
+
+fn zapsmall_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ (Type::Num { .. } | Type::Bool { .. })) => Ok(Type::Num {
+            len: t.len(),
+            value: None,
+        }),
+        Some(Type::Any) | None => Ok(Type::Any),
+        Some(t) => Err(args.error(
+            "x",
+            format!(
+                "non-numeric argument to mathematical function: {}",
+                t.describe()
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]

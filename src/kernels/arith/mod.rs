@@ -6,6 +6,7 @@
 
 mod bind;
 pub mod compare;
+pub(crate) mod complex_ops;
 mod factor_ops;
 mod frame_ops;
 pub mod logic;
@@ -87,6 +88,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::MIN,
     math::MAX,
     math::ROUND,
+    math::ZAPSMALL,
     math::LOG2,
     math::LOG10,
     math::LOG1P,

@@ -284,6 +284,9 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     if let Some(r) = super::factor_ops::ops(args.func, e1, e2, ctx) {
         return r;
     }
+    if let Some(r) = super::complex_ops::ops(op, e1, e2, ctx) {
+        return r;
+    }
     match e2 {
         None => {
             if !matches!(op, Op::Add | Op::Sub) {
@@ -351,6 +354,9 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     if let Some(t) = super::factor_ops::ops_shape(args.func, &t1, args.ty("e2")) {
         return Ok(t);
+    }
+    if let Some(t) = super::complex_ops::ops_shape(op, &t1, args.ty("e2")) {
+        return t.map_err(ArgError::call);
     }
     let Some(t2) = args.ty("e2").cloned() else {
         if !matches!(op, Op::Add | Op::Sub) {

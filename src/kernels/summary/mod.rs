@@ -16,6 +16,7 @@ pub(crate) use summary_default::{summary_default, summary_default_type};
 
 pub(super) use sums::KERNELS as SUM_KERNELS;
 
+use crate::kernels::arith::complex_ops::{self, complex_parts};
 use std::borrow::Cow;
 
 use super::args::{ArgError, Args};
@@ -243,6 +244,9 @@ fn mean_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             .ok_or_else(|| KernelError::new("'trim' must be numeric of length one"))?,
     };
     let x = args.get("x").unwrap_or(&Value::Null);
+    if let Some(parts) = complex_parts(&[x]) {
+        return Ok(complex_ops::mean(&parts?.concat()));
+    }
     let Some(data) = x.as_f64_slice() else {
         // mean.default of text, a factor or a list.
         ctx.warn("argument is not numeric or logical: returning NA");
@@ -291,6 +295,9 @@ fn const_na_rm(args: &Args<Type>) -> bool {
 }
 
 fn mean_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = complex_summary(args) {
+        return Ok(t);
+    }
     // mean.default returns NA (with a warning) for what is not numbers.
     if let Some(Type::Str { .. } | Type::Factor { .. } | Type::List { .. }) = args.ty("x") {
         return Ok(Type::num(1));
@@ -321,6 +328,10 @@ fn sum_values<'a>(items: impl Iterator<Item = Cow<'a, [f64]>>, na_rm: bool) -> f
 
 fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let rm = na_rm(args)?;
+    let values: Vec<&Value> = args.dots().map(|(_, v)| v).collect();
+    if let Some(parts) = complex_parts(&values) {
+        return Ok(complex_ops::sum(&parts?, rm));
+    }
     let mut parts = Vec::new();
     for (_, v) in args.dots() {
         match v {
@@ -338,7 +349,21 @@ fn sum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::scalar(sum_values(parts.into_iter(), rm)))
 }
 
+/// A `sum`, `prod` or `mean` of a complex argument is one complex number.
+pub(crate) fn complex_summary(args: &Args<Type>) -> Option<Type> {
+    let complex = |t: &Type| matches!(t, Type::Complex { .. } | Type::ComplexMat { .. });
+    let any = if args.func == "mean" {
+        args.ty("x").is_some_and(complex)
+    } else {
+        args.dots().any(|(_, t)| complex(t))
+    };
+    any.then_some(Type::Complex { len: Some(1) })
+}
+
 fn sum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = complex_summary(args) {
+        return Ok(t);
+    }
     let consts = args.numeric_dots()?;
     Ok(match consts {
         Some(c) => Type::scalar_const(sum_values(

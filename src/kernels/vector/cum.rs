@@ -88,6 +88,10 @@ fn dots_numbers<'a>(
 /// R's `rprod`: one long-double product over all arguments.
 pub(super) fn prod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let rm = args.bool_or("na.rm", false)?;
+    let values: Vec<&Value> = args.dots().map(|(_, v)| v).collect();
+    if let Some(parts) = crate::kernels::arith::complex_ops::complex_parts(&values) {
+        return Ok(crate::kernels::arith::complex_ops::prod(&parts?, rm));
+    }
     let mut p = LongDouble::from_f64(1.0);
     for part in dots_numbers(args)? {
         for &v in part.iter() {
@@ -100,6 +104,9 @@ pub(super) fn prod_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
 }
 
 pub(super) fn prod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = crate::kernels::summary::complex_summary(args) {
+        return Ok(t);
+    }
     args.numeric_dots()?;
     Ok(Type::num(1))
 }

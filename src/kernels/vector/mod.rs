@@ -183,6 +183,12 @@ pub(super) static KERNELS: &[Kernel] = &[
         order::sort_eval,
     ),
     k(
+        "is.unsorted",
+        &[req("x"), opt("na.rm"), opt("strictly")],
+        order::is_unsorted_shape,
+        order::is_unsorted_eval,
+    ),
+    k(
         "order",
         &[DOTS, opt("na.last"), opt("decreasing"), opt("method")],
         order::order_shape,

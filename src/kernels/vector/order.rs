@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::arith::compare::collate;
+use crate::kernels::factor::text_is_na;
 use crate::kernels::names::bare;
 use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
@@ -294,4 +295,51 @@ pub(super) fn sort_int_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, 
         arg: args.position("x"),
         message: e.message,
     })
+}
+
+/// R's `is.unsorted(x, na.rm, strictly)`: FALSE for fewer than two
+/// elements, NA where an NA is kept, else whether some element is above
+/// (or, `strictly`, not below) the next, as do_isunsorted compares: text
+/// in the collation `sort` uses, a factor by its codes. A list is NA, as
+/// R's for a non-atomic vector.
+pub(super) fn is_unsorted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = bare(args.get("x").unwrap_or(&Value::Null));
+    let na_rm = args.bool_or("na.rm", false)?;
+    let strictly = args.bool_or("strictly", false)?;
+    if x.len() <= 1 {
+        return Ok(Value::flag(false));
+    }
+    let out_of_order = |o: Ordering| o == Ordering::Greater || (strictly && o == Ordering::Equal);
+    let unsorted = match x {
+        Value::Str(s) => {
+            let kept: Vec<&String> = s.iter().filter(|t| !text_is_na(t)).collect();
+            if kept.len() < s.len() && !na_rm {
+                return Ok(Value::Bool(vec![None]));
+            }
+            kept.windows(2).any(|w| out_of_order(collate(w[0], w[1])))
+        }
+        Value::Factor(f) => {
+            if f.codes.iter().any(Option::is_none) && !na_rm {
+                return Ok(Value::Bool(vec![None]));
+            }
+            let kept: Vec<u32> = f.codes.iter().flatten().copied().collect();
+            kept.windows(2).any(|w| out_of_order(w[0].cmp(&w[1])))
+        }
+        v => match v.as_f64_slice() {
+            Some(d) => {
+                if d.iter().any(|v| v.is_nan()) && !na_rm {
+                    return Ok(Value::Bool(vec![None]));
+                }
+                let kept: Vec<f64> = d.iter().copied().filter(|v| !v.is_nan()).collect();
+                kept.windows(2)
+                    .any(|w| out_of_order(w[0].partial_cmp(&w[1]).unwrap_or(Ordering::Equal)))
+            }
+            None => return Ok(Value::Bool(vec![None])),
+        },
+    };
+    Ok(Value::flag(unsorted))
+}
+
+pub(super) fn is_unsorted_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::logical(Some(1)))
 }

@@ -8,6 +8,7 @@
 
 mod brackets;
 mod family;
+mod negate;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
@@ -364,6 +365,7 @@ impl<'a> Parser<'a> {
         let starts_operand = matches!(
             t.tok,
             Tok::Num(_)
+                | Tok::Imag(_)
                 | Tok::Str(_)
                 | Tok::Ident(_)
                 | Tok::Quoted(_)
@@ -396,6 +398,23 @@ impl<'a> Parser<'a> {
         let leaf = |kind| Ok(Expr { kind, span });
         match t.tok {
             Tok::Num(v) => leaf(ExprKind::Num(v)),
+            // R's `2i` is the complex number 0+2i: the call that makes it.
+            Tok::Imag(v) => {
+                let num = |x| Expr {
+                    kind: ExprKind::Num(x),
+                    span,
+                };
+                let arg = |name: &str, x| Arg {
+                    name: Some(name.to_string()),
+                    value: num(x),
+                    span,
+                };
+                leaf(ExprKind::Call {
+                    func: "complex".into(),
+                    func_span: span,
+                    args: vec![arg("real", 0.0), arg("imaginary", v)],
+                })
+            }
             Tok::Str(ref s) => leaf(ExprKind::Str(s.clone())),
             Tok::Quoted(ref n) => leaf(ExprKind::Name(n.clone())),
             Tok::Ident(ref n) => match n.as_str() {
@@ -737,6 +756,30 @@ impl<'a> Parser<'a> {
                 let func = match &lhs.kind {
                     ExprKind::Name(n) => n.clone(),
                     ExprKind::Str(s) => s.clone(),
+                    // `Negate(f)(x)`, `(function(v) v + 1)(2)`: the
+                    // function called where it is written.
+                    ExprKind::Function { params, body } => {
+                        self.depth += 1;
+                        let args = self.args(open)?;
+                        let close = self.close(Tok::RParen, open)?;
+                        self.depth -= 1;
+                        if let Some(a) = args
+                            .iter()
+                            .find(|a| matches!(a.value.kind, ExprKind::Missing))
+                        {
+                            return Err(self.diag(a.span, "an argument is empty"));
+                        }
+                        return Ok(Expr {
+                            span: lhs.span.to(close),
+                            kind: ExprKind::Apply {
+                                func: "function".into(),
+                                func_span: lhs.span,
+                                params: params.clone(),
+                                body: body.clone(),
+                                args,
+                            },
+                        });
+                    }
                     _ => {
                         return Err(self.diag(
                             lhs.span,
@@ -763,8 +806,12 @@ impl<'a> Parser<'a> {
                     }
                 }
                 family::call_family_names(&func, &mut args);
+                let span = lhs.span.to(close);
+                if let Some(negated) = negate::function(&func, &args, span) {
+                    return Ok(negated);
+                }
                 Ok(Expr {
-                    span: lhs.span.to(close),
+                    span,
                     kind: ExprKind::Call {
                         func,
                         func_span: lhs.span,
