@@ -131,6 +131,9 @@ pub struct Report {
     /// Per Table II function (Figure 7's order): the median spread of a
     /// call's repetitions, the error an exact model would still show.
     pub fig7_noise: Vec<f64>,
+    /// Figure 7's measured calls, each with whether it trained or was
+    /// asked: what its errors come from, for study elsewhere.
+    pub fig7_points: Vec<(String, &'static str, Call, Timing)>,
     /// What the system says the CPU clock resolves, in seconds.
     pub clock_resolution: f64,
     pub independent: Vec<Case>,
@@ -205,6 +208,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     let mut fig7_data = Vec::new();
     let mut fig7_wall_data = Vec::new();
     let mut fig7_noise = Vec::new();
+    let mut fig7_points = Vec::new();
     for f in Function::table2() {
         let (lo, hi) = sizes.train_n(f);
         // Queries: sizes beyond the bottom 5 % of the range (in N_A).
@@ -232,6 +236,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         let on = |clock: fn(&Timing) -> f64, calls: &[(Call, Timing)]| -> Vec<(Call, f64)> {
             calls.iter().map(|(c, t)| (c.clone(), clock(t))).collect()
         };
+        for (set, calls) in [("train", &train), ("query", &queries)] {
+            fig7_points.extend(calls.iter().map(|(c, t)| (f.name(), set, c.clone(), *t)));
+        }
         fig7_wall_data.push(Measurements {
             function: f.name(),
             train: on(|t| t.wall, &train),
@@ -317,6 +324,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         fig7_ann,
         fig7_wall,
         fig7_noise,
+        fig7_points,
         clock_resolution: calls::thread_clock_resolution(),
         independent,
         dependent,
