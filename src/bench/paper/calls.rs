@@ -239,6 +239,10 @@ pub struct Timing {
     /// (slowest − fastest) / fastest repetition on the CPU clock; NaN with
     /// one repetition.
     pub spread: f64,
+    /// The call's place in the order this timer measured: on a shared
+    /// machine, a model's errors follow it (slow and fast stretches of
+    /// consecutive calls), not the sizes.
+    pub seq: usize,
 }
 
 /// Which clock [`thread_seconds`] reads, for the report.
@@ -256,6 +260,7 @@ pub struct Timer {
     rng: Rng,
     cancel: AtomicBool,
     data: SplitMix,
+    timed: usize,
 }
 
 /// A loop's measured cost.
@@ -272,6 +277,7 @@ impl Timer {
             rng: Rng::from_seed(seed as i64),
             cancel: AtomicBool::new(false),
             data: SplitMix(seed ^ 0x5eed),
+            timed: 0,
         }
     }
 
@@ -360,7 +366,9 @@ impl Timer {
         }
         let best = cpu.iter().copied().fold(f64::INFINITY, f64::min);
         let worst = cpu.iter().copied().fold(0.0, f64::max);
+        self.timed += 1;
         Ok(Timing {
+            seq: self.timed,
             cpu: best,
             wall,
             spread: if cpu.len() > 1 {

@@ -446,7 +446,7 @@ pub fn to_json(report: &Report) -> Value {
         "figure7_wall_clock": curves(&report.fig7_wall),
         "figure7_noise": report.fig7_default.functions.iter().zip(&report.fig7_noise)
             .map(|((f, _), n)| json!({"function": f, "median_spread": n})).collect::<Vec<_>>(),
-        "figure7_points": report.fig7_points.iter().map(|(f, set, c, t)| json!({"function": f, "set": set, "n_a": c.n_a, "n_b": c.n_b, "cpu_s": t.cpu, "wall_s": t.wall, "spread": t.spread.is_finite().then_some(t.spread)})).collect::<Vec<_>>(),
+        "figure7_points": report.fig7_points.iter().map(|(f, set, c, t)| json!({"function": f, "set": set, "order": t.seq, "n_a": c.n_a, "n_b": c.n_b, "cpu_s": t.cpu, "wall_s": t.wall, "spread": t.spread.is_finite().then_some(t.spread)})).collect::<Vec<_>>(),
         "clock_resolution_s": report.clock_resolution,
         "table4": table4,
         "table5": table5,
