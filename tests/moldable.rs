@@ -113,6 +113,35 @@ fn factorisations_are_bit_identical_at_every_width() {
     );
 }
 
+/// Rank tests: the sort behind the ranks splits into runs merged stably,
+/// and friedman's blocks are ranked apart; both keep the one-worker bits,
+/// ties included (the rounded data has many).
+#[test]
+fn rank_tests_are_bit_identical_at_every_width() {
+    let x = matrix(220, 200, 5);
+    let tied = x.map(|v| (v * 50.0).round());
+    for (what, m) in [("distinct", &x), ("tied", &tied)] {
+        let d = across_widths("wilcox.test", || vec![pos(Value::Mat(m.clone()))]);
+        assert_eq!(d, 0, "one-sample wilcox.test, {what}");
+        let d = across_widths("wilcox.test", || {
+            vec![
+                pos(Value::Mat(m.clone())),
+                pos(Value::Mat(m.map(|v| v + 0.25))),
+            ]
+        });
+        assert_eq!(d, 0, "two-sample wilcox.test, {what}");
+        let d = across_widths("friedman.test", || vec![pos(Value::Mat(m.clone()))]);
+        assert_eq!(d, 0, "friedman.test, {what}");
+        let d = across_widths("mood.test", || {
+            vec![
+                pos(Value::Mat(m.clone())),
+                pos(Value::Mat(m.map(|v| v * 2.0))),
+            ]
+        });
+        assert_eq!(d, 0, "mood.test, {what}");
+    }
+}
+
 #[test]
 fn a_width_is_seen_only_inside_the_call() {
     assert_eq!(flowcast::kernels::width::width(), 1);

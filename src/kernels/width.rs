@@ -8,6 +8,7 @@
 //! cannot runs its work [`narrow`]. tests/moldable.rs checks the bits.
 
 use std::cell::Cell;
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -91,4 +92,147 @@ pub fn for_ranges(n: usize, body: impl Fn(std::ops::Range<usize>) + Sync) {
             s.spawn(move |_| body(r));
         }
     });
+}
+
+/// `body` on at most [`width`] contiguous ranges of `0..n`, in parallel
+/// when wider than one; their results joined in range order, so the
+/// result is the one-worker result.
+pub fn map_ranges<T: Send>(
+    n: usize,
+    body: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    let k = width().min(n.max(1));
+    if k <= 1 {
+        return body(0..n);
+    }
+    let mut parts: Vec<Vec<T>> = (0..k).map(|_| Vec::new()).collect();
+    rayon::scope(|s| {
+        let body = &body;
+        for (j, part) in parts.iter_mut().enumerate() {
+            let r = j * n / k..(j + 1) * n / k;
+            s.spawn(move |_| *part = body(r));
+        }
+    });
+    parts.into_iter().flatten().collect()
+}
+
+/// A stable sort, split among the running call's workers when wider than
+/// one and long enough to gain. Each worker sorts a contiguous run with
+/// the standard library's stable sort, then neighbouring runs are merged
+/// in rounds, pairs in parallel, the left run first among equals. A stable
+/// sort's order is unique, so this gives `slice::sort_by`'s order exactly,
+/// whatever the width: ranks and tie counts keep their one-worker bits.
+pub fn sort_by<T: Send + Sync + Clone>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering + Sync) {
+    // Below this a sort takes under a millisecond: not worth the handoff.
+    const PARALLEL_FROM: usize = 1 << 15;
+    let n = v.len();
+    let k = width().min(n / (PARALLEL_FROM / 4).max(1));
+    if k <= 1 || n < PARALLEL_FROM {
+        v.sort_by(cmp);
+        return;
+    }
+    let mut bounds: Vec<usize> = (0..=k).map(|j| j * n / k).collect();
+    {
+        let cmp = &cmp;
+        let mut rest: &mut [T] = v;
+        let mut runs = Vec::with_capacity(k);
+        for j in 0..k {
+            let (run, tail) = rest.split_at_mut(bounds[j + 1] - bounds[j]);
+            runs.push(run);
+            rest = tail;
+        }
+        rayon::scope(|s| {
+            for run in runs {
+                s.spawn(move |_| run.sort_by(cmp));
+            }
+        });
+    }
+    // The runs live in `v` or in `buf`, alternately, round by round.
+    let mut buf: Vec<T> = v.to_vec();
+    let mut in_v = true;
+    while bounds.len() > 2 {
+        if in_v {
+            merge_round(v, &mut buf, &bounds, &cmp);
+        } else {
+            merge_round(&buf, v, &bounds, &cmp);
+        }
+        in_v = !in_v;
+        let odd_last = (bounds.len() % 2 == 0).then(|| bounds[bounds.len() - 1]);
+        bounds = bounds.iter().copied().step_by(2).chain(odd_last).collect();
+    }
+    if !in_v {
+        v.clone_from_slice(&buf);
+    }
+}
+
+/// One round of [`sort_by`]'s merges: runs `bounds[2i]..bounds[2i+1]` and
+/// `bounds[2i+1]..bounds[2i+2]` of `src` merged into the same span of
+/// `dst`; an odd last run is copied.
+fn merge_round<T: Send + Sync + Clone>(
+    src: &[T],
+    dst: &mut [T],
+    bounds: &[usize],
+    cmp: &(impl Fn(&T, &T) -> Ordering + Sync),
+) {
+    let mut spans = Vec::new();
+    let mut rest: &mut [T] = dst;
+    let mut at = 0;
+    let mut i = 0;
+    while i + 1 < bounds.len() {
+        let (lo, mid) = (bounds[i], bounds[i + 1]);
+        let hi = bounds.get(i + 2).copied().unwrap_or(mid);
+        let (_, tail) = rest.split_at_mut(lo - at);
+        let (span, tail) = tail.split_at_mut(hi - lo);
+        spans.push((span, lo, mid, hi));
+        rest = tail;
+        at = hi;
+        i += 2;
+    }
+    rayon::scope(|s| {
+        for (span, lo, mid, hi) in spans {
+            s.spawn(move |_| {
+                let (mut a, mut b) = (lo, mid);
+                for out in span.iter_mut() {
+                    // The left run wins ties: stability.
+                    let left = b >= hi || (a < mid && cmp(&src[b], &src[a]) != Ordering::Less);
+                    if left {
+                        *out = src[a].clone();
+                        a += 1;
+                    } else {
+                        *out = src[b].clone();
+                        b += 1;
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stability shows only in what equal keys carry: sort (key, place)
+    /// pairs by key alone, with many ties, at every width.
+    #[test]
+    fn the_wide_sort_is_the_stable_sort_at_every_width() {
+        let mut s = 12345u64;
+        let pairs: Vec<(u32, usize)> = (0..100_003)
+            .map(|i| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                ((s >> 40) as u32 % 997, i)
+            })
+            .collect();
+        let mut want = pairs.clone();
+        want.sort_by_key(|a| a.0);
+        for k in 1..=7 {
+            let mut got = pairs.clone();
+            run_wide(k, 1 << 20, || sort_by(&mut got, |a, b| a.0.cmp(&b.0)));
+            assert!(got == want, "width {k}");
+        }
+        // Short slices sort whole, on the caller.
+        let mut short = vec![3, 1, 2];
+        run_wide(4, 1 << 20, || sort_by(&mut short, |a, b| a.cmp(b)));
+        assert_eq!(short, [1, 2, 3]);
+    }
 }

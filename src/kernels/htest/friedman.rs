@@ -141,14 +141,24 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     if n <= 1 || k <= 1 {
         return Err(KernelError::new(DIM_ERROR));
     }
+    // Each block's ranks on its own, split among the call's workers; the
+    // sums then run in block order, as on one worker.
+    let ranked = crate::kernels::width::map_ranges(n, |blocks| {
+        blocks
+            .map(|i| {
+                let rk = rank(&rows[i]);
+                let ties = tie_counts(&rk);
+                (rk, ties)
+            })
+            .collect()
+    });
     let mut col_sums = vec![0.0; k];
     let mut ties = Vec::new();
-    for r in &rows {
-        let rk = rank(r);
-        for (s, v) in col_sums.iter_mut().zip(&rk) {
+    for (rk, block_ties) in &ranked {
+        for (s, v) in col_sums.iter_mut().zip(rk) {
             *s += v;
         }
-        for t in tie_counts(&rk) {
+        for t in block_ties {
             ties.push(t * t * t - t);
         }
     }

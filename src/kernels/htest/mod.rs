@@ -453,7 +453,7 @@ pub(super) fn htest_type(parameter: bool, null_value: bool) -> Type {
 /// R's `rank(x)` with ties averaged.
 pub(crate) fn rank(x: &[f64]) -> Vec<f64> {
     let mut idx: Vec<usize> = (0..x.len()).collect();
-    idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    crate::kernels::width::sort_by(&mut idx, |&a, &b| x[a].total_cmp(&x[b]));
     let mut r = vec![0.0; x.len()];
     let mut i = 0;
     while i < idx.len() {
@@ -473,7 +473,7 @@ pub(crate) fn rank(x: &[f64]) -> Vec<f64> {
 /// The sizes of the groups of equal values (R's `table(r)` counts).
 pub(crate) fn tie_counts(x: &[f64]) -> Vec<f64> {
     let mut s = x.to_vec();
-    s.sort_by(|a, b| a.total_cmp(b));
+    crate::kernels::width::sort_by(&mut s, |a, b| a.total_cmp(b));
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
