@@ -112,7 +112,7 @@ pub const MIN_MOLDABLE_SECONDS: f64 = 0.005;
 /// - `wilcox.test`, `kruskal.test`, `mood.test`: their time is the sort
 ///   behind the ranks, which splits into runs sorted apart and merged
 ///   (`width::sort_by`; only for 2^15 values and more). 2 workers ran a
-///   1200 x 1200 `wilcox.test` 2.5x as fast, the runs fitting caches
+///   1200 x 1200 `wilcox.test` 2.1-2.9x as fast, the runs fitting caches
 ///   better, but the last merge is one worker's.
 /// - `friedman.test`: each block (row) ranked apart.
 /// - `eigen` general: not moldable; faer's parallel paths would change

@@ -10,7 +10,7 @@
 //! The kind is guided chunks on more than one worker, whatever the shape.
 //! `flowcast bench loops` timed all three on a flat loop and on a
 //! triangular one: on 2 cores guided was best or within 1 % on both; on
-//! 16 cores of a shared Xeon it was best on both, by 15–25 %, because
+//! 16 cores of a shared Xeon it was best on both, by 15–34 %, because
 //! workers there do not run at equal speed and a fixed split (static
 //! blocks of equal cost, or cyclic) waits for its slowest worker. Guided
 //! claims only O(k log n) chunks, so its bookkeeping never showed. Static
