@@ -276,6 +276,15 @@ flat = { for = "i in 1:200", do = "sum(x[1:100]) + i" }
     assert_eq!(json["loops"]["tri"]["threads"], 2);
     assert_eq!(json["loops"]["tri"]["cost_degree"], 1);
     assert_eq!(json["loops"]["flat"]["policy"], "guided");
+    // What a run does with a planned loop is said as well: the kind is how
+    // it runs alone.
+    assert!(
+        text.contains("loop `tri` in this run: the blocks above"),
+        "{text}"
+    );
+    assert!(json["loops"]["tri"]["in_a_run"]
+        .as_str()
+        .is_some_and(|s| s.contains("half of the largest unclaimed rest")));
     // The plan's blocks of `tri` have equal predicted cost, not count.
     let lens: Vec<usize> = plan
         .schedule

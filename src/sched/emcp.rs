@@ -88,6 +88,11 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
     let mut units = Units::expand(dag, |id| {
         let node = &dag.nodes[id];
         let n = node.iterations()?;
+        // A loop that stops scaling before p keeps to its workers: one
+        // block each, not small blocks MCP could spread over every lane.
+        if node.policy.is_some_and(|pol| pol.threads < p) {
+            return Some(node.blocks(p));
+        }
         match loop_granularity(avg, node.cost, n, p, m) {
             Granularity::Even => Some(node.blocks(p)),
             Granularity::Blocks(size) => Some(blocks_of(node, n, size)),

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use super::emcp::emcp_from;
 use super::simulate::{item_cost, simulate_from};
-use super::{Dag, Edge, Item, Node, NodeId, Schedule, Start};
+use super::{Dag, Edge, Item, LoopPolicy, Node, NodeId, Schedule, Start};
 use crate::cost::Comm;
 
 /// What an idle worker may take out of plan order.
@@ -734,7 +734,7 @@ impl Runtime {
         for (v, r) in self.running.iter().enumerate() {
             let Some(r) = r else { continue };
             let Some(b) = &r.block else { continue };
-            if !self.drive[r.node].is_empty() {
+            if !self.drive[r.node].is_empty() || self.at_thread_limit(r.node) {
                 continue;
             }
             let unclaimed = b.end - b.next;
@@ -768,6 +768,25 @@ impl Runtime {
             lanes: Vec::new(),
         };
         Some(self.begin(w, item, now))
+    }
+
+    /// Whether loop `node` already runs on as many workers as its policy
+    /// allows: past that, its body stops scaling, so an idle worker leaves
+    /// it alone.
+    fn at_thread_limit(&self, node: NodeId) -> bool {
+        let Some(limit) = self.dag.nodes[node].policy.map(|pol| pol.threads) else {
+            return false;
+        };
+        self.running_on(node) >= limit.max(1)
+    }
+
+    /// How many workers are running blocks of loop `node` now.
+    fn running_on(&self, node: NodeId) -> usize {
+        self.running
+            .iter()
+            .flatten()
+            .filter(|r| r.node == node && r.block.is_some())
+            .count()
     }
 
     /// Plans everything not started from the state at `now`, and installs
@@ -954,7 +973,12 @@ impl Runtime {
                 let total = node.iterations().unwrap_or(count);
                 let mut rest_node = Node::looped(&node.name, cost, count)
                     .with_profile(node.profile.concat(total, &rs));
-                rest_node.policy = node.policy;
+                // The workers still on the loop's running blocks count
+                // against its policy's.
+                rest_node.policy = node.policy.map(|pol| LoopPolicy {
+                    threads: pol.threads.saturating_sub(self.running_on(id)).max(1),
+                    ..pol
+                });
                 sub.nodes.push(rest_node);
                 origin.push((id, rs));
                 release.push(start.release_of(id));

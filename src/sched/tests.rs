@@ -351,3 +351,44 @@ fn a_loop_of_no_iterations_is_planned_once_and_followed_to_the_end() {
         );
     }
 }
+
+#[test]
+fn a_loop_keeps_to_its_policys_workers_when_others_idle() {
+    // A loop that stopped scaling at two workers, alone on four: emcp cuts
+    // it in two, and idle workers, though they split blocks, leave it be.
+    let mut dag = Dag {
+        nodes: vec![Node::looped("memory_bound", 8.0, 4000)],
+        edges: Vec::new(),
+    };
+    dag.nodes[0].policy = Some(LoopPolicy {
+        kind: super::LoopKind::Guided,
+        threads: 2,
+    });
+    let comm = Comm::SHARED_MEMORY;
+    let s = plan(&dag, &comm, 4, Scheduler::Emcp);
+    let planned: std::collections::BTreeSet<usize> = s.items.iter().map(|i| i.worker).collect();
+    assert_eq!(planned.len(), 2, "{s:?}");
+    // One block runs twice as long as predicted: a free worker would split it.
+    let mut slow = dag.clone();
+    slow.nodes[0].profile = crate::cost::profile::Profile::linear(4000, 1.0, 0.001);
+    let mut rt = Runtime::follow(&dag, &comm, &s, Policy::ADAPTIVE).expect("follow");
+    let ran = rt.simulate(&slow);
+    assert!(rt.done());
+    for item in &ran.items {
+        let at = 0.5 * (item.start + item.end);
+        let alongside = ran
+            .items
+            .iter()
+            .filter(|o| o.start <= at && at < o.end)
+            .map(|o| o.worker)
+            .collect::<std::collections::BTreeSet<_>>();
+        assert!(alongside.len() <= 2, "{alongside:?} at {at}: {ran:?}");
+    }
+    // Without the limit, the idle workers do join in.
+    dag.nodes[0].policy = None;
+    let s = plan(&dag, &comm, 4, Scheduler::Emcp);
+    let mut rt = Runtime::follow(&dag, &comm, &s, Policy::ADAPTIVE).expect("follow");
+    let ran = rt.simulate(&slow);
+    let used: std::collections::BTreeSet<usize> = ran.items.iter().map(|i| i.worker).collect();
+    assert_eq!(used.len(), 4, "{ran:?}");
+}
