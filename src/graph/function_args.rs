@@ -16,8 +16,8 @@ use crate::workflow::{Arg, Expr, ExprKind, Param};
 /// (optim's `gr`) an optional one beside it.
 fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
-        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "aggregate" | "mapply"
-        | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
+        "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "by" | "aggregate"
+        | "mapply" | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
         "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
         | "integrate" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],

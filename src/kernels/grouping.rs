@@ -1,4 +1,4 @@
-//! Grouping by a factor: `tapply`, `split`, `aggregate` and `table`.
+//! Grouping by factors: `tapply`, `by`, `split`, `aggregate` and `table`.
 //!
 //! Groups are the levels of `as.factor(g)` ([`as_factor`]); NA is no
 //! group. `FUN` is a function's name (`FUN = mean` or `FUN = "mean"`) or
@@ -29,6 +29,19 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: tapply_shape,
         eval: tapply_eval,
+    },
+    Kernel {
+        name: "by",
+        params: &[
+            req("data"),
+            req("INDICES"),
+            req("FUN"),
+            DOTS,
+            opt("simplify"),
+        ],
+        random: false,
+        shape: by_shape,
+        eval: by_eval,
     },
     Kernel {
         name: "split",
@@ -158,52 +171,213 @@ fn tapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     let x = args
         .get("X")
         .ok_or_else(|| KernelError::new("argument \"X\" is missing, with no default"))?;
-    let index = match args.get("INDEX") {
-        Some(Value::List(l)) if as_frame(&Value::List(l.clone())).is_none() => match &l.items[..] {
-            [g] => g,
-            _ => {
-                return Err(KernelError::new(
-                    "flowcast's tapply() takes one grouping factor",
-                ))
-            }
-        },
-        Some(g) => g,
-        None => {
-            return Err(KernelError::new(
-                "argument \"INDEX\" is missing, with no default",
-            ))
-        }
+    let index = args
+        .get("INDEX")
+        .ok_or_else(|| KernelError::new("argument \"INDEX\" is missing, with no default"))?;
+    let factors = index_factors(index)?;
+    let fun = fun::resolve(args.get("FUN"), ctx)?;
+    let extra = dots(args);
+    let default = args.get("default").cloned();
+    let simplify = args.bool_or("simplify", true)?;
+    let Some(fun) = fun else {
+        let (cells, _) = cells_of(&factors, x.len())?;
+        // No FUN: each element's cell, R's `group`.
+        return Ok(Value::Num(
+            cells
+                .iter()
+                .map(|c| c.map_or(NA, |c| c as f64 + 1.0))
+                .collect(),
+        ));
     };
-    let f = grouping(index, "INDEX")?;
-    if f.codes.len() != x.len() {
+    let call = |rows: &[usize], ctx: &mut Ctx| fun.call_on(&subset(x, rows)?, &extra, ctx);
+    grouped("tapply", &factors, x.len(), call, default, simplify, ctx)
+}
+
+/// The factors `INDEX` stands for: each item of a list (a data frame's
+/// columns), else the one vector, each as `as.factor` makes it.
+fn index_factors(index: &Value) -> Result<Vec<Factor>, KernelError> {
+    match index {
+        Value::List(l) if l.items.is_empty() => Err(KernelError::new("'INDEX' is of length zero")),
+        Value::List(l) => l.items.iter().map(|g| grouping(g, "INDEX")).collect(),
+        g => Ok(vec![grouping(g, "INDEX")?]),
+    }
+}
+
+/// Each element's cell in the array of the factors' levels (the first
+/// factor varying fastest, as R's tapply numbers its `group`), `None`
+/// where any factor is NA; and the array's extents.
+fn cells_of(factors: &[Factor], n: usize) -> Result<(Vec<Option<usize>>, Vec<usize>), KernelError> {
+    if factors.iter().any(|f| f.codes.len() != n) {
         return Err(KernelError::new("arguments must have same length"));
     }
-    let Some(fun) = fun::resolve(args.get("FUN"), ctx)? else {
-        // No FUN: each element's group.
-        return Ok(Value::Num(f.integer_codes()));
+    let extents: Vec<usize> = factors.iter().map(|f| f.levels.len()).collect();
+    let total = extents.iter().try_fold(1usize, |a, &e| a.checked_mul(e));
+    if total.is_none_or(|t| t > i32::MAX as usize) {
+        return Err(KernelError::new("total number of levels >= 2^31"));
+    }
+    let cells = (0..n)
+        .map(|i| {
+            let mut cell = 0usize;
+            let mut stride = 1usize;
+            for f in factors {
+                cell += f.codes[i]? as usize * stride;
+                stride *= f.levels.len();
+            }
+            Some(cell)
+        })
+        .collect();
+    Ok((cells, extents))
+}
+
+/// Whether `v` is R's NA as a `default`: one NA of any atomic type.
+fn is_na_scalar(v: &Value) -> bool {
+    match v {
+        Value::Num(x) => x.len() == 1 && x[0].is_nan(),
+        Value::Bool(b) => b.len() == 1 && b[0].is_none(),
+        Value::Str(s) => s.len() == 1 && text_is_na(&s[0]),
+        _ => false,
+    }
+}
+
+/// Element `k` of an atomic vector, as a vector of length one.
+fn element(v: &Value, k: usize) -> Value {
+    match v {
+        Value::Num(x) => Value::Num(vec![x[k]]),
+        Value::Str(x) => Value::Str(vec![x[k].clone()]),
+        Value::Bool(x) => Value::Bool(vec![x[k]]),
+        _ => Value::Null,
+    }
+}
+
+/// The NA of a simplified result's type.
+fn na_like(v: &Value) -> Value {
+    match v {
+        Value::Str(_) => Value::Str(vec!["NA".to_string()]),
+        Value::Bool(_) => Value::Bool(vec![None]),
+        _ => Value::scalar(NA),
+    }
+}
+
+/// R's tapply after the grouping: `call` (FUN) on the rows of each cell
+/// that has any, then the cells as R's `ansmat`. FUN's values all of
+/// length one (and `simplify`) make an atomic array, its empty cells
+/// `default` (NA of the values' type when `default` is NA); otherwise a
+/// list whose empty cells are NULL. One factor's array is a named vector
+/// (or list), two factors' a matrix with dimnames. R's arrays of more
+/// dimensions, and its character and list matrices, are values flowcast
+/// does not have: refused, naming what R would return.
+fn grouped(
+    func: &str,
+    factors: &[Factor],
+    n: usize,
+    mut call: impl FnMut(&[usize], &mut Ctx) -> Result<Value, KernelError>,
+    default: Option<Value>,
+    simplify_scalars: bool,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let (cells, extents) = cells_of(factors, n)?;
+    if extents.len() > 2 {
+        return Err(KernelError::new(format!(
+            "{func}(): {} grouping factors make R's answer a {}-dimensional array, \
+             which flowcast does not have",
+            extents.len(),
+            extents.len()
+        )));
+    }
+    let total: usize = extents.iter().product();
+    let mut rows = vec![Vec::new(); total];
+    for (i, c) in cells.iter().enumerate() {
+        if let Some(c) = c {
+            rows[*c].push(i);
+        }
+    }
+    let mut results: Vec<Option<Value>> = Vec::with_capacity(total);
+    for r in &rows {
+        results.push(if r.is_empty() {
+            None
+        } else {
+            Some(names::strip_value(call(r, ctx)?))
+        });
+    }
+    let levels: Vec<Vec<String>> = factors.iter().map(|f| f.levels.clone()).collect();
+    let scalars = simplify_scalars
+        && results
+            .iter()
+            .flatten()
+            .all(|r| matches!(r, Value::Num(_) | Value::Str(_) | Value::Bool(_)) && r.len() == 1);
+    let filled = if scalars {
+        let given: Vec<Value> = results.iter().flatten().cloned().collect();
+        // R's `unlist(ans)`: NULL when no cell has rows.
+        let ans = if given.is_empty() {
+            None
+        } else {
+            simplify(&given)
+        };
+        if ans.is_none() && !given.is_empty() {
+            return Err(KernelError::new(format!(
+                "{func}(): FUN's values mix text with numbers or logicals, which flowcast \
+                 does not combine"
+            )));
+        }
+        let default = default.unwrap_or(Value::Bool(vec![None]));
+        let fill = match &ans {
+            Some(a) if is_na_scalar(&default) => na_like(a),
+            _ => default,
+        };
+        if fill.is_empty() && results.iter().any(Option::is_none) {
+            return Err(KernelError::new(format!(
+                "{func}(): 'default' is empty, so R's array has no value for its empty cells"
+            )));
+        }
+        // R fills the whole array with `default` recycled, then sets the
+        // cells that have elements.
+        let cells: Vec<Value> = results
+            .iter()
+            .enumerate()
+            .map(|(p, r)| match r {
+                Some(v) => v.clone(),
+                None => element(&fill, p % fill.len()),
+            })
+            .collect();
+        Some(simplify(&cells).ok_or_else(|| {
+            KernelError::new(format!(
+                "{func}(): 'default' and FUN's values differ in type, which flowcast does \
+                 not combine"
+            ))
+        })?)
+    } else {
+        None
     };
-    let extra = dots(args);
-    let default = args.get("default").cloned().unwrap_or(Value::scalar(NA));
-    let mut results = Vec::with_capacity(f.levels.len());
-    for rows in members(&f) {
-        // R leaves a level without elements at `default`, FUN not called.
-        if rows.is_empty() {
-            results.push(default.clone());
-            continue;
-        }
-        results.push(fun.call_on(&subset(x, &rows)?, &extra, ctx)?);
+    match (filled, &levels[..]) {
+        (Some(v), [l]) => Ok(names::named(v, l.clone())),
+        (Some(Value::Num(d)), [r, c]) => Ok(names::dimnamed(
+            Value::Mat(DMatrix::from_vec(r.len(), c.len(), d)),
+            Some(r.clone()),
+            Some(c.clone()),
+        )),
+        (Some(Value::Bool(d)), [r, c]) => Ok(names::dimnamed(
+            Value::BoolMat(DMatrix::from_vec(r.len(), c.len(), d)),
+            Some(r.clone()),
+            Some(c.clone()),
+        )),
+        (Some(_), _) => Err(KernelError::new(format!(
+            "{func}(): FUN's values are character, so R's answer is a character matrix, \
+             which flowcast does not have"
+        ))),
+        (None, [l]) => Ok(Value::List(List {
+            class: None,
+            names: Some(l.clone()),
+            items: results
+                .into_iter()
+                .map(|r| r.unwrap_or(Value::Null))
+                .collect(),
+            row_names: None,
+        })),
+        (None, _) => Err(KernelError::new(format!(
+            "{func}(): FUN's values are not all of length one, so R's answer is a list \
+             matrix, which flowcast does not have"
+        ))),
     }
-    if args.bool_or("simplify", true)? {
-        if let Some(v) = simplify(&results) {
-            return Ok(names::named(v, f.levels));
-        }
-    }
-    Ok(Value::List(List {
-        class: None,
-        names: Some(f.levels),
-        items: results,
-        row_names: None,
-    }))
 }
 
 /// The levels of a grouping type, when known.
@@ -236,6 +410,7 @@ fn check_grouping(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
             | Type::Any,
         )
         | None => Ok(()),
+        Some(t) if frame::frame_fields(t).is_some() => Ok(()),
         Some(t) => Err(args.error(
             name,
             format!(
@@ -285,28 +460,196 @@ fn group_type(x: Option<&Type>) -> Type {
     }
 }
 
+/// The types of the factors INDEX stands for: one vector, a data frame's
+/// columns or a list's items; `None` when their count is not known before
+/// the run (a `list(...)` is typed as anything).
+fn index_types(t: &Type) -> Option<Vec<Type>> {
+    match t {
+        Type::List { len: Some(n), elem } => Some(vec![(**elem).clone(); *n]),
+        Type::List { .. } | Type::Any => None,
+        t => match frame::frame_fields(t) {
+            Some(fields) => Some(fields.iter().map(|(_, t)| t.clone()).collect()),
+            None => Some(vec![t.clone()]),
+        },
+    }
+}
+
+/// R's tapply answer before the run, given its factors' types (`None`:
+/// unknown) and whether FUN gives one number per cell: a named vector for
+/// one factor, a matrix for two; anything when FUN may give more.
+fn grouped_shape(
+    args: &Args<Type>,
+    at: &str,
+    factors: Option<&[Type]>,
+    scalar: bool,
+) -> Result<Type, ArgError> {
+    match factors {
+        Some([]) => Err(args.error(at, "'INDEX' is of length zero")),
+        Some([_, _, _, ..]) => Err(args.error(
+            at,
+            format!(
+                "{}(): {} grouping factors make R's answer a {}-dimensional array, \
+                 which flowcast does not have",
+                args.func,
+                factors.map_or(0, <[Type]>::len),
+                factors.map_or(0, <[Type]>::len)
+            ),
+        )),
+        Some([f]) if scalar => Ok(Type::Num {
+            len: type_levels(f),
+            value: None,
+        }),
+        Some([a, b]) if scalar => Ok(Type::Mat {
+            rows: type_levels(a),
+            cols: type_levels(b),
+        }),
+        _ => Ok(Type::Any),
+    }
+}
+
 fn tapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     check_grouping(args, "INDEX")?;
-    if let (Some(x), Some(g)) = (args.ty("X"), args.ty("INDEX")) {
-        if let (Some(a), Some(b)) = (x.len(), g.len()) {
-            if a != b && !matches!(g, Type::List { .. }) {
-                return Err(args.error("INDEX", "arguments must have same length"));
-            }
+    let factors = args.ty("INDEX").and_then(index_types);
+    if let (Some(n), Some(fs)) = (args.ty("X").and_then(Type::len), &factors) {
+        if fs.iter().any(|f| f.len().is_some_and(|k| k != n)) {
+            return Err(args.error("INDEX", "arguments must have same length"));
         }
     }
-    let levels = args.ty("INDEX").and_then(type_levels);
-    let fun = fun_of(args, group_type(args.ty("X")), levels, ctx)?;
-    Ok(match fun.as_deref() {
-        None => Type::Num {
+    // FUN runs once per cell that has elements: at most this many times.
+    let cells = factors.as_ref().and_then(|fs| {
+        fs.iter()
+            .try_fold(1usize, |a, f| a.checked_mul(type_levels(f)?))
+    });
+    let fun = fun_of(args, group_type(args.ty("X")), cells, ctx)?;
+    match fun.as_deref() {
+        None => Ok(Type::Num {
             len: args.ty("X").and_then(Type::len),
             value: None,
+        }),
+        Some(f) => grouped_shape(args, "INDEX", factors.as_deref(), SCALAR_FUNS.contains(&f)),
+    }
+}
+
+/// R's `by(data, INDICES, FUN)`: `tapply(seq_len(nrow(data)), INDICES,
+/// function(rows) FUN(data[rows, , drop = FALSE], ...))`, FUN seeing each
+/// cell's rows as a data frame (a vector's elements, for a vector, as
+/// `by.default` hands them). R's value is that tapply array with class
+/// "by". flowcast keeps what the array holds and how it is indexed, not
+/// the class on an atomic array: FUN's values all of length one give a
+/// named vector (one factor) or a matrix with dimnames (two), as tapply's,
+/// so `b[[1]]`, `b["a"]`, `unlist(b)` and arithmetic read them as R's do;
+/// other values give a named list of class "by", NULL for an empty cell,
+/// whose `[[`, `as.list` and `unlist` are R's. Two or more factors with
+/// such values (R's list matrix) are refused, as for tapply.
+fn by_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let data = args.get("data").ok_or_else(|| missing("data"))?;
+    let index = args.get("INDICES").ok_or_else(|| missing("INDICES"))?;
+    let fun = fun::resolve(args.get("FUN"), ctx)?.ok_or_else(|| missing("FUN"))?;
+    let n = match (frame::dims(data), data) {
+        (Some((rows, _)), _) => rows,
+        (None, Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => data.len(),
+        (None, other) => {
+            return Err(KernelError::new(format!(
+                "flowcast's by() takes a data frame or a vector, not {} \
+                 (as.data.frame() makes one of a matrix)",
+                other.type_name()
+            )))
+        }
+    };
+    let factors = index_factors(index)?;
+    let extra = dots(args);
+    let simplify = args.bool_or("simplify", true)?;
+    let call = |rows: &[usize], ctx: &mut Ctx| {
+        let i = Value::Num(rows.iter().map(|&r| r as f64 + 1.0).collect());
+        let part = match frame::index_drop(data, &[Some(i), None], false) {
+            Some(part) => part?,
+            None => subset(data, rows)?,
+        };
+        fun.call_on(&part, &extra, ctx)
+    };
+    Ok(
+        match grouped("by", &factors, n, call, None, simplify, ctx)? {
+            Value::List(mut l) => {
+                l.class = Some("by".to_string());
+                Value::List(l)
+            }
+            other => other,
         },
-        Some(f) if SCALAR_FUNS.contains(&f) => Type::Num {
-            len: levels,
+    )
+}
+
+/// A column's type with its length and values unknown: one cell's part.
+fn part_type(t: &Type) -> Type {
+    match t {
+        Type::Num { .. } => Type::num_unknown(),
+        Type::Str { .. } => Type::Str {
+            len: None,
             value: None,
         },
-        Some(_) => Type::Any,
-    })
+        Type::Bool { .. } => Type::logical(None),
+        Type::Factor { levels, .. } => Type::Factor {
+            len: None,
+            levels: levels.clone(),
+        },
+        _ => Type::Any,
+    }
+}
+
+fn by_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    check_grouping(args, "INDICES")?;
+    let data = args.ty("data");
+    let (n, part) = match data {
+        Some(t) => match frame::frame_fields(t) {
+            Some(fields) => (
+                frame::type_dims(t).and_then(|(r, _)| r),
+                Type::Record {
+                    class: "data.frame".to_string(),
+                    fields: fields
+                        .iter()
+                        .map(|(n, t)| (n.clone(), part_type(t)))
+                        .collect(),
+                },
+            ),
+            None => match t {
+                Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. } => {
+                    (t.len(), part_type(t))
+                }
+                Type::Any => (None, Type::Any),
+                t => {
+                    return Err(args.error(
+                        "data",
+                        format!(
+                            "flowcast's by() takes a data frame or a vector, not {} \
+                             (as.data.frame() makes one of a matrix)",
+                            t.describe()
+                        ),
+                    ))
+                }
+            },
+        },
+        None => return Err(args.error("data", "argument \"data\" is missing, with no default")),
+    };
+    let factors = args.ty("INDICES").and_then(index_types);
+    if let (Some(n), Some(fs)) = (n, &factors) {
+        if fs.iter().any(|f| f.len().is_some_and(|k| k != n)) {
+            return Err(args.error("INDICES", "arguments must have same length"));
+        }
+    }
+    let cells = factors.as_ref().and_then(|fs| {
+        fs.iter()
+            .try_fold(1usize, |a, f| a.checked_mul(type_levels(f)?))
+    });
+    match fun_of(args, part, cells, ctx)? {
+        None => Err(args.error("FUN", "argument \"FUN\" is missing, with no default")),
+        Some(f) => grouped_shape(
+            args,
+            "INDICES",
+            factors.as_deref(),
+            SCALAR_FUNS.contains(&f.as_str()),
+        ),
+    }
 }
 
 fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {

@@ -699,7 +699,8 @@ fn per_element(function: &str) -> Option<f64> {
         "IQR" => 28.0,
         "mad" => 40.0,
         "table" | "factor" | "as.factor" | "cut" => 136.0,
-        "tapply" | "split" => 110.0,
+        // `by` is tapply's grouping plus a copy of each cell's rows.
+        "tapply" | "split" | "by" => 110.0,
         "aggregate" | "ave" => 250.0,
         "merge" => 200.0,
         "subset" | "expand.grid" | "with" | "transform" => 6.0,

@@ -65,6 +65,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         Value::Bool(b) => Value::BoolMat(DMatrix::from_vec(nx, ny, b)),
         Value::BoolMat(m) => Value::BoolMat(DMatrix::from_vec(nx, ny, m.as_slice().to_vec())),
         Value::Num(d) => Value::Mat(DMatrix::from_vec(nx, ny, d)),
+        Value::Str(_) => return Err(KernelError::new(CHARACTER_MATRIX)),
         other => match other.as_f64_slice() {
             Some(d) => Value::Mat(DMatrix::from_vec(nx, ny, d.into_owned())),
             None => {
@@ -77,36 +78,50 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     })
 }
 
+/// R's `outer` of a FUN giving text is a character matrix.
+const CHARACTER_MATRIX: &str = "outer(): FUN's values are character, so R's answer is a \
+                                character matrix, which flowcast does not have";
+
 pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let len = |n: &str| args.ty(n).and_then(Type::len);
+    // FUN runs once, on X and Y each repeated to the product's length.
+    let n = len("X").zip(len("Y")).map(|(a, b)| a * b);
+    let of = |t: Option<&Type>| match t {
+        Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::logical(n),
+        Some(Type::Str { .. }) => Type::Str {
+            len: n,
+            value: None,
+        },
+        _ => Type::Num {
+            len: n,
+            value: None,
+        },
+    };
+    let given = || {
+        let mut given = vec![(None, of(args.ty("X"))), (None, of(args.ty("Y")))];
+        given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
+        given
+    };
     let name = match fun::resolve_shape(args.ty("FUN"), ctx) {
         Err(m) => return Err(args.error("FUN", m)),
         Ok(None) if args.ty("FUN").is_some() => return Ok(Type::Any),
         Ok(None) => "*",
-        Ok(Some(FunShape::Kernel(k))) => k.name,
+        Ok(Some(f @ FunShape::Kernel(k))) => {
+            // A function of text (`paste`) is refused before the run; a
+            // kernel whose rule refuses these types is left to its run.
+            if let Ok(Type::Str { .. }) = f.shape(given(), Some(1), ctx) {
+                return Err(args.error("FUN", CHARACTER_MATRIX));
+            }
+            k.name
+        }
         Ok(Some(f)) => {
-            // The closure runs once, on X and Y each repeated to the
-            // product's length.
-            let n = len("X").zip(len("Y")).map(|(a, b)| a * b);
-            let of = |t: Option<&Type>| match t {
-                Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::logical(n),
-                Some(Type::Str { .. }) => Type::Str {
-                    len: n,
-                    value: None,
-                },
-                _ => Type::Num {
-                    len: n,
-                    value: None,
-                },
-            };
-            let mut given = vec![(None, of(args.ty("X"))), (None, of(args.ty("Y")))];
-            given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
             let one = f
-                .shape(given, Some(1), ctx)
+                .shape(given(), Some(1), ctx)
                 .map_err(|m| args.error("FUN", m))?;
             let (rows, cols) = (len("X"), len("Y"));
             return Ok(match one {
                 Type::Bool { .. } | Type::BoolMat { .. } => Type::BoolMat { rows, cols },
+                Type::Str { .. } => return Err(args.error("FUN", CHARACTER_MATRIX)),
                 _ => Type::Mat { rows, cols },
             });
         }
