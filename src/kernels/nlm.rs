@@ -7,11 +7,11 @@
 //! R's nlm always runs `optif9` with method 1 (line search); with no
 //! analytic Hessian it also sets `iexp = 1`, so the Hessian is the factored
 //! secant (BFGS) update `secfac`, never `secunf` (method 3) nor the finite
-//! differences of `sndofd`; and the factor is only ever updated, so the
-//! perturbed Cholesky decomposition of `chlhsn`/`choldc` (method 3's) is
-//! never run. Those branches, the dogleg and hook steps of methods 2 and
-//! 3, and the checks of analytic derivatives are unreachable from nlm and
-//! are left out.
+//! differences of `sndofd`; and optdrv skips the perturbed Cholesky
+//! decomposition (`chlhsn`, `choldc`) when iexp is set and the method is
+//! not 3, so the factor is only ever updated. Those branches, the dogleg
+//! and hook steps of methods 2 and 3, and the checks of analytic
+//! derivatives are unreachable from nlm and are left out.
 //!
 //! R takes an analytic gradient (and Hessian) from the attributes
 //! "gradient" and "hessian" of f's value. flowcast's values carry no such
