@@ -1153,3 +1153,88 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     fields.push(("iterations", Type::num(1)));
     Ok(Type::record("list", fields))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// lltslv's two dtrsl solves undo L L'.
+    #[test]
+    fn lltslv_solves_the_factored_system() {
+        // L = [2 0 0; 1 3 0; -1 0.5 1], column-major; b = L L' (1, 2, 3).
+        let l = [2.0, 1.0, -1.0, 0.0, 3.0, 0.5, 0.0, 0.0, 1.0];
+        let x = [1.0, 2.0, 3.0];
+        let mut lt = [0.0; 3];
+        mvmltu(3, 3, &l, &x, &mut lt);
+        let mut b = [0.0; 3];
+        mvmltl(3, 3, &l, &lt, &mut b);
+        let mut got = [0.0; 3];
+        lltslv(3, 3, &l, &mut got, &b);
+        for (g, e) in got.iter().zip(x) {
+            assert!((g - e).abs() < 1e-12, "{got:?}");
+        }
+    }
+
+    /// A zero pivot leaves the right-hand side as it is, as dtrsl does,
+    /// rather than dividing by it.
+    #[test]
+    fn dtrsl_stops_at_a_zero_pivot() {
+        let t = [1.0, 2.0, 0.0, 0.0];
+        let mut b = [3.0, 4.0];
+        assert_eq!(dtrsl(&t, 2, 2, &mut b, 0), 2);
+        assert_eq!(b, [3.0, 4.0]);
+    }
+
+    /// qrupdt's result is upper triangular with R'R = (R + u v')'(R + u v').
+    #[test]
+    fn qrupdt_keeps_the_product() {
+        let r = [2.0, 0.0, 1.0, 3.0];
+        let (u, v) = ([0.5, -1.0], [1.0, 2.0]);
+        let mut a = r;
+        let mut uu = u;
+        qrupdt(2, 2, &mut a, &mut uu, &v);
+        assert!(a[1].abs() < 1e-12, "{a:?}");
+        let m = |x: &[f64; 4], i: usize, j: usize| x[i + 2 * j];
+        let mut s = r;
+        for j in 0..2 {
+            for i in 0..2 {
+                s[i + 2 * j] += u[i] * v[j];
+            }
+        }
+        for i in 0..2 {
+            for j in 0..2 {
+                let want: f64 = (0..2).map(|k| m(&s, k, i) * m(&s, k, j)).sum();
+                let got: f64 = (0..2).map(|k| m(&a, k, i) * m(&a, k, j)).sum();
+                assert!((want - got).abs() < 1e-12, "{a:?}");
+            }
+        }
+    }
+
+    /// opt_stop's codes: a small relative gradient, then the limit.
+    #[test]
+    fn opt_stop_codes() {
+        let sx = [1.0, 1.0];
+        let mut icscmx = 0;
+        let stop = |g: f64, it: i64, icscmx: &mut i32| {
+            opt_stop(
+                2,
+                &[1.0, 1.0],
+                1.0,
+                &[g, g],
+                &[0.0, 0.0],
+                it,
+                icscmx,
+                1e-6,
+                1e-6,
+                &sx,
+                1.0,
+                10,
+                0,
+                false,
+            )
+        };
+        assert_eq!(stop(1e-9, 3, &mut icscmx), 1);
+        assert_eq!(stop(1.0, 3, &mut icscmx), 0);
+        assert_eq!(stop(1.0, 10, &mut icscmx), 4);
+    }
+}
