@@ -1037,6 +1037,16 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         None => vec![1.0; n],
         v => fixparam(v, &mut n)?,
     };
+    // optif9's n-by-n workspace: past 2 GiB (more than 16384 parameters,
+    // where R would still try) refused in R_alloc's words, before an
+    // allocation that could abort the process.
+    let bytes = (n as f64) * (n as f64) * 8.0;
+    if bytes > (1u64 << 31) as f64 {
+        return Err(KernelError::new(format!(
+            "cannot allocate memory block of size {:.1} Gb",
+            bytes / 1024f64.powi(3)
+        )));
+    }
     let fscale = real_arg(args, "fscale", 1.0)?;
     let ndigit = int_arg(args, "ndigit", 12)?;
     let gradtl = real_arg(args, "gradtol", 1e-6)?;
