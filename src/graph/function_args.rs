@@ -19,7 +19,7 @@ fn function_formals(func: &str) -> &'static [&'static str] {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "by" | "aggregate"
         | "mapply" | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
         "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
-        | "integrate" => &["f"],
+        | "integrate" | "nlm" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "do.call" => &["what"],
         "approx" | "spline" => &["ties"],
@@ -64,8 +64,8 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
-                      tapply, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
-                      optim, optimHess, approx (ties), spline (ties) and tryCatch (handlers)";
+                      tapply, by, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
+                      optim, optimHess, nlm, approx (ties), spline (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an

@@ -44,6 +44,9 @@ fn note(name: &str) -> Option<&'static str> {
         "nls" => Some(
             " (Gauss-Newton, the default algorithm; \"plinear\", \"port\" and `trace = TRUE` are refused)",
         ),
+        "nlm" => Some(
+            " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
+        ),
         _ => None,
     }
 }

@@ -73,6 +73,7 @@ pub mod model_matrix;
 pub(crate) mod models;
 pub mod names;
 mod nextn;
+mod nlm;
 pub mod nmath;
 mod optim;
 mod optimize;
@@ -321,6 +322,7 @@ pub fn registry() -> &'static Registry {
             apply::KERNELS,
             optimize::KERNELS,
             optim::KERNELS,
+            nlm::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

@@ -345,6 +345,17 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iter.max", 10.0).min(KMEANS_ITERATIONS);
             KMEANS * m * k * d * iter * nstart
         }
+        // nlm's own arithmetic per iteration beside f's calls (charged
+        // through the closure): the triangular solves and secant update,
+        // n^2 each, and the n + 1 lookups of the table of five recent
+        // points that every evaluation makes; most fits stop well before
+        // iterlim, so it is capped at a typical count.
+        "nlm" => {
+            let n = arg_dims(args, "p");
+            let n = n.0 * n.1.max(1.0);
+            let iter = scalar_arg(args, "iterlim", 100.0).clamp(1.0, NLM_ITERATIONS);
+            NLM * iter * (n * n + 5.0 * n * (n + 1.0))
+        }
         // Ranking within each block (row).
         "friedman.test" => {
             let (m, n) = arg_dims(args, "y");
@@ -777,6 +788,11 @@ const HCLUST: f64 = 0.045;
 const KMEANS: f64 = 70.0;
 /// Hartigan–Wong converges in a few passes, well before `iter.max`.
 const KMEANS_ITERATIONS: f64 = 5.0;
+/// nlm: iterations charged at most (Rosenbrock's takes 23) and ops per
+/// term of an iteration's n^2 and table-lookup work (not measured: the
+/// PER_ELEMENT order of a copied element and a comparison).
+const NLM_ITERATIONS: f64 = 25.0;
+const NLM: f64 = 4.0;
 const FRIEDMAN: f64 = 22.0;
 const WILCOX_ONE: f64 = 50.0;
 const WILCOX_TWO: f64 = 30.0;
