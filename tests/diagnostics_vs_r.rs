@@ -8,8 +8,7 @@
 //! refuses, flowcast refuses with R's message (diagnostics_errors.json).
 
 mod common;
-use common::text;
-use common::{flowcast, r_json, steps_workflow as workflow};
+use common::r_json;
 
 /// Every step's JSON against R's, within r_json's tolerance.
 #[test]
@@ -82,16 +81,9 @@ fn odd_inputs_do_not_panic() {
         "weighted.residuals(X)",
         "weighted.residuals(fit, drop0 = X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!(
-                "fit = 'lm(c(1, 3, 2, 5) ~ c(1, 2, 3, 4))'\na = '{expr}'"
-            ));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic(
+        "fit = 'lm(c(1, 3, 2, 5) ~ c(1, 2, 3, 4))'\n",
+        &calls,
+        &odd,
+    );
 }

@@ -4,10 +4,10 @@
 //! those. Errors are fine; a panic is a bug (issue 13: "no panic or abort on
 //! any input").
 
+use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
 
 use flowcast::kernels::frame::frame;
 use flowcast::kernels::value::{Factor, Formula, List, NA};
@@ -218,8 +218,10 @@ struct Panic {
     message: String,
 }
 
-/// Where the last panic happened, as the hook saw it.
-static LAST_PANIC_AT: Mutex<String> = Mutex::new(String::new());
+thread_local! {
+    /// Where this thread's last panic happened, as the hook saw it.
+    static LAST_PANIC_AT: RefCell<String> = const { RefCell::new(String::new()) };
+}
 
 fn message(p: &(dyn std::any::Any + Send)) -> String {
     let why = p
@@ -227,7 +229,7 @@ fn message(p: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_default();
-    let at = LAST_PANIC_AT.lock().map(|s| s.clone()).unwrap_or_default();
+    let at = LAST_PANIC_AT.with(|at| at.borrow().clone());
     format!("{why} (at {at})")
 }
 
@@ -306,10 +308,6 @@ impl Fuzzer {
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {
-                let class = |v: &Value| match v {
-                    Value::List(l) => l.class.clone(),
-                    _ => None,
-                };
                 let same = self.made.iter().filter(|m| class(m) == class(&v)).count();
                 if same < MADE_PER_CLASS {
                     self.made.push(v);
@@ -344,14 +342,78 @@ fn fuzz_kernel(f: &mut Fuzzer, k: &Kernel, pool: &[Value], firsts: &[Value]) {
     }
 }
 
+/// `fuzz` on every kernel of `names`, dealt out to a thread per core (the
+/// test's minutes are its calls), each kernel with a fuzzer of its own;
+/// the fuzzers come back in `names`' order.
+fn each_kernel(
+    names: &[&'static str],
+    base_dir: &'static Path,
+    fuzz: impl Fn(&mut Fuzzer, &Kernel) + Sync,
+) -> Vec<Fuzzer> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Fuzzer)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = names.get(i) else { break };
+                        let mut g = Fuzzer {
+                            panics: Vec::new(),
+                            calls: 0,
+                            made: Vec::new(),
+                            base_dir,
+                        };
+                        fuzz(&mut g, registry().get(name).expect("registered"));
+                        mine.push((i, g));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a fuzz thread died outside catch_unwind"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, g)| g).collect()
+}
+
+fn class(v: &Value) -> Option<String> {
+    match v {
+        Value::List(l) => l.class.clone(),
+        _ => None,
+    }
+}
+
+/// Each object the first round made, alone, beside every base value
+/// either side, and as the first argument with each named formal.
+fn fuzz_made(f: &mut Fuzzer, k: &Kernel, made: &[Value], base: &[Value]) {
+    for m in made {
+        f.call(k, &[(None, m)]);
+        for b in base {
+            f.call(k, &[(None, m), (None, b)]);
+            f.call(k, &[(None, b), (None, m)]);
+        }
+        for p in k.params.iter().skip(1).filter(|p| p.name != "...") {
+            for b in base {
+                f.call(k, &[(None, m), (Some(p.name), b)]);
+            }
+        }
+    }
+}
+
 #[test]
 fn no_kernel_panics_on_degenerate_input() {
     let scratch = tempfile::tempdir().unwrap();
     // The panics are collected and reported below; the default hook would
     // print each one with a backtrace.
     std::panic::set_hook(Box::new(|info| {
-        if let (Ok(mut at), Some(l)) = (LAST_PANIC_AT.lock(), info.location()) {
-            *at = l.to_string();
+        if let Some(l) = info.location() {
+            LAST_PANIC_AT.with(|at| *at.borrow_mut() = l.to_string());
         }
     }));
     let mut f = Fuzzer {
@@ -370,35 +432,41 @@ fn no_kernel_panics_on_degenerate_input() {
         Value::Mat(DMatrix::from_fn(4, 3, |i, j| ((i * 3 + j) % 5) as f64)),
     ];
     let names = registry().names();
-    for name in &names {
-        let k = registry().get(name).expect("registered");
-        fuzz_kernel(&mut f, k, &base, &firsts);
-        for form in &forms {
-            f.call(k, &[(None, form)]);
+    let base_dir = f.base_dir;
+    let (base, forms, firsts) = (&base, &forms, &firsts);
+    let first = each_kernel(&names, base_dir, |g, k| {
+        fuzz_kernel(g, k, base, firsts);
+        for form in forms {
+            g.call(k, &[(None, form)]);
+        }
+    });
+    // Objects the first round made, for qr.Q, cutree, `$`…, first or second,
+    // kept in the order one thread would have made them.
+    let mut made: Vec<Value> = Vec::new();
+    for g in first {
+        f.panics.extend(g.panics);
+        f.calls += g.calls;
+        for v in g.made {
+            if made.iter().filter(|m| class(m) == class(&v)).count() < MADE_PER_CLASS {
+                made.push(v);
+            }
         }
     }
-    // Objects the first round made, for qr.Q, cutree, `$`…, first or second.
-    let made = std::mem::take(&mut f.made);
     // interaction() crosses a made object's every component, as R does:
     // millions of labels per call, minutes in all (the base round and
     // library5_vs_r's odd inputs fuzz it).
-    for name in names.iter().filter(|n| **n != "interaction") {
-        let k = registry().get(name).expect("registered");
-        for m in &made {
-            f.call(k, &[(None, m)]);
-            for b in &base {
-                f.call(k, &[(None, m), (None, b)]);
-                f.call(k, &[(None, b), (None, m)]);
-            }
-            for p in k.params.iter().skip(1).filter(|p| p.name != "...") {
-                for b in &base {
-                    f.call(k, &[(None, m), (Some(p.name), b)]);
-                }
-            }
-        }
+    let second: Vec<&'static str> = names
+        .iter()
+        .copied()
+        .filter(|n| *n != "interaction")
+        .collect();
+    let made = &made;
+    for g in each_kernel(&second, base_dir, |g, k| fuzz_made(g, k, made, base)) {
+        f.panics.extend(g.panics);
+        f.calls += g.calls;
     }
-    let mut pool = base.clone();
-    pool.extend(made);
+    let mut pool = base.to_vec();
+    pool.extend(made.iter().cloned());
     {
         for x in &pool {
             for i in &pool {

@@ -132,14 +132,5 @@ fn odd_inputs_do_not_panic() {
         "outer(X, c(1, 2), paste)",
         "outer(c(1, 2), X, function(x, y) X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("a = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }

@@ -86,14 +86,5 @@ fn odd_inputs_do_not_panic() {
         "nlm(function(x) sum(x^2), c(1, 2), print.level = X)",
         "nlm(function(x, a) sum((x - a)^2), c(1, 2), a = X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("a = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }

@@ -9,8 +9,8 @@
 //! (library5_errors.json).
 
 mod common;
+use common::flowcast;
 use common::text;
-use common::{flowcast, steps_workflow as workflow};
 
 /// Every step's JSON against R's, bit for bit.
 #[test]
@@ -102,16 +102,7 @@ fn odd_inputs_do_not_panic() {
         "interaction(X)",
         "interaction(X, c(\"a\", \"b\"))",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("m = 'matrix(c(1, -2, 3, 4), 2)'\na = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("m = 'matrix(c(1, -2, 3, 4), 2)'\n", &calls, &odd);
 }
 
 /// jitter and rmultinom draw from the random stream: `flowcast functions`

@@ -9,8 +9,7 @@
 //! R's message (library6_errors.json).
 
 mod common;
-use common::text;
-use common::{flowcast, r_json, steps_workflow as workflow};
+use common::r_json;
 
 /// Every step's JSON against R's, bit for bit.
 #[test]
@@ -128,14 +127,5 @@ fn odd_inputs_do_not_panic() {
         "unsplit(X, c(1, 2))",
         "unsplit(list(1, 2), X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("m = 'matrix(c(1, -2, 3, 4), 2)'\na = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("m = 'matrix(c(1, -2, 3, 4), 2)'\n", &calls, &odd);
 }

@@ -7,8 +7,7 @@
 //! with R's message (library7_errors.json).
 
 mod common;
-use common::text;
-use common::{flowcast, r_json, steps_workflow as workflow};
+use common::r_json;
 
 /// Every step's JSON against R's, bit for bit.
 #[test]
@@ -90,14 +89,5 @@ fn odd_inputs_do_not_panic() {
         "cov.wt(matrix(1:4, 2), wt = X)",
         "cov.wt(matrix(1:4, 2), center = X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("a = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }

@@ -95,14 +95,5 @@ fn odd_inputs_do_not_panic() {
         "predict(nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1)), newdata = X)",
         "summary(nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1), subset = X))",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("{DEC}a = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic(DEC, &calls, &odd);
 }

@@ -111,14 +111,5 @@ fn odd_inputs_do_not_panic() {
         "predict(lm(y ~ x, data = data.frame(x = 1:3, y = c(1, 3, 2))), data.frame(x = 4), interval = X)",
         "predict(lm(y ~ x, data = data.frame(x = 1:3, y = c(1, 3, 2))), data.frame(x = 4), interval = \"confidence\", level = X)",
     ];
-    for call in calls {
-        for x in odd {
-            let expr = call.replace('X', x);
-            let (_dir, path) = workflow(&format!("m = 'matrix(c(1, -2, 3, 4), 2)'\na = '{expr}'"));
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{expr}: {all}");
-            assert!(!all.contains("internal error"), "{expr}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic("m = 'matrix(c(1, -2, 3, 4), 2)'\n", &calls, &odd);
 }

@@ -195,3 +195,19 @@ pub fn workflow_file(body: &str) -> (tempfile::TempDir, PathBuf) {
 pub fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Each of `calls` with its `X` replaced by each of `odd`, run as step `a`
+/// after `before` (steps, each line ending in a newline): a value or an
+/// error, never a panic or an internal error.
+pub fn assert_odd_inputs_do_not_panic(before: &str, calls: &[&str], odd: &[&str]) {
+    for call in calls {
+        for x in odd {
+            let expr = call.replace('X', x);
+            let (_dir, path) = steps_workflow(&format!("{before}a = '{expr}'"));
+            let out = flowcast(&["run", "--headless", "--no-cache", arg(&path)]);
+            let all = text(&out.stderr) + &text(&out.stdout);
+            assert!(!all.contains("panicked"), "{expr}: {all}");
+            assert!(!all.contains("internal error"), "{expr}: {all}");
+        }
+    }
+}
