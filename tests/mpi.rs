@@ -216,7 +216,14 @@ fn a_killed_rank_ends_the_run_with_a_message_and_the_history_intact() {
     let o = child.wait_with_output().unwrap();
     assert!(!o.status.success(), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("rank 2 was running `c`"), "{}", text(&o));
+    // Rank 0 names the lost rank and its step; but mpirun, seeing a rank
+    // killed, may abort the job before rank 0 has written a word (once in
+    // CI), and then its own message is the one there is.
+    assert!(
+        err.contains("rank 2 was running `c`") || err.contains("rank 2 with PID"),
+        "{}",
+        text(&o)
+    );
     let h = flowcast::cost::history::History::open(&history).expect("history opens");
     let runs = h.runs(None).expect("history reads");
     assert_eq!(runs.len(), 1, "only the finished run: {runs:?}");
