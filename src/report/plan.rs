@@ -104,18 +104,17 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
                 );
                 // The kind is how the loop runs on its own (`bench loops`);
                 // within a workflow the plan's blocks run, and say so.
-                let _ = writeln!(out, "loop `{}` in this run: {IN_A_RUN}", t.name);
+                let _ = writeln!(
+                    out,
+                    "loop `{}` in this run: {}",
+                    t.name,
+                    crate::sched::runtime::how_loops_run()
+                );
             }
         }
     }
     out
 }
-
-/// How a planned loop's iterations are dealt out in a workflow run: the
-/// runtime's claiming and splitting (sched/runtime.rs), whatever the kind.
-const IN_A_RUN: &str = "the blocks above, each claimed in pieces of about 2 ms; \
-     a worker that runs out takes half of the largest unclaimed rest, \
-     up to the policy's workers";
 
 /// How a loop's iteration cost varies, in words.
 fn cost_shape(t: &crate::graph::Task, node: &crate::sched::Node) -> String {
@@ -151,7 +150,7 @@ fn loops_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
                 json!({
                     "policy": policy.kind.name(),
                     "threads": policy.threads,
-                    "in_a_run": IN_A_RUN,
+                    "in_a_run": crate::sched::runtime::how_loops_run(),
                     "cost_spread": spread.is_finite().then_some(spread),
                     "cost_degree": t.index_work.as_ref().and_then(|iw| iw.degree()),
                 }),

@@ -135,6 +135,17 @@ struct Running {
 /// late, long enough that claiming one is noise.
 const PIECE_SECONDS: f64 = 0.002;
 
+/// How this runtime deals out a planned loop's iterations, in words, for
+/// `flowcast plan`: whatever the policy's kind, which is how the loop runs
+/// on its own (`bench loops`).
+pub fn how_loops_run() -> String {
+    format!(
+        "the blocks above, each claimed in pieces of about {:.0} ms; a worker that \
+         runs out takes half of the largest unclaimed rest, up to the policy's workers",
+        PIECE_SECONDS * 1e3
+    )
+}
+
 /// Iterations a test drive runs first: the first warms the caches.
 pub const TEST_DRIVE_ITERATIONS: usize = 2;
 
