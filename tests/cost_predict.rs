@@ -194,3 +194,32 @@ fn a_timed_loop_is_observed_per_iteration_exactly() {
     assert_eq!(key, "loop:mean");
     assert!((secs - 2.4 / 1200.0).abs() < 1e-15, "{secs}");
 }
+
+/// A loop that ran at these sizes before is predicted by those runs, not
+/// by one cold test-driven iteration (fig1's loop on 2 cores, driven about
+/// 1.4x slower than it ran, was predicted 1.29 s for 0.77 s of work).
+#[test]
+fn a_driven_loop_trusts_its_own_recent_runs_over_one_iteration() {
+    use flowcast::cost::StepTimes;
+    let g = fig1();
+    let b = &g.tasks[4];
+    let key = model_key(b).unwrap();
+    let mut p = Predictor::new(ModelKind::LogLinear);
+    let mut steps = StepTimes::default();
+    for s in [0.6e-3, 0.62e-3, 0.58e-3] {
+        steps.push("b", key.clone(), b.features.clone(), s);
+    }
+    p.set_steps(steps);
+    p.set_test_drive("b", 0.9e-3);
+    let per_iteration = p.predict(b) / 1200.0;
+    // One iteration at 1.5x: within 6 % of the runs' 0.6 ms (weights 1/0.1²
+    // for the runs against 1/0.25² for the drive give 1.5^0.14 = 1.057).
+    assert!(
+        per_iteration > 0.6e-3 && per_iteration < 0.636e-3,
+        "{per_iteration}"
+    );
+    // Without those runs the drive alone decides.
+    let mut fresh = Predictor::new(ModelKind::LogLinear);
+    fresh.set_test_drive("b", 0.9e-3);
+    assert!((fresh.predict(b) / 1200.0 - 0.9e-3).abs() < 1e-9);
+}

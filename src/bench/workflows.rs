@@ -59,6 +59,9 @@ pub struct Measured {
     /// Every run's median per-task error (see [`median_task_error`]), in
     /// run order, both schedulers: each run trains the models.
     pub task_error: Vec<Option<f64>>,
+    /// Every task's error in every run after [`TRAINED_RUN`] training
+    /// runs, pooled: one run of a few tasks is a noisy sample.
+    pub trained_errors: Vec<f64>,
     /// The last emcp run's graph with its predicted and its measured costs,
     /// to replay at more workers than this machine has ([`replay`]).
     pub last: Option<(Dag, Dag)>,
@@ -94,19 +97,23 @@ pub fn measured_lower_bound(dag: &Dag, report: &RunReport) -> f64 {
     measured_dag(dag, report).lower_bound(report.workers)
 }
 
-/// The median of |predicted − actual| / actual over the tasks that ran for
-/// at least [`MIN_TASK_SECONDS`]; `predicted` is by task id. `None` when
-/// no task ran that long.
+/// The median of [`task_errors`]; `None` when no task ran that long.
 pub fn median_task_error(predicted: &[f64], report: &RunReport) -> Option<f64> {
-    let errors: Vec<f64> = predicted
+    let errors = task_errors(predicted, report);
+    (!errors.is_empty()).then(|| median(&errors))
+}
+
+/// |predicted − actual| / actual of each task that ran for at least
+/// [`MIN_TASK_SECONDS`]; `predicted` is by task id.
+pub fn task_errors(predicted: &[f64], report: &RunReport) -> Vec<f64> {
+    predicted
         .iter()
         .zip(&report.outcomes)
         .filter(|(_, o)| o.value.is_ok())
         .map(|(&p, o)| (p, o.busy.as_secs_f64()))
         .filter(|&(_, actual)| actual >= MIN_TASK_SECONDS)
         .map(|(p, actual)| (p - actual).abs() / actual)
-        .collect();
-    (!errors.is_empty()).then(|| median(&errors))
+        .collect()
 }
 
 /// What one run measured.
@@ -114,7 +121,7 @@ struct Run {
     makespan: f64,
     lower_bound: f64,
     makespan_error: f64,
-    task_error: Option<f64>,
+    task_errors: Vec<f64>,
     /// The run's graph with predicted costs, and with measured ones.
     costs: (Dag, Dag),
 }
@@ -209,7 +216,7 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
                 makespan,
                 lower_bound: measured_lower_bound(&f.plan.dag, &f.report),
                 makespan_error: (predicted - makespan).abs() / makespan.max(1e-9),
-                task_error: median_task_error(&f.plan.predicted, &f.report),
+                task_errors: task_errors(&f.plan.predicted, &f.report),
                 costs: (before, measured_dag(&f.plan.dag, &f.report)),
             })
         };
@@ -223,18 +230,26 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
             dynamic_to_bound: Vec::new(),
             emcp_error: Vec::new(),
             task_error: Vec::new(),
+            trained_errors: Vec::new(),
             last: None,
+        };
+        let record = |m: &mut Measured, r: &Run| {
+            if m.task_error.len() >= TRAINED_RUN {
+                m.trained_errors.extend(&r.task_errors);
+            }
+            let e = &r.task_errors;
+            m.task_error.push((!e.is_empty()).then(|| median(e)));
         };
         for _ in 0..opts.warmup {
             let r = once(Scheduler::Emcp, &mut learning)?;
             m.emcp_error.push(r.makespan_error);
-            m.task_error.push(r.task_error);
+            record(&mut m, &r);
         }
         for _ in 0..opts.runs {
             for scheduler in [Scheduler::Emcp, Scheduler::Dynamic] {
                 let r = once(scheduler, &mut learning)?;
                 m.lower_bound.push(r.lower_bound);
-                m.task_error.push(r.task_error);
+                record(&mut m, &r);
                 let to_bound = r.makespan / r.lower_bound.max(1e-12);
                 if scheduler == Scheduler::Emcp {
                     m.emcp.push(r.makespan);
@@ -315,29 +330,32 @@ fn render(opts: &Options, all: &[Measured]) -> String {
     }
     let _ = writeln!(
         out,
-        "\nPrediction: median per-task error (tasks over {:.0} ms) on run 1 (fresh models) \
-         and run {} (after {TRAINED_RUN} training runs); emcp's makespan error",
+        "\nPrediction: median per-task error (tasks over {:.0} ms) on run 1 (fresh models), \
+         on run {1} (after {TRAINED_RUN} training runs), and over every task of runs {1} on, \
+         either scheduler; emcp's makespan error",
         MIN_TASK_SECONDS * 1e3,
         TRAINED_RUN + 1,
     );
     let _ = writeln!(
         out,
-        "{:<16} {:>3} {:>12} {:>12} {:>15}  emcp makespan error by run",
+        "{:<16} {:>3} {:>12} {:>12} {:>14} {:>15}  emcp makespan error by run",
         "workflow",
         "p",
         "tasks run 1",
         format!("tasks run {}", TRAINED_RUN + 1),
+        format!("tasks runs {}+", TRAINED_RUN + 1),
         "makespan run 1"
     );
     for m in all {
         let errors: Vec<String> = m.emcp_error.iter().map(|&e| percent(Some(e))).collect();
         let _ = writeln!(
             out,
-            "{:<16} {:>3} {:>12} {:>12} {:>15}  {}",
+            "{:<16} {:>3} {:>12} {:>12} {:>14} {:>15}  {}",
             m.workflow,
             m.workers,
             percent(m.task_error.first().copied().flatten()),
             percent(m.task_error.get(TRAINED_RUN).copied().flatten()),
+            percent((!m.trained_errors.is_empty()).then(|| median(&m.trained_errors))),
             percent(m.emcp_error.first().copied()),
             errors.join(" ")
         );

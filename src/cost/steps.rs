@@ -65,6 +65,13 @@ impl StepTimes {
     /// The median of `step`'s recent seconds on model `model` at exactly
     /// `features`, when it has any.
     pub fn recent(&self, step: &str, model: &str, features: &[f64]) -> Option<f64> {
+        Some(self.recent_spread(step, model, features)?.0)
+    }
+
+    /// [`StepTimes::recent`] and how far those runs scatter around it: the
+    /// root mean square of ln(time / median), never below
+    /// [`MIN_LOG_SPREAD`] (a single run says nothing of its own scatter).
+    pub fn recent_spread(&self, step: &str, model: &str, features: &[f64]) -> Option<(f64, f64)> {
         let mut t: Vec<f64> = self
             .steps
             .get(step)?
@@ -77,13 +84,22 @@ impl StepTimes {
         }
         t.sort_by(f64::total_cmp);
         let mid = t.len() / 2;
-        Some(if t.len() % 2 == 1 {
+        let median = if t.len() % 2 == 1 {
             t[mid]
         } else {
             (t[mid - 1] + t[mid]) / 2.0
-        })
+        };
+        let ss: f64 = t.iter().map(|s| (s / median).ln().powi(2)).sum();
+        let spread = (ss / t.len() as f64).sqrt().max(MIN_LOG_SPREAD);
+        Some((median, spread))
     }
 }
+
+/// The least scatter assumed of a step's recent times, in log space
+/// (10 %): on a busy machine the same call at the same sizes varies by
+/// about this much from run to run (fig1's `friedman.test` on 2 cores:
+/// 117–176 ms over five runs).
+pub const MIN_LOG_SPREAD: f64 = 0.1;
 
 #[cfg(test)]
 mod tests {
@@ -110,5 +126,22 @@ mod tests {
         s.push("m", "mean".into(), vec![10.0], 2.0);
         s.push("m", "mean".into(), vec![10.0], f64::NAN);
         assert_eq!(s.recent("m", "mean", &[10.0]), Some(1.5));
+    }
+
+    #[test]
+    fn the_spread_is_the_runs_scatter_with_a_floor() {
+        let mut s = StepTimes::default();
+        s.push("b", "loop:mean".into(), vec![5.0], 1.0);
+        assert_eq!(
+            s.recent_spread("b", "loop:mean", &[5.0]),
+            Some((1.0, MIN_LOG_SPREAD))
+        );
+        s.push("b", "loop:mean".into(), vec![5.0], 2.0);
+        s.push("b", "loop:mean".into(), vec![5.0], 4.0);
+        let (m, spread) = s.recent_spread("b", "loop:mean", &[5.0]).unwrap();
+        assert_eq!(m, 2.0);
+        // ln 2 off for two of the three runs.
+        let want = (2.0 * 2f64.ln().powi(2) / 3.0).sqrt();
+        assert!((spread - want).abs() < 1e-12, "{spread} vs {want}");
     }
 }
