@@ -297,7 +297,8 @@ fn render(opts: &Options, all: &[Measured]) -> String {
     let _ = writeln!(
         out,
         "{} warm-up run(s), {} measured run(s) per scheduler; LB: the lower bound \
-         max(critical path, work / p) of each run's measured task times, loops divisible; \
+         max(critical path, work / p, t + the work that cannot start before t / p) of each run's \
+         measured task times, loops divisible; \
          emcp/LB and dynamic/LB: the median of each run's makespan over its own LB\n",
         opts.warmup, opts.runs
     );

@@ -273,10 +273,18 @@ impl Dag {
         self.nodes.iter().map(|n| n.cost).sum()
     }
 
-    /// No schedule on p workers can finish sooner: max(critical path, work/p).
-    /// A loop is divisible: on the path its cost counts divided among as
-    /// many workers as it has iterations, up to p. A moldable call counts
-    /// at its fastest width on the path; its work is least on one worker.
+    /// No schedule on p workers can finish sooner: max(critical path, work/p),
+    /// tightened by release times. A loop is divisible: on the path its
+    /// cost counts divided among as many workers as it has iterations, up
+    /// to p. A moldable call counts at its fastest width on the path; its
+    /// work is least on one worker.
+    ///
+    /// The work/p term assumes every worker busy from time 0, but nothing
+    /// can start before its inputs exist: fig1 at p = 8 leaves six workers
+    /// idle while its two random matrices are drawn. So for every task's
+    /// earliest start t (its longest path of predecessors, each at its
+    /// fastest), the tasks that cannot start before t still need their
+    /// work / p after it: t + that is a bound too (at t = 0, work / p).
     pub fn lower_bound(&self, p: usize) -> f64 {
         let p = p.max(1);
         let mut fastest = self.clone();
@@ -288,6 +296,27 @@ impl Dag {
                 n.speedup = None;
             }
         }
-        fastest.critical_path().max(self.total_work() / p as f64)
+        let bound = fastest.critical_path().max(self.total_work() / p as f64);
+        let Some(order) = self.topological_order() else {
+            return bound;
+        };
+        let preds = self.preds();
+        let mut earliest = vec![0.0f64; self.nodes.len()];
+        for &i in &order {
+            earliest[i] = preds[i]
+                .iter()
+                .map(|e| earliest[e.from] + fastest.nodes[e.from].cost)
+                .fold(0.0, f64::max);
+        }
+        // Latest release first: the work released at or after each t.
+        let mut by_release: Vec<usize> = (0..self.nodes.len()).collect();
+        by_release.sort_by(|&a, &b| earliest[b].total_cmp(&earliest[a]));
+        let mut later_work = 0.0;
+        let mut released = bound;
+        for &i in &by_release {
+            later_work += self.nodes[i].cost;
+            released = released.max(earliest[i] + later_work / p as f64);
+        }
+        released
     }
 }

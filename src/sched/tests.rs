@@ -266,6 +266,35 @@ fn lower_bound_is_critical_path_or_work_over_p() {
     assert_eq!(dag.lower_bound(8), 5.0);
 }
 
+/// Work that cannot start before its inputs exist cannot use the workers
+/// idle until then: two 1 s inputs on 4 workers, then 6 s of work that
+/// needs them (a divisible loop among it) cannot end before 1 + 6/4, though
+/// critical path and work/p both say 2.
+#[test]
+fn lower_bound_counts_the_idle_wait_for_inputs() {
+    let edge = |from, to| Edge {
+        from,
+        to,
+        bytes: 0.0,
+    };
+    let dag = Dag {
+        nodes: vec![
+            Node::function("a", 1.0),
+            Node::function("c", 1.0),
+            Node::function("f", 1.0),
+            Node::function("w", 1.0),
+            Node::looped("b", 4.0, 100),
+        ],
+        edges: vec![edge(0, 2), edge(1, 3), edge(0, 4), edge(1, 4)],
+    };
+    // The path a → b with b spread over 4 is 1 + 4/4; work/p is 8/4.
+    assert_eq!(dag.total_work() / 4.0, 2.0);
+    assert_eq!(dag.lower_bound(4), 2.5);
+    // And a schedule meets it: a, c side by side, then the rest spread.
+    let s = mcp(&dag, &Comm::SHARED_MEMORY, 4);
+    assert!(s.makespan() >= 2.5 - 1e-12, "{}", s.makespan());
+}
+
 /// pR (Figure 1(b)): the loop is divided evenly by the number of workers,
 /// one block each, even on the workers busy with calls.
 #[test]
