@@ -9,6 +9,7 @@
 pub mod alloc;
 mod apply;
 mod approx;
+pub(crate) mod arima;
 pub mod args;
 pub mod avx;
 pub mod catalog;
@@ -323,6 +324,7 @@ pub fn registry() -> &'static Registry {
             optimize::KERNELS,
             optim::KERNELS,
             nlm::KERNELS,
+            arima::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,
