@@ -1324,10 +1324,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     let mut init0 = vec![0.0; narma];
     let mut parscale = vec![1.0; narma];
-    let mut orig_xreg = true;
     let mut sv: Option<DMatrix<f64>> = None;
     if ncxreg > 0 {
-        orig_xreg = ncxreg == 1 || (0..ncxreg).any(|i| !mask[narma + i]);
+        let orig_xreg = ncxreg == 1 || (0..ncxreg).any(|i| !mask[narma + i]);
         if !orig_xreg {
             let complete: Vec<usize> = (0..n)
                 .filter(|&i| (0..ncxreg).all(|j| !xreg[i + j * n].is_nan()))
