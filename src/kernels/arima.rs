@@ -1438,7 +1438,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .map(|(_, v)| v.clone())
         .unwrap_or(Value::Null);
     let control = control_list(control);
-    let optim_method = args.get("optim.method").map(names::bare);
+    // optim.method = "BFGS" (optim's own default is Nelder-Mead).
+    let bfgs = Value::string("BFGS");
+    let optim_method = Some(args.get("optim.method").map_or(&bfgs, names::bare));
     let kappa = match args.get("kappa") {
         None => 1e6,
         Some(v) => numbers(v)
