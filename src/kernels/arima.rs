@@ -358,7 +358,11 @@ fn arima_like(y: &[f64], m: &mut Model, up: usize, give_resid: bool) -> ([f64; 3
     let mut nu = 0usize;
     let mut anew = vec![0.0; rd];
     let mut mv = vec![0.0; rd];
-    let mut mm = if d > 0 { vec![0.0; rd * rd] } else { Vec::new() };
+    let mut mm = if d > 0 {
+        vec![0.0; rd * rd]
+    } else {
+        Vec::new()
+    };
     let mut rs_resid = if give_resid { vec![0.0; n] } else { Vec::new() };
 
     for l in 0..n {
@@ -518,13 +522,7 @@ fn arima_like(y: &[f64], m: &mut Model, up: usize, give_resid: bool) -> ([f64; 3
 /// arima.c's `ARIMA_CSS`: the conditional sum of squares over the
 /// differenced series from `ncond` on, divided by the count used, and the
 /// residuals (zero before `ncond`).
-fn arima_css(
-    y: &[f64],
-    arma: &Arma,
-    phi: &[f64],
-    theta: &[f64],
-    ncond: usize,
-) -> (f64, Vec<f64>) {
+fn arima_css(y: &[f64], arma: &Arma, phi: &[f64], theta: &[f64], ncond: usize) -> (f64, Vec<f64>) {
     let n = y.len();
     let p = phi.len();
     let q = theta.len();
@@ -625,8 +623,7 @@ fn get_q0(phi: &[f64], theta: &[f64]) -> Result<Vec<f64>, KernelError> {
         return Err(err(format!(
             "flowcast refuses an ARMA part of lag {r} with SSinit = \"Gardner1980\": \
              getQ0 would need {:.1} GiB of workspace (at most lag {MAX_Q0_R})",
-            (r * (r + 1) / 2) as f64 * ((r * (r + 1) / 2) as f64 - 1.0) / 2.0 * 8.0
-                / 1073741824.0
+            (r * (r + 1) / 2) as f64 * ((r * (r + 1) / 2) as f64 - 1.0) / 2.0 * 8.0 / 1073741824.0
         )));
     }
     let np = r * (r + 1) / 2;
@@ -908,7 +905,10 @@ fn ma_invert(ma: &[f64]) -> Result<Vec<f64>, KernelError> {
     let q = ma.len();
     let mut c = vec![1.0];
     c.extend_from_slice(ma);
-    let q0 = c.iter().rposition(|&v| v != 0.0 && !v.is_nan()).unwrap_or(0);
+    let q0 = c
+        .iter()
+        .rposition(|&v| v != 0.0 && !v.is_nan())
+        .unwrap_or(0);
     if q0 == 0 {
         return Ok(ma.to_vec());
     }
@@ -1075,7 +1075,10 @@ fn control_list(fields: Vec<(String, Value)>) -> Value {
 fn list_fields(v: &Value) -> Vec<(String, Value)> {
     match names::bare(v) {
         Value::List(l) => {
-            let names = l.names.clone().unwrap_or_else(|| vec![String::new(); l.items.len()]);
+            let names = l
+                .names
+                .clone()
+                .unwrap_or_else(|| vec![String::new(); l.items.len()]);
             names.into_iter().zip(l.items.iter().cloned()).collect()
         }
         _ => Vec::new(),
@@ -1136,14 +1139,15 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         },
     };
     let seasonal_bad = || err("'seasonal$order' must be a non-negative numeric vector of length 3");
-    let (sorder, speriod): (Vec<f64>, Option<f64>) = match args.get("seasonal").map(names::bare)
-    {
+    let (sorder, speriod): (Vec<f64>, Option<f64>) = match args.get("seasonal").map(names::bare) {
         None => (vec![0.0; 3], None),
         Some(Value::List(l)) => {
             let o = l
                 .field("order")
                 .ok_or_else(|| err("'seasonal' must be a list with component 'order'"))?;
-            let o = numbers(o).filter(|o| o.len() == 3).ok_or_else(seasonal_bad)?;
+            let o = numbers(o)
+                .filter(|o| o.len() == 3)
+                .ok_or_else(seasonal_bad)?;
             if o.iter().any(|v| v.is_nan()) {
                 return Err(err("missing value where TRUE/FALSE needed"));
             }
@@ -1162,7 +1166,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         Some(v @ (Value::Num(_) | Value::Mat(_))) => {
             // R makes list(order = seasonal) without checking it; a
             // malformed order then fails later in R's own way.
-            let o = numbers(v).filter(|o| o.len() == 3).ok_or_else(seasonal_bad)?;
+            let o = numbers(v)
+                .filter(|o| o.len() == 3)
+                .ok_or_else(seasonal_bad)?;
             if o.iter().any(|v| v.is_nan() || *v < 0.0) {
                 return Err(seasonal_bad());
             }
@@ -1315,8 +1321,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         transform_pars = false;
     }
     if transform_pars {
-        let ar_fixed = (0..arma[0]).any(|i| !mask[i])
-            || (0..arma[2]).any(|i| !mask[arma[0] + arma[1] + i]);
+        let ar_fixed =
+            (0..arma[0]).any(|i| !mask[i]) || (0..arma[2]).any(|i| !mask[arma[0] + arma[1] + i]);
         if ar_fixed {
             ctx.warn("some AR parameters were fixed: setting transform.pars = FALSE");
             transform_pars = false;
@@ -1339,7 +1345,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             }
             let rows = DMatrix::from_fn(complete.len(), ncxreg, |i, j| xreg[complete[i] + j * n]);
             let s = super::linalg::svd(&rows, ncxreg, ncxreg)?;
-            let v = s.v.ok_or_else(|| err("svd gave no right singular vectors"))?;
+            let v =
+                s.v.ok_or_else(|| err("svd gave no right singular vectors"))?;
             xreg = matprod(&xreg, n, ncxreg, v.as_slice(), ncxreg);
             sv = Some(v);
         }
@@ -1689,11 +1696,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             // crossprod(A, s)
             let k = idx.len();
             let at: Vec<f64> = a.transpose().as_slice().to_vec();
-            var = Some(DMatrix::from_vec(
-                k,
-                k,
-                matprod(&at, k, k, s.as_slice(), k),
-            ));
+            var = Some(DMatrix::from_vec(k, k, matprod(&at, k, k, s.as_slice(), k)));
             coef = undo_pars(&coef, &arma)?;
         } else if let Some(h) = hessian {
             var = Some(super::linalg::solve(&(h * n_used), None, f64::EPSILON)?);
@@ -1726,7 +1729,13 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if ncxreg > 0 {
         nm.extend(cn);
         if let Some(v) = &sv {
-            let rotated = matprod(v.as_slice(), ncxreg, ncxreg, &coef[narma..narma + ncxreg], 1);
+            let rotated = matprod(
+                v.as_slice(),
+                ncxreg,
+                ncxreg,
+                &coef[narma..narma + ncxreg],
+                1,
+            );
             coef[narma..narma + ncxreg].copy_from_slice(&rotated);
             let mut a = DMatrix::<f64>::identity(npar, npar);
             for i in 0..ncxreg {

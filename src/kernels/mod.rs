@@ -9,8 +9,8 @@
 pub mod alloc;
 mod apply;
 mod approx;
-pub(crate) mod arima;
 pub mod args;
+pub(crate) mod arima;
 pub mod avx;
 pub mod catalog;
 pub mod frame;
