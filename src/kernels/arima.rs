@@ -155,10 +155,8 @@ fn invpartrans(p: usize, phi: &[f64], new: &mut [f64]) -> Result<(), KernelError
         return Err(err("can only transform 100 pars in arima0"));
     }
     let mut work = vec![0.0; p];
-    for j in 0..p {
-        new[j] = phi[j];
-        work[j] = new[j];
-    }
+    new[..p].copy_from_slice(&phi[..p]);
+    work.copy_from_slice(&new[..p]);
     // Run the Durbin-Levinson recursions backwards to find the PACF
     // phi_{j.} from the autoregression coefficients.
     for j in (1..p).rev() {
@@ -374,9 +372,7 @@ fn arima_like(y: &[f64], m: &mut Model, up: usize, give_resid: bool) -> ([f64; 3
             anew[i] = tmp;
         }
         if d > 0 {
-            for i in r + 1..rd {
-                anew[i] = a[i - 1];
-            }
+            anew[r + 1..rd].copy_from_slice(&a[r..rd - 1]);
             let mut tmp = a[0];
             for i in 0..d {
                 tmp += delta[i] * a[r + i];
@@ -725,11 +721,7 @@ fn get_q0(phi: &[f64], theta: &[f64]) -> Result<Vec<f64>, KernelError> {
             im -= 1;
         }
         // Now re-order p.
-        let mut ind = npr;
-        for i in 0..r {
-            xnext[i] = pm[ind];
-            ind += 1;
-        }
+        xnext[..r].copy_from_slice(&pm[npr..npr + r]);
         let mut ind = np as isize - 1;
         let mut ind1 = npr as isize - 1;
         for _ in 0..npr {
@@ -984,16 +976,14 @@ fn diff_cols(x: &[f64], n: usize, k: usize, lag: usize, times: usize) -> (Vec<f6
     (cols.concat(), len)
 }
 
+/// A regression's coefficients and their standard errors.
+type Start = (Vec<f64>, Vec<f64>);
+
 /// `lm(y ~ X - 1, na.action = na.omit)`'s coefficients and
 /// `summary(fit)$coefficients[, 2]`, as arima reads them: `None` for a
 /// fit of rank 0. Rank-deficient designs are refused (R goes on with NA
 /// starting values, which optim then refuses).
-fn lm_start(
-    y: &[f64],
-    x: &[f64],
-    n: usize,
-    k: usize,
-) -> Result<Option<(Vec<f64>, Vec<f64>)>, KernelError> {
+fn lm_start(y: &[f64], x: &[f64], n: usize, k: usize) -> Result<Option<Start>, KernelError> {
     let keep: Vec<usize> = (0..n)
         .filter(|&i| !y[i].is_nan() && (0..k).all(|j| !x[i + j * n].is_nan()))
         .collect();
@@ -1102,7 +1092,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         &["CSS-ML", "ML", "CSS"],
     )?;
     // as.ts(x)
-    if matches!(xv, Value::Null) || xv.len() == 0 {
+    if matches!(xv, Value::Null) || xv.is_empty() {
         return Err(err("'ts' object must have one or more observations"));
     }
     let x: Vec<f64> = match xv {
@@ -1199,8 +1189,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let narma = arma[0] + arma[1] + arma[2] + arma[3];
     let nd = arma[5] + arma[6];
     // The lengths of phi and theta, and of Delta.
-    let pfull = arma[0].checked_add(ns.checked_mul(arma[2]).unwrap_or(usize::MAX));
-    let qfull = arma[1].checked_add(ns.checked_mul(arma[3]).unwrap_or(usize::MAX));
+    let pfull = arma[0].saturating_add(ns.saturating_mul(arma[2]));
+    let qfull = arma[1].saturating_add(ns.saturating_mul(arma[3]));
     let ndelta = arma[6]
         .checked_mul(ns)
         .and_then(|v| v.checked_add(arma[5]))
@@ -1381,8 +1371,6 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if n_used <= 0.0 {
         return Err(err("too few non-missing observations"));
     }
-    let pfull = pfull.unwrap_or(usize::MAX);
-    let qfull = qfull.unwrap_or(usize::MAX);
     let r = pfull.max(qfull.saturating_add(1));
     if r > MAX_LAG {
         return Err(err("maximum supported lag is 350"));
