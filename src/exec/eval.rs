@@ -1210,6 +1210,19 @@ fn call_traced(
             }
         }
     }
+    if func == "arima" {
+        // deparse1(substitute(xreg)) names an xreg without column names.
+        let xreg = matched.get("xreg");
+        let unnamed = xreg.is_some_and(|v| crate::kernels::names::dimnames(v).1.is_none());
+        let text = matched
+            .position("xreg")
+            .and_then(|i| args.get(i))
+            .map(|a| deparse(&a.value));
+        if let (true, Some(v), Some(text)) = (unnamed, xreg, text) {
+            let ncol = v.dims().map_or(1, |(_, c)| c);
+            crate::kernels::arima::name_xreg(&mut value, &text, ncol);
+        }
+    }
     if let Value::List(l) = &mut value {
         if l.class.as_deref() == Some("integrate") && l.field("call").is_none() {
             if let Some(names) = l.names.as_mut() {

@@ -47,6 +47,9 @@ fn note(name: &str) -> Option<&'static str> {
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),
+        "arima" => Some(
+            " (a plain vector is a series of frequency 1, as R's `as.ts` makes it; the value has no `call`, `series` or `model`, and its residuals are a plain vector)",
+        ),
         _ => None,
     }
 }

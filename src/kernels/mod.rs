@@ -10,6 +10,7 @@ pub mod alloc;
 mod apply;
 mod approx;
 pub mod args;
+pub(crate) mod arima;
 pub mod avx;
 pub mod catalog;
 pub mod frame;
@@ -323,6 +324,7 @@ pub fn registry() -> &'static Registry {
             optimize::KERNELS,
             optim::KERNELS,
             nlm::KERNELS,
+            arima::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

@@ -281,6 +281,8 @@ pub fn reads_names(func: &str) -> bool {
             // par's names reach fn and the result.
             | "optim"
             | "optimHess"
+            // xreg's column names name its coefficients.
+            | "arima"
             // x's column names are the result's.
             | "rowsum"
             // Names and dimnames are attributes these read and compare.

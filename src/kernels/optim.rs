@@ -193,10 +193,19 @@ fn method(v: Option<&Value>) -> Result<&'static str, KernelError> {
     }
 }
 
+/// The `fn` optim minimises: an R function, or the Rust objective of a
+/// kernel that runs optim on one of its own, as R's arima does with its
+/// `armafn` and `armaCSS` closures.
+#[derive(Clone, Copy)]
+enum Target<'a, 'f> {
+    R(Fun<'f>),
+    Native(&'a dyn Fn(&[f64]) -> f64),
+}
+
 /// optim.c's `OptStruct`: `fn` and `gr` as the minimisers see them,
 /// on parameters divided by `parscale`, values divided by `fnscale`.
 struct Objective<'a, 'f> {
-    fcall: Fun<'f>,
+    fcall: Target<'a, 'f>,
     gcall: Option<Fun<'f>>,
     dots: &'a [(Option<&'a str>, &'a Value)],
     ndeps: Vec<f64>,
@@ -228,13 +237,21 @@ impl Objective<'_, '_> {
         }
     }
 
+    /// fn's value at `x` (already scaled by parscale), coerced to numbers.
+    fn call_fn(&self, x: Vec<f64>, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
+        match &self.fcall {
+            Target::R(f) => {
+                let v = f.call_on(&self.arg(f, x), self.dots, ctx)?;
+                Self::numbers(&v, "objective function")
+            }
+            Target::Native(f) => Ok(vec![f(&x)]),
+        }
+    }
+
     /// fn at `x` (already scaled by parscale), its first number divided
     /// by fnscale, as fmingr reads it.
     fn value_at(&self, x: Vec<f64>, ctx: &mut Ctx) -> Result<f64, KernelError> {
-        let v = self
-            .fcall
-            .call_on(&self.arg(&self.fcall, x), self.dots, ctx)?;
-        let s = Self::numbers(&v, "objective function")?;
+        let s = self.call_fn(x, ctx)?;
         let first = s.first().copied().ok_or_else(|| {
             KernelError::new("objective function in optim evaluates to length 0 not 1")
         })?;
@@ -250,10 +267,7 @@ impl Objective<'_, '_> {
             }
             x.push(p * s);
         }
-        let v = self
-            .fcall
-            .call_on(&self.arg(&self.fcall, x), self.dots, ctx)?;
-        let s = Self::numbers(&v, "objective function")?;
+        let s = self.call_fn(x, ctx)?;
         if s.len() != 1 {
             return Err(KernelError::new(format!(
                 "objective function in optim evaluates to length {} not 1",
@@ -1023,7 +1037,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let (fcall, gcall) = functions(args, ctx)?;
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let mut os = Objective {
-        fcall,
+        fcall: Target::R(fcall),
         gcall,
         dots: &dots,
         ndeps: con.ndeps.clone(),
@@ -1100,52 +1114,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Ok(result(Value::scalar(at), value, [NA, NA], 0.0, h));
     }
 
-    let maxit = con
-        .maxit
-        .ok_or_else(|| KernelError::new("'maxit' is not an integer"))?;
     let mut dpar: Vec<f64> = par.iter().zip(&con.parscale).map(|(p, s)| p / s).collect();
-    let needs_ndeps = |os: &Objective| -> Result<(), KernelError> {
-        if os.gcall.is_none() && os.ndeps.len() != npar {
-            return Err(KernelError::new("'ndeps' is of the wrong length"));
-        }
-        Ok(())
-    };
-    let m = match method {
-        "Nelder-Mead" => nmmin(
-            &mut dpar, &os, con.abstol, con.reltol, con.alpha, con.beta, con.gamma, maxit, ctx,
-        )?,
-        "BFGS" => {
-            needs_ndeps(&os)?;
-            vmmin(
-                &mut dpar, &os, maxit, con.abstol, con.reltol, con.report, ctx,
-            )?
-        }
-        "CG" => {
-            needs_ndeps(&os)?;
-            cgmin(
-                &mut dpar,
-                &os,
-                con.abstol,
-                con.reltol,
-                con.kind,
-                con.trace != 0.0 && !con.trace.is_nan(),
-                maxit,
-                ctx,
-            )?
-        }
-        "L-BFGS-B" => {
-            return Err(KernelError::new(
-                "flowcast does not have optim's method \"L-BFGS-B\" yet (and bounds need it); \
-                 use \"BFGS\" or \"Nelder-Mead\", or optimize() for one parameter",
-            ))
-        }
-        _ => {
-            return Err(KernelError::new(
-                "flowcast does not have optim's method \"SANN\" yet; \
-                 use \"Nelder-Mead\" or \"BFGS\"",
-            ))
-        }
-    };
+    let m = minimise(method, &mut dpar, &os, &con, ctx)?;
     let par: Vec<f64> = m
         .par
         .iter()
@@ -1167,6 +1137,132 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     ))
 }
 
+/// optim.c's choice of minimiser for `method` (all but "Brent"), run on
+/// the scaled parameters `dpar`.
+fn minimise(
+    method: &str,
+    dpar: &mut [f64],
+    os: &Objective,
+    con: &Control,
+    ctx: &mut Ctx,
+) -> Result<Minimum, KernelError> {
+    let npar = dpar.len();
+    let maxit = con
+        .maxit
+        .ok_or_else(|| KernelError::new("'maxit' is not an integer"))?;
+    let needs_ndeps = |os: &Objective| -> Result<(), KernelError> {
+        if os.gcall.is_none() && os.ndeps.len() != npar {
+            return Err(KernelError::new("'ndeps' is of the wrong length"));
+        }
+        Ok(())
+    };
+    Ok(match method {
+        "Nelder-Mead" => nmmin(
+            dpar, os, con.abstol, con.reltol, con.alpha, con.beta, con.gamma, maxit, ctx,
+        )?,
+        "BFGS" => {
+            needs_ndeps(os)?;
+            vmmin(dpar, os, maxit, con.abstol, con.reltol, con.report, ctx)?
+        }
+        "CG" => {
+            needs_ndeps(os)?;
+            cgmin(
+                dpar,
+                os,
+                con.abstol,
+                con.reltol,
+                con.kind,
+                con.trace != 0.0 && !con.trace.is_nan(),
+                maxit,
+                ctx,
+            )?
+        }
+        "L-BFGS-B" => {
+            return Err(KernelError::new(
+                "flowcast does not have optim's method \"L-BFGS-B\" yet (and bounds need it); \
+                 use \"BFGS\" or \"Nelder-Mead\", or optimize() for one parameter",
+            ))
+        }
+        _ => {
+            return Err(KernelError::new(
+                "flowcast does not have optim's method \"SANN\" yet; \
+                 use \"Nelder-Mead\" or \"BFGS\"",
+            ))
+        }
+    })
+}
+
+/// What [`optim_native`] hands back: optim's `par`, `value`,
+/// `convergence` and, when asked for, `hessian`.
+pub(super) struct Optimum {
+    pub par: Vec<f64>,
+    pub value: f64,
+    pub convergence: i64,
+    pub hessian: Option<nalgebra::DMatrix<f64>>,
+}
+
+/// `optim(par, fn, method = method, hessian = hessian, control = control)`
+/// for a Rust `fn` of the parameters, as R code calling optim on a closure
+/// of its own runs it (arima's `armafn`): the same control list, scaling,
+/// minimisers, finite-difference gradient (fmingr, `ndeps`) and optimhess.
+/// "Brent", which needs bounds, is refused as optim refuses it without.
+pub(super) fn optim_native(
+    par: &[f64],
+    f: &dyn Fn(&[f64]) -> f64,
+    method: Option<&Value>,
+    control_list: Option<&Value>,
+    hessian: bool,
+    ctx: &mut Ctx,
+) -> Result<Optimum, KernelError> {
+    let method = self::method(method)?;
+    let npar = par.len();
+    let con = control(control_list, npar, method, true, ctx)?;
+    if npar == 1 && method == "Nelder-Mead" && con.warn_1d {
+        ctx.warn(
+            "one-dimensional optimization by Nelder-Mead is unreliable:\n\
+             use \"Brent\" or optimize() directly",
+        );
+    }
+    if method == "Brent" {
+        return Err(KernelError::new(if npar > 1 {
+            "method = \"Brent\" is only available for one-dimensional optimization"
+        } else {
+            "'lower' and 'upper' must be finite values"
+        }));
+    }
+    let os = Objective {
+        fcall: Target::Native(f),
+        gcall: None,
+        dots: &[],
+        ndeps: con.ndeps.clone(),
+        fnscale: con.fnscale,
+        parscale: con.parscale.clone(),
+        names: None,
+    };
+    let mut dpar: Vec<f64> = par.iter().zip(&con.parscale).map(|(p, s)| p / s).collect();
+    let m = minimise(method, &mut dpar, &os, &con, ctx)?;
+    let par: Vec<f64> = m
+        .par
+        .iter()
+        .zip(&con.parscale)
+        .map(|(p, s)| p * s)
+        .collect();
+    let hessian = if hessian {
+        match optimhess(&par, &os, ctx)? {
+            Value::Mat(h) => Some(h),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    Ok(Optimum {
+        par,
+        value: m.value * con.fnscale,
+        convergence: m.fail,
+        hessian,
+    })
+}
+
 /// R's `rep_len(x, n)`.
 fn rep_len(x: &[f64], n: usize) -> Vec<f64> {
     if x.is_empty() {
@@ -1182,7 +1278,7 @@ fn hess_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let (fcall, gcall) = functions(args, ctx)?;
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let os = Objective {
-        fcall,
+        fcall: Target::R(fcall),
         gcall,
         dots: &dots,
         ndeps: con.ndeps,

@@ -481,13 +481,20 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             )))
         }
     };
+    Ok(Value::Complex(roots(&coef)?))
+}
+
+/// `polyroot(z)`'s zeros of the polynomial with coefficients `coef`,
+/// lowest degree first (arima's stationarity and invertibility checks
+/// call it too).
+pub(super) fn roots(coef: &[Complex64]) -> Result<Vec<Complex64>, KernelError> {
     // Trailing zero coefficients do not raise the degree.
     let degree = coef
         .iter()
         .rposition(|c| c.re != 0.0 || c.im != 0.0)
         .unwrap_or(0);
     if degree < 1 {
-        return Ok(Value::Complex(Vec::new()));
+        return Ok(Vec::new());
     }
     let n = degree + 1;
     let mut zr = vec![0.0; n];
@@ -501,12 +508,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     }
     let (rr, ri) =
         cpolyroot(&zr, &zi, degree).ok_or_else(|| KernelError::new("root finding code failed"))?;
-    Ok(Value::Complex(
-        rr.into_iter()
-            .zip(ri)
-            .map(|(r, i)| Complex64::new(r, i))
-            .collect(),
-    ))
+    Ok(rr
+        .into_iter()
+        .zip(ri)
+        .map(|(r, i)| Complex64::new(r, i))
+        .collect())
 }
 
 /// R's `typeof`, for UNIMPLEMENTED_TYPE's message.

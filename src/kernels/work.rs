@@ -356,6 +356,16 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iterlim", 100.0).clamp(1.0, NLM_ITERATIONS);
             NLM * iter * (n * n + 5.0 * n * (n + 1.0))
         }
+        // arima: each likelihood is a Kalman filter pass over the series,
+        // (r + d)^2 per observation, and optim's BFGS evaluates it about
+        // 2k + 1 times per iteration for k parameters (central differences)
+        // over a typical 30 iterations; rd is not known before the run,
+        // so it is charged as small (r + d = 3).
+        "arima" => {
+            let n = arg_dims(args, "x");
+            let n = n.0 * n.1.max(1.0);
+            ARIMA * n * 9.0 * ARIMA_EVALS
+        }
         // Ranking within each block (row).
         "friedman.test" => {
             let (m, n) = arg_dims(args, "y");
@@ -793,6 +803,11 @@ const KMEANS_ITERATIONS: f64 = 5.0;
 /// PER_ELEMENT order of a copied element and a comparison).
 const NLM_ITERATIONS: f64 = 25.0;
 const NLM: f64 = 4.0;
+/// arima: ops per covariance entry per observation, and likelihood
+/// evaluations charged (not measured: 30 BFGS iterations of a
+/// three-parameter fit).
+const ARIMA: f64 = 4.0;
+const ARIMA_EVALS: f64 = 210.0;
 const FRIEDMAN: f64 = 22.0;
 const WILCOX_ONE: f64 = 50.0;
 const WILCOX_TWO: f64 = 30.0;

@@ -113,7 +113,7 @@ pub(super) fn chol2inv_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
 /// as LAPACK runs them below its block size of 64; larger orders differ
 /// from R's blocked path only in rounding. `Err(j)` (1-based) when the
 /// j-th diagonal entry is exactly zero.
-fn dpotri_upper(a: &mut [f64], n: usize) -> Result<(), usize> {
+pub(crate) fn dpotri_upper(a: &mut [f64], n: usize) -> Result<(), usize> {
     if let Some(j) = (0..n).find(|&j| a[j + j * n] == 0.0) {
         return Err(j + 1);
     }
