@@ -47,6 +47,9 @@ fn note(name: &str) -> Option<&'static str> {
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),
+        "smooth.spline" => Some(
+            " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",
+        ),
         _ => None,
     }
 }

@@ -94,6 +94,7 @@ mod rowwise;
 mod runmed;
 mod sizes;
 mod smooth;
+mod smooth_spline;
 mod special;
 mod spline;
 mod stack;
@@ -384,6 +385,7 @@ pub fn registry() -> &'static Registry {
             spline::KERNELS,
             runmed::KERNELS,
             smooth::KERNELS,
+            smooth_spline::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,
