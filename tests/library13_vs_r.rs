@@ -41,7 +41,10 @@ fn warnings_are_rs() {
     );
     r_json::assert_warns_once(
         "x = 'seq(0, 1, length.out = 20)'\na = 'smooth.spline(x, sin(5 * x), spar = 3)'",
-        &["smoothing parameter value too large\nsetting df = 1  __use with care!__"],
+        &[
+            "smoothing parameter value too large",
+            "setting df = 1  __use with care!__",
+        ],
     );
 }
 

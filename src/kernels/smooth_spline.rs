@@ -14,17 +14,20 @@
 //! closures or 1-based local arrays so that each line reads as the
 //! original. `abd` and the other `(ld4, nk)` arrays are column-major.
 
+// The Fortran's loops, as written.
+#![allow(clippy::needless_range_loop)]
+
 use super::args::{ArgError, Args};
 use super::names::bare;
 use super::rowwise::find_interval2;
 use super::summary::{self, ldouble, quantile};
 use super::value::{List, NA};
-use super::{opt, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
     name: "smooth.spline",
     params: &[
-        opt("x"),
+        req("x"),
         opt("y"),
         opt("w"),
         opt("df"),
@@ -89,7 +92,15 @@ impl Bsplvb {
         }
     }
 
-    fn call(&mut self, t: &[f64], jhigh: usize, index: i32, x: f64, left: usize, biatx: &mut [f64]) {
+    fn call(
+        &mut self,
+        t: &[f64],
+        jhigh: usize,
+        index: i32,
+        x: f64,
+        left: usize,
+        biatx: &mut [f64],
+    ) {
         let tt = |i: usize| t.get(i.wrapping_sub(1)).copied().unwrap_or(f64::NAN);
         if index != 2 {
             self.j = 1;
@@ -190,7 +201,15 @@ fn bsplvd(
 /// bvalue.f's `bvalue`: the `jderiv`-th derivative at `x` of the spline
 /// of order `k` with knots `t` and coefficients `bcoef(1..=n)`. `i` is the
 /// Fortran's SAVEd interval, a starting guess only.
-fn bvalue(t: &[f64], bcoef: &[f64], n: usize, k: usize, x: f64, jderiv: usize, i: &mut usize) -> f64 {
+fn bvalue(
+    t: &[f64],
+    bcoef: &[f64],
+    n: usize,
+    k: usize,
+    x: f64,
+    jderiv: usize,
+    i: &mut usize,
+) -> f64 {
     const KMAX: usize = 20;
     let tt = |j: usize| t.get(j.wrapping_sub(1)).copied().unwrap_or(f64::NAN);
     let bc = |j: usize| bcoef.get(j.wrapping_sub(1)).copied().unwrap_or(f64::NAN);
@@ -379,12 +398,28 @@ fn sgram(sg: &mut [Vec<f64>; 4], tb: &[f64], nb: usize) {
         let (l, _mflag) = interv(tb, nb + 1, tbv(i), ileft);
         ileft = l;
         // Left end second derivatives.
-        bsplvd(&tb[..lentb.min(tb.len())], 4, tbv(i), ileft, &mut work, &mut vnikx, 3);
+        bsplvd(
+            &tb[..lentb.min(tb.len())],
+            4,
+            tbv(i),
+            ileft,
+            &mut work,
+            &mut vnikx,
+            3,
+        );
         for ii in 1..=4 {
             yw1[ii] = vnikx[8 + ii - 1];
         }
         // Right end second derivatives.
-        bsplvd(&tb[..lentb.min(tb.len())], 4, tbv(i + 1), ileft, &mut work, &mut vnikx, 3);
+        bsplvd(
+            &tb[..lentb.min(tb.len())],
+            4,
+            tbv(i + 1),
+            ileft,
+            &mut work,
+            &mut vnikx,
+            3,
+        );
         // Slope * (length of interval) in the linear approximation to B''.
         for ii in 1..=4 {
             yw2[ii] = vnikx[8 + ii - 1] - yw1[ii];
@@ -417,7 +452,15 @@ fn sgram(sg: &mut [Vec<f64>; 4], tb: &[f64], nb: usize) {
 
 /// stxwx.f: X'W^2 X (its four diagonals `hs`) and X'W^2 z (`y`) for the
 /// B-spline basis on `xknot` (the weights `w` are sqrt of R's).
-fn stxwx(x: &[f64], z: &[f64], w: &[f64], xknot: &[f64], n: usize, y: &mut [f64], hs: &mut [Vec<f64>; 4]) {
+fn stxwx(
+    x: &[f64],
+    z: &[f64],
+    w: &[f64],
+    xknot: &[f64],
+    n: usize,
+    y: &mut [f64],
+    hs: &mut [Vec<f64>; 4],
+) {
     y.iter_mut().for_each(|v| *v = 0.0);
     for h in hs.iter_mut() {
         h.iter_mut().for_each(|v| *v = 0.0);
@@ -968,13 +1011,11 @@ fn control_spar(v: Option<&Value>) -> Result<(f64, f64, f64, f64, f64), KernelEr
                 .unwrap_or("");
             let num = match bare(item) {
                 Value::Num(x) => Some(x.first().copied().unwrap_or(NA)),
-                Value::Bool(b) if name == "trace" || name == "maxit" => {
-                    Some(match b.first() {
-                        Some(Some(true)) => 1.0,
-                        Some(Some(false)) => 0.0,
-                        _ => NA,
-                    })
-                }
+                Value::Bool(b) if name == "trace" || name == "maxit" => Some(match b.first() {
+                    Some(Some(true)) => 1.0,
+                    Some(Some(false)) => 0.0,
+                    _ => NA,
+                }),
                 _ => None,
             };
             match name {
@@ -1078,7 +1119,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     // Replace y[], w[] for the same x[] (to a precision of tol) by their
     // mean; x de-meaned against overflow.
     let mx = summary::mean(&x);
-    let xx: Vec<f64> = x.iter().map(|&v| ((v - mx) / tol).round_ties_even()).collect();
+    let xx: Vec<f64> = x
+        .iter()
+        .map(|&v| ((v - mx) / tol).round_ties_even())
+        .collect();
     let uns_x = x.windows(2).any(|p| p[0] > p[1]);
     let mut iox: Vec<usize> = (0..n).collect();
     if uns_x {
@@ -1209,7 +1253,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 // truncated as R's subscripting does.
                 let lout = nknots.ceil() as usize;
                 let to = nx as f64;
-                let by = if lout > 2 { (to - 1.0) / (lout - 1) as f64 } else { 0.0 };
+                let by = if lout > 2 {
+                    (to - 1.0) / (lout - 1) as f64
+                } else {
+                    0.0
+                };
                 for i in 0..lout {
                     let at = if i == 0 {
                         1.0
@@ -1233,7 +1281,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         if spar_arg.is_some() {
             return Err(err("must not specify both 'spar' and 'lambda'"));
         }
-        (1, numbers(args.get("lambda").unwrap_or(&Value::Null), "lambda")?)
+        (
+            1,
+            numbers(args.get("lambda").unwrap_or(&Value::Null), "lambda")?,
+        )
     } else if matches!(spar_arg, None | Some(Value::Null)) {
         (0, vec![0.0])
     } else {
@@ -1275,14 +1326,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let mut out = Out {
         coef: vec![0.0; nk],
         sz: vec![0.0; nx],
-        lev: vec![0.0; if cv.is_none() { 1 } else { nx }],
+        // R passes a single leverage when cv is NA (sslvrg writes none).
+        lev: vec![0.0; nx],
         crit: 0.0,
         ier: 0,
     };
-    if cv.is_none() {
-        // sslvrg writes no leverages without a criterion.
-        out.lev = vec![0.0; nx];
-    }
     let mut problem = Problem {
         penalt: penalty,
         dofoff,
@@ -1340,7 +1388,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         Some(cvt) => {
             let mut r: Vec<f64> = (0..n).map(|i| y[i] - ty[ox[i]]).collect();
             if cvt {
-                let ww: Vec<f64> = wbar.iter().map(|&v| if v == 0.0 { 1.0 } else { v }).collect();
+                let ww: Vec<f64> = wbar
+                    .iter()
+                    .map(|&v| if v == 0.0 { 1.0 } else { v })
+                    .collect();
                 for i in 0..n {
                     r[i] /= 1.0 - (lev[ox[i]] * wi(i)) / ww[ox[i]];
                 }
@@ -1349,7 +1400,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             let m = if no_wgts {
                 summary::mean(&r2)
             } else {
-                let xw: Vec<f64> = (0..n).filter(|&i| w[i] != 0.0).map(|i| r2[i] * w[i]).collect();
+                let xw: Vec<f64> = (0..n)
+                    .filter(|&i| w[i] != 0.0)
+                    .map(|i| r2[i] * w[i])
+                    .collect();
                 rsum(&xw) / rsum(&w)
             };
             if cvt {
@@ -1459,11 +1513,8 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
     }
     let v = Type::num_unknown;
-    let keep_stuff = matches!(args.ty("keep.stuff").map(Type::const_scalar), Some(Some(k)) if k != 0.0);
-    let data = Type::Record {
-        class: "list".into(),
-        fields: vec![("x".into(), v()), ("y".into(), v()), ("w".into(), v())],
-    };
+    let keep_stuff =
+        matches!(args.ty("keep.stuff").map(Type::const_scalar), Some(Some(k)) if k != 0.0);
     let aux = if keep_stuff {
         Type::Record {
             class: "list".into(),
@@ -1496,6 +1547,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         ("w", v()),
         ("yin", v()),
         ("tol", one()),
+        // data is NULL when keep.data is FALSE.
         ("data", Type::Any),
         ("no.weights", b()),
         ("n", one()),
@@ -1512,10 +1564,12 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         ("auxM", aux),
         ("fit", fit),
     ];
-    let _ = data;
     Ok(Type::Record {
         class: CLASS.into(),
-        fields: fields.into_iter().map(|(n, t)| (n.to_string(), t)).collect(),
+        fields: fields
+            .into_iter()
+            .map(|(n, t)| (n.to_string(), t))
+            .collect(),
     })
 }
 
@@ -1552,7 +1606,11 @@ pub(crate) fn is_smooth_spline(v: Option<&Value>) -> bool {
 
 /// `predict.smooth.spline(object, x, deriv)`: `x` (`newdata`, or a
 /// named `x` among the dots), `deriv` a named one or the third argument.
-pub(crate) fn predict(object: &Value, x: Option<&Value>, deriv: Option<&Value>) -> Result<Value, KernelError> {
+pub(crate) fn predict(
+    object: &Value,
+    x: Option<&Value>,
+    deriv: Option<&Value>,
+) -> Result<Value, KernelError> {
     let Value::List(obj) = bare(object) else {
         return Err(err("not a valid \"smooth.spline\" object"));
     };
@@ -1593,7 +1651,11 @@ pub(crate) fn predict(object: &Value, x: Option<&Value>, deriv: Option<&Value>) 
     };
     let f = SplineFit {
         knot: field_nums(fit, "knot")?,
-        nk: if nk.is_finite() && nk >= 0.0 { nk as usize } else { 0 },
+        nk: if nk.is_finite() && nk >= 0.0 {
+            nk as usize
+        } else {
+            0
+        },
         min: one("min")?,
         range: one("range")?,
         coef: field_nums(fit, "coef")?,
@@ -1602,13 +1664,21 @@ pub(crate) fn predict(object: &Value, x: Option<&Value>, deriv: Option<&Value>) 
         return Err(err("not a valid \"smooth.spline\" object"));
     }
     let y = predict_fit(&f, &x, deriv, 0)?;
-    Ok(record(None, vec![("x", Value::Num(x)), ("y", Value::Num(y))]))
+    Ok(record(
+        None,
+        vec![("x", Value::Num(x)), ("y", Value::Num(y))],
+    ))
 }
 
 /// `predict.smooth.spline.fit`: bvalus inside the data's range, and the
 /// linear (deriv 0), constant (1) or zero extrapolation outside it, the
 /// end values from `Recall` at the range's ends.
-fn predict_fit(f: &SplineFit, x: &[f64], deriv: f64, depth: usize) -> Result<Vec<f64>, KernelError> {
+fn predict_fit(
+    f: &SplineFit,
+    x: &[f64],
+    deriv: f64,
+    depth: usize,
+) -> Result<Vec<f64>, KernelError> {
     if depth > 2 {
         // The range's own ends fall outside it after rounding: R's Recall
         // would call itself until its stack is exhausted.

@@ -9,8 +9,8 @@
 
 use super::super::factor::as_text;
 use super::super::frame;
-use super::super::smooth_spline;
 use super::super::model_matrix::{self, Coded};
+use super::super::smooth_spline;
 use super::super::value::Formula;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching};
