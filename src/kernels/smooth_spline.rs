@@ -1688,9 +1688,9 @@ fn predict_fit(
     }
     let xs: Vec<f64> = x.iter().map(|&v| (v - f.min) / f.range).collect();
     if xs.iter().any(|v| v.is_nan()) {
-        return Err(err(
-            "flowcast's predict() of a smooth.spline needs 'x' without NA",
-        ));
+        // R counts the points inside the range with sum(), NA here, and
+        // fails allocating that many.
+        return Err(err("vector size cannot be NA"));
     }
     let left: Vec<bool> = xs.iter().map(|&v| v < 0.0).collect();
     let right: Vec<bool> = xs.iter().map(|&v| v > 1.0).collect();
