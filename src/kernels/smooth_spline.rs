@@ -158,10 +158,8 @@ fn bsplvd(
     }
     let mut ideriv = mhigh;
     for _m in 2..=mhigh {
-        let mut jp1mid = 1;
-        for j in ideriv..=k {
+        for (jp1mid, j) in (1..).zip(ideriv..=k) {
             dbiatx[di(j, ideriv)] = dbiatx[di(jp1mid, 1)];
-            jp1mid += 1;
         }
         ideriv -= 1;
         bv.call(t, kp1 - ideriv, 2, x, left, dbiatx);
@@ -191,7 +189,8 @@ fn bsplvd(
             let mut sum = 0.0;
             let jlow = i.max(m);
             for j in jlow..=k {
-                sum = a[ai(j, i)] * dbiatx[di(j, m)] + sum;
+                // The Fortran's `a*d + sum`: the same sum either way round.
+                sum += a[ai(j, i)] * dbiatx[di(j, m)];
             }
             dbiatx[di(i, m)] = sum;
         }
@@ -789,8 +788,10 @@ fn sbart(p: &mut Problem, s: &Search, work: &mut Work, out: &mut Out) -> Found {
             q = q.abs();
             r = e;
             e = d;
-            if !(pp.abs() >= (0.5 * q * r).abs() || q == 0.0)
-                && !(pp <= q * (a - x) || pp >= q * (b - x))
+            if !(pp.abs() >= (0.5 * q * r).abs()
+                || q == 0.0
+                || pp <= q * (a - x)
+                || pp >= q * (b - x))
             {
                 // A parabolic interpolation step; f must not be evaluated
                 // too close to ax or bx.
