@@ -95,6 +95,7 @@ mod rowwise;
 mod runmed;
 mod sizes;
 mod smooth;
+mod smooth_spline;
 mod special;
 mod spline;
 mod stack;
@@ -386,6 +387,7 @@ pub fn registry() -> &'static Registry {
             spline::KERNELS,
             runmed::KERNELS,
             smooth::KERNELS,
+            smooth_spline::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

@@ -71,7 +71,7 @@ fn as_logical(v: Option<&Value>, default: bool) -> Option<bool> {
 /// `findInterval2` of R's interv.c: the index `i` with `xt[i] <= x <
 /// xt[i+1]` (1-based; `(s, t]` when `left_open`), starting the search from
 /// the previous answer `ilo` as R's loop does.
-fn find_interval2(
+pub(crate) fn find_interval2(
     xt: &[f64],
     x: f64,
     rightmost_closed: bool,

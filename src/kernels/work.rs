@@ -602,6 +602,20 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iter", 3.0).max(0.0);
             LOWESS * n * (f * n).max(2.0) * (iter + 1.0)
         }
+        // smooth.spline: sorting x, then per fit the B-spline rows of the
+        // data (stxwx, once), a banded Cholesky and solve over the knots,
+        // the fit and leverages at the data (a few dozen flops a point);
+        // the spar search fits about a dozen times (R's example takes 11),
+        // a given spar, lambda or df-free fit once.
+        "smooth.spline" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let fits = if args.get("spar").is_some() || args.get("lambda").is_some() {
+                1.0
+            } else {
+                SMOOTH_SPLINE_FITS
+            };
+            SORT * n * n.max(2.0).log2() + SMOOTH_SPLINE * n * (fits + 1.0)
+        }
         // Jenkins-Traub: per zero, shifts of Horner passes over the
         // remaining coefficients.
         "polyroot" => {
@@ -840,6 +854,11 @@ const APPROX: f64 = 3.0;
 /// Ops per neighbour of a lowess fit: its tricube weight and three
 /// weighted sums (not measured).
 const LOWESS: f64 = 12.0;
+/// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
+/// leverage sum: about 60 flops; not measured) and the fits a spar search
+/// makes.
+const SMOOTH_SPLINE: f64 = 60.0;
+const SMOOTH_SPLINE_FITS: f64 = 12.0;
 /// Ops per coefficient per zero of polyroot: some fifty Horner steps of
 /// complex arithmetic over the shifts (not measured).
 const POLYROOT: f64 = 400.0;

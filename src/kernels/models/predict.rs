@@ -10,6 +10,7 @@
 use super::super::factor::as_text;
 use super::super::frame;
 use super::super::model_matrix::{self, Coded};
+use super::super::smooth_spline;
 use super::super::value::Formula;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching};
@@ -23,6 +24,16 @@ const LM_TYPES: &[&str] = &["response", "terms"];
 const GLM_TYPES: &[&str] = &["link", "response", "terms"];
 
 pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(Type::Record { class, .. }) = args.ty("object") {
+        if class == smooth_spline::CLASS {
+            let len = args.ty("newdata").and_then(Type::len);
+            let v = || Type::Num { len, value: None };
+            return Ok(Type::Record {
+                class: "list".into(),
+                fields: vec![("x".into(), v()), ("y".into(), v())],
+            });
+        }
+    }
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
@@ -83,6 +94,15 @@ const INTERVALS: &[&str] = &["none", "confidence", "prediction"];
 const TERMS: &str = "predict(type = \"terms\") is not supported by flowcast yet";
 
 pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if smooth_spline::is_smooth_spline(args.get("object")) {
+        // predict.smooth.spline(object, x, deriv = 0, ...): its `x` is the
+        // second argument (newdata here) or a named one, `deriv` named or
+        // the third (here `type`).
+        let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
+        let x = args.get("newdata").or_else(|| dot("x"));
+        let deriv = dot("deriv").or_else(|| args.get("type"));
+        return smooth_spline::predict(args.get("object").unwrap_or(&Value::Null), x, deriv);
+    }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
         return super::nls::predict(&fit, args.get("newdata"));
     }

@@ -5,7 +5,7 @@
 mod corcov;
 mod cov2cor;
 pub mod ldouble;
-mod quantile;
+pub(crate) mod quantile;
 mod scale;
 mod summary_default;
 mod sums;
