@@ -1114,14 +1114,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Ok(result(Value::scalar(at), value, [NA, NA], 0.0, h));
     }
 
-    let mut dpar: Vec<f64> = par.iter().zip(&con.parscale).map(|(p, s)| p / s).collect();
-    let m = minimise(method, &mut dpar, &os, &con, ctx)?;
-    let par: Vec<f64> = m
-        .par
-        .iter()
-        .zip(&con.parscale)
-        .map(|(p, s)| p * s)
-        .collect();
+    let m = minimise(method, &par, &os, &con, ctx)?;
+    let par = m.par;
     let h = if hessian {
         Some(optimhess(&par, &os, ctx)?)
     } else {
@@ -1137,15 +1131,18 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     ))
 }
 
-/// optim.c's choice of minimiser for `method` (all but "Brent"), run on
-/// the scaled parameters `dpar`.
+/// optim.c's choice of minimiser for `method` (all but "Brent"). As
+/// optim.c does, it minimises over `par / parscale` and hands back the
+/// minimum's `par` scaled back.
 fn minimise(
     method: &str,
-    dpar: &mut [f64],
+    par: &[f64],
     os: &Objective,
     con: &Control,
     ctx: &mut Ctx,
 ) -> Result<Minimum, KernelError> {
+    let mut scaled: Vec<f64> = par.iter().zip(&con.parscale).map(|(p, s)| p / s).collect();
+    let dpar = scaled.as_mut_slice();
     let npar = dpar.len();
     let maxit = con
         .maxit
@@ -1156,7 +1153,7 @@ fn minimise(
         }
         Ok(())
     };
-    Ok(match method {
+    let mut m = match method {
         "Nelder-Mead" => nmmin(
             dpar, os, con.abstol, con.reltol, con.alpha, con.beta, con.gamma, maxit, ctx,
         )?,
@@ -1189,7 +1186,11 @@ fn minimise(
                  use \"Nelder-Mead\" or \"BFGS\"",
             ))
         }
-    })
+    };
+    for (p, s) in m.par.iter_mut().zip(&con.parscale) {
+        *p *= s;
+    }
+    Ok(m)
 }
 
 /// What [`optim_native`] hands back: optim's `par`, `value`,
@@ -1239,14 +1240,8 @@ pub(super) fn optim_native(
         parscale: con.parscale.clone(),
         names: None,
     };
-    let mut dpar: Vec<f64> = par.iter().zip(&con.parscale).map(|(p, s)| p / s).collect();
-    let m = minimise(method, &mut dpar, &os, &con, ctx)?;
-    let par: Vec<f64> = m
-        .par
-        .iter()
-        .zip(&con.parscale)
-        .map(|(p, s)| p * s)
-        .collect();
+    let m = minimise(method, par, &os, &con, ctx)?;
+    let par = m.par;
     let hessian = if hessian {
         match optimhess(&par, &os, ctx)? {
             Value::Mat(h) => Some(h),
