@@ -127,6 +127,7 @@ fn runs_recorded_without_a_state_are_derived_from_their_tasks() {
         end: actual,
         model: None,
         observed: None,
+        blocks: Vec::new(),
     };
     let record = |tasks| RunRecord {
         id: 0,

@@ -22,6 +22,7 @@ fn task(step: &str, function: &str, secs: f64) -> TaskRecord {
         end: Some(0.5 + secs),
         model: Some(function.into()),
         observed: Some(secs),
+        blocks: Vec::new(),
     }
 }
 
@@ -50,6 +51,13 @@ fn a_run_round_trips() {
     r.tasks[2].iterations = Some(1200);
     r.tasks[2].actual = None;
     r.tasks[2].observed = None;
+    // A loop's blocks, stored out of iteration order, come back in it.
+    let block = |a: usize, b: usize, start: f64| flowcast::cost::LoopBlock {
+        iterations: a..b,
+        start,
+        end: start + 0.25,
+    };
+    r.tasks[2].blocks = vec![block(0, 600, 0.5), block(600, 1200, 0.5)];
     let id = h.record_run(&r).unwrap();
     h.record_run(&run("other", 1)).unwrap();
     let back = h.run(id).unwrap().unwrap();

@@ -458,3 +458,55 @@ fn irregular_loops_get_guided_chunks_and_scaling_ones_every_worker() {
     h.extend(blocks(400, 4, |_| 1e-3, 1.05));
     assert_eq!(choose(400, 16, &Profile::FLAT, &h).0.threads, 16);
 }
+
+/// Every recorded run keeps its loops' blocks in the history, headless
+/// runs included, and the next plan chooses the loop's policy from them.
+#[test]
+fn a_runs_loop_blocks_are_recorded_and_read_back() {
+    let (wf, g) = analyse(
+        r#"
+[workflow]
+name = "blocks"
+[steps]
+x = "rnorm(20000)"
+tri = { for = "i in 1:300", do = "sum(x[1:(i * 60)])" }
+"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("history.sqlite");
+    let mut learning = Learning::open(Some(&store)).unwrap();
+    let cancel = AtomicBool::new(false);
+    let f = pipeline::run(
+        &wf,
+        &g,
+        &mut learning,
+        &RunOptions::new(2, 7),
+        Scheduler::Emcp,
+        &|_| {},
+        &cancel,
+    )
+    .unwrap();
+    let h = learning.history.as_ref().unwrap();
+    let tasks = h.tasks(f.run_id.unwrap()).unwrap();
+    let tri = tasks.iter().find(|t| t.step == "tri").unwrap();
+    // The blocks cover every iteration exactly once, each with a time.
+    let mut covered: Vec<_> = tri.blocks.iter().map(|b| b.iterations.clone()).collect();
+    covered.sort_by_key(|r| r.start);
+    assert_eq!(covered.first().map(|r| r.start), Some(0));
+    assert_eq!(covered.last().map(|r| r.end), Some(300));
+    assert!(
+        covered.windows(2).all(|w| w[0].end == w[1].start),
+        "{covered:?}"
+    );
+    assert!(tri
+        .blocks
+        .iter()
+        .all(|b| b.end >= b.start && b.start >= 0.0));
+    assert!(tasks
+        .iter()
+        .filter(|t| t.step != "tri")
+        .all(|t| t.blocks.is_empty()));
+    let past = flowcast::pipeline::loop_policy::past_blocks(h, "blocks");
+    let read: usize = past["tri"].iter().map(|b| b.iterations.len()).sum();
+    assert_eq!(read, 300);
+}

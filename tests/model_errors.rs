@@ -18,6 +18,7 @@ fn task(step: &str, model: &str, predicted: f64, actual: f64) -> TaskRecord {
         end: Some(actual),
         model: Some(model.into()),
         observed: Some(actual),
+        blocks: Vec::new(),
     }
 }
 

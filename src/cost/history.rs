@@ -27,7 +27,7 @@ use rusqlite::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::cost::Comm;
+use crate::cost::{Comm, LoopBlock};
 use crate::printable::printable;
 
 /// How long a writer waits for another process's transaction.
@@ -109,6 +109,22 @@ const CHARTS: &str = "
 CREATE TABLE IF NOT EXISTS charts (
     run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
     chart TEXT NOT NULL
+);
+";
+
+/// Each loop's blocks of iterations (0-based, half-open) as its workers ran
+/// them, with their seconds from the run's start: what a loop's
+/// policy is chosen from (`pipeline::loop_policy`). Added after schema 1
+/// shipped, as [`CHARTS`] was: runs recorded before it have no rows, and
+/// older flowcasts ignore it.
+const BLOCKS: &str = "
+CREATE TABLE IF NOT EXISTS blocks (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step TEXT NOT NULL,
+    iter_start INTEGER NOT NULL,
+    iter_end INTEGER NOT NULL,
+    start REAL NOT NULL,
+    end REAL NOT NULL
 );
 ";
 
@@ -208,6 +224,10 @@ pub struct TaskRecord {
     /// it contributes (per iteration for a loop); `None` when it trains none.
     pub model: Option<String>,
     pub observed: Option<f64>,
+    /// A loop's blocks as its workers ran them (see [`BLOCKS`]); runs kept
+    /// for retry by an older flowcast have none.
+    #[serde(default)]
+    pub blocks: Vec<LoopBlock>,
 }
 
 /// One run, as stored.
@@ -438,11 +458,12 @@ impl History {
     fn schema_current(&self) -> rusqlite::Result<bool> {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
-                 ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network')",
+                 ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network',
+                  'run_states', 'blocks')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 7 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 9 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -456,6 +477,7 @@ impl History {
             tx.execute_batch(SPEED)?;
             tx.execute_batch(RUN_STATES)?;
             tx.execute_batch(NETWORK)?;
+            tx.execute_batch(BLOCKS)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -586,9 +608,12 @@ impl History {
                         worker, start, end, model, observed
                  FROM tasks WHERE run_id = ?1 ORDER BY rowid",
             )?;
+            let mut blocks = self.blocks(run_id)?;
             let rows = st.query_map(params![run_id], |r| {
+                let step: String = r.get(0)?;
                 Ok(TaskRecord {
-                    step: r.get(0)?,
+                    blocks: blocks.remove(&step).unwrap_or_default(),
+                    step,
                     function: r.get(1)?,
                     features: parse_features(&r.get::<_, String>(2)?),
                     kind: r.get(3)?,
@@ -605,6 +630,32 @@ impl History {
             rows.collect()
         };
         q().map_err(|e| self.error(e))
+    }
+
+    /// A run's loop blocks, by step, in iteration order.
+    fn blocks(&self, run_id: i64) -> rusqlite::Result<HashMap<String, Vec<LoopBlock>>> {
+        let mut st = self.conn.prepare(
+            "SELECT step, iter_start, iter_end, start, end FROM blocks
+             WHERE run_id = ?1 ORDER BY step, iter_start",
+        )?;
+        let rows = st.query_map(params![run_id], |r| {
+            let index =
+                |i: usize| -> rusqlite::Result<usize> { Ok(r.get::<_, i64>(i)?.max(0) as usize) };
+            Ok((
+                r.get::<_, String>(0)?,
+                LoopBlock {
+                    iterations: index(1)?..index(2)?,
+                    start: r.get(3)?,
+                    end: r.get(4)?,
+                },
+            ))
+        })?;
+        let mut out: HashMap<String, Vec<LoopBlock>> = HashMap::new();
+        for row in rows {
+            let (step, block) = row?;
+            out.entry(step).or_default().push(block);
+        }
+        Ok(out)
     }
 
     /// The `limit` most recent observations of one model: (features,
@@ -859,6 +910,22 @@ fn insert_run(tx: &Transaction<'_>, run: &RunRecord) -> rusqlite::Result<i64> {
             t.model,
             finite(t.observed),
         ])?;
+    }
+    let mut ins = tx.prepare(
+        "INSERT INTO blocks (run_id, step, iter_start, iter_end, start, end)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for t in &run.tasks {
+        for b in &t.blocks {
+            ins.execute(params![
+                id,
+                t.step,
+                b.iterations.start as i64,
+                b.iterations.end as i64,
+                b.start,
+                b.end,
+            ])?;
+        }
     }
     Ok(id)
 }

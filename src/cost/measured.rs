@@ -2,6 +2,22 @@
 //! executor writes it ([`crate::exec::RunReport::measured`]), so learning
 //! needs nothing from the layers above.
 
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+/// One block of a loop's iterations, as one worker ran it: what a loop's
+/// policy is learnt from (how its cost varies with the index, and whether
+/// it kept scaling as more of its blocks ran at once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopBlock {
+    /// 0-based positions, half-open.
+    pub iterations: Range<usize>,
+    /// Seconds from the run's start.
+    pub start: f64,
+    pub end: f64,
+}
+
 /// One task of a finished run, as the cost models see it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measured {
@@ -25,6 +41,8 @@ pub struct Measured {
     /// Seconds from the run's start.
     pub start: f64,
     pub end: f64,
+    /// A loop's blocks, in iteration order; empty for other tasks.
+    pub blocks: Vec<LoopBlock>,
 }
 
 /// A finished run: each task by id, and the workers it had.

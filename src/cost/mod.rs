@@ -31,7 +31,7 @@ use crate::kernels::Type;
 
 pub use comm::{Comm, Network};
 pub use history::{History, HistoryError, RunRecord, TaskRecord};
-pub use measured::{Measured, MeasuredRun};
+pub use measured::{LoopBlock, Measured, MeasuredRun};
 pub use model::{Model, ModelKind, Observation};
 pub use profile::Profile;
 pub use speedup::Usl;
@@ -540,6 +540,7 @@ pub fn task_records(
                 end: outcome.map(|o| o.end),
                 model: o.as_ref().map(|(k, _)| k.clone()),
                 observed: o.map(|(_, s)| s),
+                blocks: ran.map(|m| m.blocks.clone()).unwrap_or_default(),
             }
         })
         .collect()

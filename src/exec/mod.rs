@@ -199,6 +199,15 @@ impl StepOutcome {
             worker: self.worker,
             start: self.start.as_secs_f64(),
             end: self.end.as_secs_f64(),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| crate::cost::LoopBlock {
+                    iterations: b.iterations.clone(),
+                    start: b.start.as_secs_f64(),
+                    end: b.end.as_secs_f64(),
+                })
+                .collect(),
         }
     }
 

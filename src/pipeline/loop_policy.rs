@@ -1,7 +1,7 @@
 //! Each loop's policy before a run (issue 16, item 5), from what the
-//! history measured of it: the blocks of its past runs, as their charts
-//! stored them, say whether its iterations' cost varies with the index
-//! and whether it kept scaling as more of its blocks ran at once. A loop
+//! history measured of it: the blocks of its past runs say whether its
+//! iterations' cost varies with the index and whether it kept scaling as
+//! more of its blocks ran at once. A loop
 //! never measured is chosen for from its shape alone (its test drive then
 //! samples the range: see [`crate::sched::runtime::drive_ranges`]).
 
@@ -9,7 +9,6 @@ use std::collections::HashMap;
 
 use crate::cost::history::History;
 use crate::cost::steps::RECENT_RUNS;
-use crate::export::Gantt;
 use crate::sched::loop_policy::{self, BlockTime};
 use crate::sched::Dag;
 
@@ -21,24 +20,17 @@ pub fn past_blocks(h: &History, workflow: &str) -> HashMap<String, Vec<BlockTime
         return out;
     };
     for run in runs.iter().take(RECENT_RUNS) {
-        let Ok(Some(json)) = h.load_chart(run.id) else {
-            continue;
-        };
-        let Ok(chart) = serde_json::from_str::<Gantt>(&json) else {
-            continue;
-        };
-        for row in chart.rows.iter().filter(|r| r.kind == "loop") {
-            let Some(actual) = &row.actual else { continue };
-            let blocks: Vec<_> = actual
-                .chunks
+        // An unreadable run is no evidence.
+        let Ok(tasks) = h.tasks(run.id) else { continue };
+        for task in tasks.into_iter().filter(|t| !t.blocks.is_empty()) {
+            let blocks: Vec<_> = task
+                .blocks
                 .iter()
-                .filter_map(|c| c.iterations.map(|(a, b)| (a..b, c.start, c.end)))
+                .map(|b| (b.iterations.clone(), b.start, b.end))
                 .collect();
-            if !blocks.is_empty() {
-                out.entry(row.name.clone())
-                    .or_default()
-                    .extend(loop_policy::with_concurrency(&blocks));
-            }
+            out.entry(task.step)
+                .or_default()
+                .extend(loop_policy::with_concurrency(&blocks));
         }
     }
     out
