@@ -15,6 +15,7 @@
 //! named by its R text.
 
 use crate::diagnostic::Span;
+use crate::kernels::value::DOT_RESPONSE;
 use crate::kernels::{registry, ArgValue, Args};
 use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
 
@@ -224,10 +225,6 @@ impl<'a> Encoder<'a> {
 fn names_in(e: &Expr, out: &mut Vec<String>) {
     e.visit_names(&mut |n, _| out.push(n.to_string()));
 }
-
-/// The label prefix of a column that a `.` on the left-hand side made a
-/// response (`aggregate(. ~ g, data)`); no R expression's text starts so.
-pub const DOT_RESPONSE: &str = ".~";
 
 /// The terms of `lhs ~ rhs`; `columns` are the names of the call's
 /// `data`, when it has one (`.` needs them).

@@ -847,7 +847,7 @@ fn aggregate_formula(
     extra: &[(Option<&str>, &Value)],
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let dot = crate::graph::formula::DOT_RESPONSE;
+    let dot = super::value::DOT_RESPONSE;
     let (responses, terms): (Vec<Column>, Vec<&Column>) = match f.response.as_deref() {
         Some(y) => (
             response_columns(y, f.response_label.as_deref())?,

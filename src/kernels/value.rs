@@ -236,6 +236,10 @@ pub fn match_field<'a>(
     }
 }
 
+/// The label prefix of a term that a `.` on the left-hand side made a
+/// response (`aggregate(. ~ g, data)`); no R expression's text starts so.
+pub const DOT_RESPONSE: &str = ".~";
+
 /// `y ~ x1 + x2` after evaluation: the response and each term's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Formula {
