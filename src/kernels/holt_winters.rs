@@ -10,6 +10,9 @@
 //! does not have, so such a call is refused: give all of alpha, beta and
 //! gamma but one.
 
+// The C indexes as written; it reads better against the original.
+#![allow(clippy::needless_range_loop)]
+
 use super::args::{ArgError, Args};
 use super::names::{bare, named};
 use super::ts::{self, series, with_tsp};
@@ -145,7 +148,7 @@ struct Setup<'a> {
 
 /// `max(min(p, 1), 0)` as HoltWinters.R clamps each parameter.
 fn clamp(p: f64) -> f64 {
-    p.min(1.0).max(0.0)
+    p.clamp(0.0, 1.0)
 }
 
 /// HoltWinters.c's `HoltWinters`.
@@ -294,7 +297,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     } else {
         start_time = f + 1.0;
         let wind = start_periods * f;
-        if !(wind <= x.len() as f64) {
+        if wind.is_nan() || wind > x.len() as f64 {
             return Err(err(
                 "flowcast's HoltWinters needs start.periods whole periods of data",
             ));
@@ -485,7 +488,7 @@ pub(crate) fn predict(
     };
     // rep(a, n.ahead): as.integer(n.ahead) times.
     let n = n.trunc();
-    if !(n >= 0.0) {
+    if n.is_nan() || n < 0.0 {
         return Err(err("invalid 'times' argument"));
     }
     if n == 0.0 {

@@ -5,6 +5,9 @@
 //! stlest, stlfts, stlma, stlrwt). stlrwt's `psort` only places the two
 //! middle absolute residuals; flowcast selects them (the same values).
 
+// The Fortran indexes as written; it reads better against the original.
+#![allow(clippy::needless_range_loop)]
+
 use super::args::{ArgError, Args};
 use super::arith::ops::r_mod;
 use super::names::{bare, named};
@@ -448,7 +451,7 @@ fn num(v: Option<&Value>) -> Option<f64> {
 /// refused, as stl's Fortran would be handed nonsense.
 fn int_arg(v: f64, what: &str) -> Result<usize, KernelError> {
     let t = v.trunc();
-    if !(t.abs() < 2147483648.0) {
+    if t.is_nan() || t.abs() >= 2147483648.0 {
         return Err(KernelError::new(format!(
             "flowcast refuses an NA or out-of-range '{what}' for stl"
         )));

@@ -9,6 +9,9 @@
 //! the series' length (as R keeps every attribute there); indexing and
 //! every other function drop it, as R's `[` does.
 
+// The R code indexes as written; it reads better against the original.
+#![allow(clippy::needless_range_loop)]
+
 use super::args::{ArgError, Args};
 use super::names::bare;
 use super::value::{List, Named, NA};
@@ -320,7 +323,7 @@ fn ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Err(err("'end' must be a whole number of cycles after 'start'"));
     }
     let nobs = (cycles + 1.01).floor();
-    if !(nobs >= 1.0) {
+    if nobs.is_nan() || nobs < 1.0 {
         return Err(err("invalid time series parameters specified"));
     }
     if nobs > MAX_OBS {
