@@ -95,7 +95,7 @@ fn stless(
             i += newnj;
         }
     } else if newnj == 1 {
-        let nsh = (len + 1) / 2;
+        let nsh = len.div_ceil(2);
         nleft = 1;
         nright = len;
         for i in 1..=n {
@@ -109,7 +109,7 @@ fn stless(
             }
         }
     } else {
-        let nsh = (len + 1) / 2;
+        let nsh = len.div_ceil(2);
         let mut i = 1;
         while i <= n {
             if i < nsh {

@@ -378,7 +378,7 @@ fn tsp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 fn is_ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
     Ok(Value::Bool(vec![Some(
-        tsp_of(x).is_some() && bare(x).len() > 0,
+        tsp_of(x).is_some() && !bare(x).is_empty(),
     )]))
 }
 
