@@ -120,6 +120,13 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                     numbers(l, out);
                 }
             }
+            match &n.tsp {
+                None => out.push(0),
+                Some(t) => {
+                    out.push(1);
+                    numbers(t, out);
+                }
+            }
         }
     }
 }
@@ -462,6 +469,12 @@ impl<'a> Reader<'a> {
                 {
                     return Err(Damaged);
                 }
+                let tsp = if self.flag()? {
+                    let t = self.numbers()?;
+                    Some(<[f64; 3]>::try_from(t.as_slice()).map_err(|_| Damaged)?)
+                } else {
+                    None
+                };
                 let dims = value.dims();
                 let extents = if dims.is_some() { 2 } else { 1 };
                 if table.as_ref().is_some_and(|t| t.len() != extents) {
@@ -473,7 +486,7 @@ impl<'a> Reader<'a> {
                         rows.as_ref().is_none_or(|l| l.len() == r)
                             && cols.as_ref().is_none_or(|l| l.len() == c)
                     }
-                    (None, None) => match_length.is_some(),
+                    (None, None) => match_length.is_some() || tsp.is_some(),
                     _ => false,
                 };
                 if !fits || matches!(value, Value::Named(_) | Value::List(_)) {
@@ -486,6 +499,7 @@ impl<'a> Reader<'a> {
                     colnames: cols,
                     table,
                     match_length,
+                    tsp,
                 }))
             }
             _ => return Err(Damaged),

@@ -8,9 +8,9 @@
 //! BFGS, fmingr's central differences, optimhess), so the likelihood is
 //! evaluated at R's points and the answer is R's.
 //!
-//! flowcast has no "ts" class: a series is a plain vector, which R's
-//! `as.ts` makes a series of frequency 1, so a seasonal period not given
-//! is 1 as in R for such a vector. The value is R's "Arima" list without
+//! A seasonal period not given is `frequency(x)`: a series' (made by
+//! `ts`) own, 1 for a plain vector, which R's `as.ts` makes a series of
+//! frequency 1. The value is R's "Arima" list without
 //! `call`, `series` and `model` (the state-space model for `predict`,
 //! which flowcast does not have); `residuals` is a plain vector.
 
@@ -1083,6 +1083,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let xv = args
         .get("x")
         .ok_or_else(|| err("argument \"x\" is missing, with no default"))?;
+    // frequency(x): a series' own, 1 for a plain vector (as.ts).
+    let frequency = super::ts::frequency_of(xv);
     let xv = names::bare(xv);
     if xv.dims().is_some_and(|(_, c)| c > 1) {
         return Err(err("only implemented for univariate time series"));
@@ -1166,10 +1168,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         }
         Some(_) => return Err(err("'seasonal' must be a list with component 'order'")),
     };
-    // frequency(x) of a plain vector is 1.
+    // A period not given (or NA, or 0) is frequency(x).
     let period = match speriod {
         Some(p) if !p.is_nan() && p != 0.0 => p,
-        _ => 1.0,
+        _ => frequency,
     };
     if period < 0.0 {
         return Err(err(

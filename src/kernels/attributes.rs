@@ -83,6 +83,18 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
                 }
             }
         },
+        _ => {}
+    }
+    if let Value::Named(n) = x {
+        if let Some(t) = n.tsp {
+            push("tsp", Value::Num(t.to_vec()));
+            if let Some(c) = class_attr(x) {
+                push("class", Value::Str(c));
+            }
+        }
+    }
+    match x {
+        Value::Named(_) | Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_) => {}
         Value::Factor(f) => {
             push("levels", strs(&f.levels));
             push("class", Value::string("factor"));

@@ -48,10 +48,22 @@ fn note(name: &str) -> Option<&'static str> {
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),
         "arima" => Some(
-            " (a plain vector is a series of frequency 1, as R's `as.ts` makes it; the value has no `call`, `series` or `model`, and its residuals are a plain vector)",
+            " (a seasonal period not given is `frequency(x)`, 1 for a plain vector as R's `as.ts` makes it; the value has no `call`, `series` or `model`, and its residuals are a plain vector)",
         ),
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",
+        ),
+        "ts" => Some(
+            " (a numeric or logical vector or matrix; its `tsp` is kept by arithmetic and R's Math functions and dropped by indexing and other functions; `class` and `names` are not taken)",
+        ),
+        "decompose" => Some(
+            " (a series of whole frequency; the value's `x`, `seasonal`, `trend` and `random` are series)",
+        ),
+        "HoltWinters" => Some(
+            " (R's value without its `call`; one free parameter is found by `optimize` as in R, but two or three (R's L-BFGS-B) are refused; `optim.start` and `optim.control` are unused; `predict(fit, n.ahead)` predicts from it, without prediction intervals)",
+        ),
+        "stl" => Some(
+            " (R's value without its `call`; NA in `x` is refused, as R's default `na.action = na.fail` does)",
         ),
         _ => None,
     }

@@ -113,6 +113,14 @@ pub(crate) fn class_attr(v: &Value) -> Option<Vec<String>> {
         Value::Factor(_) => Some(vec!["factor".into()]),
         Value::Formula(_) => Some(vec!["formula".into()]),
         Value::Named(n) if n.table.is_some() => Some(vec!["table".into()]),
+        Value::Named(n) if n.tsp.is_some() => Some(if n.value.dims().is_some() {
+            ["mts", "ts", "matrix"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        } else {
+            vec!["ts".into()]
+        }),
         _ => None,
     }
 }

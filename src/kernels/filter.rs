@@ -68,7 +68,7 @@ fn isok(v: f64) -> bool {
 
 /// `cfilter`: `out[i] = sum_j filter[j] * x[i + nshift - j]`, NA where
 /// the window leaves the series (unless circular) or meets an NA.
-fn cfilter(x: &[f64], filter: &[f64], sides: i32, circular: bool) -> Vec<f64> {
+pub(crate) fn cfilter(x: &[f64], filter: &[f64], sides: i32, circular: bool) -> Vec<f64> {
     let nx = x.len() as i64;
     let nf = filter.len() as i64;
     let nshift = if sides == 2 { nf / 2 } else { 0 };

@@ -57,6 +57,7 @@ mod filter;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
+mod holt_winters;
 mod htest;
 mod identical;
 mod integrate;
@@ -99,12 +100,14 @@ mod smooth_spline;
 mod special;
 mod spline;
 mod stack;
+mod stl;
 mod stopifnot;
 mod subset;
 pub(crate) mod summary;
 mod sweep;
 pub mod switch;
 mod triangle;
+mod ts;
 mod unsplit;
 mod utf8;
 mod vector;
@@ -388,6 +391,9 @@ pub fn registry() -> &'static Registry {
             runmed::KERNELS,
             smooth::KERNELS,
             smooth_spline::KERNELS,
+            ts::KERNELS,
+            stl::KERNELS,
+            holt_winters::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

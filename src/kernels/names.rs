@@ -100,6 +100,7 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         colnames: None,
         table: None,
         match_length: None,
+        tsp: None,
     }))
 }
 
@@ -121,6 +122,7 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         colnames: cols,
         table: None,
         match_length: None,
+        tsp: None,
     }))
 }
 
@@ -312,6 +314,19 @@ pub fn reads_names(func: &str) -> bool {
             // Column names name the loadings and coefficients.
             | "princomp"
             | "cancor"
+            // A time series' tsp attribute is read from it.
+            | "ts"
+            | "tsp"
+            | "is.ts"
+            | "frequency"
+            | "deltat"
+            | "time"
+            | "cycle"
+            | "start"
+            | "end"
+            | "decompose"
+            | "stl"
+            | "HoltWinters"
     )
 }
 
@@ -430,9 +445,40 @@ pub fn carry(
     result: Value,
 ) -> Value {
     let named = carry_names(func, given, matched, result);
-    match kept_table(func, given, matched, &named) {
+    let named = match kept_table(func, given, matched, &named) {
         Some(dnn) => tabled(named, dnn),
         None => named,
+    };
+    kept_tsp(func, given, named)
+}
+
+/// R's arithmetic and Math functions keep a series' `tsp` (every
+/// attribute) on a result of its shape: `x + 1`, `log(x)`; nothing else
+/// here does (`x[1:3]` drops it, as R's `[` does).
+fn kept_tsp(func: &str, given: &[(Option<String>, &Value)], result: Value) -> Value {
+    if !keeps_table(func) || matches!(result, Value::List(_) | Value::Null) {
+        return result;
+    }
+    if super::ts::tsp_of(&result).is_some() {
+        return result;
+    }
+    let candidates = if is_operator(func) {
+        given
+    } else {
+        &given[..given.len().min(1)]
+    };
+    let shape = |v: &Value| {
+        let b = bare(v);
+        (b.dims(), b.len())
+    };
+    let want = shape(&result);
+    match candidates
+        .iter()
+        .find(|(_, v)| super::ts::tsp_of(v).is_some() && shape(v) == want)
+        .and_then(|(_, v)| super::ts::tsp_of(v))
+    {
+        Some(t) => super::ts::with_tsp(result, t),
+        None => result,
     }
 }
 

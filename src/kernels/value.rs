@@ -63,6 +63,9 @@ pub struct Named {
     /// element of a `gregexpr` or `regexec` list), one per match start:
     /// what `regmatches` reads.
     pub match_length: Option<Vec<f64>>,
+    /// R's `tsp` attribute of a time series (class "ts", or c("mts",
+    /// "ts", "matrix") on a matrix): start, end and frequency.
+    pub tsp: Option<[f64; 3]>,
 }
 
 /// R's factor: each element a code into `levels` (`None` is NA).

@@ -583,6 +583,23 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let v = args.get("vec").map_or(0.0, elements);
             PER_ELEMENT * x * v.max(2.0).log2() + PER_ELEMENT * v
         }
+        // decompose: the moving average over a period per point (a dozen
+        // coefficients, as for monthly data), then the seasonal means.
+        "decompose" => {
+            let n = args.get("x").map_or(0.0, elements);
+            PER_ELEMENT * n * (DECOMPOSE_PERIOD + 4.0)
+        }
+        // stl: per inner pass, three loess smooths over windows of some
+        // dozens of points (the seasonal, low-pass and trend smooths, at
+        // every jump-th point) and three moving averages; inner passes
+        // times one more than the robustness iterations.
+        "stl" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let robust = args.get("robust").is_some();
+            let inner = scalar_arg(args, "inner", if robust { 1.0 } else { 2.0 }).max(0.0);
+            let outer = scalar_arg(args, "outer", if robust { 15.0 } else { 0.0 }).max(0.0);
+            STL * n * inner.max(1.0) * (outer + 1.0)
+        }
         // A multiply-add per coefficient per point and column.
         "filter" => {
             let x = args.get("x").map_or(0.0, elements);
@@ -851,6 +868,11 @@ const VAR: f64 = 1.45;
 const FFT: f64 = 4.0;
 /// Ops per output point of an interpolation step (not measured).
 const APPROX: f64 = 3.0;
+/// decompose: the period its moving average takes (not measured).
+const DECOMPOSE_PERIOD: f64 = 12.0;
+/// stl: ops per point of one inner pass (three loess fits of a few dozen
+/// weighted points each; not measured).
+const STL: f64 = 300.0;
 /// Ops per neighbour of a lowess fit: its tricube weight and three
 /// weighted sums (not measured).
 const LOWESS: f64 = 12.0;

@@ -17,7 +17,7 @@ mod matrix;
 pub(crate) use matrix::matmul;
 pub(crate) use ops::r_pow;
 pub(crate) use ops::{r_intdiv, r_mod};
-mod ops;
+pub(crate) mod ops;
 
 use super::{Kernel, Value};
 

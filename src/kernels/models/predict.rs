@@ -34,6 +34,11 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             });
         }
     }
+    if let Some(Type::Record { class, .. }) = args.ty("object") {
+        if class == super::super::holt_winters::CLASS {
+            return Ok(Type::Any);
+        }
+    }
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
@@ -102,6 +107,17 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         let x = args.get("newdata").or_else(|| dot("x"));
         let deriv = dot("deriv").or_else(|| args.get("type"));
         return smooth_spline::predict(args.get("object").unwrap_or(&Value::Null), x, deriv);
+    }
+    if super::super::holt_winters::is_holt_winters(args.get("object")) {
+        // predict.HoltWinters(object, n.ahead = 1, prediction.interval,
+        // level): n.ahead is the second argument (newdata here) or named.
+        let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
+        let n_ahead = dot("n.ahead").or_else(|| args.get("newdata"));
+        return super::super::holt_winters::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            n_ahead,
+            dot("prediction.interval"),
+        );
     }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
         return super::nls::predict(&fit, args.get("newdata"));

@@ -521,6 +521,7 @@ fn match_data(starts: Vec<f64>, lengths: Vec<f64>) -> Value {
         colnames: None,
         table: None,
         match_length: Some(lengths),
+        tsp: None,
     }))
 }
 
