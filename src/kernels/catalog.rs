@@ -53,6 +53,9 @@ fn note(name: &str) -> Option<&'static str> {
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",
         ),
+        "loess" => Some(
+            " (one to four numeric predictors; R's value without its `call`, `terms` and `na.action` (rows with NA are dropped as na.omit does); surface, statistics, trace.hat, cell and iterations given directly or as `control = loess.control(...)`, `iterTrace` refused; `predict(fit, newdata, se)` predicts from it)",
+        ),
         _ => None,
     }
 }

@@ -16,6 +16,7 @@ pub mod catalog;
 pub mod frame;
 pub mod index;
 pub mod logical;
+pub(crate) mod loess;
 pub mod path;
 pub mod rng;
 pub mod types;
@@ -388,6 +389,7 @@ pub fn registry() -> &'static Registry {
             runmed::KERNELS,
             smooth::KERNELS,
             smooth_spline::KERNELS,
+            loess::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

@@ -10,6 +10,7 @@
 use super::super::factor::as_text;
 use super::super::frame;
 use super::super::model_matrix::{self, Coded};
+use super::super::loess;
 use super::super::smooth_spline;
 use super::super::value::Formula;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -25,6 +26,9 @@ const GLM_TYPES: &[&str] = &["link", "response", "terms"];
 
 pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(Type::Record { class, .. }) = args.ty("object") {
+        if class == loess::CLASS {
+            return Ok(Type::Any);
+        }
         if class == smooth_spline::CLASS {
             let len = args.ty("newdata").and_then(Type::len);
             let v = || Type::Num { len, value: None };
@@ -102,6 +106,16 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         let x = args.get("newdata").or_else(|| dot("x"));
         let deriv = dot("deriv").or_else(|| args.get("type"));
         return smooth_spline::predict(args.get("object").unwrap_or(&Value::Null), x, deriv);
+    }
+    if loess::is_loess(args.get("object")) {
+        // predict.loess(object, newdata = NULL, se = FALSE, ...): `se`
+        // named among the dots.
+        let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
+        return loess::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            args.get("newdata"),
+            dot("se"),
+        );
     }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
         return super::nls::predict(&fit, args.get("newdata"));
