@@ -101,10 +101,12 @@ fn record(class: Option<&str>, fields: Vec<(&str, Value)>) -> Value {
 fn numbers(v: &Value, what: &str) -> Result<Vec<f64>, KernelError> {
     match bare(v) {
         Value::Null => Ok(Vec::new()),
-        other => other
-            .as_f64_slice()
-            .map(|c| c.into_owned())
-            .ok_or_else(|| err(format!("flowcast's loess() needs numbers for '{what}', not {}", other.type_name()))),
+        other => other.as_f64_slice().map(|c| c.into_owned()).ok_or_else(|| {
+            err(format!(
+                "flowcast's loess() needs numbers for '{what}', not {}",
+                other.type_name()
+            ))
+        }),
     }
 }
 
@@ -155,7 +157,9 @@ fn control_from(
             return Err(err("!is.na(iterTrace) is not TRUE"));
         }
         if x[0].trunc() > 0.0 {
-            return Err(err("flowcast's loess() cannot print its iterations: give iterTrace = FALSE"));
+            return Err(err(
+                "flowcast's loess() cannot print its iterations: give iterTrace = FALSE",
+            ));
         }
         if x[0].trunc() < 0.0 {
             return Err(err("as.integer(iterTrace) >= 0L is not TRUE"));
@@ -223,7 +227,13 @@ fn control_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ("trace.hat".into(), s()),
             ("cell".into(), Type::num(1)),
             ("iterations".into(), Type::num(1)),
-            ("iterTrace".into(), Type::Bool { len: Some(1), value: None }),
+            (
+                "iterTrace".into(),
+                Type::Bool {
+                    len: Some(1),
+                    value: None,
+                },
+            ),
         ],
     })
 }
@@ -257,7 +267,11 @@ fn workspace(sp: &Spec, set_lf: bool) -> Result<(Setup, usize), KernelError> {
     let (d, n) = (sp.d, sp.n);
     let nvmax = n.max(200);
     let nf_f = (n as f64 * sp.span + 1e-5).floor();
-    let nf = if nf_f.is_nan() { 0.0 } else { (n as f64).min(nf_f) };
+    let nf = if nf_f.is_nan() {
+        0.0
+    } else {
+        (n as f64).min(nf_f)
+    };
     if nf <= 0.0 || nf.is_nan() {
         return Err(err("span is too small"));
     }
@@ -268,7 +282,8 @@ fn workspace(sp: &Spec, set_lf: bool) -> Result<(Setup, usize), KernelError> {
         d + 1
     };
     let tau = tau0 - sp.sum_drop_sqr;
-    let mut dlv = 50.0 + (3.0 * d as f64 + 3.0) * nvmax as f64 + n as f64 + (tau0 as f64 + 2.0) * nf as f64;
+    let mut dlv =
+        50.0 + (3.0 * d as f64 + 3.0) * nvmax as f64 + n as f64 + (tau0 as f64 + 2.0) * nf as f64;
     let mut dliv = 50.0 + (2f64.powi(d as i32) + 4.0) * nvmax as f64 + 2.0 * n as f64;
     if set_lf {
         dlv += (d as f64 + 1.0) * nf as f64 * nvmax as f64;
@@ -410,7 +425,9 @@ struct Frame {
 
 fn frame(args: &Args<&Value>) -> Result<Frame, KernelError> {
     let Some(Value::Formula(f)) = args.get("formula").map(bare) else {
-        return Err(err("flowcast's loess() needs a formula as its first argument (y ~ x)"));
+        return Err(err(
+            "flowcast's loess() needs a formula as its first argument (y ~ x)",
+        ));
     };
     let y = match f.response.as_deref().map(bare) {
         None => return Err(err("flowcast's loess() needs a response: y ~ x")),
@@ -430,7 +447,9 @@ fn frame(args: &Args<&Value>) -> Result<Frame, KernelError> {
         }
         let col = numbers(v, label)?;
         if col.len() != n {
-            return Err(err(format!("variable lengths differ (found for '{label}')")));
+            return Err(err(format!(
+                "variable lengths differ (found for '{label}')"
+            )));
         }
         x.push(col);
         names.push(label.to_string());
@@ -514,7 +533,11 @@ fn choose(v: Option<&Value>, names: &[String], what: &str) -> Result<Vec<bool>, 
             let x = numbers(v, what)?;
             let mut sel = vec![false; d];
             if x.iter().any(|&i| i < 0.0) {
-                let drop: Vec<usize> = x.iter().filter(|i| **i <= -1.0).map(|i| (-i) as usize).collect();
+                let drop: Vec<usize> = x
+                    .iter()
+                    .filter(|i| **i <= -1.0)
+                    .map(|i| (-i) as usize)
+                    .collect();
                 for (j, s) in sel.iter_mut().enumerate() {
                     *s = !drop.contains(&(j + 1));
                 }
@@ -567,11 +590,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                     _ => &["exact", "approximate"],
                 };
                 match l.field(name).map(bare) {
-                    Some(Value::Str(v)) if v.len() == 1 => all
-                        .iter()
-                        .find(|c| **c == v[0])
-                        .copied()
-                        .ok_or_else(|| err(format!("flowcast's loess() knows no {name} \"{}\"", v[0]))),
+                    Some(Value::Str(v)) if v.len() == 1 => {
+                        all.iter().find(|c| **c == v[0]).copied().ok_or_else(|| {
+                            err(format!("flowcast's loess() knows no {name} \"{}\"", v[0]))
+                        })
+                    }
                     _ => Err(err("invalid 'control' argument")),
                 }
             };
@@ -635,7 +658,14 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if n == 0 || d == 0 {
         return Err(err("invalid 'x'"));
     }
-    if fr.x.iter().flatten().chain(&fr.y).chain(&fr.w).any(|v| !v.is_finite()) {
+    if fr
+        .x
+        .iter()
+        .flatten()
+        .chain(&fr.y)
+        .chain(&fr.w)
+        .any(|v| !v.is_finite())
+    {
         return Err(err("NA/NaN/Inf in foreign function call (arg 1)"));
     }
     if n > 100_000 {
@@ -673,13 +703,20 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     // order(parametric): the nonparametric columns first
     let mut order: Vec<usize> = (0..d).filter(|&j| !parametric[j]).collect();
     order.extend((0..d).filter(|&j| parametric[j]));
-    let x: Vec<f64> = order.iter().flat_map(|&j| x[j * n..(j + 1) * n].to_vec()).collect();
+    let x: Vec<f64> = order
+        .iter()
+        .flat_map(|&j| x[j * n..(j + 1) * n].to_vec())
+        .collect();
     let order_drop_sqr: Vec<usize> = order.iter().map(|&j| 2 - drop_square[j] as usize).collect();
     if degree_u == 1 && sum_drop_sqr > 0 {
-        return Err(err("specified the square of a factor predictor to be dropped when degree = 1"));
+        return Err(err(
+            "specified the square of a factor predictor to be dropped when degree = 1",
+        ));
     }
     if d == 1 && sum_drop_sqr > 0 {
-        return Err(err("specified the square of a predictor to be dropped with only one numeric predictor"));
+        return Err(err(
+            "specified the square of a predictor to be dropped with only one numeric predictor",
+        ));
     }
     if sum_parametric == d {
         return Err(err("specified parametric for all predictors"));
@@ -724,7 +761,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     for j in 1..=iterations {
         let no_st = statistics == "none";
         let (w_arg, r_arg): (Vec<f64>, Vec<f64>) = if no_st {
-            (vec![1.0; n], (0..n).map(|i| weights[i] * robust[i]).collect())
+            (
+                vec![1.0; n],
+                (0..n).map(|i| weights[i] * robust[i]).collect(),
+            )
         } else {
             (weights.clone(), vec![1.0; n])
         };
@@ -783,7 +823,14 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             ("drop.square", lgl(&drop_square)),
             ("surface", text(surface)),
             ("cell", num(control.cell)),
-            ("family", text(if iterations <= 1 { "gaussian" } else { "symmetric" })),
+            (
+                "family",
+                text(if iterations <= 1 {
+                    "gaussian"
+                } else {
+                    "symmetric"
+                }),
+            ),
             ("trace.hat", text(control.trace_hat)),
             ("iterations", num(iterations as f64)),
         ],
@@ -849,7 +896,10 @@ fn kd_value(tr: &Tree, d: usize, n: usize) -> Value {
         None,
         vec![
             ("parameter", Value::Num(parameter)),
-            ("a", Value::Num((1..=tr.nc).map(|p| tr.a[p] as f64).collect())),
+            (
+                "a",
+                Value::Num((1..=tr.nc).map(|p| tr.a[p] as f64).collect()),
+            ),
             ("xi", Value::Num((1..=tr.nc).map(|p| tr.xi[p]).collect())),
             ("vert", Value::Num(vert)),
             ("vval", Value::Num(tr.vval[..(d + 1) * tr.nv].to_vec())),
@@ -862,7 +912,10 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         if !matches!(t, Type::Formula { .. } | Type::Any) {
             return Err(args.error(
                 "formula",
-                format!("flowcast's loess() needs a formula (y ~ x), not {}", t.describe()),
+                format!(
+                    "flowcast's loess() needs a formula (y ~ x), not {}",
+                    t.describe()
+                ),
             ));
         }
     }
@@ -881,14 +934,23 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         ("robust", v()),
         ("pars", Type::Any),
         ("kd", Type::Any),
-        ("xnames", Type::Str { len: None, value: None }),
+        (
+            "xnames",
+            Type::Str {
+                len: None,
+                value: None,
+            },
+        ),
         ("x", Type::Any),
         ("y", v()),
         ("weights", v()),
     ];
     Ok(Type::Record {
         class: CLASS.into(),
-        fields: fields.into_iter().map(|(n, t)| (n.to_string(), t)).collect(),
+        fields: fields
+            .into_iter()
+            .map(|(n, t)| (n.to_string(), t))
+            .collect(),
     })
 }
 
@@ -913,7 +975,9 @@ fn field<'a>(l: &'a List, name: &str) -> Option<&'a Value> {
 
 fn field_nums(l: &List, name: &str) -> Result<Vec<f64>, KernelError> {
     match field(l, name) {
-        Some(v @ (Value::Num(_) | Value::Mat(_))) => v.as_f64_slice().map(|c| c.into_owned()).ok_or_else(bad),
+        Some(v @ (Value::Num(_) | Value::Mat(_))) => {
+            v.as_f64_slice().map(|c| c.into_owned()).ok_or_else(bad)
+        }
         _ => Err(bad()),
     }
 }
@@ -933,7 +997,11 @@ fn field_lgl(l: &List, name: &str) -> Result<Vec<bool>, KernelError> {
 }
 
 /// `predict(object, newdata, se)` of a loess value.
-pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value>) -> Result<Value, KernelError> {
+pub(crate) fn predict(
+    object: &Value,
+    newdata: Option<&Value>,
+    se: Option<&Value>,
+) -> Result<Value, KernelError> {
     let Value::List(obj) = bare(object) else {
         return Err(err("first argument must be a \"loess\" object"));
     };
@@ -984,7 +1052,9 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
         }
         Some(Value::Mat(mm)) => {
             if mm.ncols() != d {
-                return Err(err("flowcast's predict() of a loess needs one column per predictor in 'newdata'"));
+                return Err(err(
+                    "flowcast's predict() of a loess needs one column per predictor in 'newdata'",
+                ));
             }
             (mm.as_slice().to_vec(), mm.nrows())
         }
@@ -994,7 +1064,9 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
                 let m = c.len();
                 (c, m)
             } else {
-                return Err(err("flowcast's predict() of a loess needs a data frame for 'newdata'"));
+                return Err(err(
+                    "flowcast's predict() of a loess needs a data frame for 'newdata'",
+                ));
             }
         }
     };
@@ -1012,7 +1084,10 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
     let family = field_str(pars, "family")?;
     let divisor = field_nums(obj, "divisor")?;
     let _ = normalize;
-    if parametric.len() != d || drop_square.len() != d || !(degree == 0.0 || degree == 1.0 || degree == 2.0) {
+    if parametric.len() != d
+        || drop_square.len() != d
+        || !(degree == 0.0 || degree == 1.0 || degree == 2.0)
+    {
         return Err(bad());
     }
     let mut x = x;
@@ -1034,8 +1109,14 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
     let nonparametric = parametric.iter().filter(|b| !**b).count();
     let mut order: Vec<usize> = (0..d).filter(|&j| !parametric[j]).collect();
     order.extend((0..d).filter(|&j| parametric[j]));
-    let x: Vec<f64> = order.iter().flat_map(|&j| x[j * n..(j + 1) * n].to_vec()).collect();
-    let xe: Vec<f64> = order.iter().flat_map(|&j| newx[j * m..(j + 1) * m].to_vec()).collect();
+    let x: Vec<f64> = order
+        .iter()
+        .flat_map(|&j| x[j * n..(j + 1) * n].to_vec())
+        .collect();
+    let xe: Vec<f64> = order
+        .iter()
+        .flat_map(|&j| newx[j * m..(j + 1) * m].to_vec())
+        .collect();
     let sp = Spec {
         d,
         n,
@@ -1051,7 +1132,9 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
     let mut se_fit = vec![NA; m];
     // rows of newx to evaluate
     let rows: Vec<usize> = if surface == "direct" {
-        (0..m).filter(|&i| (0..d).all(|j| !newx[i + j * m].is_nan())).collect()
+        (0..m)
+            .filter(|&i| (0..d).all(|j| !newx[i + j * m].is_nan()))
+            .collect()
     } else {
         let mut lo = vec![f64::INFINITY; d];
         let mut hi = vec![f64::NEG_INFINITY; d];
@@ -1066,12 +1149,19 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
             .collect()
     };
     let m1 = rows.len();
-    let z: Vec<f64> = (0..d).flat_map(|j| rows.iter().map(move |&i| (i, j))).map(|(i, j)| xe[i + j * m]).collect();
+    let z: Vec<f64> = (0..d)
+        .flat_map(|j| rows.iter().map(move |&i| (i, j)))
+        .map(|(i, j)| xe[i + j * m])
+        .collect();
     let wr: Vec<f64> = (0..n).map(|i| weights[i] * robust[i]).collect();
     let se_rows = |l: &[f64]| -> Vec<f64> {
         // rowSums(matrix(L^2, M1, N) / rep(weights, rep_len(M1, N)))
-        let q: Vec<f64> = (0..m1 * n).map(|k| (l[k] * l[k]) / weights[k / m1]).collect();
-        (0..m1).map(|i| s * ldouble::sum_strided(&q[i..], m1).to_f64().sqrt()).collect()
+        let q: Vec<f64> = (0..m1 * n)
+            .map(|k| (l[k] * l[k]) / weights[k / m1])
+            .collect();
+        (0..m1)
+            .map(|i| s * ldouble::sum_strided(&q[i..], m1).to_f64().sqrt())
+            .collect()
     };
     if m1 > 0 {
         if surface == "direct" {
@@ -1111,7 +1201,10 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
                 return Err(bad());
             }
             let (nc, nv) = (nc as usize, nv as usize);
-            if vert.len() != 2 * d || vval.len() < (d + 1) * nv || a.iter().any(|v| !(*v >= 0.0 && *v <= d as f64)) {
+            if vert.len() != 2 * d
+                || vval.len() < (d + 1) * nv
+                || a.iter().any(|v| !(*v >= 0.0 && *v <= d as f64))
+            {
                 return Err(bad());
             }
             let a: Vec<usize> = a.iter().map(|v| *v as usize).collect();
@@ -1123,7 +1216,8 @@ pub(crate) fn predict(object: &Value, newdata: Option<&Value>, se: Option<&Value
             if se {
                 // loess_ise
                 let (st, _) = workspace(&sp, true)?;
-                let (tr2, _, _, _, lf) = lowesb(&st, &x, &y, &weights, false, true, span * cell, &mut warn);
+                let (tr2, _, _, _, lf) =
+                    lowesb(&st, &x, &y, &weights, false, true, span * cell, &mut warn);
                 let lf = lf.ok_or_else(bad)?;
                 let l = lowesl(&tr2, &lf, n, &z, m1, &mut warn);
                 let sev = se_rows(&l);
@@ -1205,7 +1299,11 @@ fn drotg(a: f64, b: f64) -> (f64, f64, f64) {
         (b, 0.0, 1.0)
     } else {
         let scl = safmax.min(safmin.max(anorm).max(bnorm));
-        let sigma = if anorm > bnorm { dsign(1.0, a) } else { dsign(1.0, b) };
+        let sigma = if anorm > bnorm {
+            dsign(1.0, a)
+        } else {
+            dsign(1.0, b)
+        };
         let r = sigma * (scl * ((a / scl).powi(2) + (b / scl).powi(2)).sqrt());
         (r, a / r, b / r)
     }
@@ -1288,7 +1386,16 @@ fn dqrsl(x: &mut [f64], ldx: usize, n: usize, k: usize, qraux: &[f64], y: &mut [
 /// info)` as ehg127 calls it: `u` is `x` itself (one array, `ld` its
 /// leading dimension), the right vectors go to `v`. Returns info.
 #[allow(clippy::too_many_arguments)]
-fn dsvdc21(xu: &mut [f64], ld: usize, n: usize, p: usize, s: &mut [f64], e: &mut [f64], v: &mut [f64], ldv: usize) -> usize {
+fn dsvdc21(
+    xu: &mut [f64],
+    ld: usize,
+    n: usize,
+    p: usize,
+    s: &mut [f64],
+    e: &mut [f64],
+    v: &mut [f64],
+    ldv: usize,
+) -> usize {
     let at = |i: usize, j: usize| (i - 1) + (j - 1) * ld;
     let vt = |i: usize, j: usize| (i - 1) + (j - 1) * ldv;
     // s and e are 1-based here through these.
@@ -1822,7 +1929,9 @@ fn ehg127(
         }
         k = column;
     }
-    let mut eta = vec![0.0; nf];
+    // (k > nf when the span is too small: the Fortran then reads past
+    // its arrays; here the extra entries are zeros.)
+    let mut eta = vec![0.0; nf.max(kin)];
     for i3 in 1..=nf {
         eta[i3 - 1] = w[i3] * y[psi[i3] - 1];
     }
@@ -1849,7 +1958,7 @@ fn ehg127(
     let ut = |i: usize, j: usize| (i - 1) + (j - 1) * LD;
     for i in 1..=k {
         for j in i..=k {
-            u[ut(i, j)] = b[bt(i, j)];
+            u[ut(i, j)] = b.get(bt(i, j)).copied().unwrap_or(0.0);
         }
     }
     let mut sigma = vec![0.0; LD + 2];
@@ -2425,7 +2534,7 @@ fn lowesb(
                     if i == 0 {
                         continue;
                     }
-                    let mut eta = vec![0.0; nf];
+                    let mut eta = vec![0.0; nf.max(k)];
                     eta[i - 1] = loc.w[i];
                     dqrsl(&mut b, nf, nf, k, &loc.qraux, &mut eta, false);
                     let mut dgamma = [0.0f64; 16];
@@ -2459,7 +2568,8 @@ fn lowesb(
             for i5 in 1..=nf {
                 lf.lq[(l - 1) + (i5 - 1) * nv] = psi[i5];
             }
-            let lfi = |i5: usize, l: usize, i: usize| i5 + (l - 1) * (d + 1) + (i - 1) * (d + 1) * nv;
+            let lfi =
+                |i5: usize, l: usize, i: usize| i5 + (l - 1) * (d + 1) + (i - 1) * (d + 1) * nv;
             for i6 in 1..=nf {
                 for i5 in 0..=d {
                     lf.lf[lfi(i5, l, i6)] = 0.0;
@@ -2467,7 +2577,7 @@ fn lowesb(
             }
             let mut b = loc.b.clone();
             for j in 1..=k {
-                let mut eta = vec![0.0; nf];
+                let mut eta = vec![0.0; nf.max(k)];
                 for i5 in 1..=k {
                     eta[i5 - 1] = loc.u[ut(i5, j)];
                 }
@@ -2538,7 +2648,8 @@ fn lowesl(tr: &Tree, lf: &Lf, n: usize, z: &[f64], m: usize, warn: &mut Vec<Stri
             lq[i - 1] = lq1;
             if lq[(i - 1) + (p - 1) * nv] == j {
                 for i1 in 0..=d {
-                    vval2[i1 + (i - 1) * (d + 1)] = lf.lf[i1 + (i - 1) * (d + 1) + (p - 1) * (d + 1) * nv];
+                    vval2[i1 + (i - 1) * (d + 1)] =
+                        lf.lf[i1 + (i - 1) * (d + 1) + (p - 1) * (d + 1) * nv];
                 }
             }
         }
@@ -2592,11 +2703,13 @@ fn lowesf(
             while l != psi[i] {
                 i += 1;
                 if i >= nf {
-                    warn.push("ihat=1 (diag L) in l2fit only makes sense if z=x (eval=data).".into());
+                    warn.push(
+                        "ihat=1 (diag L) in l2fit only makes sense if z=x (eval=data).".into(),
+                    );
                     break;
                 }
             }
-            let mut eta = vec![0.0; nf];
+            let mut eta = vec![0.0; nf.max(k)];
             eta[i - 1] = loc.w[i];
             dqrsl(&mut b, nf, nf, k, &loc.qraux, &mut eta, false);
             let mut dgamma = [0.0f64; 16];
@@ -2616,7 +2729,7 @@ fn lowesf(
             o[l - 1] = ddot(k, &loc.e, ut(1, 1), LD, &dgamma, 1, 1);
         } else if ihat == 2 {
             for j in 1..=k {
-                let mut eta = vec![0.0; nf];
+                let mut eta = vec![0.0; nf.max(k)];
                 for i1 in 1..=k {
                     eta[i1 - 1] = loc.u[ut(i1, j)];
                 }
@@ -2698,7 +2811,15 @@ fn ehg176(z: f64) -> f64 {
 
 /// ehg141: the lookup-table approximation of delta1 and delta2 from
 /// trace(L).
-fn ehg141(trl: f64, n: usize, deg: usize, k: usize, d: usize, nsing: usize, warn: &mut Vec<String>) -> (usize, f64, f64) {
+fn ehg141(
+    trl: f64,
+    n: usize,
+    deg: usize,
+    k: usize,
+    d: usize,
+    nsing: usize,
+    warn: &mut Vec<String>,
+) -> (usize, f64, f64) {
     const C: [f64; 48] = [
         0.2971620, 0.3802660, 0.5886043, 0.4263766, 0.3346498, 0.6271053, 0.5241198, 0.3484836,
         0.6687687, 0.6338795, 0.4076457, 0.7207693, 0.1611761, 0.3091323, 0.4401023, 0.2939609,
@@ -2745,7 +2866,14 @@ fn ehg141(trl: f64, n: usize, deg: usize, k: usize, d: usize, nsing: usize, warn
 
 /// lowesa: delta1 and delta2 interpolated between the degree 1 and 2
 /// approximations.
-fn lowesa(trl: f64, n: usize, d: usize, tau: usize, nsing: usize, warn: &mut Vec<String>) -> (f64, f64) {
+fn lowesa(
+    trl: f64,
+    n: usize,
+    d: usize,
+    tau: usize,
+    nsing: usize,
+    warn: &mut Vec<String>,
+) -> (f64, f64) {
     let (dka, d1a, d2a) = ehg141(trl, n, 1, tau, d, nsing, warn);
     let (dkb, d1b, d2b) = ehg141(trl, n, 2, tau, d, nsing, warn);
     let alpha = (tau as f64 - dka as f64) / (dkb as f64 - dka as f64);
@@ -2845,7 +2973,9 @@ fn lowesw(res: &[f64]) -> Vec<f64> {
 /// lowesp: the pseudovalues of a robust fit.
 fn lowesp(y: &[f64], yhat: &[f64], pwgts: &[f64], rwgts: &[f64]) -> Vec<f64> {
     let n = y.len();
-    let mut yt: Vec<f64> = (0..n).map(|i| (y[i] - yhat[i]).abs() * pwgts[i].sqrt()).collect();
+    let mut yt: Vec<f64> = (0..n)
+        .map(|i| (y[i] - yhat[i]).abs() * pwgts[i].sqrt())
+        .collect();
     let mut pi: Vec<usize> = (0..=n).collect();
     let m = n / 2 + 1;
     let mad;
@@ -2878,13 +3008,25 @@ fn lowesp(y: &[f64], yhat: &[f64], pwgts: &[f64], rwgts: &[f64]) -> Vec<f64> {
         i1
     };
     let c = n as f64 / i4;
-    (0..n).map(|i| yhat[i] + (c * rwgts[i]) * (y[i] - yhat[i])).collect()
+    (0..n)
+        .map(|i| yhat[i] + (c * rwgts[i]) * (y[i] - yhat[i]))
+        .collect()
 }
 
 /// ehg169 (loess_grow): the k-d tree's vertices and cells rebuilt from
 /// a fit's `kd` (the cut axes and points, the box's corners, vval).
-fn ehg169(d: usize, nc: usize, nv: usize, a: &[usize], xi: &[f64], vert: &[f64], vval: &[f64]) -> Option<Tree> {
-    let mut tr = Tree::new(d, nv.max(1 << d));
+fn ehg169(
+    d: usize,
+    nc: usize,
+    nv: usize,
+    a: &[usize],
+    xi: &[f64],
+    vert: &[f64],
+    vval: &[f64],
+) -> Option<Tree> {
+    // One size for the vertex and the cell arrays (a cut makes up to
+    // 2^(d-1) vertices, some found again), so room for both counts.
+    let mut tr = Tree::new(d, nv.max(nc) + (1 << d));
     let vc = tr.vc;
     if a.len() < nc || xi.len() < nc || nc == 0 || nc > tr.nvmax {
         return None;

@@ -9,8 +9,8 @@
 
 use super::super::factor::as_text;
 use super::super::frame;
-use super::super::model_matrix::{self, Coded};
 use super::super::loess;
+use super::super::model_matrix::{self, Coded};
 use super::super::smooth_spline;
 use super::super::value::Formula;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -108,13 +108,13 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         return smooth_spline::predict(args.get("object").unwrap_or(&Value::Null), x, deriv);
     }
     if loess::is_loess(args.get("object")) {
-        // predict.loess(object, newdata = NULL, se = FALSE, ...): `se`
-        // named among the dots.
+        // predict.loess(object, newdata = NULL, se = FALSE, ...).
         let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
         return loess::predict(
             args.get("object").unwrap_or(&Value::Null),
             args.get("newdata"),
-            dot("se"),
+            // `se` matches predict's `se.fit` partially, as in R.
+            args.get("se.fit").or_else(|| dot("se")),
         );
     }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
