@@ -18,8 +18,9 @@
 //! The Fortran is 1-based; the ports keep 1-based indices (slot 0
 //! unused) so each line reads as the original.
 
-// The Fortran's loops, as written.
-#![allow(clippy::needless_range_loop)]
+// The Fortran's loops, as written; and its comparisons, which are false
+// for NaN where a negated one is true.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use nalgebra::DMatrix;
 
@@ -621,7 +622,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         1
     } else {
         let it = control.iterations.trunc();
-        if !(it >= 1.0 && it <= 1000.0) {
+        if !(1.0..=1000.0).contains(&it) {
             return Err(err("flowcast's loess() needs 1 to 1000 'iterations'"));
         }
         it as usize
@@ -680,7 +681,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         for j in 0..d {
             let mut col = fr.x[j].clone();
             col.sort_by(|a, b| a.total_cmp(b));
-            let part: &[f64] = if trim + 1 <= n - trim {
+            let part: &[f64] = if trim < n - trim {
                 &col[trim..n - trim]
             } else {
                 // seq(trim+1, N-trim) runs downward
@@ -1019,7 +1020,7 @@ pub(crate) fn predict(
     };
     let d = xnames.len();
     let n = field_nums(obj, "n")?.first().copied().unwrap_or(NA);
-    if !(n >= 1.0 && n <= 100_000.0) || d == 0 || d > 4 {
+    if !(1.0..=100_000.0).contains(&n) || d == 0 || d > 4 {
         return Err(bad());
     }
     let n = n as usize;
@@ -1197,13 +1198,13 @@ pub(crate) fn predict(
                 return Err(bad());
             }
             let (nc, nv) = (par[3], par[4]);
-            if !(nc >= 1.0 && nc <= 200_000.0 && nv >= 1.0 && nv <= 200_000.0) {
+            if !((1.0..=200_000.0).contains(&nc) && (1.0..=200_000.0).contains(&nv)) {
                 return Err(bad());
             }
             let (nc, nv) = (nc as usize, nv as usize);
             if vert.len() != 2 * d
                 || vval.len() < (d + 1) * nv
-                || a.iter().any(|v| !(*v >= 0.0 && *v <= d as f64))
+                || a.iter().any(|v| !(0.0..=d as f64).contains(v))
             {
                 return Err(bad());
             }
@@ -1553,9 +1554,8 @@ fn dsvdc21(
                 break;
             }
         }
-        let kase;
-        if l == m - 1 {
-            kase = 4;
+        let kase = if l == m - 1 {
+            4
         } else {
             let lp1 = l + 1;
             let mp1 = m + 1;
@@ -1580,14 +1580,14 @@ fn dsvdc21(
                 }
             }
             if ls == l {
-                kase = 3;
+                3
             } else if ls == m {
-                kase = 1;
+                1
             } else {
-                kase = 2;
                 l = ls;
+                2
             }
-        }
+        };
         l += 1;
         match kase {
             1 => {
@@ -2032,7 +2032,7 @@ fn g5(x: f64) -> String {
         return "0".into();
     }
     let e = x.abs().log10().floor() as i32;
-    let s = if !(-4..5).contains(&e) {
+    if !(-4..5).contains(&e) {
         let m = format!("{:.4e}", x);
         let (mant, ex) = m.split_once('e').unwrap_or((&m, "0"));
         let mant = trim_zeros(mant);
@@ -2041,8 +2041,7 @@ fn g5(x: f64) -> String {
     } else {
         let dec = (4 - e).max(0) as usize;
         trim_zeros(&format!("{:.*}", dec, x))
-    };
-    s
+    }
 }
 
 fn trim_zeros(s: &str) -> String {
@@ -2317,7 +2316,7 @@ fn ehg128(tr: &Tree, vval: &[f64], z: &[f64], warn: &mut Vec<String>) -> f64 {
     let ur = tr.c(vc, j);
     for i in (1..=d).rev() {
         let h = (z[i - 1] - tr.v(ll, i)) / (tr.v(ur, i) - tr.v(ll, i));
-        if h < -0.001 || 1.001 < h {
+        if !(-0.001..=1.001).contains(&h) {
             warn.push("extrapolation not allowed with blending".into());
         }
         lg /= 2;
@@ -2939,18 +2938,17 @@ fn lowesw(res: &[f64]) -> Vec<f64> {
     let mut rw: Vec<f64> = res.iter().map(|r| r.abs()).collect();
     let mut pi: Vec<usize> = (0..=n).collect();
     let nh = n / 2 + 1;
-    let cmad;
-    {
+    let cmad = {
         let r = rw.clone();
         let p = |i: usize| r[i - 1];
         ehg106(1, n, nh, &p, &mut pi);
         if (n - nh) + 1 < nh {
             ehg106(1, nh - 1, nh - 1, &p, &mut pi);
-            cmad = 3.0 * (r[pi[nh] - 1] + r[pi[nh - 1] - 1]);
+            3.0 * (r[pi[nh] - 1] + r[pi[nh - 1] - 1])
         } else {
-            cmad = 6.0 * r[pi[nh] - 1];
+            6.0 * r[pi[nh] - 1]
         }
-    }
+    };
     let rsmall = f64::MIN_POSITIVE;
     if cmad < rsmall {
         rw.iter_mut().for_each(|v| *v = 1.0);
@@ -2978,18 +2976,17 @@ fn lowesp(y: &[f64], yhat: &[f64], pwgts: &[f64], rwgts: &[f64]) -> Vec<f64> {
         .collect();
     let mut pi: Vec<usize> = (0..=n).collect();
     let m = n / 2 + 1;
-    let mad;
-    {
+    let mad = {
         let r = yt.clone();
         let p = |i: usize| r[i - 1];
         ehg106(1, n, m, &p, &mut pi);
         if (n - m) + 1 < m {
             ehg106(1, m - 1, m - 1, &p, &mut pi);
-            mad = (r[pi[m - 1] - 1] + r[pi[m] - 1]) / 2.0;
+            (r[pi[m - 1] - 1] + r[pi[m] - 1]) / 2.0
         } else {
-            mad = r[pi[m] - 1];
+            r[pi[m] - 1]
         }
-    }
+    };
     let c = (6.0 * mad) * (6.0 * mad) / 5.0;
     for i in 0..n {
         let r = y[i] - yhat[i];
