@@ -307,9 +307,7 @@ fn workspace(sp: &Spec, set_lf: bool) -> Result<(Setup, usize), KernelError> {
         _ => ((d + 2) * (d + 1)) / 2,
     };
     let mut cdeg = [sp.degree; 8];
-    for i in 0..d {
-        cdeg[i] = sp.drop_square[i];
-    }
+    cdeg[..d].copy_from_slice(&sp.drop_square[..d]);
     Ok((
         Setup {
             d,
@@ -3040,10 +3038,8 @@ fn ehg169(
             j /= 2;
         }
     }
-    for i in 0..nc {
-        tr.a[i + 1] = a[i];
-        tr.xi[i + 1] = xi[i];
-    }
+    tr.a[1..=nc].copy_from_slice(&a[..nc]);
+    tr.xi[1..=nc].copy_from_slice(&xi[..nc]);
     let mut mc = 1;
     tr.nv = vc;
     for j in 1..=vc {
