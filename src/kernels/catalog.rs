@@ -65,6 +65,9 @@ fn note(name: &str) -> Option<&'static str> {
         "stl" => Some(
             " (R's value without its `call`; NA in `x` is refused, as R's default `na.action = na.fail` does)",
         ),
+        "loess" => Some(
+            " (one to four numeric predictors; R's value without its `call`, `terms` and `na.action` (rows with NA are dropped as na.omit does); surface, statistics, trace.hat, cell and iterations given directly or as `control = loess.control(...)`, `iterTrace` refused; `predict(fit, newdata, se)` predicts from it)",
+        ),
         _ => None,
     }
 }

@@ -15,6 +15,7 @@ pub mod avx;
 pub mod catalog;
 pub mod frame;
 pub mod index;
+pub(crate) mod loess;
 pub mod logical;
 pub mod path;
 pub mod rng;
@@ -394,6 +395,7 @@ pub fn registry() -> &'static Registry {
             ts::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
+            loess::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

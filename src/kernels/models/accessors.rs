@@ -66,12 +66,39 @@ pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
     })
 }
 
+/// A loess value: fitted and residuals are fitted.default's and
+/// residuals.default's, its own components.
+fn is_loess_type(args: &Args<Type>) -> bool {
+    matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::loess::CLASS)
+}
+
+/// `object$name` of a loess value.
+fn loess_component(args: &Args<&Value>, name: &str) -> Option<Result<Value, KernelError>> {
+    if !crate::kernels::loess::is_loess(args.get("object")) {
+        return None;
+    }
+    let Some(Value::List(l)) = args.get("object").map(crate::kernels::names::bare) else {
+        return None;
+    };
+    Some(
+        l.field(name)
+            .cloned()
+            .ok_or_else(|| KernelError::new(format!("a loess value without its '{name}'"))),
+    )
+}
+
 pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if is_loess_type(args) {
+        return Ok(Type::num_unknown());
+    }
     model_type(args, "object")?;
     Ok(Type::num_unknown())
 }
 
 pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(v) = loess_component(args, "fitted") {
+        return v;
+    }
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.fitted();
     }
@@ -84,6 +111,9 @@ const NLS_TYPES: &[&str] = &["response", "pearson"];
 const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
 
 pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if is_loess_type(args) {
+        return Ok(Type::num_unknown());
+    }
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
@@ -123,6 +153,9 @@ pub(super) fn arg_error(choices: &[&str]) -> String {
 }
 
 pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(v) = loess_component(args, "residuals") {
+        return v;
+    }
     if let Some(fit) = Nls::of(args.get("object")) {
         let ty = args.str_or("type", NLS_TYPES[0])?;
         let ty = matching(ty, NLS_TYPES).ok_or_else(|| KernelError::new(arg_error(NLS_TYPES)))?;

@@ -9,6 +9,7 @@
 
 use super::super::factor::as_text;
 use super::super::frame;
+use super::super::loess;
 use super::super::model_matrix::{self, Coded};
 use super::super::smooth_spline;
 use super::super::value::Formula;
@@ -25,6 +26,9 @@ const GLM_TYPES: &[&str] = &["link", "response", "terms"];
 
 pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(Type::Record { class, .. }) = args.ty("object") {
+        if class == loess::CLASS {
+            return Ok(Type::Any);
+        }
         if class == smooth_spline::CLASS {
             let len = args.ty("newdata").and_then(Type::len);
             let v = || Type::Num { len, value: None };
@@ -99,11 +103,12 @@ const INTERVALS: &[&str] = &["none", "confidence", "prediction"];
 const TERMS: &str = "predict(type = \"terms\") is not supported by flowcast yet";
 
 pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    // The methods' own arguments past predict's formals arrive in `...`.
+    let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
     if smooth_spline::is_smooth_spline(args.get("object")) {
         // predict.smooth.spline(object, x, deriv = 0, ...): its `x` is the
         // second argument (newdata here) or a named one, `deriv` named or
         // the third (here `type`).
-        let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
         let x = args.get("newdata").or_else(|| dot("x"));
         let deriv = dot("deriv").or_else(|| args.get("type"));
         return smooth_spline::predict(args.get("object").unwrap_or(&Value::Null), x, deriv);
@@ -111,12 +116,20 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if super::super::holt_winters::is_holt_winters(args.get("object")) {
         // predict.HoltWinters(object, n.ahead = 1, prediction.interval,
         // level): n.ahead is the second argument (newdata here) or named.
-        let dot = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
         let n_ahead = dot("n.ahead").or_else(|| args.get("newdata"));
         return super::super::holt_winters::predict(
             args.get("object").unwrap_or(&Value::Null),
             n_ahead,
             dot("prediction.interval"),
+        );
+    }
+    if loess::is_loess(args.get("object")) {
+        // predict.loess(object, newdata = NULL, se = FALSE, ...).
+        return loess::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            args.get("newdata"),
+            // `se` matches predict's `se.fit` partially, as in R.
+            args.get("se.fit").or_else(|| dot("se")),
         );
     }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {

@@ -2,7 +2,7 @@
 //! size queries `length`, `nrow`, `ncol`. Sums accumulate in R's long double
 //! (emulated exactly in [`ldouble`]) so results match R to the last bit.
 
-mod corcov;
+pub(crate) mod corcov;
 mod cov2cor;
 pub mod ldouble;
 pub(crate) mod quantile;
