@@ -633,6 +633,35 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             SORT * n * n.max(2.0).log2() + SMOOTH_SPLINE * n * (fits + 1.0)
         }
+        // loess: local fits at the k-d tree's vertices (surface
+        // "interpolate"; about 2^d per cell of n·span·cell points) or at
+        // every point ("direct"); each finds its span·n nearest of the n
+        // points and solves a weighted least squares of them on the local
+        // polynomial's terms. The "symmetric" family refits 4 times more.
+        "loess" => {
+            let (n, cols) = formula_size(args.get("formula"));
+            let d = (cols - 1.0).clamp(1.0, 4.0);
+            let span = scalar_arg(args, "span", 0.75).clamp(0.01, 1.0);
+            let degree = scalar_arg(args, "degree", 2.0).clamp(0.0, 2.0);
+            let terms = 1.0
+                + d * degree
+                + if degree == 2.0 {
+                    d * (d - 1.0) / 2.0
+                } else {
+                    0.0
+                };
+            let q = (n * span).max(1.0);
+            let fits = if args.get("surface").and_then(Type::const_str) == Some("direct") {
+                n
+            } else {
+                (2f64.powf(d) * n / (q * LOESS_CELL)).clamp(2.0, n.max(2.0))
+            };
+            let passes = match args.get("family").and_then(Type::const_str) {
+                Some("symmetric") => 5.0,
+                _ => 1.0,
+            };
+            LOESS * passes * fits * (n + q * terms * terms)
+        }
         // Jenkins-Traub: per zero, shifts of Horner passes over the
         // remaining coefficients.
         "polyroot" => {
@@ -876,6 +905,10 @@ const STL: f64 = 300.0;
 /// Ops per neighbour of a lowess fit: its tricube weight and three
 /// weighted sums (not measured).
 const LOWESS: f64 = 12.0;
+/// loess: ops per point of one local fit (its distance, the selection of
+/// the nearest, and its share of the weighted QR), and `cell`'s default.
+const LOESS: f64 = 10.0;
+const LOESS_CELL: f64 = 0.2;
 /// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
 /// leverage sum: about 60 flops; not measured) and the fits a spar search
 /// makes.
