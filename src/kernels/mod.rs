@@ -63,6 +63,7 @@ mod integrate;
 mod interaction;
 mod is_symmetric;
 mod jitter;
+mod lbfgsb;
 mod linalg;
 mod lm;
 mod lm_fit;
