@@ -51,7 +51,7 @@ fn daxpy(n: usize, a: f64, x: &[f64], y: &mut [f64]) {
 /// Reference BLAS `dscal`: x *= a.
 fn dscal(n: usize, a: f64, x: &mut [f64]) {
     for v in x.iter_mut().take(n) {
-        *v = a * *v;
+        *v *= a;
     }
 }
 
@@ -230,7 +230,7 @@ fn mainlb<E>(
     nbd: &[i32],
     factr: f64,
     pgtol: f64,
-    eval: &mut dyn FnMut(&[f64], &mut [f64]) -> Result<f64, E>,
+    eval: &mut Fg<'_, E>,
     new_x: &mut dyn FnMut() -> bool,
 ) -> Result<Outcome, E> {
     // errclb, on what it can see before any allocation.
@@ -1444,6 +1444,7 @@ fn subsm(
 
 /// R's `dcsrch` (Moré and Thuente's line search, MINPACK-2), its statics
 /// in `s`, its task in `task`.
+#[allow(clippy::nonminimal_bool)] // the C's tests, as written
 fn dcsrch(
     s: &mut Search,
     f: f64,

@@ -1294,7 +1294,7 @@ fn lbfgsb(
             message: Some("NOTHING TO DO".into()),
         });
     }
-    if !con.report.is_some_and(|r| r > 0) {
+    if con.report.is_none_or(|r| r <= 0) {
         return Err(KernelError::new(
             "REPORT must be > 0 (method = \"L-BFGS-B\")",
         ));
@@ -1302,7 +1302,7 @@ fn lbfgsb(
     // R's asInteger NA is INT_MIN; its work arrays of 11 m^2 doubles are
     // beyond memory long before m is this large.
     let lmm = con.lmm.unwrap_or(i64::from(i32::MIN));
-    if lmm < 0 || lmm > 100_000 || (lmm as f64) * (npar as f64) > 1e9 {
+    if !(0..=100_000).contains(&lmm) || (lmm as f64) * (npar as f64) > 1e9 {
         return Err(KernelError::new(format!(
             "L-BFGS-B cannot allocate its work arrays for lmm = {}",
             con.lmm.map_or("NA".to_string(), |m| m.to_string())
