@@ -625,8 +625,8 @@ fn optim_mistakes_are_rs() {
             "unknown type in \"CG\" method of 'optim'",
         ),
         (
-            "a = 'optim(c(1, 2), function(p) sum(p^2), method = \"L-BFGS-B\")'",
-            "flowcast does not have optim's method \"L-BFGS-B\" yet",
+            "a = 'optim(c(1, 2), function(p) if (p[1] == 1) Inf else 1, method = \"L-BFGS-B\")'",
+            "L-BFGS-B needs finite values of 'fn'",
         ),
     ] {
         run_fails(steps, message);

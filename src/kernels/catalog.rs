@@ -50,6 +50,9 @@ fn note(name: &str) -> Option<&'static str> {
         "arima" => Some(
             " (a seasonal period not given is `frequency(x)`, 1 for a plain vector as R's `as.ts` makes it; the value has no `call`, `series` or `model`, and its residuals are a plain vector)",
         ),
+        "optim" => Some(
+            " (methods \"Nelder-Mead\", \"BFGS\", \"CG\", \"L-BFGS-B\" with `lower`/`upper` and \"Brent\"; \"SANN\" is refused, and `trace` prints nothing)",
+        ),
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",
         ),

@@ -65,6 +65,7 @@ mod integrate;
 mod interaction;
 mod is_symmetric;
 mod jitter;
+mod lbfgsb;
 mod linalg;
 mod lm;
 mod lm_fit;

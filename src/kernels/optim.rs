@@ -57,6 +57,9 @@ struct Control {
     report: Option<i64>,
     warn_1d: bool,
     kind: Option<i64>,
+    lmm: Option<i64>,
+    factr: f64,
+    pgtol: f64,
 }
 
 /// R's `asReal` of a control element: its first number, NA otherwise.
@@ -98,6 +101,9 @@ fn control(
         report: Some(10),
         warn_1d: true,
         kind: Some(1),
+        lmm: Some(5),
+        factr: 1e7,
+        pgtol: 0.0,
     };
     let (names, items): (Vec<String>, Vec<Value>) = match given.map(names::bare) {
         None | Some(Value::Null) => (Vec::new(), Vec::new()),
@@ -141,7 +147,10 @@ fn control(
                     matches!(names::bare(v), Value::Bool(b) if b.as_slice() == [Some(true)])
             }
             "type" => con.kind = as_integer(v),
-            "lmm" | "factr" | "pgtol" | "tmax" | "temp" => {}
+            "lmm" => con.lmm = as_integer(v),
+            "factr" => con.factr = as_real(v),
+            "pgtol" => con.pgtol = as_real(v),
+            "tmax" | "temp" => {}
             _ => unknown.push(name.clone()),
         }
     }
@@ -277,10 +286,21 @@ impl Objective<'_, '_> {
         Ok(s[0] / self.fnscale)
     }
 
-    /// R's `fmingr`: `gr`'s value when given, else central differences of
-    /// `ndeps` (optim's bounds are L-BFGS-B's, which flowcast lacks, so
-    /// `usebounds` is never set).
+    /// R's `fmingr` without bounds (`usebounds` unset).
     fn fmingr(&self, p: &[f64], df: &mut [f64], ctx: &mut Ctx) -> Result<(), KernelError> {
+        self.fmingr_within(p, df, None, ctx)
+    }
+
+    /// R's `fmingr`: `gr`'s value when given, else central differences of
+    /// `ndeps`, kept within `bounds` (L-BFGS-B's `lower` and `upper`,
+    /// divided by parscale) when given, as `usebounds` does.
+    fn fmingr_within(
+        &self,
+        p: &[f64],
+        df: &mut [f64],
+        bounds: Option<(&[f64], &[f64])>,
+        ctx: &mut Ctx,
+    ) -> Result<(), KernelError> {
         let n = p.len();
         if let Some(g) = &self.gcall {
             let mut x = Vec::with_capacity(n);
@@ -304,6 +324,35 @@ impl Objective<'_, '_> {
             return Ok(());
         }
         let mut x: Vec<f64> = p.iter().zip(&self.parscale).map(|(p, s)| p * s).collect();
+        if let Some((lower, upper)) = bounds {
+            for i in 0..n {
+                let mut eps = self.ndeps[i];
+                let mut epsused = eps;
+                let mut tmp = p[i] + eps;
+                if tmp > upper[i] {
+                    tmp = upper[i];
+                    epsused = tmp - p[i];
+                }
+                x[i] = tmp * self.parscale[i];
+                let val1 = self.value_at(x.clone(), ctx)?;
+                tmp = p[i] - eps;
+                if tmp < lower[i] {
+                    tmp = lower[i];
+                    eps = p[i] - tmp;
+                }
+                x[i] = tmp * self.parscale[i];
+                let val2 = self.value_at(x.clone(), ctx)?;
+                df[i] = (val1 - val2) / (epsused + eps);
+                if !df[i].is_finite() {
+                    return Err(KernelError::new(format!(
+                        "non-finite finite-difference value [{}]",
+                        i + 1
+                    )));
+                }
+                x[i] = p[i] * self.parscale[i];
+            }
+            return Ok(());
+        }
         for i in 0..n {
             let eps = self.ndeps[i];
             x[i] = (p[i] + eps) * self.parscale[i];
@@ -331,6 +380,8 @@ struct Minimum {
     /// `None` is R's NA_integer_ (Nelder-Mead evaluates no gradient).
     grcount: Option<i64>,
     fail: i64,
+    /// L-BFGS-B's `message` (the others leave it NULL).
+    message: Option<String>,
 }
 
 const BIG: f64 = 1.0e+35;
@@ -362,6 +413,7 @@ fn nmmin(
             fncount: 0,
             grcount: None,
             fail: 0,
+            message: None,
         });
     }
     let mut p = vec![vec![0.0; n + 2]; n + 1];
@@ -541,6 +593,7 @@ fn nmmin(
         fncount: funcount,
         grcount: None,
         fail,
+        message: None,
     })
 }
 
@@ -567,6 +620,7 @@ fn vmmin(
             fncount: 0,
             grcount: Some(0),
             fail: 0,
+            message: None,
         });
     }
     if nreport.is_none_or(|r| r <= 0) {
@@ -709,6 +763,7 @@ fn vmmin(
         fncount: funcount,
         grcount: Some(gradcount),
         fail: if iter < maxit { 0 } else { 1 },
+        message: None,
     })
 }
 
@@ -736,6 +791,7 @@ fn cgmin(
             fncount: 0,
             grcount: Some(0),
             fail: 0,
+            message: None,
         });
     }
     // R checks `type` up front only when tracing, to print its name.
@@ -781,6 +837,7 @@ fn cgmin(
                     fncount: funcount,
                     grcount: Some(gradcount),
                     fail: 1,
+                    message: None,
                 });
             }
             os.fmingr(bvec, &mut g, ctx)?;
@@ -881,6 +938,7 @@ fn cgmin(
         fncount: funcount,
         grcount: Some(gradcount),
         fail: 0,
+        message: None,
     })
 }
 
@@ -957,6 +1015,7 @@ fn result(
     value: f64,
     counts: [f64; 2],
     convergence: f64,
+    message: Option<String>,
     hessian: Option<Value>,
 ) -> Value {
     let mut names: Vec<String> = ["par", "value", "counts", "convergence", "message"]
@@ -970,7 +1029,7 @@ fn result(
             vec!["function".into(), "gradient".into()],
         ),
         Value::scalar(convergence),
-        Value::Null,
+        message.map_or(Value::Null, |m| Value::Str(vec![m])),
     ];
     if let Some(h) = hessian {
         names.push("hessian".into());
@@ -982,6 +1041,23 @@ fn result(
         items,
         row_names: None,
     })
+}
+
+/// optim.R's warning when L-BFGS-B is given the tolerances it ignores.
+fn warn_tols(method: &str, control: Option<&Value>, ctx: &mut Ctx) {
+    if method != "L-BFGS-B" {
+        return;
+    }
+    if let Some(Value::List(l)) = control.map(names::bare) {
+        let tols = l
+            .names
+            .iter()
+            .flatten()
+            .any(|n| n == "reltol" || n == "abstol");
+        if tols {
+            ctx.warn("method L-BFGS-B uses 'factr' (and 'pgtol') instead of 'reltol' and 'abstol'");
+        }
+    }
 }
 
 /// `optim(par, fn, gr, ..., method, lower, upper, control, hessian)`.
@@ -1008,20 +1084,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let (par, par_names) = parameters(args)?;
     let npar = par.len();
     let con = control(args.get("control"), npar, method, true, ctx)?;
-    if method == "L-BFGS-B" {
-        if let Some(Value::List(l)) = args.get("control").map(names::bare) {
-            let tols = l
-                .names
-                .iter()
-                .flatten()
-                .any(|n| n == "reltol" || n == "abstol");
-            if tols {
-                ctx.warn(
-                    "method L-BFGS-B uses 'factr' (and 'pgtol') instead of 'reltol' and 'abstol'",
-                );
-            }
-        }
-    }
+    warn_tols(method, args.get("control"), ctx);
     if npar == 1 && method == "Nelder-Mead" && con.warn_1d {
         ctx.warn(
             "one-dimensional optimization by Nelder-Mead is unreliable:\n\
@@ -1111,10 +1174,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         } else {
             None
         };
-        return Ok(result(Value::scalar(at), value, [NA, NA], 0.0, h));
+        return Ok(result(Value::scalar(at), value, [NA, NA], 0.0, None, h));
     }
 
-    let m = minimise(method, &par, &os, &con, ctx)?;
+    let m = minimise(method, &par, (&lower, &upper), &os, &con, ctx)?;
     let par = m.par;
     let h = if hessian {
         Some(optimhess(&par, &os, ctx)?)
@@ -1127,6 +1190,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         m.value * con.fnscale,
         counts,
         m.fail as f64,
+        m.message,
         h,
     ))
 }
@@ -1137,6 +1201,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 fn minimise(
     method: &str,
     par: &[f64],
+    bounds: (&[f64], &[f64]),
     os: &Objective,
     con: &Control,
     ctx: &mut Ctx,
@@ -1175,10 +1240,8 @@ fn minimise(
             )?
         }
         "L-BFGS-B" => {
-            return Err(KernelError::new(
-                "flowcast does not have optim's method \"L-BFGS-B\" yet (and bounds need it); \
-                 use \"BFGS\" or \"Nelder-Mead\", or optimize() for one parameter",
-            ))
+            needs_ndeps(os)?;
+            lbfgsb(dpar, bounds, os, con, maxit, ctx)?
         }
         _ => {
             return Err(KernelError::new(
@@ -1193,31 +1256,118 @@ fn minimise(
     Ok(m)
 }
 
+/// optim.c's "L-BFGS-B" arm and its `lbfgsb` driver: the bounds divided
+/// by parscale, their kinds (`nbd`), and `setulb` run to its end.
+fn lbfgsb(
+    dpar: &mut [f64],
+    (lower, upper): (&[f64], &[f64]),
+    os: &Objective,
+    con: &Control,
+    maxit: i64,
+    ctx: &mut Ctx,
+) -> Result<Minimum, KernelError> {
+    let npar = dpar.len();
+    let lower = rep_len(lower, npar);
+    let upper = rep_len(upper, npar);
+    let mut l = vec![0.0; npar];
+    let mut u = vec![0.0; npar];
+    let mut nbd = vec![0i32; npar];
+    for i in 0..npar {
+        l[i] = lower[i] / os.parscale[i];
+        u[i] = upper[i] / os.parscale[i];
+        nbd[i] = match (l[i].is_finite(), u[i].is_finite()) {
+            (false, false) => 0,
+            (false, true) => 3,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+    }
+    if npar == 0 {
+        // "not handled in setulb"
+        let value = os.fminfn(&[], ctx)?;
+        return Ok(Minimum {
+            par: Vec::new(),
+            value,
+            fncount: 1,
+            grcount: Some(0),
+            fail: 0,
+            message: Some("NOTHING TO DO".into()),
+        });
+    }
+    if con.report.is_none_or(|r| r <= 0) {
+        return Err(KernelError::new(
+            "REPORT must be > 0 (method = \"L-BFGS-B\")",
+        ));
+    }
+    // R's asInteger NA is INT_MIN; its work arrays of 11 m^2 doubles are
+    // beyond memory long before m is this large.
+    let lmm = con.lmm.unwrap_or(i64::from(i32::MIN));
+    if !(0..=100_000).contains(&lmm) || (lmm as f64) * (npar as f64) > 1e9 {
+        return Err(KernelError::new(format!(
+            "L-BFGS-B cannot allocate its work arrays for lmm = {}",
+            con.lmm.map_or("NA".to_string(), |m| m.to_string())
+        )));
+    }
+    let mut fg = |x: &[f64], g: &mut [f64]| -> Result<f64, KernelError> {
+        let f = os.fminfn(x, ctx)?;
+        if !f.is_finite() {
+            return Err(KernelError::new("L-BFGS-B needs finite values of 'fn'"));
+        }
+        os.fmingr_within(x, g, Some((&l, &u)), ctx)?;
+        Ok(f)
+    };
+    let out = super::lbfgsb::lbfgsb(
+        lmm, dpar, &l, &u, &nbd, &mut fg, con.factr, con.pgtol, maxit,
+    )?;
+    Ok(Minimum {
+        par: dpar.to_vec(),
+        value: out.value,
+        fncount: out.count,
+        grcount: Some(out.count),
+        fail: out.fail,
+        message: Some(out.message),
+    })
+}
+
 /// What [`optim_native`] hands back: optim's `par`, `value`,
 /// `convergence` and, when asked for, `hessian`.
 pub(super) struct Optimum {
     pub par: Vec<f64>,
     pub value: f64,
     pub convergence: i64,
+    /// L-BFGS-B's `message`; `None` for the other methods (R's NULL).
+    #[allow(dead_code)] // arima reads only convergence
+    pub message: Option<String>,
     pub hessian: Option<nalgebra::DMatrix<f64>>,
 }
 
-/// `optim(par, fn, method = method, hessian = hessian, control = control)`
-/// for a Rust `fn` of the parameters, as R code calling optim on a closure
-/// of its own runs it (arima's `armafn`): the same control list, scaling,
-/// minimisers, finite-difference gradient (fmingr, `ndeps`) and optimhess.
-/// "Brent", which needs bounds, is refused as optim refuses it without.
+/// `optim(par, fn, method = method, lower = , upper = , hessian = hessian,
+/// control = control)` for a Rust `fn` of the parameters, as R code
+/// calling optim on a closure of its own runs it (arima's `armafn`): the
+/// same control list, scaling, minimisers, finite-difference gradient
+/// (fmingr, `ndeps`) and optimhess. `bounds` are `lower` and `upper`
+/// (`None`: -Inf and Inf), with optim's switch to "L-BFGS-B" when they
+/// bind and another method was asked for. "Brent" is refused.
 pub(super) fn optim_native(
     par: &[f64],
     f: &dyn Fn(&[f64]) -> f64,
     method: Option<&Value>,
+    bounds: Option<(&[f64], &[f64])>,
     control_list: Option<&Value>,
     hessian: bool,
     ctx: &mut Ctx,
 ) -> Result<Optimum, KernelError> {
-    let method = self::method(method)?;
+    let mut method = self::method(method)?;
+    let (lower, upper) = bounds.unwrap_or((&[f64::NEG_INFINITY], &[f64::INFINITY]));
+    let bounded =
+        lower.iter().any(|&l| l > f64::NEG_INFINITY) || upper.iter().any(|&u| u < f64::INFINITY);
+    if bounded && !matches!(method, "L-BFGS-B" | "Brent") {
+        ctx.warn("bounds can only be used with method L-BFGS-B (or Brent)");
+        method = "L-BFGS-B";
+    }
     let npar = par.len();
     let con = control(control_list, npar, method, true, ctx)?;
+    warn_tols(method, control_list, ctx);
     if npar == 1 && method == "Nelder-Mead" && con.warn_1d {
         ctx.warn(
             "one-dimensional optimization by Nelder-Mead is unreliable:\n\
@@ -1240,7 +1390,7 @@ pub(super) fn optim_native(
         parscale: con.parscale.clone(),
         names: None,
     };
-    let m = minimise(method, par, &os, &con, ctx)?;
+    let m = minimise(method, par, (lower, upper), &os, &con, ctx)?;
     let par = m.par;
     let hessian = if hessian {
         match optimhess(&par, &os, ctx)? {
@@ -1254,6 +1404,7 @@ pub(super) fn optim_native(
         par,
         value: m.value * con.fnscale,
         convergence: m.fail,
+        message: m.message,
         hessian,
     })
 }
@@ -1282,6 +1433,27 @@ fn hess_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         names: par_names,
     };
     optimhess(&par, &os, ctx)
+}
+
+/// optim's `message`: L-BFGS-B's string, NULL for the other methods;
+/// unknown when the method is, or bounds may switch to L-BFGS-B.
+fn message_shape(args: &Args<Type>) -> Type {
+    let lbfgsb = Type::Str {
+        len: Some(1),
+        value: None,
+    };
+    let named = match args.ty("method") {
+        None => Some("Nelder-Mead"),
+        Some(t) => t.const_str(),
+    };
+    let is = |m: &str, full: &str| !m.is_empty() && full.starts_with(m);
+    let bounds = args.ty("lower").is_some() || args.ty("upper").is_some();
+    match named {
+        Some(m) if is(m, "L-BFGS-B") => lbfgsb,
+        Some(m) if is(m, "Brent") => Type::Null,
+        Some(_) if !bounds => Type::Null,
+        _ => Type::Any,
+    }
 }
 
 /// fn's body is checked once at a numeric vector of par's length (and
@@ -1337,7 +1509,7 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         ("value", Type::num(1)),
         ("counts", Type::num(2)),
         ("convergence", Type::num(1)),
-        ("message", Type::Null),
+        ("message", message_shape(args)),
     ];
     match args.ty("hessian") {
         None => {}
