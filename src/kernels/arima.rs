@@ -90,18 +90,30 @@ fn partrans(p: usize, raw: &[f64], new: &mut [f64]) -> Result<(), KernelError> {
     Ok(())
 }
 
-/// arima.c's `ARIMA_undoPars`.
-fn undo_pars(input: &[f64], arma: &Arma) -> Result<Vec<f64>, KernelError> {
+/// `transform` (`partrans` or `invpartrans`) applied to the non-seasonal
+/// and the seasonal AR coefficients of `input`, the rest copied: the
+/// shape arima.c's `ARIMA_undoPars`, `ARIMA_Invtrans` and the first half
+/// of `ARIMA_transPars` share.
+fn transform_ar(
+    input: &[f64],
+    arma: &Arma,
+    transform: fn(usize, &[f64], &mut [f64]) -> Result<(), KernelError>,
+) -> Result<Vec<f64>, KernelError> {
     let (mp, mq, msp) = (arma[0], arma[1], arma[2]);
     let mut params = input.to_vec();
     if mp > 0 {
-        partrans(mp, input, &mut params)?;
+        transform(mp, input, &mut params)?;
     }
     let v = mp + mq;
     if msp > 0 {
-        partrans(msp, &input[v..], &mut params[v..])?;
+        transform(msp, &input[v..], &mut params[v..])?;
     }
     Ok(params)
+}
+
+/// arima.c's `ARIMA_undoPars`.
+fn undo_pars(input: &[f64], arma: &Arma) -> Result<Vec<f64>, KernelError> {
+    transform_ar(input, arma, partrans)
 }
 
 /// arima.c's `ARIMA_transPars`: the expanded `phi` and `theta` of the
@@ -116,16 +128,11 @@ fn trans_pars(
     let q = mq + ns * msq;
     let mut phi = vec![0.0; p];
     let mut theta = vec![0.0; q];
-    let mut params = input.to_vec();
-    if trans {
-        if mp > 0 {
-            partrans(mp, input, &mut params)?;
-        }
-        let v = mp + mq;
-        if msp > 0 {
-            partrans(msp, &input[v..], &mut params[v..])?;
-        }
-    }
+    let params = if trans {
+        undo_pars(input, arma)?
+    } else {
+        input.to_vec()
+    };
     if ns > 0 {
         // Expand out seasonal ARMA models.
         phi[..mp].copy_from_slice(&params[..mp]);
@@ -174,16 +181,7 @@ fn invpartrans(p: usize, phi: &[f64], new: &mut [f64]) -> Result<(), KernelError
 
 /// arima.c's `ARIMA_Invtrans`.
 fn invtrans(raw: &[f64], arma: &Arma) -> Result<Vec<f64>, KernelError> {
-    let (mp, mq, msp) = (arma[0], arma[1], arma[2]);
-    let mut new = raw.to_vec();
-    if mp > 0 {
-        invpartrans(mp, raw, &mut new)?;
-    }
-    let v = mp + mq;
-    if msp > 0 {
-        invpartrans(msp, &raw[v..], &mut new[v..])?;
-    }
-    Ok(new)
+    transform_ar(raw, arma, invpartrans)
 }
 
 /// arima.c's `ARIMA_Gradtrans`: the Jacobian of `partrans` by forward

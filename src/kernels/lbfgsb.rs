@@ -4,12 +4,13 @@
 //! turned into calls of the driver's objective, at the same points and
 //! in the same order; the routines keep the C's 1-based indexing (index 0
 //! of each vector unused, matrices column-major with an `at` helper) and
-//! its arithmetic order, with R's BLAS and LINPACK routines (`ddot`,
-//! `daxpy`, `dscal`, `dpofa`, `dtrsl`) written out as the reference
-//! Fortran computes them.
+//! its arithmetic order, with the reference BLAS (`linalg::blas`) and
+//! LINPACK's `dpofa` and `dtrsl` written out as the Fortran computes them.
 
 // The routines index as the C does, so they can be read against it.
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+
+use super::linalg::blas::{daxpy, ddot, dscal};
 
 /// The C's `max(a, b)` macro: `(a < b) ? b : a`.
 fn cmax(a: f64, b: f64) -> f64 {
@@ -26,32 +27,6 @@ fn cmin(a: f64, b: f64) -> f64 {
         b
     } else {
         a
-    }
-}
-
-/// Reference BLAS `ddot` (unit strides): a left-to-right sum.
-fn ddot(n: usize, x: &[f64], y: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for i in 0..n {
-        s += x[i] * y[i];
-    }
-    s
-}
-
-/// Reference BLAS `daxpy`: y += a x, nothing when a is 0.
-fn daxpy(n: usize, a: f64, x: &[f64], y: &mut [f64]) {
-    if a == 0.0 {
-        return;
-    }
-    for i in 0..n {
-        y[i] += a * x[i];
-    }
-}
-
-/// Reference BLAS `dscal`: x *= a.
-fn dscal(n: usize, a: f64, x: &mut [f64]) {
-    for v in x.iter_mut().take(n) {
-        *v *= a;
     }
 }
 
@@ -427,7 +402,7 @@ fn mainlb<E>(
             d[i] = z[i] - x[i];
         }
         // L666: lnsrlb, its first entry.
-        dtd = ddot(n, &d[1..], &d[1..]);
+        dtd = ddot(&d[1..=n], &d[1..=n]);
         dnorm = dtd.sqrt();
         stpmx = 1e10;
         if cnstnd {
@@ -470,7 +445,7 @@ fn mainlb<E>(
         info = 0;
         // L556, entered again after each "FG_LNSRCH" evaluation.
         loop {
-            gd = ddot(n, &g[1..], &d[1..]);
+            gd = ddot(&g[1..=n], &d[1..=n]);
             if ifun == 0 {
                 gdold = gd;
                 if gd >= 0.0 {
@@ -552,7 +527,7 @@ fn mainlb<E>(
         for i in 1..=n {
             r[i] = g[i] - r[i];
         }
-        let rr = ddot(n, &r[1..], &r[1..]);
+        let rr = ddot(&r[1..=n], &r[1..=n]);
         let dr;
         let ddum;
         if stp == 1.0 {
@@ -560,7 +535,7 @@ fn mainlb<E>(
             ddum = -gdold;
         } else {
             dr = (gd - gdold) * stp;
-            dscal(n, stp, &mut d[1..]);
+            dscal(stp, &mut d[1..=n]);
             ddum = -gdold * stp;
         }
         if dr <= epsmch * ddum {
@@ -768,7 +743,7 @@ fn cauchy(
         }
     }
     if theta != 1.0 {
-        dscal(col, theta, &mut p[col + 1..]);
+        dscal(theta, &mut p[col + 1..=2 * col]);
     }
     xcp[1..=n].copy_from_slice(&x[1..=n]);
     if nbreak == 0 && nfree == n + 1 {
@@ -783,7 +758,7 @@ fn cauchy(
         if bmv(m, sy, wt, col, p, v) != 0 {
             return 1;
         }
-        f2 -= ddot(col2, &v[1..], &p[1..]);
+        f2 -= ddot(&v[1..=col2], &p[1..=col2]);
     }
     let mut dtm = -f1 / f2;
     let mut tsum = 0.0;
@@ -838,7 +813,7 @@ fn cauchy(
             f1 += dt * f2 + dibp2 - theta * dibp * zibp;
             f2 -= theta * dibp2;
             if col > 0 {
-                daxpy(col2, dt, &p[1..], &mut c[1..]);
+                daxpy(dt, &p[1..=col2], &mut c[1..=col2]);
                 let mut pointr = head;
                 for j in 1..=col {
                     wbp[j] = wy[wm.at(ibp, pointr)];
@@ -848,10 +823,10 @@ fn cauchy(
                 if bmv(m, sy, wt, col, wbp, v) != 0 {
                     return 1;
                 }
-                let wmc = ddot(col2, &c[1..], &v[1..]);
-                let wmp = ddot(col2, &p[1..], &v[1..]);
-                let wmw = ddot(col2, &wbp[1..], &v[1..]);
-                daxpy(col2, -dibp, &wbp[1..], &mut p[1..]);
+                let wmc = ddot(&c[1..=col2], &v[1..=col2]);
+                let wmp = ddot(&p[1..=col2], &v[1..=col2]);
+                let wmw = ddot(&wbp[1..=col2], &v[1..=col2]);
+                daxpy(-dibp, &wbp[1..=col2], &mut p[1..=col2]);
                 f1 += dibp * wmc;
                 f2 += 2.0 * dibp * wmp - dibp2 * wmw;
             }
@@ -879,11 +854,11 @@ fn cauchy(
             dtm = 0.0;
         }
         tsum += dtm;
-        daxpy(n, tsum, &d[1..], &mut xcp[1..]);
+        daxpy(tsum, &d[1..=n], &mut xcp[1..=n]);
     }
     // L999
     if col > 0 {
-        daxpy(col2, dtm, &p[1..], &mut c[1..]);
+        daxpy(dtm, &p[1..=col2], &mut c[1..=col2]);
     }
     0
 }

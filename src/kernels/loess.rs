@@ -25,6 +25,7 @@
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
+use super::linalg::blas::dnrm2;
 use super::model_matrix;
 use super::names::bare;
 use super::summary::corcov;
@@ -1254,27 +1255,6 @@ fn ddot(n: usize, x: &[f64], ix: usize, incx: usize, y: &[f64], iy: usize, incy:
         s += x[ix + i * incx] * y[iy + i * incy];
     }
     s
-}
-
-/// `dnrm2` of reference BLAS 3.11 (Blue's algorithm): mid-range values
-/// summed as squares, then the root.
-fn dnrm2(x: &[f64]) -> f64 {
-    let mut big = 0.0f64;
-    for &v in x {
-        big = big.max(v.abs());
-    }
-    if big == 0.0 || !big.is_finite() {
-        return if big.is_nan() { f64::NAN } else { big };
-    }
-    if !(1e-150..=1e150).contains(&big) {
-        let s: f64 = x.iter().map(|v| (v / big) * (v / big)).sum();
-        return big * s.sqrt();
-    }
-    let mut s = 0.0;
-    for &v in x {
-        s += v * v;
-    }
-    s.sqrt()
 }
 
 /// Fortran's `dsign(a, b)`.

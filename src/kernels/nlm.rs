@@ -24,6 +24,7 @@
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 
 use super::fun::{resolve, resolve_shape, Fun};
+use super::linalg::blas::{ddot, dnrm2};
 use super::names;
 use super::value::{is_na, List};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -188,24 +189,6 @@ fn fmax2(x: f64, y: f64) -> f64 {
     } else {
         x
     }
-}
-
-/// The reference BLAS `ddot` with unit strides: its unrolled sums add
-/// left to right, as this does.
-fn ddot(x: &[f64], y: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for (a, b) in x.iter().zip(y) {
-        s += a * b;
-    }
-    s
-}
-
-/// The reference BLAS `dnrm2` for vectors of moderate entries (the
-/// scaled sums of LAPACK 3.10's version are the plain sum of squares for
-/// every |x| between 1e-154 and 1e146; outside it this may differ from R's
-/// in the last bits, which only a secant update's skip test reads).
-fn dnrm2(x: &[f64]) -> f64 {
-    ddot(x, x).sqrt()
 }
 
 /// R's `mvmltl`: y = L x, L lower triangular in `a`.

@@ -18,6 +18,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::args::{ArgError, Args};
+use super::linalg::blas::ddot;
 use super::names::bare;
 use super::rowwise::find_interval2;
 use super::summary::{self, ldouble, quantile};
@@ -296,16 +297,6 @@ fn bvalue(
 // LINPACK's banded Cholesky: dpbfa.f, dpbsl.f (R's src/appl)
 // ---------------------------------------------------------------------
 
-/// Reference BLAS `ddot` with unit strides: for the lengths here (at most
-/// 3) its unrolled loop is the plain left-to-right sum.
-fn ddot(n: usize, x: &[f64], y: &[f64]) -> f64 {
-    let mut dtemp = 0.0;
-    for i in 0..n {
-        dtemp += x[i] * y[i];
-    }
-    dtemp
-}
-
 /// LINPACK `dpbfa`: the Cholesky factor R (R'R = abd) of the symmetric
 /// band matrix in `abd(lda, n)` with `m` superdiagonals, in place; `info`
 /// is 0, or the order of the leading minor that is not positive definite.
@@ -320,7 +311,7 @@ fn dpbfa(abd: &mut [f64], lda: usize, n: usize, m: usize) -> usize {
             for k in mu..=m {
                 let len = k - mu;
                 let (x0, y0) = (at(ik, jk), at(mu, j));
-                let dot = ddot(len, &abd[x0..x0 + len], &abd[y0..y0 + len]);
+                let dot = ddot(&abd[x0..x0 + len], &abd[y0..y0 + len]);
                 let mut t = abd[at(k, j)] - dot;
                 t /= abd[at(m + 1, jk)];
                 abd[at(k, j)] = t;
@@ -346,7 +337,7 @@ fn dpbsl(abd: &[f64], lda: usize, n: usize, m: usize, b: &mut [f64]) {
         let la = m + 1 - lm;
         let lb = k - lm;
         let a0 = at(la, k);
-        let t = ddot(lm, &abd[a0..a0 + lm], &b[lb - 1..lb - 1 + lm]);
+        let t = ddot(&abd[a0..a0 + lm], &b[lb - 1..lb - 1 + lm]);
         b[k - 1] = (b[k - 1] - t) / abd[at(m + 1, k)];
     }
     for kb in 1..=n {

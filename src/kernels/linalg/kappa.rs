@@ -5,26 +5,12 @@
 
 use nalgebra::DMatrix;
 
+use super::blas::{dasum, dscal};
 use super::rcond::qr_r;
 use super::{ArgError, Args, KernelError, ShapeCtx, Type, Value};
 use crate::kernels::names::bare;
 use crate::kernels::triangle::if_condition;
 use crate::kernels::Ctx;
-
-/// Reference BLAS `dasum`: absolute values summed left to right.
-fn dasum(x: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for v in x {
-        s += v.abs();
-    }
-    s
-}
-
-fn dscal(s: f64, z: &mut [f64]) {
-    for v in z {
-        *v *= s;
-    }
-}
 
 /// LINPACK `dtrco(t, ldt, n, rcond, z, job = 1)` on an upper triangular
 /// `t`: the reciprocal condition estimate in the one norm. Fortran's

@@ -7,27 +7,7 @@
 //! Matrices are column-major slices with leading dimension `n`; indices are
 //! 0-based here where the Fortran is 1-based.
 
-/// `sqrt(sum(x^2))`: reference BLAS 3.11 `dnrm2` (Blue's algorithm)
-/// accumulates mid-range values exactly like this; scaling only matters near
-/// overflow or underflow.
-pub(super) fn nrm2(x: &[f64]) -> f64 {
-    let mut big = 0.0f64;
-    for &v in x {
-        big = big.max(v.abs());
-    }
-    if big == 0.0 || !big.is_finite() {
-        return if big.is_nan() { f64::NAN } else { big };
-    }
-    if !(1e-150..=1e150).contains(&big) {
-        let s: f64 = x.iter().map(|v| (v / big) * (v / big)).sum();
-        return big * s.sqrt();
-    }
-    let mut s = 0.0;
-    for &v in x {
-        s += v * v;
-    }
-    s.sqrt()
-}
+pub(super) use super::blas::dnrm2 as nrm2;
 
 /// Dot product with sixteen independent partial sums, so the loop is bound by
 /// throughput rather than by the latency of one serial addition chain (and

@@ -13,6 +13,7 @@ mod balance;
 mod bdsqr;
 mod bidiag;
 mod bidiag_dc;
+pub(crate) mod blas;
 mod chol;
 mod chol2inv;
 mod cmdscale;
