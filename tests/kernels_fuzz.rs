@@ -5,6 +5,7 @@
 //! any input").
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -208,8 +209,12 @@ fn type_of(v: &Value) -> Type {
     }
 }
 
-/// How many result objects of each class the second round feeds back.
-const MADE_PER_CLASS: usize = 40;
+/// How many result objects of each class the second round feeds back:
+/// its calls are these times the base pool times each kernel's formals,
+/// most of the test's minutes, so the objects are dealt round-robin from
+/// the kernels that made them (an `htest` from each test before a second
+/// from any) rather than taken in kernel order.
+const MADE_PER_CLASS: usize = 16;
 
 /// One call that panicked: where, with what, and the panic's message.
 struct Panic {
@@ -390,7 +395,9 @@ fn class(v: &Value) -> Option<String> {
 }
 
 /// Each object the first round made, alone, beside every base value
-/// either side, and as the first argument with each named formal.
+/// either side, and as the first argument with each named formal given
+/// every third base value (the named calls are most of the round, and the
+/// first round gives each formal the whole pool).
 fn fuzz_made(f: &mut Fuzzer, k: &Kernel, made: &[Value], base: &[Value]) {
     for m in made {
         f.call(k, &[(None, m)]);
@@ -399,7 +406,7 @@ fn fuzz_made(f: &mut Fuzzer, k: &Kernel, made: &[Value], base: &[Value]) {
             f.call(k, &[(None, b), (None, m)]);
         }
         for p in k.params.iter().skip(1).filter(|p| p.name != "...") {
-            for b in base {
+            for b in base.iter().step_by(3) {
                 f.call(k, &[(None, m), (Some(p.name), b)]);
             }
         }
@@ -442,19 +449,26 @@ fn no_kernel_panics_on_degenerate_input() {
     });
     // Objects the first round made, for qr.Q, cutree, `$`…, first or second,
     // kept in the order one thread would have made them.
-    let mut made: Vec<Value> = Vec::new();
+    let mut by_kernel: Vec<std::vec::IntoIter<Value>> = Vec::new();
     for g in first {
         f.panics.extend(g.panics);
         f.calls += g.calls;
-        for v in g.made {
-            if made.iter().filter(|m| class(m) == class(&v)).count() < MADE_PER_CLASS {
+        by_kernel.push(g.made.into_iter());
+    }
+    let mut made: Vec<Value> = Vec::new();
+    let mut per_class: HashMap<Option<String>, usize> = HashMap::new();
+    while by_kernel.iter().any(|k| k.len() > 0) {
+        for v in by_kernel.iter_mut().filter_map(|k| k.next()) {
+            let n = per_class.entry(class(&v)).or_default();
+            if *n < MADE_PER_CLASS {
+                *n += 1;
                 made.push(v);
             }
         }
     }
     // interaction() crosses a made object's every component, as R does:
     // millions of labels per call, minutes in all (the base round and
-    // library5_vs_r's odd inputs fuzz it).
+    // tests/vs_r/library5.rs's odd inputs fuzz it).
     let second: Vec<&'static str> = names
         .iter()
         .copied()

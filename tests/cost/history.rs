@@ -158,7 +158,12 @@ fn a_writer_killed_mid_transaction_leaves_no_partial_run() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("h.sqlite");
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "history::crash_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, &path)
         .status()
         .unwrap();

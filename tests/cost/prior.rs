@@ -2,7 +2,7 @@
 //! sizes, at a fixed machine speed (never the wall clock's), and the speed
 //! stored in and reloaded from the history.
 
-mod common;
+use crate::common;
 
 use flowcast::cost::{speed, History, ModelKind, Predictor};
 use flowcast::diagnostic::SourceFile;

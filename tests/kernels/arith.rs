@@ -1,7 +1,7 @@
 //! Operators, matrix functions, summaries and indexing against R 4.2.2
 //! (`tests/fixtures/r/arith.R`), and their shape rules.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

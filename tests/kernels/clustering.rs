@@ -1,7 +1,7 @@
 //! dist, hclust, cutree and kmeans against R 4.2.2
 //! (fixtures from tests/fixtures/r/clustering.R).
 
-mod common;
+use crate::common;
 
 use common::{assert_all_close, call, call_seeded, fixture, named, pos};
 use flowcast::kernels::value::NA;

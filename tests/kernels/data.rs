@@ -2,7 +2,7 @@
 //! fixture): constructors, sequences and `read.csv` give R's values; bad
 //! input gives R's messages; shape rules know sizes from constants.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -2,7 +2,7 @@
 //! (`tests/fixtures/r/htest.R`): statistic and p-value to 1e-12, method and
 //! alternative strings exactly.
 
-mod common;
+use crate::common;
 
 use common::{call, close, fixture, named, pos};
 use flowcast::kernels::value::{List, NA};

@@ -4,7 +4,7 @@
 //! its largest component is real and positive, as R's own output would be
 //! after the same step.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, mat_of, named, pos, vec_of};
 use flowcast::kernels::value::List;

@@ -4,7 +4,7 @@
 //! dependent columns are found at different points of a block, so a wrong
 //! norm downdate shows as a wrong pivot or rank.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, mat_of, pos, vec_of};
 use flowcast::kernels::Value;

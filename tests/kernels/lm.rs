@@ -1,7 +1,7 @@
 //! lm against R 4.2.2 (`tests/fixtures/r/lm.R`): coefficients (NA where
 //! aliased), residuals, fitted values and the `summary.lm` numbers.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, pos, vec_of};
 use flowcast::kernels::value::{is_na, Formula, List};

@@ -2,7 +2,7 @@
 //! against R 4.2.2 (`tests/fixtures/r/svd_dc.R`): singular values, leading
 //! singular vectors after sign normalisation, and the factorization itself.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, mat_of, named, pos, vec_of};
 use flowcast::kernels::Value;

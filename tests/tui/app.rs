@@ -1,8 +1,7 @@
 //! The app's state machine: each action's effect on the state and the
 //! effects it asks for, without a terminal or a thread.
 
-#[path = "tui_support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -3,8 +3,7 @@
 //! when there are more workers than rows, and the history store's rows
 //! replace the views' rows.
 
-#[path = "tui_support/mod.rs"]
-mod support;
+use crate::support;
 
 use flowcast::sched::Scheduler;
 use flowcast::tui::{Action, App, HistoryRow, ModelRow, RunState, View};

@@ -32,7 +32,7 @@ fn pty_quit_restores_the_terminal() {
     .unwrap();
     let exe = std::env::current_exe().unwrap();
     let cmd = format!(
-        "stty cols 80 rows 24; exec '{}' pty_child --exact --ignored --nocapture --test-threads=1",
+        "stty cols 80 rows 24; exec '{}' pty::pty_child --exact --ignored --nocapture --test-threads=1",
         exe.display()
     );
     let mut child = Command::new("script")

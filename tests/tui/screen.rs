@@ -1,8 +1,7 @@
 //! Whole screens on a `TestBackend`, snapshot-tested with insta (run with
 //! `INSTA_UPDATE=no` in CI: a changed screen fails until reviewed).
 
-#[path = "tui_support/mod.rs"]
-mod support;
+use crate::support;
 
 use flowcast::sched::Scheduler;
 use flowcast::tui::{Action, App, ErrorFrom, HistoryRow, ModelRow, RunState};

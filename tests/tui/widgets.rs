@@ -2,8 +2,7 @@
 //! colours are checked where they carry meaning), plus areas too small to
 //! hold anything.
 
-#[path = "tui_support/mod.rs"]
-mod support;
+use crate::support;
 
 use flowcast::export::Status;
 use flowcast::sched::Scheduler;

@@ -7,7 +7,7 @@
 //! (tests/fixtures/r/anova_glm.R wrote anova_glm.json) to the 1e-10
 //! relative tolerance of the other iterative fits.
 
-mod common;
+use crate::common;
 use common::r_json;
 use common::r_json::assert_warns_once as warns;
 

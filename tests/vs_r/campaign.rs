@@ -9,7 +9,7 @@
 //! (tests/fixtures/r/campaign.R wrote campaign.json); what R refuses,
 //! flowcast refuses with R's message (campaign_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 #[test]

@@ -4,7 +4,7 @@
 //! random steps between included: a handler draws only when it runs. What
 //! R refuses, flowcast refuses with R's message (conditions_errors.json).
 
-mod common;
+use crate::common;
 use common::{flowcast, steps_workflow as workflow};
 
 #[test]

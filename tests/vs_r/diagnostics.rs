@@ -7,7 +7,7 @@
 //! r_json's tolerance, names included where a step takes them. What R
 //! refuses, flowcast refuses with R's message (diagnostics_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, within r_json's tolerance.

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every scheduler computes the same values: R's.

@@ -3,7 +3,7 @@
 //! (`tests/fixtures/r/eigen_dc.R`): sizes on both sides of the leaf size,
 //! heavy deflation, extreme scales.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, mat_of, named, pos, vec_of};
 use flowcast::kernels::Value;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json};
 

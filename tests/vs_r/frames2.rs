@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json};
 

@@ -8,7 +8,7 @@
 //! gaps.json); what R refuses, flowcast refuses with R's message
 //! (gaps_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde_json::Value as Json;
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Runs one batch workflow and compares every step R answered; returns the

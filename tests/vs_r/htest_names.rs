@@ -4,7 +4,7 @@
 //! for `names(test(...)$field)`; tests/fixtures/r/htest_names.R wrote R's
 //! answers (htest_names.json), which flowcast's must equal.
 
-mod common;
+use crate::common;
 use common::{flowcast, r_json, steps_workflow as workflow};
 
 #[test]

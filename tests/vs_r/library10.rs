@@ -11,7 +11,7 @@
 //! list matrix, an array of three dimensions) is refused with a message
 //! that says so.
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

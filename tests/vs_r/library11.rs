@@ -12,7 +12,7 @@
 //! a finite difference could part, and they would show here first. What
 //! R refuses, flowcast refuses with R's message (library11_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

@@ -15,7 +15,7 @@
 //! them). What R refuses, flowcast refuses with R's message
 //! (library12_errors.json).
 
-mod common;
+use crate::common;
 
 /// Every step's JSON against R's, to 1e-10.
 #[test]

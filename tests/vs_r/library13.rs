@@ -12,7 +12,7 @@
 //! stops where R stops. What R refuses, flowcast refuses with R's message
 //! (library13_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, then bit for bit.

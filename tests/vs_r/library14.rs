@@ -12,7 +12,7 @@
 //! the 13th digit. What R refuses, flowcast refuses with R's message
 //! (library14_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, to 1e-10.

@@ -8,7 +8,7 @@
 //! for bit: the ports do R's arithmetic in R's order. What R refuses,
 //! flowcast refuses with R's message (library15_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, then bit for bit.

@@ -9,7 +9,7 @@
 //! stops where R stops, with R's counts and message. What R refuses,
 //! flowcast refuses with R's message (library16_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, then bit for bit.

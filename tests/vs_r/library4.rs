@@ -8,7 +8,7 @@
 //! and max.col's random ties draw from the seed's stream as R's do. What
 //! R refuses, flowcast refuses with R's message (library4_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
 

@@ -8,7 +8,7 @@
 //! rbinom draw them. What R refuses, flowcast refuses with R's message
 //! (library5_errors.json).
 
-mod common;
+use crate::common;
 use common::flowcast;
 use common::text;
 

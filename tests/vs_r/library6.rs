@@ -8,7 +8,7 @@
 //! calls LAPACK) agree to rounding. What R refuses, flowcast refuses with
 //! R's message (library6_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, bit for bit.

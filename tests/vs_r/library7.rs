@@ -6,7 +6,7 @@
 //! wrote library7.json) bit for bit. What R refuses, flowcast refuses
 //! with R's message (library7_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 
 /// Every step's JSON against R's, bit for bit.

@@ -4,7 +4,7 @@
 //! wrote library8.json) bit for bit. What R refuses, flowcast refuses
 //! with R's message (library8_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

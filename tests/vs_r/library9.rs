@@ -7,7 +7,7 @@
 //! does, but the last bits of a QR solve may differ). What R refuses,
 //! flowcast refuses with R's message (library9_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

@@ -8,7 +8,7 @@
 //! message (maths_errors.json), and it warns where R warns
 //! (maths_warnings.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
 

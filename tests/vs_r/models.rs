@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
-mod common;
+use crate::common;
 use common::text;
 use common::{call, flowcast, named, pos, r_json};
 use flowcast::kernels::Value;

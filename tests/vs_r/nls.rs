@@ -7,7 +7,7 @@
 //! tolerances and iteration counts are R's. What R refuses, flowcast
 //! refuses with R's message (nls_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json::assert_warns_once as warns;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};

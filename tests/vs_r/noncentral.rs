@@ -14,7 +14,7 @@
 //! last-bit difference of that long double (expl is computed on the FPU,
 //! not by glibc's routine), so pc_log stops at q = 20.
 
-mod common;
+use crate::common;
 
 #[test]
 fn noncentral_workflow_matches_r_bit_for_bit() {

@@ -5,7 +5,7 @@
 //! (Singleton's fft, BinDist, R_approxfun) round where R rounds. What R
 //! refuses, flowcast refuses with R's message.
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-mod common;
+use crate::common;
 use common::r_json;
 use common::text;
 

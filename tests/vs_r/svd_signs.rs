@@ -3,7 +3,7 @@
 //! not up to sign, on tall, wide, square and long matrices on both sides
 //! of LAPACK's 25-column switch from QR iteration to divide and conquer.
 
-mod common;
+use crate::common;
 
 use common::{call, fixture, mat_of, named, pos, vec_of};
 use flowcast::kernels::Value;

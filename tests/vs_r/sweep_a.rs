@@ -11,7 +11,7 @@
 //! (sweep_a_models.toml) agree to rounding. What R refuses, flowcast
 //! refuses with R's message (sweep_a_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, r_json, steps_workflow as workflow};
 

@@ -9,7 +9,7 @@
 //! bit; what R refuses, flowcast refuses with R's message
 //! (sweep_b_errors.json); where R warns, flowcast warns alike.
 
-mod common;
+use crate::common;
 use common::r_json;
 use common::r_json::assert_warns_once as warns;
 

@@ -5,7 +5,7 @@
 //! draw. What R refuses, flowcast refuses with R's message
 //! (switch_errors.json).
 
-mod common;
+use crate::common;
 use common::{flowcast, steps_workflow as workflow};
 
 #[test]

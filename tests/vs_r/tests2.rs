@@ -10,7 +10,7 @@
 //! R's to the last bit too. What R refuses, flowcast refuses with R's
 //! message (tests2_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
 

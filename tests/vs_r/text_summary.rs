@@ -3,7 +3,7 @@
 //! (tests/fixtures/r/text_summary.R wrote text_summary.json), and R's
 //! refusals are flowcast's (text_summary_errors.json).
 
-mod common;
+use crate::common;
 
 #[test]
 fn text_summaries_match_r() {

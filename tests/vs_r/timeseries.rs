@@ -9,7 +9,7 @@
 //! and the random ones draw from the seed's stream as R's do. What R
 //! refuses, flowcast refuses with R's message (timeseries_errors.json).
 
-mod common;
+use crate::common;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
 

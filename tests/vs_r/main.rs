@@ -1,0 +1,50 @@
+//! flowcast against R: each module runs workflows or calls kernels and
+//! compares every value with what R 4.2 computed for the same expression
+//! (tests/fixtures/r/*.R wrote the JSON fixtures beside them), and checks
+//! that what R refuses flowcast refuses in R's words.
+//!
+//! One test binary for them all: each binary links the whole library,
+//! and linking dozens of them was minutes of CI.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod anova_glm;
+mod campaign;
+mod conditions;
+mod diagnostics;
+mod e2e;
+mod eigen_dc;
+mod frames;
+mod frames2;
+mod gaps;
+mod holdout;
+mod htest_names;
+mod library10;
+mod library11;
+mod library12;
+mod library13;
+mod library14;
+mod library15;
+mod library16;
+mod library4;
+mod library5;
+mod library6;
+mod library7;
+mod library8;
+mod library9;
+mod maths;
+mod models;
+mod nls;
+mod noncentral;
+mod ops;
+mod rownames;
+mod signal;
+mod stats;
+mod svd_signs;
+mod sweep_a;
+mod sweep_b;
+mod switch;
+mod tests2;
+mod text_summary;
+mod timeseries;
