@@ -65,6 +65,7 @@ mod integrate;
 mod interaction;
 mod is_symmetric;
 mod jitter;
+mod ksmooth;
 mod lbfgsb;
 mod linalg;
 mod lm;
@@ -397,6 +398,7 @@ pub fn registry() -> &'static Registry {
             stl::KERNELS,
             holt_winters::KERNELS,
             loess::KERNELS,
+            ksmooth::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

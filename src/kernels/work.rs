@@ -619,6 +619,22 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iter", 3.0).max(0.0);
             LOWESS * n * (f * n).max(2.0) * (iter + 1.0)
         }
+        // ksmooth: sorting x, then per output point the kernel sum over
+        // the x within its cutoff (the box's half bandwidth, four times
+        // the normal's scale), charged as all n: the worst case, a
+        // bandwidth as wide as x's range.
+        "ksmooth" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let out = match result {
+                Type::Record { fields, .. } => fields
+                    .iter()
+                    .find(|(f, _)| f == "x")
+                    .and_then(|(_, t)| t.len())
+                    .map_or(n.max(100.0), |m| m as f64),
+                _ => n.max(100.0),
+            };
+            SORT * n * n.max(2.0).log2() + KSMOOTH * out * n
+        }
         // smooth.spline: sorting x, then per fit the B-spline rows of the
         // data (stxwx, once), a banded Cholesky and solve over the knots,
         // the fit and leverages at the data (a few dozen flops a point);
@@ -924,6 +940,9 @@ const LOWESS: f64 = 12.0;
 const LOESS: f64 = 20.0;
 const LOESS_CELL: f64 = 0.2;
 const LOESS_TRACE: f64 = 10.0;
+/// ksmooth: ops per point within a kernel's reach (a compare, a kernel
+/// value, two multiply-adds; exp for the normal). Not measured.
+const KSMOOTH: f64 = 6.0;
 /// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
 /// leverage sum: about 60 flops; not measured) and the fits a spar search
 /// makes.
