@@ -44,6 +44,9 @@ fn note(name: &str) -> Option<&'static str> {
         "nls" => Some(
             " (Gauss-Newton, the default algorithm; \"plinear\", \"port\" and `trace = TRUE` are refused)",
         ),
+        "isoreg" => Some(
+            " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
+        ),
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),

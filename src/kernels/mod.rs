@@ -64,6 +64,7 @@ mod identical;
 mod integrate;
 mod interaction;
 mod is_symmetric;
+pub(crate) mod isoreg;
 mod jitter;
 mod ksmooth;
 mod lbfgsb;
@@ -399,6 +400,7 @@ pub fn registry() -> &'static Registry {
             holt_winters::KERNELS,
             loess::KERNELS,
             ksmooth::KERNELS,
+            isoreg::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

@@ -635,6 +635,13 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             SORT * n * n.max(2.0).log2() + KSMOOTH * out * n
         }
+        // isoreg: sorting x, the cumulative sums, then from each knot a
+        // scan of the rest for the least slope: n^2/2 at worst (a fit
+        // rising at every point), n for one knot; charged as n·√n, between.
+        "isoreg" => {
+            let n = args.get("x").map_or(0.0, elements);
+            SORT * n * n.max(2.0).log2() + PER_ELEMENT * n * n.sqrt().max(1.0)
+        }
         // smooth.spline: sorting x, then per fit the B-spline rows of the
         // data (stxwx, once), a banded Cholesky and solve over the knots,
         // the fit and leverages at the data (a few dozen flops a point);
