@@ -47,6 +47,7 @@ fn note(name: &str) -> Option<&'static str> {
         "isoreg" => Some(
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
+        "medpolish" => Some(" (`trace.iter` prints nothing)"),
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),

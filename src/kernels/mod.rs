@@ -74,6 +74,7 @@ mod lm_fit;
 mod lowess;
 mod margin_sums;
 mod margins;
+mod medpolish;
 mod merge;
 pub mod model_matrix;
 pub(crate) mod models;
@@ -401,6 +402,7 @@ pub fn registry() -> &'static Registry {
             loess::KERNELS,
             ksmooth::KERNELS,
             isoreg::KERNELS,
+            medpolish::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

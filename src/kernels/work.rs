@@ -642,6 +642,14 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = args.get("x").map_or(0.0, elements);
             SORT * n * n.max(2.0).log2() + PER_ELEMENT * n * n.sqrt().max(1.0)
         }
+        // medpolish: per sweep a median of every row and every column
+        // (selection, about 3 passes over each) and a pass for the sum of
+        // |residuals|; it usually settles in a few sweeps of maxiter.
+        "medpolish" => {
+            let (r, c) = arg_dims(args, "x");
+            let sweeps = scalar_arg(args, "maxiter", 10.0).clamp(1.0, MEDPOLISH_SWEEPS);
+            MEDPOLISH * r * c.max(1.0) * sweeps
+        }
         // smooth.spline: sorting x, then per fit the B-spline rows of the
         // data (stxwx, once), a banded Cholesky and solve over the knots,
         // the fit and leverages at the data (a few dozen flops a point);
@@ -950,6 +958,11 @@ const LOESS_TRACE: f64 = 10.0;
 /// ksmooth: ops per point within a kernel's reach (a compare, a kernel
 /// value, two multiply-adds; exp for the normal). Not measured.
 const KSMOOTH: f64 = 6.0;
+/// medpolish: ops per cell per sweep (two medians by selection, two
+/// subtractions, |z| summed in long double) and sweeps charged at most.
+/// Not measured.
+const MEDPOLISH: f64 = 30.0;
+const MEDPOLISH_SWEEPS: f64 = 4.0;
 /// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
 /// leverage sum: about 60 flops; not measured) and the fits a spar search
 /// makes.
