@@ -109,6 +109,7 @@ mod stl;
 mod stopifnot;
 mod subset;
 pub(crate) mod summary;
+mod supsmu;
 mod sweep;
 pub mod switch;
 mod triangle;
@@ -403,6 +404,7 @@ pub fn registry() -> &'static Registry {
             ksmooth::KERNELS,
             isoreg::KERNELS,
             medpolish::KERNELS,
+            supsmu::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

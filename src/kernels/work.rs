@@ -650,6 +650,16 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let sweeps = scalar_arg(args, "maxiter", 10.0).clamp(1.0, MEDPOLISH_SWEEPS);
             MEDPOLISH * r * c.max(1.0) * sweeps
         }
+        // supsmu: sorting x, then running-lines smooths, each a constant
+        // number of updates per point: one for a given span, seven for
+        // "cv" (three spans, their residuals, the spans, the blend).
+        "supsmu" => {
+            let n = args.get("y").map_or(0.0, elements);
+            let fixed =
+                matches!(args.get("span"), Some(t) if t.const_scalar().is_some_and(|s| s > 0.0));
+            let smooths = if fixed { 1.0 } else { 7.0 };
+            SORT * n * n.max(2.0).log2() + SUPSMU * n * smooths
+        }
         // smooth.spline: sorting x, then per fit the B-spline rows of the
         // data (stxwx, once), a banded Cholesky and solve over the knots,
         // the fit and leverages at the data (a few dozen flops a point);
@@ -963,6 +973,10 @@ const KSMOOTH: f64 = 6.0;
 /// Not measured.
 const MEDPOLISH: f64 = 30.0;
 const MEDPOLISH_SWEEPS: f64 = 4.0;
+/// supsmu: ops per point of one running-lines smooth (the window's
+/// moving means and co-moments, the fit and its cross-validated
+/// residual). Not measured.
+const SUPSMU: f64 = 40.0;
 /// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
 /// leverage sum: about 60 flops; not measured) and the fits a spar search
 /// makes.
