@@ -108,6 +108,13 @@ fn isoreg_c(y: &[f64]) -> Result<Isoreg, KernelError> {
                 ip = i;
             }
         }
+        // Only a slope that overflows to +Inf at every later point leaves
+        // ip where it was: R's loop would not end.
+        if ip <= known {
+            return Err(KernelError::new(
+                "flowcast's isoreg() cannot fit y whose cumulative sums differ by more than the largest double: R's loop would not end",
+            ));
+        }
         knots.push(ip as f64);
         for i in known..ip {
             yf[i] = (yc[ip] - yc[known]) / (ip - known) as f64;
@@ -237,7 +244,7 @@ pub(crate) fn fitted(object: &Value) -> Result<Vec<f64>, KernelError> {
     let mut out = vec![super::value::NA; ord.len()];
     for (k, &o) in ord.iter().enumerate() {
         let i = o as usize;
-        if o < 1.0 || i > out.len() || k >= yf.len() {
+        if o.is_nan() || o < 1.0 || i > out.len() || k >= yf.len() {
             return Err(KernelError::new("an isoreg value with a broken 'ord'"));
         }
         out[i - 1] = yf[k];
