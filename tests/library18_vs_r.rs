@@ -124,3 +124,97 @@ fn odd_inputs_do_not_panic() {
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }
+
+/// Each kernel called directly with degenerate values (empty, NA, NaN,
+/// infinite, huge, denormal, matrices, lists, text) at every argument, two
+/// at a time: an error or a value, never a panic.
+#[test]
+fn degenerate_arguments_do_not_panic() {
+    use flowcast::kernels::value::{List, Value, NA};
+    use nalgebra::DMatrix;
+    let num = |v: &[f64]| Value::Num(v.to_vec());
+    let pool = vec![
+        Value::Null,
+        num(&[]),
+        num(&[1.0]),
+        num(&[0.0]),
+        num(&[NA]),
+        num(&[f64::NAN, 1.0, 2.0, 3.0]),
+        num(&[f64::INFINITY, -1.0, 2.0, 0.5]),
+        num(&[1e308, -1e308, 1.7e308, -1.7e308]),
+        num(&[5e-324, 1e-320, 5e-324, 2e-310]),
+        num(&[3.0; 6]),
+        num(&[0.9, 0.1, 0.5, 0.3, 0.7, 0.2, 0.8]),
+        num(&[-3.0, -2.0, -1.0]),
+        num(&[2.0, 1.0]),
+        num(&[-1.0]),
+        num(&[1e4]),
+        Value::Bool(vec![Some(true), None, Some(false)]),
+        Value::Str(vec!["a".into(), "b".into()]),
+        Value::Mat(DMatrix::from_element(3, 3, NA)),
+        Value::Mat(DMatrix::from_fn(4, 3, |i, j| ((i * 3 + j) % 5) as f64)),
+        Value::Mat(DMatrix::from_element(0, 2, 0.0)),
+        Value::List(List::named(vec![
+            ("x", num(&[1.0, 2.0])),
+            ("y", num(&[2.0])),
+        ])),
+        Value::List(List::sequence(vec![num(&[1.0])])),
+    ];
+    let kernels: [(&str, &[&str]); 4] = [
+        (
+            "ksmooth",
+            &[
+                "x",
+                "y",
+                "kernel",
+                "bandwidth",
+                "range.x",
+                "n.points",
+                "x.points",
+            ],
+        ),
+        ("isoreg", &["x", "y"]),
+        ("medpolish", &["x", "eps", "maxiter", "trace.iter", "na.rm"]),
+        (
+            "supsmu",
+            &["x", "y", "wt", "span", "periodic", "bass", "trace"],
+        ),
+    ];
+    for (name, params) in kernels {
+        for (a, pa) in params.iter().enumerate() {
+            for pb in &params[a..] {
+                for va in &pool {
+                    for vb in &pool {
+                        let mut args = vec![(Some(*pa), va.clone())];
+                        if pb != pa {
+                            args.push((Some(*pb), vb.clone()));
+                        }
+                        // The required arguments not being fuzzed: ordinary.
+                        for (req, v) in [
+                            ("x", num(&[0.3, 0.1, 0.2, 0.4, 0.6])),
+                            ("y", num(&[1.0, 3.0, 2.0, 5.0, 4.0])),
+                        ] {
+                            if params.contains(&req)
+                                && *pa != req
+                                && *pb != req
+                                && name != "medpolish"
+                            {
+                                args.push((Some(req), v));
+                            }
+                        }
+                        let shown = format!("{name}({args:?})");
+                        let result = std::panic::catch_unwind(|| {
+                            let r = common::call(name, args.clone());
+                            if let Ok(v) = &r {
+                                for f in ["fitted", "residuals"] {
+                                    let _ = common::call(f, vec![(None, v.clone())]);
+                                }
+                            }
+                        });
+                        assert!(result.is_ok(), "{shown} panicked");
+                    }
+                }
+            }
+        }
+    }
+}
