@@ -1210,6 +1210,19 @@ fn call_traced(
             }
         }
     }
+    if let Value::List(l) = &mut value {
+        // medpolish's `name`, deparse1(substitute(x)), last.
+        if l.class.as_deref() == Some("medpolish") && l.field("name").is_none() {
+            let text = matched
+                .position("x")
+                .and_then(|i| args.get(i))
+                .map(|a| deparse(&a.value));
+            if let (Some(names), Some(text)) = (l.names.as_mut(), text) {
+                names.push("name".to_string());
+                l.items.push(Value::string(&text));
+            }
+        }
+    }
     if func == "arima" {
         // deparse1(substitute(xreg)) names an xreg without column names.
         let xreg = matched.get("xreg");

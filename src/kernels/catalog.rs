@@ -44,6 +44,13 @@ fn note(name: &str) -> Option<&'static str> {
         "nls" => Some(
             " (Gauss-Newton, the default algorithm; \"plinear\", \"port\" and `trace = TRUE` are refused)",
         ),
+        "isoreg" => Some(
+            " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
+        ),
+        "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "supsmu" => Some(
+            " (`trace` prints nothing; the few inputs on which R's Fortran loops for ever or reads past its arrays are refused)",
+        ),
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),

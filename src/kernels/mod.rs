@@ -64,7 +64,9 @@ mod identical;
 mod integrate;
 mod interaction;
 mod is_symmetric;
+pub(crate) mod isoreg;
 mod jitter;
+mod ksmooth;
 mod lbfgsb;
 mod linalg;
 mod lm;
@@ -72,6 +74,7 @@ mod lm_fit;
 mod lowess;
 mod margin_sums;
 mod margins;
+mod medpolish;
 mod merge;
 pub mod model_matrix;
 pub(crate) mod models;
@@ -106,6 +109,7 @@ mod stl;
 mod stopifnot;
 mod subset;
 pub(crate) mod summary;
+mod supsmu;
 mod sweep;
 pub mod switch;
 mod triangle;
@@ -397,6 +401,10 @@ pub fn registry() -> &'static Registry {
             stl::KERNELS,
             holt_winters::KERNELS,
             loess::KERNELS,
+            ksmooth::KERNELS,
+            isoreg::KERNELS,
+            medpolish::KERNELS,
+            supsmu::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

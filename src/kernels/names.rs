@@ -327,6 +327,8 @@ pub fn reads_names(func: &str) -> bool {
             | "decompose"
             | "stl"
             | "HoltWinters"
+            // The row and column effects are named by x's dimnames.
+            | "medpolish"
     )
 }
 

@@ -619,6 +619,47 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iter", 3.0).max(0.0);
             LOWESS * n * (f * n).max(2.0) * (iter + 1.0)
         }
+        // ksmooth: sorting x, then per output point the kernel sum over
+        // the x within its cutoff (the box's half bandwidth, four times
+        // the normal's scale), charged as all n: the worst case, a
+        // bandwidth as wide as x's range.
+        "ksmooth" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let out = match result {
+                Type::Record { fields, .. } => fields
+                    .iter()
+                    .find(|(f, _)| f == "x")
+                    .and_then(|(_, t)| t.len())
+                    .map_or(n.max(100.0), |m| m as f64),
+                _ => n.max(100.0),
+            };
+            SORT * n * n.max(2.0).log2() + KSMOOTH * out * n
+        }
+        // isoreg: sorting x, the cumulative sums, then from each knot a
+        // scan of the rest for the least slope: n^2/2 at worst (a fit
+        // rising at every point), n for one knot; charged as n·√n, between.
+        "isoreg" => {
+            let n = args.get("x").map_or(0.0, elements);
+            SORT * n * n.max(2.0).log2() + PER_ELEMENT * n * n.sqrt().max(1.0)
+        }
+        // medpolish: per sweep a median of every row and every column
+        // (selection, about 3 passes over each) and a pass for the sum of
+        // |residuals|; it usually settles in a few sweeps of maxiter.
+        "medpolish" => {
+            let (r, c) = arg_dims(args, "x");
+            let sweeps = scalar_arg(args, "maxiter", 10.0).clamp(1.0, MEDPOLISH_SWEEPS);
+            MEDPOLISH * r * c.max(1.0) * sweeps
+        }
+        // supsmu: sorting x, then running-lines smooths, each a constant
+        // number of updates per point: one for a given span, seven for
+        // "cv" (three spans, their residuals, the spans, the blend).
+        "supsmu" => {
+            let n = args.get("y").map_or(0.0, elements);
+            let fixed =
+                matches!(args.get("span"), Some(t) if t.const_scalar().is_some_and(|s| s > 0.0));
+            let smooths = if fixed { 1.0 } else { 7.0 };
+            SORT * n * n.max(2.0).log2() + SUPSMU * n * smooths
+        }
         // smooth.spline: sorting x, then per fit the B-spline rows of the
         // data (stxwx, once), a banded Cholesky and solve over the knots,
         // the fit and leverages at the data (a few dozen flops a point);
@@ -924,6 +965,18 @@ const LOWESS: f64 = 12.0;
 const LOESS: f64 = 20.0;
 const LOESS_CELL: f64 = 0.2;
 const LOESS_TRACE: f64 = 10.0;
+/// ksmooth: ops per point within a kernel's reach (a compare, a kernel
+/// value, two multiply-adds; exp for the normal). Not measured.
+const KSMOOTH: f64 = 6.0;
+/// medpolish: ops per cell per sweep (two medians by selection, two
+/// subtractions, |z| summed in long double) and sweeps charged at most.
+/// Not measured.
+const MEDPOLISH: f64 = 30.0;
+const MEDPOLISH_SWEEPS: f64 = 4.0;
+/// supsmu: ops per point of one running-lines smooth (the window's
+/// moving means and co-moments, the fit and its cross-validated
+/// residual). Not measured.
+const SUPSMU: f64 = 40.0;
 /// smooth.spline: ops per data point of one fit (bvalue, bsplvd and the
 /// leverage sum: about 60 flops; not measured) and the fits a spar search
 /// makes.

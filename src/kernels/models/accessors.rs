@@ -72,6 +72,11 @@ fn is_loess_type(args: &Args<Type>) -> bool {
     matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::loess::CLASS)
 }
 
+/// An isoreg value: fitted.isoreg and residuals.isoreg.
+fn is_isoreg_type(args: &Args<Type>) -> bool {
+    matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::isoreg::CLASS)
+}
+
 /// `object$name` of a loess value.
 fn loess_component(args: &Args<&Value>, name: &str) -> Option<Result<Value, KernelError>> {
     if !crate::kernels::loess::is_loess(args.get("object")) {
@@ -88,7 +93,7 @@ fn loess_component(args: &Args<&Value>, name: &str) -> Option<Result<Value, Kern
 }
 
 pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if is_loess_type(args) {
+    if is_loess_type(args) || is_isoreg_type(args) {
         return Ok(Type::num_unknown());
     }
     model_type(args, "object")?;
@@ -98,6 +103,12 @@ pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(v) = loess_component(args, "fitted") {
         return v;
+    }
+    if let Some(object) = args
+        .get("object")
+        .filter(|v| crate::kernels::isoreg::is_isoreg(Some(*v)))
+    {
+        return crate::kernels::isoreg::fitted(object).map(Value::Num);
     }
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.fitted();
@@ -111,7 +122,7 @@ const NLS_TYPES: &[&str] = &["response", "pearson"];
 const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
 
 pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if is_loess_type(args) {
+    if is_loess_type(args) || is_isoreg_type(args) {
         return Ok(Type::num_unknown());
     }
     let model = model_type(args, "object")?;
@@ -155,6 +166,12 @@ pub(super) fn arg_error(choices: &[&str]) -> String {
 pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(v) = loess_component(args, "residuals") {
         return v;
+    }
+    if let Some(object) = args
+        .get("object")
+        .filter(|v| crate::kernels::isoreg::is_isoreg(Some(*v)))
+    {
+        return crate::kernels::isoreg::residuals(object).map(Value::Num);
     }
     if let Some(fit) = Nls::of(args.get("object")) {
         let ty = args.str_or("type", NLS_TYPES[0])?;
