@@ -10,7 +10,7 @@
 /// `sqrt(sum(x^2))`: reference BLAS 3.11 `dnrm2` (Blue's algorithm)
 /// accumulates mid-range values exactly like this; scaling only matters near
 /// overflow or underflow.
-pub(super) fn nrm2(x: &[f64]) -> f64 {
+pub(crate) fn nrm2(x: &[f64]) -> f64 {
     let mut big = 0.0f64;
     for &v in x {
         big = big.max(v.abs());
