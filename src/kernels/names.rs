@@ -327,6 +327,7 @@ pub fn reads_names(func: &str) -> bool {
             | "decompose"
             | "stl"
             | "HoltWinters"
+            | "window"
     )
 }
 
