@@ -100,6 +100,7 @@ mod sizes;
 mod smooth;
 mod smooth_spline;
 mod special;
+mod spectrum;
 mod spline;
 mod stack;
 mod stl;
@@ -396,6 +397,7 @@ pub fn registry() -> &'static Registry {
             ts::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
+            spectrum::KERNELS,
             loess::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,

@@ -328,6 +328,8 @@ pub fn reads_names(func: &str) -> bool {
             | "stl"
             | "HoltWinters"
             | "window"
+            | "spec.pgram"
+            | "spectrum"
     )
 }
 
