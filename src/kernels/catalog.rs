@@ -68,6 +68,9 @@ fn note(name: &str) -> Option<&'static str> {
         "window" => Some(
             " (a numeric or logical vector or matrix; `start` and `end` as a time or `c(year, period)`; `extend = TRUE` pads with NA)",
         ),
+        "spec.pgram" | "spectrum" => Some(
+            " (one series; R's value with `plot = FALSE`: freq, spec, df, bandwidth, n.used, orig.n, method, taper, pad, detrend, demean; `spans` smooths by modified Daniell kernels, a `kernel` value and `na.action` are refused; spectrum's method \"ar\" is refused)",
+        ),
         "stl" => Some(
             " (R's value without its `call`; NA in `x` is refused, as R's default `na.action = na.fail` does)",
         ),

@@ -618,6 +618,18 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             PER_ELEMENT * n * (DECOMPOSE_PERIOD + 4.0) + HW_FILTER * n * (runs + 1.0)
         }
+        // spec.pgram: detrending and tapering passes, a transform of the
+        // padded length (nextn of n, within a few percent of n), and
+        // three more for smoothing by spans.
+        "spec.pgram" | "spectrum" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let transforms = if args.get("spans").is_some() {
+                4.0
+            } else {
+                1.0
+            };
+            6.0 * PER_ELEMENT * n + transforms * FFT * super::fft::factor_ops(n as usize)
+        }
         // window: a copy of the rows kept (or padded).
         "window" => PER_ELEMENT * out.max(1.0),
         // A multiply-add per coefficient per point and column.
