@@ -4,7 +4,9 @@
 //! of optim.c and lbfgsb.c, with R's "optimization failure" and its
 //! "optimization difficulties" warning; and `window` of a series (ts.R's
 //! window.default: start and end as times or c(year, period), a new
-//! frequency or deltat, extend = TRUE padding with NA). The workflow
+//! frequency or deltat, extend = TRUE padding with NA); and spec.pgram
+//! (spectrum.R's periodogram, smoothed by modified Daniell kernels, over
+//! R's fft). The workflow
 //! tests/fixtures/workflows/library17.toml runs, and every step must
 //! agree with what R computed for the same expression
 //! (tests/fixtures/r/library17.R wrote library17.json) bit for bit: the
@@ -101,6 +103,12 @@ fn odd_inputs_do_not_panic() {
         "window(ts(1:30, frequency = 4), frequency = X, extend = TRUE)",
         "window(ts(1:30, frequency = 4), extend = X)",
         "window(ts(1:30, frequency = 4), ts.eps = X)",
+        "spec.pgram(X, plot = FALSE)",
+        "spec.pgram(ts(sin(1:30), frequency = 4), spans = X, plot = FALSE)",
+        "spec.pgram(sin(1:30), taper = X, plot = FALSE)",
+        "spec.pgram(sin(1:30), pad = X, plot = FALSE)",
+        "spec.pgram(sin(1:30), fast = X, detrend = X, demean = X, plot = FALSE)",
+        "spectrum(sin(1:30), method = X, plot = FALSE)",
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }
