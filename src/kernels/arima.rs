@@ -90,15 +90,14 @@ fn partrans(p: usize, raw: &[f64], new: &mut [f64]) -> Result<(), KernelError> {
     Ok(())
 }
 
+/// `partrans` or `invpartrans`: `p` coefficients of `raw` into `new`.
+type Transform = fn(usize, &[f64], &mut [f64]) -> Result<(), KernelError>;
+
 /// `transform` (`partrans` or `invpartrans`) applied to the non-seasonal
 /// and the seasonal AR coefficients of `input`, the rest copied: the
 /// shape arima.c's `ARIMA_undoPars`, `ARIMA_Invtrans` and the first half
 /// of `ARIMA_transPars` share.
-fn transform_ar(
-    input: &[f64],
-    arma: &Arma,
-    transform: fn(usize, &[f64], &mut [f64]) -> Result<(), KernelError>,
-) -> Result<Vec<f64>, KernelError> {
+fn transform_ar(input: &[f64], arma: &Arma, transform: Transform) -> Result<Vec<f64>, KernelError> {
     let (mp, mq, msp) = (arma[0], arma[1], arma[2]);
     let mut params = input.to_vec();
     if mp > 0 {

@@ -70,7 +70,13 @@ fn note(name: &str) -> Option<&'static str> {
             " (a series of whole frequency; the value's `x`, `seasonal`, `trend` and `random` are series)",
         ),
         "HoltWinters" => Some(
-            " (R's value without its `call`; one free parameter is found by `optimize` as in R, but two or three (R's L-BFGS-B) are refused; `optim.start` and `optim.control` are unused; `predict(fit, n.ahead)` predicts from it, without prediction intervals)",
+            " (R's value without its `call`; free parameters are found as in R: one by `optimize`, two or three by optim's \"L-BFGS-B\" from `optim.start` with `optim.control`; `predict(fit, n.ahead)` predicts from it, without prediction intervals)",
+        ),
+        "window" => Some(
+            " (a numeric or logical vector or matrix; `start` and `end` as a time or `c(year, period)`; `extend = TRUE` pads with NA)",
+        ),
+        "spec.pgram" | "spectrum" => Some(
+            " (one series; R's value with `plot = FALSE`: freq, spec, df, bandwidth, n.used, orig.n, method, taper, pad, detrend, demean; `spans` smooths by modified Daniell kernels, a `kernel` value and `na.action` are refused; spectrum's method \"ar\" is refused)",
         ),
         "stl" => Some(
             " (R's value without its `call`; NA in `x` is refused, as R's default `na.action = na.fail` does)",

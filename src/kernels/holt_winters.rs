@@ -1,14 +1,19 @@
 //! `HoltWinters(x, alpha, beta, gamma, seasonal, start.periods, l.start,
-//! b.start, s.start)`: R's Holt-Winters filtering, HoltWinters.R over a
-//! port of HoltWinters.c's `HoltWinters`, and `predict(fit, n.ahead)` of
-//! its value (predict.HoltWinters without prediction intervals).
+//! b.start, s.start, optim.start, optim.control)`: R's Holt-Winters
+//! filtering, HoltWinters.R over a port of HoltWinters.c's `HoltWinters`,
+//! and `predict(fit, n.ahead)` of its value (predict.HoltWinters without
+//! prediction intervals).
 //!
 //! Start values are R's: decompose of the first `start.periods` periods
-//! and `.lm.fit` (LINPACK dqrls) of a line through its trend. A single
-//! free parameter is found by `optimize` on [0, 1] as R does (Brent_fmin);
-//! R finds two or three free ones by optim's L-BFGS-B, which flowcast
-//! does not have, so such a call is refused: give all of alpha, beta and
-//! gamma but one.
+//! and `.lm.fit` (LINPACK dqrls) of a line through its trend. The free
+//! parameters (those left NULL) are found as R finds them: one by
+//! `optimize` on [0, 1] (Brent_fmin), two or three by `optim(...,
+//! method = "L-BFGS-B", lower = 0, upper = 1, control = optim.control)`
+//! from `optim.start` (flowcast's port of optim.c and lbfgsb.c), with R's
+//! "optimization failure" when optim does not converge and its warning
+//! "optimization difficulties" when L-BFGS-B reports an error (code 51
+//! or 52). Every run of the filter refuses a non-finite argument, as
+//! `.C` does.
 
 // The C indexes as written; it reads better against the original.
 #![allow(clippy::needless_range_loop)]
@@ -16,7 +21,7 @@
 use super::args::{ArgError, Args};
 use super::names::{bare, named};
 use super::ts::{self, series, with_tsp};
-use super::value::List;
+use super::value::{List, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
@@ -114,12 +119,15 @@ impl Par {
         self != Par::Off
     }
 
-    fn to_value(self) -> Value {
-        match self {
-            Par::Off => Value::Bool(vec![Some(false)]),
-            Par::True => Value::Bool(vec![Some(true)]),
-            Par::Num(v) => Value::Num(vec![v]),
-            Par::Free => Value::Null,
+    /// The parameter as the fit keeps it; an estimate by optim carries
+    /// the name its start value had.
+    fn to_value(self, name: Option<String>) -> Value {
+        match (self, name) {
+            (Par::Off, _) => Value::Bool(vec![Some(false)]),
+            (Par::True, _) => Value::Bool(vec![Some(true)]),
+            (Par::Num(v), Some(n)) => named(Value::Num(vec![v]), vec![n]),
+            (Par::Num(v), None) => Value::Num(vec![v]),
+            (Par::Free, _) => Value::Null,
         }
     }
 }
@@ -144,6 +152,11 @@ struct Setup<'a> {
     b: f64,
     s: &'a [f64],
     len: usize,
+    /// Whether every value of `x` is finite (`.C`'s argument 1).
+    x_finite: bool,
+    /// The first of `.C`'s arguments 11 to 13 (`a`, `b`, `s`: the start
+    /// values, whole) with a non-finite value.
+    starts_bad: Option<u32>,
 }
 
 /// `max(min(p, 1), 0)` as HoltWinters.R clamps each parameter.
@@ -151,9 +164,34 @@ fn clamp(p: f64) -> f64 {
     p.clamp(0.0, 1.0)
 }
 
-/// HoltWinters.c's `HoltWinters`.
-fn filter(st: &Setup, alpha: f64, beta: f64, gamma: f64) -> Filtered {
+/// `.C`'s refusal (NAOK = FALSE) of a double argument holding a
+/// non-finite value, in the order of hw's arguments: R checks them before
+/// the C runs, so a NA start value or parameter is an error, not a NA SSE.
+fn c_args_finite(st: &Setup, alpha: f64, beta: f64, gamma: f64) -> Result<(), KernelError> {
+    let bad = |arg: u32| {
+        Err(KernelError::new(format!(
+            "NA/NaN/Inf in foreign function call (arg {arg})"
+        )))
+    };
+    if !st.x_finite {
+        return bad(1);
+    }
+    for (arg, p) in [(3, alpha), (4, beta), (5, gamma)] {
+        if !p.is_finite() {
+            return bad(arg);
+        }
+    }
+    match st.starts_bad {
+        Some(arg) => bad(arg),
+        None => Ok(()),
+    }
+}
+
+/// HoltWinters.R's `hw`: `.C(C_HoltWinters, ...)` of the clamped
+/// parameters, then HoltWinters.c's `HoltWinters`.
+fn filter(st: &Setup, alpha: f64, beta: f64, gamma: f64) -> Result<Filtered, KernelError> {
     let (alpha, beta, gamma) = (clamp(alpha), clamp(beta), clamp(gamma));
+    c_args_finite(st, alpha, beta, gamma)?;
     let len = st.len;
     let p = st.period;
     let mut level = vec![0.0; len + 1];
@@ -202,15 +240,99 @@ fn filter(st: &Setup, alpha: f64, beta: f64, gamma: f64) -> Filtered {
             };
         }
     }
-    Filtered {
+    Ok(Filtered {
         sse,
         level,
         trend,
         season,
-    }
+    })
 }
 
-/// A start value: `as.double(v)`'s first element.
+/// `coef(.lm.fit(x = cbind(1, seq_along(dat)), y = dat))`: LINPACK's
+/// dqrls (dqrdc2, then dqrsl with job 1110) on the two columns, in the
+/// Fortran's order with reference BLAS's left-to-right sums, so the
+/// start values are R's to the bit on any number of periods. `None` where
+/// dqrdc2 would pivot or meet a zero column (never for two or more
+/// points: the columns are independent), for the general dqrls.
+fn line_fit(dat: &[f64]) -> Option<(f64, f64)> {
+    // Reference BLAS sums left to right; linpack's own dot sums in lanes.
+    use super::linalg::blas::{daxpy, ddot, dnrm2 as nrm2};
+    const TOL: f64 = 1e-7;
+    let n = dat.len();
+    if n < 2 {
+        return None;
+    }
+    let mut x = vec![1.0; n];
+    x.extend((1..=n).map(|i| i as f64));
+    let (c0, c1) = x.split_at_mut(n);
+    let mut qraux = [nrm2(c0), nrm2(c1)];
+    let orig = qraux.map(|q| if q == 0.0 { 1.0 } else { q });
+    // Step 1: column 1 is not negligible (its norm is its original one).
+    let mut nrmxl = nrm2(c0);
+    if nrmxl == 0.0 {
+        return None;
+    }
+    if c0[0] != 0.0 {
+        nrmxl = nrmxl.abs().copysign(c0[0]);
+    }
+    let s = 1.0 / nrmxl;
+    for v in c0.iter_mut() {
+        *v *= s;
+    }
+    c0[0] += 1.0;
+    let t = -ddot(c0, c1) / c0[0];
+    daxpy(t, c0, c1);
+    if qraux[1] != 0.0 {
+        let tt = (1.0 - (c1[0].abs() / qraux[1]).powi(2)).max(0.0);
+        if tt.abs() < 1e-6 {
+            qraux[1] = nrm2(&c1[1..]);
+        } else {
+            qraux[1] *= tt.sqrt();
+        }
+    }
+    qraux[0] = c0[0];
+    c0[0] = -nrmxl;
+    // Step 2: a column fallen below tol of its norm would be pivoted.
+    if qraux[1] < orig[1] * TOL {
+        return None;
+    }
+    if n > 2 {
+        let mut nrmxl = nrm2(&c1[1..]);
+        if nrmxl == 0.0 {
+            return None;
+        }
+        if c1[1] != 0.0 {
+            nrmxl = nrmxl.abs().copysign(c1[1]);
+        }
+        let s = 1.0 / nrmxl;
+        for v in c1[1..].iter_mut() {
+            *v *= s;
+        }
+        c1[1] += 1.0;
+        qraux[1] = c1[1];
+        c1[1] = -nrmxl;
+    }
+    // dqrsl: qty = Q'y over min(k, n - 1) reflections, then b = R^-1 qty.
+    let mut qty = dat.to_vec();
+    let ju = 2.min(n - 1);
+    for (j, col) in [&mut *c0, &mut *c1].into_iter().enumerate().take(ju) {
+        if qraux[j] != 0.0 {
+            let temp = col[j];
+            col[j] = qraux[j];
+            let t = -ddot(&col[j..], &qty[j..]) / col[j];
+            daxpy(t, &col[j..], &mut qty[j..]);
+            col[j] = temp;
+        }
+    }
+    if c1[1] == 0.0 || c0[0] == 0.0 {
+        return None;
+    }
+    let b1 = qty[1] / c1[1];
+    let b0 = (qty[0] + -b1 * c1[0]) / c0[0];
+    Some((b0, b1))
+}
+
+/// A start value: `as.double(v)`, whole (the C reads its first).
 fn start_value(v: Option<&Value>, name: &str) -> Result<Option<Vec<f64>>, KernelError> {
     match v.map(bare) {
         None | Some(Value::Null) => Ok(None),
@@ -223,7 +345,159 @@ fn start_value(v: Option<&Value>, name: &str) -> Result<Option<Vec<f64>>, Kernel
     }
 }
 
-fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+/// `optim.start` as optim reads it: its elements (`None`: a list element
+/// that is not one number, which optim's coercion to double refuses) and
+/// names. It is read only when optim runs, as R's lazy argument is.
+struct OptimStart {
+    items: Vec<Option<f64>>,
+    names: Option<Vec<String>>,
+    list: bool,
+    null: bool,
+}
+
+impl OptimStart {
+    fn of(v: Option<&Value>) -> Result<OptimStart, KernelError> {
+        let Some(v) = v else {
+            return Ok(OptimStart {
+                items: vec![Some(0.3), Some(0.1), Some(0.1)],
+                names: Some(vec!["alpha".into(), "beta".into(), "gamma".into()]),
+                list: false,
+                null: false,
+            });
+        };
+        let refuse = || err("flowcast's HoltWinters takes numbers as 'optim.start'");
+        match bare(v) {
+            Value::Null => Ok(OptimStart {
+                items: Vec::new(),
+                names: None,
+                list: false,
+                null: true,
+            }),
+            Value::List(l) => {
+                let mut items = Vec::with_capacity(l.items.len());
+                for item in &l.items {
+                    items.push(match bare(item) {
+                        Value::Str(_) => return Err(refuse()),
+                        one => one
+                            .as_scalar()
+                            .filter(|_| one.len() == 1 && one.dims().is_none()),
+                    });
+                }
+                Ok(OptimStart {
+                    items,
+                    names: l.names.clone(),
+                    list: true,
+                    null: false,
+                })
+            }
+            b @ (Value::Num(_) | Value::Bool(_) | Value::Mat(_)) => {
+                let items = match b {
+                    Value::Bool(x) => x.iter().map(|t| Some(t.map_or(NA, f64::from))).collect(),
+                    b => b
+                        .as_f64_slice()
+                        .ok_or_else(refuse)?
+                        .iter()
+                        .map(|&x| Some(x))
+                        .collect(),
+                };
+                Ok(OptimStart {
+                    items,
+                    names: super::names::names(v).map(<[String]>::to_vec),
+                    list: false,
+                    null: false,
+                })
+            }
+            _ => Err(refuse()),
+        }
+    }
+
+    /// optim's `coerceVector(par, REALSXP)` of a list.
+    fn coerce(items: impl IntoIterator<Item = Option<f64>>) -> Result<Vec<f64>, KernelError> {
+        items
+            .into_iter()
+            .map(|x| x.ok_or_else(|| err("'list' object cannot be coerced to type 'double'")))
+            .collect()
+    }
+
+    /// `optim.start` whole, as the three-parameter search starts.
+    fn whole(self) -> Result<(Vec<f64>, Option<Vec<String>>), KernelError> {
+        Ok((Self::coerce(self.items)?, self.names))
+    }
+
+    /// `c(optim.start["alpha"], optim.start["gamma"])` (or the pair
+    /// wanted): a name `[` does not find is NA in a vector, NULL in a
+    /// list (which optim then cannot coerce); NULL's are nothing.
+    fn pick(self, wanted: &[&str]) -> Result<(Vec<f64>, Option<Vec<String>>), KernelError> {
+        if self.null {
+            return Ok((Vec::new(), None));
+        }
+        let mut items = Vec::with_capacity(wanted.len());
+        let mut names = Vec::with_capacity(wanted.len());
+        for w in wanted {
+            let at = self
+                .names
+                .as_ref()
+                .and_then(|n| n.iter().position(|n| n == w));
+            match at {
+                Some(i) => {
+                    items.push(self.items[i]);
+                    names.push(w.to_string());
+                }
+                None => {
+                    items.push(if self.list { None } else { Some(NA) });
+                    names.push("NA".into());
+                }
+            }
+        }
+        Ok((Self::coerce(items)?, Some(names)))
+    }
+}
+
+/// HoltWinters.R's `optim(start, error, method = "L-BFGS-B", lower = 0,
+/// upper = 1, control = optim.control)` over `npar` parameters and its
+/// check of the result: "optimization failure" unless optim converged
+/// (or L-BFGS-B reported an error, codes 51 and 52, which R only warns of).
+fn hw_optim(
+    start: &[f64],
+    error: &dyn Fn(&[f64]) -> Result<f64, KernelError>,
+    npar: usize,
+    control: Option<&Value>,
+    ctx: &mut Ctx,
+) -> Result<Vec<f64>, KernelError> {
+    let (lower, upper) = (vec![0.0; npar], vec![1.0; npar]);
+    let sol = super::optim::optim_native_try(
+        start,
+        error,
+        Some(&Value::string("L-BFGS-B")),
+        Some((&lower, &upper)),
+        control,
+        false,
+        ctx,
+    )?;
+    // `sol$convergence || any(sol$par < 0 | sol$par > 1)`: a NA par makes
+    // the `||` NA when optim converged.
+    let outside = sol
+        .par
+        .iter()
+        .any(|&p| !p.is_nan() && !(0.0..=1.0).contains(&p));
+    let na = sol.par.iter().any(|p| p.is_nan());
+    if sol.convergence == 0 && !outside && na {
+        return Err(err("missing value where TRUE/FALSE needed"));
+    }
+    if sol.convergence != 0 || outside {
+        if sol.convergence > 50 {
+            ctx.warn(format!(
+                "optimization difficulties: {}",
+                sol.message.as_deref().unwrap_or("")
+            ));
+        } else {
+            return Err(err("optimization failure"));
+        }
+    }
+    Ok(sol.par)
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x_arg = args.get("x").unwrap_or(&Value::Null);
     if bare(x_arg).dims().is_some() {
         return Err(err("flowcast's HoltWinters takes one series, not a matrix"));
@@ -279,18 +553,20 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             ));
         }
     }
-    let mut l_start = start_value(args.get("l.start"), "l.start")?.map(|v| v[0]);
-    let mut b_start = start_value(args.get("b.start"), "b.start")?.map(|v| v[0]);
+    // The start values as `.C` receives them, whole: each element of a
+    // given one is checked, though the C reads only the first.
+    let mut l_start = start_value(args.get("l.start"), "l.start")?;
+    let mut b_start = start_value(args.get("b.start"), "b.start")?;
     let mut s_start = start_value(args.get("s.start"), "s.start")?;
     let start_time: f64;
     if gamma == Par::Off {
         let expsmooth = beta == Par::Off;
         let at = |i: usize| x.get(i).copied().unwrap_or(f64::NAN);
         if l_start.is_none() {
-            l_start = Some(if expsmooth { at(0) } else { at(1) });
+            l_start = Some(vec![if expsmooth { at(0) } else { at(1) }]);
         }
         if b_start.is_none() && beta != Par::Off {
-            b_start = Some(at(1) - at(0));
+            b_start = Some(vec![at(1) - at(0)]);
         }
         start_time = if expsmooth { 2.0 } else { 3.0 };
         s_start = Some(vec![0.0]);
@@ -307,14 +583,17 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         if l_start.is_none() || b_start.is_none() {
             let dat: Vec<f64> = d.trend.iter().copied().filter(|v| !v.is_nan()).collect();
             let n = dat.len();
-            let mut design = vec![1.0; n];
-            design.extend((1..=n).map(|i| i as f64));
-            let fit = super::linalg::linpack::dqrls(design, n, 2, &dat, 1e-7);
+            let (l, b) = line_fit(&dat).unwrap_or_else(|| {
+                let mut design = vec![1.0; n];
+                design.extend((1..=n).map(|i| i as f64));
+                let fit = super::linalg::linpack::dqrls(design, n, 2, &dat, 1e-7);
+                (fit.coef[0], fit.coef[1])
+            });
             if l_start.is_none() {
-                l_start = Some(fit.coef[0]);
+                l_start = Some(vec![l]);
             }
             if b_start.is_none() {
-                b_start = Some(fit.coef[1]);
+                b_start = Some(vec![b]);
             }
         }
         if s_start.is_none() {
@@ -323,6 +602,8 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     }
     let period = f as usize;
     let doseasonal = gamma.on();
+    let a_all = l_start.unwrap_or_default();
+    let b_all = b_start.unwrap_or_default();
     let s = s_start.unwrap_or_default();
     if doseasonal && s.len() < period {
         return Err(err(
@@ -334,6 +615,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if len < 0.0 {
         return Err(err("flowcast's HoltWinters needs a longer series"));
     }
+    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    let starts_bad = [(11, &a_all), (12, &b_all), (13, &s)]
+        .into_iter()
+        .find(|(_, v)| !finite(v))
+        .map(|(arg, _)| arg);
     let setup = Setup {
         x: &x,
         start_time: start_time as usize,
@@ -341,51 +627,105 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         period,
         dotrend: beta.on(),
         doseasonal,
-        a: l_start.unwrap_or(f64::NAN),
-        b: b_start.unwrap_or(f64::NAN),
+        a: a_all.first().copied().unwrap_or(f64::NAN),
+        b: b_all.first().copied().unwrap_or(f64::NAN),
         s: &s,
         len: len as usize,
+        x_finite: finite(&x),
+        starts_bad,
     };
-    let free = [alpha, beta, gamma]
-        .iter()
-        .filter(|p| **p == Par::Free)
-        .count();
-    if free > 1 {
-        return Err(err(
-            "flowcast does not have optim's method \"L-BFGS-B\", by which R's HoltWinters \
-             estimates two or three of alpha, beta and gamma: give all but one",
-        ));
-    }
     let tol = f64::EPSILON.powf(0.25);
     let value = |p: Par| p.value().unwrap_or(f64::NAN);
-    let (alpha, beta, gamma) = if gamma == Par::Free {
-        let g = super::optimize::brent_fmin(
-            0.0,
-            1.0,
-            &mut |p| Ok(filter(&setup, value(alpha), value(beta), p).sse),
-            tol,
-        )?;
-        (alpha, beta, Par::Num(g))
-    } else if alpha == Par::Free {
-        let a = super::optimize::brent_fmin(
-            0.0,
-            1.0,
-            &mut |p| Ok(filter(&setup, p, value(beta), value(gamma)).sse),
-            tol,
-        )?;
-        (Par::Num(a), beta, gamma)
-    } else if beta == Par::Free {
-        let b = super::optimize::brent_fmin(
-            0.0,
-            1.0,
-            &mut |p| Ok(filter(&setup, value(alpha), p, value(gamma)).sse),
-            tol,
-        )?;
-        (alpha, Par::Num(b), gamma)
-    } else {
-        (alpha, beta, gamma)
+    let sse = |a: f64, b: f64, g: f64| filter(&setup, a, b, g).map(|f| f.sse);
+    // The names R's estimates carry: optim's `par` keeps optim.start's.
+    let mut par_names: [Option<String>; 3] = [None, None, None];
+    let (alpha, beta, gamma) = match (alpha, beta, gamma) {
+        (Par::Free, Par::Free, Par::Free) => {
+            let (start, names) = OptimStart::of(args.get("optim.start"))?.whole()?;
+            let at = |p: &[f64], i: usize| p.get(i).copied().unwrap_or(f64::NAN);
+            let sol = hw_optim(
+                &start,
+                &|p| sse(at(p, 0), at(p, 1), at(p, 2)),
+                3,
+                args.get("optim.control"),
+                ctx,
+            )?;
+            if let Some(n) = names {
+                for (k, name) in par_names.iter_mut().enumerate() {
+                    *name = n.get(k).cloned();
+                }
+            }
+            let p = |i: usize| Par::Num(at(&sol, i));
+            (p(0), p(1), p(2))
+        }
+        (Par::Free, _, Par::Free) | (Par::Free, Par::Free, _) | (_, Par::Free, Par::Free) => {
+            // Which two are free, as HoltWinters.R's branches take them.
+            let free: Vec<usize> = [alpha, beta, gamma]
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| **p == Par::Free)
+                .map(|(i, _)| i)
+                .collect();
+            let wanted: Vec<&str> = free
+                .iter()
+                .map(|&i| ["alpha", "beta", "gamma"][i])
+                .collect();
+            let (start, names) = OptimStart::of(args.get("optim.start"))?.pick(&wanted)?;
+            let fixed = [value(alpha), value(beta), value(gamma)];
+            let at = |p: &[f64], i: usize| p.get(i).copied().unwrap_or(f64::NAN);
+            let params = |p: &[f64]| {
+                let mut abg = fixed;
+                abg[free[0]] = at(p, 0);
+                abg[free[1]] = at(p, 1);
+                abg
+            };
+            let sol = hw_optim(
+                &start,
+                &|p| {
+                    let [a, b, g] = params(p);
+                    sse(a, b, g)
+                },
+                2,
+                args.get("optim.control"),
+                ctx,
+            )?;
+            for (k, &i) in free.iter().enumerate() {
+                par_names[i] = names.as_ref().and_then(|n| n.get(k).cloned());
+            }
+            let [a, b, g] = params(&sol);
+            let keep = |p: Par, v: f64| if p == Par::Free { Par::Num(v) } else { p };
+            (keep(alpha, a), keep(beta, b), keep(gamma, g))
+        }
+        (_, _, Par::Free) => {
+            let g = super::optimize::brent_fmin(
+                0.0,
+                1.0,
+                &mut |p| sse(value(alpha), value(beta), p),
+                tol,
+            )?;
+            (alpha, beta, Par::Num(g))
+        }
+        (Par::Free, _, _) => {
+            let a = super::optimize::brent_fmin(
+                0.0,
+                1.0,
+                &mut |p| sse(p, value(beta), value(gamma)),
+                tol,
+            )?;
+            (Par::Num(a), beta, gamma)
+        }
+        (_, Par::Free, _) => {
+            let b = super::optimize::brent_fmin(
+                0.0,
+                1.0,
+                &mut |p| sse(value(alpha), p, value(gamma)),
+                tol,
+            )?;
+            (alpha, Par::Num(b), gamma)
+        }
+        _ => (alpha, beta, gamma),
     };
-    let fit = filter(&setup, value(alpha), value(beta), value(gamma));
+    let fit = filter(&setup, value(alpha), value(beta), value(gamma))?;
     let len = setup.len;
     // fitted: xhat, level, trend, season; xhat = level + trend, then the
     // season added or multiplied.
@@ -446,9 +786,9 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         vec![
             ("fitted", fitted),
             ("x", with_tsp(Value::Num(x.clone()), tsp)),
-            ("alpha", alpha.to_value()),
-            ("beta", beta.to_value()),
-            ("gamma", gamma.to_value()),
+            ("alpha", alpha.to_value(par_names[0].take())),
+            ("beta", beta.to_value(par_names[1].take())),
+            ("gamma", gamma.to_value(par_names[2].take())),
             ("coefficients", named(Value::Num(coef), coef_names)),
             ("seasonal", Value::string(kind)),
             ("SSE", Value::Num(vec![fit.sse])),

@@ -103,6 +103,7 @@ mod sizes;
 mod smooth;
 mod smooth_spline;
 mod special;
+mod spectrum;
 mod spline;
 mod stack;
 mod stl;
@@ -400,6 +401,7 @@ pub fn registry() -> &'static Registry {
             ts::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
+            spectrum::KERNELS,
             loess::KERNELS,
             ksmooth::KERNELS,
             isoreg::KERNELS,

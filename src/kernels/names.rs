@@ -329,6 +329,9 @@ pub fn reads_names(func: &str) -> bool {
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.
             | "medpolish"
+            | "window"
+            | "spec.pgram"
+            | "spectrum"
     )
 }
 

@@ -37,7 +37,7 @@ fn ok_n(mut n: u128, f: &[u128]) -> bool {
 /// for a while, then, as a power of the first factor is one, the products
 /// of the factors up to it, each branch cut once it reaches the best
 /// found.
-fn next_ok(n: u128, f: &[u128]) -> u128 {
+pub(crate) fn next_ok(n: u128, f: &[u128]) -> u128 {
     // R's count up first: with many factors the answer is near, and the
     // products below it too many to list.
     for m in n..n.saturating_add(100_000) {

@@ -208,7 +208,7 @@ fn method(v: Option<&Value>) -> Result<&'static str, KernelError> {
 #[derive(Clone, Copy)]
 enum Target<'a, 'f> {
     R(Fun<'f>),
-    Native(&'a dyn Fn(&[f64]) -> f64),
+    Native(&'a dyn Fn(&[f64]) -> Result<f64, KernelError>),
 }
 
 /// optim.c's `OptStruct`: `fn` and `gr` as the minimisers see them,
@@ -253,7 +253,7 @@ impl Objective<'_, '_> {
                 let v = f.call_on(&self.arg(f, x), self.dots, ctx)?;
                 Self::numbers(&v, "objective function")
             }
-            Target::Native(f) => Ok(vec![f(&x)]),
+            Target::Native(f) => Ok(vec![f(&x)?]),
         }
     }
 
@@ -1336,7 +1336,6 @@ pub(super) struct Optimum {
     pub value: f64,
     pub convergence: i64,
     /// L-BFGS-B's `message`; `None` for the other methods (R's NULL).
-    #[allow(dead_code)] // arima reads only convergence
     pub message: Option<String>,
     pub hessian: Option<nalgebra::DMatrix<f64>>,
 }
@@ -1351,6 +1350,29 @@ pub(super) struct Optimum {
 pub(super) fn optim_native(
     par: &[f64],
     f: &dyn Fn(&[f64]) -> f64,
+    method: Option<&Value>,
+    bounds: Option<(&[f64], &[f64])>,
+    control_list: Option<&Value>,
+    hessian: bool,
+    ctx: &mut Ctx,
+) -> Result<Optimum, KernelError> {
+    optim_native_try(
+        par,
+        &|p| Ok(f(p)),
+        method,
+        bounds,
+        control_list,
+        hessian,
+        ctx,
+    )
+}
+
+/// [`optim_native`] for an objective that can fail, as an R closure
+/// calling `.C` does (HoltWinters' `hw` refuses a non-finite argument):
+/// its error ends the search, as R's does.
+pub(super) fn optim_native_try(
+    par: &[f64],
+    f: &dyn Fn(&[f64]) -> Result<f64, KernelError>,
     method: Option<&Value>,
     bounds: Option<(&[f64], &[f64])>,
     control_list: Option<&Value>,

@@ -94,6 +94,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: end_eval,
     },
     Kernel {
+        name: "window",
+        params: &[
+            req("x"),
+            opt("start"),
+            opt("end"),
+            opt("frequency"),
+            opt("deltat"),
+            opt("extend"),
+            opt("ts.eps"),
+        ],
+        random: false,
+        shape: any_shape,
+        eval: window_eval,
+    },
+    Kernel {
         name: "decompose",
         params: &[req("x"), opt("type"), opt("filter")],
         random: false,
@@ -667,4 +682,349 @@ fn decompose_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
             ("type", Value::string(kind)),
         ],
     )))
+}
+
+/// The longest window flowcast makes (`extend = TRUE` pads with NA).
+const MAX_WINDOW: f64 = (1u64 << 28) as f64;
+
+/// R's `a && b` of two comparisons that may be NA.
+fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+/// R's `a < b` with NA.
+fn lt(a: f64, b: f64) -> Option<bool> {
+    gt(b, a)
+}
+
+/// A numeric argument of window, NULL as not given.
+fn window_numbers(v: Option<&Value>, what: &str) -> Result<Option<Vec<f64>>, KernelError> {
+    match v.map(bare) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(
+            b.iter()
+                .map(|x| x.map_or(NA, |t| f64::from(u8::from(t))))
+                .collect(),
+        )),
+        Some(v @ Value::Num(_)) => Ok(v.as_f64_slice().map(|s| s.to_vec())),
+        Some(_) => Err(KernelError::new(format!(
+            "flowcast refuses a non-numeric '{what}' for window"
+        ))),
+    }
+}
+
+/// window.default's `switch(length(start), start, start[1L] +
+/// (start[2L] - 1)/xfreq, stop(...))`: `None` for a zero-length one
+/// (R's NULL, an error where it is next compared).
+fn window_time(v: &[f64], xfreq: f64, what: &str) -> Result<Option<f64>, KernelError> {
+    match v.len() {
+        0 => Ok(None),
+        1 => Ok(Some(v[0])),
+        2 => Ok(Some(v[0] + (v[1] - 1.0) / xfreq)),
+        _ => Err(KernelError::new(format!("bad value for '{what}'"))),
+    }
+}
+
+/// R's `seq.int(from, to, by = by)` (seq.c) of doubles.
+fn seq_by(from: f64, to: f64, by: f64) -> Result<Vec<f64>, KernelError> {
+    let del = to - from;
+    if del == 0.0 && to == 0.0 {
+        return Ok(vec![to]);
+    }
+    let n = del / by;
+    if !n.is_finite() {
+        if by == 0.0 && del == 0.0 {
+            return Ok(vec![from]);
+        }
+        return Err(err("invalid '(to - from)/by' in seq(.)"));
+    }
+    if n < 0.0 {
+        return Err(err("wrong sign in 'by' argument"));
+    }
+    if n > i32::MAX as f64 {
+        return Err(err("'by' argument is much too small"));
+    }
+    if n >= MAX_WINDOW {
+        return Err(err("flowcast refuses a window of more than 2^28 values"));
+    }
+    let nn = (n + 1e-10) as usize;
+    Ok((0..=nn).map(|k| from + k as f64 * by).collect())
+}
+
+/// `x[i]` (or `x[i, , drop = FALSE]` of a matrix) for 1-based `i`, NA
+/// past the end as R's indexing gives (`c(x, NA)[i]` of an extension).
+fn pick_rows(x: &Value, rows: &[f64]) -> Result<Value, KernelError> {
+    let at = |i: f64, n: usize| -> Option<usize> {
+        let k = i as usize;
+        (k >= 1 && k <= n).then(|| k - 1)
+    };
+    Ok(match x {
+        Value::Num(v) => Value::Num(
+            rows.iter()
+                .map(|&i| at(i, v.len()).map_or(NA, |k| v[k]))
+                .collect(),
+        ),
+        Value::Bool(v) => Value::Bool(
+            rows.iter()
+                .map(|&i| at(i, v.len()).and_then(|k| v[k]))
+                .collect(),
+        ),
+        Value::Mat(m) => {
+            let (n, c) = m.shape();
+            Value::Mat(nalgebra::DMatrix::from_fn(rows.len(), c, |r, j| {
+                at(rows[r], n).map_or(NA, |k| m[(k, j)])
+            }))
+        }
+        Value::BoolMat(m) => {
+            let (n, c) = m.shape();
+            Value::BoolMat(nalgebra::DMatrix::from_fn(rows.len(), c, |r, j| {
+                at(rows[r], n).and_then(|k| m[(k, j)])
+            }))
+        }
+        _ => {
+            return Err(err(
+                "flowcast's window takes a numeric or logical vector or matrix",
+            ))
+        }
+    })
+}
+
+/// R's `tsp<-` (attrib.c's tspgets) on a value of `n` rows.
+fn set_tsp(tsp: [f64; 3], n: usize) -> Result<(), KernelError> {
+    if tsp[2] <= 0.0 {
+        return Err(err("invalid time series parameters specified"));
+    }
+    if n == 0 {
+        return Err(err("cannot assign 'tsp' to zero-length vector"));
+    }
+    if (tsp[1] - tsp[0] - (n as f64 - 1.0) / tsp[2]).abs() > 1e-5 {
+        return Err(err("invalid time series parameters specified"));
+    }
+    Ok(())
+}
+
+/// What window is asked for: its arguments after R's defaults.
+struct WindowArgs {
+    start: Option<Vec<f64>>,
+    end: Option<Vec<f64>>,
+    frequency: Option<f64>,
+    deltat: Option<f64>,
+    extend: bool,
+    eps: f64,
+}
+
+/// `window(x, start, end, frequency, deltat, extend, ts.eps)`:
+/// window.default of ts.R (window.ts's `as.ts` keeps the tsp it sets).
+fn window_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let first = |v: Option<Vec<f64>>| v.map(|v| v.first().copied().unwrap_or(NA));
+    let extend = match args.get("extend").map(bare) {
+        None => false,
+        Some(v @ (Value::Bool(_) | Value::Num(_))) => v
+            .as_flag()
+            .ok_or_else(|| err("missing value where TRUE/FALSE needed"))?,
+        Some(_) => return Err(err("invalid argument type")),
+    };
+    let eps = match args.get("ts.eps") {
+        Some(v) => scalar(v, "ts.eps")?,
+        None => TS_EPS,
+    };
+    let w = WindowArgs {
+        start: window_numbers(args.get("start"), "start")?,
+        end: window_numbers(args.get("end"), "end")?,
+        frequency: first(window_numbers(args.get("frequency"), "frequency")?),
+        deltat: first(window_numbers(args.get("deltat"), "deltat")?),
+        extend,
+        eps,
+    };
+    let colnames = match x {
+        Value::Named(n) => n.colnames.clone(),
+        _ => None,
+    };
+    let (y, tsp) = window_default(bare(x), has_tsp(x), &w, ctx)?;
+    let y = match colnames {
+        Some(c) if y.dims().is_some() => super::names::dimnamed(y, None, Some(c)),
+        _ => y,
+    };
+    Ok(with_tsp(y, tsp))
+}
+
+/// window.default on the bare values `x` with tsp `xtsp`: the window's
+/// values and tsp.
+fn window_default(
+    x: &Value,
+    xtsp: [f64; 3],
+    w: &WindowArgs,
+    ctx: &mut Ctx,
+) -> Result<(Value, [f64; 3]), KernelError> {
+    if !matches!(
+        x,
+        Value::Num(_) | Value::Bool(_) | Value::Mat(_) | Value::BoolMat(_)
+    ) {
+        return Err(err(
+            "flowcast's window takes a numeric or logical vector or matrix",
+        ));
+    }
+    let n = nrow(x);
+    if n == 0 {
+        return Err(err("cannot assign 'tsp' to zero-length vector"));
+    }
+    let xfreq = xtsp[2];
+    let xtime = time_of(xtsp, n, 0.0);
+    let eps = w.eps;
+    if let (Some(f), Some(d)) = (w.frequency, w.deltat) {
+        if cond(gt((f * d - 1.0).abs(), eps))? {
+            return Err(err(
+                "'frequency' and 'deltat' are both not NULL and are inconsistent",
+            ));
+        }
+    }
+    let no_freq = w.frequency.is_none() && w.deltat.is_none();
+    let mut yfreq = match (w.frequency, w.deltat) {
+        (None, None) => xfreq,
+        (Some(f), _) => f,
+        (None, Some(d)) => 1.0 / d,
+    };
+    let eps_ = eps / xfreq;
+    // R's round() takes a half to the even neighbour.
+    let mut thin = (xfreq / yfreq).round_ties_even();
+    if cond(and3(gt(yfreq, 0.0), lt((xfreq / yfreq - thin).abs(), eps)))? {
+        yfreq = xfreq / thin;
+    } else if !no_freq {
+        thin = 1.0;
+        yfreq = xfreq;
+        ctx.warn("'frequency' not changed");
+    }
+    // A zero-length start or end is R's NULL: `NULL < t && !extend` is
+    // NA (an error in `if`) unless extend, and `start > end` then has
+    // length zero.
+    let zero_length = || {
+        err(if w.extend {
+            "argument is of length zero"
+        } else {
+            "missing value where TRUE/FALSE needed"
+        })
+    };
+    let mut start = match &w.start {
+        None => xtsp[0],
+        Some(s) => window_time(s, xfreq, "start")?.ok_or_else(zero_length)?,
+    };
+    if cond(and3(lt(start, xtsp[0] - eps_), Some(!w.extend)))? {
+        start = xtsp[0];
+        ctx.warn("'start' value not changed");
+    }
+    let mut end = match &w.end {
+        None => xtsp[1],
+        Some(e) => window_time(e, xfreq, "end")?.ok_or_else(zero_length)?,
+    };
+    if cond(and3(gt(end, xtsp[1] + eps_), Some(!w.extend)))? {
+        end = xtsp[1];
+        ctx.warn("'end' value not changed");
+    }
+    if cond(gt(start, end + eps_))? {
+        return Err(err("'start' cannot be after 'end'"));
+    }
+    if !w.extend {
+        // A start or end between two times moves to the time inside.
+        let one = |v: Vec<f64>, what: &str| -> Result<f64, KernelError> {
+            match v.as_slice() {
+                [t] => Ok(*t),
+                _ => Err(KernelError::new(format!("'{what}' must be of length 1"))),
+            }
+        };
+        if xtime.iter().all(|&t| (start - t).abs() > eps_) {
+            let inside = xtime
+                .iter()
+                .copied()
+                .filter(|&t| t > start && start + 1.0 / xfreq > t)
+                .collect();
+            start = one(inside, "from")?;
+        }
+        if xtime.iter().all(|&t| (end - t).abs() > eps_) {
+            let inside = xtime
+                .iter()
+                .copied()
+                .filter(|&t| t < end && end - 1.0 / xfreq < t)
+                .collect();
+            end = one(inside, "to")?;
+        }
+        let i = seq_by(
+            ((start - xtsp[0]) * xfreq + 1.5).trunc(),
+            ((end - xtsp[0]) * xfreq + 1.5).trunc(),
+            thin,
+        )?;
+        let y = pick_rows(x, &i)?;
+        let time_at = |k: f64| {
+            let k = k as usize;
+            if (1..=xtime.len()).contains(&k) {
+                xtime[k - 1]
+            } else {
+                NA
+            }
+        };
+        let ystart = time_at(i[0]);
+        let yend = time_at(i[i.len() - 1]);
+        let tsp = [ystart, yend, yfreq];
+        set_tsp(tsp, i.len())?;
+        Ok((y, tsp))
+    } else {
+        let stoff = ((start - xtsp[0]) * xfreq - eps).ceil();
+        let enoff = ((end - xtsp[1]) * xfreq + eps).floor();
+        let ystart = stoff / xfreq + xtsp[0];
+        let mut yend = enoff / xfreq + xtsp[1];
+        if cond(and3(gt(ystart, yend), lt((ystart - yend) * xfreq, eps)))? {
+            yend = ystart;
+        }
+        let nold = (xfreq * (xtsp[1] - xtsp[0])).round_ties_even() + 1.0;
+        let times = |k: f64| -> Result<usize, KernelError> {
+            if k.is_nan() || k < 0.0 || k.is_infinite() {
+                return Err(err("invalid 'times' argument"));
+            }
+            if k >= MAX_WINDOW {
+                return Err(err("flowcast refuses a window of more than 2^28 values"));
+            }
+            Ok(k as usize)
+        };
+        let outside = cond(gt(start, xtsp[1] + eps_))? || cond(lt(end, xtsp[0] - eps_))?;
+        let i: Vec<f64> = if outside {
+            vec![nold + 1.0; times((1.0 + (end - start) * xfreq + eps).floor())?]
+        } else {
+            let i0 = 1.0 + stoff.max(0.0);
+            let i1 = nold + enoff.min(0.0);
+            let before = times((-stoff).max(0.0))?;
+            let after = times(enoff.max(0.0))?;
+            let inside = if i0 <= i1 {
+                seq_by(i0, i1, 1.0)?
+            } else {
+                Vec::new()
+            };
+            if (before + after + inside.len()) as f64 >= MAX_WINDOW {
+                return Err(err("flowcast refuses a window of more than 2^28 values"));
+            }
+            let mut i = vec![nold + 1.0; before];
+            i.extend(inside);
+            i.extend(std::iter::repeat_n(nold + 1.0, after));
+            i
+        };
+        let y = pick_rows(x, &i)?;
+        let tsp = [ystart, yend, xfreq];
+        set_tsp(tsp, i.len())?;
+        if yfreq != xfreq {
+            // Recall(y, frequency = yfreq): ts.eps and extend at their defaults.
+            let again = WindowArgs {
+                start: None,
+                end: None,
+                frequency: Some(yfreq),
+                deltat: None,
+                extend: false,
+                eps: TS_EPS,
+            };
+            return window_default(&y, tsp, &again, ctx);
+        }
+        Ok((y, tsp))
+    }
 }

@@ -600,6 +600,38 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let outer = scalar_arg(args, "outer", if robust { 15.0 } else { 0.0 }).max(0.0);
             STL * n * inner.max(1.0) * (outer + 1.0)
         }
+        // HoltWinters: decompose of the start periods, then a run of the
+        // filter (a dozen flops a point) per evaluation of the SSE: one
+        // with every parameter given, optimize's two dozen for one free,
+        // and for two or three L-BFGS-B's iterations (some 30 in R's
+        // examples) of a value and a central-difference gradient each.
+        "HoltWinters" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let free = ["alpha", "beta", "gamma"]
+                .iter()
+                .filter(|p| matches!(args.get(p), None | Some(Type::Null)))
+                .count();
+            let runs = match free {
+                0 => 1.0,
+                1 => HW_OPTIMIZE_RUNS,
+                k => HW_LBFGSB_ITERATIONS * (1.0 + 2.0 * k as f64),
+            };
+            PER_ELEMENT * n * (DECOMPOSE_PERIOD + 4.0) + HW_FILTER * n * (runs + 1.0)
+        }
+        // spec.pgram: detrending and tapering passes, a transform of the
+        // padded length (nextn of n, within a few percent of n), and
+        // three more for smoothing by spans.
+        "spec.pgram" | "spectrum" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let transforms = if args.get("spans").is_some() {
+                4.0
+            } else {
+                1.0
+            };
+            6.0 * PER_ELEMENT * n + transforms * FFT * super::fft::factor_ops(n as usize)
+        }
+        // window: a copy of the rows kept (or padded).
+        "window" => PER_ELEMENT * out.max(1.0),
         // A multiply-add per coefficient per point and column.
         "filter" => {
             let x = args.get("x").map_or(0.0, elements);
@@ -954,6 +986,13 @@ const DECOMPOSE_PERIOD: f64 = 12.0;
 /// stl: ops per point of one inner pass (three loess fits of a few dozen
 /// weighted points each; not measured).
 const STL: f64 = 300.0;
+/// HoltWinters: ops per point of one run of the filter (not measured).
+const HW_FILTER: f64 = 12.0;
+/// HoltWinters: runs of the filter optimize takes for one free parameter.
+const HW_OPTIMIZE_RUNS: f64 = 25.0;
+/// HoltWinters: L-BFGS-B's iterations for two or three free parameters
+/// (R 4.2.2 takes 15 to 45 on its datasets' series).
+const HW_LBFGSB_ITERATIONS: f64 = 30.0;
 /// Ops per neighbour of a lowess fit: its tricube weight and three
 /// weighted sums (not measured).
 const LOWESS: f64 = 12.0;

@@ -27,6 +27,8 @@ mod library13;
 mod library14;
 mod library15;
 mod library16;
+mod library17;
+mod library18;
 mod library4;
 mod library5;
 mod library6;

@@ -8,7 +8,7 @@
 //! ports do R's arithmetic in R's order. What R refuses, flowcast refuses
 //! with R's message (library18_errors.json).
 
-mod common;
+use crate::common;
 use common::r_json;
 use common::text;
 use common::{flowcast, steps_workflow as workflow};
