@@ -11,12 +11,13 @@ use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
     alloc, frame, fun, index, logical, model_matrix, names, path, registry, switch, Args, Ctx,
-    Kernel, KernelError, Value, Warning,
+    KernelError, Value, Warning,
 };
 use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
+mod call_text;
 mod nls;
 
 /// A failure while evaluating: where and why.
@@ -891,7 +892,7 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
                 .find(|a| a.name.as_deref() == Some("x"))
                 .or_else(|| args.iter().find(|a| a.name.is_none()));
             if let Some(x) = x {
-                let nm = Value::string(&x.value.to_string());
+                let nm = Value::string(&deparse(&x.value));
                 values.push((Some("nm".to_string()), Cow::Owned(nm)));
             }
         }
@@ -1144,244 +1145,13 @@ fn call_traced(
         let matched = Args::match_call(kernel.name, kernel.params, given.clone()).ok();
         value = names::carry(func, &given, matched.as_ref(), value);
     }
-    if let Value::List(l) = &mut value {
-        // R's pairwise.htest has it second, after the method.
-        let at = match l.class.as_deref() {
-            // Right after the method, where R's tests put it (before
-            // wilcox's conf.int, chisq's observed, ks's exact); bartlett.test
-            // puts it before.
-            Some("htest") => Some(
-                l.names
-                    .as_ref()
-                    .and_then(|n| n.iter().position(|n| n == "method"))
-                    .map_or(l.items.len(), |i| i + usize::from(func != "bartlett.test")),
-            ),
-            Some("pairwise.htest") => Some(l.items.len().min(1)),
-            _ => None,
-        };
-        if let (Some(at), None) = (at, l.field("data.name")) {
-            if let (Some(names), Some(dn)) = (l.names.as_mut(), data_name(func, &matched, args)) {
-                names.insert(at, "data.name".to_string());
-                l.items.insert(at, Value::string(&dn));
-            }
-        }
-    }
-    if let Value::List(l) = &mut value {
-        if l.class.as_deref() == Some("density") && l.field("call").is_none() {
-            if let Some(dn) = data_name(func, &matched, args) {
-                if let Some(names) = l.names.as_mut() {
-                    let at = names.len().min(4);
-                    names.insert(at, "data.name".to_string());
-                    names.insert(at, "call".to_string());
-                    l.items.insert(at, Value::string(&dn));
-                    l.items
-                        .insert(at, Value::string(&matched_call(kernel, &matched, args)));
-                }
-            }
-        }
-    }
-    if let Value::List(l) = &mut value {
-        // acf's and ar's `series`, deparse1(substitute(x)); ar's `call`,
-        // match.call(), after it.
-        let series = match l.class.as_deref() {
-            Some("acf") => Some(4),
-            Some("ar") => l
-                .names
-                .as_ref()
-                .and_then(|n| n.iter().position(|n| n == "method"))
-                .map(|i| i + 1),
-            _ => None,
-        };
-        if let (Some(at), None) = (series, l.field("series")) {
-            let text = matched
-                .position("x")
-                .and_then(|i| args.get(i))
-                .map(|a| deparse(&a.value));
-            if let (Some(names), Some(text)) = (l.names.as_mut(), text) {
-                let at = at.min(names.len());
-                names.insert(at, "series".to_string());
-                l.items.insert(at, Value::string(&text));
-                if l.class.as_deref() == Some("ar") {
-                    let at = (at + 2).min(names.len());
-                    names.insert(at, "call".to_string());
-                    l.items
-                        .insert(at, Value::string(&called(kernel, &matched, args)));
-                }
-            }
-        }
-    }
-    if let Value::List(l) = &mut value {
-        // medpolish's `name`, deparse1(substitute(x)), last.
-        if l.class.as_deref() == Some("medpolish") && l.field("name").is_none() {
-            let text = matched
-                .position("x")
-                .and_then(|i| args.get(i))
-                .map(|a| deparse(&a.value));
-            if let (Some(names), Some(text)) = (l.names.as_mut(), text) {
-                names.push("name".to_string());
-                l.items.push(Value::string(&text));
-            }
-        }
-    }
-    if func == "arima" {
-        // deparse1(substitute(xreg)) names an xreg without column names.
-        let xreg = matched.get("xreg");
-        let unnamed = xreg.is_some_and(|v| crate::kernels::names::dimnames(v).1.is_none());
-        let text = matched
-            .position("xreg")
-            .and_then(|i| args.get(i))
-            .map(|a| deparse(&a.value));
-        if let (true, Some(v), Some(text)) = (unnamed, xreg, text) {
-            let ncol = v.dims().map_or(1, |(_, c)| c);
-            crate::kernels::arima::name_xreg(&mut value, &text, ncol);
-        }
-    }
-    if let Value::List(l) = &mut value {
-        if l.class.as_deref() == Some("integrate") && l.field("call").is_none() {
-            if let Some(names) = l.names.as_mut() {
-                names.push("call".to_string());
-                l.items.push(Value::string(&called(kernel, &matched, args)));
-            }
-        }
-    }
+    call_text::attach(func, kernel, &matched, args, &mut value);
     let path = if trace {
         path::taken(kernel.name, &matched, &value)
     } else {
         None
     };
     Ok((value, path))
-}
-
-/// R's `match.call()` of a call to an S3 generic's default method, as
-/// `density.default` keeps it: each argument given, named by its formal,
-/// in the formals' order.
-fn matched_call(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
-    let given: Vec<String> = kernel
-        .params
-        .iter()
-        .filter(|p| p.name != "...")
-        .filter_map(|p| {
-            let i = matched.position(p.name)?;
-            Some(format!("{} = {}", p.name, args.get(i)?.value))
-        })
-        .collect();
-    format!("{}.default({})", kernel.name, given.join(", "))
-}
-
-/// R's `match.call()` of a closure's call, as `integrate` keeps it: each
-/// argument given, named by its formal, in the formals' order, and what
-/// `...` took where it stands, with its own name if it had one.
-fn called(kernel: &Kernel, matched: &Args<&Value>, args: &[Arg]) -> String {
-    let mut given = Vec::new();
-    for p in kernel.params {
-        if p.name == "..." {
-            for (name, i) in matched.dot_positions() {
-                if let Some(a) = args.get(i) {
-                    given.push(match name {
-                        Some(n) => format!("{n} = {}", deparse(&a.value)),
-                        None => deparse(&a.value),
-                    });
-                }
-            }
-        } else if let Some(a) = matched.position(p.name).and_then(|i| args.get(i)) {
-            given.push(format!("{} = {}", p.name, deparse(&a.value)));
-        }
-    }
-    format!("{}({})", kernel.name, given.join(", "))
-}
-
-/// A test's `data.name`: its data arguments as R deparses them
-/// (`deparse1(substitute(x))`), joined as each R test joins them.
-fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String> {
-    let text = |name: &str| {
-        matched
-            .position(name)
-            .and_then(|i| args.get(i))
-            .map(|a| a.value.to_string())
-    };
-    match func {
-        "wilcox.test" | "ks.test" | "mood.test" | "ansari.test" => {
-            let x = text("x")?;
-            // ks.test's `y` may name a distribution instead of data.
-            let y = match matched.get("y") {
-                Some(Value::Num(_) | Value::Mat(_) | Value::Bool(_)) => text("y"),
-                _ => None,
-            };
-            Some(y.map_or_else(|| x.clone(), |y| format!("{x} and {y}")))
-        }
-        "t.test" | "var.test" | "cor.test" | "mcnemar.test" => {
-            let x = text("x")?;
-            Some(match matched.get("y") {
-                Some(Value::Null) | None => x,
-                Some(_) => format!("{x} and {}", text("y")?),
-            })
-        }
-        "chisq.test" | "shapiro.test" | "fisher.test" | "density" | "Box.test" => text("x"),
-        "pairwise.t.test" | "pairwise.wilcox.test" => {
-            Some(format!("{} and {}", text("x")?, text("g")?))
-        }
-        "kruskal.test" | "bartlett.test" | "fligner.test" => {
-            let x = text("x")?;
-            Some(match text("g") {
-                Some(g) if !matches!(matched.get("x"), Some(Value::List(_))) => {
-                    format!("{x} and {g}")
-                }
-                _ => x,
-            })
-        }
-        "mantelhaen.test" => {
-            let x = text("x")?;
-            Some(match (text("y"), text("z")) {
-                (Some(y), Some(z)) => format!("{x} and {y} and {z}"),
-                _ => x,
-            })
-        }
-        "poisson.test" => Some(format!(
-            "{} time base: {}",
-            text("x")?,
-            text("T").unwrap_or_else(|| "1".to_string())
-        )),
-        "binom.test" => {
-            let x = text("x")?;
-            Some(match (matched.get("x").map(Value::len), text("n")) {
-                (Some(1), Some(n)) => format!("{x} and {n}"),
-                _ => x,
-            })
-        }
-        "prop.test" => {
-            let mut d = text("x")?;
-            let k = match matched.get("x") {
-                Some(Value::Mat(m)) => m.nrows(),
-                Some(v) => {
-                    d = format!("{d} out of {}", text("n").unwrap_or_default());
-                    v.len()
-                }
-                None => 0,
-            };
-            let p = match text("p") {
-                Some(p) => Some(p),
-                None if k == 1 => Some("0.5".to_string()),
-                None => None,
-            };
-            if let Some(p) = p {
-                let what = if k == 1 {
-                    "probability"
-                } else {
-                    "probabilities"
-                };
-                d = format!("{d}, null {what} {p}");
-            }
-            Some(d)
-        }
-        "friedman.test" | "quade.test" => {
-            let y = text("y")?;
-            Some(match (text("groups"), text("blocks")) {
-                (Some(g), Some(b)) => format!("{y}, {g} and {b}"),
-                _ => y,
-            })
-        }
-        _ => None,
-    }
 }
 
 /// What a caught panic said, when it said it as text.

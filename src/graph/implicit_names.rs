@@ -36,7 +36,7 @@ pub fn tag(
         }
         **tag = match &a.value.kind {
             ExprKind::Name(n) => Some(n.clone()),
-            _ if any_expression => Some(a.value.to_string()),
+            _ if any_expression => Some(crate::workflow::deparse(&a.value)),
             _ => None,
         };
     }
