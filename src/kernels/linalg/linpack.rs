@@ -7,32 +7,23 @@
 //! Matrices are column-major slices with leading dimension `n`; indices are
 //! 0-based here where the Fortran is 1-based.
 
+use super::blas::ddot as dot;
 pub(super) use super::blas::dnrm2 as nrm2;
 
-/// Dot product with sixteen independent partial sums, so the loop is bound by
-/// throughput rather than by the latency of one serial addition chain (and
-/// LLVM packs the lanes into SIMD registers). This reorders reference BLAS's
-/// left-to-right sum, so results can differ from R's in the last bits.
+/// [`dot`] of `h` with four columns at once, each summed in `ddot`'s own
+/// order: four independent chains keep the adder busy where one waits on
+/// the latency of each addition, without reordering any sum.
 #[inline(always)]
-fn dot(x: &[f64], y: &[f64]) -> f64 {
-    const W: usize = 16;
-    let len = x.len().min(y.len());
-    let (x, y) = (&x[..len], &y[..len]);
-    let mut acc = [0.0f64; W];
-    let xc = x.chunks_exact(W);
-    let yc = y.chunks_exact(W);
-    let (xr, yr) = (xc.remainder(), yc.remainder());
-    for (a, b) in xc.zip(yc) {
-        for k in 0..W {
-            acc[k] += a[k] * b[k];
-        }
-    }
-    let mut s = 0.0;
-    for a in acc {
-        s += a;
-    }
-    for (a, b) in xr.iter().zip(yr) {
-        s += a * b;
+fn dot4(h: &[f64], c: [&[f64]; 4]) -> [f64; 4] {
+    let len = h.len();
+    let [c0, c1, c2, c3] = c.map(|c| &c[..len]);
+    let mut s = [0.0; 4];
+    for i in 0..len {
+        let a = h[i];
+        s[0] += a * c0[i];
+        s[1] += a * c1[i];
+        s[2] += a * c2[i];
+        s[3] += a * c3[i];
     }
     s
 }
@@ -89,15 +80,41 @@ pub(super) fn apply_step(
     let col = &mut tail[r..n];
     let t = -dot(hv, col) / hv[0];
     axpy(t, hv, col);
-    if qraux[j] == 0.0 {
+    downdate(col, &mut qraux[j], &mut work1[j]);
+}
+
+/// [`apply_step`] on the four columns `j..j + 4`, their dot products
+/// computed together ([`dot4`]); each column's arithmetic is unchanged.
+#[inline(always)]
+fn apply_step4(x: &mut [f64], n: usize, r: usize, j: usize, qraux: &mut [f64], work1: &mut [f64]) {
+    let (head, tail) = x.split_at_mut(j * n);
+    let hv = &head[r * n + r..(r + 1) * n];
+    let (c0, tail) = tail.split_at_mut(n);
+    let (c1, tail) = tail.split_at_mut(n);
+    let (c2, tail) = tail.split_at_mut(n);
+    let c3 = &mut tail[..n];
+    let mut cols = [&mut c0[r..], &mut c1[r..], &mut c2[r..], &mut c3[r..]];
+    let s = dot4(hv, [&*cols[0], &*cols[1], &*cols[2], &*cols[3]]);
+    for (k, col) in cols.iter_mut().enumerate() {
+        let t = -s[k] / hv[0];
+        axpy(t, hv, col);
+        downdate(col, &mut qraux[j + k], &mut work1[j + k]);
+    }
+}
+
+/// dqrdc2's update of a column's norm after a reflection: scaled down
+/// while that is accurate, recomputed once most of the norm is gone.
+#[inline(always)]
+fn downdate(col: &[f64], qraux: &mut f64, work1: &mut f64) {
+    if *qraux == 0.0 {
         return;
     }
-    let tt = (1.0 - (col[0].abs() / qraux[j]).powi(2)).max(0.0);
+    let tt = (1.0 - (col[0].abs() / *qraux).powi(2)).max(0.0);
     if tt.abs() < 1e-6 {
-        qraux[j] = nrm2(&col[1..]);
-        work1[j] = qraux[j];
+        *qraux = nrm2(&col[1..]);
+        *work1 = *qraux;
     } else {
-        qraux[j] *= tt.sqrt();
+        *qraux *= tt.sqrt();
     }
 }
 
@@ -183,7 +200,14 @@ pub(crate) fn dqrdc2(mut x: Vec<f64>, n: usize, p: usize, tol: f64) -> Qr {
             // widest SIMD the CPU has (pulp compiles the closure for AVX2
             // when available, while the crate itself targets baseline x86-64).
             arch.dispatch(|| {
-                for j in next..p {
+                let mut j = next;
+                while j + 4 <= p {
+                    for &(r, _) in &block {
+                        apply_step4(&mut x, n, r, j, &mut qraux, &mut work1);
+                    }
+                    j += 4;
+                }
+                for j in j..p {
                     for &(r, _) in &block {
                         apply_step(&mut x, n, r, j, &mut qraux, &mut work1);
                     }
@@ -238,18 +262,11 @@ fn reflect(qr: &Qr, j: usize, y: &mut [f64]) {
     let n = qr.n;
     let col = &qr.qr[j * n + j..(j + 1) * n];
     let d = qr.qraux[j];
-    // ddot sums from its first product on: below the lane width that is
-    // reference BLAS's order exactly (the lanes reorder longer columns).
-    let rest = (&col[1..], &y[j + 1..n]);
-    let s = if rest.0.len() < 16 {
-        let mut s = 0.0 + d * y[j];
-        for (a, b) in rest.0.iter().zip(rest.1) {
-            s += a * b;
-        }
-        s
-    } else {
-        d * y[j] + dot(rest.0, rest.1)
-    };
+    // ddot sums from its first product on, the diagonal's first.
+    let mut s = 0.0 + d * y[j];
+    for (a, b) in col[1..].iter().zip(&y[j + 1..n]) {
+        s += a * b;
+    }
     let t = -s / d;
     y[j] += t * d;
     axpy(t, &col[1..], &mut y[j + 1..n]);
