@@ -94,3 +94,24 @@ fn odd_inputs_do_not_panic() {
         }
     }
 }
+
+/// What flowcast's step() does not do (a scope, so forward steps; a keep
+/// function) is refused saying so, never run as something else.
+#[test]
+fn step_scope_is_refused() {
+    for (call, says) in [
+        ("step(l, scope = \"x1\")", "takes no 'scope'"),
+        (
+            "step(l, direction = \"forward\", scope = c(\"x1\", \"x2\"))",
+            "takes no 'scope'",
+        ),
+    ] {
+        let steps = format!("{D}\nl = 'lm(k ~ x1 + x2, data = d)'\na = '{call}'");
+        let (_dir, path) = workflow(&steps);
+        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+        let all = text(&out.stderr) + &text(&out.stdout);
+        assert!(!out.status.success(), "{steps}: {all}");
+        assert!(all.contains(says), "{steps}: {all}");
+        assert!(!all.contains("panicked"), "{steps}: {all}");
+    }
+}

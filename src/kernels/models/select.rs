@@ -273,9 +273,7 @@ fn f_test(dev: &[f64], dfs: &[f64], rms: f64, rdf: f64) -> (Vec<f64>, Vec<f64>) 
         .iter()
         .zip(dfs)
         .map(|(&f, &df)| {
-            if is_na(f) {
-                NA
-            } else if df <= 0.0 {
+            if is_na(f) || df <= 0.0 {
                 NA
             } else {
                 pf(f, df, rdf, false, false)
