@@ -48,6 +48,12 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "step" => Some(
+            " (of lm and glm fits, backward from the model: `scope` (so forward steps) and `keep` are refused; `trace` prints nothing; the path table is the fit's `anova`)",
+        ),
+        "drop1" => Some(
+            " (of lm and glm fits: R's table with its columns and row names, without the heading R prints)",
+        ),
         "supsmu" => Some(
             " (`trace` prints nothing; the few inputs on which R's Fortran loops for ever or reads past its arrays are refused)",
         ),

@@ -186,6 +186,15 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         ),
         ("assign", num(p)),
         ("terms", terms_type(terms)),
+        // R's model.matrix(object), which drop1.lm refits on.
+        (
+            "x",
+            Type::Mat {
+                rows: None,
+                cols: p,
+            },
+        ),
+        ("y", Type::num_unknown()),
         ("obs.names", obs_names_type()),
     ]);
     Ok(Type::record("lm", fields))
@@ -407,7 +416,18 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
-    let terms = terms_value(&d, f.intercept);
+    let obs = obs_names(args.get("data"), &d.rows);
+    let rows = d.rows.clone();
+    Ok((fit_design(d, f.intercept, obs)?, rows))
+}
+
+/// The lm record of a design: lm.fit or lm.wfit of its matrix, with R's
+/// summaries, the terms, the model matrix `x` and response `y` (which
+/// drop1 and step refit on), and the rows' names `obs`.
+pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List, KernelError> {
+    let terms = terms_value(&d, intercept);
+    let x = Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()));
+    let y = Value::Num(d.y.clone());
     let mut fields = match &d.w {
         None => {
             let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
@@ -420,10 +440,10 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
                     fitted,
                     weights: None,
                 },
-                f.intercept,
+                intercept,
             )
         }
-        Some(w) => weighted(d.x, d.n, d.p, &d.y, w, f.intercept)?,
+        Some(w) => weighted(d.x, d.n, d.p, &d.y, w, intercept)?,
     };
     // --out writes a named vector as an array (as jsonlite does), so the
     // names travel beside it; they label std.error, t.value and p.value too.
@@ -433,8 +453,10 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         Value::Num(d.assign.iter().map(|&a| a as f64).collect()),
     ));
     fields.push(("terms", terms));
-    fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
-    Ok((List::record("lm", fields), d.rows))
+    fields.push(("x", x));
+    fields.push(("y", y));
+    fields.push(("obs.names", obs));
+    Ok(List::record("lm", fields))
 }
 
 /// The names of the rows a fit kept, as its model frame has them (the

@@ -455,6 +455,31 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (n, p) = formula_size(args.get("formula"));
             LM_ROW * n + GLM_ITERATIONS * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
         }
+        // drop1: one least-squares refit (a glm: one per IRLS
+        // iteration) per term, each on the model matrix less its columns;
+        // the fit's rows are known only at run time, charged as 100. step:
+        // a drop1 per step, charged as p/2 steps.
+        "drop1" | "step" => {
+            let (p, glm) = match args.get("object") {
+                Some(Type::Record { class, fields }) => (
+                    fields
+                        .iter()
+                        .find(|(f, _)| f == "coefficients")
+                        .and_then(|(_, t)| t.len())
+                        .map_or(5.0, |p| p as f64),
+                    class == "glm",
+                ),
+                _ => (5.0, false),
+            };
+            let n = DROP1_ROWS;
+            let iterations = if glm { GLM_ITERATIONS } else { 1.0 };
+            let steps = if function == "step" {
+                (p / 2.0).max(1.0)
+            } else {
+                1.0
+            };
+            steps * p * iterations * (LM * 2.0 * n * p * p + LM_CELL * n * p)
+        }
         "chol" => {
             let (n, _) = arg_dims(args, "x");
             SOLVE * n.powi(3) / 3.0
@@ -977,6 +1002,8 @@ const GLM_ROW: f64 = 300.0;
 const PER_CENTRED: f64 = 40.0;
 /// IRLS iterations a glm typically takes (R's usual 4 to 6).
 const GLM_ITERATIONS: f64 = 5.0;
+/// drop1: the rows of a fit, unknown before it runs.
+const DROP1_ROWS: f64 = 100.0;
 const VAR: f64 = 1.45;
 /// Ops per complex butterfly term of Singleton's transform (not measured:
 /// a complex multiply-add, about four flops and a load).

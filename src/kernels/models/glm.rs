@@ -286,17 +286,41 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
-    let mut fields = glm_fit(&d, failures.as_deref(), family, f.intercept, ctx)?;
+    let obs = obs_names(args.get("data"), &d.rows);
+    let record = glm_record(
+        &d,
+        failures.as_deref(),
+        family,
+        f.intercept,
+        obs,
+        f.response_label.as_deref(),
+        ctx,
+    )?;
+    Ok(Value::List(record))
+}
+
+/// The glm record of a design: glm.fit of its matrix, with the model
+/// matrix `x` kept, the rows' names `obs` and the response's label.
+pub(super) fn glm_record(
+    d: &Design,
+    failures: Option<&[f64]>,
+    family: Family,
+    intercept: bool,
+    obs: Value,
+    response: Option<&str>,
+    ctx: &mut Ctx,
+) -> Result<List, KernelError> {
+    let mut fields = glm_fit(d, failures, family, intercept, ctx)?;
     // glm(x = TRUE)'s model matrix, kept always: anova refits its leading
     // columns as R's anova.glm does with model.matrix(object).
     fields.push(("x", Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()))));
-    fields.push(("obs.names", obs_names(args.get("data"), &d.rows)));
+    fields.push(("obs.names", obs));
     // deparse(formula(fit)[[2]]): anova.glmlist keeps only the fits of the
     // first one's response.
-    if let Some(label) = &f.response_label {
-        fields.push(("response", Value::Str(vec![label.clone()])));
+    if let Some(label) = response {
+        fields.push(("response", Value::Str(vec![label.to_string()])));
     }
-    Ok(Value::List(List::record("glm", fields)))
+    Ok(List::record("glm", fields))
 }
 
 /// What anova reads of a `glm.fit` run on a model matrix.
@@ -304,6 +328,7 @@ pub(super) struct Refit {
     pub deviance: f64,
     pub null_deviance: f64,
     pub df_residual: f64,
+    pub rank: f64,
     pub residuals: Vec<f64>,
     pub weights: Vec<f64>,
 }
@@ -345,6 +370,7 @@ pub(super) fn refit(
         deviance: one("deviance"),
         null_deviance: one("null.deviance"),
         df_residual: one("df.residual"),
+        rank: one("rank"),
         residuals: get("residuals"),
         weights: get("weights"),
     })

@@ -1,7 +1,7 @@
 //! Fitted models beyond `lm`: `glm` with its families, and the functions
 //! R users call on a fit (`coef`, `residuals`, `fitted`, `summary`,
 //! `anova`, `predict`, `logLik`, `AIC`, `BIC`, `deviance`, `df.residual`,
-//! `nobs`, `vcov`, `confint`).
+//! `nobs`, `vcov`, `confint`, `extractAIC`, `drop1`, `step`).
 
 mod accessors;
 mod anova;
@@ -13,6 +13,7 @@ mod influence;
 mod info;
 pub(crate) mod nls;
 mod predict;
+mod select;
 mod summary;
 
 use family::{Dist, Family, Link, Variance};
@@ -250,6 +251,45 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: info::scalar_shape,
         eval: info::deviance_eval,
+    },
+    Kernel {
+        name: "extractAIC",
+        params: &[req("fit"), opt("scale"), opt("k"), DOTS],
+        random: false,
+        shape: select::extract_aic_shape,
+        eval: select::extract_aic_eval,
+    },
+    Kernel {
+        name: "drop1",
+        params: &[
+            req("object"),
+            opt("scope"),
+            opt("scale"),
+            opt("all.cols"),
+            opt("test"),
+            opt("k"),
+            DOTS,
+        ],
+        random: false,
+        shape: select::drop1_shape,
+        eval: select::drop1_eval,
+    },
+    Kernel {
+        name: "step",
+        params: &[
+            req("object"),
+            opt("scope"),
+            opt("scale"),
+            opt("direction"),
+            opt("trace"),
+            opt("keep"),
+            opt("steps"),
+            opt("k"),
+            DOTS,
+        ],
+        random: false,
+        shape: select::step_shape,
+        eval: select::step_eval,
     },
     Kernel {
         name: "df.residual",

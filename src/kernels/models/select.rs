@@ -1,0 +1,959 @@
+//! Model selection on a fitted `lm` or `glm`: R's `extractAIC` and
+//! `drop1`, ports of stats' add.R (`extractAIC.lm`, `extractAIC.glm`,
+//! `drop1.lm`, `drop1.glm`, `drop.scope`, `factor.scope`, `check_exact`,
+//! `safe_pchisq`, `safe_pf`).
+//!
+//! drop1 refits on columns of the model matrix the fit kept (`x`), as
+//! R's drop1 methods refit on `model.matrix(object)`: `lm.fit` or
+//! `lm.wfit` (R's `dqrls`, tol 1e-7) for an lm, `glm.fit` for a glm.
+//! R's result is a data frame of class `anova` with a heading; flowcast's
+//! is the data frame with R's columns and row names ("<none>", then the
+//! terms), as flowcast's `anova` gives it, the heading not kept.
+//!
+//! `step` (R's `step`) goes backward only: its scope missing, each step
+//! is drop1's best deletion, refitted on the model matrix less the term's
+//! columns (what R's `update(fit, ~ . - term)` fits on the same rows).
+//! Forward steps (`add1`), a `scope`, and `update` fit on variables
+//! outside the fit's model matrix, which needs the call's data and R's
+//! `update.formula`; they are refused.
+
+use super::super::frame;
+use super::super::linalg::linpack::dqrls;
+use super::super::lm::{fit_design, Design};
+use super::super::nmath::{pchisq, pf};
+use super::super::summary::sum;
+use super::super::value::{List, RowNames, NA};
+use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
+use super::family::{Dist, Family, Link};
+use super::fit::{model_type, Fit, Kind};
+use super::glm::{glm_record, refit};
+use super::summary::estimated_dispersion;
+
+pub(super) fn extract_aic_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    nls_refused(args, "fit")?;
+    Ok(Type::num(2))
+}
+
+pub(super) fn drop1_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    nls_refused(args, "object")?;
+    Ok(Type::Any)
+}
+
+fn nls_refused(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
+    if let Some(Type::Record { class, .. }) = model_type(args, name)? {
+        if class == super::nls::CLASS {
+            return Err(args.error(
+                name,
+                format!(
+                    "flowcast's {}() takes a model fitted by lm() or glm()",
+                    args.func
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The model of `extractAIC(fit, ...)` or `drop1(object, ...)`.
+fn model<'a>(args: &'a Args<&Value>, name: &str) -> Result<Fit<'a>, KernelError> {
+    Fit::from_arg(args, name, args.func)
+}
+
+/// A number argument R compares (`if (scale > 0)`): NA is R's error.
+fn number(args: &Args<&Value>, name: &str, default: f64) -> Result<f64, KernelError> {
+    let v = args.scalar_or(name, default)?;
+    if v.is_nan() && name == "scale" {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    Ok(v)
+}
+
+/// R's `extractAIC(fit, scale = 0, k = 2)`: `extractAIC.lm` or
+/// `extractAIC.glm`, the equivalent degrees of freedom and the AIC.
+pub(super) fn extract_aic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = model(args, "fit")?;
+    let scale = number(args, "scale", 0.0)?;
+    let k = number(args, "k", 2.0)?;
+    let (edf, aic) = extract_aic(&fit, scale, k)?;
+    Ok(Value::Num(vec![edf, aic]))
+}
+
+fn extract_aic(fit: &Fit, scale: f64, k: f64) -> Result<(f64, f64), KernelError> {
+    let n = fit.nums("residuals")?.len() as f64;
+    let edf = n - fit.scalar("df.residual")?;
+    Ok(match fit.kind {
+        // extractAIC.lm
+        Kind::Lm => {
+            let rss = fit.weighted_rss()?;
+            let dev = if scale > 0.0 {
+                rss / scale - n
+            } else {
+                n * (rss / n).ln()
+            };
+            (edf, dev + k * edf)
+        }
+        // extractAIC.glm: "assumes dispersion is known"
+        Kind::Glm(_) => (edf, fit.scalar("aic")? + (k - 2.0) * edf),
+    })
+}
+
+/// The tests of drop1.lm and drop1.glm.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Test {
+    None,
+    Rao,
+    Lrt,
+    F,
+}
+
+/// `match.arg(test)` over the method's choices.
+fn test_arg(args: &Args<&Value>, glm: bool) -> Result<Test, KernelError> {
+    let choices: &[(&str, Test)] = if glm {
+        &[
+            ("none", Test::None),
+            ("Rao", Test::Rao),
+            ("LRT", Test::Lrt),
+            ("Chisq", Test::Lrt),
+            ("F", Test::F),
+        ]
+    } else {
+        &[("none", Test::None), ("Chisq", Test::Lrt), ("F", Test::F)]
+    };
+    let s = match args.get("test") {
+        None => return Ok(Test::None),
+        Some(Value::Str(s)) => s,
+        Some(Value::Null) => return Ok(Test::None),
+        Some(_) => return Err(KernelError::new("'arg' must be NULL or a character vector")),
+    };
+    // match.arg: the whole choices vector given means the default.
+    if s.len() == choices.len() && s.iter().zip(choices).all(|(a, (b, _))| a == b) {
+        return Ok(Test::None);
+    }
+    let [s] = s.as_slice() else {
+        return Err(KernelError::new("'arg' must be of length 1"));
+    };
+    if let Some((_, t)) = choices.iter().find(|(n, _)| n == s) {
+        return Ok(*t);
+    }
+    let partial: Vec<Test> = choices
+        .iter()
+        .filter(|(n, _)| !s.is_empty() && n.starts_with(s.as_str()))
+        .map(|(_, t)| *t)
+        .collect();
+    match partial.as_slice() {
+        [t] => Ok(*t),
+        _ => {
+            let quoted: Vec<String> = choices
+                .iter()
+                .map(|(n, _)| format!("\u{201c}{n}\u{201d}"))
+                .collect();
+            Err(KernelError::new(format!(
+                "'arg' should be one of {}",
+                quoted.join(", ")
+            )))
+        }
+    }
+}
+
+/// R's `drop.scope(object)`, through `factor.scope(factor, list(drop =
+/// numeric()))`: the terms no other term contains all the variables of
+/// (`crossprod(facs > 0)`), so that no interaction is left without its
+/// margins.
+fn drop_scope(fit: &Fit) -> Vec<String> {
+    let labels = fit.term_labels();
+    let (_, terms) = fit.term_variables();
+    if terms.len() != labels.len() || labels.len() <= 1 {
+        return labels;
+    }
+    let shared = |i: usize, j: usize| terms[i].iter().filter(|v| terms[j].contains(v)).count();
+    labels
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| {
+            let own = shared(i, i);
+            let most = (0..labels.len())
+                .filter(|&j| j != i)
+                .map(|j| shared(i, j))
+                .max()
+                .unwrap_or(0);
+            most != own
+        })
+        .map(|(_, l)| l.clone())
+        .collect()
+}
+
+/// drop1's `scope`: missing, `drop.scope(object)`; a character vector,
+/// term labels; a formula, the labels of its terms (R's
+/// `attr(terms(update.formula(object, scope)), "term.labels")`, the same
+/// for a formula without `.`). Each must be a term of the fit.
+fn scope_arg(args: &Args<&Value>, fit: &Fit) -> Result<Vec<String>, KernelError> {
+    let scope = match args.get("scope") {
+        None => return Ok(drop_scope(fit)),
+        Some(Value::Str(s)) => s.clone(),
+        Some(Value::Formula(f)) => f.terms.iter().map(|(l, _)| l.clone()).collect(),
+        Some(v) => {
+            return Err(KernelError::new(format!(
+                "flowcast's drop1() takes 'scope' as term labels or a formula, not {}",
+                v.type_name()
+            )))
+        }
+    };
+    let tl = fit.term_labels();
+    if !scope.iter().all(|s| tl.contains(s)) {
+        return Err(KernelError::new("scope is not a subset of term labels"));
+    }
+    Ok(scope)
+}
+
+/// `x[, jj, drop = FALSE]`: the columns `jj` of column-major `x`.
+fn columns(x: &[f64], n: usize, jj: &[usize]) -> Vec<f64> {
+    jj.iter()
+        .flat_map(|&j| x[j * n..(j + 1) * n].iter().copied())
+        .collect()
+}
+
+/// The model matrix the fit kept, column-major, with its rows.
+fn model_x<'a>(fit: &Fit<'a>, p: usize) -> Result<(&'a [f64], usize), KernelError> {
+    match fit.exact("x") {
+        Some(Value::Mat(m)) if m.ncols() == p => Ok((m.as_slice(), m.nrows())),
+        _ => Err(KernelError::new(
+            "the fit keeps no model matrix 'x': refit it with this flowcast's lm() or glm()",
+        )),
+    }
+}
+
+/// `setdiff(cols, ii)` where `ii` are the columns `asgn` gives term
+/// `term` (1-based).
+fn kept_columns(cols: &[usize], asgn: &[f64], term: usize) -> Vec<usize> {
+    cols.iter()
+        .copied()
+        .filter(|&j| asgn[j] != term as f64)
+        .collect()
+}
+
+/// R's `safe_pchisq(q, df, lower.tail = FALSE)` at each row with a
+/// statistic: df <= 0 gives NA.
+fn upper_chisq(q: &[f64], df: &[f64]) -> Vec<f64> {
+    q.iter()
+        .zip(df)
+        .map(|(&q, &d)| {
+            if q.is_nan() || d.is_nan() || d <= 0.0 {
+                if q.is_nan() && !is_na(q) {
+                    q
+                } else {
+                    NA
+                }
+            } else {
+                pchisq(q, d, false, false)
+            }
+        })
+        .collect()
+}
+
+fn is_na(x: f64) -> bool {
+    x.to_bits() == NA.to_bits()
+}
+
+/// R's F test of drop1.lm and drop1.glm: `Fs <- (dev/dfs)/rms`,
+/// `Fs[dfs < 1e-4] <- NA`, then `safe_pf(Fs, dfs, rdf, lower.tail =
+/// FALSE)` where Fs is not NA.
+fn f_test(dev: &[f64], dfs: &[f64], rms: f64, rdf: f64) -> (Vec<f64>, Vec<f64>) {
+    let fs: Vec<f64> = dev
+        .iter()
+        .zip(dfs)
+        .map(|(&d, &df)| {
+            if df.is_nan() || df < 1e-4 {
+                NA
+            } else {
+                (d / df) / rms
+            }
+        })
+        .collect();
+    let p = fs
+        .iter()
+        .zip(dfs)
+        .map(|(&f, &df)| {
+            if is_na(f) || df <= 0.0 {
+                NA
+            } else {
+                pf(f, df, rdf, false, false)
+            }
+        })
+        .collect();
+    (fs, p)
+}
+
+fn table(names: Vec<&str>, cols: Vec<Vec<f64>>, rows: Vec<String>) -> Value {
+    frame::named_frame(
+        names.into_iter().map(String::from).collect(),
+        cols.into_iter().map(Value::Num).collect(),
+        Some(RowNames::Text(rows)),
+    )
+}
+
+/// R's `drop1(object, scope, scale = 0, test, k = 2)`.
+pub(super) fn drop1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = model(args, "object")?;
+    let scale = number(args, "scale", 0.0)?;
+    let k = number(args, "k", 2.0)?;
+    let scope = scope_arg(args, &fit)?;
+    let (names, cols, rows) = match fit.kind {
+        Kind::Lm => {
+            let all_cols = args.bool_or("all.cols", true)?;
+            let test = test_arg(args, false)?;
+            drop1_lm(&fit, scope, all_cols, test, scale, k, ctx)?
+        }
+        Kind::Glm(family) => {
+            let test = test_arg(args, true)?;
+            drop1_glm(&fit, scope, test, family, scale, k, ctx)?
+        }
+    };
+    Ok(table(names, cols, rows))
+}
+
+/// A drop1 table: its columns' names, the columns, the rows' names.
+type Table = (Vec<&'static str>, Vec<Vec<f64>>, Vec<String>);
+
+/// R's `check_exact`: the warning for a fit with next to no residual
+/// sum of squares.
+fn check_exact(fit: &Fit, ctx: &mut Ctx) -> Result<(), KernelError> {
+    let fitted = fit.nums("fitted.values")?;
+    let r = fit.nums("residuals")?;
+    let (mss, rss) = match fit.exact("weights") {
+        Some(Value::Num(w)) => (
+            sum(
+                &w.iter()
+                    .zip(fitted)
+                    .map(|(w, f)| w * (f * f))
+                    .collect::<Vec<_>>(),
+                false,
+            ),
+            sum(
+                &w.iter()
+                    .zip(r)
+                    .map(|(w, r)| w * (r * r))
+                    .collect::<Vec<_>>(),
+                false,
+            ),
+        ),
+        _ => (
+            sum(&fitted.iter().map(|f| f * f).collect::<Vec<_>>(), false),
+            sum(&r.iter().map(|r| r * r).collect::<Vec<_>>(), false),
+        ),
+    };
+    if rss < 1e-10 * mss {
+        ctx.warn("attempting model selection on an essentially perfect fit is nonsense");
+    }
+    Ok(())
+}
+
+/// `deviance(lm.fit(x, y))` or `deviance(lm.wfit(x, y, w))` with the
+/// fit's rank: the sum of squared weighted residuals, rows of weight zero
+/// left out.
+fn lm_refit(
+    x: Vec<f64>,
+    n: usize,
+    y: &[f64],
+    w: Option<&[f64]>,
+) -> Result<(f64, f64), KernelError> {
+    let p = x.len().checked_div(n).unwrap_or(0);
+    let Some(w) = w else {
+        // lm.fit: a matrix of no columns leaves y as the residuals.
+        let (rank, r) = if p == 0 {
+            (0, y.to_vec())
+        } else {
+            let z = dqrls(x, n, p, y, 1e-7);
+            (z.qr.rank, z.residuals)
+        };
+        let sq: Vec<f64> = r.iter().map(|r| r * r).collect();
+        return Ok((rank as f64, sum(&sq, true)));
+    };
+    // lm.wfit: rows of weight zero left out, the rest scaled by sqrt(w).
+    if w.iter().any(|&w| w < 0.0 || w.is_nan()) {
+        return Err(KernelError::new("missing or negative weights not allowed"));
+    }
+    let ok: Vec<usize> = (0..n).filter(|&i| w[i] != 0.0).collect();
+    let m = ok.len();
+    let wts: Vec<f64> = ok.iter().map(|&i| w[i].sqrt()).collect();
+    let yw: Vec<f64> = ok.iter().zip(&wts).map(|(&i, s)| y[i] * s).collect();
+    let (rank, rw) = if p == 0 || m == 0 {
+        (0, yw)
+    } else {
+        let mut xw = Vec::with_capacity(m * p);
+        for j in 0..p {
+            xw.extend(ok.iter().zip(&wts).map(|(&i, s)| x[j * n + i] * s));
+        }
+        let z = dqrls(xw, m, p, &yw, 1e-7);
+        (z.qr.rank, z.residuals)
+    };
+    // z$residuals <- z$residuals/wts; weighted.residuals: r * sqrt(w).
+    let sq: Vec<f64> = rw
+        .iter()
+        .zip(&wts)
+        .zip(&ok)
+        .map(|((r, s), &i)| {
+            let x = (r / s) * w[i].sqrt();
+            x * x
+        })
+        .collect();
+    Ok((rank as f64, sum(&sq, true)))
+}
+
+/// R's `drop1.lm`.
+fn drop1_lm(
+    fit: &Fit,
+    scope: Vec<String>,
+    all_cols: bool,
+    test: Test,
+    scale: f64,
+    k: f64,
+    ctx: &mut Ctx,
+) -> Result<Table, KernelError> {
+    check_exact(fit, ctx)?;
+    let asgn = fit.nums("assign")?;
+    let (x, n) = model_x(fit, asgn.len())?;
+    let wt = match fit.exact("weights") {
+        Some(Value::Num(w)) if w.len() == n => Some(w.as_slice()),
+        _ => None,
+    };
+    let tl = fit.term_labels();
+    let rdf = fit.scalar("df.residual")?;
+    let chisq = fit.weighted_rss()?;
+    let residuals = fit.nums("residuals")?;
+    let fitted = fit.nums("fitted.values")?;
+    if residuals.len() != n || fitted.len() != n {
+        return Err(KernelError::new(
+            "the fit's residuals do not match its model matrix",
+        ));
+    }
+    let y: Vec<f64> = residuals.iter().zip(fitted).map(|(r, f)| r + f).collect();
+    let coef = fit.nums("coefficients")?;
+    let cols: Vec<usize> = if all_cols {
+        (0..asgn.len()).collect()
+    } else {
+        (0..asgn.len())
+            .filter(|&j| !coef.get(j).is_some_and(|c| c.is_nan()))
+            .collect()
+    };
+    let mut dfs = vec![fit.scalar("rank")?];
+    let mut rss = vec![chisq];
+    for s in &scope {
+        let term = tl.iter().position(|t| t == s).map_or(0, |i| i + 1);
+        let jj = kept_columns(&cols, asgn, term);
+        let (rank, dev) = lm_refit(columns(x, n, &jj), n, &y, wt)?;
+        dfs.push(rank);
+        rss.push(dev);
+    }
+    let nf = n as f64;
+    let aic: Vec<f64> = rss
+        .iter()
+        .zip(&dfs)
+        .map(|(&r, &d)| {
+            if scale > 0.0 {
+                r / scale - nf + k * d
+            } else {
+                nf * (r / nf).ln() + k * d
+            }
+        })
+        .collect();
+    let mut df: Vec<f64> = dfs.iter().map(|d| dfs[0] - d).collect();
+    df[0] = NA;
+    let mut ss: Vec<f64> = rss.iter().map(|r| r - rss[0]).collect();
+    ss[0] = NA;
+    let mut rows = vec!["<none>".to_string()];
+    rows.extend(scope);
+    let mut names = vec![
+        "Df",
+        "Sum of Sq",
+        "RSS",
+        if scale > 0.0 { "Cp" } else { "AIC" },
+    ];
+    let mut cols = vec![df.clone(), ss.clone(), rss.clone(), aic];
+    match test {
+        Test::None | Test::Rao => {}
+        Test::Lrt => {
+            let mut dev: Vec<f64> = if scale == 0.0 {
+                let d: Vec<f64> = rss.iter().map(|r| nf * (r / nf).ln()).collect();
+                d.iter().map(|v| v - d[0]).collect()
+            } else {
+                ss.iter().map(|s| s / scale).collect()
+            };
+            dev[0] = NA;
+            let mut p = upper_chisq(&dev, &df);
+            p[0] = NA;
+            names.push("Pr(>Chi)");
+            cols.push(p);
+        }
+        Test::F => {
+            let rms = rss[0] / rdf;
+            let (fs, p) = f_test(&ss, &df, rms, rdf);
+            names.extend(["F value", "Pr(>F)"]);
+            cols.extend([fs, p]);
+        }
+    }
+    Ok((names, cols, rows))
+}
+
+/// R's `drop1.glm`.
+fn drop1_glm(
+    fit: &Fit,
+    scope: Vec<String>,
+    test: Test,
+    family: Family,
+    scale: f64,
+    k: f64,
+    ctx: &mut Ctx,
+) -> Result<Table, KernelError> {
+    let asgn = fit.nums("assign")?;
+    let (x, n) = model_x(fit, asgn.len())?;
+    let tl = fit.term_labels();
+    let rdf = fit.scalar("df.residual")?;
+    let chisq = fit.scalar("deviance")?;
+    let y = fit.nums("y")?;
+    let wt = fit.nums("prior.weights")?;
+    if y.len() != n || wt.len() != n {
+        return Err(KernelError::new(
+            "the fit's y does not match its model matrix",
+        ));
+    }
+    let all: Vec<usize> = (0..asgn.len()).collect();
+    let mut dfs = vec![fit.scalar("rank")?];
+    let mut dev = vec![chisq];
+    let mut score = vec![NA];
+    for s in &scope {
+        let term = tl.iter().position(|t| t == s).map_or(0, |i| i + 1);
+        let jj = kept_columns(&all, asgn, term);
+        // glm.fit's default intercept = TRUE.
+        let z = refit(columns(x, n, &jj), n, y, wt, family, true, ctx)?;
+        dfs.push(z.rank);
+        dev.push(z.deviance);
+        if test == Test::Rao {
+            // "Approximative refit of full model to residuals using WLS":
+            // glm.fit(x, r, w), gaussian.
+            let gaussian = Family::new(Dist::Gaussian, Link::Identity);
+            let zz = refit(x.to_vec(), n, &z.residuals, &z.weights, gaussian, true, ctx)?;
+            score.push(zz.null_deviance - zz.deviance);
+        }
+    }
+    let dispersion = if scale == 0.0 {
+        estimated_dispersion(fit, family, ctx)?
+    } else {
+        scale
+    };
+    let nf = n as f64;
+    let gaussian = family.dist == Dist::Gaussian;
+    let loglik: Vec<f64> = dev
+        .iter()
+        .map(|&d| {
+            if gaussian {
+                if scale > 0.0 {
+                    d / scale - nf
+                } else {
+                    nf * (d / nf).ln()
+                }
+            } else {
+                d / dispersion
+            }
+        })
+        .collect();
+    let mut aic: Vec<f64> = loglik.iter().zip(&dfs).map(|(l, d)| l + k * d).collect();
+    let mut df: Vec<f64> = dfs.iter().map(|d| dfs[0] - d).collect();
+    df[0] = NA;
+    let (_, extracted) = extract_aic(fit, 0.0, k)?;
+    let shift = extracted - aic[0];
+    for a in &mut aic {
+        *a += shift;
+    }
+    let mut rows = vec!["<none>".to_string()];
+    rows.extend(scope);
+    let mut names = vec!["Df", "Deviance"];
+    let mut cols = vec![df.clone(), dev.clone()];
+    // if(all(is.na(aic))) aod <- aod[, -3]
+    if !aic.iter().all(|a| a.is_nan()) {
+        names.push("AIC");
+        cols.push(aic);
+    }
+    let is_one = || {
+        if dispersion.is_nan() {
+            Err(KernelError::new("missing value where TRUE/FALSE needed"))
+        } else {
+            Ok(dispersion == 1.0)
+        }
+    };
+    match test {
+        Test::None => {}
+        Test::Lrt => {
+            let mut d: Vec<f64> = loglik.iter().map(|l| pmax0(l - loglik[0])).collect();
+            d[0] = NA;
+            names.push(if is_one()? { "LRT" } else { "scaled dev." });
+            let p = upper_chisq(&d, &df);
+            cols.extend([d, p]);
+            names.push("Pr(>Chi)");
+        }
+        Test::Rao => {
+            let sc = if is_one()? {
+                "Rao score"
+            } else {
+                "scaled Rao sc."
+            };
+            let d: Vec<f64> = score
+                .iter()
+                .map(|&s| if is_na(s) { NA } else { pmax0(s) / dispersion })
+                .collect();
+            let p = upper_chisq(&d, &df);
+            names.extend([sc, "Pr(>Chi)"]);
+            cols.extend([d, p]);
+        }
+        Test::F => {
+            if matches!(family.dist, Dist::Binomial | Dist::Poisson) {
+                ctx.warn(format!(
+                    "F test assumes 'quasi{}' family",
+                    family.dist.name()
+                ));
+            }
+            let rms = dev[0] / rdf;
+            let d: Vec<f64> = dev.iter().map(|v| pmax0(v - dev[0])).collect();
+            let (fs, p) = f_test(&d, &df, rms, rdf);
+            names.extend(["F value", "Pr(>F)"]);
+            cols.extend([fs, p]);
+        }
+    }
+    Ok((names, cols, rows))
+}
+
+/// R's `pmax(0, x)`: NA and NaN stay.
+fn pmax0(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else {
+        x.max(0.0)
+    }
+}
+
+pub(super) fn step_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    nls_refused(args, "object")?;
+    if args.get("scope").is_some() {
+        return Err(args.error("scope", STEP_SCOPE));
+    }
+    Ok(Type::Any)
+}
+
+const STEP_SCOPE: &str = "flowcast's step() takes no 'scope': it steps backward from the model, \
+                          as R's step() does with its scope missing (forward steps need add1(), \
+                          not available)";
+
+/// `match.arg(direction)`: whether it steps backward ("both" or
+/// "backward").
+fn direction_arg(args: &Args<&Value>) -> Result<bool, KernelError> {
+    const CHOICES: [&str; 3] = ["both", "backward", "forward"];
+    let s = match args.get("direction") {
+        None => return Ok(true),
+        Some(Value::Str(s)) => s,
+        Some(_) => return Err(KernelError::new("'arg' must be NULL or a character vector")),
+    };
+    if s.len() == CHOICES.len() && s.iter().zip(CHOICES).all(|(a, b)| a == b) {
+        return Ok(true);
+    }
+    let [s] = s.as_slice() else {
+        return Err(KernelError::new("'arg' must be of length 1"));
+    };
+    let hits: Vec<&str> = CHOICES
+        .iter()
+        .copied()
+        .filter(|c| !s.is_empty() && c.starts_with(s.as_str()))
+        .collect();
+    if CHOICES.contains(&s.as_str()) {
+        return Ok(s != "forward");
+    }
+    if let [one] = hits.as_slice() {
+        return Ok(*one != "forward");
+    }
+    Err(KernelError::new(
+        "'arg' should be one of \u{201c}both\u{201d}, \u{201c}backward\u{201d}, \u{201c}forward\u{201d}",
+    ))
+}
+
+/// R's `nobs(object, use.fallback = TRUE)`: the cases of non-zero weight.
+fn nobs(fit: &Fit) -> Result<f64, KernelError> {
+    let n = fit.nums("residuals")?.len();
+    Ok(match fit.prior_weights() {
+        Some(w) if w.len() == n => w.iter().filter(|&&w| w != 0.0).count() as f64,
+        _ => n as f64,
+    })
+}
+
+/// step's `mydeviance`: `deviance(x)`.
+fn deviance(fit: &Fit) -> Result<f64, KernelError> {
+    match fit.kind {
+        Kind::Lm => fit.weighted_rss(),
+        Kind::Glm(_) => fit.scalar("deviance"),
+    }
+}
+
+/// R's `update(fit, ~ . - term)` on the fit's own rows: the model matrix
+/// less the term's columns, refitted by lm or glm, the terms renumbered
+/// and the variables no term uses any more dropped.
+fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError> {
+    let asgn = fit.nums("assign")?;
+    let (x, n) = model_x(fit, asgn.len())?;
+    let labels = fit.term_labels();
+    let Some(at) = labels.iter().position(|l| l == label) else {
+        return Err(KernelError::new("scope is not a subset of term labels"));
+    };
+    let term = at + 1;
+    let jj: Vec<usize> = (0..asgn.len())
+        .filter(|&j| asgn[j] != term as f64)
+        .collect();
+    let names = fit.names();
+    let (variables, mut term_vars) = fit.term_variables();
+    if term_vars.len() != labels.len() {
+        return Err(KernelError::new("the fit's terms do not match its labels"));
+    }
+    term_vars.remove(at);
+    let used: Vec<usize> = (0..variables.len())
+        .filter(|v| term_vars.iter().any(|t| t.contains(v)))
+        .collect();
+    let renumber = |v: &usize| used.iter().position(|u| u == v).unwrap_or(0);
+    let term_variables = term_vars
+        .iter()
+        .map(|t| t.iter().map(renumber).collect())
+        .collect();
+    let kept_vars: Vec<String> = used.iter().map(|&v| variables[v].clone()).collect();
+    let xlevels = kept_vars
+        .iter()
+        .filter_map(|v| fit.xlevels(v).map(|l| (v.clone(), l.to_vec())))
+        .collect();
+    let y = fit.nums("y")?.to_vec();
+    let w = match fit.kind {
+        Kind::Lm => match fit.exact("weights") {
+            Some(Value::Num(w)) => Some(w.clone()),
+            _ => None,
+        },
+        Kind::Glm(_) => Some(fit.nums("prior.weights")?.to_vec()),
+    };
+    let mut labels = labels;
+    labels.remove(at);
+    let d = Design {
+        x: columns(x, n, &jj),
+        y,
+        w,
+        names: jj
+            .iter()
+            .map(|&j| names.get(j).cloned().unwrap_or_default())
+            .collect(),
+        n,
+        p: jj.len(),
+        rows: (0..n).collect(),
+        assign: jj
+            .iter()
+            .map(|&j| {
+                let a = asgn[j] as usize;
+                if a > term {
+                    a - 1
+                } else {
+                    a
+                }
+            })
+            .collect(),
+        labels,
+        variables: kept_vars,
+        term_variables,
+        xlevels,
+    };
+    let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
+    match fit.kind {
+        Kind::Lm => fit_design(d, fit.intercept(), obs),
+        Kind::Glm(family) => {
+            let response = match fit.exact("response") {
+                Some(Value::Str(s)) => s.first().cloned(),
+                _ => None,
+            };
+            glm_record(
+                &d,
+                None,
+                family,
+                fit.intercept(),
+                obs,
+                response.as_deref(),
+                ctx,
+            )
+        }
+    }
+}
+
+/// One row of step's path: `models[[nm]]`.
+struct Model {
+    deviance: f64,
+    df_resid: f64,
+    change: String,
+    aic: f64,
+}
+
+/// R's `step(object, scope, scale = 0, direction, trace = 1, keep = NULL,
+/// steps = 1000, k = 2)`, backward from the model: the final fit with
+/// R's `anova` path table ("Step", "Df", "Deviance", "Resid. Df",
+/// "Resid. Dev", "AIC" or "Cp"). `trace` prints nothing.
+pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if args.get("scope").is_some() {
+        return Err(KernelError::new(STEP_SCOPE));
+    }
+    if args.get("keep").is_some_and(|v| !matches!(v, Value::Null)) {
+        return Err(KernelError::new(
+            "flowcast's step() takes no 'keep' function",
+        ));
+    }
+    let object = model(args, "object")?;
+    let scale = number(args, "scale", 0.0)?;
+    let k = number(args, "k", 2.0)?;
+    let backward = direction_arg(args)?;
+    let mut steps = args.scalar_or("steps", 1000.0)?;
+    if steps.is_nan() {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    let n = nobs(&object)?;
+    let mut record: List = object.record.clone();
+    let (edf, mut b_aic) = extract_aic(&object, scale, k)?;
+    if b_aic.is_nan() {
+        return Err(KernelError::new(
+            "AIC is not defined for this model, so 'step' cannot proceed",
+        ));
+    }
+    if b_aic == f64::NEG_INFINITY {
+        return Err(KernelError::new(
+            "AIC is -infinity for this model, so 'step' cannot proceed",
+        ));
+    }
+    let mut models = vec![Model {
+        deviance: deviance(&object)?,
+        df_resid: n - edf,
+        change: String::new(),
+        aic: b_aic,
+    }];
+    let mut using_cp = false;
+    while steps > 0.0 {
+        steps -= 1.0;
+        let aic_before = b_aic;
+        let holder = Value::List(record.clone());
+        let fit =
+            Fit::from_value(&holder).ok_or_else(|| KernelError::new("step() lost its model"))?;
+        // With no scope R's forward steps have nothing to add: no step
+        // but a backward one.
+        let scope = if backward {
+            drop_scope(&fit)
+        } else {
+            Vec::new()
+        };
+        if scope.is_empty() {
+            break;
+        }
+        // drop1(fit, scope$drop, scale = scale, k = k)
+        let (names, cols, rows) = match fit.kind {
+            Kind::Lm => drop1_lm(&fit, scope, true, Test::None, scale, k, ctx)?,
+            Kind::Glm(family) => drop1_glm(&fit, scope, Test::None, family, scale, k, ctx)?,
+        };
+        let df = &cols[0];
+        let rows: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| if i == 0 { r.clone() } else { format!("- {r}") })
+            .collect();
+        // Zero-df terms first, one at a time: the last of them.
+        let zero = (1..rows.len()).rev().find(|&i| df[i] == 0.0);
+        let change = match zero {
+            Some(i) => rows[i].clone(),
+            None => {
+                let keep: Vec<usize> = (0..rows.len())
+                    .filter(|&i| df[i] != 0.0 || df[i].is_nan())
+                    .collect();
+                let Some(nc) = names.iter().position(|&c| c == "Cp" || c == "AIC") else {
+                    break;
+                };
+                // order(aod[, nc]): stable, NA last.
+                let mut o = keep.clone();
+                o.sort_by(|&a, &b| {
+                    let (x, y) = (cols[nc][a], cols[nc][b]);
+                    match (x.is_nan(), y.is_nan()) {
+                        (true, true) => std::cmp::Ordering::Equal,
+                        (true, false) => std::cmp::Ordering::Greater,
+                        (false, true) => std::cmp::Ordering::Less,
+                        _ => x.total_cmp(&y),
+                    }
+                });
+                if o.first() == Some(&0) || o.is_empty() {
+                    break;
+                }
+                rows[o[0]].clone()
+            }
+        };
+        using_cp = names.contains(&"Cp");
+        let term = change.trim_start_matches("- ").to_string();
+        let next = drop_term(&fit, &term, ctx)?;
+        let holder = Value::List(next);
+        let refit =
+            Fit::from_value(&holder).ok_or_else(|| KernelError::new("step() lost its model"))?;
+        let nnew = nobs(&refit)?;
+        if n.is_finite() && nnew.is_finite() && nnew != n {
+            return Err(KernelError::new(
+                "number of rows in use has changed: remove missing values?",
+            ));
+        }
+        let (edf, aic) = extract_aic(&refit, scale, k)?;
+        let dev = deviance(&refit)?;
+        if let Value::List(next) = holder {
+            // R's `fit <- update(...)` comes before the AIC check: the
+            // fit returned is the last one made.
+            record = next;
+        }
+        b_aic = aic;
+        // "a tolerance as dropping 0-df terms might increase AIC slightly"
+        if b_aic >= aic_before + 1e-7 {
+            break;
+        }
+        models.push(Model {
+            deviance: dev,
+            df_resid: n - edf,
+            change,
+            aic: b_aic,
+        });
+    }
+    // step.results
+    let rd: Vec<f64> = models.iter().map(|m| m.deviance).collect();
+    let rdf: Vec<f64> = models.iter().map(|m| m.df_resid).collect();
+    let mut dd = vec![NA];
+    dd.extend(rd.windows(2).map(|w| (w[1] - w[0]).abs()));
+    let mut ddf = vec![NA];
+    ddf.extend(rdf.windows(2).map(|w| w[1] - w[0]));
+    let aod = frame::named_frame(
+        [
+            "Step",
+            "Df",
+            "Deviance",
+            "Resid. Df",
+            "Resid. Dev",
+            if using_cp { "Cp" } else { "AIC" },
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        vec![
+            Value::Str(models.iter().map(|m| m.change.clone()).collect()),
+            Value::Num(ddf),
+            Value::Num(dd),
+            Value::Num(rdf),
+            Value::Num(rd),
+            Value::Num(models.iter().map(|m| m.aic).collect()),
+        ],
+        None,
+    );
+    let mut names = record.names.clone().unwrap_or_default();
+    let mut items = record.items.clone();
+    if let Some(i) = names.iter().position(|n| n == "anova") {
+        items[i] = aod;
+    } else {
+        names.push("anova".to_string());
+        items.push(aod);
+    }
+    record.names = Some(names);
+    record.items = items;
+    Ok(Value::List(record))
+}
