@@ -48,6 +48,10 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "bs" | "ns" => Some(
+            " (the basis matrix, as `unclass()` of R's: R's attributes `degree`, `knots`, `Boundary.knots` and `intercept` are not kept; in a model formula `predict` with `newdata` uses the fit's knots, as R's `makepredictcall` does)",
+        ),
+        "splineDesign" => Some(" (`sparse = TRUE`, a Matrix package value, is refused)"),
         "supsmu" => Some(
             " (`trace` prints nothing; the few inputs on which R's Fortran loops for ever or reads past its arrays are refused)",
         ),

@@ -29,6 +29,7 @@ mod library15;
 mod library16;
 mod library17;
 mod library18;
+mod library20;
 mod library4;
 mod library5;
 mod library6;
