@@ -425,12 +425,12 @@ fn design_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 /// What a basis was built with: R's attributes of a `bs` or `ns` value,
 /// which [`predict_call`] writes out.
-pub(crate) struct Basis {
-    pub matrix: DMatrix<f64>,
-    pub degree: usize,
-    pub knots: Vec<f64>,
-    pub boundary: Vec<f64>,
-    pub intercept: bool,
+struct Basis {
+    matrix: DMatrix<f64>,
+    degree: usize,
+    knots: Vec<f64>,
+    boundary: Vec<f64>,
+    intercept: bool,
 }
 
 /// The arguments bs and ns share.
@@ -557,7 +557,7 @@ fn drop_first(m: DMatrix<f64>) -> DMatrix<f64> {
 }
 
 /// `bs(x, df, knots, degree, intercept, Boundary.knots)`, splines.R's.
-pub(crate) fn bs(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelError> {
+fn bs(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, KernelError> {
     let degree = match args.get("degree") {
         None => Some(3),
         Some(v) => as_integer(v, "bs", "degree")?,
@@ -592,7 +592,7 @@ pub(crate) fn bs(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelErro
         }
         if n_iknots < 0.0 {
             n_iknots = 0.0;
-            ctx.warn(format!(
+            warn(format!(
                 "'df' was too small; have used {}",
                 ord - usize::from(!a.intercept)
             ));
@@ -617,7 +617,7 @@ pub(crate) fn bs(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelErro
     );
     super::alloc::ensure_room(x.len() as f64 * aknots.len() as f64 * 8.0)?;
     let mut basis = if outside.iter().any(|&o| o) {
-        ctx.warn("some 'x' values beyond boundary knots may cause ill-conditioned bases");
+        warn("some 'x' values beyond boundary knots may cause ill-conditioned bases".into());
         let derivs: Vec<i64> = (0..ord as i64).collect();
         // gamma(1L:ord): the factorials 0!, 1!, …
         let scalef: Vec<f64> = (0..ord)
@@ -678,7 +678,7 @@ pub(crate) fn bs(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelErro
 }
 
 /// `ns(x, df, knots, intercept, Boundary.knots)`, splines.R's.
-pub(crate) fn ns(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelError> {
+fn ns(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, KernelError> {
     let a = basis_args(args, "ns")?;
     let x = &a.x;
     let (ol, or): (Vec<bool>, Vec<bool>) = match &a.boundary {
@@ -702,7 +702,7 @@ pub(crate) fn ns(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Basis, KernelErro
         }
         if n_iknots < 0.0 {
             n_iknots = 0.0;
-            ctx.warn(format!(
+            warn(format!(
                 "'df' was too small; have used {}",
                 1 + usize::from(a.intercept)
             ));
@@ -822,12 +822,12 @@ fn basis_value(b: Basis, x: Option<&Value>) -> Value {
 }
 
 fn bs_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let b = bs(args, ctx)?;
+    let b = bs(args, &mut |w| ctx.warn(w))?;
     Ok(basis_value(b, args.get("x")))
 }
 
 fn ns_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let b = ns(args, ctx)?;
+    let b = ns(args, &mut |w| ctx.warn(w))?;
     Ok(basis_value(b, args.get("x")))
 }
 
@@ -845,10 +845,24 @@ fn deparse_num(v: f64) -> String {
     s.strip_suffix(".0").map_or(s.clone(), str::to_string)
 }
 
-/// R's `makepredictcall.bs` / `makepredictcall.ns`: the call with the
-/// fit's knots fixed, for evaluating the term in `newdata`. `x_text` is
-/// the written x argument.
-pub(crate) fn predict_call(func: &str, x_text: &str, b: &Basis) -> String {
+/// R's `makepredictcall.bs` / `makepredictcall.ns` for a formula's
+/// variable `bs(…)` or `ns(…)` (`func`) of matched arguments `args`,
+/// whose x argument is written `x_text`: the call that rebuilds the basis
+/// in `newdata` at the fit's knots, `bs(x, degree = 3, knots = …,
+/// Boundary.knots = …, intercept = FALSE)`. None when the basis cannot
+/// be built (the fit then fails on it).
+pub(crate) fn predict_call(func: &str, x_text: &str, args: &Args<&Value>) -> Option<String> {
+    let b = match func {
+        "bs" => bs(args, &mut |_| {}),
+        "ns" => ns(args, &mut |_| {}),
+        _ => return None,
+    }
+    .ok()?;
+    Some(basis_call(func, x_text, &b))
+}
+
+/// The text of [`predict_call`].
+fn basis_call(func: &str, x_text: &str, b: &Basis) -> String {
     let vec = |v: &[f64]| match v {
         [] => "numeric(0)".to_string(),
         [one] => deparse_num(*one),
