@@ -10,9 +10,8 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, fun, index, logical, model_matrix, names, path, registry, splines, switch,
-    Args, Ctx,
-    Kernel, KernelError, Value, Warning,
+    alloc, frame, fun, index, logical, model_matrix, names, path, registry, splines, switch, Args,
+    Ctx, Kernel, KernelError, Value, Warning,
 };
 use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 

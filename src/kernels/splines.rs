@@ -340,7 +340,9 @@ pub(crate) fn spline_design(
             // row, or `if` meets the NA of all(in.x).
             let any_out = x.iter().any(|&v| v < first || v > last);
             return Err(if any_out {
-                KernelError::new("flowcast's splineDesign() cannot take NA in 'x' with outer.ok = TRUE")
+                KernelError::new(
+                    "flowcast's splineDesign() cannot take NA in 'x' with outer.ok = TRUE",
+                )
             } else {
                 na_condition()
             });
@@ -379,7 +381,11 @@ pub(crate) fn spline_design(
 }
 
 fn design_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let knots = numbers(args.get("knots").unwrap_or(&Value::Null), "splineDesign", "knots")?;
+    let knots = numbers(
+        args.get("knots").unwrap_or(&Value::Null),
+        "splineDesign",
+        "knots",
+    )?;
     let x = match args.get("x") {
         Some(x) => numbers(x, "splineDesign", "x")?,
         None => {
@@ -446,9 +452,9 @@ struct BasisArgs {
 }
 
 fn basis_args(args: &Args<&Value>, func: &str) -> Result<BasisArgs, KernelError> {
-    let xv = args.get("x").ok_or_else(|| {
-        KernelError::new("argument \"x\" is missing, with no default")
-    })?;
+    let xv = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let all = numbers(xv, func, "x")?;
     let nax: Vec<bool> = all.iter().map(|v| v.is_nan()).collect();
     let x: Vec<f64> = all.into_iter().filter(|v| !v.is_nan()).collect();
@@ -642,7 +648,13 @@ fn bs(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, Kernel
                     power(x[rows[i]] - k_pivot, j as i32)
                 }
             });
-            let tt = spline_design(&aknots, &vec![k_pivot; ord], Some(ord as i64), &derivs, false)?;
+            let tt = spline_design(
+                &aknots,
+                &vec![k_pivot; ord],
+                Some(ord as i64),
+                &derivs,
+                false,
+            )?;
             let tt = DMatrix::from_fn(tt.nrows(), tt.ncols(), |i, j| tt[(i, j)] / scalef[i]);
             set_rows(&mut basis, &rows, &matprod(&xl, &tt));
             Ok(())
@@ -737,8 +749,13 @@ fn ns(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, Kernel
             if rows.is_empty() {
                 return Ok(());
             }
-            let xl =
-                DMatrix::from_fn(rows.len(), 2, |i, j| if j == 0 { 1.0 } else { x[rows[i]] - k_pivot });
+            let xl = DMatrix::from_fn(rows.len(), 2, |i, j| {
+                if j == 0 {
+                    1.0
+                } else {
+                    x[rows[i]] - k_pivot
+                }
+            });
             let tt = spline_design(&aknots, &[k_pivot, k_pivot], Some(4), &[0, 1], false)?;
             set_rows(&mut basis, &rows, &matprod(&xl, &tt));
             Ok(())
@@ -868,7 +885,10 @@ fn basis_call(func: &str, x_text: &str, b: &Basis) -> String {
         [one] => deparse_num(*one),
         _ => format!(
             "c({})",
-            v.iter().map(|x| deparse_num(*x)).collect::<Vec<_>>().join(", ")
+            v.iter()
+                .map(|x| deparse_num(*x))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     let degree = if func == "bs" {
