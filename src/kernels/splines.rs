@@ -129,7 +129,8 @@ impl Spl<'_> {
     }
 
     /// `basis_funcs`: the `order` nonzero B-spline values at x, by the
-    /// Cox-de Boor recursion (no division by zero).
+    /// Cox-de Boor recursion (no division by zero). Indexed as the C is.
+    #[allow(clippy::needless_range_loop)]
     fn basis_funcs(&mut self, x: f64, b: &mut [f64]) {
         self.diff_table(x, self.ordm1);
         b[0] = 1.0;
@@ -225,10 +226,10 @@ fn spline_basis(
                     )
                 }));
             }
-            for ii in 0..ord {
+            for (ii, o) in out.iter_mut().enumerate() {
                 sp.a.fill(0.0);
                 sp.a[ii] = 1.0;
-                out[ii] = sp.evaluate(xi, der as usize);
+                *o = sp.evaluate(xi, der as usize);
             }
         } else {
             // The fast method, for values.
