@@ -626,6 +626,14 @@ fn eval_formula(
     }))
 }
 
+/// Whether evaluating `e` calls a kernel that draws random numbers.
+fn draws(e: &Expr) -> bool {
+    let mut found = matches!(&e.kind, ExprKind::Call { func, .. }
+        if registry().get(func).is_none_or(|k| k.random));
+    e.visit_children(&mut |c| found |= draws(c));
+    found
+}
+
 /// R's `makepredictcall` for a formula variable written `bs(…)` or
 /// `ns(…)`: the call at the fit's knots, which `predict` evaluates in
 /// `newdata` in place of the variable's own text (see
@@ -640,7 +648,9 @@ fn spline_predvars(
     let ExprKind::Call { func, args, .. } = &x.kind else {
         return Ok(None);
     };
-    if func != "bs" && func != "ns" {
+    // Arguments that draw random numbers are not evaluated twice (the
+    // stream would move on): such a term is rebuilt from its text.
+    if (func != "bs" && func != "ns") || args.iter().any(|a| draws(&a.value)) {
         return Ok(None);
     }
     let Some(kernel) = registry().get(func) else {
