@@ -425,11 +425,14 @@ impl<'a> Reader<'a> {
                     .map(|_| Ok((self.text()?, self.value_at(depth + 1)?)))
                     .collect::<Result<Vec<_>, Damaged>>()?;
                 let intercept = self.flag()?;
+                // The predvars are not stored: a formula read back rebuilds
+                // its terms from their labels.
                 Value::Formula(Formula {
                     response,
                     response_label,
                     terms,
                     intercept,
+                    predvars: Vec::new(),
                 })
             }
             10 => {
@@ -593,6 +596,7 @@ mod tests {
                 response_label: Some("y".into()),
                 terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
                 intercept: false,
+                predvars: Vec::new(),
             }),
             frame_with(Some(RowNames::Numbers(vec![9, 12, 3]))),
             frame_with(Some(RowNames::Text(vec![

@@ -130,6 +130,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
                     response_label: Some("y".into()),
                     terms: vec![("x".into(), (*x).clone())],
                     intercept,
+                    predvars: Vec::new(),
                 }));
             }
         }
@@ -139,18 +140,21 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         response_label: Some("y".into()),
         terms: vec![],
         intercept: true,
+        predvars: Vec::new(),
     }));
     out.push(Value::Formula(Formula {
         response: Some(Box::new(num(&[]))),
         response_label: None,
         terms: vec![],
         intercept: false,
+        predvars: Vec::new(),
     }));
     out.push(Value::Formula(Formula {
         response: None,
         response_label: None,
         terms: vec![("x".into(), num(&[1.0, 2.0]))],
         intercept: true,
+        predvars: Vec::new(),
     }));
     out
 }

@@ -10,8 +10,8 @@ use crate::graph::formula::{self, Variable};
 use crate::graph::{function_args, promises};
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
-    alloc, frame, fun, index, logical, model_matrix, names, path, registry, switch, Args, Ctx,
-    KernelError, Value, Warning,
+    alloc, frame, fun, index, logical, model_matrix, names, path, registry, splines, switch, Args,
+    Ctx, KernelError, Value, Warning,
 };
 use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
@@ -580,13 +580,22 @@ fn eval_formula(
         needed[*v] = true;
     }
     let mut values: Vec<Option<Value>> = Vec::with_capacity(t.variables.len());
+    let mut predvars = Vec::new();
     for ((label, var), &need) in t.variables.iter().zip(&needed) {
         if !need {
             values.push(None);
             continue;
         }
         let v = match var {
-            Variable::Expr(x) => eval(x, scope, ctx, file)?.into_owned(),
+            Variable::Expr(x) => {
+                let v = eval(x, scope, ctx, file)?.into_owned();
+                if Some(*x) != lhs {
+                    if let Some(p) = spline_predvars(x, scope, ctx, file)? {
+                        predvars.push((label.clone(), p));
+                    }
+                }
+                v
+            }
             Variable::Column(c) => scope.lookup(c).cloned().ok_or_else(|| EvalError {
                 span: rhs.span,
                 message: format!("object `{label}` not found"),
@@ -614,7 +623,61 @@ fn eval_formula(
         response_label: t.response.map(|r| t.variables[r].0.clone()),
         terms,
         intercept: t.intercept,
+        predvars,
     }))
+}
+
+/// Whether evaluating `e` calls a kernel that draws random numbers.
+fn draws(e: &Expr) -> bool {
+    let mut found = matches!(&e.kind, ExprKind::Call { func, .. }
+        if registry().get(func).is_none_or(|k| k.random));
+    e.visit_children(&mut |c| found |= draws(c));
+    found
+}
+
+/// R's `makepredictcall` for a formula variable written `bs(…)` or
+/// `ns(…)`: the call at the fit's knots, which `predict` evaluates in
+/// `newdata` in place of the variable's own text (see
+/// [`splines::predict_call`]). The call's arguments are evaluated again
+/// for it.
+fn spline_predvars(
+    x: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Option<String>, EvalError> {
+    let ExprKind::Call { func, args, .. } = &x.kind else {
+        return Ok(None);
+    };
+    // Arguments that draw random numbers are not evaluated twice (the
+    // stream would move on): such a term is rebuilt from its text.
+    if (func != "bs" && func != "ns") || args.iter().any(|a| draws(&a.value)) {
+        return Ok(None);
+    }
+    let Some(kernel) = registry().get(func) else {
+        return Ok(None);
+    };
+    let mut values = Vec::with_capacity(args.len());
+    for a in args {
+        values.push(eval(&a.value, scope, ctx, file)?.into_owned());
+    }
+    let given = args
+        .iter()
+        .map(|a| (a.name.clone(), &a.value))
+        .collect::<Vec<(Option<String>, &Expr)>>();
+    let Ok(matched) = Args::match_call(kernel.name, kernel.params, given) else {
+        return Ok(None);
+    };
+    let Some(x_arg) = matched.get("x") else {
+        return Ok(None);
+    };
+    let at = |e: &Expr| {
+        args.iter()
+            .position(|a| std::ptr::eq(&a.value, e))
+            .unwrap_or(0)
+    };
+    let vals = matched.map(|e| &values[at(e)]);
+    Ok(splines::predict_call(func, &x_arg.to_string(), &vals))
 }
 
 /// R's integer overflow of `lhs op rhs`, whose value is `v`: asked only
@@ -975,13 +1038,23 @@ fn model_newdata(
         return Ok(());
     }
     // The variables the terms are made of (a fit without them: its terms).
-    let labels = match &*values[object].1 {
+    let (labels, predvars) = match &*values[object].1 {
         Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
             match l.field("terms") {
-                Some(Value::List(t)) => match (t.field("variables"), t.field("term.labels")) {
-                    (Some(Value::Str(s)), _) | (None, Some(Value::Str(s))) => s.clone(),
-                    _ => return Ok(()),
-                },
+                Some(Value::List(t)) => {
+                    let labels = match (t.field("variables"), t.field("term.labels")) {
+                        (Some(Value::Str(s)), _) | (None, Some(Value::Str(s))) => s.clone(),
+                        _ => return Ok(()),
+                    };
+                    // R's predvars: the spline bases at the fit's knots.
+                    let predvars = match t.field("predvars") {
+                        Some(Value::Str(p)) if p.len() == labels.len() && *p != labels => {
+                            Some(p.clone())
+                        }
+                        _ => None,
+                    };
+                    (labels, predvars)
+                }
                 _ => return Ok(()),
             }
         }
@@ -1000,7 +1073,8 @@ fn model_newdata(
         return Ok(());
     }
     let fail = |message: String| EvalError { span, message };
-    let text = format!("~ {}", labels.join(" + "));
+    let read_predvars = predvars.is_some();
+    let text = format!("~ {}", predvars.as_ref().unwrap_or(&labels).join(" + "));
     let parsed = crate::workflow::parse_expr_str(&text)
         .map_err(|_| fail(format!("cannot read the model's terms `{text}` back")))?;
     let ExprKind::Formula { rhs, .. } = &parsed.kind else {
@@ -1019,8 +1093,18 @@ fn model_newdata(
         local_integer: false,
         outer: None,
     };
-    let terms = eval_formula(None, rhs, &inner, ctx, file, None)
+    let mut terms = eval_formula(None, rhs, &inner, ctx, file, None)
         .map_err(|e| fail(format!("in 'newdata': {}", e.message)))?;
+    if let (true, Value::Formula(f)) = (read_predvars, &mut terms) {
+        // R's model.frame(Terms, newdata) with predvars: each variable
+        // evaluated from its predvar, named by its own label.
+        if f.terms.len() != labels.len() {
+            return Err(fail(format!("cannot read the model's terms `{text}` back")));
+        }
+        for (t, label) in f.terms.iter_mut().zip(&labels) {
+            t.0.clone_from(label);
+        }
+    }
     values[newdata].1 = Cow::Owned(terms);
     Ok(())
 }

@@ -54,6 +54,10 @@ fn note(name: &str) -> Option<&'static str> {
         "drop1" => Some(
             " (of lm and glm fits: R's table with its columns and row names, without the heading R prints)",
         ),
+        "bs" | "ns" => Some(
+            " (the basis matrix, as `unclass()` of R's: R's attributes `degree`, `knots`, `Boundary.knots` and `intercept` are not kept; in a model formula `predict` with `newdata` uses the fit's knots, as R's `makepredictcall` does)",
+        ),
+        "splineDesign" => Some(" (`sparse = TRUE`, a Matrix package value, is refused)"),
         "supsmu" => Some(
             " (`trace` prints nothing; the few inputs on which R's Fortran loops for ever or reads past its arrays are refused)",
         ),

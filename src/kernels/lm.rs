@@ -217,6 +217,9 @@ pub(super) struct Design {
     pub labels: Vec<String>,
     /// The variables the terms are made of, and each term's variables.
     pub variables: Vec<String>,
+    /// R's `predvars`: each variable's R text for `newdata` (its label,
+    /// or the call at the fit's knots for a spline basis).
+    pub predvars: Vec<String>,
     pub term_variables: Vec<Vec<usize>>,
     /// R's `xlevels`: each factor or text variable's levels as the fit
     /// coded them.
@@ -376,6 +379,15 @@ pub(super) fn design(
         p,
         labels: f.terms.iter().map(|(l, _)| l.clone()).collect(),
         variables: vars.iter().map(|(l, _)| (*l).to_string()).collect(),
+        predvars: vars
+            .iter()
+            .map(|(l, _)| {
+                f.predvars
+                    .iter()
+                    .find(|(v, _)| v == l)
+                    .map_or_else(|| (*l).to_string(), |(_, p)| p.clone())
+            })
+            .collect(),
         term_variables,
         rows: keep,
         assign: m.assign,
@@ -515,6 +527,7 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
             ("term.labels", Value::Str(d.labels.clone())),
             ("intercept", Value::Bool(vec![Some(intercept)])),
             ("variables", Value::Str(d.variables.clone())),
+            ("predvars", Value::Str(d.predvars.clone())),
             ("factors", Value::Mat(factors)),
             (
                 "xlevels",
@@ -550,6 +563,13 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
             ),
             (
                 "variables",
+                Type::Str {
+                    len: None,
+                    value: None,
+                },
+            ),
+            (
+                "predvars",
                 Type::Str {
                     len: None,
                     value: None,
@@ -839,6 +859,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             response_label: None,
             terms: f.terms.clone(),
             intercept: f.intercept,
+            predvars: f.predvars.clone(),
         })
     };
     let d = design(&f, None, None)?;

@@ -105,6 +105,7 @@ mod smooth_spline;
 mod special;
 mod spectrum;
 mod spline;
+pub(crate) mod splines;
 mod stack;
 mod stl;
 mod stopifnot;
@@ -407,6 +408,7 @@ pub fn registry() -> &'static Registry {
             isoreg::KERNELS,
             medpolish::KERNELS,
             supsmu::KERNELS,
+            splines::KERNELS,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

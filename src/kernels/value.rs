@@ -254,6 +254,11 @@ pub struct Formula {
     pub terms: Vec<(String, Value)>,
     /// False after `- 1` or `+ 0`.
     pub intercept: bool,
+    /// R's `predvars` for the variables whose values depend on all of the
+    /// data, not each row alone (`bs(x, df = 5)`, `ns(x, 3)`): each such
+    /// variable's label and the R text that rebuilds it at the fit's
+    /// knots in `newdata`, as R's `makepredictcall` writes it.
+    pub predvars: Vec<(String, String)>,
 }
 
 /// A logical as R's arithmetic sees it: TRUE 1, FALSE 0, NA `NA_real_`.

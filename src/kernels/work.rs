@@ -707,6 +707,27 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let sweeps = scalar_arg(args, "maxiter", 10.0).clamp(1.0, MEDPOLISH_SWEEPS);
             MEDPOLISH * r * c.max(1.0) * sweeps
         }
+        // splineDesign, bs, ns: per x the knot search (a pass over the
+        // knots) and the Cox-de Boor recursion, ord^2 terms, then the
+        // design's row (its columns, mostly zero) written; ns also applies
+        // the two reflections of its constraints' QR to each row, bs and
+        // ns a quantile's sort of x for df.
+        "splineDesign" | "bs" | "ns" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let ord = match function {
+                "splineDesign" => scalar_arg(args, "ord", 4.0),
+                "bs" => scalar_arg(args, "degree", 3.0) + 1.0,
+                _ => 4.0,
+            }
+            .clamp(1.0, 50.0);
+            let cols = match result {
+                Type::Mat { cols: Some(c), .. } => *c as f64,
+                _ => ord + 3.0,
+            };
+            let knots = cols + ord;
+            SORT * n * n.max(2.0).log2()
+                + PER_ELEMENT * n * (knots + SPLINE_BASIS * ord * ord + 3.0 * cols)
+        }
         // supsmu: sorting x, then running-lines smooths, each a constant
         // number of updates per point: one for a given span, seven for
         // "cv" (three spans, their residuals, the spans, the blend).
@@ -979,6 +1000,10 @@ const NLM: f64 = 4.0;
 /// three-parameter fit).
 const ARIMA: f64 = 4.0;
 const ARIMA_EVALS: f64 = 210.0;
+/// splineDesign, bs, ns: ops (in PER_ELEMENT units) per term of the
+/// Cox-de Boor recursion: a divide, two multiplies, an add and the
+/// differences' loads (not measured: from the loop's shape).
+const SPLINE_BASIS: f64 = 3.0;
 const FRIEDMAN: f64 = 22.0;
 const WILCOX_ONE: f64 = 50.0;
 const WILCOX_TWO: f64 = 30.0;

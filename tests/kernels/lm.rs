@@ -41,6 +41,7 @@ fn formula(c: &Json) -> Value {
         response_label: Some("y".into()),
         terms,
         intercept: c["intercept"].as_bool().unwrap(),
+        predvars: Vec::new(),
     })
 }
 
@@ -197,6 +198,7 @@ fn an_empty_fit_has_no_cases() {
         response_label: None,
         terms: vec![("rnorm(0)".into(), empty)],
         intercept: true,
+        predvars: Vec::new(),
     });
     let e = call("lm", vec![pos(f)]).unwrap_err();
     assert_eq!(e.0, "0 (non-NA) cases");

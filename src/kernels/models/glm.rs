@@ -267,6 +267,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                 response_label: f.response_label.clone(),
                 terms: f.terms.clone(),
                 intercept: f.intercept,
+                predvars: f.predvars.clone(),
             };
             (
                 std::borrow::Cow::Owned(formula),
@@ -357,6 +358,7 @@ pub(super) fn refit(
         assign: vec![0; p],
         labels: Vec::new(),
         variables: Vec::new(),
+        predvars: Vec::new(),
         term_variables: Vec::new(),
         xlevels: Vec::new(),
     };

@@ -30,7 +30,7 @@ mod rank;
 mod rep;
 mod rle;
 mod sets;
-mod sprintf;
+pub(crate) mod sprintf;
 pub(crate) use sprintf::format_g;
 mod substr;
 mod tabulate;
