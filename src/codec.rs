@@ -95,6 +95,11 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                 encode(value, out);
             }
             out.push(u8::from(f.intercept));
+            len(f.predvars.len(), out);
+            for (label, call) in &f.predvars {
+                text(label, out);
+                text(call, out);
+            }
         }
         Value::Factor(f) => {
             out.push(10);
@@ -425,14 +430,16 @@ impl<'a> Reader<'a> {
                     .map(|_| Ok((self.text()?, self.value_at(depth + 1)?)))
                     .collect::<Result<Vec<_>, Damaged>>()?;
                 let intercept = self.flag()?;
-                // The predvars are not stored: a formula read back rebuilds
-                // its terms from their labels.
+                let n = self.count(16)?;
+                let predvars = (0..n)
+                    .map(|_| Ok((self.text()?, self.text()?)))
+                    .collect::<Result<Vec<_>, Damaged>>()?;
                 Value::Formula(Formula {
                     response,
                     response_label,
                     terms,
                     intercept,
-                    predvars: Vec::new(),
+                    predvars,
                 })
             }
             10 => {
@@ -596,7 +603,7 @@ mod tests {
                 response_label: Some("y".into()),
                 terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
                 intercept: false,
-                predvars: Vec::new(),
+                predvars: vec![("ns(x, 3)".into(), "ns(x, knots = 3.5)".into())],
             }),
             frame_with(Some(RowNames::Numbers(vec![9, 12, 3]))),
             frame_with(Some(RowNames::Text(vec![

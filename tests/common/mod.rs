@@ -196,6 +196,21 @@ pub fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// The odd values every library test tries in each argument: empty,
+/// missing, negative, zero, not finite, of the wrong type.
+pub const ODD_VALUES: &[&str] = &[
+    "NULL",
+    "numeric(0)",
+    "NA",
+    "-1",
+    "0",
+    "1",
+    "c(NaN, Inf)",
+    "TRUE",
+    "list(1)",
+    "\"a\"",
+];
+
 /// Each of `calls` with its `X` replaced by each of `odd`, run as step `a`
 /// after `before` (steps, each line ending in a newline): a value or an
 /// error, never a panic or an internal error.

@@ -27,22 +27,16 @@ fn refusals_are_rs() {
 #[test]
 fn odd_inputs_do_not_panic() {
     let odd = [
-        "NULL",
-        "numeric(0)",
-        "NA",
-        "-1",
-        "0",
-        "1",
-        "c(NaN, Inf)",
-        "1e308",
-        "rep(1, 10)",
-        "TRUE",
-        "list(1)",
-        "\"a\"",
-        "1e9",
-        "0.5",
-        "ts(1:30, frequency = 4)",
-    ];
+        common::ODD_VALUES,
+        &[
+            "1e308",
+            "rep(1, 10)",
+            "1e9",
+            "0.5",
+            "ts(1:30, frequency = 4)",
+        ],
+    ]
+    .concat();
     let calls = [
         "ts(X)",
         "ts(1:10, start = X)",

@@ -60,27 +60,21 @@ fn warnings_are_rs() {
 #[test]
 fn odd_inputs_do_not_panic() {
     let odd = [
-        "NULL",
-        "numeric(0)",
-        "NA",
-        "-1",
-        "0",
-        "1",
-        "c(NaN, Inf)",
-        "-Inf",
-        "1e308",
-        "rep(1, 10)",
-        "TRUE",
-        "list(1)",
-        "list(alpha = 1, beta = \"a\")",
-        "\"a\"",
-        "1e9",
-        "0.5",
-        "c(2000, 1)",
-        "ts(1:30, frequency = 4)",
-        "ts(c(1:10, NA, 12:30), frequency = 4)",
-        "matrix(1:4, 2)",
-    ];
+        common::ODD_VALUES,
+        &[
+            "-Inf",
+            "1e308",
+            "rep(1, 10)",
+            "list(alpha = 1, beta = \"a\")",
+            "1e9",
+            "0.5",
+            "c(2000, 1)",
+            "ts(1:30, frequency = 4)",
+            "ts(c(1:10, NA, 12:30), frequency = 4)",
+            "matrix(1:4, 2)",
+        ],
+    ]
+    .concat();
     let calls = [
         "HoltWinters(X)",
         "HoltWinters(X, gamma = FALSE)",

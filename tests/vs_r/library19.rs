@@ -52,20 +52,14 @@ fn warnings_are_rs() {
 #[test]
 fn odd_inputs_do_not_panic() {
     let odd = [
-        "NULL",
-        "numeric(0)",
-        "NA",
-        "-1",
-        "0",
-        "1",
-        "c(NaN, Inf)",
-        "TRUE",
-        "list(1)",
-        "\"a\"",
-        "c(\"x1\", \"x1\")",
-        "character(0)",
-        "matrix(c(1, NA, 3, 4), 2)",
-    ];
+        common::ODD_VALUES,
+        &[
+            "c(\"x1\", \"x1\")",
+            "character(0)",
+            "matrix(c(1, NA, 3, 4), 2)",
+        ],
+    ]
+    .concat();
     let calls = [
         "extractAIC(X)",
         "extractAIC(l, scale = X)",

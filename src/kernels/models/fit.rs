@@ -146,6 +146,19 @@ impl<'a> Fit<'a> {
         }
     }
 
+    /// R's `predvars` of the fit's `variables` (see [`Fit::term_variables`]):
+    /// the text `predict` evaluates in `newdata` for each, its own label
+    /// unless a spline basis fixed its knots.
+    pub fn predvars(&self, variables: &[String]) -> Vec<String> {
+        match self.exact("terms") {
+            Some(Value::List(t)) => match t.field("predvars") {
+                Some(Value::Str(p)) if p.len() == variables.len() => p.clone(),
+                _ => variables.to_vec(),
+            },
+            _ => variables.to_vec(),
+        }
+    }
+
     /// The fit's QR with its effects and, for each of the QR's first
     /// `rank` columns (pivot order), the term it belongs to (`assign`):
     /// what `anova.lm`, `summary.aov` and `proj` split the effects by.

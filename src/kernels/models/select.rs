@@ -719,6 +719,8 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         .map(|t| t.iter().map(renumber).collect())
         .collect();
     let kept_vars: Vec<String> = used.iter().map(|&v| variables[v].clone()).collect();
+    let predvars = fit.predvars(&variables);
+    let kept_predvars = used.iter().map(|&v| predvars[v].clone()).collect();
     let xlevels = kept_vars
         .iter()
         .filter_map(|v| fit.xlevels(v).map(|l| (v.clone(), l.to_vec())))
@@ -757,6 +759,7 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
             .collect(),
         labels,
         variables: kept_vars,
+        predvars: kept_predvars,
         term_variables,
         xlevels,
     };
