@@ -109,10 +109,10 @@ fn clamp(x: f64) -> f64 {
 
 /// Any call's fixed cost: argument matching, allocation of the result.
 const CALL_OPS: f64 = 2e3;
-/// A closure call's own cost: 1.6 µs per call of `function(i) i * 2`
-/// in `sapply` on the development machine, of which the body's `*` is
-/// counted by its own call.
-const CLOSURE_CALL_OPS: f64 = 4.4e3;
+/// A closure call's own cost, beyond its body's calls: `sapply(1:10000,
+/// function(i) i * 2)` ran at 0.17-0.21 of a prior built on 4.4e3 on both
+/// development machines (an Intel and an AMD VM), 0.2-0.3 µs a call.
+const CLOSURE_CALL_OPS: f64 = 500.0;
 /// Ops per element an index copies out (`x[1:n]`, `x[x > 0]`): the new
 /// vector's pages are touched for the first time.
 const PER_ACCESSED: f64 = 5.0;
@@ -144,8 +144,9 @@ const PER_ROUND_DIGITS: f64 = 250.0;
 /// Ops per element of a vector's variance, standard deviation or
 /// correlation: two passes in long double.
 const PER_VECTOR_MOMENT: f64 = 30.0;
-/// A correlation of two vectors: their means, then one pass over both.
-const PER_VECTOR_CORRELATION: f64 = 48.0;
+/// A correlation of two vectors: their means, then one pass over both
+/// (`bench priors` measured 0.31-0.36 of 48 on both development machines).
+const PER_VECTOR_CORRELATION: f64 = 16.0;
 /// Ops per draw of a rejection sampler (rgamma, rbinom, …): about three
 /// uniforms and a logarithm.
 const PER_RGEN: f64 = 250.0;
@@ -904,7 +905,8 @@ fn per_element(function: &str) -> Option<f64> {
         | "setdiff" | "setequal" => 70.0,
         "which" => 18.0,
         "ifelse" => 22.0,
-        "rep" | "rep_len" => 14.0,
+        // A copy (measured at 0.15-0.27 of 14 on both development machines).
+        "rep" | "rep_len" => 3.0,
         "c" => 3.0,
         "apply" => 24.0,
         "median" => 14.0,
