@@ -1073,6 +1073,18 @@ fn model_newdata(
         return Ok(());
     }
     let fail = |message: String| EvalError { span, message };
+    // A spline basis whose knots the fit could not fix (its arguments
+    // draw random numbers, so they were not evaluated twice) would be
+    // rebuilt at newdata's own knots: a wrong answer where R has one.
+    for (k, label) in labels.iter().enumerate() {
+        let fixed = predvars.as_ref().is_some_and(|p| p[k] != *label);
+        if (label.starts_with("bs(") || label.starts_with("ns(")) && !fixed {
+            return Err(fail(format!(
+                "cannot rebuild `{label}` in newdata at the fit's knots: its arguments draw \
+                 random numbers; compute them in a step of their own"
+            )));
+        }
+    }
     let read_predvars = predvars.is_some();
     let text = format!("~ {}", predvars.as_ref().unwrap_or(&labels).join(" + "));
     let parsed = crate::workflow::parse_expr_str(&text)

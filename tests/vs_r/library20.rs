@@ -52,6 +52,13 @@ fn unsupported_is_refused() {
             "a = 'splineDesign(c(1, 2, 3, 4, 5, 6, 7, 8), c(0, NA, 4), outer.ok = TRUE)'",
             "cannot take NA",
         ),
+        // Knots the fit could not fix are not rebuilt from newdata.
+        (
+            "x = 'c(1.2, 3.4, 2.2, 5.1, 2.5, 6.1, 4.4, 7.3, 1.1, 8.8)'\n\
+             f = 'lm(x ~ bs(x + 0 * runif(10), df = 4))'\n\
+             a = 'predict(f, data.frame(x = c(2, 3)))'",
+            "cannot rebuild `bs(x + 0 * runif(10), df = 4)` in newdata at the fit's knots",
+        ),
     ] {
         let (_dir, path) = common::steps_workflow(steps);
         let out = common::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
