@@ -110,8 +110,8 @@ fn clamp(x: f64) -> f64 {
 /// Any call's fixed cost: argument matching, allocation of the result.
 const CALL_OPS: f64 = 2e3;
 /// A closure call's own cost, beyond its body's calls: `sapply(1:10000,
-/// function(i) i * 2)` ran at 0.17-0.21 of a prior built on 4.4e3 on both
-/// development machines (an Intel and an AMD VM), 0.2-0.3 µs a call.
+/// function(i) i * 2)` ran at 0.17-0.21 of a prior built on 4.4e3 on the
+/// development VMs of two sessions, 0.2-0.3 µs a call.
 const CLOSURE_CALL_OPS: f64 = 500.0;
 /// Ops per element an index copies out (`x[1:n]`, `x[x > 0]`): the new
 /// vector's pages are touched for the first time.
@@ -145,7 +145,7 @@ const PER_ROUND_DIGITS: f64 = 250.0;
 /// correlation: two passes in long double.
 const PER_VECTOR_MOMENT: f64 = 30.0;
 /// A correlation of two vectors: their means, then one pass over both
-/// (`bench priors` measured 0.31-0.36 of 48 on both development machines).
+/// (`bench priors` measured 0.31-0.36 of 48 in two sessions).
 const PER_VECTOR_CORRELATION: f64 = 16.0;
 /// Ops per draw of a rejection sampler (rgamma, rbinom, …): about three
 /// uniforms and a logarithm.
@@ -905,7 +905,7 @@ fn per_element(function: &str) -> Option<f64> {
         | "setdiff" | "setequal" => 70.0,
         "which" => 18.0,
         "ifelse" => 22.0,
-        // A copy (measured at 0.15-0.27 of 14 on both development machines).
+        // A copy (measured at 0.15-0.27 of 14 in two sessions).
         "rep" | "rep_len" => 3.0,
         "c" => 3.0,
         "apply" => 24.0,
