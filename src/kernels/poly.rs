@@ -32,7 +32,7 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
 
 /// R's `x ^ k` (R_POW: `x * x` for 2, 1 for a zero power or a base of 1,
 /// else C's pow).
-fn power(x: f64, k: i32) -> f64 {
+pub(super) fn power(x: f64, k: i32) -> f64 {
     if x == 1.0 || k == 0 {
         1.0
     } else if k == 2 {

@@ -14,6 +14,7 @@
 //! `bs(x, df = 5)1`, …; `predict` with `newdata` rebuilds the basis at
 //! the fit's knots, as R's `makepredictcall` does ([`predict_call`]).
 
+use super::poly::power;
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
@@ -527,15 +528,17 @@ fn matprod(x: &DMatrix<f64>, y: &DMatrix<f64>) -> DMatrix<f64> {
     })
 }
 
-/// R's `x ^ k` for a whole k (R_POW).
-fn power(x: f64, k: i32) -> f64 {
-    if x == 1.0 || k == 0 {
-        1.0
-    } else if k == 2 {
-        x * x
-    } else {
-        x.powf(f64::from(k))
-    }
+/// Which x lie below and above the boundary knots, and either.
+fn outside(x: &[f64], boundary: Option<&[f64]>) -> (Vec<bool>, Vec<bool>, Vec<bool>) {
+    let (ol, or): (Vec<bool>, Vec<bool>) = match boundary {
+        Some(b) => (
+            x.iter().map(|&v| v < b[0]).collect(),
+            x.iter().map(|&v| v > b[1]).collect(),
+        ),
+        None => (vec![false; x.len()], vec![false; x.len()]),
+    };
+    let either = ol.iter().zip(&or).map(|(l, r)| *l || *r).collect();
+    (ol, or, either)
 }
 
 /// `range(x)` of x without NA (never empty here).
@@ -583,14 +586,7 @@ fn bs(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, Kernel
     let a = basis_args(args, "bs")?;
     let ord = degree as usize + 1;
     let x = &a.x;
-    let (ol, or): (Vec<bool>, Vec<bool>) = match &a.boundary {
-        Some(b) => (
-            x.iter().map(|&v| v < b[0]).collect(),
-            x.iter().map(|&v| v > b[1]).collect(),
-        ),
-        None => (vec![false; x.len()], vec![false; x.len()]),
-    };
-    let outside: Vec<bool> = ol.iter().zip(&or).map(|(l, r)| *l || *r).collect();
+    let (ol, or, outside) = outside(x, a.boundary.as_deref());
     let mut knots = a.knots.clone();
     if let (Some(df), None) = (a.df, &knots) {
         let mut n_iknots = df - ord as f64 + (1.0 - f64::from(u8::from(a.intercept)));
@@ -694,14 +690,7 @@ fn bs(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, Kernel
 fn ns(args: &Args<&Value>, warn: &mut dyn FnMut(String)) -> Result<Basis, KernelError> {
     let a = basis_args(args, "ns")?;
     let x = &a.x;
-    let (ol, or): (Vec<bool>, Vec<bool>) = match &a.boundary {
-        Some(b) => (
-            x.iter().map(|&v| v < b[0]).collect(),
-            x.iter().map(|&v| v > b[1]).collect(),
-        ),
-        None => (vec![false; x.len()], vec![false; x.len()]),
-    };
-    let outside: Vec<bool> = ol.iter().zip(&or).map(|(l, r)| *l || *r).collect();
+    let (ol, or, outside) = outside(x, a.boundary.as_deref());
     let boundary = match &a.boundary {
         Some(b) => b.clone(),
         None if x.len() == 1 => vec![x[0] * 7.0 / 8.0, x[0] * 9.0 / 8.0],
