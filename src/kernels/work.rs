@@ -271,7 +271,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         "qr" => {
             let (m, n) = tall(arg_dims(args, "x"));
-            QR * (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3))
+            qr_ops(m, n)
         }
         // A QR of the (tall) matrix, then triangular solves or estimates
         // (rcond's LU costs about as much).
@@ -282,7 +282,13 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 _ => "x",
             };
             let (m, n) = tall(arg_dims(args, name));
-            QR * (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3)) + PER_ELEMENT * out
+            // lm.fit also forms the effects, fitted values and residuals.
+            let outputs = if function == "lm.fit" {
+                LM_CELL * m * n
+            } else {
+                0.0
+            };
+            qr_ops(m, n) + outputs + PER_ELEMENT * out
         }
         // The 2-norm is the largest singular value; the others one pass.
         "norm" => {
@@ -454,7 +460,8 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // family's link, variance and deviance per row) per IRLS iteration.
         "glm" => {
             let (n, p) = formula_size(args.get("formula"));
-            LM_ROW * n + GLM_ITERATIONS * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
+            LM_ROW * n
+                + glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
         }
         // drop1: one least-squares refit (a glm: one per IRLS
         // iteration) per term, each on the model matrix less its columns;
@@ -907,7 +914,8 @@ fn per_element(function: &str) -> Option<f64> {
         "ifelse" => 22.0,
         // A copy (measured at 0.15-0.27 of 14 in two sessions).
         "rep" | "rep_len" => 3.0,
-        "c" => 3.0,
+        // cbind and rbind write their result in its final order, a copy as c.
+        "c" | "cbind" | "rbind" => 3.0,
         "apply" => 24.0,
         "median" => 14.0,
         "quantile" => 40.0,
@@ -985,6 +993,18 @@ const EIGEN_GEN_VECTORS: f64 = 3.4;
 const SVD: f64 = 0.15;
 const PRCOMP: f64 = 0.22;
 const QR: f64 = 0.18;
+/// Ops per flop of [`dqrdc2`]'s unblocked steps, a dot product and an axpy
+/// per column and reflector: passes over columns that a tall matrix's do
+/// not leave in cache. With [`QR_CELL`], fitted to `qr` of 2x10⁵ by 4 and
+/// by 20, and 10⁶ by 2 and by 5 (1.7 ops per m·n², 38 per cell), which
+/// the blocked constant alone predicted 10-20x too fast.
+///
+/// [`dqrdc2`]: crate::kernels::linalg::linpack::dqrdc2
+const QR_UNBLOCKED: f64 = 0.85;
+/// Ops per cell of a QR, whatever its shape: LINPACK's column norms
+/// (R's dnrm2, a division per element) before and as each reflector is
+/// formed, and the copies in and out.
+const QR_CELL: f64 = 38.0;
 const DIST: f64 = 2.5;
 /// Times n³: Murtagh's nearest-neighbour lists rescan a row per merge
 /// once n is past a thousand.
@@ -1164,6 +1184,32 @@ fn dist_objects(d: &Type) -> f64 {
 }
 
 /// Rows and columns (intercept included) of a formula's model matrix.
+/// The ops of R's QR (`dqrdc2`) of a tall m-by-n matrix. Only a trailing
+/// matrix of at least `WY_MIN` rows and columns is updated by blocks of
+/// `WY_BLOCK` reflectors (matrix products, [`QR`]); the last `WY_MIN`
+/// columns, and each block's own columns, are unblocked.
+fn qr_ops(m: f64, n: f64) -> f64 {
+    use crate::kernels::linalg::linpack::{WY_BLOCK, WY_MIN};
+    let flops = (2.0 * m * n * n - 2.0 / 3.0 * n.powi(3)).max(0.0);
+    let (wy_min, wy_block) = (WY_MIN as f64, WY_BLOCK as f64);
+    let unblocked = if n >= wy_min {
+        (2.0 * m * wy_min * wy_min + (n / wy_block) * m * wy_block * wy_block).min(flops)
+    } else {
+        flops
+    };
+    QR_CELL * m * n + QR_UNBLOCKED * unblocked + QR * (flops - unblocked)
+}
+
+/// IRLS iterations of a glm: the gaussian family with its identity link
+/// converges on the second; the others take about five.
+fn glm_iterations(args: &Args<Type>) -> f64 {
+    if crate::kernels::models::glm_is_least_squares(args) {
+        2.0
+    } else {
+        GLM_ITERATIONS
+    }
+}
+
 fn formula_size(f: Option<&Type>) -> (f64, f64) {
     let Some(Type::Formula {
         response,

@@ -210,3 +210,51 @@ fn calibrate_stores_and_prints_the_speed() {
     let s = h.load_speed().unwrap().expect("a stored speed");
     assert!(s > 0.0, "{s}");
 }
+
+/// A tall QR is LINPACK's unblocked passes over its columns: its prior
+/// grows with every cell, not only with the flops a blocked product would
+/// do, so it costs more than copying the matrix, and its columns' passes
+/// make it grow faster than its cells.
+#[test]
+fn a_tall_qr_costs_its_passes_over_the_columns() {
+    let g = graph(
+        "x2 = \"matrix(rnorm(2000000), 1000000, 2)\"
+x8 = \"matrix(rnorm(8000000), 1000000, 8)\"
+copy = \"c(x2, x2)\"
+q2 = \"qr(x2)\"
+q8 = \"qr(x8)\"
+fit2 = \"lm.fit(x2, x2[, 1])\"",
+    );
+    let (copy, q2, q8, fit2) = (
+        predicted(&g, "copy"),
+        predicted(&g, "q2"),
+        predicted(&g, "q8"),
+        predicted(&g, "fit2"),
+    );
+    assert!(q2 > 2.0 * copy, "{q2} vs a copy of twice its cells, {copy}");
+    assert!(q8 > 4.0 * q2, "{q8} vs {q2}");
+    assert!(fit2 > q2, "{fit2} vs {q2}");
+}
+
+/// glm's gaussian family with its identity link converges on IRLS's second
+/// iteration; binomial takes more.
+#[test]
+fn a_gaussian_glm_is_priced_below_a_logistic_one() {
+    let g = graph(
+        "x = \"rnorm(100000)\"
+y = \"runif(100000)\"
+gauss = \"glm(x ~ y)\"
+logit = \"glm(x > 0 ~ y, family = binomial)\"
+named = \"glm(x > 0 ~ y, family = 'binomial')\"
+fit = \"lm(x ~ y)\"",
+    );
+    let (gauss, logit, named, fit) = (
+        predicted(&g, "gauss"),
+        predicted(&g, "logit"),
+        predicted(&g, "named"),
+        predicted(&g, "fit"),
+    );
+    assert!(logit > 1.5 * gauss, "{logit} vs {gauss}");
+    assert!((named / logit - 1.0).abs() < 0.05, "{named} vs {logit}");
+    assert!(gauss > fit, "{gauss} vs {fit}");
+}

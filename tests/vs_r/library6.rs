@@ -60,6 +60,14 @@ fn warnings_are_rs() {
         "a = 'unsplit(list(c(1, 2), 3), c(1, 1, 1, 2, 2))'",
         &["number of items to replace is not a multiple of replacement length"],
     );
+    warns(
+        "a = 'cbind(1:3, matrix(1:4, 2))'",
+        &["number of rows of result is not a multiple of vector length (arg 1)"],
+    );
+    warns(
+        "a = 'rbind(NULL, 1:3, 1:2)'",
+        &["number of columns of result is not a multiple of vector length (arg 3)"],
+    );
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

@@ -30,26 +30,38 @@ pub(super) const RBIND: Kernel = Kernel {
     eval: bind_eval,
 };
 
-/// One piece: its numbers (column-major) and, for a matrix, its extent
-/// along the binding direction's other axis and the number of slices it
-/// contributes. For `cbind` a slice is a column.
+/// One piece: its numbers (column-major) and, for a matrix, its shape.
 struct Piece<'a> {
+    /// Its 1-based position among the arguments, for messages.
+    arg: usize,
     data: Cow<'a, [f64]>,
-    /// `(extent, slices)` of a matrix, seen in cbind orientation.
+    /// `(rows, cols)` of a matrix.
     mat: Option<(usize, usize)>,
 }
 
-fn bind(parts: &[Piece], by_col: bool) -> Result<DMatrix<f64>, String> {
+/// The bound matrix, written in its final column-major order: `cbind`
+/// appends each piece's columns; `rbind` builds each column from every
+/// piece's stretch of it (a matrix's column is contiguous), so neither
+/// transposes a copy. A vector is recycled to the extent.
+fn bind(
+    parts: &[Piece],
+    nulls: usize,
+    by_col: bool,
+    warnings: &mut Vec<String>,
+) -> Result<DMatrix<f64>, String> {
+    // A matrix's extent across the binding, and the slices it adds along it.
+    let across = |(r, c): (usize, usize)| if by_col { (r, c) } else { (c, r) };
     let mut extent = None;
-    for (k, p) in parts.iter().enumerate() {
-        if let Some((e, _)) = p.mat {
+    for p in parts {
+        if let Some(shape) = p.mat {
+            let e = across(shape).0;
             match extent {
                 None => extent = Some(e),
                 Some(x) if x != e => {
                     return Err(format!(
                         "number of {} of matrices must match (see arg {})",
                         if by_col { "rows" } else { "columns" },
-                        k + 1
+                        p.arg
                     ))
                 }
                 _ => {}
@@ -57,24 +69,71 @@ fn bind(parts: &[Piece], by_col: bool) -> Result<DMatrix<f64>, String> {
         }
     }
     let extent = extent.unwrap_or_else(|| parts.iter().map(|p| p.data.len()).max().unwrap_or(0));
-    // In cbind orientation: `extent` rows, one column per vector.
-    let mut cols: Vec<f64> = Vec::new();
-    let mut ncol = 0;
+    // Empty vectors add nothing, unless the result has no extent: then
+    // each, NULL included, is a slice (R's rule for S compatibility).
+    let slices = |p: &Piece| match p.mat {
+        Some(shape) => across(shape).1,
+        None => usize::from(!p.data.is_empty()),
+    };
+    let mut n_slices: usize = parts.iter().map(slices).sum();
+    if extent == 0 {
+        n_slices += nulls
+            + parts
+                .iter()
+                .filter(|p| p.mat.is_none() && p.data.is_empty())
+                .count();
+    }
+    for p in parts {
+        let len = p.data.len();
+        if p.mat.is_none() && len > 0 && extent % len != 0 {
+            warnings.push(format!(
+                "number of {} of result is not a multiple of vector length (arg {})",
+                if by_col { "rows" } else { "columns" },
+                p.arg
+            ));
+        }
+    }
+    let mut out: Vec<f64> = Vec::with_capacity(extent.saturating_mul(n_slices));
+    if by_col {
+        for p in parts {
+            match p.mat {
+                Some(_) => out.extend_from_slice(&p.data),
+                None if p.data.len() == extent => out.extend_from_slice(&p.data),
+                None if p.data.is_empty() => {}
+                None => out.extend(p.data.iter().cycle().take(extent)),
+            }
+        }
+        return Ok(DMatrix::from_vec(extent, n_slices, out));
+    }
+    // Each piece fills its rows of every column: a stride of `n_slices`.
+    out.resize(extent.saturating_mul(n_slices), 0.0);
+    if out.is_empty() {
+        return Ok(DMatrix::from_vec(n_slices, extent, out));
+    }
+    let mut row = 0;
     for p in parts {
         match p.mat {
-            Some((_, slices)) => {
-                cols.extend_from_slice(&p.data);
-                ncol += slices;
+            Some((0, _)) => {}
+            Some((rows, _)) => {
+                for (column, slice) in out
+                    .chunks_exact_mut(n_slices)
+                    .zip(p.data.chunks_exact(rows))
+                {
+                    column[row..row + rows].copy_from_slice(slice);
+                }
+                row += rows;
             }
             None if p.data.is_empty() => {}
             None => {
-                cols.extend((0..extent).map(|i| p.data[i % p.data.len()]));
-                ncol += 1;
+                let mine = out.iter_mut().skip(row).step_by(n_slices);
+                for (o, v) in mine.zip(p.data.iter().cycle()) {
+                    *o = *v;
+                }
+                row += 1;
             }
         }
     }
-    let m = DMatrix::from_vec(extent, ncol, cols);
-    Ok(if by_col { m } else { m.transpose() })
+    Ok(DMatrix::from_vec(n_slices, extent, out))
 }
 
 fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -92,21 +151,17 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .map(|(_, v)| crate::kernels::names::strip(v))
         .collect();
     let mut parts = Vec::new();
-    for v in bare.iter().map(|v| &**v) {
+    let mut nulls = 0;
+    for (arg, v) in (1..).zip(bare.iter().map(|v| &**v)) {
         match v {
-            Value::Null => {}
-            Value::Mat(m) if by_col => parts.push(Piece {
+            Value::Null => nulls += 1,
+            Value::Mat(m) => parts.push(Piece {
+                arg,
                 data: Cow::Borrowed(m.as_slice()),
                 mat: Some((m.nrows(), m.ncols())),
             }),
-            Value::Mat(m) => {
-                let t = m.transpose();
-                parts.push(Piece {
-                    mat: Some((t.nrows(), t.ncols())),
-                    data: Cow::Owned(t.as_slice().to_vec()),
-                });
-            }
             other => parts.push(Piece {
+                arg,
                 data: other.as_f64_slice().ok_or_else(|| {
                     KernelError::new(format!(
                         "{}() needs numeric vectors or matrices, not {}",
@@ -121,7 +176,11 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if parts.is_empty() {
         return Ok(Value::Null);
     }
-    let m = bind(&parts, by_col).map_err(KernelError)?;
+    let mut warnings = Vec::new();
+    let m = bind(&parts, nulls, by_col, &mut warnings).map_err(KernelError)?;
+    for w in warnings {
+        ctx.warn(w);
+    }
     Ok(bound_names(args, m, by_col))
 }
 
@@ -139,6 +198,11 @@ fn bound_names(args: &Args<&Value>, m: DMatrix<f64>, by_col: bool) -> Value {
     for (tag, v) in args.dots() {
         let bare = names::bare(v);
         match bare {
+            // Slices only when the result has no extent (see `bind`).
+            Value::Null | Value::Num(_) | Value::Bool(_) if extent == 0 && bare.is_empty() => {
+                any_along |= tag.is_some();
+                along.push(tag.unwrap_or_default().to_string());
+            }
             Value::Null => {}
             Value::Mat(x) => {
                 let (rows, cols) = names::dimnames(v);
@@ -193,10 +257,11 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let mut max_len = Some(0usize);
     let mut slices = Some(0usize);
     let mut any = false;
+    let mut empties = 0;
+    let add = |s: &mut Option<usize>, n: Option<usize>| *s = s.zip(n).map(|(a, b)| a + b);
     for (k, (_, t)) in args.dots().enumerate() {
-        let add = |s: &mut Option<usize>, n: Option<usize>| *s = s.zip(n).map(|(a, b)| a + b);
         match t {
-            Type::Null => {}
+            Type::Null => empties += 1,
             Type::Mat { rows, cols } => {
                 any = true;
                 let (e, s) = if by_col {
@@ -224,6 +289,7 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             Type::Num { len, .. } | Type::Bool { len, .. } => {
                 any = true;
                 max_len = max_len.zip(*len).map(|(a, b)| a.max(b));
+                empties += usize::from(*len == Some(0));
                 add(
                     &mut slices,
                     if *len == Some(0) {
@@ -250,6 +316,12 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         return Ok(Type::Null);
     }
     let e = extent.unwrap_or(max_len);
+    // With no extent, each empty argument is a slice (see `bind`).
+    match e {
+        Some(0) => add(&mut slices, Some(empties)),
+        None if empties > 0 => slices = None,
+        _ => {}
+    }
     let (rows, cols) = if by_col { (e, slices) } else { (slices, e) };
     Ok(Type::Mat { rows, cols })
 }

@@ -42,8 +42,8 @@ const BLOCK: usize = 8;
 /// Steps per block, and the smallest trailing matrix (rows and columns),
 /// for the compact WY update (two matrix products per block), which only
 /// pays off once the products are large.
-const WY_BLOCK: usize = 32;
-const WY_MIN: usize = 96;
+pub(crate) const WY_BLOCK: usize = 32;
+pub(crate) const WY_MIN: usize = 96;
 
 /// Forms step `l`'s Householder vector in column `l` (rows `l..`), returning
 /// the signed norm, or `None` when the column is zero there (no reflection).

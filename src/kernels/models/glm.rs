@@ -62,7 +62,7 @@ fn unknown(name: &str) -> KernelError {
     ))
 }
 
-fn family_type(args: &Args<Type>) -> Result<Option<Family>, ArgError> {
+pub(crate) fn family_type(args: &Args<Type>) -> Result<Option<Family>, ArgError> {
     match args.ty("family") {
         None | Some(Type::Null) => Ok(Some(Family::new(Dist::Gaussian, Link::Identity))),
         Some(Type::Any) => Ok(None),

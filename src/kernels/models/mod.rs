@@ -20,6 +20,13 @@ use family::{Dist, Family, Link, Variance};
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
+/// Whether a glm call's family is known before the run to be gaussian with
+/// the identity link (the default): IRLS then converges on its second
+/// iteration, the first fit being the least-squares one.
+pub(crate) fn glm_is_least_squares(args: &Args<Type>) -> bool {
+    glm::family_type(args).ok().flatten() == Some(Family::new(Dist::Gaussian, Link::Identity))
+}
+
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "nls",
