@@ -6,12 +6,33 @@ use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
 use super::nls::Nls;
 
+/// Classes whose `coef` is computed here; any other object's is R's
+/// `coef.default`, its `coefficients` element (`coef.Arima`: its `coef`).
+fn fitted_here(class: &str) -> bool {
+    ["lm", "glm", super::aov::CLASS, super::nls::CLASS].contains(&class)
+}
+
+/// The element `coef.default` (or `coef.Arima`) returns.
+fn default_coef_field(class: Option<&str>) -> &'static str {
+    if class == Some("Arima") {
+        "coef"
+    } else {
+        "coefficients"
+    }
+}
+
 pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    // coef.default of a model summary: its coefficient table.
-    if let Some(t @ Type::Record { class, .. }) = args.ty("object") {
-        if class == "summary.lm" || class == "summary.glm" {
-            return Ok(t.field("coefficients").cloned().unwrap_or(Type::Any));
+    // coef.default of a model summary (its coefficient table) or any
+    // other list: its `coefficients`.
+    match args.ty("object") {
+        Some(t @ Type::Record { class, .. }) if !fitted_here(class) => {
+            return Ok(t
+                .field(default_coef_field(Some(class)))
+                .cloned()
+                .unwrap_or(Type::Any));
         }
+        Some(Type::List { .. }) => return Ok(Type::Any),
+        _ => {}
     }
     Ok(match model_type(args, "object")? {
         // coef.aov leaves aliased coefficients out: known at run time.
@@ -25,15 +46,12 @@ pub(super) fn coef_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 }
 
 pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    // coef.default: object$coefficients, a summary's table.
+    // coef.default: object$coefficients (a summary's table, lm.fit's
+    // estimates), NULL when it has none.
     if let Some(Value::List(l)) = args.get("object").map(crate::kernels::names::bare) {
-        if matches!(
-            l.class.as_deref(),
-            Some("summary.lm" | "summary.glm" | "summary.nls")
-        ) {
-            if let Some(c) = l.field("coefficients") {
-                return Ok(c.clone());
-            }
+        if !l.class.as_deref().is_some_and(fitted_here) {
+            let field = default_coef_field(l.class.as_deref());
+            return Ok(l.field(field).cloned().unwrap_or(Value::Null));
         }
     }
     if let Some(fit) = Nls::of(args.get("object")) {
