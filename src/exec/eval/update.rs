@@ -470,7 +470,7 @@ mod tests {
         let n = crate::workflow::parse_expr_str(new).unwrap();
         let (nl, nr) = sides(&n).unwrap();
         let u = update_formula(&old, nl, nr, n.span).unwrap();
-        match u.lhs {
+        match &u.lhs {
             Some(l) => format!("{l} ~ {}", u.rhs()),
             None => format!("~ {}", u.rhs()),
         }
