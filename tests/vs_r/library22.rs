@@ -67,7 +67,7 @@ fn flowcast_refusals_say_why() {
         ),
         (
             "l = 'lm(k ~ x1, data = d)'\na = 'step(l, scope = ~ x1 + x2, keep = function(m, a) a, trace = 0)'",
-            "no 'keep'",
+            "does not take one here",
         ),
         (
             "l = 'lm(k ~ x1, data = d)'\na = 'add1(l, 3)'",

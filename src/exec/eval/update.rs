@@ -208,6 +208,13 @@ fn new_formula(
     }
 }
 
+fn not_formula(span: Span) -> EvalError {
+    EvalError {
+        span,
+        message: "cannot read the new formula back as one".into(),
+    }
+}
+
 fn sides(e: &Expr) -> Option<(Option<&Expr>, &Expr)> {
     match &e.kind {
         ExprKind::Formula { lhs, rhs } => Some((lhs.as_deref(), rhs)),
@@ -325,7 +332,7 @@ pub(super) fn update_call(
         let Some(new) = new_formula(&args[fi].value, scope, ctx, file)? else {
             return plain(ctx);
         };
-        let (lhs, rhs) = sides(&new).expect("a formula");
+        let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
         let s = update_formula(&old, lhs, rhs, fspan)?;
         evaluate(&s, ctx)?
     } else {
@@ -351,7 +358,7 @@ pub(super) fn update_call(
                         "flowcast's {func}() takes the scope's {name} as a formula"
                     )));
                 };
-                let (lhs, rhs) = sides(&new).expect("a formula");
+                let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
                 parts.push((name, update_formula(&old, lhs, rhs, fspan)?));
             }
         } else {
@@ -365,14 +372,14 @@ pub(super) fn update_call(
                     let Some(new) = new_formula(written, scope, ctx, file)? else {
                         return plain(ctx);
                     };
-                    let (lhs, rhs) = sides(&new).expect("a formula");
+                    let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
                     parts.push(("upper", update_formula(&old, lhs, rhs, fspan)?));
                 }
                 Some(Value::Str(s)) if func == "add1" && !s.is_empty() => {
                     // add1's labels: `~ . + a + b` gives their variables.
                     let text = format!("~ . + {}", s.join(" + "));
                     let new = parse(&text, fspan)?;
-                    let (lhs, rhs) = sides(&new).expect("a formula");
+                    let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
                     parts.push(("upper", update_formula(&old, lhs, rhs, fspan)?));
                     given_labels = Some(s);
                 }
@@ -382,7 +389,7 @@ pub(super) fn update_call(
                             None | Some(Value::Null) => {}
                             Some(Value::Formula(f)) => {
                                 let new = parse(&formula_text(f), fspan)?;
-                                let (lhs, rhs) = sides(&new).expect("a formula");
+                                let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
                                 parts.push((name, update_formula(&old, lhs, rhs, fspan)?));
                             }
                             Some(_) => {
