@@ -598,6 +598,16 @@ mod tests {
                 ],
             )),
             Value::List(List::sequence(vec![Value::Null, Value::scalar(2.0)])),
+            // A fit with what update, add1 and step refit on.
+            Value::List(List::record(
+                "lm",
+                vec![
+                    ("coefficients", Value::Num(vec![1.0, 2.0])),
+                    ("response", Value::string("log(y)")),
+                    ("data", frame_with(None)),
+                    ("(weights)", Value::Num(vec![1.0, 0.5, 2.0])),
+                ],
+            )),
             Value::Formula(Formula {
                 response: Some(Box::new(Value::Num(vec![1.0, 2.0]))),
                 response_label: Some("y".into()),

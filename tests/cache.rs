@@ -231,6 +231,13 @@ fn assert_partial_cache_matches_r(name: &str, schedulers: &[&str]) {
     }
 }
 
+/// A fit read back from the cache keeps the data update, add1 and step
+/// refit on.
+#[test]
+fn a_partly_cached_library22_run_matches_r() {
+    assert_partial_cache_matches_r("library22", &["dynamic"]);
+}
+
 #[test]
 fn a_partly_cached_stream_run_matches_r_under_every_scheduler() {
     assert_partial_cache_matches_r("stream", &["emcp", "mcp", "baseline", "dynamic", "ideal"]);

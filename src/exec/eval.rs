@@ -19,6 +19,8 @@ use super::integer::{self, Integers};
 
 mod call_text;
 mod nls;
+mod update;
+pub use update::SCOPE_CLASS;
 
 /// A failure while evaluating: where and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -774,6 +776,9 @@ fn eval_call(
     }
     if func == "nls" {
         return nls::nls_call(span, (func, func_span, args), scope, ctx, file, trace);
+    }
+    if update::formula_param(func).is_some() {
+        return update::update_call(span, (func, func_span, args), scope, ctx, file, trace);
     }
     let mut values = eval_args(func, args, scope, ctx, file)?;
     model_newdata(func, args, &mut values, ctx, file)?;

@@ -453,6 +453,26 @@ pub fn nls_parameter_spans(e: &Expr, out: &mut Vec<Span>) {
     e.visit_children(&mut |c| nls_parameter_spans(c, out));
 }
 
+/// The position of the formula of `update(object, formula.)`, or of the
+/// scope of `add1` and `step`: R evaluates it again among the columns of
+/// the data the fit was made with (see `exec::eval::update`), so a name
+/// that is no step is taken to be one of them.
+pub fn update_formula_arg(func: &str, args: &[Arg]) -> Option<usize> {
+    let param = match func {
+        "update" => "formula.",
+        "add1" | "step" => "scope",
+        _ => return None,
+    };
+    let kernel = registry().get(func)?;
+    let given = args
+        .iter()
+        .map(|a| (a.name.clone(), &a.value))
+        .collect::<Vec<(Option<String>, &Expr)>>();
+    let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
+    let v = matched.get(param)?;
+    args.iter().position(|a| std::ptr::eq(&a.value, v))
+}
+
 /// The spans of every argument evaluated inside a call's `data`, anywhere
 /// in `e`.
 pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
@@ -466,6 +486,9 @@ pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
         if let Some(ds) = data_scope(func, args) {
             let scoped = ds.scoped.iter().chain(&ds.positions);
             out.extend(scoped.map(|&i| args[i].value.span));
+        }
+        if let Some(i) = update_formula_arg(func, args) {
+            out.push(args[i].value.span);
         }
     }
     e.visit_children(&mut |c| data_scoped_spans(c, out));

@@ -626,6 +626,22 @@ fn infer_args(
         }
         _ => None,
     };
+    // update's formula, add1's and step's scope: read at the run, among
+    // the columns of the fit's data (`exec::eval::update`).
+    if let Some(at) = formula::update_formula_arg(func, args) {
+        return args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let t = if i == at {
+                    Type::Any
+                } else {
+                    infer_node(&a.value, env, file, ctx, None, work)?
+                };
+                Ok((a.name.clone(), t))
+            })
+            .collect();
+    }
     // nls's formula names its parameters, known only from `start` at the
     // run: it and the arguments evaluated in its data are checked then.
     if func == "nls" {

@@ -49,7 +49,13 @@ fn note(name: &str) -> Option<&'static str> {
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
         "step" => Some(
-            " (of lm and glm fits, backward from the model: `scope` (so forward steps) and `keep` are refused; `trace` prints nothing; the path table is the fit's `anova`)",
+            " (of lm and glm fits; `scope` a formula or `list(lower = , upper = )` of formulas, read among the fit's data; `keep` is refused; `trace` prints nothing; the path table is the fit's `anova`)",
+        ),
+        "add1" => Some(
+            " (of lm and glm fits, `scope` a formula or term labels: R's table with its columns and row names, without the heading R prints; `x` is not read)",
+        ),
+        "update" => Some(
+            " (of a formula: R's update.formula, simplified as R returns it; of an lm or glm fit made with `data =`: refitted on every row of that data with its weights and family; other arguments and `evaluate = FALSE` are refused)",
         ),
         "drop1" => Some(
             " (of lm and glm fits: R's table with its columns and row names, without the heading R prints)",

@@ -413,7 +413,49 @@ pub(super) fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
 }
 
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    Ok(Value::List(fit(args)?.0))
+    let mut record = fit(args)?.0;
+    if let Some(Value::Formula(f)) = args.get("formula") {
+        keep_model(
+            &mut record,
+            f.response_label.as_deref(),
+            args.get("data"),
+            args.get_if_formal("weights"),
+        );
+    }
+    Ok(Value::List(record))
+}
+
+/// What `update`, `add1` and `step` with a scope refit on, kept on an lm
+/// or glm record: the response's text (`response`), the call's data frame
+/// (`data`, as R's glm keeps it) and its weights (`(weights)`, as R's
+/// model frame names them). R refits by evaluating the call again in the
+/// fit's environment; a flowcast step sees only the steps it names, so
+/// the fit carries the data itself. That costs a copy of the data frame
+/// per fit (and per fit step() makes), which R's environment does not,
+/// but keeps the refit a function of the fit alone, as the cache and the
+/// MPI wire need.
+pub(super) fn keep_model(
+    record: &mut List,
+    response: Option<&str>,
+    data: Option<&Value>,
+    weights: Option<&Value>,
+) {
+    let mut push = |name: &str, v: Value| {
+        let names = record.names.get_or_insert_with(Vec::new);
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+            record.items.push(v);
+        }
+    };
+    if let Some(r) = response {
+        push("response", Value::Str(vec![r.to_string()]));
+    }
+    if let Some(d @ Value::List(List { names: Some(_), .. })) = data.map(super::names::bare) {
+        push("data", d.clone());
+    }
+    if let Some(w @ (Value::Num(_) | Value::Mat(_))) = weights {
+        push("(weights)", w.clone());
+    }
 }
 
 /// The lm record of `args`' formula, and the rows of its variables the
@@ -424,11 +466,26 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
             "lm() needs a formula as its first argument (y ~ x)",
         ));
     };
-    let d = design(f, args.get("subset"), args.get_if_formal("weights"))?;
+    fit_formula(
+        f,
+        args.get("subset"),
+        args.get_if_formal("weights"),
+        args.get("data"),
+    )
+}
+
+/// `lm(formula, data, subset, weights)` of an evaluated formula.
+pub(super) fn fit_formula(
+    f: &Formula,
+    subset: Option<&Value>,
+    weights: Option<&Value>,
+    data: Option<&Value>,
+) -> Result<(List, Vec<usize>), KernelError> {
+    let d = design(f, subset, weights)?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
-    let obs = obs_names(args.get("data"), &d.rows);
+    let obs = obs_names(data, &d.rows);
     let rows = d.rows.clone();
     Ok((fit_design(d, f.intercept, obs)?, rows))
 }

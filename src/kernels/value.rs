@@ -199,13 +199,16 @@ const LM_EXTENSIONS: &[&str] = &[
     "adj.r.squared",
     "fstatistic",
     "f.p.value",
+    "response",
+    "data",
+    "(weights)",
 ];
 
 const EXTENSIONS: &[(&str, &[&str])] = &[
     ("lm", LM_EXTENSIONS),
     ("aov", LM_EXTENSIONS),
     ("TukeyHSD", &["comparison.names"]),
-    ("glm", &["coefficient.names"]),
+    ("glm", &["coefficient.names", "response", "(weights)"]),
     ("summary.lm", &["coefficient.names", "coefficient.colnames"]),
     (
         "summary.glm",

@@ -466,8 +466,9 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // drop1: one least-squares refit (a glm: one per IRLS
         // iteration) per term, each on the model matrix less its columns;
         // the fit's rows are known only at run time, charged as 100. step:
-        // a drop1 per step, charged as p/2 steps.
-        "drop1" | "step" => {
+        // a drop1 per step, charged as p/2 steps. add1: a refit per term
+        // of the scope, charged as drop1's; update: one refit.
+        "drop1" | "step" | "add1" | "update" => {
             let (p, glm) = match args.get("object") {
                 Some(Type::Record { class, fields }) => (
                     fields
@@ -483,6 +484,8 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iterations = if glm { GLM_ITERATIONS } else { 1.0 };
             let steps = if function == "step" {
                 (p / 2.0).max(1.0)
+            } else if function == "update" {
+                1.0 / p
             } else {
                 1.0
             };

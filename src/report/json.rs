@@ -79,9 +79,22 @@ pub fn to_json(v: &Value) -> Json {
         // A factor as its labels, as R's `as.vector(f)` gives them.
         Value::Factor(f) if f.codes.len() == 1 => Json::from(f.labels().remove(0)),
         Value::Factor(f) => Json::from(f.labels()),
+        // As R deparses the formula terms.formula(simplify = TRUE) gives
+        // (what update() returns): the response, the term labels, `- 1`.
         Value::Formula(f) => {
             let terms: Vec<&str> = f.terms.iter().map(|(n, _)| n.as_str()).collect();
-            Json::from(format!("~ {}", terms.join(" + ")))
+            let mut rhs = if terms.is_empty() {
+                "1".to_string()
+            } else {
+                terms.join(" + ")
+            };
+            if !f.intercept {
+                rhs.push_str(" - 1");
+            }
+            Json::from(match &f.response_label {
+                Some(l) => format!("{l} ~ {rhs}"),
+                None => format!("~ {rhs}"),
+            })
         }
     }
 }

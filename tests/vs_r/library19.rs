@@ -89,15 +89,15 @@ fn odd_inputs_do_not_panic() {
     }
 }
 
-/// What flowcast's step() does not do (a scope, so forward steps; a keep
-/// function) is refused saying so, never run as something else.
+/// A step() scope flowcast does not read (term labels: R's step takes
+/// formulas) is refused saying so, never run as something else.
 #[test]
 fn step_scope_is_refused() {
     for (call, says) in [
-        ("step(l, scope = \"x1\")", "takes no 'scope'"),
+        ("step(l, scope = \"x1\")", "takes 'scope' as a formula"),
         (
             "step(l, direction = \"forward\", scope = c(\"x1\", \"x2\"))",
-            "takes no 'scope'",
+            "takes 'scope' as a formula",
         ),
     ] {
         let steps = format!("{D}\nl = 'lm(k ~ x1 + x2, data = d)'\na = '{call}'");

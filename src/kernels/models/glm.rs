@@ -246,6 +246,32 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         ));
     };
     let family = family_of(args.get("family"))?;
+    let mut record = glm_formula(
+        f,
+        family,
+        args.get("subset"),
+        args.get("weights"),
+        args.get("data"),
+        ctx,
+    )?;
+    super::super::lm::keep_model(
+        &mut record,
+        f.response_label.as_deref(),
+        args.get("data"),
+        args.get("weights"),
+    );
+    Ok(Value::List(record))
+}
+
+/// `glm(formula, family, data, weights, subset)` of an evaluated formula.
+pub(super) fn glm_formula(
+    f: &Formula,
+    family: Family,
+    subset: Option<&Value>,
+    weights: Option<&Value>,
+    data: Option<&Value>,
+    ctx: &mut Ctx,
+) -> Result<List, KernelError> {
     // A two-column binomial response, cbind(successes, failures): the
     // successes are the response, a row with either NA is dropped.
     let (f, failures) = match f.response.as_deref() {
@@ -282,13 +308,13 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         }
         Some(_) => (std::borrow::Cow::Borrowed(f), None),
     };
-    let d = design(&f, args.get("subset"), args.get("weights"))?;
+    let d = design(&f, subset, weights)?;
     if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
-    let obs = obs_names(args.get("data"), &d.rows);
-    let record = glm_record(
+    let obs = obs_names(data, &d.rows);
+    glm_record(
         &d,
         failures.as_deref(),
         family,
@@ -296,8 +322,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         obs,
         f.response_label.as_deref(),
         ctx,
-    )?;
-    Ok(Value::List(record))
+    )
 }
 
 /// The glm record of a design: glm.fit of its matrix, with the model

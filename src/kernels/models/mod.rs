@@ -1,7 +1,8 @@
 //! Fitted models beyond `lm`: `glm` with its families, and the functions
 //! R users call on a fit (`coef`, `residuals`, `fitted`, `summary`,
 //! `anova`, `predict`, `logLik`, `AIC`, `BIC`, `deviance`, `df.residual`,
-//! `nobs`, `vcov`, `confint`, `extractAIC`, `drop1`, `step`).
+//! `nobs`, `vcov`, `confint`, `extractAIC`, `drop1`, `add1`, `step`,
+//! `update`).
 
 mod accessors;
 mod anova;
@@ -297,6 +298,28 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: select::step_shape,
         eval: select::step_eval,
+    },
+    Kernel {
+        name: "add1",
+        params: &[
+            req("object"),
+            opt("scope"),
+            opt("scale"),
+            opt("test"),
+            opt("x"),
+            opt("k"),
+            DOTS,
+        ],
+        random: false,
+        shape: select::add1_shape,
+        eval: select::add1_eval,
+    },
+    Kernel {
+        name: "update",
+        params: &[req("object"), opt("formula."), DOTS, opt("evaluate")],
+        random: false,
+        shape: select::update_shape,
+        eval: select::update_eval,
     },
     Kernel {
         name: "df.residual",

@@ -10,24 +10,30 @@
 //! is the data frame with R's columns and row names ("<none>", then the
 //! terms), as flowcast's `anova` gives it, the heading not kept.
 //!
-//! `step` (R's `step`) goes backward only: its scope missing, each step
-//! is drop1's best deletion, refitted on the model matrix less the term's
-//! columns (what R's `update(fit, ~ . - term)` fits on the same rows).
-//! Forward steps (`add1`), a `scope`, and `update` fit on variables
-//! outside the fit's model matrix, which needs the call's data and R's
-//! `update.formula`; they are refused.
+//! `add1` (R's `add1.lm`, `add1.glm`, `add.scope`) refits on columns of
+//! the model matrix of the model's terms and the scope's, as R does on
+//! `model.matrix(update.formula(object, ~ . + scope))`: the evaluator
+//! (`exec::eval::update`) hands it that formula evaluated among the fit's
+//! data. `update` refits the new formula on the same data, with the fit's
+//! weights and family (R's `update.default` evaluating the call again).
+//!
+//! `step` (R's `step`) drops as drop1 does, refitting on the model matrix
+//! less the term's columns (what R's `update(fit, ~ . - term)` fits on
+//! the same rows), and with a scope (`factor.scope`) adds as add1 does,
+//! refitting the model's formula and the term on the fit's data.
 
 use super::super::frame;
 use super::super::linalg::linpack::dqrls;
-use super::super::lm::{fit_design, Design};
+use super::super::lm::{design, fit_design, fit_formula, keep_model, Design};
 use super::super::nmath::{pchisq, pf};
 use super::super::summary::sum;
-use super::super::value::{List, RowNames, NA};
+use super::super::value::{Formula, List, RowNames, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::{Dist, Family, Link};
 use super::fit::{model_type, Fit, Kind};
-use super::glm::{glm_record, refit};
+use super::glm::{glm_formula, glm_record, refit};
 use super::summary::estimated_dispersion;
+use crate::exec::eval::SCOPE_CLASS;
 
 pub(super) fn extract_aic_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     nls_refused(args, "fit")?;
@@ -632,41 +638,33 @@ fn pmax0(x: f64) -> f64 {
 
 pub(super) fn step_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     nls_refused(args, "object")?;
-    if args.get("scope").is_some() {
-        return Err(args.error("scope", STEP_SCOPE));
-    }
     Ok(Type::Any)
 }
 
-const STEP_SCOPE: &str = "flowcast's step() takes no 'scope': it steps backward from the model, \
-                          as R's step() does with its scope missing (forward steps need add1(), \
-                          not available)";
-
-/// `match.arg(direction)`: whether it steps backward ("both" or
-/// "backward").
-fn direction_arg(args: &Args<&Value>) -> Result<bool, KernelError> {
+/// `match.arg(direction)`: "both", "backward" or "forward".
+fn direction_arg(args: &Args<&Value>) -> Result<&'static str, KernelError> {
     const CHOICES: [&str; 3] = ["both", "backward", "forward"];
     let s = match args.get("direction") {
-        None => return Ok(true),
+        None => return Ok("both"),
         Some(Value::Str(s)) => s,
         Some(_) => return Err(KernelError::new("'arg' must be NULL or a character vector")),
     };
     if s.len() == CHOICES.len() && s.iter().zip(CHOICES).all(|(a, b)| a == b) {
-        return Ok(true);
+        return Ok("both");
     }
     let [s] = s.as_slice() else {
         return Err(KernelError::new("'arg' must be of length 1"));
     };
-    let hits: Vec<&str> = CHOICES
+    if let Some(c) = CHOICES.iter().find(|c| **c == s.as_str()) {
+        return Ok(c);
+    }
+    let hits: Vec<&'static str> = CHOICES
         .iter()
         .copied()
         .filter(|c| !s.is_empty() && c.starts_with(s.as_str()))
         .collect();
-    if CHOICES.contains(&s.as_str()) {
-        return Ok(s != "forward");
-    }
     if let [one] = hits.as_slice() {
-        return Ok(*one != "forward");
+        return Ok(one);
     }
     Err(KernelError::new(
         "'arg' should be one of \u{201c}both\u{201d}, \u{201c}backward\u{201d}, \u{201c}forward\u{201d}",
@@ -764,8 +762,8 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         xlevels,
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
-    match fit.kind {
-        Kind::Lm => fit_design(d, fit.intercept(), obs),
+    let mut record = match fit.kind {
+        Kind::Lm => fit_design(d, fit.intercept(), obs)?,
         Kind::Glm(family) => {
             let response = match fit.exact("response") {
                 Some(Value::Str(s)) => s.first().cloned(),
@@ -779,8 +777,42 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
                 obs,
                 response.as_deref(),
                 ctx,
-            )
+            )?
         }
+    };
+    carry_model(fit, &mut record);
+    Ok(record)
+}
+
+/// step's `aod`: drop1's table, then add1's rows below it (R's `rbind`),
+/// as each row's name, Df and AIC (or Cp).
+#[derive(Default)]
+struct Aod {
+    names: Vec<&'static str>,
+    rows: Vec<String>,
+    df: Vec<f64>,
+    crit: Vec<f64>,
+}
+
+impl Aod {
+    /// A table's rows, named `"{sign} {term}"`; its `<none>` only first.
+    fn read(&mut self, (names, cols, rows): Table, sign: &str) {
+        let at = |c: &str| names.iter().position(|n| *n == c);
+        let nc = at("Cp").or_else(|| at("AIC"));
+        let first = self.rows.is_empty();
+        for (i, r) in rows.iter().enumerate() {
+            if i == 0 && !first {
+                continue;
+            }
+            self.rows.push(if i == 0 {
+                r.clone()
+            } else {
+                format!("{sign} {r}")
+            });
+            self.df.push(cols[0][i]);
+            self.crit.push(nc.map_or(NA, |c| cols[c][i]));
+        }
+        self.names = names;
     }
 }
 
@@ -797,9 +829,6 @@ struct Model {
 /// R's `anova` path table ("Step", "Df", "Deviance", "Resid. Df",
 /// "Resid. Dev", "AIC" or "Cp"). `trace` prints nothing.
 pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    if args.get("scope").is_some() {
-        return Err(KernelError::new(STEP_SCOPE));
-    }
     if args.get("keep").is_some_and(|v| !matches!(v, Value::Null)) {
         return Err(KernelError::new(
             "flowcast's step() takes no 'keep' function",
@@ -808,7 +837,25 @@ pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     let object = model(args, "object")?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
-    let backward = direction_arg(args)?;
+    let direction = direction_arg(args)?;
+    let backward = direction != "forward";
+    let mut forward = direction != "backward";
+    // With its scope missing R's step adds nothing: the upper scope is the
+    // model, and forward is off unless asked for.
+    let sc = match args.get("scope") {
+        None | Some(Value::Null) => {
+            if args.get("direction").is_none() {
+                forward = false;
+            }
+            None
+        }
+        Some(v) => Some(scope_of(v).ok_or_else(|| {
+            KernelError::new(format!(
+                "flowcast's step() takes 'scope' as a formula or list(lower = , upper = ) of formulas, not {}",
+                v.type_name()
+            ))
+        })?),
+    };
     let mut steps = args.scalar_or("steps", 1000.0)?;
     if steps.is_nan() {
         return Err(KernelError::new("missing value where TRUE/FALSE needed"));
@@ -839,58 +886,74 @@ pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         let holder = Value::List(record.clone());
         let fit =
             Fit::from_value(&holder).ok_or_else(|| KernelError::new("step() lost its model"))?;
-        // With no scope R's forward steps have nothing to add: no step
-        // but a backward one.
-        let scope = if backward {
-            drop_scope(&fit)
-        } else {
-            Vec::new()
-        };
-        if scope.is_empty() {
-            break;
-        }
-        // drop1(fit, scope$drop, scale = scale, k = k)
-        let (names, cols, rows) = match fit.kind {
-            Kind::Lm => drop1_lm(&fit, scope, true, Test::None, scale, k, ctx)?,
-            Kind::Glm(family) => drop1_glm(&fit, scope, Test::None, family, scale, k, ctx)?,
-        };
-        let df = &cols[0];
-        let rows: Vec<String> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| if i == 0 { r.clone() } else { format!("- {r}") })
-            .collect();
-        // Zero-df terms first, one at a time: the last of them.
-        let zero = (1..rows.len()).rev().find(|&i| df[i] == 0.0);
-        let change = match zero {
-            Some(i) => rows[i].clone(),
-            None => {
-                let keep: Vec<usize> = (0..rows.len())
-                    .filter(|&i| df[i] != 0.0 || df[i].is_nan())
-                    .collect();
-                let Some(nc) = names.iter().position(|&c| c == "Cp" || c == "AIC") else {
-                    break;
-                };
-                // order(aod[, nc]): stable, NA last.
-                let mut o = keep.clone();
-                o.sort_by(|&a, &b| {
-                    let (x, y) = (cols[nc][a], cols[nc][b]);
-                    match (x.is_nan(), y.is_nan()) {
-                        (true, true) => std::cmp::Ordering::Equal,
-                        (true, false) => std::cmp::Ordering::Greater,
-                        (false, true) => std::cmp::Ordering::Less,
-                        _ => x.total_cmp(&y),
-                    }
-                });
-                if o.first() == Some(&0) || o.is_empty() {
-                    break;
-                }
-                rows[o[0]].clone()
+        // factor.scope(ffac, list(add = fadd, drop = fdrop))
+        let (drop, add) = match &sc {
+            None => (drop_scope(&fit), Vec::new()),
+            Some(sc) => {
+                let drop = factor_scope_drop(&fit, sc.lower.as_ref())?;
+                let add = factor_scope_add(&fit, sc.upper.as_ref(), &drop)?;
+                (drop, add)
             }
         };
-        using_cp = names.contains(&"Cp");
-        let term = change.trim_start_matches("- ").to_string();
-        let next = drop_term(&fit, &term, ctx)?;
+        let mut aod = Aod::default();
+        let mut change = None;
+        if backward && !drop.is_empty() {
+            // drop1(fit, scope$drop, scale = scale, k = k)
+            let t = match fit.kind {
+                Kind::Lm => drop1_lm(&fit, drop, true, Test::None, scale, k, ctx)?,
+                Kind::Glm(family) => drop1_glm(&fit, drop, Test::None, family, scale, k, ctx)?,
+            };
+            aod.read(t, "-");
+            // Zero-df terms first, one at a time: the last of them.
+            change = (1..aod.rows.len())
+                .rev()
+                .find(|&i| aod.df[i] == 0.0)
+                .map(|i| aod.rows[i].clone());
+        }
+        if change.is_none() {
+            if forward && !add.is_empty() {
+                if let Some(sc) = &sc {
+                    let t = add1_table(&fit, sc, add, Test::None, scale, k, ctx)?;
+                    aod.read(t, "+");
+                }
+            }
+            let Aod {
+                names,
+                rows,
+                df,
+                crit,
+            } = &aod;
+            if rows.is_empty() {
+                break;
+            }
+            let keep: Vec<usize> = (0..rows.len())
+                .filter(|&i| df[i] != 0.0 || df[i].is_nan())
+                .collect();
+            if !names.iter().any(|&c| c == "Cp" || c == "AIC") {
+                break;
+            }
+            // order(aod[, nc]): stable, NA last.
+            let mut o = keep.clone();
+            o.sort_by(|&a, &b| {
+                let (x, y) = (crit[a], crit[b]);
+                match (x.is_nan(), y.is_nan()) {
+                    (true, true) => std::cmp::Ordering::Equal,
+                    (true, false) => std::cmp::Ordering::Greater,
+                    (false, true) => std::cmp::Ordering::Less,
+                    _ => x.total_cmp(&y),
+                }
+            });
+            if o.first() == Some(&0) || o.is_empty() {
+                break;
+            }
+            change = Some(rows[o[0]].clone());
+        }
+        let Some(change) = change else { break };
+        using_cp = aod.names.contains(&"Cp");
+        let next = match (change.strip_prefix("+ "), &sc) {
+            (Some(term), Some(sc)) => add_term(&fit, term, sc, ctx)?,
+            _ => drop_term(&fit, change.trim_start_matches("- "), ctx)?,
+        };
         let holder = Value::List(next);
         let refit =
             Fit::from_value(&holder).ok_or_else(|| KernelError::new("step() lost its model"))?;
@@ -959,4 +1022,650 @@ pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     record.names = Some(names);
     record.items = items;
     Ok(Value::List(record))
+}
+
+/// The scope `add1` and `step` get from the evaluator
+/// (`exec::eval::update`): every term of the model and the scope,
+/// evaluated among the fit's data, and the scope's own terms.
+struct ScopeArg<'a> {
+    formula: &'a Formula,
+    upper: Option<ScopeTerms>,
+    lower: Option<ScopeTerms>,
+    /// add1's scope given as term labels.
+    labels: Option<Vec<String>>,
+}
+
+/// A scope formula's term labels and each term's variables.
+struct ScopeTerms {
+    labels: Vec<String>,
+    vars: Vec<Vec<String>>,
+}
+
+fn scope_of(v: &Value) -> Option<ScopeArg<'_>> {
+    let Value::List(l) = v else { return None };
+    if l.class.as_deref() != Some(SCOPE_CLASS) {
+        return None;
+    }
+    let Some(Value::Formula(formula)) = l.field("formula") else {
+        return None;
+    };
+    let terms = |name: &str, vars: &str| -> Option<ScopeTerms> {
+        let Some(Value::Str(labels)) = l.field(name) else {
+            return None;
+        };
+        let Some(Value::List(v)) = l.field(vars) else {
+            return None;
+        };
+        let vars = v
+            .items
+            .iter()
+            .map(|x| match x {
+                Value::Str(s) => s.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        Some(ScopeTerms {
+            labels: labels.clone(),
+            vars,
+        })
+    };
+    Some(ScopeArg {
+        formula,
+        upper: terms("upper", "upper.vars"),
+        lower: terms("lower", "lower.vars"),
+        labels: match l.field("labels") {
+            Some(Value::Str(s)) => Some(s.clone()),
+            _ => None,
+        },
+    })
+}
+
+/// R's workaround for PR#7842 (`terms.formula` may have `a:b` not
+/// `b:a`): a label with its variables sorted.
+fn sorted_key(label: &str) -> String {
+    let mut parts: Vec<&str> = label.split(':').collect();
+    parts.sort_unstable();
+    parts.join(":")
+}
+
+/// `sQuote`d labels joined by ", ", as factor.scope's errors list them.
+fn quoted(labels: &[String]) -> String {
+    labels
+        .iter()
+        .map(|l| format!("\u{2018}{l}\u{2019}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The shared-variable counts of terms (`crossprod(facs > 0)`).
+fn shared(a: &[String], b: &[String]) -> usize {
+    a.iter().filter(|v| b.contains(v)).count()
+}
+
+/// R's `factor.scope(factor, list(drop = lower))$drop`: the model's terms
+/// less the lower scope's, those no other remaining term contains.
+fn factor_scope_drop(fit: &Fit, lower: Option<&ScopeTerms>) -> Result<Vec<String>, KernelError> {
+    let labels = fit.term_labels();
+    if labels.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (variables, terms) = fit.term_variables();
+    let vars: Vec<Vec<String>> = terms
+        .iter()
+        .map(|t| t.iter().map(|&v| variables[v].clone()).collect())
+        .collect();
+    let mut keep: Vec<usize> = (0..labels.len()).collect();
+    if let Some(lower) = lower.filter(|l| !l.labels.is_empty()) {
+        let keys: Vec<String> = labels.iter().map(|l| sorted_key(l)).collect();
+        let missing: Vec<String> = lower
+            .labels
+            .iter()
+            .filter(|l| !keys.contains(&sorted_key(l)))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            return Err(KernelError::new(format!(
+                "lower scope has term{} {} not included in model",
+                if missing.len() == 1 { "" } else { "s" },
+                quoted(&missing)
+            )));
+        }
+        let lower_keys: Vec<String> = lower.labels.iter().map(|l| sorted_key(l)).collect();
+        keep.retain(|&i| !lower_keys.contains(&keys[i]));
+    }
+    if keep.len() > 1 && vars.len() == labels.len() {
+        let kept: Vec<usize> = keep
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let own = shared(&vars[i], &vars[i]);
+                let most = keep
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| shared(&vars[i], &vars[j]))
+                    .max()
+                    .unwrap_or(0);
+                most != own
+            })
+            .collect();
+        keep = kept;
+    }
+    Ok(keep.into_iter().map(|i| labels[i].clone()).collect())
+}
+
+/// R's `factor.scope(factor, list(add = upper))$add`: the upper scope's
+/// terms not in the model, those that contain no other of them.
+/// `nmdrop` is the drop half's answer, which R's error names by mistake
+/// (`nmdrop[where == 0]`, NA past its end): kept, as R's message.
+fn factor_scope_add(
+    fit: &Fit,
+    upper: Option<&ScopeTerms>,
+    nmdrop: &[String],
+) -> Result<Vec<String>, KernelError> {
+    let Some(upper) = upper.filter(|u| !u.labels.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let labels = fit.term_labels();
+    let upper_keys: Vec<String> = upper.labels.iter().map(|l| sorted_key(l)).collect();
+    let missing: Vec<String> = labels
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !upper_keys.contains(&sorted_key(l)))
+        .map(|(i, _)| nmdrop.get(i).cloned().unwrap_or_else(|| "NA".to_string()))
+        .collect();
+    if !missing.is_empty() {
+        return Err(KernelError::new(format!(
+            "upper scope has term{} {} not included in model",
+            if missing.len() == 1 { "" } else { "s" },
+            quoted(&missing)
+        )));
+    }
+    let keys: Vec<String> = labels.iter().map(|l| sorted_key(l)).collect();
+    let add: Vec<usize> = (0..upper.labels.len())
+        .filter(|&i| !keys.contains(&upper_keys[i]))
+        .collect();
+    let vars = |i: usize| upper.vars.get(i).map_or(&[][..], |v| v.as_slice());
+    let mut keep = vec![true; add.len()];
+    if add.len() > 1 {
+        for (a, &i) in add.iter().enumerate() {
+            let own = shared(vars(i), vars(i));
+            for (b, &j) in add.iter().enumerate() {
+                if a != b && shared(vars(i), vars(j)) >= own {
+                    keep[b] = false;
+                }
+            }
+        }
+    }
+    Ok(add
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(&i, _)| upper.labels[i].clone())
+        .collect())
+}
+
+/// `update.formula(object, ~ . + labels)`'s formula: the terms `labels`
+/// name, their values from the scope's formula, in R's order (by how many
+/// variables each joins, stably).
+fn formula_with(fit: &Fit, all: &Formula, labels: &[String]) -> Result<Formula, KernelError> {
+    let mut picked: Vec<(String, Value)> = Vec::with_capacity(labels.len());
+    let mut keys: Vec<String> = Vec::new();
+    for l in labels {
+        let key = sorted_key(l);
+        if keys.contains(&key) {
+            continue;
+        }
+        let Some((_, v)) = all.terms.iter().find(|(t, _)| sorted_key(t) == key) else {
+            return Err(KernelError::new(format!(
+                "the scope's formula has no term `{l}`"
+            )));
+        };
+        keys.push(key);
+        picked.push((l.clone(), v.clone()));
+    }
+    picked.sort_by_key(|(l, _)| l.split(':').count());
+    Ok(Formula {
+        response: all.response.clone(),
+        response_label: all.response_label.clone(),
+        terms: picked,
+        intercept: fit.intercept(),
+        predvars: all.predvars.clone(),
+    })
+}
+
+const ROWS_CHANGED: &str = "flowcast refits on every row of the fit's data: the fit left some \
+                            out (subset or missing values), or the new terms miss some";
+
+/// `update(fit, formula)` on the fit's data: lm or glm of the formula
+/// with the fit's weights and family, keeping what a later refit needs.
+fn refit_formula(fit: &Fit, f: &Formula, ctx: &mut Ctx) -> Result<List, KernelError> {
+    let n_old = fit.nums("residuals")?.len();
+    let n_all = f
+        .response
+        .as_deref()
+        .map_or(0, |r| r.dims().map_or_else(|| r.len(), |d| d.0));
+    if n_all != n_old {
+        return Err(KernelError::new(ROWS_CHANGED));
+    }
+    let data = fit.exact("data");
+    let weights = fit.exact("(weights)");
+    let mut record = match fit.kind {
+        Kind::Lm => fit_formula(f, None, weights, data)?.0,
+        Kind::Glm(family) => glm_formula(f, family, None, weights, data, ctx)?,
+    };
+    let n_new = match record.field("residuals") {
+        Some(Value::Num(r)) => r.len(),
+        _ => 0,
+    };
+    if n_new != n_old {
+        return Err(KernelError::new(ROWS_CHANGED));
+    }
+    keep_model(&mut record, f.response_label.as_deref(), data, weights);
+    Ok(record)
+}
+
+/// The fit's own terms' values, as the model matrix path cannot give
+/// them: carried to the record `drop_term` makes.
+fn carry_model(fit: &Fit, record: &mut List) {
+    let response = match fit.exact("response") {
+        Some(Value::Str(s)) => s.first().map(String::as_str),
+        _ => None,
+    };
+    keep_model(record, response, fit.exact("data"), fit.exact("(weights)"));
+}
+
+pub(super) fn update_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(Type::Formula { .. }) = args.ty("object") {
+        return Ok(Type::Any);
+    }
+    nls_refused(args, "object")?;
+    Ok(Type::Any)
+}
+
+/// R's `update(object, formula., ...)`: `update.formula` of a formula,
+/// `update.default` of an lm or glm fit (the call evaluated again with
+/// the new formula, on the fit's data).
+pub(super) fn update_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let object = args
+        .get("object")
+        .ok_or_else(|| KernelError::new("argument \"object\" is missing, with no default"))?;
+    let new = args.get("formula.");
+    if let Value::Formula(_) = object {
+        return match new {
+            Some(f @ Value::Formula(_)) => Ok(f.clone()),
+            None => Err(KernelError::new(
+                "argument \"new\" is missing, with no default",
+            )),
+            Some(v) => Err(KernelError::new(format!(
+                "flowcast's update() takes the new formula written as one (. ~ . + x), not {}",
+                v.type_name()
+            ))),
+        };
+    }
+    let fit = model(args, "object")?;
+    if fit.record.class.as_deref() == Some(super::aov::CLASS) {
+        return Err(KernelError::new(
+            "flowcast's update() refits lm and glm fits, not aov",
+        ));
+    }
+    if let Some(e) = args.get("evaluate") {
+        if e.as_flag() != Some(true) {
+            return Err(KernelError::new(
+                "flowcast's update() evaluates the new call: evaluate = FALSE (an unevaluated call) is refused",
+            ));
+        }
+    }
+    if args.dots().next().is_some() {
+        return Err(KernelError::new(
+            "flowcast's update() takes only a new formula: other arguments (data, weights, subset, family) are refused",
+        ));
+    }
+    match new {
+        None => Ok(Value::List(fit.record.clone())),
+        Some(Value::Formula(f)) => Ok(Value::List(refit_formula(&fit, f, ctx)?)),
+        Some(v) => Err(KernelError::new(format!(
+            "flowcast's update() takes the new formula written as one (. ~ . + x), not {}",
+            v.type_name()
+        ))),
+    }
+}
+
+pub(super) fn add1_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    nls_refused(args, "object")?;
+    Ok(Type::Any)
+}
+
+/// R's `add1(object, scope, scale = 0, test, k = 2)`: `add1.lm` or
+/// `add1.glm`.
+pub(super) fn add1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = model(args, "object")?;
+    let scale = number(args, "scale", 0.0)?;
+    let k = number(args, "k", 2.0)?;
+    let glm = matches!(fit.kind, Kind::Glm(_));
+    let test = test_arg(args, glm)?;
+    if !glm {
+        check_exact(&fit, ctx)?;
+    }
+    let sc = match args.get("scope") {
+        None | Some(Value::Null) => {
+            return Err(KernelError::new(if glm {
+                "argument \"scope\" is missing, with no default"
+            } else {
+                "no terms in scope"
+            }))
+        }
+        Some(v) => scope_of(v).ok_or_else(|| {
+            KernelError::new(format!(
+                "flowcast's add1() takes 'scope' as a formula or term labels, not {}",
+                v.type_name()
+            ))
+        })?,
+    };
+    let scope = match &sc.labels {
+        Some(l) => l.clone(),
+        None => factor_scope_add(&fit, sc.upper.as_ref(), &[])?,
+    };
+    if scope.is_empty() {
+        return Err(KernelError::new("no terms in scope for adding to object"));
+    }
+    let (names, cols, rows) = add1_table(&fit, &sc, scope, test, scale, k, ctx)?;
+    Ok(table(names, cols, rows))
+}
+
+/// The model matrix of the model's terms and `scope`'s, its columns of
+/// the model (`ousex`) and of each scope term (`usex`).
+struct AddDesign {
+    x: Vec<f64>,
+    n: usize,
+    y: Vec<f64>,
+    ousex: Vec<bool>,
+    usex: Vec<Vec<bool>>,
+}
+
+fn add_design(fit: &Fit, sc: &ScopeArg, scope: &[String]) -> Result<AddDesign, KernelError> {
+    let o_terms = fit.term_labels();
+    let mut labels = o_terms.clone();
+    labels.extend(scope.iter().cloned());
+    let mut f = formula_with(fit, sc.formula, &labels)?;
+    // A glm's two-column response (cbind(successes, failures)): the fit
+    // keeps y and the weights it makes, so only the rows matter here.
+    if let Some(Value::Mat(m)) = f.response.as_deref() {
+        if m.ncols() == 2 {
+            let y = m
+                .column(0)
+                .iter()
+                .zip(m.column(1).iter())
+                .map(|(&s, &fl)| if fl.is_nan() { NA } else { s })
+                .collect();
+            f.response = Some(Box::new(Value::Num(y)));
+        }
+    }
+    let d = design(&f, None, fit.exact("(weights)"))?;
+    let n_old = fit.nums("residuals")?.len();
+    if d.n != n_old {
+        return Err(KernelError::new(ROWS_CHANGED));
+    }
+    let keys: Vec<String> = d.labels.iter().map(|l| sorted_key(l)).collect();
+    // match(asgn, match(terms, Terms), 0L) > 0L
+    let columns_of = |wanted: &[String]| -> Vec<bool> {
+        let at: Vec<usize> = wanted
+            .iter()
+            .filter_map(|t| keys.iter().position(|k| *k == sorted_key(t)).map(|i| i + 1))
+            .collect();
+        d.assign.iter().map(|a| at.contains(a)).collect()
+    };
+    let mut ousex = columns_of(&o_terms);
+    if fit.intercept() {
+        if let Some(first) = ousex.first_mut() {
+            *first = true;
+        }
+    }
+    let usex = scope
+        .iter()
+        .map(|t| columns_of(std::slice::from_ref(t)))
+        .collect();
+    Ok(AddDesign {
+        x: d.x,
+        n: d.n,
+        y: d.y,
+        ousex,
+        usex,
+    })
+}
+
+/// `x[, use, drop = FALSE]`.
+fn used(ad: &AddDesign, usex: Option<&[bool]>) -> Vec<f64> {
+    let jj: Vec<usize> = (0..ad.ousex.len())
+        .filter(|&j| ad.ousex[j] || usex.is_some_and(|u| u[j]))
+        .collect();
+    columns(&ad.x, ad.n, &jj)
+}
+
+/// add1.lm's or add1.glm's table.
+fn add1_table(
+    fit: &Fit,
+    sc: &ScopeArg,
+    scope: Vec<String>,
+    test: Test,
+    scale: f64,
+    k: f64,
+    ctx: &mut Ctx,
+) -> Result<Table, KernelError> {
+    let ad = add_design(fit, sc, &scope)?;
+    let n = ad.n;
+    let nf = n as f64;
+    let mut rows = vec!["<none>".to_string()];
+    rows.extend(scope.iter().cloned());
+    match fit.kind {
+        Kind::Lm => {
+            let wt = match fit.exact("weights") {
+                Some(Value::Num(w)) if w.len() == n => Some(w.as_slice()),
+                _ => None,
+            };
+            let mut dfs = Vec::with_capacity(scope.len() + 1);
+            let mut rss = Vec::with_capacity(scope.len() + 1);
+            let (rank, dev) = lm_refit(used(&ad, None), n, &ad.y, wt)?;
+            dfs.push(rank);
+            rss.push(dev);
+            for u in &ad.usex {
+                let (rank, dev) = lm_refit(used(&ad, Some(u)), n, &ad.y, wt)?;
+                dfs.push(rank);
+                rss.push(dev);
+            }
+            let aic: Vec<f64> = rss
+                .iter()
+                .zip(&dfs)
+                .map(|(&r, &d)| {
+                    if scale > 0.0 {
+                        r / scale - nf + k * d
+                    } else {
+                        nf * (r / nf).ln() + k * d
+                    }
+                })
+                .collect();
+            let mut df: Vec<f64> = dfs.iter().map(|d| d - dfs[0]).collect();
+            df[0] = NA;
+            let mut ss: Vec<f64> = rss.iter().map(|r| rss[0] - r).collect();
+            ss[0] = NA;
+            let mut names = vec![
+                "Df",
+                "Sum of Sq",
+                "RSS",
+                if scale > 0.0 { "Cp" } else { "AIC" },
+            ];
+            let mut cols = vec![df.clone(), ss.clone(), rss.clone(), aic];
+            match test {
+                Test::None | Test::Rao => {}
+                Test::Lrt => {
+                    let mut dev: Vec<f64> = if scale == 0.0 {
+                        let d: Vec<f64> = rss.iter().map(|r| nf * (r / nf).ln()).collect();
+                        let mut d: Vec<f64> = d.iter().map(|v| d[0] - v).collect();
+                        d[0] = NA;
+                        d
+                    } else {
+                        ss.iter().map(|s| s / scale).collect()
+                    };
+                    let p = upper_chisq(&dev[1..], &df[1..]);
+                    dev[1..].copy_from_slice(&p);
+                    names.push("Pr(>Chi)");
+                    cols.push(dev);
+                }
+                Test::F => {
+                    // add1.lm's Fstat
+                    let rdf = fit.scalar("df.residual")?;
+                    let mut fs = vec![NA; df.len()];
+                    let mut p = vec![NA; df.len()];
+                    for i in 1..df.len() {
+                        let rms = (rss[0] - ss[i]) / (rdf - df[i]);
+                        let f = (ss[i] / df[i]) / rms;
+                        if df[i] < f64::EPSILON {
+                            continue;
+                        }
+                        fs[i] = f;
+                        let d2 = rdf - df[i];
+                        // safe_pf on the Fs not NA; a NaN stays.
+                        p[i] = if f.is_nan() {
+                            f
+                        } else if df[i] <= 0.0 {
+                            NA
+                        } else {
+                            pf(f, df[i], d2, false, false)
+                        };
+                    }
+                    names.extend(["F value", "Pr(>F)"]);
+                    cols.extend([fs, p]);
+                }
+            }
+            Ok((names, cols, rows))
+        }
+        Kind::Glm(family) => {
+            let y = fit.nums("y")?;
+            let wt = fit.nums("prior.weights")?;
+            if y.len() != n || wt.len() != n {
+                return Err(KernelError::new(ROWS_CHANGED));
+            }
+            let z = refit(used(&ad, None), n, y, wt, family, true, ctx)?;
+            let mut dfs = vec![z.rank];
+            let mut dev = vec![z.deviance];
+            let mut score = vec![0.0];
+            let gaussian = Family::new(Dist::Gaussian, Link::Identity);
+            for u in &ad.usex {
+                let x = used(&ad, Some(u));
+                let zt = refit(x.clone(), n, y, wt, family, true, ctx)?;
+                dfs.push(zt.rank);
+                dev.push(zt.deviance);
+                if test == Test::Rao {
+                    let zz = refit(x, n, &z.residuals, &z.weights, gaussian, true, ctx)?;
+                    score.push(zz.null_deviance - zz.deviance);
+                } else {
+                    score.push(0.0);
+                }
+            }
+            let dispersion = if scale == 0.0 {
+                estimated_dispersion(fit, family, ctx)?
+            } else {
+                scale
+            };
+            let is_gaussian = family.dist == Dist::Gaussian;
+            let loglik: Vec<f64> = dev
+                .iter()
+                .map(|&d| {
+                    if is_gaussian {
+                        if scale > 0.0 {
+                            d / scale - nf
+                        } else {
+                            nf * (d / nf).ln()
+                        }
+                    } else {
+                        d / dispersion
+                    }
+                })
+                .collect();
+            let mut aic: Vec<f64> = loglik.iter().zip(&dfs).map(|(l, d)| l + k * d).collect();
+            let (_, extracted) = extract_aic(fit, 0.0, k)?;
+            let shift = extracted - aic[0];
+            for a in &mut aic {
+                *a += shift;
+            }
+            let mut df: Vec<f64> = dfs.iter().map(|d| d - dfs[0]).collect();
+            df[0] = NA;
+            let mut names = vec!["Df", "Deviance"];
+            let mut cols = vec![df.clone(), dev.clone()];
+            if !aic.iter().all(|a| a.is_nan()) {
+                names.push("AIC");
+                cols.push(aic);
+            }
+            let is_one = || {
+                if dispersion.is_nan() {
+                    Err(KernelError::new("missing value where TRUE/FALSE needed"))
+                } else {
+                    Ok(dispersion == 1.0)
+                }
+            };
+            match test {
+                Test::None => {}
+                Test::Lrt => {
+                    let mut d: Vec<f64> = loglik.iter().map(|l| pmax0(loglik[0] - l)).collect();
+                    d[0] = NA;
+                    names.push(if is_one()? { "LRT" } else { "scaled dev." });
+                    let mut p = d.clone();
+                    let q = upper_chisq(&d[1..], &df[1..]);
+                    p[1..].copy_from_slice(&q);
+                    cols.extend([d, p]);
+                    names.push("Pr(>Chi)");
+                }
+                Test::Rao => {
+                    let sc_name = if is_one()? {
+                        "Rao score"
+                    } else {
+                        "scaled Rao sc."
+                    };
+                    let mut d: Vec<f64> = score.iter().map(|&s| pmax0(s) / dispersion).collect();
+                    d[0] = NA;
+                    let mut p = d.clone();
+                    let q = upper_chisq(&d[1..], &df[1..]);
+                    p[1..].copy_from_slice(&q);
+                    names.extend([sc_name, "Pr(>Chi)"]);
+                    cols.extend([d, p]);
+                }
+                Test::F => {
+                    if matches!(family.dist, Dist::Binomial | Dist::Poisson) {
+                        ctx.warn(format!("F test assumes quasi{} family", family.dist.name()));
+                    }
+                    // add1.glm's Fstat
+                    let rdf = fit.scalar("df.residual")?;
+                    let mut fs = vec![NA; df.len()];
+                    let mut p = vec![NA; df.len()];
+                    for i in 1..df.len() {
+                        let diff = pmax0((dev[0] - dev[i]) / df[i]);
+                        let f = diff / (dev[i] / (rdf - df[i]));
+                        if df[i] < f64::EPSILON {
+                            continue;
+                        }
+                        fs[i] = f;
+                        // safe_pf on the Fs not NA; a NaN stays.
+                        p[i] = if f.is_nan() {
+                            f
+                        } else if df[i] <= 0.0 {
+                            NA
+                        } else {
+                            pf(f, df[i], rdf - df[i], false, false)
+                        };
+                    }
+                    names.extend(["F value", "Pr(>F)"]);
+                    cols.extend([fs, p]);
+                }
+            }
+            Ok((names, cols, rows))
+        }
+    }
+}
+
+/// step's `update(fit, ~ . + term)`: the model's terms and `label`,
+/// refitted on the fit's data.
+fn add_term(fit: &Fit, label: &str, sc: &ScopeArg, ctx: &mut Ctx) -> Result<List, KernelError> {
+    let mut labels = fit.term_labels();
+    labels.push(label.to_string());
+    let f = formula_with(fit, sc.formula, &labels)?;
+    refit_formula(fit, &f, ctx)
 }
