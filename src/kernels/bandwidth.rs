@@ -193,7 +193,7 @@ fn pair_counts(x: &[f64], nb: usize, binned: bool) -> Result<PairCounts, KernelE
         let mut counts = vec![0.0f64; nb];
         for v in xx {
             let bin = v - lo + 1.0;
-            if bin >= 1.0 && bin <= nb as f64 {
+            if (1.0..=nb as f64).contains(&bin) {
                 counts[bin as usize - 1] += 1.0;
             }
         }
@@ -439,7 +439,7 @@ pub(crate) fn bw_sj(x: &[f64], s: &Selector) -> Result<f64, KernelError> {
         return Err(KernelError::new("missing value where TRUE/FALSE needed"));
     }
     let (lower, upper) = (lower.min(upper), lower.max(upper));
-    if !(lower < upper) {
+    if lower >= upper {
         return Err(KernelError::new("lower < upper  is not fulfilled"));
     }
     let (fl, fu) = (f_sd(lower), f_sd(upper));

@@ -334,7 +334,7 @@ fn pretty(x: &[f64], a: &PrettyArgs, ctx: &mut Ctx) -> Result<Vec<f64>, KernelEr
         .ok_or_else(|| invalid("n"))?;
     let min_n = a.min_n.unwrap_or_else(|| int_div(a.n, 3.0));
     let min_n = as_integer(min_n)
-        .filter(|&m| m >= 0 && m <= n)
+        .filter(|m| (0..=n).contains(m))
         .ok_or_else(|| invalid("min.n"))?;
     if !a.shrink.is_finite() || a.shrink <= 0.0 {
         return Err(invalid("shrink.sml"));
@@ -486,10 +486,11 @@ fn freedman_diaconis(x: &[f64], digits: f64, ctx: &mut Ctx) -> Result<f64, Kerne
         let mut al = 1.0 / 4.0;
         let al_min = 1.0 / 512.0;
         // R sorts x. first; quantile's order statistics do not depend on it.
-        while h == 0.0 && {
+        while h == 0.0 {
             al /= 2.0;
-            al >= al_min
-        } {
+            if al < al_min {
+                break;
+            }
             let q = quantiles(&rounded, &[al, 1.0 - al])?;
             h = (q[1] - q[0]) / (1.0 - 2.0 * al);
             if h.is_nan() {
@@ -708,7 +709,7 @@ fn hist_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             hi - lo
         };
         let m = mean(&h);
-        (!spread.is_nan() && !m.is_nan()).then(|| spread < 1e-7 * m)
+        (!spread.is_nan() && !m.is_nan()).then_some(spread < 1e-7 * m)
     };
     if !use_br && h.iter().any(|&v| v <= 0.0) {
         return Err(KernelError::new("'breaks' are not strictly increasing"));

@@ -729,7 +729,7 @@ fn med_odd_n(x: &[f64], n: usize) -> f64 {
     } else {
         (x.to_vec(), n)
     };
-    let half = (n + 1) / 2;
+    let half = n.div_ceil(2);
     if half == 0 {
         return x.first().copied().unwrap_or(NA);
     }

@@ -99,8 +99,11 @@ pub fn bessel_j(x: f64, alpha: f64) -> Bessel {
 
 /// bessel_j.c's `J_bessel`: J of orders alpha .. alpha + nb - 1 into
 /// `b[1..=nb]`; returns ncalc.
+// The C's loops over b[i] are kept as they are.
+#[allow(clippy::needless_range_loop)]
 fn j_bessel(x: f64, alpha: f64, nb: i32, b: &mut [f64]) -> i32 {
-    const PI2: f64 = 0.636_619_772_367_581_343_075_535;
+    // C's .636619772367581343075535, 2/pi.
+    const PI2: f64 = std::f64::consts::FRAC_2_PI;
     const TWOPI1: f64 = 6.28125;
     const TWOPI2: f64 = 0.001_935_307_179_586_476_925_286_767;
     const FACT: [f64; 25] = [
@@ -133,7 +136,7 @@ fn j_bessel(x: f64, alpha: f64, nb: i32, b: &mut [f64]) -> i32 {
     let nu = alpha;
     let twonu = nu + nu;
     let nbu = nb as usize;
-    if !(nb > 0 && x >= 0. && 0. <= nu && nu < 1.) {
+    if !(nb > 0 && x >= 0. && (0. ..1.).contains(&nu)) {
         b[1] = 0.;
         return nb.min(0) - 1;
     }
@@ -286,7 +289,7 @@ fn j_bessel(x: f64, alpha: f64, nb: i32, b: &mut [f64]) -> i32 {
                     pold = plast;
                     plast = p;
                     p = en * plast / x - pold;
-                    if !(p <= 1.) {
+                    if p > 1. || p.is_nan() {
                         break;
                     }
                 }
@@ -328,7 +331,7 @@ fn j_bessel(x: f64, alpha: f64, nb: i32, b: &mut [f64]) -> i32 {
             pold = plast;
             plast = p;
             p = en * plast / x - pold;
-            if !(p < test) {
+            if p >= test || p.is_nan() || test.is_nan() {
                 break;
             }
         }
@@ -547,11 +550,11 @@ fn y_bessel(x: f64, alpha: f64, nb: i32, by: &mut [f64]) -> i32 {
     let nbu = nb as usize;
     let ex = x;
     let mut nu = alpha;
-    if !(nb > 0 && 0. <= nu && nu < 1.) {
+    if !(nb > 0 && (0. ..1.).contains(&nu)) {
         by[0] = 0.;
         return nb.min(0) - 1;
     }
-    if ex < f64::MIN_POSITIVE || ex > XLRG_BESS_Y {
+    if !(f64::MIN_POSITIVE..=XLRG_BESS_Y).contains(&ex) {
         let v = if ex > XLRG_BESS_Y {
             0.
         } else {
@@ -674,7 +677,7 @@ fn y_bessel(x: f64, alpha: f64, nb: i32, by: &mut [f64]) -> i32 {
         // L220.
         loop {
             en -= 1.;
-            if !(en > 0.) {
+            if en <= 0. || en.is_nan() {
                 break;
             }
             r = en1 * (2. - p) - 2.;
@@ -687,7 +690,7 @@ fn y_bessel(x: f64, alpha: f64, nb: i32, by: &mut [f64]) -> i32 {
             g = q * e + p * g;
             en1 = en;
         }
-        f = 1. + f;
+        f += 1.;
         let d = f * f + g * g;
         let pa = f / d;
         let qa = -g / d;
