@@ -334,6 +334,13 @@ fn optimize_min(
     if !tol.is_finite() || tol <= 0.0 {
         return Err(KernelError::new("invalid 'tol' value"));
     }
+    // R's Brent_fmin never ends on an interval reaching near the largest
+    // double (bw.ucv(x, lower = 1e308) hangs R 4.2.2).
+    if lower.abs().max(upper.abs()) > 1e300 {
+        return Err(KernelError::new(
+            "flowcast refuses a search interval reaching past 1e300: R's optimize never ends on it",
+        ));
+    }
     let mut replaced = 0usize;
     let mut g = |h: f64| -> Result<f64, KernelError> {
         let v = f(h);
