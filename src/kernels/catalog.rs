@@ -63,6 +63,10 @@ fn note(name: &str) -> Option<&'static str> {
         "bs" | "ns" => Some(
             " (the basis matrix, as `unclass()` of R's: R's attributes `degree`, `knots`, `Boundary.knots` and `intercept` are not kept; in a model formula `predict` with `newdata` uses the fit's knots, as R's `makepredictcall` does)",
         ),
+        "hist" => Some(
+            " (R's \"histogram\" value, as with `plot = FALSE`: breaks, counts, density, mids, xname, equidist; nothing is drawn whatever `plot` says, and the drawing arguments are unused (with R's warning when `plot = FALSE`); `breaks` as a function and NA among `breaks` are refused)",
+        ),
+        "smoothEnds" => Some(" (a logical `y` gives numbers where R keeps logicals)"),
         "splineDesign" => Some(" (`sparse = TRUE`, a Matrix package value, is refused)"),
         "supsmu" => Some(
             " (`trace` prints nothing; the few inputs on which R's Fortran loops for ever or reads past its arrays are refused)",

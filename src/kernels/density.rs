@@ -5,13 +5,13 @@
 //! interpolated onto the `n` output points by approx.c's `R_approxfun`.
 //! The result is R's `density` object; its `call` and `data.name`, which
 //! R deparses from the call, are added by the evaluator. The bandwidth
-//! rules `ucv`, `bcv` and `SJ` are refused.
+//! rules `ucv`, `bcv` and `SJ` are bandwidth.rs's ports of R's.
 
 use num_complex::Complex64;
 
 use super::approx::{approx_fun, Method};
 use super::args::{ArgError, Args};
-use super::bandwidth::{bw_nrd, bw_nrd0};
+use super::bandwidth::{bw_cv, bw_nrd, bw_nrd0, bw_sj, Selector};
 use super::fft::fft_complex;
 use super::nmath::pnorm::dnorm;
 use super::summary::sum;
@@ -162,7 +162,7 @@ fn number(args: &Args<&Value>, name: &str) -> Result<Option<f64>, KernelError> {
 }
 
 /// The bandwidth `bw` names or gives, before `adjust`.
-fn bandwidth(bw: Option<&Value>, x: &[f64]) -> Result<f64, KernelError> {
+fn bandwidth(bw: Option<&Value>, x: &[f64], ctx: &mut Ctx) -> Result<f64, KernelError> {
     let rule = match bw {
         None => "nrd0".to_string(),
         Some(Value::Str(s)) if !s.is_empty() => s[0].to_lowercase(),
@@ -181,10 +181,16 @@ fn bandwidth(bw: Option<&Value>, x: &[f64]) -> Result<f64, KernelError> {
     match rule.as_str() {
         "nrd0" => bw_nrd0(x),
         "nrd" => bw_nrd(x),
-        "ucv" | "bcv" | "sj" | "sj-ste" | "sj-dpi" => Err(KernelError::new(format!(
-            "flowcast does not have density's bw = \"{rule}\" yet (bw.ucv, bw.bcv, bw.SJ); \
-             give bw = \"nrd0\", \"nrd\" or a number"
-        ))),
+        "ucv" => bw_cv(x, &Selector::default(), false, ctx),
+        "bcv" => bw_cv(x, &Selector::default(), true, ctx),
+        "sj" | "sj-ste" => bw_sj(x, &Selector::default()),
+        "sj-dpi" => bw_sj(
+            x,
+            &Selector {
+                dpi: true,
+                ..Selector::default()
+            },
+        ),
         _ => Err(KernelError::new("unknown bandwidth rule")),
     }
 }
@@ -288,7 +294,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     let n = grid_points(n_user);
     super::alloc::vec_with_capacity::<Complex64>(6 * n)?;
-    let bw = bandwidth(args.get("bw"), &x)?;
+    let bw = bandwidth(args.get("bw"), &x, ctx)?;
     if !bw.is_finite() {
         return Err(KernelError::new("non-finite 'bw'"));
     }

@@ -58,6 +58,7 @@ mod filter;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
+mod hist;
 mod holt_winters;
 mod htest;
 mod identical;
@@ -412,6 +413,7 @@ pub fn registry() -> &'static Registry {
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,
+            hist::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

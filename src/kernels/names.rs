@@ -396,6 +396,8 @@ fn keeps_first(func: &str) -> bool {
             | "lchoose"
             | "besselI"
             | "besselK"
+            | "besselJ"
+            | "besselY"
             | "prettyNum"
             | "!"
     )

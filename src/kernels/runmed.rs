@@ -10,19 +10,28 @@ use super::value::NA;
 use super::vector::choice;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "runmed",
-    params: &[
-        req("x"),
-        req("k"),
-        opt("endrule"),
-        opt("algorithm"),
-        opt("na.action"),
-    ],
-    random: false,
-    shape,
-    eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "runmed",
+        params: &[
+            req("x"),
+            req("k"),
+            opt("endrule"),
+            opt("algorithm"),
+            opt("na.action"),
+        ],
+        random: false,
+        shape,
+        eval,
+    },
+    Kernel {
+        name: "smoothEnds",
+        params: &[req("y"), opt("k")],
+        random: false,
+        shape: smooth_ends_shape,
+        eval: smooth_ends_eval,
+    },
+];
 
 /// Srunmed.c's stand-in for NA and NaN under "+Big_alternate" and
 /// "-Big_alternate" (below 2^1023, so that twice it is still finite).
@@ -694,4 +703,132 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     let len = args.ty("x").and_then(Type::len);
     Ok(Type::Num { len, value: None })
+}
+
+/// R's `y[a:b]` for `a <= b`: index 0 dropped, past the end NA, and R's
+/// error when negative and positive indices mix.
+fn r_range(y: &[f64], a: i64, b: i64) -> Result<Vec<f64>, KernelError> {
+    if a < 0 && b > 0 {
+        return Err(KernelError::new(
+            "only 0's may be mixed with negative subscripts",
+        ));
+    }
+    Ok((a.max(1)..=b)
+        .map(|i| y.get(i as usize - 1).copied().unwrap_or(NA))
+        .collect())
+}
+
+/// runmed.R's `med.odd(x, n)`: the ((n+1) %/% 2)-th smallest, n the
+/// count of x's non-NA when x has NA, else the n given (which may exceed
+/// x's length when R's index dropped a 0).
+fn med_odd_n(x: &[f64], n: usize) -> f64 {
+    let (kept, n): (Vec<f64>, usize) = if x.iter().any(|v| v.is_nan()) {
+        let kept: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
+        let n = kept.len();
+        (kept, n)
+    } else {
+        (x.to_vec(), n)
+    };
+    let half = n.div_ceil(2);
+    if half == 0 {
+        return x.first().copied().unwrap_or(NA);
+    }
+    let mut sorted = kept;
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(half - 1).copied().unwrap_or(NA)
+}
+
+/// runmed.R's `smoothEnds(y, k)` step by step, R's indexing included (a
+/// `k` past the data reads NA, then fails where R's subscripts fail).
+fn smooth_ends_r(y: &[f64], k: usize) -> Result<Vec<f64>, KernelError> {
+    let k = k / 2;
+    if k < 1 {
+        return Ok(y.to_vec());
+    }
+    let n = y.len();
+    // Too short for the rule: R fails at its first subscript that
+    // cannot be taken.
+    if n < 3 {
+        return Err(KernelError::new(match (k, n) {
+            (1, _) => "argument is of length zero",
+            (_, 1) => "only 0's may be mixed with negative subscripts",
+            _ => "subscript out of bounds",
+        }));
+    }
+    let at = |i: usize| i - 1;
+    let (n_1, n_2) = (n - 1, n - 2);
+    let mut sm = y.to_vec();
+    if k >= 2 {
+        sm[at(2)] = med3i(y[0], y[1], y[2]);
+        sm[at(n_1)] = med3i(y[at(n)], y[at(n_1)], y[at(n_2)]);
+        for i in 3..=k {
+            let j = 2 * i - 1;
+            let left = r_range(y, 1, j as i64)?;
+            let value = med_odd_n(&left, j);
+            if i > sm.len() {
+                sm.resize(i, NA);
+            }
+            sm[at(i)] = value;
+            let right = r_range(y, n as i64 + 1 - j as i64, n as i64)?;
+            sm[at(n - i + 1)] = med_odd_n(&right, j);
+        }
+    }
+    sm[0] = med3i(y[0], sm[at(2)], sm[at(2)] - 2.0 * (sm[at(3)] - sm[at(2)]));
+    sm[at(n)] = med3i(
+        y[at(n)],
+        sm[at(n_1)],
+        sm[at(n_1)] - 2.0 * (sm[at(n_2)] - sm[at(n_1)]),
+    );
+    Ok(sm)
+}
+
+fn smooth_ends_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let yv = args
+        .get("y")
+        .ok_or_else(|| KernelError::new("argument \"y\" is missing, with no default"))?;
+    let k = match args.get("k") {
+        None => 3.0,
+        Some(v) => match super::names::bare(v) {
+            Value::Null => return Err(KernelError::new("argument is of length zero")),
+            v => match v.as_f64_slice() {
+                Some(s) if !s.is_empty() => s[0],
+                Some(_) => return Err(KernelError::new("argument is of length zero")),
+                // as.integer of text or a list element: NA here.
+                None => NA,
+            },
+        },
+    };
+    let Some(k) = as_integer(k) else {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    };
+    if k < 0 || k % 2 == 0 {
+        return Err(KernelError::new("bandwidth 'k' must be >= 1 and odd!"));
+    }
+    if k / 2 < 1 {
+        return Ok(yv.clone());
+    }
+    let y = match super::names::bare(yv) {
+        // A logical y is read as numbers (R keeps it logical where no
+        // mean is taken).
+        v @ (Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_)) => {
+            v.as_f64_slice().unwrap_or_default().into_owned()
+        }
+        v => {
+            return Err(KernelError::new(format!(
+                "flowcast's smoothEnds() needs numbers for 'y', not {}",
+                v.type_name()
+            )))
+        }
+    };
+    Ok(Value::Num(smooth_ends_r(&y, k as usize)?))
+}
+
+fn smooth_ends_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("y") {
+        Some(Type::Num { len, .. }) => Type::Num {
+            len: *len,
+            value: None,
+        },
+        _ => Type::Any,
+    })
 }

@@ -1,6 +1,6 @@
 //! Special and trigonometric functions: `gamma`, `lgamma`, `factorial`,
 //! `lfactorial`, `beta`, `lbeta`, `choose`, `lchoose`, `besselI`,
-//! `besselK`, `sin`, `cos`, `tan`, `atan`, `atan2`.
+//! `besselK`, `besselJ`, `besselY`, `sin`, `cos`, `tan`, `atan`, `atan2`.
 //!
 //! One-argument ones follow R's `math1` (arithmetic.c): NA and NaN come
 //! through as they were, a NaN made from a number warns "NaNs produced",
@@ -62,6 +62,20 @@ pub(super) static KERNELS: &[Kernel] = &[
     binary("atan2", &[req("y"), req("x")]),
     bessel("besselI"),
     bessel("besselK"),
+    Kernel {
+        name: "besselJ",
+        params: &[req("x"), req("nu")],
+        random: false,
+        shape: bessel_shape,
+        eval: bessel_eval,
+    },
+    Kernel {
+        name: "besselY",
+        params: &[req("x"), req("nu")],
+        random: false,
+        shape: bessel_shape,
+        eval: bessel_eval,
+    },
 ];
 
 const BESSEL: &[Param] = &[req("x"), req("nu"), opt("expon.scaled")];
@@ -110,10 +124,20 @@ fn expo(v: Option<&Value>) -> Result<Vec<f64>, KernelError> {
     })
 }
 
-/// R's math3B (arithmetic.c) over bessel_i / bessel_k: x, nu and the
-/// scaling recycled to the longest, NA in any gives NA (NaN for NaN),
-/// nmath's warnings and "NaNs produced", the result shaped as the
-/// longest of x and nu (x on a tie).
+/// besselJ and besselY take no scaling: math2B's calls of bessel_j_ex and
+/// bessel_y_ex, whose work arrays are each call's own here.
+fn bessel_j3(x: f64, nu: f64, _: f64) -> super::nmath::bessel::Bessel {
+    super::nmath::bessel_jy::bessel_j(x, nu)
+}
+
+fn bessel_y3(x: f64, nu: f64, _: f64) -> super::nmath::bessel::Bessel {
+    super::nmath::bessel_jy::bessel_y(x, nu)
+}
+
+/// R's math3B (arithmetic.c) over bessel_i / bessel_k, and math2B over
+/// bessel_j / bessel_y: x, nu and the scaling recycled to the longest, NA
+/// in any gives NA (NaN for NaN), nmath's warnings and "NaNs produced",
+/// the result shaped as the longest of x and nu (x on a tie).
 fn bessel_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let missing =
         |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
@@ -122,16 +146,17 @@ fn bessel_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     let (Some((x, xd)), Some((nu, nd))) = (numbers(a), numbers(b)) else {
         return Err(KernelError::new(NON_NUMERIC));
     };
-    let e = expo(args.get("expon.scaled"))?;
+    let e = expo(args.get_if_formal("expon.scaled"))?;
     if x.is_empty() || nu.is_empty() || e.is_empty() {
         return Ok(Value::nums_shaped(Vec::new(), xd));
     }
     let n = x.len().max(nu.len()).max(e.len());
     super::alloc::ensure_room(n as f64 * 8.0)?;
-    let f = if args.func == "besselI" {
-        super::nmath::bessel::bessel_i
-    } else {
-        super::nmath::bessel::bessel_k
+    let f = match args.func {
+        "besselI" => super::nmath::bessel::bessel_i,
+        "besselK" => super::nmath::bessel::bessel_k,
+        "besselJ" => bessel_j3,
+        _ => bessel_y3,
     };
     let mut nan = false;
     let mut out = Vec::with_capacity(n);
@@ -172,7 +197,7 @@ fn bessel_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             return Err(args.error(name, format!("{NON_NUMERIC}: {}", t.describe())));
         }
     }
-    if args.ty("expon.scaled").is_some() {
+    if args.get_if_formal("expon.scaled").is_some() {
         return Ok(Type::Any);
     }
     Ok(match (a.len(), b.len()) {

@@ -844,6 +844,26 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = input_elements(args);
             SORT * n * n.max(2.0).log2() + PER_VECTOR_MOMENT * n
         }
+        // hist: the class count (FD's quantiles sort x, Scott's takes the
+        // variance), then a bisection over the breaks per x. Not measured.
+        "hist" | "nclass.FD" | "nclass.scott" => {
+            let n = args.get("x").map_or(0.0, elements);
+            SORT * n * n.max(2.0).log2() + PER_VECTOR_MOMENT * n + APPROX * n * n.max(2.0).log2()
+        }
+        // bw.SJ, bw.ucv, bw.bcv: the pair counts (every pair of x, or
+        // nb^2/2 pairs of bins once n > nb/2), then a few dozen sums of an
+        // exp over the nb bins for optimize's or uniroot's steps. Not
+        // measured.
+        "bw.SJ" | "bw.ucv" | "bw.bcv" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let nb = scalar_arg(args, "nb", 1000.0).clamp(1.0, 1e6);
+            let pairs = if n > nb / 2.0 {
+                n + nb * nb / 2.0
+            } else {
+                n * n / 2.0
+            };
+            PER_ELEMENT * pairs + BW_SELECTOR_SUMS * PER_TRANSCENDENTAL * nb
+        }
         "length" | "nrow" | "ncol" => 0.0,
         // `outer` calls FUN on every pair: its result's size.
         "outer" => PER_ELEMENT * out,
@@ -900,7 +920,7 @@ fn per_element(function: &str) -> Option<f64> {
         // dpsifn: up to a dozen series terms and a recursion (not measured).
         "digamma" | "trigamma" => 120.0,
         // A recurrence over the order's integer part (not measured).
-        "besselI" | "besselK" => 400.0,
+        "besselI" | "besselK" | "besselJ" | "besselY" => 400.0,
         // Chebyshev series and a few libm calls per element (not measured).
         "gamma" | "lgamma" | "factorial" | "lfactorial" | "beta" | "lbeta" | "choose"
         | "lchoose" => 60.0,
@@ -986,6 +1006,9 @@ fn per_density(function: &str) -> Option<f64> {
 // 2x of the time across those sizes. Blocked dense kernels run many flops
 // per op; sorting, ranking and random draws cost many ops per element.
 const GEMM: f64 = 0.13;
+/// bw.SJ, bw.ucv, bw.bcv: the binned sums their root or minimum search
+/// evaluates (not measured: uniroot and optimize take a dozen or two).
+const BW_SELECTOR_SUMS: f64 = 30.0;
 const SOLVE: f64 = 0.16;
 /// Times n³. Our general eigen (Hessenberg, multishift QR, vectors) grows
 /// more slowly than n³ over 100..1000 (n^2.4): these are its middle.

@@ -31,6 +31,7 @@ mod library17;
 mod library18;
 mod library19;
 mod library20;
+mod library21;
 mod library22;
 mod library4;
 mod library5;

@@ -109,6 +109,13 @@ const FIELDS: &[Field] = &[
         at: At::Last,
     },
     Field {
+        class: "histogram",
+        only: None,
+        name: "xname",
+        text: Text::Deparse("x"),
+        at: At::After("mids", 1),
+    },
+    Field {
         class: "integrate",
         only: None,
         name: "call",

@@ -9,6 +9,7 @@
 
 pub mod ansari;
 pub mod bessel;
+pub mod bessel_jy;
 pub mod choose;
 pub mod dfun;
 pub mod dnbeta;
