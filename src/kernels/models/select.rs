@@ -541,35 +541,9 @@ fn drop1_glm(
             score.push(zz.null_deviance - zz.deviance);
         }
     }
-    let dispersion = if scale == 0.0 {
-        estimated_dispersion(fit, family, ctx)?
-    } else {
-        scale
-    };
-    let nf = n as f64;
-    let gaussian = family.dist == Dist::Gaussian;
-    let loglik: Vec<f64> = dev
-        .iter()
-        .map(|&d| {
-            if gaussian {
-                if scale > 0.0 {
-                    d / scale - nf
-                } else {
-                    nf * (d / nf).ln()
-                }
-            } else {
-                d / dispersion
-            }
-        })
-        .collect();
-    let mut aic: Vec<f64> = loglik.iter().zip(&dfs).map(|(l, d)| l + k * d).collect();
+    let (dispersion, loglik, aic) = glm_aic(fit, family, (&dev, &dfs), n, (scale, k), ctx)?;
     let mut df: Vec<f64> = dfs.iter().map(|d| dfs[0] - d).collect();
     df[0] = NA;
-    let (_, extracted) = extract_aic(fit, 0.0, k)?;
-    let shift = extracted - aic[0];
-    for a in &mut aic {
-        *a += shift;
-    }
     let mut rows = vec!["<none>".to_string()];
     rows.extend(scope);
     let mut names = vec!["Df", "Deviance"];
@@ -628,6 +602,46 @@ fn drop1_glm(
 }
 
 /// R's `pmax(0, x)`: NA and NaN stay.
+/// drop1.glm's and add1.glm's dispersion (their tests divide by it), each
+/// model's deviance as a log-likelihood (the gaussian family's through its
+/// residual sum of squares), and the AIC column: that plus `k` per degree
+/// of freedom, shifted so that the first row is the fit's own extractAIC.
+fn glm_aic(
+    fit: &Fit,
+    family: Family,
+    (dev, dfs): (&[f64], &[f64]),
+    n: usize,
+    (scale, k): (f64, f64),
+    ctx: &mut Ctx,
+) -> Result<(f64, Vec<f64>, Vec<f64>), KernelError> {
+    let dispersion = if scale == 0.0 {
+        estimated_dispersion(fit, family, ctx)?
+    } else {
+        scale
+    };
+    let nf = n as f64;
+    let gaussian = family.dist == Dist::Gaussian;
+    let loglik: Vec<f64> = dev
+        .iter()
+        .map(|&d| {
+            if !gaussian {
+                d / dispersion
+            } else if scale > 0.0 {
+                d / scale - nf
+            } else {
+                nf * (d / nf).ln()
+            }
+        })
+        .collect();
+    let mut aic: Vec<f64> = loglik.iter().zip(dfs).map(|(l, d)| l + k * d).collect();
+    let (_, extracted) = extract_aic(fit, 0.0, k)?;
+    let shift = extracted - aic[0];
+    for a in &mut aic {
+        *a += shift;
+    }
+    Ok((dispersion, loglik, aic))
+}
+
 fn pmax0(x: f64) -> f64 {
     if x.is_nan() {
         x
@@ -1561,32 +1575,7 @@ fn add1_table(
                     score.push(0.0);
                 }
             }
-            let dispersion = if scale == 0.0 {
-                estimated_dispersion(fit, family, ctx)?
-            } else {
-                scale
-            };
-            let is_gaussian = family.dist == Dist::Gaussian;
-            let loglik: Vec<f64> = dev
-                .iter()
-                .map(|&d| {
-                    if is_gaussian {
-                        if scale > 0.0 {
-                            d / scale - nf
-                        } else {
-                            nf * (d / nf).ln()
-                        }
-                    } else {
-                        d / dispersion
-                    }
-                })
-                .collect();
-            let mut aic: Vec<f64> = loglik.iter().zip(&dfs).map(|(l, d)| l + k * d).collect();
-            let (_, extracted) = extract_aic(fit, 0.0, k)?;
-            let shift = extracted - aic[0];
-            for a in &mut aic {
-                *a += shift;
-            }
+            let (dispersion, loglik, aic) = glm_aic(fit, family, (&dev, &dfs), n, (scale, k), ctx)?;
             let mut df: Vec<f64> = dfs.iter().map(|d| d - dfs[0]).collect();
             df[0] = NA;
             let mut names = vec!["Df", "Deviance"];
