@@ -119,8 +119,8 @@ fn data_mistakes_are_rs() {
         ),
         ("a = 'density(c(1, 2, 3), bw = Inf)'", "non-finite 'bw'"),
         (
-            "a = 'density(c(1, 2, 3), bw = \"ucv\")'",
-            "flowcast does not have density's bw = \"ucv\" yet",
+            "a = 'density(c(1, 2, 3), bw = \"foo\")'",
+            "unknown bandwidth rule",
         ),
         (
             "a = 'bw.nrd(c(1, NA, 3))'",
