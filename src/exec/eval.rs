@@ -20,7 +20,6 @@ use super::integer::{self, Integers};
 mod call_text;
 mod nls;
 mod update;
-pub use update::SCOPE_CLASS;
 
 /// A failure while evaluating: where and why.
 #[derive(Clone, Debug, PartialEq)]

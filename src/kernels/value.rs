@@ -246,6 +246,10 @@ pub fn match_field<'a>(
 /// response (`aggregate(. ~ g, data)`); no R expression's text starts so.
 pub const DOT_RESPONSE: &str = ".~";
 
+/// The class of the record `add1` and `step` get as their evaluated scope
+/// (the evaluator builds it from the scope formula, see `exec::eval::update`).
+pub const SCOPE_CLASS: &str = "flowcast.scope";
+
 /// `y ~ x1 + x2` after evaluation: the response and each term's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Formula {

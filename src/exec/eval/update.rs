@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::{call_traced, eval, eval_formula, EvalError, NamedValue, Scope};
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula;
-use crate::kernels::value::{Formula, List, DOT_RESPONSE};
+use crate::kernels::value::{Formula, List, DOT_RESPONSE, SCOPE_CLASS};
 use crate::kernels::{registry, Args, Ctx, Value};
 use crate::workflow::{Arg, Expr, ExprKind};
 
@@ -31,9 +31,6 @@ pub(super) fn formula_param(func: &str) -> Option<&'static str> {
         _ => None,
     }
 }
-
-/// The class of the record `add1` and `step` get as their evaluated scope.
-pub const SCOPE_CLASS: &str = "flowcast.scope";
 
 /// A formula as `terms.formula(simplify = TRUE)` leaves it.
 struct Simplified {

@@ -33,7 +33,7 @@ use super::family::{Dist, Family, Link};
 use super::fit::{model_type, Fit, Kind};
 use super::glm::{glm_formula, glm_record, refit};
 use super::summary::estimated_dispersion;
-use crate::exec::eval::SCOPE_CLASS;
+use crate::kernels::value::SCOPE_CLASS;
 
 pub(super) fn extract_aic_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     nls_refused(args, "fit")?;
