@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::mcp::{mcp_units, Units};
-use super::moldable::allot;
+use super::moldable::allotments;
 use super::simulate::simulate_from;
 use super::{Dag, Item, NodeKind, Schedule, Start};
 use crate::cost::Comm;
@@ -84,8 +84,8 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
     } else {
         functions.iter().sum::<f64>() / functions.len() as f64
     };
-    // Phase 1, and the moldable calls' allotment.
-    let mut units = Units::expand(dag, |id| {
+    // Phase 1.
+    let units = Units::expand(dag, |id| {
         let node = &dag.nodes[id];
         let n = node.iterations()?;
         // A loop that stops scaling before p keeps to its workers: one
@@ -99,12 +99,27 @@ pub fn emcp_from(dag: &Dag, comm: &Comm, p: usize, m: usize, start: &Start) -> S
             Granularity::Whole => None,
         }
     });
-    units.mold(dag, &allot(dag, p));
-    // Phase 2.
-    let items = mcp_units(&units, comm, p, start);
-    // Phase 3.
-    let merged = merge_loop_blocks(dag, p, items);
-    simulate_from(&merged, dag, comm, start)
+    // The moldable calls' allotment, then phases 2 and 3 for each
+    // candidate; the shortest schedule wins. On a tie (a path no call can
+    // shorten sets the makespan) the widest wins: its near-critical paths
+    // are shorter, so an overrun on them costs less.
+    let plan_with = |widths: &Vec<usize>| {
+        let mut units = units.clone();
+        units.mold(dag, widths);
+        let items = mcp_units(&units, comm, p, start);
+        simulate_from(&merge_loop_blocks(dag, p, items), dag, comm, start)
+    };
+    let mut best: Option<Schedule> = None;
+    for widths in allotments(dag, p) {
+        let schedule = plan_with(&widths);
+        if best
+            .as_ref()
+            .is_none_or(|b| schedule.makespan() <= b.makespan() * (1.0 + 1e-9))
+        {
+            best = Some(schedule);
+        }
+    }
+    best.unwrap_or_else(|| plan_with(&vec![1; dag.nodes.len()]))
 }
 
 /// Replaces each worker's blocks of one loop by one item at the place of its

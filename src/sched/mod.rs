@@ -44,7 +44,7 @@ pub use dag::{Dag, Edge, Node, NodeId, NodeKind};
 pub use emcp::{emcp, emcp_from, loop_granularity, Granularity, DEFAULT_M};
 pub use loop_policy::{LoopKind, LoopPolicy};
 pub use mcp::{alap, mcp};
-pub use moldable::allot;
+pub use moldable::{allot, allotments};
 pub use runtime::{Policy, Runtime};
 pub use simulate::{simulate, simulate_from};
 

@@ -421,3 +421,33 @@ fn a_loop_keeps_to_its_policys_workers_when_others_idle() {
     let used: std::collections::BTreeSet<usize> = ran.items.iter().map(|i| i.worker).collect();
     assert_eq!(used.len(), 4, "{ran:?}");
 }
+
+/// emcp tries the all-narrow allotment among its candidates, so moldable
+/// calls can only shorten its plan (issue 16: never slower than without).
+#[test]
+fn moldable_calls_never_lengthen_the_emcp_plan() {
+    for seed in 0..200 {
+        let mut dag = random_dag(seed);
+        let mut g = crate::cost::model::SplitMix(seed ^ 0x5eed);
+        for n in dag.nodes.iter_mut() {
+            if n.iterations().is_none() && g.uniform() < 0.5 {
+                n.speedup = Some(Usl {
+                    sigma: 0.3 * g.uniform(),
+                    kappa: 0.01 * g.uniform(),
+                });
+            }
+        }
+        for p in [2, 4, 8, 16] {
+            let mut narrow = dag.clone();
+            for n in narrow.nodes.iter_mut() {
+                n.speedup = None;
+            }
+            let rigid_p = emcp(&narrow, &Comm::SHARED_MEMORY, p, DEFAULT_M).makespan();
+            let molded = emcp(&dag, &Comm::SHARED_MEMORY, p, DEFAULT_M).makespan();
+            assert!(
+                molded <= rigid_p * (1.0 + 1e-9),
+                "seed {seed} p {p}: moldable {molded} against narrow {rigid_p}"
+            );
+        }
+    }
+}
