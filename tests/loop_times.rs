@@ -50,7 +50,12 @@ fn every_view_reports_a_loops_work_and_workers_alike() {
 
     // The headless table: every worker, and the work.
     let plan = &finished.plan;
-    let rendered = table::render(&g, &finished.report, &plan.predicted, plan.forecast);
+    let rendered = table::render(
+        &g,
+        &finished.report,
+        &plan.predicted_as_ran(&finished.report),
+        plan.forecast,
+    );
     let header: Vec<&str> = rendered
         .lines()
         .next()

@@ -216,7 +216,7 @@ pub fn measure(path: &Path, opts: &Options, workers: usize) -> Result<Measured, 
                 makespan,
                 lower_bound: measured_lower_bound(&f.plan.dag, &f.report),
                 makespan_error: (predicted - makespan).abs() / makespan.max(1e-9),
-                task_errors: task_errors(&f.plan.predicted, &f.report),
+                task_errors: task_errors(&f.plan.predicted_as_ran(&f.report), &f.report),
                 costs: (before, measured_dag(&f.plan.dag, &f.report)),
             })
         };

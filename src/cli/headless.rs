@@ -236,7 +236,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
                         table::render(
                             graph,
                             &finished.report,
-                            &plan.predicted,
+                            &plan.predicted_as_ran(&finished.report),
                             plan.predicted_makespan()
                         )
                     );

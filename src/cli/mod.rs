@@ -465,7 +465,12 @@ fn run_on(args: &RunArgs, ranks: Option<mpi::Ranks>) -> ExitCode {
         let plan = &finished.plan;
         out!(
             "{}",
-            table::render(&graph, report, &plan.predicted, plan.predicted_makespan())
+            table::render(
+                &graph,
+                report,
+                &plan.predicted_as_ran(report),
+                plan.predicted_makespan()
+            )
         );
         if let Some(dir) = &out_dir {
             if !write_failed {

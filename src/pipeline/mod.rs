@@ -71,6 +71,29 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The predicted seconds of task `id` on `width` workers: a moldable
+    /// call run k wide is judged against its prediction at k, not against
+    /// the one-worker figure the models keep.
+    pub fn predicted_on(&self, id: usize, width: usize) -> Option<f64> {
+        let one = *self.predicted.get(id)?;
+        let speedup = match self.dag.nodes.get(id).and_then(|n| n.speedup) {
+            Some(usl) if width > 1 => usl.speedup(width),
+            _ => 1.0,
+        };
+        Some(one / speedup)
+    }
+
+    /// Each task's prediction at the width it ran in `report`: what the
+    /// summary table, `--json` and `bench workflows` set beside its time.
+    pub fn predicted_as_ran(&self, report: &crate::exec::RunReport) -> Vec<f64> {
+        (0..self.predicted.len())
+            .map(|id| {
+                let width = 1 + report.outcomes.get(id).map_or(0, |o| o.lanes.len());
+                self.predicted_on(id, width).unwrap_or(0.0)
+            })
+            .collect()
+    }
+
     /// The makespan predicted before the run (re-plans during it do not
     /// change the forecast it is judged by).
     pub fn predicted_makespan(&self) -> f64 {
@@ -486,5 +509,49 @@ fn run_plan(
             ));
             exec::run_given(wf, graph, given, opts, sink, cancel)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::Usl;
+
+    #[test]
+    fn a_wide_call_is_judged_by_its_prediction_at_its_width() {
+        let usl = Usl {
+            sigma: 0.1,
+            kappa: 0.0,
+        };
+        let dag = Dag {
+            nodes: vec![
+                sched::Node::function("w", 0.4).moldable(usl),
+                sched::Node::function("f", 0.2),
+            ],
+            edges: Vec::new(),
+        };
+        let plan = Plan {
+            scheduler: Scheduler::Emcp,
+            workers: 4,
+            m: sched::DEFAULT_M,
+            predicted: vec![0.4, 0.2],
+            dag,
+            schedule: Schedule {
+                workers: 4,
+                items: Vec::new(),
+            },
+            drives: Vec::new(),
+            forecast: 0.0,
+            reuse: Reuse::nothing(),
+            part: None,
+        };
+        // S(4) = 4 / (1 + 0.1 * 3) = 3.0769...: 0.4 s on one worker is
+        // 0.13 s on four.
+        let on4 = plan.predicted_on(0, 4).unwrap();
+        assert!((on4 - 0.4 * 1.3 / 4.0).abs() < 1e-12, "{on4}");
+        assert_eq!(plan.predicted_on(0, 1), Some(0.4));
+        // A call that cannot widen keeps its figure at any width.
+        assert_eq!(plan.predicted_on(1, 4), Some(0.2));
+        assert_eq!(plan.predicted_on(2, 1), None);
     }
 }

@@ -50,7 +50,9 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
                 "worker": o.worker,
                 "start_s": o.start.as_secs_f64(),
                 "end_s": o.end.as_secs_f64(),
-                "predicted_s": plan.predicted.get(t.id).filter(|_| !o.reused),
+                "predicted_s": plan
+                    .predicted_on(t.id, 1 + o.lanes.len())
+                    .filter(|_| !o.reused),
                 // Work seconds: the sum of its blocks' durations; the
                 // same figure as `work_s`, kept under its old name.
                 "actual_s": ran.then(|| o.work()),
