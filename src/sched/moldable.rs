@@ -95,12 +95,29 @@ fn allot_up_to(dag: &Dag, p: usize, cap: usize) -> Vec<usize> {
         // can widen (a general eigen), MCPA would stop; a path just below
         // it still decides the makespan whenever its calls overrun their
         // predictions, so it is widened down to NEAR_CRITICAL of it.
-        let mut ends: Vec<NodeId> = (0..n).collect();
-        ends.sort_by(|&a, &b| finish[b].total_cmp(&finish[a]));
+        // The others are sorted only when the longest has nothing to widen.
+        let Some(top) = (0..n).max_by(|&a, &b| finish[a].total_cmp(&finish[b])) else {
+            break;
+        };
+        let mut others: Option<Vec<NodeId>> = None;
         let mut checked = vec![false; n];
         let mut fixed: Option<f64> = None;
         let mut widen: Option<NodeId> = None;
-        for end in ends {
+        for k in 0..=n {
+            let end = match k {
+                0 => top,
+                _ => {
+                    let sorted = others.get_or_insert_with(|| {
+                        let mut v: Vec<NodeId> = (0..n).collect();
+                        v.sort_by(|&a, &b| finish[b].total_cmp(&finish[a]));
+                        v
+                    });
+                    match sorted.get(k - 1) {
+                        Some(&e) => e,
+                        None => break,
+                    }
+                }
+            };
             let len = finish[end];
             if len <= floor || fixed.is_some_and(|f| len <= f * NEAR_CRITICAL) {
                 break;
