@@ -33,6 +33,12 @@ pub fn allot(dag: &Dag, p: usize) -> Vec<usize> {
 /// the lanes it takes would have served a loop better; which of these
 /// packs best, only the list schedule shows. Distinct ones, narrowest first.
 pub fn allotments(dag: &Dag, p: usize) -> Vec<Vec<usize>> {
+    #[cfg(test)]
+    match VARIANT.get() {
+        Variant::Shipped => {}
+        Variant::Mcpa => return vec![allot_from(dag, p, p, false)],
+        Variant::NearOnly => return vec![allot_from(dag, p, p, true)],
+    }
     let mut out: Vec<Vec<usize>> = Vec::new();
     let mut cap = 1;
     loop {
@@ -47,7 +53,30 @@ pub fn allotments(dag: &Dag, p: usize) -> Vec<Vec<usize>> {
     }
 }
 
+/// Which allotment emcp uses, for `allotment_table` (the experiment that
+/// chose the shipped one).
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Variant {
+    Shipped,
+    /// MCPA as published: the critical path alone, no candidates.
+    Mcpa,
+    /// MCPA with near-critical paths, no candidates.
+    NearOnly,
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(crate) static VARIANT: std::cell::Cell<Variant> = const { std::cell::Cell::new(Variant::Shipped) };
+}
+
 fn allot_up_to(dag: &Dag, p: usize, cap: usize) -> Vec<usize> {
+    allot_from(dag, p, cap, true)
+}
+
+/// MCPA's widening with no call past `cap`; `near`: go on to paths within
+/// NEAR_CRITICAL of a critical path that cannot shrink.
+fn allot_from(dag: &Dag, p: usize, cap: usize, near: bool) -> Vec<usize> {
     let n = dag.nodes.len();
     let mut width = vec![1usize; n];
     if p < 2 || !dag.nodes.iter().any(|node| node.speedup.is_some()) {
@@ -147,6 +176,9 @@ fn allot_up_to(dag: &Dag, p: usize, cap: usize) -> Vec<usize> {
                 if grown / (p as f64) < len {
                     widen = Some(id);
                 }
+                break;
+            }
+            if !near {
                 break;
             }
             fixed.get_or_insert(len);

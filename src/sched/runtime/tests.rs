@@ -387,3 +387,85 @@ fn policy_table() {
         variants.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
     );
 }
+
+/// How emcp's allotment of moldable calls was chosen: random
+/// workflow-like graphs, half their calls moldable, whose real costs are
+/// the predictions times log-normal noise and whose real speedups are the
+/// predicted USL's with σ and κ off by a log-normal factor; replayed by
+/// the adaptive runtime at p = 4…32. Mean makespan over the lower bound
+/// of the real costs, per variant, with every call narrow and greedy list
+/// scheduling with the real costs beside.
+/// `cargo test --release allotment_table -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn allotment_table() {
+    use crate::cost::Usl;
+    use crate::sched::moldable::{Variant, VARIANT};
+    let variants = [Variant::Mcpa, Variant::NearOnly, Variant::Shipped];
+    for spread in [0.1, 0.3] {
+        for p in [4, 8, 16, 32] {
+            let mut g = SplitMix(11 + p as u64);
+            let mut sums = vec![0.0; variants.len() + 2];
+            let graphs = 300;
+            for seed in 0..graphs {
+                let mut dag = random_dag(5000 + seed);
+                let mut actual = noisy(&dag, &mut g, spread);
+                for (n, a) in dag.nodes.iter_mut().zip(actual.nodes.iter_mut()) {
+                    if n.iterations().is_none() && g.uniform() < 0.5 {
+                        let usl = Usl {
+                            sigma: 0.02 + 0.38 * g.uniform(),
+                            kappa: 0.005 * g.uniform(),
+                        };
+                        n.speedup = Some(usl);
+                        let off = |g: &mut SplitMix| {
+                            let z = (0..4).map(|_| g.uniform() - 0.5).sum::<f64>() * 1.7;
+                            (0.5 * z).exp()
+                        };
+                        a.speedup = Some(Usl {
+                            sigma: (usl.sigma * off(&mut g)).min(1.0),
+                            kappa: usl.kappa * off(&mut g),
+                        });
+                    }
+                }
+                let lb = actual.lower_bound(p);
+                let run = |dag: &Dag, actual: &Dag| {
+                    let mut rt = Runtime::emcp(
+                        dag,
+                        &Comm::SHARED_MEMORY,
+                        p,
+                        8,
+                        &loops_of(dag, p),
+                        Policy::ADAPTIVE,
+                        identity(),
+                    );
+                    rt.simulate(actual).makespan()
+                };
+                for (k, v) in variants.iter().enumerate() {
+                    VARIANT.set(*v);
+                    sums[k] += run(&dag, &actual) / lb;
+                }
+                VARIANT.set(Variant::Shipped);
+                let mut narrow = dag.clone();
+                for n in &mut narrow.nodes {
+                    n.speedup = None;
+                }
+                sums[variants.len()] += run(&narrow, &actual) / lb;
+                let greedy = super::super::plan(
+                    &actual,
+                    &Comm::SHARED_MEMORY,
+                    p,
+                    super::super::Scheduler::Dynamic,
+                );
+                sums[variants.len() + 1] += greedy.makespan() / lb;
+            }
+            let row: Vec<String> = sums
+                .iter()
+                .map(|s| format!("{:.3}", s / graphs as f64))
+                .collect();
+            println!("spread {spread} p {p:2}: {}", row.join(" "));
+        }
+    }
+    println!(
+        "columns: MCPA, near-critical, shipped (near-critical + candidates), all narrow, greedy"
+    );
+}
