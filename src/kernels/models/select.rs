@@ -546,20 +546,8 @@ fn drop1_glm(
     df[0] = NA;
     let mut rows = vec!["<none>".to_string()];
     rows.extend(scope);
-    let mut names = vec!["Df", "Deviance"];
-    let mut cols = vec![df.clone(), dev.clone()];
-    // if(all(is.na(aic))) aod <- aod[, -3]
-    if !aic.iter().all(|a| a.is_nan()) {
-        names.push("AIC");
-        cols.push(aic);
-    }
-    let is_one = || {
-        if dispersion.is_nan() {
-            Err(KernelError::new("missing value where TRUE/FALSE needed"))
-        } else {
-            Ok(dispersion == 1.0)
-        }
-    };
+    let (mut names, mut cols) = glm_head(&df, &dev, aic);
+    let is_one = || dispersion_is_one(dispersion);
     match test {
         Test::None => {}
         Test::Lrt => {
@@ -601,7 +589,6 @@ fn drop1_glm(
     Ok((names, cols, rows))
 }
 
-/// R's `pmax(0, x)`: NA and NaN stay.
 /// drop1.glm's and add1.glm's dispersion (their tests divide by it), each
 /// model's deviance as a log-likelihood (the gaussian family's through its
 /// residual sum of squares), and the AIC column: that plus `k` per degree
@@ -642,6 +629,28 @@ fn glm_aic(
     Ok((dispersion, loglik, aic))
 }
 
+/// drop1.glm's and add1.glm's first columns: Df, Deviance, and AIC unless
+/// every AIC is NA (`if(all(is.na(aic))) aod <- aod[, -3]`).
+fn glm_head(df: &[f64], dev: &[f64], aic: Vec<f64>) -> (Vec<&'static str>, Vec<Vec<f64>>) {
+    let mut names = vec!["Df", "Deviance"];
+    let mut cols = vec![df.to_vec(), dev.to_vec()];
+    if !aic.iter().all(|a| a.is_nan()) {
+        names.push("AIC");
+        cols.push(aic);
+    }
+    (names, cols)
+}
+
+/// `if(dispersion == 1)` in drop1.glm and add1.glm: R stops on NA.
+fn dispersion_is_one(dispersion: f64) -> Result<bool, KernelError> {
+    if dispersion.is_nan() {
+        Err(KernelError::new("missing value where TRUE/FALSE needed"))
+    } else {
+        Ok(dispersion == 1.0)
+    }
+}
+
+/// R's `pmax(0, x)`: NA and NaN stay.
 fn pmax0(x: f64) -> f64 {
     if x.is_nan() {
         x
@@ -1578,19 +1587,8 @@ fn add1_table(
             let (dispersion, loglik, aic) = glm_aic(fit, family, (&dev, &dfs), n, (scale, k), ctx)?;
             let mut df: Vec<f64> = dfs.iter().map(|d| d - dfs[0]).collect();
             df[0] = NA;
-            let mut names = vec!["Df", "Deviance"];
-            let mut cols = vec![df.clone(), dev.clone()];
-            if !aic.iter().all(|a| a.is_nan()) {
-                names.push("AIC");
-                cols.push(aic);
-            }
-            let is_one = || {
-                if dispersion.is_nan() {
-                    Err(KernelError::new("missing value where TRUE/FALSE needed"))
-                } else {
-                    Ok(dispersion == 1.0)
-                }
-            };
+            let (mut names, mut cols) = glm_head(&df, &dev, aic);
+            let is_one = || dispersion_is_one(dispersion);
             match test {
                 Test::None => {}
                 Test::Lrt => {
