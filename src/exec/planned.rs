@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::remote::Cluster;
 use super::wire::Made;
@@ -32,6 +32,11 @@ struct LoopParts {
 /// How often a waiting worker looks for work nobody woke it for: half of
 /// another worker's running block.
 const IDLE_LOOK: Duration = Duration::from_millis(5);
+
+/// How long an idle worker watches for new work before it sleeps: waking a
+/// sleeping thread costs tens to hundreds of microseconds, as much as a
+/// small call, and a run of small calls pays it at every hand-off.
+const SPIN: Duration = Duration::from_micros(100);
 
 struct State {
     rt: Runtime,
@@ -81,6 +86,10 @@ pub(super) fn run(
             stalled: false,
         }),
         wake: Condvar::new(),
+        events: AtomicU64::new(0),
+        // Spinning pays only when each worker has a core of its own:
+        // oversubscribed, a spinning worker takes time from a working one.
+        spin: std::thread::available_parallelism().is_ok_and(|c| workers <= c.get()),
         started: AtomicBool::new(false),
     };
     let spawned = std::thread::scope(|s| {
@@ -93,8 +102,7 @@ pub(super) fn run(
                 .spawn_scoped(s, move || this.work(w));
             if let Err(e) = r {
                 // Without all its workers the plan cannot finish: stop the others.
-                session.lock().stalled = true;
-                session.wake.notify_all();
+                session.wake_all(session.lock_stalled());
                 spawned = Err(format!("cannot start worker {w}: {e}"));
                 break;
             }
@@ -120,6 +128,11 @@ struct Session<'a> {
     engine: Engine<'a>,
     state: Mutex<State>,
     wake: Condvar,
+    /// Counts the wake-ups: bumped under the lock before each notify, so a
+    /// worker that saw no change under the lock cannot miss the notify.
+    events: AtomicU64,
+    /// Whether idle workers spin before they sleep ([`SPIN`]).
+    spin: bool,
     /// Every worker's thread exists. Until then each one yields its core
     /// rather than sleeping: a thread started while the first worker
     /// already computed, or woken together with another, was often put on
@@ -132,6 +145,13 @@ struct Session<'a> {
 impl Session<'_> {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The lock, with the run marked stalled.
+    fn lock_stalled(&self) -> std::sync::MutexGuard<'_, State> {
+        let mut st = self.lock();
+        st.stalled = true;
+        st
     }
 
     fn now(&self) -> f64 {
@@ -175,8 +195,15 @@ impl Session<'_> {
                     // Only a plan that does not fit the graph gets here.
                     if st.active == 0 && st.rt.stuck() {
                         st.stalled = true;
-                        self.wake.notify_all();
+                        self.wake_all(st);
                         return;
+                    }
+                    let seen = self.events.load(Ordering::Acquire);
+                    drop(st);
+                    self.spin_while(seen);
+                    st = self.lock();
+                    if self.events.load(Ordering::Acquire) != seen {
+                        continue;
                     }
                     st = self
                         .wake
@@ -192,6 +219,31 @@ impl Session<'_> {
                 _ => self.run_call(w, &work),
             }
         }
+    }
+
+    /// Watches for a wake-up after `seen` for up to [`SPIN`].
+    fn spin_while(&self, seen: u64) {
+        if !self.spin {
+            return;
+        }
+        let until = Instant::now() + SPIN;
+        let mut k = 0u32;
+        while self.events.load(Ordering::Acquire) == seen && Instant::now() < until {
+            k = k.wrapping_add(1);
+            if k % 64 == 0 {
+                // Under oversubscription a working thread may need this core.
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    /// Wakes the waiting workers; `st` is the held lock.
+    fn wake_all(&self, st: std::sync::MutexGuard<'_, State>) {
+        self.events.fetch_add(1, Ordering::AcqRel);
+        drop(st);
+        self.wake.notify_all();
     }
 
     fn run_call(&self, w: usize, work: &Work) {
@@ -334,9 +386,8 @@ impl Session<'_> {
         // nobody, so sixteen workers do not queue on the lock every 2 ms.
         // Splitting a running block is left to their periodic look.
         let wake = st.rt.complete(id) || fin.replanned || block_ended;
-        drop(st);
         if wake {
-            self.wake.notify_all();
+            self.wake_all(st);
         }
     }
 }
