@@ -204,7 +204,7 @@ fn fixed_ops(function: &str) -> f64 {
     match function {
         "lm" | "aov" | "prcomp" | "lm.fit" | "lsfit" | "princomp" | "cancor" | "poly" => 2.5e5,
         // nls's model frame; its formula's evaluations are counted apart.
-        "glm" | "nls" => 4e5,
+        "glm" | "glm.fit" | "nls" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
         // Workspace and the balancing and reduction passes: 0.15 ms for a
@@ -462,6 +462,11 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (n, p) = formula_size(args.get("formula"));
             LM_ROW * n
                 + glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
+        }
+        // glm.fit: glm's IRLS on the model matrix given, no model frame.
+        "glm.fit" => {
+            let (n, p) = tall(arg_dims(args, "x"));
+            glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
         }
         // drop1: one least-squares refit (a glm: one per IRLS
         // iteration) per term, each on the model matrix less its columns;

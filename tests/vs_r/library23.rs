@@ -1,11 +1,12 @@
-//! ccf, prop.trend.test, lsfit, line and PP.test: ports of stats' ccf
+//! ccf, prop.trend.test, lsfit, line, PP.test and glm.fit: ports of stats' ccf
 //! (acf of the intersected pair, over filter.c's acf0),
 //! prop.trend.test.R (lm.wfit's Cdqrls and anova.lm's sum of squares),
 //! lsfit.R (Cdqrls on the √wt-scaled rows, R's qr object), line.c's
 //! Tukey line with `iter`, and PP.test.R (lm's dqrls, summary.lm's
-//! chol2inv, PPsum.c's R_pp_sum, approx's table interpolation). The
-//! workflow tests/fixtures/workflows/library23.toml runs, and every step
-//! must agree with what R computed for the same expression
+//! chol2inv, PPsum.c's R_pp_sum, approx's table interpolation), and
+//! glm.fit on a model matrix through glm's IRLS. The workflow
+//! tests/fixtures/workflows/library23.toml runs, and every step must agree
+//! with what R computed for the same expression
 //! (tests/fixtures/r/library23.R wrote library23.json) bit for bit. What
 //! R refuses, flowcast refuses with R's message (library23_errors.json).
 
@@ -62,6 +63,14 @@ fn flowcast_refusals_say_why() {
             "of one length",
         ),
         ("a = 'PP.test(c(1, 3, NA, 2, 5, 4, 6))'", "without NA"),
+        (
+            "a = 'glm.fit(cbind(1, 1:4), c(1, 0, 2, 3), start = c(0, 0))'",
+            "takes no 'start'",
+        ),
+        (
+            "a = 'glm.fit(cbind(1, 1:4), cbind(1:4, 4:1), family = binomial())'",
+            "a vector 'y'",
+        ),
     ] {
         let (_dir, path) = workflow(steps);
         let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
@@ -98,6 +107,11 @@ fn odd_inputs_do_not_panic() {
         "line(X)",
         "PP.test(X)",
         "PP.test(y, lshort = X)",
+        "glm.fit(X, y)",
+        "glm.fit(cbind(1, y), X, family = poisson())",
+        "glm.fit(cbind(1, y), y, weights = X)",
+        "glm.fit(cbind(1, y), y, family = X)",
+        "glm.fit(cbind(1, y), y, intercept = X)",
     ];
     for x in odd {
         for call in calls {
