@@ -52,6 +52,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: acf_shape,
         eval: pacf_eval,
     },
+    Kernel {
+        name: "ccf",
+        params: &[
+            req("x"),
+            req("y"),
+            opt("lag.max"),
+            opt("type"),
+            opt("plot"),
+            opt("na.action"),
+            DOTS,
+        ],
+        random: false,
+        shape: ccf_shape,
+        eval: ccf_eval,
+    },
 ];
 
 const TYPES: &[&str] = &["correlation", "covariance", "partial"];
@@ -383,6 +398,68 @@ fn pacf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         sample_t,
         Value::Null,
     ))
+}
+
+/// R's `ccf`: acf of `ts.intersect(as.ts(x), as.ts(y))` (plain vectors
+/// both start at time 1, so the first min(length) values), then the
+/// cross-correlations of y leading x (R's `[-1, 2, 1]`, reversed) and of x
+/// leading y (`[, 1, 2]`). `series` is acf's own "X" (ccf calls acf on its
+/// local `X`); `snames`, "x & y" as written, is added by the evaluator.
+fn ccf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let ty = match_arg(args.get("type"), &TYPES[..2])?;
+    let is_matrix = |v: Option<&Value>| matches!(v, Some(Value::Mat(_) | Value::BoolMat(_)));
+    if is_matrix(args.get("x")) || is_matrix(args.get("y")) {
+        return Err(KernelError::new("univariate time series only"));
+    }
+    na_action_default(args)?;
+    let x = series_matrix(args.get("x"), true)?;
+    let y = series_matrix(args.get("y"), true)?;
+    let n = x.nrows().min(y.nrows());
+    let mut both = DMatrix::zeros(n, 2);
+    both.column_mut(0).copy_from(&x.column(0).rows(0, n));
+    both.column_mut(1).copy_from(&y.column(0).rows(0, n));
+    // na.fail(X): only the intersected values count.
+    if both.iter().any(|v| v.is_nan()) {
+        return Err(KernelError::new("missing values in object"));
+    }
+    let lag_max = lag_max_arg(args)?;
+    let (nl, acf) = acf_values(both, lag_max, ty == "correlation", true)?;
+    let d1 = nl + 1;
+    // acf[lag + d1 * u + 2 * d1 * v] is R's acf[lag, u, v].
+    let mut out: Vec<f64> = (1..d1).rev().map(|l| acf[l + d1]).collect();
+    out.extend((0..d1).map(|l| acf[l + 2 * d1]));
+    let lags: Vec<f64> = (-(nl as i64)..=nl as i64).map(|l| l as f64).collect();
+    let rows = out.len();
+    Ok(Value::List(List::record(
+        "acf",
+        vec![
+            ("acf", Value::Mat(DMatrix::from_vec(rows, 1, out))),
+            ("type", Value::string(ty)),
+            ("n.used", Value::scalar(n as f64)),
+            ("lag", Value::Mat(DMatrix::from_vec(rows, 1, lags))),
+            ("series", Value::string("X")),
+        ],
+    )))
+}
+
+fn ccf_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = args.ty("y") {
+        if matches!(t, Type::Str { .. } | Type::Bool { .. } | Type::List { .. }) {
+            return Err(args.error("y", "'x' must be numeric"));
+        }
+    }
+    acf_shape(args, ctx)?;
+    let Type::Record { class, mut fields } = acf_type() else {
+        unreachable!("acf_type is a record")
+    };
+    fields.push((
+        "snames".into(),
+        Type::Str {
+            len: Some(1),
+            value: None,
+        },
+    ));
+    Ok(Type::Record { class, fields })
 }
 
 fn acf_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

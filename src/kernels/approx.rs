@@ -45,7 +45,7 @@ pub(crate) struct Method {
 
 /// R's `approx1`: `y(v)` from the sorted `(x, y)`, the interval found by
 /// bisection.
-fn approx1(v: f64, x: &[f64], y: &[f64], m: &Method) -> f64 {
+pub(crate) fn approx1(v: f64, x: &[f64], y: &[f64], m: &Method) -> f64 {
     let n = x.len();
     if n == 0 {
         return f64::NAN;

@@ -48,6 +48,13 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "ccf" => Some(
+            " (R's \"acf\" value, as with `plot = FALSE`: nothing is drawn; `na.action` may only be R's default, na.fail)",
+        ),
+        "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
+        "glm.fit" => Some(
+            " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",
+        ),
         "step" => Some(
             " (of lm and glm fits; `scope` a formula or `list(lower = , upper = )` of formulas, read among the fit's data; `keep` is refused; `trace` prints nothing; the path table is the fit's `anova`)",
         ),

@@ -266,3 +266,234 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         ],
     })
 }
+
+pub(super) static LSFIT: &[Kernel] = &[Kernel {
+    name: "lsfit",
+    params: &[
+        req("x"),
+        req("y"),
+        opt("wt"),
+        opt("intercept"),
+        opt("tolerance"),
+        opt("yname"),
+    ],
+    random: false,
+    shape: lsfit_shape,
+    eval: lsfit_eval,
+}];
+
+/// R's `lsfit(x, y, wt, intercept, tolerance)` (stats/R/lsfit.R) for one
+/// response: rows with NA dropped (with R's warning), the weighted rows
+/// scaled by √wt, `Cdqrls` as lm.fit calls it, and R's list with the
+/// coefficients in Cdqrls's (pivoted) order named by the columns,
+/// residuals with NA at the dropped rows, and the `qr` object.
+fn lsfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let xv = args.get("x").unwrap_or(&Value::Null);
+    let yv = args.get("y").unwrap_or(&Value::Null);
+    if yv.dims().is_some_and(|(_, c)| c != 1) {
+        return Err(KernelError::new(
+            "flowcast's lsfit takes one response (a vector 'y')",
+        ));
+    }
+    if args.get("yname").is_some_and(|v| !matches!(v, Value::Null)) {
+        return Err(KernelError::new("flowcast's lsfit takes no 'yname'"));
+    }
+    let not_numeric = || KernelError::new("flowcast's lsfit takes numeric 'x', 'y' and 'wt'");
+    let x = numbers(xv).ok_or_else(not_numeric)?;
+    let y = numbers(yv).ok_or_else(not_numeric)?;
+    let (nrx, p0) = xv.dims().unwrap_or((x.len(), 1));
+    let wt = match args.get("wt").map(bare) {
+        None | Some(Value::Null) => None,
+        Some(w) => Some(numbers(w).ok_or_else(not_numeric)?),
+    };
+    let intercept = match args.get("intercept") {
+        None => true,
+        Some(v) => super::triangle::if_condition(bare(v))?,
+    };
+    let tol = match args.get("tolerance").map(bare) {
+        None => 1e-7,
+        Some(t) => t.as_scalar().unwrap_or(NA),
+    };
+    let mut xnames: Vec<String> = match dimnames(xv).1 {
+        Some(c) => c.to_vec(),
+        None if p0 == 1 => vec!["X".to_string()],
+        None => (1..=p0).map(|i| format!("X{i}")).collect(),
+    };
+    let mut cols: Vec<Vec<f64>> = (0..p0)
+        .map(|j| x[j * nrx..(j + 1) * nrx].to_vec())
+        .collect();
+    if intercept {
+        cols.insert(0, vec![1.0; nrx]);
+        xnames.insert(0, "Intercept".to_string());
+    }
+    let ncx = cols.len();
+    // complete.cases(x, y, wt)
+    if y.len() != nrx || wt.as_ref().is_some_and(|w| w.len() != nrx) {
+        return Err(KernelError::new("not all arguments have the same length"));
+    }
+    let good: Vec<bool> = (0..nrx)
+        .map(|i| {
+            cols.iter().all(|c| !c[i].is_nan())
+                && !y[i].is_nan()
+                && wt.as_ref().is_none_or(|w| !w[i].is_nan())
+        })
+        .collect();
+    let dropped = good.iter().filter(|g| !**g).count();
+    if dropped > 0 {
+        ctx.warn(if dropped == 1 {
+            "1 missing value deleted".to_string()
+        } else {
+            format!("{dropped} missing values deleted")
+        });
+    }
+    let rows: Vec<usize> = (0..nrx).filter(|&i| good[i]).collect();
+    let n = rows.len();
+    let mut xm: Vec<f64> = cols
+        .iter()
+        .flat_map(|c| rows.iter().map(|&i| c[i]).collect::<Vec<_>>())
+        .collect();
+    let mut ym: Vec<f64> = rows.iter().map(|&i| y[i]).collect();
+    let wg: Option<Vec<f64>> = wt.as_ref().map(|w| rows.iter().map(|&i| w[i]).collect());
+    if n < ncx {
+        let cases = if n == 1 { "case" } else { "cases" };
+        let vars = if ncx == 1 { "variable" } else { "variables" };
+        return Err(KernelError::new(format!(
+            "only {n} {cases}, but {ncx} {vars}"
+        )));
+    }
+    let x_unweighted = xm.clone();
+    let y_unweighted = ym.clone();
+    if let Some(w) = &wg {
+        if w.iter().any(|&w| w < 0.0) {
+            return Err(KernelError::new("negative weights not allowed"));
+        }
+        for j in 0..ncx {
+            for i in 0..n {
+                xm[j * n + i] *= w[i].sqrt();
+            }
+        }
+        for i in 0..n {
+            ym[i] *= w[i].sqrt();
+        }
+    }
+    let z = super::linalg::linpack::dqrls(xm, n, ncx, &ym, tol);
+    let mut resid = z.residuals.clone();
+    if let Some(w) = &wg {
+        for i in 0..n {
+            if w[i] == 0.0 {
+                let fitted: f64 = if ncx == 1 {
+                    x_unweighted[i] * z.coef[0]
+                } else {
+                    let mut s = 0.0;
+                    for j in 0..ncx {
+                        s += x_unweighted[j * n + i] * z.coef[j];
+                    }
+                    s
+                };
+                resid[i] = y_unweighted[i] - fitted;
+            }
+        }
+        for i in 0..n {
+            let inv = 1.0 / if w[i] == 0.0 { 1.0 } else { w[i].sqrt() };
+            resid[i] *= inv;
+        }
+    }
+    let mut residuals = vec![NA; nrx];
+    for (k, &i) in rows.iter().enumerate() {
+        residuals[i] = resid[k];
+    }
+    let coef = named(Value::Num(z.coef.clone()), xnames.clone());
+    let rank = z.qr.rank;
+    let qr_names = if rank != ncx {
+        ctx.warn("'X' matrix was collinear");
+        z.qr.pivot.iter().map(|&i| xnames[i - 1].clone()).collect()
+    } else {
+        xnames
+    };
+    let mut fields: Vec<(&str, Value)> =
+        vec![("coefficients", coef), ("residuals", Value::Num(residuals))];
+    if let Some(w) = &wt {
+        let mut weights = vec![NA; nrx];
+        for &i in &rows {
+            weights[i] = w[i];
+        }
+        fields.push(("wt", Value::Num(weights)));
+    }
+    let qr = List::record(
+        "qr",
+        vec![
+            ("qt", Value::Num(z.effects.clone())),
+            (
+                "qr",
+                dimnamed(
+                    Value::Mat(DMatrix::from_vec(n, ncx, z.qr.qr.clone())),
+                    None,
+                    Some(qr_names),
+                ),
+            ),
+            ("qraux", Value::Num(z.qr.qraux.clone())),
+            ("rank", Value::scalar(rank as f64)),
+            (
+                "pivot",
+                Value::Num(z.qr.pivot.iter().map(|&i| i as f64).collect()),
+            ),
+            ("tol", Value::scalar(tol)),
+        ],
+    );
+    fields.push(("intercept", Value::Bool(vec![Some(intercept)])));
+    fields.push(("qr", Value::List(qr)));
+    Ok(Value::List(List::named(fields)))
+}
+
+fn lsfit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    for name in ["x", "y", "wt"] {
+        if let Some(t @ (Type::Str { .. } | Type::List { .. })) = args.ty(name) {
+            return Err(args.error(
+                name,
+                format!(
+                    "flowcast's lsfit takes numeric 'x', 'y' and 'wt', not {}",
+                    t.describe()
+                ),
+            ));
+        }
+    }
+    let vec = || Type::Num {
+        len: None,
+        value: None,
+    };
+    let mut fields = vec![("coefficients".into(), vec()), ("residuals".into(), vec())];
+    if args.ty("wt").is_some_and(|t| !matches!(t, Type::Null)) {
+        fields.push(("wt".into(), vec()));
+    }
+    fields.push((
+        "intercept".into(),
+        Type::Bool {
+            len: Some(1),
+            value: None,
+        },
+    ));
+    fields.push((
+        "qr".into(),
+        Type::record(
+            "qr",
+            vec![
+                ("qt", vec()),
+                (
+                    "qr",
+                    Type::Mat {
+                        rows: None,
+                        cols: None,
+                    },
+                ),
+                ("qraux", vec()),
+                ("rank", Type::num(1)),
+                ("pivot", vec()),
+                ("tol", Type::num(1)),
+            ],
+        ),
+    ));
+    Ok(Type::Record {
+        class: "list".into(),
+        fields,
+    })
+}

@@ -70,6 +70,7 @@ mod jitter;
 mod ksmooth;
 mod lbfgsb;
 mod linalg;
+mod line;
 mod lm;
 mod lm_fit;
 mod lowess;
@@ -410,6 +411,8 @@ pub fn registry() -> &'static Registry {
             medpolish::KERNELS,
             supsmu::KERNELS,
             splines::KERNELS,
+            line::KERNELS,
+            lm_fit::LSFIT,
             boxplot_stats::KERNELS,
             utf8::KERNELS,
             nextn::KERNELS,

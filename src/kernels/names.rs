@@ -308,6 +308,7 @@ pub fn reads_names(func: &str) -> bool {
             // Column names name the coefficients.
             | "qr.solve"
             | "lm.fit"
+            | "lsfit"
             // A vector's names are the list's.
             | "as.list"
             | "stack"

@@ -202,9 +202,9 @@ pub fn closure_call_work() -> Work {
 /// 50-element inputs on the development machine (`flowcast bench priors`).
 fn fixed_ops(function: &str) -> f64 {
     match function {
-        "lm" | "aov" | "prcomp" | "lm.fit" | "princomp" | "cancor" | "poly" => 2.5e5,
+        "lm" | "aov" | "prcomp" | "lm.fit" | "lsfit" | "princomp" | "cancor" | "poly" => 2.5e5,
         // nls's model frame; its formula's evaluations are counted apart.
-        "glm" | "nls" => 4e5,
+        "glm" | "glm.fit" | "nls" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
         // Workspace and the balancing and reduction passes: 0.15 ms for a
@@ -275,7 +275,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // A QR of the (tall) matrix, then triangular solves or estimates
         // (rcond's LU costs about as much).
-        "kappa" | "qr.solve" | "lm.fit" | "rcond" => {
+        "kappa" | "qr.solve" | "lm.fit" | "lsfit" | "rcond" => {
             let name = match function {
                 "kappa" => "z",
                 "qr.solve" => "a",
@@ -283,7 +283,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             let (m, n) = tall(arg_dims(args, name));
             // lm.fit also forms the effects, fitted values and residuals.
-            let outputs = if function == "lm.fit" {
+            let outputs = if matches!(function, "lm.fit" | "lsfit") {
                 LM_CELL * m * n
             } else {
                 0.0
@@ -463,6 +463,11 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             LM_ROW * n
                 + glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
         }
+        // glm.fit: glm's IRLS on the model matrix given, no model frame.
+        "glm.fit" => {
+            let (n, p) = tall(arg_dims(args, "x"));
+            glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
+        }
         // drop1: one least-squares refit (a glm: one per IRLS
         // iteration) per term, each on the model matrix less its columns;
         // the fit's rows are known only at run time, charged as 100. step:
@@ -589,6 +594,13 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // Medians of three repeated until nothing changes, a few passes
         // (not measured).
         "smooth" => 40.0 * PER_ELEMENT * args.get("x").map_or(0.0, elements),
+        // Tukey's line sorts x once and the y thirds and residuals once
+        // per iteration (not measured).
+        "line" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let iter = scalar_arg(args, "iter", 1.0).clamp(1.0, 100.0);
+            SORT * n * n.max(2.0).log2() * (2.0 + iter)
+        }
         // fivenum's sort, then a pass for the outliers.
         "boxplot.stats" => {
             let n = input_elements(args);

@@ -33,6 +33,7 @@ mod library19;
 mod library20;
 mod library21;
 mod library22;
+mod library23;
 mod library4;
 mod library5;
 mod library6;

@@ -27,6 +27,8 @@ enum Text {
     /// `match.call()` of the function, under this name (an S3 method's
     /// when R's generic dispatched to it).
     Call(Option<&'static str>),
+    /// `sys.call()`: the call as written, its arguments unmatched.
+    SysCall,
 }
 
 /// One field of R's result that holds call text.
@@ -86,6 +88,14 @@ const FIELDS: &[Field] = &[
         text: Text::Deparse("x"),
         at: At::Index(4),
     },
+    // ccf's series names, "x & y" as written.
+    Field {
+        class: "acf",
+        only: Some("ccf"),
+        name: "snames",
+        text: Text::DataName,
+        at: At::Last,
+    },
     Field {
         class: "ar",
         only: None,
@@ -116,6 +126,13 @@ const FIELDS: &[Field] = &[
         at: At::After("mids", 1),
     },
     Field {
+        class: "tukeyline",
+        only: None,
+        name: "call",
+        text: Text::SysCall,
+        at: At::Index(0),
+    },
+    Field {
         class: "integrate",
         only: None,
         name: "call",
@@ -144,6 +161,7 @@ pub(super) fn attach(
             let text = match f.text {
                 Text::Deparse(formal) => argument(formal, matched, args),
                 Text::DataName => data_name(func, matched, args),
+                Text::SysCall => Some(sys_call(func, args)),
                 Text::Call(name) => Some(match_call(
                     name.unwrap_or(kernel.name),
                     kernel,
@@ -215,6 +233,19 @@ fn match_call(name: &str, kernel: &Kernel, matched: &Args<&Value>, args: &[Arg])
     format!("{name}({})", given.join(", "))
 }
 
+/// `sys.call()` deparsed: the function as called and each argument as
+/// written, with its own name if it had one.
+fn sys_call(func: &str, args: &[Arg]) -> String {
+    let given: Vec<String> = args
+        .iter()
+        .map(|a| match &a.name {
+            Some(n) => format!("{n} = {}", deparse(&a.value)),
+            None => deparse(&a.value),
+        })
+        .collect();
+    format!("{func}({})", given.join(", "))
+}
+
 /// A test's `data.name`: its data arguments as R deparses them
 /// (`deparse1(substitute(x))`), joined as each R test joins them.
 fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String> {
@@ -236,7 +267,29 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 Some(_) => format!("{x} and {}", text("y")?),
             })
         }
-        "chisq.test" | "shapiro.test" | "fisher.test" | "density" | "Box.test" => text("x"),
+        "chisq.test" | "shapiro.test" | "fisher.test" | "density" | "Box.test" | "PP.test" => {
+            text("x")
+        }
+        "ccf" => Some(format!("{} & {}", text("x")?, text("y")?)),
+        "prop.trend.test" => {
+            // paste(score, collapse = " "): as.character of each number.
+            let scores: Vec<String> = match matched.get("score") {
+                Some(v) => v
+                    .as_f64_slice()?
+                    .iter()
+                    .map(|&s| crate::kernels::data::r_num_to_string(s))
+                    .collect(),
+                None => (1..=matched.get("x").map_or(0, Value::len))
+                    .map(|i| i.to_string())
+                    .collect(),
+            };
+            Some(format!(
+                "{} out of {} ,\n using scores: {}",
+                text("x")?,
+                text("n")?,
+                scores.join(" ")
+            ))
+        }
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }

@@ -16,7 +16,8 @@ mod seq;
 mod spin;
 pub mod write_csv;
 
-pub(super) use combine::{combine, r_num_to_string};
+pub(super) use combine::combine;
+pub(crate) use combine::r_num_to_string;
 pub(super) use csv::parse_number;
 pub use random::{draws, rnorm1, runif1};
 pub(crate) use seq::seq_spaced;

@@ -21,6 +21,8 @@ mod oneway;
 mod padjust;
 mod pairwise;
 mod poisson;
+mod pp_test;
+mod prop_trend;
 mod quade;
 mod shapiro;
 mod ttest;
@@ -159,6 +161,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: counts::binom_shape,
         eval: counts::binom_eval,
+    },
+    Kernel {
+        name: "PP.test",
+        params: &[req("x"), opt("lshort")],
+        random: false,
+        shape: pp_test::shape,
+        eval: pp_test::eval,
+    },
+    Kernel {
+        name: "prop.trend.test",
+        params: &[req("x"), req("n"), opt("score")],
+        random: false,
+        shape: prop_trend::shape,
+        eval: prop_trend::eval,
     },
     Kernel {
         name: "prop.test",

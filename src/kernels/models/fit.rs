@@ -279,7 +279,7 @@ pub(super) fn model_type<'t>(
 
 /// `chol2inv(R)` of the leading `k x k` block of a packed QR: `(R'R)^-1`
 /// through `R^-1` (LAPACK `dpotri`: `dtrtri`, then `dlauum`).
-pub(super) fn chol2inv(qr: &Qr, k: usize) -> Vec<f64> {
+pub(crate) fn chol2inv(qr: &Qr, k: usize) -> Vec<f64> {
     let n = qr.n;
     let r = |i: usize, j: usize| qr.qr[j * n + i];
     let mut rinv = vec![0.0; k * k];

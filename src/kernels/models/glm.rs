@@ -680,3 +680,115 @@ fn glm_fit(
         ("terms", terms_value(d, intercept)),
     ])
 }
+
+/// R's `glm.fit(x, y, weights, family = , intercept = )` called on its
+/// own, with glm.control()'s defaults: the same IRLS as `glm`, on the
+/// model matrix given. R's list without its `R` (the triangular factor
+/// is in `qr`); `start`, `etastart`, `mustart`, `offset` and `control`
+/// are refused, as is a matrix `y`.
+pub(super) fn glm_fit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    for name in ["start", "etastart", "mustart", "offset", "control"] {
+        if args.get(name).is_some_and(|v| !matches!(v, Value::Null)) {
+            return Err(KernelError::new(format!(
+                "flowcast's glm.fit takes no '{name}' (R's default only)"
+            )));
+        }
+    }
+    let numbers = |v: &Value| -> Result<Vec<f64>, KernelError> {
+        match v {
+            Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) => {
+                Ok(v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default())
+            }
+            _ => Err(KernelError::new(format!(
+                "flowcast's glm.fit takes numeric 'x', 'y' and 'weights', not {}",
+                v.type_name()
+            ))),
+        }
+    };
+    let xv = args.get("x").unwrap_or(&Value::Null);
+    let yv = args.get("y").unwrap_or(&Value::Null);
+    if yv.dims().is_some_and(|(_, c)| c != 1) {
+        return Err(KernelError::new(
+            "flowcast's glm.fit takes a vector 'y' (a two-column binomial response is not taken)",
+        ));
+    }
+    let x = numbers(xv)?;
+    let y = numbers(yv)?;
+    let (n, p) = xv.dims().unwrap_or((x.len(), 1));
+    if y.len() != n {
+        return Err(KernelError::new(format!(
+            "flowcast's glm.fit takes 'y' with one value per row of 'x' ({n}), not {}",
+            y.len()
+        )));
+    }
+    if x.iter().chain(&y).any(|v| !v.is_finite()) {
+        return Err(KernelError::new(
+            "flowcast's glm.fit takes finite 'x' and 'y' (no NA)",
+        ));
+    }
+    let weights = match args.get("weights") {
+        None | Some(Value::Null) => vec![1.0; n],
+        Some(w) => {
+            let w = numbers(w)?;
+            if w.len() != n || w.iter().any(|v| !v.is_finite()) {
+                return Err(KernelError::new(
+                    "flowcast's glm.fit takes finite 'weights', one per row of 'x'",
+                ));
+            }
+            w
+        }
+    };
+    let intercept = match args.get("intercept") {
+        None => true,
+        Some(v) => super::super::triangle::if_condition(v)?,
+    };
+    let family = family_of(args.get("family"))?;
+    let d = Design {
+        x,
+        y,
+        w: Some(weights),
+        names: vec![String::new(); p],
+        n,
+        p,
+        rows: (0..n).collect(),
+        assign: vec![0; p],
+        labels: Vec::new(),
+        variables: Vec::new(),
+        predvars: Vec::new(),
+        term_variables: Vec::new(),
+        xlevels: Vec::new(),
+    };
+    let fields = glm_fit(&d, None, family, intercept, ctx)?;
+    let kept: Vec<(&str, Value)> = fields
+        .into_iter()
+        .filter(|(k, _)| !matches!(*k, "coefficient.names" | "assign" | "terms"))
+        .collect();
+    Ok(Value::List(List::named(kept)))
+}
+
+pub(super) fn glm_fit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    for name in ["x", "y", "weights"] {
+        if let Some(t @ (Type::Str { .. } | Type::List { .. })) = args.ty(name) {
+            return Err(args.error(
+                name,
+                format!(
+                    "flowcast's glm.fit takes numeric 'x', 'y' and 'weights', not {}",
+                    t.describe()
+                ),
+            ));
+        }
+    }
+    let Type::Record { fields, .. } = glm_type(None, None) else {
+        unreachable!("glm_type is a record")
+    };
+    let keep = |k: &str| {
+        !matches!(
+            k,
+            "coefficient.names" | "assign" | "terms" | "x" | "obs.names" | "response"
+        )
+    };
+    Ok(Type::Record {
+        class: "list".into(),
+        fields: fields.into_iter().filter(|(k, _)| keep(k)).collect(),
+    })
+}

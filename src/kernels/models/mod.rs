@@ -17,6 +17,8 @@ mod predict;
 mod select;
 mod summary;
 
+pub(crate) use fit::chol2inv;
+
 use family::{Dist, Family, Link, Variance};
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -104,6 +106,25 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: glm::glm_shape,
         eval: glm::glm_eval,
+    },
+    Kernel {
+        name: "glm.fit",
+        params: &[
+            req("x"),
+            req("y"),
+            opt("weights"),
+            opt("start"),
+            opt("etastart"),
+            opt("mustart"),
+            opt("offset"),
+            opt("family"),
+            opt("control"),
+            opt("intercept"),
+            opt("singular.ok"),
+        ],
+        random: false,
+        shape: glm::glm_fit_shape,
+        eval: glm::glm_fit_eval,
     },
     Kernel {
         name: "gaussian",
