@@ -226,6 +226,29 @@ pub(super) struct Design {
     pub xlevels: Vec<(String, Vec<String>)>,
 }
 
+impl Design {
+    /// A model matrix given as it is (`glm.fit`'s `x`, a refit's columns):
+    /// every row kept, no terms, unnamed columns.
+    pub(super) fn matrix(x: Vec<f64>, y: Vec<f64>, w: Vec<f64>, n: usize) -> Design {
+        let p = x.len().checked_div(n).unwrap_or(0);
+        Design {
+            x,
+            y,
+            w: Some(w),
+            names: vec![String::new(); p],
+            n,
+            p,
+            rows: (0..n).collect(),
+            assign: vec![0; p],
+            labels: Vec::new(),
+            variables: Vec::new(),
+            predvars: Vec::new(),
+            term_variables: Vec::new(),
+            xlevels: Vec::new(),
+        }
+    }
+}
+
 /// One variable over all rows, before rows are chosen.
 enum Raw {
     Numbers(Vec<Vec<f64>>),

@@ -371,22 +371,7 @@ pub(super) fn refit(
     intercept: bool,
     ctx: &mut Ctx,
 ) -> Result<Refit, KernelError> {
-    let p = x.len().checked_div(n).unwrap_or(0);
-    let d = Design {
-        x,
-        y: y.to_vec(),
-        w: Some(weights.to_vec()),
-        names: vec![String::new(); p],
-        n,
-        p,
-        rows: (0..n).collect(),
-        assign: vec![0; p],
-        labels: Vec::new(),
-        variables: Vec::new(),
-        predvars: Vec::new(),
-        term_variables: Vec::new(),
-        xlevels: Vec::new(),
-    };
+    let d = Design::matrix(x, y.to_vec(), weights.to_vec(), n);
     let fields = glm_fit(&d, None, family, intercept, ctx)?;
     let get = |name: &str| match fields.iter().find(|(n, _)| *n == name) {
         Some((_, Value::Num(v))) => v.clone(),
@@ -714,7 +699,7 @@ pub(super) fn glm_fit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     }
     let x = numbers(xv)?;
     let y = numbers(yv)?;
-    let (n, p) = xv.dims().unwrap_or((x.len(), 1));
+    let n = xv.dims().map_or(x.len(), |(rows, _)| rows);
     if y.len() != n {
         return Err(KernelError::new(format!(
             "flowcast's glm.fit takes 'y' with one value per row of 'x' ({n}), not {}",
@@ -743,21 +728,7 @@ pub(super) fn glm_fit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         Some(v) => super::super::triangle::if_condition(v)?,
     };
     let family = family_of(args.get("family"))?;
-    let d = Design {
-        x,
-        y,
-        w: Some(weights),
-        names: vec![String::new(); p],
-        n,
-        p,
-        rows: (0..n).collect(),
-        assign: vec![0; p],
-        labels: Vec::new(),
-        variables: Vec::new(),
-        predvars: Vec::new(),
-        term_variables: Vec::new(),
-        xlevels: Vec::new(),
-    };
+    let d = Design::matrix(x, y, weights, n);
     let fields = glm_fit(&d, None, family, intercept, ctx)?;
     let kept: Vec<(&str, Value)> = fields
         .into_iter()
