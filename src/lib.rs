@@ -2,8 +2,11 @@
 //!
 //! One pipeline, one direction: [`workflow`] (parse, validate) → [`graph`]
 //! (dependences, shapes) → cost → [`sched`] (plan) → [`exec`] (run, events)
-//! → [`report`]. [`kernels`] holds the built-in functions; [`regular_file`]
-//! reads the user's files.
+//! → [`report`] (summaries, and the Gantt chart every drawer shares) →
+//! {[`tui`], [`export`]}. No layer imports one after it, and the two
+//! siblings at the end never import each other: [`cli`], which uses both,
+//! hands the terminal UI what it needs from `export`. [`kernels`] holds the
+//! built-in functions; [`regular_file`] reads the user's files.
 
 // What the command line prints goes through `stdout`, which a closed pipe
 // cannot make panic.

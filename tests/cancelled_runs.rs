@@ -8,9 +8,9 @@ use flowcast::cost::history::{History, RunRecord, TaskRecord};
 use flowcast::diagnostic::SourceFile;
 use flowcast::exec::{Event, RunOptions};
 use flowcast::export::stored::{self, Which};
-use flowcast::export::Status;
 use flowcast::graph::{self, TaskGraph};
 use flowcast::pipeline::{self, Learning};
+use flowcast::report::gantt::Status;
 use flowcast::sched::Scheduler;
 use flowcast::workflow::{self, Workflow};
 

@@ -4,7 +4,8 @@
 #[path = "tui_support/mod.rs"]
 mod support;
 
-use flowcast::export::{self, Format, Gantt, Status};
+use flowcast::export::{self, Format};
+use flowcast::report::gantt::{Gantt, Status};
 
 #[test]
 fn planned_chart_has_a_slot_per_task_and_the_plan_makespan() {
@@ -150,7 +151,7 @@ fn png_decodes_with_the_expected_size_and_draws_bars() {
     let y = (layout.lane_y(a.worker.unwrap()) + 5.0 + band * 1.5) * scale;
     assert_eq!(
         canvas.pixel(x as u32, y as u32),
-        Some(flowcast::export::palette::colour(1))
+        Some(flowcast::report::palette::colour(1))
     );
     // Text is drawn from a real font: the legend's "predicted" and the
     // lane's "worker 0" (the SVG's words, not the bitmap font's "w0").
@@ -225,7 +226,7 @@ fn csv_has_a_row_per_block_with_error() {
 
 /// A loop's blocks as the CSV, JSON, trace and Mermaid write them.
 fn loop_on_two_workers() -> Gantt {
-    use flowcast::export::gantt::{Actual, Row, Slot};
+    use flowcast::report::gantt::{Actual, Row, Slot};
     let block = |worker, start, end, iterations| Slot {
         worker,
         start,
@@ -346,7 +347,7 @@ fn export_to_a_missing_directory_is_an_error_not_a_panic() {
 
 #[test]
 fn axis_ticks_are_round_numbers() {
-    use flowcast::export::axis;
+    use flowcast::report::axis;
     assert_eq!(axis::tick_step(10.0, 10), 1.0);
     assert_eq!(axis::tick_step(7.3, 10), 1.0);
     assert_eq!(axis::tick_step(0.37, 10), 0.05);
@@ -413,7 +414,7 @@ fn a_replan_is_marked_and_keeps_the_forecast() {
 /// stands for nothing ("actual" was a grey box no bar used).
 #[test]
 fn the_legend_names_what_the_bars_show() {
-    use flowcast::export::palette::DISTINCT;
+    use flowcast::report::palette::DISTINCT;
     let mut g = support::many(DISTINCT + 3, 2, 0.1);
     for (i, r) in g.rows.iter_mut().enumerate() {
         r.function = format!("f{i}");

@@ -50,7 +50,7 @@ fn a_loops_blocks_are_exported_on_their_workers() {
     let scores = &g.rows[1];
     assert!((scores.actual_seconds().unwrap() - 1.1).abs() < 1e-9);
     // And the chart keeps its blocks through JSON.
-    let back: export::Gantt =
+    let back: flowcast::report::gantt::Gantt =
         serde_json::from_slice(&export::render(&g, Format::Json).unwrap()).unwrap();
     assert_eq!(back, g);
 }

@@ -168,9 +168,9 @@ fn the_chart_carries_warnings_for_the_tui() {
     );
     assert!(warnings("c").is_empty());
     let json = serde_json::to_string(&chart).unwrap();
-    let back: flowcast::export::gantt::Gantt = serde_json::from_str(&json).unwrap();
+    let back: flowcast::report::gantt::Gantt = serde_json::from_str(&json).unwrap();
     assert_eq!(back, chart);
     let old = json.replace(",\"warnings\":[\"In log(-1) : NaNs produced\"]", "");
     assert_ne!(old, json);
-    let _: flowcast::export::gantt::Gantt = serde_json::from_str(&old).unwrap();
+    let _: flowcast::report::gantt::Gantt = serde_json::from_str(&old).unwrap();
 }

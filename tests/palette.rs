@@ -1,7 +1,7 @@
 //! Function colours (issue 14, item 8): the palette cycled eight colours,
 //! so a legend could not tell three functions apart.
 
-use flowcast::export::palette::{colour, hex, oklch, pattern, text_on, Pattern, DISTINCT};
+use flowcast::report::palette::{colour, hex, oklch, pattern, text_on, Pattern, DISTINCT};
 
 /// Distance in OKLab, where equal distances look about equally different.
 fn distance(i: usize, j: usize) -> f64 {

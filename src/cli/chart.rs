@@ -1,22 +1,22 @@
 //! `flowcast export`'s runs: a run recorded as a chart and stored with it
-//! in the history, and a past run's chart exported from there. It drives
-//! the pipeline, so it sits with the commands, above `export`, which only
-//! draws.
+//! in the history, and a past run's chart exported from there; and what
+//! `e` writes in the terminal UI. It drives the pipeline and joins the UI
+//! to `export`, so it sits with the commands, above both.
 
 use crate::stdout::errln;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use crate::cache::Cache;
 use crate::cost::history::History;
 use crate::exec::{Event, RunOptions};
-use crate::export::gantt::Recorder;
-use crate::export::stored::{self, store_chart, Which};
-use crate::export::{Format, Gantt};
+use crate::export::stored::{self, Which};
+use crate::export::Format;
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Finished, Learning, Reuse};
 use crate::printable::printable;
+use crate::report::gantt::{store_chart, Gantt, Recorder};
 use crate::sched::Scheduler;
 use crate::stdout::outln;
 use crate::workflow::Workflow;
@@ -118,6 +118,19 @@ pub fn run_charted(
     Ok((finished, chart))
 }
 
+/// What `e` writes in the terminal UI (its [`crate::tui::Exporter`]): the
+/// chart as SVG and as a Chrome trace, `STEM.svg` and `STEM.trace.json` in
+/// `dir`.
+pub fn export_default(g: &Gantt, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, String> {
+    let mut written = Vec::new();
+    for format in [Format::Svg, Format::Trace] {
+        let file = dir.join(format!("{stem}.{}", format.extension()));
+        crate::export::export(g, format, &file)?;
+        written.push(file);
+    }
+    Ok(written)
+}
+
 /// What the export commands print for a written (or failed) chart.
 pub fn said(written: Result<(), String>, out: &Path) -> ExitCode {
     match written {
@@ -161,4 +174,23 @@ pub fn record(
         crate::exec::run_planned(wf, graph, rt, &opts, &sink, &cancel)?.0
     };
     Ok(recorder.finish(&report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ui_export_writes_svg_and_trace_named_by_the_stem() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = export_default(&Gantt::default(), dir.path(), "quick-run17").unwrap();
+        assert_eq!(
+            written,
+            [
+                dir.path().join("quick-run17.svg"),
+                dir.path().join("quick-run17.trace.json")
+            ]
+        );
+        assert!(written.iter().all(|f| f.is_file()));
+    }
 }

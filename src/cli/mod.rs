@@ -639,7 +639,7 @@ fn tui(
         force: cache.force,
         ..ui::TuiOptions::default()
     };
-    match ui::run_tui(file, opts) {
+    match ui::run_tui(file, opts, &chart::export_default) {
         Ok(code) => code,
         Err(e) => {
             errln!("error: {e}");

@@ -101,7 +101,7 @@ CREATE TABLE IF NOT EXISTS network (
 ";
 
 /// Each run's Gantt chart (plan and run, loop blocks included) as the JSON
-/// of `export::Gantt`, so a past run can be exported as it was shown. Added
+/// of `report::gantt::Gantt`, so a past run can be exported as it was shown. Added
 /// after schema 1 shipped: created on open, so stores written before it
 /// gain it and stay readable by older flowcasts (which ignore it); runs
 /// recorded without a chart simply have no row.

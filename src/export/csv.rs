@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::gantt::{Gantt, Slot};
+use crate::report::gantt::{Gantt, Slot};
 
 /// RFC 4180 quoting, only where needed.
 fn field(s: &str) -> String {

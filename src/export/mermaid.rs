@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::gantt::{Gantt, Status};
+use crate::report::gantt::{Gantt, Status};
 
 /// Mermaid splits a task line at `:` and `,`; `#` and `;` start comments.
 fn clean(s: &str) -> String {

@@ -1,12 +1,11 @@
-//! The Gantt chart of a run ([`Gantt`]) and its writers: SVG, PNG, Chrome
-//! trace JSON (Perfetto), Mermaid gantt and CSV. Nothing here knows about the
-//! terminal: the TUI draws the same [`Gantt`] itself.
+//! The writers of a run's [`Gantt`] chart: SVG, PNG, Chrome trace JSON
+//! (Perfetto), Mermaid gantt and CSV, and a past run's chart read back from
+//! the history. The chart itself lives in [`crate::report::gantt`], below
+//! this module, because the TUI draws it too and must not depend on a
+//! sibling; nothing here knows about the terminal.
 
-pub mod axis;
 pub mod csv;
-pub mod gantt;
 pub mod mermaid;
-pub mod palette;
 pub mod png;
 pub mod stored;
 pub mod svg;
@@ -14,7 +13,7 @@ pub mod trace;
 
 use std::path::Path;
 
-pub use gantt::{Gantt, Row, Slot, Status};
+use crate::report::gantt::Gantt;
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

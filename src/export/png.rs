@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::gantt::Gantt;
+use crate::report::gantt::Gantt;
 
 /// DejaVu Sans (Bitstream Vera licence, `assets/fonts/`): the PNG's text
 /// must not depend on which fonts a machine has.

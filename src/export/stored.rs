@@ -1,16 +1,17 @@
 //! The chart of a past run, from the history store: `flowcast export --run
 //! ID|last`. Runs recorded by the terminal UI (and `flowcast export`) store
-//! their chart whole. For the others it is rebuilt from the stored tasks:
-//! what ran from each task's worker, start and end; the plan by planning the
-//! workflow again with the costs predicted then (the schedulers are
-//! deterministic), when its file still describes the same steps.
+//! their chart whole ([`store_chart`](crate::report::gantt::store_chart)).
+//! For the others it is rebuilt from the stored tasks: what ran from each
+//! task's worker, start and end; the plan by planning the workflow again
+//! with the costs predicted then (the schedulers are deterministic), when
+//! its file still describes the same steps.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::gantt::{Actual, Gantt, Row, Status};
 use crate::cost::history::{History, RunRecord, TaskRecord};
 use crate::cost::Comm;
+use crate::report::gantt::{Actual, Gantt, Row, Status};
 use crate::sched::{self, Scheduler};
 
 /// Which run: `last` or an id.
@@ -27,23 +28,6 @@ impl Which {
             _ => s.trim_start_matches('#').parse().ok().map(Which::Id),
         }
     }
-}
-
-/// Stores a recorded run's chart beside it, so that `--run` exports it as
-/// it was. A failure is only a warning, for the caller to say: the run
-/// itself is recorded.
-pub fn store_chart(
-    history: Option<&History>,
-    run_id: Option<i64>,
-    chart: &Gantt,
-) -> Result<(), String> {
-    let (Some(id), Some(h)) = (run_id, history) else {
-        return Ok(());
-    };
-    serde_json::to_string(chart)
-        .map_err(|e| e.to_string())
-        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()))
-        .map_err(|e| format!("the chart was not stored: {e}"))
 }
 
 /// A past run's chart, and a note when its plan could not be rebuilt.

@@ -4,10 +4,8 @@
 
 use std::fmt::Write;
 
-use super::axis;
-use super::gantt::{Gantt, Status};
-use super::palette;
-use crate::report::units;
+use crate::report::gantt::{Gantt, Status};
+use crate::report::{axis, palette, units};
 
 /// The chart's geometry in SVG units (the PNG is this picture rasterised).
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::gantt::{Gantt, Status};
+use crate::report::gantt::{Gantt, Status};
 
 pub const PREDICTED_PID: u64 = 1;
 pub const ACTUAL_PID: u64 = 2;

@@ -1,8 +1,13 @@
 //! The headless reporter: progress while running, then a summary table, a
-//! JSON document, or one JSON file per step.
+//! JSON document, or one JSON file per step. Also the run's Gantt chart
+//! ([`gantt`]) with the axis and colours every drawer shares: the terminal
+//! UI and `export` both draw it, so it sits here, below both.
 
+pub mod axis;
+pub mod gantt;
 pub mod json;
 pub mod models;
+pub mod palette;
 pub mod plan;
 pub mod progress;
 pub mod table;

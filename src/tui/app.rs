@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::exec::{Event, RunReport};
-use crate::export::Gantt;
+use crate::report::gantt::Gantt;
 use crate::sched::Scheduler;
 use crate::watch::Changed;
 

@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use crate::export::{Gantt, Slot, Status};
+use crate::report::gantt::{Gantt, Slot, Status};
 use crate::report::units::seconds;
 
 /// The time left, as the header shows it.

@@ -17,8 +17,8 @@ use ratatui::widgets::Widget;
 
 use super::app::{App, RunState};
 use super::theme;
-use crate::export::{axis, Gantt, Slot, Status};
-use crate::report::units;
+use crate::report::gantt::{Gantt, Slot, Status};
+use crate::report::{axis, units};
 
 /// What one cell of a lane line holds.
 #[derive(Clone, Copy, Default)]

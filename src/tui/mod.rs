@@ -33,8 +33,8 @@ pub use app::{Action, App, Effect, ErrorFrom, HistoryRow, ModelRow, RunState, Vi
 pub use runner::{Predictor, Runner};
 
 use crate::cost::ModelKind;
-use crate::export::{self, Format};
 use crate::pipeline::load_checked;
+use crate::report::gantt::Gantt;
 use crate::sched::Scheduler;
 use crate::watch::{self, FileWatcher};
 
@@ -70,12 +70,18 @@ pub struct TuiOptions {
     pub force: bool,
 }
 
+/// What `e` does with the chart: writes it into a directory, its files
+/// named `STEM.EXT`, and says which files it wrote. The command line hands
+/// it in, so that the UI, a sibling of `export`, need not import it.
+pub type Exporter = dyn Fn(&Gantt, &Path, &str) -> Result<Vec<PathBuf>, String>;
+
 const FRAME: Duration = Duration::from_millis(33);
 const INPUT_POLL: Duration = Duration::from_millis(16);
 
-/// Opens the UI on `path` and runs until the user quits. Returns the exit
-/// code of [`App::exit_code`]; `Err` for terminal errors.
-pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
+/// Opens the UI on `path` and runs until the user quits; `e` writes the
+/// chart with `export`. Returns the exit code of [`App::exit_code`]; `Err`
+/// for terminal errors.
+pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitCode, String> {
     let (tx, rx) = mpsc::channel::<Action>();
     let loaded = load_checked(path);
     let (name, wf_workers, wf_scheduler) = match &loaded {
@@ -135,6 +141,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions) -> Result<ExitCode, String> {
         runner: &mut runner,
         watcher: &mut watcher,
         export_dir: opts.export_dir.clone(),
+        export,
     };
     let signalled = termination_flag();
     let result = event_loop(&mut terminal, &mut app, &rx, &mut ctx, queue, &signalled);
@@ -184,6 +191,7 @@ struct Context<'a> {
     runner: &'a mut Runner,
     watcher: &'a mut Option<FileWatcher>,
     export_dir: Option<PathBuf>,
+    export: &'a Exporter,
 }
 
 fn event_loop(
@@ -305,7 +313,7 @@ fn reload(ctx: &mut Context<'_>) -> Result<String, String> {
     Ok(name)
 }
 
-/// `e`: the chart as SVG and as a Chrome trace, beside the workflow.
+/// `e`: the chart, beside the workflow unless told where.
 fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> {
     let dir = ctx
         .export_dir
@@ -316,30 +324,23 @@ fn export_default(app: &App, ctx: &Context<'_>) -> Result<Vec<PathBuf>, String> 
         });
     // Said in full, so the user can find them whatever the cwd.
     let dir = std::path::absolute(&dir).unwrap_or(dir);
-    let mut written = Vec::new();
-    for format in [Format::Svg, Format::Trace] {
-        let file = dir.join(export_name(app, format));
-        export::export(&app.gantt, format, &file)?;
-        written.push(file);
-    }
-    Ok(written)
+    (ctx.export)(&app.gantt, &dir, &export_stem(app))
 }
 
-/// `WORKFLOW-runID.EXT`, ID the history's run id, as `flowcast export
+/// `WORKFLOW-runID`, ID the history's run id, as `flowcast export
 /// --run ID` and the history view name it: the session's count restarts at
 /// 1 each launch, and would overwrite an earlier session's charts. A run
 /// the history did not record (no history, or every step cached) is
-/// `WORKFLOW-session-runN.EXT`, N the session's count, apart from the ids.
-fn export_name(app: &App, format: Format) -> String {
+/// `WORKFLOW-session-runN`, N the session's count, apart from the ids.
+fn export_stem(app: &App) -> String {
     let run = app.stored.map_or_else(
         || format!("session-run{}", app.run),
         |id| format!("run{id}"),
     );
     // The name comes from the workflow file: it must not pick the directory.
     format!(
-        "{}-{run}.{}",
-        crate::output_target::file_name_from(&app.workflow),
-        format.extension()
+        "{}-{run}",
+        crate::output_target::file_name_from(&app.workflow)
     )
 }
 
@@ -365,9 +366,8 @@ mod tests {
     fn exports_are_named_by_the_history_run_id() {
         let mut app = App::new("quick", Scheduler::Emcp, 2);
         app.run = 1;
-        assert_eq!(export_name(&app, Format::Svg), "quick-session-run1.svg");
+        assert_eq!(export_stem(&app), "quick-session-run1");
         app.stored = Some(17);
-        assert_eq!(export_name(&app, Format::Svg), "quick-run17.svg");
-        assert_eq!(export_name(&app, Format::Trace), "quick-run17.trace.json");
+        assert_eq!(export_stem(&app), "quick-run17");
     }
 }

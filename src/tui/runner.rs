@@ -17,9 +17,9 @@ use super::app::Action;
 use crate::cache::Cache;
 use crate::cost::ModelKind;
 use crate::exec::RunOptions;
-use crate::export::gantt::{Gantt, Recorder};
 use crate::graph::TaskGraph;
 use crate::pipeline::{self, Learning, Reuse};
+use crate::report::gantt::{store_chart, Gantt, Recorder};
 use crate::sched::Scheduler;
 use crate::workflow::depth::WALK_STACK;
 use crate::workflow::Workflow;
@@ -335,9 +335,7 @@ impl Job {
             notes.extend(f.warnings);
             stored = f.run_id;
             let chart = recorder.finish(&f.report);
-            if let Err(e) =
-                crate::export::stored::store_chart(learning.history.as_ref(), f.run_id, &chart)
-            {
+            if let Err(e) = store_chart(learning.history.as_ref(), f.run_id, &chart) {
                 notes.push(e);
             }
             f.report

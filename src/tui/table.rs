@@ -8,7 +8,7 @@ use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 use super::app::App;
 use super::columns::{self, column, pick, Column};
 use super::theme;
-use crate::export::Row as Task;
+use crate::report::gantt::Row as Task;
 use crate::report::units::{error, seconds};
 
 /// The first task row shown in `area`: the table scrolls just enough to

@@ -1,11 +1,11 @@
 //! Every colour and style of the UI, in one place. Function colours are the
-//! exporters' palette, so a function looks the same in the terminal and in
+//! palette the exporters use too, so a function looks the same in the terminal and in
 //! an exported SVG.
 
 use ratatui::style::{Color, Modifier, Style};
 
 use super::app::RunState;
-use crate::export::palette;
+use crate::report::palette;
 
 pub fn function(index: usize) -> Color {
     let (r, g, b) = palette::colour(index);
@@ -49,8 +49,8 @@ pub fn state(s: RunState) -> Style {
 }
 
 /// A task's status in the table.
-pub fn status(s: crate::export::Status) -> Style {
-    use crate::export::Status as S;
+pub fn status(s: crate::report::gantt::Status) -> Style {
+    use crate::report::gantt::Status as S;
     match s {
         S::Pending => DIM,
         S::Running => Style::new().fg(Color::Yellow),

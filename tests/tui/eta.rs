@@ -2,7 +2,7 @@
 //! the running tasks; never 0 before the end, never stretched by the pace
 //! of a badly predicted finished task, and "?" when nothing is known.
 
-use flowcast::export::gantt::{Actual, Gantt, Row, Slot, Status};
+use flowcast::report::gantt::{Actual, Gantt, Row, Slot, Status};
 use flowcast::tui::eta::{eta, Eta};
 
 fn slot(worker: usize, start: f64, end: f64) -> Slot {

@@ -13,7 +13,11 @@ fn pty_child() {
     let Ok(path) = std::env::var("FLOWCAST_PTY_WORKFLOW") else {
         return;
     };
-    let result = flowcast::tui::run_tui(std::path::Path::new(&path), Default::default());
+    let result = flowcast::tui::run_tui(
+        std::path::Path::new(&path),
+        Default::default(),
+        &flowcast::cli::chart::export_default,
+    );
     println!("\nchild done: {}", result.is_ok());
 }
 

@@ -26,7 +26,7 @@ fn empty() -> (Workflow, TaskGraph) {
 }
 
 /// Waits for run `run`'s plan (sent by the run's thread).
-fn planned(rx: &mpsc::Receiver<Action>, want: usize) -> flowcast::export::Gantt {
+fn planned(rx: &mpsc::Receiver<Action>, want: usize) -> flowcast::report::gantt::Gantt {
     loop {
         match rx
             .recv_timeout(Duration::from_secs(10))

@@ -121,7 +121,7 @@ fn running_with_now_line_and_message() {
     a.message = Some("exported demo-run1.svg".into());
     // x has finished, spectrum is running, the rest wait.
     let spectrum = a.gantt.rows[1].actual.as_mut().unwrap();
-    spectrum.status = flowcast::export::Status::Running;
+    spectrum.status = flowcast::report::gantt::Status::Running;
     spectrum.end = spectrum.start;
     for r in &mut a.gantt.rows[2..] {
         r.actual = None;
@@ -182,7 +182,7 @@ fn a_40x12_terminal_keeps_what_names_a_task() {
     a.state = RunState::Running;
     a.error = None;
     let spectrum = a.gantt.rows[1].actual.as_mut().unwrap();
-    spectrum.status = flowcast::export::Status::Running;
+    spectrum.status = flowcast::report::gantt::Status::Running;
     spectrum.end = spectrum.start;
     for r in &mut a.gantt.rows[2..] {
         r.actual = None;

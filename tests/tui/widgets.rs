@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use flowcast::export::Status;
+use flowcast::report::gantt::Status;
 use flowcast::sched::Scheduler;
 use flowcast::tui::footer::Footer;
 use flowcast::tui::gantt::{GanttChart, Geometry, Lanes};

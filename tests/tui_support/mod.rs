@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use flowcast::cost::Comm;
 use flowcast::exec::Event;
-use flowcast::export::gantt::Gantt;
 use flowcast::graph::{Task, TaskGraph, TaskKind};
 use flowcast::kernels::Type;
+use flowcast::report::gantt::Gantt;
 use flowcast::sched::{plan, Dag, Scheduler};
 
 fn task(
@@ -116,7 +116,7 @@ pub fn finished() -> Gantt {
 /// `n` tasks spread over `workers` lanes, each `width` seconds, for the
 /// aggregation and speed tests.
 pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
-    use flowcast::export::gantt::{Actual, Row, Slot, Status};
+    use flowcast::report::gantt::{Actual, Row, Slot, Status};
     let rows = (0..n)
         .map(|i| {
             let w = i % workers;

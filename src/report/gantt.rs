@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::cost::history::History;
 use crate::exec::{Event, RunReport, StepError};
 use crate::graph::TaskGraph;
 use crate::sched::Schedule;
@@ -530,4 +531,21 @@ impl Recorder {
         g.finish(report);
         g
     }
+}
+
+/// Stores a recorded run's chart beside it, so that `--run` exports it as
+/// it was. A failure is only a warning, for the caller to say: the run
+/// itself is recorded.
+pub fn store_chart(
+    history: Option<&History>,
+    run_id: Option<i64>,
+    chart: &Gantt,
+) -> Result<(), String> {
+    let (Some(id), Some(h)) = (run_id, history) else {
+        return Ok(());
+    };
+    serde_json::to_string(chart)
+        .map_err(|e| e.to_string())
+        .and_then(|json| h.save_chart(id, &json).map_err(|e| e.to_string()))
+        .map_err(|e| format!("the chart was not stored: {e}"))
 }
