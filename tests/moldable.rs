@@ -143,16 +143,34 @@ fn rank_tests_are_bit_identical_at_every_width() {
 }
 
 #[test]
+fn kmeans_starts_run_apart_with_one_worker_s_draws_and_winner() {
+    // Three loose groups: different starts end in different local optima,
+    // so the winner depends on running every start and comparing in order.
+    let mut x = matrix(600, 4, 9);
+    for (i, mut row) in x.row_iter_mut().enumerate() {
+        row.add_scalar_mut((i % 3) as f64 * 0.6);
+    }
+    for algorithm in ["Hartigan-Wong", "Lloyd", "MacQueen"] {
+        let args = || {
+            vec![
+                pos(Value::Mat(x.clone())),
+                pos(Value::scalar(5.0)),
+                named("nstart", Value::scalar(11.0)),
+                named("algorithm", Value::Str(vec![algorithm.into()])),
+            ]
+        };
+        assert_eq!(across_widths("kmeans", args), 0, "{algorithm}");
+    }
+}
+
+#[test]
 fn a_width_is_seen_only_inside_the_call() {
     assert_eq!(flowcast::kernels::width::width(), 1);
     assert_eq!(run_wide(3, STACK, flowcast::kernels::width::width), 3);
     assert_eq!(flowcast::kernels::width::width(), 1);
 }
 
-const LINEAR: Usl = Usl {
-    sigma: 0.0,
-    kappa: 0.0,
-};
+const LINEAR: Usl = Usl::new(0.0, 0.0);
 
 fn edge(from: usize, to: usize) -> Edge {
     Edge {
@@ -215,10 +233,7 @@ fn the_simulator_runs_a_wide_call_on_all_its_lanes() {
 
 #[test]
 fn emcp_widens_a_chain_and_beats_its_rigid_plan() {
-    let usl = Usl {
-        sigma: 0.1,
-        kappa: 0.001,
-    };
+    let usl = Usl::new(0.1, 0.001);
     let dag = Dag {
         nodes: vec![
             Node::function("a", 8.0).moldable(usl),
@@ -281,10 +296,8 @@ fn the_runtime_keeps_its_invariants_with_wide_calls() {
             let node = if next() < 0.2 {
                 Node::looped(&format!("l{i}"), cost, 50 + (next() * 200.0) as usize)
             } else if next() < 0.5 {
-                Node::function(&format!("m{i}"), cost).moldable(Usl {
-                    sigma: next() * 0.5,
-                    kappa: next() * 0.01,
-                })
+                Node::function(&format!("m{i}"), cost)
+                    .moldable(Usl::new(next() * 0.5, next() * 0.01))
             } else {
                 Node::function(&format!("f{i}"), cost)
             };

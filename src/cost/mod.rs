@@ -161,7 +161,9 @@ impl Predictor {
         }
         let key = self.task_key(task)?;
         let usl = self.speedups.usl(&key)?;
-        (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS).then_some(usl)
+        let widest = task.path.as_ref().map_or(usize::MAX, |p| p.widest);
+        (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest > 1)
+            .then_some(usl.up_to(widest))
     }
 
     pub fn seconds_per_op(&self) -> f64 {
@@ -309,6 +311,21 @@ impl Predictor {
         }
     }
 
+    /// Whether [`Predictor::predict`] has a measurement of this call to go
+    /// on (the step's recent times or its model's), not only the prior.
+    fn measured_before(&self, task: &Task) -> bool {
+        let Some(key) = self.task_key(task) else {
+            return false;
+        };
+        self.steps
+            .recent(&task.name, &key, &model_features(task))
+            .is_some()
+            || self
+                .models
+                .get(&key)
+                .is_some_and(|m| !m.window().is_empty())
+    }
+
     /// Seconds of one call of the task (a loop's: one iteration) before
     /// anything is observed: its work at this machine's speed.
     pub fn prior(&self, task: &Task) -> f64 {
@@ -389,7 +406,12 @@ impl Predictor {
     ) -> Vec<Option<(String, f64)>> {
         let obs = observations(graph, run, loop_workers, &self.speedups);
         for (task, m) in graph.tasks.iter().zip(&run.tasks) {
-            if m.width > 1 && m.ok && !m.reused {
+            // A speedup is the one-worker prediction over the wide time.
+            // Before the call was ever measured that prediction is the
+            // prior's, often off by 2-3x: the quotient would blame the
+            // speedup for it, and a flat curve never runs wide again to
+            // be corrected. The first run only trains the time.
+            if m.width > 1 && m.ok && !m.reused && self.measured_before(task) {
                 if let Some(key) = self.task_key(task) {
                     let one = self.predict(task);
                     self.speedups.observe(&key, m.width, one, m.wall);

@@ -22,6 +22,9 @@ pub struct CallPath {
     /// Decided before the run. Otherwise `tag` is R's likely choice, and
     /// the step's last run is the better guess.
     pub known: bool,
+    /// The most workers this path can split among (`usize::MAX`: as many
+    /// as its kernel's work allows).
+    pub widest: usize,
 }
 
 impl CallPath {
@@ -29,6 +32,7 @@ impl CallPath {
         CallPath {
             tag: tag.into(),
             known,
+            widest: usize::MAX,
         }
     }
 }
@@ -128,10 +132,19 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
             if let Some(n) = iter_max.filter(|&n| n != 10.0) {
                 tag.push_str(&format!(",iter.max={n}"));
             }
-            Some(CallPath::new(
-                tag,
-                algorithm.is_some() && nstart.is_some() && iter_max.is_some(),
-            ))
+            // The starts run apart on a wide call: one worker each, so no
+            // more workers than starts; none when their count is not known.
+            let widest = match nstart {
+                Some(n) if n >= 1.0 => n.min(1e6) as usize,
+                _ => 1,
+            };
+            Some(CallPath {
+                widest,
+                ..CallPath::new(
+                    tag,
+                    algorithm.is_some() && nstart.is_some() && iter_max.is_some(),
+                )
+            })
         }
         "wilcox.test" => {
             let nx = args.ty("x").and_then(Type::len);

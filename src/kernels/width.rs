@@ -116,6 +116,18 @@ pub fn map_ranges<T: Send>(
     parts.into_iter().flatten().collect()
 }
 
+/// `body(i)` for every `i` in `0..n`, results in index order. On a wide
+/// call the workers take the indices one at a time, so pieces of uneven
+/// cost (kmeans' starts) still keep every worker busy.
+pub fn map_each<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    use rayon::prelude::*;
+    if width() <= 1 || n <= 1 {
+        return (0..n).map(body).collect();
+    }
+    let body = &body;
+    (0..n).into_par_iter().with_max_len(1).map(body).collect()
+}
+
 /// A stable sort, split among the running call's workers when wider than
 /// one and long enough to gain. Each worker sorts a contiguous run with
 /// the standard library's stable sort, then neighbouring runs are merged

@@ -519,10 +519,7 @@ mod tests {
 
     #[test]
     fn a_wide_call_is_judged_by_its_prediction_at_its_width() {
-        let usl = Usl {
-            sigma: 0.1,
-            kappa: 0.0,
-        };
+        let usl = Usl::new(0.1, 0.0);
         let dag = Dag {
             nodes: vec![
                 sched::Node::function("w", 0.4).moldable(usl),

@@ -202,10 +202,7 @@ mod tests {
         }
     }
 
-    const LINEAR: Usl = Usl {
-        sigma: 0.0,
-        kappa: 0.0,
-    };
+    const LINEAR: Usl = Usl::new(0.0, 0.0);
 
     #[test]
     fn a_chain_gets_every_worker() {
@@ -277,14 +274,7 @@ mod tests {
         let dag = Dag {
             nodes: vec![
                 Node::function("serial", 10.0),
-                moldable(
-                    "flat",
-                    10.0,
-                    Usl {
-                        sigma: 0.99,
-                        kappa: 0.0,
-                    },
-                ),
+                moldable("flat", 10.0, Usl::new(0.99, 0.0)),
             ],
             edges: Vec::new(),
         };

@@ -129,10 +129,7 @@ fn every_scheduler_keeps_the_invariants_on_random_graphs() {
         // Some calls moldable, so that gangs meet the ranks' bounds.
         for (i, n) in dag.nodes.iter_mut().enumerate() {
             if i % 3 == 1 && n.iterations().is_none() {
-                n.speedup = Some(Usl {
-                    sigma: 0.05,
-                    kappa: 0.001,
-                });
+                n.speedup = Some(Usl::new(0.05, 0.001));
             }
         }
         for p in [1, 2, 3, 8, 16, 32] {
@@ -431,10 +428,7 @@ fn moldable_calls_never_lengthen_the_emcp_plan() {
         let mut g = crate::cost::model::SplitMix(seed ^ 0x5eed);
         for n in dag.nodes.iter_mut() {
             if n.iterations().is_none() && g.uniform() < 0.5 {
-                n.speedup = Some(Usl {
-                    sigma: 0.3 * g.uniform(),
-                    kappa: 0.01 * g.uniform(),
-                });
+                n.speedup = Some(Usl::new(0.3 * g.uniform(), 0.01 * g.uniform()));
             }
         }
         for p in [2, 4, 8, 16] {

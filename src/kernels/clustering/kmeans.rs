@@ -6,6 +6,7 @@ use super::kmns::{self, Fit};
 use super::{as_matrix, long_sum, matrix_dims, pmatch, KernelError, Type, Value};
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::value::List;
+use crate::kernels::width;
 use crate::kernels::{Ctx, ShapeCtx};
 use nalgebra::DMatrix;
 use std::collections::HashSet;
@@ -193,7 +194,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
 
     // Initial centres, drawing exactly as R does.
     let mut distinct: Option<Vec<usize>> = None;
-    let (k, mut centers) = if centers_v.len() == 1 {
+    let (k, centers) = if centers_v.len() == 1 {
         let k = centers_v
             .as_scalar()
             .ok_or_else(|| KernelError::new("'centers' must be a number or a matrix"))?;
@@ -256,27 +257,48 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     }
     let iter_max = iter_max.trunc().min(i32::MAX as f64) as usize;
 
-    let mut fit = run(nmeth, x, m, p, &centers, k, iter_max)?;
-    warn_fit(ctx, nmeth, &fit, m, iter_max);
-    let mut best = long_sum(fit.wss.iter().copied());
-    if let Some(cn) = &distinct {
-        let mut i = 2.0;
-        while i <= nstart {
-            let rows: Vec<usize> = sample(ctx, cn.len(), k as f64)?
-                .iter()
-                .map(|&r| cn[r])
-                .collect();
-            centers = rows_of(x, m, p, &rows);
-            let other = run(nmeth, x, m, p, &centers, k, iter_max)?;
+    // R runs the starts one after another, drawing each one's centres
+    // just before it. The runs draw nothing, so the centres of a batch of
+    // starts can be drawn first, in R's order, the batch run on the call's
+    // workers, and the fits compared and warned about in R's order: the
+    // same draws, the same winner (the first of equal sums), the same
+    // warnings, whatever the width.
+    let mut starts = vec![centers];
+    let mut fit: Option<Fit> = None;
+    let mut best = 0.0;
+    let mut left = nstart;
+    loop {
+        // A few starts per worker in a batch: their times differ, and the
+        // workers take them one by one.
+        let batch = (4 * width::width()) as f64;
+        if let Some(cn) = &distinct {
+            while (starts.len() as f64) < batch && left - (starts.len() as f64) >= 1.0 {
+                let rows: Vec<usize> = sample(ctx, cn.len(), k as f64)?
+                    .iter()
+                    .map(|&r| cn[r])
+                    .collect();
+                starts.push(rows_of(x, m, p, &rows));
+            }
+        }
+        let ran = width::map_each(starts.len(), |i| {
+            run(nmeth, x, m, p, &starts[i], k, iter_max)
+        });
+        left -= starts.len() as f64;
+        starts.clear();
+        for other in ran {
+            let other = other?;
             warn_fit(ctx, nmeth, &other, m, iter_max);
             let z = long_sum(other.wss.iter().copied());
-            if z < best {
-                fit = other;
+            if fit.is_none() || z < best {
+                fit = Some(other);
                 best = z;
             }
-            i += 1.0;
+        }
+        if distinct.is_none() || left < 1.0 {
+            break;
         }
     }
+    let fit = fit.ok_or_else(|| KernelError::new("argument is of length zero"))?;
 
     let totss = long_sum((0..p).flat_map(|j| {
         let col = &x[j * m..(j + 1) * m];

@@ -412,19 +412,16 @@ fn allotment_table() {
                 let mut actual = noisy(&dag, &mut g, spread);
                 for (n, a) in dag.nodes.iter_mut().zip(actual.nodes.iter_mut()) {
                     if n.iterations().is_none() && g.uniform() < 0.5 {
-                        let usl = Usl {
-                            sigma: 0.02 + 0.38 * g.uniform(),
-                            kappa: 0.005 * g.uniform(),
-                        };
+                        let usl = Usl::new(0.02 + 0.38 * g.uniform(), 0.005 * g.uniform());
                         n.speedup = Some(usl);
                         let off = |g: &mut SplitMix| {
                             let z = (0..4).map(|_| g.uniform() - 0.5).sum::<f64>() * 1.7;
                             (0.5 * z).exp()
                         };
-                        a.speedup = Some(Usl {
-                            sigma: (usl.sigma * off(&mut g)).min(1.0),
-                            kappa: usl.kappa * off(&mut g),
-                        });
+                        a.speedup = Some(Usl::new(
+                            (usl.sigma * off(&mut g)).min(1.0),
+                            usl.kappa * off(&mut g),
+                        ));
                     }
                 }
                 let lb = actual.lower_bound(p);
