@@ -85,6 +85,25 @@ flat = { for = "i in 1:100", do = "sum(x[1:1000]) * i" }
 }
 
 #[test]
+fn a_window_that_moves_with_the_index_is_priced_at_its_length() {
+    // Every iteration reads 5001 elements, wherever the window starts; with
+    // the index unknown, so would be the window's length.
+    let (_, g) = analyse(
+        r#"
+[steps]
+x = "rnorm(400000)"
+moving = { for = "b in 1:300", do = "sum(x[(b * 50):(b * 50 + 5000)])" }
+fixed = { for = "b in 1:300", do = "sum(x[1:5001])" }
+"#,
+    );
+    let (moving, fixed) = (task(&g, "moving"), task(&g, "fixed"));
+    assert!(moving.index_work.is_none(), "flat: no profile");
+    let ratio = moving.work.ops / fixed.work.ops;
+    // The moving window also computes its two ends.
+    assert!((0.95..1.2).contains(&ratio), "{ratio}");
+}
+
+#[test]
 fn the_test_drive_samples_the_whole_range() {
     assert_eq!(
         drive_ranges(2000),

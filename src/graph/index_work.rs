@@ -51,6 +51,14 @@ impl IndexWork {
         iterations.iter().map(|&v| self.at(v)).collect()
     }
 
+    /// The same work at every sampled value.
+    pub fn is_flat(&self) -> bool {
+        let first = self.ops.first().copied().unwrap_or(0.0);
+        self.ops
+            .iter()
+            .all(|&y| (y - first).abs() <= SAME * first.abs().max(1.0))
+    }
+
     /// The mean iteration's work.
     pub fn mean(&self, iterations: &[f64]) -> f64 {
         if iterations.is_empty() {
@@ -91,8 +99,10 @@ impl IndexWork {
 }
 
 /// The body of loop `l`, whose variable takes `iterations`, typed at
-/// values spread over them; `None` when its work is the same at each (or
-/// cannot be typed at one of them: the unknown-index typing stands).
+/// values spread over them; `None` when it cannot be typed at one of them
+/// (the unknown-index typing stands). The work can be the same at each
+/// and still be known only so: `x[(i * 50):(i * 50 + 5000)]` has 5001
+/// elements at every i, and an unknown length with an unknown i.
 pub fn sample<'a>(
     l: &'a Loop,
     iterations: &[f64],
@@ -121,13 +131,6 @@ pub fn sample<'a>(
         env.insert(l.var.as_str(), Type::scalar_const(v));
         let (_, _, w) = infer_with_operands(&l.body, &env, file, ctx).ok()?;
         ops.push(w.ops);
-    }
-    let first = ops[0];
-    if ops
-        .iter()
-        .all(|&y| (y - first).abs() <= SAME * first.abs().max(1.0))
-    {
-        return None;
     }
     Some(IndexWork { values, ops })
 }

@@ -335,9 +335,10 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     work[i] = w;
                     // A text loop's work is alike at every file: no profile.
                     if text.is_none() {
-                        index_works[i] = index_work::sample(l, &values, &env, file, &ctx);
-                        if let Some(iw) = &index_works[i] {
+                        if let Some(iw) = index_work::sample(l, &values, &env, file, &ctx) {
                             work[i].ops = iw.mean(&values);
+                            // A flat body needs no profile.
+                            index_works[i] = Some(iw).filter(|iw| !iw.is_flat());
                         }
                     }
                     let n = values.len();

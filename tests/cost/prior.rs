@@ -258,3 +258,29 @@ fit = \"lm(x ~ y)\"",
     assert!((named / logit - 1.0).abs() < 0.05, "{named} vs {logit}");
     assert!(gauss > fit, "{gauss} vs {fit}");
 }
+
+/// Kendall's tau costs m·log m per pair of columns, far above a Pearson
+/// correlation's one pass; Spearman's ranks each column before it.
+#[test]
+fn rank_correlations_are_priced_by_their_sorts() {
+    let g = graph(
+        "x = \"rnorm(15000)\"
+y = \"rnorm(15000)\"
+m = \"matrix(rnorm(20000 * 30), 20000, 30)\"
+pearson = \"cor(x, y)\"
+kendall = \"cor(x, y, method = \\\"kendall\\\")\"
+spearman = \"cor(m, method = \\\"spearman\\\")\"
+columns = \"cor(m)\"",
+    );
+    let (pearson, kendall) = (predicted(&g, "pearson"), predicted(&g, "kendall"));
+    // 15000 · log2(15000) · 170 ops against 16 per element of both.
+    assert!(kendall > 50.0 * pearson, "{kendall} vs {pearson}");
+    assert!((1e-3..1e-1).contains(&kendall), "{kendall}");
+    let (spearman, columns) = (predicted(&g, "spearman"), predicted(&g, "columns"));
+    // 30 columns of 20000 ranked: 30 · 20000 · 14.3 · 11.5 ops.
+    let ranks = 30.0 * 20000.0 * 20000f64.log2() * 11.5 * SPEED;
+    assert!(
+        (spearman - columns - ranks).abs() < 0.05 * ranks,
+        "{spearman} - {columns} vs {ranks}"
+    );
+}
