@@ -161,7 +161,7 @@ impl Predictor {
         }
         let key = self.task_key(task)?;
         let usl = self.speedups.usl(&key)?;
-        let widest = task.path.as_ref().map_or(usize::MAX, |p| p.widest);
+        let widest = widest(task);
         (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest > 1)
             .then_some(usl.up_to(widest))
     }
@@ -477,6 +477,11 @@ pub fn model_function(key: &str) -> &str {
     )
 }
 
+/// The most workers a call's path splits among (see `CallPath::widest`).
+fn widest(task: &Task) -> usize {
+    task.path.as_ref().map_or(usize::MAX, |p| p.widest)
+}
+
 /// Per task: the model it trains and the seconds it contributes, for tasks
 /// that finished (see [`Predictor::observe`] for loops).
 pub fn observations(
@@ -522,7 +527,7 @@ pub fn observations(
                 }
                 // A call run k wide: what one worker would have taken.
                 _ => match speedups.usl(&key) {
-                    Some(usl) if m.width > 1 => wall * usl.speedup(m.width),
+                    Some(usl) if m.width > 1 => wall * usl.up_to(widest(task)).speedup(m.width),
                     _ => wall,
                 },
             };

@@ -37,15 +37,20 @@ impl Usl {
         }
     }
 
-    /// Speedup on `k` workers over one.
+    /// Speedup on `k` workers over one. A call of a few pieces runs them
+    /// in rounds: 3 kmeans starts on 2 workers take two rounds, 1.5x at
+    /// best, however well each scales.
     pub fn speedup(&self, k: usize) -> f64 {
-        let k = k.clamp(1, self.widest.max(1)) as f64;
+        let pieces = self.widest.max(1);
+        let k = k.clamp(1, pieces);
+        let rounds = pieces.div_ceil(k);
+        let k = k as f64;
         let d = 1.0 + self.sigma * (k - 1.0) + self.kappa * k * (k - 1.0);
-        if d > 0.0 && d.is_finite() {
-            k / d
-        } else {
-            1.0
+        let usl = if d > 0.0 && d.is_finite() { k / d } else { 1.0 };
+        if pieces == usize::MAX {
+            return usl;
         }
+        usl.min(pieces as f64 / rounds as f64)
     }
 
     /// The width, at most `max`, that runs fastest.
@@ -291,6 +296,13 @@ mod tests {
         assert_eq!(usl.speedup(3), 3.0);
         assert_eq!(usl.speedup(16), 3.0);
         assert_eq!(usl.best_width(16), 3);
+        // In rounds: 3 pieces on 2 workers take two.
+        assert_eq!(usl.speedup(2), 1.5);
+        // 25 starts: 13 workers take two rounds, as 16 would.
+        let starts = Usl::new(0.0, 0.0).up_to(25);
+        assert_eq!(starts.speedup(13), 12.5);
+        assert_eq!(starts.speedup(16), 12.5);
+        assert_eq!(starts.best_width(16), 13);
     }
 
     #[test]
