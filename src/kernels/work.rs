@@ -457,22 +457,23 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // A uniform per rank: n of them per draw.
         "rwilcox" | "rsignrank" => PER_RUNIF * out * scalar_arg(args, "n", 1.0).max(1.0),
-        // The model frame and matrix are built row by row, then a QR.
+        // The model frame and matrix are built row by row, then the QR
+        // of lm.fit (LINPACK's dqrdc2, as `qr`).
         "lm" | "aov" => {
             let (n, p) = formula_size(args.get("formula"));
-            LM_ROW * n + LM * 2.0 * n * p * p + LM_CELL * n * p
+            LM_ROW * n + qr_ops(n.max(p), p) + LM_CELL * n * p
         }
         // The model frame once, then one weighted least squares (with the
         // family's link, variance and deviance per row) per IRLS iteration.
         "glm" => {
             let (n, p) = formula_size(args.get("formula"));
             LM_ROW * n
-                + glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
+                + glm_iterations(args) * (qr_ops(n.max(p), p) + GLM_ROW * n + LM_CELL * n * p)
         }
         // glm.fit: glm's IRLS on the model matrix given, no model frame.
         "glm.fit" => {
             let (n, p) = tall(arg_dims(args, "x"));
-            glm_iterations(args) * (LM * 2.0 * n * p * p + GLM_ROW * n + LM_CELL * n * p)
+            glm_iterations(args) * (qr_ops(n.max(p), p) + GLM_ROW * n + LM_CELL * n * p)
         }
         // drop1: one least-squares refit (a glm: one per IRLS
         // iteration) per term, each on the model matrix less its columns;
@@ -500,7 +501,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             } else {
                 1.0
             };
-            steps * p * iterations * (LM * 2.0 * n * p * p + LM_CELL * n * p)
+            steps * p * iterations * (qr_ops(n.max(p), p) + LM_CELL * n * p)
         }
         "chol" => {
             let (n, _) = arg_dims(args, "x");
@@ -1087,7 +1088,6 @@ const MOOD: f64 = 135.0;
 /// A power calculation solved by uniroot: ~30 tail probabilities of a
 /// few hundred ops each.
 const POWER_SOLVE: f64 = 2e4;
-const LM: f64 = 0.75;
 /// Ops per row of a model frame and matrix: 110 ms for `lm(x ~ y)` on
 /// 10⁶ rows, where the QR's flops are 2 ms.
 const LM_ROW: f64 = 400.0;
