@@ -54,6 +54,9 @@ fn note(name: &str) -> Option<&'static str> {
         "influence.measures" => Some(
             " (of lm and glm fits: R's \"infl\" value, `infmat` and `is.inf`, without the `call` flowcast's fits do not keep)",
         ),
+        "ARMAacf" => Some(
+            " (a whole `lag.max`; `pacf = TRUE` with `lag.max` below 1, on which R 4.2.2 crashes, is refused)",
+        ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",

@@ -11,6 +11,7 @@ mod apply;
 mod approx;
 pub mod args;
 pub(crate) mod arima;
+mod arma_acf;
 pub mod avx;
 pub mod catalog;
 pub mod frame;
@@ -339,6 +340,7 @@ pub fn registry() -> &'static Registry {
             optim::KERNELS,
             nlm::KERNELS,
             arima::KERNELS,
+            arma_acf::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

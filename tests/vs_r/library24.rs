@@ -1,7 +1,9 @@
-//! influence.measures: lm.influence.R's table of dfbetas, dffits,
+//! influence.measures, ARMAacf and ARMAtoMA. influence.measures: lm.influence.R's table of dfbetas, dffits,
 //! covariance ratios, Cook's distances and hat values of an lm or glm,
 //! with `is.influential`'s flags and `abbreviate`'s column names (a port
-//! of character.c's stripchars). The workflow
+//! of character.c's stripchars). ARMAacf: ARMAtheory.R's linear system
+//! solved by dgesv, continued by filter.c's rfilter (an MA by cfilter),
+//! its partial autocorrelations by uni_pacf; ARMAtoMA: arima.c's. The workflow
 //! tests/fixtures/workflows/library24.toml runs, and every step must agree
 //! with what R computed for the same expression
 //! (tests/fixtures/r/library24.R wrote library24.json) bit for bit. What
@@ -23,6 +25,29 @@ fn refusals_are_rs() {
     r_json::assert_refusals_are_rs("library24_errors");
 }
 
+/// What flowcast's ports do not do is refused saying so, never run as
+/// something else.
+#[test]
+fn flowcast_refusals_say_why() {
+    for (steps, says) in [
+        // R 4.2.2 crashes here (pacf1 writes past its answer).
+        (
+            "a = 'ARMAacf(0.5, lag.max = 0, pacf = TRUE)'",
+            "lag.max >= 1",
+        ),
+        ("a = 'ARMAacf(0.5, lag.max = 2.5)'", "whole 'lag.max'"),
+        ("a = 'ARMAacf(ma = 0.5, lag.max = -1)'", "lag.max >= 0"),
+        ("a = 'ARMAacf(\"a\")'", "numeric 'ar'"),
+    ] {
+        let (_dir, path) = workflow(steps);
+        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
+        let all = text(&out.stderr) + &text(&out.stdout);
+        assert!(!out.status.success(), "{steps}: {all}");
+        assert!(all.contains(says), "{steps}: {all}");
+        assert!(!all.contains("panicked"), "{steps}: {all}");
+    }
+}
+
 /// Odd shapes and values give a value or an error, never a panic.
 #[test]
 fn odd_inputs_do_not_panic() {
@@ -36,6 +61,16 @@ fn odd_inputs_do_not_panic() {
         "influence.measures(f, infl = X)",
         "influence.measures(f, infl = list(hat = X))",
         "influence.measures(f, infl = list(hat = X, sigma = X, wt.res = X, coefficients = X))",
+        "ARMAacf(X)",
+        "ARMAacf(ma = X)",
+        "ARMAacf(0.5, X)",
+        "ARMAacf(c(0.5, 0.2), lag.max = X)",
+        "ARMAacf(ma = c(0.5, 0.2), lag.max = X)",
+        "ARMAacf(c(0.5, 0.2), lag.max = X, pacf = TRUE)",
+        "ARMAacf(0.5, pacf = X)",
+        "ARMAtoMA(X, 0.3, 5)",
+        "ARMAtoMA(0.5, X, 5)",
+        "ARMAtoMA(0.5, 0.3, X)",
     ];
     for x in odd {
         for call in calls {
