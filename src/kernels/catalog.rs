@@ -57,6 +57,9 @@ fn note(name: &str) -> Option<&'static str> {
         "ARMAacf" => Some(
             " (a whole `lag.max`; `pacf = TRUE` with `lag.max` below 1, on which R 4.2.2 crashes, is refused)",
         ),
+        "contr.treatment" | "contr.SAS" | "contr.sum" | "contr.helmert" | "contr.poly" => Some(
+            " (a whole number of levels, or the levels; `sparse = TRUE`, a Matrix package value, is refused)",
+        ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",

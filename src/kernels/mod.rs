@@ -46,6 +46,7 @@ mod combn;
 pub(crate) mod complex;
 pub mod conditions;
 pub mod constants;
+mod contrasts;
 mod cov_wt;
 pub mod data;
 mod data_frame;
@@ -341,6 +342,7 @@ pub fn registry() -> &'static Registry {
             nlm::KERNELS,
             arima::KERNELS,
             arma_acf::KERNELS,
+            contrasts::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

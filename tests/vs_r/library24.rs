@@ -1,9 +1,12 @@
-//! influence.measures, ARMAacf and ARMAtoMA. influence.measures: lm.influence.R's table of dfbetas, dffits,
+//! influence.measures, ARMAacf, ARMAtoMA and the contr.* contrasts.
+//! influence.measures: lm.influence.R's table of dfbetas, dffits,
 //! covariance ratios, Cook's distances and hat values of an lm or glm,
 //! with `is.influential`'s flags and `abbreviate`'s column names (a port
 //! of character.c's stripchars). ARMAacf: ARMAtheory.R's linear system
 //! solved by dgesv, continued by filter.c's rfilter (an MA by cfilter),
-//! its partial autocorrelations by uni_pacf; ARMAtoMA: arima.c's. The workflow
+//! its partial autocorrelations by uni_pacf; ARMAtoMA: arima.c's.
+//! contr.treatment, contr.SAS, contr.sum, contr.helmert and contr.poly:
+//! contrast.R's (make.poly through dqrdc2 and qr.qy). The workflow
 //! tests/fixtures/workflows/library24.toml runs, and every step must agree
 //! with what R computed for the same expression
 //! (tests/fixtures/r/library24.R wrote library24.json) bit for bit. What
@@ -38,6 +41,12 @@ fn flowcast_refusals_say_why() {
         ("a = 'ARMAacf(0.5, lag.max = 2.5)'", "whole 'lag.max'"),
         ("a = 'ARMAacf(ma = 0.5, lag.max = -1)'", "lag.max >= 0"),
         ("a = 'ARMAacf(\"a\")'", "numeric 'ar'"),
+        (
+            "a = 'contr.sum(3, sparse = TRUE)'",
+            "sparse = TRUE is refused",
+        ),
+        ("a = 'contr.treatment(2.5)'", "whole number of levels"),
+        ("a = 'contr.treatment(3, base = 1.5)'", "whole 'base'"),
     ] {
         let (_dir, path) = workflow(steps);
         let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
@@ -71,6 +80,15 @@ fn odd_inputs_do_not_panic() {
         "ARMAtoMA(X, 0.3, 5)",
         "ARMAtoMA(0.5, X, 5)",
         "ARMAtoMA(0.5, 0.3, X)",
+        "contr.treatment(X)",
+        "contr.treatment(3, base = X)",
+        "contr.treatment(3, contrasts = X)",
+        "contr.SAS(X)",
+        "contr.sum(X)",
+        "contr.helmert(X)",
+        "contr.poly(X)",
+        "contr.poly(3, scores = X)",
+        "contr.poly(2, scores = X)",
     ];
     for x in odd {
         for call in calls {
