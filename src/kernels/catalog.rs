@@ -51,6 +51,15 @@ fn note(name: &str) -> Option<&'static str> {
         "ccf" => Some(
             " (R's \"acf\" value, as with `plot = FALSE`: nothing is drawn; `na.action` may only be R's default, na.fail)",
         ),
+        "influence.measures" => Some(
+            " (of lm and glm fits: R's \"infl\" value, `infmat` and `is.inf`, without the `call` flowcast's fits do not keep)",
+        ),
+        "ARMAacf" => Some(
+            " (a whole `lag.max`; `pacf = TRUE` with `lag.max` below 1, on which R 4.2.2 crashes, is refused)",
+        ),
+        "contr.treatment" | "contr.SAS" | "contr.sum" | "contr.helmert" | "contr.poly" => Some(
+            " (a whole number of levels, or the levels; `sparse = TRUE`, a Matrix package value, is refused)",
+        ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",

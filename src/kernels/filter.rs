@@ -121,7 +121,7 @@ pub(crate) fn cfilter(x: &[f64], filter: &[f64], sides: i32, circular: bool) -> 
 /// `rfilter`: `r[nf + i] = x[i] + sum_j filter[j] * r[nf + i - j - 1]`
 /// over `r`, which starts with the reversed `init`; the series is what
 /// follows the first `nf` entries.
-fn rfilter(x: &[f64], filter: &[f64], r: &mut [f64]) {
+pub(crate) fn rfilter(x: &[f64], filter: &[f64], r: &mut [f64]) {
     let nf = filter.len();
     for i in 0..x.len() {
         let mut sum = x[i];

@@ -11,6 +11,7 @@ mod apply;
 mod approx;
 pub mod args;
 pub(crate) mod arima;
+mod arma_acf;
 pub mod avx;
 pub mod catalog;
 pub mod frame;
@@ -45,6 +46,7 @@ mod combn;
 pub(crate) mod complex;
 pub mod conditions;
 pub mod constants;
+mod contrasts;
 mod cov_wt;
 pub mod data;
 mod data_frame;
@@ -339,6 +341,8 @@ pub fn registry() -> &'static Registry {
             optim::KERNELS,
             nlm::KERNELS,
             arima::KERNELS,
+            arma_acf::KERNELS,
+            contrasts::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

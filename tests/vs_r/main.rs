@@ -34,6 +34,7 @@ mod library20;
 mod library21;
 mod library22;
 mod library23;
+mod library24;
 mod library4;
 mod library5;
 mod library6;

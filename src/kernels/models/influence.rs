@@ -1,7 +1,7 @@
 //! Regression diagnostics of an `lm` or `glm`: `lm.influence` (and
 //! `influence`), `weighted.residuals`, `hatvalues`, `rstandard`,
-//! `rstudent`, `cooks.distance`, `dffits`, `dfbeta`, `dfbetas` and
-//! `covratio`, as R 4.2's `stats/R/lm.influence.R` computes them, with the
+//! `rstudent`, `cooks.distance`, `dffits`, `dfbeta`, `dfbetas`,
+//! `covratio` and `influence.measures`, as R 4.2's `stats/R/lm.influence.R` computes them, with the
 //! hat values and leave-one-out sigmas of its Fortran `lminfl` (Q's columns
 //! through the fit's own LINPACK QR, `dqrsl`), so the leverages are R's to
 //! the bit where the QR is.
@@ -13,6 +13,7 @@ use nalgebra::DMatrix;
 
 use super::super::linalg::linpack::{dqrsl, Job, Qr};
 use super::super::names::{dimnamed, named};
+use super::super::summary::sum;
 use super::super::value::List;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching, residuals_of};
@@ -666,4 +667,284 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     };
     let cols = (cols.len() == k).then_some(cols);
     Ok(dimnamed(Value::Mat(m), Some(infl.labels), cols))
+}
+
+/// One name as base R's C `stripchars` (character.c, behind
+/// `abbreviate`) shortens it to `minlen`: drop lower-case vowels at the
+/// ends of words, then the other inner ones, then lower-case letters the
+/// same way, and last any character but a word's first.
+fn stripchars(name: &str, minlen: usize) -> String {
+    let mut s: Vec<char> = name.chars().collect();
+    let ascii = name.is_ascii();
+    let space = |c: char| c.is_whitespace();
+    let vowel = |c: char| {
+        matches!(c, 'a' | 'e' | 'i' | 'o' | 'u') || (!ascii && WIDE_VOWELS.contains(&(c as u32)))
+    };
+    let lower = |c: char| {
+        if ascii {
+            c.is_ascii_lowercase()
+        } else {
+            c.is_lowercase()
+        }
+    };
+    let mut nspace = 0usize;
+    'done: {
+        if s.len() < minlen {
+            break 'done;
+        }
+        // Spaces are word boundaries, removed at the end; trailing ones go now.
+        let mut trailing = true;
+        let mut i = s.len().saturating_sub(1);
+        while i > 0 {
+            if space(s[i]) {
+                if trailing {
+                    s.truncate(i);
+                } else {
+                    nspace += 1;
+                }
+            } else {
+                trailing = false;
+            }
+            if s.len() - nspace <= minlen {
+                break 'done;
+            }
+            i -= 1;
+        }
+        let first = |s: &[char], i: usize| space(s[i - 1]);
+        let last = |s: &[char], i: usize| !space(s[i - 1]) && (i + 1 >= s.len() || space(s[i + 1]));
+        type Drop<'a> = &'a dyn Fn(&[char], usize) -> bool;
+        let passes: [Drop; 5] = [
+            &|s, i| vowel(s[i]) && last(s, i),
+            &|s, i| vowel(s[i]) && !first(s, i),
+            &|s, i| lower(s[i]) && last(s, i),
+            &|s, i| lower(s[i]) && !first(s, i),
+            &|s, i| !first(s, i) && !space(s[i]),
+        ];
+        for pass in passes {
+            let mut i = s.len().saturating_sub(1);
+            while i > 0 {
+                if i < s.len() && pass(&s, i) {
+                    s.remove(i);
+                }
+                if s.len() - nspace <= minlen {
+                    break 'done;
+                }
+                i -= 1;
+            }
+        }
+    }
+    if s.len() > minlen {
+        let mut i = s.len() - 1;
+        while i > 0 {
+            if space(s[i]) {
+                s.remove(i);
+            }
+            i -= 1;
+        }
+    }
+    s.into_iter().collect()
+}
+
+/// wstripchars' lower-case vowels beyond ASCII (its list, `.` included).
+const WIDE_VOWELS: &[u32] = &[
+    0xe0, 0xe1, 0x2e, 0xe3, 0xe4, 0xe5, 0xe8, 0xe9, 0xea, 0xeb, 0xec, 0xed, 0xee, 0xef, 0xf2, 0xf3,
+    0xf4, 0xf5, 0xf6, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0x101, 0x103, 0x105, 0x113, 0x115, 0x117,
+    0x118, 0x11b, 0x129, 0x12b, 0x12d, 0x12f, 0x131, 0x14d, 0x14f, 0x151, 0x169, 0x16b, 0x16d,
+    0x16f, 0x171, 0x173,
+];
+
+/// R's `abbreviate(names)` with its defaults (minlength 4, "left.kept"):
+/// names that collide are abbreviated again one character longer.
+fn abbreviate(names: &[String]) -> Vec<String> {
+    let trimmed: Vec<String> = names
+        .iter()
+        .map(|n| n.trim_matches(' ').to_string())
+        .collect();
+    let mut unique: Vec<String> = Vec::new();
+    for n in &trimmed {
+        if !unique.contains(n) {
+            unique.push(n.clone());
+        }
+    }
+    let mut x = unique.clone();
+    let mut minlen = 4;
+    let mut redo = vec![true; unique.len()];
+    loop {
+        for (i, u) in unique.iter().enumerate() {
+            if redo[i] {
+                x[i] = stripchars(u, minlen);
+            }
+        }
+        let dup: Vec<bool> = (0..x.len()).map(|i| x[..i].contains(&x[i])).collect();
+        if !dup.iter().any(|&d| d) || minlen > 1 << 20 {
+            break;
+        }
+        minlen += 1;
+        let clashing: Vec<String> = (0..x.len())
+            .filter(|&i| dup[i])
+            .map(|i| x[i].clone())
+            .collect();
+        redo = (0..x.len())
+            .map(|i| dup[i] || clashing.contains(&x[i]))
+            .collect();
+    }
+    trimmed
+        .iter()
+        .map(|n| x[unique.iter().position(|u| u == n).unwrap_or(0)].clone())
+        .collect()
+}
+
+pub(super) fn influence_measures_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    model_type(args, "model")?;
+    Ok(Type::Record {
+        class: "infl".into(),
+        fields: vec![
+            (
+                "infmat".to_string(),
+                Type::Mat {
+                    rows: None,
+                    cols: None,
+                },
+            ),
+            (
+                "is.inf".to_string(),
+                Type::BoolMat {
+                    rows: None,
+                    cols: None,
+                },
+            ),
+        ],
+    })
+}
+
+/// `influence.measures(model, infl)` of an lm or glm, as lm.influence.R
+/// computes it (without its `call`, which flowcast's fits do not keep).
+pub(super) fn influence_measures_eval(
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let fit = Fit::from_arg(args, "model", "influence.measures")?;
+    let p = fit.scalar("rank")?;
+    if p == 0.0 {
+        // qr.lm's refusal: lm.fit keeps no qr of an empty model.
+        return Err(KernelError::new(
+            "lm object does not have a proper 'qr' component.\n Rank zero or should not have used lm(.., qr=FALSE).",
+        ));
+    }
+    let infl = influence_arg(args, &fit, true)?;
+    // Its own weighted residuals, not lm.influence's with the tiny ones zeroed.
+    let (e, _) = weighted_residuals(&fit, true)?;
+    let n = infl.hat.len();
+    if e.len() != n || infl.sigma.len() != n {
+        return Err(KernelError::new("'infl' does not match the model's cases"));
+    }
+    let sq: Vec<f64> = e.iter().map(|x| x * x).collect();
+    let s = (sum(&sq, true) / fit.scalar("df.residual")?).sqrt();
+    let qr = fit.qr()?;
+    // chol2inv(mqr$qr, mqr$rank): La_chol2inv's LAPACK dpotri, as R runs it.
+    let rk = qr.rank;
+    let mut xxi = vec![0.0; rk * rk];
+    for j in 0..rk {
+        for i in 0..=j {
+            xxi[i + j * rk] = qr.qr[i + j * qr.n];
+        }
+    }
+    super::super::linalg::dpotri_upper(&mut xxi, rk).map_err(|j| {
+        KernelError::new(format!(
+            "element ({j}, {j}) is zero, so the inverse cannot be computed"
+        ))
+    })?;
+    let vn = estimated_names(&fit)?;
+    let c = infl.coefficients.clone().unwrap_or_default();
+    let k = vn.len();
+    if c.len() != n * k || qr.rank != k {
+        return Err(KernelError::new(
+            "'infl' does not match the model's coefficients",
+        ));
+    }
+    let (si, h) = (&infl.sigma, &infl.hat);
+    let mut cols: Vec<Vec<f64>> = (0..k)
+        .map(|l| {
+            let d = xxi[l * qr.rank + l].sqrt();
+            (0..n).map(|i| c[l * n + i] / (si[i] * d)).collect()
+        })
+        .collect();
+    cols.push(
+        (0..n)
+            .map(|i| e[i] * h[i].sqrt() / (si[i] * (1.0 - h[i])))
+            .collect(),
+    );
+    cols.push(
+        (0..n)
+            .map(|i| r_pow(si[i] / s, 2.0 * p) / (1.0 - h[i]))
+            .collect(),
+    );
+    cols.push(match family(&fit) {
+        None => (0..n)
+            .map(|i| {
+                let z = e[i] / (s * (1.0 - h[i]));
+                (z * z * h[i]) / p
+            })
+            .collect(),
+        Some(f) => {
+            let pear = infl.pear_res.clone().unwrap_or_else(|| vec![f64::NAN; n]);
+            let disp = dispersion(&fit, f, ctx)?;
+            (0..n)
+                .map(|i| {
+                    let z = pear.get(i).copied().unwrap_or(f64::NAN) / (1.0 - h[i]);
+                    z * z * h[i] / (disp * p)
+                })
+                .collect()
+        }
+    });
+    cols.push(h.clone());
+    let infmat: Vec<f64> = finite_or_nan(cols.concat());
+    // is.influential(infmat, sum(h > 0)).
+    let m = h.iter().filter(|&&x| x > 0.0).count();
+    if m <= k {
+        return Err(KernelError::new("too few cases i with h_ii > 0), n < k"));
+    }
+    let (kf, mf) = (k as f64, m as f64);
+    let at = |j: usize, i: usize| infmat[j * n + i];
+    let cmp = |x: f64, over: f64| (!x.is_nan()).then_some(x > over);
+    let mut flags: Vec<Option<bool>> = Vec::with_capacity(n * (k + 4));
+    for j in 0..k {
+        flags.extend((0..n).map(|i| cmp(at(j, i).abs(), 1.0)));
+    }
+    flags.extend((0..n).map(|i| cmp(at(k, i).abs(), 3.0 * (kf / (mf - kf)).sqrt())));
+    flags.extend((0..n).map(|i| cmp((1.0 - at(k + 1, i)).abs(), (3.0 * kf) / (mf - kf))));
+    flags.extend((0..n).map(|i| {
+        let x = at(k + 2, i);
+        (!x.is_nan()).then(|| super::super::nmath::pf(x, kf, mf - kf, true, false) > 0.5)
+    }));
+    flags.extend((0..n).map(|i| cmp(at(k + 3, i), (3.0 * kf) / mf)));
+    let mut names: Vec<String> = vn
+        .iter()
+        .map(|v| {
+            if v == "(Intercept)" {
+                "1_".to_string()
+            } else {
+                v.clone()
+            }
+        })
+        .collect();
+    names = abbreviate(&names)
+        .into_iter()
+        .map(|a| format!("dfb.{a}"))
+        .collect();
+    names.extend(["dffit", "cov.r", "cook.d", "hat"].map(String::from));
+    let infmat = dimnamed(
+        Value::Mat(DMatrix::from_vec(n, k + 4, infmat)),
+        Some(infl.labels.clone()),
+        Some(names.clone()),
+    );
+    let is_inf = dimnamed(
+        Value::BoolMat(DMatrix::from_vec(n, k + 4, flags)),
+        Some(infl.labels),
+        Some(names),
+    );
+    Ok(Value::List(List::record(
+        "infl",
+        vec![("infmat", infmat), ("is.inf", is_inf)],
+    )))
 }

@@ -462,6 +462,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: influence::matrix_shape,
         eval: influence::dfbeta_eval,
     },
+    Kernel {
+        name: "influence.measures",
+        params: &[req("model"), opt("infl")],
+        random: false,
+        shape: influence::influence_measures_shape,
+        eval: influence::influence_measures_eval,
+    },
 ];
 
 /// A family function's distribution, by the function's name.
