@@ -134,8 +134,10 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
             }
             // The starts run apart on a wide call: one worker each, so no
             // more workers than starts; none when their count is not known.
+            // Given centres (a matrix) are one start, whatever nstart says.
+            let drawn = args.ty("centers").and_then(Type::len) == Some(1);
             let widest = match nstart {
-                Some(n) if n >= 1.0 => n.min(1e6) as usize,
+                Some(n) if n >= 1.0 && drawn => n.min(1e6) as usize,
                 _ => 1,
             };
             Some(CallPath {
@@ -289,6 +291,38 @@ mod tests {
             taken_on(vec![(None, &sym), (Some("only.values".into()), &yes)]).as_deref(),
             Some("symmetric,values")
         );
+    }
+
+    #[test]
+    fn kmeans_splits_among_its_drawn_starts_only() {
+        let k = super::super::registry().get("kmeans").expect("kernel");
+        let widest = |centers: Type, nstart: Option<Type>| {
+            let mut given = vec![
+                (
+                    None,
+                    Type::Mat {
+                        rows: Some(100),
+                        cols: Some(3),
+                    },
+                ),
+                (None, centers),
+            ];
+            if let Some(n) = nstart {
+                given.push((Some("nstart".to_string()), n));
+            }
+            let a = Args::match_call(k.name, k.params, given).expect("matches");
+            planned("kmeans", &a, false).expect("a path").widest
+        };
+        let four = Type::scalar_const(4.0);
+        assert_eq!(widest(four.clone(), Some(Type::scalar_const(25.0))), 25);
+        assert_eq!(widest(four.clone(), None), 1);
+        // A count known only at run time, or centres given as a matrix.
+        assert_eq!(widest(four, Some(Type::num(1))), 1);
+        let given = Type::Mat {
+            rows: Some(4),
+            cols: Some(3),
+        };
+        assert_eq!(widest(given, Some(Type::scalar_const(25.0))), 1);
     }
 
     #[test]
