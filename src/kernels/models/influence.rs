@@ -18,7 +18,7 @@ use super::super::value::List;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching, residuals_of};
 use super::family::Family;
-use super::fit::{chol2inv, model_type, Fit, Kind};
+use super::fit::{model_type, Fit, Kind};
 use super::summary::estimated_dispersion;
 
 /// R's `lm.influence(model)`; `pear_res` is `influence.glm`'s addition.
@@ -641,6 +641,25 @@ fn r_pow(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `chol2inv(qr$qr, qr$rank)`, the (X'X)^-1 of dfbetas and
+/// influence.measures: La_chol2inv's LAPACK dpotri, as R runs it, so the
+/// scaled coefficient changes keep R's last bits.
+fn xxi_of(qr: &Qr) -> Result<Vec<f64>, KernelError> {
+    let rk = qr.rank;
+    let mut xxi = vec![0.0; rk * rk];
+    for j in 0..rk {
+        for i in 0..=j {
+            xxi[i + j * rk] = qr.qr[i + j * qr.n];
+        }
+    }
+    super::super::linalg::dpotri_upper(&mut xxi, rk).map_err(|j| {
+        KernelError::new(format!(
+            "element ({j}, {j}) is zero, so the inverse cannot be computed"
+        ))
+    })?;
+    Ok(xxi)
+}
+
 /// `dfbeta(model, infl)` and `dfbetas(model, infl)`.
 pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "model", args.func)?;
@@ -652,7 +671,7 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     if args.func == "dfbetas" {
         let qr = fit.qr()?;
         let kk = qr.rank.min(k);
-        let xxi = chol2inv(&qr, qr.rank);
+        let xxi = xxi_of(&qr)?;
         for l in 0..kk {
             let s = xxi[l * qr.rank + l].sqrt();
             for i in 0..n {
@@ -841,19 +860,7 @@ pub(super) fn influence_measures_eval(
     let sq: Vec<f64> = e.iter().map(|x| x * x).collect();
     let s = (sum(&sq, true) / fit.scalar("df.residual")?).sqrt();
     let qr = fit.qr()?;
-    // chol2inv(mqr$qr, mqr$rank): La_chol2inv's LAPACK dpotri, as R runs it.
-    let rk = qr.rank;
-    let mut xxi = vec![0.0; rk * rk];
-    for j in 0..rk {
-        for i in 0..=j {
-            xxi[i + j * rk] = qr.qr[i + j * qr.n];
-        }
-    }
-    super::super::linalg::dpotri_upper(&mut xxi, rk).map_err(|j| {
-        KernelError::new(format!(
-            "element ({j}, {j}) is zero, so the inverse cannot be computed"
-        ))
-    })?;
+    let xxi = xxi_of(&qr)?;
     let vn = estimated_names(&fit)?;
     let c = infl.coefficients.clone().unwrap_or_default();
     let k = vn.len();
