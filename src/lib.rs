@@ -16,6 +16,7 @@ pub mod bench;
 pub mod cache;
 pub mod cli;
 pub mod codec;
+pub mod cores;
 pub mod cost;
 pub mod diagnostic;
 pub mod exec;

@@ -189,7 +189,7 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
     let run = move |(wf, graph): &(Workflow, TaskGraph), cancel: &AtomicBool| {
         let workers = workers
             .or(wf.processors)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .unwrap_or_else(crate::cores::cores)
             .max(1);
         let seed = seed.or(wf.seed).unwrap_or(0);
         let scheduler = chosen

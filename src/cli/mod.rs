@@ -174,8 +174,7 @@ pub fn main() -> ExitCode {
             } else {
                 files
             };
-            let workers = processors
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let workers = processors.unwrap_or_else(crate::cores::cores);
             let opts = crate::bench::loops::Options {
                 files,
                 runs,
@@ -216,8 +215,7 @@ pub fn main() -> ExitCode {
             } else {
                 files
             };
-            let p = processors
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let p = processors.unwrap_or_else(crate::cores::cores);
             match crate::bench::rerun::run_rerun(&files, p.max(1)) {
                 Ok(table) => {
                     out!("{table}");
@@ -501,7 +499,7 @@ fn resolve(wf: &mut Workflow, s: &Settings) -> Result<(usize, Scheduler, ModelKi
     let workers = s
         .processors
         .or(wf.processors)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+        .unwrap_or_else(crate::cores::cores);
     if let Some(problem) = crate::sched::processors_problem(workers) {
         errln!("error: -p {problem}");
         return Err(ExitCode::from(2));
@@ -748,7 +746,7 @@ fn bench_workflows(
     seed: i64,
 ) -> ExitCode {
     if processors.is_empty() {
-        processors.push(std::thread::available_parallelism().map_or(1, usize::from));
+        processors.push(crate::cores::cores());
     }
     files = workflow_files(files);
     if files.is_empty() || runs == 0 {

@@ -426,6 +426,9 @@ pub(crate) struct Engine<'a> {
     /// wait on it (their `rng_after`) start drawing.
     stream_ends: Vec<OnceLock<Rng>>,
     pub started: Instant,
+    /// This machine's cores, read before the clock starts (see
+    /// [`crate::cores`]).
+    pub cores: usize,
     on_event: &'a (dyn Fn(Event) + Sync),
     pub cancel: &'a AtomicBool,
     /// Per task, nanoseconds spent in loop iterations so far.
@@ -454,11 +457,13 @@ impl<'a> Engine<'a> {
         on_event: &'a (dyn Fn(Event) + Sync),
         cancel: &'a AtomicBool,
     ) -> Engine<'a> {
+        let cores = crate::cores::cores();
         Engine {
             wf,
             graph,
             given,
             seed,
+            cores,
             base_dir: wf.base_dir(),
             stream_ends: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
             started: Instant::now(),

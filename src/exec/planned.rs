@@ -74,6 +74,9 @@ pub(super) fn run(
         }
         c.begin(engine.wf, engine.seed);
     }
+    // Spinning pays only when each worker has a core of its own:
+    // oversubscribed, a spinning worker takes time from a working one.
+    let spin = workers <= engine.cores;
     let session = Session {
         cluster,
         engine,
@@ -87,9 +90,7 @@ pub(super) fn run(
         }),
         wake: Condvar::new(),
         events: AtomicU64::new(0),
-        // Spinning pays only when each worker has a core of its own:
-        // oversubscribed, a spinning worker takes time from a working one.
-        spin: std::thread::available_parallelism().is_ok_and(|c| workers <= c.get()),
+        spin,
         started: AtomicBool::new(false),
     };
     let spawned = std::thread::scope(|s| {
@@ -350,7 +351,11 @@ impl Session<'_> {
         let engine = &self.engine;
         let now = self.now();
         let fastest = engine.fastest_iteration(id).as_secs_f64();
+        let planning = Instant::now();
         let fin = st.rt.finish(w, now, fastest);
+        if fin.planned {
+            st.rt.replan_took(planning.elapsed().as_secs_f64());
+        }
         st.active = st.active.saturating_sub(1);
         let block_ended = fin.block.is_some();
         if let Some((iterations, began)) = fin.block {

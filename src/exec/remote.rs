@@ -363,7 +363,7 @@ impl Store {
 /// workers it serves: mpirun binds each rank to one core by default, which
 /// would make its workers take turns.
 pub fn binding_warning(rank: usize, per_rank: usize) -> Option<String> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let cores = crate::cores::cores();
     (cores < per_rank).then(|| {
         format!(
             "warning: rank {rank} may run on {cores} core(s) but has {per_rank} workers: \

@@ -27,6 +27,11 @@ use super::simulate::{item_cost, simulate_from};
 use super::{Dag, Edge, Item, LoopPolicy, Node, NodeId, Schedule, Start};
 use crate::cost::Comm;
 
+/// A surprise must be off its prediction by this many re-plans' time to
+/// be re-planned: a re-plan wins back only part of the gap, and the
+/// workers that need new work wait on the run's lock while it is computed.
+const REPLAN_PAYBACK: f64 = 4.0;
+
 /// What an idle worker may take out of plan order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Steal {
@@ -92,6 +97,9 @@ pub struct Finish {
     pub block: Option<(Range<usize>, f64)>,
     /// The queues were re-planned.
     pub replanned: bool,
+    /// A re-plan was computed, installed or not: the caller may time it
+    /// ([`Runtime::replan_took`]).
+    pub planned: bool,
 }
 
 /// A worker's block of a loop: `first..next` claimed (the last claim,
@@ -201,6 +209,8 @@ pub struct Runtime {
     lent: Vec<Option<usize>>,
     /// Per node, iterations (1 for a call) not finished.
     left: Vec<usize>,
+    /// Per node, when its last iteration (or the call) finished.
+    done_at: Vec<f64>,
     /// Per loop with a test drive not yet measured: the drive's blocks not
     /// yet run (empty: no drive).
     drive: Vec<Vec<Range<usize>>>,
@@ -218,6 +228,9 @@ pub struct Runtime {
     driven: Vec<(NodeId, f64)>,
     /// The current plan's predicted makespan.
     horizon: f64,
+    /// What one re-plan costs the executor, as it measured it (zero in the
+    /// simulator, whose clock stands still while it plans).
+    replan_seconds: f64,
 }
 
 impl Runtime {
@@ -306,6 +319,7 @@ impl Runtime {
                 .iter()
                 .map(|n| n.iterations().unwrap_or(1).max(1))
                 .collect(),
+            done_at: vec![0.0; n],
             drive: vec![Vec::new(); n],
             samples: vec![Vec::new(); n],
             estimator,
@@ -314,6 +328,7 @@ impl Runtime {
             replans: Vec::new(),
             driven: Vec::new(),
             horizon: 0.0,
+            replan_seconds: 0.0,
         }
     }
 
@@ -475,10 +490,15 @@ impl Runtime {
         }
         let Some(b) = &mut r.block else {
             self.left[node] = 0;
-            out.replanned = self.surprised(r.predicted, measured) && self.replan(now);
+            self.done_at[node] = now;
+            out.planned = self.surprised(r.predicted, measured);
+            out.replanned = out.planned && self.replan(now);
             return out;
         };
         self.left[node] = self.left[node].saturating_sub(b.piece.len());
+        if self.left[node] == 0 {
+            self.done_at[node] = now;
+        }
         b.ended = now;
         let drove = b.next == b.end && self.drive[node].contains(&(b.first..b.end));
         if b.next < b.end {
@@ -514,8 +534,26 @@ impl Runtime {
             }
             replan = true;
         }
-        out.replanned = replan && self.left[node] + self.pending() > 0 && self.replan(now);
+        out.planned = replan && self.left[node] + self.pending() > 0;
+        out.replanned = out.planned && self.replan(now);
         out
+    }
+
+    /// Tells the runtime how long a re-plan (or the first plan, which is a
+    /// re-plan of everything) took on the executor's clock. A surprise
+    /// smaller than a few re-plans is not worth one: on a workflow of
+    /// microsecond steps, re-planning under the run's lock at each one
+    /// cost more than any plan could win back.
+    pub fn replan_took(&mut self, seconds: f64) {
+        if seconds.is_finite() && seconds >= 0.0 {
+            // The mean of the recent ones: one re-plan interrupted by the
+            // OS must not switch re-planning off for the rest of the run.
+            self.replan_seconds = if self.replan_seconds > 0.0 {
+                0.75 * self.replan_seconds + 0.25 * seconds
+            } else {
+                seconds
+            };
+        }
     }
 
     /// Nobody runs anything and no queue's head can start: only taking
@@ -543,8 +581,10 @@ impl Runtime {
         }
         let tiny = 1e-9;
         let ratio = measured.max(tiny) / predicted.max(tiny);
+        let off = (measured - predicted).abs();
         (ratio > f || ratio < 1.0 / f)
-            && (measured - predicted).abs() > self.policy.surprise_share * self.horizon
+            && off > self.policy.surprise_share * self.horizon
+            && off > REPLAN_PAYBACK * self.replan_seconds
     }
 
     /// Predicted seconds of iterations `r` of loop `node`.
@@ -594,6 +634,16 @@ impl Runtime {
                 (d, Some(r)) if !d.is_empty() => d.contains(r),
                 _ => true,
             }
+    }
+
+    /// Whether `item`'s inputs have been complete for longer than a
+    /// hand-off to another worker costs.
+    fn overdue(&self, item: &Item, now: f64) -> bool {
+        let since = self.preds[item.node]
+            .iter()
+            .map(|&q| self.done_at[q])
+            .fold(0.0, f64::max);
+        self.ready(item) && now - since > self.comm.latency
     }
 
     fn begin(&mut self, w: usize, item: Item, now: f64) -> Work {
@@ -724,8 +774,12 @@ impl Runtime {
         };
         let mut best: Option<(f64, usize, usize)> = None; // (planned start, worker, index)
         for (v, q) in self.queues.iter().enumerate() {
-            // An idle worker takes its own ready head itself.
-            let skip = usize::from(self.running[v].is_none());
+            // An idle worker takes its own ready head itself, unless it
+            // has let it wait longer than a hand-off: it is asleep, and
+            // waking a thread (a VM's idle vCPU above all) can take
+            // longer than the head's work.
+            let overdue = v != w && q.front().is_some_and(|h| self.overdue(h, now));
+            let skip = usize::from(self.running[v].is_none() && !overdue);
             for (k, item) in q.iter().enumerate().skip(skip) {
                 if best.is_some_and(|(s, _, _)| item.start >= s) {
                     continue;

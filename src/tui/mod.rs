@@ -93,7 +93,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitC
             None,
         ),
     };
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let cores = crate::cores::cores();
     let workers = opts.workers.or(wf_workers).unwrap_or(cores).max(1);
     let scheduler = opts
         .scheduler

@@ -301,7 +301,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
 
     let normalised = normalised_by_points(&independent, &pools, config.emcp_points);
 
-    let real_workers = std::thread::available_parallelism().map_or(2, usize::from);
+    let real_workers = crate::cores::cores();
     progress(&format!("real runs on {real_workers} workers"));
     let mut real = Vec::new();
     for case in independent
