@@ -143,6 +143,50 @@ fn rank_tests_are_bit_identical_at_every_width() {
 }
 
 #[test]
+fn covariance_matrices_are_bit_identical_at_every_width() {
+    // Ties (values rounded to tenths) for the rank methods, and a few NA
+    // for the `use` settings that drop or pair them.
+    let x = matrix(400, 9, 5).map(|v| (v * 10.0).round() / 10.0);
+    let mut holed = matrix(300, 7, 6);
+    for (k, at) in [(3, 0), (40, 2), (41, 2), (299, 6)] {
+        holed[(k, at)] = f64::NAN;
+    }
+    let y = matrix(400, 3, 7);
+    let text = |s: &'static str| Value::Str(vec![s.to_string()]);
+    for method in ["pearson", "kendall", "spearman"] {
+        let m = || named("method", text(method));
+        for f in ["cor", "cov"] {
+            assert_eq!(
+                across_widths(f, || vec![pos(Value::Mat(x.clone())), m()]),
+                0,
+                "{f} {method}"
+            );
+            assert_eq!(
+                across_widths(f, || vec![
+                    pos(Value::Mat(x.clone())),
+                    pos(Value::Mat(y.clone())),
+                    m()
+                ]),
+                0,
+                "{f}(x, y) {method}"
+            );
+        }
+        for using in ["complete.obs", "pairwise.complete.obs"] {
+            assert_eq!(
+                across_widths("cor", || vec![
+                    pos(Value::Mat(holed.clone())),
+                    m(),
+                    named("use", text(using)),
+                ]),
+                0,
+                "cor {method} {using}"
+            );
+        }
+    }
+    assert_eq!(across_widths("var", || vec![pos(Value::Mat(x.clone()))]), 0);
+}
+
+#[test]
 fn kmeans_starts_run_apart_with_one_worker_s_draws_and_winner() {
     // Three loose groups: different starts end in different local optima,
     // so the winner depends on running every start and comparing in order.

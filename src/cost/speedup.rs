@@ -133,6 +133,8 @@ pub const MIN_MOLDABLE_SECONDS: f64 = 0.005;
 ///   1200 x 1200 `wilcox.test` 2.1-2.9x as fast, the runs fitting caches
 ///   better, but the last merge is one worker's.
 /// - `friedman.test`: each block (row) ranked apart.
+/// - `cor`, `cov`, `var` of a matrix: each row of the answer apart, and
+///   Spearman's ranking column by column.
 /// - `kmeans`: its `nstart` starts are independent runs.
 /// - `eigen` general: not moldable; faer's parallel paths would change
 ///   its bits.
@@ -152,6 +154,9 @@ pub fn prior(key: &str) -> Option<Usl> {
         "svd" | "prcomp" | "solve" => usl(0.35, 0.001),
         "wilcox.test" | "kruskal.test" | "mood.test" => usl(0.1, 0.001),
         "friedman.test" => usl(0.05, 0.0005),
+        // The answer's rows apart (see `summary::corcov`): long double
+        // sums over columns that mostly stay in cache.
+        "cor" | "cov" | "var" => usl(0.05, 0.0005),
         // Its starts run apart, one per worker (see `up_to`); their
         // times differ, and the slowest of a round sets its end.
         "kmeans" => usl(0.1, 0.0),

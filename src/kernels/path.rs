@@ -69,6 +69,16 @@ fn method(
     }
 }
 
+/// The columns of a call's `x`, the rows of a covariance matrix: 1 for a
+/// vector, and when not known (so the call stays narrow).
+fn columns(args: &Args<Type>) -> usize {
+    match args.ty("x") {
+        Some(Type::Mat { cols: Some(c), .. }) => (*c).max(1),
+        Some(Type::Record { class, fields }) if class == "data.frame" => fields.len().max(1),
+        _ => 1,
+    }
+}
+
 /// The path of a call to `func` as known before the run, from its matched
 /// arguments' types. `x_symmetric`: the matrix argument is known to be
 /// symmetric (from the expression that makes it). `None` for functions
@@ -146,6 +156,29 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
                     tag,
                     algorithm.is_some() && nstart.is_some() && iter_max.is_some(),
                 )
+            })
+        }
+        // The method is the algorithm: cross products (Pearson), or sorts
+        // (Spearman ranks every column, Kendall counts each pair of
+        // columns' discordant pairs). A wide call splits the answer's
+        // rows, one per column of x: a vector is one.
+        "cor" | "cov" => {
+            let m = match args.ty("method") {
+                None | Some(Type::Null) => Some("pearson"),
+                Some(t) => t.const_str().and_then(super::summary::corcov::method_tag),
+            };
+            Some(CallPath {
+                widest: columns(args),
+                ..CallPath::new(m.unwrap_or("pearson"), m.is_some())
+            })
+        }
+        // A covariance matrix costs m·n² where a vector's variance is one
+        // pass: two curves, two models.
+        "var" => {
+            let matrix = columns(args) > 1;
+            Some(CallPath {
+                widest: columns(args),
+                ..CallPath::new(if matrix { "matrix" } else { "vector" }, true)
             })
         }
         "wilcox.test" => {
@@ -291,6 +324,43 @@ mod tests {
             taken_on(vec![(None, &sym), (Some("only.values".into()), &yes)]).as_deref(),
             Some("symmetric,values")
         );
+    }
+
+    #[test]
+    fn covariances_key_by_method_and_split_by_columns() {
+        let path = |func: &str, x: Type, method: Option<Type>| {
+            let k = super::super::registry().get(func).expect("kernel");
+            let mut given = vec![(None, x)];
+            if let Some(m) = method {
+                given.push((Some("method".to_string()), m));
+            }
+            let a = Args::match_call(k.name, k.params, given).expect("matches");
+            planned(func, &a, false).expect("a path")
+        };
+        let wide = Type::Mat {
+            rows: Some(1000),
+            cols: Some(40),
+        };
+        let p = path("cor", wide.clone(), Some(Type::str_const("ken")));
+        assert_eq!((p.tag.as_str(), p.known, p.widest), ("kendall", true, 40));
+        let p = path("cov", wide.clone(), None);
+        assert_eq!((p.tag.as_str(), p.widest), ("pearson", 40));
+        // A method known only at run time is a guess.
+        let p = path(
+            "cor",
+            wide.clone(),
+            Some(Type::Str {
+                len: Some(1),
+                value: None,
+            }),
+        );
+        assert!(!p.known);
+        // A vector's answer is one number: nothing to split.
+        assert_eq!(path("cor", Type::num(500), None).widest, 1);
+        let p = path("var", Type::num(500), None);
+        assert_eq!((p.tag.as_str(), p.widest), ("vector", 1));
+        let p = path("var", wide, None);
+        assert_eq!((p.tag.as_str(), p.widest), ("matrix", 40));
     }
 
     #[test]

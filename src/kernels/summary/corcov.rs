@@ -10,6 +10,7 @@ use nalgebra::DMatrix;
 use super::ldouble::{self, LongDouble};
 use crate::kernels::args::{ArgError, Args};
 use crate::kernels::value::NA;
+use crate::kernels::width;
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// A data argument as R's C code sees it: column-major numbers, borrowed
@@ -50,7 +51,11 @@ impl Data<'_> {
 
     /// R's `Rank()` inside `cor`: each column ranked, NA kept.
     fn ranked(&self) -> Data<'static> {
-        let v = (0..self.nc).flat_map(|j| rank_keep(self.col(j))).collect();
+        // Each column ranked whole by one worker of a wide call.
+        let v = width::map_each(self.nc, |j| rank_keep(self.col(j)))
+            .into_iter()
+            .flatten()
+            .collect();
         Data {
             v: Cow::Owned(v),
             n: self.n,
@@ -201,8 +206,9 @@ fn kendall_pairs_differing(c: &[f64]) -> LongDouble {
 struct KendallCount {
     /// Σ sign(x_k − x_l) sign(y_k − y_l): twice concordant minus discordant.
     score: i64,
-    /// The ordered pairs whose x differ.
+    /// The ordered pairs whose x differ, and whose y differ.
     differ_x: i64,
+    differ_y: i64,
 }
 
 /// Knight's algorithm (Knight 1966, as in scipy's `kendalltau`): sort the
@@ -237,6 +243,7 @@ fn kendall_count(x: &[f64], y: &[f64]) -> KendallCount {
     KendallCount {
         score: 2 * unordered,
         differ_x: 2 * (all - x_ties),
+        differ_y: 2 * (all - y_ties),
     }
 }
 
@@ -325,6 +332,16 @@ pub(crate) fn method_arg(args: &Args<&Value>) -> Result<Method, KernelError> {
     match_method(s).ok_or_else(|| KernelError::new(METHOD_ERROR))
 }
 
+/// The method `s` names, as the cost model's path tag (see
+/// `kernels::path`).
+pub(crate) fn method_tag(s: &str) -> Option<&'static str> {
+    Some(match match_method(s)? {
+        Method::Pearson => "pearson",
+        Method::Kendall => "kendall",
+        Method::Spearman => "spearman",
+    })
+}
+
 fn match_method(s: &str) -> Option<Method> {
     if s.is_empty() {
         return None;
@@ -374,12 +391,16 @@ fn corcov(
     let mut sd_0 = false;
     let yy = y.unwrap_or(x);
     if pair {
-        for i in 0..ncx {
-            for j in 0..ncy {
-                if y.is_none() && j > i {
-                    continue;
-                }
-                let v = pairwise_body(x.col(i), yy.col(j), kendall, cor, &mut sd_0);
+        // Row i of the answer on one worker of a wide call.
+        let rows = width::map_each(ncx, |i| {
+            let last = if y.is_none() { i + 1 } else { ncy };
+            (0..last)
+                .map(|j| pairwise_body(x.col(i), yy.col(j), kendall, cor))
+                .collect::<Vec<_>>()
+        });
+        for (i, row) in rows.into_iter().enumerate() {
+            for (j, (v, zero)) in row.into_iter().enumerate() {
+                sd_0 |= zero;
                 ans[i + j * ncx] = v;
                 if y.is_none() {
                     ans[j + i * ncx] = v;
@@ -454,35 +475,48 @@ fn corcov(
         }
     };
     // cor(x, y) of two vectors: the cross products and both sums of
-    // squares in one pass, each sum still in R's order.
-    let fused = cor && !kendall && ncx == 1 && ncy == 1 && y.is_some() && !xna[0] && !yna[0];
+    // squares in one pass (Pearson), or one Knight's count for the score
+    // and both columns' differing pairs (Kendall), each sum still R's.
+    let fused = cor && ncx == 1 && ncy == 1 && y.is_some() && !xna[0] && !yna[0];
     let mut sdevs = None;
-    for i in 0..ncx {
-        if xna[i] {
-            continue;
-        }
-        let js: Vec<usize> = (0..ncy)
-            .filter(|&j| (y.is_some() || j <= i) && !yna[j])
-            .collect();
-        let sums: Vec<f64> = if kendall {
-            js.iter()
-                .map(|&j| kendall_sum(x.col(i), yy.col(j)).to_f64())
-                .collect()
-        } else if fused {
-            let (sxy, sxx, syy) = cross3(x.col(i), xm[i], yy.col(0), ym[0]);
-            sdevs = Some((sqrt_ld(sxx.div_count(n1)), sqrt_ld(syy.div_count(n1))));
-            vec![sxy.div_count(n1).to_f64()]
-        } else {
-            let ys: Vec<(&[f64], f64)> = js.iter().map(|&j| (yy.col(j), ym[j])).collect();
-            crosses(x.col(i), xm[i], &ys)
-                .into_iter()
-                .map(|s| s.div_count(n1).to_f64())
-                .collect()
-        };
-        for (&j, s) in js.iter().zip(sums) {
-            ans[i + j * ncx] = s;
-            if y.is_none() {
-                ans[j + i * ncx] = s;
+    if fused && kendall && x.v.iter().chain(yy.v.iter()).all(|v| v.is_finite()) {
+        let c = kendall_count(x.col(0), yy.col(0));
+        let root = |pairs: i64| sqrt_ld(ld(pairs as f64));
+        sdevs = Some((root(c.differ_x), root(c.differ_y)));
+        ans[0] = c.score as f64;
+    } else if fused && !kendall {
+        let (sxy, sxx, syy) = cross3(x.col(0), xm[0], yy.col(0), ym[0]);
+        sdevs = Some((sqrt_ld(sxx.div_count(n1)), sqrt_ld(syy.div_count(n1))));
+        ans[0] = sxy.div_count(n1).to_f64();
+    } else {
+        // Row i of the answer on one worker of a wide call: every sum is
+        // computed whole, so the bits do not depend on the width.
+        let rows = width::map_each(ncx, |i| {
+            if xna[i] {
+                return (Vec::new(), Vec::new());
+            }
+            let js: Vec<usize> = (0..ncy)
+                .filter(|&j| (y.is_some() || j <= i) && !yna[j])
+                .collect();
+            let sums: Vec<f64> = if kendall {
+                js.iter()
+                    .map(|&j| kendall_sum(x.col(i), yy.col(j)).to_f64())
+                    .collect()
+            } else {
+                let ys: Vec<(&[f64], f64)> = js.iter().map(|&j| (yy.col(j), ym[j])).collect();
+                crosses(x.col(i), xm[i], &ys)
+                    .into_iter()
+                    .map(|s| s.div_count(n1).to_f64())
+                    .collect()
+            };
+            (js, sums)
+        });
+        for (i, (js, sums)) in rows.into_iter().enumerate() {
+            for (j, s) in js.into_iter().zip(sums) {
+                ans[i + j * ncx] = s;
+                if y.is_none() {
+                    ans[j + i * ncx] = s;
+                }
             }
         }
     }
@@ -558,8 +592,9 @@ fn sqrt_ld(s: LongDouble) -> f64 {
     s.sqrt().to_f64()
 }
 
-/// cov.c's `COV_PAIRWISE_BODY` for one pair of columns.
-fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bool) -> f64 {
+/// cov.c's `COV_PAIRWISE_BODY` for one pair of columns, and whether a
+/// standard deviation was zero.
+fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool) -> (f64, bool) {
     let ok: Vec<bool> = xx
         .iter()
         .zip(yy)
@@ -567,7 +602,7 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
         .collect();
     let nobs = ok.iter().filter(|&&k| k).count();
     if nobs < 2 {
-        return NA;
+        return (NA, false);
     }
     let (mut sum, mut xsd, mut ysd) = (LongDouble::ZERO, LongDouble::ZERO, LongDouble::ZERO);
     let mut xmean = LongDouble::ZERO;
@@ -610,8 +645,7 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
     }
     if cor {
         if xsd.to_f64() == 0.0 || ysd.to_f64() == 0.0 {
-            *sd_0 = true;
-            return NA;
+            return (NA, true);
         }
         let (mut s, mut a, mut b) = (sum, xsd, ysd);
         if !kendall {
@@ -621,11 +655,11 @@ fn pairwise_body(xx: &[f64], yy: &[f64], kendall: bool, cor: bool, sd_0: &mut bo
         }
         // COV_PAIRWISE_BODY: `sum /= (SQRTL(xsd) * SQRTL(ysd))`, all long
         // double, so a column with itself is exactly 1 as in R.
-        clamp(s.div(a.sqrt().mul(b.sqrt())).to_f64())
+        (clamp(s.div(a.sqrt().mul(b.sqrt())).to_f64()), false)
     } else if !kendall {
-        sum.div_count(nobs - 1).to_f64()
+        (sum.div_count(nobs - 1).to_f64(), false)
     } else {
-        sum.to_f64()
+        (sum.to_f64(), false)
     }
 }
 
@@ -706,47 +740,16 @@ fn pairwise_ranks(x: &Data, y: Option<&Data>, kendall: bool) -> Result<Out, Kern
     }
     let mut ans = vec![0.0; x.nc * yy.nc];
     let mut sd_0 = false;
-    for i in 0..x.nc {
-        for j in 0..yy.nc {
-            if y.is_none() && j > i {
-                continue;
-            }
-            let (a, b) = (x.col(i), yy.col(j));
-            let ok: Vec<bool> = a
-                .iter()
-                .zip(b)
-                .map(|(u, v)| !u.is_nan() && !v.is_nan())
-                .collect();
-            let v = if ok.iter().any(|&k| k) {
-                let pick = |c: &[f64]| -> Vec<f64> {
-                    c.iter()
-                        .zip(&ok)
-                        .filter(|(_, &k)| k)
-                        .map(|(&v, _)| v)
-                        .collect()
-                };
-                let (ra, rb) = (
-                    crate::kernels::htest::rank(&pick(a)),
-                    crate::kernels::htest::rank(&pick(b)),
-                );
-                let da = Data {
-                    n: ra.len(),
-                    v: Cow::Owned(ra),
-                    nc: 1,
-                    matrix: false,
-                };
-                let db = Data {
-                    n: rb.len(),
-                    v: Cow::Owned(rb),
-                    nc: 1,
-                    matrix: false,
-                };
-                let o = corcov(&da, Some(&db), 1, kendall, true)?;
-                sd_0 |= o.sd_0;
-                o.ans[0]
-            } else {
-                NA
-            };
+    // Row i of the answer on one worker of a wide call.
+    let rows = width::map_each(x.nc, |i| {
+        let last = if y.is_none() { i + 1 } else { yy.nc };
+        (0..last)
+            .map(|j| pairwise_rank_cor(x.col(i), yy.col(j), kendall))
+            .collect::<Result<Vec<_>, KernelError>>()
+    });
+    for (i, row) in rows.into_iter().enumerate() {
+        for (j, (v, zero)) in row?.into_iter().enumerate() {
+            sd_0 |= zero;
             ans[i + j * x.nc] = v;
             if y.is_none() {
                 ans[j + i * x.nc] = v;
@@ -754,6 +757,36 @@ fn pairwise_ranks(x: &Data, y: Option<&Data>, kendall: bool) -> Result<Out, Kern
         }
     }
     Ok(Out { ans, sd_0 })
+}
+
+/// One pair of columns of [`pairwise_ranks`]: their complete cases
+/// ranked and correlated, and whether a standard deviation was zero.
+fn pairwise_rank_cor(a: &[f64], b: &[f64], kendall: bool) -> Result<(f64, bool), KernelError> {
+    let ok: Vec<bool> = a
+        .iter()
+        .zip(b)
+        .map(|(u, v)| !u.is_nan() && !v.is_nan())
+        .collect();
+    if !ok.iter().any(|&k| k) {
+        return Ok((NA, false));
+    }
+    let ranked = |c: &[f64]| {
+        let r = crate::kernels::htest::rank(
+            &c.iter()
+                .zip(&ok)
+                .filter(|(_, &k)| k)
+                .map(|(&v, _)| v)
+                .collect::<Vec<f64>>(),
+        );
+        Data {
+            n: r.len(),
+            v: Cow::Owned(r),
+            nc: 1,
+            matrix: false,
+        }
+    };
+    let o = corcov(&ranked(a), Some(&ranked(b)), 1, kendall, true)?;
+    Ok((o.ans[0], o.sd_0))
 }
 
 /// R's `var(x, y, na.rm, use)`: cov.c's Pearson covariance, `use`
@@ -918,18 +951,22 @@ mod tests {
 
     /// cov.c's double loop, the definition the fast count must equal.
     fn by_pairs(x: &[f64], y: &[f64]) -> KendallCount {
-        let (mut score, mut differ_x) = (0.0, 0.0);
+        let (mut score, mut differ_x, mut differ_y) = (0.0, 0.0, 0.0);
         for k in 0..x.len() {
             for l in 0..x.len() {
                 score += sign(x[k] - x[l]) * sign(y[k] - y[l]);
                 if x[k] != x[l] {
                     differ_x += 1.0;
                 }
+                if y[k] != y[l] {
+                    differ_y += 1.0;
+                }
             }
         }
         KendallCount {
             score: score as i64,
             differ_x: differ_x as i64,
+            differ_y: differ_y as i64,
         }
     }
 
