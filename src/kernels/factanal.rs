@@ -218,10 +218,8 @@ fn varimax(x: &Mat, normalize: bool, eps: f64) -> Result<(Mat, Mat), KernelError
                 rsum(&sq, false).sqrt()
             })
             .collect();
-        for j in 0..nc {
-            for i in 0..p {
-                x[(i, j)] /= sc[i];
-            }
+        for mut col in x.column_iter_mut() {
+            col.iter_mut().zip(&sc).for_each(|(v, s)| *v /= s);
         }
     }
     let mut tt = diag(&vec![1.0; nc]);
@@ -248,10 +246,8 @@ fn varimax(x: &Mat, normalize: bool, eps: f64) -> Result<(Mat, Mat), KernelError
     }
     let mut z = mm(&x, &tt);
     if normalize {
-        for j in 0..nc {
-            for i in 0..p {
-                z[(i, j)] *= sc[i];
-            }
+        for mut col in z.column_iter_mut() {
+            col.iter_mut().zip(&sc).for_each(|(v, s)| *v *= s);
         }
     }
     Ok((z, tt))
@@ -442,11 +438,10 @@ fn control_lower(args: &Args<&Value>) -> Result<f64, KernelError> {
             _ => return Err(refuse("'control' must be a named list")),
         }
     }
+    let known = |n: &&str| matches!(*n, "nstart" | "trace" | "lower" | "opt" | "rotate");
     for (n, v) in args.dots() {
-        if let Some(n) = n {
-            if matches!(n, "nstart" | "trace" | "lower" | "opt" | "rotate") {
-                settings.push((n.to_string(), v.clone()));
-            }
+        if let Some(n) = n.filter(known) {
+            settings.push((n.to_string(), v.clone()));
         }
     }
     for (n, v) in settings {
@@ -525,6 +520,15 @@ fn factanal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
                 return Err(refuse(
                     "the formula method is refused; give the variables as a numeric matrix or data frame",
                 ));
+            }
+            // as.matrix of a data frame with a text or factor column is a
+            // character matrix.
+            if let Some(l) = super::frame::as_frame(bare(x)) {
+                if l.items.iter().any(|c| bare(c).as_f64_slice().is_none()) {
+                    return Err(KernelError::new(
+                        "factor analysis applies only to numerical variables",
+                    ));
+                }
             }
             let (m, colnames) = match bare(x) {
                 Value::Mat(_) | Value::BoolMat(_) | Value::List(_) => {

@@ -36,7 +36,7 @@ fn flowcast_refusals_say_why() {
         ("a = 'factanal(~ X, 1)'", "formula method is refused"),
         ("a = 'factanal(X, 1, subset = 1:4)'", "'subset' is refused"),
         (
-            "a = 'factanal(X, 1, na.action = na.omit)'",
+            "a = 'factanal(X, 1, na.action = \"na.exclude\")'",
             "'na.action' is refused",
         ),
         (
@@ -85,7 +85,7 @@ fn odd_inputs_are_errors() {
         "factanal(covmat = diag(c(1, 1, 0, 1)), factors = 1)",
         "varimax(cbind(c(1, NA, 3), c(1, 2, 3)))",
         "promax(cbind(c(1, Inf, 3), c(1, 2, 3)))",
-        "varimax(cbind(c(0, 0, 0), c(1, 2, 3)))",
+        "varimax(cbind(c(0, 1, 2), c(0, 2, 3)))",
     ] {
         let (_dir, path) = workflow(&format!("{X}\na = '{call}'"));
         let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
