@@ -452,17 +452,13 @@ fn control_lower(args: &Args<&Value>) -> Result<f64, KernelError> {
                     .filter(|x| !x.is_nan())
                     .ok_or_else(|| refuse("control 'lower' must be a single number"))?;
             }
-            "nstart" => {
-                if bare(&v).as_scalar() != Some(1.0) {
-                    return Err(refuse(
-                        "nstart > 1 draws random starts and is refused; give 'start' instead",
-                    ));
-                }
+            "nstart" if bare(&v).as_scalar() != Some(1.0) => {
+                return Err(refuse(
+                    "nstart > 1 draws random starts and is refused; give 'start' instead",
+                ));
             }
-            "trace" => {
-                if bare(&v).as_flag() != Some(false) {
-                    return Err(refuse("trace = TRUE is refused"));
-                }
+            "trace" if bare(&v).as_flag() != Some(false) => {
+                return Err(refuse("trace = TRUE is refused"));
             }
             "opt" | "rotate" => {
                 return Err(refuse(&format!("the '{n}' control is refused")));
