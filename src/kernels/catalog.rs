@@ -60,6 +60,12 @@ fn note(name: &str) -> Option<&'static str> {
         "contr.treatment" | "contr.SAS" | "contr.sum" | "contr.helmert" | "contr.poly" => Some(
             " (a whole number of levels, or the levels; `sparse = TRUE`, a Matrix package value, is refused)",
         ),
+        "factanal" => Some(
+            " (R's list without `call`; `x` a numeric matrix or data frame, or `covmat` a matrix or a list of `cov` and `n.obs`; rotation \"varimax\", \"promax\" or \"none\"; the loadings are a matrix without R's class \"loadings\"; a formula `x`, `subset`, `na.action`, other rotations, `nstart` above 1, `trace = TRUE` and the `opt` and `rotate` controls are refused)",
+        ),
+        "varimax" | "promax" => Some(
+            " (the loadings are a matrix without R's class \"loadings\")",
+        ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",

@@ -54,6 +54,7 @@ mod density;
 mod dmultinom;
 mod dqfun;
 mod expand_grid;
+mod factanal;
 mod factor;
 pub(crate) mod fft;
 mod filter;
@@ -343,6 +344,7 @@ pub fn registry() -> &'static Registry {
             arima::KERNELS,
             arma_acf::KERNELS,
             contrasts::KERNELS,
+            factanal::KERNELS,
             summary::STATS_KERNELS,
             dqfun::KERNELS,
             data::RDIST_KERNELS,

@@ -315,6 +315,10 @@ pub fn reads_names(func: &str) -> bool {
             // Column names name the loadings and coefficients.
             | "princomp"
             | "cancor"
+            // Dimnames name the loadings, uniquenesses and scores.
+            | "factanal"
+            | "varimax"
+            | "promax"
             // A time series' tsp attribute is read from it.
             | "ts"
             | "tsp"

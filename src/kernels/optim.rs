@@ -211,11 +211,17 @@ enum Target<'a, 'f> {
     Native(&'a dyn Fn(&[f64]) -> Result<f64, KernelError>),
 }
 
+/// The gradient a kernel hands optim with its Rust objective.
+type NativeGradient<'a> = &'a dyn Fn(&[f64]) -> Result<Vec<f64>, KernelError>;
+
 /// optim.c's `OptStruct`: `fn` and `gr` as the minimisers see them,
 /// on parameters divided by `parscale`, values divided by `fnscale`.
 struct Objective<'a, 'f> {
     fcall: Target<'a, 'f>,
     gcall: Option<Fun<'f>>,
+    /// A Rust kernel's own gradient of its Rust objective (factanal's
+    /// FAgr), called as `gr` would be.
+    gnative: Option<NativeGradient<'a>>,
     dots: &'a [(Option<&'a str>, &'a Value)],
     ndeps: Vec<f64>,
     fnscale: f64,
@@ -302,7 +308,7 @@ impl Objective<'_, '_> {
         ctx: &mut Ctx,
     ) -> Result<(), KernelError> {
         let n = p.len();
-        if let Some(g) = &self.gcall {
+        if self.gcall.is_some() || self.gnative.is_some() {
             let mut x = Vec::with_capacity(n);
             for (&p, &s) in p.iter().zip(&self.parscale) {
                 if !p.is_finite() {
@@ -310,8 +316,14 @@ impl Objective<'_, '_> {
                 }
                 x.push(p * s);
             }
-            let v = g.call_on(&self.arg(g, x), self.dots, ctx)?;
-            let s = Self::numbers(&v, "gradient")?;
+            let s = match (&self.gcall, self.gnative) {
+                (Some(g), _) => {
+                    let v = g.call_on(&self.arg(g, x), self.dots, ctx)?;
+                    Self::numbers(&v, "gradient")?
+                }
+                (None, Some(g)) => g(&x)?,
+                (None, None) => unreachable!(),
+            };
             if s.len() != n {
                 return Err(KernelError::new(format!(
                     "gradient in optim evaluated to length {} not {n}",
@@ -1102,6 +1114,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let mut os = Objective {
         fcall: Target::R(fcall),
         gcall,
+        gnative: None,
         dots: &dots,
         ndeps: con.ndeps.clone(),
         fnscale: con.fnscale,
@@ -1337,6 +1350,8 @@ pub(super) struct Optimum {
     pub convergence: i64,
     /// L-BFGS-B's `message`; `None` for the other methods (R's NULL).
     pub message: Option<String>,
+    /// `counts`: fn's and gr's evaluations (`None`: R's NA).
+    pub counts: (i64, Option<i64>),
     pub hessian: Option<nalgebra::DMatrix<f64>>,
 }
 
@@ -1379,6 +1394,23 @@ pub(super) fn optim_native_try(
     hessian: bool,
     ctx: &mut Ctx,
 ) -> Result<Optimum, KernelError> {
+    optim_native_gr(par, f, None, method, bounds, control_list, hessian, ctx)
+}
+
+/// [`optim_native_try`] with the kernel's own gradient `gr` (R code
+/// passing its own `gr` closure, as factanal.fit.mle passes FAgr); `None`
+/// is optim's finite differences.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn optim_native_gr(
+    par: &[f64],
+    f: &dyn Fn(&[f64]) -> Result<f64, KernelError>,
+    gr: Option<NativeGradient<'_>>,
+    method: Option<&Value>,
+    bounds: Option<(&[f64], &[f64])>,
+    control_list: Option<&Value>,
+    hessian: bool,
+    ctx: &mut Ctx,
+) -> Result<Optimum, KernelError> {
     let mut method = self::method(method)?;
     let (lower, upper) = bounds.unwrap_or((&[f64::NEG_INFINITY], &[f64::INFINITY]));
     let bounded =
@@ -1406,6 +1438,7 @@ pub(super) fn optim_native_try(
     let os = Objective {
         fcall: Target::Native(f),
         gcall: None,
+        gnative: gr,
         dots: &[],
         ndeps: con.ndeps.clone(),
         fnscale: con.fnscale,
@@ -1427,6 +1460,7 @@ pub(super) fn optim_native_try(
         value: m.value * con.fnscale,
         convergence: m.fail,
         message: m.message,
+        counts: (m.fncount, m.grcount),
         hessian,
     })
 }
@@ -1448,6 +1482,7 @@ fn hess_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let os = Objective {
         fcall: Target::R(fcall),
         gcall,
+        gnative: None,
         dots: &dots,
         ndeps: con.ndeps,
         fnscale: con.fnscale,

@@ -208,7 +208,8 @@ pub fn closure_call_work() -> Work {
 /// 50-element inputs on the development machine (`flowcast bench priors`).
 fn fixed_ops(function: &str) -> f64 {
     match function {
-        "lm" | "aov" | "prcomp" | "lm.fit" | "lsfit" | "princomp" | "cancor" | "poly" => 2.5e5,
+        "lm" | "aov" | "prcomp" | "lm.fit" | "lsfit" | "princomp" | "cancor" | "poly"
+        | "factanal" => 2.5e5,
         // nls's model frame; its formula's evaluations are counted apart.
         "glm" | "glm.fit" | "nls" => 4e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
@@ -314,6 +315,42 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 .map_or((0.0, 0.0), |_| tall(arg_dims(args, "y")));
             let (m, p) = (x.0, x.1 + y.1);
             PRCOMP * (2.0 * m * p * p + 8.0 * p.powi(3)) + PER_CENTRED * m * p
+        }
+        // factanal: cov.wt's cross product of the n x p data, then
+        // L-BFGS-B's iterations (O(iterations x p^3)): each evaluates FAfn
+        // (a symmetric eigen's values of the scaled p x p correlation) and
+        // FAgr (its vectors too), with the diagonal scalings done as
+        // dgemm products (2 p^3 each, two of them per evaluation); and a
+        // varimax or promax rotation, some iterations of p q^2 beside.
+        "factanal" => {
+            let p = match args.get("covmat") {
+                Some(t) if !matches!(t, Type::Null) => dims_or_len(t).1,
+                _ => arg_dims(args, "x").1,
+            };
+            let n = match args.get("covmat") {
+                Some(t) if !matches!(t, Type::Null) => 0.0,
+                _ => arg_dims(args, "x").0,
+            };
+            let q = scalar_arg(args, "factors", 1.0).max(1.0);
+            let per_eval = (EIGEN_SYM_VALUES + EIGEN_SYM_VECTORS) * p.powi(3)
+                + GEMM * 2.0 * 2.0 * 2.0 * p.powi(3)
+                + PER_ELEMENT * p * p;
+            PRCOMP * 2.0 * n * p * p
+                + PER_CENTRED * n * p
+                + FACTANAL_ITERATIONS * per_eval
+                + VARIMAX_ITERATIONS * GEMM * 6.0 * p * q * q
+        }
+        // varimax: each iteration two products of p x q by q x q and the
+        // SVD of a q x q matrix; promax adds a least-squares fit of q
+        // columns on q (dqrdc2) and a q x q solve.
+        "varimax" | "promax" => {
+            let (p, q) = arg_dims(args, "x");
+            let fit = if function == "promax" {
+                qr_ops(p.max(q), q) * q + SOLVE * 2.0 * q.powi(3)
+            } else {
+                0.0
+            };
+            VARIMAX_ITERATIONS * (GEMM * 6.0 * p * q * q + SVD * 12.0 * q.powi(3)) + fit
         }
         // A QR of the n-by-degree Vandermonde columns.
         "poly" => {
@@ -1073,6 +1110,12 @@ const KMEANS_ITERATIONS: f64 = 5.0;
 /// PER_ELEMENT order of a copied element and a comparison).
 const NLM_ITERATIONS: f64 = 25.0;
 const NLM: f64 = 4.0;
+/// factanal: L-BFGS-B's evaluations of FAfn and FAgr charged (not
+/// measured: R 4.2.2 takes 8 to 40 on six- and seven-variable fits);
+/// varimax: the iterations its rotation takes (not measured: a handful
+/// to a few dozen until the criterion gains less than eps).
+const FACTANAL_ITERATIONS: f64 = 30.0;
+const VARIMAX_ITERATIONS: f64 = 15.0;
 /// arima: ops per covariance entry per observation, and likelihood
 /// evaluations charged (not measured: 30 BFGS iterations of a
 /// three-parameter fit).

@@ -125,6 +125,12 @@ fn without_columns(j: &Json, drop: &[usize]) -> Json {
     serde_json::json!({"dim": [rows, keep.len()], "data": data})
 }
 
+thread_local! {
+    /// Fields one test compares relative to their largest entry, beside
+    /// [`MATRIX_SCALED`] (see [`assert_matches_r_scaled`]).
+    static EXTRA_SCALED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn field_tol(field: &str) -> Tol {
     match field {
         "p.value" => Tol {
@@ -148,7 +154,9 @@ fn compare_field(path: &str, field: &str, ours: &Json, r: &Json, errors: &mut Ve
     if r.get("dim").is_some() && SIGNED_COLUMNS.contains(&field) {
         return compare_columns(path, ours, r, field_tol(field), errors);
     }
-    if MATRIX_SCALED.contains(&field) {
+    if MATRIX_SCALED.contains(&field)
+        || EXTRA_SCALED.with(|e| e.borrow().iter().any(|f| f == field))
+    {
         let all = |j: &Json| -> Option<Vec<f64>> {
             match j {
                 Json::Array(a) => a.iter().map(num).collect(),
@@ -298,6 +306,15 @@ pub fn assert_matches_r(name: &str) {
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/workflows/{name}.toml"));
     let errors = run_against_r(name, &wf, dir.path());
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// [`assert_matches_r`] with the fields `scaled` (a factor analysis'
+/// loadings, rotation and scores: products of eigenvectors) compared
+/// relative to each field's largest entry, as [`MATRIX_SCALED`]'s are.
+pub fn assert_matches_r_scaled(name: &str, scaled: &[&str]) {
+    EXTRA_SCALED.with(|e| *e.borrow_mut() = scaled.iter().map(|s| s.to_string()).collect());
+    assert_matches_r(name);
+    EXTRA_SCALED.with(|e| e.borrow_mut().clear());
 }
 
 /// tests/fixtures/workflows/NAME.toml runs and every value equals R's

@@ -35,6 +35,7 @@ mod library21;
 mod library22;
 mod library23;
 mod library24;
+mod library25;
 mod library4;
 mod library5;
 mod library6;
