@@ -22,9 +22,9 @@ pub struct CallPath {
     /// Decided before the run. Otherwise `tag` is R's likely choice, and
     /// the step's last run is the better guess.
     pub known: bool,
-    /// The most workers this path can split among (`usize::MAX`: as many
-    /// as its kernel's work allows).
-    pub widest: usize,
+    /// The most workers this path can split among (`None`: as many as
+    /// its kernel's work allows).
+    pub widest: Option<usize>,
 }
 
 impl CallPath {
@@ -32,7 +32,7 @@ impl CallPath {
         CallPath {
             tag: tag.into(),
             known,
-            widest: usize::MAX,
+            widest: None,
         }
     }
 }
@@ -136,10 +136,10 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
             // more workers than starts; none when their count is not known.
             // Given centres (a matrix) are one start, whatever nstart says.
             let drawn = args.ty("centers").and_then(Type::len) == Some(1);
-            let widest = match nstart {
+            let widest = Some(match nstart {
                 Some(n) if n >= 1.0 && drawn => n.min(1e6) as usize,
                 _ => 1,
-            };
+            });
             Some(CallPath {
                 widest,
                 ..CallPath::new(
@@ -314,15 +314,18 @@ mod tests {
             planned("kmeans", &a, false).expect("a path").widest
         };
         let four = Type::scalar_const(4.0);
-        assert_eq!(widest(four.clone(), Some(Type::scalar_const(25.0))), 25);
-        assert_eq!(widest(four.clone(), None), 1);
+        assert_eq!(
+            widest(four.clone(), Some(Type::scalar_const(25.0))),
+            Some(25)
+        );
+        assert_eq!(widest(four.clone(), None), Some(1));
         // A count known only at run time, or centres given as a matrix.
-        assert_eq!(widest(four, Some(Type::num(1))), 1);
+        assert_eq!(widest(four, Some(Type::num(1))), Some(1));
         let given = Type::Mat {
             rows: Some(4),
             cols: Some(3),
         };
-        assert_eq!(widest(given, Some(Type::scalar_const(25.0))), 1);
+        assert_eq!(widest(given, Some(Type::scalar_const(25.0))), Some(1));
     }
 
     #[test]
