@@ -162,7 +162,7 @@ impl Predictor {
         let key = self.task_key(task)?;
         let usl = self.speedups.usl(&key)?;
         let widest = widest(task);
-        (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest > 1)
+        (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest.is_none_or(|w| w > 1))
             .then_some(usl.up_to(widest))
     }
 
@@ -477,9 +477,10 @@ pub fn model_function(key: &str) -> &str {
     )
 }
 
-/// The most workers a call's path splits among (see `CallPath::widest`).
-fn widest(task: &Task) -> usize {
-    task.path.as_ref().map_or(usize::MAX, |p| p.widest)
+/// The most workers a call's path splits among (see `CallPath::widest`;
+/// `None`: no limit).
+fn widest(task: &Task) -> Option<usize> {
+    task.path.as_ref().and_then(|p| p.widest)
 }
 
 /// Per task: the model it trains and the seconds it contributes, for tasks

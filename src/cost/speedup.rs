@@ -16,8 +16,9 @@ pub struct Usl {
     pub sigma: f64,
     pub kappa: f64,
     /// The most pieces the call's work splits into (kmeans: its starts):
-    /// past that many workers, the others would only wait.
-    pub widest: usize,
+    /// past that many workers, the others would only wait. `None`: no
+    /// limit.
+    pub widest: Option<usize>,
 }
 
 impl Usl {
@@ -25,14 +26,15 @@ impl Usl {
         Usl {
             sigma,
             kappa,
-            widest: usize::MAX,
+            widest: None,
         }
     }
 
-    /// The same curve for a call that splits into at most `pieces`.
-    pub fn up_to(self, pieces: usize) -> Usl {
+    /// The same curve for a call that splits into at most `pieces`
+    /// (`None`: no limit).
+    pub fn up_to(self, pieces: Option<usize>) -> Usl {
         Usl {
-            widest: pieces.max(1),
+            widest: pieces.map(|p| p.max(1)),
             ..self
         }
     }
@@ -41,16 +43,24 @@ impl Usl {
     /// in rounds: 3 kmeans starts on 2 workers take two rounds, 1.5x at
     /// best, however well each scales.
     pub fn speedup(&self, k: usize) -> f64 {
-        let pieces = self.widest.max(1);
-        let k = k.clamp(1, pieces);
-        let rounds = pieces.div_ceil(k);
-        let k = k as f64;
-        let d = 1.0 + self.sigma * (k - 1.0) + self.kappa * k * (k - 1.0);
-        let usl = if d > 0.0 && d.is_finite() { k / d } else { 1.0 };
-        if pieces == usize::MAX {
-            return usl;
+        let k = match self.widest {
+            Some(pieces) => k.clamp(1, pieces.max(1)),
+            None => k.max(1),
+        };
+        let kf = k as f64;
+        let d = 1.0 + self.sigma * (kf - 1.0) + self.kappa * kf * (kf - 1.0);
+        let usl = if d > 0.0 && d.is_finite() {
+            kf / d
+        } else {
+            1.0
+        };
+        match self.widest {
+            Some(pieces) => {
+                let pieces = pieces.max(1);
+                usl.min(pieces as f64 / pieces.div_ceil(k) as f64)
+            }
+            None => usl,
         }
-        usl.min(pieces as f64 / rounds as f64)
     }
 
     /// The width, at most `max`, that runs fastest.
@@ -297,14 +307,14 @@ mod tests {
 
     #[test]
     fn a_call_splits_among_no_more_workers_than_its_pieces() {
-        let usl = Usl::new(0.0, 0.0).up_to(3);
+        let usl = Usl::new(0.0, 0.0).up_to(Some(3));
         assert_eq!(usl.speedup(3), 3.0);
         assert_eq!(usl.speedup(16), 3.0);
         assert_eq!(usl.best_width(16), 3);
         // In rounds: 3 pieces on 2 workers take two.
         assert_eq!(usl.speedup(2), 1.5);
         // 25 starts: 13 workers take two rounds, as 16 would.
-        let starts = Usl::new(0.0, 0.0).up_to(25);
+        let starts = Usl::new(0.0, 0.0).up_to(Some(25));
         assert_eq!(starts.speedup(13), 12.5);
         assert_eq!(starts.speedup(16), 12.5);
         assert_eq!(starts.best_width(16), 13);

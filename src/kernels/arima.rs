@@ -1011,18 +1011,8 @@ fn lm_start(y: &[f64], x: &[f64], n: usize, k: usize) -> Result<Option<Start>, K
     let rss = super::nmath::rsum(&fit.residuals.iter().map(|r| r * r).collect::<Vec<_>>());
     let rdf = (m - k) as f64;
     let resvar = rss / rdf;
-    let mut rinv = vec![0.0; k * k];
-    for j in 0..k {
-        for i in 0..=j {
-            rinv[i + j * k] = fit.qr.qr[i + j * m];
-        }
-    }
-    super::linalg::dpotri_upper(&mut rinv, k).map_err(|info| {
-        err(format!(
-            "element ({info}, {info}) is zero, so the inverse cannot be computed"
-        ))
-    })?;
-    let ses = (0..k).map(|i| (rinv[i + i * k] * resvar).sqrt()).collect();
+    let cov = super::linalg::la_chol2inv(&fit.qr.qr, fit.qr.n, k)?;
+    let ses = (0..k).map(|i| (cov[i + i * k] * resvar).sqrt()).collect();
     Ok(Some((fit.coef, ses)))
 }
 

@@ -533,7 +533,7 @@ pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List,
                     weights: None,
                 },
                 intercept,
-            )
+            )?
         }
         Some(w) => weighted(d.x, d.n, d.p, &d.y, w, intercept)?,
     };
@@ -709,7 +709,7 @@ fn weighted(
         residuals[i] = y[i] - f0;
         fitted[i] = f0;
     }
-    Ok(summarise(
+    summarise(
         &fit,
         Fitted {
             residuals,
@@ -717,7 +717,7 @@ fn weighted(
             weights: Some(w.to_vec()),
         },
         intercept,
-    ))
+    )
 }
 
 /// Coefficients back in formula order; those beyond the rank are aliased.
@@ -738,7 +738,11 @@ struct Fitted {
 }
 
 /// The lm object's fields and `summary.lm`'s numbers.
-fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Value)> {
+fn summarise(
+    fit: &Dqrls,
+    out: Fitted,
+    intercept: bool,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
     // `n` is the rows of the QR, those of nonzero weight (summary.lm's
     // NROW(Qr$qr)).
     let (n, p) = (fit.qr.n, fit.qr.p);
@@ -786,7 +790,7 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
             ("fstatistic", na3()),
             ("f.p.value", Value::scalar(NA)),
         ]);
-        return fields;
+        return Ok(fields);
     }
     let mss = match (&weights, intercept) {
         (None, true) => {
@@ -814,22 +818,10 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
         }
     };
     let resvar = rss / rdf;
-    // chol2inv(R): diag((R'R)^-1) is the row sums of squares of R^-1.
-    let r = |i: usize, j: usize| fit.qr.qr[j * n + i];
-    let mut rinv = vec![0.0; rank * rank];
-    for j in 0..rank {
-        rinv[j * rank + j] = 1.0 / r(j, j);
-        for i in (0..j).rev() {
-            let mut s = 0.0;
-            for k in i + 1..=j {
-                s += r(i, k) * rinv[j * rank + k];
-            }
-            rinv[j * rank + i] = -s / r(i, i);
-        }
-    }
+    // summary.lm: sqrt(diag(chol2inv(R)) * resvar).
+    let cov = super::linalg::la_chol2inv(&fit.qr.qr, n, rank)?;
     for i in 0..rank {
-        let d: f64 = (i..rank).map(|j| rinv[j * rank + i].powi(2)).sum();
-        let s = (d * resvar).sqrt();
+        let s = (cov[i * rank + i] * resvar).sqrt();
         let t = fit.coef[i] / s;
         let o = pivot[i] - 1;
         se[o] = s;
@@ -865,7 +857,7 @@ fn summarise(fit: &Dqrls, out: Fitted, intercept: bool) -> Vec<(&'static str, Va
             ("f.p.value", Value::scalar(NA)),
         ]);
     }
-    fields
+    Ok(fields)
 }
 
 const MODEL_MATRIX_OBJECT: &str =

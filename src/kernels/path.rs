@@ -22,9 +22,9 @@ pub struct CallPath {
     /// Decided before the run. Otherwise `tag` is R's likely choice, and
     /// the step's last run is the better guess.
     pub known: bool,
-    /// The most workers this path can split among (`usize::MAX`: as many
-    /// as its kernel's work allows).
-    pub widest: usize,
+    /// The most workers this path can split among (`None`: as many as
+    /// its kernel's work allows).
+    pub widest: Option<usize>,
 }
 
 impl CallPath {
@@ -32,7 +32,7 @@ impl CallPath {
         CallPath {
             tag: tag.into(),
             known,
-            widest: usize::MAX,
+            widest: None,
         }
     }
 }
@@ -146,10 +146,10 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
             // more workers than starts; none when their count is not known.
             // Given centres (a matrix) are one start, whatever nstart says.
             let drawn = args.ty("centers").and_then(Type::len) == Some(1);
-            let widest = match nstart {
+            let widest = Some(match nstart {
                 Some(n) if n >= 1.0 && drawn => n.min(1e6) as usize,
                 _ => 1,
-            };
+            });
             Some(CallPath {
                 widest,
                 ..CallPath::new(
@@ -168,7 +168,7 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
                 Some(t) => t.const_str().and_then(super::summary::corcov::method_tag),
             };
             Some(CallPath {
-                widest: columns(args),
+                widest: Some(columns(args)),
                 ..CallPath::new(m.unwrap_or("pearson"), m.is_some())
             })
         }
@@ -177,7 +177,7 @@ pub fn planned(func: &str, args: &Args<Type>, x_symmetric: bool) -> Option<CallP
         "var" => {
             let matrix = columns(args) > 1;
             Some(CallPath {
-                widest: columns(args),
+                widest: Some(columns(args)),
                 ..CallPath::new(if matrix { "matrix" } else { "vector" }, true)
             })
         }
@@ -342,9 +342,12 @@ mod tests {
             cols: Some(40),
         };
         let p = path("cor", wide.clone(), Some(Type::str_const("ken")));
-        assert_eq!((p.tag.as_str(), p.known, p.widest), ("kendall", true, 40));
+        assert_eq!(
+            (p.tag.as_str(), p.known, p.widest),
+            ("kendall", true, Some(40))
+        );
         let p = path("cov", wide.clone(), None);
-        assert_eq!((p.tag.as_str(), p.widest), ("pearson", 40));
+        assert_eq!((p.tag.as_str(), p.widest), ("pearson", Some(40)));
         // A method known only at run time is a guess.
         let p = path(
             "cor",
@@ -356,11 +359,11 @@ mod tests {
         );
         assert!(!p.known);
         // A vector's answer is one number: nothing to split.
-        assert_eq!(path("cor", Type::num(500), None).widest, 1);
+        assert_eq!(path("cor", Type::num(500), None).widest, Some(1));
         let p = path("var", Type::num(500), None);
-        assert_eq!((p.tag.as_str(), p.widest), ("vector", 1));
+        assert_eq!((p.tag.as_str(), p.widest), ("vector", Some(1)));
         let p = path("var", wide, None);
-        assert_eq!((p.tag.as_str(), p.widest), ("matrix", 40));
+        assert_eq!((p.tag.as_str(), p.widest), ("matrix", Some(40)));
     }
 
     #[test]
@@ -384,15 +387,18 @@ mod tests {
             planned("kmeans", &a, false).expect("a path").widest
         };
         let four = Type::scalar_const(4.0);
-        assert_eq!(widest(four.clone(), Some(Type::scalar_const(25.0))), 25);
-        assert_eq!(widest(four.clone(), None), 1);
+        assert_eq!(
+            widest(four.clone(), Some(Type::scalar_const(25.0))),
+            Some(25)
+        );
+        assert_eq!(widest(four.clone(), None), Some(1));
         // A count known only at run time, or centres given as a matrix.
-        assert_eq!(widest(four, Some(Type::num(1))), 1);
+        assert_eq!(widest(four, Some(Type::num(1))), Some(1));
         let given = Type::Mat {
             rows: Some(4),
             cols: Some(3),
         };
-        assert_eq!(widest(given, Some(Type::scalar_const(25.0))), 1);
+        assert_eq!(widest(given, Some(Type::scalar_const(25.0))), Some(1));
     }
 
     #[test]

@@ -75,18 +75,10 @@ fn odd_inputs_do_not_panic() {
         "drop1(p, k = X, test = \"Rao\")",
         "drop1(l, all.cols = X)",
     ];
-    for x in odd {
-        for call in calls {
-            let steps = format!(
-                "{D}\nl = 'lm(k ~ x1 + x2, data = d)'\np = 'glm(k ~ x1 + x2, family = poisson, data = d)'\na = '{}'",
-                call.replace('X', x)
-            );
-            let (_dir, path) = workflow(&steps);
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{steps}: {all}");
-        }
-    }
+    let before = format!(
+        "{D}\nl = 'lm(k ~ x1 + x2, data = d)'\np = 'glm(k ~ x1 + x2, family = poisson, data = d)'\n"
+    );
+    common::assert_odd_inputs_do_not_panic(&before, &calls, &odd);
 }
 
 /// A step() scope flowcast does not read (term labels: R's step takes

@@ -113,16 +113,9 @@ fn odd_inputs_do_not_panic() {
         "glm.fit(cbind(1, y), y, family = X)",
         "glm.fit(cbind(1, y), y, intercept = X)",
     ];
-    for x in odd {
-        for call in calls {
-            let steps = format!(
-                "y = 'c(2.1, 3.4, 1.9, 4.2, 5.5, 3.3, 6.1, 4.8)'\nk = 'c(3, 5, 9, 4)'\nn = 'c(10, 12, 15, 9)'\na = '{}'",
-                call.replace('X', x)
-            );
-            let (_dir, path) = workflow(&steps);
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{steps}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic(
+        "y = 'c(2.1, 3.4, 1.9, 4.2, 5.5, 3.3, 6.1, 4.8)'\nk = 'c(3, 5, 9, 4)'\nn = 'c(10, 12, 15, 9)'\n",
+        &calls,
+        &odd,
+    );
 }

@@ -90,16 +90,9 @@ fn odd_inputs_do_not_panic() {
         "contr.poly(3, scores = X)",
         "contr.poly(2, scores = X)",
     ];
-    for x in odd {
-        for call in calls {
-            let steps = format!(
-                "y = 'c(2.1, 3.4, 1.9, 4.2, 5.5, 3.3, 6.1, 4.8)'\nx = 'c(1, 3, 2, 5, 4, 7, 8, 6)'\nf = 'lm(y ~ x)'\na = '{}'",
-                call.replace('X', x)
-            );
-            let (_dir, path) = workflow(&steps);
-            let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-            let all = text(&out.stderr) + &text(&out.stdout);
-            assert!(!all.contains("panicked"), "{steps}: {all}");
-        }
-    }
+    common::assert_odd_inputs_do_not_panic(
+        "y = 'c(2.1, 3.4, 1.9, 4.2, 5.5, 3.3, 6.1, 4.8)'\nx = 'c(1, 3, 2, 5, 4, 7, 8, 6)'\nf = 'lm(y ~ x)'\n",
+        &calls,
+        &odd,
+    );
 }

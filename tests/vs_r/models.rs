@@ -289,3 +289,59 @@ fn small_cases_give_r_values() {
     );
     assert_eq!(k, Value::Mat(want));
 }
+
+/// summary.lm's and summary.glm's standard errors come from R's own
+/// (R'R)^-1, La_chol2inv's LAPACK dpotri: R's numbers to the last bit
+/// (four of these ten differed by an ulp through hand-written inverses).
+#[test]
+fn summary_standard_errors_are_rs_to_the_bit() {
+    // R 4.2.2: x, z, w, y as below;
+    // cat(sprintf("%.17g", summary(lm(y ~ x + z + w + I(x^2)))$coefficients[, 2]), sep = "\n")
+    const LM: [f64; 5] = [
+        0.96447372766487027,
+        0.32627945203732539,
+        0.29844233023280092,
+        0.18293267761516416,
+        0.022836301689482488,
+    ];
+    // cat(sprintf("%.17g", summary(glm(y ~ x + z + w + I(x^2)))$coefficients[, 2]), sep = "\n")
+    const GLM: [f64; 5] = [
+        0.96447372766487083,
+        0.32627945203732561,
+        0.29844233023280109,
+        0.18293267761516424,
+        0.022836301689482502,
+    ];
+    let (dir, path) = common::steps_workflow(
+        "x = \"c(1.3, 2.1, 3.7, 4.2, 5.9, 6.1, 7.4, 8.8, 9.5, 10.2, 11.7, 12.3)\"
+z = \"c(0.5, 1.7, 0.2, 2.9, 1.1, 3.3, 0.8, 2.2, 1.9, 0.4, 2.6, 1.5)\"
+w = \"c(0.3, -1.2, 2.2, 0.7, 1.9, -0.4, 3.1, 0.2, -2.5, 1.4, 0.9, 2.8)\"
+y = \"c(2.2, 4.1, 5.8, 8.9, 10.1, 13.3, 14.2, 17.9, 18.1, 21.0, 23.7, 24.1)\"
+l = \"summary(lm(y ~ x + z + w + I(x^2)))$coefficients[, 2]\"
+g = \"summary(glm(y ~ x + z + w + I(x^2)))$coefficients[, 2]\"",
+    );
+    let out = dir.path().join("out");
+    let run = common::flowcast_command()
+        .args(["run", "--headless", "-p", "1", "--out"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    for (step, r) in [("l", LM), ("g", GLM)] {
+        let v: Json = serde_json::from_str(
+            &std::fs::read_to_string(out.join(format!("{step}.json"))).unwrap(),
+        )
+        .unwrap();
+        let got: Vec<f64> = v
+            .as_array()
+            .expect("a vector")
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(got.len(), r.len(), "{step}");
+        for (i, (a, b)) in got.iter().zip(r).enumerate() {
+            assert_eq!(a.to_bits(), b.to_bits(), "{step}[{i}]: {a} against R's {b}");
+        }
+    }
+}

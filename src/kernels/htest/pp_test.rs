@@ -7,8 +7,8 @@
 
 use super::super::approx::{approx1, Method};
 use super::super::args::ArgError;
+use super::super::linalg::la_chol2inv;
 use super::super::linalg::linpack::dqrls;
-use super::super::models::chol2inv;
 use super::super::summary::ldouble;
 use super::super::value::{List, Value, NA};
 use super::super::{Args, Ctx, KernelError, ShapeCtx, Type};
@@ -109,7 +109,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     }
     // The pivot is the identity at full rank: coefficient 3 is yt1's.
     let resvar = lsum(fit.residuals.iter().map(|r| r * r)) / (nf - 3.0);
-    let cov = chol2inv(&fit.qr, 3);
+    let cov = la_chol2inv(&fit.qr.qr, fit.qr.n, 3)?;
     let se = (cov[8] * resvar).sqrt();
     let tstat = (fit.coef[2] - 1.0) / se;
     let res = &fit.residuals;

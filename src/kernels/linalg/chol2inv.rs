@@ -89,23 +89,36 @@ pub(super) fn chol2inv_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
             "'size' cannot exceed nrow(x) = {m}"
         )));
     }
-    let mut a = vec![0.0; sz * sz];
-    for j in 0..sz {
+    let a = la_chol2inv(&data, m, sz)?;
+    Ok(Value::Mat(DMatrix::from_vec(sz, sz, a)))
+}
+
+/// R's `La_chol2inv` (src/modules/lapack/Lapack.c): `(R'R)^-1` from the
+/// leading `size x size` upper triangle `R` of the column-major `x` with
+/// `ld` rows (the `R` of a Cholesky factor, or of a packed QR such as
+/// `qr$qr`), by LAPACK `dpotri("U")` ([`dpotri_upper`]), the lower
+/// triangle then copied from the upper. R's message when a diagonal entry
+/// of `R` is exactly zero. `chol2inv()`, summary.lm/summary.glm's
+/// standard errors and `cov.unscaled`, vcov, dfbetas and
+/// influence.measures all take it from here, so they keep R's bits.
+pub(crate) fn la_chol2inv(x: &[f64], ld: usize, size: usize) -> Result<Vec<f64>, KernelError> {
+    let mut a = vec![0.0; size * size];
+    for j in 0..size {
         for i in 0..=j {
-            a[i + j * sz] = data[i + j * m];
+            a[i + j * size] = x[i + j * ld];
         }
     }
-    dpotri_upper(&mut a, sz).map_err(|info| {
+    dpotri_upper(&mut a, size).map_err(|info| {
         KernelError::new(format!(
             "element ({info}, {info}) is zero, so the inverse cannot be computed"
         ))
     })?;
-    for j in 0..sz {
-        for i in j + 1..sz {
-            a[i + j * sz] = a[j + i * sz];
+    for j in 0..size {
+        for i in j + 1..size {
+            a[i + j * size] = a[j + i * size];
         }
     }
-    Ok(Value::Mat(DMatrix::from_vec(sz, sz, a)))
+    Ok(a)
 }
 
 /// LAPACK's `dpotri("U")`: `dtrtri` inverts the triangle, `dlauum` forms
@@ -113,7 +126,7 @@ pub(super) fn chol2inv_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
 /// as LAPACK runs them below its block size of 64; larger orders differ
 /// from R's blocked path only in rounding. `Err(j)` (1-based) when the
 /// j-th diagonal entry is exactly zero.
-pub(crate) fn dpotri_upper(a: &mut [f64], n: usize) -> Result<(), usize> {
+fn dpotri_upper(a: &mut [f64], n: usize) -> Result<(), usize> {
     if let Some(j) = (0..n).find(|&j| a[j + j * n] == 0.0) {
         return Err(j + 1);
     }

@@ -42,7 +42,7 @@ mod wy;
 
 use nalgebra::DMatrix;
 
-pub(crate) use chol2inv::dpotri_upper;
+pub(crate) use chol2inv::la_chol2inv;
 pub(crate) use eigen::eigen;
 pub(super) use eigen::is_symmetric;
 pub(crate) use qr::qr_value;

@@ -276,33 +276,3 @@ pub(super) fn model_type<'t>(
         )),
     }
 }
-
-/// `chol2inv(R)` of the leading `k x k` block of a packed QR: `(R'R)^-1`
-/// through `R^-1` (LAPACK `dpotri`: `dtrtri`, then `dlauum`).
-pub(crate) fn chol2inv(qr: &Qr, k: usize) -> Vec<f64> {
-    let n = qr.n;
-    let r = |i: usize, j: usize| qr.qr[j * n + i];
-    let mut rinv = vec![0.0; k * k];
-    for j in 0..k {
-        rinv[j * k + j] = 1.0 / r(j, j);
-        for i in (0..j).rev() {
-            let mut s = 0.0;
-            for l in i + 1..=j {
-                s += r(i, l) * rinv[j * k + l];
-            }
-            rinv[j * k + i] = -s / r(i, i);
-        }
-    }
-    let mut out = vec![0.0; k * k];
-    for i in 0..k {
-        for j in i..k {
-            let mut s = 0.0;
-            for l in j..k {
-                s += rinv[l * k + i] * rinv[l * k + j];
-            }
-            out[j * k + i] = s;
-            out[i * k + j] = s;
-        }
-    }
-    out
-}

@@ -11,6 +11,7 @@
 
 use nalgebra::DMatrix;
 
+use super::super::linalg::la_chol2inv;
 use super::super::linalg::linpack::{dqrsl, Job, Qr};
 use super::super::names::{dimnamed, named};
 use super::super::summary::sum;
@@ -641,25 +642,6 @@ fn r_pow(x: f64, y: f64) -> f64 {
     }
 }
 
-/// `chol2inv(qr$qr, qr$rank)`, the (X'X)^-1 of dfbetas and
-/// influence.measures: La_chol2inv's LAPACK dpotri, as R runs it, so the
-/// scaled coefficient changes keep R's last bits.
-fn xxi_of(qr: &Qr) -> Result<Vec<f64>, KernelError> {
-    let rk = qr.rank;
-    let mut xxi = vec![0.0; rk * rk];
-    for j in 0..rk {
-        for i in 0..=j {
-            xxi[i + j * rk] = qr.qr[i + j * qr.n];
-        }
-    }
-    super::super::linalg::dpotri_upper(&mut xxi, rk).map_err(|j| {
-        KernelError::new(format!(
-            "element ({j}, {j}) is zero, so the inverse cannot be computed"
-        ))
-    })?;
-    Ok(xxi)
-}
-
 /// `dfbeta(model, infl)` and `dfbetas(model, infl)`.
 pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "model", args.func)?;
@@ -671,7 +653,8 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     if args.func == "dfbetas" {
         let qr = fit.qr()?;
         let kk = qr.rank.min(k);
-        let xxi = xxi_of(&qr)?;
+        // chol2inv(qr$qr, qr$rank): R's (X'X)^-1, to its last bits.
+        let xxi = la_chol2inv(&qr.qr, qr.n, qr.rank)?;
         for l in 0..kk {
             let s = xxi[l * qr.rank + l].sqrt();
             for i in 0..n {
@@ -860,7 +843,7 @@ pub(super) fn influence_measures_eval(
     let sq: Vec<f64> = e.iter().map(|x| x * x).collect();
     let s = (sum(&sq, true) / fit.scalar("df.residual")?).sqrt();
     let qr = fit.qr()?;
-    let xxi = xxi_of(&qr)?;
+    let xxi = la_chol2inv(&qr.qr, qr.n, qr.rank)?;
     let vn = estimated_names(&fit)?;
     let c = infl.coefficients.clone().unwrap_or_default();
     let k = vn.len();

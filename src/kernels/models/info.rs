@@ -12,13 +12,14 @@
 use crate::kernels::names;
 use nalgebra::DMatrix;
 
+use super::super::linalg::la_chol2inv;
 use super::super::nmath::qnorm::qnorm;
 use super::super::nmath::qt::qt;
 use super::super::summary::sum;
 use super::super::value::NA;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::Dist;
-use super::fit::{chol2inv, model_type, Fit, Kind};
+use super::fit::{model_type, Fit, Kind};
 use super::nls::Nls;
 use super::summary::estimated_dispersion;
 
@@ -222,7 +223,7 @@ pub(super) fn nobs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
 fn vcov_of(fit: &Fit, complete: bool, ctx: &mut Ctx) -> Result<DMatrix<f64>, KernelError> {
     let qr = fit.qr()?;
     let k = qr.rank;
-    let cov = chol2inv(&qr, k);
+    let cov = la_chol2inv(&qr.qr, qr.n, k)?;
     let scale = match fit.kind {
         Kind::Lm => {
             let sigma = fit.scalar("sigma")?;

@@ -17,8 +17,6 @@ mod predict;
 mod select;
 mod summary;
 
-pub(crate) use fit::chol2inv;
-
 use family::{Dist, Family, Link, Variance};
 
 use super::{opt, req, ArgError, Args, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};

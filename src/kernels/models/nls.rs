@@ -15,6 +15,7 @@
 
 use nalgebra::DMatrix;
 
+use super::super::linalg::la_chol2inv;
 use super::super::linalg::linpack::{dqrdc2, dqrsl, Job, Qr};
 use super::super::names;
 use super::super::nmath::pbeta::pt;
@@ -1176,15 +1177,7 @@ impl<'a> Nls<'a> {
             return Err(KernelError::new("the nls fit has no 'Rmat'"));
         };
         let k = r.nrows().min(r.ncols());
-        let qr = Qr {
-            qr: r.as_slice().to_vec(),
-            n: r.nrows(),
-            p: r.ncols(),
-            rank: k,
-            qraux: vec![0.0; r.ncols()],
-            pivot: (1..=r.ncols()).collect(),
-        };
-        let v = super::fit::chol2inv(&qr, k);
+        let v = la_chol2inv(r.as_slice(), r.nrows(), k)?;
         Ok(DMatrix::from_vec(k, k, v))
     }
 

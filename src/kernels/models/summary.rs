@@ -11,13 +11,14 @@
 use crate::kernels::names;
 use nalgebra::DMatrix;
 
+use super::super::linalg::la_chol2inv;
 use super::super::nmath::{pnorm, pt};
 use super::super::summary::sum;
 use super::super::value::{List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::residuals_of;
 use super::family::Family;
-use super::fit::{chol2inv, model_type, Fit, Kind};
+use super::fit::{model_type, Fit, Kind};
 
 pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(t) = args
@@ -154,7 +155,7 @@ fn table(fit: &Fit, dispersion: f64, p_value: impl Fn(f64) -> f64) -> Result<Tab
     let coef = fit.nums("coefficients")?;
     let names = fit.names();
     let k = qr.rank;
-    let cov = chol2inv(&qr, k);
+    let cov = la_chol2inv(&qr.qr, qr.n, k)?;
     let mut m = DMatrix::<f64>::zeros(k, 4);
     let mut row_names = Vec::with_capacity(k);
     for i in 0..k {
@@ -241,7 +242,7 @@ fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
     if !fstat.iter().all(|v| v.is_nan()) {
         fields.push(("fstatistic", Value::Num(fstat.to_vec())));
     }
-    let cov = chol2inv(&qr, k);
+    let cov = la_chol2inv(&qr.qr, qr.n, k)?;
     fields.push(("cov.unscaled", Value::Mat(DMatrix::from_vec(k, k, cov))));
     Ok(Value::List(List::record("summary.lm", fields)))
 }
