@@ -31,12 +31,7 @@ fn call(
     given: Vec<(Option<String>, &Value)>,
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let k = registry()
-        .get(name)
-        .expect("cov.wt's helpers are registered");
-    let matched =
-        Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
-    k.call(&matched, ctx)
+    registry().call(name, given, ctx)
 }
 
 fn numbers(v: &Value) -> Vec<f64> {

@@ -80,12 +80,7 @@ fn call(
     given: Vec<(Option<String>, &Value)>,
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let k = registry()
-        .get(name)
-        .expect("factanal's helpers are registered");
-    let matched =
-        Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
-    k.call(&matched, ctx)
+    registry().call(name, given, ctx)
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {

@@ -304,6 +304,23 @@ impl Registry {
         self.kernels.get(name)
     }
 
+    /// Registered function `name` on `given`, as an R call of it would
+    /// be: what a kernel written the way R's own R code is (calling
+    /// `sum`, `crossprod`, …) uses.
+    pub(crate) fn call(
+        &self,
+        name: &str,
+        given: Vec<(Option<String>, &Value)>,
+        ctx: &mut Ctx,
+    ) -> Result<Value, KernelError> {
+        let k = self
+            .get(name)
+            .ok_or_else(|| KernelError::new(format!("internal: no function {name}")))?;
+        let matched =
+            Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
+        k.call(&matched, ctx)
+    }
+
     /// All names, sorted (for "did you mean" and `--help`).
     pub fn names(&self) -> Vec<&'static str> {
         let mut v: Vec<_> = self.kernels.keys().copied().collect();
