@@ -73,8 +73,11 @@ flat = { for = "i in 1:100", do = "sum(x[1:1000]) * i" }
     // The loop's prior work is the mean iteration's, not one at an unknown i.
     let t = task(&g, "scaled");
     let mean = scaled.mean(t.iterations.as_ref().unwrap());
-    assert!((t.work.ops - mean).abs() <= 1e-9 * mean);
-    assert!(t.work.ops > scaled.ops[0] * 100.0);
+    assert!((t.work.ops - mean.ops).abs() <= 1e-9 * mean.ops);
+    // sum's long-double adds are counted apart, one per element read.
+    assert!((t.work.ld_adds - mean.ld_adds).abs() <= 1e-9 * mean.ld_adds);
+    assert!((t.work.ld_adds - 200.0 * 750.5).abs() <= 1e-6 * t.work.ld_adds);
+    assert!(t.work.equivalent_ops() > scaled.ops[0] * 100.0);
     // A body whose sizes do not depend on i has no index work: flat.
     assert!(task(&g, "flat").index_work.is_none());
     assert!(flowcast::cost::shape_profile(task(&g, "flat")).is_flat());

@@ -866,7 +866,11 @@ fn calibrate(path: Option<&Path>) -> ExitCode {
         );
         h.save_comm(&comm)?;
         let speed = crate::cost::speed::measure();
-        outln!("speed: {speed:.3e} s/op");
+        outln!(
+            "speed: {:.3e} s/op, {:.3e} s per long-double add",
+            speed.per_op,
+            speed.per_ld_add
+        );
         h.save_speed(speed)?;
         outln!("stored in {}", h.path().display());
         Ok(())

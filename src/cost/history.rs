@@ -28,6 +28,7 @@ use rusqlite::{
 use serde::{Deserialize, Serialize};
 
 use crate::cost::{Comm, LoopBlock};
+use crate::kernels::work::Speed;
 use crate::printable::printable;
 
 /// How long a writer waits for another process's transaction.
@@ -84,6 +85,18 @@ const SPEED: &str = "
 CREATE TABLE IF NOT EXISTS speed (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seconds_per_op REAL NOT NULL,
+    measured_at REAL NOT NULL
+);
+";
+
+/// The machine's seconds per long-double add (`kernels::work::Work::ld_adds`),
+/// measured beside [`SPEED`]. Added after it, as it was: a store without
+/// a row prices them as the development machine relates them to the
+/// rest.
+const LD_SPEED: &str = "
+CREATE TABLE IF NOT EXISTS long_double_speed (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seconds_per_add REAL NOT NULL,
     measured_at REAL NOT NULL
 );
 ";
@@ -459,11 +472,11 @@ impl History {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
                  ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network',
-                  'run_states', 'blocks')",
+                  'run_states', 'blocks', 'long_double_speed')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 9 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 10 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -475,6 +488,7 @@ impl History {
             tx.execute_batch(SCHEMA)?;
             tx.execute_batch(CHARTS)?;
             tx.execute_batch(SPEED)?;
+            tx.execute_batch(LD_SPEED)?;
             tx.execute_batch(RUN_STATES)?;
             tx.execute_batch(NETWORK)?;
             tx.execute_batch(BLOCKS)?;
@@ -789,25 +803,51 @@ impl History {
             .map_err(|e| self.error(e))
     }
 
-    pub fn save_speed(&self, seconds_per_op: f64) -> Result<(), HistoryError> {
-        self.conn
-            .execute(
+    pub fn save_speed(&self, speed: Speed) -> Result<(), HistoryError> {
+        (|| {
+            let at = now();
+            self.conn.execute(
                 "INSERT INTO speed (id, seconds_per_op, measured_at) VALUES (1, ?1, ?2)
                  ON CONFLICT(id) DO UPDATE SET seconds_per_op = ?1, measured_at = ?2",
-                params![seconds_per_op, now()],
+                params![speed.per_op, at],
+            )?;
+            self.conn.execute(
+                "INSERT INTO long_double_speed (id, seconds_per_add, measured_at) VALUES (1, ?1, ?2)
+                 ON CONFLICT(id) DO UPDATE SET seconds_per_add = ?1, measured_at = ?2",
+                params![speed.per_ld_add, at],
             )
-            .map(|_| ())
-            .map_err(|e| self.error(e))
+        })()
+        .map(|_| ())
+        .map_err(|e| self.error(e))
     }
 
-    /// The stored seconds per op, if it was ever measured here.
-    pub fn load_speed(&self) -> Result<Option<f64>, HistoryError> {
-        self.conn
-            .query_row("SELECT seconds_per_op FROM speed WHERE id = 1", [], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(|e| self.error(e))
+    /// The stored speed, if it was ever measured here. A store written
+    /// before long-double adds were measured has seconds per op only.
+    pub fn load_speed(&self) -> Result<Option<Speed>, HistoryError> {
+        (|| {
+            let Some(per_op) = self
+                .conn
+                .query_row("SELECT seconds_per_op FROM speed WHERE id = 1", [], |r| {
+                    r.get::<_, f64>(0)
+                })
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let per_ld_add = self
+                .conn
+                .query_row(
+                    "SELECT seconds_per_add FROM long_double_speed WHERE id = 1",
+                    [],
+                    |r| r.get::<_, f64>(0),
+                )
+                .optional()?;
+            Ok(Some(match per_ld_add {
+                Some(per_ld_add) => Speed { per_op, per_ld_add },
+                None => Speed::at(per_op),
+            }))
+        })()
+        .map_err(|e: rusqlite::Error| self.error(e))
     }
 
     /// Stores (or replaces) a run's chart, as JSON.

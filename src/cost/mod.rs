@@ -27,6 +27,7 @@ pub mod testdrive;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::graph::{Task, TaskGraph, TaskKind};
+use crate::kernels::work::Speed;
 use crate::kernels::Type;
 
 pub use comm::{Comm, Network};
@@ -127,9 +128,9 @@ pub struct Predictor {
     stale: BTreeSet<String>,
     /// The planned workflow's steps as they ran before.
     steps: StepTimes,
-    /// This machine's seconds per op of a task's work: a model that has
-    /// observed nothing predicts the work at this speed.
-    seconds_per_op: f64,
+    /// This machine's speed: a model that has observed nothing predicts
+    /// a task's work at it.
+    speed: Speed,
     /// How the moldable calls' times shrink with workers.
     speedups: speedup::Speedups,
 }
@@ -143,7 +144,7 @@ impl Predictor {
             test_drives: HashMap::new(),
             stale: BTreeSet::new(),
             steps: StepTimes::default(),
-            seconds_per_op: speed::DEFAULT_SECONDS_PER_OP,
+            speed: speed::DEFAULT,
             speedups: speedup::Speedups::default(),
         }
     }
@@ -167,11 +168,21 @@ impl Predictor {
     }
 
     pub fn seconds_per_op(&self) -> f64 {
-        self.seconds_per_op
+        self.speed.per_op
     }
 
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    pub fn set_speed(&mut self, speed: Speed) {
+        self.speed = speed::sane(speed);
+    }
+
+    /// A machine `seconds_per_op` fast, whose long-double adds relate to
+    /// the rest as on the development machine.
     pub fn set_seconds_per_op(&mut self, seconds_per_op: f64) {
-        self.seconds_per_op = speed::sane(seconds_per_op);
+        self.set_speed(Speed::at(seconds_per_op));
     }
 
     /// Loads every saved model of this kind and the machine's speed (the
@@ -181,7 +192,7 @@ impl Predictor {
     pub fn load(history: &History, kind: ModelKind) -> Result<Predictor, HistoryError> {
         let mut p = Predictor::new(kind);
         if let Some(s) = history.load_speed()? {
-            p.set_seconds_per_op(s);
+            p.set_speed(s);
         }
         for (stored, state) in history.load_models()? {
             if p.speedups.load_state(&stored, &state) {
@@ -329,16 +340,14 @@ impl Predictor {
     /// Seconds of one call of the task (a loop's: one iteration) before
     /// anything is observed: its work at this machine's speed.
     pub fn prior(&self, task: &Task) -> f64 {
-        task.work
-            .seconds_at(self.seconds_per_op)
-            .max(MIN_TASK_SECONDS)
+        task.work.seconds_at(self.speed).max(MIN_TASK_SECONDS)
     }
 
     /// What running a step costs beyond its calls: dispatching it to a
     /// worker, timing it, keeping its value (3 µs on the development
     /// machine, where `trial[, 2]` of a 48-row frame takes 4).
     fn task_overhead(&self) -> f64 {
-        TASK_OVERHEAD_OPS * self.seconds_per_op
+        TASK_OVERHEAD_OPS * self.speed.per_op
     }
 
     /// The model's per-iteration estimate for blending with a test drive.

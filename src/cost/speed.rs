@@ -3,7 +3,8 @@
 //! timing a few of our own kernels at small sizes (a matrix product, eigen,
 //! distances, normal draws, a rank test), so compute- and memory-bound work
 //! both weigh in, and stored in the history beside the communication
-//! calibration.
+//! calibration. Long-double adds are timed apart, on `sum`: they run at
+//! the FPU's latency, which no mix of the others predicts.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 use nalgebra::DMatrix;
 
 use super::{History, HistoryError};
+use crate::kernels::work::{Speed, Work, LD_ADD_OPS};
 use crate::kernels::{registry, Args, Ctx, Rng, ShapeCtx, Type, Value};
 
 /// Seconds per op without a measurement (a Predictor with no history):
@@ -20,15 +22,27 @@ use crate::kernels::{registry, Args, Ctx, Rng, ShapeCtx, Type, Value};
 /// there.
 pub const DEFAULT_SECONDS_PER_OP: f64 = 1.35e-10;
 
+/// The speed without a measurement: the development machine's.
+pub const DEFAULT: Speed = Speed {
+    per_op: DEFAULT_SECONDS_PER_OP,
+    per_ld_add: DEFAULT_SECONDS_PER_OP * LD_ADD_OPS,
+};
+
 /// A stored or measured speed outside this range is a broken timer, not a
 /// machine: it is clamped so the priors stay usable.
 const SANE: (f64, f64) = (1e-13, 1e-5);
 
-pub fn sane(seconds_per_op: f64) -> f64 {
-    if seconds_per_op.is_finite() {
-        seconds_per_op.clamp(SANE.0, SANE.1)
-    } else {
-        DEFAULT_SECONDS_PER_OP
+pub fn sane(speed: Speed) -> Speed {
+    let one = |s: f64, default: f64| {
+        if s.is_finite() {
+            s.clamp(SANE.0, SANE.1)
+        } else {
+            default
+        }
+    };
+    Speed {
+        per_op: one(speed.per_op, DEFAULT.per_op),
+        per_ld_add: one(speed.per_ld_add, DEFAULT.per_ld_add),
     }
 }
 
@@ -42,7 +56,7 @@ const WARM_UP: Duration = Duration::from_millis(200);
 const REPS: usize = 3;
 
 /// The history's speed, measured and stored first when it has none.
-pub fn stored_or_measured(history: &History) -> Result<f64, HistoryError> {
+pub fn stored_or_measured(history: &History) -> Result<Speed, HistoryError> {
     if let Some(s) = history.load_speed()? {
         return Ok(sane(s));
     }
@@ -51,10 +65,10 @@ pub fn stored_or_measured(history: &History) -> Result<f64, HistoryError> {
     Ok(s)
 }
 
-/// Measures this machine's seconds per op (under half a second): the
-/// geometric mean over the reference kernels of their best time over
-/// their work.
-pub fn measure() -> f64 {
+/// Measures this machine's speed (under half a second): seconds per op,
+/// the geometric mean over the reference kernels of their best time over
+/// their work; and seconds per long-double add, from a sum.
+pub fn measure() -> Speed {
     let mut rng = Rng::from_seed(1);
     // A machine just woken (a VM's first seconds, a core at low clock)
     // timed 1.6x slower than a minute later on the 16-core machine: the
@@ -63,7 +77,7 @@ pub fn measure() -> f64 {
     let warm_up = Instant::now();
     while warm_up.elapsed() < WARM_UP {
         for (name, args) in references(&mut rng) {
-            let _ = time_per_op(name, args, &mut rng, warm_up);
+            let _ = time(name, args, &mut rng, warm_up);
         }
     }
     let start = Instant::now();
@@ -72,9 +86,13 @@ pub fn measure() -> f64 {
         .into_iter()
         .zip(REFERENCE_SECONDS_PER_OP)
     {
-        let Some(ratio) = time_per_op(name, args, &mut rng, start) else {
+        let Some((best, work)) = time(name, args, &mut rng, start) else {
             continue;
         };
+        if work.ops <= 0.0 {
+            continue;
+        }
+        let ratio = best / work.ops;
         // Relative to the development machine, kernel by kernel: the
         // kernels differ 3x in seconds per op, so a mean of raw ratios
         // moved 1.5x with which of them the budget let run.
@@ -83,11 +101,29 @@ pub fn measure() -> f64 {
             break;
         }
     }
-    if logs.is_empty() {
-        return DEFAULT_SECONDS_PER_OP;
-    }
-    sane(DEFAULT_SECONDS_PER_OP * (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+    let per_op = if logs.is_empty() {
+        DEFAULT.per_op
+    } else {
+        DEFAULT.per_op * (logs.iter().sum::<f64>() / logs.len() as f64).exp()
+    };
+    // After the budget too: a sum is a fraction of a millisecond, and
+    // without it every long-double add is priced at the default ratio.
+    let per_ld_add = time(
+        "sum",
+        vec![(None, Value::Num(vec![0.5; LD_REFERENCE_LEN]))],
+        &mut rng,
+        Instant::now(),
+    )
+    .map(|(best, work)| (best - work.ops * per_op).max(0.0) / work.ld_adds)
+    .filter(|s| *s > 0.0)
+    .unwrap_or(per_op * LD_ADD_OPS);
+    sane(Speed { per_op, per_ld_add })
 }
+
+/// Numbers the long-double reference sums: long enough that the call's
+/// own cost is a thousandth of it, and past a core's own cache, where a
+/// workflow's vectors are.
+const LD_REFERENCE_LEN: usize = 250_000;
 
 /// Each reference call's seconds per op on the development machine (release
 /// build), in [`references`]' order: a machine where they run at these
@@ -121,14 +157,15 @@ fn references(rng: &mut Rng) -> Vec<Call> {
     ]
 }
 
-/// Best seconds per op of one reference call, `None` if it fails or the
-/// budget ran out before it could run once.
-fn time_per_op(
+/// Best seconds of one reference call, and its work, `None` if it fails,
+/// has no work of either kind, or the budget ran out before it could run
+/// once.
+fn time(
     name: &'static str,
     args: Vec<(Option<String>, Value)>,
     rng: &mut Rng,
     start: Instant,
-) -> Option<f64> {
+) -> Option<(f64, Work)> {
     let kernel = registry().get(name)?;
     let types: Vec<(Option<String>, Type)> =
         args.iter().map(|(n, v)| (n.clone(), type_of(v))).collect();
@@ -144,7 +181,7 @@ fn time_per_op(
         },
     )
     .ok()?;
-    let ops = crate::kernels::work::work(name, &typed, &ty).ops;
+    let work = crate::kernels::work::work(name, &typed, &ty);
     let values = args.iter().map(|(n, v)| (n.clone(), v)).collect();
     let matched = Args::match_call(kernel.name, kernel.params, values).ok()?;
     let cancel = AtomicBool::new(false);
@@ -166,7 +203,8 @@ fn time_per_op(
         std::hint::black_box(kernel.call(&matched, &mut ctx).ok()?);
         best = best.min(t.elapsed().as_secs_f64());
     }
-    (best.is_finite() && best > 0.0 && ops > 0.0).then(|| best / ops)
+    (best.is_finite() && best > 0.0 && (work.ops > 0.0 || work.ld_adds > 0.0))
+        .then_some((best, work))
 }
 
 /// What shape inference would know of a value made here.

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::shape::infer_with_operands;
 use crate::diagnostic::SourceFile;
+use crate::kernels::work::{Work, LD_ADD_OPS};
 use crate::kernels::{ShapeCtx, Type};
 use crate::workflow::Loop;
 
@@ -24,26 +25,17 @@ const SAME: f64 = 1e-9;
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexWork {
     pub values: Vec<f64>,
+    /// The work at each value, in [`Work::equivalent_ops`].
     pub ops: Vec<f64>,
+    /// The long-double adds among it (priced apart, see [`Work::ld_adds`]).
+    ld_adds: Vec<f64>,
 }
 
 impl IndexWork {
     /// The work at value `v`: linear between the samples, the nearest
     /// sample's outside them.
     pub fn at(&self, v: f64) -> f64 {
-        let (xs, ys) = (&self.values, &self.ops);
-        let k = xs.partition_point(|&x| x < v);
-        if k == 0 {
-            return ys[0];
-        }
-        if k >= xs.len() {
-            return ys[ys.len() - 1];
-        }
-        let (x0, x1, y0, y1) = (xs[k - 1], xs[k], ys[k - 1], ys[k]);
-        if x1 <= x0 {
-            return y1;
-        }
-        y0 + (y1 - y0) * (v - x0) / (x1 - x0)
+        interpolate(&self.values, &self.ops, v)
     }
 
     /// Each iteration's work, for the loop variable's `iterations`.
@@ -60,11 +52,22 @@ impl IndexWork {
     }
 
     /// The mean iteration's work.
-    pub fn mean(&self, iterations: &[f64]) -> f64 {
+    pub fn mean(&self, iterations: &[f64]) -> Work {
         if iterations.is_empty() {
-            return 0.0;
+            return Work::default();
         }
-        self.weights(iterations).iter().sum::<f64>() / iterations.len() as f64
+        let n = iterations.len() as f64;
+        let ops = self.weights(iterations).iter().sum::<f64>() / n;
+        let ld_adds = iterations
+            .iter()
+            .map(|&v| interpolate(&self.values, &self.ld_adds, v))
+            .sum::<f64>()
+            / n;
+        Work {
+            ops: (ops - ld_adds * LD_ADD_OPS).max(0.0),
+            ld_adds,
+            ..Work::default()
+        }
     }
 
     /// The degree of the polynomial in the loop variable the samples lie
@@ -98,6 +101,23 @@ impl IndexWork {
     }
 }
 
+/// `ys` at `v`: linear between the samples `xs`, the nearest sample's
+/// outside them.
+fn interpolate(xs: &[f64], ys: &[f64], v: f64) -> f64 {
+    let k = xs.partition_point(|&x| x < v);
+    if k == 0 {
+        return ys[0];
+    }
+    if k >= xs.len() {
+        return ys[ys.len() - 1];
+    }
+    let (x0, x1, y0, y1) = (xs[k - 1], xs[k], ys[k - 1], ys[k]);
+    if x1 <= x0 {
+        return y1;
+    }
+    y0 + (y1 - y0) * (v - x0) / (x1 - x0)
+}
+
 /// The body of loop `l`, whose variable takes `iterations`, typed at
 /// values spread over them; `None` when it cannot be typed at one of them
 /// (the unknown-index typing stands). The work can be the same at each
@@ -127,10 +147,16 @@ pub fn sample<'a>(
     values.dedup();
     let mut env = env.clone();
     let mut ops = Vec::with_capacity(values.len());
+    let mut ld_adds = Vec::with_capacity(values.len());
     for &v in &values {
         env.insert(l.var.as_str(), Type::scalar_const(v));
         let (_, _, w) = infer_with_operands(&l.body, &env, file, ctx).ok()?;
-        ops.push(w.ops);
+        ops.push(w.equivalent_ops());
+        ld_adds.push(w.ld_adds);
     }
-    Some(IndexWork { values, ops })
+    Some(IndexWork {
+        values,
+        ops,
+        ld_adds,
+    })
 }

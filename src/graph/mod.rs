@@ -336,7 +336,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     // A text loop's work is alike at every file: no profile.
                     if text.is_none() {
                         if let Some(iw) = index_work::sample(l, &values, &env, file, &ctx) {
-                            work[i].ops = iw.mean(&values);
+                            let mean = iw.mean(&values);
+                            work[i].ops = mean.ops;
+                            work[i].ld_adds = mean.ld_adds;
                             // A flat body needs no profile.
                             index_works[i] = Some(iw).filter(|iw| !iw.is_flat());
                         }

@@ -330,11 +330,12 @@ fn statement<'e>(
                     // Which branch runs, and so what it draws, only the run
                     // tells.
                     let draws = w1.draws != w2.draws || w1.unknown_draws || w2.unknown_draws;
-                    let mut w = if w1.ops + w1.seconds >= w2.ops + w2.seconds {
-                        w1
-                    } else {
-                        w2
-                    };
+                    let mut w =
+                        if w1.equivalent_ops() + w1.seconds >= w2.equivalent_ops() + w2.seconds {
+                            w1
+                        } else {
+                            w2
+                        };
                     w.unknown_draws |= draws;
                     *work += w;
                     // A branch that stops gives no value: the other one's type
@@ -407,7 +408,7 @@ fn switch_type(
         draws = Some(w.draws);
         if costliest
             .as_ref()
-            .is_none_or(|c| w.ops + w.seconds > c.ops + c.seconds)
+            .is_none_or(|c| w.equivalent_ops() + w.seconds > c.equivalent_ops() + c.seconds)
         {
             costliest = Some(w);
         }

@@ -12,13 +12,21 @@
 
 use super::{model_matrix, Args, Type};
 
-/// A call's cost before it is measured: `ops` scale with the machine's
-/// speed, `seconds` do not (`spin(s)` takes s anywhere). It also counts
-/// what the call takes from the shared random stream, when that is known
-/// before the run.
+/// A call's cost before it is measured: `ops` and `ld_adds` scale with
+/// the machine's speed, `seconds` do not (`spin(s)` takes s anywhere). It
+/// also counts what the call takes from the shared random stream, when
+/// that is known before the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Work {
     pub ops: f64,
+    /// Additions into an x87 extended-precision accumulator, one after
+    /// the other (R's `LDOUBLE` sums: `sum`, `mean`, `cumsum`, `colSums`).
+    /// Each waits for the one before, so they run at the FPU's latency,
+    /// which relates to the rest of the work differently from one CPU to
+    /// the next: a sum of 10⁶ numbers was 4.5 ops per element on one
+    /// development VM and 10 on another (an AMD EPYC). They are priced at
+    /// their own measured speed ([`Speed::per_ld_add`]).
+    pub ld_adds: f64,
     pub seconds: f64,
     /// Uniforms drawn from the shared stream (see `Rng::skip`), valid
     /// unless `unknown_draws`.
@@ -47,6 +55,7 @@ impl Work {
         match times {
             Some(n) => Work {
                 ops: clamp(self.ops * n as f64),
+                ld_adds: clamp(self.ld_adds * n as f64),
                 seconds: clamp(self.seconds * n as f64),
                 draws: self.draws.saturating_mul(n as u64),
                 unknown_draws: self.unknown_draws,
@@ -58,9 +67,41 @@ impl Work {
         }
     }
 
-    /// Predicted seconds at `seconds_per_op`, finite whatever the sizes.
-    pub fn seconds_at(self, seconds_per_op: f64) -> f64 {
-        clamp(self.ops * seconds_per_op + self.seconds)
+    /// Predicted seconds at the machine's `speed`, finite whatever the
+    /// sizes.
+    pub fn seconds_at(self, speed: Speed) -> f64 {
+        clamp(self.ops * speed.per_op + self.ld_adds * speed.per_ld_add + self.seconds)
+    }
+
+    /// The work in ops of a machine whose long-double adds cost what they
+    /// cost on the development machine: one number to compare works by,
+    /// or to weigh a loop's iterations against each other.
+    pub fn equivalent_ops(self) -> f64 {
+        clamp(self.ops + self.ld_adds * LD_ADD_OPS)
+    }
+}
+
+/// Ops one long-double add costs on the development machine: `sum` of
+/// 10⁶ numbers ran at 4.5 ops per element there.
+pub const LD_ADD_OPS: f64 = 4.5;
+
+/// A machine's speed in the units [`Work`] counts. `cost::speed` measures
+/// it; the priors multiply each count by its price.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speed {
+    pub per_op: f64,
+    pub per_ld_add: f64,
+}
+
+impl Speed {
+    /// A machine `seconds_per_op` fast whose long-double adds relate to
+    /// the rest as on the development machine: the speed of a history
+    /// that measured no long-double adds.
+    pub fn at(seconds_per_op: f64) -> Speed {
+        Speed {
+            per_op: seconds_per_op,
+            per_ld_add: seconds_per_op * LD_ADD_OPS,
+        }
     }
 }
 
@@ -69,6 +110,7 @@ impl std::ops::Add for Work {
     fn add(self, o: Work) -> Work {
         Work {
             ops: clamp(self.ops + o.ops),
+            ld_adds: clamp(self.ld_adds + o.ld_adds),
             seconds: clamp(self.seconds + o.seconds),
             draws: self.draws.saturating_add(o.draws),
             unknown_draws: self.unknown_draws || o.unknown_draws,
@@ -89,6 +131,7 @@ impl std::ops::Mul<f64> for Work {
     fn mul(self, k: f64) -> Work {
         Work {
             ops: clamp(self.ops * k),
+            ld_adds: clamp(self.ld_adds * k),
             seconds: clamp(self.seconds * k),
             ..self
         }
@@ -175,6 +218,9 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
         };
     }
     let mut w = Work::ops(CALL_OPS + fixed_ops(function) + ops(function, args, result));
+    if let Some(per) = ld_adds_per_element(function) {
+        w.ld_adds = clamp(per * elements(result).max(input_elements(args)));
+    }
     if super::registry().get(function).is_some_and(|k| k.random) {
         match super::data::draws(function, args) {
             Some(n) => w.draws = n,
@@ -959,6 +1005,17 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
     }
 }
 
+/// Long-double adds per element (of the larger of the arguments and the
+/// result) of R's extended-precision reductions: one pass, or two for
+/// `mean`'s correction pass and the variance's.
+fn ld_adds_per_element(function: &str) -> Option<f64> {
+    match function {
+        "sum" | "prod" | "cumsum" | "cumprod" | "colSums" | "colMeans" => Some(1.0),
+        "mean" | "weighted.mean" | "sd" => Some(2.0),
+        _ => None,
+    }
+}
+
 /// Ops per element (of the larger of the arguments and the result) of
 /// the kernels whose work is a pass or two over their data: each one's
 /// time on 10⁶ elements at the speed `cost::speed` measures, on the 2-core
@@ -966,19 +1023,22 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
 /// double accumulation makes sums and means slower than a copy; hashing,
 /// factor codes and text formatting far slower. The long-double family
 /// (sum, cumsum, mean, sd, colSums) was measured again once it had become
-/// faster: it ran at 0.5-0.6 of its old prior.
+/// faster: it ran at 0.5-0.6 of its old prior. Their long-double adds
+/// ([`ld_adds_per_element`]) are counted apart: what is left here is the
+/// rest of their work (4.5, 6, 10, 18 and 4.8 ops per element in all on
+/// the development machine).
 fn per_element(function: &str) -> Option<f64> {
     Some(match function {
-        "sum" | "prod" => 4.5,
-        "cumsum" | "cumprod" => 6.0,
-        "mean" | "weighted.mean" => 10.0,
-        "sd" => 18.0,
+        "sum" | "prod" => 0.0,
+        "cumsum" | "cumprod" => 1.5,
+        "mean" | "weighted.mean" => 1.0,
+        "sd" => 9.0,
         "cummax" | "cummin" | "which.max" | "which.min" | "abs" | "rev" | "^" => 6.0,
         "min" | "max" | "diff" | "t" => 3.5,
         "range" => 8.0,
         "floor" | "ceiling" | "trunc" | "sign" | "seq" | "matrix" => 5.0,
         "round" => 2.5,
-        "colSums" | "colMeans" => 4.8,
+        "colSums" | "colMeans" => 0.3,
         "rowSums" | "rowMeans" => 20.0,
         "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
         // libm calls, as exp and log (not measured).

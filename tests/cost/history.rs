@@ -289,3 +289,29 @@ fn a_store_damaged_mid_file_is_refused_for_writing_and_read_with_a_warning() {
     assert!(h.damage().is_some());
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
+
+/// A store written before long-double adds were timed (a speed row, no
+/// `long_double_speed` table) opens, prices them at the development
+/// machine's ratio to the rest, and takes both once measured.
+#[test]
+fn a_store_without_a_long_double_speed_prices_it_from_seconds_per_op() {
+    use flowcast::kernels::work::Speed;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    drop(History::open(&path).unwrap());
+    let old = rusqlite::Connection::open(&path).unwrap();
+    old.execute_batch(
+        "DROP TABLE long_double_speed;
+         INSERT INTO speed (id, seconds_per_op, measured_at) VALUES (1, 3e-10, 0);",
+    )
+    .unwrap();
+    drop(old);
+    let h = History::open(&path).unwrap();
+    assert_eq!(h.load_speed().unwrap(), Some(Speed::at(3e-10)));
+    let measured = Speed {
+        per_op: 2e-10,
+        per_ld_add: 2e-9,
+    };
+    h.save_speed(measured).unwrap();
+    assert_eq!(h.load_speed().unwrap(), Some(measured));
+}

@@ -7,6 +7,7 @@ use crate::common;
 use flowcast::cost::{speed, History, ModelKind, Predictor};
 use flowcast::diagnostic::SourceFile;
 use flowcast::graph::{build, TaskGraph};
+use flowcast::kernels::work::Speed;
 use flowcast::kernels::Work;
 
 /// A nanosecond per op: round figures.
@@ -132,12 +133,45 @@ m = { for = \"i in 1:1200\", do = \"mean(a[i, ])\" }",
     let product = 2.0 * 900.0 * 900.0;
     let per_iteration = b.work.ops / product;
     assert!((0.8..1.5).contains(&per_iteration), "{per_iteration}");
-    let total = predicted(&g, "b") / (1200.0 * b.work.ops * SPEED);
+    let total = predicted(&g, "b") / (1200.0 * b.work.seconds_at(Speed::at(SPEED)));
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     // The same loop without the product: a row copied out and its mean,
     // 50 times cheaper on the development machine (0.55 ms against 11 µs).
     let ratio = predicted(&g, "b") / predicted(&g, "m");
     assert!((30.0..120.0).contains(&ratio), "{ratio}");
+}
+
+/// R's long-double sums wait on each add: priced at the machine's
+/// measured seconds per add, not at its seconds per op, so a machine
+/// whose FPU is slow for its memory gets slower sums and nothing else.
+#[test]
+fn long_double_sums_are_priced_at_their_own_speed() {
+    let g = graph(
+        "x = \"rnorm(1e6)\"
+s = \"sum(x)\"
+m = \"mean(x)\"
+l = { for = \"i in 1:100\", do = \"sum(x[1:(i * 1000)])\" }
+d = \"dist(matrix(x[1:30000], 1000))\"",
+    );
+    // One add per element; mean's correction pass is a second.
+    assert_eq!(g.task("s").unwrap().work.ld_adds, 1e6);
+    assert_eq!(g.task("m").unwrap().work.ld_adds, 2e6);
+    assert_eq!(g.task("d").unwrap().work.ld_adds, 0.0);
+    let base = fresh();
+    let mut slow_fpu = fresh();
+    slow_fpu.set_speed(Speed {
+        per_op: SPEED,
+        per_ld_add: 3.0 * base.speed().per_ld_add,
+    });
+    let ratio = |step: &str| {
+        let t = g.task(step).unwrap();
+        slow_fpu.predict(t) / base.predict(t)
+    };
+    // A sum is nearly all adds; the loop's gathers are not.
+    assert!((2.8..3.0).contains(&ratio("s")), "{}", ratio("s"));
+    assert!((1.3..2.8).contains(&ratio("l")), "{}", ratio("l"));
+    assert_eq!(ratio("d"), 1.0);
+    assert_eq!(ratio("x"), 1.0);
 }
 
 #[test]
@@ -164,7 +198,7 @@ s = \"spin(1e300)\"",
         assert!(s.is_finite() && s >= 0.0, "{}: {s}", t.name);
     }
     let w = Work::ops(f64::INFINITY) + Work::ops(f64::NAN);
-    assert!(w.seconds_at(1.0).is_finite());
+    assert!(w.seconds_at(Speed::at(1.0)).is_finite());
 }
 
 #[test]
@@ -176,13 +210,17 @@ fn the_speed_is_stored_and_reloaded() {
     // Without a stored speed a predictor uses the default.
     let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
     assert_eq!(p.seconds_per_op(), speed::DEFAULT_SECONDS_PER_OP);
-    h.save_speed(2.5e-9).unwrap();
+    let stored = Speed {
+        per_op: 2.5e-9,
+        per_ld_add: 7e-9,
+    };
+    h.save_speed(stored).unwrap();
     drop(h);
     let h = History::open(&path).unwrap();
-    assert_eq!(h.load_speed().unwrap(), Some(2.5e-9));
-    assert_eq!(speed::stored_or_measured(&h).unwrap(), 2.5e-9);
+    assert_eq!(h.load_speed().unwrap(), Some(stored));
+    assert_eq!(speed::stored_or_measured(&h).unwrap(), stored);
     let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
-    assert_eq!(p.seconds_per_op(), 2.5e-9);
+    assert_eq!(p.speed(), stored);
     let g = graph("a = \"matrix(rnorm(300 * 300), 300, 300)\"\nq = \"qr(a)\"");
     let ratio = p.predict(g.task("q").unwrap()) / predicted(&g, "q");
     assert!((ratio - 2.5).abs() < 1e-9, "{ratio}");
@@ -194,7 +232,9 @@ fn a_fresh_history_measures_the_speed_once() {
     let path = dir.path().join("h.sqlite");
     let h = History::open(&path).unwrap();
     let s = speed::stored_or_measured(&h).unwrap();
-    assert!(s > 0.0 && s.is_finite(), "{s}");
+    for v in [s.per_op, s.per_ld_add] {
+        assert!(v > 0.0 && v.is_finite(), "{s:?}");
+    }
     assert_eq!(h.load_speed().unwrap(), Some(s));
 }
 
@@ -206,9 +246,10 @@ fn calibrate_stores_and_prints_the_speed() {
     assert!(out.status.success(), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("s/op"), "{stdout}");
+    assert!(stdout.contains("s per long-double add"), "{stdout}");
     let h = History::open(&path).unwrap();
     let s = h.load_speed().unwrap().expect("a stored speed");
-    assert!(s > 0.0, "{s}");
+    assert!(s.per_op > 0.0 && s.per_ld_add > 0.0, "{s:?}");
 }
 
 /// A tall QR is LINPACK's unblocked passes over its columns: its prior
