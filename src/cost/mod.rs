@@ -295,22 +295,14 @@ impl Predictor {
             if known {
                 return self.prior(task);
             }
-            self.steps
-                .recent(&task.name, &key, &features)
-                .unwrap_or_else(|| {
-                    if self
-                        .models
-                        .get(&key)
-                        .is_some_and(|m| !m.window().is_empty())
-                    {
-                        self.predict_features(&key, &features)
-                    } else if task.kind == TaskKind::Loop {
-                        self.prior(task)
-                    } else {
-                        // Measured times include it; the prior counts calls.
-                        self.prior(task) + self.task_overhead()
-                    }
-                })
+            self.measured(task, &key, &features).unwrap_or_else(|| {
+                if task.kind == TaskKind::Loop {
+                    self.prior(task)
+                } else {
+                    // Measured times include it; the prior counts calls.
+                    self.prior(task) + self.task_overhead()
+                }
+            })
         };
         if task.kind != TaskKind::Loop {
             return per_call();
@@ -322,19 +314,22 @@ impl Predictor {
         }
     }
 
+    /// Seconds of one call of the task by what the history measured: the
+    /// step's recent times at these sizes on this path, else its model once
+    /// that has observed anything. `None` leaves only the prior.
+    fn measured(&self, task: &Task, key: &str, features: &[f64]) -> Option<f64> {
+        if let Some(seconds) = self.steps.recent(&task.name, key, features) {
+            return Some(seconds);
+        }
+        let model = self.models.get(key)?;
+        (!model.window().is_empty()).then(|| model.predict(features))
+    }
+
     /// Whether [`Predictor::predict`] has a measurement of this call to go
-    /// on (the step's recent times or its model's), not only the prior.
+    /// on, not only the prior.
     fn measured_before(&self, task: &Task) -> bool {
-        let Some(key) = self.task_key(task) else {
-            return false;
-        };
-        self.steps
-            .recent(&task.name, &key, &model_features(task))
-            .is_some()
-            || self
-                .models
-                .get(&key)
-                .is_some_and(|m| !m.window().is_empty())
+        self.task_key(task)
+            .is_some_and(|key| self.measured(task, &key, &model_features(task)).is_some())
     }
 
     /// Seconds of one call of the task (a loop's: one iteration) before

@@ -289,13 +289,7 @@ impl Expr {
                 }
             }
             ExprKind::Function { params, body } => {
-                let outer = bound.len();
-                bound.extend(params.iter().map(|p| p.name.as_str()));
-                for d in params.iter().filter_map(|p| p.default.as_ref()) {
-                    d.visit_free_names(bound, f);
-                }
-                body.visit_free_names(bound, f);
-                bound.truncate(outer);
+                Self::visit_function_free_names(params, body, bound, f)
             }
             ExprKind::Block(stmts) => {
                 let outer = bound.len();
@@ -309,16 +303,27 @@ impl Expr {
                 params, body, args, ..
             } => {
                 args.iter().for_each(|a| a.value.visit_free_names(bound, f));
-                let outer = bound.len();
-                bound.extend(params.iter().map(|p| p.name.as_str()));
-                for d in params.iter().filter_map(|p| p.default.as_ref()) {
-                    d.visit_free_names(bound, f);
-                }
-                body.visit_free_names(bound, f);
-                bound.truncate(outer);
+                Self::visit_function_free_names(params, body, bound, f);
             }
             _ => self.visit_children(&mut |c| c.visit_free_names(bound, f)),
         }
+    }
+
+    /// A function's parameter defaults and body, where its parameters are
+    /// bound (an apply's function is one, its arguments outside it).
+    fn visit_function_free_names<'e>(
+        params: &'e [Param],
+        body: &'e Expr,
+        bound: &mut Vec<&'e str>,
+        f: &mut dyn FnMut(&str, Span),
+    ) {
+        let outer = bound.len();
+        bound.extend(params.iter().map(|p| p.name.as_str()));
+        for d in params.iter().filter_map(|p| p.default.as_ref()) {
+            d.visit_free_names(bound, f);
+        }
+        body.visit_free_names(bound, f);
+        bound.truncate(outer);
     }
 
     /// Pushes onto `out` the names this expression, standing as a statement,

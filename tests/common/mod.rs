@@ -226,3 +226,21 @@ pub fn assert_odd_inputs_do_not_panic(before: &str, calls: &[&str], odd: &[&str]
         }
     }
 }
+
+/// Each case's steps, run after `before` (steps, each line ending in a
+/// newline), fail with the case's words in the output: what flowcast does
+/// not do is refused saying why, never run as something else, and never
+/// by a panic or an internal error.
+#[track_caller]
+pub fn assert_refused_saying(before: &str, cases: &[(&str, &str)]) {
+    for (steps, says) in cases {
+        let steps = format!("{before}{steps}");
+        let (_dir, path) = steps_workflow(&steps);
+        let out = flowcast(&["run", "--headless", "--no-cache", arg(&path)]);
+        let all = text(&out.stderr) + &text(&out.stdout);
+        assert!(!out.status.success(), "{steps}: {all}");
+        assert!(!all.contains("panicked"), "{steps}: {all}");
+        assert!(!all.contains("internal error"), "{steps}: {all}");
+        assert!(all.contains(says), "{steps}: expected {says:?} in {all}");
+    }
+}

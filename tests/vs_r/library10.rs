@@ -28,62 +28,51 @@ fn refusals_are_rs() {
     r_json::assert_refusals_are_rs("library10_errors");
 }
 
-/// The steps fail, with `message` in the output and no panic.
-#[track_caller]
-fn refused(steps: &str, message: &str) {
-    let (_dir, path) = workflow(steps);
-    let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-    let all = text(&out.stderr) + &text(&out.stdout);
-    assert!(!out.status.success(), "{steps}: {all}");
-    assert!(!all.contains("panicked"), "{steps}: {all}");
-    assert!(
-        all.contains(message),
-        "{steps}: expected {message:?} in {all}"
-    );
-}
-
 /// R's answers that flowcast has no value for are refused, saying what
 /// R would return, whether the rule before the run or the run finds them.
 #[test]
 fn values_flowcast_lacks_are_refused_by_name() {
-    refused(
-        "a = 'outer(1:3, 1:4, paste)'",
-        "R's answer is a character matrix",
-    );
-    refused(
-        "a = 'outer(c(\"a\", \"b\"), 1:3, paste0)'",
-        "R's answer is a character matrix",
-    );
-    refused(
-        "a = 'outer(1:2, 1:3, function(x, y) paste(x, y))'",
-        "R's answer is a character matrix",
-    );
-    // The FUN's name is known only at run time.
-    refused(
-        "f = 'c(\"paste\", \"sum\")[1]'\na = 'outer(1:2, 1:3, f)'",
-        "R's answer is a character matrix",
-    );
-    refused(
-        "a = 'tapply(c(1, 2, 3, 4), list(c(\"a\", \"b\", \"a\", \"b\"), c(\"u\", \"u\", \"v\", \"v\")), range)'",
-        "R's answer is a list matrix",
-    );
-    refused(
-        "a = 'tapply(c(\"p\", \"q\", \"r\"), list(c(1, 2, 1), c(1, 1, 2)), function(v) v[1])'",
-        "R's answer is a character matrix",
-    );
-    refused(
-        "a = 'tapply(c(1, 2, 3), list(c(1, 2, 1), c(1, 1, 2), c(2, 2, 2)), sum)'",
-        "3-dimensional array",
-    );
-    refused(
-        "d = 'data.frame(x = c(1, 2, 3, 4), g = c(1, 1, 2, 2), h = c(1, 2, 1, 2))'\n\
-         a = 'by(d, list(d$g, d$h), function(s) range(s$x))'",
-        "R's answer is a list matrix",
-    );
-    refused(
-        "a = 'by(matrix(c(1, 2, 3, 4), 2), c(1, 2), nrow)'",
-        "by() takes a data frame or a vector",
-    );
+    let cases = [
+        (
+            "a = 'outer(1:3, 1:4, paste)'",
+            "R's answer is a character matrix",
+        ),
+        (
+            "a = 'outer(c(\"a\", \"b\"), 1:3, paste0)'",
+            "R's answer is a character matrix",
+        ),
+        (
+            "a = 'outer(1:2, 1:3, function(x, y) paste(x, y))'",
+            "R's answer is a character matrix",
+        ),
+        // The FUN's name is known only at run time.
+        (
+            "f = 'c(\"paste\", \"sum\")[1]'\na = 'outer(1:2, 1:3, f)'",
+            "R's answer is a character matrix",
+        ),
+        (
+            "a = 'tapply(c(1, 2, 3, 4), list(c(\"a\", \"b\", \"a\", \"b\"), c(\"u\", \"u\", \"v\", \"v\")), range)'",
+            "R's answer is a list matrix",
+        ),
+        (
+            "a = 'tapply(c(\"p\", \"q\", \"r\"), list(c(1, 2, 1), c(1, 1, 2)), function(v) v[1])'",
+            "R's answer is a character matrix",
+        ),
+        (
+            "a = 'tapply(c(1, 2, 3), list(c(1, 2, 1), c(1, 1, 2), c(2, 2, 2)), sum)'",
+            "3-dimensional array",
+        ),
+        (
+            "d = 'data.frame(x = c(1, 2, 3, 4), g = c(1, 1, 2, 2), h = c(1, 2, 1, 2))'\n\
+             a = 'by(d, list(d$g, d$h), function(s) range(s$x))'",
+            "R's answer is a list matrix",
+        ),
+        (
+            "a = 'by(matrix(c(1, 2, 3, 4), 2), c(1, 2), nrow)'",
+            "by() takes a data frame or a vector",
+        ),
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// A `by` of several values per cell keeps R's class; of one value per

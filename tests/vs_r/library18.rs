@@ -10,8 +10,6 @@
 
 use crate::common;
 use common::r_json;
-use common::text;
-use common::{flowcast, steps_workflow as workflow};
 
 /// Every step's JSON against R's, then bit for bit.
 #[test]
@@ -53,7 +51,7 @@ fn warnings_are_rs() {
 /// data) is refused, saying why.
 #[test]
 fn rs_endless_loops_are_refused() {
-    for (steps, says) in [
+    let cases = [
         (
             "a = 'isoreg(c(1, Inf, 2))'",
             "non-finite sum(y) == inf is not allowed",
@@ -67,14 +65,8 @@ fn rs_endless_loops_are_refused() {
             "a = 'supsmu(seq(0.1, 1, by = 0.1), 1:10, span = 1, periodic = TRUE)'",
             "reads past its arrays",
         ),
-    ] {
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

@@ -43,7 +43,7 @@ fn warnings_are_rs() {
 /// What flowcast cannot return is refused, saying why.
 #[test]
 fn unsupported_is_refused() {
-    for (steps, says) in [
+    let cases = [
         (
             "a = 'splineDesign(c(1, 2, 3, 4, 5, 6, 7, 8), 4.5, sparse = TRUE)'",
             "Matrix package",
@@ -59,14 +59,8 @@ fn unsupported_is_refused() {
              a = 'predict(f, data.frame(x = c(2, 3)))'",
             "cannot rebuild `bs(x + 0 * runif(10), df = 4)` in newdata at the fit's knots",
         ),
-    ] {
-        let (_dir, path) = common::steps_workflow(steps);
-        let out = common::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = common::text(&out.stderr) + &common::text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

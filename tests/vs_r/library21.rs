@@ -66,7 +66,7 @@ fn warnings_are_rs() {
 /// What flowcast cannot return is refused, saying why.
 #[test]
 fn unsupported_is_refused() {
-    for (steps, says) in [
+    let cases = [
         (
             "a = 'hist(c(1, 2, 3), breaks = c(0, NA, 4))'",
             "does not take NA",
@@ -76,14 +76,8 @@ fn unsupported_is_refused() {
             "a = 'bw.SJ(c(10, 10.2, 10.7, 11), nb = 8)'",
             "too small for these data",
         ),
-    ] {
-        let (_dir, path) = common::steps_workflow(steps);
-        let out = common::flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = common::text(&out.stderr) + &common::text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

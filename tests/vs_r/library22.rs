@@ -12,7 +12,6 @@
 
 use crate::common;
 use common::r_json;
-use common::{flowcast, steps_workflow as workflow, text};
 
 /// Every step's JSON against R's, then bit for bit.
 #[test]
@@ -44,7 +43,7 @@ fn warnings_are_rs() {
 /// run as something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
+    let cases = [
         (
             "l = 'lm(k ~ x1, data = d)'\na = 'update(l, . ~ . + x2, weights = d$w)'",
             "takes only a new formula",
@@ -77,15 +76,8 @@ fn flowcast_refusals_say_why() {
             "x = 'c(1, 2, 3, 4)'\ny = 'c(2, 3, 5, 4)'\nf = 'y ~ x'\na = 'update(f, log(.) ~ . + zz)'",
             "zz",
         ),
-    ] {
-        let steps = format!("{D}\n{steps}");
-        let (_dir, path) = workflow(&steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying(&format!("{D}\n"), &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

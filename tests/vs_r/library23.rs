@@ -12,7 +12,6 @@
 
 use crate::common;
 use common::r_json;
-use common::{flowcast, steps_workflow as workflow, text};
 
 /// Every step's JSON against R's, then bit for bit.
 #[test]
@@ -48,7 +47,7 @@ fn warnings_are_rs() {
 /// something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
+    let cases = [
         (
             "a = 'lsfit(1:4, cbind(c(2, 3, 5, 4), c(1, 0, 2, 1)))'",
             "one response",
@@ -71,14 +70,8 @@ fn flowcast_refusals_say_why() {
             "a = 'glm.fit(cbind(1, 1:4), cbind(1:4, 4:1), family = binomial())'",
             "a vector 'y'",
         ),
-    ] {
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

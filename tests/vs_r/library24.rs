@@ -14,7 +14,6 @@
 
 use crate::common;
 use common::r_json;
-use common::{flowcast, steps_workflow as workflow, text};
 
 /// Every step's JSON against R's, then bit for bit.
 #[test]
@@ -32,7 +31,7 @@ fn refusals_are_rs() {
 /// something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
+    let cases = [
         // R 4.2.2 crashes here (pacf1 writes past its answer).
         (
             "a = 'ARMAacf(0.5, lag.max = 0, pacf = TRUE)'",
@@ -47,14 +46,8 @@ fn flowcast_refusals_say_why() {
         ),
         ("a = 'contr.treatment(2.5)'", "whole number of levels"),
         ("a = 'contr.treatment(3, base = 1.5)'", "whole 'base'"),
-    ] {
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying("", &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

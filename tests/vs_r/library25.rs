@@ -32,7 +32,7 @@ const X: &str = "X = 'matrix(c(1, 3, 2, 5, 4, 7, 8, 6, 2, 9, 1, 4, 6, 2, 8, 3, 5
 /// something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
+    let cases = [
         ("a = 'factanal(~ X, 1)'", "formula method is refused"),
         ("a = 'factanal(X, 1, subset = 1:4)'", "'subset' is refused"),
         (
@@ -62,14 +62,8 @@ fn flowcast_refusals_say_why() {
         ),
         ("a = 'factanal(X, 0)'", "'factors' must be at least 1"),
         ("a = 'factanal(X, 1.5)'", "single whole number"),
-    ] {
-        let (_dir, path) = workflow(&format!("{X}\n{steps}"));
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    ];
+    common::assert_refused_saying(&format!("{X}\n"), &cases);
 }
 
 /// Odd inputs (NA, a column with no variance, one column, no factors)

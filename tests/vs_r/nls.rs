@@ -8,9 +8,8 @@
 //! refuses with R's message (nls_errors.json).
 
 use crate::common;
+use common::r_json;
 use common::r_json::assert_warns_once as warns;
-use common::text;
-use common::{flowcast, r_json, steps_workflow as workflow};
 
 /// Every step's JSON against R's.
 #[test]
@@ -48,19 +47,21 @@ fn warnings_are_rs() {
 /// What flowcast does not do is refused in words that say so.
 #[test]
 fn other_algorithms_and_tracing_are_refused() {
-    for (call, message) in [
-        ("algorithm = \"port\"", "Gauss-Newton only"),
-        ("algorithm = \"plinear\"", "Gauss-Newton only"),
-        ("trace = TRUE", "does not print its iterations"),
-    ] {
-        let (_dir, path) = workflow(&format!(
-            "{DEC}a = 'nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1), {call})'"
-        ));
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{call}: {all}");
-        assert!(all.contains(message), "{call}: {all}");
-    }
+    let cases = [
+        (
+            "a = 'nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1), algorithm = \"port\")'",
+            "Gauss-Newton only",
+        ),
+        (
+            "a = 'nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1), algorithm = \"plinear\")'",
+            "Gauss-Newton only",
+        ),
+        (
+            "a = 'nls(y ~ a * exp(-b * t), data = dec, start = list(a = 8, b = 0.1), trace = TRUE)'",
+            "does not print its iterations",
+        ),
+    ];
+    common::assert_refused_saying(DEC, &cases);
 }
 
 /// Odd shapes and values give a value or an error, never a panic.

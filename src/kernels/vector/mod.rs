@@ -70,6 +70,16 @@ const SUB: &[super::Param] = &[
     opt("useBytes"),
 ];
 
+/// regexpr's, gregexpr's and regexec's: R gives the three one signature.
+const MATCH_TEXT: &[super::Param] = &[
+    req("pattern"),
+    req("text"),
+    opt("ignore.case"),
+    opt("perl"),
+    opt("fixed"),
+    opt("useBytes"),
+];
+
 pub(super) static KERNELS: &[Kernel] = &[
     k(
         "which",
@@ -360,40 +370,19 @@ pub(super) static KERNELS: &[Kernel] = &[
     k("gsub", SUB, grep::sub_shape, grep::sub_eval),
     k(
         "regexpr",
-        &[
-            req("pattern"),
-            req("text"),
-            opt("ignore.case"),
-            opt("perl"),
-            opt("fixed"),
-            opt("useBytes"),
-        ],
+        MATCH_TEXT,
         grep::regexpr_shape,
         grep::regexpr_eval,
     ),
     k(
         "gregexpr",
-        &[
-            req("pattern"),
-            req("text"),
-            opt("ignore.case"),
-            opt("perl"),
-            opt("fixed"),
-            opt("useBytes"),
-        ],
+        MATCH_TEXT,
         grep::gregexpr_shape,
         grep::gregexpr_eval,
     ),
     k(
         "regexec",
-        &[
-            req("pattern"),
-            req("text"),
-            opt("ignore.case"),
-            opt("perl"),
-            opt("fixed"),
-            opt("useBytes"),
-        ],
+        MATCH_TEXT,
         grep::regexec_shape,
         grep::regexec_eval,
     ),
