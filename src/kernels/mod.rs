@@ -46,6 +46,7 @@ mod combn;
 pub(crate) mod complex;
 pub mod conditions;
 pub mod constants;
+mod constr_optim;
 mod contrasts;
 mod cov_wt;
 pub mod data;
@@ -420,6 +421,7 @@ pub fn registry() -> &'static Registry {
             switch::KERNELS,
             arrays::KERNELS,
             cov_wt::KERNELS,
+            constr_optim::KERNELS,
             spline::KERNELS,
             runmed::KERNELS,
             smooth::KERNELS,
