@@ -52,6 +52,7 @@ mod cov_wt;
 pub mod data;
 mod data_frame;
 mod density;
+mod diffinv;
 mod dmultinom;
 mod dqfun;
 mod expand_grid;
@@ -120,6 +121,7 @@ pub(crate) mod summary;
 mod supsmu;
 mod sweep;
 pub mod switch;
+mod toeplitz;
 mod triangle;
 mod ts;
 mod unsplit;
@@ -385,6 +387,7 @@ pub fn registry() -> &'static Registry {
             approx::KERNELS,
             bandwidth::KERNELS,
             density::KERNELS,
+            diffinv::KERNELS,
             triangle::KERNELS,
             rowwise::KERNELS,
             filter::KERNELS,
@@ -427,6 +430,7 @@ pub fn registry() -> &'static Registry {
             smooth::KERNELS,
             smooth_spline::KERNELS,
             ts::KERNELS,
+            toeplitz::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
             spectrum::KERNELS,

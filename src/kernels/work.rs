@@ -480,7 +480,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // uniroot's Brent steps on the power function: some thirty
         // non-central t or normal tail probabilities.
-        "power.t.test" | "power.prop.test" => POWER_SOLVE,
+        "power.t.test" | "power.prop.test" | "power.anova.test" => POWER_SOLVE,
         // The pairs' product has n terms; qbirthday evaluates it a few
         // times near its guess, about sqrt(2 classes log 2) draws.
         "pbirthday" => PER_ELEMENT * scalar_arg(args, "n", 1.0).abs().min(MAX),
@@ -553,7 +553,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (n, _) = arg_dims(args, "x");
             SOLVE * n.powi(3) / 3.0
         }
-        "det" => {
+        "det" | "determinant" => {
             let (n, _) = arg_dims(args, "x");
             SOLVE * 2.0 / 3.0 * n.powi(3)
         }
@@ -628,6 +628,15 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "fft" => {
             let (m, n) = arg_dims(args, "z");
             FFT * (fft_ops(m, n) + fft_ops(n, m))
+        }
+        // diffinv: a running sum over the result per difference.
+        "diffinv" => PER_ELEMENT * out * scalar_arg(args, "differences", 1.0).clamp(1.0, MAX),
+        // toeplitz: one copy per cell of the n x n result.
+        "toeplitz" => PER_ELEMENT * out,
+        // mvfft: the columns' transforms alone.
+        "mvfft" => {
+            let (m, n) = arg_dims(args, "z");
+            FFT * fft_ops(m, n)
         }
         // Binning, the kernel on 2n points, three transforms of 2n, and
         // the interpolation onto the output.

@@ -1,6 +1,8 @@
-//! constrOptim, determinant, toeplitz and mvfft: constrOptim.R's
-//! logarithmic barrier over flowcast's optim port, determinant's LU (as
-//! det's), toeplitz and mvfft over the fft port. The workflow
+//! constrOptim, determinant, toeplitz, mvfft, power.anova.test and
+//! diffinv: constrOptim.R's logarithmic barrier over flowcast's optim
+//! port, determinant's LU (as det's), toeplitz, mvfft over the fft port,
+//! power.anova.test's uniroot solves and diffinv's recursion down to
+//! intgrt_vec. The workflow
 //! tests/fixtures/workflows/library26.toml runs, and every step must agree
 //! with what R computed for the same expression
 //! (tests/fixtures/r/library26.R wrote library26.json) to the 1e-10
@@ -40,6 +42,18 @@ fn flowcast_refusals_say_why() {
             "a = 'constrOptim(c(1, 2), function(p) sum(p^2), NULL, ui = diag(2), ci = c(0, 0), outer.eps = c(1, 2))'",
             "'outer.eps' as one number",
         ),
+        (
+            "a = 'toeplitz(c(\"a\", \"b\"))'",
+            "refuses a character 'x'",
+        ),
+        ("a = 'toeplitz(list(1, 2))'", "refuses a list 'x'"),
+        ("a = 'diffinv(c(\"1\", \"2\"))'", "numeric or logical 'x'"),
+        ("a = 'diffinv(list(1, 2))'", "numeric or logical 'x'"),
+        ("a = 'diffinv(c(1, 2), lag = c(1, 2))'", "'lag' as one number"),
+        (
+            "a = 'diffinv(c(1, 2), differences = c(1, 2))'",
+            "'differences' as one number",
+        ),
     ] {
         let (_dir, path) = workflow(steps);
         let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
@@ -70,6 +84,28 @@ fn odd_inputs_do_not_panic() {
         "constrOptim(c(1, 2), function(p) sum(p^2), NULL, ui = diag(2), ci = c(0, 0), outer.iterations = X)",
         "constrOptim(c(1, 2), function(p) sum(p^2), NULL, ui = diag(2), ci = c(0, 0), outer.eps = X)",
         "constrOptim(c(1, 2), function(p) sum(p^2), NULL, ui = diag(2), ci = c(0, 0), hessian = X)",
+        "determinant(X)",
+        "determinant(matrix(c(2, 1, 1, 3), 2), logarithm = X)",
+        "determinant(matrix(numeric(0), 0, 0), logarithm = X)",
+        "toeplitz(X)",
+        "mvfft(X)",
+        "mvfft(matrix(c(1, 2, 3, 4), 2), inverse = X)",
+        "power.anova.test(groups = X, n = 5, between.var = 1, within.var = 3)",
+        "power.anova.test(groups = 3, n = X, between.var = 1, within.var = 3)",
+        "power.anova.test(groups = 3, n = 5, between.var = X, within.var = 3)",
+        "power.anova.test(groups = 3, n = 5, between.var = 1, within.var = X)",
+        "power.anova.test(groups = 3, n = 5, between.var = 1, within.var = 3, sig.level = X)",
+        "power.anova.test(groups = 3, between.var = 1, within.var = 3, power = X)",
+        "power.anova.test(groups = X, between.var = 1, within.var = 3, power = 0.8)",
+        "power.anova.test(groups = 3, n = 5, between.var = X, power = 0.8)",
+        "power.anova.test(groups = 3, n = 5, within.var = X, power = 0.8)",
+        "power.anova.test(groups = 3, n = 5, between.var = 1, within.var = X, power = 0.8, sig.level = NULL)",
+        "diffinv(X)",
+        "diffinv(c(1, 2, 3), lag = X)",
+        "diffinv(c(1, 2, 3), differences = X)",
+        "diffinv(c(1, 2, 3), xi = X)",
+        "diffinv(matrix(c(1, 2, 3, 4), 2), lag = X)",
+        "diffinv(matrix(c(1, 2, 3, 4), 2), xi = X)",
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }
