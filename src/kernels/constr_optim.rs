@@ -135,8 +135,7 @@ impl Constraints {
     /// `ui %*% theta`, summed as the reference BLAS dgemv does.
     fn times(&self, theta: &[f64]) -> Vec<f64> {
         let mut y = vec![0.0; self.k];
-        for j in 0..self.p {
-            let t = theta[j];
+        for (j, &t) in theta.iter().enumerate().take(self.p) {
             for (i, y) in y.iter_mut().enumerate() {
                 *y += t * self.ui[i + j * self.k];
             }

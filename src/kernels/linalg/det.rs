@@ -108,7 +108,7 @@ pub(super) fn determinant_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
     let logarithm = match args.get("logarithm") {
         None => Some(true),
         Some(Value::Bool(b)) if !b.is_empty() => b[0],
-        Some(v @ (Value::Num(_) | Value::Mat(_))) if v.len() > 0 => {
+        Some(v @ (Value::Num(_) | Value::Mat(_))) if !v.is_empty() => {
             let x = v.as_f64_slice().unwrap_or_default()[0];
             (!x.is_nan()).then_some(x != 0.0)
         }
@@ -122,7 +122,7 @@ pub(super) fn determinant_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
     let (modulus, sign) = if n == 0 {
         let log = logarithm.ok_or_else(|| {
             KernelError::new(match args.get("logarithm") {
-                Some(v) if v.len() == 0 => "argument is of length zero",
+                Some(v) if v.is_empty() => "argument is of length zero",
                 Some(Value::Str(_)) => "argument is not interpretable as logical",
                 _ => "missing value where TRUE/FALSE needed",
             })
