@@ -21,6 +21,7 @@ fn function_formals(func: &str) -> &'static [&'static str] {
         "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
         | "integrate" | "nlm" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
+        "constrOptim" => &["f", "grad"],
         "do.call" => &["what"],
         "approx" | "spline" => &["ties"],
         _ => &[],
@@ -65,7 +66,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
                       tapply, by, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
-                      optim, optimHess, nlm, approx (ties), spline (ties) and tryCatch (handlers)";
+                      optim, optimHess, constrOptim, nlm, approx (ties), spline (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an

@@ -173,8 +173,8 @@ fn fit_mle(
     ctx: &mut Ctx,
 ) -> Result<Fit, KernelError> {
     let p = cmat.ncols();
-    let f = |psi: &[f64]| fa_fn(psi, cmat, q);
-    let g = |psi: &[f64]| fa_gr(psi, cmat, q);
+    let f = |psi: &[f64], _: &mut Ctx| fa_fn(psi, cmat, q);
+    let g = |psi: &[f64], _: &mut Ctx| fa_gr(psi, cmat, q);
     let method = Value::string("L-BFGS-B");
     let control = Value::List(List::named(vec![
         ("fnscale", Value::scalar(1.0)),

@@ -13,13 +13,22 @@ use num_complex::Complex64;
 use super::args::{ArgError, Args};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "fft",
-    params: &[req("z"), opt("inverse")],
-    random: false,
-    shape,
-    eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "mvfft",
+        params: &[req("z"), opt("inverse")],
+        random: false,
+        shape: mvfft_shape,
+        eval: mvfft_eval,
+    },
+    Kernel {
+        name: "fft",
+        params: &[req("z"), opt("inverse")],
+        random: false,
+        shape,
+        eval,
+    },
+];
 
 /// What `fft_factor` leaves in its statics for `fft_work`.
 struct Factors {
@@ -1066,6 +1075,43 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         [r, c] => Value::ComplexMat(DMatrix::from_vec(r, c, out)),
         _ => Value::Complex(out),
     })
+}
+
+/// fourier.c's `mvfft`: each column of the matrix `z` transformed on its
+/// own, as `fft_work` on one segment per column.
+fn mvfft_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let z = args.get("z").unwrap_or(&Value::Null);
+    let (data, dims) = match (z.dims(), as_complex(z)) {
+        (None, _) => {
+            return Err(KernelError::new(
+                "vector-valued (multivariate) series required",
+            ))
+        }
+        (Some(_), None) => return Err(KernelError::new("non-numeric argument")),
+        (Some(_), Some(c)) => c,
+    };
+    let (n, p) = (dims[0], dims[1]);
+    let inverse = inverse_flag(args);
+    let mut out = Vec::with_capacity(n * p);
+    for i in 0..p {
+        out.extend(fft_complex(&data[i * n..(i + 1) * n], &[n], inverse)?);
+    }
+    Ok(Value::ComplexMat(DMatrix::from_vec(n, p, out)))
+}
+
+fn mvfft_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("z") {
+        None | Some(Type::Any) => Ok(Type::Any),
+        Some(
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::ComplexMat { rows, cols },
+        ) => Ok(Type::ComplexMat {
+            rows: *rows,
+            cols: *cols,
+        }),
+        Some(_) => Err(args.error("z", "vector-valued (multivariate) series required")),
+    }
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

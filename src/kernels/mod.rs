@@ -46,11 +46,13 @@ mod combn;
 pub(crate) mod complex;
 pub mod conditions;
 pub mod constants;
+mod constr_optim;
 mod contrasts;
 mod cov_wt;
 pub mod data;
 mod data_frame;
 mod density;
+mod diffinv;
 mod dmultinom;
 mod dqfun;
 mod expand_grid;
@@ -119,6 +121,7 @@ pub(crate) mod summary;
 mod supsmu;
 mod sweep;
 pub mod switch;
+mod toeplitz;
 mod triangle;
 mod ts;
 mod unsplit;
@@ -384,6 +387,7 @@ pub fn registry() -> &'static Registry {
             approx::KERNELS,
             bandwidth::KERNELS,
             density::KERNELS,
+            diffinv::KERNELS,
             triangle::KERNELS,
             rowwise::KERNELS,
             filter::KERNELS,
@@ -420,11 +424,13 @@ pub fn registry() -> &'static Registry {
             switch::KERNELS,
             arrays::KERNELS,
             cov_wt::KERNELS,
+            constr_optim::KERNELS,
             spline::KERNELS,
             runmed::KERNELS,
             smooth::KERNELS,
             smooth_spline::KERNELS,
             ts::KERNELS,
+            toeplitz::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
             spectrum::KERNELS,

@@ -283,6 +283,7 @@ pub fn reads_names(func: &str) -> bool {
             // par's names reach fn and the result.
             | "optim"
             | "optimHess"
+            | "constrOptim"
             // xreg's column names name its coefficients.
             | "arima"
             // x's column names are the result's.

@@ -208,11 +208,15 @@ fn method(v: Option<&Value>) -> Result<&'static str, KernelError> {
 #[derive(Clone, Copy)]
 enum Target<'a, 'f> {
     R(Fun<'f>),
-    Native(&'a dyn Fn(&[f64]) -> Result<f64, KernelError>),
+    Native(NativeObjective<'a>),
 }
 
+/// A kernel's Rust objective; it is handed the context, so that it can
+/// call the user's R functions (constrOptim's barrier wraps `f`).
+pub(super) type NativeObjective<'a> = &'a dyn Fn(&[f64], &mut Ctx) -> Result<f64, KernelError>;
+
 /// The gradient a kernel hands optim with its Rust objective.
-type NativeGradient<'a> = &'a dyn Fn(&[f64]) -> Result<Vec<f64>, KernelError>;
+pub(super) type NativeGradient<'a> = &'a dyn Fn(&[f64], &mut Ctx) -> Result<Vec<f64>, KernelError>;
 
 /// optim.c's `OptStruct`: `fn` and `gr` as the minimisers see them,
 /// on parameters divided by `parscale`, values divided by `fnscale`.
@@ -259,7 +263,7 @@ impl Objective<'_, '_> {
                 let v = f.call_on(&self.arg(f, x), self.dots, ctx)?;
                 Self::numbers(&v, "objective function")
             }
-            Target::Native(f) => Ok(vec![f(&x)?]),
+            Target::Native(f) => Ok(vec![f(&x, ctx)?]),
         }
     }
 
@@ -321,7 +325,7 @@ impl Objective<'_, '_> {
                     let v = g.call_on(&self.arg(g, x), self.dots, ctx)?;
                     Self::numbers(&v, "gradient")?
                 }
-                (None, Some(g)) => g(&x)?,
+                (None, Some(g)) => g(&x, ctx)?,
                 (None, None) => unreachable!(),
             };
             if s.len() != n {
@@ -1394,16 +1398,18 @@ pub(super) fn optim_native_try(
     hessian: bool,
     ctx: &mut Ctx,
 ) -> Result<Optimum, KernelError> {
-    optim_native_gr(par, f, None, method, bounds, control_list, hessian, ctx)
+    let f = |p: &[f64], _: &mut Ctx| f(p);
+    optim_native_gr(par, &f, None, method, bounds, control_list, hessian, ctx)
 }
 
 /// [`optim_native_try`] with the kernel's own gradient `gr` (R code
 /// passing its own `gr` closure, as factanal.fit.mle passes FAgr); `None`
-/// is optim's finite differences.
+/// is optim's finite differences. Both are handed the context, to call
+/// the user's R functions from within (constrOptim's barrier).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn optim_native_gr(
     par: &[f64],
-    f: &dyn Fn(&[f64]) -> Result<f64, KernelError>,
+    f: NativeObjective<'_>,
     gr: Option<NativeGradient<'_>>,
     method: Option<&Value>,
     bounds: Option<(&[f64], &[f64])>,

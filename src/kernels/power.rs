@@ -10,15 +10,31 @@ use std::cell::Cell;
 
 use super::acf::match_arg;
 use super::args::ArgError;
-use super::htest::uniroot::{uniroot_extend, Extend};
+use super::htest::uniroot::{uniroot, uniroot_extend, Extend};
+use super::nmath::pnbeta::pnf;
 use super::nmath::pnorm;
 use super::nmath::pnt::pnt;
+use super::nmath::qfun::qf;
 use super::nmath::qnorm::qnorm;
 use super::nmath::qt::qt;
 use super::value::{List, Value};
 use super::{opt, Args, Ctx, Kernel, KernelError, ShapeCtx, Type};
 
 pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "power.anova.test",
+        params: &[
+            opt("groups"),
+            opt("n"),
+            opt("between.var"),
+            opt("within.var"),
+            opt("sig.level"),
+            opt("power"),
+        ],
+        random: false,
+        shape: anova_shape,
+        eval: anova_eval,
+    },
     Kernel {
         name: "power.t.test",
         params: &[
@@ -491,4 +507,153 @@ fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         Some("n is number in *each* group"),
         "Two-sample comparison of proportions power calculation",
     ))
+}
+
+fn anova_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut fields: Vec<(&str, Type)> = [
+        "groups",
+        "n",
+        "between.var",
+        "within.var",
+        "sig.level",
+        "power",
+    ]
+    .iter()
+    .map(|p| (*p, Type::num_unknown()))
+    .collect();
+    fields.push(("note", str1()));
+    fields.push(("method", str1()));
+    Ok(Type::record("power.htest", fields))
+}
+
+/// `!is.null(x) && x < 2` as R 4.2.2's `&&` reads it: NA (or nothing)
+/// is `if`'s error; of several numbers the first, with R 4.2's warning.
+fn below_two(v: &Option<Vec<f64>>, ctx: &mut Ctx) -> Result<bool, KernelError> {
+    let Some(v) = v else { return Ok(false) };
+    if v.len() > 1 {
+        ctx.warn(format!(
+            "'length(x) = {} > 1' in coercion to 'logical(1)'",
+            v.len()
+        ));
+    }
+    match v.first() {
+        Some(x) if !x.is_nan() => Ok(*x < 2.0),
+        _ => Err(KernelError::new("missing value where TRUE/FALSE needed")),
+    }
+}
+
+/// R's power.anova.test (stats/R/power.R): the power of the balanced
+/// one-way ANOVA F test, or the one parameter given as NULL solved for by
+/// `uniroot` on p.body over R's interval (no extension, R's default tol).
+fn anova_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let groups = param(args, "groups", None)?;
+    let n = param(args, "n", None)?;
+    let between = param(args, "between.var", None)?;
+    let within = param(args, "within.var", None)?;
+    let sig = param(args, "sig.level", Some(0.05))?;
+    let power = param(args, "power", None)?;
+    let which = the_null(
+        &[
+            ("groups", &groups),
+            ("n", &n),
+            ("between.var", &between),
+            ("within.var", &within),
+            ("power", &power),
+            ("sig.level", &sig),
+        ],
+        "exactly one of 'groups', 'n', 'between.var', 'within.var', 'power', and 'sig.level' must be NULL",
+    )?;
+    if below_two(&groups, ctx)? {
+        return Err(KernelError::new("number of groups must be at least 2"));
+    }
+    if below_two(&n, ctx)? {
+        return Err(KernelError::new(
+            "number of observations in each group must be at least 2",
+        ));
+    }
+    assert_prob("sig.level", &sig)?;
+    assert_prob("power", &power)?;
+    let nans = Cell::new(false);
+    // p.body with (groups, n, between.var, within.var, sig.level).
+    let body = |v: &[f64]| -> f64 {
+        let (groups, n, between, within, sig) = (v[0], v[1], v[2], v[3], v[4]);
+        let lambda = (groups - 1.0) * n * (between / within);
+        let (df1, df2) = (groups - 1.0, (n - 1.0) * groups);
+        let q = checked(qf(sig, df1, df2, false, false), sig + df1 + df2, &nans);
+        checked(
+            pnf(q, df1, df2, lambda, false, false),
+            q + df1 + df2 + lambda,
+            &nans,
+        )
+    };
+    let get = |v: &Option<Vec<f64>>| v.clone().unwrap_or_default();
+    let mut vals = [
+        get(&groups),
+        get(&n),
+        get(&between),
+        get(&within),
+        get(&sig),
+    ];
+    let mut power = get(&power);
+    if which == 4 {
+        let refs: Vec<&[f64]> = vals.iter().map(Vec::as_slice).collect();
+        power = recycled(&refs, &body);
+    } else {
+        // The parameter solved for, as its place in p.body's arguments.
+        let at = [0, 1, 2, 3, usize::MAX, 4][which];
+        let target = single("power", &power)?;
+        let names = ["groups", "n", "between.var", "within.var", "sig.level"];
+        let mut fixed = [0.0; 5];
+        for i in 0..5 {
+            if i != at {
+                fixed[i] = single(names[i], &vals[i])?;
+            }
+        }
+        let (lower, upper) = match at {
+            0 => (2.0, 100.0),
+            1 => (2.0, 1e5),
+            // within.var over between.var * c(1e-7, 1e7), and back.
+            2 => (fixed[3] * 1e-7, fixed[3] * 1e7),
+            3 => (fixed[2] * 1e-7, fixed[2] * 1e7),
+            _ => (1e-10, 1.0 - 1e-10),
+        };
+        // uniroot's lower = min(interval), upper = max(interval).
+        // `lower >= upper` of an NA end is `if`'s error.
+        if lower.is_nan() || upper.is_nan() {
+            return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+        }
+        let (lower, upper) = (lower.min(upper), lower.max(upper));
+        let mut f = |x: f64| {
+            let mut v = fixed;
+            v[at] = x;
+            body(&v) - target
+        };
+        let (fl, fu) = if lower >= upper {
+            (f64::NAN, f64::NAN)
+        } else {
+            (f(lower), f(upper))
+        };
+        let root = uniroot(&mut f, lower, upper, fl, fu, f64::EPSILON.powf(0.25))?;
+        vals[at] = vec![root];
+    }
+    if nans.get() {
+        ctx.warn("NaNs produced");
+    }
+    let [groups, n, between, within, sig] = vals;
+    Ok(Value::List(List::record(
+        "power.htest",
+        vec![
+            ("groups", Value::Num(groups)),
+            ("n", Value::Num(n)),
+            ("between.var", Value::Num(between)),
+            ("within.var", Value::Num(within)),
+            ("sig.level", Value::Num(sig)),
+            ("power", Value::Num(power)),
+            ("note", Value::string("n is number in each group")),
+            (
+                "method",
+                Value::string("Balanced one-way analysis of variance power calculation"),
+            ),
+        ],
+    )))
 }

@@ -452,6 +452,15 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iterlim", 100.0).clamp(1.0, NLM_ITERATIONS);
             NLM * iter * (n * n + 5.0 * n * (n + 1.0))
         }
+        // constrOptim: each evaluation of the barrier (or its gradient)
+        // is two products `ui %*% theta` of the k x p constraints and a
+        // pass over them; the searches make some hundreds of evaluations
+        // in all (R's own examples: 200 to 400); f's and grad's bodies are
+        // charged through their closures.
+        "constrOptim" => {
+            let (k, p) = arg_dims(args, "ui");
+            CONSTR_OPTIM_EVALS * PER_ELEMENT * (4.0 * k * p + 3.0 * k)
+        }
         // arima: each likelihood is a Kalman filter pass over the series,
         // (r + d)^2 per observation, and optim's BFGS evaluates it about
         // 2k + 1 times per iteration for k parameters (central differences)
@@ -517,7 +526,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // uniroot's Brent steps on the power function: some thirty
         // non-central t or normal tail probabilities.
-        "power.t.test" | "power.prop.test" => POWER_SOLVE,
+        "power.t.test" | "power.prop.test" | "power.anova.test" => POWER_SOLVE,
         // The pairs' product has n terms; qbirthday evaluates it a few
         // times near its guess, about sqrt(2 classes log 2) draws.
         "pbirthday" => PER_ELEMENT * scalar_arg(args, "n", 1.0).abs().min(MAX),
@@ -590,7 +599,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (n, _) = arg_dims(args, "x");
             SOLVE * n.powi(3) / 3.0
         }
-        "det" => {
+        "det" | "determinant" => {
             let (n, _) = arg_dims(args, "x");
             SOLVE * 2.0 / 3.0 * n.powi(3)
         }
@@ -665,6 +674,15 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "fft" => {
             let (m, n) = arg_dims(args, "z");
             FFT * (fft_ops(m, n) + fft_ops(n, m))
+        }
+        // diffinv: a running sum over the result per difference.
+        "diffinv" => PER_ELEMENT * out * scalar_arg(args, "differences", 1.0).clamp(1.0, MAX),
+        // toeplitz: one copy per cell of the n x n result.
+        "toeplitz" => PER_ELEMENT * out,
+        // mvfft: the columns' transforms alone.
+        "mvfft" => {
+            let (m, n) = arg_dims(args, "z");
+            FFT * fft_ops(m, n)
         }
         // Binning, the kernel on 2n points, three transforms of 2n, and
         // the interpolation onto the output.
@@ -1170,6 +1188,9 @@ const KMEANS_ITERATIONS: f64 = 5.0;
 /// PER_ELEMENT order of a copied element and a comparison).
 const NLM_ITERATIONS: f64 = 25.0;
 const NLM: f64 = 4.0;
+/// constrOptim's evaluations of its barrier and gradient over all its
+/// outer iterations, typically (R's examples: 200 to 400).
+const CONSTR_OPTIM_EVALS: f64 = 300.0;
 /// factanal: L-BFGS-B's evaluations of FAfn and FAgr charged (not
 /// measured: R 4.2.2 takes 8 to 40 on six- and seven-variable fits);
 /// varimax: the iterations its rotation takes (not measured: a handful

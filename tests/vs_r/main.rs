@@ -36,6 +36,7 @@ mod library22;
 mod library23;
 mod library24;
 mod library25;
+mod library26;
 mod library4;
 mod library5;
 mod library6;

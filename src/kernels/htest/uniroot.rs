@@ -120,7 +120,7 @@ pub(crate) fn end_values(f_lower: f64, f_upper: f64) -> Result<(f64, f64), Kerne
 
 /// R's `uniroot(f, lower, upper, f.lower, f.upper, tol)$root`, with its
 /// checks (extendInt = "no", maxiter = 1000).
-pub(super) fn uniroot(
+pub(crate) fn uniroot(
     f: &mut dyn FnMut(f64) -> f64,
     lower: f64,
     upper: f64,

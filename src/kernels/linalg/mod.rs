@@ -205,6 +205,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: det::det_eval,
     },
     Kernel {
+        name: "determinant",
+        params: &[req("x"), opt("logarithm"), DOTS],
+        random: false,
+        shape: det::determinant_shape,
+        eval: det::determinant_eval,
+    },
+    Kernel {
         name: "backsolve",
         params: &[
             req("r"),

@@ -310,6 +310,35 @@ pub(super) fn log_determinant(a: &DMatrix<f64>) -> (f64, f64) {
     (modulus, sign)
 }
 
+/// R's `La_det_ge_real(A, logarithm)` (Lapack.c): `(modulus, sign)` from
+/// the same factorisation as [`log_determinant`]; with `logarithm` false
+/// the modulus is U's diagonal multiplied out, its sign moved to `sign`.
+pub(super) fn determinant(a: &DMatrix<f64>, logarithm: bool) -> (f64, f64) {
+    if logarithm {
+        return log_determinant(a);
+    }
+    let lu = lu_fast(a);
+    if lu.info > 0 {
+        return (0.0, 1.0);
+    }
+    let n = lu.n;
+    let mut sign = 1.0;
+    for (i, &p) in lu.ipiv.iter().enumerate() {
+        if p != i {
+            sign = -sign;
+        }
+    }
+    let mut modulus = 1.0;
+    for i in 0..n {
+        modulus *= lu.a[i * (n + 1)];
+    }
+    if modulus < 0.0 {
+        modulus = -modulus;
+        sign = -sign;
+    }
+    (modulus, sign)
+}
+
 /// The factorisation a solve starts with: the reference one where it is
 /// cheap, faer's above the block size.
 fn lu_fast(a: &DMatrix<f64>) -> Lu {
