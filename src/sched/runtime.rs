@@ -609,11 +609,12 @@ impl Runtime {
             }
         }
         let node_ref = &self.dag.nodes[node];
-        let (secs, mean_its) = samples.iter().fold((0.0, 0.0), |(s, w), (r, t)| {
-            (s + t, w + node_ref.share(r) * n as f64)
-        });
-        if mean_its > 0.0 {
-            let per = (self.estimator)(node, secs / mean_its);
+        let implied: Vec<(f64, f64)> = samples
+            .iter()
+            .map(|(r, t)| (*t, node_ref.share(r) * n as f64))
+            .collect();
+        if let Some(mean) = crate::cost::testdrive::mean_iteration(&implied) {
+            let per = (self.estimator)(node, mean);
             self.set_per_iteration(node, per);
         }
         self.driven.push((node, self.dag.nodes[node].cost));
