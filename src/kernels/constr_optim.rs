@@ -543,14 +543,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     fields.push(("outer.iterations", Value::scalar(i as f64)));
     fields.push(("barrier.value", Value::scalar(barrier_value)));
-    let (names, items): (Vec<String>, Vec<Value>) =
-        fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
-    Ok(Value::List(List {
-        class: None,
-        names: Some(names),
-        items,
-        row_names: None,
-    }))
+    Ok(Value::List(List::named(fields)))
 }
 
 /// f's body (and grad's) is checked once at a numeric vector of theta's

@@ -1091,14 +1091,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     fields.push(("code", Value::scalar(f64::from(opt.itrmcd))));
     fields.push(("iterations", Value::scalar(opt.itncnt as f64)));
-    let (names, items): (Vec<String>, Vec<Value>) =
-        fields.into_iter().map(|(k, v)| (k.to_string(), v)).unzip();
-    Ok(Value::List(List {
-        class: None,
-        names: Some(names),
-        items,
-        row_names: None,
-    }))
+    Ok(Value::List(List::named(fields)))
 }
 
 /// f's body is checked once at a numeric vector of p's length; how often

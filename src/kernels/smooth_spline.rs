@@ -1053,13 +1053,9 @@ fn num(v: f64) -> Value {
 }
 
 fn record(class: Option<&str>, fields: Vec<(&str, Value)>) -> Value {
-    let (names, items): (Vec<String>, Vec<Value>) =
-        fields.into_iter().map(|(n, v)| (n.to_string(), v)).unzip();
-    Value::List(List {
-        class: class.map(str::to_string),
-        names: Some(names),
-        items,
-        row_names: None,
+    Value::List(match class {
+        Some(class) => List::record(class, fields),
+        None => List::named(fields),
     })
 }
 
