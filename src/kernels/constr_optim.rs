@@ -573,13 +573,10 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         ("convergence", Type::num(1)),
         ("message", Type::Any),
     ];
-    match args.ty("hessian") {
-        None => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(false)] => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(true)] => {
-            fields.push(("hessian", Type::Mat { rows: n, cols: n }))
-        }
-        Some(_) => return Ok(Type::Any),
+    match super::optim::hessian_wanted(args) {
+        Some(false) => {}
+        Some(true) => fields.push(("hessian", Type::Mat { rows: n, cols: n })),
+        None => return Ok(Type::Any),
     }
     fields.push(("outer.iterations", Type::num(1)));
     fields.push(("barrier.value", Type::num(1)));

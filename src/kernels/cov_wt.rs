@@ -25,15 +25,6 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
     eval,
 }];
 
-/// A registered function on `given`, as an R call of it would be.
-fn call(
-    name: &str,
-    given: Vec<(Option<String>, &Value)>,
-    ctx: &mut Ctx,
-) -> Result<Value, KernelError> {
-    registry().call(name, given, ctx)
-}
-
 fn numbers(v: &Value) -> Vec<f64> {
     bare(v).as_f64_slice().unwrap_or_default().into_owned()
 }
@@ -81,7 +72,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 Some(false)
             };
             let wv = Value::Num(w.clone());
-            let s = call("sum", vec![(None, &wv)], ctx)?
+            let s = registry()
+                .call("sum", vec![(None, &wv)], ctx)?
                 .as_scalar()
                 .unwrap_or(f64::NAN);
             let zero = (!s.is_nan()).then_some(s == 0.0);
@@ -147,14 +139,15 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         wt[i].sqrt() * (x[(i, j)] - c)
     });
     let xv = Value::Mat(xs);
-    let cp = call("crossprod", vec![(None, &xv)], ctx)?;
+    let cp = registry().call("crossprod", vec![(None, &xv)], ctx)?;
     let mut cov = match bare(&cp) {
         Value::Mat(m) => m.clone(),
         _ => DMatrix::zeros(p, p),
     };
     if method == "unbiased" {
         let sq = Value::Num(wt.iter().map(|w| w * w).collect());
-        let s2 = call("sum", vec![(None, &sq)], ctx)?
+        let s2 = registry()
+            .call("sum", vec![(None, &sq)], ctx)?
             .as_scalar()
             .unwrap_or(f64::NAN);
         let d = 1.0 - s2;
@@ -181,7 +174,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 fn weighted_col_sums(x: &DMatrix<f64>, wt: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
     let (n, p) = x.shape();
     let m = Value::Mat(DMatrix::from_fn(n, p, |i, j| wt[i] * x[(i, j)]));
-    Ok(numbers(&call("colSums", vec![(None, &m)], ctx)?))
+    Ok(numbers(&registry().call(
+        "colSums",
+        vec![(None, &m)],
+        ctx,
+    )?))
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

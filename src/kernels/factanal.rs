@@ -74,15 +74,6 @@ fn diag(v: &[f64]) -> Mat {
     Mat::from_fn(v.len(), v.len(), |i, j| if i == j { v[i] } else { 0.0 })
 }
 
-/// A registered function on `given`, as an R call of it would be.
-fn call(
-    name: &str,
-    given: Vec<(Option<String>, &Value)>,
-    ctx: &mut Ctx,
-) -> Result<Value, KernelError> {
-    registry().call(name, given, ctx)
-}
-
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     match bare(v) {
         Value::List(l) => l.field(name),
@@ -534,7 +525,7 @@ fn factanal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
             };
             let rownames = dimnames(x).0.map(<[String]>::to_vec);
             let xv = dimnamed(Value::Mat(m.clone()), None, colnames.clone());
-            let cw = call("cov.wt", vec![(None, &xv)], ctx)?;
+            let cw = registry().call("cov.wt", vec![(None, &xv)], ctx)?;
             let cov = field(&cw, "cov")
                 .and_then(matrix_of)
                 .ok_or_else(|| KernelError::new("cov.wt gave no covariance"))?;
@@ -693,7 +684,7 @@ fn factanal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
         fields.push(("rotmat", Value::Mat(r)));
     }
     if let (Some((zm, rownames)), true) = (&z, scores != "none") {
-        let zz = call("scale", vec![(None, &Value::Mat(zm.clone()))], ctx)?;
+        let zz = registry().call("scale", vec![(None, &Value::Mat(zm.clone()))], ctx)?;
         let zz = matrix_of(&zz).ok_or_else(|| KernelError::new("scale gave no matrix"))?;
         let sc = if scores == "regression" {
             mm(&zz, &super::linalg::solve(&cv, Some(&load), f64::EPSILON)?)

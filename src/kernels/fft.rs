@@ -1099,17 +1099,13 @@ fn mvfft_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::ComplexMat(DMatrix::from_vec(n, p, out)))
 }
 
-fn mvfft_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+/// fft's shape, for matrices only.
+fn mvfft_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("z") {
-        None | Some(Type::Any) => Ok(Type::Any),
-        Some(
-            Type::Mat { rows, cols }
-            | Type::BoolMat { rows, cols }
-            | Type::ComplexMat { rows, cols },
-        ) => Ok(Type::ComplexMat {
-            rows: *rows,
-            cols: *cols,
-        }),
+        None
+        | Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+            shape(args, ctx)
+        }
         Some(_) => Err(args.error("z", "vector-valued (multivariate) series required")),
     }
 }

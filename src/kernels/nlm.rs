@@ -1126,14 +1126,10 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         ("estimate", at.clone()),
         ("gradient", at),
     ];
-    match args.ty("hessian") {
-        None => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(false)] => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(true)] => {
-            fields.push(("hessian", Type::Mat { rows: n, cols: n }))
-        }
-        // Whether the list has a hessian is known only at the run.
-        Some(_) => return Ok(Type::Any),
+    match super::optim::hessian_wanted(args) {
+        Some(false) => {}
+        Some(true) => fields.push(("hessian", Type::Mat { rows: n, cols: n })),
+        None => return Ok(Type::Any),
     }
     fields.push(("code", Type::num(1)));
     fields.push(("iterations", Type::num(1)));

@@ -1574,14 +1574,22 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         ("convergence", Type::num(1)),
         ("message", message_shape(args)),
     ];
-    match args.ty("hessian") {
-        None => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(false)] => {}
-        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(true)] => {
-            fields.push(("hessian", square()))
-        }
-        // Whether the list has a hessian is known only at the run.
-        Some(_) => return Ok(Type::Any),
+    match hessian_wanted(args) {
+        Some(false) => {}
+        Some(true) => fields.push(("hessian", square())),
+        None => return Ok(Type::Any),
     }
     Ok(Type::record("list", fields))
+}
+
+/// Whether an optimiser's result will hold a `hessian` (optim, nlm and
+/// constrOptim take the same `hessian = FALSE`); `None` when only the run
+/// can tell, and so the list's fields are not known before it.
+pub(super) fn hessian_wanted(args: &Args<Type>) -> Option<bool> {
+    match args.ty("hessian") {
+        None => Some(false),
+        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(false)] => Some(false),
+        Some(Type::Bool { value: Some(v), .. }) if v.as_slice() == [Some(true)] => Some(true),
+        Some(_) => None,
+    }
 }
