@@ -18,6 +18,7 @@ pub mod cli;
 pub mod codec;
 pub mod cores;
 pub mod cost;
+pub mod cpu_cache;
 pub mod diagnostic;
 pub mod exec;
 pub mod export;

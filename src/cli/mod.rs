@@ -867,9 +867,13 @@ fn calibrate(path: Option<&Path>) -> ExitCode {
         h.save_comm(&comm)?;
         let speed = crate::cost::speed::measure();
         outln!(
-            "speed: {:.3e} s/op, {:.3e} s per long-double add",
+            "speed: {:.3e} s/op, {:.3e} s per long-double add, {:.3e} s per element \
+             streamed from the cache ({} MiB), {:.3e} s per element from memory",
             speed.per_op,
-            speed.per_ld_add
+            speed.per_ld_add,
+            speed.per_streamed,
+            crate::cpu_cache::last_level_bytes() >> 20,
+            speed.per_fetched
         );
         h.save_speed(speed)?;
         outln!("stored in {}", h.path().display());

@@ -101,6 +101,20 @@ CREATE TABLE IF NOT EXISTS long_double_speed (
 );
 ";
 
+/// The machine's seconds per element a product streams from the cache
+/// and fetches from memory (`kernels::work::Work::streamed`), measured
+/// beside [`SPEED`]. Added after [`LD_SPEED`], as it was: a store without
+/// a row prices them as the development machine relates them to the
+/// rest.
+const STREAM_SPEED: &str = "
+CREATE TABLE IF NOT EXISTS stream_speed (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seconds_per_streamed REAL NOT NULL,
+    seconds_per_fetched REAL NOT NULL,
+    measured_at REAL NOT NULL
+);
+";
+
 /// The network between MPI ranks, `l + b·bytes`, as `flowcast calibrate
 /// --mpi` measured it with a ping-pong. Added after schema 1 shipped, as
 /// [`SPEED`] was.
@@ -472,11 +486,11 @@ impl History {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
                  ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network',
-                  'run_states', 'blocks', 'long_double_speed')",
+                  'run_states', 'blocks', 'long_double_speed', 'stream_speed')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 10 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 11 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -489,6 +503,7 @@ impl History {
             tx.execute_batch(CHARTS)?;
             tx.execute_batch(SPEED)?;
             tx.execute_batch(LD_SPEED)?;
+            tx.execute_batch(STREAM_SPEED)?;
             tx.execute_batch(RUN_STATES)?;
             tx.execute_batch(NETWORK)?;
             tx.execute_batch(BLOCKS)?;
@@ -815,6 +830,13 @@ impl History {
                 "INSERT INTO long_double_speed (id, seconds_per_add, measured_at) VALUES (1, ?1, ?2)
                  ON CONFLICT(id) DO UPDATE SET seconds_per_add = ?1, measured_at = ?2",
                 params![speed.per_ld_add, at],
+            )?;
+            self.conn.execute(
+                "INSERT INTO stream_speed (id, seconds_per_streamed, seconds_per_fetched, measured_at)
+                 VALUES (1, ?1, ?2, ?3)
+                 ON CONFLICT(id) DO UPDATE SET seconds_per_streamed = ?1,
+                     seconds_per_fetched = ?2, measured_at = ?3",
+                params![speed.per_streamed, speed.per_fetched, at],
             )
         })()
         .map(|_| ())
@@ -822,7 +844,7 @@ impl History {
     }
 
     /// The stored speed, if it was ever measured here. A store written
-    /// before long-double adds were measured has seconds per op only.
+    /// before long-double adds or streams were measured lacks their rows.
     pub fn load_speed(&self) -> Result<Option<Speed>, HistoryError> {
         (|| {
             let Some(per_op) = self
@@ -842,10 +864,23 @@ impl History {
                     |r| r.get::<_, f64>(0),
                 )
                 .optional()?;
-            Ok(Some(match per_ld_add {
-                Some(per_ld_add) => Speed { per_op, per_ld_add },
-                None => Speed::at(per_op),
-            }))
+            let streams = self
+                .conn
+                .query_row(
+                    "SELECT seconds_per_streamed, seconds_per_fetched FROM stream_speed WHERE id = 1",
+                    [],
+                    |r| Ok((r.get::<_, f64>(0)?, r.get::<_, f64>(1)?)),
+                )
+                .optional()?;
+            let mut speed = Speed::at(per_op);
+            if let Some(per_ld_add) = per_ld_add {
+                speed.per_ld_add = per_ld_add;
+            }
+            if let Some((per_streamed, per_fetched)) = streams {
+                speed.per_streamed = per_streamed;
+                speed.per_fetched = per_fetched;
+            }
+            Ok(Some(speed))
         })()
         .map_err(|e: rusqlite::Error| self.error(e))
     }

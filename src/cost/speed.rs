@@ -4,7 +4,9 @@
 //! distances, normal draws, a rank test), so compute- and memory-bound work
 //! both weigh in, and stored in the history beside the communication
 //! calibration. Long-double adds are timed apart, on `sum`: they run at
-//! the FPU's latency, which no mix of the others predicts.
+//! the FPU's latency, which no mix of the others predicts. So are the
+//! elements a matrix-vector product streams, from the cache and from
+//! memory: they run at those bandwidths.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 use nalgebra::DMatrix;
 
 use super::{History, HistoryError};
-use crate::kernels::work::{Speed, Work, LD_ADD_OPS};
+use crate::kernels::work::{Speed, Work};
 use crate::kernels::{registry, Args, Ctx, Rng, ShapeCtx, Type, Value};
 
 /// Seconds per op without a measurement (a Predictor with no history):
@@ -23,10 +25,7 @@ use crate::kernels::{registry, Args, Ctx, Rng, ShapeCtx, Type, Value};
 pub const DEFAULT_SECONDS_PER_OP: f64 = 1.35e-10;
 
 /// The speed without a measurement: the development machine's.
-pub const DEFAULT: Speed = Speed {
-    per_op: DEFAULT_SECONDS_PER_OP,
-    per_ld_add: DEFAULT_SECONDS_PER_OP * LD_ADD_OPS,
-};
+pub const DEFAULT: Speed = Speed::at(DEFAULT_SECONDS_PER_OP);
 
 /// A stored or measured speed outside this range is a broken timer, not a
 /// machine: it is clamped so the priors stay usable.
@@ -43,6 +42,8 @@ pub fn sane(speed: Speed) -> Speed {
     Speed {
         per_op: one(speed.per_op, DEFAULT.per_op),
         per_ld_add: one(speed.per_ld_add, DEFAULT.per_ld_add),
+        per_streamed: one(speed.per_streamed, DEFAULT.per_streamed),
+        per_fetched: one(speed.per_fetched, DEFAULT.per_fetched),
     }
 }
 
@@ -106,18 +107,47 @@ pub fn measure() -> Speed {
     } else {
         DEFAULT.per_op * (logs.iter().sum::<f64>() / logs.len() as f64).exp()
     };
-    // After the budget too: a sum is a fraction of a millisecond, and
-    // without it every long-double add is priced at the default ratio.
-    let per_ld_add = time(
-        "sum",
-        vec![(None, Value::Num(vec![0.5; LD_REFERENCE_LEN]))],
-        &mut rng,
-        Instant::now(),
+    // After the budget too: each is some milliseconds, and without it
+    // its counts are priced at the development machine's ratio.
+    let fallback = Speed::at(per_op);
+    let sum = ("sum", vec![(None, Value::Num(vec![0.5; LD_REFERENCE_LEN]))]);
+    let per_ld_add = priced_apart(sum, &mut rng, per_op, |w| w.ld_adds);
+    let cache = crate::cpu_cache::last_level_bytes();
+    let near = matrix_vector((cache / 4).clamp(256 << 10, 8 << 20));
+    let per_streamed = priced_apart(near, &mut rng, per_op, |w| w.streamed);
+    let far = matrix_vector((2 * cache).clamp(64 << 20, 256 << 20));
+    let per_fetched = priced_apart(far, &mut rng, per_op, |w| w.fetched);
+    sane(Speed {
+        per_op,
+        per_ld_add: per_ld_add.unwrap_or(fallback.per_ld_add),
+        per_streamed: per_streamed.unwrap_or(fallback.per_streamed),
+        per_fetched: per_fetched.unwrap_or(fallback.per_fetched),
+    })
+}
+
+/// Seconds per unit of one of the counts [`Work`] prices apart, from the
+/// best time of `call`: what is left once its ops are paid for, over its
+/// count. `None` when it cannot be timed or leaves nothing.
+fn priced_apart(call: Call, rng: &mut Rng, per_op: f64, count: fn(&Work) -> f64) -> Option<f64> {
+    let (name, args) = call;
+    let (best, work) = time(name, args, rng, Instant::now())?;
+    let n = count(&work);
+    (n > 0.0)
+        .then(|| (best - work.ops * per_op).max(0.0) / n)
+        .filter(|s| *s > 0.0)
+}
+
+/// A product of a square matrix of about `bytes` and a vector: all it
+/// does is read the matrix, from wherever its size puts it.
+fn matrix_vector(bytes: u64) -> Call {
+    let n = ((bytes / 8) as f64).sqrt() as usize;
+    (
+        "%*%",
+        vec![
+            (None, Value::Mat(DMatrix::from_element(n, n, 0.5))),
+            (None, Value::Num(vec![0.25; n])),
+        ],
     )
-    .map(|(best, work)| (best - work.ops * per_op).max(0.0) / work.ld_adds)
-    .filter(|s| *s > 0.0)
-    .unwrap_or(per_op * LD_ADD_OPS);
-    sane(Speed { per_op, per_ld_add })
 }
 
 /// Numbers the long-double reference sums: long enough that the call's
@@ -130,7 +160,9 @@ const LD_REFERENCE_LEN: usize = 250_000;
 /// speeds gets [`DEFAULT_SECONDS_PER_OP`]. Measured with every call ending
 /// with the AVX registers clean (see `kernels::avx`); before, all but the
 /// first ran with the state `%*%` and eigen left, rnorm and dist 2x slower.
-const REFERENCE_SECONDS_PER_OP: [f64; 5] = [1.01e-10, 4.95e-11, 1.05e-10, 6.3e-11, 8.3e-10];
+/// The product's was 4.95e-11 when its ops counted the operands' read,
+/// 3.85 % of them, which is priced apart now.
+const REFERENCE_SECONDS_PER_OP: [f64; 5] = [1.01e-10, 5.14e-11, 1.05e-10, 6.3e-11, 8.3e-10];
 
 type Call = (&'static str, Vec<(Option<String>, Value)>);
 
@@ -203,8 +235,7 @@ fn time(
         std::hint::black_box(kernel.call(&matched, &mut ctx).ok()?);
         best = best.min(t.elapsed().as_secs_f64());
     }
-    (best.is_finite() && best > 0.0 && (work.ops > 0.0 || work.ld_adds > 0.0))
-        .then_some((best, work))
+    (best.is_finite() && best > 0.0 && work.equivalent_ops() > 0.0).then_some((best, work))
 }
 
 /// What shape inference would know of a value made here.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::shape::infer_with_operands;
 use crate::diagnostic::SourceFile;
-use crate::kernels::work::{Work, LD_ADD_OPS};
+use crate::kernels::work::Work;
 use crate::kernels::{ShapeCtx, Type};
 use crate::workflow::Loop;
 
@@ -27,8 +27,9 @@ pub struct IndexWork {
     pub values: Vec<f64>,
     /// The work at each value, in [`Work::equivalent_ops`].
     pub ops: Vec<f64>,
-    /// The long-double adds among it (priced apart, see [`Work::ld_adds`]).
-    ld_adds: Vec<f64>,
+    /// The work at each value, count by count: long-double adds and
+    /// streamed elements are priced apart (see [`Work`]).
+    works: Vec<Work>,
 }
 
 impl IndexWork {
@@ -56,18 +57,14 @@ impl IndexWork {
         if iterations.is_empty() {
             return Work::default();
         }
-        let n = iterations.len() as f64;
-        let ops = self.weights(iterations).iter().sum::<f64>() / n;
-        let ld_adds = iterations
+        let sum = iterations
             .iter()
-            .map(|&v| interpolate(&self.values, &self.ld_adds, v))
-            .sum::<f64>()
-            / n;
-        Work {
-            ops: (ops - ld_adds * LD_ADD_OPS).max(0.0),
-            ld_adds,
-            ..Work::default()
-        }
+            .map(|&v| {
+                let (k0, k1, t) = bracket(&self.values, v);
+                self.works[k0].lerp(self.works[k1], t)
+            })
+            .fold(Work::default(), |a, b| a + b);
+        sum * (1.0 / iterations.len() as f64)
     }
 
     /// The degree of the polynomial in the loop variable the samples lie
@@ -104,18 +101,25 @@ impl IndexWork {
 /// `ys` at `v`: linear between the samples `xs`, the nearest sample's
 /// outside them.
 fn interpolate(xs: &[f64], ys: &[f64], v: f64) -> f64 {
+    let (k0, k1, t) = bracket(xs, v);
+    ys[k0] + (ys[k1] - ys[k0]) * t
+}
+
+/// The samples either side of `v` in the sorted, non-empty `xs`, and how
+/// far `v` is from the first to the second (0 to 1).
+fn bracket(xs: &[f64], v: f64) -> (usize, usize, f64) {
     let k = xs.partition_point(|&x| x < v);
     if k == 0 {
-        return ys[0];
+        return (0, 0, 0.0);
     }
     if k >= xs.len() {
-        return ys[ys.len() - 1];
+        return (xs.len() - 1, xs.len() - 1, 0.0);
     }
-    let (x0, x1, y0, y1) = (xs[k - 1], xs[k], ys[k - 1], ys[k]);
+    let (x0, x1) = (xs[k - 1], xs[k]);
     if x1 <= x0 {
-        return y1;
+        return (k, k, 0.0);
     }
-    y0 + (y1 - y0) * (v - x0) / (x1 - x0)
+    (k - 1, k, (v - x0) / (x1 - x0))
 }
 
 /// The body of loop `l`, whose variable takes `iterations`, typed at
@@ -147,16 +151,12 @@ pub fn sample<'a>(
     values.dedup();
     let mut env = env.clone();
     let mut ops = Vec::with_capacity(values.len());
-    let mut ld_adds = Vec::with_capacity(values.len());
+    let mut works = Vec::with_capacity(values.len());
     for &v in &values {
         env.insert(l.var.as_str(), Type::scalar_const(v));
         let (_, _, w) = infer_with_operands(&l.body, &env, file, ctx).ok()?;
         ops.push(w.equivalent_ops());
-        ld_adds.push(w.ld_adds);
+        works.push(w);
     }
-    Some(IndexWork {
-        values,
-        ops,
-        ld_adds,
-    })
+    Some(IndexWork { values, ops, works })
 }

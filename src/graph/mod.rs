@@ -339,6 +339,8 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                             let mean = iw.mean(&values);
                             work[i].ops = mean.ops;
                             work[i].ld_adds = mean.ld_adds;
+                            work[i].streamed = mean.streamed;
+                            work[i].fetched = mean.fetched;
                             // A flat body needs no profile.
                             index_works[i] = Some(iw).filter(|iw| !iw.is_flat());
                         }

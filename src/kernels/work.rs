@@ -27,6 +27,17 @@ pub struct Work {
     /// development VM and 10 on another (an AMD EPYC). They are priced at
     /// their own measured speed ([`Speed::per_ld_add`]).
     pub ld_adds: f64,
+    /// Elements a memory-bound kernel (a matrix-vector product) reads
+    /// once, from operands that fit in the machine's last-level cache.
+    /// Their speed is the cache's bandwidth, which relates to the
+    /// arithmetic differently from one machine to the next (1.1 ops per
+    /// element on one development VM, 2.2 on a 16-core one), so they are
+    /// priced at their own measured speed ([`Speed::per_streamed`]).
+    pub streamed: f64,
+    /// The same, from operands too big for that cache: they come from
+    /// memory, 3x slower per element than from the cache on an AMD EPYC
+    /// VM with 32 MB of it ([`Speed::per_fetched`]).
+    pub fetched: f64,
     pub seconds: f64,
     /// Uniforms drawn from the shared stream (see `Rng::skip`), valid
     /// unless `unknown_draws`.
@@ -56,6 +67,8 @@ impl Work {
             Some(n) => Work {
                 ops: clamp(self.ops * n as f64),
                 ld_adds: clamp(self.ld_adds * n as f64),
+                streamed: clamp(self.streamed * n as f64),
+                fetched: clamp(self.fetched * n as f64),
                 seconds: clamp(self.seconds * n as f64),
                 draws: self.draws.saturating_mul(n as u64),
                 unknown_draws: self.unknown_draws,
@@ -70,20 +83,52 @@ impl Work {
     /// Predicted seconds at the machine's `speed`, finite whatever the
     /// sizes.
     pub fn seconds_at(self, speed: Speed) -> f64 {
-        clamp(self.ops * speed.per_op + self.ld_adds * speed.per_ld_add + self.seconds)
+        clamp(
+            self.ops * speed.per_op
+                + self.ld_adds * speed.per_ld_add
+                + self.streamed * speed.per_streamed
+                + self.fetched * speed.per_fetched
+                + self.seconds,
+        )
     }
 
-    /// The work in ops of a machine whose long-double adds cost what they
-    /// cost on the development machine: one number to compare works by,
-    /// or to weigh a loop's iterations against each other.
+    /// The work in ops of a machine whose long-double adds and streamed
+    /// elements cost what they cost on the development machine: one
+    /// number to compare works by, or to weigh a loop's iterations
+    /// against each other.
     pub fn equivalent_ops(self) -> f64 {
-        clamp(self.ops + self.ld_adds * LD_ADD_OPS)
+        clamp(
+            self.ops
+                + self.ld_adds * LD_ADD_OPS
+                + self.streamed * STREAMED_OPS
+                + self.fetched * FETCHED_OPS,
+        )
+    }
+
+    /// The work `t` of the way from `self` to `other` (0 ≤ t ≤ 1), count
+    /// by count: a loop body's work between two sampled indices.
+    pub fn lerp(self, other: Work, t: f64) -> Work {
+        let mix = |a: f64, b: f64| clamp(a + (b - a) * t);
+        Work {
+            ops: mix(self.ops, other.ops),
+            ld_adds: mix(self.ld_adds, other.ld_adds),
+            streamed: mix(self.streamed, other.streamed),
+            fetched: mix(self.fetched, other.fetched),
+            seconds: mix(self.seconds, other.seconds),
+            draws: 0,
+            unknown_draws: false,
+        }
     }
 }
 
 /// Ops one long-double add costs on the development machine: `sum` of
 /// 10⁶ numbers ran at 4.5 ops per element there.
 pub const LD_ADD_OPS: f64 = 4.5;
+/// Ops one element streamed from the cache costs on the development
+/// machine (a matrix-vector product's operands).
+pub const STREAMED_OPS: f64 = 1.5;
+/// Ops one element fetched from memory costs there: 3x one from cache.
+pub const FETCHED_OPS: f64 = 4.5;
 
 /// A machine's speed in the units [`Work`] counts. `cost::speed` measures
 /// it; the priors multiply each count by its price.
@@ -91,16 +136,22 @@ pub const LD_ADD_OPS: f64 = 4.5;
 pub struct Speed {
     pub per_op: f64,
     pub per_ld_add: f64,
+    /// Seconds per element a product streams from the last-level cache.
+    pub per_streamed: f64,
+    /// Seconds per element it fetches from memory.
+    pub per_fetched: f64,
 }
 
 impl Speed {
-    /// A machine `seconds_per_op` fast whose long-double adds relate to
-    /// the rest as on the development machine: the speed of a history
-    /// that measured no long-double adds.
-    pub fn at(seconds_per_op: f64) -> Speed {
+    /// A machine `seconds_per_op` fast whose long-double adds and streams
+    /// relate to the rest as on the development machine: the speed of a
+    /// history that measured only seconds per op.
+    pub const fn at(seconds_per_op: f64) -> Speed {
         Speed {
             per_op: seconds_per_op,
             per_ld_add: seconds_per_op * LD_ADD_OPS,
+            per_streamed: seconds_per_op * STREAMED_OPS,
+            per_fetched: seconds_per_op * FETCHED_OPS,
         }
     }
 }
@@ -111,6 +162,8 @@ impl std::ops::Add for Work {
         Work {
             ops: clamp(self.ops + o.ops),
             ld_adds: clamp(self.ld_adds + o.ld_adds),
+            streamed: clamp(self.streamed + o.streamed),
+            fetched: clamp(self.fetched + o.fetched),
             seconds: clamp(self.seconds + o.seconds),
             draws: self.draws.saturating_add(o.draws),
             unknown_draws: self.unknown_draws || o.unknown_draws,
@@ -132,6 +185,8 @@ impl std::ops::Mul<f64> for Work {
         Work {
             ops: clamp(self.ops * k),
             ld_adds: clamp(self.ld_adds * k),
+            streamed: clamp(self.streamed * k),
+            fetched: clamp(self.fetched * k),
             seconds: clamp(self.seconds * k),
             ..self
         }
@@ -165,10 +220,6 @@ const PER_SUBSCRIPT: f64 = 2.0;
 /// Ops per element of element-wise work (copying, adding), relative to a
 /// multiply-add of the matrix product, which reuses what is in cache.
 const PER_ELEMENT: f64 = 2.0;
-/// Ops per element a matrix-vector product streams from memory: 1.1 on
-/// the 2-core development machine, 2.2 on the 16-core one (a VM with less
-/// bandwidth per core); the middle errs by a quarter on either.
-const PER_STREAMED: f64 = 1.5;
 /// Ops per output skipped on the random stream: 0.25 ns on the 2-core
 /// development machine (10 million in 2.5 ms).
 const PER_SKIPPED: f64 = 1.1;
@@ -221,6 +272,11 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
     if let Some(per) = ld_adds_per_element(function) {
         w.ld_adds = clamp(per * elements(result).max(input_elements(args)));
     }
+    if matches!(function, "%*%" | "crossprod") {
+        // A product reads its operands once: all a matrix-vector product
+        // does, at the speed of wherever they are.
+        w += streamed(input_elements(args));
+    }
     if super::registry().get(function).is_some_and(|k| k.random) {
         match super::data::draws(function, args) {
             Some(n) => w.draws = n,
@@ -228,6 +284,23 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
         }
     }
     w
+}
+
+/// `elements` read once by memory-bound work, from the cache or from
+/// memory by their size. A loop's product reads the same matrix each
+/// iteration: kept in the last-level cache when it fits, whereas from
+/// half the cache's size on, more and more of it is evicted first (a
+/// matrix-vector product of 16 MB ran 1.3x, and of 32 MB 3x, slower per
+/// element than of 8 MB on a VM with 32 MB of L3).
+fn streamed(elements: f64) -> Work {
+    let elements = clamp(elements);
+    let cache = crate::cpu_cache::last_level_bytes() as f64;
+    let far = ((8.0 * elements - cache / 2.0) / (cache / 2.0)).clamp(0.0, 1.0);
+    Work {
+        streamed: elements * (1.0 - far),
+        fetched: elements * far,
+        ..Work::default()
+    }
 }
 
 /// The work of skipping `draws` outputs of the random stream to where a
@@ -275,18 +348,17 @@ fn fixed_ops(function: &str) -> f64 {
 fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
     let out = elements(result);
     match function {
-        // A product reads its operands once (memory-bound: a
-        // matrix-vector product is that) and does 2mkn flops, which a
-        // blocked matrix-matrix product does from cache, fast.
+        // 2mkn flops, which a blocked matrix-matrix product does from
+        // cache, fast; the operands' one read is counted in `work`.
         "%*%" => {
             let (m, n) = dims_or_len(result);
             let k = inner_dim(args.get("x"), args.get("y"));
-            GEMM * 2.0 * m * k * n + PER_STREAMED * input_elements(args)
+            GEMM * 2.0 * m * k * n
         }
         "crossprod" => {
             let (m, _) = arg_dims(args, "x");
             let (p, q) = dims_or_len(result);
-            GEMM * 2.0 * m * p * q + PER_STREAMED * input_elements(args)
+            GEMM * 2.0 * m * p * q
         }
         "solve" => {
             let (n, _) = arg_dims(args, "a");

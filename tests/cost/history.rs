@@ -311,7 +311,38 @@ fn a_store_without_a_long_double_speed_prices_it_from_seconds_per_op() {
     let measured = Speed {
         per_op: 2e-10,
         per_ld_add: 2e-9,
+        per_streamed: 1.2e-10,
+        per_fetched: 6e-10,
     };
     h.save_speed(measured).unwrap();
     assert_eq!(h.load_speed().unwrap(), Some(measured));
+}
+
+/// A store written before streams were timed (long-double adds measured,
+/// no `stream_speed` table) keeps its adds and prices the streams at the
+/// development machine's ratio to seconds per op.
+#[test]
+fn a_store_without_a_stream_speed_prices_it_from_seconds_per_op() {
+    use flowcast::kernels::work::Speed;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    drop(History::open(&path).unwrap());
+    let old = rusqlite::Connection::open(&path).unwrap();
+    old.execute_batch(
+        "DROP TABLE stream_speed;
+         INSERT INTO speed (id, seconds_per_op, measured_at) VALUES (1, 3e-10, 0);
+         INSERT INTO long_double_speed (id, seconds_per_add, measured_at) VALUES (1, 4e-9, 0);",
+    )
+    .unwrap();
+    drop(old);
+    let h = History::open(&path).unwrap();
+    let loaded = h.load_speed().unwrap().unwrap();
+    assert_eq!(
+        loaded,
+        Speed {
+            per_ld_add: 4e-9,
+            ..Speed::at(3e-10)
+        }
+    );
+    assert!(loaded.per_fetched > loaded.per_streamed && loaded.per_streamed > 3e-10);
 }

@@ -129,9 +129,10 @@ m = { for = \"i in 1:1200\", do = \"mean(a[i, ])\" }",
     );
     let b = g.task("b").unwrap();
     // A matrix-vector product: 2·n² flops, about an op each (it streams
-    // the matrix from memory).
+    // the matrix from the cache).
     let product = 2.0 * 900.0 * 900.0;
-    let per_iteration = b.work.ops / product;
+    assert_eq!(b.work.streamed + b.work.fetched, 900.0 * 900.0 + 900.0);
+    let per_iteration = b.work.equivalent_ops() / product;
     assert!((0.8..1.5).contains(&per_iteration), "{per_iteration}");
     let total = predicted(&g, "b") / (1200.0 * b.work.seconds_at(Speed::at(SPEED)));
     assert!((total - 1.0).abs() < 1e-9, "{total}");
@@ -160,8 +161,8 @@ d = \"dist(matrix(x[1:30000], 1000))\"",
     let base = fresh();
     let mut slow_fpu = fresh();
     slow_fpu.set_speed(Speed {
-        per_op: SPEED,
         per_ld_add: 3.0 * base.speed().per_ld_add,
+        ..Speed::at(SPEED)
     });
     let ratio = |step: &str| {
         let t = g.task(step).unwrap();
@@ -172,6 +173,48 @@ d = \"dist(matrix(x[1:30000], 1000))\"",
     assert!((1.3..2.8).contains(&ratio("l")), "{}", ratio("l"));
     assert_eq!(ratio("d"), 1.0);
     assert_eq!(ratio("x"), 1.0);
+}
+
+/// A matrix-vector product only reads its matrix: priced at the measured
+/// speed of the cache when the matrix fits there, of memory when it is
+/// far bigger, so a machine with slow memory gets slower products of big
+/// matrices and nothing else.
+#[test]
+fn products_read_their_operands_at_the_measured_bandwidth() {
+    let g = graph(
+        "small = \"matrix(0, 100, 100)\"
+v = \"rnorm(100)\"
+near = \"small %*% v\"
+t = \"crossprod(small, v)\"
+big = \"matrix(0, 40000, 40000)\"
+w = \"rnorm(40000)\"
+far = \"big %*% w\"
+l = { for = \"i in 1:10\", do = \"mean(small %*% v)\" }
+e = \"eigen(small)\"",
+    );
+    let near = g.task("near").unwrap().work;
+    // 80 kB fits any last-level cache; 12.8 GB none.
+    assert_eq!((near.streamed, near.fetched), (10_100.0, 0.0));
+    assert_eq!(g.task("t").unwrap().work.streamed, 10_100.0);
+    let far = g.task("far").unwrap().work;
+    assert_eq!((far.streamed, far.fetched), (0.0, 1.6e9 + 40_000.0));
+    // A loop's iteration reads what its product reads.
+    assert_eq!(g.task("l").unwrap().work.streamed, 10_100.0);
+    assert_eq!(g.task("e").unwrap().work.streamed, 0.0);
+    let base = fresh();
+    let mut slow_memory = fresh();
+    slow_memory.set_speed(Speed {
+        per_fetched: 3.0 * base.speed().per_fetched,
+        ..base.speed()
+    });
+    let ratio = |step: &str| {
+        let t = g.task(step).unwrap();
+        slow_memory.predict(t) / base.predict(t)
+    };
+    assert!((2.5..3.0).contains(&ratio("far")), "{}", ratio("far"));
+    for step in ["near", "t", "l", "e", "big"] {
+        assert_eq!(ratio(step), 1.0, "{step}");
+    }
 }
 
 #[test]
@@ -213,6 +256,8 @@ fn the_speed_is_stored_and_reloaded() {
     let stored = Speed {
         per_op: 2.5e-9,
         per_ld_add: 7e-9,
+        per_streamed: 1e-9,
+        per_fetched: 4e-9,
     };
     h.save_speed(stored).unwrap();
     drop(h);
@@ -232,7 +277,7 @@ fn a_fresh_history_measures_the_speed_once() {
     let path = dir.path().join("h.sqlite");
     let h = History::open(&path).unwrap();
     let s = speed::stored_or_measured(&h).unwrap();
-    for v in [s.per_op, s.per_ld_add] {
+    for v in [s.per_op, s.per_ld_add, s.per_streamed, s.per_fetched] {
         assert!(v > 0.0 && v.is_finite(), "{s:?}");
     }
     assert_eq!(h.load_speed().unwrap(), Some(s));
