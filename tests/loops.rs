@@ -428,6 +428,22 @@ fn a_line_through_measured_blocks() {
     let (a, b) = flowcast::cost::profile::fit_linear(&blocks).unwrap();
     assert!((a - 2.0).abs() < 1e-9 && (b - 0.5).abs() < 1e-9, "{a} {b}");
     assert_eq!(flowcast::cost::profile::fit_linear(&blocks[..1]), None);
+    // A flat loop's last sample at ten times its due (preempted) tilts
+    // neither slope nor intercept.
+    let mut flat: Vec<(std::ops::Range<usize>, f64)> =
+        [0..5, 100..105, 200..205, 300..305, 400..405]
+            .into_iter()
+            .map(|r| (r, 5e-3))
+            .collect();
+    flat[4].1 = 5e-2;
+    let (a, b) = flowcast::cost::profile::fit_linear(&flat).unwrap();
+    assert_eq!(b, 0.0);
+    assert!((a - 1e-3).abs() < 1e-15, "{a}");
+    // Blocks all at one position say nothing of a slope.
+    assert_eq!(
+        flowcast::cost::profile::fit_linear(&[(3..5, 1.0), (3..5, 2.0)]),
+        None
+    );
     // Concurrency from overlaps.
     let b = flowcast::sched::loop_policy::with_concurrency(&[
         (0..5, 0.0, 1.0),
