@@ -548,3 +548,32 @@ tri = { for = "i in 1:300", do = "sum(x[1:(i * 60)])" }
     let read: usize = past["tri"].iter().map(|b| b.iterations.len()).sum();
     assert_eq!(read, 300);
 }
+
+/// `x[a:b]` copies a slice without building `a:b`: for every pair of ends
+/// (running up, one long, descending, from 0, fractional, past the end)
+/// it gives what the general subscript `x[c(a:b)]` gives.
+#[test]
+fn a_range_subscript_equals_the_general_one() {
+    let (wf, g) = analyse(
+        r#"
+[steps]
+x = "rnorm(10)"
+a = "c(1, 3, 5, 0, 1.5, 2, 9, 10, 4, 10, 7, 1)"
+b = "c(5, 3, 2, 3, 3, 3.5, 12, 10, 4, 11, 1, 10)"
+fast = { for = "k in 1:12", do = "x[a[k]:b[k]]" }
+slow = { for = "k in 1:12", do = "x[c(a[k]:b[k])]" }
+"#,
+    );
+    let r = run_all(&wf, &g, Scheduler::Dynamic, 1);
+    let value = |step: &str| r.outcomes[task(&g, step).id].value.clone().unwrap();
+    // Printed, since NA past the end is a NaN, unequal to itself.
+    assert_eq!(
+        format!("{:?}", value("fast")),
+        format!("{:?}", value("slow"))
+    );
+    let Value::List(l) = &*value("fast") else {
+        panic!("a list")
+    };
+    assert_eq!(l.items.len(), 12);
+    assert_eq!(l.items[11].len(), 10);
+}

@@ -175,6 +175,21 @@ fn consecutive(idx: &[f64], len: usize) -> Option<std::ops::Range<usize>> {
     Some(first as usize - 1..last as usize)
 }
 
+/// The positions `a:b` names in a vector of `len` when it counts up
+/// inside it from a whole number: what `x[a:b]` copies as a slice without
+/// building `a:b`. `None` for anything else (descending, a fraction, NA,
+/// past the end), which the general path subscripts.
+pub fn range_run(a: &Value, b: &Value, len: usize) -> Option<std::ops::Range<usize>> {
+    let (Value::Num(a), Value::Num(b)) = (a, b) else {
+        return None;
+    };
+    let (&[a], &[b]) = (&a[..], &b[..]) else {
+        return None;
+    };
+    (a >= 1.0 && a.fract() == 0.0 && b.fract() == 0.0 && a <= b && b <= len as f64)
+        .then(|| a as usize - 1..b as usize)
+}
+
 /// `data[idx]` for a numeric subscript of only negative entries and
 /// zeros (`x[-1]`): everything but the dropped positions, in one pass.
 /// `None` when a positive entry or NaN is mixed in (an error the general
@@ -1036,6 +1051,21 @@ mod tests {
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fast), bits(&slow), "{idx:?}");
         }
+        let n = Value::scalar;
+        assert_eq!(range_run(&n(2.0), &n(4.0), 6), Some(1..4));
+        assert_eq!(range_run(&n(6.0), &n(6.0), 6), Some(5..6));
+        for (a, b) in [
+            (0.0, 3.0),
+            (3.0, 2.0),
+            (1.5, 3.0),
+            (2.0, 3.5),
+            (2.0, 7.0),
+            (NA, 3.0),
+        ] {
+            assert_eq!(range_run(&n(a), &n(b), 6), None, "{a}:{b}");
+        }
+        assert_eq!(range_run(&Value::Num(vec![1.0, 2.0]), &n(3.0), 6), None);
+        assert_eq!(range_run(&Value::Bool(vec![Some(true)]), &n(3.0), 6), None);
         assert_eq!(consecutive(&[2.0, 3.0, 4.0], 6), Some(1..4));
         assert_eq!(consecutive(&[5.0, 6.0, 7.0], 6), None);
         assert_eq!(consecutive(&[1.5, 2.5], 6), None);
