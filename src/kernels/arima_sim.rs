@@ -206,7 +206,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             ));
         }
     }
-    if !(n_start + n <= MAX_POINTS) {
+    if n_start + n > MAX_POINTS || (n_start + n).is_nan() {
         return Err(KernelError::new(
             "flowcast's arima.sim refuses more than 1e8 points ('n.start' and 'n' together)",
         ));

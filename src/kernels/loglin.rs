@@ -183,7 +183,7 @@ fn loglin_as51(
     let mut locmar = vec![0usize; ncon];
     let mut point = 0;
     let mut n = ncon;
-    for i in 0..ncon {
+    for (i, loc) in locmar.iter_mut().enumerate() {
         if column(i)[0] == 0 {
             n = i;
             break;
@@ -204,19 +204,19 @@ fn loglin_as51(
         if size > table.len() {
             return fault(fit, 2);
         }
-        locmar[i] = point;
+        *loc = point;
         point += size;
     }
     let mut marg = vec![0.0; point];
-    for i in 0..n {
-        collap(table, &mut marg, locmar[i], dim, column(i));
+    for (i, &loc) in locmar.iter().enumerate().take(n) {
+        collap(table, &mut marg, loc, dim, column(i));
     }
     let mut u = vec![0.0; table.len()];
     for k in 1..=maxit {
         let mut xmax = 0.0;
-        for i in 0..n {
+        for (i, &loc) in locmar.iter().enumerate().take(n) {
             collap(&fit, &mut u, 0, dim, column(i));
-            adjust(&mut fit, &u, &marg, locmar[i], dim, column(i), &mut xmax);
+            adjust(&mut fit, &u, &marg, loc, dim, column(i), &mut xmax);
         }
         if xmax < maxdev {
             return Fitted {
@@ -285,7 +285,10 @@ enum Term {
     Names(Vec<String>),
 }
 
-fn read_margin(v: &Value) -> Result<(Vec<Term>, Option<Vec<String>>, bool), KernelError> {
+/// `margin` as its terms, the list's names, and whether it is a list.
+type Margin = (Vec<Term>, Option<Vec<String>>, bool);
+
+fn read_margin(v: &Value) -> Result<Margin, KernelError> {
     let bad =
         || KernelError::new("'margin' must contain names or numbers corresponding to 'table'");
     let term = |v: &Value| -> Result<Term, KernelError> {
@@ -672,14 +675,11 @@ fn parameters(table: &Table, fit: &[f64], df: &[f64]) -> Result<Value, KernelErr
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    match args.ty("table") {
-        Some(Type::Str { .. } | Type::List { .. } | Type::Record { .. }) => {
-            return Err(args.error(
-                "table",
-                "flowcast's loglin takes a numeric vector table or matrix as 'table'",
-            ))
-        }
-        _ => {}
+    if let Some(Type::Str { .. } | Type::List { .. } | Type::Record { .. }) = args.ty("table") {
+        return Err(args.error(
+            "table",
+            "flowcast's loglin takes a numeric vector table or matrix as 'table'",
+        ));
     }
     Ok(Type::Any)
 }
