@@ -105,6 +105,13 @@ fn note(name: &str) -> Option<&'static str> {
         "constrOptim" => Some(
             " (optim's methods but \"SANN\", which is refused; a `ci` whose length does not divide the rows of `ui`, which R recycles with a warning at every evaluation, is refused)",
         ),
+        "arima.sim" => Some(
+            " (a series starting at 1; `rand.gen` a function of `n` and `...` or a function's name, rnorm when not given; `start.innov`'s default is drawn before `innov`'s, as in R, but an `innov` given as a random call is drawn before the call runs, whereas R draws it after the burn-in)",
+        ),
+        "ls.diag" => Some(" (of flowcast's one-response lsfit)"),
+        "loglin" => Some(
+            " (a table of one or two dimensions, flowcast's vectors and matrices; `print` prints nothing)",
+        ),
         "determinant" => Some(" (R's \"det\" list; its `modulus` does not carry R's attribute `logarithm`)"),
         "diffinv" => Some(" (a numeric or logical vector or matrix, one `lag` and one `differences`; a time series' `tsp` is not kept; text and lists, which R coerces, are refused)"),
         "toeplitz" => Some(" (a numeric, logical or complex vector; a character or list `x`, which R makes a matrix of, is refused)"),

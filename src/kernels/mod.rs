@@ -11,6 +11,7 @@ mod apply;
 mod approx;
 pub mod args;
 pub(crate) mod arima;
+mod arima_sim;
 mod arma_acf;
 pub mod avx;
 pub mod catalog;
@@ -78,7 +79,9 @@ mod linalg;
 mod line;
 mod lm;
 mod lm_fit;
+mod loglin;
 mod lowess;
+mod ls_diag;
 mod margin_sums;
 mod margins;
 mod medpolish;
@@ -388,6 +391,7 @@ pub fn registry() -> &'static Registry {
             bandwidth::KERNELS,
             density::KERNELS,
             diffinv::KERNELS,
+            arima_sim::KERNELS,
             triangle::KERNELS,
             rowwise::KERNELS,
             filter::KERNELS,
@@ -416,6 +420,8 @@ pub fn registry() -> &'static Registry {
             stopifnot::KERNELS,
             as_list::KERNELS,
             lm_fit::KERNELS,
+            ls_diag::KERNELS,
+            loglin::KERNELS,
             princomp::KERNELS,
             cancor::KERNELS,
             poly::KERNELS,

@@ -310,6 +310,10 @@ pub fn reads_names(func: &str) -> bool {
             | "qr.solve"
             | "lm.fit"
             | "lsfit"
+            // The fit's column names name the covariances.
+            | "ls.diag"
+            // A table's dimnames name its variables and parameters.
+            | "loglin"
             // A vector's names are the list's.
             | "as.list"
             | "stack"

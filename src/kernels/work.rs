@@ -533,6 +533,26 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (k, p) = arg_dims(args, "ui");
             CONSTR_OPTIM_EVALS * PER_ELEMENT * (4.0 * k * p + 3.0 * k)
         }
+        // arima.sim: a normal deviate per point of the series and of its
+        // burn-in (some tens of points for a stationary AR part), then the
+        // MA and AR filters and the differences, a few terms per point.
+        // Another `rand.gen`'s body is charged through its closure.
+        "arima.sim" => {
+            let n = scalar_arg(args, "n", 0.0).clamp(0.0, 1e8);
+            let burn = scalar_arg(args, "n.start", ARIMA_SIM_BURN_IN).clamp(0.0, 1e8);
+            (PER_RNORM + 4.0 * PER_ELEMENT) * (n + burn)
+        }
+        // ls.diag: the qr.qy of p unit columns (n p^2), the residual
+        // statistics per row and the p x p inverse and product.
+        "ls.diag" => LS_DIAG_OPS,
+        // loglin: each iteration makes and applies every margin's
+        // marginal table, two passes over the table per margin; R's
+        // default 20 iterations bound it, two margins charged.
+        "loglin" => {
+            let m = args.get("table").map_or(0.0, elements);
+            let iter = scalar_arg(args, "iter", 20.0).clamp(1.0, 1e4);
+            LOGLIN_PER_CELL * m * iter * 2.0
+        }
         // arima: each likelihood is a Kalman filter pass over the series,
         // (r + d)^2 per observation, and optim's BFGS evaluates it about
         // 2k + 1 times per iteration for k parameters (central differences)
@@ -1260,6 +1280,15 @@ const KMEANS_ITERATIONS: f64 = 5.0;
 /// PER_ELEMENT order of a copied element and a comparison).
 const NLM_ITERATIONS: f64 = 25.0;
 const NLM: f64 = 4.0;
+/// arima.sim's burn-in when `n.start` is not given: `p + q +
+/// ceiling(6 / log(minroots))`, some tens of points for typical models.
+const ARIMA_SIM_BURN_IN: f64 = 30.0;
+/// ls.diag on an lsfit result of unknown size (the record's sizes are not
+/// typed): a fit of tens of rows and a few columns.
+const LS_DIAG_OPS: f64 = 2e4;
+/// loglin's ops per cell per margin per iteration: collap's coordinate
+/// update and index sum, adjust's scaling.
+const LOGLIN_PER_CELL: f64 = 12.0;
 /// constrOptim's evaluations of its barrier and gradient over all its
 /// outer iterations, typically (R's examples: 200 to 400).
 const CONSTR_OPTIM_EVALS: f64 = 300.0;
