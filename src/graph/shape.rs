@@ -45,6 +45,29 @@ pub fn infer_with_operands(
     Ok((t, operands, work))
 }
 
+/// Whether a matrix subscript selects a run of rows or columns: none
+/// given, one position, or `a:b` running up (which the evaluator still
+/// builds, and checks).
+fn runs_up(i: Option<&Expr>, ty: Option<&Type>) -> bool {
+    let (Some(e), Some(t)) = (i, ty) else {
+        return i.is_none();
+    };
+    if !matches!(t, Type::Num { .. }) {
+        return false;
+    }
+    let range = matches!(
+        e.kind,
+        ExprKind::Binary {
+            op: BinaryOp::Range,
+            ..
+        }
+    );
+    match t.const_nums() {
+        Some(v) => v.windows(2).all(|w| w[1] == w[0] + 1.0),
+        None => range || t.len() == Some(1),
+    }
+}
+
 fn infer_node(
     e: &Expr,
     env: &HashMap<&str, Type>,
@@ -155,23 +178,77 @@ fn infer_node(
                 }
                 _ => vec![t.len(); indices.len()],
             };
-            let idx = indices
-                .iter()
-                .zip(extents)
-                .map(|(i, n)| {
-                    i.as_ref()
-                        .map(|i| {
-                            if i.is_logical_na(file) {
-                                return Ok(match n {
-                                    Some(n) => Type::num_const(vec![crate::kernels::value::NA; n]),
-                                    None => Type::num_unknown(),
-                                });
-                            }
-                            infer_node(i, env, file, ctx, None, work)
-                        })
-                        .transpose()
-                })
-                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            // `x[a:b]` of a numeric vector: the evaluator copies a slice
+            // and never builds a:b (`exec::eval`), so only its ends cost.
+            let vector_slice = match (&t, &indices[..], drop) {
+                (Type::Num { .. }, [Some(i)], None) => match &i.kind {
+                    ExprKind::Binary {
+                        op: BinaryOp::Range,
+                        lhs,
+                        rhs,
+                    } => Some((i.span, lhs, rhs)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let mut sliced = false;
+            let idx = match vector_slice {
+                Some((span, lhs, rhs)) => {
+                    let l = infer_node(lhs, env, file, ctx, None, work)?;
+                    let r = infer_node(rhs, env, file, ctx, None, work)?;
+                    // Ends known to run down (or from below 1) take the
+                    // general path, which builds a:b.
+                    sliced = match (l.const_scalar(), r.const_scalar()) {
+                        (Some(a), Some(b)) => a >= 1.0 && a <= b,
+                        _ => true,
+                    };
+                    let ends = vec![(None, l), (None, r)];
+                    let mut built = Work::default();
+                    let range = call(":", span, span, &[], ends, file, ctx, &mut built)?;
+                    if !sliced {
+                        *work += built;
+                    }
+                    vec![Some(range)]
+                }
+                None => indices
+                    .iter()
+                    .zip(extents)
+                    .map(|(i, n)| {
+                        i.as_ref()
+                            .map(|i| {
+                                if i.is_logical_na(file) {
+                                    return Ok(match n {
+                                        Some(n) => {
+                                            Type::num_const(vec![crate::kernels::value::NA; n])
+                                        }
+                                        None => Type::num_unknown(),
+                                    });
+                                }
+                                infer_node(i, env, file, ctx, None, work)
+                            })
+                            .transpose()
+                    })
+                    .collect::<Result<Vec<_>, Diagnostic>>()?,
+            };
+            // A matrix subscript whose rows and columns each run up by
+            // one copies slices of its columns (`index::Extent::Run`).
+            let copy = if sliced {
+                work::Copying::Slice {
+                    subscripts_read: false,
+                }
+            } else if matches!(t, Type::Mat { .. })
+                && indices.len() == 2
+                && indices
+                    .iter()
+                    .zip(&idx)
+                    .all(|(i, ty)| runs_up(i.as_ref(), ty.as_ref()))
+            {
+                work::Copying::Slice {
+                    subscripts_read: true,
+                }
+            } else {
+                work::Copying::Picked
+            };
             let drop = match drop {
                 Some(d) => {
                     let dt = infer_node(d, env, file, ctx, None, work)?;
@@ -195,7 +272,7 @@ fn infer_node(
                     .map_or(e.span, |i| i.span);
                 diag(file, span, msg)
             })?;
-            *work += work::access_work(&r, &idx);
+            *work += work::access_work(&r, &idx, copy);
             r
         }
         ExprKind::Index2 {

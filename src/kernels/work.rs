@@ -214,6 +214,8 @@ const CLOSURE_CALL_OPS: f64 = 500.0;
 /// Ops per element an index copies out (`x[1:n]`, `x[x > 0]`): the new
 /// vector's pages are touched for the first time.
 const PER_ACCESSED: f64 = 5.0;
+/// Ops per element a slice copies (`x[a:b]`, `m[, j]`): a memory copy.
+const PER_SLICED: f64 = 1.0;
 /// Ops per element of a subscript read.
 const PER_SUBSCRIPT: f64 = 2.0;
 
@@ -309,11 +311,27 @@ pub fn skip_work(draws: u64) -> Work {
     Work::ops(PER_SKIPPED * draws as f64)
 }
 
+/// How an index access copies its result out of the target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Copying {
+    /// Element by element, at the positions the subscripts resolve to.
+    Picked,
+    /// Whole runs (`x[a:b]`, `m[, j]`, `m[a:b, ]`): a memory copy each.
+    /// `x[a:b]` of a vector never builds or reads its subscript.
+    Slice { subscripts_read: bool },
+}
+
 /// The work of an index or field access giving `result`: a copy of it,
 /// after a pass over each subscript (a logical one as long as the target).
-pub fn access_work(result: &Type, subscripts: &[Option<Type>]) -> Work {
+pub fn access_work(result: &Type, subscripts: &[Option<Type>], copy: Copying) -> Work {
     let read: f64 = subscripts.iter().flatten().map(elements).sum();
-    Work::ops(CALL_OPS + PER_ACCESSED * elements(result) + PER_SUBSCRIPT * read)
+    let (per_element, read) = match copy {
+        Copying::Picked => (PER_ACCESSED, read),
+        Copying::Slice { subscripts_read } => {
+            (PER_SLICED, if subscripts_read { read } else { 0.0 })
+        }
+    };
+    Work::ops(CALL_OPS + per_element * elements(result) + PER_SUBSCRIPT * read)
 }
 
 /// The work of calling a closure once (`sapply(v, function(i) …)`): binding

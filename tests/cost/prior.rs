@@ -217,6 +217,26 @@ e = \"eigen(small)\"",
     }
 }
 
+/// `x[a:b]` of a vector and `m[, j]` of a matrix copy slices (the
+/// evaluator never builds a vector's `a:b`): priced at a fraction of
+/// picking as many elements one by one.
+#[test]
+fn slices_cost_less_than_picked_elements() {
+    let g = graph(
+        "x = \"rnorm(1e6)\"
+m = \"matrix(x, 1000)\"
+slice = \"x[1:500000]\"
+picked = \"x[500000:1]\"
+column = \"m[, 3]\"
+reversed = \"m[1000:1, 3]\"",
+    );
+    let ops = |step: &str| g.task(step).unwrap().work.ops;
+    // A copy of 500,000 numbers, and no vector 1:500000 built or read.
+    assert!((5e5..6e5).contains(&ops("slice")), "{}", ops("slice"));
+    assert!(ops("picked") > 6.0 * ops("slice"), "{}", ops("picked"));
+    assert!(ops("reversed") > 3.0 * ops("column"), "{}", ops("column"));
+}
+
 #[test]
 fn every_step_in_an_expression_counts() {
     let g = graph("a = \"array(rnorm(1000 * 1000), dim = c(1000, 1000))\"");
