@@ -106,7 +106,7 @@ fn note(name: &str) -> Option<&'static str> {
             " (optim's methods but \"SANN\", which is refused; a `ci` whose length does not divide the rows of `ui`, which R recycles with a warning at every evaluation, is refused)",
         ),
         "determinant" => Some(" (R's \"det\" list; its `modulus` does not carry R's attribute `logarithm`)"),
-        "diffinv" => Some(" (a numeric or logical vector or matrix, one `lag` and one `differences`; a time series' `tsp` is not kept; text and lists, which R coerces, are refused)"),
+        "diffinv" => Some(" (a numeric or logical vector or matrix, one `lag` and one `differences`; text and lists, which R coerces, are refused)"),
         "toeplitz" => Some(" (a numeric, logical or complex vector; a character or list `x`, which R makes a matrix of, is refused)"),
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",

@@ -44,6 +44,11 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     // A logical matrix is compared as one, or refused as R refuses it.
     "isSymmetric",
     "stopifnot",
+    // A logical NA becomes complex NA in both parts (ComplexFromLogical),
+    // where the number NA keeps 0 as its imaginary part.
+    "fft",
+    "mvfft",
+    "as.complex",
     "bitwAnd",
     "bitwOr",
     "bitwXor",

@@ -101,7 +101,40 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         table: None,
         match_length: None,
         tsp: None,
+        attrs: Vec::new(),
     }))
+}
+
+/// `value` (a vector, matrix or factor) with the attribute `name` set to
+/// `attr` after any it has, as R's `attr<-` appends; anything else is
+/// returned as it is.
+pub fn with_attr(value: Value, name: &str, attr: Value) -> Value {
+    let mut n = match value {
+        Value::Named(n) => n,
+        v @ (Value::Num(_)
+        | Value::Str(_)
+        | Value::Bool(_)
+        | Value::Complex(_)
+        | Value::Factor(_)
+        | Value::Mat(_)
+        | Value::BoolMat(_)
+        | Value::ComplexMat(_)) => Box::new(Named {
+            value: v,
+            names: None,
+            rownames: None,
+            colnames: None,
+            table: None,
+            match_length: None,
+            tsp: None,
+            attrs: Vec::new(),
+        }),
+        other => return other,
+    };
+    match n.attrs.iter_mut().find(|(k, _)| k == name) {
+        Some((_, v)) => *v = attr,
+        None => n.attrs.push((name.to_string(), attr)),
+    }
+    Value::Named(n)
 }
 
 /// A matrix with dimnames, when they fit its dimensions.
@@ -123,6 +156,7 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         table: None,
         match_length: None,
         tsp: None,
+        attrs: Vec::new(),
     }))
 }
 
@@ -331,6 +365,8 @@ pub fn reads_names(func: &str) -> bool {
             | "start"
             | "end"
             | "decompose"
+            | "diffinv"
+            | "lag"
             | "stl"
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.
