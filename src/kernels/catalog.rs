@@ -106,6 +106,8 @@ fn note(name: &str) -> Option<&'static str> {
             " (optim's methods but \"SANN\", which is refused; a `ci` whose length does not divide the rows of `ui`, which R recycles with a warning at every evaluation, is refused)",
         ),
         "determinant" => Some(" (R's \"det\" list; its `modulus` does not carry R's attribute `logarithm`)"),
+        "lag" => Some(" (of a time series; a plain vector, to which R gives a `tsp` without the class \"ts\", and an infinite `k` are refused)"),
+        "reorder" => Some(" (FUN's scores numeric or logical, kept as a named vector where R keeps tapply's one-dimensional array; `order = TRUE`, an ordered factor, is refused)"),
         "diffinv" => Some(" (a numeric or logical vector or matrix, one `lag` and one `differences`; text and lists, which R coerces, are refused)"),
         "toeplitz" => Some(" (a numeric, logical or complex vector; a character or list `x`, which R makes a matrix of, is refused)"),
         "smooth.spline" => Some(

@@ -79,6 +79,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let values: Vec<f64> = match bare(&scores) {
         Value::Num(v) => v.clone(),
         Value::Bool(_) => bare(&scores).as_f64_slice().unwrap_or_default().into_owned(),
+        // No levels: nothing to sort, whatever the type.
+        v if v.is_empty() && !matches!(v, Value::List(_)) => Vec::new(),
         // sort() of tapply's list.
         Value::List(_) => return Err(KernelError::new("'x' must be atomic")),
         other => {
