@@ -21,7 +21,9 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
 fn whole_k(k: &Value) -> Result<(f64, bool), KernelError> {
     let k = match bare(k) {
         Value::Factor(_) => {
-            return Err(KernelError::new("\u{2018}round\u{2019} not meaningful for factors"))
+            return Err(KernelError::new(
+                "\u{2018}round\u{2019} not meaningful for factors",
+            ))
         }
         v @ (Value::Num(_) | Value::Bool(_) | Value::Mat(_) | Value::BoolMat(_)) => {
             v.as_f64_slice().unwrap_or_default().into_owned()

@@ -498,7 +498,82 @@ pub fn carry(
         Some(dnn) => tabled(named, dnn),
         None => named,
     };
-    kept_tsp(func, given, named)
+    kept_attrs(func, given, kept_tsp(func, given, named))
+}
+
+/// R's arithmetic operators and Math group functions keep every attribute
+/// of an operand of the result's shape (`exp(determinant(m)$modulus)`
+/// keeps `logarithm`); a factor's (reorder's `scores`) never reach a
+/// number, as Ops.factor drops them.
+fn kept_attrs(func: &str, given: &[(Option<String>, &Value)], result: Value) -> Value {
+    let math = matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "abs"
+            | "sqrt"
+            | "exp"
+            | "log"
+            | "log2"
+            | "log10"
+            | "log1p"
+            | "expm1"
+            | "floor"
+            | "ceiling"
+            | "trunc"
+            | "round"
+            | "signif"
+            | "sign"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "asin"
+            | "acos"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+            | "asinh"
+            | "acosh"
+            | "atanh"
+            | "cospi"
+            | "sinpi"
+            | "tanpi"
+            | "gamma"
+            | "lgamma"
+            | "digamma"
+            | "trigamma"
+    );
+    if !math || matches!(result, Value::List(_) | Value::Null | Value::Factor(_)) {
+        return result;
+    }
+    let candidates = if is_operator(func) {
+        given
+    } else {
+        &given[..given.len().min(1)]
+    };
+    let shape = |v: &Value| {
+        let b = bare(v);
+        (b.dims(), b.len())
+    };
+    let want = shape(&result);
+    let attrs = candidates.iter().find_map(|(_, v)| match v {
+        Value::Named(n)
+            if !n.attrs.is_empty() && !matches!(n.value, Value::Factor(_)) && shape(v) == want =>
+        {
+            Some(n.attrs.clone())
+        }
+        _ => None,
+    });
+    match attrs {
+        Some(attrs) => attrs
+            .into_iter()
+            .fold(result, |r, (name, v)| with_attr(r, &name, v)),
+        None => result,
+    }
 }
 
 /// R's arithmetic and Math functions keep a series' `tsp` (every

@@ -32,9 +32,9 @@ fn missing(name: &str) -> KernelError {
 fn decreasing(v: Option<&Value>) -> Result<bool, KernelError> {
     let Some(v) = v else { return Ok(false) };
     match bare(v) {
-        Value::Bool(b) if b.len() == 1 => b[0].ok_or_else(|| {
-            KernelError::new("'decreasing' elements must be TRUE or FALSE")
-        }),
+        Value::Bool(b) if b.len() == 1 => {
+            b[0].ok_or_else(|| KernelError::new("'decreasing' elements must be TRUE or FALSE"))
+        }
         _ => Err(KernelError::new(
             "'decreasing' must be a length-1 logical vector.\nDid you intend to set 'partial'?",
         )),
@@ -78,7 +78,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let scores = registry().call("tapply", given, ctx)?;
     let values: Vec<f64> = match bare(&scores) {
         Value::Num(v) => v.clone(),
-        Value::Bool(_) => bare(&scores).as_f64_slice().unwrap_or_default().into_owned(),
+        Value::Bool(_) => bare(&scores)
+            .as_f64_slice()
+            .unwrap_or_default()
+            .into_owned(),
         // No levels: nothing to sort, whatever the type.
         v if v.is_empty() && !matches!(v, Value::List(_)) => Vec::new(),
         // sort() of tapply's list.
@@ -92,8 +95,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     };
     // `(if (order) ordered else factor)` comes before sort's checks.
     if let Some(order) = args.get("order") {
-        let order =
-            crate::exec::statements::condition(order).map_err(KernelError::new)?;
+        let order = crate::exec::statements::condition(order).map_err(KernelError::new)?;
         if order {
             return Err(KernelError::new(
                 "flowcast does not support ordered factors (order = TRUE)",

@@ -32,7 +32,10 @@ fn refusals_are_rs() {
 fn flowcast_refusals_say_why() {
     for (steps, says) in [
         // R gives a plain vector a tsp without the class "ts".
-        ("a = 'lag(c(1, 2, 3), 1)'", "flowcast's lag takes a time series"),
+        (
+            "a = 'lag(c(1, 2, 3), 1)'",
+            "flowcast's lag takes a time series",
+        ),
         ("a = 'lag(ts(1:5), Inf)'", "a finite 'k'"),
         (
             "a = 'reorder(factor(c(\"a\", \"b\")), c(1, 2), order = TRUE)'",

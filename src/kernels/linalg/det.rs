@@ -145,9 +145,6 @@ pub(super) fn determinant_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
     let modulus = crate::kernels::names::with_attr(Value::scalar(modulus), "logarithm", attr);
     Ok(Value::List(List::record(
         "det",
-        vec![
-            ("modulus", modulus),
-            ("sign", Value::scalar(sign)),
-        ],
+        vec![("modulus", modulus), ("sign", Value::scalar(sign))],
     )))
 }
