@@ -643,6 +643,23 @@ mod tests {
                 ),
                 vec!["g".into(), String::new()],
             ),
+            // determinant's modulus, reorder's factor with its scores.
+            crate::kernels::names::with_attr(
+                Value::scalar(1.5),
+                "logarithm",
+                Value::Bool(vec![Some(true)]),
+            ),
+            crate::kernels::names::with_attr(
+                Value::Factor(Factor {
+                    codes: vec![Some(1), Some(0)],
+                    levels: vec!["b".into(), "a".into()],
+                }),
+                "scores",
+                crate::kernels::names::named(
+                    Value::Num(vec![2.0, 1.0]),
+                    vec!["a".into(), "b".into()],
+                ),
+            ),
         ];
         for v in &values {
             let back = round_trip(v);
