@@ -139,6 +139,14 @@ pub fn keeps_logical_matrix(func: &str) -> bool {
     KEEPS_LOGICAL_MATRIX.contains(&func) || TYPE_FUNCTIONS.contains(&func)
 }
 
+/// Whether `func` beside a complex operand takes logical matrices as they
+/// are: R's arithmetic then reads a logical NA as complex NA in both parts
+/// (ComplexFromLogical), where the number NA would keep 0 as its
+/// imaginary part.
+pub fn keeps_logical_matrix_beside_complex(func: &str) -> bool {
+    matches!(func, "+" | "-" | "*" | "/")
+}
+
 /// The numeric matrix R's arithmetic reads a logical matrix as.
 pub fn numeric_matrix(v: &Value) -> Option<Value> {
     match v {
