@@ -132,6 +132,11 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                     numbers(t, out);
                 }
             }
+            len(n.attrs.len(), out);
+            for (name, value) in &n.attrs {
+                text(name, out);
+                encode(value, out);
+            }
         }
     }
 }
@@ -485,6 +490,13 @@ impl<'a> Reader<'a> {
                 } else {
                     None
                 };
+                // A name's length and a value take at least nine bytes.
+                let count = self.count(9)?;
+                let mut attrs = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let name = self.text()?;
+                    attrs.push((name, self.value_at(depth + 1)?));
+                }
                 let dims = value.dims();
                 let extents = if dims.is_some() { 2 } else { 1 };
                 if table.as_ref().is_some_and(|t| t.len() != extents) {
@@ -496,7 +508,7 @@ impl<'a> Reader<'a> {
                         rows.as_ref().is_none_or(|l| l.len() == r)
                             && cols.as_ref().is_none_or(|l| l.len() == c)
                     }
-                    (None, None) => match_length.is_some() || tsp.is_some(),
+                    (None, None) => match_length.is_some() || tsp.is_some() || !attrs.is_empty(),
                     _ => false,
                 };
                 if !fits || matches!(value, Value::Named(_) | Value::List(_)) {
@@ -510,6 +522,7 @@ impl<'a> Reader<'a> {
                     table,
                     match_length,
                     tsp,
+                    attrs,
                 }))
             }
             _ => return Err(Damaged),
@@ -629,6 +642,23 @@ mod tests {
                     Some(vec!["p".into(), "q".into()]),
                 ),
                 vec!["g".into(), String::new()],
+            ),
+            // determinant's modulus, reorder's factor with its scores.
+            crate::kernels::names::with_attr(
+                Value::scalar(1.5),
+                "logarithm",
+                Value::Bool(vec![Some(true)]),
+            ),
+            crate::kernels::names::with_attr(
+                Value::Factor(Factor {
+                    codes: vec![Some(1), Some(0)],
+                    levels: vec!["b".into(), "a".into()],
+                }),
+                "scores",
+                crate::kernels::names::named(
+                    Value::Num(vec![2.0, 1.0]),
+                    vec!["a".into(), "b".into()],
+                ),
             ),
         ];
         for v in &values {

@@ -31,7 +31,7 @@ use crate::workflow::{sexpr, StepBody, Workflow};
 
 /// Bumped whenever what a key covers or how a value is stored changes, so
 /// that old entries are never read as new ones.
-pub const FORMAT: u32 = 8;
+pub const FORMAT: u32 = 9;
 
 /// A step's key: 128 bits of XXH3 over what its value depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1197,7 +1197,11 @@ fn call_traced(
         .iter()
         .any(|(_, v)| matches!(**v, Value::List(_) | Value::BoolMat(_)));
     let frames = coercible && frame::takes_matrix(func);
-    let logicals = coercible && !logical::keeps_logical_matrix(func);
+    let beside_complex = logical::keeps_logical_matrix_beside_complex(func)
+        && values
+            .iter()
+            .any(|(_, v)| matches!(**v, Value::Complex(_) | Value::ComplexMat(_)));
+    let logicals = coercible && !logical::keeps_logical_matrix(func) && !beside_complex;
     let coerced = if frames || logicals {
         values
             .iter()

@@ -16,7 +16,7 @@ pub mod loop_policy;
 pub mod mpi;
 mod planned;
 pub mod remote;
-mod statements;
+pub(crate) mod statements;
 mod wire;
 
 use std::collections::HashMap;

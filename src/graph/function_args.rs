@@ -17,7 +17,7 @@ use crate::workflow::{Arg, Expr, ExprKind, Param};
 fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "by" | "aggregate"
-        | "mapply" | "ave" | "addmargins" | "sweep" | "combn" => &["FUN"],
+        | "mapply" | "ave" | "addmargins" | "sweep" | "combn" | "reorder" => &["FUN"],
         "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
         | "integrate" | "nlm" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
@@ -66,7 +66,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
-                      tapply, by, aggregate, ave, addmargins, sweep, combn, optimize, uniroot, integrate, \
+                      tapply, by, aggregate, ave, addmargins, sweep, combn, reorder, optimize, uniroot, integrate, \
                       optim, optimHess, constrOptim, nlm, arima.sim (rand.gen), approx (ties), spline (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`

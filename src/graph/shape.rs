@@ -956,7 +956,11 @@ fn call(
     } else {
         typed
     };
-    let typed = if logical::keeps_logical_matrix(func) {
+    let beside_complex = logical::keeps_logical_matrix_beside_complex(func)
+        && typed
+            .iter()
+            .any(|(_, t)| matches!(t, Type::Complex { .. } | Type::ComplexMat { .. }));
+    let typed = if logical::keeps_logical_matrix(func) || beside_complex {
         typed
     } else {
         typed

@@ -172,6 +172,17 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
         "assign" | "get" | "exists" | "rm" => {
             "each step is one value named by its key under [steps]"
         }
+        // Function steps are put in place where they are called before
+        // the graph is built, so a call of itself would never end.
+        "Recall" => {
+            "a function is put in place where it is called, so it cannot call itself: \
+             write the recursion as a loop, or with Reduce"
+        }
+        // Functions are values only as the FUN of the calls that take one.
+        "Vectorize" => {
+            "a function is a value only as the function argument of sapply, mapply, outer, …: \
+             call mapply(f, x, y) where R would call Vectorize(f)(x, y)"
+        }
         _ => return None,
     })
 }
@@ -227,6 +238,8 @@ mod tests {
         assert!(unknown_function_hint("library", &known).contains("flowcast functions"));
         assert!(unknown_function_hint("get", &known).contains("[steps]"));
         assert!(unknown_function_hint("plot", &known).contains("--out"));
+        assert!(unknown_function_hint("Recall", &known).contains("cannot call itself"));
+        assert!(unknown_function_hint("Vectorize", &known).contains("mapply"));
         assert_eq!(unknown_function_hint("frobnicate", &known), "");
     }
 

@@ -92,6 +92,9 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
                 push("class", Value::Str(c));
             }
         }
+        for (name, v) in &n.attrs {
+            push(name, v.clone());
+        }
     }
     match x {
         Value::Named(_) | Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_) => {}

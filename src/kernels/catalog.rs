@@ -113,7 +113,9 @@ fn note(name: &str) -> Option<&'static str> {
             " (a table of one or two dimensions, flowcast's vectors and matrices; `print` prints nothing)",
         ),
         "determinant" => Some(" (R's \"det\" list; its `modulus` does not carry R's attribute `logarithm`)"),
-        "diffinv" => Some(" (a numeric or logical vector or matrix, one `lag` and one `differences`; a time series' `tsp` is not kept; text and lists, which R coerces, are refused)"),
+        "lag" => Some(" (of a time series; a plain vector, to which R gives a `tsp` without the class \"ts\", and an infinite `k` are refused)"),
+        "reorder" => Some(" (FUN's scores numeric or logical, kept as a named vector where R keeps tapply's one-dimensional array; `order = TRUE`, an ordered factor, is refused)"),
+        "diffinv" => Some(" (a numeric or logical vector, matrix or time series, one `lag` and one `differences`; text and lists, which R coerces, are refused)"),
         "toeplitz" => Some(" (a numeric, logical or complex vector; a character or list `x`, which R makes a matrix of, is refused)"),
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",

@@ -2,7 +2,7 @@
 //! (stats/R/diffinv.R): diffinv.default, which runs diffinv.vector on a
 //! vector or on each column of a matrix, and diffinv.vector's recursion
 //! over the differences down to filter.c's `intgrt_vec`, kept in their
-//! shape so that every sum is R's.
+//! shape so that every sum is R's; diffinv.ts around them for a series.
 
 use nalgebra::DMatrix;
 
@@ -106,10 +106,32 @@ fn bad() -> KernelError {
     KernelError::new("bad value for 'lag' or 'differences'")
 }
 
-fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+/// diffinv.ts for a series, else diffinv.default: a series' result is
+/// `ts(y, frequency = frequency(x), end = end(x))`, its start moved back
+/// by `lag * differences` observations.
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let y = diffinv_default(x, args)?;
+    if super::ts::tsp_of(x).is_none() {
+        return Ok(y);
+    }
+    let registry = super::registry();
+    let frequency = registry.call("frequency", vec![(None, x)], ctx)?;
+    let end = registry.call("end", vec![(None, x)], ctx)?;
+    registry.call(
+        "ts",
+        vec![
+            (None, &y),
+            (Some("frequency".into()), &frequency),
+            (Some("end".into()), &end),
+        ],
+        ctx,
+    )
+}
+
+fn diffinv_default(x: &Value, args: &Args<&Value>) -> Result<Value, KernelError> {
     let lag = whole(args, "lag")?;
     let differences = whole(args, "differences")?;
     match bare(x) {

@@ -424,7 +424,7 @@ fn check_grouping(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
 /// FUN before the run: `Ok(None)` when not given; a kernel's name or
 /// `""` (not known before the run) otherwise. A closure's body is checked
 /// on a group of X's elements, once per group when their count is known.
-fn fun_of(
+pub(super) fn fun_of(
     args: &Args<Type>,
     elem: Type,
     groups: Option<usize>,
@@ -448,7 +448,7 @@ fn fun_of(
 }
 
 /// One group of `x`'s elements, as FUN receives it.
-fn group_type(x: Option<&Type>) -> Type {
+pub(super) fn group_type(x: Option<&Type>) -> Type {
     match x {
         Some(Type::Bool { .. }) => Type::logical(None),
         Some(Type::Str { .. }) => Type::Str {

@@ -44,6 +44,11 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     // A logical matrix is compared as one, or refused as R refuses it.
     "isSymmetric",
     "stopifnot",
+    // A logical NA becomes complex NA in both parts (ComplexFromLogical),
+    // where the number NA keeps 0 as its imaginary part.
+    "fft",
+    "mvfft",
+    "as.complex",
     "bitwAnd",
     "bitwOr",
     "bitwXor",
@@ -132,6 +137,14 @@ const TYPE_FUNCTIONS: &[&str] = &[
 /// Whether `func` takes logical matrices as they are.
 pub fn keeps_logical_matrix(func: &str) -> bool {
     KEEPS_LOGICAL_MATRIX.contains(&func) || TYPE_FUNCTIONS.contains(&func)
+}
+
+/// Whether `func` beside a complex operand takes logical matrices as they
+/// are: R's arithmetic then reads a logical NA as complex NA in both parts
+/// (ComplexFromLogical), where the number NA would keep 0 as its
+/// imaginary part.
+pub fn keeps_logical_matrix_beside_complex(func: &str) -> bool {
+    matches!(func, "+" | "-" | "*" | "/")
 }
 
 /// The numeric matrix R's arithmetic reads a logical matrix as.

@@ -74,6 +74,7 @@ mod is_symmetric;
 pub(crate) mod isoreg;
 mod jitter;
 mod ksmooth;
+mod lag;
 mod lbfgsb;
 mod linalg;
 mod line;
@@ -103,6 +104,7 @@ mod princomp;
 mod qqnorm;
 pub(crate) mod recycle;
 pub mod regex;
+mod reorder;
 mod replace;
 mod rmultinom;
 mod row_col;
@@ -437,6 +439,8 @@ pub fn registry() -> &'static Registry {
             smooth_spline::KERNELS,
             ts::KERNELS,
             toeplitz::KERNELS,
+            lag::KERNELS,
+            reorder::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
             spectrum::KERNELS,

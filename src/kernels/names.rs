@@ -101,7 +101,40 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         table: None,
         match_length: None,
         tsp: None,
+        attrs: Vec::new(),
     }))
+}
+
+/// `value` (a vector, matrix or factor) with the attribute `name` set to
+/// `attr` after any it has, as R's `attr<-` appends; anything else is
+/// returned as it is.
+pub fn with_attr(value: Value, name: &str, attr: Value) -> Value {
+    let mut n = match value {
+        Value::Named(n) => n,
+        v @ (Value::Num(_)
+        | Value::Str(_)
+        | Value::Bool(_)
+        | Value::Complex(_)
+        | Value::Factor(_)
+        | Value::Mat(_)
+        | Value::BoolMat(_)
+        | Value::ComplexMat(_)) => Box::new(Named {
+            value: v,
+            names: None,
+            rownames: None,
+            colnames: None,
+            table: None,
+            match_length: None,
+            tsp: None,
+            attrs: Vec::new(),
+        }),
+        other => return other,
+    };
+    match n.attrs.iter_mut().find(|(k, _)| k == name) {
+        Some((_, v)) => *v = attr,
+        None => n.attrs.push((name.to_string(), attr)),
+    }
+    Value::Named(n)
 }
 
 /// A matrix with dimnames, when they fit its dimensions.
@@ -123,6 +156,7 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         table: None,
         match_length: None,
         tsp: None,
+        attrs: Vec::new(),
     }))
 }
 
@@ -335,6 +369,8 @@ pub fn reads_names(func: &str) -> bool {
             | "start"
             | "end"
             | "decompose"
+            | "diffinv"
+            | "lag"
             | "stl"
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.
@@ -466,7 +502,82 @@ pub fn carry(
         Some(dnn) => tabled(named, dnn),
         None => named,
     };
-    kept_tsp(func, given, named)
+    kept_attrs(func, given, kept_tsp(func, given, named))
+}
+
+/// R's arithmetic operators and Math group functions keep every attribute
+/// of an operand of the result's shape (`exp(determinant(m)$modulus)`
+/// keeps `logarithm`); a factor's (reorder's `scores`) never reach a
+/// number, as Ops.factor drops them.
+fn kept_attrs(func: &str, given: &[(Option<String>, &Value)], result: Value) -> Value {
+    let math = matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "abs"
+            | "sqrt"
+            | "exp"
+            | "log"
+            | "log2"
+            | "log10"
+            | "log1p"
+            | "expm1"
+            | "floor"
+            | "ceiling"
+            | "trunc"
+            | "round"
+            | "signif"
+            | "sign"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "asin"
+            | "acos"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+            | "asinh"
+            | "acosh"
+            | "atanh"
+            | "cospi"
+            | "sinpi"
+            | "tanpi"
+            | "gamma"
+            | "lgamma"
+            | "digamma"
+            | "trigamma"
+    );
+    if !math || matches!(result, Value::List(_) | Value::Null | Value::Factor(_)) {
+        return result;
+    }
+    let candidates = if is_operator(func) {
+        given
+    } else {
+        &given[..given.len().min(1)]
+    };
+    let shape = |v: &Value| {
+        let b = bare(v);
+        (b.dims(), b.len())
+    };
+    let want = shape(&result);
+    let attrs = candidates.iter().find_map(|(_, v)| match v {
+        Value::Named(n)
+            if !n.attrs.is_empty() && !matches!(n.value, Value::Factor(_)) && shape(v) == want =>
+        {
+            Some(n.attrs.clone())
+        }
+        _ => None,
+    });
+    match attrs {
+        Some(attrs) => attrs
+            .into_iter()
+            .fold(result, |r, (name, v)| with_attr(r, &name, v)),
+        None => result,
+    }
 }
 
 /// R's arithmetic and Math functions keep a series' `tsp` (every

@@ -180,9 +180,9 @@ fn nrow(v: &Value) -> usize {
 /// `value` (a vector or matrix) with the `tsp` attribute `tsp`, keeping
 /// any names it has; anything else is returned bare.
 pub(crate) fn with_tsp(value: Value, tsp: [f64; 3]) -> Value {
-    let (value, names, rownames, colnames) = match value {
-        Value::Named(n) => (n.value, n.names, n.rownames, n.colnames),
-        v => (v, None, None, None),
+    let (value, names, rownames, colnames, attrs) = match value {
+        Value::Named(n) => (n.value, n.names, n.rownames, n.colnames, n.attrs),
+        v => (v, None, None, None, Vec::new()),
     };
     if !matches!(
         value,
@@ -204,6 +204,7 @@ pub(crate) fn with_tsp(value: Value, tsp: [f64; 3]) -> Value {
         table: None,
         match_length: None,
         tsp: Some(tsp),
+        attrs,
     }))
 }
 
@@ -794,7 +795,7 @@ fn pick_rows(x: &Value, rows: &[f64]) -> Result<Value, KernelError> {
 }
 
 /// R's `tsp<-` (attrib.c's tspgets) on a value of `n` rows.
-fn set_tsp(tsp: [f64; 3], n: usize) -> Result<(), KernelError> {
+pub(crate) fn set_tsp(tsp: [f64; 3], n: usize) -> Result<(), KernelError> {
     if tsp[2] <= 0.0 {
         return Err(err("invalid time series parameters specified"));
     }

@@ -66,6 +66,11 @@ pub struct Named {
     /// R's `tsp` attribute of a time series (class "ts", or c("mts",
     /// "ts", "matrix") on a matrix): start, end and frequency.
     pub tsp: Option<[f64; 3]>,
+    /// The other attributes R sets and flowcast keeps, after those above
+    /// in R's order: determinant's `logarithm` on its modulus, reorder's
+    /// `scores` on its factor. Functions that drop attributes drop these
+    /// with the names.
+    pub attrs: Vec<(String, Value)>,
 }
 
 /// R's factor: each element a code into `levels` (`None` is NA).

@@ -787,6 +787,8 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // diffinv: a running sum over the result per difference.
         "diffinv" => PER_ELEMENT * out * scalar_arg(args, "differences", 1.0).clamp(1.0, MAX),
+        // lag: a copy of the series under its new time base.
+        "lag" => PER_ELEMENT * out,
         // toeplitz: one copy per cell of the n x n result.
         "toeplitz" => PER_ELEMENT * out,
         // mvfft: the columns' transforms alone.
@@ -1201,7 +1203,8 @@ fn per_element(function: &str) -> Option<f64> {
         "mad" => 40.0,
         "table" | "factor" | "as.factor" | "cut" => 136.0,
         // `by` is tapply's grouping plus a copy of each cell's rows.
-        "tapply" | "split" | "by" => 110.0,
+        // reorder is tapply's grouping, then a sort of the levels.
+        "tapply" | "split" | "by" | "reorder" => 110.0,
         "aggregate" | "ave" => 250.0,
         "merge" => 200.0,
         "subset" | "expand.grid" | "with" | "transform" => 6.0,

@@ -38,6 +38,7 @@ mod library24;
 mod library25;
 mod library26;
 mod library27;
+mod library28;
 mod library4;
 mod library5;
 mod library6;

@@ -119,25 +119,32 @@ pub(super) fn determinant_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
         },
         Some(_) => None,
     };
-    let (modulus, sign) = if n == 0 {
+    // R sets the modulus' `logarithm` attribute to the argument itself
+    // for the empty matrix (`structure(..., logarithm = logarithm)`), and
+    // to asLogical's reading of it in La_det_ge_real.
+    let (modulus, sign, attr) = if n == 0 {
+        let given = args.get("logarithm");
+        if given.is_some_and(|v| v.len() > 1) {
+            return Err(KernelError::new("the condition has length > 1"));
+        }
         let log = logarithm.ok_or_else(|| {
-            KernelError::new(match args.get("logarithm") {
+            KernelError::new(match given {
                 Some(v) if v.is_empty() => "argument is of length zero",
                 Some(Value::Str(_)) => "argument is not interpretable as logical",
                 _ => "missing value where TRUE/FALSE needed",
             })
         })?;
-        (if log { 0.0 } else { 1.0 }, 1.0)
+        let attr = given.cloned().unwrap_or(Value::Bool(vec![Some(true)]));
+        (if log { 0.0 } else { 1.0 }, 1.0, attr)
     } else {
         let log =
             logarithm.ok_or_else(|| KernelError::new("argument 'logarithm' must be logical"))?;
-        super::solve::determinant(&x, log)
+        let (modulus, sign) = super::solve::determinant(&x, log);
+        (modulus, sign, Value::Bool(vec![Some(log)]))
     };
+    let modulus = crate::kernels::names::with_attr(Value::scalar(modulus), "logarithm", attr);
     Ok(Value::List(List::record(
         "det",
-        vec![
-            ("modulus", Value::scalar(modulus)),
-            ("sign", Value::scalar(sign)),
-        ],
+        vec![("modulus", modulus), ("sign", Value::scalar(sign))],
     )))
 }

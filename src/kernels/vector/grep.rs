@@ -522,6 +522,7 @@ fn match_data(starts: Vec<f64>, lengths: Vec<f64>) -> Value {
         table: None,
         match_length: Some(lengths),
         tsp: None,
+        attrs: Vec::new(),
     }))
 }
 
