@@ -78,7 +78,7 @@ pub fn measure() -> Speed {
     let warm_up = Instant::now();
     while warm_up.elapsed() < WARM_UP {
         for (name, args) in references(&mut rng) {
-            let _ = time(name, args, &mut rng, warm_up);
+            let _ = time(name, args, &mut rng, warm_up, REPS);
         }
     }
     let start = Instant::now();
@@ -87,7 +87,7 @@ pub fn measure() -> Speed {
         .into_iter()
         .zip(REFERENCE_SECONDS_PER_OP)
     {
-        let Some((best, work)) = time(name, args, &mut rng, start) else {
+        let Some((best, work)) = time(name, args, &mut rng, start, REPS) else {
             continue;
         };
         if work.ops <= 0.0 {
@@ -111,12 +111,14 @@ pub fn measure() -> Speed {
     // its counts are priced at the development machine's ratio.
     let fallback = Speed::at(per_op);
     let sum = ("sum", vec![(None, Value::Num(vec![0.5; LD_REFERENCE_LEN]))]);
-    let per_ld_add = priced_apart(sum, &mut rng, per_op, |w| w.ld_adds);
+    let per_ld_add = priced_apart(sum, &mut rng, per_op, |w| w.ld_adds, REPS);
     let cache = crate::cpu_cache::last_level_bytes();
+    // A product from the cache is a tenth of a millisecond: more tries
+    // for one that no interrupt met.
     let near = matrix_vector((cache / 4).clamp(256 << 10, 8 << 20));
-    let per_streamed = priced_apart(near, &mut rng, per_op, |w| w.streamed);
+    let per_streamed = priced_apart(near, &mut rng, per_op, |w| w.streamed, 4 * REPS);
     let far = matrix_vector((2 * cache).clamp(64 << 20, 256 << 20));
-    let per_fetched = priced_apart(far, &mut rng, per_op, |w| w.fetched);
+    let per_fetched = priced_apart(far, &mut rng, per_op, |w| w.fetched, REPS);
     sane(Speed {
         per_op,
         per_ld_add: per_ld_add.unwrap_or(fallback.per_ld_add),
@@ -128,9 +130,15 @@ pub fn measure() -> Speed {
 /// Seconds per unit of one of the counts [`Work`] prices apart, from the
 /// best time of `call`: what is left once its ops are paid for, over its
 /// count. `None` when it cannot be timed or leaves nothing.
-fn priced_apart(call: Call, rng: &mut Rng, per_op: f64, count: fn(&Work) -> f64) -> Option<f64> {
+fn priced_apart(
+    call: Call,
+    rng: &mut Rng,
+    per_op: f64,
+    count: fn(&Work) -> f64,
+    reps: usize,
+) -> Option<f64> {
     let (name, args) = call;
-    let (best, work) = time(name, args, rng, Instant::now())?;
+    let (best, work) = time(name, args, rng, Instant::now(), reps)?;
     let n = count(&work);
     (n > 0.0)
         .then(|| (best - work.ops * per_op).max(0.0) / n)
@@ -197,6 +205,7 @@ fn time(
     args: Vec<(Option<String>, Value)>,
     rng: &mut Rng,
     start: Instant,
+    reps: usize,
 ) -> Option<(f64, Work)> {
     let kernel = registry().get(name)?;
     let types: Vec<(Option<String>, Type)> =
@@ -218,7 +227,7 @@ fn time(
     let matched = Args::match_call(kernel.name, kernel.params, values).ok()?;
     let cancel = AtomicBool::new(false);
     let mut best = f64::INFINITY;
-    for _ in 0..REPS {
+    for _ in 0..reps {
         if start.elapsed() > BUDGET {
             break;
         }
