@@ -11,7 +11,6 @@
 
 use crate::common;
 use common::r_json;
-use common::{flowcast, steps_workflow as workflow, text};
 
 /// Every step's JSON against R's.
 #[test]
@@ -29,7 +28,9 @@ fn refusals_are_rs() {
 /// argument, never run as something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
+    common::assert_refused_saying(
+        "",
+        &[
         (
             "a = 'constrOptim(c(1, 2, 3), function(p) sum(p^2), NULL, ui = diag(3), ci = c(0, 0))'",
             "'ci' whose length does not divide",
@@ -54,14 +55,8 @@ fn flowcast_refusals_say_why() {
             "a = 'diffinv(c(1, 2), differences = c(1, 2))'",
             "'differences' as one number",
         ),
-    ] {
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+        ],
+    );
 }
 
 /// Odd values in every argument give a value or an error, never a panic.

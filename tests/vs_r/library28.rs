@@ -30,29 +30,25 @@ fn refusals_are_rs() {
 /// argument, never run as something else.
 #[test]
 fn flowcast_refusals_say_why() {
-    for (steps, says) in [
-        // R gives a plain vector a tsp without the class "ts".
-        (
-            "a = 'lag(c(1, 2, 3), 1)'",
-            "flowcast's lag takes a time series",
-        ),
-        ("a = 'lag(ts(1:5), Inf)'", "a finite 'k'"),
-        (
-            "a = 'reorder(factor(c(\"a\", \"b\")), c(1, 2), order = TRUE)'",
-            "ordered factors (order = TRUE)",
-        ),
-        (
-            "a = 'reorder(factor(c(\"a\", \"b\")), c(1, 2), FUN = function(v) \"z\")'",
-            "numeric or logical scores",
-        ),
-    ] {
-        let (_dir, path) = workflow(steps);
-        let out = flowcast(&["run", "--headless", "--no-cache", path.to_str().unwrap()]);
-        let all = text(&out.stderr) + &text(&out.stdout);
-        assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains(says), "{steps}: {all}");
-        assert!(!all.contains("panicked"), "{steps}: {all}");
-    }
+    common::assert_refused_saying(
+        "",
+        &[
+            // R gives a plain vector a tsp without the class "ts".
+            (
+                "a = 'lag(c(1, 2, 3), 1)'",
+                "flowcast's lag takes a time series",
+            ),
+            ("a = 'lag(ts(1:5), Inf)'", "a finite 'k'"),
+            (
+                "a = 'reorder(factor(c(\"a\", \"b\")), c(1, 2), order = TRUE)'",
+                "ordered factors (order = TRUE)",
+            ),
+            (
+                "a = 'reorder(factor(c(\"a\", \"b\")), c(1, 2), FUN = function(v) \"z\")'",
+                "numeric or logical scores",
+            ),
+        ],
+    );
 }
 
 /// lag.default warns as R does when it rounds `k`.
