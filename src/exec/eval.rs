@@ -161,12 +161,7 @@ pub fn eval<'s>(
         } => {
             let t = eval(target, scope, ctx, file)?;
             if let (Value::Num(x), [Some(i)], None) = (&*t, &indices[..], drop) {
-                if let ExprKind::Binary {
-                    op: BinaryOp::Range,
-                    lhs,
-                    rhs,
-                } = &i.kind
-                {
+                if let Some((lhs, rhs)) = i.range_ends() {
                     // `x[a:b]` in a loop body: a slice of x, without the
                     // vector a:b (28 % of `sum(x[1:n])`'s time went to
                     // building it and checking it runs up by one).

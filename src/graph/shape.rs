@@ -55,16 +55,9 @@ fn runs_up(i: Option<&Expr>, ty: Option<&Type>) -> bool {
     if !matches!(t, Type::Num { .. }) {
         return false;
     }
-    let range = matches!(
-        e.kind,
-        ExprKind::Binary {
-            op: BinaryOp::Range,
-            ..
-        }
-    );
     match t.const_nums() {
         Some(v) => v.windows(2).all(|w| w[1] == w[0] + 1.0),
-        None => range || t.len() == Some(1),
+        None => e.range_ends().is_some() || t.len() == Some(1),
     }
 }
 
@@ -181,14 +174,9 @@ fn infer_node(
             // `x[a:b]` of a numeric vector: the evaluator copies a slice
             // and never builds a:b (`exec::eval`), so only its ends cost.
             let vector_slice = match (&t, &indices[..], drop) {
-                (Type::Num { .. }, [Some(i)], None) => match &i.kind {
-                    ExprKind::Binary {
-                        op: BinaryOp::Range,
-                        lhs,
-                        rhs,
-                    } => Some((i.span, lhs, rhs)),
-                    _ => None,
-                },
+                (Type::Num { .. }, [Some(i)], None) => {
+                    i.range_ends().map(|(lhs, rhs)| (i.span, lhs, rhs))
+                }
                 _ => None,
             };
             let mut sliced = false;
@@ -1006,13 +994,7 @@ pub fn loop_texts(
     file: &SourceFile,
     ctx: &ShapeCtx,
 ) -> Result<Option<Vec<String>>, Diagnostic> {
-    if matches!(
-        range.kind,
-        ExprKind::Binary {
-            op: BinaryOp::Range,
-            ..
-        }
-    ) {
+    if range.range_ends().is_some() {
         return Ok(None);
     }
     match infer(range, env, file, ctx)? {
@@ -1037,12 +1019,7 @@ pub fn loop_range(
 ) -> Result<Vec<f64>, Diagnostic> {
     // `a:b` is computed directly, so long ranges need not be carried as
     // constants through inference.
-    let values = if let ExprKind::Binary {
-        op: BinaryOp::Range,
-        lhs,
-        rhs,
-    } = &range.kind
-    {
+    let values = if let Some((lhs, rhs)) = range.range_ends() {
         let from = infer(lhs, env, file, ctx)?.const_scalar();
         let to = infer(rhs, env, file, ctx)?.const_scalar();
         match (from, to) {

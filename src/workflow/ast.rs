@@ -271,6 +271,18 @@ impl BinaryOp {
 }
 
 impl Expr {
+    /// The two ends of `a:b`; `None` for any other expression.
+    pub fn range_ends(&self) -> Option<(&Expr, &Expr)> {
+        match &self.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Range,
+                lhs,
+                rhs,
+            } => Some((lhs, rhs)),
+            _ => None,
+        }
+    }
+
     /// Calls `f` on every name this expression reads (not function names,
     /// not `$` field names, not argument names) that is not bound inside it
     /// at that point: a closure's parameters and the locals assigned before
