@@ -45,6 +45,37 @@ pub fn infer_with_operands(
     Ok((t, operands, work))
 }
 
+/// How an index access copies its result out of a target of type `t`:
+/// as one slice (a vector's `x[a:b]` that the evaluator slices,
+/// `sliced`), as slices of its columns (a matrix subscript whose rows and
+/// columns each run up by one: `index::Extent::Run`), or element by
+/// element.
+fn copying(
+    t: &Type,
+    indices: &[Option<Expr>],
+    idx: &[Option<Type>],
+    sliced: bool,
+) -> work::Copying {
+    if sliced {
+        return work::Copying::Slice {
+            subscripts_read: false,
+        };
+    }
+    let runs = matches!(t, Type::Mat { .. })
+        && indices.len() == 2
+        && indices
+            .iter()
+            .zip(idx)
+            .all(|(i, ty)| runs_up(i.as_ref(), ty.as_ref()));
+    if runs {
+        work::Copying::Slice {
+            subscripts_read: true,
+        }
+    } else {
+        work::Copying::Picked
+    }
+}
+
 /// Whether a matrix subscript selects a run of rows or columns: none
 /// given, one position, or `a:b` running up (which the evaluator still
 /// builds, and checks).
@@ -218,25 +249,7 @@ fn infer_node(
                     })
                     .collect::<Result<Vec<_>, Diagnostic>>()?,
             };
-            // A matrix subscript whose rows and columns each run up by
-            // one copies slices of its columns (`index::Extent::Run`).
-            let copy = if sliced {
-                work::Copying::Slice {
-                    subscripts_read: false,
-                }
-            } else if matches!(t, Type::Mat { .. })
-                && indices.len() == 2
-                && indices
-                    .iter()
-                    .zip(&idx)
-                    .all(|(i, ty)| runs_up(i.as_ref(), ty.as_ref()))
-            {
-                work::Copying::Slice {
-                    subscripts_read: true,
-                }
-            } else {
-                work::Copying::Picked
-            };
+            let copy = copying(&t, indices, &idx, sliced);
             let drop = match drop {
                 Some(d) => {
                     let dt = infer_node(d, env, file, ctx, None, work)?;
