@@ -9,7 +9,8 @@
 //! closure's body) outlives it.
 
 use crate::diagnostic::SourceFile;
-use crate::kernels::{names, Ctx, Value};
+use crate::kernels::logical::condition;
+use crate::kernels::{Ctx, Value};
 use crate::workflow::{Expr, ExprKind};
 
 use super::eval::{eval, EvalError, Scope};
@@ -107,75 +108,4 @@ fn splice<'e>(
     }
     next.extend_from_slice(rest);
     next
-}
-
-/// `if`'s condition as R reads it (`asLogicalNoNA` in R's eval.c): one
-/// value, not NA; numbers are TRUE when not 0, strings only when R's
-/// logical spellings.
-pub fn condition(v: &Value) -> Result<bool, &'static str> {
-    let v = names::bare(v);
-    if v.is_empty() {
-        return Err("argument is of length zero");
-    }
-    if v.len() > 1 {
-        return Err("the condition has length > 1");
-    }
-    let not_logical = "argument is not interpretable as logical";
-    let b = match v {
-        Value::Bool(_) | Value::BoolMat(_) => v.as_logicals().and_then(|l| l[0]),
-        Value::Num(_) | Value::Mat(_) => v
-            .as_f64_slice()
-            .and_then(|x| (!x[0].is_nan()).then_some(x[0] != 0.0)),
-        // R reads a factor as its 1-based codes: never 0.
-        Value::Factor(f) => f.codes[0].map(|_| true),
-        Value::Str(s) => match s[0].as_str() {
-            "TRUE" | "true" | "True" | "T" => Some(true),
-            "FALSE" | "false" | "False" | "F" => Some(false),
-            _ => return Err(not_logical),
-        },
-        _ => return Err(not_logical),
-    };
-    match (b, v) {
-        (Some(b), _) => Ok(b),
-        (None, Value::Bool(_) | Value::BoolMat(_)) => Err("missing value where TRUE/FALSE needed"),
-        (None, _) => Err(not_logical),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conditions_read_as_r_reads_them() {
-        assert_eq!(condition(&Value::scalar(2.5)), Ok(true));
-        assert_eq!(condition(&Value::scalar(0.0)), Ok(false));
-        assert_eq!(condition(&Value::string("T")), Ok(true));
-        let first_level = crate::kernels::value::Factor {
-            codes: vec![Some(0)],
-            levels: vec!["a".into()],
-        };
-        assert_eq!(condition(&Value::Factor(first_level)), Ok(true));
-        assert_eq!(condition(&Value::string("false")), Ok(false));
-        assert_eq!(
-            condition(&Value::string("yes")),
-            Err("argument is not interpretable as logical")
-        );
-        assert_eq!(
-            condition(&Value::Bool(vec![None])),
-            Err("missing value where TRUE/FALSE needed")
-        );
-        assert_eq!(
-            condition(&Value::scalar(f64::NAN)),
-            Err("argument is not interpretable as logical")
-        );
-        assert_eq!(
-            condition(&Value::Num(vec![])),
-            Err("argument is of length zero")
-        );
-        assert_eq!(
-            condition(&Value::Bool(vec![Some(true), Some(false)])),
-            Err("the condition has length > 1")
-        );
-    }
 }

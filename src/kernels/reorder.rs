@@ -95,7 +95,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     };
     // `(if (order) ordered else factor)` comes before sort's checks.
     if let Some(order) = args.get("order") {
-        let order = crate::exec::statements::condition(order).map_err(KernelError::new)?;
+        let order = super::logical::condition(order).map_err(KernelError::new)?;
         if order {
             return Err(KernelError::new(
                 "flowcast does not support ordered factors (order = TRUE)",
