@@ -133,18 +133,7 @@ pub fn eval<'s>(
                 return Ok(Cow::Owned(Value::flag(decided)));
             }
             let r = eval(rhs, scope, ctx, file)?;
-            let scalar = crate::kernels::scalar_op(op.symbol(), &l, &r);
-            let mut v = match scalar {
-                Some(v) => v,
-                None => call(
-                    op.symbol(),
-                    e.span,
-                    e.span,
-                    &[],
-                    &[(None, l), (None, r)],
-                    ctx,
-                )?,
-            };
+            let mut v = operate(*op, e.span, l, r, ctx)?;
             match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => {
                     integer_overflow(&mut v, lhs, rhs, scope, ctx, file, e)
@@ -170,11 +159,7 @@ pub fn eval<'s>(
                     if let Some(run) = index::range_run(&l, &r, x.len()) {
                         return Ok(Cow::Owned(Value::Num(x[run].to_vec())));
                     }
-                    let symbol = BinaryOp::Range.symbol();
-                    let range = match crate::kernels::scalar_op(symbol, &l, &r) {
-                        Some(v) => v,
-                        None => call(symbol, i.span, i.span, &[], &[(None, l), (None, r)], ctx)?,
-                    };
+                    let range = operate(BinaryOp::Range, i.span, l, r, ctx)?;
                     let v = index::index_drop(&t, &[Some(range)], true);
                     return Ok(Cow::Owned(v.map_err(|k| err(e.span, k.0))?));
                 }
@@ -1146,6 +1131,21 @@ fn model_newdata(
 
 /// Calls kernel `func` on already evaluated arguments. `args` are the
 /// written arguments (for error spans); operators pass none.
+/// Operator `op` on its evaluated operands, spanning `span`: the scalar
+/// fast path when it applies, the kernel otherwise.
+fn operate(
+    op: BinaryOp,
+    span: Span,
+    l: Cow<Value>,
+    r: Cow<Value>,
+    ctx: &mut Ctx,
+) -> Result<Value, EvalError> {
+    match crate::kernels::scalar_op(op.symbol(), &l, &r) {
+        Some(v) => Ok(v),
+        None => call(op.symbol(), span, span, &[], &[(None, l), (None, r)], ctx),
+    }
+}
+
 pub(super) fn call(
     func: &str,
     func_span: Span,
