@@ -11,6 +11,7 @@ use super::function_args;
 use super::promises;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::conditions::{condition_type, Signal};
+use crate::kernels::fun::Runs;
 use crate::kernels::switch;
 use crate::kernels::work::{self, Work};
 use crate::kernels::{
@@ -646,7 +647,7 @@ fn shaper<'a>(
     plain: &'a ShapeCtx,
     failure: &'a std::cell::RefCell<Option<Diagnostic>>,
     body_work: &'a std::cell::Cell<Work>,
-) -> impl Fn(Vec<(Option<String>, Type)>, Option<usize>) -> Result<Type, String> + 'a {
+) -> impl Fn(Vec<(Option<String>, Type)>, Runs) -> Result<Type, String> + 'a {
     move |given, times| {
         let bound = function_args::bind(params, given)?;
         let mut w = work::closure_call_work();

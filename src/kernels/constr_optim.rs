@@ -13,6 +13,7 @@ use super::names;
 use super::nmath::rsum;
 use super::optim::optim_native_gr;
 use super::value::{List, NA};
+use super::work;
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {
@@ -547,8 +548,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 }
 
 /// f's body (and grad's) is checked once at a numeric vector of theta's
-/// length; how often the barrier's searches run them is known only at
-/// the run.
+/// length, and charged as often as a typical barrier search calls it:
+/// [`work::CONSTR_OPTIM_OUTER`] optims of the method R picks (Nelder-Mead
+/// without grad, else BFGS).
 fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let n = args.ty("theta").and_then(Type::len);
     let at = n.map_or_else(Type::num_unknown, Type::num);
@@ -557,12 +559,20 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
         given
     };
+    let grad = resolve_shape2(args.ty("grad"), ctx).map_err(|m| args.error("grad", m))?;
+    let method = match args.ty("method").and_then(Type::const_str) {
+        Some(m) => m,
+        None if grad.is_some() => "BFGS",
+        None => "Nelder-Mead",
+    };
+    let (fn_runs, gr_runs) =
+        work::optim_evaluations(method, n.unwrap_or(1) as f64, None, grad.is_some());
     if let Some(f) = resolve_shape(args.ty("f"), ctx).map_err(|m| args.error("f", m))? {
-        f.shape(given(at.clone()), None, ctx)
+        f.shape_about(given(at.clone()), work::CONSTR_OPTIM_OUTER * fn_runs, ctx)
             .map_err(|m| args.error("f", m))?;
     }
-    if let Some(g) = resolve_shape2(args.ty("grad"), ctx).map_err(|m| args.error("grad", m))? {
-        g.shape(given(at.clone()), None, ctx)
+    if let Some(g) = grad {
+        g.shape_about(given(at.clone()), work::CONSTR_OPTIM_OUTER * gr_runs, ctx)
             .map_err(|m| args.error("grad", m))?;
     }
     let mut fields = vec![

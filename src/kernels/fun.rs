@@ -13,10 +13,30 @@ pub type Closure<'f> =
     &'f dyn Fn(Vec<(Option<String>, &Value)>, &mut Ctx) -> Result<Value, KernelError>;
 
 /// A closure as shape inference sees it: the types of its arguments and
-/// how many times the call will run it (when known), to its result's type.
-/// The count lets the caller charge the body's work that many times.
-pub type ClosureShape<'f> =
-    &'f dyn Fn(Vec<(Option<String>, Type)>, Option<usize>) -> Result<Type, String>;
+/// how many times the call will run it, to its result's type. The count
+/// lets the caller charge the body's work that many times.
+pub type ClosureShape<'f> = &'f dyn Fn(Vec<(Option<String>, Type)>, Runs) -> Result<Type, String>;
+
+/// How many times a call runs FUN, as its shape rule knows it before the
+/// run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Runs {
+    /// Exactly this many (`sapply` over a known length): the body's work
+    /// and its draws are counted that many times.
+    Exactly(usize),
+    /// About this many: an optimiser's typical evaluations, which only
+    /// the run will tell. The body's work is charged that many times; what
+    /// it draws is unknown.
+    About(f64),
+    /// Not known: the work is charged once and what it draws is unknown.
+    Unknown,
+}
+
+impl From<Option<usize>> for Runs {
+    fn from(times: Option<usize>) -> Runs {
+        times.map_or(Runs::Unknown, Runs::Exactly)
+    }
+}
 
 /// FUN, resolved.
 #[derive(Clone, Copy)]
@@ -137,6 +157,26 @@ impl FunShape<'_> {
         &self,
         given: Vec<(Option<String>, Type)>,
         times: Option<usize>,
+        ctx: &ShapeCtx,
+    ) -> Result<Type, String> {
+        self.shape_runs(given, times.into(), ctx)
+    }
+
+    /// [`FunShape::shape`] for a call that runs FUN about `runs` times,
+    /// as a search does (see [`Runs::About`]).
+    pub fn shape_about(
+        &self,
+        given: Vec<(Option<String>, Type)>,
+        runs: f64,
+        ctx: &ShapeCtx,
+    ) -> Result<Type, String> {
+        self.shape_runs(given, Runs::About(runs), ctx)
+    }
+
+    fn shape_runs(
+        &self,
+        given: Vec<(Option<String>, Type)>,
+        times: Runs,
         ctx: &ShapeCtx,
     ) -> Result<Type, String> {
         match self {

@@ -1116,7 +1116,10 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(f) = resolve_shape(args.ty("f"), ctx).map_err(|m| args.error("f", m))? {
         let mut given = vec![(None, at.clone())];
         given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
-        let t = f.shape(given, None, ctx).map_err(|m| args.error("f", m))?;
+        let runs = super::work::nlm_evaluations(n.unwrap_or(1) as f64);
+        let t = f
+            .shape_about(given, runs, ctx)
+            .map_err(|m| args.error("f", m))?;
         if t.len().is_some_and(|l| l != 1) && t.is_numeric() {
             return Err(args.error("f", "invalid function value in 'nlm' optimizer"));
         }

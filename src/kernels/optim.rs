@@ -11,6 +11,7 @@
 use super::fun::{resolve, resolve2, resolve_shape, resolve_shape2, Fun};
 use super::names;
 use super::value::{List, NA};
+use super::work;
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 const METHODS: [&str; 6] = ["Nelder-Mead", "BFGS", "CG", "L-BFGS-B", "SANN", "Brent"];
@@ -1498,6 +1499,48 @@ fn hess_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     optimhess(&par, &os, ctx)
 }
 
+/// The method optim will run, when known before the run: R's
+/// `match.arg` takes a prefix, and bounds switch the default Nelder-Mead
+/// to L-BFGS-B.
+fn method_shape(args: &Args<Type>) -> Option<&'static str> {
+    let bounds = args.ty("lower").is_some() || args.ty("upper").is_some();
+    match args.ty("method") {
+        None if bounds => Some("L-BFGS-B"),
+        None => Some("Nelder-Mead"),
+        Some(t) => {
+            let m = t.const_str().filter(|m| !m.is_empty())?;
+            ["Nelder-Mead", "BFGS", "CG", "L-BFGS-B", "SANN", "Brent"]
+                .into_iter()
+                .find(|full| full.starts_with(m))
+        }
+    }
+}
+
+/// How often the search will call fn and gr, for the prior: optimHess
+/// takes one gradient (2n calls of fn without gr), optim a typical
+/// search's (see [`work::optim_evaluations`]).
+fn evaluations(args: &Args<Type>, n: Option<usize>, gr_given: bool) -> (f64, f64) {
+    let n = n.unwrap_or(1) as f64;
+    let hessian = if gr_given {
+        (1.0, 2.0 * n)
+    } else {
+        (1.0 + 4.0 * n * n, 0.0)
+    };
+    if args.func == "optimHess" {
+        return hessian;
+    }
+    let maxit = args
+        .ty("control")
+        .and_then(|c| c.field("maxit"))
+        .and_then(Type::const_scalar)
+        .filter(|m| m.is_finite());
+    let (f, g) = work::optim_evaluations(method_shape(args).unwrap_or("BFGS"), n, maxit, gr_given);
+    match hessian_wanted(args) {
+        Some(false) => (f, g),
+        _ => (f + hessian.0, g + hessian.1),
+    }
+}
+
 /// optim's `message`: L-BFGS-B's string, NULL for the other methods;
 /// unknown when the method is, or bounds may switch to L-BFGS-B.
 fn message_shape(args: &Args<Type>) -> Type {
@@ -1539,9 +1582,11 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
         given
     };
     let at = n.map_or_else(Type::num_unknown, Type::num);
+    let gr_given = resolve_shape2(args.ty("gr"), ctx).is_ok_and(|g| g.is_some());
+    let (fn_runs, gr_runs) = evaluations(args, n, gr_given);
     if let Some(f) = resolve_shape(args.ty("fn"), ctx).map_err(|m| args.error("fn", m))? {
         let t = f
-            .shape(given(at.clone()), None, ctx)
+            .shape_about(given(at.clone()), fn_runs, ctx)
             .map_err(|m| args.error("fn", m))?;
         if let Some(len) = t.len().filter(|&l| l != 1 && t.is_numeric()) {
             return Err(args.error(
@@ -1552,7 +1597,7 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     }
     if let Some(g) = resolve_shape2(args.ty("gr"), ctx).map_err(|m| args.error("gr", m))? {
         let t = g
-            .shape(given(at.clone()), None, ctx)
+            .shape_about(given(at.clone()), gr_runs, ctx)
             .map_err(|m| args.error("gr", m))?;
         if let (Some(len), Some(n)) = (t.len().filter(|_| t.is_numeric()), n) {
             if len != n {

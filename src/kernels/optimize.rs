@@ -286,7 +286,9 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(f) = resolve_shape(args.ty("f"), ctx).map_err(|m| args.error("f", m))? {
         let mut given = vec![(None, Type::num(1))];
         given.extend(args.dots().map(|(n, t)| (n.map(str::to_string), t.clone())));
-        let t = f.shape(given, None, ctx).map_err(|m| args.error("f", m))?;
+        let t = f
+            .shape_about(given, super::work::OPTIMIZE_EVALUATIONS, ctx)
+            .map_err(|m| args.error("f", m))?;
         let scalar = t.is_numeric() && t.len().is_none_or(|n| n == 1);
         // R names the C routine that read the value.
         let what = if args.func == "uniroot" {

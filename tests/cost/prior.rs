@@ -398,3 +398,36 @@ taus = \"cor(small, method = \\\"k\\\")\"",
         "{spearman} - {columns} vs {ranks}"
     );
 }
+
+#[test]
+fn an_optimisers_objective_is_charged_for_its_typical_calls() {
+    // spin(0.001) in the body: the prior counts the body's calls in ms.
+    let body = "function(p) { spin(0.001); sum((p - 1:2)^2) }";
+    let g = graph(&format!(
+        "sann = \"optim(c(0, 0), {body}, method = 'SANN', control = list(maxit = 200))\"\n\
+         nm = \"optim(c(0, 0), {body}, control = list(maxit = 30))\"\n\
+         bfgs = \"optim(c(0, 0), {body}, method = 'BFGS')\"\n\
+         bfgs_gr = \"optim(c(0, 0), {body}, function(p) 2 * (p - 1:2), method = 'B')\"\n\
+         hess = \"optim(c(0, 0), {body}, method = 'BFGS', hessian = TRUE)\"\n\
+         nlm = \"nlm({body}, c(0, 0))\"\n\
+         once = \"optimize(function(x) {{ spin(0.001); x^2 }}, c(-1, 1))\""
+    ));
+    let ms = |step: &str| predicted(&g, step) / 1e-3;
+    // SANN calls fn exactly maxit times; Nelder-Mead at most maxit. Each
+    // call also binds the closure and runs the sum (about 10 µs at this
+    // test's slow speed).
+    let sann = ms("sann");
+    assert!((200.0..205.0).contains(&sann), "{sann}");
+    let nm = ms("nm");
+    assert!((30.0..31.0).contains(&nm), "{nm}");
+    // A gradient search calls fn dozens of times, more without gr (the
+    // numerical gradient's calls) and more again for the hessian.
+    let (bfgs, bfgs_gr, hess) = (ms("bfgs"), ms("bfgs_gr"), ms("hess"));
+    assert!((20.0..200.0).contains(&bfgs), "{bfgs}");
+    assert!(bfgs_gr < bfgs && bfgs_gr >= 10.0, "{bfgs_gr} {bfgs}");
+    assert!(hess > bfgs, "{hess} {bfgs}");
+    let nlm = ms("nlm");
+    assert!((10.0..200.0).contains(&nlm), "{nlm}");
+    let once = ms("once");
+    assert!((5.0..30.0).contains(&once), "{once}");
+}
