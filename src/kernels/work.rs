@@ -542,6 +542,14 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let iter = scalar_arg(args, "iterlim", 100.0).clamp(1.0, NLM_ITERATIONS);
             NLM * iter * (n * n + 5.0 * n * (n + 1.0))
         }
+        // nlminb's own arithmetic per iteration beside the objective's
+        // calls (charged through the closure): the secant update and the
+        // triangular solves of the dogleg, some n^2 each.
+        "nlminb" => {
+            let n = arg_dims(args, "start");
+            let n = n.0 * n.1.max(1.0);
+            NLM * NLM_ITERATIONS * 6.0 * n * n
+        }
         // constrOptim: each evaluation of the barrier (or its gradient)
         // is two products `ui %*% theta` of the k x p constraints and a
         // pass over them; the searches make some hundreds of evaluations
