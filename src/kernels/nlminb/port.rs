@@ -2845,3 +2845,59 @@ pub(super) fn drmnfb(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DL7TVM of separate arrays is L' y; of one array, as R's compiled
+    /// routine runs it, zero.
+    #[test]
+    fn dl7tvm_is_l_transpose_y_and_zero_in_place() {
+        // L = [2 0; 1 3] by rows at m[1..4], y at m[4..6], x at m[6..8].
+        let mut m = vec![0.0, 2.0, 1.0, 3.0, 1.0, 2.0, 0.0, 0.0];
+        dl7tvm(&mut m, 2, 6, 1, 4);
+        assert_eq!(&m[6..8], &[4.0, 6.0]);
+        dl7tvm(&mut m, 2, 4, 1, 4);
+        assert_eq!(&m[4..6], &[0.0, 0.0]);
+    }
+
+    /// DL7IVM and DL7ITV undo DL7VML and DL7TVM.
+    #[test]
+    fn triangular_solves_invert_the_products() {
+        let mut m = vec![0.0, 2.0, 1.0, 3.0, 1.0, -2.0, 0.0, 0.0, 0.0, 0.0];
+        dl7vml(&mut m, 2, 6, 1, 4);
+        dl7ivm(&mut m, 2, 8, 1, 6);
+        assert_eq!(&m[8..10], &[1.0, -2.0]);
+        dl7tvm(&mut m, 2, 6, 1, 4);
+        dl7itv(&mut m, 2, 8, 1, 6);
+        assert_eq!(&m[8..10], &[1.0, -2.0]);
+    }
+
+    /// I7SHFT moves x(k) to the end (k > 0) and back (k < 0).
+    #[test]
+    fn i7shft_rotates() {
+        let mut iv = vec![0, 1, 2, 3, 4];
+        i7shft(4, 2, &mut iv, 1);
+        assert_eq!(iv, [0, 1, 3, 4, 2]);
+        i7shft(4, -2, &mut iv, 1);
+        assert_eq!(iv, [0, 1, 2, 3, 4]);
+    }
+
+    /// Rf_divset's defaults, and DPARCK's refusal of a negative rel.tol
+    /// naming V(32).
+    #[test]
+    fn divset_and_dparck() {
+        let (liv, lv, n) = (84, 157, 2);
+        let mut iv = vec![0; liv + 1];
+        let mut m = vec![0.0; lv + 1 + n];
+        divset(2, &mut iv, liv, lv, &mut m);
+        assert_eq!((iv[1], iv[MXFCAL], iv[MXITER]), (12, 200, 150));
+        assert_eq!(m[32], 1e-10);
+        m[32] = -1.0;
+        m[lv + 1..].fill(1.0);
+        iv[1] = 12;
+        dparck(2, lv + 1, &mut iv, liv, lv, n, &mut m);
+        assert_eq!(iv[1], 32);
+    }
+}
