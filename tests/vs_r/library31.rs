@@ -85,3 +85,16 @@ fn odd_inputs_do_not_panic() {
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }
+
+/// A start too long for PORT's n(n + 27)/2 workspace is refused before
+/// the allocation, in R's words.
+#[test]
+fn huge_start_is_refused_before_allocating() {
+    common::assert_refused_saying(
+        "",
+        &[(
+            "a = 'nlminb(numeric(30000), function(p) sum(p^2))'",
+            "cannot allocate vector of size",
+        )],
+    );
+}

@@ -237,6 +237,16 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let n = par.len();
     let liv = 78 + 3 * n;
     let lv = 130 + (n * (n + 27)) / 2;
+    // nlminb.R's `double(130 + (n * (n + 27)) / 2)`: past 2 GiB (some
+    // 23,000 parameters, where R would still try) refused in R's words,
+    // before an allocation that could abort the process.
+    let bytes = lv as f64 * 8.0;
+    if bytes > (1u64 << 31) as f64 {
+        return Err(KernelError::new(format!(
+            "cannot allocate vector of size {:.1} Gb",
+            bytes / 1024f64.powi(3)
+        )));
+    }
     // One memory for V and the caller's arrays (see `port`).
     let d = lv + 1;
     let x = d + n;
