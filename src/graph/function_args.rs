@@ -22,6 +22,7 @@ fn function_formals(func: &str) -> &'static [&'static str] {
         | "integrate" | "nlm" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "constrOptim" => &["f", "grad"],
+        "nlminb" => &["objective", "gradient"],
         "arima.sim" => &["rand.gen"],
         "do.call" => &["what"],
         "approx" | "spline" => &["ties"],
@@ -67,7 +68,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
                       tapply, by, aggregate, ave, addmargins, sweep, combn, reorder, optimize, uniroot, integrate, \
-                      optim, optimHess, constrOptim, nlm, arima.sim (rand.gen), approx (ties), spline (ties) and tryCatch (handlers)";
+                      optim, optimHess, constrOptim, nlm, nlminb, arima.sim (rand.gen), approx (ties), spline (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an

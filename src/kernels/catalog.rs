@@ -96,6 +96,9 @@ fn note(name: &str) -> Option<&'static str> {
         "nlm" => Some(
             " (gradients by finite differences always: values carry no \"gradient\" attribute; `print.level > 0` is refused)",
         ),
+        "nlminb" => Some(
+            " (the PORT routines without and with `gradient`, unbounded and bounded; a `hessian` function beside the gradient is refused, and `trace` prints nothing)",
+        ),
         "arima" => Some(
             " (a seasonal period not given is `frequency(x)`, 1 for a plain vector as R's `as.ts` makes it; the value has no `call`, `series` or `model`, and its residuals are a plain vector)",
         ),

@@ -92,6 +92,7 @@ pub(crate) mod models;
 pub mod names;
 mod nextn;
 mod nlm;
+mod nlminb;
 pub mod nmath;
 mod optim;
 mod optimize;
@@ -366,6 +367,7 @@ pub fn registry() -> &'static Registry {
             optimize::KERNELS,
             optim::KERNELS,
             nlm::KERNELS,
+            nlminb::KERNELS,
             arima::KERNELS,
             arma_acf::KERNELS,
             contrasts::KERNELS,

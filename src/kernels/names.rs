@@ -318,6 +318,7 @@ pub fn reads_names(func: &str) -> bool {
             | "optim"
             | "optimHess"
             | "constrOptim"
+            | "nlminb"
             // xreg's column names name its coefficients.
             | "arima"
             // x's column names are the result's.

@@ -410,6 +410,7 @@ fn an_optimisers_objective_is_charged_for_its_typical_calls() {
          bfgs_gr = \"optim(c(0, 0), {body}, function(p) 2 * (p - 1:2), method = 'B')\"\n\
          hess = \"optim(c(0, 0), {body}, method = 'BFGS', hessian = TRUE)\"\n\
          nlm = \"nlm({body}, c(0, 0))\"\n\
+         nlminb = \"nlminb(c(0, 0), {body})\"\n\
          once = \"optimize(function(x) {{ spin(0.001); x^2 }}, c(-1, 1))\""
     ));
     let ms = |step: &str| predicted(&g, step) / 1e-3;
@@ -426,8 +427,10 @@ fn an_optimisers_objective_is_charged_for_its_typical_calls() {
     assert!((20.0..200.0).contains(&bfgs), "{bfgs}");
     assert!(bfgs_gr < bfgs && bfgs_gr >= 10.0, "{bfgs_gr} {bfgs}");
     assert!(hess > bfgs, "{hess} {bfgs}");
-    let nlm = ms("nlm");
-    assert!((10.0..200.0).contains(&nlm), "{nlm}");
+    for step in ["nlm", "nlminb"] {
+        let t = ms(step);
+        assert!((10.0..200.0).contains(&t), "{step}: {t}");
+    }
     let once = ms("once");
     assert!((5.0..30.0).contains(&once), "{once}");
 }
