@@ -75,3 +75,37 @@ fn rewrite_expr(e: &mut Expr, names: &HashSet<String>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::SourceFile;
+    use crate::kernels::callable::CALL_VALUE;
+    use crate::workflow::{parse, StepBody};
+
+    /// Whether step `step` of `toml` calls a value.
+    fn calls_value(toml: &str, step: &str) -> bool {
+        let wf = parse(SourceFile::new("w.toml", toml)).unwrap();
+        let e = match &wf.step(step).unwrap().body {
+            StepBody::Expr(e) => e.clone(),
+            StepBody::Loop(l) => l.body.clone(),
+        };
+        let mut found = false;
+        e.visit_calls(&mut |f, _| found |= f == CALL_VALUE);
+        found
+    }
+
+    #[test]
+    fn a_call_of_a_step_or_variable_calls_its_value() {
+        let toml = "[steps]\nFn = 'ecdf(c(1, 2))'\na = 'Fn(1)'\nb = '{ g <- Fn; g(2) }'\n\
+                    c = { for = \"i in 1:2\", do = \"Fn(i)\" }\n";
+        assert!(calls_value(toml, "a"));
+        assert!(calls_value(toml, "b"));
+        assert!(calls_value(toml, "c"));
+    }
+
+    #[test]
+    fn a_built_in_function_stays_one_beside_a_step_of_its_name() {
+        let toml = "[steps]\nc = 'seq(1, 3)'\na = 'c(c, 1)'\n";
+        assert!(!calls_value(toml, "a"));
+    }
+}
