@@ -25,7 +25,7 @@ fn function_formals(func: &str) -> &'static [&'static str] {
         "nlminb" => &["objective", "gradient"],
         "arima.sim" => &["rand.gen"],
         "do.call" => &["what"],
-        "approx" | "spline" => &["ties"],
+        "approx" | "spline" | "approxfun" | "splinefun" | "stepfun" => &["ties"],
         _ => &[],
     }
 }
@@ -68,7 +68,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 /// The calls that take a function, for messages.
 const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
                       tapply, by, aggregate, ave, addmargins, sweep, combn, reorder, optimize, uniroot, integrate, \
-                      optim, optimHess, constrOptim, nlm, nlminb, arima.sim (rand.gen), approx (ties), spline (ties) and tryCatch (handlers)";
+                      optim, optimHess, constrOptim, nlm, nlminb, arima.sim (rand.gen), approx, approxfun, spline, splinefun and stepfun (ties) and tryCatch (handlers)";
 
 /// The indices among `args` of the `function(x) expr`s a call to `func`
 /// takes at its function formals. A function value anywhere else is an

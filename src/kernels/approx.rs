@@ -251,7 +251,19 @@ fn method_kind(v: Option<&Value>) -> Result<u8, KernelError> {
     }
 }
 
-fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+/// What approx.R and approxfun.R make of their arguments before any
+/// `xout`: the regularized points, how many are not NA, and the method.
+pub(crate) struct Fit {
+    pub r: Regular,
+    pub nx: usize,
+    pub method: Method,
+    pub f: f64,
+    pub na_rm: bool,
+}
+
+/// approx's and approxfun's common part, in R's order: method, rule, the
+/// regularized points, their count, yleft, yright and f.
+pub(crate) fn fit(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Fit, KernelError> {
     let kind = method_kind(args.get("method"))?;
     let rule = match args.get("rule") {
         None => vec![1.0],
@@ -316,6 +328,45 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             v.as_scalar().unwrap_or(NA)
         }
     };
+    let method = Method {
+        ylow,
+        yhigh,
+        f1: 1.0 - f,
+        f2: f,
+        kind,
+    };
+    Ok(Fit {
+        r,
+        nx,
+        method,
+        f,
+        na_rm,
+    })
+}
+
+/// approx.c's `R_approxtest`, on the regularized points.
+pub(crate) fn approx_test(fit: &Fit) -> Result<(), KernelError> {
+    let (r, f) = (&fit.r, fit.f);
+    if fit.method.kind == 2 && !(f.is_finite() && (0.0..=1.0).contains(&f)) {
+        return Err(KernelError::new("approx(): invalid f value"));
+    }
+    if fit.na_rm {
+        if r.x.iter().zip(&r.y).any(|(a, b)| a.is_nan() || b.is_nan()) {
+            return Err(KernelError::new(
+                "approx(): attempted to interpolate NA values",
+            ));
+        }
+    } else if r.x.iter().any(|a| a.is_nan()) {
+        return Err(KernelError::new(
+            "approx(x,y, .., na.rm=FALSE): NA values in x are not allowed",
+        ));
+    }
+    Ok(())
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let fit = fit(args, ctx)?;
+    let (r, nx) = (&fit.r, fit.nx);
     let xout = match args.get("xout") {
         Some(v) => numbers(v)?,
         None => {
@@ -324,7 +375,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 return Err(KernelError::new("'approx' requires n >= 1"));
             }
             let kept: Vec<f64> = match &r.not_na {
-                Some(ok) if !na_rm => {
+                Some(ok) if !fit.na_rm => {
                     r.x.iter()
                         .zip(ok)
                         .filter(|(_, &k)| k)
@@ -337,29 +388,8 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             super::data::seq_spaced(from, to, n.ceil() as usize)?
         }
     };
-    // R_approxtest.
-    if kind == 2 && !(f.is_finite() && (0.0..=1.0).contains(&f)) {
-        return Err(KernelError::new("approx(): invalid f value"));
-    }
-    if na_rm {
-        if r.x.iter().zip(&r.y).any(|(a, b)| a.is_nan() || b.is_nan()) {
-            return Err(KernelError::new(
-                "approx(): attempted to interpolate NA values",
-            ));
-        }
-    } else if r.x.iter().any(|a| a.is_nan()) {
-        return Err(KernelError::new(
-            "approx(x,y, .., na.rm=FALSE): NA values in x are not allowed",
-        ));
-    }
-    let m = Method {
-        ylow,
-        yhigh,
-        f1: 1.0 - f,
-        f2: f,
-        kind,
-    };
-    let yout = approx_fun(&r.x, &r.y, &xout, &m);
+    approx_test(&fit)?;
+    let yout = approx_fun(&r.x, &r.y, &xout, &fit.method);
     Ok(Value::List(List {
         class: None,
         names: Some(vec!["x".into(), "y".into()]),

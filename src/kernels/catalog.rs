@@ -112,6 +112,10 @@ fn note(name: &str) -> Option<&'static str> {
             " (a series starting at 1; `rand.gen` a function of `n` and `...` or a function's name, rnorm when not given; `start.innov`'s default is drawn before `innov`'s, as in R, but an `innov` given as a random call is drawn before the call runs, whereas R draws it after the burn-in)",
         ),
         "ls.diag" => Some(" (of flowcast's one-response lsfit)"),
+        "ecdf" | "approxfun" | "stepfun" | "splinefun" => Some(
+            " (a function value: a step holding it, or a variable, is called as `Fn(q)`, also by sapply and its kin; it is R's closure environment as a classed list, not printed as R prints a function)",
+        ),
+        "knots" => Some(" (of an ecdf or stepfun)"),
         "loglin" => Some(
             " (a table of one or two dimensions, flowcast's vectors and matrices; `print` prints nothing)",
         ),
@@ -162,6 +166,11 @@ pub fn markdown(pattern: Option<&str>) -> String {
     }
     for name in registry().names() {
         if pattern.is_some_and(|p| !name.contains(p)) {
+            continue;
+        }
+        // A call of a value is written as one (`Fn(q)`): no user names
+        // the kernel that runs it.
+        if name == super::callable::CALL_VALUE {
             continue;
         }
         let Some(sig) = signature(name) else { continue };

@@ -87,6 +87,8 @@ fn r_classes(class: &str) -> Vec<String> {
     let chain: &[&str] = match class {
         _ if !conditions.is_empty() => conditions,
         "glm" => &["glm", "lm"],
+        "ecdf" => &["ecdf", "stepfun", "function"],
+        "stepfun" => &["stepfun", "function"],
         "aov" => &["aov", "lm"],
         "TukeyHSD" => &["TukeyHSD", "multicomp"],
         "summary.aov" => &["summary.aov", "listof"],

@@ -187,7 +187,7 @@ impl User<'_, '_> {
     }
 
     fn grad(&self, x: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
-        let g = match (self.grad, self.grad_given) {
+        let g = match (self.grad.clone(), self.grad_given) {
             (Some(g), _) => g,
             (None, true) => return Err(KernelError::new("could not find function \"grad\"")),
             (None, false) => {
@@ -368,7 +368,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let user = User {
         f,
-        grad,
+        grad: grad.clone(),
         grad_given,
         dots: &dots,
         names: names::names(theta_value).map(<[String]>::to_vec),

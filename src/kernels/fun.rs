@@ -39,10 +39,13 @@ impl From<Option<usize>> for Runs {
 }
 
 /// FUN, resolved.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum Fun<'f> {
     Kernel(&'static Kernel),
     Closure(Closure<'f>),
+    /// A function value (`ecdf(x)`, `approxfun(x, y)`, …; see
+    /// [`super::callable`]), shared by the calls that run it.
+    Value(std::sync::Arc<Value>),
 }
 
 impl Fun<'_> {
@@ -60,6 +63,10 @@ impl Fun<'_> {
                 k.call(&matched, ctx)
             }
             Fun::Closure(f) => f(given, ctx),
+            Fun::Value(v) => match super::callable::view(v) {
+                Some(c) => c.call("FUN", given, ctx),
+                None => Err(KernelError::new("FUN is not a function")),
+            },
         }?;
         Ok(super::names::strip_value(value))
     }
@@ -80,7 +87,7 @@ impl Fun<'_> {
     pub fn name(&self) -> &str {
         match self {
             Fun::Kernel(k) => k.name,
-            Fun::Closure(_) => "FUN",
+            Fun::Closure(_) | Fun::Value(_) => "FUN",
         }
     }
 }
@@ -125,6 +132,9 @@ fn resolve_from<'f>(
     let name = match v {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
+        Some(v) if super::callable::view(v).is_some() => {
+            return Ok(Some(Fun::Value(std::sync::Arc::new(v.clone()))))
+        }
         Some(v) => {
             return Err(KernelError::new(format!(
                 "FUN must be a function, its name or function(x) ..., not {}",
@@ -149,6 +159,8 @@ fn resolve_from<'f>(
 pub enum FunShape<'f> {
     Kernel(&'static Kernel),
     Closure(ClosureShape<'f>),
+    /// A function value: numbers, one per element of its first argument.
+    Value,
 }
 
 impl FunShape<'_> {
@@ -186,13 +198,17 @@ impl FunShape<'_> {
                 (k.shape)(&matched, ctx).map_err(|e| format!("{}(): {}", k.name, e.message))
             }
             FunShape::Closure(f) => f(given, times),
+            FunShape::Value => Ok(Type::Num {
+                len: given.first().and_then(|(_, t)| t.len()),
+                value: None,
+            }),
         }
     }
 
     pub fn name(&self) -> &str {
         match self {
             FunShape::Kernel(k) => k.name,
-            FunShape::Closure(_) => "FUN",
+            FunShape::Closure(_) | FunShape::Value => "FUN",
         }
     }
 }
@@ -223,6 +239,9 @@ fn resolve_shape_from<'f>(
     }
     let name = match t {
         None | Some(Type::Null | Type::Any) => return Ok(None),
+        Some(t @ Type::Record { .. }) if super::callable::may_be_callable(t) => {
+            return Ok(Some(FunShape::Value))
+        }
         Some(t) => match t.const_str() {
             Some(s) => s,
             None if matches!(t, Type::Str { .. }) => return Ok(None),

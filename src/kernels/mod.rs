@@ -14,6 +14,7 @@ pub(crate) mod arima;
 mod arima_sim;
 mod arma_acf;
 pub mod avx;
+pub mod callable;
 pub mod catalog;
 pub mod frame;
 pub mod index;
@@ -392,6 +393,7 @@ pub fn registry() -> &'static Registry {
             fft::KERNELS,
             complex::KERNELS,
             approx::KERNELS,
+            callable::KERNELS,
             bandwidth::KERNELS,
             density::KERNELS,
             diffinv::KERNELS,

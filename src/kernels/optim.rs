@@ -206,7 +206,7 @@ fn method(v: Option<&Value>) -> Result<&'static str, KernelError> {
 /// The `fn` optim minimises: an R function, or the Rust objective of a
 /// kernel that runs optim on one of its own, as R's arima does with its
 /// `armafn` and `armaCSS` closures.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Target<'a, 'f> {
     R(Fun<'f>),
     Native(NativeObjective<'a>),
@@ -1117,7 +1117,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let (fcall, gcall) = functions(args, ctx)?;
     let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
     let mut os = Objective {
-        fcall: Target::R(fcall),
+        fcall: Target::R(fcall.clone()),
         gcall,
         gnative: None,
         dots: &dots,

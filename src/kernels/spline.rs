@@ -73,10 +73,10 @@ fn coordinate(v: &Value, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
 }
 
 /// splines.c's coefficients: `b`, `c`, `d` beside the knots.
-struct Coef {
-    b: Vec<f64>,
-    c: Vec<f64>,
-    d: Vec<f64>,
+pub(crate) struct Coef {
+    pub b: Vec<f64>,
+    pub c: Vec<f64>,
+    pub d: Vec<f64>,
 }
 
 /// splines.c's `natural_spline`, on 0-based slices (the C shifts its
@@ -281,7 +281,7 @@ fn periodic_spline(x: &[f64], y: &[f64], z: &mut Coef) {
 
 /// splines.c's `spline_coef` (method 1 periodic, 2 natural, 3 fmm), the
 /// coefficients starting at 0 as `SplineCoef` allocates them.
-fn spline_coef(method: u8, x: &[f64], y: &[f64]) -> Coef {
+pub(crate) fn spline_coef(method: u8, x: &[f64], y: &[f64]) -> Coef {
     let n = x.len();
     let mut z = Coef {
         b: vec![0.0; n],
@@ -297,7 +297,7 @@ fn spline_coef(method: u8, x: &[f64], y: &[f64]) -> Coef {
 }
 
 /// splines.c's `spline_eval`.
-fn spline_eval(method: u8, u: &[f64], x: &[f64], y: &[f64], z: &Coef) -> Vec<f64> {
+pub(crate) fn spline_eval(method: u8, u: &[f64], x: &[f64], y: &[f64], z: &Coef) -> Vec<f64> {
     let n = x.len();
     if n == 0 {
         return vec![NA; u.len()];
@@ -371,7 +371,7 @@ fn pmin(a: f64, b: f64) -> f64 {
 
 /// splinefun.R's `hyman_filter`: the slopes `b` clipped so that the
 /// spline is monotone as the data are (Hyman 1983).
-fn hyman_filter(x: &[f64], y: &[f64], z: &mut Coef) {
+pub(crate) fn hyman_filter(x: &[f64], y: &[f64], z: &mut Coef) {
     let n = x.len();
     if n < 2 {
         // ss is empty: S0 is c(NA) and t1 NA, so b becomes NA.
@@ -396,7 +396,7 @@ fn hyman_filter(x: &[f64], y: &[f64], z: &mut Coef) {
 
 /// splinefun.R's `spl_coef_conv`: `c` and `d` made to agree with `y` and
 /// the filtered slopes `b` (R's `h^2` is `h * h`).
-fn spl_coef_conv(x: &[f64], y: &[f64], z: &mut Coef) {
+pub(crate) fn spl_coef_conv(x: &[f64], y: &[f64], z: &mut Coef) {
     let n = x.len();
     if n < 2 {
         return;
@@ -418,8 +418,13 @@ fn spl_coef_conv(x: &[f64], y: &[f64], z: &mut Coef) {
     z.d = d;
 }
 
-fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let method = method_code(args.get("method"))?;
+/// `regularize.values(x, y, ties, missing(ties))` over `xy.coords`, as
+/// spline and splinefun begin: the sorted points, NA pairs dropped, ties
+/// collapsed.
+pub(crate) fn points(
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
     let xv = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
@@ -444,7 +449,35 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         t => Ties::Collapse(fun::resolve_or(t, ctx, "mean")?),
     };
     let r = regularize(x, y, &ties, !args.has("ties"), true, ctx)?;
-    let (x, mut y) = (r.x, r.y);
+    Ok((r.x, r.y))
+}
+
+/// Hyman's filter needs monotone data: `all(dy >= 0) || all(dy <= 0)`
+/// on `dy <- diff(y)`, with R's NA rules for `all` and `if`.
+pub(crate) fn check_monotone(y: &[f64]) -> Result<(), KernelError> {
+    let dy: Vec<f64> = y.windows(2).map(|w| w[1] - w[0]).collect();
+    // all() of comparisons: FALSE wins over NA, NA over TRUE.
+    let all = |up: bool| -> Option<bool> {
+        let mut na = false;
+        for &d in &dy {
+            if d.is_nan() {
+                na = true;
+            } else if (up && d < 0.0) || (!up && d > 0.0) {
+                return Some(false);
+            }
+        }
+        (!na).then_some(true)
+    };
+    match (all(true), all(false)) {
+        (Some(true), _) | (_, Some(true)) => Ok(()),
+        (Some(false), Some(false)) => Err(KernelError::new("'y' must be increasing or decreasing")),
+        _ => Err(KernelError::new("missing value where TRUE/FALSE needed")),
+    }
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let method = method_code(args.get("method"))?;
+    let (x, mut y) = points(args, ctx)?;
     let nx = x.len();
     if nx == 0 {
         return Err(KernelError::new("zero non-NA points"));
@@ -454,31 +487,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         y[nx - 1] = y[0];
     }
     if method == 4 {
-        let dy: Vec<f64> = y.windows(2).map(|w| w[1] - w[0]).collect();
-        // all() of comparisons: FALSE wins over NA, NA over TRUE.
-        let all = |up: bool| -> Option<bool> {
-            let mut na = false;
-            for &d in &dy {
-                if d.is_nan() {
-                    na = true;
-                } else if (up && d < 0.0) || (!up && d > 0.0) {
-                    return Some(false);
-                }
-            }
-            (!na).then_some(true)
-        };
-        let monotone = match (all(true), all(false)) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        };
-        match monotone {
-            Some(true) => {}
-            Some(false) => {
-                return Err(KernelError::new("'y' must be increasing or decreasing"));
-            }
-            None => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
-        }
+        check_monotone(&y)?;
     }
     // xmin, xmax and n are R's lazy defaults, forced after x was
     // regularized: min and max of the kept x, three times their count.

@@ -852,6 +852,22 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = input_elements(args);
             SORT * n * n.max(2.0).log2() + PER_ELEMENT * n
         }
+        // The functions that return functions sort their points (ecdf
+        // counts its ties, splinefun solves for its coefficients once);
+        // evaluating comes later, in their calls.
+        "ecdf" | "approxfun" | "stepfun" => {
+            let x = args.get("x").map_or(0.0, elements);
+            SORT * x * x.max(2.0).log2() + PER_ELEMENT * x
+        }
+        "splinefun" => {
+            let x = args.get("x").map_or(0.0, elements);
+            SORT * x * x.max(2.0).log2() + 30.0 * PER_ELEMENT * x
+        }
+        "knots" => PER_ELEMENT * CALLED_KNOTS,
+        // A call of a function value: a bisection among its knots and a
+        // cubic at most per point. The knots are not typed: a typical
+        // count is charged.
+        super::callable::CALL_VALUE => APPROX * out * CALLED_KNOTS.log2(),
         // Sorting x, a tridiagonal solve over the knots (a few dozen
         // flops each), then a bisection and a cubic per output point.
         "spline" => {
@@ -1319,6 +1335,9 @@ const NLM: f64 = 4.0;
 /// arima.sim's burn-in when `n.start` is not given: `p + q +
 /// ceiling(6 / log(minroots))`, some tens of points for typical models.
 const ARIMA_SIM_BURN_IN: f64 = 30.0;
+/// The knots of a function value (ecdf's data, a spline's points), which
+/// its type does not carry: a sample of some hundreds.
+const CALLED_KNOTS: f64 = 256.0;
 /// ls.diag on an lsfit result of unknown size (the record's sizes are not
 /// typed): a fit of tens of rows and a few columns.
 const LS_DIAG_OPS: f64 = 2e4;

@@ -101,6 +101,7 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         if let Err(d) = super::functions::inline(&file, &mut wf.steps) {
             cx.diags = d;
         }
+        super::call_values::rewrite(&mut wf.steps);
     }
     if cx.diags.is_empty() {
         Ok(wf)

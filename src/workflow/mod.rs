@@ -6,6 +6,7 @@
 //! names, cycles, functions and shapes) belong to `graph`.
 
 pub mod ast;
+mod call_values;
 pub mod depth;
 mod document;
 pub mod files;

@@ -132,6 +132,12 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
         ExprKind::Na => "NA".into(),
         ExprKind::Missing => String::new(),
         ExprKind::Name(n) => name(n),
+        // A call of a value (`workflow::call_values`) as it was written.
+        ExprKind::Call { func, args: a, .. }
+            if func == crate::kernels::callable::CALL_VALUE && a.len() >= 2 =>
+        {
+            format!("{}({})", sub(&a[0].value, 70), args(&a[2..]))
+        }
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {
             let p = if *op == UnaryOp::Not { 16 } else { 60 };

@@ -309,7 +309,7 @@ fn local_functions_are_checked_where_they_are_used() {
         "a = '{ f <- function(v) v + 1; f <- 3; f(2) }'",
         2,
         "f(2)",
-        "could not find function `f`",
+        "could not find function \"f\": `f` holds num[1] = 3, not a function",
     );
 }
 

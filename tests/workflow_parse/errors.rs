@@ -117,10 +117,6 @@ fn expression_errors_point_at_the_character() {
             "2:8: unexpected number after `$`; expected a field name",
         ),
         (
-            "\"(a + b)(1)\"",
-            "2:6: only a function named directly can be called, as in `f(x)`",
-        ),
-        (
             "\"b = 1\"",
             "2:6: a step is assigned by its TOML key (`name = \"value\"`); an assignment \
              inside a step makes a local for the statements after it",

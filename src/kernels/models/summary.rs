@@ -21,6 +21,13 @@ use super::family::Family;
 use super::fit::{model_type, Fit, Kind};
 
 pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(Type::Record { class, .. }) = args.ty("object") {
+        if class == "ecdf" {
+            if let Some(t) = crate::kernels::summary::summary_default_type(&Type::num_unknown()) {
+                return Ok(t);
+            }
+        }
+    }
     if let Some(t) = args
         .ty("object")
         .and_then(crate::kernels::summary::summary_default_type)
@@ -113,6 +120,16 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
 }
 
 pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    // summary.ecdf: the summary of its knots (R's header attribute aside).
+    if let Some(Value::List(l)) = args.get("object") {
+        if l.class.as_deref() == Some("ecdf") {
+            if let Some(Value::Num(x)) = l.field("x") {
+                if let Some(v) = crate::kernels::summary::summary_default(&Value::Num(x.clone())) {
+                    return v;
+                }
+            }
+        }
+    }
     if let Some(v) = args
         .get("object")
         .and_then(crate::kernels::summary::summary_default)

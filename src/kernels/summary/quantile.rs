@@ -242,7 +242,11 @@ pub(super) fn median_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
 }
 
 pub(super) fn quantile_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let x = numbers(args, "x")?;
+    // quantile.ecdf: the quantiles of the data the ecdf was made of.
+    let x = match args.get("x").and_then(crate::kernels::callable::ecdf_data) {
+        Some(data) => data,
+        None => numbers(args, "x")?,
+    };
     let probs = match args.get("probs") {
         None => DEFAULT_PROBS.to_vec(),
         Some(v) => v
@@ -356,7 +360,9 @@ pub(super) fn fivenum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
 }
 
 pub(super) fn quantile_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    check_x(args)?;
+    if !matches!(args.ty("x"), Some(Type::Record { class, .. }) if class == "ecdf") {
+        check_x(args)?;
+    }
     if let Some(t) = args.const_scalar_or("type", Some(7.0))? {
         if !(t.fract() == 0.0 && (1.0..=9.0).contains(&t)) {
             return Err(args.error("type", "object 'a' not found"));

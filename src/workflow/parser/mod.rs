@@ -418,6 +418,11 @@ impl<'a> Parser<'a> {
             Tok::Str(ref s) => leaf(ExprKind::Str(s.clone())),
             Tok::Quoted(ref n) => leaf(ExprKind::Name(n.clone())),
             Tok::Ident(ref n) => match n.as_str() {
+                // `F <- ecdf(x); F(q)`: T and F are names R lets a
+                // statement assign, and a call of one is of that variable.
+                "T" | "F" if matches!(self.peek().tok, Tok::LParen | Tok::LeftAssign) => {
+                    leaf(ExprKind::Name(n.clone()))
+                }
                 "TRUE" | "T" => leaf(ExprKind::Bool(true)),
                 "FALSE" | "F" => leaf(ExprKind::Bool(false)),
                 "NULL" => leaf(ExprKind::Null),
@@ -780,11 +785,45 @@ impl<'a> Parser<'a> {
                             },
                         });
                     }
+                    // `ecdf(x)(0)`, `fs[[2]](x)`: a call of a value, as
+                    // `Fn(q)` of a step becomes (see `call_values`).
                     _ => {
-                        return Err(self.diag(
-                            lhs.span,
-                            "only a function named directly can be called, as in `f(x)`",
-                        ))
+                        self.depth += 1;
+                        let args = self.args(open)?;
+                        let close = self.close(Tok::RParen, open)?;
+                        self.depth -= 1;
+                        if let Some(a) = args
+                            .iter()
+                            .find(|a| matches!(a.value.kind, ExprKind::Missing))
+                        {
+                            return Err(self.diag(a.span, "an argument is empty"));
+                        }
+                        let at = lhs.span;
+                        let text = Expr {
+                            kind: ExprKind::Str(crate::workflow::deparse(&lhs)),
+                            span: at,
+                        };
+                        let mut all = vec![
+                            Arg {
+                                name: None,
+                                value: lhs,
+                                span: at,
+                            },
+                            Arg {
+                                name: None,
+                                value: text,
+                                span: at,
+                            },
+                        ];
+                        all.extend(args);
+                        return Ok(Expr {
+                            span: at.to(close),
+                            kind: ExprKind::Call {
+                                func: crate::kernels::callable::CALL_VALUE.into(),
+                                func_span: at,
+                                args: all,
+                            },
+                        });
                     }
                 };
                 self.depth += 1;
