@@ -110,6 +110,7 @@ pub(crate) fn condition_classes(class: &str) -> &'static [&'static str] {
 pub(crate) fn class_attr(v: &Value) -> Option<Vec<String>> {
     match v {
         Value::List(List { class: Some(c), .. }) if c != "list" => Some(r_classes(c)),
+        Value::Factor(f) if f.ordered => Some(vec!["ordered".into(), "factor".into()]),
         Value::Factor(_) => Some(vec!["factor".into()]),
         Value::Formula(_) => Some(vec!["formula".into()]),
         Value::Named(n) if n.table.is_some() => Some(vec!["table".into()]),

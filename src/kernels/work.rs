@@ -1204,7 +1204,7 @@ fn per_element(function: &str) -> Option<f64> {
         "quantile" => 40.0,
         "IQR" => 28.0,
         "mad" => 40.0,
-        "table" | "factor" | "as.factor" | "cut" => 136.0,
+        "table" | "factor" | "as.factor" | "ordered" | "as.ordered" | "cut" => 136.0,
         // `by` is tapply's grouping plus a copy of each cell's rows.
         // reorder is tapply's grouping, then a sort of the levels.
         "tapply" | "split" | "by" | "reorder" => 110.0,

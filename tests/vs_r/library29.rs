@@ -81,6 +81,12 @@ fn odd_inputs_do_not_panic() {
         "cophenetic(X)",
         "try(log(X), silent = TRUE)",
         "try(X, silent = X)",
+        "ordered(X)",
+        "as.ordered(X)",
+        "is.ordered(X)",
+        "ordered(c(\"a\", \"b\")) < X",
+        "max(ordered(c(\"a\", \"b\")), X)",
+        "range(ordered(c(\"a\", NA)), na.rm = X)",
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, &odd);
 }
