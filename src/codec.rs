@@ -102,7 +102,9 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Factor(f) => {
-            out.push(10);
+            // An ordered factor has a tag of its own, so what older
+            // versions wrote reads back as it was.
+            out.push(if f.ordered { 12 } else { 10 });
             strings(&f.levels, out);
             numbers(&f.integer_codes(), out);
         }
@@ -447,7 +449,7 @@ impl<'a> Reader<'a> {
                     predvars,
                 })
             }
-            10 => {
+            tag @ (10 | 12) => {
                 let levels = self.strings()?;
                 let codes = self
                     .numbers()?
@@ -462,7 +464,11 @@ impl<'a> Reader<'a> {
                         }
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                Value::Factor(Factor { codes, levels })
+                Value::Factor(Factor {
+                    codes,
+                    levels,
+                    ordered: tag == 12,
+                })
             }
             11 => {
                 let value = self.value_at(depth + 1)?;
@@ -602,6 +608,7 @@ mod tests {
             Value::Factor(Factor {
                 codes: vec![Some(1), None, Some(0)],
                 levels: vec!["a".into(), "b".into()],
+                ordered: true,
             }),
             Value::List(List::record(
                 "htest",
@@ -653,6 +660,7 @@ mod tests {
                 Value::Factor(Factor {
                     codes: vec![Some(1), Some(0)],
                     levels: vec!["b".into(), "a".into()],
+                    ordered: false,
                 }),
                 "scores",
                 crate::kernels::names::named(

@@ -89,10 +89,12 @@ fn base_pool() -> Vec<Value> {
         Value::Factor(Factor {
             codes: vec![Some(1), None, Some(0), Some(1)],
             levels: vec!["a".into(), "b".into(), "unused".into()],
+            ordered: false,
         }),
         Value::Factor(Factor {
             codes: vec![None],
             levels: vec![],
+            ordered: false,
         }),
         frame(
             vec!["g".into(), "y".into()],
@@ -209,6 +211,7 @@ fn type_of(v: &Value) -> Type {
         Value::Factor(f) => Type::Factor {
             len: Some(f.codes.len()),
             levels: Some(f.levels.clone()),
+            ordered: f.ordered,
         },
     }
 }

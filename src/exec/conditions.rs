@@ -16,6 +16,7 @@ use crate::diagnostic::{SourceFile, Span};
 use crate::graph::{function_args, promises};
 use crate::kernels::conditions::{condition, Signal};
 use crate::kernels::{Ctx, Value};
+use crate::workflow::deparse;
 use crate::workflow::{Arg, ExprKind};
 
 use super::eval::{call, eval, run_bound, EvalError, Scope};
@@ -95,5 +96,146 @@ fn handle(
             ctx,
         ),
         _ => Err(fail("attempt to apply non-function".into())),
+    }
+}
+
+/// R's `try(expr, silent)` (src/library/base/R/try.R): `tryCatch(expr,
+/// error = )` whose handler makes the text "Error in <call> : <message>\n"
+/// of class "try-error", with the condition as its attribute. R prints
+/// that text unless `silent`; flowcast's steps print nothing, so `silent`
+/// changes nothing.
+pub(super) fn try_<'s>(
+    span: Span,
+    args: &'s [Arg],
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Cow<'s, Value>, EvalError> {
+    let expr = promises::try_expr(args).map_err(|message| EvalError { span, message })?;
+    let Some(expr) = expr else {
+        return Err(EvalError {
+            span,
+            message: "argument \"expr\" is missing, with no default".into(),
+        });
+    };
+    let result = eval(&expr.value, scope, ctx, file);
+    if ctx.cancel.load(Ordering::Relaxed) {
+        return Err(EvalError {
+            span,
+            message: "cancelled".into(),
+        });
+    }
+    let e = match result {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let whole = format!(
+        "try({})",
+        args.iter()
+            .map(|a| match &a.name {
+                Some(n) => format!("{n} = {}", deparse(&a.value)),
+                None => deparse(&a.value),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let dcall = error_call(&expr.value, &e, whole);
+    let text = try_error_text(dcall.as_deref(), &e.message);
+    let cond = condition(Signal::Error, &e.message);
+    let v = crate::kernels::names::with_attr(
+        Value::Str(vec![text]),
+        "class",
+        Value::string("try-error"),
+    );
+    Ok(Cow::Owned(crate::kernels::names::with_attr(
+        v,
+        "condition",
+        cond,
+    )))
+}
+
+/// The call R's error would name, deparsed: the innermost call in `expr`
+/// around where the error arose. `stop()` written in `expr` itself is
+/// called from try's own frame, so R names the `try(...)` call (`whole`,
+/// as written); `stop(call. = FALSE)` names none. An error from inside a
+/// function step's body names the call of it that `expr` is.
+fn error_call(expr: &crate::workflow::Expr, e: &EvalError, whole: String) -> Option<String> {
+    use crate::workflow::{Expr, ExprKind};
+    fn innermost<'e>(x: &'e Expr, at: Span, best: &mut Option<&'e Expr>) {
+        let inside = x.span.start <= at.start && at.end <= x.span.end;
+        if !inside {
+            return;
+        }
+        if matches!(
+            x.kind,
+            ExprKind::Call { .. }
+                | ExprKind::Binary { .. }
+                | ExprKind::Unary { .. }
+                | ExprKind::Index { .. }
+                | ExprKind::Index2 { .. }
+        ) {
+            *best = Some(x);
+        }
+        x.visit_children(&mut |c| innermost(c, at, best));
+    }
+    let mut best = None;
+    innermost(expr, e.span, &mut best);
+    let call = match best {
+        Some(c) => c,
+        None if matches!(expr.kind, ExprKind::Call { .. } | ExprKind::Binary { .. }) => expr,
+        None => return None,
+    };
+    if let ExprKind::Call { func, args, .. } = &call.kind {
+        if func == "stop" {
+            let no_call = args.iter().any(|a| {
+                a.name.as_deref() == Some("call.") && matches!(a.value.kind, ExprKind::Bool(false))
+            });
+            return (!no_call).then_some(whole);
+        }
+    }
+    let text = deparse(call);
+    // An S3 generic fails in the method it dispatched to, and R names
+    // that method's call: the same arguments under the method's name.
+    if let ExprKind::Call { func, .. } = &call.kind {
+        if let (Some(method), Some(rest)) = (default_method(func), text.strip_prefix(func.as_str()))
+        {
+            return Some(format!("{method}{rest}"));
+        }
+    }
+    Some(text)
+}
+
+/// The method R's generic `func` dispatches to for flowcast's plain
+/// vectors and matrices, where its errors arise.
+fn default_method(func: &str) -> Option<&'static str> {
+    Some(match func {
+        "solve" => "solve.default",
+        "chol" => "chol.default",
+        "quantile" => "quantile.default",
+        "median" => "median.default",
+        "diff" => "diff.default",
+        "scale" => "scale.default",
+        "sort" => "sort.default",
+        "seq" => "seq.default",
+        "rev" => "rev.default",
+        "unique" => "unique.default",
+        "t" => "t.default",
+        "determinant" => "determinant.matrix",
+        _ => return None,
+    })
+}
+
+/// try.R's handler: "Error in <call> : " with the message on a line of
+/// its own when the two are longer than R's LONG (75, as errors.c), or
+/// "Error : " without a call.
+fn try_error_text(dcall: Option<&str>, message: &str) -> String {
+    match dcall {
+        Some(dcall) => {
+            let first = message.split('\n').next().unwrap_or("");
+            let w = 14 + dcall.chars().count() + first.chars().count();
+            let sep = if w > 75 { "\n  " } else { "" };
+            format!("Error in {dcall} : {sep}{message}\n")
+        }
+        None => format!("Error : {message}\n"),
     }
 }

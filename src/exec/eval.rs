@@ -777,6 +777,10 @@ fn eval_call(
         let v = super::conditions::try_catch(span, args, scope, ctx, file)?;
         return Ok((v.into_owned(), None));
     }
+    if func == "try" {
+        let v = super::conditions::try_(span, args, scope, ctx, file)?;
+        return Ok((v.into_owned(), None));
+    }
     if func == "nls" {
         return nls::nls_call(span, (func, func_span, args), scope, ctx, file, trace);
     }

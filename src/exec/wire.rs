@@ -341,6 +341,7 @@ mod tests {
             Value::Factor(Factor {
                 codes: vec![Some(0), None, Some(1)],
                 levels: vec!["x".into(), "y".into()],
+                ordered: false,
             }),
         ]
     }

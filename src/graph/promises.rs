@@ -31,6 +31,10 @@ pub fn call_draws_lazily(func: &str, args: &[Arg]) -> bool {
                 || t.expr.is_some_and(|e| draws_random(&e.value))
         });
     }
+    // What `try`'s `expr` draws before it fails only the run tells.
+    if func == "try" {
+        return args.iter().any(|a| draws_random(&a.value));
+    }
     if func == "switch" {
         return args.iter().skip(1).any(|a| draws_random(&a.value));
     }
@@ -103,4 +107,23 @@ pub fn try_catch_args(args: &[Arg]) -> Result<TryCatch<'_>, String> {
         handlers,
         finally,
     })
+}
+
+/// `try`'s `expr`: named or the first positional argument.
+pub fn try_expr(args: &[Arg]) -> Result<Option<&Arg>, String> {
+    let formals = ["expr", "silent", "outFile"];
+    for a in args {
+        if let Some(n) = &a.name {
+            if !formals.iter().any(|f| f.starts_with(n.as_str())) {
+                return Err(format!(
+                    "unused argument ({n} = {})",
+                    crate::workflow::deparse(&a.value)
+                ));
+            }
+        }
+    }
+    Ok(args
+        .iter()
+        .find(|a| a.name.as_deref() == Some("expr"))
+        .or_else(|| args.iter().find(|a| a.name.is_none())))
 }

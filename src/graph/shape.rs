@@ -129,6 +129,9 @@ fn infer_node(
         ExprKind::Call { func, args, .. } if func == "tryCatch" => {
             try_catch_type(e, args, env, file, ctx, work)?
         }
+        ExprKind::Call { func, args, .. } if func == "try" => {
+            try_type(e, args, env, file, ctx, work)?
+        }
         ExprKind::Call {
             func,
             func_span,
@@ -500,6 +503,37 @@ fn switch_type(
     }
     let names: Vec<Option<&str>> = alts.iter().map(|a| a.name.as_deref()).collect();
     switch::result_type(None, &names, &types).map_err(|m| diag(file, e.span, m))
+}
+
+/// The type of a written `try`: `expr`'s, or the "try-error" text. What
+/// analysis finds wrong in `expr` R signals only when it runs, and try
+/// catches it, so it is left to the run.
+fn try_type(
+    e: &Expr,
+    args: &[Arg],
+    env: &HashMap<&str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+    work: &mut Work,
+) -> Result<Type, Diagnostic> {
+    let expr = promises::try_expr(args).map_err(|m| diag(file, e.span, m))?;
+    if promises::call_draws_lazily("try", args) {
+        work.unknown_draws = true;
+    }
+    let Some(x) = expr else {
+        return Err(diag(
+            file,
+            e.span,
+            "argument \"expr\" is missing, with no default",
+        ));
+    };
+    Ok(match infer_node(&x.value, env, file, ctx, None, work) {
+        Ok(t) => t.join(&Type::Str {
+            len: Some(1),
+            value: None,
+        }),
+        Err(_) => Type::Any,
+    })
 }
 
 /// The type of a written `tryCatch`: `expr`'s joined with what each

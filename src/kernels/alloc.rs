@@ -286,6 +286,7 @@ fn type_hint(v: &Value) -> Type {
         Value::Factor(f) => Type::Factor {
             len,
             levels: Some(f.levels.clone()),
+            ordered: f.ordered,
         },
     }
 }

@@ -34,6 +34,7 @@ pub(super) fn elements(v: &Value) -> Option<Vec<Value>> {
                 Value::Factor(Factor {
                     codes: vec![c],
                     levels: f.levels.clone(),
+                    ordered: f.ordered,
                 })
             })
             .collect(),

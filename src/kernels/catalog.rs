@@ -108,6 +108,11 @@ fn note(name: &str) -> Option<&'static str> {
         "constrOptim" => Some(
             " (optim's methods but \"SANN\", which is refused; a `ci` whose length does not divide the rows of `ui`, which R recycles with a warning at every evaluation, is refused)",
         ),
+        "append" => Some(" (of vectors and lists; a factor, which R joins with c.factor, is refused)"),
+        "La.svd" => Some(" (of a numeric or logical matrix; complex matrices are refused)"),
+        "loadings" => Some(" (the matrix without R's class \"loadings\", as `unclass` shows it)"),
+        "cophenetic" => Some(" (of an hclust tree; the dist carries no labels)"),
+        "try" => Some(" (prints nothing whatever `silent`; the error text names the innermost call around the error, the `try` call for a `stop` written in `expr`, and a generic's default method for solve, chol, quantile, median, diff, scale, sort, seq, rev, unique and t, as R names them)"),
         "arima.sim" => Some(
             " (a series starting at 1; `rand.gen` a function of `n` and `...` or a function's name, rnorm when not given; `start.innov`'s default is drawn before `innov`'s, as in R, but an `innov` given as a random call is drawn before the call runs, whereas R draws it after the burn-in)",
         ),

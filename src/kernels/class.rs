@@ -112,9 +112,19 @@ pub(crate) fn condition_classes(class: &str) -> &'static [&'static str] {
 pub(crate) fn class_attr(v: &Value) -> Option<Vec<String>> {
     match v {
         Value::List(List { class: Some(c), .. }) if c != "list" => Some(r_classes(c)),
+        Value::Factor(f) if f.ordered => Some(vec!["ordered".into(), "factor".into()]),
         Value::Factor(_) => Some(vec!["factor".into()]),
         Value::Formula(_) => Some(vec!["formula".into()]),
         Value::Named(n) if n.table.is_some() => Some(vec!["table".into()]),
+        // try's "try-error" text.
+        Value::Named(n) if n.attrs.iter().any(|(k, _)| k == "class") => n
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "class")
+            .and_then(|(_, v)| match v {
+                Value::Str(s) => Some(s.clone()),
+                _ => None,
+            }),
         Value::Named(n) if n.tsp.is_some() => Some(if n.value.dims().is_some() {
             ["mts", "ts", "matrix"]
                 .iter()

@@ -53,6 +53,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     test("is.complex"),
     test("is.character"),
     test("is.factor"),
+    test("is.ordered"),
     test("is.logical"),
     test("is.data.frame"),
     test("is.matrix"),
@@ -99,6 +100,7 @@ fn is_value(func: &str, v: &Value) -> bool {
         "is.complex" => matches!(v, Value::Complex(_) | Value::ComplexMat(_)),
         "is.character" => matches!(v, Value::Str(_)),
         "is.factor" => matches!(v, Value::Factor(_)),
+        "is.ordered" => matches!(v, Value::Factor(f) if f.ordered),
         "is.logical" => matches!(v, Value::Bool(_) | Value::BoolMat(_)),
         "is.data.frame" => as_frame(v).is_some(),
         "is.matrix" => v.dims().is_some(),
@@ -121,6 +123,7 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
         "is.complex" => matches!(t, Type::Complex { .. } | Type::ComplexMat { .. }),
         "is.character" => matches!(t, Type::Str { .. }),
         "is.factor" => matches!(t, Type::Factor { .. }),
+        "is.ordered" => matches!(t, Type::Factor { ordered: true, .. }),
         "is.logical" => matches!(t, Type::Bool { .. } | Type::BoolMat { .. }),
         "is.data.frame" => frame_fields(t).is_some(),
         "is.matrix" => t.dims().is_some(),
@@ -315,6 +318,7 @@ fn as_list(x: &Value) -> Result<Value, KernelError> {
                 Value::Factor(Factor {
                     codes: vec![*c],
                     levels: f.levels.clone(),
+                    ordered: f.ordered,
                 })
             })
             .collect(),
@@ -524,6 +528,7 @@ pub(super) fn table_frame(x: &Value, response: &str, factors: bool) -> Result<Va
                 Value::Factor(Factor {
                     codes: cell.iter().map(|&c| Some(c as u32)).collect(),
                     levels: labels.to_vec(),
+                    ordered: false,
                 })
             } else {
                 Value::Str(cell.iter().map(|&c| labels[c].clone()).collect())
@@ -623,6 +628,7 @@ mod tests {
         let f = Factor {
             codes: vec![Some(0), Some(1), None],
             levels: vec!["TRUE".into(), "x".into()],
+            ordered: false,
         };
         assert_eq!(
             as_logical(&Value::Factor(f)).unwrap(),

@@ -53,6 +53,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: expr_shape,
         eval: expr_eval,
     },
+    // A written try is the evaluator's too; called by name its `expr`
+    // has already run.
+    Kernel {
+        name: "try",
+        params: &[opt("expr"), opt("silent"), opt("outFile")],
+        random: false,
+        shape: expr_shape,
+        eval: expr_eval,
+    },
     Kernel {
         name: "conditionMessage",
         params: &[req("c")],

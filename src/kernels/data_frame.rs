@@ -490,6 +490,7 @@ fn build_type<'a>(
                     Type::Str { .. } if factors => Type::Factor {
                         len: n,
                         levels: None,
+                        ordered: false,
                     },
                     t => like(&t, n),
                 };

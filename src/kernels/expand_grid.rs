@@ -43,7 +43,11 @@ fn factor_in_order(s: &[String]) -> Factor {
             }))
         })
         .collect();
-    Factor { codes, levels }
+    Factor {
+        codes,
+        levels,
+        ordered: false,
+    }
 }
 
 fn column_name(name: Option<&str>, k: usize) -> String {
@@ -143,6 +147,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 Type::Str { value, .. } if factors => Type::Factor {
                     len: rows,
                     levels: value.as_ref().map(|v| factor_in_order(v).levels),
+                    ordered: false,
                 },
                 t => super::vector::like(t, rows),
             };

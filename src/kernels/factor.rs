@@ -36,6 +36,26 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: as_factor_eval,
     },
     Kernel {
+        name: "ordered",
+        params: &[
+            opt("x"),
+            opt("levels"),
+            opt("labels"),
+            opt("exclude"),
+            opt("nmax"),
+        ],
+        random: false,
+        shape: factor_shape,
+        eval: factor_eval,
+    },
+    Kernel {
+        name: "as.ordered",
+        params: &[req("x")],
+        random: false,
+        shape: factor_shape,
+        eval: as_ordered_eval,
+    },
+    Kernel {
         name: "droplevels",
         params: &[req("x"), super::DOTS],
         random: false,
@@ -150,6 +170,7 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
             Ok(Factor {
                 codes,
                 levels: sorted.iter().map(|&l| r_num_to_string(l)).collect(),
+                ordered: false,
             })
         }
         Value::Bool(v) => {
@@ -162,6 +183,7 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
                     .iter()
                     .map(|b| levels.iter().position(|l| Some(*l) == *b).map(|i| i as u32))
                     .collect(),
+                ordered: false,
                 levels: levels
                     .iter()
                     .map(|&b| if b { "TRUE" } else { "FALSE" }.to_string())
@@ -194,7 +216,11 @@ fn with_levels(text: &[Option<String>], levels: Vec<String>) -> Factor {
         .iter()
         .map(|t| t.as_deref().and_then(|t| index.get(t).copied()))
         .collect();
-    Factor { codes, levels }
+    Factor {
+        codes,
+        levels,
+        ordered: false,
+    }
 }
 
 /// `factor(x, levels, labels)`.
@@ -224,7 +250,11 @@ fn make_factor(
                         .iter()
                         .map(|x| lv.iter().position(|l| l == x).map(|i| i as u32))
                         .collect();
-                    let mut f = Factor { codes, levels };
+                    let mut f = Factor {
+                        codes,
+                        levels,
+                        ordered: false,
+                    };
                     f.levels.dedup();
                     return relabel(f, labels);
                 }
@@ -283,6 +313,7 @@ fn relabel(f: Factor, labels: Option<&Value>) -> Result<Factor, KernelError> {
     Ok(Factor {
         codes: f.codes.iter().map(|c| c.map(|c| map[c as usize])).collect(),
         levels,
+        ordered: f.ordered,
     })
 }
 
@@ -307,15 +338,17 @@ pub fn drop_unused(f: &Factor) -> Factor {
             .map(|c| c.and_then(|c| map[c as usize]))
             .collect(),
         levels,
+        ordered: f.ordered,
     }
 }
 
 fn factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    if args.bool_or("ordered", false)? {
-        return Err(KernelError::new(
-            "flowcast does not support ordered factors (ordered = TRUE)",
-        ));
-    }
+    let x = args.get("x").unwrap_or(&Value::Null);
+    // factor(x, ordered = is.ordered(x)); ordered() is factor(ordered = TRUE).
+    let ordered = match args.func {
+        "ordered" => true,
+        _ => args.bool_or("ordered", matches!(x, Value::Factor(f) if f.ordered))?,
+    };
     if let Some(e) = args.get("exclude") {
         if !matches!(e, Value::Null) && e.as_scalar().is_none_or(|x| !is_na(x)) {
             return Err(KernelError::new(
@@ -323,8 +356,8 @@ fn factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             ));
         }
     }
-    let x = args.get("x").unwrap_or(&Value::Null);
     let mut f = make_factor(x, args.get("levels"), args.get("labels"))?;
+    f.ordered = ordered;
     // exclude = NULL keeps NA as a level, last (sort(unique(x), na.last =
     // TRUE)), its elements coded to it.
     if let Some(Value::Null) = args.get("exclude") {
@@ -349,6 +382,96 @@ fn as_factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
     Ok(Value::Factor(as_factor(x)?))
 }
 
+/// R's `Summary.ordered` for `max`, `min` and `range` (`func`) when the
+/// first argument is an ordered factor: every argument one with the same
+/// levels, the extreme codes as a factor of those levels. `None` when
+/// the first argument is not an ordered factor.
+pub fn summary_ordered(
+    func: &str,
+    args: &Args<&Value>,
+    na_rm: bool,
+    ctx: &mut Ctx,
+) -> Option<Result<Value, KernelError>> {
+    let mut dots = args.dots().map(|(_, v)| v);
+    let Some(Value::Factor(first)) = dots.next() else {
+        return None;
+    };
+    if !first.ordered {
+        return None;
+    }
+    let mut codes: Vec<Option<u32>> = first.codes.clone();
+    for v in dots {
+        match v {
+            Value::Factor(f) if f.ordered && f.levels == first.levels => {
+                codes.extend_from_slice(&f.codes)
+            }
+            _ => {
+                return Some(Err(KernelError::new(format!(
+                    "'{func}' is only meaningful for ordered factors if all arguments have the same level sets"
+                ))))
+            }
+        }
+    }
+    let present: Vec<u32> = codes.iter().flatten().copied().collect();
+    let missing = present.len() < codes.len() && !na_rm;
+    let (lo, hi) = (present.iter().min().copied(), present.iter().max().copied());
+    if !missing && present.is_empty() {
+        ctx.warn(format!(
+            "no non-missing arguments to {}; returning {}",
+            if func == "range" { "min" } else { func },
+            if func == "max" { "-Inf" } else { "Inf" }
+        ));
+    }
+    let pick = |c: Option<u32>| if missing { None } else { c };
+    let out = match func {
+        "max" => vec![pick(hi)],
+        "min" => vec![pick(lo)],
+        _ => vec![pick(lo), pick(hi)],
+    };
+    Some(Ok(Value::Factor(Factor {
+        codes: out,
+        levels: first.levels.clone(),
+        ordered: true,
+    })))
+}
+
+/// The type of [`summary_ordered`]'s value: `None` when the first
+/// argument is not an ordered factor.
+pub fn summary_ordered_type(args: &Args<Type>, len: usize) -> Option<Type> {
+    match args.dots().next() {
+        Some((
+            _,
+            Type::Factor {
+                levels,
+                ordered: true,
+                ..
+            },
+        )) => Some(Type::Factor {
+            len: Some(len),
+            levels: levels.clone(),
+            ordered: true,
+        }),
+        _ => None,
+    }
+}
+
+/// R's `as.ordered(x)`: `if (is.ordered(x)) x else ordered(x)`.
+fn as_ordered_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    if let Value::Factor(f) = x {
+        if f.ordered {
+            return Ok(x.clone());
+        }
+    }
+    let mut f = match x {
+        // factor(f) keeps the levels in use, in their order.
+        Value::Factor(f) => drop_unused(f),
+        _ => as_factor(x)?,
+    };
+    f.ordered = true;
+    Ok(Value::Factor(f))
+}
+
 fn droplevels_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     match args.get("x") {
         Some(Value::Factor(f)) => Ok(Value::Factor(drop_unused(f))),
@@ -370,6 +493,10 @@ fn relevel_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
     let Some(Value::Factor(f)) = args.get("x") else {
         return Err(KernelError::new(RELEVEL_NOT_FACTOR));
     };
+    // relevel.ordered
+    if f.ordered {
+        return Err(KernelError::new("'relevel' only for unordered factors"));
+    }
     let ref_ = args.get("ref").unwrap_or(&Value::Null);
     if ref_.len() != 1 {
         return Err(KernelError::new("'ref' must be of length one"));
@@ -415,12 +542,17 @@ fn relevel_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
             .map(|c| c.and_then(|c| new_code.get(c as usize).copied()))
             .collect(),
         levels: order.iter().map(|&i| f.levels[i].clone()).collect(),
+        ordered: f.ordered,
     }))
 }
 
 fn relevel_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
-        Some(Type::Factor { len, levels }) => {
+        Some(Type::Factor {
+            len,
+            levels,
+            ordered,
+        }) => {
             let levels = match (levels, args.ty("ref")) {
                 (Some(lv), Some(Type::Str { value: Some(r), .. })) if r.len() == 1 => {
                     match lv.iter().position(|l| *l == r[0]) {
@@ -434,11 +566,16 @@ fn relevel_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 }
                 _ => None,
             };
-            Ok(Type::Factor { len: *len, levels })
+            Ok(Type::Factor {
+                len: *len,
+                levels,
+                ordered: *ordered,
+            })
         }
         Some(Type::Any) => Ok(Type::Factor {
             len: None,
             levels: None,
+            ordered: false,
         }),
         _ => Err(args.error("x", RELEVEL_NOT_FACTOR)),
     }
@@ -484,8 +621,8 @@ fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     let levels = match (x, args.func) {
         _ if matches!(args.get_if_formal("exclude"), Some(Type::Null)) => None,
-        (Some(Type::Factor { levels, .. }), "as.factor") => levels.clone(),
-        (_, "as.factor" | "droplevels") => None,
+        (Some(Type::Factor { levels, .. }), "as.factor" | "as.ordered") => levels.clone(),
+        (_, "as.factor" | "as.ordered" | "droplevels") => None,
         _ => match (
             known(args.ty("levels")),
             known(args.ty("labels")),
@@ -501,7 +638,21 @@ fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             _ => None,
         },
     };
-    Ok(Type::Factor { len, levels })
+    // factor()'s `ordered = is.ordered(x)`, as.factor and droplevels keep
+    // it; ordered() and as.ordered() make one.
+    let ordered = match args.func {
+        "ordered" | "as.ordered" => true,
+        _ => match args.get_if_formal("ordered").map(Type::const_scalar) {
+            Some(Some(v)) => v != 0.0,
+            Some(None) => return Ok(Type::Any),
+            None => matches!(x, Some(Type::Factor { ordered: true, .. })),
+        },
+    };
+    Ok(Type::Factor {
+        len,
+        levels,
+        ordered,
+    })
 }
 
 fn levels_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -398,9 +398,12 @@ fn index_frame_type(
         Type::Num { .. } => Type::Num { len, value: None },
         Type::Str { .. } => Type::Str { len, value: None },
         Type::Bool { .. } => Type::Bool { len, value: None },
-        Type::Factor { levels, .. } => Type::Factor {
+        Type::Factor {
+            levels, ordered, ..
+        } => Type::Factor {
             len,
             levels: levels.clone(),
+            ordered: *ordered,
         },
         _ => Type::Any,
     };
@@ -820,7 +823,11 @@ pub(super) fn rbind_column(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, Ker
             ctx.warn("invalid factor level, NA generated");
         }
     }
-    Ok(Value::Factor(super::value::Factor { codes, levels }))
+    Ok(Value::Factor(super::value::Factor {
+        codes,
+        levels,
+        ordered: false,
+    }))
 }
 
 /// The type of [`rbind_frames`]: the first frame's columns, their lengths
@@ -843,9 +850,10 @@ pub fn rbind_frames_type(parts: &[&Type]) -> Option<Type> {
                 Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } => {
                     super::vector::like(t, rows)
                 }
-                Type::Factor { .. } => Type::Factor {
+                Type::Factor { ordered, .. } => Type::Factor {
                     len: rows,
                     levels: None,
+                    ordered: *ordered,
                 },
                 _ => Type::Any,
             };

@@ -589,9 +589,12 @@ fn part_type(t: &Type) -> Type {
             value: None,
         },
         Type::Bool { .. } => Type::logical(None),
-        Type::Factor { levels, .. } => Type::Factor {
+        Type::Factor {
+            levels, ordered, ..
+        } => Type::Factor {
             len: None,
             levels: levels.clone(),
+            ordered: *ordered,
         },
         _ => Type::Any,
     }
@@ -1204,6 +1207,7 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             let kept = Factor {
                 codes: keep.iter().map(|&i| g.codes[i]).collect(),
                 levels: g.levels.clone(),
+                ordered: g.ordered,
             };
             if matches!(v, Value::Factor(_)) {
                 kept

@@ -308,6 +308,7 @@ pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, Kern
         Value::Factor(f) => Value::Factor(Factor {
             codes: pick(&f.codes, pos, None),
             levels: f.levels.clone(),
+            ordered: f.ordered,
         }),
         Value::Named(n) => pick_value(&n.value, pos)?,
         Value::Formula(_) => {
@@ -649,9 +650,12 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                     elem: elem.clone(),
                 },
                 Type::Null => Type::Null,
-                Type::Factor { levels, .. } => Type::Factor {
+                Type::Factor {
+                    levels, ordered, ..
+                } => Type::Factor {
                     len,
                     levels: levels.clone(),
+                    ordered: *ordered,
                 },
                 Type::Formula { .. } => {
                     return Err((None, "object of type 'formula' is not subsettable".into()))
@@ -855,6 +859,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Factor(f) => Value::Factor(Factor {
             codes: vec![f.codes[p]],
             levels: f.levels.clone(),
+            ordered: f.ordered,
         }),
         Value::Null | Value::Formula(_) | Value::Named(_) => {
             return Err(KernelError::new("object is not subsettable"))
@@ -929,11 +934,14 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                 _ => Type::num(1),
             })
         }
-        Type::Factor { levels, .. } => {
+        Type::Factor {
+            levels, ordered, ..
+        } => {
             bounds(x.len())?;
             Ok(Type::Factor {
                 len: Some(1),
                 levels: levels.clone(),
+                ordered: *ordered,
             })
         }
         Type::Formula { .. } => Err((None, "object of type 'formula' is not subsettable".into())),

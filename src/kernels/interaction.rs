@@ -151,6 +151,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::Factor(Factor {
         codes: ans.iter().map(|a| a.map(|a| a as u32)).collect(),
         levels: lvs,
+        ordered: false,
     }))
 }
 
@@ -158,5 +159,6 @@ fn shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Factor {
         len: None,
         levels: None,
+        ordered: false,
     })
 }

@@ -432,6 +432,7 @@ pub(super) fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
     Factor {
         codes: keep.iter().map(|&i| f.codes[i]).collect(),
         levels: f.levels.clone(),
+        ordered: f.ordered,
     }
 }
 

@@ -113,6 +113,7 @@ const TYPE_FUNCTIONS: &[&str] = &[
     "is.null",
     "is.character",
     "is.factor",
+    "is.ordered",
     "is.data.frame",
     "typeof",
     "mode",
@@ -215,6 +216,7 @@ mod tests {
         let first_level = crate::kernels::value::Factor {
             codes: vec![Some(0)],
             levels: vec!["a".into()],
+            ordered: false,
         };
         assert_eq!(condition(&Value::Factor(first_level)), Ok(true));
         assert_eq!(condition(&Value::string("false")), Ok(false));

@@ -828,6 +828,7 @@ fn merge_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             (Type::Factor { .. }, _) => Type::Factor {
                 len: None,
                 levels: None,
+                ordered: false,
             },
             (_, Some(false)) => column(tx),
             _ if same => column(tx),

@@ -7,6 +7,7 @@
 //! counterpart does (`read.csv`), no threading policy and no progress.
 
 pub mod alloc;
+mod append;
 mod apply;
 mod approx;
 pub mod args;
@@ -50,6 +51,7 @@ pub mod conditions;
 pub mod constants;
 mod constr_optim;
 mod contrasts;
+mod cophenetic;
 mod cov_wt;
 pub mod data;
 mod data_frame;
@@ -429,6 +431,8 @@ pub fn registry() -> &'static Registry {
             ls_diag::KERNELS,
             loglin::KERNELS,
             princomp::KERNELS,
+            append::KERNELS,
+            cophenetic::KERNELS,
             cancor::KERNELS,
             poly::KERNELS,
             stack::KERNELS,

@@ -347,6 +347,8 @@ pub fn reads_names(func: &str) -> bool {
             | "lsfit"
             // The fit's column names name the covariances.
             | "ls.diag"
+            // x's names and values' are joined as c joins them.
+            | "append"
             // A table's dimnames name its variables and parameters.
             | "loglin"
             // A vector's names are the list's.
@@ -441,6 +443,7 @@ fn keeps_first(func: &str) -> bool {
             | "lgamma"
             | "lfactorial"
             | "lchoose"
+            | "psigamma"
             | "besselI"
             | "besselK"
             | "besselJ"

@@ -124,6 +124,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             .map(|c| c.map(|c| new_code[c as usize]))
             .collect(),
         levels: order.iter().map(|&i| labels[i].clone()).collect(),
+        ordered: f.ordered,
     };
     let scores = match scores {
         Value::Named(_) => scores,
@@ -149,6 +150,7 @@ fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Factor {
         len: n,
         levels: None,
+        ordered: false,
     })
 }
 

@@ -1163,7 +1163,11 @@ fn levels_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         })
         .collect();
     let codes = f.codes.iter().map(|c| c.map(|c| map[c as usize])).collect();
-    let out = Value::Factor(Factor { codes, levels });
+    let out = Value::Factor(Factor {
+        codes,
+        levels,
+        ordered: f.ordered,
+    });
     Ok(match names::names(x) {
         Some(n) => named(out, n.to_vec()),
         None => out,
@@ -1191,9 +1195,16 @@ fn assigned_type(x: &Type, v: &Type) -> Type {
             rows: *rows,
             cols: *cols,
         },
-        (Type::Factor { levels, .. }, _, _) => Type::Factor {
+        (
+            Type::Factor {
+                levels, ordered, ..
+            },
+            _,
+            _,
+        ) => Type::Factor {
             len: None,
             levels: levels.clone(),
+            ordered: *ordered,
         },
         (_, Some(a), Some(b)) => match a.max(b) {
             0 => Type::logical(None),
@@ -1215,7 +1226,13 @@ fn cells_type(t: &Type, v: &Type) -> Type {
         Type::Num { .. } => Type::Num { len, value: None },
         Type::Bool { .. } => Type::logical(len),
         Type::Str { .. } => Type::Str { len, value: None },
-        Type::Factor { levels, .. } => Type::Factor { len, levels },
+        Type::Factor {
+            levels, ordered, ..
+        } => Type::Factor {
+            len,
+            levels,
+            ordered,
+        },
         other => other,
     }
 }
@@ -1278,9 +1295,10 @@ fn same_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 
 fn levels_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match a.ty("x") {
-        Some(Type::Factor { len, .. }) => Ok(Type::Factor {
+        Some(Type::Factor { len, ordered, .. }) => Ok(Type::Factor {
             len: *len,
             levels: None,
+            ordered: *ordered,
         }),
         Some(Type::Any) | None => Ok(Type::Any),
         Some(t) => Err(a.error(

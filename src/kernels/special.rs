@@ -60,6 +60,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     binary("choose", &[req("n"), req("k")]),
     binary("lchoose", &[req("n"), req("k")]),
     binary("atan2", &[req("y"), req("x")]),
+    binary("psigamma", &[req("x"), opt("deriv")]),
     bessel("besselI"),
     bessel("besselK"),
     Kernel {
@@ -306,6 +307,7 @@ fn binary_fn(name: &str) -> fn(f64, f64) -> f64 {
         "lbeta" => lbeta,
         "choose" => choose,
         "lchoose" => lchoose,
+        "psigamma" => psigamma,
         _ => f64::atan2,
     }
 }
@@ -314,8 +316,38 @@ fn binary_names(func: &str) -> (&'static str, &'static str) {
     match func {
         "choose" | "lchoose" => ("n", "k"),
         "atan2" => ("y", "x"),
+        "psigamma" => ("x", "deriv"),
         _ => ("a", "b"),
     }
+}
+
+/// nmath's `n_max` of psigamma: higher derivatives are NaN with a warning.
+const PSIGAMMA_N_MAX: f64 = 100.0;
+
+/// nmath/polygamma.c's `psigamma(x, deriv)`: `dpsifn`'s scaled value
+/// turned into the `deriv`-th derivative of digamma, `deriv` rounded as
+/// R_forceint does.
+fn psigamma(x: f64, deriv: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let deriv = deriv.round();
+    if deriv > PSIGAMMA_N_MAX {
+        return f64::NAN;
+    }
+    let n = deriv as i32;
+    let mut ans = [0.0];
+    let (mut nz, mut ierr) = (0, 0);
+    super::nmath::polygamma::dpsifn(x, n, 1, 1, &mut ans, &mut nz, &mut ierr);
+    if ierr != 0 {
+        return f64::NAN;
+    }
+    // ans is (-1)^(n+1) / gamma(n+1) * psi(n, x)
+    let mut a = -ans[0];
+    for k in 1..=n {
+        a *= -f64::from(k);
+    }
+    a
 }
 
 /// math2 over recycled `a` and `b`: the numbers and whether a NaN was made
@@ -348,7 +380,24 @@ fn binary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     let missing =
         |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
     let a = args.get(an).ok_or_else(|| missing(an))?;
-    let b = args.get(bn).ok_or_else(|| missing(bn))?;
+    // psigamma's `deriv = 0L`.
+    let zero = Value::scalar(0.0);
+    let b = match args.get(bn) {
+        None if args.func == "psigamma" => &zero,
+        b => b.ok_or_else(|| missing(bn))?,
+    };
+    if args.func == "psigamma" {
+        let d = numbers(b).map(|(d, _)| d).unwrap_or_default();
+        if let Some(&n) = d
+            .iter()
+            .find(|&&n| !n.is_nan() && n.round() > PSIGAMMA_N_MAX)
+        {
+            ctx.warn(format!(
+                "deriv = {} > {PSIGAMMA_N_MAX} (= n_max)\n",
+                n.round()
+            ));
+        }
+    }
     let (Some((x, xd)), Some((y, yd))) = (numbers(a), numbers(b)) else {
         return Err(KernelError::new(NON_NUMERIC));
     };
@@ -378,7 +427,12 @@ fn binary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
 
 fn binary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let (an, bn) = binary_names(args.func);
-    let (Some(a), Some(b)) = (args.ty(an), args.ty(bn)) else {
+    let zero = Type::scalar_const(0.0);
+    let b = match args.ty(bn) {
+        None if args.func == "psigamma" => Some(&zero),
+        b => b,
+    };
+    let (Some(a), Some(b)) = (args.ty(an), b) else {
         return Ok(Type::Any);
     };
     for (name, t) in [(an, a), (bn, b)] {

@@ -105,7 +105,11 @@ fn stack_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let drop = args
         .get("drop")
         .map_or(Ok(false), super::triangle::if_condition)?;
-    let mut ind = Factor { codes, levels };
+    let mut ind = Factor {
+        codes,
+        levels,
+        ordered: false,
+    };
     if drop {
         ind = super::factor::drop_unused(&ind);
     }

@@ -62,6 +62,8 @@ pub enum Type {
     Factor {
         len: Option<usize>,
         levels: Option<Vec<String>>,
+        /// An ordered factor's.
+        ordered: bool,
     },
     /// Nothing is known (e.g. a field of a list whose type is unknown).
     Any,

@@ -78,6 +78,9 @@ pub struct Named {
 pub struct Factor {
     pub codes: Vec<Option<u32>>,
     pub levels: Vec<String>,
+    /// R's ordered factor (class c("ordered", "factor")): its levels are
+    /// ordered, so `<` and `max` compare them.
+    pub ordered: bool,
 }
 
 impl Factor {

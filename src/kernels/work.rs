@@ -360,7 +360,7 @@ fn fixed_ops(function: &str) -> f64 {
         "kmeans" | "hclust" | "cmdscale" => 5e4,
         // Workspace and the balancing and reduction passes: 0.15 ms for a
         // 30x30 matrix.
-        "eigen" | "svd" | "qr" => 3e5,
+        "eigen" | "svd" | "La.svd" | "qr" => 3e5,
         "shapiro.test" => 2e4,
         // A qtukey per term and a ptukey per pair of levels, after the
         // projections (a QR apply per fitted column).
@@ -405,7 +405,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             };
             c * n.powi(3)
         }
-        "svd" => {
+        "svd" | "La.svd" => {
             let (m, n) = tall(arg_dims(args, "x"));
             let none = |name| args.get(name).and_then(Type::const_scalar) == Some(0.0);
             if none("nu") && none("nv") {
@@ -578,6 +578,9 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // ls.diag: the qr.qy of p unit columns (n p^2), the residual
         // statistics per row and the p x p inverse and product.
         "ls.diag" => LS_DIAG_OPS,
+        // cophenetic: each pair of leaves written once by the merge that
+        // joins them, then read into the lower triangle (n(n-1)/2 out).
+        "cophenetic" => 4.0 * PER_ELEMENT * out.max(COPHENETIC_PAIRS),
         // loglin: each iteration makes and applies every margin's
         // marginal table, two passes over the table per margin; R's
         // default 20 iterations bound it, two margins charged.
@@ -1206,7 +1209,7 @@ fn per_element(function: &str) -> Option<f64> {
         "sin" | "cos" | "tan" | "atan" | "atan2" | "Mod" | "Arg" | "asin" | "acos" | "sinh"
         | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "cospi" | "sinpi" | "tanpi" => 23.0,
         // dpsifn: up to a dozen series terms and a recursion (not measured).
-        "digamma" | "trigamma" => 120.0,
+        "digamma" | "trigamma" | "psigamma" => 120.0,
         // A recurrence over the order's integer part (not measured).
         "besselI" | "besselK" | "besselJ" | "besselY" => 400.0,
         // Chebyshev series and a few libm calls per element (not measured).
@@ -1226,13 +1229,13 @@ fn per_element(function: &str) -> Option<f64> {
         // A copy (measured at 0.15-0.27 of 14 in two sessions).
         "rep" | "rep_len" => 3.0,
         // cbind and rbind write their result in its final order, a copy as c.
-        "c" | "cbind" | "rbind" => 3.0,
+        "c" | "cbind" | "rbind" | "append" => 3.0,
         "apply" => 24.0,
         "median" => 14.0,
         "quantile" => 40.0,
         "IQR" => 28.0,
         "mad" => 40.0,
-        "table" | "factor" | "as.factor" | "cut" => 136.0,
+        "table" | "factor" | "as.factor" | "ordered" | "as.ordered" | "cut" => 136.0,
         // `by` is tapply's grouping plus a copy of each cell's rows.
         // reorder is tapply's grouping, then a sort of the levels.
         "tapply" | "split" | "by" | "reorder" => 110.0,
@@ -1341,6 +1344,9 @@ const CALLED_KNOTS: f64 = 256.0;
 /// ls.diag on an lsfit result of unknown size (the record's sizes are not
 /// typed): a fit of tens of rows and a few columns.
 const LS_DIAG_OPS: f64 = 2e4;
+/// cophenetic of a tree of unknown size (an hclust's sizes are seldom
+/// typed): some tens of leaves.
+const COPHENETIC_PAIRS: f64 = 1e3;
 /// loglin's ops per cell per margin per iteration: collap's coordinate
 /// update and index sum, adjust's scaling.
 const LOGLIN_PER_CELL: f64 = 12.0;

@@ -39,6 +39,7 @@ mod library25;
 mod library26;
 mod library27;
 mod library28;
+mod library29;
 mod library30;
 mod library31;
 mod library4;

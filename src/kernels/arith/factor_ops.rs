@@ -1,6 +1,8 @@
 //! R's `Ops.factor` (base/R/factor.R): a factor compares by its labels
 //! with `==` and `!=`; every other operator is "not meaningful for
-//! factors" and gives NA with R's warning.
+//! factors" and gives NA with R's warning. And `Ops.ordered`: an ordered
+//! factor compares by its levels' order with `<`, `>`, `<=` and `>=`,
+//! against another of the same levels or against values matched to them.
 
 use std::borrow::Cow;
 
@@ -48,6 +50,23 @@ pub(super) fn ops(
     }
     let n1 = e1.len();
     let n2 = e2.map_or(0, Value::len);
+    let ordered = f1.is_some_and(|f| f.ordered) || f2.is_some_and(|f| f.ordered);
+    if ordered {
+        if let (Some(a), Some(b)) = (f1, f2) {
+            if a.ordered != b.ordered {
+                return Some(Err(KernelError::new(format!(
+                    "flowcast does not compare an ordered factor with an unordered one ('{op}'), where R warns of incompatible methods"
+                ))));
+            }
+        }
+        if matches!(op, "<" | ">" | "<=" | ">=") {
+            return Some(ordered_compare(op, e1, e2?, ctx));
+        }
+        if !matches!(op, "==" | "!=") {
+            ctx.warn(format!("'{op}' is not meaningful for ordered factors"));
+            return Some(Ok(Value::Bool(vec![None; n1.max(n2)])));
+        }
+    }
     if !matches!(op, "==" | "!=") {
         ctx.warn(format!("\u{2018}{op}\u{2019} not meaningful for factors"));
         return Some(Ok(Value::Bool(vec![None; n1.max(n2)])));
@@ -82,6 +101,64 @@ pub(super) fn ops(
             })
             .collect(),
     )))
+}
+
+/// Ops.ordered's comparison: both sides as codes into the ordered
+/// factor's levels (the other side `match`ed to them), NA where either
+/// side was NA or matched no level.
+fn ordered_compare(op: &str, e1: &Value, e2: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let levels = match (factor(e1), factor(e2)) {
+        (Some(a), Some(b)) => {
+            if a.levels != b.levels {
+                return Err(KernelError::new("level sets of factors are different"));
+            }
+            &a.levels
+        }
+        (Some(a), None) => &a.levels,
+        (None, Some(b)) => &b.levels,
+        (None, None) => return Ok(Value::Bool(Vec::new())),
+    };
+    let codes = |v: &Value| -> Result<Vec<Option<u32>>, KernelError> {
+        match v {
+            Value::Factor(f) => Ok(f.codes.clone()),
+            other => {
+                let text = crate::kernels::factor::as_text(other).ok_or_else(|| {
+                    KernelError::new(format!(
+                        "comparison ({op}) is possible only for atomic and list types"
+                    ))
+                })?;
+                Ok(text
+                    .iter()
+                    .map(|t| {
+                        t.as_ref()
+                            .and_then(|t| levels.iter().position(|l| l == t))
+                            .map(|i| i as u32)
+                    })
+                    .collect())
+            }
+        }
+    };
+    let (a, b) = (codes(e1)?, codes(e2)?);
+    if a.is_empty() || b.is_empty() {
+        return Ok(Value::Bool(Vec::new()));
+    }
+    if ragged(a.len(), b.len()) {
+        ctx.warn(RECYCLE);
+    }
+    let n = a.len().max(b.len());
+    Ok(Value::Bool(
+        (0..n)
+            .map(|i| match (a[i % a.len()], b[i % b.len()]) {
+                (Some(x), Some(y)) => Some(match op {
+                    "<" => x < y,
+                    ">" => x > y,
+                    "<=" => x <= y,
+                    _ => x >= y,
+                }),
+                _ => None,
+            })
+            .collect(),
+    ))
 }
 
 /// The type of `op` on these operands when either is a factor: logical

@@ -632,6 +632,9 @@ pub(crate) fn text_or_warn(best: Option<Option<String>>, ctx: &mut Ctx) -> Strin
 
 fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let na_rm = args.bool_or("na.rm", false)?;
+    if let Some(r) = crate::kernels::factor::summary_ordered(args.func, args, na_rm, ctx) {
+        return r;
+    }
     if let Some(parts) = text_parts(args)? {
         let best = summary_text(args.func == "max", &parts, na_rm);
         return Ok(Value::Str(vec![text_or_warn(best, ctx)]));
@@ -665,6 +668,9 @@ fn extreme_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
 }
 
 fn extreme_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = crate::kernels::factor::summary_ordered_type(args, 1) {
+        return Ok(t);
+    }
     if let Some(t) = args.text_dots(1)? {
         return Ok(t);
     }

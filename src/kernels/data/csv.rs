@@ -59,6 +59,7 @@ impl Column {
             Column::Factor(f) => Type::Factor {
                 len,
                 levels: Some(f.levels.clone()),
+                ordered: false,
             },
             Column::Logical(_) => Type::Bool { len, value: None },
         }

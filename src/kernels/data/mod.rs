@@ -6,7 +6,7 @@
 //! leaves unknown dimensions `None`.
 
 mod build;
-mod combine;
+pub(crate) mod combine;
 mod csv;
 pub mod list_files;
 mod random;

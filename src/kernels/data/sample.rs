@@ -298,6 +298,7 @@ fn pick(x: &Value, idx: &[f64]) -> Value {
         Value::Factor(f) => Value::Factor(crate::kernels::value::Factor {
             codes: idx.iter().map(|i| f.codes[at(i)]).collect(),
             levels: f.levels.clone(),
+            ordered: f.ordered,
         }),
         other => {
             let v = other.as_f64_slice().unwrap_or_default();

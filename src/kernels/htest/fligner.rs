@@ -59,6 +59,7 @@ fn data(args: &Args<&Value>) -> Result<(Vec<f64>, Vec<usize>, usize), KernelErro
     let f = drop_unused(&crate::kernels::value::Factor {
         codes: ok.iter().map(|&i| f.codes[i]).collect(),
         levels: f.levels,
+        ordered: false,
     });
     let k = f.levels.len();
     if k < 2 {

@@ -265,6 +265,7 @@ fn complete_cases(
     let g = drop_unused(&crate::kernels::value::Factor {
         codes: keep.iter().map(|&i| g.codes[i]).collect(),
         levels: g.levels,
+        ordered: false,
     });
     Ok((keep.iter().map(|&i| y[i]).collect(), g))
 }

@@ -63,6 +63,7 @@ fn table(x: &Value, y: &Value, z: &Value) -> Result<Table, KernelError> {
     let keep = |f: &Factor| Factor {
         codes: ok.iter().map(|&i| f.codes[i]).collect(),
         levels: f.levels.clone(),
+        ordered: false,
     };
     let (fx, fy) = (drop_unused(&keep(&fx)), drop_unused(&keep(&fy)));
     // table() keeps a factor's levels, used or not; other values become

@@ -34,6 +34,7 @@ fn paired_table(x: &Value, y: &Value) -> Result<DMatrix<f64>, KernelError> {
         let sub = crate::kernels::value::Factor {
             codes,
             levels: f.levels,
+            ordered: false,
         };
         Ok(match v {
             // as.factor(x[OK]) of text or numbers: only the values kept

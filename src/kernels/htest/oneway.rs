@@ -44,6 +44,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let g = drop_unused(&Factor {
         codes: keep.iter().map(|&i| g.codes[i]).collect(),
         levels: g.levels,
+        ordered: false,
     });
     let y: Vec<f64> = keep.iter().map(|&i| y[i]).collect();
     let k = g.levels.len();

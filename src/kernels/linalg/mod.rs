@@ -107,6 +107,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: svd::svd_eval,
     },
     Kernel {
+        name: "La.svd",
+        params: &[req("x"), opt("nu"), opt("nv")],
+        random: false,
+        shape: svd::la_svd_shape,
+        eval: svd::la_svd_eval,
+    },
+    Kernel {
         name: "prcomp",
         params: &[
             req("x"),

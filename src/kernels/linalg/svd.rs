@@ -189,6 +189,78 @@ pub(super) fn svd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     )))
 }
 
+/// `La.svd(x, nu, nv)`: R's La.svd, on which R's svd itself is built,
+/// so the same decomposition: `d`, `u` with `min(n, nu)` columns and
+/// `vt`, `t(v)` with `min(p, nv)` rows, the vectors left out where R's
+/// `res[c("d", if(nu) "u", if(nv) "vt")]` leaves them out. A plain list.
+pub(super) fn la_svd_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let numeric = match args.get("x").map(names::bare) {
+        Some(Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_)) => true,
+        Some(Value::Complex(_) | Value::ComplexMat(_)) => {
+            return Err(KernelError::new(
+                "flowcast's La.svd takes a numeric 'x': complex matrices are not supported",
+            ))
+        }
+        Some(_) => false,
+        None => {
+            return Err(KernelError::new(
+                "argument \"x\" is missing, with no default",
+            ))
+        }
+    };
+    if !numeric {
+        return Err(KernelError::new(
+            "argument to 'La.svd' must be numeric or complex",
+        ));
+    }
+    let x = super::as_matrix(args, "x")?;
+    let np = x.nrows().min(x.ncols());
+    let nu = count_arg(args, "nu", np)?;
+    let nv = count_arg(args, "nv", np)?;
+    let s = svd(&x, nu, nv)?;
+    let mut fields = vec![("d", Value::Num(s.d))];
+    if let Some(u) = s.u {
+        fields.push(("u", Value::Mat(u)));
+    }
+    if let Some(v) = s.v {
+        fields.push(("vt", Value::Mat(v.transpose())));
+    }
+    Ok(Value::List(List::named(fields)))
+}
+
+pub(super) fn la_svd_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t @ (Type::Str { .. } | Type::List { .. } | Type::Record { .. })) = args.ty("x") {
+        return Err(args.error(
+            "x",
+            format!(
+                "argument to 'La.svd' must be numeric or complex: {}",
+                t.describe()
+            ),
+        ));
+    }
+    let Type::Record { fields, .. } = svd_shape(args, ctx)? else {
+        return Ok(Type::Any);
+    };
+    let fields = fields
+        .into_iter()
+        .filter(|(_, t)| !matches!(t, Type::Null))
+        .map(|(n, t)| match (n.as_str(), t) {
+            ("v", Type::Mat { rows, cols }) => (
+                "vt".to_string(),
+                Type::Mat {
+                    rows: cols,
+                    cols: rows,
+                },
+            ),
+            (_, t) => (n, t),
+        })
+        .collect();
+    Ok(Type::Record {
+        class: "list".to_string(),
+        fields,
+    })
+}
+
 /// `a %*% b` by faer's matmul (sequential), on views of both.
 fn product(a: &DMatrix<f64>, b: &DMatrix<f64>) -> DMatrix<f64> {
     let mut out = DMatrix::<f64>::zeros(a.nrows(), b.ncols());

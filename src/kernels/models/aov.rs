@@ -239,7 +239,7 @@ struct FactorTerm {
 /// one (`as.factor`); anything else (numbers, logicals) is no factor.
 fn factor_variable(fit: &Fit, label: &str, column: Option<&Value>) -> Option<FactorTerm> {
     match column? {
-        Value::Factor(Factor { codes, levels }) => Some(FactorTerm {
+        Value::Factor(Factor { codes, levels, .. }) => Some(FactorTerm {
             levels: levels.clone(),
             codes: codes
                 .iter()

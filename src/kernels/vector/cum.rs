@@ -115,6 +115,9 @@ pub(super) fn prod_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 pub(super) fn range_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let finite = args.bool_or("finite", false)?;
     let rm = args.bool_or("na.rm", false)? || finite;
+    if let Some(r) = crate::kernels::factor::summary_ordered("range", args, rm, ctx) {
+        return r;
+    }
     // range.default: `c(...)` first, so every argument is text (TRUE is
     // "TRUE" here, where max(TRUE, "a") compares "1"), then min and max,
     // `finite` meaning na.rm.
@@ -168,6 +171,9 @@ pub(super) fn range_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
 }
 
 pub(super) fn range_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = crate::kernels::factor::summary_ordered_type(args, 2) {
+        return Ok(t);
+    }
     if let Some(t) = args.text_dots(2)? {
         return Ok(t);
     }

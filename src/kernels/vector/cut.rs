@@ -189,7 +189,11 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
                 .map(|c| c.map_or(crate::kernels::value::NA, |c| f64::from(c + 1)))
                 .collect(),
         ),
-        Some(levels) => Value::Factor(Factor { codes, levels }),
+        Some(levels) => Value::Factor(Factor {
+            codes,
+            levels,
+            ordered: false,
+        }),
     })
 }
 
@@ -204,5 +208,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if matches!(args.ty("labels"), Some(Type::Bool { .. })) {
         return Ok(Type::Num { len, value: None });
     }
-    Ok(Type::Factor { len, levels: None })
+    Ok(Type::Factor {
+        len,
+        levels: None,
+        ordered: false,
+    })
 }

@@ -625,6 +625,7 @@ pub(super) fn pick(x: &Value, pos: &[usize]) -> Value {
         Value::Factor(f) => Value::Factor(super::value::Factor {
             codes: pos.iter().map(|&i| f.codes[i]).collect(),
             levels: f.levels.clone(),
+            ordered: f.ordered,
         }),
         Value::List(l) => Value::List(super::value::List {
             class: None,
@@ -648,9 +649,12 @@ pub(super) fn like(x: &Type, len: Option<usize>) -> Type {
         Type::Str { .. } => Type::Str { len, value: None },
         Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(len),
         Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
-        Type::Factor { levels, .. } => Type::Factor {
+        Type::Factor {
+            levels, ordered, ..
+        } => Type::Factor {
             len,
             levels: levels.clone(),
+            ordered: *ordered,
         },
         Type::List { elem, .. } => Type::List {
             len,
