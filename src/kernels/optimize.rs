@@ -64,6 +64,16 @@ pub(super) fn brent_fmin(
     f: &mut dyn FnMut(f64) -> Result<f64, KernelError>,
     tol: f64,
 ) -> Result<f64, KernelError> {
+    // On an interval whose width overflows, R's search never ends: its
+    // tolerances and steps become NaN and no test ever stops it.
+    if !(bx - ax).is_finite() {
+        return Err(KernelError::new(format!(
+            "the interval [{}, {}] is too wide to search: its width overflows \
+             (R's Brent search would never end); give finite bounds closer together",
+            super::data::r_num_to_string(ax),
+            super::data::r_num_to_string(bx)
+        )));
+    }
     // c is the squared inverse of the golden ratio.
     let c = (3.0 - 5f64.sqrt()) * 0.5;
     // eps is approximately the square root of the relative machine precision.
@@ -444,4 +454,23 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         ],
         row_names: None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::brent_fmin;
+
+    #[test]
+    fn an_interval_whose_width_overflows_is_refused_not_searched_forever() {
+        let mut calls = 0;
+        let mut f = |x: f64| {
+            calls += 1;
+            Ok(x * x)
+        };
+        let e = brent_fmin(-1e308, 1.7e308, &mut f, 1e-8).unwrap_err();
+        assert!(e.0.contains("too wide"), "{}", e.0);
+        let m = brent_fmin(-1.0, 2.0, &mut f, 1e-8).unwrap();
+        assert!(m.abs() < 1e-6, "{m}");
+        assert!(calls > 0 && calls < 100, "{calls}");
+    }
 }
