@@ -171,6 +171,22 @@ impl Parser<'_> {
         ) && self.peek_at(1).tok == Tok::Assign
     }
 
+    /// The arguments and closing `)` of a call of a value written in
+    /// place (`(function(v) v + 1)(2)`, `ecdf(x)(0)`), none of them empty.
+    pub(super) fn value_call_args(&mut self, open: usize) -> Result<(Vec<Arg>, Span), Diagnostic> {
+        self.depth += 1;
+        let args = self.args(open)?;
+        let close = self.close(Tok::RParen, open)?;
+        self.depth -= 1;
+        if let Some(a) = args
+            .iter()
+            .find(|a| matches!(a.value.kind, ExprKind::Missing))
+        {
+            return Err(self.diag(a.span, "an argument is empty"));
+        }
+        Ok((args, close))
+    }
+
     /// Call arguments, after `(`: positional or `name = value`. Sets
     /// `self.height` to the highest argument's.
     pub(super) fn args(&mut self, open: usize) -> Result<Vec<Arg>, Diagnostic> {

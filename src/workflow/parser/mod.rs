@@ -764,16 +764,7 @@ impl<'a> Parser<'a> {
                     // `Negate(f)(x)`, `(function(v) v + 1)(2)`: the
                     // function called where it is written.
                     ExprKind::Function { params, body } => {
-                        self.depth += 1;
-                        let args = self.args(open)?;
-                        let close = self.close(Tok::RParen, open)?;
-                        self.depth -= 1;
-                        if let Some(a) = args
-                            .iter()
-                            .find(|a| matches!(a.value.kind, ExprKind::Missing))
-                        {
-                            return Err(self.diag(a.span, "an argument is empty"));
-                        }
+                        let (args, close) = self.value_call_args(open)?;
                         return Ok(Expr {
                             span: lhs.span.to(close),
                             kind: ExprKind::Apply {
@@ -788,16 +779,7 @@ impl<'a> Parser<'a> {
                     // `ecdf(x)(0)`, `fs[[2]](x)`: a call of a value, as
                     // `Fn(q)` of a step becomes (see `call_values`).
                     _ => {
-                        self.depth += 1;
-                        let args = self.args(open)?;
-                        let close = self.close(Tok::RParen, open)?;
-                        self.depth -= 1;
-                        if let Some(a) = args
-                            .iter()
-                            .find(|a| matches!(a.value.kind, ExprKind::Missing))
-                        {
-                            return Err(self.diag(a.span, "an argument is empty"));
-                        }
+                        let (args, close) = self.value_call_args(open)?;
                         let at = lhs.span;
                         let text = Expr {
                             kind: ExprKind::Str(crate::workflow::deparse(&lhs)),
