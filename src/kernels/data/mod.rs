@@ -168,7 +168,7 @@ pub(super) static KERNELS: &[Kernel] = &[
         name: "list",
         params: &[DOTS],
         random: false,
-        shape: |args, _| Ok(list_shape(args)),
+        shape: |_, _| Ok(Type::Any),
         eval: eval_list,
     },
     Kernel {
@@ -271,25 +271,6 @@ fn num_of_len(len: Option<usize>) -> Type {
 
 /// `list(...)`: the arguments as a generic vector, named when any is
 /// (an unnamed one then named `""`, as in R).
-/// `list(a = ..., b = ...)` is a record whose fields later steps can read
-/// before the run (`control$maxit`); a list with unnamed or repeated
-/// names is known only at the run.
-fn list_shape(args: &super::Args<Type>) -> Type {
-    let mut fields: Vec<(&str, Type)> = Vec::new();
-    for (name, t) in args.dots() {
-        match name {
-            Some(n) if !n.is_empty() && fields.iter().all(|(m, _)| *m != n) => {
-                fields.push((n, t.clone()))
-            }
-            _ => return Type::Any,
-        }
-    }
-    if fields.is_empty() {
-        return Type::Any;
-    }
-    Type::record("list", fields)
-}
-
 fn eval_list(a: &super::Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
     let (names, items): (Vec<Option<&str>>, Vec<Value>) =
         a.dots().map(|(n, v)| (n, v.clone())).unzip();
