@@ -321,6 +321,11 @@ impl Predictor {
         if let Some(seconds) = self.steps.recent(&task.name, key, features) {
             return Some(seconds);
         }
+        // A block of statements (`{…}`) is a program of its own: what other
+        // steps' blocks took says nothing of it, so only its own runs do.
+        if task.function.starts_with('{') {
+            return None;
+        }
         let model = self.models.get(key)?;
         (!model.window().is_empty()).then(|| model.predict(features))
     }

@@ -91,6 +91,21 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// `f` of `scope` with each of `vars` (name, value, whether an R integer)
+/// bound in front of it, the last innermost.
+pub(super) fn bind_all<R>(
+    scope: &Scope,
+    vars: &[(&str, &Value, bool)],
+    f: impl FnOnce(&Scope) -> R,
+) -> R {
+    match vars.split_first() {
+        None => f(scope),
+        Some(((name, value, integer), rest)) => {
+            bind_all(&scope.with_local_integer(name, value, *integer), rest, f)
+        }
+    }
+}
+
 /// R's error on evaluating an empty argument.
 const MISSING: &str = "argument is missing, with no default";
 
@@ -215,9 +230,13 @@ pub fn eval<'s>(
         ExprKind::Formula { lhs, rhs } => {
             Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
         }
-        ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
-            Cow::Owned(super::statements::run(&[e], scope, ctx, file)?)
-        }
+        ExprKind::Block(_)
+        | ExprKind::Assign { .. }
+        | ExprKind::If { .. }
+        | ExprKind::For { .. }
+        | ExprKind::While { .. }
+        | ExprKind::Break
+        | ExprKind::Next => Cow::Owned(super::statements::run(&[e], scope, ctx, file)?),
         ExprKind::Apply {
             params, body, args, ..
         } => {
@@ -396,7 +415,7 @@ fn switch<'s>(
 }
 
 /// An evaluated argument and its name, if it was named.
-type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
+pub(super) type NamedValue<'s> = (Option<String>, Cow<'s, Value>);
 
 /// `ifelse`'s arguments forced as R's closure forces them: `test` first,
 /// then `yes` only if some test is TRUE, then `no` only if some is FALSE
@@ -442,7 +461,7 @@ fn ifelse_args<'s>(
 /// A call's arguments, evaluated. Those R evaluates inside the call's
 /// `data` (`lm(y ~ x, data = d, weights = w)`) see `d`'s columns before
 /// other steps, as `model.frame` sees them.
-fn eval_args<'s>(
+pub(super) fn eval_args<'s>(
     func: &str,
     args: &[Arg],
     scope: &'s Scope,
@@ -514,55 +533,52 @@ fn eval_args<'s>(
             ),
         });
     };
-    let mut steps = scope.steps.clone();
-    for (n, v) in names.iter().zip(items) {
-        steps.insert(n.clone(), Arc::new(v.clone()));
-    }
-    let inner = Scope {
-        steps: &steps,
-        local: scope.local.filter(|(n, _)| !names.iter().any(|c| c == n)),
-        integer_steps: scope.integer_steps,
-        local_integer: scope.local_integer,
-        outer: None,
-    };
-    // Each column's name standing for its position; the first of a
-    // repeated name, as R's lookup in a list finds it.
-    let mut at_steps = HashMap::new();
-    if !ds.positions.is_empty() {
-        at_steps = scope.steps.clone();
-        for (k, n) in names.iter().enumerate().rev() {
-            at_steps.insert(n.clone(), Arc::new(Value::scalar((k + 1) as f64)));
-        }
-    }
-    let at = Scope {
-        steps: &at_steps,
-        ..inner
-    };
-    let mut out = Vec::with_capacity(args.len());
-    for (i, a) in args.iter().enumerate() {
-        let v = if i == ds.data {
-            Cow::Owned(data.as_ref().clone())
-        } else if let Some(v) = function_name(i) {
-            v
-        } else if ds.positions.contains(&i) {
-            Cow::Owned(eval(&a.value, &at, ctx, file)?.into_owned())
-        } else if !ds.scoped.contains(&i) {
-            eval(&a.value, scope, ctx, file)?
-        } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
-            Cow::Owned(eval_formula(
-                lhs.as_deref(),
-                rhs,
-                &inner,
-                ctx,
-                file,
-                Some(names),
-            )?)
-        } else {
-            Cow::Owned(eval(&a.value, &inner, ctx, file)?.into_owned())
-        };
-        out.push((a.name.clone(), v));
-    }
-    Ok(out)
+    // The columns in front of every name the call can read (locals, then
+    // steps), the first of a repeated name innermost, as R's lookup in a
+    // list finds it; and for `select`-like arguments each column's name
+    // standing for its position.
+    let columns: Vec<(&str, &Value, bool)> = names
+        .iter()
+        .zip(items)
+        .rev()
+        .map(|(n, v)| (n.as_str(), v, false))
+        .collect();
+    let positions: Vec<Value> = (1..=names.len()).map(|k| Value::scalar(k as f64)).collect();
+    let positions: Vec<(&str, &Value, bool)> = names
+        .iter()
+        .zip(&positions)
+        .rev()
+        .map(|(n, v)| (n.as_str(), v, false))
+        .collect();
+    bind_all(scope, &columns, |inner| {
+        bind_all(scope, &positions, |at| {
+            let mut out = Vec::with_capacity(args.len());
+            for (i, a) in args.iter().enumerate() {
+                let v = if i == ds.data {
+                    Cow::Owned(data.as_ref().clone())
+                } else if let Some(v) = function_name(i) {
+                    v
+                } else if ds.positions.contains(&i) {
+                    Cow::Owned(eval(&a.value, at, ctx, file)?.into_owned())
+                } else if !ds.scoped.contains(&i) {
+                    eval(&a.value, scope, ctx, file)?
+                } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
+                    Cow::Owned(eval_formula(
+                        lhs.as_deref(),
+                        rhs,
+                        inner,
+                        ctx,
+                        file,
+                        Some(names),
+                    )?)
+                } else {
+                    Cow::Owned(eval(&a.value, inner, ctx, file)?.into_owned())
+                };
+                out.push((a.name.clone(), v));
+            }
+            Ok(out)
+        })
+    })
 }
 
 /// `lhs ~ rhs` with its terms expanded as R's `terms()` expands them
@@ -787,7 +803,29 @@ fn eval_call(
     if update::formula_param(func).is_some() {
         return update::update_call(span, (func, func_span, args), scope, ctx, file, trace);
     }
-    let mut values = eval_args(func, args, scope, ctx, file)?;
+    let values = eval_args(func, args, scope, ctx, file)?;
+    call_evaluated(
+        span,
+        (func, func_span, args),
+        values,
+        scope,
+        ctx,
+        file,
+        trace,
+    )
+}
+
+/// The rest of [`eval_call`] once the arguments' values are in `values`
+/// (see `statements`, which looks at them before it calls `[<-`).
+pub(super) fn call_evaluated(
+    span: Span,
+    (func, func_span, args): (&str, Span, &[Arg]),
+    mut values: Vec<NamedValue>,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+    trace: bool,
+) -> Result<(Value, Option<String>), EvalError> {
     model_newdata(func, args, &mut values, ctx, file)?;
     integers_as_text(func, args, &mut values, scope, file);
     deparsed_args(func, args, &mut values);

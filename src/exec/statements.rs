@@ -1,111 +1,369 @@
-//! Statements: braces, local assignments and `if`, run as R runs them.
+//! Statements: braces, local assignments, `if`, and R's sequential loops
+//! (`for`, `while`, `repeat`, with `break` and `next`), run as R runs them.
 //!
-//! R's braces and `if` make no scope of their own, so a statement list is
-//! run flat: an inner block or the branch an `if` takes is spliced in
-//! ahead of the statements after it, and an assignment binds its name for
-//! everything that follows. Each binding is a new [`Scope`] in front of the
-//! old one, so a value is borrowed, never copied, by the statements that
-//! read it, and nothing assigned inside a step's expression (or a
-//! closure's body) outlives it.
+//! R's braces, `if` and loops make no scope of their own: an assignment
+//! binds its name for every statement after it in the step's expression
+//! (or the closure's body) that holds it, and a loop's body sees what its
+//! previous iteration assigned. So the locals of a statement list live in
+//! one [`Locals`], owned by the run and updated in place as statements
+//! assign; an expression reads them through scopes chained in front of
+//! the outer one for as long as it is evaluated. Nothing assigned inside
+//! a step's expression outlives it.
 
-use crate::diagnostic::SourceFile;
+use std::sync::atomic::Ordering;
+
+use crate::diagnostic::{SourceFile, Span};
 use crate::kernels::logical::condition;
-use crate::kernels::{Ctx, Value};
+use crate::kernels::{index, Ctx, Value};
 use crate::workflow::{Expr, ExprKind};
 
-use super::eval::{eval, EvalError, Scope};
+use super::eval::{self, eval, EvalError, Scope};
 use super::integer::Integers;
 
+/// R's error for a `break` or `next` outside any loop of its function.
+const NO_LOOP: &str = "no loop for break/next, jumping to top level";
+
 /// Runs `items` in order and gives the last one's value (NULL when the
-/// last is an `if` that took no branch, or there is none).
+/// last is an `if` that took no branch, a loop, or there is none).
 pub(super) fn run(
     items: &[&Expr],
     scope: &Scope,
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Value, EvalError> {
-    for (k, s) in items.iter().enumerate() {
-        let rest = &items[k + 1..];
-        // What stands in for a branch not taken, or an empty block.
-        let null = Expr {
-            kind: ExprKind::Null,
-            span: s.span,
+    let mut locals = Locals::default();
+    let run = Run { scope, file };
+    match run.items(items, &mut locals, ctx, true)? {
+        Flow::Value(v) => Ok(v),
+        Flow::Break(span) | Flow::Next(span) => Err(EvalError {
+            span,
+            message: NO_LOOP.into(),
+        }),
+    }
+}
+
+/// The names a statement list has assigned, with their values.
+#[derive(Default)]
+struct Locals {
+    vars: Vec<Local>,
+}
+
+struct Local {
+    name: String,
+    value: Value,
+    /// An R integer (see `exec::integer`).
+    integer: bool,
+}
+
+impl Locals {
+    fn set(&mut self, name: &str, value: Value, integer: bool) {
+        match self.vars.iter_mut().find(|l| l.name == name) {
+            Some(l) => {
+                l.value = value;
+                l.integer = integer;
+            }
+            None => self.vars.push(Local {
+                name: name.to_string(),
+                value,
+                integer,
+            }),
+        }
+    }
+
+    /// `f` of `scope` with every local in front of it.
+    fn with<R>(&self, scope: &Scope, f: impl FnOnce(&Scope) -> R) -> R {
+        let vars: Vec<(&str, &Value, bool)> = self
+            .vars
+            .iter()
+            .map(|l| (l.name.as_str(), &l.value, l.integer))
+            .collect();
+        eval::bind_all(scope, &vars, f)
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut Local> {
+        self.vars.iter_mut().find(|l| l.name == name)
+    }
+}
+
+/// How a statement list ended.
+enum Flow {
+    /// It ran to its end: the last statement's value.
+    Value(Value),
+    /// At a `break` (written at this span).
+    Break(Span),
+    /// At a `next`.
+    Next(Span),
+}
+
+/// What every statement of a run reads besides its locals.
+struct Run<'r, 's> {
+    scope: &'r Scope<'s>,
+    file: &'r SourceFile,
+}
+
+impl Run<'_, '_> {
+    /// Runs `items`; the last one's value is kept only when `want` (a loop's
+    /// body gives none, and copying it out each iteration would cost).
+    fn items(
+        &self,
+        items: &[&Expr],
+        locals: &mut Locals,
+        ctx: &mut Ctx,
+        want: bool,
+    ) -> Result<Flow, EvalError> {
+        let mut last = Value::Null;
+        for (k, s) in items.iter().enumerate() {
+            let want = want && k + 1 == items.len();
+            last = match &s.kind {
+                ExprKind::Assign { .. } => self.assign(s, locals, ctx, want)?,
+                ExprKind::Block(stmts) => {
+                    let stmts: Vec<&Expr> = stmts.iter().collect();
+                    match self.items(&stmts, locals, ctx, want)? {
+                        Flow::Value(v) => v,
+                        flow => return Ok(flow),
+                    }
+                }
+                ExprKind::If { cond, yes, no } => {
+                    let taken = self.condition(cond, locals, ctx)?;
+                    match if taken { Some(&**yes) } else { no.as_deref() } {
+                        Some(branch) => match self.items(&[branch], locals, ctx, want)? {
+                            Flow::Value(v) => v,
+                            flow => return Ok(flow),
+                        },
+                        None => Value::Null,
+                    }
+                }
+                ExprKind::For { var, seq, body, .. } => {
+                    self.for_loop(var, seq, body, locals, ctx)?;
+                    Value::Null
+                }
+                ExprKind::While { cond, body } => {
+                    self.while_loop(cond.as_deref(), body, locals, ctx)?;
+                    Value::Null
+                }
+                ExprKind::Break => return Ok(Flow::Break(s.span)),
+                ExprKind::Next => return Ok(Flow::Next(s.span)),
+                _ => locals.with(self.scope, |sc| {
+                    let v = eval(s, sc, ctx, self.file)?;
+                    Ok::<_, EvalError>(if want { v.into_owned() } else { Value::Null })
+                })?,
+            };
+        }
+        Ok(Flow::Value(last))
+    }
+
+    /// `a <- b <- v`: every name of the chain takes v.
+    fn assign(
+        &self,
+        s: &Expr,
+        locals: &mut Locals,
+        ctx: &mut Ctx,
+        want: bool,
+    ) -> Result<Value, EvalError> {
+        let mut names = Vec::new();
+        let mut value = s;
+        while let ExprKind::Assign { name, value: v, .. } = &value.kind {
+            names.push(name.as_str());
+            value = v;
+        }
+        let (v, integer) = match self.assign_in_place(names[0], value, locals, ctx)? {
+            Some(made) => made,
+            None => locals.with(self.scope, |sc| {
+                let v = eval(value, sc, ctx, self.file)?.into_owned();
+                Ok::<_, EvalError>((Some(v), self.is_integer(value, sc)))
+            })?,
         };
-        match &s.kind {
-            ExprKind::Assign { .. } => {
-                // `a <- b <- v`: every name of the chain takes v.
-                let mut names = Vec::new();
-                let mut value = *s;
-                while let ExprKind::Assign { name, value: v, .. } = &value.kind {
-                    names.push(name.as_str());
-                    value = v;
-                }
-                let v = eval(value, scope, ctx, file)?.into_owned();
-                if rest.is_empty() {
-                    return Ok(v);
-                }
-                let integer = Integers {
-                    file,
-                    steps: scope.integer_steps,
-                    locals: &|n| scope.integer_local(n),
-                }
-                .is_integer(value);
-                return bind_then_run(&names, (&v, integer), rest, scope, ctx, file);
+        let Some(v) = v else {
+            // Set in place: the chain's first name holds the value.
+            let v = match &names[1..] {
+                [] if !want => Value::Null,
+                _ => locals
+                    .get_mut(names[0])
+                    .map_or(Value::Null, |l| l.value.clone()),
+            };
+            for name in &names[1..] {
+                locals.set(name, v.clone(), integer);
             }
-            ExprKind::Block(stmts) => {
-                return run(&splice(stmts.iter(), &null, rest), scope, ctx, file);
+            return Ok(if want { v } else { Value::Null });
+        };
+        let (first, others) = names.split_first().expect("an assignment has a name");
+        for name in others {
+            locals.set(name, v.clone(), integer);
+        }
+        if want {
+            locals.set(first, v.clone(), integer);
+            Ok(v)
+        } else {
+            locals.set(first, v, integer);
+            Ok(Value::Null)
+        }
+    }
+
+    /// `x[i] <- v` (the parser's `` x <- `[<-`(x, i, value = v) ``) on a
+    /// local numeric vector, or `x[i, j] <- v` on a local numeric matrix:
+    /// when the positions are whole, inside it, and `v` is one number, the
+    /// element is set where it lies, as R does for a value nothing else
+    /// holds, so a loop filling a vector is not quadratic. Otherwise `[<-`
+    /// makes the new value from the arguments already evaluated (each is
+    /// evaluated once whatever the path). `None` when the statement is not
+    /// such an assignment.
+    fn assign_in_place(
+        &self,
+        name: &str,
+        value: &Expr,
+        locals: &mut Locals,
+        ctx: &mut Ctx,
+    ) -> Result<Option<(Option<Value>, bool)>, EvalError> {
+        let ExprKind::Call {
+            func,
+            func_span,
+            args,
+        } = &value.kind
+        else {
+            return Ok(None);
+        };
+        let fits = func == "[<-"
+            && (args.len() == 3 || args.len() == 4)
+            && args[0].name.is_none()
+            && args[1..args.len() - 1]
+                .iter()
+                .zip(["i", "j"])
+                .all(|(a, slot)| a.name.as_deref().is_none_or(|n| n == slot))
+            && args[args.len() - 1].name.as_deref() == Some("value")
+            && matches!(&args[0].value.kind, ExprKind::Name(n) if n == name)
+            && locals
+                .get_mut(name)
+                .is_some_and(|l| matches!(l.value, Value::Num(_) | Value::Mat(_)));
+        if !fits {
+            return Ok(None);
+        }
+        let whole = |v: &Value| match v {
+            Value::Num(x) if x.len() == 1 && x[0].fract() == 0.0 && x[0] >= 1.0 => {
+                Some(x[0] as usize)
             }
-            ExprKind::If { cond, yes, no } => {
-                let c = eval(cond, scope, ctx, file)?;
-                let taken = condition(&c).map_err(|message| EvalError {
-                    span: cond.span,
-                    message: message.into(),
-                })?;
-                let branch = if taken { Some(&**yes) } else { no.as_deref() };
-                return run(&splice(branch.into_iter(), &null, rest), scope, ctx, file);
+            _ => None,
+        };
+        let made = locals.with(self.scope, |sc| {
+            let values = eval::eval_args(func, args, sc, ctx, self.file)?;
+            let integer = self.is_integer(value, sc);
+            let positions: Option<Vec<usize>> = values[1..values.len() - 1]
+                .iter()
+                .map(|(_, v)| whole(v))
+                .collect();
+            let inside = match (&*values[0].1, positions.as_deref()) {
+                (Value::Num(v), Some(&[i])) => i <= v.len(),
+                (Value::Mat(m), Some(&[i])) => i <= m.len(),
+                (Value::Mat(m), Some(&[i, j])) => i <= m.nrows() && j <= m.ncols(),
+                _ => false,
+            };
+            if let (true, Value::Num(x)) = (inside, &*values[values.len() - 1].1) {
+                if x.len() == 1 {
+                    return Ok((Err((positions, x[0])), integer));
+                }
             }
-            _ if rest.is_empty() => return Ok(eval(s, scope, ctx, file)?.into_owned()),
-            _ => {
-                eval(s, scope, ctx, file)?;
+            let call = (func.as_str(), *func_span, &args[..]);
+            let (v, _) = eval::call_evaluated(value.span, call, values, sc, ctx, self.file, false)?;
+            Ok::<_, EvalError>((Ok(v), integer))
+        })?;
+        match made {
+            (Ok(v), integer) => Ok(Some((Some(v), integer))),
+            (Err((positions, x)), integer) => {
+                let local = locals.get_mut(name).expect("checked above");
+                match (&mut local.value, positions.as_deref()) {
+                    (Value::Num(v), Some(&[i])) => v[i - 1] = x,
+                    (Value::Mat(m), Some(&[i])) => m.as_mut_slice()[i - 1] = x,
+                    (Value::Mat(m), Some(&[i, j])) => m[(i - 1, j - 1)] = x,
+                    _ => unreachable!("positions checked inside the target"),
+                }
+                local.integer = integer;
+                Ok(Some((None, integer)))
             }
         }
     }
-    Ok(Value::Null)
-}
 
-/// Runs `rest` with each of `names` bound to `value`, an R integer when
-/// its flag says so.
-fn bind_then_run(
-    names: &[&str],
-    value: (&Value, bool),
-    rest: &[&Expr],
-    scope: &Scope,
-    ctx: &mut Ctx,
-    file: &SourceFile,
-) -> Result<Value, EvalError> {
-    match names.split_first() {
-        None => run(rest, scope, ctx, file),
-        Some((name, others)) => bind_then_run(
-            others,
-            value,
-            rest,
-            &scope.with_local_integer(name, value.0, value.1),
-            ctx,
-            file,
-        ),
+    fn is_integer(&self, e: &Expr, sc: &Scope) -> bool {
+        Integers {
+            file: self.file,
+            steps: sc.integer_steps,
+            locals: &|n| sc.integer_local(n),
+        }
+        .is_integer(e)
+    }
+
+    /// An `if`'s or a `while`'s condition, as R tests it.
+    fn condition(&self, cond: &Expr, locals: &Locals, ctx: &mut Ctx) -> Result<bool, EvalError> {
+        locals.with(self.scope, |sc| {
+            let c = eval(cond, sc, ctx, self.file)?;
+            condition(&c).map_err(|message| EvalError {
+                span: cond.span,
+                message: message.into(),
+            })
+        })
+    }
+
+    /// `for (var in seq) body`: `seq` is evaluated once, and `var` takes
+    /// each of its elements in turn (a list's items; a factor's labels, as
+    /// R's `for` takes them).
+    fn for_loop(
+        &self,
+        var: &str,
+        seq: &Expr,
+        body: &Expr,
+        locals: &mut Locals,
+        ctx: &mut Ctx,
+    ) -> Result<(), EvalError> {
+        let (values, integer) = locals.with(self.scope, |sc| {
+            let v = eval(seq, sc, ctx, self.file)?.into_owned();
+            Ok::<_, EvalError>((v, self.is_integer(seq, sc)))
+        })?;
+        let values = match crate::kernels::names::bare(&values) {
+            Value::Factor(f) => Value::Str(f.labels()),
+            _ => values,
+        };
+        for k in 0..values.len() {
+            cancelled(ctx, seq.span)?;
+            let item =
+                index::index2(&values, &Value::scalar((k + 1) as f64)).map_err(|e| EvalError {
+                    span: seq.span,
+                    message: e.0,
+                })?;
+            locals.set(var, item, integer);
+            if let Flow::Break(_) = self.items(&[body], locals, ctx, false)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// `while (cond) body`, or `repeat body` without a condition.
+    fn while_loop(
+        &self,
+        cond: Option<&Expr>,
+        body: &Expr,
+        locals: &mut Locals,
+        ctx: &mut Ctx,
+    ) -> Result<(), EvalError> {
+        loop {
+            cancelled(ctx, cond.map_or(body.span, |c| c.span))?;
+            if let Some(c) = cond {
+                if !self.condition(c, locals, ctx)? {
+                    return Ok(());
+                }
+            }
+            if let Flow::Break(_) = self.items(&[body], locals, ctx, false)? {
+                return Ok(());
+            }
+        }
     }
 }
 
-/// `inner` (else `null`), then `rest`.
-fn splice<'e>(
-    inner: impl Iterator<Item = &'e Expr>,
-    null: &'e Expr,
-    rest: &[&'e Expr],
-) -> Vec<&'e Expr> {
-    let mut next: Vec<&Expr> = inner.collect();
-    if next.is_empty() {
-        next.push(null);
+/// A loop that may never end stops when the run is cancelled.
+fn cancelled(ctx: &Ctx, span: Span) -> Result<(), EvalError> {
+    if ctx.cancel.load(Ordering::Relaxed) {
+        return Err(EvalError {
+            span,
+            message: "cancelled".into(),
+        });
     }
-    next.extend_from_slice(rest);
-    next
+    Ok(())
 }

@@ -544,11 +544,21 @@ fn top_function(e: &Expr) -> String {
         ExprKind::Index2 { .. } => "[[".to_string(),
         ExprKind::Field { .. } => "$".to_string(),
         ExprKind::Formula { .. } => "~".to_string(),
-        // A block is about the value it ends with.
-        ExprKind::Block(stmts) => stmts.last().map_or("literal".to_string(), top_function),
+        // A block is about the last statement that does something (the
+        // loop of `{ s <- 0; for (...) ...; s }`), in braces: its cost is
+        // the whole block's, which no plain call of that function tells.
+        ExprKind::Block(stmts) => stmts
+            .iter()
+            .rev()
+            .map(top_function)
+            .find(|f| f != "literal")
+            .map_or_else(|| "literal".to_string(), |f| format!("{{{f}}}")),
         ExprKind::Assign { value, .. } => top_function(value),
         ExprKind::Apply { body, .. } => top_function(body),
         ExprKind::If { .. } => "if".to_string(),
+        ExprKind::For { .. } => "for".to_string(),
+        ExprKind::While { cond: Some(_), .. } => "while".to_string(),
+        ExprKind::While { cond: None, .. } => "repeat".to_string(),
         _ => "literal".to_string(),
     }
 }

@@ -342,7 +342,13 @@ fn infer_node(
             let bound = function_args::bind(params, given).map_err(|m| diag(file, e.span, m))?;
             bound_type(bound, body, env, file, ctx, work)?
         }
-        ExprKind::Block(_) | ExprKind::Assign { .. } | ExprKind::If { .. } => {
+        ExprKind::Block(_)
+        | ExprKind::Assign { .. }
+        | ExprKind::If { .. }
+        | ExprKind::For { .. }
+        | ExprKind::While { .. }
+        | ExprKind::Break
+        | ExprKind::Next => {
             let mut locals: HashMap<&str, Type> =
                 env.iter().map(|(k, v)| (*k, v.clone())).collect();
             statement(e, &mut locals, file, ctx, work)?
@@ -364,7 +370,26 @@ fn statement<'e>(
 ) -> Result<Type, Diagnostic> {
     match &s.kind {
         ExprKind::Assign { name, value, .. } => {
-            let t = statement(value, env, file, ctx, work)?;
+            let mut w = Work::default();
+            let t = statement(value, env, file, ctx, &mut w)?;
+            *work += match element_set_in_place(name, value, env, &t) {
+                // Only what the positions and the value cost, when each is
+                // one number.
+                Some(args) => {
+                    let mut wa = Work::default();
+                    let mut one = true;
+                    for a in args {
+                        let ta = infer_node(&a.value, env, file, ctx, None, &mut wa)?;
+                        one &= matches!(ta, Type::Num { len: Some(1), .. });
+                    }
+                    if one {
+                        wa
+                    } else {
+                        w
+                    }
+                }
+                None => w,
+            };
             env.insert(name, t.clone());
             Ok(t)
         }
@@ -447,7 +472,182 @@ fn statement<'e>(
                 }
             }
         }
+        ExprKind::For { var, seq, body, .. } => {
+            let st = infer_node(seq, env, file, ctx, None, work)?;
+            let w = loop_body(body, Some((var, element_type(&st))), None, env, file, ctx)?;
+            let runs = match st.len() {
+                Some(n) if !leaves_early(body) => Runs::Exactly(n),
+                Some(n) => Runs::About(n as f64),
+                None => Runs::Unknown,
+            };
+            *work += w.times(runs);
+            Ok(Type::Null)
+        }
+        ExprKind::While { cond, body } => {
+            let w = loop_body(body, None, cond.as_deref(), env, file, ctx)?;
+            *work += w.times(Runs::Unknown);
+            Ok(Type::Null)
+        }
+        ExprKind::Break | ExprKind::Next => Ok(Type::Null),
         _ => infer_node(s, env, file, ctx, None, work),
+    }
+}
+
+/// The positions and value of `name <- `[<-`(name, i, value = v)` when
+/// the evaluator may set the element where it lies (see
+/// `exec::statements`): a numeric vector or matrix before and after (the
+/// caller checks that the positions and value are single numbers).
+/// Copying the whole target is then no part of its cost.
+fn element_set_in_place<'e>(
+    name: &str,
+    value: &'e Expr,
+    env: &HashMap<&str, Type>,
+    after: &Type,
+) -> Option<&'e [Arg]> {
+    let ExprKind::Call { func, args, .. } = &value.kind else {
+        return None;
+    };
+    let (target, rest) = args.split_first()?;
+    let numeric = |t: &Type| matches!(t, Type::Num { .. } | Type::Mat { .. });
+    let fits = func == "[<-"
+        && matches!(&target.value.kind, ExprKind::Name(n) if n == name)
+        && (2..=3).contains(&rest.len())
+        && env.get(name).is_some_and(numeric)
+        && numeric(after);
+    fits.then_some(rest)
+}
+
+/// The most rounds [`loop_body`] infers a body before it gives up on the
+/// types still changing.
+const LOOP_ROUNDS: usize = 8;
+
+/// The work of one iteration of a loop's `body` (with its condition's,
+/// for a `while`), leaving in `env` the types of the locals after any
+/// number of iterations: each name the body assigns takes the join of
+/// its types before the loop and after each iteration. The body is
+/// inferred until no type changes; each round can only forget (a value,
+/// then a size, then the kind), so this ends within a few.
+fn loop_body<'e>(
+    body: &'e Expr,
+    var: Option<(&'e str, Type)>,
+    cond: Option<&'e Expr>,
+    env: &mut HashMap<&'e str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<Work, Diagnostic> {
+    match loop_rounds(body, &var, cond, env.clone(), file, ctx) {
+        Ok((w, after)) => {
+            *env = after;
+            Ok(w)
+        }
+        // A name the body reads before it assigns it (in a branch that
+        // only a later iteration takes) has no type on the first round:
+        // such names start unknown.
+        Err(_) => {
+            let mut entry = env.clone();
+            let mut assigned = Vec::new();
+            body.assigned(&mut assigned);
+            for name in assigned {
+                entry.entry(name).or_insert(Type::Any);
+            }
+            let (w, after) = loop_rounds(body, &var, cond, entry, file, ctx)?;
+            *env = after;
+            Ok(w)
+        }
+    }
+}
+
+/// [`loop_body`]'s rounds from the types in `entry`: one iteration's work
+/// and the types after the loop.
+fn loop_rounds<'e>(
+    body: &'e Expr,
+    var: &Option<(&'e str, Type)>,
+    cond: Option<&'e Expr>,
+    mut entry: HashMap<&'e str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Result<(Work, HashMap<&'e str, Type>), Diagnostic> {
+    for round in 0.. {
+        let mut inner = entry.clone();
+        if let Some((v, t)) = &var {
+            inner.insert(v, t.clone());
+        }
+        let mut w = Work::default();
+        if let Some(c) = cond {
+            let t = infer_node(c, &inner, file, ctx, None, &mut w)?;
+            if let Some(n) = t.len().filter(|&n| n != 1) {
+                let message = if n == 0 {
+                    "argument is of length zero"
+                } else {
+                    "the condition has length > 1"
+                };
+                return Err(diag(file, c.span, message));
+            }
+        }
+        statement(body, &mut inner, file, ctx, &mut w)?;
+        let mut next = entry.clone();
+        for (name, t) in inner {
+            let joined = match entry.get(name) {
+                Some(before) => before.join(&t),
+                None => t,
+            };
+            next.insert(name, joined);
+        }
+        if next == entry || round + 1 == LOOP_ROUNDS {
+            for (name, t) in next.iter_mut() {
+                if entry.get(name) != Some(t) {
+                    *t = Type::Any;
+                }
+            }
+            return Ok((w, next));
+        }
+        entry = next;
+    }
+    unreachable!("the rounds end at LOOP_ROUNDS")
+}
+
+/// The type of a `for` loop's variable over a sequence of type `t`: one
+/// element, its value unknown before the run.
+fn element_type(t: &Type) -> Type {
+    match t {
+        Type::Num { .. } | Type::Mat { .. } => Type::Num {
+            len: Some(1),
+            value: None,
+        },
+        // R's `for` takes a factor's labels.
+        Type::Str { .. } | Type::Factor { .. } => Type::Str {
+            len: Some(1),
+            value: None,
+        },
+        Type::Bool { .. } | Type::BoolMat { .. } => Type::Bool {
+            len: Some(1),
+            value: None,
+        },
+        Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len: Some(1) },
+        Type::List { elem, .. } => (**elem).clone(),
+        Type::Record { fields, .. } => fields
+            .iter()
+            .map(|(_, t)| t.clone())
+            .reduce(|a, b| a.join(&b))
+            .unwrap_or(Type::Any),
+        _ => Type::Any,
+    }
+}
+
+/// Whether a loop body may end an iteration early (a `break` or `next`
+/// of its own, not of a loop or function inside it), so that what it
+/// draws differs between iterations.
+fn leaves_early(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Break | ExprKind::Next => true,
+        ExprKind::For { seq, .. } => leaves_early(seq),
+        ExprKind::While { cond, .. } => cond.as_deref().is_some_and(leaves_early),
+        ExprKind::Function { .. } => false,
+        _ => {
+            let mut found = false;
+            e.visit_children(&mut |c| found |= leaves_early(c));
+            found
+        }
     }
 }
 
@@ -622,7 +822,9 @@ fn bound_type(
     infer_node(body, &inner, file, ctx, None, work)
 }
 
-/// Whether statement `e` ends in `stop(...)`, so never gives a value.
+/// Whether statement `e` ends in `stop(...)`, so never gives a value. (A
+/// `break` or `next` gives none either, but what its branch assigned
+/// reaches the loop's end or next iteration.)
 fn stops(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { func, .. } => func == "stop",

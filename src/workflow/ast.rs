@@ -154,6 +154,25 @@ pub enum ExprKind {
         yes: Box<Expr>,
         no: Option<Box<Expr>>,
     },
+    /// `for (var in seq) body`, run in order inside the expression (a loop
+    /// step's iterations, by contrast, are independent tasks). Its value is
+    /// NULL; what the body assigns, the loop variable included, is seen by
+    /// the statements after it, as in R.
+    For {
+        var: String,
+        var_span: Span,
+        seq: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `while (cond) body`; `repeat body` has no condition.
+    While {
+        cond: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
+    /// `break`: leaves the innermost `for`, `while` or `repeat`.
+    Break,
+    /// `next`: goes on with the innermost loop's next iteration.
+    Next,
     /// `f(args)` where the step `f` is `function(params) body` (see
     /// `workflow::functions`): the body runs with the parameters bound to
     /// the arguments, as a closure's does.
@@ -317,6 +336,27 @@ impl Expr {
                 args.iter().for_each(|a| a.value.visit_free_names(bound, f));
                 Self::visit_function_free_names(params, body, bound, f);
             }
+            // What a loop's body assigns is its own from the second
+            // iteration on, so the body's reads of those names are not of
+            // steps (the first iteration reading one before assigning it is
+            // R's "object not found" at run time).
+            ExprKind::For { var, seq, body, .. } => {
+                seq.visit_free_names(bound, f);
+                let outer = bound.len();
+                bound.push(var);
+                body.assigned(bound);
+                body.visit_free_names(bound, f);
+                bound.truncate(outer);
+            }
+            ExprKind::While { cond, body } => {
+                let outer = bound.len();
+                body.assigned(bound);
+                if let Some(c) = cond {
+                    c.visit_free_names(bound, f);
+                }
+                body.visit_free_names(bound, f);
+                bound.truncate(outer);
+            }
             _ => self.visit_children(&mut |c| c.visit_free_names(bound, f)),
         }
     }
@@ -355,6 +395,11 @@ impl Expr {
                     no.assigned(out);
                 }
             }
+            ExprKind::For { var, body, .. } => {
+                out.push(var);
+                body.assigned(out);
+            }
+            ExprKind::While { body, .. } => body.assigned(out),
             _ => {}
         }
     }
@@ -368,6 +413,8 @@ impl Expr {
             | ExprKind::Bool(_)
             | ExprKind::Null
             | ExprKind::Na
+            | ExprKind::Break
+            | ExprKind::Next
             | ExprKind::Missing => {}
             ExprKind::Call { args, .. } => args.iter().for_each(|a| f(&a.value)),
             ExprKind::Unary { expr, .. } => f(expr),
@@ -414,6 +461,14 @@ impl Expr {
                 f(yes);
                 no.iter().for_each(|e| f(e));
             }
+            ExprKind::For { seq, body, .. } => {
+                f(seq);
+                f(body);
+            }
+            ExprKind::While { cond, body } => {
+                cond.iter().for_each(|e| f(e));
+                f(body);
+            }
             ExprKind::Apply {
                 params, body, args, ..
             } => {
@@ -436,6 +491,8 @@ impl Expr {
             | ExprKind::Bool(_)
             | ExprKind::Null
             | ExprKind::Na
+            | ExprKind::Break
+            | ExprKind::Next
             | ExprKind::Missing => {}
             ExprKind::Call { args, .. } => args.iter_mut().for_each(|a| f(&mut a.value)),
             ExprKind::Unary { expr, .. } => f(expr),
@@ -481,6 +538,14 @@ impl Expr {
                 f(cond);
                 f(yes);
                 no.iter_mut().for_each(|e| f(e));
+            }
+            ExprKind::For { seq, body, .. } => {
+                f(seq);
+                f(body);
+            }
+            ExprKind::While { cond, body } => {
+                cond.iter_mut().for_each(|e| f(e));
+                f(body);
             }
             ExprKind::Apply {
                 params, body, args, ..

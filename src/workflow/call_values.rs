@@ -42,6 +42,9 @@ fn bound_names(e: &Expr, out: &mut HashSet<String>) {
             ExprKind::Assign { name, .. } => {
                 out.insert(name.clone());
             }
+            ExprKind::For { var, .. } => {
+                out.insert(var.clone());
+            }
             ExprKind::Function { params, .. } | ExprKind::Apply { params, .. } => {
                 out.extend(params.iter().map(|p| p.name.clone()));
             }

@@ -339,6 +339,13 @@ impl Inliner<'_> {
                     !defined[i - 1]
                 });
             }
+            ExprKind::For { var, seq, body, .. } => {
+                self.replace(seq, bound);
+                let outer = bound.len();
+                bound.push(var.clone());
+                self.replace(body, bound);
+                bound.truncate(outer);
+            }
             _ => e.visit_children_mut(&mut |c| self.replace(c, bound)),
         }
     }

@@ -13,7 +13,10 @@ fn prec(e: &Expr) -> u8 {
         ExprKind::Assign { .. } => 3,
         // A function's body, and `if`'s last branch, take everything to
         // their right.
-        ExprKind::Function { .. } | ExprKind::If { .. } => 5,
+        ExprKind::Function { .. }
+        | ExprKind::If { .. }
+        | ExprKind::For { .. }
+        | ExprKind::While { .. } => 5,
         ExprKind::Formula { .. } => 10,
         ExprKind::Binary { op, .. } => match op {
             BinaryOp::Add | BinaryOp::Sub => 20,
@@ -218,6 +221,16 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
             }
             None => format!("if ({}) {}", sub(cond, 0), sub(yes, 0)),
         },
+        ExprKind::For { var, seq, body, .. } => {
+            format!("for ({} in {}) {}", name(var), sub(seq, 0), sub(body, 0))
+        }
+        ExprKind::While {
+            cond: Some(cond),
+            body,
+        } => format!("while ({}) {}", sub(cond, 0), sub(body, 0)),
+        ExprKind::While { cond: None, body } => format!("repeat {}", sub(body, 0)),
+        ExprKind::Break => "break".into(),
+        ExprKind::Next => "next".into(),
     }
 }
 
@@ -243,7 +256,9 @@ fn ends_in_open_if(e: &Expr) -> bool {
         | ExprKind::Function { body: x, .. }
         | ExprKind::Unary { expr: x, .. }
         | ExprKind::Binary { rhs: x, .. }
-        | ExprKind::Formula { rhs: x, .. } => ends_in_open_if(x),
+        | ExprKind::Formula { rhs: x, .. }
+        | ExprKind::For { body: x, .. }
+        | ExprKind::While { body: x, .. } => ends_in_open_if(x),
         _ => false,
     }
 }
@@ -308,7 +323,9 @@ pub fn sexpr(e: &Expr) -> String {
         | ExprKind::Formula { .. }
         | ExprKind::Function { .. }
         | ExprKind::Assign { .. }
-        | ExprKind::If { .. } => {
+        | ExprKind::If { .. }
+        | ExprKind::For { .. }
+        | ExprKind::While { .. } => {
             format!("({s})")
         }
         _ => s,

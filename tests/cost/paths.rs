@@ -215,8 +215,9 @@ m = {{ for = \"i in 1:3\", do = \"mean(x)\" }}
 /// A step's model is keyed by the calls it makes beyond its outermost
 /// one: `matrix(rnorm(n))` spends its time drawing, `matrix(1:n)` none, so
 /// they must not train one model. Arithmetic, `c`, `:` and subscripts do
-/// not split models; a block's and an assignment's outermost call is
-/// their value's.
+/// not split models; an assignment's outermost call is its value's, and a
+/// block's is its last working statement's, in braces (a block's cost is
+/// its own, not that call's).
 #[test]
 fn inner_calls_key_the_model() {
     let g = graph(&format!(
@@ -236,7 +237,7 @@ compared = "sum(runif(10) < 0.5)"
     assert_eq!(key(&g, "literal"), "matrix");
     assert_eq!(key(&g, "summed"), "sum<dist>");
     assert_eq!(key(&g, "product"), "loop:mean<%*%>");
-    assert_eq!(key(&g, "block"), "$<crossprod,eigen>");
+    assert_eq!(key(&g, "block"), "{$}<crossprod,eigen>");
     // At most three inner calls, outermost first.
     assert_eq!(key(&g, "many"), "sum<sqrt,abs,log>");
     assert_eq!(key(&g, "compared"), "sum<runif>");

@@ -434,3 +434,29 @@ fn an_optimisers_objective_is_charged_for_its_typical_calls() {
     let once = ms("once");
     assert!((5.0..30.0).contains(&once), "{once}");
 }
+
+#[test]
+fn a_sequential_loop_in_a_step_is_charged_for_each_iteration() {
+    // spin(0.001) in the body: the prior counts the iterations in ms.
+    let g = graph(
+        "f = \"{ s <- 0; for (i in 1:40) { spin(0.001); s <- s + i }; s }\"\n\
+         nested = \"{ for (i in 1:5) for (j in 1:4) spin(0.001); 1 }\"\n\
+         broken = \"{ for (i in 1:40) { spin(0.001); if (i > 3) break }; 1 }\"\n\
+         w = \"{ k <- 0; while (k < 40) { spin(0.001); k <- k + 1 }; k }\"\n\
+         closure = \"sapply(1:10, function(n) { for (j in 1:3) spin(0.001); n })\"",
+    );
+    let ms = |step: &str| predicted(&g, step) / 1e-3;
+    let f = ms("f");
+    assert!((40.0..42.0).contains(&f), "{f}");
+    let nested = ms("nested");
+    assert!((20.0..21.0).contains(&nested), "{nested}");
+    // A loop that may break is charged its whole sequence, at most.
+    let broken = ms("broken");
+    assert!((40.0..42.0).contains(&broken), "{broken}");
+    // How often a while loop runs only the run tells: one iteration until
+    // the step's own runs say more.
+    let w = ms("w");
+    assert!((1.0..1.5).contains(&w), "{w}");
+    let closure = ms("closure");
+    assert!((30.0..31.0).contains(&closure), "{closure}");
+}

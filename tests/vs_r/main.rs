@@ -54,6 +54,7 @@ mod nls;
 mod noncentral;
 mod ops;
 mod rownames;
+mod sequential;
 mod signal;
 mod stats;
 mod svd_signs;

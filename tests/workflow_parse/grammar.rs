@@ -261,6 +261,31 @@ fn statements_group_as_in_r() {
         ),
         ("-7 %/% 2 * 3", "(((-7) %/% 2) * 3)"),
         ("a + b %% c ^ 2", "(a + (b %% (c^2)))"),
+        // R's sequential loops: the body takes everything to its right.
+        (
+            "for (i in 1:n) s <- s + i",
+            "(for (i in (1:n)) (s <- (s + i)))",
+        ),
+        (
+            "for (i in x) { if (i > 2) break; s <- i }",
+            "(for (i in x) { (if ((i > 2)) break); (s <- i) })",
+        ),
+        (
+            "while (k < 10) k <- k * 2",
+            "(while ((k < 10)) (k <- (k * 2)))",
+        ),
+        (
+            "repeat { k <- k + 1; if (k > 3) break }",
+            "(repeat { (k <- (k + 1)); (if ((k > 3)) break) })",
+        ),
+        (
+            "for (i in 1:3)\n  for (j in 1:i) next",
+            "(for (i in (1:3)) (for (j in (1:i)) next))",
+        ),
+        (
+            "if (a) for (i in x) b else c",
+            "(if (a) (for (i in x) b) else c)",
+        ),
     ] {
         assert_eq!(grouped(text), want, "{text}");
         let printed = parse_expr_str(text).unwrap().to_string();
@@ -320,9 +345,20 @@ fn statement_errors_point_at_the_statement() {
             "2:13: pipe placeholder can only be used as a named argument",
         ),
         (
-            "\"for (i in 1:3) i\"",
-            "2:6: unexpected keyword `for`: workflow expressions have no loops (use a loop \
-             step `{ for = \"i in 1:N\", do = \"...\" }`, or sapply)",
+            "\"for i in 1:3\"",
+            "2:10: expected `(` after `for`, found name `i`",
+        ),
+        (
+            "\"for (1 in 1:3) 2\"",
+            "2:11: expected the loop variable's name after `for (`, found number",
+        ),
+        (
+            "\"for (i of 1:3) 2\"",
+            "2:13: expected `in` after `for (i`, found name `of`",
+        ),
+        (
+            "\"while (TRUE)\"",
+            "2:18: unexpected end of expression after `)`; expected an expression",
         ),
     ] {
         assert_eq!(step_error(value), format!("w.toml:{want}"), "{value}");

@@ -434,15 +434,22 @@ impl<'a> Parser<'a> {
                 "function" if self.peek().tok == Tok::LParen => self.function(span),
                 "if" => self.if_else(&t),
                 "else" => Err(self.diag(span, "unexpected `else`: no `if` before it")),
-                "for" | "while" | "in" | "function" | "repeat" | "break" | "next" => Err(self
-                    .diag(
-                        span,
-                        format!(
-                            "unexpected keyword `{n}`: workflow expressions have no loops \
-                             (use a loop step `{{ for = \"i in 1:N\", do = \"...\" }}`, \
-                             or sapply)"
-                        ),
-                    )),
+                "for" => self.for_loop(&t),
+                "while" => self.while_loop(&t),
+                "repeat" => {
+                    let body = self.statement_after(&t)?;
+                    self.height = self.grow(self.height, &t)?;
+                    Ok(Expr {
+                        span: span.to(body.span),
+                        kind: ExprKind::While {
+                            cond: None,
+                            body: Box::new(body),
+                        },
+                    })
+                }
+                "break" => leaf(ExprKind::Break),
+                "next" => leaf(ExprKind::Next),
+                "in" | "function" => Err(self.diag(span, format!("unexpected keyword `{n}`"))),
                 _ => leaf(ExprKind::Name(n.clone())),
             },
             Tok::Minus | Tok::Plus | Tok::Bang => {
@@ -644,6 +651,92 @@ impl<'a> Parser<'a> {
     }
 
     /// `if (cond) yes else no` after its `if` (token `kw`).
+    /// `(` after `kw`, then what `inside` parses, then `)`; and the
+    /// statement that follows, which is the loop's body.
+    fn loop_head<T>(
+        &mut self,
+        kw: &Token,
+        inside: impl FnOnce(&mut Self, &Token) -> Result<T, Diagnostic>,
+    ) -> Result<(T, Expr), Diagnostic> {
+        let t = self.peek().clone();
+        if t.tok != Tok::LParen {
+            let word = match &kw.tok {
+                Tok::Ident(w) => w.clone(),
+                other => other.describe(),
+            };
+            return Err(self.error_at(
+                &t,
+                format!("expected `(` after `{word}`, found {}", t.tok.describe()),
+            ));
+        }
+        let open = self.pos;
+        self.bump();
+        self.depth += 1;
+        let head = inside(self, &t)?;
+        let height = self.height;
+        self.close(Tok::RParen, open)?;
+        self.depth -= 1;
+        let close_tok = self.tokens[self.pos - 1].clone();
+        let body = self.statement_after(&close_tok)?;
+        self.height = self.grow(height.max(self.height), kw)?;
+        Ok((head, body))
+    }
+
+    /// `for (var in seq) body`, after `for`.
+    fn for_loop(&mut self, kw: &Token) -> Result<Expr, Diagnostic> {
+        let ((var, var_span, seq), body) = self.loop_head(kw, |p, open| {
+            let v = p.peek().clone();
+            let var = match &v.tok {
+                Tok::Ident(n) if !is_reserved(n) => n.clone(),
+                Tok::Quoted(n) => n.clone(),
+                _ => {
+                    return Err(p.error_at(
+                        &v,
+                        format!(
+                            "expected the loop variable's name after `for (`, found {}",
+                            v.tok.describe()
+                        ),
+                    ))
+                }
+            };
+            p.bump();
+            let t = p.peek().clone();
+            if t.tok != Tok::Ident("in".into()) {
+                return Err(p.error_at(
+                    &t,
+                    format!(
+                        "expected `in` after `for ({var}`, found {}",
+                        t.tok.describe()
+                    ),
+                ));
+            }
+            p.bump();
+            let seq = p.operand(0, open)?;
+            Ok((var, p.span(&v), seq))
+        })?;
+        Ok(Expr {
+            span: self.span(kw).to(body.span),
+            kind: ExprKind::For {
+                var,
+                var_span,
+                seq: Box::new(seq),
+                body: Box::new(body),
+            },
+        })
+    }
+
+    /// `while (cond) body`, after `while`.
+    fn while_loop(&mut self, kw: &Token) -> Result<Expr, Diagnostic> {
+        let (cond, body) = self.loop_head(kw, |p, open| p.operand(0, open))?;
+        Ok(Expr {
+            span: self.span(kw).to(body.span),
+            kind: ExprKind::While {
+                cond: Some(Box::new(cond)),
+                body: Box::new(body),
+            },
+        })
+    }
+
     fn if_else(&mut self, kw: &Token) -> Result<Expr, Diagnostic> {
         let t = self.peek().clone();
         if t.tok != Tok::LParen {
