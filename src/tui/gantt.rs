@@ -33,6 +33,10 @@ struct Cell {
     selected: bool,
     /// How the bar covering most of the cell ended, when not well.
     mark: Mark,
+    /// Some bar in the cell failed: a failure shows however little of
+    /// the cell it covers, or a short failed step beside a long one would
+    /// be drawn as done.
+    failed: bool,
 }
 
 /// A bar that did not end well, drawn so that it shows.
@@ -98,6 +102,7 @@ impl Line {
             cell.covered += overlap;
             cell.bars += 1;
             cell.selected |= selected;
+            cell.failed |= mark == Mark::Failed;
             if overlap > cell.best {
                 cell.best = overlap;
                 cell.function = function;
@@ -532,7 +537,7 @@ fn draw_line(line: &Line, x0: u16, y: u16, full: char, buf: &mut Buffer) {
             continue;
         }
         let actual = full == '█';
-        let symbol = if actual && c.mark == Mark::Failed {
+        let symbol = if actual && (c.mark == Mark::Failed || c.failed) {
             '╳'
         } else if actual && c.mark == Mark::Cancelled {
             '╌'
@@ -639,7 +644,11 @@ fn render_legend(x: u16, y: u16, width: u16, note: Option<&str>, g: &Gantt, buf:
             entry + more.chars().count() <= room
         };
         if !fits {
-            put(&format!(" +{rest} more"), theme::DIM, &mut cx);
+            // The count whole or not at all: cut, `+13 m` says nothing.
+            let count = format!(" +{rest} more");
+            if count.chars().count() <= room {
+                put(&count, theme::DIM, &mut cx);
+            }
             return;
         }
         put(" ■", Style::new().fg(theme::function(i)), &mut cx);

@@ -102,7 +102,8 @@ impl Widget for Header<'_> {
             first.push(field("· watching".into(), style, 6));
         }
         let mut second = Vec::new();
-        if ran {
+        // Nothing is predicted before the first plan: not `predicted 0s`.
+        if ran && !app.gantt.rows.is_empty() {
             second.push(field(
                 format!("predicted {}", seconds(app.gantt.predicted_makespan)),
                 Style::new(),

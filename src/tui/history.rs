@@ -14,7 +14,8 @@ use crate::report::units::seconds;
 const COLUMNS: [Column; 7] = [
     column("run", Constraint::Length(5), 5, 0),
     column("scheduler", Constraint::Length(9), 9, 3),
-    column("p", Constraint::Length(3), 3, 4),
+    // Room for any p a run may have (at most 4096): `1000` must not read `100`.
+    column("p", Constraint::Length(4), 4, 4),
     column("predicted", Constraint::Length(10), 9, 5),
     column("actual", Constraint::Length(10), 9, 2),
     column("error", Constraint::Length(7), 7, 6),

@@ -22,10 +22,14 @@ impl Widget for Models<'_> {
                 .render(area, buf);
             return;
         }
-        // The sparkline takes what the numbers leave, up to 30 runs' worth.
+        // The sparkline takes what the numbers leave, up to 30 runs' worth,
+        // and no more than the runs there are (its title's width at least):
+        // empty cells there cut the models' names (`eigen<crosspro`).
+        let runs = app.models.iter().map(|m| m.errors.len()).max().unwrap_or(0);
         let spark_w = (area.width as usize)
             .saturating_sub(14 + 9 + 12 + 10 + 8)
-            .min(30);
+            .min(30)
+            .min(runs.max("error per run".len()));
         let cols = [
             column("model", Constraint::Fill(1), 10, 0),
             column("kind", Constraint::Length(9), 9, 4),

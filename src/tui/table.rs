@@ -80,15 +80,29 @@ fn work_error(r: &Task) -> Option<f64> {
 }
 
 /// Where a task ran: a loop run in blocks lists every worker (`0,1`).
+/// A list longer than the column keeps the workers that fit and counts
+/// the rest (`249 +6`): cut by the table, `641,809` of seven workers
+/// would read as two.
 fn workers(r: &Task) -> String {
     let mut ws: Vec<usize> = r.actual_bars().iter().map(|b| b.worker).collect();
     ws.sort_unstable();
     ws.dedup();
-    if ws.len() > 1 {
-        let all: Vec<String> = ws.iter().map(ToString::to_string).collect();
-        return all.join(",");
+    if ws.len() <= 1 {
+        return r.worker().map_or_else(|| "-".into(), |w| w.to_string());
     }
-    r.worker().map_or_else(|| "-".into(), |w| w.to_string())
+    let all: Vec<String> = ws.iter().map(ToString::to_string).collect();
+    let width = usize::from(COLUMNS[2].least);
+    (1..=all.len())
+        .rev()
+        .map(|n| {
+            let shown = all[..n].join(",");
+            match all.len() - n {
+                0 => shown,
+                rest => format!("{shown} +{rest}"),
+            }
+        })
+        .find(|s| s.chars().count() <= width)
+        .unwrap_or_else(|| format!("{} +{}", all[0], all.len() - 1))
 }
 
 /// The status, marked `!` when the step raised warnings (their text is on

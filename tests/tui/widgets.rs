@@ -374,3 +374,150 @@ fn warnings_are_marked_in_the_table_and_shown_for_the_selected_task() {
         "{chart}"
     );
 }
+
+/// The buffer's symbols as lines of text.
+fn text(buf: &Buffer) -> String {
+    let w = buf.area.width as usize;
+    let cells: Vec<&str> = buf.content.iter().map(|c| c.symbol()).collect();
+    cells
+        .chunks(w)
+        .map(|l| l.concat())
+        .collect::<Vec<String>>()
+        .join("\n")
+}
+
+/// The table line of the step named `name`.
+fn line_of<'a>(table: &'a str, name: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no row {name}:\n{table}"))
+}
+
+/// A task that ran on more workers than the column can list keeps those
+/// that fit and counts the rest: cut by the table, seven workers read as
+/// two (`249,393`), which is not where it ran.
+#[test]
+fn a_task_on_more_workers_than_the_column_lists_counts_the_rest() {
+    use flowcast::tui::table::TaskTable;
+    let mut a = app();
+    let spread = |a: &mut App, row: usize, first: usize, rest: &[usize]| {
+        let actual = a.gantt.rows[row].actual.as_mut().unwrap();
+        actual.worker = Some(first);
+        actual.lanes = rest.to_vec();
+    };
+    spread(&mut a, 1, 249, &[393, 582, 677, 687, 870, 906]);
+    spread(&mut a, 2, 10, &[11, 12]);
+    spread(&mut a, 3, 0, &[1]);
+    let table = text(&render(TaskTable(&a), 80, 6));
+    let cells = |name: &str| -> Vec<String> {
+        line_of(&table, name)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(cells("spectrum")[2..4], ["249", "+6"], "{table}");
+    assert_eq!(cells("pcs")[2..4], ["10", "+2"], "{table}");
+    // What fits is listed whole.
+    assert_eq!(cells("fit")[2], "0,1", "{table}");
+}
+
+/// The history's p column holds any p a run can have.
+#[test]
+fn history_shows_every_digit_of_p() {
+    use flowcast::tui::history::History;
+    use flowcast::tui::HistoryRow;
+    let mut a = app();
+    a.history = vec![HistoryRow {
+        run: 7,
+        scheduler: "emcp".into(),
+        workers: 1000,
+        predicted: 0.25,
+        actual: Some(1.42),
+        state: "done".into(),
+    }];
+    let view = text(&render(History(&a), 70, 3));
+    let row: Vec<&str> = view.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(row[..3], ["#7", "emcp", "1000"], "{view}");
+}
+
+/// A legend with no room for its functions gives their count whole, or
+/// nothing: never cut to `+12 m`.
+#[test]
+fn a_legend_count_is_whole_or_left_out() {
+    let mut a = app();
+    a.gantt = support::many(12, 2, 1.0);
+    a.gantt.replans.push(1.0);
+    for (i, r) in a.gantt.rows.iter_mut().enumerate() {
+        r.function = format!("function_{i}");
+    }
+    let legend = |width: u16| -> String {
+        let buf = render(GanttChart(&a), width, 6);
+        let line: String = (0..width)
+            .map(|x| buf[(x, 0)].symbol().to_string())
+            .collect();
+        line.trim_end().to_string()
+    };
+    // "░ predicted █ actual ┆ re-planned " is 34 cells.
+    assert_eq!(legend(40), "░ predicted █ actual ┆ re-planned");
+    assert_eq!(legend(43), "░ predicted █ actual ┆ re-planned  +12 more");
+}
+
+/// Before its first plan a run has predicted nothing: the header does not
+/// say `predicted 0s`.
+#[test]
+fn header_while_planning_claims_no_prediction() {
+    let mut a = App::new("demo", Scheduler::Emcp, 2);
+    a.update(flowcast::tui::Action::Planning { run: 1 });
+    let buf = render(Header(&a), 60, 2);
+    let expected = Buffer::with_lines([" demo emcp p=2 run 1 planning", ""]);
+    assert_eq!(symbols(&buf), symbols(&expected_sized(expected, 60, 2)));
+}
+
+/// With few runs the sparkline is no wider than they need, so an 80-column
+/// screen shows a model's whole name (`hclust<dist>[average]`, not
+/// `hclust<dist>[a`).
+#[test]
+fn models_keep_their_names_whole_at_80_columns() {
+    use flowcast::tui::models::Models;
+    use flowcast::tui::ModelRow;
+    let mut a = app();
+    a.models = vec![ModelRow {
+        function: "hclust<dist>[average]".into(),
+        observations: 1,
+        mean_error_percent: Some(223.0),
+        model: "loglinear".into(),
+        errors: vec![2.23],
+    }];
+    let view = text(&render(Models(&a), 80, 3));
+    let row: Vec<&str> = view.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(
+        row[..3],
+        ["hclust<dist>[average]", "loglinear", "1"],
+        "{view}"
+    );
+}
+
+/// A step that failed quickly beside a long one on the same worker shares
+/// its cell: the cell is marked failed, not drawn as the long step's done
+/// bar, so the chart shows what failed at any zoom.
+#[test]
+fn a_short_failed_step_shows_in_a_shared_cell() {
+    let mut a = app();
+    a.gantt = support::many(2, 1, 1.0);
+    let spans = [(0.0, 0.999, Status::Done), (0.999, 1.0, Status::Failed)];
+    for (r, (start, end, status)) in a.gantt.rows.iter_mut().zip(spans) {
+        r.predicted[0].start = start;
+        r.predicted[0].end = end;
+        let actual = r.actual.as_mut().unwrap();
+        (actual.start, actual.end, actual.status) = (start, end, status);
+    }
+    a.gantt.predicted_makespan = 1.0;
+    a.gantt.actual_makespan = Some(1.0);
+    // 21 cells of plot: the last holds 98% of t0 and 2% of t1.
+    let buf = render(GanttChart(&a), 24, 6);
+    let lanes = text(&buf);
+    let run_line = lanes.lines().nth(2).unwrap();
+    assert!(run_line.trim_end().ends_with('╳'), "{lanes}");
+    assert_eq!(run_line.matches('╳').count(), 1, "{lanes}");
+}
