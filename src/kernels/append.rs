@@ -36,7 +36,7 @@ fn missing(name: &str) -> KernelError {
 /// made.
 fn colon(from: f64, to: f64) -> Result<Vec<f64>, KernelError> {
     let r = (to - from).abs();
-    if !(r < 4_503_599_627_370_496.0) {
+    if r.is_nan() || r >= 4_503_599_627_370_496.0 {
         return Err(KernelError::new("result would be too long a vector"));
     }
     let n = (r + 1e-10).floor() as usize + 1;
