@@ -263,3 +263,147 @@ fn a_damaged_history_is_reported_escaped() {
         );
     }
 }
+
+/// `append(x, v, after = -Inf)` overflowed the length of `1L:after` (a
+/// panic, reported as an internal error) and `after = -1e15` would have
+/// filled memory; both now fail as R's seq_colon does.
+#[test]
+fn append_after_far_below_zero_fails_like_r() {
+    let (dir, path) = workflow_file(
+        "[steps]\na = \"append(1:3, 4, after = -Inf)\"\n\
+         b = \"append(1:3, 4, after = -1e15)\"\nc = \"append(1:3, 4, after = 1)\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let out = common::flowcast_in_address_space(4_000_000, &run_args(&path, &history));
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for (line, step, message) in [
+        (2, "a", "result would be too long a vector"),
+        (3, "b", "cannot allocate vector of size 7450580.6 Gb"),
+    ] {
+        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
+        assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    }
+    assert!(
+        text(&out.stdout).contains("c     call  ok"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// `l[[1e12]] <- 1` padded the list with NULLs by a plain resize, and the
+/// failed allocation aborted the process; R's EnlargeVector's message
+/// (5% more than the new length) now fails the step.
+#[test]
+fn a_list_stretched_past_memory_fails_its_step() {
+    let (dir, path) = workflow_file(
+        "[steps]\na = \"{ l <- list(); l[[1e12]] <- 1; l }\"\n\
+         b = \"{ l <- list(1); l[[3]] <- 2; length(l) }\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = common::flowcast_in_address_space(4_000_000, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let at = format!(
+        "cannot allocate vector of size 7823.1 Gb\n  --> {}:2:",
+        arg(&path)
+    );
+    assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["steps"]["b"]["value"], 3.0);
+}
+
+/// `(function(x) x)(1)(1)…(1)`: each call of a value deparsed everything
+/// inside it for its message: 1,000 levels took 4 s in the parser and
+/// 5,000 more than 20 s (before any step runs, so a first Ctrl-C did not
+/// end it). The callee's stored text is reused now, and the refusal comes
+/// at once.
+#[test]
+fn a_long_chain_of_calls_of_values_parses_promptly() {
+    // Eight such steps: 12 s each before, well past the 30 s `flowcast`
+    // allows a command.
+    let chain = format!("(function(x) x){}", "(1)".repeat(4_000));
+    let steps: String = (0..8).map(|k| format!("x{k} = \"{chain}\"\n")).collect();
+    let (dir, path) = workflow_file(&format!("[steps]\n{steps}"));
+    let history = dir.path().join("h.sqlite");
+    for args in [vec!["check", arg(&path)], run_args(&path, &history)] {
+        refused(
+            &args,
+            2,
+            &[
+                "could not find function \"`function`(1)\"",
+                "w.toml:2:7 (step `x0`)",
+                "w.toml:9:7 (step `x7`)",
+                "8 errors in",
+            ],
+        );
+    }
+    // The text of a call of a value is still R's deparse of it.
+    let (_dir, path) = workflow_file(
+        "[steps]\nFn = \"ecdf(c(1, 2, 4))\"\ny = \"ecdf(c(1, 2, 4))(2)(3)\"\nz = \"(Fn)(2)\"\n",
+    );
+    refused(
+        &["check", arg(&path)],
+        2,
+        &[
+            "could not find function \"ecdf(c(1, 2, 4))(2)\": `ecdf(c(1, 2, 4))(2)` holds",
+            "w.toml:3:6 (step `y`)",
+            "1 error in",
+        ],
+    );
+}
+
+/// Optimisers over a million parameters: Nelder-Mead's simplex (8 TB)
+/// was built row by row until memory ran out and the process was killed,
+/// and BFGS's inverse Hessian asked for 4 TB in one allocation, whose
+/// failure aborts. Each is refused before it is made, as nlm's was.
+#[test]
+fn optimisers_refuse_matrices_past_memory() {
+    let (dir, path) = workflow_file(
+        "[steps]\na = \"optim(rep(1, 1e6), function(x) 1)$value\"\n\
+         b = \"optim(rep(1, 1e6), function(x) sum(x), method = 'BFGS')$value\"\n\
+         c = \"nlm(function(x) sum(x^2), rep(1, 1e6))$minimum\"\n\
+         d = \"optim(c(1, 2), function(x) sum((x - 3)^2), method = 'BFGS')$value\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = common::flowcast_in_address_space(4_000_000, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for (line, step, message) in [
+        (2, "a", "cannot allocate vector of size 7450.6 Gb"),
+        (3, "b", "cannot allocate vector of size 3725.3 Gb"),
+        (4, "c", "cannot allocate memory block of size 7450.6 Gb"),
+    ] {
+        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
+        assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    }
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["steps"]["d"]["value"].as_f64().unwrap() < 1e-8);
+}
+
+/// Reading a workflow copied the set of all step names once per step to
+/// find the calls of values: 20,000 steps took 12 s in `check`, `plan`
+/// and `run` before anything ran, and 60,000 some two minutes.
+#[test]
+fn sixty_thousand_steps_are_read_in_linear_time() {
+    let n = 60_000;
+    let mut toml = String::from("[steps]\n");
+    for i in 0..n {
+        toml.push_str(&format!("s{i} = \"{i}\"\n"));
+    }
+    toml.push_str(&format!("z = \"s1 + s{}\"\n", n - 1));
+    let (_dir, path) = workflow_file(&toml);
+    let out = flowcast(&["check", arg(&path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(
+        table.lines().any(|l| l.trim_start().starts_with("z ")),
+        "{table}"
+    );
+}

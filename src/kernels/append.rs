@@ -30,11 +30,20 @@ fn missing(name: &str) -> KernelError {
 }
 
 /// R's `from:to` of doubles (seq_colon): `floor(|to - from| + 1e-10) + 1`
-/// steps of one from `from`.
-fn colon(from: f64, to: f64) -> Vec<f64> {
-    let n = ((to - from).abs() + 1e-10).floor() as usize + 1;
+/// steps of one from `from`, with seq_colon's refusals: a length past
+/// R_XLEN_T_MAX (`after = -Inf` overflowed the count, a panic), and a
+/// vector no machine holds (`after = -1e15`) in R's words before it is
+/// made.
+fn colon(from: f64, to: f64) -> Result<Vec<f64>, KernelError> {
+    let r = (to - from).abs();
+    if r.is_nan() || r >= 4_503_599_627_370_496.0 {
+        return Err(KernelError::new("result would be too long a vector"));
+    }
+    let n = (r + 1e-10).floor() as usize + 1;
     let step = if from <= to { 1.0 } else { -1.0 };
-    (0..n).map(|k| from + step * k as f64).collect()
+    let mut out = super::alloc::vec_with_capacity(n)?;
+    out.extend((0..n).map(|k| from + step * k as f64));
+    Ok(out)
 }
 
 /// `after` as `if (!after)` reads it: a number (logicals as 0/1); R's
@@ -101,8 +110,8 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     } else if after >= lengx as f64 {
         vec![x.clone(), values.clone()]
     } else {
-        let head = index(x, &[Some(Value::Num(colon(1.0, after)))])?;
-        let tail = index(x, &[Some(Value::Num(colon(after + 1.0, lengx as f64)))])?;
+        let head = index(x, &[Some(Value::Num(colon(1.0, after)?))])?;
+        let tail = index(x, &[Some(Value::Num(colon(after + 1.0, lengx as f64)?))])?;
         vec![head, values.clone(), tail]
     };
     let ns = joined_names(&pieces);
@@ -181,8 +190,8 @@ mod tests {
 
     #[test]
     fn colon_is_rs() {
-        assert_eq!(colon(1.0, 3.0), vec![1.0, 2.0, 3.0]);
-        assert_eq!(colon(2.5, 5.0), vec![2.5, 3.5, 4.5]);
-        assert_eq!(colon(1.0, -1.0), vec![1.0, 0.0, -1.0]);
+        assert_eq!(colon(1.0, 3.0).unwrap(), vec![1.0, 2.0, 3.0]);
+        assert_eq!(colon(2.5, 5.0).unwrap(), vec![2.5, 3.5, 4.5]);
+        assert_eq!(colon(1.0, -1.0).unwrap(), vec![1.0, 0.0, -1.0]);
     }
 }

@@ -433,6 +433,9 @@ fn nmmin(
             message: None,
         });
     }
+    // optim.c's `matrix(n, n + 1)`: `optim(rep(1, 1e6), fn)` asked for
+    // 8 TB row by row, filling memory until the process was killed.
+    super::alloc::ensure_room((n + 1) as f64 * (n + 2) as f64 * 8.0)?;
     let mut p = vec![vec![0.0; n + 2]; n + 1];
     let mut fail = 0;
     let mut f = os.fminfn(bvec, ctx)?;
@@ -647,6 +650,9 @@ fn vmmin(
     let mut t = vec![0.0; n];
     let mut x = vec![0.0; n];
     let mut c = vec![0.0; n];
+    // The inverse Hessian's lower triangle, refused like R's when no
+    // machine holds it (n = 1e6: 4 TB).
+    super::alloc::ensure_room(n as f64 * (n as f64 + 1.0) / 2.0 * 8.0)?;
     let mut bm: Vec<Vec<f64>> = (0..n).map(|i| vec![0.0; i + 1]).collect();
     let mut f = os.fminfn(b, ctx)?;
     if !f.is_finite() {

@@ -957,7 +957,15 @@ fn set_element(x: &Value, l: &List, key: &Value, value: &Value) -> Result<Value,
                     p + 1
                 )));
             }
-            out.items.resize(p, Value::Null);
+            // `l[[1e12]] <- v`: R's EnlargeVector asks for 5% more than
+            // the new length and says so when that cannot be had; the
+            // padding here aborted the process on a failed allocation.
+            let r_bytes = ((p + 1) as f64 * 1.05).floor() * 8.0;
+            let mut items: Vec<Value> = super::alloc::vec_with_capacity(p + 1)
+                .map_err(|_| super::alloc::cannot_allocate(r_bytes))?;
+            items.append(&mut out.items);
+            items.resize(p, Value::Null);
+            out.items = items;
             out.items.push(value);
             if let Some(n) = out.names.as_mut() {
                 n.resize(p + 1, String::new());

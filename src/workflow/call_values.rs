@@ -17,17 +17,21 @@ use super::ast::{Arg, Expr, ExprKind, Step, StepBody};
 pub fn rewrite(steps: &mut [Step]) {
     let step_names: HashSet<String> = steps.iter().map(|s| s.name.clone()).collect();
     for step in steps {
-        let mut names = step_names.clone();
+        // The step's own bindings, beside the steps' names: a copy of all
+        // the steps' names for each step was quadratic (10,000 steps took
+        // minutes before anything ran).
+        let mut local = HashSet::new();
         let exprs: Vec<&mut Expr> = match &mut step.body {
             StepBody::Expr(e) => vec![e],
             StepBody::Loop(l) => {
-                names.insert(l.var.clone());
+                local.insert(l.var.clone());
                 vec![&mut l.range, &mut l.body]
             }
         };
         for e in exprs {
-            bound_names(e, &mut names);
-            rewrite_expr(e, &names);
+            bound_names(e, &mut local);
+            let known = |n: &str| step_names.contains(n) || local.contains(n);
+            rewrite_expr(e, &known);
         }
     }
 }
@@ -54,15 +58,15 @@ fn bound_names(e: &Expr, out: &mut HashSet<String>) {
     }
 }
 
-fn rewrite_expr(e: &mut Expr, names: &HashSet<String>) {
-    e.visit_children_mut(&mut |c| rewrite_expr(c, names));
+fn rewrite_expr(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
+    e.visit_children_mut(&mut |c| rewrite_expr(c, known));
     if let ExprKind::Call {
         func,
         func_span,
         args,
     } = &mut e.kind
     {
-        if !names.contains(func.as_str()) || registry().get(func).is_some() {
+        if !known(func.as_str()) || registry().get(func).is_some() {
             return;
         }
         let name = std::mem::replace(func, CALL_VALUE.to_string());

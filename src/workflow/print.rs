@@ -139,7 +139,19 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
         ExprKind::Call { func, args: a, .. }
             if func == crate::kernels::callable::CALL_VALUE && a.len() >= 2 =>
         {
-            format!("{}({})", sub(&a[0].value, 70), args(&a[2..]))
+            // The parser stores R's deparse of the callee beside it; reading
+            // it, not deparsing the callee again, keeps `f(1)(1)…(1)` linear
+            // (each level deparsed all those inside it: 5,000 levels took
+            // minutes, past Ctrl-C).
+            // A name's text (`Fn` of a step) is the bare name, not its
+            // deparse, and costs nothing to print.
+            let head = match (&a[0].value.kind, &a[1].value.kind) {
+                (ExprKind::Name(_), _) => sub(&a[0].value, 70),
+                (_, ExprKind::Str(t)) if r && prec(&a[0].value) >= 70 => t.clone(),
+                (_, ExprKind::Str(t)) if r => format!("({t})"),
+                _ => sub(&a[0].value, 70),
+            };
+            format!("{head}({})", args(&a[2..]))
         }
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {
