@@ -18,8 +18,8 @@ fn function_formals(func: &str) -> &'static [&'static str] {
     match func {
         "sapply" | "lapply" | "vapply" | "apply" | "outer" | "tapply" | "by" | "aggregate"
         | "mapply" | "ave" | "addmargins" | "sweep" | "combn" | "reorder" => &["FUN"],
-        "Reduce" | "Filter" | "Position" | "Find" | "Map" | "optimize" | "optimise" | "uniroot"
-        | "integrate" | "nlm" => &["f"],
+        "Reduce" | "Filter" | "Position" | "Find" | "Map" | "rapply" | "optimize" | "optimise"
+        | "uniroot" | "integrate" | "nlm" => &["f"],
         "optim" | "optimHess" => &["fn", "gr"],
         "constrOptim" => &["f", "grad"],
         "nlminb" => &["objective", "gradient"],
@@ -66,7 +66,7 @@ pub fn closure<'e>(func: &str, args: &'e [Arg]) -> Result<Closures<'e>, (Span, S
 }
 
 /// The calls that take a function, for messages.
-const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, outer, \
+const TAKERS: &str = "sapply, lapply, vapply, apply, mapply, Map, Reduce, Filter, Position, Find, rapply, outer, \
                       tapply, by, aggregate, ave, addmargins, sweep, combn, reorder, optimize, uniroot, integrate, \
                       optim, optimHess, constrOptim, nlm, nlminb, arima.sim (rand.gen), approx, approxfun, spline, splinefun and stepfun (ties) and tryCatch (handlers)";
 

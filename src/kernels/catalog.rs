@@ -67,6 +67,12 @@ fn note(name: &str) -> Option<&'static str> {
             " (the loadings are a matrix without R's class \"loadings\")",
         ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
+        "rapply" => Some(
+            " (`classes` naming \"numeric\", \"integer\" or \"double\" is refused: flowcast does not know which numbers inside a list are R integers)",
+        ),
+        "aggregate" => Some(
+            " (FUN's values of unequal lengths, which R keeps as a list column, are refused)",
+        ),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",
         ),

@@ -302,6 +302,15 @@ fn index_frame(l: &List, indices: &[Option<Value>], drop: bool) -> Result<Value,
     };
     let pick = |k: usize| -> Result<Value, KernelError> {
         match &positions {
+            // `[.data.frame` takes a matrix column's rows as `xj[i, ,
+            // drop = FALSE]` (aggregate makes them).
+            Some(p) if super::names::bare(&l.items[k]).dims().is_some() => {
+                let i = p
+                    .iter()
+                    .map(|r| r.map_or(super::value::NA, |r| r as f64 + 1.0))
+                    .collect();
+                index::index_drop(&l.items[k], &[Some(Value::Num(i)), None], false)
+            }
             Some(p) => index::pick_value(&l.items[k], p),
             None => Ok(l.items[k].clone()),
         }

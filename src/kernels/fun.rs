@@ -56,7 +56,28 @@ impl Fun<'_> {
         ctx: &mut Ctx,
     ) -> Result<Value, KernelError> {
         // The kernel calling FUN reads bare values, as every kernel does.
-        let value = match self {
+        Ok(super::names::strip_value(self.call_named(given, ctx)?))
+    }
+
+    /// `FUN(x, ...)` with the names FUN gave its value, for the kernels
+    /// whose result R names from them (aggregate's matrix columns).
+    pub fn call_on_named(
+        &self,
+        x: &Value,
+        dots: &[(Option<&str>, &Value)],
+        ctx: &mut Ctx,
+    ) -> Result<Value, KernelError> {
+        let mut given: Vec<(Option<String>, &Value)> = vec![(None, x)];
+        given.extend(dots.iter().map(|(n, v)| (n.map(str::to_string), *v)));
+        self.call_named(given, ctx)
+    }
+
+    fn call_named(
+        &self,
+        given: Vec<(Option<String>, &Value)>,
+        ctx: &mut Ctx,
+    ) -> Result<Value, KernelError> {
+        match self {
             Fun::Kernel(k) => {
                 let matched = Args::match_call(k.name, k.params, given)
                     .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;
@@ -67,8 +88,7 @@ impl Fun<'_> {
                 Some(c) => c.call("FUN", given, ctx),
                 None => Err(KernelError::new("FUN is not a function")),
             },
-        }?;
-        Ok(super::names::strip_value(value))
+        }
     }
 
     /// `FUN(x, ...)`: one positional argument, then the call's `...`.

@@ -762,17 +762,60 @@ fn aggregate_frame(
     for (name, v) in x {
         let mut results = Vec::with_capacity(groups.len());
         for (_, rows) in &groups {
-            results.push(fun.call_on(&subset(v, rows)?, extra, ctx)?);
+            results.push(fun.call_on_named(&subset(v, rows)?, extra, ctx)?);
         }
-        let column = simplify(&results).ok_or_else(|| {
-            KernelError::new(format!(
-                "flowcast's aggregate() needs FUN to give one value per group (column `{name}`)"
-            ))
-        })?;
+        let bare: Vec<Value> = results.iter().cloned().map(names::strip_value).collect();
+        let column = simplify(&bare)
+            .or_else(|| matrix_column(&results))
+            .ok_or_else(|| {
+                KernelError::new(format!(
+                    "flowcast's aggregate() needs FUN to give one value per group, or \
+                     numbers of one length for every group (column `{name}`)"
+                ))
+            })?;
         names.push(name.clone());
         columns.push(column);
     }
     Ok(frame::frame(names, columns))
+}
+
+/// aggregate.data.frame's simplification of FUN's values when they all
+/// have one length above 1: a matrix of a row per group (`byrow = TRUE`),
+/// its columns named by the first value's names. `None` for values of
+/// unequal lengths (R keeps a list column, which flowcast's data frames
+/// cannot hold) or that are not numbers or logicals.
+fn matrix_column(results: &[Value]) -> Option<Value> {
+    let first = results.first()?;
+    let len = first.len();
+    if len < 2 {
+        return None;
+    }
+    let mut rows = Vec::with_capacity(results.len());
+    for r in results {
+        let v = match names::bare(r) {
+            Value::Num(v) => v.clone(),
+            b @ Value::Bool(_) => b.as_f64_slice()?.into_owned(),
+            _ => return None,
+        };
+        if v.len() != len {
+            return None;
+        }
+        rows.push(v);
+    }
+    let colnames = names::names(first).map(<[String]>::to_vec);
+    // unlist() of logicals alone stays logical.
+    let m = if results
+        .iter()
+        .all(|r| matches!(names::bare(r), Value::Bool(_)))
+    {
+        Value::BoolMat(DMatrix::from_fn(rows.len(), len, |i, j| {
+            let x = rows[i][j];
+            (!x.is_nan()).then_some(x != 0.0)
+        }))
+    } else {
+        Value::Mat(DMatrix::from_fn(rows.len(), len, |i, j| rows[i][j]))
+    };
+    Some(names::dimnamed(m, None, colnames))
 }
 
 /// The columns of `x` for aggregate: a data frame's, or one vector named `x`.

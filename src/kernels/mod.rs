@@ -106,6 +106,7 @@ mod power;
 mod ppoints;
 mod princomp;
 mod qqnorm;
+mod rapply;
 pub(crate) mod recycle;
 pub mod regex;
 mod reorder;
@@ -431,6 +432,7 @@ pub fn registry() -> &'static Registry {
             ls_diag::KERNELS,
             loglin::KERNELS,
             princomp::KERNELS,
+            rapply::KERNELS,
             append::KERNELS,
             cophenetic::KERNELS,
             cancor::KERNELS,

@@ -1144,6 +1144,9 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         "length" | "nrow" | "ncol" => 0.0,
         // `outer` calls FUN on every pair: its result's size.
         "outer" => PER_ELEMENT * out,
+        // rapply's walk visits each leaf once (f's work is charged by its
+        // shape); unlist copies the result once more.
+        "rapply" => 2.0 * PER_ELEMENT * out.max(input_elements(args)),
         // `round(x, d)` with d ≠ 0 tries R's candidates around x·10^d.
         "round"
             if args

@@ -42,6 +42,7 @@ mod library28;
 mod library29;
 mod library30;
 mod library31;
+mod library32;
 mod library4;
 mod library5;
 mod library6;
