@@ -98,9 +98,7 @@ impl Fun<'_> {
         dots: &[(Option<&str>, &Value)],
         ctx: &mut Ctx,
     ) -> Result<Value, KernelError> {
-        let mut given: Vec<(Option<String>, &Value)> = vec![(None, x)];
-        given.extend(dots.iter().map(|(n, v)| (n.map(str::to_string), *v)));
-        self.call(given, ctx)
+        Ok(super::names::strip_value(self.call_on_named(x, dots, ctx)?))
     }
 
     /// The function's name, for messages; a closure has none.

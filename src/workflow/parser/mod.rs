@@ -652,12 +652,13 @@ impl<'a> Parser<'a> {
 
     /// `if (cond) yes else no` after its `if` (token `kw`).
     /// `(` after `kw`, then what `inside` parses, then `)`; and the
-    /// statement that follows, which is the loop's body.
-    fn loop_head<T>(
+    /// statement that follows (a loop's body, an `if`'s first branch). The
+    /// height is the taller of the two; the caller grows it by `kw`.
+    fn head_and_body<T>(
         &mut self,
         kw: &Token,
         inside: impl FnOnce(&mut Self, &Token) -> Result<T, Diagnostic>,
-    ) -> Result<(T, Expr), Diagnostic> {
+    ) -> Result<(T, Expr, usize), Diagnostic> {
         let t = self.peek().clone();
         if t.tok != Tok::LParen {
             let word = match &kw.tok {
@@ -678,7 +679,17 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
         let close_tok = self.tokens[self.pos - 1].clone();
         let body = self.statement_after(&close_tok)?;
-        self.height = self.grow(height.max(self.height), kw)?;
+        Ok((head, body, height.max(self.height)))
+    }
+
+    /// [`Parser::head_and_body`] of a loop.
+    fn loop_head<T>(
+        &mut self,
+        kw: &Token,
+        inside: impl FnOnce(&mut Self, &Token) -> Result<T, Diagnostic>,
+    ) -> Result<(T, Expr), Diagnostic> {
+        let (head, body, height) = self.head_and_body(kw, inside)?;
+        self.height = self.grow(height, kw)?;
         Ok((head, body))
     }
 
@@ -738,23 +749,7 @@ impl<'a> Parser<'a> {
     }
 
     fn if_else(&mut self, kw: &Token) -> Result<Expr, Diagnostic> {
-        let t = self.peek().clone();
-        if t.tok != Tok::LParen {
-            return Err(self.error_at(
-                &t,
-                format!("expected `(` after `if`, found {}", t.tok.describe()),
-            ));
-        }
-        let open = self.pos;
-        self.bump();
-        self.depth += 1;
-        let cond = self.operand(0, &t)?;
-        let mut height = self.height;
-        self.close(Tok::RParen, open)?;
-        self.depth -= 1;
-        let close_tok = self.tokens[self.pos - 1].clone();
-        let yes = self.statement_after(&close_tok)?;
-        height = height.max(self.height);
+        let (cond, yes, mut height) = self.head_and_body(kw, |p, open| p.operand(0, open))?;
         let mut no = None;
         let t = self.peek().clone();
         // A line break before `else` ends the `if` at R's top level, but
