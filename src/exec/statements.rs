@@ -72,12 +72,19 @@ impl Locals {
 
     /// `f` of `scope` with every local in front of it.
     fn with<R>(&self, scope: &Scope, f: impl FnOnce(&Scope) -> R) -> R {
-        let vars: Vec<(&str, &Value, bool)> = self
-            .vars
-            .iter()
-            .map(|l| (l.name.as_str(), &l.value, l.integer))
-            .collect();
-        eval::bind_all(scope, &vars, f)
+        // Chained on the stack, one frame per local: a statement runs once
+        // per loop iteration, so this must not allocate.
+        fn chain<R>(scope: &Scope, vars: &[Local], f: impl FnOnce(&Scope) -> R) -> R {
+            match vars.split_first() {
+                None => f(scope),
+                Some((l, rest)) => chain(
+                    &scope.with_local_integer(&l.name, &l.value, l.integer),
+                    rest,
+                    f,
+                ),
+            }
+        }
+        chain(scope, &self.vars, f)
     }
 
     fn get_mut(&mut self, name: &str) -> Option<&mut Local> {
@@ -160,13 +167,19 @@ impl Run<'_, '_> {
         ctx: &mut Ctx,
         want: bool,
     ) -> Result<Value, EvalError> {
-        let mut names = Vec::new();
+        // The chain's first name, and the others (none in the common
+        // `x <- v`, so no allocation per loop iteration).
+        let (mut first, mut others) = ("", Vec::new());
         let mut value = s;
         while let ExprKind::Assign { name, value: v, .. } = &value.kind {
-            names.push(name.as_str());
+            if first.is_empty() {
+                first = name.as_str();
+            } else {
+                others.push(name.as_str());
+            }
             value = v;
         }
-        let (v, integer) = match self.assign_in_place(names[0], value, locals, ctx)? {
+        let (v, integer) = match self.assign_in_place(first, value, locals, ctx)? {
             Some(made) => made,
             None => locals.with(self.scope, |sc| {
                 let v = eval(value, sc, ctx, self.file)?.into_owned();
@@ -175,19 +188,18 @@ impl Run<'_, '_> {
         };
         let Some(v) = v else {
             // Set in place: the chain's first name holds the value.
-            let v = match &names[1..] {
+            let v = match &others[..] {
                 [] if !want => Value::Null,
                 _ => locals
-                    .get_mut(names[0])
+                    .get_mut(first)
                     .map_or(Value::Null, |l| l.value.clone()),
             };
-            for name in &names[1..] {
+            for name in &others {
                 locals.set(name, v.clone(), integer);
             }
             return Ok(if want { v } else { Value::Null });
         };
-        let (first, others) = names.split_first().expect("an assignment has a name");
-        for name in others {
+        for name in &others {
             locals.set(name, v.clone(), integer);
         }
         if want {
@@ -322,12 +334,26 @@ impl Run<'_, '_> {
         };
         for k in 0..values.len() {
             cancelled(ctx, seq.span)?;
-            let item =
-                index::index2(&values, &Value::scalar((k + 1) as f64)).map_err(|e| EvalError {
-                    span: seq.span,
-                    message: e.0,
-                })?;
-            locals.set(var, item, integer);
+            match (&values, locals.get_mut(var)) {
+                // A number over a plain numeric sequence: the loop
+                // variable's own one-element vector takes it, no allocation.
+                (Value::Num(xs), Some(l)) if matches!(&l.value, Value::Num(v) if v.len() == 1) => {
+                    if let Value::Num(v) = &mut l.value {
+                        v[0] = xs[k];
+                    }
+                    l.integer = integer;
+                }
+                _ => {
+                    let item =
+                        index::index2(&values, &Value::scalar((k + 1) as f64)).map_err(|e| {
+                            EvalError {
+                                span: seq.span,
+                                message: e.0,
+                            }
+                        })?;
+                    locals.set(var, item, integer);
+                }
+            }
             if let Flow::Break(_) = self.items(&[body], locals, ctx, false)? {
                 break;
             }
