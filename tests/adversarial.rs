@@ -299,7 +299,8 @@ fn append_after_far_below_zero_fails_like_r() {
 fn a_list_stretched_past_memory_fails_its_step() {
     let (dir, path) = workflow_file(
         "[steps]\na = \"{ l <- list(); l[[1e12]] <- 1; l }\"\n\
-         b = \"{ l <- list(1); l[[3]] <- 2; length(l) }\"\n",
+         b = \"{ l <- list(1); l[[3]] <- 2; length(l) }\"\n\
+         c = \"{ x <- numeric(0); for (i in 1:3) x[1e12] <- 1; length(x) }\"\n",
     );
     let history = dir.path().join("h.sqlite");
     let mut args = run_args(&path, &history);
@@ -309,6 +310,12 @@ fn a_list_stretched_past_memory_fails_its_step() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     let at = format!(
         "cannot allocate vector of size 7823.1 Gb\n  --> {}:2:",
+        arg(&path)
+    );
+    assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    // An atomic vector stretched in a loop: the same request, R's size.
+    let at = format!(
+        "cannot allocate vector of size 7823.1 Gb\n  --> {}:4:",
         arg(&path)
     );
     assert!(err.contains(&at), "expected {at:?} in\n{err}");

@@ -270,8 +270,11 @@ fn assignable(pos: &[Option<usize>], m: usize, ctx: &mut Ctx) -> Result<usize, K
             "cannot stretch a vector to {end} elements"
         )));
     }
-    // `x[1e11] <- 1` stretches x: R's error when that cannot be had.
-    super::alloc::ensure_room(end as f64 * 8.0)?;
+    // `x[1e11] <- 1` stretches x: R's error when that cannot be had,
+    // whose size is EnlargeVector's request, 5% over the new length.
+    let r_bytes = (end as f64 * 1.05).floor() * 8.0;
+    super::alloc::ensure_room(end as f64 * 8.0)
+        .map_err(|_| super::alloc::cannot_allocate(r_bytes))?;
     Ok(end)
 }
 
