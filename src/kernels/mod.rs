@@ -88,6 +88,7 @@ mod lowess;
 mod ls_diag;
 mod margin_sums;
 mod margins;
+mod match_arg;
 mod medpolish;
 mod merge;
 pub mod model_matrix;
@@ -418,6 +419,7 @@ pub fn registry() -> &'static Registry {
             ppoints::KERNELS,
             qqnorm::KERNELS,
             jitter::KERNELS,
+            match_arg::KERNELS,
             rmultinom::KERNELS,
             margin_sums::KERNELS,
             combn::KERNELS,

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 use super::ast::{Expr, ExprKind, Param, Step, StepBody};
-use super::depth::MAX_DEPTH;
+use super::depth::{height, MAX_DEPTH};
 
 /// A function step's parameters and body, with its uses already replaced.
 type Def = (Vec<Param>, Expr);
@@ -349,17 +349,4 @@ impl Inliner<'_> {
             _ => e.visit_children_mut(&mut |c| self.replace(c, bound)),
         }
     }
-}
-
-/// The height of `e`'s tree, walked without recursion: a tree that holds
-/// function bodies may be deeper than the parser allows, and is measured
-/// before anything recurses on it.
-fn height(e: &Expr) -> usize {
-    let mut most = 0;
-    let mut stack = vec![(e, 1usize)];
-    while let Some((e, h)) = stack.pop() {
-        most = most.max(h);
-        e.visit_children(&mut |c| stack.push((c, h + 1)));
-    }
-    most
 }

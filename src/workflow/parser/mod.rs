@@ -8,6 +8,7 @@
 
 mod brackets;
 mod family;
+mod match_arg;
 mod negate;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
@@ -819,8 +820,9 @@ impl<'a> Parser<'a> {
         }
         self.close(Tok::RParen, open)?;
         self.depth -= 1;
-        let body = self.operand(0, &open_tok)?;
+        let mut body = self.operand(0, &open_tok)?;
         self.height = self.grow(self.height.max(height), &open_tok)?;
+        match_arg::give_choices(&params, &mut body);
         let span = start.to(body.span);
         Ok(Expr {
             kind: ExprKind::Function {
