@@ -67,7 +67,8 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let table = texts(&choices);
     if !several {
         if matches!(&choices, Value::Str(c) if c == arg) {
-            return Ok(Value::Str(vec![arg[0].clone()]));
+            // `arg[1L]`: NA when both are empty.
+            return first();
         }
         if arg.len() > 1 {
             return Err(KernelError::new("'arg' must be of length 1"));
