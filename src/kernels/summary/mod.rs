@@ -440,7 +440,8 @@ fn margin_shape(args: &Args<Type>, rows: bool) -> Result<Type, ArgError> {
             len: if rows { *r } else { *c },
             value: None,
         }),
-        Some(Type::Any) | None => Ok(Type::num_unknown()),
+        // An array's sums are a matrix or an array.
+        Some(Type::Any) | None => Ok(Type::Any),
         Some(t) => Err(args.error(
             "x",
             format!(
