@@ -1215,6 +1215,16 @@ fn call_traced(
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
     // An array's dimensions are an attribute the kernels below never see.
+    if values
+        .iter()
+        .any(|(_, v)| crate::kernels::arrays::array_dims(v).is_some())
+    {
+        let operands: Vec<&Value> = values.iter().map(|(_, v)| &**v).collect();
+        crate::kernels::arrays::check_conformable(func, &operands).map_err(|e| EvalError {
+            span: call_span,
+            message: e.0,
+        })?;
+    }
     if crate::kernels::arrays::reads_dims(func)
         && values
             .iter()

@@ -654,6 +654,16 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let Some(f) = shape_fun(args, "FUN", ctx)? else {
         return Ok(Type::Any);
     };
+    // X may be an array (typed unknown, or as the numbers or logicals it
+    // holds), whose result's shape only the run knows.
+    if args.func == "apply"
+        && matches!(
+            args.ty("X"),
+            Some(Type::Any | Type::Num { .. } | Type::Bool { .. })
+        )
+    {
+        return Ok(Type::Any);
+    }
     let (n, elem) = slice_type(args.func, args)?;
     let cells = if args.func == "apply" {
         cells_margin(args)

@@ -176,7 +176,8 @@ fn aperm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             let (rows, cols) = swapped(rows, cols);
             Ok(Type::ComplexMat { rows, cols })
         }
-        Some(Type::Any) | None => Ok(Type::Any),
+        // An array, typed unknown or as what it holds.
+        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) | None => Ok(Type::Any),
         Some(t) => Err(args.error(
             "a",
             format!("invalid first argument, must be an array: {}", t.describe()),
@@ -677,12 +678,74 @@ pub(super) fn margin_slices(
     Ok(out)
 }
 
+/// R's arithmetic and comparison operators on an array (R's
+/// R_binary and do_relop, arithmetic.c and relop.c): another operand with
+/// dimensions must have the same ones, and a plain vector may not be
+/// longer than the array.
+pub fn check_conformable(func: &str, operands: &[&Value]) -> Result<(), KernelError> {
+    let operator = matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "&"
+            | "|"
+    );
+    let [a, b] = operands else {
+        return Ok(());
+    };
+    if !operator {
+        return Ok(());
+    }
+    let dims = |v: &Value| array_dims(v).or_else(|| bare(v).dims().map(|(r, c)| vec![r, c]));
+    let (da, db) = (dims(a), dims(b));
+    if da.is_none() && db.is_none() {
+        return Ok(());
+    }
+    if array_dims(a).is_none() && array_dims(b).is_none() {
+        return Ok(());
+    }
+    match (&da, &db) {
+        (Some(x), Some(y)) if x != y => Err(KernelError::new("non-conformable arrays")),
+        (Some(_), None) | (None, Some(_)) => {
+            let (arr, other) = if da.is_some() { (a, b) } else { (b, a) };
+            let (n, m) = (bare(arr).len(), bare(other).len());
+            if m > n && n > 0 {
+                return Err(KernelError::new(format!(
+                    "dims [product {n}] do not match the length of object [{m}]"
+                )));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The functions whose result on an array depends on its dimensions, which
 /// the evaluator hands the array itself ([`array_call`]).
 pub fn reads_dims(func: &str) -> bool {
     matches!(
         func,
-        "apply" | "aperm" | "colSums" | "rowSums" | "colMeans" | "rowMeans"
+        "apply"
+            | "aperm"
+            | "colSums"
+            | "rowSums"
+            | "colMeans"
+            | "rowMeans"
+            | "nrow"
+            | "ncol"
+            | "NROW"
+            | "NCOL"
+            | "t"
     )
 }
 
@@ -696,6 +759,9 @@ pub fn array_call(args: &Args<&Value>, ctx: &mut Ctx) -> Option<Result<Value, Ke
     let x = args.get(first)?;
     let dims = array_dims(x)?;
     Some(match args.func {
+        "nrow" | "NROW" => Ok(Value::Num(vec![dims[0] as f64])),
+        "ncol" | "NCOL" => Ok(Value::Num(vec![dims[1] as f64])),
+        "t" => Err(KernelError::new("argument is not a matrix")),
         "apply" => super::apply::apply_array(args, x, &dims, ctx),
         "aperm" => resize_flag(args.get("resize"))
             .and_then(|resize| aperm_array(x, &dims, args.get("perm"), resize)),

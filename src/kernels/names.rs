@@ -564,7 +564,7 @@ fn kept_attrs(func: &str, given: &[(Option<String>, &Value)], result: Value) -> 
     // array's dimensions only.
     let dims_only = matches!(
         func,
-        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "is.na"
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "is.na" | "ifelse"
     );
     if !(math || dims_only) || matches!(result, Value::List(_) | Value::Null | Value::Factor(_)) {
         return result;
