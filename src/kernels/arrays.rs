@@ -746,6 +746,7 @@ pub fn reads_dims(func: &str) -> bool {
             | "NROW"
             | "NCOL"
             | "t"
+            | "which"
     )
 }
 
@@ -762,11 +763,39 @@ pub fn array_call(args: &Args<&Value>, ctx: &mut Ctx) -> Option<Result<Value, Ke
         "nrow" | "NROW" => Ok(Value::Num(vec![dims[0] as f64])),
         "ncol" | "NCOL" => Ok(Value::Num(vec![dims[1] as f64])),
         "t" => Err(KernelError::new("argument is not a matrix")),
+        "which" => match args.bool_or("arr.ind", false) {
+            Ok(false) => return None,
+            Ok(true) => which_array(x, &dims),
+            Err(e) => Err(e),
+        },
         "apply" => super::apply::apply_array(args, x, &dims, ctx),
         "aperm" => resize_flag(args.get("resize"))
             .and_then(|resize| aperm_array(x, &dims, args.get("perm"), resize)),
         _ => margin_sums(args, x, &dims, ctx),
     })
+}
+
+/// `which(x, arr.ind = TRUE)` of a logical array: which.R's arrayInd of
+/// the TRUE cells, a row of subscripts each, its columns named `dim1`,
+/// `dim2`, ... as R names them.
+fn which_array(x: &Value, dims: &[usize]) -> Result<Value, KernelError> {
+    let Value::Bool(b) = bare(x) else {
+        return Err(KernelError::new("argument to 'which' is not logical"));
+    };
+    let at: Vec<usize> = (0..b.len()).filter(|&i| b[i] == Some(true)).collect();
+    let k = dims.len();
+    let mut out = Vec::with_capacity(at.len() * k);
+    let mut stride = 1usize;
+    for &d in dims {
+        out.extend(at.iter().map(|&i| ((i / stride) % d + 1) as f64));
+        stride *= d;
+    }
+    let m = Value::Mat(DMatrix::from_vec(at.len(), k, out));
+    Ok(dimnamed(
+        m,
+        None,
+        Some((1..=k).map(|i| format!("dim{i}")).collect()),
+    ))
 }
 
 /// colSums, rowSums, colMeans and rowMeans of an array (R's colSums in
