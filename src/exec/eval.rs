@@ -1214,6 +1214,39 @@ fn call_traced(
         message: format!("could not find function `{func}`"),
     })?;
     let arg_span = |i: usize| args.get(i).map_or(call_span, |a| a.span);
+    // An array's dimensions are an attribute the kernels below never see.
+    if values
+        .iter()
+        .any(|(_, v)| crate::kernels::arrays::array_dims(v).is_some())
+    {
+        let operands: Vec<&Value> = values.iter().map(|(_, v)| &**v).collect();
+        crate::kernels::arrays::check_conformable(func, &operands).map_err(|e| EvalError {
+            span: call_span,
+            message: e.0,
+        })?;
+    }
+    if crate::kernels::arrays::reads_dims(func)
+        && values
+            .iter()
+            .any(|(_, v)| crate::kernels::arrays::array_dims(v).is_some())
+    {
+        let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+        let matched =
+            Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
+                span: e
+                    .arg
+                    .and_then(|i| args.get(i))
+                    .map_or(call_span, |a| a.span),
+                message: e.message,
+            })?;
+        if let Some(r) = crate::kernels::arrays::array_call(&matched, ctx) {
+            let value = r.map_err(|e| EvalError {
+                span: call_span,
+                message: e.0,
+            })?;
+            return Ok((value, None));
+        }
+    }
     // Names are kept around the kernel, not in it (`names::carry`).
     let reads_names = names::reads_names(func);
     let carries = !reads_names && names::may_carry(func, values);

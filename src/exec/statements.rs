@@ -234,8 +234,12 @@ impl Run<'_, '_> {
         else {
             return Ok(None);
         };
+        let array_local = |v: &Value| {
+            matches!(v, Value::Named(n) if matches!(n.value, Value::Num(_)))
+                && crate::kernels::arrays::array_dims(v).is_some()
+        };
         let fits = func == "[<-"
-            && (args.len() == 3 || args.len() == 4)
+            && args.len() >= 3
             && args[0].name.is_none()
             && args[1..args.len() - 1]
                 .iter()
@@ -243,9 +247,10 @@ impl Run<'_, '_> {
                 .all(|(a, slot)| a.name.as_deref().is_none_or(|n| n == slot))
             && args[args.len() - 1].name.as_deref() == Some("value")
             && matches!(&args[0].value.kind, ExprKind::Name(n) if n == name)
-            && locals
-                .get_mut(name)
-                .is_some_and(|l| matches!(l.value, Value::Num(_) | Value::Mat(_)));
+            && locals.get_mut(name).is_some_and(|l| {
+                (args.len() <= 4 && matches!(l.value, Value::Num(_) | Value::Mat(_)))
+                    || array_local(&l.value)
+            });
         if !fits {
             return Ok(None);
         }
@@ -266,6 +271,7 @@ impl Run<'_, '_> {
                 (Value::Num(v), Some(&[i])) => i <= v.len(),
                 (Value::Mat(m), Some(&[i])) => i <= m.len(),
                 (Value::Mat(m), Some(&[i, j])) => i <= m.nrows() && j <= m.ncols(),
+                (a @ Value::Named(_), Some(p)) => array_offset(a, p).is_some(),
                 _ => false,
             };
             if let (true, Value::Num(x)) = (inside, &*values[values.len() - 1].1) {
@@ -285,6 +291,14 @@ impl Run<'_, '_> {
                     (Value::Num(v), Some(&[i])) => v[i - 1] = x,
                     (Value::Mat(m), Some(&[i])) => m.as_mut_slice()[i - 1] = x,
                     (Value::Mat(m), Some(&[i, j])) => m[(i - 1, j - 1)] = x,
+                    (a @ Value::Named(_), Some(p)) => {
+                        let at = array_offset(a, p);
+                        if let (Some(at), Value::Named(n)) = (at, a) {
+                            if let Value::Num(v) = &mut n.value {
+                                v[at] = x;
+                            }
+                        }
+                    }
                     _ => unreachable!("positions checked inside the target"),
                 }
                 local.integer = integer;
@@ -381,6 +395,29 @@ impl Run<'_, '_> {
             }
         }
     }
+}
+
+/// The offset of the cell at the 1-based `positions` (one per dimension)
+/// of a numeric array, when every one lies within its extent: `x[i, j, k]`
+/// of a loop body set where it lies, as a matrix's cell is.
+fn array_offset(a: &Value, positions: &[usize]) -> Option<usize> {
+    if !matches!(a, Value::Named(n) if matches!(n.value, Value::Num(_))) {
+        return None;
+    }
+    let dims = crate::kernels::arrays::array_dims(a)?;
+    if dims.len() != positions.len() {
+        return None;
+    }
+    let mut at = 0;
+    let mut stride = 1;
+    for (&p, &d) in positions.iter().zip(&dims) {
+        if p == 0 || p > d {
+            return None;
+        }
+        at += (p - 1) * stride;
+        stride *= d;
+    }
+    Some(at)
 }
 
 /// A loop that may never end stops when the run is cancelled.

@@ -410,6 +410,89 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     })
 }
 
+/// apply.R's `apply` over an array of three or more dimensions: FUN is
+/// called on each cell of the margins (the first fastest) with the cells of
+/// the other dimensions (a vector, or a matrix or array when two or more
+/// are left); results of one length `len.a` make a vector (one margin,
+/// one value each), an array of `dim(X)[MARGIN]`, or one of
+/// `c(len.a, dim(X)[MARGIN])`.
+pub(super) fn apply_array(
+    args: &Args<&Value>,
+    x: &Value,
+    dims: &[usize],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let f = fun_of(args, ctx)?;
+    let margin = args
+        .get("MARGIN")
+        .ok_or_else(|| KernelError::new("argument \"MARGIN\" is missing, with no default"))?;
+    let margin = margin_numbers(super::names::bare(margin))?;
+    let k = dims.len();
+    let mut s_ans = Vec::with_capacity(margin.len());
+    for &m in &margin {
+        if m.is_nan() || m.trunc() < 1.0 || m.trunc() > k as f64 {
+            return Err(KernelError::new("'MARGIN' does not match dim(X)"));
+        }
+        s_ans.push(m.trunc() as usize - 1);
+    }
+    if s_ans.is_empty() {
+        return Err(KernelError::new(
+            "flowcast's apply over an array needs at least one MARGIN",
+        ));
+    }
+    if (1..s_ans.len()).any(|i| s_ans[..i].contains(&s_ans[i])) {
+        // aperm(X, c(s.call, s.ans)) with a dimension twice.
+        return Err(KernelError::new("invalid 'perm' argument"));
+    }
+    let s_call: Vec<usize> = (0..k).filter(|d| !s_ans.contains(d)).collect();
+    let d_ans: Vec<usize> = s_ans.iter().map(|&d| dims[d]).collect();
+    let d2: usize = d_ans.iter().product();
+    if d2 == 0 {
+        return Err(KernelError::new(
+            "flowcast's apply over an array needs every MARGIN extent above zero",
+        ));
+    }
+    let parts = super::arrays::margin_slices(x, dims, &s_call, &s_ans)?;
+    let dots: Vec<(Option<&str>, &Value)> = args.dots().collect();
+    let results = parts
+        .iter()
+        .map(|s| f.call_on(s, &dots, ctx))
+        .collect::<Result<Vec<_>, _>>()?;
+    let flat: Vec<Value> = results
+        .into_iter()
+        .map(|r| match r {
+            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
+            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            other => other,
+        })
+        .collect();
+    let atomic = |v: &Value| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Str(_));
+    let simplify = args.bool_or("simplify", true)?;
+    let ragged = !flat.iter().all(atomic) || flat.iter().any(|r| r.len() != flat[0].len());
+    if !simplify || ragged {
+        if s_ans.len() == 1 {
+            return Ok(Value::List(List::sequence(flat)));
+        }
+        return Err(KernelError::new(
+            "flowcast cannot hold apply's list of results with dimensions (over several margins)",
+        ));
+    }
+    let ans = combine(&flat, ctx)?;
+    let len_a = ans.len();
+    if len_a == d2 {
+        if s_ans.len() == 1 {
+            return Ok(ans);
+        }
+        return super::arrays::shaped(ans, &d_ans);
+    }
+    if len_a > 0 && len_a % d2 == 0 {
+        let mut d = vec![len_a / d2];
+        d.extend(&d_ans);
+        return super::arrays::shaped(ans, &d);
+    }
+    Ok(ans)
+}
+
 fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = fun_of(args, ctx)?;
     let (parts, margin) = slices(args.func, args)?;
@@ -571,6 +654,16 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let Some(f) = shape_fun(args, "FUN", ctx)? else {
         return Ok(Type::Any);
     };
+    // X may be an array (typed unknown, or as the numbers or logicals it
+    // holds), whose result's shape only the run knows.
+    if args.func == "apply"
+        && matches!(
+            args.ty("X"),
+            Some(Type::Any | Type::Num { .. } | Type::Bool { .. })
+        )
+    {
+        return Ok(Type::Any);
+    }
     let (n, elem) = slice_type(args.func, args)?;
     let cells = if args.func == "apply" {
         cells_margin(args)

@@ -1,12 +1,21 @@
 //! Array indexing: `aperm`, `arrayInd` and `slice.index`, as R 4.2.2's
-//! (array.c's do_aperm, which.R's arrayInd, array.R's slice.index).
-//! flowcast's arrays are its matrices (and, for `slice.index`, a vector
-//! read as a one-dimensional array), so a permutation has two entries.
+//! (array.c's do_aperm, which.R's arrayInd, array.R's slice.index), and
+//! R's arrays of three or more dimensions.
+//!
+//! A matrix is flowcast's own value (`Value::Mat`); an array of more
+//! dimensions is a numeric or logical vector carrying R's `dim` attribute
+//! (a [`super::value::Named`] whose `attrs` hold `dim`), as R itself holds
+//! it. Kernels that know nothing of arrays are handed the bare vector, which
+//! is what R's `sum`, `mean`, `range` or `length` read; R's arithmetic and
+//! Math functions keep the attribute (`names::carry`). The functions whose
+//! result depends on the dimensions (`dim`, `x[i, j, k]`, `[<-`, `apply`,
+//! `aperm`, `colSums` and kin) read them here. Shape inference types an
+//! array as unknown (`Type::Any`): true, if imprecise.
 
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
-use super::names::{bare, dimnamed};
+use super::names::{bare, dimnamed, with_attr};
 use super::value::NA;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
@@ -24,6 +33,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: array_ind_shape,
         eval: array_ind_eval,
+    },
+    Kernel {
+        name: "is.array",
+        params: &[req("x")],
+        random: false,
+        shape: is_array_shape,
+        eval: is_array_eval,
     },
     Kernel {
         name: "slice.index",
@@ -160,7 +176,8 @@ fn aperm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             let (rows, cols) = swapped(rows, cols);
             Ok(Type::ComplexMat { rows, cols })
         }
-        Some(Type::Any) | None => Ok(Type::Any),
+        // An array, typed unknown or as what it holds.
+        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) | None => Ok(Type::Any),
         Some(t) => Err(args.error(
             "a",
             format!("invalid first argument, must be an array: {}", t.describe()),
@@ -359,4 +376,482 @@ fn slice_index_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> 
             None => Type::num_unknown(),
         },
     })
+}
+
+/// The `dim` attribute of an array of three or more dimensions (a matrix's
+/// are its own; a one-dimensional array flowcast holds as its vector).
+pub fn array_dims(v: &Value) -> Option<Vec<usize>> {
+    let Value::Named(n) = v else {
+        return None;
+    };
+    let (_, d) = n.attrs.iter().find(|(k, _)| k == "dim")?;
+    let d = d.as_f64_slice()?;
+    let dims: Vec<usize> = d
+        .iter()
+        .map(|&x| (x >= 0.0 && x.fract() == 0.0).then_some(x as usize))
+        .collect::<Option<_>>()?;
+    // Only a vector whose length the dimensions multiply to is an array.
+    let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+    (dims.len() >= 3 && total == Some(n.value.len())).then_some(dims)
+}
+
+/// `data` (a bare numeric or logical vector) with the dimensions `dims`,
+/// as R's `dim<-` leaves it: a vector for one, a matrix for two, an array
+/// for more. A length that does not fit is R's `dim<-` error.
+pub fn shaped(data: Value, dims: &[usize]) -> Result<Value, KernelError> {
+    let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+    if dims.len() >= 2 && total != Some(data.len()) {
+        return Err(KernelError::new(format!(
+            "dims [product {}] do not match the length of object [{}]",
+            total.map_or_else(|| "NA".to_string(), |t| t.to_string()),
+            data.len()
+        )));
+    }
+    Ok(match (dims, data) {
+        ([r, c], Value::Num(d)) => Value::Mat(DMatrix::from_vec(*r, *c, d)),
+        ([r, c], Value::Bool(d)) => Value::BoolMat(DMatrix::from_vec(*r, *c, d)),
+        (d, v @ (Value::Num(_) | Value::Bool(_))) if d.len() >= 3 => {
+            with_attr(v, "dim", Value::Num(d.iter().map(|&x| x as f64).collect()))
+        }
+        (d, v) if d.len() >= 2 => {
+            return Err(KernelError::new(format!(
+                "flowcast's matrices and arrays hold numbers or logicals, not a {}",
+                v.type_name()
+            )))
+        }
+        (_, v) => v,
+    })
+}
+
+/// Column-major strides of `dims`: how far one step along each moves.
+fn strides(dims: &[usize]) -> Vec<usize> {
+    let mut s = Vec::with_capacity(dims.len());
+    let mut acc = 1usize;
+    for &d in dims {
+        s.push(acc);
+        acc = acc.saturating_mul(d);
+    }
+    s
+}
+
+/// Steps `at` to the next cell of an array of extents `counts`, the first
+/// varying fastest.
+fn advance(at: &mut [usize], counts: &[usize]) {
+    for (a, &c) in at.iter_mut().zip(counts) {
+        *a += 1;
+        if *a < c {
+            return;
+        }
+        *a = 0;
+    }
+}
+
+fn cells(counts: &[usize]) -> Result<usize, KernelError> {
+    let n = counts
+        .iter()
+        .try_fold(1usize, |a, &c| a.checked_mul(c))
+        .ok_or_else(|| KernelError::new("'dim' specifies too large an array"))?;
+    super::alloc::ensure_room(n as f64 * 8.0)?;
+    Ok(n)
+}
+
+/// Each subscript resolved over its extent (`None` subscript: all of it),
+/// as R's arraySubscript does: past the end is out of bounds.
+fn selections(
+    indices: &[Option<&Value>],
+    dims: &[usize],
+) -> Result<Vec<Vec<Option<usize>>>, KernelError> {
+    indices
+        .iter()
+        .zip(dims)
+        .map(|(i, &n)| match i {
+            None => Ok((0..n).map(Some).collect()),
+            Some(i) => super::index::resolve(bare(i), n, true, None),
+        })
+        .collect()
+}
+
+/// The offsets into the array of every cell the selections pick (`None`
+/// where a subscript was NA), the first subscript varying fastest.
+fn picked_offsets(
+    sel: &[Vec<Option<usize>>],
+    dims: &[usize],
+) -> Result<Vec<Option<usize>>, KernelError> {
+    let counts: Vec<usize> = sel.iter().map(Vec::len).collect();
+    let total = cells(&counts)?;
+    let st = strides(dims);
+    let mut at = vec![0usize; dims.len()];
+    let mut pos = Vec::with_capacity(total);
+    for _ in 0..total {
+        let off = at
+            .iter()
+            .enumerate()
+            .try_fold(0usize, |acc, (k, &a)| sel[k][a].map(|q| acc + q * st[k]));
+        pos.push(off);
+        advance(&mut at, &counts);
+    }
+    Ok(pos)
+}
+
+/// `x[i, j, k, ...]` of an array (R's ArraySubset, subset.c): one subscript
+/// per dimension; with `drop`, extents of one are dropped (DropDims), down
+/// to a matrix or a vector.
+pub fn index_array(
+    x: &Value,
+    dims: &[usize],
+    indices: &[Option<Value>],
+    drop: bool,
+) -> Result<Value, KernelError> {
+    if indices.len() != dims.len() {
+        return Err(KernelError::new("incorrect number of dimensions"));
+    }
+    let idx: Vec<Option<&Value>> = indices.iter().map(Option::as_ref).collect();
+    let sel = selections(&idx, dims)?;
+    let pos = picked_offsets(&sel, dims)?;
+    let picked = super::index::pick_value(bare(x), &pos)?;
+    let counts = sel.iter().map(Vec::len);
+    let out: Vec<usize> = if drop {
+        counts.filter(|&c| c != 1).collect()
+    } else {
+        counts.collect()
+    };
+    shaped(picked, &out)
+}
+
+/// `x[i, j, k, ...] <- value` on an array (R's ArrayAssign, subassign.c):
+/// subscripts within their extents, NA positions skipped, the value
+/// recycled over the cells, which must be a whole number of it.
+pub fn assign_array(
+    x: &Value,
+    dims: &[usize],
+    indices: &[Option<&Value>],
+    value: &Value,
+) -> Result<Value, KernelError> {
+    if indices.len() != dims.len() {
+        return Err(KernelError::new(if indices.len() == 2 {
+            "incorrect number of subscripts on matrix"
+        } else {
+            "incorrect number of subscripts"
+        }));
+    }
+    let sel = selections(indices, dims)?;
+    let pos = picked_offsets(&sel, dims)?;
+    let v = bare(value);
+    let n = pos.len();
+    if n > 0 && v.is_empty() {
+        return Err(KernelError::new("replacement has length zero"));
+    }
+    if n > 0 && n % v.len() != 0 {
+        return Err(KernelError::new(
+            "number of items to replace is not a multiple of replacement length",
+        ));
+    }
+    let base = bare(x);
+    let refused = || {
+        KernelError::new(format!(
+            "flowcast's arrays hold numbers or logicals: a {} cannot be put into one",
+            v.type_name()
+        ))
+    };
+    let out = match (base, v) {
+        (Value::Bool(b), Value::Bool(_) | Value::BoolMat(_)) => {
+            let vs = v.as_logicals().ok_or_else(refused)?;
+            let mut out = b.clone();
+            for (k, p) in pos.iter().enumerate() {
+                if let Some(p) = p {
+                    out[*p] = vs[k % vs.len()];
+                }
+            }
+            Value::Bool(out)
+        }
+        (
+            Value::Num(_) | Value::Bool(_),
+            Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_),
+        ) => {
+            let vs = v.as_f64_slice().ok_or_else(refused)?;
+            let mut out = base.as_f64_slice().ok_or_else(refused)?.into_owned();
+            for (k, p) in pos.iter().enumerate() {
+                if let Some(p) = p {
+                    out[*p] = vs[k % vs.len()];
+                }
+            }
+            Value::Num(out)
+        }
+        _ => return Err(refused()),
+    };
+    shaped(out, dims)
+}
+
+/// do_aperm (array.c) on an array: `perm` (by default the dimensions
+/// reversed) must name each dimension once; the result's dimensions are
+/// `dim(a)[perm]`, or `dim(a)` when not `resize`.
+fn aperm_array(
+    a: &Value,
+    dims: &[usize],
+    perm: Option<&Value>,
+    resize: bool,
+) -> Result<Value, KernelError> {
+    let k = dims.len();
+    let pp: Vec<usize> = match perm.map(bare) {
+        None | Some(Value::Null) => (0..k).rev().collect(),
+        Some(p) if p.is_empty() => (0..k).rev().collect(),
+        Some(Value::Str(_) | Value::Factor(_)) => {
+            return Err(KernelError::new("'a' does not have named dimnames"))
+        }
+        Some(p) => {
+            let v = match p {
+                Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) => {
+                    p.as_f64_slice().unwrap_or_default()
+                }
+                _ => return Err(KernelError::new("invalid 'perm' argument")),
+            };
+            if v.len() != k {
+                return Err(KernelError::new(format!(
+                    "'perm' is of wrong length {} (!= {k})",
+                    v.len()
+                )));
+            }
+            let mut pp = Vec::with_capacity(k);
+            for &x in v.iter() {
+                if x.is_nan() || x.trunc() < 1.0 || x.trunc() > k as f64 {
+                    return Err(KernelError::new("value out of range in 'perm'"));
+                }
+                pp.push(x.trunc() as usize - 1);
+            }
+            pp
+        }
+    };
+    let mut seen = vec![false; k];
+    for &p in &pp {
+        seen[p] = true;
+    }
+    if seen.contains(&false) {
+        return Err(KernelError::new("invalid 'perm' argument"));
+    }
+    let nd: Vec<usize> = pp.iter().map(|&p| dims[p]).collect();
+    let total = cells(&nd)?;
+    let st = strides(dims);
+    let mut at = vec![0usize; k];
+    let mut pos = Vec::with_capacity(total);
+    for _ in 0..total {
+        pos.push(Some((0..k).map(|m| at[m] * st[pp[m]]).sum()));
+        advance(&mut at, &nd);
+    }
+    let picked = super::index::pick_value(bare(a), &pos)?;
+    shaped(picked, if resize { &nd[..] } else { dims })
+}
+
+/// The cells of `x` taken one margin cell at a time for apply.R: for each
+/// cell of the margins `s_ans` (the first fastest), the cells of the other
+/// dimensions `s_call` in order.
+pub(super) fn margin_slices(
+    x: &Value,
+    dims: &[usize],
+    s_call: &[usize],
+    s_ans: &[usize],
+) -> Result<Vec<Value>, KernelError> {
+    let st = strides(dims);
+    let d_call: Vec<usize> = s_call.iter().map(|&d| dims[d]).collect();
+    let d_ans: Vec<usize> = s_ans.iter().map(|&d| dims[d]).collect();
+    let d1 = cells(&d_call)?;
+    let d2 = cells(&d_ans)?;
+    cells(&[d1, d2])?;
+    let mut out = Vec::with_capacity(d2);
+    let mut at_ans = vec![0usize; s_ans.len()];
+    for _ in 0..d2 {
+        let base: usize = s_ans.iter().zip(&at_ans).map(|(&d, &a)| a * st[d]).sum();
+        let mut at = vec![0usize; s_call.len()];
+        let mut pos = Vec::with_capacity(d1);
+        for _ in 0..d1 {
+            let off: usize = s_call.iter().zip(&at).map(|(&d, &a)| a * st[d]).sum();
+            pos.push(Some(base + off));
+            advance(&mut at, &d_call);
+        }
+        let slice = super::index::pick_value(bare(x), &pos)?;
+        out.push(if d_call.len() >= 2 {
+            shaped(slice, &d_call)?
+        } else {
+            slice
+        });
+        advance(&mut at_ans, &d_ans);
+    }
+    Ok(out)
+}
+
+/// R's arithmetic and comparison operators on an array (R's
+/// R_binary and do_relop, arithmetic.c and relop.c): another operand with
+/// dimensions must have the same ones, and a plain vector may not be
+/// longer than the array.
+pub fn check_conformable(func: &str, operands: &[&Value]) -> Result<(), KernelError> {
+    let operator = matches!(
+        func,
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "%%"
+            | "%/%"
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "&"
+            | "|"
+    );
+    let [a, b] = operands else {
+        return Ok(());
+    };
+    if !operator {
+        return Ok(());
+    }
+    let dims = |v: &Value| array_dims(v).or_else(|| bare(v).dims().map(|(r, c)| vec![r, c]));
+    let (da, db) = (dims(a), dims(b));
+    if da.is_none() && db.is_none() {
+        return Ok(());
+    }
+    if array_dims(a).is_none() && array_dims(b).is_none() {
+        return Ok(());
+    }
+    match (&da, &db) {
+        (Some(x), Some(y)) if x != y => Err(KernelError::new("non-conformable arrays")),
+        (Some(_), None) | (None, Some(_)) => {
+            let (arr, other) = if da.is_some() { (a, b) } else { (b, a) };
+            let (n, m) = (bare(arr).len(), bare(other).len());
+            if m > n && n > 0 {
+                return Err(KernelError::new(format!(
+                    "dims [product {n}] do not match the length of object [{m}]"
+                )));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The functions whose result on an array depends on its dimensions, which
+/// the evaluator hands the array itself ([`array_call`]).
+pub fn reads_dims(func: &str) -> bool {
+    matches!(
+        func,
+        "apply"
+            | "aperm"
+            | "colSums"
+            | "rowSums"
+            | "colMeans"
+            | "rowMeans"
+            | "nrow"
+            | "ncol"
+            | "NROW"
+            | "NCOL"
+            | "t"
+            | "which"
+    )
+}
+
+/// `func` (one of [`reads_dims`]) on arguments of which one is an array.
+pub fn array_call(args: &Args<&Value>, ctx: &mut Ctx) -> Option<Result<Value, KernelError>> {
+    let first = match args.func {
+        "apply" => "X",
+        "aperm" => "a",
+        _ => "x",
+    };
+    let x = args.get(first)?;
+    let dims = array_dims(x)?;
+    Some(match args.func {
+        "nrow" | "NROW" => Ok(Value::Num(vec![dims[0] as f64])),
+        "ncol" | "NCOL" => Ok(Value::Num(vec![dims[1] as f64])),
+        "t" => Err(KernelError::new("argument is not a matrix")),
+        "which" => match args.bool_or("arr.ind", false) {
+            Ok(false) => return None,
+            Ok(true) => which_array(x, &dims),
+            Err(e) => Err(e),
+        },
+        "apply" => super::apply::apply_array(args, x, &dims, ctx),
+        "aperm" => resize_flag(args.get("resize"))
+            .and_then(|resize| aperm_array(x, &dims, args.get("perm"), resize)),
+        _ => margin_sums(args, x, &dims, ctx),
+    })
+}
+
+/// `which(x, arr.ind = TRUE)` of a logical array: which.R's arrayInd of
+/// the TRUE cells, a row of subscripts each, its columns named `dim1`,
+/// `dim2`, ... as R names them.
+fn which_array(x: &Value, dims: &[usize]) -> Result<Value, KernelError> {
+    let Value::Bool(b) = bare(x) else {
+        return Err(KernelError::new("argument to 'which' is not logical"));
+    };
+    let at: Vec<usize> = (0..b.len()).filter(|&i| b[i] == Some(true)).collect();
+    let k = dims.len();
+    let mut out = Vec::with_capacity(at.len() * k);
+    let mut stride = 1usize;
+    for &d in dims {
+        out.extend(at.iter().map(|&i| ((i / stride) % d + 1) as f64));
+        stride *= d;
+    }
+    let m = Value::Mat(DMatrix::from_vec(at.len(), k, out));
+    Ok(dimnamed(
+        m,
+        None,
+        Some((1..=k).map(|i| format!("dim{i}")).collect()),
+    ))
+}
+
+/// colSums, rowSums, colMeans and rowMeans of an array (R's colSums in
+/// colSums.R): the array read as a matrix of `prod(dim(x)[1:dims])` rows,
+/// the result given the dimensions left (`dim(x)[-(1:dims)]` for the
+/// column functions, `dim(x)[1:dims]` for the row ones) when more than one.
+fn margin_sums(
+    args: &Args<&Value>,
+    x: &Value,
+    dims: &[usize],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let invalid = || KernelError::new("invalid 'dims'");
+    let nd = match args.get("dims").map(bare) {
+        None => 1.0,
+        Some(v) => v.as_scalar().ok_or_else(invalid)?,
+    };
+    if nd.is_nan() || nd.trunc() < 1.0 || nd.trunc() > (dims.len() - 1) as f64 {
+        return Err(invalid());
+    }
+    let nd = nd.trunc() as usize;
+    let n: usize = dims[..nd].iter().product();
+    let p: usize = dims[nd..].iter().product();
+    let data = bare(x)
+        .as_f64_slice()
+        .ok_or_else(|| KernelError::new("'x' must be numeric"))?
+        .into_owned();
+    let m = Value::Mat(DMatrix::from_vec(n, p, data));
+    let kernel = super::registry()
+        .get(args.func)
+        .ok_or_else(|| KernelError::new(format!("{}() is missing", args.func)))?;
+    let mut given: Vec<(Option<String>, &Value)> = vec![(None, &m)];
+    if let Some(rm) = args.get("na.rm") {
+        given.push((Some("na.rm".into()), rm));
+    }
+    let matched = Args::match_call(kernel.name, kernel.params, given)
+        .map_err(|e| KernelError::new(e.message))?;
+    let out = kernel.call(&matched, ctx)?;
+    let kept = if args.func.starts_with("col") {
+        &dims[nd..]
+    } else {
+        &dims[..nd]
+    };
+    if kept.len() > 1 {
+        shaped(super::names::strip_value(out), kept)
+    } else {
+        Ok(out)
+    }
+}
+
+/// R's `is.array`: a `dim` attribute (a matrix, an array, a one-way table).
+fn is_array_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").ok_or_else(|| missing("x"))?;
+    Ok(Value::Bool(vec![Some(super::class::dim_count(x) > 0)]))
+}
+
+fn is_array_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::logical(Some(1)))
 }

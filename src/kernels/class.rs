@@ -143,6 +143,9 @@ pub(crate) fn dim_count(v: &Value) -> usize {
     match v {
         Value::Mat(_) | Value::ComplexMat(_) | Value::BoolMat(_) => 2,
         Value::Named(n) if n.table.as_ref().is_some_and(|t| t.len() == 1) => 1,
+        Value::Named(_) if super::arrays::array_dims(v).is_some() => {
+            super::arrays::array_dims(v).map_or(0, |d| d.len())
+        }
         Value::Named(n) => dim_count(&n.value),
         _ => 0,
     }
@@ -155,8 +158,8 @@ pub(crate) fn class_of(v: &Value, integer: bool) -> Vec<String> {
     }
     match dim_count(v) {
         2 => return vec!["matrix".into(), "array".into()],
-        1 => return vec!["array".into()],
-        _ => {}
+        0 => {}
+        _ => return vec!["array".into()],
     }
     let c = match type_of(v, integer) {
         "double" => "numeric",
@@ -174,8 +177,8 @@ pub(crate) fn data_class(v: &Value) -> String {
     }
     match dim_count(v) {
         2 => "matrix".into(),
-        1 => "array".into(),
-        _ => mode_of(v).into(),
+        0 => mode_of(v).into(),
+        _ => "array".into(),
     }
 }
 

@@ -491,13 +491,22 @@ fn dim_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     Ok(match (dims, args.ty("x")) {
         (Some((Some(r), Some(c))), _) => Type::num_const(vec![r as f64, c as f64]),
-        (Some(_), _) | (None, Some(Type::Any)) => Type::num(2),
+        (Some(_), _) => Type::num(2),
+        // An array is typed unknown, or as the numbers or logicals it holds.
+        (None, Some(Type::Any | Type::Num { .. } | Type::Bool { .. })) => Type::Any,
         _ => Type::Null,
     })
 }
 
 fn dim_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x");
+    if let Some(d) = x.and_then(super::arrays::array_dims) {
+        return Ok(Value::Num(d.iter().map(|&n| n as f64).collect()));
+    }
+    // A one-way table is a one-dimensional array.
+    if let Some(x) = x.filter(|x| super::class::dim_count(x) == 1) {
+        return Ok(Value::Num(vec![x.len() as f64]));
+    }
     let d = x.and_then(|v| v.dims().or_else(|| dims(v)));
     Ok(d.map_or(Value::Null, |(r, c)| Value::Num(vec![r as f64, c as f64])))
 }

@@ -414,6 +414,9 @@ pub fn drop_flag(v: &Value) -> Result<bool, KernelError> {
 /// The extent each entry of `x[...]` subscripts: `length(x)` for one
 /// entry, the rows and the columns of a matrix for two.
 pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
+    if let Some(dims) = super::arrays::array_dims(x).filter(|d| d.len() == entries) {
+        return dims;
+    }
     match (super::names::bare(x), entries) {
         (Value::Mat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::ComplexMat(m), 2) => vec![m.nrows(), m.ncols()],
@@ -460,6 +463,11 @@ fn bare_indices(indices: &[Option<Value>]) -> std::borrow::Cow<'_, [Option<Value
 /// `x[...]` with R's `drop`: `drop = FALSE` keeps a matrix a matrix.
 pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Value, KernelError> {
     let indices = &*bare_indices(indices);
+    if let Some(dims) = super::arrays::array_dims(x) {
+        if indices.len() >= 2 {
+            return super::arrays::index_array(x, &dims, indices, drop);
+        }
+    }
     if let Value::Named(n) = x {
         let picked = match (indices, &n.names) {
             ([] | [None], _) => return Ok(x.clone()),
@@ -716,6 +724,9 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                 _ => Type::Any,
             })
         }
+        // An array (typed as what it holds, or unknown) may have as many
+        // dimensions; the run checks.
+        _ if matches!(x, Type::Any | Type::Num { .. } | Type::Bool { .. }) => Ok(Type::Any),
         _ => Err((None, "incorrect number of dimensions".into())),
     }
 }

@@ -32,7 +32,7 @@ mod acf;
 mod all_equal;
 mod ar;
 pub(crate) mod arith;
-mod arrays;
+pub mod arrays;
 mod as_list;
 mod attributes;
 mod ave;

@@ -310,6 +310,11 @@ pub fn reads_names(func: &str) -> bool {
             | "colnames<-"
             | "levels<-"
             | "dim<-"
+            // An array's dimensions are its `dim` attribute.
+            | "dim"
+            | "is.array"
+            // R prints and returns its argument, attributes and all.
+            | "print"
             | "dimnames<-"
             | "is.na<-"
             // A vector's names are its result's, unless use.names = FALSE.
@@ -555,7 +560,13 @@ fn kept_attrs(func: &str, given: &[(Option<String>, &Value)], result: Value) -> 
             | "digamma"
             | "trigamma"
     );
-    if !math || matches!(result, Value::List(_) | Value::Null | Value::Factor(_)) {
+    // R's comparison and logical operators (and `!`, `is.na`) keep an
+    // array's dimensions only.
+    let dims_only = matches!(
+        func,
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&" | "|" | "!" | "is.na" | "ifelse"
+    );
+    if !(math || dims_only) || matches!(result, Value::List(_) | Value::Null | Value::Factor(_)) {
         return result;
     }
     let candidates = if is_operator(func) {
@@ -579,6 +590,7 @@ fn kept_attrs(func: &str, given: &[(Option<String>, &Value)], result: Value) -> 
     match attrs {
         Some(attrs) => attrs
             .into_iter()
+            .filter(|(name, _)| !dims_only || name == "dim")
             .fold(result, |r, (name, v)| with_attr(r, &name, v)),
         None => result,
     }

@@ -20,7 +20,7 @@ use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "[<-",
-        params: &[req("x"), opt("i"), opt("j"), req("value")],
+        params: &[req("x"), opt("i"), opt("j"), super::DOTS, req("value")],
         random: false,
         shape: subset_shape,
         eval: subset_eval,
@@ -877,6 +877,23 @@ fn subset_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let value = a.get("value").unwrap_or(&Value::Null);
     let every = Value::Bool(vec![Some(true)]);
     let i = a.get("i");
+    let more: Vec<&Value> = a.dots().map(|(_, v)| v).collect();
+    if let Some(dims) = super::arrays::array_dims(x) {
+        if a.get("j").is_some() || !more.is_empty() {
+            let mut idx = vec![i, a.get("j")];
+            idx.extend(more.iter().map(|v| Some(*v)));
+            return super::arrays::assign_array(x, &dims, &idx, value);
+        }
+        // `x[k] <- v` within the array keeps its dimensions.
+        let out = assign_vector(x, i.unwrap_or(&every), value, ctx)?;
+        if out.len() != x.len() {
+            return Ok(out);
+        }
+        return super::arrays::shaped(names::strip_value(out), &dims);
+    }
+    if !more.is_empty() {
+        return Err(KernelError::new("incorrect number of subscripts"));
+    }
     match (a.get("j"), bare(x)) {
         (Some(j), Value::List(l)) if super::frame::as_frame(x).is_some() => {
             assign_frame(l, i, j, value, ctx)
@@ -1338,6 +1355,23 @@ fn dim_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         .map(|&v| (v.is_finite() && v >= 0.0).then_some(v as usize))
         .collect::<Option<_>>()
         .ok_or_else(|| KernelError::new("the dims contain missing or negative values"))?;
+    if dims.len() >= 3 {
+        let data = match x {
+            Value::Num(_) | Value::Mat(_) => {
+                Value::Num(x.as_f64_slice().unwrap_or_default().into_owned())
+            }
+            Value::Bool(_) | Value::BoolMat(_) => {
+                Value::Bool(x.as_logicals().unwrap_or_default().into_owned())
+            }
+            other => {
+                return Err(KernelError::new(format!(
+                    "flowcast's arrays hold numbers or logicals, not a {}",
+                    other.type_name()
+                )))
+            }
+        };
+        return super::arrays::shaped(data, &dims);
+    }
     let [r, c] = dims[..] else {
         return Err(KernelError::new(format!(
             "flowcast's matrices have two dimensions, not {}",
@@ -1373,9 +1407,12 @@ fn dim_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Type::Num { value: Some(v), .. } if v.len() == 2 => Some((v[0] as usize, v[1] as usize)),
         _ => None,
     });
+    // Dimensions not known to be two may make an array, typed unknown.
+    let two = a.ty("value").and_then(Type::len) == Some(2);
     Ok(match (x, a.ty("value")) {
         (Type::Mat { .. }, Some(Type::Null)) => Type::num_unknown(),
         (Type::BoolMat { .. }, Some(Type::Null)) => Type::logical(None),
+        _ if !two => Type::Any,
         (Type::Bool { .. } | Type::BoolMat { .. }, _) => Type::BoolMat {
             rows: dims.map(|d| d.0),
             cols: dims.map(|d| d.1),

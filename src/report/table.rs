@@ -37,6 +37,14 @@ fn numbers(v: &[f64], limit: usize) -> String {
 
 /// One line describing a value: small ones in full, large ones by shape.
 pub fn describe(v: &Value) -> String {
+    if let Some(dims) = crate::kernels::arrays::array_dims(v) {
+        let d: Vec<String> = dims.iter().map(usize::to_string).collect();
+        let kind = match crate::kernels::names::bare(v) {
+            Value::Bool(_) => "lgl arr",
+            _ => "arr",
+        };
+        return format!("{kind}[{}]", d.join("x"));
+    }
     match v {
         Value::Named(n) => match (&n.names, &n.value) {
             (Some(labels), Value::Num(x)) if x.len() <= 6 => {

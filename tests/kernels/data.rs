@@ -390,10 +390,27 @@ fn bad_input_gives_r_messages() {
         err("array", vec![pos(m()), named("dim", nv(&[2.0, -1.0]))]),
         "negative length vectors are not allowed"
     );
-    assert!(
-        err("array", vec![pos(m()), named("dim", nv(&[1.0, 2.0, 3.0]))])
-            .contains("more than 2 dimensions")
+    // An array of three dimensions is built (R's own dim attribute on its
+    // numbers); dimnames on one are refused, naming the limit.
+    let a = call("array", vec![pos(m()), named("dim", nv(&[1.0, 2.0, 3.0]))]).unwrap();
+    assert_eq!(
+        flowcast::kernels::arrays::array_dims(&a),
+        Some(vec![1, 2, 3])
     );
+    let no_names = flowcast::kernels::value::List::sequence(vec![Value::Null; 3]);
+    let dimnames = Value::List(flowcast::kernels::value::List {
+        items: vec![Value::Str(vec!["a".into()]), Value::Null, Value::Null],
+        ..no_names
+    });
+    assert!(err(
+        "array",
+        vec![
+            pos(m()),
+            named("dim", nv(&[1.0, 2.0, 3.0])),
+            named("dimnames", dimnames)
+        ]
+    )
+    .contains("more than 2 dimensions"));
     let seq = |args| err("seq", args);
     assert_eq!(
         seq(vec![pos(n(1.0)), pos(n(10.0)), named("by", n(-1.0))]),

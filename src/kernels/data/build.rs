@@ -214,7 +214,8 @@ fn dims_of(v: &[f64]) -> Result<Vec<usize>, String> {
         .collect()
 }
 
-const MORE_DIMS: &str = "array() with more than 2 dimensions is not supported (flowcast values are vectors or matrices)";
+const MORE_DIMS: &str =
+    "flowcast's arrays of more than 2 dimensions carry no dimnames (dimnames = NULL only)";
 
 pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let lendat = data_len_type(a)?;
@@ -228,7 +229,8 @@ pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         return match d.as_slice() {
             [n] => Ok(Type::num(*n)),
             [r, c] => Ok(Type::mat(*r, *c)),
-            _ => Err(a.error("dim", MORE_DIMS)),
+            // An array: its type says nothing of its dimensions.
+            _ => Ok(Type::Any),
         };
     }
     match dims.len() {
@@ -238,8 +240,7 @@ pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
             rows: None,
             cols: None,
         }),
-        Some(_) => Err(a.error("dim", MORE_DIMS)),
-        None => Ok(Type::Any),
+        Some(_) | None => Ok(Type::Any),
     }
 }
 
@@ -267,7 +268,21 @@ pub(super) fn eval_array(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kerne
     let x = match dims.as_slice() {
         [_] => Value::Num(buf),
         [r, c] => Value::Mat(DMatrix::from_vec(*r, *c, buf)),
-        _ => return Err(KernelError::new(MORE_DIMS)),
+        _ => {
+            if a.get("dimnames").is_some_and(|d| !matches!(d, Value::Null)) {
+                return Err(KernelError::new(MORE_DIMS));
+            }
+            // A logical array stays logical, as R's array() keeps the type.
+            let data = match a.get("data").map(crate::kernels::names::bare) {
+                Some(Value::Bool(_) | Value::BoolMat(_)) => Value::Bool(
+                    buf.iter()
+                        .map(|&v| (!v.is_nan()).then_some(v != 0.0))
+                        .collect(),
+                ),
+                _ => Value::Num(buf),
+            };
+            return crate::kernels::arrays::shaped(data, &dims);
+        }
     };
     named_dims(a, x, ctx)
 }

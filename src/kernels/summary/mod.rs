@@ -440,7 +440,10 @@ fn margin_shape(args: &Args<Type>, rows: bool) -> Result<Type, ArgError> {
             len: if rows { *r } else { *c },
             value: None,
         }),
-        Some(Type::Any) | None => Ok(Type::num_unknown()),
+        // An array (typed unknown, or as the numbers or logicals it holds
+        // after arithmetic or a comparison): its sums are a vector, a
+        // matrix or an array.
+        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) | None => Ok(Type::Any),
         Some(t) => Err(args.error(
             "x",
             format!(
@@ -510,7 +513,8 @@ fn dim_shape(args: &Args<Type>, rows: bool) -> Type {
                 None => Type::num(1),
             }
         }
-        Some(Type::Any) => Type::Any,
+        // An array may be typed as the numbers or logicals it holds.
+        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) => Type::Any,
         Some(t) => match super::frame::type_dims(t) {
             Some((r, c)) => match if rows { r } else { c } {
                 Some(n) => Type::scalar_const(n as f64),

@@ -32,7 +32,9 @@ pub(super) fn which_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
 }
 
 pub(super) fn which_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if args.has("arr.ind") && !matches!(args.ty("x"), Some(Type::Bool { .. })) {
+    // A logical typed as a vector may be an array, whose subscripts are
+    // a matrix.
+    if args.has("arr.ind") {
         return Ok(match args.ty("x") {
             Some(Type::BoolMat { .. }) => Type::Mat {
                 rows: None,

@@ -1121,15 +1121,17 @@ fn replacement(target: Expr, value: Expr) -> Expr {
             };
             let mut args = vec![arg(None, (*inner).clone())];
             let k = indices.len();
-            for (slot, index) in ["i", "j"].iter().zip(indices) {
+            for (n, index) in indices.into_iter().enumerate() {
+                // The subscripts past the second (an array's) go to `...`.
+                let slot = ["i", "j"].get(n).copied();
                 // `x[]` is every element, `m[i, ]` every column. An empty
                 // row index is left out: `d[, j] <- v` replaces whole
                 // columns, which `d[TRUE, j] <- v` does not (R's `has.i`).
                 let given = match index {
-                    None if k > 1 && *slot == "i" => continue,
+                    None if k == 2 && slot == Some("i") => continue,
                     given => given.unwrap_or_else(|| every.clone()),
                 };
-                args.push(arg((k > 1).then_some(*slot), given));
+                args.push(arg(if k > 1 { slot } else { None }, given));
             }
             if k == 0 {
                 args.push(arg(None, every));
