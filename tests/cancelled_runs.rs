@@ -148,3 +148,44 @@ fn runs_recorded_without_a_state_are_derived_from_their_tasks() {
     assert_eq!(states[&ok], "done");
     assert_eq!(states[&bad], "failed");
 }
+
+/// Runs `step` alone, cancelling the run as the step starts; returns the
+/// report.
+fn cancelled_at_start(step: &str) -> flowcast::exec::RunReport {
+    let text = format!("[workflow]\nname = \"long\"\nseed = 1\n\n[steps]\nlong = '{step}'\n");
+    let wf = workflow::parse(SourceFile::new("long.toml", text.as_str())).expect("parses");
+    let g = graph::build(&wf).expect("analyses");
+    let long = g.task("long").unwrap().id;
+    let cancel = AtomicBool::new(false);
+    let sink = |e: Event| {
+        if matches!(e, Event::Started { task, .. } if task == long) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    flowcast::exec::run(&wf, &g, &RunOptions::new(1, 1), &sink, &cancel).expect("runs")
+}
+
+/// Long kernels see Ctrl-C between their outer steps (Householder panels
+/// and blocks, divide-and-conquer merges, an odd factor's transform) and
+/// stop there; they used to run to the end (minutes at n = 10⁴) first.
+/// Each step here is small, so it would have finished with a value.
+#[test]
+fn long_kernels_stop_when_the_run_is_cancelled() {
+    for step in [
+        "eigen(crossprod(matrix(rnorm(90000), 300)))",
+        "eigen(crossprod(matrix(rnorm(90000), 300)), only.values = TRUE)",
+        "eigen(matrix(rnorm(90000), 300))",
+        // 5003 is prime: one odd factor, O(n²).
+        "convolve(as.numeric(1:5000), c(1, 2, 3, 4), type = \"open\")",
+        "fft(as.numeric(1:5003))",
+    ] {
+        let report = cancelled_at_start(step);
+        assert!(report.cancelled, "{step}");
+        let outcome = &report.outcomes[0];
+        assert!(
+            matches!(&outcome.value, Err(e) if e.to_string().contains("cancelled")),
+            "{step}: {:?}",
+            outcome.value.as_ref().map(|_| "a value")
+        );
+    }
+}

@@ -122,7 +122,10 @@ impl Run<'_, '_> {
         for (k, s) in items.iter().enumerate() {
             let want = want && k + 1 == items.len();
             last = match &s.kind {
-                ExprKind::Assign { .. } => self.assign(s, locals, ctx, want)?,
+                ExprKind::Assign { .. } => match self.assign(s, locals, ctx, want)? {
+                    Flow::Value(v) => v,
+                    flow => return Ok(flow),
+                },
                 ExprKind::Block(stmts) => {
                     let stmts: Vec<&Expr> = stmts.iter().collect();
                     match self.items(&stmts, locals, ctx, want)? {
@@ -159,14 +162,17 @@ impl Run<'_, '_> {
         Ok(Flow::Value(last))
     }
 
-    /// `a <- b <- v`: every name of the chain takes v.
+    /// `a <- b <- v`: every name of the chain takes v. A `v` that is an
+    /// `if` or a block runs as a statement of this list, as in R: what it
+    /// assigns stays, and a `break` or `next` in it (`y <- if (c) break
+    /// else i`) leaves the loop before anything is assigned.
     fn assign(
         &self,
         s: &Expr,
         locals: &mut Locals,
         ctx: &mut Ctx,
         want: bool,
-    ) -> Result<Value, EvalError> {
+    ) -> Result<Flow, EvalError> {
         // The chain's first name, and the others (none in the common
         // `x <- v`, so no allocation per loop iteration).
         let (mut first, mut others) = ("", Vec::new());
@@ -181,6 +187,13 @@ impl Run<'_, '_> {
         }
         let (v, integer) = match self.assign_in_place(first, value, locals, ctx)? {
             Some(made) => made,
+            None if matches!(value.kind, ExprKind::If { .. } | ExprKind::Block(_)) => {
+                let integer = locals.with(self.scope, |sc| self.is_integer(value, sc));
+                match self.items(&[value], locals, ctx, true)? {
+                    Flow::Value(v) => (Some(v), integer),
+                    flow => return Ok(flow),
+                }
+            }
             None => locals.with(self.scope, |sc| {
                 let v = eval(value, sc, ctx, self.file)?.into_owned();
                 Ok::<_, EvalError>((Some(v), self.is_integer(value, sc)))
@@ -197,17 +210,17 @@ impl Run<'_, '_> {
             for name in &others {
                 locals.set(name, v.clone(), integer);
             }
-            return Ok(if want { v } else { Value::Null });
+            return Ok(Flow::Value(if want { v } else { Value::Null }));
         };
         for name in &others {
             locals.set(name, v.clone(), integer);
         }
         if want {
             locals.set(first, v.clone(), integer);
-            Ok(v)
+            Ok(Flow::Value(v))
         } else {
             locals.set(first, v, integer);
-            Ok(Value::Null)
+            Ok(Flow::Value(Value::Null))
         }
     }
 

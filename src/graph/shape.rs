@@ -474,7 +474,26 @@ fn statement<'e>(
         }
         ExprKind::For { var, seq, body, .. } => {
             let st = infer_node(seq, env, file, ctx, None, work)?;
+            let filled = filled_in_order(var, &st, body, env);
             let w = loop_body(body, Some((var, element_type(&st))), None, env, file, ctx)?;
+            if let Some(fill) = filled {
+                // The value's type where every iteration's locals are
+                // joined: one element of a kind each round.
+                let mut inner = env.clone();
+                inner.insert(var, element_type(&st));
+                let one = infer_node(fill.value, &inner, file, ctx, None, &mut Work::default());
+                let filled = match (env.get(fill.name), one) {
+                    (Some(Type::Num { len: None, .. }), _) => Some(Type::num(fill.len)),
+                    // From NULL: the loop ran, so the kind is the value's.
+                    (Some(Type::Any), Ok(Type::Num { len: Some(1), .. })) if fill.from_null => {
+                        Some(Type::num(fill.len))
+                    }
+                    _ => None,
+                };
+                if let Some(t) = filled {
+                    env.insert(fill.name, t);
+                }
+            }
             let runs = match st.len() {
                 Some(n) if !leaves_early(body) => Runs::Exactly(n),
                 Some(n) => Runs::About(n as f64),
@@ -491,6 +510,73 @@ fn statement<'e>(
         ExprKind::Break | ExprKind::Next => Ok(Type::Null),
         _ => infer_node(s, env, file, ctx, None, work),
     }
+}
+
+/// `r[i] <- v`, the loop's only assignment of `r`, with `i` running over
+/// 1, 2, ..., n and no `break` or `next` (`r <- NULL; for (i in 1:n) r[i]
+/// <- i^2`): once the loop ends, `r` has n elements, or as many as it had
+/// before if more, which no single round's type can tell. The name and
+/// that length; `None` for any other loop.
+fn filled_in_order<'e>(
+    var: &str,
+    seq: &Type,
+    body: &'e Expr,
+    env: &HashMap<&'e str, Type>,
+) -> Option<Fill<'e>> {
+    let Type::Num { value: Some(v), .. } = seq else {
+        return None;
+    };
+    let ascending = !v.is_empty() && v.iter().enumerate().all(|(k, &x)| x == (k + 1) as f64);
+    if !ascending || leaves_early(body) {
+        return None;
+    }
+    let stmts: Vec<&Expr> = match &body.kind {
+        ExprKind::Block(stmts) => stmts.iter().collect(),
+        _ => vec![body],
+    };
+    let (name, value) = stmts.iter().find_map(|st| {
+        let ExprKind::Assign { name, value, .. } = &st.kind else {
+            return None;
+        };
+        let ExprKind::Call { func, args, .. } = &value.kind else {
+            return None;
+        };
+        let fits = func == "[<-"
+            && args.len() == 3
+            && matches!(&args[0].value.kind, ExprKind::Name(n) if n == name)
+            && args[1].name.as_deref().is_none_or(|n| n == "i")
+            && matches!(&args[1].value.kind, ExprKind::Name(n) if n == var)
+            && args[2].name.as_deref() == Some("value");
+        fits.then(|| (name.as_str(), &args[2].value))
+    })?;
+    let mut assigned = Vec::new();
+    body.assigned(&mut assigned);
+    let once = assigned.iter().filter(|&&a| a == name).count() == 1;
+    if !once || assigned.contains(&var) {
+        return None;
+    }
+    let before = match env.get(name)? {
+        Type::Null => 0,
+        Type::Num { len: Some(k), .. } => *k,
+        _ => return None,
+    };
+    Some(Fill {
+        name,
+        value,
+        len: before.max(v.len()),
+        from_null: before == 0 && matches!(env.get(name), Some(Type::Null)),
+    })
+}
+
+/// A loop that fills a local in order (see [`filled_in_order`]).
+struct Fill<'e> {
+    name: &'e str,
+    /// The `v` of `r[i] <- v`.
+    value: &'e Expr,
+    /// `r`'s length once the loop ends.
+    len: usize,
+    /// `r` was NULL before the loop.
+    from_null: bool,
 }
 
 /// The positions and value of `name <- `[<-`(name, i, value = v)` when

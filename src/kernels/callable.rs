@@ -825,9 +825,15 @@ fn describe_value(v: &Value) -> String {
     format!("a value of class \"{}\"", classes.join("\", \""))
 }
 
-/// R's message for a call of a name that holds no function, and what it
-/// holds.
+/// R's message for a call of a value that is no function. R looks a name
+/// up as a function, passing over the values it finds: "could not find
+/// function", here with what the name holds. Any other callee (`(1)(2)`,
+/// `l$a(2)`, `f(1)(2)`; `name` is then its text, never a name) is
+/// evaluated and its value applied: "attempt to apply non-function".
 fn not_a_function(name: &str, holds: &str) -> KernelError {
+    if !crate::workflow::is_syntactic(name) {
+        return KernelError::new("attempt to apply non-function");
+    }
     KernelError::new(format!(
         "could not find function \"{name}\": `{name}` holds {holds}, not a function \
          (only the values of ecdf, approxfun, splinefun and stepfun can be called)"

@@ -327,10 +327,10 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .into_iter()
         .map(|v| Complex64::new(v, 0.0))
         .collect();
-    let fy = fft_complex(&y, &[2 * n], false)?;
-    let fk = fft_complex(&kords, &[2 * n], false)?;
+    let fy = fft_complex(&y, &[2 * n], false, ctx.cancel)?;
+    let fk = fft_complex(&kords, &[2 * n], false, ctx.cancel)?;
     let product: Vec<Complex64> = fy.iter().zip(&fk).map(|(a, b)| a * b.conj()).collect();
-    let conv = fft_complex(&product, &[2 * n], true)?;
+    let conv = fft_complex(&product, &[2 * n], true, ctx.cancel)?;
     let len_y = (2 * n) as f64;
     let dens: Vec<f64> = conv[..n]
         .iter()

@@ -92,7 +92,10 @@ fn matrix_of(v: &Value) -> Option<Mat> {
 /// `eigen(m, symmetric = TRUE, only.values)`: values (decreasing) and
 /// vectors.
 fn sym_eigen(m: &Mat, only_values: bool) -> Result<(Vec<f64>, Option<Mat>), KernelError> {
-    let e = super::linalg::eigen(m, Some(true), only_values)?;
+    // A p x p matrix for p variables: each decomposition is short, so this
+    // flag is never set and none waits on it.
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let e = super::linalg::eigen(m, Some(true), only_values, &never)?;
     let values = field(&e, "values")
         .and_then(|v| v.as_f64_slice())
         .map(|v| v.into_owned())

@@ -7,11 +7,13 @@
 //! are R's. A matrix is transformed along each dimension in turn, as
 //! fourier.c's `fft` does (R's multi-dimensional transform).
 
+use std::sync::atomic::AtomicBool;
+
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use super::args::{ArgError, Args};
-use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{check_cancel, opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -134,16 +136,30 @@ fn fft_factor(n: i64) -> Option<Factors> {
 
 /// R's `fft_work` on interleaved (re, im) pairs, as fourier.c calls it
 /// (`isn` ±2): `nseg` segments of `n` values `nspn` apart.
-fn fft_work(z: &mut [f64], nseg: i64, n: i64, nspn: i64, inverse: bool) {
-    let Some(f) = fft_factor(n) else { return };
+/// `Err` when `cancel` is set, `z` then half transformed.
+fn fft_work(
+    z: &mut [f64],
+    nseg: i64,
+    n: i64,
+    nspn: i64,
+    inverse: bool,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
+    let Some(f) = fft_factor(n) else {
+        return Ok(());
+    };
     if n == 1 {
-        return;
+        return Ok(());
     }
     let nspan = n * nspn;
     let ntot = nspan * nseg;
     let isn = if inverse { 2 } else { -2 };
-    fftmx(z, ntot, n, nspan, isn, f);
+    fftmx(z, ntot, n, nspan, isn, f, cancel)
 }
+
+/// Multiply-adds between two looks at the cancel flag in an odd factor's
+/// transform: a millisecond or two of work.
+const POLL_WORK: i64 = 1 << 20;
 
 /// The labels of `fftmx`'s gotos.
 #[derive(Clone, Copy)]
@@ -190,9 +206,19 @@ enum At {
 
 /// R's `fftmx` (Singleton's `fft`), 1-based as the Fortran was: `a[k]` is
 /// `z[k - 1]` and `b[k]` is `z[k]`, the real and imaginary parts `inc = 2`
-/// apart. Labels keep the original's numbers.
+/// apart. Labels keep the original's numbers. An odd factor `p` costs
+/// O(p) per output (a prime length n, O(n²) in all: many minutes at
+/// n = 10⁶), so that loop polls `cancel` and gives `Err` when it is set.
 #[allow(unused_assignments)]
-fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
+fn fftmx(
+    z: &mut [f64],
+    ntot: i64,
+    n: i64,
+    nspan: i64,
+    isn: i64,
+    fac: Factors,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
     let ia = |k: i64| (k - 1) as usize;
     let ib = |k: i64| k as usize;
     let m = fac.m;
@@ -245,6 +271,8 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
         maxf = maxf.max(nfac[(kt - 1) as usize]);
     }
 
+    // Work left before the next look at `cancel`.
+    let mut until_poll = POLL_WORK;
     let mut at_label = At::Start;
     loop {
         at_label = match at_label {
@@ -634,6 +662,11 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
                 z[ib(k1)] = bk + aj;
                 z[ia(k2)] = ak + bj;
                 z[ib(k2)] = bk - aj;
+                until_poll -= jf;
+                if until_poll <= 0 {
+                    check_cancel(cancel)?;
+                    until_poll = POLL_WORK;
+                }
                 j += 1;
                 if j < k {
                     At::L270
@@ -843,7 +876,7 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
             // cumulative products.
             At::L440 => {
                 if 2 * kt + 1 >= m {
-                    return;
+                    return Ok(());
                 }
                 kspnn = np[(kt + 1) as usize];
                 nn = m - kt;
@@ -985,7 +1018,7 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
                 if nt >= 0 {
                     At::Ord
                 } else {
-                    return;
+                    return Ok(());
                 }
             }
         };
@@ -994,7 +1027,12 @@ fn fftmx(z: &mut [f64], ntot: i64, n: i64, nspan: i64, isn: i64, fac: Factors) {
 
 /// fourier.c's `fft`: `z` (interleaved re, im) transformed along each of
 /// `dims` longer than one, as R's multi-dimensional transform.
-fn transform(z: &mut [f64], dims: &[usize], inverse: bool) -> Result<(), KernelError> {
+fn transform(
+    z: &mut [f64],
+    dims: &[usize],
+    inverse: bool,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
     let total = (z.len() / 2) as i64;
     if total <= 1 {
         return Ok(());
@@ -1010,21 +1048,23 @@ fn transform(z: &mut [f64], dims: &[usize], inverse: bool) -> Result<(), KernelE
             nspn *= n;
             n = d as i64;
             nseg /= n;
-            fft_work(z, nseg, n, nspn, inverse);
+            fft_work(z, nseg, n, nspn, inverse, cancel)?;
         }
     }
     Ok(())
 }
 
 /// `fft(z)` of complex numbers laid out as `dims` (one dimension for a
-/// vector): the transform, as R's `fft` gives it.
+/// vector): the transform, as R's `fft` gives it; `Err` once `cancel` is
+/// set, should the transform be a long one.
 pub(crate) fn fft_complex(
     z: &[Complex64],
     dims: &[usize],
     inverse: bool,
+    cancel: &AtomicBool,
 ) -> Result<Vec<Complex64>, KernelError> {
     let mut flat: Vec<f64> = z.iter().flat_map(|c| [c.re, c.im]).collect();
-    transform(&mut flat, dims, inverse)?;
+    transform(&mut flat, dims, inverse, cancel)?;
     Ok(flat
         .chunks_exact(2)
         .map(|p| Complex64::new(p[0], p[1]))
@@ -1067,10 +1107,10 @@ fn inverse_flag(args: &Args<&Value>) -> bool {
         .unwrap_or(false)
 }
 
-fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let z = args.get("z").unwrap_or(&Value::Null);
     let (data, dims) = as_complex(z).ok_or_else(|| KernelError::new("non-numeric argument"))?;
-    let out = fft_complex(&data, &dims, inverse_flag(args))?;
+    let out = fft_complex(&data, &dims, inverse_flag(args), ctx.cancel)?;
     Ok(match dims[..] {
         [r, c] => Value::ComplexMat(DMatrix::from_vec(r, c, out)),
         _ => Value::Complex(out),
@@ -1079,7 +1119,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 
 /// fourier.c's `mvfft`: each column of the matrix `z` transformed on its
 /// own, as `fft_work` on one segment per column.
-fn mvfft_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn mvfft_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let z = args.get("z").unwrap_or(&Value::Null);
     let (data, dims) = match (z.dims(), as_complex(z)) {
         (None, _) => {
@@ -1094,7 +1134,12 @@ fn mvfft_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let inverse = inverse_flag(args);
     let mut out = Vec::with_capacity(n * p);
     for i in 0..p {
-        out.extend(fft_complex(&data[i * n..(i + 1) * n], &[n], inverse)?);
+        out.extend(fft_complex(
+            &data[i * n..(i + 1) * n],
+            &[n],
+            inverse,
+            ctx.cancel,
+        )?);
     }
     Ok(Value::ComplexMat(DMatrix::from_vec(n, p, out)))
 }
@@ -1175,7 +1220,7 @@ mod tests {
                 .map(|i| Complex64::new((i as f64 * 0.7).sin() + 1.0, (i as f64 * 1.3).cos()))
                 .collect();
             for inverse in [false, true] {
-                let ours = fft_complex(&z, &[n], inverse).unwrap();
+                let ours = fft_complex(&z, &[n], inverse, &AtomicBool::new(false)).unwrap();
                 let want = dft(&z, inverse);
                 for (a, b) in ours.iter().zip(&want) {
                     assert!((a - b).norm() < 1e-9 * n as f64, "n = {n}: {a} vs {b}");

@@ -334,7 +334,7 @@ fn complex_of(v: &Value) -> Option<(Vec<Complex64>, bool)> {
     }
 }
 
-fn convolve_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn convolve_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let kind = choice(args.get("type"), TYPES)?;
     let conj = match args.get("conj") {
         Some(v) => super::triangle::if_condition(v)?,
@@ -363,8 +363,8 @@ fn convolve_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
         y.extend(std::iter::repeat_n(zero, n.saturating_sub(1)));
         n = y.len();
     }
-    let fx = super::fft::fft_complex(&x, &[x.len()], false)?;
-    let fy = super::fft::fft_complex(&y, &[y.len()], false)?;
+    let fx = super::fft::fft_complex(&x, &[x.len()], false, ctx.cancel)?;
+    let fy = super::fft::fft_complex(&y, &[y.len()], false, ctx.cancel)?;
     if fx.len() != fy.len() {
         // fft(x) * fft(y) of unequal lengths: only when x is empty here.
         return Err(KernelError::new("length mismatch in convolution"));
@@ -377,7 +377,7 @@ fn convolve_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
             Complex64::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
         })
         .collect();
-    let z = super::fft::fft_complex(&prod, &[prod.len()], true)?;
+    let z = super::fft::fft_complex(&prod, &[prod.len()], true, ctx.cancel)?;
     let keep: Vec<usize> = if kind == "filter" {
         let n = n as i64;
         let mut drop = vec![false; n as usize];

@@ -195,6 +195,17 @@ pub struct ShapeCtx<'a> {
     pub closure2: Option<fun::ClosureShape<'a>>,
 }
 
+/// `Err("cancelled")` once the run is cancelled: the routines that may run
+/// for minutes (a large decomposition, a transform of prime length) poll it
+/// between their outer steps, where stopping changes no result, so Ctrl-C
+/// need not wait for them to finish.
+pub(crate) fn check_cancel(cancel: &AtomicBool) -> Result<(), KernelError> {
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(KernelError::new("cancelled"));
+    }
+    Ok(())
+}
+
 /// What an evaluator may use besides its arguments.
 pub struct Ctx<'a> {
     /// The random stream this evaluation draws from (R's `.Random.seed`).

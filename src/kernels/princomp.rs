@@ -47,7 +47,7 @@ fn flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelEr
     args.get(name).map_or(Ok(default), if_condition)
 }
 
-fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
@@ -99,7 +99,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     } else {
         cv
     };
-    let e = super::linalg::eigen(&cv, Some(true), false)?;
+    let e = super::linalg::eigen(&cv, Some(true), false, ctx.cancel)?;
     let Value::List(e) = e else {
         return Err(KernelError::new("eigen failed"));
     };

@@ -6,6 +6,8 @@
 //! values are R's to the bit. flowcast draws nothing: the value is the
 //! list R returns with `plot = FALSE`, less what names or plots it.
 
+use std::sync::atomic::AtomicBool;
+
 use num_complex::Complex64;
 
 use super::args::{ArgError, Args};
@@ -168,13 +170,17 @@ impl TsKernel {
 }
 
 /// `fft(z, inverse)` of a vector.
-fn fft(z: &[Complex64], inverse: bool) -> Result<Vec<Complex64>, KernelError> {
-    super::fft::fft_complex(z, &[z.len()], inverse)
+fn fft(z: &[Complex64], inverse: bool, cancel: &AtomicBool) -> Result<Vec<Complex64>, KernelError> {
+    super::fft::fft_complex(z, &[z.len()], inverse, cancel)
 }
 
 /// kernapply.vector(x, k, circular = TRUE): the circular convolution by
 /// three transforms, divided by the length as R's complex `/` does.
-fn kernapply_circular(x: &[Complex64], k: &TsKernel) -> Result<Vec<Complex64>, KernelError> {
+fn kernapply_circular(
+    x: &[Complex64],
+    k: &TsKernel,
+    cancel: &AtomicBool,
+) -> Result<Vec<Complex64>, KernelError> {
     let m = k.m();
     let n = x.len();
     if n <= 2 * m {
@@ -187,15 +193,15 @@ fn kernapply_circular(x: &[Complex64], k: &TsKernel) -> Result<Vec<Complex64>, K
     let mut w: Vec<Complex64> = k.coef.iter().map(|&c| Complex64::new(c, 0.0)).collect();
     w.extend(std::iter::repeat_n(Complex64::new(0.0, 0.0), n - 2 * m - 1));
     w.extend((1..=m).rev().map(|i| Complex64::new(k.coef[i], 0.0)));
-    let fx = fft(x, false)?;
-    let fw = fft(&w, false)?;
+    let fx = fft(x, false, cancel)?;
+    let fw = fft(&w, false, cancel)?;
     let prod: Vec<Complex64> = fx
         .iter()
         .zip(&fw)
         .map(|(&a, &b)| complex_ops::mul(a, b))
         .collect();
     let n_c = Complex64::new(n as f64, 0.0);
-    Ok(fft(&prod, true)?
+    Ok(fft(&prod, true, cancel)?
         .into_iter()
         .map(|z| complex_ops::div(z, n_c))
         .collect())
@@ -203,7 +209,7 @@ fn kernapply_circular(x: &[Complex64], k: &TsKernel) -> Result<Vec<Complex64>, K
 
 /// kernel("modified.daniell", m) for `m` (one or more): each a modified
 /// Daniell kernel, composed left to right by kernapply.tskernel.
-fn modified_daniell(m: &[f64]) -> Result<TsKernel, KernelError> {
+fn modified_daniell(m: &[f64], cancel: &AtomicBool) -> Result<TsKernel, KernelError> {
     // kernel()'s check of m.
     if m.is_empty() {
         return Err(err("'m' must be numeric with non-negative integers"));
@@ -225,7 +231,7 @@ fn modified_daniell(m: &[f64]) -> Result<TsKernel, KernelError> {
         let mut xx = vec![Complex64::new(0.0, 0.0); n];
         xx.extend(k.weights().into_iter().map(|w| Complex64::new(w, 0.0)));
         xx.extend(std::iter::repeat_n(Complex64::new(0.0, 0.0), n));
-        let coef: Vec<f64> = kernapply_circular(&xx, &next)?
+        let coef: Vec<f64> = kernapply_circular(&xx, &next, cancel)?
             .into_iter()
             .map(|z| z.re)
             .collect();
@@ -270,7 +276,7 @@ fn spectrum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
 
 /// `spec.pgram(x, spans, kernel, taper, pad, fast, demean, detrend)`:
 /// spectrum.R's spec.pgram of one series.
-fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x_arg = args.get("x").unwrap_or(&Value::Null);
     if bare(x_arg).dims().is_some_and(|(_, c)| c != 1) {
         return Err(err(
@@ -306,7 +312,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                 .ok_or_else(|| err("flowcast's spec.pgram takes numbers as 'spans'"))?;
             // spans %/% 2
             let m: Vec<f64> = spans.iter().map(|s| (s / 2.0).floor()).collect();
-            Some(modified_daniell(&m)?)
+            Some(modified_daniell(&m, ctx.cancel)?)
         }
     };
     if !matches!(args.get("kernel").map(bare), None | Some(Value::Null)) {
@@ -384,7 +390,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let by = xfreq / n as f64;
     let freq: Vec<f64> = (0..nspec).map(|i| by + i as f64 * by).collect();
     let z: Vec<Complex64> = x.iter().map(|&v| Complex64::new(v, 0.0)).collect();
-    let xfft = fft(&z, false)?;
+    let xfft = fft(&z, false, ctx.cancel)?;
     let scale = Complex64::new(n0 as f64 * xfreq, 0.0);
     let mut pgram: Vec<Complex64> = xfft
         .iter()
@@ -398,7 +404,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     pgram[0] = complex_ops::mul(half, pgram[1] + pgram[n - 1]);
     let (df, bandwidth) = match &kernel {
         Some(k) => {
-            pgram = kernapply_circular(&pgram, k)?;
+            pgram = kernapply_circular(&pgram, k, ctx.cancel)?;
             let w = k.weights();
             let sq: Vec<f64> = w.iter().map(|v| v * v).collect();
             let mm = k.m() as f64;

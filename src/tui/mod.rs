@@ -76,7 +76,9 @@ pub struct TuiOptions {
 pub type Exporter = dyn Fn(&Gantt, &Path, &str) -> Result<Vec<PathBuf>, String>;
 
 const FRAME: Duration = Duration::from_millis(33);
-const INPUT_POLL: Duration = Duration::from_millis(16);
+/// The longest an idle UI sleeps: a signal (which no longer interrupts the
+/// wait, see [`spawn_input`]) or a hung-up terminal is seen within this.
+const IDLE_WAKE: Duration = Duration::from_millis(100);
 
 /// Opens the UI on `path` and runs until the user quits; `e` writes the
 /// chart with `export`. Returns the exit code of [`App::exit_code`]; `Err`
@@ -144,6 +146,10 @@ pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitC
         export,
     };
     let signalled = termination_flag();
+    spawn_input(tx.clone()).map_err(|e| {
+        restore();
+        format!("terminal: {e}")
+    })?;
     let result = event_loop(&mut terminal, &mut app, &rx, &mut ctx, queue, &signalled);
     ctx.runner.cancel();
     restore();
@@ -213,20 +219,18 @@ fn event_loop(
             last_draw = Instant::now();
             dirty = false;
         }
-        // A signal interrupts the wait; the loop's test then sees it.
-        let ready = match crossterm::event::poll(INPUT_POLL) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
-            other => other.map_err(io)?,
-        };
-        if ready {
-            let event = crossterm::event::read().map_err(io)?;
-            queue.extend(keys::action(&event));
+        let running = ctx.runner.elapsed().is_some();
+        match rx.recv_timeout(wait_time(last_draw.elapsed(), dirty, running)) {
+            Ok(action) => queue.push(action),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            // Both senders are held here: never.
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         if hung_up() {
             signalled.store(HANGUP, std::sync::atomic::Ordering::Relaxed);
             break;
         }
-        // Bounded, so a flood of run events cannot starve the keyboard.
+        // Bounded, so a flood of run events cannot hold off the drawing.
         queue.extend(rx.try_iter().take(10_000));
         if let Some(now) = ctx.runner.elapsed() {
             queue.push(Action::Tick(now));
@@ -247,6 +251,43 @@ fn event_loop(
         }
     }
     Ok(())
+}
+
+/// How long the loop may sleep: until the next frame is due when one is
+/// waiting to be drawn or a run's clock ticks, else [`IDLE_WAKE`]. Input
+/// and run events end the sleep early.
+fn wait_time(since_draw: Duration, dirty: bool, running: bool) -> Duration {
+    if dirty || running {
+        FRAME.saturating_sub(since_draw)
+    } else {
+        IDLE_WAKE
+    }
+}
+
+/// Reads the terminal's keys, mouse and resizes on a thread of its own and
+/// sends them down the loop's channel, so the loop sleeps on that channel
+/// alone. crossterm's `poll` with a timeout spun through the last
+/// millisecond of every wait (it rounds what is left down to whole
+/// milliseconds, and polls with 0 until the time is up): an idle UI took 4%
+/// of a core. The thread ends with the process; on a hung-up terminal the
+/// loop sees [`hung_up`] and leaves.
+fn spawn_input(tx: mpsc::Sender<Action>) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("tui-input".into())
+        .spawn(move || loop {
+            match crossterm::event::read() {
+                Ok(event) => {
+                    if let Some(action) = keys::action(&event) {
+                        if tx.send(action).is_err() {
+                            return;
+                        }
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        })
+        .map(drop)
 }
 
 fn measured(result: &Result<crate::exec::RunReport, String>) -> Option<Vec<f64>> {
@@ -369,5 +410,18 @@ mod tests {
         assert_eq!(export_stem(&app), "quick-session-run1");
         app.stored = Some(17);
         assert_eq!(export_stem(&app), "quick-run17");
+    }
+
+    /// The loop sleeps until the next frame only while there is something
+    /// to draw; idle, it sleeps long, and it never asks to wait past a due
+    /// frame nor spins on zero waits while nothing is due.
+    #[test]
+    fn the_loop_sleeps_until_its_next_deadline() {
+        let ms = Duration::from_millis;
+        assert_eq!(wait_time(ms(0), false, false), IDLE_WAKE);
+        assert_eq!(wait_time(ms(500), false, false), IDLE_WAKE);
+        assert_eq!(wait_time(ms(10), true, false), FRAME - ms(10));
+        assert_eq!(wait_time(ms(10), false, true), FRAME - ms(10));
+        assert_eq!(wait_time(ms(40), true, true), Duration::ZERO);
     }
 }

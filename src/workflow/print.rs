@@ -213,6 +213,20 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
         ExprKind::Function { params, body } => {
             format!("function({}) {}", formals(params, sub), sub(body, 0))
         }
+        // Written where it is called (`(function(v) v + 1)(2)`, which the
+        // parser names "function"): the function itself, as R deparses it.
+        ExprKind::Apply {
+            func,
+            params,
+            body,
+            args: a,
+            ..
+        } if func == "function" => format!(
+            "(function({}) {})({})",
+            formals(params, sub),
+            sub(body, 0),
+            args(a)
+        ),
         // As written: the function step's name.
         ExprKind::Apply { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Block(stmts) if stmts.is_empty() => "{}".into(),
@@ -354,6 +368,13 @@ impl fmt::Display for Expr {
 #[cfg(test)]
 mod tests {
     use super::num;
+
+    /// R 4.2: `deparse(quote((function(x) x + 1)(2)))`.
+    #[test]
+    fn a_function_called_where_it_is_written_deparses_as_written() {
+        let e = crate::workflow::parse_expr_str("(function(x) x + 1)(2)").unwrap();
+        assert_eq!(super::deparse(&e), "(function(x) x + 1)(2)");
+    }
 
     #[test]
     fn numbers_deparse_as_r_writes_them() {

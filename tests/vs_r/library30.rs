@@ -39,7 +39,8 @@ fn calling_a_value_that_is_no_function_says_so() {
                 "could not find function \"g\"",
             ),
             ("Fn = 'ecdf(c(1, 2, 3))'\na = 'Fn(1, 2)'", "unused argument"),
-            ("a = 'c(1, 2)(1)'", "could not find function \"c(1, 2)\""),
+            // Not a name: R evaluates it, then cannot apply it.
+            ("a = 'c(1, 2)(1)'", "attempt to apply non-function"),
             ("a = 'nofun(1)'", "could not find function `nofun`"),
         ],
     );

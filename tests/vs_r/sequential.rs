@@ -67,6 +67,9 @@ fn types_after_a_loop_hold_for_every_iteration() {
         ("break_first", "?"),
         // Grown from NULL: nothing is known of its length or kind.
         ("grow", "?"),
+        // Filled at 1, 2, ..., n in order: n elements, or more if it had.
+        ("fill_squares", "num[5]"),
+        ("fill_longer", "num[8]"),
     ] {
         assert_eq!(ty(step), want, "{step}");
     }

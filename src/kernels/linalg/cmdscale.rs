@@ -143,7 +143,7 @@ pub(super) fn cmdscale_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
     let k = k.trunc() as usize;
     double_centre(&mut x);
     let half = x.map(|v| -v / 2.0);
-    let e = eigen(&half, Some(true), false)?;
+    let e = eigen(&half, Some(true), false, ctx.cancel)?;
     let (values, vectors) = match &e {
         Value::List(l) => match (l.field("values"), l.field("vectors")) {
             (Some(Value::Num(v)), Some(Value::Mat(m))) => (v.clone(), m.clone()),

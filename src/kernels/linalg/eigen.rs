@@ -3,6 +3,8 @@
 //! decreasing modulus, complex only when some value is, and each vector has
 //! unit length with its largest component real, as LAPACK `dgeev` leaves it.
 
+use std::sync::atomic::AtomicBool;
+
 use faer::reborrow::{Reborrow, ReborrowMut};
 use nalgebra::DMatrix;
 use num_complex::Complex64;
@@ -12,7 +14,7 @@ use super::{
     ShapeCtx, Type, Value,
 };
 use crate::kernels::value::List;
-use crate::kernels::Ctx;
+use crate::kernels::{check_cancel, Ctx};
 
 /// R's `isSymmetric.matrix`: `all.equal(x, t(x), tolerance = 100 * eps)`,
 /// i.e. the mean absolute difference over the entries that differ, relative
@@ -77,7 +79,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     ))
 }
 
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     // A matrix argument is borrowed: the decomposition copies it anyway.
     let owned;
     let x = match args.get("x") {
@@ -93,13 +95,14 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         None
     };
     let only_values = args.bool_or("only.values", false)?;
-    eigen(x, symmetric, only_values)
+    eigen(x, symmetric, only_values, ctx.cancel)
 }
 
 pub(crate) fn eigen(
     x: &DMatrix<f64>,
     symmetric: Option<bool>,
     only_values: bool,
+    cancel: &AtomicBool,
 ) -> Result<Value, KernelError> {
     let n = x.nrows();
     if n == 0 {
@@ -114,13 +117,13 @@ pub(crate) fn eigen(
     let symmetric = symmetric.unwrap_or_else(|| is_symmetric(x));
     let decompose = |x: &DMatrix<f64>| {
         if symmetric {
-            symmetric_eigen(x, only_values)
+            symmetric_eigen(x, only_values, cancel)
         } else {
             // faer's parallel Hessenberg and multishift paths sum in another
             // order (an eigenvector's sign flipped at width 2): a general
             // eigen runs on one worker, so its values never depend on the
             // plan.
-            crate::kernels::width::narrow(|| general_eigen(x, only_values))
+            crate::kernels::width::narrow(|| general_eigen(x, only_values, cancel))
         }
     };
     // Like dgeev and dsyevr (a general eigen of a * 1e-300 was wrong in
@@ -143,18 +146,22 @@ pub(crate) fn eigen(
 }
 
 /// LAPACK `dsyevr` reads the lower triangle, and so does the reduction here.
-fn symmetric_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
+fn symmetric_eigen(
+    x: &DMatrix<f64>,
+    only_values: bool,
+    cancel: &AtomicBool,
+) -> Result<(Value, Value), KernelError> {
     let view = faer_view(x);
     let n = x.nrows();
     if only_values {
-        let mut v = symmetric_values(view)?;
+        let mut v = symmetric_values(view, cancel)?;
         v.reverse();
         return Ok((Value::Num(v), Value::Null));
     }
     if n < 3 {
         return Ok(symmetric_eigen_small(x));
     }
-    let (mut values, vectors) = symmetric_eigen_dc(view);
+    let (mut values, vectors) = symmetric_eigen_dc(view, cancel)?;
     values.reverse();
     Ok((Value::Num(values), Value::Mat(vectors)))
 }
@@ -185,12 +192,15 @@ fn symmetric_eigen_small(x: &DMatrix<f64>) -> (Value, Value) {
 /// faer's `self_adjoint_evd` with our blocked tridiagonalisation (same
 /// reflector storage, so faer's back-transformation applies) and our divide
 /// and conquer for the tridiagonal problem. Values come out increasing, vector columns decreasing (R's order).
-fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
+fn symmetric_eigen_dc(
+    a: faer::MatRef<'_, f64>,
+    cancel: &AtomicBool,
+) -> Result<(Vec<f64>, DMatrix<f64>), KernelError> {
     use faer::dyn_stack::{MemBuffer, MemStack};
     use faer::linalg::householder;
 
     let n = a.nrows();
-    let (buf, house) = tridiagonal(a);
+    let (buf, house) = tridiagonal(a, cancel)?;
     let trid = faer::MatRef::from_column_major_slice(&buf, n, n);
     let mut mem = MemBuffer::new(
         householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<f64>(
@@ -203,17 +213,35 @@ fn symmetric_eigen_dc(a: faer::MatRef<'_, f64>) -> (Vec<f64>, DMatrix<f64>) {
     let (mut d, e) = diagonals(&buf, n);
     let mut vectors = DMatrix::<f64>::zeros(n, n);
     let mut u = super::faer_view_mut(&mut vectors).reverse_cols_mut();
-    super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut());
+    super::tridiag_dc::tridiagonal_eigen(&mut d, &e, u.rb_mut(), cancel)?;
     positive_twist(u.rb_mut());
-    householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
-        trid.submatrix(1, 0, n - 1, n - 1),
-        house.as_ref(),
-        faer::Conj::No,
-        u.subrows_mut(1, n - 1),
-        crate::kernels::width::par(),
-        stack,
-    );
-    (d, vectors)
+    // faer's `apply_block_householder_sequence_on_the_left_in_place_with_conj`
+    // block by block, as it loops (last block first, the first one the
+    // remainder), so a cancel is seen between blocks and not only after
+    // all 2 n³ flops.
+    let (basis, factor) = (trid.submatrix(1, 0, n - 1, n - 1), house.as_ref());
+    let mut u = u.subrows_mut(1, n - 1);
+    let (size, b) = (factor.ncols(), factor.nrows());
+    let mut j = size;
+    let mut block = match size % b {
+        0 => b,
+        r => r,
+    };
+    while j > 0 {
+        check_cancel(cancel)?;
+        let prev = j - block;
+        block = b;
+        householder::apply_block_householder_on_the_left_in_place_with_conj(
+            basis.get(prev.., prev..j),
+            factor.get(.., prev..j).subrows(0, j - prev),
+            faer::Conj::No,
+            u.rb_mut().get_mut(prev.., ..),
+            crate::kernels::width::par(),
+            stack,
+        );
+        j = prev;
+    }
+    Ok((d, vectors))
 }
 
 /// R's `dsyevr` finds each vector of T by MRRR (`dlar1v`): a twisted
@@ -241,9 +269,12 @@ fn positive_twist(mut u: faer::MatMut<'_, f64>) {
 
 /// `dsyevr` without vectors: the reduction, then `dsterf`. Values come out
 /// increasing.
-fn symmetric_values(a: faer::MatRef<'_, f64>) -> Result<Vec<f64>, KernelError> {
+fn symmetric_values(
+    a: faer::MatRef<'_, f64>,
+    cancel: &AtomicBool,
+) -> Result<Vec<f64>, KernelError> {
     let n = a.nrows();
-    let (buf, _) = tridiagonal(a);
+    let (buf, _) = tridiagonal(a, cancel)?;
     let (mut d, mut e) = diagonals(&buf, n);
     super::sterf::sterf(&mut d, &mut e).map_err(|info| {
         KernelError::new(format!("error code {info} from Lapack routine 'dsyevr'"))
@@ -254,7 +285,10 @@ fn symmetric_values(a: faer::MatRef<'_, f64>) -> Result<Vec<f64>, KernelError> {
 /// The blocked tridiagonal reduction of `a`'s lower triangle, as a
 /// column-major buffer holding T and the reflectors, and their block
 /// factors.
-fn tridiagonal(a: faer::MatRef<'_, f64>) -> (Vec<f64>, faer::Mat<f64>) {
+fn tridiagonal(
+    a: faer::MatRef<'_, f64>,
+    cancel: &AtomicBool,
+) -> Result<(Vec<f64>, faer::Mat<f64>), KernelError> {
     let n = a.nrows();
     let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
     // Like R (LAPACK with uplo "L"), the reduction reads only the lower
@@ -266,8 +300,8 @@ fn tridiagonal(a: faer::MatRef<'_, f64>) -> (Vec<f64>, faer::Mat<f64>) {
             .for_each(|(d, &s)| *d = s);
     }
     let mut house = faer::Mat::<f64>::zeros(bs, n - 1);
-    super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut());
-    (buf, house)
+    super::tridiag::tridiag_in_place(&mut buf, n, house.as_mut(), cancel)?;
+    Ok((buf, house))
 }
 
 /// T's diagonal and subdiagonal from the reduction's buffer.
@@ -277,13 +311,17 @@ fn diagonals(buf: &[f64], n: usize) -> (Vec<f64>, Vec<f64>) {
     (d, e)
 }
 
-fn general_eigen(x: &DMatrix<f64>, only_values: bool) -> Result<(Value, Value), KernelError> {
+fn general_eigen(
+    x: &DMatrix<f64>,
+    only_values: bool,
+    cancel: &AtomicBool,
+) -> Result<(Value, Value), KernelError> {
     let n = x.nrows();
     // dgeev balances first; so must we, or badly scaled matrices lose
     // their small eigenvalues.
     let mut h = x.clone();
     let balancing = super::balance::balance(&mut h);
-    let (re, im, vr) = real_eigen(&mut h, !only_values)?;
+    let (re, im, vr) = real_eigen(&mut h, !only_values, cancel)?;
     let vals: Vec<Complex64> = (0..n).map(|i| Complex64::new(re[i], im[i])).collect();
     // R sorts by decreasing modulus with a stable sort; LAPACK lists a
     // conjugate pair with the positive imaginary part first, so it stays so.
@@ -332,7 +370,11 @@ type RealEigen = (Vec<f64>, Vec<f64>, Option<DMatrix<f64>>);
 /// `vectors` the eigenvectors Z X of T's (X upper triangular). Returns the
 /// real and imaginary parts of the eigenvalues in LAPACK's order, and the
 /// vectors in `dgeev`'s real layout (a complex pair as columns re, im).
-fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelError> {
+fn real_eigen(
+    h: &mut DMatrix<f64>,
+    vectors: bool,
+    cancel: &AtomicBool,
+) -> Result<RealEigen, KernelError> {
     use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
     use faer::linalg::evd::hessenberg;
     use faer::linalg::householder;
@@ -362,6 +404,7 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
         stack,
         Default::default(),
     );
+    check_cancel(cancel)?;
     let mut z = vectors.then(|| {
         let mut z = faer::Mat::<f64>::identity(n, n);
         hessenberg_q(
@@ -377,6 +420,7 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
             hv[(i, j)] = 0.0;
         }
     }
+    check_cancel(cancel)?;
     let info = super::schur::multishift_qr(
         vectors,
         hv.rb_mut(),
@@ -395,8 +439,10 @@ fn real_eigen(h: &mut DMatrix<f64>, vectors: bool) -> Result<RealEigen, KernelEr
     let Some(z) = z else {
         return Ok((re, im, None));
     };
+    check_cancel(cancel)?;
     let mut x = vec![0.0; n * n];
     super::schur::schur_eigenvectors(hv.rb(), &mut x);
+    check_cancel(cancel)?;
     let mut vr = DMatrix::<f64>::zeros(n, n);
     matmul(
         faer_view_mut(&mut vr),
@@ -558,11 +604,16 @@ mod tests {
     /// Schur pipeline: a 1×1, a rotation (values ±i), a zero matrix.
     #[test]
     fn tiny_and_degenerate_general_matrices() {
-        let (v, vec) = general_eigen(&DMatrix::from_row_slice(1, 1, &[5.0]), false).unwrap();
+        let (v, vec) = general_eigen(
+            &DMatrix::from_row_slice(1, 1, &[5.0]),
+            false,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert!(matches!(v, Value::Num(ref v) if v == &[5.0]));
         assert!(matches!(vec, Value::Mat(ref m) if m[(0, 0)] == 1.0));
         let rot = DMatrix::from_row_slice(2, 2, &[0.0, -1.0, 1.0, 0.0]);
-        let (v, vec) = general_eigen(&rot, false).unwrap();
+        let (v, vec) = general_eigen(&rot, false, &AtomicBool::new(false)).unwrap();
         let Value::Complex(v) = v else {
             panic!("complex values expected")
         };
@@ -580,10 +631,11 @@ mod tests {
                 assert!((lhs - v[j] * m[(i, j)]).norm() < 1e-15);
             }
         }
-        let (v, vec) = general_eigen(&DMatrix::zeros(3, 3), false).unwrap();
+        let (v, vec) =
+            general_eigen(&DMatrix::zeros(3, 3), false, &AtomicBool::new(false)).unwrap();
         assert!(matches!(v, Value::Num(ref v) if v == &[0.0; 3]));
         assert!(matches!(vec, Value::Mat(ref m) if *m == DMatrix::identity(3, 3)));
-        let (v, vec) = general_eigen(&rot, true).unwrap();
+        let (v, vec) = general_eigen(&rot, true, &AtomicBool::new(false)).unwrap();
         assert!(matches!(v, Value::Complex(_)) && matches!(vec, Value::Null));
     }
 
@@ -591,10 +643,17 @@ mod tests {
     /// reduction and `dsterf`.
     #[test]
     fn smallest_symmetric_values() {
-        let one = symmetric_eigen(&DMatrix::from_row_slice(1, 1, &[2.5]), true).unwrap();
+        let one = symmetric_eigen(
+            &DMatrix::from_row_slice(1, 1, &[2.5]),
+            true,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert!(matches!(one.0, Value::Num(ref v) if v == &[2.5]));
         let two = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]);
-        let (Value::Num(v), Value::Null) = symmetric_eigen(&two, true).unwrap() else {
+        let (Value::Num(v), Value::Null) =
+            symmetric_eigen(&two, true, &AtomicBool::new(false)).unwrap()
+        else {
             panic!("values only expected")
         };
         assert!(

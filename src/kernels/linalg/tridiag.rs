@@ -11,6 +11,8 @@
 //! subdiagonal, the reflectors' essential parts below the subdiagonal
 //! (`H = I - v vᵀ / τ`, `v₀ = 1`), and the `τ`s upgraded to block factors.
 
+use std::sync::atomic::AtomicBool;
+
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::householder;
 use faer::linalg::matmul::triangular::{self, BlockStructure};
@@ -18,6 +20,7 @@ use faer::{Accum, ColMut, MatMut, MatRef};
 use pulp::{Simd, WithSimd};
 
 use super::gemv::{dot, gemv_n_add, gemv_t};
+use crate::kernels::{check_cancel, KernelError};
 
 /// Columns reduced per panel.
 const PANEL: usize = 32;
@@ -29,11 +32,17 @@ const CROSSOVER: usize = 128;
 /// Reduces the lower triangle of the `n x n` column-major `a` in place,
 /// as faer's `tridiag_in_place` does (the upper triangle is not read).
 /// `house` is `b x (n - 1)` for the back-transform's block size `b`.
-pub(super) fn tridiag_in_place(a: &mut [f64], n: usize, mut house: MatMut<'_, f64>) {
+/// `Err` (and `a` half reduced) when `cancel` is set between panels.
+pub(super) fn tridiag_in_place(
+    a: &mut [f64],
+    n: usize,
+    mut house: MatMut<'_, f64>,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
     assert_eq!(a.len(), n * n);
     assert_eq!(house.ncols(), n.saturating_sub(1));
     if n == 0 {
-        return;
+        return Ok(());
     }
     // faer's τ for each reflector, upgraded to block factors at the end.
     let mut taus = vec![0.0; n - 1];
@@ -42,6 +51,7 @@ pub(super) fn tridiag_in_place(a: &mut [f64], n: usize, mut house: MatMut<'_, f6
     let mut vw = vec![0.0; 4 * n * PANEL];
     let mut p = 0;
     while n - p > CROSSOVER {
+        check_cancel(cancel)?;
         reduce_panel(a, n, p, &mut w, &mut vw, &mut taus);
         p += PANEL;
     }
@@ -63,6 +73,7 @@ pub(super) fn tridiag_in_place(a: &mut [f64], n: usize, mut house: MatMut<'_, f6
         Default::default(),
     );
     upgrade_factors(a, n, &taus, house.as_mut());
+    Ok(())
 }
 
 /// The end of faer's `tridiag_in_place`: each block of `b` reflectors gets

@@ -31,7 +31,7 @@ fn reduce(a: &Mat<f64>, b: usize) -> (Vec<f64>, Mat<f64>) {
         }
     }
     let mut house = Mat::<f64>::zeros(b, n.saturating_sub(1));
-    tridiag_in_place(&mut buf, n, house.as_mut());
+    tridiag_in_place(&mut buf, n, house.as_mut(), &AtomicBool::new(false)).unwrap();
     (buf, house)
 }
 

@@ -16,10 +16,14 @@ mod secular;
 #[cfg(test)]
 mod tests;
 
+use std::sync::atomic::AtomicBool;
+
 use faer::reborrow::ReborrowMut;
 use faer::MatMut;
 
 use merge::{merge, Scratch};
+
+use crate::kernels::{check_cancel, KernelError};
 
 /// Largest block solved directly by QL.
 const LEAF: usize = 32;
@@ -29,7 +33,13 @@ const LEAF: usize = 32;
 /// off-diagonal `e` (`e.len() + 1 == d.len()`). `out` is `n x n` with unit
 /// row stride and must be zero on entry (a fresh zeroed matrix costs no
 /// second pass over memory); every entry is written. Entries must be finite.
-pub(crate) fn tridiagonal_eigen(d: &mut [f64], e: &[f64], mut out: MatMut<'_, f64>) {
+/// `Err` when `cancel` is set before a merge.
+pub(crate) fn tridiagonal_eigen(
+    d: &mut [f64],
+    e: &[f64],
+    mut out: MatMut<'_, f64>,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
     let n = d.len();
     assert_eq!(
         e.len() + 1,
@@ -41,7 +51,7 @@ pub(crate) fn tridiagonal_eigen(d: &mut [f64], e: &[f64], mut out: MatMut<'_, f6
         "tridiagonal_eigen: out must be zero on entry"
     );
     if n == 0 {
-        return;
+        return Ok(());
     }
     // Solve at unit scale (as `dstedc` does) so that no intermediate can
     // overflow or underflow; powers of two make the scaling exact.
@@ -50,15 +60,16 @@ pub(crate) fn tridiagonal_eigen(d: &mut [f64], e: &[f64], mut out: MatMut<'_, f6
         for i in 0..n {
             out[(i, i)] = 1.0;
         }
-        return;
+        return Ok(());
     }
     let shift = -norm.log2().round() as i32;
     let mut e = e.to_vec();
     scale_pow2(d, shift);
     scale_pow2(&mut e, shift);
     let mut scratch = Scratch::new(n);
-    solve(d, &e, out, &mut scratch);
+    solve(d, &e, out, &mut scratch, cancel)?;
     scale_pow2(d, -shift);
+    Ok(())
 }
 
 fn scale_pow2(x: &mut [f64], mut k: i32) {
@@ -73,18 +84,24 @@ fn scale_pow2(x: &mut [f64], mut k: i32) {
 }
 
 /// `q` is zero outside the diagonal block this call fills.
-fn solve(d: &mut [f64], e: &[f64], mut q: MatMut<'_, f64>, s: &mut Scratch) {
+fn solve(
+    d: &mut [f64],
+    e: &[f64],
+    mut q: MatMut<'_, f64>,
+    s: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Result<(), KernelError> {
     let n = d.len();
     if n == 1 {
         q[(0, 0)] = 1.0;
-        return;
+        return Ok(());
     }
     if n <= LEAF {
         // A block whose QL fails (never seen) is split further instead,
         // down to 1 x 1 if need be.
         let original = d.to_vec();
         if leaf::leaf_eigen(d, e, q.rb_mut(), s.leaf_work(n * n + n)) {
-            return;
+            return Ok(());
         }
         d.copy_from_slice(&original);
     }
@@ -94,7 +111,21 @@ fn solve(d: &mut [f64], e: &[f64], mut q: MatMut<'_, f64>, s: &mut Scratch) {
     d[m - 1] -= beta.abs();
     d[m] -= beta.abs();
     let (d1, d2) = d.split_at_mut(m);
-    solve(d1, &e[..m - 1], q.rb_mut().submatrix_mut(0, 0, m, m), s);
-    solve(d2, &e[m..], q.rb_mut().submatrix_mut(m, m, n - m, n - m), s);
+    solve(
+        d1,
+        &e[..m - 1],
+        q.rb_mut().submatrix_mut(0, 0, m, m),
+        s,
+        cancel,
+    )?;
+    solve(
+        d2,
+        &e[m..],
+        q.rb_mut().submatrix_mut(m, m, n - m, n - m),
+        s,
+        cancel,
+    )?;
+    check_cancel(cancel)?;
     merge(d, q, m, beta, s);
+    Ok(())
 }

@@ -1,3 +1,5 @@
+use std::sync::atomic::AtomicBool;
+
 use faer::Mat;
 
 use super::tridiagonal_eigen;
@@ -9,7 +11,7 @@ fn errors(d0: &[f64], e0: &[f64]) -> (f64, f64, Vec<f64>) {
     let n = d0.len();
     let mut d = d0.to_vec();
     let mut u = Mat::<f64>::zeros(n, n);
-    tridiagonal_eigen(&mut d, e0, u.as_mut());
+    tridiagonal_eigen(&mut d, e0, u.as_mut(), &AtomicBool::new(false)).unwrap();
     for w in d.windows(2) {
         assert!(w[0] <= w[1], "eigenvalues not increasing: {w:?}");
     }
