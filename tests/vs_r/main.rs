@@ -43,6 +43,7 @@ mod library29;
 mod library30;
 mod library31;
 mod library32;
+mod library33;
 mod library4;
 mod library5;
 mod library6;
