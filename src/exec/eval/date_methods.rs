@@ -16,6 +16,7 @@ use crate::workflow::Arg;
 use super::{call, Ctx, EvalError};
 
 type Given<'v> = [(Option<String>, Cow<'v, Value>)];
+type Owned<'v> = Vec<(Option<String>, Cow<'v, Value>)>;
 
 /// The call's spans, for the defaults it runs and the errors it raises.
 struct Site<'a> {
@@ -52,7 +53,7 @@ fn classed(v: &Value) -> bool {
 }
 
 /// The values with Dates and difftimes as their bare numbers.
-fn unclass_all<'v>(values: &Given<'v>) -> Vec<(Option<String>, Cow<'v, Value>)> {
+fn unclass_all<'v>(values: &Given<'v>) -> Owned<'v> {
     values
         .iter()
         .map(|(n, v)| {
@@ -92,9 +93,7 @@ fn as_text(v: &Value, fmt: &str) -> Result<Value, KernelError> {
 }
 
 /// The values with each Date as its text (what `as.character` gives).
-fn dates_as_text<'v>(
-    values: &Given<'v>,
-) -> Result<Vec<(Option<String>, Cow<'v, Value>)>, KernelError> {
+fn dates_as_text<'v>(values: &Given<'v>) -> Result<Owned<'v>, KernelError> {
     values
         .iter()
         .map(|(n, v)| {
