@@ -18,6 +18,7 @@ use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 use super::integer::{self, Integers};
 
 mod call_text;
+mod date_methods;
 mod nls;
 mod update;
 
@@ -1209,6 +1210,10 @@ fn call_traced(
     ctx: &mut Ctx,
     trace: bool,
 ) -> Result<(Value, Option<String>), EvalError> {
+    // R dispatches on a Date's class before the default sees its days.
+    if let Some(r) = date_methods::dispatch(func, func_span, call_span, args, values, ctx) {
+        return r.map(|v| (v, None));
+    }
     let kernel = registry().get(func).ok_or_else(|| EvalError {
         span: func_span,
         message: format!("could not find function `{func}`"),

@@ -67,6 +67,9 @@ fn note(name: &str) -> Option<&'static str> {
             " (the loadings are a matrix without R's class \"loadings\")",
         ),
         "lsfit" => Some(" (one response: a matrix `y` and `yname` are refused)"),
+        "as.Date" => Some(
+            " (text read with %Y %m %d %e %y %b %B %h %j %a %A and literal text; a format R would complete from today's date is refused)",
+        ),
         "rapply" => Some(
             " (`classes` naming \"numeric\", \"integer\" or \"double\" is refused: flowcast does not know which numbers inside a list are R integers)",
         ),

@@ -45,6 +45,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: old_class_eval,
     },
     Kernel {
+        name: "unclass",
+        params: &[req("x")],
+        random: false,
+        shape: unclass_shape,
+        eval: unclass_eval,
+    },
+    Kernel {
         name: "inherits",
         params: &[req("x"), req("what"), opt("which")],
         random: false,
@@ -282,5 +289,54 @@ fn inherits_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         None => Type::logical(Some(1)),
         Some(_) => Type::Any,
+    })
+}
+
+/// R's `unclass(x)`: the class attribute dropped, the rest kept: a Date's
+/// days, a factor's codes (with its levels), a data frame's list.
+fn unclass_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    Ok(match x {
+        Value::Named(_) if super::dates::is_date(x) || super::dates::is_difftime(x) => {
+            super::dates::unclassed(x)
+        }
+        Value::Named(n) => {
+            let mut n = n.clone();
+            n.attrs.retain(|(k, _)| k != "class");
+            n.table = None;
+            n.tsp = None;
+            let bare = n.names.is_none()
+                && n.rownames.is_none()
+                && n.colnames.is_none()
+                && n.match_length.is_none()
+                && n.attrs.is_empty();
+            if bare {
+                n.value
+            } else {
+                Value::Named(n)
+            }
+        }
+        Value::Factor(f) => super::names::with_attr(
+            Value::Num(f.integer_codes()),
+            "levels",
+            Value::Str(f.levels.clone()),
+        ),
+        Value::List(l) => {
+            let mut l = l.clone();
+            l.class = None;
+            Value::List(l)
+        }
+        other => other.clone(),
+    })
+}
+
+fn unclass_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(Type::Factor { len, .. }) => Type::Num {
+            len: *len,
+            value: None,
+        },
+        Some(Type::Record { .. }) | None => Type::Any,
+        Some(t) => t.clone(),
     })
 }

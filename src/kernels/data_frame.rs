@@ -139,6 +139,26 @@ struct Part {
     rows: Option<RowNames>,
 }
 
+/// A column without its names; a Date column keeps its class, as R's
+/// `as.data.frame.Date` keeps it.
+fn kept_column(c: &Value) -> Value {
+    let bare = strip_value(c.clone());
+    if super::dates::is_date(c) {
+        super::dates::date(bare)
+    } else {
+        bare
+    }
+}
+
+/// `bare` with the Date class of `v`, when it has it.
+fn with_class_of(v: &Value, bare: &Value) -> Value {
+    if super::dates::is_date(v) {
+        super::dates::date(bare.clone())
+    } else {
+        bare.clone()
+    }
+}
+
 fn part(func: &str, v: &Value) -> Result<Part, String> {
     if let Some(l) = as_frame(v) {
         let names = l.names.clone().unwrap_or_default();
@@ -146,7 +166,7 @@ fn part(func: &str, v: &Value) -> Result<Part, String> {
             columns: names
                 .into_iter()
                 .map(Some)
-                .zip(l.items.iter().map(|c| strip_value(c.clone())))
+                .zip(l.items.iter().map(kept_column))
                 .collect(),
             rows: l.row_names.clone(),
         });
@@ -172,7 +192,7 @@ fn part(func: &str, v: &Value) -> Result<Part, String> {
     }
     match bare(v) {
         bare @ (Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_)) => Ok(Part {
-            columns: vec![(None, bare.clone())],
+            columns: vec![(None, kept_column(&with_class_of(v, bare)))],
             rows: super::row_names::from_names(super::names::names(v)),
         }),
         other => Err(format!(

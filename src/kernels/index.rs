@@ -310,6 +310,10 @@ pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, Kern
             levels: f.levels.clone(),
             ordered: f.ordered,
         }),
+        // A data frame's Date column keeps its class through `[`.
+        Value::Named(_) if super::dates::is_date(x) => {
+            super::dates::date(pick_value(super::names::bare(x), pos)?)
+        }
         Value::Named(n) => pick_value(&n.value, pos)?,
         Value::Formula(_) => {
             return Err(KernelError::new(
@@ -482,6 +486,16 @@ pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Va
             ),
             _ => Err(KernelError::new("incorrect number of dimensions")),
         }?;
+        // `[.Date` and `[.difftime` keep the class (and units).
+        if super::dates::is_date(x) {
+            return Ok(super::dates::date(picked));
+        }
+        if super::dates::is_difftime(x) {
+            return Ok(super::dates::difftime(
+                picked,
+                super::dates::difftime_units(x),
+            ));
+        }
         // A table stays one unless it drops to a single cell or, from
         // two dimensions, to a vector.
         return Ok(match &n.table {
@@ -850,6 +864,13 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Named(n) => (n.names.as_deref(), false),
         _ => (None, false),
     };
+    // `[[.Date` keeps the class, as `[[.difftime` does its units.
+    let outer_class = if super::dates::is_date(x) {
+        Some(true)
+    } else {
+        super::dates::is_difftime(x).then_some(false)
+    };
+    let outer_units = super::dates::difftime_units(x).to_string();
     // `x[["a"]]` finds `a` among the names; the element comes without it.
     let x = super::names::bare(x);
     if matches!(x, Value::Null) {
@@ -858,7 +879,12 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
     let Some(p) = index2_pos(x.len(), i, names, list)? else {
         return Ok(Value::Null);
     };
-    Ok(match x {
+    let classed = |v: Value| match outer_class {
+        Some(true) => super::dates::date(v),
+        Some(false) => super::dates::difftime(v, &outer_units),
+        None => v,
+    };
+    Ok(classed(match x {
         Value::List(l) => as_r_keeps_it(l, &l.items[p]),
         Value::Num(v) => Value::scalar(v[p]),
         Value::Mat(m) => Value::scalar(m.as_slice()[p]),
@@ -875,7 +901,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Null | Value::Formula(_) | Value::Named(_) => {
             return Err(KernelError::new("object is not subsettable"))
         }
-    })
+    }))
 }
 
 pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {

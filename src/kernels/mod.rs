@@ -41,7 +41,7 @@ mod birthday;
 mod bitwise;
 mod boxplot_stats;
 mod cancor;
-mod class;
+pub(crate) mod class;
 mod clustering;
 mod coerce;
 pub mod collate;
@@ -55,6 +55,7 @@ mod cophenetic;
 mod cov_wt;
 pub mod data;
 mod data_frame;
+pub mod dates;
 mod density;
 mod diffinv;
 mod dmultinom;
@@ -446,6 +447,7 @@ pub fn registry() -> &'static Registry {
             loglin::KERNELS,
             princomp::KERNELS,
             rapply::KERNELS,
+            dates::KERNELS,
             append::KERNELS,
             cophenetic::KERNELS,
             cancor::KERNELS,

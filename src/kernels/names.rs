@@ -386,6 +386,13 @@ pub fn reads_names(func: &str) -> bool {
             | "window"
             | "spec.pgram"
             | "spectrum"
+            // A Date's class says what its numbers are.
+            | "unclass"
+            | "as.Date"
+            | "weekdays"
+            | "months"
+            | "julian"
+            | "difftime"
     )
 }
 

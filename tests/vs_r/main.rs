@@ -43,6 +43,7 @@ mod library29;
 mod library30;
 mod library31;
 mod library32;
+mod library33;
 mod library34;
 mod library35;
 mod library4;

@@ -233,6 +233,18 @@ fn nargs<T>(a: &Args<T>) -> usize {
 }
 
 pub(super) fn shape_seq(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    // seq.Date's `by = "month"`: a Date `from` is a number to the plan,
+    // so the run says whether from is one (see exec's date_methods).
+    if matches!(a.get("by"), Some(Type::Str { .. }))
+        && a.get("from").is_some_and(|t| matches!(t, Type::Num { .. }))
+    {
+        let len = a
+            .get("length.out")
+            .and_then(Type::const_nums)
+            .filter(|v| v.len() == 1 && v[0] >= 0.0 && v[0] < 1e8)
+            .map(|v| v[0].ceil() as usize);
+        return Ok(Type::Num { len, value: None });
+    }
     for n in NAMES {
         if a.get(n).is_some_and(|t| !t.is_numeric()) {
             return Err(a.error(n, format!("'{n}' must be a finite number")));
