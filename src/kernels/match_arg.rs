@@ -54,7 +54,7 @@ fn quoted(s: &str) -> String {
 fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let arg = args
         .get("arg")
-        .map(|v| bare(v))
+        .map(bare)
         .ok_or_else(|| KernelError::new("argument \"arg\" is missing, with no default"))?;
     let choices = args.get("choices").map_or(Value::Null, |c| bare(c).clone());
     let several = args.bool_or("several.ok", false)?;
