@@ -1189,6 +1189,17 @@ fn operate(
     }
 }
 
+/// An argument-matching error at the argument it names, else the call.
+fn arg_error(e: crate::kernels::ArgError, args: &[Arg], call_span: Span) -> EvalError {
+    EvalError {
+        span: e
+            .arg
+            .and_then(|i| args.get(i))
+            .map_or(call_span, |a| a.span),
+        message: e.message,
+    }
+}
+
 pub(super) fn call(
     func: &str,
     func_span: Span,
@@ -1236,14 +1247,8 @@ fn call_traced(
             .any(|(_, v)| crate::kernels::arrays::array_dims(v).is_some())
     {
         let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
-        let matched =
-            Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
-                span: e
-                    .arg
-                    .and_then(|i| args.get(i))
-                    .map_or(call_span, |a| a.span),
-                message: e.message,
-            })?;
+        let matched = Args::match_call(kernel.name, kernel.params, given)
+            .map_err(|e| arg_error(e, args, call_span))?;
         if let Some(r) = crate::kernels::arrays::array_call(&matched, ctx) {
             let value = r.map_err(|e| EvalError {
                 span: call_span,
@@ -1305,13 +1310,8 @@ fn call_traced(
             (n.clone(), v)
         })
         .collect();
-    let matched = Args::match_call(kernel.name, kernel.params, given).map_err(|e| EvalError {
-        span: e
-            .arg
-            .and_then(|i| args.get(i))
-            .map_or(call_span, |a| a.span),
-        message: e.message,
-    })?;
+    let matched = Args::match_call(kernel.name, kernel.params, given)
+        .map_err(|e| arg_error(e, args, call_span))?;
     // The result must fit before the kernel makes it: Rust aborts the
     // process on a failed allocation, R fails the call.
     let room = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

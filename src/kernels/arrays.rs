@@ -683,23 +683,7 @@ pub(super) fn margin_slices(
 /// dimensions must have the same ones, and a plain vector may not be
 /// longer than the array.
 pub fn check_conformable(func: &str, operands: &[&Value]) -> Result<(), KernelError> {
-    let operator = matches!(
-        func,
-        "+" | "-"
-            | "*"
-            | "/"
-            | "^"
-            | "%%"
-            | "%/%"
-            | "=="
-            | "!="
-            | "<"
-            | ">"
-            | "<="
-            | ">="
-            | "&"
-            | "|"
-    );
+    let operator = super::names::is_operator(func);
     let [a, b] = operands else {
         return Ok(());
     };

@@ -58,7 +58,8 @@ const MACHINE_DOUBLES: [&str; 6] = [
     "longdouble.neg.eps",
 ];
 
-const MONTHS: [&str; 12] = [
+/// R's `month.name`.
+pub(super) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

@@ -9,6 +9,7 @@
 //! (`+.Date`, `Ops.Date`, `seq.Date`, …) is in exec/date_methods.rs.
 
 use super::args::{ArgError, Args};
+use super::constants::MONTHS;
 use super::names::with_attr;
 use super::value::{is_na, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
@@ -58,20 +59,6 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
 ];
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 const WEEKDAYS: [&str; 7] = [
     "Sunday",
     "Monday",
@@ -920,6 +907,24 @@ fn month_steps(from: &Civil, months: impl Iterator<Item = f64>) -> Vec<f64> {
 /// Most dates seq.Date makes before flowcast refuses the call.
 const MAX_SEQ: f64 = 1e8;
 
+/// seq.Date's count of steps of `step` (days, or months) over `span`,
+/// as seq.int counts them, with R's errors.
+fn last_step(span: f64, step: f64) -> Result<usize, KernelError> {
+    if step == 0.0 {
+        return Err(KernelError::new("invalid '(to - from)/by' in seq(.)"));
+    }
+    let n = span / step;
+    if n < 0.0 {
+        return Err(KernelError::new("wrong sign in 'by' argument"));
+    }
+    if n > MAX_SEQ {
+        return Err(KernelError::new(
+            "flowcast makes at most 1e8 dates in one seq",
+        ));
+    }
+    Ok((n + 1e-10).floor() as usize)
+}
+
 /// `seq.Date(from, to, by, length.out)` where from (and to) are single
 /// days; `None` is a missing argument.
 pub fn seq_dates(
@@ -979,19 +984,7 @@ pub fn seq_dates(
                 if del == 0.0 {
                     vec![from]
                 } else {
-                    if by.step == 0.0 {
-                        return Err(KernelError::new("invalid '(to - from)/by' in seq(.)"));
-                    }
-                    let n = del / by.step;
-                    if n < 0.0 {
-                        return Err(KernelError::new("wrong sign in 'by' argument"));
-                    }
-                    if n > MAX_SEQ {
-                        return Err(KernelError::new(
-                            "flowcast makes at most 1e8 dates in one seq",
-                        ));
-                    }
-                    let k = (n + 1e-10).floor() as usize;
+                    let k = last_step(del, by.step)?;
                     (0..=k).map(|i| from + i as f64 * by.step).collect()
                 }
             }
@@ -1014,19 +1007,7 @@ pub fn seq_dates(
                     12.0 * (end.year - start.year) as f64 + f64::from(end.month)
                         - f64::from(start.month)
                 };
-                if by.step == 0.0 {
-                    return Err(KernelError::new("invalid '(to - from)/by' in seq(.)"));
-                }
-                let n = span / by.step;
-                if n < 0.0 {
-                    return Err(KernelError::new("wrong sign in 'by' argument"));
-                }
-                if n > MAX_SEQ {
-                    return Err(KernelError::new(
-                        "flowcast makes at most 1e8 dates in one seq",
-                    ));
-                }
-                let k = (n + 1e-10).floor() as usize;
+                let k = last_step(span, by.step)?;
                 month_steps(&start, (0..=k).map(|i| i as f64 * by.step))
             }
             (None, None) => Vec::new(),

@@ -467,7 +467,7 @@ fn keeps_first(func: &str) -> bool {
 
 /// Binary operators: the names of the first operand of the result's
 /// length, else of the second (R's rule for arithmetic).
-fn is_operator(func: &str) -> bool {
+pub(super) fn is_operator(func: &str) -> bool {
     matches!(
         func,
         "+" | "-"
