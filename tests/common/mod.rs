@@ -178,6 +178,16 @@ pub fn steps_workflow(steps: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// What `flowcast check` prints (stderr then stdout) for a workflow of
+/// `steps`, which it must accept.
+pub fn checked(steps: &str) -> String {
+    let (_dir, path) = steps_workflow(steps);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let all = text(&out.stderr) + &text(&out.stdout);
+    assert!(out.status.success(), "{all}");
+    all
+}
+
 /// A process's output as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -59,11 +59,7 @@ fn shape_is_known_before_the_run() {
     let steps = "l = 'lapply(1:3, function(i) i / 2)'\n\
                  a = 'rapply(l, function(x) x * 2)'\n\
                  b = 'rapply(l, function(x) x, how = \"list\")'";
-    let (_dir, path) = common::steps_workflow(steps);
-    let out = common::flowcast(&["check", path.to_str().unwrap()]);
-    let all =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{all}");
+    let all = common::checked(steps);
     assert!(all.contains("num[3]"), "{all}");
     assert!(all.contains("list[3] of num[1]"), "{all}");
 }

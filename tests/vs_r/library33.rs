@@ -58,11 +58,7 @@ fn shape_is_known_before_the_run() {
     let steps = "d = 'as.Date(c(\"2024-01-01\", \"2024-02-01\", NA))'\n\
                  w = 'weekdays(d)'\n\
                  s = 'seq(as.Date(\"2024-01-31\"), by = \"month\", length.out = 4)'";
-    let (_dir, path) = common::steps_workflow(steps);
-    let out = common::flowcast(&["check", path.to_str().unwrap()]);
-    let all =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{all}");
+    let all = common::checked(steps);
     assert!(all.contains("num[3]"), "{all}");
     assert!(all.contains("chr[3]"), "{all}");
     assert!(all.contains("num[4]"), "{all}");

@@ -30,11 +30,7 @@ fn shape_is_known_before_the_run() {
     let steps = "f = 'function(type = c(\"a\", \"b\")) match.arg(type)'\n\
                  a = 'f(\"b\")'\n\
                  b = 'match.arg(c(\"a\", \"b\"), c(\"alpha\", \"beta\"), several.ok = TRUE)'";
-    let (_dir, path) = common::steps_workflow(steps);
-    let out = common::flowcast(&["check", path.to_str().unwrap()]);
-    let all =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{all}");
+    let all = common::checked(steps);
     assert!(all.contains("chr[1]"), "{all}");
     assert!(all.contains("chr[?]"), "{all}");
 }
