@@ -654,12 +654,12 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let Some(f) = shape_fun(args, "FUN", ctx)? else {
         return Ok(Type::Any);
     };
-    // X may be an array (typed unknown, or as the numbers or logicals it
-    // holds), whose result's shape only the run knows.
+    // X may be an array (typed unknown, or as numbers or logicals of
+    // unknown length), whose result's shape only the run knows.
     if args.func == "apply"
         && matches!(
             args.ty("X"),
-            Some(Type::Any | Type::Num { .. } | Type::Bool { .. })
+            Some(Type::Any | Type::Num { len: None, .. } | Type::Bool { len: None, .. })
         )
     {
         return Ok(Type::Any);

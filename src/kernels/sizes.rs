@@ -115,8 +115,10 @@ fn nrow_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     };
     let dims = match t {
         Type::Mat { .. } | Type::ComplexMat { .. } | Type::BoolMat { .. } => t.dims(),
-        // An array may be typed as the numbers or logicals it holds.
-        Type::Any | Type::Num { .. } | Type::Bool { .. } => return Ok(Type::num(1)),
+        // An array may be typed as numbers or logicals of unknown length.
+        Type::Any | Type::Num { len: None, .. } | Type::Bool { len: None, .. } => {
+            return Ok(Type::num(1))
+        }
         _ => frame::type_dims(t),
     };
     let n = match dims {

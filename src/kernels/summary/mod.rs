@@ -440,10 +440,13 @@ fn margin_shape(args: &Args<Type>, rows: bool) -> Result<Type, ArgError> {
             len: if rows { *r } else { *c },
             value: None,
         }),
-        // An array (typed unknown, or as the numbers or logicals it holds
-        // after arithmetic or a comparison): its sums are a vector, a
-        // matrix or an array.
-        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) | None => Ok(Type::Any),
+        // An array (typed unknown, or as numbers or logicals of unknown
+        // length after arithmetic or a comparison): its sums are a
+        // vector, a matrix or an array. A vector of known length holds no
+        // dims, and R refuses it.
+        Some(Type::Any | Type::Num { len: None, .. } | Type::Bool { len: None, .. }) | None => {
+            Ok(Type::Any)
+        }
         Some(t) => Err(args.error(
             "x",
             format!(
@@ -513,8 +516,8 @@ fn dim_shape(args: &Args<Type>, rows: bool) -> Type {
                 None => Type::num(1),
             }
         }
-        // An array may be typed as the numbers or logicals it holds.
-        Some(Type::Any | Type::Num { .. } | Type::Bool { .. }) => Type::Any,
+        // An array may be typed as numbers or logicals of unknown length.
+        Some(Type::Any | Type::Num { len: None, .. } | Type::Bool { len: None, .. }) => Type::Any,
         Some(t) => match super::frame::type_dims(t) {
             Some((r, c)) => match if rows { r } else { c } {
                 Some(n) => Type::scalar_const(n as f64),
