@@ -107,6 +107,34 @@ fixed = { for = "b in 1:300", do = "sum(x[1:5001])" }
 }
 
 #[test]
+fn a_body_whose_size_cycles_with_the_index_is_priced_at_its_mean() {
+    // At k = 1, 12, 24, …, the evenly spaced values of 1:96, `k %% 12` is 0
+    // or 1: typed only there, the loop looked 100x cheaper than it is.
+    let (_, g) = analyse(
+        r#"
+[steps]
+x = "rnorm(300000)"
+cycling = { for = "k in 1:96", do = "sum(x[1:(2000 * (k %% 12) + 100)])" }
+"#,
+    );
+    let t = task(&g, "cycling");
+    let iw = t.index_work.as_ref().expect("depends on k");
+    // Typed at every value of so short a range: each one exact.
+    let ks: Vec<f64> = (1..=96).map(f64::from).collect();
+    let w = iw.weights(&ks);
+    for k in 0..84 {
+        assert!((w[k] - w[k + 12]).abs() <= 1e-9 * w[k], "{k}: {w:?}");
+    }
+    assert!(w[10] > 10.0 * w[11], "k = 11 reads 22,100, k = 12 reads 100: {w:?}");
+    // The loop's work is the mean iteration's: about 11,100 elements.
+    let (short, long) = (iw.at(12.0), iw.at(11.0));
+    let per_element = (long - short) / 22_000.0;
+    let mean = t.work.equivalent_ops();
+    let expected = short + per_element * 11_000.0;
+    assert!((mean / expected - 1.0).abs() < 0.05, "{mean} against {expected}");
+}
+
+#[test]
 fn the_test_drive_samples_the_whole_range() {
     assert_eq!(
         drive_ranges(2000),

@@ -14,8 +14,20 @@ use crate::kernels::work::Work;
 use crate::kernels::{ShapeCtx, Type};
 use crate::workflow::Loop;
 
-/// Values of the loop variable the body is typed at.
+/// Values of the loop variable the body is typed at, evenly spaced over
+/// the range.
 const SAMPLES: usize = 9;
+
+/// Values typed at first, at most: the evenly spaced ones and more at
+/// positions spread by the golden ratio. A body whose sizes cycle with the
+/// index (`x[1:(200 * (k %% 12))]`) can take the same size at every evenly
+/// spaced value, and these fall in between.
+const FIRST: usize = 25;
+
+/// Values typed when the first ones' work goes up and down: a cycling body
+/// is not smooth between samples, so it is typed at every value of a range
+/// this short, and at this many of a longer one (about 18 µs each).
+const DENSE: usize = 256;
 
 /// Works that differ by less than this share are the same.
 const SAME: f64 = 1e-9;
@@ -65,6 +77,16 @@ impl IndexWork {
             })
             .fold(Work::default(), |a, b| a + b);
         sum * (1.0 / iterations.len() as f64)
+    }
+
+    /// Whether the work only rises, or only falls, from sample to sample
+    /// (ties aside): then it is smooth enough to interpolate.
+    fn is_monotone(&self) -> bool {
+        let steps = || self.ops.windows(2).map(|w| w[1] - w[0]);
+        let tol = |d: f64, y: f64| d.abs() <= SAME * y.abs().max(1.0);
+        let up = steps().zip(&self.ops).all(|(d, &y)| d >= 0.0 || tol(d, y));
+        let down = steps().zip(&self.ops).all(|(d, &y)| d <= 0.0 || tol(d, y));
+        up || down
     }
 
     /// The degree of the polynomial in the loop variable the samples lie
@@ -122,6 +144,23 @@ fn bracket(xs: &[f64], v: f64) -> (usize, usize, f64) {
     (k - 1, k, (v - x0) / (x1 - x0))
 }
 
+/// `count` positions in a sorted range of `len` values, in order: every
+/// one of a range that short; else [`SAMPLES`] evenly spaced ones and the
+/// rest where the golden ratio's multiples fall.
+fn positions(len: usize, count: usize) -> Vec<usize> {
+    if len <= count {
+        return (0..len).collect();
+    }
+    let last = (len - 1) as f64;
+    let even = (0..SAMPLES).map(|k| (k * (len - 1)) / (SAMPLES - 1));
+    let spread = (1..=count.saturating_sub(SAMPLES))
+        .map(|j| ((j as f64 * 0.618_033_988_749_895).fract() * last).round() as usize);
+    let mut at: Vec<usize> = even.chain(spread).collect();
+    at.sort_unstable();
+    at.dedup();
+    at
+}
+
 /// The body of loop `l`, whose variable takes `iterations`, typed at
 /// values spread over them; `None` when it cannot be typed at one of them
 /// (the unknown-index typing stands). The work can be the same at each
@@ -138,17 +177,36 @@ pub fn sample<'a>(
     if n < 2 {
         return None;
     }
-    // The distinct values at evenly spaced positions of the sorted range.
     let mut sorted: Vec<f64> = iterations
         .iter()
         .copied()
         .filter(|v| v.is_finite())
         .collect();
     sorted.sort_by(f64::total_cmp);
-    let mut values: Vec<f64> = (0..SAMPLES)
-        .map(|k| sorted[(k * (sorted.len() - 1)) / (SAMPLES - 1)])
+    let typed = type_at(l, &sorted, FIRST, env, file, ctx)?;
+    if typed.is_monotone() {
+        return Some(typed);
+    }
+    type_at(l, &sorted, DENSE, env, file, ctx)
+}
+
+/// The body of `l` typed at `count` of the `sorted` values.
+fn type_at<'a>(
+    l: &'a Loop,
+    sorted: &[f64],
+    count: usize,
+    env: &HashMap<&'a str, Type>,
+    file: &SourceFile,
+    ctx: &ShapeCtx,
+) -> Option<IndexWork> {
+    let mut values: Vec<f64> = positions(sorted.len(), count)
+        .into_iter()
+        .map(|k| sorted[k])
         .collect();
     values.dedup();
+    if values.is_empty() {
+        return None;
+    }
     let mut env = env.clone();
     let mut ops = Vec::with_capacity(values.len());
     let mut works = Vec::with_capacity(values.len());
