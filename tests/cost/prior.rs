@@ -342,6 +342,35 @@ fit2 = \"lm.fit(x2, x2[, 1])\"",
     assert!(fit2 > q2, "{fit2} vs {q2}");
 }
 
+/// Measured on the 2-core VM: svd(nu = 0, nv = 0) of 1000 x 1000 took 202
+/// ms against 423 ms with vectors, not the 4.5x less their flops say; a
+/// 4000 x 200 one took 19 ms for values, 49 ms with its thin u.
+#[test]
+fn singular_values_alone_cost_half_the_vectors_and_a_tall_u_its_length() {
+    let g = graph(
+        "sq = \"matrix(rnorm(1000000), 1000)\"
+tl = \"matrix(rnorm(800000), 4000)\"
+wd = \"t(tl)\"
+sq_values = \"svd(sq, nu = 0, nv = 0)\"
+sq_vectors = \"svd(sq)\"
+tl_values = \"svd(tl, nu = 0, nv = 0)\"
+tl_vectors = \"svd(tl)\"
+tl_v_only = \"svd(tl, nu = 0)\"
+wd_vectors = \"svd(wd)\"
+wd_u_only = \"svd(wd, nv = 0)\"",
+    );
+    let p = |s| predicted(&g, s);
+    let square = p("sq_vectors") / p("sq_values");
+    assert!((1.5..3.0).contains(&square), "{square}");
+    let tall = p("tl_vectors") / p("tl_values");
+    assert!((1.7..3.0).contains(&tall), "{tall}");
+    // Without u, a tall matrix's vectors are only v: n x n.
+    assert!(p("tl_v_only") < 0.7 * p("tl_vectors"));
+    // A wide one's long side is v.
+    assert!((p("wd_vectors") / p("tl_vectors") - 1.0).abs() < 1e-9);
+    assert!(p("wd_u_only") < 0.7 * p("wd_vectors"));
+}
+
 /// glm's gaussian family with its identity link converges on IRLS's second
 /// iteration; binomial takes more.
 #[test]
