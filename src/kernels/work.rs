@@ -420,7 +420,11 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 svd_values_ops(m, n)
             } else {
                 let long = if rows >= cols { "nu" } else { "nv" };
-                let long_side = if none(long) { 0.0 } else { 4.0 * (m - n) * n * n };
+                let long_side = if none(long) {
+                    0.0
+                } else {
+                    4.0 * (m - n) * n * n
+                };
                 SVD * (4.0 * m * n * n + 8.0 * n.powi(3) + long_side)
             }
         }

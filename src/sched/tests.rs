@@ -217,8 +217,12 @@ fn granularity_follows_algorithm_1() {
     assert_eq!(loop_granularity(1.0, 1000.0, 1000, 4, 8), Granularity::Even);
     // Functions dominate: whole.
     assert_eq!(loop_granularity(100.0, 1.0, 1000, 4, 8), Granularity::Whole);
-    // Too few iterations for a test drive: even.
-    assert_eq!(loop_granularity(1.0, 5.0, 31, 4, 8), Granularity::Even);
+    // Too few iterations for a test drive, beside functions that dominate
+    // it: even.
+    assert_eq!(loop_granularity(100.0, 5.0, 31, 4, 8), Granularity::Even);
+    // Too few for a test drive, and heavy: blocks that fit between the
+    // functions, so a path of calls is not queued behind p long blocks.
+    assert_eq!(loop_granularity(1.0, 5.0, 31, 4, 8), Granularity::Blocks(1));
     // No functions at all: even.
     assert_eq!(loop_granularity(0.0, 5.0, 1000, 4, 8), Granularity::Even);
 }
