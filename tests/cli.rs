@@ -447,3 +447,26 @@ arr = "array(1:24, dim = c(2, 3, 4))"
     assert_eq!(value("f"), "fct[4] lo hi <NA> lo (2 levels)");
     assert_eq!(value("arr"), "arr[2x3x4]");
 }
+
+/// `check` types `list(...)` by its length, which its arguments give (R:
+/// `length(list(a = 1, b = "x"))` is 2); it typed every list `?`. A named
+/// list's elements are left unknown: `l[["b"]]` is a string, `l[["z"]]`
+/// NULL.
+#[test]
+fn check_types_a_list_by_its_length() {
+    let said = common::checked(
+        "l = 'list(a = 1, b = \"x\")'\nu = 'list(1, 2)'\nn = 'length(l)'\ne = 'list()'",
+    );
+    let ty = |step: &str| {
+        let row = said
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(step))
+            .unwrap_or_else(|| panic!("no row for {step} in\n{said}"));
+        // step, kind, function, depends on: then the type.
+        value_cell(row, step, 4).to_string()
+    };
+    assert_eq!(ty("l"), "list[2]");
+    assert_eq!(ty("u"), "list[2] of num[1]");
+    assert_eq!(ty("n"), "num[1] = 2");
+    assert_eq!(ty("e"), "list[0]");
+}
