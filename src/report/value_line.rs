@@ -123,8 +123,8 @@ fn short_shape(v: &Value) -> String {
     }
 }
 
-/// The elements to show of a vector of `len`: all when it is short, else
-/// the first few.
+/// The elements of a vector to show: all when it is short, else the
+/// first few.
 fn shown<T>(x: &[T]) -> &[T] {
     &x[..x.len().min(if x.len() <= SHORT { SHORT } else { FIRST })]
 }
