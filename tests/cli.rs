@@ -388,3 +388,85 @@ fn bench_priors_sets_each_steps_prior_beside_its_time() {
     assert_eq!(row("s")[1], "sum", "{stdout}");
     assert!(stdout.contains("prior off by a median factor"), "{stdout}");
 }
+
+/// The value cell of `step`'s row in the headless run table.
+fn value_cell<'a>(table: &'a str, step: &str, columns: usize) -> &'a str {
+    let row = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(step))
+        .unwrap_or_else(|| panic!("no row for {step} in\n{table}"));
+    // The cells before the value hold no spaces: skip them and the gaps.
+    let mut rest = row;
+    for _ in 0..columns {
+        rest = rest.trim_start();
+        rest = &rest[rest.find(' ').unwrap_or(rest.len())..];
+    }
+    rest.trim()
+}
+
+/// The run table says what each step computed as R prints it: a Date as
+/// its day (R: `[1] "2024-01-05" ...`), not the day count 19727; a
+/// difftime with R's "Time difference of 1 days"; a factor by its labels,
+/// not its codes. Each expected text is what R 4.2.2 prints, on one line.
+#[test]
+fn run_table_shows_values_as_r_prints_them() {
+    let (_dir, path) = workflow_file(
+        r#"[steps]
+d = "as.Date(\"2024-01-05\") + 0:3"
+dd = "d[2] - d[1]"
+dds = "d - d[1]"
+weeks = "difftime(d, as.Date(\"2024-01-01\"), units = \"weeks\")"
+week = "difftime(as.Date(\"2024-01-02\"), as.Date(\"2024-01-01\"), units = \"weeks\")"
+gap = "as.Date(c(\"2024-02-29\", NA))"
+ten = "as.Date(\"2024-01-05\") + 0:9"
+f = "factor(c(\"lo\", \"hi\", NA, \"lo\"))"
+arr = "array(1:24, dim = c(2, 3, 4))"
+"#,
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "-p", "1"]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}\n{}", text(&out.stderr));
+    // step, kind, status, workers, predicted, work, error: then the value.
+    let value = |step: &str| value_cell(&table, step, 7).to_string();
+    assert_eq!(
+        value("d"),
+        r#"["2024-01-05" "2024-01-06" "2024-01-07" "2024-01-08"]"#
+    );
+    assert_eq!(value("dd"), "Time difference of 1 days");
+    assert_eq!(value("dds"), "Time differences in days: [0 1 2 3]");
+    assert_eq!(
+        value("weeks"),
+        "Time differences in weeks: [0.5714286 0.7142857 0.8571429 1.0000000]"
+    );
+    assert_eq!(value("week"), "Time difference of 0.1428571 weeks");
+    assert_eq!(value("gap"), r#"["2024-02-29" NA]"#);
+    assert_eq!(
+        value("ten"),
+        r#"Date[10] "2024-01-05" "2024-01-06" "2024-01-07" "2024-01-08" …"#
+    );
+    assert_eq!(value("f"), "fct[4] lo hi <NA> lo (2 levels)");
+    assert_eq!(value("arr"), "arr[2x3x4]");
+}
+
+/// `check` types `list(...)` by its length, which its arguments give (R:
+/// `length(list(a = 1, b = "x"))` is 2); it typed every list `?`. A named
+/// list's elements are left unknown: `l[["b"]]` is a string, `l[["z"]]`
+/// NULL.
+#[test]
+fn check_types_a_list_by_its_length() {
+    let said = common::checked(
+        "l = 'list(a = 1, b = \"x\")'\nu = 'list(1, 2)'\nn = 'length(l)'\ne = 'list()'",
+    );
+    let ty = |step: &str| {
+        let row = said
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(step))
+            .unwrap_or_else(|| panic!("no row for {step} in\n{said}"));
+        // step, kind, function, depends on: then the type.
+        value_cell(row, step, 4).to_string()
+    };
+    assert_eq!(ty("l"), "list[2]");
+    assert_eq!(ty("u"), "list[2] of num[1]");
+    assert_eq!(ty("n"), "num[1] = 2");
+    assert_eq!(ty("e"), "list[0]");
+}

@@ -139,6 +139,8 @@ mod ts;
 mod unsplit;
 mod utf8;
 mod vector;
+/// R's common number layout, for the report's one-line values.
+pub(crate) use vector::format_common;
 mod wilcoxon;
 
 use std::collections::HashMap;

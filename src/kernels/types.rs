@@ -273,7 +273,7 @@ impl Type {
     }
 
     /// A short description for `flowcast check`: `num[1]`, `mat[1200x1200]`,
-    /// `htest`, `list[1200] of num[1]`.
+    /// `htest`, `list[1200] of num[1]`, `list[2]`.
     pub fn describe(&self) -> String {
         fn d(n: Option<usize>) -> String {
             n.map_or_else(|| "?".to_string(), |n| n.to_string())
@@ -296,6 +296,8 @@ impl Type {
             Type::Bool { len, .. } => format!("lgl[{}]", d(*len)),
             Type::BoolMat { rows, cols } => format!("lgl mat[{}x{}]", d(*rows), d(*cols)),
             Type::Record { class, .. } => class.clone(),
+            // Elements of different kinds (a named list's) share nothing to say.
+            Type::List { len, elem } if **elem == Type::Any => format!("list[{}]", d(*len)),
             Type::List { len, elem } => format!("list[{}] of {}", d(*len), elem.describe()),
             Type::Formula { .. } => "formula".into(),
             Type::Factor { len, .. } => format!("fct[{}]", d(*len)),

@@ -12,6 +12,7 @@ pub mod plan;
 pub mod progress;
 pub mod table;
 pub mod units;
+pub mod value_line;
 
 use std::path::Path;
 

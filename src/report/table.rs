@@ -1,119 +1,15 @@
 //! The summary printed after a headless run: one row per step with its
-//! kind, status, worker, time and value (numbers in full, large objects as
-//! their shape).
+//! kind, status, worker, time and value (each value as
+//! [`super::value_line`] writes it).
 
 use std::fmt::Write;
 
 use super::units::seconds;
+use super::value_line::describe;
 use crate::exec::{RunReport, StepError};
 use crate::graph::TaskGraph;
-use crate::kernels::value::is_na;
-use crate::kernels::Value;
 use crate::printable::printable;
 use crate::printable::{pad_end, pad_start};
-
-/// A number as R users read it, with every digit that matters.
-pub fn format_number(x: f64) -> String {
-    if is_na(x) {
-        "NA".into()
-    } else if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "Inf" } else { "-Inf" }.into()
-    } else if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e15) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
-}
-
-fn numbers(v: &[f64], limit: usize) -> String {
-    let mut s: Vec<String> = v.iter().take(limit).map(|&x| format_number(x)).collect();
-    if v.len() > limit {
-        s.push("…".into());
-    }
-    s.join(" ")
-}
-
-/// One line describing a value: small ones in full, large ones by shape.
-pub fn describe(v: &Value) -> String {
-    if let Some(dims) = crate::kernels::arrays::array_dims(v) {
-        let d: Vec<String> = dims.iter().map(usize::to_string).collect();
-        let kind = match crate::kernels::names::bare(v) {
-            Value::Bool(_) => "lgl arr",
-            _ => "arr",
-        };
-        return format!("{kind}[{}]", d.join("x"));
-    }
-    match v {
-        Value::Named(n) => match (&n.names, &n.value) {
-            (Some(labels), Value::Num(x)) if x.len() <= 6 => {
-                let pairs: Vec<String> = labels
-                    .iter()
-                    .zip(x)
-                    .map(|(l, &x)| format!("{l}={}", format_number(x)))
-                    .collect();
-                format!("[{}]", pairs.join(" "))
-            }
-            _ => describe(&n.value),
-        },
-        Value::Null => "NULL".into(),
-        Value::Num(x) if x.len() == 1 => format_number(x[0]),
-        Value::Num(x) if x.len() <= 6 => format!("[{}]", numbers(x, 6)),
-        Value::Num(x) => format!("num[{}] {}", x.len(), numbers(x, 4)),
-        Value::Mat(m) => format!("mat[{}x{}]", m.nrows(), m.ncols()),
-        Value::Complex(z) => format!("cplx[{}]", z.len()),
-        Value::ComplexMat(m) => format!("cplx mat[{}x{}]", m.nrows(), m.ncols()),
-        Value::Str(s) if s.len() == 1 => format!("{:?}", s[0]),
-        Value::Str(s) => format!("chr[{}]", s.len()),
-        Value::Bool(b) if b.len() == 1 => match b[0] {
-            Some(true) => "TRUE",
-            Some(false) => "FALSE",
-            None => "NA",
-        }
-        .into(),
-        Value::Bool(b) => format!("lgl[{}]", b.len()),
-        Value::BoolMat(m) => format!("lgl mat[{}x{}]", m.nrows(), m.ncols()),
-        Value::List(l) => match (&l.class, &l.names) {
-            (Some(class), Some(names)) => {
-                let fields: Vec<String> = names
-                    .iter()
-                    .zip(&l.items)
-                    .filter(|(n, _)| {
-                        class != "htest"
-                            || !matches!(n.as_str(), "method" | "alternative" | "data.name")
-                    })
-                    // An htest's names (`c(t = 2.1)`) are left out of its one line.
-                    .map(|(n, v)| match crate::kernels::names::bare(v) {
-                        Value::Num(x) if x.len() <= 3 => format!("{n} = {}", numbers(x, 3)),
-                        Value::Str(s) if s.len() == 1 => format!("{n} = {:?}", s[0]),
-                        other => format!("{n} = {}", short_shape(other)),
-                    })
-                    .collect();
-                let method = l
-                    .field("method")
-                    .and_then(|m| match m {
-                        Value::Str(s) if class == "htest" => s.first().cloned(),
-                        _ => None,
-                    })
-                    .map(|m| format!(" ({m})"))
-                    .unwrap_or_default();
-                format!("{class}: {}{method}", fields.join(", "))
-            }
-            _ => format!("list[{}]", l.items.len()),
-        },
-        Value::Formula(_) => "formula".into(),
-        Value::Factor(f) => format!("fct[{}] ({} levels)", f.codes.len(), f.levels.len()),
-    }
-}
-
-fn short_shape(v: &Value) -> String {
-    match v {
-        Value::Num(x) => format!("num[{}]", x.len()),
-        Value::List(l) => format!("list[{}]", l.items.len()),
-        other => describe(other),
-    }
-}
 
 /// How many steps there are, and how many of them ran and were reused
 /// when any were: `13 steps` or `13 steps (1 ran, 12 cached)`.

@@ -168,7 +168,7 @@ pub(super) static KERNELS: &[Kernel] = &[
         name: "list",
         params: &[DOTS],
         random: false,
-        shape: |_, _| Ok(Type::Any),
+        shape: shape_list,
         eval: eval_list,
     },
     Kernel {
@@ -271,6 +271,25 @@ fn num_of_len(len: Option<usize>) -> Type {
 
 /// `list(...)`: the arguments as a generic vector, named when any is
 /// (an unnamed one then named `""`, as in R).
+/// R's `list(...)`: one element per argument. An unnamed list's elements
+/// are typed by what they share (what `[[i]]`, `for` and `lapply` see); a
+/// named one's by nothing, since `l[["name"]]` may be any of them or NULL.
+fn shape_list(a: &super::Args<Type>, _: &super::ShapeCtx) -> Result<Type, super::ArgError> {
+    let named = a.dots().any(|(n, _)| n.is_some());
+    let elem = if named {
+        Type::Any
+    } else {
+        a.dots()
+            .map(|(_, t)| t.clone())
+            .reduce(|x, y| x.join(&y))
+            .unwrap_or(Type::Any)
+    };
+    Ok(Type::List {
+        len: Some(a.dots().count()),
+        elem: Box::new(elem),
+    })
+}
+
 fn eval_list(a: &super::Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
     let (names, items): (Vec<Option<&str>>, Vec<Value>) =
         a.dots().map(|(n, v)| (n, v.clone())).unzip();

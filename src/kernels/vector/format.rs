@@ -261,6 +261,16 @@ pub(crate) fn format_number(x: f64, digits: i32) -> String {
     encode_real(x, format_real(&[x], digits, 0, 0), ".")
 }
 
+/// R's `print` of numbers at `digits` significant digits: one layout for
+/// them all (`formatReal`), each without the padding that aligns them in
+/// columns.
+pub(crate) fn format_common(x: &[f64], digits: i32) -> Vec<String> {
+    let l = format_real(x, digits, 0, 0);
+    x.iter()
+        .map(|&v| encode_real(v, l, ".").trim_start().to_string())
+        .collect()
+}
+
 /// R's `encodeReal0`: one number in the layout, right-aligned in `w`
 /// (at most `NB - 1` wide, as R's buffer is).
 fn encode_real(x: f64, l: Layout, dec: &str) -> String {

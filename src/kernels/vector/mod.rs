@@ -15,7 +15,7 @@ mod cut;
 mod diff;
 mod ends;
 mod format;
-pub(crate) use format::format_number;
+pub(crate) use format::{format_common, format_number};
 mod grep;
 pub(crate) use grep::{choice, match_arg};
 mod ifelse;
