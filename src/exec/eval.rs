@@ -673,7 +673,7 @@ fn spline_predvars(
     };
     // Arguments that draw random numbers are not evaluated twice (the
     // stream would move on): such a term is rebuilt from its text.
-    if (func != "bs" && func != "ns") || args.iter().any(|a| draws(&a.value)) {
+    if !matches!(func.as_str(), "bs" | "ns" | "poly") || args.iter().any(|a| draws(&a.value)) {
         return Ok(None);
     }
     let Some(kernel) = registry().get(func) else {
@@ -699,6 +699,12 @@ fn spline_predvars(
             .unwrap_or(0)
     };
     let vals = matched.map(|e| &values[at(e)]);
+    if func == "poly" {
+        return Ok(crate::kernels::poly::predict_call(
+            &x_arg.to_string(),
+            &vals,
+        ));
+    }
     Ok(splines::predict_call(func, &x_arg.to_string(), &vals))
 }
 
@@ -1132,6 +1138,18 @@ fn model_newdata(
         if (label.starts_with("bs(") || label.starts_with("ns(")) && !fixed {
             return Err(fail(format!(
                 "cannot rebuild `{label}` in newdata at the fit's knots: its arguments draw \
+                 random numbers; compute them in a step of their own"
+            )));
+        }
+        // The same for orthogonal polynomials, which newdata's x alone
+        // would refit (raw powers and given coefs need no fit).
+        if label.starts_with("poly(")
+            && !fixed
+            && !label.contains("raw = T")
+            && !label.contains("coefs")
+        {
+            return Err(fail(format!(
+                "cannot rebuild `{label}` in newdata from the fit's coefs: its arguments draw \
                  random numbers; compute them in a step of their own"
             )));
         }

@@ -88,6 +88,7 @@ impl Integers<'_> {
                 | "cumsum" | "cummax" | "cummin" | "diff" => args
                     .first()
                     .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
+                "seq" => self.seq_is_integer(args),
                 // The alternative picked is the value.
                 "switch" => {
                     args.len() > 1
@@ -105,17 +106,76 @@ impl Integers<'_> {
                 }
                 _ => false,
             },
+            // `d[["v"]]`: a data frame step's integer column.
+            ExprKind::Index2 {
+                target,
+                index,
+                column: None,
+            } if matches!((&target.kind, &index.kind), (ExprKind::Name(n), ExprKind::Str(_)) if (self.locals)(n).is_none()) =>
+            {
+                let (ExprKind::Name(n), ExprKind::Str(col)) = (&target.kind, &index.kind) else {
+                    return false;
+                };
+                self.steps.contains(&column_key(n, col)) || self.steps.contains(n)
+            }
             ExprKind::Index { target, .. } | ExprKind::Index2 { target, .. } => {
                 self.is_integer(target)
             }
-            ExprKind::Field { target, name, .. } => {
-                matches!(&target.kind, ExprKind::Name(n) if n == ".Machine" && (self.locals)(n).is_none() && !self.steps.contains(n))
-                    && crate::kernels::constants::machine_integer(name)
-            }
+            ExprKind::Field { target, name, .. } => match &target.kind {
+                ExprKind::Name(n) if (self.locals)(n).is_none() => {
+                    if n == ".Machine" && !self.steps.contains(n) {
+                        crate::kernels::constants::machine_integer(name)
+                    } else {
+                        self.steps.contains(&column_key(n, name))
+                    }
+                }
+                _ => false,
+            },
             ExprKind::Block(stmts) => stmts.last().is_some_and(|s| self.is_integer(s)),
             ExprKind::Assign { value, .. } => self.is_integer(value),
             ExprKind::If { yes, no, .. } => {
                 self.is_integer(yes) && no.as_ref().is_some_and(|n| self.is_integer(n))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Integers<'_> {
+    /// seq.default's integer results: `seq(n)` is `1L:n` (or
+    /// `seq_along`), `seq(from, to)` is `from:to`, and with `by` the
+    /// sequence is integer when `to - from` and `by` are (`from +
+    /// (0L:n) * by`). `length.out` and `along.with` are taken for doubles.
+    fn seq_is_integer(&self, args: &[crate::workflow::Arg]) -> bool {
+        let (mut from, mut to, mut by) = (None, None, None);
+        let mut positional = 0;
+        for a in args {
+            let slot = match a.name.as_deref() {
+                Some("from") => &mut from,
+                Some("to") => &mut to,
+                Some("by") => &mut by,
+                Some(_) => return false,
+                None => {
+                    positional += 1;
+                    match positional {
+                        1 => &mut from,
+                        2 => &mut to,
+                        3 => &mut by,
+                        _ => return false,
+                    }
+                }
+            };
+            *slot = Some(&a.value);
+        }
+        let whole = |e: &Expr| {
+            self.is_integer(e)
+                || matches!(e.kind, ExprKind::Num(x) if x.fract() == 0.0 && x.abs() <= INT_MAX)
+        };
+        match (from, to, by) {
+            (Some(_), None, None) => true,
+            (Some(f), Some(_), None) => whole(f),
+            (Some(f), Some(t), Some(b)) => {
+                self.is_integer(f) && self.is_integer(t) && self.is_integer(b)
             }
             _ => false,
         }
@@ -158,8 +218,35 @@ fn is_logical(e: &Expr) -> bool {
     }
 }
 
+/// The key of a data frame step's integer column in [`integer_steps`]'s
+/// set, which no step name can equal.
+fn column_key(step: &str, column: &str) -> String {
+    format!("{step}${column}")
+}
+
+/// The columns of `data.frame(name = value, ...)` that R holds as
+/// integers (`id = 1:24`, `n = c(2L, 3L)`): `d$id` is then an integer as
+/// it is in R.
+fn integer_columns(ints: &Integers, e: &Expr) -> Vec<String> {
+    let ExprKind::Call { func, args, .. } = &e.kind else {
+        return Vec::new();
+    };
+    if func != "data.frame" {
+        return Vec::new();
+    }
+    args.iter()
+        .filter_map(|a| {
+            let name = a.name.as_deref()?;
+            (!matches!(name, "stringsAsFactors" | "check.names" | "row.names")
+                && ints.is_integer(&a.value))
+            .then(|| name.to_string())
+        })
+        .collect()
+}
+
 /// The steps whose values are integer vectors: a loop's when its body is an
-/// integer scalar (its value packs them into a vector).
+/// integer scalar (its value packs them into a vector). A data frame
+/// step's integer columns are in the set too, as `step$column`.
 pub fn integer_steps(wf: &Workflow) -> HashSet<String> {
     let mut out = HashSet::new();
     // Steps read each other in any order in the file: settle by repeating.
@@ -186,8 +273,15 @@ pub fn integer_steps(wf: &Workflow) -> HashSet<String> {
                     local.is_integer(&l.body)
                 }
             };
+            let columns = match &s.body {
+                StepBody::Expr(e) => integer_columns(&ints, e),
+                StepBody::Loop(_) => Vec::new(),
+            };
             if integer {
                 out.insert(s.name.clone());
+            }
+            for col in columns {
+                out.insert(column_key(&s.name, &col));
             }
         }
         if out.len() == before {

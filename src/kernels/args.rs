@@ -254,6 +254,12 @@ impl<T> Args<T> {
         fi
     }
 
+    /// What the call supplied for formal `name`, as matched (a method
+    /// passing it on to another function's formals).
+    pub fn slot_value(&self, name: &str) -> Option<&T> {
+        self.slot(name).map(|(v, _)| v)
+    }
+
     fn slot(&self, name: &str) -> Option<&(T, usize)> {
         self.slots.get(self.formal(name)?)?.as_ref()
     }

@@ -86,6 +86,7 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
     "vapply",
     "apply",
     "[<-",
+    "replace",
     "[[<-",
     "$<-",
     "names<-",

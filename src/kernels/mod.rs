@@ -102,7 +102,7 @@ pub mod nmath;
 mod optim;
 mod optimize;
 pub mod pfun;
-mod poly;
+pub(crate) mod poly;
 mod polyroot;
 mod power;
 mod ppoints;

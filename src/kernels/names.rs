@@ -304,6 +304,7 @@ pub fn reads_names(func: &str) -> bool {
             | "row.names<-"
             | "rownames<-"
             | "[<-"
+            | "replace"
             | "[[<-"
             | "$<-"
             | "names<-"

@@ -11,6 +11,7 @@ use nalgebra::DMatrix;
 use super::args::{ArgError, Args};
 use super::linalg::linpack::{dqrdc2, dqrsl, Job};
 use super::names::{bare, dimnamed};
+use super::splines::deparse_num;
 use super::summary::{mean, sum};
 use super::triangle::if_condition;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -138,6 +139,56 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 /// R's fitting branch: the columns 0..=degree of Z, each divided by its
 /// norm.
 fn fit(x: &[f64], d: usize) -> Result<DMatrix<f64>, KernelError> {
+    Ok(fit_coefs(x, d)?.0)
+}
+
+/// R's `makepredictcall.poly` for a formula's variable `poly(…)` of
+/// matched arguments `args`, whose x argument is written `x_text`: the
+/// call with the fit's `coefs` (`alpha` and `norm2`), which predicts the
+/// same polynomials at newdata's x by the three-term recurrence. None for
+/// raw powers and given coefs, which need no fit, and for what poly
+/// refuses.
+pub(crate) fn predict_call(x_text: &str, args: &Args<&Value>) -> Option<String> {
+    if args
+        .get("raw")
+        .is_some_and(|r| !matches!(if_condition(r), Ok(false)))
+        || args
+            .get("coefs")
+            .is_some_and(|c| !matches!(bare(c), Value::Null))
+    {
+        return None;
+    }
+    let degree = degree_of(args).ok()?;
+    if !(1.0..=f64::from(i32::MAX)).contains(&degree) {
+        return None;
+    }
+    let d = degree.floor() as usize;
+    let x = match bare(args.get("x")?) {
+        v @ (Value::Num(_) | Value::Bool(_)) => v.as_f64_slice()?.into_owned(),
+        _ => return None,
+    };
+    let (_, alpha, norm2) = fit_coefs(&x, d).ok()?;
+    let vec = |v: &[f64]| {
+        let all: Vec<String> = v.iter().map(|x| deparse_num(*x)).collect();
+        match all.as_slice() {
+            [one] => one.clone(),
+            _ => format!("c({})", all.join(", ")),
+        }
+    };
+    Some(format!(
+        "poly({x_text}, degree = {d}, coefs = list(alpha = {}, norm2 = {}))",
+        vec(&alpha),
+        vec(&norm2)
+    ))
+}
+
+/// Z scaled, with R's `alpha` and `norm2`.
+type Fitted = (DMatrix<f64>, Vec<f64>, Vec<f64>);
+
+/// R's fitting branch with the `coefs` it keeps: Z scaled, `alpha` (the
+/// recurrence's centres, `colSums(x * Z^2) / norm2 + xbar` of the first
+/// `degree` columns) and `norm2` (1, then each column's squared norm).
+fn fit_coefs(x: &[f64], d: usize) -> Result<Fitted, KernelError> {
     if x.iter().any(|v| v.is_nan()) {
         return Err(KernelError::new("missing values are not allowed in 'poly'"));
     }
@@ -176,13 +227,20 @@ fn fit(x: &[f64], d: usize) -> Result<DMatrix<f64>, KernelError> {
         );
         z.column_mut(j).copy_from_slice(&r.qy);
     }
+    let mut norm2 = vec![1.0];
+    let mut alpha = Vec::with_capacity(d);
     for j in 0..p {
         let sq: Vec<f64> = z.column(j).iter().map(|v| v * v).collect();
-        let norm2 = sum(&sq, false);
-        let s = norm2.sqrt();
+        let n2 = sum(&sq, false);
+        if j < d {
+            let xz: Vec<f64> = xc.iter().zip(&sq).map(|(x, z2)| x * z2).collect();
+            alpha.push(sum(&xz, false) / n2 + xbar);
+        }
+        norm2.push(n2);
+        let s = n2.sqrt();
         z.column_mut(j).iter_mut().for_each(|v| *v /= s);
     }
-    Ok(z)
+    Ok((z, alpha, norm2))
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

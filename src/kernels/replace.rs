@@ -19,6 +19,13 @@ use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, 
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
+        name: "replace",
+        params: &[req("x"), req("list"), req("values")],
+        random: false,
+        shape: replace_shape,
+        eval: replace_eval,
+    },
+    Kernel {
         name: "[<-",
         params: &[req("x"), opt("i"), opt("j"), super::DOTS, req("value")],
         random: false,
@@ -1423,4 +1430,57 @@ fn dim_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         },
         _ => Type::Any,
     })
+}
+
+/// The formals of `[<-`, which `replace` calls.
+fn subset_params() -> &'static [super::Param] {
+    KERNELS
+        .iter()
+        .find(|k| k.name == "[<-")
+        .map_or(&[], |k| k.params)
+}
+
+/// `replace(x, list, values)`'s arguments as base/R/replace.R passes them
+/// on, `x[list] <- values`: `[<-`'s x, i and value.
+fn as_subassign<T>(a: &Args<T>) -> Option<Args<T>>
+where
+    T: Clone + super::args::ArgValue,
+{
+    let slot = |n: &str| Some((a.position(n)?, a.slot_value(n)?.clone()));
+    let (x, list, values) = (slot("x")?, slot("list")?, slot("values")?);
+    let mut sub = Args::match_call(
+        "[<-",
+        subset_params(),
+        vec![
+            (None, x.1.clone()),
+            (None, list.1.clone()),
+            (Some("value".to_string()), values.1.clone()),
+        ],
+    )
+    .ok()?;
+    // Errors point at replace's own arguments.
+    sub.set("x", Some(x.1), x.0);
+    sub.set("i", Some(list.1), list.0);
+    sub.set("value", Some(values.1), values.0);
+    Some(sub)
+}
+
+/// R's replace (base/R/replace.R): `x[list] <- values; x`.
+fn replace_eval(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    for n in ["x", "list", "values"] {
+        if !a.has(n) {
+            return Err(KernelError::new(format!(
+                "argument \"{n}\" is missing, with no default"
+            )));
+        }
+    }
+    let sub = as_subassign(a).ok_or_else(|| KernelError::new("invalid arguments to replace"))?;
+    subset_eval(&sub, ctx)
+}
+
+fn replace_shape(a: &Args<Type>, s: &ShapeCtx) -> Result<Type, ArgError> {
+    match as_subassign(a) {
+        Some(sub) => subset_shape(&sub, s),
+        None => Ok(Type::Any),
+    }
 }

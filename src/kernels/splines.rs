@@ -840,7 +840,7 @@ fn ns_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 
 /// R's deparse of a double, as makepredictcall's call holds it: 15
 /// significant digits when they give the number back, else 17.
-fn deparse_num(v: f64) -> String {
+pub(crate) fn deparse_num(v: f64) -> String {
     if v.is_nan() {
         return "NA".into();
     }
