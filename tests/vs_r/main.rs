@@ -46,6 +46,7 @@ mod library32;
 mod library33;
 mod library34;
 mod library35;
+mod library37;
 mod library4;
 mod library5;
 mod library6;
