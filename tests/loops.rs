@@ -125,13 +125,19 @@ cycling = { for = "k in 1:96", do = "sum(x[1:(2000 * (k %% 12) + 100)])" }
     for k in 0..84 {
         assert!((w[k] - w[k + 12]).abs() <= 1e-9 * w[k], "{k}: {w:?}");
     }
-    assert!(w[10] > 10.0 * w[11], "k = 11 reads 22,100, k = 12 reads 100: {w:?}");
+    assert!(
+        w[10] > 10.0 * w[11],
+        "k = 11 reads 22,100, k = 12 reads 100: {w:?}"
+    );
     // The loop's work is the mean iteration's: about 11,100 elements.
     let (short, long) = (iw.at(12.0), iw.at(11.0));
     let per_element = (long - short) / 22_000.0;
     let mean = t.work.equivalent_ops();
     let expected = short + per_element * 11_000.0;
-    assert!((mean / expected - 1.0).abs() < 0.05, "{mean} against {expected}");
+    assert!(
+        (mean / expected - 1.0).abs() < 0.05,
+        "{mean} against {expected}"
+    );
 }
 
 #[test]
