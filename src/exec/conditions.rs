@@ -84,7 +84,7 @@ fn handle(
             Err(fail("unused argument (cond)".into()))
         }
         ExprKind::Function { params, body } => {
-            let bound = function_args::bind(params, vec![(None, &cond)]).map_err(fail)?;
+            let bound = function_args::bind(params, body, vec![(None, &cond)]).map_err(fail)?;
             run_bound(&bound, body, scope, ctx, file)
         }
         ExprKind::Name(n) if crate::kernels::registry().get(n).is_some() => call(

@@ -79,6 +79,19 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// `missing(name)`: `Some(true)` when the innermost of `name` and its
+    /// `marker` is the marker, `Some(false)` when it is a local or step of
+    /// that name, `None` when neither is bound (R's constants are not
+    /// arguments).
+    fn missing(&self, name: &str, marker: &str) -> Option<bool> {
+        match (self.local, self.outer) {
+            (Some((n, _)), _) if n == marker => Some(true),
+            (Some((n, _)), _) if n == name => Some(false),
+            (_, Some(o)) => o.missing(name, marker),
+            _ => self.steps.contains_key(name).then_some(false),
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<&Value> {
         match (self.local, self.outer) {
             (Some((n, v)), _) if n == name => Some(v),
@@ -128,6 +141,12 @@ pub fn eval<'s>(
         ExprKind::Na if e.is_logical_na(file) => Cow::Owned(Value::Bool(vec![None])),
         ExprKind::Na => Cow::Owned(Value::scalar(NA)),
         ExprKind::Name(n) => match scope.lookup(n) {
+            Some(v) if std::ptr::eq(v, &MISSING_ARG) => {
+                return Err(err(
+                    e.span,
+                    format!("argument \"{n}\" is missing, with no default"),
+                ))
+            }
             Some(v) => Cow::Borrowed(v),
             None => return Err(err(e.span, format!("object `{n}` not found"))),
         },
@@ -246,7 +265,7 @@ pub fn eval<'s>(
                 .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
                 .collect::<Result<Vec<_>, EvalError>>()?;
             let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
-            let bound = function_args::bind(params, given).map_err(|m| err(e.span, m))?;
+            let bound = function_args::bind(params, body, given).map_err(|m| err(e.span, m))?;
             Cow::Owned(run_bound(&bound, body, scope, ctx, file)?)
         }
         // `check` refuses these (`function_args::closure_arg`).
@@ -309,7 +328,7 @@ fn runner<'a>(
     failure: &'a std::cell::RefCell<Option<EvalError>>,
 ) -> impl Fn(Vec<(Option<String>, &Value)>, &mut Ctx) -> Result<Value, KernelError> + 'a {
     move |given, ctx| {
-        let bound = function_args::bind(params, given).map_err(KernelError::new)?;
+        let bound = function_args::bind(params, body, given).map_err(KernelError::new)?;
         // The body's own calls take no closure but their own.
         let own = (ctx.closure.take(), ctx.closure2.take());
         let r = run_bound(&bound, body, scope, ctx, file);
@@ -355,14 +374,36 @@ pub(super) fn run_bound(
             .collect::<Result<Vec<_>, EvalError>>()
     })?;
     let mut defaults = defaults.iter();
+    // Each parameter given no argument is marked, for `missing`.
+    let markers: Vec<String> = bound
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(p, _)| function_args::missing_marker(&p.name))
+        .collect();
+    let yes = Value::flag(true);
+    // The markers innermost: a parameter's default binds its name too.
     let all: Vec<(&str, &Value)> = bound
         .iter()
-        .filter_map(|(p, v)| Some((p.name.as_str(), v.or_else(|| defaults.next())?)))
+        .filter_map(|(p, v)| {
+            let v = match (v, &p.default) {
+                (Some(v), _) => v,
+                (None, Some(_)) => defaults.next()?,
+                (None, None) if p.name == "..." => return None,
+                (None, None) => &MISSING_ARG,
+            };
+            Some((p.name.as_str(), v))
+        })
+        .chain(markers.iter().map(|m| (m.as_str(), &yes)))
         .collect();
     with_bindings(scope, &all, &mut |s| {
         eval(body, s, ctx, file).map(Cow::into_owned)
     })
 }
+
+/// What a parameter given no argument and no default is bound to (only
+/// a body that asks `missing` of it runs so): reading it is R's error.
+/// Known by its address.
+static MISSING_ARG: Value = Value::Null;
 
 /// `scope` with each of `bound` as a local, the last innermost.
 fn with_bindings<R>(scope: &Scope, bound: &[(&str, &Value)], f: &mut dyn FnMut(&Scope) -> R) -> R {
@@ -381,6 +422,20 @@ fn short_circuit(op: BinaryOp, lhs: &Value, ctx: &mut Ctx) -> Result<Option<bool
     };
     let x = crate::kernels::logic::scalar_side(lhs, "x", op.symbol(), ctx)?;
     Ok((x == Some(want)).then_some(want))
+}
+
+/// R's `missing(x)`, a special form: whether the function running was
+/// given no argument for its parameter `x` (its default, if any, does not
+/// count). A name that is no parameter or local is R's error.
+fn missing(span: Span, args: &[Arg], scope: &Scope) -> Result<bool, EvalError> {
+    let err = |message: &str| EvalError {
+        span,
+        message: message.into(),
+    };
+    let name = function_args::missing_arg(args).map_err(|m| err(&m))?;
+    scope
+        .missing(name, &function_args::missing_marker(name))
+        .ok_or_else(|| err("'missing' can only be used for arguments"))
 }
 
 /// R's `switch`, a special form: `EXPR`, then only the alternative it
@@ -795,6 +850,9 @@ fn eval_call(
 ) -> Result<(Value, Option<String>), EvalError> {
     if func == "switch" {
         return Ok((switch(span, args, scope, ctx, file)?.into_owned(), None));
+    }
+    if func == "missing" {
+        return Ok((Value::flag(missing(span, args, scope)?), None));
     }
     if func == "tryCatch" {
         let v = super::conditions::try_catch(span, args, scope, ctx, file)?;

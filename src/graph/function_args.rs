@@ -118,11 +118,14 @@ fn closure_arg(func: &str, args: &[Arg]) -> Result<[Option<usize>; 2], (Span, St
 /// A closure's parameters bound to the arguments it is called with, as R
 /// matches them: by exact name first, then by position. A parameter given
 /// no argument takes its default (`None` here, for the caller to
-/// evaluate); one with no default must receive a value.
-pub fn bind<T>(
-    params: &[Param],
+/// evaluate); one with no default must receive a value, unless `body`
+/// asks `missing(p)` of it (R reads an argument only where the body does:
+/// `if (missing(b)) a else a + b`).
+pub fn bind<'p, T>(
+    params: &'p [Param],
+    body: &Expr,
     given: Vec<(Option<String>, T)>,
-) -> Result<Vec<(&Param, Option<T>)>, String> {
+) -> Result<Vec<(&'p Param, Option<T>)>, String> {
     // A `...` parameter takes the arguments no other parameter does; the
     // body cannot read them (flowcast passes no `...` on), so they are
     // dropped, as R drops what a body never reads.
@@ -176,13 +179,27 @@ pub fn bind<T>(
         .iter()
         .zip(slots)
         .map(|(p, v)| match (v, &p.default) {
-            (None, None) if p.name != "..." => Err(format!(
+            (None, None) if p.name != "..." && !asks_missing(body, &p.name) => Err(format!(
                 "argument \"{}\" is missing, with no default",
                 p.name
             )),
             (v, _) => Ok((p, v)),
         })
         .collect()
+}
+
+/// Whether `body` calls `missing(name)` (a rare question, asked only of a
+/// parameter given no argument and no default).
+fn asks_missing(body: &Expr, name: &str) -> bool {
+    let mut found = false;
+    let mut stack = vec![body];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            found |= func == "missing" && missing_arg(args).is_ok_and(|n| n == name);
+        }
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    found
 }
 
 /// The index among `args` of a call to `func` whose value is a bare name
@@ -218,4 +235,26 @@ pub fn function_arg_spans(e: &Expr, out: &mut Vec<Span>) {
         }
     }
     e.visit_children(&mut |c| function_arg_spans(c, out));
+}
+
+/// The name a function's parameter that was given no argument is marked
+/// by while its body runs, so that `missing(p)` can tell; no name written
+/// in a workflow can be it.
+pub fn missing_marker(param: &str) -> String {
+    format!("\u{1}missing {param}")
+}
+
+/// The name `missing(x)` asks about, as R's `do_missing` takes it: a name,
+/// or a string standing for one. The error is R's.
+pub fn missing_arg(args: &[Arg]) -> Result<&str, String> {
+    let [a] = args else {
+        return Err(format!(
+            "{} arguments passed to 'missing' which requires 1",
+            args.len()
+        ));
+    };
+    match &a.value.kind {
+        ExprKind::Name(n) | ExprKind::Str(n) if !n.is_empty() => Ok(n),
+        _ => Err("invalid use of 'missing'".into()),
+    }
 }

@@ -126,6 +126,15 @@ fn infer_node(
         ExprKind::Call { func, args, .. } if func == "switch" => {
             switch_type(e, args, env, file, ctx, work)?
         }
+        // `missing(x)` reads no value of `x`; whether the call gave one is
+        // known only as it runs (`exec::eval`).
+        ExprKind::Call { func, args, .. } if func == "missing" => {
+            function_args::missing_arg(args).map_err(|m| diag(file, e.span, m))?;
+            Type::Bool {
+                len: Some(1),
+                value: None,
+            }
+        }
         ExprKind::Call { func, args, .. } if func == "tryCatch" => {
             try_catch_type(e, args, env, file, ctx, work)?
         }
@@ -339,7 +348,8 @@ fn infer_node(
                     ))
                 })
                 .collect::<Result<Vec<_>, Diagnostic>>()?;
-            let bound = function_args::bind(params, given).map_err(|m| diag(file, e.span, m))?;
+            let bound =
+                function_args::bind(params, body, given).map_err(|m| diag(file, e.span, m))?;
             bound_type(bound, body, env, file, ctx, work)?
         }
         ExprKind::Block(_)
@@ -861,8 +871,8 @@ fn try_catch_type(
             ExprKind::Function { body, .. } if stops(body) => continue,
             ExprKind::Function { params, .. } if params.is_empty() => Type::Any,
             ExprKind::Function { params, body } => {
-                let bound =
-                    function_args::bind(params, cond).map_err(|m| diag(file, h.value.span, m))?;
+                let bound = function_args::bind(params, body, cond)
+                    .map_err(|m| diag(file, h.value.span, m))?;
                 bound_type(bound, body, env, file, ctx, &mut w)?
             }
             ExprKind::Name(n) if registry().get(n).is_some() => {
@@ -905,6 +915,13 @@ fn bound_type(
         }
     }
     inner.extend(defaults);
+    // A parameter given nothing, whose body asks `missing` of it: what it
+    // reads where the call gave it is not known here.
+    for (p, t) in &bound {
+        if t.is_none() && p.default.is_none() && p.name != "..." {
+            inner.insert(p.name.as_str(), Type::Any);
+        }
+    }
     infer_node(body, &inner, file, ctx, None, work)
 }
 
@@ -971,7 +988,7 @@ fn shaper<'a>(
     body_work: &'a std::cell::Cell<Work>,
 ) -> impl Fn(Vec<(Option<String>, Type)>, Runs) -> Result<Type, String> + 'a {
     move |given, times| {
-        let bound = function_args::bind(params, given)?;
+        let bound = function_args::bind(params, body, given)?;
         let mut w = work::closure_call_work();
         match bound_type(bound, body, env, file, plain, &mut w) {
             Ok(t) => {

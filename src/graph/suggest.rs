@@ -178,11 +178,6 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
             "a function is put in place where it is called, so it cannot call itself: \
              write the recursion as a loop, or with Reduce"
         }
-        // Functions are values only as the FUN of the calls that take one.
-        "Vectorize" => {
-            "a function is a value only as the function argument of sapply, mapply, outer, …: \
-             call mapply(f, x, y) where R would call Vectorize(f)(x, y)"
-        }
         _ => return None,
     })
 }
@@ -239,7 +234,6 @@ mod tests {
         assert!(unknown_function_hint("get", &known).contains("[steps]"));
         assert!(unknown_function_hint("plot", &known).contains("--out"));
         assert!(unknown_function_hint("Recall", &known).contains("cannot call itself"));
-        assert!(unknown_function_hint("Vectorize", &known).contains("mapply"));
         assert_eq!(unknown_function_hint("frobnicate", &known), "");
     }
 

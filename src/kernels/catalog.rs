@@ -119,6 +119,10 @@ fn note(name: &str) -> Option<&'static str> {
         ),
         "append" => Some(" (of vectors and lists; a factor, which R joins with c.factor, is refused)"),
         "La.svd" => Some(" (of a numeric or logical matrix; complex matrices are refused)"),
+        "local" => Some(" (a new environment each time; `envir` is refused)"),
+        "missing" => Some(
+            " (`missing(x)` inside a function: whether its call gave the parameter `x` an argument)",
+        ),
         "loadings" => Some(" (the matrix without R's class \"loadings\", as `unclass` shows it)"),
         "cophenetic" => Some(" (of an hclust tree; the dist carries no labels)"),
         "try" => Some(" (prints nothing whatever `silent`; the error text names the innermost call around the error, the `try` call for a `stop` written in `expr`, and a generic's default method for solve, chol, quantile, median, diff, scale, sort, seq, rev, unique and t, as R names them)"),

@@ -118,6 +118,7 @@ mod row_col;
 pub mod row_names;
 mod rowwise;
 mod runmed;
+mod scoping;
 mod sizes;
 mod smooth;
 mod smooth_spline;
@@ -408,6 +409,7 @@ pub fn registry() -> &'static Registry {
             sweep::KERNELS,
             coerce::KERNELS,
             conditions::KERNELS,
+            scoping::KERNELS,
             fft::KERNELS,
             complex::KERNELS,
             approx::KERNELS,

@@ -319,6 +319,9 @@ impl Expr {
                     f(n, self.span)
                 }
             }
+            // `missing(x)` asks about the function's parameter `x` and
+            // reads no value: a name that is none is R's error as it runs.
+            ExprKind::Call { func, .. } if func == "missing" => {}
             ExprKind::Function { params, body } => {
                 Self::visit_function_free_names(params, body, bound, f)
             }

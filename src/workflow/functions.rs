@@ -18,6 +18,8 @@ use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 use super::ast::{Expr, ExprKind, Param, Step, StepBody};
 use super::depth::{height, MAX_DEPTH};
+use super::vectorize;
+use crate::kernels::callable::CALL_VALUE;
 
 /// A function step's parameters and body, with its uses already replaced.
 type Def = (Vec<Param>, Expr);
@@ -27,7 +29,7 @@ type Def = (Vec<Param>, Expr);
 pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagnostic>> {
     let is_def = |s: &Step| matches!(&s.body, StepBody::Expr(e) if matches!(e.kind, ExprKind::Function { .. }));
     let any_def = steps.iter().any(is_def);
-    if !any_def && !steps.iter().any(defines_local_function) {
+    if !any_def && !steps.iter().any(defines_local_function) && !steps.iter().any(vectorizes) {
         return Ok(());
     }
     if any_def && steps.iter().all(is_def) {
@@ -51,6 +53,48 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
         {
             raw.insert(s.name, (params, *body));
         }
+    }
+    // A step `vf = "Vectorize(f)"` is a function step too: the function
+    // it makes, from the definition of `f` as written.
+    let mut diags = Vec::new();
+    rest.retain_mut(|s| {
+        let StepBody::Expr(Expr {
+            kind: ExprKind::Call { func, args, .. },
+            span,
+        }) = &mut s.body
+        else {
+            return true;
+        };
+        if func != "Vectorize" {
+            return true;
+        }
+        if let Some(fun) = vectorize::fun_arg(args) {
+            if let ExprKind::Name(n) = &fun.kind {
+                if let Some((params, body)) = raw.get(n) {
+                    fun.kind = ExprKind::Function {
+                        params: params.clone(),
+                        body: Box::new(body.clone()),
+                    };
+                }
+            }
+        }
+        match vectorize::function(args, *span) {
+            Ok(Expr {
+                kind: ExprKind::Function { params, body },
+                ..
+            }) => {
+                raw.insert(s.name.clone(), (params, *body));
+                false
+            }
+            Ok(_) => true,
+            Err(m) => {
+                diags.push(Diagnostic::new(file, Some(*span), m).in_step(&s.name));
+                false
+            }
+        }
+    });
+    if !diags.is_empty() {
+        return Err(diags);
     }
     let mut cx = Inliner {
         file,
@@ -116,6 +160,21 @@ struct Local {
     scope: usize,
 }
 
+/// Whether `s` calls `Vectorize`, which makes a function (see
+/// `vectorize`).
+fn vectorizes(s: &Step) -> bool {
+    let mut found = false;
+    let mut stack: Vec<&Expr> = match &s.body {
+        StepBody::Expr(e) => vec![e],
+        StepBody::Loop(l) => vec![&l.range, &l.body],
+    };
+    while let Some(e) = stack.pop() {
+        found |= matches!(&e.kind, ExprKind::Call { func, .. } if func == "Vectorize");
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    found
+}
+
 /// Whether any statement of `s` assigns a function to a name.
 fn defines_local_function(s: &Step) -> bool {
     let mut found = false;
@@ -125,7 +184,8 @@ fn defines_local_function(s: &Step) -> bool {
     };
     while let Some(e) = stack.pop() {
         if let ExprKind::Assign { value, .. } = &e.kind {
-            found |= matches!(value.kind, ExprKind::Function { .. });
+            found |= matches!(&value.kind, ExprKind::Function { .. })
+                || matches!(&value.kind, ExprKind::Call { func, .. } if func == "Vectorize");
         }
         e.visit_children(&mut |c| stack.push(c));
     }
@@ -274,6 +334,33 @@ impl Inliner<'_> {
                 for a in args.iter_mut() {
                     self.replace(&mut a.value, bound);
                 }
+                if func == "Vectorize" {
+                    match vectorize::function(args, e.span) {
+                        Ok(f) => *e = f,
+                        Err(m) => self.error(e.span, m),
+                    }
+                    return;
+                }
+                // `Vectorize(f)(x, y)`: the function made, called where it
+                // is written.
+                if func == CALL_VALUE {
+                    if let [made, text, ..] = &args[..] {
+                        if let ExprKind::Function { params, body } = &made.value.kind {
+                            let func = match &text.value.kind {
+                                ExprKind::Str(s) => s.clone(),
+                                _ => "function".into(),
+                            };
+                            e.kind = ExprKind::Apply {
+                                func,
+                                func_span: made.value.span,
+                                params: params.clone(),
+                                body: body.clone(),
+                                args: args[2..].to_vec(),
+                            };
+                            return;
+                        }
+                    }
+                }
                 if let Some(def) = self.use_of(func, *func_span, bound) {
                     let Some((params, body)) = def else { return };
                     let (func, func_span, args) = (func.clone(), *func_span, std::mem::take(args));
@@ -309,6 +396,23 @@ impl Inliner<'_> {
                 let last = stmts.len().saturating_sub(1);
                 let mut defined = vec![false; stmts.len()];
                 for (i, s) in stmts.iter_mut().enumerate() {
+                    // `f <- Vectorize(g)`: the function it makes, its uses
+                    // put in already.
+                    if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {
+                        if matches!(&value.kind, ExprKind::Call { func, .. } if func == "Vectorize")
+                        {
+                            self.replace(value, bound);
+                            if let ExprKind::Function { params, body } = &value.kind {
+                                self.local.push(Local {
+                                    name: name.clone(),
+                                    def: (params.clone(), (**body).clone()),
+                                    scope: bound.len(),
+                                });
+                                defined[i] = true;
+                            }
+                            continue;
+                        }
+                    }
                     // `f <- function(...) body`, with statements after it:
                     // each use of `f` there gets the function itself.
                     if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {

@@ -16,6 +16,7 @@ mod names;
 mod parser;
 mod print;
 mod text_map;
+mod vectorize;
 
 use std::path::Path;
 
