@@ -21,7 +21,8 @@ pub const DEFAULT_M: usize = 8;
 /// How a loop is cut before MCP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Granularity {
-    /// Into p even blocks: the loop dominates (or is too short to test-drive).
+    /// Into p even blocks: the loop dominates (or is too short to
+    /// test-drive, and the functions dominate it).
     Even,
     /// Into blocks of this many iterations, to fill holes between functions.
     Blocks(usize),

@@ -160,6 +160,16 @@ struct Local {
     scope: usize,
 }
 
+impl Local {
+    fn new(name: &str, params: &[Param], body: &Expr, scope: usize) -> Local {
+        Local {
+            name: name.to_string(),
+            def: (params.to_vec(), body.clone()),
+            scope,
+        }
+    }
+}
+
 /// Whether `s` calls `Vectorize`, which makes a function (see
 /// `vectorize`).
 fn vectorizes(s: &Step) -> bool {
@@ -403,11 +413,7 @@ impl Inliner<'_> {
                         {
                             self.replace(value, bound);
                             if let ExprKind::Function { params, body } = &value.kind {
-                                self.local.push(Local {
-                                    name: name.clone(),
-                                    def: (params.clone(), (**body).clone()),
-                                    scope: bound.len(),
-                                });
+                                self.local.push(Local::new(name, params, body, bound.len()));
                                 defined[i] = true;
                             }
                             continue;
@@ -420,11 +426,7 @@ impl Inliner<'_> {
                             self.open.push(name.clone());
                             self.function(params, body, bound);
                             self.open.pop();
-                            self.local.push(Local {
-                                name: name.clone(),
-                                def: (params.clone(), (**body).clone()),
-                                scope: bound.len(),
-                            });
+                            self.local.push(Local::new(name, params, body, bound.len()));
                             defined[i] = true;
                             continue;
                         }
