@@ -128,6 +128,7 @@ fn runs_recorded_without_a_state_are_derived_from_their_tasks() {
         model: None,
         observed: None,
         blocks: Vec::new(),
+        width: None,
     };
     let record = |tasks| RunRecord {
         id: 0,

@@ -19,6 +19,7 @@ fn task(step: &str, model: &str, predicted: f64, actual: f64) -> TaskRecord {
         model: Some(model.into()),
         observed: Some(actual),
         blocks: Vec::new(),
+        width: None,
     }
 }
 

@@ -155,6 +155,19 @@ CREATE TABLE IF NOT EXISTS blocks (
 );
 ";
 
+/// The workers each call held at once (more than one for a moldable
+/// call run wide), so a later run can tell a time measured on one worker
+/// from one converted from a wide run (see `cost::StepTimes::narrow`).
+/// Added after schema 1 shipped, as [`CHARTS`] was: calls of runs recorded
+/// before it have no row, and their width is unknown.
+const WIDTHS: &str = "
+CREATE TABLE IF NOT EXISTS widths (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step TEXT NOT NULL,
+    width INTEGER NOT NULL
+);
+";
+
 /// How each run ended: `done`, `failed` or `cancelled` (by a save in
 /// watch mode, Ctrl-C, or quitting the UI). Added after schema 1 shipped,
 /// as [`CHARTS`] was: a run recorded without a row here ended `failed` when
@@ -255,6 +268,10 @@ pub struct TaskRecord {
     /// for retry by an older flowcast have none.
     #[serde(default)]
     pub blocks: Vec<LoopBlock>,
+    /// Workers a call held at once (see [`WIDTHS`]); `None` for other
+    /// tasks, calls that did not run, and runs recorded before widths were.
+    #[serde(default)]
+    pub width: Option<u64>,
 }
 
 /// One run, as stored.
@@ -486,11 +503,11 @@ impl History {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
                  ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network',
-                  'run_states', 'blocks', 'long_double_speed', 'stream_speed')",
+                  'run_states', 'blocks', 'long_double_speed', 'stream_speed', 'widths')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 11 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 12 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -507,6 +524,7 @@ impl History {
             tx.execute_batch(RUN_STATES)?;
             tx.execute_batch(NETWORK)?;
             tx.execute_batch(BLOCKS)?;
+            tx.execute_batch(WIDTHS)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -638,10 +656,12 @@ impl History {
                  FROM tasks WHERE run_id = ?1 ORDER BY rowid",
             )?;
             let mut blocks = self.blocks(run_id)?;
+            let widths = self.widths(run_id)?;
             let rows = st.query_map(params![run_id], |r| {
                 let step: String = r.get(0)?;
                 Ok(TaskRecord {
                     blocks: blocks.remove(&step).unwrap_or_default(),
+                    width: widths.get(&step).copied(),
                     step,
                     function: r.get(1)?,
                     features: parse_features(&r.get::<_, String>(2)?),
@@ -659,6 +679,17 @@ impl History {
             rows.collect()
         };
         q().map_err(|e| self.error(e))
+    }
+
+    /// A run's call widths, by step.
+    fn widths(&self, run_id: i64) -> rusqlite::Result<HashMap<String, u64>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT step, width FROM widths WHERE run_id = ?1")?;
+        let rows = st.query_map(params![run_id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(1) as u64))
+        })?;
+        rows.collect()
     }
 
     /// A run's loop blocks, by step, in iteration order.
@@ -1000,6 +1031,12 @@ fn insert_run(tx: &Transaction<'_>, run: &RunRecord) -> rusqlite::Result<i64> {
                 b.start,
                 b.end,
             ])?;
+        }
+    }
+    let mut ins = tx.prepare("INSERT INTO widths (run_id, step, width) VALUES (?1, ?2, ?3)")?;
+    for t in &run.tasks {
+        if let Some(w) = t.width {
+            ins.execute(params![id, t.step, w.min(i64::MAX as u64) as i64])?;
         }
     }
     Ok(id)

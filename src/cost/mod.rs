@@ -162,9 +162,35 @@ impl Predictor {
         }
         let key = self.task_key(task)?;
         let usl = self.speedups.usl(&key)?;
+        if self.narrow_once(task, &key) {
+            return None;
+        }
         let widest = widest(task);
         (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest.is_none_or(|w| w > 1))
             .then_some(usl.up_to(widest))
+    }
+
+    /// Whether the call should run on one worker this time so its speedup
+    /// can be learnt: it ran before at these sizes, never on one worker,
+    /// and no call of its model (function and path) has a speedup measured
+    /// against a one-worker run yet (see [`Predictor::observe`]). Once per
+    /// model: one narrow run anchors every later wide one for
+    /// [`steps::RECENT_RUNS`] runs.
+    fn narrow_once(&self, task: &Task, key: &str) -> bool {
+        let features = model_features(task);
+        !self.speedups.measured(key)
+            && self
+                .steps
+                .recent(&task.name, key, &features, &|_| 1.0)
+                .is_some()
+            && self.steps.narrow(&task.name, key, &features).is_none()
+    }
+
+    /// The speedup at each width that a wide run of `task` is taken to have
+    /// had, by what is known now (1 for a call that cannot split).
+    fn speedup_now(&self, task: &Task, key: &str) -> impl Fn(u64) -> f64 {
+        let usl = self.speedups.usl(key).map(|u| u.up_to(widest(task)));
+        move |w| usl.map_or(1.0, |u| u.speedup(w.min(usize::MAX as u64) as usize))
     }
 
     pub fn seconds_per_op(&self) -> f64 {
@@ -318,7 +344,8 @@ impl Predictor {
     /// step's recent times at these sizes on this path, else its model once
     /// that has observed anything. `None` leaves only the prior.
     fn measured(&self, task: &Task, key: &str, features: &[f64]) -> Option<f64> {
-        if let Some(seconds) = self.steps.recent(&task.name, key, features) {
+        let speedup = self.speedup_now(task, key);
+        if let Some(seconds) = self.steps.recent(&task.name, key, features, &speedup) {
             return Some(seconds);
         }
         // A block of statements (`{…}`) is a program of its own: what other
@@ -328,13 +355,6 @@ impl Predictor {
         }
         let model = self.models.get(key)?;
         (!model.window().is_empty()).then(|| model.predict(features))
-    }
-
-    /// Whether [`Predictor::predict`] has a measurement of this call to go
-    /// on, not only the prior.
-    fn measured_before(&self, task: &Task) -> bool {
-        self.task_key(task)
-            .is_some_and(|key| self.measured(task, &key, &model_features(task)).is_some())
     }
 
     /// Seconds of one call of the task (a loop's: one iteration) before
@@ -368,7 +388,11 @@ impl Predictor {
     pub fn loop_estimate(&self, task: &Task) -> Option<ModelEstimate> {
         let key = self.task_key(task)?;
         let features = model_features(task);
-        match self.steps.recent_spread(&task.name, &key, &features) {
+        // A loop's runs are per iteration, never wide.
+        match self
+            .steps
+            .recent_spread(&task.name, &key, &features, &|_| 1.0)
+        {
             Some((seconds, log_spread)) => Some(ModelEstimate {
                 seconds,
                 log_spread,
@@ -415,15 +439,20 @@ impl Predictor {
     ) -> Vec<Option<(String, f64)>> {
         let obs = observations(graph, run, loop_workers, &self.speedups);
         for (task, m) in graph.tasks.iter().zip(&run.tasks) {
-            // A speedup is the one-worker prediction over the wide time.
-            // Before the call was ever measured that prediction is the
-            // prior's, often off by 2-3x: the quotient would blame the
-            // speedup for it, and a flat curve never runs wide again to
-            // be corrected. The first run only trains the time.
-            if m.width > 1 && m.ok && !m.reused && self.measured_before(task) {
+            // A speedup is the step's one-worker time at these sizes over
+            // its wide time. That one-worker time must have been measured
+            // on one worker: the models' prediction is itself wide times
+            // converted by the speedup being learnt, so the quotient would
+            // return the speedup assumed, and a call always run wide would
+            // keep its prior whatever it did (svd of values alone ran
+            // slower on 5 workers than on one). `speedup` runs such a call
+            // narrow once to measure it.
+            if m.width > 1 && m.ok && !m.reused {
                 if let Some(key) = self.task_key(task) {
-                    let one = self.predict(task);
-                    self.speedups.observe(&key, m.width, one, m.wall);
+                    let features = model_features(task);
+                    if let Some(one) = self.steps.narrow(&task.name, &key, &features) {
+                        self.speedups.observe(&key, m.width, one, m.wall);
+                    }
                 }
             }
         }
@@ -578,6 +607,9 @@ pub fn task_records(
                 model: o.as_ref().map(|(k, _)| k.clone()),
                 observed: o.map(|(_, s)| s),
                 blocks: ran.map(|m| m.blocks.clone()).unwrap_or_default(),
+                width: ran
+                    .filter(|_| task.kind == TaskKind::Call)
+                    .map(|m| m.width as u64),
             }
         })
         .collect()

@@ -2,11 +2,11 @@
 //! cost model key (function and path): a prior from the kernel's structure
 //! until runs at several widths have been seen, then the fit to them.
 //!
-//! An observation is the speedup a run showed: the call's one-worker
-//! prediction over its measured time at width k. Fitting to that ratio,
-//! not to a measured one-worker time, keeps prediction and speedup
-//! consistent even for a call that only ever runs wide: their quotient is
-//! what was measured.
+//! An observation is the speedup a run showed: the step's one-worker time
+//! at the same sizes, measured on one worker in a recent run, over its
+//! time at width k. Both are measured: a one-worker time the models
+//! predict was learnt from wide runs through this very curve, and would
+//! only give it back (see `Predictor::observe`).
 
 use std::collections::HashMap;
 
@@ -209,8 +209,13 @@ impl Speedups {
         Some(Usl::fit(&pts).unwrap_or(prior))
     }
 
-    /// A run of `key` at `width` took `seconds` where one worker was
-    /// predicted to take `one`.
+    /// Whether a speedup of `key` was ever observed.
+    pub fn measured(&self, key: &str) -> bool {
+        self.seen.get(key).is_some_and(|pts| !pts.is_empty())
+    }
+
+    /// A run of `key` at `width` took `seconds` where one worker took
+    /// `one`.
     pub fn observe(&mut self, key: &str, width: usize, one: f64, seconds: f64) {
         if !(width >= 2 && one > 0.0 && seconds > 0.0 && one.is_finite() && seconds.is_finite()) {
             return;

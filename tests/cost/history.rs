@@ -23,6 +23,7 @@ fn task(step: &str, function: &str, secs: f64) -> TaskRecord {
         model: Some(function.into()),
         observed: Some(secs),
         blocks: Vec::new(),
+        width: None,
     }
 }
 
@@ -58,6 +59,9 @@ fn a_run_round_trips() {
         end: start + 0.25,
     };
     r.tasks[2].blocks = vec![block(0, 600, 0.5), block(600, 1200, 0.5)];
+    // Calls keep the workers they held: one ran 4 wide, one narrow.
+    r.tasks[0].width = Some(4);
+    r.tasks[1].width = Some(1);
     let id = h.record_run(&r).unwrap();
     h.record_run(&run("other", 1)).unwrap();
     let back = h.run(id).unwrap().unwrap();

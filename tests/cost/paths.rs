@@ -258,6 +258,7 @@ fn record(step: &str, model: Option<&str>, features: Vec<f64>, secs: f64) -> Tas
         model: model.map(str::to_string),
         observed: model.map(|_| secs),
         blocks: Vec::new(),
+        width: None,
     }
 }
 

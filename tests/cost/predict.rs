@@ -207,7 +207,7 @@ fn a_driven_loop_trusts_its_own_recent_runs_over_one_iteration() {
     let mut p = Predictor::new(ModelKind::LogLinear);
     let mut steps = StepTimes::default();
     for s in [0.6e-3, 0.62e-3, 0.58e-3] {
-        steps.push("b", key.clone(), b.features.clone(), s);
+        steps.push("b", key.clone(), b.features.clone(), s, None);
     }
     p.set_steps(steps);
     p.set_test_drive("b", 0.9e-3);
@@ -222,4 +222,89 @@ fn a_driven_loop_trusts_its_own_recent_runs_over_one_iteration() {
     let mut fresh = Predictor::new(ModelKind::LogLinear);
     fresh.set_test_drive("b", 0.9e-3);
     assert!((fresh.predict(b) / 1200.0 - 0.9e-3).abs() < 1e-9);
+}
+
+/// A moldable call that only ever ran wide: the models' one-worker time is
+/// its wide times converted by the assumed speedup, so only a run on one
+/// worker can show that speedup wrong. Here `dist` (prior: nearly linear)
+/// runs no faster on 4 workers than on one.
+#[test]
+fn a_call_always_run_wide_learns_its_speedup_from_one_narrow_run() {
+    use flowcast::cost::steps::Held;
+    use flowcast::cost::{Measured, MeasuredRun, StepTimes};
+    let mut d = task(0, "d", TaskKind::Call, "dist", vec![], Type::Any);
+    d.features = vec![3000.0, 40.0];
+    let graph = TaskGraph { tasks: vec![d] };
+    let d = &graph.tasks[0];
+    let key = model_key(d).unwrap();
+    let prior = flowcast::cost::speedup::prior(&key).unwrap();
+    let one = 0.4;
+    let ran = |width: usize| MeasuredRun {
+        tasks: vec![Measured {
+            ok: true,
+            reused: false,
+            path: None,
+            wall: one,
+            busy: 0.0,
+            work: one,
+            width,
+            worker: Some(0),
+            start: 0.0,
+            end: one,
+            blocks: Vec::new(),
+        }],
+        workers: 4,
+    };
+    // Runs newest first, as `StepTimes::load` reads them: (seconds, width).
+    let steps = |runs: &[(f64, u64)]| {
+        let mut s = StepTimes::default();
+        for &(secs, w) in runs {
+            s.push(
+                "d",
+                key.clone(),
+                d.features.clone(),
+                secs,
+                Some(Held {
+                    width: w,
+                    wall: one,
+                }),
+            );
+        }
+        s
+    };
+    let mut p = Predictor::new(ModelKind::LogLinear);
+    // The first run went 4 wide, converted to one worker by the prior.
+    let mut runs = vec![(one * prior.speedup(4), 4)];
+    p.observe(&graph, &ran(4), &HashMap::new());
+    p.retrain();
+    p.set_steps(steps(&runs));
+    assert!(
+        p.speedup(d).is_none(),
+        "never measured on one worker: runs narrow once"
+    );
+    p.observe(&graph, &ran(1), &HashMap::new());
+    p.retrain();
+    runs.insert(0, (one, 1));
+    p.set_steps(steps(&runs));
+    assert_eq!(
+        p.speedup(d),
+        p.speedups().usl(&key),
+        "measured narrow: wide again"
+    );
+    // Every wide run now takes as long as the narrow one did.
+    for _ in 0..6 {
+        p.observe(&graph, &ran(4), &HashMap::new());
+        p.retrain();
+    }
+    let learnt = p.speedups().usl(&key).unwrap();
+    assert!(prior.speedup(4) > 3.5, "{prior:?}");
+    assert!(learnt.speedup(4) < 1.2, "{learnt:?}");
+    // The wide run's time is taken again as one worker's by what is known
+    // now: about the narrow run's, not the prior's 3.8x of its wall.
+    p.set_steps(steps(&runs));
+    let t1 = p.predict(d);
+    assert!(t1 > one && t1 < one * 1.2, "{t1}");
+    // Learnt for the model: no other narrow run is needed.
+    p.set_steps(steps(&[(one, 4)]));
+    assert!(p.speedup(d).is_some());
 }
