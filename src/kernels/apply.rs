@@ -502,8 +502,63 @@ fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     }
     let results = parts
         .iter()
-        .map(|s| f.call_on(s, &dots, ctx))
+        .map(|s| f.call_on_named(s, &dots, ctx))
         .collect::<Result<Vec<_>, _>>()?;
+    // lapply's list keeps each value's names; sapply, vapply and apply
+    // name their matrix's rows by them (simplify2array, do_vapply, apply).
+    if args.func == "lapply" {
+        return Ok(Value::List(List::sequence(results)));
+    }
+    let rows = row_names(args, &results);
+    let scalars = args.func == "sapply" && results.iter().all(|r| r.len() == 1);
+    let inner: Vec<Option<String>> = if scalars {
+        results
+            .iter()
+            .map(|r| super::names::names(r).and_then(|n| n.first().cloned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let results: Vec<Value> = results.into_iter().map(super::names::strip_value).collect();
+    let value = apply_results(args, results, margin, ctx)?;
+    Ok(match (rows, value.dims()) {
+        (Some(rows), Some((r, _))) if rows.len() == r => {
+            super::names::dimnamed(value, Some(rows), None)
+        }
+        // unlist's names: each value's own, "" where it has none.
+        (_, None) if inner.iter().any(Option::is_some) && inner.len() == value.len() => {
+            super::names::named(
+                value,
+                inner.into_iter().map(Option::unwrap_or_default).collect(),
+            )
+        }
+        _ => value,
+    })
+}
+
+/// The names R gives the rows of sapply's, vapply's or apply's matrix:
+/// the first value's (apply: only when every value has the same).
+/// FUN.VALUE's names, which vapply takes first, are put on by
+/// `names::carry`, which sees the arguments as written.
+fn row_names(args: &Args<&Value>, results: &[Value]) -> Option<Vec<String>> {
+    let first = super::names::names(results.first()?)?;
+    if args.func == "apply"
+        && results
+            .iter()
+            .any(|r| super::names::names(r) != Some(first))
+    {
+        return None;
+    }
+    Some(first.to_vec())
+}
+
+/// apply_eval's value from FUN's values, their names gone.
+fn apply_results(
+    args: &Args<&Value>,
+    results: Vec<Value>,
+    margin: Option<Margin>,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
     if let Some(m @ (Margin::Cells | Margin::CellsT | Margin::Whole)) = margin {
         if !args.bool_or("simplify", true)? {
             return Err(KernelError::new(LIST_MATRIX));
@@ -514,7 +569,6 @@ fn apply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
         return cells_result(results, dims, m == Margin::Whole, ctx);
     }
     match args.func {
-        "lapply" => Ok(Value::List(List::sequence(results))),
         "vapply" => vapply_check(args.get("FUN.VALUE"), results, ctx),
         "sapply" if !args.bool_or("simplify", true)? => Ok(Value::List(List::sequence(results))),
         "apply" if !args.bool_or("simplify", true)? => Ok(Value::List(List::sequence(results))),
@@ -946,12 +1000,12 @@ fn reduce_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
 /// (`do.call(rbind, lapply(files, read.csv))`).
 fn do_call_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = fun_of(args, ctx)?;
-    let list = args.get("args").unwrap_or(&Value::Null);
-    let (names, items) = match list {
-        Value::List(l) => (l.names.clone(), l.items.clone()),
-        Value::Null => (None, Vec::new()),
-        Value::Formula(_) => return Err(KernelError::new("second argument must be a list")),
-        other => (None, elements(other)?),
+    let (names, items) = match args.get("args") {
+        Some(Value::List(l)) => (l.names.clone(), l.items.clone()),
+        // args = list(), its default.
+        None => (None, Vec::new()),
+        // R's do.call: `if (!is.list(args))`, so NULL and vectors too.
+        Some(_) => return Err(KernelError::new("second argument must be a list")),
     };
     let given = items
         .iter()

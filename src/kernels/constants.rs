@@ -90,6 +90,24 @@ fn table() -> &'static HashMap<&'static str, Value> {
                 "month.abb",
                 text(MONTHS.iter().map(|m| m[..3].to_string()).collect()),
             ),
+            // stats' p.adjust.methods, in R's order.
+            (
+                "p.adjust.methods",
+                text(
+                    [
+                        "holm",
+                        "hochberg",
+                        "hommel",
+                        "bonferroni",
+                        "BH",
+                        "BY",
+                        "fdr",
+                        "none",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                ),
+            ),
             (
                 ".Machine",
                 Value::List(List::named(

@@ -78,6 +78,30 @@ impl Fun<'_> {
         ctx: &mut Ctx,
     ) -> Result<Value, KernelError> {
         match self {
+            Fun::Kernel(k)
+                if super::frame::takes_matrix(k.name)
+                    && given
+                        .iter()
+                        .any(|(_, v)| super::frame::as_frame(v).is_some()) =>
+            {
+                // R's colMeans (and the rest) run as.matrix on a data frame
+                // whether called directly or as FUN (sapply(split(d, g),
+                // colMeans)); the evaluator does it for a direct call.
+                let coerced = given
+                    .iter()
+                    .map(|(_, v)| super::frame::coerce_value(k.name, v).transpose())
+                    .collect::<Result<Vec<_>, _>>()?;
+                let bare: Vec<(Option<String>, &Value)> = given
+                    .iter()
+                    .zip(&coerced)
+                    .map(|((n, v), c)| (n.clone(), c.as_ref().unwrap_or(*v)))
+                    .collect();
+                let matched = Args::match_call(k.name, k.params, bare)
+                    .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;
+                let value = k.call(&matched, ctx)?;
+                let written = Args::match_call(k.name, k.params, given.clone()).ok();
+                Ok(super::names::carry(k.name, &given, written.as_ref(), value))
+            }
             Fun::Kernel(k) => {
                 let matched = Args::match_call(k.name, k.params, given)
                     .map_err(|e| KernelError::new(format!("in {}(): {}", k.name, e.message)))?;

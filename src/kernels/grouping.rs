@@ -1218,6 +1218,15 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Some(r @ (Value::Num(_) | Value::Bool(_))) => {
             Some(r.as_f64_slice().unwrap_or_default().into_owned())
         }
+        // R sums each cell's responses with sum(), which refuses these.
+        Some(Value::Str(_)) => {
+            return Err(KernelError::new("invalid 'type' (character) of argument"))
+        }
+        Some(Value::Factor(_)) => {
+            return Err(KernelError::new(
+                "\u{2018}sum\u{2019} not meaningful for factors",
+            ))
+        }
         Some(_) => {
             return Err(KernelError::new(
                 "flowcast's xtabs() needs a numeric response",
@@ -1275,7 +1284,7 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         cells[r as usize + c as usize * rows].push(*v);
     }
     let sums: Vec<f64> = cells.iter().map(|c| super::nmath::rsum(c)).collect();
-    Ok(match &by[..] {
+    let value = match &by[..] {
         [a] => names::named(Value::Num(sums), a.levels.clone()),
         [a, b] => names::dimnamed(
             Value::Mat(DMatrix::from_vec(rows, cols, sums)),
@@ -1283,7 +1292,10 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             Some(b.levels.clone()),
         ),
         _ => Value::Null,
-    })
+    };
+    // A table whose dimnames are named by the formula's terms, as R's.
+    let dnn = f.terms.iter().map(|(label, _)| label.clone()).collect();
+    Ok(names::tabled(value, dnn))
 }
 
 /// A factor's levels stay whatever rows go; other classifiers' levels are

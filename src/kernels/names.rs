@@ -160,6 +160,18 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
     }))
 }
 
+/// A matrix's column names set, its row names kept.
+fn with_colnames(value: Value, cols: Vec<String>) -> Value {
+    let rows = dimnames(&value).0.map(<[String]>::to_vec);
+    dimnamed(value, rows, Some(cols))
+}
+
+/// A matrix's row names set, its column names kept.
+fn with_rownames(value: Value, rows: Vec<String>) -> Value {
+    let cols = dimnames(&value).1.map(<[String]>::to_vec);
+    dimnamed(value, Some(rows), cols)
+}
+
 /// The names of a table's dimnames (R's class `table`), when `v` is one.
 pub fn table_dnn(v: &Value) -> Option<&[String]> {
     match v {
@@ -499,7 +511,7 @@ pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
     match func {
         "sapply" | "vapply" | "lapply" | "mapply" | "Map" | "unlist" | "colMeans" | "colSums"
         | "rowMeans" | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix"
-        | "t" => true,
+        | "t" | "scale" => true,
         "c" => given.iter().any(|(tag, _)| tag.is_some()),
         _ => false,
     }
@@ -514,12 +526,41 @@ pub fn carry(
     matched: Option<&Args<&Value>>,
     result: Value,
 ) -> Value {
+    if func == "scale" {
+        return scale_names(given, matched, result);
+    }
     let named = carry_names(func, given, matched, result);
     let named = match kept_table(func, given, matched, &named) {
         Some(dnn) => tabled(named, dnn),
         None => named,
     };
     kept_attrs(func, given, kept_tsp(func, given, named))
+}
+
+/// scale.default keeps x's dimnames (a data frame's are as.matrix's) and
+/// names its `scaled:center` and `scaled:scale` by x's column names.
+fn scale_names(
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: Value,
+) -> Value {
+    let x = matched
+        .and_then(|m| m.get_if_formal("x"))
+        .or_else(|| given.first().map(|(_, v)| *v));
+    let (rows, cols) = x.map_or((None, None), table_dimnames);
+    let attrs = match &result {
+        Value::Named(n) => n.attrs.clone(),
+        _ => Vec::new(),
+    };
+    let mut out = dimnamed(result, rows, cols.clone());
+    for (k, v) in attrs {
+        let v = match &cols {
+            Some(c) if v.len() == c.len() => named(v, c.clone()),
+            _ => v,
+        };
+        out = with_attr(out, &k, v);
+    }
+    out
 }
 
 /// R's arithmetic operators and Math group functions keep every attribute
@@ -703,7 +744,7 @@ fn carry_names(
     if matches!(result, Value::Named(_) | Value::List(_) | Value::Null)
         && !matches!(
             func,
-            "lapply" | "sapply" | "vapply" | "strsplit" | "mapply" | "Map"
+            "lapply" | "sapply" | "vapply" | "strsplit" | "mapply" | "Map" | "apply"
         )
     {
         return result;
@@ -828,6 +869,17 @@ fn carry_names(
                 .and_then(|m| m.get_if_formal("USE.NAMES"))
                 .and_then(Value::as_flag)
                 .unwrap_or(true);
+            // vapply names the rows by FUN.VALUE when it is named.
+            let template = matched
+                .filter(|_| func == "vapply")
+                .and_then(|m| m.get_if_formal("FUN.VALUE"))
+                .and_then(names);
+            let result = match (template, result.dims()) {
+                (Some(t), Some((r, _))) if t.len() == r && r > 1 => {
+                    with_rownames(result, t.to_vec())
+                }
+                _ => result,
+            };
             let Some(x) = matched.and_then(|m| m.get_if_formal("X")) else {
                 return result;
             };
@@ -848,10 +900,23 @@ fn carry_names(
                     l.names = Some(labels);
                     Value::List(l)
                 }
-                r @ (Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_)) => {
-                    dimnamed(r, None, Some(labels))
+                r if r.dims().is_some() => with_colnames(r, labels),
+                // unlist's names: "x.a" for the value named "a" of X's "x".
+                r => {
+                    let labels = match (func, names(&r)) {
+                        ("sapply", Some(inner)) if inner.len() == labels.len() => labels
+                            .iter()
+                            .zip(inner)
+                            .map(|(o, i)| match (o.is_empty(), i.is_empty()) {
+                                (_, true) => o.clone(),
+                                (true, false) => i.clone(),
+                                (false, false) => format!("{o}.{i}"),
+                            })
+                            .collect(),
+                        _ => labels,
+                    };
+                    named(r, labels)
                 }
-                r => named(r, labels),
             }
         }
         "apply" => {
@@ -869,7 +934,7 @@ fn carry_names(
             };
             match labels {
                 Some(l) if result.dims().is_none() => named(result, l),
-                Some(l) => dimnamed(result, None, Some(l)),
+                Some(l) => with_colnames(result, l),
                 None => result,
             }
         }

@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use super::ldouble;
 use crate::kernels::args::{ArgError, Args};
+use crate::kernels::names::with_attr;
 use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// `center`/`scale`: TRUE/FALSE, or one number per column.
@@ -89,7 +90,15 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             col.iter_mut().for_each(|v| *v /= s[j]);
         }
     }
-    Ok(Value::Mat(m))
+    // R records what it subtracted and divided by, as attributes.
+    let mut out = Value::Mat(m);
+    if let Some(c) = center {
+        out = with_attr(out, "scaled:center", Value::Num(c));
+    }
+    if let Some(s) = scale {
+        out = with_attr(out, "scaled:scale", Value::Num(s));
+    }
+    Ok(out)
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -185,6 +185,10 @@ pub(super) fn translate_ere(pattern: &str) -> Result<String, String> {
             c => out.push(c),
         }
     }
+    // TRE's REG_EPAREN, in R's words (tre_error's messages).
+    if depth > 0 {
+        return Err("Missing ')'".into());
+    }
     Ok(out)
 }
 

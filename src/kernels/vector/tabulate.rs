@@ -29,9 +29,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         None => ints.iter().flatten().copied().max().unwrap_or(1).max(1) as f64,
         Some(v) => v.as_scalar().unwrap_or(f64::NAN).trunc(),
     };
-    if nbins.is_nan() || !(0.0..=MAX_BINS).contains(&nbins) {
-        return Err(KernelError::new("invalid 'nbins' argument"));
-    }
+    nbins_ok(nbins).map_err(KernelError::new)?;
     if nbins > 1e8 {
         return Err(KernelError::new("'nbins' is too large for flowcast"));
     }
@@ -42,6 +40,21 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
     }
     Ok(Value::Num(counts))
+}
+
+/// tabulate's checks of `nbins` in R's order: the R code's `nbins >
+/// .Machine$integer.max` (NA fails the `if`), then the C code's `nb < 0`
+/// (which names it "nbin").
+fn nbins_ok(nbins: f64) -> Result<(), &'static str> {
+    if nbins.is_nan() {
+        Err("missing value where TRUE/FALSE needed")
+    } else if nbins > MAX_BINS {
+        Err("attempt to make a table with >= 2^31 elements")
+    } else if nbins < 0.0 {
+        Err("invalid 'nbin' argument")
+    } else {
+        Ok(())
+    }
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -62,7 +75,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Some(Some(n)) if n.is_finite() && (0.0..=1e8).contains(&n.trunc()) => {
             Some(n.trunc() as usize)
         }
-        Some(Some(_)) => return Err(args.error("nbins", "invalid 'nbins' argument")),
+        Some(Some(n)) => {
+            nbins_ok(n.trunc()).map_err(|m| args.error("nbins", m))?;
+            None
+        }
         _ => None,
     };
     Ok(Type::Num { len, value: None })
