@@ -618,6 +618,22 @@ pub(super) fn eval_args<'s>(
                     Cow::Owned(eval(&a.value, at, ctx, file)?.into_owned())
                 } else if !ds.scoped.contains(&i) {
                     eval(&a.value, scope, ctx, file)?
+                } else if func == "within" {
+                    // within.data.frame reads what `expr` assigned, not
+                    // its value: the kernel gets the assignments.
+                    let items: Vec<&Expr> = match &a.value.kind {
+                        ExprKind::Block(stmts) => stmts.iter().collect(),
+                        _ => vec![&a.value],
+                    };
+                    let (names, items) = super::statements::assigned(&items, inner, ctx, file)?
+                        .into_iter()
+                        .unzip();
+                    Cow::Owned(Value::List(List {
+                        class: None,
+                        names: Some(names),
+                        items,
+                        row_names: None,
+                    }))
                 } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
                     Cow::Owned(eval_formula(
                         lhs.as_deref(),

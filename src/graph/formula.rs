@@ -309,8 +309,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
-        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "transform" | "oneway.test"
-        | "xtabs" | "model.matrix" => None,
+        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "within" | "transform"
+        | "oneway.test" | "xtabs" | "model.matrix" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -352,7 +352,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
             frames_only: true,
         });
     }
-    if func == "with" {
+    if func == "with" || func == "within" {
         // with.default: eval(substitute(expr), data, enclos = parent.frame()).
         return Some(DataScope {
             data: position(matched.get("data")?)?,

@@ -24,7 +24,13 @@ use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "lm",
-        params: &[req("formula"), opt("data"), opt("subset"), opt("weights")],
+        params: &[
+            req("formula"),
+            opt("data"),
+            opt("subset"),
+            opt("weights"),
+            opt("contrasts"),
+        ],
         random: false,
         shape: lm_shape,
         eval: lm_eval,
@@ -76,7 +82,9 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
                 None => return Err(args.error("formula", "lm() needs a response: y ~ x")),
             };
             let p = model_matrix::columns_type(terms, *intercept)
-                .map_err(|m| args.error("formula", m))?;
+                .map_err(|m| args.error("formula", m))?
+                // A contrast matrix may have fewer columns than levels.
+                .filter(|_| !given_contrasts(args));
             for (label, t) in terms {
                 if let (Some(n), Some(len)) = (n, model_matrix::term_len(t)) {
                     if len != n {
@@ -200,6 +208,13 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
     Ok(Type::record("lm", fields))
 }
 
+/// Whether the call gives `contrasts`, whose matrices set a factor's
+/// columns.
+pub(super) fn given_contrasts(args: &Args<Type>) -> bool {
+    args.get_if_formal("contrasts")
+        .is_some_and(|t| !matches!(t, Type::Null))
+}
+
 /// The design matrix (column-major, intercept first), its column names,
 /// the response and the weights, over the rows `model.frame` keeps.
 pub(super) struct Design {
@@ -224,6 +239,9 @@ pub(super) struct Design {
     /// R's `xlevels`: each factor or text variable's levels as the fit
     /// coded them.
     pub xlevels: Vec<(String, Vec<String>)>,
+    /// The contrasts `contrasts.arg` gave factors, as given, which
+    /// `predict` codes newdata's factors by.
+    pub contrasts: Vec<(String, Value)>,
 }
 
 impl Design {
@@ -245,6 +263,7 @@ impl Design {
             predvars: Vec::new(),
             term_variables: Vec::new(),
             xlevels: Vec::new(),
+            contrasts: Vec::new(),
         }
     }
 }
@@ -321,7 +340,9 @@ pub(super) fn design(
     f: &Formula,
     subset: Option<&Value>,
     weights: Option<&Value>,
+    contrasts: Option<&Value>,
 ) -> Result<Design, KernelError> {
+    let contrasts = contrasts_arg(contrasts, f)?;
     let y: Vec<f64> = match f.response.as_deref() {
         None => return Err(KernelError::new("lm() needs a response: y ~ x")),
         Some(Value::Mat(m)) if m.ncols() != 1 => {
@@ -375,9 +396,15 @@ pub(super) fn design(
     }
     let pick = |c: &[f64]| keep.iter().map(|&i| c[i]).collect::<Vec<f64>>();
     let mut xlevels = Vec::new();
+    let mut kept_contrasts = Vec::new();
     let mut coded = Vec::with_capacity(vars.len());
     for ((label, _), r) in vars.iter().zip(raws) {
-        let c = match r {
+        let spec = contrasts.iter().find(|(n, _)| n == label).map(|(_, v)| *v);
+        if let (Some(_), Raw::Numbers(_)) = (spec, &r) {
+            // `contrasts<-` of a numeric variable.
+            return Err(KernelError::new("contrasts apply only to factors"));
+        }
+        let mut c = match r {
             Raw::Numbers(cols) => Coded::Numbers(cols.iter().map(|c| pick(c)).collect()),
             Raw::Logical(b) => Coded::logical(&keep.iter().map(|&i| b[i]).collect::<Vec<_>>()),
             Raw::Text(s) => {
@@ -389,6 +416,16 @@ pub(super) fn design(
                 factor_coded(label, drop_unused(&pick_factor(&f, &keep)), &mut xlevels)
             }
         };
+        if let (
+            Some(spec),
+            Coded::Factor {
+                levels, contrasts, ..
+            },
+        ) = (spec, &mut c)
+        {
+            *contrasts = Some(super::contrasts::for_factor(spec, levels)?);
+            kept_contrasts.push((label.to_string(), spec.clone()));
+        }
         coded.push((*label, c));
     }
     let m = model_matrix::build(&coded, &term_variables, f.intercept, keep.len())?;
@@ -415,7 +452,36 @@ pub(super) fn design(
         rows: keep,
         assign: m.assign,
         xlevels,
+        contrasts: kept_contrasts,
     })
+}
+
+/// `contrasts.arg` as `model.matrix.default` reads it: a named list of
+/// each factor's contrasts (a contrast function's name or a matrix); a
+/// name no variable of the model has is ignored (R warns that it is
+/// absent: an update() that drops the variable keeps the fit's value).
+fn contrasts_arg<'v>(
+    spec: Option<&'v Value>,
+    f: &Formula,
+) -> Result<Vec<(String, &'v Value)>, KernelError> {
+    let Some(spec) = spec.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(Vec::new());
+    };
+    // R ignores a contrasts argument that is no list, with a warning.
+    let Value::List(List { names, items, .. }) = spec else {
+        return Ok(Vec::new());
+    };
+    let Some(names) = names else {
+        return Err(KernelError::new("'contrasts.arg' argument must be named"));
+    };
+    let (vars, _) = model_matrix::variables(f);
+    let mut out = Vec::with_capacity(items.len());
+    for (n, v) in names.iter().zip(items) {
+        if vars.iter().any(|(l, _)| l == n) {
+            out.push((n.clone(), v));
+        }
+    }
+    Ok(out)
 }
 
 /// A factor variable coded by its levels, which `xlevels` records.
@@ -424,6 +490,7 @@ fn factor_coded(label: &str, f: Factor, xlevels: &mut Vec<(String, Vec<String>)>
     Coded::Factor {
         levels: f.levels,
         codes: f.codes.iter().map(|c| c.map(|c| c as usize)).collect(),
+        contrasts: None,
     }
 }
 
@@ -495,6 +562,7 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         args.get("subset"),
         args.get_if_formal("weights"),
         args.get("data"),
+        args.get_if_formal("contrasts"),
     )
 }
 
@@ -504,8 +572,9 @@ pub(super) fn fit_formula(
     subset: Option<&Value>,
     weights: Option<&Value>,
     data: Option<&Value>,
+    contrasts: Option<&Value>,
 ) -> Result<(List, Vec<usize>), KernelError> {
-    let d = design(f, subset, weights)?;
+    let d = design(f, subset, weights, contrasts)?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -595,6 +664,7 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
         .iter()
         .map(|(n, l)| (n.clone(), Value::Str(l.clone())))
         .unzip();
+    let (contrast_names, contrast_specs) = d.contrasts.iter().cloned().unzip();
     let codes = model_matrix::codings(&d.term_variables);
     let mut factors = DMatrix::<f64>::zeros(d.variables.len(), d.term_variables.len());
     for (k, term) in d.term_variables.iter().enumerate() {
@@ -616,6 +686,15 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
                     class: None,
                     names: Some(names),
                     items: levels,
+                    row_names: None,
+                }),
+            ),
+            (
+                "contrasts",
+                Value::List(List {
+                    class: None,
+                    names: Some(contrast_names),
+                    items: contrast_specs,
                     row_names: None,
                 }),
             ),
@@ -664,6 +743,7 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
                 },
             ),
             ("xlevels", Type::Any),
+            ("contrasts", Type::Any),
         ],
     )
 }
@@ -863,14 +943,12 @@ fn summarise(
 
 const MODEL_MATRIX_OBJECT: &str =
     "flowcast's model.matrix() takes a formula (with its data), not a fitted model";
-const CONTRASTS: &str =
-    "model.matrix(contrasts.arg = , xlev = ) is not supported by flowcast: treatment contrasts only";
+const XLEV: &str = "model.matrix(xlev = ) is not supported by flowcast: \
+     a factor's levels are those of its data";
 
 fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    for name in ["contrasts.arg", "xlev"] {
-        if args.ty(name).is_some_and(|t| !matches!(t, Type::Null)) {
-            return Err(args.error(name, CONTRASTS));
-        }
+    if args.ty("xlev").is_some_and(|t| !matches!(t, Type::Null)) {
+        return Err(args.error("xlev", XLEV));
     }
     let p = match args.ty("object") {
         Some(Type::Formula {
@@ -886,13 +964,12 @@ fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
 }
 
 /// `model.matrix(formula, data)`: R's design matrix of the rows
-/// `model.frame` keeps (na.omit), factors in treatment contrasts, named by
+/// `model.frame` keeps (na.omit), factors in treatment contrasts or those
+/// of `contrasts.arg`, named by
 /// the rows and columns as R names them.
 fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    for name in ["contrasts.arg", "xlev"] {
-        if args.get(name).is_some_and(|v| !matches!(v, Value::Null)) {
-            return Err(KernelError::new(CONTRASTS));
-        }
+    if args.get("xlev").is_some_and(|v| !matches!(v, Value::Null)) {
+        return Err(KernelError::new(XLEV));
     }
     let f = match args.get("object") {
         Some(Value::Formula(f)) => f,
@@ -935,7 +1012,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             predvars: f.predvars.clone(),
         })
     };
-    let d = design(&f, None, None)?;
+    let d = design(&f, None, None, args.get("contrasts.arg"))?;
     let rows = match obs_names(args.get("data"), &d.rows) {
         Value::Str(s) => s,
         _ => Vec::new(),

@@ -12,6 +12,7 @@
 //! its variables' columns, the first variable's varying fastest, named
 //! `a:b` from the variables' column names.
 
+use super::contrasts::FactorContrasts;
 use super::value::{Formula, List, NA};
 use super::{KernelError, Type, Value};
 
@@ -100,6 +101,8 @@ pub enum Coded {
     Factor {
         levels: Vec<String>,
         codes: Vec<Option<usize>>,
+        /// The contrasts `contrasts.arg` gave it; `None`: treatment.
+        contrasts: Option<FactorContrasts>,
     },
 }
 
@@ -110,6 +113,7 @@ impl Coded {
         Coded::Factor {
             levels: vec!["FALSE".to_string(), "TRUE".to_string()],
             codes: b.iter().map(|b| b.map(usize::from)).collect(),
+            contrasts: None,
         }
     }
 }
@@ -172,7 +176,7 @@ pub fn build(
     for (label, c) in vars {
         let (rows, cols) = match c {
             Coded::Numbers(cols) => (cols.first().map_or(n, Vec::len), cols.len()),
-            Coded::Factor { levels, codes } => {
+            Coded::Factor { levels, codes, .. } => {
                 if levels.len() < 2 {
                     return Err(KernelError::new(format!(
                         "contrasts can be applied only to factors with 2 or more levels \
@@ -251,7 +255,31 @@ fn variable_columns(label: &str, c: &Coded, coding: Coding) -> Vec<Column> {
             .enumerate()
             .map(|(j, c)| (format!("{label}{}", j + 1), c.clone()))
             .collect(),
-        Coded::Factor { levels, codes } => {
+        Coded::Factor {
+            codes,
+            contrasts: Some(c),
+            ..
+        } if coding == Coding::Contrasts => {
+            // R's `addfactor` with a contrast matrix: each column's value
+            // at the row's level, named by the matrix's column names or
+            // else numbered.
+            c.columns
+                .iter()
+                .enumerate()
+                .map(|(j, col)| {
+                    let values = codes
+                        .iter()
+                        .map(|c| c.and_then(|c| col.get(c).copied()).unwrap_or(NA))
+                        .collect();
+                    let name = match c.names.as_ref().and_then(|n| n.get(j)) {
+                        Some(n) => format!("{label}{n}"),
+                        None => format!("{label}{}", j + 1),
+                    };
+                    (name, values)
+                })
+                .collect()
+        }
+        Coded::Factor { levels, codes, .. } => {
             let first = match coding {
                 Coding::Contrasts => 1,
                 Coding::Indicators => 0,
@@ -378,6 +406,7 @@ mod tests {
         Coded::Factor {
             levels: levels.iter().map(|s| s.to_string()).collect(),
             codes: codes.iter().map(|&c| Some(c)).collect(),
+            contrasts: None,
         }
     }
 

@@ -178,6 +178,20 @@ pub(super) fn attach(
             }
         }
     }
+    if matches!(func, "AIC" | "BIC") {
+        // AIC.default's table of several models names its rows
+        // `as.character(Call[-1L])`, `k` taken out.
+        if let Value::List(l) = value {
+            if l.class.as_deref() == Some(crate::kernels::frame::CLASS) {
+                let rows = args
+                    .iter()
+                    .filter(|a| a.name.as_deref() != Some("k"))
+                    .map(|a| deparse(&a.value))
+                    .collect();
+                l.row_names = Some(crate::kernels::value::RowNames::Text(rows));
+            }
+        }
+    }
     if func == "arima" {
         // deparse1(substitute(xreg)) names an xreg without column names.
         let xreg = matched.get("xreg");

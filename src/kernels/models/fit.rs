@@ -112,6 +112,25 @@ impl<'a> Fit<'a> {
         }
     }
 
+    /// The fit's `contrasts` argument, as it was given (a named list),
+    /// when it had one.
+    pub fn contrasts(&self) -> Option<&'a Value> {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return None;
+        };
+        t.field("contrasts")
+            .filter(|c| matches!(c, Value::List(l) if !l.items.is_empty()))
+    }
+
+    /// The contrasts the fit gave factor variable `label`, when given.
+    pub fn contrast_of(&self, label: &str) -> Option<&'a Value> {
+        let Value::List(c) = self.contrasts()? else {
+            return None;
+        };
+        let at = c.names.as_ref()?.iter().position(|n| n == label)?;
+        c.items.get(at)
+    }
+
     pub fn term_labels(&self) -> Vec<String> {
         let Some(Value::List(t)) = self.exact("terms") else {
             return Vec::new();

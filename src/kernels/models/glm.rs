@@ -115,7 +115,9 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
                 }
                 None => return Err(args.error("formula", "glm() needs a response: y ~ x")),
             }
-            model_matrix::columns_type(terms, *intercept).map_err(|m| args.error("formula", m))?
+            model_matrix::columns_type(terms, *intercept)
+                .map_err(|m| args.error("formula", m))?
+                .filter(|_| !super::super::lm::given_contrasts(args))
         }
         None | Some(Type::Any) => None,
         Some(t) => {
@@ -252,6 +254,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         args.get("subset"),
         args.get("weights"),
         args.get("data"),
+        args.get("contrasts"),
         ctx,
     )?;
     super::super::lm::keep_model(
@@ -270,6 +273,7 @@ pub(super) fn glm_formula(
     subset: Option<&Value>,
     weights: Option<&Value>,
     data: Option<&Value>,
+    contrasts: Option<&Value>,
     ctx: &mut Ctx,
 ) -> Result<List, KernelError> {
     // A two-column binomial response, cbind(successes, failures): the
@@ -308,7 +312,7 @@ pub(super) fn glm_formula(
         }
         Some(_) => (std::borrow::Cow::Borrowed(f), None),
     };
-    let d = design(&f, subset, weights)?;
+    let d = design(&f, subset, weights, contrasts)?;
     if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }

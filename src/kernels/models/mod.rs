@@ -100,6 +100,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("data"),
             opt("weights"),
             opt("subset"),
+            opt("contrasts"),
         ],
         random: false,
         shape: glm::glm_shape,

@@ -486,9 +486,14 @@ fn coded_as_fitted(fit: &Fit, label: &str, v: &Value) -> Result<Coded, KernelErr
                         }),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            let contrasts = fit
+                .contrast_of(label)
+                .map(|spec| super::super::contrasts::for_factor(spec, levels))
+                .transpose()?;
             Ok(Coded::Factor {
                 levels: levels.to_vec(),
                 codes,
+                contrasts,
             })
         }
         (Value::Str(_) | Value::Factor(_), None) => Err(supplied("factor")),

@@ -746,6 +746,10 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         .iter()
         .filter_map(|v| fit.xlevels(v).map(|l| (v.clone(), l.to_vec())))
         .collect();
+    let contrasts = kept_vars
+        .iter()
+        .filter_map(|v| fit.contrast_of(v).map(|c| (v.clone(), c.clone())))
+        .collect();
     let y = fit.nums("y")?.to_vec();
     let w = match fit.kind {
         Kind::Lm => match fit.exact("weights") {
@@ -783,6 +787,7 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         predvars: kept_predvars,
         term_variables,
         xlevels,
+        contrasts,
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
     let mut record = match fit.kind {
@@ -1272,9 +1277,10 @@ fn refit_formula(fit: &Fit, f: &Formula, ctx: &mut Ctx) -> Result<List, KernelEr
     }
     let data = fit.exact("data");
     let weights = fit.exact("(weights)");
+    let contrasts = fit.contrasts();
     let mut record = match fit.kind {
-        Kind::Lm => fit_formula(f, None, weights, data)?.0,
-        Kind::Glm(family) => glm_formula(f, family, None, weights, data, ctx)?,
+        Kind::Lm => fit_formula(f, None, weights, data, contrasts)?.0,
+        Kind::Glm(family) => glm_formula(f, family, None, weights, data, contrasts, ctx)?,
     };
     let n_new = match record.field("residuals") {
         Some(Value::Num(r)) => r.len(),
@@ -1423,7 +1429,7 @@ fn add_design(fit: &Fit, sc: &ScopeArg, scope: &[String]) -> Result<AddDesign, K
             f.response = Some(Box::new(Value::Num(y)));
         }
     }
-    let d = design(&f, None, fit.exact("(weights)"))?;
+    let d = design(&f, None, fit.exact("(weights)"), fit.contrasts())?;
     let n_old = fit.nums("residuals")?.len();
     if d.n != n_old {
         return Err(KernelError::new(ROWS_CHANGED));
