@@ -222,6 +222,12 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// Whether a variable is written `offset(…)`: R's `terms` keeps it out of
+/// the terms, as a known part of the linear predictor.
+pub fn is_offset(v: &Variable) -> bool {
+    matches!(v, Variable::Expr(Expr { kind: ExprKind::Call { func, .. }, .. }) if func == "offset")
+}
+
 fn names_in(e: &Expr, out: &mut Vec<String>) {
     e.visit_names(&mut |n, _| out.push(n.to_string()));
 }
@@ -387,7 +393,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     }
     let data = position(matched.get("data")?)?;
     // model.matrix's formula is its `object`.
-    let scoped = ["formula", "object", "subset", "weights"]
+    let scoped = ["formula", "object", "subset", "weights", "offset"]
         .iter()
         .filter_map(|n| matched.get_if_formal(n).and_then(position))
         .collect();

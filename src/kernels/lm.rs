@@ -30,6 +30,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("subset"),
             opt("weights"),
             opt("contrasts"),
+            opt("offset"),
         ],
         random: false,
         shape: lm_shape,
@@ -47,6 +48,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: model_matrix_shape,
         eval: model_matrix_eval,
+    },
+    // `offset(x)`: x as it is; in a formula a known part of the linear
+    // predictor (the evaluator marks it: `model_matrix::offset_term`).
+    Kernel {
+        name: "offset",
+        params: &[req("object")],
+        random: false,
+        shape: |args, _| Ok(args.ty("object").cloned().unwrap_or(Type::Null)),
+        eval: |args, _| Ok(args.get("object").cloned().unwrap_or(Value::Null)),
     },
     // `I(x)`: x as it is. In a formula it makes `x^2` arithmetic rather
     // than a formula operator (`y ~ x + I(x^2)`).
@@ -169,7 +179,12 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         fields.insert(5, ("weights", Type::num_unknown()));
     }
     let terms = match args.ty("formula") {
-        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        Some(Type::Formula { terms, .. }) => Some(
+            terms
+                .iter()
+                .filter(|(_, t)| !model_matrix::is_offset_type(t))
+                .count(),
+        ),
         _ => None,
     };
     fields.extend([
@@ -242,6 +257,12 @@ pub(super) struct Design {
     /// The contrasts `contrasts.arg` gave factors, as given, which
     /// `predict` codes newdata's factors by.
     pub contrasts: Vec<(String, Value)>,
+    /// The offset at each row kept (R's `model.offset`: the formula's
+    /// `offset()` terms and the `offset` argument, summed), when any.
+    pub offset: Option<Vec<f64>>,
+    /// The labels of the formula's `offset()` terms, which `predict`
+    /// evaluates in newdata.
+    pub offset_labels: Vec<String>,
 }
 
 impl Design {
@@ -264,6 +285,8 @@ impl Design {
             term_variables: Vec::new(),
             xlevels: Vec::new(),
             contrasts: Vec::new(),
+            offset: None,
+            offset_labels: Vec::new(),
         }
     }
 }
@@ -341,7 +364,26 @@ pub(super) fn design(
     subset: Option<&Value>,
     weights: Option<&Value>,
     contrasts: Option<&Value>,
+    offset: Option<&Value>,
 ) -> Result<Design, KernelError> {
+    // The offset terms are no columns: the model is the other terms.
+    let (offsets, model_terms): (Vec<_>, Vec<_>) = f
+        .terms
+        .iter()
+        .partition(|(_, v)| model_matrix::offset_of(v).is_some());
+    let reduced;
+    let f = if offsets.is_empty() {
+        f
+    } else {
+        reduced = Formula {
+            response: f.response.clone(),
+            response_label: f.response_label.clone(),
+            terms: model_terms.into_iter().cloned().collect(),
+            intercept: f.intercept,
+            predvars: f.predvars.clone(),
+        };
+        &reduced
+    };
     let contrasts = contrasts_arg(contrasts, f)?;
     let y: Vec<f64> = match f.response.as_deref() {
         None => return Err(KernelError::new("lm() needs a response: y ~ x")),
@@ -376,9 +418,11 @@ pub(super) fn design(
         }
         None => None,
     };
+    let offset = model_offset(&offsets, offset, n)?;
     let complete = |i: usize| {
         !y[i].is_nan()
             && w.as_ref().is_none_or(|w| !w[i].is_nan())
+            && offset.as_ref().is_none_or(|o| !o[i].is_nan())
             && raws.iter().all(|t| match t {
                 Raw::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
                 Raw::Text(s) => !text_is_na(&s[i]),
@@ -429,6 +473,7 @@ pub(super) fn design(
         coded.push((*label, c));
     }
     let m = model_matrix::build(&coded, &term_variables, f.intercept, keep.len())?;
+    let kept_offset = offset.map(|o| pick(&o));
     let p = m.names.len();
     Ok(Design {
         x: m.x,
@@ -453,7 +498,37 @@ pub(super) fn design(
         assign: m.assign,
         xlevels,
         contrasts: kept_contrasts,
+        offset: kept_offset,
+        offset_labels: offsets.iter().map(|(l, _)| l.clone()).collect(),
     })
+}
+
+/// R's `model.offset` of the model frame: the `offset()` terms and the
+/// `offset` argument summed, over all `n` rows; `None` without any.
+fn model_offset(
+    terms: &[&(String, Value)],
+    arg: Option<&Value>,
+    n: usize,
+) -> Result<Option<Vec<f64>>, KernelError> {
+    let arg = arg.filter(|v| !matches!(v, Value::Null));
+    let parts = terms
+        .iter()
+        .map(|(l, v)| (l.as_str(), model_matrix::offset_of(v).unwrap_or(v)))
+        .chain(arg.map(|v| ("(offset)", v)));
+    let mut total: Option<Vec<f64>> = None;
+    for (label, v) in parts {
+        let x = numbers(v, || format!("variable '{label}'"))?;
+        if x.len() != n {
+            return Err(KernelError::new(format!(
+                "variable lengths differ (found for '{label}')"
+            )));
+        }
+        match &mut total {
+            None => total = Some(x),
+            Some(t) => t.iter_mut().zip(&x).for_each(|(t, x)| *t += x),
+        }
+    }
+    Ok(total)
 }
 
 /// `contrasts.arg` as `model.matrix.default` reads it: a named list of
@@ -563,6 +638,7 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         args.get_if_formal("weights"),
         args.get("data"),
         args.get_if_formal("contrasts"),
+        args.get_if_formal("offset"),
     )
 }
 
@@ -573,8 +649,9 @@ pub(super) fn fit_formula(
     weights: Option<&Value>,
     data: Option<&Value>,
     contrasts: Option<&Value>,
+    offset: Option<&Value>,
 ) -> Result<(List, Vec<usize>), KernelError> {
-    let d = design(f, subset, weights, contrasts)?;
+    let d = design(f, subset, weights, contrasts, offset)?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -590,10 +667,18 @@ pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List,
     let terms = terms_value(&d, intercept);
     let x = Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()));
     let y = Value::Num(d.y.clone());
+    // lm.fit with an offset fits `y - offset`, and adds the offset back
+    // to the fitted values after summary.lm's sums (which leave it out).
+    let fit_y: Vec<f64> = match &d.offset {
+        Some(o) => d.y.iter().zip(o).map(|(y, o)| y - o).collect(),
+        None => d.y.clone(),
+    };
     let mut fields = match &d.w {
         None => {
-            let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
+            let fit = dqrls(d.x, d.n, d.p, &fit_y, 1e-7);
             let residuals = fit.residuals.clone();
+            // The fitted values with the offset back in: R 4.2's
+            // summary.lm takes its sums of squares of these.
             let fitted: Vec<f64> = d.y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
             summarise(
                 &fit,
@@ -605,7 +690,7 @@ pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List,
                 intercept,
             )?
         }
-        Some(w) => weighted(d.x, d.n, d.p, &d.y, w, intercept)?,
+        Some(w) => weighted(d.x, d.n, d.p, &fit_y, w, intercept, d.offset.as_deref())?,
     };
     // --out writes a named vector as an array (as jsonlite does), so the
     // names travel beside it; they label std.error, t.value and p.value too.
@@ -698,6 +783,7 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
                     row_names: None,
                 }),
             ),
+            ("offset", Value::Str(d.offset_labels.clone())),
         ],
     ))
 }
@@ -744,6 +830,13 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
             ),
             ("xlevels", Type::Any),
             ("contrasts", Type::Any),
+            (
+                "offset",
+                Type::Str {
+                    len: None,
+                    value: None,
+                },
+            ),
         ],
     )
 }
@@ -756,6 +849,7 @@ fn weighted(
     y: &[f64],
     w: &[f64],
     intercept: bool,
+    offset: Option<&[f64]>,
 ) -> Result<Vec<(&'static str, Value)>, KernelError> {
     if w.iter().any(|&w| w < 0.0) {
         return Err(KernelError::new("missing or negative weights not allowed"));
@@ -789,6 +883,9 @@ fn weighted(
         });
         residuals[i] = y[i] - f0;
         fitted[i] = f0;
+    }
+    if let Some(o) = offset {
+        fitted.iter_mut().zip(o).for_each(|(f, o)| *f += o);
     }
     summarise(
         &fit,
@@ -1012,7 +1109,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             predvars: f.predvars.clone(),
         })
     };
-    let d = design(&f, None, None, args.get("contrasts.arg"))?;
+    let d = design(&f, None, None, args.get("contrasts.arg"), None)?;
     let rows = match obs_names(args.get("data"), &d.rows) {
         Value::Str(s) => s,
         _ => Vec::new(),

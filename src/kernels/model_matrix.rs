@@ -31,6 +31,42 @@ pub fn interaction(variables: Vec<(String, Value)>) -> Value {
     })
 }
 
+/// The class of a formula term's value that is an offset
+/// (`offset(log(t))`): no column of the model matrix, but a known part of
+/// the linear predictor (R's `attr(terms, "offset")`).
+pub const OFFSET: &str = "offset";
+
+/// A formula term `offset(v)` as the evaluator hands it to a fit.
+pub fn offset_term(v: Value) -> Value {
+    Value::List(List {
+        class: Some(OFFSET.to_string()),
+        names: None,
+        items: vec![v],
+        row_names: None,
+    })
+}
+
+/// The values of an offset term (see [`offset_term`]).
+pub fn offset_of(v: &Value) -> Option<&Value> {
+    match v {
+        Value::List(l) if l.class.as_deref() == Some(OFFSET) => l.items.first(),
+        _ => None,
+    }
+}
+
+/// The type of an offset term.
+pub fn offset_type(t: Type) -> Type {
+    Type::Record {
+        class: OFFSET.to_string(),
+        fields: vec![("offset".to_string(), t)],
+    }
+}
+
+/// Whether a term's type is an offset's.
+pub fn is_offset_type(t: &Type) -> bool {
+    matches!(t, Type::Record { class, .. } if class == OFFSET)
+}
+
 /// The variables of a formula term's value: its own when it is an
 /// interaction, else the term itself.
 fn term_variables<'a>(label: &'a str, v: &'a Value) -> Vec<(&'a str, &'a Value)> {
@@ -331,7 +367,7 @@ pub fn sized_by(t: &Type) -> &Type {
 pub fn term_len(t: &Type) -> Option<usize> {
     match t {
         Type::Mat { rows, .. } => *rows,
-        Type::Record { class, fields } if class == INTERACTION => {
+        Type::Record { class, fields } if class == INTERACTION || class == OFFSET => {
             fields.iter().find_map(|(_, t)| term_len(t))
         }
         Type::Any => None,
@@ -347,6 +383,7 @@ pub fn columns_type(terms: &[(String, Type)], intercept: bool) -> Result<Option<
     let mut first_factor = !intercept;
     for (label, t) in terms {
         let cols = match t {
+            t if is_offset_type(t) => Some(0),
             Type::Record { class, fields } if class == INTERACTION => {
                 if fields.iter().any(|(_, t)| factor_type(t)) {
                     // Contrasts or indicators: known from the data's levels.

@@ -131,6 +131,15 @@ impl<'a> Fit<'a> {
         c.items.get(at)
     }
 
+    /// Whether the fit has an offset (an `offset()` term or argument),
+    /// whose values the record does not keep for a refit.
+    pub fn has_offset(&self) -> bool {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return false;
+        };
+        matches!(t.field("offset"), Some(Value::Str(s)) if !s.is_empty())
+    }
+
     pub fn term_labels(&self) -> Vec<String> {
         let Some(Value::List(t)) = self.exact("terms") else {
             return Vec::new();
@@ -262,6 +271,18 @@ impl<'a> Fit<'a> {
             pivot: pivot.iter().map(|&v| v as usize).collect(),
         })
     }
+}
+
+/// The refits of drop1, add1, step and a glm's sequential anova are of
+/// model matrices, which hold no offset: a fit with one is refused rather
+/// than refitted without it.
+pub(super) fn no_offset(fit: &Fit) -> Result<(), KernelError> {
+    if fit.has_offset() {
+        return Err(KernelError::new(
+            "flowcast refits a model's columns only for a fit without an offset",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn not_a_model(func: &str, what: &str) -> KernelError {

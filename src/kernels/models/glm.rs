@@ -139,7 +139,12 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
         }
     }
     let terms = match args.ty("formula") {
-        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        Some(Type::Formula { terms, .. }) => Some(
+            terms
+                .iter()
+                .filter(|(_, t)| !model_matrix::is_offset_type(t))
+                .count(),
+        ),
         _ => None,
     };
     Ok(glm_type(p, terms))
@@ -255,6 +260,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         args.get("weights"),
         args.get("data"),
         args.get("contrasts"),
+        args.get("offset"),
         ctx,
     )?;
     super::super::lm::keep_model(
@@ -274,6 +280,7 @@ pub(super) fn glm_formula(
     weights: Option<&Value>,
     data: Option<&Value>,
     contrasts: Option<&Value>,
+    offset: Option<&Value>,
     ctx: &mut Ctx,
 ) -> Result<List, KernelError> {
     // A two-column binomial response, cbind(successes, failures): the
@@ -312,7 +319,7 @@ pub(super) fn glm_formula(
         }
         Some(_) => (std::borrow::Cow::Borrowed(f), None),
     };
-    let d = design(&f, subset, weights, contrasts)?;
+    let d = design(&f, subset, weights, contrasts, offset)?;
     if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -421,6 +428,15 @@ fn glm_fit(
         ctx.warn(w);
     }
     let (y, weights) = (init.y, init.weights);
+    let offset = d.offset.clone().unwrap_or_else(|| vec![0.0; nobs]);
+    // eta = offset + x %*% beta.
+    let predictor = |beta: &[f64]| -> Vec<f64> {
+        xb(&d.x, nobs, beta)
+            .iter()
+            .zip(&offset)
+            .map(|(e, o)| e + o)
+            .collect()
+    };
     let dev_of = |mu: &[f64]| sum(&family.dev_resids(&y, mu, &weights), false);
     let linkinv = |eta: &[f64]| eta.iter().map(|&e| family.linkinv(e)).collect::<Vec<f64>>();
 
@@ -434,8 +450,8 @@ fn glm_fit(
     let mut boundary = false;
     let mut iter = 0;
     if nvars == 0 {
-        // An empty model: the linear predictor is the (zero) offset.
-        eta = vec![0.0; nobs];
+        // An empty model: the linear predictor is the offset.
+        eta = offset.clone();
         mu = linkinv(&eta);
         if !family.valideta(&eta) {
             return Err(KernelError::new(
@@ -493,7 +509,7 @@ fn glm_fit(
             }
             let z: Vec<f64> = rows
                 .iter()
-                .map(|&i| eta[i] + (y[i] - mu[i]) / mu_eta[i])
+                .map(|&i| (eta[i] - offset[i]) + (y[i] - mu[i]) / mu_eta[i])
                 .collect();
             w = rows
                 .iter()
@@ -522,7 +538,7 @@ fn glm_fit(
                 start[piv - 1] = f.coef[k];
             }
             fit = Some(f);
-            eta = xb(&d.x, nobs, &start);
+            eta = predictor(&start);
             mu = linkinv(&eta);
             let mut dev = dev_of(&mu);
             boundary = false;
@@ -542,7 +558,7 @@ fn glm_fit(
                     for (s, o) in start.iter_mut().zip(old) {
                         *s = (*s + o) / 2.0;
                     }
-                    eta = xb(&d.x, nobs, &start);
+                    eta = predictor(&start);
                     mu = linkinv(&eta);
                     dev = dev_of(&mu);
                 }
@@ -564,7 +580,7 @@ fn glm_fit(
                     for (s, o) in start.iter_mut().zip(old) {
                         *s = (*s + o) / 2.0;
                     }
-                    eta = xb(&d.x, nobs, &start);
+                    eta = predictor(&start);
                     mu = linkinv(&eta);
                 }
                 boundary = true;
@@ -617,13 +633,35 @@ fn glm_fit(
     for (slot, wi) in (0..nobs).filter(|&i| good[i]).zip(&w) {
         wt[slot] = wi * wi;
     }
-    let wtdmu = if intercept {
+    let wtdmu: Vec<f64> = if intercept {
         let wy: Vec<f64> = weights.iter().zip(&y).map(|(w, y)| w * y).collect();
-        sum(&wy, false) / sum(&weights, false)
+        vec![sum(&wy, false) / sum(&weights, false)]
     } else {
-        family.linkinv(0.0)
+        offset.iter().map(|&o| family.linkinv(o)).collect()
     };
-    let nulldev = sum(&family.dev_resids(&y, &[wtdmu], &weights), false);
+    let mut nulldev = sum(&family.dev_resids(&y, &wtdmu, &weights), false);
+    if intercept && d.offset.is_some() && nvars == 1 {
+        // The intercept alone: the null model is the model.
+        nulldev = dev_of(&mu);
+    } else if intercept && d.offset.is_some() && nvars > 1 {
+        // glm(): with an offset the null model is the intercept and the
+        // offset, fitted by glm.fit (from the fit's means, as R starts it).
+        let null = Design {
+            x: vec![1.0; nobs],
+            p: 1,
+            names: vec!["(Intercept)".to_string()],
+            assign: vec![0],
+            ..Design::matrix(Vec::new(), d.y.clone(), prior.clone(), nobs)
+        };
+        let null = Design {
+            offset: d.offset.clone(),
+            ..null
+        };
+        let fields = glm_fit(&null, failures, family, true, ctx)?;
+        if let Some((_, Value::Num(dev))) = fields.iter().find(|(n, _)| *n == "deviance") {
+            nulldev = dev.first().copied().unwrap_or(NA);
+        }
+    }
     let n_ok = nobs - weights.iter().filter(|&&w| w == 0.0).count();
     let nulldf = n_ok as f64 - f64::from(u8::from(intercept));
     let resdf = n_ok as f64 - rank as f64;

@@ -101,6 +101,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("weights"),
             opt("subset"),
             opt("contrasts"),
+            opt("offset"),
         ],
         random: false,
         shape: glm::glm_shape,
