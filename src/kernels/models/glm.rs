@@ -272,7 +272,10 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     Ok(Value::List(record))
 }
 
-/// `glm(formula, family, data, weights, subset)` of an evaluated formula.
+/// `glm(formula, family, data, weights, subset, contrasts, offset)` of an
+/// evaluated formula.
+// glm's own arguments, each read as model.frame reads it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn glm_formula(
     f: &Formula,
     family: Family,
