@@ -618,6 +618,22 @@ pub(super) fn eval_args<'s>(
                     Cow::Owned(eval(&a.value, at, ctx, file)?.into_owned())
                 } else if !ds.scoped.contains(&i) {
                     eval(&a.value, scope, ctx, file)?
+                } else if func == "within" {
+                    // within.data.frame reads what `expr` assigned, not
+                    // its value: the kernel gets the assignments.
+                    let items: Vec<&Expr> = match &a.value.kind {
+                        ExprKind::Block(stmts) => stmts.iter().collect(),
+                        _ => vec![&a.value],
+                    };
+                    let (names, items) = super::statements::assigned(&items, inner, ctx, file)?
+                        .into_iter()
+                        .unzip();
+                    Cow::Owned(Value::List(List {
+                        class: None,
+                        names: Some(names),
+                        items,
+                        row_names: None,
+                    }))
                 } else if let ExprKind::Formula { lhs, rhs } = &a.value.kind {
                     Cow::Owned(eval_formula(
                         lhs.as_deref(),
@@ -685,7 +701,11 @@ fn eval_formula(
     for term in &t.terms {
         let label = t.label(term);
         let v = if let [v] = term.as_slice() {
-            value(*v).clone()
+            if formula::is_offset(&t.variables[*v].1) {
+                model_matrix::offset_term(value(*v).clone())
+            } else {
+                value(*v).clone()
+            }
         } else {
             model_matrix::interaction(
                 term.iter()
@@ -1152,8 +1172,9 @@ fn model_newdata(
         values[newdata].1 = Cow::Owned(p);
         return Ok(());
     }
-    // The variables the terms are made of (a fit without them: its terms).
-    let (labels, predvars) = match &*values[object].1 {
+    // The variables the terms are made of (a fit without them: its terms),
+    // then the offset's parts.
+    let (mut labels, mut predvars, offsets) = match &*values[object].1 {
         Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
             match l.field("terms") {
                 Some(Value::List(t)) => {
@@ -1168,7 +1189,11 @@ fn model_newdata(
                         }
                         _ => None,
                     };
-                    (labels, predvars)
+                    let offsets = match t.field("offset") {
+                        Some(Value::Str(o)) => o.clone(),
+                        _ => Vec::new(),
+                    };
+                    (labels, predvars, offsets)
                 }
                 _ => return Ok(()),
             }
@@ -1184,9 +1209,13 @@ fn model_newdata(
         return Ok(());
     };
     // An intercept-only model: the kernel counts newdata's rows itself.
-    if labels.is_empty() {
+    if labels.is_empty() && offsets.is_empty() {
         return Ok(());
     }
+    if let Some(p) = predvars.as_mut() {
+        p.extend(offsets.iter().cloned());
+    }
+    labels.extend(offsets);
     let fail = |message: String| EvalError { span, message };
     // A spline basis whose knots the fit could not fix (its arguments
     // draw random numbers, so they were not evaluated twice) would be
@@ -1341,9 +1370,21 @@ fn call_traced(
     let values = if reads_names || !values.iter().any(|(_, v)| names::has_named(v)) {
         values
     } else {
+        // A contrast matrix's column names name the coefficients.
+        let keeps = |n: &Option<String>| {
+            matches!(func, "lm" | "glm" | "model.matrix")
+                && matches!(n.as_deref(), Some("contrasts" | "contrasts.arg"))
+        };
         stripped = values
             .iter()
-            .map(|(n, v)| (n.clone(), names::strip(v)))
+            .map(|(n, v)| {
+                let v = if keeps(n) {
+                    Cow::Borrowed(&**v)
+                } else {
+                    names::strip(v)
+                };
+                (n.clone(), v)
+            })
             .collect();
         &stripped[..]
     };

@@ -95,6 +95,26 @@ impl Integers<'_> {
                     .first()
                     .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
                 "seq" => self.seq_is_integer(args),
+                // median.default picks the middle value of an odd count
+                // (`sort(x, partial = half)[half]`) and means the middle
+                // two of an even one: integer only for an odd length,
+                // known here when the vector's length is written out.
+                "median" => {
+                    let x = args.iter().find(|a| a.name.is_none());
+                    let na_rm = args.iter().any(|a| {
+                        a.name.as_deref() == Some("na.rm")
+                            && !matches!(a.value.kind, ExprKind::Bool(false))
+                    });
+                    x.is_some_and(|x| {
+                        self.is_integer(&x.value)
+                            && match written_len(&x.value) {
+                                // An NA kept gives `x[NA_integer_]`.
+                                Some((_, nas)) if nas > 0 => !na_rm,
+                                Some((n, _)) => n % 2 == 1,
+                                None => false,
+                            }
+                    })
+                }
                 // The alternative picked is the value.
                 "switch" => {
                     args.len() > 1
@@ -185,6 +205,45 @@ impl Integers<'_> {
             }
             _ => false,
         }
+    }
+}
+
+/// The length of a vector written out, and how many of its elements
+/// are NA: `a:b` of whole numbers, `c(…)` of such pieces and single
+/// numbers, `seq_len(n)`.
+fn written_len(e: &Expr) -> Option<(usize, usize)> {
+    let whole = |e: &Expr| match &e.kind {
+        ExprKind::Num(x) if x.fract() == 0.0 && x.abs() <= INT_MAX => Some(*x),
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            expr,
+        } => match expr.kind {
+            ExprKind::Num(x) if x.fract() == 0.0 && x.abs() <= INT_MAX => Some(-x),
+            _ => None,
+        },
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Num(_) => Some((1, 0)),
+        ExprKind::Na => Some((1, 1)),
+        ExprKind::Unary { expr, .. } => written_len(expr),
+        ExprKind::Binary {
+            op: BinaryOp::Range,
+            lhs,
+            rhs,
+        } => Some(((whole(rhs)? - whole(lhs)?).abs() as usize + 1, 0)),
+        ExprKind::Call { func, args, .. } => match func.as_str() {
+            "c" => args.iter().try_fold((0, 0), |(n, nas), a| {
+                let (k, m) = written_len(&a.value)?;
+                Some((n + k, nas + m))
+            }),
+            "seq_len" => match args.as_slice() {
+                [a] => Some((whole(&a.value)?.max(0.0) as usize, 0)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
     }
 }
 

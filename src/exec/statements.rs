@@ -42,6 +42,25 @@ pub(super) fn run(
     }
 }
 
+/// Runs `items` as [`run`] does and gives what they assigned, in the
+/// order the names were first assigned: the columns `within` makes.
+pub(super) fn assigned(
+    items: &[&Expr],
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Vec<(String, Value)>, EvalError> {
+    let mut locals = Locals::default();
+    let run = Run { scope, file };
+    match run.items(items, &mut locals, ctx, false)? {
+        Flow::Value(_) => Ok(locals.vars.into_iter().map(|l| (l.name, l.value)).collect()),
+        Flow::Break(span) | Flow::Next(span) => Err(EvalError {
+            span,
+            message: NO_LOOP.into(),
+        }),
+    }
+}
+
 /// The names a statement list has assigned, with their values.
 #[derive(Default)]
 struct Locals {

@@ -222,6 +222,12 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// Whether a variable is written `offset(…)`: R's `terms` keeps it out of
+/// the terms, as a known part of the linear predictor.
+pub fn is_offset(v: &Variable) -> bool {
+    matches!(v, Variable::Expr(Expr { kind: ExprKind::Call { func, .. }, .. }) if func == "offset")
+}
+
 fn names_in(e: &Expr, out: &mut Vec<String>) {
     e.visit_names(&mut |n, _| out.push(n.to_string()));
 }
@@ -309,8 +315,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
-        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "transform" | "oneway.test"
-        | "xtabs" | "model.matrix" => None,
+        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "within" | "transform"
+        | "oneway.test" | "xtabs" | "model.matrix" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -352,7 +358,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
             frames_only: true,
         });
     }
-    if func == "with" {
+    if func == "with" || func == "within" {
         // with.default: eval(substitute(expr), data, enclos = parent.frame()).
         return Some(DataScope {
             data: position(matched.get("data")?)?,
@@ -387,7 +393,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     }
     let data = position(matched.get("data")?)?;
     // model.matrix's formula is its `object`.
-    let scoped = ["formula", "object", "subset", "weights"]
+    let scoped = ["formula", "object", "subset", "weights", "offset"]
         .iter()
         .filter_map(|n| matched.get_if_formal(n).and_then(position))
         .collect();

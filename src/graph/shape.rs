@@ -1218,7 +1218,11 @@ fn infer_formula(
     for term in &t.terms {
         let label = t.label(term);
         let tt = if let [v] = term.as_slice() {
-            ty(*v)
+            if formula::is_offset(&t.variables[*v].1) {
+                model_matrix::offset_type(ty(*v))
+            } else {
+                ty(*v)
+            }
         } else {
             let mut vars = Vec::with_capacity(term.len());
             for &v in term {

@@ -12,7 +12,7 @@ use super::data::r_num_to_string;
 use super::linalg::linpack::{dqrdc2, dqrsl, Job};
 use super::names::{bare, dimnamed};
 use super::summary::{mean, sum};
-use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
+use super::{opt, req, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -20,37 +20,92 @@ pub(super) static KERNELS: &[Kernel] = &[
         params: &[req("n"), opt("base"), opt("contrasts"), opt("sparse")],
         random: false,
         shape: mat_shape,
-        eval: treatment_eval,
+        eval: |a, _| treatment(a),
     },
     Kernel {
         name: "contr.SAS",
         params: &[req("n"), opt("contrasts"), opt("sparse")],
         random: false,
         shape: mat_shape,
-        eval: treatment_eval,
+        eval: |a, _| treatment(a),
     },
     Kernel {
         name: "contr.sum",
         params: &[req("n"), opt("contrasts"), opt("sparse")],
         random: false,
         shape: mat_shape,
-        eval: sum_helmert_eval,
+        eval: |a, _| sum_helmert(a),
     },
     Kernel {
         name: "contr.helmert",
         params: &[req("n"), opt("contrasts"), opt("sparse")],
         random: false,
         shape: mat_shape,
-        eval: sum_helmert_eval,
+        eval: |a, _| sum_helmert(a),
     },
     Kernel {
         name: "contr.poly",
         params: &[req("n"), opt("scores"), opt("contrasts"), opt("sparse")],
         random: false,
         shape: mat_shape,
-        eval: poly_eval,
+        eval: |a, _| poly(a),
     },
 ];
+
+/// A factor's contrasts as `model.matrix` codes it (`contrasts<-` of a
+/// `contrasts.arg` entry): the contrast matrix's columns, each a value per
+/// level, and their names (`None`: R numbers the columns, `g1`, `g2`).
+pub struct FactorContrasts {
+    pub columns: Vec<Vec<f64>>,
+    pub names: Option<Vec<String>>,
+}
+
+/// The contrasts `spec` gives a factor of these levels: the name of one of
+/// R's contrast functions (`"contr.sum"`), called on the levels, or a
+/// contrast matrix of a row per level.
+pub(crate) fn for_factor(spec: &Value, levels: &[String]) -> Result<FactorContrasts, KernelError> {
+    let m = match bare(spec) {
+        Value::Str(s) if s.len() == 1 => {
+            let Some(kernel) = KERNELS.iter().find(|k| k.name == s[0]) else {
+                return Err(KernelError::new(format!(
+                    "flowcast's contrasts take contr.treatment, contr.SAS, contr.sum, \
+                     contr.helmert, contr.poly or a matrix, not \"{}\"",
+                    s[0]
+                )));
+            };
+            let n = Value::Str(levels.to_vec());
+            let args = Args::match_call(kernel.name, kernel.params, vec![(None, &n)])
+                .map_err(|e| KernelError::new(e.message))?;
+            match kernel.name {
+                "contr.treatment" | "contr.SAS" => treatment(&args)?,
+                "contr.poly" => poly(&args)?,
+                _ => sum_helmert(&args)?,
+            }
+        }
+        Value::Mat(_) => spec.clone(),
+        other => {
+            return Err(KernelError::new(format!(
+                "flowcast's contrasts take a contrast function's name or a matrix, not {}",
+                other.type_name()
+            )))
+        }
+    };
+    let names = super::names::dimnames(&m).1.map(<[String]>::to_vec);
+    let Value::Mat(x) = bare(&m) else {
+        return Err(KernelError::new("a contrast matrix must be numeric"));
+    };
+    // `contrasts<-`: "wrong number of contrast matrix rows".
+    if x.nrows() != levels.len() {
+        return Err(KernelError::new("wrong number of contrast matrix rows"));
+    }
+    Ok(FactorContrasts {
+        columns: x
+            .column_iter()
+            .map(|c| c.iter().copied().collect())
+            .collect(),
+        names,
+    })
+}
 
 fn mat_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Mat {
@@ -140,7 +195,7 @@ fn counted(n: usize) -> Vec<String> {
 
 /// `contr.treatment(n, base, contrasts)` and `contr.SAS(n, contrasts)`
 /// (contr.treatment with the last level as base).
-fn treatment_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn treatment(args: &Args<&Value>) -> Result<Value, KernelError> {
     let (levels, n) = match levels_arg(args)? {
         Levels::Count(n) if n.is_nan() => return Err(na_condition()),
         Levels::Count(n) if n > 1.0 => (counted(n as usize), n),
@@ -202,7 +257,7 @@ fn treatment_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
 }
 
 /// `contr.sum(n, contrasts)` and `contr.helmert(n, contrasts)`.
-fn sum_helmert_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn sum_helmert(args: &Args<&Value>) -> Result<Value, KernelError> {
     let levels = match levels_arg(args)? {
         Levels::Count(n) if n.is_nan() => return Err(na_condition()),
         Levels::Count(n) if n > 1.0 => counted(n as usize),
@@ -279,7 +334,7 @@ fn make_poly(n: usize, scores: &[f64]) -> DMatrix<f64> {
 }
 
 /// `contr.poly(n, scores, contrasts)`.
-fn poly_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+fn poly(args: &Args<&Value>) -> Result<Value, KernelError> {
     let n = match levels_arg(args)? {
         Levels::Count(n) => n,
         Levels::Given(l) => l.len() as f64,

@@ -34,6 +34,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: shape_transform,
         eval: eval_transform,
     },
+    // `within(data, expr)`: the evaluator runs `expr` among data's columns
+    // (`graph::formula::data_scope`) and hands over what it assigned.
+    Kernel {
+        name: "within",
+        params: &[req("data"), req("expr"), DOTS],
+        random: false,
+        shape: shape_within,
+        eval: eval_within,
+    },
 ];
 
 /// Why an argument of `transform` needs a name.
@@ -65,6 +74,101 @@ fn eval_transform(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let out = Value::List(out);
     let given = std::iter::once((None, &out)).chain(added.into_iter().map(|(n, v)| (Some(n), v)));
     build("data.frame", given, None, false, true, ctx)
+}
+
+/// R's `within.data.frame`: `expr`'s assignments (in the order their
+/// names were first assigned) become columns. R lists the environment
+/// `expr` ran in newest name first (`as.list(e)`), then `data[nl] <- l`
+/// replaces the columns it names in place and adds the others after them
+/// in that order; a name assigned NULL is a column removed.
+fn eval_within(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let data = args.get("data").unwrap_or(&Value::Null);
+    let frame = as_frame(data).ok_or_else(|| {
+        KernelError::new(format!(
+            "flowcast's within() takes a data frame, not {}",
+            data.type_name()
+        ))
+    })?;
+    let Some(Value::List(assigned)) = args.get("expr") else {
+        return Ok(data.clone());
+    };
+    let n = frame::nrow(frame);
+    let columns = frame.names.clone().unwrap_or_default();
+    let given = assigned.names.as_deref().unwrap_or_default();
+    // The environment's names, oldest first: the columns, then each new
+    // name where it was first assigned; each with its value at the end.
+    let mut env: Vec<(&str, &Value)> = columns
+        .iter()
+        .zip(&frame.items)
+        .map(|(c, v)| (c.as_str(), v))
+        .collect();
+    for (name, v) in given.iter().zip(&assigned.items) {
+        match env.iter_mut().find(|(c, _)| c == name) {
+            Some(slot) => slot.1 = v,
+            None => env.push((name, v)),
+        }
+    }
+    let listed: Vec<(&str, &Value)> = env
+        .into_iter()
+        .rev()
+        .filter(|(_, v)| !matches!(v, Value::Null))
+        .collect();
+    let mut names = Vec::with_capacity(listed.len());
+    let mut items = Vec::with_capacity(listed.len());
+    // A column assigned NULL is not listed: `data[del] <- NULL`.
+    for c in &columns {
+        if let Some(k) = listed.iter().position(|(l, _)| l == c) {
+            names.push(c.clone());
+            items.push(within_column(listed[k].1, n, k + 1)?);
+        }
+    }
+    for (k, (l, v)) in listed.iter().enumerate() {
+        if !columns.iter().any(|c| c == l) {
+            names.push((*l).to_string());
+            items.push(within_column(v, n, k + 1)?);
+        }
+    }
+    let rows = frame.row_names.clone();
+    Ok(frame::named_frame(names, items, rows))
+}
+
+/// Element `k` of `data[nl] <- l` as `[<-.data.frame` takes it: `n`
+/// rows, or fewer recycled when they divide `n`.
+fn within_column(v: &Value, n: usize, k: usize) -> Result<Value, KernelError> {
+    let v = strip_value(v.clone());
+    if !matches!(
+        v,
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) | Value::Complex(_)
+    ) {
+        return Err(KernelError::new(format!(
+            "a column made by within() must be a vector or factor, not {}",
+            v.type_name()
+        )));
+    }
+    let len = v.len();
+    if len == n {
+        return Ok(v);
+    }
+    if len == 0 || len > n || n % len != 0 {
+        return Err(KernelError::new(format!(
+            "replacement element {k} has {len} rows, need {n}"
+        )));
+    }
+    Ok(pick(&v, &(0..n).map(|i| i % len).collect::<Vec<_>>()))
+}
+
+/// within()'s columns are known once `expr` has run.
+fn shape_within(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("data") {
+        Some(t) if frame_fields(t).is_none() && !matches!(t, Type::Any) => Err(args.error(
+            "data",
+            format!(
+                "flowcast's within() takes a data frame, not {}",
+                t.describe()
+            ),
+        )),
+        _ => Ok(Type::Any),
+    }
 }
 
 /// A column as `[<-.data.frame` replaces it: `n` rows, or fewer recycled

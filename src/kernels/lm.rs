@@ -24,7 +24,14 @@ use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
         name: "lm",
-        params: &[req("formula"), opt("data"), opt("subset"), opt("weights")],
+        params: &[
+            req("formula"),
+            opt("data"),
+            opt("subset"),
+            opt("weights"),
+            opt("contrasts"),
+            opt("offset"),
+        ],
         random: false,
         shape: lm_shape,
         eval: lm_eval,
@@ -41,6 +48,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: model_matrix_shape,
         eval: model_matrix_eval,
+    },
+    // `offset(x)`: x as it is; in a formula a known part of the linear
+    // predictor (the evaluator marks it: `model_matrix::offset_term`).
+    Kernel {
+        name: "offset",
+        params: &[req("object")],
+        random: false,
+        shape: |args, _| Ok(args.ty("object").cloned().unwrap_or(Type::Null)),
+        eval: |args, _| Ok(args.get("object").cloned().unwrap_or(Value::Null)),
     },
     // `I(x)`: x as it is. In a formula it makes `x^2` arithmetic rather
     // than a formula operator (`y ~ x + I(x^2)`).
@@ -76,7 +92,9 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
                 None => return Err(args.error("formula", "lm() needs a response: y ~ x")),
             };
             let p = model_matrix::columns_type(terms, *intercept)
-                .map_err(|m| args.error("formula", m))?;
+                .map_err(|m| args.error("formula", m))?
+                // A contrast matrix may have fewer columns than levels.
+                .filter(|_| !given_contrasts(args));
             for (label, t) in terms {
                 if let (Some(n), Some(len)) = (n, model_matrix::term_len(t)) {
                     if len != n {
@@ -161,7 +179,12 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         fields.insert(5, ("weights", Type::num_unknown()));
     }
     let terms = match args.ty("formula") {
-        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        Some(Type::Formula { terms, .. }) => Some(
+            terms
+                .iter()
+                .filter(|(_, t)| !model_matrix::is_offset_type(t))
+                .count(),
+        ),
         _ => None,
     };
     fields.extend([
@@ -200,6 +223,13 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
     Ok(Type::record("lm", fields))
 }
 
+/// Whether the call gives `contrasts`, whose matrices set a factor's
+/// columns.
+pub(super) fn given_contrasts(args: &Args<Type>) -> bool {
+    args.get_if_formal("contrasts")
+        .is_some_and(|t| !matches!(t, Type::Null))
+}
+
 /// The design matrix (column-major, intercept first), its column names,
 /// the response and the weights, over the rows `model.frame` keeps.
 pub(super) struct Design {
@@ -224,6 +254,15 @@ pub(super) struct Design {
     /// R's `xlevels`: each factor or text variable's levels as the fit
     /// coded them.
     pub xlevels: Vec<(String, Vec<String>)>,
+    /// The contrasts `contrasts.arg` gave factors, as given, which
+    /// `predict` codes newdata's factors by.
+    pub contrasts: Vec<(String, Value)>,
+    /// The offset at each row kept (R's `model.offset`: the formula's
+    /// `offset()` terms and the `offset` argument, summed), when any.
+    pub offset: Option<Vec<f64>>,
+    /// The labels of the formula's `offset()` terms, which `predict`
+    /// evaluates in newdata.
+    pub offset_labels: Vec<String>,
 }
 
 impl Design {
@@ -245,6 +284,9 @@ impl Design {
             predvars: Vec::new(),
             term_variables: Vec::new(),
             xlevels: Vec::new(),
+            contrasts: Vec::new(),
+            offset: None,
+            offset_labels: Vec::new(),
         }
     }
 }
@@ -321,7 +363,28 @@ pub(super) fn design(
     f: &Formula,
     subset: Option<&Value>,
     weights: Option<&Value>,
+    contrasts: Option<&Value>,
+    offset: Option<&Value>,
 ) -> Result<Design, KernelError> {
+    // The offset terms are no columns: the model is the other terms.
+    let (offsets, model_terms): (Vec<_>, Vec<_>) = f
+        .terms
+        .iter()
+        .partition(|(_, v)| model_matrix::offset_of(v).is_some());
+    let reduced;
+    let f = if offsets.is_empty() {
+        f
+    } else {
+        reduced = Formula {
+            response: f.response.clone(),
+            response_label: f.response_label.clone(),
+            terms: model_terms.into_iter().cloned().collect(),
+            intercept: f.intercept,
+            predvars: f.predvars.clone(),
+        };
+        &reduced
+    };
+    let contrasts = contrasts_arg(contrasts, f)?;
     let y: Vec<f64> = match f.response.as_deref() {
         None => return Err(KernelError::new("lm() needs a response: y ~ x")),
         Some(Value::Mat(m)) if m.ncols() != 1 => {
@@ -355,9 +418,11 @@ pub(super) fn design(
         }
         None => None,
     };
+    let offset = model_offset(&offsets, offset, n)?;
     let complete = |i: usize| {
         !y[i].is_nan()
             && w.as_ref().is_none_or(|w| !w[i].is_nan())
+            && offset.as_ref().is_none_or(|o| !o[i].is_nan())
             && raws.iter().all(|t| match t {
                 Raw::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
                 Raw::Text(s) => !text_is_na(&s[i]),
@@ -375,9 +440,15 @@ pub(super) fn design(
     }
     let pick = |c: &[f64]| keep.iter().map(|&i| c[i]).collect::<Vec<f64>>();
     let mut xlevels = Vec::new();
+    let mut kept_contrasts = Vec::new();
     let mut coded = Vec::with_capacity(vars.len());
     for ((label, _), r) in vars.iter().zip(raws) {
-        let c = match r {
+        let spec = contrasts.iter().find(|(n, _)| n == label).map(|(_, v)| *v);
+        if let (Some(_), Raw::Numbers(_)) = (spec, &r) {
+            // `contrasts<-` of a numeric variable.
+            return Err(KernelError::new("contrasts apply only to factors"));
+        }
+        let mut c = match r {
             Raw::Numbers(cols) => Coded::Numbers(cols.iter().map(|c| pick(c)).collect()),
             Raw::Logical(b) => Coded::logical(&keep.iter().map(|&i| b[i]).collect::<Vec<_>>()),
             Raw::Text(s) => {
@@ -389,9 +460,20 @@ pub(super) fn design(
                 factor_coded(label, drop_unused(&pick_factor(&f, &keep)), &mut xlevels)
             }
         };
+        if let (
+            Some(spec),
+            Coded::Factor {
+                levels, contrasts, ..
+            },
+        ) = (spec, &mut c)
+        {
+            *contrasts = Some(super::contrasts::for_factor(spec, levels)?);
+            kept_contrasts.push((label.to_string(), spec.clone()));
+        }
         coded.push((*label, c));
     }
     let m = model_matrix::build(&coded, &term_variables, f.intercept, keep.len())?;
+    let kept_offset = offset.map(|o| pick(&o));
     let p = m.names.len();
     Ok(Design {
         x: m.x,
@@ -415,7 +497,66 @@ pub(super) fn design(
         rows: keep,
         assign: m.assign,
         xlevels,
+        contrasts: kept_contrasts,
+        offset: kept_offset,
+        offset_labels: offsets.iter().map(|(l, _)| l.clone()).collect(),
     })
+}
+
+/// R's `model.offset` of the model frame: the `offset()` terms and the
+/// `offset` argument summed, over all `n` rows; `None` without any.
+fn model_offset(
+    terms: &[&(String, Value)],
+    arg: Option<&Value>,
+    n: usize,
+) -> Result<Option<Vec<f64>>, KernelError> {
+    let arg = arg.filter(|v| !matches!(v, Value::Null));
+    let parts = terms
+        .iter()
+        .map(|(l, v)| (l.as_str(), model_matrix::offset_of(v).unwrap_or(v)))
+        .chain(arg.map(|v| ("(offset)", v)));
+    let mut total: Option<Vec<f64>> = None;
+    for (label, v) in parts {
+        let x = numbers(v, || format!("variable '{label}'"))?;
+        if x.len() != n {
+            return Err(KernelError::new(format!(
+                "variable lengths differ (found for '{label}')"
+            )));
+        }
+        match &mut total {
+            None => total = Some(x),
+            Some(t) => t.iter_mut().zip(&x).for_each(|(t, x)| *t += x),
+        }
+    }
+    Ok(total)
+}
+
+/// `contrasts.arg` as `model.matrix.default` reads it: a named list of
+/// each factor's contrasts (a contrast function's name or a matrix); a
+/// name no variable of the model has is ignored (R warns that it is
+/// absent: an update() that drops the variable keeps the fit's value).
+fn contrasts_arg<'v>(
+    spec: Option<&'v Value>,
+    f: &Formula,
+) -> Result<Vec<(String, &'v Value)>, KernelError> {
+    let Some(spec) = spec.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(Vec::new());
+    };
+    // R ignores a contrasts argument that is no list, with a warning.
+    let Value::List(List { names, items, .. }) = spec else {
+        return Ok(Vec::new());
+    };
+    let Some(names) = names else {
+        return Err(KernelError::new("'contrasts.arg' argument must be named"));
+    };
+    let (vars, _) = model_matrix::variables(f);
+    let mut out = Vec::with_capacity(items.len());
+    for (n, v) in names.iter().zip(items) {
+        if vars.iter().any(|(l, _)| l == n) {
+            out.push((n.clone(), v));
+        }
+    }
+    Ok(out)
 }
 
 /// A factor variable coded by its levels, which `xlevels` records.
@@ -424,6 +565,7 @@ fn factor_coded(label: &str, f: Factor, xlevels: &mut Vec<(String, Vec<String>)>
     Coded::Factor {
         levels: f.levels,
         codes: f.codes.iter().map(|c| c.map(|c| c as usize)).collect(),
+        contrasts: None,
     }
 }
 
@@ -495,6 +637,8 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
         args.get("subset"),
         args.get_if_formal("weights"),
         args.get("data"),
+        args.get_if_formal("contrasts"),
+        args.get_if_formal("offset"),
     )
 }
 
@@ -504,8 +648,10 @@ pub(super) fn fit_formula(
     subset: Option<&Value>,
     weights: Option<&Value>,
     data: Option<&Value>,
+    contrasts: Option<&Value>,
+    offset: Option<&Value>,
 ) -> Result<(List, Vec<usize>), KernelError> {
-    let d = design(f, subset, weights)?;
+    let d = design(f, subset, weights, contrasts, offset)?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -521,10 +667,18 @@ pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List,
     let terms = terms_value(&d, intercept);
     let x = Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()));
     let y = Value::Num(d.y.clone());
+    // lm.fit with an offset fits `y - offset`, and adds the offset back
+    // to the fitted values after summary.lm's sums (which leave it out).
+    let fit_y: Vec<f64> = match &d.offset {
+        Some(o) => d.y.iter().zip(o).map(|(y, o)| y - o).collect(),
+        None => d.y.clone(),
+    };
     let mut fields = match &d.w {
         None => {
-            let fit = dqrls(d.x, d.n, d.p, &d.y, 1e-7);
+            let fit = dqrls(d.x, d.n, d.p, &fit_y, 1e-7);
             let residuals = fit.residuals.clone();
+            // The fitted values with the offset back in: R 4.2's
+            // summary.lm takes its sums of squares of these.
             let fitted: Vec<f64> = d.y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
             summarise(
                 &fit,
@@ -536,7 +690,7 @@ pub(super) fn fit_design(d: Design, intercept: bool, obs: Value) -> Result<List,
                 intercept,
             )?
         }
-        Some(w) => weighted(d.x, d.n, d.p, &d.y, w, intercept)?,
+        Some(w) => weighted(d.x, d.n, d.p, &fit_y, w, intercept, d.offset.as_deref())?,
     };
     // --out writes a named vector as an array (as jsonlite does), so the
     // names travel beside it; they label std.error, t.value and p.value too.
@@ -595,6 +749,7 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
         .iter()
         .map(|(n, l)| (n.clone(), Value::Str(l.clone())))
         .unzip();
+    let (contrast_names, contrast_specs) = d.contrasts.iter().cloned().unzip();
     let codes = model_matrix::codings(&d.term_variables);
     let mut factors = DMatrix::<f64>::zeros(d.variables.len(), d.term_variables.len());
     for (k, term) in d.term_variables.iter().enumerate() {
@@ -619,6 +774,16 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
                     row_names: None,
                 }),
             ),
+            (
+                "contrasts",
+                Value::List(List {
+                    class: None,
+                    names: Some(contrast_names),
+                    items: contrast_specs,
+                    row_names: None,
+                }),
+            ),
+            ("offset", Value::Str(d.offset_labels.clone())),
         ],
     ))
 }
@@ -664,6 +829,14 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
                 },
             ),
             ("xlevels", Type::Any),
+            ("contrasts", Type::Any),
+            (
+                "offset",
+                Type::Str {
+                    len: None,
+                    value: None,
+                },
+            ),
         ],
     )
 }
@@ -676,6 +849,7 @@ fn weighted(
     y: &[f64],
     w: &[f64],
     intercept: bool,
+    offset: Option<&[f64]>,
 ) -> Result<Vec<(&'static str, Value)>, KernelError> {
     if w.iter().any(|&w| w < 0.0) {
         return Err(KernelError::new("missing or negative weights not allowed"));
@@ -709,6 +883,9 @@ fn weighted(
         });
         residuals[i] = y[i] - f0;
         fitted[i] = f0;
+    }
+    if let Some(o) = offset {
+        fitted.iter_mut().zip(o).for_each(|(f, o)| *f += o);
     }
     summarise(
         &fit,
@@ -863,14 +1040,12 @@ fn summarise(
 
 const MODEL_MATRIX_OBJECT: &str =
     "flowcast's model.matrix() takes a formula (with its data), not a fitted model";
-const CONTRASTS: &str =
-    "model.matrix(contrasts.arg = , xlev = ) is not supported by flowcast: treatment contrasts only";
+const XLEV: &str = "model.matrix(xlev = ) is not supported by flowcast: \
+     a factor's levels are those of its data";
 
 fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    for name in ["contrasts.arg", "xlev"] {
-        if args.ty(name).is_some_and(|t| !matches!(t, Type::Null)) {
-            return Err(args.error(name, CONTRASTS));
-        }
+    if args.ty("xlev").is_some_and(|t| !matches!(t, Type::Null)) {
+        return Err(args.error("xlev", XLEV));
     }
     let p = match args.ty("object") {
         Some(Type::Formula {
@@ -886,13 +1061,12 @@ fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
 }
 
 /// `model.matrix(formula, data)`: R's design matrix of the rows
-/// `model.frame` keeps (na.omit), factors in treatment contrasts, named by
+/// `model.frame` keeps (na.omit), factors in treatment contrasts or those
+/// of `contrasts.arg`, named by
 /// the rows and columns as R names them.
 fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    for name in ["contrasts.arg", "xlev"] {
-        if args.get(name).is_some_and(|v| !matches!(v, Value::Null)) {
-            return Err(KernelError::new(CONTRASTS));
-        }
+    if args.get("xlev").is_some_and(|v| !matches!(v, Value::Null)) {
+        return Err(KernelError::new(XLEV));
     }
     let f = match args.get("object") {
         Some(Value::Formula(f)) => f,
@@ -935,7 +1109,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             predvars: f.predvars.clone(),
         })
     };
-    let d = design(&f, None, None)?;
+    let d = design(&f, None, None, args.get("contrasts.arg"), None)?;
     let rows = match obs_names(args.get("data"), &d.rows) {
         Value::Str(s) => s,
         _ => Vec::new(),

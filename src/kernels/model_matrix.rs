@@ -12,6 +12,7 @@
 //! its variables' columns, the first variable's varying fastest, named
 //! `a:b` from the variables' column names.
 
+use super::contrasts::FactorContrasts;
 use super::value::{Formula, List, NA};
 use super::{KernelError, Type, Value};
 
@@ -28,6 +29,42 @@ pub fn interaction(variables: Vec<(String, Value)>) -> Value {
         items,
         row_names: None,
     })
+}
+
+/// The class of a formula term's value that is an offset
+/// (`offset(log(t))`): no column of the model matrix, but a known part of
+/// the linear predictor (R's `attr(terms, "offset")`).
+pub const OFFSET: &str = "offset";
+
+/// A formula term `offset(v)` as the evaluator hands it to a fit.
+pub fn offset_term(v: Value) -> Value {
+    Value::List(List {
+        class: Some(OFFSET.to_string()),
+        names: None,
+        items: vec![v],
+        row_names: None,
+    })
+}
+
+/// The values of an offset term (see [`offset_term`]).
+pub fn offset_of(v: &Value) -> Option<&Value> {
+    match v {
+        Value::List(l) if l.class.as_deref() == Some(OFFSET) => l.items.first(),
+        _ => None,
+    }
+}
+
+/// The type of an offset term.
+pub fn offset_type(t: Type) -> Type {
+    Type::Record {
+        class: OFFSET.to_string(),
+        fields: vec![("offset".to_string(), t)],
+    }
+}
+
+/// Whether a term's type is an offset's.
+pub fn is_offset_type(t: &Type) -> bool {
+    matches!(t, Type::Record { class, .. } if class == OFFSET)
 }
 
 /// The variables of a formula term's value: its own when it is an
@@ -100,6 +137,8 @@ pub enum Coded {
     Factor {
         levels: Vec<String>,
         codes: Vec<Option<usize>>,
+        /// The contrasts `contrasts.arg` gave it; `None`: treatment.
+        contrasts: Option<FactorContrasts>,
     },
 }
 
@@ -110,6 +149,7 @@ impl Coded {
         Coded::Factor {
             levels: vec!["FALSE".to_string(), "TRUE".to_string()],
             codes: b.iter().map(|b| b.map(usize::from)).collect(),
+            contrasts: None,
         }
     }
 }
@@ -172,7 +212,7 @@ pub fn build(
     for (label, c) in vars {
         let (rows, cols) = match c {
             Coded::Numbers(cols) => (cols.first().map_or(n, Vec::len), cols.len()),
-            Coded::Factor { levels, codes } => {
+            Coded::Factor { levels, codes, .. } => {
                 if levels.len() < 2 {
                     return Err(KernelError::new(format!(
                         "contrasts can be applied only to factors with 2 or more levels \
@@ -251,7 +291,31 @@ fn variable_columns(label: &str, c: &Coded, coding: Coding) -> Vec<Column> {
             .enumerate()
             .map(|(j, c)| (format!("{label}{}", j + 1), c.clone()))
             .collect(),
-        Coded::Factor { levels, codes } => {
+        Coded::Factor {
+            codes,
+            contrasts: Some(c),
+            ..
+        } if coding == Coding::Contrasts => {
+            // R's `addfactor` with a contrast matrix: each column's value
+            // at the row's level, named by the matrix's column names or
+            // else numbered.
+            c.columns
+                .iter()
+                .enumerate()
+                .map(|(j, col)| {
+                    let values = codes
+                        .iter()
+                        .map(|c| c.and_then(|c| col.get(c).copied()).unwrap_or(NA))
+                        .collect();
+                    let name = match c.names.as_ref().and_then(|n| n.get(j)) {
+                        Some(n) => format!("{label}{n}"),
+                        None => format!("{label}{}", j + 1),
+                    };
+                    (name, values)
+                })
+                .collect()
+        }
+        Coded::Factor { levels, codes, .. } => {
             let first = match coding {
                 Coding::Contrasts => 1,
                 Coding::Indicators => 0,
@@ -303,7 +367,7 @@ pub fn sized_by(t: &Type) -> &Type {
 pub fn term_len(t: &Type) -> Option<usize> {
     match t {
         Type::Mat { rows, .. } => *rows,
-        Type::Record { class, fields } if class == INTERACTION => {
+        Type::Record { class, fields } if class == INTERACTION || class == OFFSET => {
             fields.iter().find_map(|(_, t)| term_len(t))
         }
         Type::Any => None,
@@ -319,6 +383,7 @@ pub fn columns_type(terms: &[(String, Type)], intercept: bool) -> Result<Option<
     let mut first_factor = !intercept;
     for (label, t) in terms {
         let cols = match t {
+            t if is_offset_type(t) => Some(0),
             Type::Record { class, fields } if class == INTERACTION => {
                 if fields.iter().any(|(_, t)| factor_type(t)) {
                     // Contrasts or indicators: known from the data's levels.
@@ -378,6 +443,7 @@ mod tests {
         Coded::Factor {
             levels: levels.iter().map(|s| s.to_string()).collect(),
             codes: codes.iter().map(|&c| Some(c)).collect(),
+            contrasts: None,
         }
     }
 

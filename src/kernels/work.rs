@@ -1258,7 +1258,7 @@ fn per_element(function: &str) -> Option<f64> {
         "tapply" | "split" | "by" | "reorder" => 110.0,
         "aggregate" | "ave" => 250.0,
         "merge" => 200.0,
-        "subset" | "expand.grid" | "with" | "transform" => 6.0,
+        "subset" | "expand.grid" | "with" | "within" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
         "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" => 2900.0,

@@ -48,6 +48,7 @@ mod library34;
 mod library35;
 mod library36;
 mod library37;
+mod library38;
 mod library39;
 mod library4;
 mod library5;

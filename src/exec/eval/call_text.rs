@@ -178,6 +178,31 @@ pub(super) fn attach(
             }
         }
     }
+    if matches!(func, "lm" | "glm") {
+        // predict.lm evaluates `object$call$offset` in newdata: the fit
+        // keeps the argument's text beside its offset() terms.
+        if let (Some(text), Value::List(l)) = (argument("offset", matched, args), &mut *value) {
+            if let Some(Value::List(t)) = field_mut(l, "terms") {
+                if let Some(Value::Str(o)) = field_mut(t, "offset") {
+                    o.push(format!("offset({text})"));
+                }
+            }
+        }
+    }
+    if matches!(func, "AIC" | "BIC") {
+        // AIC.default's table of several models names its rows
+        // `as.character(Call[-1L])`, `k` taken out.
+        if let Value::List(l) = value {
+            if l.class.as_deref() == Some(crate::kernels::frame::CLASS) {
+                let rows = args
+                    .iter()
+                    .filter(|a| a.name.as_deref() != Some("k"))
+                    .map(|a| deparse(&a.value))
+                    .collect();
+                l.row_names = Some(crate::kernels::value::RowNames::Text(rows));
+            }
+        }
+    }
     if func == "arima" {
         // deparse1(substitute(xreg)) names an xreg without column names.
         let xreg = matched.get("xreg");
@@ -188,6 +213,12 @@ pub(super) fn attach(
             crate::kernels::arima::name_xreg(value, &text, ncol);
         }
     }
+}
+
+/// The field named exactly `name`, to change.
+fn field_mut<'l>(l: &'l mut List, name: &str) -> Option<&'l mut Value> {
+    let i = l.names.as_ref()?.iter().position(|n| n == name)?;
+    l.items.get_mut(i)
 }
 
 fn position(l: &List, at: &At) -> usize {

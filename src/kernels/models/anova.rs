@@ -465,6 +465,7 @@ fn anova_glm_eval(fit: &Fit, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value
     if fits.len() > 1 {
         anova_glmlist(&fits, dispersion, test, ctx)
     } else {
+        super::fit::no_offset(fit)?;
         anova_glm(fit, dispersion, test, ctx)
     }
 }

@@ -112,6 +112,34 @@ impl<'a> Fit<'a> {
         }
     }
 
+    /// The fit's `contrasts` argument, as it was given (a named list),
+    /// when it had one.
+    pub fn contrasts(&self) -> Option<&'a Value> {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return None;
+        };
+        t.field("contrasts")
+            .filter(|c| matches!(c, Value::List(l) if !l.items.is_empty()))
+    }
+
+    /// The contrasts the fit gave factor variable `label`, when given.
+    pub fn contrast_of(&self, label: &str) -> Option<&'a Value> {
+        let Value::List(c) = self.contrasts()? else {
+            return None;
+        };
+        let at = c.names.as_ref()?.iter().position(|n| n == label)?;
+        c.items.get(at)
+    }
+
+    /// Whether the fit has an offset (an `offset()` term or argument),
+    /// whose values the record does not keep for a refit.
+    pub fn has_offset(&self) -> bool {
+        let Some(Value::List(t)) = self.exact("terms") else {
+            return false;
+        };
+        matches!(t.field("offset"), Some(Value::Str(s)) if !s.is_empty())
+    }
+
     pub fn term_labels(&self) -> Vec<String> {
         let Some(Value::List(t)) = self.exact("terms") else {
             return Vec::new();
@@ -243,6 +271,18 @@ impl<'a> Fit<'a> {
             pivot: pivot.iter().map(|&v| v as usize).collect(),
         })
     }
+}
+
+/// The refits of drop1, add1, step and a glm's sequential anova are of
+/// model matrices, which hold no offset: a fit with one is refused rather
+/// than refitted without it.
+pub(super) fn no_offset(fit: &Fit) -> Result<(), KernelError> {
+    if fit.has_offset() {
+        return Err(KernelError::new(
+            "flowcast refits a model's columns only for a fit without an offset",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn not_a_model(func: &str, what: &str) -> KernelError {

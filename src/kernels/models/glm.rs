@@ -115,7 +115,9 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
                 }
                 None => return Err(args.error("formula", "glm() needs a response: y ~ x")),
             }
-            model_matrix::columns_type(terms, *intercept).map_err(|m| args.error("formula", m))?
+            model_matrix::columns_type(terms, *intercept)
+                .map_err(|m| args.error("formula", m))?
+                .filter(|_| !super::super::lm::given_contrasts(args))
         }
         None | Some(Type::Any) => None,
         Some(t) => {
@@ -137,7 +139,12 @@ pub(super) fn glm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
         }
     }
     let terms = match args.ty("formula") {
-        Some(Type::Formula { terms, .. }) => Some(terms.len()),
+        Some(Type::Formula { terms, .. }) => Some(
+            terms
+                .iter()
+                .filter(|(_, t)| !model_matrix::is_offset_type(t))
+                .count(),
+        ),
         _ => None,
     };
     Ok(glm_type(p, terms))
@@ -252,6 +259,8 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         args.get("subset"),
         args.get("weights"),
         args.get("data"),
+        args.get("contrasts"),
+        args.get("offset"),
         ctx,
     )?;
     super::super::lm::keep_model(
@@ -263,13 +272,18 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     Ok(Value::List(record))
 }
 
-/// `glm(formula, family, data, weights, subset)` of an evaluated formula.
+/// `glm(formula, family, data, weights, subset, contrasts, offset)` of an
+/// evaluated formula.
+// glm's own arguments, each read as model.frame reads it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn glm_formula(
     f: &Formula,
     family: Family,
     subset: Option<&Value>,
     weights: Option<&Value>,
     data: Option<&Value>,
+    contrasts: Option<&Value>,
+    offset: Option<&Value>,
     ctx: &mut Ctx,
 ) -> Result<List, KernelError> {
     // A two-column binomial response, cbind(successes, failures): the
@@ -308,7 +322,7 @@ pub(super) fn glm_formula(
         }
         Some(_) => (std::borrow::Cow::Borrowed(f), None),
     };
-    let d = design(&f, subset, weights)?;
+    let d = design(&f, subset, weights, contrasts, offset)?;
     if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -417,6 +431,15 @@ fn glm_fit(
         ctx.warn(w);
     }
     let (y, weights) = (init.y, init.weights);
+    let offset = d.offset.clone().unwrap_or_else(|| vec![0.0; nobs]);
+    // eta = offset + x %*% beta.
+    let predictor = |beta: &[f64]| -> Vec<f64> {
+        xb(&d.x, nobs, beta)
+            .iter()
+            .zip(&offset)
+            .map(|(e, o)| e + o)
+            .collect()
+    };
     let dev_of = |mu: &[f64]| sum(&family.dev_resids(&y, mu, &weights), false);
     let linkinv = |eta: &[f64]| eta.iter().map(|&e| family.linkinv(e)).collect::<Vec<f64>>();
 
@@ -430,8 +453,8 @@ fn glm_fit(
     let mut boundary = false;
     let mut iter = 0;
     if nvars == 0 {
-        // An empty model: the linear predictor is the (zero) offset.
-        eta = vec![0.0; nobs];
+        // An empty model: the linear predictor is the offset.
+        eta = offset.clone();
         mu = linkinv(&eta);
         if !family.valideta(&eta) {
             return Err(KernelError::new(
@@ -489,7 +512,7 @@ fn glm_fit(
             }
             let z: Vec<f64> = rows
                 .iter()
-                .map(|&i| eta[i] + (y[i] - mu[i]) / mu_eta[i])
+                .map(|&i| (eta[i] - offset[i]) + (y[i] - mu[i]) / mu_eta[i])
                 .collect();
             w = rows
                 .iter()
@@ -518,7 +541,7 @@ fn glm_fit(
                 start[piv - 1] = f.coef[k];
             }
             fit = Some(f);
-            eta = xb(&d.x, nobs, &start);
+            eta = predictor(&start);
             mu = linkinv(&eta);
             let mut dev = dev_of(&mu);
             boundary = false;
@@ -538,7 +561,7 @@ fn glm_fit(
                     for (s, o) in start.iter_mut().zip(old) {
                         *s = (*s + o) / 2.0;
                     }
-                    eta = xb(&d.x, nobs, &start);
+                    eta = predictor(&start);
                     mu = linkinv(&eta);
                     dev = dev_of(&mu);
                 }
@@ -560,7 +583,7 @@ fn glm_fit(
                     for (s, o) in start.iter_mut().zip(old) {
                         *s = (*s + o) / 2.0;
                     }
-                    eta = xb(&d.x, nobs, &start);
+                    eta = predictor(&start);
                     mu = linkinv(&eta);
                 }
                 boundary = true;
@@ -613,13 +636,35 @@ fn glm_fit(
     for (slot, wi) in (0..nobs).filter(|&i| good[i]).zip(&w) {
         wt[slot] = wi * wi;
     }
-    let wtdmu = if intercept {
+    let wtdmu: Vec<f64> = if intercept {
         let wy: Vec<f64> = weights.iter().zip(&y).map(|(w, y)| w * y).collect();
-        sum(&wy, false) / sum(&weights, false)
+        vec![sum(&wy, false) / sum(&weights, false)]
     } else {
-        family.linkinv(0.0)
+        offset.iter().map(|&o| family.linkinv(o)).collect()
     };
-    let nulldev = sum(&family.dev_resids(&y, &[wtdmu], &weights), false);
+    let mut nulldev = sum(&family.dev_resids(&y, &wtdmu, &weights), false);
+    if intercept && d.offset.is_some() && nvars == 1 {
+        // The intercept alone: the null model is the model.
+        nulldev = dev_of(&mu);
+    } else if intercept && d.offset.is_some() && nvars > 1 {
+        // glm(): with an offset the null model is the intercept and the
+        // offset, fitted by glm.fit (from the fit's means, as R starts it).
+        let null = Design {
+            x: vec![1.0; nobs],
+            p: 1,
+            names: vec!["(Intercept)".to_string()],
+            assign: vec![0],
+            ..Design::matrix(Vec::new(), d.y.clone(), prior.clone(), nobs)
+        };
+        let null = Design {
+            offset: d.offset.clone(),
+            ..null
+        };
+        let fields = glm_fit(&null, failures, family, true, ctx)?;
+        if let Some((_, Value::Num(dev))) = fields.iter().find(|(n, _)| *n == "deviance") {
+            nulldev = dev.first().copied().unwrap_or(NA);
+        }
+    }
     let n_ok = nobs - weights.iter().filter(|&&w| w == 0.0).count();
     let nulldf = n_ok as f64 - f64::from(u8::from(intercept));
     let resdf = n_ok as f64 - rank as f64;

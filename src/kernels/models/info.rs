@@ -110,34 +110,72 @@ fn reml_arg(args: &Args<&Value>, kind: Kind, ctx: &mut Ctx) -> Result<bool, Kern
     }
 }
 
-fn one_model_only(args: &Args<&Value>) -> Result<(), KernelError> {
-    if args
-        .dots()
-        .any(|(_, v)| Fit::from_value(v).is_some() || Nls::of(Some(v)).is_some())
-    {
-        return Err(KernelError::new(format!(
-            "flowcast's {}() takes one model; call it once per model \
-             (R names the rows of its table of several by the models' text)",
-            args.func
-        )));
+/// One model's `logLik` for `AIC`/`BIC`: its value, `df` and `nobs`.
+fn model_log_lik(v: &Value, func: &str) -> Result<LogLik, KernelError> {
+    if let Some(fit) = Nls::of(Some(v)) {
+        let (value, df, nobs) = fit.log_lik()?;
+        return Ok(LogLik { value, df, nobs });
     }
-    Ok(())
+    match Fit::from_value(v) {
+        Some(fit) => log_lik(&fit, false),
+        None => Err(super::fit::not_a_model(func, v.type_name())),
+    }
+}
+
+/// The models of `AIC(object, ...)`/`BIC(object, ...)`, `object` first.
+fn models<'a>(args: &'a Args<&Value>) -> Result<Vec<&'a Value>, KernelError> {
+    let object = args
+        .get("object")
+        .ok_or_else(|| KernelError::new("argument \"object\" is missing, with no default"))?;
+    Ok(std::iter::once(object)
+        .chain(args.dots().map(|(_, v)| v))
+        .collect())
+}
+
+/// `AIC.default`/`BIC.default` of several models: a data frame of each
+/// model's `df` and criterion, a row per model (the evaluator names the
+/// rows by the arguments' text, as R's `as.character(Call[-1L])`).
+fn table_of(lls: &[LogLik], column: &str, crit: impl Fn(&LogLik) -> f64, ctx: &mut Ctx) -> Value {
+    let nobs: Vec<f64> = lls.iter().map(|l| l.nobs).filter(|n| !n.is_nan()).collect();
+    if nobs.iter().any(|n| *n != nobs[0]) {
+        ctx.warn("models are not all fitted to the same number of observations");
+    }
+    super::super::frame::frame(
+        vec!["df".to_string(), column.to_string()],
+        vec![
+            Value::Num(lls.iter().map(|l| l.df).collect()),
+            Value::Num(lls.iter().map(crit).collect()),
+        ],
+    )
 }
 
 pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     model_type(args, "object")?;
-    if matches!(args.func, "AIC" | "BIC")
-        && args.dots().any(
-            |(_, t)| matches!(t, Type::Record { class, .. } if class == "lm" || class == "glm"),
-        )
-    {
-        return Err(ArgError::call(format!(
-            "flowcast's {}() takes one model; call it once per model",
-            args.func
-        )));
-    }
     if args.func == "AIC" {
         args.const_scalar_or("k", Some(2.0))?;
+    }
+    let more = args.dots().count();
+    if matches!(args.func, "AIC" | "BIC") && more > 0 {
+        let rows = Some(more + 1);
+        return Ok(Type::Record {
+            class: super::super::frame::CLASS.to_string(),
+            fields: vec![
+                (
+                    "df".to_string(),
+                    Type::Num {
+                        len: rows,
+                        value: None,
+                    },
+                ),
+                (
+                    args.func.to_string(),
+                    Type::Num {
+                        len: rows,
+                        value: None,
+                    },
+                ),
+            ],
+        });
     }
     Ok(Type::num(1))
 }
@@ -159,27 +197,29 @@ pub(super) fn log_lik_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     Ok(Value::scalar(log_lik(&fit, reml)?.value))
 }
 
-pub(super) fn aic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    one_model_only(args)?;
+pub(super) fn aic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let k = args.scalar_or("k", 2.0)?;
-    if let Some(fit) = Nls::of(args.get("object")) {
-        let (ll, df, _) = fit.log_lik()?;
-        return Ok(Value::scalar(-2.0 * ll + k * df));
-    }
-    let fit = Fit::from_arg(args, "object", "AIC")?;
-    let ll = log_lik(&fit, false)?;
-    Ok(Value::scalar(-2.0 * ll.value + k * ll.df))
+    let lls = models(args)?
+        .into_iter()
+        .map(|v| model_log_lik(v, "AIC"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let aic = |l: &LogLik| -2.0 * l.value + k * l.df;
+    Ok(match lls.as_slice() {
+        [one] => Value::scalar(aic(one)),
+        _ => table_of(&lls, "AIC", aic, ctx),
+    })
 }
 
-pub(super) fn bic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    one_model_only(args)?;
-    if let Some(fit) = Nls::of(args.get("object")) {
-        let (ll, df, n) = fit.log_lik()?;
-        return Ok(Value::scalar(-2.0 * ll + df * n.ln()));
-    }
-    let fit = Fit::from_arg(args, "object", "BIC")?;
-    let ll = log_lik(&fit, false)?;
-    Ok(Value::scalar(-2.0 * ll.value + ll.df * ll.nobs.ln()))
+pub(super) fn bic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let lls = models(args)?
+        .into_iter()
+        .map(|v| model_log_lik(v, "BIC"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bic = |l: &LogLik| -2.0 * l.value + l.df * l.nobs.ln();
+    Ok(match lls.as_slice() {
+        [one] => Value::scalar(bic(one)),
+        _ => table_of(&lls, "BIC", bic, ctx),
+    })
 }
 
 /// `deviance.lm`: the weighted residual sum of squares (NA cases left

@@ -100,6 +100,8 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("data"),
             opt("weights"),
             opt("subset"),
+            opt("contrasts"),
+            opt("offset"),
         ],
         random: false,
         shape: glm::glm_shape,

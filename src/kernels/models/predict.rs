@@ -177,7 +177,7 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         };
         return Ok(Value::Num(fit.nums(field)?.to_vec()));
     };
-    let (x, n) = model_matrix(&fit, newdata)?;
+    let (x, n, offset) = model_matrix(&fit, newdata)?;
     let qr = fit.qr()?;
     let coef = fit.nums("coefficients")?;
     if x.len() != n * qr.p || coef.len() != qr.p {
@@ -196,7 +196,10 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         .flat_map(|&j| x[j * n..(j + 1) * n].to_vec())
         .collect();
     let beta: Vec<f64> = piv.iter().map(|&j| coef[j]).collect();
-    let eta = xb(&xp, n, &beta);
+    let mut eta = xb(&xp, n, &beta);
+    if let Some(o) = &offset {
+        eta.iter_mut().zip(o).for_each(|(e, o)| *e += o);
+    }
     if interval == "none" && !se_fit {
         return Ok(Value::Num(match (fit.kind, ty) {
             (Kind::Glm(f), "response") => eta.iter().map(|&e| f.linkinv(e)).collect(),
@@ -387,13 +390,54 @@ fn current_variances(
 
 /// The model matrix of `newdata`, built as the fit's was: its variables
 /// from the evaluated formula (or newdata's columns), factors coded by the
-/// fit's levels. Column-major, with its row count.
-fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelError> {
+/// fit's levels. Column-major, with its row count and the offset at each
+/// row (its parts evaluated in newdata by the evaluator), when the fit has
+/// one.
+fn model_matrix(fit: &Fit, newdata: &Value) -> Result<NewData, KernelError> {
     let (variables, terms) = fit.term_variables();
     let listed: Vec<(String, Value)>;
+    let mut offset: Option<Vec<f64>> = None;
     let columns: &[(String, Value)] = match newdata {
-        Value::Formula(Formula { terms, .. }) => terms,
+        Value::Formula(Formula { terms, .. }) => {
+            for (label, v) in terms {
+                let Some(o) = model_matrix::offset_of(v) else {
+                    continue;
+                };
+                let o = o.as_f64_slice().ok_or_else(|| {
+                    KernelError::new(format!("invalid type ({}) for '{label}'", o.type_name()))
+                })?;
+                match &mut offset {
+                    None => offset = Some(o.into_owned()),
+                    Some(t) if t.len() == o.len() => {
+                        t.iter_mut().zip(o.iter()).for_each(|(t, o)| *t += o)
+                    }
+                    Some(_) => {
+                        return Err(KernelError::new(format!(
+                            "variable lengths differ (found for '{label}')"
+                        )))
+                    }
+                }
+            }
+            if variables.is_empty() {
+                if let Some(o) = offset {
+                    let n = o.len();
+                    let x = if fit.intercept() {
+                        vec![1.0; n]
+                    } else {
+                        Vec::new()
+                    };
+                    return Ok((x, n, Some(o)));
+                }
+            }
+            terms
+        }
         Value::List(l) if l.names.is_some() => {
+            if fit.has_offset() {
+                return Err(KernelError::new(
+                    "flowcast's predict() of a fit with an offset reads newdata through the \
+                     workflow: call it as predict(fit, newdata = d) in a step",
+                ));
+            }
             // Called without the evaluator's help (or an intercept-only
             // model): each variable must be a column of newdata.
             if variables.is_empty() {
@@ -403,7 +447,7 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
                 } else {
                     Vec::new()
                 };
-                return Ok((x, n));
+                return Ok((x, n, None));
             }
             listed = l
                 .names
@@ -442,9 +486,17 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<(Vec<f64>, usize), KernelE
         coded.push((label.as_str(), c));
     }
     let n = n.unwrap_or(0);
+    if offset.as_ref().is_some_and(|o| o.len() != n) {
+        return Err(KernelError::new(
+            "variable lengths differ (found for the offset)",
+        ));
+    }
     let m = model_matrix::build(&coded, &terms, fit.intercept(), n)?;
-    Ok((m.x, n))
+    Ok((m.x, n, offset))
 }
+
+/// newdata's model matrix (column-major), its rows, and its offset.
+type NewData = (Vec<f64>, usize, Option<Vec<f64>>);
 
 /// A newdata variable coded as the fit coded it (`model.frame(Terms,
 /// newdata, xlev = object$xlevels)`); NA rows predict NA.
@@ -486,9 +538,14 @@ fn coded_as_fitted(fit: &Fit, label: &str, v: &Value) -> Result<Coded, KernelErr
                         }),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            let contrasts = fit
+                .contrast_of(label)
+                .map(|spec| super::super::contrasts::for_factor(spec, levels))
+                .transpose()?;
             Ok(Coded::Factor {
                 levels: levels.to_vec(),
                 codes,
+                contrasts,
             })
         }
         (Value::Str(_) | Value::Factor(_), None) => Err(supplied("factor")),

@@ -300,6 +300,7 @@ fn table(names: Vec<&str>, cols: Vec<Vec<f64>>, rows: Vec<String>) -> Value {
 /// R's `drop1(object, scope, scale = 0, test, k = 2)`.
 pub(super) fn drop1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fit = model(args, "object")?;
+    super::fit::no_offset(&fit)?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let scope = scope_arg(args, &fit)?;
@@ -715,6 +716,7 @@ fn deviance(fit: &Fit) -> Result<f64, KernelError> {
 /// less the term's columns, refitted by lm or glm, the terms renumbered
 /// and the variables no term uses any more dropped.
 fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError> {
+    super::fit::no_offset(fit)?;
     let asgn = fit.nums("assign")?;
     let (x, n) = model_x(fit, asgn.len())?;
     let labels = fit.term_labels();
@@ -745,6 +747,10 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
     let xlevels = kept_vars
         .iter()
         .filter_map(|v| fit.xlevels(v).map(|l| (v.clone(), l.to_vec())))
+        .collect();
+    let contrasts = kept_vars
+        .iter()
+        .filter_map(|v| fit.contrast_of(v).map(|c| (v.clone(), c.clone())))
         .collect();
     let y = fit.nums("y")?.to_vec();
     let w = match fit.kind {
@@ -783,6 +789,9 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         predvars: kept_predvars,
         term_variables,
         xlevels,
+        contrasts,
+        offset: None,
+        offset_labels: Vec::new(),
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
     let mut record = match fit.kind {
@@ -858,6 +867,7 @@ pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         ));
     }
     let object = model(args, "object")?;
+    super::fit::no_offset(&object)?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let direction = direction_arg(args)?;
@@ -1272,9 +1282,10 @@ fn refit_formula(fit: &Fit, f: &Formula, ctx: &mut Ctx) -> Result<List, KernelEr
     }
     let data = fit.exact("data");
     let weights = fit.exact("(weights)");
+    let contrasts = fit.contrasts();
     let mut record = match fit.kind {
-        Kind::Lm => fit_formula(f, None, weights, data)?.0,
-        Kind::Glm(family) => glm_formula(f, family, None, weights, data, ctx)?,
+        Kind::Lm => fit_formula(f, None, weights, data, contrasts, None)?.0,
+        Kind::Glm(family) => glm_formula(f, family, None, weights, data, contrasts, None, ctx)?,
     };
     let n_new = match record.field("residuals") {
         Some(Value::Num(r)) => r.len(),
@@ -1362,6 +1373,7 @@ pub(super) fn add1_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 /// `add1.glm`.
 pub(super) fn add1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fit = model(args, "object")?;
+    super::fit::no_offset(&fit)?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let glm = matches!(fit.kind, Kind::Glm(_));
@@ -1423,7 +1435,7 @@ fn add_design(fit: &Fit, sc: &ScopeArg, scope: &[String]) -> Result<AddDesign, K
             f.response = Some(Box::new(Value::Num(y)));
         }
     }
-    let d = design(&f, None, fit.exact("(weights)"))?;
+    let d = design(&f, None, fit.exact("(weights)"), fit.contrasts(), None)?;
     let n_old = fit.nums("residuals")?.len();
     if d.n != n_old {
         return Err(KernelError::new(ROWS_CHANGED));
