@@ -415,3 +415,240 @@ fn sixty_thousand_steps_are_read_in_linear_time() {
         "{table}"
     );
 }
+
+/// A chart read back (`export CHART.gantt.json`, or one stored in the
+/// history) with `"workers": 1000000000000`: every writer drew a lane per
+/// worker, and the SVG's, PNG's, trace's and Mermaid's allocations of
+/// gigabytes failed and aborted. Refused as a chart no run can have.
+#[test]
+fn a_chart_with_more_workers_than_a_run_has_is_refused() {
+    let (dir, path) = workflow_file("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let chart = dir.path().join("c.gantt.json");
+    let out = flowcast(&[
+        "export",
+        arg(&path),
+        "-p",
+        "2",
+        "--history",
+        arg(&history),
+        "-o",
+        arg(&chart),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(&chart).unwrap();
+    assert!(json.contains("\"workers\": 2"), "{json}");
+    std::fs::write(
+        &chart,
+        json.replace("\"workers\": 2", "\"workers\": 1000000000000"),
+    )
+    .unwrap();
+    let message = "`workers` is 1000000000000, but a run has at most 4096 workers";
+    for ext in ["svg", "png", "trace.json", "mmd", "csv"] {
+        let to = dir.path().join(format!("out.{ext}"));
+        refused(
+            &["export", arg(&chart), "-o", arg(&to)],
+            1,
+            &[arg(&chart), message],
+        );
+        assert!(!to.exists(), "{ext} written");
+    }
+    // The same chart stored with the run in the history.
+    let conn = rusqlite::Connection::open(&history).unwrap();
+    let stored: String = conn
+        .query_row("SELECT chart FROM charts", [], |r| r.get(0))
+        .unwrap();
+    let bad = stored.replace("\"workers\":2", "\"workers\":1000000000000");
+    assert_ne!(bad, stored);
+    conn.execute("UPDATE charts SET chart = ?1", [&bad])
+        .unwrap();
+    drop(conn);
+    let to = dir.path().join("run.svg");
+    refused(
+        &[
+            "export",
+            "--run",
+            "last",
+            "--history",
+            arg(&history),
+            "-o",
+            arg(&to),
+        ],
+        2,
+        &["run 1's chart", message],
+    );
+    // At the limit a chart is still drawn.
+    std::fs::write(&chart, json.replace("\"workers\": 2", "\"workers\": 4096")).unwrap();
+    let to = dir.path().join("wide.mmd");
+    let out = flowcast(&["export", arg(&chart), "-o", arg(&to)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&to).unwrap().contains("w4095"));
+}
+
+/// A workflow named with control characters (TOML's `\u001b`): the SVG
+/// held them raw, which XML forbids, so no reader opened it and the PNG
+/// export failed with resvg's message. They are spelt out now.
+#[test]
+fn an_svg_of_a_workflow_named_with_control_characters_is_xml() {
+    let (dir, path) =
+        workflow_file("[workflow]\nname = \"a\\u001b]0;b\\u0007<&>\"\n[steps]\nx = \"1\"\n");
+    let history = dir.path().join("h.sqlite");
+    for ext in ["svg", "png"] {
+        let to = dir.path().join(format!("chart.{ext}"));
+        let out = flowcast(&[
+            "export",
+            arg(&path),
+            "-p",
+            "1",
+            "--history",
+            arg(&history),
+            "-o",
+            arg(&to),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{ext}: {}", text(&out.stderr));
+    }
+    let svg = std::fs::read_to_string(dir.path().join("chart.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed XML");
+    let title = doc
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .find(|t| t.contains("on 1 workers"))
+        .expect("the title");
+    assert!(title.starts_with("a\\u{1b}]0;b\\u{7}<&> — "), "{title:?}");
+    let png = std::fs::read(dir.path().join("chart.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+/// `--seed 4294967297` ran with the seed's low 32 bits (the draws of
+/// `--seed 1`) while the summary said 4294967297; the workflow's `seed`
+/// refuses such a number, and so does `--seed` now. `--seed -5` was taken
+/// for a flag and refused; it is R's `set.seed(-5)`.
+#[test]
+fn a_seed_past_r_integers_is_refused() {
+    let (dir, path) = workflow_file("[steps]\nx = \"rnorm(2)\"\n");
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.extend(["--no-cache", "--seed", "4294967297"]);
+    refused(
+        &args,
+        2,
+        &[
+            "--seed",
+            "must fit in R's 32-bit integers (-2147483648 to 2147483647)",
+        ],
+    );
+    let draws = |how: &[&str], path: &Path| {
+        let mut args = run_args(path, &history);
+        args.extend(["--no-cache", "--json"]);
+        args.extend(how);
+        let out = flowcast(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["steps"]["x"]["value"].clone()
+    };
+    let (_d, seeded) = workflow_file("[workflow]\nseed = -5\n[steps]\nx = \"rnorm(2)\"\n");
+    let by_flag = draws(&["--seed", "-5"], &path);
+    // R: set.seed(-5); rnorm(2)
+    assert_eq!(
+        by_flag,
+        serde_json::json!([0.6267692997357881, -0.8740508208245039])
+    );
+    assert_eq!(by_flag, draws(&[], &seeded));
+}
+
+/// Two R computations that end at once, which spun for ever:
+/// `kmeans(…, nstart = Inf)` is R's `2:nstart` error, and Cheng's BB for
+/// `rbeta` with a huge shape must leave its loop on a NaN test as R's
+/// `while` does.
+#[test]
+fn an_infinite_nstart_and_a_huge_beta_shape_end_like_r() {
+    let (dir, path) = workflow_file(
+        "[workflow]\nseed = 1\n[steps]\n\
+         a = \"kmeans(matrix(c(1, 2, 3, 10, 11, 12), 6, 1), 2, nstart = Inf)\"\n\
+         b = \"rbeta(3, 1e308, 2)\"\nc = \"rbeta(3, 2, 1e308)\"\n\
+         d = \"kmeans(matrix(c(1, 2, 3, 10, 11, 12), 6, 1), 2, nstart = 3)$tot.withinss\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = flowcast(&args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let at = format!(
+        "result would be too long a vector\n  --> {}:4:6 (step `a`)",
+        arg(&path)
+    );
+    assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let values = |step: &str| -> Vec<f64> {
+        let v = doc["steps"][step]["value"].as_array().expect("a vector");
+        v.iter().map(|x| x.as_f64().unwrap()).collect()
+    };
+    // R 4.2: set.seed(1); rbeta(3, 1e308, 2) is 1 1 1; rbeta(3, 2, 1e308)
+    // is 2e-308 three times.
+    assert_eq!(values("b"), [1.0, 1.0, 1.0]);
+    let tiny = 2.0 / 1e308;
+    assert_eq!(values("c"), [tiny, tiny, tiny]);
+    assert_eq!(doc["steps"]["d"]["value"], 4.0);
+}
+
+/// A run stored without its chart whose worker count was edited to 2^63 - 1:
+/// `export --run` planned the workflow again for that many workers and
+/// overflowed in emcp (a panic). The run is drawn as it ran instead, with
+/// a note why its plan is not.
+#[test]
+fn a_stored_run_on_absurdly_many_workers_is_drawn_as_it_ran() {
+    let (dir, path) = workflow_file("[steps]\nx = \"1\"\ny = \"x + 1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let out = flowcast(&run_args(&path, &history));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let conn = rusqlite::Connection::open(&history).unwrap();
+    conn.execute_batch("DELETE FROM charts; UPDATE runs SET processors = 9223372036854775807;")
+        .unwrap();
+    drop(conn);
+    let to = dir.path().join("run.svg");
+    let out = flowcast(&[
+        "export",
+        "--run",
+        "1",
+        "--history",
+        arg(&history),
+        "-o",
+        arg(&to),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("the store says it ran on 9223372036854775807 workers, which no run can"),
+        "{err}"
+    );
+    let svg = std::fs::read_to_string(&to).unwrap();
+    roxmltree::Document::parse(&svg).expect("well-formed XML");
+    // What ran is drawn.
+    assert!(svg.contains(r#"data-task="y" data-status="done""#), "{svg}");
+}
+
+/// `table(1:1e7, 1:1e7)`: a 10^7 x 10^7 table of counts (800 TB) was
+/// allocated, and its failure aborted. R's table() refuses past 2^31 cells.
+#[test]
+fn a_table_past_two_to_the_31_cells_fails_like_r() {
+    let (dir, path) = workflow_file(
+        "[steps]\na = \"table(1:1e7, 1:1e7)\"\n\
+         b = \"sum(table(c(1, 2, 2), c(3, 3, 4)))\"\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = common::flowcast_in_address_space(4_000_000, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    // R 4.2's message for table(x, x) with x <- 1:50000.
+    let at = format!(
+        "attempt to make a table with >= 2^31 elements\n  --> {}:2:6 (step `a`)",
+        arg(&path)
+    );
+    assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["steps"]["b"]["value"], 3.0);
+}

@@ -68,7 +68,7 @@ pub enum Command {
         #[command(flatten)]
         settings: Settings,
         /// Seed for the random stream (default: [workflow] seed, else random).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: Option<i64>,
         /// Do not watch the workflow and re-run on every save.
         #[arg(long)]
@@ -102,7 +102,7 @@ pub enum Command {
         #[command(flatten)]
         settings: Settings,
         /// Seed for the random stream (default: [workflow] seed, else random).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: Option<i64>,
     },
     /// Benchmarks: `flowcast bench kernels` times the heavy kernels (and R
@@ -279,6 +279,17 @@ pub enum BenchCommand {
     },
 }
 
+/// A `--seed`: one of R's 32-bit integers, as the workflow's `seed` is.
+/// Past them the stream silently used the low 32 bits (`--seed 4294967297`
+/// drew what `--seed 1` draws) while the summary showed the seed given.
+fn parse_seed(s: &str) -> Result<i64, String> {
+    let seed: i64 = s.parse().map_err(|e| format!("{e}"))?;
+    if i32::try_from(seed).is_err() {
+        return Err("must fit in R's 32-bit integers (-2147483648 to 2147483647)".to_string());
+    }
+    Ok(seed)
+}
+
 #[derive(clap::Args, Debug, Default)]
 pub struct RunArgs {
     pub file: PathBuf,
@@ -294,7 +305,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub settings: Settings,
     /// Seed for the random stream (default: [workflow] seed, else random).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<i64>,
     /// Re-run on every save of the workflow or the data it reads.
     #[arg(long)]

@@ -106,5 +106,5 @@ pub fn export(g: &Gantt, format: Format, path: &Path) -> Result<(), String> {
 pub fn load(path: &Path) -> Result<Gantt, String> {
     let text = crate::regular_file::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    Gantt::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -52,7 +52,7 @@ pub fn load(
         }
     };
     if let Some(json) = h.load_chart(id).map_err(|e| e.to_string())? {
-        let g = serde_json::from_str(&json)
+        let g = Gantt::from_json(&json)
             .map_err(|e| format!("history store {store}: run {id}'s chart: {e}"))?;
         return Ok((g, None));
     }
@@ -76,8 +76,26 @@ pub fn load(
 
 /// The chart of a run stored without one.
 pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
-    let workers = usize::try_from(run.processors).unwrap_or(1).max(1);
-    let (mut g, note) = match replan(run, comm, workers) {
+    // A damaged or edited store may say any number of workers: planning
+    // for 2^63 of them overflowed (a panic), and a chart of them cannot be
+    // drawn. Such a run is drawn as it ran, on the workers its tasks used.
+    let stored = usize::try_from(run.processors)
+        .ok()
+        .filter(|&p| sched::processors_problem(p).is_none());
+    let workers = stored.unwrap_or_else(|| {
+        let used = run.tasks.iter().filter_map(|t| t.worker);
+        let most = used.filter_map(|w| usize::try_from(w).ok()).max();
+        most.map_or(1, |w| w.saturating_add(1))
+            .clamp(1, crate::workflow::MAX_PROCESSORS)
+    });
+    let planned = match stored {
+        Some(_) => replan(run, comm, workers),
+        None => Err(format!(
+            "the store says it ran on {} workers, which no run can",
+            run.processors
+        )),
+    };
+    let (mut g, note) = match planned {
         Ok(g) => (g, None),
         Err(why) => {
             let rows = run

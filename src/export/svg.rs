@@ -98,11 +98,24 @@ impl Layout {
     }
 }
 
+/// `s` as SVG text. XML 1.0 allows no control character but tab and line
+/// breaks, nor U+FFFE and U+FFFF (a workflow named `"a\u001b"`, or a
+/// step's error quoting one, made an SVG no reader opens, and the PNG
+/// failed on it), so those are spelt out as the terminal shows them.
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{fffe}' | '\u{ffff}' => out.extend(c.escape_unicode()),
+            c => crate::printable::push_printable(&mut out, c),
+        }
+    }
+    out
 }
 
 pub fn render(g: &Gantt) -> String {

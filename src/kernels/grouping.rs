@@ -1120,6 +1120,14 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             if a.codes.len() != b.codes.len() {
                 return Err(KernelError::new("all arguments must have the same length"));
             }
+            // R's table() stops on `prod(dims) > .Machine$integer.max`;
+            // `table(1:1e7, 1:1e7)` asked for 800 TB here, and the failed
+            // allocation aborted.
+            if a.levels.len() as f64 * b.levels.len() as f64 > f64::from(i32::MAX) {
+                return Err(KernelError::new(
+                    "attempt to make a table with >= 2^31 elements",
+                ));
+            }
             let mut m = DMatrix::zeros(a.levels.len(), b.levels.len());
             for (x, y) in a.codes.iter().zip(&b.codes) {
                 if let (Some(x), Some(y)) = (x, y) {

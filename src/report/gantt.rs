@@ -246,6 +246,23 @@ pub struct Transfer {
 }
 
 impl Gantt {
+    /// A chart read back from JSON (a `.gantt.json` file, or one stored in
+    /// the history), which anyone may have edited. Every writer draws one
+    /// lane per worker, so a count past what any run can have
+    /// (`"workers": 1000000000000`) is refused here rather than sizing a
+    /// drawing of terabytes, whose failed allocation aborts.
+    pub fn from_json(text: &str) -> Result<Gantt, String> {
+        let g: Gantt = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if g.workers > crate::workflow::MAX_PROCESSORS {
+            return Err(format!(
+                "`workers` is {}, but a run has at most {} workers",
+                g.workers,
+                crate::workflow::MAX_PROCESSORS
+            ));
+        }
+        Ok(g)
+    }
+
     /// The plan of a run that has not started: one row per task of `graph`,
     /// with the slots `schedule` gives it (node `i` of the schedule is task `i`).
     pub fn planned(

@@ -263,6 +263,12 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     // workers, and the fits compared and warned about in R's order: the
     // same draws, the same winner (the first of equal sums), the same
     // warnings, whatever the width.
+    // R's further starts are `for(i in 2:nstart)`, whose seq_colon refuses
+    // a range past R_XLEN_T_MAX: `nstart = Inf` (or 1e308) is that error
+    // in R, where the batches below would run for ever.
+    if distinct.is_some() && nstart >= 2.0 && nstart - 2.0 >= 4_503_599_627_370_496.0 {
+        return Err(KernelError::new("result would be too long a vector"));
+    }
     let mut starts = vec![centers];
     let mut fit: Option<Fit> = None;
     let mut best = 0.0;

@@ -269,7 +269,11 @@ pub fn rbeta(aa: f64, bb: f64, rng: &mut Rng) -> f64 {
             if s > t {
                 break;
             }
-            if r + alpha * (alpha / (b + w)).ln() >= t {
+            // R's `while (r + … < t)`: a NaN test ends the loop there, as
+            // it does when a huge shape makes `gamma` infinite and `r`
+            // NaN (`rbeta(1, 1e308, 2)` is 1 in R; `>= t` spun for ever).
+            let again = r + alpha * (alpha / (b + w)).ln() < t;
+            if !again {
                 break;
             }
         }
