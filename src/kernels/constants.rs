@@ -93,20 +93,7 @@ fn table() -> &'static HashMap<&'static str, Value> {
             // stats' p.adjust.methods, in R's order.
             (
                 "p.adjust.methods",
-                text(
-                    [
-                        "holm",
-                        "hochberg",
-                        "hommel",
-                        "bonferroni",
-                        "BH",
-                        "BY",
-                        "fdr",
-                        "none",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
-                ),
+                text(super::htest::padjust::METHODS.map(String::from).to_vec()),
             ),
             (
                 ".Machine",

@@ -135,26 +135,9 @@ fn eval_within(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 /// Element `k` of `data[nl] <- l` as `[<-.data.frame` takes it: `n`
 /// rows, or fewer recycled when they divide `n`.
 fn within_column(v: &Value, n: usize, k: usize) -> Result<Value, KernelError> {
-    let v = strip_value(v.clone());
-    if !matches!(
-        v,
-        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) | Value::Complex(_)
-    ) {
-        return Err(KernelError::new(format!(
-            "a column made by within() must be a vector or factor, not {}",
-            v.type_name()
-        )));
-    }
-    let len = v.len();
-    if len == n {
-        return Ok(v);
-    }
-    if len == 0 || len > n || n % len != 0 {
-        return Err(KernelError::new(format!(
-            "replacement element {k} has {len} rows, need {n}"
-        )));
-    }
-    Ok(pick(&v, &(0..n).map(|i| i % len).collect::<Vec<_>>()))
+    recycled_column(v, n, "made by within()", |len| {
+        format!("replacement element {k} has {len} rows, need {n}")
+    })
 }
 
 /// within()'s columns are known once `expr` has run.
@@ -171,16 +154,29 @@ fn shape_within(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
 }
 
-/// A column as `[<-.data.frame` replaces it: `n` rows, or fewer recycled
-/// when they divide `n`.
+/// A column of transform() as `[<-.data.frame` replaces it.
 fn replacement(v: &Value, n: usize) -> Result<Value, KernelError> {
+    recycled_column(v, n, "of transform()", |len| {
+        format!("replacement has {len} rows, data has {n}")
+    })
+}
+
+/// A column as `[<-.data.frame` replaces it: `n` rows, or fewer recycled
+/// when they divide `n`; `by` says where it came from, `mismatch` words
+/// R's error for a length that does not fit.
+fn recycled_column(
+    v: &Value,
+    n: usize,
+    by: &str,
+    mismatch: impl FnOnce(usize) -> String,
+) -> Result<Value, KernelError> {
     let v = strip_value(v.clone());
     if !matches!(
         v,
         Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) | Value::Complex(_)
     ) {
         return Err(KernelError::new(format!(
-            "a column of transform() must be a vector or factor, not {}",
+            "a column {by} must be a vector or factor, not {}",
             v.type_name()
         )));
     }
@@ -189,9 +185,7 @@ fn replacement(v: &Value, n: usize) -> Result<Value, KernelError> {
         return Ok(v);
     }
     if len == 0 || len > n || n % len != 0 {
-        return Err(KernelError::new(format!(
-            "replacement has {len} rows, data has {n}"
-        )));
+        return Err(KernelError::new(mismatch(len)));
     }
     Ok(pick(&v, &(0..n).map(|i| i % len).collect::<Vec<_>>()))
 }

@@ -18,7 +18,7 @@ mod mantelhaen;
 mod mcnemar;
 mod mood;
 mod oneway;
-mod padjust;
+pub(super) mod padjust;
 mod pairwise;
 mod poisson;
 mod pp_test;

@@ -3,7 +3,7 @@
 use crate::kernels::value::NA;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
-pub(super) const METHODS: [&str; 8] = [
+pub(crate) const METHODS: [&str; 8] = [
     "holm",
     "hochberg",
     "hommel",
