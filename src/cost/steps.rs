@@ -154,16 +154,7 @@ impl StepTimes {
 
 /// The median; `None` of nothing.
 fn median(mut t: Vec<f64>) -> Option<f64> {
-    if t.is_empty() {
-        return None;
-    }
-    t.sort_by(f64::total_cmp);
-    let mid = t.len() / 2;
-    Some(if t.len() % 2 == 1 {
-        t[mid]
-    } else {
-        (t[mid - 1] + t[mid]) / 2.0
-    })
+    (!t.is_empty()).then(|| super::eval::median(&mut t))
 }
 
 /// The least scatter assumed of a step's recent times, in log space
