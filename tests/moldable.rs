@@ -386,3 +386,46 @@ fn the_runtime_keeps_its_invariants_with_wide_calls() {
         }
     }
 }
+
+#[test]
+fn a_call_run_only_wide_is_run_narrow_once_and_plan_says_so() {
+    use flowcast::diagnostic::SourceFile;
+    use flowcast::exec::RunOptions;
+    use flowcast::pipeline::{self, Learning};
+    use std::sync::atomic::AtomicBool;
+    let text = "[workflow]\nname = \"narrow\"\nseed = 1\n\n[steps]\n\
+                x = \"matrix(rnorm(600 * 100), 600)\"\nd = \"dist(x)\"\n";
+    let wf = flowcast::workflow::parse(SourceFile::new("narrow.toml", text)).unwrap();
+    let g = flowcast::graph::build(&wf).unwrap();
+    let d = g.task("d").unwrap().id;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let mut learning = Learning::open(Some(path.as_path())).unwrap();
+    let cancel = AtomicBool::new(false);
+    let run = |learning: &mut Learning| {
+        let f = pipeline::run(
+            &wf,
+            &g,
+            learning,
+            &RunOptions::new(2, 1),
+            Scheduler::Emcp,
+            &|_| {},
+            &cancel,
+        )
+        .expect("runs");
+        1 + f.report.outcomes[d].lanes.len()
+    };
+    // A fresh history: the prior's speedup, so two wide.
+    assert_eq!(run(&mut learning), 2);
+    let plan = pipeline::plan(&wf, &g, &mut learning, 2, Scheduler::Emcp);
+    assert_eq!(plan.measuring, vec![d]);
+    let text = flowcast::report::plan::render(&g, &plan);
+    assert!(text.contains("`d` runs on one worker this time"), "{text}");
+    let json = flowcast::report::plan::to_json(&g, &plan);
+    assert_eq!(json["measuring_speedup"], serde_json::json!(["d"]));
+    assert_eq!(run(&mut learning), 1);
+    // Measured against that run: wide again, and nothing to explain.
+    let plan = pipeline::plan(&wf, &g, &mut learning, 2, Scheduler::Emcp);
+    assert!(plan.measuring.is_empty());
+    assert_eq!(run(&mut learning), 2);
+}

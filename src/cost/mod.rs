@@ -157,17 +157,28 @@ impl Predictor {
     /// How task `task` would speed up on several workers: `None` for a
     /// loop, a call whose kernel cannot split, or one too short to gain.
     pub fn speedup(&self, task: &Task) -> Option<crate::cost::Usl> {
+        let (usl, key) = self.moldable(task)?;
+        (!self.narrow_once(task, &key)).then_some(usl)
+    }
+
+    /// Whether `task`, a call that could run wide, is held to one worker
+    /// this run to measure its speedup (see [`Predictor::narrow_once`]).
+    pub fn measuring_speedup(&self, task: &Task) -> bool {
+        self.moldable(task)
+            .is_some_and(|(_, key)| self.narrow_once(task, &key))
+    }
+
+    /// How `task` would speed up on several workers, and its model key,
+    /// whether or not it is held narrow this run.
+    fn moldable(&self, task: &Task) -> Option<(crate::cost::Usl, String)> {
         if task.kind != TaskKind::Call {
             return None;
         }
         let key = self.task_key(task)?;
         let usl = self.speedups.usl(&key)?;
-        if self.narrow_once(task, &key) {
-            return None;
-        }
         let widest = widest(task);
         (self.predict(task) >= speedup::MIN_MOLDABLE_SECONDS && widest.is_none_or(|w| w > 1))
-            .then_some(usl.up_to(widest))
+            .then(|| (usl.up_to(widest), key))
     }
 
     /// Whether the call should run on one worker this time so its speedup
@@ -179,10 +190,7 @@ impl Predictor {
     fn narrow_once(&self, task: &Task, key: &str) -> bool {
         let features = model_features(task);
         !self.speedups.measured(key)
-            && self
-                .steps
-                .recent(&task.name, key, &features, &|_| 1.0)
-                .is_some()
+            && self.steps.ran(&task.name, key, &features)
             && self.steps.narrow(&task.name, key, &features).is_none()
     }
 

@@ -245,6 +245,9 @@ impl Speedups {
     /// Reads one stored state back; `false` when `stored` is not a
     /// speedup's (a model's).
     pub fn load_state(&mut self, stored: &str, state: &str) -> bool {
+        if stored.starts_with(UNANCHORED_PREFIX) {
+            return true;
+        }
         let Some(key) = stored.strip_prefix(STORED_PREFIX) else {
             return false;
         };
@@ -262,7 +265,15 @@ impl Speedups {
 /// Speedups are stored in the models table under this prefix: no schema
 /// change, and an older flowcast that finds one sees a model it cannot
 /// read and ignores it.
-const STORED_PREFIX: &str = "speedup:";
+const STORED_PREFIX: &str = "speedup.anchored:";
+
+/// Where flowcast stored its speedups before the history kept the workers
+/// each call held (its `widths` table). Those were the time model's
+/// one-worker prediction over the wall, and so returned the speedup
+/// assumed (see `Predictor::observe`): counted as measured, they would
+/// keep a call from ever being run narrow to learn its real one. They are
+/// read and dropped.
+const UNANCHORED_PREFIX: &str = "speedup:";
 
 #[cfg(test)]
 mod tests {
@@ -360,5 +371,14 @@ mod tests {
         }
         assert_eq!(back, s);
         assert!(!back.load_state("eigen", "{}"));
+    }
+
+    #[test]
+    fn speedups_stored_before_widths_were_kept_are_dropped() {
+        let mut s = Speedups::default();
+        // Consumed, so not mistaken for a time model, but not loaded.
+        assert!(s.load_state("speedup:dist", "[[4,3.9]]"));
+        assert!(!s.measured("dist"));
+        assert_eq!(s.usl("dist"), prior("dist"));
     }
 }

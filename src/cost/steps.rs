@@ -113,6 +113,13 @@ impl StepTimes {
         Some(self.recent_spread(step, model, features, speedup)?.0)
     }
 
+    /// Whether `step` ran recently on model `model` at exactly `features`.
+    pub fn ran(&self, step: &str, model: &str, features: &[f64]) -> bool {
+        self.steps
+            .get(step)
+            .is_some_and(|runs| runs.iter().any(|r| r.on(model, features)))
+    }
+
     /// The median of `step`'s recent seconds on model `model` at exactly
     /// `features` in runs where the call held one worker: its one-worker
     /// time as measured, not as converted from a wide run by the speedup

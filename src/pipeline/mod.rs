@@ -60,6 +60,9 @@ pub struct Plan {
     pub schedule: Schedule,
     /// The loops emcp test-drives.
     pub drives: Vec<usize>,
+    /// The calls that could run wide but are held to one worker this run,
+    /// to measure their speedup against it.
+    pub measuring: Vec<usize>,
     /// The makespan predicted before the run.
     pub forecast: f64,
     /// The steps taken from the cache, not run; the fields above cover
@@ -245,6 +248,16 @@ pub fn plan(
         Scheduler::Emcp => testdrive::test_driven(graph, workers.max(1), m),
         _ => Vec::new(),
     };
+    // Only emcp allots several workers to a call.
+    let measuring = match scheduler {
+        Scheduler::Emcp | Scheduler::Ideal if workers > 1 => graph
+            .tasks
+            .iter()
+            .filter(|t| learning.predictor.measuring_speedup(t))
+            .map(|t| t.id)
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut plan = Plan {
         scheduler,
         workers,
@@ -256,6 +269,7 @@ pub fn plan(
             items: Vec::new(),
         },
         drives,
+        measuring,
         forecast: 0.0,
         reuse: Reuse::nothing(),
         part: None,
@@ -296,11 +310,8 @@ pub fn plan_reusing(
         predicted: part.widen(&sub.predicted, n, 0.0),
         dag: part.dag(&sub.dag, graph),
         schedule: part.schedule(&sub.schedule),
-        drives: sub
-            .drives
-            .iter()
-            .map(|&d| part.ids.get(d).copied().unwrap_or(d))
-            .collect(),
+        drives: part.whole_ids(&sub.drives),
+        measuring: part.whole_ids(&sub.measuring),
         forecast: sub.forecast,
         reuse,
         part: Some(Box::new((sub, part))),
@@ -545,6 +556,7 @@ mod tests {
                 items: Vec::new(),
             },
             drives: Vec::new(),
+            measuring: Vec::new(),
             forecast: 0.0,
             reuse: Reuse::nothing(),
             part: None,

@@ -240,6 +240,13 @@ impl Part {
         }
     }
 
+    /// Task ids of the part as the whole workflow's.
+    pub fn whole_ids(&self, part: &[TaskId]) -> Vec<TaskId> {
+        part.iter()
+            .map(|&d| self.ids.get(d).copied().unwrap_or(d))
+            .collect()
+    }
+
     /// A schedule of the part, in the whole workflow's ids.
     pub fn schedule(&self, s: &Schedule) -> Schedule {
         let mut out = s.clone();

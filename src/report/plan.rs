@@ -74,6 +74,14 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
             item.end
         );
     }
+    for &id in &plan.measuring {
+        let _ = writeln!(
+            out,
+            "\n`{}` runs on one worker this time: it has only run wide so far, and its \
+             one-worker time is what its speedup is measured against",
+            graph.tasks[id].name
+        );
+    }
     for t in graph.tasks.iter().filter(|t| t.iterations.is_some()) {
         let blocks: Vec<String> = s
             .items
@@ -181,5 +189,10 @@ pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
         .collect::<serde_json::Map<_, _>>()
         .into();
     v["loops"] = loops_json(graph, plan);
+    v["measuring_speedup"] = plan
+        .measuring
+        .iter()
+        .map(|&id| json!(graph.tasks[id].name))
+        .collect();
     v
 }

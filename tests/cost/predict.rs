@@ -282,6 +282,7 @@ fn a_call_always_run_wide_learns_its_speedup_from_one_narrow_run() {
         p.speedup(d).is_none(),
         "never measured on one worker: runs narrow once"
     );
+    assert!(p.measuring_speedup(d), "and `plan` says why");
     p.observe(&graph, &ran(1), &HashMap::new());
     p.retrain();
     runs.insert(0, (one, 1));
@@ -291,6 +292,7 @@ fn a_call_always_run_wide_learns_its_speedup_from_one_narrow_run() {
         p.speedups().usl(&key),
         "measured narrow: wide again"
     );
+    assert!(!p.measuring_speedup(d));
     // Every wide run now takes as long as the narrow one did.
     for _ in 0..6 {
         p.observe(&graph, &ran(4), &HashMap::new());
