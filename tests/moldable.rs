@@ -216,6 +216,29 @@ fn a_width_is_seen_only_inside_the_call() {
 
 const LINEAR: Usl = Usl::new(0.0, 0.0);
 
+#[test]
+fn calls_of_one_width_at_once_run_on_threads_of_their_own() {
+    let both = std::sync::Barrier::new(2);
+    let call = || {
+        run_wide(2, STACK, || {
+            // Both calls are running from here on.
+            both.wait();
+            rayon::broadcast(|_| std::thread::current().name().map(str::to_string))
+        })
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(call);
+        let b = s.spawn(call);
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!((a.len(), b.len()), (2, 2));
+    // Sharing two threads, each call would get one worker's speed.
+    assert!(
+        a.iter().all(|t| t.is_some() && !b.contains(t)),
+        "{a:?} {b:?}"
+    );
+}
+
 fn edge(from: usize, to: usize) -> Edge {
     Edge {
         from,

@@ -10,7 +10,8 @@
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 thread_local! {
     static WIDTH: Cell<usize> = const { Cell::new(1) };
@@ -38,34 +39,74 @@ pub fn narrow<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// One pool per width, kept: building one costs k thread starts, and the
-/// same widths recur every run.
-fn pool(k: usize, stack: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(p) = pools.get(&k) {
-        return Some(Arc::clone(p));
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(k)
-        .stack_size(stack)
-        .thread_name(move |i| format!("flowcast-wide{k}-{i}"))
-        .build()
-        .ok()?;
-    let p = Arc::new(p);
-    pools.insert(k, Arc::clone(&p));
-    Some(p)
+/// Idle pools, by width, kept: building one costs k thread starts, and the
+/// same widths recur every run. A pool serves one call at a time: two
+/// calls of the same width sharing one would split its k threads between
+/// them, each running at half the speed its k held workers were planned
+/// for.
+type Idle = Mutex<HashMap<usize, Vec<rayon::ThreadPool>>>;
+
+fn idle() -> &'static Idle {
+    static IDLE: OnceLock<Idle> = OnceLock::new();
+    IDLE.get_or_init(Default::default)
 }
 
-/// Runs `f` as a call `k` workers wide: on a pool of k threads (each with
-/// `stack` bytes of stack), with [`width`] saying k. Without threads to
-/// spare it runs on the caller, one wide.
+/// A pool of `k` threads held by one call; back among the idle ones when
+/// dropped.
+struct Held {
+    k: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Held {
+    /// An idle pool of `k` threads, or a new one (`None` without threads
+    /// to spare).
+    fn take(k: usize, stack: usize) -> Option<Held> {
+        let kept = idle()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_mut(&k)
+            .and_then(Vec::pop);
+        let pool = match kept {
+            Some(p) => p,
+            None => {
+                static BUILT: AtomicUsize = AtomicUsize::new(0);
+                let n = BUILT.fetch_add(1, AtomicOrdering::Relaxed);
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(k)
+                    .stack_size(stack)
+                    .thread_name(move |i| format!("flowcast-wide{k}.{n}-{i}"))
+                    .build()
+                    .ok()?
+            }
+        };
+        Some(Held {
+            k,
+            pool: Some(pool),
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some(p) = self.pool.take() {
+            idle()
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(self.k)
+                .or_default()
+                .push(p);
+        }
+    }
+}
+
+/// Runs `f` as a call `k` workers wide: on a pool of k threads of its own
+/// (each with `stack` bytes of stack), with [`width`] saying k. Without
+/// threads to spare it runs on the caller, one wide.
 pub fn run_wide<T: Send>(k: usize, stack: usize, f: impl FnOnce() -> T + Send) -> T {
     let set = |k: usize| WIDTH.with(|w| w.replace(k));
-    match pool(k, stack).filter(|_| k > 1) {
+    let held = if k > 1 { Held::take(k, stack) } else { None };
+    match held.as_ref().and_then(|h| h.pool.as_ref()) {
         Some(p) => p.install(|| {
             let before = set(k);
             let out = f();
