@@ -51,17 +51,24 @@ fn idle() -> &'static Idle {
     IDLE.get_or_init(Default::default)
 }
 
-/// A pool of `k` threads held by one call; back among the idle ones when
+/// The most threads kept idle in pools: each reserves its stack's address
+/// space, and a plan on more workers than cores, whose calls could leave
+/// a pool of every width behind, gains nothing from keeping them.
+fn idle_limit() -> usize {
+    2 * crate::cores::cores()
+}
+
+/// A pool of `k` threads, lent to one call; back among the idle ones when
 /// dropped.
-struct Held {
+struct Lease {
     k: usize,
     pool: Option<rayon::ThreadPool>,
 }
 
-impl Held {
+impl Lease {
     /// An idle pool of `k` threads, or a new one (`None` without threads
     /// to spare).
-    fn take(k: usize, stack: usize) -> Option<Held> {
+    fn take(k: usize, stack: usize) -> Option<Lease> {
         let kept = idle()
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -80,22 +87,22 @@ impl Held {
                     .ok()?
             }
         };
-        Some(Held {
+        Some(Lease {
             k,
             pool: Some(pool),
         })
     }
 }
 
-impl Drop for Held {
+impl Drop for Lease {
     fn drop(&mut self) {
-        if let Some(p) = self.pool.take() {
-            idle()
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .entry(self.k)
-                .or_default()
-                .push(p);
+        let Some(p) = self.pool.take() else {
+            return;
+        };
+        let mut idle = idle().lock().unwrap_or_else(PoisonError::into_inner);
+        let kept: usize = idle.iter().map(|(k, pools)| k * pools.len()).sum();
+        if kept + self.k <= idle_limit() {
+            idle.entry(self.k).or_default().push(p);
         }
     }
 }
@@ -105,8 +112,8 @@ impl Drop for Held {
 /// threads to spare it runs on the caller, one wide.
 pub fn run_wide<T: Send>(k: usize, stack: usize, f: impl FnOnce() -> T + Send) -> T {
     let set = |k: usize| WIDTH.with(|w| w.replace(k));
-    let held = if k > 1 { Held::take(k, stack) } else { None };
-    match held.as_ref().and_then(|h| h.pool.as_ref()) {
+    let lease = if k > 1 { Lease::take(k, stack) } else { None };
+    match lease.as_ref().and_then(|l| l.pool.as_ref()) {
         Some(p) => p.install(|| {
             let before = set(k);
             let out = f();
@@ -264,6 +271,22 @@ fn merge_round<T: Send + Sync + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idle_pools_keep_a_bounded_number_of_threads() {
+        // Calls at once, each two wide on a pool of its own: more threads
+        // than may be kept idle.
+        let n = idle_limit() + 2;
+        let all = std::sync::Barrier::new(n);
+        std::thread::scope(|s| {
+            for _ in 0..n {
+                s.spawn(|| run_wide(2, 1 << 20, || all.wait()));
+            }
+        });
+        let idle = idle().lock().unwrap();
+        let kept: usize = idle.iter().map(|(k, pools)| k * pools.len()).sum();
+        assert!(kept <= idle_limit(), "{kept} threads kept");
+    }
 
     /// Stability shows only in what equal keys carry: sort (key, place)
     /// pairs by key alone, with many ties, at every width.
