@@ -200,8 +200,13 @@ impl Session<'_> {
                         return;
                     }
                     let seen = self.events.load(Ordering::Acquire);
+                    // A lent worker's core runs one of its call's threads:
+                    // spinning there would stall that call at its joins.
+                    let lent = st.rt.is_lent(w);
                     drop(st);
-                    self.spin_while(seen);
+                    if !lent {
+                        self.spin_while(seen);
+                    }
                     st = self.lock();
                     if self.events.load(Ordering::Acquire) != seen {
                         continue;

@@ -336,6 +336,12 @@ impl Runtime {
         self.p
     }
 
+    /// Whether worker `w` is held by another worker's moldable call: it can
+    /// take nothing until that call ends.
+    pub fn is_lent(&self, w: usize) -> bool {
+        self.lent.get(w).is_some_and(Option::is_some)
+    }
+
     /// Every node has finished.
     pub fn done(&self) -> bool {
         self.left.iter().all(|&l| l == 0)

@@ -294,6 +294,30 @@ fn follow_refuses_a_plan_that_runs_something_twice() {
     assert!(Runtime::follow(&dag, &Comm::SHARED_MEMORY, &ok, Policy::FOLLOW).is_ok());
 }
 
+#[test]
+fn a_wide_call_lends_its_lanes_until_it_ends() {
+    let mut dag = Dag::default();
+    dag.nodes
+        .push(Node::function("w", 1.0).moldable(crate::cost::Usl::new(0.0, 0.0)));
+    let wide = Item {
+        node: 0,
+        iterations: None,
+        worker: 0,
+        start: 0.0,
+        end: 0.5,
+        lanes: vec![1],
+    };
+    let plan = Schedule::sorted(3, vec![wide]);
+    let mut rt = Runtime::follow(&dag, &Comm::SHARED_MEMORY, &plan, Policy::FOLLOW).unwrap();
+    assert!(!rt.is_lent(1));
+    let work = rt.next(0, 0.0).expect("the call starts");
+    assert_eq!(work.lanes, vec![1]);
+    assert!(rt.is_lent(1), "held while the call runs");
+    assert!(!rt.is_lent(0) && !rt.is_lent(2) && !rt.is_lent(9));
+    rt.finish(0, 0.5, 0.0);
+    assert!(!rt.is_lent(1));
+}
+
 /// How the runtime's policy was chosen: random workflow-like graphs whose
 /// real costs are the predictions times log-normal noise, replayed at
 /// p = 2…32; mean makespan over the lower bound from the real costs, and
