@@ -436,7 +436,12 @@ fn a_call_run_only_wide_is_run_narrow_once_and_plan_says_so() {
             &cancel,
         )
         .expect("runs");
-        1 + f.report.outcomes[d].lanes.len()
+        let o = &f.report.outcomes[d];
+        // The table's and `--json`'s workers: each the call held.
+        let held: Vec<usize> = o.spans().iter().map(|s| s.0).collect();
+        assert_eq!(held.len(), 1 + o.lanes.len(), "{held:?}");
+        assert!(o.worker.is_some_and(|w| held.contains(&w)));
+        held.len()
     };
     // A fresh history: the prior's speedup, so two wide.
     assert_eq!(run(&mut learning), 2);

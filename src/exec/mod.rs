@@ -229,14 +229,17 @@ impl StepOutcome {
     }
 
     /// Each worker that ran it, with the wall span from its first start to
-    /// its last end there, by worker.
+    /// its last end there, by worker: a wide call's lanes with its own.
     pub fn spans(&self) -> Vec<(usize, Duration, Duration)> {
         if self.blocks.is_empty() {
-            return self
+            let mut spans: Vec<(usize, Duration, Duration)> = self
                 .worker
-                .map(|w| (w, self.start, self.end))
                 .into_iter()
+                .chain(self.lanes.iter().copied())
+                .map(|w| (w, self.start, self.end))
                 .collect();
+            spans.sort_by_key(|s| s.0);
+            return spans;
         }
         let mut spans: Vec<(usize, Duration, Duration)> = Vec::new();
         for b in &self.blocks {
