@@ -255,3 +255,34 @@ fn the_error_box_says_what_failed_and_what_the_chart_shows() {
     fresh.set_error(ErrorFrom::Load, multi);
     assert_eq!(title(&fresh), ["the workflow is invalid "]);
 }
+
+/// A file with several errors: the diagnostics are longer than the screen
+/// leaves, and no box was drawn at all, so the header's one line (cut at
+/// the screen's edge) was all a user could read. The box now shows the
+/// first lines whole, and says how many more there are.
+#[test]
+fn diagnostics_longer_than_the_screen_are_shown_in_part() {
+    let one = |k: usize| {
+        format!(
+            "error: invalid step name: `s{k}` is not a syntactic R name (use letters, digits)\n  \
+             --> wf.toml:{k}:1 (step `s{k}`)\n  |\n{k} | s{k} = \"1\"\n  | ^^\n"
+        )
+    };
+    let errors: String = (1..=6).map(one).collect::<Vec<_>>().join("\n") + "\n6 errors in wf.toml";
+    let lines = errors.lines().count();
+    let mut a = App::new("demo", Scheduler::Mcp, 2);
+    a.state = RunState::Invalid;
+    a.set_error(ErrorFrom::Load, errors);
+    let s = screen(&a, 100, 24);
+    assert!(s.contains("the workflow is invalid "), "{s}");
+    assert!(
+        s.contains("invalid step name: `s1` is not a syntactic R name (use letters, digits)"),
+        "{s}"
+    );
+    assert!(s.contains("--> wf.toml:1:1 (step `s1`)"), "{s}");
+    // 24 rows: 3 of header, the tabs, 6 of view, the footer; the box's
+    // frame leaves 11 rows, the last of them the count of the rest.
+    let more = format!("… {} more lines", lines - 10);
+    assert!(s.contains(&more), "{more:?} in\n{s}");
+    assert!(!s.contains("6 errors in wf.toml"), "{s}");
+}
