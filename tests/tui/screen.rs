@@ -286,3 +286,25 @@ fn diagnostics_longer_than_the_screen_are_shown_in_part() {
     assert!(s.contains(&more), "{more:?} in\n{s}");
     assert!(!s.contains("6 errors in wf.toml"), "{s}");
 }
+
+/// On a narrow screen the task table cut names silently: `clusters` showed
+/// as `cluster` and `spectrum` as `spectru`, which read as the names of
+/// other steps. A name that does not fit its column ends in `…` now.
+#[test]
+fn names_cut_to_a_narrow_table_say_so() {
+    let mut a = app();
+    a.gantt.rows[0].name = "clusters_of_the_trial".into();
+    a.gantt.rows[0].function = "kmeans_by_hand".into();
+    a.update(Action::NextView);
+    let s = screen(&a, 60, 10);
+    let row = s
+        .lines()
+        .find(|l| l.contains("cluste"))
+        .unwrap_or_else(|| panic!("a row for the step in\n{s}"));
+    // The step's column is 7 cells here, the function's 7.
+    assert!(row.contains("cluste… kmeans… "), "{row:?}\n{s}");
+    assert!(s.contains("spectr… eigen "), "{s}");
+    assert!(s.contains("step    functi… workers"), "{s}");
+    // Names that fit are whole.
+    assert!(s.contains("pcs     prcomp "), "{s}");
+}
