@@ -11,7 +11,7 @@ use std::borrow::Cow;
 /// `text` with every control character written as a visible escape
 /// (`\u{1b}`); text without any is returned as it is.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.contains(char::is_control) {
+    if !text.contains(unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -21,9 +21,21 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A control character, or one of Unicode's bidirectional controls: a
+/// step name `a\u{202e}b` printed raw reversed the rest of its line on the
+/// terminal (and in an editor), so that a diagnostic showed other text than
+/// the file holds ("Trojan Source", CVE-2021-42574).
+fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
 /// Appends `c`, escaped when it is a control character.
 pub fn push_printable(out: &mut String, c: char) {
-    if c.is_control() {
+    if unsafe_char(c) {
         out.extend(c.escape_unicode());
     } else {
         out.push(c);

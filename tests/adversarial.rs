@@ -6,7 +6,7 @@
 mod common;
 use common::{arg, text, workflow_file};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
@@ -73,6 +73,27 @@ fn run_args<'a>(path: &'a Path, history: &'a Path) -> Vec<&'a str> {
         "--history",
         arg(history),
     ]
+}
+
+/// Runs the workflow `toml` with `--json` under a 4 GB address space (so
+/// that nothing here allocates gigabytes), which must exit 1 with each
+/// `(line:column, step, message)` of `failures` located there; returns
+/// the JSON document of the steps that ran.
+#[track_caller]
+fn steps_fail_located(toml: &str, failures: &[(&str, &str, &str)]) -> serde_json::Value {
+    let (dir, path) = workflow_file(toml);
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = common::flowcast_in_address_space(4_000_000, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for (at, step, message) in failures {
+        let at = format!("{message}\n  --> {}:{at} (step `{step}`)", arg(&path));
+        assert!(err.contains(&at), "expected {at:?} in\n{err}");
+    }
+    serde_json::from_slice(&out.stdout).expect("a JSON document on stdout")
 }
 
 /// A step name longer than `u16::MAX` characters: std's `{:<width$}`
@@ -198,34 +219,23 @@ fn a_fifo_as_the_history_is_refused_at_once() {
 /// abort), `replicate(1e15, …)` and `binom.test(1e15, 1e15)` ran for days.
 #[test]
 fn sizes_past_memory_fail_their_step_like_r() {
-    let (dir, path) = workflow_file(
+    let doc = steps_fail_located(
         "[steps]\na = \"diag(1e15)\"\nb = \"rep(2147483647L, 2147483647L)\"\n\
          c = \"replicate(1e15, 1)\"\nd = \"binom.test(1e15, 1e15)\"\n\
          e = \"binom.test(1e15, 2e15)$p.value\"\n",
+        &[
+            (
+                "2:6",
+                "a",
+                "cannot allocate vector of size 7450580596923828273152.0 Gb",
+            ),
+            ("3:6", "b", "cannot allocate vector of size 16.0 Gb"),
+            ("4:6", "c", "cannot allocate vector of size 3725290.3 Gb"),
+            ("5:6", "d", "cannot allocate vector of size 3725290.3 Gb"),
+        ],
     );
-    let history = dir.path().join("h.sqlite");
-    let out = common::flowcast_in_address_space(4_000_000, &run_args(&path, &history));
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    for (line, step, message) in [
-        (
-            2,
-            "a",
-            "cannot allocate vector of size 7450580596923828273152.0 Gb",
-        ),
-        (3, "b", "cannot allocate vector of size 16.0 Gb"),
-        (4, "c", "cannot allocate vector of size 3725290.3 Gb"),
-        (5, "d", "cannot allocate vector of size 3725290.3 Gb"),
-    ] {
-        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
-        assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    }
     // Where R's two-sided p-value needs no such vector, the test runs.
-    assert!(
-        text(&out.stdout).contains("e     call  ok"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_eq!(doc["steps"]["e"]["status"], "ok", "{doc}");
 }
 
 /// A damaged history whose schema text holds an ESC: SQLite quotes the
@@ -269,27 +279,15 @@ fn a_damaged_history_is_reported_escaped() {
 /// filled memory; both now fail as R's seq_colon does.
 #[test]
 fn append_after_far_below_zero_fails_like_r() {
-    let (dir, path) = workflow_file(
+    let doc = steps_fail_located(
         "[steps]\na = \"append(1:3, 4, after = -Inf)\"\n\
          b = \"append(1:3, 4, after = -1e15)\"\nc = \"append(1:3, 4, after = 1)\"\n",
+        &[
+            ("2:6", "a", "result would be too long a vector"),
+            ("3:6", "b", "cannot allocate vector of size 7450580.6 Gb"),
+        ],
     );
-    let history = dir.path().join("h.sqlite");
-    let out = common::flowcast_in_address_space(4_000_000, &run_args(&path, &history));
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for (line, step, message) in [
-        (2, "a", "result would be too long a vector"),
-        (3, "b", "cannot allocate vector of size 7450580.6 Gb"),
-    ] {
-        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
-        assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    }
-    assert!(
-        text(&out.stdout).contains("c     call  ok"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_eq!(doc["steps"]["c"]["value"], serde_json::json!([1, 4, 2, 3]));
 }
 
 /// `l[[1e12]] <- 1` padded the list with NULLs by a plain resize, and the
@@ -297,29 +295,16 @@ fn append_after_far_below_zero_fails_like_r() {
 /// (5% more than the new length) now fails the step.
 #[test]
 fn a_list_stretched_past_memory_fails_its_step() {
-    let (dir, path) = workflow_file(
+    let doc = steps_fail_located(
         "[steps]\na = \"{ l <- list(); l[[1e12]] <- 1; l }\"\n\
          b = \"{ l <- list(1); l[[3]] <- 2; length(l) }\"\n\
          c = \"{ x <- numeric(0); for (i in 1:3) x[1e12] <- 1; length(x) }\"\n",
+        // An atomic vector stretched in a loop: the same request, R's size.
+        &[
+            ("2:21", "a", "cannot allocate vector of size 7823.1 Gb"),
+            ("4:40", "c", "cannot allocate vector of size 7823.1 Gb"),
+        ],
     );
-    let history = dir.path().join("h.sqlite");
-    let mut args = run_args(&path, &history);
-    args.push("--json");
-    let out = common::flowcast_in_address_space(4_000_000, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    let at = format!(
-        "cannot allocate vector of size 7823.1 Gb\n  --> {}:2:",
-        arg(&path)
-    );
-    assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    // An atomic vector stretched in a loop: the same request, R's size.
-    let at = format!(
-        "cannot allocate vector of size 7823.1 Gb\n  --> {}:4:",
-        arg(&path)
-    );
-    assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["steps"]["b"]["value"], 3.0);
 }
 
@@ -370,28 +355,17 @@ fn a_long_chain_of_calls_of_values_parses_promptly() {
 /// failure aborts. Each is refused before it is made, as nlm's was.
 #[test]
 fn optimisers_refuse_matrices_past_memory() {
-    let (dir, path) = workflow_file(
+    let doc = steps_fail_located(
         "[steps]\na = \"optim(rep(1, 1e6), function(x) 1)$value\"\n\
          b = \"optim(rep(1, 1e6), function(x) sum(x), method = 'BFGS')$value\"\n\
          c = \"nlm(function(x) sum(x^2), rep(1, 1e6))$minimum\"\n\
          d = \"optim(c(1, 2), function(x) sum((x - 3)^2), method = 'BFGS')$value\"\n",
+        &[
+            ("2:6", "a", "cannot allocate vector of size 7450.6 Gb"),
+            ("3:6", "b", "cannot allocate vector of size 3725.3 Gb"),
+            ("4:6", "c", "cannot allocate memory block of size 7450.6 Gb"),
+        ],
     );
-    let history = dir.path().join("h.sqlite");
-    let mut args = run_args(&path, &history);
-    args.push("--json");
-    let out = common::flowcast_in_address_space(4_000_000, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for (line, step, message) in [
-        (2, "a", "cannot allocate vector of size 7450.6 Gb"),
-        (3, "b", "cannot allocate vector of size 3725.3 Gb"),
-        (4, "c", "cannot allocate memory block of size 7450.6 Gb"),
-    ] {
-        let at = format!("{message}\n  --> {}:{line}:6 (step `{step}`)", arg(&path));
-        assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    }
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(doc["steps"]["d"]["value"].as_f64().unwrap() < 1e-8);
 }
 
@@ -563,24 +537,13 @@ fn a_seed_past_r_integers_is_refused() {
 /// `while` does.
 #[test]
 fn an_infinite_nstart_and_a_huge_beta_shape_end_like_r() {
-    let (dir, path) = workflow_file(
+    let doc = steps_fail_located(
         "[workflow]\nseed = 1\n[steps]\n\
          a = \"kmeans(matrix(c(1, 2, 3, 10, 11, 12), 6, 1), 2, nstart = Inf)\"\n\
          b = \"rbeta(3, 1e308, 2)\"\nc = \"rbeta(3, 2, 1e308)\"\n\
          d = \"kmeans(matrix(c(1, 2, 3, 10, 11, 12), 6, 1), 2, nstart = 3)$tot.withinss\"\n",
+        &[("4:6", "a", "result would be too long a vector")],
     );
-    let history = dir.path().join("h.sqlite");
-    let mut args = run_args(&path, &history);
-    args.push("--json");
-    let out = flowcast(&args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    let at = format!(
-        "result would be too long a vector\n  --> {}:4:6 (step `a`)",
-        arg(&path)
-    );
-    assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let values = |step: &str| -> Vec<f64> {
         let v = doc["steps"][step]["value"].as_array().expect("a vector");
         v.iter().map(|x| x.as_f64().unwrap()).collect()
@@ -633,22 +596,148 @@ fn a_stored_run_on_absurdly_many_workers_is_drawn_as_it_ran() {
 /// allocated, and its failure aborted. R's table() refuses past 2^31 cells.
 #[test]
 fn a_table_past_two_to_the_31_cells_fails_like_r() {
-    let (dir, path) = workflow_file(
+    // R 4.2's message for table(x, x) with x <- 1:50000.
+    let doc = steps_fail_located(
         "[steps]\na = \"table(1:1e7, 1:1e7)\"\n\
          b = \"sum(table(c(1, 2, 2), c(3, 3, 4)))\"\n",
+        &[("2:6", "a", "attempt to make a table with >= 2^31 elements")],
     );
-    let history = dir.path().join("h.sqlite");
-    let mut args = run_args(&path, &history);
-    args.push("--json");
-    let out = common::flowcast_in_address_space(4_000_000, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    // R 4.2's message for table(x, x) with x <- 1:50000.
-    let at = format!(
-        "attempt to make a table with >= 2^31 elements\n  --> {}:2:6 (step `a`)",
-        arg(&path)
-    );
-    assert!(err.contains(&at), "expected {at:?} in\n{err}");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["steps"]["b"]["value"], 3.0);
+}
+
+/// A bare DAG whose costs are each finite but add up past the largest
+/// double: `schedule` printed a makespan of `inf` (`null` in JSON) and
+/// start times of 300 digits. Refused, from JSON and STG alike.
+#[test]
+fn a_graph_whose_costs_overflow_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("g.json");
+    std::fs::write(
+        &json,
+        r#"{"tasks":[{"id":"a","cost":1e308},{"id":"b","cost":1e308}],"edges":[{"from":"a","to":"b","bytes":0}]}"#,
+    )
+    .unwrap();
+    let stg = dir.path().join("g.stg");
+    std::fs::write(&stg, "2\n0 0 0\n1 1e308 1 0\n2 1e308 1 1\n3 0 1 2\n").unwrap();
+    let message = "the costs add up past the largest number";
+    for graph in [&json, &stg] {
+        refused(
+            &["schedule", arg(graph), "-p", "2", "--scheduler", "emcp"],
+            2,
+            &[arg(graph), message],
+        );
+    }
+    // Half as much is scheduled, its makespan finite.
+    std::fs::write(
+        &json,
+        r#"{"tasks":[{"id":"a","cost":5e307},{"id":"b","cost":5e307}],"edges":[{"from":"a","to":"b","bytes":0}]}"#,
+    )
+    .unwrap();
+    let out = flowcast(&[
+        "schedule",
+        arg(&json),
+        "-p",
+        "2",
+        "--scheduler",
+        "emcp",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let makespan = doc["makespan"].as_f64().expect("a finite makespan");
+    assert!((makespan - 1e308).abs() <= 1e293, "{makespan}");
+}
+
+/// Writes the chart of a two-step run (`x`, then `y`) as
+/// `DIR/c.gantt.json` after `edit` has changed its JSON.
+fn edited_chart(edit: impl FnOnce(&mut serde_json::Value)) -> (tempfile::TempDir, PathBuf) {
+    let (dir, path) =
+        workflow_file("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\ny = \"x + 1\"\n");
+    let history = dir.path().join("h.sqlite");
+    let chart = dir.path().join("c.gantt.json");
+    let out = flowcast(&[
+        "export",
+        arg(&path),
+        "-p",
+        "2",
+        "--history",
+        arg(&history),
+        "-o",
+        arg(&chart),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&chart).unwrap()).unwrap();
+    edit(&mut doc);
+    std::fs::write(&chart, doc.to_string()).unwrap();
+    (dir, chart)
+}
+
+/// A chart whose times were edited to ±1e308: the Mermaid writer's
+/// milliseconds overflowed (a panic). Refused, naming the task, in every
+/// format.
+#[test]
+fn a_chart_with_times_past_any_run_is_refused() {
+    let (dir, chart) = edited_chart(|doc| {
+        doc["rows"][0]["actual"]["start"] = serde_json::json!(1e308);
+        doc["rows"][0]["actual"]["end"] = serde_json::json!(-1e308);
+    });
+    for ext in ["mmd", "svg", "png", "trace.json", "csv"] {
+        let to = dir.path().join(format!("out.{ext}"));
+        refused(
+            &["export", arg(&chart), "-o", arg(&to)],
+            1,
+            &[
+                arg(&chart),
+                "the run time of task `x` is 1e308, but a chart's times are seconds",
+                "at most 1e9",
+            ],
+        );
+        assert!(!to.exists(), "{ext} written");
+    }
+}
+
+/// A chart whose workflow and function were named with 100,000
+/// characters: resvg laid out the title and the legend in full, some 25 s
+/// each, for a PNG. Both are cut now; the SVG's tooltips keep the name.
+#[test]
+fn a_chart_with_huge_names_exports_promptly() {
+    let long = "f".repeat(100_000);
+    let (dir, chart) = edited_chart(|doc| {
+        doc["workflow"] = serde_json::json!(long);
+        doc["rows"][0]["function"] = serde_json::json!(long);
+    });
+    let png = dir.path().join("out.png");
+    let out = flowcast(&["export", arg(&chart), "-o", arg(&png)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    let svg = dir.path().join("out.svg");
+    let out = flowcast(&["export", arg(&chart), "-o", arg(&svg)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let legend = format!(">{}…</text>", &long[..59]);
+    assert!(svg.contains(&legend), "the legend's name is cut");
+    assert!(
+        svg.contains(&format!("({long})</title>")),
+        "the tooltip names it in full"
+    );
+}
+
+/// A step named `a\u{202e}b` (TOML's escape for RIGHT-TO-LEFT OVERRIDE):
+/// its diagnostic printed the override raw, and the terminal showed the
+/// rest of the line reversed, other text than the file holds. Spelt out
+/// now, as control characters are; right-to-left letters are left alone.
+#[test]
+fn a_bidirectional_override_in_a_name_is_spelt_out() {
+    let (_dir, path) = workflow_file("[steps]\n\"a\\u202eb\" = \"1\"\n\"x\\u2066\" = \"2\"\n");
+    let out = flowcast(&["check", arg(&path)]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("(step `a\\u{202e}b`)"), "{err}");
+    assert!(err.contains("(step `x\\u{2066}`)"), "{err}");
+    assert!(
+        !err.contains('\u{202e}') && !err.contains('\u{2066}'),
+        "{err}"
+    );
+    assert!(err.contains("2 errors in"), "{err}");
 }

@@ -302,3 +302,43 @@ fn a_closed_stderr_does_not_panic() {
     let out = child.wait_with_output().expect("wait for flowcast");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `flowcast tui missing.toml` without a terminal (a pipe, CI) named the
+/// missing terminal and not the missing file, the user's real mistake, and
+/// wrote the terminal's restore escapes into the pipe. The workflow is
+/// read first, as `run` reads it; a good one still needs the terminal.
+#[test]
+fn the_ui_without_a_terminal_reports_the_workflow_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.toml").display().to_string();
+    let bad = workflow_file(dir.path(), "[steps]\nx = \"nosuch(1)\"\n")
+        .display()
+        .to_string();
+    for (args, needle) in [
+        (vec!["tui", &missing], "cannot read workflow file"),
+        (vec![&missing], "cannot read workflow file"),
+        (vec!["tui", &bad], "could not find function `nosuch`"),
+    ] {
+        let out = flowcast_command()
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("terminal"), "{args:?}: {err}");
+    }
+    let good = workflow_file(dir.path(), "[steps]\nx = \"1\"\n")
+        .display()
+        .to_string();
+    let out = flowcast_command()
+        .args(["tui", &good])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot open the terminal"), "{err}");
+    assert!(out.stdout.is_empty(), "{:?}", text(&out.stdout));
+}

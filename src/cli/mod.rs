@@ -624,6 +624,14 @@ fn tui(
         Ok(x) => x,
         Err(code) => return code,
     };
+    // Without a terminal the UI cannot open; a workflow that does not
+    // load is the user's mistake, and is said first, as `run` says it.
+    // (With a terminal the UI shows it, and waits for the fix.)
+    if !interactive() {
+        if let Err(code) = analyse(file, false) {
+            return code;
+        }
+    }
     let opts = ui::TuiOptions {
         workers: settings.processors,
         scheduler,

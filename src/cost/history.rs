@@ -188,7 +188,8 @@ pub struct HistoryError {
 
 #[derive(Debug)]
 pub enum HistoryErrorKind {
-    /// The file exists but is not an SQLite database.
+    /// The file exists but is not a flowcast history: not SQLite, or
+    /// another program's database.
     NotADatabase,
     /// Written by a newer flowcast.
     NewerSchema(i64),
@@ -290,6 +291,20 @@ pub struct RunRecord {
     pub tasks: Vec<TaskRecord>,
 }
 
+/// What tables a database file holds, to tell a flowcast history (every
+/// schema since the first has `runs`) and an empty file from another
+/// program's database.
+struct Tables {
+    all: i64,
+    runs: bool,
+}
+
+impl Tables {
+    fn foreign(&self) -> bool {
+        self.all > 0 && !self.runs
+    }
+}
+
 /// An open history store.
 pub struct History {
     conn: Connection,
@@ -354,9 +369,22 @@ impl History {
         // clear as soon as the other process is done, so try again.
         let started = std::time::Instant::now();
         let version = loop {
-            let opened = h.configure(wait).and_then(|()| h.user_version());
+            // Checked before `configure`, which would turn another
+            // program's database to WAL: it is not ours to change.
+            let opened = h
+                .conn
+                .busy_timeout(wait)
+                .and_then(|()| h.tables())
+                .and_then(|t| {
+                    if t.foreign() {
+                        Ok(None)
+                    } else {
+                        h.configure(wait).and_then(|()| h.user_version()).map(Some)
+                    }
+                });
             match opened {
-                Ok(v) => break v,
+                Ok(Some(v)) => break v,
+                Ok(None) => return Err(h.err(HistoryErrorKind::NotADatabase)),
                 Err(e) if is_busy(&e) && started.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
@@ -396,7 +424,7 @@ impl History {
             path: path.clone(),
             kind: HistoryErrorKind::Io(e),
         })?;
-        if !path.exists() {
+        let empty = |path: PathBuf| -> Result<History, HistoryError> {
             let conn = Connection::open_in_memory().map_err(|e| HistoryError {
                 path: path.clone(),
                 kind: classify(e),
@@ -407,7 +435,10 @@ impl History {
                 damage: None,
             };
             h.create_schema().map_err(|e| h.error(e))?;
-            return Ok(h);
+            Ok(h)
+        };
+        if !path.exists() {
+            return empty(path);
         }
         let open = |flags: OpenFlags, name: &str| -> rusqlite::Result<History> {
             let conn = Connection::open_with_flags(name, flags)?;
@@ -445,6 +476,18 @@ impl History {
             return Err(h.err(HistoryErrorKind::NewerSchema(version)));
         }
         h.damage = h.quick_check().map_err(|e| h.error(e))?;
+        if h.damage.is_none() {
+            let tables = h.tables().map_err(|e| h.error(e))?;
+            // A file with no tables (`touch h.sqlite`, `mktemp`) is a
+            // history nothing was recorded in yet, as a missing one is;
+            // another program's database is refused, not read as empty.
+            if tables.foreign() {
+                return Err(h.err(HistoryErrorKind::NotADatabase));
+            }
+            if tables.all == 0 {
+                return empty(path);
+            }
+        }
         Ok(h)
     }
 
@@ -475,6 +518,20 @@ impl History {
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         self.conn.pragma_update(None, "foreign_keys", true)
+    }
+
+    fn tables(&self) -> rusqlite::Result<Tables> {
+        self.conn.query_row(
+            "SELECT count(*), coalesce(sum(name = 'runs'), 0) FROM sqlite_master
+             WHERE type = 'table'",
+            [],
+            |r| {
+                Ok(Tables {
+                    all: r.get(0)?,
+                    runs: r.get::<_, i64>(1)? > 0,
+                })
+            },
+        )
     }
 
     fn user_version(&self) -> rusqlite::Result<i64> {

@@ -48,9 +48,25 @@ pub fn legend(g: &Gantt) -> Vec<(Swatch, String)> {
         }
     }
     for (i, f) in g.functions().iter().enumerate() {
-        items.push((Swatch::Function(i), (*f).to_string()));
+        items.push((Swatch::Function(i), clip(f, LEGEND_CHARS)));
     }
     items
+}
+
+/// The most of a function's name the legend shows. A chart read back may
+/// name a function with 100,000 characters, whose text resvg took 25 s
+/// to lay out for a PNG; a bar's tooltip still names it in full.
+const LEGEND_CHARS: usize = 60;
+/// The most of the workflow's name the title shows.
+const TITLE_CHARS: usize = 200;
+
+/// `text` cut to `n` characters, the last of them `…` when cut.
+fn clip(text: &str, n: usize) -> String {
+    if text.chars().count() <= n {
+        text.to_string()
+    } else {
+        text.chars().take(n.saturating_sub(1)).collect::<String>() + "…"
+    }
 }
 
 /// The stroke that marks a failed bar.
@@ -145,8 +161,10 @@ pub fn render(g: &Gantt) -> String {
         s,
         r#"<text x="{}" y="22" font-size="14" font-weight="bold">{} — {} on {} workers: predicted {}{}</text>"#,
         l.left,
-        esc(&g.workflow),
-        esc(&g.scheduler),
+        // Bounded as the legend's names are: a title of 100,000
+        // characters took resvg 21 s.
+        esc(&clip(&g.workflow, TITLE_CHARS)),
+        esc(&clip(&g.scheduler, LEGEND_CHARS)),
         workers,
         units::seconds(g.predicted_makespan),
         actual
@@ -304,10 +322,7 @@ pub fn render(g: &Gantt) -> String {
     let cached = g.cached();
     if !cached.is_empty() {
         let y = ly + (l.legend_rows - 1) as f64 * l.legend_row;
-        let mut names = cached.join(", ");
-        if names.chars().count() > 120 {
-            names = names.chars().take(119).collect::<String>() + "…";
-        }
+        let names = clip(&cached.join(", "), 120);
         let _ = writeln!(
             s,
             r##"<text class="cached" x="{}" y="{}" fill="#1f8a9e">cached, not run ({}): {}</text>"##,

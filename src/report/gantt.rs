@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::cost::history::History;
 use crate::exec::{Event, RunReport, StepError};
 use crate::graph::TaskGraph;
+use crate::printable::printable;
 use crate::sched::Schedule;
 
 /// Where and when a task (or one block of a loop's iterations) was planned.
@@ -245,6 +246,11 @@ pub struct Transfer {
     pub end: f64,
 }
 
+/// The furthest from its run's start a time of a chart read back may be:
+/// some 31 years, past any run, and small enough that every writer's units
+/// (Mermaid's and the trace's integer milliseconds and microseconds) hold it.
+pub const MAX_CHART_SECONDS: f64 = 1e9;
+
 impl Gantt {
     /// A chart read back from JSON (a `.gantt.json` file, or one stored in
     /// the history), which anyone may have edited. Every writer draws one
@@ -260,7 +266,63 @@ impl Gantt {
                 crate::workflow::MAX_PROCESSORS
             ));
         }
+        g.check_times()?;
         Ok(g)
+    }
+
+    /// Every time of a chart read back is seconds since its run started,
+    /// within [`MAX_CHART_SECONDS`] of it: an edited `"start": 1e308`
+    /// overflowed the Mermaid writer's milliseconds (a panic), and drew
+    /// nothing readable anywhere else.
+    fn check_times(&self) -> Result<(), String> {
+        let check = |what: &dyn Fn() -> String, t: f64| {
+            if t.is_finite() && t.abs() <= MAX_CHART_SECONDS {
+                Ok(())
+            } else {
+                // 1e308 in full is 309 digits.
+                let t = if t.abs() >= 1e6 {
+                    format!("{t:e}")
+                } else {
+                    t.to_string()
+                };
+                Err(format!(
+                    "{} is {t}, but a chart's times are seconds since its run started, \
+                     at most {MAX_CHART_SECONDS:e}",
+                    what()
+                ))
+            }
+        };
+        check(&|| "`predicted_makespan`".into(), self.predicted_makespan)?;
+        if let Some(a) = self.actual_makespan {
+            check(&|| "`actual_makespan`".into(), a)?;
+        }
+        for &t in &self.replans {
+            check(&|| "a re-plan's time".into(), t)?;
+        }
+        for t in &self.transfers {
+            let what = || format!("the transfer of `{}`'s time", printable(&t.value));
+            check(&what, t.start)?;
+            check(&what, t.end)?;
+        }
+        for r in &self.rows {
+            let name = printable(&r.name);
+            let slots = r.predicted.iter().map(|s| ("planned", s));
+            let chunks = r
+                .actual
+                .iter()
+                .flat_map(|a| a.chunks.iter().map(|s| ("run", s)));
+            for (how, s) in slots.chain(chunks) {
+                let what = || format!("a {how} time of task `{name}`");
+                check(&what, s.start)?;
+                check(&what, s.end)?;
+            }
+            if let Some(a) = &r.actual {
+                let what = || format!("the run time of task `{name}`");
+                check(&what, a.start)?;
+                check(&what, a.end)?;
+            }
+        }
+        Ok(())
     }
 
     /// The plan of a run that has not started: one row per task of `graph`,

@@ -289,12 +289,31 @@ impl Dag {
     /// `.json`, otherwise JSON when it starts with `{` and STG when not.
     pub fn from_file_text(path: &Path, text: &str) -> Result<Dag, String> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if ext.eq_ignore_ascii_case("stg") {
+        let dag = if ext.eq_ignore_ascii_case("stg") {
             Dag::from_stg(text)
         } else if ext.eq_ignore_ascii_case("json") || text.trim_start().starts_with('{') {
             Dag::from_json(text)
         } else {
             Dag::from_stg(text).map_err(|e| format!("{e} (read as STG: not JSON nor `.stg`)"))
+        }?;
+        dag.check_finite_total()?;
+        Ok(dag)
+    }
+
+    /// Costs that are each finite can add up past the largest double: two
+    /// tasks of 1e308 in a chain were scheduled to end at `inf`, printed
+    /// as a makespan of `inf` (and `null` in JSON) with 300-digit start
+    /// times. No schedule can be told of such a graph.
+    pub fn check_finite_total(&self) -> Result<(), String> {
+        let costs: f64 = self.nodes.iter().map(|n| n.cost).sum();
+        let bytes: f64 = self.edges.iter().map(|e| e.bytes).sum();
+        if (costs + bytes).is_finite() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the costs add up past the largest number ({:e}): no schedule of them has a finite makespan",
+                f64::MAX
+            ))
         }
     }
 }

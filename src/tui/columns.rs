@@ -2,7 +2,8 @@
 //! whole columns go, least useful first, so the ones that say what a row is
 //! keep their room instead of every column being squeezed to nothing.
 
-use ratatui::layout::Constraint;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::Span;
 
 /// One column of a table.
 #[derive(Clone, Copy)]
@@ -46,4 +47,41 @@ pub fn pick<T: Clone>(cells: &[T], shown: &[usize]) -> Vec<T> {
         .iter()
         .filter_map(|&c| cells.get(c).cloned())
         .collect()
+}
+
+/// The width ratatui's `Table` gives each column of `widths` in `width`
+/// cells, `spacing` apart (with its default flex and no highlight symbol),
+/// so that text can be cut to its column before the table draws it.
+pub fn laid_out(widths: &[Constraint], width: u16, spacing: u16) -> Vec<u16> {
+    Layout::horizontal(widths.to_vec())
+        .flex(Flex::Start)
+        .spacing(spacing)
+        .split(Rect::new(0, 0, width, 1))
+        .iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// `text` in at most `width` cells: cut, with `…` as its last cell, when
+/// it does not fit. A table cuts a cell silently, and a step `clusters`
+/// cut to `cluster` reads as another step's name.
+pub fn cut(text: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if Span::raw(text).width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = Span::raw(c.to_string()).width();
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }

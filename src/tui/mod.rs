@@ -129,7 +129,11 @@ pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitC
     }
 
     let mut terminal = ratatui::try_init().map_err(|e| {
-        restore();
+        // Undoing a screen that was never set up writes its escapes into
+        // whatever stdout is, a file or a pipe.
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            restore();
+        }
         format!("cannot open the terminal: {e}")
     })?;
     install_mouse_restore();

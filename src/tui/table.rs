@@ -30,6 +30,16 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             ratatui::style::Style::new().fg(theme::function(i))
         };
         let shown = columns::fit(&COLUMNS, area.width, 1);
+        let widths: Vec<Constraint> = shown.iter().map(|&c| COLUMNS[c].width).collect();
+        let laid = columns::laid_out(&widths, area.width, 1);
+        // The step's and the function's names are cut to their columns
+        // with `…`; the other columns' texts fit theirs.
+        let room = |column: usize| {
+            shown
+                .iter()
+                .position(|&c| c == column)
+                .map_or(0, |i| laid[i])
+        };
         let rows: Vec<Row> = app
             .gantt
             .rows
@@ -37,8 +47,8 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
             .map(|r| {
                 let status = r.status();
                 let cells = [
-                    Cell::from(r.name.clone()),
-                    Cell::from(r.function.clone()).style(colour(&r.function)),
+                    Cell::from(columns::cut(&r.name, room(0))),
+                    Cell::from(columns::cut(&r.function, room(1))).style(colour(&r.function)),
                     Cell::from(workers(r)),
                     Cell::from(opt(r.predicted_work_seconds())),
                     Cell::from(opt(r.work_seconds())),
@@ -48,8 +58,12 @@ impl ratatui::widgets::Widget for TaskTable<'_> {
                 Row::new(pick(&cells, &shown))
             })
             .collect();
-        let widths: Vec<Constraint> = shown.iter().map(|&c| COLUMNS[c].width).collect();
-        let header = Row::new(pick(&COLUMNS.map(|c| c.title), &shown)).style(theme::TITLE);
+        let titles: Vec<String> = shown
+            .iter()
+            .zip(&laid)
+            .map(|(&c, &w)| columns::cut(COLUMNS[c].title, w))
+            .collect();
+        let header = Row::new(titles).style(theme::TITLE);
         let table = Table::new(rows, widths)
             .header(header)
             .row_highlight_style(theme::ROW);

@@ -36,15 +36,22 @@ pub fn body(app: &App, area: Rect) -> Rect {
     split_error(app, body).0
 }
 
+/// The rows the view keeps above an error box.
+const VIEW_ROWS: u16 = 6;
+
 /// A diagnostic of several lines (the source line and a caret) gets a box
 /// at the bottom of the view when there is room to spare: the view's part
-/// and the box's.
+/// and the box's. Diagnostics longer than the room (several errors in the
+/// file) get what there is, their first lines: the header's one line cuts
+/// the first error's message at the screen's edge, and was all a user saw.
 fn split_error(app: &App, body: Rect) -> (Rect, Option<Rect>) {
     let Some(e) = app.error.as_deref().filter(|e| e.lines().count() > 1) else {
         return (body, None);
     };
-    let h = e.lines().count() as u16 + 2;
-    if body.height < h + 6 || body.width < 20 {
+    let whole = (e.lines().count() as u16).saturating_add(2);
+    let h = whole.min(body.height.saturating_sub(VIEW_ROWS));
+    // A box shows at least a diagnostic's message and its location.
+    if h < 4 || body.width < 20 {
         return (body, None);
     }
     let [rest, boxed] = body.layout(&Layout::vertical([
@@ -142,12 +149,19 @@ fn error_title(app: &App) -> &'static str {
     }
 }
 
-/// Draws `error` in a red box.
+/// Draws `error` in a red box; when the box is too short for it, its
+/// last row says how much more there is.
 fn render_error(error: &str, title: &str, area: Rect, buf: &mut Buffer) {
-    let lines: Vec<Line> = error
+    let mut lines: Vec<Line> = error
         .lines()
         .map(|l| Line::styled(printable(l).into_owned(), theme::ERROR))
         .collect();
+    let rows = area.height.saturating_sub(2) as usize;
+    if lines.len() > rows && rows > 0 {
+        lines.truncate(rows - 1);
+        let more = error.lines().count() - lines.len();
+        lines.push(Line::styled(format!("… {more} more lines"), theme::DIM));
+    }
     Paragraph::new(lines)
         .block(
             Block::default()

@@ -196,6 +196,49 @@ fn a_file_that_is_not_a_database_is_a_clear_error() {
         .starts_with("these are my notes"));
 }
 
+/// A zero-byte file (`touch`, `mktemp`) is a history with nothing in it
+/// yet: read as empty ("no such table" before), and made a history by the
+/// first run that writes to it.
+#[test]
+fn an_empty_file_is_an_empty_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    std::fs::write(&path, b"").unwrap();
+    let h = History::open_read_only(&path).unwrap();
+    assert_eq!(h.runs(None).unwrap().len(), 0);
+    drop(h);
+    // Reading wrote nothing.
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+    let mut h = History::open(&path).unwrap();
+    h.record_run(&run("empty", 2)).unwrap();
+    drop(h);
+    let h = History::open_read_only(&path).unwrap();
+    assert_eq!(h.runs(None).unwrap().len(), 1);
+}
+
+/// Another program's SQLite database is not read as an empty history, nor
+/// given flowcast's tables (nor turned to WAL) by a run: both refuse it,
+/// and its bytes are left as they were.
+#[test]
+fn another_programs_database_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("places.sqlite");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE bookmarks (url TEXT); INSERT INTO bookmarks VALUES ('x');")
+        .unwrap();
+    drop(conn);
+    let before = std::fs::read(&path).unwrap();
+    for err in [
+        History::open_read_only(&path).err().expect("read refused"),
+        History::open(&path).err().expect("write refused"),
+    ] {
+        let msg = err.to_string();
+        assert!(msg.contains("not a flowcast history database"), "{msg}");
+        assert!(msg.contains(&path.display().to_string()), "{msg}");
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
 #[test]
 fn comm_fit_is_a_line_through_the_latency() {
     let c = fit(1e-5, &[]);

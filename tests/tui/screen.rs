@@ -255,3 +255,56 @@ fn the_error_box_says_what_failed_and_what_the_chart_shows() {
     fresh.set_error(ErrorFrom::Load, multi);
     assert_eq!(title(&fresh), ["the workflow is invalid "]);
 }
+
+/// A file with several errors: the diagnostics are longer than the screen
+/// leaves, and no box was drawn at all, so the header's one line (cut at
+/// the screen's edge) was all a user could read. The box now shows the
+/// first lines whole, and says how many more there are.
+#[test]
+fn diagnostics_longer_than_the_screen_are_shown_in_part() {
+    let one = |k: usize| {
+        format!(
+            "error: invalid step name: `s{k}` is not a syntactic R name (use letters, digits)\n  \
+             --> wf.toml:{k}:1 (step `s{k}`)\n  |\n{k} | s{k} = \"1\"\n  | ^^\n"
+        )
+    };
+    let errors: String = (1..=6).map(one).collect::<Vec<_>>().join("\n") + "\n6 errors in wf.toml";
+    let lines = errors.lines().count();
+    let mut a = App::new("demo", Scheduler::Mcp, 2);
+    a.state = RunState::Invalid;
+    a.set_error(ErrorFrom::Load, errors);
+    let s = screen(&a, 100, 24);
+    assert!(s.contains("the workflow is invalid "), "{s}");
+    assert!(
+        s.contains("invalid step name: `s1` is not a syntactic R name (use letters, digits)"),
+        "{s}"
+    );
+    assert!(s.contains("--> wf.toml:1:1 (step `s1`)"), "{s}");
+    // 24 rows: 3 of header, the tabs, 6 of view, the footer; the box's
+    // frame leaves 11 rows, the last of them the count of the rest.
+    let more = format!("… {} more lines", lines - 10);
+    assert!(s.contains(&more), "{more:?} in\n{s}");
+    assert!(!s.contains("6 errors in wf.toml"), "{s}");
+}
+
+/// On a narrow screen the task table cut names silently: `clusters` showed
+/// as `cluster` and `spectrum` as `spectru`, which read as the names of
+/// other steps. A name that does not fit its column ends in `…` now.
+#[test]
+fn names_cut_to_a_narrow_table_say_so() {
+    let mut a = app();
+    a.gantt.rows[0].name = "clusters_of_the_trial".into();
+    a.gantt.rows[0].function = "kmeans_by_hand".into();
+    a.update(Action::NextView);
+    let s = screen(&a, 60, 10);
+    let row = s
+        .lines()
+        .find(|l| l.contains("cluste"))
+        .unwrap_or_else(|| panic!("a row for the step in\n{s}"));
+    // The step's column is 7 cells here, the function's 7.
+    assert!(row.contains("cluste… kmeans… "), "{row:?}\n{s}");
+    assert!(s.contains("spectr… eigen "), "{s}");
+    assert!(s.contains("step    functi… workers"), "{s}");
+    // Names that fit are whole.
+    assert!(s.contains("pcs     prcomp "), "{s}");
+}
