@@ -2,10 +2,11 @@
 //! R's `stats::addmargins` with one FUN: for each margin in turn
 //! (`expand.one`), FUN over that dimension is added as a last slice, so
 //! the second margin's totals include the first's (the corner of a 2-d
-//! table is the sum of the column sums). flowcast's tables are plain
-//! numbers (a vector or a matrix without dimnames), so the `Sum` labels R
-//! gives the new row and column are not kept, and the message R prints for
-//! several margins with a FUN given is not printed.
+//! table is the sum of the column sums). The kernel works on the bare
+//! numbers; the table's dimnames, with R's `Sum` label on each new slice,
+//! are carried by names::carry (a FUN's own label is not, so a result with
+//! FUN given is unnamed), and the message R prints for several margins
+//! with a FUN given is not printed.
 
 use nalgebra::DMatrix;
 

@@ -731,6 +731,7 @@ fn kept_table(
     match func {
         "sort" | "sort.int" | "rev" | "head" | "tail" if result.len() > 1 => Some(dnn.to_vec()),
         "t" => Some(dnn.iter().rev().cloned().collect()),
+        "addmargins" => Some(dnn.to_vec()),
         _ => None,
     }
 }
@@ -967,6 +968,7 @@ fn carry_names(
             }
             None => result,
         },
+        "addmargins" => addmargins_names(matched, first, result),
         // `as.matrix` of a data frame is named as `t` reads it; a named
         // vector becomes a column named by its names.
         "as.matrix" => match x {
@@ -987,6 +989,45 @@ fn carry_names(
         },
         _ => result,
     }
+}
+
+/// addmargins' result named as R's `expand.one` names it: each margin's
+/// new slice labelled "Sum" (FUN's own label when one is given is not
+/// known here, so a result with a FUN is left unnamed).
+fn addmargins_names(matched: Option<&Args<&Value>>, first: Option<&Value>, result: Value) -> Value {
+    let a = matched.and_then(|m| m.get_if_formal("A")).or(first);
+    let Some(a) = a else { return result };
+    if matched.is_some_and(|m| m.get_if_formal("FUN").is_some()) {
+        return result;
+    }
+    let extents = if a.dims().is_some() { 2 } else { 1 };
+    let margin: Vec<usize> = match matched.and_then(|m| m.get_if_formal("margin")) {
+        Some(m) => match m.as_f64_slice() {
+            Some(v) => v.iter().map(|&k| k as usize).collect(),
+            None => return result,
+        },
+        None => (1..=extents).collect(),
+    };
+    let grown = |ns: Option<&[String]>, k: usize| {
+        ns.map(|ns| {
+            let mut ns = ns.to_vec();
+            ns.extend(
+                margin
+                    .iter()
+                    .filter(|&&m| m == k)
+                    .map(|_| "Sum".to_string()),
+            );
+            ns
+        })
+    };
+    if extents == 1 {
+        return match grown(names(a), 1) {
+            Some(ns) => named(result, ns),
+            None => result,
+        };
+    }
+    let (rows, cols) = dimnames(a);
+    dimnamed(result, grown(rows, 1), grown(cols, 2))
 }
 
 /// The names of the first of `candidates` whose length (or dimensions)

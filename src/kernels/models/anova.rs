@@ -529,16 +529,16 @@ fn anova_glm(
         let gaussian = Family::new(Dist::Gaussian, super::family::Link::Identity);
         let mut rw = if doscore {
             let null = columns_where(&x, n, varseq, |a| a == 0.0);
-            let f = refit(null, n, y, prior, fam, true, ctx)?;
+            let f = refit(null, n, y, prior, None, fam, true, ctx)?;
             Some((f.residuals, f.weights))
         } else {
             None
         };
         for i in 1..nvars {
             let xi = columns_where(&x, n, varseq, |a| a <= i as f64);
-            let f = refit(xi.clone(), n, y, prior, fam, true, ctx)?;
+            let f = refit(xi.clone(), n, y, prior, None, fam, true, ctx)?;
             if let Some((r, w)) = &rw {
-                let zz = refit(xi, n, r, w, gaussian, icpt, ctx)?;
+                let zz = refit(xi, n, r, w, None, gaussian, icpt, ctx)?;
                 score[i - 1] = zz.null_deviance - zz.deviance;
                 rw = Some((f.residuals.clone(), f.weights.clone()));
             }
@@ -546,7 +546,7 @@ fn anova_glm(
             resdf.push(f.df_residual);
         }
         if let (Some((r, w)), true) = (&rw, nvars > 0) {
-            let zz = refit(x.clone(), n, r, w, gaussian, icpt, ctx)?;
+            let zz = refit(x.clone(), n, r, w, None, gaussian, icpt, ctx)?;
             score[nvars - 1] = zz.null_deviance - zz.deviance;
         }
     }
@@ -655,6 +655,7 @@ fn anova_glmlist(
                 n,
                 m1.nums("residuals")?,
                 m1.nums("weights")?,
+                None,
                 gaussian,
                 m1.intercept(),
                 ctx,

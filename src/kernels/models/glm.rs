@@ -33,7 +33,7 @@ pub(crate) fn family_of(v: Option<&Value>) -> Result<Family, KernelError> {
     match v {
         None | Some(Value::Null) => Ok(Family::new(Dist::Gaussian, Link::Identity)),
         Some(Value::Str(s)) if s.len() == 1 => {
-            Family::from_name(&s[0]).ok_or_else(|| unknown(&s[0]))
+            Family::from_name(&s[0]).ok_or_else(|| not_found(&s[0]))
         }
         Some(Value::List(l)) if l.class.as_deref() == Some("family") => {
             let name = one(l.field("family"))
@@ -55,7 +55,16 @@ pub(crate) fn family_of(v: Option<&Value>) -> Result<Family, KernelError> {
     }
 }
 
-/// R's error for a family name no family function has.
+/// R's error for a family given by a name no function has
+/// (`get(family, mode = "function")`), with the families flowcast knows:
+/// R's stats has no family flowcast lacks.
+fn not_found(name: &str) -> KernelError {
+    KernelError::new(format!(
+        "object '{name}' of mode 'function' was not found (flowcast's glm() knows gaussian, binomial, poisson, Gamma, inverse.gaussian, quasibinomial, quasipoisson and quasi)"
+    ))
+}
+
+/// The error for a family object whose family flowcast has no fit for.
 fn unknown(name: &str) -> KernelError {
     KernelError::new(format!(
         "family '{name}' is not supported by flowcast's glm(): use gaussian, binomial, poisson, Gamma, inverse.gaussian, quasibinomial, quasipoisson or quasi"
@@ -69,7 +78,7 @@ pub(crate) fn family_type(args: &Args<Type>) -> Result<Option<Family>, ArgError>
         Some(t @ Type::Str { .. }) => match t.const_str() {
             Some(s) => Family::from_name(s)
                 .map(Some)
-                .ok_or_else(|| args.error("family", unknown(s).0)),
+                .ok_or_else(|| args.error("family", not_found(s).0)),
             None => Ok(None),
         },
         Some(t @ Type::Record { class, .. }) if class == "family" => Ok(t
@@ -235,6 +244,7 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
             ),
             ("terms", terms_type(terms)),
             ("obs.names", obs_names_type()),
+            ("offset", Type::num_unknown()),
             (
                 "response",
                 Type::Str {
@@ -355,6 +365,11 @@ pub(super) fn glm_record(
     // columns as R's anova.glm does with model.matrix(object).
     fields.push(("x", Value::Mat(DMatrix::from_vec(d.n, d.p, d.x.clone()))));
     fields.push(("obs.names", obs));
+    // glm()'s `offset` component: drop1 refits the columns with it, as
+    // drop1.glm passes `offset = object$offset` to glm.fit.
+    if let Some(o) = &d.offset {
+        fields.push(("offset", Value::Num(o.clone())));
+    }
     // deparse(formula(fit)[[2]]): anova.glmlist keeps only the fits of the
     // first one's response.
     if let Some(label) = response {
@@ -373,19 +388,27 @@ pub(super) struct Refit {
     pub weights: Vec<f64>,
 }
 
-/// `glm.fit(x, y, weights, family = family, intercept = intercept)` with
-/// glm.control()'s defaults, for the fits anova.glm and anova.glmlist make
-/// on columns of a model matrix (`x`: `n` rows, column-major).
+/// `glm.fit(x, y, weights, offset = offset, family = family, intercept =
+/// intercept)` with glm.control()'s defaults, for the fits anova.glm,
+/// anova.glmlist and drop1.glm make on columns of a model matrix (`x`: `n`
+/// rows, column-major). With an offset, the null deviance is glm()'s (the
+/// intercept and offset refitted), not glm.fit's: callers that read it
+/// pass none.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn refit(
     x: Vec<f64>,
     n: usize,
     y: &[f64],
     weights: &[f64],
+    offset: Option<&[f64]>,
     family: Family,
     intercept: bool,
     ctx: &mut Ctx,
 ) -> Result<Refit, KernelError> {
-    let d = Design::matrix(x, y.to_vec(), weights.to_vec(), n);
+    let d = Design {
+        offset: offset.map(<[f64]>::to_vec),
+        ..Design::matrix(x, y.to_vec(), weights.to_vec(), n)
+    };
     let fields = glm_fit(&d, None, family, intercept, ctx)?;
     let get = |name: &str| match fields.iter().find(|(n, _)| *n == name) {
         Some((_, Value::Num(v))) => v.clone(),
@@ -800,7 +823,7 @@ pub(super) fn glm_fit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     let keep = |k: &str| {
         !matches!(
             k,
-            "coefficient.names" | "assign" | "terms" | "x" | "obs.names" | "response"
+            "coefficient.names" | "assign" | "terms" | "x" | "obs.names" | "offset" | "response"
         )
     };
     Ok(Type::Record {

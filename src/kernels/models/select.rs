@@ -300,12 +300,12 @@ fn table(names: Vec<&str>, cols: Vec<Vec<f64>>, rows: Vec<String>) -> Value {
 /// R's `drop1(object, scope, scale = 0, test, k = 2)`.
 pub(super) fn drop1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fit = model(args, "object")?;
-    super::fit::no_offset(&fit)?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let scope = scope_arg(args, &fit)?;
     let (names, cols, rows) = match fit.kind {
         Kind::Lm => {
+            super::fit::no_offset(&fit)?;
             let all_cols = args.bool_or("all.cols", true)?;
             let test = test_arg(args, false)?;
             drop1_lm(&fit, scope, all_cols, test, scale, k, ctx)?
@@ -523,6 +523,16 @@ fn drop1_glm(
             "the fit's y does not match its model matrix",
         ));
     }
+    // drop1.glm refits with `offset = object$offset`. The Rao score's
+    // refit reads glm.fit's null deviance, which refit gives only without
+    // an offset.
+    let offset = match fit.exact("offset") {
+        Some(Value::Num(o)) if o.len() == n && test != Test::Rao => Some(o.as_slice()),
+        _ => {
+            super::fit::no_offset(fit)?;
+            None
+        }
+    };
     let all: Vec<usize> = (0..asgn.len()).collect();
     let mut dfs = vec![fit.scalar("rank")?];
     let mut dev = vec![chisq];
@@ -531,14 +541,23 @@ fn drop1_glm(
         let term = tl.iter().position(|t| t == s).map_or(0, |i| i + 1);
         let jj = kept_columns(&all, asgn, term);
         // glm.fit's default intercept = TRUE.
-        let z = refit(columns(x, n, &jj), n, y, wt, family, true, ctx)?;
+        let z = refit(columns(x, n, &jj), n, y, wt, offset, family, true, ctx)?;
         dfs.push(z.rank);
         dev.push(z.deviance);
         if test == Test::Rao {
             // "Approximative refit of full model to residuals using WLS":
             // glm.fit(x, r, w), gaussian.
             let gaussian = Family::new(Dist::Gaussian, Link::Identity);
-            let zz = refit(x.to_vec(), n, &z.residuals, &z.weights, gaussian, true, ctx)?;
+            let zz = refit(
+                x.to_vec(),
+                n,
+                &z.residuals,
+                &z.weights,
+                None,
+                gaussian,
+                true,
+                ctx,
+            )?;
             score.push(zz.null_deviance - zz.deviance);
         }
     }
@@ -1579,18 +1598,18 @@ fn add1_table(
             if y.len() != n || wt.len() != n {
                 return Err(KernelError::new(ROWS_CHANGED));
             }
-            let z = refit(used(&ad, None), n, y, wt, family, true, ctx)?;
+            let z = refit(used(&ad, None), n, y, wt, None, family, true, ctx)?;
             let mut dfs = vec![z.rank];
             let mut dev = vec![z.deviance];
             let mut score = vec![0.0];
             let gaussian = Family::new(Dist::Gaussian, Link::Identity);
             for u in &ad.usex {
                 let x = used(&ad, Some(u));
-                let zt = refit(x.clone(), n, y, wt, family, true, ctx)?;
+                let zt = refit(x.clone(), n, y, wt, None, family, true, ctx)?;
                 dfs.push(zt.rank);
                 dev.push(zt.deviance);
                 if test == Test::Rao {
-                    let zz = refit(x, n, &z.residuals, &z.weights, gaussian, true, ctx)?;
+                    let zz = refit(x, n, &z.residuals, &z.weights, None, gaussian, true, ctx)?;
                     score.push(zz.null_deviance - zz.deviance);
                 } else {
                     score.push(0.0);
