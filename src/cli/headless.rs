@@ -172,6 +172,9 @@ pub type RunOne = fn(
 /// `run_one`, printing each run's summary table (or its diagnostics) to
 /// stdout/stderr.
 pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCode {
+    // First: a Ctrl-C while the history opens must end the watch with
+    // status 130 too, not kill the process.
+    let stop = crate::interrupt::flag();
     let mut files = vec![path.to_path_buf()];
     files.extend(opts.extra_files.iter().cloned());
     let (workers, seed) = (opts.workers, opts.seed);
@@ -245,7 +248,6 @@ pub fn run_watching(path: &Path, opts: &WatchOptions, run_one: RunOne) -> ExitCo
             Err(e) => errln!("error: {}", printable(&e)),
         }
     };
-    let stop = crate::interrupt::flag();
     let p = path.to_path_buf();
     let mut err = std::io::stderr();
     // `--test-drive-m` wins over the file's `m`, as in a single run.
