@@ -129,6 +129,7 @@ fn runs_recorded_without_a_state_are_derived_from_their_tasks() {
         observed: None,
         blocks: Vec::new(),
         width: None,
+        lanes: Vec::new(),
     };
     let record = |tasks| RunRecord {
         id: 0,

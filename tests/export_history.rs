@@ -281,3 +281,54 @@ fn a_plain_run_stores_its_chart_for_export() {
     assert!(ok, "{err}");
     assert!(!err.contains("warning"), "{err}");
 }
+
+#[test]
+fn a_past_runs_wide_call_is_drawn_on_every_worker_it_held() {
+    use flowcast::cost::history::{RunRecord, TaskRecord};
+    use flowcast::export::stored::{load, Which};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = History::open(&dir.path().join("h.sqlite")).unwrap();
+    let task = |step: &str, worker: u64, lanes: Vec<u64>| TaskRecord {
+        step: step.into(),
+        function: "svd".into(),
+        features: vec![700.0, 700.0],
+        kind: "call".into(),
+        iterations: None,
+        predicted: Some(0.2),
+        actual: Some(0.3),
+        worker: Some(worker),
+        start: Some(0.0),
+        end: Some(0.1),
+        model: None,
+        observed: None,
+        blocks: Vec::new(),
+        width: Some(1 + lanes.len() as u64),
+        lanes,
+    };
+    // No chart stored and no workflow file: rebuilt from the tasks alone.
+    // The second call's lane 9 is past the run's 4 workers (an edited
+    // store): not drawn.
+    let run = RunRecord {
+        id: 0,
+        workflow: "w".into(),
+        path: dir.path().join("gone.toml").display().to_string(),
+        scheduler: "emcp".into(),
+        processors: 4,
+        started_at: 0.0,
+        predicted_makespan: Some(0.1),
+        actual_makespan: Some(0.1),
+        tasks: vec![task("u", 2, vec![0, 1]), task("v", 3, vec![9])],
+    };
+    let id = h.record_run(&run).unwrap();
+    assert_eq!(h.tasks(id).unwrap()[0].lanes, vec![0, 1]);
+    let (g, _) = load(&h, Which::Id(id), None).unwrap();
+    let workers = |name: &str| -> Vec<usize> {
+        let row = g.rows.iter().find(|r| r.name == name).unwrap();
+        let mut w: Vec<usize> = row.actual_bars().iter().map(|s| s.worker).collect();
+        w.sort_unstable();
+        w
+    };
+    assert_eq!(workers("u"), [0, 1, 2]);
+    assert_eq!(workers("v"), [3]);
+    assert!(export::render(&g, Format::Svg).is_ok());
+}

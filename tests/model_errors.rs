@@ -20,6 +20,7 @@ fn task(step: &str, model: &str, predicted: f64, actual: f64) -> TaskRecord {
         observed: Some(actual),
         blocks: Vec::new(),
         width: None,
+        lanes: Vec::new(),
     }
 }
 

@@ -168,6 +168,18 @@ CREATE TABLE IF NOT EXISTS widths (
 );
 ";
 
+/// The other workers a call run wide held beside its own (`tasks.worker`),
+/// so that a past run's chart draws it across all of them. Added after
+/// schema 1 shipped, as [`WIDTHS`] was: runs recorded before it have no
+/// rows, and their wide calls are drawn on their own worker.
+const LANES: &str = "
+CREATE TABLE IF NOT EXISTS lanes (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step TEXT NOT NULL,
+    lane INTEGER NOT NULL
+);
+";
+
 /// How each run ended: `done`, `failed` or `cancelled` (by a save in
 /// watch mode, Ctrl-C, or quitting the UI). Added after schema 1 shipped,
 /// as [`CHARTS`] was: a run recorded without a row here ended `failed` when
@@ -273,6 +285,9 @@ pub struct TaskRecord {
     /// tasks, calls that did not run, and runs recorded before widths were.
     #[serde(default)]
     pub width: Option<u64>,
+    /// The other workers a call run wide held (see [`LANES`]).
+    #[serde(default)]
+    pub lanes: Vec<u64>,
 }
 
 /// One run, as stored.
@@ -560,11 +575,12 @@ impl History {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
                  ('runs', 'tasks', 'models', 'calibration', 'charts', 'speed', 'network',
-                  'run_states', 'blocks', 'long_double_speed', 'stream_speed', 'widths')",
+                  'run_states', 'blocks', 'long_double_speed', 'stream_speed', 'widths',
+                  'lanes')",
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 12 && self.user_version()? == SCHEMA_VERSION)
+        Ok(tables == 13 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -582,6 +598,7 @@ impl History {
             tx.execute_batch(NETWORK)?;
             tx.execute_batch(BLOCKS)?;
             tx.execute_batch(WIDTHS)?;
+            tx.execute_batch(LANES)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -714,11 +731,13 @@ impl History {
             )?;
             let mut blocks = self.blocks(run_id)?;
             let widths = self.widths(run_id)?;
+            let mut lanes = self.lanes(run_id)?;
             let rows = st.query_map(params![run_id], |r| {
                 let step: String = r.get(0)?;
                 Ok(TaskRecord {
                     blocks: blocks.remove(&step).unwrap_or_default(),
                     width: widths.get(&step).copied(),
+                    lanes: lanes.remove(&step).unwrap_or_default(),
                     step,
                     function: r.get(1)?,
                     features: parse_features(&r.get::<_, String>(2)?),
@@ -747,6 +766,22 @@ impl History {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(1) as u64))
         })?;
         rows.collect()
+    }
+
+    /// A run's wide calls' other workers, by step.
+    fn lanes(&self, run_id: i64) -> rusqlite::Result<HashMap<String, Vec<u64>>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT step, lane FROM lanes WHERE run_id = ?1 ORDER BY rowid")?;
+        let rows = st.query_map(params![run_id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+        })?;
+        let mut out: HashMap<String, Vec<u64>> = HashMap::new();
+        for row in rows {
+            let (step, lane) = row?;
+            out.entry(step).or_default().push(lane);
+        }
+        Ok(out)
     }
 
     /// A run's loop blocks, by step, in iteration order.
@@ -1094,6 +1129,12 @@ fn insert_run(tx: &Transaction<'_>, run: &RunRecord) -> rusqlite::Result<i64> {
     for t in &run.tasks {
         if let Some(w) = t.width {
             ins.execute(params![id, t.step, w.min(i64::MAX as u64) as i64])?;
+        }
+    }
+    let mut ins = tx.prepare("INSERT INTO lanes (run_id, step, lane) VALUES (?1, ?2, ?3)")?;
+    for t in &run.tasks {
+        for &l in &t.lanes {
+            ins.execute(params![id, t.step, l.min(i64::MAX as u64) as i64])?;
         }
     }
     Ok(id)

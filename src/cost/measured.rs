@@ -37,6 +37,8 @@ pub struct Measured {
     pub work: f64,
     /// Workers it held at once: more than one for a moldable call.
     pub width: usize,
+    /// The workers a moldable call held beside its own.
+    pub lanes: Vec<usize>,
     pub worker: Option<usize>,
     /// Seconds from the run's start.
     pub start: f64,

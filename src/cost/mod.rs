@@ -618,6 +618,9 @@ pub fn task_records(
                 width: ran
                     .filter(|_| task.kind == TaskKind::Call)
                     .map(|m| m.width as u64),
+                lanes: ran
+                    .map(|m| m.lanes.iter().map(|&l| l as u64).collect())
+                    .unwrap_or_default(),
             }
         })
         .collect()

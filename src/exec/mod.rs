@@ -200,6 +200,7 @@ impl StepOutcome {
             busy: self.busy.as_secs_f64(),
             work: self.work(),
             width: 1 + self.lanes.len(),
+            lanes: self.lanes.clone(),
             worker: self.worker,
             start: self.start.as_secs_f64(),
             end: self.end.as_secs_f64(),

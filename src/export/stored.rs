@@ -126,7 +126,9 @@ pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
     let by_name: HashMap<&str, &TaskRecord> =
         run.tasks.iter().map(|t| (t.step.as_str(), t)).collect();
     for row in &mut g.rows {
-        row.actual = by_name.get(row.name.as_str()).and_then(|t| actual(t));
+        row.actual = by_name
+            .get(row.name.as_str())
+            .and_then(|t| actual(t, g.workers));
     }
     g.actual_makespan = run.actual_makespan;
     if let Some(p) = run.predicted_makespan {
@@ -135,7 +137,9 @@ pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
     (g, note)
 }
 
-fn actual(t: &TaskRecord) -> Option<Actual> {
+/// Task `t` as it ran on a chart of `workers` lanes: an edited store's
+/// wide call may name lanes no run had, and those are not drawn.
+fn actual(t: &TaskRecord, workers: usize) -> Option<Actual> {
     let status = match (t.actual, t.start) {
         (Some(_), _) => Status::Done,
         (None, Some(_)) => Status::Failed,
@@ -149,7 +153,12 @@ fn actual(t: &TaskRecord) -> Option<Actual> {
         status,
         message: None,
         chunks: Vec::new(),
-        lanes: Vec::new(),
+        lanes: t
+            .lanes
+            .iter()
+            .filter_map(|&l| usize::try_from(l).ok())
+            .filter(|&l| l < workers)
+            .collect(),
         warnings: Vec::new(),
     })
 }

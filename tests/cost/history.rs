@@ -24,6 +24,7 @@ fn task(step: &str, function: &str, secs: f64) -> TaskRecord {
         observed: Some(secs),
         blocks: Vec::new(),
         width: None,
+        lanes: Vec::new(),
     }
 }
 

@@ -259,6 +259,7 @@ fn record(step: &str, model: Option<&str>, features: Vec<f64>, secs: f64) -> Tas
         observed: model.map(|_| secs),
         blocks: Vec::new(),
         width: None,
+        lanes: Vec::new(),
     }
 }
 

@@ -248,6 +248,7 @@ fn a_call_always_run_wide_learns_its_speedup_from_one_narrow_run() {
             busy: 0.0,
             work: one,
             width,
+            lanes: (1..width).collect(),
             worker: Some(0),
             start: 0.0,
             end: one,
