@@ -101,6 +101,7 @@ pub fn run_charted(
     let plan = pipeline::plan_reusing(wf, graph, learning, opts.workers, scheduler, reuse);
     let mut chart = Gantt::planned(&wf.name, scheduler.name(), graph, &plan.schedule);
     chart.mark_cached((0..graph.tasks.len()).filter(|&i| plan.reuse.reused(i)));
+    chart.mark_measuring(&plan.measuring);
     // A plan may leave workers idle: show all p lanes.
     chart.workers = chart.workers.max(opts.workers);
     let recorder = Recorder::new(chart);

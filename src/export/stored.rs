@@ -118,6 +118,7 @@ pub fn rebuild(run: &RunRecord, comm: &Comm) -> (Gantt, Option<String>) {
                 actual_makespan: None,
                 replans: Vec::new(),
                 transfers: Vec::new(),
+                measuring: Vec::new(),
             };
             let note = format!("run {}: the plan is not drawn ({why})", run.id);
             (g, Some(note))

@@ -231,6 +231,11 @@ pub struct Gantt {
     /// Under MPI, the values that crossed between ranks, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transfers: Vec<Transfer>,
+    /// The calls that could run wide but are held to one worker this run
+    /// to measure their speedup (see `pipeline::Plan::measuring`), so
+    /// the chart can say why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measuring: Vec<String>,
 }
 
 /// A value moved from one rank to another (seconds since the run started),
@@ -353,6 +358,7 @@ impl Gantt {
             actual_makespan: None,
             replans: Vec::new(),
             transfers: Vec::new(),
+            measuring: Vec::new(),
         };
         g.set_plan(schedule);
         g
@@ -528,6 +534,14 @@ impl Gantt {
                 row.actual = Some(actual(None, 0.0, 0.0, Status::Cached, None));
             }
         }
+    }
+
+    /// Marks tasks `ids` as held to one worker to measure their speedup.
+    pub fn mark_measuring(&mut self, ids: &[usize]) {
+        self.measuring = ids
+            .iter()
+            .filter_map(|&id| self.rows.get(id).map(|r| r.name.clone()))
+            .collect();
     }
 
     /// The tasks taken from the cache, not run, in file order.

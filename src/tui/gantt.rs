@@ -443,6 +443,9 @@ impl Widget for GanttChart<'_> {
             if let Some(e) = r.error_percent() {
                 text.push_str(&format!(" {}", units::error(e / 100.0)));
             }
+            if g.measuring.contains(&r.name) {
+                text.push_str(" · on one worker this run, to measure its speedup");
+            }
             if let Some(m) = r.actual.as_ref().and_then(|a| a.message.as_deref()) {
                 text.push_str(&format!(": {m}"));
             }

@@ -295,6 +295,7 @@ impl Job {
         }
         let mut gantt = Gantt::planned(&wf.name, self.scheduler.name(), graph, &run_plan.schedule);
         gantt.mark_cached((0..graph.tasks.len()).filter(|&i| run_plan.reuse.reused(i)));
+        gantt.mark_measuring(&run_plan.measuring);
         gantt.workers = gantt.workers.max(self.workers);
         let id = self.id;
         let _ = self.tx.send(Action::RunPlanned {

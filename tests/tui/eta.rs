@@ -47,6 +47,7 @@ fn chart(workers: usize, rows: Vec<Row>) -> Gantt {
         actual_makespan: None,
         replans: Vec::new(),
         transfers: Vec::new(),
+        measuring: Vec::new(),
     };
     g.predicted_makespan = g.horizon();
     g

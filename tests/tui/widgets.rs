@@ -375,6 +375,24 @@ fn warnings_are_marked_in_the_table_and_shown_for_the_selected_task() {
     );
 }
 
+#[test]
+fn a_call_held_narrow_to_measure_its_speedup_says_so_when_selected() {
+    let mut a = app();
+    let name = a.gantt.rows[1].name.clone();
+    a.gantt.measuring = vec![name.clone()];
+    a.selected = Some(1);
+    let chart = text(&render(GanttChart(&a), 160, 14));
+    let line = chart.lines().find(|l| l.contains('▶')).expect("the ▶ line");
+    assert!(line.contains(&name), "{chart}");
+    assert!(
+        line.contains("on one worker this run, to measure its speedup"),
+        "{chart}"
+    );
+    a.selected = Some(0);
+    let chart = text(&render(GanttChart(&a), 160, 14));
+    assert!(!chart.contains("to measure its speedup"), "{chart}");
+}
+
 /// The buffer's symbols as lines of text.
 fn text(buf: &Buffer) -> String {
     let w = buf.area.width as usize;

@@ -153,6 +153,7 @@ pub fn many(n: usize, workers: usize, width: f64) -> Gantt {
         actual_makespan: None,
         replans: Vec::new(),
         transfers: Vec::new(),
+        measuring: Vec::new(),
     };
     g.predicted_makespan = g.horizon();
     g
