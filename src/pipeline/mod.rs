@@ -128,6 +128,8 @@ impl Plan {
             );
             self.predicted = costs;
         }
+        // Planned from given costs, no call is held narrow to learn.
+        self.measuring.clear();
         self.forecast = self.schedule.makespan();
     }
 
