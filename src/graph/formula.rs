@@ -315,8 +315,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
-        "lm" | "aov" | "glm" | "aggregate" | "subset" | "with" | "within" | "transform"
-        | "oneway.test" | "xtabs" | "model.matrix" => None,
+        "lm" | "aov" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
+        | "transform" | "oneway.test" | "xtabs" | "model.matrix" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;

@@ -19,7 +19,9 @@
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
+use super::names::bare;
 use super::summary::ldouble;
+use super::ts::{frequency_of, has_tsp};
 use super::value::{List, Value, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, DOTS};
 
@@ -84,7 +86,7 @@ pub(crate) fn match_arg(
             .collect();
         KernelError::new(format!("'arg' should be one of {}", quoted.join(", ")))
     };
-    let given = match v {
+    let given = match v.map(bare) {
         None | Some(Value::Null) => return Ok(choices[0]),
         Some(Value::Str(s)) => s,
         Some(_) => return Err(KernelError::new("'arg' must be NULL or a character vector")),
@@ -121,7 +123,7 @@ pub(crate) fn series_matrix(x: Option<&Value>, na_pass: bool) -> Result<DMatrix<
         Value::Factor(f) => f.codes.iter().any(Option::is_none),
         _ => false,
     };
-    let v = x.unwrap_or(&Value::Null);
+    let v = bare(x.unwrap_or(&Value::Null));
     if v.is_empty() || matches!(v, Value::Null) {
         return Err(no_obs());
     }
@@ -342,13 +344,14 @@ fn acf_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     };
     let (lag_max, acf) = acf_values(x, lag_max, ty == "correlation", demean)?;
     // lag <- outer(0:lag.max, lag/x.freq): +1 on and above the diagonal
-    // of series × series, -1 below.
+    // of series × series, -1 below, in units of the series' time.
+    let freq = args.get("x").map_or(1.0, frequency_of);
     let rows = lag_max + 1;
     let mut lags = Vec::with_capacity(acf.len());
     for v in 0..nser {
         for u in 0..nser {
             let sign = if u > v { -1.0 } else { 1.0 };
-            lags.extend((0..rows).map(|l| l as f64 * sign));
+            lags.extend((0..rows).map(|l| l as f64 * (sign / freq)));
         }
     }
     // as.ts names a matrix's unnamed columns "Series 1", "Series 2", …
@@ -388,7 +391,9 @@ fn pacf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let mut cor = acf;
     cor.resize(nlag.max(nl) + 1, NA);
     let pacf = uni_pacf(&cor, nlag);
-    let lags: Vec<f64> = (1..=nlag).map(|l| l as f64).collect();
+    // lag = (1:lag.max)/xfreq
+    let freq = args.get("x").map_or(1.0, frequency_of);
+    let lags: Vec<f64> = (1..=nlag).map(|l| l as f64 / freq).collect();
     Ok(acf_object(
         pacf,
         lags,
@@ -400,24 +405,25 @@ fn pacf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     ))
 }
 
-/// R's `ccf`: acf of `ts.intersect(as.ts(x), as.ts(y))` (plain vectors
-/// both start at time 1, so the first min(length) values), then the
+/// R's `ccf`: acf of `ts.intersect(as.ts(x), as.ts(y))` (the times the
+/// two have in common; plain vectors both start at time 1), then the
 /// cross-correlations of y leading x (R's `[-1, 2, 1]`, reversed) and of x
 /// leading y (`[, 1, 2]`). `series` is acf's own "X" (ccf calls acf on its
 /// local `X`); `snames`, "x & y" as written, is added by the evaluator.
 fn ccf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let ty = match_arg(args.get("type"), &TYPES[..2])?;
-    let is_matrix = |v: Option<&Value>| matches!(v, Some(Value::Mat(_) | Value::BoolMat(_)));
+    let is_matrix =
+        |v: Option<&Value>| matches!(v.map(bare), Some(Value::Mat(_) | Value::BoolMat(_)));
     if is_matrix(args.get("x")) || is_matrix(args.get("y")) {
         return Err(KernelError::new("univariate time series only"));
     }
     na_action_default(args)?;
     let x = series_matrix(args.get("x"), true)?;
     let y = series_matrix(args.get("y"), true)?;
-    let n = x.nrows().min(y.nrows());
+    let (n, ox, oy, freq) = intersect(args.get("x"), x.nrows(), args.get("y"), y.nrows())?;
     let mut both = DMatrix::zeros(n, 2);
-    both.column_mut(0).copy_from(&x.column(0).rows(0, n));
-    both.column_mut(1).copy_from(&y.column(0).rows(0, n));
+    both.column_mut(0).copy_from(&x.column(0).rows(ox, n));
+    both.column_mut(1).copy_from(&y.column(0).rows(oy, n));
     // na.fail(X): only the intersected values count.
     if both.iter().any(|v| v.is_nan()) {
         return Err(KernelError::new("missing values in object"));
@@ -428,7 +434,10 @@ fn ccf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     // acf[lag + d1 * u + 2 * d1 * v] is R's acf[lag, u, v].
     let mut out: Vec<f64> = (1..d1).rev().map(|l| acf[l + d1]).collect();
     out.extend((0..d1).map(|l| acf[l + 2 * d1]));
-    let lags: Vec<f64> = (-(nl as i64)..=nl as i64).map(|l| l as f64).collect();
+    // acf's lags, l * (±1 / frequency), reversed and joined.
+    let lags: Vec<f64> = (-(nl as i64)..=nl as i64)
+        .map(|l| l as f64 * (1.0 / freq))
+        .collect();
     let rows = out.len();
     Ok(Value::List(List::record(
         "acf",
@@ -440,6 +449,40 @@ fn ccf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             ("series", Value::string("X")),
         ],
     )))
+}
+
+/// `ts.intersect(as.ts(x), as.ts(y))` (ts.R's `.cbind.ts` with `union =
+/// FALSE`) for series of `nx` and `ny` rows: the rows in common, where
+/// each series' part begins, and their frequency.
+fn intersect(
+    x: Option<&Value>,
+    nx: usize,
+    y: Option<&Value>,
+    ny: usize,
+) -> Result<(usize, usize, usize, f64), KernelError> {
+    let tx = x.map_or([1.0, nx as f64, 1.0], has_tsp);
+    let ty = y.map_or([1.0, ny as f64, 1.0], has_tsp);
+    let ts_eps = 1e-5;
+    if (tx[2] - ty[2]).abs() > ts_eps {
+        return Err(KernelError::new("not all series have the same frequency"));
+    }
+    let freq = tx[2];
+    let st = tx[0].max(ty[0]);
+    let en = tx[1].min(ty[1]);
+    if st > en + ts_eps / freq {
+        // R warns "non-intersecting series", then fails naming columns.
+        return Err(KernelError::new(
+            "attempt to set 'colnames' on an object with less than two dimensions",
+        ));
+    }
+    // Whole numbers of periods apart, as ts.R's checks require.
+    let offset = |start: f64| ((st - start) * freq).round().max(0.0) as usize;
+    let n = ((en - st) * freq).round() as usize + 1;
+    let (ox, oy) = (offset(tx[0]), offset(ty[0]));
+    if ox + n > nx || oy + n > ny {
+        return Err(KernelError::new("non-intersecting series"));
+    }
+    Ok((n, ox, oy, freq))
 }
 
 fn ccf_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {

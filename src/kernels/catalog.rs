@@ -146,7 +146,7 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",
         ),
         "ts" => Some(
-            " (a numeric or logical vector or matrix; its `tsp` is kept by arithmetic and R's Math functions and dropped by indexing and other functions; `class` and `names` are not taken)",
+            " (a numeric or logical vector or matrix; its `tsp` is kept by arithmetic, R's Math functions, `diff` and `filter`, read by `acf`, `pacf` and `ccf` (lags in time units), and dropped by indexing and other functions; `class` and `names` are not taken)",
         ),
         "decompose" => Some(
             " (a series of whole frequency; the value's `x`, `seasonal`, `trend` and `random` are series)",

@@ -4,9 +4,9 @@
 //! alone; and `convolve(x, y, conj, type)` as stats/R/convolve.R computes
 //! it, by three of R's transforms (`fft`).
 //!
-//! R returns filter's result as a time series. flowcast's values carry no
-//! attributes beyond names, so the result is the plain vector (or matrix)
-//! of the series, without its `tsp`: its values are R's.
+//! R returns filter's result as a time series of `x`'s times: a series
+//! `x` keeps its `tsp`; of a plain vector (to which R gives times 1 to n)
+//! the result is the plain vector or matrix of R's values.
 
 use nalgebra::DMatrix;
 use num_complex::Complex64;
@@ -269,10 +269,14 @@ fn filter_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             y.extend_from_slice(&r[nfilt..]);
         }
     }
-    Ok(if is_matrix {
+    let out = if is_matrix {
         Value::Mat(DMatrix::from_vec(n, nser, y))
     } else {
         Value::Num(y)
+    };
+    Ok(match args.get("x").and_then(super::ts::tsp_of) {
+        Some(tsp) => super::ts::with_tsp(out, tsp),
+        None => out,
     })
 }
 

@@ -2,8 +2,9 @@
 //! s.jump, t.jump, l.jump, robust, inner, outer)`: R's seasonal-trend
 //! decomposition by loess, stl.R's argument handling over a port of
 //! stl.f (Cleveland et al.'s netlib code: stl, stlstp, stlss, stless,
-//! stlest, stlfts, stlma, stlrwt). stlrwt's `psort` only places the two
-//! middle absolute residuals; flowcast selects them (the same values).
+//! stlest, stlfts, stlma, stlrwt, psort). stlrwt's `psort` is ported as
+//! it is: R hands it the two middle places out of order, and what it then
+//! leaves there, not always the order statistic, scales R's weights.
 
 // The Fortran indexes as written; it reads better against the original.
 #![allow(clippy::needless_range_loop)]
@@ -377,11 +378,12 @@ fn stlrwt(y: &[f64], fit: &[f64], rw: &mut [f64]) {
     let mut r: Vec<f64> = y.iter().zip(fit).map(|(a, b)| (a - b).abs()).collect();
     let mid1 = n / 2 + 1;
     let mid2 = n - mid1 + 1;
-    // psort places the order statistics mid1 and mid2 (1-based).
-    let cmp = |a: &f64, b: &f64| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal);
-    let v1 = *r.select_nth_unstable_by(mid1 - 1, cmp).1;
-    let v2 = *r.select_nth_unstable_by(mid2 - 1, cmp).1;
-    let cmad = 3.0 * (v1 + v2);
+    // psort is handed (mid1, mid2) in decreasing order, which its
+    // bookkeeping of the wanted places assumes increasing: for an even n
+    // it can leave a value other than the order statistic at mid2, and R's
+    // weights are those of whatever lies there.
+    psort(&mut r, &[mid1, mid2]);
+    let cmad = 3.0 * (r[mid1 - 1] + r[mid2 - 1]);
     let c9 = 0.999 * cmad;
     let c1 = 0.001 * cmad;
     for i in 0..n {
@@ -395,6 +397,178 @@ fn stlrwt(y: &[f64], fit: &[f64], rw: &mut [f64]) {
         } else {
             0.0
         };
+    }
+}
+
+/// psort (stl.f): Singleton's partial quicksort, meant to place the order
+/// statistics `ind` (1-based) of `a`; followed goto by goto, as its
+/// result for an `ind` out of order is R's. Stops rather than reads
+/// outside `a` (the Fortran's sentinels assume no NaN, which stl refuses).
+fn psort(a: &mut [f64], ind: &[usize]) {
+    #[derive(Clone, Copy)]
+    enum At {
+        L161,
+        L166,
+        L173,
+        L10,
+        L181,
+        L183,
+        L174,
+        L209,
+    }
+    let n = a.len();
+    let ni = ind.len();
+    if n < 2 || ni == 0 {
+        return;
+    }
+    // 1-based views of a and ind, as the Fortran's.
+    let get = |a: &[f64], i: usize| a.get(i.wrapping_sub(1)).copied();
+    let mut indu = [0usize; 64];
+    let mut indl = [0usize; 64];
+    let mut iu = [0usize; 64];
+    let mut il = [0usize; 64];
+    let (mut jl, mut ju) = (1usize, ni);
+    indl[1] = 1;
+    indu[1] = ni;
+    let (mut i, mut j, mut m) = (1usize, n, 1usize);
+    let (mut k, mut l, mut t) = (0usize, 0usize, 0.0f64);
+    let mut at = At::L161;
+    loop {
+        match at {
+            At::L161 => at = if i < j { At::L10 } else { At::L166 },
+            At::L166 => {
+                m -= 1;
+                if m == 0 {
+                    return;
+                }
+                i = il[m];
+                j = iu[m];
+                jl = indl[m];
+                ju = indu[m];
+                at = if jl <= ju { At::L173 } else { At::L166 };
+            }
+            At::L173 => at = if j > i + 10 { At::L10 } else { At::L174 },
+            At::L10 => {
+                k = i;
+                let ij = (i + j) / 2;
+                t = a[ij - 1];
+                if a[i - 1] > t {
+                    a[ij - 1] = a[i - 1];
+                    a[i - 1] = t;
+                    t = a[ij - 1];
+                }
+                l = j;
+                if a[j - 1] < t {
+                    a[ij - 1] = a[j - 1];
+                    a[j - 1] = t;
+                    t = a[ij - 1];
+                    if a[i - 1] > t {
+                        a[ij - 1] = a[i - 1];
+                        a[i - 1] = t;
+                        t = a[ij - 1];
+                    }
+                }
+                at = At::L181;
+            }
+            At::L181 => {
+                l -= 1;
+                let Some(al) = get(a, l) else { return };
+                if al <= t {
+                    let tt = al;
+                    loop {
+                        k += 1;
+                        match get(a, k) {
+                            Some(ak) if ak >= t => break,
+                            Some(_) => {}
+                            None => return,
+                        }
+                    }
+                    if k > l {
+                        at = At::L183;
+                        continue;
+                    }
+                    a[l - 1] = a[k - 1];
+                    a[k - 1] = tt;
+                }
+            }
+            At::L183 => {
+                if m + 1 >= indl.len() {
+                    return;
+                }
+                indl[m] = jl;
+                indu[m] = ju;
+                let p = m;
+                m += 1;
+                at = At::L173;
+                if l as isize - i as isize <= j as isize - k as isize {
+                    il[p] = k;
+                    iu[p] = j;
+                    j = l;
+                    loop {
+                        if jl > ju {
+                            at = At::L166;
+                            break;
+                        }
+                        if ind[ju - 1] > j {
+                            ju -= 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    if !matches!(at, At::L166) {
+                        indl[p] = ju + 1;
+                    }
+                } else {
+                    il[p] = i;
+                    iu[p] = l;
+                    i = k;
+                    loop {
+                        if jl > ju {
+                            at = At::L166;
+                            break;
+                        }
+                        if ind[jl - 1] < i {
+                            jl += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    if !matches!(at, At::L166) {
+                        indu[p] = jl - 1;
+                    }
+                }
+            }
+            At::L174 => {
+                if i != 1 {
+                    i -= 1;
+                    at = At::L209;
+                } else {
+                    at = At::L161;
+                }
+            }
+            At::L209 => {
+                i += 1;
+                if i == j {
+                    at = At::L166;
+                    continue;
+                }
+                let Some(ai1) = get(a, i + 1) else { return };
+                t = ai1;
+                if a[i - 1] > t {
+                    k = i;
+                    loop {
+                        a[k] = a[k - 1];
+                        k -= 1;
+                        match get(a, k) {
+                            Some(ak) if t >= ak => break,
+                            Some(_) => {}
+                            None => return,
+                        }
+                    }
+                    a[k] = t;
+                }
+            }
+        }
     }
 }
 
@@ -649,4 +823,25 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             ("outer", Value::Num(vec![outer.trunc()])),
         ],
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::psort;
+
+    /// stl.f's psort, handed (7, 6) as stlrwt hands it (n/2 + 1 first),
+    /// leaves the largest value at place 7, not the 7th smallest (70):
+    /// R's stl scales its robustness weights by what lies there.
+    /// (gfortran's build of R's psort gives 93 and 68 for this input.)
+    #[test]
+    fn psort_keeps_rs_out_of_order_result() {
+        let mut a = [
+            92.0, 59.0, 39.0, 84.0, 68.0, 70.0, 93.0, 9.0, 83.0, 88.0, 35.0, 16.0,
+        ];
+        psort(&mut a, &[7, 6]);
+        assert_eq!((a[6], a[5]), (93.0, 68.0));
+        let mut b = a;
+        psort(&mut b, &[6, 7]);
+        assert_eq!((b[5], b[6]), (68.0, 70.0));
+    }
 }

@@ -51,6 +51,7 @@ mod library37;
 mod library38;
 mod library39;
 mod library4;
+mod library40;
 mod library41;
 mod library5;
 mod library6;

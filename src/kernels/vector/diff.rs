@@ -1,5 +1,6 @@
 //! `diff(x, lag, differences)`: R's `diff.default`, on a vector or on the
-//! rows of a matrix.
+//! rows of a matrix; of a time series, `diff.ts`, whose result is a series
+//! ending where `x` ends.
 
 use nalgebra::DMatrix;
 
@@ -23,6 +24,8 @@ fn lag_differences(args: &Args<&Value>) -> Result<(usize, usize), KernelError> {
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
+    let tsp = crate::kernels::ts::tsp_of(x);
+    let x = crate::kernels::names::bare(x);
     let (lag, differences) = lag_differences(args)?;
     let (data, cols) = match x {
         Value::Mat(m) => (m.as_slice().to_vec(), Some(m.ncols())),
@@ -56,9 +59,16 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         r = next;
         rows = next_rows;
     }
-    Ok(match cols {
+    let out = match cols {
         Some(c) => Value::Mat(DMatrix::from_vec(rows, c, r)),
         None => Value::Num(r),
+    };
+    // diff.ts: ts(r, end = xtsp[2L], frequency = xtsp[3L]).
+    Ok(match tsp {
+        Some([_, end, f]) => {
+            crate::kernels::ts::with_tsp(out, [end - (rows as f64 - 1.0) / f, end, f])
+        }
+        None => out,
     })
 }
 
