@@ -74,12 +74,12 @@ pub fn render(graph: &TaskGraph, plan: &Plan) -> String {
             item.end
         );
     }
-    for &id in &plan.measuring {
+    for t in plan.measuring.iter().filter_map(|&id| graph.tasks.get(id)) {
         let _ = writeln!(
             out,
             "\n`{}` runs on one worker this time: it has only run wide so far, and its \
              one-worker time is what its speedup is measured against",
-            graph.tasks[id].name
+            t.name
         );
     }
     for t in graph.tasks.iter().filter(|t| t.iterations.is_some()) {
@@ -192,7 +192,8 @@ pub fn to_json(graph: &TaskGraph, plan: &Plan) -> serde_json::Value {
     v["measuring_speedup"] = plan
         .measuring
         .iter()
-        .map(|&id| json!(graph.tasks[id].name))
+        .filter_map(|&id| graph.tasks.get(id))
+        .map(|t| json!(t.name))
         .collect();
     v
 }
