@@ -396,20 +396,7 @@ fn sixty_thousand_steps_are_read_in_linear_time() {
 /// gigabytes failed and aborted. Refused as a chart no run can have.
 #[test]
 fn a_chart_with_more_workers_than_a_run_has_is_refused() {
-    let (dir, path) = workflow_file("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\n");
-    let history = dir.path().join("h.sqlite");
-    let chart = dir.path().join("c.gantt.json");
-    let out = flowcast(&[
-        "export",
-        arg(&path),
-        "-p",
-        "2",
-        "--history",
-        arg(&history),
-        "-o",
-        arg(&chart),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (dir, history, chart) = exported_chart("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\n");
     let json = std::fs::read_to_string(&chart).unwrap();
     assert!(json.contains("\"workers\": 2"), "{json}");
     std::fs::write(
@@ -648,11 +635,11 @@ fn a_graph_whose_costs_overflow_is_refused() {
     assert!((makespan - 1e308).abs() <= 1e293, "{makespan}");
 }
 
-/// Writes the chart of a two-step run (`x`, then `y`) as
-/// `DIR/c.gantt.json` after `edit` has changed its JSON.
-fn edited_chart(edit: impl FnOnce(&mut serde_json::Value)) -> (tempfile::TempDir, PathBuf) {
-    let (dir, path) =
-        workflow_file("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\ny = \"x + 1\"\n");
+/// Runs `workflow` (its text) on 2 workers, recorded in `DIR/h.sqlite`,
+/// and exports its chart as `DIR/c.gantt.json`; returns DIR, the history
+/// and the chart.
+fn exported_chart(workflow: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let (dir, path) = workflow_file(workflow);
     let history = dir.path().join("h.sqlite");
     let chart = dir.path().join("c.gantt.json");
     let out = flowcast(&[
@@ -666,6 +653,14 @@ fn edited_chart(edit: impl FnOnce(&mut serde_json::Value)) -> (tempfile::TempDir
         arg(&chart),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    (dir, history, chart)
+}
+
+/// Writes the chart of a two-step run (`x`, then `y`) as
+/// `DIR/c.gantt.json` after `edit` has changed its JSON.
+fn edited_chart(edit: impl FnOnce(&mut serde_json::Value)) -> (tempfile::TempDir, PathBuf) {
+    let (dir, _, chart) =
+        exported_chart("[workflow]\nname = \"g\"\n[steps]\nx = \"1\"\ny = \"x + 1\"\n");
     let mut doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&chart).unwrap()).unwrap();
     edit(&mut doc);

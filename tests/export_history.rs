@@ -287,7 +287,7 @@ fn a_past_runs_wide_call_is_drawn_on_every_worker_it_held() {
     use flowcast::cost::history::{RunRecord, TaskRecord};
     use flowcast::export::stored::{load, Which};
     let dir = tempfile::tempdir().unwrap();
-    let mut h = History::open(&dir.path().join("h.sqlite")).unwrap();
+    let mut h = History::open(dir.path().join("h.sqlite")).unwrap();
     let task = |step: &str, worker: u64, lanes: Vec<u64>| TaskRecord {
         step: step.into(),
         function: "svd".into(),
