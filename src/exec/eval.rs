@@ -1371,14 +1371,18 @@ fn call_traced(
         values
     } else {
         // A contrast matrix's column names name the coefficients.
-        let keeps = |n: &Option<String>| {
-            matches!(func, "lm" | "glm" | "model.matrix")
-                && matches!(n.as_deref(), Some("contrasts" | "contrasts.arg"))
+        let keeps = |n: &Option<String>, v: &Value| {
+            (matches!(func, "lm" | "glm" | "model.matrix")
+                && matches!(n.as_deref(), Some("contrasts" | "contrasts.arg")))
+                // An arima fit's coefficient names say which is the mean
+                // and its residuals' tsp dates the forecasts.
+                || (matches!(func, "predict" | "residuals" | "resid")
+                    && crate::kernels::arima::is_arima(Some(v)))
         };
         stripped = values
             .iter()
             .map(|(n, v)| {
-                let v = if keeps(n) {
+                let v = if keeps(n, v) {
                     Cow::Borrowed(&**v)
                 } else {
                     names::strip(v)

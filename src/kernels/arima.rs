@@ -11,8 +11,9 @@
 //! A seasonal period not given is `frequency(x)`: a series' (made by
 //! `ts`) own, 1 for a plain vector, which R's `as.ts` makes a series of
 //! frequency 1. The value is R's "Arima" list without
-//! `call`, `series` and `model` (the state-space model for `predict`,
-//! which flowcast does not have); `residuals` is a plain vector.
+//! `call` and `series`; `residuals` is a series with `x`'s tsp (1 to n
+//! for a plain vector, as `as.ts` makes it), and `model` is the
+//! state-space model after the data, which `predict` forecasts from.
 
 // The C indexes as written; it reads better against the original.
 #![allow(clippy::needless_range_loop)]
@@ -1072,6 +1073,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .ok_or_else(|| err("argument \"x\" is missing, with no default"))?;
     // frequency(x): a series' own, 1 for a plain vector (as.ts).
     let frequency = super::ts::frequency_of(xv);
+    let x_tsp = super::ts::has_tsp(xv);
     let xv = names::bare(xv);
     if xv.dims().is_some_and(|(_, c)| c > 1) {
         return Err(err("only implemented for univariate time series"));
@@ -1465,6 +1467,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let res_code;
     let sigma2;
     let resid;
+    let final_model;
     let mut var: Option<DMatrix<f64>> = None;
     if method == "CSS" {
         let (value, code, hessian) = if no_optim {
@@ -1492,14 +1495,15 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         res_value = value;
         res_code = code;
         let (phi, theta) = trans_pars(&coef, &arma, false)?;
-        // The model for predictions, which flowcast does not keep; R
-        // builds it here, so its errors are R's.
-        make_arima(phi.clone(), theta.clone(), &delta, kappa, ss_g, ctx)?;
+        // arimaSS: the state after the series, for predict.
+        let mut model = make_arima(phi.clone(), theta.clone(), &delta, kappa, ss_g, ctx)?;
         let xx = if ncxreg > 0 {
             regress_out(&x, &xreg, ncxreg, &coef[narma..narma + ncxreg])
         } else {
             x.clone()
         };
+        arima_like(&xx, &mut model, 0, true);
+        final_model = Some(model);
         let (s2, rs) = arima_css(&xx, &arma, &phi, &theta, ncond);
         sigma2 = s2;
         resid = rs;
@@ -1694,6 +1698,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         let (val, rs) = arima_like(&xx, &mut model, 0, true);
         sigma2 = val[0] / n_used;
         resid = rs;
+        final_model = Some(model);
     }
     let value = 2.0 * n_used * res_value + n_used + n_used * (2.0 * std::f64::consts::PI).ln();
     let nmask = mask.iter().filter(|&&m| m).count() as f64;
@@ -1761,12 +1766,241 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             ("loglik", Value::scalar(-0.5 * value)),
             ("aic", Value::scalar(aic)),
             ("arma", Value::Num(arma_out)),
-            ("residuals", Value::Num(resid)),
+            ("residuals", super::ts::with_tsp(Value::Num(resid), x_tsp)),
             ("code", Value::scalar(res_code as f64)),
             ("n.cond", Value::scalar(ncond as f64)),
             ("nobs", Value::scalar(n_used)),
+            ("model", final_model.map_or(Value::Null, model_value)),
         ],
     )))
+}
+
+/// The class of `arima`'s value.
+pub(crate) const CLASS: &str = "Arima";
+
+pub(crate) fn is_arima(v: Option<&Value>) -> bool {
+    matches!(v.map(names::bare), Some(Value::List(l)) if l.class.as_deref() == Some(CLASS))
+}
+
+/// makeARIMA's list, with the state `a`, `P` and `Pn` as the last
+/// ARIMA_Like left them: `T`, `V`, `Z` and `h` rebuilt as makeARIMA
+/// builds them, for KalmanForecast.
+fn model_value(m: Model) -> Value {
+    let rd = m.a.len();
+    let (t, v, z) = state_space(&m.phi, &m.theta, &m.delta);
+    let mat = |x: Vec<f64>| Value::Mat(DMatrix::from_vec(rd, rd, x));
+    Value::List(List::named(vec![
+        ("phi", Value::Num(m.phi)),
+        ("theta", Value::Num(m.theta)),
+        ("Delta", Value::Num(m.delta)),
+        ("Z", Value::Num(z)),
+        ("a", Value::Num(m.a)),
+        ("P", mat(m.p)),
+        ("T", mat(t)),
+        ("V", mat(v)),
+        ("h", Value::scalar(0.0)),
+        ("Pn", mat(m.pn)),
+    ]))
+}
+
+/// makeARIMA's `T`, `V` (column-major `rd x rd`) and `Z`; `theta` is
+/// already padded to `r - 1`.
+fn state_space(phi: &[f64], theta: &[f64], delta: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let p = phi.len();
+    let r = p.max(theta.len() + 1);
+    let d = delta.len();
+    let rd = r + d;
+    let mut z = vec![0.0; rd];
+    z[0] = 1.0;
+    z[r..].copy_from_slice(delta);
+    let mut t = vec![0.0; rd * rd];
+    t[..p].copy_from_slice(phi);
+    for i in 1..r {
+        t[(i - 1) + i * rd] = 1.0;
+    }
+    if d > 0 {
+        for j in 0..rd {
+            t[r + j * rd] = z[j];
+        }
+        for i in r + 1..rd {
+            t[i + (i - 1) * rd] = 1.0;
+        }
+    }
+    let mut rv = vec![0.0; rd];
+    rv[0] = 1.0;
+    rv[1..r].copy_from_slice(&theta[..r - 1]);
+    let mut v = vec![0.0; rd * rd];
+    for j in 0..rd {
+        for i in 0..rd {
+            v[i + j * rd] = rv[i] * rv[j];
+        }
+    }
+    (t, v, z)
+}
+
+/// The numbers of a field of an Arima fit.
+fn fit_nums(l: &List, name: &str) -> Result<Vec<f64>, KernelError> {
+    l.field(name)
+        .map(names::bare)
+        .and_then(Value::as_f64_slice)
+        .map(|v| v.into_owned())
+        .ok_or_else(|| err(format!("an Arima fit without its '{name}'")))
+}
+
+/// logLik.Arima: the log-likelihood (NA when the fit has no AIC, as
+/// for method "CSS"), its `df` (the estimated coefficients and sigma2)
+/// and `nobs`.
+pub(crate) fn log_lik(object: &Value) -> Result<(f64, f64, f64), KernelError> {
+    let Value::List(l) = names::bare(object) else {
+        return Err(err("not an Arima fit"));
+    };
+    let aic = fit_nums(l, "aic")?.first().copied().unwrap_or(NA);
+    let loglik = fit_nums(l, "loglik")?.first().copied().unwrap_or(NA);
+    let df = match l.field("mask").map(names::bare) {
+        Some(Value::Bool(m)) => m.iter().filter(|m| **m == Some(true)).count() as f64 + 1.0,
+        _ => return Err(err("an Arima fit without its 'mask'")),
+    };
+    let nobs = fit_nums(l, "nobs")?.first().copied().unwrap_or(NA);
+    Ok((if aic.is_nan() { NA } else { loglik }, df, nobs))
+}
+
+/// arima.R's `predict.Arima` with arima.c's `KalmanForecast`: the
+/// forecasts `n.ahead` steps past the series from the fit's final state,
+/// plus its mean, and their standard errors, as series starting one step
+/// after the data.
+pub(crate) fn predict(
+    object: &Value,
+    n_ahead: Option<&Value>,
+    newxreg: Option<&Value>,
+    se_fit: Option<&Value>,
+) -> Result<Value, KernelError> {
+    let Value::List(l) = names::bare(object) else {
+        return Err(err("not an Arima fit"));
+    };
+    let newxreg = newxreg.is_some_and(|v| !matches!(names::bare(v), Value::Null));
+    let se_fit = match se_fit.map(names::bare) {
+        None => true,
+        Some(v) => v
+            .as_flag()
+            .ok_or_else(|| err("argument is not interpretable as logical"))?,
+    };
+    let n = match n_ahead.map(names::bare) {
+        None => 1.0,
+        Some(v) => v
+            .as_scalar()
+            .ok_or_else(|| err("flowcast takes one number as 'n.ahead'"))?,
+    };
+    let n = n.trunc();
+    if n.is_nan() || n < 0.0 {
+        return Err(err("invalid 'n.ahead'"));
+    }
+    if n > 1e7 {
+        return Err(err(
+            "flowcast's predict of an arima fit takes an 'n.ahead' up to 1e7",
+        ));
+    }
+    let n = n as usize;
+    let rsd = l
+        .field("residuals")
+        .ok_or_else(|| err("an Arima fit without its 'residuals'"))?;
+    let xtsp = super::ts::has_tsp(rsd);
+    let arma = fit_nums(l, "arma")?;
+    let coef_value = l
+        .field("coef")
+        .ok_or_else(|| err("an Arima fit without its 'coef'"))?;
+    let coefs = names::bare(coef_value)
+        .as_f64_slice()
+        .ok_or_else(|| err("an Arima fit without its 'coef'"))?;
+    let narma = arma.iter().take(4).sum::<f64>() as usize;
+    let coef_names = names::names(coef_value).unwrap_or_default();
+    let intercept = coef_names.get(narma).map(String::as_str) == Some("intercept");
+    let ncxreg = coefs.len().saturating_sub(narma + usize::from(intercept));
+    if ncxreg > 0 {
+        return Err(err(
+            "flowcast's predict of an arima fit takes no 'newxreg': it forecasts fits without 'xreg'",
+        ));
+    }
+    if newxreg {
+        return Err(err(
+            "'xreg' and 'newxreg' have different numbers of columns",
+        ));
+    }
+    let xm = if intercept { coefs[narma] } else { 0.0 };
+    if n == 0 {
+        // R's cbind(intercept = rep(1, 0)) %*% coef, else ts(numeric(0)).
+        return Err(err(if intercept {
+            "non-conformable arguments"
+        } else {
+            "'ts' object must have one or more observations"
+        }));
+    }
+    let Some(Value::List(model)) = l.field("model").map(names::bare) else {
+        return Err(err("an Arima fit without its 'model'"));
+    };
+    let mnum = |name: &str| fit_nums(model, name);
+    let (mut a, mut pp, t, v, z) = (mnum("a")?, mnum("P")?, mnum("T")?, mnum("V")?, mnum("Z")?);
+    let h = mnum("h")?.first().copied().unwrap_or(0.0);
+    let p = a.len();
+    if pp.len() != p * p || t.len() != p * p || v.len() != p * p || z.len() != p {
+        return Err(err("an Arima fit whose 'model' is not a state-space model"));
+    }
+    let mut forecasts = vec![0.0; n];
+    let mut se = vec![0.0; n];
+    let mut anew = vec![0.0; p];
+    let mut mm = vec![0.0; p * p];
+    let mut pnew = vec![0.0; p * p];
+    for l in 0..n {
+        let mut fc = 0.0;
+        for i in 0..p {
+            let mut tmp = 0.0;
+            for k in 0..p {
+                tmp += t[i + p * k] * a[k];
+            }
+            anew[i] = tmp;
+            fc += tmp * z[i];
+        }
+        a.copy_from_slice(&anew);
+        forecasts[l] = fc;
+        for i in 0..p {
+            for j in 0..p {
+                let mut tmp = 0.0;
+                for k in 0..p {
+                    tmp += t[i + p * k] * pp[k + p * j];
+                }
+                mm[i + p * j] = tmp;
+            }
+        }
+        for i in 0..p {
+            for j in 0..p {
+                let mut tmp = v[i + p * j];
+                for k in 0..p {
+                    tmp += mm[i + p * k] * t[j + p * k];
+                }
+                pnew[i + p * j] = tmp;
+            }
+        }
+        let mut tmp = h;
+        for i in 0..p {
+            for j in 0..p {
+                pp[i + j * p] = pnew[i + j * p];
+                tmp += z[i] * z[j] * pp[i + j * p];
+            }
+        }
+        se[l] = tmp;
+    }
+    let f = xtsp[2];
+    let start = xtsp[1] + 1.0 / f;
+    let tsp = [start, start + (n as f64 - 1.0) / f, f];
+    let pred = super::ts::with_tsp(Value::Num(forecasts.iter().map(|v| v + xm).collect()), tsp);
+    if !se_fit {
+        return Ok(pred);
+    }
+    let sigma2 = fit_nums(l, "sigma2")?.first().copied().unwrap_or(NA);
+    let se = super::ts::with_tsp(
+        Value::Num(se.iter().map(|v| (v * sigma2).sqrt()).collect()),
+        tsp,
+    );
+    Ok(Value::List(List::named(vec![("pred", pred), ("se", se)])))
 }
 
 /// `deparse1(substitute(xreg))` names the coefficients of an `xreg`
@@ -1819,6 +2053,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ("code", Type::num(1)),
             ("n.cond", Type::num(1)),
             ("nobs", Type::num(1)),
+            ("model", Type::Any),
         ],
     ))
 }

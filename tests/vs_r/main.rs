@@ -53,6 +53,7 @@ mod library39;
 mod library4;
 mod library40;
 mod library41;
+mod library42;
 mod library5;
 mod library6;
 mod library7;

@@ -110,6 +110,11 @@ fn loess_component(args: &Args<&Value>, name: &str) -> Option<Result<Value, Kern
     )
 }
 
+/// An `arima` fit, whose residuals are its own field.
+pub(super) fn is_arima_type(args: &Args<Type>) -> bool {
+    matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::arima::CLASS)
+}
+
 pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if is_loess_type(args) || is_isoreg_type(args) {
         return Ok(Type::num_unknown());
@@ -140,7 +145,7 @@ const NLS_TYPES: &[&str] = &["response", "pearson"];
 const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
 
 pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if is_loess_type(args) || is_isoreg_type(args) {
+    if is_loess_type(args) || is_isoreg_type(args) || is_arima_type(args) {
         return Ok(Type::num_unknown());
     }
     let model = model_type(args, "object")?;
@@ -184,6 +189,15 @@ pub(super) fn arg_error(choices: &[&str]) -> String {
 pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(v) = loess_component(args, "residuals") {
         return v;
+    }
+    if crate::kernels::arima::is_arima(args.get("object")) {
+        // residuals.default: the fit's own, any `type` ignored.
+        if let Some(Value::List(l)) = args.get("object").map(crate::kernels::names::bare) {
+            return l
+                .field("residuals")
+                .cloned()
+                .ok_or_else(|| KernelError::new("an Arima fit without its 'residuals'"));
+        }
     }
     if let Some(object) = args
         .get("object")

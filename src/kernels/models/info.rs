@@ -112,6 +112,10 @@ fn reml_arg(args: &Args<&Value>, kind: Kind, ctx: &mut Ctx) -> Result<bool, Kern
 
 /// One model's `logLik` for `AIC`/`BIC`: its value, `df` and `nobs`.
 fn model_log_lik(v: &Value, func: &str) -> Result<LogLik, KernelError> {
+    if crate::kernels::arima::is_arima(Some(v)) {
+        let (value, df, nobs) = crate::kernels::arima::log_lik(v)?;
+        return Ok(LogLik { value, df, nobs });
+    }
     if let Some(fit) = Nls::of(Some(v)) {
         let (value, df, nobs) = fit.log_lik()?;
         return Ok(LogLik { value, df, nobs });
@@ -150,7 +154,11 @@ fn table_of(lls: &[LogLik], column: &str, crit: impl Fn(&LogLik) -> f64, ctx: &m
 }
 
 pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    model_type(args, "object")?;
+    let arima =
+        matches!(args.func, "logLik" | "AIC" | "BIC") && super::accessors::is_arima_type(args);
+    if !arima {
+        model_type(args, "object")?;
+    }
     if args.func == "AIC" {
         args.const_scalar_or("k", Some(2.0))?;
     }
@@ -181,6 +189,12 @@ pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 }
 
 pub(super) fn log_lik_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(v) = args
+        .get("object")
+        .filter(|v| crate::kernels::arima::is_arima(Some(*v)))
+    {
+        return Ok(Value::scalar(crate::kernels::arima::log_lik(v)?.0));
+    }
     if let Some(fit) = Nls::of(args.get("object")) {
         // logLik.nls refuses REML and reads nothing else.
         if let Some((_, v)) = args.dots().find(|(n, _)| *n == Some("REML")) {

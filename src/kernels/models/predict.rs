@@ -39,7 +39,7 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         }
     }
     if let Some(Type::Record { class, .. }) = args.ty("object") {
-        if class == super::super::holt_winters::CLASS {
+        if class == super::super::holt_winters::CLASS || class == super::super::arima::CLASS {
             return Ok(Type::Any);
         }
     }
@@ -121,6 +121,16 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             args.get("object").unwrap_or(&Value::Null),
             n_ahead,
             dot("prediction.interval"),
+        );
+    }
+    if super::super::arima::is_arima(args.get("object")) {
+        // predict.Arima(object, n.ahead = 1L, newxreg = NULL, se.fit =
+        // TRUE): n.ahead is the second argument (newdata here) or named.
+        return super::super::arima::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            dot("n.ahead").or_else(|| args.get("newdata")),
+            dot("newxreg"),
+            args.get("se.fit"),
         );
     }
     if loess::is_loess(args.get("object")) {
