@@ -2,12 +2,25 @@
 //! and short labels for seconds.
 
 /// A tick step for an axis from 0 to `span` seconds with about `target`
-/// ticks: 1, 2 or 5 × 10^k.
+/// ticks: 1, 2 or 5 × 10^k, and past 20 s per tick half minutes, minutes,
+/// hours or days.
 pub fn tick_step(span: f64, target: usize) -> f64 {
     if !(span.is_finite() && span > 0.0) {
         return 1.0;
     }
     let raw = span / target.max(1) as f64;
+    if raw > 20.0 {
+        // Past 20 s a tick falls on the clock's own steps: ticks every
+        // 1000 s would read 16m40s, 33m20s, ...
+        const CLOCK: [f64; 12] = [
+            30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1_800.0, 3_600.0, 7_200.0, 10_800.0, 21_600.0,
+            43_200.0,
+        ];
+        if let Some(&step) = CLOCK.iter().find(|&&c| c >= raw) {
+            return step;
+        }
+        return (raw / 86_400.0).ceil() * 86_400.0;
+    }
     let mag = 10f64.powf(raw.log10().floor());
     let norm = raw / mag;
     let nice = if norm <= 1.0 {
@@ -34,8 +47,18 @@ pub fn ticks(from: f64, to: f64, step: f64) -> Vec<f64> {
         .collect()
 }
 
-/// `0s`, `0.25s`, `1.5s`, `2m30s`: as short as the step allows.
+/// `0s`, `0.25s`, `1.5s`, `2m30s`, `3h`, `2h30m`: as short as the step
+/// allows.
 pub fn label(t: f64, step: f64) -> String {
+    if t >= 7_200.0 && step >= 60.0 {
+        let whole = (t / 60.0).round() as u64;
+        let (h, m) = (whole / 60, whole % 60);
+        return if m == 0 {
+            format!("{h}h")
+        } else {
+            format!("{h}h{m}m")
+        };
+    }
     if t >= 120.0 && step >= 1.0 {
         // Whole seconds first, as `report::units::seconds` does: a tick a
         // hair under 3 minutes reads 3m, not 2m60s.
@@ -66,5 +89,12 @@ mod tests {
         assert_eq!(label(180.0 - 1e-7, 60.0), "3m");
         assert_eq!(label(1.5, 0.5), "1.5s");
         assert_eq!(label(60.0, 10.0), "60s");
+        assert_eq!(label(9_000.0, 1_800.0), "2h30m");
+        assert_eq!(label(10_800.0, 3_600.0), "3h");
+        assert_eq!(label(7_200.0, 30.0), "120m");
+        assert_eq!(tick_step(600.0, 10), 60.0);
+        assert_eq!(tick_step(3_000.0, 10), 300.0);
+        assert_eq!(tick_step(36_000.0, 10), 3_600.0);
+        assert_eq!(tick_step(30.0 * 86_400.0, 10), 3.0 * 86_400.0);
     }
 }

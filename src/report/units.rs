@@ -1,7 +1,9 @@
 //! Quantities as people read them, in every view (terminal UI, headless
 //! table, charts): durations in a unit that fits, relative errors.
 
-/// Seconds for tables: `40µs`, `0.4ms`, `12ms`, `1.23s`, `4m05s`.
+/// Seconds for tables: `40µs`, `0.4ms`, `12ms`, `1.23s`, `4m05s`,
+/// `3h07m`, `5d02h`, and past 999 days `4e14d` (a cost model's guess for
+/// an absurd size, which must still read as a duration).
 pub fn seconds(t: f64) -> String {
     if !t.is_finite() {
         return "-".into();
@@ -16,10 +18,18 @@ pub fn seconds(t: f64) -> String {
         format!("{:.0}ms", t * 1000.0)
     } else if t < 120.0 {
         format!("{t:.2}s")
-    } else {
+    } else if t.round() < 7_200.0 {
         // Whole seconds first, so that 179.6 s reads 3m00s, not 2m60s.
         let whole = t.round() as u64;
         format!("{}m{:02}s", whole / 60, whole % 60)
+    } else if (t / 60.0).round() < 2_880.0 {
+        let whole = (t / 60.0).round() as u64;
+        format!("{}h{:02}m", whole / 60, whole % 60)
+    } else if (t / 3_600.0).round() < 999.0 * 24.0 {
+        let whole = (t / 3_600.0).round() as u64;
+        format!("{}d{:02}h", whole / 24, whole % 24)
+    } else {
+        format!("{:.0e}d", t / 86_400.0)
     }
 }
 
@@ -62,6 +72,13 @@ mod tests {
         assert_eq!(seconds(245.0), "4m05s");
         assert_eq!(seconds(179.6), "3m00s");
         assert_eq!(seconds(120.0), "2m00s");
+        assert_eq!(seconds(7_199.6), "2h00m");
+        assert_eq!(seconds(7_200.0), "2h00m");
+        assert_eq!(seconds(11_220.0), "3h07m");
+        assert_eq!(seconds(172_799.0), "2d00h");
+        assert_eq!(seconds(5.0 * 86_400.0 + 7_000.0), "5d02h");
+        assert_eq!(seconds(1e20), "1e15d");
+        assert_eq!(seconds(f64::MAX), "2e303d");
         assert_eq!(bytes(512), "512 B");
         assert_eq!(bytes(1536), "1.5 KiB");
         assert_eq!(bytes(3 << 30), "3.0 GiB");
