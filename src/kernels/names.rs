@@ -325,6 +325,9 @@ pub fn reads_names(func: &str) -> bool {
             | "dim<-"
             // An array's dimensions are its `dim` attribute.
             | "dim"
+            // Its table form is an array of counts (the factor form strips
+            // names itself).
+            | "mantelhaen.test"
             | "is.array"
             // R prints and returns its argument, attributes and all.
             | "print"

@@ -3,11 +3,13 @@
 //! the Mantel-Haenszel test with the common odds ratio's estimate and
 //! interval, or (`exact = TRUE`) the exact conditional test (d2x2xk.c
 //! ported, the estimate and interval by `uniroot`); otherwise the
-//! generalized I x J x K test. flowcast has no 3-dimensional arrays, so
-//! the table form `mantelhaen.test(x)` cannot be given: a matrix gets R's
-//! own answer for a 2-dimensional one.
+//! generalized I x J x K test. `x` is either the I x J x K table itself (a
+//! 3-dimensional array, as `table` or `xtabs` of three factors give) or the
+//! first of three factors.
 
+use super::super::arrays::array_dims;
 use super::super::factor::{as_factor, drop_unused};
+use super::super::names::bare;
 use super::super::linalg::linpack::{dqrdc2, dqrsl, Job};
 use super::super::nmath::dfun::dhyper;
 use super::super::nmath::qnorm::qnorm;
@@ -41,7 +43,7 @@ impl Table {
 }
 
 fn factor_of(v: &Value) -> Result<Factor, KernelError> {
-    as_factor(v).map_err(|_| {
+    as_factor(bare(v)).map_err(|_| {
         KernelError::new(format!(
             "flowcast's mantelhaen.test takes factors or vectors, not {}",
             v.type_name()
@@ -68,7 +70,7 @@ fn table(x: &Value, y: &Value, z: &Value) -> Result<Table, KernelError> {
     let (fx, fy) = (drop_unused(&keep(&fx)), drop_unused(&keep(&fy)));
     // table() keeps a factor's levels, used or not; other values become
     // factor(z[OK]).
-    let fz = if matches!(z, Value::Factor(_)) {
+    let fz = if matches!(bare(z), Value::Factor(_)) {
         keep(&fz)
     } else {
         drop_unused(&keep(&fz))
@@ -87,15 +89,40 @@ fn table(x: &Value, y: &Value, z: &Value) -> Result<Table, KernelError> {
     Ok(Table { i, j, k, t })
 }
 
-fn sum(v: &[f64]) -> f64 {
-    ldouble::sum(v).to_f64()
-}
-
-pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let x = args.get("x").unwrap_or(&Value::Null);
+/// The table form: `x` a 3-dimensional array of counts, checked as R's
+/// `is.array(x)` branch does. `None` when `x` is no array (the factor form).
+fn array_table(x: &Value) -> Result<Option<Table>, KernelError> {
     if matches!(x, Value::Mat(_) | Value::BoolMat(_)) {
         return Err(KernelError::new("'x' must be a 3-dimensional array"));
     }
+    if let Value::Named(n) = x {
+        if n.attrs.iter().any(|(k, _)| k == "dim") {
+            let Some(dims) = array_dims(x).filter(|d| d.len() == 3) else {
+                return Err(KernelError::new("'x' must be a 3-dimensional array"));
+            };
+            let t: Vec<f64> = match n.value.as_f64_slice() {
+                Some(v) => v.into_owned(),
+                None => return Err(KernelError::new("'x' must be a 3-dimensional array")),
+            };
+            if t.iter().any(|v| v.is_nan()) {
+                return Err(KernelError::new("NAs are not allowed"));
+            }
+            if dims.iter().any(|&d| d < 2) {
+                return Err(KernelError::new("each dimension in table must be >= 2"));
+            }
+            return Ok(Some(Table {
+                i: dims[0],
+                j: dims[1],
+                k: dims[2],
+                t,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The factor form: `x`, `y` and `z` tabulated over their complete cases.
+fn factors_table(x: &Value, args: &Args<&Value>) -> Result<Table, KernelError> {
     let y = match args.get("y") {
         None | Some(Value::Null) => {
             return Err(KernelError::new(
@@ -112,7 +139,19 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         }
         Some(z) => z,
     };
-    let t = table(x, y, z)?;
+    table(x, y, z)
+}
+
+fn sum(v: &[f64]) -> f64 {
+    ldouble::sum(v).to_f64()
+}
+
+pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let t = match array_table(x)? {
+        Some(t) => t,
+        None => factors_table(x, args)?,
+    };
     for k in 0..t.k {
         let s: f64 = t.t[k * t.i * t.j..(k + 1) * t.i * t.j].iter().sum();
         if s < 2.0 {

@@ -38,7 +38,9 @@ pub fn beta(a: f64, b: f64) -> f64 {
     } else if !a.is_finite() || !b.is_finite() {
         0.0
     } else if a + b < XMAX {
-        (1.0 / gammafn(a + b)) * (gammafn(a) * gammafn(b))
+        // Left to right, as beta.c: 1/Γ(a+b) first keeps Γ(a)·Γ(b) of tiny
+        // arguments from overflowing (beta(1e-200, 1e-200) is 2e200).
+        (1.0 / gammafn(a + b)) * gammafn(a) * gammafn(b)
     } else {
         lbeta(a, b).exp()
     }
@@ -182,5 +184,11 @@ mod tests {
         assert_eq!(beta(0.0, 2.0), f64::INFINITY);
         assert_eq!(beta(f64::INFINITY, 2.0), 0.0);
         assert!((beta(2.0, 3.0) - 1.0 / 12.0).abs() < 1e-16);
+        // R 4.2.2 gives 2e200: 1/Γ(2e-200) times Γ(1e-200), then times Γ(1e-200).
+        assert_eq!(
+            beta(1e-200, 1e-200),
+            (1.0 / gammafn(2e-200)) * gammafn(1e-200) * gammafn(1e-200)
+        );
+        assert!(beta(1e-200, 1e-200).is_finite());
     }
 }
