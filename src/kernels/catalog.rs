@@ -124,7 +124,8 @@ fn note(name: &str) -> Option<&'static str> {
             " (`missing(x)` inside a function: whether its call gave the parameter `x` an argument)",
         ),
         "loadings" => Some(" (the matrix without R's class \"loadings\", as `unclass` shows it)"),
-        "cophenetic" => Some(" (of an hclust tree; the dist carries no labels)"),
+        "cophenetic" => Some(" (of an hclust tree)"),
+        "as.dist" => Some(" (of a square matrix: a non-square one, where R warns and makes a dist no function can use, is refused)"),
         "try" => Some(" (prints nothing whatever `silent`; the error text names the innermost call around the error, the `try` call for a `stop` written in `expr`, and a generic's default method for solve, chol, quantile, median, diff, scale, sort, seq, rev, unique and t, as R names them)"),
         "arima.sim" => Some(
             " (a series starting at 1; `rand.gen` a function of `n` and `...` or a function's name, rnorm when not given; `start.innov`'s default is drawn before `innov`'s, as in R, but an `innov` given as a random call is drawn before the call runs, whereas R draws it after the burn-in)",

@@ -3,7 +3,7 @@
 //! "loadings" only changes how it prints) and stats/R/cophenetic.R's
 //! `cophenetic.default` over an hclust tree: each merge's height written
 //! between every member of its two branches, read back as `as.dist` of
-//! the symmetric matrix.
+//! the symmetric matrix, labelled by the tree's labels.
 
 use super::names::bare;
 use super::value::List;
@@ -115,6 +115,11 @@ fn cophenetic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         height,
         nobs,
     } = tree(x)?;
+    // `dimnames(out) <- list(x$labels, x$labels)` before as.dist.
+    let labels = match bare(x) {
+        Value::List(l) => l.field("labels").cloned().unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
     let mut out = vec![0.0; nobs * nobs];
     let mut ilist: Vec<Vec<usize>> = Vec::with_capacity(merge.len());
     for (i, inds) in merge.iter().enumerate() {
@@ -145,6 +150,7 @@ fn cophenetic_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         vec![
             ("values", Value::Num(values)),
             ("size", Value::scalar(nobs as f64)),
+            ("labels", labels),
         ],
     )))
 }
@@ -180,6 +186,7 @@ fn cophenetic_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 "size",
                 n.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
             ),
+            ("labels", Type::Any),
         ],
     ))
 }

@@ -449,6 +449,7 @@ fn keeps_first(func: &str) -> bool {
             | "prop.table"
             | "proportions"
             | "rank"
+            | "p.adjust"
             | "pmin"
             | "pmax"
             | "ifelse"
@@ -519,7 +520,7 @@ pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
     match func {
         "sapply" | "vapply" | "lapply" | "mapply" | "Map" | "unlist" | "colMeans" | "colSums"
         | "rowMeans" | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix"
-        | "t" | "scale" => true,
+        | "t" | "scale" | "cutree" | "prcomp" => true,
         "c" => given.iter().any(|(tag, _)| tag.is_some()),
         _ => false,
     }
@@ -537,12 +538,122 @@ pub fn carry(
     if func == "scale" {
         return scale_names(given, matched, result);
     }
+    if func == "prcomp" {
+        return prcomp_names(given, matched, result);
+    }
+    if matches!(func, "dist" | "as.dist" | "cutree") {
+        return cluster_labels(func, given, matched, result);
+    }
     let named = carry_names(func, given, matched, result);
     let named = match kept_table(func, given, matched, &named) {
         Some(dnn) => tabled(named, dnn),
         None => named,
     };
     kept_attrs(func, given, kept_tsp(func, given, named))
+}
+
+/// prcomp.default's names from x's dimnames: the rotation's rows and the
+/// center and scale by x's columns, the scores' rows by x's rows (the
+/// kernel names the components PC1, PC2, ...).
+fn prcomp_names(
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: Value,
+) -> Value {
+    let first = given.first().map(|(_, v)| *v);
+    let Some(x) = matched.and_then(|m| m.get_if_formal("x")).or(first) else {
+        return result;
+    };
+    let (rows, cols) = table_dimnames(x);
+    let Value::List(mut l) = result else {
+        return result;
+    };
+    if rows.is_none() && cols.is_none() {
+        return Value::List(l);
+    }
+    let names = l.names.clone().unwrap_or_default();
+    for (k, name) in names.iter().enumerate() {
+        let item = std::mem::replace(&mut l.items[k], Value::Null);
+        let pcs = dimnames(&item).1.map(<[String]>::to_vec);
+        l.items[k] = match name.as_str() {
+            "rotation" => dimnamed(item, cols.clone(), pcs),
+            "x" => dimnamed(item, rows.clone(), pcs),
+            "center" | "scale" if matches!(item, Value::Num(_)) => match &cols {
+                Some(c) => named(item, c.clone()),
+                None => item,
+            },
+            _ => item,
+        };
+    }
+    Value::List(l)
+}
+
+/// The labels R's clustering functions carry: `dist` and `as.dist` label
+/// a dist by x's row names (as.dist: else its column names); cutree names
+/// its groups by the tree's labels (R's `setNames(ans, tree$labels)`),
+/// and its matrix of several cuts has columns named by `k` or `h`.
+fn cluster_labels(
+    func: &str,
+    given: &[(Option<String>, &Value)],
+    matched: Option<&Args<&Value>>,
+    result: Value,
+) -> Value {
+    let first = given.first().map(|(_, v)| *v);
+    match (func, result) {
+        ("cutree", result) => {
+            let tree = matched.and_then(|m| m.get_if_formal("tree")).or(first);
+            let labels = match tree.map(bare) {
+                Some(Value::List(l)) => match l.field("labels") {
+                    Some(Value::Str(s)) => Some(s.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if result.dims().is_none() {
+                return match labels {
+                    Some(ls) => named(result, ls),
+                    None => result,
+                };
+            }
+            let cuts = matched.and_then(|m| {
+                ["h", "k"]
+                    .iter()
+                    .filter_map(|n| m.get_if_formal(n))
+                    .find(|v| !matches!(v, Value::Null))
+                    .and_then(|v| bare(v).as_f64_slice().map(|c| c.into_owned()))
+            });
+            let cols = cuts.map(|c| {
+                c.iter()
+                    .map(|&x| super::data::combine::r_num_to_string(x))
+                    .collect()
+            });
+            dimnamed(result, labels, cols)
+        }
+        (_, Value::List(mut l)) if l.class.as_deref() == Some("dist") => {
+            let x = matched
+                .and_then(|m| m.get_if_formal(if func == "dist" { "x" } else { "m" }))
+                .or(first);
+            let labels = x.and_then(|x| {
+                let (rows, cols) = table_dimnames(x);
+                match func {
+                    "as.dist" => rows.or(cols),
+                    _ => rows,
+                }
+            });
+            let Some(labels) = labels else {
+                return Value::List(l);
+            };
+            if let Some(k) = l
+                .names
+                .as_ref()
+                .and_then(|n| n.iter().position(|n| n == "labels"))
+            {
+                l.items[k] = Value::Str(labels);
+            }
+            Value::List(l)
+        }
+        (_, result) => result,
+    }
 }
 
 /// scale.default keeps x's dimnames (a data frame's are as.matrix's) and
@@ -983,7 +1094,10 @@ fn carry_names(
             // A dist's labels, 1 to n when it has none (as.matrix.dist).
             Some(Value::List(l)) if l.class.as_deref() == Some("dist") => {
                 let n = result.dims().map_or(0, |d| d.0);
-                let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+                let labels: Vec<String> = match l.field("labels") {
+                    Some(Value::Str(s)) if s.len() == n => s.clone(),
+                    _ => (1..=n).map(|i| i.to_string()).collect(),
+                };
                 dimnamed(result, Some(labels.clone()), Some(labels))
             }
             Some(x) => match names(x) {

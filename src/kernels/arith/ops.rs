@@ -287,6 +287,9 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     if let Some(r) = super::complex_ops::ops(op, e1, e2, ctx) {
         return r;
     }
+    if let Some(r) = dist_ops(op, e1, e2, ctx) {
+        return r;
+    }
     match e2 {
         None => {
             if !matches!(op, Op::Add | Op::Sub) {
@@ -311,6 +314,94 @@ fn arith_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
             Ok(to_value(data, dims))
         }
     }
+}
+
+/// Arithmetic with a dist object (`1 - d`, `d^2`): R computes on its
+/// numbers and, as for any vector, keeps the attributes of an operand as
+/// long as the answer (`R_binary`'s copyMostAttrib), so the answer is a
+/// dist of the same size and labels; `None` when neither operand is one.
+fn dist_ops(
+    op: Op,
+    e1: &Value,
+    e2: Option<&Value>,
+    ctx: &mut Ctx,
+) -> Option<Result<Value, KernelError>> {
+    let (d1, d2) = (e1.dist_values(), e2.and_then(Value::dist_values));
+    if d1.is_none() && d2.is_none() {
+        return None;
+    }
+    fn numbers(v: &Value, unary: bool) -> Result<std::borrow::Cow<'_, [f64]>, KernelError> {
+        match v.dist_values() {
+            Some(d) => Ok(std::borrow::Cow::Borrowed(d)),
+            // Any other operand is its numbers, recycled against the dist's.
+            None => operand(v, unary).map(|(d, _)| d),
+        }
+    }
+    let a = match numbers(e1, e2.is_none()) {
+        Ok(a) => a,
+        Err(e) => return Some(Err(e)),
+    };
+    let data = match e2 {
+        None => {
+            if !matches!(op, Op::Add | Op::Sub) {
+                return Some(Err(KernelError::new("invalid unary operator")));
+            }
+            unary(op, &a)
+        }
+        Some(e2) => {
+            let b = match numbers(e2, false) {
+                Ok(b) => b,
+                Err(e) => return Some(Err(e)),
+            };
+            if ragged(a.len(), b.len()) {
+                ctx.warn(RECYCLE);
+            }
+            match binary(op, &a, None, &b, None) {
+                Ok((data, _)) => data,
+                Err(m) => return Some(Err(KernelError(m))),
+            }
+        }
+    };
+    let template = match (d1, d2) {
+        (Some(d), _) if d.len() == data.len() => e1,
+        (_, Some(d)) if d.len() == data.len() => e2?,
+        _ => return Some(Ok(Value::Num(data))),
+    };
+    let Value::List(l) = template else {
+        return Some(Ok(Value::Num(data)));
+    };
+    let mut l = l.clone();
+    if let Some(k) = l
+        .names
+        .as_ref()
+        .and_then(|n| n.iter().position(|n| n == "values"))
+    {
+        l.items[k] = Value::Num(data);
+    }
+    Some(Ok(Value::List(l)))
+}
+
+/// [`dist_ops`]' type: the dist's own when the other operand is a single
+/// number or a dist, else numbers of a length found only when run.
+fn dist_ops_shape(t1: &Type, t2: Option<&Type>) -> Option<Type> {
+    let is_dist = |t: &Type| matches!(t, Type::Record { class, .. } if class == "dist");
+    let (d, other) = match (is_dist(t1), t2) {
+        (true, o) => (t1, o),
+        (false, Some(t2)) if is_dist(t2) => (t2, Some(t1)),
+        _ => return None,
+    };
+    let dlen = d.field("values").and_then(Type::len);
+    Some(match other.map(|o| (is_dist(o), o.len())) {
+        None | Some((true, _)) | Some((false, Some(1))) => d.clone(),
+        // Longer than the dist, or shorter and recycled: the answer keeps
+        // the dist's attributes only when it is as long as the dist.
+        Some((false, Some(n))) => match dlen {
+            Some(k) if n == k || (n < k && n > 0) => d.clone(),
+            Some(k) => Type::num(n.max(k) * usize::from(n > 0)),
+            None => Type::Any,
+        },
+        Some((false, None)) => Type::Any,
+    })
 }
 
 /// What a shape rule knows about a numeric operand.
@@ -357,6 +448,9 @@ fn arith_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     }
     if let Some(t) = super::complex_ops::ops_shape(op, &t1, args.ty("e2")) {
         return t.map_err(ArgError::call);
+    }
+    if let Some(t) = dist_ops_shape(&t1, args.ty("e2")) {
+        return Ok(t);
     }
     let Some(t2) = args.ty("e2").cloned() else {
         if !matches!(op, Op::Add | Op::Sub) {

@@ -16,6 +16,16 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             .and_then(|(r, _)| r)
             .map(|r| r + 1),
         Type::Any => None,
+        // R's `tree$merge` fails first on an atomic vector.
+        other @ (Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Mat { .. } | Type::BoolMat { .. }) => {
+            return Err(args.error(
+                "tree",
+                format!(
+                    "$ operator is invalid for atomic vectors: cutree() needs an hclust object as 'tree', not {}",
+                    other.describe()
+                ),
+            ))
+        }
         other => {
             return Err(args.error(
                 "tree",

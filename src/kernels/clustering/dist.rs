@@ -74,6 +74,8 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     Type::str_const,
                 ),
             ),
+            // x's row names, set by `names::carry`.
+            ("labels", Type::Any),
         ],
     ))
 }
@@ -94,8 +96,90 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
             ("values", Value::Num(values)),
             ("size", Value::scalar(x.nrow as f64)),
             ("method", Value::string(METHODS[method])),
+            ("labels", Value::Null),
         ],
     )))
+}
+
+/// `as.dist(m, diag, upper)`: R 4.2.2's stats/R/dist.R `as.dist.default`,
+/// the lower triangle `m[row(m) > col(m)]` of a square matrix as a dist
+/// of size `nrow(m)` (its labels, m's row or else column names, are set
+/// by `names::carry`); a dist is returned as it is.
+pub(super) fn as_dist_eval(
+    args: &Args<&Value>,
+    _: &mut crate::kernels::Ctx,
+) -> Result<Value, KernelError> {
+    let m = args
+        .get("m")
+        .ok_or_else(|| KernelError::new("argument \"m\" is missing, with no default"))?;
+    if let Value::List(l) = m {
+        if l.class.as_deref() == Some("dist") {
+            return Ok(m.clone());
+        }
+    }
+    let x = as_matrix(m, "as.dist", "m")?;
+    // R only warns "non-square matrix" and makes a dist whose length does
+    // not fit its size, which every later use refuses.
+    if x.nrow != x.ncol {
+        return Err(KernelError::new(format!(
+            "flowcast's as.dist takes a square matrix (R warns \"non-square matrix\"): this one is {}x{}",
+            x.nrow, x.ncol
+        )));
+    }
+    let n = x.nrow;
+    let mut values = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+    for j in 0..n {
+        for i in j + 1..n {
+            values.push(x.data[i + j * n]);
+        }
+    }
+    Ok(Value::List(List::record(
+        "dist",
+        vec![
+            ("values", Value::Num(values)),
+            ("size", Value::scalar(n as f64)),
+            ("labels", Value::Null),
+        ],
+    )))
+}
+
+pub(super) fn as_dist_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let m = args.ty("m").unwrap_or(&Type::Any);
+    if let Type::Record { class, .. } = m {
+        if class == "dist" {
+            return Ok(m.clone());
+        }
+    }
+    let Some((rows, cols)) = matrix_dims(m) else {
+        return Err(args.error(
+            "m",
+            format!("as.dist() needs a numeric matrix, not {}", m.describe()),
+        ));
+    };
+    if let (Some(r), Some(c)) = (rows, cols) {
+        if r != c {
+            return Err(args.error(
+                "m",
+                format!("flowcast's as.dist takes a square matrix (R warns \"non-square matrix\"): this one is {r}x{c}"),
+            ));
+        }
+    }
+    Ok(Type::record(
+        "dist",
+        vec![
+            (
+                "values",
+                rows.map_or_else(Type::num_unknown, |n| {
+                    Type::num(n * n.saturating_sub(1) / 2)
+                }),
+            ),
+            (
+                "size",
+                rows.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
+            ),
+            ("labels", Type::Any),
+        ],
+    ))
 }
 
 /// `as.matrix` of a dist object (R's `as.matrix.dist`): the symmetric

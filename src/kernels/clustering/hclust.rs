@@ -92,6 +92,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 "dist.method",
                 str1(d.field("method").and_then(Type::const_str)),
             ),
+            ("labels", Type::Any),
         ],
     ))
 }
@@ -137,10 +138,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
     let (ia, ib, crit) = agglomerate(n, method + 1, members, &mut diss);
     let (merge, order) = hcass2(n, &ia, &ib);
     let merge = DMatrix::from_fn(n - 1, 2, |i, j| merge[i][j] as f64);
-    let dist_method = match d {
-        Value::List(l) => l.field("method").cloned().unwrap_or(Value::Null),
+    let field = |name: &str| match d {
+        Value::List(l) => l.field(name).cloned().unwrap_or(Value::Null),
         _ => Value::Null,
     };
+    let (dist_method, labels) = (field("method"), field("labels"));
     Ok(Value::List(List::record(
         "hclust",
         vec![
@@ -152,6 +154,8 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut crate::kernels::Ctx) -> Result<V
             ),
             ("method", Value::string(METHODS[method])),
             ("dist.method", dist_method),
+            // R's hclust: `labels = attr(d, "Labels")`.
+            ("labels", labels),
         ],
     )))
 }

@@ -1,4 +1,4 @@
-//! Clustering: `dist`, `hclust`, `cutree` and `kmeans`, ported from R's own
+//! Clustering: `dist`, `as.dist`, `hclust`, `cutree` and `kmeans`, ported from R's own
 //! sources (`distance.c`, `hclust.f`, `hclust-utils.c`, `kmns.f`,
 //! `kmeans.c` and the R wrappers in package stats) so that merges, orders
 //! and cluster labels are R's exactly and heights agree to rounding.
@@ -25,6 +25,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: dist::shape,
         eval: dist::eval,
+    },
+    Kernel {
+        name: "as.dist",
+        params: &[req("m"), opt("diag"), opt("upper")],
+        random: false,
+        shape: dist::as_dist_shape,
+        eval: dist::as_dist_eval,
     },
     Kernel {
         name: "hclust",

@@ -318,7 +318,11 @@ fn accurate_mean(col: &[f64]) -> f64 {
 }
 
 pub(super) fn prcomp_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let (n, p) = matrix_dims(args, "x")?;
+    // R's message, from svd() of the matrix that prcomp.default makes.
+    let (n, p) = matrix_dims(args, "x").map_err(|_| {
+        let t = args.ty("x").map_or_else(String::new, Type::describe);
+        args.error("x", format!("'x' must be numeric, not {t}"))
+    })?;
     let np = n.zip(p).map(|(n, p)| n.min(p));
     let rank = args.const_scalar_or("rank.", None)?.map(|r| r as usize);
     let k = match (np, rank) {

@@ -94,6 +94,17 @@ fn data<'a>(v: &'a Value, what: &str) -> Result<Data<'a>, KernelError> {
                 matrix: false,
             })
         }
+        // A dist is its numbers (cor(cophenetic(hc), d), R's cophenetic
+        // correlation).
+        Value::List(_) if v.dist_values().is_some() => {
+            let v = Cow::Borrowed(v.dist_values().unwrap_or_default());
+            Ok(Data {
+                n: v.len(),
+                v,
+                nc: 1,
+                matrix: false,
+            })
+        }
         _ => Err(KernelError::new(format!("'{what}' must be numeric"))),
     }
 }
@@ -836,6 +847,9 @@ fn dims(t: &Type) -> Option<(Option<usize>, Option<usize>, bool)> {
     match t {
         Type::Mat { rows, cols } => Some((*rows, *cols, true)),
         Type::Num { len, .. } | Type::Bool { len, .. } => Some((*len, Some(1), false)),
+        Type::Record { class, .. } if class == "dist" => {
+            Some((t.field("values").and_then(Type::len), Some(1), false))
+        }
         _ => None,
     }
 }
