@@ -520,7 +520,7 @@ pub fn may_carry(func: &str, given: &[(Option<String>, Cow<Value>)]) -> bool {
     match func {
         "sapply" | "vapply" | "lapply" | "mapply" | "Map" | "unlist" | "colMeans" | "colSums"
         | "rowMeans" | "rowSums" | "cor" | "cov" | "var" | "apply" | "is.na" | "as.matrix"
-        | "t" | "scale" | "cutree" | "prcomp" => true,
+        | "t" | "scale" | "cutree" | "prcomp" | "dist" | "as.dist" => true,
         "c" => given.iter().any(|(tag, _)| tag.is_some()),
         _ => false,
     }
@@ -637,7 +637,9 @@ fn cluster_labels(
                 let (rows, cols) = table_dimnames(x);
                 match func {
                     "as.dist" => rows.or(cols),
-                    _ => rows,
+                    // dist's as.matrix makes a named vector one column
+                    // whose row names are the names.
+                    _ => rows.or_else(|| names(x).map(<[String]>::to_vec)),
                 }
             });
             let Some(labels) = labels else {
