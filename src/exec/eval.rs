@@ -882,6 +882,26 @@ fn eval_call(
         let v = super::conditions::try_(span, args, scope, ctx, file)?;
         return Ok((v.into_owned(), None));
     }
+    // R's suppressWarnings (src/library/base/R/warnings.R) muffles every
+    // warning signalled while `expr` is evaluated: its value is returned
+    // and the step lists none of them. suppressMessages has nothing to
+    // muffle, flowcast's kernels signal no messages.
+    if func == "suppressWarnings" {
+        let raised = ctx.warnings.len();
+        let values = eval_args(func, args, scope, ctx, file);
+        ctx.warnings.truncate(raised);
+        let r = call_evaluated(
+            span,
+            (func, func_span, args),
+            values?,
+            scope,
+            ctx,
+            file,
+            trace,
+        );
+        ctx.warnings.truncate(raised);
+        return r;
+    }
     if func == "nls" {
         return nls::nls_call(span, (func, func_span, args), scope, ctx, file, trace);
     }
@@ -1378,6 +1398,9 @@ fn call_traced(
                 // and its residuals' tsp dates the forecasts.
                 || (matches!(func, "predict" | "residuals" | "resid")
                     && crate::kernels::arima::is_arima(Some(v)))
+                // An array's dimensions say which cells a margin sums.
+                || (matches!(func, "prop.table" | "proportions" | "addmargins")
+                    && crate::kernels::arrays::array_dims(v).is_some())
         };
         stripped = values
             .iter()

@@ -256,7 +256,22 @@ fn infer_node(
                                         None => Type::num_unknown(),
                                     });
                                 }
-                                infer_node(i, env, file, ctx, None, work)
+                                let t = infer_node(i, env, file, ctx, None, work)?;
+                                // `m[, -j]` with `j` unknown drops a column
+                                // rather than picking one: how many are
+                                // left is unknown, as is whether R drops
+                                // the matrix to a vector.
+                                let negated = matches!(
+                                    i.kind,
+                                    ExprKind::Unary {
+                                        op: crate::workflow::UnaryOp::Neg,
+                                        ..
+                                    }
+                                );
+                                Ok(match t {
+                                    Type::Num { value: None, .. } if negated => Type::num_unknown(),
+                                    t => t,
+                                })
                             })
                             .transpose()
                     })

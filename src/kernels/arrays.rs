@@ -505,17 +505,98 @@ pub fn index_array(
     if indices.len() != dims.len() {
         return Err(KernelError::new("incorrect number of dimensions"));
     }
-    let idx: Vec<Option<&Value>> = indices.iter().map(Option::as_ref).collect();
+    let dn = array_dimnames(x);
+    // A name subscript is the position of that name among its dimension's
+    // dimnames (R's arraySubscript: none is out of bounds).
+    let by_name: Vec<Option<Value>> = indices
+        .iter()
+        .enumerate()
+        .map(|(k, i)| match (i.as_ref().map(bare), dn.as_ref()) {
+            (Some(Value::Str(s)), Some((dn, _))) => {
+                let names = dn[k].as_deref().unwrap_or_default();
+                s.iter()
+                    .map(|s| {
+                        names
+                            .iter()
+                            .position(|n| n == s)
+                            .map(|p| p as f64 + 1.0)
+                            .ok_or_else(|| KernelError::new("subscript out of bounds"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|p| Some(Value::Num(p)))
+            }
+            (Some(Value::Str(_)), None) => {
+                Err(KernelError::new("no 'dimnames' attribute for array"))
+            }
+            _ => Ok(i.clone()),
+        })
+        .collect::<Result<_, _>>()?;
+    let idx: Vec<Option<&Value>> = by_name.iter().map(Option::as_ref).collect();
     let sel = selections(&idx, dims)?;
     let pos = picked_offsets(&sel, dims)?;
     let picked = super::index::pick_value(bare(x), &pos)?;
-    let counts = sel.iter().map(Vec::len);
-    let out: Vec<usize> = if drop {
-        counts.filter(|&c| c != 1).collect()
-    } else {
-        counts.collect()
+    let kept: Vec<usize> = (0..sel.len())
+        .filter(|&k| !drop || sel[k].len() != 1)
+        .collect();
+    let out: Vec<usize> = kept.iter().map(|&k| sel[k].len()).collect();
+    let value = shaped(picked, &out)?;
+    // The dimnames of the dimensions kept, and a table stays one.
+    let Some((dn, dnn)) = dn else {
+        return Ok(value);
     };
-    shaped(picked, &out)
+    let names_of = |k: usize| -> Option<Vec<String>> {
+        let names = dn[k].as_ref()?;
+        sel[k]
+            .iter()
+            .map(|p| p.and_then(|p| names.get(p).cloned()))
+            .collect()
+    };
+    let table = super::class::class_attr(x).is_some_and(|c| c.iter().any(|c| c == "table"));
+    let tnames = |ks: &[usize]| -> Option<Vec<String>> {
+        let d = dnn.as_ref()?;
+        Some(ks.iter().map(|&k| d[k].clone()).collect())
+    };
+    Ok(match kept[..] {
+        [k] if out[0] > 1 || !drop => match names_of(k) {
+            Some(n) => {
+                let v = super::names::named(value, n);
+                match tnames(&[k]).filter(|_| table) {
+                    Some(d) => super::names::tabled(v, d),
+                    None => v,
+                }
+            }
+            None => value,
+        },
+        [r, c] => {
+            let v = dimnamed(value, names_of(r), names_of(c));
+            match tnames(&[r, c]).filter(|_| table) {
+                Some(d) => super::names::tabled(v, d),
+                None => v,
+            }
+        }
+        _ => value,
+    })
+}
+
+/// An array's dimnames attribute: each dimension's names (or none) and
+/// the names of the dimnames.
+type ArrayDimnames = (Vec<Option<Vec<String>>>, Option<Vec<String>>);
+
+fn array_dimnames(x: &Value) -> Option<ArrayDimnames> {
+    let Value::Named(n) = x else { return None };
+    match n.attrs.iter().find(|(k, _)| k == "dimnames") {
+        Some((_, Value::List(l))) => Some((
+            l.items
+                .iter()
+                .map(|v| match bare(v) {
+                    Value::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect(),
+            l.names.clone(),
+        )),
+        _ => None,
+    }
 }
 
 /// `x[i, j, k, ...] <- value` on an array (R's ArrayAssign, subassign.c):

@@ -62,6 +62,23 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: expr_shape,
         eval: expr_eval,
     },
+    // A written suppressWarnings drops the warnings its `expr` raised
+    // (`exec::eval`); its value is `expr`'s. R's `classes` chooses which
+    // warnings, and flowcast's are all simpleWarnings.
+    Kernel {
+        name: "suppressWarnings",
+        params: &[opt("expr"), opt("classes")],
+        random: false,
+        shape: expr_shape,
+        eval: suppress_eval,
+    },
+    Kernel {
+        name: "suppressMessages",
+        params: &[opt("expr"), opt("classes")],
+        random: false,
+        shape: expr_shape,
+        eval: suppress_eval,
+    },
     Kernel {
         name: "conditionMessage",
         params: &[req("c")],
@@ -204,6 +221,14 @@ fn call_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 
 fn expr_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(args.get("expr").cloned().unwrap_or(Value::Null))
+}
+
+/// R's suppressWarnings and suppressMessages evaluate `expr` when they
+/// run, so a missing one is R's error for a missing argument.
+fn suppress_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    args.get("expr")
+        .cloned()
+        .ok_or_else(|| KernelError::new("argument \"expr\" is missing, with no default"))
 }
 
 fn expr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

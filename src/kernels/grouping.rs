@@ -1143,10 +1143,63 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                 dnn,
             ))
         }
-        _ => Err(KernelError::new(
-            "flowcast's table() tabulates one or two variables",
-        )),
+        many => {
+            if many.iter().any(|f| f.codes.len() != many[0].codes.len()) {
+                return Err(KernelError::new("all arguments must have the same length"));
+            }
+            let ones = vec![1.0; many[0].codes.len()];
+            let counts = cross_sums(many, &ones)?;
+            Ok(table_array(counts, many, dnn))
+        }
     }
+}
+
+/// The sum of `ys` in each cell of the cross-classification by `by`
+/// (every factor as long as `ys`), column-major as R's arrays are, each
+/// cell summed in row order as R's sum() sums it; rows with an NA code
+/// fall in no cell.
+pub(super) fn cross_sums(by: &[Factor], ys: &[f64]) -> Result<Vec<f64>, KernelError> {
+    let total = by
+        .iter()
+        .try_fold(1usize, |a, f| a.checked_mul(f.levels.len()))
+        .filter(|&t| t <= i32::MAX as usize)
+        .ok_or_else(|| KernelError::new("attempt to make a table with >= 2^31 elements"))?;
+    let mut cells = vec![Vec::new(); total];
+    'rows: for (k, y) in ys.iter().enumerate() {
+        let (mut at, mut stride) = (0, 1);
+        for f in by {
+            let Some(c) = f.codes[k] else { continue 'rows };
+            at += c as usize * stride;
+            stride *= f.levels.len();
+        }
+        cells[at].push(*y);
+    }
+    Ok(cells.iter().map(|c| super::nmath::rsum(c)).collect())
+}
+
+/// A table of three or more dimensions as R holds it: the counts with
+/// `dim` and `dimnames` (the factors' levels, named by `dnn`) and class
+/// "table".
+pub(super) fn table_array(counts: Vec<f64>, by: &[Factor], dnn: Vec<String>) -> Value {
+    let dn = by.iter().map(|f| f.levels.clone()).collect();
+    array_table(counts, dn, Some(dnn))
+}
+
+/// [`table_array`] from the dimnames themselves (named by `dnn`, when
+/// given).
+pub(super) fn array_table(
+    counts: Vec<f64>,
+    dn: Vec<Vec<String>>,
+    dnn: Option<Vec<String>>,
+) -> Value {
+    let dims = Value::Num(dn.iter().map(|d| d.len() as f64).collect());
+    let mut dn = List::sequence(dn.into_iter().map(Value::Str).collect());
+    dn.names = dnn;
+    let v = names::with_attr(Value::Num(counts), "dim", dims);
+    // Named's `table` describes one or two dimensions: an array's class
+    // is an attribute of its own, after its dimnames as in R.
+    let v = names::with_attr(v, "dimnames", Value::List(dn));
+    names::with_attr(v, "class", Value::string("table"))
 }
 
 fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -1180,11 +1233,6 @@ fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             rows: type_levels(a),
             cols: type_levels(b),
         },
-        [_, _, _, ..] => {
-            return Err(ArgError::call(
-                "flowcast's table() tabulates one or two variables",
-            ))
-        }
         _ => Type::Any,
     })
 }
@@ -1216,9 +1264,9 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if f.terms.iter().any(|(label, _)| label.contains(':')) {
         return Err(KernelError::new("interactions are not allowed"));
     }
-    if f.terms.is_empty() || f.terms.len() > 2 {
+    if f.terms.is_empty() {
         return Err(KernelError::new(
-            "flowcast's xtabs() cross-classifies by one or two variables",
+            "flowcast's xtabs() cross-classifies by one variable or more",
         ));
     }
     let y: Option<Vec<f64>> = match f.response.as_deref() {
@@ -1280,6 +1328,12 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Some(y) => keep.iter().map(|&i| y[i]).collect(),
         None => vec![1.0; keep.len()],
     };
+    // A table of three or more dimensions is R's array.
+    let dnn: Vec<String> = f.terms.iter().map(|(label, _)| label.clone()).collect();
+    if by.len() > 2 {
+        let sums = cross_sums(&by, &ys)?;
+        return Ok(table_array(sums, &by, dnn));
+    }
     let rows = by[0].levels.len();
     let cols = by.get(1).map_or(1, |b| b.levels.len());
     // Each cell's values in row order, summed as R's sum() sums them.
@@ -1302,7 +1356,6 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         _ => Value::Null,
     };
     // A table whose dimnames are named by the formula's terms, as R's.
-    let dnn = f.terms.iter().map(|(label, _)| label.clone()).collect();
     Ok(names::tabled(value, dnn))
 }
 
@@ -1330,12 +1383,8 @@ fn xtabs_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     rows: fixed_levels(a),
                     cols: fixed_levels(b),
                 },
-                _ => {
-                    return Err(args.error(
-                        "formula",
-                        "flowcast's xtabs() cross-classifies by one or two variables",
-                    ))
-                }
+                // An array of three or more dimensions.
+                _ => Type::Any,
             })
         }
         Some(Type::Any) => Ok(Type::Any),

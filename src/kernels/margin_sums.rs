@@ -117,6 +117,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    if super::arrays::array_dims(x).is_some() {
+        if let Some(t) = super::ftable::as_table(x) {
+            return array_sums(args, t);
+        }
+    }
     let a = array(x)?;
     let margin = match args.get("margin") {
         Some(m) if !m.is_empty() => margins(m, &a)?,
@@ -173,6 +178,52 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(match a.dnn {
         Some(dnn) => tabled(v, vec![dnn[d].clone()]),
         None => v,
+    })
+}
+
+/// marginSums of an array of three or more dimensions:
+/// `apply(x, margin, sum)`, a table of the margins kept (in the order
+/// given) with their dimnames.
+fn array_sums(args: &Args<&Value>, t: super::ftable::Table) -> Result<Value, KernelError> {
+    let a = Array {
+        cells: Vec::new(),
+        dims: t.dx.clone(),
+        dimnames: Vec::new(),
+        dnn: t.dnn.clone(),
+    };
+    let margin = match args.get("margin") {
+        Some(m) if !m.is_empty() => margins(m, &a)?,
+        _ => return Ok(Value::scalar(super::summary::sum(&t.cells, false))),
+    };
+    let keep: Vec<usize> = margin.iter().map(|&k| k + 1).collect();
+    let sums = super::ftable::collapse(&t, &keep);
+    let dn = |k: usize| t.dn[k].clone();
+    let dnn = |ks: &[usize]| {
+        t.dnn
+            .as_ref()
+            .map(|d| ks.iter().map(|&k| d[k].clone()).collect())
+    };
+    Ok(match margin[..] {
+        [k] => {
+            let v = named(Value::Num(sums), dn(k));
+            match dnn(&[k]) {
+                Some(d) => tabled(v, d),
+                None => v,
+            }
+        }
+        [r, c] => {
+            let m = DMatrix::from_vec(t.dx[r], t.dx[c], sums);
+            let v = dimnamed(Value::Mat(m), Some(dn(r)), Some(dn(c)));
+            match dnn(&[r, c]) {
+                Some(d) => tabled(v, d),
+                None => v,
+            }
+        }
+        _ => super::grouping::array_table(
+            sums,
+            margin.iter().map(|&k| dn(k)).collect(),
+            dnn(&margin),
+        ),
     })
 }
 

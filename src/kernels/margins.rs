@@ -74,6 +74,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             KernelError::new(format!("'margin' must be numbers, not {}", v.type_name()))
         })?),
     };
+    if super::arrays::array_dims(a).is_some() {
+        if let Some(t) = super::ftable::as_table(a) {
+            return array_margins(t, margin.as_deref(), args.has("FUN"), &fun, ctx);
+        }
+    }
     match a {
         Value::Num(_) | Value::Bool(_) => {
             let mut v = a.as_f64_slice().unwrap_or_default().into_owned();
@@ -120,6 +125,65 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         }
         _ => Err(KernelError::new(NOT_TABLE)),
     }
+}
+
+/// addmargins of an array of three or more dimensions, as R's
+/// `expand.one` for each margin in turn: the array grows by one slice
+/// along that dimension, each of its cells FUN of the cells along the
+/// dimension that share its other indices, labelled "Sum" for R's default
+/// FUN.
+fn array_margins(
+    mut t: super::ftable::Table,
+    margin: Option<&[f64]>,
+    fun_given: bool,
+    fun: &Fun,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    if fun_given {
+        return Err(KernelError::new(
+            "flowcast's addmargins() takes the default FUN for an array of three or more dimensions",
+        ));
+    }
+    for k in margins(margin, t.dx.len()).map_err(KernelError::new)? {
+        let d = k - 1;
+        let mut dims = t.dx.clone();
+        dims[d] += 1;
+        let total: usize = dims.iter().product();
+        let stride_old: Vec<usize> =
+            t.dx.iter()
+                .scan(1, |s, &x| {
+                    let here = *s;
+                    *s *= x;
+                    Some(here)
+                })
+                .collect();
+        let mut cells = Vec::with_capacity(total);
+        for at in 0..total {
+            let (mut rest, mut idx) = (at, Vec::with_capacity(dims.len()));
+            for &x in &dims {
+                idx.push(rest % x);
+                rest /= x;
+            }
+            let base: usize = idx
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != d)
+                .map(|(j, &i)| i * stride_old[j])
+                .sum();
+            if idx[d] < t.dx[d] {
+                cells.push(t.cells[base + idx[d] * stride_old[d]]);
+            } else {
+                let slice = (0..t.dx[d])
+                    .map(|i| t.cells[base + i * stride_old[d]])
+                    .collect();
+                cells.push(margin_value(fun, slice, ctx)?);
+            }
+        }
+        t.cells = cells;
+        t.dx = dims;
+        t.dn[d].push("Sum".to_string());
+    }
+    Ok(super::grouping::array_table(t.cells, t.dn, t.dnn))
 }
 
 fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {

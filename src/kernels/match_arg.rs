@@ -32,7 +32,7 @@ fn texts(v: &Value) -> Vec<String> {
 /// R's pmatch of one string with `duplicates.ok = TRUE`: an exact match,
 /// else the one choice it is a prefix of (none when several are, or when
 /// it is empty).
-fn pmatch(s: &str, table: &[String]) -> Option<usize> {
+pub(super) fn pmatch(s: &str, table: &[String]) -> Option<usize> {
     if s.is_empty() {
         return None;
     }

@@ -65,6 +65,7 @@ mod factanal;
 mod factor;
 pub(crate) mod fft;
 mod filter;
+mod ftable;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
@@ -400,6 +401,7 @@ pub fn registry() -> &'static Registry {
             ave::KERNELS,
             expand_grid::KERNELS,
             margins::KERNELS,
+            ftable::KERNELS,
             names::KERNELS,
             row_names::KERNELS,
             replace::KERNELS,

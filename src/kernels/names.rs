@@ -71,6 +71,12 @@ fn dimnames_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
             l.names = n.table.clone();
             Value::List(l)
         }
+        // An array's dimnames are an attribute of their own.
+        Value::Named(n) if n.attrs.iter().any(|(k, _)| k == "dimnames") => n
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "dimnames")
+            .map_or(Value::Null, |(_, v)| v.clone()),
         // A one-way table's dimnames: its names, named as the table's.
         Value::Named(n) if n.table.is_some() => {
             let mut l = List::sequence(vec![side(n.names.as_deref())]);
@@ -301,6 +307,8 @@ pub fn reads_names(func: &str) -> bool {
             | "colnames"
             | "rownames"
             | "dimnames"
+            // A table's dimnames are ftable's row.vars and col.vars.
+            | "ftable"
             | "list"
             | "nls"
             | "data.frame"

@@ -55,6 +55,7 @@ mod library40;
 mod library41;
 mod library42;
 mod library43;
+mod library44;
 mod library5;
 mod library6;
 mod library7;

@@ -51,6 +51,9 @@ pub(in crate::kernels) static KERNELS: &[Kernel] = &[
 /// `sweep(x, margin, marginSums(x, margin), "/")`, each sum R's.
 fn prop_table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
+    if crate::kernels::arrays::array_dims(x).is_some() {
+        return array_prop_table(x, args.get("margin"));
+    }
     let margin = match args.get("margin") {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_scalar() {
@@ -91,6 +94,61 @@ fn prop_table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             other.type_name()
         ))),
     }
+}
+
+/// prop.table of an array of three or more dimensions:
+/// `sweep(x, margin, marginSums(x, margin), "/")`, each cell over the sum
+/// of the cells that share its margins (all of them with no margin); the
+/// result keeps x's dim, dimnames and class.
+fn array_prop_table(x: &Value, margin: Option<&Value>) -> Result<Value, KernelError> {
+    let Some(t) = crate::kernels::ftable::as_table(x) else {
+        return Err(KernelError::new("prop.table() needs a table or numbers"));
+    };
+    let n = t.dx.len();
+    let keep: Vec<usize> = match margin.map(crate::kernels::names::bare) {
+        None | Some(Value::Null) => Vec::new(),
+        Some(m) => {
+            let Some(v) = m.as_f64_slice() else {
+                return Err(KernelError::new("'MARGIN' does not match dim(X)"));
+            };
+            v.iter()
+                .map(|&d| {
+                    if d.is_finite() && d >= 1.0 && d.trunc() as usize <= n {
+                        Ok(d.trunc() as usize)
+                    } else {
+                        Err(KernelError::new("'MARGIN' does not match dim(X)"))
+                    }
+                })
+                .collect::<Result<_, _>>()?
+        }
+    };
+    let sums = crate::kernels::ftable::collapse(&t, &keep);
+    let cells: Vec<f64> = t
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(at, &v)| {
+            let (mut rest, mut idx) = (at, Vec::with_capacity(n));
+            for &d in &t.dx {
+                idx.push(rest % d);
+                rest /= d;
+            }
+            let (mut cell, mut stride) = (0, 1);
+            for &k in &keep {
+                cell += idx[k - 1] * stride;
+                stride *= t.dx[k - 1];
+            }
+            v / sums[cell]
+        })
+        .collect();
+    Ok(match x {
+        Value::Named(named) => {
+            let mut out = named.clone();
+            out.value = Value::Num(cells);
+            Value::Named(out)
+        }
+        _ => Value::Num(cells),
+    })
 }
 
 fn prop_table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
