@@ -54,6 +54,7 @@ mod library4;
 mod library40;
 mod library41;
 mod library42;
+mod library45;
 mod library5;
 mod library6;
 mod library7;
