@@ -1422,11 +1422,21 @@ pub fn loop_range(
             "loop range must be known before the run (constants, or sizes of other steps)",
         ));
     };
-    if let Some(bad) = values.iter().find(|v| !v.is_finite() || v.fract() != 0.0) {
+    // R loops over any numbers (`a in seq(0.1, 0.5, 0.1)`); an NA or
+    // infinite value could not price the body, which is typed at the
+    // loop variable's values.
+    if let Some(bad) = values.iter().find(|v| !v.is_finite()) {
+        let bad = if bad.is_nan() {
+            "NA"
+        } else if *bad > 0.0 {
+            "Inf"
+        } else {
+            "-Inf"
+        };
         return Err(diag(
             file,
             range.span,
-            format!("loop range must be integers, but it contains {bad}"),
+            format!("loop range must be finite numbers, but it contains {bad}"),
         ));
     }
     Ok(values)

@@ -1019,7 +1019,7 @@ fn do_call_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
             (name, v)
         })
         .collect();
-    f.call(given, ctx)
+    f.call_named(given, ctx)
 }
 
 fn do_call_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {

@@ -72,7 +72,9 @@ impl Fun<'_> {
         self.call_named(given, ctx)
     }
 
-    fn call_named(
+    /// `FUN(args...)` with the names FUN gave its value: what `do.call`
+    /// returns (`do.call(rbind, list(a = x, b = y))` has row names).
+    pub fn call_named(
         &self,
         given: Vec<(Option<String>, &Value)>,
         ctx: &mut Ctx,
