@@ -470,3 +470,118 @@ fn check_types_a_list_by_its_length() {
     assert_eq!(ty("n"), "num[1] = 2");
     assert_eq!(ty("e"), "list[0]");
 }
+
+/// What an R user's first script lines run into, each refused with its
+/// location and what to do instead (a new user's trial of the README).
+#[test]
+fn r_script_habits_are_refused_with_what_to_do() {
+    let cases: &[(&str, &str, &str)] = &[
+        // `<<-` has no enclosing environment to reach in a step.
+        (
+            "[steps]\nx = \"{ y <<- 3; y }\"\n",
+            "w.toml:2:10",
+            "assign a local with `<-`, or make the value a step of its own",
+        ),
+        (
+            "[steps]\nx = \"{ 3 -> y; y }\"\n",
+            "w.toml:2:10",
+            "`name <- value`",
+        ),
+        // The slip is the loop's variable, and the step itself would be a
+        // cycle: it suggested the step `l`.
+        (
+            "[steps]\nl = { for = \"i in 1:3\", do = \"x[j] * 2\" }\nx = \"c(1, 2, 3)\"\n",
+            "w.toml:2:33",
+            "object `j` not found (did you mean `i`?)",
+        ),
+        (
+            "[steps]\nfit = \"lm(dist ~ speed, data = cars)\"\n",
+            "w.toml:2:32",
+            "R's datasets are not built in: write it to a CSV file from R, \
+             `write.csv(cars, \"cars.csv\", row.names = FALSE)`",
+        ),
+        (
+            "[steps]\nh = 'source(\"helpers.R\")'\n",
+            "w.toml:2:6",
+            "make each function the script defines a step",
+        ),
+        (
+            "[steps]\nx = \"1:5\"\nβ = \"x + 1\"\n",
+            "w.toml:3:1",
+            "quote a step name with other letters: `\"β\" = ...`",
+        ),
+        (
+            "[steps]\nlibs = \"library(stats)\"\n",
+            "w.toml:2:9",
+            "remove this step and call the functions by name",
+        ),
+    ];
+    for (body, location, needle) in cases {
+        let err = check_fails(body);
+        assert!(
+            err.contains(location),
+            "expected {location} in:\n{err}\nfor:\n{body}"
+        );
+        assert!(
+            err.contains(needle),
+            "expected {needle:?} in:\n{err}\nfor:\n{body}"
+        );
+        assert!(err.contains('^'), "no caret in:\n{err}");
+    }
+}
+
+/// `T <- 3; T + 1` is 4 in R: once a statement assigns `T` or `F`, the
+/// name reads that variable. It read the constant TRUE and gave 2.
+#[test]
+fn an_assigned_t_or_f_reads_the_variable_as_in_r() {
+    let (_dir, path) = workflow_file(
+        r#"[steps]
+x = "{ T <- 3; T + 1 }"
+y = "{ F <- 0; F }"
+z = "{ a <- T; T <- 5; c(a, T) }"
+w = "{ T <- !T; T }"
+"#,
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "-p", "1"]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}\n{}", text(&out.stderr));
+    let value = |step: &str| value_cell(&table, step, 7).to_string();
+    // R 4.2.2: 4, 0, c(TRUE, 5) = [1 5], and `!T` reads R's TRUE.
+    assert_eq!(value("x"), "4");
+    assert_eq!(value("y"), "0");
+    assert_eq!(value("z"), "[1 5]");
+    assert_eq!(value("w"), "FALSE");
+}
+
+/// A long string shows its start and its length: a 2000-character value
+/// stretched its row of the run table to 2000 columns.
+#[test]
+fn a_long_string_is_shortened_in_the_run_table() {
+    let (_dir, path) = workflow_file(
+        "[steps]\nx = 'paste(rep(\"abcdefghij\", 200), collapse = \"\")'\ny = '\"short\"'\n",
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "-p", "1"]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}\n{}", text(&out.stderr));
+    assert_eq!(
+        value_cell(&table, "x", 7),
+        "\"abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh…\" (2000 chars)"
+    );
+    assert_eq!(value_cell(&table, "y", 7), "\"short\"");
+}
+
+/// An object's line keeps the fields that fit and counts them all: an
+/// `lm` fit's line ran to 900 characters.
+#[test]
+fn an_objects_line_in_the_run_table_is_bounded() {
+    let (_dir, path) = workflow_file(
+        "[steps]\nx = \"c(1, 2, 3, 4, 5)\"\ny = \"c(2.1, 3.9, 6.2, 7.8, 10.1)\"\nfit = \"lm(y ~ x)\"\n",
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "-p", "1"]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}\n{}", text(&out.stderr));
+    let line = value_cell(&table, "fit", 7);
+    assert!(line.starts_with("lm: coefficients = "), "{line}");
+    assert!(line.ends_with(" fields)"), "{line}");
+    assert!(line.chars().count() < 200, "{line}");
+}

@@ -219,8 +219,25 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     None if functions.contains(&span) => {}
                     None if first_error.is_none() => {
                         let mut msg = format!("object `{name}` not found");
-                        if let Some(s) = closest(name, index.keys().copied()) {
+                        // The step itself would be a cycle, and in a loop's
+                        // body the likeliest slip is its variable (`x[j]`
+                        // for `x[i]`), which wins a tie.
+                        let others = index.keys().copied().filter(|k| *k != step.name);
+                        let step_near = closest(name, others);
+                        let var_near = local.filter(|v| closest(name, [*v].into_iter()).is_some());
+                        let near = match (var_near, step_near) {
+                            (Some(v), Some(s))
+                                if edit_distance(name, s) < edit_distance(name, v) =>
+                            {
+                                Some(s)
+                            }
+                            (Some(v), _) => Some(v),
+                            (None, s) => s,
+                        };
+                        if let Some(s) = near {
                             msg.push_str(&format!(" (did you mean `{s}`?)"));
+                        } else if let Some(why) = suggest::r_dataset(name) {
+                            msg.push_str(&format!(" ({why})"));
                         }
                         first_error = Some(Diagnostic::new(file, Some(span), msg));
                     }

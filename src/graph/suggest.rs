@@ -149,25 +149,36 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
             "the random stream is the workflow's: set `seed = N` under [workflow], \
              or run with `--seed N`"
         }
-        "library" | "require" | "requireNamespace" | "source" | "loadNamespace" => {
-            "flowcast's functions are built in and nothing is loaded: \
-             `flowcast functions` lists them"
+        "library" | "require" | "requireNamespace" | "loadNamespace" => {
+            "flowcast's functions are built in and nothing is loaded: remove this \
+             step and call the functions by name (`flowcast functions` lists them)"
+        }
+        // A helpers file is mostly function definitions, which a
+        // workflow holds as function steps.
+        "source" => {
+            "nothing is loaded from other files: make each function the script \
+             defines a step, `f = \"function(x) ...\"`, and other steps call `f(...)`"
         }
         "Sys.time" | "Sys.Date" | "proc.time" | "system.time" | "date" => {
             "a step's value must not depend on when it runs; flowcast times \
              every step itself: see the run's table or `flowcast history`"
         }
-        "cat" | "message" => {
+        "cat" | "message" | "str" | "View" | "writeLines" | "sink" | "flush.console" => {
             "a step's value is shown in the run's table and written by `--out`; \
              warnings are listed under their step"
         }
-        "plot" | "hist" | "lines" | "points" | "barplot" | "boxplot" | "pdf" | "png" => {
-            "flowcast draws no plots: write the values with `--out DIR` and plot them elsewhere"
+        "plot" | "lines" | "points" | "barplot" | "boxplot" | "pdf" | "png" | "jpeg" | "svg"
+        | "dev.off" | "dev.new" | "graphics.off" | "par" | "abline" | "legend" | "text"
+        | "title" | "axis" | "curve" | "matplot" | "pairs" | "image" | "contour" | "persp"
+        | "ggplot" | "qplot" => {
+            "flowcast draws no plots: write the values with `--out DIR` (JSON) or \
+             `write.csv(x, \"x.csv\")` and plot them elsewhere; remove the plotting calls"
         }
         "setwd" | "getwd" => "paths in a workflow are relative to the workflow file's directory",
-        "saveRDS" | "save" | "readRDS" | "load" => {
-            "values are kept between runs in the cache (`--cache`), and `--out DIR` \
-             writes them as JSON; data is read with read.csv"
+        "saveRDS" | "save" | "readRDS" | "load" | "write.table" | "dput" => {
+            "values are kept between runs in the cache (`--cache`), `--out DIR` \
+             writes them as JSON, and `write.csv(x, \"x.csv\")` writes a table; \
+             data is read with read.csv"
         }
         "assign" | "get" | "exists" | "rm" => {
             "each step is one value named by its key under [steps]"
@@ -179,6 +190,48 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
              write the recursion as a loop, or with Reduce"
         }
         _ => return None,
+    })
+}
+
+/// Why `name`, one of R's datasets (the `datasets` package R attaches
+/// at start), is not found, and what to do instead.
+pub fn r_dataset(name: &str) -> Option<String> {
+    const DATASETS: &[&str] = &[
+        "iris",
+        "mtcars",
+        "cars",
+        "airquality",
+        "ToothGrowth",
+        "PlantGrowth",
+        "faithful",
+        "women",
+        "trees",
+        "pressure",
+        "sleep",
+        "ChickWeight",
+        "chickwts",
+        "warpbreaks",
+        "InsectSprays",
+        "swiss",
+        "USArrests",
+        "esoph",
+        "infert",
+        "quakes",
+        "rock",
+        "stackloss",
+        "precip",
+        "rivers",
+        "Orange",
+        "CO2",
+        "anscombe",
+        "attitude",
+    ];
+    DATASETS.contains(&name).then(|| {
+        format!(
+            "R's datasets are not built in: write it to a CSV file from R, \
+             `write.csv({name}, \"{name}.csv\", row.names = FALSE)`, and read it \
+             beside the workflow with `read.csv(\"{name}.csv\")`"
+        )
     })
 }
 
@@ -235,6 +288,15 @@ mod tests {
         assert!(unknown_function_hint("plot", &known).contains("--out"));
         assert!(unknown_function_hint("Recall", &known).contains("cannot call itself"));
         assert_eq!(unknown_function_hint("frobnicate", &known), "");
+        // Lines an R script carries without thinking: each says what to
+        // write instead (they had no hint, or one that named no remedy).
+        assert!(unknown_function_hint("dev.off", &known).contains("remove the plotting calls"));
+        assert!(unknown_function_hint("str", &known).contains("shown in the run's table"));
+        assert!(unknown_function_hint("saveRDS", &known).contains("write.csv(x"));
+        assert!(unknown_function_hint("source", &known).contains("defines a step"));
+        assert!(unknown_function_hint("library", &known).contains("remove this step"));
+        assert!(r_dataset("mtcars").is_some_and(|h| h.contains("read.csv(\"mtcars.csv\")")));
+        assert_eq!(r_dataset("mydata"), None);
     }
 
     #[test]

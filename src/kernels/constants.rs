@@ -80,6 +80,11 @@ fn table() -> &'static HashMap<&'static str, Value> {
         let text = |v: Vec<String>| Value::Str(v);
         HashMap::from([
             ("pi", Value::scalar(std::f64::consts::PI)),
+            // A bare `T` is parsed as TRUE; these are what `T` reads as a
+            // name, once a statement assigns it, where no local holds it
+            // yet (`T <- !T`).
+            ("T", Value::Bool(vec![Some(true)])),
+            ("F", Value::Bool(vec![Some(false)])),
             ("letters", text(('a'..='z').map(String::from).collect())),
             ("LETTERS", text(('A'..='Z').map(String::from).collect())),
             (
@@ -122,6 +127,7 @@ pub fn constant_type(name: &str) -> Option<Type> {
             value: Some(s.clone()),
         },
         // `.Machine`, the one list.
+        Value::Bool(b) => Type::logical_const(b.clone()),
         Value::List(_) => Type::record(
             "list",
             MACHINE

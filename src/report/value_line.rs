@@ -14,6 +14,48 @@ use crate::kernels::Value;
 const SHORT: usize = 6;
 const FIRST: usize = 4;
 
+/// Characters of text shown whole: a longer string shows its start and
+/// its length, so one long value does not stretch its row of the table
+/// far past the screen.
+const LONG_TEXT: usize = 60;
+
+/// A string quoted as R prints it, shortened past [`LONG_TEXT`]
+/// characters: `"abcabc…" (2000 chars)`.
+fn quoted(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= LONG_TEXT {
+        return format!("{s:?}");
+    }
+    let start: String = s.chars().take(LONG_TEXT - 12).collect();
+    let q = format!("{start:?}");
+    format!("{}…\" ({n} chars)", &q[..q.len() - 1])
+}
+
+/// Characters an object's fields take in its line: an `lm` fit's
+/// twenty-odd fields, or a data frame's hundred columns, made a row of
+/// the table a thousand columns wide.
+const LONG_OBJECT: usize = 160;
+
+/// `fields` joined by commas, as many whole ones as fit in `limit`
+/// characters (at least one), then how many `noun` there are in all.
+fn within(fields: &[String], limit: usize, noun: &str) -> String {
+    let mut used = 0;
+    let mut kept = 0;
+    for f in fields {
+        let width = f.chars().count() + if kept > 0 { 2 } else { 0 };
+        if kept > 0 && used + width > limit {
+            break;
+        }
+        used += width;
+        kept += 1;
+    }
+    if kept == fields.len() {
+        fields.join(", ")
+    } else {
+        format!("{}, … ({} {noun})", fields[..kept].join(", "), fields.len())
+    }
+}
+
 /// A number as R users read it, with every digit that matters.
 pub fn format_number(x: f64) -> String {
     if is_na(x) {
@@ -72,7 +114,7 @@ pub fn describe(v: &Value) -> String {
         Value::Mat(m) => format!("mat[{}x{}]", m.nrows(), m.ncols()),
         Value::Complex(z) => format!("cplx[{}]", z.len()),
         Value::ComplexMat(m) => format!("cplx mat[{}x{}]", m.nrows(), m.ncols()),
-        Value::Str(s) if s.len() == 1 => format!("{:?}", s[0]),
+        Value::Str(s) if s.len() == 1 => quoted(&s[0]),
         Value::Str(s) => format!("chr[{}]", s.len()),
         Value::Bool(b) if b.len() == 1 => match b[0] {
             Some(true) => "TRUE",
@@ -94,7 +136,7 @@ pub fn describe(v: &Value) -> String {
                     // An htest's names (`c(t = 2.1)`) are left out of its one line.
                     .map(|(n, v)| match crate::kernels::names::bare(v) {
                         Value::Num(x) if x.len() <= 3 => format!("{n} = {}", numbers(x, 3)),
-                        Value::Str(s) if s.len() == 1 => format!("{n} = {:?}", s[0]),
+                        Value::Str(s) if s.len() == 1 => format!("{n} = {}", quoted(&s[0])),
                         other => format!("{n} = {}", short_shape(other)),
                     })
                     .collect();
@@ -106,7 +148,12 @@ pub fn describe(v: &Value) -> String {
                     })
                     .map(|m| format!(" ({m})"))
                     .unwrap_or_default();
-                format!("{class}: {}{method}", fields.join(", "))
+                let noun = if class == "data.frame" {
+                    "columns"
+                } else {
+                    "fields"
+                };
+                format!("{class}: {}{method}", within(&fields, LONG_OBJECT, noun))
             }
             _ => format!("list[{}]", l.items.len()),
         },

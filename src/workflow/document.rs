@@ -31,6 +31,37 @@ const LOOP_KEYS: &[&str] = &["for", "do"];
 type Key<'i> = Spanned<std::borrow::Cow<'i, str>>;
 type Val<'i> = Spanned<DeValue<'i>>;
 
+/// The line (from 1) of the first `key = ...` before byte `before`, bare
+/// or quoted: where the other definition of a duplicate key stands.
+fn first_definition(text: &str, key: &str, before: usize) -> Option<usize> {
+    let key = key.trim_matches(|c| c == '"' || c == '\'');
+    text.get(..before)?
+        .lines()
+        .position(|line| {
+            let line = line.trim_start();
+            [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+                .iter()
+                .any(|k| {
+                    line.strip_prefix(k.as_str())
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+        })
+        .map(|i| i + 1)
+}
+
+/// The name at `start` when it is a syntactic R name that TOML refuses as
+/// a bare key (one with a letter outside ASCII), read up to the `=`.
+fn unquoted_r_name(text: &str, start: usize) -> Option<&str> {
+    let rest = text.get(start..)?;
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    if !text[line_start..start].trim().is_empty() {
+        return None;
+    }
+    let end = rest.find(|c: char| c == '=' || c == '\n' || c.is_whitespace())?;
+    let name = &rest[..end];
+    (!name.is_ascii() && super::names::is_syntactic(name)).then_some(name)
+}
+
 pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
     let text = file.text.clone();
     let (root, errors) = DeTable::parse_recoverable(&text);
@@ -42,7 +73,18 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         let key = span.and_then(|s| text.get(s.start..s.end)).unwrap_or("");
         let message = if e.message().trim() == "duplicate key" && !key.is_empty() {
             // In `[steps]` this is R's "redefining a name".
-            format!("duplicate key `{key}`: each step and setting can be defined only once")
+            let first = span
+                .and_then(|s| first_definition(&text, key, s.start))
+                .map(|line| format!(" (`{key}` is first defined on line {line})"))
+                .unwrap_or_default();
+            format!("duplicate key `{key}`: each step and setting can be defined only once{first}")
+        } else if let Some(name) = span.and_then(|s| unquoted_r_name(&text, s.start)) {
+            // `β = "..."`: R takes any letter in a name, TOML's bare keys
+            // only ASCII ones.
+            format!(
+                "invalid TOML: a bare key takes only ASCII letters, digits, `-` and `_`; \
+                 quote a step name with other letters: `\"{name}\" = ...`"
+            )
         } else {
             format!("invalid TOML: {}", e.message().trim())
         };

@@ -36,7 +36,15 @@ pub fn is_name_char(c: char) -> bool {
 
 /// Why `name` cannot name a step or a loop variable, if it cannot.
 pub fn name_problem(name: &str) -> Option<String> {
-    if is_reserved(name) {
+    if name == "T" || name == "F" {
+        // R lets `T <- 3` hide TRUE; here `T` and `F` are always the
+        // constants, so saying "reserved in R" would be wrong.
+        let full = if name == "T" { "TRUE" } else { "FALSE" };
+        Some(format!(
+            "`{name}` always means `{full}` in flowcast (in R it is a variable that a \
+             script may change): choose another name"
+        ))
+    } else if is_reserved(name) {
         Some(format!("`{name}` is a reserved word in R"))
     } else if !is_syntactic(name) {
         Some(format!(

@@ -212,6 +212,14 @@ fn step_names_and_loop_variables_must_be_r_names() {
     assert!(error("[steps]\n_x = \"1\"\n").contains("`_x` is not a syntactic R name"));
     assert!(error("[steps]\n\".5x\" = \"1\"\n").contains("`.5x` is not a syntactic"));
     assert!(error("[steps]\nin = \"1\"\n").contains("`in` is a reserved word"));
+    // R itself lets a script assign `T`: the refusal must not blame R.
+    assert_eq!(
+        error("[steps]\nT = \"3\"\n"),
+        "w.toml:2:1: invalid step name: `T` always means `TRUE` in flowcast (in R it is \
+         a variable that a script may change): choose another name"
+    );
+    assert!(step_error("{ for = \"F in 1:3\", do = \"1\" }")
+        .contains("`F` always means `FALSE` in flowcast"));
     assert_eq!(
         step_error("{ for = \"if in 1:3\", do = \"1\" }"),
         "w.toml:2:14: invalid loop variable: `if` is a reserved word in R"
@@ -272,7 +280,20 @@ fn toml_errors_are_diagnostics() {
     );
     assert_eq!(
         error("[steps]\na = \"x\"\na = \"y\"\n"),
-        "w.toml:3:1: duplicate key `a`: each step and setting can be defined only once"
+        "w.toml:3:1: duplicate key `a`: each step and setting can be defined only once \
+         (`a` is first defined on line 2)"
+    );
+    // Quoted, and after other steps: the line of the first one.
+    assert_eq!(
+        error(
+            "[steps]
+\"b.x\" = \"1\"
+c = \"2\"
+\"b.x\" = \"3\"
+"
+        ),
+        "w.toml:4:1: duplicate key `\"b.x\"`: each step and setting can be defined only \
+         once (`\"b.x\"` is first defined on line 2)"
     );
 }
 

@@ -148,6 +148,9 @@ struct Parser<'a> {
     /// The height of the tree the last `expr` or `prefix` returned (see
     /// [`MAX_DEPTH`]).
     height: usize,
+    /// `T` or `F` once a statement has assigned it (`T <- 3`): from there
+    /// on the name reads that variable, as in R, not the constant.
+    assigned_tf: Vec<String>,
 }
 
 const MAX_NESTING: usize = 200;
@@ -165,6 +168,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             nesting: 0,
             height: 0,
+            assigned_tf: Vec::new(),
         };
         p.check_brackets()?;
         Ok(p)
@@ -422,8 +426,12 @@ impl<'a> Parser<'a> {
                 // `F <- ecdf(x); F(q)`: T and F are names R lets a
                 // statement assign, and a call of one is of that variable.
                 "T" | "F" if matches!(self.peek().tok, Tok::LParen | Tok::LeftAssign) => {
+                    if self.peek().tok == Tok::LeftAssign && !self.assigned_tf.contains(n) {
+                        self.assigned_tf.push(n.clone());
+                    }
                     leaf(ExprKind::Name(n.clone()))
                 }
+                "T" | "F" if self.assigned_tf.contains(n) => leaf(ExprKind::Name(n.clone())),
                 "TRUE" | "T" => leaf(ExprKind::Bool(true)),
                 "FALSE" | "F" => leaf(ExprKind::Bool(false)),
                 "NULL" => leaf(ExprKind::Null),
@@ -1041,7 +1049,17 @@ fn unsupported(op: &str) -> String {
              `%o%`, `%%` and `%/%`"
         )
     } else {
-        format!("operator `{op}` is not supported in workflow expressions")
+        let what = match op {
+            // A step's locals are its own, and other steps are read only:
+            // there is no enclosing environment for `<<-` to reach.
+            "<<-" | "->>" => {
+                ": a step cannot set a variable outside itself; assign a local with `<-`, \
+                 or make the value a step of its own under [steps], which other steps read"
+            }
+            "->" => ": write the assignment the other way round, `name <- value`",
+            _ => "",
+        };
+        format!("operator `{op}` is not supported in workflow expressions{what}")
     }
 }
 
