@@ -9,8 +9,8 @@
 
 use super::super::arrays::array_dims;
 use super::super::factor::{as_factor, drop_unused};
-use super::super::names::bare;
 use super::super::linalg::linpack::{dqrdc2, dqrsl, Job};
+use super::super::names::bare;
 use super::super::nmath::dfun::dhyper;
 use super::super::nmath::qnorm::qnorm;
 use super::super::nmath::{pchisq, pnorm};
