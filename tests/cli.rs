@@ -81,6 +81,23 @@ fn check_fails(body: &str) -> String {
     err
 }
 
+/// Each workflow `body` fails `check` at `location` (file:line:column,
+/// with a caret under it), saying `needle`.
+fn fail_located(cases: &[(&str, &str, &str)]) {
+    for (body, location, needle) in cases {
+        let err = check_fails(body);
+        assert!(
+            err.contains(location),
+            "expected {location} in:\n{err}\nfor:\n{body}"
+        );
+        assert!(
+            err.contains(needle),
+            "expected {needle:?} in:\n{err}\nfor:\n{body}"
+        );
+        assert!(err.contains('^'), "no caret in:\n{err}");
+    }
+}
+
 #[test]
 fn analysis_errors_name_file_line_and_column() {
     let cases: &[(&str, &str, &str)] = &[
@@ -109,10 +126,11 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:3:8",
             "subscript out of bounds",
         ),
+        // R loops over any finite numbers (1.5:3 is 1.5, 2.5).
         (
-            "[steps]\nb = { for = \"i in 1.5:3\", do = \"i\" }\n",
+            "[steps]\nb = { for = \"i in c(1, Inf)\", do = \"i\" }\n",
             "w.toml:2:",
-            "integer",
+            "loop range must be finite numbers, but it contains Inf",
         ),
         // Sizes known from the file alone fail at analysis, with R's words.
         (
@@ -137,18 +155,7 @@ fn analysis_errors_name_file_line_and_column() {
             "missing",
         ),
     ];
-    for (body, location, needle) in cases {
-        let err = check_fails(body);
-        assert!(
-            err.contains(location),
-            "expected {location} in:\n{err}\nfor:\n{body}"
-        );
-        assert!(
-            err.contains(needle),
-            "expected {needle:?} in:\n{err}\nfor:\n{body}"
-        );
-        assert!(err.contains('^'), "no caret in:\n{err}");
-    }
+    fail_located(cases);
 }
 
 /// A loop over a range of no iterations, or over the files of an empty
@@ -516,18 +523,7 @@ fn r_script_habits_are_refused_with_what_to_do() {
             "remove this step and call the functions by name",
         ),
     ];
-    for (body, location, needle) in cases {
-        let err = check_fails(body);
-        assert!(
-            err.contains(location),
-            "expected {location} in:\n{err}\nfor:\n{body}"
-        );
-        assert!(
-            err.contains(needle),
-            "expected {needle:?} in:\n{err}\nfor:\n{body}"
-        );
-        assert!(err.contains('^'), "no caret in:\n{err}");
-    }
+    fail_located(cases);
 }
 
 /// `T <- 3; T + 1` is 4 in R: once a statement assigns `T` or `F`, the

@@ -173,20 +173,5 @@ fn cophenetic_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         None => None,
     };
-    Ok(Type::record(
-        "dist",
-        vec![
-            (
-                "values",
-                n.map_or_else(Type::num_unknown, |n| {
-                    Type::num(n * n.saturating_sub(1) / 2)
-                }),
-            ),
-            (
-                "size",
-                n.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
-            ),
-            ("labels", Type::Any),
-        ],
-    ))
+    Ok(super::clustering::dist_type(n, Vec::new()))
 }

@@ -26,6 +26,27 @@ pub(super) fn method_index(s: &str) -> Option<usize> {
     pmatch(s, &METHODS)
 }
 
+/// The type of a dist object of `n` points (`None`: any number): its
+/// distances and size, the fields `between` (dist's method), and the
+/// labels `names::carry` sets from the rows' names.
+pub fn dist_type(n: Option<usize>, between: Vec<(&str, Type)>) -> Type {
+    let mut fields = vec![
+        (
+            "values",
+            n.map_or_else(Type::num_unknown, |n| {
+                Type::num(n * n.saturating_sub(1) / 2)
+            }),
+        ),
+        (
+            "size",
+            n.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
+        ),
+    ];
+    fields.extend(between);
+    fields.push(("labels", Type::Any));
+    Type::record("dist", fields)
+}
+
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let x = args.ty("x").unwrap_or(&Type::Any);
     let Some((rows, _)) = matrix_dims(x) else {
@@ -51,32 +72,18 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             }
         }
     }
-    Ok(Type::record(
-        "dist",
-        vec![
-            (
-                "values",
-                rows.map_or_else(Type::num_unknown, |n| {
-                    Type::num(n * n.saturating_sub(1) / 2)
-                }),
+    Ok(dist_type(
+        rows,
+        vec![(
+            "method",
+            method.map_or(
+                Type::Str {
+                    len: Some(1),
+                    value: None,
+                },
+                Type::str_const,
             ),
-            (
-                "size",
-                rows.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
-            ),
-            (
-                "method",
-                method.map_or(
-                    Type::Str {
-                        len: Some(1),
-                        value: None,
-                    },
-                    Type::str_const,
-                ),
-            ),
-            // x's row names, set by `names::carry`.
-            ("labels", Type::Any),
-        ],
+        )],
     ))
 }
 
@@ -164,22 +171,7 @@ pub(super) fn as_dist_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             ));
         }
     }
-    Ok(Type::record(
-        "dist",
-        vec![
-            (
-                "values",
-                rows.map_or_else(Type::num_unknown, |n| {
-                    Type::num(n * n.saturating_sub(1) / 2)
-                }),
-            ),
-            (
-                "size",
-                rows.map_or_else(|| Type::num(1), |n| Type::scalar_const(n as f64)),
-            ),
-            ("labels", Type::Any),
-        ],
-    ))
+    Ok(dist_type(rows, Vec::new()))
 }
 
 /// `as.matrix` of a dist object (R's `as.matrix.dist`): the symmetric

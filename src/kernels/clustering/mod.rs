@@ -5,7 +5,7 @@
 
 mod cutree;
 mod dist;
-pub use dist::as_square;
+pub use dist::{as_square, dist_type};
 mod hclust;
 mod kmeans;
 mod kmns;
