@@ -246,6 +246,10 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let mut row_vars = vars(args.get("row.vars"), &t, "row.vars")?;
     let mut col_vars = vars(args.get("col.vars"), &t, "col.vars")?;
     let n = t.dx.len();
+    // An empty data frame has no variables: R's table() refuses it.
+    if n == 0 {
+        return Err(KernelError::new("nothing to tabulate"));
+    }
     let all: Vec<usize> = (1..=n).collect();
     let without =
         |v: &[usize]| -> Vec<usize> { all.iter().copied().filter(|i| !v.contains(i)).collect() };
