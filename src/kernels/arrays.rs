@@ -580,9 +580,9 @@ pub fn index_array(
 
 /// An array's dimnames attribute: each dimension's names (or none) and
 /// the names of the dimnames.
-type ArrayDimnames = (Vec<Option<Vec<String>>>, Option<Vec<String>>);
+pub(crate) type ArrayDimnames = (Vec<Option<Vec<String>>>, Option<Vec<String>>);
 
-fn array_dimnames(x: &Value) -> Option<ArrayDimnames> {
+pub(crate) fn array_dimnames(x: &Value) -> Option<ArrayDimnames> {
     let Value::Named(n) = x else { return None };
     match n.attrs.iter().find(|(k, _)| k == "dimnames") {
         Some((_, Value::List(l))) => Some((

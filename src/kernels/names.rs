@@ -317,6 +317,8 @@ pub fn reads_names(func: &str) -> bool {
             | "rbind"
             // The chosen alternative is returned whole.
             | "switch"
+            // X's and Y's names and dimnames are the result's dimnames.
+            | "outer"
             // Match data carries its match.length as a Named value.
             | "regmatches"
             | "write.csv"
