@@ -148,6 +148,13 @@ fn analysis_errors_name_file_line_and_column() {
             "w.toml:2:",
             "cannot take a sample larger than the population",
         ),
+        // An argument lm does not take is named as such, not hidden behind
+        // the formula's columns reported missing.
+        (
+            "[steps]\nd = \"data.frame(x = 1:3, y = c(2, 1, 4))\"\nf = \"lm(y ~ x, data = d, wieghts = 1)\"\n",
+            "w.toml:3:26",
+            "unused argument (wieghts = ...) in lm()",
+        ),
         // A loop of no iterations is still typed, as if it ran.
         (
             "[steps]\nb = { for = \"i in seq_len(0)\", do = \"mean()\" }\n",

@@ -320,11 +320,24 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         _ => return None,
     };
     let kernel = registry().get(func)?;
-    let given = args
+    let mut given = args
         .iter()
         .map(|a| (a.name.clone(), &a.value))
         .collect::<Vec<(Option<String>, &Expr)>>();
-    let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
+    // An argument the function does not take is reported by the call's own
+    // matching; it must not hide `data`, or the formula's names would be
+    // looked up among the steps and reported missing instead.
+    let matched = loop {
+        match Args::match_call(kernel.name, kernel.params, given.clone()) {
+            Ok(m) => break m,
+            Err(e) => match e.arg {
+                Some(i) if given.get(i).is_some_and(|(n, _)| n.is_some()) => {
+                    given.remove(i);
+                }
+                _ => return None,
+            },
+        }
+    };
     let position = |v: &Expr| args.iter().position(|a| std::ptr::eq(&a.value, v));
     if let Some(second) = test_second {
         // A test's formula method (`t.test(y ~ g, data = d)`); its second
