@@ -62,7 +62,8 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// One user-facing error.
+/// One user-facing error, or a warning: something that runs, but not as
+/// the user may expect.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
     pub file: SourceFile,
@@ -70,6 +71,8 @@ pub struct Diagnostic {
     /// The step the error belongs to, when there is one.
     pub step: Option<String>,
     pub message: String,
+    /// A warning does not stop the workflow from running.
+    pub warning: bool,
 }
 
 impl Diagnostic {
@@ -79,7 +82,14 @@ impl Diagnostic {
             span,
             step: None,
             message: message.into(),
+            warning: false,
         }
+    }
+
+    /// The same, as a warning.
+    pub fn as_warning(mut self) -> Diagnostic {
+        self.warning = true;
+        self
     }
 
     pub fn in_step(mut self, step: impl Into<String>) -> Diagnostic {
@@ -113,7 +123,8 @@ impl fmt::Display for Diagnostic {
     /// are kept so the caret lines up however they render.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message: Vec<_> = self.message.split('\n').map(printable).collect();
-        writeln!(f, "error: {}", message.join("\n"))?;
+        let severity = if self.warning { "warning" } else { "error" };
+        writeln!(f, "{severity}: {}", message.join("\n"))?;
         write!(f, "  --> {}", printable(&self.location()))?;
         if let Some(step) = &self.step {
             write!(f, " (step `{}`)", printable(step))?;
@@ -257,6 +268,14 @@ pub struct StepWarning {
     /// Where that call is in the workflow file, 1-based.
     pub line: usize,
     pub column: usize,
+}
+
+impl StepWarning {
+    /// R's text, then where its call is in the workflow file: the form
+    /// shown under the warning's step.
+    pub fn located(&self) -> String {
+        format!("{self} (line {}, column {})", self.line, self.column)
+    }
 }
 
 impl std::fmt::Display for StepWarning {

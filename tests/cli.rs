@@ -588,3 +588,150 @@ fn an_objects_line_in_the_run_table_is_bounded() {
     assert!(line.ends_with(" fields)"), "{line}");
     assert!(line.chars().count() < 200, "{line}");
 }
+
+/// A warning says the line and column of the call that raised it, under
+/// its step in the run's table, as an error names its place. It said only
+/// R's `In call : message`.
+#[test]
+fn warnings_say_the_line_and_column_of_their_call() {
+    let (_dir, path) = workflow_file(
+        "[steps]\na = \"as.numeric(c('1', 'a'))\"\nb = \"1 + log(-1)\"\n\
+         c = { for = \"i in 1:3\", do = \"sqrt(-i)\" }\n\
+         t = \"chisq.test(c(1, 2, 3))\"\n",
+    );
+    let out = flowcast(&["run", path.to_str().unwrap(), "-p", "1"]);
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}\n{}", text(&out.stderr));
+    let lines: Vec<&str> = table.lines().collect();
+    for (step, warning) in [
+        (
+            "a ",
+            "  warning: In as.numeric(c('1', 'a')) : NAs introduced by coercion (line 2, column 6)",
+        ),
+        (
+            "b ",
+            "  warning: In log(-1) : NaNs produced (line 3, column 10)",
+        ),
+        (
+            "c ",
+            "  warning: In sqrt(-i) : NaNs produced (line 4, column 31)",
+        ),
+        (
+            "t ",
+            "  warning: In chisq.test(c(1, 2, 3)) : Chi-squared approximation may be incorrect \
+             (line 5, column 6)",
+        ),
+    ] {
+        let row = lines.iter().position(|l| l.starts_with(step));
+        assert_eq!(
+            row.and_then(|r| lines.get(r + 1)),
+            Some(&warning),
+            "under {step:?} in:\n{table}"
+        );
+    }
+}
+
+/// R's match.fun words a FUN that is not a function with the argument's
+/// text. It said "FUN must be a function, its name or function(x) ...".
+#[test]
+fn a_fun_that_is_not_a_function_is_refused_in_match_funs_words() {
+    fail_located(&[
+        (
+            "[steps]\nm = \"Map(1, 1:3)\"\n",
+            "w.toml:2:10",
+            "error: '1' is not a function, character or symbol",
+        ),
+        (
+            "[steps]\nr = \"Reduce(c(1, 2), 1:3)\"\n",
+            "w.toml:2:13",
+            "error: 'c(1, 2)' is not a function, character or symbol",
+        ),
+        (
+            "[steps]\nx = \"1\"\ns = \"sapply(1:3, x)\"\n",
+            "w.toml:3:18",
+            "error: object 'x' of mode 'function' was not found",
+        ),
+    ]);
+}
+
+/// Runs `check` on a workflow that is valid but warned about; returns
+/// stderr.
+fn check_warns(body: &str) -> String {
+    let (_dir, path) = workflow_file(body);
+    let out = flowcast(&["check", path.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "stderr:\n{err}");
+    err
+}
+
+/// A `print` whose value a block or loop drops shows nothing: check says
+/// so, where it is and what to do. It was silent; a `print` that is the
+/// step's value (shown in the table) is not warned about.
+#[test]
+fn a_dropped_print_is_warned_about_at_check() {
+    let err = check_warns(
+        "[steps]\np = \"print(3)\"\nr = { for = \"i in 1:3\", do = \"{ print(i); i * 2 }\" }\n\
+         s = \"{ for (k in 1:2) print(k); 5 }\"\n",
+    );
+    assert_eq!(
+        err.matches("warning: print() here shows nothing").count(),
+        2,
+        "{err}"
+    );
+    for at in [
+        "w.toml:3:33 (step `r`)",
+        "w.toml:4:23 (step `s`)",
+        "make what you want to see",
+    ] {
+        assert!(err.contains(at), "expected {at:?} in:\n{err}");
+    }
+    assert!(!err.contains("step `p`"), "{err}");
+}
+
+/// `v[i] <- 0` in a step changes that step's copy of step `v`, not `v` as
+/// an R script's global would be: check says so. It was silent.
+#[test]
+fn assigning_into_another_steps_value_is_warned_about_at_check() {
+    let err = check_warns(
+        "[steps]\nv = \"c(1, 2, 3)\"\nw = \"{ v[2] <- 0; sum(v) }\"\n\
+         x = { for = \"i in 1:3\", do = \"{ v[i] <- 0; sum(v) }\" }\n\
+         y = \"{ u <- v; u[1] <- 0; f <- function(v) { v[1] <- 2; v }; f(u) }\"\n",
+    );
+    for at in [
+        "warning: `v[2] <- 0` changes this step's own copy of step `v`, not `v`",
+        "w.toml:3:8 (step `w`)",
+        "warning: `v[i] <- 0` changes each iteration's own copy of step `v`",
+        "w.toml:4:33 (step `x`)",
+        "(`v2 <- v`, then change `v2`), or change step `v` itself",
+    ] {
+        assert!(err.contains(at), "expected {at:?} in:\n{err}");
+    }
+    // A local, and a function's parameter, are R's locals too.
+    assert_eq!(err.matches("warning:").count(), 2, "{err}");
+}
+
+/// A missing file is looked for beside the workflow, not in the working
+/// directory as R does: the message says where it looked, and that the
+/// file is in the working directory when it is.
+#[test]
+fn a_missing_csv_says_where_it_was_looked_for() {
+    let (dir, path) = workflow_file("[steps]\nd = \"read.csv('data.csv')\"\n");
+    let cwd = tempfile::tempdir().unwrap();
+    std::fs::write(cwd.path().join("data.csv"), "a\n1\n").unwrap();
+    let out = common::flowcast_command()
+        .current_dir(cwd.path())
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let tried = dir.path().join("data.csv");
+    let want = format!(
+        "cannot open file 'data.csv': No such file or directory (flowcast looked for {}: \
+         a path is read from the workflow file's directory, not from the working \
+         directory {}, where 'data.csv' is;",
+        tried.display(),
+        cwd.path().display()
+    );
+    assert!(err.contains(&want), "expected {want:?} in:\n{err}");
+}

@@ -161,16 +161,23 @@ fn the_chart_carries_warnings_for_the_tui() {
             .warnings()
             .to_vec()
     };
-    assert_eq!(warnings("a"), ["In log(-1) : NaNs produced"]);
+    // With where each call is: the TUI shows the step's name beside it.
+    assert_eq!(
+        warnings("a"),
+        ["In log(-1) : NaNs produced (line 2, column 6)"]
+    );
     assert_eq!(
         warnings("b"),
-        ["In c(1, 2, 3) * c(1, 2) : longer object length is not a multiple of shorter object length"]
+        ["In c(1, 2, 3) * c(1, 2) : longer object length is not a multiple of shorter object length (line 3, column 6)"]
     );
     assert!(warnings("c").is_empty());
     let json = serde_json::to_string(&chart).unwrap();
     let back: flowcast::report::gantt::Gantt = serde_json::from_str(&json).unwrap();
     assert_eq!(back, chart);
-    let old = json.replace(",\"warnings\":[\"In log(-1) : NaNs produced\"]", "");
+    let old = json.replace(
+        ",\"warnings\":[\"In log(-1) : NaNs produced (line 2, column 6)\"]",
+        "",
+    );
     assert_ne!(old, json);
     let _: flowcast::report::gantt::Gantt = serde_json::from_str(&old).unwrap();
 }

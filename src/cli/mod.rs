@@ -278,6 +278,9 @@ fn analyse(path: &Path, json: bool) -> Result<(Workflow, TaskGraph), ExitCode> {
     };
     let wf = workflow::load(path).map_err(print)?;
     let graph = graph::build(&wf).map_err(print)?;
+    for w in graph::lint::lints(&wf) {
+        errln!("{w}");
+    }
     Ok((wf, graph))
 }
 

@@ -17,6 +17,7 @@ pub mod formula;
 pub mod function_args;
 pub mod implicit_names;
 pub mod index_work;
+pub mod lint;
 pub mod memory;
 pub mod promises;
 mod shape;

@@ -11,7 +11,7 @@ use super::function_args;
 use super::promises;
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::kernels::conditions::{condition_type, Signal};
-use crate::kernels::fun::Runs;
+use crate::kernels::fun::{self, Runs};
 use crate::kernels::switch;
 use crate::kernels::work::{self, Work};
 use crate::kernels::{
@@ -1292,11 +1292,12 @@ fn call(
         .get(func)
         .ok_or_else(|| diag(file, func_span, format!("could not find function `{func}`")))?;
     let at = |e: ArgError| {
-        let span = e
-            .arg
-            .and_then(|i| args.get(i))
-            .map_or(call_span, |a| a.span);
-        diag(file, span, e.message)
+        let arg = e.arg.and_then(|i| args.get(i));
+        let message = match arg {
+            Some(a) if e.message == fun::NOT_A_FUNCTION => fun::not_a_function(&a.value),
+            _ => e.message,
+        };
+        diag(file, arg.map_or(call_span, |a| a.span), message)
     };
     // R hands these functions `as.matrix(d)` for a data frame `d`, and
     // numeric functions read a logical matrix as numbers.

@@ -152,6 +152,26 @@ pub fn resolve_or<'f>(
     }
 }
 
+/// match.fun's refusal of a value that is neither a function nor a name,
+/// before the caller words it as R does with the argument's text (see
+/// [`not_a_function`]).
+pub const NOT_A_FUNCTION: &str = "FUN is not a function, character or symbol";
+
+/// R's match.fun (base/R/match.R) refusing the argument written `arg`: a
+/// name is looked up as a function and not found; any other text is
+/// deparsed into the message.
+pub fn not_a_function(arg: &crate::workflow::Expr) -> String {
+    match &arg.kind {
+        crate::workflow::ExprKind::Name(n) => {
+            format!("object '{n}' of mode 'function' was not found")
+        }
+        _ => format!(
+            "'{}' is not a function, character or symbol",
+            crate::workflow::deparse(arg)
+        ),
+    }
+}
+
 /// FUN of the current call, from the value of its function argument
 /// (`v`): the closure the evaluator handed over, else the registered
 /// function `v` names. `None` when no function was given. A named function
@@ -179,12 +199,7 @@ fn resolve_from<'f>(
         Some(v) if super::callable::view(v).is_some() => {
             return Ok(Some(Fun::Value(std::sync::Arc::new(v.clone()))))
         }
-        Some(v) => {
-            return Err(KernelError::new(format!(
-                "FUN must be a function, its name or function(x) ..., not {}",
-                v.type_name()
-            )))
-        }
+        Some(_) => return Err(KernelError::new(NOT_A_FUNCTION)),
     };
     let k = registry()
         .get(name)
@@ -289,12 +304,7 @@ fn resolve_shape_from<'f>(
         Some(t) => match t.const_str() {
             Some(s) => s,
             None if matches!(t, Type::Str { .. }) => return Ok(None),
-            None => {
-                return Err(format!(
-                    "FUN must be a function, its name or function(x) ..., not {}",
-                    t.describe()
-                ))
-            }
+            None => return Err(NOT_A_FUNCTION.to_string()),
         },
     };
     let k = registry()

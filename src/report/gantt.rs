@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cost::history::History;
-use crate::exec::{Event, RunReport, StepError};
+use crate::exec::{Event, RunReport, StepError, StepWarning};
 use crate::graph::TaskGraph;
 use crate::printable::printable;
 use crate::sched::Schedule;
@@ -520,7 +520,7 @@ impl Gantt {
                 message,
                 chunks,
                 lanes,
-                warnings: o.warnings.iter().map(ToString::to_string).collect(),
+                warnings: o.warnings.iter().map(StepWarning::located).collect(),
             });
         }
         self.actual_makespan = Some(report.makespan.as_secs_f64());

@@ -115,9 +115,10 @@ pub fn render(
     line(&header, &mut out);
     for (r, o) in rows.iter().zip(&report.outcomes) {
         line(&r.iter().map(String::as_str).collect::<Vec<_>>(), &mut out);
-        // Under its step, as R prints a warning after the value.
+        // Under its step, as R prints a warning after the value; where its
+        // call is, as an error says.
         for w in &o.warnings {
-            let _ = writeln!(out, "  warning: {}", printable(&w.to_string()));
+            let _ = writeln!(out, "  warning: {}", printable(&w.located()));
         }
     }
     let failed = report.outcomes.iter().filter(|o| o.value.is_err()).count();

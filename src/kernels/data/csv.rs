@@ -268,6 +268,35 @@ fn skip_lines(text: &str, skip: usize) -> &str {
     rest
 }
 
+/// Where a relative path that is not there was looked for: R reads it from
+/// the working directory, flowcast from the workflow file's, and a user
+/// who ran R from elsewhere needs to see which.
+fn not_found_hint(shown: &str, path: &Path) -> String {
+    if Path::new(shown).is_absolute() {
+        return String::new();
+    }
+    let tried = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let cwd = std::env::current_dir().ok();
+    let elsewhere = cwd
+        .as_ref()
+        .map(|d| d.join(shown))
+        .filter(|p| *p != tried && p.is_file());
+    match (elsewhere, cwd) {
+        (Some(_), Some(cwd)) => format!(
+            " (flowcast looked for {}: a path is read from the workflow file's directory, \
+             not from the working directory {}, where '{shown}' is; write the path from \
+             the workflow's directory, or in full)",
+            tried.display(),
+            cwd.display()
+        ),
+        _ => format!(
+            " (flowcast looked for {}: a path is read from the workflow file's directory, \
+             not from the working directory)",
+            tried.display()
+        ),
+    }
+}
+
 /// Reads and parses `path` (as the user wrote it, for messages) into a
 /// numeric table.
 pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, String> {
@@ -279,7 +308,9 @@ pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, Str
     };
     let bytes = crate::regular_file::read(path).map_err(|e| {
         let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
+            std::io::ErrorKind::NotFound => {
+                format!("No such file or directory{}", not_found_hint(shown, path))
+            }
             std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
             _ => e.to_string(),
         };
