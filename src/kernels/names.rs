@@ -408,6 +408,9 @@ pub fn reads_names(func: &str) -> bool {
             | "pacf"
             | "ccf"
             | "lag"
+            | "ts.union"
+            | "ts.intersect"
+            | "ar"
             | "stl"
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.
