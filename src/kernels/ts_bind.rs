@@ -182,7 +182,7 @@ pub(crate) fn cbind_ts<'a>(
             s.data = s
                 .data
                 .iter()
-                .flat_map(|v| std::iter::repeat(*v).take(n))
+                .flat_map(|v| std::iter::repeat_n(*v, n))
                 .collect();
             s.rows = n;
         }
