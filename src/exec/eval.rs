@@ -1419,6 +1419,9 @@ fn call_traced(
                 || ar_predict
                 // aggregate.ts: R dispatches on the series' class.
                 || (func == "aggregate" && crate::kernels::ts::tsp_of(v).is_some())
+                // ar's residuals and frequency are x's tsp; only a series
+                // is kept whole, so the rest stays as other kernels see it.
+                || (func == "ar" && crate::kernels::ts::tsp_of(v).is_some())
         };
         stripped = values
             .iter()

@@ -410,7 +410,6 @@ pub fn reads_names(func: &str) -> bool {
             | "lag"
             | "ts.union"
             | "ts.intersect"
-            | "ar"
             | "stl"
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.
