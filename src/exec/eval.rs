@@ -1422,6 +1422,8 @@ fn call_traced(
                 // ar's residuals and frequency are x's tsp; only a series
                 // is kept whole, so the rest stays as other kernels see it.
                 || (func == "ar" && crate::kernels::ts::tsp_of(v).is_some())
+                // predict.HoltWinters dates its forecasts by the fit's tsp.
+                || (func == "predict" && crate::kernels::holt_winters::is_holt_winters(Some(v)))
         };
         stripped = values
             .iter()

@@ -70,7 +70,7 @@ pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
 mod hist;
-mod holt_winters;
+pub(crate) mod holt_winters;
 mod htest;
 mod identical;
 mod integrate;
