@@ -1072,7 +1072,17 @@ fn implicit_names(func: &str, args: &[Arg], values: &mut [NamedValue]) {
     let with_frame = values
         .iter()
         .any(|(_, v)| crate::kernels::frame::as_frame(v).is_some());
+    // cbind.ts, R's method when a series is among the arguments.
+    let with_ts = func == "cbind"
+        && !with_frame
+        && values
+            .iter()
+            .any(|(_, v)| crate::kernels::ts::tsp_of(v).is_some());
     let mut tags: Vec<&mut Option<String>> = values.iter_mut().map(|(n, _)| n).collect();
+    if with_ts {
+        crate::graph::implicit_names::tag_series(args, &mut tags);
+        return;
+    }
     crate::graph::implicit_names::tag(func, args, &mut tags, |i| one_column[i], with_frame);
 }
 
@@ -1390,6 +1400,10 @@ fn call_traced(
     let values = if reads_names || !values.iter().any(|(_, v)| names::has_named(v)) {
         values
     } else {
+        let ar_predict = func == "predict"
+            && values
+                .iter()
+                .any(|(_, v)| crate::kernels::ar::is_ar(Some(v)));
         // A contrast matrix's column names name the coefficients.
         let keeps = |n: &Option<String>, v: &Value| {
             (matches!(func, "lm" | "glm" | "model.matrix")
@@ -1401,6 +1415,15 @@ fn call_traced(
                 // An array's dimensions say which cells a margin sums.
                 || (matches!(func, "prop.table" | "proportions" | "addmargins")
                     && crate::kernels::arrays::array_dims(v).is_some())
+                // predict.ar dates its forecasts by newdata's tsp.
+                || ar_predict
+                // aggregate.ts: R dispatches on the series' class.
+                || (func == "aggregate" && crate::kernels::ts::tsp_of(v).is_some())
+                // ar's residuals and frequency are x's tsp; only a series
+                // is kept whole, so the rest stays as other kernels see it.
+                || (func == "ar" && crate::kernels::ts::tsp_of(v).is_some())
+                // predict.HoltWinters dates its forecasts by the fit's tsp.
+                || (func == "predict" && crate::kernels::holt_winters::is_holt_winters(Some(v)))
         };
         stripped = values
             .iter()

@@ -24,6 +24,9 @@ pub fn tag(
     one_column: impl Fn(usize) -> bool,
     with_frame: bool,
 ) {
+    if matches!(func, "ts.union" | "ts.intersect") {
+        return tag_series(args, tags);
+    }
     let any_expression = match func {
         "data.frame" => true,
         "cbind" => with_frame,
@@ -39,5 +42,16 @@ pub fn tag(
             _ if any_expression => Some(crate::workflow::deparse(&a.value)),
             _ => None,
         };
+    }
+}
+
+/// `.makeNamesTs(...)`, the names of `ts.union`, `ts.intersect` and
+/// `cbind.ts`: every untagged argument (a matrix too, whose columns it
+/// prefixes) is named by its text.
+pub fn tag_series(args: &[Arg], tags: &mut [&mut Option<String>]) {
+    for (a, tag) in args.iter().zip(tags.iter_mut()) {
+        if tag.is_none() {
+            **tag = Some(crate::workflow::deparse(&a.value));
+        }
     }
 }

@@ -1,11 +1,16 @@
-//! R's `ar(x, aic, order.max, method)` for the Yule-Walker method on one
-//! series (`ar.yw.default`): the autocovariances (acf), Levinson-Durbin
-//! through stats/src/eureka.f for every order up to `order.max`, the
-//! order AIC picks, its coefficients, residuals and their asymptotic
-//! covariance. The result is R's `ar` object; `partialacf`, an array of
-//! lag × 1 × 1 in R, is a one-column matrix here. `series` and `call`,
-//! which R takes from the call, are added by the evaluator. R's other
-//! methods (burg, ols, mle) and multivariate series are refused.
+//! R's `ar(x, aic, order.max, method)` on one series for the Yule-Walker
+//! method (`ar.yw.default`: the autocovariances (acf), Levinson-Durbin
+//! through stats/src/eureka.f for every order up to `order.max`) and
+//! Burg's (`ar.burg.default` over stats/src/burg.c), the order AIC picks,
+//! its coefficients, residuals (a series when `x` is one) and their
+//! asymptotic covariance; and `predict(fit, newdata, n.ahead, se.fit)`
+//! (`predict.ar`). The result is R's `ar` object; `partialacf`, an array
+//! of lag × 1 × 1 in R, is a one-column matrix here. `series` and `call`,
+//! which R takes from the call, are added by the evaluator. R evaluates
+//! the text of `series` again to forecast without `newdata`; a step sees
+//! only the steps it names, so the fit carries the series itself as a
+//! last field of its own, `series.x`. R's other methods (ols, mle) and
+//! multivariate series are refused.
 
 use nalgebra::DMatrix;
 
@@ -102,9 +107,10 @@ fn flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelEr
 
 fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let method = match_arg(args.get("method"), METHODS)?;
-    if !matches!(method, "yule-walker" | "yw") {
+    let burg = method == "burg";
+    if !matches!(method, "yule-walker" | "yw" | "burg") {
         return Err(KernelError::new(format!(
-            "flowcast's ar has only method = \"yule-walker\" (R's \"{method}\" is not ported)"
+            "flowcast's ar has only methods \"yule-walker\" and \"burg\" (R's \"{method}\" is not ported)"
         )));
     }
     if args.has("na.action") {
@@ -113,6 +119,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         ));
     }
     let mut demean = true;
+    let mut var_method = 1.0;
     for (name, v) in args.dots() {
         if name == Some("demean") {
             demean = match v.as_flag() {
@@ -120,7 +127,14 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                 None => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
             };
         }
+        if burg && name == Some("var.method") {
+            var_method = match v.as_scalar() {
+                Some(m) if !m.is_nan() => m,
+                _ => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
+            };
+        }
     }
+    let xtsp = args.get("x").and_then(super::ts::tsp_of);
     let mut x = series_matrix(args.get("x"), false)?;
     if x.ncols() > 1 {
         return Err(KernelError::new(
@@ -152,18 +166,32 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Err(KernelError::new("'order.max' must be >= 1"));
     }
     if order_max >= n_obs as f64 {
-        return Err(KernelError::new("'order.max' must be < 'n.obs'"));
+        return Err(KernelError::new(if burg {
+            "'order.max' must be < 'n.used'"
+        } else {
+            "'order.max' must be < 'n.obs'"
+        }));
     }
     let order_max = order_max as usize;
     let aic = flag(args, "aic", true)?;
-    let (_, xacf) = acf_values(x.clone(), Some(order_max as f64), false, demean)?;
-    if xacf[0] == 0.0 {
-        return Err(KernelError::new("zero-variance series"));
-    }
-    let (coefs, vars) = eureka(order_max, &xacf, &xacf);
+    let (coefs, var_pred) = if burg {
+        let (coefs, var1, var2) = burg_c(x.as_slice(), order_max);
+        let var_pred = if var_method == 1.0 { var1 } else { var2 };
+        if var_pred.iter().any(|v| v.is_nan()) {
+            return Err(KernelError::new("zero-variance series"));
+        }
+        (coefs, var_pred)
+    } else {
+        let (_, xacf) = acf_values(x.clone(), Some(order_max as f64), false, demean)?;
+        if xacf[0] == 0.0 {
+            return Err(KernelError::new("zero-variance series"));
+        }
+        let (coefs, vars) = eureka(order_max, &xacf, &xacf);
+        let mut var_pred = vec![xacf[0]];
+        var_pred.extend(vars);
+        (coefs, var_pred)
+    };
     let partialacf: Vec<f64> = (0..order_max).map(|i| coefs[(i, i)]).collect();
-    let mut var_pred = vec![xacf[0]];
-    var_pred.extend(vars);
     let n = n_obs as f64;
     let dm = if demean { 2.0 } else { 0.0 };
     let xaic: Vec<f64> = var_pred
@@ -191,8 +219,12 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         order_max
     };
     let ar: Vec<f64> = (0..order).map(|j| coefs[(order - 1, j)]).collect();
-    // Splus compatibility fix
-    let var_pred = var_pred[order] * n / (n - (order as f64 + 1.0));
+    let var_pred = if burg {
+        var_pred[order]
+    } else {
+        // Splus compatibility fix
+        var_pred[order] * n / (n - (order as f64 + 1.0))
+    };
     let xs = x.as_slice();
     let resid = if order > 0 {
         // embed(x, order + 1) %*% c(1, -ar)
@@ -211,6 +243,15 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     } else {
         xs.to_vec()
     };
+    let resid = match xtsp {
+        Some(t) => super::ts::with_tsp(Value::Num(resid), t),
+        None => Value::Num(resid),
+    };
+    let method = match (burg, var_method == 1.0) {
+        (false, _) => "Yule-Walker",
+        (true, true) => "Burg",
+        (true, false) => "Burg2",
+    };
     let mut fields = vec![
         ("order", Value::scalar(order as f64)),
         ("ar", Value::Num(ar)),
@@ -224,18 +265,212 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             "partialacf",
             Value::Mat(DMatrix::from_vec(order_max, 1, partialacf)),
         ),
-        ("resid", Value::Num(resid)),
-        ("method", Value::string("Yule-Walker")),
-        ("frequency", Value::scalar(1.0)),
+        ("resid", resid),
+        ("method", Value::string(method)),
+        ("frequency", Value::scalar(xtsp.map_or(1.0, |t| t[2]))),
     ];
     if order > 0 {
-        // var.pred/n.obs * solve(toeplitz(xacf[seq_len(order)]))
+        // var.pred/n.obs * solve(toeplitz(xacf[seq_len(order)])); burg's
+        // acf is of its demeaned x, demeaned once more.
+        let (_, xacf) = acf_values(x.clone(), Some(order as f64), false, demean || burg)?;
         let t = DMatrix::from_fn(order, order, |i, j| xacf[i.abs_diff(j)]);
         let inv = super::linalg::solve(&t, None, f64::EPSILON)?;
         let s = var_pred / n;
         fields.push(("asy.var.coef", Value::Mat(inv.map(|v| s * v))));
     }
+    let given = args.get("x").map(super::names::bare).cloned();
+    let given = match (given, xtsp) {
+        (Some(v), Some(t)) => super::ts::with_tsp(v, t),
+        (Some(v), None) => v,
+        (None, _) => Value::Null,
+    };
+    fields.push((SERIES_X, given));
     Ok(Value::List(List::record("ar", fields)))
+}
+
+/// The fit's own copy of its series: what `predict` reads without
+/// `newdata` (R evaluates the text of `series` again).
+const SERIES_X: &str = "series.x";
+
+/// burg.c's `burg(n, x, pmax, coefs, var1, var2)`: Burg's recursions for
+/// every order up to `pmax`, row p of `coefs` holding the order-p
+/// coefficients; `var1` the innovations variances by the recursion,
+/// `var2` by the forward and backward errors (R's var.method 2).
+fn burg_c(x: &[f64], pmax: usize) -> (DMatrix<f64>, Vec<f64>, Vec<f64>) {
+    let n = x.len();
+    let mut coefs = vec![0.0; pmax * pmax];
+    let mut var1 = vec![0.0; pmax + 1];
+    let mut var2 = vec![0.0; pmax + 1];
+    let mut u = vec![0.0; n];
+    let mut v = vec![0.0; n];
+    let mut u0 = vec![0.0; n];
+    let mut sum = 0.0;
+    for t in 0..n {
+        u[t] = x[n - 1 - t];
+        v[t] = x[n - 1 - t];
+        sum += x[t] * x[t];
+    }
+    var1[0] = sum / n as f64;
+    var2[0] = var1[0];
+    for p in 1..=pmax {
+        sum = 0.0;
+        let mut d = 0.0;
+        for t in p..n {
+            sum += v[t] * u[t - 1];
+            d += v[t] * v[t] + u[t - 1] * u[t - 1];
+        }
+        let phii = 2.0 * sum / d;
+        coefs[pmax * (p - 1) + (p - 1)] = phii;
+        if p > 1 {
+            for j in 1..p {
+                coefs[p - 1 + pmax * (j - 1)] =
+                    coefs[p - 2 + pmax * (j - 1)] - phii * coefs[p - 2 + pmax * (p - j - 1)];
+            }
+        }
+        u0.copy_from_slice(&u);
+        for t in p..n {
+            u[t] = u0[t - 1] - phii * v[t];
+            v[t] -= phii * u0[t - 1];
+        }
+        var1[p] = var1[p - 1] * (1.0 - phii * phii);
+        d = 0.0;
+        for t in p..n {
+            d += v[t] * v[t] + u[t] * u[t];
+        }
+        var2[p] = d / (2.0 * (n - p) as f64);
+    }
+    (DMatrix::from_vec(pmax, pmax, coefs), var1, var2)
+}
+
+/// Whether `v` is an `ar` fit.
+pub(crate) fn is_ar(v: Option<&Value>) -> bool {
+    matches!(v, Some(Value::List(l)) if l.class.as_deref() == Some("ar"))
+}
+
+/// pacf.c's `artoma(p, phi, psi, npsi)`: the MA(∞) weights of an AR(p).
+fn artoma(phi: &[f64], npsi: usize) -> Vec<f64> {
+    let p = phi.len();
+    let mut psi = vec![0.0; npsi];
+    psi[..p.min(npsi)].copy_from_slice(&phi[..p.min(npsi)]);
+    for i in 0..npsi.saturating_sub(p + 1) {
+        for j in 0..p {
+            psi[i + j + 1] += phi[j] * psi[i];
+        }
+    }
+    psi
+}
+
+/// R's `predict.ar(object, newdata, n.ahead = 1L, se.fit = TRUE)` for a
+/// fit of one series: the recursion from the last `order` observations
+/// of `newdata` (the fit's own series when missing), and the standard
+/// errors from the MA(∞) weights (`ar2ma`), as series one step after it.
+pub(crate) fn predict(
+    object: &Value,
+    newdata: Option<&Value>,
+    n_ahead: Option<&Value>,
+    se_fit: Option<&Value>,
+) -> Result<Value, KernelError> {
+    let err = KernelError::new;
+    let Value::List(l) = object else {
+        return Err(err("not an ar fit"));
+    };
+    let num = |name: &str| -> Result<Vec<f64>, KernelError> {
+        l.field(name)
+            .and_then(|v| super::names::bare(v).as_f64_slice().map(|s| s.to_vec()))
+            .ok_or_else(|| KernelError::new(format!("an ar fit without its '{name}'")))
+    };
+    let n_ahead = match n_ahead.map(super::names::bare) {
+        None => 1.0,
+        Some(v) => v
+            .as_scalar()
+            .ok_or_else(|| err("flowcast takes one number as 'n.ahead'"))?,
+    };
+    if n_ahead.is_nan() {
+        return Err(err("missing value where TRUE/FALSE needed"));
+    }
+    if n_ahead < 1.0 {
+        return Err(err("'n.ahead' must be at least 1"));
+    }
+    if n_ahead > 1e7 {
+        return Err(err(
+            "flowcast's predict of an ar fit takes an 'n.ahead' up to 1e7",
+        ));
+    }
+    let n_ahead = n_ahead.trunc() as usize;
+    let se_fit = match se_fit.map(super::names::bare) {
+        None => true,
+        Some(v) => v
+            .as_flag()
+            .ok_or_else(|| err("argument is not interpretable as logical"))?,
+    };
+    let newdata = match newdata {
+        Some(v) => v,
+        None => l
+            .field(SERIES_X)
+            .ok_or_else(|| err("an ar fit without its series: give 'newdata'"))?,
+    };
+    let data = series_matrix(Some(newdata), true)?;
+    let ar = num("ar")?;
+    if data.ncols() != 1 {
+        return Err(err(
+            "number of series in 'object' and 'newdata' do not match",
+        ));
+    }
+    let p = num("order")?.first().copied().unwrap_or(0.0) as usize;
+    if ar.len() != p {
+        return Err(err("an ar fit whose 'ar' is not of its order"));
+    }
+    let x_mean = num("x.mean")?.first().copied().unwrap_or(NA);
+    let var_pred = num("var.pred")?.first().copied().unwrap_or(NA);
+    let xint = match l.field("x.intercept").map(super::names::bare) {
+        None | Some(Value::Null) => 0.0,
+        Some(v) => v.as_scalar().unwrap_or(NA),
+    };
+    let tsp = super::ts::has_tsp(newdata);
+    let n = data.nrows();
+    let mut x: Vec<f64> = data.iter().map(|v| v - x_mean).collect();
+    x.resize(n + n_ahead, 0.0);
+    let (pred, se): (Vec<f64>, Vec<f64>) = if p > 0 {
+        for i in 1..=n_ahead {
+            // sum(ar * x[n+i - seq_len(p)]): R's index n+i-k may reach
+            // before the data (0 or negative), which R drops or reads as
+            // nothing; flowcast takes a series at least p long.
+            if n + i <= p {
+                return Err(err("flowcast's predict of an ar fit takes 'newdata' of at least 'order' observations"));
+            }
+            let s: f64 = (1..=p).map(|k| ar[k - 1] * x[n + i - 1 - k]).sum();
+            x[n + i - 1] = s + xint;
+        }
+        let pred = x[n..].to_vec();
+        let se = if se_fit {
+            let psi = artoma(&ar, n_ahead - 1 + p + 1);
+            let mut vars = Vec::with_capacity(n_ahead);
+            let mut acc = 1.0;
+            vars.push(acc);
+            for w in psi.iter().take(n_ahead - 1) {
+                acc += w * w;
+                vars.push(acc);
+            }
+            vars.iter().map(|v| (var_pred * v).sqrt()).collect()
+        } else {
+            Vec::new()
+        };
+        (pred, se)
+    } else {
+        (vec![xint; n_ahead], vec![var_pred.sqrt(); n_ahead])
+    };
+    let f = tsp[2];
+    let start = tsp[1] + 1.0 / f;
+    let out_tsp = [start, start + (n_ahead as f64 - 1.0) / f, f];
+    let pred = super::ts::with_tsp(
+        Value::Num(pred.iter().map(|v| v + x_mean).collect()),
+        out_tsp,
+    );
+    if !se_fit {
+        return Ok(pred);
+    }
+    let se = super::ts::with_tsp(Value::Num(se), out_tsp);
+    Ok(Value::List(List::named(vec![("pred", pred), ("se", se)])))
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -273,6 +508,9 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             ("series", s()),
             ("frequency", Type::num(1)),
             ("call", s()),
+            // Only when the order is above 0, as in R.
+            ("asy.var.coef", Type::Any),
+            (SERIES_X, Type::Any),
         ],
     ))
 }

@@ -74,8 +74,12 @@ fn note(name: &str) -> Option<&'static str> {
             " (`classes` naming \"numeric\", \"integer\" or \"double\" is refused: flowcast does not know which numbers inside a list are R integers)",
         ),
         "aggregate" => Some(
-            " (FUN's values of unequal lengths, which R keeps as a list column, are refused)",
+            " (FUN's values of unequal lengths, which R keeps as a list column, are refused; a time series is aggregate.ts's, `nfrequency` or `ndeltat` named)",
         ),
+        "ar" => Some(
+            " (one series, method \"yule-walker\" or \"burg\"; \"ols\", \"mle\" and multivariate series are refused; the fit keeps its series as `series.x`, which `predict(fit, n.ahead)` reads where R evaluates `series` again)",
+        ),
+        "ts.union" | "ts.intersect" => Some(" (`dframe = FALSE` only)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",
         ),

@@ -868,6 +868,9 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    if let Some(tsp) = super::ts::tsp_of(x) {
+        return aggregate_ts(args, x, tsp, ctx);
+    }
     let fun = fun::resolve(args.get("FUN"), ctx)?
         .ok_or_else(|| KernelError::new("argument \"FUN\" is missing, with no default"))?;
     let extra = dots(args);
@@ -878,6 +881,126 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
         .get("by")
         .ok_or_else(|| KernelError::new("argument \"by\" is missing, with no default"))?;
     aggregate_frame(&columns_of(x)?, &by_columns(by)?, fun, &extra, ctx)
+}
+
+/// R's `aggregate.ts(x, nfrequency = 1, FUN = sum, ndeltat = 1, ts.eps,
+/// ...)` (stats/R/aggregate.R): FUN of each block of
+/// `frequency(x) / nfrequency` observations of each column, a series of
+/// frequency `nfrequency` from x's start; a last partial block is
+/// dropped. Its second and fourth arguments are aggregate's `by` and
+/// `data` here.
+fn aggregate_ts(
+    args: &Args<&Value>,
+    x: &Value,
+    tsp: [f64; 3],
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let named = |name: &str| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v);
+    let number = |v: &Value, what: &str| -> Result<f64, KernelError> {
+        match names::bare(v).as_f64_slice().as_deref() {
+            Some([n]) => Ok(*n),
+            _ => Err(KernelError::new(format!(
+                "flowcast's aggregate of a series takes one number as '{what}'"
+            ))),
+        }
+    };
+    let ts_eps = match named("ts.eps") {
+        Some(v) => number(v, "ts.eps")?,
+        None => 1e-5,
+    };
+    let ofrequency = tsp[2];
+    let fun = fun::resolve_or(args.get("FUN"), ctx, "sum")?;
+    let mut nfrequency = match (
+        args.get("by").or_else(|| named("nfrequency")),
+        args.get("data").or_else(|| named("ndeltat")),
+    ) {
+        (Some(v), _) => number(v, "nfrequency")?,
+        (None, Some(v)) => 1.0 / number(v, "ndeltat")?,
+        (None, None) => 1.0,
+    };
+    if nfrequency.is_nan() {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    if nfrequency > 1.0 && (nfrequency - nfrequency.round()).abs() < ts_eps {
+        nfrequency = nfrequency.round();
+    }
+    if nfrequency == ofrequency {
+        return Ok(x.clone());
+    }
+    let ratio = ofrequency / nfrequency;
+    if (ratio - ratio.round()).abs() > ts_eps {
+        return Err(KernelError::new(format!(
+            "cannot change frequency from {} to {}",
+            super::vector::sprintf::format_g(ofrequency),
+            super::vector::sprintf::format_g(nfrequency)
+        )));
+    }
+    let len = (ratio + ts_eps).trunc();
+    if !(1.0..=1e9).contains(&len) {
+        return Err(KernelError::new(format!(
+            "flowcast's aggregate of a series takes blocks of 1 to 1e9 observations, not {len}"
+        )));
+    }
+    let len = len as usize;
+    let colnames = match x {
+        Value::Named(n) => n.colnames.clone(),
+        _ => None,
+    };
+    let (data, rows, cols, mat) = match names::bare(x) {
+        Value::Mat(m) => (m.as_slice().to_vec(), m.nrows(), m.ncols(), true),
+        v => {
+            let d = v
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("flowcast aggregates a numeric series"))?
+                .into_owned();
+            let n = d.len();
+            (d, n, 1, false)
+        }
+    };
+    let blocks = rows / len;
+    let extra: Vec<(Option<&str>, &Value)> = args
+        .dots()
+        .filter(|(n, _)| !matches!(*n, Some("nfrequency" | "ndeltat" | "ts.eps")))
+        .collect();
+    let mut out = Vec::with_capacity(blocks * cols);
+    for c in 0..cols {
+        for b in 0..blocks {
+            let start = c * rows + b * len;
+            let block = Value::Num(data[start..start + len].to_vec());
+            let v = fun.call_on_named(&block, &extra, ctx)?;
+            match names::bare(&v).as_f64_slice().as_deref() {
+                Some([one]) => out.push(*one),
+                _ => {
+                    return Err(KernelError::new(
+                        "flowcast's aggregate of a series needs FUN to give one number per block",
+                    ))
+                }
+            }
+        }
+    }
+    if blocks == 0 {
+        return Err(KernelError::new(
+            "'ts' object must have one or more observations",
+        ));
+    }
+    let value = if mat {
+        names::dimnamed(
+            Value::Mat(DMatrix::from_vec(blocks, cols, out)),
+            None,
+            colnames,
+        )
+    } else {
+        Value::Num(out)
+    };
+    let start = tsp[0];
+    Ok(super::ts::with_tsp(
+        value,
+        [
+            start,
+            start + (blocks as f64 - 1.0) / nfrequency,
+            nfrequency,
+        ],
+    ))
 }
 
 /// A named column of aggregate's input.
@@ -1038,6 +1161,14 @@ fn column_name(arg: &str) -> Option<String> {
 }
 
 fn aggregate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    // aggregate.ts (FUN = sum by default, its own arguments among the
+    // dots): whether x is a series shows when it runs.
+    if args
+        .dots()
+        .any(|(n, _)| matches!(n, Some("nfrequency" | "ndeltat")))
+    {
+        return Ok(Type::Any);
+    }
     let fun = fun_of(args, Type::num_unknown(), None, ctx)?;
     if fun.is_none() {
         return Err(args.error("FUN", "argument \"FUN\" is missing, with no default"));

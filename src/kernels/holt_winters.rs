@@ -804,7 +804,7 @@ pub(crate) fn is_holt_winters(v: Option<&Value>) -> bool {
 /// `predict(fit, n.ahead)` (predict.HoltWinters without prediction
 /// intervals): the level, plus the trend times the steps ahead, with the
 /// seasonal coefficients added or multiplied in turn. The value is R's
-/// one-column matrix `fit`, without its tsp.
+/// one-column series `fit`, dated one step past the fitted values.
 pub(crate) fn predict(
     object: &Value,
     n_ahead: Option<&Value>,
@@ -874,5 +874,18 @@ pub(crate) fn predict(
         }
     }
     let m = Value::Mat(nalgebra::DMatrix::from_vec(n, 1, fit));
-    Ok(super::names::dimnamed(m, None, Some(vec!["fit".into()])))
+    let m = super::names::dimnamed(m, None, Some(vec!["fit".into()]));
+    // ts(fit, start = end(lag(fitted(object)[, 1], k = -1)), frequency =
+    // frequency(fitted(object)[, 1])): one step past the fitted values.
+    let dated = l
+        .field("fitted")
+        .and_then(ts::tsp_of)
+        .or_else(|| l.field("x").and_then(ts::tsp_of));
+    Ok(match dated {
+        Some(t) => {
+            let end = t[1] + 1.0 / t[2];
+            with_tsp(m, ts::restart([end, end, t[2]], n))
+        }
+        None => m,
+    })
 }

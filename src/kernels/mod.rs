@@ -30,7 +30,7 @@ pub mod work;
 
 mod acf;
 mod all_equal;
-mod ar;
+pub(crate) mod ar;
 pub(crate) mod arith;
 pub mod arrays;
 mod as_list;
@@ -70,7 +70,7 @@ pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
 mod hist;
-mod holt_winters;
+pub(crate) mod holt_winters;
 mod htest;
 mod identical;
 mod integrate;
@@ -137,7 +137,8 @@ mod sweep;
 pub mod switch;
 mod toeplitz;
 mod triangle;
-mod ts;
+pub(crate) mod ts;
+pub(crate) mod ts_bind;
 mod unsplit;
 mod utf8;
 mod vector;
@@ -471,6 +472,7 @@ pub fn registry() -> &'static Registry {
             ts::KERNELS,
             toeplitz::KERNELS,
             lag::KERNELS,
+            ts_bind::KERNELS,
             reorder::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,

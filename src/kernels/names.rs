@@ -410,6 +410,8 @@ pub fn reads_names(func: &str) -> bool {
             | "pacf"
             | "ccf"
             | "lag"
+            | "ts.union"
+            | "ts.intersect"
             | "stl"
             | "HoltWinters"
             // The row and column effects are named by x's dimnames.

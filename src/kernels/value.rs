@@ -216,6 +216,8 @@ const EXTENSIONS: &[(&str, &[&str])] = &[
     ("lm", LM_EXTENSIONS),
     ("aov", LM_EXTENSIONS),
     ("TukeyHSD", &["comparison.names"]),
+    // `fit$series` is R's name of the series, not flowcast's copy of it.
+    ("ar", &["series.x"]),
     ("glm", &["coefficient.names", "response", "(weights)"]),
     ("summary.lm", &["coefficient.names", "coefficient.colnames"]),
     (

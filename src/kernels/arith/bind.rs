@@ -144,6 +144,14 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         }
         return frame::rbind_frames(&args.dots().collect::<Vec<_>>(), ctx);
     }
+    // cbind.ts: R dispatches on the series among the arguments.
+    if by_col
+        && args
+            .dots()
+            .any(|(_, v)| crate::kernels::ts::tsp_of(v).is_some())
+    {
+        return crate::kernels::ts_bind::cbind_ts(args.dots(), true, ctx);
+    }
     // cbind reads names for the data frames it makes (a named vector's
     // names are their row names); a matrix is bound by its numbers.
     let bare: Vec<Cow<Value>> = args

@@ -114,6 +114,9 @@ fn reml_arg(args: &Args<&Value>, kind: Kind, ctx: &mut Ctx) -> Result<bool, Kern
 fn model_log_lik(v: &Value, func: &str) -> Result<LogLik, KernelError> {
     if crate::kernels::arima::is_arima(Some(v)) {
         let (value, df, nobs) = crate::kernels::arima::log_lik(v)?;
+        // logLik.Arima of a CSS fit (its aic NA) is a bare NA, without
+        // the df R's AIC and BIC read: NaN marks it for them.
+        let df = if value.is_nan() { f64::NAN } else { df };
         return Ok(LogLik { value, df, nobs });
     }
     if let Some(fit) = Nls::of(Some(v)) {
@@ -185,6 +188,10 @@ pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
             ],
         });
     }
+    // A CSS fit's AIC and BIC are numeric(0).
+    if arima && args.func != "logLik" {
+        return Ok(Type::num_unknown());
+    }
     Ok(Type::num(1))
 }
 
@@ -218,7 +225,9 @@ pub(super) fn aic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         .map(|v| model_log_lik(v, "AIC"))
         .collect::<Result<Vec<_>, _>>()?;
     let aic = |l: &LogLik| -2.0 * l.value + k * l.df;
+    without_df(&lls)?;
     Ok(match lls.as_slice() {
+        [one] if one.df.is_nan() => Value::Num(Vec::new()),
         [one] => Value::scalar(aic(one)),
         _ => table_of(&lls, "AIC", aic, ctx),
     })
@@ -230,10 +239,22 @@ pub(super) fn bic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         .map(|v| model_log_lik(v, "BIC"))
         .collect::<Result<Vec<_>, _>>()?;
     let bic = |l: &LogLik| -2.0 * l.value + l.df * l.nobs.ln();
+    without_df(&lls)?;
     Ok(match lls.as_slice() {
+        [one] if one.df.is_nan() => Value::Num(Vec::new()),
         [one] => Value::scalar(bic(one)),
         _ => table_of(&lls, "BIC", bic, ctx),
     })
+}
+
+/// A log-likelihood without its `df` (a CSS arima fit's): alone, R's
+/// `-2 * NA + k * NULL` is `numeric(0)`; among several, R's table of
+/// them fails as here.
+fn without_df(lls: &[LogLik]) -> Result<(), KernelError> {
+    if lls.len() > 1 && lls.iter().any(|l| l.df.is_nan()) {
+        return Err(KernelError::new("incorrect number of dimensions"));
+    }
+    Ok(())
 }
 
 /// `deviance.lm`: the weighted residual sum of squares (NA cases left

@@ -39,7 +39,10 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         }
     }
     if let Some(Type::Record { class, .. }) = args.ty("object") {
-        if class == super::super::holt_winters::CLASS || class == super::super::arima::CLASS {
+        if class == super::super::holt_winters::CLASS
+            || class == super::super::arima::CLASS
+            || class == "ar"
+        {
             return Ok(Type::Any);
         }
     }
@@ -130,6 +133,15 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             args.get("object").unwrap_or(&Value::Null),
             dot("n.ahead").or_else(|| args.get("newdata")),
             dot("newxreg"),
+            args.get("se.fit"),
+        );
+    }
+    if super::super::ar::is_ar(args.get("object")) {
+        // predict.ar(object, newdata, n.ahead = 1L, se.fit = TRUE).
+        return super::super::ar::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            args.get("newdata"),
+            dot("n.ahead"),
             args.get("se.fit"),
         );
     }
