@@ -1261,7 +1261,9 @@ fn per_element(function: &str) -> Option<f64> {
         "subset" | "expand.grid" | "with" | "within" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
-        "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" => 2900.0,
+        "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" | "format.pval" => {
+            2900.0
+        }
         "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "regexec" | "regmatches"
         | "strsplit" | "trimws" => 1000.0,
         "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar"

@@ -51,8 +51,9 @@ fn shape_is_known_before_the_run() {
 
 /// drop1 refits model matrices, which hold no offset: where flowcast
 /// cannot pass the fit's own offset to the refit (an lm, the Rao score's
-/// refit of a glm, add1) the fit is refused, never refitted without it.
-/// A glm's LRT refit keeps it (library41's drop1 of a Poisson rate model).
+/// refit of a glm in drop1 and add1) the fit is refused, never refitted
+/// without it. A glm's LRT refit keeps it (library41's drop1 and
+/// library48's add1 and anova of Poisson rate models).
 #[test]
 fn an_offset_is_never_dropped() {
     common::assert_refused_saying(
@@ -62,7 +63,10 @@ fn an_offset_is_never_dropped() {
         &[
             ("a = 'drop1(m, test = \"Rao\")'", "a fit without an offset"),
             ("a = 'drop1(l)'", "a fit without an offset"),
-            ("a = 'add1(m, ~ . + I(x^2))'", "a fit without an offset"),
+            (
+                "a = 'add1(m, ~ . + I(x^2), test = \"Rao\")'",
+                "a fit without an offset",
+            ),
         ],
     );
 }

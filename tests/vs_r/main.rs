@@ -58,6 +58,7 @@ mod library43;
 mod library44;
 mod library45;
 mod library46;
+mod library48;
 mod library5;
 mod library6;
 mod library7;

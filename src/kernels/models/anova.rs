@@ -465,7 +465,6 @@ fn anova_glm_eval(fit: &Fit, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value
     if fits.len() > 1 {
         anova_glmlist(&fits, dispersion, test, ctx)
     } else {
-        super::fit::no_offset(fit)?;
         anova_glm(fit, dispersion, test, ctx)
     }
 }
@@ -518,6 +517,15 @@ fn anova_glm(
     let nvars = varseq.iter().fold(0.0f64, |m, &a| m.max(a)) as usize;
     let y = fit.nums("y")?;
     let prior = fit.nums("prior.weights")?;
+    // anova.glm refits with `offset = object$offset`; the score refits of
+    // working residuals take none.
+    let offset = match fit.exact("offset") {
+        Some(Value::Num(o)) if o.len() == n => Some(o.as_slice()),
+        _ => {
+            super::fit::no_offset(fit)?;
+            None
+        }
+    };
     let icpt = fit.intercept();
     let mut resdev = vec![fit.scalar("null.deviance")?];
     let mut resdf = vec![fit.scalar("df.null")?];
@@ -529,14 +537,14 @@ fn anova_glm(
         let gaussian = Family::new(Dist::Gaussian, super::family::Link::Identity);
         let mut rw = if doscore {
             let null = columns_where(&x, n, varseq, |a| a == 0.0);
-            let f = refit(null, n, y, prior, None, fam, true, ctx)?;
+            let f = refit(null, n, y, prior, offset, fam, true, ctx)?;
             Some((f.residuals, f.weights))
         } else {
             None
         };
         for i in 1..nvars {
             let xi = columns_where(&x, n, varseq, |a| a <= i as f64);
-            let f = refit(xi.clone(), n, y, prior, None, fam, true, ctx)?;
+            let f = refit(xi.clone(), n, y, prior, offset, fam, true, ctx)?;
             if let Some((r, w)) = &rw {
                 let zz = refit(xi, n, r, w, None, gaussian, icpt, ctx)?;
                 score[i - 1] = zz.null_deviance - zz.deviance;

@@ -28,6 +28,25 @@ struct LogLik {
     value: f64,
     df: f64,
     nobs: f64,
+    /// logLik.lm's `nall`: the cases of non-zero weight, before REML
+    /// takes the rank off `nobs`; logLik.glm sets none.
+    nall: Option<f64>,
+}
+
+impl LogLik {
+    /// The value as R's logLik.lm and logLik.glm return it: the number
+    /// with its attributes, in R's order, and class "logLik" (what
+    /// `attr(logLik(fit), "df")` reads).
+    fn value(&self) -> Value {
+        use crate::kernels::names::with_attr;
+        let mut v = Value::scalar(self.value);
+        if let Some(nall) = self.nall {
+            v = with_attr(v, "nall", Value::scalar(nall));
+        }
+        v = with_attr(v, "nobs", Value::scalar(self.nobs));
+        v = with_attr(v, "df", Value::scalar(self.df));
+        with_attr(v, "class", Value::string("logLik"))
+    }
 }
 
 /// R's `logLik.lm` (REML = FALSE unless asked) and `logLik.glm`.
@@ -65,6 +84,7 @@ fn log_lik(fit: &Fit, reml: bool) -> Result<LogLik, KernelError> {
                 value,
                 df: p + 1.0,
                 nobs: n,
+                nall: Some(n0),
             })
         }
         Kind::Glm(family) => {
@@ -88,6 +108,7 @@ fn log_lik(fit: &Fit, reml: bool) -> Result<LogLik, KernelError> {
                 value: df - aic / 2.0,
                 df,
                 nobs: nobs as f64,
+                nall: None,
             })
         }
     }
@@ -117,11 +138,21 @@ fn model_log_lik(v: &Value, func: &str) -> Result<LogLik, KernelError> {
         // logLik.Arima of a CSS fit (its aic NA) is a bare NA, without
         // the df R's AIC and BIC read: NaN marks it for them.
         let df = if value.is_nan() { f64::NAN } else { df };
-        return Ok(LogLik { value, df, nobs });
+        return Ok(LogLik {
+            value,
+            df,
+            nobs,
+            nall: None,
+        });
     }
     if let Some(fit) = Nls::of(Some(v)) {
         let (value, df, nobs) = fit.log_lik()?;
-        return Ok(LogLik { value, df, nobs });
+        return Ok(LogLik {
+            value,
+            df,
+            nobs,
+            nall: None,
+        });
     }
     match Fit::from_value(v) {
         Some(fit) => log_lik(&fit, false),
@@ -215,7 +246,7 @@ pub(super) fn log_lik_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     }
     let fit = Fit::from_arg(args, "object", "logLik")?;
     let reml = reml_arg(args, fit.kind, ctx)?;
-    Ok(Value::scalar(log_lik(&fit, reml)?.value))
+    Ok(log_lik(&fit, reml)?.value())
 }
 
 pub(super) fn aic_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -400,6 +431,10 @@ pub(super) fn confint_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         if class == "glm" && args.func == "confint" {
             return Err(args.error("object", GLM_PROFILE));
         }
+    }
+    // R's confint computes `(1 - level) / 2` first: text fails there.
+    if let Some(Type::Str { .. }) = args.ty("level") {
+        return Err(args.error("level", "non-numeric argument to binary operator"));
     }
     args.const_scalar_or("level", Some(0.95))?;
     let rows = match args.ty("parm") {

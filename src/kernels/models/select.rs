@@ -1392,11 +1392,16 @@ pub(super) fn add1_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 /// `add1.glm`.
 pub(super) fn add1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let fit = model(args, "object")?;
-    super::fit::no_offset(&fit)?;
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let glm = matches!(fit.kind, Kind::Glm(_));
     let test = test_arg(args, glm)?;
+    // add1.glm refits with the fit's offset. add1.lm's offset and the Rao
+    // score's refit (whose glm.fit null deviance ignores the offset,
+    // where flowcast's refit gives glm()'s) are not held.
+    if !glm || test == Test::Rao {
+        super::fit::no_offset(&fit)?;
+    }
     if !glm {
         check_exact(&fit, ctx)?;
     }
@@ -1598,14 +1603,18 @@ fn add1_table(
             if y.len() != n || wt.len() != n {
                 return Err(KernelError::new(ROWS_CHANGED));
             }
-            let z = refit(used(&ad, None), n, y, wt, None, family, true, ctx)?;
+            let offset = match fit.exact("offset") {
+                Some(Value::Num(o)) if o.len() == n => Some(o.as_slice()),
+                _ => None,
+            };
+            let z = refit(used(&ad, None), n, y, wt, offset, family, true, ctx)?;
             let mut dfs = vec![z.rank];
             let mut dev = vec![z.deviance];
             let mut score = vec![0.0];
             let gaussian = Family::new(Dist::Gaussian, Link::Identity);
             for u in &ad.usex {
                 let x = used(&ad, Some(u));
-                let zt = refit(x.clone(), n, y, wt, None, family, true, ctx)?;
+                let zt = refit(x.clone(), n, y, wt, offset, family, true, ctx)?;
                 dfs.push(zt.rank);
                 dev.push(zt.deviance);
                 if test == Test::Rao {

@@ -271,6 +271,13 @@ pub(crate) fn format_common(x: &[f64], digits: i32) -> Vec<String> {
         .collect()
 }
 
+/// R's `format(x, digits = digits)` of numbers: one layout for them all,
+/// each padded to its common width.
+pub(crate) fn format_padded(x: &[f64], digits: i32) -> Vec<String> {
+    let l = format_real(x, digits, 0, 0);
+    x.iter().map(|&v| encode_real(v, l, ".")).collect()
+}
+
 /// R's `encodeReal0`: one number in the layout, right-aligned in `w`
 /// (at most `NB - 1` wide, as R's buffer is).
 fn encode_real(x: f64, l: Layout, dec: &str) -> String {

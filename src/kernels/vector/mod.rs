@@ -16,6 +16,7 @@ mod diff;
 mod ends;
 mod format;
 pub(crate) use format::{format_common, format_number};
+mod format_pval;
 mod grep;
 pub(crate) use grep::{choice, match_arg};
 mod ifelse;
@@ -305,6 +306,12 @@ pub(super) static KERNELS: &[Kernel] = &[
         ],
         format::formatc_shape,
         format::formatc_eval,
+    ),
+    k(
+        "format.pval",
+        &[req("pv"), opt("digits"), opt("eps"), opt("na.form")],
+        format_pval::shape,
+        format_pval::eval,
     ),
     k(
         "prettyNum",
