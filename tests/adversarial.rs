@@ -736,3 +736,26 @@ fn a_bidirectional_override_in_a_name_is_spelt_out() {
     );
     assert!(err.contains("2 errors in"), "{err}");
 }
+
+/// A workflow saved as Latin-1 (`"café"` with byte 0xe9) was refused as a
+/// whole, "stream did not contain valid UTF-8", with no line or column
+/// to look at; the first bad byte is now located, in `check`, `run` and
+/// `schedule`.
+#[test]
+fn a_workflow_not_in_utf8_is_refused_at_its_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, b"[steps]\nx = \"1\"\ny = \"paste('caf\xe9')\"\n").unwrap();
+    let at = format!("{}:3:16 (step `y`)", arg(&path));
+    let history = dir.path().join("h.sqlite");
+    refused(&["check", arg(&path)], 2, &["byte 0xe9", "not UTF-8", &at]);
+    refused(&run_args(&path, &history), 2, &["byte 0xe9", &at]);
+    // A graph for `schedule`, likewise.
+    let dag = dir.path().join("g.json");
+    std::fs::write(&dag, b"{\"tasks\":\n [{\"id\":\"\xff\",\"cost\":1}]}").unwrap();
+    refused(
+        &["schedule", arg(&dag), "-p", "2"],
+        2,
+        &["g.json: 2:10: byte 0xff is not UTF-8 text"],
+    );
+}
