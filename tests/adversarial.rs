@@ -759,3 +759,16 @@ fn a_workflow_not_in_utf8_is_refused_at_its_first_bad_byte() {
         &["g.json: 2:10: byte 0xff is not UTF-8 text"],
     );
 }
+
+/// `out = "a\u0000b"` passed `check`, and `run` then failed unlocated,
+/// blaming `--out`, which was not given; it is refused at the value.
+#[test]
+fn an_out_directory_with_a_nul_is_refused_where_it_is_written() {
+    let (_dir, path) = workflow_file("[workflow]\nout = \"res\\u0000ults\"\n[steps]\nx = \"1\"\n");
+    let at = format!("{}:2:7", arg(&path));
+    refused(
+        &["check", arg(&path)],
+        2,
+        &["`out` must not contain a NUL", &at],
+    );
+}
