@@ -772,3 +772,36 @@ fn an_out_directory_with_a_nul_is_refused_where_it_is_written() {
         &["`out` must not contain a NUL", &at],
     );
 }
+
+/// `bench schedule -p 99999999` sized a worker table of 5.6 GB, and
+/// `--graphs 99999999999` reserved 5.6 TB for the graphs: both aborted on
+/// the failed allocation. Refused up front, as `schedule -p` is; and
+/// `bench kernels --sizes 100000` too.
+#[test]
+fn bench_schedule_settings_past_memory_are_refused() {
+    refused(
+        &["bench", "schedule", "--sizes", "10", "-p", "99999999"],
+        2,
+        &["-p 99999999: must be at most 4096"],
+    );
+    refused(
+        &["bench", "schedule", "--sizes", "10", "-p", "0"],
+        2,
+        &["-p 0: must be at least 1"],
+    );
+    for (sizes, graphs) in [("10", "99999999999"), ("100000000", "1")] {
+        refused(
+            &[
+                "bench", "schedule", "--sizes", sizes, "-p", "2", "--graphs", graphs,
+            ],
+            2,
+            &["more than 1000000 tasks per method"],
+        );
+    }
+    // Likewise `bench kernels --sizes 100000`: 80 GB matrices.
+    refused(
+        &["bench", "kernels", "--no-r", "--sizes", "100000"],
+        2,
+        &["--sizes 100000: at most 5000"],
+    );
+}
