@@ -805,3 +805,18 @@ fn bench_schedule_settings_past_memory_are_refused() {
         &["--sizes 100000: at most 5000"],
     );
 }
+
+/// `merge` of two frames with no column in common is their cross join;
+/// of two 10^4-row frames, 10^8 rows. Its memory check counted the
+/// columns (1.6 GB) but not the two row maps (3.2 GB) built first, so
+/// under a 4 GB address space the step aborted the process instead of
+/// failing with R's "cannot allocate".
+#[test]
+fn a_cross_join_past_memory_fails_its_step() {
+    let json = steps_fail_located(
+        "[steps]\nm = \"merge(data.frame(a = 1:1e4), data.frame(b = 1:1e4))\"\n\
+         n = \"nrow(merge(data.frame(a = 1:3), data.frame(b = 1:4)))\"\n",
+        &[("2:6", "m", "cannot allocate vector of size 5.2 Gb")],
+    );
+    assert_eq!(json["steps"]["n"]["value"], serde_json::json!(12));
+}
