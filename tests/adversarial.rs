@@ -820,3 +820,18 @@ fn a_cross_join_past_memory_fails_its_step() {
     );
     assert_eq!(json["steps"]["n"]["value"], serde_json::json!(12));
 }
+
+/// `model.matrix(~ factor(1:1e4))` is a 10^4 x 10^4 matrix, 800 MB: the
+/// matrix grew by doubling while the term's columns were held beside it,
+/// and under a 4 GB address space the process aborted (with 10^5 levels,
+/// after a minute of allocating). The room is checked, and the matrix
+/// reserved, before any column is made.
+#[test]
+fn a_model_matrix_past_memory_fails_its_step() {
+    let json = steps_fail_located(
+        "[steps]\nm = \"model.matrix(~ factor(1:1e5))\"\n\
+         n = \"dim(model.matrix(~ factor(c(1, 2, 2))))\"\n",
+        &[("2:6", "m", "cannot allocate vector of size 74.5 Gb")],
+    );
+    assert_eq!(json["steps"]["n"]["value"], serde_json::json!([3, 2]));
+}
