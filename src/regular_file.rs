@@ -43,12 +43,27 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// [`read`] as UTF-8 text.
+/// [`read`] as UTF-8 text. A file that is not says where its first bad
+/// byte is, `3:7: byte 0xe9 is not UTF-8 text`: std's "stream did not
+/// contain valid UTF-8" left a user to search the whole file.
 pub fn read_to_string(path: &Path) -> io::Result<String> {
-    String::from_utf8(read(path)?).map_err(|_| {
+    String::from_utf8(read(path)?).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = &bytes[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        // The prefix is valid UTF-8, so its characters count the column.
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
         io::Error::new(
             io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
+            format!(
+                "{line}:{column}: byte 0x{:02x} is not UTF-8 text",
+                bytes[at]
+            ),
         )
     })
 }
@@ -111,6 +126,15 @@ mod tests {
         let path = dir.path().join("a.csv");
         std::fs::write(&path, "x\n1\n").unwrap();
         assert_eq!(read_to_string(&path).unwrap(), "x\n1\n");
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        std::fs::write(&path, b"{\n  \"caf\xc3\xa9 \xe9\": 1\n}\n").unwrap();
+        let e = read_to_string(&path).unwrap_err();
+        assert_eq!(e.to_string(), "2:9: byte 0xe9 is not UTF-8 text");
     }
 
     #[test]

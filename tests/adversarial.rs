@@ -736,3 +736,102 @@ fn a_bidirectional_override_in_a_name_is_spelt_out() {
     );
     assert!(err.contains("2 errors in"), "{err}");
 }
+
+/// A workflow saved as Latin-1 (`"café"` with byte 0xe9) was refused as a
+/// whole, "stream did not contain valid UTF-8", with no line or column
+/// to look at; the first bad byte is now located, in `check`, `run` and
+/// `schedule`.
+#[test]
+fn a_workflow_not_in_utf8_is_refused_at_its_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    std::fs::write(&path, b"[steps]\nx = \"1\"\ny = \"paste('caf\xe9')\"\n").unwrap();
+    let at = format!("{}:3:16 (step `y`)", arg(&path));
+    let history = dir.path().join("h.sqlite");
+    refused(&["check", arg(&path)], 2, &["byte 0xe9", "not UTF-8", &at]);
+    refused(&run_args(&path, &history), 2, &["byte 0xe9", &at]);
+    // A graph for `schedule`, likewise.
+    let dag = dir.path().join("g.json");
+    std::fs::write(&dag, b"{\"tasks\":\n [{\"id\":\"\xff\",\"cost\":1}]}").unwrap();
+    refused(
+        &["schedule", arg(&dag), "-p", "2"],
+        2,
+        &["g.json: 2:10: byte 0xff is not UTF-8 text"],
+    );
+}
+
+/// `out = "a\u0000b"` passed `check`, and `run` then failed unlocated,
+/// blaming `--out`, which was not given; it is refused at the value.
+#[test]
+fn an_out_directory_with_a_nul_is_refused_where_it_is_written() {
+    let (_dir, path) = workflow_file("[workflow]\nout = \"res\\u0000ults\"\n[steps]\nx = \"1\"\n");
+    let at = format!("{}:2:7", arg(&path));
+    refused(
+        &["check", arg(&path)],
+        2,
+        &["`out` must not contain a NUL", &at],
+    );
+}
+
+/// `bench schedule -p 99999999` sized a worker table of 5.6 GB, and
+/// `--graphs 99999999999` reserved 5.6 TB for the graphs: both aborted on
+/// the failed allocation. Refused up front, as `schedule -p` is; and
+/// `bench kernels --sizes 100000` too.
+#[test]
+fn bench_schedule_settings_past_memory_are_refused() {
+    refused(
+        &["bench", "schedule", "--sizes", "10", "-p", "99999999"],
+        2,
+        &["-p 99999999: must be at most 4096"],
+    );
+    refused(
+        &["bench", "schedule", "--sizes", "10", "-p", "0"],
+        2,
+        &["-p 0: must be at least 1"],
+    );
+    for (sizes, graphs) in [("10", "99999999999"), ("100000000", "1")] {
+        refused(
+            &[
+                "bench", "schedule", "--sizes", sizes, "-p", "2", "--graphs", graphs,
+            ],
+            2,
+            &["more than 1000000 tasks per method"],
+        );
+    }
+    // Likewise `bench kernels --sizes 100000`: 80 GB matrices.
+    refused(
+        &["bench", "kernels", "--no-r", "--sizes", "100000"],
+        2,
+        &["--sizes 100000: at most 5000"],
+    );
+}
+
+/// `merge` of two frames with no column in common is their cross join;
+/// of two 10^4-row frames, 10^8 rows. Its memory check counted the
+/// columns (1.6 GB) but not the two row maps (3.2 GB) built first, so
+/// under a 4 GB address space the step aborted the process instead of
+/// failing with R's "cannot allocate".
+#[test]
+fn a_cross_join_past_memory_fails_its_step() {
+    let json = steps_fail_located(
+        "[steps]\nm = \"merge(data.frame(a = 1:1e4), data.frame(b = 1:1e4))\"\n\
+         n = \"nrow(merge(data.frame(a = 1:3), data.frame(b = 1:4)))\"\n",
+        &[("2:6", "m", "cannot allocate vector of size 5.2 Gb")],
+    );
+    assert_eq!(json["steps"]["n"]["value"], serde_json::json!(12));
+}
+
+/// `model.matrix(~ factor(1:1e4))` is a 10^4 x 10^4 matrix, 800 MB: the
+/// matrix grew by doubling while the term's columns were held beside it,
+/// and under a 4 GB address space the process aborted (with 10^5 levels,
+/// after a minute of allocating). The room is checked, and the matrix
+/// reserved, before any column is made.
+#[test]
+fn a_model_matrix_past_memory_fails_its_step() {
+    let json = steps_fail_located(
+        "[steps]\nm = \"model.matrix(~ factor(1:1e5))\"\n\
+         n = \"dim(model.matrix(~ factor(c(1, 2, 2))))\"\n",
+        &[("2:6", "m", "cannot allocate vector of size 74.5 Gb")],
+    );
+    assert_eq!(json["steps"]["n"]["value"], serde_json::json!([3, 2]));
+}

@@ -269,6 +269,11 @@ fn r_note(times: &Option<Result<RTimes, String>>, what: &str) -> Option<String> 
     }
 }
 
+/// The largest n the decompositions are timed at: an n x n matrix of
+/// 5000 is 200 MB, and eigen of it minutes. `--sizes 100000` asked for
+/// 80 GB matrices, and the failed allocation aborted the process.
+pub const MAX_SIZE: usize = 5000;
+
 /// Runs every case at every size and returns the printed table: flowcast's
 /// seconds, R's with its reference BLAS and with single-threaded OpenBLAS,
 /// and R's time over flowcast's for each (above 1: flowcast is faster).

@@ -37,6 +37,34 @@ impl Gaps {
     }
 }
 
+/// The most tasks the graphs of one method may hold together (sizes
+/// summed, times graphs): they are all made before any is planned. The
+/// defaults hold 26,850.
+pub const MAX_TASKS: usize = 1_000_000;
+
+/// Why the bench cannot run with these settings, if it cannot: `-p
+/// 99999999` sized a worker table of gigabytes, and `--graphs 99999999999`
+/// reserved terabytes for the graphs; both aborted the process.
+pub fn settings_problem(sizes: &[usize], processors: &[usize], graphs: usize) -> Option<String> {
+    if let Some((p, problem)) = processors
+        .iter()
+        .find_map(|&p| sched::processors_problem(p).map(|e| (p, e)))
+    {
+        return Some(format!("-p {p}: {problem}"));
+    }
+    let tasks = sizes
+        .iter()
+        .try_fold(0usize, |a, &n| a.checked_add(n))
+        .and_then(|n| n.checked_mul(graphs));
+    match tasks {
+        Some(t) if t <= MAX_TASKS => None,
+        _ => Some(format!(
+            "--sizes and --graphs ask for more than {MAX_TASKS} tasks per method \
+             (the sizes summed, times the graphs)"
+        )),
+    }
+}
+
 /// The evaluation: for every method and p, mean and max makespan/bound of
 /// MCP and extended MCP over `graphs` graphs of each size, and how many
 /// reach the bound. Returns the report as text.

@@ -129,6 +129,11 @@ pub fn main() -> ExitCode {
                     only,
                 },
         }) => {
+            let max = crate::bench::kernels::MAX_SIZE;
+            if let Some(n) = sizes.iter().find(|&&n| n > max) {
+                errln!("error: --sizes {n}: at most {max} (an n x n matrix each)");
+                return ExitCode::from(2);
+            }
             if !library && only.is_none() {
                 out!("{}", crate::bench::kernels::run_kernels(&sizes, !no_r));
             }
@@ -235,6 +240,12 @@ pub fn main() -> ExitCode {
                     graphs,
                 },
         }) => {
+            if let Some(problem) =
+                crate::bench::schedule::settings_problem(&sizes, &processors, graphs)
+            {
+                errln!("error: {problem}");
+                return ExitCode::from(2);
+            }
             let report = crate::bench::schedule::run_schedule_bench(&sizes, &processors, graphs);
             out!("{report}");
             ExitCode::SUCCESS

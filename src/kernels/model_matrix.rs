@@ -242,11 +242,16 @@ pub fn build(
             codes[k][j] = Coding::Indicators;
         }
     }
+    // The matrix, and a term's columns beside it while they are copied in.
+    // Grown as the columns came, `model.matrix(~ factor(1:1e4))` aborted
+    // the process on the 1.3 GB its doubling asked for under a 4 GB limit.
+    let cells = n.saturating_mul(columns_at_most(vars, terms));
     let mut out = ModelMatrix {
-        x: Vec::new(),
+        x: super::alloc::vec_with_capacity(cells)?,
         names: Vec::new(),
         assign: Vec::new(),
     };
+    super::alloc::ensure_room(cells as f64 * 8.0)?;
     if intercept {
         out.x.extend(std::iter::repeat_n(1.0, n));
         out.names.push("(Intercept)".to_string());
@@ -279,6 +284,28 @@ pub fn build(
         }
     }
     Ok(out)
+}
+
+/// How many columns [`build`] makes at most: the intercept's, and a
+/// factor's by all its levels (or its contrasts' columns) whatever its
+/// coding.
+fn columns_at_most(vars: &[(&str, Coded)], terms: &[Vec<usize>]) -> usize {
+    terms
+        .iter()
+        .map(|term| {
+            term.iter()
+                .map(|&v| match &vars[v].1 {
+                    Coded::Numbers(cols) => cols.len(),
+                    Coded::Factor {
+                        levels, contrasts, ..
+                    } => contrasts
+                        .as_ref()
+                        .map_or(0, |c| c.columns.len())
+                        .max(levels.len()),
+                })
+                .fold(1usize, usize::saturating_mul)
+        })
+        .fold(1usize, usize::saturating_add)
 }
 
 /// One variable's columns in a term: a number's as they are (`x`, or

@@ -430,7 +430,10 @@ impl App {
             Action::Click(x, y) => self.click(x, y),
             Action::Scroll { x, y, up, pan } => self.scroll(x, y, up, pan),
             Action::SelectNext | Action::SelectPrev => {}
-            Action::Resize(w, h) => self.size = (w, h),
+            Action::Resize(w, h) => {
+                let area = super::drawn_area(w, h);
+                self.size = (area.width, area.height);
+            }
             Action::Tick(now) => self.now = now,
             Action::Planning { run } => {
                 self.run = run;

@@ -128,7 +128,7 @@ pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitC
         queue.push(Action::ToggleWatch);
     }
 
-    let mut terminal = ratatui::try_init().map_err(|e| {
+    let mut terminal = open_terminal().map_err(|e| {
         // Undoing a screen that was never set up writes its escapes into
         // whatever stdout is, a file or a pipe.
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
@@ -138,7 +138,8 @@ pub fn run_tui(path: &Path, opts: TuiOptions, export: &Exporter) -> Result<ExitC
     })?;
     install_mouse_restore();
     if let Ok(size) = terminal.size() {
-        queue.insert(0, Action::Resize(size.width, size.height));
+        let area = drawn_area(size.width, size.height);
+        queue.insert(0, Action::Resize(area.width, area.height));
     }
     let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
     let mut ctx = Context {
@@ -215,8 +216,17 @@ fn event_loop(
     let io = |e: std::io::Error| format!("terminal: {e}");
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
+    let mut drawn = ratatui::layout::Rect::default();
     while !app.quit && signalled.load(std::sync::atomic::Ordering::Relaxed) == 0 {
         if dirty && last_draw.elapsed() >= FRAME {
+            // The viewport is fixed (see `open_terminal`), so a resize is
+            // followed here, bounded.
+            let size = terminal.size().map_err(io)?;
+            let area = drawn_area(size.width, size.height);
+            if area != drawn {
+                terminal.resize(area).map_err(io)?;
+                drawn = area;
+            }
             terminal
                 .draw(|f| f.render_widget(&*app, f.area()))
                 .map_err(io)?;
@@ -255,6 +265,31 @@ fn event_loop(
         }
     }
     Ok(())
+}
+
+/// The most cells the UI draws each way. ratatui keeps two buffers the
+/// size of its viewport; a terminal that reports 65535 x 65535 cells (a
+/// pty whose size a broken or hostile program set) made them four billion
+/// cells each, and the UI was OOM-killed with the terminal left raw. Past
+/// this the rest of the screen stays blank.
+pub const MAX_DRAWN: u16 = 1024;
+
+/// The part of a `width` x `height` terminal the UI draws in.
+pub fn drawn_area(width: u16, height: u16) -> ratatui::layout::Rect {
+    ratatui::layout::Rect::new(0, 0, width.min(MAX_DRAWN), height.min(MAX_DRAWN))
+}
+
+/// `ratatui::try_init` with a viewport of [`drawn_area`] instead of the
+/// whole screen, which a fullscreen viewport would size its buffers to
+/// before the first frame. The first frame clears it (`Terminal::clear`
+/// would ask the terminal where its cursor is, which not every terminal
+/// answers).
+fn open_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    let (width, height) = crossterm::terminal::size()?;
+    let viewport = ratatui::Viewport::Fixed(drawn_area(width, height));
+    let terminal = ratatui::try_init_with_options(ratatui::TerminalOptions { viewport })?;
+    crossterm::execute!(std::io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
+    Ok(terminal)
 }
 
 /// How long the loop may sleep: until the next frame is due when one is

@@ -222,6 +222,11 @@ impl Cx<'_> {
                     };
                     if s.trim().is_empty() {
                         self.error(span, format!("`{}` must not be empty", key.get_ref()));
+                    } else if key.get_ref() == "out" && s.contains('\0') {
+                        // No file system takes a NUL in a path: `check`
+                        // passed and `run` failed unlocated, blamed on
+                        // `--out`.
+                        self.error(span, "`out` must not contain a NUL character (`\\u0000`)");
                     } else if key.get_ref() == "name" {
                         wf.name = s;
                     } else if !stays_inside(Path::new(&s)) {

@@ -20,7 +20,7 @@ mod vectorize;
 
 use std::path::Path;
 
-use crate::diagnostic::{Diagnostic, SourceFile};
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Param, Step, StepBody, UnaryOp, Workflow};
 pub use document::{MAX_PROCESSORS, SCHEDULERS};
@@ -31,13 +31,54 @@ pub use text_map::TextMap;
 
 /// Reads and parses a workflow file; an unreadable file is a diagnostic too.
 pub fn load(path: &Path) -> Result<Workflow, Vec<Diagnostic>> {
-    match crate::regular_file::read_to_string(path) {
-        Ok(text) => parse(SourceFile::new(path, text)),
+    match crate::regular_file::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => parse(SourceFile::new(path, text)),
+            Err(e) => Err(vec![not_utf8(path, &e)]),
+        },
         Err(e) => Err(vec![Diagnostic::new(
             &SourceFile::new(path, ""),
             None,
             format!("cannot read workflow file: {e}"),
         )]),
+    }
+}
+
+/// A file that is not UTF-8 (Latin-1 saved by an old editor, a binary
+/// file given by mistake), located at its first bad byte: the whole file
+/// was refused with "stream did not contain valid UTF-8" and no place to
+/// look. The text shown is the file with bad bytes replaced (U+FFFD); up
+/// to the first one it is the file's own, so the span holds.
+fn not_utf8(path: &Path, e: &std::string::FromUtf8Error) -> Diagnostic {
+    let at = e.utf8_error().valid_up_to();
+    let byte = e.as_bytes()[at];
+    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+    let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    let file = SourceFile::new(path, text);
+    let d = Diagnostic::new(
+        &file,
+        Some(Span::new(at, end)),
+        format!(
+            "the workflow file is not UTF-8 text: byte 0x{byte:02x} here is not a \
+             character (save the file as UTF-8)"
+        ),
+    );
+    // The step around the byte, when the rest of the file reads.
+    let step = parse(file).ok().and_then(|wf| {
+        wf.steps
+            .into_iter()
+            .find(|s| {
+                let end = match &s.body {
+                    StepBody::Expr(e) => e.span.end,
+                    StepBody::Loop(l) => l.body.span.end.max(l.range.span.end),
+                };
+                s.name_span.start <= at && at < end
+            })
+            .map(|s| s.name)
+    });
+    match step {
+        Some(step) => d.in_step(step),
+        None => d,
     }
 }
 

@@ -163,6 +163,55 @@ fn pty_hangup_ends_the_ui() {
     }
 }
 
+/// A terminal that says it is 65535 x 65535 cells (a pty whose size a
+/// broken program set): the UI sized its screen buffers to it, billions
+/// of cells, and was OOM-killed (here, under 4 GB of address space, it
+/// aborted) with the terminal left raw. It draws at most 1024 x 1024
+/// cells, opens, and quits on `q` as on any terminal.
+#[test]
+fn pty_a_huge_terminal_is_drawn_bounded() {
+    let Some((_dir, _wf, mut child)) = flowcast_in_pty_sized(
+        "huge",
+        "1 + 1",
+        "; echo \"status $?\"",
+        "stty cols 65535 rows 65535; ulimit -v 4000000",
+    ) else {
+        return;
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    std::thread::sleep(Duration::from_millis(3000));
+    let _ = stdin.write_all(b"q");
+    let _ = stdin.flush();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the UI did not quit on `q`");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let cut = (out.len().saturating_sub(2000)..out.len())
+        .find(|&i| out.is_char_boundary(i))
+        .unwrap_or(out.len());
+    let tail = &out[cut..];
+    assert!(out.contains("status 0"), "{tail:?}");
+    let enter = out
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    let leave = out.rfind("\x1b[?1049l").expect("left the alternate screen");
+    assert!(enter < leave, "{tail:?}");
+    // The header's workflow name was drawn.
+    assert!(out[enter..leave].contains("pty"), "{tail:?}");
+}
+
 /// `flowcast tui` on a one-step workflow (`step` its expression) in an
 /// 80x24 pseudo-terminal that `script` holds, with `after` run by the
 /// shell once it ends; its stdin and stdout piped. `None` (the test
@@ -171,6 +220,17 @@ fn flowcast_in_pty(
     name: &str,
     step: &str,
     after: &str,
+) -> Option<(tempfile::TempDir, std::path::PathBuf, std::process::Child)> {
+    flowcast_in_pty_sized(name, step, after, "stty cols 80 rows 24")
+}
+
+/// [`flowcast_in_pty`] with `setup` run by the shell first, in place of
+/// setting the terminal to 80x24.
+fn flowcast_in_pty_sized(
+    name: &str,
+    step: &str,
+    after: &str,
+    setup: &str,
 ) -> Option<(tempfile::TempDir, std::path::PathBuf, std::process::Child)> {
     if Command::new("script").arg("--version").output().is_err() {
         eprintln!("no `script` here: skipped");
@@ -184,7 +244,7 @@ fn flowcast_in_pty(
     )
     .unwrap();
     let cmd = format!(
-        "stty cols 80 rows 24; '{}' tui '{}'{after}",
+        "{setup}; '{}' tui '{}'{after}",
         env!("CARGO_BIN_EXE_flowcast"),
         wf.display()
     );
