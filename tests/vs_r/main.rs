@@ -57,6 +57,7 @@ mod library42;
 mod library43;
 mod library44;
 mod library45;
+mod library49;
 mod library5;
 mod library6;
 mod library7;
