@@ -275,6 +275,9 @@ fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
 }
 
+/// One of stripchars' passes: whether the character at a position goes.
+type Drops<'a> = dyn Fn(&Vec<char>, usize) -> bool + 'a;
+
 /// `stripchars` (ASCII) and `wstripchars` (any other text) of
 /// character.c, in their shape: `s` is the buffer, a position past its
 /// end reads as the terminator.
@@ -317,15 +320,14 @@ fn stripchars(inchar: &str, minlen: usize, usecl: bool) -> String {
             }
             i -= 1;
         }
-        let passes: &[&dyn Fn(&Vec<char>, usize) -> bool] = &[
+        let passes: &[&Drops<'_>] = &[
             &|s, i| lc_vowel(s[i]) && last_char(s, i),
             &|s, i| lc_vowel(s[i]) && !first_char(s, i),
             &|s, i| s[i].is_ascii_lowercase() && last_char(s, i),
             &|s, i| s[i].is_ascii_lowercase() && !first_char(s, i),
         ];
-        let brute: &dyn Fn(&Vec<char>, usize) -> bool =
-            &|s, i| !first_char(s, i) && !is_space(s[i]);
-        let used = if usecl { &passes[..] } else { &passes[..0] };
+        let brute: &Drops<'_> = &|s, i| !first_char(s, i) && !is_space(s[i]);
+        let used = if usecl { passes } else { &passes[..0] };
         for drop in used.iter().chain(std::iter::once(&brute)) {
             let mut i = upper(&s);
             while i > 0 {
