@@ -70,6 +70,11 @@ fn note(name: &str) -> Option<&'static str> {
         "as.Date" => Some(
             " (text read with %Y %m %d %e %y %b %B %h %j %a %A and literal text; a format R would complete from today's date is refused)",
         ),
+        "as.POSIXct" | "ISOdatetime" | "strftime" => Some(
+            " (in UTC or GMT only: a date-time R would read in the session's time zone, with no `tz` or `tz = \"\"`, is refused asking for `tz = \"UTC\"`)",
+        ),
+        "noquote" => Some(" (of a vector without a class: a classed object is refused)"),
+        "as.difftime" => Some(" (of numbers with their `units`: text to read is refused)"),
         "rapply" => Some(
             " (`classes` naming \"numeric\", \"integer\" or \"double\" is refused: flowcast does not know which numbers inside a list are R integers)",
         ),

@@ -243,6 +243,8 @@ fn kept_column(c: &Value) -> Value {
     let bare = strip_value(c.clone());
     if super::dates::is_date(c) {
         super::dates::date(bare)
+    } else if super::datetime::is_posixct(c) {
+        super::datetime::posixct(bare, &super::datetime::tzone(c))
     } else {
         bare
     }
@@ -252,6 +254,8 @@ fn kept_column(c: &Value) -> Value {
 fn with_class_of(v: &Value, bare: &Value) -> Value {
     if super::dates::is_date(v) {
         super::dates::date(bare.clone())
+    } else if super::datetime::is_posixct(v) {
+        super::datetime::posixct(bare.clone(), &super::datetime::tzone(v))
     } else {
         bare.clone()
     }

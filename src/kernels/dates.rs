@@ -110,7 +110,7 @@ pub fn unclassed(v: &Value) -> Value {
         Value::Named(n) => {
             let mut n = n.clone();
             n.attrs
-                .retain(|(k, _)| k != "class" && k != "units" && k != "origin");
+                .retain(|(k, _)| !matches!(k.as_str(), "class" | "units" | "origin" | "tzone"));
             if n.names.is_none()
                 && n.rownames.is_none()
                 && n.colnames.is_none()
@@ -541,6 +541,12 @@ fn as_date_of(
     if is_date(x) {
         return Ok(x.clone());
     }
+    if super::datetime::is_posixct(x) {
+        // as.Date.POSIXct with tz = "UTC": the day the second falls in.
+        return Ok(date(Value::Num(
+            days(x).into_iter().map(|t| (t / 86400.0).floor()).collect(),
+        )));
+    }
     if let Some(s) = strings_of(x) {
         let format = str_arg(format, "format")?;
         let tries = str_arg(try_formats, "tryFormats")?
@@ -626,7 +632,15 @@ fn named_format(
     short: &str,
     long: &str,
 ) -> Result<Value, KernelError> {
-    let x = need_date(args, f)?;
+    let x = args.get("x").unwrap_or(&Value::Null);
+    // weekdays.POSIXt and months.POSIXt: of the day the second falls in.
+    let day_of;
+    let x = if super::datetime::is_posixct(x) {
+        day_of = as_date_plain(x)?;
+        &day_of
+    } else {
+        need_date(args, f)?
+    };
     let fmt = if abbreviate(args)? { short } else { long };
     let out = text(format_dates(&days(x), &[fmt.to_string()])?);
     Ok(match super::names::names(x) {
@@ -667,6 +681,23 @@ fn julian_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
 /// R's `difftime(time1, time2, units)` of two Dates (or strings R reads
 /// as dates), in seconds first as R computes it, then in `units`.
 pub fn difftime_of(a: &Value, b: &Value, units: &str) -> Result<Value, KernelError> {
+    if super::datetime::is_posixct(a) || super::datetime::is_posixct(b) {
+        let secs_of = |v: &Value| -> Result<Vec<f64>, KernelError> {
+            if super::datetime::is_posixct(v) {
+                return Ok(days(v));
+            }
+            let tz = super::datetime::tzone(if super::datetime::is_posixct(a) { a } else { b });
+            Ok(days(&super::datetime::as_posixct_of(v, &tz)?))
+        };
+        let (x, y) = (secs_of(a)?, secs_of(b)?);
+        let n = if x.is_empty() || y.is_empty() {
+            0
+        } else {
+            x.len().max(y.len())
+        };
+        let secs = (0..n).map(|i| x[i % x.len()] - y[i % y.len()]).collect();
+        return super::datetime::secs_difftime(secs, units);
+    }
     let as_day = |v: &Value| -> Result<Vec<f64>, KernelError> {
         if is_date(v) {
             return Ok(days(v));

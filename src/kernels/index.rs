@@ -314,6 +314,10 @@ pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, Kern
         Value::Named(_) if super::dates::is_date(x) => {
             super::dates::date(pick_value(super::names::bare(x), pos)?)
         }
+        Value::Named(_) if super::datetime::is_posixct(x) => super::datetime::posixct(
+            pick_value(super::names::bare(x), pos)?,
+            &super::datetime::tzone(x),
+        ),
         Value::Named(n) => pick_value(&n.value, pos)?,
         Value::Formula(_) => {
             return Err(KernelError::new(
@@ -489,6 +493,9 @@ pub fn index_drop(x: &Value, indices: &[Option<Value>], drop: bool) -> Result<Va
         // `[.Date` and `[.difftime` keep the class (and units).
         if super::dates::is_date(x) {
             return Ok(super::dates::date(picked));
+        }
+        if super::datetime::is_posixct(x) {
+            return Ok(super::datetime::posixct(picked, &super::datetime::tzone(x)));
         }
         if super::dates::is_difftime(x) {
             return Ok(super::dates::difftime(

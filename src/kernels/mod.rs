@@ -56,6 +56,7 @@ mod cov_wt;
 pub mod data;
 mod data_frame;
 pub mod dates;
+pub mod datetime;
 mod density;
 mod diffinv;
 mod dmultinom;
@@ -109,6 +110,7 @@ mod power;
 mod ppoints;
 mod princomp;
 mod qqnorm;
+mod quote;
 mod rapply;
 pub(crate) mod recycle;
 pub mod regex;
@@ -455,6 +457,8 @@ pub fn registry() -> &'static Registry {
             princomp::KERNELS,
             rapply::KERNELS,
             dates::KERNELS,
+            quote::KERNELS,
+            datetime::KERNELS,
             append::KERNELS,
             cophenetic::KERNELS,
             cancor::KERNELS,

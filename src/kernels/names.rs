@@ -426,6 +426,11 @@ pub fn reads_names(func: &str) -> bool {
             | "months"
             | "julian"
             | "difftime"
+            // So does a POSIXct's, and noquote adds to the class it finds.
+            | "as.POSIXct"
+            | "strftime"
+            | "noquote"
+            | "encodeString"
     )
 }
 

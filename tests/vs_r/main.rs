@@ -59,6 +59,7 @@ mod library44;
 mod library45;
 mod library46;
 mod library48;
+mod library49;
 mod library5;
 mod library6;
 mod library7;

@@ -456,6 +456,14 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             });
         }
     }
+    // round(x, "mins"): the units of round.POSIXt, known only at the run
+    // to be a date-time's.
+    if args.func == "round" && matches!(args.ty("digits"), Some(Type::Str { len: Some(1), .. })) {
+        return Ok(Type::Num {
+            len: args.ty("x").and_then(Type::len),
+            value: None,
+        });
+    }
     let base = if !extra.is_empty() && args.has(extra) {
         args.const_scalar_or(extra, None)?
     } else {

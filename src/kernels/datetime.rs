@@ -1,0 +1,814 @@
+//! R's POSIXct date-times in UTC (or GMT): seconds since 1970-01-01
+//! 00:00:00 held as a double with class c("POSIXct", "POSIXt") and the
+//! `tzone` attribute, as R's `.POSIXct` makes them. Reading follows
+//! `as.POSIXlt.character` (its `tryFormats`) over `R_strptime` of
+//! Rstrptime.h, writing `format.POSIXlt` over its strftime; the calendar
+//! is dates.rs's. A date-time in the session's time zone (R's `tz = ""`)
+//! is refused naming the fix: flowcast's runs must not depend on the
+//! machine's zone, so the zone is always said. What R dispatches on the
+//! class (`+.POSIXt`, `Ops.POSIXt`, `seq.POSIXt`, …) is in
+//! exec/eval/date_methods.rs.
+
+use super::args::{ArgError, Args};
+use super::constants::MONTHS;
+use super::dates::{self, civil, days_from_civil};
+use super::names::with_attr;
+use super::value::{is_na, NA};
+use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "as.POSIXct",
+        params: &[
+            req("x"),
+            opt("tz"),
+            opt("format"),
+            opt("tryFormats"),
+            opt("optional"),
+            opt("origin"),
+        ],
+        random: false,
+        shape: same_length,
+        eval: as_posixct_eval,
+    },
+    Kernel {
+        name: "ISOdate",
+        params: &[
+            req("year"),
+            req("month"),
+            req("day"),
+            opt("hour"),
+            opt("min"),
+            opt("sec"),
+            opt("tz"),
+        ],
+        random: false,
+        shape: longest,
+        eval: iso_eval,
+    },
+    Kernel {
+        name: "ISOdatetime",
+        params: &[
+            req("year"),
+            req("month"),
+            req("day"),
+            req("hour"),
+            req("min"),
+            req("sec"),
+            opt("tz"),
+        ],
+        random: false,
+        shape: longest,
+        eval: iso_eval,
+    },
+    Kernel {
+        name: "strftime",
+        params: &[req("x"), opt("format"), opt("tz"), opt("usetz"), DOTS],
+        random: false,
+        shape: same_length_str,
+        eval: strftime_eval,
+    },
+    Kernel {
+        name: "as.difftime",
+        params: &[req("tim"), opt("format"), opt("units"), opt("tz")],
+        random: false,
+        shape: tim_length,
+        eval: as_difftime_eval,
+    },
+];
+
+/// The refusal of R's session time zone.
+pub const NO_SESSION_ZONE: &str = "flowcast keeps date-times in UTC or GMT only, never in the \
+     session's time zone R would use here: give tz = \"UTC\"";
+
+/// R's `inherits(x, "POSIXct")`.
+pub fn is_posixct(v: &Value) -> bool {
+    match v {
+        Value::Named(n) => n.attrs.iter().any(|(k, c)| {
+            k == "class" && matches!(c, Value::Str(s) if s.iter().any(|c| c == "POSIXct"))
+        }),
+        _ => false,
+    }
+}
+
+/// The `tzone` of a POSIXct ("UTC" when absent).
+pub fn tzone(v: &Value) -> String {
+    match v {
+        Value::Named(n) => n
+            .attrs
+            .iter()
+            .find_map(|(k, u)| match (k.as_str(), u) {
+                ("tzone", Value::Str(s)) if s.len() == 1 => Some(s[0].clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "UTC".into()),
+        _ => "UTC".into(),
+    }
+}
+
+/// R's `.POSIXct(secs, tz)`, names of `secs` kept.
+pub fn posixct(secs: Value, tz: &str) -> Value {
+    let v = with_attr(
+        dates::unclassed(&secs),
+        "class",
+        Value::Str(vec!["POSIXct".into(), "POSIXt".into()]),
+    );
+    with_attr(v, "tzone", Value::string(tz))
+}
+
+/// The zone an argument names: "UTC" and "GMT" (and their spellings R
+/// reads as the same zone) are kept; "" is the session's, refused.
+pub fn zone_arg(v: Option<&Value>) -> Result<Option<String>, KernelError> {
+    let Some(v) = v else { return Ok(None) };
+    match super::names::bare(v) {
+        Value::Str(s) if s.len() == 1 => match s[0].as_str() {
+            "UTC" | "GMT" => Ok(Some(s[0].clone())),
+            "" => Err(KernelError::new(NO_SESSION_ZONE)),
+            other => Err(KernelError::new(format!(
+                "flowcast keeps date-times in UTC or GMT only, not in time zone \"{other}\": \
+                 give tz = \"UTC\""
+            ))),
+        },
+        _ => Err(KernelError::new("invalid 'tz' value")),
+    }
+}
+
+/// Fields `strptime_secs` reads.
+#[derive(Default)]
+struct Tm {
+    year: Option<i64>,
+    mon: Option<u32>,
+    mday: Option<u32>,
+    hour: u32,
+    min: u32,
+    sec: f64,
+}
+
+fn number(s: &[u8], at: &mut usize, from: i64, to: i64, n: usize) -> Option<i64> {
+    while s.get(*at) == Some(&b' ') {
+        *at += 1;
+    }
+    let start = *at;
+    while *at < s.len() && *at - start < n && s[*at].is_ascii_digit() {
+        *at += 1;
+    }
+    if *at == start {
+        return None;
+    }
+    let v: i64 = std::str::from_utf8(&s[start..*at]).ok()?.parse().ok()?;
+    (from..=to).contains(&v).then_some(v)
+}
+
+/// The conversions flowcast reads in a date-time format.
+const READS: &str = "%Y %m %d %e %y %b %B %h %H %M %S %OS %T %R and %%";
+
+/// R_strptime of one string in one format, to seconds: `Ok(None)` where
+/// the text does not fit (R's NA); text left after the format is
+/// ignored, as R ignores it.
+pub fn strptime_secs(text: &str, fmt: &str) -> Result<Option<f64>, KernelError> {
+    let fmt = fmt.replace("%T", "%H:%M:%S").replace("%R", "%H:%M");
+    let s = text.as_bytes();
+    let f = fmt.as_bytes();
+    let (mut at, mut i) = (0usize, 0usize);
+    let mut tm = Tm::default();
+    let mut fits = true;
+    while i < f.len() {
+        let c = f[i];
+        if c.is_ascii_whitespace() {
+            while s.get(at).is_some_and(u8::is_ascii_whitespace) {
+                at += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if c != b'%' {
+            if fits && s.get(at) != Some(&c) {
+                fits = false;
+            }
+            at += 1;
+            i += 1;
+            continue;
+        }
+        let Some(&spec) = f.get(i + 1) else {
+            return Err(KernelError::new(format!(
+                "flowcast reads the conversions {READS} in a date-time format, not a lone '%' at its end"
+            )));
+        };
+        i += 2;
+        let spec = if spec == b'O' && f.get(i) == Some(&b'S') {
+            i += 1;
+            b'o'
+        } else {
+            spec
+        };
+        if !b"YmdeybBhHMSo%".contains(&spec) {
+            return Err(KernelError::new(format!(
+                "flowcast reads the conversions {READS} in a date-time format, not %{}",
+                spec as char
+            )));
+        }
+        if !fits {
+            continue;
+        }
+        let got = match spec {
+            b'Y' => number(s, &mut at, 0, 9999, 4).map(|v| tm.year = Some(v)),
+            b'y' => number(s, &mut at, 0, 99, 2)
+                .map(|v| tm.year = Some(if v >= 69 { 1900 + v } else { 2000 + v })),
+            b'm' => number(s, &mut at, 1, 12, 2).map(|v| tm.mon = Some(v as u32)),
+            b'd' | b'e' => number(s, &mut at, 1, 31, 2).map(|v| tm.mday = Some(v as u32)),
+            b'H' => number(s, &mut at, 0, 23, 2).map(|v| tm.hour = v as u32),
+            b'M' => number(s, &mut at, 0, 59, 2).map(|v| tm.min = v as u32),
+            b'S' => number(s, &mut at, 0, 61, 2).map(|v| tm.sec = v as f64),
+            b'o' => {
+                // %OS: digits with a fraction, as strtod reads them.
+                let start = at;
+                while s.get(at).is_some_and(|c| c.is_ascii_digit() || *c == b'.') {
+                    at += 1;
+                }
+                std::str::from_utf8(&s[start..at])
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|v| (0.0..=61.0).contains(v))
+                    .map(|v| tm.sec = v)
+            }
+            b'b' | b'B' | b'h' => {
+                let found = MONTHS
+                    .iter()
+                    .position(|m| {
+                        s.len() >= at + m.len()
+                            && s[at..at + m.len()].eq_ignore_ascii_case(m.as_bytes())
+                    })
+                    .map(|k| (k, MONTHS[k].len()))
+                    .or_else(|| {
+                        MONTHS
+                            .iter()
+                            .position(|m| {
+                                s.len() >= at + 3
+                                    && s[at..at + 3].eq_ignore_ascii_case(&m.as_bytes()[..3])
+                            })
+                            .map(|k| (k, 3))
+                    });
+                found.map(|(k, n)| {
+                    at += n;
+                    tm.mon = Some(k as u32 + 1);
+                })
+            }
+            _ => (s.get(at) == Some(&b'%')).then(|| at += 1),
+        };
+        fits = got.is_some();
+    }
+    if !fits {
+        return Ok(None);
+    }
+    let (Some(year), Some(mon), Some(mday)) = (tm.year, tm.mon, tm.mday) else {
+        return Err(KernelError::new(
+            "a date-time format without a year, month and day (%Y, %m, %d): R fills them \
+             from today's date, which flowcast will not read",
+        ));
+    };
+    let day = days_from_civil(year, mon.into(), mday.into());
+    // A day past its month's end is no date, as R's validation finds.
+    if civil(day).is_none_or(|c| c.day != mday) {
+        return Ok(None);
+    }
+    Ok(Some(
+        day * 86400.0 + f64::from(tm.hour) * 3600.0 + f64::from(tm.min) * 60.0 + tm.sec,
+    ))
+}
+
+/// Strings as `as.POSIXlt.character` reads them: "" and NA are NA.
+fn strings_of(v: &Value) -> Option<Vec<Option<String>>> {
+    match super::names::bare(v) {
+        Value::Str(s) => Some(
+            s.iter()
+                .map(|s| (!s.is_empty() && s != "NA").then(|| s.clone()))
+                .collect(),
+        ),
+        Value::Factor(f) => Some(
+            f.codes
+                .iter()
+                .map(|c| c.map(|c| f.levels[c as usize].clone()))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+const TRY_FORMATS: [&str; 6] = [
+    "%Y-%m-%d %H:%M:%OS",
+    "%Y/%m/%d %H:%M:%OS",
+    "%Y-%m-%d %H:%M",
+    "%Y/%m/%d %H:%M",
+    "%Y-%m-%d",
+    "%Y/%m/%d",
+];
+
+/// `as.POSIXlt.character`: `format` (recycled) when given, else the
+/// first of `tryFormats` that reads every string that is not NA.
+fn parse(
+    x: &[Option<String>],
+    format: Option<&[String]>,
+    tries: &[String],
+    optional: bool,
+) -> Result<Vec<f64>, KernelError> {
+    let read = |fmts: &[String]| -> Result<Vec<f64>, KernelError> {
+        if fmts.is_empty() {
+            return Err(KernelError::new("invalid 'format' argument"));
+        }
+        let n = if x.is_empty() {
+            0
+        } else {
+            x.len().max(fmts.len())
+        };
+        (0..n)
+            .map(|i| match &x[i % x.len()] {
+                None => Ok(NA),
+                Some(s) => strptime_secs(s, &fmts[i % fmts.len()]).map(|d| d.unwrap_or(NA)),
+            })
+            .collect()
+    };
+    if let Some(f) = format {
+        return read(f);
+    }
+    if x.iter().all(Option::is_none) {
+        return Ok(vec![NA; x.len()]);
+    }
+    for f in tries {
+        let mut all = true;
+        for s in x.iter().flatten() {
+            if strptime_secs(s, f)?.is_none() {
+                all = false;
+                break;
+            }
+        }
+        if all {
+            return read(std::slice::from_ref(f));
+        }
+    }
+    if optional {
+        return Ok(vec![NA; x.len()]);
+    }
+    Err(KernelError::new(
+        "character string is not in a standard unambiguous format",
+    ))
+}
+
+fn str_arg(v: Option<&Value>, what: &str) -> Result<Option<Vec<String>>, KernelError> {
+    match v.map(super::names::bare) {
+        None => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(KernelError::new(format!("invalid '{what}' argument"))),
+    }
+}
+
+/// `as.POSIXct(x, tz, ...)` of text, a Date, a POSIXct or numbers.
+pub fn as_posixct(args: &Args<&Value>) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let tz = zone_arg(args.get("tz"))?;
+    if is_posixct(x) {
+        let tz = tz.unwrap_or_else(|| tzone(x));
+        return Ok(posixct(x.clone(), &tz));
+    }
+    if dates::is_date(x) {
+        // as.POSIXct.Date: the day's midnight UTC.
+        let secs = dates::days(x).into_iter().map(|d| d * 86400.0).collect();
+        return Ok(posixct(Value::Num(secs), tz.as_deref().unwrap_or("UTC")));
+    }
+    let Some(tz) = tz else {
+        return Err(KernelError::new(NO_SESSION_ZONE));
+    };
+    if let Some(s) = strings_of(x) {
+        let format = str_arg(args.get("format"), "format")?;
+        let tries = str_arg(args.get("tryFormats"), "tryFormats")?
+            .unwrap_or_else(|| TRY_FORMATS.iter().map(|s| s.to_string()).collect());
+        let optional = match args.get("optional") {
+            None => false,
+            Some(v) => v
+                .as_flag()
+                .ok_or_else(|| KernelError::new("invalid 'optional' argument"))?,
+        };
+        let secs = parse(&s, format.as_deref(), &tries, optional)?;
+        return Ok(posixct(Value::Num(secs), &tz));
+    }
+    match super::names::bare(x) {
+        Value::Num(v) => {
+            // as.POSIXct.numeric: R 4.2 wants the origin.
+            let Some(origin) = args.get("origin") else {
+                return Err(KernelError::new("'origin' must be supplied"));
+            };
+            let o = as_posixct_of(origin, &tz)?;
+            let o = dates::days(&o);
+            if o.len() != 1 {
+                return Err(KernelError::new("'origin' must be of length one"));
+            }
+            Ok(posixct(
+                Value::Num(v.iter().map(|s| s + o[0]).collect()),
+                &tz,
+            ))
+        }
+        Value::Null => Ok(posixct(Value::Num(Vec::new()), &tz)),
+        Value::Bool(b) if b.iter().all(Option::is_none) => {
+            Ok(posixct(Value::Num(vec![NA; b.len()]), &tz))
+        }
+        other => Err(KernelError::new(format!(
+            "do not know how to convert '{}' to class \u{201c}POSIXct\u{201d}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `as.POSIXct(v, tz)` of a value alone.
+pub fn as_posixct_of(v: &Value, tz: &str) -> Result<Value, KernelError> {
+    if is_posixct(v) {
+        return Ok(v.clone());
+    }
+    if dates::is_date(v) {
+        let secs = dates::days(v).into_iter().map(|d| d * 86400.0).collect();
+        return Ok(posixct(Value::Num(secs), tz));
+    }
+    match strings_of(v) {
+        Some(s) => {
+            let tries: Vec<String> = TRY_FORMATS.iter().map(|s| s.to_string()).collect();
+            Ok(posixct(Value::Num(parse(&s, None, &tries, false)?), tz))
+        }
+        None => Err(KernelError::new(format!(
+            "do not know how to convert '{}' to class \u{201c}POSIXct\u{201d}",
+            v.type_name()
+        ))),
+    }
+}
+
+fn as_posixct_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    as_posixct(args)
+}
+
+/// `ISOdate` and `ISOdatetime`: the fields pasted and read back with
+/// "%Y-%m-%d-%H-%M-%OS", so a field that is no whole number, or a date
+/// past its month's end, is NA.
+fn iso_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let date_only = args.func == "ISOdate";
+    let tz = match args.get("tz") {
+        None if date_only => "GMT".to_string(),
+        None => return Err(KernelError::new(NO_SESSION_ZONE)),
+        v => zone_arg(v)?.unwrap_or_else(|| "UTC".into()),
+    };
+    let field = |name: &str, default: f64| -> Result<Vec<f64>, KernelError> {
+        match args.get(name) {
+            None => Ok(vec![default]),
+            Some(v) => match super::names::bare(v) {
+                Value::Num(x) => Ok(x.clone()),
+                Value::Bool(b) => Ok(b.iter().map(|b| b.map_or(NA, f64::from)).collect()),
+                Value::Str(s) => Ok(s.iter().map(|s| s.trim().parse().unwrap_or(NA)).collect()),
+                other => Err(KernelError::new(format!(
+                    "{}() needs numbers for '{name}', not {}",
+                    args.func,
+                    other.type_name()
+                ))),
+            },
+        }
+    };
+    let parts = [
+        field("year", NA)?,
+        field("month", NA)?,
+        field("day", NA)?,
+        field("hour", 12.0)?,
+        field("min", 0.0)?,
+        field("sec", 0.0)?,
+    ];
+    let n = if parts.iter().any(Vec::is_empty) {
+        0
+    } else {
+        parts.iter().map(Vec::len).max().unwrap_or(0)
+    };
+    let whole = |v: f64, lo: f64, hi: f64| v.fract() == 0.0 && (lo..=hi).contains(&v);
+    let secs = (0..n)
+        .map(|i| {
+            let p: Vec<f64> = parts.iter().map(|v| v[i % v.len()]).collect();
+            let (y, m, d, h, mi, s) = (p[0], p[1], p[2], p[3], p[4], p[5]);
+            if p.iter().any(|v| is_na(*v))
+                || !whole(y, 0.0, 9999.0)
+                || !whole(m, 1.0, 12.0)
+                || !whole(d, 1.0, 31.0)
+                || !whole(h, 0.0, 23.0)
+                || !whole(mi, 0.0, 59.0)
+                || !(0.0..=61.0).contains(&s)
+            {
+                return NA;
+            }
+            let day = days_from_civil(y as i64, m as i64, d as i64);
+            if civil(day).is_none_or(|c| f64::from(c.day) != d) {
+                return NA;
+            }
+            day * 86400.0 + h * 3600.0 + mi * 60.0 + s
+        })
+        .collect();
+    Ok(posixct(Value::Num(secs), &tz))
+}
+
+/// The calendar and clock of second `t`: the day, and seconds into it.
+fn split(t: f64) -> Option<(dates::Civil, f64)> {
+    let day = (t / 86400.0).floor();
+    let c = civil(day)?;
+    Some((c, t - day * 86400.0))
+}
+
+/// `format.POSIXct` of one time in `fmt`, in UTC; `None` is NA.
+pub fn strftime(t: f64, fmt: &str, zone: &str) -> Result<Option<String>, KernelError> {
+    let Some((_, secs)) = split(t) else {
+        // NA stays NA; the format must still be one flowcast writes.
+        strftime(0.0, fmt, zone)?;
+        return Ok(None);
+    };
+    let day = (t / 86400.0).floor();
+    let whole = secs.floor() as u32;
+    let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60);
+    let mut out = String::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '%' {
+            out.push(ch);
+            continue;
+        }
+        let Some(spec) = chars.next() else {
+            out.push('%');
+            break;
+        };
+        match spec {
+            'H' => out.push_str(&format!("{h:02}")),
+            'I' => out.push_str(&format!("{:02}", if h % 12 == 0 { 12 } else { h % 12 })),
+            'M' => out.push_str(&format!("{m:02}")),
+            'S' => out.push_str(&format!("{s:02}")),
+            'p' => out.push_str(if h < 12 { "AM" } else { "PM" }),
+            'T' => out.push_str(&format!("{h:02}:{m:02}:{s:02}")),
+            'R' => out.push_str(&format!("{h:02}:{m:02}")),
+            'Z' => out.push_str(zone),
+            'z' => out.push_str("+0000"),
+            's' => out.push_str(&format!("{}", t.floor())),
+            'O' if chars.peek() == Some(&'S') => {
+                chars.next();
+                // %OSn: seconds with n decimals, truncated as R writes them.
+                let digits = match chars.peek().and_then(|d| d.to_digit(10)) {
+                    Some(d) => {
+                        chars.next();
+                        d as usize
+                    }
+                    None => 0,
+                };
+                if digits == 0 {
+                    out.push_str(&format!("{s:02}"));
+                } else {
+                    let p = 10f64.powi(digits as i32);
+                    let v = (secs % 60.0 * p + 1e-6).floor() / p;
+                    out.push_str(&format!("{:0w$.digits$}", v, w = digits + 3));
+                }
+            }
+            other => match dates::strftime(day, &format!("%{other}"))? {
+                Some(text) => out.push_str(&text),
+                None => return Ok(None),
+            },
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `format.POSIXlt`'s default format in R 4.2: the date alone where every
+/// time is a midnight, else the date and the time to the second.
+pub fn default_format(t: &[f64]) -> &'static str {
+    let clock: Vec<f64> = t
+        .iter()
+        .filter(|v| v.is_finite())
+        .map(|v| v - (v / 86400.0).floor() * 86400.0)
+        .collect();
+    if clock.iter().all(|s| *s == 0.0) {
+        "%Y-%m-%d"
+    } else {
+        "%Y-%m-%d %H:%M:%S"
+    }
+}
+
+/// `format(x, format)` of POSIXct seconds, `fmt` recycled.
+pub fn format_times(t: &[f64], fmt: &[String], zone: &str) -> Result<Value, KernelError> {
+    if fmt.is_empty() {
+        return Err(KernelError::new("invalid 'format' argument"));
+    }
+    let n = if t.is_empty() {
+        0
+    } else {
+        t.len().max(fmt.len())
+    };
+    let out: Result<Vec<Option<String>>, KernelError> = (0..n)
+        .map(|i| {
+            let f = &fmt[i % fmt.len()];
+            let f = if f.is_empty() { default_format(t) } else { f };
+            strftime(t[i % t.len()], f, zone)
+        })
+        .collect();
+    Ok(dates::text(out?))
+}
+
+/// difftime's units for a set of seconds, as `difftime(units = "auto")`
+/// chooses from the smallest that is not NA.
+pub fn auto_units(secs: &[f64]) -> &'static str {
+    let zz = secs
+        .iter()
+        .filter(|z| !z.is_nan())
+        .fold(f64::INFINITY, |m, z| m.min(z.abs()));
+    if !zz.is_finite() || zz < 60.0 {
+        "secs"
+    } else if zz < 3600.0 {
+        "mins"
+    } else if zz < 86400.0 {
+        "hours"
+    } else {
+        "days"
+    }
+}
+
+/// Seconds in a difftime unit.
+pub fn unit_secs(units: &str) -> Option<f64> {
+    Some(match units {
+        "secs" => 1.0,
+        "mins" => 60.0,
+        "hours" => 3600.0,
+        "days" => 86400.0,
+        "weeks" => 7.0 * 86400.0,
+        _ => return None,
+    })
+}
+
+/// A difftime of `secs` in `units` ("auto": R's choice).
+pub fn secs_difftime(secs: Vec<f64>, units: &str) -> Result<Value, KernelError> {
+    let units = if units == "auto" {
+        auto_units(&secs)
+    } else {
+        units
+    };
+    let per = unit_secs(units).ok_or_else(|| KernelError::new("invalid units specified"))?;
+    let z = secs
+        .into_iter()
+        .map(|s| if is_na(s) { NA } else { s / per })
+        .collect();
+    Ok(dates::difftime(Value::Num(z), units))
+}
+
+/// `trunc.POSIXt(x, units)`: back to the start of the unit (a month's
+/// first day, a year's first day).
+pub fn trunc_to(t: f64, units: &str) -> f64 {
+    if !t.is_finite() {
+        return t;
+    }
+    match units {
+        "secs" => t.floor(),
+        "mins" => (t / 60.0).floor() * 60.0,
+        "hours" => (t / 3600.0).floor() * 3600.0,
+        "days" => (t / 86400.0).floor() * 86400.0,
+        "months" | "years" => match split(t) {
+            Some((c, _)) => {
+                let m = if units == "years" { 1 } else { c.month };
+                days_from_civil(c.year, m.into(), 1) * 86400.0
+            }
+            None => NA,
+        },
+        _ => NA,
+    }
+}
+
+/// `round.POSIXt(x, units)` to seconds, minutes, hours or days: half a
+/// unit on, then truncated.
+pub fn round_to(t: f64, units: &str) -> f64 {
+    let half = match units {
+        "secs" => 0.5,
+        "mins" => 30.0,
+        "hours" => 1800.0,
+        _ => 43200.0,
+    };
+    trunc_to(t + half, units)
+}
+
+fn len_of(t: Option<&Type>) -> Option<usize> {
+    match t? {
+        Type::Num { len, .. }
+        | Type::Str { len, .. }
+        | Type::Bool { len, .. }
+        | Type::Factor { len, .. } => *len,
+        Type::Null => Some(0),
+        _ => None,
+    }
+}
+
+fn same_length(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Num {
+        len: len_of(args.ty("x")),
+        value: None,
+    })
+}
+
+fn longest(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let mut lens = Vec::new();
+    for name in ["year", "month", "day", "hour", "min", "sec"] {
+        if args.has(name) {
+            lens.push(len_of(args.ty(name)));
+        }
+    }
+    let len = if lens.contains(&Some(0)) {
+        Some(0)
+    } else if lens.iter().all(Option::is_some) {
+        lens.into_iter().flatten().max()
+    } else {
+        None
+    };
+    Ok(Type::Num { len, value: None })
+}
+
+fn same_length_str(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Str {
+        len: len_of(args.ty("x")),
+        value: None,
+    })
+}
+
+/// `strftime(x, format, tz, usetz)`: `format(as.POSIXlt(x, tz), format)`.
+/// A Date is read in UTC, as R reads it; anything else needs its zone.
+fn strftime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let zone = zone_arg(args.get("tz"))?;
+    let (secs, zone) = if dates::is_date(x) {
+        let t: Vec<f64> = dates::days(x).into_iter().map(|d| d * 86400.0).collect();
+        (t, zone.unwrap_or_else(|| "UTC".into()))
+    } else {
+        let Some(zone) = zone else {
+            return Err(KernelError::new(NO_SESSION_ZONE));
+        };
+        (dates::days(&as_posixct_of(x, &zone)?), zone)
+    };
+    let fmt = match args.get("format").map(super::names::bare) {
+        None => vec![String::new()],
+        Some(Value::Str(f)) => f.clone(),
+        Some(_) => return Err(KernelError::new("invalid 'format' argument")),
+    };
+    let usetz = match args.get("usetz") {
+        None => false,
+        Some(u) => u
+            .as_flag()
+            .ok_or_else(|| KernelError::new("invalid 'usetz' argument"))?,
+    };
+    let out = format_times(&secs, &fmt, &zone)?;
+    Ok(match out {
+        Value::Str(s) if usetz => Value::Str(
+            s.into_iter()
+                .map(|s| if s == "NA" { s } else { format!("{s} {zone}") })
+                .collect(),
+        ),
+        other => other,
+    })
+}
+
+fn tim_length(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Num {
+        len: len_of(args.ty("tim")),
+        value: None,
+    })
+}
+
+/// `as.difftime(tim, units = )` of numbers: R wants the units said.
+fn as_difftime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    const UNITS: [&str; 6] = ["auto", "secs", "mins", "hours", "days", "weeks"];
+    let units = match args.get("units").map(super::names::bare) {
+        None => "auto",
+        Some(Value::Str(u)) if u.len() == 1 => {
+            let hits: Vec<&&str> = UNITS
+                .iter()
+                .filter(|c| !u[0].is_empty() && c.starts_with(u[0].as_str()))
+                .collect();
+            match hits[..] {
+                [one] => *one,
+                _ => {
+                    return Err(KernelError::new(format!(
+                        "'arg' should be one of {}",
+                        UNITS
+                            .iter()
+                            .map(|c| format!("\u{201c}{c}\u{201d}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
+            }
+        }
+        Some(_) => return Err(KernelError::new("'arg' must be of length 1")),
+    };
+    match super::names::bare(args.get("tim").unwrap_or(&Value::Null)) {
+        Value::Num(_) | Value::Bool(_) if units == "auto" => Err(KernelError::new(
+            "need explicit units for numeric conversion",
+        )),
+        v @ (Value::Num(_) | Value::Bool(_)) => {
+            Ok(dates::difftime(Value::Num(dates::days(v)), units))
+        }
+        Value::Str(_) => Err(KernelError::new(
+            "flowcast's as.difftime takes numbers with their units, not text to read",
+        )),
+        other => Err(KernelError::new(format!(
+            "'tim' is not character or numeric (flowcast was given {})",
+            other.type_name()
+        ))),
+    }
+}
