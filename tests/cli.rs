@@ -735,3 +735,36 @@ fn a_missing_csv_says_where_it_was_looked_for() {
     );
     assert!(err.contains(&want), "expected {want:?} in:\n{err}");
 }
+
+/// A benchmark given a workflow that does not parse shows the workflow's
+/// own diagnostic, once, on its lines: not "error: error:" and not its
+/// newlines escaped.
+#[test]
+fn benchmarks_show_a_bad_workflows_diagnostic_as_check_does() {
+    let (_dir, path) = workflow_file("[steps]\na = \"b +\"\n");
+    let file = path.to_str().unwrap();
+    for args in [
+        vec!["bench", "priors", file, "--runs", "1"],
+        vec![
+            "bench",
+            "workflows",
+            file,
+            "-p",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+        ],
+    ] {
+        let out = flowcast(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: unexpected end"), "{args:?}: {err}");
+        assert!(err.contains("w.toml:2:9 (step `a`)\n"), "{args:?}: {err}");
+        assert!(
+            !err.contains("error: error") && !err.contains("\\u{a}"),
+            "{args:?}: {err}"
+        );
+    }
+}

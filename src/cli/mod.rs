@@ -191,10 +191,7 @@ pub fn main() -> ExitCode {
                     out!("{table}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    errln!("error: {}", printable(&e));
-                    ExitCode::from(1)
-                }
+                Err(e) => bench_failed(&e),
             }
         }
         Some(Command::Bench {
@@ -206,10 +203,7 @@ pub fn main() -> ExitCode {
                     out!("{table}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    errln!("error: {}", printable(&e));
-                    ExitCode::from(1)
-                }
+                Err(e) => bench_failed(&e),
             }
         }
         Some(Command::Bench {
@@ -226,10 +220,7 @@ pub fn main() -> ExitCode {
                     out!("{table}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    errln!("error: {}", printable(&e));
-                    ExitCode::from(1)
-                }
+                Err(e) => bench_failed(&e),
             }
         }
         Some(Command::Bench {
@@ -787,11 +778,20 @@ fn bench_workflows(
             out!("{table}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            errln!("error: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) => bench_failed(&e),
     }
+}
+
+/// A benchmark that could not run. A workflow's own diagnostic arrives
+/// rendered (its `error:`, location and caret, already made printable);
+/// anything else is one line of text.
+fn bench_failed(e: &str) -> ExitCode {
+    if e.starts_with("error") || e.starts_with("warning") {
+        errln!("{e}");
+    } else {
+        errln!("error: {}", printable(e));
+    }
+    ExitCode::from(1)
 }
 
 /// How a command uses the history store.
