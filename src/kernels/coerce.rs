@@ -537,7 +537,10 @@ pub(super) fn table_frame(x: &Value, response: &str, factors: bool) -> Result<Va
     }
     names.push(response.to_string());
     columns.push(Value::Num(counts.into_owned()));
-    Ok(frame::frame(super::data_frame::make_names(&names), columns))
+    Ok(frame::frame(
+        super::quote::make_names(&names, true, true),
+        columns,
+    ))
 }
 
 fn as_data_frame_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -364,63 +364,6 @@ fn rows(lengths: &[usize]) -> Result<usize, String> {
     Ok(n)
 }
 
-/// R's `make.names(names, unique = TRUE)` (character.c's do_makenames):
-/// an `X` before a name that does not start with a letter, or starts with
-/// a dot and a digit (judged before translating, so `"a"` becomes `X.a.`);
-/// every character but letters, digits, `.` and `_` made `.`; a `.` after
-/// a reserved word; then repeats get `.1`, `.2`, … as `make.unique` gives
-/// them.
-pub fn make_names(names: &[String]) -> Vec<String> {
-    const RESERVED: &[&str] = &[
-        "if",
-        "else",
-        "repeat",
-        "while",
-        "function",
-        "for",
-        "next",
-        "break",
-        "TRUE",
-        "FALSE",
-        "NULL",
-        "Inf",
-        "NaN",
-        "NA",
-        "NA_integer_",
-        "NA_real_",
-        "NA_character_",
-        "NA_complex_",
-        "in",
-    ];
-    let valid: Vec<String> = names
-        .iter()
-        .map(|n| {
-            let mut chars = n.chars();
-            let need_prefix = match chars.next() {
-                Some('.') => chars.next().is_some_and(|c| c.is_ascii_digit()),
-                Some(c) => !c.is_alphabetic(),
-                None => true,
-            };
-            let mut s = String::with_capacity(n.len() + 2);
-            if need_prefix {
-                s.push('X');
-            }
-            s.extend(n.chars().map(|c| {
-                if c.is_alphanumeric() || c == '.' || c == '_' {
-                    c
-                } else {
-                    '.'
-                }
-            }));
-            if RESERVED.contains(&s.as_str()) {
-                s.push('.');
-            }
-            s
-        })
-        .collect();
-    super::row_names::make_unique(&valid, ".")
-}
-
 fn eval_data_frame(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let factors = args.bool_or("stringsAsFactors", false)?;
     let check = args.bool_or("check.names", true)?;
@@ -507,7 +450,11 @@ fn build<'a>(
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut names = if check { make_names(&names) } else { names };
+    let mut names = if check {
+        super::quote::make_names(&names, true, true)
+    } else {
+        names
+    };
     let n = match row_names {
         Some(r) if args == 0 => bare(r).len(),
         _ => n,
@@ -601,7 +548,11 @@ fn build_type<'a>(
         None => None,
     };
     let names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
-    let names = if check { make_names(&names) } else { names };
+    let names = if check {
+        super::quote::make_names(&names, true, true)
+    } else {
+        names
+    };
     Ok(Type::Record {
         class: frame::CLASS.to_string(),
         fields: names

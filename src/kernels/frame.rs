@@ -132,7 +132,7 @@ pub fn matrix_parts(v: &Value) -> Option<MatrixParts<'_>> {
             .collect(),
         _ => return None,
     };
-    let rows = rownames.map(|r| RowNames::Text(super::row_names::make_unique(r, ".")));
+    let rows = rownames.map(|r| RowNames::Text(super::quote::make_unique(r, ".")));
     Some(MatrixParts {
         columns,
         colnames,
@@ -745,7 +745,7 @@ impl RbindLabels {
         let all: Vec<String> = self.labels.iter().map(text).collect();
         let mut seen = std::collections::HashSet::with_capacity(all.len());
         if !all.iter().all(|l| seen.insert(l.as_str())) {
-            return Some(RowNames::Text(super::row_names::make_unique(&all, "")));
+            return Some(RowNames::Text(super::quote::make_unique(&all, "")));
         }
         let numbers: Option<Vec<i32>> = self
             .labels

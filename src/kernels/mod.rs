@@ -110,7 +110,7 @@ mod power;
 mod ppoints;
 mod princomp;
 mod qqnorm;
-mod quote;
+pub(crate) mod quote;
 mod rapply;
 pub(crate) mod recycle;
 pub mod regex;

@@ -199,6 +199,14 @@ fn make_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let names = plain(texts(args, "names")?);
     let allow_ = flag(args, "allow_", true, "invalid 'allow_' value")?;
     let unique = flag(args, "unique", false, "invalid 'unique' argument")?;
+    Ok(Value::Str(make_names(&names, allow_, unique)))
+}
+
+/// R's `make.names`: each name made syntactic, then, with `unique`, the
+/// repeats numbered, the names left unchanged keeping theirs. What
+/// `data.frame`, `read.csv` and `stack` name columns with (`unique =
+/// TRUE`).
+pub fn make_names(names: &[String], allow_: bool, unique: bool) -> Vec<String> {
     let mut names2: Vec<String> = names.iter().map(|s| make_name(s, allow_)).collect();
     if unique {
         // o <- order(names != names2): the unchanged names first, stably.
@@ -209,13 +217,13 @@ fn make_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             names2[o[k]] = s;
         }
     }
-    Ok(Value::Str(names2))
+    names2
 }
 
 /// `do_makeunique`: each later duplicate gets `sep` and the first count
 /// from its first occurrence's cache that no name in use has; the names
 /// in use are every first occurrence and those already made.
-fn make_unique(names: &[String], sep: &str) -> Vec<String> {
+pub fn make_unique(names: &[String], sep: &str) -> Vec<String> {
     let n = names.len();
     let mut ans = names.to_vec();
     let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
@@ -819,4 +827,38 @@ fn encode_string_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelE
         Some(n) if n.len() == out.len() => named(Value::Str(out), n.to_vec()),
         _ => Value::Str(out),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    /// R 4.2.2: `make.unique(c("a", "a", "a.1", "a"))` and
+    /// `make.unique(c("3", "3"), "")`.
+    #[test]
+    fn make_unique_skips_taken_names() {
+        assert_eq!(
+            make_unique(&s(&["a", "a", "a.1", "a"]), "."),
+            s(&["a", "a.2", "a.1", "a.3"])
+        );
+        assert_eq!(make_unique(&s(&["3", "3"]), ""), s(&["3", "31"]));
+    }
+
+    /// R 4.2.2: `make.names(c("a b", "1x", "ok", "a b", "if"), unique =
+    /// TRUE)`: the unchanged `ok` keeps its name.
+    #[test]
+    fn make_names_numbers_repeats_after_the_unchanged() {
+        assert_eq!(
+            make_names(&s(&["a b", "1x", "ok", "a b", "if"]), true, true),
+            s(&["a.b", "X1x", "ok", "a.b.1", "if."])
+        );
+        assert_eq!(
+            make_names(&s(&["a.1", "a 1"]), true, true),
+            s(&["a.1", "a.1.1"])
+        );
+    }
 }

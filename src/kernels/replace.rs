@@ -762,7 +762,7 @@ fn add_rows(
             Some(RowNames::Text(if unique {
                 all
             } else {
-                super::row_names::make_unique(&all, ".")
+                super::quote::make_unique(&all, ".")
             }))
         }
     };

@@ -104,7 +104,11 @@ pub fn picked(l: &List, pos: &[Option<usize>]) -> RowNames {
         .iter()
         .map(|p| p.map_or_else(|| "NA".to_string(), label))
         .collect();
-    RowNames::Text(if dup { make_unique(&rows, ".") } else { rows })
+    RowNames::Text(if dup {
+        super::quote::make_unique(&rows, ".")
+    } else {
+        rows
+    })
 }
 
 /// The 0-based rows a character row subscript names, as `[.data.frame`
@@ -135,32 +139,6 @@ pub fn find(l: &List, wanted: &[String]) -> Vec<Option<usize>> {
             }
         })
         .collect()
-}
-
-/// R's `make.unique(names, sep)`: the second `x` becomes `x<sep>1`, the
-/// third `x<sep>2`, skipping names already taken.
-pub fn make_unique(names: &[String], sep: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(names.len());
-    let mut taken: std::collections::HashSet<String> = names.iter().cloned().collect();
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    let mut first_seen: std::collections::HashSet<&str> = Default::default();
-    for n in names {
-        if first_seen.insert(n.as_str()) {
-            out.push(n.clone());
-            continue;
-        }
-        let k = counts.entry(n.as_str()).or_insert(0);
-        let name = loop {
-            *k += 1;
-            let candidate = format!("{n}{sep}{k}");
-            if !taken.contains(&candidate) {
-                break candidate;
-            }
-        };
-        taken.insert(name.clone());
-        out.push(name);
-    }
-    out
 }
 
 /// Row names as a value gives them: text, or whole numbers, kept as
@@ -395,14 +373,5 @@ mod tests {
             find(&named, &s(&["b", "a", "N", "z", ""])),
             vec![Some(2), Some(0), Some(1), None, None]
         );
-    }
-
-    #[test]
-    fn make_unique_skips_taken_names() {
-        assert_eq!(
-            make_unique(&s(&["a", "a", "a.1", "a"]), "."),
-            s(&["a", "a.2", "a.1", "a.3"])
-        );
-        assert_eq!(make_unique(&s(&["3", "3"]), ""), s(&["3", "31"]));
     }
 }

@@ -9,11 +9,9 @@
 
 use super::args::{ArgError, Args};
 use super::data::combine;
-use super::data_frame::make_names;
 use super::frame::{as_frame, frame, named_frame};
 use super::grouping::grouping;
 use super::names::{bare, names};
-use super::row_names::make_unique;
 use super::value::{Factor, List, RowNames};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
@@ -225,7 +223,7 @@ fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
             row_names: None,
         }));
     }
-    let names = make_unique(&make_names(&f.levels), ".");
+    let names = super::quote::make_names(&f.levels, true, true);
     Ok(frame(names, items))
 }
 

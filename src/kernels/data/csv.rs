@@ -416,7 +416,7 @@ pub fn read_table(shown: &str, path: &Path, opts: &Options) -> Result<Table, Str
     };
     Ok(Table {
         rows,
-        names: crate::kernels::data_frame::make_names(&raw_names),
+        names: crate::kernels::quote::make_names(&raw_names, true, true),
         columns,
         row_names,
     })
