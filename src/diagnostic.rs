@@ -8,6 +8,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use unicode_width::UnicodeWidthChar;
+
 use crate::printable::{printable, push_printable};
 
 /// A byte range in a workflow file (not in an expression string: the parser
@@ -152,12 +154,25 @@ impl fmt::Display for Diagnostic {
             .char_indices()
             .nth(underlined.chars().count())
             .map_or(rest.len(), |(i, _)| i);
-        let width = shown(&rest[..end]).chars().count().max(1);
+        // In terminal columns: a CJK character or an emoji takes two, a
+        // combining mark none.
+        let columns = |c: char| c.width().unwrap_or(0);
+        let width = shown(&rest[..end])
+            .chars()
+            .map(columns)
+            .sum::<usize>()
+            .max(1);
         writeln!(f, "{:gutter$} |", "")?;
         writeln!(f, "{line} | {}", shown(line_text))?;
         let pad: String = shown(before)
             .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|c| {
+                if c == '\t' {
+                    "\t".to_string()
+                } else {
+                    " ".repeat(columns(c))
+                }
+            })
             .collect();
         writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))
     }
@@ -229,6 +244,21 @@ mod tests {
         assert!(text.contains("w.toml:2:6 (step `p`)"), "{text}");
         assert!(text.contains("2 | p = \"a %*% b\""), "{text}");
         assert!(text.contains("  |      ^^^^^^^\n"), "{text}");
+    }
+
+    #[test]
+    fn display_puts_the_caret_under_the_span_after_wide_characters() {
+        let text = "x = \"名前 + é́ + 🎲 +)\"\n";
+        let at = text.find(')').unwrap();
+        let f = SourceFile::new("w.toml", text);
+        let d = Diagnostic::new(&f, Some(Span::new(at, at + 1)), "unexpected `)`");
+        // `x = "` is 5 columns, 名前 4, ` + ` 3, é and its combining accent
+        // 1, ` + ` 3, the die 2, ` +` 2: the caret is in column 21.
+        assert!(
+            d.to_string()
+                .ends_with(&format!("  | {}^\n", " ".repeat(20))),
+            "{d}"
+        );
     }
 
     #[test]

@@ -1267,7 +1267,7 @@ fn per_element(function: &str) -> Option<f64> {
         "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "regexec" | "regmatches"
         | "strsplit" | "trimws" => 1000.0,
         "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar"
-        | "utf8ToInt" | "intToUtf8" => 200.0,
+        | "strrep" | "utf8ToInt" | "intToUtf8" => 200.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,
         "rexp" | "rpois" => 136.0,

@@ -209,31 +209,38 @@ pub(super) fn distances(x: &[f64], nr: usize, nc: usize, method: usize, p: f64) 
     // Coordinates still summed in column order.
     let rows = super::by_rows(x, nr, nc);
     let row = |i: usize| &rows[i * nc..(i + 1) * nc];
-    let columns = |cols: std::ops::Range<usize>| {
-        let mut d = Vec::new();
+    // Column j holds nr − 1 − j distances, column after column.
+    let offset = |j: usize| j * nr - j * (j + 1) / 2;
+    let fill = |cols: std::ops::Range<usize>, d: &mut [f64]| {
+        let mut out = d.iter_mut();
         for j in cols {
             for i in j + 1..nr {
                 let pairs = row(i).iter().copied().zip(row(j).iter().copied());
-                d.push(match method {
-                    0 => euclidean(pairs, nc),
-                    1 => maximum(pairs),
-                    2 => manhattan(pairs, nc),
-                    3 => canberra(pairs, nc),
-                    4 => binary(pairs),
-                    _ => minkowski(pairs, nc, p),
-                });
+                if let Some(o) = out.next() {
+                    *o = match method {
+                        0 => euclidean(pairs, nc),
+                        1 => maximum(pairs),
+                        2 => manhattan(pairs, nc),
+                        3 => canberra(pairs, nc),
+                        4 => binary(pairs),
+                        _ => minkowski(pairs, nc, p),
+                    };
+                }
             }
         }
-        d
     };
+    // Written in place: grown by pushes, the vector was copied at each
+    // doubling, onto fresh pages the kernel zeroed first.
+    let total = offset(nr);
+    let mut d = vec![0.0; total];
     let k = crate::kernels::width::width();
     if k <= 1 || nr < 64 {
-        return columns(0..nr);
+        fill(0..nr, &mut d);
+        return d;
     }
-    // Run k wide: column j holds nr − 1 − j distances, so the columns are
-    // cut where each part holds an equal share of them. Each distance is
-    // computed whole by one thread: the same numbers as on one.
-    let total = nr * (nr - 1) / 2;
+    // Run k wide: the columns are cut where each part holds an equal share
+    // of the distances. Each distance is computed whole by one thread: the
+    // same numbers as on one.
     let mut cuts = vec![0usize];
     let mut done = 0usize;
     for j in 0..nr {
@@ -244,13 +251,17 @@ pub(super) fn distances(x: &[f64], nr: usize, nc: usize, method: usize, p: f64) 
     }
     cuts.push(nr);
     cuts.dedup();
-    let parts: Vec<Vec<f64>> = cuts
-        .windows(2)
-        .collect::<Vec<_>>()
+    let mut parts = Vec::with_capacity(cuts.len());
+    let mut rest = &mut d[..];
+    for w in cuts.windows(2) {
+        let (part, tail) = rest.split_at_mut(offset(w[1]) - offset(w[0]));
+        parts.push((w[0]..w[1], part));
+        rest = tail;
+    }
+    parts
         .into_par_iter()
-        .map(|w| columns(w[0]..w[1]))
-        .collect();
-    parts.concat()
+        .for_each(|(cols, part)| fill(cols, part));
+    d
 }
 
 /// `dist /= count / nc` when coordinates were dropped, NA when all were.

@@ -430,6 +430,12 @@ pub(super) static KERNELS: &[Kernel] = &[
         text::affix_eval,
     ),
     k(
+        "strrep",
+        &[req("x"), req("times")],
+        text::strrep_shape,
+        text::strrep_eval,
+    ),
+    k(
         "chartr",
         &[req("old"), req("new"), req("x")],
         text::chartr_shape,

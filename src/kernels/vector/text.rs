@@ -385,6 +385,57 @@ pub(super) fn strtoi_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
     })
 }
 
+/// `strrep(x, times)`, as R's do_strrep: each string of `as.character(x)`
+/// repeated `as.integer(times)` times, both recycled to the longer; NA in
+/// either gives NA, a negative count is an error.
+pub(super) fn strrep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = as_character(bare(super::arg_or_null(args, "x")))
+        .ok_or_else(|| KernelError::new("invalid 'x' argument"))?;
+    let times = match args.get("times") {
+        Some(v) => crate::kernels::complex::reals(Some(v))?,
+        None => {
+            return Err(KernelError::new(
+                "argument \"times\" is missing, with no default",
+            ))
+        }
+    };
+    if x.is_empty() || times.is_empty() {
+        return Ok(Value::Str(Vec::new()));
+    }
+    let n = x.len().max(times.len());
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        // as.integer: truncated, NA past the integers.
+        let t = times[i % times.len()].trunc();
+        let (Some(s), false) = (&x[i % x.len()], is_na(t) || t.abs() > f64::from(i32::MAX)) else {
+            out.push("NA".to_string());
+            continue;
+        };
+        if t < 0.0 {
+            return Err(KernelError::new("invalid 'times' value"));
+        }
+        if s.len() as f64 * t > f64::from(i32::MAX) {
+            return Err(KernelError::new(
+                "R character strings are limited to 2^31-1 bytes",
+            ));
+        }
+        out.push(s.repeat(t as usize));
+    }
+    Ok(Value::Str(out))
+}
+
+pub(super) fn strrep_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let len = match (
+        args.ty("x").and_then(Type::len),
+        args.ty("times").and_then(Type::len),
+    ) {
+        (Some(0), _) | (_, Some(0)) => Some(0),
+        (Some(a), Some(b)) => Some(a.max(b)),
+        _ => None,
+    };
+    Ok(Type::Str { len, value: None })
+}
+
 /// R's do_nzchar: whether each string of `as.character(x)` is non-empty.
 /// NA counts as non-empty (its two printed characters) unless keepNA is
 /// TRUE; an NA keepNA is FALSE.
