@@ -545,11 +545,39 @@ fn step_exprs(body: &StepBody) -> Vec<&Expr> {
 
 /// Whether evaluating `e` draws from the random stream.
 pub fn draws_random(e: &Expr) -> bool {
-    let mut random = false;
-    e.visit_calls(&mut |f, _| {
-        random |= registry().get(f).is_some_and(|k| k.random);
-    });
+    let mut random = matches!(&e.kind, ExprKind::Call { func, args, .. }
+        if registry().get(func).is_some_and(|k| k.random) || simulates(func, args));
+    e.visit_children(&mut |c| random |= draws_random(c));
     random
+}
+
+/// Whether a call asks for a Monte Carlo p-value (`chisq.test` and
+/// `fisher.test` with `simulate.p.value`), which draws from the stream
+/// although the function otherwise does not. Anything but a written
+/// `FALSE` counts, and so does the argument passed on through an apply
+/// (`sapply(tables, chisq.test, simulate.p.value = TRUE)`).
+pub fn simulates(func: &str, args: &[crate::workflow::Arg]) -> bool {
+    let position = match func {
+        "chisq.test" => Some(5),
+        "fisher.test" => Some(10),
+        _ => None,
+    };
+    let not_false = |a: &crate::workflow::Arg| !matches!(a.value.kind, ExprKind::Bool(false));
+    let named = args.iter().any(|a| {
+        a.name.as_deref().is_some_and(|n| {
+            // R's partial matching: no other formal of either starts with "s".
+            let matches = n == "simulate.p.value"
+                || (position.is_some() && !n.is_empty() && "simulate.p.value".starts_with(n));
+            matches && not_false(a)
+        })
+    });
+    let positional = position.is_some_and(|k| {
+        args.iter()
+            .filter(|a| a.name.is_none())
+            .nth(k)
+            .is_some_and(not_false)
+    });
+    named || positional
 }
 
 /// The function a step is "about": its outermost call or operator.

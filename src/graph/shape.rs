@@ -155,7 +155,7 @@ fn infer_node(
             let mut tags: Vec<&mut Option<String>> = typed.iter_mut().map(|(n, _)| n).collect();
             super::implicit_names::tag(func, args, &mut tags, |i| one_column[i], with_frame);
             keep(&typed.iter().map(|(_, t)| t).collect::<Vec<_>>());
-            if super::promises::call_draws_lazily(func, args) {
+            if super::promises::call_draws_lazily(func, args) || super::simulates(func, args) {
                 work.unknown_draws = true;
             }
             if closures.iter().all(Option::is_none) {

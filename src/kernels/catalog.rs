@@ -48,6 +48,9 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "chisq.test" | "fisher.test" => {
+            Some(" (with `simulate.p.value = TRUE`, draws from the random stream)")
+        }
         "ccf" => Some(
             " (R's \"acf\" value, as with `plot = FALSE`: nothing is drawn; `na.action` may only be R's default, na.fail)",
         ),

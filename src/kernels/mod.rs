@@ -378,6 +378,7 @@ pub fn registry() -> &'static Registry {
             linalg::KERNELS,
             clustering::KERNELS,
             htest::KERNELS,
+            htest::simulate::KERNELS,
             lm::KERNELS,
             models::KERNELS,
             frame::KERNELS,

@@ -11,7 +11,7 @@ mod csv;
 pub mod list_files;
 mod random;
 mod rdist;
-mod sample;
+pub(crate) mod sample;
 mod seq;
 mod spin;
 pub mod write_csv;

@@ -12,6 +12,9 @@ use crate::kernels::nmath::qfun::{qbeta, qnorm_std};
 use crate::kernels::nmath::{pchisq, pnorm, rsum};
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
+/// R's refusal of a negative `B` where `C_chisq_sim` allocates its results.
+const NEGATIVE_LENGTH: &str = "negative length vectors are not allowed";
+
 fn str1() -> Type {
     Type::Str {
         len: Some(1),
@@ -20,11 +23,14 @@ fn str1() -> Type {
 }
 
 pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    if args.bool_or("simulate.p.value", false)? {
-        return Err(KernelError::new(
-            "simulate.p.value = TRUE is not supported by flowcast's chisq.test",
-        ));
-    }
+    let simulate = args.bool_or("simulate.p.value", false)?;
+    // chisq.test's `almost.1`: simulated statistics this close below the
+    // observed one count as reaching it.
+    let almost_1 = 1.0 - 64.0 * f64::EPSILON;
+    let simulated_p = |sims: &[f64], stat: f64, b: f64| {
+        let reached = sims.iter().filter(|&&s| s >= almost_1 * stat).count();
+        (1.0 + reached as f64) / (b + 1.0)
+    };
     let correct = args.bool_or("correct", true)?;
     let xv = args.get("x").unwrap_or(&Value::Null);
     if args.get("y").is_some_and(|y| !matches!(y, Value::Null)) && !matches!(xv, Value::Mat(_)) {
@@ -70,6 +76,27 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
             }
         }
         let mut m = String::from("Pearson's Chi-squared test");
+        if simulate && sr.iter().chain(&sc).all(|&s| s > 0.0) {
+            let (b, bi) = super::simulate::replicates(args, NEGATIVE_LENGTH)?;
+            let sims = super::simulate::chisq_sim(&sr, &sc, bi, &ee, ctx)?;
+            // sum(sort((x - E)^2/E, decreasing = TRUE)): largest first.
+            let mut terms: Vec<f64> = data
+                .iter()
+                .zip(&ee)
+                .map(|(x, e)| (x - e).powi(2) / e)
+                .collect();
+            terms.sort_by(|a, b| b.total_cmp(a));
+            stat = rsum(&terms);
+            df = crate::kernels::value::NA;
+            pval = simulated_p(&sims, stat, b);
+            method = super::simulate::method_suffix(&m, b);
+            e = ee;
+            v = vv;
+            return Ok(chisq_result(dims, data, stat, df, pval, &method, e, v));
+        }
+        if simulate {
+            ctx.warn("cannot compute simulated p-value with zero marginals");
+        }
         let yates = if correct && nr == 2 && nc == 2 {
             let y = data
                 .iter()
@@ -130,13 +157,49 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
             .map(|(x, e)| (x - e).powi(2) / e)
             .collect();
         stat = rsum(&terms);
+        let m = "Chi-squared test for given probabilities";
+        if simulate {
+            if n.fract() != 0.0 {
+                return Err(KernelError::new(
+                    "flowcast simulates goodness of fit for whole counts only: sum(x) is not a whole number",
+                ));
+            }
+            let (b, bi) = super::simulate::replicates(args, "invalid 'size' argument")?;
+            let sims = super::simulate::gof_sim(n, &p, &e, bi, ctx)?;
+            pval = simulated_p(&sims, stat, b);
+            return Ok(chisq_result(
+                dims,
+                data,
+                stat,
+                crate::kernels::value::NA,
+                pval,
+                &super::simulate::method_suffix(m, b),
+                e,
+                v,
+            ));
+        }
         df = (k - 1) as f64;
         pval = pchisq(stat, df, false, false);
-        method = "Chi-squared test for given probabilities".to_string();
+        method = m.to_string();
     }
     if e.iter().any(|v| *v < 5.0) {
         ctx.warn("Chi-squared approximation may be incorrect");
     }
+    Ok(chisq_result(dims, data, stat, df, pval, &method, e, v))
+}
+
+/// chisq.test's htest object.
+#[allow(clippy::too_many_arguments)]
+fn chisq_result(
+    dims: Option<(usize, usize)>,
+    data: Vec<f64>,
+    stat: f64,
+    df: f64,
+    pval: f64,
+    method: &str,
+    e: Vec<f64>,
+    v: Vec<f64>,
+) -> Value {
     let shaped = |v: Vec<f64>| match dims {
         Some((r, c)) => Value::Mat(DMatrix::from_vec(r, c, v)),
         None => Value::Num(v),
@@ -152,19 +215,19 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         .zip(&v)
         .map(|((x, e), v)| (x - e) / v.sqrt())
         .collect();
-    Ok(Value::List(crate::kernels::value::List::record(
+    Value::List(crate::kernels::value::List::record(
         "htest",
         vec![
             ("statistic", super::nm(stat, "X-squared")),
             ("parameter", super::nm(df, "df")),
             ("p.value", Value::scalar(pval)),
-            ("method", Value::string(&method)),
-            ("observed", shaped(data.clone())),
+            ("method", Value::string(method)),
+            ("observed", shaped(data)),
             ("expected", shaped(e)),
             ("residuals", shaped(resid)),
             ("stdres", shaped(stdres)),
         ],
-    )))
+    ))
 }
 
 pub(super) fn chisq_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -283,11 +283,7 @@ fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
 }
 
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    if args.bool_or("simulate.p.value", false)? {
-        return Err(KernelError::new(
-            "simulate.p.value = TRUE is not supported by flowcast's fisher.test",
-        ));
-    }
+    let simulate = args.bool_or("simulate.p.value", false)?;
     let m = match args.get("x") {
         Some(Value::Mat(m)) => m,
         _ => {
@@ -366,7 +362,11 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         fields.push(("method", method));
         return Ok(Value::List(List::record("htest", fields)));
     }
-    let p = rxc_pvalue(&t, m.nrows(), m.ncols())?;
+    let (p, method) = if simulate {
+        simulated_pvalue(&t, m.nrows(), m.ncols(), args, ctx)?
+    } else {
+        (rxc_pvalue(&t, m.nrows(), m.ncols())?, method)
+    };
     Ok(Value::List(List::record(
         "htest",
         vec![
@@ -375,6 +375,46 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             ("method", method),
         ],
     )))
+}
+
+/// fisher.test's `simulate.p.value = TRUE` for an r x c table: the rows
+/// and columns with zero totals dropped, the share of `B` random tables
+/// with the same margins that are no more likely than the observed one.
+fn simulated_pvalue(
+    t: &[f64],
+    nr: usize,
+    nc: usize,
+    args: &Args<&Value>,
+    ctx: &mut Ctx,
+) -> Result<(f64, Value), KernelError> {
+    let sr: Vec<f64> = (0..nr)
+        .map(|i| rsum(&(0..nc).map(|j| t[i + j * nr]).collect::<Vec<f64>>()))
+        .collect();
+    let sc: Vec<f64> = (0..nc).map(|j| rsum(&t[j * nr..(j + 1) * nr])).collect();
+    let rows: Vec<usize> = (0..nr).filter(|&i| sr[i] > 0.0).collect();
+    let cols: Vec<usize> = (0..nc).filter(|&j| sc[j] > 0.0).collect();
+    if rows.len() <= 1 {
+        return Err(KernelError::new("need 2 or more non-zero row marginals"));
+    }
+    if cols.len() <= 1 {
+        return Err(KernelError::new("need 2 or more non-zero column marginals"));
+    }
+    let (b, bi) = super::simulate::replicates(args, "negative length vectors are not allowed")?;
+    let method = super::simulate::method_suffix("Fisher's Exact Test for Count Data", b);
+    // STATISTIC <- -sum(lfactorial(x)), over the kept cells.
+    let lf: Vec<f64> = cols
+        .iter()
+        .flat_map(|&j| rows.iter().map(move |&i| t[i + j * nr]))
+        .map(|v| lgammafn(v + 1.0))
+        .collect();
+    let statistic = -rsum(&lf);
+    let kept_sr: Vec<f64> = rows.iter().map(|&i| sr[i]).collect();
+    let kept_sc: Vec<f64> = cols.iter().map(|&j| sc[j]).collect();
+    let sims = super::simulate::fisher_sim(&kept_sr, &kept_sc, bi, ctx)?;
+    let almost_1 = 1.0 + 64.0 * f64::EPSILON;
+    let reached = sims.iter().filter(|&&s| s <= statistic / almost_1).count();
+    let p = (1.0 + reached as f64) / (b + 1.0);
+    Ok((p.clamp(0.0, 1.0), Value::string(&method)))
 }
 
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -25,6 +25,7 @@ mod pp_test;
 mod prop_trend;
 mod quade;
 mod shapiro;
+pub(super) mod simulate;
 mod ttest;
 pub(super) mod uniroot;
 mod wilcox;
