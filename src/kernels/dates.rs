@@ -1,8 +1,9 @@
 //! R's Date class: whole days since 1970-01-01 held as a double with the
 //! class attribute "Date" (a `Named` numeric, as R holds it), and the
 //! difftime a subtraction of dates gives (class "difftime", units
-//! "days"). Parsing follows `R_strptime` of R's src/main/Rstrptime.h for
-//! the day-level conversions (`%Y %m %d %y %b %B %j` and literal text),
+//! "days"). Parsing is flowcast's one `R_strptime` (R's
+//! src/main/Rstrptime.h) for dates and date-times alike (as.Date reads a
+//! clock and drops it, as R does),
 //! formatting `do_formatPOSIXlt`'s strftime for the same family, and the
 //! calendar `mkdate00`/`day_of_the_week` of src/main/datetime.c over the
 //! proleptic Gregorian calendar R uses. What R dispatches on the class
@@ -215,16 +216,25 @@ fn days_in_month(y: i64, m: u32) -> u32 {
     }
 }
 
-/// The conversions flowcast's strptime and strftime know.
-const READS: &str = "%Y %m %d %e %y %b %B %h %j %a %A and %%";
+/// The conversions flowcast's one R_strptime reads, for dates and
+/// date-times alike.
+const READS: &str =
+    "%Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D %n %t and %%";
 
-/// Fields read by [`strptime`].
-#[derive(Default)]
-struct Tm {
+/// The fields R_strptime fills (R's `struct tm` with `psecs`): the clock
+/// starts at midnight, the calendar fields unset until read.
+#[derive(Default, Clone, Copy)]
+pub struct Tm {
     year: Option<i64>,
     mon: Option<u32>,
     mday: Option<u32>,
     yday: Option<u32>,
+    hour: u32,
+    min: u32,
+    sec: f64,
+    /// `have_I`: the hour came from %I, so %p may move it past noon.
+    have_i: bool,
+    is_pm: bool,
 }
 
 /// `get_number(from, to, n)` of Rstrptime.h: leading blanks skipped, up
@@ -270,92 +280,190 @@ fn match_names(s: &[u8], at: &mut usize, names: &[&str]) -> Option<usize> {
         .or_else(|| names.iter().position(|full| match_name(s, at, &full[..3])))
 }
 
-/// R_strptime of one string in one format, as far as a date: `Ok(None)`
-/// where the text does not fit (R's NA), `Err` for a format flowcast
-/// cannot read as R does.
-pub fn strptime(text: &str, fmt: &str) -> Result<Option<f64>, KernelError> {
-    let s = text.as_bytes();
-    let f = fmt.as_bytes();
-    let mut at = 0usize;
+/// The conversion of the `%` at `f[i]` and the index past it, `%O` taken
+/// with its letter (`%OS` read as `o`); an error for one flowcast does
+/// not read.
+fn conversion(f: &[u8], i: usize) -> Result<(u8, usize), KernelError> {
+    let Some(&spec) = f.get(i + 1) else {
+        return Err(KernelError::new(format!(
+            "flowcast reads the conversions {READS} in a date or date-time format, \
+             not a lone '%' at its end"
+        )));
+    };
+    let (spec, next) = match (spec, f.get(i + 2)) {
+        (b'O', Some(b'S')) => (b'o', i + 3),
+        (b'O', Some(&c)) if b"deHIMmy".contains(&c) => (c, i + 3),
+        _ => (spec, i + 2),
+    };
+    if b"YymdejbBhaAHkIlpMSoTRrFDnt%".contains(&spec) {
+        Ok((spec, next))
+    } else {
+        Err(KernelError::new(format!(
+            "flowcast reads the conversions {READS} in a date or date-time format, not %{}",
+            spec as char
+        )))
+    }
+}
+
+/// `strptime_internal` of Rstrptime.h: reads `s` from `at` by format
+/// `f` into `tm`; false where the text does not fit.
+fn strptime_internal(s: &[u8], at: &mut usize, f: &[u8], tm: &mut Tm) -> bool {
     let mut i = 0usize;
-    let mut tm = Tm::default();
-    let mut fits = true;
     while i < f.len() {
         let c = f[i];
         if c.is_ascii_whitespace() {
-            while s.get(at).is_some_and(u8::is_ascii_whitespace) {
-                at += 1;
+            while s.get(*at).is_some_and(u8::is_ascii_whitespace) {
+                *at += 1;
             }
             i += 1;
             continue;
         }
         if c != b'%' {
-            if fits && s.get(at) != Some(&c) {
-                fits = false;
+            if s.get(*at) != Some(&c) {
+                return false;
             }
-            at += 1;
+            *at += 1;
             i += 1;
             continue;
         }
-        let Some(&spec) = f.get(i + 1) else {
-            return Err(KernelError::new(format!(
-                "flowcast reads the conversions {READS} in a date format, not a lone '%' at its end"
-            )));
+        // The format was checked whole before the text was read.
+        let Ok((spec, next)) = conversion(f, i) else {
+            return false;
         };
-        i += 2;
-        if !fits {
-            // The rest of the format must still be one flowcast reads.
-            if !b"YmdeybBhjaA%".contains(&spec) {
-                return Err(unread(spec));
-            }
-            continue;
-        }
+        i = next;
         let got = match spec {
-            b'Y' => get_number(s, &mut at, 0, 9999, 4).map(|v| tm.year = Some(v)),
-            b'm' => get_number(s, &mut at, 1, 12, 2).map(|v| tm.mon = Some(v as u32)),
-            b'd' | b'e' => get_number(s, &mut at, 1, 31, 2).map(|v| tm.mday = Some(v as u32)),
-            b'y' => get_number(s, &mut at, 0, 99, 2)
+            b'Y' => get_number(s, at, 0, 9999, 4).map(|v| tm.year = Some(v)),
+            b'y' => get_number(s, at, 0, 99, 2)
                 .map(|v| tm.year = Some(if v >= 69 { 1900 + v } else { 2000 + v })),
-            b'j' => get_number(s, &mut at, 1, 366, 3).map(|v| tm.yday = Some(v as u32 - 1)),
-            b'b' | b'B' | b'h' => {
-                match_names(s, &mut at, &MONTHS).map(|m| tm.mon = Some(m as u32 + 1))
+            b'm' => get_number(s, at, 1, 12, 2).map(|v| tm.mon = Some(v as u32)),
+            b'd' | b'e' => get_number(s, at, 1, 31, 2).map(|v| tm.mday = Some(v as u32)),
+            b'j' => get_number(s, at, 1, 366, 3).map(|v| tm.yday = Some(v as u32 - 1)),
+            b'b' | b'B' | b'h' => match_names(s, at, &MONTHS).map(|m| tm.mon = Some(m as u32 + 1)),
+            // The weekday is read and not used: the date comes from the
+            // month and day (or %j).
+            b'a' | b'A' => match_names(s, at, &WEEKDAYS).map(|_| ()),
+            // R allows 24:00:00, the next day's midnight.
+            b'H' | b'k' => get_number(s, at, 0, 24, 2).map(|v| {
+                tm.hour = v as u32;
+                tm.have_i = false;
+            }),
+            b'I' | b'l' => get_number(s, at, 1, 12, 2).map(|v| {
+                tm.hour = v as u32 % 12;
+                tm.have_i = true;
+            }),
+            b'p' => {
+                if match_name(s, at, "AM") {
+                    Some(())
+                } else if match_name(s, at, "PM") {
+                    tm.is_pm = true;
+                    Some(())
+                } else {
+                    None
+                }
             }
-            b'a' | b'A' => match_names(s, &mut at, &WEEKDAYS).map(|_| ()),
-            b'%' => (s.get(at) == Some(&b'%')).then(|| at += 1),
-            other => return Err(unread(other)),
+            b'M' => get_number(s, at, 0, 59, 2).map(|v| tm.min = v as u32),
+            b'S' => get_number(s, at, 0, 61, 2).map(|v| tm.sec = v as f64),
+            b'o' => {
+                // %OS: strtod's number; one out of 0..=61, or none, leaves
+                // the seconds as they were and the text read on.
+                let start = *at;
+                while s.get(*at).is_some_and(|c| c.is_ascii_digit() || *c == b'.') {
+                    *at += 1;
+                }
+                if let Some(v) = std::str::from_utf8(&s[start..*at])
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|v| (0.0..=61.0).contains(v))
+                {
+                    tm.sec = v;
+                }
+                Some(())
+            }
+            b'T' => strptime_internal(s, at, b"%H:%M:%S", tm).then_some(()),
+            b'R' => strptime_internal(s, at, b"%H:%M", tm).then_some(()),
+            b'F' => strptime_internal(s, at, b"%Y-%m-%d", tm).then_some(()),
+            // HERE_D_FMT: R's %D is year first.
+            b'D' => strptime_internal(s, at, b"%y/%m/%d", tm).then_some(()),
+            b'r' => strptime_internal(s, at, b"%I:%M:%S %p", tm).then_some(()),
+            b'n' | b't' => {
+                while s.get(*at).is_some_and(u8::is_ascii_whitespace) {
+                    *at += 1;
+                }
+                Some(())
+            }
+            _ => (s.get(*at) == Some(&b'%')).then(|| *at += 1),
         };
-        fits = got.is_some();
+        if got.is_none() {
+            return false;
+        }
     }
-    if !fits {
+    true
+}
+
+/// R_strptime of one string in one format: `Ok(None)` where the text
+/// does not fit (R's NA), `Err` for a format flowcast cannot read as R
+/// does. Text left after the format is ignored, as R ignores it.
+pub fn r_strptime(text: &str, fmt: &str) -> Result<Option<Tm>, KernelError> {
+    let f = fmt.as_bytes();
+    let mut i = 0;
+    while i < f.len() {
+        i = if f[i] == b'%' {
+            conversion(f, i)?.1
+        } else {
+            i + 1
+        };
+    }
+    let mut tm = Tm::default();
+    let mut at = 0usize;
+    if !strptime_internal(text.as_bytes(), &mut at, f, &mut tm) {
         return Ok(None);
     }
-    let Some(year) = tm.year else {
-        return Err(KernelError::new(
-            "a date format without a year (%Y or %y): R fills it from today's date, \
-             which flowcast will not read",
-        ));
-    };
-    match (tm.mon, tm.mday, tm.yday) {
-        (Some(m), Some(d), _) => {
-            Ok((d <= days_in_month(year, m)).then(|| days_from_civil(year, m.into(), d.into())))
+    if tm.have_i && tm.is_pm {
+        tm.hour += 12;
+    }
+    Ok(Some(tm))
+}
+
+impl Tm {
+    /// The day since 1970-01-01 the fields name (R's `glibc_fix` and
+    /// `validate_tm` as far as a date): `Ok(None)` for one past its
+    /// month's end; `Err` where R would fill a field from today's date.
+    pub fn day(&self) -> Result<Option<f64>, KernelError> {
+        let Some(year) = self.year else {
+            return Err(KernelError::new(
+                "a date format without a year (%Y or %y): R fills it from today's date, \
+                 which flowcast will not read",
+            ));
+        };
+        match (self.mon, self.mday, self.yday) {
+            (Some(m), Some(d), _) => Ok(
+                (d <= days_in_month(year, m)).then(|| days_from_civil(year, m.into(), d.into()))
+            ),
+            // `!(have_mon && have_mday) && have_yday`: the day comes from %j.
+            (_, _, Some(yd)) => {
+                let len = if leap(year) { 366 } else { 365 };
+                Ok((yd < len).then(|| days_from_civil(year, 1, 1) + f64::from(yd)))
+            }
+            _ => Err(KernelError::new(
+                "a date format without a month and a day (%m and %d, or %j): R fills them \
+                 from today's date, which flowcast will not read",
+            )),
         }
-        // `!(have_mon && have_mday) && have_yday`: the day comes from %j.
-        (_, _, Some(yd)) => {
-            let len = if leap(year) { 366 } else { 365 };
-            Ok((yd < len).then(|| days_from_civil(year, 1, 1) + f64::from(yd)))
-        }
-        _ => Err(KernelError::new(
-            "a date format without a month and a day (%m and %d, or %j): R fills them \
-             from today's date, which flowcast will not read",
-        )),
+    }
+
+    /// Seconds past midnight the clock fields name.
+    pub fn clock(&self) -> f64 {
+        f64::from(self.hour) * 3600.0 + f64::from(self.min) * 60.0 + self.sec
     }
 }
 
-fn unread(spec: u8) -> KernelError {
-    KernelError::new(format!(
-        "flowcast reads the conversions {READS} in a date format, not %{}",
-        spec as char
-    ))
+/// R_strptime as far as a date (`as.Date.character`: the clock read and
+/// dropped): `Ok(None)` is NA.
+pub fn strptime(text: &str, fmt: &str) -> Result<Option<f64>, KernelError> {
+    match r_strptime(text, fmt)? {
+        Some(tm) => tm.day(),
+        None => Ok(None),
+    }
 }
 
 /// `format.Date`: strftime of one day in `fmt`; `None` is NA.
@@ -405,10 +513,16 @@ pub fn strftime(z: f64, fmt: &str) -> Result<Option<String>, KernelError> {
             'n' => out.push('\n'),
             't' => out.push('\t'),
             '%' => out.push('%'),
+            // format.Date writes the POSIXlt of the day's UTC midnight.
+            'H' | 'M' | 'S' => out.push_str("00"),
+            'I' => out.push_str("12"),
+            'p' => out.push_str("AM"),
+            'T' => out.push_str("00:00:00"),
+            'R' => out.push_str("00:00"),
             other => {
                 return Err(KernelError::new(format!(
                     "flowcast writes the conversions %Y %y %C %m %d %e %j %b %h %B %a %A %u %w \
-                     %U %W %D %F %n %t and %% of a date, not %{other}"
+                     %U %W %D %F %H %M %S %I %p %T %R %n %t and %% of a date, not %{other}"
                 )))
             }
         }

@@ -10,7 +10,6 @@
 //! exec/eval/date_methods.rs.
 
 use super::args::{ArgError, Args};
-use super::constants::MONTHS;
 use super::dates::{self, civil, days_from_civil};
 use super::names::with_attr;
 use super::value::{is_na, NA};
@@ -75,6 +74,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: tim_length,
         eval: as_difftime_eval,
     },
+    Kernel {
+        name: "units",
+        params: &[req("x")],
+        random: false,
+        shape: units_shape,
+        eval: units_eval,
+    },
+    Kernel {
+        name: "units<-",
+        params: &[req("x"), req("value")],
+        random: false,
+        shape: set_units_shape,
+        eval: set_units_eval,
+    },
 ];
 
 /// The refusal of R's session time zone.
@@ -133,147 +146,13 @@ pub fn zone_arg(v: Option<&Value>) -> Result<Option<String>, KernelError> {
     }
 }
 
-/// Fields `strptime_secs` reads.
-#[derive(Default)]
-struct Tm {
-    year: Option<i64>,
-    mon: Option<u32>,
-    mday: Option<u32>,
-    hour: u32,
-    min: u32,
-    sec: f64,
-}
-
-fn number(s: &[u8], at: &mut usize, from: i64, to: i64, n: usize) -> Option<i64> {
-    while s.get(*at) == Some(&b' ') {
-        *at += 1;
-    }
-    let start = *at;
-    while *at < s.len() && *at - start < n && s[*at].is_ascii_digit() {
-        *at += 1;
-    }
-    if *at == start {
-        return None;
-    }
-    let v: i64 = std::str::from_utf8(&s[start..*at]).ok()?.parse().ok()?;
-    (from..=to).contains(&v).then_some(v)
-}
-
-/// The conversions flowcast reads in a date-time format.
-const READS: &str = "%Y %m %d %e %y %b %B %h %H %M %S %OS %T %R and %%";
-
-/// R_strptime of one string in one format, to seconds: `Ok(None)` where
-/// the text does not fit (R's NA); text left after the format is
-/// ignored, as R ignores it.
+/// R_strptime (dates.rs's) of one string in one format, to seconds:
+/// `Ok(None)` where the text does not fit (R's NA).
 pub fn strptime_secs(text: &str, fmt: &str) -> Result<Option<f64>, KernelError> {
-    let fmt = fmt.replace("%T", "%H:%M:%S").replace("%R", "%H:%M");
-    let s = text.as_bytes();
-    let f = fmt.as_bytes();
-    let (mut at, mut i) = (0usize, 0usize);
-    let mut tm = Tm::default();
-    let mut fits = true;
-    while i < f.len() {
-        let c = f[i];
-        if c.is_ascii_whitespace() {
-            while s.get(at).is_some_and(u8::is_ascii_whitespace) {
-                at += 1;
-            }
-            i += 1;
-            continue;
-        }
-        if c != b'%' {
-            if fits && s.get(at) != Some(&c) {
-                fits = false;
-            }
-            at += 1;
-            i += 1;
-            continue;
-        }
-        let Some(&spec) = f.get(i + 1) else {
-            return Err(KernelError::new(format!(
-                "flowcast reads the conversions {READS} in a date-time format, not a lone '%' at its end"
-            )));
-        };
-        i += 2;
-        let spec = if spec == b'O' && f.get(i) == Some(&b'S') {
-            i += 1;
-            b'o'
-        } else {
-            spec
-        };
-        if !b"YmdeybBhHMSo%".contains(&spec) {
-            return Err(KernelError::new(format!(
-                "flowcast reads the conversions {READS} in a date-time format, not %{}",
-                spec as char
-            )));
-        }
-        if !fits {
-            continue;
-        }
-        let got = match spec {
-            b'Y' => number(s, &mut at, 0, 9999, 4).map(|v| tm.year = Some(v)),
-            b'y' => number(s, &mut at, 0, 99, 2)
-                .map(|v| tm.year = Some(if v >= 69 { 1900 + v } else { 2000 + v })),
-            b'm' => number(s, &mut at, 1, 12, 2).map(|v| tm.mon = Some(v as u32)),
-            b'd' | b'e' => number(s, &mut at, 1, 31, 2).map(|v| tm.mday = Some(v as u32)),
-            b'H' => number(s, &mut at, 0, 23, 2).map(|v| tm.hour = v as u32),
-            b'M' => number(s, &mut at, 0, 59, 2).map(|v| tm.min = v as u32),
-            b'S' => number(s, &mut at, 0, 61, 2).map(|v| tm.sec = v as f64),
-            b'o' => {
-                // %OS: digits with a fraction, as strtod reads them.
-                let start = at;
-                while s.get(at).is_some_and(|c| c.is_ascii_digit() || *c == b'.') {
-                    at += 1;
-                }
-                std::str::from_utf8(&s[start..at])
-                    .ok()
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .filter(|v| (0.0..=61.0).contains(v))
-                    .map(|v| tm.sec = v)
-            }
-            b'b' | b'B' | b'h' => {
-                let found = MONTHS
-                    .iter()
-                    .position(|m| {
-                        s.len() >= at + m.len()
-                            && s[at..at + m.len()].eq_ignore_ascii_case(m.as_bytes())
-                    })
-                    .map(|k| (k, MONTHS[k].len()))
-                    .or_else(|| {
-                        MONTHS
-                            .iter()
-                            .position(|m| {
-                                s.len() >= at + 3
-                                    && s[at..at + 3].eq_ignore_ascii_case(&m.as_bytes()[..3])
-                            })
-                            .map(|k| (k, 3))
-                    });
-                found.map(|(k, n)| {
-                    at += n;
-                    tm.mon = Some(k as u32 + 1);
-                })
-            }
-            _ => (s.get(at) == Some(&b'%')).then(|| at += 1),
-        };
-        fits = got.is_some();
-    }
-    if !fits {
+    let Some(tm) = dates::r_strptime(text, fmt)? else {
         return Ok(None);
-    }
-    let (Some(year), Some(mon), Some(mday)) = (tm.year, tm.mon, tm.mday) else {
-        return Err(KernelError::new(
-            "a date-time format without a year, month and day (%Y, %m, %d): R fills them \
-             from today's date, which flowcast will not read",
-        ));
     };
-    let day = days_from_civil(year, mon.into(), mday.into());
-    // A day past its month's end is no date, as R's validation finds.
-    if civil(day).is_none_or(|c| c.day != mday) {
-        return Ok(None);
-    }
-    Ok(Some(
-        day * 86400.0 + f64::from(tm.hour) * 3600.0 + f64::from(tm.min) * 60.0 + tm.sec,
-    ))
+    Ok(tm.day()?.map(|day| day * 86400.0 + tm.clock()))
 }
 
 /// Strings as `as.POSIXlt.character` reads them: "" and NA are NA.
@@ -768,6 +647,74 @@ fn tim_length(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         len: len_of(args.ty("tim")),
         value: None,
     })
+}
+
+fn units_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(Type::Num { .. }) => Type::Str {
+            len: None,
+            value: None,
+        },
+        _ => Type::Null,
+    })
+}
+
+fn set_units_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Num {
+        len: len_of(args.ty("x")),
+        value: None,
+    })
+}
+
+/// `units(x)`: a difftime's units; `attr(x, "units")` of anything else.
+fn units_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    if dates::is_difftime(x) {
+        return Ok(Value::string(dates::difftime_units(x)));
+    }
+    Ok(match x {
+        Value::Named(n) => n
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "units")
+            .map_or(Value::Null, |(_, v)| v.clone()),
+        _ => Value::Null,
+    })
+}
+
+/// `units<-.difftime`: the numbers rescaled to the new units.
+pub fn set_units(x: &Value, value: &Value) -> Result<Value, KernelError> {
+    if !dates::is_difftime(x) {
+        return Err(KernelError::new(
+            "flowcast sets units() of a difftime only (R's default would set a \"units\" attribute)",
+        ));
+    }
+    let to = match super::names::bare(value) {
+        Value::Str(u) if !u.is_empty() => u[0].as_str(),
+        _ => return Err(KernelError::new("invalid units specified")),
+    };
+    let from = dates::difftime_units(x);
+    if from == to {
+        return Ok(x.clone());
+    }
+    let (Some(a), Some(b)) = (unit_secs(from), unit_secs(to)) else {
+        return Err(KernelError::new("invalid units specified"));
+    };
+    let v = match dates::unclassed(x) {
+        Value::Named(mut n) => {
+            n.value = Value::Num(dates::days(&n.value).iter().map(|z| z * (a / b)).collect());
+            Value::Named(n)
+        }
+        other => Value::Num(dates::days(&other).iter().map(|z| z * (a / b)).collect()),
+    };
+    Ok(dates::difftime(v, to))
+}
+
+fn set_units_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    set_units(
+        args.get("x").unwrap_or(&Value::Null),
+        args.get("value").unwrap_or(&Value::Null),
+    )
 }
 
 /// `as.difftime(tim, units = )` of numbers: R wants the units said.

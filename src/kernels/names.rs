@@ -426,6 +426,8 @@ pub fn reads_names(func: &str) -> bool {
             | "months"
             | "julian"
             | "difftime"
+            | "units"
+            | "units<-"
             // So does a POSIXct's, and noquote adds to the class it finds.
             | "as.POSIXct"
             | "strftime"

@@ -42,11 +42,11 @@ fn flowcast_refusals_say_why() {
                 "without a year",
             ),
             (
-                "a = 'as.Date(\"2024-01-01 10:00\", format = \"%Y-%m-%d %H:%M\")'",
-                "not %H",
+                "a = 'as.Date(\"2024-01-01 10:00\", format = \"%Y-%m-%d %Z\")'",
+                "not %Z",
             ),
-            ("a = 'format(d, \"%H:%M\")'", "not %H"),
-            ("a = 'summary(d)'", "cannot yet run summary() on a Date"),
+            ("a = 'format(d, \"%Z\")'", "not %Z"),
+            ("a = 'quantile(d)'", "cannot yet run quantile() on a Date"),
         ],
     );
 }

@@ -108,8 +108,8 @@ fn date_times_say_their_zone() {
             ("a = 'strftime(t, \"%H\")'", "give tz = \"UTC\""),
             ("a = 'round(t, \"months\")'", "not months"),
             (
-                "a = 'cut(t, \"hour\")'",
-                "cannot yet run cut() on a date-time",
+                "a = 'sapply(t, function(v) v)'",
+                "cannot yet run sapply() on a date-time",
             ),
         ],
     );

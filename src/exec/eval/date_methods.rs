@@ -53,6 +53,51 @@ fn classed(v: &Value) -> bool {
     dates::is_date(v) || dates::is_difftime(v) || datetime::is_posixct(v)
 }
 
+/// The class a method runs for where Date's and POSIXct's are one and
+/// the same logic: R's Date (days) or POSIXct in zone `tz` (seconds).
+#[derive(Clone, Copy)]
+enum Kind<'a> {
+    Date,
+    Ct(&'a str),
+}
+
+impl Kind<'_> {
+    fn is(&self, v: &Value) -> bool {
+        match self {
+            Kind::Date => dates::is_date(v),
+            Kind::Ct(_) => datetime::is_posixct(v),
+        }
+    }
+
+    /// Bare numbers of the class again (`.Date`, `.POSIXct`).
+    fn reclass(&self, v: Value) -> Value {
+        match self {
+            Kind::Date => dates::date(v),
+            Kind::Ct(tz) => datetime::posixct(v, tz),
+        }
+    }
+
+    fn noun(&self) -> &'static str {
+        match self {
+            Kind::Date => "a Date",
+            Kind::Ct(_) => "a date-time",
+        }
+    }
+
+    /// `as.character` of the numbers: a Date's "%Y-%m-%d", a POSIXct's
+    /// default format over the whole vector (its date alone where every
+    /// time is a midnight).
+    fn text(&self, x: &[f64]) -> Result<Vec<Option<String>>, KernelError> {
+        match self {
+            Kind::Date => dates::format_dates(x, &["%Y-%m-%d".to_string()]),
+            Kind::Ct(tz) => {
+                let f = datetime::default_format(x);
+                x.iter().map(|t| datetime::strftime(*t, f, tz)).collect()
+            }
+        }
+    }
+}
+
 /// The values with Dates and difftimes as their bare numbers.
 fn unclass_all<'v>(values: &Given<'v>) -> Owned<'v> {
     values
@@ -91,21 +136,6 @@ fn as_text(v: &Value, fmt: &str) -> Result<Value, KernelError> {
         Some(n) => names::named(out, n.to_vec()),
         None => out,
     })
-}
-
-/// The values with each Date as its text (what `as.character` gives).
-fn dates_as_text<'v>(values: &Given<'v>) -> Result<Owned<'v>, KernelError> {
-    values
-        .iter()
-        .map(|(n, v)| {
-            let v = if dates::is_date(v) {
-                Cow::Owned(as_text(v, "%Y-%m-%d")?)
-            } else {
-                v.clone()
-            };
-            Ok((n.clone(), v))
-        })
-        .collect()
 }
 
 const MATH: &[&str] = &[
@@ -178,15 +208,16 @@ pub(super) fn dispatch(
             seq(&site, values)
         }
         "table" | "paste" | "paste0" | "factor" | "as.factor" if any_date => {
-            match dates_as_text(values) {
+            match times_as_text(values) {
                 Ok(v) => site.default(func, &v, ctx),
                 Err(e) => Err(site.kernel(e)),
             }
         }
-        "cut" if first_date => cut(&site, values, ctx),
-        "summary" | "quantile" | "split" | "sapply" | "lapply" | "vapply" | "ifelse"
-            if first_date =>
-        {
+        "cut" if first_date => cut(&site, values, ctx, Kind::Date),
+        "summary" if first_date => summary(&site, values, Kind::Date),
+        "split" if first_date => reclassed(func, &site, values, ctx, Kind::Date),
+        "as.numeric" | "as.double" if first_difftime => difftime_number(&site, values),
+        "quantile" | "sapply" | "lapply" | "vapply" | "ifelse" if first_date => {
             Err(site.fail(format!(
                 "flowcast cannot yet run {func}() on a Date as R does; convert it first \
                  (as.numeric(x) or format(x))"
@@ -339,8 +370,10 @@ fn format_difftime(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, 
     })
 }
 
-/// `seq.Date(from, to, by, length.out, along.with)`.
-fn seq(site: &Site, values: &Given) -> Result<Value, EvalError> {
+/// The arguments of `seq.Date` and `seq.POSIXt` (from, to, by,
+/// length.out, along.with) matched as R matches them: exact names, then
+/// unique partial ones, then the unnamed in order.
+fn seq_slots<'a>(site: &Site, values: &'a Given) -> Result<[Option<&'a Value>; 5], EvalError> {
     const FORMALS: [&str; 5] = ["from", "to", "by", "length.out", "along.with"];
     let mut slot: [Option<&Value>; 5] = [None; 5];
     let mut positional = Vec::new();
@@ -367,6 +400,12 @@ fn seq(site: &Site, values: &Given) -> Result<Value, EvalError> {
             None => return Err(site.fail("unused argument")),
         }
     }
+    Ok(slot)
+}
+
+/// `seq.Date(from, to, by, length.out, along.with)`.
+fn seq(site: &Site, values: &Given) -> Result<Value, EvalError> {
+    let slot = seq_slots(site, values)?;
     let one = |v: &Value, what: &str| -> Result<f64, EvalError> {
         if !dates::is_date(v) {
             return Err(site.fail(format!("'{what}' must be a \"Date\" object")));
@@ -400,7 +439,7 @@ fn seq(site: &Site, values: &Given) -> Result<Value, EvalError> {
 
 /// The arguments of `cut.Date(x, breaks, labels, start.on.monday, right,
 /// ...)` by name, the unnamed ones after `x` in that order.
-fn cut_args<'a>(values: &'a Given<'_>) -> Result<Vec<(String, &'a Value)>, String> {
+fn cut_args<'a>(values: &'a Given<'_>, kind: Kind) -> Result<Vec<(String, &'a Value)>, String> {
     const FORMALS: [&str; 5] = ["x", "breaks", "labels", "start.on.monday", "right"];
     let mut named: Vec<(String, &Value)> = Vec::new();
     let mut positional = Vec::new();
@@ -430,18 +469,18 @@ fn cut_args<'a>(values: &'a Given<'_>) -> Result<Vec<(String, &'a Value)>, Strin
     for v in positional {
         match free.next() {
             Some(f) => named.push((f.to_string(), v)),
-            None => return Err("flowcast's cut() of a Date takes x, breaks, labels, start.on.monday and right unnamed, and the rest by name".into()),
+            None => return Err(format!("flowcast's cut() of {} takes x, breaks, labels, start.on.monday and right unnamed, and the rest by name", kind.noun())),
         }
     }
     Ok(named)
 }
 
-/// `cut.Date`: the breaks as days (given as Dates, a number of intervals,
-/// or "[n ]days|weeks|months|years|quarters" from the earliest date), the
-/// default cut of the days, and the levels named by the dates that start
-/// each interval.
-fn cut(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, EvalError> {
-    let args = cut_args(values).map_err(|m| site.fail(m))?;
+/// `cut.Date` and `cut.POSIXt`: the breaks as days or seconds (given as
+/// the class, a number of intervals, or a string of units from the
+/// earliest value), the default cut of the bare numbers, and the levels
+/// named by the values that start each interval.
+fn cut(site: &Site, values: &Given, ctx: &mut Ctx, kind: Kind) -> Result<Value, EvalError> {
+    let args = cut_args(values, kind).map_err(|m| site.fail(m))?;
     let get = |name: &str| args.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
     let x = dates::days(&values[0].1);
     let Some(breaks) = get("breaks") else {
@@ -454,22 +493,26 @@ fn cut(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, EvalError> {
             .as_flag()
             .ok_or_else(|| site.fail("argument is not interpretable as logical"))?,
     };
-    let breaks: Value = if dates::is_date(breaks) {
+    let breaks: Value = if kind.is(breaks) {
         let mut b = dates::days(breaks);
         b.retain(|d| !d.is_nan());
         b.sort_by(f64::total_cmp);
         Value::Num(b)
     } else {
         match names::bare(breaks) {
-            Value::Num(b) if b.len() == 1 => Value::Num(b.clone()),
+            Value::Num(b) if b.len() == 1 && !classed(breaks) => Value::Num(b.clone()),
             Value::Str(b) if b.len() == 1 => {
-                Value::Num(cut_breaks(&x, &b[0], start_on_monday).map_err(|m| site.fail(m))?)
+                let b = match kind {
+                    Kind::Date => cut_breaks(&x, &b[0], start_on_monday),
+                    Kind::Ct(_) => ct_cut_breaks(&x, &b[0], start_on_monday),
+                };
+                Value::Num(b.map_err(|m| site.fail(m))?)
             }
             _ => return Err(site.fail("invalid specification of 'breaks'")),
         }
     };
     let numeric_breaks =
-        matches!(names::bare(given_breaks), Value::Num(_)) && !dates::is_date(given_breaks);
+        matches!(names::bare(given_breaks), Value::Num(_)) && !classed(given_breaks);
     let mut given: Owned = vec![
         (None, Cow::Owned(Value::Num(x.clone()))),
         (Some("breaks".into()), Cow::Owned(breaks.clone())),
@@ -479,7 +522,7 @@ fn cut(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, EvalError> {
             given.push((Some(n.clone()), Cow::Owned((*v).clone())));
         }
     }
-    // cut.Date's own default: intervals closed on the left.
+    // cut.Date's and cut.POSIXt's own default: intervals closed on the left.
     if get("right").is_none() {
         given.push((
             Some("right".into()),
@@ -511,11 +554,13 @@ fn cut(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, EvalError> {
     if levels.len() < f.levels.len() {
         return Err(site.fail("number of levels differs"));
     }
-    let text: Vec<Option<String>> =
-        dates::format_dates(&levels, &["%Y-%m-%d".to_string()]).map_err(|e| site.kernel(e))?;
+    let text = kind.text(&levels).map_err(|e| site.kernel(e))?;
+    // Hashed: "10 secs" over a few months makes half a million levels.
     let mut nlevs: Vec<String> = Vec::new();
+    let mut at: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
     for t in text.iter().flatten() {
-        if !nlevs.contains(t) {
+        if !at.contains_key(t.as_str()) {
+            at.insert(t, nlevs.len() as u32);
             nlevs.push(t.clone());
         }
     }
@@ -524,7 +569,7 @@ fn cut(site: &Site, values: &Given, ctx: &mut Ctx) -> Result<Value, EvalError> {
         .iter()
         .map(|c| {
             let t = text.get((*c)? as usize)?.as_ref()?;
-            nlevs.iter().position(|l| l == t).map(|k| k as u32)
+            at.get(t.as_str()).copied()
         })
         .collect();
     f.levels = nlevs;
@@ -623,6 +668,241 @@ fn cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>
     }
 }
 
+/// cut.POSIXt's breaks (in seconds) from a string `breaks`, as
+/// datetime.R builds them: the earliest time truncated to the unit, then
+/// steps to past the latest; months, years and quarters on the calendar.
+fn ct_cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>, String> {
+    let invalid = || "invalid specification of 'breaks'".to_string();
+    let by2: Vec<&str> = breaks.split(' ').collect();
+    if by2.is_empty() || by2.len() > 2 {
+        return Err(invalid());
+    }
+    const UNITS: [&str; 9] = [
+        "secs", "mins", "hours", "days", "weeks", "months", "years", "DSTdays", "quarters",
+    ];
+    let unit = by2[by2.len() - 1];
+    let exact = UNITS.iter().position(|u| *u == unit);
+    let hits: Vec<usize> = (0..UNITS.len())
+        .filter(|&i| !unit.is_empty() && UNITS[i].starts_with(unit))
+        .collect();
+    let valid = match (exact, &hits[..]) {
+        (Some(i), _) => i,
+        (None, [i]) => *i,
+        _ => return Err(invalid()),
+    };
+    let present: Vec<f64> = x.iter().copied().filter(|t| t.is_finite()).collect();
+    let (Some(minx), Some(maxx)) = (
+        present.iter().copied().reduce(f64::min),
+        present.iter().copied().reduce(f64::max),
+    ) else {
+        return Err(
+            "flowcast's cut() of a date-time needs a time that is not NA to start the breaks from"
+                .into(),
+        );
+    };
+    // `as.integer(by2[1])`: a count R cannot read makes no breaks.
+    let step = if by2.len() == 2 {
+        match by2[0].trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v.abs() < 2147483648.0 && v.trunc() != 0.0 => v.trunc(),
+            _ => return Err(invalid()),
+        }
+    } else {
+        1.0
+    };
+    let day = (minx / 86400.0).floor();
+    let clock = minx - day * 86400.0;
+    let start_c = dates::civil(day).ok_or_else(invalid)?;
+    let mut start = minx;
+    let mut incr = 1.0;
+    if valid >= 1 {
+        start = day * 86400.0 + (clock / 60.0).floor() * 60.0;
+        incr = 60.0;
+    }
+    if valid >= 2 {
+        start = day * 86400.0 + (clock / 3600.0).floor() * 3600.0;
+        incr = 3600.0;
+    }
+    if valid >= 3 {
+        start = day * 86400.0;
+        incr = 86400.0;
+    }
+    if valid == 4 {
+        let mut d = day - f64::from(start_c.wday);
+        if start_on_monday {
+            d += if start_c.wday > 0 { 1.0 } else { -6.0 };
+        }
+        start = d * 86400.0;
+        incr = 7.0 * 86400.0;
+    }
+    if valid == 7 {
+        incr = 25.0 * 3600.0;
+    }
+    // seq(start, end, "k months") from the first of a month, then without
+    // the last break where the latest time lies before the one before it.
+    let months =
+        |first_month: u32, ahead_days: f64, per: f64, quarter: bool| -> Result<Vec<f64>, String> {
+            let e = dates::civil(((maxx + ahead_days * step * 86400.0) / 86400.0).floor())
+                .ok_or_else(invalid)?;
+            let e_month = if quarter {
+                (e.month - 1) / 3 * 3 + 1
+            } else if per == 12.0 {
+                1
+            } else {
+                e.month
+            };
+            let end = dates::days_from_civil(e.year, e_month.into(), 1) * 86400.0;
+            let by = per * step;
+            let mut b = Vec::new();
+            for k in 0.. {
+                let t = dates::days_from_civil(
+                    start_c.year,
+                    i64::from(first_month) + (k as f64 * by) as i64,
+                    1,
+                ) * 86400.0;
+                if t > end || b.len() as f64 > 1e8 {
+                    break;
+                }
+                b.push(t);
+            }
+            let lb = b.len();
+            if lb >= 2 && maxx < b[lb - 2] {
+                b.pop();
+            }
+            Ok(b)
+        };
+    match valid {
+        5 => months(start_c.month, 31.0, 1.0, false),
+        6 => months(1, 366.0, 12.0, false),
+        8 => months((start_c.month - 1) / 3 * 3 + 1, 93.0, 3.0, true),
+        _ => {
+            incr *= step;
+            // DSTdays step a day at a time in UTC.
+            let by = match valid {
+                0 => step,
+                1 => 60.0 * step,
+                2 => 3600.0 * step,
+                4 => 7.0 * 86400.0 * step,
+                _ => 86400.0 * step,
+            };
+            let n = ((maxx + incr - start) / by + 1e-10).floor();
+            if n.is_nan() || !(0.0..=1e8).contains(&n) {
+                return Err(invalid());
+            }
+            let b: Vec<f64> = (0..=n as usize).map(|i| start + i as f64 * by).collect();
+            let last = b.iter().rposition(|t| *t <= maxx).ok_or_else(invalid)?;
+            Ok(b[..(last + 2).min(b.len())].to_vec())
+        }
+    }
+}
+
+/// `summary.Date` and `summary.POSIXct`: summary.default of the bare
+/// numbers to `digits` significant digits (12 and 15, their defaults),
+/// the count of NAs moved from the values to an attribute, the class kept.
+fn summary(site: &Site, values: &Given, kind: Kind) -> Result<Value, EvalError> {
+    let digits = match values[1..]
+        .iter()
+        .find(|(n, _)| n.as_deref() == Some("digits"))
+    {
+        Some((_, d)) => match names::bare(d) {
+            Value::Num(d) if d.len() == 1 => d[0],
+            _ => return Err(site.fail("invalid 'digits' argument")),
+        },
+        None => match kind {
+            Kind::Date => 12.0,
+            Kind::Ct(_) => 15.0,
+        },
+    };
+    if let Some((n, _)) = values[1..]
+        .iter()
+        .find(|(n, _)| n.as_deref() != Some("digits"))
+    {
+        return Err(site.fail(format!(
+            "flowcast's summary() of {} takes digits only, not {}",
+            kind.noun(),
+            n.as_deref().unwrap_or("an unnamed argument")
+        )));
+    }
+    let x = Value::Num(dates::days(&values[0].1));
+    let s = match crate::kernels::summary::summary_default(&x) {
+        Some(r) => r.map_err(|e| site.kernel(e))?,
+        None => return Err(site.fail("summary of no numbers")),
+    };
+    let (Some(labels), Value::Num(v)) = (names::names(&s).map(<[String]>::to_vec), names::bare(&s))
+    else {
+        return Err(site.fail("summary of no numbers"));
+    };
+    let mut labels = labels;
+    let mut v: Vec<f64> = v
+        .iter()
+        .map(|z| crate::kernels::arith::math::fprec(*z, digits))
+        .collect();
+    let nas = labels.iter().position(|l| l == "NA's").map(|m| {
+        labels.remove(m);
+        v.remove(m)
+    });
+    let mut out = names::named(Value::Num(v), labels);
+    if let Some(k) = nas {
+        out = names::with_attr(out, "NAs", Value::Num(vec![k]));
+    }
+    Ok(kind.reclass(out))
+}
+
+/// The default of `func` (split, quantile) on the bare numbers, each
+/// part or quantile of the class again.
+fn reclassed(
+    func: &str,
+    site: &Site,
+    values: &Given,
+    ctx: &mut Ctx,
+    kind: Kind,
+) -> Result<Value, EvalError> {
+    match site.default(func, &unclass_all(values), ctx)? {
+        Value::List(mut l) => {
+            l.items = l.items.into_iter().map(|v| kind.reclass(v)).collect();
+            Ok(Value::List(l))
+        }
+        other => Ok(kind.reclass(other)),
+    }
+}
+
+/// The values with each Date and POSIXct as its text (what `table`,
+/// `paste` and `factor` see after `as.character`).
+fn times_as_text<'v>(values: &Given<'v>) -> Result<Owned<'v>, KernelError> {
+    values
+        .iter()
+        .map(|(n, v)| {
+            let text = if dates::is_date(v) {
+                Kind::Date.text(&dates::days(v))?
+            } else if datetime::is_posixct(v) {
+                Kind::Ct(&datetime::tzone(v)).text(&dates::days(v))?
+            } else {
+                return Ok((n.clone(), v.clone()));
+            };
+            let out = dates::text(text);
+            let out = match names::names(v) {
+                Some(nm) => names::named(out, nm.to_vec()),
+                None => out,
+            };
+            Ok((n.clone(), Cow::Owned(out)))
+        })
+        .collect()
+}
+
+/// `as.double.difftime(x, units = "auto")`: the numbers in `units`.
+fn difftime_number(site: &Site, values: &Given) -> Result<Value, EvalError> {
+    let x = &values[0].1;
+    let x = match values[1..]
+        .iter()
+        .find(|(n, _)| n.as_deref() == Some("units"))
+    {
+        Some((_, u)) if !matches!(names::bare(u), Value::Str(s) if s.len() == 1 && s[0] == "auto") => {
+            datetime::set_units(x, u).map_err(|e| site.kernel(e))?
+        }
+        _ => x.clone().into_owned(),
+    };
+    Ok(Value::Num(dates::days(&x)))
+}
+
 /// The value of argument `name` (or, unnamed, the first after `x`).
 fn named_or_second<'a>(values: &'a Given, name: &str) -> Option<&'a Value> {
     values[1..]
@@ -715,31 +995,17 @@ fn posix_dispatch(
         {
             ct_seq(site, values, &tz)
         }
-        "table" | "paste" | "paste0" | "factor" | "as.factor" => {
-            let mut text = Vec::with_capacity(values.len());
-            for (n, v) in values {
-                let v = if datetime::is_posixct(v) {
-                    let t = dates::days(v);
-                    let f = datetime::default_format(&t).to_string();
-                    match datetime::format_times(&t, &[f], &datetime::tzone(v)) {
-                        Ok(s) => Cow::Owned(s),
-                        Err(e) => return Some(Err(site.kernel(e))),
-                    }
-                } else {
-                    v.clone()
-                };
-                text.push((n.clone(), v));
-            }
-            site.default(func, &text, ctx)
-        }
-        "summary" | "quantile" | "cut" | "split" | "sapply" | "lapply" | "vapply" | "ifelse"
-            if first_ct =>
-        {
-            Err(site.fail(format!(
-                "flowcast cannot yet run {func}() on a date-time as R does; convert it first \
-                 (as.numeric(x) or format(x))"
-            )))
-        }
+        "table" | "paste" | "paste0" | "factor" | "as.factor" => match times_as_text(values) {
+            Ok(v) => site.default(func, &v, ctx),
+            Err(e) => Err(site.kernel(e)),
+        },
+        "cut" if first_ct => cut(site, values, ctx, Kind::Ct(&tz)),
+        "summary" if first_ct => summary(site, values, Kind::Ct(&tz)),
+        "quantile" | "split" if first_ct => reclassed(func, site, values, ctx, Kind::Ct(&tz)),
+        "sapply" | "lapply" | "vapply" | "ifelse" if first_ct => Err(site.fail(format!(
+            "flowcast cannot yet run {func}() on a date-time as R does; convert it first \
+             (as.numeric(x) or format(x))"
+        ))),
         _ => return None,
     };
     Some(r)
@@ -966,32 +1232,7 @@ const MAX_CT_SEQ: f64 = 1e8;
 
 /// `seq.POSIXt(from, to, by, length.out, along.with)`.
 fn ct_seq(site: &Site, values: &Given, tz: &str) -> Result<Value, EvalError> {
-    const FORMALS: [&str; 5] = ["from", "to", "by", "length.out", "along.with"];
-    let mut slot: [Option<&Value>; 5] = [None; 5];
-    let mut positional = Vec::new();
-    for (n, v) in values {
-        match n {
-            Some(n) => {
-                let exact = FORMALS.iter().position(|f| f == n);
-                let partial: Vec<usize> = (0..5)
-                    .filter(|&i| FORMALS[i].starts_with(n.as_str()))
-                    .collect();
-                let i = match (exact, &partial[..]) {
-                    (Some(i), _) => i,
-                    (None, [i]) => *i,
-                    _ => return Err(site.fail(format!("unused argument ({n} = ...)"))),
-                };
-                slot[i] = Some(v);
-            }
-            None => positional.push(&**v),
-        }
-    }
-    for v in positional {
-        match slot.iter().position(Option::is_none) {
-            Some(i) => slot[i] = Some(v),
-            None => return Err(site.fail("unused argument")),
-        }
-    }
+    let slot = seq_slots(site, values)?;
     let one = |v: &Value, what: &str| -> Result<f64, EvalError> {
         if !datetime::is_posixct(v) && !dates::is_date(v) {
             return Err(site.fail(format!("'{what}' must be a \"POSIXt\" object")));
