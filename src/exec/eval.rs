@@ -606,10 +606,23 @@ pub(super) fn eval_args<'s>(
         .rev()
         .map(|(n, v)| (n.as_str(), v, false))
         .collect();
+    let two_way_call = args.iter().any(|a| two_way(func, &a.value).is_some());
     bind_all(scope, &columns, |inner| {
         bind_all(scope, &positions, |at| {
             let mut out = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
+                if let Some(parts) = two_way(func, &a.value) {
+                    // friedman.test.formula: model.frame's three columns
+                    // handed to the default method.
+                    for (name, e) in [("y", parts.0), ("groups", parts.1), ("blocks", parts.2)] {
+                        let v = eval(e, inner, ctx, file)?.into_owned();
+                        out.push((Some(name.to_string()), Cow::Owned(v)));
+                    }
+                    continue;
+                }
+                if i == ds.data && two_way_call {
+                    continue;
+                }
                 let v = if i == ds.data {
                     Cow::Owned(data.as_ref().clone())
                 } else if let Some(v) = function_name(i) {
@@ -651,6 +664,27 @@ pub(super) fn eval_args<'s>(
             Ok(out)
         })
     })
+}
+
+/// friedman.test's formula `y ~ groups | blocks` (R's
+/// friedman.test.formula, whose right side must be `a | b` of two
+/// variables): its three variables.
+fn two_way<'e>(func: &str, e: &'e Expr) -> Option<(&'e Expr, &'e Expr, &'e Expr)> {
+    if func != "friedman.test" {
+        return None;
+    }
+    let ExprKind::Formula { lhs: Some(y), rhs } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Binary {
+        op: BinaryOp::Or,
+        lhs: g,
+        rhs: b,
+    } = &rhs.kind
+    else {
+        return None;
+    };
+    Some((&**y, &**g, &**b))
 }
 
 /// `lhs ~ rhs` with its terms expanded as R's `terms()` expands them

@@ -315,8 +315,10 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
+        // friedman.test(y ~ groups | blocks, data): its first formal is y.
+        "friedman.test" => Some("groups"),
         "lm" | "aov" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
-        | "transform" | "oneway.test" | "xtabs" | "model.matrix" => None,
+        | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "replications" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -342,8 +344,9 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     if let Some(second) = test_second {
         // A test's formula method (`t.test(y ~ g, data = d)`); its second
         // formal is `data`, the one matched here as `y` or `g`.
+        let first = if func == "friedman.test" { "y" } else { "x" };
         let formula = matched
-            .get("x")
+            .get(first)
             .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
         let data = matched.get("data").or_else(|| matched.get(second))?;
         return Some(DataScope {

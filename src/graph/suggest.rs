@@ -193,6 +193,31 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
     })
 }
 
+/// R's functions whose values flowcast cannot hold, and what to write
+/// instead.
+fn not_held(name: &str) -> Option<&'static str> {
+    Some(match name {
+        // aov's Error() makes R's aovlist: a fit per stratum.
+        "Error" => {
+            "aov's Error() strata (R's multistratum aovlist) are not supported: fit \
+             the whole-plot and subplot analyses as single-stratum aov models, \
+             and test a whole-plot term against the whole-plot error by hand"
+        }
+        // A factor's contrasts attribute is not kept.
+        "C" | "contrasts" => {
+            "factors carry no contrasts attribute in flowcast: name the coding in \
+             the fit, `lm(y ~ f, contrasts = list(f = \"contr.sum\"))`"
+        }
+        "SSlogis" | "SSasymp" | "SSasympOff" | "SSasympOrig" | "SSmicmen" | "SSgompertz"
+        | "SSfpl" | "SSweibull" | "SSbiexp" | "SSfol" => {
+            "self-starting models are not supported: write the model's formula \
+             with `start` values, `nls(y ~ Asym / (1 + exp((xmid - x) / scal)), \
+             start = list(Asym = 1, xmid = 0, scal = 1))`"
+        }
+        _ => return None,
+    })
+}
+
 /// Why `name`, one of R's datasets (the `datasets` package R attaches
 /// at start), is not found, and what to do instead.
 pub fn r_dataset(name: &str) -> Option<String> {
@@ -238,7 +263,7 @@ pub fn r_dataset(name: &str) -> Option<String> {
 /// What to add to "could not find function `name`": a typo's fix, or the
 /// family's known members; empty when neither fits.
 pub fn unknown_function_hint(name: &str, known: &[&str]) -> String {
-    if let Some(why) = outside_a_workflow(name) {
+    if let Some(why) = outside_a_workflow(name).or_else(|| not_held(name)) {
         return format!(" ({why})");
     }
     if let Some(s) = typo_of(name, known) {

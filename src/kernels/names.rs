@@ -341,6 +341,8 @@ pub fn reads_names(func: &str) -> bool {
             | "is.array"
             // R prints and returns its argument, attributes and all.
             | "print"
+            // with.default returns expr's value, names and dimnames kept.
+            | "with"
             | "dimnames<-"
             | "is.na<-"
             // A vector's names are its result's, unless use.names = FALSE.

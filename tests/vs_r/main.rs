@@ -63,6 +63,7 @@ mod library49;
 mod library5;
 mod library53;
 mod library50;
+mod library54;
 mod library6;
 mod library7;
 mod library8;

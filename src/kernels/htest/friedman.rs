@@ -12,6 +12,9 @@ const DIM_ERROR: &str = "dim(X) must have a positive length";
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("y") {
         None | Some(Type::Any) | Some(Type::Mat { .. }) => {}
+        // `y ~ groups | blocks` in `data`: the evaluator hands the three
+        // columns to the default method.
+        Some(Type::Formula { .. }) if args.has("data") || args.has("groups") => {}
         Some(t) if t.is_numeric() => {
             if !args.has("groups") {
                 return Err(args.error("groups", "argument \"groups\" is missing, with no default"));
@@ -116,6 +119,10 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                     ))
                 }
             }
+        }
+        // A formula the evaluator did not split: not `y ~ groups | blocks`.
+        Some(Value::Formula(_)) => {
+            return Err(KernelError::new("incorrect specification for 'formula'"))
         }
         Some(v) => {
             return Err(KernelError::new(format!(

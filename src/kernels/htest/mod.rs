@@ -62,7 +62,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "friedman.test",
-        params: &[req("y"), opt("groups"), opt("blocks"), DOTS],
+        params: &[req("y"), opt("groups"), opt("blocks"), DOTS, opt("data")],
         random: false,
         shape: friedman::shape,
         eval: friedman::eval,

@@ -230,9 +230,9 @@ pub(super) fn tukey_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
 /// term of one factor has a cell per level; an interaction, a cell per
 /// combination of its factors' levels, the first factor's varying fastest
 /// and named "a:b" (`tapply` over them, named by `expand.grid`).
-struct FactorTerm {
-    levels: Vec<String>,
-    codes: Vec<usize>,
+pub(super) struct FactorTerm {
+    pub(super) levels: Vec<String>,
+    pub(super) codes: Vec<usize>,
 }
 
 /// A model-frame column as `replications` sees it: a factor, or text made
@@ -259,7 +259,7 @@ fn factor_variable(fit: &Fit, label: &str, column: Option<&Value>) -> Option<Fac
 }
 
 /// A term's cells when all its variables are factors.
-fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option<FactorTerm> {
+pub(super) fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option<FactorTerm> {
     let mut cells: Option<FactorTerm> = None;
     for v in variables {
         let f = factor_variable(fit, v, model.field(v))?;
@@ -287,7 +287,7 @@ fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option<FactorTerm
 /// R's `proj(x, unweighted.scale = TRUE)` without the residuals: each
 /// term's projection (assign value, column), from `qr.Q(qr, Dvec =
 /// effects)`, the terms in the QR's pivot order.
-fn projections(fit: &Fit) -> Result<Vec<(usize, Vec<f64>)>, KernelError> {
+pub(super) fn projections(fit: &Fit) -> Result<Vec<(usize, Vec<f64>)>, KernelError> {
     let (qr, effects, asgn) = fit.pivoted_effects()?;
     let rank = qr.rank;
     let job = Job {
@@ -557,7 +557,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
 }
 
 /// Rows per level.
-fn counts(f: &FactorTerm) -> Vec<f64> {
+pub(super) fn counts(f: &FactorTerm) -> Vec<f64> {
     let mut n = vec![0.0; f.levels.len()];
     for &c in &f.codes {
         if let Some(x) = n.get_mut(c) {

@@ -16,6 +16,7 @@ pub(crate) mod nls;
 mod predict;
 mod select;
 mod summary;
+mod tables;
 
 use family::{Dist, Family, Link, Variance};
 
@@ -91,6 +92,20 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: aov::tukey_shape,
         eval: aov::tukey_eval,
+    },
+    Kernel {
+        name: "model.tables",
+        params: &[req("x"), opt("type"), opt("se"), opt("cterms"), DOTS],
+        random: false,
+        shape: tables::tables_shape,
+        eval: tables::tables_eval,
+    },
+    Kernel {
+        name: "replications",
+        params: &[req("formula"), opt("data"), opt("na.action")],
+        random: false,
+        shape: tables::replications_shape,
+        eval: tables::replications_eval,
     },
     Kernel {
         name: "glm",

@@ -1082,16 +1082,37 @@ impl<'a> Nls<'a> {
 
     /// `coef.nls`: the named parameters.
     pub fn coef(&self) -> Result<Value, KernelError> {
-        exact(self.m, "getPars")
-            .cloned()
-            .ok_or_else(|| KernelError::new("the nls fit has no parameters"))
+        let pars = self.nums("getPars")?;
+        let names = self.par_names();
+        if names.len() == pars.len() {
+            Ok(names::named(Value::Num(pars.to_vec()), names))
+        } else {
+            Ok(Value::Num(pars.to_vec()))
+        }
     }
 
+    /// The parameters' names. A kernel that does not read names is given
+    /// the fit with `getPars`' names stripped, so they are rebuilt from
+    /// `params` and `param.lengths` as `unlist` names them (`b`, or `b1`,
+    /// `b2`).
     fn par_names(&self) -> Vec<String> {
-        exact(self.m, "getPars")
-            .and_then(names::names)
-            .map(<[String]>::to_vec)
-            .unwrap_or_default()
+        if let Some(n) = exact(self.m, "getPars").and_then(names::names) {
+            return n.to_vec();
+        }
+        let (Some(Value::Str(params)), Some(Value::Num(lengths))) =
+            (exact(self.m, "params"), exact(self.m, "param.lengths"))
+        else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (n, &len) in params.iter().zip(lengths) {
+            if len == 1.0 {
+                out.push(n.clone());
+            } else {
+                out.extend((1..=len.max(0.0) as usize).map(|k| format!("{n}{k}")));
+            }
+        }
+        out
     }
 
     fn weights(&self) -> Option<&'a [f64]> {
