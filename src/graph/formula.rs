@@ -315,7 +315,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
         "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
-        "lm" | "aov" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
+        "lm" | "aov" | "manova" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
         | "transform" | "oneway.test" | "xtabs" | "model.matrix" => None,
         _ => return None,
     };

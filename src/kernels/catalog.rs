@@ -48,6 +48,10 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "manova" => Some(
+            " (R's fit with class \"manova\"; `summary` of it is summary.manova's `stats`, `SS`, `Eigenvalues` and `row.names`)",
+        ),
+        "SSD" => Some(" (of an lm fit of a matrix response: R's `SSD` and `df`, without its `call`)"),
         "ccf" => Some(
             " (R's \"acf\" value, as with `plot = FALSE`: nothing is drawn; `na.action` may only be R's default, na.fail)",
         ),

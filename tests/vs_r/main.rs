@@ -61,6 +61,7 @@ mod library46;
 mod library48;
 mod library49;
 mod library5;
+mod library52;
 mod library6;
 mod library7;
 mod library8;
