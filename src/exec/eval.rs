@@ -1239,7 +1239,12 @@ fn model_newdata(
     // The variables the terms are made of (a fit without them: its terms),
     // then the offset's parts.
     let (mut labels, mut predvars, offsets) = match &*values[object].1 {
-        Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "aov" | "glm")) => {
+        Value::List(l)
+            if matches!(
+                l.class.as_deref(),
+                Some("lm" | "aov" | "glm" | "mlm" | "manova")
+            ) =>
+        {
             match l.field("terms") {
                 Some(Value::List(t)) => {
                     let labels = match (t.field("variables"), t.field("term.labels")) {

@@ -317,7 +317,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
         // friedman.test(y ~ groups | blocks, data): its first formal is y.
         "friedman.test" => Some("groups"),
-        "lm" | "aov" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
+        "lm" | "aov" | "manova" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
         | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "replications" => None,
         _ => return None,
     };

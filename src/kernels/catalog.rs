@@ -51,6 +51,10 @@ fn note(name: &str) -> Option<&'static str> {
         "chisq.test" | "fisher.test" => {
             Some(" (with `simulate.p.value = TRUE`, draws from the random stream)")
         }
+        "manova" => Some(
+            " (R's fit with class \"manova\"; `summary` of it is summary.manova's `stats`, `SS`, `Eigenvalues` and `row.names`)",
+        ),
+        "SSD" => Some(" (of an lm fit of a matrix response: R's `SSD` and `df`, without its `call`)"),
         "ccf" => Some(
             " (R's \"acf\" value, as with `plot = FALSE`: nothing is drawn; `na.action` may only be R's default, na.fail)",
         ),

@@ -97,6 +97,8 @@ fn r_classes(class: &str) -> Vec<String> {
         "ecdf" => &["ecdf", "stepfun", "function"],
         "stepfun" => &["stepfun", "function"],
         "aov" => &["aov", "lm"],
+        "mlm" => &["mlm", "lm"],
+        "manova" => &["manova", "maov", "aov", "mlm", "lm"],
         "TukeyHSD" => &["TukeyHSD", "multicomp"],
         "summary.aov" => &["summary.aov", "listof"],
         "anova" => &["anova", "data.frame"],

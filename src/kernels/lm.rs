@@ -70,6 +70,9 @@ pub(super) static KERNELS: &[Kernel] = &[
 ];
 
 pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(t) = super::models::mlm::shape(args, super::models::mlm::CLASS)? {
+        return Ok(t);
+    }
     let (n, p) = match args.ty("formula") {
         Some(Type::Formula {
             response,
@@ -232,6 +235,7 @@ pub(super) fn given_contrasts(args: &Args<Type>) -> bool {
 
 /// The design matrix (column-major, intercept first), its column names,
 /// the response and the weights, over the rows `model.frame` keeps.
+#[derive(Clone)]
 pub(super) struct Design {
     pub x: Vec<f64>,
     pub y: Vec<f64>,
@@ -579,6 +583,20 @@ pub(super) fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
 }
 
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(Value::Formula(f)) = args.get("formula") {
+        if super::models::mlm::response_matrix(f).is_some() {
+            return super::models::mlm::fit(
+                f,
+                args.get("subset"),
+                args.get_if_formal("weights"),
+                args.get("data"),
+                args.get_if_formal("contrasts"),
+                args.get_if_formal("offset"),
+                super::models::mlm::CLASS,
+            )
+            .map(Value::List);
+        }
+    }
     let mut record = fit(args)?.0;
     if let Some(Value::Formula(f)) = args.get("formula") {
         keep_model(

@@ -212,9 +212,21 @@ const LM_EXTENSIONS: &[&str] = &[
     "(weights)",
 ];
 
+/// An mlm's: its coefficients' and responses' names, its model matrix and
+/// rows, and each response's own lm fit (summary.mlm's).
+const MLM_EXTENSIONS: &[&str] = &[
+    "coefficient.names",
+    "response.names",
+    "x",
+    "obs.names",
+    "fits",
+];
+
 const EXTENSIONS: &[(&str, &[&str])] = &[
     ("lm", LM_EXTENSIONS),
     ("aov", LM_EXTENSIONS),
+    ("mlm", MLM_EXTENSIONS),
+    ("manova", MLM_EXTENSIONS),
     ("TukeyHSD", &["comparison.names"]),
     // `fit$series` is R's name of the series, not flowcast's copy of it.
     ("ar", &["series.x"]),

@@ -4,12 +4,21 @@
 
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
+use super::mlm::Mlm;
 use super::nls::Nls;
 
 /// Classes whose `coef` is computed here; any other object's is R's
 /// `coef.default`, its `coefficients` element (`coef.Arima`: its `coef`).
 fn fitted_here(class: &str) -> bool {
-    ["lm", "glm", super::aov::CLASS, super::nls::CLASS].contains(&class)
+    [
+        "lm",
+        "glm",
+        super::aov::CLASS,
+        super::nls::CLASS,
+        super::mlm::CLASS,
+        super::mlm::MANOVA,
+    ]
+    .contains(&class)
 }
 
 /// The element `coef.default` (or `coef.Arima`) returns.
@@ -56,6 +65,9 @@ pub(super) fn coef_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
     }
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.coef();
+    }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return Ok(m.field("coefficients")?.clone());
     }
     let fit = Fit::from_arg(args, "object", "coef")?;
     let mut coef = fit.nums("coefficients")?.to_vec();
@@ -119,6 +131,9 @@ pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
     if is_loess_type(args) || is_isoreg_type(args) {
         return Ok(Type::num_unknown());
     }
+    if let Some(t) = super::mlm::field_type(args, "fitted.values") {
+        return Ok(t);
+    }
     model_type(args, "object")?;
     Ok(Type::num_unknown())
 }
@@ -136,10 +151,14 @@ pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.fitted();
     }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return Ok(m.field("fitted.values")?.clone());
+    }
     let fit = Fit::from_arg(args, "object", "fitted")?;
     Ok(Value::Num(fit.nums("fitted.values")?.to_vec()))
 }
 
+const MLM_PARTIAL: &str = "flowcast's residuals() of an mlm fit takes no type = \"partial\"";
 const LM_TYPES: &[&str] = &["working", "response", "deviance", "pearson", "partial"];
 const NLS_TYPES: &[&str] = &["response", "pearson"];
 const GLM_TYPES: &[&str] = &["deviance", "pearson", "working", "response", "partial"];
@@ -149,6 +168,19 @@ pub(super) fn residuals_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
         return Ok(Type::num_unknown());
     }
     let model = model_type(args, "object")?;
+    if let (Some(t), Some(ty)) = (
+        super::mlm::field_type(args, "residuals"),
+        args.const_str("type"),
+    ) {
+        return match matching(ty, LM_TYPES) {
+            None => Err(args.error("type", arg_error(LM_TYPES))),
+            Some("partial") => Err(args.error("type", MLM_PARTIAL)),
+            Some(_) => Ok(t),
+        };
+    }
+    if let Some(t) = super::mlm::field_type(args, "residuals") {
+        return Ok(t);
+    }
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
             LM_TYPES
@@ -209,6 +241,16 @@ pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         let ty = args.str_or("type", NLS_TYPES[0])?;
         let ty = matching(ty, NLS_TYPES).ok_or_else(|| KernelError::new(arg_error(NLS_TYPES)))?;
         return fit.residuals(ty == "pearson");
+    }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        // residuals.lm of an unweighted fit: every type but "partial" is
+        // the residuals themselves.
+        let ty = args.str_or("type", LM_TYPES[0])?;
+        return match matching(ty, LM_TYPES) {
+            None => Err(KernelError::new(arg_error(LM_TYPES))),
+            Some("partial") => Err(KernelError::new(MLM_PARTIAL)),
+            Some(_) => Ok(m.field("residuals")?.clone()),
+        };
     }
     let fit = Fit::from_arg(args, "object", "residuals")?;
     let types = match fit.kind {

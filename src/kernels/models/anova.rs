@@ -27,6 +27,9 @@ use super::nls::Nls;
 use super::summary::estimated_dispersion;
 
 pub(super) fn anova_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if super::mlm::is_mlm_type(args) {
+        return Ok(Type::Any);
+    }
     let glm = match model_type(args, "object")? {
         Some(Type::Record { class, .. }) => class == "glm",
         _ => return Ok(Type::Any),
@@ -96,6 +99,9 @@ const LIST_COLUMNS: &[&str] = &["Res.Df", "RSS", "Df", "Sum of Sq", "F", "Pr(>F)
 pub(super) fn anova_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(fit) = Nls::of(args.get("object")) {
         return anova_nls(fit, args, ctx);
+    }
+    if let Some(m) = super::mlm::Mlm::of(args.get("object")) {
+        return super::mlm::anova(m, args, ctx);
     }
     let fit = Fit::from_arg(args, "object", "anova")?;
     if let Kind::Glm(_) = fit.kind {

@@ -31,6 +31,14 @@ impl<'a> Fit<'a> {
         let v = args.get(name).ok_or_else(|| {
             KernelError::new(format!("argument \"{name}\" is missing, with no default"))
         })?;
+        if super::mlm::Mlm::of(Some(v)).is_some() {
+            return Err(KernelError::new(match func {
+                "logLik" | "AIC" | "BIC" => super::mlm::NO_LOGLIK.to_string(),
+                _ => format!(
+                    "flowcast's {func}() does not take an mlm fit (an lm of a matrix response)"
+                ),
+            }));
+        }
         Fit::from_value(v).ok_or_else(|| not_a_model(func, v.type_name()))
     }
 
@@ -300,6 +308,8 @@ pub(super) fn model_type<'t>(
         Some(t @ Type::Record { class, .. })
             if class == "lm"
                 || class == "glm"
+                || class == super::mlm::CLASS
+                || class == super::mlm::MANOVA
                 || class == super::aov::CLASS
                 || class == super::nls::CLASS =>
         {

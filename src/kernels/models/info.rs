@@ -20,6 +20,7 @@ use super::super::value::NA;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::family::Dist;
 use super::fit::{model_type, Fit, Kind};
+use super::mlm::Mlm;
 use super::nls::Nls;
 use super::summary::estimated_dispersion;
 
@@ -193,6 +194,13 @@ pub(super) fn scalar_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
     if !arima {
         model_type(args, "object")?;
     }
+    if super::mlm::is_mlm_type(args) {
+        match args.func {
+            "logLik" | "AIC" | "BIC" => return Err(args.error("object", super::mlm::NO_LOGLIK)),
+            "deviance" => return Ok(Type::num_unknown()),
+            _ => {}
+        }
+    }
     if args.func == "AIC" {
         args.const_scalar_or("k", Some(2.0))?;
     }
@@ -294,6 +302,9 @@ pub(super) fn deviance_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
     if let Some(fit) = Nls::of(args.get("object")) {
         return Ok(Value::scalar(fit.deviance()?));
     }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return m.deviance();
+    }
     let fit = Fit::from_arg(args, "object", "deviance")?;
     Ok(Value::scalar(match fit.kind {
         Kind::Lm => fit.weighted_rss()?,
@@ -305,6 +316,9 @@ pub(super) fn df_residual_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
     if let Some(fit) = Nls::of(args.get("object")) {
         return Ok(Value::scalar(fit.df_residual()?));
     }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return Ok(Value::scalar(m.df_residual()?));
+    }
     let fit = Fit::from_arg(args, "object", "df.residual")?;
     Ok(Value::scalar(fit.scalar("df.residual")?))
 }
@@ -313,6 +327,9 @@ pub(super) fn df_residual_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
 pub(super) fn nobs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(fit) = Nls::of(args.get("object")) {
         return Ok(Value::scalar(fit.nobs()?));
+    }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return Ok(Value::scalar(m.mat("residuals")?.nrows() as f64));
     }
     let fit = Fit::from_arg(args, "object", "nobs")?;
     let n = match fit.prior_weights() {
@@ -355,6 +372,12 @@ fn vcov_of(fit: &Fit, complete: bool, ctx: &mut Ctx) -> Result<DMatrix<f64>, Ker
 }
 
 pub(super) fn vcov_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if super::mlm::is_mlm_type(args) {
+        return Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        });
+    }
     let p = model_type(args, "object")?
         .and_then(|t| t.field("coefficients"))
         .and_then(Type::len);
@@ -364,6 +387,9 @@ pub(super) fn vcov_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
 pub(super) fn vcov_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.vcov();
+    }
+    if let Some(m) = Mlm::of(args.get("object")) {
+        return m.vcov();
     }
     let fit = Fit::from_arg(args, "object", "vcov")?;
     let complete = match args.dots().find(|(n, _)| *n == Some("complete")) {

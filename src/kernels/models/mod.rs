@@ -12,6 +12,7 @@ mod fit;
 mod glm;
 mod influence;
 mod info;
+pub(super) mod mlm;
 pub(crate) mod nls;
 mod predict;
 mod select;
@@ -79,6 +80,27 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: aov::aov_shape,
         eval: aov::aov_eval,
+    },
+    Kernel {
+        name: "manova",
+        params: &[req("formula"), opt("data"), opt("subset")],
+        random: false,
+        shape: mlm::manova_shape,
+        eval: mlm::manova_eval,
+    },
+    Kernel {
+        name: "SSD",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: mlm::ssd_shape,
+        eval: mlm::ssd_eval,
+    },
+    Kernel {
+        name: "estVar",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: mlm::est_var_shape,
+        eval: mlm::est_var_eval,
     },
     Kernel {
         name: "TukeyHSD",

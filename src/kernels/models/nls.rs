@@ -1355,6 +1355,9 @@ pub(super) fn sigma_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     if let Some(fit) = Nls::of(args.get("object")) {
         return Ok(Value::scalar(fit.sigma()?));
     }
+    if let Some(m) = super::mlm::Mlm::of(args.get("object")) {
+        return m.sigma();
+    }
     match args.get("object").map(names::bare) {
         Some(Value::List(l)) if matches!(l.class.as_deref(), Some("lm" | "summary.lm")) => l
             .field("sigma")
@@ -1373,6 +1376,18 @@ pub(super) fn sigma_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
 pub(super) fn sigma_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("object") {
         None | Some(Type::Any) => Ok(Type::num(1)),
+        Some(Type::Record { class, fields })
+            if class == super::mlm::CLASS || class == super::mlm::MANOVA =>
+        {
+            let k = fields
+                .iter()
+                .find(|(n, _)| n == "response.names")
+                .and_then(|(_, t)| t.len());
+            Ok(Type::Num {
+                len: k,
+                value: None,
+            })
+        }
         Some(Type::Record { class, .. })
             if class == CLASS || class == "lm" || class == "summary.lm" =>
         {

@@ -46,6 +46,12 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             return Ok(Type::Any);
         }
     }
+    if super::mlm::is_mlm_type(args) {
+        return Ok(Type::Mat {
+            rows: None,
+            cols: None,
+        });
+    }
     let model = model_type(args, "object")?;
     if let (Some(Type::Record { class, .. }), Some(ty)) = (model, args.const_str("type")) {
         let types = if class == "lm" || class == super::aov::CLASS {
@@ -156,6 +162,20 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     }
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
         return super::nls::predict(&fit, args.get("newdata"));
+    }
+    if let Some(m) = super::mlm::Mlm::of(args.get("object")) {
+        // predict.mlm: no standard errors or intervals.
+        if args.bool_or("se.fit", false)? {
+            return Err(KernelError::new(
+                "the 'se.fit' argument is not yet implemented for \"mlm\" objects",
+            ));
+        }
+        if super::super::filter::choice(args.get("interval"), INTERVALS)? != "none" {
+            return Err(KernelError::new(
+                "flowcast's predict() of an mlm fit gives no intervals, as R's predict.mlm",
+            ));
+        }
+        return m.predict(args.get("newdata"), ctx);
     }
     let fit = Fit::from_arg(args, "object", "predict")?;
     let types = match fit.kind {
@@ -415,7 +435,7 @@ fn current_variances(
 /// fit's levels. Column-major, with its row count and the offset at each
 /// row (its parts evaluated in newdata by the evaluator), when the fit has
 /// one.
-fn model_matrix(fit: &Fit, newdata: &Value) -> Result<NewData, KernelError> {
+pub(super) fn model_matrix(fit: &Fit, newdata: &Value) -> Result<NewData, KernelError> {
     let (variables, terms) = fit.term_variables();
     let listed: Vec<(String, Value)>;
     let mut offset: Option<Vec<f64>> = None;
@@ -518,7 +538,7 @@ fn model_matrix(fit: &Fit, newdata: &Value) -> Result<NewData, KernelError> {
 }
 
 /// newdata's model matrix (column-major), its rows, and its offset.
-type NewData = (Vec<f64>, usize, Option<Vec<f64>>);
+pub(super) type NewData = (Vec<f64>, usize, Option<Vec<f64>>);
 
 /// A newdata variable coded as the fit coded it (`model.frame(Terms,
 /// newdata, xlev = object$xlevels)`); NA rows predict NA.

@@ -53,6 +53,9 @@ pub(super) fn summary_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     let Some(Type::Record { class, .. }) = model_type(args, "object")? else {
         return Ok(Type::Any);
     };
+    if class == super::mlm::CLASS || class == super::mlm::MANOVA {
+        return Ok(Type::Any);
+    }
     let num = Type::num_unknown;
     let one = || Type::num(1);
     let strs = || Type::Str {
@@ -144,6 +147,13 @@ pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     if let Some(fit) = super::nls::Nls::of(args.get("object")) {
         return fit.summary();
     }
+    if let Some(m) = super::mlm::Mlm::of(args.get("object")) {
+        return if m.is_manova() {
+            super::mlm::summary_manova(m, args, ctx)
+        } else {
+            m.summary()
+        };
+    }
     let fit = Fit::from_arg(args, "object", "summary")?;
     match fit.kind {
         Kind::Lm if fit.record.class.as_deref() == Some(super::aov::CLASS) => {
@@ -202,7 +212,7 @@ fn aliased(fit: &Fit) -> Result<Value, KernelError> {
     ))
 }
 
-fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
+pub(super) fn summary_lm(fit: &Fit) -> Result<Value, KernelError> {
     let rank = fit.scalar("rank")?;
     let rdf = fit.scalar("df.residual")?;
     let r = fit.nums("residuals")?;
