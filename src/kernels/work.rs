@@ -253,6 +253,8 @@ const PER_VECTOR_CORRELATION: f64 = 16.0;
 /// Ops per draw of a rejection sampler (rgamma, rbinom, …): about three
 /// uniforms and a logarithm.
 const PER_RGEN: f64 = 250.0;
+/// Ops per cell of one random table (rcont2).
+const RCONT_CELL: f64 = 600.0;
 /// Ops per element-comparison of a sort (times n log2 n).
 const SORT: f64 = 9.0;
 const ORDER: f64 = 7.5;
@@ -764,6 +766,27 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             PER_RGEN * out
         }
         "rweibull" | "rcauchy" | "rlogis" => (PER_RUNIF + PER_TRANSCENDENTAL) * out,
+        // Random tables by rcont2: per cell a uniform and a walk from the
+        // expected count, about 600 ops (a 5x6 table, n = 497: 4 µs a
+        // table). A simulated p-value draws B of them (goodness of fit
+        // draws B samples instead, charged alike).
+        "r2dtable" => {
+            let cells = ["r", "c"]
+                .iter()
+                .map(|a| args.get(a).map_or(1.0, elements))
+                .product::<f64>();
+            RCONT_CELL * scalar_arg(args, "n", 1.0).max(1.0) * cells
+        }
+        "chisq.test" | "fisher.test"
+            if args
+                .get("simulate.p.value")
+                .and_then(Type::const_scalar)
+                .is_some_and(|v| v != 0.0) =>
+        {
+            RCONT_CELL
+                * scalar_arg(args, "B", 2000.0).max(1.0)
+                * args.get("x").map_or(1.0, elements)
+        }
         // Sorting the data.
         "fivenum" | "shapiro.test" | "kruskal.test" => {
             let n = input_elements(args);

@@ -489,3 +489,27 @@ fn a_sequential_loop_in_a_step_is_charged_for_each_iteration() {
     let closure = ms("closure");
     assert!((30.0..31.0).contains(&closure), "{closure}");
 }
+
+#[test]
+fn a_simulated_p_value_is_priced_by_its_tables() {
+    let g = graph(
+        "x = \"matrix(c(12, 5, 7, 9, 3, 8), 2)\"\n\
+         plain = \"chisq.test(x)\"\n\
+         sim = \"chisq.test(x, simulate.p.value = TRUE, B = 20000)\"\n\
+         few = \"chisq.test(x, simulate.p.value = TRUE, B = 2000)\"\n\
+         tables = \"r2dtable(1000, c(10, 20), c(5, 10, 15))\"",
+    );
+    let (plain, sim, few) = (
+        predicted(&g, "plain"),
+        predicted(&g, "sim"),
+        predicted(&g, "few"),
+    );
+    // 20000 tables of 6 cells at 600 ops each: 72 ms at a nanosecond an op.
+    assert!((0.05..0.1).contains(&sim), "{sim}");
+    assert!(sim > 200.0 * plain, "{sim} against {plain}");
+    let ratio = sim / few;
+    assert!((8.0..12.0).contains(&ratio), "{ratio}");
+    // 1000 tables of 6 cells.
+    let tables = predicted(&g, "tables");
+    assert!((2e-3..6e-3).contains(&tables), "{tables}");
+}

@@ -260,9 +260,18 @@ fn factor_variable(fit: &Fit, label: &str, column: Option<&Value>) -> Option<Fac
 
 /// A term's cells when all its variables are factors.
 pub(super) fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option<FactorTerm> {
+    let parts = variables
+        .iter()
+        .map(|v| factor_variable(fit, v, model.field(v)))
+        .collect::<Option<Vec<_>>>()?;
+    crossed(parts)
+}
+
+/// The cells of several factors crossed, the first varying fastest; `None`
+/// when their lengths differ.
+pub(super) fn crossed(parts: Vec<FactorTerm>) -> Option<FactorTerm> {
     let mut cells: Option<FactorTerm> = None;
-    for v in variables {
-        let f = factor_variable(fit, v, model.field(v))?;
+    for f in parts {
         cells = Some(match cells {
             None => f,
             Some(c) if c.codes.len() == f.codes.len() => FactorTerm {

@@ -15,7 +15,7 @@ use super::super::names;
 use super::super::summary::{mean, sum};
 use super::super::value::{List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
-use super::aov::{counts, factor_term, projections, FactorTerm, CLASS};
+use super::aov::{counts, crossed, factor_term, projections, FactorTerm, CLASS};
 use super::fit::Fit;
 
 pub(super) fn replications_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -60,31 +60,6 @@ fn cells_of(v: &Value, rows: &[usize]) -> Option<FactorTerm> {
         levels: f.levels,
         codes,
     })
-}
-
-/// The cells of several factors crossed, the first varying fastest.
-fn crossed(parts: Vec<FactorTerm>) -> Option<FactorTerm> {
-    let mut cells: Option<FactorTerm> = None;
-    for f in parts {
-        cells = Some(match cells {
-            None => f,
-            Some(c) if c.codes.len() == f.codes.len() => FactorTerm {
-                levels: f
-                    .levels
-                    .iter()
-                    .flat_map(|b| c.levels.iter().map(move |a| format!("{a}:{b}")))
-                    .collect(),
-                codes: c
-                    .codes
-                    .iter()
-                    .zip(&f.codes)
-                    .map(|(a, b)| a + c.levels.len() * b)
-                    .collect(),
-            },
-            Some(_) => return None,
-        });
-    }
-    cells
 }
 
 /// One term's replications: its count when every cell has the same
