@@ -576,12 +576,35 @@ fn strings_of(v: &Value) -> Option<Vec<Option<String>>> {
     }
 }
 
-fn str_arg(v: Option<&Value>, what: &str) -> Result<Option<Vec<String>>, KernelError> {
+pub(super) fn str_arg(v: Option<&Value>, what: &str) -> Result<Option<Vec<String>>, KernelError> {
     match v.map(super::names::bare) {
         None => Ok(None),
         Some(Value::Str(s)) => Ok(Some(s.clone())),
         Some(_) => Err(KernelError::new(format!("invalid '{what}' argument"))),
     }
+}
+
+/// Each string of `x` read by `parse` with its format, `x` and `fmts`
+/// recycled to the longer; NA where it does not read.
+pub(super) fn read_formats(
+    x: &[Option<String>],
+    fmts: &[String],
+    parse: fn(&str, &str) -> Result<Option<f64>, KernelError>,
+) -> Result<Vec<f64>, KernelError> {
+    if fmts.is_empty() {
+        return Err(KernelError::new("invalid 'format' argument"));
+    }
+    let n = if x.is_empty() {
+        0
+    } else {
+        x.len().max(fmts.len())
+    };
+    (0..n)
+        .map(|i| match &x[i % x.len()] {
+            None => Ok(NA),
+            Some(s) => parse(s, &fmts[i % fmts.len()]).map(|d| d.unwrap_or(NA)),
+        })
+        .collect()
 }
 
 /// `as.Date.character`: `format` (recycled) when given, else the first
@@ -592,22 +615,7 @@ pub fn parse_dates(
     try_formats: &[String],
     optional: bool,
 ) -> Result<Vec<f64>, KernelError> {
-    let read = |fmts: &[String]| -> Result<Vec<f64>, KernelError> {
-        if fmts.is_empty() {
-            return Err(KernelError::new("invalid 'format' argument"));
-        }
-        let n = if x.is_empty() {
-            0
-        } else {
-            x.len().max(fmts.len())
-        };
-        (0..n)
-            .map(|i| match &x[i % x.len()] {
-                None => Ok(NA),
-                Some(s) => strptime(s, &fmts[i % fmts.len()]).map(|d| d.unwrap_or(NA)),
-            })
-            .collect()
-    };
+    let read = |fmts: &[String]| read_formats(x, fmts, strptime);
     if let Some(f) = format {
         return read(f);
     }

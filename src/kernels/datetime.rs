@@ -10,7 +10,7 @@
 //! exec/eval/date_methods.rs.
 
 use super::args::{ArgError, Args};
-use super::dates::{self, civil, days_from_civil};
+use super::dates::{self, civil, days_from_civil, str_arg};
 use super::names::with_attr;
 use super::value::{is_na, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -190,22 +190,7 @@ fn parse(
     tries: &[String],
     optional: bool,
 ) -> Result<Vec<f64>, KernelError> {
-    let read = |fmts: &[String]| -> Result<Vec<f64>, KernelError> {
-        if fmts.is_empty() {
-            return Err(KernelError::new("invalid 'format' argument"));
-        }
-        let n = if x.is_empty() {
-            0
-        } else {
-            x.len().max(fmts.len())
-        };
-        (0..n)
-            .map(|i| match &x[i % x.len()] {
-                None => Ok(NA),
-                Some(s) => strptime_secs(s, &fmts[i % fmts.len()]).map(|d| d.unwrap_or(NA)),
-            })
-            .collect()
-    };
+    let read = |fmts: &[String]| dates::read_formats(x, fmts, strptime_secs);
     if let Some(f) = format {
         return read(f);
     }
@@ -230,14 +215,6 @@ fn parse(
     Err(KernelError::new(
         "character string is not in a standard unambiguous format",
     ))
-}
-
-fn str_arg(v: Option<&Value>, what: &str) -> Result<Option<Vec<String>>, KernelError> {
-    match v.map(super::names::bare) {
-        None => Ok(None),
-        Some(Value::Str(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(KernelError::new(format!("invalid '{what}' argument"))),
-    }
 }
 
 /// `as.POSIXct(x, tz, ...)` of text, a Date, a POSIXct or numbers.

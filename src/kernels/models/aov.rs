@@ -267,6 +267,26 @@ pub(super) fn factor_term(fit: &Fit, model: &List, variables: &[&str]) -> Option
     crossed(parts)
 }
 
+/// The mean of `data` in each of `cells`' cells, row order kept; NA in an
+/// empty one.
+pub(super) fn cell_means(cells: &FactorTerm, data: &[f64]) -> Vec<f64> {
+    (0..cells.levels.len())
+        .map(|l| {
+            let v: Vec<f64> = data
+                .iter()
+                .zip(&cells.codes)
+                .filter(|&(_, &c)| c == l)
+                .map(|(&d, _)| d)
+                .collect();
+            if v.is_empty() {
+                NA
+            } else {
+                mean(&v)
+            }
+        })
+        .collect()
+}
+
 /// The cells of several factors crossed, the first varying fastest; `None`
 /// when their lengths differ.
 pub(super) fn crossed(parts: Vec<FactorTerm>) -> Option<FactorTerm> {
@@ -483,19 +503,7 @@ pub(super) fn tukey_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
             }
         }
         let k = f.levels.len();
-        let mut means: Vec<f64> = (0..k)
-            .map(|l| {
-                let v: Vec<f64> = (0..n_rows)
-                    .filter(|&i| f.codes[i] == l)
-                    .map(|i| data[i])
-                    .collect();
-                if v.is_empty() {
-                    NA
-                } else {
-                    mean(&v)
-                }
-            })
-            .collect();
+        let mut means = cell_means(f, &data);
         // An empty cell of an interaction: `replications` makes its count
         // NA, and so its comparisons.
         let mut n: Vec<f64> = counts(f)

@@ -15,7 +15,7 @@ use super::super::names;
 use super::super::summary::{mean, sum};
 use super::super::value::{List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
-use super::aov::{counts, crossed, factor_term, projections, FactorTerm, CLASS};
+use super::aov::{cell_means, counts, crossed, factor_term, projections, FactorTerm, CLASS};
 use super::fit::Fit;
 
 pub(super) fn replications_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -319,19 +319,7 @@ pub(super) fn tables_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
                 data.iter_mut().zip(col).for_each(|(d, c)| *d += c);
             }
         }
-        let values: Vec<f64> = (0..cells.levels.len())
-            .map(|l| {
-                let v: Vec<f64> = (0..n_rows)
-                    .filter(|&i| cells.codes[i] == l)
-                    .map(|i| data[i])
-                    .collect();
-                if v.is_empty() {
-                    NA
-                } else {
-                    mean(&v)
-                }
-            })
-            .collect();
+        let values = cell_means(&cells, &data);
         tables.push(shaped(values, &dims)?);
         table_names.push(label.clone());
         reps.push((reps_of(&cells), dims));
