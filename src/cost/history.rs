@@ -191,6 +191,17 @@ CREATE TABLE IF NOT EXISTS run_states (
 );
 ";
 
+/// Planning reads a workflow's newest runs and each run's rows by run id:
+/// without these, every run of a history thousands of runs long scanned
+/// the tables whole. Added after schema 1 shipped; an index changes no
+/// row, so older flowcasts read and write such a store as before.
+const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs(workflow, id);
+CREATE INDEX IF NOT EXISTS blocks_by_run ON blocks(run_id);
+CREATE INDEX IF NOT EXISTS widths_by_run ON widths(run_id);
+CREATE INDEX IF NOT EXISTS lanes_by_run ON lanes(run_id);
+";
+
 /// What went wrong with the history store; always names the file.
 #[derive(Debug)]
 pub struct HistoryError {
@@ -570,7 +581,7 @@ impl History {
         }
     }
 
-    /// Whether every table this code writes exists at this schema.
+    /// Whether every table and index this code writes exists at this schema.
     fn schema_current(&self) -> rusqlite::Result<bool> {
         let tables: i64 = self.conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN
@@ -580,7 +591,13 @@ impl History {
             [],
             |r| r.get(0),
         )?;
-        Ok(tables == 13 && self.user_version()? == SCHEMA_VERSION)
+        let indexes: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
+                 ('runs_by_workflow', 'blocks_by_run', 'widths_by_run', 'lanes_by_run')",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(tables == 13 && indexes == 4 && self.user_version()? == SCHEMA_VERSION)
     }
 
     fn create_schema(&mut self) -> rusqlite::Result<()> {
@@ -599,6 +616,7 @@ impl History {
             tx.execute_batch(BLOCKS)?;
             tx.execute_batch(WIDTHS)?;
             tx.execute_batch(LANES)?;
+            tx.execute_batch(INDEXES)?;
             if version < SCHEMA_VERSION {
                 tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             }
@@ -688,13 +706,47 @@ impl History {
 
     /// Runs, newest first, of one workflow or of all; without their tasks.
     pub fn runs(&self, workflow: Option<&str>) -> Result<Vec<RunRecord>, HistoryError> {
+        self.select_runs(
+            "WHERE ?1 IS NULL OR workflow = ?1 ORDER BY id DESC",
+            params![workflow],
+        )
+    }
+
+    /// The newest `limit` runs of `workflow`, newest first: what planning
+    /// reads, by index, so that it costs the same after thousands of runs.
+    pub fn recent_runs(
+        &self,
+        workflow: &str,
+        limit: usize,
+    ) -> Result<Vec<RunRecord>, HistoryError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.select_runs(
+            "WHERE workflow = ?1 ORDER BY id DESC LIMIT ?2",
+            params![workflow, limit],
+        )
+    }
+
+    /// One run with its tasks.
+    pub fn run(&self, id: i64) -> Result<Option<RunRecord>, HistoryError> {
+        let Some(mut run) = self.select_runs("WHERE id = ?1", params![id])?.pop() else {
+            return Ok(None);
+        };
+        run.tasks = self.tasks(id)?;
+        Ok(Some(run))
+    }
+
+    fn select_runs(
+        &self,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<RunRecord>, HistoryError> {
         let q = || -> rusqlite::Result<Vec<RunRecord>> {
-            let mut st = self.conn.prepare(
+            let mut st = self.conn.prepare(&format!(
                 "SELECT id, workflow, path, scheduler, processors, started_at,
                         predicted_makespan, actual_makespan
-                 FROM runs WHERE ?1 IS NULL OR workflow = ?1 ORDER BY id DESC",
-            )?;
-            let rows = st.query_map(params![workflow], |r| {
+                 FROM runs {filter}"
+            ))?;
+            let rows = st.query_map(args, |r| {
                 Ok(RunRecord {
                     id: r.get(0)?,
                     workflow: r.get(1)?,
@@ -710,15 +762,6 @@ impl History {
             rows.collect()
         };
         q().map_err(|e| self.error(e))
-    }
-
-    /// One run with its tasks.
-    pub fn run(&self, id: i64) -> Result<Option<RunRecord>, HistoryError> {
-        let Some(mut run) = self.runs(None)?.into_iter().find(|r| r.id == id) else {
-            return Ok(None);
-        };
-        run.tasks = self.tasks(id)?;
-        Ok(Some(run))
     }
 
     /// A run's tasks, in the order they were recorded.

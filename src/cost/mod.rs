@@ -126,6 +126,11 @@ pub struct Predictor {
     test_drives: HashMap<String, f64>,
     /// Models observed since the last retrain.
     stale: BTreeSet<String>,
+    /// Models changed since they were loaded or last saved: only they are
+    /// written back, so a run's record costs the same with a thousand
+    /// models, and two processes sharing a store do not put back each
+    /// other's older states of models they did not touch.
+    unsaved: BTreeSet<String>,
     /// The planned workflow's steps as they ran before.
     steps: StepTimes,
     /// This machine's speed: a model that has observed nothing predicts
@@ -143,6 +148,7 @@ impl Predictor {
             models: HashMap::new(),
             test_drives: HashMap::new(),
             stale: BTreeSet::new(),
+            unsaved: BTreeSet::new(),
             steps: StepTimes::default(),
             speed: speed::DEFAULT,
             speedups: speedup::Speedups::default(),
@@ -255,6 +261,7 @@ impl Predictor {
                 m.observe(&x, t);
             }
             m.retrain();
+            p.unsaved.insert(key.clone());
             p.models.insert(key, m);
         }
         Ok(p)
@@ -477,19 +484,23 @@ impl Predictor {
         for key in std::mem::take(&mut self.stale) {
             if let Some(m) = self.models.get_mut(&key) {
                 m.retrain();
+                self.unsaved.insert(key);
             }
         }
     }
 
-    /// Writes every model to the history, in one transaction.
-    pub fn save(&self, history: &History) -> Result<(), HistoryError> {
+    /// Writes every model changed since it was loaded or saved, and the
+    /// speedups, to the history, in one transaction.
+    pub fn save(&mut self, history: &History) -> Result<(), HistoryError> {
         let mut states: Vec<(String, String)> = self
-            .models
+            .unsaved
             .iter()
-            .map(|(k, m)| (storage_key(self.kind, k), m.to_json()))
+            .filter_map(|k| Some((storage_key(self.kind, k), self.models.get(k)?.to_json())))
             .collect();
         states.extend(self.speedups.to_states());
-        history.save_models(&states)
+        history.save_models(&states)?;
+        self.unsaved.clear();
+        Ok(())
     }
 }
 

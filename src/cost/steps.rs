@@ -58,7 +58,7 @@ impl StepTimes {
     /// and skipped tasks have no model there, so they are left out.
     pub fn load(history: &History, workflow: &str) -> Result<StepTimes, HistoryError> {
         let mut times = StepTimes::default();
-        for run in history.runs(Some(workflow))?.iter().take(RECENT_RUNS) {
+        for run in history.recent_runs(workflow, RECENT_RUNS)?.iter() {
             for t in history.tasks(run.id)? {
                 if let (Some(model), Some(seconds)) = (t.model, t.observed) {
                     let held = t

@@ -21,6 +21,7 @@
 use nalgebra::DMatrix;
 use num_complex::Complex64;
 
+use super::alloc;
 use super::args::{ArgError, Args};
 use super::names;
 use super::value::{List, NA};
@@ -1279,6 +1280,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
 
     let npar = narma + ncxreg;
+    // optim(hessian = TRUE) needs an npar x npar matrix, so an order of 1e9
+    // ends in R's "cannot allocate"; checked before the parameter vectors
+    // so that flowcast fails at once instead of filling the machine's
+    // memory with them first.
+    alloc::ensure_room((npar as f64).powi(2) * 8.0)?;
     let fixed: Vec<f64> = match args.get("fixed").map(names::bare) {
         None | Some(Value::Null) => vec![NA; npar],
         Some(v) => {

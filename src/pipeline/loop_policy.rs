@@ -16,10 +16,10 @@ use crate::sched::Dag;
 /// concurrency read from its own blocks' overlaps).
 pub fn past_blocks(h: &History, workflow: &str) -> HashMap<String, Vec<BlockTime>> {
     let mut out: HashMap<String, Vec<BlockTime>> = HashMap::new();
-    let Ok(runs) = h.runs(Some(workflow)) else {
+    let Ok(runs) = h.recent_runs(workflow, RECENT_RUNS) else {
         return out;
     };
-    for run in runs.iter().take(RECENT_RUNS) {
+    for run in &runs {
         // An unreadable run is no evidence.
         let Ok(tasks) = h.tasks(run.id) else { continue };
         for task in tasks.into_iter().filter(|t| !t.blocks.is_empty()) {

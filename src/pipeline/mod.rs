@@ -322,11 +322,7 @@ pub fn plan_reusing(
 
 fn previous_costs(wf: &Workflow, learning: &Learning) -> Option<HashMap<String, f64>> {
     let h = learning.history.as_ref()?;
-    let last = h
-        .runs(Some(&wf.name))
-        .ok()?
-        .into_iter()
-        .max_by_key(|r| r.id)?;
+    let last = h.recent_runs(&wf.name, 1).ok()?.pop()?;
     let tasks = h.tasks(last.id).ok()?;
     Some(
         tasks

@@ -20,7 +20,7 @@ pub fn load(learning: &Learning, workflow: &str) -> Option<Result<Rows, HistoryE
         // Oldest first, as the session's own runs are appended.
         let mut runs = Vec::new();
         let mut states = h.run_states()?;
-        for r in h.runs(Some(workflow))?.into_iter().take(RUNS) {
+        for r in h.recent_runs(workflow, RUNS)? {
             let state = states.remove(&r.id).unwrap_or_else(|| "-".into());
             runs.push(HistoryRow {
                 run: usize::try_from(r.id).unwrap_or(0),

@@ -100,7 +100,7 @@ fn predictor_learns_from_the_store_and_persists_models() {
     }
     h.record_run(&r).unwrap();
     // No saved model: rebuilt from the observations.
-    let p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    let mut p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
     let pred = p.predict_features("eigen", &[600.0, 600.0]);
     assert!(
         (pred / (3e-9 * 600f64.powi(3)) - 1.0).abs() < 0.03,
@@ -112,6 +112,78 @@ fn predictor_learns_from_the_store_and_persists_models() {
     assert!(h.load_model("eigen").unwrap().is_some());
     let q = Predictor::load(&h, ModelKind::LogLinear).unwrap();
     assert_eq!(q.predict_features("eigen", &[600.0, 600.0]), pred);
+}
+
+/// Two processes sharing a store each write back only the models their
+/// runs changed: the second to save does not put back its older state of
+/// a model only the first retrained.
+#[test]
+fn a_save_writes_only_the_models_it_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let h = History::open(&path).unwrap();
+    let mut p = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    for n in [200.0, 400.0, 800.0] {
+        p.observe_one("eigen", &[n, n], 3e-9 * n * n * n);
+        p.observe_one("svd", &[n, n], 5e-9 * n * n * n);
+    }
+    p.retrain();
+    p.save(&h).unwrap();
+    let mut first = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    let mut second = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    first.observe_one("svd", &[1000.0, 1000.0], 9.0);
+    first.retrain();
+    first.save(&h).unwrap();
+    let svd = h.load_model("svd").unwrap();
+    second.observe_one("eigen", &[1000.0, 1000.0], 7.0);
+    second.retrain();
+    second.save(&h).unwrap();
+    assert_eq!(h.load_model("svd").unwrap(), svd);
+    let q = Predictor::load(&h, ModelKind::LogLinear).unwrap();
+    assert_eq!(
+        q.predict_features("svd", &[1000.0, 1000.0]),
+        first.predict_features("svd", &[1000.0, 1000.0])
+    );
+    assert_eq!(
+        q.predict_features("eigen", &[1000.0, 1000.0]),
+        second.predict_features("eigen", &[1000.0, 1000.0])
+    );
+    assert_ne!(
+        q.predict_features("svd", &[1000.0, 1000.0]),
+        second.predict_features("svd", &[1000.0, 1000.0])
+    );
+}
+
+/// Planning reads a workflow's newest runs through an index, newest first
+/// and no more than asked for; `run` finds one run by its id.
+#[test]
+fn recent_runs_are_the_newest_of_their_workflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = History::open(dir.path().join("h.sqlite")).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..7 {
+        let name = if i % 2 == 0 { "w" } else { "other" };
+        ids.push((name, h.record_run(&run(name, 1)).unwrap()));
+    }
+    let mine: Vec<i64> = ids
+        .iter()
+        .filter(|(n, _)| *n == "w")
+        .map(|(_, id)| *id)
+        .collect();
+    let recent: Vec<i64> = h
+        .recent_runs("w", 3)
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(recent, vec![mine[3], mine[2], mine[1]]);
+    assert!(h.recent_runs("none", 3).unwrap().is_empty());
+    let one = h.run(mine[1]).unwrap().expect("recorded");
+    assert_eq!(
+        (one.id, one.workflow.as_str(), one.tasks.len()),
+        (mine[1], "w", 1)
+    );
+    assert!(h.run(10_000).unwrap().is_none());
 }
 
 #[test]
