@@ -8,6 +8,9 @@
 //! stacks. The arrays are 1-based as the C code's after its "parameter
 //! adjustments": index 0 is unused.
 
+// The loops keep the original's 1-based indexing, line for line.
+#![allow(clippy::needless_range_loop)]
+
 use crate::kernels::nmath::pgamma::pgamma;
 use crate::kernels::KernelError;
 
@@ -181,10 +184,10 @@ fn f2xact(
         nro = nrow;
     }
     let nru = nro as usize;
-    // Hash table multipliers.
+    // Hash table multipliers (the original's `iro[i] + 1 <= imax / kyy[i]`).
     kyy[1] = 1;
     for i in 1..nru {
-        if iro[i] + 1 <= IMAX / kyy[i] {
+        if iro[i] < IMAX / kyy[i] {
             kyy[i + 1] = kyy[i] * (iro[i] + 1);
         } else {
             return Err(prterr(5, CH_ERR_5));
@@ -275,8 +278,7 @@ fn f2xact(
                 for i in 1..=nru {
                     irn[i] = iro[i] - idif[i];
                 }
-                let nrb;
-                if k1 > 1 {
+                let nrb = if k1 > 1 {
                     if nro == 2 {
                         if irn[1] > irn[2] {
                             irn.swap(1, 2);
@@ -284,14 +286,15 @@ fn f2xact(
                     } else {
                         isort(&mut irn[1..=nru]);
                     }
+                    // The first nonzero total.
                     let mut i = 1;
                     while i <= nru && irn[i] == 0 {
                         i += 1;
                     }
-                    nrb = i;
+                    i
                 } else {
-                    nrb = 1;
-                }
+                    1
+                };
                 let nro2 = nru + 1 - nrb;
                 let ddf = f9xact(&idif[1..=nru], n, fact);
                 let drn = f9xact(&irn[nrb..nrb + nro2], ntot, fact) - dro + ddf;

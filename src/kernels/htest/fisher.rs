@@ -257,16 +257,16 @@ fn hybrid_of(args: &Args<&Value>) -> Result<Option<Hybrid>, KernelError> {
     if p.len() != 3 {
         return Err(KernelError::new("length(hypp) == 3L is not TRUE"));
     }
-    if !(p[0] > 0.0) {
+    if p[0].is_nan() || p[0] <= 0.0 {
         return Err(KernelError::new("hypp[1] > 0 is not TRUE"));
     }
-    if !(p[2] >= 0.0) {
+    if p[2].is_nan() || p[2] < 0.0 {
         return Err(KernelError::new("hypp[3] >= 0 is not TRUE"));
     }
-    if !(0.0 <= p[1]) {
+    if p[1].is_nan() || p[1] < 0.0 {
         return Err(KernelError::new("0 <= hypp[2] is not TRUE"));
     }
-    if !(p[1] <= 100.0) {
+    if p[1] > 100.0 {
         return Err(KernelError::new("hypp[2] <= 100 is not TRUE"));
     }
     Ok(Some(Hybrid {
