@@ -1463,6 +1463,10 @@ fn call_traced(
                 || (func == "ar" && crate::kernels::ts::tsp_of(v).is_some())
                 // predict.HoltWinters dates its forecasts by the fit's tsp.
                 || (func == "predict" && crate::kernels::holt_winters::is_holt_winters(Some(v)))
+                // An mlm's coefficient, residual and fitted matrices carry
+                // their dimnames: the coefficients' and the responses'.
+                || (crate::kernels::models::mlm::reads_fit(func)
+                    && crate::kernels::models::mlm::is_mlm(v))
         };
         stripped = values
             .iter()

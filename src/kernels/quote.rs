@@ -381,6 +381,27 @@ fn duplicated(x: &[String]) -> Vec<bool> {
     x.iter().map(|s| !seen.insert(s.as_str())).collect()
 }
 
+/// `x[at]`.
+fn picked(x: &[String], at: &[bool]) -> Vec<String> {
+    x.iter()
+        .zip(at)
+        .filter(|(_, d)| **d)
+        .map(|(s, _)| s.clone())
+        .collect()
+}
+
+/// `x[at] <- values`.
+fn put_where(x: &mut [String], at: &[bool], values: Vec<String>) {
+    let mut values = values.into_iter();
+    for (xi, d) in x.iter_mut().zip(at) {
+        if *d {
+            if let Some(v) = values.next() {
+                *xi = v;
+            }
+        }
+    }
+}
+
 fn rev_chars(x: &[String]) -> Vec<String> {
     x.iter().map(|s| s.chars().rev().collect()).collect()
 }
@@ -462,37 +483,22 @@ fn abbreviate_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         let mut dup2 = vec![true; names_arg.len()];
         let mut these = names_arg.clone();
         loop {
-            let ans = abbreviate_internal(&these, minlen, use_classes);
-            let mut k = 0;
-            for (xi, d) in x.iter_mut().zip(&dup2) {
-                if *d {
-                    *xi = ans[k].clone();
-                    k += 1;
-                }
-            }
+            put_where(
+                &mut x,
+                &dup2,
+                abbreviate_internal(&these, minlen, use_classes),
+            );
             dup2 = duplicated(&x);
             if !dup2.iter().any(|d| *d) {
                 break;
             }
             if both_sides {
-                let picked: Vec<String> = names_arg
-                    .iter()
-                    .zip(&dup2)
-                    .filter(|(_, d)| **d)
-                    .map(|(s, _)| s.clone())
-                    .collect();
                 let back = rev_chars(&abbreviate_internal(
-                    &rev_chars(&picked),
+                    &rev_chars(&picked(&names_arg, &dup2)),
                     minlen,
                     use_classes,
                 ));
-                let mut k = 0;
-                for (xi, d) in x.iter_mut().zip(&dup2) {
-                    if *d {
-                        *xi = back[k].clone();
-                        k += 1;
-                    }
-                }
+                put_where(&mut x, &dup2, back);
                 dup2 = duplicated(&x);
                 if !dup2.iter().any(|d| *d) {
                     break;
@@ -500,19 +506,9 @@ fn abbreviate_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             }
             minlen += 1;
             // dup2 | match(x, x[dup2], 0L): every holder of a duplicated value.
-            let clash: HashSet<String> = x
-                .iter()
-                .zip(&dup2)
-                .filter(|(_, d)| **d)
-                .map(|(s, _)| s.clone())
-                .collect();
+            let clash: HashSet<String> = picked(&x, &dup2).into_iter().collect();
             dup2 = x.iter().map(|s| clash.contains(s)).collect();
-            these = names_arg
-                .iter()
-                .zip(&dup2)
-                .filter(|(_, d)| **d)
-                .map(|(s, _)| s.clone())
-                .collect();
+            these = picked(&names_arg, &dup2);
         }
     }
     let mut x: Vec<String> = if dups.iter().any(|d| *d) {

@@ -576,35 +576,48 @@ fn cut(site: &Site, values: &Given, ctx: &mut Ctx, kind: Kind) -> Result<Value, 
     Ok(Value::Factor(f))
 }
 
-/// cut.Date's breaks from a string `breaks`, as dates.R builds them from
-/// the earliest and latest of `x`.
-fn cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>, String> {
+/// A string `breaks` of cut.Date or cut.POSIXt, "[k] unit", read alike
+/// by dates.R and datetime.R: the unit's position in `units` (matched
+/// partially), the earliest and latest of the values `kept`, and k.
+struct BreakSpec {
+    unit: usize,
+    minx: f64,
+    maxx: f64,
+    step: f64,
+}
+
+fn break_spec(
+    x: &[f64],
+    breaks: &str,
+    units: &[&str],
+    kept: fn(&f64) -> bool,
+    needs: &str,
+) -> Result<BreakSpec, String> {
     let invalid = || "invalid specification of 'breaks'".to_string();
     let by2: Vec<&str> = breaks.split(' ').collect();
     if by2.is_empty() || by2.len() > 2 {
         return Err(invalid());
     }
-    const UNITS: [&str; 5] = ["days", "weeks", "months", "years", "quarters"];
     let unit = by2[by2.len() - 1];
-    let exact = UNITS.iter().position(|u| *u == unit);
-    let hits: Vec<usize> = (0..5)
-        .filter(|&i| !unit.is_empty() && UNITS[i].starts_with(unit))
+    let exact = units.iter().position(|u| *u == unit);
+    let hits: Vec<usize> = (0..units.len())
+        .filter(|&i| !unit.is_empty() && units[i].starts_with(unit))
         .collect();
-    let valid = match (exact, &hits[..]) {
+    let unit = match (exact, &hits[..]) {
         (Some(i), _) => i,
         (None, [i]) => *i,
         _ => return Err(invalid()),
     };
-    let present: Vec<f64> = x.iter().copied().filter(|d| !d.is_nan()).collect();
+    let present: Vec<f64> = x.iter().copied().filter(kept).collect();
     let (Some(minx), Some(maxx)) = (
         present.iter().copied().reduce(f64::min),
         present.iter().copied().reduce(f64::max),
     ) else {
-        return Err(
-            "flowcast's cut() of a Date needs a date that is not NA to start the breaks from"
-                .into(),
-        );
+        return Err(format!(
+            "flowcast's cut() of {needs} that is not NA to start the breaks from"
+        ));
     };
+    // `as.integer(by2[1])`: a count R cannot read makes no breaks.
     let step = if by2.len() == 2 {
         match by2[0].trim().parse::<f64>() {
             Ok(v) if v.is_finite() && v.abs() < 2147483648.0 && v.trunc() != 0.0 => v.trunc(),
@@ -613,6 +626,25 @@ fn cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>
     } else {
         1.0
     };
+    Ok(BreakSpec {
+        unit,
+        minx,
+        maxx,
+        step,
+    })
+}
+
+/// cut.Date's breaks from a string `breaks`, as dates.R builds them from
+/// the earliest and latest of `x`.
+fn cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>, String> {
+    let invalid = || "invalid specification of 'breaks'".to_string();
+    const UNITS: [&str; 5] = ["days", "weeks", "months", "years", "quarters"];
+    let BreakSpec {
+        unit: valid,
+        minx,
+        maxx,
+        step,
+    } = break_spec(x, breaks, &UNITS, |d| !d.is_nan(), "a Date needs a date")?;
     let start = dates::civil(minx).ok_or_else(invalid)?;
     let kernel = |e: KernelError| e.0;
     let by = |s: String| dates::seq_by(&Value::Str(vec![s])).map_err(kernel);
@@ -673,42 +705,21 @@ fn cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>
 /// steps to past the latest; months, years and quarters on the calendar.
 fn ct_cut_breaks(x: &[f64], breaks: &str, start_on_monday: bool) -> Result<Vec<f64>, String> {
     let invalid = || "invalid specification of 'breaks'".to_string();
-    let by2: Vec<&str> = breaks.split(' ').collect();
-    if by2.is_empty() || by2.len() > 2 {
-        return Err(invalid());
-    }
     const UNITS: [&str; 9] = [
         "secs", "mins", "hours", "days", "weeks", "months", "years", "DSTdays", "quarters",
     ];
-    let unit = by2[by2.len() - 1];
-    let exact = UNITS.iter().position(|u| *u == unit);
-    let hits: Vec<usize> = (0..UNITS.len())
-        .filter(|&i| !unit.is_empty() && UNITS[i].starts_with(unit))
-        .collect();
-    let valid = match (exact, &hits[..]) {
-        (Some(i), _) => i,
-        (None, [i]) => *i,
-        _ => return Err(invalid()),
-    };
-    let present: Vec<f64> = x.iter().copied().filter(|t| t.is_finite()).collect();
-    let (Some(minx), Some(maxx)) = (
-        present.iter().copied().reduce(f64::min),
-        present.iter().copied().reduce(f64::max),
-    ) else {
-        return Err(
-            "flowcast's cut() of a date-time needs a time that is not NA to start the breaks from"
-                .into(),
-        );
-    };
-    // `as.integer(by2[1])`: a count R cannot read makes no breaks.
-    let step = if by2.len() == 2 {
-        match by2[0].trim().parse::<f64>() {
-            Ok(v) if v.is_finite() && v.abs() < 2147483648.0 && v.trunc() != 0.0 => v.trunc(),
-            _ => return Err(invalid()),
-        }
-    } else {
-        1.0
-    };
+    let BreakSpec {
+        unit: valid,
+        minx,
+        maxx,
+        step,
+    } = break_spec(
+        x,
+        breaks,
+        &UNITS,
+        |t| t.is_finite(),
+        "a date-time needs a time",
+    )?;
     let day = (minx / 86400.0).floor();
     let clock = minx - day * 86400.0;
     let start_c = dates::civil(day).ok_or_else(invalid)?;

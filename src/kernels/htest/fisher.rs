@@ -1,15 +1,16 @@
 //! `fisher.test(x)`: for a 2x2 table R 4.2's R code line by line (the
 //! conditional MLE of the odds ratio and its interval found by `uniroot`,
 //! i.e. R's `R_zeroin2` with R's default tolerance, so the estimate is
-//! R's to the last bit); for an r x c table the exact p-value, the sum of
-//! the probabilities of the tables with the observed margins that are no
-//! more likely than the observed one (within `fexact.c`'s tolerance), by enumerating those tables.
+//! R's to the last bit); for an r x c table the exact p-value by R's network
+//! algorithm (fexact.rs, a port of fexact.c), bit for bit.
 
+use super::fexact::{fexact, Hybrid};
 use super::ttest::conf_level;
 use super::uniroot::uniroot;
 use crate::kernels::nmath::dfun::{dhyper, phyper};
 use crate::kernels::nmath::gamma::lgammafn;
 use crate::kernels::value::List;
+use crate::kernels::vector::sprintf::format_g;
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
 /// R's `uniroot(f, c(lower, upper))$root` at its default tolerance.
@@ -195,91 +196,84 @@ fn two_by_two(
     Ok(fields)
 }
 
-/// Σ P(table) over the tables with these margins no more likely than the
-/// observed one: columns filled one at a time, rows' remaining totals
-/// carried (the multivariate hypergeometric probability in logs).
-fn rxc_pvalue(t: &[f64], nr: usize, nc: usize) -> Result<f64, KernelError> {
-    let rows: Vec<f64> = (0..nr)
-        .map(|i| (0..nc).map(|j| t[i + j * nr]).sum())
-        .collect();
-    let cols: Vec<f64> = (0..nc)
-        .map(|j| (0..nr).map(|i| t[i + j * nr]).sum())
-        .collect();
-    let total: f64 = rows.iter().sum();
-    let lf = |v: f64| lgammafn(v + 1.0);
-    // log P = Σ lf(r) + Σ lf(c) - lf(N) - Σ lf(cell)
-    let konst = rows.iter().map(|&r| lf(r)).sum::<f64>() + cols.iter().map(|&c| lf(c)).sum::<f64>()
-        - lf(total);
-    let obs = konst - t.iter().map(|&v| lf(v)).sum::<f64>();
-    // fexact.c's `tol`: tables within it of the observed log probability
-    // count as equally likely.
-    let limit = obs + 3.45254e-7;
-    let mut left = rows.clone();
-    // Depth-first over cells, column by column.
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        j: usize,
-        i: usize,
-        cols: &[f64],
-        left: &mut Vec<f64>,
-        col_left: f64,
-        cells: f64,
-        ctx: &mut (f64, f64, f64, u64),
-        nr: usize,
-        lf: &dyn Fn(f64) -> f64,
-    ) -> Result<(), KernelError> {
-        let nc = cols.len();
-        ctx.3 += 1;
-        if ctx.3 > 50_000_000 {
-            return Err(KernelError::new(
-                "FEXACT: the table has too many arrangements for flowcast's exact enumeration",
-            ));
-        }
-        if j == nc {
-            let lp = ctx.2 - cells;
-            if lp <= ctx.1 {
-                ctx.0 += lp.exp();
-            }
-            return Ok(());
-        }
-        if i == nr - 1 {
-            // The last cell of the column is forced.
-            let v = col_left;
-            if v > left[i] {
-                return Ok(());
-            }
-            left[i] -= v;
-            let next = if j + 1 < nc { cols[j + 1] } else { 0.0 };
-            walk(j + 1, 0, cols, left, next, cells + lf(v), ctx, nr, lf)?;
-            left[i] += v;
-            return Ok(());
-        }
-        let rest_rows: f64 = left[i + 1..].iter().sum();
-        let lo = (col_left - rest_rows).max(0.0);
-        let hi = col_left.min(left[i]);
-        let mut v = lo;
-        while v <= hi {
-            left[i] -= v;
-            walk(
-                j,
-                i + 1,
-                cols,
-                left,
-                col_left - v,
-                cells + lf(v),
-                ctx,
-                nr,
-                lf,
-            )?;
-            left[i] += v;
-            v += 1.0;
-        }
-        Ok(())
+const MAX_WORKSPACE: f64 = 268_435_456.0;
+
+/// fisher.test's exact r x c p-value: `.Call(C_Fexact, x, pars,
+/// workspace, mult)` with R's arguments, clamped to [0, 1] as R clamps it.
+fn rxc_pvalue(
+    t: &[f64],
+    nr: usize,
+    nc: usize,
+    hybrid: &Hybrid,
+    args: &Args<&Value>,
+) -> Result<f64, KernelError> {
+    // asInteger(workspace): R truncates it.
+    let workspace = args.scalar_or("workspace", 200000.0)?;
+    if !workspace.is_finite() || workspace.abs() > i32::MAX as f64 {
+        return Err(KernelError::new("invalid 'workspace' argument"));
     }
-    // (p-value, log limit, log constant, tables visited)
-    let mut ctx = (0.0, limit, konst, 0u64);
-    walk(0, 0, &cols, &mut left, cols[0], 0.0, &mut ctx, nr, &lf)?;
-    Ok(ctx.0.clamp(0.0, 1.0))
+    // The hash tables take about 5 bytes a unit of workspace here.
+    if workspace > MAX_WORKSPACE {
+        return Err(KernelError::new(format!(
+            "flowcast's fisher.test takes a workspace of at most {MAX_WORKSPACE} (about 1.3 GB of tables), not {workspace}"
+        )));
+    }
+    let mult = match args.get("control").map(crate::kernels::names::bare) {
+        Some(Value::List(l)) => match l.field("mult") {
+            Some(v) => v.as_scalar().unwrap_or(f64::NAN),
+            None => 30.0,
+        },
+        _ => 30.0,
+    };
+    if mult.is_nan() || (mult.trunc() as i64) < 2 {
+        return Err(KernelError::new(
+            "'mult' must be integer >= 2, typically = 30",
+        ));
+    }
+    let table: Vec<i64> = t.iter().map(|&v| v as i64).collect();
+    let p = fexact(
+        &table,
+        nr,
+        nc,
+        hybrid,
+        workspace.trunc() as i64,
+        mult.trunc() as i64,
+    )?;
+    Ok(p.clamp(0.0, 1.0))
+}
+
+/// fisher.test's `hybrid = TRUE`: hybridPars (expect, percent, Emin) as
+/// R's stopifnot checks them, and the method's note.
+fn hybrid_of(args: &Args<&Value>) -> Result<Option<Hybrid>, KernelError> {
+    if !args.bool_or("hybrid", false)? {
+        return Ok(None);
+    }
+    let p: Vec<f64> = match args.get("hybridPars") {
+        None => vec![5.0, 80.0, 1.0],
+        Some(v) => v.as_f64_slice().map(|s| s.to_vec()).ok_or_else(|| {
+            KernelError::new("is.double(hypp <- as.double(hybridPars)) is not TRUE")
+        })?,
+    };
+    if p.len() != 3 {
+        return Err(KernelError::new("length(hypp) == 3L is not TRUE"));
+    }
+    if p[0].is_nan() || p[0] <= 0.0 {
+        return Err(KernelError::new("hypp[1] > 0 is not TRUE"));
+    }
+    if p[2].is_nan() || p[2] < 0.0 {
+        return Err(KernelError::new("hypp[3] >= 0 is not TRUE"));
+    }
+    if p[1].is_nan() || p[1] < 0.0 {
+        return Err(KernelError::new("0 <= hypp[2] is not TRUE"));
+    }
+    if p[1] > 100.0 {
+        return Err(KernelError::new("hypp[2] <= 100 is not TRUE"));
+    }
+    Ok(Some(Hybrid {
+        expect: p[0],
+        percnt: p[1],
+        emin: p[2],
+    }))
 }
 
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -365,7 +359,29 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let (p, method) = if simulate {
         simulated_pvalue(&t, m.nrows(), m.ncols(), args, ctx)?
     } else {
-        (rxc_pvalue(&t, m.nrows(), m.ncols())?, method)
+        match hybrid_of(args)? {
+            Some(h) => {
+                let note = format!(
+                    "Fisher's Exact Test for Count Data hybrid using asym.chisq. iff (exp={}, perc={}, Emin={})",
+                    format_g(h.expect),
+                    format_g(h.percnt),
+                    format_g(h.emin)
+                );
+                (
+                    rxc_pvalue(&t, m.nrows(), m.ncols(), &h, args)?,
+                    Value::string(&note),
+                )
+            }
+            None => {
+                // R's exact test: expect = -1, percnt = 100, emin = 0.
+                let exact = Hybrid {
+                    expect: -1.0,
+                    percnt: 100.0,
+                    emin: 0.0,
+                };
+                (rxc_pvalue(&t, m.nrows(), m.ncols(), &exact, args)?, method)
+            }
+        }
     };
     Ok(Value::List(List::record(
         "htest",

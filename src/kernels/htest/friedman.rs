@@ -38,6 +38,17 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 fn levels(v: &Value, name: &str) -> Result<(usize, Vec<usize>), KernelError> {
     let na = || KernelError::new("NA's are not allowed in 'groups' or 'blocks'");
     match v {
+        // table(groups, blocks) counts every level, used or not: an unused
+        // one leaves empty cells, which the design check refuses.
+        Value::Factor(f) => {
+            let codes = f
+                .codes
+                .iter()
+                .map(|c| c.map(|c| c as usize).filter(|&c| c < f.levels.len()))
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(na)?;
+            Ok((f.levels.len(), codes))
+        }
         Value::Str(s) => {
             if s.iter().any(|x| x == "NA") {
                 return Err(na());

@@ -8,6 +8,7 @@ mod ansari;
 mod box_test;
 mod cortest;
 mod counts;
+mod fexact;
 mod fisher;
 mod fligner;
 mod formula;

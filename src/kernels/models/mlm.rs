@@ -292,6 +292,33 @@ pub(in crate::kernels) fn fit(
     Ok(record)
 }
 
+/// Whether `v` is an mlm or manova fit.
+pub(crate) fn is_mlm(v: &Value) -> bool {
+    Mlm::of(Some(v)).is_some()
+}
+
+/// The functions with an mlm method here: they are handed the fit with
+/// its matrices' dimnames, which name what they return.
+pub(crate) fn reads_fit(func: &str) -> bool {
+    matches!(
+        func,
+        "coef"
+            | "coefficients"
+            | "residuals"
+            | "resid"
+            | "fitted"
+            | "fitted.values"
+            | "deviance"
+            | "sigma"
+            | "vcov"
+            | "SSD"
+            | "estVar"
+            | "summary"
+            | "predict"
+            | "anova"
+    )
+}
+
 /// An mlm or manova record.
 pub(super) struct Mlm<'a> {
     pub record: &'a List,

@@ -12,7 +12,7 @@ mod fit;
 mod glm;
 mod influence;
 mod info;
-pub(super) mod mlm;
+pub(crate) mod mlm;
 pub(crate) mod nls;
 mod predict;
 mod select;
