@@ -1004,7 +1004,10 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                     };
                     times
                         .iter()
-                        .flat_map(|t| v_names.iter().map(move |v| (format!("{v}{sep}{t}"), v)))
+                        .flat_map(|t| {
+                            let sep = &sep;
+                            v_names.iter().map(move |v| (format!("{v}{sep}{t}"), v))
+                        })
                         .collect()
                 }
             };
