@@ -59,7 +59,8 @@ fn flowcast_refusals_say_why() {
 
 /// The plan knows a reshaped frame's columns and rows before the run
 /// where the data frame and the layout's arguments are constants (wide:
-/// its columns where varying is given; its rows are the distinct ids).
+/// its columns where varying is given; its rows are the distinct ids),
+/// and a stack's.
 #[test]
 fn shape_is_known_before_the_run() {
     let all = common::checked(
@@ -68,10 +69,13 @@ fn shape_is_known_before_the_run() {
          nl = 'ncol(l) * 1000 + nrow(l)'\n\
          v = 'data.frame(id = c(1, 2, 1, 2), t = c(1, 1, 2, 2), x = c(3, 4, 5, 6))'\n\
          b = 'reshape(v, direction = \"wide\", idvar = \"id\", timevar = \"t\", varying = c(\"x.a\", \"x.b\"))'\n\
-         nb = 'ncol(b)'",
+         nb = 'ncol(b)'\n\
+         s = 'stack(w[, c(\"x.1\", \"x.2\")])'\n\
+         ns = 'nrow(s) * 1000 + ncol(s)'",
     );
     assert!(all.contains("num[1] = 5006"), "{all}");
     assert!(all.contains("num[1] = 3\n"), "{all}");
+    assert!(all.contains("num[1] = 6002"), "{all}");
 }
 
 /// Odd values in reshape's arguments give a value or an error, never a
