@@ -48,6 +48,9 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "reshape" => Some(
+            " (without the `reshapeLong` or `reshapeWide` attribute R leaves on its result: a reshape back is written with its direction and layout again)",
+        ),
         "chisq.test" | "fisher.test" => {
             Some(" (with `simulate.p.value = TRUE`, draws from the random stream)")
         }

@@ -116,6 +116,7 @@ pub(crate) mod recycle;
 pub mod regex;
 mod reorder;
 mod replace;
+mod reshape;
 mod rmultinom;
 mod row_col;
 pub mod row_names;
@@ -465,6 +466,7 @@ pub fn registry() -> &'static Registry {
             cancor::KERNELS,
             poly::KERNELS,
             stack::KERNELS,
+            reshape::KERNELS,
             unsplit::KERNELS,
             switch::KERNELS,
             arrays::KERNELS,

@@ -131,9 +131,54 @@ fn stack_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     ))
 }
 
+/// A data frame's stack before the run: its vector columns (a factor is
+/// none, as `is.vector` says) one after another, where they are all
+/// numbers or all text.
 fn stack_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let _ = args;
-    Ok(Type::Any)
+    if args.has("select") {
+        return Ok(Type::Any);
+    }
+    let Some(fields) = args.ty("x").and_then(super::frame::frame_fields) else {
+        return Ok(Type::Any);
+    };
+    let kept: Vec<&(String, Type)> = fields
+        .iter()
+        .filter(|(_, t)| !matches!(t, Type::Factor { .. }))
+        .collect();
+    let all_num = kept.iter().all(|(_, t)| matches!(t, Type::Num { .. }));
+    let all_str = kept.iter().all(|(_, t)| matches!(t, Type::Str { .. }));
+    if kept.is_empty() || !(all_num || all_str) {
+        return Ok(Type::Any);
+    }
+    let len = kept
+        .iter()
+        .try_fold(0usize, |a, (_, t)| t.len().map(|n| a + n));
+    let mut levels: Vec<String> = Vec::new();
+    for (n, _) in &kept {
+        if !levels.contains(n) {
+            levels.push(n.clone());
+        }
+    }
+    let drop = args.ty("drop").and_then(Type::const_scalar).unwrap_or(0.0) != 0.0;
+    let values = if all_num {
+        Type::Num { len, value: None }
+    } else {
+        Type::Str { len, value: None }
+    };
+    Ok(Type::Record {
+        class: super::frame::CLASS.to_string(),
+        fields: vec![
+            ("values".to_string(), values),
+            (
+                "ind".to_string(),
+                Type::Factor {
+                    len,
+                    levels: (!drop).then_some(levels),
+                    ordered: false,
+                },
+            ),
+        ],
+    })
 }
 
 fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {

@@ -1281,6 +1281,10 @@ fn per_element(function: &str) -> Option<f64> {
         "tapply" | "split" | "by" | "reorder" => 110.0,
         "aggregate" | "ave" => 250.0,
         "merge" => 200.0,
+        // Long: a copy of each cell and one pasted row name per row (spread
+        // over the columns); wide: duplicated and one match per time of the
+        // ids, as merge's hashing (not measured).
+        "reshape" => 70.0,
         "subset" | "expand.grid" | "with" | "within" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,
