@@ -48,6 +48,12 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "na.omit" | "na.exclude" => Some(
+            " (a vector or matrix carries R's `na.action` attribute; a data frame, which holds no attributes in flowcast, does not)",
+        ),
+        "na.action" => Some(
+            " (of an lm, glm or aov fit, or of a vector na.omit or na.exclude made; a data frame's is refused, as flowcast's data frames hold no attributes)",
+        ),
         "chisq.test" | "fisher.test" => {
             Some(" (with `simulate.p.value = TRUE`, draws from the random stream)")
         }
