@@ -1457,6 +1457,8 @@ fn call_traced(
                     && crate::kernels::arrays::array_dims(v).is_some())
                 // predict.ar dates its forecasts by newdata's tsp.
                 || ar_predict
+                // A fit's na.action of class "exclude" pads its cases.
+                || crate::kernels::na_action::keeps_fit(func, v)
                 // aggregate.ts: R dispatches on the series' class.
                 || (func == "aggregate" && crate::kernels::ts::tsp_of(v).is_some())
                 // ar's residuals and frequency are x's tsp; only a series

@@ -1548,14 +1548,19 @@ fn xtabs_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             if terms.iter().any(|(label, _)| label.contains(':')) {
                 return Err(args.error("formula", "interactions are not allowed"));
             }
+            // With addNA a classifier's NA level is there only when it has
+            // an NA, which the run tells.
+            let no_na_level = args.ty("addNA").and_then(Type::const_scalar) == Some(0.0)
+                || args.ty("addNA").is_none();
+            let levels = |t: &Type| fixed_levels(t).filter(|_| no_na_level);
             Ok(match &terms[..] {
                 [(_, a)] => Type::Num {
-                    len: fixed_levels(a),
+                    len: levels(a),
                     value: None,
                 },
                 [(_, a), (_, b)] => Type::Mat {
-                    rows: fixed_levels(a),
-                    cols: fixed_levels(b),
+                    rows: levels(a),
+                    cols: levels(b),
                 },
                 // An array of three or more dimensions.
                 _ => Type::Any,

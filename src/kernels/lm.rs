@@ -750,7 +750,10 @@ pub(super) fn fit_formula_na(
     let omitted = omitted_record(data, &d.omitted, na);
     let mut record = fit_design(d, f.intercept, obs)?;
     if let Some(o) = omitted {
-        record.names.get_or_insert_with(Vec::new).push("na.action".into());
+        record
+            .names
+            .get_or_insert_with(Vec::new)
+            .push("na.action".into());
         record.items.push(o);
     }
     Ok((record, rows))
@@ -781,7 +784,11 @@ pub(super) fn omitted_record(
         })
         .collect();
     let positions: Vec<usize> = omitted.iter().map(|(k, _)| *k).collect();
-    Some(super::na_action::record(&positions, Some(names), na.class()))
+    Some(super::na_action::record(
+        &positions,
+        Some(names),
+        na.class(),
+    ))
 }
 
 /// The lm record of a design: lm.fit or lm.wfit of its matrix, with R's

@@ -170,18 +170,17 @@ pub(crate) fn pad(omit: &Value, x: Value, fill: f64) -> Result<Value, KernelErro
     };
     let fill_names = |kept: Option<Vec<String>>, lay: &[Option<usize>]| {
         kept.map(|kept| {
-            let mut dropped = 0;
             lay.iter()
-                .map(|o| match o {
+                .enumerate()
+                .map(|(i, o)| match o {
                     Some(k) => kept.get(*k).cloned().unwrap_or_default(),
-                    None => {
-                        let name = omit_names
-                            .as_ref()
-                            .and_then(|n| n.get(dropped).cloned())
-                            .unwrap_or_else(|| "NA".to_string());
-                        dropped += 1;
-                        name
-                    }
+                    // `temp[omit] <- names(omit)`: the name listed with
+                    // the position, in whatever order omit lists them.
+                    None => at
+                        .iter()
+                        .position(|&a| a == i)
+                        .and_then(|j| omit_names.as_ref()?.get(j).cloned())
+                        .unwrap_or_else(|| "NA".to_string()),
                 })
                 .collect::<Vec<String>>()
         })
@@ -227,6 +226,35 @@ pub(crate) fn pad_fit_with(fit: &List, x: Value, fill: f64) -> Result<Value, Ker
     }
 }
 
+/// The functions that pad a fit's cases with naresid or napredict.
+const PADDING: &[&str] = &[
+    "residuals",
+    "resid",
+    "fitted",
+    "fitted.values",
+    "predict",
+    "hatvalues",
+    "rstandard",
+    "rstudent",
+    "cooks.distance",
+    "dffits",
+    "covratio",
+    "dfbeta",
+    "dfbetas",
+    "influence",
+    "lm.influence",
+    "weighted.residuals",
+    "influence.measures",
+];
+
+/// Whether `func` must see the fit `v` whole: the evaluator hands kernels
+/// values stripped of names and attributes, which would take the class
+/// "exclude" off the fit's record of dropped rows.
+pub fn keeps_fit(func: &str, v: &Value) -> bool {
+    PADDING.contains(&func)
+        && matches!(v, Value::List(l) if l.class.is_some() && fit_excluded(l).is_some())
+}
+
 fn x_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match args.ty("x") {
         Some(Type::Num { .. }) => Type::num_unknown(),
@@ -252,12 +280,10 @@ fn naresid_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
 fn na_action_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let object = args.get("object").unwrap_or(&Value::Null);
     match object {
-        Value::List(l) if l.class.as_deref() == Some(super::frame::CLASS) => {
-            Err(KernelError::new(
-                "flowcast's data frames hold no na.action attribute: \
+        Value::List(l) if l.class.as_deref() == Some(super::frame::CLASS) => Err(KernelError::new(
+            "flowcast's data frames hold no na.action attribute: \
                  take complete.cases(d) or which(!complete.cases(d)) instead",
-            ))
-        }
+        )),
         Value::List(l) => Ok(l.field("na.action").cloned().unwrap_or(Value::Null)),
         Value::Named(n) => Ok(n
             .attrs

@@ -2,11 +2,11 @@
 //! or `glm`: R's `coef.default`, `residuals.lm`, `residuals.glm` and
 //! `fitted.default`.
 
-use crate::kernels::na_action::pad_fit;
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
 use super::mlm::Mlm;
 use super::nls::Nls;
+use crate::kernels::na_action::pad_fit;
 
 /// Classes whose `coef` is computed here; any other object's is R's
 /// `coef.default`, its `coefficients` element (`coef.Arima`: its `coef`).

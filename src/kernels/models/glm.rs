@@ -13,8 +13,8 @@ use super::super::linalg::qr_value;
 use super::super::lm::{
     design_na, obs_names, obs_names_type, omitted_record, terms_type, terms_value, Design,
 };
-use super::super::na_action::NaAction;
 use super::super::model_matrix;
+use super::super::na_action::NaAction;
 use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -366,7 +366,10 @@ pub(super) fn glm_formula(
         ctx,
     )?;
     if let Some(o) = omitted_record(data, &d.omitted, na) {
-        record.names.get_or_insert_with(Vec::new).push("na.action".into());
+        record
+            .names
+            .get_or_insert_with(Vec::new)
+            .push("na.action".into());
         record.items.push(o);
     }
     Ok(record)

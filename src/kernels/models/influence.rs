@@ -11,7 +11,6 @@
 
 use nalgebra::DMatrix;
 
-use crate::kernels::na_action::{fit_excluded, pad_fit, pad_fit_with};
 use super::super::linalg::la_chol2inv;
 use super::super::linalg::linpack::{dqrsl, Job, Qr};
 use super::super::names::{dimnamed, named};
@@ -22,6 +21,7 @@ use super::accessors::{arg_error, matching, residuals_of};
 use super::family::Family;
 use super::fit::{model_type, Fit, Kind};
 use super::summary::estimated_dispersion;
+use crate::kernels::na_action::{fit_excluded, pad_fit, pad_fit_with};
 
 /// R's `lm.influence(model)`; `pear_res` is `influence.glm`'s addition.
 struct Influence {
@@ -508,7 +508,10 @@ pub(super) fn rstandard_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value
                 .collect()
         }
     };
-    pad_fit(fit.record, named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// `rstudent.lm(model, infl, res)` and `rstudent.glm(model, infl)`.
@@ -541,7 +544,10 @@ pub(super) fn rstudent_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
             }
         }
     };
-    pad_fit(fit.record, named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// R's `sign`: 0 for 0, NaN for NaN.
@@ -597,7 +603,10 @@ pub(super) fn cooks_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
                 .collect()
         }
     };
-    pad_fit(fit.record, named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// `dffits(model, infl, res)`.
@@ -615,7 +624,10 @@ pub(super) fn dffits_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
             res.get(i).copied().unwrap_or(f64::NAN) * h.sqrt() / (infl.sigma[i] * (1.0 - h))
         })
         .collect();
-    pad_fit(fit.record, named(Value::Num(finite_or_nan(out)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(out)), infl.labels),
+    )
 }
 
 /// `covratio(model, infl, res)`.
@@ -680,7 +692,11 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     };
     let cols = (cols.len() == k).then_some(cols);
     // lm.influence: "omitted cases have 0 change".
-    pad_fit_with(fit.record, dimnamed(Value::Mat(m), Some(infl.labels), cols), 0.0)
+    pad_fit_with(
+        fit.record,
+        dimnamed(Value::Mat(m), Some(infl.labels), cols),
+        0.0,
+    )
 }
 
 /// One name as base R's C `stripchars` (character.c, behind

@@ -7,7 +7,6 @@
 //! kernel the evaluated terms as a formula without a response. Rows with
 //! an NA predict NA (`na.action = na.pass`).
 
-use crate::kernels::na_action::pad_fit;
 use super::super::factor::as_text;
 use super::super::frame;
 use super::super::loess;
@@ -20,6 +19,7 @@ use super::fit::{model_type, Fit, Kind};
 use super::glm::xb;
 use super::summary::estimated_dispersion;
 use crate::kernels::linalg::linpack::{dqrsl, Job};
+use crate::kernels::na_action::pad_fit;
 use crate::kernels::value::List;
 
 const LM_TYPES: &[&str] = &["response", "terms"];

@@ -811,6 +811,7 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         contrasts,
         offset: None,
         offset_labels: Vec::new(),
+        omitted: Vec::new(),
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
     let mut record = match fit.kind {
