@@ -130,10 +130,8 @@ fn layout(n: usize, at: &[usize]) -> Option<Vec<Option<usize>>> {
     for &i in at {
         *out.get_mut(i)? = None;
     }
-    let mut k = 0;
-    for o in out.iter_mut().filter(|o| o.is_some()) {
+    for (k, o) in out.iter_mut().filter(|o| o.is_some()).enumerate() {
         *o = Some(k);
-        k += 1;
     }
     Some(out)
 }
