@@ -85,6 +85,6 @@ fn shape_is_known_before_the_run() {
 fn odd_inputs_do_not_panic() {
     let before = "d = 'data.frame(y = c(5, 6, NA, 8), x = c(1, NA, 3, 4), g = factor(c(\"a\", \"b\", NA, \"b\")))'\n\
                   m = 'lm(y ~ x, data = d, na.action = na.exclude)'\n";
-    let calls = ["na.exclude(X)", "lm(y ~ x, data = d, na.action = X)"];
+    let calls = ["lm(y ~ x, data = d, na.action = X)"];
     common::assert_odd_inputs_do_not_panic(before, &calls, common::ODD_VALUES);
 }
