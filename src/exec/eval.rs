@@ -530,6 +530,7 @@ pub(super) fn eval_args<'s>(
         }
     }
     let function = function_args::function_arg(func, args);
+    let na_action = function_args::na_action_arg(func, args);
     let closures = closure(func, args)?.map(|c| c.map(|(i, _)| i));
     // A function passed by name is passed as its name; a closure, which
     // the kernel gets in its context, as NULL. As in R's match.fun, a
@@ -539,7 +540,7 @@ pub(super) fn eval_args<'s>(
     let function_name = |i: usize| match &args[i].value.kind {
         _ if closures.contains(&Some(i)) => Some(Cow::Owned(Value::Null)),
         ExprKind::Name(n)
-            if Some(i) == function
+            if (Some(i) == function || Some(i) == na_action)
                 && !matches!(scope.lookup(n), Some(Value::Str(s)) if s.len() == 1) =>
         {
             Some(Cow::Owned(Value::string(n)))
@@ -1456,6 +1457,8 @@ fn call_traced(
                     && crate::kernels::arrays::array_dims(v).is_some())
                 // predict.ar dates its forecasts by newdata's tsp.
                 || ar_predict
+                // A fit's na.action of class "exclude" pads its cases.
+                || crate::kernels::na_action::keeps_fit(func, v)
                 // aggregate.ts: R dispatches on the series' class.
                 || (func == "aggregate" && crate::kernels::ts::tsp_of(v).is_some())
                 // ar's residuals and frequency are x's tsp; only a series

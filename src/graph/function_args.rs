@@ -219,10 +219,36 @@ pub fn function_arg(func: &str, args: &[Arg]) -> Option<usize> {
     }
 }
 
+/// The functions R's model.frame takes as `na.action` by name.
+const NA_ACTIONS: [&str; 4] = ["na.omit", "na.exclude", "na.fail", "na.pass"];
+
+/// The index among `args` of a call's `na.action` argument that names
+/// one of R's NA actions (`lm(y ~ x, d, na.action = na.exclude)`): like a
+/// FUN, it is handed to the kernel as its name.
+pub fn na_action_arg(func: &str, args: &[Arg]) -> Option<usize> {
+    let kernel = registry().get(func)?;
+    if !kernel.params.iter().any(|p| p.name == "na.action") {
+        return None;
+    }
+    let given: Vec<(Option<String>, &Expr)> =
+        args.iter().map(|a| (a.name.clone(), &a.value)).collect();
+    let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
+    let v = matched.get("na.action")?;
+    match &v.kind {
+        ExprKind::Name(n) if NA_ACTIONS.contains(&n.as_str()) => {
+            args.iter().position(|a| std::ptr::eq(&a.value, v))
+        }
+        _ => None,
+    }
+}
+
 /// The spans of every function named in a `FUN` position, anywhere in `e`.
 pub fn function_arg_spans(e: &Expr, out: &mut Vec<Span>) {
     if let ExprKind::Call { func, args, .. } = &e.kind {
         if let Some(i) = function_arg(func, args) {
+            out.push(args[i].value.span);
+        }
+        if let Some(i) = na_action_arg(func, args) {
             out.push(args[i].value.span);
         }
         // `tryCatch(x, error = conditionMessage)`: handlers named by name.

@@ -1044,6 +1044,7 @@ fn infer_args(
     work: &mut Work,
 ) -> Result<Vec<(Option<String>, Type)>, Diagnostic> {
     let function = function_args::function_arg(func, args);
+    let na_action = function_args::na_action_arg(func, args);
     let closures = function_args::closure(func, args)
         .map_err(|(span, message)| diag(file, span, message))?
         .map(|c| c.map(|(i, _)| i));
@@ -1053,7 +1054,7 @@ fn infer_args(
     let function_name = |i: usize| match &args[i].value.kind {
         _ if closures.contains(&Some(i)) => Some(Type::Null),
         ExprKind::Name(n)
-            if Some(i) == function
+            if (Some(i) == function || Some(i) == na_action)
                 && !matches!(env.get(n.as_str()), Some(Type::Str { .. } | Type::Any)) =>
         {
             Some(Type::str_const(n))

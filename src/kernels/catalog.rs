@@ -51,6 +51,12 @@ fn note(name: &str) -> Option<&'static str> {
         "reshape" => Some(
             " (without the `reshapeLong` or `reshapeWide` attribute R leaves on its result: a reshape back is written with its direction and layout again)",
         ),
+        "na.omit" | "na.exclude" => Some(
+            " (a vector or matrix carries R's `na.action` attribute; a data frame, which holds no attributes in flowcast, does not)",
+        ),
+        "na.action" => Some(
+            " (of an lm, glm or aov fit, or of a vector na.omit or na.exclude made; a data frame's is refused, as flowcast's data frames hold no attributes)",
+        ),
         "chisq.test" | "fisher.test" => {
             Some(" (with `simulate.p.value = TRUE`, draws from the random stream)")
         }

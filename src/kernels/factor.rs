@@ -1,4 +1,4 @@
-//! Factors: `factor`, `as.factor`, `levels`, `nlevels`, `droplevels`, and
+//! Factors: `factor`, `as.factor`, `levels`, `nlevels`, `droplevels`, `addNA`, and
 //! `as.integer`, `as.numeric`, `as.character` (which read a factor's codes
 //! or labels).
 //!
@@ -61,6 +61,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: factor_shape,
         eval: droplevels_eval,
+    },
+    Kernel {
+        name: "addNA",
+        params: &[req("x"), opt("ifany")],
+        random: false,
+        shape: factor_shape,
+        eval: add_na_eval,
     },
     Kernel {
         name: "relevel",
@@ -340,6 +347,41 @@ pub fn drop_unused(f: &Factor) -> Factor {
         levels,
         ordered: f.ordered,
     }
+}
+
+/// base R's `addNA(x, ifany)` of a factor: NA becomes a level (the last),
+/// which the NA elements take; with `ifany`, only when there is one. An
+/// NA level is held as the text "NA", as flowcast holds an NA string.
+pub fn add_na(f: Factor, ifany: bool) -> Factor {
+    let any = f.codes.iter().any(Option::is_none);
+    if ifany && !any {
+        return f;
+    }
+    let mut f = f;
+    let at = match f.levels.iter().position(|l| text_is_na(l)) {
+        Some(_) if !ifany && !any => return f,
+        Some(at) => at,
+        None => {
+            f.levels.push("NA".to_string());
+            f.levels.len() - 1
+        }
+    };
+    for c in f.codes.iter_mut() {
+        c.get_or_insert(at as u32);
+    }
+    f
+}
+
+fn add_na_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let f = match x {
+        Value::Factor(f) => f.clone(),
+        other => as_factor(other)?,
+    };
+    let ifany = args.bool_or("ifany", false)?;
+    Ok(Value::Factor(add_na(f, ifany)))
 }
 
 fn factor_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -622,7 +664,7 @@ fn factor_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let levels = match (x, args.func) {
         _ if matches!(args.get_if_formal("exclude"), Some(Type::Null)) => None,
         (Some(Type::Factor { levels, .. }), "as.factor" | "as.ordered") => levels.clone(),
-        (_, "as.factor" | "as.ordered" | "droplevels") => None,
+        (_, "as.factor" | "as.ordered" | "droplevels" | "addNA") => None,
         _ => match (
             known(args.ty("levels")),
             known(args.ty("labels")),

@@ -11,6 +11,7 @@ use super::factor::{as_factor, text_is_na};
 use super::frame::{self, as_frame};
 use super::fun::{self, Fun, FunShape};
 use super::index;
+use super::na_action::NaAction;
 use super::names;
 use super::value::{Factor, List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -52,7 +53,14 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "aggregate",
-        params: &[req("x"), opt("by"), opt("FUN"), opt("data"), DOTS],
+        params: &[
+            req("x"),
+            opt("by"),
+            opt("FUN"),
+            opt("data"),
+            DOTS,
+            opt("na.action"),
+        ],
         random: false,
         shape: aggregate_shape,
         eval: aggregate_eval,
@@ -874,8 +882,15 @@ fn aggregate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let fun = fun::resolve(args.get("FUN"), ctx)?
         .ok_or_else(|| KernelError::new("argument \"FUN\" is missing, with no default"))?;
     let extra = dots(args);
+    let na = args.get("na.action");
     if let Value::Formula(f) = x {
-        return aggregate_formula(f, fun, &extra, ctx);
+        return aggregate_formula(f, fun, &extra, NaAction::of(na)?, ctx);
+    }
+    if na.is_some() {
+        // aggregate.data.frame has no na.action: R hands it on to FUN.
+        return Err(KernelError::new(
+            "flowcast's aggregate() takes na.action only with a formula (aggregate(y ~ g, data, FUN, na.action = na.pass))",
+        ));
     }
     let by = args
         .get("by")
@@ -1006,14 +1021,16 @@ fn aggregate_ts(
 /// A named column of aggregate's input.
 type Column = (String, Value);
 
-/// `aggregate(y ~ g1 + g2, data, FUN)`: rows with an NA in any variable
-/// dropped (`na.action = na.omit`), then as `aggregate.data.frame`. A
+/// `aggregate(y ~ g1 + g2, data, FUN, na.action)`: rows with an NA in any
+/// variable dropped (`na.action = na.omit`, R's default; `na.pass` keeps
+/// them for FUN to see), then as `aggregate.data.frame`. A
 /// `cbind(a, b)` response aggregates each of its columns, named as R's
 /// `as.data.frame` names them; `. ~ g` every other column of `data`.
 fn aggregate_formula(
     f: &super::value::Formula,
     fun: Fun,
     extra: &[(Option<&str>, &Value)],
+    na: NaAction,
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
     let dot = super::value::DOT_RESPONSE;
@@ -1049,15 +1066,23 @@ fn aggregate_formula(
         Value::Bool(b) => b[i].is_none(),
         _ => false,
     };
-    let keep: Vec<usize> = (0..n)
-        .filter(|&i| {
-            responses
-                .iter()
-                .map(|(_, v)| v)
-                .chain(terms.iter().map(|(_, v)| v))
-                .all(|v| !missing(v, i))
-        })
-        .collect();
+    let complete = |i: usize| {
+        responses
+            .iter()
+            .map(|(_, v)| v)
+            .chain(terms.iter().map(|(_, v)| v))
+            .all(|v| !missing(v, i))
+    };
+    let keep: Vec<usize> = match na {
+        NaAction::Omit | NaAction::Exclude => (0..n).filter(|&i| complete(i)).collect(),
+        NaAction::Fail if (0..n).all(complete) => (0..n).collect(),
+        NaAction::Fail => return Err(KernelError::new("missing values in object")),
+        // The model frame keeps every row; aggregate.data.frame then drops
+        // those whose groups are incomplete (`complete.cases(by)`).
+        NaAction::Pass => (0..n)
+            .filter(|&i| terms.iter().all(|(_, v)| !missing(v, i)))
+            .collect(),
+    };
     let x = responses
         .iter()
         .map(|(name, v)| Ok((name.clone(), subset(v, &keep)?)))
@@ -1380,7 +1405,7 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             "must supply either 'formula' or 'data'"
         }));
     };
-    for flag in ["sparse", "addNA", "drop.unused.levels"] {
+    for flag in ["sparse", "drop.unused.levels"] {
         if args.bool_or(flag, false)? {
             return Err(KernelError::new(format!(
                 "flowcast's xtabs() takes {flag} = FALSE only"
@@ -1433,12 +1458,25 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         .iter()
         .map(|(_, v)| grouping(v, "formula"))
         .collect::<Result<Vec<_>, _>>()?;
-    let keep: Vec<usize> = (0..n)
-        .filter(|&i| {
-            factors.iter().all(|g| g.codes[i].is_some())
-                && y.as_ref().is_none_or(|y| !y[i].is_nan())
-        })
-        .collect();
+    // R 4.2's xtabs: the model frame under na.action (na.pass when
+    // addNA = TRUE and none is given, else na.omit); with addNA each
+    // classifier gains an NA level where it has an NA (addNA(u, ifany =
+    // TRUE)); rows whose classifier is NA are in no cell.
+    let add_na = args.bool_or("addNA", false)?;
+    let na = match args.get("na.action") {
+        None if add_na => NaAction::Pass,
+        given => NaAction::of(given)?,
+    };
+    let complete = |i: usize| {
+        factors.iter().all(|g| g.codes[i].is_some()) && y.as_ref().is_none_or(|y| !y[i].is_nan())
+    };
+    let keep: Vec<usize> = match na {
+        NaAction::Omit | NaAction::Exclude => (0..n).filter(|&i| complete(i)).collect(),
+        NaAction::Fail if !(0..n).all(complete) => {
+            return Err(KernelError::new("missing values in object"))
+        }
+        NaAction::Fail | NaAction::Pass => (0..n).collect(),
+    };
     let by: Vec<Factor> = factors
         .iter()
         .zip(&f.terms)
@@ -1448,10 +1486,15 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                 levels: g.levels.clone(),
                 ordered: g.ordered,
             };
-            if matches!(v, Value::Factor(_)) {
+            let kept = if matches!(v, Value::Factor(_)) {
                 kept
             } else {
                 super::factor::drop_unused(&kept)
+            };
+            if add_na {
+                super::factor::add_na(kept, true)
+            } else {
+                kept
             }
         })
         .collect();
@@ -1505,14 +1548,19 @@ fn xtabs_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             if terms.iter().any(|(label, _)| label.contains(':')) {
                 return Err(args.error("formula", "interactions are not allowed"));
             }
+            // With addNA a classifier's NA level is there only when it has
+            // an NA, which the run tells.
+            let no_na_level = args.ty("addNA").and_then(Type::const_scalar) == Some(0.0)
+                || args.ty("addNA").is_none();
+            let levels = |t: &Type| fixed_levels(t).filter(|_| no_na_level);
             Ok(match &terms[..] {
                 [(_, a)] => Type::Num {
-                    len: fixed_levels(a),
+                    len: levels(a),
                     value: None,
                 },
                 [(_, a), (_, b)] => Type::Mat {
-                    rows: fixed_levels(a),
-                    cols: fixed_levels(b),
+                    rows: levels(a),
+                    cols: levels(b),
                 },
                 // An array of three or more dimensions.
                 _ => Type::Any,

@@ -16,6 +16,7 @@ use super::index;
 use super::linalg::linpack::{dqrls, Dqrls};
 use super::linalg::qr_value;
 use super::model_matrix::{self, Coded};
+use super::na_action::NaAction;
 use super::nmath::{pf, pt};
 use super::summary::{mean, sum};
 use super::value::{Factor, Formula, List, NA};
@@ -29,6 +30,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("data"),
             opt("subset"),
             opt("weights"),
+            opt("na.action"),
             opt("contrasts"),
             opt("offset"),
         ],
@@ -222,6 +224,8 @@ pub(super) fn lm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
         ),
         ("y", Type::num_unknown()),
         ("obs.names", obs_names_type()),
+        // Present when the NA action dropped cases.
+        ("na.action", Type::Any),
     ]);
     Ok(Type::record("lm", fields))
 }
@@ -267,6 +271,10 @@ pub(super) struct Design {
     /// The labels of the formula's `offset()` terms, which `predict`
     /// evaluates in newdata.
     pub offset_labels: Vec<String>,
+    /// The cases the NA action dropped: each one's position among the
+    /// rows `subset` chose (0-based, what R's `na.action` numbers) and its
+    /// row of the variables (`None` for a row an NA subscript made).
+    pub omitted: Vec<(usize, Option<usize>)>,
 }
 
 impl Design {
@@ -291,6 +299,7 @@ impl Design {
             contrasts: Vec::new(),
             offset: None,
             offset_labels: Vec::new(),
+            omitted: Vec::new(),
         }
     }
 }
@@ -370,6 +379,19 @@ pub(super) fn design(
     contrasts: Option<&Value>,
     offset: Option<&Value>,
 ) -> Result<Design, KernelError> {
+    design_na(f, subset, weights, contrasts, offset, NaAction::Omit)
+}
+
+/// [`design`] under the NA action `na`: model.frame's rows after `subset`
+/// pass through it, and lm.fit meets what it lets pass.
+pub(super) fn design_na(
+    f: &Formula,
+    subset: Option<&Value>,
+    weights: Option<&Value>,
+    contrasts: Option<&Value>,
+    offset: Option<&Value>,
+    na: NaAction,
+) -> Result<Design, KernelError> {
     // The offset terms are no columns: the model is the other terms.
     let (offsets, model_terms): (Vec<_>, Vec<_>) = f
         .terms
@@ -434,7 +456,42 @@ pub(super) fn design(
                 Raw::Factor(f) => f.codes[i].is_some(),
             })
     };
-    let keep: Vec<usize> = subset_rows(n, subset)?
+    let chosen = subset_rows(n, subset)?;
+    let omitted: Vec<(usize, Option<usize>)> = chosen
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_none_or(|i| !complete(i)))
+        .map(|(k, r)| (k, *r))
+        .collect();
+    if !omitted.is_empty() {
+        match na {
+            NaAction::Fail => return Err(KernelError::new("missing values in object")),
+            NaAction::Pass => {
+                // lm.fit's checks, x before y: what the NA is in.
+                let in_x = omitted.iter().any(|(_, r)| match r {
+                    None => true,
+                    Some(i) => raws.iter().any(|t| match t {
+                        Raw::Numbers(cols) => cols.iter().any(|c| c[*i].is_nan()),
+                        Raw::Text(s) => text_is_na(&s[*i]),
+                        Raw::Logical(b) => b[*i].is_none(),
+                        Raw::Factor(f) => f.codes[*i].is_none(),
+                    }),
+                });
+                let in_w = omitted
+                    .iter()
+                    .any(|(_, r)| r.zip(w.as_ref()).is_some_and(|(i, w)| w[i].is_nan()));
+                return Err(KernelError::new(if in_x {
+                    "NA/NaN/Inf in 'x'"
+                } else if in_w {
+                    "missing or negative weights not allowed"
+                } else {
+                    "NA/NaN/Inf in 'y'"
+                }));
+            }
+            NaAction::Omit | NaAction::Exclude => {}
+        }
+    }
+    let keep: Vec<usize> = chosen
         .into_iter()
         .flatten()
         .filter(|&i| complete(i))
@@ -504,6 +561,7 @@ pub(super) fn design(
         contrasts: kept_contrasts,
         offset: kept_offset,
         offset_labels: offsets.iter().map(|(l, _)| l.clone()).collect(),
+        omitted,
     })
 }
 
@@ -650,13 +708,14 @@ pub(super) fn fit(args: &Args<&Value>) -> Result<(List, Vec<usize>), KernelError
             "lm() needs a formula as its first argument (y ~ x)",
         ));
     };
-    fit_formula(
+    fit_formula_na(
         f,
         args.get("subset"),
         args.get_if_formal("weights"),
         args.get("data"),
         args.get_if_formal("contrasts"),
         args.get_if_formal("offset"),
+        NaAction::of(args.get_if_formal("na.action"))?,
     )
 }
 
@@ -669,13 +728,67 @@ pub(super) fn fit_formula(
     contrasts: Option<&Value>,
     offset: Option<&Value>,
 ) -> Result<(List, Vec<usize>), KernelError> {
-    let d = design(f, subset, weights, contrasts, offset)?;
+    fit_formula_na(f, subset, weights, data, contrasts, offset, NaAction::Omit)
+}
+
+/// [`fit_formula`] under the NA action `na`.
+pub(super) fn fit_formula_na(
+    f: &Formula,
+    subset: Option<&Value>,
+    weights: Option<&Value>,
+    data: Option<&Value>,
+    contrasts: Option<&Value>,
+    offset: Option<&Value>,
+    na: NaAction,
+) -> Result<(List, Vec<usize>), KernelError> {
+    let d = design_na(f, subset, weights, contrasts, offset, na)?;
     if d.x.iter().chain(&d.y).any(|v| v.is_infinite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let obs = obs_names(data, &d.rows);
     let rows = d.rows.clone();
-    Ok((fit_design(d, f.intercept, obs)?, rows))
+    let omitted = omitted_record(data, &d.omitted, na);
+    let mut record = fit_design(d, f.intercept, obs)?;
+    if let Some(o) = omitted {
+        record
+            .names
+            .get_or_insert_with(Vec::new)
+            .push("na.action".into());
+        record.items.push(o);
+    }
+    Ok((record, rows))
+}
+
+/// The fit's `na.action` element: the dropped cases' positions named by
+/// their rows' names (model.frame's `attr(, "na.action")`); `None` when
+/// no case was dropped, as R's fit then has none.
+pub(super) fn omitted_record(
+    data: Option<&Value>,
+    omitted: &[(usize, Option<usize>)],
+    na: NaAction,
+) -> Option<Value> {
+    if omitted.is_empty() {
+        return None;
+    }
+    let rows: Vec<usize> = omitted.iter().filter_map(|(_, r)| *r).collect();
+    let labels = match obs_names(data, &rows) {
+        Value::Str(s) => s,
+        _ => Vec::new(),
+    };
+    let mut labels = labels.into_iter();
+    let names = omitted
+        .iter()
+        .map(|(_, r)| match r {
+            Some(_) => labels.next().unwrap_or_default(),
+            None => "NA".to_string(),
+        })
+        .collect();
+    let positions: Vec<usize> = omitted.iter().map(|(k, _)| *k).collect();
+    Some(super::na_action::record(
+        &positions,
+        Some(names),
+        na.class(),
+    ))
 }
 
 /// The lm record of a design: lm.fit or lm.wfit of its matrix, with R's

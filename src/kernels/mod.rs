@@ -96,6 +96,7 @@ mod medpolish;
 mod merge;
 pub mod model_matrix;
 pub(crate) mod models;
+pub(crate) mod na_action;
 pub mod names;
 mod nextn;
 mod nlm;
@@ -453,6 +454,7 @@ pub fn registry() -> &'static Registry {
             is_symmetric::KERNELS,
             stopifnot::KERNELS,
             as_list::KERNELS,
+            na_action::KERNELS,
             lm_fit::KERNELS,
             ls_diag::KERNELS,
             loglin::KERNELS,

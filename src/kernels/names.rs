@@ -339,6 +339,12 @@ pub fn reads_names(func: &str) -> bool {
             // names itself).
             | "mantelhaen.test"
             | "is.array"
+            // Their na.action attribute names the dropped elements.
+            | "na.omit"
+            | "na.exclude"
+            | "na.action"
+            | "naresid"
+            | "napredict"
             // R prints and returns its argument, attributes and all.
             | "print"
             // with.default returns expr's value, names and dimnames kept.

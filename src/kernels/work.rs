@@ -1268,6 +1268,12 @@ fn per_element(function: &str) -> Option<f64> {
         "ifelse" => 22.0,
         // A copy (measured at 0.15-0.27 of 14 in two sessions).
         "rep" | "rep_len" => 3.0,
+        // A pass testing each element for NA, then a copy of the kept
+        // ones (na.omit, na.exclude) or of all (naresid's padding, addNA).
+        "na.omit" | "na.exclude" | "na.fail" | "na.pass" | "complete.cases" | "naresid"
+        | "napredict" | "addNA" => 3.0,
+        // Reads one element of the fit.
+        "na.action" => 0.0,
         // cbind and rbind write their result in its final order, a copy as c.
         "c" | "cbind" | "rbind" | "append" => 3.0,
         "apply" => 24.0,

@@ -65,6 +65,7 @@ mod library50;
 mod library52;
 mod library53;
 mod library54;
+mod library55;
 mod library56;
 mod library57;
 mod library6;

@@ -6,6 +6,7 @@ use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::fit::{model_type, Fit, Kind};
 use super::mlm::Mlm;
 use super::nls::Nls;
+use crate::kernels::na_action::pad_fit;
 
 /// Classes whose `coef` is computed here; any other object's is R's
 /// `coef.default`, its `coefficients` element (`coef.Arima`: its `coef`).
@@ -155,7 +156,8 @@ pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         return Ok(m.field("fitted.values")?.clone());
     }
     let fit = Fit::from_arg(args, "object", "fitted")?;
-    Ok(Value::Num(fit.nums("fitted.values")?.to_vec()))
+    // fitted.default: napredict(object$na.action, object$fitted.values).
+    pad_fit(fit.record, Value::Num(fit.nums("fitted.values")?.to_vec()))
 }
 
 const MLM_PARTIAL: &str = "flowcast's residuals() of an mlm fit takes no type = \"partial\"";
@@ -259,7 +261,8 @@ pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
     };
     let ty = args.str_or("type", types[0])?;
     let ty = matching(ty, types).ok_or_else(|| KernelError::new(arg_error(types)))?;
-    residuals_of(&fit, ty).map(Value::Num)
+    // residuals.lm and residuals.glm end with naresid(object$na.action, r).
+    pad_fit(fit.record, Value::Num(residuals_of(&fit, ty)?))
 }
 
 /// `residuals(fit, type)` for a type already matched.

@@ -10,8 +10,11 @@
 
 use super::super::linalg::linpack::dqrls;
 use super::super::linalg::qr_value;
-use super::super::lm::{design, obs_names, obs_names_type, terms_type, terms_value, Design};
+use super::super::lm::{
+    design_na, obs_names, obs_names_type, omitted_record, terms_type, terms_value, Design,
+};
 use super::super::model_matrix;
+use super::super::na_action::NaAction;
 use super::super::summary::sum;
 use super::super::value::{Formula, List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
@@ -245,6 +248,7 @@ fn glm_type(p: Option<usize>, terms: Option<usize>) -> Type {
             ("terms", terms_type(terms)),
             ("obs.names", obs_names_type()),
             ("offset", Type::num_unknown()),
+            ("na.action", Type::Any),
             (
                 "response",
                 Type::Str {
@@ -271,6 +275,7 @@ pub(super) fn glm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         args.get("data"),
         args.get("contrasts"),
         args.get("offset"),
+        NaAction::of(args.get("na.action"))?,
         ctx,
     )?;
     super::super::lm::keep_model(
@@ -294,6 +299,7 @@ pub(super) fn glm_formula(
     data: Option<&Value>,
     contrasts: Option<&Value>,
     offset: Option<&Value>,
+    na: NaAction,
     ctx: &mut Ctx,
 ) -> Result<List, KernelError> {
     // A two-column binomial response, cbind(successes, failures): the
@@ -332,13 +338,25 @@ pub(super) fn glm_formula(
         }
         Some(_) => (std::borrow::Cow::Borrowed(f), None),
     };
-    let d = design(&f, subset, weights, contrasts, offset)?;
+    // Under na.pass the family's initialize meets an NA response first
+    // (binomial's `any(y < 0 | y > 1)`, poisson's `any(y < 0)`, …): only
+    // the gaussian identity link tests nothing there.
+    let tests_y = !(family.dist == Dist::Gaussian && family.link == Link::Identity);
+    let y_na = f
+        .response
+        .as_deref()
+        .and_then(Value::as_f64_slice)
+        .is_some_and(|y| y.iter().any(|v| v.is_nan()));
+    if na == NaAction::Pass && tests_y && y_na {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    let d = design_na(&f, subset, weights, contrasts, offset, na)?;
     if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     let failures = failures.map(|fl| d.rows.iter().map(|&i| fl[i]).collect::<Vec<f64>>());
     let obs = obs_names(data, &d.rows);
-    glm_record(
+    let mut record = glm_record(
         &d,
         failures.as_deref(),
         family,
@@ -346,7 +364,15 @@ pub(super) fn glm_formula(
         obs,
         f.response_label.as_deref(),
         ctx,
-    )
+    )?;
+    if let Some(o) = omitted_record(data, &d.omitted, na) {
+        record
+            .names
+            .get_or_insert_with(Vec::new)
+            .push("na.action".into());
+        record.items.push(o);
+    }
+    Ok(record)
 }
 
 /// The glm record of a design: glm.fit of its matrix, with the model

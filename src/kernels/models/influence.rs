@@ -15,12 +15,13 @@ use super::super::linalg::la_chol2inv;
 use super::super::linalg::linpack::{dqrsl, Job, Qr};
 use super::super::names::{dimnamed, named};
 use super::super::summary::sum;
-use super::super::value::List;
+use super::super::value::{List, NA};
 use super::super::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 use super::accessors::{arg_error, matching, residuals_of};
 use super::family::Family;
 use super::fit::{model_type, Fit, Kind};
 use super::summary::estimated_dispersion;
+use crate::kernels::na_action::{fit_excluded, pad_fit, pad_fit_with};
 
 /// R's `lm.influence(model)`; `pear_res` is `influence.glm`'s addition.
 struct Influence {
@@ -388,7 +389,10 @@ pub(super) fn influence_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
     let infl = lm_influence(&fit, do_coef)?;
     let n = infl.hat.len();
     let name = |v: Vec<f64>| named(Value::Num(v), infl.labels.clone());
-    let mut fields = vec![("hat", name(infl.hat.clone()))];
+    // lm.influence's na.action branch: omitted cases have 0 leverage, 0
+    // change in the coefficients, sigma the fit's own and NA residuals.
+    let record = fit.record;
+    let mut fields = vec![("hat", pad_fit_with(record, name(infl.hat.clone()), 0.0)?)];
     if let Some(c) = &infl.coefficients {
         let k = c.len() / n.max(1);
         let cols = estimated_names(&fit)?;
@@ -397,18 +401,24 @@ pub(super) fn influence_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         } else {
             DMatrix::from_vec(n, k, c.clone())
         };
-        fields.push((
-            "coefficients",
-            dimnamed(Value::Mat(m), Some(infl.labels.clone()), Some(cols)),
-        ));
+        let coefficients = dimnamed(Value::Mat(m), Some(infl.labels.clone()), Some(cols));
+        fields.push(("coefficients", pad_fit_with(record, coefficients, 0.0)?));
     }
-    fields.push(("sigma", name(infl.sigma.clone())));
+    let own_sigma = if fit_excluded(record).is_some() {
+        deviance_per_df(&fit)?.sqrt()
+    } else {
+        NA
+    };
+    fields.push((
+        "sigma",
+        pad_fit_with(record, name(infl.sigma.clone()), own_sigma)?,
+    ));
     match (&infl.pear_res, args.func) {
         (Some(p), "influence") => {
-            fields.push(("dev.res", name(infl.wt_res.clone())));
-            fields.push(("pear.res", name(p.clone())));
+            fields.push(("dev.res", pad_fit(record, name(infl.wt_res.clone()))?));
+            fields.push(("pear.res", pad_fit(record, name(p.clone()))?));
         }
-        _ => fields.push(("wt.res", name(infl.wt_res.clone()))),
+        _ => fields.push(("wt.res", pad_fit(record, name(infl.wt_res.clone()))?)),
     }
     Ok(Value::List(List::named(fields)))
 }
@@ -425,14 +435,15 @@ pub(super) fn weighted_residuals_eval(
             .ok_or_else(|| KernelError::new("invalid 'drop0' argument: TRUE or FALSE"))?,
     };
     let (r, names) = weighted_residuals(&fit, drop0)?;
-    Ok(named(Value::Num(r), names))
+    pad_fit(fit.record, named(Value::Num(r), names))
 }
 
 /// `hatvalues(model, infl)`.
 pub(super) fn hatvalues_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "model", "hatvalues")?;
     let infl = influence_arg(args, &fit, false)?;
-    Ok(named(Value::Num(infl.hat), infl.labels))
+    // lm.influence: "omitted cases have 0 leverage".
+    pad_fit_with(fit.record, named(Value::Num(infl.hat), infl.labels), 0.0)
 }
 
 const LM_STANDARD: &[&str] = &["sd.1", "predictive"];
@@ -497,7 +508,10 @@ pub(super) fn rstandard_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value
                 .collect()
         }
     };
-    Ok(named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// `rstudent.lm(model, infl, res)` and `rstudent.glm(model, infl)`.
@@ -530,7 +544,10 @@ pub(super) fn rstudent_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
             }
         }
     };
-    Ok(named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// R's `sign`: 0 for 0, NaN for NaN.
@@ -586,7 +603,10 @@ pub(super) fn cooks_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
                 .collect()
         }
     };
-    Ok(named(Value::Num(finite_or_nan(res)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(res)), infl.labels),
+    )
 }
 
 /// `dffits(model, infl, res)`.
@@ -604,7 +624,10 @@ pub(super) fn dffits_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
             res.get(i).copied().unwrap_or(f64::NAN) * h.sqrt() / (infl.sigma[i] * (1.0 - h))
         })
         .collect();
-    Ok(named(Value::Num(finite_or_nan(out)), infl.labels))
+    pad_fit(
+        fit.record,
+        named(Value::Num(finite_or_nan(out)), infl.labels),
+    )
 }
 
 /// `covratio(model, infl, res)`.
@@ -628,7 +651,7 @@ pub(super) fn covratio_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
             1.0 / (omh * r_pow(((rows - p - 1.0) + e * e) / (rows - p), p))
         })
         .collect();
-    Ok(named(Value::Num(out), infl.labels))
+    pad_fit(fit.record, named(Value::Num(out), infl.labels))
 }
 
 /// R's `x^y` (`R_POW`): `x * x` for a square, else libm's pow.
@@ -668,7 +691,12 @@ pub(super) fn dfbeta_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         DMatrix::from_vec(n, k, c)
     };
     let cols = (cols.len() == k).then_some(cols);
-    Ok(dimnamed(Value::Mat(m), Some(infl.labels), cols))
+    // lm.influence: "omitted cases have 0 change".
+    pad_fit_with(
+        fit.record,
+        dimnamed(Value::Mat(m), Some(infl.labels), cols),
+        0.0,
+    )
 }
 
 /// One name as base R's C `stripchars` (character.c, behind
@@ -826,6 +854,12 @@ pub(super) fn influence_measures_eval(
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
     let fit = Fit::from_arg(args, "model", "influence.measures")?;
+    if fit_excluded(fit.record).is_some() {
+        return Err(KernelError::new(
+            "flowcast's influence.measures() does not take a fit made with na.action = na.exclude \
+             (R pads its table's rows with the omitted cases): refit with na.omit",
+        ));
+    }
     let p = fit.scalar("rank")?;
     if p == 0.0 {
         // qr.lm's refusal: lm.fit keeps no qr of an empty model.

@@ -76,7 +76,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "aov",
-        params: &[req("formula"), opt("data"), opt("subset")],
+        params: &[req("formula"), opt("data"), opt("subset"), opt("na.action")],
         random: false,
         shape: aov::aov_shape,
         eval: aov::aov_eval,
@@ -137,6 +137,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("data"),
             opt("weights"),
             opt("subset"),
+            opt("na.action"),
             opt("contrasts"),
             opt("offset"),
         ],

@@ -19,6 +19,7 @@ use super::fit::{model_type, Fit, Kind};
 use super::glm::xb;
 use super::summary::estimated_dispersion;
 use crate::kernels::linalg::linpack::{dqrsl, Job};
+use crate::kernels::na_action::pad_fit;
 use crate::kernels::value::List;
 
 const LM_TYPES: &[&str] = &["response", "terms"];
@@ -195,29 +196,9 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     };
     let newdata = args.get("newdata").filter(|v| !matches!(v, Value::Null));
     let Some(newdata) = newdata else {
-        if interval != "none" {
-            // predict.lm on the fit's own data: the same intervals, from
-            // the fitted values and their variances.
-            if fit.prior_weights().is_some() && interval == "prediction" {
-                return Err(KernelError::new(
-                    "predict(interval = \"prediction\") without 'newdata' of a weighted fit is not supported by flowcast yet",
-                ));
-            }
-            let (eta, ips, res_var, df) = current_variances(&fit, ty, args, ctx)?;
-            if interval == "prediction" {
-                ctx.warn("predictions on current data refer to _future_ responses\n");
-            }
-            return intervals(args, interval, se_fit, &eta, &ips, res_var, df);
-        }
-        if se_fit {
-            let (eta, ips, res_var, df) = current_variances(&fit, ty, args, ctx)?;
-            return Ok(with_se(&fit, ty, eta, &ips, res_var, df));
-        }
-        let field = match (fit.kind, ty) {
-            (Kind::Glm(_), "link") => "linear.predictors",
-            _ => "fitted.values",
-        };
-        return Ok(Value::Num(fit.nums(field)?.to_vec()));
+        // predict.lm and predict.glm on the fit's own cases end with
+        // napredict(object$na.action, ...).
+        return pad_fit(fit.record, current(&fit, args, ty, interval, se_fit, ctx)?);
     };
     let (x, n, offset) = model_matrix(&fit, newdata)?;
     let qr = fit.qr()?;
@@ -598,4 +579,38 @@ fn coded_as_fitted(fit: &Fit, label: &str, v: &Value) -> Result<Coded, KernelErr
             other.type_name()
         ))),
     }
+}
+
+/// predict's value on the fit's own cases (no newdata).
+fn current(
+    fit: &Fit,
+    args: &Args<&Value>,
+    ty: &str,
+    interval: &str,
+    se_fit: bool,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    if interval != "none" {
+        // predict.lm on the fit's own data: the same intervals, from
+        // the fitted values and their variances.
+        if fit.prior_weights().is_some() && interval == "prediction" {
+            return Err(KernelError::new(
+                "predict(interval = \"prediction\") without 'newdata' of a weighted fit is not supported by flowcast yet",
+            ));
+        }
+        let (eta, ips, res_var, df) = current_variances(fit, ty, args, ctx)?;
+        if interval == "prediction" {
+            ctx.warn("predictions on current data refer to _future_ responses\n");
+        }
+        return intervals(args, interval, se_fit, &eta, &ips, res_var, df);
+    }
+    if se_fit {
+        let (eta, ips, res_var, df) = current_variances(fit, ty, args, ctx)?;
+        return Ok(with_se(fit, ty, eta, &ips, res_var, df));
+    }
+    let field = match (fit.kind, ty) {
+        (Kind::Glm(_), "link") => "linear.predictors",
+        _ => "fitted.values",
+    };
+    Ok(Value::Num(fit.nums(field)?.to_vec()))
 }

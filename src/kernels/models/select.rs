@@ -811,6 +811,7 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         contrasts,
         offset: None,
         offset_labels: Vec::new(),
+        omitted: Vec::new(),
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
     let mut record = match fit.kind {
@@ -1304,7 +1305,17 @@ fn refit_formula(fit: &Fit, f: &Formula, ctx: &mut Ctx) -> Result<List, KernelEr
     let contrasts = fit.contrasts();
     let mut record = match fit.kind {
         Kind::Lm => fit_formula(f, None, weights, data, contrasts, None)?.0,
-        Kind::Glm(family) => glm_formula(f, family, None, weights, data, contrasts, None, ctx)?,
+        Kind::Glm(family) => glm_formula(
+            f,
+            family,
+            None,
+            weights,
+            data,
+            contrasts,
+            None,
+            super::super::na_action::NaAction::Omit,
+            ctx,
+        )?,
     };
     let n_new = match record.field("residuals") {
         Some(Value::Num(r)) => r.len(),
