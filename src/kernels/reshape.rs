@@ -100,7 +100,19 @@ fn column<'a>(data: &'a List, name: &str) -> Result<&'a Value, KernelError> {
 }
 
 /// `d[, name] <- value`: replaces the column of that name, else appends.
-fn assign(names: &mut Vec<String>, items: &mut Vec<Value>, name: &str, value: Value) {
+fn assign(
+    names: &mut Vec<String>,
+    items: &mut Vec<Value>,
+    name: &str,
+    value: Value,
+) -> Result<(), KernelError> {
+    // `[<-.data.frame` refuses an empty name (a name guessed with sep = ""
+    // from names without a letter before a digit).
+    if name.is_empty() {
+        return Err(KernelError::new(
+            "column name \"\" cannot match any column",
+        ));
+    }
     match names.iter().position(|n| n == name) {
         Some(k) => items[k] = value,
         None => {
@@ -108,6 +120,7 @@ fn assign(names: &mut Vec<String>, items: &mut Vec<Value>, name: &str, value: Va
             items.push(value);
         }
     }
+    Ok(())
 }
 
 /// One key per element for `duplicated`, `match`, `%in%` and `table`:
@@ -587,10 +600,10 @@ fn reshape_long(
         let mut names = d_names.clone();
         let mut items = d_items.clone();
         let time = pick_value(times, &vec![Some(i); n])?;
-        assign(&mut names, &mut items, timevar, time);
+        assign(&mut names, &mut items, timevar, time)?;
         for (k, v) in v_names.iter().enumerate() {
             let col = column(&data, &varying[k][i])?.clone();
-            assign(&mut names, &mut items, v, col);
+            assign(&mut names, &mut items, v, col)?;
         }
         let rows = match &new_rows {
             None => id_text
@@ -638,7 +651,7 @@ fn reshape_long(
             let at: Vec<Option<usize>> = (0..rows).map(|r| Some(r % len)).collect();
             let col = pick_value(&id_col, &at)?;
             let mut names = rval.names.take().unwrap_or_default();
-            assign(&mut names, &mut rval.items, id, col);
+            assign(&mut names, &mut rval.items, id, col)?;
             rval.names = Some(names);
         }
     }
@@ -812,7 +825,7 @@ fn reshape_wide(
             .collect();
         for (k, v) in v_names.iter().enumerate() {
             let col = pick_value(column(&data, v)?, &pos)?;
-            assign(&mut out_names, &mut out_items, &varying[i][k], col);
+            assign(&mut out_names, &mut out_items, &varying[i][k], col)?;
         }
     }
     let rows = match args.get("new.row.names").map(bare) {
