@@ -109,9 +109,7 @@ fn assign(
     // `[<-.data.frame` refuses an empty name (a name guessed with sep = ""
     // from names without a letter before a digit).
     if name.is_empty() {
-        return Err(KernelError::new(
-            "column name \"\" cannot match any column",
-        ));
+        return Err(KernelError::new("column name \"\" cannot match any column"));
     }
     match names.iter().position(|n| n == name) {
         Some(k) => items[k] = value,
