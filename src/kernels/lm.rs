@@ -445,16 +445,20 @@ pub(super) fn design_na(
         None => None,
     };
     let offset = model_offset(&offsets, offset, n)?;
+    // The model's variables, the response aside: lm.fit's 'x'.
+    let x_complete = |i: usize| {
+        raws.iter().all(|t| match t {
+            Raw::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
+            Raw::Text(s) => !text_is_na(&s[i]),
+            Raw::Logical(b) => b[i].is_some(),
+            Raw::Factor(f) => f.codes[i].is_some(),
+        })
+    };
     let complete = |i: usize| {
         !y[i].is_nan()
             && w.as_ref().is_none_or(|w| !w[i].is_nan())
             && offset.as_ref().is_none_or(|o| !o[i].is_nan())
-            && raws.iter().all(|t| match t {
-                Raw::Numbers(cols) => cols.iter().all(|c| !c[i].is_nan()),
-                Raw::Text(s) => !text_is_na(&s[i]),
-                Raw::Logical(b) => b[i].is_some(),
-                Raw::Factor(f) => f.codes[i].is_some(),
-            })
+            && x_complete(i)
     };
     let chosen = subset_rows(n, subset)?;
     let omitted: Vec<(usize, Option<usize>)> = chosen
@@ -468,15 +472,9 @@ pub(super) fn design_na(
             NaAction::Fail => return Err(KernelError::new("missing values in object")),
             NaAction::Pass => {
                 // lm.fit's checks, x before y: what the NA is in.
-                let in_x = omitted.iter().any(|(_, r)| match r {
-                    None => true,
-                    Some(i) => raws.iter().any(|t| match t {
-                        Raw::Numbers(cols) => cols.iter().any(|c| c[*i].is_nan()),
-                        Raw::Text(s) => text_is_na(&s[*i]),
-                        Raw::Logical(b) => b[*i].is_none(),
-                        Raw::Factor(f) => f.codes[*i].is_none(),
-                    }),
-                });
+                let in_x = omitted
+                    .iter()
+                    .any(|(_, r)| r.is_none_or(|i| !x_complete(i)));
                 let in_w = omitted
                     .iter()
                     .any(|(_, r)| r.zip(w.as_ref()).is_some_and(|(i, w)| w[i].is_nan()));
