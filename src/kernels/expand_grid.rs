@@ -30,7 +30,7 @@ fn not_a_vector(what: &str) -> String {
 /// `factor(x, levels = unique(x))` for text; NA is no level.
 fn factor_in_order(s: &[String]) -> Factor {
     let mut levels: Vec<String> = Vec::new();
-    let mut index: std::collections::HashMap<&str, u32> = Default::default();
+    let mut index: crate::kernels::hashing::FastMap<&str, u32> = Default::default();
     let codes = s
         .iter()
         .map(|t| {

@@ -207,7 +207,7 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
 }
 
 /// Each level's 0-based code; a level given twice keeps its first.
-pub fn level_index(levels: &[String]) -> std::collections::HashMap<&str, u32> {
+pub fn level_index(levels: &[String]) -> crate::kernels::hashing::FastMap<&str, u32> {
     levels
         .iter()
         .enumerate()

@@ -799,7 +799,7 @@ pub(super) fn rbind_column(parts: &[&Value], ctx: &mut Ctx) -> Result<Value, Ker
         return super::data::combine(&labels.iter().collect::<Vec<_>>());
     };
     let mut levels = first.levels.clone();
-    let mut index: std::collections::HashMap<String, u32> = levels
+    let mut index: crate::kernels::hashing::FastMap<String, u32> = levels
         .iter()
         .enumerate()
         .rev()

@@ -3,8 +3,6 @@
 //! base::interaction, from the last factor to the first, duplicate labels
 //! merged as R merges them.
 
-use std::collections::HashMap;
-
 use super::args::{ArgError, Args};
 use super::factor::{as_factor, drop_unused};
 use super::names::bare;
@@ -119,7 +117,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         // moves its codes to the first: in the end, a code points at its
         // label's first appearance among the distinct labels. Found in one
         // pass, as R's loop is quadratic in the levels.
-        let mut first: HashMap<&str, i64> = HashMap::new();
+        let mut first: crate::kernels::hashing::FastMap<&str, i64> = Default::default();
         let mut ulvs: Vec<String> = Vec::new();
         let to: Vec<i64> = lvs
             .iter()

@@ -648,6 +648,7 @@ fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
                 args.get("data"),
                 args.get_if_formal("contrasts"),
                 args.get_if_formal("offset"),
+                NaAction::of(args.get_if_formal("na.action"))?,
                 super::models::mlm::CLASS,
             )
             .map(Value::List);

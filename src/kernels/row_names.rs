@@ -15,8 +15,6 @@
 //! `` `row.names<-` `` here (the parser rewrites them as R defines them;
 //! see `replace`), which may also be called by name.
 
-use std::collections::HashMap;
-
 use super::value::{List, RowNames, Value};
 use super::{req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type};
 
@@ -116,7 +114,11 @@ pub fn picked(l: &List, pos: &[Option<usize>]) -> RowNames {
 /// else the one name it is a prefix of; `None` for neither.
 pub fn find(l: &List, wanted: &[String]) -> Vec<Option<usize>> {
     let labels = labels(l);
-    let mut exact: HashMap<&str, usize> = HashMap::with_capacity(labels.len());
+    let mut exact: crate::kernels::hashing::FastMap<&str, usize> =
+        crate::kernels::hashing::FastMap::with_capacity_and_hasher(
+            labels.len(),
+            Default::default(),
+        );
     for (i, n) in labels.iter().enumerate().rev() {
         exact.insert(n.as_str(), i);
     }

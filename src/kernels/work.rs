@@ -283,7 +283,7 @@ pub fn work(function: &str, args: &Args<Type>, result: &Type) -> Work {
     if let Some(per) = ld_adds_per_element(function) {
         w.ld_adds = clamp(per * elements(result).max(input_elements(args)));
     }
-    if matches!(function, "%*%" | "crossprod") {
+    if matches!(function, "%*%" | "crossprod" | "tcrossprod") {
         // A product reads its operands once: all a matrix-vector product
         // does, at the speed of wherever they are.
         w += streamed(input_elements(args));
@@ -386,6 +386,12 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let (m, _) = arg_dims(args, "x");
             let (p, q) = dims_or_len(result);
             GEMM * 2.0 * m * p * q
+        }
+        // x %*% t(y): the inner dimension is x's columns.
+        "tcrossprod" => {
+            let (_, n) = arg_dims(args, "x");
+            let (p, q) = dims_or_len(result);
+            GEMM * 2.0 * n * p * q
         }
         "solve" => {
             let (n, _) = arg_dims(args, "a");
@@ -832,6 +838,11 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 "order" => ORDER,
                 _ => RANK,
             };
+            let c = if first_is_text(args) {
+                c + STRING_COMPARE
+            } else {
+                c
+            };
             c * n * n.max(2.0).log2()
         }
         // Singleton's transform: a pass over the data per prime factor of
@@ -928,10 +939,12 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // A search per x that starts from the last answer: bisection of
         // vec at worst.
+        // A binary search per element, after R's checks of each (NA, the
+        // flags): 13-21 ms for 10⁶ elements on the development VM, loaded.
         "findInterval" => {
             let x = args.get("x").map_or(0.0, elements);
             let v = args.get("vec").map_or(0.0, elements);
-            PER_ELEMENT * x * v.max(2.0).log2() + PER_ELEMENT * v
+            PER_ELEMENT * x * (v.max(2.0).log2() + FIND_INTERVAL) + PER_ELEMENT * v
         }
         // decompose: the moving average over a period per point (a dozen
         // coefficients, as for monthly data), then the seasonal means.
@@ -1152,7 +1165,6 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // Comparing both values element by element, attributes too.
         "identical" | "all.equal" => PER_ELEMENT * input_elements(args),
         // A code per element of each factor, and a label per combination.
-        "interaction" => PER_ELEMENT * input_elements(args) + PER_ACCESSED * out,
         // Quartiles (a sort) and the variance.
         "bw.nrd0" | "bw.nrd" => {
             let n = input_elements(args);
@@ -1192,6 +1204,76 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         {
             PER_ROUND_DIGITS * out
         }
+        // R's acf: a sum over the series per lag and pair of columns
+        // (lag.max defaults to 10·log10(n / columns)); pacf then runs
+        // Durbin-Levinson's recursion over the lags.
+        "acf" | "pacf" | "ccf" => {
+            let (n, cols) = match function {
+                "ccf" => (args.get("x").map_or(0.0, elements), 2.0),
+                _ => arg_dims(args, "x"),
+            };
+            let cols = cols.max(1.0);
+            let default_lag = (10.0 * (n.max(1.0).log10() - cols.log10())).floor();
+            let lags = scalar_arg(args, "lag.max", default_lag).clamp(1.0, n.max(1.0));
+            let lags = if function == "ccf" { 2.0 * lags } else { lags };
+            ACF * n * (lags + 1.0) * cols * cols + lags * lags
+        }
+        // The step-down and step-up methods order the p-values and undo
+        // the order (two sorts); Hommel's compares every pair.
+        "p.adjust" => {
+            let n = args.get("p").map_or(0.0, elements);
+            match args.get("method").and_then(Type::const_str) {
+                Some("bonferroni" | "none") => PER_ELEMENT * n,
+                Some("hommel") => PER_ELEMENT * n * n,
+                _ => 2.0 * ORDER * n * n.max(2.0).log2() + 6.0 * PER_ELEMENT * n,
+            }
+        }
+        // A trimmed mean sorts its data first.
+        "mean"
+            if args
+                .get("trim")
+                .and_then(Type::const_scalar)
+                .is_some_and(|t| t > 0.0) =>
+        {
+            let n = args.get("x").map_or(0.0, elements);
+            SORT * n * n.max(2.0).log2()
+        }
+        // The copies of each string.
+        "strrep" => {
+            let chars = match args.get("x") {
+                Some(Type::Str { value: Some(v), .. }) => {
+                    v.iter().map(|s| s.len() as f64).sum::<f64>() / v.len().max(1) as f64
+                }
+                _ => 8.0,
+            };
+            let times = match args.get("times") {
+                Some(t) if t.len() == Some(1) => t.const_scalar().unwrap_or(1.0).max(0.0),
+                _ => 1.0,
+            };
+            PER_STRING * out + PER_CHAR_COPIED * chars * times * out
+        }
+        // Numbers written as text with 15 significant digits, or text
+        // parsed as numbers.
+        "as.character" if matches!(args.get("x"), Some(Type::Num { .. } | Type::Mat { .. })) => {
+            PER_FORMATTED * out
+        }
+        "as.numeric" | "as.double" | "as.integer"
+            if matches!(args.get("x"), Some(Type::Str { .. })) =>
+        {
+            PER_PARSED * out
+        }
+        // Numbers are written as text first (per_element's 2900 ops each);
+        // strings are copied.
+        "paste" | "paste0" => {
+            let (text, other): (Vec<&Type>, Vec<&Type>) =
+                args.all().partition(|t| matches!(t, Type::Str { .. }));
+            let text: f64 = text.into_iter().map(elements).sum();
+            let other: f64 = other.into_iter().map(elements).sum();
+            let per_number = per_element(function).unwrap_or(PER_ELEMENT);
+            (PER_PASTED_TEXT * text + per_number * other).max(PER_PASTED_TEXT * out)
+        }
+        // Each element's combined code, then a level per combination.
+        "interaction" => PER_INTERACTION * out.max(args.all().next().map_or(0.0, elements)),
         "sample" | "sample.int" => {
             let replace = args.get("replace").and_then(Type::const_scalar) == Some(1.0);
             if replace {
@@ -1204,7 +1286,7 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let per = per_element(function)
                 .or_else(|| per_density(function))
                 .unwrap_or(PER_ELEMENT);
-            per * out.max(input_elements(args))
+            per * out.max(input_elements(args)) + text_keys(function, args)
         }
     }
 }
@@ -1450,6 +1532,36 @@ const VAR: f64 = 1.45;
 const FFT: f64 = 4.0;
 /// Ops per output point of an interpolation step (not measured).
 const APPROX: f64 = 3.0;
+/// Ops per product of a lagged covariance (`acf`): 70 ms for 61 lags of
+/// 10⁶ numbers on the 2-core development VM, loaded.
+const ACF: f64 = 5.0;
+/// Ops per string of a copy or a new string: its own allocation.
+const PER_STRING: f64 = 30.0;
+/// Ops per character copied into a new string (a memory copy):
+/// strrep("ab", 1e7) took 0.7 ms on the development VM.
+const PER_CHAR_COPIED: f64 = 0.2;
+/// Ops per number written with 15 significant digits (`as.character`),
+/// and per string read as a number: as.numeric(as.character(x)) of 2·10⁵
+/// numbers took 70 ms on the 2-core development VM, loaded; R 4.2 100 ms.
+const PER_FORMATTED: f64 = 1300.0;
+const PER_PARSED: f64 = 400.0;
+/// Ops per element of `interaction`: its codes, and the level labels of
+/// the combinations (53-330 ms for 10⁶ elements on the development VM,
+/// loaded; R 4.2 150 ms).
+const PER_INTERACTION: f64 = 250.0;
+/// Ops per string key hashed (`unique`, `match`, `table` of text): the
+/// string is read from wherever it lives, a cache miss a string that
+/// numbers do not pay (R compares its cached strings by address).
+/// duplicated of 2·10⁵ strings took 12-31 ms on the development VM.
+const STRING_KEY: f64 = 350.0;
+/// Ops per comparison of two strings in a sort, by the collation's rules
+/// (`factor` of 2·10⁵ strings with 10⁵ distinct: 100-180 ms).
+const STRING_COMPARE: f64 = 120.0;
+/// Ops per string pasted from text (a copy into the new string), against
+/// [`per_element`]'s 2900 per number written as text.
+const PER_PASTED_TEXT: f64 = 400.0;
+/// findInterval's ops per element beyond its search (in PER_ELEMENT's).
+const FIND_INTERVAL: f64 = 20.0;
 /// decompose: the period its moving average takes (not measured).
 const DECOMPOSE_PERIOD: f64 = 12.0;
 /// stl: ops per point of one inner pass (three loess fits of a few dozen
@@ -1623,6 +1735,45 @@ fn glm_iterations(args: &Args<Type>) -> f64 {
     }
 }
 
+/// Whether a call's first argument is text.
+fn first_is_text(args: &Args<Type>) -> bool {
+    matches!(args.all().next(), Some(Type::Str { .. }))
+}
+
+/// The extra work of hashing text rather than numbers, for the kernels
+/// that key their input (the base work per element is counted apart).
+fn text_keys(function: &str, args: &Args<Type>) -> f64 {
+    let keyed = matches!(
+        function,
+        "unique"
+            | "duplicated"
+            | "anyDuplicated"
+            | "%in%"
+            | "match"
+            | "union"
+            | "intersect"
+            | "setdiff"
+            | "setequal"
+            | "table"
+            | "factor"
+            | "as.factor"
+            | "split"
+            | "tapply"
+    );
+    if !keyed {
+        return 0.0;
+    }
+    let text: f64 = args
+        .all()
+        .filter(|t| matches!(t, Type::Str { .. }))
+        .map(elements)
+        .sum();
+    // factor and table also sort the distinct strings for their levels,
+    // but how many are distinct is known only at run time: few, usually
+    // (a category column), so their sort is not counted.
+    STRING_KEY * text
+}
+
 fn formula_size(f: Option<&Type>) -> (f64, f64) {
     let Some(Type::Formula {
         response,
@@ -1638,14 +1789,21 @@ fn formula_size(f: Option<&Type>) -> (f64, f64) {
         .chain(terms.iter().map(|(_, t)| model_matrix::sized_by(t)))
         .map(|t| dims_or_len(t).0)
         .fold(0.0, f64::max);
-    let cols: f64 = terms
-        .iter()
-        .map(|(_, t)| match t.dims() {
-            Some(_) => dims_or_len(t).1,
-            None => 1.0,
-        })
-        .sum::<f64>()
-        + f64::from(u8::from(*intercept));
+    // The model matrix's columns, a factor's dummies among them, when its
+    // levels are known; otherwise each term one column.
+    let cols = match model_matrix::columns_type(terms, *intercept) {
+        Ok(Some(p)) => p as f64,
+        _ => {
+            terms
+                .iter()
+                .map(|(_, t)| match t.dims() {
+                    Some(_) => dims_or_len(t).1,
+                    None => 1.0,
+                })
+                .sum::<f64>()
+                + f64::from(u8::from(*intercept))
+        }
+    };
     (rows, cols)
 }
 

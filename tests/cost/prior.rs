@@ -513,3 +513,56 @@ fn a_simulated_p_value_is_priced_by_its_tables() {
     let tables = predicted(&g, "tables");
     assert!((2e-3..6e-3).contains(&tables), "{tables}");
 }
+
+/// Kernels whose cost has a shape the element count misses: a product's
+/// inner dimension (tcrossprod), the lags of an autocorrelation, the sorts
+/// of p.adjust and a trimmed mean, strings keyed or formatted.
+#[test]
+fn priors_follow_each_kernels_own_shape() {
+    let g = graph(
+        "m = \"matrix(rnorm(400 * 300), 400, 300)\"
+cp = \"crossprod(t(m))\"
+tcp = \"tcrossprod(m)\"
+x = \"rnorm(100000)\"
+a10 = \"acf(x, lag.max = 10, plot = FALSE)\"
+a40 = \"acf(x, lag.max = 40, plot = FALSE)\"
+bh = \"p.adjust(x, 'BH')\"
+bonf = \"p.adjust(x, 'bonferroni')\"
+plain = \"mean(x)\"
+trimmed = \"mean(x, trim = 0.1)\"
+s = \"paste0('id', x)\"
+xs = \"unique(x)\"
+ss = \"unique(s)\"
+tn = \"as.character(x)\"
+short = \"strrep('ab', 10)\"
+long = \"strrep('ab', 1e7)\"",
+    );
+    let p = |step: &str| predicted(&g, step);
+    // x %*% t(x) of a 400 x 300 matrix: 2·400·400·300 flops either way.
+    let (cp, tcp) = (p("cp"), p("tcp"));
+    assert!(tcp > 0.5 * cp && tcp < 2.0 * cp, "{tcp} vs {cp}");
+    // Four times the lags, about four times the work.
+    let ratio = p("a40") / p("a10");
+    assert!((3.0..4.5).contains(&ratio), "{ratio}");
+    // Eleven passes of a multiply-add, against mean's two long-double ones.
+    assert!(p("a10") > 4.0 * p("plain"), "{} {}", p("a10"), p("plain"));
+    // BH orders the p-values twice; Bonferroni is one pass.
+    assert!(p("bh") > 20.0 * p("bonf"), "{} {}", p("bh"), p("bonf"));
+    assert!(
+        p("trimmed") > 10.0 * p("plain"),
+        "{} {}",
+        p("trimmed"),
+        p("plain")
+    );
+    // A string key is read from wherever the string lives; a number is in
+    // the vector. Formatting a number with 15 digits costs hundreds of ops.
+    assert!(p("ss") > 3.0 * p("xs"), "{} {}", p("ss"), p("xs"));
+    assert!(p("tn") > 100.0 * p("plain"), "{} {}", p("tn"), p("plain"));
+    // strrep copies times · nchar characters.
+    assert!(
+        p("long") > 100.0 * p("short"),
+        "{} {}",
+        p("long"),
+        p("short")
+    );
+}

@@ -153,7 +153,7 @@ pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         return fit.fitted();
     }
     if let Some(m) = Mlm::of(args.get("object")) {
-        return Ok(m.field("fitted.values")?.clone());
+        return pad_fit(m.record, m.field("fitted.values")?.clone());
     }
     let fit = Fit::from_arg(args, "object", "fitted")?;
     // fitted.default: napredict(object$na.action, object$fitted.values).
@@ -251,7 +251,7 @@ pub(super) fn residuals_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         return match matching(ty, LM_TYPES) {
             None => Err(KernelError::new(arg_error(LM_TYPES))),
             Some("partial") => Err(KernelError::new(MLM_PARTIAL)),
-            Some(_) => Ok(m.field("residuals")?.clone()),
+            Some(_) => pad_fit(m.record, m.field("residuals")?.clone()),
         };
     }
     let fit = Fit::from_arg(args, "object", "residuals")?;

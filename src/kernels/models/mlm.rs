@@ -17,6 +17,7 @@ use nalgebra::DMatrix;
 use super::super::linalg::linpack::{dqrdc2, dqrsl, Job};
 use super::super::linalg::{eigen, la_chol2inv};
 use super::super::lm;
+use super::super::na_action::NaAction;
 use super::super::nmath::pf;
 use super::super::value::RowNames;
 use super::super::value::{Formula, List, NA};
@@ -162,6 +163,7 @@ pub(in crate::kernels) fn fit(
     data: Option<&Value>,
     contrasts: Option<&Value>,
     offset: Option<&Value>,
+    na: NaAction,
     class: &str,
 ) -> Result<List, KernelError> {
     let Some((y, given)) = response_matrix(f) else {
@@ -190,17 +192,19 @@ pub(in crate::kernels) fn fit(
         response: Some(Box::new(Value::Num(marker))),
         ..f.clone()
     };
-    let d = lm::design(&g, subset, None, contrasts, None)?;
-    if d.x.iter().any(|v| v.is_infinite()) {
+    let d = lm::design_na(&g, subset, None, contrasts, None, na)?;
+    // Under na.pass an NA reaches lm.fit, which refuses it.
+    if d.x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
     if d.rows
         .iter()
-        .any(|&i| (0..m).any(|j| y[(i, j)].is_infinite()))
+        .any(|&i| (0..m).any(|j| !y[(i, j)].is_finite()))
     {
         return Err(KernelError::new("NA/NaN/Inf in 'y'"));
     }
     let obs = lm::obs_names(data, &d.rows);
+    let omitted = lm::omitted_record(data, &d.omitted, na);
     let given: Option<Vec<String>> = given
         .map(<[String]>::to_vec)
         .or_else(|| cbind_names(f.response_label.as_deref()?, m));
@@ -289,6 +293,15 @@ pub(in crate::kernels) fn fit(
             ),
         ],
     );
+    // R's fit has an na.action element only when rows were dropped.
+    let mut record = record;
+    if let Some(o) = omitted {
+        record
+            .names
+            .get_or_insert_with(Vec::new)
+            .push("na.action".into());
+        record.items.push(o);
+    }
     Ok(record)
 }
 
@@ -1049,6 +1062,7 @@ pub(super) fn manova_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         args.get("data"),
         None,
         None,
+        NaAction::Omit,
         MANOVA,
     )
     .map(Value::List)

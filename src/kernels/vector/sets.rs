@@ -150,20 +150,20 @@ pub(super) fn set_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
     let y = super::arg_or_null(args, "y");
     let both = combine(&[x, y])?;
     let k = keys(&both, func)?;
+    // unique(c(as.vector(x), as.vector(y))): one pass over both.
+    if func == "union" {
+        let keep: Vec<usize> = repeats(&k)
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !**r)
+            .map(|(i, _)| i)
+            .collect();
+        return Ok(pick(&both, &keep));
+    }
     let (kx, ky) = k.split_at(x.len().min(k.len()));
     let first = repeats(kx);
     let in_y: FastSet<&Key> = ky.iter().collect();
     Ok(match func {
-        // unique(c(as.vector(x), as.vector(y)))
-        "union" => {
-            let keep: Vec<usize> = repeats(&k)
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| !**r)
-                .map(|(i, _)| i)
-                .collect();
-            pick(&both, &keep)
-        }
         // c(u[!duplicated(u) & match(u, v, 0) > 0], v[0])
         "intersect" => {
             let keep: Vec<usize> = (0..kx.len())
