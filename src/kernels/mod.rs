@@ -72,6 +72,8 @@ mod grouping;
 pub(crate) mod hashing;
 mod hist;
 pub(crate) mod holt_winters;
+pub(crate) mod kalman;
+pub(crate) mod struct_ts;
 mod htest;
 mod identical;
 mod integrate;
@@ -485,6 +487,8 @@ pub fn registry() -> &'static Registry {
             reorder::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
+            kalman::KERNELS,
+            struct_ts::KERNELS,
             spectrum::KERNELS,
             loess::KERNELS,
             ksmooth::KERNELS,
