@@ -105,14 +105,12 @@ impl StateSpace {
         // TYPEOF(...) != REALSXP: a part missing or not numbers.
         let part = |name: &str| -> Result<Vec<f64>, KernelError> {
             match l.field(name).map(names::bare) {
-                Some(v @ (Value::Num(_) | Value::Mat(_))) => Ok(v
-                    .as_f64_slice()
-                    .map(|s| s.into_owned())
-                    .unwrap_or_default()),
-                Some(v) if super::arrays::array_dims(v).is_some() => Ok(v
-                    .as_f64_slice()
-                    .map(|s| s.into_owned())
-                    .unwrap_or_default()),
+                Some(v @ (Value::Num(_) | Value::Mat(_))) => {
+                    Ok(v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default())
+                }
+                Some(v) if super::arrays::array_dims(v).is_some() => {
+                    Ok(v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default())
+                }
                 _ => Err(err("invalid argument type")),
             }
         };
@@ -394,8 +392,7 @@ pub(crate) fn kalman_smooth(y: &[f64], m: &StateSpace, up: i64) -> (Vec<f64>, Ve
             // compute r_{t-1}
             for i in 0..p {
                 for j in 0..p {
-                    mm[i + p * j] =
-                        f64::from(u8::from(i == j)) - mt[l + n * i] * z[j] * gn;
+                    mm[i + p * j] = f64::from(u8::from(i == j)) - mt[l + n * i] * z[j] * gn;
                 }
             }
             for i in 0..p {
@@ -527,10 +524,9 @@ pub(crate) fn kalman_fore(n: usize, m: &mut StateSpace) -> (Vec<f64>, Vec<f64>) 
 /// `y` as the C takes it: a double vector (REALSXP), a series' values.
 fn observations(y: Option<&Value>) -> Result<Vec<f64>, KernelError> {
     match y.map(names::bare) {
-        Some(v @ (Value::Num(_) | Value::Mat(_))) => Ok(v
-            .as_f64_slice()
-            .map(|s| s.into_owned())
-            .unwrap_or_default()),
+        Some(v @ (Value::Num(_) | Value::Mat(_))) => {
+            Ok(v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default())
+        }
         _ => Err(err("invalid argument type")),
     }
 }
@@ -651,10 +647,9 @@ fn make_arima_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let nums = |name: &str| -> Result<Vec<f64>, KernelError> {
         match args.get(name).map(names::bare) {
             None | Some(Value::Null) => Ok(Vec::new()),
-            Some(v @ (Value::Num(_) | Value::Bool(_) | Value::Mat(_))) => Ok(v
-                .as_f64_slice()
-                .map(|s| s.into_owned())
-                .unwrap_or_default()),
+            Some(v @ (Value::Num(_) | Value::Bool(_) | Value::Mat(_))) => {
+                Ok(v.as_f64_slice().map(|s| s.into_owned()).unwrap_or_default())
+            }
             Some(v) => Err(err(format!(
                 "flowcast's makeARIMA takes numbers as '{name}', not a {}",
                 v.type_name()

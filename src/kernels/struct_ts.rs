@@ -175,9 +175,7 @@ fn make_model(kind: Kind, xm: f64, nf: f64) -> Result<StateSpace, KernelError> {
 fn numbers(v: Option<&Value>, name: &str) -> Result<Option<Vec<f64>>, KernelError> {
     match v.map(names::bare) {
         None | Some(Value::Null) => Ok(None),
-        Some(v @ (Value::Num(_) | Value::Bool(_))) => {
-            Ok(v.as_f64_slice().map(|s| s.into_owned()))
-        }
+        Some(v @ (Value::Num(_) | Value::Bool(_))) => Ok(v.as_f64_slice().map(|s| s.into_owned())),
         Some(v) => Err(err(format!(
             "flowcast's StructTS takes numbers as '{name}', not a {}",
             v.type_name()
@@ -219,7 +217,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Err(err("only implemented for univariate time series"));
     }
     // as.ts(x), then is.numeric(x).
-    if x_bare.len() == 0 {
+    if x_bare.is_empty() {
         return Err(err("'ts' object must have one or more observations"));
     }
     let x: Vec<f64> = match x_bare {
@@ -228,7 +226,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             .map(|s| s.into_owned())
             .unwrap_or_default(),
         Value::List(_) => {
-            return Err(err("flowcast's StructTS takes a numeric series, not a list"))
+            return Err(err(
+                "flowcast's StructTS takes a numeric series, not a list",
+            ))
         }
         _ => return Err(err("'x' must be numeric")),
     };
@@ -282,7 +282,9 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             )))
         }
         // init[mask] past init's end is NA.
-        Some(init) => (0..=np).map(|i| init.get(i).map_or(NA, |v| v / vx)).collect(),
+        Some(init) => (0..=np)
+            .map(|i| init.get(i).map_or(NA, |v| v / vx))
+            .collect(),
     };
     let start: Vec<f64> = (0..=np).filter(|&i| mask[i]).map(|i| init[i]).collect();
 

@@ -633,13 +633,17 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         // state of about sqrt(e / 4).
         "KalmanLike" | "KalmanRun" | "KalmanSmooth" => {
             let n = args.get("y").map_or(0.0, elements);
-            let p = (args.get("mod").map_or(0.0, elements) / 4.0).sqrt().max(1.0);
+            let p = (args.get("mod").map_or(0.0, elements) / 4.0)
+                .sqrt()
+                .max(1.0);
             let passes = if function == "KalmanSmooth" { 3.0 } else { 1.0 };
             KALMAN * n * 2.0 * p.powi(3) * passes
         }
         "KalmanForecast" => {
             let n = scalar_arg(args, "n.ahead", 10.0).clamp(0.0, 1e7);
-            let p = (args.get("mod").map_or(0.0, elements) / 4.0).sqrt().max(1.0);
+            let p = (args.get("mod").map_or(0.0, elements) / 4.0)
+                .sqrt()
+                .max(1.0);
             KALMAN * n * 2.0 * p.powi(3)
         }
         // getQ0's Givens regression over np = r(r + 1)/2 unknowns, np^2

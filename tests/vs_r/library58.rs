@@ -27,7 +27,7 @@ fn refusals_are_rs() {
 }
 
 /// What R accepts and flowcast cannot hold is refused saying why: a
-/// `fixed` or `init` of the wrong length (R recycles it with a warning),
+/// `fixed` of the wrong length (R recycles it with a warning),
 /// `update = TRUE` (R's "mod" attribute on a list), and a model whose
 /// parts do not fit together (R's C reads past them).
 #[test]
@@ -41,15 +41,7 @@ fn flowcast_refusals_say_why() {
                 "takes a 'fixed' of length 3",
             ),
             (
-                "a = 'StructTS(x, \"level\", init = c(1, 2, 3))'",
-                "takes an 'init' of length 2",
-            ),
-            (
                 "m = 'StructTS(x, \"level\")$model'\na = 'KalmanLike(x, m, update = TRUE)'",
-                "takes update = FALSE",
-            ),
-            (
-                "m = 'StructTS(x, \"level\")$model'\na = 'KalmanForecast(2, m, update = TRUE)'",
                 "takes update = FALSE",
             ),
             (
