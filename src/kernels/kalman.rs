@@ -71,7 +71,21 @@ pub(super) static KERNELS: &[Kernel] = &[
 const MAX_STATE: usize = 1000;
 
 /// KalmanSmooth keeps `n p^2` doubles of covariances twice over.
-const MAX_SMOOTH_CELLS: f64 = 1e8;
+const MAX_SMOOTH_CELLS: f64 = 1e7;
+
+/// The most filtered states (`n p` doubles) KalmanRun and StructTS keep.
+const MAX_STATES: f64 = 1e8;
+
+/// KalmanRun's (and StructTS's) `n x p` states, refused past
+/// [`MAX_STATES`].
+pub(crate) fn check_states(n: usize, p: usize, fname: &str) -> Result<(), KernelError> {
+    if n as f64 * p as f64 > MAX_STATES {
+        return Err(err(format!(
+            "flowcast's {fname} keeps at most {MAX_STATES:e} filtered states (n p)"
+        )));
+    }
+    Ok(())
+}
 
 /// KalmanForecast's longest horizon.
 const MAX_AHEAD: f64 = 1e7;
@@ -577,6 +591,7 @@ fn run_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     no_update(args.get("update"), "KalmanRun")?;
     let n = y.len();
     let p = m.a.len();
+    check_states(n, p, "KalmanRun")?;
     let f = kalman_like(&y, &mut m, nit(args.get("nit")), true);
     let x = f.values;
     let values = names::named(

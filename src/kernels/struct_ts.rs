@@ -254,6 +254,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         },
     };
     let mut model0 = make_model(kind, x[0], nf)?;
+    kalman::check_states(x.len(), model0.a.len(), "StructTS")?;
     let present: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
     let vx = super::summary::corcov::var(&present) / 100.0;
     model0.p.fill(1e6 * vx);
@@ -428,6 +429,11 @@ fn ts_smooth_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
     let n = y.len();
     if m.a.len() < k {
         return Err(err("subscript out of bounds"));
+    }
+    if (n as f64) * (m.a.len() as f64).powi(2) > 1e7 {
+        return Err(err(
+            "flowcast's tsSmooth keeps at most 1e7 covariances (n p^2)",
+        ));
     }
     let (smooth, _) = kalman::kalman_smooth(&y, &m, -1);
     Ok(states_ts(&smooth, n, cn, fit_tsp(l)?))
