@@ -183,24 +183,18 @@ fn numbers(v: Option<&Value>, name: &str) -> Result<Option<Vec<f64>>, KernelErro
     }
 }
 
-/// R's `as.character` of a time: 15 significant digits.
-fn time_label(t: f64) -> String {
-    let rounded: f64 = format!("{t:.14e}").parse().unwrap_or(t);
-    format!("{rounded}")
-}
-
-/// `ts(states, start = xtsp[1], frequency = nf)` with dimnames
-/// `list(time(x), cn)`: the first `cn.len()` of the `p` columns of an
-/// `n x p` column-major matrix.
+/// `ts(states, start = xtsp[1], frequency = nf)` of states given the
+/// dimnames `list(time(x), cn)`, which keeps only `cn` (ts's
+/// `attr(data, "tsp") <-` drops a matrix's row names): the first
+/// `cn.len()` of the `p` columns of an `n x p` column-major matrix.
 fn states_ts(states: &[f64], n: usize, cn: &[&str], xtsp: [f64; 3]) -> Value {
     let k = cn.len();
     let m = DMatrix::from_vec(n, k, states[..n * k].to_vec());
-    let times = super::ts::time_of(xtsp, n, 0.0);
     let f = xtsp[2];
     let start = xtsp[0];
     Value::Named(Box::new(Named {
         value: Value::Mat(m),
-        rownames: Some(times.into_iter().map(time_label).collect()),
+        rownames: None,
         colnames: Some(cn.iter().map(|s| s.to_string()).collect()),
         names: None,
         table: None,

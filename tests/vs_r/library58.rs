@@ -53,6 +53,16 @@ fn flowcast_refusals_say_why() {
     );
 }
 
+/// optim's code and message, when it stops short, are R's warning, once.
+#[test]
+fn convergence_problems_warn_as_r() {
+    r_json::assert_warns_once(
+        "x = 'ts(c(1120, 1160, 963, 1210, 1160, 1160, 813, 1230, 1370, 1140, 995, 935), start = 1871)'\n\
+         f = 'StructTS(x, \"trend\", optim.control = list(maxit = 2))'",
+        &["possible convergence problem: 'optim' gave code = 1 and message \u{2018}NEW_X\u{2019}"],
+    );
+}
+
 /// The plan knows a fit's fields before the run.
 #[test]
 fn shape_is_known_before_the_run() {
