@@ -247,10 +247,24 @@ struct Model {
 /// getQ0bis's) for the ARMA part and `kappa` for the differences.
 fn make_arima(
     phi: Vec<f64>,
+    theta: Vec<f64>,
+    delta: &[f64],
+    kappa: f64,
+    ss_g: bool,
+    ctx: &mut Ctx,
+) -> Result<Model, KernelError> {
+    make_arima_tol(phi, theta, delta, kappa, ss_g, f64::EPSILON, ctx)
+}
+
+/// makeARIMA with its `tol` for getQ0bis (arima calls it with the default,
+/// `.Machine$double.eps`).
+fn make_arima_tol(
+    phi: Vec<f64>,
     mut theta: Vec<f64>,
     delta: &[f64],
     kappa: f64,
     ss_g: bool,
+    tol: f64,
     ctx: &mut Ctx,
 ) -> Result<Model, KernelError> {
     if phi.iter().any(|v| v.is_nan()) {
@@ -269,7 +283,7 @@ fn make_arima(
         let q0 = if ss_g {
             get_q0(&phi, &theta)?
         } else {
-            get_q0bis(&phi, &theta, f64::EPSILON)?
+            get_q0bis(&phi, &theta, tol)?
         };
         for j in 0..r {
             for i in 0..r {
@@ -1809,6 +1823,29 @@ fn model_value(m: Model) -> Value {
     ]))
 }
 
+/// `makeARIMA(phi, theta, Delta, kappa, SSinit, tol)`'s list, for the
+/// makeARIMA function itself.
+pub(crate) fn make_arima_value(
+    phi: Vec<f64>,
+    theta: Vec<f64>,
+    delta: &[f64],
+    kappa: f64,
+    ss_g: bool,
+    tol: f64,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let r = phi.len().max(theta.len() + 1);
+    if r + delta.len() > MAX_STATE {
+        return Err(err(format!(
+            "flowcast's makeARIMA takes a state of at most {MAX_STATE} elements, not {}",
+            r + delta.len()
+        )));
+    }
+    Ok(model_value(make_arima_tol(
+        phi, theta, delta, kappa, ss_g, tol, ctx,
+    )?))
+}
+
 /// makeARIMA's `T`, `V` (column-major `rd x rd`) and `Z`; `theta` is
 /// already padded to `r - 1`.
 fn state_space(phi: &[f64], theta: &[f64], delta: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
@@ -1870,7 +1907,7 @@ pub(crate) fn log_lik(object: &Value) -> Result<(f64, f64, f64), KernelError> {
     Ok((if aic.is_nan() { NA } else { loglik }, df, nobs))
 }
 
-/// arima.R's `predict.Arima` with arima.c's `KalmanForecast`: the
+/// arima.R's `predict.Arima` with arima.c's `KalmanFore` (kalman.rs): the
 /// forecasts `n.ahead` steps past the series from the fit's final state,
 /// plus its mean, and their standard errors, as series starting one step
 /// after the data.
@@ -1944,56 +1981,22 @@ pub(crate) fn predict(
         return Err(err("an Arima fit without its 'model'"));
     };
     let mnum = |name: &str| fit_nums(model, name);
-    let (mut a, mut pp, t, v, z) = (mnum("a")?, mnum("P")?, mnum("T")?, mnum("V")?, mnum("Z")?);
+    let (a, pp, t, v, z) = (mnum("a")?, mnum("P")?, mnum("T")?, mnum("V")?, mnum("Z")?);
     let h = mnum("h")?.first().copied().unwrap_or(0.0);
     let p = a.len();
     if pp.len() != p * p || t.len() != p * p || v.len() != p * p || z.len() != p {
         return Err(err("an Arima fit whose 'model' is not a state-space model"));
     }
-    let mut forecasts = vec![0.0; n];
-    let mut se = vec![0.0; n];
-    let mut anew = vec![0.0; p];
-    let mut mm = vec![0.0; p * p];
-    let mut pnew = vec![0.0; p * p];
-    for l in 0..n {
-        let mut fc = 0.0;
-        for i in 0..p {
-            let mut tmp = 0.0;
-            for k in 0..p {
-                tmp += t[i + p * k] * a[k];
-            }
-            anew[i] = tmp;
-            fc += tmp * z[i];
-        }
-        a.copy_from_slice(&anew);
-        forecasts[l] = fc;
-        for i in 0..p {
-            for j in 0..p {
-                let mut tmp = 0.0;
-                for k in 0..p {
-                    tmp += t[i + p * k] * pp[k + p * j];
-                }
-                mm[i + p * j] = tmp;
-            }
-        }
-        for i in 0..p {
-            for j in 0..p {
-                let mut tmp = v[i + p * j];
-                for k in 0..p {
-                    tmp += mm[i + p * k] * t[j + p * k];
-                }
-                pnew[i + p * j] = tmp;
-            }
-        }
-        let mut tmp = h;
-        for i in 0..p {
-            for j in 0..p {
-                pp[i + j * p] = pnew[i + j * p];
-                tmp += z[i] * z[j] * pp[i + j * p];
-            }
-        }
-        se[l] = tmp;
-    }
+    let mut model = super::kalman::StateSpace {
+        z,
+        a,
+        p: pp,
+        t,
+        v,
+        h,
+        pn: Vec::new(),
+    };
+    let (forecasts, se) = super::kalman::kalman_fore(n, &mut model);
     let f = xtsp[2];
     let start = xtsp[1] + 1.0 / f;
     let tsp = [start, start + (n as f64 - 1.0) / f, f];

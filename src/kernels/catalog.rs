@@ -177,6 +177,16 @@ fn note(name: &str) -> Option<&'static str> {
         "decompose" => Some(
             " (a series of whole frequency; the value's `x`, `seasonal`, `trend` and `random` are series)",
         ),
+        "StructTS" => Some(
+            " (R's value without its `call` and `series`; the variances are found as in R, by optim's \"L-BFGS-B\" with `optim.control`; a `fixed` or `init` of another length than the variances', which R recycles with a warning, is refused; `predict(fit, n.ahead, se.fit)` and `tsSmooth(fit)` read it)",
+        ),
+        "KalmanLike" | "KalmanRun" | "KalmanForecast" => Some(
+            " (on a model list with `Z`, `a`, `P`, `T`, `V`, `h` and `Pn` that fit together; `update = TRUE`, whose model R hangs on the value as an attribute, is refused)",
+        ),
+        "KalmanSmooth" => Some(
+            " (on a model list with `Z`, `a`, `P`, `T`, `V`, `h` and `Pn` that fit together; `var` is an n x p x p array)",
+        ),
+        "tsSmooth" => Some(" (of a StructTS fit, R's only method)"),
         "HoltWinters" => Some(
             " (R's value without its `call`; free parameters are found as in R: one by `optimize`, two or three by optim's \"L-BFGS-B\" from `optim.start` with `optim.control`; `predict(fit, n.ahead)` predicts from it, without prediction intervals)",
         ),

@@ -79,6 +79,7 @@ mod interaction;
 mod is_symmetric;
 pub(crate) mod isoreg;
 mod jitter;
+pub(crate) mod kalman;
 mod ksmooth;
 mod lag;
 mod lbfgsb;
@@ -134,6 +135,7 @@ pub(crate) mod splines;
 mod stack;
 mod stl;
 mod stopifnot;
+pub(crate) mod struct_ts;
 mod subset;
 pub(crate) mod summary;
 mod supsmu;
@@ -485,6 +487,8 @@ pub fn registry() -> &'static Registry {
             reorder::KERNELS,
             stl::KERNELS,
             holt_winters::KERNELS,
+            kalman::KERNELS,
+            struct_ts::KERNELS,
             spectrum::KERNELS,
             loess::KERNELS,
             ksmooth::KERNELS,

@@ -422,6 +422,8 @@ pub fn reads_names(func: &str) -> bool {
             | "ts.intersect"
             | "stl"
             | "HoltWinters"
+            // x's tsp dates the fit's residuals and states.
+            | "StructTS"
             // The row and column effects are named by x's dimnames.
             | "medpolish"
             | "window"

@@ -621,6 +621,52 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let n = n.0 * n.1.max(1.0);
             ARIMA * n * 9.0 * ARIMA_EVALS
         }
+        // StructTS: a Kalman filter pass (2 p^3 flops an observation for
+        // a state of p: 1, 2, or frequency + 1, charged as a quarterly
+        // BSM's 5 when the type is not known) per likelihood, of which
+        // L-BFGS-B's iterations and central differences take a few hundred.
+        "StructTS" => {
+            let n = args.get("x").map_or(0.0, elements);
+            let p: f64 = match args.get("type").and_then(Type::const_str) {
+                Some("level") => 1.0,
+                Some("trend") => 2.0,
+                _ => 5.0,
+            };
+            KALMAN * n * (2.0 * p.powi(3) + p) * STRUCT_TS_EVALS
+        }
+        // The filter's pass over y (the smoother's two, with n p^2 kept
+        // covariances, charged as three); a model of e elements has a
+        // state of about sqrt(e / 4).
+        "KalmanLike" | "KalmanRun" | "KalmanSmooth" => {
+            let n = args.get("y").map_or(0.0, elements);
+            let p = (args.get("mod").map_or(0.0, elements) / 4.0)
+                .sqrt()
+                .max(1.0);
+            let passes = if function == "KalmanSmooth" { 3.0 } else { 1.0 };
+            KALMAN * n * 2.0 * p.powi(3) * passes
+        }
+        "KalmanForecast" => {
+            let n = scalar_arg(args, "n.ahead", 10.0).clamp(0.0, 1e7);
+            let p = (args.get("mod").map_or(0.0, elements) / 4.0)
+                .sqrt()
+                .max(1.0);
+            KALMAN * n * 2.0 * p.powi(3)
+        }
+        // getQ0's Givens regression over np = r(r + 1)/2 unknowns, np^2
+        // for each of its np rows.
+        "makeARIMA" => {
+            let r = args
+                .get("phi")
+                .map_or(0.0, elements)
+                .max(args.get("theta").map_or(0.0, elements) + 1.0);
+            let np = r * (r + 1.0) / 2.0;
+            ARIMA * np * np * np.max(1.0)
+        }
+        // tsSmooth: KalmanSmooth over the fit's data and model.
+        "tsSmooth" => {
+            let e = args.get("object").map_or(0.0, elements);
+            KALMAN * e * 2.0 * 125.0 * 3.0
+        }
         // Ranking within each block (row).
         "friedman.test" => {
             let (m, n) = arg_dims(args, "y");
@@ -1497,6 +1543,11 @@ const VARIMAX_ITERATIONS: f64 = 15.0;
 /// evaluations charged (not measured: 30 BFGS iterations of a
 /// three-parameter fit).
 const ARIMA: f64 = 4.0;
+/// Ops per multiply-add of a Kalman filter step (not measured).
+const KALMAN: f64 = 2.0;
+/// StructTS: likelihoods L-BFGS-B evaluates (some 30 iterations of a
+/// value and a central-difference gradient over up to four variances).
+const STRUCT_TS_EVALS: f64 = 270.0;
 const ARIMA_EVALS: f64 = 210.0;
 /// splineDesign, bs, ns: ops (in PER_ELEMENT units) per term of the
 /// Cox-de Boor recursion: a divide, two multiplies, an add and the

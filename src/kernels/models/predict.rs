@@ -42,6 +42,7 @@ pub(super) fn predict_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     if let Some(Type::Record { class, .. }) = args.ty("object") {
         if class == super::super::holt_winters::CLASS
             || class == super::super::arima::CLASS
+            || class == super::super::struct_ts::CLASS
             || class == "ar"
         {
             return Ok(Type::Any);
@@ -140,6 +141,15 @@ pub(super) fn predict_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
             args.get("object").unwrap_or(&Value::Null),
             dot("n.ahead").or_else(|| args.get("newdata")),
             dot("newxreg"),
+            args.get("se.fit"),
+        );
+    }
+    if super::super::struct_ts::is_struct_ts(args.get("object")) {
+        // predict.StructTS(object, n.ahead = 1L, se.fit = TRUE, ...):
+        // n.ahead is the second argument (newdata here) or named.
+        return super::super::struct_ts::predict(
+            args.get("object").unwrap_or(&Value::Null),
+            dot("n.ahead").or_else(|| args.get("newdata")),
             args.get("se.fit"),
         );
     }
