@@ -117,7 +117,10 @@ pub(super) fn nls_call(
         ),
     ]);
     if let Some(ss) = self_start {
-        formula.names.get_or_insert_with(Vec::new).push(handoff::SELF_START.to_string());
+        formula
+            .names
+            .get_or_insert_with(Vec::new)
+            .push(handoff::SELF_START.to_string());
         formula.items.push(Value::List(ss));
     }
     let mut values: Vec<NamedValue> = Vec::with_capacity(args.len());
@@ -276,8 +279,9 @@ pub(super) fn predict_newdata(
         // fit keeps apart from the formula it would evaluate.
         return Err(EvalError {
             span,
-            message: "flowcast's predict() of an nls fit by algorithm = \"plinear\" takes no 'newdata'"
-                .into(),
+            message:
+                "flowcast's predict() of an nls fit by algorithm = \"plinear\" takes no 'newdata'"
+                    .into(),
         });
     }
     let Some((rhs, mut bound)) = crate::kernels::models::nls::predict_parts(fit) else {

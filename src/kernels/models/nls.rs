@@ -132,9 +132,7 @@ fn control_type() -> Type {
 
 /// `ctrl <- nls.control(); ctrl[names(control)] <- control`, read as
 /// `nls_iter` reads it.
-pub(crate) fn read_control(
-    control: Option<&Value>,
-) -> Result<(Control, Value), KernelError> {
+pub(crate) fn read_control(control: Option<&Value>) -> Result<(Control, Value), KernelError> {
     let mut ctrl = default_control();
     let given = match control.map(names::bare) {
         None => Value::List(ctrl.clone()),
@@ -296,14 +294,13 @@ impl Model<'_> {
     ) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
         let v = self.eval_value(pars, ctx)?;
         let res = doubles(&v, "the right-hand side")?;
-        let grad = match gradient_attr(&v) {
-            Some(g) => g,
-            None => {
-                return Err(KernelError::new(
+        let grad =
+            match gradient_attr(&v) {
+                Some(g) => g,
+                None => return Err(KernelError::new(
                     "the model's value lost its \"gradient\" attribute when a parameter changed",
-                ))
-            }
-        };
+                )),
+            };
         if res.iter().chain(&grad).any(|x| !x.is_finite()) {
             return Err(KernelError::new(
                 "NA/NaN/Inf in foreign function call (arg 1)",
@@ -477,12 +474,15 @@ fn recycle(a: &[f64], b: &[f64], op: impl Fn(f64, f64) -> f64, ctx: &mut Ctx) ->
     (0..n).map(|i| op(a[i % a.len()], b[i % b.len()])).collect()
 }
 
+/// A model's right-hand side at given parameters.
+pub(crate) type ModelFn<'a> = dyn FnMut(&[f64], &mut Ctx) -> Result<Vec<f64>, KernelError> + 'a;
+
 /// R's `numericDeriv` (`numeric_deriv` in nls.c) with `dir = 1`: `f` at
 /// `pars`, and its forward (or central) differences by each parameter,
 /// the step `|x| eps` (`eps` itself at zero); the gradient is
 /// `length(f) x p`, column-major.
 pub(crate) fn numeric_deriv(
-    f: &mut dyn FnMut(&[f64], &mut Ctx) -> Result<Vec<f64>, KernelError>,
+    f: &mut ModelFn,
     pars: &[f64],
     central: bool,
     ctx: &mut Ctx,
@@ -496,9 +496,7 @@ pub(crate) fn numeric_deriv(
             ))
         }
     };
-    let changed = || {
-        KernelError::new("the model's value changed length when a parameter changed")
-    };
+    let changed = || KernelError::new("the model's value changed length when a parameter changed");
     let res = f(pars, ctx)?;
     check(&res)?;
     let eps = f64::EPSILON.powf(1.0 / if central { 3.0 } else { 2.0 });
@@ -908,7 +906,10 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         };
         // R's getInitial(formula, data = mf, control = control): on the
         // model frame, which a subset would cut.
-        if args.get("subset").is_some_and(|v| !matches!(v, Value::Null)) {
+        if args
+            .get("subset")
+            .is_some_and(|v| !matches!(v, Value::Null))
+        {
             return Err(KernelError::new(
                 "flowcast's nls() takes no 'subset' with a selfStart model and no 'start': subset the data first",
             ));
@@ -1090,7 +1091,11 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                 .collect();
             let mut given: Vec<(Option<String>, &Value)> =
                 vars.iter().map(|(n, v)| (Some(n.clone()), v)).collect();
-            given.extend(ps.iter().zip(&values).map(|((n, _), v)| (Some(n.clone()), v)));
+            given.extend(
+                ps.iter()
+                    .zip(&values)
+                    .map(|((n, _), v)| (Some(n.clone()), v)),
+            );
             let v = rhs_ref.call(given, ctx)?;
             let cols = match names::bare(&v) {
                 Value::Mat(m) => m.ncols(),

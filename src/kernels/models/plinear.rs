@@ -107,7 +107,11 @@ fn sum_squares(x: &[f64]) -> f64 {
 /// The upper triangle of a QR, `qr.R`: min(n, p) x p.
 pub(crate) fn qr_r(qr: &Qr) -> DMatrix<f64> {
     let (n, p) = (qr.n, qr.p);
-    DMatrix::from_fn(n.min(p), p, |i, j| if i <= j { qr.qr[j * n + i] } else { 0.0 })
+    DMatrix::from_fn(
+        n.min(p),
+        p,
+        |i, j| if i <= j { qr.qr[j * n + i] } else { 0.0 },
+    )
 }
 
 /// `nlsModel.plinear`'s state.
@@ -195,7 +199,11 @@ impl<'a> Plinear<'a> {
     }
 
     fn weighted_lhs(&self) -> Vec<f64> {
-        self.lhs.iter().zip(&self.swts).map(|(l, w)| w * l).collect()
+        self.lhs
+            .iter()
+            .zip(&self.swts)
+            .map(|(l, w)| w * l)
+            .collect()
     }
 
     /// `rhs <<- getRHS()`: the values and `numericDeriv`'s gradient.
@@ -269,9 +277,10 @@ impl<'a> Plinear<'a> {
         // dtdot(.swts * gradient, rr) into the first p1 rows.
         for j in 0..p2 {
             for k in 0..p1.min(n) {
+                let slice = &self.grad[j * n * p1 + k * n..j * n * p1 + (k + 1) * n];
                 let mut acc = 0.0;
-                for i in 0..n {
-                    acc += rr[i] * (self.swts[i] * self.grad[j * n * p1 + k * n + i]);
+                for ((r, w), g) in rr.iter().zip(&self.swts).zip(slice) {
+                    acc += r * (w * g);
                 }
                 b[j * n + k] = acc;
             }

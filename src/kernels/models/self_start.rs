@@ -21,11 +21,13 @@ use super::super::linalg::linpack::dqrdc2;
 use super::super::names;
 use super::super::summary::mean;
 use super::super::value::{List, RowNames, NA};
-use super::super::{opt, req, Args, ArgError, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
+use super::super::{
+    opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS,
+};
 use super::nls::{nls_iter, read_control, Control};
 use super::plinear::{qr_coef, Plinear};
 
-/// The dots argument through which the evaluator hands a model the text
+/// The hidden argument through which the evaluator hands a model the text
 /// of each parameter argument that is a bare name ("" for any other),
 /// R's `.actualArgs`.
 pub const ACTUAL_ARGS: &str = "\0actualArgs";
@@ -111,7 +113,7 @@ macro_rules! model_kernel {
     ($name:literal, [$($p:literal),*]) => {
         Kernel {
             name: $name,
-            params: &[$(req($p)),*, DOTS],
+            params: &[$(req($p)),*, opt(ACTUAL_ARGS)],
             random: false,
             shape: model_shape,
             eval: model_eval,
@@ -339,18 +341,11 @@ fn evaluate(name: &str, a: &[Vec<f64>]) -> (Vec<f64>, Vec<Vec<f64>>) {
 fn model_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let name = args_name(args)?;
     let spec = spec(name).ok_or_else(|| KernelError::new("not a selfStart model"))?;
-    let mut actual: Option<Vec<String>> = None;
-    for (n, v) in args.dots() {
-        match n {
-            Some(ACTUAL_ARGS) => {
-                if let Value::Str(s) = names::bare(v) {
-                    actual = Some(s.clone());
-                }
-            }
-            Some(n) => return Err(KernelError::new(format!("unused argument ({n} = ...)"))),
-            None => return Err(KernelError::new("unused argument")),
-        }
-    }
+    let actual: Option<Vec<String>> = match args.get(ACTUAL_ARGS).map(names::bare) {
+        None => None,
+        Some(Value::Str(s)) => Some(s.clone()),
+        Some(_) => return Err(KernelError::new("unused argument")),
+    };
     let a: Vec<Vec<f64>> = spec
         .formals
         .iter()
@@ -359,7 +354,8 @@ fn model_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let (value, grad) = evaluate(spec.name, &a);
     // R attaches the gradient only when every parameter is given as a
     // name, which names its column.
-    let Some(cols) = actual.filter(|c| c.len() == spec.params.len() && c.iter().all(|c| !c.is_empty()))
+    let Some(cols) =
+        actual.filter(|c| c.len() == spec.params.len() && c.iter().all(|c| !c.is_empty()))
     else {
         return Ok(Value::Num(value));
     };
@@ -376,7 +372,7 @@ fn args_name(args: &Args<&Value>) -> Result<&'static str, KernelError> {
         .params()
         .iter()
         .map(|p| p.name)
-        .filter(|n| *n != "...")
+        .filter(|n| *n != ACTUAL_ARGS)
         .collect();
     MODELS
         .iter()
@@ -389,7 +385,7 @@ fn model_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let lens: Vec<Option<usize>> = args
         .params()
         .iter()
-        .filter(|p| p.name != "...")
+        .filter(|p| p.name != ACTUAL_ARGS)
         .map(|p| args.ty(p.name).and_then(Type::len))
         .collect();
     let len = if lens.iter().all(Option::is_some) {
@@ -400,16 +396,24 @@ fn model_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Num { len, value: None })
 }
 
+/// The x values, their mean responses, and the frame's row numbers when
+/// na.omit dropped rows (else empty: R's automatic row names).
+type SortedXy = (Vec<f64>, Vec<f64>, Vec<i32>);
+
 /// `sortedXyData.default(x, y)`: the mean response at each distinct x
 /// (R's `tapply(y, x, mean, na.rm = TRUE)`, x read back from the
 /// factor's levels, 15 significant digits), sorted by x, NA rows left
 /// out.
-pub(crate) fn sorted_xy(x: &[f64], y: &[f64]) -> Result<(Vec<f64>, Vec<f64>, Vec<i32>), KernelError> {
+pub(crate) fn sorted_xy(x: &[f64], y: &[f64]) -> Result<SortedXy, KernelError> {
     if x.len() != y.len() {
         return Err(KernelError::new("arguments must have same length"));
     }
     let level = |v: f64| -> f64 { format!("{v:.14e}").parse().unwrap_or(v) };
-    let mut keys: Vec<f64> = x.iter().filter(|v| !v.is_nan()).map(|&v| level(v)).collect();
+    let mut keys: Vec<f64> = x
+        .iter()
+        .filter(|v| !v.is_nan())
+        .map(|&v| level(v))
+        .collect();
     keys.sort_by(|a, b| a.total_cmp(b));
     keys.dedup();
     let mut xs = Vec::new();
@@ -518,7 +522,11 @@ pub(crate) fn closest_x(x: &[f64], y: &[f64], yval: f64) -> Result<f64, KernelEr
     let at = |d: f64| x[dev.iter().position(|v| *v == d).unwrap_or(0)];
     let (mut dev1, mut lim1) = (NA, NA);
     if dev.iter().any(|d| *d <= 0.0) {
-        dev1 = dev.iter().copied().filter(|d| *d <= 0.0).fold(f64::NEG_INFINITY, f64::max);
+        dev1 = dev
+            .iter()
+            .copied()
+            .filter(|d| *d <= 0.0)
+            .fold(f64::NEG_INFINITY, f64::max);
         lim1 = at(dev1);
         if dev.iter().all(|d| *d <= 0.0) {
             return Ok(lim1);
@@ -526,7 +534,11 @@ pub(crate) fn closest_x(x: &[f64], y: &[f64], yval: f64) -> Result<f64, KernelEr
     }
     let (mut dev2, mut lim2) = (NA, NA);
     if dev.iter().any(|d| *d >= 0.0) {
-        dev2 = dev.iter().copied().filter(|d| *d >= 0.0).fold(f64::INFINITY, f64::min);
+        dev2 = dev
+            .iter()
+            .copied()
+            .filter(|d| *d >= 0.0)
+            .fold(f64::INFINITY, f64::min);
         lim2 = at(dev2);
         if dev.iter().all(|d| *d >= 0.0) {
             return Ok(lim2);
@@ -690,9 +702,7 @@ pub(crate) fn initial(
         None => Vec::new(),
     };
     let input = field_nums(ss, "input")?;
-    let named = |vals: Vec<f64>| -> Vec<(String, f64)> {
-        pn.iter().cloned().zip(vals).collect()
-    };
+    let named = |vals: Vec<f64>| -> Vec<(String, f64)> { pn.iter().cloned().zip(vals).collect() };
     if model == "SSfol" {
         let dose = field_nums(ss, "Dose")?;
         let v = initial_fol(&dose, &input, &lhs, c, ctx)?;
@@ -785,10 +795,8 @@ pub(crate) fn initial(
                 let (p, lin) = plinear(
                     move |p| {
                         let e: Vec<f64> = xs.iter().map(|x| ((-p[0].exp()) * x).exp()).collect();
-                        let mut out: Vec<f64> = xs
-                            .iter()
-                            .map(|x| 1.0 - ((-p[0].exp()) * x).exp())
-                            .collect();
+                        let mut out: Vec<f64> =
+                            xs.iter().map(|x| 1.0 - ((-p[0].exp()) * x).exp()).collect();
                         out.extend(e);
                         (out, 2)
                     },
@@ -883,7 +891,10 @@ pub(crate) fn initial(
             let (p, lin) = plinear(
                 move |p| {
                     let mut out = vec![1.0; xs.len()];
-                    out.extend(xs.iter().map(|x| 1.0 / (1.0 + ((p[0] - x) / p[1].exp()).exp())));
+                    out.extend(
+                        xs.iter()
+                            .map(|x| 1.0 / (1.0 + ((p[0] - x) / p[1].exp()).exp())),
+                    );
                     (out, 2)
                 },
                 &y,
@@ -932,10 +943,7 @@ pub(crate) fn initial(
             let (p, lin) = plinear(
                 move |p| {
                     let mut out = vec![1.0; xs.len()];
-                    out.extend(
-                        xs.iter()
-                            .map(|x| -((-p[0].exp()) * r_pow(*x, p[1])).exp()),
-                    );
+                    out.extend(xs.iter().map(|x| -((-p[0].exp()) * r_pow(*x, p[1])).exp()));
                     (out, 2)
                 },
                 &y,
@@ -975,7 +983,9 @@ fn initial_fol(
         ));
     }
     if dose.is_empty() {
-        return Err(KernelError::new("argument \"Dose\" is missing, with no default"));
+        return Err(KernelError::new(
+            "argument \"Dose\" is missing, with no default",
+        ));
     }
     // which.max: the first maximum, NAs skipped.
     let mut rmax = None;
