@@ -512,6 +512,9 @@ fn xy_of(v: Option<&Value>) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
 /// `NLSstClosestX.sortedXyData`: the x whose y is closest to `yval`,
 /// interpolated linearly between the points either side.
 pub(crate) fn closest_x(x: &[f64], y: &[f64], yval: f64) -> Result<f64, KernelError> {
+    if x.len() != y.len() {
+        return Err(KernelError::new("the frame's x and y differ in length"));
+    }
     let dev: Vec<f64> = y.iter().map(|y| y - yval).collect();
     if dev.iter().any(|d| d.is_nan()) {
         return Err(KernelError::new("missing value where TRUE/FALSE needed"));
