@@ -937,7 +937,7 @@ fn eval_call(
         ctx.warnings.truncate(raised);
         return r;
     }
-    if func == "nls" {
+    if func == "nls" || func == "getInitial" {
         return nls::nls_call(span, (func, func_span, args), scope, ctx, file, trace);
     }
     if update::formula_param(func).is_some() {
@@ -1157,6 +1157,14 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
             if let Some(x) = x {
                 let nm = Value::string(&deparse(&x.value));
                 values.push((Some("nm".to_string()), Cow::Owned(nm)));
+            }
+        }
+        f if crate::kernels::models::self_start::spec(f).is_some() => {
+            if let Some(texts) = nls::actual_args(f, args) {
+                values.push((
+                    Some(crate::kernels::models::self_start::ACTUAL_ARGS.to_string()),
+                    Cow::Owned(Value::Str(texts)),
+                ));
             }
         }
         "stopifnot" => {

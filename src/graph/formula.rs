@@ -434,7 +434,13 @@ pub struct NlsArgs {
 }
 
 pub fn nls_args(args: &[Arg]) -> Option<NlsArgs> {
-    let kernel = registry().get("nls")?;
+    nls_args_of("nls", args)
+}
+
+/// [`nls_args`] of `nls` or of `getInitial(object, data)`, whose formula
+/// is read the same way.
+pub fn nls_args_of(func: &str, args: &[Arg]) -> Option<NlsArgs> {
+    let kernel = registry().get(func)?;
     let given: Vec<(Option<String>, &Expr)> =
         args.iter().map(|a| (a.name.clone(), &a.value)).collect();
     let matched = Args::match_call(kernel.name, kernel.params, given).ok()?;
@@ -442,6 +448,14 @@ pub fn nls_args(args: &[Arg]) -> Option<NlsArgs> {
         let v = matched.get(name)?;
         args.iter().position(|a| std::ptr::eq(&a.value, v))
     };
+    if func == "getInitial" {
+        return Some(NlsArgs {
+            formula: position("object"),
+            data: position("data"),
+            start: None,
+            in_data: Vec::new(),
+        });
+    }
     Some(NlsArgs {
         formula: position("formula"),
         data: position("data"),
@@ -499,8 +513,8 @@ pub fn update_formula_arg(func: &str, args: &[Arg]) -> Option<usize> {
 /// in `e`.
 pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
     if let ExprKind::Call { func, args, .. } = &e.kind {
-        if func == "nls" {
-            if let Some(at) = nls_args(args) {
+        if func == "nls" || func == "getInitial" {
+            if let Some(at) = nls_args_of(func, args) {
                 let scoped = at.formula.iter().chain(&at.in_data);
                 out.extend(scoped.map(|&i| args[i].value.span));
             }

@@ -1079,8 +1079,8 @@ fn infer_args(
     }
     // nls's formula names its parameters, known only from `start` at the
     // run: it and the arguments evaluated in its data are checked then.
-    if func == "nls" {
-        if let Some(at) = formula::nls_args(args) {
+    if func == "nls" || func == "getInitial" {
+        if let Some(at) = formula::nls_args_of(func, args) {
             return args
                 .iter()
                 .enumerate()

@@ -208,12 +208,6 @@ fn not_held(name: &str) -> Option<&'static str> {
             "factors carry no contrasts attribute in flowcast: name the coding in \
              the fit, `lm(y ~ f, contrasts = list(f = \"contr.sum\"))`"
         }
-        "SSlogis" | "SSasymp" | "SSasympOff" | "SSasympOrig" | "SSmicmen" | "SSgompertz"
-        | "SSfpl" | "SSweibull" | "SSbiexp" | "SSfol" => {
-            "self-starting models are not supported: write the model's formula \
-             with `start` values, `nls(y ~ Asym / (1 + exp((xmid - x) / scal)), \
-             start = list(Asym = 1, xmid = 0, scal = 1))`"
-        }
         _ => return None,
     })
 }

@@ -11,6 +11,8 @@ fn signature(name: &str) -> Option<String> {
     let formals: Vec<String> = k
         .params
         .iter()
+        // A name starting with NUL is the evaluator's, never written.
+        .filter(|p| !p.name.starts_with('\0'))
         .map(|p| {
             if p.required || p.name == "..." {
                 p.name.to_string()
@@ -42,7 +44,7 @@ fn note(name: &str) -> Option<&'static str> {
             Some(" (the numbers alone: R's class \"tukeysmooth\" and its attributes are not kept)")
         }
         "nls" => Some(
-            " (Gauss-Newton, the default algorithm; \"plinear\", \"port\" and `trace = TRUE` are refused)",
+            " (Gauss-Newton, the default algorithm, and \"plinear\"; \"port\" and `trace = TRUE` are refused; without `start`, a selfStart model's getInitial)",
         ),
         "isoreg" => Some(
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",

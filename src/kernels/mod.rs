@@ -385,6 +385,7 @@ pub fn registry() -> &'static Registry {
             htest::simulate::KERNELS,
             lm::KERNELS,
             models::KERNELS,
+            models::self_start::KERNELS,
             frame::KERNELS,
             factor::KERNELS,
             data_frame::KERNELS,

@@ -358,6 +358,10 @@ fn fixed_ops(function: &str) -> f64 {
         | "factanal" => 2.5e5,
         // nls's model frame; its formula's evaluations are counted apart.
         "glm" | "glm.fit" | "nls" => 4e5,
+        // getInitial's linearising lm fits and its plinear nls fit, each
+        // with its model frame; NLSstAsymptotic is one plinear fit.
+        "getInitial" => 1.2e6,
+        "NLSstAsymptotic" => 6e5,
         "read.csv" | "write.csv" | "list.files" => 4e5,
         "kmeans" | "hclust" | "cmdscale" => 5e4,
         // Workspace and the balancing and reduction passes: 0.15 ms for a
@@ -1419,6 +1423,13 @@ fn per_element(function: &str) -> Option<f64> {
         // over the columns); wide: duplicated and one match per time of the
         // ids, as merge's hashing (not measured).
         "reshape" => 70.0,
+        // A selfStart model: two or three exp per element, its value and a
+        // gradient column per parameter (not measured).
+        "SSasymp" | "SSasympOff" | "SSasympOrig" | "SSbiexp" | "SSfol" | "SSfpl" | "SSlogis"
+        | "SSmicmen" | "SSgompertz" | "SSweibull" => 90.0,
+        // tapply's grouping of y by x, then a sort of the levels.
+        "sortedXyData" => 110.0,
+        "NLSstClosestX" | "NLSstRtAsymptote" | "NLSstLfAsymptote" => 3.0,
         "subset" | "expand.grid" | "with" | "within" | "transform" => 6.0,
         "pmax" | "pmin" => 60.0,
         "scale" => 52.0,

@@ -30,9 +30,8 @@ fn refusals_are_rs() {
 }
 
 /// What R accepts and flowcast cannot hold is refused naming the step,
-/// its line and column, and why: aov's Error() strata (R's aovlist), a
-/// factor's contrasts attribute (C() and contrasts()), and self-starting
-/// nls models.
+/// its line and column, and why: aov's Error() strata (R's aovlist) and a
+/// factor's contrasts attribute (C() and contrasts()).
 #[test]
 fn flowcast_refusals_say_why() {
     let d = "d = 'data.frame(y = c(5, 6, 7, 8, 6, 9, 4, 7), f = factor(c(\"a\", \"b\", \"a\", \"b\", \"a\", \"b\", \"a\", \"b\")), b = factor(c(1, 1, 2, 2, 3, 3, 4, 4)), x = c(1, 2, 3, 4, 5, 6, 7, 8))'\n";
@@ -58,10 +57,6 @@ fn flowcast_refusals_say_why() {
             (
                 "a = '{ v <- d$f; contrasts(v) <- contr.sum(2); v }'",
                 "cannot assign to this with `<-`",
-            ),
-            (
-                "a = 'nls(y ~ SSlogis(x, A, m, s), data = d)'",
-                "self-starting models are not supported",
             ),
             (
                 "m = 'aov(y ~ f * x, data = d)'\na = 'model.tables(m)'",

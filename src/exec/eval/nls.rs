@@ -15,6 +15,7 @@ use super::{call_traced, eval, with_bindings, EvalError, NamedValue, Scope};
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula;
 use crate::kernels::models::nls::handoff;
+use crate::kernels::models::self_start;
 use crate::kernels::value::List;
 use crate::kernels::{fun, Ctx, KernelError, Value};
 use crate::workflow::{deparse, Arg, Expr, ExprKind};
@@ -41,7 +42,7 @@ pub(super) fn nls_call(
     trace: bool,
 ) -> Result<(Value, Option<String>), EvalError> {
     let err = |span: Span, message: String| EvalError { span, message };
-    let Some(at) = formula::nls_args(args) else {
+    let Some(at) = formula::nls_args_of(func, args) else {
         // The kernel's argument matching says what is wrong.
         let values = args
             .iter()
@@ -96,7 +97,13 @@ pub(super) fn nls_call(
         .iter()
         .filter_map(|v| inner.lookup(v).map(|x| (v.as_str(), x.clone())))
         .collect();
-    let formula = List::named(vec![
+    // A selfStart model is started from the data when no start is given.
+    let self_start = if func == "getInitial" || at.start.is_none() {
+        self_start(rhs, lhs.as_deref(), &inner, ctx, file)?
+    } else {
+        None
+    };
+    let mut formula = List::named(vec![
         (handoff::TEXT, Value::string(&deparse(&args[fi].value))),
         (handoff::RHS, Value::string(&deparse(rhs))),
         (handoff::VARS, Value::Str(vars.clone())),
@@ -109,6 +116,13 @@ pub(super) fn nls_call(
             ),
         ),
     ]);
+    if let Some(ss) = self_start {
+        formula
+            .names
+            .get_or_insert_with(Vec::new)
+            .push(handoff::SELF_START.to_string());
+        formula.items.push(Value::List(ss));
+    }
     let mut values: Vec<NamedValue> = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let v = if i == fi {
@@ -139,6 +153,86 @@ pub(super) fn nls_call(
     let r = call_traced(func, func_span, span, args, &values, &mut with, trace);
     ctx.warnings = with.warnings;
     r.map_err(|e| failure.borrow_mut().take().unwrap_or(e))
+}
+
+/// A selfStart call's arguments, matched to the model's formals by R's
+/// rules: each formal's expression.
+fn match_model<'e>(func: &str, args: &'e [Arg]) -> Option<Vec<(&'static str, &'e Expr)>> {
+    let spec = self_start::spec(func)?;
+    let kernel = crate::kernels::registry().get(func)?;
+    let given: Vec<(Option<String>, &Expr)> =
+        args.iter().map(|a| (a.name.clone(), &a.value)).collect();
+    let matched = crate::kernels::Args::match_call(kernel.name, kernel.params, given).ok()?;
+    spec.formals
+        .iter()
+        .map(|f| {
+            let v = matched.get(f)?;
+            let i = args.iter().position(|a| std::ptr::eq(&a.value, v))?;
+            Some((*f, &args[i].value))
+        })
+        .collect()
+}
+
+/// R's `.actualArgs` of a selfStart model's call: each parameter's
+/// argument as a name, "" where it is not one (R then attaches no
+/// gradient).
+pub(super) fn actual_args(func: &str, args: &[Arg]) -> Option<Vec<String>> {
+    let spec = self_start::spec(func)?;
+    let matched = match_model(func, args)?;
+    Some(
+        spec.params
+            .iter()
+            .map(|p| {
+                let e = matched.iter().find(|(f, _)| f == p).map(|(_, e)| *e);
+                match e.map(|e| &e.kind) {
+                    Some(ExprKind::Name(n)) => n.clone(),
+                    _ => String::new(),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// What `getInitial` reads of a formula whose right-hand side is a
+/// selfStart model (`SSlogis(x, Asym, xmid, scal)`): the model's name,
+/// its parameters' names as written, its inputs evaluated among the
+/// data, and the response's value (R's `LHS`, evaluated in the data).
+fn self_start(
+    rhs: &Expr,
+    lhs: Option<&Expr>,
+    inner: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Option<List>, EvalError> {
+    let ExprKind::Call { func, args, .. } = &rhs.kind else {
+        return Ok(None);
+    };
+    let Some(spec) = self_start::spec(func) else {
+        return Ok(None);
+    };
+    let Some(matched) = match_model(func, args) else {
+        return Ok(None);
+    };
+    let expr_of = |f: &str| matched.iter().find(|(g, _)| *g == f).map(|(_, e)| *e);
+    let params: Vec<String> = spec
+        .params
+        .iter()
+        .map(|p| expr_of(p).map(deparse).unwrap_or_default())
+        .collect();
+    let mut fields: Vec<(&str, Value)> = vec![
+        ("model", Value::string(func)),
+        ("params", Value::Str(params)),
+    ];
+    for input in spec.inputs {
+        if let Some(e) = expr_of(input) {
+            let v = eval(e, inner, ctx, file)?.into_owned();
+            fields.push((if *input == "Dose" { "Dose" } else { "input" }, v));
+        }
+    }
+    if let Some(l) = lhs {
+        fields.push(("lhs", eval(l, inner, ctx, file)?.into_owned()));
+    }
+    Ok(Some(List::named(fields)))
 }
 
 /// One side of the formula as the kernel runs it: evaluated in `scope`
@@ -180,6 +274,16 @@ pub(super) fn predict_newdata(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Option<Value>, EvalError> {
+    if crate::kernels::models::nls::is_plinear(fit) {
+        // R's getPred multiplies the columns by `.lin`, which flowcast's
+        // fit keeps apart from the formula it would evaluate.
+        return Err(EvalError {
+            span,
+            message:
+                "flowcast's predict() of an nls fit by algorithm = \"plinear\" takes no 'newdata'"
+                    .into(),
+        });
+    }
     let Some((rhs, mut bound)) = crate::kernels::models::nls::predict_parts(fit) else {
         return Ok(None);
     };

@@ -14,8 +14,10 @@ mod influence;
 mod info;
 pub(crate) mod mlm;
 pub(crate) mod nls;
+mod plinear;
 mod predict;
 mod select;
+pub(crate) mod self_start;
 mod summary;
 mod tables;
 

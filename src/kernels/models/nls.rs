@@ -40,17 +40,21 @@ pub(crate) mod handoff {
     pub const FOUND: &str = "found";
     /// The text of the `data` argument (R's `substitute(data)`).
     pub const DATA: &str = "data";
+    /// A selfStart model on the right-hand side (`SSlogis(x, Asym, ...)`):
+    /// its name, its parameters' names and its inputs' values, the
+    /// response's (see `self_start::initial`).
+    pub const SELF_START: &str = "selfStart";
 }
 
 /// `nls.control()`'s settings.
 #[derive(Clone, Copy)]
-struct Control {
+pub(crate) struct Control {
     maxiter: f64,
     tol: f64,
     min_factor: f64,
     warn_only: bool,
-    scale_offset: f64,
-    central: bool,
+    pub scale_offset: f64,
+    pub central: bool,
 }
 
 const CONTROL_NAMES: [&str; 7] = [
@@ -128,7 +132,7 @@ fn control_type() -> Type {
 
 /// `ctrl <- nls.control(); ctrl[names(control)] <- control`, read as
 /// `nls_iter` reads it.
-fn read_control(control: Option<&Value>) -> Result<(Control, Value), KernelError> {
+pub(crate) fn read_control(control: Option<&Value>) -> Result<(Control, Value), KernelError> {
     let mut ctrl = default_control();
     let given = match control.map(names::bare) {
         None => Value::List(ctrl.clone()),
@@ -226,11 +230,18 @@ struct Model<'f> {
     qr: Qr,
     central: bool,
     scale_offset: f64,
+    /// Whether the right-hand side carries its own "gradient".
+    analytic: bool,
 }
 
 impl Model<'_> {
     /// The right-hand side at parameters `pars`.
     fn eval_rhs(&self, pars: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, KernelError> {
+        doubles(&self.eval_value(pars, ctx)?, "the right-hand side")
+    }
+
+    /// The right-hand side's value, attributes and all.
+    fn eval_value(&self, pars: &[f64], ctx: &mut Ctx) -> Result<Value, KernelError> {
         let values = self.param_values(pars);
         let mut given: Vec<(Option<String>, &Value)> = self
             .vars
@@ -243,7 +254,7 @@ impl Model<'_> {
                 .zip(&values)
                 .map(|((n, _), v)| (Some(n.clone()), v)),
         );
-        doubles(&self.rhs.call(given, ctx)?, "the right-hand side")
+        self.rhs.call_named(given, ctx)
     }
 
     /// Each parameter's value, cut from the flat `pars`.
@@ -259,55 +270,41 @@ impl Model<'_> {
             .collect()
     }
 
-    /// R's `numericDeriv` (`numeric_deriv` in nls.c) with `dir = 1`: the
-    /// right-hand side at `pars`, and its forward (or central) differences
-    /// by each parameter, the step `|x| eps` (`eps` itself at zero).
+    /// R's `numericDeriv` of the right-hand side (see [`numeric_deriv`]).
     fn numeric_deriv(
         &self,
         pars: &[f64],
         ctx: &mut Ctx,
     ) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
-        let check = |v: &[f64]| {
-            if v.iter().all(|x| x.is_finite()) {
-                Ok(())
-            } else {
-                Err(KernelError::new(
-                    "Missing value or an infinity produced when evaluating the model",
-                ))
-            }
-        };
-        let res = self.eval_rhs(pars, ctx)?;
-        check(&res)?;
-        let eps = f64::EPSILON.powf(1.0 / if self.central { 3.0 } else { 2.0 });
-        let n = res.len();
-        let mut grad = Vec::with_capacity(n * pars.len());
-        let mut trial = pars.to_vec();
-        for j in 0..pars.len() {
-            let orig = pars[j];
-            let xx = orig.abs();
-            let delta = if xx == 0.0 { eps } else { xx * eps };
-            trial[j] = orig + delta;
-            let del = self.eval_rhs(&trial, ctx)?;
-            check(&del)?;
-            if del.len() != n {
-                return Err(KernelError::new(
-                    "the model's value changed length when a parameter changed",
-                ));
-            }
-            if self.central {
-                trial[j] = orig - delta;
-                let de2 = self.eval_rhs(&trial, ctx)?;
-                check(&de2)?;
-                if de2.len() != n {
-                    return Err(KernelError::new(
-                        "the model's value changed length when a parameter changed",
-                    ));
-                }
-                grad.extend(del.iter().zip(&de2).map(|(a, b)| (a - b) / (2.0 * delta)));
-            } else {
-                grad.extend(del.iter().zip(&res).map(|(a, b)| (a - b) / delta));
-            }
-            trial[j] = orig;
+        numeric_deriv(
+            &mut |p: &[f64], ctx: &mut Ctx| self.eval_rhs(p, ctx),
+            pars,
+            self.central,
+            ctx,
+        )
+    }
+
+    /// The right-hand side and its "gradient" attribute, which a
+    /// selfStart model (`SSlogis`, ...) attaches: R's `nlsModel` takes
+    /// that in place of `numericDeriv` when the first evaluation has one.
+    fn analytic_deriv(
+        &self,
+        pars: &[f64],
+        ctx: &mut Ctx,
+    ) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
+        let v = self.eval_value(pars, ctx)?;
+        let res = doubles(&v, "the right-hand side")?;
+        let grad =
+            match gradient_attr(&v) {
+                Some(g) => g,
+                None => return Err(KernelError::new(
+                    "the model's value lost its \"gradient\" attribute when a parameter changed",
+                )),
+            };
+        if res.iter().chain(&grad).any(|x| !x.is_finite()) {
+            return Err(KernelError::new(
+                "NA/NaN/Inf in foreign function call (arg 1)",
+            ));
         }
         Ok((res, grad))
     }
@@ -348,7 +345,11 @@ impl Model<'_> {
     /// `m$setPars(newPars)`: the model at new parameters; true when the
     /// gradient is singular there.
     fn set_pars(&mut self, new: Vec<f64>, ctx: &mut Ctx) -> Result<bool, KernelError> {
-        let (rhs, grad) = self.numeric_deriv(&new, ctx)?;
+        let (rhs, grad) = if self.analytic {
+            self.analytic_deriv(&new, ctx)?
+        } else {
+            self.numeric_deriv(&new, ctx)?
+        };
         self.pars = new;
         self.resid = self.residuals(&rhs, ctx);
         self.dev = sum_squares(&self.resid);
@@ -473,8 +474,104 @@ fn recycle(a: &[f64], b: &[f64], op: impl Fn(f64, f64) -> f64, ctx: &mut Ctx) ->
     (0..n).map(|i| op(a[i % a.len()], b[i % b.len()])).collect()
 }
 
+/// A model's right-hand side at given parameters.
+pub(crate) type ModelFn<'a> = dyn FnMut(&[f64], &mut Ctx) -> Result<Vec<f64>, KernelError> + 'a;
+
+/// R's `numericDeriv` (`numeric_deriv` in nls.c) with `dir = 1`: `f` at
+/// `pars`, and its forward (or central) differences by each parameter,
+/// the step `|x| eps` (`eps` itself at zero); the gradient is
+/// `length(f) x p`, column-major.
+pub(crate) fn numeric_deriv(
+    f: &mut ModelFn,
+    pars: &[f64],
+    central: bool,
+    ctx: &mut Ctx,
+) -> Result<(Vec<f64>, Vec<f64>), KernelError> {
+    let check = |v: &[f64]| {
+        if v.iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err(KernelError::new(
+                "Missing value or an infinity produced when evaluating the model",
+            ))
+        }
+    };
+    let changed = || KernelError::new("the model's value changed length when a parameter changed");
+    let res = f(pars, ctx)?;
+    check(&res)?;
+    let eps = f64::EPSILON.powf(1.0 / if central { 3.0 } else { 2.0 });
+    let n = res.len();
+    let mut grad = Vec::with_capacity(n * pars.len());
+    let mut trial = pars.to_vec();
+    for j in 0..pars.len() {
+        let orig = pars[j];
+        let xx = orig.abs();
+        let delta = if xx == 0.0 { eps } else { xx * eps };
+        trial[j] = orig + delta;
+        let del = f(&trial, ctx)?;
+        check(&del)?;
+        if del.len() != n {
+            return Err(changed());
+        }
+        if central {
+            trial[j] = orig - delta;
+            let de2 = f(&trial, ctx)?;
+            check(&de2)?;
+            if de2.len() != n {
+                return Err(changed());
+            }
+            grad.extend(del.iter().zip(&de2).map(|(a, b)| (a - b) / (2.0 * delta)));
+        } else {
+            grad.extend(del.iter().zip(&res).map(|(a, b)| (a - b) / delta));
+        }
+        trial[j] = orig;
+    }
+    Ok((res, grad))
+}
+
+/// `attr(v, "gradient")` as numbers, column-major.
+fn gradient_attr(v: &Value) -> Option<Vec<f64>> {
+    let Value::Named(n) = v else {
+        return None;
+    };
+    let (_, g) = n.attrs.iter().find(|(k, _)| k == "gradient")?;
+    match names::bare(g) {
+        Value::Mat(m) => Some(m.as_slice().to_vec()),
+        Value::Num(x) => Some(x.clone()),
+        _ => None,
+    }
+}
+
+/// What `nls_iter` asks of a model (R's `m` list): `getPars`,
+/// `deviance`, `conv`, `incr` and `setPars`.
+pub(crate) trait GaussNewton {
+    fn pars(&self) -> Vec<f64>;
+    fn deviance(&self) -> f64;
+    fn conv(&mut self) -> Result<f64, KernelError>;
+    fn incr(&mut self) -> Result<Vec<f64>, KernelError>;
+    fn set_pars(&mut self, new: Vec<f64>, ctx: &mut Ctx) -> Result<bool, KernelError>;
+}
+
+impl GaussNewton for Model<'_> {
+    fn pars(&self) -> Vec<f64> {
+        self.pars.clone()
+    }
+    fn deviance(&self) -> f64 {
+        self.dev
+    }
+    fn conv(&mut self) -> Result<f64, KernelError> {
+        Model::conv(self)
+    }
+    fn incr(&mut self) -> Result<Vec<f64>, KernelError> {
+        Model::incr(self)
+    }
+    fn set_pars(&mut self, new: Vec<f64>, ctx: &mut Ctx) -> Result<bool, KernelError> {
+        Model::set_pars(self, new, ctx)
+    }
+}
+
 /// How `nls_iter` stopped.
-struct ConvInfo {
+pub(crate) struct ConvInfo {
     is_conv: bool,
     fin_iter: usize,
     fin_tol: f64,
@@ -484,9 +581,13 @@ struct ConvInfo {
 
 /// R's `nls_iter`: Gauss-Newton steps, each halved until the deviance
 /// does not grow, until the convergence criterion is below `tol`.
-fn nls_iter(m: &mut Model, c: Control, ctx: &mut Ctx) -> Result<ConvInfo, KernelError> {
-    let mut pars = m.pars.clone();
-    let mut dev = m.dev;
+pub(crate) fn nls_iter(
+    m: &mut dyn GaussNewton,
+    c: Control,
+    ctx: &mut Ctx,
+) -> Result<ConvInfo, KernelError> {
+    let mut pars = m.pars();
+    let mut dev = m.deviance();
     let mut fac: f64 = 1.0;
     let mut conv_new: f64 = -1.0;
     let max_iter = if c.maxiter > 0.0 {
@@ -531,8 +632,8 @@ fn nls_iter(m: &mut Model, c: Control, ctx: &mut Ctx) -> Result<ConvInfo, Kernel
             if m.set_pars(new.clone(), ctx)? {
                 return finish(1, "singular gradient".into(), i, conv_new, ctx);
             }
-            if m.dev <= dev {
-                dev = m.dev;
+            if m.deviance() <= dev {
+                dev = m.deviance();
                 pars = new;
                 fac = (2.0 * fac).min(1.0);
                 break;
@@ -680,15 +781,17 @@ fn fit_type() -> Type {
     )
 }
 
-/// `match.arg(algorithm)`, Gauss-Newton only.
-fn algorithm(a: &str) -> Result<(), KernelError> {
+/// `match.arg(algorithm)`: Gauss-Newton, or the partially linear
+/// algorithm; "port" is refused. True for "plinear".
+fn algorithm(a: &str) -> Result<bool, KernelError> {
     const ALL: [&str; 3] = ["default", "plinear", "port"];
     let hits: Vec<&str> = ALL.iter().copied().filter(|x| x.starts_with(a)).collect();
     match hits.as_slice() {
-        _ if a == "default" => Ok(()),
-        [one] if !a.is_empty() && *one == "default" => Ok(()),
+        _ if a == "default" => Ok(false),
+        [one] if !a.is_empty() && *one == "default" => Ok(false),
+        [one] if !a.is_empty() && *one == "plinear" => Ok(true),
         [one] if !a.is_empty() => Err(KernelError::new(format!(
-            "flowcast's nls() fits by Gauss-Newton only (algorithm = \"default\"), not algorithm = \"{one}\""
+            "flowcast's nls() fits by Gauss-Newton (algorithm = \"default\") or \"plinear\", not algorithm = \"{one}\""
         ))),
         _ => Err(KernelError::new(
             "'arg' should be one of \u{201c}default\u{201d}, \u{201c}plinear\u{201d}, \u{201c}port\u{201d}",
@@ -705,12 +808,12 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     let rhs = fun::resolve(None, ctx)?
         .ok_or_else(|| KernelError::new("nls(): the formula's right-hand side is missing"))?;
     let lhs_fun = fun::resolve2(None, ctx)?;
-    match args.get("algorithm").map(names::bare) {
-        None => {}
+    let plinear = match args.get("algorithm").map(names::bare) {
+        None => false,
         Some(Value::Str(s)) if s.len() == 1 => algorithm(&s[0])?,
         Some(Value::Str(s)) if s.len() == 3 => algorithm("default")?,
         Some(_) => return Err(KernelError::new("'arg' must be of length 1")),
-    }
+    };
     if args.bool_or("trace", false)? {
         return Err(KernelError::new(
             "flowcast's nls() does not print its iterations (trace = FALSE)",
@@ -739,7 +842,15 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         Some(s) => read_start(s, ctx)?,
         None => Vec::new(),
     };
-    let pnames: Vec<String> = start.iter().map(|(n, _)| n.clone()).collect();
+    // A selfStart model names its parameters by its arguments.
+    let self_start = match exact(form, handoff::SELF_START) {
+        Some(Value::List(l)) if start_given.is_none() => Some(l),
+        _ => None,
+    };
+    let pnames: Vec<String> = match self_start {
+        Some(ss) => super::self_start::param_names(ss),
+        None => start.iter().map(|(n, _)| n.clone()).collect(),
+    };
     let mut var_names: Vec<String> = vars
         .iter()
         .filter(|v| !pnames.contains(v))
@@ -759,6 +870,9 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
                     "parameters without starting value in 'data': {}",
                     absent.join(", ")
                 )));
+            }
+            if plinear {
+                return Err(KernelError::new("no starting values specified"));
             }
             let quoted: Vec<String> = absent
                 .iter()
@@ -785,9 +899,24 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
             // `mget(character(0), env)` in nlsModel's getPars.
             return Err(KernelError::new("invalid first argument"));
         }
-        return Err(KernelError::new(
-            "flowcast's nls() needs 'start' (it has no selfStart models)",
-        ));
+        let Some(ss) = self_start else {
+            return Err(KernelError::new(
+                "flowcast's nls() needs 'start' (or a selfStart model, SSlogis and its kin)",
+            ));
+        };
+        // R's getInitial(formula, data = mf, control = control): on the
+        // model frame, which a subset would cut.
+        if args
+            .get("subset")
+            .is_some_and(|v| !matches!(v, Value::Null))
+        {
+            return Err(KernelError::new(
+                "flowcast's nls() takes no 'subset' with a selfStart model and no 'start': subset the data first",
+            ));
+        }
+        let (c, _) = read_control(args.get("control"))?;
+        let init = super::self_start::initial(ss, c, ctx)?;
+        start = init.into_iter().map(|(n, x)| (n, vec![x])).collect();
     }
 
     // The model frame.
@@ -946,6 +1075,52 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     let params: Vec<(String, usize)> = start.iter().map(|(n, x)| (n.clone(), x.len())).collect();
     let pars: Vec<f64> = start.iter().flat_map(|(_, x)| x.iter().copied()).collect();
     let lhs = lhs_value(ctx, &mf)?;
+    if plinear {
+        let wanted = (!wts.is_empty() && weights.is_some()).then_some(wts);
+        let (vars, ps) = (&mf, &params);
+        let rhs_ref = &rhs;
+        let f: super::plinear::Rhs = Box::new(move |p: &[f64], ctx: &mut Ctx| {
+            let mut at = 0;
+            let values: Vec<Value> = ps
+                .iter()
+                .map(|(_, len)| {
+                    let v = Value::Num(p[at..at + len].to_vec());
+                    at += len;
+                    v
+                })
+                .collect();
+            let mut given: Vec<(Option<String>, &Value)> =
+                vars.iter().map(|(n, v)| (Some(n.clone()), v)).collect();
+            given.extend(
+                ps.iter()
+                    .zip(&values)
+                    .map(|((n, _), v)| (Some(n.clone()), v)),
+            );
+            let v = rhs_ref.call(given, ctx)?;
+            let cols = match names::bare(&v) {
+                Value::Mat(m) => m.ncols(),
+                _ => 1,
+            };
+            Ok((doubles(&v, "the right-hand side")?, cols))
+        });
+        let mut pm = super::plinear::Plinear::new(
+            f,
+            lhs,
+            wanted.as_deref(),
+            pars,
+            (control.central, control.scale_offset),
+            ctx,
+        )?;
+        let info = nls_iter(&mut pm, control, ctx)?;
+        let model = plinear_model(&pm, &params, &mf, form);
+        return Ok(Value::List(fit_record(
+            model,
+            info,
+            form,
+            control_given,
+            wanted,
+        )));
+    }
     let mut m = Model {
         rhs,
         vars: mf,
@@ -960,8 +1135,11 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         qr: dqrdc2(Vec::new(), 0, 0, 1e-7),
         central: control.central,
         scale_offset: control.scale_offset,
+        analytic: false,
     };
-    let first = m.eval_rhs(&pars, ctx)?;
+    let first = m.eval_value(&pars, ctx)?;
+    m.analytic = gradient_attr(&first).is_some();
+    let first = doubles(&first, "the right-hand side")?;
     m.swts = if wts.is_empty() {
         vec![1.0; first.len()]
     } else {
@@ -974,7 +1152,7 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
     }
     let info = nls_iter(&mut m, control, ctx)?;
     Ok(Value::List(fit_record(
-        &m,
+        model_list(&m, form),
         info,
         form,
         control_given,
@@ -983,12 +1161,85 @@ pub(super) fn nls_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
 }
 
 fn fit_record(
-    m: &Model,
+    model: List,
     info: ConvInfo,
     form: &List,
     control: Value,
     weights: Option<Vec<f64>>,
 ) -> List {
+    let conv = List::named(vec![
+        ("isConv", Value::flag(info.is_conv)),
+        ("finIter", Value::scalar(info.fin_iter as f64)),
+        ("finTol", Value::scalar(info.fin_tol)),
+        ("stopCode", Value::scalar(f64::from(info.stop_code))),
+        ("stopMessage", Value::string(&info.stop_message)),
+    ]);
+    let mut fields = vec![
+        ("m", Value::List(model)),
+        ("convInfo", Value::List(conv)),
+        ("data", Value::string(&text_of(form, handoff::DATA))),
+        ("control", control),
+    ];
+    if let Some(w) = weights {
+        fields.push(("weights", Value::Num(w)));
+    }
+    List::record(CLASS, fields)
+}
+
+/// The parameters' names as `unlist` gives them: `b`, or `b1`, `b2`.
+fn unlisted_names(params: &[(String, usize)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, len) in params {
+        if *len == 1 {
+            out.push(n.clone());
+        } else {
+            out.extend((1..=*len).map(|k| format!("{n}{k}")));
+        }
+    }
+    out
+}
+
+/// A plinear fit's `m`: its parameters are the nonlinear ones, then
+/// `.lin` (`getAllPars`), and its gradient `ddot(gradient, lin)`.
+fn plinear_model(
+    pm: &super::plinear::Plinear,
+    params: &[(String, usize)],
+    vars: &[(String, Value)],
+    form: &List,
+) -> List {
+    let mut all = params.to_vec();
+    all.push((".lin".to_string(), pm.lin.len()));
+    let names = unlisted_names(&all);
+    let mut pars = pm.pars.clone();
+    pars.extend(&pm.lin);
+    let n = pm.lhs().len();
+    let d = pm.ddot();
+    let gradient = DMatrix::from_vec(n, d.len() / n.max(1), d);
+    let env: Vec<(&str, Value)> = vars.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+    List::named(vec![
+        ("getPars", names::named(Value::Num(pars), names)),
+        ("resid", Value::Num(pm.resid.clone())),
+        ("fitted", Value::Num(pm.fitted())),
+        ("lhs", Value::Num(pm.lhs().to_vec())),
+        ("gradient", Value::Mat(gradient)),
+        ("deviance", Value::scalar(pm.dev)),
+        ("Rmat", Value::Mat(pm.rmat())),
+        ("formula", Value::string(&text_of(form, handoff::TEXT))),
+        ("rhs", Value::string(&text_of(form, handoff::RHS))),
+        ("env", Value::List(List::named(env))),
+        (
+            "params",
+            Value::Str(all.iter().map(|(n, _)| n.clone()).collect()),
+        ),
+        (
+            "param.lengths",
+            Value::Num(all.iter().map(|(_, l)| *l as f64).collect()),
+        ),
+        ("algorithm", Value::string("plinear")),
+    ])
+}
+
+fn model_list(m: &Model, form: &List) -> List {
     let names = m.par_names();
     let (n, p) = (m.qr.n, m.qr.p);
     let gradient = DMatrix::from_fn(n, p, |i, j| {
@@ -1019,23 +1270,7 @@ fn fit_record(
             Value::Num(m.params.iter().map(|(_, l)| *l as f64).collect()),
         ),
     ]);
-    let conv = List::named(vec![
-        ("isConv", Value::flag(info.is_conv)),
-        ("finIter", Value::scalar(info.fin_iter as f64)),
-        ("finTol", Value::scalar(info.fin_tol)),
-        ("stopCode", Value::scalar(f64::from(info.stop_code))),
-        ("stopMessage", Value::string(&info.stop_message)),
-    ]);
-    let mut fields = vec![
-        ("m", Value::List(model)),
-        ("convInfo", Value::List(conv)),
-        ("data", Value::string(&text_of(form, handoff::DATA))),
-        ("control", control),
-    ];
-    if let Some(w) = weights {
-        fields.push(("weights", Value::Num(w)));
-    }
-    List::record(CLASS, fields)
+    model
 }
 
 /// A fitted `nls` model, read back.
@@ -1299,6 +1534,13 @@ impl<'a> Nls<'a> {
         }
         Some((rhs, bound))
     }
+}
+
+/// Whether `v` is an nls fit by the partially linear algorithm.
+pub(crate) fn is_plinear(v: &Value) -> bool {
+    Nls::of(Some(v)).is_some_and(|f| {
+        matches!(exact(f.m, "algorithm"), Some(Value::Str(s)) if s.first().is_some_and(|a| a == "plinear"))
+    })
 }
 
 /// [`Nls::predict_parts`] of a value that is an nls fit.
