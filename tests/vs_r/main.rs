@@ -69,6 +69,7 @@ mod library55;
 mod library56;
 mod library57;
 mod library6;
+mod library60;
 mod library7;
 mod library8;
 mod library9;
