@@ -141,6 +141,7 @@ pub(crate) mod summary;
 mod supsmu;
 mod sweep;
 pub mod switch;
+mod symnum;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
@@ -460,6 +461,7 @@ pub fn registry() -> &'static Registry {
             hat::KERNELS,
             modify_list::KERNELS,
             tskernel::KERNELS,
+            symnum::KERNELS,
             na_action::KERNELS,
             lm_fit::KERNELS,
             ls_diag::KERNELS,

@@ -133,9 +133,7 @@ impl Tsk {
     /// mirrored.
     fn full(&self) -> Vec<f64> {
         let m = self.m;
-        (0..=2 * m)
-            .map(|p| self.coef[if p < m { m - p } else { p - m }])
-            .collect()
+        (0..=2 * m).map(|p| self.coef[m.abs_diff(p)]).collect()
     }
 
     fn value(self) -> Value {
@@ -159,7 +157,10 @@ fn from_coef(coef: Vec<f64>) -> Result<Tsk, KernelError> {
         coef,
     };
     let sk = super::summary::sum(&k.full(), false);
-    if !((sk - 1.0).abs() <= TS_EPS) {
+    if sk.is_nan() {
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
+    if (sk - 1.0).abs() > TS_EPS {
         return Err(KernelError::new("coefficients do not add to 1"));
     }
     Ok(k)
@@ -291,9 +292,9 @@ fn periodic(m: &[f64], r: f64, fejer: bool) -> Result<Tsk, KernelError> {
     let mu = m as usize;
     let n = 2.0 * m + 1.0;
     let mut wn = vec![0.0; mu + 1];
-    for i in 1..=mu {
+    for (i, w) in wn.iter_mut().enumerate().skip(1) {
         let wj = 2.0 * std::f64::consts::PI * i as f64 / n;
-        wn[i] = if fejer {
+        *w = if fejer {
             let (a, b) = ((r * wj / 2.0).sin(), (wj / 2.0).sin());
             a * a / (b * b) / r
         } else {

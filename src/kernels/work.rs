@@ -1340,6 +1340,8 @@ fn per_element(function: &str) -> Option<f64> {
         // flops, fft's own price) and a product; the others a pass over
         // the 2m + 1 weights.
         "kernel" | "df.kernel" | "bandwidth.kernel" => 20.0,
+        // A binary search of the cutpoints and a string copy per element.
+        "symnum" => 60.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,
         "rexp" | "rpois" => 136.0,

@@ -3,8 +3,8 @@
 //! (display widths of non-ASCII text), strwrap's fill with indents,
 //! prefixes and paragraphs, pmatch and charmatch (do_pmatch's and
 //! do_charmatch's passes), sequence (do_sequence), gl, modifyList, hat,
-//! kernel, kernapply (by R's fft), df.kernel, bandwidth.kernel and
-//! rWishart (Bartlett's factor from R's stream, reference BLAS's dtrmm
+//! kernel, kernapply (by R's fft), df.kernel, bandwidth.kernel, symnum
+//! and rWishart (Bartlett's factor from R's stream, reference BLAS's dtrmm
 //! and dsyrk). The workflow tests/fixtures/workflows/library60.toml runs,
 //! and every step must agree with what R computed for the same expression
 //! (tests/fixtures/r/library60.R wrote library60.json). What R refuses,
@@ -48,6 +48,10 @@ fn flowcast_refusals_say_why() {
                 "R makes an invalid factor",
             ),
             (
+                "a = 'symnum(matrix(c(0.1, 0.5, 0.5, 1), 2))'",
+                "symnum of a matrix is a character matrix, which flowcast cannot hold",
+            ),
+            (
                 "a = 'modifyList(data.frame(x = 1), list(x = 2))'",
                 "modifyList of a data frame 'x' is not supported",
             ),
@@ -74,6 +78,8 @@ fn odd_inputs_do_not_panic() {
         "kernel(X)",
         "kernapply(X, kernel(\"daniell\", 1))",
         "rWishart(1, X, diag(2))",
+        "symnum(X)",
+        "symnum(c(0.2, 0.7), cutpoints = X, symbols = c(\"a\", \"b\"))",
     ];
     common::assert_odd_inputs_do_not_panic("", &calls, common::ODD_VALUES);
 }

@@ -15,7 +15,7 @@ mod cut;
 mod diff;
 mod ends;
 mod format;
-pub(crate) use format::{format_common, format_number};
+pub(crate) use format::{format_common, format_number, format_padded};
 mod format_pval;
 mod gl;
 mod grep;
