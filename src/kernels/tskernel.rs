@@ -256,6 +256,7 @@ fn m_values(args: &Args<&Value>) -> Result<Vec<f64>, KernelError> {
 fn daniell(m: &[f64], modified: bool, ctx: &Ctx) -> Result<Tsk, KernelError> {
     let one = |m: f64| {
         let mu = m as usize;
+        super::alloc::vec_with_capacity::<f64>(mu.saturating_add(2))?;
         if modified {
             let mut c = vec![1.0; mu];
             c.push(0.5);
@@ -290,6 +291,7 @@ fn periodic(m: &[f64], r: f64, fejer: bool) -> Result<Tsk, KernelError> {
         return Err(KernelError::new("'m' is less than 1"));
     }
     let mu = m as usize;
+    super::alloc::vec_with_capacity::<f64>(mu.saturating_add(1))?;
     let n = 2.0 * m + 1.0;
     let mut wn = vec![0.0; mu + 1];
     for (i, w) in wn.iter_mut().enumerate().skip(1) {

@@ -106,13 +106,12 @@ pub(super) fn rwishart_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
     let psqr = p * p;
     let total = psqr
         .checked_mul(n)
-        .filter(|&t| t <= 1 << 31)
         .ok_or_else(|| KernelError::new("rWishart's result would be too large"))?;
     let mut sc_cp = sigma.as_slice().to_vec();
     if dpotrf_upper(&mut sc_cp, p).is_err() {
         return Err(KernelError::new("'scal' matrix is not positive-definite"));
     }
-    let mut ans = vec![0.0; total];
+    let mut ans = crate::kernels::alloc::filled(total, 0.0)?;
     let mut tmp = vec![0.0; psqr];
     for j in 0..n {
         let ansj = &mut ans[j * psqr..(j + 1) * psqr];

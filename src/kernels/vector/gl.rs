@@ -67,13 +67,13 @@ pub(super) fn gl_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelE
         (1, _) if ks[0] >= 0.0 && ks[0].is_finite() => ks[0].trunc() as usize,
         _ => return Err(invalid_times()),
     };
-    let base: Vec<u32> = (0..n as u32)
-        .flat_map(|c| std::iter::repeat_n(c, k))
-        .collect();
-    let length = count(args.get("length"), "invalid 'length.out' value")?.unwrap_or(n * k);
-    let codes = (0..length)
-        .map(|i| (!base.is_empty()).then(|| base[i % base.len()]))
-        .collect();
+    // rep.int(seq_len(n), rep.int(k, n)): level c at positions c*k..(c+1)*k.
+    let period = n
+        .checked_mul(k)
+        .ok_or_else(|| KernelError::new("invalid 'times' value"))?;
+    let length = count(args.get("length"), "invalid 'length.out' value")?.unwrap_or(period);
+    let mut codes = crate::kernels::alloc::vec_with_capacity(length)?;
+    codes.extend((0..length).map(|i| (period > 0).then(|| ((i % period) / k) as u32)));
     let levels: Vec<String> = match args.get("labels") {
         None => (1..=n).map(|i| i.to_string()).collect(),
         Some(l) => as_character(l)

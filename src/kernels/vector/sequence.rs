@@ -76,7 +76,7 @@ pub(super) fn sequence_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, K
             }
         }
     }
-    let mut out = Vec::with_capacity(total);
+    let mut out = crate::kernels::alloc::vec_with_capacity(total)?;
     for (i, &length) in lens.iter().enumerate() {
         let from_elt = from[i % from.len()];
         let by_elt = by[i % by.len()];
