@@ -75,7 +75,7 @@ impl Integers<'_> {
                 | "strtoi" | "rmultinom" | "row" | "col" | "bitwAnd" | "bitwOr" | "bitwXor"
                 | "bitwNot" | "bitwShiftL" | "bitwShiftR" | "anyDuplicated" | "arrayInd"
                 | "slice.index" | "rpois" | "rbinom" | "rgeom" | "rnbinom" | "rhyper"
-                | "rsignrank" | "rwilcox" => true,
+                | "rsignrank" | "rwilcox" | "pmatch" | "charmatch" | "sequence" => true,
                 // sample(n) draws from 1:n; sample(x) keeps x's type.
                 "sample" => args.first().is_some_and(|a| {
                     a.name.as_deref().is_none_or(|n| n == "x")

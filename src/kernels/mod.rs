@@ -70,6 +70,7 @@ mod ftable;
 pub mod fun;
 mod grouping;
 pub(crate) mod hashing;
+mod hat;
 mod hist;
 pub(crate) mod holt_winters;
 mod htest;
@@ -97,6 +98,7 @@ mod medpolish;
 mod merge;
 pub mod model_matrix;
 pub(crate) mod models;
+mod modify_list;
 pub(crate) mod na_action;
 pub mod names;
 mod nextn;
@@ -141,10 +143,12 @@ pub(crate) mod summary;
 mod supsmu;
 mod sweep;
 pub mod switch;
+mod symnum;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
 pub(crate) mod ts_bind;
+mod tskernel;
 mod unsplit;
 mod utf8;
 mod vector;
@@ -457,6 +461,10 @@ pub fn registry() -> &'static Registry {
             is_symmetric::KERNELS,
             stopifnot::KERNELS,
             as_list::KERNELS,
+            hat::KERNELS,
+            modify_list::KERNELS,
+            tskernel::KERNELS,
+            symnum::KERNELS,
             na_action::KERNELS,
             lm_fit::KERNELS,
             ls_diag::KERNELS,

@@ -229,6 +229,10 @@ const PER_SUBSCRIPT: f64 = 2.0;
 /// Ops per element of element-wise work (copying, adding), relative to a
 /// multiply-add of the matrix product, which reuses what is in cache.
 const PER_ELEMENT: f64 = 2.0;
+
+/// One strncmp of two short strings (pmatch's and charmatch's pairs; not
+/// measured).
+const PER_STRNCMP: f64 = 10.0;
 /// Ops per output skipped on the random stream: 0.25 ns on the 2-core
 /// development machine (10 million in 2.5 ms).
 const PER_SKIPPED: f64 = 1.1;
@@ -1203,6 +1207,24 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
         }
         // A binomial draw per cell but the last of each column.
         "rmultinom" => PER_RGEN * out,
+        "kernapply" => {
+            let n = args.get("x").map_or(0.0, elements);
+            3.0 * 5.0 * n * n.max(2.0).log2() + 10.0 * n
+        }
+        // qr of the n x p design (2np² flops), then Q applied to rank
+        // columns of the identity (2n p rank).
+        "hat" => {
+            let (n, p) = arg_dims(args, "x");
+            let p = p + 1.0;
+            4.0 * n * p * p
+        }
+        // Per draw: a chi-square or normal deviate per upper cell, then
+        // a triangular product and a crossproduct (p³/2 and p³ flops).
+        "rWishart" => {
+            let n = scalar_arg(args, "n", 1.0).max(1.0);
+            let (p, _) = arg_dims(args, "Sigma");
+            n * (PER_RGEN * p * (p + 1.0) / 2.0 + 1.5 * p.powi(3))
+        }
         // Ranks (two orders) and a normal quantile per value.
         "qqnorm" => {
             let n = args.get("y").map_or(0.0, elements);
@@ -1332,6 +1354,12 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 PER_PERMUTED * out
             }
         }
+        // do_pmatch and do_charmatch compare each string with the whole
+        // table (no hashing below 100 of each), a strncmp a pair.
+        "pmatch" | "charmatch" => {
+            let n = |name| args.get(name).map_or(0.0, elements);
+            PER_STRNCMP * n("x") * n("table").max(1.0)
+        }
         _ => {
             let per = per_element(function)
                 .or_else(|| per_density(function))
@@ -1439,7 +1467,20 @@ fn per_element(function: &str) -> Option<f64> {
         "grepl" | "grep" | "sub" | "gsub" | "regexpr" | "gregexpr" | "regexec" | "regmatches"
         | "strsplit" | "trimws" => 1000.0,
         "substr" | "substring" | "toupper" | "tolower" | "chartr" | "nchar" | "nzchar"
-        | "strrep" | "utf8ToInt" | "intToUtf8" => 200.0,
+        | "strrep" | "utf8ToInt" | "intToUtf8" | "strtrim" | "toString" => 200.0,
+        // Two regex splits and a greedy fill per character of the text
+        // (not measured).
+        "strwrap" => 1000.0,
+        // A write per element of the result, as rep's copy.
+        "sequence" | "gl" => 3.0,
+        // A name lookup per element of val in x, and x's copy.
+        "modifyList" => 70.0,
+        // kernapply: three transforms of n points (each about 5 n log2 n
+        // flops, fft's own price) and a product; the others a pass over
+        // the 2m + 1 weights.
+        "kernel" | "df.kernel" | "bandwidth.kernel" => 20.0,
+        // A binary search of the cutpoints and a string copy per element.
+        "symnum" => 60.0,
         "signif" => PER_ROUND_DIGITS,
         "runif" => PER_RUNIF,
         "rexp" | "rpois" => 136.0,

@@ -71,6 +71,7 @@ mod library57;
 mod library58;
 mod library59;
 mod library6;
+mod library60;
 mod library7;
 mod library8;
 mod library9;

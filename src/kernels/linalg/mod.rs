@@ -29,6 +29,7 @@ mod qr;
 mod qr_apply;
 mod qr_solve;
 mod rcond;
+mod rwishart;
 mod schur;
 mod solve;
 mod sterf;
@@ -189,6 +190,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: chol::chol_shape,
         eval: chol::chol_eval,
+    },
+    Kernel {
+        name: "rWishart",
+        params: &[req("n"), req("df"), req("Sigma")],
+        random: true,
+        shape: rwishart::rwishart_shape,
+        eval: rwishart::rwishart_eval,
     },
     Kernel {
         name: "chol2inv",

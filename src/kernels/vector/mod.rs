@@ -15,8 +15,9 @@ mod cut;
 mod diff;
 mod ends;
 mod format;
-pub(crate) use format::{format_common, format_number};
+pub(crate) use format::{format_common, format_number, format_padded};
 mod format_pval;
+mod gl;
 mod grep;
 pub(crate) use grep::{choice, match_arg};
 mod ifelse;
@@ -25,17 +26,22 @@ mod missing;
 mod order;
 mod outer;
 mod parallel;
+mod pmatch;
 mod predicates;
 mod pretty_num;
 mod rank;
 mod rep;
 mod rle;
+mod sequence;
 mod sets;
 pub(crate) mod sprintf;
 pub(crate) use sprintf::format_g;
+pub(crate) mod strtrim;
+mod strwrap;
 mod substr;
 mod tabulate;
 mod text;
+mod to_string;
 mod unique;
 mod which;
 
@@ -440,6 +446,62 @@ pub(super) static KERNELS: &[Kernel] = &[
         &[req("old"), req("new"), req("x")],
         text::chartr_shape,
         text::chartr_eval,
+    ),
+    k(
+        "strtrim",
+        &[req("x"), req("width")],
+        strtrim::strtrim_shape,
+        strtrim::strtrim_eval,
+    ),
+    k(
+        "strwrap",
+        &[
+            req("x"),
+            opt("width"),
+            opt("indent"),
+            opt("exdent"),
+            opt("prefix"),
+            opt("simplify"),
+            opt("initial"),
+        ],
+        strwrap::strwrap_shape,
+        strwrap::strwrap_eval,
+    ),
+    k(
+        "toString",
+        &[req("x"), opt("width"), DOTS],
+        to_string::to_string_shape,
+        to_string::to_string_eval,
+    ),
+    k(
+        "pmatch",
+        &[req("x"), req("table"), opt("nomatch"), opt("duplicates.ok")],
+        pmatch::match_shape,
+        pmatch::pmatch_eval,
+    ),
+    k(
+        "charmatch",
+        &[req("x"), req("table"), opt("nomatch")],
+        pmatch::match_shape,
+        pmatch::charmatch_eval,
+    ),
+    k(
+        "sequence",
+        &[req("nvec"), opt("from"), opt("by"), DOTS],
+        sequence::sequence_shape,
+        sequence::sequence_eval,
+    ),
+    k(
+        "gl",
+        &[
+            req("n"),
+            req("k"),
+            opt("length"),
+            opt("labels"),
+            opt("ordered"),
+        ],
+        gl::gl_shape,
+        gl::gl_eval,
     ),
     k(
         "cut",
