@@ -641,13 +641,15 @@ pub(super) fn pick_factor(f: &Factor, keep: &[usize]) -> Factor {
 fn lm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(Value::Formula(f)) = args.get("formula") {
         if super::models::mlm::response_matrix(f).is_some() {
+            super::models::mlm::refuse_weights(
+                args.get_if_formal("weights"),
+                args.get_if_formal("offset"),
+            )?;
             return super::models::mlm::fit(
                 f,
                 args.get("subset"),
-                args.get_if_formal("weights"),
                 args.get("data"),
                 args.get_if_formal("contrasts"),
-                args.get_if_formal("offset"),
                 NaAction::of(args.get_if_formal("na.action"))?,
                 super::models::mlm::CLASS,
             )

@@ -154,25 +154,32 @@ fn record_type(class: &str, p: Option<usize>, k: Option<usize>) -> Type {
     )
 }
 
+/// An mlm fit's refusal of `weights` and `offset`, which R's lm.wfit of a
+/// matrix y takes and flowcast's does not.
+pub(in crate::kernels) fn refuse_weights(
+    weights: Option<&Value>,
+    offset: Option<&Value>,
+) -> Result<(), KernelError> {
+    let given = |v: Option<&Value>| v.is_some_and(|v| !matches!(v, Value::Null));
+    if given(weights) || given(offset) {
+        return Err(KernelError::new(NO_WEIGHTS));
+    }
+    Ok(())
+}
+
 /// `lm(formula)` (or `manova(formula)`, `class` saying which) of a formula
 /// whose response is a matrix: R's lm.fit of a matrix y.
 pub(in crate::kernels) fn fit(
     f: &Formula,
     subset: Option<&Value>,
-    weights: Option<&Value>,
     data: Option<&Value>,
     contrasts: Option<&Value>,
-    offset: Option<&Value>,
     na: NaAction,
     class: &str,
 ) -> Result<List, KernelError> {
     let Some((y, given)) = response_matrix(f) else {
         return Err(KernelError::new("need multiple responses"));
     };
-    let given_arg = |v: Option<&Value>| v.is_some_and(|v| !matches!(v, Value::Null));
-    if given_arg(weights) || given_arg(offset) {
-        return Err(KernelError::new(NO_WEIGHTS));
-    }
     let m = y.ncols();
     if m == 0 {
         return Err(KernelError::new("the response matrix has no columns"));
@@ -1058,9 +1065,7 @@ pub(super) fn manova_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
     fit(
         f,
         args.get("subset"),
-        None,
         args.get("data"),
-        None,
         None,
         NaAction::Omit,
         MANOVA,
