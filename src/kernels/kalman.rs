@@ -212,32 +212,9 @@ pub(crate) fn kalman_like(y: &[f64], m: &mut StateSpace, up: i64, op: bool) -> F
     let mut ssq = 0.0;
     let mut nu = 0i64;
     for l in 0..n {
-        for i in 0..p {
-            let mut tmp = 0.0;
-            for k in 0..p {
-                tmp += t[i + p * k] * a[k];
-            }
-            anew[i] = tmp;
-        }
+        predict_state(&t[..], &a[..], &mut anew[..], p);
         if l as i64 > up {
-            for i in 0..p {
-                for j in 0..p {
-                    let mut tmp = 0.0;
-                    for k in 0..p {
-                        tmp += t[i + p * k] * pp[k + p * j];
-                    }
-                    mm[i + p * j] = tmp;
-                }
-            }
-            for i in 0..p {
-                for j in 0..p {
-                    let mut tmp = v[i + p * j];
-                    for k in 0..p {
-                        tmp += mm[i + p * k] * t[j + p * k];
-                    }
-                    pnew[i + p * j] = tmp;
-                }
-            }
+            predict_covariance(&t[..], &pp[..], &v[..], &mut mm[..], &mut pnew[..], p);
         }
         if !y[l].is_nan() {
             nu += 1;
@@ -309,32 +286,9 @@ pub(crate) fn kalman_smooth(y: &[f64], m: &StateSpace, up: i64) -> (Vec<f64>, Ve
     let mut ll = vec![0.0; p * p];
 
     for l in 0..n {
-        for i in 0..p {
-            let mut tmp = 0.0;
-            for k in 0..p {
-                tmp += t[i + p * k] * a[k];
-            }
-            anew[i] = tmp;
-        }
+        predict_state(&t[..], &a[..], &mut anew[..], p);
         if l as i64 > up {
-            for i in 0..p {
-                for j in 0..p {
-                    let mut tmp = 0.0;
-                    for k in 0..p {
-                        tmp += t[i + p * k] * pp[k + p * j];
-                    }
-                    mm[i + p * j] = tmp;
-                }
-            }
-            for i in 0..p {
-                for j in 0..p {
-                    let mut tmp = v[i + p * j];
-                    for k in 0..p {
-                        tmp += mm[i + p * k] * t[j + p * k];
-                    }
-                    pnew[i + p * j] = tmp;
-                }
-            }
+            predict_covariance(&t[..], &pp[..], &v[..], &mut mm[..], &mut pnew[..], p);
         }
         for i in 0..p {
             at[l + n * i] = anew[i];
@@ -493,36 +447,15 @@ pub(crate) fn kalman_fore(n: usize, m: &mut StateSpace) -> (Vec<f64>, Vec<f64>) 
     let mut forecasts = vec![0.0; n];
     let mut se = vec![0.0; n];
     for l in 0..n {
+        predict_state(&t[..], &a[..], &mut anew[..], p);
         let mut fc = 0.0;
         for i in 0..p {
-            let mut tmp = 0.0;
-            for k in 0..p {
-                tmp += t[i + p * k] * a[k];
-            }
-            anew[i] = tmp;
-            fc += tmp * z[i];
+            fc += anew[i] * z[i];
         }
         a.copy_from_slice(&anew);
         forecasts[l] = fc;
 
-        for i in 0..p {
-            for j in 0..p {
-                let mut tmp = 0.0;
-                for k in 0..p {
-                    tmp += t[i + p * k] * pp[k + p * j];
-                }
-                mm[i + p * j] = tmp;
-            }
-        }
-        for i in 0..p {
-            for j in 0..p {
-                let mut tmp = v[i + p * j];
-                for k in 0..p {
-                    tmp += mm[i + p * k] * t[j + p * k];
-                }
-                pnew[i + p * j] = tmp;
-            }
-        }
+        predict_covariance(&t[..], &pp[..], &v[..], &mut mm[..], &mut pnew[..], p);
         let mut tmp = h;
         for i in 0..p {
             for j in 0..p {
@@ -756,4 +689,46 @@ fn make_arima_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 /// StructTS's model type, for its shape.
 pub(crate) fn state_space_type() -> Type {
     model_type()
+}
+
+/// anew = T a: the state's time update, as arima.c's KalmanLike,
+/// KalmanSmooth and KalmanFore each write it.
+fn predict_state(t: &[f64], a: &[f64], anew: &mut [f64], p: usize) {
+    for i in 0..p {
+        let mut tmp = 0.0;
+        for k in 0..p {
+            tmp += t[i + p * k] * a[k];
+        }
+        anew[i] = tmp;
+    }
+}
+
+/// pnew = T P T' + V, through mm = T P: the covariance's time update, as
+/// the same three routines write it.
+fn predict_covariance(
+    t: &[f64],
+    pp: &[f64],
+    v: &[f64],
+    mm: &mut [f64],
+    pnew: &mut [f64],
+    p: usize,
+) {
+    for i in 0..p {
+        for j in 0..p {
+            let mut tmp = 0.0;
+            for k in 0..p {
+                tmp += t[i + p * k] * pp[k + p * j];
+            }
+            mm[i + p * j] = tmp;
+        }
+    }
+    for i in 0..p {
+        for j in 0..p {
+            let mut tmp = v[i + p * j];
+            for k in 0..p {
+                tmp += mm[i + p * k] * t[j + p * k];
+            }
+            pnew[i + p * j] = tmp;
+        }
+    }
 }
