@@ -218,32 +218,22 @@ pub(crate) fn kalman_like(y: &[f64], m: &mut StateSpace, up: i64, op: bool) -> F
         }
         if !y[l].is_nan() {
             nu += 1;
-            let mut resid0 = y[l];
-            for i in 0..p {
-                resid0 -= z[i] * anew[i];
-            }
-            let mut gain = h;
-            for i in 0..p {
-                let mut tmp = 0.0;
-                for j in 0..p {
-                    tmp += pnew[i + j * p] * z[j];
-                }
-                mv[i] = tmp;
-                gain += z[i] * mv[i];
-            }
+            let (resid0, gain) = observe(
+                y[l],
+                &z[..],
+                h,
+                &anew[..],
+                &pnew[..],
+                &mut mv[..],
+                &mut a[..],
+                &mut pp[..],
+                p,
+            );
             ssq += resid0 * resid0 / gain;
             if op {
                 resid[l] = resid0 / gain.sqrt();
             }
             sumlog += gain.ln();
-            for i in 0..p {
-                a[i] = anew[i] + mv[i] * resid0 / gain;
-            }
-            for i in 0..p {
-                for j in 0..p {
-                    pp[i + j * p] = pnew[i + j * p] - mv[i] * mv[j] / gain;
-                }
-            }
         } else {
             a.copy_from_slice(&anew);
             pp.copy_from_slice(pnew);
@@ -297,30 +287,22 @@ pub(crate) fn kalman_smooth(y: &[f64], m: &StateSpace, up: i64) -> (Vec<f64>, Ve
             pt[l + n * i] = pnew[i];
         }
         if !y[l].is_nan() {
-            let mut resid0 = y[l];
+            let (resid0, gain) = observe(
+                y[l],
+                &z[..],
+                h,
+                &anew[..],
+                &pnew[..],
+                &mut mv[..],
+                &mut a[..],
+                &mut pp[..],
+                p,
+            );
             for i in 0..p {
-                resid0 -= z[i] * anew[i];
-            }
-            let mut gain = h;
-            for i in 0..p {
-                let mut tmp = 0.0;
-                for j in 0..p {
-                    tmp += pnew[i + j * p] * z[j];
-                }
-                mv[i] = tmp;
-                mt[l + n * i] = tmp;
-                gain += z[i] * mv[i];
+                mt[l + n * i] = mv[i];
             }
             gains[l] = gain;
             resids[l] = resid0;
-            for i in 0..p {
-                a[i] = anew[i] + mv[i] * resid0 / gain;
-            }
-            for i in 0..p {
-                for j in 0..p {
-                    pp[i + j * p] = pnew[i + j * p] - mv[i] * mv[j] / gain;
-                }
-            }
         } else {
             for i in 0..p {
                 a[i] = anew[i];
@@ -731,4 +713,44 @@ fn predict_covariance(
             pnew[i + p * j] = tmp;
         }
     }
+}
+
+/// The update on an observed y: its innovation y - z'anew and the
+/// innovation's variance (the gain) h + z'M with M = Pnew z, then
+/// a = anew + M·innovation/gain and P = Pnew - M M'/gain, as KalmanLike
+/// and KalmanSmooth each write it. Returns (innovation, gain).
+#[allow(clippy::too_many_arguments)]
+fn observe(
+    y: f64,
+    z: &[f64],
+    h: f64,
+    anew: &[f64],
+    pnew: &[f64],
+    mv: &mut [f64],
+    a: &mut [f64],
+    pp: &mut [f64],
+    p: usize,
+) -> (f64, f64) {
+    let mut resid0 = y;
+    for i in 0..p {
+        resid0 -= z[i] * anew[i];
+    }
+    let mut gain = h;
+    for i in 0..p {
+        let mut tmp = 0.0;
+        for j in 0..p {
+            tmp += pnew[i + j * p] * z[j];
+        }
+        mv[i] = tmp;
+        gain += z[i] * mv[i];
+    }
+    for i in 0..p {
+        a[i] = anew[i] + mv[i] * resid0 / gain;
+    }
+    for i in 0..p {
+        for j in 0..p {
+            pp[i + j * p] = pnew[i + j * p] - mv[i] * mv[j] / gain;
+        }
+    }
+    (resid0, gain)
 }
