@@ -314,7 +314,7 @@ fn check(path: &Path) -> ExitCode {
             [
                 t.name.clone(),
                 t.kind.as_str().into(),
-                t.function.clone(),
+                t.label(),
                 if deps.is_empty() {
                     "-".into()
                 } else {

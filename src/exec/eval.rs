@@ -619,6 +619,14 @@ pub(super) fn eval_args<'s>(
                         let v = eval(e, inner, ctx, file)?.into_owned();
                         out.push((Some(name.to_string()), Cow::Owned(v)));
                     }
+                    // model.frame's default action, which the default
+                    // method, given the columns, would not apply.
+                    if !args.iter().any(|a| a.name.as_deref() == Some("na.action")) {
+                        out.push((
+                            Some("na.action".into()),
+                            Cow::Owned(Value::string("na.omit")),
+                        ));
+                    }
                     continue;
                 }
                 if i == ds.data && two_way_call {

@@ -349,9 +349,12 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
             .get(first)
             .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
         let data = matched.get("data").or_else(|| matched.get(second))?;
+        // model.frame evaluates `subset` among the columns too.
+        let mut scoped = vec![position(formula)?];
+        scoped.extend(matched.get("subset").and_then(position));
         return Some(DataScope {
             data: position(data)?,
-            scoped: vec![position(formula)?],
+            scoped,
             positions: Vec::new(),
             frames_only: false,
         });

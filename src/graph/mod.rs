@@ -136,6 +136,28 @@ pub struct TaskGraph {
     pub tasks: Vec<Task>,
 }
 
+impl Task {
+    /// The function a person names the step by, for tables and charts. It
+    /// is [`Task::function`], except where that only picks a piece out of
+    /// another call's value: `t.test(x, y)$p.value` is about `t.test`, not
+    /// `$`, and `{ fit <- lm(f); coef(fit)[2] }` about `{lm}`. The model
+    /// key keeps both (`$<t.test>`), as the cost depends on the whole.
+    pub fn label(&self) -> String {
+        let (open, f, close) = match self
+            .function
+            .strip_prefix('{')
+            .and_then(|f| f.strip_suffix('}'))
+        {
+            Some(f) => ("{", f, "}"),
+            None => ("", self.function.as_str(), ""),
+        };
+        match self.inner.first() {
+            Some(first) if matches!(f, "$" | "[" | "[[" | "(") => format!("{open}{first}{close}"),
+            _ => self.function.clone(),
+        }
+    }
+}
+
 impl TaskGraph {
     pub fn task(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.name == name)

@@ -10,8 +10,8 @@ use super::args::{ArgError, Args};
 use super::attributes::attributes_of;
 use super::class::{data_class, mode_of};
 use super::factor::text_is_na;
+use super::logical::if_condition;
 use super::names::bare;
-use super::triangle::if_condition;
 use super::value::{List, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 

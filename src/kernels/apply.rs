@@ -1168,7 +1168,7 @@ fn position_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
     let x = args.get("x").unwrap_or(&Value::Null);
     let right = match args.get("right") {
         None => false,
-        Some(r) => super::triangle::if_condition(r)?,
+        Some(r) => super::logical::if_condition(r)?,
     };
     let items = elements(x)?;
     let order: Box<dyn Iterator<Item = usize>> = if right {
@@ -1178,7 +1178,7 @@ fn position_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
     };
     for i in order {
         let hit = f.call_on(&items[i], &[], ctx)?;
-        if super::triangle::if_condition(&hit)? {
+        if super::logical::if_condition(&hit)? {
             return Ok(if args.func == "Find" {
                 super::index::index2(x, &Value::scalar((i + 1) as f64))?
             } else {

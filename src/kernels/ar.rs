@@ -397,12 +397,7 @@ pub(crate) fn predict(
         ));
     }
     let n_ahead = n_ahead.trunc() as usize;
-    let se_fit = match se_fit.map(super::names::bare) {
-        None => true,
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| err("argument is not interpretable as logical"))?,
-    };
+    let se_fit = super::logical::if_given(se_fit, true)?;
     let newdata = match newdata {
         Some(v) => v,
         None => l

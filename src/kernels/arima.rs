@@ -1921,12 +1921,7 @@ pub(crate) fn predict(
         return Err(err("not an Arima fit"));
     };
     let newxreg = newxreg.is_some_and(|v| !matches!(names::bare(v), Value::Null));
-    let se_fit = match se_fit.map(names::bare) {
-        None => true,
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| err("argument is not interpretable as logical"))?,
-    };
+    let se_fit = super::logical::if_given(se_fit, true)?;
     let n = match n_ahead.map(names::bare) {
         None => 1.0,
         Some(v) => v

@@ -214,7 +214,7 @@ fn array_ind_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError
     let dim = numeric_arg(args.get(".dim").ok_or_else(|| missing(".dim"))?)?;
     let use_names = match args.get("useNames") {
         None => false,
-        Some(v) => super::triangle::if_condition(v)?,
+        Some(v) => super::logical::if_condition(v)?,
     };
     let m = ind.len();
     let rank = dim.len();

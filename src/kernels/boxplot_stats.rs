@@ -17,10 +17,7 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
 
 /// `if (cond)` on a logical or number argument, as R reads it.
 fn condition(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelError> {
-    match args.get(name) {
-        None => Ok(default),
-        Some(v) => super::triangle::if_condition(v),
-    }
+    super::logical::if_given(args.get(name), default)
 }
 
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {

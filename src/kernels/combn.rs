@@ -7,8 +7,8 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::fun::{self, Fun};
+use super::logical::if_condition;
 use super::names::bare;
-use super::triangle::if_condition;
 use super::value::List;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 

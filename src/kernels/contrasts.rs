@@ -161,12 +161,7 @@ fn levels_arg(args: &Args<&Value>) -> Result<Levels, KernelError> {
 }
 
 fn flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelError> {
-    match args.get_if_formal(name) {
-        None => Ok(default),
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| KernelError::new("argument is not interpretable as logical")),
-    }
+    super::logical::if_given(args.get_if_formal(name), default)
 }
 
 fn no_sparse(args: &Args<&Value>) -> Result<(), KernelError> {

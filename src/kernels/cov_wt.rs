@@ -95,7 +95,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let center: Vec<f64> = match args.get("center").map(bare) {
         None => weighted_col_sums(&x, &wt, ctx)?,
         Some(c @ (Value::Bool(_) | Value::BoolMat(_))) => {
-            if super::triangle::if_condition(c)? {
+            if super::logical::if_condition(c)? {
                 weighted_col_sums(&x, &wt, ctx)?
             } else {
                 vec![0.0]

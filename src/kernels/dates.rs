@@ -740,12 +740,7 @@ fn r_class(x: &Value) -> &'static str {
 }
 
 fn abbreviate(args: &Args<&Value>) -> Result<bool, KernelError> {
-    match args.get("abbreviate") {
-        None => Ok(false),
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| KernelError::new("argument is not interpretable as logical")),
-    }
+    super::logical::if_given(args.get("abbreviate"), false)
 }
 
 fn named_format(

@@ -3,10 +3,10 @@
 //! after R's checks, in R's order and with R's messages.
 
 use super::args::{ArgError, Args};
+use super::logical::if_condition;
 use super::names::bare;
 use super::nmath::gamma::lgammafn;
 use super::summary::sum;
-use super::triangle::if_condition;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {

@@ -341,7 +341,7 @@ fn complex_of(v: &Value) -> Option<(Vec<Complex64>, bool)> {
 fn convolve_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let kind = choice(args.get("type"), TYPES)?;
     let conj = match args.get("conj") {
-        Some(v) => super::triangle::if_condition(v)?,
+        Some(v) => super::logical::if_condition(v)?,
         None => true,
     };
     let non_numeric = || KernelError::new("non-numeric argument");

@@ -1074,14 +1074,12 @@ fn aggregate_formula(
             .all(|v| !missing(v, i))
     };
     let keep: Vec<usize> = match na {
-        NaAction::Omit | NaAction::Exclude => (0..n).filter(|&i| complete(i)).collect(),
-        NaAction::Fail if (0..n).all(complete) => (0..n).collect(),
-        NaAction::Fail => return Err(KernelError::new("missing values in object")),
         // The model frame keeps every row; aggregate.data.frame then drops
         // those whose groups are incomplete (`complete.cases(by)`).
         NaAction::Pass => (0..n)
             .filter(|&i| terms.iter().all(|(_, v)| !missing(v, i)))
             .collect(),
+        _ => na.rows(n, complete)?,
     };
     let x = responses
         .iter()
@@ -1470,13 +1468,7 @@ fn xtabs_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let complete = |i: usize| {
         factors.iter().all(|g| g.codes[i].is_some()) && y.as_ref().is_none_or(|y| !y[i].is_nan())
     };
-    let keep: Vec<usize> = match na {
-        NaAction::Omit | NaAction::Exclude => (0..n).filter(|&i| complete(i)).collect(),
-        NaAction::Fail if !(0..n).all(complete) => {
-            return Err(KernelError::new("missing values in object"))
-        }
-        NaAction::Fail | NaAction::Pass => (0..n).collect(),
-    };
+    let keep = na.rows(n, complete)?;
     let by: Vec<Factor> = factors
         .iter()
         .zip(&f.terms)

@@ -16,7 +16,6 @@ use super::value::{List, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 use crate::kernels::arith::math::fprec;
 use crate::kernels::arith::ops::r_pow;
-use crate::kernels::triangle::if_condition;
 use crate::kernels::vector::format_g;
 
 pub(super) static KERNELS: &[Kernel] = &[
@@ -578,7 +577,7 @@ fn bincount(x: &[f64], breaks: &[f64], right: bool, include_border: bool) -> Vec
 
 /// `if (arg)` of a logical argument with R's default.
 fn condition(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelError> {
-    args.get(name).map_or(Ok(default), if_condition)
+    super::logical::if_given(args.get(name), default)
 }
 
 /// The formals hist.default's `warn.unused` names when they are given

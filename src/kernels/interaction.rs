@@ -5,8 +5,8 @@
 
 use super::args::{ArgError, Args};
 use super::factor::{as_factor, drop_unused};
+use super::logical::if_condition;
 use super::names::bare;
-use super::triangle::if_condition;
 use super::value::Factor;
 use super::{opt, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 

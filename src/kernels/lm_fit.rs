@@ -130,7 +130,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let q = dqrdc2(x, n, p, tol);
     let k = q.rank;
     let singular_ok = match args.get("singular.ok") {
-        Some(s) => super::triangle::if_condition(s)?,
+        Some(s) => super::logical::if_condition(s)?,
         None => true,
     };
     if !singular_ok && k < p {
@@ -308,7 +308,7 @@ fn lsfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     };
     let intercept = match args.get("intercept") {
         None => true,
-        Some(v) => super::triangle::if_condition(bare(v))?,
+        Some(v) => super::logical::if_condition(bare(v))?,
     };
     let tol = match args.get("tolerance").map(bare) {
         None => 1e-7,

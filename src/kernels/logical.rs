@@ -9,7 +9,7 @@
 use nalgebra::DMatrix;
 
 use super::value::logical_f64;
-use super::{Type, Value};
+use super::{KernelError, Type, Value};
 
 /// Kernels that read a logical matrix as logicals (or only its shape).
 const KEEPS_LOGICAL_MATRIX: &[&str] = &[
@@ -203,6 +203,17 @@ pub fn condition(v: &Value) -> Result<bool, &'static str> {
         (None, Value::Bool(_) | Value::BoolMat(_)) => Err("missing value where TRUE/FALSE needed"),
         (None, _) => Err(not_logical),
     }
+}
+
+/// [`condition`] as a kernel's error, for R functions whose options are
+/// read by `if`.
+pub(crate) fn if_condition(v: &Value) -> Result<bool, KernelError> {
+    condition(v).map_err(KernelError::new)
+}
+
+/// `if (arg)` of an optional argument, `default` when it is not given.
+pub(crate) fn if_given(v: Option<&Value>, default: bool) -> Result<bool, KernelError> {
+    v.map_or(Ok(default), if_condition)
 }
 
 #[cfg(test)]

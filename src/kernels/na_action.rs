@@ -80,6 +80,22 @@ impl NaAction {
         })
     }
 
+    /// The rows of `n` this action keeps, `complete(i)` saying whether row
+    /// `i` has no NA: na.fail's error when one has.
+    pub(crate) fn rows(
+        self,
+        n: usize,
+        complete: impl Fn(usize) -> bool,
+    ) -> Result<Vec<usize>, KernelError> {
+        match self {
+            NaAction::Omit | NaAction::Exclude => Ok((0..n).filter(|&i| complete(i)).collect()),
+            NaAction::Fail if !(0..n).all(complete) => {
+                Err(KernelError::new("missing values in object"))
+            }
+            NaAction::Fail | NaAction::Pass => Ok((0..n).collect()),
+        }
+    }
+
     /// R's class of the record of dropped rows.
     pub(crate) fn class(self) -> &'static str {
         match self {

@@ -424,6 +424,7 @@ pub fn reads_names(func: &str) -> bool {
             | "end"
             | "decompose"
             | "diffinv"
+            | "kernapply"
             | "diff"
             | "filter"
             | "acf"

@@ -10,10 +10,10 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::linalg::linpack::{dqrdc2, dqrsl, Job};
+use super::logical::if_condition;
 use super::names::{bare, dimnamed};
 use super::splines::deparse_num;
 use super::summary::{mean, sum};
-use super::triangle::if_condition;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
 pub(super) static KERNELS: &[Kernel] = &[Kernel {

@@ -8,9 +8,9 @@
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
+use super::logical::if_condition;
 use super::names::{bare, dimnamed, dimnames, named};
 use super::summary::sum;
-use super::triangle::if_condition;
 use super::value::List;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 

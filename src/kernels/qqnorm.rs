@@ -47,7 +47,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     };
     let datax = match args.get("datax") {
         None => false,
-        Some(d) => super::triangle::if_condition(d)?,
+        Some(d) => super::logical::if_condition(d)?,
     };
     let kept: Vec<usize> = (0..y.len()).filter(|&i| !y[i].is_nan()).collect();
     let n = kept.len();

@@ -48,7 +48,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let (r, c) = dims_of(x, args.func)?;
     // A factor matrix has no place in flowcast's values.
     if let Some(f) = args.get("as.factor") {
-        if super::triangle::if_condition(f)? {
+        if super::logical::if_condition(f)? {
             return Err(KernelError::new(format!(
                 "{}(as.factor = TRUE) is not supported: flowcast has no factor matrices",
                 args.func

@@ -329,7 +329,7 @@ fn rowsum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
         ctx.warn("missing values for 'group'");
     }
     let reorder = match args.get("reorder") {
-        Some(v) => super::triangle::if_condition(v)?,
+        Some(v) => super::logical::if_condition(v)?,
         None => true,
     };
     let na_rm = args.bool_or("na.rm", false)?;

@@ -19,9 +19,9 @@ use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
 use super::linalg::linpack::{dqrdc2, dqrsl, Job};
+use super::logical::if_condition;
 use super::names::{bare, dimnamed, names};
 use super::summary::quantile;
-use super::triangle::if_condition;
 use super::value::NA;
 use super::vector::sprintf::format_g;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};

@@ -102,7 +102,7 @@ fn stack_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     }
     let drop = args
         .get("drop")
-        .map_or(Ok(false), super::triangle::if_condition)?;
+        .map_or(Ok(false), super::logical::if_condition)?;
     let mut ind = Factor {
         codes,
         levels,

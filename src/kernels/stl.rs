@@ -737,12 +737,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let s_jump = one("s.jump")?.unwrap_or((s_window / 10.0).ceil());
     let t_jump = one("t.jump")?.unwrap_or((t_window / 10.0).ceil());
     let l_jump = one("l.jump")?.unwrap_or((l_window / 10.0).ceil());
-    let robust = match args.get("robust").map(bare) {
-        None => false,
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| err("argument is not interpretable as logical"))?,
-    };
+    let robust = super::logical::if_given(args.get("robust"), false)?;
     let inner = one("inner")?.unwrap_or(if robust { 1.0 } else { 2.0 });
     let outer = one("outer")?.unwrap_or(if robust { 15.0 } else { 0.0 });
     let outer_n = if outer.trunc() <= 0.0 {

@@ -443,12 +443,7 @@ pub(crate) fn predict(
     let Value::List(l) = names::bare(object) else {
         return Err(err("not a StructTS fit"));
     };
-    let se_fit = match se_fit.map(names::bare) {
-        None => true,
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| err("argument is not interpretable as logical"))?,
-    };
+    let se_fit = super::logical::if_given(se_fit, true)?;
     let n = match n_ahead.map(names::bare) {
         None => 1.0,
         Some(v) => v

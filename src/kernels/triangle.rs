@@ -6,6 +6,7 @@
 use nalgebra::DMatrix;
 
 use super::args::{ArgError, Args};
+use super::logical::if_condition;
 use super::names::bare;
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
@@ -25,37 +26,6 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval,
     },
 ];
-
-/// R's `if (cond)` (asLogicalNoNA in R's eval.c), for R functions whose
-/// options are read by `if`, with the messages R gives there.
-pub(crate) fn if_condition(v: &Value) -> Result<bool, KernelError> {
-    let v = bare(v);
-    let not_logical = || KernelError::new("argument is not interpretable as logical");
-    if v.is_empty() {
-        return Err(KernelError::new("argument is of length zero"));
-    }
-    if v.len() > 1 {
-        return Err(KernelError::new("the condition has length > 1"));
-    }
-    match v {
-        Value::Bool(_) | Value::BoolMat(_) => v
-            .as_logicals()
-            .and_then(|l| l[0])
-            .ok_or_else(|| KernelError::new("missing value where TRUE/FALSE needed")),
-        Value::Num(_) | Value::Mat(_) => v
-            .as_scalar()
-            .filter(|x| !x.is_nan())
-            .map(|x| x != 0.0)
-            .ok_or_else(not_logical),
-        Value::Str(s) => match s[0].as_str() {
-            "TRUE" | "true" | "True" | "T" => Ok(true),
-            "FALSE" | "false" | "False" | "F" => Ok(false),
-            _ => Err(not_logical()),
-        },
-        Value::Factor(f) => f.codes[0].map(|_| true).ok_or_else(not_logical),
-        _ => Err(not_logical()),
-    }
-}
 
 /// `dim(x)`, else `dim(as.matrix(x))`: a vector (or list) is one column,
 /// a data frame its rows by its columns.

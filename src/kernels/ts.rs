@@ -27,6 +27,8 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("frequency"),
             opt("deltat"),
             opt("ts.eps"),
+            opt("class"),
+            opt("names"),
         ],
         random: false,
         shape: ts_shape,
@@ -258,6 +260,11 @@ fn ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Some(v) => scalar(v, "ts.eps")?,
         None => TS_EPS,
     };
+    if args.get("class").is_some() {
+        return Err(err(
+            "flowcast's ts gives R's default class: `class` is not supported",
+        ));
+    }
     let data = match data {
         Value::Named(n) => Value::Named(Box::new(Named { tsp: None, ..*n })),
         v => v,
@@ -348,8 +355,20 @@ fn ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         )));
     }
     let nobs = nobs as usize;
+    let columns = if is_matrix {
+        series_names(&data, args.get("names"))?
+    } else {
+        None
+    };
     let data = if nobs != ndata {
         resize(bare(&data), ndata, nobs, is_matrix)
+    } else {
+        data
+    };
+    // `dimnames(data) <- list(NULL, names)`: a matrix's rows lose their
+    // names, its columns are named.
+    let data = if is_matrix {
+        super::names::dimnamed(data, None, columns)
     } else {
         data
     };
@@ -361,6 +380,29 @@ fn ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Err(err("invalid time series parameters specified"));
     }
     Ok(with_tsp(data, [start, end, frequency]))
+}
+
+/// ts's `names`: as given, else the matrix's column names, else
+/// `paste("Series", seq(nseries))` when it has no dimnames at all (only row
+/// names leave the columns unnamed, as R's `colnames(data)` is NULL).
+fn series_names(data: &Value, given: Option<&Value>) -> Result<Option<Vec<String>>, KernelError> {
+    let ncol = bare(data).dims().map_or(0, |(_, c)| c);
+    let names = match given {
+        Some(Value::Null) => return Ok(None),
+        Some(v) => match bare(v) {
+            Value::Str(s) => s.clone(),
+            _ => return Err(err("flowcast's ts takes `names` as a character vector")),
+        },
+        None => match super::names::dimnames(data) {
+            (_, Some(c)) => c.to_vec(),
+            (Some(_), None) => return Ok(None),
+            (None, None) => (1..=ncol).map(|i| format!("Series {i}")).collect(),
+        },
+    };
+    if names.len() != ncol {
+        return Err(err("length of 'dimnames' [2] not equal to array extent"));
+    }
+    Ok(Some(names))
 }
 
 /// `rep_len(data, nobs)` or `data[1:nobs]` (rows of a matrix).

@@ -361,25 +361,69 @@ fn kernapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
         return Ok(compose(&as_kernel(x, "x")?, &k, ctx)?.value());
     }
     let circular = args.bool_or("circular", false)?;
-    match x {
-        Value::Num(v) => Ok(Value::Num(apply_vector(v, &k, circular, ctx)?)),
-        Value::Bool(_) => {
-            let v = x.as_f64_slice().unwrap_or_default();
-            Ok(Value::Num(apply_vector(&v, &k, circular, ctx)?))
+    if super::ts::tsp_of(x).is_none() {
+        return apply_default(x, &k, circular, ctx);
+    }
+    // kernapply.ts: `as.vector(x)` (no names) or each column, then
+    // `ts(y, end = end(x), frequency = frequency(x))`.
+    let columns = super::names::dimnames(x).1.map(<[String]>::to_vec);
+    let plain = super::names::dimnamed(x.clone(), None, columns);
+    let y = apply_default(&plain, &k, circular, ctx)?;
+    let registry = super::registry();
+    let frequency = registry.call("frequency", vec![(None, x)], ctx)?;
+    let end = registry.call("end", vec![(None, x)], ctx)?;
+    registry.call(
+        "ts",
+        vec![
+            (None, &y),
+            (Some("end".into()), &end),
+            (Some("frequency".into()), &frequency),
+        ],
+        ctx,
+    )
+}
+
+/// kernapply.default: kernapply.vector of a vector (its names kept where
+/// its values are, as `fft` keeps them), `apply(x, 2, kernapply, k)` of a
+/// matrix (its column names kept, its row names naming each column's).
+fn apply_default(x: &Value, k: &Tsk, circular: bool, ctx: &Ctx) -> Result<Value, KernelError> {
+    let kept = |names: Option<&[String]>, len: usize| {
+        names.map(|n| match circular {
+            true => n.to_vec(),
+            false => n[k.m..k.m + len].to_vec(),
+        })
+    };
+    match super::names::bare(x) {
+        Value::Num(_) | Value::Bool(_) if k.m == 0 => Ok(x.clone()),
+        v @ (Value::Num(_) | Value::Bool(_)) => {
+            let y = apply_vector(&v.as_f64_slice().unwrap_or_default(), k, circular, ctx)?;
+            Ok(match kept(super::names::names(x), y.len()) {
+                Some(names) => super::names::named(Value::Num(y), names),
+                None => Value::Num(y),
+            })
         }
-        // apply(x, 2, kernapply, k): each column on its own; one row left
-        // is simplified to a vector, as apply does.
         Value::Mat(m) => {
             let cols: Vec<Vec<f64>> = m
                 .column_iter()
-                .map(|c| apply_vector(&c.iter().copied().collect::<Vec<_>>(), &k, circular, ctx))
+                .map(|c| apply_vector(&c.iter().copied().collect::<Vec<_>>(), k, circular, ctx))
                 .collect::<Result<_, _>>()?;
             let rows = cols.first().map_or(0, Vec::len);
             let flat: Vec<f64> = cols.into_iter().flatten().collect();
+            let (rownames, colnames) = super::names::dimnames(x);
+            let colnames = colnames.map(<[String]>::to_vec);
+            // One row left is simplified to a vector named by the columns,
+            // as apply does.
             Ok(if rows == 1 {
-                Value::Num(flat)
+                match colnames {
+                    Some(names) => super::names::named(Value::Num(flat), names),
+                    None => Value::Num(flat),
+                }
             } else {
-                Value::Mat(nalgebra::DMatrix::from_vec(rows, m.ncols(), flat))
+                super::names::dimnamed(
+                    Value::Mat(nalgebra::DMatrix::from_vec(rows, m.ncols(), flat)),
+                    kept(rownames, rows),
+                    colnames,
+                )
             })
         }
         Value::Complex(_) | Value::ComplexMat(_) => Err(KernelError::new(

@@ -52,7 +52,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = grouping(bare(f), "f")?;
     let drop = args
         .get("drop")
-        .map_or(Ok(false), super::triangle::if_condition)?;
+        .map_or(Ok(false), super::logical::if_condition)?;
     let len = f.codes.len();
     // The result's type: value[[1]]'s, raised by what is put in.
     let refs: Vec<&Value> = parts.iter().collect();

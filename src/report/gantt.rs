@@ -343,7 +343,7 @@ impl Gantt {
             .iter()
             .map(|t| Row {
                 name: t.name.clone(),
-                function: t.function.clone(),
+                function: t.label(),
                 kind: t.kind.as_str().to_string(),
                 predicted: Vec::new(),
                 actual: None,

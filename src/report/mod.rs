@@ -52,7 +52,7 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
             let ran = o.value.is_ok() && !o.reused;
             let mut s = json!({
                 "kind": t.kind.as_str(),
-                "function": t.function,
+                "function": t.label(),
                 "worker": o.worker,
                 "start_s": o.start.as_secs_f64(),
                 "end_s": o.end.as_secs_f64(),

@@ -382,3 +382,25 @@ w = "wilcox.test(c(1, 1, 2, 3, 5, 8))"
         Some("eigen[symmetric]")
     );
 }
+
+/// Tables and charts name a step by the call whose value it picks a piece
+/// of; the model key keeps the accessor, as the cost is the whole step's.
+#[test]
+fn labels_name_the_call_a_piece_is_picked_from() {
+    let g = graph(
+        "x = \"rnorm(50)\"\n\
+         y = \"rnorm(50)\"\n\
+         p = \"t.test(x, y)$p.value\"\n\
+         b = \"{ fit <- lm(y ~ x); coef(fit)[2] }\"\n\
+         o = \"x[order(y)]\"\n\
+         s = \"x[3]\"\n\
+         m = \"mean(x)\"\n",
+    );
+    let label = |s: &str| g.task(s).expect("step").label();
+    assert_eq!(label("p"), "t.test");
+    assert_eq!(key(&g, "p"), "$<t.test>");
+    assert_eq!(label("b"), "{lm}");
+    assert_eq!(label("o"), "order");
+    assert_eq!(label("s"), "[");
+    assert_eq!(label("m"), "mean");
+}

@@ -2,12 +2,13 @@
 //! `wilcox.test.formula`, `var.test.formula`, `kruskal.test.formula` and
 //! `bartlett.test.formula`: `response ~ group` (or `response ~ 1` for a
 //! one-sample test), its variables read inside `data` (the evaluator
-//! scopes them, see `graph::formula::data_scope`), rows with an NA in
-//! either dropped as `model.frame` drops them, then the default method on
-//! the samples, with R's `data.name`, "response by group".
+//! scopes them, see `graph::formula::data_scope`), the rows `subset` picks
+//! and `na.action` keeps as `model.frame` keeps them, then the default
+//! method on the samples, with R's `data.name`, "response by group".
 
 use super::{ansari, fligner, groups, ttest, wilcox};
 use crate::kernels::factor::{as_factor, drop_unused};
+use crate::kernels::na_action::NaAction;
 use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
 
 /// How a formula method hands its samples to the default method.
@@ -152,15 +153,22 @@ fn or_default_named(
         .filter(|_| !matches!(response, Value::Str(_) | Value::Factor(_)))
         .ok_or_else(|| KernelError::new(format!("the response `{label}` must be numeric")))?;
     let mut call = args.clone();
-    call.set("data", None, at);
+    for name in ["data", "subset", "na.action"] {
+        call.set(name, None, at);
+    }
     let mut levels: Vec<String> = Vec::new();
     let (samples, data_name) = match (&f.terms[..], split) {
         ([], Split::TwoLevels { one_sample: true }) if f.intercept => {
-            let x: Vec<f64> = y.iter().copied().filter(|v| !v.is_nan()).collect();
+            let rows = frame_rows(y.len(), args, |i| !y[i].is_nan())?;
+            let x: Vec<f64> = rows
+                .iter()
+                .map(|r| r.map_or(f64::NAN, |i| y[i]))
+                .filter(|v| !v.is_nan())
+                .collect();
             (vec![Value::Num(x)], label.to_string())
         }
         ([(term, group)], _) => {
-            let (x, g) = complete_cases(&y, group, term)?;
+            let (x, g) = complete_cases(&y, group, term, args)?;
             let samples = match split {
                 Split::TwoLevels { .. } => {
                     levels.clone_from(&g.levels);
@@ -246,12 +254,28 @@ fn rename_by_groups(l: &mut crate::kernels::value::List, levels: &[String]) {
     }
 }
 
-/// The response and its groups where neither is NA (`model.frame`'s
-/// `na.omit`), the groups a factor of the levels left (`factor(g)`).
+/// model.frame's rows of a formula method's `n`: those `subset` picks (an
+/// NA or out-of-range pick is a row of NAs, `None`), then those
+/// `na.action` keeps (R's default `na.omit`), `complete(i)` telling
+/// whether row `i` has no NA.
+pub(super) fn frame_rows(
+    n: usize,
+    args: &Args<&Value>,
+    complete: impl Fn(usize) -> bool,
+) -> Result<Vec<Option<usize>>, KernelError> {
+    let picked = crate::kernels::lm::subset_rows(n, args.get("subset"))?;
+    let na = NaAction::of(args.get("na.action"))?;
+    let keep = na.rows(picked.len(), |k| picked[k].is_some_and(&complete))?;
+    Ok(keep.into_iter().map(|k| picked[k]).collect())
+}
+
+/// The response and its groups in the model frame's rows
+/// ([`frame_rows`]), the groups a factor of the levels left (`factor(g)`).
 fn complete_cases(
     y: &[f64],
     group: &Value,
     term: &str,
+    args: &Args<&Value>,
 ) -> Result<(Vec<f64>, crate::kernels::value::Factor), KernelError> {
     if group.len() != y.len() {
         return Err(KernelError::new(format!(
@@ -259,15 +283,16 @@ fn complete_cases(
         )));
     }
     let g = as_factor(group)?;
-    let keep: Vec<usize> = (0..y.len())
-        .filter(|&i| !y[i].is_nan() && g.codes[i].is_some())
-        .collect();
+    let rows = frame_rows(y.len(), args, |i| !y[i].is_nan() && g.codes[i].is_some())?;
     let g = drop_unused(&crate::kernels::value::Factor {
-        codes: keep.iter().map(|&i| g.codes[i]).collect(),
+        codes: rows.iter().map(|r| r.and_then(|i| g.codes[i])).collect(),
         levels: g.levels,
         ordered: false,
     });
-    Ok((keep.iter().map(|&i| y[i]).collect(), g))
+    Ok((
+        rows.iter().map(|r| r.map_or(f64::NAN, |i| y[i])).collect(),
+        g,
+    ))
 }
 
 /// The shape rule of a formula method: the formula's form checked, then

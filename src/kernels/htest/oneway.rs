@@ -36,17 +36,17 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             "variable lengths differ (found for '{term}')"
         )));
     }
-    // model.frame's na.omit, then factor(g) drops the levels left empty.
+    // model.frame's subset and na.action, then factor(g) drops the levels
+    // left empty.
     let g = as_factor(group)?;
-    let keep: Vec<usize> = (0..y.len())
-        .filter(|&i| !y[i].is_nan() && g.codes[i].is_some())
-        .collect();
+    let rows =
+        super::formula::frame_rows(y.len(), args, |i| !y[i].is_nan() && g.codes[i].is_some())?;
     let g = drop_unused(&Factor {
-        codes: keep.iter().map(|&i| g.codes[i]).collect(),
+        codes: rows.iter().map(|r| r.and_then(|i| g.codes[i])).collect(),
         levels: g.levels,
         ordered: false,
     });
-    let y: Vec<f64> = keep.iter().map(|&i| y[i]).collect();
+    let y: Vec<f64> = rows.iter().map(|r| r.map_or(f64::NAN, |i| y[i])).collect();
     let k = g.levels.len();
     if k < 2 {
         return Err(KernelError::new("not enough groups"));

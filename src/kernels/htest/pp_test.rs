@@ -81,7 +81,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     };
     let lshort = match args.get("lshort") {
         None => true,
-        Some(v) => super::super::triangle::if_condition(v)?,
+        Some(v) => super::super::logical::if_condition(v)?,
     };
     // embed(x, 2)
     if x.len() < 2 {

@@ -8,8 +8,8 @@ use nalgebra::DMatrix;
 use super::blas::{dasum, dscal};
 use super::rcond::qr_r;
 use super::{ArgError, Args, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::logical::if_condition;
 use crate::kernels::names::bare;
-use crate::kernels::triangle::if_condition;
 use crate::kernels::Ctx;
 
 /// LINPACK `dtrco(t, ldt, n, rcond, z, job = 1)` on an upper triangular

@@ -7,8 +7,8 @@ use nalgebra::DMatrix;
 use super::linpack::dqrdc2;
 use super::solve::{la_dgecon, la_dtrcon};
 use super::{ArgError, Args, KernelError, ShapeCtx, Type, Value};
+use crate::kernels::logical::if_condition;
 use crate::kernels::names::bare;
-use crate::kernels::triangle::if_condition;
 use crate::kernels::Ctx;
 
 /// `match.arg(norm, c("O", "I", "1"))`: whether it is the infinity norm.

@@ -819,7 +819,7 @@ pub(super) fn glm_fit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     };
     let intercept = match args.get("intercept") {
         None => true,
-        Some(v) => super::super::triangle::if_condition(v)?,
+        Some(v) => super::super::logical::if_condition(v)?,
     };
     let family = family_of(args.get("family"))?;
     let d = Design::matrix(x, y, weights, n);

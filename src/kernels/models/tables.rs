@@ -261,12 +261,7 @@ pub(super) fn tables_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         }
     };
     let means = table_type(args.get("type"))?;
-    let se = match args.get("se") {
-        None => false,
-        Some(v) => v
-            .as_flag()
-            .ok_or_else(|| KernelError::new("argument is not interpretable as logical"))?,
-    };
+    let se = crate::kernels::logical::if_given(args.get("se"), false)?;
     let labels = fit.term_labels();
     let Some(Value::List(model)) = fit.exact("model") else {
         return Err(KernelError::new("the aov fit has no model frame ('model')"));

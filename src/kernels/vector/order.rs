@@ -245,7 +245,7 @@ pub(super) fn sort_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
         ));
     }
     if let Some(v) = args.get("index.return") {
-        if crate::kernels::triangle::if_condition(v)? {
+        if crate::kernels::logical::if_condition(v)? {
             return Err(KernelError::new(
                 "flowcast's sort.int() does not return the index (index.return = TRUE)",
             ));

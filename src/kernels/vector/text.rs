@@ -248,7 +248,7 @@ pub(super) fn chartr_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 
 pub(super) fn casefold_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let upper = match args.get("upper") {
-        Some(v) => crate::kernels::triangle::if_condition(v)?,
+        Some(v) => crate::kernels::logical::if_condition(v)?,
         None => false,
     };
     let k = registry()
