@@ -613,7 +613,8 @@ pub(super) fn eval_args<'s>(
             let mut out = Vec::with_capacity(args.len());
             for (i, a) in args.iter().enumerate() {
                 if let Some(parts) = two_way(func, &a.value) {
-                    // friedman.test.formula: model.frame's three columns
+                    // friedman.test.formula and quade.test.formula:
+                    // model.frame's three columns
                     // handed to the default method.
                     for (name, e) in [("y", parts.0), ("groups", parts.1), ("blocks", parts.2)] {
                         let v = eval(e, inner, ctx, file)?.into_owned();
@@ -675,11 +676,11 @@ pub(super) fn eval_args<'s>(
     })
 }
 
-/// friedman.test's formula `y ~ groups | blocks` (R's
-/// friedman.test.formula, whose right side must be `a | b` of two
-/// variables): its three variables.
+/// friedman.test's and quade.test's formula `y ~ groups | blocks` (R's
+/// friedman.test.formula and quade.test.formula, whose right side must be
+/// `a | b` of two variables): its three variables.
 fn two_way<'e>(func: &str, e: &'e Expr) -> Option<(&'e Expr, &'e Expr, &'e Expr)> {
-    if func != "friedman.test" {
+    if func != "friedman.test" && func != "quade.test" {
         return None;
     }
     let ExprKind::Formula { lhs: Some(y), rhs } = &e.kind else {

@@ -313,10 +313,12 @@ pub struct DataScope {
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
-        "t.test" | "wilcox.test" | "var.test" | "ansari.test" => Some("y"),
+        "t.test" | "wilcox.test" | "var.test" | "ansari.test" | "mood.test" | "cor.test" => {
+            Some("y")
+        }
         "kruskal.test" | "bartlett.test" | "fligner.test" => Some("g"),
         // friedman.test(y ~ groups | blocks, data): its first formal is y.
-        "friedman.test" => Some("groups"),
+        "friedman.test" | "quade.test" => Some("groups"),
         "lm" | "aov" | "manova" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
         | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "replications" => None,
         _ => return None,
@@ -344,7 +346,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     if let Some(second) = test_second {
         // A test's formula method (`t.test(y ~ g, data = d)`); its second
         // formal is `data`, the one matched here as `y` or `g`.
-        let first = if func == "friedman.test" { "y" } else { "x" };
+        let first = if second == "groups" { "y" } else { "x" };
         let formula = matched
             .get(first)
             .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;

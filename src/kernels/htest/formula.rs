@@ -6,7 +6,7 @@
 //! and `na.action` keeps as `model.frame` keeps them, then the default
 //! method on the samples, with R's `data.name`, "response by group".
 
-use super::{ansari, fligner, groups, ttest, wilcox};
+use super::{ansari, cortest, fligner, groups, mood, ttest, wilcox};
 use crate::kernels::factor::{as_factor, drop_unused};
 use crate::kernels::na_action::NaAction;
 use crate::kernels::{ArgError, Args, Ctx, EvalFn, KernelError, ShapeCtx, ShapeFn, Type, Value};
@@ -92,6 +92,79 @@ pub(super) fn ansari_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, Ar
         Split::TwoLevels { one_sample: false },
         ansari::shape,
     )
+}
+
+pub(super) fn mood_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        mood::eval,
+    )
+}
+
+pub(super) fn mood_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    shape_or_default(
+        args,
+        ctx,
+        Split::TwoLevels { one_sample: false },
+        mood::shape,
+    )
+}
+
+/// cor.test.formula: `~ x + y`, the two variables of the model frame
+/// handed to the default method, with R's `data.name`, "x and y".
+pub(super) fn cor_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Some(Value::Formula(f)) = args.get("x") else {
+        return cortest::eval(args, ctx);
+    };
+    if f.response.is_some() {
+        return Err(KernelError::new("'formula' missing or invalid"));
+    }
+    let [(xl, x), (yl, y)] = &f.terms[..] else {
+        return Err(KernelError::new("invalid formula"));
+    };
+    let n = x.len();
+    if y.len() != n {
+        return Err(KernelError::new(format!(
+            "variable lengths differ (found for '{yl}')"
+        )));
+    }
+    let rows = frame_rows(n, args, |i| !is_missing(x, i) && !is_missing(y, i))?;
+    let at = args.position("x").unwrap_or(0);
+    let mut call = args.clone();
+    for name in ["data", "subset", "na.action"] {
+        call.set(name, None, at);
+    }
+    let (x, y) = (pick_rows(x, &rows)?, pick_rows(y, &rows)?);
+    call.set("x", Some(&x), at);
+    call.set("y", Some(&y), at);
+    let mut result = cortest::eval(&call, ctx)?;
+    if let Value::List(l) = &mut result {
+        set_data_name(l, &format!("{xl} and {yl}"));
+    }
+    Ok(result)
+}
+
+pub(super) fn cor_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let Some(Type::Formula {
+        response, terms, ..
+    }) = args.ty("x")
+    else {
+        return cortest::shape(args, ctx);
+    };
+    if response.is_some() {
+        return Err(args.error("x", "'formula' missing or invalid"));
+    }
+    if terms.len() != 2 {
+        return Err(args.error("x", "invalid formula"));
+    }
+    let at = args.position("x").unwrap_or(0);
+    let mut call = args.clone();
+    call.set("data", None, at);
+    call.set("x", Some(Type::num_unknown()), at);
+    call.set("y", Some(Type::num_unknown()), at);
+    cortest::shape(&call, ctx)
 }
 
 pub(super) fn kruskal_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -207,24 +280,31 @@ fn or_default_named(
         if group_names && levels.len() == 2 {
             rename_by_groups(l, &levels);
         }
-        // Where the default method's result has it: after the method, but
-        // before it in bartlett.test's.
-        let bartlett = matches!(
-            l.field("method"),
-            Some(Value::Str(m)) if m.first().is_some_and(|m| m.starts_with("Bartlett"))
-        );
-        if let Some(names) = &mut l.names {
-            if !names.iter().any(|n| n == "data.name") {
-                let at = names
-                    .iter()
-                    .position(|n| n == "method")
-                    .map_or(names.len(), |i| i + usize::from(!bartlett));
-                names.insert(at, "data.name".to_string());
-                l.items.insert(at, Value::string(&data_name));
-            }
-        }
+        set_data_name(l, &data_name);
     }
     Ok(result)
+}
+
+/// The formula method's `y$data.name <- DNAME`, where the default
+/// method's result has it: after the method, but before it in
+/// bartlett.test's.
+fn set_data_name(l: &mut crate::kernels::value::List, data_name: &str) {
+    let bartlett = matches!(
+        l.field("method"),
+        Some(Value::Str(m)) if m.first().is_some_and(|m| m.starts_with("Bartlett"))
+    );
+    if let Some(names) = &mut l.names {
+        if let Some(i) = names.iter().position(|n| n == "data.name") {
+            l.items[i] = Value::string(data_name);
+            return;
+        }
+        let at = names
+            .iter()
+            .position(|n| n == "method")
+            .map_or(names.len(), |i| i + usize::from(!bartlett));
+        names.insert(at, "data.name".to_string());
+        l.items.insert(at, Value::string(data_name));
+    }
 }
 
 /// t.test.formula's `names(y$estimate) <- paste("mean in group",
@@ -267,6 +347,53 @@ pub(super) fn frame_rows(
     let na = NaAction::of(args.get("na.action"))?;
     let keep = na.rows(picked.len(), |k| picked[k].is_some_and(&complete))?;
     Ok(keep.into_iter().map(|k| picked[k]).collect())
+}
+
+/// The columns of friedman.test.formula's and quade.test.formula's model
+/// frame: the rows `subset`
+/// picks and `na.action` keeps (the evaluator hands the formula's three
+/// variables over with R's default, `na.omit`).
+pub(super) fn block_frame(
+    args: &Args<&Value>,
+    y: &Value,
+    groups: &Value,
+    blocks: &Value,
+) -> Result<(Value, Value, Value), KernelError> {
+    let n = y.len();
+    if groups.len() != n || blocks.len() != n {
+        return Err(KernelError::new(
+            "'y', 'groups' and 'blocks' must have the same length",
+        ));
+    }
+    let rows = frame_rows(n, args, |i| {
+        !is_missing(y, i) && !is_missing(groups, i) && !is_missing(blocks, i)
+    })?;
+    Ok((
+        pick_rows(y, &rows)?,
+        pick_rows(groups, &rows)?,
+        pick_rows(blocks, &rows)?,
+    ))
+}
+
+/// Whether element `i` of a model frame's variable is NA.
+fn is_missing(v: &Value, i: usize) -> bool {
+    match crate::kernels::names::bare(v) {
+        Value::Factor(f) => f.codes[i].is_none(),
+        Value::Str(s) => s[i] == "NA",
+        Value::Bool(b) => b[i].is_none(),
+        Value::Num(x) => x[i].is_nan(),
+        Value::Mat(m) => m.as_slice()[i].is_nan(),
+        _ => false,
+    }
+}
+
+/// `v[rows]`: the model frame's rows of a variable, a `None` row NA.
+fn pick_rows(v: &Value, rows: &[Option<usize>]) -> Result<Value, KernelError> {
+    let at: Vec<f64> = rows
+        .iter()
+        .map(|r| r.map_or(f64::NAN, |i| (i + 1) as f64))
+        .collect();
+    crate::kernels::index::index(v, &[Some(Value::Num(at))])
 }
 
 /// The response and its groups in the model frame's rows

@@ -109,39 +109,6 @@ fn design(y: &Value, groups: &Value, blocks: &Value) -> Result<DMatrix<f64>, Ker
     Ok(m)
 }
 
-/// The columns of friedman.test.formula's model frame: the rows `subset`
-/// picks and `na.action` keeps (the evaluator hands the formula's three
-/// variables over with R's default, `na.omit`).
-fn frame(
-    args: &Args<&Value>,
-    y: &Value,
-    groups: &Value,
-    blocks: &Value,
-) -> Result<(Value, Value, Value), KernelError> {
-    let n = y.len();
-    if groups.len() != n || blocks.len() != n {
-        return Err(KernelError::new(
-            "'y', 'groups' and 'blocks' must have the same length",
-        ));
-    }
-    let missing = |v: &Value, i: usize| match v {
-        Value::Factor(f) => f.codes[i].is_none(),
-        Value::Str(s) => s[i] == "NA",
-        other => other.as_f64_slice().is_some_and(|x| x[i].is_nan()),
-    };
-    let rows = super::formula::frame_rows(n, args, |i| {
-        !missing(y, i) && !missing(groups, i) && !missing(blocks, i)
-    })?;
-    let pick = |v: &Value| -> Result<Value, KernelError> {
-        let at: Vec<f64> = rows
-            .iter()
-            .map(|r| r.map_or(f64::NAN, |i| (i + 1) as f64))
-            .collect();
-        crate::kernels::index::index(v, &[Some(Value::Num(at))])
-    };
-    Ok((pick(y)?, pick(groups)?, pick(blocks)?))
-}
-
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let built;
     let m = match args.get("y") {
@@ -149,7 +116,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         Some(y @ (Value::Num(_) | Value::Bool(_))) => {
             match (args.get("groups"), args.get("blocks")) {
                 (Some(g), Some(b)) if args.has("subset") || args.has("na.action") => {
-                    let (y, g, b) = frame(args, y, g, b)?;
+                    let (y, g, b) = super::formula::block_frame(args, y, g, b)?;
                     built = design(&y, &g, &b)?;
                     &built
                 }

@@ -24,6 +24,11 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 }
 
 pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    if !args.has("y") {
+        return Err(KernelError::new(
+            "argument \"y\" is missing, with no default",
+        ));
+    }
     let alt = alternative(args)?;
     let x: Vec<f64> = data(args, "x", "'x' must be numeric")?
         .into_iter()

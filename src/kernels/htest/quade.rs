@@ -15,6 +15,9 @@ use nalgebra::DMatrix;
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("y") {
         None | Some(Type::Any) | Some(Type::Mat { .. }) => {}
+        // `y ~ groups | blocks` in `data`: the evaluator hands the three
+        // columns to the default method.
+        Some(Type::Formula { .. }) if args.has("data") || args.has("groups") => {}
         Some(t) if t.is_numeric() => {
             for name in ["groups", "blocks"] {
                 if !args.has(name) {
@@ -94,7 +97,12 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             let b = args.get("blocks").ok_or_else(|| {
                 KernelError::new("argument \"blocks\" is missing, with no default")
             })?;
-            built = design(y, g, b)?;
+            built = if args.has("subset") || args.has("na.action") {
+                let (y, g, b) = super::formula::block_frame(args, y, g, b)?;
+                design(&y, &g, &b)?
+            } else {
+                design(y, g, b)?
+            };
             &built
         }
         Some(v) => {
