@@ -135,12 +135,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             .as_scalar()
             .ok_or_else(|| err("argument 'length.out' must be of length 1"))?,
     };
-    if !(n_freq >= 0.0) || n_freq > 1e7 {
-        return Err(err(if n_freq > 1e7 {
-            "flowcast's spec.ar takes an 'n.freq' up to 1e7"
-        } else {
-            "'length.out' must be a non-negative number"
-        }));
+    if n_freq.is_nan() || n_freq < 0.0 {
+        return Err(err("'length.out' must be a non-negative number"));
+    }
+    if n_freq > 1e7 {
+        return Err(err("flowcast's spec.ar takes an 'n.freq' up to 1e7"));
     }
     let freq = super::data::seq_spaced(0.0, 0.5, n_freq.ceil() as usize)?;
     let p = order as usize;
