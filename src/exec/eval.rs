@@ -1478,9 +1478,12 @@ fn call_traced(
                 || crate::kernels::na_action::keeps_fit(func, v)
                 // aggregate.ts: R dispatches on the series' class.
                 || (func == "aggregate" && crate::kernels::ts::tsp_of(v).is_some())
-                // ar's residuals and frequency are x's tsp; only a series
+                // ar's residuals and frequency (spec.ar's) are x's tsp; only a series
                 // is kept whole, so the rest stays as other kernels see it.
-                || (func == "ar" && crate::kernels::ts::tsp_of(v).is_some())
+                || (matches!(func, "ar" | "ar.yw" | "ar.burg" | "ar.ols" | "ar.mle" | "spec.ar")
+                    && crate::kernels::ts::tsp_of(v).is_some())
+                // spec.ar reads a fit's fields as they are.
+                || (func == "spec.ar" && crate::kernels::ar::is_ar(Some(v)))
                 // predict.HoltWinters dates its forecasts by the fit's tsp.
                 || (func == "predict" && crate::kernels::holt_winters::is_holt_winters(Some(v)))
                 // An mlm's coefficient, residual and fitted matrices carry

@@ -9,8 +9,10 @@
 //! which R takes from the call, are added by the evaluator. R evaluates
 //! the text of `series` again to forecast without `newdata`; a step sees
 //! only the steps it names, so the fit carries the series itself as a
-//! last field of its own, `series.x`. R's other methods (ols, mle) and
-//! multivariate series are refused.
+//! last field of its own, `series.x`. `ar.yw` and `ar.burg` are R's
+//! generics on one series; `method = "ols"` and `ar.ols` are in
+//! ar_ols.rs. R's ar.mle, which fits by arima0, and multivariate series
+//! are refused.
 
 use nalgebra::DMatrix;
 
@@ -20,21 +22,87 @@ use super::arith::matmul;
 use super::value::{List, Value, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, DOTS};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "ar",
-    params: &[
-        req("x"),
-        opt("aic"),
-        opt("order.max"),
-        opt("method"),
-        opt("na.action"),
-        opt("series"),
-        DOTS,
-    ],
-    random: false,
-    shape,
-    eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "ar",
+        params: &[
+            req("x"),
+            opt("aic"),
+            opt("order.max"),
+            opt("method"),
+            opt("na.action"),
+            opt("series"),
+            DOTS,
+        ],
+        random: false,
+        shape,
+        eval,
+    },
+    // R's generics ar.yw and ar.burg dispatch to their default methods
+    // for a vector or ts, whose formals these are.
+    Kernel {
+        name: "ar.yw",
+        params: &[
+            req("x"),
+            opt("aic"),
+            opt("order.max"),
+            opt("na.action"),
+            opt("demean"),
+            opt("series"),
+            DOTS,
+        ],
+        random: false,
+        shape,
+        eval: eval_yw,
+    },
+    Kernel {
+        name: "ar.burg",
+        params: &[
+            req("x"),
+            opt("aic"),
+            opt("order.max"),
+            opt("na.action"),
+            opt("demean"),
+            opt("series"),
+            opt("var.method"),
+            DOTS,
+        ],
+        random: false,
+        shape,
+        eval: eval_burg,
+    },
+    Kernel {
+        name: "ar.ols",
+        params: &[
+            req("x"),
+            opt("aic"),
+            opt("order.max"),
+            opt("na.action"),
+            opt("demean"),
+            opt("intercept"),
+            opt("series"),
+            DOTS,
+        ],
+        random: false,
+        shape: super::ar_ols::shape,
+        eval: eval_ols,
+    },
+    Kernel {
+        name: "ar.mle",
+        params: &[
+            req("x"),
+            opt("aic"),
+            opt("order.max"),
+            opt("na.action"),
+            opt("demean"),
+            opt("series"),
+            DOTS,
+        ],
+        random: false,
+        shape,
+        eval: eval_mle,
+    },
+];
 
 const METHODS: &[&str] = &["yule-walker", "burg", "ols", "mle", "yw"];
 
@@ -42,7 +110,7 @@ const METHODS: &[&str] = &["yule-walker", "burg", "ols", "mle", "yw"];
 /// Toeplitz system of autocovariances `r` with right-hand side `g`; row l
 /// of `f` holds the order-l coefficients and `var` each order's
 /// innovations variance. 1-based, as the Fortran.
-fn eureka(lr: usize, r: &[f64], g: &[f64]) -> (DMatrix<f64>, Vec<f64>) {
+pub(super) fn eureka(lr: usize, r: &[f64], g: &[f64]) -> (DMatrix<f64>, Vec<f64>) {
     // r(1..lr+1), g(1..lr+1), f(1..lr, 1..lr), var(1..lr), a(1..lr)
     let r = |i: usize| r[i - 1];
     let g = |i: usize| g[i - 1];
@@ -94,8 +162,8 @@ fn eureka(lr: usize, r: &[f64], g: &[f64]) -> (DMatrix<f64>, Vec<f64>) {
 }
 
 /// A TRUE/FALSE argument R tests with `if`.
-fn flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelError> {
-    match args.get(name) {
+fn flag(v: Option<&Value>, default: bool) -> Result<bool, KernelError> {
+    match v {
         None => Ok(default),
         Some(v) => match v.as_flag() {
             Some(b) => Ok(b),
@@ -105,37 +173,145 @@ fn flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelEr
     }
 }
 
+/// An option of the method: its own formal, or (through `ar`'s `...`)
+/// an argument by that name.
+fn option<'a>(args: &'a Args<&Value>, name: &str) -> Option<&'a Value> {
+    args.get_if_formal(name)
+        .or_else(|| args.dots().find(|(n, _)| *n == Some(name)).map(|(_, v)| v))
+}
+
+/// A TRUE/FALSE option R tests with `if`.
+fn option_flag(args: &Args<&Value>, name: &str, default: bool) -> Result<bool, KernelError> {
+    flag(option(args, name), default)
+}
+
 fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let method = match_arg(args.get("method"), METHODS)?;
-    let burg = method == "burg";
-    if !matches!(method, "yule-walker" | "yw" | "burg") {
-        return Err(KernelError::new(format!(
-            "flowcast's ar has only methods \"yule-walker\" and \"burg\" (R's \"{method}\" is not ported)"
-        )));
+    match match_arg(args.get("method"), METHODS)? {
+        "burg" => fit(args, true),
+        "ols" => fit_ols(args),
+        "mle" => refuse_mle(),
+        _ => fit(args, false),
     }
+}
+
+fn eval_yw(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    fit(args, false)
+}
+
+fn eval_burg(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    fit(args, true)
+}
+
+fn eval_ols(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    fit_ols(args)
+}
+
+fn eval_mle(_: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    refuse_mle()
+}
+
+/// R's ar.mle fits each order by `arima0` (arima.c's arma0 with its own
+/// starting values and optimiser), which flowcast does not have.
+fn refuse_mle() -> Result<Value, KernelError> {
+    Err(KernelError::new(
+        "flowcast's ar has no method \"mle\": R's ar.mle fits every order by arima0, which flowcast does not port (use method \"ols\", \"burg\" or \"yule-walker\", or arima(x, order = c(p, 0, 0), method = \"ML\"))",
+    ))
+}
+
+fn fit_ols(args: &Args<&Value>) -> Result<Value, KernelError> {
     if args.has("na.action") {
         return Err(KernelError::new(
             "flowcast's ar takes only R's default na.action (na.fail)",
         ));
     }
-    let mut demean = true;
-    let mut var_method = 1.0;
-    for (name, v) in args.dots() {
-        if name == Some("demean") {
-            demean = match v.as_flag() {
-                Some(b) => b,
-                None => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
-            };
-        }
-        if burg && name == Some("var.method") {
-            var_method = match v.as_scalar() {
-                Some(m) if !m.is_nan() => m,
-                _ => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
-            };
-        }
-    }
+    let demean = option_flag(args, "demean", true)?;
+    let order_max = match args.get("order.max") {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_f64_slice().as_deref() {
+            Some([o, ..]) => Some(*o),
+            _ => return Err(KernelError::new("argument is of length zero")),
+        },
+    };
+    let o = super::ar_ols::Options {
+        aic: flag(args.get("aic"), true)?,
+        order_max,
+        demean,
+        intercept: option_flag(args, "intercept", demean)?,
+    };
     let xtsp = args.get("x").and_then(super::ts::tsp_of);
-    let mut x = series_matrix(args.get("x"), false)?;
+    let mut fields = super::ar_ols::ar_ols(args.get("x"), xtsp, &o)?;
+    fields.push((SERIES_X, given_series(args, xtsp)));
+    Ok(Value::List(List::record("ar", fields)))
+}
+
+/// `x` as given, with its tsp: the fit's copy of its series.
+fn given_series(args: &Args<&Value>, xtsp: Option<[f64; 3]>) -> Value {
+    let given = args.get("x").map(super::names::bare).cloned();
+    match (given, xtsp) {
+        (Some(v), Some(t)) => super::ts::with_tsp(v, t),
+        (Some(v), None) => v,
+        (None, _) => Value::Null,
+    }
+}
+
+/// `ar.yw.default` (or `ar.burg.default` when `burg`) of one series.
+fn fit(args: &Args<&Value>, burg: bool) -> Result<Value, KernelError> {
+    if args.has("na.action") {
+        return Err(KernelError::new(
+            "flowcast's ar takes only R's default na.action (na.fail)",
+        ));
+    }
+    let demean = match option(args, "demean") {
+        None => true,
+        Some(v) => match v.as_flag() {
+            Some(b) => b,
+            None => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
+        },
+    };
+    let var_method = match option(args, "var.method") {
+        Some(v) if burg => match v.as_scalar() {
+            Some(m) if !m.is_nan() => m,
+            _ => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
+        },
+        _ => 1.0,
+    };
+    let o = Fit {
+        burg,
+        aic: args.get("aic"),
+        order_max: args.get("order.max"),
+        demean,
+        var_method,
+    };
+    let xtsp = args.get("x").and_then(super::ts::tsp_of);
+    let mut fields = fit_series(args.get("x"), xtsp, &o)?;
+    fields.push((SERIES_X, given_series(args, xtsp)));
+    Ok(Value::List(List::record("ar", fields)))
+}
+
+/// What `ar.yw.default` (or `ar.burg.default` when `burg`) reads besides
+/// `x`; `aic` and `order.max` as given, read where R reads them.
+pub(super) struct Fit<'a> {
+    pub burg: bool,
+    pub aic: Option<&'a Value>,
+    pub order_max: Option<&'a Value>,
+    pub demean: bool,
+    pub var_method: f64,
+}
+
+/// The fields of the fit of the series `xv` (dated by `xtsp`), less the
+/// copy of the series.
+pub(super) fn fit_series(
+    xv: Option<&Value>,
+    xtsp: Option<[f64; 3]>,
+    o: &Fit,
+) -> Result<Vec<(&'static str, Value)>, KernelError> {
+    let Fit {
+        burg,
+        demean,
+        var_method,
+        ..
+    } = *o;
+    let mut x = series_matrix(xv, false)?;
     if x.ncols() > 1 {
         return Err(KernelError::new(
             "flowcast's ar takes one series (R's multivariate Yule-Walker is not ported)",
@@ -150,7 +326,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     };
     let n_used = x.nrows();
     let n_obs = x.iter().filter(|v| !v.is_nan()).count();
-    let order_max = match args.get("order.max") {
+    let order_max = match o.order_max {
         None | Some(Value::Null) => {
             (n_obs as f64 - 1.0).min((10.0 * (n_obs as f64).log10()).floor())
         }
@@ -173,7 +349,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         }));
     }
     let order_max = order_max as usize;
-    let aic = flag(args, "aic", true)?;
+    let aic = flag(o.aic, true)?;
     let (coefs, var_pred) = if burg {
         let (coefs, var1, var2) = burg_c(x.as_slice(), order_max);
         let var_pred = if var_method == 1.0 { var1 } else { var2 };
@@ -278,14 +454,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         let s = var_pred / n;
         fields.push(("asy.var.coef", Value::Mat(inv.map(|v| s * v))));
     }
-    let given = args.get("x").map(super::names::bare).cloned();
-    let given = match (given, xtsp) {
-        (Some(v), Some(t)) => super::ts::with_tsp(v, t),
-        (Some(v), None) => v,
-        (None, _) => Value::Null,
-    };
-    fields.push((SERIES_X, given));
-    Ok(Value::List(List::record("ar", fields)))
+    Ok(fields)
 }
 
 /// The fit's own copy of its series: what `predict` reads without
@@ -471,6 +640,9 @@ pub(crate) fn predict(
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if let Some(t @ (Type::Str { .. } | Type::Bool { .. })) = args.ty("x") {
         return Err(args.error("x", format!("'x' must be numeric, not {}", t.describe())));
+    }
+    if args.get_if_formal("method").and_then(Type::const_str) == Some("ols") {
+        return Ok(super::ar_ols::record());
     }
     let s = || Type::Str {
         len: Some(1),

@@ -100,8 +100,16 @@ fn note(name: &str) -> Option<&'static str> {
             " (FUN's values of unequal lengths, which R keeps as a list column, are refused; a time series is aggregate.ts's, `nfrequency` or `ndeltat` named)",
         ),
         "ar" => Some(
-            " (one series, method \"yule-walker\" or \"burg\"; \"ols\", \"mle\" and multivariate series are refused; the fit keeps its series as `series.x`, which `predict(fit, n.ahead)` reads where R evaluates `series` again)",
+            " (one series, method \"yule-walker\", \"burg\" or \"ols\" (whose `ar` is a vector, not R's order x 1 x 1 array); \"mle\", which R fits by arima0, and multivariate series are refused; the fit keeps its series as `series.x`, which `predict(fit, n.ahead)` reads where R evaluates `series` again)",
         ),
+        "spec.ar" => Some(
+            " (of one series or an ar fit of one; draws nothing: R's value with `plot = FALSE`)",
+        ),
+        "ar.yw" | "ar.burg" => Some(" (one series: the default method, as `ar`'s)"),
+        "ar.ols" => Some(
+            " (one series; its `ar` and `asy.se.coef$ar` are vectors, not R's order x 1 x 1 arrays; a matrix of series is refused)",
+        ),
+        "ar.mle" => Some(" (refused: R fits each order by arima0, which flowcast does not port)"),
         "ts.union" | "ts.intersect" => Some(" (`dframe = FALSE` only)"),
         "glm.fit" => Some(
             " (R's list without `R`, whose triangle is in `qr`; a vector `y` and finite data; `start`, `etastart`, `mustart`, `offset` and `control` are refused, and so are negative weights, which R's glm.fit takes)",

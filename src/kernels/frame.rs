@@ -78,6 +78,9 @@ const TAKES_MATRIX: &[&str] = &[
     "acf",
     "pacf",
     "ar",
+    "ar.yw",
+    "ar.burg",
+    "ar.ols",
     "cov.wt",
 ];
 

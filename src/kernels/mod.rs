@@ -29,8 +29,10 @@ pub mod width;
 pub mod work;
 
 mod acf;
+mod acf2ar;
 mod all_equal;
 pub(crate) mod ar;
+mod ar_ols;
 pub(crate) mod arith;
 pub mod arrays;
 mod as_list;
@@ -130,6 +132,7 @@ mod scoping;
 mod sizes;
 mod smooth;
 mod smooth_spline;
+mod spec_ar;
 mod special;
 mod spectrum;
 mod spline;
@@ -441,6 +444,8 @@ pub fn registry() -> &'static Registry {
             wilcoxon::KERNELS,
             acf::KERNELS,
             ar::KERNELS,
+            acf2ar::KERNELS,
+            spec_ar::KERNELS,
             power::KERNELS,
             birthday::KERNELS,
             class::KERNELS,

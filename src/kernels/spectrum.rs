@@ -267,7 +267,7 @@ fn spectrum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErro
         };
         if given == "ar" {
             return Err(err(
-                "flowcast's spectrum has method \"pgram\" only (spec.ar is not there yet)",
+                "flowcast's spectrum has method \"pgram\" only (call spec.ar for R's method \"ar\")",
             ));
         }
     }

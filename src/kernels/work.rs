@@ -1290,6 +1290,39 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
             let lags = if function == "ccf" { 2.0 * lags } else { lags };
             ACF * n * (lags + 1.0) * cols * cols + lags * lags
         }
+        // ar fits every order up to order.max (10·log10(n) by default):
+        // Yule-Walker from the autocovariances by Levinson's recursion,
+        // Burg by a pass over the series per order, least squares by a
+        // crossproduct of the n × (m + 1) lags and a solve per order m.
+        "ar" | "ar.yw" | "ar.burg" | "ar.ols" | "ar.mle" => {
+            let (n, cols) = arg_dims(args, "x");
+            let n = n.max(1.0);
+            let default_order = (n - 1.0).min((10.0 * n.log10()).floor()).max(0.0);
+            let p = scalar_arg(args, "order.max", default_order).clamp(0.0, n);
+            let method = match function {
+                "ar" => args.get("method").and_then(Type::const_str),
+                f => f.strip_prefix("ar."),
+            };
+            let fit = match method {
+                Some("ols") => GEMM * n * (p + 1.0).powi(3) / 3.0 + SOLVE * (p + 1.0).powi(4) / 6.0,
+                Some("burg") => 6.0 * PER_ELEMENT * n * p,
+                _ => ACF * n * (p + 1.0) + p * p,
+            };
+            fit * cols.max(1.0) + PER_ELEMENT * n * (p + 1.0)
+        }
+        // The ar fit (as ar's, its order.max the order when given) and a
+        // sine and cosine per frequency and lag.
+        "spec.ar" => {
+            let n = args.get("x").map_or(0.0, elements).max(1.0);
+            let p = scalar_arg(args, "order", (10.0 * n.log10()).floor().max(1.0));
+            let freqs = scalar_arg(args, "n.freq", 500.0).max(0.0);
+            ACF * n * (p + 1.0) + 2.0 * PER_TRANSCENDENTAL * freqs * p
+        }
+        // Levinson's recursion: a pass over the lower orders per order.
+        "acf2AR" => {
+            let n = args.get("acf").map_or(0.0, elements);
+            PER_ELEMENT * n * n
+        }
         // The step-down and step-up methods order the p-values and undo
         // the order (two sorts); Hommel's compares every pair.
         "p.adjust" => {

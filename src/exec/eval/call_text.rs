@@ -103,6 +103,29 @@ const FIELDS: &[Field] = &[
         text: Text::Deparse("x"),
         at: At::After("method", 1),
     },
+    // spec.ar of a series: deparse1(substitute(x)); of a fit, the fit's.
+    Field {
+        class: "spec",
+        only: Some("spec.ar"),
+        name: "series",
+        text: Text::Deparse("x"),
+        at: At::After("n.used", 1),
+    },
+    // The generics' match.call() is their default method's.
+    Field {
+        class: "ar",
+        only: Some("ar.yw"),
+        name: "call",
+        text: Text::Call(Some("ar.yw.default")),
+        at: At::After("series", 2),
+    },
+    Field {
+        class: "ar",
+        only: Some("ar.burg"),
+        name: "call",
+        text: Text::Call(Some("ar.burg.default")),
+        at: At::After("series", 2),
+    },
     // After the series and its frequency.
     Field {
         class: "ar",
