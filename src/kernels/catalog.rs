@@ -118,6 +118,9 @@ fn note(name: &str) -> Option<&'static str> {
         "model.response" | "model.extract" | "model.offset" => Some(
             " (of a data frame model.frame made: with no `terms` attribute to read, the response is its first column and the offsets its columns `(offset)` and `offset(…)`; `model.extract`'s component is given as a string)",
         ),
+        "dummy.coef" => Some(
+            " (of lm, glm and aov fits whose terms are numeric variables and factor main effects under treatment contrasts: R's \"dummy_coef\" list; interactions are refused)",
+        ),
         "family" => Some(
             " (of a glm or lm fit: R's family object reduced to its `family` and `link` names; its functions are not kept)",
         ),

@@ -325,7 +325,10 @@ pub(super) fn numbers(v: &Value, what: impl Fn() -> String) -> Result<Vec<f64>, 
 
 /// The rows `subset` selects, as `[.data.frame` selects them: `None` for
 /// an NA or out-of-range row, which then holds NAs and is dropped.
-pub(super) fn subset_rows(n: usize, subset: Option<&Value>) -> Result<Vec<Option<usize>>, KernelError> {
+pub(super) fn subset_rows(
+    n: usize,
+    subset: Option<&Value>,
+) -> Result<Vec<Option<usize>>, KernelError> {
     let Some(s) = subset.filter(|s| !matches!(s, Value::Null)) else {
         return Ok((0..n).map(Some).collect());
     };

@@ -71,18 +71,12 @@ const MATRIX_VARIABLE: &str =
 
 fn frame_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("formula") {
-        None | Some(Type::Any | Type::Formula { .. } | Type::Record { .. }) => {}
-        Some(t) => {
-            return Err(args.error(
-                "formula",
-                format!(
-                    "flowcast's model.frame() takes a formula or a model fitted by lm() or glm(), not {}",
-                    t.describe()
-                ),
-            ))
+        None | Some(Type::Any | Type::Formula { .. } | Type::Record { .. } | Type::List { .. }) => {
+            Ok(Type::Any)
         }
+        // model.frame.default's `terms(formula)` of anything else.
+        Some(_) => Err(args.error("formula", "invalid formula")),
     }
-    Ok(Type::Any)
 }
 
 fn frame_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -218,7 +212,7 @@ fn of_formula(
     let rows: Vec<Option<usize>> = match na {
         NaAction::Pass => chosen,
         NaAction::Fail => {
-            if !chosen.iter().all(|r| complete(r)) {
+            if !chosen.iter().all(&complete) {
                 return Err(KernelError::new("missing values in object"));
             }
             chosen
@@ -349,16 +343,12 @@ fn of_fit(l: &List) -> Result<Value, KernelError> {
         names.push("(weights)".to_string());
         items.push(pick(bare(w), &rows)?);
     }
-    Ok(frame(
-        names,
-        items,
-        super::row_names::picked(data, &rows),
-    ))
+    Ok(frame(names, items, super::row_names::picked(data, &rows)))
 }
 
 /// The frame argument of the readers: R's `attr(data, "terms")` is
 /// NULL for anything else, and `if (NULL)` fails.
-fn model_frame<'a>(v: Option<&'a Value>) -> Result<&'a List, KernelError> {
+fn model_frame(v: Option<&Value>) -> Result<&List, KernelError> {
     match v.map(bare) {
         Some(Value::List(l)) if l.class.as_deref() == Some(super::frame::CLASS) => Ok(l),
         _ => Err(KernelError::new("argument is of length zero")),
@@ -370,9 +360,7 @@ fn model_frame<'a>(v: Option<&'a Value>) -> Result<&'a List, KernelError> {
 fn named_by_rows(l: &List, v: Value) -> Value {
     let rows = super::row_names::labels(l);
     match v {
-        Value::Num(_) | Value::Str(_) | Value::Bool(_) if v.len() == rows.len() => {
-            named(v, rows)
-        }
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) if v.len() == rows.len() => named(v, rows),
         v => v,
     }
 }
@@ -385,17 +373,15 @@ fn response(l: &List, ty: &str) -> Result<Value, KernelError> {
     };
     let v = match (ty, bare(v)) {
         ("any", v) | ("numeric", v @ Value::Factor(_)) => v.clone(),
-        ("numeric" | "double", Value::Bool(b)) => Value::Num(
-            b.iter()
-                .map(|b| super::value::logical_f64(*b))
-                .collect(),
-        ),
+        ("numeric" | "double", Value::Bool(b)) => {
+            Value::Num(b.iter().map(|b| super::value::logical_f64(*b)).collect())
+        }
         ("numeric" | "double", v @ Value::Num(_)) => v.clone(),
         ("numeric" | "double", v) => {
             return Err(KernelError::new(format!(
-                "flowcast's model.response() makes a number of a numeric or logical response, not {}",
-                v.type_name()
-            )))
+            "flowcast's model.response() makes a number of a numeric or logical response, not {}",
+            v.type_name()
+        )))
         }
         _ => return Err(KernelError::new("invalid response type")),
     };
@@ -483,14 +469,13 @@ fn extract_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 /// column `(component)`, named by the frame's rows when it has one
 /// element a row.
 fn extract_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let component = match args.get("component").map(bare) {
-        Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
-        _ => {
-            return Err(KernelError::new(
+    let component =
+        match args.get("component").map(bare) {
+            Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+            _ => return Err(KernelError::new(
                 "flowcast's model.extract() takes the component's name as a string (\"response\")",
-            ))
-        }
-    };
+            )),
+        };
     let frame = args.get("frame");
     let v = match component.as_str() {
         "response" => return response(model_frame(frame)?, "any"),

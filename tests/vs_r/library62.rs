@@ -3,8 +3,8 @@
 //! unused factor levels kept or dropped) and of lm, glm and aov fits
 //! (na.exclude among them), model.response, model.weights, model.offset
 //! and model.extract of a frame, weights (prior and working), case.names,
-//! variable.names and effects of fits with aliased and zero-weight cases,
-//! family, make.link and glm.control. The workflow
+//! variable.names, effects and dummy.coef of fits with aliased and
+//! zero-weight cases, family, make.link and glm.control. The workflow
 //! tests/fixtures/workflows/library62.toml runs, and every step must
 //! agree with what R computed for the same expression
 //! (tests/fixtures/r/library62.R wrote library62.json). What R refuses,
@@ -34,6 +34,18 @@ fn flowcast_refusals_say_why() {
     common::assert_refused_saying(
         d,
         &[
+            (
+                "a = 'model.frame(y ~ x, data = 3)'",
+                "'data' must be a data frame or a named list",
+            ),
+            (
+                "a = 'dummy.coef(lm(y ~ x * o, data = d))'",
+                "takes main effects only, not the interaction `x:o`",
+            ),
+            (
+                "a = 'dummy.coef(lm(y ~ log(x), data = d))'",
+                "takes numeric terms that are variables, not `log(x)`",
+            ),
             (
                 "a = 'model.frame(y ~ poly(x, 2), data = d)'",
                 "a data frame column of it cannot be a matrix",
@@ -73,6 +85,8 @@ fn odd_inputs_do_not_panic() {
         "family(X)",
         "make.link(X)",
         "glm.control(X)",
+        "dummy.coef(X)",
+        "dummy.coef(m, use.na = X)",
     ];
     common::assert_odd_inputs_do_not_panic(before, &calls, common::ODD_VALUES);
 }

@@ -81,9 +81,9 @@ pub(super) fn effects_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
 /// the first `rank` of them unless `full`.
 pub(super) fn variable_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let full = flag(args, "full")?;
-    let object = args.get("object").ok_or_else(|| {
-        KernelError::new("argument \"object\" is missing, with no default")
-    })?;
+    let object = args
+        .get("object")
+        .ok_or_else(|| KernelError::new("argument \"object\" is missing, with no default"))?;
     if Fit::from_value(bare(object)).is_none() {
         // variable.names.default: colnames(object).
         return match bare(object) {
@@ -93,7 +93,10 @@ pub(super) fn variable_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Va
             Value::Null | Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => {
                 Ok(Value::Null)
             }
-            _ => Err(super::fit::not_a_model("variable.names", object.type_name())),
+            _ => Err(super::fit::not_a_model(
+                "variable.names",
+                object.type_name(),
+            )),
         };
     }
     let fit = Fit::from_arg(args, "object", "variable.names")?;

@@ -860,10 +860,19 @@ pub(super) fn glm_fit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
 
 /// `glm.control(epsilon, maxit, trace)`: its arguments as a list, after
 /// R's checks (stats/R/glm.R).
-pub(super) fn control_eval(args: &Args<&Value>, _: &mut super::super::Ctx) -> Result<Value, KernelError> {
-    let epsilon = args.get("epsilon").map_or(Value::scalar(1e-8), |v| crate::kernels::names::bare(v).clone());
-    let maxit = args.get("maxit").map_or(Value::scalar(25.0), |v| crate::kernels::names::bare(v).clone());
-    let trace = args.get("trace").map_or(Value::flag(false), |v| crate::kernels::names::bare(v).clone());
+pub(super) fn control_eval(
+    args: &Args<&Value>,
+    _: &mut super::super::Ctx,
+) -> Result<Value, KernelError> {
+    let epsilon = args.get("epsilon").map_or(Value::scalar(1e-8), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
+    let maxit = args.get("maxit").map_or(Value::scalar(25.0), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
+    let trace = args.get("trace").map_or(Value::flag(false), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
     // `if(!is.numeric(x) || x <= 0) stop(...)`: an NA leaves `if` no
     // answer; a vector is judged by its first element.
     let check = |v: &Value, message: &str| match v {

@@ -7,6 +7,7 @@
 mod accessors;
 mod anova;
 mod aov;
+mod dummy_coef;
 mod effects;
 mod family;
 mod fit;
@@ -248,7 +249,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "weights",
-        params: &[req("object"), DOTS, opt("type")],
+        params: &[req("object"), opt("type"), DOTS],
         random: false,
         shape: weights::weights_shape,
         eval: weights::weights_eval,
@@ -268,8 +269,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: effects::variable_names_eval,
     },
     Kernel {
+        name: "dummy.coef",
+        params: &[req("object"), opt("use.na"), DOTS],
+        random: false,
+        shape: dummy_coef::dummy_coef_shape,
+        eval: dummy_coef::dummy_coef_eval,
+    },
+    Kernel {
         name: "effects",
-        params: &[req("object"), DOTS, opt("set.sign")],
+        params: &[req("object"), opt("set.sign"), DOTS],
         random: false,
         shape: effects::shape,
         eval: effects::effects_eval,
@@ -644,7 +652,11 @@ fn family_of_eval(args: &Args<&Value>, _: &mut super::Ctx) -> Result<Value, Kern
         Some(Value::Null) => "NULL".to_string(),
         Some(Value::List(l)) => l.class.clone().unwrap_or_else(|| "list".to_string()),
         Some(v) => v.type_name().to_string(),
-        None => return Err(KernelError::new("argument \"object\" is missing, with no default")),
+        None => {
+            return Err(KernelError::new(
+                "argument \"object\" is missing, with no default",
+            ))
+        }
     };
     Err(KernelError::new(format!(
         "no applicable method for 'family' applied to an object of class \"{class}\""

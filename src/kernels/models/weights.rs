@@ -49,9 +49,9 @@ fn not_a_fit(func: &str, v: &Value) -> Option<KernelError> {
 }
 
 pub(super) fn weights_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
-    let object = args.get("object").ok_or_else(|| {
-        KernelError::new("argument \"object\" is missing, with no default")
-    })?;
+    let object = args
+        .get("object")
+        .ok_or_else(|| KernelError::new("argument \"object\" is missing, with no default"))?;
     if let Some(fit) = Fit::from_value(bare(object)) {
         let ty = match fit.kind {
             Kind::Lm => "prior",
@@ -85,9 +85,9 @@ pub(super) fn case_names_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value,
             .as_flag()
             .ok_or_else(|| KernelError::new("missing value where TRUE/FALSE needed"))?,
     };
-    let object = args.get("object").ok_or_else(|| {
-        KernelError::new("argument \"object\" is missing, with no default")
-    })?;
+    let object = args
+        .get("object")
+        .ok_or_else(|| KernelError::new("argument \"object\" is missing, with no default"))?;
     if let Some(e) = not_a_fit("case.names", object) {
         return Err(e);
     }
