@@ -320,7 +320,8 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         // friedman.test(y ~ groups | blocks, data): its first formal is y.
         "friedman.test" | "quade.test" => Some("groups"),
         "lm" | "aov" | "manova" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
-        | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "replications" => None,
+        | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "model.frame"
+        | "replications" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;

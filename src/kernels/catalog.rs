@@ -120,6 +120,21 @@ fn note(name: &str) -> Option<&'static str> {
         "add1" => Some(
             " (of lm and glm fits, `scope` a formula or term labels: R's table with its columns and row names, without the heading R prints; `x` is not read)",
         ),
+        "model.frame" => Some(
+            " (without R's `terms` and `na.action` attributes, which flowcast's data frames do not hold; matrix variables such as `poly(x, 2)` are refused; of an lm, aov or glm fit made with `data =`: rebuilt from that data at the rows the fit kept, a fit with an offset refused)",
+        ),
+        "model.response" | "model.extract" | "model.offset" => Some(
+            " (of a data frame model.frame made: with no `terms` attribute to read, the response is its first column and the offsets its columns `(offset)` and `offset(…)`; `model.extract`'s component is given as a string)",
+        ),
+        "dummy.coef" => Some(
+            " (of lm, glm and aov fits whose terms are numeric variables and factor main effects under treatment contrasts: R's \"dummy_coef\" list; interactions are refused)",
+        ),
+        "family" => Some(
+            " (of a glm or lm fit: R's family object reduced to its `family` and `link` names; its functions are not kept)",
+        ),
+        "make.link" => Some(
+            " (R's \"link-glm\" object reduced to its `name`; its functions are not kept)",
+        ),
         "update" => Some(
             " (of a formula: R's update.formula, simplified as R returns it; of an lm or glm fit made with `data =`: refitted on every row of that data with its weights and family; other arguments and `evaluate = FALSE` are refused)",
         ),

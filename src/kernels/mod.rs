@@ -98,6 +98,7 @@ mod margins;
 mod match_arg;
 mod medpolish;
 mod merge;
+pub mod model_frame;
 pub mod model_matrix;
 pub(crate) mod models;
 mod modify_list;
@@ -391,6 +392,7 @@ pub fn registry() -> &'static Registry {
             htest::KERNELS,
             htest::simulate::KERNELS,
             lm::KERNELS,
+            model_frame::KERNELS,
             models::KERNELS,
             models::self_start::KERNELS,
             frame::KERNELS,

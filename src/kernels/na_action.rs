@@ -259,6 +259,8 @@ const PADDING: &[&str] = &[
     "lm.influence",
     "weighted.residuals",
     "influence.measures",
+    "weights",
+    "case.names",
 ];
 
 /// Whether `func` must see the fit `v` whole: the evaluator hands kernels

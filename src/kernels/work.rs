@@ -360,6 +360,8 @@ fn fixed_ops(function: &str) -> f64 {
     match function {
         "lm" | "aov" | "prcomp" | "lm.fit" | "lsfit" | "princomp" | "cancor" | "poly"
         | "factanal" => 2.5e5,
+        // Its variables picked at the kept rows, the NA test per column.
+        "model.frame" => 1e5,
         // nls's model frame; its formula's evaluations are counted apart.
         "glm" | "glm.fit" | "nls" => 4e5,
         // getInitial's linearising lm fits and its plinear nls fit, each

@@ -73,6 +73,7 @@ mod library59;
 mod library6;
 mod library60;
 mod library61;
+mod library62;
 mod library64;
 mod library7;
 mod library8;

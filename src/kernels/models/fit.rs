@@ -326,3 +326,46 @@ pub(super) fn model_type<'t>(
         )),
     }
 }
+
+/// A fit's record as kernels outside the models read it (`model.frame`
+/// of a fit).
+pub(crate) struct FitParts<'a>(Fit<'a>);
+
+impl<'a> FitParts<'a> {
+    /// An lm, aov or glm record; `None` for anything else.
+    pub(crate) fn of(l: &'a List) -> Option<FitParts<'a>> {
+        let kind = match l.class.as_deref()? {
+            "lm" | super::aov::CLASS => Kind::Lm,
+            "glm" => Kind::Glm(family_of(l.field("family")).ok()?),
+            _ => return None,
+        };
+        Some(FitParts(Fit { kind, record: l }))
+    }
+
+    pub(crate) fn field(&self, name: &str) -> Option<&'a Value> {
+        self.0.exact(name)
+    }
+
+    pub(crate) fn nums(&self, name: &str) -> Result<&'a [f64], KernelError> {
+        self.0.nums(name)
+    }
+
+    pub(crate) fn names(&self) -> Vec<String> {
+        self.0.names()
+    }
+
+    pub(crate) fn has_offset(&self) -> bool {
+        self.0.has_offset()
+    }
+
+    /// Whether its response was recoded (a binomial glm's factor or
+    /// two-column response is not its `y`).
+    pub(crate) fn binomial(&self) -> bool {
+        matches!(self.0.kind, Kind::Glm(f) if f.binomial_like())
+    }
+
+    /// The variables its terms are made of, in R's order.
+    pub(crate) fn variables(&self) -> Vec<String> {
+        self.0.term_variables().0
+    }
+}

@@ -857,3 +857,49 @@ pub(super) fn glm_fit_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
         fields: fields.into_iter().filter(|(k, _)| keep(k)).collect(),
     })
 }
+
+/// `glm.control(epsilon, maxit, trace)`: its arguments as a list, after
+/// R's checks (stats/R/glm.R).
+pub(super) fn control_eval(
+    args: &Args<&Value>,
+    _: &mut super::super::Ctx,
+) -> Result<Value, KernelError> {
+    let epsilon = args.get("epsilon").map_or(Value::scalar(1e-8), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
+    let maxit = args.get("maxit").map_or(Value::scalar(25.0), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
+    let trace = args.get("trace").map_or(Value::flag(false), |v| {
+        crate::kernels::names::bare(v).clone()
+    });
+    // `if(!is.numeric(x) || x <= 0) stop(...)`: an NA leaves `if` no
+    // answer; a vector is judged by its first element.
+    let check = |v: &Value, message: &str| match v {
+        Value::Num(x) => match x.first() {
+            None => Err(KernelError::new("argument is of length zero")),
+            Some(x) if x.is_nan() => Err(KernelError::new("missing value where TRUE/FALSE needed")),
+            Some(x) if *x <= 0.0 => Err(KernelError::new(message)),
+            Some(_) => Ok(()),
+        },
+        _ => Err(KernelError::new(message)),
+    };
+    check(&epsilon, "value of 'epsilon' must be > 0")?;
+    check(&maxit, "maximum number of iterations must be > 0")?;
+    Ok(Value::List(List::named(vec![
+        ("epsilon", epsilon),
+        ("maxit", maxit),
+        ("trace", trace),
+    ])))
+}
+
+pub(super) fn control_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::record(
+        "list",
+        vec![
+            ("epsilon", Type::num(1)),
+            ("maxit", Type::num(1)),
+            ("trace", Type::Any),
+        ],
+    ))
+}

@@ -7,8 +7,11 @@
 mod accessors;
 mod anova;
 mod aov;
+mod dummy_coef;
+mod effects;
 mod family;
 mod fit;
+pub(crate) use fit::FitParts;
 mod glm;
 mod influence;
 mod info;
@@ -20,6 +23,7 @@ mod select;
 pub(crate) mod self_start;
 mod summary;
 mod tables;
+mod weights;
 
 use family::{Dist, Family, Link, Variance};
 
@@ -221,6 +225,62 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: family_shape,
         eval: |a, _| family_eval(a, Dist::Quasi(Variance::Constant)),
+    },
+    Kernel {
+        name: "family",
+        params: &[req("object"), DOTS],
+        random: false,
+        shape: family_of_shape,
+        eval: family_of_eval,
+    },
+    Kernel {
+        name: "make.link",
+        params: &[req("link")],
+        random: false,
+        shape: make_link_shape,
+        eval: make_link_eval,
+    },
+    Kernel {
+        name: "glm.control",
+        params: &[opt("epsilon"), opt("maxit"), opt("trace")],
+        random: false,
+        shape: glm::control_shape,
+        eval: glm::control_eval,
+    },
+    Kernel {
+        name: "weights",
+        params: &[req("object"), opt("type"), DOTS],
+        random: false,
+        shape: weights::weights_shape,
+        eval: weights::weights_eval,
+    },
+    Kernel {
+        name: "case.names",
+        params: &[req("object"), opt("full"), DOTS],
+        random: false,
+        shape: weights::case_names_shape,
+        eval: weights::case_names_eval,
+    },
+    Kernel {
+        name: "variable.names",
+        params: &[req("object"), opt("full"), DOTS],
+        random: false,
+        shape: effects::shape,
+        eval: effects::variable_names_eval,
+    },
+    Kernel {
+        name: "dummy.coef",
+        params: &[req("object"), opt("use.na"), DOTS],
+        random: false,
+        shape: dummy_coef::dummy_coef_shape,
+        eval: dummy_coef::dummy_coef_eval,
+    },
+    Kernel {
+        name: "effects",
+        params: &[req("object"), opt("set.sign"), DOTS],
+        random: false,
+        shape: effects::shape,
+        eval: effects::effects_eval,
     },
     Kernel {
         name: "coef",
@@ -543,4 +603,96 @@ fn family_eval(args: &Args<&Value>, mut dist: Dist) -> Result<Value, KernelError
         dist = Dist::Quasi(Variance::from_name(args.str_or("variance", "constant")?)?);
     }
     Ok(Family::new(dist, link).value())
+}
+
+/// `family(object)`: a glm's family (`family.glm`), an lm's gaussian
+/// (`family.lm`).
+fn family_of_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("object") {
+        Some(Type::Record { class, fields }) if class == "glm" => Ok(fields
+            .iter()
+            .find(|(n, _)| n == "family")
+            .map_or(Type::Any, |(_, t)| t.clone())),
+        Some(Type::Record { class, .. }) if class == "lm" || class == aov::CLASS => {
+            Ok(Type::record(
+                "family",
+                vec![
+                    ("family", Type::str_const("gaussian")),
+                    ("link", Type::str_const("identity")),
+                ],
+            ))
+        }
+        _ => Ok(Type::Any),
+    }
+}
+
+fn family_of_eval(args: &Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
+    let object = args.get("object").map(super::names::bare);
+    if let Some(Value::List(l)) = object {
+        match l.class.as_deref() {
+            Some("glm") => {
+                return l
+                    .field("family")
+                    .cloned()
+                    .ok_or_else(|| KernelError::new("a glm fit without its 'family'"))
+            }
+            Some("lm") | Some(aov::CLASS) => {
+                return Ok(Family::new(Dist::Gaussian, Link::Identity).value())
+            }
+            _ => {}
+        }
+    }
+    // UseMethod's error: family has a method for glm and lm alone.
+    let class = match object {
+        Some(Value::Num(_)) => "c('double', 'numeric')".to_string(),
+        Some(Value::Mat(_)) => "c('matrix', 'array', 'double', 'numeric')".to_string(),
+        Some(Value::Str(_)) => "character".to_string(),
+        Some(Value::Bool(_)) => "logical".to_string(),
+        Some(Value::Factor(_)) => "factor".to_string(),
+        Some(Value::Null) => "NULL".to_string(),
+        Some(Value::List(l)) => l.class.clone().unwrap_or_else(|| "list".to_string()),
+        Some(v) => v.type_name().to_string(),
+        None => {
+            return Err(KernelError::new(
+                "argument \"object\" is missing, with no default",
+            ))
+        }
+    };
+    Err(KernelError::new(format!(
+        "no applicable method for 'family' applied to an object of class \"{class}\""
+    )))
+}
+
+fn make_link_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if let Some(l) = args.const_str("link") {
+        Link::from_name(l).map_err(|e| args.error("link", e.0))?;
+    }
+    Ok(Type::record(
+        "link-glm",
+        vec![(
+            "name",
+            Type::Str {
+                len: Some(1),
+                value: None,
+            },
+        )],
+    ))
+}
+
+/// `make.link(link)`: R's link object, of which flowcast keeps the name
+/// (its functions are no values here).
+fn make_link_eval(args: &Args<&Value>, _: &mut super::Ctx) -> Result<Value, KernelError> {
+    let name = match args.get("link").map(super::names::bare) {
+        Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+        _ => {
+            return Err(KernelError::new(
+                "flowcast's make.link() takes a link's name as one string",
+            ))
+        }
+    };
+    let link = Link::from_name(&name)?;
+    Ok(Value::List(super::value::List::record(
+        "link-glm",
+        vec![("name", Value::string(link.name()))],
+    )))
 }
