@@ -117,18 +117,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if super::ts::tsp_of(x).is_none() {
         return Ok(y);
     }
-    let registry = super::registry();
-    let frequency = registry.call("frequency", vec![(None, x)], ctx)?;
-    let end = registry.call("end", vec![(None, x)], ctx)?;
-    registry.call(
-        "ts",
-        vec![
-            (None, &y),
-            (Some("frequency".into()), &frequency),
-            (Some("end".into()), &end),
-        ],
-        ctx,
-    )
+    super::ts::ending_as(&y, x, ctx)
 }
 
 fn diffinv_default(x: &Value, args: &Args<&Value>) -> Result<Value, KernelError> {

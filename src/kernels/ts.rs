@@ -210,6 +210,23 @@ pub(crate) fn with_tsp(value: Value, tsp: [f64; 3]) -> Value {
     }))
 }
 
+/// `ts(y, end = end(x), frequency = frequency(x))`: the `.ts` methods'
+/// result (kernapply.ts, diffinv.ts) of a series whose end is `x`'s.
+pub(crate) fn ending_as(y: &Value, x: &Value, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let registry = super::registry();
+    let frequency = registry.call("frequency", vec![(None, x)], ctx)?;
+    let end = registry.call("end", vec![(None, x)], ctx)?;
+    registry.call(
+        "ts",
+        vec![
+            (None, y),
+            (Some("end".into()), &end),
+            (Some("frequency".into()), &frequency),
+        ],
+        ctx,
+    )
+}
+
 fn err(msg: &str) -> KernelError {
     KernelError::new(msg)
 }

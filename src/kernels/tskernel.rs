@@ -369,18 +369,7 @@ fn kernapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let columns = super::names::dimnames(x).1.map(<[String]>::to_vec);
     let plain = super::names::dimnamed(x.clone(), None, columns);
     let y = apply_default(&plain, &k, circular, ctx)?;
-    let registry = super::registry();
-    let frequency = registry.call("frequency", vec![(None, x)], ctx)?;
-    let end = registry.call("end", vec![(None, x)], ctx)?;
-    registry.call(
-        "ts",
-        vec![
-            (None, &y),
-            (Some("end".into()), &end),
-            (Some("frequency".into()), &frequency),
-        ],
-        ctx,
-    )
+    super::ts::ending_as(&y, x, ctx)
 }
 
 /// kernapply.default: kernapply.vector of a vector (its names kept where
