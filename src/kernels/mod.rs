@@ -130,6 +130,14 @@ mod scoping;
 mod sizes;
 mod smooth;
 mod smooth_spline;
+mod smirnov;
+mod asplit;
+mod data_matrix;
+mod drop;
+mod get_element;
+mod list2df;
+mod structure;
+mod xtfrm;
 mod special;
 mod spectrum;
 mod spline;
@@ -511,6 +519,14 @@ pub fn registry() -> &'static Registry {
             utf8::KERNELS,
             nextn::KERNELS,
             hist::KERNELS,
+            smirnov::KERNELS,
+            asplit::KERNELS,
+            data_matrix::KERNELS,
+            drop::KERNELS,
+            get_element::KERNELS,
+            list2df::KERNELS,
+            structure::KERNELS,
+            xtfrm::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

@@ -455,6 +455,14 @@ pub fn reads_names(func: &str) -> bool {
             | "strftime"
             | "noquote"
             | "encodeString"
+            // Dimnames name the pieces and the matrix; names are set or
+            // read as attributes; numbers keep theirs.
+            | "drop"
+            | "asplit"
+            | "data.matrix"
+            | "structure"
+            | "getElement"
+            | "xtfrm"
     )
 }
 
@@ -493,6 +501,7 @@ fn keeps_first(func: &str) -> bool {
             | "p.adjust"
             | "pmin"
             | "pmax"
+            | "logb"
             | "ifelse"
             | "nchar"
             | "toupper"

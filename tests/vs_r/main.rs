@@ -72,6 +72,7 @@ mod library58;
 mod library59;
 mod library6;
 mod library60;
+mod library63;
 mod library7;
 mod library8;
 mod library9;
