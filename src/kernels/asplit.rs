@@ -133,15 +133,20 @@ fn asplit_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let by = a.get("MARGIN").and_then(Type::const_scalar);
     Ok(match (a.ty("x"), by) {
         (Some(Type::Mat { rows, cols }), Some(m)) if m == 1.0 || m == 2.0 => {
-            let (n, len) = if m == 1.0 { (*rows, *cols) } else { (*cols, *rows) };
+            let (n, len) = if m == 1.0 {
+                (*rows, *cols)
+            } else {
+                (*cols, *rows)
+            };
             Type::List {
                 len: n,
                 elem: Box::new(Type::Num { len, value: None }),
             }
         }
-        (Some(Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. }), _) => {
-            return Err(a.error("x", "dim(x) must have a positive length"))
-        }
+        (
+            Some(Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. }),
+            _,
+        ) => return Err(a.error("x", "dim(x) must have a positive length")),
         _ => Type::Any,
     })
 }

@@ -33,20 +33,31 @@ fn list2df_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
         if n > f64::from(i32::MAX) {
             return Err(KernelError::new("invalid 'n' argument"));
         }
-        let rows = (n as i32 > 0).then(|| super::value::RowNames::Numbers((1..=n as i32).collect()));
+        let rows =
+            (n as i32 > 0).then(|| super::value::RowNames::Numbers((1..=n as i32).collect()));
         return Ok(super::frame::named_frame(Vec::new(), Vec::new(), rows));
     }
     let n = l.items[0].len();
     if l.items.iter().any(|c| c.len() != n) {
-        return Err(KernelError::new("all variables should have the same length"));
+        return Err(KernelError::new(
+            "all variables should have the same length",
+        ));
     }
-    if l.items.iter().any(|c| matches!(super::names::bare(c), Value::Mat(_) | Value::BoolMat(_) | Value::List(_))) {
+    if l.items.iter().any(|c| {
+        matches!(
+            super::names::bare(c),
+            Value::Mat(_) | Value::BoolMat(_) | Value::List(_)
+        )
+    }) {
         return Err(KernelError::new(
             "list2DF() of matrix or list columns is not supported: a flowcast data frame \
              holds vectors and factors",
         ));
     }
-    let names = l.names.clone().unwrap_or_else(|| vec![String::new(); l.items.len()]);
+    let names = l
+        .names
+        .clone()
+        .unwrap_or_else(|| vec![String::new(); l.items.len()]);
     Ok(super::frame::frame(names, l.items.clone()))
 }
 

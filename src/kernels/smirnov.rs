@@ -8,7 +8,7 @@
 //! random stream, which a function that is not random may not touch
 //! (rsmirnov is the same draws, as a random step).
 
-use super::nmath::ks::{psmirnov2x, pkstwo, smirnov_log_denominator, smirnov_paths, smirnov_stat};
+use super::nmath::ks::{pkstwo, psmirnov2x, smirnov_log_denominator, smirnov_paths, smirnov_stat};
 use super::value::{List, NA};
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value};
 
@@ -27,10 +27,12 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("log.p"),
         ],
         random: false,
-        shape: |a, _| Ok(Type::Num {
-            len: a.get("q").and_then(Type::len),
-            value: None,
-        }),
+        shape: |a, _| {
+            Ok(Type::Num {
+                len: a.get("q").and_then(Type::len),
+                value: None,
+            })
+        },
         eval: psmirnov_eval,
     },
     Kernel {
@@ -167,7 +169,10 @@ fn psmirnov(
 ) -> Result<Vec<f64>, KernelError> {
     let in_range = |x: f64| !x.is_nan() && (-1.0..=1.0).contains(&x);
     let ind: Vec<usize> = (0..q.len()).filter(|&i| in_range(q[i])).collect();
-    let mut ret: Vec<f64> = q.iter().map(|&x| if in_range(x) { 0.0 } else { NA }).collect();
+    let mut ret: Vec<f64> = q
+        .iter()
+        .map(|&x| if in_range(x) { 0.0 } else { NA })
+        .collect();
     let (nx, ny) = (s.nx, s.ny);
     // Lower-tail probabilities (before the log and complement): the last
     // step is R's four-way `if` on log.p and lower.tail.
@@ -252,7 +257,7 @@ fn statistics(nx: f64, ny: f64, two_sided: bool) -> Vec<f64> {
             }
         }
         v.sort_by(f64::total_cmp);
-        v.dedup_by(|a, b| a == b);
+        v.dedup();
         v
     } else {
         (-10000..=10000).map(|k| f64::from(k) / 10001.0).collect()

@@ -36,10 +36,15 @@ fn xtfrm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
         Value::Str(_) | Value::Bool(_) | Value::BoolMat(_) => {
             let keep = Value::string("keep");
             let min = Value::string("min");
+            // rank() ranks a logical matrix as the vector of its cells.
+            let cells = match super::names::bare(x) {
+                Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+                other => other.clone(),
+            };
             let ranks = super::registry().call(
                 "rank",
                 vec![
-                    (None, super::names::bare(x)),
+                    (None, &cells),
                     (Some("ties.method".into()), &min),
                     (Some("na.last".into()), &keep),
                 ],
@@ -48,9 +53,9 @@ fn xtfrm_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
             Ok(super::names::strip_value(ranks))
         }
         Value::Null => Ok(Value::Num(Vec::new())),
-        Value::List(l) if l.class.as_deref() == Some(super::frame::CLASS) => Err(
-            KernelError::new("cannot xtfrm data frames"),
-        ),
+        Value::List(l) if l.class.as_deref() == Some(super::frame::CLASS) => {
+            Err(KernelError::new("cannot xtfrm data frames"))
+        }
         Value::List(_) => Err(KernelError::new("unimplemented type 'list' in 'greater'")),
         other => Err(KernelError::new(format!(
             "xtfrm() of {} is not supported: R ranks it by its class's own method",
@@ -74,8 +79,13 @@ fn xtfrm_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 /// R's `sort.list`: `order(x, na.last =, decreasing =)` of one atomic
 /// vector; R itself refuses `partial`.
 fn sort_list_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    if args.get("partial").is_some_and(|p| !matches!(p, Value::Null)) {
-        return Err(KernelError::new("argument 'partial != NULL' is not used (yet)"));
+    if args
+        .get("partial")
+        .is_some_and(|p| !matches!(p, Value::Null))
+    {
+        return Err(KernelError::new(
+            "argument 'partial != NULL' is not used (yet)",
+        ));
     }
     let x = args.get("x").unwrap_or(&Value::Null);
     if matches!(x, Value::List(_) | Value::Formula(_)) {
@@ -138,11 +148,15 @@ fn sort_list_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
              Have you called 'sort' on a list?",
         ));
     }
-    let dropping = a
-        .ty("na.last")
-        .is_some_and(|t| !matches!(t, Type::Bool { value: Some(v), .. } if v.iter().all(Option::is_some)));
+    let dropping = a.ty("na.last").is_some_and(
+        |t| !matches!(t, Type::Bool { value: Some(v), .. } if v.iter().all(Option::is_some)),
+    );
     Ok(Type::Num {
-        len: if dropping { None } else { x.and_then(Type::len) },
+        len: if dropping {
+            None
+        } else {
+            x.and_then(Type::len)
+        },
         value: None,
     })
 }
