@@ -93,7 +93,7 @@ fn mat_or_vec_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
     let nr = args.get("nr").and_then(Value::as_scalar);
     if nc == 1.0 {
         return match nr {
-            Some(n) if n.is_finite() && n >= 0.0 && n < 4.5e15 => {
+            Some(n) if (0.0..4.5e15).contains(&n) => {
                 let mut v = super::alloc::vec_with_capacity(n as usize)?;
                 v.resize(n as usize, 0.0);
                 Ok(Value::Num(v))
@@ -130,7 +130,7 @@ fn mat_or_vec_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         .filter(|n| n.is_finite() && *n >= 0.0)
         .map(|n| n as usize);
     Ok(match a.get("nc").and_then(Type::const_scalar) {
-        Some(nc) if nc == 1.0 => Type::Num {
+        Some(1.0) => Type::Num {
             len: nr,
             value: None,
         },
