@@ -174,6 +174,12 @@ fn psmirnov(
         .map(|&x| if in_range(x) { 0.0 } else { NA })
         .collect();
     let (nx, ny) = (s.nx, s.ny);
+    if s.exact && nx * ny * ind.len() as f64 > 1e12 {
+        return Err(KernelError::new(
+            "an exact Smirnov probability over more than 10^12 lattice steps is refused: \
+             R would count for hours; use exact = FALSE",
+        ));
+    }
     // Lower-tail probabilities (before the log and complement): the last
     // step is R's four-way `if` on log.p and lower.tail.
     let tails = |ret: Vec<f64>, denom: Option<f64>| -> Vec<f64> {
