@@ -75,7 +75,9 @@ impl Integers<'_> {
                 | "strtoi" | "rmultinom" | "row" | "col" | "bitwAnd" | "bitwOr" | "bitwXor"
                 | "bitwNot" | "bitwShiftL" | "bitwShiftR" | "anyDuplicated" | "arrayInd"
                 | "slice.index" | "rpois" | "rbinom" | "rgeom" | "rnbinom" | "rhyper"
-                | "rsignrank" | "rwilcox" | "pmatch" | "charmatch" | "sequence" => true,
+                | "rsignrank" | "rwilcox" | "pmatch" | "charmatch" | "sequence" | "sort.list" => {
+                    true
+                }
                 // sample(n) draws from 1:n; sample(x) keeps x's type.
                 "sample" => args.first().is_some_and(|a| {
                     a.name.as_deref().is_none_or(|n| n == "x")
@@ -90,8 +92,8 @@ impl Integers<'_> {
                             .all(|a| self.is_integer(&a.value) || is_logical(&a.value))
                 }
                 // Integer input stays integer.
-                "rep" | "rep_len" | "rev" | "head" | "tail" | "sort" | "sort.int" | "unique"
-                | "cumsum" | "cummax" | "cummin" | "diff" => args
+                "rep" | "rep_len" | "rep.int" | "rev" | "head" | "tail" | "sort" | "sort.int"
+                | "unique" | "cumsum" | "cummax" | "cummin" | "diff" => args
                     .first()
                     .is_some_and(|a| a.name.is_none() && self.is_integer(&a.value)),
                 "seq" => self.seq_is_integer(args),

@@ -50,6 +50,15 @@ fn note(name: &str) -> Option<&'static str> {
             " (R's value without its `call`; `fitted` and `residuals` of it are R's; an infinite `y`, on which R 4.2.2 loops for ever, is refused as later R refuses it)",
         ),
         "medpolish" => Some(" (`trace.iter` prints nothing)"),
+        "psmirnov" | "qsmirnov" => Some(
+            " (`simulate = TRUE`, which would draw from the random stream, is refused: rsmirnov draws the same statistics)",
+        ),
+        "structure" => Some(
+            " (names, dim, dimnames and levels, R's `.Names`, `.Dim` and `.Dimnames` among them; other attributes are refused)",
+        ),
+        "asplit" => Some(
+            " (of a matrix or data frame by one margin: a list named by that margin's dimnames; by both, R's list matrix, is refused)",
+        ),
         "reshape" => Some(
             " (without the `reshapeLong` or `reshapeWide` attribute R leaves on its result: a reshape back is written with its direction and layout again)",
         ),

@@ -36,6 +36,7 @@ mod ar_ols;
 pub(crate) mod arith;
 pub mod arrays;
 mod as_list;
+mod asplit;
 mod attributes;
 mod ave;
 mod bandwidth;
@@ -57,12 +58,14 @@ mod cophenetic;
 mod cov_wt;
 pub mod data;
 mod data_frame;
+mod data_matrix;
 pub mod dates;
 pub mod datetime;
 mod density;
 mod diffinv;
 mod dmultinom;
 mod dqfun;
+mod drop;
 mod expand_grid;
 mod factanal;
 mod factor;
@@ -70,6 +73,7 @@ pub(crate) mod fft;
 mod filter;
 mod ftable;
 pub mod fun;
+mod get_element;
 mod grouping;
 pub(crate) mod hashing;
 mod hat;
@@ -88,6 +92,7 @@ mod lag;
 mod lbfgsb;
 mod linalg;
 mod line;
+mod list2df;
 mod lm;
 mod lm_fit;
 mod loglin;
@@ -131,6 +136,7 @@ mod rowwise;
 mod runmed;
 mod scoping;
 mod sizes;
+mod smirnov;
 mod smooth;
 mod smooth_spline;
 mod spec_ar;
@@ -142,6 +148,7 @@ mod stack;
 mod stl;
 mod stopifnot;
 pub(crate) mod struct_ts;
+mod structure;
 mod subset;
 pub(crate) mod summary;
 mod supsmu;
@@ -156,6 +163,7 @@ mod tskernel;
 mod unsplit;
 mod utf8;
 mod vector;
+mod xtfrm;
 /// R's common number layout, for the report's one-line values.
 pub(crate) use vector::format_common;
 mod wilcoxon;
@@ -518,6 +526,14 @@ pub fn registry() -> &'static Registry {
             utf8::KERNELS,
             nextn::KERNELS,
             hist::KERNELS,
+            smirnov::KERNELS,
+            asplit::KERNELS,
+            data_matrix::KERNELS,
+            drop::KERNELS,
+            get_element::KERNELS,
+            list2df::KERNELS,
+            structure::KERNELS,
+            xtfrm::KERNELS,
         ];
         for k in tables.iter().flat_map(|t| t.iter()) {
             r.add(*k);

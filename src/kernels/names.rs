@@ -456,6 +456,14 @@ pub fn reads_names(func: &str) -> bool {
             | "strftime"
             | "noquote"
             | "encodeString"
+            // Dimnames name the pieces and the matrix; names are set or
+            // read as attributes; numbers keep theirs.
+            | "drop"
+            | "asplit"
+            | "data.matrix"
+            | "structure"
+            | "getElement"
+            | "xtfrm"
     )
 }
 
@@ -494,6 +502,7 @@ fn keeps_first(func: &str) -> bool {
             | "p.adjust"
             | "pmin"
             | "pmax"
+            | "logb"
             | "ifelse"
             | "nchar"
             | "toupper"

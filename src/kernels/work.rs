@@ -839,6 +839,41 @@ fn ops(function: &str, args: &Args<Type>, result: &Type) -> f64 {
                 .product::<f64>();
             RCONT_CELL * scalar_arg(args, "n", 1.0).max(1.0) * cells
         }
+        // The Smirnov distribution: a path count over the (m + 1) x (n + 1)
+        // lattice per quantile (both C's recursion and the count with
+        // ties); qsmirnov counts it at each of the lattice's statistics;
+        // rsmirnov draws n random (m + n) x 2 tables (not measured).
+        "psmirnov" | "qsmirnov" | "rsmirnov" => {
+            let sizes = args.get("sizes").and_then(Type::const_nums);
+            let (m, n) = match sizes.as_deref() {
+                Some([m, n]) if m.is_finite() && n.is_finite() => (m.max(1.0), n.max(1.0)),
+                _ => (10.0, 10.0),
+            };
+            let lattice = (m + 1.0) * (n + 1.0);
+            match function {
+                "psmirnov" => 4.0 * lattice * args.get("q").map_or(1.0, elements),
+                "qsmirnov" => 4.0 * lattice * lattice.min(20001.0),
+                _ => RCONT_CELL * 2.0 * (m + n) * scalar_arg(args, "n", 1.0).max(1.0),
+            }
+        }
+        // Ranks of text or logicals; numbers and codes are a copy.
+        "xtfrm" => {
+            let n = input_elements(args);
+            if first_is_text(args) {
+                (RANK + STRING_COMPARE) * n * n.max(2.0).log2()
+            } else {
+                PER_ELEMENT * n
+            }
+        }
+        "sort.list" => {
+            let n = input_elements(args);
+            let c = if first_is_text(args) {
+                ORDER + STRING_COMPARE
+            } else {
+                ORDER
+            };
+            c * n * n.max(2.0).log2()
+        }
         "chisq.test" | "fisher.test"
             if args
                 .get("simulate.p.value")
@@ -1435,11 +1470,11 @@ fn per_element(function: &str) -> Option<f64> {
         "cummax" | "cummin" | "which.max" | "which.min" | "abs" | "rev" | "^" => 6.0,
         "min" | "max" | "diff" | "t" => 3.5,
         "range" => 8.0,
-        "floor" | "ceiling" | "trunc" | "sign" | "seq" | "matrix" => 5.0,
+        "floor" | "ceiling" | "trunc" | "sign" | "seq" | "seq.int" | "matrix" => 5.0,
         "round" => 2.5,
         "colSums" | "colMeans" => 0.3,
         "rowSums" | "rowMeans" => 20.0,
-        "exp" | "log" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
+        "exp" | "log" | "logb" | "log2" | "log10" | "expm1" | "log1p" => 23.0,
         // libm calls, as exp and log (not measured).
         "sin" | "cos" | "tan" | "atan" | "atan2" | "Mod" | "Arg" | "asin" | "acos" | "sinh"
         | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "cospi" | "sinpi" | "tanpi" => 23.0,
@@ -1462,7 +1497,11 @@ fn per_element(function: &str) -> Option<f64> {
         "which" => 18.0,
         "ifelse" => 22.0,
         // A copy (measured at 0.15-0.27 of 14 in two sessions).
-        "rep" | "rep_len" => 3.0,
+        "rep" | "rep_len" | "rep.int" => 3.0,
+        // A copy of the data into its new shape; text columns of
+        // data.matrix are made factors first, as factor() (not measured).
+        "drop" | "mat.or.vec" | "asplit" | "structure" | "list2DF" | "getElement" => 3.0,
+        "data.matrix" => 136.0,
         // A pass testing each element for NA, then a copy of the kept
         // ones (na.omit, na.exclude) or of all (naresid's padding, addNA).
         "na.omit" | "na.exclude" | "na.fail" | "na.pass" | "complete.cases" | "naresid"
@@ -1494,7 +1533,7 @@ fn per_element(function: &str) -> Option<f64> {
         "sortedXyData" => 110.0,
         "NLSstClosestX" | "NLSstRtAsymptote" | "NLSstLfAsymptote" => 3.0,
         "subset" | "expand.grid" | "with" | "within" | "transform" => 6.0,
-        "pmax" | "pmin" => 60.0,
+        "pmax" | "pmin" | "pmax.int" | "pmin.int" => 60.0,
         "scale" => 52.0,
         "paste" | "paste0" | "sprintf" | "format" | "formatC" | "prettyNum" | "format.pval" => {
             2900.0

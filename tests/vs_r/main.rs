@@ -75,6 +75,7 @@ mod library60;
 mod library61;
 mod library62;
 mod library64;
+mod library63;
 mod library7;
 mod library8;
 mod library9;

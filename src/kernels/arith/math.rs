@@ -65,6 +65,22 @@ pub(super) const LOG: Kernel = Kernel {
     shape: math_shape,
     eval: math_eval,
 };
+/// base R's `logb(x, base)`: `log(x, base)` under an S-compatible name.
+pub(super) const LOGB: Kernel = Kernel {
+    name: "logb",
+    params: &[req("x"), opt("base")],
+    random: false,
+    shape: |args, ctx| {
+        let mut log = args.clone();
+        log.func = "log";
+        math_shape(&log, ctx)
+    },
+    eval: |args, ctx| {
+        let mut log = args.clone();
+        log.func = "log";
+        math_eval(&log, ctx)
+    },
+};
 pub(super) const ROUND: Kernel = Kernel {
     name: "round",
     params: &[req("x"), opt("digits")],

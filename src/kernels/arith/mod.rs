@@ -84,6 +84,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     math::SQRT,
     math::EXP,
     math::LOG,
+    math::LOGB,
     math::ABS,
     math::MIN,
     math::MAX,

@@ -100,6 +100,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: seq::shape_seq,
         eval: seq::eval_seq,
     },
+    // R's primitive behind seq.default: the same sequences.
+    Kernel {
+        name: "seq.int",
+        params: &[
+            opt("from"),
+            opt("to"),
+            opt("by"),
+            opt("length.out"),
+            opt("along.with"),
+            DOTS,
+        ],
+        random: false,
+        shape: seq::shape_seq,
+        eval: seq::eval_seq,
+    },
     Kernel {
         name: "seq_along",
         params: &[req("along.with")],

@@ -232,6 +232,42 @@ pub(super) fn fisher_sim(
     })
 }
 
+/// R 4.2.2's `C_Smirnov_sim` (ks.c's `Smirnov_sim_wrk`): the Smirnov
+/// statistic of `b` random 2-column tables with row totals `sr` (one row
+/// per distinct pooled value) and column totals `sc` (the sample sizes):
+/// the largest gap between the two cumulative proportions.
+pub(crate) fn smirnov_sim(
+    sr: &[f64],
+    sc: &[f64],
+    b: usize,
+    two_sided: bool,
+    ctx: &mut Ctx,
+) -> Result<Vec<f64>, KernelError> {
+    if sc.len() != 2 {
+        return Err(KernelError::new(
+            "Smirnov statistic only defined for two groups",
+        ));
+    }
+    let nrow = sr.len();
+    let (n0, n1) = (sc[0].trunc(), sc[1].trunc());
+    simulate(sr, sc, b, ctx, |observed, _| {
+        let mut s = 0.0;
+        let (mut cs0, mut cs1) = (0i64, 0i64);
+        for j in 0..nrow {
+            cs0 += observed[j];
+            cs1 += observed[nrow + j];
+            let mut diff = cs0 as f64 / n0 - cs1 as f64 / n1;
+            if two_sided {
+                diff = diff.abs();
+            }
+            if diff > s {
+                s = diff;
+            }
+        }
+        s
+    })
+}
+
 /// `chisq.test`'s goodness-of-fit simulation: `B` samples of `n` draws by
 /// `sample.int(nx, B * n, TRUE, prob = p)`, read as the columns of an
 /// `n` x `B` matrix, and each column's Pearson statistic against `e`.

@@ -49,8 +49,6 @@ pub fn psmirnov_exact_upper(
     z: &[f64],
     two_sided: bool,
 ) -> Option<f64> {
-    let n_x = nx as f64;
-    let n_y = ny as f64;
     let big_n = nx + ny;
     // TIES[k]: the k-th smallest pooled value differs from the next one
     let mut sorted = z.to_vec();
@@ -59,8 +57,34 @@ pub fn psmirnov_exact_upper(
     for k in 0..big_n.saturating_sub(1) {
         ties[k] = sorted[k + 1] - sorted[k] != 0.0;
     }
-    let stat = (0.5 + (q * n_x * n_y - 1e-7).floor()) / (n_x * n_y);
+    let stat = smirnov_stat(q, nx as f64, ny as f64);
+    let ret = smirnov_paths(stat, nx, ny, &ties, two_sided);
+    if !ret.is_finite() {
+        return None;
+    }
+    Some(1.0 - ret / smirnov_log_denominator(nx as f64, ny as f64).exp())
+}
 
+/// psmirnov's `(0.5 + floor(q * n.x * n.y - 1e-7)) / (n.x * n.y)`: half a
+/// lattice step below `q`, so rounding cannot turn an equality around.
+pub fn smirnov_stat(q: f64, n_x: f64, n_y: f64) -> f64 {
+    (0.5 + (q * n_x * n_y - 1e-7).floor()) / (n_x * n_y)
+}
+
+/// psmirnov's `lgamma(N + 1) - lgamma(n.x + 1) - lgamma(n.y + 1)`: the log
+/// of the number of all paths.
+pub fn smirnov_log_denominator(n_x: f64, n_y: f64) -> f64 {
+    lgammafn(n_x + n_y + 1.0) - lgammafn(n_x + 1.0) - lgammafn(n_y + 1.0)
+}
+
+/// The number of lattice paths whose statistic stays below `stat` (R
+/// 4.2.2's `pfun` inside stats' psmirnov, ks.test.R, summed), where
+/// `ties[k - 1]` says the k-th step may be cut; infinite when the count
+/// overflows.
+pub fn smirnov_paths(stat: f64, nx: usize, ny: usize, ties: &[bool], two_sided: bool) -> f64 {
+    let n_x = nx as f64;
+    let n_y = ny as f64;
+    let big_n = nx + ny;
     let mut diag: Vec<f64> = vec![1.0];
     let mut u: Vec<i64> = vec![0];
     for k in 1..=big_n {
@@ -92,7 +116,7 @@ pub fn psmirnov_exact_upper(
         }
         u = new_u;
         diag = new_diag;
-        if ties[k - 1] {
+        if ties.get(k - 1).copied().unwrap_or(true) {
             for (i, d) in diag.iter_mut().enumerate() {
                 let ui = u[i] as f64;
                 let vi = (kk - u[i]) as f64;
@@ -106,12 +130,41 @@ pub fn psmirnov_exact_upper(
             }
         }
     }
-    let ret: f64 = diag.iter().sum();
-    if !ret.is_finite() {
-        return None;
+    diag.iter().sum()
+}
+
+/// R 4.2.2's `psmirnov2x` (stats/src/ks.c): P(D < q) of the two-sided
+/// statistic of two samples of sizes `m` and `n` without ties, by the
+/// recursion over one row of the lattice at a time.
+pub fn psmirnov2x(x: f64, m: i32, n: i32) -> f64 {
+    let (m, n) = if m > n { (n, m) } else { (m, n) };
+    let md = f64::from(m);
+    let nd = f64::from(n);
+    // q has 0.5/mn added so that rounding error does not turn an
+    // equality into an inequality, e.g. abs(1/2-4/5)>3/10
+    let q = (0.5 + (x * md * nd - 1e-7).floor()) / (md * nd);
+    let Ok(len) = usize::try_from(n) else {
+        return f64::NAN;
+    };
+    let mut u: Vec<f64> = (0..=len)
+        .map(|j| if (j as f64 / nd) > q { 0.0 } else { 1.0 })
+        .collect();
+    for i in 1..=m {
+        let w = f64::from(i) / f64::from(i + n);
+        if (f64::from(i) / md) > q {
+            u[0] = 0.0;
+        } else {
+            u[0] *= w;
+        }
+        for j in 1..=len {
+            if (f64::from(i) / md - j as f64 / nd).abs() > q {
+                u[j] = 0.0;
+            } else {
+                u[j] = w * u[j] + u[j - 1];
+            }
+        }
     }
-    let logdenom = lgammafn(big_n as f64 + 1.0) - lgammafn(n_x + 1.0) - lgammafn(n_y + 1.0);
-    Some(1.0 - ret / logdenom.exp())
+    u[len]
 }
 
 /// R's `pkstwo` (C_pKS2): the limiting distribution of sqrt(n) D,

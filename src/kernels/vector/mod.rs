@@ -174,6 +174,25 @@ pub(super) static KERNELS: &[Kernel] = &[
         rep::rep_shape,
         rep::rep_eval,
     ),
+    // pmax and pmin on vectors without attributes: the same numbers.
+    k(
+        "pmin.int",
+        &[DOTS, opt("na.rm")],
+        parallel::shape,
+        parallel::eval,
+    ),
+    k(
+        "pmax.int",
+        &[DOTS, opt("na.rm")],
+        parallel::shape,
+        parallel::eval,
+    ),
+    k(
+        "rep.int",
+        &[req("x"), req("times")],
+        rep::rep_int_shape,
+        rep::rep_int_eval,
+    ),
     k(
         "rep_len",
         &[req("x"), req("length.out")],

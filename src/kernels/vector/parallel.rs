@@ -6,7 +6,7 @@ use crate::kernels::{Ctx, KernelError, ShapeCtx, Type, Value};
 
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let rm = args.bool_or("na.rm", false)?;
-    let max = args.func == "pmax";
+    let max = matches!(args.func, "pmax" | "pmax.int");
     let parts: Vec<&Value> = args.dots().map(|(_, v)| v).collect();
     let Some(first) = parts.first() else {
         return Err(KernelError::new("no arguments"));

@@ -216,3 +216,33 @@ pub(super) fn rep_len_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
     };
     Ok(like(&x, len))
 }
+
+/// rep's formals, for `rep.int(x, times)` matched as `rep(x, times)`.
+const REP_PARAMS: &[crate::kernels::Param] = &[
+    crate::kernels::req("x"),
+    crate::kernels::opt("times"),
+    crate::kernels::opt("length.out"),
+    crate::kernels::opt("each"),
+];
+
+/// `rep.int(x, times)` as the `rep(x, times)` it equals.
+fn as_rep<T: Clone>(args: &Args<T>) -> Result<Args<T>, ArgError> {
+    let given = ["x", "times"]
+        .iter()
+        .filter_map(|name| Some((Some((*name).to_string()), args.slot_value(name)?.clone())))
+        .collect();
+    Args::match_call("rep", REP_PARAMS, given)
+}
+
+/// R's `rep.int` (do_rep_int): rep's `times`, named `value` in its
+/// message.
+pub(super) fn rep_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let rep = as_rep(args).map_err(|e| KernelError::new(e.message))?;
+    rep_eval(&rep, ctx).map_err(|e| {
+        KernelError::new(e.0.replace("invalid 'times' argument", "invalid 'times' value"))
+    })
+}
+
+pub(super) fn rep_int_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    rep_shape(&as_rep(args)?, ctx)
+}
