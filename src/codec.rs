@@ -79,6 +79,16 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
                 }
             }
         }
+        // A formula built from text holds its text alone.
+        Value::Formula(Formula {
+            text: Some(t),
+            response_label,
+            ..
+        }) => {
+            out.push(13);
+            text(t, out);
+            optional_text(response_label.as_deref(), out);
+        }
         Value::Formula(f) => {
             out.push(8);
             match &f.response {
@@ -447,6 +457,23 @@ impl<'a> Reader<'a> {
                     terms,
                     intercept,
                     predvars,
+                    text: None,
+                })
+            }
+            13 => {
+                let text = self.text()?;
+                let response_label = if self.flag()? {
+                    Some(self.text()?)
+                } else {
+                    None
+                };
+                Value::Formula(Formula {
+                    response: None,
+                    response_label,
+                    terms: Vec::new(),
+                    intercept: true,
+                    predvars: Vec::new(),
+                    text: Some(text),
                 })
             }
             tag @ (10 | 12) => {

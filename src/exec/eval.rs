@@ -548,6 +548,7 @@ pub(super) fn eval_args<'s>(
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {
+        let reads_formula = formula::reads_formula(func);
         return args
             .iter()
             .enumerate()
@@ -555,6 +556,12 @@ pub(super) fn eval_args<'s>(
                 let v = match function_name(i) {
                     Some(v) => v,
                     None => eval(&a.value, scope, ctx, file)?,
+                };
+                let v = match (reads_formula, deferred(&v)) {
+                    (true, Some(text)) => {
+                        Cow::Owned(materialise(text, a.value.span, scope, ctx, None)?)
+                    }
+                    _ => v,
                 };
                 Ok((a.name.clone(), v))
             })
@@ -667,13 +674,51 @@ pub(super) fn eval_args<'s>(
                         Some(names),
                     )?)
                 } else {
-                    Cow::Owned(eval(&a.value, inner, ctx, file)?.into_owned())
+                    let v = eval(&a.value, inner, ctx, file)?;
+                    match deferred(&v) {
+                        Some(text) => {
+                            Cow::Owned(materialise(text, a.value.span, inner, ctx, Some(names))?)
+                        }
+                        None => Cow::Owned(v.into_owned()),
+                    }
                 };
                 out.push((a.name.clone(), v));
             }
             Ok(out)
         })
     })
+}
+
+/// The text of a formula built from text and not yet evaluated (see
+/// `kernels::formula_text`).
+fn deferred(v: &Value) -> Option<&str> {
+    match v {
+        Value::Formula(f) => f.text.as_deref(),
+        _ => None,
+    }
+}
+
+/// A formula built from text, evaluated where a model function reads it:
+/// among `columns` (the call's data, bound in `scope`), then the steps.
+/// Its text is no part of the workflow file, so a failure is reported at
+/// the argument that gave it.
+fn materialise(
+    text: &str,
+    span: Span,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    columns: Option<&[String]>,
+) -> Result<Value, EvalError> {
+    let at = |message: String| EvalError {
+        span,
+        message: format!("{message} (in the formula `{text}`)"),
+    };
+    let e = crate::workflow::parse_expr_str(text).map_err(|d| at(d.message))?;
+    let ExprKind::Formula { lhs, rhs } = &e.kind else {
+        return Err(at("invalid formula".into()));
+    };
+    let own = SourceFile::new("<formula>", text);
+    eval_formula(lhs.as_deref(), rhs, scope, ctx, &own, columns).map_err(|e| at(e.message))
 }
 
 /// friedman.test's and quade.test's formula `y ~ groups | blocks` (R's
@@ -765,6 +810,7 @@ fn eval_formula(
         terms,
         intercept: t.intercept,
         predvars,
+        text: None,
     }))
 }
 

@@ -310,6 +310,48 @@ pub struct DataScope {
     pub frames_only: bool,
 }
 
+/// Whether `e` is a formula as written (`y ~ x`) or built from text
+/// (`as.formula(s)`, `formula(s)`, `reformulate(v, "y")`), which the
+/// evaluator reads among the call's data as it reads a written one.
+fn formula_arg(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Formula { .. } => true,
+        ExprKind::Call { func, .. } => {
+            matches!(func.as_str(), "as.formula" | "formula" | "reformulate")
+        }
+        _ => false,
+    }
+}
+
+/// Whether `func` reads a formula argument as a model (its terms'
+/// values), so that a formula built from text must be evaluated before
+/// the call, even without `data`.
+pub fn reads_formula(func: &str) -> bool {
+    matches!(
+        func,
+        "t.test"
+            | "wilcox.test"
+            | "var.test"
+            | "ansari.test"
+            | "mood.test"
+            | "cor.test"
+            | "kruskal.test"
+            | "bartlett.test"
+            | "fligner.test"
+            | "lm"
+            | "aov"
+            | "manova"
+            | "glm"
+            | "loess"
+            | "aggregate"
+            | "oneway.test"
+            | "xtabs"
+            | "model.matrix"
+            | "model.frame"
+            | "replications"
+    )
+}
+
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
@@ -350,7 +392,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         let first = if second == "groups" { "y" } else { "x" };
         let formula = matched
             .get(first)
-            .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
+            .filter(|x| formula_arg(x))?;
         let data = matched.get("data").or_else(|| matched.get(second))?;
         // model.frame evaluates `subset` among the columns too.
         let mut scoped = vec![position(formula)?];
@@ -404,7 +446,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         // `data`, the one matched here as `by`.
         let formula = matched
             .get("x")
-            .filter(|x| matches!(x.kind, ExprKind::Formula { .. }))?;
+            .filter(|x| formula_arg(x))?;
         let data = matched.get("data").or_else(|| matched.get("by"))?;
         return Some(DataScope {
             data: position(data)?,

@@ -134,22 +134,23 @@ fn formula(target: &Value, current: &Value) -> Msgs {
     let (Value::Formula(t), Value::Formula(c)) = (bare(target), bare(current)) else {
         return Ok(vec!["formulas differ in contents".into()]);
     };
-    if t.response.is_some() != c.response.is_some() {
+    if t.response_label.is_some() != c.response_label.is_some() {
         return Ok(vec![format!(
             "target, current differ in having response: {}, {}",
-            if t.response.is_some() {
+            if t.response_label.is_some() {
                 "TRUE"
             } else {
                 "FALSE"
             },
-            if c.response.is_some() {
+            if c.response_label.is_some() {
                 "TRUE"
             } else {
                 "FALSE"
             }
         )]);
     }
-    let same = t.response_label == c.response_label
+    let same = t.text == c.text
+        && t.response_label == c.response_label
         && t.intercept == c.intercept
         && t.terms
             .iter()

@@ -81,6 +81,12 @@ fn note(name: &str) -> Option<&'static str> {
         "influence.measures" => Some(
             " (of lm and glm fits: R's \"infl\" value, `infmat` and `is.inf`, without the `call` flowcast's fits do not keep)",
         ),
+        "as.formula" | "formula" => Some(
+            " (of text, a formula, or an lm, glm or aov fit; the formula is evaluated where a model function or test reads it, among its `data` and then the steps; no `env`; R's deprecated readings of `y = x`, `(f)` and `{f}` are refused)",
+        ),
+        "reformulate" => Some(
+            " (a `response` given as text; the formula is evaluated where a model function or test reads it, among its `data` and then the steps; no `env`)",
+        ),
         "ARMAacf" => Some(
             " (a whole `lag.max`; `pacf = TRUE` with `lag.max` below 1, on which R 4.2.2 crashes, is refused)",
         ),

@@ -105,7 +105,8 @@ pub(crate) fn identical(x: &Value, y: &Value, xi: bool, yi: bool, s: Strict) -> 
             .zip(&b.items)
             .all(|(p, q)| identical(p, q, false, false, s)),
         (Value::Formula(a), Value::Formula(b)) => {
-            a.response_label == b.response_label
+            a.text == b.text
+                && a.response_label == b.response_label
                 && a.intercept == b.intercept
                 && a.terms
                     .iter()

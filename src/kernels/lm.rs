@@ -409,6 +409,7 @@ pub(super) fn design_na(
             response_label: f.response_label.clone(),
             terms: model_terms.into_iter().cloned().collect(),
             intercept: f.intercept,
+            text: None,
             predvars: f.predvars.clone(),
         };
         &reduced
@@ -1241,6 +1242,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             response_label: None,
             terms: f.terms.clone(),
             intercept: f.intercept,
+            text: None,
             predvars: f.predvars.clone(),
         })
     };

@@ -70,6 +70,7 @@ mod expand_grid;
 mod factanal;
 mod factor;
 pub(crate) mod fft;
+pub mod formula_text;
 mod filter;
 mod ftable;
 pub mod fun;
@@ -438,6 +439,7 @@ pub fn registry() -> &'static Registry {
             coerce::KERNELS,
             conditions::KERNELS,
             scoping::KERNELS,
+            formula_text::KERNELS,
             fft::KERNELS,
             complex::KERNELS,
             approx::KERNELS,

@@ -288,6 +288,11 @@ pub struct Formula {
     /// variable's label and the R text that rebuilds it at the fit's
     /// knots in `newdata`, as R's `makepredictcall` writes it.
     pub predvars: Vec<(String, String)>,
+    /// A formula built from text (`as.formula`, `reformulate`,
+    /// `formula(fit)`, see `kernels::formula_text`): its R text, as R
+    /// deparses it, until a model function reads it among its data; its
+    /// `response` and `terms` are empty until then.
+    pub text: Option<String>,
 }
 
 /// A logical as R's arithmetic sees it: TRUE 1, FALSE 0, NA `NA_real_`.

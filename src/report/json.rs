@@ -6,7 +6,8 @@
 
 use serde_json::{json, Map, Number, Value as Json};
 
-use crate::kernels::value::is_na;
+use crate::kernels::formula_text::rhs_text;
+use crate::kernels::value::{is_na, Formula};
 use crate::kernels::Value;
 
 /// A number: integral values without a fraction, others in the shortest
@@ -81,16 +82,12 @@ pub fn to_json(v: &Value) -> Json {
         Value::Factor(f) => Json::from(f.labels()),
         // As R deparses the formula terms.formula(simplify = TRUE) gives
         // (what update() returns): the response, the term labels, `- 1`.
+        Value::Formula(Formula {
+            text: Some(text), ..
+        }) => Json::from(text.as_str()),
         Value::Formula(f) => {
             let terms: Vec<&str> = f.terms.iter().map(|(n, _)| n.as_str()).collect();
-            let mut rhs = if terms.is_empty() {
-                "1".to_string()
-            } else {
-                terms.join(" + ")
-            };
-            if !f.intercept {
-                rhs.push_str(" - 1");
-            }
+            let rhs = rhs_text(&terms, f.intercept);
             Json::from(match &f.response_label {
                 Some(l) => format!("{l} ~ {rhs}"),
                 None => format!("~ {rhs}"),

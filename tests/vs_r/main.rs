@@ -76,6 +76,7 @@ mod library61;
 mod library62;
 mod library63;
 mod library64;
+mod library66;
 mod library7;
 mod library8;
 mod library9;

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use super::{call_traced, eval, eval_formula, EvalError, NamedValue, Scope};
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula;
+use crate::kernels::formula_text::{fit_formula, rhs_text};
 use crate::kernels::value::{Formula, List, DOT_RESPONSE, SCOPE_CLASS};
 use crate::kernels::{registry, Args, Ctx, Value};
 use crate::workflow::{Arg, Expr, ExprKind};
@@ -44,15 +45,7 @@ struct Simplified {
 impl Simplified {
     /// The right-hand side as R deparses the simplified formula.
     fn rhs(&self) -> String {
-        let mut s = if self.labels.is_empty() {
-            "1".to_string()
-        } else {
-            self.labels.join(" + ")
-        };
-        if !self.intercept {
-            s.push_str(" - 1");
-        }
-        s
+        rhs_text(&self.labels, self.intercept)
     }
 }
 
@@ -133,6 +126,19 @@ fn update_formula(
 /// term labels, as `formula(terms(fit))` simplified gives them).
 fn old_formula(object: &Value) -> Option<Old> {
     let (lhs, labels, intercept) = match object {
+        // Built from text: its two sides as written.
+        Value::Formula(Formula {
+            text: Some(text), ..
+        }) => {
+            let e = crate::workflow::parse_expr_str(text).ok()?;
+            let ExprKind::Formula { lhs, rhs } = &e.kind else {
+                return None;
+            };
+            return Some(Old {
+                lhs: lhs.as_deref().map(crate::workflow::deparse),
+                rhs: crate::workflow::deparse(rhs),
+            });
+        }
         Value::Formula(f) => {
             if f.terms.iter().any(|(l, _)| l.starts_with(DOT_RESPONSE)) {
                 return None;
@@ -143,20 +149,9 @@ fn old_formula(object: &Value) -> Option<Old> {
                 f.intercept,
             )
         }
-        Value::List(l) if matches!(l.class.as_deref(), Some("lm" | "glm" | "aov")) => {
-            let Some(Value::List(t)) = l.field("terms") else {
-                return None;
-            };
-            let labels = match t.field("term.labels") {
-                Some(Value::Str(s)) => s.clone(),
-                _ => return None,
-            };
-            let intercept = matches!(t.field("intercept"), Some(Value::Bool(b)) if b.first() == Some(&Some(true)));
-            let lhs = match record_field(l, "response") {
-                Some(Value::Str(s)) if s.len() == 1 => Some(s[0].clone()),
-                _ => None,
-            };
-            (lhs, labels, intercept)
+        Value::List(l) => {
+            let f = fit_formula(l)?;
+            (f.response, f.labels, f.intercept)
         }
         _ => return None,
     };

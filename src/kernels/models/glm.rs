@@ -324,6 +324,7 @@ pub(super) fn glm_formula(
                 terms: f.terms.clone(),
                 intercept: f.intercept,
                 predvars: f.predvars.clone(),
+                text: None,
             };
             (
                 std::borrow::Cow::Owned(formula),

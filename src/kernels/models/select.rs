@@ -1283,6 +1283,7 @@ fn formula_with(fit: &Fit, all: &Formula, labels: &[String]) -> Result<Formula, 
         terms: picked,
         intercept: fit.intercept(),
         predvars: all.predvars.clone(),
+        text: None,
     })
 }
 
