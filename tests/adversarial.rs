@@ -835,3 +835,35 @@ fn a_model_matrix_past_memory_fails_its_step() {
     );
     assert_eq!(json["steps"]["n"]["value"], serde_json::json!([3, 2]));
 }
+
+/// Sizes read by kernels whose shape rules do not know them (`m:n` from a
+/// matrix step, `lag.max`, a number of contrast levels, `diffinv`'s lag)
+/// were allocated unchecked, and under a 4 GB address space the process
+/// aborted; `diffinv`'s differences recursed a million levels deep. Each
+/// now fails its own step, with R's message where R has one.
+#[test]
+fn kernel_sizes_past_memory_fail_their_step_like_r() {
+    let json = steps_fail_located(
+        "[steps]\nm = \"matrix(c(2, 1, 0, 1), 2)\"\na = \"`:`(m, 2147483647L)\"\n\
+         b = \"ARMAtoMA(1, 1, 2147483647L)\"\nc = \"contr.sum(1e10)\"\n\
+         d = \"contr.treatment(1e308)\"\ne = \"contr.helmert(70000)\"\n\
+         f = \"diffinv(1:3, 2147483647L)\"\ng = \"diffinv(1:3, 1, 100000)\"\n\
+         h = \"length(diffinv(1:3, 1, 200))\"\ni = \"dim(contr.sum(300))\"\n",
+        &[
+            ("3:6", "a", "cannot allocate vector of size 16.0 Gb"),
+            ("4:6", "b", "cannot allocate vector of size 16.0 Gb"),
+            ("5:6", "c", "vector size cannot be NA"),
+            ("6:6", "d", "result would be too long a vector"),
+            ("7:6", "e", "cannot allocate vector of size 36.5 Gb"),
+            ("8:6", "f", "cannot allocate vector of size 16.0 Gb"),
+            (
+                "9:6",
+                "g",
+                "flowcast's diffinv takes at most 200 'differences' (R runs out of C stack soon after)",
+            ),
+        ],
+    );
+    assert_eq!(json["steps"]["h"]["value"], serde_json::json!(203));
+    assert_eq!(json["steps"]["i"]["value"], serde_json::json!([300, 299]));
+}
+

@@ -54,9 +54,10 @@ fn coefs(args: &Args<&Value>, name: &str) -> Result<Vec<f64>, KernelError> {
 
 /// arima.c's `ARMAtoMA`: the first `m` psi weights of the MA(infinity)
 /// form.
-fn arma_to_ma(phi: &[f64], theta: &[f64], m: usize) -> Vec<f64> {
+fn arma_to_ma(phi: &[f64], theta: &[f64], m: usize) -> Result<Vec<f64>, KernelError> {
     let (p, q) = (phi.len(), theta.len());
-    let mut psi = vec![0.0; m];
+    // `lag.max` up to .Machine$integer.max: 16 GB, refused like R.
+    let mut psi = super::alloc::filled(m, 0.0)?;
     for i in 0..m {
         let mut tmp = if i < q { theta[i] } else { 0.0 };
         for j in 0..(i + 1).min(p) {
@@ -64,7 +65,7 @@ fn arma_to_ma(phi: &[f64], theta: &[f64], m: usize) -> Vec<f64> {
         }
         psi[i] = tmp;
     }
-    psi
+    Ok(psi)
 }
 
 fn arma_to_ma_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
@@ -78,7 +79,7 @@ fn arma_to_ma_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
         .filter(|m| m.is_finite() && m.abs() < 2147483648.0)
         .map(f64::trunc);
     match m {
-        Some(m) if m > 0.0 => Ok(Value::Num(arma_to_ma(&ar, &ma, m as usize))),
+        Some(m) if m > 0.0 => Ok(Value::Num(arma_to_ma(&ar, &ma, m as usize)?)),
         _ => Err(KernelError::new("invalid value of lag.max")),
     }
 }
@@ -150,7 +151,7 @@ fn arma_acf_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
             rhs[0] = 1.0;
             if q > 0 {
                 let mut psi = vec![1.0];
-                psi.extend(arma_to_ma(&ar, &ma, q));
+                psi.extend(arma_to_ma(&ar, &ma, q)?);
                 let mut theta = vec![1.0];
                 theta.extend(&ma);
                 theta.resize(theta.len() + q + 1, 0.0);

@@ -206,7 +206,7 @@ fn note(name: &str) -> Option<&'static str> {
         "determinant" => Some(" (R's \"det\" list; its `modulus` does not carry R's attribute `logarithm`)"),
         "lag" => Some(" (of a time series; a plain vector, to which R gives a `tsp` without the class \"ts\", and an infinite `k` are refused)"),
         "reorder" => Some(" (FUN's scores numeric or logical, kept as a named vector where R keeps tapply's one-dimensional array; `order = TRUE`, an ordered factor, is refused)"),
-        "diffinv" => Some(" (a numeric or logical vector, matrix or time series, one `lag` and one `differences`; text and lists, which R coerces, are refused)"),
+        "diffinv" => Some(" (a numeric or logical vector, matrix or time series, one `lag` and one `differences`, at most 200 of them as R manages; text and lists, which R coerces, are refused)"),
         "toeplitz" => Some(" (a numeric, logical or complex vector; a character or list `x`, which R makes a matrix of, is refused)"),
         "smooth.spline" => Some(
             " (R's value without its `call`; `nknots` as a function and `control.spar = list(trace = TRUE)` are refused; `predict(fit, x, deriv)` predicts from it)",

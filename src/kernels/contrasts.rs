@@ -184,6 +184,21 @@ fn diag(levels: &[String]) -> (DMatrix<f64>, Vec<String>, Vec<String>) {
     (DMatrix::identity(n, n), levels.to_vec(), levels.to_vec())
 }
 
+/// R's refusals of `n` levels, whose `.Diag` is an `n` by `n` matrix:
+/// `seq_len(n)` past 2^52, `array(0, c(n, n))` past R's integers, else
+/// the matrix itself where it does not fit (`contr.sum(70000)`, 36.5 Gb).
+fn room_for_levels(n: f64) -> Result<(), KernelError> {
+    if n > 4_503_599_627_370_496.0 {
+        return Err(KernelError::new("result would be too long a vector"));
+    }
+    if n > 2_147_483_647.0 {
+        return Err(KernelError::new("vector size cannot be NA"));
+    }
+    // The diagonal and the contrasts made of it are held together.
+    let bytes = n * n * 8.0;
+    super::alloc::ensure_room(2.0 * bytes).map_err(|_| super::alloc::cannot_allocate(bytes))
+}
+
 fn counted(n: usize) -> Vec<String> {
     (1..=n).map(|i| i.to_string()).collect()
 }
@@ -193,7 +208,10 @@ fn counted(n: usize) -> Vec<String> {
 fn treatment(args: &Args<&Value>) -> Result<Value, KernelError> {
     let (levels, n) = match levels_arg(args)? {
         Levels::Count(n) if n.is_nan() => return Err(na_condition()),
-        Levels::Count(n) if n > 1.0 => (counted(n as usize), n),
+        Levels::Count(n) if n > 1.0 => {
+            room_for_levels(n)?;
+            (counted(n as usize), n)
+        }
         Levels::Count(_) => {
             return Err(KernelError::new(
                 "not enough degrees of freedom to define contrasts",
@@ -255,7 +273,10 @@ fn treatment(args: &Args<&Value>) -> Result<Value, KernelError> {
 fn sum_helmert(args: &Args<&Value>) -> Result<Value, KernelError> {
     let levels = match levels_arg(args)? {
         Levels::Count(n) if n.is_nan() => return Err(na_condition()),
-        Levels::Count(n) if n > 1.0 => counted(n as usize),
+        Levels::Count(n) if n > 1.0 => {
+            room_for_levels(n)?;
+            counted(n as usize)
+        }
         Levels::Given(l) if l.len() > 1 => l,
         _ => {
             return Err(KernelError::new(

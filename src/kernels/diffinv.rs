@@ -18,15 +18,18 @@ pub(super) static KERNELS: &[Kernel] = &[Kernel {
     eval,
 }];
 
+/// The most differences R 4.2 manages with its default C stack.
+const MAX_DIFFERENCES: usize = 200;
+
 /// filter.c's `intgrt_vec`: `y[i + lag] = x[i] + y[i]` from `xi`.
-fn intgrt_vec(x: &[f64], xi: &[f64], lag: usize) -> Vec<f64> {
+fn intgrt_vec(x: &[f64], xi: &[f64], lag: usize) -> Result<Vec<f64>, KernelError> {
     let n = x.len();
-    let mut y = vec![0.0; n + lag];
+    let mut y = super::alloc::filled(n + lag, 0.0)?;
     y[..lag].copy_from_slice(&xi[..lag]);
     for i in 0..n {
         y[i + lag] = x[i] + y[i];
     }
-    y
+    Ok(y)
 }
 
 /// `diff(xi, lag = lag, differences = 1L)`.
@@ -36,11 +39,16 @@ fn diff(x: &[f64], lag: usize) -> Vec<f64> {
 
 /// diffinv.vector on `x` with `lag` and `differences` already whole
 /// numbers of at least one and `xi` of their product's length.
-fn diffinv_vector(x: &[f64], lag: usize, differences: usize, xi: &[f64]) -> Vec<f64> {
+fn diffinv_vector(
+    x: &[f64],
+    lag: usize,
+    differences: usize,
+    xi: &[f64],
+) -> Result<Vec<f64>, KernelError> {
     if differences == 1 {
         intgrt_vec(x, xi, lag)
     } else {
-        let inner = diffinv_vector(x, lag, differences - 1, &diff(xi, lag));
+        let inner = diffinv_vector(x, lag, differences - 1, &diff(xi, lag))?;
         diffinv_vector(&inner, lag, 1, &xi[..lag])
     }
 }
@@ -89,13 +97,25 @@ fn checked(
         (Some(l), Some(d)) => (l as usize, d as usize),
         _ => return Err(KernelError::new("missing value where TRUE/FALSE needed")),
     };
+    // diffinv.vector recurses once per difference, and R 4.2 runs out of
+    // C stack between 200 and 230 of them; each level here also copies
+    // the series, so a million differences would take terabytes.
+    if differences > MAX_DIFFERENCES {
+        return Err(KernelError::new(format!(
+            "flowcast's diffinv takes at most {MAX_DIFFERENCES} 'differences' (R runs out of C stack soon after)"
+        )));
+    }
     let len = lag.checked_mul(differences).filter(|&l| l < (1 << 31));
     let Some(len) = len else {
         return Err(KernelError::new(
             "flowcast's diffinv refuses a 'lag' times 'differences' beyond R's integers",
         ));
     };
-    let xi = xi.unwrap_or_else(|| vec![0.0; len]);
+    // Up to 2^31 - 1 zeros (16 GB): refused like R where they do not fit.
+    let xi = match xi {
+        Some(xi) => xi,
+        None => super::alloc::filled(len, 0.0)?,
+    };
     if xi.len() != len {
         return Err(KernelError::new("'xi' does not have the right length"));
     }
@@ -172,7 +192,7 @@ fn diffinv_default(x: &Value, args: &Args<&Value>) -> Result<Value, KernelError>
                     .as_ref()
                     .map(|(v, r, _, _)| v[i * r..(i + 1) * r].to_vec());
                 let (lag, differences, xi_col) = checked(lag, differences, xi_col)?;
-                let y = diffinv_vector(col, lag, differences, &xi_col);
+                let y = diffinv_vector(col, lag, differences, &xi_col)?;
                 len = Some(y.len());
                 out.extend(y);
             }
@@ -187,7 +207,7 @@ fn diffinv_default(x: &Value, args: &Args<&Value>) -> Result<Value, KernelError>
             let data = numbers(v, "x")?;
             let xi = args.get("xi").map(|v| numbers(v, "xi")).transpose()?;
             let (lag, differences, xi) = checked(lag, differences, xi)?;
-            Ok(Value::Num(diffinv_vector(&data, lag, differences, &xi)))
+            Ok(Value::Num(diffinv_vector(&data, lag, differences, &xi)?))
         }
         Value::Str(_) | Value::List(_) => Err(KernelError::new(
             "flowcast's diffinv takes a numeric or logical 'x' (R coerces text and lists with as.double)",

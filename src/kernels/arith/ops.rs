@@ -586,11 +586,15 @@ pub(super) fn colon_len(from: f64, to: f64) -> Result<usize, String> {
 /// R's `from:to`.
 pub fn colon(from: f64, to: f64) -> Result<Vec<f64>, String> {
     let n = colon_len(from, to)?;
-    Ok(if from <= to {
-        (0..n).map(|i| from + i as f64).collect()
+    // Reserved first: a length below MAX_ALLOC can still be more than
+    // the machine holds (`m:2147483647L`, whose ends no shape rule knew).
+    let mut out = crate::kernels::alloc::vec_with_capacity(n).map_err(|e| e.0)?;
+    if from <= to {
+        out.extend((0..n).map(|i| from + i as f64));
     } else {
-        (0..n).map(|i| from - i as f64).collect()
-    })
+        out.extend((0..n).map(|i| from - i as f64));
+    }
+    Ok(out)
 }
 
 fn colon_end(v: &Value) -> Result<f64, KernelError> {
