@@ -866,4 +866,3 @@ fn kernel_sizes_past_memory_fail_their_step_like_r() {
     assert_eq!(json["steps"]["h"]["value"], serde_json::json!(203));
     assert_eq!(json["steps"]["i"]["value"], serde_json::json!([300, 299]));
 }
-
