@@ -661,6 +661,16 @@ mod tests {
                 terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
                 intercept: false,
                 predvars: vec![("ns(x, 3)".into(), "ns(x, knots = 3.5)".into())],
+                text: None,
+            }),
+            // Built from text (`reformulate`), not yet evaluated.
+            Value::Formula(Formula {
+                response: None,
+                response_label: Some("log(y)".into()),
+                terms: Vec::new(),
+                intercept: true,
+                predvars: Vec::new(),
+                text: Some("log(y) ~ x + z".into()),
             }),
             frame_with(Some(RowNames::Numbers(vec![9, 12, 3]))),
             frame_with(Some(RowNames::Text(vec![

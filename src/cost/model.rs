@@ -19,6 +19,12 @@ use super::loglinear::LogLinear;
 /// The paper's sliding window: the 40 most recent observations.
 pub const WINDOW: usize = 40;
 
+/// The most inputs a model takes: the first argument sizes of a call with
+/// more (`sum(s1, …, s20000)`). The fits are quadratic in their inputs, so
+/// one such call in the history made every later run build a 3.2 GB
+/// matrix when the models were loaded.
+pub const MAX_INPUTS: usize = 32;
+
 /// One finished task: its argument sizes and its measured seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
@@ -53,7 +59,7 @@ impl Window {
         if !(seconds.is_finite() && seconds > 0.0) {
             return None;
         }
-        let dim = *self.dim.get_or_insert(features.len());
+        let dim = *self.dim.get_or_insert(features.len().min(MAX_INPUTS));
         let features = fit_dim(features, dim);
         if self.items.len() == self.capacity {
             self.items.pop_front();
@@ -187,7 +193,13 @@ impl Model {
     }
 
     pub fn from_json(s: &str) -> Result<Model, String> {
-        serde_json::from_str(s).map_err(|e| e.to_string())
+        let m: Model = serde_json::from_str(s).map_err(|e| e.to_string())?;
+        // A state saved before inputs were bounded is rebuilt from its
+        // observations, which are then bounded.
+        match m.window().dim {
+            Some(d) if d > MAX_INPUTS => Err(format!("a model of {d} inputs")),
+            _ => Ok(m),
+        }
     }
 }
 
@@ -260,5 +272,27 @@ mod tests {
             Some(vec![7.0, 0.0])
         );
         assert!(w.push(&[1.0, 1.0], f64::NAN).is_none());
+    }
+
+    /// A call of thousands of arguments (`sum(s0, ..., s19999)`) once gave
+    /// its model as many inputs, and fitting it a matrix of gigabytes at
+    /// every later load: a model takes the first [`MAX_INPUTS`] sizes, and
+    /// a wider state saved before is refused, to be rebuilt.
+    #[test]
+    fn a_model_takes_at_most_max_inputs() {
+        let mut w = Window::new(3);
+        let wide = vec![1.0; 20_000];
+        let kept = w.push(&wide, 1.0).map(|o| o.features.len());
+        assert_eq!(kept, Some(MAX_INPUTS));
+        let mut m = Model::new(ModelKind::LogLinear, "sum");
+        m.observe(&wide, 0.5);
+        m.observe(&vec![2.0; 20_000], 1.0);
+        m.retrain();
+        assert_eq!(m.window().dim, Some(MAX_INPUTS));
+        let saved = m.to_json();
+        assert!(Model::from_json(&saved).is_ok());
+        let widened = saved.replace(&format!("\"dim\":{MAX_INPUTS}"), "\"dim\":20000");
+        assert_ne!(widened, saved, "the state names its dimension");
+        assert!(Model::from_json(&widened).is_err());
     }
 }

@@ -390,9 +390,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         // A test's formula method (`t.test(y ~ g, data = d)`); its second
         // formal is `data`, the one matched here as `y` or `g`.
         let first = if second == "groups" { "y" } else { "x" };
-        let formula = matched
-            .get(first)
-            .filter(|x| formula_arg(x))?;
+        let formula = matched.get(first).filter(|x| formula_arg(x))?;
         let data = matched.get("data").or_else(|| matched.get(second))?;
         // model.frame evaluates `subset` among the columns too.
         let mut scoped = vec![position(formula)?];
@@ -444,9 +442,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     if func == "aggregate" {
         // aggregate(y ~ g, d, mean): the formula method's second formal is
         // `data`, the one matched here as `by`.
-        let formula = matched
-            .get("x")
-            .filter(|x| formula_arg(x))?;
+        let formula = matched.get("x").filter(|x| formula_arg(x))?;
         let data = matched.get("data").or_else(|| matched.get("by"))?;
         return Some(DataScope {
             data: position(data)?,

@@ -125,8 +125,7 @@ fn parse_one(text: &str) -> Result<Expr, KernelError> {
     if text.trim().is_empty() {
         return Err(KernelError::new("parsing result not of length one, but 0"));
     }
-    let e =
-        parse_expr_str(text).map_err(|d| KernelError::new(format!("<text>: {}", d.message)))?;
+    let e = parse_expr_str(text).map_err(|d| KernelError::new(format!("<text>: {}", d.message)))?;
     // `y ~ x; z` reads as statements, not one expression.
     match &e.kind {
         ExprKind::Block(stmts) if !text.trim_start().starts_with('{') => Err(KernelError::new(

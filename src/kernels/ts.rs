@@ -378,6 +378,14 @@ fn ts_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         None
     };
     let data = if nobs != ndata {
+        // Up to 2^31 observations a column, from a `start` and `end` no
+        // shape rule saw (16 GB each).
+        let columns = if is_matrix {
+            bare(&data).dims().map_or(1, |d| d.1)
+        } else {
+            1
+        };
+        super::alloc::ensure_room(nobs as f64 * columns as f64 * 8.0)?;
         resize(bare(&data), ndata, nobs, is_matrix)
     } else {
         data

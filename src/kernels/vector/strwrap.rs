@@ -109,9 +109,11 @@ fn single_string(args: &Args<&Value>, name: &str, default: &str) -> Result<Strin
 /// strrep(" ", n)'s count: R's "invalid 'times' value" for a negative one.
 fn blanks(args: &Args<&Value>, name: &str) -> Result<(String, f64), KernelError> {
     let n = args.scalar_or(name, 0.0)?;
-    if n.is_nan() || n < 0.0 {
+    // as.integer(n): NA past R's integers, which strrep refuses too.
+    if n.is_nan() || !(0.0..2147483648.0).contains(&n) {
         return Err(KernelError::new("invalid 'times' value"));
     }
+    crate::kernels::alloc::ensure_room(n)?;
     Ok((" ".repeat(n.trunc() as usize), n))
 }
 

@@ -419,6 +419,8 @@ pub(super) fn strrep_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
                 "R character strings are limited to 2^31-1 bytes",
             ));
         }
+        // Each string may be 2 GB, and a few of them more than fits.
+        crate::kernels::alloc::ensure_room(s.len() as f64 * t)?;
         out.push(s.repeat(t as usize));
     }
     Ok(Value::Str(out))
