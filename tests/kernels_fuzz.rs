@@ -133,6 +133,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
                     terms: vec![("x".into(), (*x).clone())],
                     intercept,
                     predvars: Vec::new(),
+                    text: None,
                 }));
             }
         }
@@ -143,6 +144,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         terms: vec![],
         intercept: true,
         predvars: Vec::new(),
+        text: None,
     }));
     out.push(Value::Formula(Formula {
         response: Some(Box::new(num(&[]))),
@@ -150,6 +152,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         terms: vec![],
         intercept: false,
         predvars: Vec::new(),
+        text: None,
     }));
     out.push(Value::Formula(Formula {
         response: None,
@@ -157,6 +160,16 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         terms: vec![("x".into(), num(&[1.0, 2.0]))],
         intercept: true,
         predvars: Vec::new(),
+        text: None,
+    }));
+    // Built from text (`reformulate`) and not yet read among any data.
+    out.push(Value::Formula(Formula {
+        response: None,
+        response_label: Some("y".into()),
+        terms: vec![],
+        intercept: true,
+        predvars: Vec::new(),
+        text: Some("y ~ x".into()),
     }));
     out
 }

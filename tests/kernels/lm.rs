@@ -42,6 +42,7 @@ fn formula(c: &Json) -> Value {
         terms,
         intercept: c["intercept"].as_bool().unwrap(),
         predvars: Vec::new(),
+        text: None,
     })
 }
 
@@ -199,6 +200,7 @@ fn an_empty_fit_has_no_cases() {
         terms: vec![("rnorm(0)".into(), empty)],
         intercept: true,
         predvars: Vec::new(),
+        text: None,
     });
     let e = call("lm", vec![pos(f)]).unwrap_err();
     assert_eq!(e.0, "0 (non-NA) cases");
