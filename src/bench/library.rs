@@ -36,6 +36,9 @@ const SETUP: &[(&str, &str)] = &[
     ("gs", "g[1:100000]"),
     ("b", "gs > 1"),
     ("s", "crossprod(m)"),
+    // Text keys: 10⁶ labels of a few thousand values, 10⁵ distinct ones.
+    ("st", "paste0(\"s\", round(abs(x) * 1000))"),
+    ("su", "paste0(\"k\", rev(i))"),
 ];
 
 /// The timed expressions.
@@ -102,6 +105,13 @@ const CASES: &[&str] = &[
     "tapply(x, g, mean)",
     "split(x, g)",
     "paste0(\"s\", i)",
+    "sort(st)",
+    "sort(su)",
+    "order(su, decreasing = TRUE)",
+    "factor(st)",
+    "table(st)",
+    "tapply(x, st, mean)",
+    "su < \"k5\"",
     "sapply(xs, function(v) v * 2)",
     "vapply(i, function(k) k + 1, 0)",
     "mapply(function(a, b) a + b, xs, ys)",

@@ -909,7 +909,7 @@ fn difftime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
 }
 
 /// The length of a vector type, when known.
-fn len_of(t: Option<&Type>) -> Option<usize> {
+pub(super) fn len_of(t: Option<&Type>) -> Option<usize> {
     match t? {
         Type::Num { len, .. }
         | Type::Str { len, .. }
@@ -920,14 +920,14 @@ fn len_of(t: Option<&Type>) -> Option<usize> {
     }
 }
 
-fn same_length_num(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+pub(super) fn same_length_num(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Num {
         len: len_of(args.ty("x")),
         value: None,
     })
 }
 
-fn same_length_str(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+pub(super) fn same_length_str(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::Str {
         len: len_of(args.ty("x")),
         value: None,

@@ -10,7 +10,9 @@
 //! exec/eval/date_methods.rs.
 
 use super::args::{ArgError, Args};
-use super::dates::{self, civil, days_from_civil, str_arg};
+use super::dates::{
+    self, civil, days_from_civil, len_of, same_length_num, same_length_str, str_arg,
+};
 use super::names::with_attr;
 use super::value::{is_na, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
@@ -27,7 +29,7 @@ pub(super) static KERNELS: &[Kernel] = &[
             opt("origin"),
         ],
         random: false,
-        shape: same_length,
+        shape: same_length_num,
         eval: as_posixct_eval,
     },
     Kernel {
@@ -541,24 +543,6 @@ pub fn round_to(t: f64, units: &str) -> f64 {
     trunc_to(t + half, units)
 }
 
-fn len_of(t: Option<&Type>) -> Option<usize> {
-    match t? {
-        Type::Num { len, .. }
-        | Type::Str { len, .. }
-        | Type::Bool { len, .. }
-        | Type::Factor { len, .. } => *len,
-        Type::Null => Some(0),
-        _ => None,
-    }
-}
-
-fn same_length(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    Ok(Type::Num {
-        len: len_of(args.ty("x")),
-        value: None,
-    })
-}
-
 fn longest(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let mut lens = Vec::new();
     for name in ["year", "month", "day", "hour", "min", "sec"] {
@@ -574,13 +558,6 @@ fn longest(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         None
     };
     Ok(Type::Num { len, value: None })
-}
-
-fn same_length_str(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    Ok(Type::Str {
-        len: len_of(args.ty("x")),
-        value: None,
-    })
 }
 
 /// `strftime(x, format, tz, usetz)`: `format(as.POSIXlt(x, tz), format)`.

@@ -197,11 +197,20 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
                     .collect(),
             })
         }
-        Value::Str(_) | Value::Null => {
-            let text = as_text(x).unwrap_or_default();
-            let levels = collate::sorted_unique(text.iter().flatten().map(String::as_str));
-            Ok(with_levels(&text, levels))
+        Value::Str(s) => {
+            let (levels, codes) =
+                collate::factorise(s.iter().map(|t| (!text_is_na(t)).then_some(t.as_str())));
+            Ok(Factor {
+                codes,
+                levels: levels.into_iter().map(str::to_string).collect(),
+                ordered: false,
+            })
         }
+        Value::Null => Ok(Factor {
+            codes: Vec::new(),
+            levels: Vec::new(),
+            ordered: false,
+        }),
         _ => Err(not_a_vector(x)),
     }
 }

@@ -11,6 +11,7 @@ mod common;
 
 mod anova_glm;
 mod campaign;
+mod collation;
 mod conditions;
 mod diagnostics;
 mod e2e;

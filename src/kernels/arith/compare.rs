@@ -122,24 +122,6 @@ fn side<'a>(v: &'a Value, text: bool, op: &str) -> Result<Side<'a>, KernelError>
     }
 }
 
-/// R's string collation in the locales R is run in (ICU or glibc): letters
-/// compare ignoring case first, and lower case sorts before upper case.
-pub fn collate(a: &str, b: &str) -> Ordering {
-    let fold = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
-    fold(a).cmp(&fold(b)).then_with(|| {
-        for (x, y) in a.chars().zip(b.chars()) {
-            if x != y {
-                return match (x.is_lowercase(), y.is_lowercase()) {
-                    (true, false) => Ordering::Less,
-                    (false, true) => Ordering::Greater,
-                    _ => x.cmp(&y),
-                };
-            }
-        }
-        a.len().cmp(&b.len())
-    })
-}
-
 fn decide(op: &str, o: Ordering) -> bool {
     match op {
         "==" => o == Ordering::Equal,
@@ -188,7 +170,7 @@ fn relop(op: &str, a: &Side, b: &Side, n: usize) -> Vec<Option<bool>> {
                     if matches!(op, "==" | "!=") {
                         p.as_ref().cmp(q.as_ref())
                     } else {
-                        collate(p, q)
+                        crate::kernels::collate::compare(p, q)
                     },
                 )),
                 _ => None,

@@ -2,57 +2,56 @@
 //! (`order`'s radix method, the default for numbers, is stable in both
 //! directions); NA and NaN go last (`na.last = TRUE`), first (`FALSE`) or
 //! are dropped (`NA`), in their original order, whatever `decreasing` is.
-//! Text compares by [`collate`], as R's shell sort compares in a locale.
+//! Text compares by [`collate::compare`], as R's shell sort compares in a
+//! locale; NA text sorts as NA.
 
 use std::cmp::Ordering;
 
 use crate::kernels::args::{ArgError, Args};
-use crate::kernels::arith::compare::collate;
+use crate::kernels::collate;
 use crate::kernels::factor::text_is_na;
 use crate::kernels::names::bare;
 use crate::kernels::{registry, Ctx, KernelError, ShapeCtx, Type, Value};
 
 use super::{like, pick};
 
-/// One sort key: numbers (logicals as 0/1, NA as NaN) or text.
-pub(super) enum Key<'a> {
-    Num(std::borrow::Cow<'a, [f64]>),
-    Str(&'a [String]),
-}
+/// One sort key: numbers (logicals as 0/1, NA as NaN; text as its rank
+/// in the collation order, so each distinct text is collated once).
+pub(super) struct Key<'a>(std::borrow::Cow<'a, [f64]>);
 
 impl Key<'_> {
     pub(super) fn of(v: &Value) -> Result<Key<'_>, KernelError> {
         match v {
-            Value::Str(s) => Ok(Key::Str(s)),
-            Value::Null => Ok(Key::Num(std::borrow::Cow::Borrowed(&[]))),
+            Value::Str(s) => {
+                let ranks = collate::ranks(s);
+                let na = |t: &String| text_is_na(t);
+                Ok(Key(std::borrow::Cow::Owned(
+                    s.iter()
+                        .zip(ranks)
+                        .map(|(t, r)| if na(t) { f64::NAN } else { f64::from(r) })
+                        .collect(),
+                )))
+            }
+            Value::Null => Ok(Key(std::borrow::Cow::Borrowed(&[]))),
             // A factor sorts by its codes, the order of its levels.
-            Value::Factor(f) => Ok(Key::Num(std::borrow::Cow::Owned(f.integer_codes()))),
-            other => other.as_f64_slice().map(Key::Num).ok_or_else(|| {
+            Value::Factor(f) => Ok(Key(std::borrow::Cow::Owned(f.integer_codes()))),
+            other => other.as_f64_slice().map(Key).ok_or_else(|| {
                 KernelError::new(format!("argument is not a vector: {}", other.type_name()))
             }),
         }
     }
 
     pub(super) fn len(&self) -> usize {
-        match self {
-            Key::Num(v) => v.len(),
-            Key::Str(v) => v.len(),
-        }
+        self.0.len()
     }
 
     pub(super) fn is_na(&self, i: usize) -> bool {
-        match self {
-            Key::Num(v) => v[i].is_nan(),
-            Key::Str(_) => false,
-        }
+        self.0[i].is_nan()
     }
 
     /// Compares two non-NA entries.
     pub(super) fn cmp(&self, i: usize, j: usize) -> Ordering {
-        match self {
-            Key::Num(v) => v[i].partial_cmp(&v[j]).unwrap_or(Ordering::Equal),
-            Key::Str(v) => collate(&v[i], &v[j]),
-        }
+        self.0[i].partial_cmp(&self.0[j]).unwrap_or(Ordering::Equal)
     }
 }
 
@@ -81,7 +80,7 @@ pub(super) fn order_of(
     if keys.iter().any(|k| k.len() != n) {
         return Err(KernelError::new("argument lengths differ"));
     }
-    if let [Key::Num(v)] = keys {
+    if let [Key(v)] = keys {
         return Ok(order_numbers(v, decreasing, na_last));
     }
     let mut idx: Vec<usize> = (0..n)
@@ -215,8 +214,11 @@ pub(super) fn sort_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
         Type::Record { .. } | Type::List { .. } | Type::Formula { .. } => {
             Err(args.error("x", format!("'x' must be atomic, not {}", x.describe())))
         }
-        Type::Str { len, .. } if !args.has("na.last") => Ok(like(&x, *len)),
         // NAs are dropped by default: the length is known only without any.
+        Type::Str {
+            len,
+            value: Some(v),
+        } if !args.has("na.last") && !v.iter().any(|t| text_is_na(t)) => Ok(like(&x, *len)),
         _ => Ok(like(&x, None)),
     }
 }
@@ -316,7 +318,8 @@ pub(super) fn is_unsorted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
             if kept.len() < s.len() && !na_rm {
                 return Ok(Value::Bool(vec![None]));
             }
-            kept.windows(2).any(|w| out_of_order(collate(w[0], w[1])))
+            kept.windows(2)
+                .any(|w| out_of_order(collate::compare(w[0], w[1])))
         }
         Value::Factor(f) => {
             if f.codes.iter().any(Option::is_none) && !na_rm {
