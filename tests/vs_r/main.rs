@@ -21,6 +21,7 @@ mod frames2;
 mod gaps;
 mod holdout;
 mod htest_names;
+mod ks_ties;
 mod library10;
 mod library11;
 mod library12;

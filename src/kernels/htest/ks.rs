@@ -77,15 +77,12 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
             if y.is_empty() {
                 return Err(KernelError::new("not enough 'y' data"));
             }
-            let mut w = x.clone();
-            w.extend_from_slice(&y);
-            w.sort_by(|a, b| a.total_cmp(b));
-            let out = two_sample(&x, &y, alt, exact);
+            let (stat, p, alt_text, method, ties) = two_sample(&x, &y, alt, exact)?;
             // ks.test.default's warning, given only without the exact p.
-            if w.windows(2).any(|p| p[0] == p[1]) && out.3.starts_with("Asymptotic") {
+            if ties && method.starts_with("Asymptotic") {
                 ctx.warn("p-value will be approximate in the presence of ties");
             }
-            out
+            (stat, p, alt_text, method)
         }
         Some(Value::Str(s)) if s.len() == 1 => {
             let cdf = distribution(&s[0], args)?;
@@ -132,7 +129,7 @@ fn two_sample(
     y: &[f64],
     alt: Alternative,
     exact: Option<bool>,
-) -> (f64, f64, &'static str, String) {
+) -> Result<(f64, f64, &'static str, String, bool), KernelError> {
     let nx = x.len() as f64;
     let ny = y.len() as f64;
     let exact = exact.unwrap_or(nx * ny < 10000.0);
@@ -143,19 +140,23 @@ fn two_sample(
     let w: Vec<f64> = x.iter().chain(y).copied().collect();
     let n = nx * ny / (nx + ny);
     // order(w) is stable: ties keep their input order
-    let mut ord: Vec<usize> = (0..w.len()).collect();
-    ord.sort_by(|&a, &b| w[a].total_cmp(&w[b]));
+    let ord = crate::kernels::vector::order_numbers(&w, false, Some(true));
     let steps: Vec<f64> = ord
         .iter()
         .map(|&i| if i < x.len() { 1.0 / nx } else { -1.0 / ny })
         .collect();
     let mut z = rcumsum(&steps);
-    let mut sorted = w.clone();
-    sorted.sort_by(|a, b| a.total_cmp(b));
-    let distinct = sorted.windows(2).filter(|p| p[1] - p[0] != 0.0).count() + 1;
-    if distinct < w.len() {
+    let sorted: Vec<f64> = ord.iter().map(|&i| w[i]).collect();
+    // R: `if (length(unique(w)) < n) z <- z[c(which(diff(sort(w)) != 0),
+    // n)]`, where `which` drops the NaN of `Inf - Inf`: tied infinities
+    // are one step, as any other tie.
+    let ties = sorted.windows(2).any(|p| p[0] == p[1]);
+    if ties {
         let mut keep: Vec<usize> = (0..sorted.len() - 1)
-            .filter(|&i| sorted[i + 1] - sorted[i] != 0.0)
+            .filter(|&i| {
+                let d = sorted[i + 1] - sorted[i];
+                d != 0.0 && !d.is_nan()
+            })
             .collect();
         keep.push(w.len() - 1);
         z = keep.iter().map(|&i| z[i]).collect();
@@ -171,6 +172,15 @@ fn two_sample(
         Alternative::Less => "the CDF of x lies below that of y",
         Alternative::Greater => "the CDF of x lies above that of y",
     };
+    if exact
+        && sorted
+            .windows(2)
+            .any(|p| p[0] == p[1] && p[0].is_infinite())
+    {
+        // R 4.2's psmirnov marks ties by `diff(sort(z)) != 0`, NA for
+        // `Inf - Inf`, and stops at `if (TIES[k])`.
+        return Err(KernelError::new("missing value where TRUE/FALSE needed"));
+    }
     let exact_p = if exact {
         psmirnov_exact_upper(stat, x.len(), y.len(), &w, two_sided)
     } else {
@@ -193,7 +203,7 @@ fn two_sample(
             1.0 - lower
         }
     };
-    (stat, p, alt_text, method)
+    Ok((stat, p, alt_text, method, ties))
 }
 
 type Cdf = Box<dyn Fn(f64) -> f64>;

@@ -24,6 +24,7 @@ mod ifelse;
 pub(crate) mod labels;
 mod missing;
 mod order;
+pub(crate) use order::order_numbers;
 mod outer;
 mod parallel;
 mod pmatch;

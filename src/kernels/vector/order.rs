@@ -123,14 +123,24 @@ pub(super) fn order_of(
     Ok(idx)
 }
 
+/// A number (not NaN) as an integer of the same order: the sign bit set
+/// for the positive, all bits flipped for the negative.
+fn order_key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
 /// [`order_of`] for one numeric key, as fast as R's radix sort: each
 /// number becomes an integer of the same order (−0 and 0 one value), and
 /// pairs of it and the index sort without comparisons through the slice
 /// (ties stay in index order, so the order is R's stable one).
-fn order_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) -> Vec<usize> {
+pub(crate) fn order_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) -> Vec<usize> {
     let ordered = |x: f64| {
-        let b = (x + 0.0).to_bits();
-        let k = if b >> 63 == 1 { !b } else { b | (1 << 63) };
+        let k = order_key(x + 0.0);
         if decreasing {
             !k
         } else {
@@ -202,9 +212,45 @@ pub(super) fn sort_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
         return Err(KernelError::new("'x' must be atomic"));
     }
     let decreasing = args.bool_or("decreasing", false)?;
+    let na_last = na_last(args, None)?;
+    if let Value::Num(v) = x {
+        if let Some(sorted) = sort_numbers(v, decreasing, na_last) {
+            return Ok(Value::Num(sorted));
+        }
+    }
     let key = Key::of(x)?;
-    let idx = order_of(&[key], decreasing, na_last(args, None)?)?;
+    let idx = order_of(&[key], decreasing, na_last)?;
     Ok(pick(x, &idx))
+}
+
+/// `sort` of plain numbers: the values themselves sorted as integers of
+/// the same order, with no index to carry (half the bytes to move of
+/// [`order_numbers`]). Equal numbers are the same bits, so stability
+/// cannot show, except between −0 and 0: with a −0 the general path is
+/// taken (`None`). NA and NaN keep their original order.
+fn sort_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) -> Option<Vec<f64>> {
+    if v.iter().any(|x| *x == 0.0 && x.is_sign_negative()) {
+        return None;
+    }
+    let from_key = |k: u64| f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k });
+    let mut keys: Vec<u64> = v
+        .iter()
+        .filter(|x| !x.is_nan())
+        .map(|&x| order_key(x))
+        .collect();
+    keys.sort_unstable();
+    let sorted = keys.into_iter().map(from_key);
+    let sorted: Vec<f64> = if decreasing {
+        sorted.rev().collect()
+    } else {
+        sorted.collect()
+    };
+    let nas = v.iter().copied().filter(|x| x.is_nan());
+    Some(match na_last {
+        None => sorted,
+        Some(true) => sorted.into_iter().chain(nas).collect(),
+        Some(false) => nas.chain(sorted).collect(),
+    })
 }
 
 pub(super) fn sort_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -345,4 +391,38 @@ pub(super) fn is_unsorted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value
 
 pub(super) fn is_unsorted_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(Type::logical(Some(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::value::NA;
+
+    /// The fast numeric sort gives what ordering the values gives, NA and
+    /// NaN in their original order, and leaves −0 to the general path.
+    #[test]
+    fn sort_numbers_is_sorting_by_order() {
+        let v = [
+            3.0,
+            NA,
+            -1.5,
+            f64::NAN,
+            2.0,
+            f64::INFINITY,
+            -f64::INFINITY,
+            2.0,
+        ];
+        for decreasing in [false, true] {
+            for na_last in [None, Some(true), Some(false)] {
+                let fast = sort_numbers(&v, decreasing, na_last).unwrap();
+                let by_order: Vec<f64> = order_numbers(&v, decreasing, na_last)
+                    .into_iter()
+                    .map(|i| v[i])
+                    .collect();
+                let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&by_order), "{decreasing} {na_last:?}");
+            }
+        }
+        assert_eq!(sort_numbers(&[1.0, -0.0, 0.0], false, None), None);
+    }
 }
