@@ -107,7 +107,7 @@ fn note(name: &str) -> Option<&'static str> {
             " (in UTC or GMT only: a date-time R would read in the session's time zone, with no `tz` or `tz = \"\"`, is refused asking for `tz = \"UTC\"`)",
         ),
         "strptime" => Some(
-            " (returns the POSIXct `as.POSIXct(strptime(x, format, tz))`, not R's POSIXlt; `tz` \"UTC\" or \"GMT\", and `tz = \"\"` (R's session zone, its default) is read as UTC; reads %Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D; %z and a format R would complete from today's date are refused)",
+            " (returns the POSIXct `as.POSIXct(strptime(x, format, tz))`, not R's POSIXlt; `tz` \"UTC\" or \"GMT\", and `tz = \"\"` (R's session zone, its default) is read as UTC; reads %Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D %z (an offset beyond 14 hours is NA without R's warning); a format R would complete from today's date is refused)",
         ),
         "lm.wfit" => Some(" (as lm.fit, with R's `weights`; rows of zero weight are set aside as R sets them aside)"),
         "hasTsp" => Some(" (of a vector or matrix: its `tsp` attribute, as a series of class \"ts\" in flowcast)"),
