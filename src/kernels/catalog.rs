@@ -115,6 +115,9 @@ fn note(name: &str) -> Option<&'static str> {
         "delete.response" => Some(" (of a terms object: the terms without the response, which `model.frame` and `model.matrix` read among their data)"),
         "labels" => Some(" (of a terms object, an lm or glm fit, or a vector: R's labels.terms, labels.lm and labels.default for vectors)"),
         "spec.taper" => Some(" (of a numeric vector or matrix, one `p` or one per column; attributes kept)"),
+        "mauchly.test" => Some(
+            " (of an lm fit of a matrix response or its `SSD`: the sphericity of the whole SSD matrix, R's `statistic`, `p.value` and `method` without the `data.name` that deparses the fit's call; `Sigma`, `T`, `M`, `X` and `idata` are refused)",
+        ),
         "pairwise.prop.test" => Some(" (R's `pairwise.htest`; `...` is passed to each `prop.test`)"),
         "noquote" => Some(" (of a vector without a class: a classed object is refused)"),
         "as.difftime" => Some(" (of numbers with their `units`: text to read is refused)"),
