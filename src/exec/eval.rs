@@ -692,7 +692,8 @@ pub(super) fn eval_args<'s>(
 /// The text of a formula built from text and not yet evaluated (see
 /// `kernels::formula_text`).
 fn deferred(v: &Value) -> Option<&str> {
-    match v {
+    // A terms object is its formula with attributes.
+    match crate::kernels::names::bare(v) {
         Value::Formula(f) => f.text.as_deref(),
         _ => None,
     }
@@ -997,6 +998,28 @@ fn eval_call(
     }
     if update::formula_param(func).is_some() {
         return update::update_call(span, (func, func_span, args), scope, ctx, file, trace);
+    }
+    // `terms(y ~ x)` reads the formula, not its variables' values, which
+    // need not exist: the formula is kept as its text (as.formula's).
+    if let Some(a) = formula::terms_formula_arg(func, args).map(|i| &args[i]) {
+        let f =
+            crate::kernels::formula_text::from_text(&deparse(&a.value)).map_err(|k| EvalError {
+                span: a.value.span,
+                message: k.0,
+            })?;
+        let mut values: Vec<NamedValue> = vec![(a.name.clone(), Cow::Owned(f))];
+        for rest in &args[1..] {
+            values.push((rest.name.clone(), eval(&rest.value, scope, ctx, file)?));
+        }
+        return call_evaluated(
+            span,
+            (func, func_span, args),
+            values,
+            scope,
+            ctx,
+            file,
+            trace,
+        );
     }
     let values = eval_args(func, args, scope, ctx, file)?;
     call_evaluated(

@@ -553,6 +553,18 @@ pub fn update_formula_arg(func: &str, args: &[Arg]) -> Option<usize> {
     args.iter().position(|a| std::ptr::eq(&a.value, v))
 }
 
+/// The position of the formula written in `terms(y ~ x)`: R reads its
+/// variables' names, not their values (see `exec::eval`), so they need
+/// be no steps.
+pub fn terms_formula_arg(func: &str, args: &[Arg]) -> Option<usize> {
+    if func != "terms" {
+        return None;
+    }
+    let a = args.first()?;
+    (matches!(a.value.kind, ExprKind::Formula { .. }) && a.name.as_deref().is_none_or(|n| n == "x"))
+        .then_some(0)
+}
+
 /// The spans of every argument evaluated inside a call's `data`, anywhere
 /// in `e`.
 pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
@@ -568,6 +580,9 @@ pub fn data_scoped_spans(e: &Expr, out: &mut Vec<Span>) {
             out.extend(scoped.map(|&i| args[i].value.span));
         }
         if let Some(i) = update_formula_arg(func, args) {
+            out.push(args[i].value.span);
+        }
+        if let Some(i) = terms_formula_arg(func, args) {
             out.push(args[i].value.span);
         }
     }

@@ -1062,8 +1062,11 @@ fn infer_args(
         _ => None,
     };
     // update's formula, add1's and step's scope: read at the run, among
-    // the columns of the fit's data (`exec::eval::update`).
-    if let Some(at) = formula::update_formula_arg(func, args) {
+    // the columns of the fit's data (`exec::eval::update`); terms' formula
+    // is read as its text.
+    if let Some(at) =
+        formula::update_formula_arg(func, args).or_else(|| formula::terms_formula_arg(func, args))
+    {
         return args
             .iter()
             .enumerate()

@@ -106,6 +106,19 @@ fn note(name: &str) -> Option<&'static str> {
         "as.POSIXct" | "ISOdatetime" | "strftime" => Some(
             " (in UTC or GMT only: a date-time R would read in the session's time zone, with no `tz` or `tz = \"\"`, is refused asking for `tz = \"UTC\"`)",
         ),
+        "strptime" => Some(
+            " (returns the POSIXct `as.POSIXct(strptime(x, format, tz))`, not R's POSIXlt; `tz` \"UTC\" or \"GMT\", and `tz = \"\"` (R's session zone, its default) is read as UTC; reads %Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D %z (an offset beyond 14 hours is NA without R's warning); a format R would complete from today's date is refused)",
+        ),
+        "lm.wfit" => Some(" (as lm.fit, with R's `weights`; rows of zero weight are set aside as R sets them aside)"),
+        "hasTsp" => Some(" (of a vector or matrix: its `tsp` attribute, as a series of class \"ts\" in flowcast)"),
+        "terms" => Some(" (of a formula or an lm, glm or aov fit: the formula with R's attributes `factors`, `term.labels`, `order`, `intercept`, `response`, `offset` and class; `variables`, `predvars`, `dataClasses` and `.Environment` are not kept, and a fit's formula is written with its expanded terms)"),
+        "delete.response" => Some(" (of a terms object: the terms without the response, which `model.frame` and `model.matrix` read among their data)"),
+        "labels" => Some(" (of a terms object, an lm or glm fit, or a vector: R's labels.terms, labels.lm and labels.default for vectors)"),
+        "spec.taper" => Some(" (of a numeric vector or matrix, one `p` or one per column; attributes kept)"),
+        "mauchly.test" => Some(
+            " (of an lm fit of a matrix response or its `SSD`: the sphericity of the whole SSD matrix, R's `statistic`, `p.value` and `method` without the `data.name` that deparses the fit's call; `Sigma`, `T`, `M`, `X` and `idata` are refused)",
+        ),
+        "pairwise.prop.test" => Some(" (R's `pairwise.htest`; `...` is passed to each `prop.test`)"),
         "noquote" => Some(" (of a vector without a class: a classed object is refused)"),
         "as.difftime" => Some(" (of numbers with their `units`: text to read is refused)"),
         "rapply" => Some(

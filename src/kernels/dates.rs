@@ -219,7 +219,7 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// The conversions flowcast's one R_strptime reads, for dates and
 /// date-times alike.
 const READS: &str =
-    "%Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D %n %t and %%";
+    "%Y %y %m %d %e %j %b %B %h %a %A %H %k %I %l %p %M %S %OS %T %R %r %F %D %z %n %t and %%";
 
 /// The fields R_strptime fills (R's `struct tm` with `psecs`): the clock
 /// starts at midnight, the calendar fields unset until read.
@@ -235,6 +235,8 @@ pub struct Tm {
     /// `have_I`: the hour came from %I, so %p may move it past noon.
     have_i: bool,
     is_pm: bool,
+    /// `%z`'s offset from UTC, in seconds east.
+    offset: Option<i64>,
 }
 
 /// `get_number(from, to, n)` of Rstrptime.h: leading blanks skipped, up
@@ -295,7 +297,7 @@ fn conversion(f: &[u8], i: usize) -> Result<(u8, usize), KernelError> {
         (b'O', Some(&c)) if b"deHIMmy".contains(&c) => (c, i + 3),
         _ => (spec, i + 2),
     };
-    if b"YymdejbBhaAHkIlpMSoTRrFDnt%".contains(&spec) {
+    if b"YymdejbBhaAHkIlpMSoTRrFDznt%".contains(&spec) {
         Ok((spec, next))
     } else {
         Err(KernelError::new(format!(
@@ -385,6 +387,7 @@ fn strptime_internal(s: &[u8], at: &mut usize, f: &[u8], tm: &mut Tm) -> bool {
             // HERE_D_FMT: R's %D is year first.
             b'D' => strptime_internal(s, at, b"%y/%m/%d", tm).then_some(()),
             b'r' => strptime_internal(s, at, b"%I:%M:%S %p", tm).then_some(()),
+            b'z' => zone_offset(s, at).map(|off| tm.offset = Some(off)),
             b'n' | b't' => {
                 while s.get(*at).is_some_and(u8::is_ascii_whitespace) {
                     *at += 1;
@@ -398,6 +401,37 @@ fn strptime_internal(s: &[u8], at: &mut usize, f: &[u8], tm: &mut Tm) -> bool {
         }
     }
     true
+}
+
+/// R 4.2's `%z`: blanks, a sign and exactly four digits `hhmm`, the
+/// minutes below 60 and the offset at most 14 hours (R warns of one
+/// beyond and gives NA); seconds east of UTC.
+fn zone_offset(s: &[u8], at: &mut usize) -> Option<i64> {
+    while s.get(*at) == Some(&b' ') {
+        *at += 1;
+    }
+    let neg = match s.get(*at) {
+        Some(b'+') => false,
+        Some(b'-') => true,
+        _ => return None,
+    };
+    *at += 1;
+    let (mut val, mut n) = (0i64, 0);
+    while n < 4 && s.get(*at).is_some_and(u8::is_ascii_digit) {
+        val = val * 10 + i64::from(s[*at] - b'0');
+        *at += 1;
+        n += 1;
+    }
+    if n != 4 || val % 100 >= 60 {
+        return None;
+    }
+    // The minutes as hundredths of an hour.
+    let val = (val / 100) * 100 + ((val % 100) * 50) / 30;
+    if val > 1400 {
+        return None;
+    }
+    let off = (val * 3600) / 100;
+    Some(if neg { -off } else { off })
 }
 
 /// R_strptime of one string in one format: `Ok(None)` where the text
@@ -451,9 +485,11 @@ impl Tm {
         }
     }
 
-    /// Seconds past midnight the clock fields name.
+    /// Seconds past midnight the clock fields name, less a `%z` offset
+    /// (so UTC's).
     pub fn clock(&self) -> f64 {
-        f64::from(self.hour) * 3600.0 + f64::from(self.min) * 60.0 + self.sec
+        let local = f64::from(self.hour) * 3600.0 + f64::from(self.min) * 60.0 + self.sec;
+        local - self.offset.map_or(0.0, |o| o as f64)
     }
 }
 
@@ -461,6 +497,10 @@ impl Tm {
 /// dropped): `Ok(None)` is NA.
 pub fn strptime(text: &str, fmt: &str) -> Result<Option<f64>, KernelError> {
     match r_strptime(text, fmt)? {
+        // A `%z` offset moves the time to UTC first, the day with it.
+        Some(tm) if tm.offset.is_some() => Ok(tm
+            .day()?
+            .map(|d| ((d * 86400.0 + tm.clock()) / 86400.0).floor())),
         Some(tm) => tm.day(),
         None => Ok(None),
     }

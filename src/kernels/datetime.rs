@@ -70,6 +70,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: strftime_eval,
     },
     Kernel {
+        name: "strptime",
+        params: &[req("x"), req("format"), opt("tz")],
+        random: false,
+        shape: strptime_shape,
+        eval: strptime_eval,
+    },
+    Kernel {
         name: "as.difftime",
         params: &[req("tim"), opt("format"), opt("units"), opt("tz")],
         random: false,
@@ -594,6 +601,65 @@ fn strftime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
         ),
         other => other,
     })
+}
+
+/// `strptime(x, format, tz)`: R_strptime of `as.character(x)` in
+/// `format` (both recycled to the longer), as the POSIXct
+/// `as.POSIXct(strptime(x, format, tz))` of R's POSIXlt; NA where the
+/// text does not fit. `tz = ""` (R's session zone) is read as UTC.
+fn strptime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    let Some(fmt) = args.get("format") else {
+        return Err(KernelError::new(
+            "argument \"format\" is missing, with no default",
+        ));
+    };
+    let fmt = match super::names::bare(fmt) {
+        Value::Str(f) if !f.is_empty() => f.clone(),
+        _ => return Err(KernelError::new("invalid 'format' argument")),
+    };
+    let zone = match args.get("tz").map(super::names::bare) {
+        None => "UTC".to_string(),
+        Some(Value::Str(z)) if z.len() == 1 && z[0].is_empty() => "UTC".to_string(),
+        Some(z @ Value::Str(s)) if s.len() == 1 => zone_arg(Some(z))?.unwrap_or_default(),
+        Some(_) => return Err(KernelError::new("invalid 'tz' value")),
+    };
+    // as.character(x)
+    let text: Vec<Option<String>> = if dates::is_date(x) {
+        dates::format_dates(&dates::days(x), &["%Y-%m-%d".to_string()])?
+    } else {
+        match super::names::bare(x) {
+            Value::Str(s) => s.iter().map(|s| Some(s.clone())).collect(),
+            Value::Null => Vec::new(),
+            Value::Factor(f) => f
+                .codes
+                .iter()
+                .map(|c| c.map(|c| f.levels[c as usize].clone()))
+                .collect(),
+            Value::Num(v) => v
+                .iter()
+                .map(|&v| (!v.is_nan()).then(|| super::data::r_num_to_string(v)))
+                .collect(),
+            Value::Bool(b) => b
+                .iter()
+                .map(|b| b.map(|b| if b { "TRUE" } else { "FALSE" }.to_string()))
+                .collect(),
+            other => {
+                return Err(KernelError::new(format!(
+                    "flowcast's strptime reads text, numbers or dates, not a {}",
+                    other.type_name()
+                )))
+            }
+        }
+    };
+    // An NA string is NA whatever its format.
+    let text: Vec<Option<String>> = text.into_iter().map(|s| s.filter(|s| s != "NA")).collect();
+    let secs = dates::read_formats(&text, &fmt, strptime_secs)?;
+    Ok(posixct(Value::Num(secs), &zone))
+}
+
+fn strptime_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::num_unknown())
 }
 
 fn tim_length(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -13,21 +13,39 @@ use super::names::{bare, dimnamed, dimnames, named};
 use super::value::{List, NA};
 use super::{opt, req, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
-pub(super) static KERNELS: &[Kernel] = &[Kernel {
-    name: "lm.fit",
-    params: &[
-        req("x"),
-        req("y"),
-        opt("offset"),
-        opt("method"),
-        opt("tol"),
-        opt("singular.ok"),
-        DOTS,
-    ],
-    random: false,
-    shape,
-    eval,
-}];
+pub(super) static KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "lm.fit",
+        params: &[
+            req("x"),
+            req("y"),
+            opt("offset"),
+            opt("method"),
+            opt("tol"),
+            opt("singular.ok"),
+            DOTS,
+        ],
+        random: false,
+        shape,
+        eval,
+    },
+    Kernel {
+        name: "lm.wfit",
+        params: &[
+            req("x"),
+            req("y"),
+            req("w"),
+            opt("offset"),
+            opt("method"),
+            opt("tol"),
+            opt("singular.ok"),
+            DOTS,
+        ],
+        random: false,
+        shape: wfit_shape,
+        eval: wfit_eval,
+    },
+];
 
 fn numbers(v: &Value) -> Option<Vec<f64>> {
     match bare(v) {
@@ -121,6 +139,59 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             ctx.warn(format!("method = '{}' is not supported. Using 'qr'", m[0]));
         }
     }
+    let z = cdqrls(x, n, p, &y, ny, tol, args.get("singular.ok"))?;
+    let mut fitted: Vec<f64> = y.iter().zip(&z.residuals).map(|(y, r)| y - r).collect();
+    if let Some(o) = &offset {
+        for (i, v) in fitted.iter_mut().enumerate() {
+            *v += o[i % o.len()];
+        }
+    }
+    let rownames = dimnames(xv).0.map(<[String]>::to_vec);
+    let parts = z.named(xv, rownames, yv, matrix);
+    let fields: Vec<(&str, Value)> = vec![
+        ("coefficients", parts.coef),
+        ("residuals", shaped(z.residuals, n, ny, matrix)),
+        ("effects", parts.effects),
+        ("rank", Value::scalar(z.q.rank as f64)),
+        ("fitted.values", shaped(fitted, n, ny, matrix)),
+        ("assign", Value::Null),
+        ("qr", parts.qr),
+        ("df.residual", Value::scalar((n - z.q.rank) as f64)),
+    ];
+    Ok(Value::List(List::named(fields)))
+}
+
+/// What `.Call(C_Cdqrls, x, y, tol)` gives lm.fit and lm.wfit: the QR of
+/// `x` (n x p), and per column of `y` the coefficients (in x's column
+/// order, NA for the aliased ones, as both put them back with
+/// `coef[pivot] <- coef`), residuals and effects.
+struct Cdqrls {
+    q: super::linalg::linpack::Qr,
+    coef: Vec<f64>,
+    residuals: Vec<f64>,
+    effects: Vec<f64>,
+    n: usize,
+    p: usize,
+    ny: usize,
+    tol: f64,
+}
+
+/// The named parts of a [`Cdqrls`].
+struct Named {
+    coef: Value,
+    effects: Value,
+    qr: Value,
+}
+
+fn cdqrls(
+    x: Vec<f64>,
+    n: usize,
+    p: usize,
+    y: &[f64],
+    ny: usize,
+    tol: f64,
+    singular_ok: Option<&Value>,
+) -> Result<Cdqrls, KernelError> {
     if x.iter().any(|v| !v.is_finite()) {
         return Err(KernelError::new("NA/NaN/Inf in 'x'"));
     }
@@ -129,7 +200,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     }
     let q = dqrdc2(x, n, p, tol);
     let k = q.rank;
-    let singular_ok = match args.get("singular.ok") {
+    let singular_ok = match singular_ok {
         Some(s) => super::logical::if_condition(s)?,
         None => true,
     };
@@ -164,74 +235,267 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             effects.extend(r.qty);
         }
     }
-    let mut fitted: Vec<f64> = y.iter().zip(&residuals).map(|(y, r)| y - r).collect();
+    Ok(Cdqrls {
+        q,
+        coef,
+        residuals,
+        effects,
+        n,
+        p,
+        ny,
+        tol,
+    })
+}
+
+impl Cdqrls {
+    /// Names as lm.fit and lm.wfit give them: x's column names (else x1,
+    /// x2, ...) on the coefficients, the effects by the pivoted columns
+    /// then "", and the `qr` object whose rows are `rownames`.
+    fn named(&self, xv: &Value, rownames: Option<Vec<String>>, yv: &Value, matrix: bool) -> Named {
+        let (n, p, ny, k) = (self.n, self.p, self.ny, self.q.rank);
+        let q = &self.q;
+        let cols = dimnames(xv).1.map(<[String]>::to_vec);
+        let dn: Vec<String> = cols
+            .clone()
+            .unwrap_or_else(|| (1..=p).map(|i| format!("x{i}")).collect());
+        let mut nmeffects: Vec<String> = q.pivot[..k].iter().map(|&i| dn[i - 1].clone()).collect();
+        nmeffects.resize(n, String::new());
+        let ycols = dimnames(yv).1.map(<[String]>::to_vec);
+        let (coef, effects) = if matrix {
+            (
+                dimnamed(
+                    Value::Mat(DMatrix::from_vec(p, ny, self.coef.clone())),
+                    Some(dn),
+                    ycols.clone(),
+                ),
+                dimnamed(
+                    Value::Mat(DMatrix::from_vec(n, ny, self.effects.clone())),
+                    Some(nmeffects),
+                    ycols,
+                ),
+            )
+        } else {
+            (
+                named(Value::Num(self.coef.clone()), dn),
+                named(Value::Num(self.effects.clone()), nmeffects),
+            )
+        };
+        let pivoted = q.pivot.iter().enumerate().any(|(i, &v)| v != i + 1);
+        let qr_cols = cols
+            .clone()
+            .filter(|_| pivoted)
+            .map(|c| q.pivot.iter().map(|&i| c[i - 1].clone()).collect());
+        let qr_cols = qr_cols.or(cols);
+        let qr_mat = dimnamed(
+            Value::Mat(DMatrix::from_vec(n, p, q.qr.clone())),
+            rownames,
+            qr_cols,
+        );
+        let qr = List::record(
+            "qr",
+            vec![
+                ("qr", qr_mat),
+                ("qraux", Value::Num(q.qraux.clone())),
+                (
+                    "pivot",
+                    Value::Num(q.pivot.iter().map(|&i| i as f64).collect()),
+                ),
+                ("tol", Value::scalar(self.tol)),
+                ("rank", Value::scalar(k as f64)),
+            ],
+        );
+        Named {
+            coef,
+            effects,
+            qr: Value::List(qr),
+        }
+    }
+}
+
+/// `lm.wfit(x, y, w, offset, method, tol, singular.ok)`: R 4.2.2's
+/// lm.wfit. Rows of zero weight are set aside, the others scaled by
+/// √w and fitted by Cdqrls as lm.fit fits; the set-aside rows get
+/// `x0 %*% coef` (aliased coefficients as 0) as fitted values, and the
+/// list is lm.fit's with the `weights`, in lm.wfit's order.
+fn wfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let missing =
+        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
+    let xv = args.get("x").ok_or_else(|| missing("x"))?;
+    let yv = args.get("y").ok_or_else(|| missing("y"))?;
+    let Some((n_all, p)) = xv.dims() else {
+        return Err(KernelError::new("'x' must be a matrix"));
+    };
+    if n_all == 0 {
+        return Err(KernelError::new("0 (non-NA) cases"));
+    }
+    let x = numbers(xv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'x'"))?;
+    let y_dims = yv.dims();
+    let ny = y_dims.map_or(1, |(_, c)| c);
+    let matrix = ny != 1 && y_dims.is_some();
+    let mut y = numbers(yv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'y'"))?;
+    let offset = match args.get("offset").map(bare) {
+        None | Some(Value::Null) => None,
+        Some(o) => Some(
+            numbers(o)
+                .ok_or_else(|| KernelError::new("non-numeric argument to binary operator"))?,
+        ),
+    };
+    if let Some(o) = &offset {
+        if o.is_empty() {
+            return Err(KernelError::new("incompatible dimensions"));
+        }
+        for (i, v) in y.iter_mut().enumerate() {
+            *v -= o[i % o.len()];
+        }
+    }
+    let wv = args.get("w").ok_or_else(|| missing("w"))?;
+    let nrow_y = y_dims.map_or(y.len(), |(r, _)| r);
+    if nrow_y != n_all || wv.len() != n_all {
+        return Err(KernelError::new("incompatible dimensions"));
+    }
+    let w =
+        numbers(wv).ok_or_else(|| KernelError::new("missing or negative weights not allowed"))?;
+    if w.iter().any(|&w| w.is_nan() || w < 0.0) {
+        return Err(KernelError::new("missing or negative weights not allowed"));
+    }
+    let tol = match args.get("tol").map(bare) {
+        None => 1e-7,
+        Some(t) => t.as_scalar().unwrap_or(NA),
+    };
+    if let Some(Value::Str(m)) = args.get("method").map(bare) {
+        if m.first().is_some_and(|m| m != "qr") {
+            ctx.warn(format!("method = '{}' is not supported. Using 'qr'", m[0]));
+        }
+    }
+    let ok: Vec<usize> = (0..n_all).filter(|&i| w[i] != 0.0).collect();
+    let nok: Vec<usize> = (0..n_all).filter(|&i| w[i] == 0.0).collect();
+    let n = ok.len();
+    let rows_of = |v: &[f64], width: usize, rows: &[usize]| -> Vec<f64> {
+        (0..width)
+            .flat_map(|j| rows.iter().map(move |&i| v[j * n_all + i]))
+            .collect()
+    };
+    let ys = rows_of(&y, ny, &ok);
+    let ws: Vec<f64> = ok.iter().map(|&i| w[i]).collect();
+    if p == 0 || n == 0 {
+        // The null model, or every case of weight zero: R's short lists,
+        // of the rows of nonzero weight.
+        let coef = Value::Num(vec![NA; if n == 0 { p } else { 0 }]);
+        let zeros: Vec<f64> = ys.iter().map(|v| 0.0 * v).collect();
+        return Ok(Value::List(List::named(vec![
+            ("coefficients", coef),
+            ("residuals", shaped(ys.clone(), n, ny, matrix)),
+            ("fitted.values", shaped(zeros, n, ny, matrix)),
+            ("weights", Value::Num(ws)),
+            ("rank", Value::scalar(0.0)),
+            (
+                "df.residual",
+                Value::scalar(if n == 0 { 0.0 } else { ys.len() as f64 }),
+            ),
+        ])));
+    }
+    let wts: Vec<f64> = ws.iter().map(|w| w.sqrt()).collect();
+    let mut xw = rows_of(&x, p, &ok);
+    for j in 0..p {
+        for i in 0..n {
+            xw[j * n + i] *= wts[i];
+        }
+    }
+    let mut yw = ys.clone();
+    for j in 0..ny {
+        for i in 0..n {
+            yw[j * n + i] *= wts[i];
+        }
+    }
+    let z = cdqrls(xw, n, p, &yw, ny, tol, args.get("singular.ok"))?;
+    let resid: Vec<f64> = z
+        .residuals
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r / wts[i % n])
+        .collect();
+    let fit: Vec<f64> = ys.iter().zip(&resid).map(|(y, r)| y - r).collect();
+    let (residuals, mut fitted, n_out) = if nok.is_empty() {
+        (resid, fit, n)
+    } else {
+        // f0 <- x0 %*% coef, the aliased coefficients taken as 0.
+        let mut save_r = y.clone();
+        let mut save_f = y.clone();
+        for j in 0..ny {
+            for (k, &i) in ok.iter().enumerate() {
+                save_r[j * n_all + i] = resid[j * n + k];
+                save_f[j * n_all + i] = fit[j * n + k];
+            }
+            for &i in &nok {
+                let mut f0 = 0.0;
+                for l in 0..p {
+                    let b = z.coef[j * p + l];
+                    f0 += x[l * n_all + i] * if b.is_nan() { 0.0 } else { b };
+                }
+                save_r[j * n_all + i] = y[j * n_all + i] - f0;
+                save_f[j * n_all + i] = f0;
+            }
+        }
+        (save_r, save_f, n_all)
+    };
     if let Some(o) = &offset {
         for (i, v) in fitted.iter_mut().enumerate() {
             *v += o[i % o.len()];
         }
     }
-    // Names as lm.fit gives them: x's column names (else x1, x2, ...),
-    // the effects by the pivoted columns then "".
-    let cols = dimnames(xv).1.map(<[String]>::to_vec);
-    let dn: Vec<String> = cols
-        .clone()
-        .unwrap_or_else(|| (1..=p).map(|i| format!("x{i}")).collect());
-    let mut nmeffects: Vec<String> = q.pivot[..k].iter().map(|&i| dn[i - 1].clone()).collect();
-    nmeffects.resize(n, String::new());
-    let ycols = dimnames(yv).1.map(<[String]>::to_vec);
-    let (coef, effects) = if matrix {
-        (
-            dimnamed(
-                Value::Mat(DMatrix::from_vec(p, ny, coef)),
-                Some(dn),
-                ycols.clone(),
-            ),
-            dimnamed(
-                Value::Mat(DMatrix::from_vec(n, ny, effects)),
-                Some(nmeffects),
-                ycols,
-            ),
-        )
-    } else {
-        (
-            named(Value::Num(coef), dn),
-            named(Value::Num(effects), nmeffects),
-        )
-    };
-    let pivoted = q.pivot.iter().enumerate().any(|(i, &v)| v != i + 1);
-    let qr_cols = cols
-        .filter(|_| pivoted)
-        .map(|c| q.pivot.iter().map(|&i| c[i - 1].clone()).collect());
-    let qr_cols = qr_cols.or_else(|| dimnames(xv).1.map(<[String]>::to_vec));
-    let qr_mat = dimnamed(
-        Value::Mat(DMatrix::from_vec(n, p, q.qr.clone())),
-        dimnames(xv).0.map(<[String]>::to_vec),
-        qr_cols,
-    );
-    let qr = List::record(
-        "qr",
-        vec![
-            ("qr", qr_mat),
-            ("qraux", Value::Num(q.qraux.clone())),
-            (
-                "pivot",
-                Value::Num(q.pivot.iter().map(|&i| i as f64).collect()),
-            ),
-            ("tol", Value::scalar(tol)),
-            ("rank", Value::scalar(k as f64)),
-        ],
-    );
+    let rownames = dimnames(xv)
+        .0
+        .map(|r| ok.iter().map(|&i| r[i].clone()).collect());
+    let parts = z.named(xv, rownames, yv, matrix);
     let fields: Vec<(&str, Value)> = vec![
-        ("coefficients", coef),
-        ("residuals", shaped(residuals, n, ny, matrix)),
-        ("effects", effects),
-        ("rank", Value::scalar(k as f64)),
-        ("fitted.values", shaped(fitted, n, ny, matrix)),
+        ("coefficients", parts.coef),
+        ("residuals", shaped(residuals, n_out, ny, matrix)),
+        ("fitted.values", shaped(fitted, n_out, ny, matrix)),
+        ("effects", parts.effects),
+        ("weights", Value::Num(w)),
+        ("rank", Value::scalar(z.q.rank as f64)),
         ("assign", Value::Null),
-        ("qr", Value::List(qr)),
-        ("df.residual", Value::scalar((n - k) as f64)),
+        ("qr", parts.qr),
+        ("df.residual", Value::scalar((n - z.q.rank) as f64)),
     ];
     Ok(Value::List(List::named(fields)))
+}
+
+fn wfit_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    let Type::Record { fields, .. } = shape(args, ctx)? else {
+        return Ok(Type::Any);
+    };
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(Type::Any, |(_, t)| t.clone())
+    };
+    let order = [
+        "coefficients",
+        "residuals",
+        "fitted.values",
+        "effects",
+        "weights",
+        "rank",
+        "assign",
+        "qr",
+        "df.residual",
+    ];
+    Ok(Type::Record {
+        class: "list".into(),
+        fields: order
+            .iter()
+            .map(|&name| {
+                let t = if name == "weights" {
+                    Type::num_unknown()
+                } else {
+                    field(name)
+                };
+                (name.to_string(), t)
+            })
+            .collect(),
+    })
 }
 
 fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

@@ -156,6 +156,7 @@ mod supsmu;
 mod sweep;
 pub mod switch;
 mod symnum;
+mod terms;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
@@ -440,6 +441,7 @@ pub fn registry() -> &'static Registry {
             conditions::KERNELS,
             scoping::KERNELS,
             formula_text::KERNELS,
+            terms::KERNELS,
             fft::KERNELS,
             complex::KERNELS,
             approx::KERNELS,

@@ -396,6 +396,9 @@ pub fn reads_names(func: &str) -> bool {
             | "qr.solve"
             | "lm.fit"
             | "lsfit"
+            | "lm.wfit"
+            // Names (or a matrix's row names) of x name the groups.
+            | "pairwise.prop.test"
             // The fit's column names name the covariances.
             | "ls.diag"
             // x's names and values' are joined as c joins them.
@@ -442,6 +445,12 @@ pub fn reads_names(func: &str) -> bool {
             | "window"
             | "spec.pgram"
             | "spectrum"
+            | "spec.taper"
+            | "hasTsp"
+            // A terms object is a formula with attributes; labels reads names.
+            | "terms"
+            | "delete.response"
+            | "labels"
             // A Date's class says what its numbers are.
             | "unclass"
             | "as.Date"
@@ -454,6 +463,7 @@ pub fn reads_names(func: &str) -> bool {
             // So does a POSIXct's, and noquote adds to the class it finds.
             | "as.POSIXct"
             | "strftime"
+            | "strptime"
             | "noquote"
             | "encodeString"
             // Dimnames name the pieces and the matrix; names are set or

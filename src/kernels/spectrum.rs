@@ -33,6 +33,13 @@ const PARAMS: &[super::Param] = &[
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
+        name: "spec.taper",
+        params: &[req("x"), opt("p")],
+        random: false,
+        shape: taper_shape,
+        eval: taper_eval,
+    },
+    Kernel {
         name: "spec.pgram",
         params: PARAMS,
         random: false,
@@ -241,6 +248,108 @@ fn modified_daniell(m: &[f64], cancel: &AtomicBool) -> Result<TsKernel, KernelEr
     Ok(k)
 }
 
+/// One column of R's `spec.taper(x, p)`: the split cosine bell over the
+/// first and last `floor(nr * p)` values, which spec.pgram tapers its
+/// series with too.
+fn taper_column(x: &mut [f64], p: f64) {
+    let n = x.len();
+    let m = (n as f64 * p).floor() as usize;
+    if m == 0 {
+        return;
+    }
+    // 0.5 * (1 - cos(pi * seq.int(1, 2 * m - 1, by = 2)/(2 * m)))
+    let w: Vec<f64> = (0..m)
+        .map(|k| {
+            let s = (2 * k + 1) as f64;
+            0.5 * (1.0 - (std::f64::consts::PI * s / (2.0 * m as f64)).cos())
+        })
+        .collect();
+    for k in 0..m {
+        x[k] *= w[k];
+        x[n - 1 - k] *= w[k];
+    }
+}
+
+/// `spec.taper(x, p)` (stats/R/spectrum.R): each column of `x` tapered
+/// by its own `p` (one `p` for all), `x`'s attributes kept.
+fn taper_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let xv = args.get("x").unwrap_or(&Value::Null);
+    let p: Vec<f64> = match args.get("p").map(bare) {
+        None => vec![0.1],
+        Some(v @ (Value::Num(_) | Value::Bool(_))) => {
+            v.as_f64_slice().unwrap_or_default().into_owned()
+        }
+        Some(_) => return Err(err("'p' must be between 0 and 0.5")),
+    };
+    // any(p < 0) || any(p > 0.5), with R's NA.
+    let any = |f: fn(f64) -> bool| -> Option<bool> {
+        if p.iter().any(|&v| !v.is_nan() && f(v)) {
+            Some(true)
+        } else if p.iter().any(|v| v.is_nan()) {
+            None
+        } else {
+            Some(false)
+        }
+    };
+    match (any(|v| v < 0.0), any(|v| v > 0.5)) {
+        (Some(true), _) | (_, Some(true)) => return Err(err("'p' must be between 0 and 0.5")),
+        (None, _) | (_, None) => return Err(err("missing value where TRUE/FALSE needed")),
+        _ => {}
+    }
+    let (nr, nc) = match bare(xv) {
+        Value::Null => return Err(err("'data' must be of a vector type, was 'NULL'")),
+        b => b.dims().unwrap_or((b.len(), 1)),
+    };
+    let p = if p.len() == 1 {
+        vec![p[0]; nc]
+    } else if p.len() != nc {
+        return Err(err(
+            "length of 'p' must be 1 or equal the number of columns of 'x'",
+        ));
+    } else {
+        p
+    };
+    if nc == 0 {
+        // `for (i in 1L:nc)` meets p[1], which is NA.
+        return Err(err("missing value where TRUE/FALSE needed"));
+    }
+    if p.iter().all(|&p| (nr as f64 * p).floor() == 0.0) {
+        return Ok(xv.clone());
+    }
+    let Some(data) = bare(xv).as_f64_slice().filter(|_| {
+        matches!(
+            bare(xv),
+            Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_)
+        )
+    }) else {
+        return Err(err("non-numeric argument to binary operator"));
+    };
+    let mut data = data.into_owned();
+    for (j, &pj) in p.iter().enumerate() {
+        taper_column(&mut data[j * nr..(j + 1) * nr], pj);
+    }
+    let tapered = match bare(xv) {
+        Value::Mat(_) | Value::BoolMat(_) => Value::Mat(nalgebra::DMatrix::from_vec(nr, nc, data)),
+        _ => Value::Num(data),
+    };
+    // attributes(x) <- a
+    Ok(match xv {
+        Value::Named(n) => {
+            let mut n = n.clone();
+            n.value = tapered;
+            Value::Named(n)
+        }
+        _ => tapered,
+    })
+}
+
+fn taper_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(match args.ty("x") {
+        Some(t @ (Type::Num { .. } | Type::Mat { .. })) => t.clone(),
+        _ => Type::Any,
+    })
+}
+
 /// `spectrum(x, ..., method = "pgram")`: spec.pgram; "ar" is refused.
 fn spectrum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if let Some(m) = args.get("method").map(bare) {
@@ -351,19 +460,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if !(0.0..=0.5).contains(&taper) {
         return Err(err("'p' must be between 0 and 0.5"));
     }
-    let m = (n as f64 * taper).floor() as usize;
-    if m > 0 {
-        let w: Vec<f64> = (0..m)
-            .map(|k| {
-                let s = (2 * k + 1) as f64;
-                0.5 * (1.0 - (std::f64::consts::PI * s / (2.0 * m as f64)).cos())
-            })
-            .collect();
-        for k in 0..m {
-            x[k] *= w[k];
-            x[n - 1 - k] *= w[k];
-        }
-    }
+    taper_column(&mut x, taper);
     let u2 = 1.0 - (5.0 / 8.0) * taper * 2.0;
     let u4 = 1.0 - (93.0 / 128.0) * taper * 2.0;
     if pad.is_nan() {

@@ -42,6 +42,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: tsp_eval,
     },
     Kernel {
+        name: "hasTsp",
+        params: &[req("x")],
+        random: false,
+        shape: any_shape,
+        eval: has_tsp_eval,
+    },
+    Kernel {
         name: "is.ts",
         params: &[req("x")],
         random: false,
@@ -166,6 +173,32 @@ pub(crate) fn tsp_of(v: &Value) -> Option<[f64; 3]> {
 /// `attr(hasTsp(x), "tsp")`: the series' own, else `c(1, NROW(x), 1)`.
 pub(crate) fn has_tsp(v: &Value) -> [f64; 3] {
     tsp_of(v).unwrap_or_else(|| [1.0, nrow(v) as f64, 1.0])
+}
+
+/// `hasTsp(x)`: `x`, given `tsp` attribute `c(1, NROW(x), 1)` when it
+/// has none.
+fn has_tsp_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    let x = args.get("x").unwrap_or(&Value::Null);
+    if tsp_of(x).is_some() {
+        return Ok(x.clone());
+    }
+    match bare(x) {
+        Value::Null => Err(KernelError::new("attempt to set an attribute on NULL")),
+        b if b.is_empty() => Err(KernelError::new(
+            "cannot assign 'tsp' to zero-length vector",
+        )),
+        Value::Num(_)
+        | Value::Str(_)
+        | Value::Bool(_)
+        | Value::Complex(_)
+        | Value::Mat(_)
+        | Value::BoolMat(_)
+        | Value::ComplexMat(_) => Ok(with_tsp(x.clone(), has_tsp(x))),
+        other => Err(KernelError::new(format!(
+            "flowcast's hasTsp takes a vector or matrix, not a {}",
+            other.type_name()
+        ))),
+    }
 }
 
 /// `frequency(x)`: `tsp(x)[3]`, or 1.

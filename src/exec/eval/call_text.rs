@@ -344,6 +344,13 @@ fn data_name(func: &str, matched: &Args<&Value>, args: &[Arg]) -> Option<String>
                 scores.join(" ")
             ))
         }
+        "pairwise.prop.test" => {
+            let x = text("x")?;
+            Some(match matched.get("x").and_then(Value::dims) {
+                Some(_) => x,
+                None => format!("{x} out of {}", text("n")?),
+            })
+        }
         "pairwise.t.test" | "pairwise.wilcox.test" => {
             Some(format!("{} and {}", text("x")?, text("g")?))
         }

@@ -240,6 +240,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: pairwise::t_eval,
     },
     Kernel {
+        name: "pairwise.prop.test",
+        params: &[req("x"), opt("n"), opt("p.adjust.method"), DOTS],
+        random: false,
+        shape: pairwise::prop_shape,
+        eval: pairwise::prop_eval,
+    },
+    Kernel {
         name: "pairwise.wilcox.test",
         params: &[
             req("x"),

@@ -293,3 +293,105 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         ],
     ))
 }
+
+/// `pairwise.prop.test(x, n)`: R 4.2's stats:::pairwise.prop.test, which
+/// runs `prop.test(x[c(i, j)], n[c(i, j)], ...)` for each pair of groups
+/// (the groups are the elements of `x`, or the rows of a two-column
+/// matrix of successes and failures) and adjusts the p-values together.
+pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let adjust = adjust_method(args)?;
+    let xv = args
+        .get("x")
+        .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
+    let not_numeric = || KernelError::new("'x' must be numeric");
+    let (x, n, names) = match xv.dims() {
+        Some((rows, cols)) => {
+            if cols != 2 {
+                return Err(KernelError::new("'x' must have 2 columns"));
+            }
+            let m = xv.as_f64_slice().ok_or_else(not_numeric)?;
+            // n <- rowSums(x); x <- x[, 1]
+            let n: Vec<f64> = (0..rows).map(|i| m[i] + m[rows + i]).collect();
+            let names = crate::kernels::names::dimnames(xv)
+                .0
+                .map(<[String]>::to_vec);
+            (m[..rows].to_vec(), n, names)
+        }
+        None => {
+            let x = xv.as_f64_slice().ok_or_else(not_numeric)?.into_owned();
+            let nv = args
+                .get("n")
+                .ok_or_else(|| KernelError::new("argument \"n\" is missing, with no default"))?;
+            if x.len() != nv.len() {
+                return Err(KernelError::new("'x' and 'n' must have the same length"));
+            }
+            let n = nv
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("'n' must be numeric"))?
+                .into_owned();
+            let names = crate::kernels::names::names(xv).map(<[String]>::to_vec);
+            (x, n, names)
+        }
+    };
+    // complete.cases(x, n)
+    let ok: Vec<usize> = (0..x.len())
+        .filter(|&i| !x[i].is_nan() && !n[i].is_nan())
+        .collect();
+    if ok.len() < 2 {
+        return Err(KernelError::new("too few groups"));
+    }
+    let levels: Vec<String> = match names {
+        Some(nm) => ok.iter().map(|&i| nm[i].clone()).collect(),
+        None => (1..=ok.len()).map(|i| i.to_string()).collect(),
+    };
+    let (x, n): (Vec<f64>, Vec<f64>) = ok.iter().map(|&i| (x[i], n[i])).unzip();
+    let k = registry()
+        .get("prop.test")
+        .ok_or_else(|| KernelError::new("could not find function \"prop.test\""))?;
+    let p = table(&levels, adjust, |i, j| {
+        let (xs, ns) = (Value::Num(vec![x[i], x[j]]), Value::Num(vec![n[i], n[j]]));
+        let mut given: Vec<(Option<String>, &Value)> = vec![(None, &xs), (None, &ns)];
+        given.extend(args.dots().map(|(n, v)| (n.map(str::to_string), v)));
+        let matched =
+            Args::match_call(k.name, k.params, given).map_err(|e| KernelError::new(e.message))?;
+        let Value::List(l) = k.call(&matched, ctx)? else {
+            return Err(KernelError::new("prop.test() gave no test"));
+        };
+        Ok(l.field("p.value").and_then(Value::as_scalar).unwrap_or(NA))
+    })?;
+    Ok(result(
+        Some("Pairwise comparison of proportions".into()),
+        p,
+        adjust,
+    ))
+}
+
+pub(super) fn prop_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if !args.has("x") {
+        return Err(ArgError::call("argument \"x\" is missing, with no default"));
+    }
+    if let Some(m) = args.const_str("p.adjust.method") {
+        if padjust::match_method(m).is_none() {
+            return Err(args.error("p.adjust.method", padjust::method_error()));
+        }
+    }
+    let text = || Type::Str {
+        len: Some(1),
+        value: None,
+    };
+    Ok(Type::record(
+        "pairwise.htest",
+        vec![
+            ("method", text()),
+            ("data.name", text()),
+            (
+                "p.value",
+                Type::Mat {
+                    rows: None,
+                    cols: None,
+                },
+            ),
+            ("p.adjust.method", text()),
+        ],
+    ))
+}

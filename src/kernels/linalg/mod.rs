@@ -47,6 +47,7 @@ pub(crate) use chol2inv::la_chol2inv;
 pub(crate) use eigen::eigen;
 pub(super) use eigen::is_symmetric;
 pub(crate) use qr::qr_value;
+pub(crate) use solve::log_determinant;
 pub(crate) use solve::solve;
 pub(crate) use svd::svd;
 

@@ -287,7 +287,7 @@ fn lu_reference(a: &DMatrix<f64>) -> Lu {
 
 /// `La_det`'s log modulus and sign of a square matrix: `-Inf` for an
 /// exactly singular one.
-pub(super) fn log_determinant(a: &DMatrix<f64>) -> (f64, f64) {
+pub(crate) fn log_determinant(a: &DMatrix<f64>) -> (f64, f64) {
     let lu = lu_fast(a);
     if lu.info > 0 {
         return (f64::NEG_INFINITY, 1.0);

@@ -1138,3 +1138,72 @@ pub(super) fn est_var_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ke
     }
     mlm_arg(args)?.est_var()
 }
+
+pub(super) fn mauchly_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    mlm_arg_type(args)?;
+    Ok(Type::Any)
+}
+
+/// `mauchly.test(object)` of an mlm fit or its SSD: R 4.2.2's
+/// mauchly.test.SSD with its defaults (`T` the identity, so `Psi` is the
+/// identity and `U = solve(Psi, B)` the SSD matrix itself), as an htest
+/// of the statistic W, the p-value and the method. R's `data.name`
+/// deparses the fit's call, which flowcast's fits do not keep.
+pub(super) fn mauchly_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    for name in ["Sigma", "T", "M", "X", "idata"] {
+        if args.get(name).is_some() {
+            return Err(KernelError::new(format!(
+                "flowcast's mauchly.test tests the sphericity of the whole SSD matrix: \
+                 '{name}' is refused"
+            )));
+        }
+    }
+    let ssd = match args.get("object").map(names::bare) {
+        Some(v @ Value::List(l)) if l.class.as_deref() == Some("SSD") => v.clone(),
+        _ => mlm_arg(args)?.ssd()?,
+    };
+    let Value::List(l) = &ssd else {
+        return Err(KernelError::new("an SSD value without its 'SSD' and 'df'"));
+    };
+    let (Some(s), Some(df)) = (l.field("SSD"), l.field("df").and_then(Value::as_scalar)) else {
+        return Err(KernelError::new("an SSD value without its 'SSD' and 'df'"));
+    };
+    let Value::Mat(u) = names::bare(s) else {
+        return Err(KernelError::new("an SSD value without its 'SSD' matrix"));
+    };
+    if u.iter().any(|v| !v.is_finite()) {
+        return Err(KernelError::new(
+            "NA/NaN/Inf in foreign function call (arg 1)",
+        ));
+    }
+    let p = u.ncols() as f64;
+    let pp = p;
+    let n = df;
+    // det(U) = sign * exp(modulus), as R's det returns it, then its log.
+    let (modulus, sign) = super::super::linalg::log_determinant(u);
+    let det = sign * modulus.exp();
+    let diag: Vec<f64> = (0..u.ncols()).map(|i| u[(i, i)] / pp).collect();
+    let tr = super::super::summary::sum(&diag, false);
+    let log_w = det.ln() - pp * tr.ln();
+    let rho = 1.0 - (2.0 * (pp * pp) + pp + 2.0) / (6.0 * pp * n);
+    let npr = n * pp * rho;
+    let w2 =
+        (pp + 2.0) * (pp - 1.0) * (pp - 2.0) * (2.0 * pp.powi(3) + 6.0 * (pp * pp) + 3.0 * p + 2.0)
+            / (288.0 * (npr * npr));
+    let z = -n * rho * log_w;
+    let f = pp * (pp + 1.0) / 2.0 - 1.0;
+    let pr1 = super::super::nmath::pchisq(z, f, false, false);
+    let pr2 = super::super::nmath::pchisq(z, f + 4.0, false, false);
+    let pval = pr1 + w2 * (pr2 - pr1);
+    Ok(Value::List(List::record(
+        "htest",
+        vec![
+            (
+                "statistic",
+                names::named(Value::scalar(log_w.exp()), vec!["W".into()]),
+            ),
+            ("p.value", Value::scalar(pval)),
+            ("method", Value::string("Mauchly's test of sphericity")),
+        ],
+    )))
+}

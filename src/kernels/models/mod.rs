@@ -102,6 +102,21 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: mlm::ssd_eval,
     },
     Kernel {
+        name: "mauchly.test",
+        params: &[
+            req("object"),
+            opt("Sigma"),
+            opt("T"),
+            opt("M"),
+            opt("X"),
+            opt("idata"),
+            DOTS,
+        ],
+        random: false,
+        shape: mlm::mauchly_shape,
+        eval: mlm::mauchly_eval,
+    },
+    Kernel {
         name: "estVar",
         params: &[req("object"), DOTS],
         random: false,
