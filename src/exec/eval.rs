@@ -257,7 +257,10 @@ pub fn eval<'s>(
                 // `graph::formula::loose_formula_spans`): kept as its text,
                 // as R keeps it unevaluated, until a model function reads
                 // it among its data.
-                Cow::Owned(crate::kernels::formula_text::from_text(&deparse(e)).map_err(|k| err(e.span, k.0))?)
+                Cow::Owned(
+                    crate::kernels::formula_text::from_text(&deparse(e))
+                        .map_err(|k| err(e.span, k.0))?,
+                )
             } else {
                 Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
             }
@@ -685,7 +688,8 @@ pub(super) fn eval_args<'s>(
                     let v = eval(&a.value, inner, ctx, file)?;
                     match deferred(&v) {
                         Some(text) => {
-                            if let Some(parts) = two_way_text(func, text, a.value.span, inner, ctx)? {
+                            if let Some(parts) = two_way_text(func, text, a.value.span, inner, ctx)?
+                            {
                                 out.extend(parts.into_iter().map(|(n, v)| (n, Cow::Owned(v))));
                                 if !args.iter().any(|a| a.name.as_deref() == Some("na.action")) {
                                     out.push((
@@ -741,8 +745,7 @@ fn formula_by_name<'s>(
     let data = data_at.map(|i| values[i].1.clone().into_owned());
     let names = match &data {
         Some(Value::List(List {
-            names: Some(names),
-            ..
+            names: Some(names), ..
         })) => Some(names.clone()),
         _ => None,
     };
@@ -796,10 +799,7 @@ fn formula_by_name<'s>(
         }
         Ok::<_, EvalError>(out)
     })?;
-    Ok(out
-        .into_iter()
-        .map(|(n, v)| (n, Cow::Owned(v)))
-        .collect())
+    Ok(out.into_iter().map(|(n, v)| (n, Cow::Owned(v))).collect())
 }
 
 /// friedman.test's and quade.test's `y ~ groups | blocks` built from text:
@@ -992,7 +992,11 @@ fn written_text(lhs: Option<&Expr>, rhs: &Expr, columns: Option<&[String]>) -> S
     mark_dots(&mut rhs, false, &mut bare);
     let mut text = deparse(&whole(rhs));
     for (k, wrap) in bare.iter().enumerate().rev() {
-        let by = if *wrap { format!("({sum})") } else { sum.clone() };
+        let by = if *wrap {
+            format!("({sum})")
+        } else {
+            sum.clone()
+        };
         text = text.replace(&format!("{DOT_MARK}{k}"), &by);
     }
     text

@@ -77,6 +77,7 @@ mod library62;
 mod library63;
 mod library64;
 mod library66;
+mod library68;
 mod library7;
 mod library8;
 mod library9;
