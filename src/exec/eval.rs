@@ -763,7 +763,7 @@ fn formula_by_name<'s>(
         None => Vec::new(),
     };
     let given_na_action = args.iter().any(|a| a.name.as_deref() == Some("na.action"));
-    let out: Vec<(Option<String>, Value)> = bind_all(scope, &columns, |inner| {
+    let out: Vec<OwnedArg> = bind_all(scope, &columns, |inner| {
         let mut out = Vec::with_capacity(values.len());
         let mut two_way = false;
         let mut data_out = None;
@@ -810,7 +810,7 @@ fn two_way_text(
     span: Span,
     scope: &Scope,
     ctx: &mut Ctx,
-) -> Result<Option<Vec<(Option<String>, Value)>>, EvalError> {
+) -> Result<Option<Vec<OwnedArg>>, EvalError> {
     if !is_two_way(func) {
         return Ok(None);
     }
@@ -830,6 +830,9 @@ fn two_way_text(
     }
     Ok(Some(out))
 }
+
+/// An argument's name and value, owned.
+type OwnedArg = (Option<String>, Value);
 
 fn is_two_way(func: &str) -> bool {
     func == "friedman.test" || func == "quade.test"
