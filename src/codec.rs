@@ -90,7 +90,9 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             optional_text(response_label.as_deref(), out);
         }
         Value::Formula(f) => {
-            out.push(8);
+            // Tag 14 is tag 8 with the formula's text after it, so what
+            // older versions wrote reads back as it was.
+            out.push(if f.source.is_some() { 14 } else { 8 });
             match &f.response {
                 None => out.push(0),
                 Some(r) => {
@@ -109,6 +111,9 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             for (label, call) in &f.predvars {
                 text(label, out);
                 text(call, out);
+            }
+            if let Some(s) = &f.source {
+                text(s, out);
             }
         }
         Value::Factor(f) => {
@@ -431,7 +436,7 @@ impl<'a> Reader<'a> {
                     row_names,
                 })
             }
-            8 => {
+            tag @ (8 | 14) => {
                 let response = if self.flag()? {
                     Some(Box::new(self.value_at(depth + 1)?))
                 } else {
@@ -458,6 +463,7 @@ impl<'a> Reader<'a> {
                     intercept,
                     predvars,
                     text: None,
+                    source: if tag == 14 { Some(self.text()?) } else { None },
                 })
             }
             13 => {
@@ -474,6 +480,7 @@ impl<'a> Reader<'a> {
                     intercept: true,
                     predvars: Vec::new(),
                     text: Some(text),
+                    source: None,
                 })
             }
             tag @ (10 | 12) => {
@@ -662,6 +669,16 @@ mod tests {
                 intercept: false,
                 predvars: vec![("ns(x, 3)".into(), "ns(x, knots = 3.5)".into())],
                 text: None,
+                source: None,
+            }),
+            Value::Formula(Formula {
+                response: Some(Box::new(Value::Num(vec![1.0, 2.0]))),
+                response_label: Some("y".into()),
+                terms: vec![("x".into(), Value::Num(vec![3.0, 4.0]))],
+                intercept: true,
+                predvars: Vec::new(),
+                text: None,
+                source: Some("y ~ x * x".into()),
             }),
             // Built from text (`reformulate`), not yet evaluated.
             Value::Formula(Formula {
@@ -671,6 +688,7 @@ mod tests {
                 intercept: true,
                 predvars: Vec::new(),
                 text: Some("log(y) ~ x + z".into()),
+                source: None,
             }),
             frame_with(Some(RowNames::Numbers(vec![9, 12, 3]))),
             frame_with(Some(RowNames::Text(vec![

@@ -134,6 +134,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
                     intercept,
                     predvars: Vec::new(),
                     text: None,
+                    source: None,
                 }));
             }
         }
@@ -145,6 +146,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         intercept: true,
         predvars: Vec::new(),
         text: None,
+        source: None,
     }));
     out.push(Value::Formula(Formula {
         response: Some(Box::new(num(&[]))),
@@ -153,6 +155,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         intercept: false,
         predvars: Vec::new(),
         text: None,
+        source: None,
     }));
     out.push(Value::Formula(Formula {
         response: None,
@@ -161,6 +164,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         intercept: true,
         predvars: Vec::new(),
         text: None,
+        source: None,
     }));
     // Built from text (`reformulate`) and not yet read among any data.
     out.push(Value::Formula(Formula {
@@ -170,6 +174,7 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         intercept: true,
         predvars: Vec::new(),
         text: Some("y ~ x".into()),
+        source: None,
     }));
     out
 }

@@ -248,7 +248,22 @@ pub fn eval<'s>(
             Cow::Owned(index::field(&t, name).map_err(|k| err(e.span, k.0))?)
         }
         ExprKind::Formula { lhs, rhs } => {
-            Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
+            let mut unknown = false;
+            e.visit_names(&mut |n, _| {
+                unknown |= n != "." && scope.lookup(n).is_none();
+            });
+            if unknown {
+                // A formula no call reads yet (`f = 'y ~ g'`, see
+                // `graph::formula::loose_formula_spans`): kept as its text,
+                // as R keeps it unevaluated, until a model function reads
+                // it among its data.
+                Cow::Owned(
+                    crate::kernels::formula_text::from_text(&deparse(e))
+                        .map_err(|k| err(e.span, k.0))?,
+                )
+            } else {
+                Cow::Owned(eval_formula(lhs.as_deref(), rhs, scope, ctx, file, None)?)
+            }
         }
         ExprKind::Block(_)
         | ExprKind::Assign { .. }
@@ -548,24 +563,19 @@ pub(super) fn eval_args<'s>(
         _ => None,
     };
     let Some(ds) = formula::data_scope(func, args) else {
-        let reads_formula = formula::reads_formula(func);
-        return args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let v = match function_name(i) {
-                    Some(v) => v,
-                    None => eval(&a.value, scope, ctx, file)?,
-                };
-                let v = match (reads_formula, deferred(&v)) {
-                    (true, Some(text)) => {
-                        Cow::Owned(materialise(text, a.value.span, scope, ctx, None)?)
-                    }
-                    _ => v,
-                };
-                Ok((a.name.clone(), v))
-            })
-            .collect();
+        let mut values = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = match function_name(i) {
+                Some(v) => v,
+                None => eval(&a.value, scope, ctx, file)?,
+            };
+            values.push((a.name.clone(), v));
+        }
+        let reads_formula = formula::reads_formula(func) || is_two_way(func);
+        if !reads_formula || !values.iter().any(|(_, v)| deferred(v).is_some()) {
+            return Ok(values);
+        }
+        return formula_by_name(func, args, values, scope, ctx);
     };
     let data_arg = &args[ds.data];
     let data = eval(&data_arg.value, scope, ctx, file)?;
@@ -618,6 +628,7 @@ pub(super) fn eval_args<'s>(
     bind_all(scope, &columns, |inner| {
         bind_all(scope, &positions, |at| {
             let mut out = Vec::with_capacity(args.len());
+            let mut skip_data = false;
             for (i, a) in args.iter().enumerate() {
                 if let Some(parts) = two_way(func, &a.value) {
                     // friedman.test.formula and quade.test.formula:
@@ -637,7 +648,7 @@ pub(super) fn eval_args<'s>(
                     }
                     continue;
                 }
-                if i == ds.data && two_way_call {
+                if i == ds.data && (two_way_call || skip_data) {
                     continue;
                 }
                 let v = if i == ds.data {
@@ -677,6 +688,23 @@ pub(super) fn eval_args<'s>(
                     let v = eval(&a.value, inner, ctx, file)?;
                     match deferred(&v) {
                         Some(text) => {
+                            if let Some(parts) = two_way_text(func, text, a.value.span, inner, ctx)?
+                            {
+                                out.extend(parts.into_iter().map(|(n, v)| (n, Cow::Owned(v))));
+                                if !args.iter().any(|a| a.name.as_deref() == Some("na.action")) {
+                                    out.push((
+                                        Some("na.action".into()),
+                                        Cow::Owned(Value::string("na.omit")),
+                                    ));
+                                }
+                                // The data went into the three columns.
+                                if ds.data < i {
+                                    out.remove(ds.data);
+                                } else {
+                                    skip_data = true;
+                                }
+                                continue;
+                            }
                             Cow::Owned(materialise(text, a.value.span, inner, ctx, Some(names))?)
                         }
                         None => Cow::Owned(v.into_owned()),
@@ -687,6 +715,127 @@ pub(super) fn eval_args<'s>(
             Ok(out)
         })
     })
+}
+
+/// A formula built from text reaching a function that reads it by name,
+/// not as written in the call (`f = 'as.formula("y ~ g")'`, then
+/// `t.test(f, data = d)`, `lm(f, d)`): R's formula method evaluates it in
+/// its `data` all the same, so it is read among the data's columns as
+/// one written there is.
+fn formula_by_name<'s>(
+    func: &str,
+    args: &[Arg],
+    values: Vec<NamedValue<'s>>,
+    scope: &'s Scope,
+    ctx: &mut Ctx,
+) -> Result<Vec<NamedValue<'s>>, EvalError> {
+    // The data: the argument named so, else the second unnamed one, the
+    // formula methods' second formal (`t.test(formula, data)`).
+    let data_at = values
+        .iter()
+        .position(|(n, _)| n.as_deref() == Some("data"))
+        .or_else(|| {
+            let mut unnamed = values.iter().enumerate().filter(|(_, (n, _))| n.is_none());
+            match unnamed.nth(1) {
+                Some((i, _)) if formula::data_second(func) => Some(i),
+                _ => None,
+            }
+        })
+        .filter(|&i| deferred(&values[i].1).is_none());
+    let data = data_at.map(|i| values[i].1.clone().into_owned());
+    let names = match &data {
+        Some(Value::List(List {
+            names: Some(names), ..
+        })) => Some(names.clone()),
+        _ => None,
+    };
+    let items: Vec<Value> = match &data {
+        Some(Value::List(l)) if names.is_some() => l.items.clone(),
+        _ => Vec::new(),
+    };
+    let columns: Vec<(&str, &Value, bool)> = match &names {
+        Some(n) => n
+            .iter()
+            .zip(&items)
+            .rev()
+            .map(|(n, v)| (n.as_str(), v, false))
+            .collect(),
+        None => Vec::new(),
+    };
+    let given_na_action = args.iter().any(|a| a.name.as_deref() == Some("na.action"));
+    let out: Vec<OwnedArg> = bind_all(scope, &columns, |inner| {
+        let mut out = Vec::with_capacity(values.len());
+        let mut two_way = false;
+        let mut data_out = None;
+        for (i, ((name, v), a)) in values.iter().zip(args).enumerate() {
+            let Some(text) = deferred(v) else {
+                if Some(i) == data_at {
+                    data_out = Some(out.len());
+                }
+                out.push((name.clone(), (**v).clone()));
+                continue;
+            };
+            let span = a.value.span;
+            if let Some(parts) = two_way_text(func, text, span, inner, ctx)? {
+                // As friedman.test.formula hands model.frame's three
+                // columns to the default method.
+                out.extend(parts);
+                if !given_na_action {
+                    out.push((Some("na.action".into()), Value::string("na.omit")));
+                }
+                two_way = true;
+                continue;
+            }
+            out.push((
+                name.clone(),
+                materialise(text, span, inner, ctx, names.as_deref())?,
+            ));
+        }
+        if two_way {
+            // The data went into the three columns.
+            if let Some(at) = data_out {
+                out.remove(at);
+            }
+        }
+        Ok::<_, EvalError>(out)
+    })?;
+    Ok(out.into_iter().map(|(n, v)| (n, Cow::Owned(v))).collect())
+}
+
+/// friedman.test's and quade.test's `y ~ groups | blocks` built from text:
+/// its three variables, evaluated in `scope`.
+fn two_way_text(
+    func: &str,
+    text: &str,
+    span: Span,
+    scope: &Scope,
+    ctx: &mut Ctx,
+) -> Result<Option<Vec<OwnedArg>>, EvalError> {
+    if !is_two_way(func) {
+        return Ok(None);
+    }
+    let at = |message: String| EvalError {
+        span,
+        message: format!("{message} (in the formula `{text}`)"),
+    };
+    let e = crate::workflow::parse_expr_str(text).map_err(|d| at(d.message))?;
+    let Some(parts) = two_way(func, &e) else {
+        return Ok(None);
+    };
+    let own = SourceFile::new("<formula>", text);
+    let mut out = Vec::with_capacity(3);
+    for (name, e) in [("y", parts.0), ("groups", parts.1), ("blocks", parts.2)] {
+        let v = eval(e, scope, ctx, &own).map_err(|e| at(e.message))?;
+        out.push((Some(name.to_string()), v.into_owned()));
+    }
+    Ok(Some(out))
+}
+
+/// An argument's name and value, owned.
+type OwnedArg = (Option<String>, Value);
+
+fn is_two_way(func: &str) -> bool {
+    func == "friedman.test" || func == "quade.test"
 }
 
 /// The text of a formula built from text and not yet evaluated (see
@@ -726,7 +875,7 @@ fn materialise(
 /// friedman.test.formula and quade.test.formula, whose right side must be
 /// `a | b` of two variables): its three variables.
 fn two_way<'e>(func: &str, e: &'e Expr) -> Option<(&'e Expr, &'e Expr, &'e Expr)> {
-    if func != "friedman.test" && func != "quade.test" {
+    if !is_two_way(func) {
         return None;
     }
     let ExprKind::Formula { lhs: Some(y), rhs } = &e.kind else {
@@ -812,7 +961,77 @@ fn eval_formula(
         intercept: t.intercept,
         predvars,
         text: None,
+        source: Some(written_text(lhs, rhs, columns)),
     }))
+}
+
+/// The formula as R prints it after `terms.formula`: as written, with a
+/// `.` on the right replaced by the data's other columns joined by `+`,
+/// parenthesised except where R's `ExpandDots` leaves the sum bare (the
+/// whole right side, or the left operand of a `+`).
+fn written_text(lhs: Option<&Expr>, rhs: &Expr, columns: Option<&[String]>) -> String {
+    let whole = |rhs: Expr| Expr {
+        span: rhs.span,
+        kind: ExprKind::Formula {
+            lhs: lhs.map(|l| Box::new(l.clone())),
+            rhs: Box::new(rhs),
+        },
+    };
+    let Some(columns) = columns else {
+        return deparse(&whole(rhs.clone()));
+    };
+    let mut lhs_names = Vec::new();
+    if let Some(l) = lhs {
+        l.visit_names(&mut |n, _| lhs_names.push(n.to_string()));
+    }
+    let others: Vec<&str> = columns
+        .iter()
+        .filter(|c| !lhs_names.contains(c))
+        .map(String::as_str)
+        .collect();
+    let sum = others.join(" + ");
+    // Each `.` becomes a placeholder name, replaced in the text after.
+    let mut bare = Vec::new();
+    let mut rhs = rhs.clone();
+    mark_dots(&mut rhs, false, &mut bare);
+    let mut text = deparse(&whole(rhs));
+    for (k, wrap) in bare.iter().enumerate().rev() {
+        let by = if *wrap {
+            format!("({sum})")
+        } else {
+            sum.clone()
+        };
+        text = text.replace(&format!("{DOT_MARK}{k}"), &by);
+    }
+    text
+}
+
+const DOT_MARK: &str = "..flowcast.dot";
+
+/// Replaces each `.` in `e` by a numbered placeholder name, noting
+/// whether R parenthesises its expansion there (`wrap`).
+fn mark_dots(e: &mut Expr, wrap: bool, marks: &mut Vec<bool>) {
+    match &mut e.kind {
+        ExprKind::Name(n) if n == "." => {
+            *n = format!("{DOT_MARK}{}", marks.len());
+            marks.push(wrap);
+        }
+        ExprKind::Binary {
+            op: BinaryOp::Add,
+            lhs,
+            rhs,
+        } => {
+            mark_dots(lhs, false, marks);
+            mark_dots(rhs, true, marks);
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            mark_dots(lhs, true, marks);
+            mark_dots(rhs, true, marks);
+        }
+        ExprKind::Unary { expr, .. } => mark_dots(expr, true, marks),
+        // Inside a call `.` is no column list (R: object '.' not found).
+        _ => {}
+    }
 }
 
 /// Whether evaluating `e` calls a kernel that draws random numbers.

@@ -352,6 +352,33 @@ pub fn reads_formula(func: &str) -> bool {
     )
 }
 
+/// Whether the formula method of `func` takes `data` as its second
+/// formal (`t.test(formula, data)`, `lm(formula, data)`).
+pub fn data_second(func: &str) -> bool {
+    matches!(
+        func,
+        "t.test"
+            | "wilcox.test"
+            | "var.test"
+            | "ansari.test"
+            | "mood.test"
+            | "cor.test"
+            | "kruskal.test"
+            | "bartlett.test"
+            | "fligner.test"
+            | "friedman.test"
+            | "quade.test"
+            | "lm"
+            | "aov"
+            | "manova"
+            | "aggregate"
+            | "oneway.test"
+            | "xtabs"
+            | "model.frame"
+            | "replications"
+    )
+}
+
 /// The [`DataScope`] of a call to `func`, when it has a `data` argument.
 pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
     let test_second = match func {
@@ -563,6 +590,25 @@ pub fn terms_formula_arg(func: &str, args: &[Arg]) -> Option<usize> {
     let a = args.first()?;
     (matches!(a.value.kind, ExprKind::Formula { .. }) && a.name.as_deref().is_none_or(|n| n == "x"))
         .then_some(0)
+}
+
+/// The spans of the formulas in `e` that no call reads as its argument:
+/// a step's formula (`f = 'y ~ g'`) or one in a list of them. R keeps a
+/// formula unevaluated, so their names may be the columns of data they
+/// will meet later (`t.test(f, data = d)`); the evaluator keeps such a
+/// formula as its text until then (`exec::eval`'s `formula_value`).
+pub fn loose_formula_spans(e: &Expr, out: &mut Vec<Span>) {
+    match &e.kind {
+        ExprKind::Formula { .. } => out.push(e.span),
+        ExprKind::Call { func, args, .. } if func != "list" && func != "c" => {
+            for a in args {
+                if !matches!(a.value.kind, ExprKind::Formula { .. }) {
+                    loose_formula_spans(&a.value, out);
+                }
+            }
+        }
+        _ => e.visit_children(&mut |c| loose_formula_spans(c, out)),
+    }
 }
 
 /// The spans of every argument evaluated inside a call's `data`, anywhere

@@ -212,6 +212,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             // shape inference checks them against the data's columns.
             let mut in_data = Vec::new();
             formula::data_scoped_spans(expr, &mut in_data);
+            formula::loose_formula_spans(expr, &mut in_data);
             let mut functions = Vec::new();
             function_args::function_arg_spans(expr, &mut functions);
             let mut parameters = Vec::new();

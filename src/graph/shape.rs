@@ -341,7 +341,18 @@ fn infer_node(
         // The terms are evaluated with the step (their draws from the
         // random stream count), so their work is the step's.
         ExprKind::Formula { lhs, rhs } => {
-            infer_formula(lhs.as_deref(), rhs, env, file, ctx, work, None)?
+            let mut unknown = false;
+            e.visit_names(&mut |n, _| {
+                unknown |= n != "."
+                    && !env.contains_key(n)
+                    && crate::kernels::constants::constant_type(n).is_none()
+            });
+            if unknown {
+                // Kept as its text until data gives its names values.
+                Type::Any
+            } else {
+                infer_formula(lhs.as_deref(), rhs, env, file, ctx, work, None)?
+            }
         }
         ExprKind::Function { .. } => {
             return Err(diag(

@@ -110,6 +110,7 @@ pub fn from_text(text: &str) -> Result<Value, KernelError> {
             intercept: true,
             predvars: Vec::new(),
             text: Some(deparse(&e)),
+            source: None,
         })),
         ExprKind::Call { .. } | ExprKind::Binary { .. } | ExprKind::Unary { .. } => {
             Err(KernelError::new(format!("invalid formula {shown}")))
@@ -181,10 +182,16 @@ pub struct FitFormula {
     pub response: Option<String>,
     pub labels: Vec<String>,
     pub intercept: bool,
+    /// The formula as written in the call that made the fit, as R's
+    /// `formula(fit)` gives it (`y ~ x * z`), when flowcast knows it.
+    pub written: Option<String>,
 }
 
 impl FitFormula {
     pub fn text(&self) -> String {
+        if let Some(w) = &self.written {
+            return w.clone();
+        }
         let rhs = rhs_text(&self.labels, self.intercept);
         match &self.response {
             Some(l) => format!("{l} ~ {rhs}"),
@@ -220,6 +227,12 @@ pub fn fit_formula(l: &List) -> Option<FitFormula> {
     let Some(Value::List(t)) = l.field("terms") else {
         return None;
     };
+    // By its exact name: `t.field("f")` would match `factors` too.
+    let at = t.names.as_ref()?.iter().position(|n| n == "formula");
+    let written = match at.and_then(|i| t.items.get(i)) {
+        Some(Value::Str(s)) if s.len() == 1 => Some(s[0].clone()),
+        _ => None,
+    };
     let labels = match t.field("term.labels") {
         Some(Value::Str(s)) => s.clone(),
         _ => return None,
@@ -241,5 +254,6 @@ pub fn fit_formula(l: &List) -> Option<FitFormula> {
         response,
         labels,
         intercept,
+        written,
     })
 }

@@ -1197,7 +1197,8 @@ fn aggregate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> 
         return Err(args.error("FUN", "argument \"FUN\" is missing, with no default"));
     }
     match args.ty("x") {
-        Some(Type::Formula { .. }) => {}
+        // A formula built from text is known only as it runs.
+        Some(Type::Formula { .. } | Type::Any) => {}
         _ if !args.has("by") => {
             return Err(args.error("by", "argument \"by\" is missing, with no default"))
         }

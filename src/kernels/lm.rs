@@ -275,6 +275,9 @@ pub(super) struct Design {
     /// rows `subset` chose (0-based, what R's `na.action` numbers) and its
     /// row of the variables (`None` for a row an NA subscript made).
     pub omitted: Vec<(usize, Option<usize>)>,
+    /// The formula as R prints it ([`Formula::source`]), which
+    /// `formula(fit)` gives back.
+    pub formula: Option<String>,
 }
 
 impl Design {
@@ -300,6 +303,7 @@ impl Design {
             offset: None,
             offset_labels: Vec::new(),
             omitted: Vec::new(),
+            formula: None,
         }
     }
 }
@@ -410,6 +414,7 @@ pub(super) fn design_na(
             terms: model_terms.into_iter().cloned().collect(),
             intercept: f.intercept,
             text: None,
+            source: f.source.clone(),
             predvars: f.predvars.clone(),
         };
         &reduced
@@ -564,6 +569,7 @@ pub(super) fn design_na(
         offset: kept_offset,
         offset_labels: offsets.iter().map(|(l, _)| l.clone()).collect(),
         omitted,
+        formula: f.source.clone(),
     })
 }
 
@@ -920,6 +926,10 @@ pub(super) fn terms_value(d: &Design, intercept: bool) -> Value {
                 }),
             ),
             ("offset", Value::Str(d.offset_labels.clone())),
+            (
+                "formula",
+                d.formula.as_deref().map_or(Value::Null, Value::string),
+            ),
         ],
     ))
 }
@@ -973,6 +983,7 @@ pub(super) fn terms_type(labels: Option<usize>) -> Type {
                     value: None,
                 },
             ),
+            ("formula", Type::Any),
         ],
     )
 }
@@ -1243,6 +1254,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
             terms: f.terms.clone(),
             intercept: f.intercept,
             text: None,
+            source: f.source.clone(),
             predvars: f.predvars.clone(),
         })
     };

@@ -293,6 +293,11 @@ pub struct Formula {
     /// deparses it, until a model function reads it among its data; its
     /// `response` and `terms` are empty until then.
     pub text: Option<String>,
+    /// The formula as R prints it: as written, with a `.` expanded to the
+    /// data's columns as `terms.formula` expands it (`y ~ x * z`, not its
+    /// terms `y ~ x + z + x:z`); what `formula(fit)` gives back. `None`
+    /// where flowcast built the terms itself (drop1, step).
+    pub source: Option<String>,
 }
 
 /// A logical as R's arithmetic sees it: TRUE 1, FALSE 0, NA `NA_real_`.

@@ -85,6 +85,9 @@ pub fn to_json(v: &Value) -> Json {
         Value::Formula(Formula {
             text: Some(text), ..
         }) => Json::from(text.as_str()),
+        Value::Formula(Formula {
+            source: Some(text), ..
+        }) => Json::from(text.as_str()),
         Value::Formula(f) => {
             let terms: Vec<&str> = f.terms.iter().map(|(n, _)| n.as_str()).collect();
             let rhs = rhs_text(&terms, f.intercept);

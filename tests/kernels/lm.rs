@@ -43,6 +43,7 @@ fn formula(c: &Json) -> Value {
         intercept: c["intercept"].as_bool().unwrap(),
         predvars: Vec::new(),
         text: None,
+        source: None,
     })
 }
 
@@ -201,6 +202,7 @@ fn an_empty_fit_has_no_cases() {
         intercept: true,
         predvars: Vec::new(),
         text: None,
+        source: None,
     });
     let e = call("lm", vec![pos(f)]).unwrap_err();
     assert_eq!(e.0, "0 (non-NA) cases");

@@ -325,6 +325,7 @@ pub(super) fn glm_formula(
                 intercept: f.intercept,
                 predvars: f.predvars.clone(),
                 text: None,
+                source: f.source.clone(),
             };
             (
                 std::borrow::Cow::Owned(formula),

@@ -812,6 +812,7 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         offset: None,
         offset_labels: Vec::new(),
         omitted: Vec::new(),
+        formula: None,
     };
     let obs = fit.exact("obs.names").cloned().unwrap_or(Value::Null);
     let mut record = match fit.kind {
@@ -1284,6 +1285,7 @@ fn formula_with(fit: &Fit, all: &Formula, labels: &[String]) -> Result<Formula, 
         intercept: fit.intercept(),
         predvars: all.predvars.clone(),
         text: None,
+        source: None,
     })
 }
 
