@@ -407,6 +407,15 @@ fn compare_ascii(a: &[u8], b: &[u8]) -> Ordering {
 pub fn factorise<'a>(
     values: impl Iterator<Item = Option<&'a str>>,
 ) -> (Vec<&'a str>, Vec<Option<u32>>) {
+    factorise_by(values, compare)
+}
+
+/// [`factorise`] in the order `cmp` gives (which must tell different
+/// texts apart).
+fn factorise_by<'a>(
+    values: impl Iterator<Item = Option<&'a str>>,
+    cmp: fn(&str, &str) -> Ordering,
+) -> (Vec<&'a str>, Vec<Option<u32>>) {
     let mut index: FastMap<&str, u32> = FastMap::default();
     let mut distinct: Vec<&str> = Vec::new();
     let first: Vec<Option<u32>> = values
@@ -420,7 +429,7 @@ pub fn factorise<'a>(
         })
         .collect();
     let mut by_order: Vec<u32> = (0..distinct.len() as u32).collect();
-    by_order.sort_unstable_by(|&i, &j| compare(distinct[i as usize], distinct[j as usize]));
+    by_order.sort_unstable_by(|&i, &j| cmp(distinct[i as usize], distinct[j as usize]));
     let mut code_of = vec![0u32; distinct.len()];
     for (code, &i) in by_order.iter().enumerate() {
         code_of[i as usize] = code as u32;
@@ -439,10 +448,11 @@ pub fn sorted_unique<'a>(values: impl Iterator<Item = &'a str>) -> Vec<String> {
     levels.into_iter().map(str::to_string).collect()
 }
 
-/// Each text's rank in the collation order, 0 for the first: equal texts
-/// share a rank. Sorting by the ranks sorts by [`compare`].
-pub fn ranks(values: &[String]) -> Vec<u32> {
-    let (_, codes) = factorise(values.iter().map(|s| Some(s.as_str())));
+/// Each text's rank in the order `cmp` gives ([`compare`], or bytes
+/// for the C locale's), 0 for the first: equal texts share a rank.
+/// Sorting by the ranks sorts by `cmp`.
+pub fn ranks(values: &[String], cmp: fn(&str, &str) -> Ordering) -> Vec<u32> {
+    let (_, codes) = factorise_by(values.iter().map(|s| Some(s.as_str())), cmp);
     codes.into_iter().flatten().collect()
 }
 
@@ -552,7 +562,8 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(ranks(&v), [2, 3, 1, 2, 0]);
+        assert_eq!(ranks(&v, compare), [2, 3, 1, 2, 0]);
+        assert_eq!(ranks(&v, |a, b| a.cmp(b)), [3, 0, 2, 3, 1]);
         let levels = sorted_unique(v.iter().map(String::as_str));
         assert_eq!(levels, ["_", "a", "b", "B"]);
     }

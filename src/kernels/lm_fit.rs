@@ -65,7 +65,21 @@ fn shaped(data: Vec<f64>, n: usize, ny: usize, matrix: bool) -> Value {
     }
 }
 
-fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+/// lm.fit's and lm.wfit's `x` and `y`, checked as both check them.
+struct Inputs<'a> {
+    xv: &'a Value,
+    yv: &'a Value,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    /// Rows and columns of `x`.
+    n: usize,
+    p: usize,
+    /// Columns of `y`, and whether it stays a matrix.
+    ny: usize,
+    matrix: bool,
+}
+
+fn inputs<'a>(args: &'a Args<&'a Value>) -> Result<Inputs<'a>, KernelError> {
     let missing =
         |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
     let xv = args.get("x").ok_or_else(|| missing("x"))?;
@@ -81,7 +95,30 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let ny = y_dims.map_or(1, |(_, c)| c);
     // A one-column matrix response is treated as a vector.
     let matrix = ny != 1 && y_dims.is_some();
-    let mut y = numbers(yv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'y'"))?;
+    let y = numbers(yv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'y'"))?;
+    Ok(Inputs {
+        xv,
+        yv,
+        x,
+        y,
+        n,
+        p,
+        ny,
+        matrix,
+    })
+}
+
+fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let Inputs {
+        xv,
+        yv,
+        x,
+        mut y,
+        n,
+        p,
+        ny,
+        matrix,
+    } = inputs(args)?;
     if p == 0 {
         return Ok(Value::List(List {
             class: None,
@@ -126,7 +163,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             *v -= o[i % o.len()];
         }
     }
-    let nrow_y = y_dims.map_or(y.len(), |(r, _)| r);
+    let nrow_y = yv.dims().map_or(y.len(), |(r, _)| r);
     if nrow_y != n {
         return Err(KernelError::new("incompatible dimensions"));
     }
@@ -318,21 +355,16 @@ impl Cdqrls {
 /// `x0 %*% coef` (aliased coefficients as 0) as fitted values, and the
 /// list is lm.fit's with the `weights`, in lm.wfit's order.
 fn wfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let missing =
-        |n: &str| KernelError::new(format!("argument \"{n}\" is missing, with no default"));
-    let xv = args.get("x").ok_or_else(|| missing("x"))?;
-    let yv = args.get("y").ok_or_else(|| missing("y"))?;
-    let Some((n_all, p)) = xv.dims() else {
-        return Err(KernelError::new("'x' must be a matrix"));
-    };
-    if n_all == 0 {
-        return Err(KernelError::new("0 (non-NA) cases"));
-    }
-    let x = numbers(xv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'x'"))?;
-    let y_dims = yv.dims();
-    let ny = y_dims.map_or(1, |(_, c)| c);
-    let matrix = ny != 1 && y_dims.is_some();
-    let mut y = numbers(yv).ok_or_else(|| KernelError::new("NA/NaN/Inf in 'y'"))?;
+    let Inputs {
+        xv,
+        yv,
+        x,
+        mut y,
+        n: n_all,
+        p,
+        ny,
+        matrix,
+    } = inputs(args)?;
     let offset = match args.get("offset").map(bare) {
         None | Some(Value::Null) => None,
         Some(o) => Some(
@@ -348,8 +380,10 @@ fn wfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             *v -= o[i % o.len()];
         }
     }
-    let wv = args.get("w").ok_or_else(|| missing("w"))?;
-    let nrow_y = y_dims.map_or(y.len(), |(r, _)| r);
+    let wv = args
+        .get("w")
+        .ok_or_else(|| KernelError::new("argument \"w\" is missing, with no default"))?;
+    let nrow_y = yv.dims().map_or(y.len(), |(r, _)| r);
     if nrow_y != n_all || wv.len() != n_all {
         return Err(KernelError::new("incompatible dimensions"));
     }

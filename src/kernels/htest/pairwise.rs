@@ -268,30 +268,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if !args.has("g") {
         return Err(ArgError::call("argument \"g\" is missing, with no default"));
     }
-    if let Some(m) = args.const_str("p.adjust.method") {
-        if padjust::match_method(m).is_none() {
-            return Err(args.error("p.adjust.method", padjust::method_error()));
-        }
-    }
-    let text = || Type::Str {
-        len: Some(1),
-        value: None,
-    };
-    Ok(Type::record(
-        "pairwise.htest",
-        vec![
-            ("method", text()),
-            ("data.name", text()),
-            (
-                "p.value",
-                Type::Mat {
-                    rows: None,
-                    cols: None,
-                },
-            ),
-            ("p.adjust.method", text()),
-        ],
-    ))
+    htest_type(args)
 }
 
 /// `pairwise.prop.test(x, n)`: R 4.2's stats:::pairwise.prop.test, which
@@ -366,10 +343,8 @@ pub(super) fn prop_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
     ))
 }
 
-pub(super) fn prop_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if !args.has("x") {
-        return Err(ArgError::call("argument \"x\" is missing, with no default"));
-    }
+/// A `pairwise.htest`'s type, once `p.adjust.method` is known good.
+fn htest_type(args: &Args<Type>) -> Result<Type, ArgError> {
     if let Some(m) = args.const_str("p.adjust.method") {
         if padjust::match_method(m).is_none() {
             return Err(args.error("p.adjust.method", padjust::method_error()));
@@ -394,4 +369,11 @@ pub(super) fn prop_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErr
             ("p.adjust.method", text()),
         ],
     ))
+}
+
+pub(super) fn prop_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    if !args.has("x") {
+        return Err(ArgError::call("argument \"x\" is missing, with no default"));
+    }
+    htest_type(args)
 }

@@ -21,9 +21,14 @@ pub(super) struct Key<'a>(std::borrow::Cow<'a, [f64]>);
 
 impl Key<'_> {
     pub(super) fn of(v: &Value) -> Result<Key<'_>, KernelError> {
+        Key::of_in(v, collate::compare)
+    }
+
+    /// [`Key::of`] with text in the order `cmp` gives.
+    fn of_in(v: &Value, cmp: fn(&str, &str) -> Ordering) -> Result<Key<'_>, KernelError> {
         match v {
             Value::Str(s) => {
-                let ranks = collate::ranks(s);
+                let ranks = collate::ranks(s, cmp);
                 let na = |t: &String| text_is_na(t);
                 Ok(Key(std::borrow::Cow::Owned(
                     s.iter()
@@ -164,9 +169,17 @@ pub(crate) fn order_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) 
 }
 
 pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    // The radix method orders text by bytes, as in the C locale; the
+    // others (and "auto", which picks shell for text) collate.
+    let method = crate::kernels::filter::choice(args.get("method"), &["auto", "shell", "radix"])?;
+    let cmp: fn(&str, &str) -> Ordering = if method == "radix" {
+        |a, b| a.cmp(b)
+    } else {
+        collate::compare
+    };
     let keys = args
         .dots()
-        .map(|(_, v)| Key::of(v))
+        .map(|(_, v)| Key::of_in(v, cmp))
         .collect::<Result<Vec<_>, _>>()?;
     if keys.is_empty() {
         return Ok(Value::Num(Vec::new()));
