@@ -768,3 +768,37 @@ fn benchmarks_show_a_bad_workflows_diagnostic_as_check_does() {
         );
     }
 }
+
+/// Function steps are not tasks (each call runs inside its caller), but
+/// `check` lists them and `run --json` carries them, so a step the user
+/// wrote never vanishes from what flowcast says of the workflow.
+#[test]
+fn function_steps_are_listed_by_check_and_json() {
+    let body = "[steps]\nse = \"function(x) sd(x) / sqrt(length(x))\"\n\
+                vs = \"Vectorize(function(a, b) a + b)\"\na = \"se(c(1, 2, 4))\"\nb = \"vs(1:3, 2)\"\n";
+    let said = common::checked(&body.replacen("[steps]\n", "", 1));
+    let listed: Vec<&str> = said
+        .lines()
+        .skip_while(|l| !l.contains("functions, run where they are called"))
+        .skip(1)
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "se = function(x) sd(x) / sqrt(length(x))",
+            "vs = Vectorize(function(a, b) a + b)"
+        ],
+        "{said}"
+    );
+    let (_dir, path) = workflow_file(body);
+    let out = flowcast(&["run", path.to_str().unwrap(), "--headless", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["functions"],
+        serde_json::json!({"se": "function(x) sd(x) / sqrt(length(x))", "vs": "Vectorize(function(a, b) a + b)"})
+    );
+    assert!(doc["steps"].get("se").is_none());
+    assert_eq!(doc["steps"]["b"]["value"], serde_json::json!([3, 4, 5]));
+}

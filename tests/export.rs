@@ -364,6 +364,7 @@ fn record_runs_and_charts_a_workflow() {
         m: None,
         out: None,
         steps: Vec::new(),
+        functions: Vec::new(),
     };
     let graph = flowcast::graph::TaskGraph { tasks: Vec::new() };
     let g = flowcast::cli::chart::record(&wf, &graph, &[], 2, flowcast::sched::Scheduler::Emcp, 1)

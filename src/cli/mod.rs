@@ -350,6 +350,13 @@ fn check(path: &Path) -> ExitCode {
     for r in &rows {
         print_row(&r.iter().map(String::as_str).collect::<Vec<_>>());
     }
+    if !wf.functions.is_empty() {
+        // Not tasks: each call of one runs inside the step that makes it.
+        outln!("  functions, run where they are called:");
+        for f in &wf.functions {
+            outln!("  {} = {}", printable(&f.name), printable(&f.source));
+        }
+    }
     warn_oversized(&wf, &graph);
     ExitCode::SUCCESS
 }

@@ -628,32 +628,15 @@ fn strptime_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError>
     let text: Vec<Option<String>> = if dates::is_date(x) {
         dates::format_dates(&dates::days(x), &["%Y-%m-%d".to_string()])?
     } else {
-        match super::names::bare(x) {
-            Value::Str(s) => s.iter().map(|s| Some(s.clone())).collect(),
-            Value::Null => Vec::new(),
-            Value::Factor(f) => f
-                .codes
-                .iter()
-                .map(|c| c.map(|c| f.levels[c as usize].clone()))
-                .collect(),
-            Value::Num(v) => v
-                .iter()
-                .map(|&v| (!v.is_nan()).then(|| super::data::r_num_to_string(v)))
-                .collect(),
-            Value::Bool(b) => b
-                .iter()
-                .map(|b| b.map(|b| if b { "TRUE" } else { "FALSE" }.to_string()))
-                .collect(),
-            other => {
-                return Err(KernelError::new(format!(
-                    "flowcast's strptime reads text, numbers or dates, not a {}",
-                    other.type_name()
-                )))
-            }
-        }
+        super::factor::as_text(super::names::bare(x)).ok_or_else(|| {
+            KernelError::new(format!(
+                "flowcast's strptime reads text, numbers or dates, not a {}",
+                x.type_name()
+            ))
+        })?
     };
-    // An NA string is NA whatever its format.
-    let text: Vec<Option<String>> = text.into_iter().map(|s| s.filter(|s| s != "NA")).collect();
+    // An NA string is NA whatever its format (as_text reads "NA" as NA; dates
+    // never write it).
     let secs = dates::read_formats(&text, &fmt, strptime_secs)?;
     Ok(posixct(Value::Num(secs), &zone))
 }

@@ -108,6 +108,20 @@ fn inputs<'a>(args: &'a Args<&'a Value>) -> Result<Inputs<'a>, KernelError> {
     })
 }
 
+/// `tol`, after R's warning for a `method` other than "qr", which both
+/// fits give before they call Cdqrls.
+fn tolerance(args: &Args<&Value>, ctx: &mut Ctx) -> f64 {
+    if let Some(Value::Str(m)) = args.get("method").map(bare) {
+        if m.first().is_some_and(|m| m != "qr") {
+            ctx.warn(format!("method = '{}' is not supported. Using 'qr'", m[0]));
+        }
+    }
+    match args.get("tol").map(bare) {
+        None => 1e-7,
+        Some(t) => t.as_scalar().unwrap_or(NA),
+    }
+}
+
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let Inputs {
         xv,
@@ -167,15 +181,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if nrow_y != n {
         return Err(KernelError::new("incompatible dimensions"));
     }
-    let tol = match args.get("tol").map(bare) {
-        None => 1e-7,
-        Some(t) => t.as_scalar().unwrap_or(NA),
-    };
-    if let Some(Value::Str(m)) = args.get("method").map(bare) {
-        if m.first().is_some_and(|m| m != "qr") {
-            ctx.warn(format!("method = '{}' is not supported. Using 'qr'", m[0]));
-        }
-    }
+    let tol = tolerance(args, ctx);
     let z = cdqrls(x, n, p, &y, ny, tol, args.get("singular.ok"))?;
     let mut fitted: Vec<f64> = y.iter().zip(&z.residuals).map(|(y, r)| y - r).collect();
     if let Some(o) = &offset {
@@ -392,15 +398,7 @@ fn wfit_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if w.iter().any(|&w| w.is_nan() || w < 0.0) {
         return Err(KernelError::new("missing or negative weights not allowed"));
     }
-    let tol = match args.get("tol").map(bare) {
-        None => 1e-7,
-        Some(t) => t.as_scalar().unwrap_or(NA),
-    };
-    if let Some(Value::Str(m)) = args.get("method").map(bare) {
-        if m.first().is_some_and(|m| m != "qr") {
-            ctx.warn(format!("method = '{}' is not supported. Using 'qr'", m[0]));
-        }
-    }
+    let tol = tolerance(args, ctx);
     let ok: Vec<usize> = (0..n_all).filter(|&i| w[i] != 0.0).collect();
     let nok: Vec<usize> = (0..n_all).filter(|&i| w[i] == 0.0).collect();
     let n = ok.len();

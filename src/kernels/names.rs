@@ -100,14 +100,8 @@ pub fn named(value: Value, names: Vec<String>) -> Value {
         return value;
     }
     Value::Named(Box::new(Named {
-        value,
         names: Some(names),
-        rownames: None,
-        colnames: None,
-        table: None,
-        match_length: None,
-        tsp: None,
-        attrs: Vec::new(),
+        ..Named::plain(value)
     }))
 }
 
@@ -124,16 +118,7 @@ pub fn with_attr(value: Value, name: &str, attr: Value) -> Value {
         | Value::Factor(_)
         | Value::Mat(_)
         | Value::BoolMat(_)
-        | Value::ComplexMat(_)) => Box::new(Named {
-            value: v,
-            names: None,
-            rownames: None,
-            colnames: None,
-            table: None,
-            match_length: None,
-            tsp: None,
-            attrs: Vec::new(),
-        }),
+        | Value::ComplexMat(_)) => Box::new(Named::plain(v)),
         other => return other,
     };
     match n.attrs.iter_mut().find(|(k, _)| k == name) {
@@ -155,14 +140,9 @@ pub fn dimnamed(value: Value, rows: Option<Vec<String>>, cols: Option<Vec<String
         return value;
     }
     Value::Named(Box::new(Named {
-        value,
-        names: None,
         rownames: rows,
         colnames: cols,
-        table: None,
-        match_length: None,
-        tsp: None,
-        attrs: Vec::new(),
+        ..Named::plain(value)
     }))
 }
 

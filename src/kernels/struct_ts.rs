@@ -193,14 +193,9 @@ fn states_ts(states: &[f64], n: usize, cn: &[&str], xtsp: [f64; 3]) -> Value {
     let f = xtsp[2];
     let start = xtsp[0];
     Value::Named(Box::new(Named {
-        value: Value::Mat(m),
-        rownames: None,
         colnames: Some(cn.iter().map(|s| s.to_string()).collect()),
-        names: None,
-        table: None,
-        match_length: None,
         tsp: Some([start, start + (n as f64 - 1.0) / f, f]),
-        attrs: Vec::new(),
+        ..Named::plain(Value::Mat(m))
     }))
 }
 

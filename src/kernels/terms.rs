@@ -167,14 +167,8 @@ fn terms_of_text(text: &str, keep_response: bool) -> Result<Value, KernelError> 
     };
     let formula = from_text(&text)?;
     Ok(Value::Named(Box::new(Named {
-        value: formula,
-        names: None,
-        rownames: None,
-        colnames: None,
-        table: None,
-        match_length: None,
-        tsp: None,
         attrs,
+        ..Named::plain(formula)
     })))
 }
 

@@ -232,14 +232,12 @@ pub(crate) fn with_tsp(value: Value, tsp: [f64; 3]) -> Value {
         return value;
     }
     Value::Named(Box::new(Named {
-        value,
         names,
         rownames,
         colnames,
-        table: None,
-        match_length: None,
         tsp: Some(tsp),
         attrs,
+        ..Named::plain(value)
     }))
 }
 

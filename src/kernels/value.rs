@@ -73,6 +73,23 @@ pub struct Named {
     pub attrs: Vec<(String, Value)>,
 }
 
+impl Named {
+    /// `value` with no attributes yet, to be filled with struct update
+    /// syntax: `Named { tsp: Some(t), ..Named::plain(v) }`.
+    pub fn plain(value: Value) -> Named {
+        Named {
+            value,
+            names: None,
+            rownames: None,
+            colnames: None,
+            table: None,
+            match_length: None,
+            tsp: None,
+            attrs: Vec::new(),
+        }
+    }
+}
+
 /// R's factor: each element a code into `levels` (`None` is NA).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Factor {

@@ -114,5 +114,10 @@ pub fn run_document(wf: &Workflow, graph: &TaskGraph, finished: &Finished) -> se
         "steps_cached": report.ran_and_reused().1,
         "warnings": finished.warnings,
         "steps": steps,
+        "functions": wf
+            .functions
+            .iter()
+            .map(|f| (f.name.clone(), json!(f.source)))
+            .collect::<serde_json::Map<_, _>>(),
     })
 }

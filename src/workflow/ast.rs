@@ -26,6 +26,19 @@ pub struct Workflow {
     /// Steps in the order they stand in the file (which is the order random
     /// steps draw from the seed's stream).
     pub steps: Vec<Step>,
+    /// The function steps (`se = "function(x) ..."`, `vf = "Vectorize(f)"`),
+    /// in file order: not tasks, since each use was replaced by the
+    /// function itself, but part of the workflow the user wrote.
+    pub functions: Vec<FunctionStep>,
+}
+
+/// A function step, as [`Workflow::functions`] lists it.
+#[derive(Clone, Debug)]
+pub struct FunctionStep {
+    pub name: String,
+    pub name_span: Span,
+    /// The definition as written in the file.
+    pub source: String,
 }
 
 impl Workflow {

@@ -107,6 +107,7 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         m: None,
         out: None,
         steps: Vec::new(),
+        functions: Vec::new(),
         file: file.clone(),
     };
     let mut saw_steps = false;
@@ -140,8 +141,9 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         ));
     }
     if cx.diags.is_empty() {
-        if let Err(d) = super::functions::inline(&file, &mut wf.steps) {
-            cx.diags = d;
+        match super::functions::inline(&file, &mut wf.steps) {
+            Ok(functions) => wf.functions = functions,
+            Err(d) => cx.diags = d,
         }
         super::call_values::rewrite(&mut wf.steps);
     }

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{Expr, ExprKind, Param, Step, StepBody};
+use super::ast::{Expr, ExprKind, FunctionStep, Param, Step, StepBody};
 use super::depth::{height, MAX_DEPTH};
 use super::vectorize;
 use crate::kernels::callable::CALL_VALUE;
@@ -25,12 +25,15 @@ use crate::kernels::callable::CALL_VALUE;
 type Def = (Vec<Param>, Expr);
 
 /// Replaces every use of a function step in `steps` and removes the
-/// function steps; the errors name the use.
-pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagnostic>> {
+/// function steps, which it returns in file order; the errors name the use.
+pub fn inline(
+    file: &SourceFile,
+    steps: &mut Vec<Step>,
+) -> Result<Vec<FunctionStep>, Vec<Diagnostic>> {
     let is_def = |s: &Step| matches!(&s.body, StepBody::Expr(e) if matches!(e.kind, ExprKind::Function { .. }));
     let any_def = steps.iter().any(is_def);
     if !any_def && !steps.iter().any(defines_local_function) && !steps.iter().any(vectorizes) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     if any_def && steps.iter().all(is_def) {
         let first = &steps[0];
@@ -45,12 +48,23 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
     let (defs, mut rest): (Vec<Step>, Vec<Step>) =
         std::mem::take(steps).into_iter().partition(is_def);
     let mut raw: HashMap<String, Def> = HashMap::new();
+    let mut functions = Vec::new();
+    let written = |name: &str, name_span, span: crate::diagnostic::Span| FunctionStep {
+        name: name.to_string(),
+        name_span,
+        source: file
+            .text
+            .get(span.start..span.end)
+            .unwrap_or_default()
+            .to_string(),
+    };
     for s in defs {
         if let StepBody::Expr(Expr {
             kind: ExprKind::Function { params, body },
-            ..
+            span,
         }) = s.body
         {
+            functions.push(written(&s.name, s.name_span, span));
             raw.insert(s.name, (params, *body));
         }
     }
@@ -83,6 +97,7 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
                 kind: ExprKind::Function { params, body },
                 ..
             }) => {
+                functions.push(written(&s.name, s.name_span, *span));
                 raw.insert(s.name.clone(), (params, *body));
                 false
             }
@@ -127,8 +142,9 @@ pub fn inline(file: &SourceFile, steps: &mut Vec<Step>) -> Result<(), Vec<Diagno
     }
     let diags = cx.diags;
     *steps = rest;
+    functions.sort_by_key(|f| f.name_span.start);
     if diags.is_empty() {
-        Ok(())
+        Ok(functions)
     } else {
         Err(diags)
     }

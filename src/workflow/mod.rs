@@ -22,7 +22,9 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-pub use ast::{Arg, BinaryOp, Expr, ExprKind, Loop, Param, Step, StepBody, UnaryOp, Workflow};
+pub use ast::{
+    Arg, BinaryOp, Expr, ExprKind, FunctionStep, Loop, Param, Step, StepBody, UnaryOp, Workflow,
+};
 pub use document::{MAX_PROCESSORS, SCHEDULERS};
 pub use names::{is_reserved, is_syntactic};
 pub use parser::{parse_expr, parse_loop_header};

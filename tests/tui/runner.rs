@@ -21,6 +21,7 @@ fn empty() -> (Workflow, TaskGraph) {
         m: None,
         out: None,
         steps: Vec::new(),
+        functions: Vec::new(),
     };
     (wf, TaskGraph { tasks: Vec::new() })
 }

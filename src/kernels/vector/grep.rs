@@ -519,14 +519,8 @@ pub(super) fn regexpr_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
 /// Match starts with R's `match.length` attribute beside them.
 fn match_data(starts: Vec<f64>, lengths: Vec<f64>) -> Value {
     Value::Named(Box::new(Named {
-        value: Value::Num(starts),
-        names: None,
-        rownames: None,
-        colnames: None,
-        table: None,
         match_length: Some(lengths),
-        tsp: None,
-        attrs: Vec::new(),
+        ..Named::plain(Value::Num(starts))
     }))
 }
 

@@ -340,25 +340,8 @@ pub(super) fn strtoi_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     // as.character(x): numbers as R writes them.
-    let text: Vec<Option<String>> = match bare(x) {
-        Value::Str(s) => s.iter().map(|t| (t != "NA").then(|| t.clone())).collect(),
-        Value::Null => Vec::new(),
-        Value::Factor(f) => f
-            .codes
-            .iter()
-            .map(|c| c.map(|c| f.levels[c as usize].clone()))
-            .collect(),
-        Value::Bool(b) => b
-            .iter()
-            .map(|v| v.map(|v| if v { "TRUE" } else { "FALSE" }.to_string()))
-            .collect(),
-        other => other
-            .as_f64_slice()
-            .ok_or_else(|| KernelError::new("flowcast's strtoi() needs text"))?
-            .iter()
-            .map(|&v| (!is_na(v)).then(|| r_num_to_string(v)))
-            .collect(),
-    };
+    let text = crate::kernels::factor::as_text(bare(x))
+        .ok_or_else(|| KernelError::new("flowcast's strtoi() needs text"))?;
     Ok(Value::Num(
         text.iter()
             .map(|t| match t.as_deref() {
