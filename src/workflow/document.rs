@@ -141,6 +141,11 @@ pub fn parse(file: SourceFile) -> Result<Workflow, Vec<Diagnostic>> {
         ));
     }
     if cx.diags.is_empty() {
+        if let Err(d) = super::returns::rewrite(&file, &mut wf.steps) {
+            cx.diags = d;
+        }
+    }
+    if cx.diags.is_empty() {
         match super::functions::inline(&file, &mut wf.steps) {
             Ok(functions) => wf.functions = functions,
             Err(d) => cx.diags = d,

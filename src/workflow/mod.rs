@@ -15,6 +15,7 @@ mod lexer;
 mod names;
 mod parser;
 mod print;
+mod returns;
 mod text_map;
 mod vectorize;
 

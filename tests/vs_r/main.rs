@@ -89,6 +89,7 @@ mod models;
 mod nls;
 mod noncentral;
 mod ops;
+mod returns;
 mod rownames;
 mod sequential;
 mod signal;
