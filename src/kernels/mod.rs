@@ -64,6 +64,7 @@ pub mod datetime;
 mod density;
 mod diffinv;
 mod dmultinom;
+pub mod deparse;
 mod dqfun;
 mod drop;
 mod expand_grid;
@@ -90,6 +91,7 @@ mod jitter;
 pub(crate) mod kalman;
 mod ksmooth;
 mod lag;
+pub mod language;
 mod lbfgsb;
 mod linalg;
 mod line;
@@ -441,6 +443,7 @@ pub fn registry() -> &'static Registry {
             conditions::KERNELS,
             scoping::KERNELS,
             formula_text::KERNELS,
+            language::KERNELS,
             terms::KERNELS,
             fft::KERNELS,
             complex::KERNELS,
