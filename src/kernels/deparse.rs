@@ -208,9 +208,11 @@ impl Deparser {
                 };
                 self.vector(&atoms, None, vec![("dim", dim(m.shape()))])
             }
-            Value::BoolMat(m) => {
-                self.vector(&Atoms::Bool(m.as_slice()), None, vec![("dim", dim(m.shape()))])
-            }
+            Value::BoolMat(m) => self.vector(
+                &Atoms::Bool(m.as_slice()),
+                None,
+                vec![("dim", dim(m.shape()))],
+            ),
             Value::Factor(f) => {
                 let codes = f.integer_codes();
                 let class = if f.ordered {
@@ -249,9 +251,11 @@ impl Deparser {
 
     /// A vector with names, or a matrix with dimnames.
     fn named(&mut self, n: &Named, integer: bool) -> Result<(), KernelError> {
-        if n.table.is_some() || n.match_length.is_some() || n.tsp.is_some() || !n.attrs.is_empty()
-        {
-            return Err(refused(&format!("a {} with attributes", n.value.type_name())));
+        if n.table.is_some() || n.match_length.is_some() || n.tsp.is_some() || !n.attrs.is_empty() {
+            return Err(refused(&format!(
+                "a {} with attributes",
+                n.value.type_name()
+            )));
         }
         let (atoms, shape) = match &n.value {
             Value::Num(v) if integer => (Atoms::Int(v), None),
@@ -291,11 +295,14 @@ impl Deparser {
             // usable_nice_names: no NA, not all empty, and for a vector no
             // name that `c()` would take as its own argument.
             let usable = !nm.iter().any(|n| {
-                super::factor::text_is_na(n)
-                    || (atomic && (n == "recursive" || n == "use.names"))
+                super::factor::text_is_na(n) || (atomic && (n == "recursive" || n == "use.names"))
             }) && nm.iter().any(|n| !n.is_empty());
             if !(nice && usable) {
-                attr = Some(if show { Attr::StructNames } else { Attr::OkNames });
+                attr = Some(if show {
+                    Attr::StructNames
+                } else {
+                    Attr::OkNames
+                });
             }
         }
         let attr = attr.unwrap_or(if show && others {
@@ -404,9 +411,7 @@ impl Deparser {
                 }
             }
             let text = match atoms {
-                Atoms::Num(v) if is_na(v[i]) => {
-                    if all_na { "NA_real_" } else { "NA" }.to_string()
-                }
+                Atoms::Num(v) if is_na(v[i]) => if all_na { "NA_real_" } else { "NA" }.to_string(),
                 Atoms::Num(v) => deparse_number(v[i]),
                 Atoms::Int(v) if v[i].is_nan() => {
                     if all_na { "NA_integer_" } else { "NA" }.to_string()
@@ -534,9 +539,7 @@ impl Deparser {
                 self.expr(&args[0].value, 0);
                 self.print2buff(")");
             }
-            ExprKind::Call { func, args, .. }
-                if func != crate::kernels::callable::CALL_VALUE =>
-            {
+            ExprKind::Call { func, args, .. } if func != crate::kernels::callable::CALL_VALUE => {
                 self.print2buff(&backquoted(func));
                 self.print2buff("(");
                 self.args(args);
@@ -692,7 +695,10 @@ mod tests {
         assert_eq!(dep(&Value::Num(vec![1.0, 3.0]), true), ["c(1L, 3L)"]);
         assert_eq!(dep(&Value::scalar(-2.0), true), ["-2L"]);
         assert_eq!(dep(&Value::string("a"), false), ["\"a\""]);
-        assert_eq!(dep(&Value::Num(vec![super::super::value::NA]), false), ["NA_real_"]);
+        assert_eq!(
+            dep(&Value::Num(vec![super::super::value::NA]), false),
+            ["NA_real_"]
+        );
         assert_eq!(
             dep(&Value::Num(vec![1.0, super::super::value::NA]), false),
             ["c(1, NA)"]

@@ -128,10 +128,12 @@ pub fn lang_expr(l: &Lang) -> Result<Expr, KernelError> {
             span: crate::diagnostic::Span::new(0, 0),
         });
     }
-    if let Ok(e @ Expr {
-        kind: ExprKind::Formula { .. },
-        ..
-    }) = parse_expr_str(&l.text)
+    if let Ok(
+        e @ Expr {
+            kind: ExprKind::Formula { .. },
+            ..
+        },
+    ) = parse_expr_str(&l.text)
     {
         return Ok(e);
     }
@@ -175,9 +177,12 @@ pub fn expr_value(e: &Expr) -> Value {
     }
 }
 
+/// A call's elements, each with its argument name.
+pub type Parts = Vec<(Option<String>, Value)>;
+
 /// The elements of a call as R's language list holds them: the function's
 /// name, then each argument with its name.
-pub fn call_parts(e: &Expr) -> Result<Vec<(Option<String>, Value)>, KernelError> {
+pub fn call_parts(e: &Expr) -> Result<Parts, KernelError> {
     let op = |s: &str| (None, symbol(s));
     let arg = |x: &Expr| (None, expr_value(x));
     Ok(match &e.kind {
@@ -203,7 +208,10 @@ pub fn call_parts(e: &Expr) -> Result<Vec<(Option<String>, Value)>, KernelError>
             for i in indices {
                 out.push(i.as_ref().map_or((None, symbol("")), arg));
             }
-            out.extend(drop.iter().map(|d| (Some("drop".to_string()), expr_value(d))));
+            out.extend(
+                drop.iter()
+                    .map(|d| (Some("drop".to_string()), expr_value(d))),
+            );
             out
         }
         ExprKind::Index2 {
@@ -237,7 +245,7 @@ pub fn call_length(l: &Lang) -> usize {
 }
 
 /// The elements of a formula or call, or `None` for any other value.
-fn parts_of(x: &Value) -> Option<Result<Vec<(Option<String>, Value)>, KernelError>> {
+fn parts_of(x: &Value) -> Option<Result<Parts, KernelError>> {
     match x {
         Value::Formula(f) => Some(formula_expr(f).and_then(|e| call_parts(&e))),
         Value::Lang(l) if !l.symbol => Some(lang_expr(l).and_then(|e| call_parts(&e))),
@@ -265,9 +273,8 @@ pub fn index2(x: &Value, i: &Value) -> Option<Result<Value, KernelError>> {
         .collect();
     let named = parts.iter().any(|(n, _)| n.is_some());
     Some(
-        super::index::index2_pos(parts.len(), i, named.then_some(&names[..]), true).map(|p| {
-            p.map_or(Value::Null, |p| parts[p].1.clone())
-        }),
+        super::index::index2_pos(parts.len(), i, named.then_some(&names[..]), true)
+            .map(|p| p.map_or(Value::Null, |p| parts[p].1.clone())),
     )
 }
 

@@ -39,7 +39,10 @@ fn deparse_refuses_what_it_cannot_write() {
         let all = String::from_utf8_lossy(&out.stderr).into_owned()
             + &String::from_utf8_lossy(&out.stdout);
         assert!(!out.status.success(), "{steps}: {all}");
-        assert!(all.contains("flowcast's deparse() writes"), "{steps}: {all}");
+        assert!(
+            all.contains("flowcast's deparse() writes"),
+            "{steps}: {all}"
+        );
         assert!(!all.contains("panicked"), "{steps}: {all}");
     }
 }
