@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use num_complex::Complex64;
 
 use crate::diagnostic::StepWarning;
-use crate::kernels::value::{Factor, Formula, List, RowNames};
+use crate::kernels::value::{Factor, Formula, Lang, List, RowNames};
 use crate::kernels::{Rng, Value};
 
 /// Nesting deeper than this is not read back: no workflow makes it (their
@@ -115,6 +115,11 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             if let Some(s) = &f.source {
                 text(s, out);
             }
+        }
+        Value::Lang(l) => {
+            out.push(15);
+            text(&l.text, out);
+            out.push(u8::from(l.symbol));
         }
         Value::Factor(f) => {
             // An ordered factor has a tag of its own, so what older
@@ -466,6 +471,10 @@ impl<'a> Reader<'a> {
                     source: if tag == 14 { Some(self.text()?) } else { None },
                 })
             }
+            15 => Value::Lang(Lang {
+                text: self.text()?,
+                symbol: self.flag()?,
+            }),
             13 => {
                 let text = self.text()?;
                 let response_label = if self.flag()? {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use flowcast::kernels::frame::frame;
-use flowcast::kernels::value::{Factor, Formula, List, NA};
+use flowcast::kernels::value::{Factor, Formula, Lang, List, NA};
 use flowcast::kernels::{index, registry, work, Args, Ctx, Kernel, Rng, ShapeCtx, Type, Value};
 use nalgebra::DMatrix;
 
@@ -176,6 +176,15 @@ fn formulas(pool: &[Value]) -> Vec<Value> {
         text: Some("y ~ x".into()),
         source: None,
     }));
+    // A formula's parts (`f[[2]]`, `f[[3]]`): a name and a call.
+    out.push(Value::Lang(Lang {
+        text: "y".into(),
+        symbol: true,
+    }));
+    out.push(Value::Lang(Lang {
+        text: "log(x) + (z)".into(),
+        symbol: false,
+    }));
     out
 }
 
@@ -231,6 +240,7 @@ fn type_of(v: &Value) -> Type {
             levels: Some(f.levels.clone()),
             ordered: f.ordered,
         },
+        Value::Lang(_) => Type::Any,
     }
 }
 

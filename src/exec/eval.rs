@@ -1029,6 +1029,10 @@ fn mark_dots(e: &mut Expr, wrap: bool, marks: &mut Vec<bool>) {
             mark_dots(rhs, true, marks);
         }
         ExprKind::Unary { expr, .. } => mark_dots(expr, true, marks),
+        // ExpandDots leaves the sum bare inside parentheses.
+        ExprKind::Call { func, args, .. } if func == crate::workflow::PAREN && args.len() == 1 => {
+            mark_dots(&mut args[0].value, false, marks)
+        }
         // Inside a call `.` is no column list (R: object '.' not found).
         _ => {}
     }
@@ -1290,7 +1294,14 @@ fn integer_args(
 ) -> Vec<usize> {
     if !matches!(
         func,
-        "typeof" | "class" | "storage.mode" | "inherits" | "identical" | "isSymmetric"
+        "typeof"
+            | "class"
+            | "storage.mode"
+            | "inherits"
+            | "identical"
+            | "isSymmetric"
+            | "deparse"
+            | "deparse1"
     ) {
         return Vec::new();
     }

@@ -124,8 +124,24 @@ impl Integers<'_> {
                             matches!(a.value.kind, ExprKind::Missing) || self.is_integer(&a.value)
                         })
                 }
+                // Integers with logicals (`c(1L, NA)`) coerce to integer.
+                "c" => {
+                    let mut any = false;
+                    args.iter().all(|a| {
+                        let int = self.is_integer(&a.value);
+                        any |= int;
+                        int || is_logical(&a.value)
+                            || matches!(a.value.kind, ExprKind::Na)
+                                && self.file.text.get(a.value.span.start..a.value.span.end)
+                                    == Some("NA")
+                    }) && any
+                }
+                // matrix(1:6, 2) keeps its data's type.
+                "matrix" => args.first().is_some_and(|a| {
+                    a.name.as_deref().is_none_or(|n| n == "data") && self.is_integer(&a.value)
+                }),
                 // Integer arguments stay integer.
-                "c" | "max" | "min" | "abs" => {
+                "max" | "min" | "abs" => {
                     !args.is_empty()
                         && args
                             .iter()

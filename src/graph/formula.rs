@@ -17,7 +17,7 @@
 use crate::diagnostic::Span;
 use crate::kernels::value::DOT_RESPONSE;
 use crate::kernels::{registry, ArgValue, Args};
-use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::workflow::{Arg, BinaryOp, Expr, ExprKind, UnaryOp, PAREN};
 
 /// One variable of a formula.
 #[derive(Clone, Copy, Debug)]
@@ -204,6 +204,10 @@ impl<'a> Encoder<'a> {
             }
             ExprKind::Formula { .. } => {
                 return Err(fail("invalid model formula: a `~` inside a formula"))
+            }
+            // TermCode's parenthesised term: the terms inside.
+            ExprKind::Call { func, args, .. } if func == PAREN && args.len() == 1 => {
+                self.encode(&args[0].value)?
             }
             _ => vec![self.variable(e)],
         })
@@ -604,11 +608,33 @@ pub fn loose_formula_spans(e: &Expr, out: &mut Vec<Span>) {
             for a in args {
                 if !matches!(a.value.kind, ExprKind::Formula { .. }) {
                     loose_formula_spans(&a.value, out);
+                } else if reads_language(func) {
+                    out.push(a.value.span);
                 }
             }
         }
         _ => e.visit_children(&mut |c| loose_formula_spans(c, out)),
     }
+}
+
+/// Whether `func` takes a formula as R's language, not as a model whose
+/// variables it evaluates (`all.vars(y ~ x)`, `update(y ~ x, . ~ . + z)`):
+/// its names need be no steps.
+fn reads_language(func: &str) -> bool {
+    matches!(
+        func,
+        "all.vars"
+            | "all.names"
+            | "deparse"
+            | "deparse1"
+            | "length"
+            | "as.character"
+            | "update"
+            | "formula"
+            | "as.formula"
+            | "class"
+            | "identity"
+    )
 }
 
 /// The spans of every argument evaluated inside a call's `data`, anywhere

@@ -200,7 +200,7 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
 
     // 1. Names and functions.
     let mut deps: Vec<Vec<TaskId>> = Vec::with_capacity(wf.steps.len());
-    for step in &wf.steps {
+    for (own, step) in wf.steps.iter().enumerate() {
         let mut reads = Vec::new();
         let mut first_error: Option<Diagnostic> = None;
         let local = match &step.body {
@@ -212,7 +212,9 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
             // shape inference checks them against the data's columns.
             let mut in_data = Vec::new();
             formula::data_scoped_spans(expr, &mut in_data);
-            formula::loose_formula_spans(expr, &mut in_data);
+            let mut loose = Vec::new();
+            formula::loose_formula_spans(expr, &mut loose);
+            in_data.extend(loose.iter().copied());
             let mut functions = Vec::new();
             function_args::function_arg_spans(expr, &mut functions);
             let mut parameters = Vec::new();
@@ -234,7 +236,15 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     || in_data
                         .iter()
                         .any(|s| s.start <= span.start && span.end <= s.end);
+                let within = |spans: &[Span]| {
+                    spans
+                        .iter()
+                        .any(|s| s.start <= span.start && span.end <= s.end)
+                };
                 match index.get(name) {
+                    // R keeps a formula unevaluated: `x0 = 'x0 ~ x0'` names
+                    // the step it makes, and reads nothing.
+                    Some(&id) if id == own && within(&loose) => {}
                     Some(&id) if !reads.contains(&id) => reads.push(id),
                     Some(_) => {}
                     None if column => {}

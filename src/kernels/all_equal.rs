@@ -113,6 +113,7 @@ fn all_equal(target: &Value, current: &Value, o: &Opts) -> Msgs {
         Value::Factor(_) => factor(target, current, o),
         Value::List(_) => list(target, current, o),
         Value::Formula(_) => formula(target, current),
+        Value::Lang(_) => language(target, current),
         Value::Num(_) | Value::Mat(_) | Value::Complex(_) | Value::ComplexMat(_) => {
             numeric(target, current, o)
         }
@@ -127,6 +128,38 @@ fn all_equal(target: &Value, current: &Value, o: &Opts) -> Msgs {
             })
         }
     }
+}
+
+/// R's all.equal.language: modes, then the deparsed texts.
+fn language(target: &Value, current: &Value) -> Msgs {
+    let text = |v: &Value| {
+        crate::kernels::deparse::deparse(
+            v,
+            false,
+            crate::kernels::deparse::Opts {
+                cutoff: crate::kernels::deparse::DEFAULT_CUTOFF,
+                backtick: true,
+                simple: false,
+            },
+        )
+        .map(|l| l.join("\n"))
+    };
+    let (mt, mc) = (mode_of(target), mode_of(current));
+    let mut out = Vec::new();
+    if mt != mc {
+        out.push(format!("Modes of target, current: {mt}, {mc}"));
+    }
+    let (t, c) = (text(target)?, text(bare(current)).unwrap_or_default());
+    if t != c {
+        out.push(if c.starts_with(&t) {
+            "target is a subset of current".to_string()
+        } else if t.starts_with(&c) {
+            "current is a subset of target".to_string()
+        } else {
+            "target, current do not match when deparsed".to_string()
+        });
+    }
+    Ok(out)
 }
 
 /// R's all.equal.formula: formulas compare by their text.

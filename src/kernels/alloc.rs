@@ -282,7 +282,7 @@ fn type_hint(v: &Value) -> Type {
             len,
             elem: Box::new(l.items.first().map_or(Type::Any, type_hint)),
         },
-        Value::Formula(_) => Type::Any,
+        Value::Formula(_) | Value::Lang(_) => Type::Any,
         Value::Factor(f) => Type::Factor {
             len,
             levels: Some(f.levels.clone()),

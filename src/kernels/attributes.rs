@@ -121,7 +121,12 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
             }
         }
         Value::Formula(_) => push("class", Value::string("formula")),
-        Value::Null | Value::Num(_) | Value::Complex(_) | Value::Str(_) | Value::Bool(_) => {}
+        Value::Null
+        | Value::Num(_)
+        | Value::Complex(_)
+        | Value::Str(_)
+        | Value::Bool(_)
+        | Value::Lang(_) => {}
     }
     out
 }

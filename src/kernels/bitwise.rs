@@ -72,6 +72,8 @@ fn operand(v: &Value, ctx: &mut Ctx) -> Operand {
             Operand::Ints(f.codes.iter().map(|c| c.map(|c| c as i32 + 1)).collect())
         }
         Value::Formula(_) => Operand::Other("language"),
+        Value::Lang(l) if l.symbol => Operand::Other("symbol"),
+        Value::Lang(_) => Operand::Other("language"),
         Value::Named(_) => Operand::Other("NULL"),
     }
 }

@@ -277,7 +277,9 @@ pub fn markdown(pattern: Option<&str>) -> String {
         }
         // A call of a value is written as one (`Fn(q)`): no user names
         // the kernel that runs it.
-        if name == super::callable::CALL_VALUE {
+        // Nor a formula's parentheses, which the parser makes a call of
+        // `(` (see `workflow::PAREN`).
+        if name == super::callable::CALL_VALUE || name == crate::workflow::PAREN {
             continue;
         }
         let Some(sig) = signature(name) else { continue };

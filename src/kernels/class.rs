@@ -71,6 +71,8 @@ pub(crate) fn type_of(v: &Value, integer: bool) -> &'static str {
         Value::Bool(_) | Value::BoolMat(_) => "logical",
         Value::List(_) => "list",
         Value::Formula(_) => "language",
+        Value::Lang(l) if l.symbol => "symbol",
+        Value::Lang(_) => "language",
         Value::Factor(_) => "integer",
         // A table holds counts, which R keeps as integers.
         Value::Named(n) if n.table.is_some() => type_of(&n.value, true),
@@ -80,6 +82,10 @@ pub(crate) fn type_of(v: &Value, integer: bool) -> &'static str {
 
 /// R's `mode`: both kinds of number are "numeric", a call "call".
 pub(crate) fn mode_of(v: &Value) -> &'static str {
+    // A parenthesised call's mode is "(", as its class.
+    if matches!(v, Value::Lang(l) if crate::kernels::language::is_paren(l)) {
+        return "(";
+    }
     match type_of(v, false) {
         "double" | "integer" => "numeric",
         "language" => "call",
@@ -170,8 +176,12 @@ pub(crate) fn class_of(v: &Value, integer: bool) -> Vec<String> {
         0 => {}
         _ => return vec!["array".into()],
     }
+    if matches!(v, Value::Lang(l) if crate::kernels::language::is_paren(l)) {
+        return vec!["(".into()];
+    }
     let c = match type_of(v, integer) {
         "double" => "numeric",
+        "symbol" => "name",
         "language" => "call",
         t => t,
     };

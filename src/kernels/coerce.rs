@@ -201,10 +201,11 @@ fn as_logical(x: &Value) -> Result<Vec<Option<bool>>, KernelError> {
             out
         }
         Value::List(_) => return Err(KernelError::new(LIST_TO_LOGICAL)),
-        Value::Formula(_) => {
-            return Err(KernelError::new(
-                "cannot coerce type 'language' to vector of type 'logical'",
-            ))
+        Value::Formula(_) | Value::Lang(_) => {
+            return Err(KernelError::new(format!(
+                "cannot coerce type '{}' to vector of type 'logical'",
+                x.type_name()
+            )))
         }
     })
 }

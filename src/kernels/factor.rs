@@ -814,6 +814,11 @@ fn as_character_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
             value: None,
         }),
         Some(Type::Any) => Ok(Type::Any),
+        // `~`, its sides.
+        Some(Type::Formula { .. }) => Ok(Type::Str {
+            len: None,
+            value: None,
+        }),
         Some(t) => Err(args.error(
             "x",
             format!(
@@ -826,6 +831,10 @@ fn as_character_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
 
 fn as_character_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = args.get("x").unwrap_or(&Value::Null);
+    // A formula's or a call's parts, a name's text.
+    if let Some(parts) = super::language::as_character(x) {
+        return parts.map(Value::Str);
+    }
     let text = as_text(x).ok_or_else(|| {
         KernelError::new(format!(
             "cannot coerce {} to a vector of type 'character'",

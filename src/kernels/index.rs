@@ -324,6 +324,12 @@ pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, Kern
                 "object of type 'formula' is not subsettable",
             ))
         }
+        Value::Lang(_) => {
+            return Err(KernelError::new(format!(
+                "object of type '{}' is not subsettable",
+                x.type_name()
+            )))
+        }
     })
 }
 
@@ -753,7 +759,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
 }
 
 /// The position `x[[i]]` selects, or R's error.
-fn index2_pos(
+pub(super) fn index2_pos(
     len: usize,
     i: &Value,
     names: Option<&[String]>,
@@ -880,6 +886,10 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
     let outer_units = super::dates::difftime_units(x).to_string();
     // `x[["a"]]` finds `a` among the names; the element comes without it.
     let x = super::names::bare(x);
+    // A formula's or a call's parts (`f[[2]]`).
+    if let Some(part) = super::language::index2(x, i) {
+        return part;
+    }
     if matches!(x, Value::Null) {
         return Ok(Value::Null);
     }
@@ -905,7 +915,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
             levels: f.levels.clone(),
             ordered: f.ordered,
         }),
-        Value::Null | Value::Formula(_) | Value::Named(_) => {
+        Value::Null | Value::Formula(_) | Value::Lang(_) | Value::Named(_) => {
             return Err(KernelError::new("object is not subsettable"))
         }
     }))
@@ -988,7 +998,8 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                 ordered: *ordered,
             })
         }
-        Type::Formula { .. } => Err((None, "object of type 'formula' is not subsettable".into())),
+        // A formula's part: a name, a call or a constant.
+        Type::Formula { .. } => Ok(Type::Any),
     }
 }
 

@@ -62,6 +62,7 @@ mod data_matrix;
 pub mod dates;
 pub mod datetime;
 mod density;
+pub mod deparse;
 mod diffinv;
 mod dmultinom;
 mod dqfun;
@@ -90,6 +91,7 @@ mod jitter;
 pub(crate) mod kalman;
 mod ksmooth;
 mod lag;
+pub mod language;
 mod lbfgsb;
 mod linalg;
 mod line;
@@ -441,6 +443,7 @@ pub fn registry() -> &'static Registry {
             conditions::KERNELS,
             scoping::KERNELS,
             formula_text::KERNELS,
+            language::KERNELS,
             terms::KERNELS,
             fft::KERNELS,
             complex::KERNELS,

@@ -357,6 +357,9 @@ pub fn reads_names(func: &str) -> bool {
             // Names and dimnames are attributes these read and compare.
             | "attr"
             | "attributes"
+            // Names are written as R writes them (`c(a = 1)`).
+            | "deparse"
+            | "deparse1"
             | "identical"
             | "all.equal"
             | "class"

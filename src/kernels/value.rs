@@ -36,6 +36,9 @@ pub enum Value {
     List(List),
     /// A model formula with its variables already evaluated.
     Formula(Formula),
+    /// An R language object that is no constant: a name (`f[[2]]` of `y ~
+    /// x`) or a call (`f[[3]]` of `y ~ log(x)`), taken from a formula.
+    Lang(Lang),
     /// R's factor: codes into a set of levels.
     Factor(Factor),
     /// A vector with R's `names` attribute, or a matrix with `dimnames`
@@ -317,6 +320,16 @@ pub struct Formula {
     pub source: Option<String>,
 }
 
+/// A name or a call (see [`Value::Lang`]), held as its text: flowcast's
+/// deparse of the expression, which reads back as it (see
+/// `kernels::language`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lang {
+    pub text: String,
+    /// A name (R's `symbol`), not a call.
+    pub symbol: bool,
+}
+
 /// A logical as R's arithmetic sees it: TRUE 1, FALSE 0, NA `NA_real_`.
 pub fn logical_f64(b: Option<bool>) -> f64 {
     match b {
@@ -379,6 +392,8 @@ impl Value {
             Value::BoolMat(_) => "logical matrix",
             Value::List(_) => "list",
             Value::Formula(_) => "formula",
+            Value::Lang(l) if l.symbol => "symbol",
+            Value::Lang(_) => "language",
             Value::Factor(_) => "factor",
             Value::Named(n) => n.value.type_name(),
         }
@@ -396,7 +411,15 @@ impl Value {
             Value::Bool(v) => v.len(),
             Value::BoolMat(m) => m.len(),
             Value::List(l) => l.items.len(),
-            Value::Formula(_) => 3,
+            // `~`, the left side if any, the right side.
+            Value::Formula(f) => {
+                if super::language::one_sided(f) {
+                    2
+                } else {
+                    3
+                }
+            }
+            Value::Lang(l) => super::language::call_length(l),
             Value::Factor(f) => f.codes.len(),
             Value::Named(n) => n.value.len(),
         }
@@ -499,6 +522,7 @@ impl Value {
                 f.terms.iter().map(|(_, v)| v.bytes()).sum::<usize>()
                     + f.response.as_ref().map_or(0, |r| r.bytes())
             }
+            Value::Lang(l) => l.text.len(),
             Value::Named(n) => {
                 let labels = |l: &Option<Vec<String>>| {
                     l.as_ref()

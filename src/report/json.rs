@@ -40,6 +40,8 @@ fn numbers(v: &[f64]) -> Json {
 /// The full JSON of a value.
 pub fn to_json(v: &Value) -> Json {
     match v {
+        // A name or a call as R's deparse1 writes it.
+        Value::Lang(_) => Json::from(crate::kernels::deparse::report_text(v)),
         // Names are R attributes; the value is what R's `as.vector` gives.
         Value::Named(n) => to_json(&n.value),
         Value::Null => Json::Null,

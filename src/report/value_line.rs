@@ -158,6 +158,7 @@ pub fn describe(v: &Value) -> String {
             _ => format!("list[{}]", l.items.len()),
         },
         Value::Formula(_) => "formula".into(),
+        Value::Lang(_) => crate::kernels::deparse::report_text(v),
         Value::Factor(f) => factor_line(f),
     }
 }

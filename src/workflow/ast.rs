@@ -79,6 +79,11 @@ pub struct Loop {
     pub body: Expr,
 }
 
+/// The function a formula's parentheses call (`y ~ (x * z)`): R's `(`,
+/// which returns its argument. Outside formulas the parser keeps no
+/// parentheses (see `parser::Parser::keep_parens`).
+pub const PAREN: &str = "(";
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub kind: ExprKind,

@@ -25,11 +25,12 @@ use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 pub use ast::{
     Arg, BinaryOp, Expr, ExprKind, FunctionStep, Loop, Param, Step, StepBody, UnaryOp, Workflow,
+    PAREN,
 };
 pub use document::{MAX_PROCESSORS, SCHEDULERS};
 pub use names::{is_reserved, is_syntactic};
 pub use parser::{parse_expr, parse_loop_header};
-pub use print::{deparse, sexpr};
+pub use print::{deparse, name as call_name, num as deparse_number, prec as precedence, sexpr};
 pub use text_map::TextMap;
 
 /// Reads and parses a workflow file; an unreadable file is a diagnostic too.

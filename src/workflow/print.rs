@@ -4,10 +4,12 @@
 
 use std::fmt;
 
-use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp};
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp, PAREN};
 use super::names::{is_reserved, is_syntactic};
 
-fn prec(e: &Expr) -> u8 {
+/// How tightly `e` binds: a child printed where less than this is
+/// needed is put in parentheses.
+pub fn prec(e: &Expr) -> u8 {
     match &e.kind {
         // `<-` binds more loosely than anything.
         ExprKind::Assign { .. } => 3,
@@ -42,7 +44,8 @@ fn prec(e: &Expr) -> u8 {
     }
 }
 
-fn name(n: &str) -> String {
+/// A name as R writes it in a call: backquoted unless syntactic.
+pub fn name(n: &str) -> String {
     if is_syntactic(n) && !is_reserved(n) {
         n.to_string()
     } else {
@@ -53,7 +56,7 @@ fn name(n: &str) -> String {
 /// A number as R's deparse writes it: `formatReal` of the one value at
 /// 15 significant digits, fixed notation unless scientific is narrower
 /// (`1e+05`, `1e-04`, `123456`, `0.1`).
-fn num(v: f64) -> String {
+pub fn num(v: f64) -> String {
     if v.is_nan() {
         return "NaN".into();
     }
@@ -152,6 +155,10 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
                 _ => sub(&a[0].value, 70),
             };
             format!("{head}({})", args(&a[2..]))
+        }
+        // A formula's parentheses, as written (`y ~ (x * z)`).
+        ExprKind::Call { func, args: a, .. } if func == PAREN && a.len() == 1 => {
+            format!("({})", sub(&a[0].value, 0))
         }
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {

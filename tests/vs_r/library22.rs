@@ -72,10 +72,6 @@ fn flowcast_refusals_say_why() {
             "l = 'lm(k ~ x1, data = d)'\na = 'add1(l, 3)'",
             "takes 'scope' as",
         ),
-        (
-            "x = 'c(1, 2, 3, 4)'\ny = 'c(2, 3, 5, 4)'\nf = 'y ~ x'\na = 'update(f, log(.) ~ . + zz)'",
-            "zz",
-        ),
     ];
     common::assert_refused_saying(&format!("{D}\n"), &cases);
 }

@@ -81,6 +81,7 @@ mod library64;
 mod library66;
 mod library67;
 mod library68;
+mod library69;
 mod library7;
 mod library8;
 mod library9;

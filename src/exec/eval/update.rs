@@ -104,17 +104,9 @@ fn update_formula(
             substitute(&mut l, o);
             Some(l)
         }
-        (Some(l), None) => {
-            let mut has_dot = false;
-            l.visit_names(&mut |n, _| has_dot |= n == ".");
-            if has_dot {
-                return Err(fail(
-                    "the new formula's left-hand side has a '.' and the old formula no response"
-                        .into(),
-                ));
-            }
-            Some(l.clone())
-        }
+        // updateform expands only the right side when the old formula
+        // has no response: `update(~ x, log(.) ~ .)` is `log(.) ~ x`.
+        (Some(l), None) => Some(l.clone()),
         (None, o) => o.clone(),
     };
     let mut rhs = new_rhs.clone();
@@ -308,11 +300,12 @@ pub(super) fn update_call(
         local_integer: scope.local_integer,
         outer: None,
     };
+    let text_of = |s: &Simplified| match &s.lhs {
+        Some(l) => format!("{l} ~ {}", s.rhs()),
+        None => format!("~ {}", s.rhs()),
+    };
     let evaluate = |s: &Simplified, ctx: &mut Ctx| -> Result<Value, EvalError> {
-        let text = match &s.lhs {
-            Some(l) => format!("{l} ~ {}", s.rhs()),
-            None => format!("~ {}", s.rhs()),
-        };
+        let text = text_of(s);
         let e = parse(&text, fspan)?;
         let Some((lhs, rhs)) = sides(&e) else {
             return Err(fail(format!("cannot read the formula `{text}` back")));
@@ -326,7 +319,20 @@ pub(super) fn update_call(
         };
         let (lhs, rhs) = sides(&new).ok_or_else(|| not_formula(fspan))?;
         let s = update_formula(&old, lhs, rhs, fspan)?;
-        evaluate(&s, ctx)?
+        let text = text_of(&s);
+        let mut unknown = false;
+        parse(&text, fspan)?.visit_names(&mut |n, _| {
+            // A `.` left on the left side (`log(.) ~ x`) is a name too.
+            unknown |= inner.lookup(n).is_none();
+        });
+        if matches!(&*object, Value::Formula(_)) && unknown {
+            // update.formula's formula, kept unevaluated as R keeps it
+            // until a model function reads it among its data (as a step's
+            // `y ~ x` is; see `kernels::formula_text`).
+            crate::kernels::formula_text::from_text(&text).map_err(|k| fail(k.0))?
+        } else {
+            evaluate(&s, ctx)?
+        }
     } else {
         // add1's and step's scope: formulas, or (add1) term labels.
         let mut parts: Vec<(&str, Simplified)> = Vec::new();

@@ -27,6 +27,11 @@ fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
         Value::Str(_) => Kind::Str,
         Value::List(_) => Kind::List,
         Value::Formula(_) => return Err(KernelError::new("cannot combine a formula with c()")),
+        Value::Lang(_) => {
+            return Err(KernelError::new(
+                "flowcast's c() does not combine names or calls",
+            ))
+        }
         Value::Factor(_) => {
             return Err(KernelError::new(
                 "flowcast's c() does not combine factors: use as.character() first",

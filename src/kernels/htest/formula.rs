@@ -151,6 +151,9 @@ pub(super) fn cor_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgEr
         response, terms, ..
     }) = args.ty("x")
     else {
+        if data_by_position(args, "y") {
+            return Ok(Type::Any);
+        }
         return cortest::shape(args, ctx);
     };
     if response.is_some() {
@@ -422,6 +425,15 @@ fn complete_cases(
     ))
 }
 
+/// Whether `x`, of a type known only as it runs, comes with a data frame
+/// by position (`t.test(f, d)`, `f` a formula built from text): the
+/// formula method's `data`, which the default method would take for its
+/// second sample.
+fn data_by_position(args: &Args<Type>, second: &str) -> bool {
+    matches!(args.ty("x"), Some(Type::Any))
+        && matches!(args.ty(second), Some(Type::Record { class, .. }) if class == "data.frame")
+}
+
 /// The shape rule of a formula method: the formula's form checked, then
 /// the default method's rule on numeric samples of unknown length.
 fn shape_or_default(
@@ -436,6 +448,9 @@ fn shape_or_default(
         intercept,
     }) = args.ty("x")
     else {
+        if data_by_position(args, second(split)) {
+            return Ok(Type::Any);
+        }
         return default(args, ctx);
     };
     let wrong = |m: &str| Err(args.error("x", m));

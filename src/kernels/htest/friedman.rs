@@ -12,9 +12,9 @@ const DIM_ERROR: &str = "dim(X) must have a positive length";
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("y") {
         None | Some(Type::Any) | Some(Type::Mat { .. }) => {}
-        // `y ~ groups | blocks` in `data`: the evaluator hands the three
-        // columns to the default method.
-        Some(Type::Formula { .. }) if args.has("data") || args.has("groups") => {}
+        // `y ~ groups | blocks`: the evaluator hands the three columns to
+        // the default method; any other formula is refused as it runs.
+        Some(Type::Formula { .. }) => {}
         Some(t) if t.is_numeric() => {
             if !args.has("groups") {
                 return Err(args.error("groups", "argument \"groups\" is missing, with no default"));

@@ -15,9 +15,9 @@ use nalgebra::DMatrix;
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("y") {
         None | Some(Type::Any) | Some(Type::Mat { .. }) => {}
-        // `y ~ groups | blocks` in `data`: the evaluator hands the three
-        // columns to the default method.
-        Some(Type::Formula { .. }) if args.has("data") || args.has("groups") => {}
+        // `y ~ groups | blocks`: the evaluator hands the three columns to
+        // the default method; any other formula is refused as it runs.
+        Some(Type::Formula { .. }) => {}
         Some(t) if t.is_numeric() => {
             for name in ["groups", "blocks"] {
                 if !args.has(name) {
@@ -104,6 +104,10 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                 design(y, g, b)?
             };
             &built
+        }
+        // A formula the evaluator did not split: not `y ~ groups | blocks`.
+        Some(Value::Formula(_)) => {
+            return Err(KernelError::new("incorrect specification for 'formula'"))
         }
         Some(v) => {
             return Err(KernelError::new(format!(

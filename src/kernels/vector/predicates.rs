@@ -44,6 +44,7 @@ fn r_type(v: &Value) -> &'static str {
         Value::List(_) => "list",
         Value::Complex(_) | Value::ComplexMat(_) => "complex",
         Value::Formula(_) => "language",
+        Value::Lang(_) => v.type_name(),
         _ => "double",
     }
 }
@@ -104,10 +105,11 @@ pub fn is_na(x: &Value) -> Result<Value, KernelError> {
             .iter()
             .map(|v| Some(v.is_nan()))
             .collect(),
-        Value::Formula(_) => {
-            return Err(KernelError::new(
-                "is.na() applied to non-(list or vector) of type 'language'",
-            ))
+        Value::Formula(_) | Value::Lang(_) => {
+            return Err(KernelError::new(format!(
+                "is.na() applied to non-(list or vector) of type '{}'",
+                x.type_name()
+            )))
         }
     };
     Ok(Value::logicals_shaped(data, x.dims()))
@@ -210,10 +212,11 @@ fn finiteness(x: &Value, func: &str) -> Result<Value, KernelError> {
                 "default method not implemented for type 'list'",
             ))
         }
-        Value::Formula(_) => {
-            return Err(KernelError::new(
-                "default method not implemented for type 'language'",
-            ))
+        Value::Formula(_) | Value::Lang(_) => {
+            return Err(KernelError::new(format!(
+                "default method not implemented for type '{}'",
+                x.type_name()
+            )))
         }
     };
     Ok(Value::logicals_shaped(data, x.dims()))

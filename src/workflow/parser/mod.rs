@@ -11,9 +11,11 @@ mod family;
 mod match_arg;
 mod negate;
 
+use std::collections::HashMap;
+
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp};
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp, PAREN};
 use super::depth::MAX_DEPTH;
 use super::lexer::{lex, Tok, Token};
 use super::names::{is_reserved, name_problem};
@@ -151,6 +153,10 @@ struct Parser<'a> {
     /// `T` or `F` once a statement has assigned it (`T <- 3`): from there
     /// on the name reads that variable, as in R, not the constant.
     assigned_tf: Vec<String>,
+    /// The expressions written in parentheses, by their span (which
+    /// takes in the parentheses), with how many pairs enclose each. Only
+    /// a formula keeps them (see [`Parser::keep_parens`]).
+    parens: HashMap<(usize, usize), usize>,
 }
 
 const MAX_NESTING: usize = 200;
@@ -169,6 +175,7 @@ impl<'a> Parser<'a> {
             nesting: 0,
             height: 0,
             assigned_tf: Vec::new(),
+            parens: HashMap::new(),
         };
         p.check_brackets()?;
         Ok(p)
@@ -337,15 +344,53 @@ impl<'a> Parser<'a> {
                     lhs: Box::new(lhs),
                     rhs: Box::new(rhs),
                 },
-                None => ExprKind::Formula {
-                    lhs: Some(Box::new(lhs)),
-                    rhs: Box::new(rhs),
-                },
+                None => {
+                    let (mut lhs, mut rhs) = (lhs, rhs);
+                    self.keep_parens(&mut lhs);
+                    self.keep_parens(&mut rhs);
+                    ExprKind::Formula {
+                        lhs: Some(Box::new(lhs)),
+                        rhs: Box::new(rhs),
+                    }
+                }
             };
             lhs = Expr { kind, span };
         }
         self.height = height;
         Ok(lhs)
+    }
+
+    /// R keeps a formula unevaluated, its parentheses too: `y ~ (x * z)`
+    /// prints so, and `terms` reads through them. Inside a formula each
+    /// pair becomes a call of `(`, as R's parser makes it; elsewhere the
+    /// evaluator has no use for them.
+    fn keep_parens(&mut self, e: &mut Expr) {
+        e.visit_children_mut(&mut |c| self.keep_parens(c));
+        let Some(n) = self.parens.remove(&(e.span.start, e.span.end)) else {
+            return;
+        };
+        for _ in 0..n {
+            let span = e.span;
+            let inner = std::mem::replace(
+                e,
+                Expr {
+                    kind: ExprKind::Null,
+                    span,
+                },
+            );
+            *e = Expr {
+                kind: ExprKind::Call {
+                    func: PAREN.into(),
+                    func_span: span,
+                    args: vec![Arg {
+                        name: None,
+                        value: inner,
+                        span,
+                    }],
+                },
+                span,
+            };
+        }
     }
 
     /// The height of a new node over children at most `children` high,
@@ -479,7 +524,8 @@ impl<'a> Parser<'a> {
                 })
             }
             Tok::Tilde => {
-                let e = self.operand(BP_TILDE + 1, &t)?;
+                let mut e = self.operand(BP_TILDE + 1, &t)?;
+                self.keep_parens(&mut e);
                 self.height = self.grow(self.height, &t)?;
                 let span = span.to(e.span);
                 Ok(Expr {
@@ -496,8 +542,10 @@ impl<'a> Parser<'a> {
                 let mut e = self.operand(0, &t)?;
                 let close = self.close(Tok::RParen, open)?;
                 self.depth -= 1;
+                let inner = self.parens.remove(&(e.span.start, e.span.end)).unwrap_or(0);
                 // The parentheses belong to the expression's text.
                 e.span = span.to(close);
+                self.parens.insert((e.span.start, e.span.end), inner + 1);
                 Ok(e)
             }
             Tok::Lambda if self.peek().tok == Tok::LParen => self.function(span),
