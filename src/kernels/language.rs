@@ -57,7 +57,16 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "deparse1",
-        params: &[req("expr"), opt("collapse"), opt("width.cutoff"), DOTS],
+        // R's `...` goes on to deparse: its other formals, by name.
+        params: &[
+            req("expr"),
+            opt("collapse"),
+            opt("width.cutoff"),
+            DOTS,
+            opt("backtick"),
+            opt("control"),
+            opt("nlines"),
+        ],
         random: false,
         shape: strings_shape,
         eval: deparse1_eval,
@@ -468,7 +477,7 @@ fn deparse_lines(
     let call = matches!(x, Value::Formula(_)) || matches!(x, Value::Lang(l) if !l.symbol);
     let backtick = logical::if_given(args.get("backtick"), call)?;
     let integer = ctx.is_integer(x);
-    deparse::deparse(
+    let mut lines = deparse::deparse(
         x,
         integer,
         Opts {
@@ -476,11 +485,7 @@ fn deparse_lines(
             backtick,
             simple: false,
         },
-    )
-}
-
-fn deparse_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-    let mut lines = deparse_lines(args, ctx, deparse::DEFAULT_CUTOFF as f64)?;
+    )?;
     if let Some(n) = args.get("nlines") {
         let n = n
             .as_scalar()
@@ -489,6 +494,11 @@ fn deparse_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
             lines.truncate(n as usize);
         }
     }
+    Ok(lines)
+}
+
+fn deparse_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let lines = deparse_lines(args, ctx, deparse::DEFAULT_CUTOFF as f64)?;
     Ok(Value::Str(lines))
 }
 
@@ -497,7 +507,7 @@ fn deparse_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
 fn deparse1_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     if args.dots().next().is_some() {
         return Err(KernelError::new(
-            "flowcast's deparse1() takes expr, collapse and width.cutoff only",
+            "flowcast's deparse1() takes expr, collapse, width.cutoff, backtick and nlines only",
         ));
     }
     let collapse = match args.get("collapse") {
