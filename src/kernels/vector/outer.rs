@@ -63,8 +63,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let y = super::arg_or_null(args, "Y");
     let f = fun::resolve_or(args.get("FUN"), ctx, "*")?;
     let vector = |v: &Value| !matches!(v, Value::List(_) | Value::Formula(_) | Value::Lang(_));
-    if !vector(names::bare(x)) || !vector(names::bare(y))
-    {
+    if !vector(names::bare(x)) || !vector(names::bare(y)) {
         return Err(KernelError::new("outer(): X and Y must be vectors"));
     }
     let (ox, oy) = (Operand::of(x), Operand::of(y));
