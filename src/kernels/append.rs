@@ -102,6 +102,11 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         if matches!(bare(v), Value::Formula(_)) {
             return Err(KernelError::new("cannot combine a formula with c()"));
         }
+        if matches!(bare(v), Value::Lang(_)) {
+            return Err(KernelError::new(
+                "flowcast's c() does not combine names or calls",
+            ));
+        }
     }
     let lengx = x.len();
     let after = after_of(args.get("after"), lengx)?;

@@ -141,7 +141,7 @@ fn elements(x: &Value) -> Result<Vec<Value>, KernelError> {
     Ok(match x {
         Value::List(l) => l.items.clone(),
         Value::Null => Vec::new(),
-        Value::Formula(_) => return Err(KernelError::new("X must be a vector")),
+        Value::Formula(_) | Value::Lang(_) => return Err(KernelError::new("X must be a vector")),
         // What `x[[i]]` gives for each i, without asking for each.
         Value::Num(d) => d.iter().map(|&v| Value::Num(vec![v])).collect(),
         other => (0..other.len())

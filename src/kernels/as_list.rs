@@ -57,9 +57,10 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             }))
         }
         Value::List(l) => Ok(Value::List(l.clone())),
-        Value::Formula(_) => Err(KernelError::new(
-            "as.list of a formula is not supported: flowcast has no language objects",
-        )),
+        Value::Formula(_) | Value::Lang(_) => Err(KernelError::new(format!(
+            "as.list of a {} is not supported: flowcast takes a formula apart with [[",
+            x.type_name()
+        ))),
         v => {
             let items = elements(v).unwrap_or_default();
             super::alloc::ensure_room(items.len() as f64 * 64.0)?;

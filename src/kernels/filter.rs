@@ -326,7 +326,9 @@ fn complex_of(v: &Value) -> Option<(Vec<Complex64>, bool)> {
     match bare(v) {
         Value::Complex(c) => Some((c.clone(), false)),
         Value::ComplexMat(m) => Some((m.as_slice().to_vec(), false)),
-        Value::Str(_) | Value::List(_) | Value::Factor(_) | Value::Formula(_) => None,
+        Value::Str(_) | Value::List(_) | Value::Factor(_) | Value::Formula(_) | Value::Lang(_) => {
+            None
+        }
         other => Some((
             other
                 .as_f64_slice()?

@@ -29,6 +29,8 @@ fn no_method(v: &Value, integer: bool) -> KernelError {
         Value::Null => "NULL",
         Value::Factor(_) => "factor",
         Value::Formula(_) => "formula",
+        Value::Lang(l) if l.symbol => "name",
+        Value::Lang(_) => "call",
         Value::List(l) => return no_method_class(l.class.as_deref().unwrap_or("list")),
         _ => "matrix",
     };

@@ -520,6 +520,7 @@ fn r_type(v: &Value) -> &'static str {
     match v {
         Value::Str(_) => "character",
         Value::Formula(_) => "language",
+        Value::Lang(_) => v.type_name(),
         _ => "list",
     }
 }

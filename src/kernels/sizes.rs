@@ -52,7 +52,9 @@ fn lengths_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
                 _ => out,
             }
         }
-        Value::Formula(_) => return Err(KernelError::new("'x' must be a list or atomic vector")),
+        Value::Formula(_) | Value::Lang(_) => {
+            return Err(KernelError::new("'x' must be a list or atomic vector"))
+        }
         // An atomic vector's elements are each of length one; a matrix's
         // ones keep its shape, as R's do_lengths copies dim.
         v => {

@@ -40,7 +40,7 @@ pub type Choice = Option<usize>;
 pub fn key(x: &Value) -> Result<(Key, Option<&'static str>), String> {
     let x = super::names::bare(x);
     let scalar = match x {
-        Value::Null | Value::Formula(_) => None,
+        Value::Null | Value::Formula(_) | Value::Lang(_) => None,
         _ => Some(x.len()),
     };
     if scalar != Some(1) {

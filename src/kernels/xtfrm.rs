@@ -88,7 +88,7 @@ fn sort_list_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
         ));
     }
     let x = args.get("x").unwrap_or(&Value::Null);
-    if matches!(x, Value::List(_) | Value::Formula(_)) {
+    if matches!(x, Value::List(_) | Value::Formula(_) | Value::Lang(_)) {
         return Err(KernelError::new(
             "'x' must be atomic for 'sort.list', method \"shell\" and \"quick\"\n\
              Have you called 'sort' on a list?",

@@ -313,8 +313,11 @@ pub(super) fn eval_sample(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
     let replace = a.bool_or("replace", false)?;
     let prob = prob_value(a)?;
-    if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new("cannot sample from a formula"));
+    if matches!(x, Value::Formula(_) | Value::Lang(_)) {
+        return Err(KernelError::new(format!(
+            "cannot sample from a {}",
+            x.type_name()
+        )));
     }
     if let Some(n) = is_population_size(x) {
         let k = size_value(a)?.unwrap_or(n as usize);

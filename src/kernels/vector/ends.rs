@@ -42,10 +42,11 @@ pub(super) fn head_tail_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         let r: Vec<f64> = kept(nr, n, head).map(|i| (i + 1) as f64).collect();
         return index::index_drop(x, &[Some(Value::Num(r)), None], false);
     }
-    if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new(
-            "object of type 'formula' is not subsettable",
-        ));
+    if matches!(x, Value::Formula(_) | Value::Lang(_)) {
+        return Err(KernelError::new(format!(
+            "object of type '{}' is not subsettable",
+            x.type_name()
+        )));
     }
     let pos: Vec<usize> = kept(x.len(), n, head).collect();
     Ok(if matches!(x, Value::Null) {
@@ -100,10 +101,11 @@ pub(super) fn head_tail_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
 
 pub(super) fn rev_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
-    if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new(
-            "object of type 'formula' is not subsettable",
-        ));
+    if matches!(x, Value::Formula(_) | Value::Lang(_)) {
+        return Err(KernelError::new(format!(
+            "object of type '{}' is not subsettable",
+            x.type_name()
+        )));
     }
     if matches!(x, Value::Null) {
         return Ok(Value::Null);

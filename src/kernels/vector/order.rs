@@ -221,7 +221,7 @@ pub(super) fn sort_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kerne
     if matches!(x, Value::Null) {
         return Ok(Value::Null);
     }
-    if matches!(x, Value::List(_) | Value::Formula(_)) {
+    if matches!(x, Value::List(_) | Value::Formula(_) | Value::Lang(_)) {
         return Err(KernelError::new("'x' must be atomic"));
     }
     let decreasing = args.bool_or("decreasing", false)?;

@@ -62,9 +62,8 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let x = super::arg_or_null(args, "X");
     let y = super::arg_or_null(args, "Y");
     let f = fun::resolve_or(args.get("FUN"), ctx, "*")?;
-    if matches!(names::bare(x), Value::List(_) | Value::Formula(_))
-        || matches!(names::bare(y), Value::List(_) | Value::Formula(_))
-    {
+    let vector = |v: &Value| !matches!(v, Value::List(_) | Value::Formula(_) | Value::Lang(_));
+    if !vector(names::bare(x)) || !vector(names::bare(y)) {
         return Err(KernelError::new("outer(): X and Y must be vectors"));
     }
     let (ox, oy) = (Operand::of(x), Operand::of(y));

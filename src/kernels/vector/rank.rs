@@ -90,7 +90,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             "rank(ties.method = \"random\") is not supported by flowcast",
         ));
     }
-    if matches!(x, Value::List(_) | Value::Formula(_)) {
+    if matches!(x, Value::List(_) | Value::Formula(_) | Value::Lang(_)) {
         return Err(KernelError::new("argument is not a vector"));
     }
     let na = na_rank(args.get("na.last"))?;

@@ -84,10 +84,11 @@ fn positions(
 }
 
 fn check_x(x: &Value) -> Result<(), KernelError> {
-    if matches!(x, Value::Formula(_)) {
-        return Err(KernelError::new(
-            "attempt to replicate an object of type 'language'",
-        ));
+    if matches!(x, Value::Formula(_) | Value::Lang(_)) {
+        return Err(KernelError::new(format!(
+            "attempt to replicate an object of type '{}'",
+            super::super::class::type_of(x, false)
+        )));
     }
     Ok(())
 }
