@@ -1290,7 +1290,16 @@ fn integer_args(
 ) -> Vec<usize> {
     if !matches!(
         func,
-        "typeof" | "class" | "storage.mode" | "inherits" | "identical" | "isSymmetric"
+        "typeof"
+            | "class"
+            | "storage.mode"
+            | "inherits"
+            | "identical"
+            | "isSymmetric"
+            | "is.integer"
+            | "is.double"
+            | "is.vector"
+            | "cumsum"
     ) {
         return Vec::new();
     }

@@ -124,8 +124,28 @@ impl Integers<'_> {
                             matches!(a.value.kind, ExprKind::Missing) || self.is_integer(&a.value)
                         })
                 }
+                // Integers stay integer, and so do logicals beside them
+                // (`c(1L, NA)` is integer).
+                "c" | "max" | "min" => {
+                    let values: Vec<&Expr> = args
+                        .iter()
+                        .filter(|a| a.name.as_deref() != Some("na.rm"))
+                        .map(|a| &a.value)
+                        .collect();
+                    let logical = |e: &Expr| {
+                        is_logical(e)
+                            || (matches!(e.kind, ExprKind::Na)
+                                && self.file.text.get(e.span.start..e.span.end) == Some("NA"))
+                    };
+                    values.iter().any(|e| self.is_integer(e))
+                        && values.iter().all(|e| self.is_integer(e) || logical(e))
+                }
+                // A matrix or array of integers is integer.
+                "matrix" | "array" | "t" => args
+                    .first()
+                    .is_some_and(|a| a.name.as_deref().is_none_or(|n| n == "data" || n == "x") && self.is_integer(&a.value)),
                 // Integer arguments stay integer.
-                "c" | "max" | "min" | "abs" => {
+                "abs" => {
                     !args.is_empty()
                         && args
                             .iter()

@@ -108,6 +108,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let right = args.bool_or("right", true)?;
     let lowest = args.bool_or("include.lowest", false)?;
     let dig = args.scalar_or("dig.lab", 3.0)?.max(1.0) as usize;
+    let ordered = args.bool_or("ordered_result", false)?;
     let b = breaks_of(&x, &given, ctx)?;
     let nb = b.len();
     if b.windows(2).any(|w| w[0] == w[1]) {
@@ -192,7 +193,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         Some(levels) => Value::Factor(Factor {
             codes,
             levels,
-            ordered: false,
+            ordered,
         }),
     })
 }
@@ -208,9 +209,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if matches!(args.ty("labels"), Some(Type::Bool { .. })) {
         return Ok(Type::Num { len, value: None });
     }
+    let ordered = matches!(args.ty("ordered_result"), Some(Type::Bool { value: Some(v), .. }) if v == &[Some(true)]);
     Ok(Type::Factor {
         len,
         levels: None,
-        ordered: false,
+        ordered,
     })
 }
