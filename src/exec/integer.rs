@@ -141,9 +141,10 @@ impl Integers<'_> {
                         && values.iter().all(|e| self.is_integer(e) || logical(e))
                 }
                 // A matrix or array of integers is integer.
-                "matrix" | "array" | "t" => args
-                    .first()
-                    .is_some_and(|a| a.name.as_deref().is_none_or(|n| n == "data" || n == "x") && self.is_integer(&a.value)),
+                "matrix" | "array" | "t" => args.first().is_some_and(|a| {
+                    a.name.as_deref().is_none_or(|n| n == "data" || n == "x")
+                        && self.is_integer(&a.value)
+                }),
                 // Integer arguments stay integer.
                 "abs" => {
                     !args.is_empty()

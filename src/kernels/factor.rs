@@ -274,7 +274,9 @@ fn make_factor(
                         .map(|x| lv.iter().position(|l| l == x).map(|i| i as u32))
                         .collect();
                     if labels.is_none() {
-                        if let Some(i) = (1..levels.len()).find(|&i| levels[..i].contains(&levels[i])) {
+                        if let Some(i) =
+                            (1..levels.len()).find(|&i| levels[..i].contains(&levels[i]))
+                        {
                             return Err(KernelError::new(format!(
                                 "factor level [{}] is duplicated",
                                 i + 1

@@ -1123,7 +1123,9 @@ fn carry_names(
             match (labels, result) {
                 // A list of ragged results is named as a vector would be.
                 (Some(l), Value::List(mut list))
-                    if list.names.is_none() && list.class.is_none() && l.len() == list.items.len() =>
+                    if list.names.is_none()
+                        && list.class.is_none()
+                        && l.len() == list.items.len() =>
                 {
                     list.names = Some(l);
                     Value::List(list)

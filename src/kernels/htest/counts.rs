@@ -35,7 +35,10 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
     let mut xv = args.get("x").unwrap_or(&Value::Null);
     let crossed;
     let table = matches!(xv, Value::Mat(m) if m.nrows().min(m.ncols()) > 1);
-    if let Some(y) = args.get("y").filter(|y| !matches!(y, Value::Null) && !table) {
+    if let Some(y) = args
+        .get("y")
+        .filter(|y| !matches!(y, Value::Null) && !table)
+    {
         crossed = Value::Mat(super::cross_counts(xv, y, true)?);
         xv = &crossed;
     }

@@ -606,10 +606,7 @@ pub(super) fn cross_counts(
     if x.len() != y.len() {
         return Err(KernelError::new("'x' and 'y' must have the same length"));
     }
-    let (fx, fy) = (
-        super::factor::as_factor(x)?,
-        super::factor::as_factor(y)?,
-    );
+    let (fx, fy) = (super::factor::as_factor(x)?, super::factor::as_factor(y)?);
     let pairs: Vec<(u32, u32)> = fx
         .codes
         .iter()
@@ -630,10 +627,7 @@ pub(super) fn cross_counts(
     };
     let rx = kept(fx.levels.len(), &|c| pairs.iter().any(|p| p.0 == c));
     let ry = kept(fy.levels.len(), &|c| pairs.iter().any(|p| p.1 == c));
-    let (nx, ny) = (
-        rx.iter().flatten().count(),
-        ry.iter().flatten().count(),
-    );
+    let (nx, ny) = (rx.iter().flatten().count(), ry.iter().flatten().count());
     if nx < 2 || ny < 2 {
         return Err(KernelError::new("'x' and 'y' must have at least 2 levels"));
     }

@@ -5,8 +5,8 @@
 //! `phyper.c`.
 
 use super::gamma::{bd0, dpois_raw, lbeta, lgamma1p, lgammafn, stirlerr};
-use super::toms708::bratio;
 use super::pnorm::dnorm;
+use super::toms708::bratio;
 use super::{pbeta, pgamma};
 use crate::kernels::summary::ldouble::LongDouble;
 
