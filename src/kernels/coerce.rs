@@ -168,7 +168,7 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
 
 /// R's `is.vector(x, mode)`: a vector of that mode with no attributes
 /// but names (a matrix, factor, table or classed list is none).
-fn is_vector(x: &Value, mode: &str, integer: bool) -> Result<bool, KernelError> {
+fn is_vector(x: &Value, mode: &str, integer: bool) -> bool {
     let plain = match x {
         Value::Named(n) => {
             n.rownames.is_none()
@@ -187,15 +187,10 @@ fn is_vector(x: &Value, mode: &str, integer: bool) -> Result<bool, KernelError> 
     let of_mode = match mode {
         "any" => true,
         "numeric" => matches!(kind, "double" | "integer"),
-        "list" | "character" | "logical" | "complex" | "double" | "integer" => kind == mode,
-        "name" | "symbol" | "expression" | "raw" => false,
-        _ => {
-            return Err(KernelError::new(format!(
-                "vector: cannot make a vector of mode '{mode}'."
-            )))
-        }
+        // do_isvector: any other mode is compared with the type's name.
+        _ => kind == mode,
     };
-    Ok(plain && of_mode)
+    plain && of_mode
 }
 
 fn is_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
@@ -208,7 +203,7 @@ fn is_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
             Some(_) => return Err(KernelError::new("invalid 'mode' argument")),
         };
-        return Ok(Value::flag(is_vector(x, mode, ctx.is_integer(x))?));
+        return Ok(Value::flag(is_vector(x, mode, ctx.is_integer(x))));
     }
     Ok(Value::flag(is_value(args.func, x, ctx.is_integer(x))))
 }

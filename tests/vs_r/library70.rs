@@ -8,8 +8,9 @@
 //! `table` of a matrix; `log` with a vector of bases; `c()` of factors;
 //! pbeta's point masses in R 4.2.2's order; R 4.2's discrete quantile
 //! search (qDiscrete_search.h) for qbinom, qpois and qnbinom, and the
-//! negative binomial by `mu` (dnbinom_mu, pnbinom_mu, qnbinom_mu); and a
-//! spread of the edge cases that already agreed. The workflow
+//! negative binomial by `mu` (dnbinom_mu, pnbinom_mu, qnbinom_mu);
+//! `sort(index.return = TRUE)` and `sort(method = "radix")`; and a spread
+//! of the edge cases that already agreed. The workflow
 //! tests/fixtures/workflows/library70.toml runs, and every step must agree
 //! with what R computed for the same expression
 //! (tests/fixtures/r/library70.R wrote library70.json); what R refuses,

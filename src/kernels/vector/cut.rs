@@ -80,6 +80,18 @@ fn breaks_of(x: &[f64], breaks: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, Kerne
         let present: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
         let lo = present.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // range(x, na.rm = TRUE) of nothing, or an infinite end, which
+        // seq.int refuses.
+        if present.is_empty() {
+            ctx.warn("no non-missing arguments to min; returning Inf");
+            ctx.warn("no non-missing arguments to max; returning -Inf");
+        }
+        if !lo.is_finite() {
+            return Err(KernelError::new("'from' must be a finite number"));
+        }
+        if !hi.is_finite() {
+            return Err(KernelError::new("'to' must be a finite number"));
+        }
         let dx = hi - lo;
         return Ok(if dx == 0.0 {
             let dx = if lo != 0.0 { lo.abs() } else { 1.0 };
