@@ -1302,6 +1302,10 @@ fn integer_args(
             | "isSymmetric"
             | "deparse"
             | "deparse1"
+            | "is.integer"
+            | "is.double"
+            | "is.vector"
+            | "cumsum"
     ) {
         return Vec::new();
     }

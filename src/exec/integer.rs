@@ -124,24 +124,29 @@ impl Integers<'_> {
                             matches!(a.value.kind, ExprKind::Missing) || self.is_integer(&a.value)
                         })
                 }
-                // Integers with logicals (`c(1L, NA)`) coerce to integer.
-                "c" => {
-                    let mut any = false;
-                    args.iter().all(|a| {
-                        let int = self.is_integer(&a.value);
-                        any |= int;
-                        int || is_logical(&a.value)
-                            || matches!(a.value.kind, ExprKind::Na)
-                                && self.file.text.get(a.value.span.start..a.value.span.end)
-                                    == Some("NA")
-                    }) && any
+                // Integers stay integer, and so do logicals beside them
+                // (`c(1L, NA)` is integer).
+                "c" | "max" | "min" => {
+                    let values: Vec<&Expr> = args
+                        .iter()
+                        .filter(|a| a.name.as_deref() != Some("na.rm"))
+                        .map(|a| &a.value)
+                        .collect();
+                    let logical = |e: &Expr| {
+                        is_logical(e)
+                            || (matches!(e.kind, ExprKind::Na)
+                                && self.file.text.get(e.span.start..e.span.end) == Some("NA"))
+                    };
+                    values.iter().any(|e| self.is_integer(e))
+                        && values.iter().all(|e| self.is_integer(e) || logical(e))
                 }
-                // matrix(1:6, 2) keeps its data's type.
-                "matrix" => args.first().is_some_and(|a| {
-                    a.name.as_deref().is_none_or(|n| n == "data") && self.is_integer(&a.value)
+                // A matrix or array of integers is integer.
+                "matrix" | "array" | "t" => args.first().is_some_and(|a| {
+                    a.name.as_deref().is_none_or(|n| n == "data" || n == "x")
+                        && self.is_integer(&a.value)
                 }),
                 // Integer arguments stay integer.
-                "max" | "min" | "abs" => {
+                "abs" => {
                     !args.is_empty()
                         && args
                             .iter()

@@ -598,7 +598,9 @@ fn vapply_check(
                 r.len()
             )));
         }
-        if kind(r) > kind(t) || kind(t) == 3 {
+        // Logicals and numbers promote up to FUN.VALUE's type; text
+        // takes only text (do_vapply's `okay`).
+        if kind(r) > kind(t) || kind(t) == 3 || (kind(t) == 2 && kind(r) != 2) {
             return Err(KernelError::new(format!(
                 "values must be type '{}',\n but FUN(X[[{}]]) result is type '{}'",
                 type_word(t),

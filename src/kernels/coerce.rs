@@ -1,5 +1,6 @@
-//! Type tests and coercions: `is.numeric`, `is.character`, `is.factor`,
-//! `is.logical`, `is.data.frame`, `is.matrix`, `is.null`, `is.function`, `as.logical`,
+//! Type tests and coercions: `is.numeric`, `is.integer`, `is.double`,
+//! `is.character`, `is.factor`, `is.logical`, `is.data.frame`, `is.matrix`,
+//! `is.list`, `is.vector`, `is.null`, `is.function`, `as.logical`,
 //! `as.vector` and `as.data.frame`, as R 4.2's.
 //!
 //! A type test's answer is known before the run whenever the argument's
@@ -50,6 +51,8 @@ const fn test(name: &'static str) -> Kernel {
 
 pub(super) static KERNELS: &[Kernel] = &[
     test("is.numeric"),
+    test("is.integer"),
+    test("is.double"),
     test("is.complex"),
     test("is.character"),
     test("is.factor"),
@@ -57,6 +60,14 @@ pub(super) static KERNELS: &[Kernel] = &[
     test("is.logical"),
     test("is.data.frame"),
     test("is.matrix"),
+    test("is.list"),
+    Kernel {
+        name: "is.vector",
+        params: &[req("x"), opt("mode")],
+        random: false,
+        shape: is_shape,
+        eval: is_eval,
+    },
     test("is.null"),
     // flowcast has no function values (a function step is put in where
     // it is called), so no value is one.
@@ -92,11 +103,24 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
 ];
 
-/// What a type test says of a value.
-fn is_value(func: &str, v: &Value) -> bool {
+/// What a type test says of a value; `integer` when R holds it as an
+/// integer vector (see [`Ctx::is_integer`]).
+fn is_value(func: &str, v: &Value, integer: bool) -> bool {
     match func {
         // A dist object is a numeric vector with attributes in R.
         "is.numeric" => matches!(v, Value::Num(_) | Value::Mat(_)) || v.dist_values().is_some(),
+        // A factor is integer codes with a class, which isInteger refuses;
+        // a table holds integer counts.
+        "is.integer" | "is.double" => {
+            let integer = match v {
+                Value::Named(n) if n.table.is_some() => true,
+                _ => integer,
+            };
+            matches!(names::bare(v), Value::Num(_) | Value::Mat(_))
+                && integer == (func == "is.integer")
+        }
+        // Data frames and R's result objects are lists too.
+        "is.list" => matches!(v, Value::List(_)),
         "is.complex" => matches!(v, Value::Complex(_) | Value::ComplexMat(_)),
         "is.character" => matches!(v, Value::Str(_)),
         "is.factor" => matches!(v, Value::Factor(_)),
@@ -128,15 +152,60 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
         "is.data.frame" => frame_fields(t).is_some(),
         "is.matrix" => t.dims().is_some(),
         "is.function" => false,
+        "is.list" => matches!(t, Type::List { .. } | Type::Record { .. }),
+        // Whether a number is an integer, and which attributes a value
+        // carries, is known at run time.
+        "is.integer" | "is.double" | "is.vector" => match t {
+            Type::Num { .. } | Type::Mat { .. } | Type::List { .. } | Type::Record { .. } => {
+                return None
+            }
+            _ if func == "is.vector" => return None,
+            _ => false,
+        },
         _ => matches!(t, Type::Null),
     })
 }
 
-fn is_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+/// R's `is.vector(x, mode)`: a vector of that mode with no attributes
+/// but names (a matrix, factor, table or classed list is none).
+fn is_vector(x: &Value, mode: &str, integer: bool) -> bool {
+    let plain = match x {
+        Value::Named(n) => {
+            n.rownames.is_none()
+                && n.colnames.is_none()
+                && n.table.is_none()
+                && n.match_length.is_none()
+                && n.tsp.is_none()
+                && n.attrs.is_empty()
+                && n.value.dims().is_none()
+        }
+        Value::List(l) => l.class.is_none() && l.row_names.is_none(),
+        Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Complex(_) => true,
+        _ => false,
+    };
+    let kind = super::class::type_of(x, integer);
+    let of_mode = match mode {
+        "any" => true,
+        "numeric" => matches!(kind, "double" | "integer"),
+        // do_isvector: any other mode is compared with the type's name.
+        _ => kind == mode,
+    };
+    plain && of_mode
+}
+
+fn is_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
-    Ok(Value::flag(is_value(args.func, x)))
+    if args.func == "is.vector" {
+        let mode = match args.get("mode").map(names::bare) {
+            None => "any",
+            Some(Value::Str(s)) if s.len() == 1 => s[0].as_str(),
+            Some(_) => return Err(KernelError::new("invalid 'mode' argument")),
+        };
+        return Ok(Value::flag(is_vector(x, mode, ctx.is_integer(x))));
+    }
+    Ok(Value::flag(is_value(args.func, x, ctx.is_integer(x))))
 }
 
 fn is_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -678,7 +747,7 @@ mod tests {
             "is.null",
         ] {
             for (v, t) in &cases {
-                assert_eq!(Some(is_value(f, v)), is_type(f, t), "{f} {v:?}");
+                assert_eq!(Some(is_value(f, v, false)), is_type(f, t), "{f} {v:?}");
             }
         }
     }

@@ -44,13 +44,10 @@ fn gamma_scale(p: &[f64]) -> f64 {
     }
 }
 
-/// A negative binomial's prob from (prob, mu) when `mu` is given.
-fn nb_prob(size: f64, p: &[f64]) -> f64 {
-    if p[1] == DERIVED {
-        p[0]
-    } else {
-        size / (size + p[1])
-    }
+/// A negative binomial's `mu` (of size, prob, mu), when it is given:
+/// R then calls the `_mu` routines.
+fn nb_mu(p: &[f64]) -> Option<f64> {
+    (p[2] != DERIVED).then_some(p[2])
 }
 
 static FUNS: &[Fun] = &[
@@ -155,7 +152,10 @@ static FUNS: &[Fun] = &[
         name: "dnbinom",
         formals: &["size", "prob", "mu"],
         defaults: &[NA_, DERIVED, DERIVED],
-        f: |x, p, l, _| d::dnbinom(x, p[0], nb_prob(p[0], &p[1..]), l),
+        f: |x, p, l, _| match nb_mu(p) {
+            Some(mu) => d::dnbinom_mu(x, p[0], mu, l),
+            None => d::dnbinom(x, p[0], p[1], l),
+        },
     },
     // discrete distribution functions: (q, params, lower.tail, log.p)
     Fun {
@@ -186,7 +186,10 @@ static FUNS: &[Fun] = &[
         name: "pnbinom",
         formals: &["size", "prob", "mu"],
         defaults: &[NA_, DERIVED, DERIVED],
-        f: |x, p, l, g| d::pnbinom(x, p[0], nb_prob(p[0], &p[1..]), l, g),
+        f: |x, p, l, g| match nb_mu(p) {
+            Some(mu) => d::pnbinom_mu(x, p[0], mu, l, g),
+            None => d::pnbinom(x, p[0], p[1], l, g),
+        },
     },
     // quantiles: (p, params, lower.tail, log.p)
     Fun {
@@ -289,7 +292,10 @@ static FUNS: &[Fun] = &[
         name: "qnbinom",
         formals: &["size", "prob", "mu"],
         defaults: &[NA_, DERIVED, DERIVED],
-        f: |x, p, l, g| q::qnbinom(x, p[0], nb_prob(p[0], &p[1..]), l, g),
+        f: |x, p, l, g| match nb_mu(p) {
+            Some(mu) => q::qnbinom_mu(x, p[0], mu, l, g),
+            None => q::qnbinom(x, p[0], p[1], l, g),
+        },
     },
     // R's `qtukey(p, nmeans, df, nranges)` calls C's with `nranges` first.
     Fun {
@@ -468,6 +474,22 @@ fn non_numeric() -> KernelError {
     KernelError::new("Non-numeric argument to mathematical function")
 }
 
+/// nmath's `R_D_nonint_check`: the discrete densities warn of each
+/// non-integer x they give 0 for (dhyper only of those not below 0),
+/// one warning per element as R's.
+fn nonint_warnings(func: &str, xs: &[f64], out: &[f64], log: bool, ctx: &mut Ctx) {
+    if !matches!(func, "dbinom" | "dpois" | "dgeom" | "dnbinom" | "dhyper") || xs.is_empty() {
+        return;
+    }
+    let zero = if log { f64::NEG_INFINITY } else { 0.0 };
+    for (i, &y) in out.iter().enumerate() {
+        let x = xs[i % xs.len()];
+        if y == zero && !x.is_nan() && d::nonint(x) && !(func == "dhyper" && x < 0.0) {
+            ctx.warn(format!("non-integer x = {x:.6}"));
+        }
+    }
+}
+
 fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f = called_fun(args.func, args.get_if_formal("ncp").is_some())
         .ok_or_else(|| KernelError::new(format!("unknown {}", args.func)))?;
@@ -509,6 +531,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let n = recycled_len(&lens);
     let params: Vec<&[f64]> = params.iter().map(|p| &**p).collect();
     let (out, nan) = map_rows(&xs, &params, n, |x, p| (f.f)(x, p, a, b))?;
+    nonint_warnings(args.func, &xs, &out, a, ctx);
     if nan {
         ctx.warn("NaNs produced");
     }

@@ -105,6 +105,13 @@ pub(super) static KERNELS: &[Kernel] = &[
         eval: as_numeric_eval,
     },
     Kernel {
+        name: "as.double",
+        params: &[opt("x"), super::DOTS],
+        random: false,
+        shape: as_number_shape,
+        eval: as_numeric_eval,
+    },
+    Kernel {
         name: "as.character",
         params: &[opt("x"), super::DOTS],
         random: false,
@@ -266,6 +273,16 @@ fn make_factor(
                         .iter()
                         .map(|x| lv.iter().position(|l| l == x).map(|i| i as u32))
                         .collect();
+                    if labels.is_none() {
+                        if let Some(i) =
+                            (1..levels.len()).find(|&i| levels[..i].contains(&levels[i]))
+                        {
+                            return Err(KernelError::new(format!(
+                                "factor level [{}] is duplicated",
+                                i + 1
+                            )));
+                        }
+                    }
                     let mut f = Factor {
                         codes,
                         levels,

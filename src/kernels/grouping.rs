@@ -101,6 +101,7 @@ pub(super) fn grouping(g: &Value, what: &str) -> Result<Factor, KernelError> {
     match g {
         Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => as_factor(g),
         Value::Mat(m) => as_factor(&Value::Num(m.as_slice().to_vec())),
+        Value::BoolMat(m) => as_factor(&Value::Bool(m.as_slice().to_vec())),
         other => Err(KernelError::new(format!(
             "'{what}' must be a factor or a vector, not {}",
             other.type_name()
@@ -1369,6 +1370,7 @@ fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 | Type::Bool { .. }
                 | Type::Factor { .. }
                 | Type::Mat { .. }
+                | Type::BoolMat { .. }
                 | Type::Any
         ) && frame::frame_fields(t).is_none()
         {

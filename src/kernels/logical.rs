@@ -115,6 +115,10 @@ const KEEPS_LOGICAL_MATRIX: &[&str] = &[
 const TYPE_FUNCTIONS: &[&str] = &[
     "is.logical",
     "is.numeric",
+    "is.integer",
+    "is.double",
+    "is.list",
+    "is.vector",
     "is.matrix",
     "is.null",
     "is.character",

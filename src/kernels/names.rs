@@ -368,6 +368,11 @@ pub fn reads_names(func: &str) -> bool {
             | "mode"
             | "storage.mode"
             | "inherits"
+            // A table's counts are integers; attributes but names are no
+            // plain vector's.
+            | "is.integer"
+            | "is.double"
+            | "is.vector"
             // prob's names name the rows.
             | "rmultinom"
             // The dimnames of the margins kept are the result's.
@@ -1098,10 +1103,19 @@ fn carry_names(
                 Some(2.0) => cols,
                 _ => None,
             };
-            match labels {
-                Some(l) if result.dims().is_none() => named(result, l),
-                Some(l) => with_colnames(result, l),
-                None => result,
+            match (labels, result) {
+                // A list of ragged results is named as a vector would be.
+                (Some(l), Value::List(mut list))
+                    if list.names.is_none()
+                        && list.class.is_none()
+                        && l.len() == list.items.len() =>
+                {
+                    list.names = Some(l);
+                    Value::List(list)
+                }
+                (Some(l), result) if result.dims().is_none() => named(result, l),
+                (Some(l), result) => with_colnames(result, l),
+                (None, result) => result,
             }
         }
         "colMeans" | "colSums" | "rowMeans" | "rowSums" => {

@@ -3,6 +3,7 @@
 //! i mod len of each argument.
 
 use super::alloc::vec_with_capacity;
+use super::value::{is_na, NA};
 use super::KernelError;
 
 /// The arguments of a vectorised call, read a row at a time: each row
@@ -54,6 +55,19 @@ pub fn map_rows(
 ) -> Result<(Vec<f64>, bool), KernelError> {
     let mut out = vec_with_capacity(n)?;
     let mut nan = false;
+    // R's `if_NA_Math2_set` and kin (distn.c): an NA argument gives NA and
+    // a NaN one NaN, before the function is called.
+    let mut f = |x: f64, p: &[f64]| {
+        if x.is_nan() || p.iter().any(|v| v.is_nan()) {
+            if is_na(x) || p.iter().any(|&v| is_na(v)) {
+                NA
+            } else {
+                f64::NAN
+            }
+        } else {
+            f(x, p)
+        }
+    };
     if xs.len() == n && params.iter().all(|p| p.len() == 1) {
         // The common call: one value of each parameter for every x.
         let p: Vec<f64> = params.iter().map(|v| v[0]).collect();

@@ -169,7 +169,7 @@ fn closures_are_checked_where_they_are_written() {
         "x = '1:3'\na = 'sapply(x, function(v) log(v, \"a\"))'",
         3,
         "\"a\"))",
-        "`base` must be a single number",
+        "non-numeric argument to mathematical function",
     );
     check_fails(
         "x = '1:3'\na = 'sapply(x, function(v, v) v)'",

@@ -359,6 +359,23 @@ fn round_recycled(func: &str, x: &Value, data: &[f64], digits: &[f64]) -> Value 
     }
 }
 
+/// R's `log(x, base)` with a vector of bases, recycled as
+/// [`round_recycled`]'s digits are.
+fn log_recycled(x: &Value, data: &[f64], base: &[f64]) -> Value {
+    let n = if data.is_empty() || base.is_empty() {
+        0
+    } else {
+        data.len().max(base.len())
+    };
+    let out: Vec<f64> = (0..n)
+        .map(|i| log_base(data[i % data.len()], Some(base[i % base.len()])))
+        .collect();
+    match x {
+        Value::Mat(m) if m.len() == n => Value::Mat(DMatrix::from_vec(m.nrows(), m.ncols(), out)),
+        _ => Value::Num(out),
+    }
+}
+
 /// The functions that can make a NaN of a number: R's math1 warns for
 /// each (the others never make one).
 fn warns_nan(func: &str) -> bool {
@@ -409,6 +426,22 @@ fn math_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             return Ok(round_recycled(args.func, x, &data, &digits));
         }
     }
+    // do_log: x and base recycled against each other too.
+    if args.func == "log" && args.has("base") {
+        let base = args.nums("base")?;
+        if base.len() != 1 {
+            let out = log_recycled(x, &data, &base);
+            let made_nan = out.as_f64_slice().is_some_and(|o| {
+                o.iter().enumerate().any(|(i, y)| {
+                    y.is_nan() && !data[i % data.len()].is_nan() && !base[i % base.len()].is_nan()
+                })
+            });
+            if made_nan {
+                ctx.warn("NaNs produced");
+            }
+            return Ok(out);
+        }
+    }
     let base = match args.func {
         "log" if args.has("base") => Some(args.scalar("base")?),
         "round" | "signif" if args.has("digits") => Some(args.scalar("digits")?),
@@ -452,11 +485,11 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         "round" | "signif" => "digits",
         _ => "",
     };
-    if matches!(args.func, "round" | "signif") {
-        if let Some(d) = args.ty("digits").filter(|d| d.len() != Some(1)) {
+    if matches!(args.func, "round" | "signif" | "log") {
+        if let Some(d) = args.ty(extra).filter(|d| d.len() != Some(1)) {
             if !d.is_numeric() && !matches!(d, Type::Any) {
                 return Err(args.error(
-                    "digits",
+                    extra,
                     format!(
                         "non-numeric argument to mathematical function: {}",
                         d.describe()
@@ -479,6 +512,18 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             len: args.ty("x").and_then(Type::len),
             value: None,
         });
+    }
+    if let Some(t) = args
+        .ty(extra)
+        .filter(|t| !extra.is_empty() && !t.is_numeric() && !matches!(t, Type::Any | Type::Null))
+    {
+        return Err(args.error(
+            extra,
+            format!(
+                "non-numeric argument to mathematical function: {}",
+                t.describe()
+            ),
+        ));
     }
     let base = if !extra.is_empty() && args.has(extra) {
         args.const_scalar_or(extra, None)?

@@ -150,8 +150,10 @@ pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         .ok_or_else(|| KernelError::new("too many elements specified"))?;
     let mut buf = super::alloc_num(total)?;
     let len = data.len();
-    // R fills an empty `data` with NA and recycles any other silently (it
-    // only warns when the length is not a sub-multiple).
+    if let Some(w) = matrix_length_warning(len, rows, cols) {
+        ctx.warn(w);
+    }
+    // R fills an empty `data` with NA and recycles any other.
     if len == 0 {
         buf.resize(total, NA);
     } else if byrow {
@@ -172,6 +174,27 @@ pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Kern
         _ => Value::Mat(m),
     };
     named_dims(a, m, ctx)
+}
+
+/// do_matrix's warning when `len` values do not fill `nr` by `nc` evenly.
+fn matrix_length_warning(len: usize, nr: usize, nc: usize) -> Option<String> {
+    let nrc = nr * nc;
+    let uneven = |n: usize| (len > n && (len / n) * n != len) || (len < n && (n / len) * len != n);
+    if len > 1 && nrc % len != 0 {
+        Some(if uneven(nr) {
+            format!("data length [{len}] is not a sub-multiple or multiple of the number of rows [{nr}]")
+        } else if uneven(nc) {
+            format!(
+                "data length [{len}] is not a sub-multiple or multiple of the number of columns [{nc}]"
+            )
+        } else {
+            format!("data length differs from size of matrix: [{len} != {nr} x {nc}]")
+        })
+    } else if len > 1 && nrc == 0 {
+        Some("non-empty data for zero-extent matrix".into())
+    } else {
+        None
+    }
 }
 
 /// `x` with the call's `dimnames`, which R sets as `dimnames(x) <- dimnames`

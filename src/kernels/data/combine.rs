@@ -4,7 +4,7 @@
 
 use num_complex::Complex64;
 
-use crate::kernels::value::{is_na, List};
+use crate::kernels::value::{is_na, Factor, List};
 use crate::kernels::{ArgError, Args, Ctx, KernelError, ShapeCtx, Type, Value};
 
 #[derive(Clone, Copy, PartialEq, PartialOrd)]
@@ -34,7 +34,7 @@ fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
         }
         Value::Factor(_) => {
             return Err(KernelError::new(
-                "flowcast's c() does not combine factors: use as.character() first",
+                "flowcast's c() combines factors only with factors: use as.character() first",
             ))
         }
     })
@@ -148,7 +148,51 @@ fn elements(v: &Value) -> Vec<Value> {
 
 pub(super) fn eval_c(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let parts: Vec<&Value> = a.dots().map(|(_, v)| v).collect();
+    if let Some(f) = combine_factors(&parts) {
+        return Ok(Value::Factor(f));
+    }
     combine(&parts)
+}
+
+/// R 4.1's `c.factor` of factors only (NULLs dropped): unlist's factor,
+/// its levels the union of theirs in order of appearance; ordered when
+/// every part is, with the same levels.
+fn combine_factors(parts: &[&Value]) -> Option<Factor> {
+    let factors: Vec<&Factor> = parts
+        .iter()
+        .filter(|v| !matches!(v, Value::Null))
+        .map(|v| match v {
+            Value::Factor(f) => Some(f),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if !matches!(parts.first(), Some(Value::Factor(_))) {
+        return None;
+    }
+    let mut levels: Vec<String> = Vec::new();
+    let mut codes = Vec::new();
+    for f in &factors {
+        let map: Vec<u32> = f
+            .levels
+            .iter()
+            .map(|l| match levels.iter().position(|x| x == l) {
+                Some(i) => i as u32,
+                None => {
+                    levels.push(l.clone());
+                    (levels.len() - 1) as u32
+                }
+            })
+            .collect();
+        codes.extend(f.codes.iter().map(|c| c.map(|c| map[c as usize])));
+    }
+    let ordered = factors
+        .iter()
+        .all(|f| f.ordered && f.levels == factors[0].levels);
+    Some(Factor {
+        codes,
+        levels,
+        ordered,
+    })
 }
 
 /// `c(parts...)`: the parts combined in the type R's hierarchy gives them.

@@ -32,11 +32,15 @@ pub(super) fn chisq_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ke
         (1.0 + reached as f64) / (b + 1.0)
     };
     let correct = args.bool_or("correct", true)?;
-    let xv = args.get("x").unwrap_or(&Value::Null);
-    if args.get("y").is_some_and(|y| !matches!(y, Value::Null)) && !matches!(xv, Value::Mat(_)) {
-        return Err(KernelError::new(
-            "chisq.test(x, y) of two factors is not supported: pass table(x, y)",
-        ));
+    let mut xv = args.get("x").unwrap_or(&Value::Null);
+    let crossed;
+    let table = matches!(xv, Value::Mat(m) if m.nrows().min(m.ncols()) > 1);
+    if let Some(y) = args
+        .get("y")
+        .filter(|y| !matches!(y, Value::Null) && !table)
+    {
+        crossed = Value::Mat(super::cross_counts(xv, y, true)?);
+        xv = &crossed;
     }
     let (data, dims) = match xv {
         Value::Mat(m) if m.nrows().min(m.ncols()) > 1 => {
@@ -231,7 +235,14 @@ fn chisq_result(
 }
 
 pub(super) fn chisq_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let table = matches!(args.ty("x"), Some(Type::Mat { rows, cols }) if rows.zip(*cols).is_none_or(|(r, c)| r.min(c) > 1));
+    let crossed = !table && args.ty("y").is_some_and(|y| !matches!(y, Type::Null));
     let data = match args.ty("x") {
+        // table(x, y) of two vectors.
+        _ if crossed => Type::Mat {
+            rows: None,
+            cols: None,
+        },
         Some(t @ Type::Mat { rows, cols }) => {
             if rows.zip(*cols).is_some_and(|(r, c)| r.min(c) == 1) {
                 Type::Num {

@@ -278,11 +278,16 @@ fn hybrid_of(args: &Args<&Value>) -> Result<Option<Hybrid>, KernelError> {
 
 pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let simulate = args.bool_or("simulate.p.value", false)?;
-    let m = match args.get("x") {
-        Some(Value::Mat(m)) => m,
+    let crossed;
+    let m = match (args.get("x"), args.get("y")) {
+        (Some(Value::Mat(m)), _) => m,
+        (Some(x), Some(y)) if !matches!(y, Value::Null) => {
+            crossed = super::cross_counts(x, y, false)?;
+            &crossed
+        }
         _ => {
             return Err(KernelError::new(
-                "fisher.test(x, y) of two factors is not supported: pass a matrix of counts",
+                "if 'x' is not a matrix, 'y' must be given",
             ))
         }
     };
@@ -465,11 +470,13 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             }
         }
         None | Some(Type::Any) => return Ok(Type::Any),
+        // table(x, y) of two vectors, of a size known at the run.
+        Some(_) if args.ty("y").is_some_and(|y| !matches!(y, Type::Null)) => return Ok(Type::Any),
         Some(t) => {
             return Err(args.error(
                 "x",
                 format!(
-                    "flowcast's fisher.test takes a matrix of counts, not {}",
+                    "if 'x' is not a matrix, 'y' must be given, not {}",
                     t.describe()
                 ),
             ))

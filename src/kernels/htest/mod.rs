@@ -593,6 +593,53 @@ pub(super) fn htest_type_no_alt() -> Type {
 /// A number with R's name for it (`c(t = 2.1)`): R names an htest's
 /// statistic, parameter, estimate and null value, and `$estimate["mean of x"]`
 /// reads them.
+/// chisq.test's and fisher.test's `table(x, y)` of two vectors, as a
+/// matrix of counts: the pairs with neither NA (`complete.cases`), each
+/// side made a factor, by `factor(x)` (unused levels dropped) for
+/// chisq.test and `as.factor(x)` (a factor's levels kept) for
+/// fisher.test; R's refusals of unequal lengths and of one level.
+pub(super) fn cross_counts(
+    x: &Value,
+    y: &Value,
+    drop_unused: bool,
+) -> Result<nalgebra::DMatrix<f64>, KernelError> {
+    if x.len() != y.len() {
+        return Err(KernelError::new("'x' and 'y' must have the same length"));
+    }
+    let (fx, fy) = (super::factor::as_factor(x)?, super::factor::as_factor(y)?);
+    let pairs: Vec<(u32, u32)> = fx
+        .codes
+        .iter()
+        .zip(&fy.codes)
+        .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
+        .collect();
+    // The levels kept, and each old code's new one.
+    let kept = |n: usize, used: &dyn Fn(u32) -> bool| -> Vec<Option<usize>> {
+        let mut next = 0;
+        (0..n as u32)
+            .map(|c| {
+                (!drop_unused || used(c)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    };
+    let rx = kept(fx.levels.len(), &|c| pairs.iter().any(|p| p.0 == c));
+    let ry = kept(fy.levels.len(), &|c| pairs.iter().any(|p| p.1 == c));
+    let (nx, ny) = (rx.iter().flatten().count(), ry.iter().flatten().count());
+    if nx < 2 || ny < 2 {
+        return Err(KernelError::new("'x' and 'y' must have at least 2 levels"));
+    }
+    let mut counts = nalgebra::DMatrix::zeros(nx, ny);
+    for (a, b) in pairs {
+        if let (Some(i), Some(j)) = (rx[a as usize], ry[b as usize]) {
+            counts[(i, j)] += 1.0;
+        }
+    }
+    Ok(counts)
+}
+
 pub(super) fn nm(v: f64, name: &str) -> Value {
     super::names::named(Value::scalar(v), vec![name.to_string()])
 }

@@ -159,9 +159,28 @@ pub(super) fn summary_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
         Kind::Lm if fit.record.class.as_deref() == Some(super::aov::CLASS) => {
             super::aov::summary_aov(&fit)
         }
-        Kind::Lm => summary_lm(&fit),
+        Kind::Lm => {
+            perfect_fit_warning(&fit, ctx)?;
+            summary_lm(&fit)
+        }
         Kind::Glm(family) => summary_glm(&fit, family, args, ctx),
     }
+}
+
+/// summary.lm's warning when the residual variance is rounding noise
+/// beside the fitted values' size.
+fn perfect_fit_warning(fit: &Fit, ctx: &mut Ctx) -> Result<(), KernelError> {
+    let resvar = fit.scalar("sigma")?.powi(2);
+    let f = fit.nums("fitted.values")?;
+    if f.len() < 2 {
+        return Ok(());
+    }
+    let m = crate::kernels::summary::mean(f);
+    let var = crate::kernels::summary::corcov::var(f);
+    if resvar.is_finite() && resvar < (m * m + var) * 1e-30 {
+        ctx.warn("essentially perfect fit: summary may be unreliable");
+    }
+    Ok(())
 }
 
 fn strings(v: &[&str]) -> Value {

@@ -1,10 +1,12 @@
 //! nmath's densities and the discrete distribution functions: R 4.2.2's
 //! `dbinom.c`, `dpois.c`, `dgamma.c`, `dbeta.c`, `dt.c`, `df.c`,
 //! `dhyper.c`, `dnbinom.c`, `dgeom.c`, the small continuous densities, and
-//! `pbinom.c`, `ppois.c`, `pgeom.c`, `pnbinom.c`, `phyper.c`.
+//! `pbinom.c`, `ppois.c`, `pgeom.c`, `pnbinom.c` (with the `_mu` forms),
+//! `phyper.c`.
 
-use super::gamma::{bd0, dpois_raw, lbeta, lgamma1p, stirlerr};
+use super::gamma::{bd0, dpois_raw, lbeta, lgamma1p, lgammafn, stirlerr};
 use super::pnorm::dnorm;
+use super::toms708::bratio;
 use super::{pbeta, pgamma};
 use crate::kernels::summary::ldouble::LongDouble;
 
@@ -607,6 +609,90 @@ pub fn pnbinom(x: f64, size: f64, prob: f64, lower: bool, lg: bool) -> f64 {
     }
     let x = (x + 1e-7).floor();
     pbeta(prob, size, x + 1.0, lower, lg)
+}
+
+/// R's `dnbinom_mu` (dnbinom.c): the (size, mu) parametrization, kept
+/// apart from `prob = size/(size + mu)` for its accuracy when mu << size;
+/// the Poisson at an infinite size.
+pub fn dnbinom_mu(x: f64, size: f64, mu: f64, lg: bool) -> f64 {
+    if x.is_nan() || size.is_nan() || mu.is_nan() {
+        return x + size + mu;
+    }
+    if mu < 0.0 || size < 0.0 {
+        return f64::NAN;
+    }
+    if nonint(x) || x < 0.0 || !x.is_finite() {
+        return d0(lg);
+    }
+    if x == 0.0 && size == 0.0 {
+        return d1(lg);
+    }
+    let x = forceint(x);
+    if !size.is_finite() {
+        return dpois_raw(x, mu, lg);
+    }
+    if x == 0.0 {
+        return d_exp(
+            size * if size < mu {
+                (size / (size + mu)).ln()
+            } else {
+                (-mu / (size + mu)).ln_1p()
+            },
+            lg,
+        );
+    }
+    if x < 1e-10 * size {
+        let p = if size < mu {
+            (size / (1.0 + size / mu)).ln()
+        } else {
+            (mu / (1.0 + mu / size)).ln()
+        };
+        return d_exp(
+            x * p - mu - lgammafn(x + 1.0) + (x * (x - 1.0) / (2.0 * size)).ln_1p(),
+            lg,
+        );
+    }
+    let p = size / (size + x);
+    let ans = dbinom_raw(size, x + size, size / (size + mu), mu / (size + mu), lg);
+    if lg {
+        p.ln() + ans
+    } else {
+        p * ans
+    }
+}
+
+/// R's `pnbinom_mu` (pnbinom.c): bratio at `size/(size + mu)` and
+/// `mu/(size + mu)`, the Poisson at an infinite size.
+pub fn pnbinom_mu(x: f64, size: f64, mu: f64, lower: bool, lg: bool) -> f64 {
+    if x.is_nan() || size.is_nan() || mu.is_nan() {
+        return x + size + mu;
+    }
+    if !mu.is_finite() || size < 0.0 || mu < 0.0 {
+        return f64::NAN;
+    }
+    if size == 0.0 {
+        return if x >= 0.0 {
+            dt1(lower, lg)
+        } else {
+            dt0(lower, lg)
+        };
+    }
+    if x < 0.0 {
+        return dt0(lower, lg);
+    }
+    if !x.is_finite() {
+        return dt1(lower, lg);
+    }
+    if !size.is_finite() {
+        return ppois(x, mu, lower, lg);
+    }
+    let x = (x + 1e-7).floor();
+    let (w, wc, _) = bratio(size, x + 1.0, size / (size + mu), mu / (size + mu), lg);
+    if lower {
+        w
+    } else {
+        wc
+    }
 }
 
 /// `pdhyper`: the lower tail over the density at x, summed in long double.

@@ -1,14 +1,14 @@
 //! Quantile functions. The closed forms follow nmath (`qunif.c`,
 //! `qexp.c`, `qlnorm.c`, `qweibull.c`, `qcauchy.c`, `qlogis.c`,
-//! `qgeom.c`); the discrete ones search as `qbinom.c`, `qpois.c`,
-//! `qnbinom.c` do (the smallest x whose lower tail reaches p, with R's
-//! 64-epsilon fuzz) and `qhyper.c` is ported; gamma and chi-squared are
+//! `qgeom.c`); the discrete ones search as R 4.2's `qbinom.c`, `qpois.c`,
+//! `qnbinom.c` and `qnbinom_mu.c` do (qDiscrete_search.h: on the call's
+//! own tail and log scale, with its fuzz) and `qhyper.c` is ported; gamma and chi-squared are
 //! `qgamma.c`'s algorithm ([`super::qgamma`]), t is `qt.c`'s
 //! ([`super::qt`]) and beta is `qbeta.c`'s ([`super::qbeta`]: AS 109's
 //! start and Newton steps on the x or the log(x) scale), which F goes
 //! through as `qf.c` does.
 
-use super::dfun::{forceint, log1_exp, nonint, pbinom, pnbinom, ppois};
+use super::dfun::{forceint, log1_exp, nonint, pbinom, pnbinom, pnbinom_mu, ppois};
 use super::dpq::{dt_clog, dt_qiv};
 use super::gamma::lbeta;
 use super::qnorm::qnorm;
@@ -255,73 +255,73 @@ pub fn qgeom(p: f64, prob: f64, lower: bool, lg: bool) -> f64 {
         .max(0.0)
 }
 
-/// R's `do_search` (qbinom.c, qpois.c, qnbinom.c): from `y`, whose lower
-/// tail is `z`, step by `incr` to the smallest y on that grid with
-/// `cdf(y) >= p`; `top` caps y (n for the binomial).
+/// R 4.2's `do_search` (qDiscrete_search.h): from `y`, whose
+/// probability on the call's scale is `z`, step by `incr` to the end of
+/// the run where that probability reaches `p` (`>= p` in the lower tail,
+/// `< p` in the upper); `top` caps y (n for the binomial). `None` past
+/// [`MAX_STEPS`], where R would walk on.
 fn do_search(
     mut y: f64,
     z: &mut f64,
     p: f64,
     incr: f64,
     top: f64,
-    cdf: &dyn Fn(f64) -> f64,
+    lower: bool,
+    pdist: &dyn Fn(f64) -> f64,
 ) -> Option<f64> {
-    // R walks on without bound; far from the start (a tail probability
-    // near 0 of a huge mean) flowcast bisects instead of hanging.
-    let mut steps = 0u32;
-    if *z >= p {
-        loop {
-            steps += 1;
-            if steps > MAX_STEPS {
-                return None;
+    let reached = |z: f64| if lower { z >= p } else { z < p };
+    let left = reached(*z);
+    for _ in 0..MAX_STEPS {
+        if left {
+            let mut newz = -1.0;
+            if y > 0.0 {
+                newz = pdist(y - incr);
+            } else if y < 0.0 {
+                y = 0.0;
             }
-            if y == 0.0 {
-                return Some(y);
-            }
-            let newz = cdf(y - incr);
-            if newz < p {
+            if y == 0.0 || newz.is_nan() || !reached(newz) {
                 return Some(y);
             }
             y = (y - incr).max(0.0);
             *z = newz;
-        }
-    } else {
-        loop {
-            steps += 1;
-            if steps > MAX_STEPS {
-                return None;
+        } else {
+            y += incr;
+            if y < top {
+                *z = pdist(y);
+            } else if y > top {
+                y = top;
             }
-            y = (y + incr).min(top);
-            if y == top {
-                return Some(y);
-            }
-            *z = cdf(y);
-            if *z >= p {
+            if y == top || z.is_nan() || reached(*z) {
                 return Some(y);
             }
         }
     }
+    None
 }
 
 const MAX_STEPS: u32 = 100_000;
 
-/// The smallest integer y in [0, top] with `cdf(y) >= p`, by bisection.
-fn bisect_integer(p: f64, top: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
+/// The smallest integer y in [0, top] whose probability reaches p, by
+/// bisection: where R's walk would not end in reasonable time.
+fn bisect_integer(p: f64, top: f64, lower: bool, pdist: &dyn Fn(f64) -> f64) -> f64 {
+    let reached = |y: f64| {
+        let z = pdist(y);
+        z.is_nan() || if lower { z >= p } else { z < p }
+    };
     let mut hi = if top.is_finite() { top } else { 1.0 };
-    while !top.is_finite() && cdf(hi) < p && hi < f64::MAX / 2.0 {
+    while !top.is_finite() && !reached(hi) && hi < f64::MAX / 2.0 {
         hi *= 2.0;
     }
-    if cdf(0.0) >= p {
+    if reached(0.0) {
         return 0.0;
     }
     let mut lo = 0.0;
-    // cdf(lo) < p <= cdf(hi)
     while hi - lo > 1.0 {
         let mid = (lo + (hi - lo) / 2.0).floor();
         if mid <= lo || mid >= hi {
             break;
         }
-        if cdf(mid) >= p {
+        if reached(mid) {
             hi = mid;
         } else {
             lo = mid;
@@ -330,33 +330,62 @@ fn bisect_integer(p: f64, top: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
     hi
 }
 
-/// R's search from `y`: unit steps for small y, else coarse steps refined
-/// a hundredfold at a time (`scale` is n for qbinom, y for the others).
-fn search(y: f64, p: f64, top: f64, scale: f64, cdf: &dyn Fn(f64) -> f64) -> f64 {
-    let mut z = cdf(y);
-    if scale < 1e5 {
-        return do_search(y, &mut z, p, 1.0, top, cdf)
-            .unwrap_or_else(|| bisect_integer(p, top, cdf));
+/// R 4.2's `q_DISCRETE_BODY()` (qDiscrete_search.h): the Cornish-Fisher
+/// start from the distribution's mean, sd and skewness, the left-continuity
+/// fuzz on p, then the search on the call's own scale (`pdist` gives the
+/// probability with the call's lower.tail and log.p) in unit steps, or
+/// for a start of 4096 on in steps shrunk eightfold at a time.
+#[allow(clippy::too_many_arguments)]
+fn q_discrete(
+    p: f64,
+    mu: f64,
+    sigma: f64,
+    gamma: f64,
+    top: f64,
+    lower: bool,
+    lg: bool,
+    pdist: &dyn Fn(f64) -> f64,
+) -> f64 {
+    let z = qnorm(p, 0.0, 1.0, lower, lg);
+    let mut y = forceint(mu + sigma * (z + gamma * (z * z - 1.0) / 6.0));
+    if y > top {
+        y = top;
+    } else if y < 0.0 {
+        y = 0.0;
     }
-    let mut incr = (scale * 0.001).floor();
-    let mut y = y;
+    let mut z = pdist(y);
+    let mut p = p;
+    if lg {
+        let e = 2.0 * f64::EPSILON;
+        if lower && p > -f64::MAX {
+            p *= 1.0 + e;
+        } else {
+            p *= 1.0 - e;
+        }
+    } else {
+        let e = 8.0 * f64::EPSILON;
+        if lower {
+            p *= 1.0 - e;
+        } else if 1.0 - p > 4.0 * e {
+            p *= 1.0 + e;
+        }
+    }
+    if y < 4096.0 {
+        return do_search(y, &mut z, p, 1.0, top, lower, pdist)
+            .unwrap_or_else(|| bisect_integer(p, top, lower, pdist));
+    }
+    let mut incr = (y / 64.0).floor();
     loop {
         let oldincr = incr;
-        y = match do_search(y, &mut z, p, incr, top, cdf) {
+        y = match do_search(y, &mut z, p, incr, top, lower, pdist) {
             Some(y) => y,
-            None => return bisect_integer(p, top, cdf),
+            None => return bisect_integer(p, top, lower, pdist),
         };
-        incr = (incr / 100.0).floor().max(1.0);
-        if !(oldincr > 1.0 && incr > scale * 1e-15) {
+        incr = (incr / 8.0).floor().max(1.0);
+        if !(oldincr > 1.0 && incr > y * 1e-15) {
             return y;
         }
     }
-}
-
-/// Cornish-Fisher start of the discrete searches.
-fn cornish_fisher(p: f64, mu: f64, sigma: f64, gamma: f64) -> f64 {
-    let z = qnorm(p, 0.0, 1.0, true, false);
-    (mu + sigma * (z + gamma * (z * z - 1.0) / 6.0) + 0.5).floor()
 }
 
 pub fn qbinom(p: f64, n: f64, pr: f64, lower: bool, lg: bool) -> f64 {
@@ -366,7 +395,8 @@ pub fn qbinom(p: f64, n: f64, pr: f64, lower: bool, lg: bool) -> f64 {
     if !n.is_finite() || !pr.is_finite() || (!p.is_finite() && !lg) {
         return f64::NAN;
     }
-    if n != (n + 0.5).floor() || !(0.0..=1.0).contains(&pr) || n < 0.0 {
+    let n = forceint(n);
+    if !(0.0..=1.0).contains(&pr) || n < 0.0 {
         return f64::NAN;
     }
     match boundaries(p, lower, lg) {
@@ -378,29 +408,16 @@ pub fn qbinom(p: f64, n: f64, pr: f64, lower: bool, lg: bool) -> f64 {
     if pr == 0.0 || n == 0.0 {
         return 0.0;
     }
-    let q = 1.0 - pr;
-    if q == 0.0 {
+    if pr == 1.0 {
         return n;
     }
+    let q = 1.0 - pr;
     let mu = n * pr;
     let sigma = (n * pr * q).sqrt();
     let gamma = (q - pr) / sigma;
-    let mut p = p;
-    if !lower || lg {
-        p = dt_qiv(p, lower, lg);
-        if p == 0.0 {
-            return 0.0;
-        }
-        if p == 1.0 {
-            return n;
-        }
-    }
-    if p + 1.01 * f64::EPSILON >= 1.0 {
-        return n;
-    }
-    let y = cornish_fisher(p, mu, sigma, gamma).min(n);
-    let p = p * (1.0 - 64.0 * f64::EPSILON);
-    search(y, p, n, n, &|y| pbinom(y, n, pr, true, false))
+    q_discrete(p, mu, sigma, gamma, n, lower, lg, &|y| {
+        pbinom(y, n, pr, lower, lg)
+    })
 }
 
 pub fn qpois(p: f64, lambda: f64, lower: bool, lg: bool) -> f64 {
@@ -410,34 +427,30 @@ pub fn qpois(p: f64, lambda: f64, lower: bool, lg: bool) -> f64 {
     if !lambda.is_finite() || lambda < 0.0 {
         return f64::NAN;
     }
+    // R_Q_P01_check, then the boundaries one at a time.
+    if (lg && p > 0.0) || (!lg && !(0.0..=1.0).contains(&p)) {
+        return f64::NAN;
+    }
+    if lambda == 0.0 {
+        return 0.0;
+    }
     match boundaries(p, lower, lg) {
         Bound::Bad => return f64::NAN,
         Bound::Left => return 0.0,
         Bound::Right => return f64::INFINITY,
         Bound::Inside => {}
     }
-    if lambda == 0.0 {
-        return 0.0;
-    }
-    let mu = lambda;
     let sigma = lambda.sqrt();
-    let gamma = 1.0 / sigma;
-    let mut p = p;
-    if !lower || lg {
-        p = dt_qiv(p, lower, lg);
-        if p == 0.0 {
-            return 0.0;
-        }
-        if p == 1.0 {
-            return f64::INFINITY;
-        }
-    }
-    if p + 1.01 * f64::EPSILON >= 1.0 {
-        return f64::INFINITY;
-    }
-    let y = cornish_fisher(p, mu, sigma, gamma).max(0.0);
-    let p = p * (1.0 - 64.0 * f64::EPSILON);
-    search(y, p, f64::INFINITY, y, &|y| ppois(y, lambda, true, false))
+    q_discrete(
+        p,
+        lambda,
+        sigma,
+        1.0 / sigma,
+        f64::INFINITY,
+        lower,
+        lg,
+        &|y| ppois(y, lambda, lower, lg),
+    )
 }
 
 pub fn qnbinom(p: f64, size: f64, prob: f64, lower: bool, lg: bool) -> f64 {
@@ -464,23 +477,38 @@ pub fn qnbinom(p: f64, size: f64, prob: f64, lower: bool, lg: bool) -> f64 {
     let mu = size * pp;
     let sigma = (size * pp * q).sqrt();
     let gamma = (q + pp) / sigma;
-    let mut p = p;
-    if !lower || lg {
-        p = dt_qiv(p, lower, lg);
-        if p == 0.0 {
-            return 0.0;
-        }
-        if p == 1.0 {
-            return f64::INFINITY;
-        }
+    q_discrete(p, mu, sigma, gamma, f64::INFINITY, lower, lg, &|y| {
+        pnbinom(y, size, prob, lower, lg)
+    })
+}
+
+/// R's `qnbinom_mu` (qnbinom_mu.c): the (size, mu) parametrization, the
+/// Poisson at an infinite size.
+pub fn qnbinom_mu(p: f64, size: f64, mu: f64, lower: bool, lg: bool) -> f64 {
+    if size == f64::INFINITY {
+        return qpois(p, mu, lower, lg);
     }
-    if p + 1.01 * f64::EPSILON >= 1.0 {
-        return f64::INFINITY;
+    if p.is_nan() || size.is_nan() || mu.is_nan() {
+        return p + size + mu;
     }
-    let y = cornish_fisher(p, mu, sigma, gamma).max(0.0);
-    let p = p * (1.0 - 64.0 * f64::EPSILON);
-    search(y, p, f64::INFINITY, y, &|y| {
-        pnbinom(y, size, prob, true, false)
+    if mu == 0.0 || size == 0.0 {
+        return 0.0;
+    }
+    if mu < 0.0 || size < 0.0 {
+        return f64::NAN;
+    }
+    match boundaries(p, lower, lg) {
+        Bound::Bad => return f64::NAN,
+        Bound::Left => return 0.0,
+        Bound::Right => return f64::INFINITY,
+        Bound::Inside => {}
+    }
+    let q = 1.0 + mu / size;
+    let pp = mu / size;
+    let sigma = (size * pp * q).sqrt();
+    let gamma = (q + pp) / sigma;
+    q_discrete(p, mu, sigma, gamma, f64::INFINITY, lower, lg, &|y| {
+        pnbinom_mu(y, size, mu, lower, lg)
     })
 }
 

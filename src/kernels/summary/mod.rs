@@ -176,7 +176,7 @@ pub(super) static KERNELS: &[Kernel] = &[
 /// of the residuals added as a correction.
 pub fn mean(x: &[f64]) -> f64 {
     let n = x.len();
-    let mut s = ldouble::sum(x).div_count(n);
+    let mut s = ldouble::rsum(x).div_count(n);
     if s.is_finite_f64() {
         s = s.add(ldouble::sum_deviations(x, s).div_count(n));
     }
@@ -207,7 +207,7 @@ pub fn sum(x: &[f64], na_rm: bool) -> f64 {
         let kept: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
         return ldouble::sum(&kept).to_f64();
     }
-    ldouble::sum(x).to_f64()
+    ldouble::rsum(x).to_f64()
 }
 
 fn na_rm(args: &Args<&Value>) -> Result<bool, KernelError> {

@@ -27,9 +27,11 @@ fn cum_data<'a>(args: &'a Args<&Value>) -> Result<std::borrow::Cow<'a, [f64]>, K
     }
 }
 
-pub(super) fn cum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn cum_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = cum_data(args)?;
+    let integer = super::arg_or_null(args, "x");
     let out: Vec<f64> = match args.func {
+        "cumsum" if ctx.is_integer(integer) => icumsum(&x, ctx),
         "cumsum" => ldouble::cumsum(&x),
         "cumprod" => ldouble::cumprod(&x),
         func => {
@@ -53,6 +55,25 @@ pub(super) fn cum_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kernel
         }
     };
     Ok(Value::Num(out))
+}
+
+/// R's `icumsum` (cum.c): the running sum of integers, NA from the first
+/// NA or the first sum outside the integer range on, with R's warning.
+fn icumsum(x: &[f64], ctx: &mut Ctx) -> Vec<f64> {
+    let mut out = vec![crate::kernels::value::NA; x.len()];
+    let mut sum = 0.0;
+    for (o, &v) in out.iter_mut().zip(x) {
+        if v.is_nan() {
+            break;
+        }
+        sum += v;
+        if sum.abs() > 2_147_483_647.0 {
+            ctx.warn("integer overflow in 'cumsum'; use 'cumsum(as.numeric(.))'");
+            break;
+        }
+        *o = sum;
+    }
+    out
 }
 
 pub(super) fn cum_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

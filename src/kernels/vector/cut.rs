@@ -80,6 +80,18 @@ fn breaks_of(x: &[f64], breaks: &[f64], ctx: &mut Ctx) -> Result<Vec<f64>, Kerne
         let present: Vec<f64> = x.iter().copied().filter(|v| !v.is_nan()).collect();
         let lo = present.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // range(x, na.rm = TRUE) of nothing, or an infinite end, which
+        // seq.int refuses.
+        if present.is_empty() {
+            ctx.warn("no non-missing arguments to min; returning Inf");
+            ctx.warn("no non-missing arguments to max; returning -Inf");
+        }
+        if !lo.is_finite() {
+            return Err(KernelError::new("'from' must be a finite number"));
+        }
+        if !hi.is_finite() {
+            return Err(KernelError::new("'to' must be a finite number"));
+        }
         let dx = hi - lo;
         return Ok(if dx == 0.0 {
             let dx = if lo != 0.0 { lo.abs() } else { 1.0 };
@@ -108,6 +120,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
     let right = args.bool_or("right", true)?;
     let lowest = args.bool_or("include.lowest", false)?;
     let dig = args.scalar_or("dig.lab", 3.0)?.max(1.0) as usize;
+    let ordered = args.bool_or("ordered_result", false)?;
     let b = breaks_of(&x, &given, ctx)?;
     let nb = b.len();
     if b.windows(2).any(|w| w[0] == w[1]) {
@@ -192,7 +205,7 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         Some(levels) => Value::Factor(Factor {
             codes,
             levels,
-            ordered: false,
+            ordered,
         }),
     })
 }
@@ -208,9 +221,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     if matches!(args.ty("labels"), Some(Type::Bool { .. })) {
         return Ok(Type::Num { len, value: None });
     }
+    let ordered = matches!(args.ty("ordered_result"), Some(Type::Bool { value: Some(v), .. }) if v == &[Some(true)]);
     Ok(Type::Factor {
         len,
         levels: None,
-        ordered: false,
+        ordered,
     })
 }

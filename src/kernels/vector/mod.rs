@@ -215,7 +215,13 @@ pub(super) static KERNELS: &[Kernel] = &[
     k("rev", X, ends::rev_shape, ends::rev_eval),
     k(
         "sort",
-        &[req("x"), opt("decreasing"), opt("na.last")],
+        &[
+            req("x"),
+            opt("decreasing"),
+            opt("na.last"),
+            opt("method"),
+            opt("index.return"),
+        ],
         order::sort_shape,
         order::sort_eval,
     ),

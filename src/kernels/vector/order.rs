@@ -216,7 +216,11 @@ pub(super) fn order_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgEr
     })
 }
 
-pub(super) fn sort_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+pub(super) fn sort_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    // sort.default hands `method` and `index.return` on to sort.int.
+    if args.has("method") || args.has("index.return") {
+        return sort_int_eval(args, ctx);
+    }
     let x = super::arg_or_null(args, "x");
     if matches!(x, Value::Null) {
         return Ok(Value::Null);
@@ -266,7 +270,10 @@ fn sort_numbers(v: &[f64], decreasing: bool, na_last: Option<bool>) -> Option<Ve
     })
 }
 
-pub(super) fn sort_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+pub(super) fn sort_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    if args.has("method") || args.has("index.return") {
+        return sort_int_shape(args, ctx);
+    }
     let x = args.ty("x").cloned().unwrap_or(Type::Null);
     match &x {
         Type::Null => Ok(Type::Null),
@@ -305,21 +312,64 @@ pub(super) fn sort_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value,
             "flowcast's sort.int() does not do partial sorting",
         ));
     }
-    if let Some(v) = args.get("index.return") {
-        if crate::kernels::logical::if_condition(v)? {
-            return Err(KernelError::new(
-                "flowcast's sort.int() does not return the index (index.return = TRUE)",
-            ));
-        }
-    }
     // The methods order numbers alike; text they order by collation,
     // except the radix sort, which orders by bytes as in the C locale.
     let method = crate::kernels::filter::choice(args.get("method"), SORT_METHODS)?;
+    let x = bare(args.get("x").unwrap_or(&Value::Null));
+    let index = match args.get("index.return") {
+        Some(v) => crate::kernels::logical::if_condition(v)?,
+        None => false,
+    };
+    // sort.default sorts a factor by order(), without the index.
+    if index && !matches!(x, Value::Factor(_)) {
+        return sort_with_index(x, args, method);
+    }
     if let (Some(Value::Str(s)), "radix") = (args.get("x").map(bare), method) {
         return radix_text(s, args);
     }
     let sort = registry().get("sort").expect("sort is registered");
     sort.call(&sort_args(args)?, ctx)
+}
+
+/// `sort.int(x, index.return = TRUE)`: `list(x = sorted, ix = order)`.
+/// With `na.last = NA` the NAs are dropped first, so `ix` counts the
+/// values left; the radix method (the default for numbers and logicals)
+/// also takes `na.last = TRUE` or `FALSE`, ordering every value, where
+/// the others refuse it. Text sorts in byte order by the radix method.
+fn sort_with_index(x: &Value, args: &Args<&Value>, method: &str) -> Result<Value, KernelError> {
+    if matches!(x, Value::List(_) | Value::Formula(_)) {
+        return Err(KernelError::new("'x' must be atomic"));
+    }
+    let radix = method == "radix"
+        || (method == "auto" && matches!(x, Value::Num(_) | Value::Mat(_) | Value::Bool(_)));
+    let na_last = na_last(args, None)?;
+    if na_last.is_some() && !radix {
+        return Err(KernelError::new("'index.return' only for 'na.last = NA'"));
+    }
+    let decreasing = args.bool_or("decreasing", false)?;
+    let all = Key::of(x)?;
+    let y = match na_last {
+        None => pick(
+            x,
+            &(0..all.len())
+                .filter(|&i| !all.is_na(i))
+                .collect::<Vec<_>>(),
+        ),
+        Some(_) => x.clone(),
+    };
+    let key = if radix && matches!(y, Value::Str(_)) {
+        Key::of_in(&y, |a, b| a.cmp(b))?
+    } else {
+        Key::of(&y)?
+    };
+    let o = order_of(&[key], decreasing, na_last)?;
+    Ok(Value::List(crate::kernels::value::List::named(vec![
+        ("x", pick(&y, &o)),
+        (
+            "ix",
+            Value::Num(o.iter().map(|&i| (i + 1) as f64).collect()),
+        ),
+    ])))
 }
 
 /// `sort.int(x, method = "radix")` of text: byte order, NA dropped or
@@ -344,6 +394,10 @@ fn radix_text(s: &[String], args: &Args<&Value>) -> Result<Value, KernelError> {
 }
 
 pub(super) fn sort_int_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
+    // The index's list, or text in byte order: known at the run.
+    if args.has("index.return") || args.has("method") {
+        return Ok(Type::Any);
+    }
     let sort = registry().get("sort").expect("sort is registered");
     let mut given = Vec::new();
     for name in ["x", "decreasing", "na.last"] {

@@ -20,7 +20,19 @@ pub use soft::LongDouble;
 #[cfg(target_arch = "x86_64")]
 pub use x87::LongDouble;
 
-/// `Σ x` in long double, in order: R's `rsum`, and `mean`'s first pass.
+/// `Σ x` in long double, in order, as R's `rsum` and `mean`'s first pass
+/// add: each value loaded before it is added, which quiets R's NA (a
+/// signalling NaN), so that of NA and NaN the larger significand, NA,
+/// wins in either order (`sum(c(NaN, NA))` is NA), where [`sum`] keeps
+/// the NaN it met first as `colSums` and `cumsum` do.
+pub fn rsum(x: &[f64]) -> LongDouble {
+    #[cfg(target_arch = "x86_64")]
+    return x87::rsum(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    sum(x)
+}
+
+/// `Σ x` in long double, in order, each value added from memory.
 pub fn sum(x: &[f64]) -> LongDouble {
     #[cfg(target_arch = "x86_64")]
     return x87::sum(x);

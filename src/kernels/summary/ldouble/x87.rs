@@ -173,6 +173,29 @@ pub fn sum(x: &[f64]) -> LongDouble {
     sum_strided(x, 1)
 }
 
+/// `Σ x`, in order, each value loaded (`fld`) before it is added: see
+/// [`super::rsum`].
+pub fn rsum(x: &[f64]) -> LongDouble {
+    let mut out = LongDouble::ZERO;
+    x87!(
+        "fldz",
+        "test {n}, {n}",
+        "jz 3f",
+        "2:",
+        "fld qword ptr [{p}]",
+        "faddp st(1), st(0)",
+        "add {p}, 8",
+        "dec {n}",
+        "jnz 2b",
+        "3:",
+        "fstp tbyte ptr [{o}]";
+        o = out.0.as_mut_ptr();
+        walk p = x.as_ptr();
+        walk n = x.len()
+    );
+    out
+}
+
 /// `Σ x[k·stride]`, in order: a row of a column-major matrix.
 pub fn sum_strided(x: &[f64], stride: usize) -> LongDouble {
     assert!(stride > 0);
