@@ -513,9 +513,10 @@ fn math_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             value: None,
         });
     }
-    if let Some(t) = args
-        .ty(extra)
-        .filter(|t| !extra.is_empty() && !t.is_numeric() && !matches!(t, Type::Any | Type::Null))
+    if let Some(t) = Some(extra)
+        .filter(|e| !e.is_empty())
+        .and_then(|e| args.ty(e))
+        .filter(|t| !t.is_numeric() && !matches!(t, Type::Any | Type::Null))
     {
         return Err(args.error(
             extra,

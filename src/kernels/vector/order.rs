@@ -304,8 +304,9 @@ fn sort_args<'a>(args: &'a Args<&'a Value>) -> Result<Args<&'a Value>, KernelErr
 const SORT_METHODS: &[&str] = &["auto", "shell", "quick", "radix"];
 
 pub(super) fn sort_int_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    // `sort` hands its call on without a `partial`.
     if args
-        .get("partial")
+        .get_if_formal("partial")
         .is_some_and(|p| !matches!(p, Value::Null))
     {
         return Err(KernelError::new(
