@@ -566,3 +566,35 @@ long = \"strrep('ab', 1e7)\"",
         p("short")
     );
 }
+
+/// cwilcox counts only up to the statistic asked for: a tail far from
+/// m·n/2 is cheap whatever m and n, the middle costs the whole table, and
+/// qwilcox's answer is placed by the normal approximation.
+#[test]
+fn wilcoxon_distributions_are_priced_by_the_statistic_reached() {
+    let g = graph(
+        "far = \"dwilcox(1, 1e5, 1e5)\"
+tail = \"pwilcox(10, 24, 24)\"
+middle = \"pwilcox(288, 24, 24)\"
+upper = \"pwilcox(566, 24, 24)\"
+qmiddle = \"qwilcox(0.5, 24, 24)\"
+qtail = \"qwilcox(1e-9, 24, 24)\"",
+    );
+    let p = |step: &str| predicted(&g, step);
+    // R runs it in about a tenth of a second; the whole table's count
+    // was millions of days.
+    assert!(p("far") < 0.1, "{}", p("far"));
+    // The whole table of 24 against 24: m·n·(m·n/2) counts of 8 ops.
+    let middle = p("middle");
+    assert!((1e-3..2e-3).contains(&middle), "{middle}");
+    // The symmetry about m·n/2 folds the upper tail onto the lower.
+    let (tail, upper) = (p("tail"), p("upper"));
+    assert!(tail < middle / 20.0, "{tail} against {middle}");
+    assert!((upper / tail - 1.0).abs() < 0.5, "{upper} against {tail}");
+    assert!(
+        (p("qmiddle") / middle - 1.0).abs() < 0.1,
+        "{}",
+        p("qmiddle")
+    );
+    assert!(p("qtail") < middle / 2.0, "{}", p("qtail"));
+}
