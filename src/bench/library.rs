@@ -156,6 +156,7 @@ fn run(
         integer_steps: &none,
         local_integer: false,
         outer: None,
+        running: None,
     };
     let cancel = AtomicBool::new(false);
     let mut best = f64::INFINITY;

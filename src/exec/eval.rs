@@ -41,6 +41,17 @@ pub struct Scope<'a> {
     /// Inside a closure's body: the scope around it, whose names the
     /// parameter in `local` shadows.
     pub outer: Option<&'a Scope<'a>>,
+    /// The function whose body this scope runs, for the body's calls of
+    /// itself (see [`recall`]).
+    pub running: Option<Running<'a>>,
+}
+
+/// A function being run: its name, parameters and body (see [`recall`]).
+#[derive(Clone, Copy)]
+pub struct Running<'a> {
+    name: &'a str,
+    params: &'a [Param],
+    body: &'a Expr,
 }
 
 impl<'a> Scope<'a> {
@@ -52,7 +63,29 @@ impl<'a> Scope<'a> {
             integer_steps: self.integer_steps,
             local_integer: false,
             outer: Some(self),
+            running: None,
         }
+    }
+
+    /// The scope a call of function `running` runs its body in: this one,
+    /// where the function was put in place, marked as running it.
+    fn running(&'a self, running: Running<'a>) -> Scope<'a> {
+        Scope {
+            steps: self.steps,
+            local: None,
+            integer_steps: self.integer_steps,
+            local_integer: false,
+            outer: Some(self),
+            running: Some(running),
+        }
+    }
+
+    /// The scope of the innermost call of the function `name` being run.
+    fn running_scope(&self, name: &str) -> Option<&Scope<'a>> {
+        if self.running.is_some_and(|r| r.name == name) {
+            return Some(self);
+        }
+        self.outer?.running_scope(name)
     }
 
     /// This scope with `name` bound to `value`, an R integer when
@@ -150,6 +183,9 @@ pub fn eval<'s>(
             Some(v) => Cow::Borrowed(v),
             None => return Err(err(e.span, format!("object `{n}` not found"))),
         },
+        ExprKind::Call { func, args, .. } if func == crate::workflow::RECALL => {
+            Cow::Owned(recall(args, e.span, scope, ctx, file)?)
+        }
         ExprKind::Call {
             func,
             func_span,
@@ -273,15 +309,26 @@ pub fn eval<'s>(
         | ExprKind::Break
         | ExprKind::Next => Cow::Owned(super::statements::run(&[e], scope, ctx, file)?),
         ExprKind::Apply {
-            params, body, args, ..
+            func,
+            params,
+            body,
+            args,
+            ..
         } => {
-            let values = args
-                .iter()
-                .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
-                .collect::<Result<Vec<_>, EvalError>>()?;
-            let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
-            let bound = function_args::bind(params, body, given).map_err(|m| err(e.span, m))?;
-            Cow::Owned(run_bound(&bound, body, scope, ctx, file)?)
+            let running = Running {
+                name: func,
+                params,
+                body,
+            };
+            Cow::Owned(apply(
+                running,
+                args,
+                e.span,
+                scope,
+                &scope.running(running),
+                ctx,
+                file,
+            )?)
         }
         // `check` refuses these (`function_args::closure_arg`).
         ExprKind::Function { .. } => {
@@ -293,6 +340,82 @@ pub fn eval<'s>(
             ))
         }
     })
+}
+
+/// A call of function `f` with `args` (evaluated in `scope`), its body run
+/// in `home`: the scope marked as running `f`.
+fn apply<'a>(
+    f: Running<'a>,
+    args: &[Arg],
+    span: Span,
+    scope: &Scope,
+    home: &'a Scope<'a>,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Value, EvalError> {
+    let values = args
+        .iter()
+        .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
+        .collect::<Result<Vec<_>, EvalError>>()?;
+    let given = values.iter().map(|(n, v)| (n.clone(), &**v)).collect();
+    let bound = function_args::bind(f.params, f.body, given)
+        .map_err(|message| EvalError { span, message })?;
+    run_bound(&bound, f.body, home, ctx, file)
+}
+
+thread_local! {
+    /// How deep this thread's calls of functions by themselves are nested.
+    static RECALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A function's call of itself (`workflow::RECALL`: the function's name,
+/// then the call's arguments): its body runs again, in the scope its
+/// innermost running call has, so it sees what that call saw, not the
+/// locals of the call it is made from. Each level nests the evaluator
+/// once more around the body: past `MAX_DEPTH` operations in all, it is
+/// R's error for infinite recursion, not a stack overflow.
+fn recall(
+    args: &[Arg],
+    span: Span,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Value, EvalError> {
+    let err = |message: &str| EvalError {
+        span,
+        message: message.into(),
+    };
+    let (
+        Some(Arg {
+            value:
+                Expr {
+                    kind: ExprKind::Str(name),
+                    ..
+                },
+            ..
+        }),
+        rest,
+    ) = (args.first(), args.get(1..).unwrap_or_default())
+    else {
+        return Err(err("'Recall' called from outside a closure"));
+    };
+    let Some(home) = scope.running_scope(name) else {
+        return Err(err("'Recall' called from outside a closure"));
+    };
+    let Some(f) = home.running else {
+        return Err(err("'Recall' called from outside a closure"));
+    };
+    let per_level = crate::workflow::depth::height(f.body) + 1;
+    let depth = RECALLS.with(|d| d.get()) + 1;
+    if depth.saturating_mul(per_level) > crate::workflow::depth::MAX_DEPTH {
+        return Err(err(
+            "evaluation nested too deeply: infinite recursion / options(expressions=)?",
+        ));
+    }
+    RECALLS.with(|d| d.set(depth));
+    let r = apply(f, rest, span, scope, home, ctx, file);
+    RECALLS.with(|d| d.set(depth - 1));
+    r
 }
 
 /// The closures a call to `func` takes, if any, and their arguments' indices.
@@ -1650,6 +1773,7 @@ fn model_newdata(
         integer_steps: &no_integers,
         local_integer: false,
         outer: None,
+        running: None,
     };
     let mut terms = eval_formula(None, rhs, &inner, ctx, file, None)
         .map_err(|e| fail(format!("in 'newdata': {}", e.message)))?;

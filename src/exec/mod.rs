@@ -636,6 +636,7 @@ impl<'a> Engine<'a> {
             integer_steps: &self.integer_steps,
             local_integer: false,
             outer: None,
+            running: None,
         };
         let run = |ctx: &mut Ctx| {
             let (value, path) = eval_traced(e, &scope, ctx, &self.wf.file)?;
@@ -796,6 +797,7 @@ impl<'a> Engine<'a> {
                 integer_steps: &self.integer_steps,
                 local_integer,
                 outer: None,
+                running: None,
             };
             let own = || Rng::for_iteration(self.seed, &task.name, k as u64 + 1);
             let body = |rng: &mut Rng| {

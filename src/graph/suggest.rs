@@ -183,11 +183,11 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
         "assign" | "get" | "exists" | "rm" => {
             "each step is one value named by its key under [steps]"
         }
-        // Function steps are put in place where they are called before
-        // the graph is built, so a call of itself would never end.
+        // Inside a function it calls that function again; here it is
+        // outside any.
         "Recall" => {
-            "a function is put in place where it is called, so it cannot call itself: \
-             write the recursion as a loop, or with Reduce"
+            "'Recall' called from outside a closure: it calls again the function it is \
+             written in"
         }
         _ => return None,
     })
@@ -305,7 +305,7 @@ mod tests {
         assert!(unknown_function_hint("library", &known).contains("flowcast functions"));
         assert!(unknown_function_hint("get", &known).contains("[steps]"));
         assert!(unknown_function_hint("plot", &known).contains("--out"));
-        assert!(unknown_function_hint("Recall", &known).contains("cannot call itself"));
+        assert!(unknown_function_hint("Recall", &known).contains("outside a closure"));
         assert_eq!(unknown_function_hint("frobnicate", &known), "");
         // Lines an R script carries without thinking: each says what to
         // write instead (they had no hint, or one that named no remedy).

@@ -278,8 +278,15 @@ pub fn markdown(pattern: Option<&str>) -> String {
         // A call of a value is written as one (`Fn(q)`): no user names
         // the kernel that runs it.
         // Nor a formula's parentheses, which the parser makes a call of
-        // `(` (see `workflow::PAREN`).
-        if name == super::callable::CALL_VALUE || name == crate::workflow::PAREN {
+        // `(` (see `workflow::PAREN`), nor a function's call of itself
+        // (`workflow::RECALL`).
+        if [
+            super::callable::CALL_VALUE,
+            crate::workflow::PAREN,
+            crate::workflow::RECALL,
+        ]
+        .contains(&name)
+        {
             continue;
         }
         let Some(sig) = signature(name) else { continue };

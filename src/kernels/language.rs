@@ -15,7 +15,7 @@ use super::formula_text::rhs_text;
 use super::value::{Formula, Lang};
 use super::{logical, opt, req, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 use crate::kernels::args::ArgError;
-use crate::workflow::{deparse as expr_text, parse_expr_str, Expr, ExprKind, PAREN};
+use crate::workflow::{deparse as expr_text, parse_expr_str, Expr, ExprKind, PAREN, RECALL};
 
 pub(super) static KERNELS: &[Kernel] = &[
     Kernel {
@@ -79,6 +79,15 @@ pub(super) static KERNELS: &[Kernel] = &[
         random: false,
         shape: |args, _| Ok(args.ty("x").cloned().unwrap_or(Type::Null)),
         eval: |args, _| Ok(args.get("x").cloned().unwrap_or(Value::Null)),
+    },
+    // A function's call of itself: the evaluator runs it (see
+    // `workflow::RECALL`); what it returns is known only at the run.
+    Kernel {
+        name: RECALL,
+        params: &[req("(name)"), DOTS],
+        random: false,
+        shape: |_, _| Ok(Type::Any),
+        eval: |_, _| Err(KernelError::new("'Recall' called from outside a closure")),
     },
 ];
 

@@ -84,6 +84,14 @@ pub struct Loop {
 /// parentheses (see `parser::Parser::keep_parens`).
 pub const PAREN: &str = "(";
 
+/// What a function's call of itself becomes (`fib(n - 1)` in fib's body,
+/// or `Recall(n - 1)`; see `workflow::functions`): a call of this, its
+/// first argument the function's name, the rest the call's. A function
+/// put in place where it is called cannot be put inside itself, so the
+/// evaluator runs the body of the innermost call of that name again. No
+/// R name has parentheses, so no user call means it.
+pub const RECALL: &str = "(recall)";
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub kind: ExprKind,

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{Expr, ExprKind, FunctionStep, Param, Step, StepBody};
+use super::ast::{Arg, Expr, ExprKind, FunctionStep, Param, Step, StepBody, RECALL};
 use super::depth::{height, MAX_DEPTH};
 use super::vectorize;
 use crate::kernels::callable::CALL_VALUE;
@@ -32,7 +32,12 @@ pub fn inline(
 ) -> Result<Vec<FunctionStep>, Vec<Diagnostic>> {
     let is_def = |s: &Step| matches!(&s.body, StepBody::Expr(e) if matches!(e.kind, ExprKind::Function { .. }));
     let any_def = steps.iter().any(is_def);
-    if !any_def && !steps.iter().any(defines_local_function) && !steps.iter().any(vectorizes) {
+    if !any_def
+        && !steps.iter().any(defines_local_function)
+        && !steps
+            .iter()
+            .any(|s| calls(s, "Vectorize") || calls(s, "Recall"))
+    {
         return Ok(Vec::new());
     }
     if any_def && steps.iter().all(is_def) {
@@ -118,6 +123,7 @@ pub fn inline(
         open: Vec::new(),
         local: Vec::new(),
         frames: Vec::new(),
+        named: Vec::new(),
         diags: Vec::new(),
     };
     let mut names: Vec<&String> = raw.keys().collect();
@@ -164,6 +170,9 @@ struct Inliner<'a> {
     /// parameters and locals are a new environment, which a function
     /// assigned outside it cannot see.
     frames: Vec<usize>,
+    /// The function whose body is being walked, innermost last: its name,
+    /// or `None` for a `function(...)` written in place, which has none.
+    named: Vec<Option<(String, Vec<Param>)>>,
     diags: Vec<Diagnostic>,
 }
 
@@ -186,16 +195,16 @@ impl Local {
     }
 }
 
-/// Whether `s` calls `Vectorize`, which makes a function (see
-/// `vectorize`).
-fn vectorizes(s: &Step) -> bool {
+/// Whether `s` calls `func`: `Vectorize`, which makes a function (see
+/// `vectorize`), or `Recall`, which calls one.
+fn calls(s: &Step, func: &str) -> bool {
     let mut found = false;
     let mut stack: Vec<&Expr> = match &s.body {
         StepBody::Expr(e) => vec![e],
         StepBody::Loop(l) => vec![&l.range, &l.body],
     };
     while let Some(e) = stack.pop() {
-        found |= matches!(&e.kind, ExprKind::Call { func, .. } if func == "Vectorize");
+        found |= matches!(&e.kind, ExprKind::Call { func: f, .. } if f == func);
         e.visit_children(&mut |c| stack.push(c));
     }
     found
@@ -226,10 +235,12 @@ impl Inliner<'_> {
         }
         let (params, body) = self.raw.get(name)?.clone();
         self.open.push(name.to_string());
+        self.named.push(Some((name.to_string(), params.clone())));
         let mark = self.diags.len();
         let mut body = body;
         let mut bound: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
         self.expr(&mut body, &mut bound);
+        self.named.pop();
         self.open.pop();
         for d in &mut self.diags[mark..] {
             d.step.get_or_insert_with(|| name.to_string());
@@ -243,6 +254,74 @@ impl Inliner<'_> {
     fn error(&mut self, span: Span, message: String) {
         self.diags
             .push(Diagnostic::new(self.file, Some(span), message));
+    }
+
+    /// The function a call of `func` at `span` calls again, if it is a
+    /// call of the function whose body is being walked (`fib(n - 1)` in
+    /// fib's, or R's `Recall`), not hidden by a parameter or local of that
+    /// name: it becomes a call of [`RECALL`], which the evaluator runs.
+    fn recursion(&mut self, func: &str, span: Span, bound: &[String]) -> Option<String> {
+        let innermost = self.named.last()?;
+        if func == "Recall" && !bound.iter().any(|b| b == func) {
+            return match innermost {
+                Some((name, _)) => Some(name.clone()),
+                None => {
+                    self.error(
+                        span,
+                        "Recall in a function written in place (`function(x) ...` given to \
+                         sapply and the like) has no name to call again: define the \
+                         function as a step or a local, and call it by its name"
+                            .into(),
+                    );
+                    // Reported: not also an unknown function.
+                    Some(func.to_string())
+                }
+            };
+        }
+        // From a `function(...)` written inside it too (`sapply(x,
+        // function(v) f(v - 1))`), which runs within the call of it.
+        self.enclosing(func, bound).map(|_| func.to_string())
+    }
+
+    /// The parameters of `name`, when it is the named function whose body
+    /// is being walked (perhaps inside a `function(...)` written there),
+    /// not hidden by a parameter or local of that name.
+    fn enclosing(&self, name: &str, bound: &[String]) -> Option<Vec<Param>> {
+        match self.named.iter().rev().flatten().next() {
+            Some((n, params)) if n == name && !bound.iter().any(|b| b == name) => {
+                Some(params.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The arguments passing a function's own parameters on, by name, to
+    /// a call of it (the function `name` given as a value); `None`, the
+    /// error reported, where it takes `...`, which cannot be passed so.
+    fn own_args(&mut self, name: &str, params: &[Param], span: Span) -> Option<Vec<Arg>> {
+        if params.iter().any(|p| p.name == "...") {
+            self.error(
+                span,
+                format!(
+                    "`{name}` calls itself and takes `...`: give it as `function(x) \
+                     {name}(x)` instead"
+                ),
+            );
+            return None;
+        }
+        Some(
+            params
+                .iter()
+                .map(|p| Arg {
+                    name: Some(p.name.clone()),
+                    value: Expr {
+                        kind: ExprKind::Name(p.name.clone()),
+                        span,
+                    },
+                    span,
+                })
+                .collect(),
+        )
     }
 
     /// The function `name` is, for a use at `span` with `bound` in scope:
@@ -294,27 +373,12 @@ impl Inliner<'_> {
             }
             return Some(Some(l.def.clone()));
         }
-        if self.open.iter().any(|n| n == name) && !self.raw.contains_key(name) {
-            self.error(
-                span,
-                format!(
-                    "`{name}` calls itself: a function may call other functions, but not \
-                     itself, directly or through them"
-                ),
-            );
-            return Some(None);
-        }
-        if !self.raw.contains_key(name) {
+        let local = !self.raw.contains_key(name);
+        if local && !self.open.iter().any(|n| n == name) {
             return None;
         }
-        if self.open.iter().any(|n| n == name) {
-            self.error(
-                span,
-                format!(
-                    "`{name}` calls itself: a function step may call other function steps, \
-                     but not itself, directly or through them"
-                ),
-            );
+        if let Some(at) = self.open.iter().position(|n| n == name) {
+            self.error(span, cycle(&self.open[at..], name));
             return Some(None);
         }
         Some(self.def(name))
@@ -387,6 +451,10 @@ impl Inliner<'_> {
                         }
                     }
                 }
+                if let Some(name) = self.recursion(func, *func_span, bound) {
+                    e.kind = recall(&name, std::mem::take(args), *func_span);
+                    return;
+                }
                 if let Some(def) = self.use_of(func, *func_span, bound) {
                     let Some((params, body)) = def else { return };
                     let (func, func_span, args) = (func.clone(), *func_span, std::mem::take(args));
@@ -401,10 +469,43 @@ impl Inliner<'_> {
             }
             ExprKind::Name(n) if !bound.contains(n) || self.local.iter().any(|l| &l.name == n) => {
                 let n = n.clone();
+                // Itself given as a value inside its body (`lapply(l,
+                // flat)` in flat's): a function calling it again.
+                if let Some(params) = self.enclosing(&n, bound) {
+                    if let Some(args) = self.own_args(&n, &params, e.span) {
+                        e.kind = ExprKind::Function {
+                            params,
+                            body: Box::new(Expr {
+                                kind: recall(&n, args, e.span),
+                                span: e.span,
+                            }),
+                        };
+                    }
+                    return;
+                }
                 if let Some(def) = self.use_of(&n, e.span, bound) {
                     let Some((params, body)) = def else { return };
                     // Where a function is taken, it stands there as written;
-                    // anywhere else the closure rules refuse it.
+                    // anywhere else the closure rules refuse it. One that
+                    // calls itself is taken as a call of it, which its calls
+                    // of itself find (`function(n) fib(n)`).
+                    let body = if recalls(&body, &n) {
+                        let Some(args) = self.own_args(&n, &params, e.span) else {
+                            return;
+                        };
+                        Expr {
+                            kind: ExprKind::Apply {
+                                func: n.clone(),
+                                func_span: e.span,
+                                params: params.clone(),
+                                body: Box::new(body),
+                                args,
+                            },
+                            span: e.span,
+                        }
+                    } else {
+                        body
+                    };
                     e.kind = ExprKind::Function {
                         params,
                         body: Box::new(body),
@@ -413,7 +514,9 @@ impl Inliner<'_> {
             }
             ExprKind::Function { params, body } => {
                 self.frames.push(bound.len());
+                self.named.push(None);
                 self.function(params, body, bound);
+                self.named.pop();
                 self.frames.pop();
             }
             ExprKind::Block(stmts) => {
@@ -440,7 +543,9 @@ impl Inliner<'_> {
                     if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {
                         if let ExprKind::Function { params, body } = &mut value.kind {
                             self.open.push(name.clone());
+                            self.named.push(Some((name.clone(), params.to_vec())));
                             self.function(params, body, bound);
+                            self.named.pop();
                             self.open.pop();
                             self.local.push(Local::new(name, params, body, bound.len()));
                             defined[i] = true;
@@ -471,4 +576,61 @@ impl Inliner<'_> {
             _ => e.visit_children_mut(&mut |c| self.replace(c, bound)),
         }
     }
+}
+
+/// Why a use of `name` inside the functions `open` (`name` first) cannot
+/// be put in place: a call of itself by its name is (see
+/// [`Inliner::recursion`]), but not through another function, nor the
+/// function given as a value inside itself.
+fn cycle(open: &[String], name: &str) -> String {
+    if open.len() > 1 {
+        let path: Vec<String> = open
+            .iter()
+            .chain([&name.to_string()])
+            .map(|n| format!("`{n}`"))
+            .collect();
+        format!(
+            "{} call each other in a cycle: a function may call itself, but not through \
+             another function (call it directly, or merge them into one)",
+            path.join(" → ")
+        )
+    } else {
+        format!(
+            "`{name}` is taken as a value inside itself: a function may call itself \
+             (`{name}(...)` or `Recall(...)`), not pass itself on (write `function(x) \
+             {name}(x)`)"
+        )
+    }
+}
+
+/// A call of the function `name` by itself, with `args` (see [`RECALL`]).
+fn recall(name: &str, mut args: Vec<Arg>, span: Span) -> ExprKind {
+    let name = Arg {
+        name: None,
+        value: Expr {
+            kind: ExprKind::Str(name.to_string()),
+            span,
+        },
+        span,
+    };
+    args.insert(0, name);
+    ExprKind::Call {
+        func: RECALL.into(),
+        func_span: span,
+        args,
+    }
+}
+
+/// Whether `body` calls the function `name` again (see [`RECALL`]).
+fn recalls(body: &Expr, name: &str) -> bool {
+    let mut found = false;
+    let mut stack = vec![body];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            found |= func == RECALL
+                && matches!(args.first(), Some(Arg { value: Expr { kind: ExprKind::Str(s), .. }, .. }) if s == name);
+        }
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    found
 }

@@ -25,7 +25,7 @@ use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
 pub use ast::{
     Arg, BinaryOp, Expr, ExprKind, FunctionStep, Loop, Param, Step, StepBody, UnaryOp, Workflow,
-    PAREN,
+    PAREN, RECALL,
 };
 pub use document::{MAX_PROCESSORS, SCHEDULERS};
 pub use names::{is_reserved, is_syntactic};

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp, PAREN};
+use super::ast::{Arg, BinaryOp, Expr, ExprKind, Param, UnaryOp, PAREN, RECALL};
 use super::names::{is_reserved, is_syntactic};
 
 /// How tightly `e` binds: a child printed where less than this is
@@ -159,6 +159,14 @@ fn render_as(e: &Expr, sub: &dyn Fn(&Expr, u8) -> String, r: bool) -> String {
         // A formula's parentheses, as written (`y ~ (x * z)`).
         ExprKind::Call { func, args: a, .. } if func == PAREN && a.len() == 1 => {
             format!("({})", sub(&a[0].value, 0))
+        }
+        // A function's call of itself, as written (`fib(n - 1)`).
+        ExprKind::Call { func, args: a, .. } if func == RECALL && !a.is_empty() => {
+            let head = match &a[0].value.kind {
+                ExprKind::Str(f) => name(f),
+                _ => "Recall".into(),
+            };
+            format!("{head}({})", args(&a[1..]))
         }
         ExprKind::Call { func, args: a, .. } => format!("{}({})", name(func), args(a)),
         ExprKind::Unary { op, expr } => {

@@ -91,6 +91,7 @@ mod models;
 mod nls;
 mod noncentral;
 mod ops;
+mod recursion;
 mod returns;
 mod rownames;
 mod sequential;

@@ -90,6 +90,7 @@ pub(super) fn nls_call(
         integer_steps: scope.integer_steps,
         local_integer: scope.local_integer,
         outer: None,
+        running: None,
     };
     let sides: Vec<&Expr> = lhs.as_deref().into_iter().chain([&**rhs]).collect();
     let vars = all_vars(&sides);
@@ -316,6 +317,7 @@ pub(super) fn predict_newdata(
         integer_steps: &no_integers,
         local_integer: false,
         outer: None,
+        running: None,
     };
     let pairs: Vec<(&str, &Value)> = bound.iter().map(|(n, v)| (n.as_str(), v)).collect();
     let v = with_bindings(&empty, &pairs, &mut |s| {

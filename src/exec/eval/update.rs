@@ -299,6 +299,7 @@ pub(super) fn update_call(
         integer_steps: scope.integer_steps,
         local_integer: scope.local_integer,
         outer: None,
+        running: None,
     };
     let text_of = |s: &Simplified| match &s.lhs {
         Some(l) => format!("{l} ~ {}", s.rhs()),
