@@ -82,6 +82,7 @@ mod library66;
 mod library67;
 mod library68;
 mod library69;
+mod library71;
 mod library7;
 mod library70;
 mod library8;
