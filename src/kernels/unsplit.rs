@@ -179,6 +179,9 @@ fn frames(
     }
     let named: Vec<(Option<&str>, &Value)> = parts.iter().map(|p| (None, p)).collect();
     let all = super::frame::rbind_frames(&named, ctx)?;
-    super::frame::index(&all, &[Some(Value::Num(pick)), None])
-        .unwrap_or_else(|| Err(KernelError::new("unsplit() could not index the bound frames")))
+    super::frame::index(&all, &[Some(Value::Num(pick)), None]).unwrap_or_else(|| {
+        Err(KernelError::new(
+            "unsplit() could not index the bound frames",
+        ))
+    })
 }

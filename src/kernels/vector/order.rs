@@ -210,7 +210,9 @@ pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
                 ));
             }
             d.iter()
-                .map(|b| b.ok_or_else(|| KernelError::new("'decreasing' elements must be TRUE or FALSE")))
+                .map(|b| {
+                    b.ok_or_else(|| KernelError::new("'decreasing' elements must be TRUE or FALSE"))
+                })
                 .collect::<Result<Vec<bool>, _>>()?
         }
         _ => vec![args.bool_or("decreasing", false)?],
@@ -219,7 +221,9 @@ pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     let idx = if let [d] = decreasing[..] {
         order_of(&keys, d, na_last)?
     } else {
-        let each: Vec<bool> = (0..keys.len()).map(|k| decreasing[k % decreasing.len()]).collect();
+        let each: Vec<bool> = (0..keys.len())
+            .map(|k| decreasing[k % decreasing.len()])
+            .collect();
         order_each(&keys, &each, na_last)?
     };
     Ok(Value::Num(idx.iter().map(|&i| (i + 1) as f64).collect()))
