@@ -1575,7 +1575,7 @@ fn deparsed_args(func: &str, args: &[Arg], values: &mut Vec<NamedValue>) {
             }
             let dnn = args
                 .iter()
-                .filter(|a| a.name.as_deref() != Some("useNA"))
+                .filter(|a| !matches!(a.name.as_deref(), Some("useNA" | "exclude")))
                 .map(|a| match (&a.name, &a.value.kind) {
                     (Some(n), _) => n.clone(),
                     (None, ExprKind::Name(n)) => n.clone(),

@@ -394,7 +394,7 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
         "friedman.test" | "quade.test" => Some("groups"),
         "lm" | "aov" | "manova" | "glm" | "loess" | "aggregate" | "subset" | "with" | "within"
         | "transform" | "oneway.test" | "xtabs" | "model.matrix" | "model.frame"
-        | "replications" => None,
+        | "replications" | "stack" | "unstack" => None,
         _ => return None,
     };
     let kernel = registry().get(func)?;
@@ -448,6 +448,28 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
                 .and_then(position)
                 .into_iter()
                 .collect(),
+            frames_only: true,
+        });
+    }
+    if func == "stack" {
+        // stack.data.frame: `select` among the columns' positions.
+        return Some(DataScope {
+            data: position(matched.get("x")?)?,
+            scoped: Vec::new(),
+            positions: matched
+                .get("select")
+                .and_then(position)
+                .into_iter()
+                .collect(),
+            frames_only: true,
+        });
+    }
+    if func == "unstack" {
+        // unstack.data.frame: eval(form[[2]], x) and eval(form[[3]], x).
+        return Some(DataScope {
+            data: position(matched.get("x")?)?,
+            scoped: matched.get("form").and_then(position).into_iter().collect(),
+            positions: Vec::new(),
             frames_only: true,
         });
     }

@@ -86,6 +86,12 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
         _ => {}
     }
     if let Value::Named(n) = x {
+        // regexpr's and gregexpr's match data, as R's do_regexpr sets it.
+        if let Some(ml) = &n.match_length {
+            push("match.length", Value::Num(ml.clone()));
+            push("index.type", Value::string("chars"));
+            push("useBytes", Value::Bool(vec![Some(false)]));
+        }
         if let Some(t) = n.tsp {
             push("tsp", Value::Num(t.to_vec()));
             if let Some(c) = class_attr(x) {

@@ -46,7 +46,14 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "split",
-        params: &[req("x"), req("f"), opt("drop"), DOTS],
+        params: &[
+            req("x"),
+            req("f"),
+            opt("drop"),
+            opt("sep"),
+            opt("lex.order"),
+            DOTS,
+        ],
         random: false,
         shape: split_shape,
         eval: split_eval,
@@ -67,7 +74,7 @@ pub(super) static KERNELS: &[Kernel] = &[
     },
     Kernel {
         name: "table",
-        params: &[DOTS, opt("useNA"), opt("dnn")],
+        params: &[DOTS, opt("exclude"), opt("useNA"), opt("dnn")],
         random: false,
         shape: table_shape,
         eval: table_eval,
@@ -671,7 +678,20 @@ fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let g = args
         .get("f")
         .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
-    let mut f = grouping(g, "f")?;
+    let drop = args.bool_or("drop", false)?;
+    // split.default: a list of factors is split by their interaction.
+    let mut f = match names::bare(g) {
+        Value::List(l) => {
+            let sep = match args.get("sep").map(names::bare) {
+                None => ".".to_string(),
+                Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
+                Some(_) => return Err(KernelError::new("invalid separator")),
+            };
+            let lex = args.bool_or("lex.order", false)?;
+            super::interaction::interaction(l.items.clone(), drop, &sep, lex, ctx)?
+        }
+        _ => grouping(g, "f")?,
+    };
     let n = frame::dims(x).map_or(x.len(), |(r, _)| r);
     // R's split (split.c): f recycled along x, with a warning when the
     // lengths are not multiples.
@@ -688,7 +708,6 @@ fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
             f.codes = (0..n).map(|i| f.codes[i % k]).collect();
         }
     }
-    let drop = args.bool_or("drop", false)?;
     let mut names = Vec::new();
     let mut items = Vec::new();
     for (level, rows) in f.levels.iter().zip(members(&f)) {
@@ -708,10 +727,7 @@ fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
 
 fn split_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("f") {
-        Some(Type::List { .. }) => Err(args.error(
-            "f",
-            "flowcast's split() takes one factor, not a list of them",
-        )),
+        Some(Type::List { .. }) => Ok(Type::Any),
         _ => {
             check_grouping(args, "f")?;
             Ok(Type::Any)
@@ -1224,16 +1240,49 @@ fn table_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         .iter()
         .map(|v| grouping(v, "..."))
         .collect::<Result<Vec<_>, _>>()?;
-    // R's table(): useNA = "ifany" adds an NA level to a factor that has
-    // an NA, "always" to every factor.
-    let use_na = super::filter::choice(args.get("useNA"), &["no", "ifany", "always"])?;
-    if use_na != "no" {
+    // R's table(): values in `exclude` are no level; an `exclude` without
+    // NA counts NAs as useNA = "ifany" does, unless useNA is given.
+    let mut use_na = super::filter::choice(args.get("useNA"), &["no", "ifany", "always"])?;
+    let was_na: Vec<Vec<bool>> = factors
+        .iter()
+        .map(|f| f.codes.iter().map(Option::is_none).collect())
+        .collect();
+    if let Some(exclude) = args.get("exclude") {
+        let (gone, na_gone) = match exclude {
+            Value::Null => (Vec::new(), false),
+            e => {
+                let e = grouping(e, "exclude")?;
+                let na = e.codes.iter().any(Option::is_none);
+                (e.levels, na)
+            }
+        };
+        if args.get("useNA").is_none() && !na_gone {
+            use_na = "ifany";
+        }
         for f in &mut factors {
-            if use_na == "always" || f.codes.iter().any(Option::is_none) {
+            let keep: Vec<bool> = f.levels.iter().map(|l| !gone.contains(l)).collect();
+            let mut to = Vec::with_capacity(keep.len());
+            let mut next = 0u32;
+            for &k in &keep {
+                to.push(k.then_some(next));
+                next += u32::from(k);
+            }
+            for c in &mut f.codes {
+                *c = c.and_then(|c| to[c as usize]);
+            }
+            let mut k = keep.iter();
+            f.levels.retain(|_| *k.next().unwrap_or(&true));
+        }
+    }
+    if use_na != "no" {
+        for (f, was_na) in factors.iter_mut().zip(&was_na) {
+            if use_na == "always" || was_na.iter().any(|&b| b) {
                 let na = f.levels.len() as u32;
                 f.levels.push("NA".to_string());
-                for c in &mut f.codes {
-                    c.get_or_insert(na);
+                for (c, &was) in f.codes.iter_mut().zip(was_na) {
+                    if was {
+                        *c = Some(na);
+                    }
                 }
             }
         }
@@ -1361,7 +1410,8 @@ pub(super) fn array_table(
 fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let vars: Vec<&Type> = args.dots().map(|(_, t)| t).collect();
     // An NA level may be added, so the counts' length is known only without.
-    let type_levels = |t: &Type| type_levels(t).filter(|_| !args.has("useNA"));
+    let type_levels =
+        |t: &Type| type_levels(t).filter(|_| !args.has("useNA") && !args.has("exclude"));
     for (k, t) in vars.iter().enumerate() {
         if !matches!(
             t,

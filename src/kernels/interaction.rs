@@ -53,7 +53,6 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         Some(Value::Str(s)) if s.len() == 1 => s[0].clone(),
         Some(_) => return Err(KernelError::new("invalid separator")),
     };
-    let sep = sep.as_str();
     let mut items: Vec<Value> = args.dots().map(|(_, v)| v.clone()).collect();
     if items.is_empty() {
         return Err(KernelError::new("No factors specified"));
@@ -63,6 +62,18 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
             items = l.items.clone();
         }
     }
+    Ok(Value::Factor(interaction(items, drop, &sep, lex, ctx)?))
+}
+
+/// R's `interaction(args, drop, sep, lex.order)` of the factors `items`
+/// (also what split.default makes of a list `f`).
+pub(super) fn interaction(
+    items: Vec<Value>,
+    drop: bool,
+    sep: &str,
+    lex: bool,
+    ctx: &mut Ctx,
+) -> Result<Factor, KernelError> {
     let narg = items.len();
     if narg == 0 {
         return Err(KernelError::new("No factors specified"));
@@ -146,11 +157,11 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                 .collect();
         }
     }
-    Ok(Value::Factor(Factor {
+    Ok(Factor {
         codes: ans.iter().map(|a| a.map(|a| a as u32)).collect(),
         levels: lvs,
         ordered: false,
-    }))
+    })
 }
 
 fn shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {

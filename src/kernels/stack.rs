@@ -2,10 +2,8 @@
 //! data frame or named list one after another in `values`, with the
 //! factor `ind` of where each came from) and unstack (the first column
 //! split by the second, as a data frame when every group is as long,
-//! else a list). unstack's `form` is not taken: flowcast evaluates a
-//! formula's variables before the call, not among the data frame's
-//! columns, so the default `values ~ ind` of the first two columns is
-//! the one read.
+//! else a list). stack's `select` and unstack's `form` are evaluated
+//! among the data frame's columns (graph::formula::data_scope).
 
 use super::args::{ArgError, Args};
 use super::data::combine;
@@ -44,13 +42,23 @@ fn stack_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
-    if args.has("select") {
-        return Err(KernelError::new(
-            "stack(select = ) is not supported: flowcast evaluates select before the call; \
-             stack the columns picked with x[...] instead",
-        ));
-    }
     let frame_given = as_frame(x).is_some();
+    // stack.data.frame: `x[, select, drop = FALSE]`, select's names the
+    // columns' positions (see graph::formula::data_scope).
+    let picked;
+    let x = match args.get("select") {
+        Some(vars) if frame_given => {
+            picked = super::frame::index_drop(x, &[None, Some(vars.clone())], false)
+                .unwrap_or(Ok(Value::Null))?;
+            &picked
+        }
+        Some(_) => {
+            return Err(KernelError::new(
+                "stack(select = ) is taken for a data frame only",
+            ))
+        }
+        None => x,
+    };
     // `as.list(x)` for the default method.
     let (labels, items): (Vec<String>, Vec<Value>) = match bare(x) {
         Value::List(l) => (
@@ -185,17 +193,25 @@ fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
     let x = args
         .get("x")
         .ok_or_else(|| KernelError::new("argument \"x\" is missing, with no default"))?;
-    if args.has("form") {
-        return Err(KernelError::new(
-            "unstack(form = ) is not supported: flowcast evaluates a formula's variables \
-             before the call; give a data frame of the values and the groups",
-        ));
-    }
     let Some(l) = as_frame(x) else {
         return Err(KernelError::new(
             "unstack() takes a data frame: its first column split by its second",
         ));
     };
+    // `form`, evaluated among the columns (graph::formula::data_scope):
+    // its response split by its one term.
+    if let Some(form) = args.get("form") {
+        let Value::Formula(f) = form else {
+            return Err(KernelError::new("'form' must be a two-sided formula"));
+        };
+        return match (f.response.as_deref(), &f.terms[..]) {
+            (Some(values), [(_, by)]) => unstacked(values, by),
+            (None, _) => Err(KernelError::new("'form' must be a two-sided formula")),
+            _ => Err(KernelError::new(
+                "unstack(form = ) takes one grouping variable on the right: values ~ g",
+            )),
+        };
+    }
     // `formula(x)`: the first column by the sum of the others.
     if l.items.len() < 2 {
         return Err(KernelError::new("'form' must be a two-sided formula"));
@@ -218,7 +234,13 @@ fn unstack_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> 
         }
         Value::Num(total)
     };
-    let f = grouping(&by, "ind")?;
+    unstacked(values, &by)
+}
+
+/// R's `c(tapply(values, by, as.vector))`, as a data frame when every
+/// group is as long, else a list.
+fn unstacked(values: &Value, by: &Value) -> Result<Value, KernelError> {
+    let f = grouping(bare(by), "ind")?;
     if f.codes.len() != values.len() {
         return Err(KernelError::new("arguments must have same length"));
     }

@@ -1,8 +1,9 @@
 //! `unsplit(value, f, drop)`: R 4.2.2's unsplit for vectors, the inverse
 //! of `split(x, f)`: an NA vector of `value[[1]]`'s type as long as `f`,
 //! each group's positions filled from its element of `value` in turn
-//! (R's `split<-.default`, recycling a short element). A list of data
-//! frames, or `f` a list of factors, is not taken.
+//! (R's `split<-.default`, recycling a short element); a list of data
+//! frames fills an NA frame's rows group by group (`split<-.data.frame`).
+//! `f` a list of factors is not taken.
 
 use super::args::{ArgError, Args};
 use super::data::combine;
@@ -41,6 +42,13 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .collect();
     if parts.is_empty() {
         return Err(KernelError::new("subscript out of bounds"));
+    }
+    if super::frame::as_frame(&parts[0]).is_some() {
+        let f = grouping(bare(f), "f")?;
+        let drop = args
+            .get("drop")
+            .map_or(Ok(false), super::logical::if_condition)?;
+        return frames(&parts, &f, drop, ctx);
     }
     for p in &parts {
         if !matches!(p, Value::Num(_) | Value::Str(_) | Value::Bool(_)) {
@@ -123,5 +131,57 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             _ => Type::Any,
         },
         _ => Type::Any,
+    })
+}
+
+/// R's `split<-.data.frame` into `value[[1]]`'s rows of NA: the rows of
+/// each group in turn from the next frame of `parts` (cycling), each frame
+/// as many rows as its group. Done as the parts bound together, then the
+/// rows picked in `f`'s order.
+fn frames(
+    parts: &[Value],
+    f: &super::value::Factor,
+    drop: bool,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); f.levels.len()];
+    for (i, c) in f.codes.iter().enumerate() {
+        if let Some(c) = c {
+            groups[*c as usize].push(i);
+        }
+    }
+    if drop {
+        groups.retain(|g| !g.is_empty());
+    }
+    let mut offsets = Vec::with_capacity(parts.len());
+    let mut at = 0;
+    for p in parts {
+        let Some((rows, _)) = super::frame::dims(p) else {
+            return Err(KernelError::new(
+                "unsplit() takes a list of data frames or of vectors, not a mix",
+            ));
+        };
+        offsets.push((at, rows));
+        at += rows;
+    }
+    let mut pick = vec![NA; f.codes.len()];
+    for (g, rows) in groups.iter().enumerate() {
+        let (o, l) = offsets[g % parts.len()];
+        if rows.len() != l {
+            return Err(KernelError::new(format!(
+                "replacement has {l} rows, data has {}",
+                rows.len()
+            )));
+        }
+        for (k, &r) in rows.iter().enumerate() {
+            pick[r] = (o + k + 1) as f64;
+        }
+    }
+    let named: Vec<(Option<&str>, &Value)> = parts.iter().map(|p| (None, p)).collect();
+    let all = super::frame::rbind_frames(&named, ctx)?;
+    super::frame::index(&all, &[Some(Value::Num(pick)), None]).unwrap_or_else(|| {
+        Err(KernelError::new(
+            "unsplit() could not index the bound frames",
+        ))
     })
 }

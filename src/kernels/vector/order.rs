@@ -88,12 +88,26 @@ pub(super) fn order_of(
     if let [Key(v)] = keys {
         return Ok(order_numbers(v, decreasing, na_last));
     }
+    order_each(keys, &vec![decreasing; keys.len()], na_last)
+}
+
+/// [`order_of`] with each key in its own direction (`decreasing[k]`), as
+/// R's radix order takes them.
+fn order_each(
+    keys: &[Key],
+    decreasing: &[bool],
+    na_last: Option<bool>,
+) -> Result<Vec<usize>, KernelError> {
+    let n = keys.first().map_or(0, Key::len);
+    if keys.iter().any(|k| k.len() != n) {
+        return Err(KernelError::new("argument lengths differ"));
+    }
     let mut idx: Vec<usize> = (0..n)
         .filter(|&i| na_last.is_some() || !keys.iter().any(|k| k.is_na(i)))
         .collect();
     let last = na_last != Some(false);
     idx.sort_by(|&i, &j| {
-        for k in keys {
+        for (k, &decreasing) in keys.iter().zip(decreasing) {
             let o = match (k.is_na(i), k.is_na(j)) {
                 (true, true) => Ordering::Equal,
                 (true, false) => {
@@ -184,8 +198,34 @@ pub(super) fn order_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Kern
     if keys.is_empty() {
         return Ok(Value::Num(Vec::new()));
     }
-    let decreasing = args.bool_or("decreasing", false)?;
-    let idx = order_of(&keys, decreasing, na_last(args, Some(true))?)?;
+    // R's order: "auto" is radix unless some key is text; only radix
+    // takes a `decreasing` per key (recycled along them).
+    let radix = method == "radix"
+        || (method == "auto" && !args.dots().any(|(_, v)| matches!(bare(v), Value::Str(_))));
+    let decreasing = match args.get("decreasing").map(bare) {
+        Some(Value::Bool(d)) if d.len() > 1 => {
+            if !radix {
+                return Err(KernelError::new(
+                    "'decreasing' of length > 1 is only for method = \"radix\"",
+                ));
+            }
+            d.iter()
+                .map(|b| {
+                    b.ok_or_else(|| KernelError::new("'decreasing' elements must be TRUE or FALSE"))
+                })
+                .collect::<Result<Vec<bool>, _>>()?
+        }
+        _ => vec![args.bool_or("decreasing", false)?],
+    };
+    let na_last = na_last(args, Some(true))?;
+    let idx = if let [d] = decreasing[..] {
+        order_of(&keys, d, na_last)?
+    } else {
+        let each: Vec<bool> = (0..keys.len())
+            .map(|k| decreasing[k % decreasing.len()])
+            .collect();
+        order_each(&keys, &each, na_last)?
+    };
     Ok(Value::Num(idx.iter().map(|&i| (i + 1) as f64).collect()))
 }
 
