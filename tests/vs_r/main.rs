@@ -84,6 +84,7 @@ mod library68;
 mod library69;
 mod library7;
 mod library70;
+mod library72;
 mod library8;
 mod library9;
 mod maths;
