@@ -364,7 +364,7 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
             "upX" => Some(Extend::Up),
             _ => {
                 return Err(KernelError::new(
-                    "'arg' should be one of \u{201c}yes\u{201d}, \u{201c}downX\u{201d}, \u{201c}no\u{201d}, \u{201c}upX\u{201d}",
+                    "'arg' should be one of \u{201c}no\u{201d}, \u{201c}yes\u{201d}, \u{201c}downX\u{201d}, \u{201c}upX\u{201d}",
                 ))
             }
         },
