@@ -1617,7 +1617,8 @@ pub(crate) fn fitted(object: &Value) -> Result<Value, KernelError> {
             .map(|x| {
                 ux.iter()
                     .position(|u| u == x)
-                    .map_or(super::value::NA, |i| uy[i])
+                    .and_then(|i| uy.get(i).copied())
+                    .unwrap_or(super::value::NA)
             })
             .collect(),
     ))
