@@ -5,6 +5,7 @@
 //! shape, so the points where `f` is evaluated, and the result, are R's.
 
 use super::fun::{resolve, resolve_shape, Fun};
+use super::htest::uniroot::{widen, Extend};
 use super::value::List;
 use super::{opt, req, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
@@ -343,8 +344,9 @@ fn end_value(v: &Value) -> Result<f64, KernelError> {
     }
 }
 
-/// R's `uniroot` (stats/R/nlm.R) with `extendInt = "no"`: a root of `f`
-/// in `[lower, upper]`, whose ends must have values of opposite sign.
+/// R's `uniroot` (stats/R/nlm.R): a root of `f` in `[lower, upper]`,
+/// whose ends must have values of opposite sign unless `extendInt` lets
+/// the interval widen until they do.
 fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let f: Fun = resolve(args.get("f"), ctx)?
         .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
@@ -353,14 +355,21 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
             return Err(KernelError::new("'interval' must be a vector of length 2"));
         }
     }
-    if let Some(e) = args.get("extendInt") {
-        let no = matches!(super::names::bare(e), Value::Str(s) if s.first().map(String::as_str) == Some("no"));
-        if !no {
-            return Err(KernelError::new(
-                "flowcast's uniroot() searches only the interval given (extendInt = \"no\")",
-            ));
-        }
-    }
+    let ext = match args.get("extendInt").map(super::names::bare) {
+        None => None,
+        Some(Value::Str(e)) if e.len() == 1 => match e[0].as_str() {
+            "no" => None,
+            "yes" => Some(Extend::Yes),
+            "downX" => Some(Extend::Down),
+            "upX" => Some(Extend::Up),
+            _ => {
+                return Err(KernelError::new(
+                    "'arg' should be one of \u{201c}no\u{201d}, \u{201c}yes\u{201d}, \u{201c}downX\u{201d}, \u{201c}upX\u{201d}",
+                ))
+            }
+        },
+        Some(_) => return Err(KernelError::new("'arg' must be of length 1")),
+    };
     let end = |name: &str, pick: fn(f64, f64) -> f64, from: f64| -> Result<f64, KernelError> {
         match args.get(name) {
             Some(v) => Ok(super::names::bare(v)
@@ -391,7 +400,6 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         Some(v) => end_value(v)?,
         None => end_value(&call(upper, ctx)?)?,
     };
-    let (fl, fu) = super::htest::uniroot::end_values(f_lower, f_upper)?;
     let check_conv = args.bool_or("check.conv", false)?;
     let tol = match args.get("tol") {
         None => f64::EPSILON.powf(0.25),
@@ -405,6 +413,46 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         return Err(KernelError::new("invalid 'maxiter' value"));
     }
     let maxiter = maxiter as usize;
+    let (lower, upper, fl, fu, init_it) = match ext {
+        None => {
+            let (fl, fu) = super::htest::uniroot::end_values(f_lower, f_upper)?;
+            (lower, upper, fl, fu, None)
+        }
+        Some(_) => {
+            if f_lower.is_nan() {
+                return Err(KernelError::new("f.lower = f(lower) is NA"));
+            }
+            if f_upper.is_nan() {
+                return Err(KernelError::new("f.upper = f(upper) is NA"));
+            }
+            let mut g = |x: f64| end_value(&call(x, ctx)?);
+            let w = widen(
+                &mut g,
+                [lower, upper],
+                [f_lower, f_upper],
+                ext,
+                maxiter as i64,
+            )?;
+            let [fl, fu] = w.values;
+            // !isTRUE(sign(f.lower) * sign(f.upper) <= 0)
+            let sign = |x: f64| if x == 0.0 { 0.0 } else { x.signum() };
+            if fl.is_nan() || fu.is_nan() || sign(fl) * sign(fu) > 0.0 {
+                return Err(KernelError::new(if w.it.is_some() {
+                    "did not succeed extending the interval endpoints for f(lower) * f(upper) <= 0"
+                } else {
+                    "f() values at end points not of opposite sign"
+                }));
+            }
+            let [l, u] = w.ends;
+            if !l.is_finite() {
+                return Err(KernelError::new("invalid 'xmin' value"));
+            }
+            if !u.is_finite() {
+                return Err(KernelError::new("invalid 'xmax' value"));
+            }
+            (l, u, fl, fu, w.it)
+        }
+    };
     let mut failed: Option<KernelError> = None;
     let zero = {
         let mut value = |x: f64| -> f64 {
@@ -437,6 +485,7 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
         ctx.warn(message);
         iter = maxiter as i64;
     }
+    iter += init_it.unwrap_or(0);
     let f_root = call(zero.root, ctx)?;
     Ok(Value::List(List {
         class: None,
@@ -449,7 +498,7 @@ fn uniroot_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
             Value::scalar(zero.root),
             f_root,
             Value::scalar(iter as f64),
-            Value::scalar(super::value::NA),
+            Value::scalar(init_it.map_or(super::value::NA, |i| i as f64)),
             Value::scalar(zero.prec),
         ],
         row_names: None,

@@ -1592,6 +1592,38 @@ pub(crate) fn is_smooth_spline(v: Option<&Value>) -> bool {
     matches!(v.map(bare), Some(Value::List(l)) if l.class.as_deref() == Some(CLASS))
 }
 
+/// fitted.smooth.spline: `object$y[match(dat$x, object$x)]`, the fit at
+/// each of the data's x (which the fit kept unless `keep.data = FALSE`).
+pub(crate) fn fitted(object: &Value) -> Result<Value, KernelError> {
+    let Value::List(l) = bare(object) else {
+        return Err(KernelError::new("not a valid \"smooth.spline\" object"));
+    };
+    let nums = |v: Option<&Value>| match v.map(bare) {
+        Some(Value::Num(v)) => Some(v.clone()),
+        _ => None,
+    };
+    let Some(Value::List(dat)) = l.field("data").map(bare) else {
+        return Err(KernelError::new(
+            "need result of smooth.spline(keep.data = TRUE)",
+        ));
+    };
+    let (Some(dx), Some(ux), Some(uy)) =
+        (nums(dat.field("x")), nums(l.field("x")), nums(l.field("y")))
+    else {
+        return Err(KernelError::new("not a valid \"smooth.spline\" object"));
+    };
+    Ok(Value::Num(
+        dx.iter()
+            .map(|x| {
+                ux.iter()
+                    .position(|u| u == x)
+                    .and_then(|i| uy.get(i).copied())
+                    .unwrap_or(super::value::NA)
+            })
+            .collect(),
+    ))
+}
+
 /// `predict.smooth.spline(object, x, deriv)`: `x` (`newdata`, or a
 /// named `x` among the dots), `deriv` a named one or the third argument.
 pub(crate) fn predict(

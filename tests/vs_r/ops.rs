@@ -555,8 +555,8 @@ fn one_dimensional_search_mistakes_are_rs() {
         "'xmin' not less than 'xmax'",
     );
     run_fails(
-        "a = 'uniroot(function(x) x, c(-1, 1), extendInt = \"yes\")'",
-        "searches only the interval given",
+        "a = 'uniroot(function(x) x, c(-1, 1), extendInt = \"maybe\")'",
+        "'arg' should be one of \u{201c}no\u{201d}, \u{201c}yes\u{201d}, \u{201c}downX\u{201d}, \u{201c}upX\u{201d}",
     );
 }
 

@@ -169,79 +169,17 @@ pub(crate) fn uniroot_extend(
     if f_upper.is_nan() {
         return Err(KernelError::new("f.upper = f(upper) is NA"));
     }
-    let sig = match ext {
-        Extend::Yes => None,
-        Extend::Down => Some(-1.0),
-        Extend::Up => Some(1.0),
-    };
-    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
-    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
-    let do_x = match sig {
-        None => fl * fu > 0.0,
-        Some(s) => s * fl > 0.0 || s * fu < 0.0,
-    };
-    let no_change =
-        |it: i64| KernelError::new(format!("no sign change found in {} iterations", it - 1));
-    if do_x {
-        let delta_of = |u: f64| 0.01 * u.abs().max(1e-4);
-        let mut it = 0;
-        match sig {
-            None => {
-                let mut delta = [delta_of(lower), delta_of(upper)];
-                // isTRUE(f.lower * f.upper > 0) while an end is finite.
-                while f_lower * f_upper > 0.0 && (lower.is_finite() || upper.is_finite()) {
-                    it += 1;
-                    if it > MAXITER {
-                        return Err(no_change(it));
-                    }
-                    let finite = [lower.is_finite(), upper.is_finite()];
-                    if finite[0] {
-                        let (ol, of) = (lower, f_lower);
-                        lower -= delta[0];
-                        f_lower = f(lower);
-                        if f_lower.is_nan() {
-                            lower = ol;
-                            f_lower = of;
-                            delta[0] /= 4.0;
-                        }
-                    }
-                    if finite[1] {
-                        let (ou, of) = (upper, f_upper);
-                        upper += delta[1];
-                        f_upper = f(upper);
-                        if f_upper.is_nan() {
-                            upper = ou;
-                            f_upper = of;
-                            delta[1] /= 4.0;
-                        }
-                    }
-                    delta = [2.0 * delta[0], 2.0 * delta[1]];
-                }
-            }
-            Some(s) => {
-                let mut delta = delta_of(lower);
-                while s * f_lower > 0.0 {
-                    it += 1;
-                    if it > MAXITER {
-                        return Err(no_change(it));
-                    }
-                    lower -= delta;
-                    f_lower = f(lower);
-                    delta *= 2.0;
-                }
-                let mut delta = delta_of(upper);
-                while s * f_upper < 0.0 {
-                    it += 1;
-                    if it > MAXITER {
-                        return Err(no_change(it));
-                    }
-                    upper += delta;
-                    f_upper = f(upper);
-                    delta *= 2.0;
-                }
-            }
-        }
-    }
+    let mut g = |x: f64| -> Result<f64, KernelError> { Ok(f(x)) };
+    let w = widen(
+        &mut g,
+        [lower, upper],
+        [f_lower, f_upper],
+        Some(ext),
+        MAXITER,
+    )?;
+    let do_x = w.it.is_some();
+    [lower, upper] = w.ends;
+    [f_lower, f_upper] = w.values;
     let sign = |x: f64| {
         if x > 0.0 {
             1.0
@@ -271,4 +209,103 @@ pub(crate) fn uniroot_extend(
         warn.push(format!("_NOT_ converged in {MAXITER} iterations"));
     }
     Ok(z.root)
+}
+
+/// The interval and its end values after uniroot's search for a sign
+/// change (stats/R/nlm.R), and the steps it took (`None` when it did not
+/// search).
+pub(crate) struct Widened {
+    pub ends: [f64; 2],
+    pub values: [f64; 2],
+    pub it: Option<i64>,
+}
+
+/// uniroot's widening of `[lower, upper]` under `extendInt` (`None` for
+/// "no"): `f`'s NA is NaN, and an error of `f` ends the search.
+pub(crate) fn widen(
+    f: &mut dyn FnMut(f64) -> Result<f64, KernelError>,
+    [mut lower, mut upper]: [f64; 2],
+    [mut f_lower, mut f_upper]: [f64; 2],
+    ext: Option<Extend>,
+    maxiter: i64,
+) -> Result<Widened, KernelError> {
+    let sig = match ext {
+        Some(Extend::Yes) => None,
+        Some(Extend::Down) => Some(-1.0),
+        Some(Extend::Up) => Some(1.0),
+        None => Some(0.0),
+    };
+    let truncate = |x: f64| x.clamp(-f64::MAX, f64::MAX);
+    let (fl, fu) = (truncate(f_lower), truncate(f_upper));
+    let do_x = match sig {
+        None => fl * fu > 0.0,
+        Some(s) => s * fl > 0.0 || s * fu < 0.0,
+    };
+    let no_change =
+        |it: i64| KernelError::new(format!("no sign change found in {} iterations", it - 1));
+    let mut it = 0;
+    if do_x {
+        let delta_of = |u: f64| 0.01 * u.abs().max(1e-4);
+        match sig {
+            None => {
+                let mut delta = [delta_of(lower), delta_of(upper)];
+                // isTRUE(f.lower * f.upper > 0) while an end is finite.
+                while f_lower * f_upper > 0.0 && (lower.is_finite() || upper.is_finite()) {
+                    it += 1;
+                    if it > maxiter {
+                        return Err(no_change(it));
+                    }
+                    let finite = [lower.is_finite(), upper.is_finite()];
+                    if finite[0] {
+                        let (ol, of) = (lower, f_lower);
+                        lower -= delta[0];
+                        f_lower = f(lower)?;
+                        if f_lower.is_nan() {
+                            lower = ol;
+                            f_lower = of;
+                            delta[0] /= 4.0;
+                        }
+                    }
+                    if finite[1] {
+                        let (ou, of) = (upper, f_upper);
+                        upper += delta[1];
+                        f_upper = f(upper)?;
+                        if f_upper.is_nan() {
+                            upper = ou;
+                            f_upper = of;
+                            delta[1] /= 4.0;
+                        }
+                    }
+                    delta = [2.0 * delta[0], 2.0 * delta[1]];
+                }
+            }
+            Some(s) => {
+                let mut delta = delta_of(lower);
+                while s * f_lower > 0.0 {
+                    it += 1;
+                    if it > maxiter {
+                        return Err(no_change(it));
+                    }
+                    lower -= delta;
+                    f_lower = f(lower)?;
+                    delta *= 2.0;
+                }
+                let mut delta = delta_of(upper);
+                while s * f_upper < 0.0 {
+                    it += 1;
+                    if it > maxiter {
+                        return Err(no_change(it));
+                    }
+                    upper += delta;
+                    f_upper = f(upper)?;
+                    delta *= 2.0;
+                }
+            }
+        }
+    }
+    Ok(Widened {
+        ends: [lower, upper],
+        values: [f_lower, f_upper],
+        it: do_x.then_some(it),
+    })
 }

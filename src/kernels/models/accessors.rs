@@ -103,6 +103,11 @@ fn is_loess_type(args: &Args<Type>) -> bool {
     matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::loess::CLASS)
 }
 
+/// A smooth.spline value: fitted.smooth.spline.
+fn is_smooth_spline_type(args: &Args<Type>) -> bool {
+    matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::smooth_spline::CLASS)
+}
+
 /// An isoreg value: fitted.isoreg and residuals.isoreg.
 fn is_isoreg_type(args: &Args<Type>) -> bool {
     matches!(args.ty("object"), Some(Type::Record { class, .. }) if class == crate::kernels::isoreg::CLASS)
@@ -129,7 +134,7 @@ pub(super) fn is_arima_type(args: &Args<Type>) -> bool {
 }
 
 pub(super) fn fitted_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    if is_loess_type(args) || is_isoreg_type(args) {
+    if is_loess_type(args) || is_isoreg_type(args) || is_smooth_spline_type(args) {
         return Ok(Type::num_unknown());
     }
     if let Some(t) = super::mlm::field_type(args, "fitted.values") {
@@ -148,6 +153,12 @@ pub(super) fn fitted_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
         .filter(|v| crate::kernels::isoreg::is_isoreg(Some(*v)))
     {
         return crate::kernels::isoreg::fitted(object).map(Value::Num);
+    }
+    if let Some(object) = args
+        .get("object")
+        .filter(|v| crate::kernels::smooth_spline::is_smooth_spline(Some(*v)))
+    {
+        return crate::kernels::smooth_spline::fitted(object);
     }
     if let Some(fit) = Nls::of(args.get("object")) {
         return fit.fitted();

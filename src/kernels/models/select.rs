@@ -735,7 +735,24 @@ fn deviance(fit: &Fit) -> Result<f64, KernelError> {
 /// less the term's columns, refitted by lm or glm, the terms renumbered
 /// and the variables no term uses any more dropped.
 fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError> {
-    super::fit::no_offset(fit)?;
+    // A glm's offset (its formula's offset() terms and its `offset`
+    // argument, summed) is kept as update keeps it; an lm's is not held.
+    let (offset, offset_labels) = match (fit.kind, fit.exact("offset")) {
+        (Kind::Glm(_), Some(Value::Num(o))) => {
+            let labels = match fit.exact("terms") {
+                Some(Value::List(t)) => match t.field("offset") {
+                    Some(Value::Str(s)) => s.clone(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            (Some(o.clone()), labels)
+        }
+        _ => {
+            super::fit::no_offset(fit)?;
+            (None, Vec::new())
+        }
+    };
     let asgn = fit.nums("assign")?;
     let (x, n) = model_x(fit, asgn.len())?;
     let labels = fit.term_labels();
@@ -809,8 +826,8 @@ fn drop_term(fit: &Fit, label: &str, ctx: &mut Ctx) -> Result<List, KernelError>
         term_variables,
         xlevels,
         contrasts,
-        offset: None,
-        offset_labels: Vec::new(),
+        offset,
+        offset_labels,
         omitted: Vec::new(),
         formula: None,
     };
@@ -888,7 +905,13 @@ pub(super) fn step_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, Ker
         ));
     }
     let object = model(args, "object")?;
-    super::fit::no_offset(&object)?;
+    // Dropping terms keeps a glm's offset (drop_term); the refits that
+    // add terms are made from formulas, which hold none.
+    if matches!(object.kind, Kind::Lm)
+        || args.get("scope").is_some_and(|v| !matches!(v, Value::Null))
+    {
+        super::fit::no_offset(&object)?;
+    }
     let scale = number(args, "scale", 0.0)?;
     let k = number(args, "k", 2.0)?;
     let direction = direction_arg(args)?;
