@@ -433,29 +433,16 @@ pub fn data_scope(func: &str, args: &[Arg]) -> Option<DataScope> {
             frames_only: false,
         });
     }
-    if func == "subset" {
-        // subset.data.frame: `subset` among the columns, `select` among
-        // their positions.
+    if func == "subset" || func == "stack" {
+        // subset.data.frame and stack.data.frame: `select` among the
+        // columns' positions; subset's `subset` among the columns.
         return Some(DataScope {
             data: position(matched.get("x")?)?,
             scoped: matched
-                .get("subset")
+                .get_if_formal("subset")
                 .and_then(position)
                 .into_iter()
                 .collect(),
-            positions: matched
-                .get("select")
-                .and_then(position)
-                .into_iter()
-                .collect(),
-            frames_only: true,
-        });
-    }
-    if func == "stack" {
-        // stack.data.frame: `select` among the columns' positions.
-        return Some(DataScope {
-            data: position(matched.get("x")?)?,
-            scoped: Vec::new(),
             positions: matched
                 .get("select")
                 .and_then(position)

@@ -65,15 +65,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     // The result's type: value[[1]]'s, raised by what is put in.
     let refs: Vec<&Value> = parts.iter().collect();
     let all = combine(&refs)?;
-    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); f.levels.len()];
-    for (i, c) in f.codes.iter().enumerate() {
-        if let Some(c) = c {
-            groups[*c as usize].push(i);
-        }
-    }
-    if drop {
-        groups.retain(|g| !g.is_empty());
-    }
+    let groups = groups(f, drop);
     // Each part as the common type, then placed.
     let offsets: Vec<usize> = parts
         .iter()
@@ -144,15 +136,7 @@ fn frames(
     drop: bool,
     ctx: &mut Ctx,
 ) -> Result<Value, KernelError> {
-    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); f.levels.len()];
-    for (i, c) in f.codes.iter().enumerate() {
-        if let Some(c) = c {
-            groups[*c as usize].push(i);
-        }
-    }
-    if drop {
-        groups.retain(|g| !g.is_empty());
-    }
+    let groups = groups(f, drop);
     let mut offsets = Vec::with_capacity(parts.len());
     let mut at = 0;
     for p in parts {
@@ -184,4 +168,19 @@ fn frames(
             "unsplit() could not index the bound frames",
         ))
     })
+}
+
+/// The positions of each level of `f`, in order; with `drop`, only the
+/// levels that occur (split's groups, which the parts were made from).
+fn groups(f: &super::value::Factor, drop: bool) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); f.levels.len()];
+    for (i, c) in f.codes.iter().enumerate() {
+        if let Some(c) = c {
+            groups[*c as usize].push(i);
+        }
+    }
+    if drop {
+        groups.retain(|g| !g.is_empty());
+    }
+    groups
 }
