@@ -65,7 +65,7 @@ fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     // The result's type: value[[1]]'s, raised by what is put in.
     let refs: Vec<&Value> = parts.iter().collect();
     let all = combine(&refs)?;
-    let groups = groups(f, drop);
+    let groups = groups(&f, drop);
     // Each part as the common type, then placed.
     let offsets: Vec<usize> = parts
         .iter()
