@@ -46,12 +46,14 @@ pub struct Scope<'a> {
     pub running: Option<Running<'a>>,
 }
 
-/// A function being run: its name, parameters and body (see [`recall`]).
+/// A function being run: its name, parameters and body, and the body's
+/// height, measured at its first call of itself (see [`recall`]).
 #[derive(Clone, Copy)]
 pub struct Running<'a> {
     name: &'a str,
     params: &'a [Param],
     body: &'a Expr,
+    height: &'a std::cell::OnceCell<usize>,
 }
 
 impl<'a> Scope<'a> {
@@ -80,12 +82,12 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// The scope of the innermost call of the function `name` being run.
-    fn running_scope(&self, name: &str) -> Option<&Scope<'a>> {
-        if self.running.is_some_and(|r| r.name == name) {
-            return Some(self);
+    /// The innermost call of the function `name` being run, and its scope.
+    fn running_scope(&self, name: &str) -> Option<(&Scope<'a>, Running<'a>)> {
+        match self.running {
+            Some(r) if r.name == name => Some((self, r)),
+            _ => self.outer?.running_scope(name),
         }
-        self.outer?.running_scope(name)
     }
 
     /// This scope with `name` bound to `value`, an R integer when
@@ -315,10 +317,12 @@ pub fn eval<'s>(
             args,
             ..
         } => {
+            let height = std::cell::OnceCell::new();
             let running = Running {
                 name: func,
                 params,
                 body,
+                height: &height,
             };
             Cow::Owned(apply(
                 running,
@@ -385,27 +389,18 @@ fn recall(
         span,
         message: message.into(),
     };
-    let (
-        Some(Arg {
-            value:
-                Expr {
-                    kind: ExprKind::Str(name),
-                    ..
-                },
-            ..
-        }),
-        rest,
-    ) = (args.first(), args.get(1..).unwrap_or_default())
-    else {
+    let running = match args.first().map(|a| &a.value.kind) {
+        Some(ExprKind::Str(name)) => scope.running_scope(name),
+        _ => None,
+    };
+    let Some((home, f)) = running else {
         return Err(err("'Recall' called from outside a closure"));
     };
-    let Some(home) = scope.running_scope(name) else {
-        return Err(err("'Recall' called from outside a closure"));
-    };
-    let Some(f) = home.running else {
-        return Err(err("'Recall' called from outside a closure"));
-    };
-    let per_level = crate::workflow::depth::height(f.body) + 1;
+    let rest = args.get(1..).unwrap_or_default();
+    let per_level = *f
+        .height
+        .get_or_init(|| crate::workflow::depth::height(f.body))
+        + 1;
     let depth = RECALLS.with(|d| d.get()) + 1;
     if depth.saturating_mul(per_level) > crate::workflow::depth::MAX_DEPTH {
         return Err(err(
