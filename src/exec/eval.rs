@@ -7,13 +7,14 @@ use std::sync::Arc;
 
 use crate::diagnostic::{SourceFile, Span};
 use crate::graph::formula::{self, Variable};
-use crate::graph::{function_args, promises};
+use crate::graph::function_args::{self, Bound};
+use crate::graph::promises;
 use crate::kernels::value::{Formula, List, NA};
 use crate::kernels::{
     alloc, frame, fun, index, logical, model_matrix, names, path, registry, splines, switch, Args,
     Ctx, KernelError, Value, Warning,
 };
-use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
+use crate::workflow::{binding, deparse, Arg, BinaryOp, Expr, ExprKind, Param};
 
 use super::integer::{self, Integers};
 
@@ -183,6 +184,9 @@ pub fn eval<'s>(
                 ))
             }
             Some(v) => Cow::Borrowed(v),
+            None if crate::workflow::is_dots_element(n) => {
+                return Err(err(e.span, dots_element_missing(n, scope)))
+            }
             None => return Err(err(e.span, format!("object `{n}` not found"))),
         },
         ExprKind::Call { func, args, .. } if func == crate::workflow::RECALL => {
@@ -193,6 +197,7 @@ pub fn eval<'s>(
             func_span,
             args,
         } => {
+            let args = expand_dots(args, scope)?;
             let call = (func.as_str(), *func_span, &args[..]);
             Cow::Owned(eval_call(e.span, call, scope, ctx, file, false)?.0)
         }
@@ -357,6 +362,7 @@ fn apply<'a>(
     ctx: &mut Ctx,
     file: &SourceFile,
 ) -> Result<Value, EvalError> {
+    let args = expand_dots(args, scope)?;
     let values = args
         .iter()
         .map(|a| Ok((a.name.clone(), eval(&a.value, scope, ctx, file)?)))
@@ -475,9 +481,116 @@ fn runner<'a>(
 }
 
 /// A function's `body` run with its parameters `bound` (see
-/// `function_args::bind`): the defaults of those given no argument are
-/// evaluated first, seeing the arguments given.
+/// `function_args::bind`). What its `...` took is bound as R names it,
+/// `..1`, `..2`, …, and `...` itself to their names, which a call's
+/// `...` expands to (see [`expand_dots`]).
 pub(super) fn run_bound(
+    bound: &Bound<'_, &Value>,
+    body: &Expr,
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Value, EvalError> {
+    if !bound.has_dots {
+        return run_params(&bound.params, body, scope, ctx, file);
+    }
+    let names = Value::Str(
+        bound
+            .dots
+            .iter()
+            .map(|(n, _)| n.clone().unwrap_or_default())
+            .collect(),
+    );
+    let at: Vec<String> = (1..=bound.dots.len()).map(|k| format!("..{k}")).collect();
+    let dots: Vec<(&str, &Value)> = std::iter::once((crate::workflow::DOTS, &names))
+        .chain(
+            at.iter()
+                .map(String::as_str)
+                .zip(bound.dots.iter().map(|(_, v)| *v)),
+        )
+        .collect();
+    with_bindings(scope, &dots, &mut |s| {
+        run_params(&bound.params, body, s, ctx, file)
+    })
+}
+
+/// R's error for reading `..k` where `...` took fewer values, or where no
+/// function running takes `...`.
+fn dots_element_missing(name: &str, scope: &Scope) -> String {
+    match scope.lookup(crate::workflow::DOTS) {
+        Some(_) => format!("the ... list contains fewer than {} elements", &name[2..]),
+        None => format!("{name} used in an incorrect context, no ... to look in"),
+    }
+}
+
+/// R's `...length()` and `...elt(n)`: how many values the running
+/// function's `...` took, and the `n`th of them.
+fn dots_call(
+    func: &str,
+    span: Span,
+    args: &[Arg],
+    scope: &Scope,
+    ctx: &mut Ctx,
+    file: &SourceFile,
+) -> Result<Value, EvalError> {
+    let err = |message: String| EvalError { span, message };
+    let Some(Value::Str(names)) = scope.lookup(crate::workflow::DOTS) else {
+        return Err(err(crate::kernels::scoping::NO_DOTS.into()));
+    };
+    if func == "...length" {
+        return match args {
+            [] => Ok(Value::scalar(names.len() as f64)),
+            _ => Err(err(format!("unused argument{}", plural(args.len())))),
+        };
+    }
+    let [n] = args else {
+        return Err(err(match args {
+            [] => "argument \"n\" is missing, with no default".into(),
+            _ => format!("unused argument{}", plural(args.len() - 1)),
+        }));
+    };
+    let k = eval(&n.value, scope, ctx, file)?;
+    let k = match k.as_scalar() {
+        Some(k) if k.is_finite() && k >= 1.0 => k.trunc() as usize,
+        _ => return Err(err("indexing '...' with an invalid index".into())),
+    };
+    let name = format!("..{k}");
+    match scope.lookup(&name) {
+        Some(v) if k <= names.len() => Ok(v.clone()),
+        _ => Err(err(dots_element_missing(&name, scope))),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `args` with each `...` among them replaced by what the running
+/// function's `...` took (see [`run_bound`]). R's error where no function
+/// running takes `...`.
+fn expand_dots<'a>(args: &'a [Arg], scope: &Scope) -> Result<Cow<'a, [Arg]>, EvalError> {
+    if !binding::passes_dots(args) {
+        return Ok(Cow::Borrowed(args));
+    }
+    match scope.lookup(crate::workflow::DOTS) {
+        Some(Value::Str(names)) => Ok(Cow::Owned(binding::expand_dots(args, names))),
+        _ => Err(EvalError {
+            span: args
+                .iter()
+                .find(|a| matches!(&a.value.kind, ExprKind::Name(n) if n == crate::workflow::DOTS))
+                .map_or(Span::default(), |a| a.span),
+            message: "'...' used in an incorrect context".into(),
+        }),
+    }
+}
+
+/// [`run_bound`] for the parameters but `...`: the defaults of those given
+/// no argument are evaluated first, seeing the arguments given.
+fn run_params(
     bound: &[(&Param, Option<&Value>)],
     body: &Expr,
     scope: &Scope,
@@ -521,7 +634,6 @@ pub(super) fn run_bound(
             let v = match (v, &p.default) {
                 (Some(v), _) => v,
                 (None, Some(_)) => defaults.next()?,
-                (None, None) if p.name == "..." => return None,
                 (None, None) => &MISSING_ARG,
             };
             Some((p.name.as_str(), v))
@@ -1305,6 +1417,9 @@ fn eval_call(
     }
     if func == "missing" {
         return Ok((Value::flag(missing(span, args, scope)?), None));
+    }
+    if func == "...length" || func == "...elt" {
+        return Ok((dots_call(func, span, args, scope, ctx, file)?, None));
     }
     if func == "tryCatch" {
         let v = super::conditions::try_catch(span, args, scope, ctx, file)?;

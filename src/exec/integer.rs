@@ -69,15 +69,14 @@ impl Integers<'_> {
                 _ => false,
             },
             ExprKind::Call { func, args, .. } => match func.as_str() {
-                "length" | "nrow" | "ncol" | "seq_len" | "seq_along" | "sample.int" | "cutree"
-                | "which" | "which.max" | "which.min" | "order" | "tabulate" | "match"
-                | "table" | "nchar" | "nlevels" | "as.integer" | "findInterval" | "max.col"
-                | "strtoi" | "rmultinom" | "row" | "col" | "bitwAnd" | "bitwOr" | "bitwXor"
-                | "bitwNot" | "bitwShiftL" | "bitwShiftR" | "anyDuplicated" | "arrayInd"
-                | "slice.index" | "rpois" | "rbinom" | "rgeom" | "rnbinom" | "rhyper"
-                | "rsignrank" | "rwilcox" | "pmatch" | "charmatch" | "sequence" | "sort.list" => {
-                    true
-                }
+                "length" | "...length" | "nrow" | "ncol" | "seq_len" | "seq_along"
+                | "sample.int" | "cutree" | "which" | "which.max" | "which.min" | "order"
+                | "tabulate" | "match" | "table" | "nchar" | "nlevels" | "as.integer"
+                | "findInterval" | "max.col" | "strtoi" | "rmultinom" | "row" | "col"
+                | "bitwAnd" | "bitwOr" | "bitwXor" | "bitwNot" | "bitwShiftL" | "bitwShiftR"
+                | "anyDuplicated" | "arrayInd" | "slice.index" | "rpois" | "rbinom" | "rgeom"
+                | "rnbinom" | "rhyper" | "rsignrank" | "rwilcox" | "pmatch" | "charmatch"
+                | "sequence" | "sort.list" => true,
                 // sample(n) draws from 1:n; sample(x) keeps x's type.
                 "sample" => args.first().is_some_and(|a| {
                     a.name.as_deref().is_none_or(|n| n == "x")

@@ -9,6 +9,7 @@
 
 use crate::diagnostic::Span;
 use crate::kernels::{registry, Args};
+pub use crate::workflow::binding::{bind, missing_arg, Bound};
 use crate::workflow::{Arg, Expr, ExprKind, Param};
 
 /// The functions that take a function, and the formals that take one:
@@ -115,93 +116,6 @@ fn closure_arg(func: &str, args: &[Arg]) -> Result<[Option<usize>; 2], (Span, St
     }
 }
 
-/// A closure's parameters bound to the arguments it is called with, as R
-/// matches them: by exact name first, then by position. A parameter given
-/// no argument takes its default (`None` here, for the caller to
-/// evaluate); one with no default must receive a value, unless `body`
-/// asks `missing(p)` of it (R reads an argument only where the body does:
-/// `if (missing(b)) a else a + b`).
-pub fn bind<'p, T>(
-    params: &'p [Param],
-    body: &Expr,
-    given: Vec<(Option<String>, T)>,
-) -> Result<Vec<(&'p Param, Option<T>)>, String> {
-    // A `...` parameter takes the arguments no other parameter does; the
-    // body cannot read them (flowcast passes no `...` on), so they are
-    // dropped, as R drops what a body never reads.
-    let dots = params.iter().position(|p| p.name == "...");
-    // As many unnamed arguments as parameters: each takes its own.
-    if dots.is_none() && given.len() == params.len() && given.iter().all(|(n, _)| n.is_none()) {
-        return Ok(params
-            .iter()
-            .zip(given)
-            .map(|(p, (_, v))| (p, Some(v)))
-            .collect());
-    }
-    let mut slots: Vec<Option<T>> = params.iter().map(|_| None).collect();
-    let mut positional = Vec::new();
-    for (name, v) in given {
-        match name {
-            Some(n) => match params.iter().position(|p| p.name == n && n != "...") {
-                Some(i) if slots[i].is_none() => slots[i] = Some(v),
-                Some(_) => {
-                    return Err(format!(
-                        "formal argument \"{n}\" matched by multiple actual arguments"
-                    ))
-                }
-                None if dots.is_some() => {}
-                None => return Err(format!("unused argument ({n} = ...)")),
-            },
-            None => positional.push(v),
-        }
-    }
-    // R gives positional arguments to the parameters no name took, in
-    // order, defaults or not, up to a `...`.
-    let mut positional = positional.into_iter();
-    for (_, slot) in slots
-        .iter_mut()
-        .enumerate()
-        .filter(|(i, s)| s.is_none() && dots.is_none_or(|d| *i < d))
-    {
-        match positional.next() {
-            Some(v) => *slot = Some(v),
-            None => break,
-        }
-    }
-    if dots.is_none() && positional.next().is_some() {
-        return Err(format!(
-            "unused argument: the function takes {} argument{}",
-            params.len(),
-            if params.len() == 1 { "" } else { "s" }
-        ));
-    }
-    params
-        .iter()
-        .zip(slots)
-        .map(|(p, v)| match (v, &p.default) {
-            (None, None) if p.name != "..." && !asks_missing(body, &p.name) => Err(format!(
-                "argument \"{}\" is missing, with no default",
-                p.name
-            )),
-            (v, _) => Ok((p, v)),
-        })
-        .collect()
-}
-
-/// Whether `body` calls `missing(name)` (a rare question, asked only of a
-/// parameter given no argument and no default).
-fn asks_missing(body: &Expr, name: &str) -> bool {
-    let mut found = false;
-    let mut stack = vec![body];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Call { func, args, .. } = &e.kind {
-            found |= func == "missing" && missing_arg(args).is_ok_and(|n| n == name);
-        }
-        e.visit_children(&mut |c| stack.push(c));
-    }
-    found
-}
-
 /// The index among `args` of a call to `func` whose value is a bare name
 /// of a registered function in `FUN`'s position.
 pub fn function_arg(func: &str, args: &[Arg]) -> Option<usize> {
@@ -268,19 +182,4 @@ pub fn function_arg_spans(e: &Expr, out: &mut Vec<Span>) {
 /// in a workflow can be it.
 pub fn missing_marker(param: &str) -> String {
     format!("\u{1}missing {param}")
-}
-
-/// The name `missing(x)` asks about, as R's `do_missing` takes it: a name,
-/// or a string standing for one. The error is R's.
-pub fn missing_arg(args: &[Arg]) -> Result<&str, String> {
-    let [a] = args else {
-        return Err(format!(
-            "{} arguments passed to 'missing' which requires 1",
-            args.len()
-        ));
-    };
-    match &a.value.kind {
-        ExprKind::Name(n) | ExprKind::Str(n) if !n.is_empty() => Ok(n),
-        _ => Err("invalid use of 'missing'".into()),
-    }
 }

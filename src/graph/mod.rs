@@ -251,6 +251,17 @@ pub fn build(wf: &Workflow) -> Result<TaskGraph, Vec<Diagnostic>> {
                     None if crate::kernels::constants::constant(name).is_some() => {}
                     // `sapply(x, mean)`: a function, not a step.
                     None if functions.contains(&span) => {}
+                    // R's errors where no function around takes `...`.
+                    None if first_error.is_none()
+                        && (name == crate::workflow::DOTS
+                            || crate::workflow::is_dots_element(name)) =>
+                    {
+                        let msg = match name {
+                            crate::workflow::DOTS => "'...' used in an incorrect context".into(),
+                            _ => format!("{name} used in an incorrect context, no ... to look in"),
+                        };
+                        first_error = Some(Diagnostic::new(file, Some(span), msg));
+                    }
                     None if first_error.is_none() => {
                         let mut msg = format!("object `{name}` not found");
                         // The step itself would be a cycle, and in a loop's

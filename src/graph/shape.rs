@@ -3,6 +3,7 @@
 //! the way (`1200 * 1200`, `1:nrow(a)`), because sizes are written as
 //! expressions.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::diag;
@@ -17,7 +18,7 @@ use crate::kernels::work::{self, Work};
 use crate::kernels::{
     frame, index, logical, model_matrix, registry, ArgError, Args, ShapeCtx, Type,
 };
-use crate::workflow::{deparse, Arg, BinaryOp, Expr, ExprKind, Param};
+use crate::workflow::{binding, deparse, Arg, BinaryOp, Expr, ExprKind};
 
 /// The type of `e` given the types of the names it reads.
 pub fn infer(
@@ -120,6 +121,11 @@ fn infer_node(
             Some(t) => t.clone(),
             None => match crate::kernels::constants::constant_type(n) {
                 Some(t) => t,
+                // What a `...` took is not typed (the names' check has
+                // seen that there is a `...` around).
+                None if n == crate::workflow::DOTS || crate::workflow::is_dots_element(n) => {
+                    Type::Any
+                }
                 None => return Err(diag(file, e.span, format!("object `{n}` not found"))),
             },
         },
@@ -146,6 +152,7 @@ fn infer_node(
             func_span,
             args,
         } => {
+            let args = &*dots_expanded(args, env);
             let closures = function_args::closure(func, args)
                 .map_err(|(span, message)| diag(file, span, message))?
                 .map(|c| c.map(|(_, c)| c));
@@ -365,6 +372,7 @@ fn infer_node(
         ExprKind::Apply {
             params, body, args, ..
         } => {
+            let args = &*dots_expanded(args, env);
             let given = args
                 .iter()
                 .map(|a| {
@@ -915,10 +923,21 @@ fn try_catch_type(
     Ok(t)
 }
 
+/// `args` with a `...` among them replaced by what the function running
+/// took for it (see [`bound_type`]).
+fn dots_expanded<'a>(args: &'a [Arg], env: &HashMap<&str, Type>) -> Cow<'a, [Arg]> {
+    match env.get(crate::workflow::DOTS) {
+        Some(Type::Str {
+            value: Some(names), ..
+        }) if binding::passes_dots(args) => Cow::Owned(binding::expand_dots(args, names)),
+        _ => Cow::Borrowed(args),
+    }
+}
+
 /// The type of a function's `body` with its parameters `bound` (see
 /// `function_args::bind`), defaults typed with the arguments given.
 fn bound_type(
-    bound: Vec<(&Param, Option<Type>)>,
+    bound: function_args::Bound<'_, Type>,
     body: &Expr,
     env: &HashMap<&str, Type>,
     file: &SourceFile,
@@ -926,6 +945,26 @@ fn bound_type(
     work: &mut Work,
 ) -> Result<Type, Diagnostic> {
     let mut inner: HashMap<&str, Type> = env.iter().map(|(k, v)| (*k, v.clone())).collect();
+    // What `...` took, as the evaluator binds it (`exec::eval::run_bound`).
+    let at: Vec<String> = (1..=bound.dots.len()).map(|k| format!("..{k}")).collect();
+    if bound.has_dots {
+        let names = bound
+            .dots
+            .iter()
+            .map(|(n, _)| n.clone().unwrap_or_default())
+            .collect();
+        inner.insert(
+            crate::workflow::DOTS,
+            Type::Str {
+                len: Some(bound.dots.len()),
+                value: Some(names),
+            },
+        );
+        for (name, (_, t)) in at.iter().zip(bound.dots) {
+            inner.insert(name, t);
+        }
+    }
+    let bound = bound.params;
     for (p, t) in &bound {
         if let Some(t) = t {
             inner.insert(p.name.as_str(), t.clone());
@@ -944,7 +983,7 @@ fn bound_type(
     // A parameter given nothing, whose body asks `missing` of it: what it
     // reads where the call gave it is not known here.
     for (p, t) in &bound {
-        if t.is_none() && p.default.is_none() && p.name != "..." {
+        if t.is_none() && p.default.is_none() {
             inner.insert(p.name.as_str(), Type::Any);
         }
     }

@@ -137,7 +137,7 @@ mod row_col;
 pub mod row_names;
 mod rowwise;
 mod runmed;
-mod scoping;
+pub(crate) mod scoping;
 mod sizes;
 mod smirnov;
 mod smooth;

@@ -1,9 +1,11 @@
-//! `local` and `missing`, which R answers from the environment a call
+//! `local`, `missing`, `...length` and `...elt`, which R answers from the environment a call
 //! runs in. The evaluator does the scoping: an argument that is a block or
 //! an assignment runs with locals of its own (`exec::statements::run`,
 //! `graph::shape`'s statement types), and `missing(x)` is a special form
 //! of the evaluator and of shape inference, which read the parameter
-//! markers a function's call binds (`graph::function_args::missing_marker`).
+//! markers a function's call binds (`graph::function_args::missing_marker`);
+//! `...length()` and `...elt(n)` are special forms of the evaluator too,
+//! reading the running function's `...` (`exec::eval::run_bound`).
 
 use super::{opt, ArgError, Args, Ctx, Kernel, KernelError, ShapeCtx, Type, Value, DOTS};
 
@@ -26,7 +28,35 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: missing_shape,
         eval: missing_eval,
     },
+    // Written, these never reach their kernels either; called by name
+    // they have no function's `...` to read.
+    Kernel {
+        name: "...length",
+        params: &[],
+        random: false,
+        shape: dots_shape,
+        eval: dots_eval,
+    },
+    Kernel {
+        name: "...elt",
+        params: &[opt("n")],
+        random: false,
+        shape: dots_shape,
+        eval: dots_eval,
+    },
 ];
+
+/// R's error for `...length()` or `...elt(n)` where no function running
+/// takes `...`.
+pub const NO_DOTS: &str = "incorrect context: the current call has no '...' to look in";
+
+fn dots_eval(_: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Err(KernelError::new(NO_DOTS))
+}
+
+fn dots_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Any)
+}
 
 /// R's `local()` forces `expr` through `eval.parent`, whose own argument
 /// is then missing: its message names no argument.

@@ -315,6 +315,18 @@ impl BinaryOp {
     }
 }
 
+/// The name R gives a function's rest of arguments, which a call passes
+/// on by naming it among its own arguments (`sum(x, ...)`).
+pub const DOTS: &str = "...";
+
+/// Whether `name` is R's name for one of the values a `...` took: `..1`,
+/// `..2`, ….
+pub fn is_dots_element(name: &str) -> bool {
+    name.strip_prefix("..").is_some_and(|k| {
+        !k.is_empty() && !k.starts_with('0') && k.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
 impl Expr {
     /// The two ends of `a:b`; `None` for any other expression.
     pub fn range_ends(&self) -> Option<(&Expr, &Expr)> {
@@ -341,7 +353,9 @@ impl Expr {
     fn visit_free_names<'e>(&'e self, bound: &mut Vec<&'e str>, f: &mut dyn FnMut(&str, Span)) {
         match &self.kind {
             ExprKind::Name(n) => {
-                if !bound.contains(&n.as_str()) {
+                // `..1`, `..2`, …: what a `...` took, bound where it is.
+                let bound_here = |n: &str| bound.contains(&n);
+                if !bound_here(n) && !(is_dots_element(n) && bound_here(DOTS)) {
                     f(n, self.span)
                 }
             }

@@ -16,7 +16,8 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
-use super::ast::{Arg, Expr, ExprKind, FunctionStep, Param, Step, StepBody, RECALL};
+use super::ast::{Arg, Expr, ExprKind, FunctionStep, Param, Step, StepBody, DOTS, RECALL};
+use super::binding;
 use super::depth::{height, MAX_DEPTH};
 use super::vectorize;
 use crate::kernels::callable::CALL_VALUE;
@@ -116,9 +117,11 @@ pub fn inline(
     if !diags.is_empty() {
         return Err(diags);
     }
+    let step_names: Vec<String> = rest.iter().map(|s| s.name.clone()).collect();
     let mut cx = Inliner {
         file,
         raw: &raw,
+        steps: &step_names,
         done: HashMap::new(),
         open: Vec::new(),
         local: Vec::new(),
@@ -159,6 +162,8 @@ pub fn inline(
 struct Inliner<'a> {
     file: &'a SourceFile,
     raw: &'a HashMap<String, Def>,
+    /// The steps that compute something, whose names mean their values.
+    steps: &'a [String],
     /// Definitions whose own uses are replaced; `None` for one that failed.
     done: HashMap<String, Option<Def>>,
     /// The definitions being replaced, to catch a function that calls
@@ -208,6 +213,173 @@ fn calls(s: &Step, func: &str) -> bool {
         e.visit_children(&mut |c| stack.push(c));
     }
     found
+}
+
+/// A function given to a function for one of its parameters (`stat` in
+/// `boot <- function(x, stat) stat(sample(x))`, called `boot(v, median)`,
+/// or a `function(v) ...` given for it): R passes it as a value, flowcast
+/// puts it in place in this call's copy of `body`, wherever the parameter
+/// is called or passed on, and the call passes NULL for the parameter.
+/// A name given is taken for a function only where the body calls the
+/// parameter. The error: a function given that reads a name the body
+/// binds, which would mean another variable once put there.
+fn given_functions(
+    func: &str,
+    params: &mut [Param],
+    body: &mut Expr,
+    args: &mut [Arg],
+    is_function: &dyn Fn(&str) -> bool,
+) -> Result<(), String> {
+    let given = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.name.clone(), i))
+        .collect();
+    // A call that does not bind fails as it runs, with R's message.
+    let Ok(b) = binding::bind(params, body, given) else {
+        return Ok(());
+    };
+    let bound: Vec<(String, Option<usize>)> = b
+        .params
+        .iter()
+        .map(|(p, at)| (p.name.clone(), *at))
+        .collect();
+    let mut inside: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
+    let mut assigned = Vec::new();
+    body.assigned(&mut assigned);
+    inside.extend(assigned.into_iter().map(String::from));
+    for (name, at) in bound {
+        let Some(p) = params.iter_mut().find(|p| p.name == name) else {
+            continue;
+        };
+        // The function: the argument given, or else the default.
+        let f = match at {
+            Some(at) => &args[at].value,
+            None => match &p.default {
+                Some(d) => d,
+                None => continue,
+            },
+        };
+        let is_fn = match &f.kind {
+            ExprKind::Function { .. } => true,
+            ExprKind::Name(n) => is_function(n) || calls_name(body, &name),
+            _ => false,
+        };
+        if !is_fn || rebinds(body, &name) {
+            continue;
+        }
+        if matches!(f.kind, ExprKind::Function { .. }) {
+            let mut clash = None;
+            f.visit_names(&mut |n, _| {
+                if clash.is_none() && inside.iter().any(|i| i == n) {
+                    clash = Some(n.to_string());
+                }
+            });
+            if let Some(n) = clash {
+                return Err(format!(
+                    "the function given for `{name}` reads `{n}`, which is also a parameter \
+                     or local of `{func}`: rename one of them"
+                ));
+            }
+        }
+        let f = f.clone();
+        put_function(body, &name, &f);
+        let null = |span| Expr {
+            kind: ExprKind::Null,
+            span,
+        };
+        // Nothing reads the parameter now: its default is not looked up.
+        if let Some(d) = &mut p.default {
+            *d = null(d.span);
+        }
+        if let Some(at) = at {
+            args[at].value = null(args[at].value.span);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `e` calls `name` as a function, outside the functions put in it.
+fn calls_name(e: &Expr, name: &str) -> bool {
+    let mut found = false;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Call { func, .. } if func == name => found = true,
+            ExprKind::Apply { args, .. } => stack.extend(args.iter().map(|a| &a.value)),
+            _ => e.visit_children(&mut |c| stack.push(c)),
+        }
+    }
+    found
+}
+
+/// Whether `e` binds `name` anew: assigns it, loops over it, or has a
+/// function whose parameter it is.
+fn rebinds(e: &Expr, name: &str) -> bool {
+    let mut found = false;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Assign { name: n, .. } | ExprKind::For { var: n, .. } if n == name => {
+                found = true
+            }
+            ExprKind::Function { params, .. } if params.iter().any(|p| p.name == name) => {
+                found = true
+            }
+            ExprKind::Apply { args, .. } => {
+                stack.extend(args.iter().map(|a| &a.value));
+                continue;
+            }
+            _ => {}
+        }
+        e.visit_children(&mut |c| stack.push(c));
+    }
+    found
+}
+
+/// `e` with the function `f` (a name or a `function(...)`) put where the
+/// parameter `param` is called or read. A call of the running function
+/// again passes NULL for it, as the call of it did.
+fn put_function(e: &mut Expr, param: &str, f: &Expr) {
+    match &mut e.kind {
+        ExprKind::Call {
+            func,
+            func_span,
+            args,
+        } if func == param => {
+            args.iter_mut()
+                .for_each(|a| put_function(&mut a.value, param, f));
+            match &f.kind {
+                ExprKind::Function { params, body } => {
+                    e.kind = ExprKind::Apply {
+                        func: param.to_string(),
+                        func_span: *func_span,
+                        params: params.clone(),
+                        body: body.clone(),
+                        args: std::mem::take(args),
+                    }
+                }
+                ExprKind::Name(n) => *func = n.clone(),
+                _ => {}
+            }
+        }
+        ExprKind::Call { func, args, .. } if func == RECALL => {
+            for a in args.iter_mut() {
+                match &a.value.kind {
+                    ExprKind::Name(n) if n == param => a.value.kind = ExprKind::Null,
+                    _ => put_function(&mut a.value, param, f),
+                }
+            }
+        }
+        ExprKind::Name(n) if n == param => e.kind = f.kind.clone(),
+        // Another function's body has names of its own; a formula is not
+        // evaluated where it is written.
+        ExprKind::Apply { args, .. } => args
+            .iter_mut()
+            .for_each(|a| put_function(&mut a.value, param, f)),
+        ExprKind::Formula { .. } => {}
+        _ => e.visit_children_mut(&mut |c| put_function(c, param, f)),
+    }
 }
 
 /// Whether any statement of `s` assigns a function to a name.
@@ -296,32 +468,20 @@ impl Inliner<'_> {
     }
 
     /// The arguments passing a function's own parameters on, by name, to
-    /// a call of it (the function `name` given as a value); `None`, the
-    /// error reported, where it takes `...`, which cannot be passed so.
-    fn own_args(&mut self, name: &str, params: &[Param], span: Span) -> Option<Vec<Arg>> {
-        if params.iter().any(|p| p.name == "...") {
-            self.error(
-                span,
-                format!(
-                    "`{name}` calls itself and takes `...`: give it as `function(x) \
-                     {name}(x)` instead"
-                ),
-            );
-            return None;
-        }
-        Some(
-            params
-                .iter()
-                .map(|p| Arg {
-                    name: Some(p.name.clone()),
-                    value: Expr {
-                        kind: ExprKind::Name(p.name.clone()),
-                        span,
-                    },
+    /// a call of it (the function `name` given as a value), and its `...`
+    /// as `...`.
+    fn own_args(params: &[Param], span: Span) -> Vec<Arg> {
+        params
+            .iter()
+            .map(|p| Arg {
+                name: (p.name != DOTS).then(|| p.name.clone()),
+                value: Expr {
+                    kind: ExprKind::Name(p.name.clone()),
                     span,
-                })
-                .collect(),
-        )
+                },
+                span,
+            })
+            .collect()
     }
 
     /// The function `name` is, for a use at `span` with `bound` in scope:
@@ -456,8 +616,24 @@ impl Inliner<'_> {
                     return;
                 }
                 if let Some(def) = self.use_of(func, *func_span, bound) {
-                    let Some((params, body)) = def else { return };
-                    let (func, func_span, args) = (func.clone(), *func_span, std::mem::take(args));
+                    let Some((mut params, mut body)) = def else {
+                        return;
+                    };
+                    let (func, func_span, mut args) =
+                        (func.clone(), *func_span, std::mem::take(args));
+                    // A name that no step or variable here has: a function.
+                    let steps = self.steps;
+                    let is_function = |n: &str| {
+                        crate::kernels::registry().get(n).is_some()
+                            && !steps.iter().any(|s| s == n)
+                            && !bound.iter().any(|b| b == n)
+                    };
+                    let given =
+                        given_functions(&func, &mut params, &mut body, &mut args, &is_function);
+                    if let Err(m) = given {
+                        self.error(func_span, m);
+                        return;
+                    }
                     e.kind = ExprKind::Apply {
                         func,
                         func_span,
@@ -472,15 +648,14 @@ impl Inliner<'_> {
                 // Itself given as a value inside its body (`lapply(l,
                 // flat)` in flat's): a function calling it again.
                 if let Some(params) = self.enclosing(&n, bound) {
-                    if let Some(args) = self.own_args(&n, &params, e.span) {
-                        e.kind = ExprKind::Function {
-                            params,
-                            body: Box::new(Expr {
-                                kind: recall(&n, args, e.span),
-                                span: e.span,
-                            }),
-                        };
-                    }
+                    let args = Self::own_args(&params, e.span);
+                    e.kind = ExprKind::Function {
+                        params,
+                        body: Box::new(Expr {
+                            kind: recall(&n, args, e.span),
+                            span: e.span,
+                        }),
+                    };
                     return;
                 }
                 if let Some(def) = self.use_of(&n, e.span, bound) {
@@ -490,9 +665,7 @@ impl Inliner<'_> {
                     // calls itself is taken as a call of it, which its calls
                     // of itself find (`function(n) fib(n)`).
                     let body = if recalls(&body, &n) {
-                        let Some(args) = self.own_args(&n, &params, e.span) else {
-                            return;
-                        };
+                        let args = Self::own_args(&params, e.span);
                         Expr {
                             kind: ExprKind::Apply {
                                 func: n.clone(),

@@ -6,6 +6,7 @@
 //! names, cycles, functions and shapes) belong to `graph`.
 
 pub mod ast;
+pub mod binding;
 mod call_values;
 pub mod depth;
 mod document;
@@ -23,9 +24,10 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 
+pub use ast::is_dots_element;
 pub use ast::{
     Arg, BinaryOp, Expr, ExprKind, FunctionStep, Loop, Param, Step, StepBody, UnaryOp, Workflow,
-    PAREN, RECALL,
+    DOTS, PAREN, RECALL,
 };
 pub use document::{MAX_PROCESSORS, SCHEDULERS};
 pub use names::{is_reserved, is_syntactic};

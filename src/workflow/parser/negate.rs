@@ -1,13 +1,11 @@
 //! `Negate(f)`: R's `function(f) { f <- match.fun(f); function(...) !f(...) }`.
 //! flowcast's function values are `function(x) expr`s written where a call
 //! takes a function (or as a step), so the parser writes `Negate(f)` as the
-//! function R returns: `function(x) !f(x)` for a function named `f`, and
-//! for `function(params) body` the same parameters with `!(body)`. A body
-//! cannot pass `...` on, so the named function is called with one
-//! argument, as Filter, Find, Position and sapply call it.
+//! function R returns: `function(...) !f(...)` for a function named `f`,
+//! and for `function(params) body` the same parameters with `!(body)`.
 
 use crate::diagnostic::Span;
-use crate::workflow::ast::{Arg, Expr, ExprKind, Param, UnaryOp};
+use crate::workflow::ast::{Arg, Expr, ExprKind, Param, UnaryOp, DOTS};
 
 /// The function `Negate(args)` returns; `None` for any other call, or a
 /// `Negate` whose argument is not a function (left for the checks that
@@ -30,9 +28,9 @@ pub(super) fn function(func: &str, args: &[Arg], span: Span) -> Option<Expr> {
     let (params, body) = match &arg.value.kind {
         ExprKind::Function { params, body } => (params.clone(), not((**body).clone())),
         ExprKind::Name(f) | ExprKind::Str(f) => {
-            let x = Expr {
+            let dots = Expr {
                 span,
-                kind: ExprKind::Name("x".into()),
+                kind: ExprKind::Name(DOTS.into()),
             };
             let call = Expr {
                 span,
@@ -41,13 +39,13 @@ pub(super) fn function(func: &str, args: &[Arg], span: Span) -> Option<Expr> {
                     func_span: arg.value.span,
                     args: vec![Arg {
                         name: None,
-                        value: x,
+                        value: dots,
                         span,
                     }],
                 },
             };
             let param = Param {
-                name: "x".into(),
+                name: DOTS.into(),
                 span,
                 default: None,
             };
