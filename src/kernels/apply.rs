@@ -121,7 +121,43 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: position_shape,
         eval: position_eval,
     },
+    Kernel {
+        name: "simplify2array",
+        params: &[req("x"), opt("higher"), opt("except")],
+        random: false,
+        shape: simplify2array_shape,
+        eval: simplify2array_eval,
+    },
 ];
+
+/// R 4.2.2's `simplify2array(x, higher = TRUE)` (sapply.R) on a list; any
+/// other value is its own `unlist`.
+fn simplify2array_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let higher = args.bool_or("higher", true)?;
+    match args.get("x") {
+        Some(Value::List(l)) if l.items.is_empty() => Ok(Value::List(l.clone())),
+        Some(Value::List(l)) => {
+            let items: Vec<Value> = l
+                .items
+                .iter()
+                .cloned()
+                .map(super::names::strip_value)
+                .collect();
+            simplify(items, higher, ctx)
+        }
+        Some(v) => Ok(v.clone()),
+        None => Err(KernelError::new(
+            "argument \"x\" is missing, with no default",
+        )),
+    }
+}
+
+fn simplify2array_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    match args.ty("x") {
+        Some(t @ (Type::Num { .. } | Type::Bool { .. } | Type::Str { .. })) => Ok(t.clone()),
+        _ => Ok(Type::Any),
+    }
+}
 
 /// FUN (or `f`) of the call, which every function of the family requires.
 fn fun_of<'f>(args: &Args<&Value>, ctx: &Ctx<'f>) -> Result<Fun<'f>, KernelError> {
@@ -385,10 +421,27 @@ fn combine(results: &[Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
     c.call(&matched, ctx)
 }
 
-/// R's `simplify2array` of results: one value each → a vector, as `c`
-/// combines them; equal lengths → a matrix with a column each; else the
-/// list.
-fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+/// R's `simplify2array(x, higher)` of results: one value each → a vector,
+/// as `c` combines them; equal lengths → a matrix with a column each, or,
+/// when `higher` and every value is a matrix of the same dimensions, an
+/// array with one more dimension; else the list.
+fn simplify(results: Vec<Value>, higher: bool, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let dim = |v: &Value| match v {
+        Value::Mat(m) => Some(m.shape()),
+        Value::BoolMat(m) => Some(m.shape()),
+        _ => None,
+    };
+    let common = results.first().and_then(dim);
+    let higher = higher && common.is_some() && results.iter().all(|r| dim(r) == common);
+    // unlist reads a matrix as its vector, column by column.
+    let results: Vec<Value> = results
+        .into_iter()
+        .map(|r| match r {
+            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
+            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            other => other,
+        })
+        .collect();
     let atomic = |v: &Value| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Str(_));
     if results.is_empty() || !results.iter().all(atomic) {
         return Ok(Value::List(List::sequence(results)));
@@ -402,12 +455,24 @@ fn simplify(results: Vec<Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Ok(combined);
     }
     let cols = results.len();
+    if let (true, Some((r, c))) = (higher, common) {
+        return super::arrays::shaped(combined, &[r, c, cols]);
+    }
     Ok(match combined {
         Value::Num(d) => Value::nums_shaped(d, Some((n, cols))),
         Value::Bool(d) => Value::logicals_shaped(d, Some((n, cols))),
         // flowcast has no character matrices.
         _ => Value::List(List::sequence(results)),
     })
+}
+
+/// sapply's and replicate's `simplify`, as R reads it: `None` for FALSE
+/// (the list), else whether `simplify2array` goes `higher` (`"array"`).
+fn simplify_flag(args: &Args<&Value>) -> Result<Option<bool>, KernelError> {
+    match args.get("simplify") {
+        Some(Value::Str(s)) => Ok(Some(s.len() == 1 && s[0] == "array")),
+        _ => Ok(args.bool_or("simplify", true)?.then_some(false)),
+    }
 }
 
 /// apply.R's `apply` over an array of three or more dimensions: FUN is
@@ -570,9 +635,12 @@ fn apply_results(
     }
     match args.func {
         "vapply" => vapply_check(args.get("FUN.VALUE"), results, ctx),
-        "sapply" if !args.bool_or("simplify", true)? => Ok(Value::List(List::sequence(results))),
+        "sapply" => match simplify_flag(args)? {
+            None => Ok(Value::List(List::sequence(results))),
+            Some(higher) => simplify(results, higher, ctx),
+        },
         "apply" if !args.bool_or("simplify", true)? => Ok(Value::List(List::sequence(results))),
-        _ => simplify(results, ctx),
+        _ => simplify(results, false, ctx),
     }
 }
 
@@ -616,7 +684,9 @@ fn vapply_check(
             _ => Value::Num(Vec::new()),
         });
     }
-    let v = simplify(results, ctx)?;
+    // do_vapply: a FUN.VALUE with dimensions gives an array of one more.
+    let higher = matches!(t, Value::Mat(_) | Value::BoolMat(_));
+    let v = simplify(results, higher, ctx)?;
     // Logical results promote to FUN.VALUE's type.
     Ok(match (t, v) {
         (Value::Num(_), Value::Bool(b)) => {
@@ -748,8 +818,24 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     } else {
         one
     };
+    if higher_array(args, &one) {
+        return Ok(Type::Any);
+    }
     let simplify = !matches!(args.func, "sapply" | "apply") || !is_false(args, "simplify");
     Ok(results_type(one, n, simplify))
+}
+
+/// Whether matrix results may make an array of three dimensions (sapply's
+/// `simplify = "array"`, vapply's FUN.VALUE a matrix), which shape
+/// inference types as unknown.
+fn higher_array(args: &Args<Type>, one: &Type) -> bool {
+    let may_be_matrix = matches!(one, Type::Mat { .. } | Type::Any);
+    let higher = match args.func {
+        "vapply" => true,
+        "sapply" | "replicate" => matches!(args.ty("simplify"), Some(Type::Str { .. })),
+        _ => false,
+    };
+    higher && may_be_matrix
 }
 
 /// A matrix's rows and columns as shape inference knows them.
@@ -916,7 +1002,7 @@ fn mapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
     if args.func == "Map" || !args.bool_or("SIMPLIFY", true)? {
         return Ok(Value::List(List::sequence(results)));
     }
-    simplify(results, ctx)
+    simplify(results, false, ctx)
 }
 
 /// The element type of each `...` argument of `mapply`/`Map` and how many
@@ -992,7 +1078,7 @@ fn reduce_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
         out.reverse();
     }
     if args.bool_or("simplify", true)? && out.iter().all(|v| v.len() == 1) {
-        return simplify(out, ctx);
+        return simplify(out, false, ctx);
     }
     Ok(Value::List(List::sequence(out)))
 }
@@ -1142,10 +1228,10 @@ fn replicate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     for _ in 0..n {
         results.push(f.call(Vec::new(), ctx)?);
     }
-    if !args.bool_or("simplify", true)? {
-        return Ok(Value::List(List::sequence(results)));
+    match simplify_flag(args)? {
+        None => Ok(Value::List(List::sequence(results))),
+        Some(higher) => simplify(results, higher, ctx),
     }
-    simplify(results, ctx)
 }
 
 fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
@@ -1158,6 +1244,9 @@ fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> 
         return Ok(Type::Any);
     };
     let one = fun_shape(&f, Vec::new(), n, args, "expr", ctx)?;
+    if higher_array(args, &one) {
+        return Ok(Type::Any);
+    }
     Ok(results_type(one, n, !is_false(args, "simplify")))
 }
 

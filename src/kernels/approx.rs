@@ -94,10 +94,35 @@ pub(crate) struct Regular {
     not_na: Option<Vec<bool>>,
 }
 
-/// `ties`: "ordered" (x taken as sorted) or the function collapsing ties.
+/// `ties`: "ordered" (x taken as sorted) or the function collapsing ties,
+/// with whether x is taken as sorted before it collapses them
+/// (`list("ordered", mean)`).
 pub(crate) enum Ties<'f> {
     Ordered,
-    Collapse(Fun<'f>),
+    Collapse(Fun<'f>, bool),
+}
+
+/// The `ties` argument as `regularize.values` reads it: "ordered", a
+/// function (or its name), or `list(<string>, <function>)`, whose string
+/// "ordered" says x is sorted already. The workflow hands a function
+/// written by name inside that list as its name.
+pub(crate) fn ties_of<'f>(t: Option<&Value>, ctx: &Ctx<'f>) -> Result<Ties<'f>, KernelError> {
+    match t {
+        Some(Value::Str(s)) if s.len() == 1 && s[0] == "ordered" => Ok(Ties::Ordered),
+        Some(Value::List(l)) if l.class.is_none() => match &l.items[..] {
+            [first, f @ Value::Str(_)] => {
+                let ordered = matches!(first, Value::Str(s) if s.len() == 1 && s[0] == "ordered");
+                Ok(Ties::Collapse(
+                    fun::resolve_or(Some(f), ctx, "mean")?,
+                    ordered,
+                ))
+            }
+            _ => Err(KernelError::new(
+                "'ties' is not \"ordered\", a function, or list(<string>, <function>)",
+            )),
+        },
+        t => Ok(Ties::Collapse(fun::resolve_or(t, ctx, "mean")?, false)),
+    }
 }
 
 /// A key under which R's `unique` and `match` find doubles equal: 0 and
@@ -150,7 +175,7 @@ pub(crate) fn regularize(
     } else {
         x.len()
     };
-    let Ties::Collapse(f) = ties else {
+    let Ties::Collapse(f, ordered) = ties else {
         return Ok(Regular { x, y, not_na: ok });
     };
     let checked: Vec<f64> = match &ok {
@@ -164,7 +189,7 @@ pub(crate) fn regularize(
     };
     // is.unsorted: NA would make it NA, and `if` an error; only the kept
     // pairs are looked at.
-    if checked.windows(2).any(|w| w[1] < w[0]) {
+    if !ordered && checked.windows(2).any(|w| w[1] < w[0]) {
         let mut o: Vec<usize> = (0..x.len()).collect();
         // order(x): stable, NA last, -0 and 0 as equals.
         o.sort_by(|&a, &b| match (x[a].is_nan(), x[b].is_nan()) {
@@ -288,10 +313,7 @@ pub(crate) fn fit(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Fit, KernelError
     if x.len() != y.len() {
         return Err(KernelError::new("'x' and 'y' lengths differ"));
     }
-    let ties = match args.get("ties") {
-        Some(Value::Str(s)) if s.len() == 1 && s[0] == "ordered" => Ties::Ordered,
-        t => Ties::Collapse(fun::resolve_or(t, ctx, "mean")?),
-    };
+    let ties = ties_of(args.get("ties"), ctx)?;
     let na_rm = args.bool_or("na.rm", true)?;
     let r = regularize(x, y, &ties, !args.has("ties"), na_rm, ctx)?;
     let nx = match &r.not_na {

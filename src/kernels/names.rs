@@ -1072,6 +1072,15 @@ fn carry_names(
                     Value::List(l)
                 }
                 r if r.dims().is_some() => with_colnames(r, labels),
+                // simplify2array's array: X's names name its last dimension.
+                r if super::arrays::array_dims(&r)
+                    .is_some_and(|d| d.last() == Some(&labels.len())) =>
+                {
+                    let k = super::arrays::array_dims(&r).map_or(0, |d| d.len());
+                    let mut dn = vec![Value::Null; k - 1];
+                    dn.push(Value::Str(labels));
+                    with_attr(r, "dimnames", Value::List(List::sequence(dn)))
+                }
                 // unlist's names: "x.a" for the value named "a" of X's "x".
                 r => {
                     let labels = match (func, names(&r)) {

@@ -5,7 +5,7 @@
 //! and for "hyman" splinefun.R's `spl_coef_conv(hyman_filter(z))`. The
 //! result is R's `list(x = xout, y = yout)`.
 
-use super::approx::{regularize, Ties};
+use super::approx::regularize;
 use super::args::{ArgError, Args};
 use super::fun;
 use super::value::{List, NA};
@@ -444,10 +444,7 @@ pub(crate) fn points(
     if x.len() != y.len() {
         return Err(KernelError::new("'x' and 'y' lengths differ"));
     }
-    let ties = match args.get("ties") {
-        Some(Value::Str(s)) if s.len() == 1 && s[0] == "ordered" => Ties::Ordered,
-        t => Ties::Collapse(fun::resolve_or(t, ctx, "mean")?),
-    };
+    let ties = super::approx::ties_of(args.get("ties"), ctx)?;
     let r = regularize(x, y, &ties, !args.has("ties"), true, ctx)?;
     Ok((r.x, r.y))
 }

@@ -12,6 +12,7 @@ use crate::kernels::callable::CALL_VALUE;
 use crate::kernels::registry;
 
 use super::ast::{Arg, Expr, ExprKind, Step, StepBody};
+use crate::diagnostic::Span;
 
 /// Rewrites every call of a step's or a variable's value in `steps`.
 pub fn rewrite(steps: &mut [Step]) {
@@ -60,6 +61,9 @@ fn bound_names(e: &Expr, out: &mut HashSet<String>) {
 
 fn rewrite_expr(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
     e.visit_children_mut(&mut |c| rewrite_expr(c, known));
+    do_call_inline(e, known);
+    ties_by_name(e, known);
+    removals(e);
     if let ExprKind::Call {
         func,
         func_span,
@@ -80,6 +84,147 @@ fn rewrite_expr(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
             0..0,
             [arg(ExprKind::Name(name.clone())), arg(ExprKind::Str(name))],
         );
+    }
+}
+
+/// The built-in function `e` names (`mapply` or `"mapply"`), unless a
+/// step or variable takes the name.
+fn builtin_named(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) if !known(n) => registry().get(n).map(|_| n.clone()),
+        ExprKind::Str(n) => registry().get(n).map(|_| n.clone()),
+        _ => None,
+    }
+}
+
+/// `do.call(f, list(...))` whose list holds a `function(...)`: a function
+/// value lives only where a call takes one, so the call is written out as
+/// R makes it, `f(...)`, with the list's arguments and their names.
+fn do_call_inline(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
+    let ExprKind::Call { func, args, .. } = &mut e.kind else {
+        return;
+    };
+    if func != "do.call" || args.len() != 2 {
+        return;
+    }
+    // R's matching of do.call(what, args): by name, then by position.
+    let (w, l) = match (args[0].name.as_deref(), args[1].name.as_deref()) {
+        (None | Some("what"), None | Some("args")) => (0, 1),
+        (None | Some("args"), Some("what")) | (Some("args"), None) => (1, 0),
+        _ => return,
+    };
+    let (what, list) = (&args[w], &args[l]);
+    let Some(f) = builtin_named(&what.value, known) else {
+        return;
+    };
+    let at = what.value.span;
+    let ExprKind::Call {
+        func: list_func,
+        args: items,
+        ..
+    } = &list.value.kind
+    else {
+        return;
+    };
+    let closure = |a: &Arg| matches!(a.value.kind, ExprKind::Function { .. });
+    if list_func != "list" || !items.iter().any(closure) {
+        return;
+    }
+    let items = items.clone();
+    e.kind = ExprKind::Call {
+        func: f,
+        func_span: at,
+        args: items,
+    };
+}
+
+/// `rm(x, "y")` as a statement: `x <- NULL; y <- NULL`. A removed
+/// variable then reads as NULL where R would look further out, and
+/// within() drops it from its data as R's drops a name gone from the
+/// environment `expr` ran in (`within(d, { z <- x + y; rm(x) })`).
+fn removals(e: &mut Expr) {
+    let statements: Vec<&mut Expr> = match &mut e.kind {
+        ExprKind::Block(stmts) => stmts.iter_mut().collect(),
+        ExprKind::Call { func, args, .. } if func == "within" => {
+            // within(data, expr): `expr` by name, else the second
+            // positional one (the first when `data` is named).
+            let data_named = args.iter().any(|a| a.name.as_deref() == Some("data"));
+            let at = args
+                .iter()
+                .position(|a| a.name.as_deref() == Some("expr"))
+                .or_else(|| {
+                    args.iter()
+                        .enumerate()
+                        .filter(|(_, a)| a.name.is_none())
+                        .nth(usize::from(!data_named))
+                        .map(|(i, _)| i)
+                });
+            match at {
+                Some(i) => vec![&mut args[i].value],
+                None => return,
+            }
+        }
+        _ => return,
+    };
+    for s in statements {
+        let ExprKind::Call { func, args, .. } = &s.kind else {
+            continue;
+        };
+        let names: Option<Vec<(String, Span)>> = args
+            .iter()
+            .map(|a| match (&a.name, &a.value.kind) {
+                (None, ExprKind::Name(n) | ExprKind::Str(n)) => Some((n.clone(), a.value.span)),
+                _ => None,
+            })
+            .collect();
+        let Some(names) = names.filter(|n| func == "rm" && !n.is_empty()) else {
+            continue;
+        };
+        let span = s.span;
+        let assign = |(name, name_span): (String, Span)| Expr {
+            kind: ExprKind::Assign {
+                name,
+                name_span,
+                value: Box::new(Expr {
+                    kind: ExprKind::Null,
+                    span,
+                }),
+            },
+            span,
+        };
+        s.kind = ExprKind::Block(names.into_iter().map(assign).collect());
+    }
+}
+
+/// `ties = list("ordered", mean)` of approx and its kin: the function
+/// in the list is handed to the kernel as its name, as a function
+/// written by name in a function position is.
+fn ties_by_name(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
+    let ExprKind::Call { func, args, .. } = &mut e.kind else {
+        return;
+    };
+    if !matches!(
+        func.as_str(),
+        "approx" | "approxfun" | "spline" | "splinefun"
+    ) {
+        return;
+    }
+    let Some(ties) = args.iter_mut().find(|a| a.name.as_deref() == Some("ties")) else {
+        return;
+    };
+    if let ExprKind::Call {
+        func: list_func,
+        args: items,
+        ..
+    } = &mut ties.value.kind
+    {
+        if list_func == "list" && items.len() == 2 && items[1].name.is_none() {
+            if let ExprKind::Name(n) = &items[1].value.kind {
+                if !known(n) && registry().get(n).is_some() {
+                    items[1].value.kind = ExprKind::Str(n.clone());
+                }
+            }
+        }
     }
 }
 

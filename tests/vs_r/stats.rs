@@ -313,8 +313,8 @@ fn string_errors_fail_the_step_with_r_message() {
             "invalid regular expression 'a{2,1}'",
         ),
         (
-            "g = 'regexpr(\"(?<=a)b\", \"ab\", perl = TRUE)'",
-            "invalid regular expression '(?<=a)b'",
+            "g = 'regexpr(\"(?<=a+)b\", \"ab\", perl = TRUE)'",
+            "invalid regular expression '(?<=a+)b'",
         ),
         (
             "g = 'gsub(\"(.)\\\\1\", \"\", \"aa\")'",

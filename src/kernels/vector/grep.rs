@@ -12,7 +12,11 @@
 //! `regex` crate finds the leftmost-first match where POSIX asks for the
 //! leftmost-longest, so an alternation whose earlier branch is a prefix
 //! of a later one (`a|ab`) matches less than R; TRE's back-references in
-//! a pattern (`(a)\1`) and PCRE's look-arounds are refused with an error.
+//! a pattern (`(a)\1`) are refused with an error. A `perl = TRUE`
+//! pattern the `regex` crate cannot hold (PCRE's look-ahead and
+//! look-behind, back-references) is matched by `fancy-regex`, which
+//! backtracks as PCRE does; a pattern neither compiles is R's "invalid
+//! regular expression" (PCRE's own reason is only R's warning).
 
 use regex::{Regex, RegexBuilder};
 
@@ -196,6 +200,8 @@ pub(super) fn translate_ere(pattern: &str) -> Result<String, String> {
 pub(super) enum Pattern {
     Fixed(String),
     Regex(Regex),
+    /// A `perl = TRUE` pattern with look-around or back-references.
+    Fancy(fancy_regex::Regex),
 }
 
 fn invalid_regex(pattern: &str, reason: &str) -> KernelError {
@@ -219,13 +225,28 @@ impl Pattern {
         } else {
             translate_ere(pattern).map_err(|r| invalid_regex(pattern, &r))?
         };
-        RegexBuilder::new(&source)
+        let built = RegexBuilder::new(&source)
             .case_insensitive(ignore_case)
             // TRE's `.` matches a newline; PCRE's does not.
             .dot_matches_new_line(!perl)
-            .build()
-            .map(Pattern::Regex)
-            .map_err(|e| {
+            .build();
+        match built {
+            Ok(re) => Ok(Pattern::Regex(re)),
+            Err(_) if perl => {
+                // PCRE's syntax beyond the crate's: R's do_grep reports a
+                // pattern PCRE refuses with no reason in the error.
+                let source = if ignore_case {
+                    format!("(?i){pattern}")
+                } else {
+                    pattern.to_string()
+                };
+                fancy_regex::Regex::new(&source)
+                    .map(Pattern::Fancy)
+                    .map_err(|_| {
+                        KernelError::new(format!("invalid regular expression '{pattern}'"))
+                    })
+            }
+            Err(e) => {
                 // The crate's message shows the translated pattern; keep
                 // only its reason.
                 let text = e.to_string();
@@ -235,8 +256,9 @@ impl Pattern {
                     .find_map(|l| l.trim().strip_prefix("error: "))
                     .unwrap_or_else(|| text.lines().next().unwrap_or("invalid"))
                     .to_string();
-                invalid_regex(pattern, &reason)
-            })
+                Err(invalid_regex(pattern, &reason))
+            }
+        }
     }
 
     /// The first match starting at or after byte `start`, as byte offsets.
@@ -246,6 +268,13 @@ impl Pattern {
                 .find(p.as_str())
                 .map(|i| (start + i, start + i + p.len())),
             Pattern::Regex(re) => re.find_at(s, start).map(|m| (m.start(), m.end())),
+            // Past its backtracking limit fancy-regex gives up; PCRE would
+            // report a match-limit error, taken here as no match.
+            Pattern::Fancy(re) => re
+                .find_from_pos(s, start)
+                .ok()
+                .flatten()
+                .map(|m| (m.start(), m.end())),
         }
     }
 
@@ -267,6 +296,14 @@ impl Pattern {
                 }
                 Some(g)
             }
+            Pattern::Fancy(re) => {
+                let c = re.captures_from_pos(s, start).ok().flatten()?;
+                let mut g = [None; 10];
+                for (k, slot) in g.iter_mut().enumerate() {
+                    *slot = c.get(k).map(|m| (m.start(), m.end()));
+                }
+                Some(g)
+            }
         }
     }
 
@@ -274,6 +311,7 @@ impl Pattern {
         match self {
             Pattern::Fixed(p) => s.contains(p.as_str()),
             Pattern::Regex(re) => re.is_match(s),
+            Pattern::Fancy(re) => re.is_match(s).unwrap_or(false),
         }
     }
 }
@@ -440,7 +478,7 @@ pub(super) fn substitute(
         if last_end.is_none_or(|l| eo > l) {
             match pat {
                 Pattern::Fixed(_) => out.push_str(rep),
-                Pattern::Regex(_) => expand(&mut out, s, &groups, rep, perl),
+                Pattern::Regex(_) | Pattern::Fancy(_) => expand(&mut out, s, &groups, rep, perl),
             }
             last_end = Some(eo);
         }
@@ -579,6 +617,7 @@ pub(super) fn regexec_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
     let groups = match &pat {
         Pattern::Fixed(_) => 0,
         Pattern::Regex(re) => re.captures_len().saturating_sub(1).min(9),
+        Pattern::Fancy(re) => re.captures_len().saturating_sub(1).min(9),
     };
     let items = x
         .iter()
