@@ -887,7 +887,10 @@ fn r_reserved_dots_and_typed_nas_cannot_name_a_step() {
     refused(
         &["check", arg(&path)],
         2,
-        &["invalid loop variable: `..2` is a reserved word in R", "w.toml:2:"],
+        &[
+            "invalid loop variable: `..2` is a reserved word in R",
+            "w.toml:2:",
+        ],
     );
 }
 
@@ -908,4 +911,20 @@ fn a_formula_power_of_many_variables_expands_promptly() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["steps"]["t"]["value"], 16383.0);
     assert_eq!(doc["steps"]["u"]["value"], 16383.0 - 127.0);
+}
+
+/// `ts.union(ts(1:10), ts(1:10, start = 1e15))` spans 10^15 rows: the
+/// result's matrix (16 PB) was allocated unchecked and the process
+/// aborted. R's `matrix(, n, ns)` refuses such an `n`; so does the step.
+#[test]
+fn a_time_series_union_spanning_past_memory_fails_like_r() {
+    steps_fail_located(
+        "[steps]\na = \"ts.union(ts(1:10), ts(1:10, start = 1e15))\"\n\
+         b = \"ts.intersect(ts(1:10), ts(1:10, start = 1e15))\"\n\
+         c = \"ts.union(ts(1:10), ts(1:10, start = 1e9))\"\n",
+        &[
+            ("2:6", "a", "invalid 'nrow' value (too large or NA)"),
+            ("4:6", "c", "cannot allocate vector of size"),
+        ],
+    );
 }
