@@ -175,7 +175,7 @@ pub(crate) fn cbind_ts<'a>(
     // an integer: `ts(1:10, start = 1e15)` beside `ts(1:10)` spans 10^15
     // rows, which sized a vector of 16 PB and aborted.
     let span = (freq * (en - st) + 1.0).round();
-    if !(span <= f64::from(i32::MAX)) {
+    if span.is_nan() || span > f64::from(i32::MAX) {
         ctx.warn("NAs introduced by coercion to integer range");
         return Err(err("invalid 'nrow' value (too large or NA)"));
     }
