@@ -866,3 +866,66 @@ fn kernel_sizes_past_memory_fail_their_step_like_r() {
     assert_eq!(json["steps"]["h"]["value"], serde_json::json!(203));
     assert_eq!(json["steps"]["i"]["value"], serde_json::json!([300, 299]));
 }
+
+/// Steps named `...`, `..1` or `NA_integer_` (R's reserved words too) were
+/// taken: reading `NA_integer_` gave the NA constant, not the step, and
+/// `... + 1` read a step no R code can. Refused like `if` or `NA`.
+#[test]
+fn r_reserved_dots_and_typed_nas_cannot_name_a_step() {
+    for name in ["...", "..1", "NA_integer_", "NA_character_"] {
+        let (_dir, path) = workflow_file(&format!("[steps]\n\"{name}\" = \"1\"\nx = \"2\"\n"));
+        refused(
+            &["check", arg(&path)],
+            2,
+            &[
+                &format!("invalid step name: `{name}` is a reserved word in R"),
+                "w.toml:2:1",
+            ],
+        );
+    }
+    let (_dir, path) = workflow_file("[steps]\nb = { for = \"..2 in 1:3\", do = \"1\" }\n");
+    refused(
+        &["check", arg(&path)],
+        2,
+        &[
+            "invalid loop variable: `..2` is a reserved word in R",
+            "w.toml:2:",
+        ],
+    );
+}
+
+/// `terms(y ~ (a + … + n)^14)`: R's TrimRepeats is hashed, flowcast's
+/// compared each of the 16,383 terms with every one kept, a minute in a
+/// release build before the step's value came (now 5 s). With 12
+/// variables, 4 s then and a quarter of a second now.
+#[test]
+fn a_formula_power_of_many_variables_expands_promptly() {
+    let (dir, path) = workflow_file(
+        "[steps]\nt = 'length(attr(terms(y ~ (a + b + c + d + e + f + g + h + i + j + k + l)^12), \"term.labels\"))'\n\
+         u = 'length(attr(terms(y ~ (a + b + c + d + e + f + g + h + i + j + k + l)^12 - (a + b + c + d + e + f + g)^7), \"term.labels\"))'\n",
+    );
+    let history = dir.path().join("h.sqlite");
+    let mut args = run_args(&path, &history);
+    args.push("--json");
+    let out = flowcast(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["steps"]["t"]["value"], 4095.0);
+    assert_eq!(doc["steps"]["u"]["value"], 4095.0 - 127.0);
+}
+
+/// `ts.union(ts(1:10), ts(1:10, start = 1e15))` spans 10^15 rows: the
+/// result's matrix (16 PB) was allocated unchecked and the process
+/// aborted. R's `matrix(, n, ns)` refuses such an `n`; so does the step.
+#[test]
+fn a_time_series_union_spanning_past_memory_fails_like_r() {
+    steps_fail_located(
+        "[steps]\na = \"ts.union(ts(1:10), ts(1:10, start = 1e15))\"\n\
+         b = \"ts.intersect(ts(1:10), ts(1:10, start = 1e15))\"\n\
+         c = \"ts.union(ts(1:10), ts(1:10, start = 1e9))\"\n",
+        &[
+            ("2:6", "a", "invalid 'nrow' value (too large or NA)"),
+            ("4:6", "c", "cannot allocate vector of size 14.9 Gb"),
+        ],
+    );
+}

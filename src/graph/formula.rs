@@ -14,6 +14,8 @@
 //! it. Any other expression (`log(x)`, `d$x`, `x[, 1]`) is one variable,
 //! named by its R text.
 
+use std::collections::HashSet;
+
 use crate::diagnostic::Span;
 use crate::kernels::value::DOT_RESPONSE;
 use crate::kernels::{registry, ArgValue, Args};
@@ -78,15 +80,15 @@ fn union(a: &Term, b: &Term) -> Term {
     t
 }
 
-/// R's `TrimRepeats`: drops repeats (first kept) and empty terms.
+/// R's `TrimRepeats`: drops repeats (first kept) and empty terms. Hashed,
+/// as R's is: `(a + … + n)^14` has 16,383 terms, and comparing each with
+/// every one kept took a minute.
 fn trim(terms: Vec<Term>) -> Vec<Term> {
-    let mut out: Vec<Term> = Vec::with_capacity(terms.len());
-    for t in terms {
-        if !t.is_empty() && !out.contains(&t) {
-            out.push(t);
-        }
-    }
-    out
+    let mut seen = HashSet::with_capacity(terms.len());
+    terms
+        .into_iter()
+        .filter(|t| !t.is_empty() && seen.insert(t.clone()))
+        .collect()
 }
 
 fn interact(left: &[Term], right: &[Term]) -> Vec<Term> {
@@ -131,7 +133,7 @@ impl<'a> Encoder<'a> {
                 }
                 BinaryOp::Sub => {
                     let l = self.encode(lhs)?;
-                    let r = self.delete(rhs)?;
+                    let r: HashSet<Term> = self.delete(rhs)?.into_iter().collect();
                     l.into_iter().filter(|t| !r.contains(t)).collect()
                 }
                 BinaryOp::Range => {

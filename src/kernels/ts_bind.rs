@@ -171,7 +171,15 @@ pub(crate) fn cbind_ts<'a>(
         }
         (st, en)
     };
-    let n = (freq * (en - st) + 1.0).round() as usize;
+    // R's .cbind.ts makes the result with `matrix(, n, ns)`, whose `n` is
+    // an integer: `ts(1:10, start = 1e15)` beside `ts(1:10)` spans 10^15
+    // rows, which sized a vector of 16 PB and aborted.
+    let span = (freq * (en - st) + 1.0).round();
+    if span.is_nan() || span > f64::from(i32::MAX) {
+        ctx.warn("NAs introduced by coercion to integer range");
+        return Err(err("invalid 'nrow' value (too large or NA)"));
+    }
+    let n = span as usize;
     for s in sers.iter_mut().filter(|s| s.tsp.is_none()) {
         if s.rows != 1 && s.rows != n {
             return Err(err("non-time series not of the correct length"));
@@ -179,6 +187,7 @@ pub(crate) fn cbind_ts<'a>(
         // ts(x, start = st, end = en, frequency = freq): one value
         // recycled down the span.
         if s.rows == 1 && n != 1 {
+            super::alloc::ensure_room(n as f64 * s.data.len() as f64 * 8.0)?;
             s.data = s
                 .data
                 .iter()
@@ -201,7 +210,7 @@ pub(crate) fn cbind_ts<'a>(
             nm.push(s.name.clone());
         }
     }
-    let mut x = vec![NA; n * ns];
+    let mut x = super::alloc::filled(n * ns, NA)?;
     let mut col = 0;
     for s in &sers {
         let t = s.tsp.unwrap_or([st, en, freq]);

@@ -12,6 +12,17 @@ pub fn is_reserved(name: &str) -> bool {
     RESERVED.contains(&name)
 }
 
+/// R's other reserved words (`?Reserved`): the typed NAs, which a step of
+/// that name would be hidden behind, and `...`, `..1`, `..2`, … which R
+/// reads only as a function's arguments. Not in [`RESERVED`], as R's
+/// deparse writes them without backticks.
+fn is_reserved_value(name: &str) -> bool {
+    let dots = name
+        .strip_prefix("..")
+        .is_some_and(|n| n == "." || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
+    dots || ["NA_integer_", "NA_real_", "NA_character_", "NA_complex_"].contains(&name)
+}
+
 /// A syntactic R name: letters, digits, `.` and `_`, starting with a letter or
 /// a dot that is not followed by a digit (`.5` is a number).
 pub fn is_syntactic(name: &str) -> bool {
@@ -44,7 +55,7 @@ pub fn name_problem(name: &str) -> Option<String> {
             "`{name}` always means `{full}` in flowcast (in R it is a variable that a \
              script may change): choose another name"
         ))
-    } else if is_reserved(name) {
+    } else if is_reserved(name) || is_reserved_value(name) {
         Some(format!("`{name}` is a reserved word in R"))
     } else if !is_syntactic(name) {
         Some(format!(
@@ -116,6 +127,12 @@ mod tests {
         assert!(name_problem("in").is_some());
         assert!(name_problem("T").is_some());
         assert!(name_problem("Tr").is_none());
+        for word in ["...", "..1", "..20", "NA_integer_", "NA_character_"] {
+            assert!(name_problem(word).is_some(), "{word}");
+        }
+        for name in ["..", "..a", "..1a", ".x"] {
+            assert!(name_problem(name).is_none(), "{name}");
+        }
     }
 
     #[test]
