@@ -421,6 +421,19 @@ fn combine(results: &[Value], ctx: &mut Ctx) -> Result<Value, KernelError> {
     c.call(&matched, ctx)
 }
 
+/// Each matrix among `results` as its vector, column by column, as
+/// unlist reads it.
+fn as_vectors(results: Vec<Value>) -> Vec<Value> {
+    results
+        .into_iter()
+        .map(|r| match r {
+            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
+            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            other => other,
+        })
+        .collect()
+}
+
 /// R's `simplify2array(x, higher)` of results: one value each → a vector,
 /// as `c` combines them; equal lengths → a matrix with a column each, or,
 /// when `higher` and every value is a matrix of the same dimensions, an
@@ -433,15 +446,7 @@ fn simplify(results: Vec<Value>, higher: bool, ctx: &mut Ctx) -> Result<Value, K
     };
     let common = results.first().and_then(dim);
     let higher = higher && common.is_some() && results.iter().all(|r| dim(r) == common);
-    // unlist reads a matrix as its vector, column by column.
-    let results: Vec<Value> = results
-        .into_iter()
-        .map(|r| match r {
-            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
-            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
-            other => other,
-        })
-        .collect();
+    let results = as_vectors(results);
     let atomic = |v: &Value| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Str(_));
     if results.is_empty() || !results.iter().all(atomic) {
         return Ok(Value::List(List::sequence(results)));
@@ -523,14 +528,7 @@ pub(super) fn apply_array(
         .iter()
         .map(|s| f.call_on(s, &dots, ctx))
         .collect::<Result<Vec<_>, _>>()?;
-    let flat: Vec<Value> = results
-        .into_iter()
-        .map(|r| match r {
-            Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
-            Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
-            other => other,
-        })
-        .collect();
+    let flat = as_vectors(results);
     let atomic = |v: &Value| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Str(_));
     let simplify = args.bool_or("simplify", true)?;
     let ragged = !flat.iter().all(atomic) || flat.iter().any(|r| r.len() != flat[0].len());
