@@ -355,7 +355,8 @@ impl Expr {
             ExprKind::Name(n) => {
                 // `..1`, `..2`, …: what a `...` took, bound where it is.
                 let bound_here = |n: &str| bound.contains(&n);
-                if !bound_here(n) && !(is_dots_element(n) && bound_here(DOTS)) {
+                let dots_element = is_dots_element(n) && bound_here(DOTS);
+                if !(bound_here(n) || dots_element) {
                     f(n, self.span)
                 }
             }
