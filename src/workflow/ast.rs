@@ -322,9 +322,8 @@ pub const DOTS: &str = "...";
 /// Whether `name` is R's name for one of the values a `...` took: `..1`,
 /// `..2`, ….
 pub fn is_dots_element(name: &str) -> bool {
-    name.strip_prefix("..").is_some_and(|k| {
-        !k.is_empty() && !k.starts_with('0') && k.bytes().all(|b| b.is_ascii_digit())
-    })
+    name.strip_prefix("..")
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 impl Expr {

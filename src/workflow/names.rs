@@ -17,10 +17,9 @@ pub fn is_reserved(name: &str) -> bool {
 /// reads only as a function's arguments. Not in [`RESERVED`], as R's
 /// deparse writes them without backticks.
 fn is_reserved_value(name: &str) -> bool {
-    let dots = name
-        .strip_prefix("..")
-        .is_some_and(|n| n == "." || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
-    dots || ["NA_integer_", "NA_real_", "NA_character_", "NA_complex_"].contains(&name)
+    name == super::ast::DOTS
+        || super::ast::is_dots_element(name)
+        || ["NA_integer_", "NA_real_", "NA_character_", "NA_complex_"].contains(&name)
 }
 
 /// A syntactic R name: letters, digits, `.` and `_`, starting with a letter or
