@@ -80,7 +80,7 @@ pub fn run_loop(
     let k = policy.threads.clamp(1, n.max(1));
     let pieces: Mutex<Vec<(Range<usize>, LoopValues)>> = Mutex::new(Vec::new());
     let blocks = Mutex::new(Vec::new());
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let started = engine.now();
     let worker = |t: usize| {
@@ -97,10 +97,12 @@ pub fn run_loop(
                     true
                 }
                 Err(e) => {
-                    cancel.store(true, Ordering::Relaxed);
+                    // R stops at the first failing iteration: the error is
+                    // the earliest failed range's (ranges are disjoint, and
+                    // a worker's come in order, so it stops here).
                     let mut f = lock(&failure);
-                    if f.is_none() {
-                        *f = Some(e.message);
+                    if !f.as_ref().is_some_and(|(s, _)| *s < r.start) {
+                        *f = Some((r.start, e.message));
                     }
                     false
                 }
@@ -146,7 +148,7 @@ pub fn run_loop(
     });
     let seconds = (engine.now() - started).as_secs_f64();
     spawned?;
-    if let Some(e) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+    if let Some((_, e)) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
         return Err(e);
     }
     let mut pieces = pieces.into_inner().unwrap_or_else(PoisonError::into_inner);

@@ -22,7 +22,7 @@ mod wire;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -443,6 +443,10 @@ pub(crate) struct Engine<'a> {
     loop_busy: Vec<AtomicU64>,
     /// Per task, nanoseconds of its fastest loop iteration so far.
     loop_fastest: Vec<AtomicU64>,
+    /// Per loop, its lowest failed iteration so far (`usize::MAX`: none).
+    /// R stops at the first failing iteration, so an iteration past this
+    /// one need not run: only one below it can still change the error.
+    loop_failed: Vec<AtomicUsize>,
     /// Per task, the path its outermost call took (see
     /// [`StepOutcome::path`]).
     paths: Vec<OnceLock<String>>,
@@ -482,6 +486,11 @@ impl<'a> Engine<'a> {
                 .tasks
                 .iter()
                 .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
+            loop_failed: graph
+                .tasks
+                .iter()
+                .map(|_| AtomicUsize::new(usize::MAX))
                 .collect(),
             blocks: Mutex::new(Vec::new()),
             paths: graph.tasks.iter().map(|_| OnceLock::new()).collect(),
@@ -838,8 +847,21 @@ impl<'a> Engine<'a> {
             let each = range.len() <= TIMED_EACH;
             let began = Instant::now();
             for k in range {
+                if k > self.loop_failed[id].load(Ordering::Relaxed) {
+                    // Never reported: a block holding a lower failure is.
+                    return Err(EvalError {
+                        span: l.body.span,
+                        message: format!("iteration {} follows a failed one", k + 1),
+                    });
+                }
                 let t = each.then(Instant::now);
-                values.push(one(k, &mut idle)?);
+                match one(k, &mut idle) {
+                    Ok(v) => values.push(v),
+                    Err(e) => {
+                        self.loop_failed[id].fetch_min(k, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
                 if let Some(t) = t {
                     self.loop_fastest[id].fetch_min(nanos(t.elapsed()), Ordering::Relaxed);
                 }
@@ -878,6 +900,10 @@ impl<'a> Engine<'a> {
                 }
                 values
             })
+            .collect::<Vec<_>>()
+            // In iteration order: the error is the first failing
+            // iteration's, as R's, whichever chunk failed first in time.
+            .into_iter()
             .collect::<Result<Vec<_>, EvalError>>()?;
         for e in blocks(id, ran.into_inner().unwrap_or_else(PoisonError::into_inner)) {
             self.emit(e);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::remote::Cluster;
 use super::wire::Made;
-use super::{Engine, Event, LoopValues, RunReport, StepOutcome};
+use super::{Engine, EvalError, Event, LoopValues, RunReport, StepOutcome};
 use crate::graph::TaskId;
 use crate::kernels::{width, Value};
 use crate::sched::runtime::Work;
@@ -22,11 +22,22 @@ use crate::workflow::depth::WALK_STACK;
 /// One finished piece of a loop: its iterations and their values.
 type Piece = (Range<usize>, LoopValues);
 
-/// A loop in progress: its pieces' values and where it started.
+/// A loop in progress: its pieces' values, where it started, and its
+/// failed piece that starts first with that piece's error.
 #[derive(Default)]
 struct LoopParts {
     pieces: Vec<Piece>,
     first: Option<(usize, Duration)>,
+    failed: Option<(usize, EvalError)>,
+}
+
+impl LoopParts {
+    /// Whether a piece starting at `start` can no longer change the
+    /// loop's outcome: it follows a failed piece (pieces are disjoint, so
+    /// it holds no iteration before that failure).
+    fn after_failure(&self, start: usize) -> bool {
+        self.failed.as_ref().is_some_and(|(s, _)| start > *s)
+    }
 }
 
 /// How often a waiting worker looks for work nobody woke it for: half of
@@ -297,8 +308,13 @@ impl Session<'_> {
         let start = engine.now();
         let inputs = {
             let mut st = self.lock();
-            if st.outcomes[id].is_some() {
-                // The loop failed or was skipped already: nothing to add.
+            let after_failure = st
+                .loops
+                .get(&id)
+                .is_some_and(|p| p.after_failure(range.start));
+            if st.outcomes[id].is_some() || after_failure {
+                // The loop was skipped, or a failure before this piece
+                // decides its error: nothing to add.
                 None
             } else {
                 match engine.inputs(id, &st.values) {
@@ -331,19 +347,20 @@ impl Session<'_> {
         let mut st = self.lock();
         match result {
             Some(Ok(values)) if st.outcomes[id].is_none() => {
-                st.loops.entry(id).or_default().pieces.push((range, values));
+                let parts = st.loops.entry(id).or_default();
+                if parts.failed.is_none() {
+                    parts.pieces.push((range, values));
+                }
             }
             Some(Err(e)) if st.outcomes[id].is_none() => {
-                // One failed iteration fails the loop at once; its other
-                // pieces are not computed.
-                let (fw, fs) = st
-                    .loops
-                    .get(&id)
-                    .and_then(|p| p.first)
-                    .unwrap_or((w, start));
-                st.loops.remove(&id);
-                let outcome = engine.finish(id, fw, fs, Err(e));
-                record(&mut st, engine, id, outcome);
+                // R stops at the first failing iteration: the loop fails
+                // with the error of its earliest failed piece, known once
+                // the pieces before it have run; those after are skipped.
+                let parts = st.loops.entry(id).or_default();
+                if !parts.failed.as_ref().is_some_and(|(s, _)| *s < range.start) {
+                    parts.failed = Some((range.start, e));
+                }
+                parts.pieces.clear();
             }
             _ => {}
         }
@@ -378,11 +395,17 @@ impl Session<'_> {
             let mut parts = st.loops.remove(&id).unwrap_or_default();
             parts.pieces.sort_by_key(|(r, _)| r.start);
             let (fw, fs) = parts.first.unwrap_or((w, engine.now()));
-            let mut values = LoopValues::default();
-            for (_, piece) in parts.pieces {
-                values.append(piece);
-            }
-            let outcome = engine.finish(id, fw, fs, Ok(values.into_value()));
+            let result = match parts.failed {
+                Some((_, e)) => Err(e),
+                None => {
+                    let mut values = LoopValues::default();
+                    for (_, piece) in parts.pieces {
+                        values.append(piece);
+                    }
+                    Ok(values.into_value())
+                }
+            };
+            let outcome = engine.finish(id, fw, fs, result);
             record(&mut st, engine, id, outcome);
         }
         if fin.replanned {

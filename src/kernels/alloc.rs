@@ -36,6 +36,28 @@ pub fn cannot_allocate(bytes: f64) -> KernelError {
     })
 }
 
+/// R's longest vector, R_XLEN_T_MAX: 2^52 elements.
+pub const R_XLEN_T_MAX: f64 = 4_503_599_627_370_496.0;
+
+/// R's asVecSize for a number, with do_makevector's refusal of a negative
+/// size: a length R can represent, whether or not it can be allocated.
+pub fn as_vec_size(d: f64) -> Result<usize, String> {
+    if d.is_nan() {
+        return Err("vector size cannot be NA/NaN".into());
+    }
+    if d.is_infinite() {
+        return Err("vector size cannot be infinite".into());
+    }
+    if d > R_XLEN_T_MAX {
+        return Err("vector size specified is too large".into());
+    }
+    // (R_xlen_t) d truncates: -0.5 is 0, -1 is refused.
+    if d <= -1.0 {
+        return Err("invalid 'length' argument".into());
+    }
+    Ok(d as usize)
+}
+
 /// An empty vector with room for `n` elements, or R's error.
 pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>, KernelError> {
     let bytes = n as f64 * std::mem::size_of::<T>() as f64;
@@ -126,7 +148,7 @@ pub fn room_for_result(
     matched: &Args<&Value>,
     base_dir: &Path,
 ) -> Result<(), KernelError> {
-    if bounded_by_arguments(kernel.name) {
+    if bounded_by_arguments(kernel.name) || sized_in_r_bytes(kernel.name) {
         return Ok(());
     }
     let typed = matched.map(|v| type_hint(v));
@@ -145,6 +167,16 @@ pub fn room_for_result(
         Some(bytes) if bytes >= CHECK_FROM && !can_allocate(bytes) => Err(cannot_allocate(bytes)),
         _ => Ok(()),
     }
+}
+
+/// Functions that check their result's room themselves, in R's bytes
+/// (4 for an integer or a logical, 8 for a string's pointer), so that the
+/// size in R's message is R's.
+fn sized_in_r_bytes(func: &str) -> bool {
+    matches!(
+        func,
+        "numeric" | "double" | "integer" | "logical" | "character" | "vector"
+    )
 }
 
 /// Functions whose result is never larger than their largest argument:

@@ -154,16 +154,7 @@ fn vector_length(v: &Value) -> Result<usize, KernelError> {
         Value::Str(s) if s.len() == 1 => s[0].trim().parse::<f64>().unwrap_or(f64::NAN),
         _ => return Err(bad()),
     };
-    if x.is_infinite() && x > 0.0 {
-        return Err(KernelError::new("vector size cannot be infinite"));
-    }
-    if x.is_nan() || x < 0.0 {
-        return Err(bad());
-    }
-    if x >= 4_503_599_627_370_496.0 {
-        return Err(KernelError::new("vector size specified is too large"));
-    }
-    Ok(x as usize)
+    super::alloc::as_vec_size(x).map_err(KernelError::new)
 }
 
 /// The atomic and list modes R's `vector` makes (`str2type`, with
@@ -227,7 +218,15 @@ fn vector_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     if !known_mode(&mode) {
         return Err(KernelError::new(mode_refusal(&mode)));
     }
-    use super::alloc::filled;
+    use super::alloc::{ensure_room, filled};
+    // R's element: 4 bytes for an integer or a logical, 16 for a complex,
+    // 8 for a double or a pointer.
+    let r_bytes = match mode.as_str() {
+        "logical" | "integer" => 4.0,
+        "complex" => 16.0,
+        _ => 8.0,
+    };
+    ensure_room(n as f64 * r_bytes)?;
     Ok(match mode.as_str() {
         "logical" => Value::Bool(filled(n, Some(false))?),
         "character" => Value::Str(filled(n, String::new())?),

@@ -303,11 +303,17 @@ pub(super) fn eval_seq(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErr
 
 const SEQ_LEN_ERR: &str = "argument must be coercible to non-negative integer";
 
+/// do_seq_len's length: finite, not negative, and shorter than R's
+/// longest vector (a long one R holds compactly, flowcast in full, so
+/// that past memory it fails where it is allocated).
 fn seq_len_n(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {
     let Some(v) = v else { return Ok(None) };
     match v.first() {
         None => Err("argument of length 0".into()),
-        Some(&x) if !(0.0..INT_MAX + 1.0).contains(&x) => Err(SEQ_LEN_ERR.into()),
+        Some(&x) if !x.is_finite() || x < 0.0 => Err(SEQ_LEN_ERR.into()),
+        Some(&x) if x >= crate::kernels::alloc::R_XLEN_T_MAX => {
+            Err("result would be too long a vector".into())
+        }
         Some(&x) => Ok(Some(x as usize)),
     }
 }
@@ -358,7 +364,7 @@ pub(super) fn shape_seq_along(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 fn vector_length(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {
     let Some(v) = v else { return Ok(None) };
     match v[..] {
-        [x] if (0.0..INT_MAX + 1.0).contains(&x) => Ok(Some(x as usize)),
+        [x] => crate::kernels::alloc::as_vec_size(x).map(Some),
         _ => Err("invalid 'length' argument".into()),
     }
 }
@@ -394,14 +400,19 @@ pub(super) fn eval_vector_of(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, Ker
                 .unwrap_or(0)
         }
     };
-    let mut out = super::alloc_num(n)?;
+    use crate::kernels::alloc::{ensure_room, filled};
+    // R's element: 4 bytes for an integer or a logical, 8 for a double or
+    // a string's pointer.
+    let r_bytes = if matches!(a.func, "logical" | "integer") {
+        4.0
+    } else {
+        8.0
+    };
+    ensure_room(n as f64 * r_bytes)?;
     Ok(match a.func {
-        "logical" => Value::Bool(vec![Some(false); n]),
-        "character" => Value::Str(vec![String::new(); n]),
-        _ => {
-            out.resize(n, 0.0);
-            Value::Num(out)
-        }
+        "logical" => Value::Bool(filled(n, Some(false))?),
+        "character" => Value::Str(filled(n, String::new())?),
+        _ => Value::Num(filled(n, 0.0)?),
     })
 }
 
