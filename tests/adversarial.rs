@@ -929,3 +929,67 @@ fn a_time_series_union_spanning_past_memory_fails_like_r() {
         ],
     );
 }
+
+/// Lengths up to R's 2^52 elements: `numeric(1e12)` was refused by
+/// `check` as an "invalid 'length' argument" (capped at INT_MAX), and
+/// `seq_len(1e15)` too. R represents them; this machine cannot allocate
+/// them, so the step fails with R's message, sized in R's bytes (4 for an
+/// integer or a logical).
+#[test]
+fn long_vectors_r_can_represent_fail_where_they_are_allocated() {
+    steps_fail_located(
+        "[steps]\na = \"numeric(1e12)\"\nb = \"seq_len(1e15)\"\nc = \"integer(1e12)\"\n\
+         d = \"logical(1e12)\"\ne = \"character(1e12)\"\nf = \"numeric(2^52)\"\n\
+         g = \"vector('integer', 1e12)\"\nh = \"length(numeric(-0.5))\"\n",
+        &[
+            ("2:6", "a", "cannot allocate vector of size 7450.6 Gb"),
+            ("3:6", "b", "cannot allocate vector of size 7450580.6 Gb"),
+            ("4:6", "c", "cannot allocate vector of size 3725.3 Gb"),
+            ("5:6", "d", "cannot allocate vector of size 3725.3 Gb"),
+            ("6:6", "e", "cannot allocate vector of size 7450.6 Gb"),
+            ("7:6", "f", "cannot allocate vector of size 33554432.0 Gb"),
+            ("8:6", "g", "cannot allocate vector of size 3725.3 Gb"),
+        ],
+    );
+    // What R's asVecSize and do_seq_len call invalid stays refused.
+    let (_dir, path) = workflow_file(
+        "[steps]\na = \"numeric(1e16)\"\nb = \"seq_len(2^52)\"\nc = \"numeric(NaN)\"\n\
+         d = \"numeric(Inf)\"\ne = \"numeric(-1)\"\nf = \"seq_len(-Inf)\"\n",
+    );
+    refused(
+        &["check", arg(&path)],
+        2,
+        &[
+            "vector size specified is too large\n  --> ",
+            "result would be too long a vector\n  --> ",
+            "vector size cannot be NA/NaN\n  --> ",
+            "vector size cannot be infinite\n  --> ",
+            "invalid 'length' argument\n  --> ",
+            "argument must be coercible to non-negative integer\n  --> ",
+        ],
+    );
+}
+
+/// A local function calling one defined after it in the same `{ }`
+/// statements said only "could not find function `h`" (R finds `h` when
+/// the call runs); two local functions calling each other, the same.
+/// flowcast resolves a local function's calls where it is defined: the
+/// refusal now says so, and names the pair that recurse.
+#[test]
+fn local_functions_defined_after_their_caller_are_refused_precisely() {
+    let (_dir, path) = workflow_file(
+        "[steps]\na = \"{ g <- function(x) h(x) + 1; h <- function(x) x * 2; g(3) }\"\n\
+         b = \"{ ev <- function(n) if (n == 0) TRUE else od(n - 1); \
+         od <- function(n) if (n == 0) FALSE else ev(n - 1); ev(10) }\"\n",
+    );
+    refused(
+        &["check", arg(&path)],
+        2,
+        &[
+            "could not find function `h`: `g` calls it, but it is defined after `g`",
+            "w.toml:2:",
+            "`ev` and `od` call each other: a local function may call itself",
+            "w.toml:3:",
+        ],
+    );
+}

@@ -110,7 +110,37 @@ fn a_loop_that_fails_nowhere_has_the_same_value_everywhere() {
     for scheduler in Scheduler::ALL {
         for p in [1, 2, 4] {
             let r = run_all(&wf, &g, scheduler, p);
-            assert_eq!(outcome(&g, &r, "x").as_ref(), Ok(&want), "{}", scheduler.name());
+            assert_eq!(
+                outcome(&g, &r, "x").as_ref(),
+                Ok(&want),
+                "{}",
+                scheduler.name()
+            );
         }
+    }
+}
+
+/// A loop over no values (`integer(0)`, `seq_len(0)`) was refused as
+/// "loop range must be known"; R's `sapply(integer(0), f)` is `list()`,
+/// and so is the loop's value (DESIGN.md: a list, or numbers where every
+/// iteration is a scalar; with none, the list).
+#[test]
+fn a_loop_over_no_values_is_an_empty_list() {
+    let (wf, g) = analyse(
+        "[steps]\na = { for = \"i in integer(0)\", do = \"i * 2\" }\n\
+         b = { for = \"i in seq_len(0)\", do = \"i * 2\" }\n\
+         n = \"0\"\nc = { for = \"i in seq_len(n)\", do = \"i * 2\" }\nd = \"length(a) + length(c)\"\n",
+    );
+    for scheduler in Scheduler::ALL {
+        let r = run_all(&wf, &g, scheduler, 2);
+        for step in ["a", "b", "c"] {
+            let t = g.tasks.iter().find(|t| t.name == step).unwrap();
+            let v = r.outcomes[t.id].value.as_ref().expect("runs");
+            assert!(
+                matches!(&**v, Value::List(l) if l.items.is_empty()),
+                "{step}: {v:?}"
+            );
+        }
+        assert_eq!(outcome(&g, &r, "d"), Ok("Num([0.0])".into()));
     }
 }

@@ -1467,6 +1467,8 @@ pub fn loop_range(
     } else {
         match infer(range, env, file, ctx)? {
             Type::Null => Some(Vec::new()),
+            // `integer(0)`: no values to know.
+            t if t.len() == Some(0) => Some(Vec::new()),
             t => t.const_nums(),
         }
     };

@@ -560,6 +560,46 @@ impl Inliner<'_> {
         }
     }
 
+    /// Refuses a call in local function `name`'s body of a local function
+    /// defined after it in the same statements (`later`). R finds that one
+    /// when the call runs; flowcast resolves the calls in a local function
+    /// where it is defined, before the later one is known.
+    fn forward_call(
+        &mut self,
+        name: &str,
+        calls: &[(String, Span)],
+        later: &[Option<(String, Vec<(String, Span)>)>],
+        bound: &[String],
+    ) {
+        let known = |f: &str| {
+            self.raw.contains_key(f)
+                || self.local.iter().any(|l| l.name == f)
+                || bound.iter().any(|b| b == f)
+        };
+        for (func, at) in calls {
+            if func == name || known(func) {
+                continue;
+            }
+            let Some(callee) = later.iter().flatten().find(|(n, _)| n == func) else {
+                continue;
+            };
+            let message = if callee.1.iter().any(|(f, _)| f == name) {
+                format!(
+                    "`{name}` and `{func}` call each other: a local function may call itself, \
+                     but not through another function (merge them into one)"
+                )
+            } else {
+                format!(
+                    "could not find function `{func}`: `{name}` calls it, but it is defined \
+                     after `{name}`, and flowcast resolves a local function's calls where it \
+                     is defined: define `{func}` before `{name}`"
+                )
+            };
+            self.error(*at, message);
+            return;
+        }
+    }
+
     /// Replaces the uses in a function's parameter defaults and body, its
     /// parameters in scope there.
     fn function(&mut self, params: &mut [Param], body: &mut Expr, bound: &mut Vec<String>) {
@@ -697,7 +737,26 @@ impl Inliner<'_> {
                 let outer_local = self.local.len();
                 let last = stmts.len().saturating_sub(1);
                 let mut defined = vec![false; stmts.len()];
+                // The local functions each statement defines, with the
+                // functions their bodies call.
+                let defs: Vec<Option<(String, Vec<(String, Span)>)>> = stmts
+                    .iter()
+                    .map(|s| match &s.kind {
+                        ExprKind::Assign { name, value, .. } => match &value.kind {
+                            ExprKind::Function { body, .. } => {
+                                let mut calls = Vec::new();
+                                body.visit_calls(&mut |f, at| calls.push((f.to_string(), at)));
+                                Some((name.clone(), calls))
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect();
                 for (i, s) in stmts.iter_mut().enumerate() {
+                    if let Some((name, calls)) = &defs[i] {
+                        self.forward_call(name, calls, &defs[i + 1..], bound);
+                    }
                     // `f <- Vectorize(g)`: the function it makes, its uses
                     // put in already.
                     if let (true, ExprKind::Assign { name, value, .. }) = (i < last, &mut s.kind) {
