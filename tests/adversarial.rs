@@ -954,7 +954,8 @@ fn long_vectors_r_can_represent_fail_where_they_are_allocated() {
     // What R's asVecSize and do_seq_len call invalid stays refused.
     let (_dir, path) = workflow_file(
         "[steps]\na = \"numeric(1e16)\"\nb = \"seq_len(2^52)\"\nc = \"numeric(NaN)\"\n\
-         d = \"numeric(Inf)\"\ne = \"numeric(-1)\"\nf = \"seq_len(-Inf)\"\n",
+         d = \"numeric(Inf)\"\ne = \"numeric(-1)\"\nf = \"seq_len(-Inf)\"\n\
+         g = \"integer(NA)\"\n",
     );
     refused(
         &["check", arg(&path)],

@@ -372,7 +372,10 @@ fn vector_length(v: Option<Vec<f64>>) -> Result<Option<usize>, String> {
 pub(super) fn shape_vector_of(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let n = match a.get("length") {
         None => Some(0),
-        Some(t) if !t.is_numeric() => return Err(a.error("length", "invalid 'length' argument")),
+        // asVecSize takes no logical: `integer(NA)` is invalid, not NA.
+        Some(t) if !t.is_numeric() || matches!(t, Type::Bool { .. } | Type::BoolMat { .. }) => {
+            return Err(a.error("length", "invalid 'length' argument"))
+        }
         Some(t) => vector_length(t.const_nums()).map_err(|m| a.error("length", m))?,
     };
     Ok(match a.func {
@@ -391,6 +394,9 @@ pub(super) fn shape_vector_of(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 pub(super) fn eval_vector_of(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let n = match a.get("length") {
         None => 0,
+        Some(v) if matches!(v, Value::Bool(_) | Value::BoolMat(_)) => {
+            return Err(KernelError::new("invalid 'length' argument"))
+        }
         Some(_) => {
             let v = a
                 .nums("length")
