@@ -101,7 +101,7 @@ pub fn run_loop(
                     // the earliest failed range's (ranges are disjoint, and
                     // a worker's come in order, so it stops here).
                     let mut f = lock(&failure);
-                    if !f.as_ref().is_some_and(|(s, _)| *s < r.start) {
+                    if f.as_ref().is_none_or(|(s, _)| *s > r.start) {
                         *f = Some((r.start, e.message));
                     }
                     false

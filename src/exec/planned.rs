@@ -357,7 +357,7 @@ impl Session<'_> {
                 // with the error of its earliest failed piece, known once
                 // the pieces before it have run; those after are skipped.
                 let parts = st.loops.entry(id).or_default();
-                if !parts.failed.as_ref().is_some_and(|(s, _)| *s < range.start) {
+                if parts.failed.as_ref().is_none_or(|(s, _)| *s > range.start) {
                     parts.failed = Some((range.start, e));
                 }
                 parts.pieces.clear();

@@ -25,6 +25,9 @@ use crate::kernels::callable::CALL_VALUE;
 /// A function step's parameters and body, with its uses already replaced.
 type Def = (Vec<Param>, Expr);
 
+/// A local function's name, with the functions its body calls and where.
+type LocalDef = (String, Vec<(String, Span)>);
+
 /// Replaces every use of a function step in `steps` and removes the
 /// function steps, which it returns in file order; the errors name the use.
 pub fn inline(
@@ -568,7 +571,7 @@ impl Inliner<'_> {
         &mut self,
         name: &str,
         calls: &[(String, Span)],
-        later: &[Option<(String, Vec<(String, Span)>)>],
+        later: &[Option<LocalDef>],
         bound: &[String],
     ) {
         let known = |f: &str| {
@@ -739,7 +742,7 @@ impl Inliner<'_> {
                 let mut defined = vec![false; stmts.len()];
                 // The local functions each statement defines, with the
                 // functions their bodies call.
-                let defs: Vec<Option<(String, Vec<(String, Span)>)>> = stmts
+                let defs: Vec<Option<LocalDef>> = stmts
                     .iter()
                     .map(|s| match &s.kind {
                         ExprKind::Assign { name, value, .. } => match &value.kind {

@@ -394,7 +394,7 @@ pub(super) fn shape_vector_of(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgE
 pub(super) fn eval_vector_of(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     let n = match a.get("length") {
         None => 0,
-        Some(v) if matches!(v, Value::Bool(_) | Value::BoolMat(_)) => {
+        Some(Value::Bool(_) | Value::BoolMat(_)) => {
             return Err(KernelError::new("invalid 'length' argument"))
         }
         Some(_) => {
