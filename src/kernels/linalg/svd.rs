@@ -43,19 +43,14 @@ pub(crate) fn svd(x: &DMatrix<f64>, nu: usize, nv: usize) -> Result<Svd, KernelE
     let fail = |e: faer::linalg::svd::SvdError| {
         KernelError::new(format!("error code {e:?} from Lapack routine 'dgesdd'"))
     };
-    if nu == 0 && nv == 0 {
-        let d = view.singular_values().map_err(fail)?;
-        return Ok(Svd {
-            d,
-            u: None,
-            v: None,
-        });
-    }
     // LAPACK's route, so that the vectors have R's signs. The QR
     // iteration and the secular equation's root finder can, in principle,
-    // fail to converge; faer's SVD below is then the fallback.
-    if let Some(s) = svd_by_dc(view, nu, nv) {
-        return Ok(s);
+    // fail to converge; faer's SVD below is then the fallback. Values
+    // alone take faer's route, on the call's workers.
+    if nu > 0 || nv > 0 {
+        if let Some(s) = svd_by_dc(view, nu, nv) {
+            return Ok(s);
+        }
     }
     // Only the vectors asked for, written straight into the result's
     // storage: prcomp needs no U, and U or V is a large share of the work.
