@@ -159,6 +159,8 @@ mod sweep;
 pub mod switch;
 mod symnum;
 mod terms;
+mod text_match;
+mod type_convert;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
@@ -493,6 +495,8 @@ pub fn registry() -> &'static Registry {
             loglin::KERNELS,
             princomp::KERNELS,
             rapply::KERNELS,
+            text_match::KERNELS,
+            type_convert::KERNELS,
             dates::KERNELS,
             quote::KERNELS,
             datetime::KERNELS,
