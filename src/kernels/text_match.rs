@@ -275,7 +275,7 @@ fn agrep(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         }
         Some(v) => match v.as_f64_slice().as_deref() {
             Some([d]) if *d >= 0.0 => *d,
-            Some([_, ..]) => {
+            Some([_, _, ..]) => {
                 return Err(KernelError::new(
                     "flowcast's agrep() takes max.distance as one number",
                 ))

@@ -298,10 +298,14 @@ fn ties_by_name(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
     } = &mut ties.value.kind
     {
         if list_func == "list" && items.len() == 2 && items[1].name.is_none() {
-            if let ExprKind::Name(n) = &items[1].value.kind {
-                if !known(n) && registry().get(n).is_some() {
+            match &items[1].value.kind {
+                ExprKind::Name(n) if !known(n) && registry().get(n).is_some() => {
                     items[1].value.kind = ExprKind::Str(n.clone());
                 }
+                // R takes a function there, not its name: NULL in its
+                // place meets R's refusal of anything else.
+                ExprKind::Str(_) => items[1].value.kind = ExprKind::Null,
+                _ => {}
             }
         }
     }
