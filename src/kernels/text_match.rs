@@ -101,10 +101,7 @@ fn texts(v: &Value, ctx: &mut Ctx) -> Result<Vec<Option<String>>, KernelError> {
             _ => return Err(KernelError::new("cannot coerce to character")),
         },
     };
-    Ok(chr
-        .into_iter()
-        .map(|s| (s != "NA").then_some(s))
-        .collect())
+    Ok(chr.into_iter().map(|s| (s != "NA").then_some(s)).collect())
 }
 
 /// `.amatch_costs(costs)`: insertions, deletions, substitutions, by
@@ -120,7 +117,12 @@ fn amatch_costs(v: Option<&Value>, ctx: &mut Ctx) -> Result<[f64; 3], KernelErro
             l.names.clone().unwrap_or_default(),
             l.items
                 .iter()
-                .map(|x| bare(x).as_f64_slice().filter(|s| s.len() == 1).map(|s| s[0]))
+                .map(|x| {
+                    bare(x)
+                        .as_f64_slice()
+                        .filter(|s| s.len() == 1)
+                        .map(|s| s[0])
+                })
                 .collect(),
         ),
         _ => (
@@ -134,7 +136,9 @@ fn amatch_costs(v: Option<&Value>, ctx: &mut Ctx) -> Result<[f64; 3], KernelErro
     let table = ["insertions", "deletions", "substitutions"];
     let mut unknown = false;
     for (n, x) in nm.iter().zip(&vals) {
-        let hits: Vec<usize> = (0..3).filter(|&i| table[i].starts_with(n.as_str())).collect();
+        let hits: Vec<usize> = (0..3)
+            .filter(|&i| table[i].starts_with(n.as_str()))
+            .collect();
         let pos = match (table.iter().position(|t| t == n), hits.as_slice()) {
             (Some(i), _) => Some(i),
             (None, [i]) if !n.is_empty() => Some(*i),
@@ -206,8 +210,14 @@ fn adist(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         Some(v) => texts(v, ctx)?,
         None => x.clone(),
     };
-    let xc: Vec<Option<Vec<char>>> = x.iter().map(|s| s.as_deref().map(|s| chars(s, lower))).collect();
-    let yc: Vec<Option<Vec<char>>> = y.iter().map(|s| s.as_deref().map(|s| chars(s, lower))).collect();
+    let xc: Vec<Option<Vec<char>>> = x
+        .iter()
+        .map(|s| s.as_deref().map(|s| chars(s, lower)))
+        .collect();
+    let yc: Vec<Option<Vec<char>>> = y
+        .iter()
+        .map(|s| s.as_deref().map(|s| chars(s, lower)))
+        .collect();
     let mut m = nalgebra::DMatrix::from_element(xc.len(), yc.len(), NA);
     for (i, a) in xc.iter().enumerate() {
         for (j, b) in yc.iter().enumerate() {
@@ -262,7 +272,9 @@ fn agrep(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Err(KernelError::new("invalid 'pattern' argument"));
     };
     if pattern.is_none() {
-        return Err(KernelError::new("'pattern' must be a non-empty character string"));
+        return Err(KernelError::new(
+            "'pattern' must be a non-empty character string",
+        ));
     }
     let pattern = pattern.as_deref().unwrap_or_default();
     let bound = match args.get("max.distance").map(bare) {

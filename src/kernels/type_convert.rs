@@ -78,10 +78,7 @@ fn convert(x: &Value, o: &Opts, ctx: &mut Ctx) -> Result<Value, KernelError> {
             .iter()
             .map(|v| convert(v, o, ctx))
             .collect::<Result<Vec<_>, _>>()?;
-        return Ok(Value::List(List {
-            items,
-            ..l.clone()
-        }));
+        return Ok(Value::List(List { items, ..l.clone() }));
     }
     let text: Vec<String> = match bare(x) {
         Value::Str(s) => s.clone(),
@@ -140,7 +137,13 @@ fn typeconvert(x: &[String], o: &Opts) -> Value {
     if integer {
         return Value::Num(
             x.iter()
-                .map(|s| if missing(s) { NA } else { strtoi(s).unwrap_or(NA) })
+                .map(|s| {
+                    if missing(s) {
+                        NA
+                    } else {
+                        strtoi(s).unwrap_or(NA)
+                    }
+                })
                 .collect(),
         );
     }
