@@ -1593,11 +1593,7 @@ fn rapply_integers(
         }
         for (a, item) in args.iter().zip(&l.items) {
             match item {
-                Value::List(_) => {
-                    if !walk(&a.value, item, ints, out) {
-                        return false;
-                    }
-                }
+                Value::List(_) if !walk(&a.value, item, ints, out) => return false,
                 Value::Num(_) if ints.is_integer(&a.value) => {
                     out.push(std::ptr::from_ref::<Value>(item) as usize);
                 }
