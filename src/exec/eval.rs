@@ -1525,6 +1525,9 @@ fn integer_args(
     scope: &Scope,
     file: &SourceFile,
 ) -> Vec<usize> {
+    if func == "rapply" {
+        return rapply_integers(args, values, scope, file);
+    }
     if !matches!(
         func,
         "typeof"
@@ -1554,6 +1557,58 @@ fn integer_args(
         })
         .map(|(_, (_, v))| std::ptr::from_ref::<Value>(v) as usize)
         .collect()
+}
+
+/// rapply's `object` written as `list(...)`: the list itself, which
+/// tells rapply that it knows its leaves, and each leaf written as an
+/// integer (`1L`, `2:3`), by address, so that `classes = "integer"` and
+/// `"numeric"` tell them apart as R does. A list from elsewhere (a step)
+/// is not marked: rapply refuses those classes there.
+fn rapply_integers(
+    args: &[Arg],
+    values: &[NamedValue],
+    scope: &Scope,
+    file: &SourceFile,
+) -> Vec<usize> {
+    let at = args
+        .iter()
+        .position(|a| a.name.as_deref() == Some("object"))
+        .or_else(|| args.iter().position(|a| a.name.is_none()));
+    let (Some(arg), Some((_, value))) = (at.map(|i| &args[i]), at.and_then(|i| values.get(i)))
+    else {
+        return Vec::new();
+    };
+    let ints = Integers {
+        file,
+        steps: scope.integer_steps,
+        locals: &|n| scope.integer_local(n),
+    };
+    fn walk(e: &Expr, v: &Value, ints: &Integers, out: &mut Vec<usize>) -> bool {
+        let ExprKind::Call { func, args, .. } = &e.kind else {
+            return false;
+        };
+        let Value::List(l) = v else { return false };
+        if func != "list" || args.len() != l.items.len() {
+            return false;
+        }
+        for (a, item) in args.iter().zip(&l.items) {
+            match item {
+                Value::List(_) if !walk(&a.value, item, ints, out) => return false,
+                Value::Num(_) if ints.is_integer(&a.value) => {
+                    out.push(std::ptr::from_ref::<Value>(item) as usize);
+                }
+                _ => {}
+            }
+        }
+        out.push(std::ptr::from_ref::<Value>(v) as usize);
+        true
+    }
+    let mut out = Vec::new();
+    if walk(&arg.value, value, &ints, &mut out) {
+        out
+    } else {
+        Vec::new()
+    }
 }
 
 /// R writes an integer in full where it writes the same double in

@@ -122,7 +122,7 @@ fn note(name: &str) -> Option<&'static str> {
         "noquote" => Some(" (of a vector without a class: a classed object is refused)"),
         "as.difftime" => Some(" (of numbers with their `units`: text to read is refused)"),
         "rapply" => Some(
-            " (`classes` naming \"numeric\", \"integer\" or \"double\" is refused: flowcast does not know which numbers inside a list are R integers)",
+            " (`classes` naming \"numeric\", \"integer\" or \"double\" tells R's integers in a list written in the call, `rapply(list(1L, 2.5), f, classes = \"integer\")`, and is refused for a list from elsewhere or with names on its numbers: flowcast does not know which numbers there are R integers)",
         ),
         "aggregate" => Some(
             " (FUN's values of unequal lengths, which R keeps as a list column, are refused; a time series is aggregate.ts's, `nfrequency` or `ndeltat` named)",

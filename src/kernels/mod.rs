@@ -159,11 +159,13 @@ mod sweep;
 pub mod switch;
 mod symnum;
 mod terms;
+mod text_match;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
 pub(crate) mod ts_bind;
 mod tskernel;
+mod type_convert;
 mod unsplit;
 mod utf8;
 mod vector;
@@ -493,6 +495,8 @@ pub fn registry() -> &'static Registry {
             loglin::KERNELS,
             princomp::KERNELS,
             rapply::KERNELS,
+            text_match::KERNELS,
+            type_convert::KERNELS,
             dates::KERNELS,
             quote::KERNELS,
             datetime::KERNELS,

@@ -282,6 +282,8 @@ pub fn reads_names(func: &str) -> bool {
     matches!(
         func,
         "names"
+            | "adist"
+            | "hasName"
             | "setNames"
             | "unname"
             | "colnames"

@@ -5,9 +5,11 @@
 //! the result as `unlist(res, recursive = TRUE)`.
 //!
 //! flowcast holds R's integers as doubles and knows which values are
-//! integers only from how an argument was written, never for an element
-//! of a list, so `classes` naming a numeric class ("numeric", "integer",
-//! "double") is refused rather than matched differently from R.
+//! integers only from how an argument was written. An `object` written
+//! as `list(...)` in the call has each leaf judged so (the evaluator
+//! marks the list and its integer leaves); for any other list, `classes`
+//! naming a numeric class ("numeric", "integer", "double") is refused
+//! rather than matched differently from R.
 
 use super::args::{ArgError, Args};
 use super::fun::{self, Fun};
@@ -62,7 +64,7 @@ impl Walk<'_, '_> {
             _ => {
                 let matched = match self.classes {
                     None => true,
-                    Some(classes) => super::class::class_of(x, false)
+                    Some(classes) => super::class::class_of(x, ctx.is_integer(x))
                         .iter()
                         .any(|c| classes.contains(c)),
                 };
@@ -127,8 +129,11 @@ fn rapply_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError>
             if c[0] == "ANY" {
                 None
             } else {
+                let known = ctx.is_integer(object);
                 if let Some(n) = c.iter().find(|c| NUMERIC_CLASSES.contains(&c.as_str())) {
-                    return Err(KernelError::new(numeric_classes_refused(n)));
+                    if !known {
+                        return Err(KernelError::new(numeric_classes_refused(n)));
+                    }
                 }
                 Some(&c[..])
             }
@@ -183,15 +188,9 @@ fn rapply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     }
     match args.ty("classes") {
         None | Some(Type::Any) => {}
-        Some(Type::Str { value, .. }) => {
-            if let Some(v) = value {
-                if v.first().is_some_and(|c| c != "ANY") {
-                    if let Some(n) = v.iter().find(|c| NUMERIC_CLASSES.contains(&c.as_str())) {
-                        return Err(args.error("classes", numeric_classes_refused(n)));
-                    }
-                }
-            }
-        }
+        // Whether the numeric classes can be told apart is known only
+        // when the call runs (see the module's note).
+        Some(Type::Str { .. }) => {}
         Some(_) => return Err(args.error("classes", "invalid 'classes' argument")),
     }
     // do_rapply's isFunction test, in its words.

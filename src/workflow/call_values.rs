@@ -61,6 +61,7 @@ fn bound_names(e: &Expr, out: &mut HashSet<String>) {
 
 fn rewrite_expr(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
     e.visit_children_mut(&mut |c| rewrite_expr(c, known));
+    method_as_generic(e, known);
     do_call_inline(e, known);
     ties_by_name(e, known);
     removals(e);
@@ -199,6 +200,84 @@ fn removals(e: &mut Expr) {
 /// `ties = list("ordered", mean)` of approx and its kin: the function
 /// in the list is handed to the kernel as its name, as a function
 /// written by name in a function position is.
+/// S3 methods users call by their full name, each with the generic that
+/// dispatches to it for the classes flowcast's values have.
+const METHODS: &[(&str, &str)] = &[
+    ("summary.lm", "summary"),
+    ("summary.glm", "summary"),
+    ("summary.aov", "summary"),
+    ("summary.data.frame", "summary"),
+    ("summary.factor", "summary"),
+    ("summary.default", "summary"),
+    ("predict.lm", "predict"),
+    ("predict.glm", "predict"),
+    ("residuals.lm", "residuals"),
+    ("residuals.glm", "residuals"),
+    ("confint.lm", "confint"),
+    ("model.matrix.lm", "model.matrix"),
+    ("model.matrix.default", "model.matrix"),
+    ("model.frame.default", "model.frame"),
+    ("mean.default", "mean"),
+    ("median.default", "median"),
+    ("sort.default", "sort"),
+    ("rev.default", "rev"),
+    ("unique.default", "unique"),
+    ("unique.data.frame", "unique"),
+    ("duplicated.default", "duplicated"),
+    ("duplicated.data.frame", "duplicated"),
+    ("anyDuplicated.default", "anyDuplicated"),
+    ("t.default", "t"),
+    ("t.data.frame", "t"),
+    ("solve.default", "solve"),
+    ("split.default", "split"),
+    ("split.data.frame", "split"),
+    ("subset.data.frame", "subset"),
+    ("subset.default", "subset"),
+    ("merge.data.frame", "merge"),
+    ("merge.default", "merge"),
+    ("aggregate.data.frame", "aggregate"),
+    ("transform.data.frame", "transform"),
+    ("with.default", "with"),
+    ("within.data.frame", "within"),
+    ("seq.default", "seq"),
+    ("range.default", "range"),
+    ("diff.default", "diff"),
+    ("scale.default", "scale"),
+    ("format.default", "format"),
+    ("as.list.default", "as.list"),
+    ("as.data.frame.matrix", "as.data.frame"),
+    ("as.data.frame.list", "as.data.frame"),
+    ("as.matrix.data.frame", "as.matrix"),
+    ("as.matrix.default", "as.matrix"),
+    ("levels.default", "levels"),
+    ("cut.default", "cut"),
+    ("rowsum.default", "rowsum"),
+    ("rowsum.data.frame", "rowsum"),
+    ("xtfrm.default", "xtfrm"),
+    ("all.equal.numeric", "all.equal"),
+    ("all.equal.default", "all.equal"),
+];
+
+/// `summary.lm(fit)`, `mean.default(x)`, `sapply(fits, summary.lm)`: an
+/// S3 method called (or handed on) by its full name is its generic, which
+/// dispatches to that method for the values it serves. A step or local
+/// of that name, or a built-in function, is left as it is.
+fn method_as_generic(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
+    let name = match &mut e.kind {
+        ExprKind::Call { func, .. } => func,
+        ExprKind::Name(n) => n,
+        _ => return,
+    };
+    if known(name) || registry().get(name).is_some() {
+        return;
+    }
+    if let Some((_, generic)) = METHODS.iter().find(|(m, _)| *m == name.as_str()) {
+        if registry().get(generic).is_some() {
+            *name = (*generic).to_string();
+        }
+    }
+}
+
 fn ties_by_name(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
     let ExprKind::Call { func, args, .. } = &mut e.kind else {
         return;
@@ -219,10 +298,14 @@ fn ties_by_name(e: &mut Expr, known: &dyn Fn(&str) -> bool) {
     } = &mut ties.value.kind
     {
         if list_func == "list" && items.len() == 2 && items[1].name.is_none() {
-            if let ExprKind::Name(n) = &items[1].value.kind {
-                if !known(n) && registry().get(n).is_some() {
+            match &items[1].value.kind {
+                ExprKind::Name(n) if !known(n) && registry().get(n).is_some() => {
                     items[1].value.kind = ExprKind::Str(n.clone());
                 }
+                // R takes a function there, not its name: NULL in its
+                // place meets R's refusal of anything else.
+                ExprKind::Str(_) => items[1].value.kind = ExprKind::Null,
+                _ => {}
             }
         }
     }

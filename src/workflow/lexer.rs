@@ -32,8 +32,8 @@ pub enum Tok {
     Mod,
     /// `%/%`
     IntDiv,
-    /// `%o%`, R's `outer`.
-    Outer,
+    /// `%o%` (R's `outer`) or `%x%` (R's `kronecker`), as written.
+    FnOp(&'static str),
     /// `|>`, R's pipe: `x |> f(y)` is `f(x, y)`.
     Pipe,
     /// `==`, `!=`, `<`, `>`, `<=`, `>=`, `&`, `&&`, `|`, `||` (as written).
@@ -95,7 +95,7 @@ impl Tok {
             Tok::In => "%in%",
             Tok::Mod => "%%",
             Tok::IntDiv => "%/%",
-            Tok::Outer => "%o%",
+            Tok::FnOp(op) => op,
             Tok::Pipe => "|>",
             Tok::Logic(op) => op,
             Tok::Bang => "!",
@@ -344,7 +344,9 @@ impl Lexer<'_> {
         } else if op == "%/%" {
             Tok::IntDiv
         } else if op == "%o%" {
-            Tok::Outer
+            Tok::FnOp("%o%")
+        } else if op == "%x%" {
+            Tok::FnOp("%x%")
         } else {
             Tok::Unsupported(op.to_string())
         };

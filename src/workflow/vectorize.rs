@@ -53,10 +53,21 @@ pub(super) fn function(args: &[Arg], span: Span) -> Result<Expr, String> {
     }
     let [fun, which, simplify, use_names] = slots;
     let fun = fun.ok_or("argument \"FUN\" is missing, with no default")?;
+    let builtin;
+    let fun = match &fun.kind {
+        ExprKind::Name(n) => {
+            builtin = builtin_function(n, span).ok_or(
+                "flowcast's Vectorize() takes a function(...), the name of a function \
+                 defined in the workflow or of a built-in function",
+            )?;
+            &builtin
+        }
+        _ => fun,
+    };
     let ExprKind::Function { params, .. } = &fun.kind else {
         return Err(
-            "flowcast's Vectorize() takes a function(...) or the name of a function \
-                    defined in the workflow"
+            "flowcast's Vectorize() takes a function(...), the name of a function \
+             defined in the workflow or of a built-in function"
                 .into(),
         );
     };
@@ -161,6 +172,53 @@ pub(super) fn function(args: &[Arg], span: Span) -> Result<Expr, String> {
                     func: "mapply".into(),
                     func_span: span,
                     args: call_args,
+                },
+            }),
+        },
+    })
+}
+
+/// Built-in function `name` as `function(x, times) name(x = x, times =
+/// times)`, for Vectorize. Its formals up to the last required one: an
+/// optional formal's default is the kernel's, which no expression here
+/// can write, so a call giving an optional one is refused as R refuses
+/// an unused argument.
+fn builtin_function(name: &str, span: Span) -> Option<Expr> {
+    let k = crate::kernels::registry().get(name)?;
+    let last = k.params.iter().rposition(|p| p.required)?;
+    let formals: Vec<&str> = k.params[..=last]
+        .iter()
+        .map(|p| p.name)
+        .filter(|n| *n != "..." && !n.starts_with('\0'))
+        .collect();
+    let name_expr = |n: &str| Expr {
+        span,
+        kind: ExprKind::Name(n.to_string()),
+    };
+    Some(Expr {
+        span,
+        kind: ExprKind::Function {
+            params: formals
+                .iter()
+                .map(|n| super::ast::Param {
+                    name: n.to_string(),
+                    span,
+                    default: None,
+                })
+                .collect(),
+            body: Box::new(Expr {
+                span,
+                kind: ExprKind::Call {
+                    func: name.to_string(),
+                    func_span: span,
+                    args: formals
+                        .iter()
+                        .map(|n| Arg {
+                            name: Some(n.to_string()),
+                            value: name_expr(n),
+                            span,
+                        })
+                        .collect(),
                 },
             }),
         },

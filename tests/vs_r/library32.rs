@@ -41,11 +41,12 @@ fn flowcast_refusals_say_why() {
                 "numbers of one length for every group",
             ),
             (
-                "a = 'rapply(list(1, 2L), function(x) x, classes = \"integer\")'",
+                // A list from a step: which of its numbers are integers is not known.
+                "l = 'list(1, 2L)'\na = 'rapply(l, function(x) x, classes = \"integer\")'",
                 "cannot match classes = \"integer\"",
             ),
             (
-                "a = 'rapply(list(1), function(x) x, classes = c(\"character\", \"numeric\"))'",
+                "l = 'list(1)'\na = 'rapply(l, function(x) x, classes = c(\"character\", \"numeric\"))'",
                 "cannot match classes = \"numeric\"",
             ),
         ],

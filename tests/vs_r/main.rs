@@ -89,6 +89,7 @@ mod library70;
 mod library71;
 mod library72;
 mod library73;
+mod library74;
 mod library8;
 mod library9;
 mod maths;

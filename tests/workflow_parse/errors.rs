@@ -87,9 +87,9 @@ fn expression_errors_point_at_the_character() {
         ("\"2x\"", "2:6: invalid number `2x`"),
         ("\"1e\"", "2:6: invalid number `1e`"),
         (
-            "\"a %x% b\"",
-            "2:8: unknown operator `%x%`: the `%...%` operators supported are `%*%`, `%in%`, \
-             `%o%`, `%%` and `%/%`",
+            "\"a %y% b\"",
+            "2:8: unknown operator `%y%`: the `%...%` operators supported are `%*%`, `%in%`, \
+             `%o%`, `%x%`, `%%` and `%/%`",
         ),
         (
             "\"a == b == c\"",

@@ -298,14 +298,13 @@ impl<'a> Parser<'a> {
                 Tok::Plus => (Some(BinaryOp::Add), BP_SUM),
                 Tok::Minus => (Some(BinaryOp::Sub), BP_SUM),
                 Tok::Tilde => (None, BP_TILDE),
-                Tok::Outer | Tok::Pipe if BP_SPECIAL >= min => {
+                Tok::FnOp(_) | Tok::Pipe if BP_SPECIAL >= min => {
                     self.bump();
                     let rhs = self.operand(BP_SPECIAL + 1, &t)?;
                     height = self.grow(height.max(self.height), &t)?;
-                    lhs = if t.tok == Tok::Pipe {
-                        self.pipe(lhs, rhs, &t)?
-                    } else {
-                        outer(lhs, rhs, self.span(&t))
+                    lhs = match t.tok {
+                        Tok::FnOp(op) => fn_op(op, lhs, rhs, self.span(&t)),
+                        _ => self.pipe(lhs, rhs, &t)?,
                     };
                     bare_comparison = false;
                     continue;
@@ -1064,8 +1063,10 @@ fn closer(t: &Tok) -> Tok {
     }
 }
 
-/// `x %o% y`, which R defines as `outer(x, y)`.
-fn outer(x: Expr, y: Expr, op: Span) -> Expr {
+/// `x %o% y` and `x %x% y`, which R defines as `outer(x, y)` and
+/// `kronecker(x, y)`.
+fn fn_op(sym: &str, x: Expr, y: Expr, op: Span) -> Expr {
+    let func = if sym == "%o%" { "outer" } else { "kronecker" };
     let span = x.span.to(y.span);
     let arg = |value: Expr| super::ast::Arg {
         name: None,
@@ -1075,7 +1076,7 @@ fn outer(x: Expr, y: Expr, op: Span) -> Expr {
     Expr {
         span,
         kind: ExprKind::Call {
-            func: "outer".into(),
+            func: func.into(),
             func_span: op,
             args: vec![arg(x), arg(y)],
         },
@@ -1094,7 +1095,7 @@ fn unsupported(op: &str) -> String {
     if op.starts_with('%') {
         format!(
             "unknown operator `{op}`: the `%...%` operators supported are `%*%`, `%in%`, \
-             `%o%`, `%%` and `%/%`"
+             `%o%`, `%x%`, `%%` and `%/%`"
         )
     } else {
         let what = match op {
