@@ -12,14 +12,8 @@ use flowcast::workflow::depth::WALK_STACK;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // faer's convenience calls (`singular_values`, `svd`, `inverse`, …)
-    // run on every core by default. Called from a planned worker, that
-    // put a second thread on the core another worker was planned to use,
-    // and woke rayon's pool thousands of times a run: an svd's matrix-
-    // vector products ran 1.2x slower beside a loop, and the loop too. A
-    // call runs on the workers the plan gives it (`kernels::width`), so
-    // faer is sequential unless a kernel asks for more.
-    faer::set_global_parallelism(faer::Par::Seq);
+    // Before any kernel runs, in any command (see the function).
+    flowcast::kernels::width::faer_on_given_workers();
     // `check` and the terminal UI walk expressions on this thread: give it
     // the stack every such thread has (see `workflow::depth`).
     match std::thread::Builder::new()

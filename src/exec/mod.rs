@@ -469,6 +469,8 @@ impl<'a> Engine<'a> {
         on_event: &'a (dyn Fn(Event) + Sync),
         cancel: &'a AtomicBool,
     ) -> Engine<'a> {
+        // Each call runs on the workers it is given, whoever embeds us.
+        crate::kernels::width::faer_on_given_workers();
         let cores = crate::cores::cores();
         Engine {
             wf,

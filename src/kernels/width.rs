@@ -30,6 +30,18 @@ pub fn par() -> faer::Par {
     }
 }
 
+/// Keeps faer's convenience routines (`singular_values`, `svd`,
+/// `inverse`, …), which take faer's global parallelism, on the calling
+/// thread. By default they run on every core: called from a planned
+/// worker, that put a second thread on the core another worker was
+/// planned to use, and woke rayon's pool thousands of times a run (an
+/// svd's matrix-vector products, and the loop beside them, ran 1.2x
+/// slower on 2 cores). A call runs on the workers it is given; a kernel
+/// that splits its work asks [`par`].
+pub fn faer_on_given_workers() {
+    faer::set_global_parallelism(faer::Par::Seq);
+}
+
 /// Runs `f` one worker wide, even inside a wide call: for a kernel whose
 /// parallel path would not give the one-worker numbers.
 pub fn narrow<T>(f: impl FnOnce() -> T) -> T {
