@@ -688,6 +688,31 @@ fn a_dropped_print_is_warned_about_at_check() {
     assert!(!err.contains("step `p`"), "{err}");
 }
 
+/// A script's console calls run and show nothing: check says so at each
+/// `cat`, `writeLines` and `message`, but not at a `message` a tryCatch
+/// may catch. They were refused as unknown functions.
+#[test]
+fn console_calls_are_warned_about_at_check() {
+    let err = check_warns(
+        "[steps]\nf = \"function(v) { cat(length(v)); mean(v) }\"\nm = \"f(1:3)\"\nn = \"f(2)\"\n\
+         r = { for = \"i in 1:3\", do = \"{ message(i); writeLines('x'); i }\" }\n\
+         t = \"tryCatch(message('m'), message = function(m) 1)\"\n",
+    );
+    for (at, func) in [
+        ("w.toml:2:20", "cat"),
+        ("w.toml:5:33 (step `r`)", "message"),
+        ("w.toml:5:45 (step `r`)", "writeLines"),
+    ] {
+        assert!(err.contains(at), "expected {at:?} in:\n{err}");
+        assert!(
+            err.contains(&format!("warning: {func}() here shows nothing")),
+            "{err}"
+        );
+    }
+    assert!(!err.contains("step `t`"), "{err}");
+    assert_eq!(err.matches("warning: cat()").count(), 1, "{err}");
+}
+
 /// `v[i] <- 0` in a step changes that step's copy of step `v`, not `v` as
 /// an R script's global would be: check says so. It was silent.
 #[test]

@@ -345,6 +345,7 @@ impl Fuzzer {
             closure: None,
             closure2: None,
             integers: Vec::new(),
+            messages: Default::default(),
         };
         match catch_unwind(AssertUnwindSafe(|| (k.eval)(&matched, &mut ctx))) {
             Ok(Ok(v @ Value::List(List { class: Some(_), .. }))) => {

@@ -123,6 +123,7 @@ fn time_kernel(case: &Case, a: &DMatrix<f64>) -> Result<f64, String> {
             closure: None,
             closure2: None,
             integers: Vec::new(),
+            messages: Default::default(),
         };
         let t = Instant::now();
         let out = kernel.call(&args, &mut ctx).map_err(|e| e.0)?;

@@ -239,6 +239,7 @@ fn time(
             closure: None,
             closure2: None,
             integers: Vec::new(),
+            messages: Default::default(),
         };
         let t = Instant::now();
         std::hint::black_box(kernel.call(&matched, &mut ctx).ok()?);

@@ -29,34 +29,58 @@ pub(super) fn try_catch<'s>(
     file: &SourceFile,
 ) -> Result<Cow<'s, Value>, EvalError> {
     let tc = promises::try_catch_args(args).map_err(|message| EvalError { span, message })?;
-    let raised = ctx.warnings.len();
-    let result = match tc.expr {
-        Some(e) => eval(&e.value, scope, ctx, file),
-        None => Ok(Cow::Owned(Value::Null)),
-    };
-    let cancelled = ctx.cancel.load(Ordering::Relaxed);
     let caught = |signal: Signal| {
         tc.handlers
             .iter()
             .find(|(class, _)| signal.caught_by(class))
             .map(|(_, h)| *h)
     };
+    let raised = ctx.warnings.len();
+    // Messages are kept only while a tryCatch may catch them.
+    let catching = caught(Signal::Message).is_some();
+    let said = ctx.messages.raised.len();
+    ctx.messages.catching += usize::from(catching);
+    let result = match tc.expr {
+        Some(e) => eval(&e.value, scope, ctx, file),
+        None => Ok(Cow::Owned(Value::Null)),
+    };
+    ctx.messages.catching -= usize::from(catching);
+    // The first message `expr` signalled is this call's to handle; an
+    // outer tryCatch sees those of an inner one that has no handler.
+    let message = (catching && ctx.messages.raised.len() > said).then(|| {
+        let first = ctx.messages.raised.remove(said);
+        ctx.messages.raised.truncate(said);
+        first
+    });
+    let cancelled = ctx.cancel.load(Ordering::Relaxed);
+    // R's tryCatch exits at the first condition it has a handler for;
+    // flowcast ran `expr` to its end, and picks that first one by order:
+    // an error ends `expr`, so any warning or message came before it.
     let warning_handler = caught(Signal::Warning).filter(|_| ctx.warnings.len() > raised);
-    let outcome = match (result, warning_handler) {
+    // A message caught, and no warning caught before it.
+    let message_caught = caught(Signal::Message)
+        .zip(message)
+        .filter(|(_, (_, warned))| warning_handler.is_none() || *warned <= raised);
+    let outcome = match (result, warning_handler, message_caught) {
         _ if cancelled => Err(EvalError {
             span,
             message: "cancelled".into(),
         }),
-        (_, Some(h)) => {
+        // `expr` ended at the message: what it warned later never was.
+        (_, _, Some((h, (text, _)))) => {
+            ctx.warnings.truncate(raised);
+            handle(h, condition(Signal::Message, &text), scope, ctx, file)
+        }
+        (_, Some(h), None) => {
             let first = ctx.warnings.drain(raised..).next().map(|w| w.message);
             let cond = condition(Signal::Warning, &first.unwrap_or_default());
             handle(h, cond, scope, ctx, file)
         }
-        (Err(e), None) => match caught(Signal::Error) {
+        (Err(e), None, None) => match caught(Signal::Error) {
             Some(h) => handle(h, condition(Signal::Error, &e.message), scope, ctx, file),
             None => Err(e),
         },
-        (Ok(v), None) => Ok(v.into_owned()),
+        (Ok(v), None, None) => Ok(v.into_owned()),
     };
     if let Some(f) = tc.finally {
         eval(&f.value, scope, ctx, file)?;

@@ -450,9 +450,11 @@ fn call_with<T>(
         closure: run.as_ref().map(|r| r as fun::Closure),
         closure2: run2.as_ref().map(|r| r as fun::Closure),
         integers: std::mem::take(&mut ctx.integers),
+        messages: std::mem::take(&mut ctx.messages),
     };
     let r = kernel_call(&mut inner);
     ctx.warnings = inner.warnings;
+    ctx.messages = inner.messages;
     r.map_err(|e| failure.borrow_mut().take().unwrap_or(e))
 }
 
@@ -1429,10 +1431,25 @@ fn eval_call(
         let v = super::conditions::try_(span, args, scope, ctx, file)?;
         return Ok((v.into_owned(), None));
     }
+    // R's suppressMessages muffles every message `expr` signals, so no
+    // tryCatch around it sees them.
+    if func == "suppressMessages" {
+        let said = ctx.messages.raised.len();
+        let values = eval_args(func, args, scope, ctx, file);
+        ctx.messages.raised.truncate(said);
+        return call_evaluated(
+            span,
+            (func, func_span, args),
+            values?,
+            scope,
+            ctx,
+            file,
+            trace,
+        );
+    }
     // R's suppressWarnings (src/library/base/R/warnings.R) muffles every
     // warning signalled while `expr` is evaluated: its value is returned
-    // and the step lists none of them. suppressMessages has nothing to
-    // muffle, flowcast's kernels signal no messages.
+    // and the step lists none of them.
     if func == "suppressWarnings" {
         let raised = ctx.warnings.len();
         let values = eval_args(func, args, scope, ctx, file);

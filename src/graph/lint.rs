@@ -11,6 +11,7 @@ use crate::workflow::{Expr, ExprKind, StepBody, Workflow};
 pub fn lints(wf: &Workflow) -> Vec<Diagnostic> {
     let steps: HashSet<&str> = wf.steps.iter().map(|s| s.name.as_str()).collect();
     let mut out = Vec::new();
+    let mut console_seen = HashSet::new();
     for step in &wf.steps {
         let (body, var) = match &step.body {
             StepBody::Expr(e) => (e, None),
@@ -22,6 +23,18 @@ pub fn lints(wf: &Workflow) -> Vec<Diagnostic> {
         for span in prints {
             out.push(
                 Diagnostic::new(&wf.file, Some(span), PRINT_SHOWS_NOTHING)
+                    .in_step(&step.name)
+                    .as_warning(),
+            );
+        }
+        let mut console = Vec::new();
+        console_calls(body, false, &mut console);
+        // A function's body is inlined into each step that calls it: one
+        // warning at each call written.
+        console.retain(|(_, span)| console_seen.insert((span.start, span.end)));
+        for (func, span) in console {
+            out.push(
+                Diagnostic::new(&wf.file, Some(span), console_shows_nothing(func))
                     .in_step(&step.name)
                     .as_warning(),
             );
@@ -59,6 +72,30 @@ const PRINT_SHOWS_NOTHING: &str = "print() here shows nothing: flowcast prints n
      while a step runs, and this statement's value is dropped. Only a step's value is \
      shown (in the run's table, and written by `--out DIR`): make what you want to see \
      the block's last expression, or a step of its own";
+
+fn console_shows_nothing(func: &str) -> String {
+    format!(
+        "{func}() here shows nothing: flowcast prints no output while a step runs, \
+         on whichever worker it runs. Only a step's value is shown (in the run's table, \
+         and written by `--out DIR`): make what you want to see a step of its own"
+    )
+}
+
+/// The calls of `cat`, `writeLines` and `message` in `e`, which print in R
+/// and show nothing here; a `message` inside a tryCatch may be caught, and
+/// is left alone.
+fn console_calls<'e>(e: &'e Expr, in_try: bool, out: &mut Vec<(&'e str, Span)>) {
+    let mut in_try = in_try;
+    if let ExprKind::Call { func, .. } = &e.kind {
+        match func.as_str() {
+            "cat" | "writeLines" => out.push((func, e.span)),
+            "message" if !in_try => out.push((func, e.span)),
+            "tryCatch" => in_try = true,
+            _ => {}
+        }
+    }
+    e.visit_children(&mut |c| console_calls(c, in_try, out));
+}
 
 /// The `print(...)` calls in `e` whose value a block or a loop drops: in
 /// R they print, here they are silent.

@@ -897,6 +897,7 @@ fn try_catch_type(
         let signal = match () {
             _ if Signal::Error.caught_by(class) => Signal::Error,
             _ if Signal::Warning.caught_by(class) => Signal::Warning,
+            _ if Signal::Message.caught_by(class) => Signal::Message,
             _ => continue,
         };
         let cond = vec![(None, condition_type(signal))];

@@ -163,7 +163,7 @@ fn outside_a_workflow(name: &str) -> Option<&'static str> {
             "a step's value must not depend on when it runs; flowcast times \
              every step itself: see the run's table or `flowcast history`"
         }
-        "cat" | "message" | "str" | "View" | "writeLines" | "sink" | "flush.console" => {
+        "str" | "View" | "sink" => {
             "a step's value is shown in the run's table and written by `--out`; \
              warnings are listed under their step"
         }

@@ -119,6 +119,7 @@ pub(crate) fn condition_classes(class: &str) -> &'static [&'static str] {
     match class {
         "simpleError" => &["simpleError", "error", "condition"],
         "simpleWarning" => &["simpleWarning", "warning", "condition"],
+        "simpleMessage" => &["simpleMessage", "message", "condition"],
         _ => &[],
     }
 }

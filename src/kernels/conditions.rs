@@ -1,8 +1,13 @@
-//! Conditions and pass-through: `stop`, `warning`, `invisible`, `identity`
-//! and `print`, so that a step can refuse its data (`if (anyNA(x))
-//! stop("x has missing values")`) as an R script does; the condition
-//! objects `tryCatch` hands its handlers, and `conditionMessage` and
-//! `conditionCall` to read them.
+//! Conditions and pass-through: `stop`, `warning`, `message`,
+//! `invisible`, `identity` and `print`, so that a step can refuse its data
+//! (`if (anyNA(x)) stop("x has missing values")`) as an R script does; the
+//! condition objects `tryCatch` hands its handlers, and `conditionMessage`
+//! and `conditionCall` to read them.
+//!
+//! The console functions `cat`, `message` and `writeLines` run, so that a
+//! script's functions need no editing, but show nothing: steps run on many
+//! workers at once, and a step's value, not its chatter, is what the run's
+//! table shows. `check` and the run warn at each such call (`graph::lint`).
 
 use super::vector::labels::strings;
 use super::{opt, req};
@@ -93,6 +98,41 @@ pub(super) static KERNELS: &[Kernel] = &[
         shape: call_shape,
         eval: condition_call_eval,
     },
+    Kernel {
+        name: "message",
+        params: &[DOTS, opt("domain"), opt("appendLF")],
+        random: false,
+        shape: null_shape,
+        eval: message_eval,
+    },
+    Kernel {
+        name: "cat",
+        params: &[
+            DOTS,
+            opt("file"),
+            opt("sep"),
+            opt("fill"),
+            opt("labels"),
+            opt("append"),
+        ],
+        random: false,
+        shape: null_shape,
+        eval: cat_eval,
+    },
+    Kernel {
+        name: "writeLines",
+        params: &[opt("text"), opt("con"), opt("sep"), opt("useBytes")],
+        random: false,
+        shape: null_shape,
+        eval: write_lines_eval,
+    },
+    Kernel {
+        name: "flush.console",
+        params: &[],
+        random: false,
+        shape: null_shape,
+        eval: null_eval,
+    },
     // R prints and returns its argument; flowcast shows every step's value
     // in its table and output files, so `print` only returns it.
     Kernel {
@@ -123,6 +163,96 @@ fn warning_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
     Ok(Value::Str(vec![m]))
 }
 
+/// R's `message()` (src/library/base/R/message.R): a simpleMessage whose
+/// text ends in a newline unless `appendLF = FALSE`, signalled, then
+/// invisible NULL.
+fn message_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let mut text = message(args)?;
+    if flag(args, "appendLF")?.unwrap_or(true) {
+        text.push('\n');
+    }
+    ctx.message(text);
+    Ok(Value::Null)
+}
+
+/// An argument R's code tests with `if (x)`, and R's errors for what
+/// `if` cannot test.
+fn flag(args: &Args<&Value>, name: &str) -> Result<Option<bool>, KernelError> {
+    let Some(v) = args.get(name) else {
+        return Ok(None);
+    };
+    if v.is_empty() {
+        return Err(KernelError::new("argument is of length zero"));
+    }
+    match v.as_logicals().as_deref() {
+        Some([Some(b), ..]) => Ok(Some(*b)),
+        Some([None, ..]) => Err(KernelError::new("missing value where TRUE/FALSE needed")),
+        _ => Err(KernelError::new("argument is not interpretable as logical")),
+    }
+}
+
+/// A `file` or `con` other than the console: R would write a file, which
+/// flowcast's console functions do not.
+fn console_only(args: &Args<&Value>, name: &str, func: &str) -> Result<(), KernelError> {
+    match args.get(name) {
+        None => Ok(()),
+        Some(Value::Str(f)) if f.len() == 1 && f[0].is_empty() => Ok(()),
+        Some(_) => Err(KernelError::new(format!(
+            "{func}() writes no files in flowcast: write.csv(x, \"x.csv\") writes a table \
+             beside the workflow, and `flowcast run --out DIR` every step's value"
+        ))),
+    }
+}
+
+/// R's `cat()` (do_cat in src/main/builtin.c): it checks what it would
+/// print, atomic vectors, names and empty objects, then prints nothing
+/// here.
+fn cat_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    console_only(args, "file", "cat")?;
+    if let Some(sep) = args.get("sep") {
+        if !matches!(sep, Value::Str(_)) {
+            return Err(KernelError::new("invalid 'sep' specification"));
+        }
+    }
+    for (k, (_, v)) in args.dots().enumerate() {
+        let kind = match v {
+            Value::List(l) if !l.items.is_empty() => "list",
+            Value::Formula(_) => "language",
+            Value::Lang(l) if !l.symbol => "language",
+            _ => continue,
+        };
+        return Err(KernelError::new(format!(
+            "argument {} (type '{kind}') cannot be handled by 'cat'",
+            k + 1
+        )));
+    }
+    Ok(Value::Null)
+}
+
+/// R's `writeLines(text)` to the console: text only.
+fn write_lines_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    console_only(args, "con", "writeLines")?;
+    match args.get("text") {
+        Some(Value::Str(_)) | None => {}
+        Some(Value::Named(n)) if matches!(n.value, Value::Str(_)) => {}
+        Some(_) => return Err(KernelError::new("can only write character objects")),
+    }
+    if let Some(sep) = args.get("sep") {
+        if !matches!(sep, Value::Str(s) if s.len() == 1) {
+            return Err(KernelError::new("invalid 'sep' argument"));
+        }
+    }
+    Ok(Value::Null)
+}
+
+fn null_eval(_: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
+    Ok(Value::Null)
+}
+
+fn null_shape(_: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    Ok(Type::Null)
+}
+
 fn same_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(args.get("x").cloned().unwrap_or(Value::Null))
 }
@@ -148,6 +278,7 @@ fn same_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 pub enum Signal {
     Error,
     Warning,
+    Message,
 }
 
 impl Signal {
@@ -157,6 +288,7 @@ impl Signal {
         match self {
             Signal::Error => "simpleError",
             Signal::Warning => "simpleWarning",
+            Signal::Message => "simpleMessage",
         }
     }
 

@@ -262,6 +262,19 @@ pub struct Ctx<'a> {
     /// does. Set by the evaluator (from how each argument was written) for
     /// the functions that ask, for the one call.
     pub integers: Vec<usize>,
+    /// R's messages (`message()`), kept only while a tryCatch that has a
+    /// handler for them is running: nothing else reads them.
+    pub messages: Messages,
+}
+
+/// The messages signalled under a tryCatch that may catch them.
+#[derive(Debug, Default)]
+pub struct Messages {
+    /// How many such tryCatch calls are running.
+    pub catching: usize,
+    /// Each message's text (with its newline), and how many warnings had
+    /// been raised before it: which came first decides the handler.
+    pub raised: Vec<(String, usize)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -274,6 +287,16 @@ impl<'a> Ctx<'a> {
             closure: None,
             closure2: None,
             integers: Vec::new(),
+            messages: Messages::default(),
+        }
+    }
+
+    /// Signals R's `message(text)`: kept for a tryCatch that may catch
+    /// it, else dropped (flowcast shows no output while a step runs).
+    pub fn message(&mut self, text: String) {
+        if self.messages.catching > 0 {
+            let warned = self.warnings.len();
+            self.messages.raised.push((text, warned));
         }
     }
 

@@ -75,6 +75,7 @@ pub fn call_seeded(
         closure: None,
         closure2: None,
         integers: Vec::new(),
+        messages: Default::default(),
     };
     (kernel.eval)(&args, &mut ctx)
 }

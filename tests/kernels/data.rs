@@ -594,6 +594,7 @@ fn spin_burns_the_time_and_stops_when_cancelled() {
         closure: None,
         closure2: None,
         integers: Vec::new(),
+        messages: Default::default(),
     };
     let start = std::time::Instant::now();
     assert_eq!(

@@ -301,6 +301,7 @@ impl Timer {
             closure: None,
             closure2: None,
             integers: Vec::new(),
+            messages: Default::default(),
         };
         kernel
             .call(&args, &mut ctx)

@@ -150,9 +150,11 @@ pub(super) fn nls_call(
         closure: Some(&run_rhs as fun::Closure),
         closure2: run_lhs.as_ref().map(|r| r as fun::Closure),
         integers: Vec::new(),
+        messages: std::mem::take(&mut ctx.messages),
     };
     let r = call_traced(func, func_span, span, args, &values, &mut with, trace);
     ctx.warnings = with.warnings;
+    ctx.messages = with.messages;
     r.map_err(|e| failure.borrow_mut().take().unwrap_or(e))
 }
 
