@@ -166,6 +166,7 @@ pub(crate) mod ts;
 pub(crate) mod ts_bind;
 mod tskernel;
 mod type_convert;
+mod index_fn;
 mod unsplit;
 mod utf8;
 mod vector;
@@ -497,6 +498,7 @@ pub fn registry() -> &'static Registry {
             rapply::KERNELS,
             text_match::KERNELS,
             type_convert::KERNELS,
+            index_fn::KERNELS,
             dates::KERNELS,
             quote::KERNELS,
             datetime::KERNELS,
