@@ -2067,6 +2067,8 @@ fn call_traced(
                 // (`kernels::fun`).
                 || (matches!(func, "sapply" | "lapply" | "vapply" | "mapply" | "Map" | "Filter")
                     && matches!(v, Value::List(_)))
+                // split's parts keep x's names (`split(x, g)[[1]]`).
+                || (func == "split" && matches!(v, Value::Named(n) if n.names.is_some()))
                 // An array's dimensions say which cells a margin sums.
                 || (matches!(func, "prop.table" | "proportions" | "addmargins")
                     && crate::kernels::arrays::array_dims(v).is_some())

@@ -1104,8 +1104,14 @@ fn do_call_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
                 .cloned();
             (name, v)
         })
-        .collect();
-    f.call_named(given, ctx)
+        .collect::<Vec<_>>();
+    let value = f.call_named(given.clone(), ctx)?;
+    // `c` names its value by its arguments' tags, which the evaluator
+    // reads where c is called in place; here they are the list's names.
+    Ok(match &f {
+        Fun::Kernel(k) if k.name == "c" => super::names::carry("c", &given, None, value),
+        _ => value,
+    })
 }
 
 fn do_call_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
@@ -1231,7 +1237,10 @@ fn replicate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     };
     // sapply's names, as replicate is sapply(integer(n), ...): the first
     // value's names name the matrix's rows, a scalar's name its element.
-    let rows = results.first().and_then(super::names::names).map(<[String]>::to_vec);
+    let rows = results
+        .first()
+        .and_then(super::names::names)
+        .map(<[String]>::to_vec);
     let inner: Vec<Option<String>> = if results.iter().all(|r| r.len() == 1) {
         results
             .iter()
