@@ -6,7 +6,8 @@
 //! vapply, mapply, Map and Filter handing FUN each element of a list with
 //! its names (`sapply(xs, function(v) v["y"])` was NA); and
 //! `do.call(c, list(a = 1, b = 2))` named by the list's names; split's
-//! parts keeping x's names (`names(split(x, g)[[1]])` was NULL). The workflow
+//! parts keeping x's names (`names(split(x, g)[[1]])` was NULL); and
+//! `model.matrix(fit)` of an lm or glm fit (was refused). The workflow
 //! tests/fixtures/workflows/library76.toml runs, and every step must agree
 //! with what R computed for the same expression
 //! (tests/fixtures/r/library76.R wrote library76.json).
