@@ -2078,6 +2078,14 @@ fn call_traced(
                 // and its residuals' tsp dates the forecasts.
                 || (matches!(func, "predict" | "residuals" | "resid")
                     && crate::kernels::arima::is_arima(Some(v)))
+                // FUN sees each element of a list as R hands it over,
+                // names and all (`sapply(parts, function(v) v["y"])`); the
+                // kernel strips them again for a built-in FUN
+                // (`kernels::fun`).
+                || (matches!(func, "sapply" | "lapply" | "vapply" | "mapply" | "Map" | "Filter")
+                    && matches!(v, Value::List(_)))
+                // split's parts keep x's names (`split(x, g)[[1]]`).
+                || (func == "split" && matches!(v, Value::Named(n) if n.names.is_some()))
                 // An array's dimensions say which cells a margin sums.
                 || (matches!(func, "prop.table" | "proportions" | "addmargins")
                     && crate::kernels::arrays::array_dims(v).is_some())

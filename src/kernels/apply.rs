@@ -1104,8 +1104,14 @@ fn do_call_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError
                 .cloned();
             (name, v)
         })
-        .collect();
-    f.call_named(given, ctx)
+        .collect::<Vec<_>>();
+    let value = f.call_named(given.clone(), ctx)?;
+    // `c` names its value by its arguments' tags, which the evaluator
+    // reads where c is called in place; here they are the list's names.
+    Ok(match &f {
+        Fun::Kernel(k) if k.name == "c" => super::names::carry("c", &given, None, value),
+        _ => value,
+    })
 }
 
 fn do_call_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
@@ -1224,12 +1230,39 @@ fn replicate_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelErr
     let mut results = super::alloc::vec_with_capacity(n)
         .map_err(|_| super::alloc::cannot_allocate(n as f64 * 4.0))?;
     for _ in 0..n {
-        results.push(f.call(Vec::new(), ctx)?);
+        results.push(f.call_named(Vec::new(), ctx)?);
     }
-    match simplify_flag(args)? {
-        None => Ok(Value::List(List::sequence(results))),
-        Some(higher) => simplify(results, higher, ctx),
-    }
+    let Some(higher) = simplify_flag(args)? else {
+        return Ok(Value::List(List::sequence(results)));
+    };
+    // sapply's names, as replicate is sapply(integer(n), ...): the first
+    // value's names name the matrix's rows, a scalar's name its element.
+    let rows = results
+        .first()
+        .and_then(super::names::names)
+        .map(<[String]>::to_vec);
+    let inner: Vec<Option<String>> = if results.iter().all(|r| r.len() == 1) {
+        results
+            .iter()
+            .map(|r| super::names::names(r).and_then(|n| n.first().cloned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let results: Vec<Value> = results.into_iter().map(super::names::strip_value).collect();
+    let value = simplify(results, higher, ctx)?;
+    Ok(match (rows, value.dims()) {
+        (Some(rows), Some((r, _))) if rows.len() == r => {
+            super::names::dimnamed(value, Some(rows), None)
+        }
+        (_, None) if inner.iter().any(Option::is_some) && inner.len() == value.len() => {
+            super::names::named(
+                value,
+                inner.into_iter().map(Option::unwrap_or_default).collect(),
+            )
+        }
+        _ => value,
+    })
 }
 
 fn replicate_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {

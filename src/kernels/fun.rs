@@ -79,6 +79,23 @@ impl Fun<'_> {
         given: Vec<(Option<String>, &Value)>,
         ctx: &mut Ctx,
     ) -> Result<Value, KernelError> {
+        // A list's elements reach FUN with their names (the evaluator
+        // keeps them for the apply family); a built-in reads bare values
+        // unless it reads names, as when the evaluator calls it.
+        let stripped: Vec<(Option<String>, std::borrow::Cow<Value>)>;
+        let given = match self {
+            Fun::Kernel(k)
+                if !super::names::reads_names(k.name)
+                    && given.iter().any(|(_, v)| super::names::has_named(v)) =>
+            {
+                stripped = given
+                    .into_iter()
+                    .map(|(n, v)| (n, super::names::strip(v)))
+                    .collect();
+                stripped.iter().map(|(n, v)| (n.clone(), &**v)).collect()
+            }
+            _ => given,
+        };
         match self {
             Fun::Kernel(k)
                 if super::frame::takes_matrix(k.name)

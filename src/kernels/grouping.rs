@@ -679,8 +679,16 @@ fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
         .get("f")
         .ok_or_else(|| KernelError::new("argument \"f\" is missing, with no default"))?;
     let drop = args.bool_or("drop", false)?;
+    // split.default's parts are x[f == level]: x's names go with them (the
+    // evaluator keeps them for split).
+    let x_names = match x {
+        Value::Named(_) => names::names(x).map(<[String]>::to_vec),
+        _ => None,
+    };
+    let x = names::bare(x);
+    let g = names::bare(g);
     // split.default: a list of factors is split by their interaction.
-    let mut f = match names::bare(g) {
+    let mut f = match g {
         Value::List(l) => {
             let sep = match args.get("sep").map(names::bare) {
                 None => ".".to_string(),
@@ -715,7 +723,13 @@ fn split_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> 
             continue;
         }
         names.push(level.clone());
-        items.push(subset(x, &rows)?);
+        let part = subset(x, &rows)?;
+        items.push(match &x_names {
+            Some(ns) if ns.len() == n => {
+                names::named(part, rows.iter().map(|&r| ns[r].clone()).collect())
+            }
+            _ => part,
+        });
     }
     Ok(Value::List(List {
         class: None,

@@ -1186,7 +1186,7 @@ fn summarise(
 }
 
 const MODEL_MATRIX_OBJECT: &str =
-    "flowcast's model.matrix() takes a formula (with its data), not a fitted model";
+    "flowcast's model.matrix() takes a formula (with its data) or a fit of lm() or glm(), not another fitted model";
 const XLEV: &str = "model.matrix(xlev = ) is not supported by flowcast: \
      a factor's levels are those of its data";
 
@@ -1198,6 +1198,8 @@ fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
         Some(Type::Formula {
             terms, intercept, ..
         }) => model_matrix::columns_type(terms, *intercept).map_err(|m| args.error("object", m))?,
+        // model.matrix.lm: an lm's or glm's own design matrix.
+        Some(Type::Record { class, .. }) if matches!(class.as_str(), "lm" | "glm") => None,
         Some(Type::Record { .. }) => return Err(args.error("object", MODEL_MATRIX_OBJECT)),
         _ => None,
     };
@@ -1205,6 +1207,27 @@ fn model_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
         rows: None,
         cols: p,
     })
+}
+
+/// model.matrix.lm of an lm or glm: the design matrix the fit keeps (its
+/// `x`, which lm and glm always keep), rows named by the cases and columns
+/// by the coefficients, as `model.matrix(formula, data)` names them.
+fn fit_model_matrix(l: &List) -> Result<Value, KernelError> {
+    let fit = super::models::FitParts::of(l)
+        .filter(|_| matches!(l.class.as_deref(), Some("lm" | "glm")))
+        .ok_or_else(|| KernelError::new(MODEL_MATRIX_OBJECT))?;
+    let Some(Value::Mat(x)) = fit.field("x").map(super::names::bare) else {
+        return Err(KernelError::new(MODEL_MATRIX_OBJECT));
+    };
+    let strings = |name: &str| match fit.field(name).map(super::names::bare) {
+        Some(Value::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    Ok(super::names::dimnamed(
+        Value::Mat(x.clone()),
+        strings("obs.names"),
+        strings("coefficient.names"),
+    ))
 }
 
 /// `model.matrix(formula, data)`: R's design matrix of the rows
@@ -1217,9 +1240,7 @@ fn model_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelEr
     }
     let f = match args.get("object") {
         Some(Value::Formula(f)) => f,
-        Some(Value::List(l)) if l.class.is_some() => {
-            return Err(KernelError::new(MODEL_MATRIX_OBJECT))
-        }
+        Some(Value::List(l)) if l.class.is_some() => return fit_model_matrix(l),
         Some(v) => {
             return Err(KernelError::new(format!(
                 "model.matrix() needs a formula, not a {}",

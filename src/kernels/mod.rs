@@ -83,6 +83,7 @@ mod hist;
 pub(crate) mod holt_winters;
 mod htest;
 mod identical;
+mod index_fn;
 mod integrate;
 mod interaction;
 mod is_symmetric;
@@ -520,6 +521,7 @@ pub fn registry() -> &'static Registry {
             rapply::KERNELS,
             text_match::KERNELS,
             type_convert::KERNELS,
+            index_fn::KERNELS,
             dates::KERNELS,
             quote::KERNELS,
             datetime::KERNELS,

@@ -282,6 +282,9 @@ pub fn reads_names(func: &str) -> bool {
     matches!(
         func,
         "names"
+            // `[` and `[[` as functions index by name as `x[i]` does.
+            | "["
+            | "[["
             | "adist"
             | "hasName"
             | "setNames"
