@@ -1386,8 +1386,12 @@ fn call(
             })
             .collect()
     };
+    // A character matrix is a character vector to a function of text,
+    // whose value may keep its dims (`kernels::text_matrix`).
+    let (typed, text_dims) = crate::kernels::text_matrix::types_around(func, typed);
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
     let mut ty = (kernel.shape)(&matched, ctx).map_err(at)?;
+    ty = crate::kernels::text_matrix::shaped_type(ty, text_dims);
     // `exec::eval` adds R's `data.name` to a test's result.
     if let Type::Record { class, fields } = &mut ty {
         if class == "htest" && !fields.iter().any(|(n, _)| n == "data.name") {

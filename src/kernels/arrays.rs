@@ -410,12 +410,13 @@ pub fn shaped(data: Value, dims: &[usize]) -> Result<Value, KernelError> {
     Ok(match (dims, data) {
         ([r, c], Value::Num(d)) => Value::Mat(DMatrix::from_vec(*r, *c, d)),
         ([r, c], Value::Bool(d)) => Value::BoolMat(DMatrix::from_vec(*r, *c, d)),
+        ([r, c], Value::Str(d)) => Value::StrMat(DMatrix::from_vec(*r, *c, d)),
         (d, v @ (Value::Num(_) | Value::Bool(_))) if d.len() >= 3 => {
             with_attr(v, "dim", Value::Num(d.iter().map(|&x| x as f64).collect()))
         }
         (d, v) if d.len() >= 2 => {
             return Err(KernelError::new(format!(
-                "flowcast's matrices and arrays hold numbers or logicals, not a {}",
+                "flowcast's arrays of more than 2 dimensions hold numbers or logicals, not a {}",
                 v.type_name()
             )))
         }

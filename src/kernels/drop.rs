@@ -38,6 +38,7 @@ fn drop_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
         Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
         Value::ComplexMat(m) => Value::Complex(m.as_slice().to_vec()),
+        Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
         _ => return Ok(x.clone()),
     };
     let names = match (r == 1, c == 1) {

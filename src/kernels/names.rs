@@ -118,6 +118,7 @@ pub fn with_attr(value: Value, name: &str, attr: Value) -> Value {
         | Value::Factor(_)
         | Value::Mat(_)
         | Value::BoolMat(_)
+        | Value::StrMat(_)
         | Value::ComplexMat(_)) => Box::new(Named::plain(v)),
         other => return other,
     };
@@ -1028,7 +1029,9 @@ fn carry_names(
                     l.names = Some(ls);
                     Value::List(l)
                 }
-                (Some(ls), r @ (Value::Mat(_) | Value::BoolMat(_))) => dimnamed(r, None, Some(ls)),
+                (Some(ls), r @ (Value::Mat(_) | Value::BoolMat(_) | Value::StrMat(_))) => {
+                    dimnamed(r, None, Some(ls))
+                }
                 (Some(ls), r)
                     if !matches!(r, Value::List(_) | Value::Named(_)) && r.len() == ls.len() =>
                 {

@@ -35,6 +35,7 @@ pub(super) fn head_tail_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         (Value::Mat(m), _) => Some(m.nrows()),
         (Value::BoolMat(m), _) => Some(m.nrows()),
         (Value::ComplexMat(m), _) => Some(m.nrows()),
+        (Value::StrMat(m), _) => Some(m.nrows()),
         (_, Some(f)) => Some(f.items.first().map_or(0, Value::len)),
         _ => None,
     };
