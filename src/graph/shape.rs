@@ -745,7 +745,7 @@ fn element_type(t: &Type) -> Type {
             value: None,
         },
         // R's `for` takes a factor's labels.
-        Type::Str { .. } | Type::Factor { .. } => Type::Str {
+        Type::Str { .. } | Type::StrMat { .. } | Type::Factor { .. } => Type::Str {
             len: Some(1),
             value: None,
         },

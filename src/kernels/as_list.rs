@@ -93,6 +93,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             | Type::Str { .. }
             | Type::Bool { .. }
             | Type::BoolMat { .. }
+            | Type::StrMat { .. }
             | Type::Complex { .. }
             | Type::ComplexMat { .. }
             | Type::Factor { .. }),

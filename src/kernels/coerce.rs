@@ -461,6 +461,7 @@ fn as_vector_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (_, Type::Any) => Type::Any,
         ("", Type::Mat { .. }) => Type::Num { len, value: None },
         ("", Type::BoolMat { .. }) => Type::logical(len),
+        ("", Type::StrMat { .. }) => Type::Str { len, value: None },
         ("", Type::ComplexMat { .. }) => Type::Complex { len },
         ("", Type::Factor { .. }) => Type::Str { len, value: None },
         ("", Type::Record { class, .. }) if class == "dist" => Type::num_unknown(),

@@ -69,6 +69,17 @@ fn drop_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             },
             _ => Type::Any,
         },
+        Some(Type::StrMat { rows, cols }) => match (rows, cols) {
+            (Some(1), n) | (n, Some(1)) => Type::Str {
+                len: *n,
+                value: None,
+            },
+            (Some(_), Some(_)) => Type::StrMat {
+                rows: *rows,
+                cols: *cols,
+            },
+            _ => Type::Any,
+        },
         Some(Type::BoolMat { rows, cols }) => match (rows, cols) {
             (Some(1), n) | (n, Some(1)) => Type::logical(*n),
             (Some(_), Some(_)) => Type::BoolMat {

@@ -946,6 +946,14 @@ fn carry_names(
         let others = candidates.iter().filter(|(_, v)| table_dnn(v).is_none());
         return same_shape(tables.chain(others).map(|(_, v)| *v), result);
     }
+    // A text function that keeps a character matrix's dim keeps its
+    // dimnames (`sub`, `substr`, `format`: R keeps every attribute).
+    if let Some(formal) = super::text_matrix::kept_formal(func) {
+        if let (Some(_), Some(src)) = (result.dims(), matched.and_then(|m| m.get_if_formal(formal)))
+        {
+            return same_shape(std::iter::once(src), result);
+        }
+    }
     let x = matched.and_then(|m| m.get_if_formal("x")).or(first);
     match func {
         "c" => match combined_names(given) {

@@ -89,7 +89,7 @@ fn is_text_matrix(v: &Value) -> bool {
 
 /// The formal whose matrix shapes `func`'s value, for a function that
 /// keeps the dim.
-fn kept_formal(func: &str) -> Option<&'static str> {
+pub(super) fn kept_formal(func: &str) -> Option<&'static str> {
     KEEPS.iter().find(|(f, _)| *f == func).map(|(_, x)| *x)
 }
 

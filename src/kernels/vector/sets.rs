@@ -139,7 +139,7 @@ pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, 
     }
     check(args, "x")?;
     let len = match x {
-        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. }) => *rows,
+        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. } | Type::StrMat { rows, .. }) => *rows,
         t => t.and_then(Type::len),
     };
     Ok(Type::logical(len))
@@ -199,6 +199,7 @@ fn check(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
             | Type::Mat { .. }
             | Type::Bool { .. }
             | Type::BoolMat { .. }
+            | Type::StrMat { .. }
             | Type::Factor { .. }
             | Type::Str { .. },
         ) => Ok(()),
