@@ -657,7 +657,11 @@ mod tests {
             Value::Str(vec!["a".into(), "é\u{0}b".into(), String::new()]),
             Value::Bool(vec![Some(true), None, Some(false)]),
             Value::BoolMat(DMatrix::from_vec(1, 2, vec![None, Some(true)])),
-            Value::StrMat(DMatrix::from_vec(2, 2, vec!["a".into(), "é".into(), String::new(), "NA".into()])),
+            Value::StrMat(DMatrix::from_vec(
+                2,
+                2,
+                vec!["a".into(), "é".into(), String::new(), "NA".into()],
+            )),
             Value::StrMat(DMatrix::from_vec(0, 3, Vec::new())),
             Value::Factor(Factor {
                 codes: vec![Some(1), None, Some(0)],
@@ -771,7 +775,10 @@ mod tests {
         assert_eq!(back.dims(), Some((2, 3)));
         // Damaged dims (more cells than strings) are an error, not a panic.
         let mut b = Vec::new();
-        encode(&Value::StrMat(DMatrix::from_vec(1, 2, vec!["a".into(), "b".into()])), &mut b);
+        encode(
+            &Value::StrMat(DMatrix::from_vec(1, 2, vec!["a".into(), "b".into()])),
+            &mut b,
+        );
         b[1] = 9;
         assert!(Reader::new(&b).value().is_err());
     }

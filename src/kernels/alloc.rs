@@ -260,9 +260,7 @@ pub fn type_bytes(t: &Type) -> Option<f64> {
         Type::BoolMat { rows, cols } => n(*rows)? * n(*cols)?,
         Type::Factor { len, .. } => n(*len)? * 4.0,
         Type::Str { len, .. } => n(*len)? * std::mem::size_of::<String>() as f64,
-        Type::StrMat { rows, cols } => {
-            n(*rows)? * n(*cols)? * std::mem::size_of::<String>() as f64
-        }
+        Type::StrMat { rows, cols } => n(*rows)? * n(*cols)? * std::mem::size_of::<String>() as f64,
         Type::List { len, elem } => n(*len)? * type_bytes(elem).unwrap_or(0.0),
         Type::Record { fields, .. } => fields
             .iter()

@@ -722,9 +722,9 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
         }
         let numbers = args.ty("MARGIN").and_then(Type::const_nums);
         let (rows, cols) = match &x {
-            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols } => {
-                (*rows, *cols)
-            }
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::StrMat { rows, cols } => (*rows, *cols),
             Type::Any => return Ok((None, Type::Any)),
             Type::Record { .. } => return Ok((None, Type::num_unknown())),
             other => {

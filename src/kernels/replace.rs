@@ -1321,7 +1321,12 @@ fn subset_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             }
         }
         (Type::List { .. } | Type::Record { .. } | Type::Any, _) => Type::Any,
-        (_, Some(_)) if !matches!(x, Type::Mat { .. } | Type::BoolMat { .. } | Type::StrMat { .. }) => {
+        (_, Some(_))
+            if !matches!(
+                x,
+                Type::Mat { .. } | Type::BoolMat { .. } | Type::StrMat { .. }
+            ) =>
+        {
             Type::Any
         }
         _ => assigned_type(&x, &v),

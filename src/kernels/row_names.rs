@@ -285,7 +285,10 @@ fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
         Some(t) if super::frame::frame_fields(t).is_some() => Ok(t.clone()),
         Some(
-            t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. } | Type::StrMat { .. }),
+            t @ (Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. }),
         ) => Ok(t.clone()),
         Some(Type::Any) | None => Ok(Type::Any),
         Some(_) => Err(args.error(

@@ -87,7 +87,10 @@ fn lengths_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             value: None,
         },
         Some(
-            t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. } | Type::StrMat { .. }),
+            t @ (Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. }),
         ) => {
             let (rows, cols) = t.dims().unwrap_or((None, None));
             Type::Mat { rows, cols }

@@ -157,7 +157,10 @@ fn shaped(v: Value, (r, c): (usize, usize)) -> Value {
 pub fn types_around(
     func: &str,
     typed: Vec<(Option<String>, Type)>,
-) -> (Vec<(Option<String>, Type)>, Option<(Option<usize>, Option<usize>)>) {
+) -> (
+    Vec<(Option<String>, Type)>,
+    Option<(Option<usize>, Option<usize>)>,
+) {
     let kept = kept_formal(func);
     if kept.is_none() && !flattens(func) {
         return (typed, None);
@@ -211,9 +214,21 @@ mod tests {
             cols: Some(3),
         };
         let (typed, dims) = types_around("toupper", vec![(None, m.clone())]);
-        assert_eq!(typed[0].1, Type::Str { len: Some(6), value: None });
+        assert_eq!(
+            typed[0].1,
+            Type::Str {
+                len: Some(6),
+                value: None
+            }
+        );
         assert_eq!(dims, Some((Some(2), Some(3))));
-        let t = shaped_type(Type::Str { len: Some(6), value: None }, dims);
+        let t = shaped_type(
+            Type::Str {
+                len: Some(6),
+                value: None,
+            },
+            dims,
+        );
         assert_eq!(t, m);
         let (_, dims) = types_around("paste0", vec![(None, m)]);
         assert_eq!(dims, None);

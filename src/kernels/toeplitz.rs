@@ -66,9 +66,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         }
         Some(
             Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. } | Type::StrMat { .. },
-        ) => {
-            Err(args.error("x", NOT_A_VECTOR))
-        }
+        ) => Err(args.error("x", NOT_A_VECTOR)),
         Some(_) => Ok(Type::Any),
     }
 }

@@ -123,7 +123,10 @@ fn data_len_type(a: &Args<Type>) -> Result<Option<usize>, ArgError> {
         None => Ok(Some(1)),
         Some(Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => Err(a.error(
             "data",
-            format!("{}() builds numeric, logical or character data only", a.func),
+            format!(
+                "{}() builds numeric, logical or character data only",
+                a.func
+            ),
         )),
         Some(t) => Ok(t.len()),
     }
@@ -349,9 +352,11 @@ fn eval_str_array(a: &Args<&Value>, data: &[String], ctx: &mut Ctx) -> Result<Va
     };
     let x = match dims.as_slice() {
         [n] => Value::Str(fill(data, *n, 1, false, "NA".to_string())?),
-        [r, c] => {
-            Value::StrMat(DMatrix::from_vec(*r, *c, fill(data, *r, *c, false, "NA".to_string())?))
-        }
+        [r, c] => Value::StrMat(DMatrix::from_vec(
+            *r,
+            *c,
+            fill(data, *r, *c, false, "NA".to_string())?,
+        )),
         _ => {
             return Err(KernelError::new(
                 "flowcast's character arrays have at most 2 dimensions",

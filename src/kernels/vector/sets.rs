@@ -139,7 +139,9 @@ pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, 
     }
     check(args, "x")?;
     let len = match x {
-        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. } | Type::StrMat { rows, .. }) => *rows,
+        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. } | Type::StrMat { rows, .. }) => {
+            *rows
+        }
         t => t.and_then(Type::len),
     };
     Ok(Type::logical(len))
