@@ -154,13 +154,13 @@ fn shaped(v: Value, (r, c): (usize, usize)) -> Value {
 /// Shape inference's side of [`call_around`]: the argument types with
 /// every character matrix as a character vector, and the dims the value
 /// keeps, when it does.
+/// A matrix's rows and columns as shape inference knows them.
+pub type Dims = (Option<usize>, Option<usize>);
+
 pub fn types_around(
     func: &str,
     typed: Vec<(Option<String>, Type)>,
-) -> (
-    Vec<(Option<String>, Type)>,
-    Option<(Option<usize>, Option<usize>)>,
-) {
+) -> (Vec<(Option<String>, Type)>, Option<Dims>) {
     let kept = kept_formal(func);
     if kept.is_none() && !flattens(func) {
         return (typed, None);
@@ -187,7 +187,7 @@ pub fn types_around(
 }
 
 /// The value's type shaped as the matrix it keeps the dim of.
-pub fn shaped_type(t: Type, dims: Option<(Option<usize>, Option<usize>)>) -> Type {
+pub fn shaped_type(t: Type, dims: Option<Dims>) -> Type {
     let Some((rows, cols)) = dims else {
         return t;
     };
