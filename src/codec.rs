@@ -41,6 +41,11 @@ pub fn encode(v: &Value, out: &mut Vec<u8>) {
             out.push(5);
             strings(s, out);
         }
+        Value::StrMat(m) => {
+            out.push(16);
+            dims(m.nrows(), m.ncols(), out);
+            strings(m.as_slice(), out);
+        }
         Value::Bool(b) => {
             out.push(6);
             logicals(b, out);
@@ -390,6 +395,10 @@ impl<'a> Reader<'a> {
             }
             5 => Value::Str(self.strings()?),
             6 => Value::Bool(self.logicals()?),
+            16 => {
+                let (r, c) = self.dims()?;
+                Value::StrMat(Self::matrix(r, c, self.strings()?)?)
+            }
             9 => {
                 let (r, c) = self.dims()?;
                 Value::BoolMat(Self::matrix(r, c, self.logicals()?)?)
@@ -648,6 +657,12 @@ mod tests {
             Value::Str(vec!["a".into(), "é\u{0}b".into(), String::new()]),
             Value::Bool(vec![Some(true), None, Some(false)]),
             Value::BoolMat(DMatrix::from_vec(1, 2, vec![None, Some(true)])),
+            Value::StrMat(DMatrix::from_vec(
+                2,
+                2,
+                vec!["a".into(), "é".into(), String::new(), "NA".into()],
+            )),
+            Value::StrMat(DMatrix::from_vec(0, 3, Vec::new())),
             Value::Factor(Factor {
                 codes: vec![Some(1), None, Some(0)],
                 levels: vec!["a".into(), "b".into()],
@@ -739,6 +754,33 @@ mod tests {
         }
         let na = round_trip(&Value::scalar(NA));
         assert!(matches!(na, Value::Num(x) if crate::kernels::value::is_na(x[0])));
+    }
+
+    #[test]
+    fn a_character_matrix_comes_back_with_its_dims_and_dimnames() {
+        let m = crate::kernels::names::dimnamed(
+            Value::StrMat(DMatrix::from_vec(
+                2,
+                3,
+                ["a", "bb", "", "NA", "é", "x y"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            )),
+            Some(vec!["r1".into(), "r2".into()]),
+            Some(vec!["x".into(), "y".into(), "z".into()]),
+        );
+        let back = round_trip(&m);
+        assert_eq!(back, m);
+        assert_eq!(back.dims(), Some((2, 3)));
+        // Damaged dims (more cells than strings) are an error, not a panic.
+        let mut b = Vec::new();
+        encode(
+            &Value::StrMat(DMatrix::from_vec(1, 2, vec!["a".into(), "b".into()])),
+            &mut b,
+        );
+        b[1] = 9;
+        assert!(Reader::new(&b).value().is_err());
     }
 
     fn frame_with(rows: Option<RowNames>) -> Value {

@@ -208,6 +208,10 @@ fn type_of(v: &Value) -> Type {
             len: Some(b.len()),
             value: Some(b.clone()),
         },
+        Value::StrMat(m) => Type::StrMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
+        },
         Value::BoolMat(m) => Type::BoolMat {
             rows: Some(m.nrows()),
             cols: Some(m.ncols()),

@@ -101,7 +101,9 @@ pub fn value_bytes(ty: &Type) -> f64 {
         | Type::Bool { len, .. }
         | Type::Str { len, .. }
         | Type::Factor { len, .. } => len.map_or(0.0, |n| 8.0 * n as f64),
-        Type::Mat { .. } | Type::BoolMat { .. } => ty.len().map_or(0.0, |n| 8.0 * n as f64),
+        Type::Mat { .. } | Type::BoolMat { .. } | Type::StrMat { .. } => {
+            ty.len().map_or(0.0, |n| 8.0 * n as f64)
+        }
         Type::Complex { len } => len.map_or(0.0, |n| 16.0 * n as f64),
         Type::ComplexMat { .. } => ty.len().map_or(0.0, |n| 16.0 * n as f64),
         Type::Record { fields, .. } => fields.iter().map(|(_, t)| value_bytes(t)).sum(),

@@ -745,7 +745,7 @@ fn element_type(t: &Type) -> Type {
             value: None,
         },
         // R's `for` takes a factor's labels.
-        Type::Str { .. } | Type::Factor { .. } => Type::Str {
+        Type::Str { .. } | Type::StrMat { .. } | Type::Factor { .. } => Type::Str {
             len: Some(1),
             value: None,
         },
@@ -1387,8 +1387,12 @@ fn call(
             })
             .collect()
     };
+    // A character matrix is a character vector to a function of text,
+    // whose value may keep its dims (`kernels::text_matrix`).
+    let (typed, text_dims) = crate::kernels::text_matrix::types_around(func, typed);
     let matched = Args::match_call(kernel.name, kernel.params, typed).map_err(at)?;
     let mut ty = (kernel.shape)(&matched, ctx).map_err(at)?;
+    ty = crate::kernels::text_matrix::shaped_type(ty, text_dims);
     // `exec::eval` adds R's `data.name` to a test's result.
     if let Type::Record { class, fields } = &mut ty {
         if class == "htest" && !fields.iter().any(|(n, _)| n == "data.name") {

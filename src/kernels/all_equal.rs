@@ -71,6 +71,7 @@ impl Opts<'_> {
 fn na_flags(v: &Value) -> Vec<bool> {
     match bare(v) {
         Value::Str(s) => s.iter().map(|s| text_is_na(s)).collect(),
+        Value::StrMat(s) => s.iter().map(|s| text_is_na(s)).collect(),
         Value::Factor(f) => f.codes.iter().map(Option::is_none).collect(),
         Value::Complex(c) => c.iter().map(|z| z.re.is_nan() || z.im.is_nan()).collect(),
         v => match v.as_logicals() {
@@ -117,7 +118,7 @@ fn all_equal(target: &Value, current: &Value, o: &Opts) -> Msgs {
         Value::Num(_) | Value::Mat(_) | Value::Complex(_) | Value::ComplexMat(_) => {
             numeric(target, current, o)
         }
-        Value::Str(_) => character(target, current, o),
+        Value::Str(_) | Value::StrMat(_) => character(target, current, o),
         Value::Bool(_) | Value::BoolMat(_) => raw(target, current, o),
         Value::Null | Value::Named(_) => {
             let (dt, dc) = (data_class(target), data_class(current));
@@ -415,7 +416,9 @@ fn numeric(target: &Value, current: &Value, o: &Opts) -> Msgs {
 /// The text of a character vector, NA as None.
 fn texts(v: &Value) -> Vec<Option<String>> {
     match bare(v) {
-        Value::Str(s) => s
+        Value::Str(_) | Value::StrMat(_) => bare(v)
+            .as_strs()
+            .unwrap_or_default()
             .iter()
             .map(|s| (!text_is_na(s)).then(|| s.clone()))
             .collect(),
@@ -563,6 +566,7 @@ fn element(v: &Value, i: usize) -> Value {
         Value::Num(x) => Value::scalar(x[i]),
         Value::Mat(m) => Value::scalar(m.as_slice()[i]),
         Value::Str(s) => Value::string(&s[i]),
+        Value::StrMat(s) => Value::string(&s.as_slice()[i]),
         Value::Bool(b) => Value::Bool(vec![b[i]]),
         Value::BoolMat(m) => Value::Bool(vec![m.as_slice()[i]]),
         Value::Complex(z) => Value::Complex(vec![z[i]]),

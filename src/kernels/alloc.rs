@@ -260,6 +260,7 @@ pub fn type_bytes(t: &Type) -> Option<f64> {
         Type::BoolMat { rows, cols } => n(*rows)? * n(*cols)?,
         Type::Factor { len, .. } => n(*len)? * 4.0,
         Type::Str { len, .. } => n(*len)? * std::mem::size_of::<String>() as f64,
+        Type::StrMat { rows, cols } => n(*rows)? * n(*cols)? * std::mem::size_of::<String>() as f64,
         Type::List { len, elem } => n(*len)? * type_bytes(elem).unwrap_or(0.0),
         Type::Record { fields, .. } => fields
             .iter()
@@ -292,6 +293,10 @@ fn type_hint(v: &Value) -> Type {
         Value::Bool(b) => Type::Bool {
             len,
             value: (b.len() <= HINT_VALUES).then(|| b.clone()),
+        },
+        Value::StrMat(m) => Type::StrMat {
+            rows: Some(m.nrows()),
+            cols: Some(m.ncols()),
         },
         Value::BoolMat(m) => Type::BoolMat {
             rows: Some(m.nrows()),

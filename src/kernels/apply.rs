@@ -267,7 +267,7 @@ fn whole_check(len: usize) -> Result<(), String> {
 
 /// X as the matrix apply runs over (`as.matrix` of a data frame).
 fn apply_matrix(x: &Value) -> Result<Value, KernelError> {
-    if let Value::BoolMat(_) = x {
+    if let Value::BoolMat(_) | Value::StrMat(_) = x {
         return Ok(x.clone());
     }
     let x = frame::coerce_value("apply", x)
@@ -307,6 +307,16 @@ fn slices(func: &str, args: &Args<&Value>) -> Result<(Vec<Value>, Option<Margin>
                 .map(|&v| Value::Bool(vec![v]))
                 .collect(),
             Margin::Cells | Margin::Whole => b.iter().map(|&v| Value::Bool(vec![v])).collect(),
+        },
+        Value::StrMat(a) => match m {
+            Margin::Rows => (0..a.nrows())
+                .map(|i| Value::Str(a.row(i).iter().cloned().collect()))
+                .collect(),
+            Margin::Cols => (0..a.ncols())
+                .map(|j| Value::Str(a.column(j).iter().cloned().collect()))
+                .collect(),
+            Margin::CellsT => a.transpose().iter().map(|v| Value::string(v)).collect(),
+            Margin::Cells | Margin::Whole => a.iter().map(|v| Value::string(v)).collect(),
         },
         Value::Mat(a) => match m {
             Margin::Rows => (0..a.nrows())
@@ -351,15 +361,13 @@ fn cells_result(
     Ok(match combined {
         Value::Num(d) => Value::nums_shaped(d, Some(dims)),
         Value::Bool(d) => Value::logicals_shaped(d, Some(dims)),
-        Value::Str(_) => return Err(KernelError::new(CHARACTER_MATRIX)),
+        Value::Str(d) => Value::strs_shaped(d, Some(dims)),
         other => other,
     })
 }
 
 const LIST_MATRIX: &str = "apply over both dimensions: FUN's values differ in length or are \
                            lists, so R's answer is a list matrix, which flowcast does not have";
-const CHARACTER_MATRIX: &str = "apply over both dimensions: FUN's values are character, so \
-                                R's answer is a character matrix, which flowcast does not have";
 
 fn array_message(len: Option<usize>) -> String {
     let len = len.map_or_else(|| "more than 1".to_string(), |l| l.to_string());
@@ -390,6 +398,7 @@ fn empty_apply(
     };
     let zeros = match x {
         Value::BoolMat(_) => Value::Bool(vec![Some(false); len]),
+        Value::StrMat(_) => Value::Str(vec![String::new(); len]),
         _ => Value::Num(vec![0.0; len]),
     };
     let value = f.call_on(&zeros, dots, ctx)?;
@@ -402,8 +411,7 @@ fn empty_apply(
     Ok(match value {
         Value::Null => Value::Null,
         Value::Bool(_) | Value::BoolMat(_) => Value::logicals_shaped(Vec::new(), dims),
-        Value::Str(_) if dims.is_some() => return Err(KernelError::new(CHARACTER_MATRIX)),
-        Value::Str(_) => Value::Str(Vec::new()),
+        Value::Str(_) => Value::strs_shaped(Vec::new(), dims),
         Value::List(_) if dims.is_some() => return Err(KernelError::new(LIST_MATRIX)),
         Value::List(_) => Value::List(List::sequence(Vec::new())),
         _ => Value::nums_shaped(Vec::new(), dims),
@@ -429,6 +437,7 @@ fn as_vectors(results: Vec<Value>) -> Vec<Value> {
         .map(|r| match r {
             Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
             Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
             other => other,
         })
         .collect()
@@ -442,6 +451,7 @@ fn simplify(results: Vec<Value>, higher: bool, ctx: &mut Ctx) -> Result<Value, K
     let dim = |v: &Value| match v {
         Value::Mat(m) => Some(m.shape()),
         Value::BoolMat(m) => Some(m.shape()),
+        Value::StrMat(m) => Some(m.shape()),
         _ => None,
     };
     let common = results.first().and_then(dim);
@@ -466,7 +476,7 @@ fn simplify(results: Vec<Value>, higher: bool, ctx: &mut Ctx) -> Result<Value, K
     Ok(match combined {
         Value::Num(d) => Value::nums_shaped(d, Some((n, cols))),
         Value::Bool(d) => Value::logicals_shaped(d, Some((n, cols))),
-        // flowcast has no character matrices.
+        Value::Str(d) => Value::strs_shaped(d, Some((n, cols))),
         _ => Value::List(List::sequence(results)),
     })
 }
@@ -652,7 +662,7 @@ fn vapply_check(
     let kind = |v: &Value| match v {
         Value::Bool(_) => 0,
         Value::Num(_) | Value::Mat(_) => 1,
-        Value::Str(_) => 2,
+        Value::Str(_) | Value::StrMat(_) => 2,
         _ => 3,
     };
     for (i, r) in results.iter().enumerate() {
@@ -683,7 +693,7 @@ fn vapply_check(
         });
     }
     // do_vapply: a FUN.VALUE with dimensions gives an array of one more.
-    let higher = matches!(t, Value::Mat(_) | Value::BoolMat(_));
+    let higher = matches!(t, Value::Mat(_) | Value::BoolMat(_) | Value::StrMat(_));
     let v = simplify(results, higher, ctx)?;
     // Logical results promote to FUN.VALUE's type.
     Ok(match (t, v) {
@@ -698,7 +708,7 @@ fn type_word(v: &Value) -> &'static str {
     match v {
         Value::Bool(_) => "logical",
         Value::Num(_) | Value::Mat(_) => "double",
-        Value::Str(_) => "character",
+        Value::Str(_) | Value::StrMat(_) => "character",
         _ => "list",
     }
 }
@@ -712,7 +722,9 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
         }
         let numbers = args.ty("MARGIN").and_then(Type::const_nums);
         let (rows, cols) = match &x {
-            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols),
+            Type::Mat { rows, cols }
+            | Type::BoolMat { rows, cols }
+            | Type::StrMat { rows, cols } => (*rows, *cols),
             Type::Any => return Ok((None, Type::Any)),
             Type::Record { .. } => return Ok((None, Type::num_unknown())),
             other => {
@@ -726,6 +738,16 @@ fn slice_type(func: &str, args: &Args<Type>) -> Result<(Option<usize>, Type), Ar
             return Ok((None, Type::num_unknown()));
         };
         let m = margin(&m).map_err(|e| args.error("MARGIN", e))?;
+        if matches!(x, Type::StrMat { .. }) {
+            let text = |len| Type::Str { len, value: None };
+            return Ok(match m {
+                Margin::Rows => (rows, text(cols)),
+                Margin::Cols => (cols, text(rows)),
+                Margin::Cells | Margin::CellsT | Margin::Whole => {
+                    (rows.zip(cols).map(|(r, c)| r * c), text(Some(1)))
+                }
+            });
+        }
         return Ok(match m {
             Margin::Rows => (
                 rows,
@@ -760,6 +782,13 @@ fn element_type(x: &Type) -> (Option<usize>, Type) {
         Type::Num { .. } | Type::Mat { .. } => (x.len(), Type::num(1)),
         Type::Bool { len, .. } => (*len, Type::logical(Some(1))),
         Type::BoolMat { .. } => (x.len(), Type::logical(Some(1))),
+        Type::StrMat { .. } => (
+            x.len(),
+            Type::Str {
+                len: Some(1),
+                value: None,
+            },
+        ),
         Type::Str { len, .. } => (
             *len,
             Type::Str {
@@ -827,7 +856,7 @@ fn apply_shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
 /// `simplify = "array"`, vapply's FUN.VALUE a matrix), which shape
 /// inference types as unknown.
 fn higher_array(args: &Args<Type>, one: &Type) -> bool {
-    let may_be_matrix = matches!(one, Type::Mat { .. } | Type::Any);
+    let may_be_matrix = matches!(one, Type::Mat { .. } | Type::StrMat { .. } | Type::Any);
     let higher = match args.func {
         "vapply" => true,
         "sapply" | "replicate" => matches!(args.ty("simplify"), Some(Type::Str { .. })),
@@ -844,7 +873,9 @@ type MatDims = (Option<usize>, Option<usize>);
 fn cells_margin(args: &Args<Type>) -> Option<(Margin, MatDims)> {
     let m = margin(&args.ty("MARGIN")?.const_nums()?).ok()?;
     let dims = match args.ty("X")? {
-        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols),
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols } => {
+            (*rows, *cols)
+        }
         _ => (None, None),
     };
     match m {
@@ -874,7 +905,7 @@ fn cells_type(
     match (one, one.len()) {
         (Type::Num { .. }, Some(1)) => Ok(Type::Mat { rows, cols }),
         (Type::Bool { .. }, Some(1)) => Ok(Type::BoolMat { rows, cols }),
-        (Type::Str { .. }, Some(1)) => Err(CHARACTER_MATRIX.into()),
+        (Type::Str { .. }, Some(1)) => Ok(Type::StrMat { rows, cols }),
         (Type::Num { .. } | Type::Bool { .. } | Type::Str { .. }, Some(k)) if k > 1 => {
             Err(array_message(Some(k)))
         }
@@ -943,6 +974,12 @@ fn simplified_type(one: &Type, n: Option<usize>) -> Type {
             rows: Some(k),
             cols: n,
         },
+        (Type::Str { .. } | Type::StrMat { .. }, Some(k)) if k > 1 && n != Some(0) => {
+            Type::StrMat {
+                rows: Some(k),
+                cols: n,
+            }
+        }
         _ => Type::Any,
     }
 }

@@ -139,6 +139,9 @@ fn aperm_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Value::ComplexMat(m) => {
             Value::ComplexMat(DMatrix::from_column_slice(nr, nc, m.transpose().as_slice()))
         }
+        Value::StrMat(m) => {
+            Value::StrMat(DMatrix::from_column_slice(nr, nc, m.transpose().as_slice()))
+        }
         _ => return Err(KernelError::new("invalid first argument, must be an array")),
     })
 }
@@ -171,6 +174,10 @@ fn aperm_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         Some(Type::BoolMat { rows, cols }) => {
             let (rows, cols) = swapped(rows, cols);
             Ok(Type::BoolMat { rows, cols })
+        }
+        Some(Type::StrMat { rows, cols }) => {
+            let (rows, cols) = swapped(rows, cols);
+            Ok(Type::StrMat { rows, cols })
         }
         Some(Type::ComplexMat { rows, cols }) => {
             let (rows, cols) = swapped(rows, cols);
@@ -365,6 +372,7 @@ fn slice_index_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> 
         Some(
             Type::Mat { rows, cols }
             | Type::BoolMat { rows, cols }
+            | Type::StrMat { rows, cols }
             | Type::ComplexMat { rows, cols },
         ) => Type::Mat {
             rows: *rows,
@@ -410,12 +418,13 @@ pub fn shaped(data: Value, dims: &[usize]) -> Result<Value, KernelError> {
     Ok(match (dims, data) {
         ([r, c], Value::Num(d)) => Value::Mat(DMatrix::from_vec(*r, *c, d)),
         ([r, c], Value::Bool(d)) => Value::BoolMat(DMatrix::from_vec(*r, *c, d)),
+        ([r, c], Value::Str(d)) => Value::StrMat(DMatrix::from_vec(*r, *c, d)),
         (d, v @ (Value::Num(_) | Value::Bool(_))) if d.len() >= 3 => {
             with_attr(v, "dim", Value::Num(d.iter().map(|&x| x as f64).collect()))
         }
         (d, v) if d.len() >= 2 => {
             return Err(KernelError::new(format!(
-                "flowcast's matrices and arrays hold numbers or logicals, not a {}",
+                "flowcast's arrays of more than 2 dimensions hold numbers or logicals, not a {}",
                 v.type_name()
             )))
         }

@@ -22,6 +22,7 @@ pub(super) fn elements(v: &Value) -> Option<Vec<Value>> {
         Value::Num(x) => x.iter().map(|&x| Value::Num(vec![x])).collect(),
         Value::Mat(m) => m.iter().map(|&x| Value::Num(vec![x])).collect(),
         Value::Str(x) => x.iter().map(|s| Value::Str(vec![s.clone()])).collect(),
+        Value::StrMat(m) => m.iter().map(|s| Value::Str(vec![s.clone()])).collect(),
         Value::Bool(x) => x.iter().map(|&b| Value::Bool(vec![b])).collect(),
         Value::BoolMat(m) => m.iter().map(|&b| Value::Bool(vec![b])).collect(),
         Value::Complex(x) => x.iter().map(|&z| Value::Complex(vec![z])).collect(),
@@ -92,6 +93,7 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             | Type::Str { .. }
             | Type::Bool { .. }
             | Type::BoolMat { .. }
+            | Type::StrMat { .. }
             | Type::Complex { .. }
             | Type::ComplexMat { .. }
             | Type::Factor { .. }),

@@ -50,7 +50,7 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
     let mut out: Vec<(String, Value)> = Vec::new();
     let mut push = |n: &str, v: Value| out.push((n.to_string(), v));
     match x {
-        Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_) => {
+        Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_) | Value::StrMat(_) => {
             let (r, c) = x.dims().unwrap_or((0, 0));
             push("dim", dim(&[r, c]));
         }
@@ -103,7 +103,11 @@ pub(crate) fn attributes_of(x: &Value) -> Vec<(String, Value)> {
         }
     }
     match x {
-        Value::Named(_) | Value::Mat(_) | Value::BoolMat(_) | Value::ComplexMat(_) => {}
+        Value::Named(_)
+        | Value::Mat(_)
+        | Value::BoolMat(_)
+        | Value::ComplexMat(_)
+        | Value::StrMat(_) => {}
         Value::Factor(f) => {
             push("levels", strs(&f.levels));
             push("class", Value::string("factor"));

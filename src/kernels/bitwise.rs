@@ -63,7 +63,7 @@ fn operand(v: &Value, ctx: &mut Ctx) -> Operand {
         Value::Num(x) => Operand::Ints(to_ints(x, ctx)),
         Value::Mat(m) => Operand::Ints(to_ints(m.as_slice(), ctx)),
         Value::Bool(_) | Value::BoolMat(_) => Operand::Other("logical"),
-        Value::Str(_) => Operand::Other("character"),
+        Value::Str(_) | Value::StrMat(_) => Operand::Other("character"),
         Value::Complex(_) | Value::ComplexMat(_) => Operand::Other("complex"),
         Value::Null => Operand::Other("NULL"),
         Value::List(_) => Operand::Other("list"),

@@ -67,7 +67,7 @@ pub(crate) fn type_of(v: &Value, integer: bool) -> &'static str {
         Value::Num(_) | Value::Mat(_) if integer => "integer",
         Value::Num(_) | Value::Mat(_) => "double",
         Value::Complex(_) | Value::ComplexMat(_) => "complex",
-        Value::Str(_) => "character",
+        Value::Str(_) | Value::StrMat(_) => "character",
         Value::Bool(_) | Value::BoolMat(_) => "logical",
         Value::List(_) => "list",
         Value::Formula(_) => "language",
@@ -157,7 +157,7 @@ pub(crate) fn class_attr(v: &Value) -> Option<Vec<String>> {
 /// one factor is a one-dimensional array.
 pub(crate) fn dim_count(v: &Value) -> usize {
     match v {
-        Value::Mat(_) | Value::ComplexMat(_) | Value::BoolMat(_) => 2,
+        Value::Mat(_) | Value::ComplexMat(_) | Value::BoolMat(_) | Value::StrMat(_) => 2,
         Value::Named(n) if n.table.as_ref().is_some_and(|t| t.len() == 1) => 1,
         Value::Named(_) if super::arrays::array_dims(v).is_some() => {
             super::arrays::array_dims(v).map_or(0, |d| d.len())

@@ -122,7 +122,7 @@ fn is_value(func: &str, v: &Value, integer: bool) -> bool {
         // Data frames and R's result objects are lists too.
         "is.list" => matches!(v, Value::List(_)),
         "is.complex" => matches!(v, Value::Complex(_) | Value::ComplexMat(_)),
-        "is.character" => matches!(v, Value::Str(_)),
+        "is.character" => matches!(v, Value::Str(_) | Value::StrMat(_)),
         "is.factor" => matches!(v, Value::Factor(_)),
         "is.ordered" => matches!(v, Value::Factor(f) if f.ordered),
         "is.logical" => matches!(v, Value::Bool(_) | Value::BoolMat(_)),
@@ -145,7 +145,7 @@ fn is_type(func: &str, t: &Type) -> Option<bool> {
             _ => false,
         },
         "is.complex" => matches!(t, Type::Complex { .. } | Type::ComplexMat { .. }),
-        "is.character" => matches!(t, Type::Str { .. }),
+        "is.character" => matches!(t, Type::Str { .. } | Type::StrMat { .. }),
         "is.factor" => matches!(t, Type::Factor { .. }),
         "is.ordered" => matches!(t, Type::Factor { ordered: true, .. }),
         "is.logical" => matches!(t, Type::Bool { .. } | Type::BoolMat { .. }),
@@ -243,7 +243,9 @@ fn as_logical(x: &Value) -> Result<Vec<Option<bool>>, KernelError> {
             .iter()
             .map(|c| (!c.re.is_nan() && !c.im.is_nan()).then_some(c.re != 0.0 || c.im != 0.0))
             .collect(),
-        Value::Str(s) => s
+        Value::Str(_) | Value::StrMat(_) => x
+            .as_strs()
+            .unwrap_or_default()
             .iter()
             .map(|s| if text_is_na(s) { None } else { text_logical(s) })
             .collect(),
@@ -358,6 +360,7 @@ fn as_vector_any(x: &Value) -> Result<Value, KernelError> {
     Ok(match x {
         Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
         Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+        Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
         Value::ComplexMat(m) => Value::Complex(m.as_slice().to_vec()),
         Value::Factor(f) => Value::Str(f.labels()),
         Value::List(_) if x.dist_values().is_some() => {
@@ -458,6 +461,7 @@ fn as_vector_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (_, Type::Any) => Type::Any,
         ("", Type::Mat { .. }) => Type::Num { len, value: None },
         ("", Type::BoolMat { .. }) => Type::logical(len),
+        ("", Type::StrMat { .. }) => Type::Str { len, value: None },
         ("", Type::ComplexMat { .. }) => Type::Complex { len },
         ("", Type::Factor { .. }) => Type::Str { len, value: None },
         ("", Type::Record { class, .. }) if class == "dist" => Type::num_unknown(),

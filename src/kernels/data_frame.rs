@@ -506,7 +506,7 @@ fn column_types(
         Type::Any => Ok(None),
         // A matrix's columns are named by its colnames, which only the
         // run knows.
-        Type::Mat { .. } => Ok(None),
+        Type::Mat { .. } | Type::StrMat { .. } => Ok(None),
         Type::Num { .. } | Type::Str { .. } | Type::Bool { .. } | Type::Factor { .. } => match name
         {
             Some(n) => Ok(Some(vec![(n.to_string(), t.without_value())])),

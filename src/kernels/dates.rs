@@ -770,7 +770,7 @@ fn need_date<'a>(args: &'a Args<&Value>, f: &str) -> Result<&'a Value, KernelErr
 fn r_class(x: &Value) -> &'static str {
     match super::names::bare(x) {
         Value::Num(_) => "c('double', 'numeric')",
-        Value::Str(_) => "character",
+        Value::Str(_) | Value::StrMat(_) => "character",
         Value::Bool(_) => "logical",
         Value::Null => "NULL",
         Value::Factor(_) => "factor",

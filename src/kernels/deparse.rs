@@ -213,6 +213,11 @@ impl Deparser {
                 None,
                 vec![("dim", dim(m.shape()))],
             ),
+            Value::StrMat(m) => self.vector(
+                &Atoms::Str(m.as_slice()),
+                None,
+                vec![("dim", dim(m.shape()))],
+            ),
             Value::Factor(f) => {
                 let codes = f.integer_codes();
                 let class = if f.ordered {
@@ -265,6 +270,7 @@ impl Deparser {
             Value::Mat(m) if integer => (Atoms::Int(m.as_slice()), Some(m.shape())),
             Value::Mat(m) => (Atoms::Num(m.as_slice()), Some(m.shape())),
             Value::BoolMat(m) => (Atoms::Bool(m.as_slice()), Some(m.shape())),
+            Value::StrMat(m) => (Atoms::Str(m.as_slice()), Some(m.shape())),
             other => return Err(refused(&format!("a named {}", other.type_name()))),
         };
         let mut attrs = Vec::new();

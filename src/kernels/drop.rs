@@ -38,6 +38,7 @@ fn drop_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
         Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
         Value::ComplexMat(m) => Value::Complex(m.as_slice().to_vec()),
+        Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
         _ => return Ok(x.clone()),
     };
     let names = match (r == 1, c == 1) {
@@ -63,6 +64,17 @@ fn drop_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 value: None,
             },
             (Some(_), Some(_)) => Type::Mat {
+                rows: *rows,
+                cols: *cols,
+            },
+            _ => Type::Any,
+        },
+        Some(Type::StrMat { rows, cols }) => match (rows, cols) {
+            (Some(1), n) | (n, Some(1)) => Type::Str {
+                len: *n,
+                value: None,
+            },
+            (Some(_), Some(_)) => Type::StrMat {
                 rows: *rows,
                 cols: *cols,
             },

@@ -137,7 +137,9 @@ pub fn as_text(x: &Value) -> Option<Vec<Option<String>>> {
             .iter()
             .map(|&x| (!x.is_nan()).then(|| r_num_to_string(x)))
             .collect(),
-        Value::Str(v) => v
+        Value::Str(_) | Value::StrMat(_) => x
+            .as_strs()
+            .unwrap_or_default()
             .iter()
             .map(|s| (!text_is_na(s)).then(|| s.clone()))
             .collect(),
@@ -213,6 +215,7 @@ pub fn as_factor(x: &Value) -> Result<Factor, KernelError> {
                 ordered: false,
             })
         }
+        Value::StrMat(m) => as_factor(&Value::Str(m.as_slice().to_vec())),
         Value::Null => Ok(Factor {
             codes: Vec::new(),
             levels: Vec::new(),
@@ -779,6 +782,7 @@ fn as_double(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Vec<f64>, KernelError
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Factor(f)) => f.integer_codes(),
         Some(Value::Str(s)) => super::coerce::text_as_doubles(s, ctx),
+        Some(Value::StrMat(m)) => super::coerce::text_as_doubles(m.as_slice(), ctx),
         Some(v) => v.as_f64_slice().map(|s| s.into_owned()).ok_or_else(|| {
             KernelError::new(format!(
                 "cannot coerce {} to a vector of type 'double'",
@@ -825,7 +829,11 @@ fn as_character_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError>
             value: value.clone(),
         }),
         Some(
-            t @ (Type::Num { .. } | Type::Mat { .. } | Type::Bool { .. } | Type::Factor { .. }),
+            t @ (Type::Num { .. }
+            | Type::Mat { .. }
+            | Type::Bool { .. }
+            | Type::Factor { .. }
+            | Type::StrMat { .. }),
         ) => Ok(Type::Str {
             len: t.len(),
             value: None,

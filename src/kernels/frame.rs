@@ -122,8 +122,8 @@ pub struct MatrixParts<'a> {
     pub rows: Option<RowNames>,
 }
 
-/// [`MatrixParts`] of `v`; `None` for anything but a numeric or logical
-/// matrix.
+/// [`MatrixParts`] of `v`; `None` for anything but a numeric, logical or
+/// character matrix.
 pub fn matrix_parts(v: &Value) -> Option<MatrixParts<'_>> {
     let (rownames, colnames) = super::names::dimnames(v);
     let columns: Vec<Value> = match super::names::bare(v) {
@@ -132,6 +132,9 @@ pub fn matrix_parts(v: &Value) -> Option<MatrixParts<'_>> {
             .collect(),
         Value::BoolMat(m) => (0..m.ncols())
             .map(|j| Value::Bool(m.column(j).iter().copied().collect()))
+            .collect(),
+        Value::StrMat(m) => (0..m.ncols())
+            .map(|j| Value::Str(m.column(j).iter().cloned().collect()))
             .collect(),
         _ => return None,
     };
@@ -189,7 +192,33 @@ fn text_column_message(func: &str, column: &str, what: &str) -> String {
 /// A data-frame argument of a [`takes_matrix`] function, as the matrix R
 /// would hand it; `None` for any other value.
 pub fn coerce_value(func: &str, v: &Value) -> Option<Result<Value, KernelError>> {
-    as_frame(v).map(|l| numeric_matrix(l, func).map(Value::Mat))
+    let l = as_frame(v)?;
+    if func == "as.matrix" {
+        if let Some(m) = text_matrix(l) {
+            return Some(Ok(Value::StrMat(m)));
+        }
+    }
+    Some(numeric_matrix(l, func).map(Value::Mat))
+}
+
+/// R's `as.matrix(d)` for a data frame whose columns are all text or
+/// factors: a character matrix of the text and the factors' labels.
+/// `None` when a column holds anything else (R formats numbers beside
+/// text, which flowcast does not).
+fn text_matrix(l: &List) -> Option<DMatrix<String>> {
+    if l.items.is_empty() {
+        return None;
+    }
+    let n = nrow(l);
+    let mut data = Vec::with_capacity(n * l.items.len());
+    for col in &l.items {
+        match super::names::bare(col) {
+            Value::Str(s) => data.extend(s.iter().cloned()),
+            Value::Factor(f) => data.extend(f.labels()),
+            _ => return None,
+        }
+    }
+    (data.len() == n * l.items.len()).then(|| DMatrix::from_vec(n, l.items.len(), data))
 }
 
 /// The fields of a data-frame type.
@@ -210,6 +239,17 @@ fn type_nrow(fields: &[(String, Type)]) -> Option<usize> {
 /// [`coerce_value`] for shape inference: the matrix type, or why not.
 pub fn coerce_type(func: &str, t: &Type) -> Option<Result<Type, String>> {
     let fields = frame_fields(t)?;
+    if func == "as.matrix"
+        && !fields.is_empty()
+        && fields
+            .iter()
+            .all(|(_, t)| matches!(t, Type::Str { .. } | Type::Factor { .. }))
+    {
+        return Some(Ok(Type::StrMat {
+            rows: type_nrow(fields),
+            cols: Some(fields.len()),
+        }));
+    }
     for (name, t) in fields {
         if !matches!(t, Type::Num { .. } | Type::Bool { .. } | Type::Any) {
             let what = match t {
@@ -440,7 +480,8 @@ fn borrow(fields: &[(String, Type)]) -> Vec<(&str, Type)> {
 
 fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
-        Some(t @ Type::Mat { .. }) => Ok(t.clone()),
+        Some(t @ (Type::Mat { .. } | Type::StrMat { .. })) => Ok(t.clone()),
+        Some(t @ Type::Str { .. }) => Ok(Type::str_mat(t.len(), Some(1))),
         Some(t @ Type::Record { class, .. }) if class == "dist" => {
             let n = t
                 .field("size")
@@ -469,6 +510,8 @@ fn as_matrix_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 fn as_matrix_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     match args.get("x") {
         Some(Value::Mat(m)) => Ok(Value::Mat(m.clone())),
+        Some(Value::StrMat(m)) => Ok(Value::StrMat(m.clone())),
+        Some(Value::Str(s)) => Ok(Value::StrMat(DMatrix::from_column_slice(s.len(), 1, s))),
         Some(v @ (Value::Num(_) | Value::Bool(_))) => {
             let d = v.as_f64_slice().unwrap_or_default();
             Ok(Value::Mat(DMatrix::from_column_slice(d.len(), 1, &d)))

@@ -109,6 +109,7 @@ pub(super) fn grouping(g: &Value, what: &str) -> Result<Factor, KernelError> {
         Value::Num(_) | Value::Str(_) | Value::Bool(_) | Value::Factor(_) => as_factor(g),
         Value::Mat(m) => as_factor(&Value::Num(m.as_slice().to_vec())),
         Value::BoolMat(m) => as_factor(&Value::Bool(m.as_slice().to_vec())),
+        Value::StrMat(m) => as_factor(&Value::Str(m.as_slice().to_vec())),
         other => Err(KernelError::new(format!(
             "'{what}' must be a factor or a vector, not {}",
             other.type_name()
@@ -280,8 +281,8 @@ fn na_like(v: &Value) -> Value {
 /// `default` (NA of the values' type when `default` is NA); otherwise a
 /// list whose empty cells are NULL. One factor's array is a named vector
 /// (or list), two factors' a matrix with dimnames. R's arrays of more
-/// dimensions, and its character and list matrices, are values flowcast
-/// does not have: refused, naming what R would return.
+/// dimensions, and its list matrices, are values flowcast does not have:
+/// refused, naming what R would return.
 fn grouped(
     func: &str,
     factors: &[Factor],
@@ -376,9 +377,14 @@ fn grouped(
             Some(r.clone()),
             Some(c.clone()),
         )),
-        (Some(_), _) => Err(KernelError::new(format!(
-            "{func}(): FUN's values are character, so R's answer is a character matrix, \
-             which flowcast does not have"
+        (Some(Value::Str(d)), [r, c]) => Ok(names::dimnamed(
+            Value::StrMat(DMatrix::from_vec(r.len(), c.len(), d)),
+            Some(r.clone()),
+            Some(c.clone()),
+        )),
+        (Some(v), _) => Err(KernelError::new(format!(
+            "{func}(): flowcast cannot shape FUN's values ({}) as R's array",
+            v.type_name()
         ))),
         (None, [l]) => Ok(Value::List(List {
             class: None,
@@ -1435,6 +1441,7 @@ fn table_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 | Type::Factor { .. }
                 | Type::Mat { .. }
                 | Type::BoolMat { .. }
+                | Type::StrMat { .. }
                 | Type::Any
         ) && frame::frame_fields(t).is_none()
         {

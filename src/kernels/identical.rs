@@ -97,7 +97,9 @@ pub(crate) fn identical(x: &Value, y: &Value, xi: bool, yi: bool, s: Strict) -> 
             .iter()
             .zip(b.iter())
             .all(|(p, q)| !differ(p.re, q.re, s) && !differ(p.im, q.im, s)),
-        (Value::Str(a), Value::Str(b)) => a == b,
+        (Value::Str(_) | Value::StrMat(_), Value::Str(_) | Value::StrMat(_)) => {
+            x.as_strs() == y.as_strs()
+        }
         (Value::Factor(a), Value::Factor(b)) => a.codes == b.codes,
         (Value::List(a), Value::List(b)) => a
             .items

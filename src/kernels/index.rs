@@ -296,6 +296,7 @@ pub(super) fn pick_value(x: &Value, pos: &[Option<usize>]) -> Result<Value, Kern
         Value::Complex(v) => Value::Complex(pick(v, pos, CNA)),
         Value::ComplexMat(m) => Value::Complex(pick(m.as_slice(), pos, CNA)),
         Value::Str(v) => Value::Str(pick(v, pos, "NA".to_string())),
+        Value::StrMat(m) => Value::Str(pick(m.as_slice(), pos, "NA".to_string())),
         Value::Bool(v) => Value::Bool(pick(v, pos, None)),
         Value::BoolMat(m) => Value::Bool(pick(m.as_slice(), pos, None)),
         Value::List(l) => Value::List(List {
@@ -379,7 +380,7 @@ impl Extent {
 
 /// `m[rows, cols]`: a vector (`vector`) when `drop`, else a matrix
 /// (`matrix`); NA (`na`) where a subscript selects none.
-fn gather_matrix<T: nalgebra::Scalar + Copy>(
+fn gather_matrix<T: nalgebra::Scalar>(
     m: &DMatrix<T>,
     rows: &Extent,
     cols: &Extent,
@@ -394,10 +395,13 @@ fn gather_matrix<T: nalgebra::Scalar + Copy>(
             let column = &m.as_slice()[c * m.nrows()..(c + 1) * m.nrows()];
             match rows {
                 Extent::Run(run) => out.extend_from_slice(&column[run.clone()]),
-                Extent::Picked(p) => out.extend(p.iter().map(|r| r.map_or(na, |r| column[r]))),
+                Extent::Picked(p) => out.extend(
+                    p.iter()
+                        .map(|r| r.map_or_else(|| na.clone(), |r| column[r].clone())),
+                ),
             }
         }
-        None => out.extend(std::iter::repeat_n(na, rows.len())),
+        None => out.extend(std::iter::repeat_n(na.clone(), rows.len())),
     };
     match cols {
         Extent::Run(run) => run.clone().for_each(|c| column(Some(c))),
@@ -435,6 +439,7 @@ pub fn extents(x: &Value, entries: usize) -> Vec<usize> {
         (Value::Mat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::ComplexMat(m), 2) => vec![m.nrows(), m.ncols()],
         (Value::BoolMat(m), 2) => vec![m.nrows(), m.ncols()],
+        (Value::StrMat(m), 2) => vec![m.nrows(), m.ncols()],
         _ => vec![x.len(); entries],
     }
 }
@@ -545,6 +550,7 @@ fn index_matrix(
             Value::Mat(m) => (m.nrows(), m.ncols()),
             Value::ComplexMat(m) => (m.nrows(), m.ncols()),
             Value::BoolMat(m) => (m.nrows(), m.ncols()),
+            Value::StrMat(m) => (m.nrows(), m.ncols()),
             _ => return Err(KernelError::new("incorrect number of dimensions")),
         };
         let rows = Extent::resolve(i, nr, rownames)?;
@@ -567,6 +573,15 @@ fn index_matrix(
             Value::BoolMat(m) => {
                 gather_matrix(m, &rows, &cols, None, drop, Value::Bool, Value::BoolMat)
             }
+            Value::StrMat(m) => gather_matrix(
+                m,
+                &rows,
+                &cols,
+                "NA".to_string(),
+                drop,
+                Value::Str,
+                Value::StrMat,
+            ),
             _ => return Err(KernelError::new("incorrect number of dimensions")),
         };
         if !drop {
@@ -671,6 +686,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                     | Type::Any
                     | Type::Mat { .. }
                     | Type::BoolMat { .. }
+                    | Type::StrMat { .. }
             ) {
                 return Err((Some(0), format!("invalid subscript type: {}", i.describe())));
             }
@@ -678,7 +694,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
             Ok(match x {
                 Type::Num { .. } | Type::Mat { .. } => Type::Num { len, value: None },
                 Type::Bool { .. } | Type::BoolMat { .. } => Type::Bool { len, value: None },
-                Type::Str { .. } => Type::Str { len, value: None },
+                Type::Str { .. } | Type::StrMat { .. } => Type::Str { len, value: None },
                 Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
                 Type::List { elem, .. } => Type::List {
                     len,
@@ -702,6 +718,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
             let (rows, cols, complex) = match x {
                 Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => (*rows, *cols, false),
                 Type::ComplexMat { rows, cols } => (*rows, *cols, true),
+                Type::StrMat { rows, cols } => (*rows, *cols, false),
                 Type::Any => return Ok(Type::Any),
                 other => {
                     return Err((
@@ -727,9 +744,12 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
             let nr = extent(0, i, rows, "row")?;
             let nc = extent(1, j, cols, "column")?;
             let logical = matches!(x, Type::BoolMat { .. });
+            let text = matches!(x, Type::StrMat { .. });
             let vector = |len: Option<usize>| {
                 if complex {
                     Type::Complex { len }
+                } else if text {
+                    Type::Str { len, value: None }
                 } else if logical {
                     Type::logical(len)
                 } else {
@@ -747,6 +767,7 @@ pub fn index_drop_type(x: &Type, indices: &[Option<Type>], drop: bool) -> Result
                     rows: Some(r),
                     cols: Some(c),
                 },
+                (Some(r), Some(c)) if text => Type::str_mat(Some(r), Some(c)),
                 (Some(r), Some(c)) => Type::mat(r, c),
                 _ => Type::Any,
             })
@@ -821,6 +842,7 @@ pub fn index2_matrix(x: &Value, i: &Value, j: &Value) -> Result<Value, KernelErr
     let (nr, nc) = match x {
         Value::Mat(m) => (m.nrows(), m.ncols()),
         Value::ComplexMat(m) => (m.nrows(), m.ncols()),
+        Value::StrMat(m) => (m.nrows(), m.ncols()),
         _ => return Err(KernelError::new("incorrect number of subscripts")),
     };
     let r = index2_pos(nr, i, None, false)?.ok_or_else(|| KernelError::new(OOB))?;
@@ -828,15 +850,24 @@ pub fn index2_matrix(x: &Value, i: &Value, j: &Value) -> Result<Value, KernelErr
     Ok(match x {
         Value::Mat(m) => Value::scalar(m[(r, c)]),
         Value::ComplexMat(m) => Value::Complex(vec![m[(r, c)]]),
+        Value::StrMat(m) => Value::string(&m[(r, c)]),
         _ => return Err(KernelError::new("incorrect number of subscripts")),
     })
 }
 
 /// The type of `m[[i, j]]`.
 pub fn index2_matrix_type(x: &Type, i: &Type, j: &Type) -> Result<Type, IndexError> {
-    let (rows, cols, complex) = match x {
-        Type::Mat { rows, cols } => (*rows, *cols, false),
-        Type::ComplexMat { rows, cols } => (*rows, *cols, true),
+    let (rows, cols, one) = match x {
+        Type::Mat { rows, cols } => (*rows, *cols, Type::num(1)),
+        Type::ComplexMat { rows, cols } => (*rows, *cols, Type::Complex { len: Some(1) }),
+        Type::StrMat { rows, cols } => (
+            *rows,
+            *cols,
+            Type::Str {
+                len: Some(1),
+                value: None,
+            },
+        ),
         Type::Any => return Ok(Type::Any),
         other => {
             return Err((
@@ -862,11 +893,7 @@ pub fn index2_matrix_type(x: &Type, i: &Type, j: &Type) -> Result<Type, IndexErr
             }
         }
     }
-    Ok(if complex {
-        Type::Complex { len: Some(1) }
-    } else {
-        Type::num(1)
-    })
+    Ok(one)
 }
 
 /// `x[[i]]`.
@@ -908,6 +935,7 @@ pub fn index2(x: &Value, i: &Value) -> Result<Value, KernelError> {
         Value::Complex(v) => Value::Complex(vec![v[p]]),
         Value::ComplexMat(m) => Value::Complex(vec![m.as_slice()[p]]),
         Value::Str(v) => Value::string(&v[p]),
+        Value::StrMat(m) => Value::string(&m.as_slice()[p]),
         Value::Bool(v) => Value::Bool(vec![v[p]]),
         Value::BoolMat(m) => Value::Bool(vec![m.as_slice()[p]]),
         Value::Factor(f) => Value::Factor(Factor {
@@ -964,6 +992,7 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
         | Type::Bool { .. }
         | Type::BoolMat { .. }
         | Type::Str { .. }
+        | Type::StrMat { .. }
         | Type::Complex { .. }
         | Type::ComplexMat { .. } => {
             // A name is looked up at run time: names are not in the type.
@@ -980,7 +1009,7 @@ pub fn index2_type(x: &Type, i: &Type) -> Result<Type, IndexError> {
                     len: Some(1),
                     value: None,
                 },
-                Type::Str { .. } => Type::Str {
+                Type::Str { .. } | Type::StrMat { .. } => Type::Str {
                     len: Some(1),
                     value: None,
                 },

@@ -468,7 +468,7 @@ fn frame(args: &Args<&Value>) -> Result<Frame, KernelError> {
                 "invalid type ({}) for variable '(weights)'",
                 match v {
                     Value::Bool(_) => "logical",
-                    Value::Str(_) => "character",
+                    Value::Str(_) | Value::StrMat(_) => "character",
                     _ => "list",
                 }
             )))

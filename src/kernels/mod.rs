@@ -161,6 +161,7 @@ pub mod switch;
 mod symnum;
 mod terms;
 mod text_match;
+pub mod text_matrix;
 mod toeplitz;
 mod triangle;
 pub(crate) mod ts;
@@ -360,7 +361,10 @@ pub struct Kernel {
 impl Kernel {
     /// Evaluates the call, leaving the AVX registers clean (see [`avx`]).
     pub fn call(&self, args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
-        let out = (self.eval)(args, ctx);
+        let out = match text_matrix::call_around(self, args, ctx) {
+            Some(out) => out,
+            None => (self.eval)(args, ctx),
+        };
         avx::clear_upper();
         out
     }

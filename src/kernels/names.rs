@@ -118,6 +118,7 @@ pub fn with_attr(value: Value, name: &str, attr: Value) -> Value {
         | Value::Factor(_)
         | Value::Mat(_)
         | Value::BoolMat(_)
+        | Value::StrMat(_)
         | Value::ComplexMat(_)) => Box::new(Named::plain(v)),
         other => return other,
     };
@@ -948,6 +949,14 @@ fn carry_names(
         let others = candidates.iter().filter(|(_, v)| table_dnn(v).is_none());
         return same_shape(tables.chain(others).map(|(_, v)| *v), result);
     }
+    // A text function that keeps a character matrix's dim keeps its
+    // dimnames (`sub`, `substr`, `format`: R keeps every attribute).
+    if let Some(formal) = super::text_matrix::kept_formal(func) {
+        if let (Some(_), Some(src)) = (result.dims(), matched.and_then(|m| m.get_if_formal(formal)))
+        {
+            return same_shape(std::iter::once(src), result);
+        }
+    }
     let x = matched.and_then(|m| m.get_if_formal("x")).or(first);
     match func {
         "c" => match combined_names(given) {
@@ -1031,7 +1040,9 @@ fn carry_names(
                     l.names = Some(ls);
                     Value::List(l)
                 }
-                (Some(ls), r @ (Value::Mat(_) | Value::BoolMat(_))) => dimnamed(r, None, Some(ls)),
+                (Some(ls), r @ (Value::Mat(_) | Value::BoolMat(_) | Value::StrMat(_))) => {
+                    dimnamed(r, None, Some(ls))
+                }
                 (Some(ls), r)
                     if !matches!(r, Value::List(_) | Value::Named(_)) && r.len() == ls.len() =>
                 {

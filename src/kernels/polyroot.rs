@@ -518,7 +518,7 @@ pub(super) fn roots(coef: &[Complex64]) -> Result<Vec<Complex64>, KernelError> {
 /// R's `typeof`, for UNIMPLEMENTED_TYPE's message.
 fn r_type(v: &Value) -> &'static str {
     match v {
-        Value::Str(_) => "character",
+        Value::Str(_) | Value::StrMat(_) => "character",
         Value::Formula(_) => "language",
         Value::Lang(_) => v.type_name(),
         _ => "list",

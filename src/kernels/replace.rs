@@ -108,6 +108,7 @@ impl Atoms {
             }
             Value::Num(_) | Value::Mat(_) => v.as_f64_slice().map(|s| Atoms::Num(s.into_owned())),
             Value::Str(s) => Some(Atoms::Str(s.clone())),
+            Value::StrMat(m) => Some(Atoms::Str(m.as_slice().to_vec())),
             Value::Factor(f) => Some(Atoms::Str(f.labels())),
             _ => None,
         }
@@ -411,10 +412,16 @@ fn assign_vector(x: &Value, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<V
                         c.map(<[String]>::to_vec),
                     ));
                 }
-                (Value::Mat(_) | Value::BoolMat(_), Atoms::Str(_)) => {
-                    return Err(KernelError::new(
-                        "flowcast's matrices hold numbers or logicals: text cannot be put into one",
-                    ))
+                // Text put into any matrix makes it a character matrix,
+                // as R coerces the whole matrix.
+                (Value::Mat(m), Atoms::Str(v)) if v.len() == m.len() => {
+                    return Ok(str_matrix_like(x, m.shape(), v))
+                }
+                (Value::BoolMat(m), Atoms::Str(v)) if v.len() == m.len() => {
+                    return Ok(str_matrix_like(x, m.shape(), v))
+                }
+                (Value::StrMat(m), Atoms::Str(v)) if v.len() == m.len() => {
+                    return Ok(str_matrix_like(x, m.shape(), v))
                 }
                 (_, out) => out.into_value(),
             }
@@ -434,6 +441,16 @@ fn assign_vector(x: &Value, i: &Value, value: &Value, ctx: &mut Ctx) -> Result<V
     labels.extend(added);
     labels.resize(len, String::new());
     Ok(named(result, labels))
+}
+
+/// A character matrix of `x`'s shape and dimnames holding `v`.
+fn str_matrix_like(x: &Value, (r, c): (usize, usize), v: Vec<String>) -> Value {
+    let (rn, cn) = names::dimnames(x);
+    names::dimnamed(
+        Value::StrMat(DMatrix::from_vec(r, c, v)),
+        rn.map(<[String]>::to_vec),
+        cn.map(<[String]>::to_vec),
+    )
 }
 
 fn cannot_assign_into(x: &Value) -> KernelError {
@@ -1214,10 +1231,16 @@ fn assigned_type(x: &Type, v: &Type) -> Type {
     let rank = |t: &Type| match t {
         Type::Bool { .. } | Type::BoolMat { .. } | Type::Null => Some(0),
         Type::Num { .. } | Type::Mat { .. } => Some(1),
-        Type::Str { .. } | Type::Factor { .. } => Some(2),
+        Type::Str { .. } | Type::StrMat { .. } | Type::Factor { .. } => Some(2),
         _ => None,
     };
     match (x, rank(x), rank(v)) {
+        (
+            Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols },
+            _,
+            Some(2),
+        )
+        | (Type::StrMat { rows, cols }, _, Some(_)) => Type::str_mat(*rows, *cols),
         (Type::Mat { rows, cols }, _, Some(0 | 1)) => Type::Mat {
             rows: *rows,
             cols: *cols,
@@ -1298,7 +1321,14 @@ fn subset_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             }
         }
         (Type::List { .. } | Type::Record { .. } | Type::Any, _) => Type::Any,
-        (_, Some(_)) if !matches!(x, Type::Mat { .. } | Type::BoolMat { .. }) => Type::Any,
+        (_, Some(_))
+            if !matches!(
+                x,
+                Type::Mat { .. } | Type::BoolMat { .. } | Type::StrMat { .. }
+            ) =>
+        {
+            Type::Any
+        }
         _ => assigned_type(&x, &v),
     })
 }
@@ -1353,6 +1383,7 @@ fn dim_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         return Ok(match x {
             Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
             Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
+            Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
             other => other.clone(),
         });
     }
@@ -1401,8 +1432,13 @@ fn dim_eval(a: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
             let v = x.as_logicals().unwrap_or_default().into_owned();
             Ok(Value::BoolMat(DMatrix::from_vec(r, c, v)))
         }
+        Value::Str(_) | Value::StrMat(_) => Ok(Value::StrMat(DMatrix::from_vec(
+            r,
+            c,
+            x.as_strs().unwrap_or_default().to_vec(),
+        ))),
         other => Err(KernelError::new(format!(
-            "flowcast's matrices hold numbers or logicals, not a {}",
+            "flowcast's matrices hold numbers, logicals or text, not a {}",
             other.type_name()
         ))),
     }
@@ -1419,7 +1455,14 @@ fn dim_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match (x, a.ty("value")) {
         (Type::Mat { .. }, Some(Type::Null)) => Type::num_unknown(),
         (Type::BoolMat { .. }, Some(Type::Null)) => Type::logical(None),
+        (Type::StrMat { .. }, Some(Type::Null)) => Type::Str {
+            len: None,
+            value: None,
+        },
         _ if !two => Type::Any,
+        (Type::Str { .. } | Type::StrMat { .. }, _) => {
+            Type::str_mat(dims.map(|d| d.0), dims.map(|d| d.1))
+        }
         (Type::Bool { .. } | Type::BoolMat { .. }, _) => Type::BoolMat {
             rows: dims.map(|d| d.0),
             cols: dims.map(|d| d.1),

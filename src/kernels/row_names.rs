@@ -284,9 +284,12 @@ fn set_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 fn set_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     match args.ty("x") {
         Some(t) if super::frame::frame_fields(t).is_some() => Ok(t.clone()),
-        Some(t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. })) => {
-            Ok(t.clone())
-        }
+        Some(
+            t @ (Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. }),
+        ) => Ok(t.clone()),
         Some(Type::Any) | None => Ok(Type::Any),
         Some(_) => Err(args.error(
             "x",
@@ -312,9 +315,13 @@ fn get_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             len: super::frame::type_dims(t).and_then(|(r, _)| r),
             value: None,
         },
-        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+        Some(
             Type::Any
-        }
+            | Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. },
+        ) => Type::Any,
         _ => Type::Null,
     })
 }

@@ -417,10 +417,15 @@ fn embed_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         ),
         Value::Num(v) => (std::borrow::Cow::Borrowed(&v[..]), v.len(), 1, false),
         Value::Bool(v) => (x.as_f64_slice().unwrap_or_default(), v.len(), 1, true),
-        Value::Str(_) => {
-            return Err(KernelError::new(
-                "flowcast's embed() needs numbers: it has no character matrices",
-            ))
+        // Text: R's matrix of zeros takes the text, a character matrix.
+        Value::Str(_) | Value::StrMat(_) => {
+            let (n, m) = x.dims().unwrap_or((x.len(), 1));
+            if !(d >= 1.0 && d <= n as f64) {
+                return Err(KernelError::new("wrong embedding dimension"));
+            }
+            let d = d as usize;
+            let cells = embedded(x.as_strs().unwrap_or_default(), n, m, d)?;
+            return Ok(Value::StrMat(DMatrix::from_vec(n - d + 1, d * m, cells)));
         }
         _ => return Err(KernelError::new("'x' is not a vector or matrix")),
     };
@@ -449,20 +454,29 @@ fn embed_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
     Ok(Value::Mat(DMatrix::from_vec(rows, d * m, out)))
 }
 
-fn embed_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
-    let (n, m, logical) = match args.ty("x") {
-        Some(Type::Mat { rows, cols }) | Some(Type::BoolMat { rows, cols }) => {
-            (*rows, *cols, false)
+/// The cells of `embed`'s matrix (column-major) from `m` columns of `n`
+/// values each, at embedding dimension `d` (1 ≤ d ≤ n).
+fn embedded<T: Clone>(data: &[T], n: usize, m: usize, d: usize) -> Result<Vec<T>, KernelError> {
+    let rows = n - d + 1;
+    let mut out = super::alloc::vec_with_capacity::<T>(rows * d * m)?;
+    // Column `c + k * m` holds column c of x lagged by k.
+    for k in 0..d {
+        for c in 0..m {
+            out.extend((0..rows).map(|i| data[c * n + i + d - 1 - k].clone()));
         }
-        Some(t @ Type::Num { .. }) => (t.len(), Some(1), false),
+    }
+    Ok(out)
+}
+
+fn embed_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
+    let text = matches!(args.ty("x"), Some(Type::Str { .. } | Type::StrMat { .. }));
+    let (n, m, logical) = match args.ty("x") {
+        Some(Type::Mat { rows, cols })
+        | Some(Type::BoolMat { rows, cols })
+        | Some(Type::StrMat { rows, cols }) => (*rows, *cols, false),
+        Some(t @ (Type::Num { .. } | Type::Str { .. })) => (t.len(), Some(1), false),
         Some(t @ Type::Bool { .. }) => (t.len(), Some(1), true),
         None | Some(Type::Any) => (None, None, false),
-        Some(Type::Str { .. }) => {
-            return Err(args.error(
-                "x",
-                "flowcast's embed() needs numbers: it has no character matrices",
-            ))
-        }
         Some(_) => return Err(args.error("x", "'x' is not a vector or matrix")),
     };
     let d = match args.ty("dimension") {
@@ -483,7 +497,9 @@ fn embed_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (Some(m), Some(d)) => Some(m * d),
         _ => None,
     };
-    Ok(if logical {
+    Ok(if text {
+        Type::StrMat { rows, cols }
+    } else if logical {
         Type::BoolMat { rows, cols }
     } else {
         Type::Mat { rows, cols }

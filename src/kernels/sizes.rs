@@ -86,7 +86,12 @@ fn lengths_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             len: t.len(),
             value: None,
         },
-        Some(t @ (Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. })) => {
+        Some(
+            t @ (Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. }),
+        ) => {
             let (rows, cols) = t.dims().unwrap_or((None, None));
             Type::Mat { rows, cols }
         }
@@ -116,7 +121,9 @@ fn nrow_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         return Ok(Type::num(1));
     };
     let dims = match t {
-        Type::Mat { .. } | Type::ComplexMat { .. } | Type::BoolMat { .. } => t.dims(),
+        Type::Mat { .. } | Type::ComplexMat { .. } | Type::BoolMat { .. } | Type::StrMat { .. } => {
+            t.dims()
+        }
         // An array may be typed as numbers or logicals of unknown length.
         Type::Any | Type::Num { len: None, .. } | Type::Bool { len: None, .. } => {
             return Ok(Type::num(1))

@@ -85,6 +85,9 @@ fn structure_shape(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 cols: Some(v[1] as usize),
             },
             Type::Num { .. } | Type::Mat { .. } => Type::mat(v[0] as usize, v[1] as usize),
+            Type::Str { .. } | Type::StrMat { .. } => {
+                Type::str_mat(Some(v[0] as usize), Some(v[1] as usize))
+            }
             _ => Type::Any,
         },
         Some(_) => Type::Any,

@@ -33,12 +33,7 @@ fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         Value::Num(v) => Value::Mat(square(v)),
         Value::Bool(v) => Value::BoolMat(square(v)),
         Value::Complex(v) => Value::ComplexMat(square(v)),
-        Value::Str(_) => {
-            return Err(KernelError::new(
-                "flowcast's toeplitz refuses a character 'x' (R makes a character matrix, \
-                 which flowcast does not have)",
-            ))
-        }
+        Value::Str(v) => Value::StrMat(square(v)),
         Value::List(_) => {
             return Err(KernelError::new(
                 "flowcast's toeplitz refuses a list 'x' (R makes a matrix of list cells)",
@@ -65,9 +60,13 @@ fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             let (rows, cols) = square(t.len());
             Ok(Type::ComplexMat { rows, cols })
         }
-        Some(Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
-            Err(args.error("x", NOT_A_VECTOR))
+        Some(t @ Type::Str { .. }) => {
+            let (rows, cols) = square(t.len());
+            Ok(Type::StrMat { rows, cols })
         }
+        Some(
+            Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. } | Type::StrMat { .. },
+        ) => Err(args.error("x", NOT_A_VECTOR)),
         Some(_) => Ok(Type::Any),
     }
 }

@@ -43,6 +43,11 @@ pub enum Type {
         rows: Option<usize>,
         cols: Option<usize>,
     },
+    /// A character matrix.
+    StrMat {
+        rows: Option<usize>,
+        cols: Option<usize>,
+    },
     /// A classed result object with named fields (`htest`, `eigen`, …).
     Record {
         class: String,
@@ -99,6 +104,11 @@ impl Type {
         Type::num_const(vec![x])
     }
 
+    /// A character matrix of the given dims, where known.
+    pub fn str_mat(rows: Option<usize>, cols: Option<usize>) -> Type {
+        Type::StrMat { rows, cols }
+    }
+
     pub fn mat(rows: usize, cols: usize) -> Type {
         Type::Mat {
             rows: Some(rows),
@@ -152,6 +162,7 @@ impl Type {
             | Type::ComplexMat { rows, cols }
             // A product past usize (`diag(1e15)`) is no length any value
             // can have: unknown, for the kernel to refuse when it runs.
+            | Type::StrMat { rows, cols }
             | Type::BoolMat { rows, cols } => (*rows)?.checked_mul((*cols)?),
             Type::Record { fields, .. } => Some(fields.len()),
             Type::Formula { .. } => Some(3),
@@ -164,6 +175,7 @@ impl Type {
         match self {
             Type::Mat { rows, cols }
             | Type::ComplexMat { rows, cols }
+            | Type::StrMat { rows, cols }
             | Type::BoolMat { rows, cols } => Some((*rows, *cols)),
             _ => None,
         }
@@ -295,6 +307,7 @@ impl Type {
             },
             Type::Bool { len, .. } => format!("lgl[{}]", d(*len)),
             Type::BoolMat { rows, cols } => format!("lgl mat[{}x{}]", d(*rows), d(*cols)),
+            Type::StrMat { rows, cols } => format!("chr mat[{}x{}]", d(*rows), d(*cols)),
             Type::Record { class, .. } => class.clone(),
             // Elements of different kinds (a named list's) share nothing to say.
             Type::List { len, elem } if **elem == Type::Any => format!("list[{}]", d(*len)),

@@ -26,6 +26,9 @@ pub enum Value {
     Complex(Vec<Complex64>),
     ComplexMat(DMatrix<Complex64>),
     Str(Vec<String>),
+    /// A character matrix (`matrix(letters[1:6], 2)`, `do.call(rbind,
+    /// strsplit(...))`), column-major like R.
+    StrMat(DMatrix<String>),
     /// R's logical vector: `None` is `NA`.
     Bool(Vec<Option<bool>>),
     /// A logical matrix (`m > 0`), column-major like R.
@@ -360,6 +363,7 @@ impl Value {
             Value::Mat(m) => Some(m.shape()),
             Value::ComplexMat(m) => Some(m.shape()),
             Value::BoolMat(m) => Some(m.shape()),
+            Value::StrMat(m) => Some(m.shape()),
             Value::Named(n) => n.value.dims(),
             _ => None,
         }
@@ -388,6 +392,7 @@ impl Value {
             Value::Complex(_) => "complex vector",
             Value::ComplexMat(_) => "complex matrix",
             Value::Str(_) => "character",
+            Value::StrMat(_) => "character matrix",
             Value::Bool(_) => "logical",
             Value::BoolMat(_) => "logical matrix",
             Value::List(_) => "list",
@@ -408,6 +413,7 @@ impl Value {
             Value::Complex(v) => v.len(),
             Value::ComplexMat(m) => m.len(),
             Value::Str(v) => v.len(),
+            Value::StrMat(m) => m.len(),
             Value::Bool(v) => v.len(),
             Value::BoolMat(m) => m.len(),
             Value::List(l) => l.items.len(),
@@ -470,6 +476,25 @@ impl Value {
         }
     }
 
+    /// Strings shaped as a matrix when `dims` is given.
+    pub fn strs_shaped(data: Vec<String>, dims: Option<(usize, usize)>) -> Value {
+        match dims {
+            Some((r, c)) if r * c == data.len() => Value::StrMat(DMatrix::from_vec(r, c, data)),
+            _ => Value::Str(data),
+        }
+    }
+
+    /// The strings of a character vector or matrix (column-major);
+    /// `None` for anything else.
+    pub fn as_strs(&self) -> Option<&[String]> {
+        match self {
+            Value::Str(v) => Some(v),
+            Value::StrMat(m) => Some(m.as_slice()),
+            Value::Named(n) => n.value.as_strs(),
+            _ => None,
+        }
+    }
+
     /// Numbers shaped as a matrix when `dims` is given.
     pub fn nums_shaped(data: Vec<f64>, dims: Option<(usize, usize)>) -> Value {
         match dims {
@@ -509,6 +534,7 @@ impl Value {
             Value::Num(_) | Value::Mat(_) => 8 * self.len(),
             Value::Complex(_) | Value::ComplexMat(_) => 16 * self.len(),
             Value::Str(v) => v.iter().map(String::len).sum(),
+            Value::StrMat(m) => m.iter().map(String::len).sum(),
             Value::List(l) => {
                 l.items.iter().map(Value::bytes).sum::<usize>()
                     + match &l.row_names {

@@ -59,6 +59,7 @@ pub fn to_json(v: &Value) -> Json {
         }),
         Value::Str(s) if s.len() == 1 => Json::from(s[0].clone()),
         Value::Str(s) => Json::from(s.clone()),
+        Value::StrMat(m) => json!({"dim": [m.nrows(), m.ncols()], "data": m.as_slice()}),
         Value::Bool(b) if b.len() == 1 => logical(b[0]),
         Value::Bool(b) => Json::Array(b.iter().map(|&b| logical(b)).collect()),
         Value::BoolMat(m) => json!({
@@ -112,6 +113,7 @@ pub fn to_json_summary(v: &Value) -> Json {
         Value::Mat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::ComplexMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::BoolMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
+        Value::StrMat(m) if m.len() > SUMMARY_LIMIT => json!({"dim": [m.nrows(), m.ncols()]}),
         Value::Num(_) | Value::Complex(_) | Value::Str(_) | Value::Bool(_)
             if v.len() > SUMMARY_LIMIT =>
         {

@@ -116,6 +116,7 @@ pub fn describe(v: &Value) -> String {
         Value::ComplexMat(m) => format!("cplx mat[{}x{}]", m.nrows(), m.ncols()),
         Value::Str(s) if s.len() == 1 => quoted(&s[0]),
         Value::Str(s) => format!("chr[{}]", s.len()),
+        Value::StrMat(m) => format!("chr mat[{}x{}]", m.nrows(), m.ncols()),
         Value::Bool(b) if b.len() == 1 => match b[0] {
             Some(true) => "TRUE",
             Some(false) => "FALSE",

@@ -49,7 +49,6 @@ fn shapes_flowcast_lacks_are_refused() {
             "a = 'apply(m, c(1, 2), function(x) if (x > 3) NULL else x)'",
             "list matrix",
         ),
-        ("a = 'apply(m, c(1, 2), as.character)'", "character matrix"),
         ("a = 'intToUtf8(c(65, -1))'", "negative code point"),
     ];
     common::assert_refused_saying(m, &cases);

@@ -90,6 +90,7 @@ mod library71;
 mod library72;
 mod library73;
 mod library74;
+mod library75;
 mod library76;
 mod library8;
 mod library9;

@@ -1,4 +1,4 @@
-//! `cbind` and `rbind` of numeric vectors and matrices (R's `do_bind`
+//! `cbind` and `rbind` of numeric or character vectors and matrices (R's `do_bind`
 //! rules: vectors are recycled to the matrices' extent, or to the longest
 //! vector when there is no matrix; empty vectors are dropped). `rbind`
 //! with a data frame stacks rows (`frame::rbind_frames`); `cbind` with one
@@ -30,11 +30,12 @@ pub(super) const RBIND: Kernel = Kernel {
     eval: bind_eval,
 };
 
-/// One piece: its numbers (column-major) and, for a matrix, its shape.
-struct Piece<'a> {
+/// One piece: its numbers or strings (column-major) and, for a matrix,
+/// its shape.
+struct Piece<'a, T: Clone> {
     /// Its 1-based position among the arguments, for messages.
     arg: usize,
-    data: Cow<'a, [f64]>,
+    data: Cow<'a, [T]>,
     /// `(rows, cols)` of a matrix.
     mat: Option<(usize, usize)>,
 }
@@ -43,12 +44,13 @@ struct Piece<'a> {
 /// appends each piece's columns; `rbind` builds each column from every
 /// piece's stretch of it (a matrix's column is contiguous), so neither
 /// transposes a copy. A vector is recycled to the extent.
-fn bind(
-    parts: &[Piece],
+fn bind<T: nalgebra::Scalar>(
+    parts: &[Piece<T>],
     nulls: usize,
     by_col: bool,
     warnings: &mut Vec<String>,
-) -> Result<DMatrix<f64>, String> {
+    zero: T,
+) -> Result<DMatrix<T>, String> {
     // A matrix's extent across the binding, and the slices it adds along it.
     let across = |(r, c): (usize, usize)| if by_col { (r, c) } else { (c, r) };
     let mut extent = None;
@@ -71,7 +73,7 @@ fn bind(
     let extent = extent.unwrap_or_else(|| parts.iter().map(|p| p.data.len()).max().unwrap_or(0));
     // Empty vectors add nothing, unless the result has no extent: then
     // each, NULL included, is a slice (R's rule for S compatibility).
-    let slices = |p: &Piece| match p.mat {
+    let slices = |p: &Piece<T>| match p.mat {
         Some(shape) => across(shape).1,
         None => usize::from(!p.data.is_empty()),
     };
@@ -93,20 +95,20 @@ fn bind(
             ));
         }
     }
-    let mut out: Vec<f64> = Vec::with_capacity(extent.saturating_mul(n_slices));
+    let mut out: Vec<T> = Vec::with_capacity(extent.saturating_mul(n_slices));
     if by_col {
         for p in parts {
             match p.mat {
                 Some(_) => out.extend_from_slice(&p.data),
                 None if p.data.len() == extent => out.extend_from_slice(&p.data),
                 None if p.data.is_empty() => {}
-                None => out.extend(p.data.iter().cycle().take(extent)),
+                None => out.extend(p.data.iter().cycle().take(extent).cloned()),
             }
         }
         return Ok(DMatrix::from_vec(extent, n_slices, out));
     }
     // Each piece fills its rows of every column: a stride of `n_slices`.
-    out.resize(extent.saturating_mul(n_slices), 0.0);
+    out.resize(extent.saturating_mul(n_slices), zero);
     if out.is_empty() {
         return Ok(DMatrix::from_vec(n_slices, extent, out));
     }
@@ -119,7 +121,7 @@ fn bind(
                     .chunks_exact_mut(n_slices)
                     .zip(p.data.chunks_exact(rows))
                 {
-                    column[row..row + rows].copy_from_slice(slice);
+                    column[row..row + rows].clone_from_slice(slice);
                 }
                 row += rows;
             }
@@ -127,7 +129,7 @@ fn bind(
             None => {
                 let mine = out.iter_mut().skip(row).step_by(n_slices);
                 for (o, v) in mine.zip(p.data.iter().cycle()) {
-                    *o = *v;
+                    *o = v.clone();
                 }
                 row += 1;
             }
@@ -158,6 +160,14 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         .dots()
         .map(|(_, v)| crate::kernels::names::strip(v))
         .collect();
+    // Text among the pieces makes a character matrix: every piece as R's
+    // as.character gives it.
+    if bare
+        .iter()
+        .any(|v| matches!(**v, Value::Str(_) | Value::StrMat(_)))
+    {
+        return bind_text(args, &bare, by_col, ctx);
+    }
     let mut parts = Vec::new();
     let mut nulls = 0;
     for (arg, v) in (1..).zip(bare.iter().map(|v| &**v)) {
@@ -177,7 +187,7 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
                         other.type_name()
                     ))
                 })?,
-                mat: None,
+                mat: other.dims(),
             }),
         }
     }
@@ -185,11 +195,66 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
         return Ok(Value::Null);
     }
     let mut warnings = Vec::new();
-    let m = bind(&parts, nulls, by_col, &mut warnings).map_err(KernelError)?;
+    let m = bind(&parts, nulls, by_col, &mut warnings, 0.0).map_err(KernelError)?;
     for w in warnings {
         ctx.warn(w);
     }
-    Ok(bound_names(args, m, by_col))
+    Ok(bound_names(args, Value::Mat(m), by_col))
+}
+
+/// `cbind`/`rbind` with text among the pieces: numbers and logicals are
+/// turned into text as `as.character` does (1 "1", 0.5 "0.5", NA "NA").
+fn bind_text(
+    args: &Args<&Value>,
+    bare: &[Cow<Value>],
+    by_col: bool,
+    ctx: &mut Ctx,
+) -> Result<Value, KernelError> {
+    let mut parts = Vec::new();
+    let mut nulls = 0;
+    for (arg, v) in (1..).zip(bare.iter().map(|v| &**v)) {
+        if matches!(v, Value::Null) {
+            nulls += 1;
+            continue;
+        }
+        let text = match v {
+            Value::StrMat(m) => Cow::Borrowed(m.as_slice()),
+            Value::BoolMat(m) => Cow::Owned(
+                m.iter()
+                    .map(|b| match b {
+                        Some(true) => "TRUE".to_string(),
+                        Some(false) => "FALSE".to_string(),
+                        None => "NA".to_string(),
+                    })
+                    .collect(),
+            ),
+            Value::Num(_) | Value::Mat(_) | Value::Str(_) | Value::Bool(_) => Cow::Owned(
+                crate::kernels::factor::as_text(v)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|t| t.unwrap_or_else(|| "NA".to_string()))
+                    .collect(),
+            ),
+            other => {
+                return Err(KernelError::new(format!(
+                    "{}() binds numbers, logicals or text, not {}",
+                    args.func,
+                    other.type_name()
+                )))
+            }
+        };
+        parts.push(Piece {
+            arg,
+            data: text,
+            mat: v.dims(),
+        });
+    }
+    let mut warnings = Vec::new();
+    let m = bind(&parts, nulls, by_col, &mut warnings, String::new()).map_err(KernelError)?;
+    for w in warnings {
+        ctx.warn(w);
+    }
+    Ok(bound_names(args, Value::StrMat(m), by_col))
 }
 
 /// The bound matrix with R's dimnames (do_bind at `deparse.level = 1`):
@@ -197,9 +262,10 @@ fn bind_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
 /// evaluator tags a bare symbol with its name), blank where there is none,
 /// and none at all when all are blank; across it, the first matrix's names
 /// that way, or else the first vector's names that span it.
-fn bound_names(args: &Args<&Value>, m: DMatrix<f64>, by_col: bool) -> Value {
+fn bound_names(args: &Args<&Value>, m: Value, by_col: bool) -> Value {
     use crate::kernels::names;
-    let extent = if by_col { m.nrows() } else { m.ncols() };
+    let (nr, nc) = m.dims().unwrap_or((0, 0));
+    let extent = if by_col { nr } else { nc };
     let mut along: Vec<String> = Vec::new();
     let mut any_along = false;
     let mut across: Option<Vec<String>> = None;
@@ -207,15 +273,18 @@ fn bound_names(args: &Args<&Value>, m: DMatrix<f64>, by_col: bool) -> Value {
         let bare = names::bare(v);
         match bare {
             // Slices only when the result has no extent (see `bind`).
-            Value::Null | Value::Num(_) | Value::Bool(_) if extent == 0 && bare.is_empty() => {
+            Value::Null | Value::Num(_) | Value::Bool(_) | Value::Str(_)
+                if extent == 0 && bare.is_empty() =>
+            {
                 any_along |= tag.is_some();
                 along.push(tag.unwrap_or_default().to_string());
             }
             Value::Null => {}
-            Value::Mat(x) => {
+            Value::Mat(_) | Value::BoolMat(_) | Value::StrMat(_) => {
+                let (xr, xc) = bare.dims().unwrap_or((0, 0));
                 let (rows, cols) = names::dimnames(v);
                 let (own, other) = if by_col { (cols, rows) } else { (rows, cols) };
-                let count = if by_col { x.ncols() } else { x.nrows() };
+                let count = if by_col { xc } else { xr };
                 match own {
                     Some(n) => {
                         any_along = true;
@@ -241,14 +310,14 @@ fn bound_names(args: &Args<&Value>, m: DMatrix<f64>, by_col: bool) -> Value {
     }
     let along = any_along.then_some(along);
     if along.is_none() && across.is_none() {
-        return Value::Mat(m);
+        return m;
     }
     let (rows, cols) = if by_col {
         (across, along)
     } else {
         (along, across)
     };
-    names::dimnamed(Value::Mat(m), rows, cols)
+    names::dimnamed(m, rows, cols)
 }
 
 fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -266,12 +335,14 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let mut slices = Some(0usize);
     let mut any = false;
     let mut empties = 0;
+    let mut text = false;
     let add = |s: &mut Option<usize>, n: Option<usize>| *s = s.zip(n).map(|(a, b)| a + b);
     for (k, (_, t)) in args.dots().enumerate() {
         match t {
             Type::Null => empties += 1,
-            Type::Mat { rows, cols } => {
+            Type::Mat { rows, cols } | Type::StrMat { rows, cols } => {
                 any = true;
+                text |= matches!(t, Type::StrMat { .. });
                 let (e, s) = if by_col {
                     (*rows, *cols)
                 } else {
@@ -294,8 +365,9 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 }
                 add(&mut slices, s);
             }
-            Type::Num { len, .. } | Type::Bool { len, .. } => {
+            Type::Num { len, .. } | Type::Bool { len, .. } | Type::Str { len, .. } => {
                 any = true;
+                text |= matches!(t, Type::Str { .. });
                 max_len = max_len.zip(*len).map(|(a, b)| a.max(b));
                 empties += usize::from(*len == Some(0));
                 add(
@@ -331,5 +403,9 @@ fn bind_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         _ => {}
     }
     let (rows, cols) = if by_col { (e, slices) } else { (slices, e) };
-    Ok(Type::Mat { rows, cols })
+    Ok(if text {
+        Type::StrMat { rows, cols }
+    } else {
+        Type::Mat { rows, cols }
+    })
 }

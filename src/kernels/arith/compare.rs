@@ -93,7 +93,9 @@ fn numbers<'a>(v: &'a Value, op: &str) -> Result<Cow<'a, [f64]>, KernelError> {
 pub(super) fn texts<'a>(v: &'a Value, op: &str) -> Result<Vec<Option<Cow<'a, str>>>, KernelError> {
     Ok(match v {
         // A missing text cell ("NA", see `factor`) compares as NA.
-        Value::Str(s) => s
+        Value::Str(_) | Value::StrMat(_) => v
+            .as_strs()
+            .unwrap_or_default()
             .iter()
             .map(|s| (!crate::kernels::factor::text_is_na(s)).then_some(Cow::Borrowed(s.as_str())))
             .collect(),
@@ -181,7 +183,7 @@ fn relop(op: &str, a: &Side, b: &Side, n: usize) -> Vec<Option<bool>> {
 }
 
 fn is_text(v: &Value) -> bool {
-    matches!(v, Value::Str(_))
+    matches!(v, Value::Str(_) | Value::StrMat(_))
 }
 
 fn is_list(v: &Value) -> bool {
@@ -236,6 +238,7 @@ fn operand(t: &Type) -> Option<Operand> {
         }),
         Type::Mat { rows, cols }
         | Type::BoolMat { rows, cols }
+        | Type::StrMat { rows, cols }
         | Type::ComplexMat { rows, cols } => Some(Operand {
             len: t.len(),
             dims: Some((*rows, *cols)),
@@ -274,7 +277,7 @@ pub(super) fn elementwise_logical_shape(args: &Args<Type>, _: &ShapeCtx) -> Resu
             sides.push(None);
             continue;
         }
-        if matches!(t, Type::Str { .. }) && !text_ok {
+        if matches!(t, Type::Str { .. } | Type::StrMat { .. }) && !text_ok {
             return Err(args.error(
                 name,
                 "operations are possible only for numeric, logical or complex types",

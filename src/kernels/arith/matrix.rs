@@ -465,6 +465,8 @@ fn t_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelError> {
         // t() keeps a logical's type (do_transpose copies the elements).
         Some(Value::BoolMat(m)) => Ok(Value::BoolMat(m.transpose())),
         Some(Value::Bool(v)) => Ok(Value::BoolMat(DMatrix::from_row_slice(1, v.len(), v))),
+        Some(Value::StrMat(m)) => Ok(Value::StrMat(m.transpose())),
+        Some(Value::Str(v)) => Ok(Value::StrMat(DMatrix::from_row_slice(1, v.len(), v))),
         Some(v) => match v.as_f64_slice() {
             Some(d) => Ok(Value::Mat(DMatrix::from_row_slice(1, d.len(), &d))),
             None => Err(KernelError::new("argument is not a matrix")),
@@ -497,6 +499,8 @@ fn t_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
             rows: Some(1),
             cols: t.len(),
         }),
+        Some(Type::StrMat { rows, cols }) => Ok(Type::str_mat(*cols, *rows)),
+        Some(t @ Type::Str { .. }) => Ok(Type::str_mat(Some(1), t.len())),
         Some(t @ Type::Num { .. }) => Ok(Type::Mat {
             rows: Some(1),
             cols: t.len(),

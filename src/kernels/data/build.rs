@@ -1,5 +1,5 @@
 //! `matrix` and `array`: R's `do_matrix` and `do_array`, restricted to the
-//! numeric matrices flowcast's values can hold.
+//! numeric, logical and character matrices flowcast's values can hold.
 
 use std::borrow::Cow;
 
@@ -121,11 +121,51 @@ fn first_value(v: &Value) -> (Option<f64>, bool) {
 fn data_len_type(a: &Args<Type>) -> Result<Option<usize>, ArgError> {
     match a.get("data") {
         None => Ok(Some(1)),
-        Some(Type::Str { .. } | Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => {
-            Err(a.error("data", format!("{}() builds numeric data only", a.func)))
-        }
+        Some(Type::Record { .. } | Type::List { .. } | Type::Formula { .. }) => Err(a.error(
+            "data",
+            format!(
+                "{}() builds numeric, logical or character data only",
+                a.func
+            ),
+        )),
         Some(t) => Ok(t.len()),
     }
+}
+
+/// The strings of character `data`, when it is character.
+fn data_strs<'a>(a: &'a Args<&Value>) -> Option<&'a [String]> {
+    a.get("data").and_then(|v| match v {
+        Value::Str(_) | Value::StrMat(_) => v.as_strs(),
+        _ => None,
+    })
+}
+
+/// `data` recycled into `rows` by `cols` cells, column-major (filled by
+/// row when `byrow`), `na` where `data` is empty: do_matrix's copy.
+pub(crate) fn fill<T: Clone>(
+    data: &[T],
+    rows: usize,
+    cols: usize,
+    byrow: bool,
+    na: T,
+) -> Result<Vec<T>, KernelError> {
+    let total = rows
+        .checked_mul(cols)
+        .ok_or_else(|| KernelError::new("too many elements specified"))?;
+    let len = data.len();
+    let mut buf = crate::kernels::alloc::vec_with_capacity(total)?;
+    if len == 0 {
+        buf.resize(total, na);
+    } else if byrow {
+        for j in 0..cols {
+            for i in 0..rows {
+                buf.push(data[(i * cols + j) % len].clone());
+            }
+        }
+    } else {
+        buf.extend(data.iter().cycle().take(total).cloned());
+    }
+    Ok(buf)
 }
 
 pub(super) fn shape_matrix(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
@@ -134,11 +174,30 @@ pub(super) fn shape_matrix(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgErro
     let (rows, cols) = infer_dims(lendat, nr, nc).map_err(ArgError::call)?;
     Ok(match a.get("data") {
         Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::BoolMat { rows, cols },
+        Some(Type::Str { .. } | Type::StrMat { .. }) => Type::StrMat { rows, cols },
         _ => Type::Mat { rows, cols },
     })
 }
 
+/// `matrix()` of character data: a character matrix, NA where `data` is
+/// empty.
+fn eval_str_matrix(a: &Args<&Value>, data: &[String], ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let byrow = a.bool_or("byrow", false)?;
+    let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_value))
+        .map_err(|e| KernelError::new(e.message))?;
+    let (rows, cols) = infer_dims(Some(data.len()), nr, nc).map_err(KernelError::new)?;
+    let (rows, cols) = (rows.unwrap_or(0), cols.unwrap_or(0));
+    if let Some(w) = matrix_length_warning(data.len(), rows, cols) {
+        ctx.warn(w);
+    }
+    let buf = fill(data, rows, cols, byrow, "NA".to_string())?;
+    named_dims(a, Value::StrMat(DMatrix::from_vec(rows, cols, buf)), ctx)
+}
+
 pub(super) fn eval_matrix(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(s) = data_strs(a) {
+        return eval_str_matrix(a, s, ctx);
+    }
     let data = data_nums(a)?;
     let byrow = a.bool_or("byrow", false)?;
     let (nr, nc) = matrix_extents(a, |n| a.get(n).map(first_value))
@@ -249,12 +308,24 @@ pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
     };
     if let Some(v) = dims.const_nums() {
         let d = dims_of(&v).map_err(|m| a.error("dim", m))?;
+        let text = matches!(a.get("data"), Some(Type::Str { .. } | Type::StrMat { .. }));
         return match d.as_slice() {
+            [n] if text => Ok(Type::Str {
+                len: Some(*n),
+                value: None,
+            }),
+            [r, c] if text => Ok(Type::str_mat(Some(*r), Some(*c))),
             [n] => Ok(Type::num(*n)),
             [r, c] => Ok(Type::mat(*r, *c)),
             // An array: its type says nothing of its dimensions.
             _ => Ok(Type::Any),
         };
+    }
+    if matches!(a.get("data"), Some(Type::Str { .. } | Type::StrMat { .. })) {
+        return Ok(match dims.len() {
+            Some(2) => Type::str_mat(None, None),
+            _ => Type::Any,
+        });
     }
     match dims.len() {
         Some(0) => Err(a.error("dim", "'dims' cannot be of length 0")),
@@ -267,7 +338,38 @@ pub(super) fn shape_array(a: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError
     }
 }
 
+/// `array()` of character data: a vector or a matrix; more dimensions
+/// are refused (flowcast's arrays beyond two are numbers or logicals).
+fn eval_str_array(a: &Args<&Value>, data: &[String], ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let dims = match a.get("dim") {
+        None => vec![data.len()],
+        Some(v) => {
+            let d = v
+                .as_f64_slice()
+                .ok_or_else(|| KernelError::new("'dim' must be numeric"))?;
+            dims_of(&d).map_err(KernelError::new)?
+        }
+    };
+    let x = match dims.as_slice() {
+        [n] => Value::Str(fill(data, *n, 1, false, "NA".to_string())?),
+        [r, c] => Value::StrMat(DMatrix::from_vec(
+            *r,
+            *c,
+            fill(data, *r, *c, false, "NA".to_string())?,
+        )),
+        _ => {
+            return Err(KernelError::new(
+                "flowcast's character arrays have at most 2 dimensions",
+            ))
+        }
+    };
+    named_dims(a, x, ctx)
+}
+
 pub(super) fn eval_array(a: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    if let Some(s) = data_strs(a) {
+        return eval_str_array(a, s, ctx);
+    }
     let data = data_nums(a)?;
     let dims = match a.get("dim") {
         None => vec![data.len()],

@@ -24,7 +24,7 @@ fn kind_of_value(v: &Value) -> Result<Kind, KernelError> {
         Value::Bool(_) | Value::BoolMat(_) => Kind::Bool,
         Value::Num(_) | Value::Mat(_) => Kind::Num,
         Value::Complex(_) | Value::ComplexMat(_) => Kind::Complex,
-        Value::Str(_) => Kind::Str,
+        Value::Str(_) | Value::StrMat(_) => Kind::Str,
         Value::List(_) => Kind::List,
         Value::Formula(_) => return Err(KernelError::new("cannot combine a formula with c()")),
         Value::Lang(_) => {
@@ -101,6 +101,7 @@ pub fn r_num_to_string(x: f64) -> String {
 fn to_strings(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Str(s) => out.extend(s.iter().cloned()),
+        Value::StrMat(m) => out.extend(m.iter().cloned()),
         Value::Bool(_) | Value::BoolMat(_) => out.extend(
             v.as_logicals()
                 .unwrap_or_default()
@@ -134,6 +135,7 @@ fn elements(v: &Value) -> Vec<Value> {
     match v {
         Value::List(l) => l.items.clone(),
         Value::Str(s) => s.iter().map(|x| Value::string(x)).collect(),
+        Value::StrMat(m) => m.iter().map(|x| Value::string(x)).collect(),
         Value::Bool(b) => b.iter().map(|&x| Value::Bool(vec![x])).collect(),
         Value::BoolMat(m) => m.iter().map(|&x| Value::Bool(vec![x])).collect(),
         Value::Complex(c) => c.iter().map(|&x| Value::Complex(vec![x])).collect(),
@@ -292,7 +294,7 @@ fn kind_of_type(t: &Type) -> Option<Kind> {
         Type::Bool { .. } | Type::BoolMat { .. } => Kind::Bool,
         Type::Num { .. } | Type::Mat { .. } => Kind::Num,
         Type::Complex { .. } | Type::ComplexMat { .. } => Kind::Complex,
-        Type::Str { .. } => Kind::Str,
+        Type::Str { .. } | Type::StrMat { .. } => Kind::Str,
         Type::List { .. } | Type::Record { .. } => Kind::List,
         Type::Formula { .. } | Type::Factor { .. } | Type::Any => return None,
     })

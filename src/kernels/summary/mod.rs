@@ -480,6 +480,7 @@ fn dim_eval(args: &Args<&Value>, rows: bool) -> Value {
             Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64)
         }
         Some(Value::BoolMat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
+        Some(Value::StrMat(m)) => Value::scalar(if rows { m.nrows() } else { m.ncols() } as f64),
         Some(v) => super::frame::dims(v).map_or(Value::Null, |(r, c)| {
             Value::scalar(if rows { r } else { c } as f64)
         }),
@@ -509,7 +510,7 @@ fn length_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
 /// Constant when the dimension is known, so `1:nrow(a)` folds.
 fn dim_shape(args: &Args<Type>, rows: bool) -> Type {
     match args.ty("x") {
-        Some(t @ (Type::Mat { .. } | Type::ComplexMat { .. })) => {
+        Some(t @ (Type::Mat { .. } | Type::ComplexMat { .. } | Type::StrMat { .. })) => {
             let (r, c) = t.dims().unwrap_or((None, None));
             match if rows { r } else { c } {
                 Some(n) => Type::scalar_const(n as f64),

@@ -35,6 +35,7 @@ pub(super) fn head_tail_eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, 
         (Value::Mat(m), _) => Some(m.nrows()),
         (Value::BoolMat(m), _) => Some(m.nrows()),
         (Value::ComplexMat(m), _) => Some(m.nrows()),
+        (Value::StrMat(m), _) => Some(m.nrows()),
         (_, Some(f)) => Some(f.items.first().map_or(0, Value::len)),
         _ => None,
     };
@@ -64,12 +65,17 @@ pub(super) fn head_tail_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, A
     };
     let head = args.func == "head";
     Ok(match &x {
-        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => {
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols } => {
             let r = match (rows, n) {
                 (Some(r), Some(n)) => Some(kept(*r, n, head).len()),
                 _ => None,
             };
-            if matches!(x, Type::BoolMat { .. }) {
+            if matches!(x, Type::StrMat { .. }) {
+                Type::StrMat {
+                    rows: r,
+                    cols: *cols,
+                }
+            } else if matches!(x, Type::BoolMat { .. }) {
                 Type::BoolMat {
                     rows: r,
                     cols: *cols,

@@ -12,8 +12,8 @@
 //! flowcast's integers are doubles: the evaluator hands `format` an
 //! integer `x` (one written as an integer, `100000L`, `1:n`) with
 //! `scientific = FALSE`, which writes whole numbers as R's `formatInteger`
-//! does ("100000", not "1e+05"). A matrix gives a character vector
-//! (flowcast has no character matrices).
+//! does ("100000", not "1e+05"). A matrix gives a character matrix of
+//! its dims, as R's keep the attributes.
 
 use super::grep::{substitute, Pattern};
 use super::sprintf::Spec;
@@ -780,7 +780,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             o.justify = Justify::None;
         }
     }
-    format_value(x, &o).map(Value::Str)
+    format_value(x, &o).map(|v| Value::strs_shaped(v, x.dims()))
 }
 
 /// `format.default(x, width = width, justify = ...)`: what `formatC`'s
@@ -905,6 +905,14 @@ enum Mode {
 /// `formatC` and its C `str_signif`. flowcast's numbers are doubles, so
 /// the default format is "g" where R gives an integer vector "d".
 pub(super) fn formatc_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
+    let dims = super::arg_or_null(args, "x").dims();
+    Ok(match formatc_flat(args, ctx)? {
+        Value::Str(v) => Value::strs_shaped(v, dims),
+        other => other,
+    })
+}
+
+fn formatc_flat(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelError> {
     let x = super::arg_or_null(args, "x");
     let flag = match args.get("flag") {
         None => "",
@@ -1148,6 +1156,9 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
                 format!("format() of {} is not supported by flowcast", x.describe()),
             ))
         }
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols } => {
+            return Ok(Type::str_mat(*rows, *cols));
+        }
         t => t.len(),
     };
     Ok(Type::Str { len, value: None })
@@ -1164,9 +1175,12 @@ pub(super) fn formatc_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Arg
             format!("formatC() of {} is not supported by flowcast", x.describe()),
         ));
     }
-    Ok(Type::Str {
-        len: x.len(),
-        value: None,
+    Ok(match x.dims() {
+        Some((rows, cols)) => Type::str_mat(rows, cols),
+        None => Type::Str {
+            len: x.len(),
+            value: None,
+        },
     })
 }
 

@@ -17,7 +17,7 @@ fn kind(v: &Value, which: &str) -> Result<Kind, KernelError> {
     Ok(match v {
         Value::Bool(_) | Value::BoolMat(_) | Value::Null => Kind::Logical,
         Value::Num(_) | Value::Mat(_) => Kind::Number,
-        Value::Str(_) => Kind::Text,
+        Value::Str(_) | Value::StrMat(_) => Kind::Text,
         other => {
             return Err(KernelError::new(format!(
                 "ifelse(): '{which}' must be a vector, not {}",
@@ -29,7 +29,10 @@ fn kind(v: &Value, which: &str) -> Result<Kind, KernelError> {
 
 fn text_of(v: &Value, i: usize) -> String {
     match v {
-        Value::Str(s) => s[i % s.len()].clone(),
+        Value::Str(_) | Value::StrMat(_) => {
+            let s = v.as_strs().unwrap_or_default();
+            s[i % s.len()].clone()
+        }
         other => {
             let l = other.as_f64_slice().unwrap_or_default();
             match other {
@@ -56,8 +59,10 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                 "invalid to change the storage mode of a factor",
             ))
         }
-        Value::Str(s) => Some(
-            s.iter()
+        t @ (Value::Str(_) | Value::StrMat(_)) => Some(
+            t.as_strs()
+                .unwrap_or_default()
+                .iter()
                 .map(|s| match s.as_str() {
                     "T" | "TRUE" | "true" | "True" => Some(true),
                     "F" | "FALSE" | "false" | "False" => Some(false),
@@ -127,7 +132,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                 .collect();
             Value::nums_shaped(data, dims)
         }
-        Kind::Text => Value::Str(
+        Kind::Text => Value::strs_shaped(
             t.iter()
                 .enumerate()
                 .map(|(i, b)| match b {
@@ -142,6 +147,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
                     }
                 })
                 .collect(),
+            dims,
         ),
     })
 }
@@ -149,7 +155,7 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
 pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let test = args.ty("test").cloned().unwrap_or(Type::Null);
     let (len, dims) = match &test {
-        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } => {
+        Type::Mat { rows, cols } | Type::BoolMat { rows, cols } | Type::StrMat { rows, cols } => {
             (test.len(), Some((*rows, *cols)))
         }
         Type::Num { .. } | Type::Bool { .. } | Type::Str { .. } | Type::Null => (test.len(), None),
@@ -170,7 +176,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     let kind_of = |name: &str| match args.ty(name) {
         Some(Type::Bool { .. } | Type::BoolMat { .. } | Type::Null) => Some(Kind::Logical),
         Some(Type::Num { .. } | Type::Mat { .. }) => Some(Kind::Number),
-        Some(Type::Str { .. }) => Some(Kind::Text),
+        Some(Type::Str { .. } | Type::StrMat { .. }) => Some(Kind::Text),
         _ => None,
     };
     let k = match (kind_of("yes"), kind_of("no")) {
@@ -185,6 +191,7 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
         (Some(Kind::Number), Some((rows, cols))) => Type::Mat { rows, cols },
         (Some(Kind::Logical), None) => Type::logical(len),
         (Some(Kind::Number), None) => Type::Num { len, value: None },
-        (Some(Kind::Text), _) => Type::Str { len, value: None },
+        (Some(Kind::Text), Some((rows, cols))) => Type::StrMat { rows, cols },
+        (Some(Kind::Text), None) => Type::Str { len, value: None },
     })
 }

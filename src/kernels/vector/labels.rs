@@ -191,9 +191,13 @@ pub(super) fn colnames_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
             value: Some(fields.iter().map(|(n, _)| n.clone()).collect()),
         },
         // A matrix's dimnames are known at run time only.
-        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+        Some(
             Type::Any
-        }
+            | Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. },
+        ) => Type::Any,
         _ => Type::Null,
     })
 }
@@ -204,9 +208,13 @@ pub(super) fn rownames_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, Ar
             len: fields.first().and_then(|(_, t)| t.len()),
             value: None,
         },
-        Some(Type::Any | Type::Mat { .. } | Type::BoolMat { .. } | Type::ComplexMat { .. }) => {
+        Some(
             Type::Any
-        }
+            | Type::Mat { .. }
+            | Type::BoolMat { .. }
+            | Type::ComplexMat { .. }
+            | Type::StrMat { .. },
+        ) => Type::Any,
         _ => Type::Null,
     })
 }

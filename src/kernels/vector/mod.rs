@@ -765,7 +765,7 @@ pub(super) fn pick(x: &Value, pos: &[usize]) -> Value {
 /// The vector type of `x`'s elements with length `len`.
 pub(super) fn like(x: &Type, len: Option<usize>) -> Type {
     match x {
-        Type::Str { .. } => Type::Str { len, value: None },
+        Type::Str { .. } | Type::StrMat { .. } => Type::Str { len, value: None },
         Type::Bool { .. } | Type::BoolMat { .. } => Type::logical(len),
         Type::Complex { .. } | Type::ComplexMat { .. } => Type::Complex { len },
         Type::Factor {

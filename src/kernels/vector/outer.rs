@@ -42,6 +42,7 @@ impl Operand {
                 Value::Mat(m) => Value::Num(m.as_slice().to_vec()),
                 Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
                 Value::ComplexMat(m) => Value::Complex(m.as_slice().to_vec()),
+                Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
                 other => other,
             };
             return Operand {
@@ -80,12 +81,13 @@ pub(super) fn eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, KernelEr
         Value::Bool(b) => Value::Bool(b),
         Value::BoolMat(m) => Value::Bool(m.as_slice().to_vec()),
         Value::Num(d) => Value::Num(d),
-        Value::Str(_) => return Err(KernelError::new(CHARACTER_MATRIX)),
+        Value::Str(s) => Value::Str(s),
+        Value::StrMat(m) => Value::Str(m.as_slice().to_vec()),
         other => match other.as_f64_slice() {
             Some(d) => Value::Num(d.into_owned()),
             None => {
                 return Err(KernelError::new(format!(
-                    "outer(): FUN gave {}, not numbers or logicals",
+                    "outer(): FUN gave {}, not numbers, logicals or text",
                     other.type_name()
                 )))
             }
@@ -160,10 +162,6 @@ fn product(
     Ok(r)
 }
 
-/// R's `outer` of a FUN giving text is a character matrix.
-const CHARACTER_MATRIX: &str = "outer(): FUN's values are character, so R's answer is a \
-                                character matrix, which flowcast does not have";
-
 pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError> {
     let len = |n: &str| args.ty(n).and_then(Type::len);
     // A matrix (or what may be an array) operand makes an array of three
@@ -171,14 +169,14 @@ pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError>
     let flat = |n: &str| {
         !matches!(
             args.ty(n),
-            Some(Type::Mat { .. } | Type::BoolMat { .. } | Type::Any)
+            Some(Type::Mat { .. } | Type::BoolMat { .. } | Type::StrMat { .. } | Type::Any)
         )
     };
     // FUN runs once, on X and Y each repeated to the product's length.
     let n = len("X").zip(len("Y")).map(|(a, b)| a * b);
     let of = |t: Option<&Type>| match t {
         Some(Type::Bool { .. } | Type::BoolMat { .. }) => Type::logical(n),
-        Some(Type::Str { .. }) => Type::Str {
+        Some(Type::Str { .. } | Type::StrMat { .. }) => Type::Str {
             len: n,
             value: None,
         },
@@ -197,10 +195,13 @@ pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError>
         Ok(None) if args.ty("FUN").is_some() => return Ok(Type::Any),
         Ok(None) => "*",
         Ok(Some(f @ FunShape::Kernel(k))) => {
-            // A function of text (`paste`) is refused before the run; a
+            // A function of text (`paste`) makes a character matrix; a
             // kernel whose rule refuses these types is left to its run.
             if let Ok(Type::Str { .. }) = f.shape(given(), Some(1), ctx) {
-                return Err(args.error("FUN", CHARACTER_MATRIX));
+                if !flat("X") || !flat("Y") {
+                    return Ok(Type::Any);
+                }
+                return Ok(Type::str_mat(len("X"), len("Y")));
             }
             k.name
         }
@@ -214,7 +215,7 @@ pub(super) fn shape(args: &Args<Type>, ctx: &ShapeCtx) -> Result<Type, ArgError>
             let (rows, cols) = (len("X"), len("Y"));
             return Ok(match one {
                 Type::Bool { .. } | Type::BoolMat { .. } => Type::BoolMat { rows, cols },
-                Type::Str { .. } => return Err(args.error("FUN", CHARACTER_MATRIX)),
+                Type::Str { .. } | Type::StrMat { .. } => Type::StrMat { rows, cols },
                 _ => Type::Mat { rows, cols },
             });
         }

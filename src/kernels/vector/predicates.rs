@@ -40,7 +40,7 @@ pub(super) fn any_all_eval(args: &Args<&Value>, ctx: &mut Ctx) -> Result<Value, 
 /// R's `typeof`, for messages.
 fn r_type(v: &Value) -> &'static str {
     match v {
-        Value::Str(_) => "character",
+        Value::Str(_) | Value::StrMat(_) => "character",
         Value::List(_) => "list",
         Value::Complex(_) | Value::ComplexMat(_) => "complex",
         Value::Formula(_) => "language",
@@ -79,7 +79,9 @@ pub fn is_na(x: &Value) -> Result<Value, KernelError> {
         Value::Named(n) => return is_na(&n.value),
         Value::Null => Vec::new(),
         // Text has no NA of its own: "NA" stands for it (see `factor`).
-        Value::Str(s) => s
+        Value::Str(_) | Value::StrMat(_) => x
+            .as_strs()
+            .unwrap_or_default()
             .iter()
             .map(|s| Some(crate::kernels::factor::text_is_na(s)))
             .collect(),
@@ -173,7 +175,7 @@ fn finiteness(x: &Value, func: &str) -> Result<Value, KernelError> {
     let data: Vec<Option<bool>> = match x {
         Value::Named(n) => return finiteness(&n.value, func),
         Value::Null => Vec::new(),
-        Value::Str(s) => vec![Some(false); s.len()],
+        Value::Str(_) | Value::StrMat(_) => vec![Some(false); x.len()],
         Value::Bool(_) | Value::BoolMat(_) => x
             .as_logicals()
             .unwrap_or_default()

@@ -23,6 +23,7 @@ fn keys<'a>(v: &'a Value, func: &str) -> Result<Vec<Key<'a>>, KernelError> {
     match v {
         Value::Null => Ok(Vec::new()),
         Value::Str(s) => Ok(s.iter().map(|s| Key::Text(s)).collect()),
+        Value::StrMat(s) => Ok(s.iter().map(|s| Key::Text(s)).collect()),
         Value::Num(_) | Value::Mat(_) | Value::Bool(_) | Value::BoolMat(_) => Ok(v
             .as_f64_slice()
             .unwrap_or_default()
@@ -65,7 +66,7 @@ fn repeats_from<K: std::hash::Hash + Eq>(keys: &[K], from_last: bool) -> Vec<boo
 /// vector.
 fn row_keys<'a>(x: &'a Value, func: &str) -> Result<Option<Vec<Vec<Key<'a>>>>, KernelError> {
     let (rows, columns): (usize, Vec<Vec<Key>>) = match x {
-        Value::Mat(_) | Value::BoolMat(_) => {
+        Value::Mat(_) | Value::BoolMat(_) | Value::StrMat(_) => {
             let (r, c) = x.dims().unwrap_or((0, 0));
             let k = keys(x, func)?;
             let columns = (0..c).map(|j| k[j * r..(j + 1) * r].to_vec()).collect();
@@ -138,7 +139,9 @@ pub(super) fn duplicated_shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, 
     }
     check(args, "x")?;
     let len = match x {
-        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. }) => *rows,
+        Some(Type::Mat { rows, .. } | Type::BoolMat { rows, .. } | Type::StrMat { rows, .. }) => {
+            *rows
+        }
         t => t.and_then(Type::len),
     };
     Ok(Type::logical(len))
@@ -198,6 +201,7 @@ fn check(args: &Args<Type>, name: &str) -> Result<(), ArgError> {
             | Type::Mat { .. }
             | Type::Bool { .. }
             | Type::BoolMat { .. }
+            | Type::StrMat { .. }
             | Type::Factor { .. }
             | Type::Str { .. },
         ) => Ok(()),

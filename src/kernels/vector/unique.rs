@@ -33,6 +33,11 @@ pub(super) fn eval(args: &Args<&Value>, _: &mut Ctx) -> Result<Value, KernelErro
             let out = DMatrix::from_fn(rows.len(), m.ncols(), |i, j| m[(rows[i], j)]);
             return Ok(Value::Mat(out));
         }
+        Value::StrMat(m) => {
+            let rows = kept(&super::sets::duplicates(args, x)?);
+            let out = DMatrix::from_fn(rows.len(), m.ncols(), |i, j| m[(rows[i], j)].clone());
+            return Ok(Value::StrMat(out));
+        }
         // x[!duplicated(x, incomparables, fromLast)], a factor keeping
         // its levels (unique.default).
         Value::Str(_) | Value::Num(_) | Value::Bool(_) | Value::BoolMat(_) | Value::Factor(_) => {
@@ -71,6 +76,10 @@ pub(super) fn shape(args: &Args<Type>, _: &ShapeCtx) -> Result<Type, ArgError> {
     Ok(match &x {
         Type::Null => Type::Null,
         Type::Mat { cols, .. } => Type::Mat {
+            rows: None,
+            cols: *cols,
+        },
+        Type::StrMat { cols, .. } => Type::StrMat {
             rows: None,
             cols: *cols,
         },
